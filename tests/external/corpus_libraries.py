@@ -335,3 +335,31 @@ def warmup(lib):
         print("warmup state:", sorted(state), state["last_step"])
         if sched is not None:
             print("scheduler state:", sorted(sched.state_dict().items()))
+
+
+def geotorch(geotorch):
+    """lezcano's GeoTorch: constraints put on layers with ``torch.nn.utils.parametrize``, trained a few Adam steps."""
+    from torch.nn.utils import parametrize
+
+    torch.manual_seed(0)
+    layers = {"orthogonal": nn.Linear(6, 6), "sphere": nn.Linear(5, 3), "symmetric": nn.Linear(4, 4),
+              "skew": nn.Linear(4, 4), "positive_definite": nn.Linear(4, 4), "low_rank": nn.Linear(6, 5),
+              "grassmannian": nn.Linear(3, 6), "invertible": nn.Linear(4, 4)}
+    for name, layer in layers.items():
+        constrain = getattr(geotorch, name)
+        constrain(layer, "weight", 2) if name == "low_rank" else constrain(layer, "weight")
+        print(name, parametrize.is_parametrized(layer), parametrize.is_parametrized(layer, "weight"),
+              type(layer.parametrizations.weight[0]).__name__, sorted(layer.state_dict()))
+        x = torch.randn(8, layer.in_features)
+        opt = torch.optim.Adam(layer.parameters(), lr=0.05)
+        for step in range(3):
+            opt.zero_grad()
+            loss = (layer(x) - 1).pow(2).mean()
+            loss.backward()
+            opt.step()
+            print(" ", step, f"{loss.item():.6g}")
+        w = layer.weight.detach()
+        print("  |W|", f"{w.abs().sum().item():.5g}", "WtW~I" if name == "orthogonal" and
+              torch.allclose(w.T @ w, torch.eye(w.shape[1]), atol=1e-5) else "")
+        parametrize.remove_parametrizations(layer, "weight")
+        print("  removed:", parametrize.is_parametrized(layer), type(layer.weight).__name__)

@@ -170,3 +170,27 @@ RECIPES += [
         _then("    'get_offset',\n]", f"{DRIVERS}.warmup(__import__('types').SimpleNamespace(**globals()))")],
        support=[(f"pytorch_warmup/{m}.py", f"pytorch_warmup/{m}.py") for m in ("base", "untuned", "radam")]),
 ]
+
+GEOTORCH = ("lezcano/geotorch", "43fc0d68c0daf58e0d974b318e291fc933353543", "MIT")
+GEOTORCH_PACKAGE = [(f"geotorch/{m}.py", f"geotorch/{m}.py") for m in (
+    "__init__ almostorthogonal constraints exceptions fixedrank glp grassmannian hurwitz lowrank product psd pssd "
+    "pssdfixedrank pssdlowrank reals skew sl so sphere stiefel symmetric utils").split()]
+
+RECIPES += [
+    _r("lib_geotorch_eigenvalue", GEOTORCH, "examples/eigenvalue.py",
+       [("import geotorch\n", "import geotorch\n\ntorch.manual_seed(0)\n"), ("N = 1000", "N = 40"),
+        ("while (eigenvalue - max_eigenvalue).abs() > 1e-3:", "while (eigenvalue - max_eigenvalue).abs() > 1e-3 and i < 25:")],
+       support=GEOTORCH_PACKAGE),
+    _r("lib_geotorch_copying_problem", GEOTORCH, "examples/copying_problem.py",
+       [("import geotorch\n", "import geotorch\n\ntorch.manual_seed(0)\n"), ("batch_size = 128", "batch_size = 8"),
+        ("hidden_size = 190", "hidden_size = 16"), ("iterations = 4000", "iterations = 4"), ("L = 1000", "L = 12"),
+        ('device = torch.device("cuda")', 'device = torch.device("cpu")')],
+       support=GEOTORCH_PACKAGE),
+    _r("lib_geotorch_constraints", GEOTORCH, "geotorch/__init__.py",
+       [("from .constraints import (", "from geotorch.constraints import ("),
+        *((f"from .{m} import", f"from geotorch.{m} import") for m in (
+            "product reals skew symmetric so sphere stiefel grassmannian almostorthogonal lowrank fixedrank glp sl "
+            "psd pssd pssdfixedrank pssdlowrank hurwitz utils").split()),
+        _then('__version__ = "0.4.0"', f"{DRIVERS}.geotorch(__import__('geotorch'))")],
+       support=GEOTORCH_PACKAGE),
+]
