@@ -60,16 +60,26 @@ class FlowLayout(QLayout):
         return [item for item in self._items if not item.isEmpty()]
 
     def _arrange(self, rect: QRect, move: bool) -> int:
-        """Place the items in ``rect`` (when ``move``); returns the height they take."""
+        """Place the items in ``rect`` (when ``move``), each centred on its row's height (a label beside buttons);
+        returns the height they take."""
         m: QMargins = self.contentsMargins()
         area = rect.marginsRemoved(m)
-        x, y, row = area.x(), area.y(), 0
+        rows: list[list[tuple[QLayoutItem, QSize]]] = [[]]
+        x = area.x()
         for item in self._shown():
             hint = item.sizeHint()
-            if x > area.x() and x + hint.width() > area.right() + 1:  # no room left in this row
-                x, y, row = area.x(), y + row + self._gap, 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
+            if rows[-1] and x + hint.width() > area.right() + 1:  # no room left in this row
+                rows.append([])
+                x = area.x()
+            rows[-1].append((item, hint))
             x += hint.width() + self._gap
-            row = max(row, hint.height())
-        return y + row - rect.y() + m.bottom()
+        y = area.y()
+        for row in rows:
+            height = max((hint.height() for _, hint in row), default=0)
+            x = area.x()
+            for item, hint in row:
+                if move:
+                    item.setGeometry(QRect(QPoint(x, y + (height - hint.height()) // 2), hint))
+                x += hint.width() + self._gap
+            y += height + self._gap
+        return max(y - self._gap - rect.y() + m.bottom(), 0)
