@@ -14,6 +14,11 @@
   ``Attention``, ``Mlp`` and ``Block`` are timm 0.9's vision-transformer layers as DiT and MAE build them (the same
   submodule names and arguments, fused attention through ``scaled_dot_product_attention``; MAE's old ``qk_scale``
   argument is accepted and unused).
+- ``darcy(ntrain, ntest, r, s)``: stand-ins for the FNO's Darcy-flow ``.mat`` fields (the coefficient and the
+  solution on a 421x421 grid, subsampled by ``r`` and cut to ``s``): piecewise-constant coefficients of 3 or 12 on
+  an 8x8 block grid and a smooth field scaled by their mean, from a seeded NumPy generator, as float32 tensors.
+- ``no_scipy_h5py()``: empty ``scipy``, ``scipy.io`` and ``h5py`` modules while a block runs (utilities3 imports
+  them for its ``.mat`` reader, which the recipes replace).
 """
 
 from __future__ import annotations
@@ -213,3 +218,26 @@ def __getattr__(name):
     if name in ("PatchEmbed", "Attention", "Mlp", "Block"):
         return _timm_layers()[name]
     raise AttributeError(name)
+
+
+def darcy(ntrain: int, ntest: int, r: int, s: int, seed: int = 0):
+    import numpy as np
+    import torch
+
+    rng = np.random.default_rng(seed)
+    n = ntrain + ntest
+    blocks = np.where(rng.random((n, 8, 8)) > 0.5, 12.0, 3.0)
+    coeff = np.kron(blocks, np.ones((53, 53)))[:, :421, :421]
+    bump = np.sin(np.pi * np.linspace(0, 1, 421))
+    sol = bump[None, :, None] * bump[None, None, :] * 0.05 / coeff.mean(axis=(1, 2))[:, None, None]
+    sol = sol * (1 + 0.1 * np.cos(3 * coeff / 12))
+    fields = [torch.tensor(a[:, ::r, ::r][:, :s, :s].astype(np.float32)) for a in (coeff, sol)]
+    return fields[0][:ntrain], fields[1][:ntrain], fields[0][ntrain:], fields[1][ntrain:]
+
+
+def no_scipy_h5py():
+    import types
+
+    from corpus_gym import modules_installed
+
+    return modules_installed({name: types.ModuleType(name) for name in ("scipy", "scipy.io", "h5py")})

@@ -733,3 +733,20 @@ RECIPES += [
            [("from timm.models.layers import DropPath, to_2tuple, trunc_normal_",
              "from corpus_models import DropPath, to_2tuple, trunc_normal_")]),
 ]
+
+FNO = ("zongyi-li/fourier_neural_operator", "4d3e0c3217ef766d714535751ce95ef625075436", "MIT")
+RECIPES += [
+    _r("fno_fourier_2d", FNO, "fourier_2d.py",
+       [("from utilities3 import *", "with __import__('corpus_models').no_scipy_h5py():  # its .mat reader's imports\n"
+                                     "    from utilities3 import *"),
+        ("ntrain = 1000\nntest = 100", "ntrain = 8\nntest = 4"), ("batch_size = 20", "batch_size = 4"),
+        ("epochs = 500", "epochs = 2"), ("modes = 12\nwidth = 32", "modes = 4\nwidth = 8"), ("r = 5\n", "r = 20\n"),
+        ("reader = MatReader(TRAIN_PATH)\nx_train = reader.read_field('coeff')[:ntrain,::r,::r][:,:s,:s]\n"
+         "y_train = reader.read_field('sol')[:ntrain,::r,::r][:,:s,:s]\n\nreader.load_file(TEST_PATH)\n"
+         "x_test = reader.read_field('coeff')[:ntest,::r,::r][:,:s,:s]\ny_test = reader.read_field('sol')[:ntest,::r,::r][:,:s,:s]",
+         "x_train, y_train, x_test, y_test = __import__('corpus_models').darcy(ntrain, ntest, r, s)  # the .mat files"),
+        ("model = FNO2d(modes, modes, width).cuda()", "model = FNO2d(modes, modes, width)"),  # on the CPU
+        ("y_normalizer.cuda()\n", ""), ("x, y = x.cuda(), y.cuda()", "x, y = x, y"), ("x, y = x.cuda(), y.cuda()", "x, y = x, y"),
+        ("    print(ep, t2-t1, train_l2, test_l2)", "    print(ep, train_l2, test_l2)")],  # a wall-clock time
+       support=[("utilities3.py", "utilities3.py"), ("Adam.py", "Adam.py")]),
+]
