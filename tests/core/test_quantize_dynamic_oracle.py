@@ -181,3 +181,17 @@ def test_quantized_gru_prints_and_runs_as_torchs(torch, kwargs):
     for a, b in ((out, tout), (h, th)):
         assert tuple(a.shape) == tuple(b.shape)
         np.testing.assert_allclose(to_numpy(a), to_numpy(b), rtol=0, atol=1e-6)
+
+
+def test_the_quantized_engine_setting_reads_and_checks_as_torchs(torch):
+    ours, theirs = core.backends.quantized, torch.backends.quantized
+    assert ours.engine == theirs.engine and ours.supported_engines == theirs.supported_engines
+    before = theirs.engine
+    try:
+        ours.engine = theirs.engine = "fbgemm"
+        assert ours.engine == theirs.engine == "fbgemm"
+        for lib in (ours, theirs):
+            with pytest.raises(RuntimeError, match="foo is not a valid value for quantized engine"):
+                lib.engine = "foo"
+    finally:
+        ours.engine = theirs.engine = before
