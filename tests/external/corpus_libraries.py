@@ -363,3 +363,35 @@ def geotorch(geotorch):
               torch.allclose(w.T @ w, torch.eye(w.shape[1]), atol=1e-5) else "")
         parametrize.remove_parametrizations(layer, "weight")
         print("  removed:", parametrize.is_parametrized(layer), type(layer.weight).__name__)
+
+
+def ema_pytorch(EMA):
+    """lucidrains' ema-pytorch: an EMA copy of a model with BatchNorm, updated from an optimizer's post-step hook
+    (and with foreach lerps), its warm-up decay, buffers, state dict and model refresh."""
+    for kwargs in (dict(beta=0.9, update_after_step=2, update_every=1),
+                   dict(beta=0.8, update_after_step=0, update_every=2, use_foreach=True, power=3 / 4,
+                        update_model_with_ema_every=4, param_or_buffer_names_no_ema={"1.running_var"})):
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(6, 12), nn.BatchNorm1d(12), nn.Tanh(), nn.Linear(12, 3))
+        x, y = torch.randn(24, 6), torch.randint(0, 3, (24,))
+        ema = EMA(model, **kwargs)
+        opt = torch.optim.SGD(model.parameters(), lr=0.2, momentum=0.9)
+        handle = ema.add_to_optimizer_post_step_hook(opt)
+        print(type(handle).__name__, sorted(ema.state_dict())[:4], len(ema.state_dict()))
+        for step in range(7):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            ema.eval()
+            with torch.no_grad():
+                ema_loss = F.cross_entropy(ema(x), y)
+            print(step, f"{loss.item():.7g}", f"{ema_loss.item():.7g}", int(ema.step), bool(ema.initted),
+                  f"{ema.get_current_decay():.6g}",
+                  f"{ema.ema_model[1].running_var.abs().sum().item():.6g}")
+        handle.remove()
+        state = ema.state_dict()
+        twin = EMA(nn.Sequential(nn.Linear(6, 12), nn.BatchNorm1d(12), nn.Tanh(), nn.Linear(12, 3)), **kwargs)
+        twin.load_state_dict(state)
+        print("loaded:", int(twin.step), all(torch.equal(a, b) for a, b in
+                                             zip(twin.ema_model.parameters(), ema.ema_model.parameters())))

@@ -194,3 +194,21 @@ RECIPES += [
         _then('__version__ = "0.4.0"', f"{DRIVERS}.geotorch(__import__('geotorch'))")],
        support=GEOTORCH_PACKAGE),
 ]
+
+EMA_PYTORCH = ("lucidrains/ema-pytorch", "72d498dc544bd43f7ebe963cc8533021dde44f88", "MIT")
+RADAM = ("LiyuanLucasLiu/RAdam", "d9fd30a337894c4003768561d45e8730dbd41333", "Apache-2.0")
+ADAMP = ("clovaai/AdamP", "7f6f0383ff6ad3839d5c7f79f1db0a44c5a12fdb", "MIT")
+
+RECIPES += [
+    _opt("ema_pytorch", EMA_PYTORCH, "ema_pytorch/ema_pytorch.py",
+         "    def __call__(self, *args, **kwargs):\n        return self.ema_model(*args, **kwargs)", "ema_pytorch(EMA)"),
+]
+
+RECIPES += [
+    _opt("radam_liyuan", RADAM, "radam/radam.py",
+         "                p_data_fp32.addcdiv_(-step_size, exp_avg, denom)\n\n                p.data.copy_(p_data_fp32)\n\n"
+         "        return loss",
+         "optimizer(lambda p: RAdam(p, lr=0.01, weight_decay=0.01))",
+         "optimizer(lambda p: PlainRAdam(p, lr=0.01, degenerated_to_sgd=True), groups=True)",
+         "optimizer(lambda p: AdamW(p, lr=0.01, weight_decay=0.01, warmup=4))"),
+]
