@@ -14,6 +14,7 @@ import warnings
 
 import core
 from core.amp import _casting as _autocast
+from core.backends import cuda as _sdp_flags
 from core.nn._fused_names import fused_name
 from core.nn.functional._pad import pad
 from core.nn.functional.activation import softmax
@@ -29,6 +30,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         query, key, value = _autocast.lower(query, key, value)  # its kernel runs with autocast off: the float32
         with core.autocast("cpu", enabled=False):  # products inside a bfloat16 attention stay float32
             return scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+    _check_cpu_backend(query, key, value, dropout_p)
     if attn_mask is not None and type(attn_mask) is not core.Tensor and type(attn_mask).__name__ == "CausalBias":
         from core.nn.attention.bias import causal_mask_arguments  # attention.bias builds on core's ops
 
@@ -41,7 +43,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         repeat = query.size(-3) // key.size(-3)
         key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
     if query.dtype in (core.bfloat16, core.float16) and dropout_p == 0.0:
-        return _flash_reduced(query, key, value, attn_mask, is_causal, scale_factor)
+        out = _flash_reduced(query, key, value, attn_mask, is_causal, scale_factor)
+        return _in_query_layout(out, query) if _flash_shapes(query, key, value, dropout_p) else out
     scores = core.matmul(query, key.transpose(-2, -1)) * scale_factor
     if is_causal:
         allowed = core.ones(L, S, dtype=core.bool, device=query.device).tril()
@@ -60,14 +63,45 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         weights = dropout(weights, dropout_p, training=True)
     out = core.matmul(weights, value)
     if _flash_shapes(query, key, value, dropout_p):  # PyTorch's CPU kernel for these: its node's name on the result
-        return fused_name(out, "ScaledDotProductFlashAttentionForCpuBackward0")
+        return fused_name(_in_query_layout(out, query), "ScaledDotProductFlashAttentionForCpuBackward0")
     return out
 
 
+def _in_query_layout(out, query):
+    """PyTorch's CPU flash kernel writes its result into ``empty_like(query)``: the result's dims lie in memory in
+    the order of the query's strides. A query viewed from (B, L, H, D) and transposed gives a result whose
+    ``transpose(1, 2)`` is contiguous, so ``.view(B, L, H * D)`` works on it as the tutorials do."""
+    order = sorted(range(out.dim()), key=lambda d: -query.stride(d))  # stable: equal strides keep their order
+    if order == list(range(out.dim())):
+        return out
+    return out.permute(order).contiguous().permute([order.index(d) for d in range(out.dim())])
+
+
+_FLASH_DTYPES = (core.float32, core.float64, core.bfloat16, core.float16)
+
+
+def _check_cpu_backend(query, key, value, dropout_p) -> None:
+    """PyTorch's CPU backend choice (``sdp_utils_cpp``): its flash kernel where that is enabled and its checks pass,
+    else the math one. With both switched off (``sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION)``: CPUs have no
+    memory-efficient or cuDNN kernel) no backend is viable; with math off and flash unusable there is no kernel.
+    core computes one way whatever the choice, so only these errors depend on the flags."""
+    if _sdp_flags.math_sdp_enabled():
+        return
+    if not _sdp_flags.flash_sdp_enabled():
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely due to "
+                           "turning off both the math kernel and the fused kernels.")
+    usable = (query.dim() == key.dim() == value.dim() == 4 and dropout_p == 0.0
+              and query.size(-1) == key.size(-1) == value.size(-1)
+              and query.stride(-1) == key.stride(-1) == value.stride(-1) == 1
+              and all(t.dtype in _FLASH_DTYPES for t in (query, key, value)))
+    if not usable:
+        raise RuntimeError("No available kernel.  Aborting execution.")
+
+
 def _flash_shapes(query, key, value, dropout_p) -> bool:
-    """Whether PyTorch's CPU dispatch picks its flash kernel (sdp_utils_cpp's checks): 4-D inputs with one head
-    size, no dropout, no empty sequence, unit stride along the head dim."""
-    return (query.dim() == key.dim() == value.dim() == 4 and dropout_p == 0.0
+    """Whether PyTorch's CPU dispatch picks its flash kernel (sdp_utils_cpp's checks): flash enabled, 4-D inputs with
+    one head size, no dropout, no empty sequence, unit stride along the head dim."""
+    return (_sdp_flags.flash_sdp_enabled() and query.dim() == key.dim() == value.dim() == 4 and dropout_p == 0.0
             and query.size(-1) == key.size(-1) == value.size(-1) and query.size(-2) > 0 and key.size(-2) > 0
             and query.stride(-1) == key.stride(-1) == value.stride(-1) == 1)
 
