@@ -17,6 +17,8 @@
 - ``darcy(ntrain, ntest, r, s)``: stand-ins for the FNO's Darcy-flow ``.mat`` fields (the coefficient and the
   solution on a 421x421 grid, subsampled by ``r`` and cut to ``s``): piecewise-constant coefficients of 3 or 12 on
   an 8x8 block grid and a smooth field scaled by their mean, from a seeded NumPy generator, as float32 tensors.
+- ``vorticity(n, s, steps)``: a stand-in for the FNO's Navier-Stokes ``u`` field (n, s, s, steps): seeded smooth
+  modes decaying in time.
 - ``no_scipy_h5py()``: empty ``scipy``, ``scipy.io`` and ``h5py`` modules while a block runs (utilities3 imports
   them for its ``.mat`` reader, which the recipes replace).
 """
@@ -241,3 +243,15 @@ def no_scipy_h5py():
     from corpus_gym import modules_installed
 
     return modules_installed({name: types.ModuleType(name) for name in ("scipy", "scipy.io", "h5py")})
+
+
+def vorticity(n: int, s: int, steps: int, seed: int = 0):
+    import numpy as np
+    import torch
+
+    rng = np.random.default_rng(seed)
+    grid = np.linspace(0, 2 * np.pi, s, endpoint=False)
+    kx, ky, phase = rng.integers(1, 4, (3, n))
+    u = np.sin(kx[:, None, None] * grid[None, :, None] + phase[:, None, None]) * np.cos(ky[:, None, None] * grid)
+    decay = np.exp(-0.05 * np.arange(steps))
+    return torch.tensor((u[..., None] * decay).astype(np.float32))

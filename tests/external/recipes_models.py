@@ -750,3 +750,24 @@ RECIPES += [
         ("    print(ep, t2-t1, train_l2, test_l2)", "    print(ep, train_l2, test_l2)")],  # a wall-clock time
        support=[("utilities3.py", "utilities3.py"), ("Adam.py", "Adam.py")]),
 ]
+RECIPES += [
+    _r("fno_fourier_3d", FNO, "fourier_3d.py",
+       [("from utilities3 import *", "with __import__('corpus_models').no_scipy_h5py():  # its .mat reader's imports\n"
+                                     "    from utilities3 import *"),
+        ("ntrain = 1000\nntest = 200", "ntrain = 4\nntest = 2"), ("modes = 8\nwidth = 20", "modes = 3\nwidth = 6"),
+        ("batch_size = 10", "batch_size = 2"), ("epochs = 500", "epochs = 2"),
+        ("sub = 1\nS = 64 // sub\nT_in = 10\nT = 40", "sub = 8\nS = 64 // sub\nT_in = 10\nT = 6"),
+        ("reader = MatReader(TRAIN_PATH)\ntrain_a = reader.read_field('u')[:ntrain,::sub,::sub,:T_in]\n"
+         "train_u = reader.read_field('u')[:ntrain,::sub,::sub,T_in:T+T_in]\n\nreader = MatReader(TEST_PATH)\n"
+         "test_a = reader.read_field('u')[-ntest:,::sub,::sub,:T_in]\ntest_u = reader.read_field('u')[-ntest:,::sub,::sub,T_in:T+T_in]",
+         "u = __import__('corpus_models').vorticity(ntrain + ntest, 64, T + T_in)  # the .mat files' field\n"
+         "train_a, train_u = u[:ntrain,::sub,::sub,:T_in], u[:ntrain,::sub,::sub,T_in:T+T_in]\n"
+         "test_a, test_u = u[-ntest:,::sub,::sub,:T_in], u[-ntest:,::sub,::sub,T_in:T+T_in]"),
+        ("print('preprocessing finished, time used:', t2-t1)\ndevice = torch.device('cuda')",
+         "print('preprocessing finished')"),  # a wall-clock time; the CPU
+        ("model = FNO3d(modes, modes, modes, width).cuda()", "model = FNO3d(modes, modes, modes, width)"),
+        ("y_normalizer.cuda()\n", ""), *[("x, y = x.cuda(), y.cuda()", "x, y = x, y")] * 3,
+        ("    print(ep, t2-t1, train_mse, train_l2, test_l2)", "    print(ep, train_mse, train_l2, test_l2)"),
+        ("scipy.io.savemat('pred/'+path+'.mat', mdict={'pred': pred.cpu().numpy()})", "print(pred[:, 2, 3, :3])")],
+       support=[("utilities3.py", "utilities3.py"), ("Adam.py", "Adam.py")]),
+]
