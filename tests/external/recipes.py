@@ -37,3 +37,4 @@ RECIPES += __import__("recipes_exercises").RECIPES  # TorchLeet's exercise solut
 RECIPES += __import__("recipes_books3").RECIPES  # Deep Learning Fundamentals and other books (helper L)
 RECIPES += __import__("recipes_models").RECIPES  # model definitions from research repositories (helper K)
 RECIPES += __import__("recipes_libraries").RECIPES  # small libraries: optimizers, schedulers, summaries (helper J)
+RECIPES += __import__("recipes_tutorials3").RECIPES  # pytorch/tutorials pages not yet in (helper M)
