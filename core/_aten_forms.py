@@ -156,6 +156,13 @@ def _native_batch_norm_legit_no_training(input, weight, bias, running_mean, runn
     return out, input.new_empty((0,)), input.new_empty((0,))
 
 
+def _assert_tensor_metadata(a, size=None, stride=None, dtype=None, *, device=None, layout=None):
+    """The check ``torch.export`` puts before a dtype conversion: ``a`` still has the traced dtype and device."""
+    for what, expected, got in (("dtype", dtype, a.dtype), ("device", device, a.device), ("layout", layout, a.layout)):
+        if expected is not None and expected != got:
+            raise RuntimeError(f"Tensor {what} mismatch! Expected: {expected}, Got: {got}")
+
+
 def _arange(*args, dtype=None, layout=None, device=None, pin_memory=None):
     """ATen's ``arange`` overloads take ``layout`` and ``pin_memory``, which ``torch.arange`` does not."""
     return core.arange(*args, dtype=dtype, device=device)
@@ -164,6 +171,7 @@ def _arange(*args, dtype=None, layout=None, device=None, pin_memory=None):
 FORMS = {
     "_native_batch_norm_legit_no_training": _native_batch_norm_legit_no_training,
     "arange": _arange,
+    "_assert_tensor_metadata": _assert_tensor_metadata,
     "_softmax": _softmax,
     "_log_softmax": _log_softmax,
     "_to_copy": _to_copy,

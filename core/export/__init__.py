@@ -196,6 +196,7 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict: bool = False,
     user_values = [placeholders[n].meta.get("val") for n in user]
     dynamic = _dynamic_dims(dynamic_shapes, user, user_values)
     ranges = _mark_symbols(graph, mod, args, kwargs, user_values, dynamic) if dynamic else {}
+    ranges.update(getattr(graph, "unbacked", {}))
     return ExportedProgram(core.nn.Module(), graph, signature, state, ranges, consts, (args, kwargs), out_spec)
 
 

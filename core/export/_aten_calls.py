@@ -208,6 +208,21 @@ def _getitem(args):
     return [(op, (PREV, *rest), {}) for op, rest in calls]
 
 
+_CONVERSIONS = {"long": "int64", "int": "int32", "float": "float32", "double": "float64", "half": "float16",
+                "bool": "bool", "short": "int16", "char": "int8", "byte": "uint8", "bfloat16": "bfloat16"}
+
+
+def _conversion(resolved: str, name: str, args, kwargs):
+    """The dtype a ``Tensor.long()``/``Tensor.to(dtype)`` call converts to, or None for any other call."""
+    if not resolved.startswith("torch.Tensor.") or not args:
+        return None
+    if name in _CONVERSIONS and len(args) == 1 and not kwargs:
+        return getattr(core, _CONVERSIONS[name])
+    if name == "to" and len(args) == 2 and isinstance(args[1], core.dtype) and not kwargs:
+        return args[1]
+    return None
+
+
 def aten_call(func, args, kwargs) -> list[tuple]:
     """``[(OpOverload, args, kwargs), ...]``: the ATen calls ``func(*args, **kwargs)`` records (a chain for
     indexing, where each call's first argument ``PREV`` is the one before's result); empty when there is no ATen
@@ -230,6 +245,12 @@ def aten_call(func, args, kwargs) -> list[tuple]:
         dim = values.get("dim", 0)
         return [(aten.split_with_sizes.default, (args[0], list(values["split_size_or_sections"]),
                                                  *([dim] if dim else [])), {})]
+    target_dtype = _conversion(resolved, name, args, kwargs)
+    if target_dtype is not None:  # x.long(), x.to(torch.int64): torch checks the input, then converts
+        x = args[0]
+        check = (aten._assert_tensor_metadata.default, (x,),
+                 {"dtype": x.dtype, "device": x.device, "layout": core.strided})
+        return [check, (aten.to.dtype, (x, target_dtype), {})]
     if name in SCHEMAS:
         found = _by_schema(name, func, args, kwargs)
         if found is not None and _bound(func, args, kwargs).get("inplace") is True:  # F.relu(x, inplace=True)

@@ -28,6 +28,8 @@ import sys
 
 import core
 from core.export._aten_calls import PREV, aten_call, is_value_read
+from core.export._scalars import TracedFloat, TracedInt, traced_scalar
+from core.export.dynamic_shapes import Symbol, ValueRanges
 from core.fx import Graph
 from core.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 from core.fx.node import map_aggregate
@@ -57,14 +59,33 @@ def _stack_trace(frame) -> str | None:
     return f"File: {frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}, code: {code}"
 
 
-def _data_dependent(frame) -> GuardOnDataDependentSymNode:
+class _Bound(str):
+    """An infinite bound as sympy prints it (``oo``, ``-int_oo``)."""
+
+    def __repr__(self):
+        return str(self)
+
+
+def _scalars(value) -> list:
+    found = []
+    map_aggregate(value, lambda v: found.append(v) if isinstance(v, (TracedFloat, TracedInt)) else None)
+    return found
+
+
+def data_dependent_error(symbol) -> GuardOnDataDependentSymNode:
+    """Torch's error for a model that reads the value of ``symbol`` (an ``item()``) in Python."""
+    return _data_dependent(_caller_frame(), f"{symbol}")
+
+
+def _data_dependent(frame, expression: str = "Eq(u0, 1)") -> GuardOnDataDependentSymNode:
     where = ""
     if frame is not None:
         code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
         where = (f"\nThe following call raised this error:\n  File \"{frame.f_code.co_filename}\", line "
                  f"{frame.f_lineno}, in {frame.f_code.co_name}\n    {code}\n")
     return GuardOnDataDependentSymNode(
-        "Could not guard on data-dependent expression Eq(u0, 1) (unhinted: Eq(u0, 1)).  (Size-like symbols: none)\n\n"
+        f"Could not guard on data-dependent expression {expression} (unhinted: {expression}).  (Size-like symbols: "
+        "none)\n\n"
         "consider using data-dependent friendly APIs such as guard_or_false, guard_or_true and "
         f"statically_known_true.\n{where}\n"
         "The error above occurred when calling torch.export.export. If you would like to view some more "
@@ -104,6 +125,7 @@ class _Recorder:
     def __init__(self, attributes: dict | None = None):
         self.graph = Graph()
         self._attributes = attributes or {}  # id of a plain tensor attribute -> its dotted name
+        self._unbacked, self.unbacked = 0, {}  # the symbols of item() values and their ranges
         # constants may be lifted: attributes, tensors that existed before the run, ones made from no traced tensor
         self._constant_ids = set(self._attributes) | _existing_tensors()
         self._nodes: dict[int, object] = {}
@@ -126,7 +148,7 @@ class _Recorder:
             self._alive.append(tensor)
 
     def traced(self, value) -> bool:
-        return any(id(t) in self._nodes for t in _tensors(value))
+        return any(id(t) in self._nodes for t in _tensors(value)) or bool(_scalars(value))
 
     def constant(self, value) -> None:
         """Mark the tensors in ``value`` as constants: made in ``forward`` from no traced tensor."""
@@ -157,7 +179,19 @@ class _Recorder:
         self.track(t, node)
 
     def as_args(self, value):
-        return map_aggregate(value, lambda v: self.node_of(v) if isinstance(v, core.Tensor) else v)
+        return map_aggregate(value, lambda v: self.node_of(v) if isinstance(v, core.Tensor)
+                             else v.node if isinstance(v, (TracedFloat, TracedInt)) else v)
+
+    def item(self, tensor, value):
+        """``tensor.item()``: an ``aten.item`` node and the number as a traced scalar of it."""
+        node = self.graph.create_node("call_function", core.ops.aten.item.default, (self.node_of(tensor),),
+                                      name="item")
+        symbol = Symbol(f"u{self._unbacked}" if type(value) is int else f"zuf{self._unbacked}")
+        self._unbacked += 1
+        node.meta["val"], node.stack_trace = symbol, _stack_trace(_caller_frame())
+        self.unbacked[symbol] = ValueRanges(_Bound("-int_oo"), _Bound("int_oo")) if type(value) is int else \
+            ValueRanges(_Bound("-oo"), _Bound("oo"))
+        return traced_scalar(value, node, symbol)
 
     def record(self, func, args, kwargs, out, traced: bool):
         """Nodes for one torch-level call whose result is ``out``."""
@@ -178,11 +212,15 @@ class _Recorder:
                 base = args[0] if node is None else value
                 value = out if last else op(base, *call_args[1:], **call_kwargs)
                 node_args = (self.node_of(args[0]) if node is None else node, *self.as_args(call_args[1:]))
-            else:
-                value, node_args = out, self.as_args(call_args)
+            else:  # (a check before the call, such as _assert_tensor_metadata, holds no value)
+                value, node_args = (out if last else None), self.as_args(call_args)
             name = getattr(getattr(op, "overloadpacket", None), "__name__", None)
+            if name is not None and name.startswith("_assert"):
+                name = f"{name}_{op._overloadname}"  # (torch names these after the overload too)
             node = self.graph.create_node("call_function", op, node_args, self.as_args(call_kwargs), name=name)
-            node.meta["val"], node.stack_trace = value, trace
+            node.stack_trace = trace
+            if value is not None:
+                node.meta["val"] = value
         if isinstance(out, (tuple, list)):
             for i, item in enumerate(out):
                 if isinstance(item, core.Tensor):
@@ -204,6 +242,8 @@ class _ExportMode(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         traced = self.recorder.traced(args) or self.recorder.traced(kwargs)
+        if traced and (resolve_name(func) or "").endswith(".item") and self.recorder.traced(args[:1]):
+            return self.recorder.item(args[0], func(*args, **kwargs))
         if traced and is_value_read(func):
             raise _data_dependent(_caller_frame())
         out = func(*args, **kwargs)
@@ -216,9 +256,10 @@ class _ExportMode(TorchFunctionMode):
 
 
 def _mutates(node) -> bool:
-    """Whether ``node`` calls an in-place ATen operator (``add_``, ``relu_``): kept even when nothing reads it."""
+    """Whether ``node`` calls an in-place ATen operator (``add_``, ``relu_``) or a check (``_assert_*``): kept even
+    when nothing reads it."""
     packet = getattr(node.target, "overloadpacket", None)
-    return packet is not None and packet.__name__.endswith("_")
+    return packet is not None and (packet.__name__.endswith("_") or packet.__name__.startswith("_assert"))
 
 
 def _eliminate_dead_code(graph) -> None:
@@ -275,4 +316,5 @@ def trace(model, args: tuple, kwargs: dict):
     outputs, out_spec = tree_flatten(out)
     recorder.graph.output(tuple(recorder.as_args(o) if isinstance(o, core.Tensor) else o for o in outputs))
     _eliminate_dead_code(recorder.graph)
+    recorder.graph.unbacked = recorder.unbacked  # (export adds them to the range constraints)
     return recorder.graph, out_spec, user, recorder.constants

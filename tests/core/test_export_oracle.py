@@ -396,3 +396,34 @@ def test_tensors_made_in_forward_and_module_level_tensors_are_lifted_constants(t
     assert _text(ep) == _text(tep)
     x = np.arange(4, dtype=np.float32)
     assert_same(ep.module()(core.tensor(x)), tep.module()(torch.tensor(x)))
+
+
+def _item_models(lib):
+    class ScaleBySum(lib.nn.Module):
+        def forward(self, x):
+            return x * x.sum().item()
+
+    class AddIntegerSum(lib.nn.Module):
+        def forward(self, x):
+            return x + x.long().sum().item()
+
+    return {"float_item": ScaleBySum(), "int_item": AddIntegerSum()}
+
+
+@pytest.mark.parametrize("name", ["float_item", "int_item"])
+def test_an_item_passed_to_an_op_is_recorded_as_torchs_unbacked_symbol(torch, name):
+    ep = core.export.export(_item_models(core)[name], (core.ones(3),))
+    tep = torch.export.export(_item_models(torch)[name], (torch.ones(3),))
+    assert _text(ep) == _text(tep)
+    x = np.full(3, 2.0, np.float32)
+    assert_same(ep.module()(core.tensor(x)), tep.module()(torch.tensor(x)))
+
+
+def test_branching_on_an_item_raises_the_data_dependent_error(torch):
+    class Branch(core.nn.Module):
+        def forward(self, x):
+            return x + 1 if x.sum().item() > 0 else x - 1
+
+    with pytest.raises(core.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode,
+                       match="Could not guard on data-dependent expression zuf0"):
+        core.export.export(Branch(), (core.ones(3),))
