@@ -395,3 +395,32 @@ def ema_pytorch(EMA):
         twin.load_state_dict(state)
         print("loaded:", int(twin.step), all(torch.equal(a, b) for a, b in
                                              zip(twin.ema_model.parameters(), ema.ema_model.parameters())))
+
+
+def criteria(kind, *named, steps=3):
+    """Each ``(title, criterion)`` of CoinCheung's pytorch-loss on one seeded input: the value, the input's gradient
+    (custom autograd Functions under ``torch.amp.custom_fwd``), then a few SGD steps of a 1x1 convolution."""
+    torch.manual_seed(0)
+    x = torch.randn(2, 4, 3, 5)
+    if kind == "softmax":
+        labels = torch.randint(0, 4, (2, 3, 5))
+        labels[0, 0, :2] = 255  # ignored pixels for the criteria that ignore 255
+    elif kind == "sigmoid":
+        labels = torch.randint(0, 2, x.shape).float()
+    weights = torch.rand(x.shape)  # an activation's sum can be constant (a softmax's): weigh its elements
+    for title, crit in named:
+        inp = x.clone().requires_grad_()
+        out = crit(inp) if kind == "activation" else crit(inp, labels)
+        (out * weights if out.shape == x.shape else out).sum().backward()
+        print(title, tuple(out.shape), f"{out.sum().item():.6g}", f"{inp.grad.abs().sum().item():.6g}",
+              type(out.grad_fn).__name__)
+        torch.manual_seed(1)
+        conv = nn.Conv2d(4, 4, 1)
+        opt = torch.optim.SGD(conv.parameters(), lr=0.1, momentum=0.9)
+        for step in range(steps):
+            opt.zero_grad()
+            y = conv(x)
+            loss = (crit(y) * weights).mean() if kind == "activation" else crit(y, labels).mean()
+            loss.backward()
+            opt.step()
+            print(" ", step, f"{loss.item():.7g}")

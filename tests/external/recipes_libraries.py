@@ -212,3 +212,28 @@ RECIPES += [
          "optimizer(lambda p: PlainRAdam(p, lr=0.01, degenerated_to_sgd=True), groups=True)",
          "optimizer(lambda p: AdamW(p, lr=0.01, weight_decay=0.01, warmup=4))"),
 ]
+
+PYTORCH_LOSS = ("CoinCheung/pytorch-loss", "67d015844e4597c3ff6895fc831cd22ac7d59299", "MIT")
+
+
+def _loss(name, path, cpp_import, kind, calls, edits=()):
+    """CoinCheung's PATH up to its C++ extension's import, where the driver runs ``calls`` and the script stops."""
+    run = f"{DRIVERS}.criteria({kind!r}, {calls})\nraise SystemExit"
+    if cpp_import.startswith("class "):  # the stop before a class: the class line stays (the file must parse)
+        run = f"{run}\n{cpp_import}"
+    return _r(f"lib_pytorch_loss_{name}", PYTORCH_LOSS, path, [*edits, (cpp_import, run)])
+
+
+RECIPES += [
+    _loss("label_smooth", "label_smooth.py", "import lsr_cpp", "softmax",
+          "('V1', LabelSmoothSoftmaxCEV1(0.1, ignore_index=255)), ('V2', LabelSmoothSoftmaxCEV2(0.1, ignore_index=255)), "
+          "('V1 sum', LabelSmoothSoftmaxCEV1(0.2, reduction='sum', ignore_index=255))"),
+    _loss("focal_loss", "focal_loss.py", "import focal_cpp", "sigmoid",
+          "('V1', FocalLossV1()), ('V2', FocalLossV2()), ('V1 none', FocalLossV1(0.5, 1.5, reduction='none'))"),
+    _loss("large_margin_softmax", "large_margin_softmax.py", "import large_margin_cpp", "softmax",
+          "('V1', LargeMarginSoftmaxV1()), ('V2', LargeMarginSoftmaxV2())"),
+    _loss("swish", "swish.py", "import swish_cpp", "activation", "('V1', SwishV1()), ('V2', SwishV2())"),
+    _loss("taylor_softmax", "taylor_softmax.py", "class LogTaylorSoftmaxV3(nn.Module):", "activation",
+          "('V1', TaylorSoftmaxV1(dim=1, n=2)), ('V1 n=4', TaylorSoftmaxV1(dim=1, n=4)), ('log V1', LogTaylorSoftmaxV1())",
+          edits=[("import taylor_softmax_cpp\n", "")]),  # its V3 classes call the extension, the V1s do not
+]
