@@ -99,9 +99,10 @@ def test_submodule_names_select_what_is_quantized(torch):
     torch.manual_seed(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ours = core.ao.quantization.quantize_dynamic(_model(core), {"2": None}, dtype=core.qint8)
+        ours = core.ao.quantization.quantize_dynamic(
+            _model(core), {"2": core.ao.quantization.default_dynamic_qconfig, "0": None}, dtype=core.qint8)
         theirs = torch.ao.quantization.quantize_dynamic(
-            _model(torch), {"2": torch.ao.quantization.default_dynamic_qconfig}, dtype=torch.qint8)
+            _model(torch), {"2": torch.ao.quantization.default_dynamic_qconfig, "0": None}, dtype=torch.qint8)
     assert repr(ours) == repr(theirs)
 
 
@@ -195,3 +196,24 @@ def test_the_quantized_engine_setting_reads_and_checks_as_torchs(torch):
                 lib.engine = "foo"
     finally:
         ours.engine = theirs.engine = before
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_per_channel_weights_give_torchs_outputs_bit_for_bit(torch, seed):
+    rng = np.random.default_rng(seed)
+    sizes = tuple(int(n) for n in rng.integers(1, 40, size=3))
+    torch.manual_seed(seed)
+    theirs = _model(torch, sizes)
+    ours = _model(core, sizes)
+    ours.load_state_dict({k: core.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tq = torch.ao.quantization.quantize_dynamic(
+            theirs, {torch.nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}, dtype=torch.qint8)
+        cq = core.ao.quantization.quantize_dynamic(
+            ours, {core.nn.Linear: core.ao.quantization.per_channel_dynamic_qconfig}, dtype=core.qint8)
+    assert repr(cq) == repr(tq)
+    assert np.array_equal(to_numpy(cq[0].weight().q_per_channel_scales()),
+                          to_numpy(tq[0].weight().q_per_channel_scales()))
+    x = (rng.standard_normal((3, sizes[0])) * 4).astype(np.float32)
+    assert np.array_equal(to_numpy(cq(core.tensor(x))), to_numpy(tq(torch.tensor(x))))

@@ -21,8 +21,13 @@ from core._quantized import qint8
 from core.ao.nn.quantized.dynamic import GRU as DynamicGRU
 from core.ao.nn.quantized.dynamic import LSTM as DynamicLSTM
 from core.ao.nn.quantized.dynamic import Linear as DynamicLinear
+from core.ao.quantization import observer, qconfig
+from core.ao.quantization.observer import MinMaxObserver, PerChannelMinMaxObserver, PlaceholderObserver
+from core.ao.quantization.qconfig import QConfig, default_dynamic_qconfig, per_channel_dynamic_qconfig
 
-__all__ = ["DEPRECATION_WARNING", "get_default_dynamic_quant_module_mappings", "quantize_dynamic"]
+__all__ = ["DEPRECATION_WARNING", "MinMaxObserver", "PerChannelMinMaxObserver", "PlaceholderObserver", "QConfig",
+           "default_dynamic_qconfig", "get_default_dynamic_quant_module_mappings", "observer",
+           "per_channel_dynamic_qconfig", "qconfig", "quantize_dynamic"]
 
 DEPRECATION_WARNING = (
     "torch.ao.quantization is deprecated and will be removed in 2.10. \n"
@@ -41,8 +46,8 @@ def get_default_dynamic_quant_module_mappings() -> dict:
     return {core.nn.Linear: DynamicLinear, core.nn.LSTM: DynamicLSTM, core.nn.GRU: DynamicGRU}
 
 
-def _selected(spec, dtype) -> tuple[set, set]:
-    """The module types and submodule names ``spec`` asks to quantize."""
+def _selected(spec, dtype) -> tuple[dict, dict]:
+    """``{type: qconfig}`` and ``{submodule name: qconfig}``: what ``spec`` asks to quantize, and how."""
     if spec is None:
         if dtype is not qint8 and dtype is not _dtype.float16:
             raise ValueError(f"Don't know how to quantize with default settings for {dtype}. Provide full qconfig "
@@ -50,16 +55,24 @@ def _selected(spec, dtype) -> tuple[set, set]:
         spec = {core.nn.Linear, core.nn.LSTM, core.nn.GRU}
     elif isinstance(spec, set) and dtype is not qint8 and dtype is not _dtype.float16:
         raise RuntimeError("Unknown dtype specified for quantize_dynamic: ", str(dtype))
-    return {k for k in spec if isinstance(k, type)}, {k for k in spec if isinstance(k, str)}
+    chosen = dict(spec) if isinstance(spec, dict) else dict.fromkeys(spec, default_dynamic_qconfig)  # (None: skip)
+    return ({k: q for k, q in chosen.items() if isinstance(k, type)},
+            {k: q for k, q in chosen.items() if isinstance(k, str)})
 
 
-def _convert(module, types: set, names: set, mapping: dict, prefix: str = "") -> None:
+def _qconfig(child, qualified: str, types: dict, names: dict):
+    """The qconfig that applies to a submodule: by its name (the longest enclosing one), else by its type."""
+    enclosing = [n for n in names if qualified == n or qualified.startswith(n + ".")]
+    return names[max(enclosing, key=len)] if enclosing else types.get(type(child))
+
+
+def _convert(module, types: dict, names: dict, mapping: dict, prefix: str = "") -> None:
     for name, child in list(module.named_children()):
         qualified = f"{prefix}{name}"
-        chosen = type(child) in types or any(qualified == n or qualified.startswith(n + ".") for n in names)
+        qconfig = _qconfig(child, qualified, types, names)
         target = mapping.get(type(child))
-        if chosen and target is not None:
-            setattr(module, name, target.from_float(child))
+        if qconfig is not None and target is not None:
+            setattr(module, name, target.from_float(child, qconfig=qconfig))
         else:
             _convert(child, types, names, mapping, qualified + ".")
 

@@ -1,14 +1,15 @@
 """``torch.ao.nn.quantized.dynamic.Linear`` (``DynamicQuantizedLinear``) with FBGEMM's numerics, bit for bit.
 
-The weight is quantized once, per tensor and symmetric in ``qint8`` (scale ``max(|min|, |max|) / 127.5``, zero
-point 0, as torch's default weight observer). Each call then, as ``quantized::linear_dynamic`` on x86:
+The weight is quantized once, symmetric in ``qint8`` (scale ``max(|min|, |max|) / 127.5``, zero point 0): per
+tensor as torch's default weight observer, or per output channel with ``per_channel_dynamic_qconfig``.
+Each call then, as ``quantized::linear_dynamic`` on x86:
 
 1. quantizes the input to ``quint8`` with qparams from its min and max over the whole tensor, range reduced to
    ``[0, 127]`` (``reduce_range=True``: FBGEMM's int16 accumulation must not saturate);
 2. multiplies the integers exactly (in float64, whose sums of these products stay exact integers; int32 in
    FBGEMM) and subtracts the input zero point times each weight row's sum;
 3. dequantizes as FBGEMM's ``ReQuantizeForFloat`` does: ``fma(acc, float(x_scale * w_scale), bias)``, one
-   float32 multiplier and the bias added in the same rounding.
+   float32 multiplier (per output channel when per channel) and the bias added in the same rounding.
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ import numpy as np
 import core
 from core import _dtype
 from core._backend import to_numpy_array
-from core._quantized import qint8, quantize_per_tensor, quint8
+from core._quantized import (
+    per_channel_affine,
+    per_channel_symmetric,
+    qint8,
+    quantize_per_channel,
+    quantize_per_tensor,
+    quint8,
+)
 from core._quantized_ops import choose_qparams
 from core.nn import Module
 
@@ -121,14 +129,32 @@ class Linear(Module):
         return core.tensor(out.reshape(*x.shape[:-1], self.out_features)).to(x.dtype)
 
     @classmethod
-    def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
-        """The dynamic quantized twin of a float ``nn.Linear`` (its bias is kept as it is)."""
-        weight = to_numpy_array(mod.weight.detach().float()._data)
-        scale = _weight_qparams(weight)
-        qweight = quantize_per_tensor(mod.weight.detach().float(), scale, 0, qint8)
+    def from_float(cls, mod, use_precomputed_fake_quant: bool = False, qconfig=None):
+        """The dynamic quantized twin of a float ``nn.Linear`` (its bias is kept as it is), its weight quantized
+        as ``qconfig``'s weight observer says (``mod.qconfig``, else per tensor as torch's default)."""
+        from core.ao.quantization.qconfig import default_dynamic_qconfig
+
+        qconfig = qconfig or getattr(mod, "qconfig", None) or default_dynamic_qconfig
+        weight = mod.weight.detach().float()
+        observer = qconfig.weight()
+        observer(weight)
+        scales, zero_points = observer.calculate_qparams()
+        if observer.qscheme is per_channel_symmetric:
+            qweight = quantize_per_channel(weight, scales.double(), zero_points, observer.ch_axis, qint8)
+        else:
+            qweight = quantize_per_tensor(weight, float(scales[0]), int(zero_points[0]), qint8)
         qlinear = cls(mod.in_features, mod.out_features, dtype=qint8)
         qlinear.set_weight_bias(qweight, mod.bias)
         return qlinear
+
+
+def _weight_quantizer(qweight) -> tuple[np.ndarray, np.ndarray]:
+    """The weight's scales (float32) and zero points, one per output channel (repeated when per tensor)."""
+    rows = qweight.shape[0]
+    if qweight.qscheme() is per_channel_affine:
+        return (to_numpy_array(qweight.q_per_channel_scales()._data).astype(np.float32),
+                to_numpy_array(qweight.q_per_channel_zero_points()._data).astype(np.float64))
+    return (np.full(rows, qweight.q_scale(), np.float32), np.full(rows, float(qweight.q_zero_point())))
 
 
 def _linear_dynamic(x: np.ndarray, qweight, bias) -> np.ndarray:
@@ -142,11 +168,12 @@ def _linear_dynamic(x: np.ndarray, qweight, bias) -> np.ndarray:
     # so the result is exact, as FBGEMM's int32 accumulation is, and a BERT-sized layer takes milliseconds
     a = np.asarray(qx._data).astype(np.float64)
     w = np.asarray(qweight._data).astype(np.float64)
-    acc = a @ w.T - a_zp * w.sum(axis=1)[None, :] - qweight.q_zero_point() * a.sum(axis=1)[:, None]
-    multiplier = np.float32(np.float32(a_scale) * np.float32(qweight.q_scale()))
+    w_scale, w_zp = _weight_quantizer(qweight)
+    acc = a @ w.T - a_zp * w.sum(axis=1)[None, :] - w_zp[None, :] * a.sum(axis=1)[:, None]
+    multiplier = (np.float32(a_scale) * w_scale).astype(np.float32)  # one per output channel when per channel
     # NOTE: one rounding for acc * multiplier + bias (FBGEMM's fused multiply-add): the float32 product is exact in
     # float64, so only the sum rounds, first to float64 and then to float32
-    product = acc.astype(np.float32).astype(np.float64) * np.float64(multiplier)
+    product = acc.astype(np.float32).astype(np.float64) * multiplier.astype(np.float64)[None, :]
     if bias is not None:
         product = product + to_numpy_array(bias.detach()._data).astype(np.float32).astype(np.float64)[None, :]
     return product.astype(np.float32)

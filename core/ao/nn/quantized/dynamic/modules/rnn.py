@@ -16,7 +16,7 @@ import numpy as np
 
 import core
 from core._backend import to_numpy_array
-from core._quantized import qint8, quantize_per_tensor
+from core._quantized import per_tensor_symmetric, qint8, quantize_per_tensor
 from core.ao.nn.quantized.dynamic.modules.linear import _linear_dynamic, _weight_qparams
 from core.nn import Module, ModuleList
 
@@ -69,7 +69,10 @@ class RNNBase(Module):
         return f"{self._get_name()}({self.extra_repr()})"
 
     @classmethod
-    def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
+    def from_float(cls, mod, use_precomputed_fake_quant: bool = False, qconfig=None):
+        weight = None if qconfig is None else qconfig.weight()
+        if weight is not None and weight.qscheme is not per_tensor_symmetric:
+            raise NotImplementedError(f"core's {cls.__name__} quantizes its weights per tensor only")
         if not mod.bias:
             raise AssertionError("mod.bias must be True")
         q = cls(mod.input_size, mod.hidden_size, mod.num_layers, mod.bias, mod.batch_first, mod.dropout,
