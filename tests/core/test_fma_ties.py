@@ -61,7 +61,8 @@ def test_add_with_alpha_addcmul_and_lerp_round_ties_as_torch(torch, n):
                                   torch.tensor(c).add_(torch.tensor(b), alpha=alpha).numpy())
 
 
-@pytest.mark.parametrize("shapes", [[(4000,)], [(3, 5), (7,), (2, 2)], [(300, 300)], [(2, 32768), (511,), (513,)]])
+@pytest.mark.parametrize("shapes", [[(4000,)], [(3, 5), (7,), (2, 2)], [(300, 300)], [(2, 32768), (511,), (513,)],
+                                    [(3, 5), (300, 300), (7,), (64, 20), (2, 2)]])
 def test_sgd_steps_on_tie_making_gradients_equal_torchs(torch, shapes):
     """Plain SGD's fused update (small groups laid end to end, large parameters in chunks) on ties."""
     total = sum(int(np.prod(s)) for s in shapes)
