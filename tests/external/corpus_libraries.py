@@ -424,3 +424,59 @@ def criteria(kind, *named, steps=3):
             loss.backward()
             opt.step()
             print(" ", step, f"{loss.item():.7g}")
+
+
+def schedule_free(make, *, steps=8):
+    """facebookresearch's schedule-free optimizers: ``train()`` before stepping (foreach updates), ``eval()`` to
+    evaluate at the averaged point, a state dict loaded into a new one, and the error of a step in eval mode."""
+    model, x, y = _data()
+    opt = make(model.parameters())
+    print(opt)
+    opt.train()
+    for step in range(steps):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        print(step, f"{loss.item():.7g}")
+    opt.eval()
+    print("eval point:", f"{F.cross_entropy(model(x), y).item():.7g}", [g["train_mode"] for g in opt.param_groups])
+    _print_state(opt)
+    state = opt.state_dict()
+    print("param_groups:", [{k: v for k, v in g.items() if k != "params"} for g in state["param_groups"]])
+    twin = copy.deepcopy(model)
+    opt2 = make(twin.parameters())
+    opt2.load_state_dict(copy.deepcopy(state))
+    opt2.train()
+    opt.train()
+    print("train point:", f"{F.cross_entropy(model(x), y).item():.7g}",
+          all(torch.equal(a, b) for a, b in zip(model.parameters(), twin.parameters())))
+    opt.eval()
+    try:
+        opt.step()
+    except Exception as error:
+        print(type(error).__name__, error)
+
+
+def sophia(SophiaG, *, steps=10, every=2):
+    """Liuhong99's SophiaG as its train_sophiag.py drives it: the Hessian estimate from labels sampled from the
+    model's own predictions every ``every`` steps, ``step(bs=...)``, a state dict loaded into a new one."""
+    model, x, y = _data()
+    opt = SophiaG(model.parameters(), lr=0.05, betas=(0.965, 0.99), rho=0.05, weight_decay=0.1)
+    print(opt)
+    for step in range(steps):
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step(bs=24)
+        opt.zero_grad(set_to_none=True)
+        if step % every == every - 1:
+            logits = model(x)
+            sampled = torch.distributions.Categorical(logits=logits).sample()
+            F.cross_entropy(logits, sampled).backward()
+            opt.update_hessian()
+            opt.zero_grad(set_to_none=True)
+        print(step, f"{loss.item():.7g}")
+    _print_state(opt)
+    twin = SophiaG(copy.deepcopy(model).parameters(), lr=0.05)
+    twin.load_state_dict(copy.deepcopy(opt.state_dict()))
+    print([sorted(s) for s in twin.state.values()], [type(s["step"]).__name__ for s in twin.state.values()])

@@ -237,3 +237,24 @@ RECIPES += [
           "('V1', TaylorSoftmaxV1(dim=1, n=2)), ('V1 n=4', TaylorSoftmaxV1(dim=1, n=4)), ('log V1', LogTaylorSoftmaxV1())",
           edits=[("import taylor_softmax_cpp\n", "")]),  # its V3 classes call the extension, the V1s do not
 ]
+
+SCHEDULE_FREE = ("facebookresearch/schedule_free", "70785b53e778d0e872c0bbb75ff4ee54ee10c291", "Apache-2.0")
+SOPHIA = ("Liuhong99/Sophia", "a7e157229b71d58cf995d32854f1be15c265b350", "MIT")
+
+RECIPES += [
+    _opt("schedulefree_adamw", SCHEDULE_FREE, "schedulefree/adamw_schedulefree.py",
+         "            group['k'] = k+1\n        return loss",
+         "schedule_free(lambda p: AdamWScheduleFree(p, lr=0.02, warmup_steps=3, weight_decay=0.01))",
+         "schedule_free(lambda p: AdamWScheduleFree(p, lr=0.02, foreach=False, r=1.0, weight_lr_power=1.0))"),
+    _opt("schedulefree_sgd", SCHEDULE_FREE, "schedulefree/sgd_schedulefree.py",
+         "            group['k'] = k+1\n        return loss",
+         "schedule_free(lambda p: SGDScheduleFree(p, lr=0.5, warmup_steps=2, weight_decay=0.01))"),
+    _opt("schedulefree_radam", SCHEDULE_FREE, "schedulefree/radam_schedulefree.py",
+         '            group["k"] = k + 1\n        return loss',
+         "schedule_free(lambda p: RAdamScheduleFree(p, lr=0.02))",
+         "schedule_free(lambda p: RAdamScheduleFree(p, lr=0.02, foreach=False, silent_sgd_phase=False))"),
+    _opt("sophia", SOPHIA, "sophia.py",
+         "            step_size_neg = - lr \n            \n"
+         "            ratio = (exp_avg.abs() / (rho * bs * hess + 1e-15)).clamp(None,1)\n"
+         "            param.addcmul_(exp_avg.sign(), ratio, value=step_size_neg)", "sophia(SophiaG)"),
+]
