@@ -12,6 +12,7 @@ import warnings
 
 from core.nn.module import Module
 from core.nn.parameter import Parameter
+from core.nn.utils._weight_norm_fused import fused_applies, weight_norm_fused
 
 __all__ = ["weight_norm", "remove_weight_norm", "WeightNorm", "norm_except_dim", "weight_norm_of"]
 
@@ -28,7 +29,10 @@ def norm_except_dim(v, pow: float = 2, dim: int = 0):
 
 
 def weight_norm_of(v, g, dim: int = 0):
-    """``v * (g / ||v||)``, the norm taken over every dimension but ``dim``."""
+    """``v * (g / ||v||)``, the norm taken over every dimension but ``dim``: PyTorch's ``_weight_norm``, one fused
+    node (``WeightNormInterfaceBackward0``) over the first or the last dim, else the composite."""
+    if fused_applies(v, g, dim):
+        return weight_norm_fused(v.contiguous(), g.contiguous(), dim)
     return v * (g / norm_except_dim(v, 2, dim))
 
 
