@@ -258,3 +258,38 @@ RECIPES += [
          "            ratio = (exp_avg.abs() / (rho * bs * hess + 1e-15)).clamp(None,1)\n"
          "            param.addcmul_(exp_avg.sign(), ratio, value=step_size_neg)", "sophia(SophiaG)"),
 ]
+
+KOZISTR = ("kozistr/pytorch_optimizer", "7a076d2f8f09735e82f9ec1d2d389ec2526bbdbb", "Apache-2.0")
+KOZISTR_SUPPORT = [(f"pytorch_optimizer/{m}.py", f"pytorch_optimizer/{m}.py") for m in (  # namespace packages
+    "base/exception", "base/optimizer", "base/type", "optimizer/foreach_utils", "optimizer/gradient_centralization",
+    "optimizer/utils", "optimizer/shampoo_utils")]
+
+
+def _ko(module, tail, *makes):
+    """kozistr's pytorch_optimizer/optimizer/MODULE.py (its BaseOptimizer beside it) driven with each ``make``."""
+    calls = "\n".join(f"{DRIVERS}.optimizer(lambda p: {make})" for make in makes)
+    return _r(f"lib_kozistr_{module}", KOZISTR, f"pytorch_optimizer/optimizer/{module}.py", [_then(tail, calls)],
+              support=KOZISTR_SUPPORT)
+
+
+KO_RETURN = "\n\n        return loss"
+RECIPES += [
+    _ko("adan", "                self._step_per_param(group, clip_global_grad_norm)" + KO_RETURN,
+        "Adan(p, lr=0.02, weight_decay=0.02)", "Adan(p, lr=0.02, max_grad_norm=0.5, use_gc=True, foreach=True)"),
+    _ko("adopt", "                self._step_per_param(group)" + KO_RETURN, "ADOPT(p, lr=0.02)",
+        "ADOPT(p, lr=0.02, weight_decay=0.01, weight_decouple=True, foreach=True)"),
+    _ko("ademamix", "                p.add_(update, alpha=-group['lr'])" + KO_RETURN,
+        "AdEMAMix(p, lr=0.02, t_alpha_beta3=5)", "SimplifiedAdEMAMix(p, lr=0.02)"),
+    _ko("prodigy", "                    p.add_(update, alpha=-d_lr)" + KO_RETURN, "Prodigy(p, lr=1.0)",
+        "Prodigy(p, lr=1.0, bias_correction=True, safeguard_warmup=True, weight_decay=0.01)"),
+    _ko("laprop", "                    fixed_decay=group['fixed_decay'],\n                )" + KO_RETURN,
+        "LaProp(p, lr=0.02)", "LaProp(p, lr=0.02, centered=True, amsgrad=True)"),
+    _ko("grams", "                p.add_(update, alpha=-group['lr'])" + KO_RETURN, "Grams(p, lr=0.02)"),
+    _ko("mars", "                state['last_grad'] = torch.view_as_complex(grad) if torch.is_complex(state['last_grad'])"
+        " else grad" + KO_RETURN, "MARS(p, lr=0.02)", "MARS(p, lr=0.02, optimize_1d=True, mars_type='lion')"),
+    _ko("lion", "                self._step_per_param(group)" + KO_RETURN, "Lion(p, lr=0.003, weight_decay=0.01)",
+        "Lion(p, lr=0.003, use_gc=True, r=0.95, adanorm=True, foreach=True)"),
+    _ko("adabelief", "                self._step_per_param(group, step_size, n_sma)" + KO_RETURN,
+        "AdaBelief(p, lr=0.02, rectify=True)", "AdaBelief(p, lr=0.02, amsgrad=True, ams_bound=True, foreach=True)"),
+    _ko("kate", "                b.sqrt_()" + KO_RETURN, "Kate(p, lr=0.02)"),
+]
