@@ -243,7 +243,10 @@ class _ExportMode(TorchFunctionMode):
         kwargs = kwargs or {}
         traced = self.recorder.traced(args) or self.recorder.traced(kwargs)
         if traced and (resolve_name(func) or "").endswith(".item") and self.recorder.traced(args[:1]):
-            return self.recorder.item(args[0], func(*args, **kwargs))
+            value = func(*args, **kwargs)
+            if type(value) not in (int, float):  # a bool is read to branch on: the data-dependent guard
+                raise _data_dependent(_caller_frame())
+            return self.recorder.item(args[0], value)
         if traced and is_value_read(func):
             raise _data_dependent(_caller_frame())
         out = func(*args, **kwargs)

@@ -427,3 +427,12 @@ def test_branching_on_an_item_raises_the_data_dependent_error(torch):
     with pytest.raises(core.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode,
                        match="Could not guard on data-dependent expression zuf0"):
         core.export.export(Branch(), (core.ones(3),))
+
+
+def test_a_boolean_item_read_to_branch_raises_instead_of_specializing():
+    class Cond(core.nn.Module):
+        def forward(self, x):
+            return core.cond(x.sum() > 0, lambda v: v.sin(), lambda v: v.cos(), (x,))
+
+    with pytest.raises(core.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode):
+        core.export.export(Cond(), (core.ones(3),))
