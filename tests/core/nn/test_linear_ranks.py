@@ -100,3 +100,15 @@ def test_a_small_batchs_layer_adds_its_bias_to_the_transposed_product_made_conti
         out = out.detach().numpy()
         assert out.flags.c_contiguous
         assert out.tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (5, 0), (1, 1), (256, 64), (300, 64), (129, 64), (1000, 7), (64, 1000)])
+def test_the_forwards_blocked_transposing_copy_moves_every_value(shape):
+    """``_transposed_copy`` (the transposed product made contiguous a block of rows at a time) equals NumPy's copy
+    of the transposed view, for blocks that do and do not divide the rows, and empty products."""
+    from core.nn.functional import misc
+
+    p = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    out = misc._transposed_copy(p)
+    assert out.flags.c_contiguous and out.shape == shape[::-1]
+    assert out.tobytes() == np.ascontiguousarray(p.T).tobytes()
