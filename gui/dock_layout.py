@@ -8,7 +8,8 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 - Bottom: Plots (with Watch as a tab) and Data have nothing to show before training, so they stay hidden
   until the window's first training run or a port pinned to the Watch list
   (``DockArrangement.reveal_training``), or until the user opens them from the View menu; then they take a
-  bit less than half of the height. Another document hides them again (``document_changed``).
+  bit less than half of the height; Data joins the first run step that gives it points to draw (a graph without a
+  dataset keeps the whole width for the plots). Another document hides them again (``document_changed``).
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
   forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
   their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
@@ -190,8 +191,11 @@ class DockArrangement:
     bottom ones hidden at construction, the columns sized by ``size_columns``, the bottom ones shown by
     ``reveal_training``. The window makes one and says when training starts or a port is pinned."""
 
-    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget]) -> None:
+    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget],
+                 has_data: Callable[[], bool] = lambda: True) -> None:
         self.window, self.docks = window, docks
+        self.has_data = has_data  # whether the Data view has something to draw (a dataset feeds the loss)
+        self.data_offered = False  # Data was opened for this document's runs
         self.revealed_training = False
         self.reveal_pending = False  # a run started and has not stepped yet
         _seed_bottom_sizes(window, docks)
@@ -211,6 +215,7 @@ class DockArrangement:
         """Another document: its runs start empty, so Plots, Watch and Data, if training opened them, close again and
         give the canvas its room back (they stayed open, empty, with the last document's axes); the new document's
         first run, or a pinned port, opens them as before."""
+        self.data_offered = False
         if self.revealed_training:
             self.revealed_training = self.reveal_pending = False
             for name in BOTTOM:
@@ -225,23 +230,34 @@ class DockArrangement:
     def run_stepped(self) -> None:
         if self.reveal_pending:
             self.reveal_pending = False
-            self.reveal_training()
+            self.reveal_training(with_data=self._offer_data())
 
-    def reveal_training(self, front: str = "plots") -> None:
-        """Show Plots, Watch and Data (the first time: BOTTOM_SHARE of the height) and bring ``front`` to the
-        front; on the window's first training run and when a port is pinned to the Watch list."""
+    def _offer_data(self) -> bool:
+        """Whether Data opens now: once a document, at the first run step that gives it something to draw (a graph
+        without a dataset, lesson 6, would get an empty plot and a caption instead)."""
+        if "data" not in self.docks or self.data_offered or not self.has_data():
+            return False
+        self.data_offered = True
+        return True
+
+    def reveal_training(self, front: str = "plots", with_data: bool = False) -> None:
+        """Show Plots and Watch (the first time: BOTTOM_SHARE of the height), and ``with_data`` Data beside them (60 %
+        and 40 % of the width), and bring ``front`` to the front; on a document's first training step and when a
+        port is pinned to the Watch list."""
         window, docks = self.window, self.docks
-        bottom = [docks[n] for n in BOTTOM if n in docks]
         if not self.revealed_training:
             self.revealed_training = True
-            for dock in bottom:
-                dock.show()
+            for name in BOTTOM:
+                if name in docks and (name != "data" or with_data):
+                    docks[name].show()
             window.resizeDocks([docks["plots"]], [int(window.height() * BOTTOM_SHARE)],
                                Qt.Orientation.Vertical)
-            if "data" in docks:
-                width = window.width()
-                window.resizeDocks([docks["plots"], docks["data"]], [int(width * 0.6), int(width * 0.4)],
-                                   Qt.Orientation.Horizontal)
+        elif with_data:
+            docks["data"].show()
+        if with_data:
+            width = window.width()
+            window.resizeDocks([docks["plots"], docks["data"]], [int(width * 0.6), int(width * 0.4)],
+                               Qt.Orientation.Horizontal)
         if front in docks:
             docks[front].show()
             docks[front].raise_()

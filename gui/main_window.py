@@ -151,7 +151,9 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     def _arrange_docks(self) -> dock_layout.DockArrangement:
         docks = dict(self.training.docks, library=self.library_dock, inspector=self.inspector_dock,
                      history=self.history_dock, lesson=self.lessons.dock)
-        arrangement = dock_layout.DockArrangement(self, docks)
+        data = self.training.data
+        arrangement = dock_layout.DockArrangement(  # Data opens with the plots where a dataset gives it points
+            self, docks, has_data=lambda: data.refresh(force=True) or data.view is not None)
         trainer = self.training.trainer
         trainer.run_started.connect(lambda _run: arrangement.run_started())
         trainer.progress.connect(lambda _info: arrangement.run_stepped() if trainer.done > 0 else None)

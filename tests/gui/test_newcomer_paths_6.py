@@ -320,3 +320,25 @@ def test_a_layers_watch_buttons_wrap_inside_the_inspector_and_each_one_pins_its_
     click(last)
     qtbot.waitUntil(lambda: f"{mlp}.{last.text()}" in w.training.watch.watch.keys)
     w.undo_stack.setClean()
+
+
+def test_training_a_graph_without_a_dataset_gives_the_plots_the_whole_width(window, qtbot):
+    """Lesson 6 (a random batch, no dataset node) trained from the Train dock: the plots open and the Data dock,
+    which would only say there is no dataset to draw, stays closed; the classifier playground trained next opens it
+    beside the plots with its points."""
+    from tests.gui.real_input import click, show_dock
+
+    w = shown(qtbot, window)
+    plots, data, view = w.training.docks["plots"], w.training.docks["data"], w.training.data
+    for key, with_data in (("06-training-step", False), ("playground-classifier", True)):
+        open_example(qtbot, w, key)
+        show_dock(qtbot, w, w.training.docks["train"])
+        click(w.training.panel.buttons["Train"])
+        qtbot.waitUntil(lambda: plots.isVisible() and w.training.trainer.done > 0, timeout=30_000)
+        qtbot.waitUntil(lambda: w.training.trainer.state != "training", timeout=60_000)
+        assert data.isVisible() == with_data
+        if with_data:
+            qtbot.waitUntil(lambda: view.view is not None and view.view["kind"] == "classification")
+        else:
+            assert plots.width() > w.width() * 0.9
+    w.undo_stack.setClean()
