@@ -156,7 +156,7 @@ class ScriptFunction:
 
 
 ScriptFunction.__module__ = "core.jit"
-ScriptFunction.__qualname__ = ScriptFunction.__name__ = "torch.jit.ScriptFunction"
+ScriptFunction.__qualname__ = "torch.jit.ScriptFunction"  # NOTE: its __name__ stays "ScriptFunction", as torch's
 
 
 def script_function(fn, scope: dict) -> ScriptFunction:

@@ -43,6 +43,7 @@ def _getrf(a):
     lu = a.copy()
     m, n = lu.shape[-2:]
     k = min(m, n)
+    mkl_like = _mkl_like(a)
     batch = lu.shape[:-2]
     pivots = xp.zeros(batch + (k,), dtype=np.int32)
     info = xp.zeros(batch, dtype=np.int32)
@@ -57,9 +58,22 @@ def _getrf(a):
         zero = pivot == 0
         info.reshape(-1)[...] = xp.where((info.reshape(-1) == 0) & zero, j + 1, info.reshape(-1))
         scale = xp.where(zero, 1, pivot)
-        flat[:, j + 1:, j] /= scale[:, None]
-        flat[:, j + 1:, j + 1:] -= flat[:, j + 1:, j:j + 1] * flat[:, j:j + 1, j + 1:]
+        if mkl_like and k > 2:  # NOTE: MKL's unblocked sgetf2 scales by the pivot's reciprocal
+            flat[:, j + 1:, j] *= (1 / scale)[:, None]
+        else:
+            flat[:, j + 1:, j] /= scale[:, None]
+        if mkl_like:  # and updates with fused multiply-adds: a float64 product and difference rounded once
+            update = flat[:, j + 1:, j:j + 1].astype(np.float64) * flat[:, j:j + 1, j + 1:]
+            flat[:, j + 1:, j + 1:] = flat[:, j + 1:, j + 1:] - update
+        else:
+            flat[:, j + 1:, j + 1:] -= flat[:, j + 1:, j:j + 1] * flat[:, j:j + 1, j + 1:]
     return lu, pivots, info
+
+
+def _mkl_like(a) -> bool:
+    """Whether ``_getrf`` reproduces PyTorch's CPU LU bit for bit: float32 NumPy matrices up to 16 wide, which MKL
+    factors unblocked (from 5 to 16 always; sizes 3 and 4 mostly; wider ones go through its blocked kernels)."""
+    return type(a) is np.ndarray and a.dtype == np.float32 and 2 <= min(a.shape[-2:]) <= 16
 
 
 def _permutation(pivots, m, xp, dtype):

@@ -177,6 +177,12 @@ class LinalgDet(Function):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         x = a._data
+        parts = _lu_diagonal(x)
+        if parts is not None:  # the product of U's diagonal in order, as PyTorch's kernel takes it
+            diag, sign = parts
+            for i in range(diag.shape[-1]):
+                sign = sign * diag[..., i]
+            return sign
         return xp_of(x).asarray(xp_of(x).linalg.det(x), dtype=x.dtype)
 
     @staticmethod
@@ -196,6 +202,18 @@ def det(input):
     _check_float("linalg.det", input)
     _check_square("linalg.det", input)
     return LinalgDet.apply(input)
+
+
+def _lu_diagonal(x):
+    """``(diag(U), permutation sign)`` of PyTorch's float32 LU for det and slogdet, where ``_getrf`` reproduces MKL
+    (up to 16 wide), else None. NOTE: LAPACK reads the row-major matrix as column-major, so torch factors A^T."""
+    from core.ops.linalg_lu import _getrf, _mkl_like  # (linalg_lu builds on this module)
+
+    if not _mkl_like(x) or x.shape[-1] != x.shape[-2]:
+        return None
+    lu, pivots, _ = _getrf(np.ascontiguousarray(np.swapaxes(x, -1, -2)))
+    swaps = (pivots != np.arange(1, x.shape[-1] + 1, dtype=np.int32)).sum(-1)
+    return np.diagonal(lu, axis1=-2, axis2=-1), np.where(swaps % 2, -1, 1).astype(x.dtype)
 
 
 class slogdet_result(tuple):  # PyTorch's torch.return_types name
@@ -221,6 +239,14 @@ class LinalgSlogdet(Function):
         ctx.save_for_backward(a)
         x = a._data
         xp = xp_of(x)
+        parts = _lu_diagonal(x)
+        if parts is not None:  # sign(det) and the sum of log|U_ii| in order
+            from core.ops import math_unary, reduction  # (they build on core's tensors as this module does)
+
+            diag, sign = parts
+            sign = sign * np.prod(np.sign(diag), axis=-1, dtype=x.dtype)
+            logs = math_unary.log(math_unary.abs(new_tensor(np.ascontiguousarray(diag))))
+            return sign, reduction.sum(logs, -1)._data  # torch's log and its vectorised sum
         sign, logabs = xp.linalg.slogdet(x)
         return xp.asarray(sign, dtype=x.dtype), xp.asarray(logabs, dtype=x.dtype)
 
