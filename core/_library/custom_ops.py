@@ -39,6 +39,26 @@ class OpEntry:
     def has_autograd(self) -> bool:
         return self.custom is not None or self.backward is not None
 
+    @property
+    def trivial_fake(self) -> bool:
+        """A custom op that mutates an argument and returns nothing needs no fake kernel: torch's is "return None"
+        (``can_generate_trivial_fake_impl``)."""
+        return self.custom is not None and not self.schema.returns and any(a.is_mutable for a in self.schema.arguments)
+
+    def fake_kernel(self):
+        """The fake (meta) kernel: the registered one, a trivial one, or None."""
+        return self.fake if self.fake is not None else (_returns_nothing if self.trivial_fake else None)
+
+    def no_fake_message(self) -> str:
+        shown = repr(self.custom) if self.custom is not None else self.qualified
+        name = self.schema.name.partition("::")[2]
+        return (f"There was no fake impl registered for {shown}. This is necessary for torch.compile/export/fx "
+                f"tracing to work. Please use `{name}.register_fake` to add an fake impl.")
+
+
+def _returns_nothing(*args, **kwargs):
+    return None
+
 
 def register(schema: FunctionSchema, custom=None) -> OpEntry:
     """Adds an operator (a ``custom_op`` replaces one of the same name, as torch's does)."""
@@ -84,8 +104,10 @@ def _device_key(values) -> str:
 
 def _kernel(entry: OpEntry, device: str):
     kernel = entry.kernels.get(device)
-    if kernel is None and device == "meta" and entry.fake is not None:
-        kernel = entry.fake
+    if kernel is None and device == "meta" and entry.fake_kernel() is not None:
+        kernel = entry.fake_kernel()
+    elif kernel is None and device == "meta" and entry.custom is not None:  # a custom op's meta kernel is its fake
+        raise RuntimeError(entry.no_fake_message())
     if kernel is None:
         kernel = entry.kernels.get("default")
     if kernel is None:
@@ -132,7 +154,7 @@ def call(entry: OpEntry, args, kwargs):
     """Runs the operator: checks and binds the arguments, then the kernel (through autograd where needed)."""
     positional, keyword_only = bind(entry.schema, args, kwargs)
     kernel = _kernel(entry, _device_key([*positional, *keyword_only.values()]))
-    if kernel is entry.fake:
+    if kernel is entry.fake or kernel is _returns_nothing:
         return run_fake(kernel, positional, keyword_only)[0]
     if entry.custom is None:
         return kernel(*positional, **keyword_only)

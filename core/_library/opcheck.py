@@ -52,12 +52,9 @@ def test_autograd_registration(op, entry, args, kwargs, atol, rtol) -> None:
 
 
 def _no_fake(op, entry):
-    if entry.fake is not None or "meta" in entry.kernels:
+    if entry.fake_kernel() is not None or "meta" in entry.kernels:
         return
-    shown = repr(op) if isinstance(op, library.CustomOpDef) else entry.qualified
-    name = entry.schema.name.partition("::")[2]
-    raise RuntimeError(f"There was no fake impl registered for {shown}. This is necessary for torch.compile/"
-                       f"export/fx tracing to work. Please use `{name}.register_fake` to add an fake impl.")
+    raise RuntimeError(entry.no_fake_message())
 
 
 def _to_meta(value):
@@ -71,7 +68,7 @@ def _to_meta(value):
 def test_faketensor(op, entry, args, kwargs, atol, rtol) -> None:
     _no_fake(op, entry)
     real = _tensors(_run(op, *library._clone_args((args, kwargs))))
-    fake_fn = entry.fake if entry.fake is not None else entry.kernels["meta"]
+    fake_fn = entry.fake_kernel() if entry.fake_kernel() is not None else entry.kernels["meta"]
     positional, keyword_only = core._library.schema.bind(entry.schema, _to_meta(args), _to_meta(kwargs))
     fake, ctx = _ops.run_fake(fake_fn, positional, keyword_only)
     fake = _tensors(fake)
