@@ -47,7 +47,9 @@ RECIPES += [
 
 # scaled_dot_product_attention: the timings (wall-clock) become the sums of the outputs they time, the sizes shrink
 # (32x32x1024x32 -> 2x32x64x32, 32x512 -> 4x16, 32x256 -> 2x16), the model stays on the CPU, the profiler's tables
-# (times) become whether it recorded anything, and the nested-tensor batch is left out (core has no torch.nested)
+# (times) become whether it recorded anything (over 2 calls, not 25), and the nested-tensor batch is left out (core
+# has no torch.nested); the causal self-attention model is 8 heads of 8 in float32 (8 of 64 in float16: its
+# float16 GEMMs add in another order than torch's and are slow without BLAS)
 PROF_TABLE = ('print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=10))',
               'print(len(prof.key_averages()) > 0)')
 SDPA = [("import torch.nn.functional as F\n", "import torch.nn.functional as F\ntorch.manual_seed(0)\n"),
@@ -60,7 +62,13 @@ SDPA = [("import torch.nn.functional as F\n", "import torch.nn.functional as F\n
          ""),
         ("generate_rand_batch(32, 512, embed_dimension, pad_percentage=None",
          "generate_rand_batch(4, 16, embed_dimension, pad_percentage=None"),
-        ("batch_size = 32\nmax_sequence_len = 256", "batch_size = 2\nmax_sequence_len = 16"), PROF_TABLE, PROF_TABLE]
+        ("batch_size = 32\nmax_sequence_len = 256", "batch_size = 2\nmax_sequence_len = 16"), PROF_TABLE, PROF_TABLE,
+        ("for _ in range(25):", "for _ in range(2):"), ("for _ in range(25):", "for _ in range(2):"),
+        ("heads_per_dim = 64\nembed_dimension = num_heads * heads_per_dim\ndtype = torch.float16",
+         "heads_per_dim = 8\nembed_dimension = num_heads * heads_per_dim\ndtype = torch.float32"),  # see below
+        ("torch.compile(model)", 'torch.compile(model, backend="eager")'),  # inductor's C++ build: 8 s in torch
+        ("torch.compile(F.scaled_dot_product_attention, fullgraph=True)",
+         'torch.compile(F.scaled_dot_product_attention, fullgraph=True, backend="eager")')]
 RECIPES += [
     _r("tut3_scaled_dot_product_attention", _tut("01b1b5fc424e4fd08111fe9774548fc69747b534"),
        "intermediate_source/scaled_dot_product_attention_tutorial.py", SDPA),
@@ -85,4 +93,34 @@ RECIPES += [
        "intermediate_source/optimizer_step_in_backward_tutorial.py", OPT_IN_BACKWARD),
     _r("tut3_template_tutorial", _tut("1ca1a6a6a72936acefb668ea8149d0bbc02ed142"), "beginner_source/template_tutorial.py",
        [("import torch\n", "import torch\ntorch.manual_seed(0)\n")]),
+]
+
+# channels last: the cuDNN-guarded float16 convolution runs on the CPU in float32 (torch's CPU build has no cuDNN
+# version to compare), its output's layout printed; then every public callable of Tensor, functional and torch is
+# wrapped to check that channels-last inputs give channels-last outputs, and the model runs once under the wrappers
+CHANNELS_LAST = [
+    ("if torch.backends.cudnn.version() >= 7603:", "if True:  # (the CPU build has no cuDNN)"),
+    ("torch.nn.Conv2d(8, 4, 3).cuda().half()", "torch.nn.Conv2d(8, 4, 3)"),
+    ('input.to(device="cuda", memory_format=torch.channels_last, dtype=torch.float16)',
+     "input.to(memory_format=torch.channels_last, dtype=torch.float32)"),
+    ("output = model(input)\n", "output = model(input)\nprint(output.stride(), output.sum().item())\n"),
+    ("attribute(torch)\n", "attribute(torch)\nprint(model(input).stride(), torch.relu(input).stride(), input.abs().stride())\n")]
+RECIPES += [
+    _r("tut3_memory_format", _tut("061d3b2a36aecf8ae088099502e8c06a362aed16"), "intermediate_source/memory_format_tutorial.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n")] + CHANNELS_LAST),
+]
+
+# Python custom ops: torchvision's PIL conversions are corpus_tutorials3's NumPy stand-ins (PIL is a stub here), and
+# display() prints the image's shape and sum instead of plotting it; opcheck's results are printed
+PCO = [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+       ("from torchvision.transforms.functional import to_pil_image, pil_to_tensor",
+        "from corpus_tutorials3 import to_pil_image, pil_to_tensor"),
+       ("    plt.imshow(img.numpy().transpose((1, 2, 0)))", "    print(img.shape, img.dtype, img.sum().item())"),
+       ("PIL.Image.Image.paste(im1_pil, im2_pil, coord)", "im1_pil.paste(im2_pil, coord)"),
+       ("    torch.library.opcheck(crop, example)", "    print(torch.library.opcheck(crop, example))"),
+       ("    torch.library.opcheck(numpy_sin, example)", "    print(torch.library.opcheck(numpy_sin, example))"),
+       ("assert torch.allclose(y, x.sin())\n", "assert torch.allclose(y, x.sin())\nprint(y)\n"),
+       ("torch.randn(3, 512, 512, requires_grad=True", "torch.randn(3, 64, 64, requires_grad=True")]  # 5 s in torch
+RECIPES += [
+    _r("tut3_python_custom_ops", _tut("15ad215cfe5651feaa2c5960e3030aacc5c03044"), "advanced_source/python_custom_ops.py", PCO),
 ]
