@@ -51,8 +51,7 @@ class LRScheduler:
         """The step counts set and the first step taken (PyTorch's method: ``dir()`` of a scheduler lists it)."""
         self._step_count = 0
         self._is_initial = True  # PyTorch's flags, kept so that state dicts have its keys in its order
-        self._get_lr_called_within_step = False
-        self.step()
+        self.step()  # (_get_lr_called_within_step is set by _update_lr only: a step override never sets it)
         self._is_initial = False
 
     def get_lr(self) -> list:
@@ -73,12 +72,16 @@ class LRScheduler:
 
     def _update_lr(self, epoch=None) -> None:
         """Write the next rates into the groups (PyTorch's split of ``step``)."""
-        if epoch is None:
-            self.last_epoch += 1
-            values = self.get_lr()
-        else:
-            self.last_epoch = epoch
-            values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
+        self._get_lr_called_within_step = True  # PyTorch's _enable_get_lr_call around the rates' computation
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+                values = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
             _set_lr(group, lr)
         self._last_lr = _lrs(self)

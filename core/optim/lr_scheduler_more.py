@@ -151,8 +151,12 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
             self.T_i = self.T_0 * self.T_mult ** n
         self.last_epoch = math.floor(epoch)  # NOTE: torch's override never counts steps: _step_count stays 0
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
-            _set_lr(group, lr)
+        self._get_lr_called_within_step = True  # (PyTorch's _enable_get_lr_call around the rates)
+        try:
+            for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+                _set_lr(group, lr)
+        finally:
+            self._get_lr_called_within_step = False
         self._last_lr = _lrs(self)
 
 
