@@ -107,8 +107,11 @@ def scheduler(make, *, epochs=12, lr=0.1, metric=False):
             sched.step(epoch, metrics=loss.item()) if metric == "epoch" else sched.step(metrics=loss.item())
         else:
             sched.step()
-        print(epoch, f"{loss.item():.7g}", [f"{g['lr']:.8g}" for g in opt.param_groups],
-              [f"{v:.8g}" for v in sched.get_last_lr()] if hasattr(sched, "get_last_lr") else "-")
+        try:  # REX's own step never sets _last_lr
+            last = [f"{v:.8g}" for v in sched.get_last_lr()]
+        except AttributeError as error:
+            last = f"AttributeError: {error}"
+        print(epoch, f"{loss.item():.7g}", [f"{g['lr']:.8g}" for g in opt.param_groups], last)
     state = sched.state_dict()
     print("state_dict keys:", sorted(state))
     print("state_dict numbers:", {k: v for k, v in sorted(state.items()) if isinstance(v, (int, float, list))})
@@ -480,3 +483,18 @@ def sophia(SophiaG, *, steps=10, every=2):
     twin = SophiaG(copy.deepcopy(model).parameters(), lr=0.05)
     twin.load_state_dict(copy.deepcopy(opt.state_dict()))
     print([sorted(s) for s in twin.state.values()], [type(s["step"]).__name__ for s in twin.state.values()])
+
+
+def lr_steps(make, *, steps=12):
+    """A scheduler that is not an LRScheduler (kozistr's linear-warmup family): its ``step()`` values, the rate it
+    writes into the optimizer, ``get_lr()``."""
+    model, x, y = _data()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    sched = make(opt)
+    print(type(sched).__name__, [g["lr"] for g in opt.param_groups], sched.base_lrs)
+    for step in range(steps):
+        opt.zero_grad()
+        F.cross_entropy(model(x), y).backward()
+        opt.step()
+        value = sched.step()
+        print(step, f"{value:.8g}", f"{opt.param_groups[0]['lr']:.8g}", f"{sched.get_lr():.8g}")

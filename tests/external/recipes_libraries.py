@@ -293,3 +293,27 @@ RECIPES += [
         "AdaBelief(p, lr=0.02, rectify=True)", "AdaBelief(p, lr=0.02, amsgrad=True, ams_bound=True, foreach=True)"),
     _ko("kate", "                b.sqrt_()" + KO_RETURN, "Kate(p, lr=0.02)"),
 ]
+
+
+def _ko_sched(module, tail, *calls, support=()):
+    return _r(f"lib_kozistr_{module}", KOZISTR, f"pytorch_optimizer/lr_scheduler/{module}.py",
+              [_then(tail, "\n".join(f"{DRIVERS}.{c}" for c in calls))], support=list(support))
+
+
+LAMBDA_TAIL = "\n\n    return LambdaLR(optimizer, lr_scheduler, last_epoch)"
+RECIPES += [
+    _ko_sched("rex", "        self.last_lr = [value]\n\n        return value",
+              "scheduler(lambda o: REXScheduler(o, total_steps=10, max_lr=0.1, min_lr=0.001))"),
+    _ko_sched("wsd", "        cooldown_type=cooldown_type,\n    )" + LAMBDA_TAIL,
+              *(f"scheduler(lambda o: get_wsd_schedule(o, 3, 4, 5, min_lr_ratio=0.1, cooldown_type={kind!r}))"
+                for kind in ("cosine", "1-sqrt", "1-square", "linear"))),
+    _ko_sched("chebyshev", "    lr_scheduler = partial(get_chebyshev_lr_lambda, num_epochs=num_epochs, is_warmup=is_warmup)"
+              + LAMBDA_TAIL, "scheduler(lambda o: get_chebyshev_schedule(o, num_epochs=12))",
+              "scheduler(lambda o: get_chebyshev_schedule(o, num_epochs=12, is_warmup=True))"),
+    _ko_sched("linear_warmup", "        return self.min_lr + (self.max_lr - self.min_lr) * (self.step_t - self.warmup_steps)"
+              " ** self.poly_order",
+              *(f"lr_steps(lambda o: {cls}(o, t_max=12, max_lr=0.1, min_lr=0.001, init_lr=0.01, warmup_steps=3))"
+                for cls in ("LinearScheduler", "CosineScheduler", "PolyScheduler")),
+              support=[(f"pytorch_optimizer/base/{m}.py", f"pytorch_optimizer/base/{m}.py")
+                       for m in ("exception", "scheduler")]),
+]
