@@ -803,3 +803,41 @@ RECIPES += [
                  "QR (LAPACK's geqrf/orgqr) rounds differently from core's: log|det W| is pure rounding (~1e-7), "
                  "the flows add it 128 times each, and the loss differs in its 5th digit"),
 ]
+
+TAMING = ("CompVis/taming-transformers", "3ba01b241669f5ade541ce990f7650a3b8f65318", "MIT")
+TAMING_DRIVER = """from taming.modules.diffusionmodules.model import Encoder, Decoder
+from taming.modules.util import count_params
+ddconfig = dict(ch=32, out_ch=3, ch_mult=(1, 2), num_res_blocks=1, attn_resolutions=[8], in_channels=3, resolution=16,
+                z_channels=8, double_z=False, dropout=0.0)
+encoder, decoder = Encoder(**ddconfig), Decoder(**ddconfig)
+print(count_params(encoder), count_params(decoder), decoder.z_shape)
+for use_actnorm in (False, True):
+    disc = NLayerDiscriminator(input_nc=3, ndf=8, n_layers=2, use_actnorm=use_actnorm).apply(weights_init)
+    opt_ae = torch.optim.Adam(list(encoder.parameters()) + list(decoder.parameters()), lr=4.5e-6, betas=(0.5, 0.9))
+    opt_disc = torch.optim.Adam(disc.parameters(), lr=4.5e-6, betas=(0.5, 0.9))
+    for step in range(2):  # a VQGAN step without the codebook: reconstruction + adversarial, then hinge
+        x = torch.rand(2, 3, 16, 16) * 2 - 1
+        xrec = decoder(encoder(x))
+        logits_fake = disc(xrec)
+        g_loss = (x - xrec).abs().mean() - logits_fake.mean() * 0.1
+        opt_ae.zero_grad()
+        g_loss.backward()
+        opt_ae.step()
+        logits_real, logits_fake = disc(x.detach()), disc(xrec.detach())
+        d_loss = 0.5 * (torch.mean(torch.nn.functional.relu(1. - logits_real)) +
+                        torch.mean(torch.nn.functional.relu(1. + logits_fake)))
+        opt_disc.zero_grad()
+        d_loss.backward()
+        opt_disc.step()
+        print(use_actnorm, step, xrec.shape, logits_fake.shape, g_loss.item(), d_loss.item())
+    if use_actnorm:
+        norm = disc.main[3]
+        print(norm.initialized, norm.loc.flatten()[:4], norm.scale.flatten()[:4])
+        y = torch.randn(2, 16, 4, 4)
+        print((norm(norm(y), reverse=True) - y).abs().max() < 1e-4)"""
+RECIPES += [
+    _model("taming_vqgan_parts", TAMING, "taming/modules/discriminator/model.py",
+           "        return self.main(input)", TAMING_DRIVER,
+           support=[("taming/modules/util.py", "taming/modules/util.py"),
+                    ("taming/modules/diffusionmodules/model.py", "taming/modules/diffusionmodules/model.py")]),
+]
