@@ -841,3 +841,40 @@ RECIPES += [
            support=[("taming/modules/util.py", "taming/modules/util.py"),
                     ("taming/modules/diffusionmodules/model.py", "taming/modules/diffusionmodules/model.py")]),
 ]
+
+TABNET = ("dreamquark-ai/tabnet", "2c0c4ebd2bb1cb639ea94ab4b11823bc49265588", "MIT")
+TABNET_DRIVER = """import torch.nn.functional as F
+x = torch.cat([torch.randint(0, 5, (8, 1)).float(), torch.randn(8, 5)], dim=1)  # a categorical column first
+y = torch.randint(0, 3, (8,))
+for mask_type in ("sparsemax", "entmax"):
+    model = TabNet(input_dim=6, output_dim=3, n_d=8, n_a=8, n_steps=3, cat_idxs=[0], cat_dims=[5], cat_emb_dim=[2],
+                   virtual_batch_size=4, mask_type=mask_type, group_attention_matrix=torch.eye(6))
+    optimizer = torch.optim.Adam(model.parameters(), lr=2e-3)  # a tenth of its default: sparsemax amplifies rounding
+    for step in range(3):  # tab_model's train_batch: the loss minus lambda_sparse times M_loss, clipped
+        output, M_loss = model(x)
+        loss = F.cross_entropy(output, y) - 1e-3 * M_loss
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        print(mask_type, step, loss.item(), M_loss.item(), output[0])
+    model.eval()
+    with torch.no_grad():
+        M_explain, masks = model.forward_masks(x)
+    print(M_explain.shape, M_explain[0], masks[0][1], sorted(masks))
+pretrainer = TabNetPretraining(input_dim=6, pretraining_ratio=0.3, n_d=8, n_a=8, n_steps=2, virtual_batch_size=4,
+                               group_attention_matrix=torch.eye(6))
+reconstruction, embedded_x, obf_vars = pretrainer(torch.randn(8, 6))
+print(reconstruction.shape, obf_vars[:2], ((reconstruction - embedded_x) * obf_vars).square().mean())
+z = torch.randn(3, 5, requires_grad=True)
+for module in (sparsemax.Sparsemax(dim=-1), sparsemax.Entmax15(dim=-1)):
+    p = module(z)
+    (p * torch.arange(5.0)).sum().backward()
+    print(type(module).__name__, p, p.sum(-1), z.grad)
+    z.grad = None"""
+RECIPES += [
+    _model("tabnet_network", TABNET, "pytorch_tabnet/tab_network.py",
+           "        masked_input = torch.mul(1 - obfuscated_vars, x)\n        return masked_input, obfuscated_groups, obfuscated_vars",
+           TABNET_DRIVER, [("from pytorch_tabnet import sparsemax", "import sparsemax")],
+           support=[("pytorch_tabnet/sparsemax.py", "sparsemax.py")]),
+]
