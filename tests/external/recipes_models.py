@@ -878,3 +878,16 @@ RECIPES += [
            TABNET_DRIVER, [("from pytorch_tabnet import sparsemax", "import sparsemax")],
            support=[("pytorch_tabnet/sparsemax.py", "sparsemax.py")]),
 ]
+
+SET_TRANSFORMER = ("juho-lee/set_transformer", "73432c640ac78140496d6738416c54d32c686d65", "MIT")
+RECIPES += [
+    _r("set_transformer_max_regression", SET_TRANSFORMER, "max_regression_demo.ipynb",
+       [("    model = model.cuda()\n", ""), ("criterion = nn.L1Loss().cuda()", "criterion = nn.L1Loss()"),
+        ("torch.from_numpy(x).float().cuda(), torch.from_numpy(y).float().cuda()",
+         "torch.from_numpy(x).float(), torch.from_numpy(y).float()"),  # on the CPU
+        ("    for _ in range(500):\n        x, y = gen_data(batch_size=2 ** 10, max_length=10)",
+         "    for _ in range(6):\n        x, y = gen_data(batch_size=2 ** 6, max_length=10)"),
+        ("import seaborn as sns\n", ""), ('sns.set(rc={"figure.figsize": (8, 4)}, style="whitegrid")', ""),
+        ("    plt.plot(_losses, label=_name)", "    print(_name, _losses)")],  # the plotted losses
+       support=[("modules.py", "modules.py")]),
+]
