@@ -891,3 +891,32 @@ RECIPES += [
         ("    plt.plot(_losses, label=_name)", "    print(_name, _losses)")],  # the plotted losses
        support=[("modules.py", "modules.py")]),
 ]
+
+NERF = ("yenchenlin/nerf-pytorch", "63a5a630c9abd62b0f21c08703d0ac2ea7d4b9dd", "MIT")
+NERF_DRIVER = """embed_fn, input_ch = get_embedder(4)
+embeddirs_fn, input_ch_views = get_embedder(2)
+model = NeRF(D=4, W=32, input_ch=input_ch, input_ch_views=input_ch_views, output_ch=5, skips=[2], use_viewdirs=True)
+print(input_ch, input_ch_views, model.pts_linears[3], model.views_linears)
+H, W, focal = 6, 8, 5.0
+K = np.array([[focal, 0, 0.5 * W], [0, focal, 0.5 * H], [0, 0, 1]])
+c2w = torch.tensor([[0.0, -1, 0, 0.5], [1, 0, 0, -0.2], [0, 0, 1, 2.0]])
+rays_o, rays_d = get_rays(H, W, K, c2w)
+rays_o_np, rays_d_np = get_rays_np(H, W, K, c2w.numpy())
+print(rays_d.shape, rays_d[2, 3], abs(rays_d.numpy() - rays_d_np).max() < 1e-6)
+rays_o, rays_d = ndc_rays(H, W, focal, 1.0, rays_o.reshape(-1, 3), rays_d.reshape(-1, 3))
+z_vals = torch.linspace(0.0, 1.0, 8).expand(48, 8)
+pts = rays_o[:, None] + rays_d[:, None] * z_vals[..., None]
+viewdirs = (rays_d / rays_d.norm(dim=-1, keepdim=True))[:, None].expand(pts.shape)
+inputs = torch.cat([embed_fn(pts.reshape(-1, 3)), embeddirs_fn(viewdirs.reshape(-1, 3))], -1)
+raw = report(model, inputs).reshape(48, 8, 4)  # rgb and density
+weights = torch.softmax(raw[..., 3].detach(), -1)
+z_mid = 0.5 * (z_vals[..., 1:] + z_vals[..., :-1])
+for det in (True, False):  # hierarchical sampling: the inverse CDF of the coarse weights
+    z_samples = sample_pdf(z_mid, weights[..., 1:-1], 6, det=det)
+    print(det, z_samples.shape, z_samples[0], z_samples.min() >= 0)
+mse = img2mse(torch.sigmoid(raw[..., :3]).mean(1), torch.rand(48, 3))
+print(mse, mse2psnr(mse.detach()), to8b(np.array([-0.5, 0.25, 2.0])))"""
+RECIPES += [
+    _model("nerf_helpers", NERF, "run_nerf_helpers.py",
+           "    samples = bins_g[...,0] + t * (bins_g[...,1]-bins_g[...,0])\n\n    return samples", NERF_DRIVER),
+]
