@@ -367,7 +367,7 @@ class Tensor:
         """``core.ops.linalg.matmul`` with ``self`` as its first argument."""
     def __rmatmul__(self, other):
         """``other @ self``. (core.ops.tensor_methods._rmatmul)"""
-    def __neg__(self):
+    def __neg__(self, *, out=...):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
     def __abs__(self, *, out=...):
         """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
@@ -513,9 +513,9 @@ class Tensor:
         """``core.ops.math_unary.positive`` with ``self`` as its first argument."""
     def polygamma(self, input, *, out=...):
         """``core.ops.math_unary.polygamma`` with ``self`` as its first argument."""
-    def neg(self):
+    def neg(self, *, out=...):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
-    def negative(self):
+    def negative(self, *, out=...):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
     def add(self, other, deprecated_other=..., *, alpha=..., out=...):
         """``core.ops.elementwise.add`` with ``self`` as its first argument."""
@@ -875,7 +875,7 @@ class Tensor:
         """``core.ops.random_samplers.cauchy_`` with ``self`` as its first argument."""
     def sum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.sum`` with ``self`` as its first argument."""
-    def mean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
+    def mean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=..., out=...):
         """``core.ops.reduction.mean`` with ``self`` as its first argument."""
     def prod(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.prod`` with ``self`` as its first argument."""
@@ -917,7 +917,7 @@ class Tensor:
         """``core.ops.statistics.count_nonzero`` with ``self`` as its first argument."""
     def dist(self, other: Tensor, p=...):
         """``core.ops.statistics.dist`` with ``self`` as its first argument."""
-    def cumsum(self, dim, *, dtype=...):
+    def cumsum(self, dim, *, dtype=..., out=...):
         """``core.ops.cumulative.cumsum`` with ``self`` as its first argument."""
     def cumprod(self, dim, *, dtype=...):
         """``core.ops.cumulative.cumprod`` with ``self`` as its first argument."""

@@ -15,6 +15,7 @@ from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.comparison import logical_xor
+from core.ops.elementwise import _out
 from core.ops.joining import cat
 from core.ops.math_unary import exp, log
 from core.ops.movement import narrow
@@ -83,8 +84,9 @@ class Cumsum(Function):
         return cumsum(t, ctx.dim) if t.ndim else t.clone()
 
 
-def cumsum(input: Tensor, dim, *, dtype=None):
-    return Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
+def cumsum(input: Tensor, dim, *, dtype=None, out=None):
+    result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
+    return result if out is None else _out(result, out)
 
 
 class Cumprod(Function):

@@ -355,13 +355,13 @@ def div(input, other, *, rounding_mode=None, out=None):
 divide = true_divide = div
 
 
-def neg(input):
+def neg(input, *, out=None):
     try:
-        return Neg.apply(input)
+        return _out(Neg.apply(input), out)
     except AttributeError:
         if not has_torch_function_unary(input):
             raise
-        return handle_torch_function(neg, (input,), input)
+        return handle_torch_function(neg, (input,), input, out=out)
 
 
 negative = neg

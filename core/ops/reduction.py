@@ -27,7 +27,7 @@ from core.ops._recorded import recorded
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.conversion import to
-from core.ops.elementwise import DivByNumber
+from core.ops.elementwise import DivByNumber, _out
 from core.ops.numpy_names import rename_numpy_kwargs
 from core.ops.views import expand, reshape, unsqueeze
 from core.overrides import handle_torch_function, has_torch_function_unary
@@ -292,7 +292,9 @@ class MeanDim(Mean):
     whole = False
 
 
-def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):
+def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):
+    if out is not None:
+        return _out(mean(input, dim, keepdim, dtype=dtype), out)
     try:
         dt = _float_dtype(input, dtype, "mean")
         if dim is ALL_DIMS and not keepdim:  # MeanBackward0 only without dim, as sum
