@@ -34,6 +34,7 @@ import sys
 import types
 import uuid
 import zipfile
+import zlib
 from collections import OrderedDict
 
 import numpy as np
@@ -232,9 +233,57 @@ def _sparse_members(t: Tensor) -> tuple:
     return compressed, plain, t.values(), t.shape
 
 
-def _entry(zf: zipfile.ZipFile, name: str, data) -> None:
+class _ZipWriter:
+    """The zip PyTorch's writer (miniz, in ``PyTorchStreamWriter``) writes, byte for byte in its layout: stored
+    entries whose local headers carry no date, CRC or sizes (flag bit 3, then a data descriptor after the data) and
+    an ``FB`` extra field that pads the data to an ``ALIGNMENT`` boundary; a central directory without extra
+    fields; then zip64's end record and locator before the plain end record. So a saved file has torch's size to
+    the byte (quantization tutorials print it)."""
+
+    def __init__(self, f) -> None:
+        self._f = f
+        self._pos = 0
+        self._central: list[bytes] = []
+
+    def _put(self, data) -> None:
+        self._f.write(data)
+        self._pos += len(data)
+
+    def entry(self, name: str, data) -> None:
+        raw_name = name.encode()
+        data = bytes(data)
+        offset = self._pos
+        pad = (-(offset + 30 + len(raw_name) + 4)) % ALIGNMENT
+        extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
+        self._put(struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, 0x0808, 0, 0, 0, 0, 0, 0, len(raw_name), len(extra)))
+        self._put(raw_name + extra)
+        self._put(data)
+        crc = zlib.crc32(data)
+        self._put(struct.pack("<IIII", 0x08074B50, crc, len(data), len(data)))
+        self._central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, 0x0808, 0, 0, 0, crc, len(data),
+                                         len(data), len(raw_name), 0, 0, 0, 0, 0, offset) + raw_name)
+
+    def close(self) -> None:
+        start, count = self._pos, len(self._central)
+        for record in self._central:
+            self._put(record)
+        size, end64 = self._pos - start, self._pos
+        self._put(struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 0x031E, 0x2D, 0, 0, count, count, size, start))
+        self._put(struct.pack("<IIQI", 0x07064B50, 0, end64, 1))
+        self._put(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, count, count, size, start, 0))
+
+
+def _fits_zip32(sizes) -> bool:
+    """Whether the entries fit plain zip fields (torch's zip64 extra fields for 4 GiB are not written here)."""
+    return sum(sizes) + 1024 * len(sizes) < 0xFFFFFFFF
+
+
+def _entry(zf, name: str, data) -> None:
     """One stored entry, its data starting on an ``ALIGNMENT`` boundary (padded with an ``FB`` extra field, as
-    PyTorch's writer pads)."""
+    PyTorch's writer pads): through ``_ZipWriter``, or ``zipfile`` for archives past 4 GiB."""
+    if isinstance(zf, _ZipWriter):
+        zf.entry(name, data)
+        return
     info = zipfile.ZipInfo(name, date_time=_DATE)
     info.compress_type = zipfile.ZIP_STORED
     start = zf.fp.tell() + 30 + len(name.encode())
@@ -251,18 +300,24 @@ def write(obj, f, archive: str = "archive", protocol: int = 2, byteorder: bool =
     storages: dict = {}
     buf = io.BytesIO()
     _Pickler(buf, storages, protocol).dump(obj)
+    entries = [(f"{archive}/data.pkl", buf.getvalue()), (f"{archive}/.format_version", FORMAT_VERSION),
+               (f"{archive}/.storage_alignment", str(ALIGNMENT).encode())]
+    if byteorder:  # NOTE: else torch's zip writer adds it anyway, after version
+        entries.append((f"{archive}/byteorder", sys.byteorder.encode()))
+    entries += [(f"{archive}/data/{key}", memoryview(data)) for key, data in storages.items()]
+    entries.append((f"{archive}/version", VERSION))
+    if not byteorder:
+        entries.append((f"{archive}/byteorder", sys.byteorder.encode()))
+    entries.append((f"{archive}/.data/serialization_id", f"{uuid.uuid4().int:040d}"[:40].encode()))
+    if _fits_zip32([memoryview(data).nbytes for _, data in entries]):
+        writer = _ZipWriter(f)
+        for name, data in entries:
+            _entry(writer, name, data)
+        writer.close()
+        return
     with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as zf:
-        _entry(zf, f"{archive}/data.pkl", buf.getvalue())
-        _entry(zf, f"{archive}/.format_version", FORMAT_VERSION)
-        _entry(zf, f"{archive}/.storage_alignment", str(ALIGNMENT).encode())
-        if byteorder:  # NOTE: else torch's zip writer adds it anyway, after version
-            _entry(zf, f"{archive}/byteorder", sys.byteorder.encode())
-        for key, data in storages.items():
-            _entry(zf, f"{archive}/data/{key}", memoryview(data))
-        _entry(zf, f"{archive}/version", VERSION)
-        if not byteorder:
-            _entry(zf, f"{archive}/byteorder", sys.byteorder.encode())
-        _entry(zf, f"{archive}/.data/serialization_id", f"{uuid.uuid4().int:040d}"[:40].encode())
+        for name, data in entries:
+            _entry(zf, name, data)
 
 
 def archive_name(path) -> str:
