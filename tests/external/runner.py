@@ -228,8 +228,9 @@ def run_one(lib, path: str) -> str:
         os.chdir(here)
         sys.path.pop(0)
         folder = os.path.dirname(os.path.abspath(path))
-        for name, mod in list(sys.modules.items()):  # the script's own helper modules (model.py...)
-            if (getattr(mod, "__file__", None) or "").startswith(folder + os.sep):
+        for name, mod in list(sys.modules.items()):  # the script's own helper modules (model.py...) and packages,
+            inside = [getattr(mod, "__file__", None) or "", *(getattr(mod, "__path__", None) or [])]
+            if any(str(p).startswith(folder + os.sep) for p in inside):  # namespace ones (no __init__) too
                 del sys.modules[name]
         _reset(lib)
     return out.getvalue()
