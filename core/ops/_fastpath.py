@@ -130,8 +130,8 @@ def relu_grad(xp, g, out):
     the selection ``where`` makes, in three SIMD passes instead of a branch per element."""
     le = out <= 0
     bits = _BITS.get(g.itemsize)
-    if xp is np and bits is not None and g.dtype == out.dtype and g.dtype.kind in "fV" and g.shape == out.shape \
-            and g.flags.c_contiguous and out.flags.c_contiguous:
+    if xp is np and bits is not None and g.ndim and g.dtype == out.dtype and g.dtype.kind in "fV" \
+            and g.shape == out.shape and g.flags.c_contiguous and out.flags.c_contiguous:  # (0-d: NumPy scalars)
         mask = le.view(np.uint8).astype(bits)
         mask -= 1  # 1 - 1 = 0 where the gradient stops, 0 - 1 = all ones where it passes
         return np.bitwise_and(g.view(bits), mask, out=mask).view(g.dtype)
