@@ -48,6 +48,7 @@ class RNNBase(Module):
     """What the dynamic LSTM and GRU share: the packed weights, the layer and direction loop, the repr."""
 
     mode = ""
+    _version = 2  # the state dict's metadata says so, as torch's does
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, dtype=qint8):
