@@ -81,5 +81,11 @@ def place(nn_name: str) -> None:
             found = getattr(module, cls, None)
             if isinstance(found, type) and found.__module__.startswith(f"{nn_name}.") and found.__qualname__ == cls:
                 found.__module__ = module.__name__  # NOTE: printed as PyTorch's (<class '...batchnorm.BatchNorm2d'>)
+    # NOTE: imported here, after core.nn's star import of core.nn.modules, so that core.nn.utils stays nn's utils
+    importlib.import_module(f"{package.__name__}.utils")  # torch.nn.modules.utils (_pair...), an attribute as in torch
+    for classes in TORCH_LAYOUT.values():  # torch.nn.modules itself holds every class too (nn.modules.Module)
+        for cls in classes.split():
+            if not hasattr(package, cls) and hasattr(nn, cls):
+                setattr(package, cls, getattr(nn, cls))
     for name, (source, cls) in UNEXPORTED.items():
         setattr(sys.modules[f"{package.__name__}.{name}"], cls, getattr(_submodule(package, source), cls))
