@@ -498,3 +498,38 @@ def lr_steps(make, *, steps=12):
         opt.step()
         value = sched.step()
         print(step, f"{value:.8g}", f"{opt.param_groups[0]['lr']:.8g}", f"{sched.get_lr():.8g}")
+
+
+def lovasz(L):
+    """bermanmaxim's Lovász hinge and Lovász-softmax losses (``L``: the module) on seeded logits: values and
+    gradients with ignored pixels, per image or not, the IoU helpers, and a few Adam steps on the logits."""
+    torch.manual_seed(0)
+    logits = torch.randn(2, 6, 7)
+    labels = (torch.rand(2, 6, 7) > 0.5).long()
+    labels[0, :2, :3] = 255
+    for per_image in (True, False):
+        x = logits.clone().requires_grad_()
+        loss = L.lovasz_hinge(x, labels, per_image=per_image, ignore=255)
+        loss.backward()
+        print("hinge", per_image, f"{loss.item():.6g}", f"{x.grad.abs().sum().item():.6g}")
+    print("binary xloss", f"{L.binary_xloss(logits, labels, ignore=255).item():.6g}")
+    print("iou binary", L.iou_binary(logits > 0, labels, ignore=255), L.iou_binary(logits > 0, labels, per_image=False))
+    scores = torch.randn(2, 4, 6, 7)
+    classes = torch.randint(0, 4, (2, 6, 7))
+    classes[1, 3:, :] = 255
+    for kwargs in (dict(), dict(classes="all"), dict(classes=[0, 2]), dict(per_image=True)):
+        x = scores.clone().requires_grad_()
+        loss = L.lovasz_softmax(F.softmax(x, dim=1), classes, ignore=255, **kwargs)
+        loss.backward()
+        print("softmax", kwargs, f"{loss.item():.6g}", f"{x.grad.abs().sum().item():.6g}")
+    print("xloss", f"{L.xloss(scores, classes).item():.6g}")
+    print("iou", [round(float(v), 4) for v in L.iou(scores.argmax(1), classes, 4, ignore=255)])
+    print("mean", L.mean([1.0, 2.0, 4.0]), L.mean(iter([]), empty=0), L.isnan(float("nan")))
+    x = scores.clone().requires_grad_()
+    opt = torch.optim.Adam([x], lr=0.1)
+    for step in range(5):
+        opt.zero_grad()
+        loss = L.lovasz_softmax(F.softmax(x, dim=1), classes, ignore=255)
+        loss.backward()
+        opt.step()
+        print(step, f"{loss.item():.7g}")

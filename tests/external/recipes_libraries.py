@@ -317,3 +317,10 @@ RECIPES += [
               support=[(f"pytorch_optimizer/base/{m}.py", f"pytorch_optimizer/base/{m}.py")
                        for m in ("exception", "scheduler")]),
 ]
+
+LOVASZ = ("bermanmaxim/LovaszSoftmax", "7d48792d35a04d3167de488dd00daabbccd8334b", "MIT")
+
+RECIPES += [
+    _opt("lovasz_losses", LOVASZ, "pytorch/lovasz_losses.py", "    if n == 1:\n        return acc\n    return acc / n",
+         "lovasz(__import__('types').SimpleNamespace(**globals()))"),
+]
