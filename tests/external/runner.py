@@ -25,6 +25,7 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -229,7 +230,8 @@ def run_one(lib, path: str) -> str:
         sys.path.pop(0)
         folder = os.path.dirname(os.path.abspath(path))
         for name, mod in list(sys.modules.items()):  # the script's own helper modules (model.py...) and packages,
-            inside = [getattr(mod, "__file__", None) or "", *(getattr(mod, "__path__", None) or [])]
+            path = getattr(mod, "__path__", None)  # (torch.classes answers any name: not a list there)
+            inside = [getattr(mod, "__file__", None) or "", *(path if isinstance(path, Iterable) else [])]
             if any(str(p).startswith(folder + os.sep) for p in inside):  # namespace ones (no __init__) too
                 del sys.modules[name]
         _reset(lib)
