@@ -533,3 +533,26 @@ def lovasz(L):
         loss.backward()
         opt.step()
         print(step, f"{loss.item():.7g}")
+
+
+def squeeze_excitation(blocks, shape):
+    """ai-med's squeeze-and-excitation blocks (``blocks``: name -> class) after a convolution on a seeded batch of
+    ``shape``: each block's output and input gradient, then three SGD steps of the convolution and the block."""
+    conv_cls = nn.Conv2d if len(shape) == 4 else nn.Conv3d
+    for name, block_cls in blocks.items():
+        torch.manual_seed(0)
+        x = torch.randn(*shape)
+        conv, block = conv_cls(shape[1], 4, 3, padding=1), block_cls(4)
+        print(name, block)
+        inp = x.clone().requires_grad_()
+        out = block(conv(inp))
+        out.pow(2).mean().backward()
+        print(" ", tuple(out.shape), f"{out.abs().sum().item():.6g}", f"{inp.grad.abs().sum().item():.6g}",
+              type(out.grad_fn).__name__)
+        opt = torch.optim.SGD([*conv.parameters(), *block.parameters()], lr=0.1)
+        for step in range(3):
+            opt.zero_grad()
+            loss = (block(conv(x)) - 0.5).pow(2).mean()
+            loss.backward()
+            opt.step()
+            print(" ", step, f"{loss.item():.7g}")

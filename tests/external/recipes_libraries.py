@@ -324,3 +324,15 @@ RECIPES += [
     _opt("lovasz_losses", LOVASZ, "pytorch/lovasz_losses.py", "    if n == 1:\n        return acc\n    return acc / n",
          "lovasz(__import__('types').SimpleNamespace(**globals()))"),
 ]
+
+SQUEEZE = ("ai-med/squeeze_and_excitation", "acdd26e7e3956b8e3d3b32663a784ebd64c844dd", "MIT")
+
+RECIPES += [
+    _opt("squeeze_excitation", SQUEEZE, "squeeze_and_excitation/squeeze_and_excitation.py",
+         "    SSE = 'SSE'\n    CSSE = 'CSSE'",
+         "squeeze_excitation({'cSE': ChannelSELayer, 'sSE': SpatialSELayer, 'csSE': ChannelSpatialSELayer}, (2, 3, 6, 5))"),
+    _opt("squeeze_excitation_3d", SQUEEZE, "squeeze_and_excitation/squeeze_and_excitation_3D.py",
+         "    CSSE3D = 'CSSE3D'\n    PE = 'PE'",
+         "squeeze_excitation({'cSE': ChannelSELayer3D, 'sSE': SpatialSELayer3D, 'csSE': ChannelSpatialSELayer3D, "
+         "'PE': ProjectExciteLayer}, (2, 3, 4, 5, 3))"),
+]
