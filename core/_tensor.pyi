@@ -873,7 +873,7 @@ class Tensor:
         """Trials until the first success (values >= 1). (core.ops.random_samplers.geometric_)"""
     def cauchy_(self, median: builtins.float = ..., sigma: builtins.float = ..., *, generator=...) -> Tensor:
         """``core.ops.random_samplers.cauchy_`` with ``self`` as its first argument."""
-    def sum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
+    def sum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=..., out=...):
         """``core.ops.reduction.sum`` with ``self`` as its first argument."""
     def mean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=..., out=...):
         """``core.ops.reduction.mean`` with ``self`` as its first argument."""

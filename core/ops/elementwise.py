@@ -7,6 +7,7 @@ together. Broadcast gradients are summed back to each input's shape by the engin
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -372,10 +373,23 @@ def _out(result, out):
         return result
     from core.ops.inplace import copy_  # inplace imports this module
 
+    if isinstance(result, Tensor) and result.requires_grad:  # recorded: an input requires grad, grad mode is on
+        raise RuntimeError(f"{_out_op_name()}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+
     if out.shape != result.shape:
         out.resize_(result.shape) if hasattr(out, "resize_") else None
     copy_(out, result)
     return out
+
+
+def _out_op_name() -> str:
+    """The public op that was given ``out=`` (the caller of ``_out``; a factory-made op keeps its ``name``)."""
+    frame = sys._getframe(2)
+    while frame.f_back is not None and frame.f_code.co_name.startswith("_"):  # helpers (_out, _cat...)
+        frame = frame.f_back
+    name = frame.f_code.co_name
+    return frame.f_locals.get("name", name) if name == "op" else name
 
 
 # ----- in-place forms ------------------------------------------------------------------------

@@ -206,7 +206,11 @@ def _tensor_like(public_api, input, whole: bool, *dim_args):
     return handle_torch_function(public_api, (input,), *args)
 
 
-def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):  # PyTorch's name
+def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):  # PyTorch's name
+    if out is not None:  # only the dim overload takes out=, as PyTorch's
+        if dim is ALL_DIMS:
+            raise TypeError("sum() got an unexpected keyword argument 'out'")
+        return _out(sum(input, dim, keepdim, dtype=dtype), out)
     # NOTE: as in PyTorch, only a call without dim (and keepdim) is SumBackward0; an explicit dim=None is the
     # dim overload, SumBackward1
     try:
