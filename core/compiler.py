@@ -1,17 +1,22 @@
 """``torch.compiler``: the calls model code makes around ``torch.compile``.
 
-core's ``compile`` captures and replays ops (``core.autograd.capture``); there is no tracer to steer, so
-``is_compiling()`` is always False (a replay runs recorded ops, never the Python around them), the decorators
-that mark code for dynamo return the function itself, and ``set_stance`` is a context manager and decorator
-that changes nothing. A region marked ``disable`` inside a compiled function is recorded like any other code:
+core's ``compile`` captures and replays ops (``core.autograd.capture``): ``is_compiling()`` is True while a
+compiled function's first call runs to be recorded (as dynamo traces with it True, so the branch it takes is the
+one replayed), the decorators that mark code for dynamo return the function itself, and ``set_stance`` sets
+PyTorch's stances (a call, a context manager, a decorator): ``"force_eager"`` runs compiled functions as written,
+``"eager_on_recompile"`` runs a call that would need a new capture eagerly and ``"fail_on_recompile"`` raises.
+A region marked ``disable`` inside a compiled function is recorded like any other code:
 its ops replay with the same values, and whatever it does that a replay cannot repeat (``item()``, a random draw
 outside an op) makes that call run eagerly, as dynamo's graph break would.
 """
 
 from __future__ import annotations
 
-import contextlib
+import functools
+import sys
+import traceback
 
+from core.autograd import capture as _capture
 from core.jit import compile
 
 __all__ = ["compile", "is_compiling", "is_dynamo_compiling", "is_exporting", "reset", "disable", "allow_in_graph",
@@ -20,11 +25,11 @@ __all__ = ["compile", "is_compiling", "is_dynamo_compiling", "is_exporting", "re
 
 
 def is_compiling() -> bool:
-    return False
+    return _capture.capturing()
 
 
 def is_dynamo_compiling() -> bool:
-    return False
+    return _capture.capturing()
 
 
 def is_exporting() -> bool:
@@ -59,17 +64,57 @@ def cudagraph_mark_step_begin() -> None:
     """No CUDA graphs to mark."""
 
 
-class set_stance(contextlib.ContextDecorator):
-    """``with torch.compiler.set_stance("force_eager"):`` or as a decorator; core's capture has one stance."""
+class set_stance:
+    """``torch.compiler.set_stance("force_eager")`` as PyTorch's: called, it sets the stance at once; as a context
+    manager it restores the previous one on exit; as a decorator the function runs under it (and defining it leaves
+    the stance as it was). Inside a compiled function's capture it is forbidden, as dynamo forbids tracing it."""
 
     def __init__(self, stance: str = "default", *, skip_guard_eval_unsafe: bool = False, force_backend=None):
+        if _capture.capturing():
+            raise _forbidden(f"<function set_stance at {id(set_stance):#x}>", sys._getframe(1))
         self.stance = stance
+        self.prev = _capture.stance[0]
+        _capture.stance[0] = stance
+
+    def __call__(self, fn):
+        _capture.stance[0] = self.prev
+        stance = self.stance
+
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            if _capture.capturing():
+                raise _forbidden(repr(run), sys._getframe(1))
+            before = _capture.stance[0]
+            _capture.stance[0] = stance
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _capture.stance[0] = before
+
+        return run
 
     def __enter__(self):
+        _capture.stance[0] = self.stance
         return self
 
     def __exit__(self, *exc) -> bool:
+        _capture.stance[0] = self.prev
         return False
+
+
+def _forbidden(callable_repr: str, frame) -> Exception:
+    """Dynamo's error for a call it may not trace (an AssertionError in PyTorch 2.13), with the user frame that made
+    it: its source line and carets."""
+    code = frame.f_code
+    positions = list(code.co_positions())[frame.f_lasti // 2] if hasattr(code, "co_positions") else (None,) * 4
+    line, end_line, col, end_col = positions
+    summary = traceback.FrameSummary(code.co_filename, line or frame.f_lineno, code.co_name, end_lineno=end_line,
+                                     colno=col, end_colno=end_col)
+    return AssertionError(f"Attempt to trace forbidden callable {callable_repr}\n\nfrom user code:\n "
+                           + "".join(traceback.format_list([summary]))
+                           + "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if "
+                           "you're reporting a bug to PyTorch). For even more developer context, set "
+                           'TORCH_LOGS="+dynamo"\n')
 
 
 def list_backends(exclude_tags=("debug", "experimental")) -> list:

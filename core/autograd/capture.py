@@ -32,6 +32,16 @@ __all__ = ["CompiledFunction", "Plan", "capture"]
 
 _MAX_PLANS = 8  # keys kept per compiled function (e.g. the training batch and a smaller last batch)
 
+# torch.compiler.set_stance's current stance (core.compiler sets it): "default" captures and replays;
+# "force_eager" runs every compiled function as written; "eager_on_recompile" and "fail_on_recompile" run a call
+# that would need a new capture eagerly, or raise, once the function has one; other names act as "default".
+stance = ["default"]
+
+
+def capturing() -> bool:
+    """True while a compiled function's first call runs to be recorded (``torch.compiler.is_compiling()``)."""
+    return _function._capture_state.recorder is not None
+
 
 class Recorder:
     """Collects the top-level ``Function.apply`` calls of one eager run, and anything that forbids a replay."""
@@ -147,6 +157,8 @@ class CompiledFunction:
         self.reason: str | None = None  # why the last capture was refused (its key then runs eagerly)
         self.captures = 0
         self.replays = 0
+        self._frame_id = None  # dynamo's frame id: compiled functions numbered in the order they first capture
+        self._arg_log: list = []  # each capture's arguments, as its guards see them
         self.__wrapped__ = fn
         self.__doc__ = getattr(fn, "__doc__", None)
         modules = getattr(fn, "modules", None)  # NOTE: looked up once: a failed getattr costs ~0.5 µs a call
@@ -160,6 +172,8 @@ class CompiledFunction:
     _last = None
 
     def __call__(self, *args, **kwargs):
+        if stance[0] == "force_eager":
+            return self._fn(*args, **kwargs)
         key = _key(self._modules, args, kwargs)
         if key is None:
             self._last = None
@@ -167,6 +181,14 @@ class CompiledFunction:
             return self._fn(*args, **kwargs)
         plan = self._plans.get(key, _MISSING)
         if plan is _MISSING or (plan is not None and not plan.matches()):
+            if self._plans and stance[0] == "eager_on_recompile":
+                return self._fn(*args, **kwargs)
+            if self._plans and stance[0] == "fail_on_recompile":
+                raise RuntimeError(self._recompile_message(args))
+            if self._frame_id is None:
+                self._frame_id = next(_FRAME_IDS)
+            self._arg_log = [*self._arg_log[1 - _MAX_PLANS:],
+                             tuple(_TensorGuard(a) if isinstance(a, _function._TENSOR) else a for a in args)]
             result, plan, self.reason = capture(self._fn, args, kwargs)
             self.captures += 1
             if len(self._plans) >= _MAX_PLANS:
@@ -179,6 +201,19 @@ class CompiledFunction:
         self.replays += 1
         return plan.replay(args)
 
+    def _recompile_message(self, args) -> str:
+        """PyTorch's error, with the guard that failed against the latest capture where core can name it."""
+        fn = getattr(self._fn, "forward", self._fn)
+        code = getattr(fn, "__code__", None)
+        where = (f" filename: '{code.co_filename}', function name: '{code.co_name}', line number: "
+                 f"{code.co_firstlineno}") if code is not None else ""
+        text = f"Detected recompile when torch.compile stance is 'fail_on_recompile'.{where}"
+        failure = _guard_failure(fn, self._arg_log[-1], args) if self._arg_log else None
+        if failure is not None:
+            index = self.captures - 1  # the latest capture's compile id in this frame
+            text += f"\n    triggered by the following guard failure(s):\n    - {self._frame_id}/{index}: {failure}"
+        return text
+
     def __getattr__(self, name):  # a compiled module still answers as the module (parameters(), train(), ...)
         if name == "_fn":
             raise AttributeError(name)
@@ -186,6 +221,46 @@ class CompiledFunction:
 
 
 _MISSING = object()
+_FRAME_IDS = __import__("itertools").count()
+
+
+class _TensorGuard:
+    """What dynamo's guards check of a tensor argument: rank, dtype, sizes, requires_grad."""
+
+    def __init__(self, t):
+        self.shape, self.dtype, self.requires_grad = tuple(t.shape), t.dtype, t.requires_grad
+
+
+_DTYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+                "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _guard_failure(fn, before, args):
+    """The first of dynamo's guard-failure lines for ``args`` against a capture's, or None when core can't say."""
+    import inspect
+
+    try:
+        names = [p.name for p in inspect.signature(fn).parameters.values()]
+    except (TypeError, ValueError):
+        return None
+    Tensor = _function._TENSOR
+    for name, old, new in zip(names, before, args):
+        if not isinstance(old, _TensorGuard):
+            continue
+        if not isinstance(new, Tensor):
+            return f"expected type of '{name}' to be a tensor type, ' but found {type(new)}"
+        if len(old.shape) != new.dim():
+            return f"tensor '{name}' rank mismatch. expected {len(old.shape)}, actual {new.dim()}"
+        if old.dtype != new.dtype:
+            shown = [_DTYPE_NAMES.get(str(d).rpartition(".")[2], str(d)) for d in (old.dtype, new.dtype)]
+            return f"tensor '{name}' dtype mismatch. expected {shown[0]}, actual {shown[1]}"
+        if old.requires_grad != new.requires_grad:
+            return f"tensor '{name}' requires_grad mismatch. expected requires_grad={int(old.requires_grad)}"
+        for i, (a, b) in enumerate(zip(old.shape, new.shape)):
+            if a != b:
+                return f"tensor '{name}' size mismatch at index {i}. expected {a}, actual {b}"
+    return None
 _PLAIN = (int, float, bool, str, type(None))
 
 
