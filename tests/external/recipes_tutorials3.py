@@ -124,3 +124,18 @@ PCO = [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
 RECIPES += [
     _r("tut3_python_custom_ops", _tut("15ad215cfe5651feaa2c5960e3030aacc5c03044"), "advanced_source/python_custom_ops.py", PCO),
 ]
+
+# torch.compiler.set_stance: each @torch.compile uses the "eager" backend (inductor's C++ build takes seconds per
+# function in torch; the stances, guards and errors are dynamo's), and timed() returns 0.0 for CUDA's event times
+EAGER_COMPILE = ("@torch.compile\n", '@torch.compile(backend="eager")\n')
+NO_CUDA_EVENTS = ("    start = torch.cuda.Event(enable_timing=True)\n    end = torch.cuda.Event(enable_timing=True)\n"
+                  "    start.record()\n    result = fn()\n    end.record()\n    torch.cuda.synchronize()\n"
+                  "    return result, start.elapsed_time(end) / 1000\n",
+                  "    result = fn()\n    print(result)\n    return result, 0.0  # (CUDA events: no GPU here)\n")
+RECIPES += [
+    _r("tut3_compiler_set_stance", _tut("15379ce41cb30c2526abedb47140709432be3245"),
+       "recipes_source/torch_compiler_set_stance_tutorial.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n")] + [EAGER_COMPILE] * 7 + [NO_CUDA_EVENTS],
+       xfail="dynamo's error for set_stance inside a compiled with-statement underlines the call and the colon "
+             "(41 carets); core's underlines the call's own columns (40)"),
+]
