@@ -17,16 +17,39 @@ from core.autograd import grad_mode
 from core.autograd.zero_grad import zero_grads
 from core.optim import _hooks
 from core.optim._hooks import register_optimizer_step_post_hook, register_optimizer_step_pre_hook
+from core.optim._optimizer_helpers import (  # noqa: F401 - PyTorch's private helpers, imported by libraries
+    ParamsT,
+    StateDict,
+    _capturable_doc,
+    _default_to_fused_or_foreach,
+    _differentiable_doc,
+    _disable_dynamo_if_unsupported,
+    _foreach_doc,
+    _fused_doc,
+    _get_capturable_supported_devices,
+    _get_foreach_kernels_supported_devices,
+    _get_fused_kernels_supported_devices,
+    _get_scalar_dtype,
+    _get_value,
+    _maximize_doc,
+    _params_doc,
+    _stack_if_compiling,
+    _to_scalar,
+    _use_grad_for_differentiable,
+    _view_as_real,
+)
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
 
-class _Required:
+class _RequiredParameter:
+    """Singleton class representing a required parameter for an Optimizer."""
+
     def __repr__(self) -> str:
         return "<required parameter>"
 
 
-required = _Required()
+required = _RequiredParameter()
 
 
 class Optimizer:
