@@ -33,6 +33,7 @@ from core._legacy_types import *  # FloatTensor, LongTensor, ...
 from core._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from core._printing import get_printoptions, printoptions, set_printoptions
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from core._script_object import ScriptObject
 from core._tensor import Size, Tensor
 from core._threads import *  # get_num_threads, use_deterministic_algorithms, ...
 from core._typename import typename as _dotted_typename

@@ -42,6 +42,7 @@ import numpy as np
 import core
 from core import _backend, _dtype, _sparse_compressed
 from core._device import device as _device
+from core._script_object import ScriptObject
 from core._tensor import Tensor, cache_slotnames
 from core._torch_format import _STORAGES
 from core._typename import torch_module
@@ -126,6 +127,18 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
         self.save(self._global("torch", obj.name))
 
     dispatch[_dtype.dtype] = _save_dtype
+
+    def _save_script_object(self, obj: ScriptObject) -> None:
+        """As torch pickles a ``ScriptObject``: ``torch.ScriptObject`` built with no arguments, then its state."""
+        self.save(self._global("torch", "ScriptObject"))
+        self.write(pickle.EMPTY_TUPLE + pickle.NEWOBJ)
+        self.memoize(obj)
+        state, name = obj.__getstate__()  # NOTE: torch writes each string of it again for each object
+        state = tuple(x.encode().decode() if type(x) is str else x for x in state)
+        self.save((state, name.encode().decode()))
+        self.write(pickle.BUILD)
+
+    dispatch[ScriptObject] = _save_script_object
 
     def save_global(self, obj, name=None):
         """core's classes and functions under torch's names; anything else as pickle writes it."""

@@ -17,6 +17,7 @@ import numpy as np
 import core
 from core._backend import to_numpy_array
 from core._quantized import per_tensor_symmetric, qint8, quantize_per_tensor
+from core._script_object import cell_params, cell_weights
 from core.ao.nn.quantized.dynamic.modules.linear import _linear_dynamic, _weight_qparams
 from core.nn import Module, ModuleList
 
@@ -82,7 +83,8 @@ class RNNBase(Module):
             for suffix in ("", "_reverse")[:2 if mod.bidirectional else 1]:
                 names = [f"{kind}_{ih}_l{layer}{suffix}" for ih in ("ih", "hh") for kind in ("weight", "bias")]
                 w_ih, b_ih, w_hh, b_hh = (getattr(mod, n) for n in names)
-                q._all_weight_values.append(PackedParameter((_quantized(w_ih), b_ih, _quantized(w_hh), b_hh)))
+                packed = cell_params(_quantized(w_ih), b_ih, _quantized(w_hh), b_hh)
+                q._all_weight_values.append(PackedParameter(packed))
         return q
 
     def forward(self, input, hx=None):
@@ -111,7 +113,7 @@ class RNNBase(Module):
         return out, (stacked if self.mode == "LSTM" else stacked[0])
 
     def _direction(self, x: np.ndarray, state: tuple, param, reverse: bool):
-        w_ih, b_ih, w_hh, b_hh = param
+        w_ih, b_ih, w_hh, b_hh = cell_weights(param)
         steps, batch, _ = x.shape
         gi = _linear_dynamic(x, w_ih, b_ih).reshape(steps, batch, -1)
         state = tuple(core.tensor(s) for s in state)
