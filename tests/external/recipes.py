@@ -38,3 +38,4 @@ RECIPES += __import__("recipes_books3").RECIPES  # Deep Learning Fundamentals an
 RECIPES += __import__("recipes_models").RECIPES  # model definitions from research repositories (helper K)
 RECIPES += __import__("recipes_libraries").RECIPES  # small libraries: optimizers, schedulers, summaries (helper J)
 RECIPES += __import__("recipes_tutorials3").RECIPES  # pytorch/tutorials pages not yet in (helper M)
+RECIPES += __import__("recipes_tutorials4").RECIPES  # tutorials on export, quantization, library, FX (helper N)
