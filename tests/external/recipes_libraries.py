@@ -260,9 +260,12 @@ RECIPES += [
 ]
 
 KOZISTR = ("kozistr/pytorch_optimizer", "7a076d2f8f09735e82f9ec1d2d389ec2526bbdbb", "Apache-2.0")
-KOZISTR_SUPPORT = [(f"pytorch_optimizer/{m}.py", f"pytorch_optimizer/{m}.py") for m in (  # namespace packages
+KOZISTR_SUPPORT = [(f"pytorch_optimizer/{m}.py", f"pytorch_optimizer/{m}.py") for m in (
     "base/exception", "base/optimizer", "base/type", "optimizer/foreach_utils", "optimizer/gradient_centralization",
     "optimizer/utils", "optimizer/shampoo_utils")]
+# the packages' own __init__ import every optimizer: the empty base/__init__.py stands in for all three
+KOZISTR_SUPPORT += [("pytorch_optimizer/base/__init__.py", f"pytorch_optimizer/{m}__init__.py")
+                    for m in ("", "base/", "optimizer/")]
 
 
 def _ko(module, tail, *makes):
@@ -314,8 +317,9 @@ RECIPES += [
               " ** self.poly_order",
               *(f"lr_steps(lambda o: {cls}(o, t_max=12, max_lr=0.1, min_lr=0.001, init_lr=0.01, warmup_steps=3))"
                 for cls in ("LinearScheduler", "CosineScheduler", "PolyScheduler")),
-              support=[(f"pytorch_optimizer/base/{m}.py", f"pytorch_optimizer/base/{m}.py")
-                       for m in ("exception", "scheduler")]),
+              support=[*((f"pytorch_optimizer/base/{m}.py", f"pytorch_optimizer/base/{m}.py")
+                         for m in ("exception", "scheduler")),
+                       *(("pytorch_optimizer/base/__init__.py", f"pytorch_optimizer/{m}__init__.py") for m in ("", "base/"))]),
 ]
 
 LOVASZ = ("bermanmaxim/LovaszSoftmax", "7d48792d35a04d3167de488dd00daabbccd8334b", "MIT")
