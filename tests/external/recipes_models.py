@@ -920,3 +920,47 @@ RECIPES += [
     _model("nerf_helpers", NERF, "run_nerf_helpers.py",
            "    samples = bins_g[...,0] + t * (bins_g[...,1]-bins_g[...,0])\n\n    return samples", NERF_DRIVER),
 ]
+
+PYGCN = ("tkipf/pygcn", "1600b5b748b3976413d1e307540ccc62605b4d6d", "MIT")
+PYGCN_DRIVER = """import numpy as np
+import torch.optim as optim
+rng = np.random.default_rng(0)  # a stand-in graph: 60 nodes, 3 classes, features and edges that follow them
+n, labels = 60, torch.tensor(rng.integers(0, 3, 60))
+features = torch.tensor(rng.random((n, 20)) < 0.2, dtype=torch.float32) + torch.nn.functional.one_hot(labels, 20)
+features = features / features.sum(1, keepdim=True)  # utils.normalize: rows summing to 1
+same = labels[:, None] == labels[None, :]
+adj = ((torch.rand(n, n) < 0.02) | (same & (torch.rand(n, n) < 0.08))).float()
+adj = ((adj + adj.t()) > 0).float() + torch.eye(n)
+adj = (adj / adj.sum(1, keepdim=True)).to_sparse()  # the row-normalised adjacency as a sparse COO tensor
+print(adj.layout, adj._nnz(), adj.is_coalesced())
+idx_train, idx_val = torch.arange(0, 30), torch.arange(30, 60)
+model = GCN(nfeat=20, nhid=16, nclass=3, dropout=0.5)
+optimizer = optim.Adam(model.parameters(), lr=0.01, weight_decay=5e-4)
+print(model.gc1)
+
+
+def accuracy(output, labels):
+    preds = output.max(1)[1].type_as(labels)
+    return preds.eq(labels).double().sum() / len(labels)
+
+
+for epoch in range(5):  # train.py's train(epoch)
+    model.train()
+    optimizer.zero_grad()
+    output = model(features, adj)
+    loss_train = F.nll_loss(output[idx_train], labels[idx_train])
+    acc_train = accuracy(output[idx_train], labels[idx_train])
+    loss_train.backward()
+    optimizer.step()
+    model.eval()
+    output = model(features, adj)
+    loss_val = F.nll_loss(output[idx_val], labels[idx_val])
+    print('Epoch: {:04d}'.format(epoch + 1), 'loss_train: {:.4f}'.format(loss_train.item()),
+          'acc_train: {:.4f}'.format(acc_train.item()), 'loss_val: {:.4f}'.format(loss_val.item()),
+          'acc_val: {:.4f}'.format(accuracy(output[idx_val], labels[idx_val]).item()))
+print(model.gc1.weight.grad.norm(), output[:2])"""
+RECIPES += [
+    _model("pygcn_training", PYGCN, "pygcn/models.py", "        x = self.gc2(x, adj)\n        return F.log_softmax(x, dim=1)",
+           PYGCN_DRIVER, [("from pygcn.layers import GraphConvolution", "from layers import GraphConvolution")],
+           support=[("pygcn/layers.py", "layers.py")]),
+]
