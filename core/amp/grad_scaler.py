@@ -11,6 +11,7 @@ scaler; ``GradScaler("cpu")`` works everywhere.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections import abc, defaultdict
 from enum import Enum
@@ -147,6 +148,8 @@ class GradScaler:
         optimizer_state = self._per_optimizer_states[id(optimizer)]
         if optimizer_state["stage"] is OptState.STEPPED:
             raise RuntimeError("step() has already been called since the last update().")
+        if getattr(optimizer, "_step_supports_amp_scaling", False):
+            return self._custom_step(optimizer, optimizer_state, args, kwargs)
         if optimizer_state["stage"] is OptState.READY:
             self.unscale_(optimizer)
         if len(optimizer_state["found_inf_per_device"]) == 0:
@@ -254,6 +257,32 @@ class GradScaler:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+
+    def _custom_step(self, optimizer, optimizer_state, args, kwargs):
+        """PyTorch's contract with an optimizer whose ``_step_supports_amp_scaling`` is true: a ``step`` that takes
+        ``grad_scaler`` gets this scaler (with a FutureWarning), any other finds ``grad_scale`` and ``found_inf``
+        set on the optimizer for the step; either way it unscales and skips by itself."""
+        if "grad_scaler" in inspect.signature(optimizer.step).parameters:
+            warnings.warn("GradScaler is going to stop passing itself as a keyword argument to the passed optimizer. "
+                          "In the near future GradScaler registers `grad_scale: Tensor` and `found_inf: Tensor` to "
+                          "the passed optimizer and let the optimizer use them directly.", FutureWarning, stacklevel=3)
+            retval = optimizer.step(*args, **{**kwargs, "grad_scaler": self})
+            optimizer_state["stage"] = OptState.STEPPED
+            return retval
+        if optimizer_state["stage"] is OptState.READY:
+            self._check_inf_per_device(optimizer)
+        scale = self._get_scale_async()
+        optimizer.found_inf = sum(t.to(scale.device) for t in optimizer_state["found_inf_per_device"].values())
+        optimizer.grad_scale = (getattr(optimizer, "grad_scale", None) if optimizer_state["stage"] is OptState.UNSCALED
+                                else scale * getattr(optimizer, "grad_scale", 1))
+        retval = optimizer.step(*args, **kwargs)
+        optimizer_state["stage"] = OptState.STEPPED
+        del optimizer.grad_scale, optimizer.found_inf
+        return retval
+
+    def _get_scale_async(self):
+        """The scale tensor itself (PyTorch's name: no device sync to wait for)."""
+        return self._scale
 
     def _check_inf_per_device(self, optimizer) -> dict:
         scale, _ = self._check_scale_growth_tracker("_check_inf_per_device")
