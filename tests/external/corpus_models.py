@@ -20,7 +20,8 @@
 - ``vorticity(n, s, steps)``: a stand-in for the FNO's Navier-Stokes ``u`` field (n, s, s, steps): seeded smooth
   modes decaying in time.
 - ``no_scipy_h5py()``: empty ``scipy``, ``scipy.io`` and ``h5py`` modules while a block runs (utilities3 imports
-  them for its ``.mat`` reader, which the recipes replace).
+  them for its ``.mat`` reader, which the recipes replace); ``no_audio_libs()``: SciPy's and librosa's names that
+  Tacotron 2's layers, STFT and utils import (for mel filters and wav files a model file never calls), as None.
 """
 
 from __future__ import annotations
@@ -255,3 +256,19 @@ def vorticity(n: int, s: int, steps: int, seed: int = 0):
     u = np.sin(kx[:, None, None] * grid[None, :, None] + phase[:, None, None]) * np.cos(ky[:, None, None] * grid)
     decay = np.exp(-0.05 * np.arange(steps))
     return torch.tensor((u[..., None] * decay).astype(np.float32))
+
+
+def no_audio_libs():
+    import types
+
+    from corpus_gym import modules_installed
+
+    names = {"scipy": [], "scipy.io": [], "scipy.io.wavfile": ["read"], "scipy.signal": ["get_window"],
+             "librosa": [], "librosa.filters": ["mel"], "librosa.util": ["pad_center", "tiny", "normalize"]}
+    modules = {}
+    for name, attrs in names.items():
+        modules[name] = types.ModuleType(name)
+        for attr in attrs:
+            setattr(modules[name], attr, None)
+    modules["librosa"].util, modules["librosa"].filters = modules["librosa.util"], modules["librosa.filters"]
+    return modules_installed(modules)

@@ -964,3 +964,46 @@ RECIPES += [
            PYGCN_DRIVER, [("from pygcn.layers import GraphConvolution", "from layers import GraphConvolution")],
            support=[("pygcn/layers.py", "layers.py")]),
 ]
+
+TACOTRON2 = ("NVIDIA/tacotron2", "185cd24e046cc1304b4f8e564734d2498c6e2e6f", "BSD-3-Clause")
+TACOTRON2_DRIVER = """from types import SimpleNamespace
+from loss_function import Tacotron2Loss
+hparams = SimpleNamespace(  # hparams.py's model parameters (it imports TensorFlow), shrunk
+    mask_padding=True, fp16_run=False, n_mel_channels=8, n_frames_per_step=1, n_symbols=20, symbols_embedding_dim=16,
+    encoder_kernel_size=5, encoder_n_convolutions=2, encoder_embedding_dim=16, decoder_rnn_dim=24, prenet_dim=12,
+    max_decoder_steps=6, gate_threshold=0.5, p_attention_dropout=0.1, p_decoder_dropout=0.1, attention_rnn_dim=24,
+    attention_dim=8, attention_location_n_filters=4, attention_location_kernel_size=7, postnet_embedding_dim=16,
+    postnet_kernel_size=5, postnet_n_convolutions=3)
+model = Tacotron2(hparams)
+criterion = Tacotron2Loss()
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-6)
+text = torch.randint(1, 20, (2, 7))
+text[1, 5:] = 0
+mel = torch.randn(2, 8, 9)
+gate = torch.zeros(2, 9)
+gate[0, -1], gate[1, 6:] = 1, 1
+batch = (text, torch.tensor([7, 5]), mel, gate, torch.tensor([9, 7]))
+for step in range(2):  # train.py's step
+    x, y = model.parse_batch(batch)
+    y_pred = model(x)
+    loss = criterion(y_pred, y)
+    model.zero_grad()
+    loss.backward()
+    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    print(step, [t.shape for t in y_pred], loss.item(), grad_norm.item(), y_pred[3][1, 2, :5])
+model.eval()
+with torch.no_grad():
+    mel_outputs, mel_postnet, gates, alignments = model.inference(text[:1])
+print(mel_postnet.shape, gates.shape, alignments[0, :2], model.encoder.lstm)"""
+RECIPES += [
+    _model("tacotron2_model", TACOTRON2, "model.py", "            [mel_outputs, mel_outputs_postnet, gate_outputs, alignments])\n\n        return outputs",
+           TACOTRON2_DRIVER,
+           [("from layers import ConvNorm, LinearNorm\nfrom utils import to_gpu, get_mask_from_lengths\n",
+             "with __import__('corpus_models').no_audio_libs():  # mel filters and wav reading, never called here\n"
+             "    from layers import ConvNorm, LinearNorm\n    from utils import to_gpu, get_mask_from_lengths\n\n\n"
+             "def get_mask_from_lengths(lengths):  # utils' own, with its torch.cuda.LongTensor out= on the CPU\n"
+             "    max_len = torch.max(lengths).item()\n    ids = torch.arange(0, max_len, out=torch.LongTensor(max_len))\n"
+             "    mask = (ids < lengths.unsqueeze(1)).bool()\n    return mask\n")],
+           support=[(f, f) for f in ("layers.py", "utils.py", "stft.py", "audio_processing.py", "loss_function.py")]),
+]
