@@ -229,11 +229,14 @@ def run_one(lib, path: str) -> str:
         os.chdir(here)
         sys.path.pop(0)
         folder = os.path.dirname(os.path.abspath(path))
-        for name, mod in list(sys.modules.items()):  # the script's own helper modules (model.py...) and packages,
-            path = getattr(mod, "__path__", None)  # (torch.classes answers any name: not a list there)
-            inside = [getattr(mod, "__file__", None) or "", *(path if isinstance(path, Iterable) else [])]
-            if any(str(p).startswith(folder + os.sep) for p in inside):  # namespace ones (no __init__) too
-                del sys.modules[name]
+        doomed = []  # the script's own helper modules (model.py...) and packages, namespace ones (no __init__) too
+        for name, mod in list(sys.modules.items()):  # (found first: a namespace package's path is recomputed from
+            search = getattr(mod, "__path__", None)  # its parent's, which must still be there)
+            inside = [getattr(mod, "__file__", None) or "", *(search if isinstance(search, Iterable) else [])]
+            if any(str(p).startswith(folder + os.sep) for p in inside):  # (torch.classes answers any name)
+                doomed.append(name)
+        for name in doomed:
+            del sys.modules[name]
         _reset(lib)
     return out.getvalue()
 
