@@ -5,7 +5,8 @@ from __future__ import annotations
 from core import _backend, _dtype
 from core._device import canonical
 from core._device import device as _device_cls
-from core._memory_format import copy_in, copy_preserving, format_strides, suggest_format
+from core._memory_format import copy_in, copy_preserving, format_strides, preserved_strides, suggest_format
+from core._meta import meta_array
 from core._tensor import Tensor
 from core._warn_once import warn_once
 from core.autograd.forward_ad import linear_jvp
@@ -29,6 +30,8 @@ class ToCopy(Function):
         arr = _dtype.through_float(arr, dt.np)
         if arr.dtype.kind == "V" and dt.category == 1:  # NOTE: ml_dtypes' bfloat16 -> int saturates or zeroes;
             arr = copy_preserving(arr, "float32")  # PyTorch converts through float, so -1 wraps to 255 as float32
+        if dev.type == "meta" and memory_format is None:  # NOTE: torch's _to_copy lays the copy out as empty_like
+            return meta_array(arr.shape, dt.np, preserved_strides(a.shape, a.stride()))  # (preserve_format) would
         if dev is not a.device:
             arr = _backend.to_device_array(arr, dev)
             if arr is a._data:
