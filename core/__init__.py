@@ -30,6 +30,7 @@ from core._dtype import *
 from core._dtype import bool, float, int  # PyTorch's names shadow builtins here
 from core._legacy_storages import *  # FloatStorage, LongStorage, ...
 from core._legacy_types import *  # FloatTensor, LongTensor, ...
+from core._library.tags import Tag
 from core._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from core._printing import get_printoptions, printoptions, set_printoptions
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state

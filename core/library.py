@@ -15,6 +15,7 @@ import numpy as np
 
 import core
 from core._library import custom_ops as _ops
+from core._library import tags as _tags
 from core._library.schema import infer_schema, parse_schema
 
 __all__ = ["Library", "CustomOpDef", "custom_op", "define", "impl", "register_fake", "register_autograd",
@@ -71,9 +72,13 @@ class CustomOpDef:
 def custom_op(name: str, fn=None, /, *, mutates_args, device_types=None, schema: str | None = None, tags=None):
     """Wraps a type-hinted function into the operator ``name`` ("namespace::opname")."""
     def inner(function):
-        text = schema if schema is not None else infer_schema(function, mutates_args=mutates_args)
+        tagged = _tags.as_tuple(tags)
+        text = schema if schema is not None else infer_schema(function, mutates_args=mutates_args, tags=tagged)
         namespace, _, opname = _split_name(name)
         op = CustomOpDef(namespace, opname, text, function)
+        op._entry.tags = (_tags.Tag.pt2_compliant_tag, *tagged)
+        if op._entry.returns_mutated:  # NOTE: torch generates their fake kernel: the mutated arguments themselves
+            op._entry.fake = _ops.returned_mutated(op._entry)
         if device_types is not None:
             op._entry.kernels.pop("default")
             op.register_kernel(device_types, function)

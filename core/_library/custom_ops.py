@@ -30,6 +30,13 @@ class OpEntry:
         self.setup_context = None
         self.custom = custom  # the CustomOpDef, for ops made by custom_op
         self._generated = None
+        self.tags: tuple = ()  # core._library.tags.Tag members
+
+    @property
+    def returns_mutated(self) -> str | None:
+        """"inplace" or "out" for a custom op tagged so (it returns the arguments it mutates), else None."""
+        names = {tag.name for tag in self.tags}
+        return "inplace" if "inplace" in names else "out" if "out" in names else None
 
     @property
     def qualified(self) -> str:
@@ -168,7 +175,10 @@ def call(entry: OpEntry, args, kwargs):
     else:
         with core.no_grad():
             result = kernel(*positional, **keyword_only)
-    _check_outputs(entry, positional, result)
+    if entry.returns_mutated:
+        _check_returned_mutated(entry, positional, keyword_only, result)
+    else:
+        _check_outputs(entry, positional, result)
     return result
 
 
@@ -285,6 +295,30 @@ def _generated(entry: OpEntry):
     return entry._generated
 
 
+def returned_mutated(entry: OpEntry):
+    """The fake kernel torch generates for a custom op tagged ``inplace`` or ``out``: the mutated arguments."""
+    def fake(*args, **kwargs):
+        if entry.returns_mutated == "inplace":
+            return args[0]
+        outs = tuple(kwargs[a.name] for a in entry.schema.arguments if a.kwarg_only and a.is_mutable)
+        return outs[0] if len(outs) == 1 else outs
+
+    return fake
+
+
+def _check_returned_mutated(entry: OpEntry, positional, keyword_only, result) -> None:
+    """A custom op tagged ``inplace`` must return its first argument, one tagged ``out`` its out arguments."""
+    expected = returned_mutated(entry)(*positional, **keyword_only)
+    same = result is expected if not isinstance(expected, tuple) else \
+        isinstance(result, tuple) and len(result) == len(expected) and all(r is e for r, e in zip(result, expected))
+    if not same:
+        kind = "return its first argument" if entry.returns_mutated == "inplace" else \
+            "return its mutable keyword-only arguments"
+        raise RuntimeError(f"{entry.custom._name} (with implementation in "
+                           f"{entry.custom._init_fn.__module__}): An operator tagged with "
+                           f"torch.Tag.{entry.returns_mutated} must {kind}.")
+
+
 def _check_outputs(entry: OpEntry, inputs, result) -> None:
     """A custom op's outputs must be of its return types and must not alias its inputs (torch's errors)."""
     returns = entry.schema.returns
@@ -325,6 +359,10 @@ class OpOverload:
         self._overloadname = entry.schema.overload_name or "default"
         self._schema = entry.schema
         self.__name__ = f"{self._opname}.{self._overloadname}"
+
+    @property
+    def tags(self) -> list:
+        return list(self._entry.tags)
 
     def __call__(self, *args, **kwargs):
         return call(self._entry, args, kwargs)

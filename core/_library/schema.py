@@ -17,6 +17,7 @@ import typing
 from types import GenericAlias
 
 import core
+from core._library.tags import as_tuple
 
 _NO_DEFAULT = inspect.Parameter.empty
 _NUMBER = typing.Union[int, float, bool]  # torch.types.Number
@@ -205,8 +206,9 @@ def _resolve(annotation, function, fail):
     return annotation
 
 
-def infer_schema(prototype_function, /, *, mutates_args, op_name: str | None = None) -> str:
-    """The schema text of ``prototype_function`` from its type hints, as ``torch.library.infer_schema``."""
+def infer_schema(prototype_function, /, *, mutates_args, op_name: str | None = None, tags=None) -> str:
+    """The schema text of ``prototype_function`` from its type hints, as ``torch.library.infer_schema``; ``tags``
+    holding ``Tag.inplace`` or ``Tag.out`` make the return alias the mutated argument(s)."""
     sig = inspect.signature(prototype_function)
 
     def fail(what):
@@ -218,6 +220,7 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name: str | None = N
         raise ValueError("mutates_args must either be a sequence of the names of the arguments that are mutated "
                          "or the string 'unknown'. ")
     param_types, params, seen, starred = _supported_param_types(), [], set(), False
+    mutated_params, first_positional = [], None
     for idx, (name, param) in enumerate(sig.parameters.items()):
         if param.kind not in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
             fail("We do not support positional-only args, varargs, or varkwargs.")
@@ -245,14 +248,51 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name: str | None = N
         if mutated:
             schema_type = f"Tensor(a{idx}!){schema_type[len('Tensor'):]}"
         seen.add(name)
+        if mutated:
+            mutated_params.append((name, idx, param.kind == inspect.Parameter.KEYWORD_ONLY))
+        if first_positional is None and param.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            first_positional = (name, idx, schema_type)
         params.append(f"{schema_type} {name}" + _inferred_default(name, param.default, fail))
     if mutates_args != "unknown" and set(mutates_args) - seen:
         fail(f"{set(mutates_args) - seen} in mutates_args were not found in the custom op's signature. "
              "mutates_args should contain the names of all args that the custom op mutates, or just the string "
              "'unknown' if you don't know.")
     ret = _parse_return(_resolve(sig.return_annotation, prototype_function, fail), fail)
+    tag_names = {getattr(t, "name", None) for t in as_tuple(tags)}
+    if {"inplace", "out"} <= tag_names:
+        fail("torch.Tag.inplace and torch.Tag.out are mutually exclusive.")
+    if "inplace" in tag_names:
+        ret = _inplace_return(first_positional, mutates_args, ret, fail)
+    elif "out" in tag_names:
+        ret = _out_return(mutated_params, fail)
     head = op_name if op_name is not None else ""
     return f"{head}({', '.join(params)}) -> {ret}"
+
+
+def _inplace_return(first_positional, mutates_args, ret: str, fail) -> str:
+    """A ``Tag.inplace`` op's return: its first positional Tensor, which it alone mutates."""
+    if first_positional is None:
+        fail("torch.Tag.inplace requires a positional Tensor argument.")
+    name, idx, schema_type = first_positional
+    if (schema_type.split(")", 1)[1] if schema_type.startswith("Tensor(") else schema_type[len("Tensor"):]) \
+            or not schema_type.startswith("Tensor"):
+        fail("torch.Tag.inplace requires the first positional argument to be a Tensor.")
+    if type(mutates_args) is str or set(mutates_args) != {name}:
+        fail(f"torch.Tag.inplace requires mutates_args to contain exactly the first positional argument, got "
+             f"{mutates_args}.")
+    if ret != "Tensor":
+        fail("torch.Tag.inplace requires the return annotation to be torch.Tensor.")
+    return f"Tensor(a{idx}!)"
+
+
+def _out_return(mutated_params, fail) -> str:
+    """A ``Tag.out`` op's return: its mutated keyword-only Tensors, in order."""
+    if any(not kwarg_only for _, _, kwarg_only in mutated_params):
+        fail("torch.Tag.out requires mutable arguments to be keyword-only.")
+    if not mutated_params:
+        fail("torch.Tag.out requires at least one mutable keyword-only Tensor argument.")
+    aliases = [f"Tensor(a{idx}!)" for _, idx, _ in mutated_params]
+    return aliases[0] if len(aliases) == 1 else f"({', '.join(aliases)})"
 
 
 def _tuple_as_list(tuple_type):
