@@ -30,3 +30,31 @@ RECIPES += [
     _r("tut4_fx_profiling", _tut("2dac3e41051684b8a9ad78263220c053bf35f5b2"), "intermediate_source/fx_profiling_tutorial.py",
        FX_PROFILING),
 ]
+
+# Python custom operators, the 2.13 pages (functional, mutable, registrations): seeded; torch.compile with the eager
+# backend (inductor's C++ build takes seconds a function in torch); the results and opcheck's reports printed
+CO_COMMIT = "9a15df871fdd5cf0acceaa4c65858f531a68a78f"
+CO_SEED = ("from torch import Tensor\n", "from torch import Tensor\ntorch.manual_seed(0)\n")
+CO_EAGER = ("@torch.compile(fullgraph=True)", '@torch.compile(fullgraph=True, backend="eager")')
+RECIPES += [
+    _r("tut4_custom_ops_functional", _tut(CO_COMMIT), "advanced_source/python_custom_ops_functional.py",
+       [CO_SEED, CO_EAGER, ("torch.testing.assert_close(result, x.sin())\n",
+                            "torch.testing.assert_close(result, x.sin())\nprint(result)\n"),
+        ("torch.library.opcheck(numpy_sin_strided, (torch.randn(2, 3),))",
+         "print(torch.library.opcheck(numpy_sin_strided, (torch.randn(2, 3),)))"),
+        ("    torch.library.opcheck(numpy_sin, example)", "    print(torch.library.opcheck(numpy_sin, example))")]),
+    _r("tut4_custom_ops_mutable", _tut(CO_COMMIT), "advanced_source/python_custom_ops_mutable.py",
+       [("from torch import Tensor\n", "from torch import Tensor\ntorch.manual_seed(0)\n"), CO_EAGER,
+        ("torch.testing.assert_close(out, x.sin())\n", "torch.testing.assert_close(out, x.sin())\nprint(out)\n"),
+        ("    torch.testing.assert_close(out_for_sin, x.sin())\n",
+         "    torch.testing.assert_close(out_for_sin, x.sin())\n    print(x_for_inplace, out_for_sin)\n"),
+        ("    torch.library.opcheck(sin_, (torch.randn(3),))", "    print(torch.library.opcheck(sin_, (torch.randn(3),)))"),
+        ("    torch.library.opcheck(numpy_sin_out, example)",
+         "    print(torch.library.opcheck(numpy_sin_out, example))")]),
+    _r("tut4_custom_ops_registrations", _tut(CO_COMMIT), "advanced_source/python_custom_ops_registrations.py",
+       [CO_SEED, ("torch.testing.assert_close(x.grad, x.detach().cos())\n",
+                  "torch.testing.assert_close(x.grad, x.detach().cos())\nprint(y, x.grad)\n"),
+        ("torch.autograd.gradcheck(numpy_sin, (gradcheck_input,))",
+         "print(torch.autograd.gradcheck(numpy_sin, (gradcheck_input,)))"),
+        ("    torch.library.opcheck(numpy_sin, example)", "    print(torch.library.opcheck(numpy_sin, example))")]),
+]
