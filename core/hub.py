@@ -3,8 +3,8 @@
 Model definitions written for torchvision's era (``vgg.py``, ``resnet.py``) import ``torch.utils.model_zoo``
 for ``load_url``, which is this module's ``load_state_dict_from_url``. The cache is PyTorch's:
 ``$TORCH_HOME/hub`` (``$XDG_CACHE_HOME/torch``, ``~/.cache/torch`` by default) unless ``set_dir`` names another,
-weights under its ``checkpoints``. Loading models from GitHub repositories (``load``, ``list``, ``help``) is not
-provided: it runs a repository's ``hubconf.py`` written for PyTorch.
+weights under its ``checkpoints``. Models from a repository's ``hubconf.py`` (``load``, ``list``, ``help``) come
+from ``core._hub_repos``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,14 @@ import re
 import shutil
 import tempfile
 import warnings
+from urllib.error import HTTPError, URLError
 from urllib.parse import urlparse
 from urllib.request import Request, urlopen
 
-__all__ = ["download_url_to_file", "get_dir", "load_state_dict_from_url", "set_dir", "tqdm"]
+from core._hub_repos import ENV_GITHUB_TOKEN, MODULE_HUBCONF, VAR_DEPENDENCY, help, list, load
+
+__all__ = ["download_url_to_file", "get_dir", "help", "list", "load", "load_state_dict_from_url", "set_dir", "tqdm"]
+_ = (ENV_GITHUB_TOKEN, HTTPError, MODULE_HUBCONF, URLError, VAR_DEPENDENCY)  # PyTorch's module-level names
 
 ENV_TORCH_HOME, ENV_XDG_CACHE_HOME, DEFAULT_CACHE_DIR = "TORCH_HOME", "XDG_CACHE_HOME", "~/.cache"
 HASH_REGEX = re.compile(r"-([a-f0-9]*)\.")
