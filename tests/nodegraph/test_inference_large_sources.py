@@ -54,10 +54,18 @@ def test_a_large_source_keeps_its_dtype_and_a_small_one_is_made():
 
 def test_a_large_source_written_in_place_downstream_is_made_for_real():
     g = _graph([("x", "source.zeros", {"shape": [100, 100]}), ("v", "shape.transpose", {}),
-                ("w", "inplace.add_", {})],
-               [("x", "out", "v", "x"), ("v", "out", "w", "x"), ("x", "out", "w", "other")])
+                ("y", "source.ones", {"shape": [100, 100]}), ("w", "inplace.add_", {})],
+               [("x", "out", "v", "x"), ("v", "out", "w", "x"), ("y", "out", "w", "other")])
     result = infer(g)
     assert "w" not in result.errors and result.port("x").strides == (100, 1)
+
+
+def test_adding_a_tensor_into_its_own_transpose_is_refused_as_pytorch_refuses_it():
+    """``x.t().add_(x)`` writes memory it reads in another order: torch raises, and so does the graph's check."""
+    g = _graph([("x", "source.zeros", {"shape": [100, 100]}), ("v", "shape.transpose", {}),
+                ("w", "inplace.add_", {})],
+               [("x", "out", "v", "x"), ("v", "out", "w", "x"), ("x", "out", "w", "other")])
+    assert "refer to a single memory location" in infer(g).errors["w"]
 
 
 def test_an_integer_source_requiring_grad_gets_the_sources_own_message():
