@@ -86,8 +86,7 @@ def lookup(qualname: str) -> OpEntry:
     name, _, overload = qualname.partition(".")
     entry = _OPS.get(f"{name}.{overload or 'default'}")
     if entry is None:
-        raise RuntimeError(f"Operator {qualname} does not exist (define it first with torch.library.define "
-                           "or Library.define)")
+        raise RuntimeError(f"operator {qualname} does not exist")  # (torch's words, from register_fake)
     return entry
 
 
@@ -158,7 +157,14 @@ def current_fake_ctx():
 
 
 def call(entry: OpEntry, args, kwargs):
-    """Runs the operator: checks and binds the arguments, then the kernel (through autograd where needed)."""
+    """Runs the operator: checks and binds the arguments, then the kernel (through autograd where needed). Under a
+    ``TorchFunctionMode`` (export's tracer), the mode gets the call first, the overload as its ``func``, as torch's
+    dispatcher hands it to the mode."""
+    if core.overrides._mode_on():
+        overload = getattr(namespace(entry.schema.name.partition("::")[0]), entry.schema.name.partition("::")[2])
+        overload = getattr(overload, entry.schema.overload_name or "default")
+        relevant = core.utils._pytree.tree_leaves((args, kwargs))
+        return core.overrides.handle_torch_function(overload, relevant, *args, **kwargs)
     positional, keyword_only = bind(entry.schema, args, kwargs)
     kernel = _kernel(entry, _device_key([*positional, *keyword_only.values()]))
     if kernel is entry.fake or kernel is _returns_nothing:
@@ -363,6 +369,10 @@ class OpOverload:
     @property
     def tags(self) -> list:
         return list(self._entry.tags)
+
+    @property
+    def overloadpacket(self):
+        return getattr(namespace(self._namespace), self._opname)
 
     def __call__(self, *args, **kwargs):
         return call(self._entry, args, kwargs)

@@ -12,6 +12,7 @@ import inspect
 
 import core
 from core._aten_ops import aten
+from core._library.custom_ops import OpOverload as CustomOverload
 from core.overrides import resolve_name
 
 __all__ = ["PREV", "aten_call", "is_value_read"]
@@ -227,6 +228,8 @@ def aten_call(func, args, kwargs) -> list[tuple]:
     """``[(OpOverload, args, kwargs), ...]``: the ATen calls ``func(*args, **kwargs)`` records (a chain for
     indexing, where each call's first argument ``PREV`` is the one before's result); empty when there is no ATen
     operator of that name."""
+    if isinstance(func, CustomOverload):  # a custom op is one node of its own (torch.ops.mylib.sin.default)
+        return [(func, args, kwargs)]
     resolved = resolve_name(func) or getattr(func, "__name__", "")
     name = resolved.rsplit(".", 1)[-1]
     if name == "__getitem__":

@@ -64,9 +64,11 @@ def _qualified_name(func) -> str:
     """The name torch prints for a callable: ``getattr``, ``torch.relu``, ``torch.nn.functional.relu``,
     ``torch.Tensor.add`` for core's functions, ``module.name`` for others."""
     from core._aten_ops import OpOverload, OpOverloadPacket
+    from core._library import custom_ops
     from core.overrides import resolve_name
 
-    if isinstance(func, (OpOverload, OpOverloadPacket)):  # torch.ops.aten.linear.default
+    if isinstance(func, (OpOverload, OpOverloadPacket, custom_ops.OpOverload, custom_ops.OpOverloadPacket)):
+        # torch.ops.aten.linear.default, torch.ops.mylib.sin.default
         return f"torch.ops.{func}"
     name = getattr(func, "__name__", None) or repr(func)
     if getattr(builtins, name, None) is func:
