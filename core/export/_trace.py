@@ -24,6 +24,7 @@ import inspect
 import linecache
 import operator
 import os
+import re
 import sys
 
 import core
@@ -34,7 +35,7 @@ from core.fx import Graph
 from core.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 from core.fx.node import map_aggregate
 from core.overrides import TorchFunctionMode, resolve_name
-from core.utils._pytree import tree_flatten, tree_leaves
+from core.utils._pytree import MappingKey, SequenceKey, tree_flatten, tree_flatten_with_path, tree_leaves
 
 __all__ = ["trace"]
 
@@ -272,20 +273,25 @@ def _eliminate_dead_code(graph) -> None:
 
 
 def _user_inputs(model, args, kwargs) -> list[tuple[str, object]]:
-    """``(name, value)`` for each leaf of ``forward``'s arguments, named by its signature (``x``; ``xs_0``, ``xs_1``
-    for the items of a tuple ``xs``), in the order ``tree_leaves((args, kwargs))`` gives them."""
+    """``(name, value)`` for each leaf of ``forward``'s arguments, named by its signature and its pytree path
+    (``x``; ``xs_0``, ``xs_1`` for the items of a tuple ``xs``, ``d_a`` for ``d["a"]``, ``x_f`` for a dataclass
+    field), in the order ``tree_leaves((args, kwargs))`` gives them."""
     try:
         bound = inspect.signature(model.forward).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return [(f"args_{i}", a) for i, a in enumerate(tree_leaves((args, kwargs)))]
-    out = []
-    for name, value in bound.arguments.items():
-        leaves = tree_leaves(value)
-        if len(leaves) == 1 and leaves[0] is value:
-            out.append((name, value))
-        else:
-            out += [(f"{name}_{i}", v) for i, v in enumerate(leaves)]
-    return out
+    leaves, _ = tree_flatten_with_path(dict(bound.arguments))
+    return [("_".join(_key_name(k).lower() for k in path), value) for path, value in leaves]
+
+
+def _key_name(key) -> str:
+    """One step of a leaf's pytree path in its placeholder's name, as torch's ``placeholder_naming_pass`` spells
+    it: a dict key with each character outside [a-zA-Z0-9] as ``_``, an index, a dataclass field."""
+    if isinstance(key, MappingKey):
+        return re.sub(r"[^a-zA-Z0-9]", "_", str(key.key))
+    if isinstance(key, SequenceKey):
+        return str(key.idx)
+    return key.name
 
 
 def _tensor_attributes(model) -> dict:
