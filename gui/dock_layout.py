@@ -23,9 +23,10 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -285,7 +286,8 @@ class _KeepCanvasShare(QObject):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         if event.type() == QEvent.Type.Resize:
-            old, new = event.oldSize(), event.size()
+            resize = cast(QResizeEvent, event)  # PySide6 hands the filter the event's own class
+            old, new = resize.oldSize(), resize.size()
             if old.isValid() and (new.width() < old.width() or new.height() < old.height()):
                 self._timer.start()
             elif old.isValid() and new.width() > old.width() and self.squeezed:

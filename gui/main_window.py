@@ -82,7 +82,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.comments = CommentLayer(self.scene, self.view)  # backdrops on the canvas
         self._add_canvas_menus()  # Edit > Group Selection / Add Comment, View > Arrange
         self.training = TrainingControls(self.bridge, self.scene, self,  # its PNG and CSV exports are saved files
-                                         start_path=lambda name="": self.start_path(name, saving=True))
+                                         start_path=self._saving_start_path)
         self.lessons = LessonController(self, self.training)  # File > Examples, Help > Lessons, the Lesson dock
         self.code = CodeImports(self)  # File > Open Code, Edit > Insert Code, the Code dock (hidden until code)
         self._wire()
@@ -148,12 +148,20 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         t.trainer.state_changed.connect(lambda _state: self._update_cancel())
         self.inspector.watch_requested.connect(t.pin)
 
+    def _saving_start_path(self, name: str = "") -> str:
+        """Where the training exports' save dialogs start: the document's folder, never the examples'."""
+        return self.start_path(name, saving=True)
+
     def _arrange_docks(self) -> dock_layout.DockArrangement:
         docks = dict(self.training.docks, library=self.library_dock, inspector=self.inspector_dock,
                      history=self.history_dock, lesson=self.lessons.dock)
         data = self.training.data
-        arrangement = dock_layout.DockArrangement(  # Data opens with the plots where a dataset gives it points
-            self, docks, has_data=lambda: data.refresh(force=True) or data.view is not None)
+
+        def has_data() -> bool:  # Data opens with the plots where a dataset gives it points
+            data.refresh(force=True)
+            return data.view is not None
+
+        arrangement = dock_layout.DockArrangement(self, docks, has_data=has_data)
         trainer = self.training.trainer
         trainer.run_started.connect(lambda _run: arrangement.run_started())
         trainer.progress.connect(lambda _info: arrangement.run_stepped() if trainer.done > 0 else None)
