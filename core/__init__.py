@@ -24,6 +24,7 @@ from core import (
     cuda,
     random,
 )
+from core._checks import _check, _check_index, _check_not_implemented, _check_type, _check_value, _check_with
 from core._default_device import get_default_device, set_default_device
 from core._device import device
 from core._dtype import *
