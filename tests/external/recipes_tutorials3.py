@@ -139,3 +139,10 @@ RECIPES += [
        xfail="dynamo's error for set_stance inside a compiled with-statement underlines the call and the colon "
              "(41 carets); core's underlines the call's own columns (40)"),
 ]
+
+# the 2018 "Learning PyTorch with Examples" page with a custom ReLU Function (boolean-mask assignment in backward)
+RECIPES += [
+    _r("tut3_two_layer_net_custom_function", _tut("4ba126213d3cfa9e10ecde3faaf3d93e9d9d02c1"),
+       "beginner_source/examples_autograd/two_layer_net_custom_function.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("range(500)", "range(50)")]),
+]
