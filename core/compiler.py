@@ -107,9 +107,9 @@ def _forbidden(callable_repr: str, frame) -> Exception:
     it: its source line and carets."""
     code = frame.f_code
     positions = list(code.co_positions())[frame.f_lasti // 2] if hasattr(code, "co_positions") else (None,) * 4
-    line, end_line, col, end_col = positions
-    summary = traceback.FrameSummary(code.co_filename, line or frame.f_lineno, code.co_name, end_lineno=end_line,
-                                     colno=col, end_colno=end_col)
+    line, _, col, end_col = positions  # (dynamo's summary has no end line: 3.11 then underlines one more column
+    summary = traceback.FrameSummary(code.co_filename, line or frame.f_lineno, code.co_name, lookup_line=False,
+                                     colno=col, end_colno=end_col)  # when the statement goes on after the call)
     return AssertionError(f"Attempt to trace forbidden callable {callable_repr}\n\nfrom user code:\n "
                            + "".join(traceback.format_list([summary]))
                            + "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if "

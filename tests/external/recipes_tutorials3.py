@@ -135,9 +135,7 @@ NO_CUDA_EVENTS = ("    start = torch.cuda.Event(enable_timing=True)\n    end = t
 RECIPES += [
     _r("tut3_compiler_set_stance", _tut("15379ce41cb30c2526abedb47140709432be3245"),
        "recipes_source/torch_compiler_set_stance_tutorial.py",
-       [("import torch\n", "import torch\ntorch.manual_seed(0)\n")] + [EAGER_COMPILE] * 7 + [NO_CUDA_EVENTS],
-       xfail="dynamo's error for set_stance inside a compiled with-statement underlines the call and the colon "
-             "(41 carets); core's underlines the call's own columns (40)"),
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n")] + [EAGER_COMPILE] * 7 + [NO_CUDA_EVENTS]),
 ]
 
 # the 2018 "Learning PyTorch with Examples" page with a custom ReLU Function (boolean-mask assignment in backward)
