@@ -41,7 +41,8 @@ __all__ = ["trace"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _MACHINERY = tuple(os.path.join(os.path.dirname(_HERE), f) for f in ("_torch_function.py", "overrides.py",
-                                                                  os.path.join("fx", "node.py")))
+                                                                  os.path.join("fx", "node.py"), "library.py",
+                                                                  os.path.join("_library", "custom_ops.py")))
 
 
 def _caller_frame():

@@ -1,6 +1,7 @@
 """A custom op under ``torch.export``: one node of its own (``torch.ops.mylib.sin.default``) whose value its fake
-kernel gives, as torch records it, instead of the ops inside its kernel or a constant; the exported program runs
-it; a fake kernel registered for an operator nobody defined is refused with torch's words."""
+kernel gives, as torch records it, instead of the ops inside its kernel or a constant, its stack trace the
+model's line; the exported program runs it; a fake kernel registered for an operator nobody defined is refused
+with torch's words."""
 
 import numpy as np
 import pytest
@@ -35,7 +36,8 @@ def _exported(lib):
     nodes = [(n.op, n.name, str(n.target).replace(f"export_{lib.__name__}", "export_lib")) for n in ep.graph.nodes]
     code = ep.graph_module.code.replace(f"export_{lib.__name__}", "export_lib")
     x = lib.arange(3.0)
-    return nodes, code, [str(s.kind) for s in ep.graph_signature.input_specs], ep.module()(x).tolist()
+    lines = [line.strip() for line in str(ep).splitlines() if line.strip().startswith("# File:")]
+    return nodes, code, [str(s.kind) for s in ep.graph_signature.input_specs], ep.module()(x).tolist(), lines
 
 
 def test_custom_op_is_one_node_of_the_exported_graph():
@@ -44,6 +46,7 @@ def test_custom_op_is_one_node_of_the_exported_graph():
     assert ours[1] == theirs[1]
     assert ours[2] == theirs[2]
     assert np.allclose(ours[3], theirs[3])
+    assert ours[4] == theirs[4]  # each node's stack trace: the model's line, not the library's
 
 
 def test_register_fake_for_an_undefined_operator_raises_torchs_error():
