@@ -58,3 +58,19 @@ RECIPES += [
          "print(torch.autograd.gradcheck(numpy_sin, (gradcheck_input,)))"),
         ("    torch.library.opcheck(numpy_sin, example)", "    print(torch.library.opcheck(numpy_sin, example))")]),
 ]
+
+# torch.export's programming model (pytorch/pytorch's docs, a Markdown page): its code blocks as cells; the imports
+# the page leaves to the reader (dataclass, NumPy, Tensor) and a seed added; the dataclass-input export printed, and
+# the NumPy custom op exported in a small module and printed (the page defines it only)
+PM_EXTRA = ("    return torch.empty_like(x)\n",
+            "    return torch.empty_like(x)\n\nclass S(torch.nn.Module):\n    def forward(self, x):\n"
+            "        return sin(x) + 1\n\nprint(torch.export.export(S(), (torch.randn(3),)))\n")
+RECIPES += [
+    _r("tut4_export_programming_model", ("pytorch/pytorch", "5fff14483362a86d973cb1a2e1514c531de0e18c", "BSD-3-Clause"),
+       "docs/source/export/programming_model.md#torch.export Programming Model",
+       [("import torch\n\nclass MyMod", "import torch\nimport numpy as np\nfrom dataclasses import dataclass\n"
+         "from torch import Tensor\ntorch.manual_seed(0)\n\nclass MyMod"),
+        ("torch.export.export(M(), (Input(f=torch.ones(10, 4), p=torch.zeros(10, 4)),))",
+         "print(torch.export.export(M(), (Input(f=torch.ones(10, 4), p=torch.zeros(10, 4)),)))"), PM_EXTRA],
+       keep_going=True),
+]
