@@ -44,7 +44,9 @@ def _built(lib):
 def _names(obj) -> set:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return set(dir(obj)) - {"__slotnames__"}  # (copyreg's cache, there once an instance was pickled)
+        # copyreg's cache (there once an instance was pickled), and the flag torch's export/dynamo set on a class
+        # they have traced (there once an earlier test exported a model)
+        return set(dir(obj)) - {"__slotnames__", "___needs_generation_tag_patch"}
 
 
 @pytest.mark.parametrize("name", list(_built(core)))
