@@ -1,12 +1,17 @@
 """Stand-ins for helper N's pytorch/tutorials pages (our code): a small ResNet for the FX profiler tutorial (its
 torchvision ResNet18 is a stub here) and ``tabulate`` (not installed) printing the profiler's table.
 
+``write_wikitext`` writes a small seeded stand-in for Wikitext-2 (the dynamic quantization tutorial's corpus, a
+download): ``train.txt``, ``valid.txt`` and ``test.txt`` of lines of words drawn from a 40-word vocabulary.
 ``resnet`` keeps ResNet18's structure (stem, a residual BasicBlock whose add and relu FX records as nodes, pooling,
 the classifier) at 8 channels, seeded, so that both runs trace and print the same graph. ``tabulate`` prints the
 rows' first two columns (the node's kind and name): the others are wall-clock times, which differ between runs.
 """
 
 from __future__ import annotations
+
+import os
+import random
 
 import torch  # the runner's torch: core under the alias, or PyTorch
 from torch import nn
@@ -63,3 +68,14 @@ class _Tabulate:
 
 
 tabulate = _Tabulate()
+
+
+def write_wikitext(path: str, lines: tuple = (20, 5, 12)) -> None:
+    """``path``/{train,valid,test}.txt: ``lines`` lines each of 4 to 12 words from a seeded 40-word vocabulary."""
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(40)]
+    os.makedirs(path, exist_ok=True)
+    for name, count in zip(("train", "valid", "test"), lines):
+        with open(os.path.join(path, f"{name}.txt"), "w", encoding="utf8") as f:
+            for _ in range(count):
+                f.write(" ".join(rng.choice(words) for _ in range(rng.randint(4, 12))) + "\n")

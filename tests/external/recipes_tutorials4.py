@@ -74,3 +74,21 @@ RECIPES += [
          "print(torch.export.export(M(), (Input(f=torch.ones(10, 4), p=torch.zeros(10, 4)),)))"), PM_EXTRA],
        keep_going=True),
 ]
+
+# dynamic quantization of the word language model: Wikitext-2 (a download) becomes corpus_tutorials4's seeded
+# 40-word stand-in, the pre-trained weights (a download) the seeded initial ones, the model 2 layers of 64 (not 5 of
+# 256 over 512-wide embeddings), 100 generated words (not 1000); libgomp's thread call dropped (the runner sets one
+# thread), and the evaluation's wall-clock time printed as 0
+DQ_LM = [("gomp_file = ctypes.util.find_library('gomp')\ngomp = ctypes.cdll.LoadLibrary(gomp_file)\n"
+          "gomp.omp_set_num_threads(1)\ntorch.set_num_threads(1)\n", "torch.set_num_threads(1)\ntorch.manual_seed(0)\n"),
+         ("corpus = Corpus(model_data_filepath + 'wikitext-2')",
+          "__import__('corpus_tutorials4').write_wikitext(model_data_filepath + 'wikitext-2')\n"
+          "corpus = Corpus(model_data_filepath + 'wikitext-2')"),
+         ("    ninp = 512,\n    nhid = 256,\n    nlayers = 5,", "    ninp = 64,\n    nhid = 64,\n    nlayers = 2,"),
+         ("model.load_state_dict(\n    torch.load(\n        model_data_filepath + 'word_language_model_quantize.pth',\n"
+          "        map_location=torch.device('cpu')\n        )\n    )\n", ""),
+         ("num_words = 1000", "num_words = 100"), ("    elapsed = time.time() - s", "    elapsed = 0.0  # wall-clock")]
+RECIPES += [
+    _r("tut4_dynamic_quantization_lstm_lm", _tut("1d5741b0e7def895c3b03af4ba8e2b3b95b4a4ab"),
+       "advanced_source/dynamic_quantization_tutorial.py", DQ_LM),
+]
