@@ -30,8 +30,10 @@ class ToCopy(Function):
         arr = _dtype.through_float(arr, dt.np)
         if arr.dtype.kind == "V" and dt.category == 1:  # NOTE: ml_dtypes' bfloat16 -> int saturates or zeroes;
             arr = copy_preserving(arr, "float32")  # PyTorch converts through float, so -1 wraps to 255 as float32
-        if dev.type == "meta" and memory_format is None:  # NOTE: torch's _to_copy lays the copy out as empty_like
-            return meta_array(arr.shape, dt.np, preserved_strides(a.shape, a.stride()))  # (preserve_format) would
+        if dev.type == "meta":  # NOTE: torch's _to_copy lays the copy out as empty_like(preserve_format) would
+            strides = preserved_strides(a.shape, a.stride()) if memory_format is None else \
+                format_strides(a.shape, memory_format)
+            return meta_array(arr.shape, dt.np, strides)
         if dev is not a.device:
             arr = _backend.to_device_array(arr, dev)
             if arr is a._data:
@@ -85,9 +87,12 @@ def to(input: Tensor, *args, **kwargs) -> Tensor:
     dev = input.device if dev is None else canonical(dev)
     if dev.type == "cuda":
         _backend.xp_for(dev)
-    fmt = _target_format(input, kwargs.get("memory_format"))
+    requested = kwargs.get("memory_format")
+    fmt = _target_format(input, requested)
     if dt is input.dtype and dev is input.device and not copy and fmt is None:
         return input
+    if fmt is None and requested is not None and requested.name != "preserve_format":
+        fmt = requested  # a copy is made (another dtype or device, copy=True): laid out as asked, as torch's
     return ToCopy.apply(input, dt=dt, dev=dev, memory_format=fmt)
 
 

@@ -1,7 +1,9 @@
 """``Tensor.to("meta")`` lays the meta copy out as torch's ``_to_copy`` does (``preserve_format``): a dense
 non-overlapping source's strides are kept (a transposed matrix stays transposed, size-1 dims keep theirs), other
 sources get dense strides in their dims' order; ``torch.library.opcheck`` compares a fake kernel's strides with
-the real ones on such copies."""
+the real ones on such copies. A ``memory_format`` given to a ``to`` that copies (another dtype or device,
+``copy=True``) lays the copy out in that format, as torch's; without a copy, the format the strides already
+suggest returns the tensor itself."""
 
 from __future__ import annotations
 
@@ -53,3 +55,33 @@ def test_opcheck_passes_a_fake_kernel_returning_empty_like_on_a_transposed_input
         numpy_sin.register_fake(lambda x, lib=lib: lib.empty_like(x))
         ops.append(lib.library.opcheck(numpy_sin, (lib.randn(2, 3).t(),)))
     assert ops[0] == ops[1]
+
+
+CALLS = {
+    "same_format_aliases": lambda lib, x: x.to(memory_format=lib.contiguous_format),
+    "dtype_and_contiguous": lambda lib, x: x.to(lib.float64, memory_format=lib.contiguous_format),
+    "meta_and_contiguous": lambda lib, x: x.to("meta", memory_format=lib.contiguous_format),
+    "copy_and_contiguous": lambda lib, x: x.to("cpu", copy=True, memory_format=lib.contiguous_format),
+    "dtype_only": lambda lib, x: x.to(lib.float64),
+    "dtype_and_preserve": lambda lib, x: x.to(lib.float64, memory_format=lib.preserve_format),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+@pytest.mark.parametrize("source", ["transposed", "channels_last", "permuted_3d"])
+def test_to_with_a_memory_format_lays_a_copy_out_as_asked(call, source):
+    def run(lib):
+        x = SOURCES[source](lib)
+        out = CALLS[call](lib, x)
+        return out.stride(), str(out.dtype), out.device.type, out is x
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+def test_to_channels_last_with_another_dtype_as_torch(device):
+    def run(lib):
+        out = lib.randn(2, 3, 4, 5).to(device, lib.float64, memory_format=lib.channels_last)
+        return out.stride(), out.is_contiguous(memory_format=lib.channels_last)
+
+    assert run(core) == run(torch)
