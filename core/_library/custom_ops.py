@@ -159,11 +159,11 @@ def current_fake_ctx():
 def call(entry: OpEntry, args, kwargs):
     """Runs the operator: checks and binds the arguments, then the kernel (through autograd where needed). Under a
     ``TorchFunctionMode`` (export's tracer), the mode gets the call first, the overload as its ``func``, as torch's
-    dispatcher hands it to the mode."""
-    if core.overrides._mode_on():
+    dispatcher hands it to the mode; so does a tensor-like argument with ``__torch_function__`` (FX's ``Proxy``)."""
+    relevant = core.utils._pytree.tree_leaves((args, kwargs))
+    if core.overrides.has_torch_function(relevant):  # a mode, or a tensor-like such as FX's Proxy
         overload = getattr(namespace(entry.schema.name.partition("::")[0]), entry.schema.name.partition("::")[2])
         overload = getattr(overload, entry.schema.overload_name or "default")
-        relevant = core.utils._pytree.tree_leaves((args, kwargs))
         return core.overrides.handle_torch_function(overload, relevant, *args, **kwargs)
     positional, keyword_only = bind(entry.schema, args, kwargs)
     kernel = _kernel(entry, _device_key([*positional, *keyword_only.values()]))

@@ -56,3 +56,23 @@ def test_register_fake_for_an_undefined_operator_raises_torchs_error():
             lib.library.register_fake(f"undefined_{lib.__name__}::nothing")(lambda x: x)
         messages.append(str(info.value).replace(lib.__name__, "lib"))
     assert messages[0] == messages[1]
+
+
+def test_fx_symbolic_trace_records_a_custom_op_call_as_torch():
+    codes, outputs = [], []
+    for lib in (core, torch):
+        name = f"fx_{lib.__name__}::np_sin"
+
+        @lib.library.custom_op(name, mutates_args=(), schema="(Tensor x) -> Tensor")
+        def np_sin(x, lib=lib):
+            return lib.from_numpy(np.sin(x.numpy()))
+
+        class M(lib.nn.Module):
+            def forward(self, t):
+                return np_sin(t) * 2
+
+        traced = lib.fx.symbolic_trace(M())
+        codes.append(traced.code.replace(f"fx_{lib.__name__}", "fx_lib"))
+        outputs.append(traced(lib.arange(3.0)).tolist())
+    assert codes[0] == codes[1]
+    assert np.allclose(outputs[0], outputs[1])
