@@ -5,6 +5,12 @@ Qt's spin boxes drop each keystroke they can't place, so typing ``1e999`` into a
 included); anything else is Intermediate, so Return or leaving the field restores the value shown before and
 ``refused(text)`` gives the caller the typed text to say why (the Inspector reads it with the parameter's own
 rules and shows their message). ``refusal(box, text)`` says why in words for callers without such rules.
+
+A box told ``keep_refused_text()`` (the Train panel's settings) instead keeps the refused text in the field, framed
+in red with the reason as its tooltip, and emits ``refusal_changed(message)``; the mark goes when the text becomes a
+number in range (typed, or the document's value shown again) or on Escape, which puts the value back. ``settle(box)``
+applies a typed number or marks typed text refused, for an action (Train) that must not run on what the field
+shows but does not hold.
 """
 
 from __future__ import annotations
@@ -15,9 +21,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
 
-__all__ = ["FloatSpinBox", "IntSpinBox", "refusal"]
+__all__ = ["FloatSpinBox", "IntSpinBox", "refusal", "settle"]
 
 _RETURN = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+REFUSED_FRAME = "border: 1px solid #e74c3c;"  # the Inspector's refusal red
 
 SpinBox = QSpinBox | QDoubleSpinBox  # refusal reads any of Qt's; the fields here are FloatSpinBox and IntSpinBox
 
@@ -49,6 +56,8 @@ def refusal(box: SpinBox, text: str) -> str:
     except ValueError:
         pass
     kind = "a whole number" if isinstance(box, QSpinBox) else "a number"
+    if not t:
+        return f"empty: type {kind}"
     return f"can't read '{t}' (type {kind})"
 
 
@@ -60,17 +69,85 @@ def _state(box: SpinBox, base_state: QValidator.State, text: str) -> QValidator.
     return QValidator.State.Intermediate
 
 
-def _refuse_typed(box: FloatSpinBox | IntSpinBox, event: QKeyEvent | None = None) -> None:
-    """On Return (``event`` a key press) or leaving the field: typed text that is not acceptable is refused."""
+def _refuse_typed(box: FloatSpinBox | IntSpinBox, event: QKeyEvent | None = None) -> str | None:
+    """On Return (``event`` a key press) or leaving the field: typed text that is not acceptable is refused (and
+    returned)."""
     if event is not None and event.key() not in _RETURN:
-        return
+        return None
     text = box.lineEdit().text()
     if box.validate(text, 0)[0] != QValidator.State.Acceptable:
         box.refused.emit(text)  # Qt then puts the previous value back
+        return text
+    return None
+
+
+class _Refusal:
+    """A box's kept refusal: the text it refused and the red frame and tooltip that say why (see the module)."""
+
+    def __init__(self, box: FloatSpinBox | IntSpinBox) -> None:
+        self.box, self.text, self.tip, self.keeps = box, None, "", False
+        box.textChanged.connect(self._on_text)
+
+    def keep(self, refused: str | None) -> None:
+        """After Qt handled Return or focus-out: put the refused text back and mark it."""
+        if not self.keeps or refused is None:
+            return
+        box = self.box
+        if box.lineEdit().text() != refused:
+            box.lineEdit().setText(refused)
+        if self.text is None:
+            self.tip = box.toolTip()
+        self.text = refused
+        message = refusal(box, refused)
+        box.setStyleSheet(REFUSED_FRAME)
+        box.setToolTip(message)
+        box.refusal_changed.emit(message)
+
+    def clear(self) -> None:
+        if self.text is None:
+            return
+        self.text = None
+        self.box.setStyleSheet("")
+        self.box.setToolTip(self.tip)
+        self.box.refusal_changed.emit("")
+
+    def escape(self, event: QKeyEvent) -> bool:
+        """Escape puts the field's value back when it shows anything else; True when it did."""
+        box = self.box
+        shown = box.textFromValue(box.value())
+        if event.key() != Qt.Key.Key_Escape or (self.text is None and box.lineEdit().text() == shown):
+            return False
+        box.lineEdit().setText(shown)
+        self.clear()
+        return True
+
+    def _on_text(self, text: str) -> None:
+        if self.text is not None and text != self.text and self.box.validate(text, 0)[0] == QValidator.State.Acceptable:
+            self.clear()
+
+
+def settle(box: FloatSpinBox | IntSpinBox) -> bool:
+    """Apply what ``box`` shows: a number in range becomes its value (True); other text is refused and, for a box
+    that keeps refused text, stays marked in the field (False)."""
+    text = box.lineEdit().text()
+    if box.validate(text, 0)[0] != QValidator.State.Acceptable:
+        box.refused.emit(text)
+        box.refusal.keep(text)
+        return False
+    box.interpretText()
+    return True
 
 
 class FloatSpinBox(QDoubleSpinBox):
     refused = Signal(str)
+    refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.refusal = _Refusal(self)
+
+    def keep_refused_text(self) -> None:
+        self.refusal.keeps = True
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         return _state(self, super().validate(text, pos)[0], text), text, pos
@@ -80,16 +157,28 @@ class FloatSpinBox(QDoubleSpinBox):
         return float(value) if value is not None else super().valueFromText(text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        _refuse_typed(self, event)
+        if self.refusal.keeps and self.refusal.escape(event):
+            return
+        refused = _refuse_typed(self, event)
         super().keyPressEvent(event)
+        self.refusal.keep(refused)
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
-        _refuse_typed(self)
+        refused = _refuse_typed(self)
         super().focusOutEvent(event)
+        self.refusal.keep(refused)
 
 
 class IntSpinBox(QSpinBox):
     refused = Signal(str)
+    refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.refusal = _Refusal(self)
+
+    def keep_refused_text(self) -> None:
+        self.refusal.keeps = True
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         return _state(self, super().validate(text, pos)[0], text), text, pos
@@ -99,9 +188,13 @@ class IntSpinBox(QSpinBox):
         return int(value) if value is not None else super().valueFromText(text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        _refuse_typed(self, event)
+        if self.refusal.keeps and self.refusal.escape(event):
+            return
+        refused = _refuse_typed(self, event)
         super().keyPressEvent(event)
+        self.refusal.keep(refused)
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
-        _refuse_typed(self)
+        refused = _refuse_typed(self)
         super().focusOutEvent(event)
+        self.refusal.keep(refused)

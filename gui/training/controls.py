@@ -86,7 +86,7 @@ class TrainingControls(QObject):
 
     def _make_actions(self) -> dict[str, QAction]:
         actions = {}
-        for name, text, slot, key in (("train", "&Train", lambda: self.trainer.train(), "Ctrl+T"),
+        for name, text, slot, key in (("train", "&Train", self.panel.train, "Ctrl+T"),
                                       ("pause_training", "&Pause training", self.trainer.pause, "F6"),
                                       ("reset_training", "Reset &training (new run)", self.trainer.reset, None)):
             act = QAction(text, self)

@@ -35,7 +35,7 @@ from core.nodegraph.training import holdout
 from core.nodegraph.training.runs import StopConditions
 from gui import format as fmt
 from gui.dock_layout import FittingScroll, compact
-from gui.number_spin_box import FloatSpinBox, IntSpinBox, refusal
+from gui.number_spin_box import FloatSpinBox, IntSpinBox, settle
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
 
@@ -96,6 +96,7 @@ class TrainPanel(QWidget):
         self.trainer, self.edit = trainer, edit
         self.graph: Graph = trainer.bridge.graph
         self._syncing = False
+        self.refusals: dict[FloatSpinBox | IntSpinBox, QLabel] = {}  # each number field's refusal line
         self._build()
         trainer.state_changed.connect(self._on_state)
         trainer.progress.connect(self.show_progress)
@@ -134,7 +135,7 @@ class TrainPanel(QWidget):
                               "loss when there is no split")
         self.stop_nan = _named(QCheckBox("stop on NaN/Inf"), "stopOnNan")
         self.stop_nan.setChecked(True)
-        self.message = _named(QLabel(""), "trainMessage")  # made first: the refusals below write to it
+        self.message = _named(QLabel(""), "trainMessage")  # why training stopped
         self.message.setWordWrap(True)
         for label, w in (("Loss node", self.loss), ("Optimizer", self.optimizer), ("Learning rate", self.lr),
                          ("Momentum", self.momentum), ("", self.nesterov), ("Weight decay", self.weight_decay),
@@ -149,13 +150,12 @@ class TrainPanel(QWidget):
                 form.addRow(w)
             else:
                 form.addRow(label, w)
-            if isinstance(w, (FloatSpinBox, IntSpinBox)):  # typed text the field refuses: say why
-                w.refused.connect(lambda text, w=w, name=label.split(" (")[0]:
-                                  self.message.setText(f"{name}: {refusal(w, text)}"))
+            if isinstance(w, (FloatSpinBox, IntSpinBox)):  # typed text the field refuses: kept, and why, at it
+                self._add_refusal_row(form, w)
         buttons = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         slots: tuple[tuple[str, Callable[[], object]], ...] = (
-            ("Train", lambda: self.trainer.train()), ("Pause", self.trainer.pause), ("Step", self.trainer.step),
+            ("Train", self.train), ("Pause", self.trainer.pause), ("Step", self.trainer.step),
             ("Reset", self.trainer.reset))
         tips = {"Train": "train", "Pause": "pause_training", "Step": "step", "Reset": "reset_training"}
         for name, slot in slots:
@@ -185,6 +185,32 @@ class TrainPanel(QWidget):
         compact(self)  # labels wrap, buttons may be narrow: the side column needs no sideways scrolling
         self._connect_editors()
         self._on_state("idle")
+
+    def _add_refusal_row(self, form: QFormLayout, box: FloatSpinBox | IntSpinBox) -> None:
+        """A red line under ``box``'s row, shown while the box keeps text it refused (as the Inspector's)."""
+        box.keep_refused_text()
+        note = _named(QLabel(""), f"{box.objectName()}Refusal")
+        note.setStyleSheet("color: #e74c3c")
+        note.setWordWrap(True)
+        form.addRow(note)
+        row = form.rowCount() - 1
+        form.setRowVisible(row, False)
+        self.refusals[box] = note
+
+        def show(message: str) -> None:
+            note.setText(message)
+            form.setRowVisible(row, bool(message))
+
+        box.refusal_changed.connect(show)
+
+    def train(self) -> None:
+        """Train (the button, Run ▸ Train, Ctrl+T): numbers typed but not applied yet are applied first; while a
+        field holds text it refused, nothing starts and the field takes the focus."""
+        refused = [box for box in self.refusals if box.isEnabled() and not settle(box)]
+        if refused:
+            refused[0].setFocus()
+            return
+        self.trainer.train()
 
     def _connect_editors(self) -> None:
         self.loss.activated.connect(lambda _i: self._set("loss", self.loss.currentData()))

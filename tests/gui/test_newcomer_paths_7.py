@@ -1,0 +1,93 @@
+"""A newcomer's first hour, a seventh pass: what they met by hand in the Train dock and the window's keys, driven
+as they drove it (real clicks and keys on the real widgets of a shown window)."""
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.gui.real_input import click, press, show_dock, shown
+from tests.gui.scenarios.driver import type_into
+
+
+@pytest.fixture
+def train_dock(window, qtbot):
+    """The default graph's window at 1366x768 with its Train dock in front; yields (window, panel)."""
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.training.docks["train"])
+    yield w, w.training.panel
+    w.undo_stack.setClean()
+
+
+def _lr(w) -> float:
+    return (w.graph.training.get("optimizer_params") or {}).get("lr")
+
+
+def _says_at_the_field(panel, box, words: str) -> bool:
+    """The refusal shows at ``box``: its red frame, its tooltip and the red line right under it say ``words``."""
+    note = panel.refusals[box]
+    return (note.isVisible() and words in note.text() and words in box.toolTip() and "e74c3c" in box.styleSheet()
+            and 0 <= note.mapTo(panel, note.rect().topLeft()).y() - box.mapTo(panel, box.rect().bottomLeft()).y()
+            < 2 * box.height())
+
+
+@pytest.mark.parametrize("typed, words", [("abc", "can't read 'abc'"), ("-1", "-1 is outside"),
+                                          ("", "empty: type a number")])
+def test_a_refused_learning_rate_stays_in_the_field_and_says_why_there(train_dock, qtbot, typed, words):
+    """``abc``, ``-1`` or nothing typed as the learning rate and Return pressed: the field keeps what was typed,
+    framed in red, and the reason is its tooltip and a red line right under it (not under the Train buttons);
+    the document's learning rate is unchanged."""
+    w, panel = train_dock
+    before = _lr(w)
+    type_into(qtbot, panel.lr, typed, enter=False)
+    if not typed:
+        QTest.keyClick(panel.lr, Qt.Key_Backspace)  # the selected value deleted
+    QTest.keyClick(panel.lr, Qt.Key_Return)
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, words))
+    assert panel.lr.lineEdit().text() == typed
+    assert _lr(w) == before and panel.message.text() == ""
+    click(panel.steps)  # leaving the field keeps it too
+    qtbot.waitUntil(panel.steps.hasFocus)
+    assert panel.lr.lineEdit().text() == typed and _says_at_the_field(panel, panel.lr, words)
+
+
+def test_train_does_not_start_while_the_learning_rate_holds_refused_text(train_dock, qtbot):
+    """``abc`` typed as the learning rate, then the Train button clicked: nothing trains, the field keeps ``abc``
+    and takes the focus back; Ctrl+T with ``-1`` typed (no Return) refuses it the same way."""
+    w, panel = train_dock
+    type_into(qtbot, panel.lr, "abc", enter=False)
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read 'abc'") and panel.lr.hasFocus())
+    assert w.training.trainer.state == "idle" and w.training.trainer.done == 0
+    type_into(qtbot, panel.lr, "-1", enter=False)
+    press(panel.lr, Qt.Key_T, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "-1 is outside"))
+    assert w.training.trainer.state == "idle" and w.training.trainer.done == 0
+
+
+def test_escape_puts_the_learning_rate_back_and_a_typed_number_is_taken_by_train(train_dock, qtbot):
+    """After a refused ``abc``, Escape shows the document's learning rate again and the red marks go; a number typed
+    then (no Return) is applied by the Train button before training starts with it."""
+    w, panel = train_dock
+    before = _lr(w)
+    type_into(qtbot, panel.lr, "abc")
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read"))
+    QTest.keyClick(panel.lr, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not panel.refusals[panel.lr].isVisible())
+    assert panel.lr.lineEdit().text() == panel.lr.textFromValue(before) and panel.lr.styleSheet() == ""
+    type_into(qtbot, panel.lr, "0.05", enter=False)
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: w.training.trainer.state == "training")
+    assert _lr(w) == 0.05
+    click(panel.buttons["Pause"])
+    qtbot.waitUntil(lambda: w.training.trainer.state != "training")
+    assert not panel.refusals[panel.lr].isVisible()
+
+
+def test_fixing_a_refused_value_clears_its_mark(train_dock, qtbot):
+    """``abc`` refused, then ``0.02`` typed over it with Return: the value is taken and the field's marks go."""
+    w, panel = train_dock
+    type_into(qtbot, panel.lr, "abc")
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read"))
+    type_into(qtbot, panel.lr, "0.02")
+    qtbot.waitUntil(lambda: _lr(w) == 0.02)
+    assert not panel.refusals[panel.lr].isVisible() and panel.lr.styleSheet() == ""
