@@ -34,6 +34,7 @@ __all__ = ["LossPlot"]
 
 LEGEND_RUNS = 6  # runs the legend names (the latest); a 1366x768 window's loss plot has room for three
 MARKER_CHARS = 32  # a marker's label on the plot; its tooltip has the whole text
+EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
 PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "learning rate", 1, 0, 1),
          ("grad_norm", "gradient norm", 1, 1, 1), ("update_ratio", "update / weight", 1, 2, 1))  # two rows: a
 # bottom dock is wide and low, and a third row left each plot too short to read
@@ -163,6 +164,9 @@ class LossPlot(QWidget):
         self.legend.clear()
         self.items, self._drawn, self._markers = {}, {}, {}
         self.hover.setText("")
+        for plot in self.plots.values():  # the axes of no run, not the old document's (nor its hand zoom)
+            plot.setRange(xRange=EMPTY_RANGE, yRange=EMPTY_RANGE, padding=0)
+            plot.enableAutoRange(enable=self.follow_box.isChecked())
 
     def _flat_lr_range(self) -> None:
         """A constant learning rate gets a range of ±50% around it (pyqtgraph would centre a flat line in a
