@@ -17,6 +17,8 @@ LINEAR_PACKED = "__torch__.torch.classes.quantized.LinearPackedParamsBase"
 class ScriptObject:
     """A TorchScript class instance known by its qualified name and the tuple its ``__getstate__`` returns."""
 
+    __module__ = "core"  # torch.ScriptObject, as torch.typename and reprs name it
+
     def __init__(self, qualified_name: str = "", state: tuple = ()) -> None:
         self._qualified_name, self._state = qualified_name, state
 

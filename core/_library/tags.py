@@ -14,6 +14,8 @@ __all__ = ["Tag"]
 class Tag(enum.Enum):
     """An operator tag (``<Tag.inplace: 6>``)."""
 
+    __module__ = "core"  # torch.Tag, as torch.typename names it
+
     core = 0
     cudagraph_unsafe = 1
     data_dependent_output = 2

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.oracle import assert_same, raised
+from tests.core.oracle import assert_same, module_dir, raised
 
 
 def _built(lib):
@@ -46,7 +46,7 @@ def _names(obj) -> set:
         warnings.simplefilter("ignore")
         # copyreg's cache (there once an instance was pickled), and the flag torch's export/dynamo set on a class
         # they have traced (there once an earlier test exported a model)
-        return set(dir(obj)) - {"__slotnames__", "___needs_generation_tag_patch"}
+        return set(module_dir(obj)) - {"__slotnames__"}
 
 
 @pytest.mark.parametrize("name", list(_built(core)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import core
+from tests.core.oracle import module_dir
 
 
 def _net(lib):
@@ -23,7 +24,7 @@ def _net(lib):
 
 
 def test_dir_of_a_custom_module_lists_what_torch_lists(torch):
-    assert dir(_net(core)) == dir(_net(torch))
+    assert module_dir(_net(core)) == module_dir(_net(torch))
 
 
 def test_a_new_module_holds_the_same_instance_state_as_torchs(torch):
