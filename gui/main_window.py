@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMe
 from core.nodegraph.files.io import LoadError, loads_fragment
 from core.nodegraph.model.document import Graph
 from gui import actions as action_table
-from gui import autosave, dock_layout, file_ops, recent_files, session_bridge, session_view
+from gui import autosave, dock_layout, file_ops, focus_keys, recent_files, session_bridge, session_view
 from gui.canvas import arrange, comments
 from gui.canvas.comments import CommentLayer
 from gui.canvas.scene import GraphScene
@@ -142,6 +142,14 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.run_toolbar.addWidget(t.device)
         for dock in t.docks.values():
             self.menus["View"].addAction(dock.toggleViewAction())
+        self.menus["View"].addSeparator()
+        for name, act in focus_keys.make_actions(self, [
+                ("focus_canvas", "Focus &Canvas", "Ctrl+1", self.view),
+                ("focus_inspector", "Focus Inspec&tor", "Ctrl+2", self.inspector_dock),
+                ("focus_train", "Focus T&rain", "Ctrl+3", t.docks["train"]),
+                ("focus_nodes", "Focus &Nodes", "Ctrl+4", self.library_dock)]).items():
+            self.menus["View"].addAction(act)
+            self.named_actions[name] = act
         t.node_chosen.connect(self.select_and_frame)
         t.message.connect(self.show_message)
         t.canvas_stale.connect(self.refresh_session_view)

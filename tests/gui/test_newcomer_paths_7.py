@@ -144,3 +144,52 @@ def test_plots_opened_by_hand_start_on_empty_axes_after_another_document_opens(q
         assert p.viewRange() == fresh.plots[name].viewRange(), name
         assert all(p.vb.autoRangeEnabled()), name
     w.undo_stack.setClean()
+
+
+def _focused():
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.focusWidget()
+
+
+def _focus_in(dock) -> bool:
+    widget = _focused()
+    return widget is not None and dock.isAncestorOf(widget)
+
+
+def test_ctrl_digits_move_the_keyboard_focus_between_canvas_and_docks(window, qtbot):
+    """From the canvas, Ctrl+3 puts the focus in the Train dock's first field (its tab brought to the front), Ctrl+2
+    in the Inspector with a node selected (its name field), Ctrl+4 in the Node library's filter, and Ctrl+1 back on
+    the canvas; typing there goes where the focus went."""
+    from tests.gui.real_input import click_node
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")
+    qtbot.waitUntil(w.view.hasFocus)
+    train = w.training.docks["train"]
+    press(w, Qt.Key_3, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: _focus_in(train) and not train.visibleRegion().isEmpty())
+    assert type(_focused()).__name__ == "QComboBox"
+    press(w, Qt.Key_2, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: _focused() is w.inspector.name_edit)
+    press(w, Qt.Key_4, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: _focus_in(w.library_dock))
+    QTest.keyClicks(_focused(), "relu")
+    qtbot.waitUntil(lambda: "relu" in _focused().text())
+    press(w, Qt.Key_1, Qt.ControlModifier)
+    qtbot.waitUntil(w.view.hasFocus)
+
+
+def test_the_view_menu_lists_the_focus_keys_and_they_are_nobody_elses(window):
+    """View ▸ Focus Canvas / Inspector / Train / Nodes show Ctrl+1..4 beside them, and no other action has those keys
+    (Qt ignores a key two actions share)."""
+    from PySide6.QtGui import QAction
+
+    from tests.gui.scenarios.driver import menu_entry
+
+    view = menu_entry(window.menuBar(), "View").menu()
+    for text, key in (("Focus Canvas", "Ctrl+1"), ("Focus Inspector", "Ctrl+2"), ("Focus Train", "Ctrl+3"),
+                      ("Focus Nodes", "Ctrl+4")):
+        assert menu_entry(view, text).shortcut().toString() == key
+        owners = [a for a in window.findChildren(QAction) if any(s.toString() == key for s in a.shortcuts())]
+        assert owners == [menu_entry(view, text)]
