@@ -9,11 +9,18 @@ gains the missing names, and a submodule it lacks is made as a plain module in `
 attribute access and ``import`` work). Each class's ``__module__`` becomes that PyTorch path
 (``str(nn.BatchNorm2d)`` prints ``<class '...nn.modules.batchnorm.BatchNorm2d'>`` as PyTorch's; a pickle names the
 placed module, which importing ``core.nn`` makes, and older pickles naming the defining file still load).
+
+``inspect.getsource(nn.BatchNorm2d)`` still works: Python's ``inspect`` reads a class's source from the file of the
+module its ``__module__`` names. A placed module whose classes are all defined in one file gets that file as
+``__file__``; one whose classes come from several files gets a source of its own (see ``_PlacedSource``).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import linecache
+import os
 import sys
 import types
 
@@ -69,18 +76,64 @@ def _submodule(package: types.ModuleType, name: str) -> types.ModuleType:
     return module
 
 
+class _PlacedSource:
+    """The source ``inspect`` and ``linecache`` see for a placed module whose classes come from several files: the
+    module's own file (when it has one) followed by each class defined elsewhere, copied from its file (when
+    linecache first asks) under a comment naming that file and line. Tracebacks are untouched: they read the
+    defining files."""
+
+    def __init__(self, own_file: str | None, loader, classes: dict[str, str]):
+        self._own_file, self._loader, self._classes = own_file, loader, classes
+
+    def __getattr__(self, name):  # the module's import loader answers everything else (reload, resources)
+        if self._loader is None:
+            raise AttributeError(name)
+        return getattr(self._loader, name)
+
+    def get_source(self, fullname: str) -> str:
+        parts = ["".join(linecache.getlines(self._own_file))] if self._own_file else [
+            f"# {fullname}: PyTorch's module path for these classes; each is defined in the file named above it.\n"]
+        for cls, file in self._classes.items():
+            lines = linecache.getlines(file)
+            for node in ast.parse("".join(lines)).body:
+                if isinstance(node, ast.ClassDef) and node.name == cls:
+                    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                    parts.append(f"\n\n# {file}, line {first}\n" + "".join(lines[first - 1:node.end_lineno]))
+                    break
+        return "".join(parts)
+
+
+def _give_source(module: types.ModuleType, classes: dict[str, str]) -> None:
+    """Make ``inspect.getsource`` find the classes placed in ``module`` (name -> defining file)."""
+    own = getattr(module, "__file__", None)
+    foreign = {cls: file for cls, file in classes.items() if file != own}
+    if not foreign:
+        return
+    if own is None and len(set(foreign.values())) == 1:
+        module.__file__ = next(iter(foreign.values()))  # the one file that defines them all
+        return
+    # NOTE: a path that does not exist, so linecache asks the module's __loader__ (the path says what it holds)
+    module.__loader__ = _PlacedSource(own, getattr(module, "__loader__", None), foreign)
+    module.__file__ = os.path.join(os.path.dirname(sys.modules[module.__name__.rpartition(".")[0]].__file__),
+                                   f"{module.__name__.rpartition('.')[2]}.py (placed)")
+
+
 def place(nn_name: str) -> None:
     """Give ``<nn_name>.modules.<name>`` each class of ``TORCH_LAYOUT[name]`` that the package ``nn_name`` has."""
     nn = sys.modules[nn_name]
     package = importlib.import_module(f"{nn_name}.modules")
     for name, classes in TORCH_LAYOUT.items():
         module = _submodule(package, name)
+        defined_in = {}
         for cls in classes.split():
             if not hasattr(module, cls) and hasattr(nn, cls):
                 setattr(module, cls, getattr(nn, cls))
             found = getattr(module, cls, None)
             if isinstance(found, type) and found.__module__.startswith(f"{nn_name}.") and found.__qualname__ == cls:
+                if found.__module__ != module.__name__:
+                    defined_in[cls] = sys.modules[found.__module__].__file__
                 found.__module__ = module.__name__  # NOTE: printed as PyTorch's (<class '...batchnorm.BatchNorm2d'>)
+        _give_source(module, defined_in)
     # NOTE: imported here, after core.nn's star import of core.nn.modules, so that core.nn.utils stays nn's utils
     importlib.import_module(f"{package.__name__}.utils")  # torch.nn.modules.utils (_pair...), an attribute as in torch
     for classes in TORCH_LAYOUT.values():  # torch.nn.modules itself holds every class too (nn.modules.Module)

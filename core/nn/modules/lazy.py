@@ -169,8 +169,8 @@ class _LazyConvMixin(LazyModuleMixin):
             self.reset_parameters()
 
 
-def _lazy_conv(eager, transposed):
-    """A lazy class for the eager convolution ``eager`` with its argument order."""
+def _lazy_conv_init(eager, transposed):
+    """The ``__init__`` of a lazy class for the eager convolution ``eager``, with its argument order."""
     if transposed:
         def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
                      dilation=1, padding_mode="zeros", device=None, dtype=None):
@@ -182,15 +182,28 @@ def _lazy_conv(eager, transposed):
                      padding_mode="zeros", device=None, dtype=None):
             eager.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode)
             self._lazy_init(out_channels, bias, device, dtype)
-    name = "Lazy" + eager.__name__
-    return type(name, (_LazyConvMixin, eager), {"__init__": __init__, "cls_to_become": eager,
-                                                "__module__": __name__, "__qualname__": name})
+    return __init__
 
 
-LazyConv1d = _lazy_conv(Conv1d, False)
-LazyConv2d = _lazy_conv(Conv2d, False)
-LazyConvTranspose1d = _lazy_conv(ConvTranspose1d, True)
-LazyConvTranspose2d = _lazy_conv(ConvTranspose2d, True)
+# NOTE: class statements (not type(...)), so that inspect.getsource finds each class
+class LazyConv1d(_LazyConvMixin, Conv1d):
+    __init__ = _lazy_conv_init(Conv1d, False)
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvMixin, Conv2d):
+    __init__ = _lazy_conv_init(Conv2d, False)
+    cls_to_become = Conv2d
+
+
+class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
+    __init__ = _lazy_conv_init(ConvTranspose1d, True)
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
+    __init__ = _lazy_conv_init(ConvTranspose2d, True)
+    cls_to_become = ConvTranspose2d
 
 
 class _LazyNormMixin(LazyModuleMixin):

@@ -7,14 +7,21 @@ NOTE: as in PyTorch, a lazy norm reads its feature count from the input's dim 1,
 from __future__ import annotations
 
 from core.nn.modules.activation_more import InstanceNorm1d, InstanceNorm2d
-from core.nn.modules.lazy import _lazy_conv, _LazyNormMixin
+from core.nn.modules.lazy import _lazy_conv_init, _LazyConvMixin, _LazyNormMixin
 from core.nn.modules.volumetric import BatchNorm3d, Conv3d, ConvTranspose3d, InstanceNorm3d
 
 __all__ = ["LazyConv3d", "LazyConvTranspose3d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
            "LazyInstanceNorm3d"]
 
-LazyConv3d = _lazy_conv(Conv3d, False)
-LazyConvTranspose3d = _lazy_conv(ConvTranspose3d, True)
+
+class LazyConv3d(_LazyConvMixin, Conv3d):
+    __init__ = _lazy_conv_init(Conv3d, False)
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
+    __init__ = _lazy_conv_init(ConvTranspose3d, True)
+    cls_to_become = ConvTranspose3d
 
 
 class LazyBatchNorm3d(_LazyNormMixin, BatchNorm3d):

@@ -12,14 +12,15 @@ __all__ = ["ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "Reflecti
 
 
 class _PadNd(Module):
-    """``F.pad`` with the module's padding; each class's mode and size come from ``_pad_class`` (PyTorch's padding
+    """``F.pad`` with the module's padding; each class's mode and size come from ``_pad_namespace`` (PyTorch's padding
     modules carry no ``mode`` or ``nd`` attribute, so neither do these)."""
 
     def extra_repr(self) -> str:
         return f"{self.padding}"
 
 
-def _pad_class(name: str, mode: str, nd: int, zero: bool = False):
+def _pad_namespace(mode: str, nd: int, zero: bool = False) -> dict:
+    """The methods and constants of a padding class with ``mode`` over ``nd`` dims."""
     constant = mode == "constant"
 
     def init(self, padding, value: float = 0.0):
@@ -45,21 +46,66 @@ def _pad_class(name: str, mode: str, nd: int, zero: bool = False):
         ns["extra_repr"] = lambda self: f"padding={self.padding}, value={self.value}"
     if mode == "circular":
         ns["_check_input_dim"] = check_input_dim
-    return type(name, (_PadNd,), ns)
+    return ns
 
 
-ZeroPad1d = _pad_class("ZeroPad1d", "constant", 1, zero=True)
-ZeroPad2d = _pad_class("ZeroPad2d", "constant", 2, zero=True)
-ConstantPad1d = _pad_class("ConstantPad1d", "constant", 1)
-ConstantPad2d = _pad_class("ConstantPad2d", "constant", 2)
-ReflectionPad1d = _pad_class("ReflectionPad1d", "reflect", 1)
-ReflectionPad2d = _pad_class("ReflectionPad2d", "reflect", 2)
-ReplicationPad1d = _pad_class("ReplicationPad1d", "replicate", 1)
-ReplicationPad2d = _pad_class("ReplicationPad2d", "replicate", 2)
-CircularPad1d = _pad_class("CircularPad1d", "circular", 1)
-CircularPad2d = _pad_class("CircularPad2d", "circular", 2)
-ZeroPad3d = _pad_class("ZeroPad3d", "constant", 3, zero=True)
-ConstantPad3d = _pad_class("ConstantPad3d", "constant", 3)
-ReflectionPad3d = _pad_class("ReflectionPad3d", "reflect", 3)
-ReplicationPad3d = _pad_class("ReplicationPad3d", "replicate", 3)
-CircularPad3d = _pad_class("CircularPad3d", "circular", 3)
+# NOTE: class statements (not type(...)), so that inspect.getsource finds each class; the body takes its
+# methods from _pad_namespace (a class body's vars() is the namespace the class is made from)
+class ZeroPad1d(_PadNd):
+    vars().update(_pad_namespace("constant", 1, zero=True))
+
+
+class ZeroPad2d(_PadNd):
+    vars().update(_pad_namespace("constant", 2, zero=True))
+
+
+class ConstantPad1d(_PadNd):
+    vars().update(_pad_namespace("constant", 1))
+
+
+class ConstantPad2d(_PadNd):
+    vars().update(_pad_namespace("constant", 2))
+
+
+class ReflectionPad1d(_PadNd):
+    vars().update(_pad_namespace("reflect", 1))
+
+
+class ReflectionPad2d(_PadNd):
+    vars().update(_pad_namespace("reflect", 2))
+
+
+class ReplicationPad1d(_PadNd):
+    vars().update(_pad_namespace("replicate", 1))
+
+
+class ReplicationPad2d(_PadNd):
+    vars().update(_pad_namespace("replicate", 2))
+
+
+class CircularPad1d(_PadNd):
+    vars().update(_pad_namespace("circular", 1))
+
+
+class CircularPad2d(_PadNd):
+    vars().update(_pad_namespace("circular", 2))
+
+
+class ZeroPad3d(_PadNd):
+    vars().update(_pad_namespace("constant", 3, zero=True))
+
+
+class ConstantPad3d(_PadNd):
+    vars().update(_pad_namespace("constant", 3))
+
+
+class ReflectionPad3d(_PadNd):
+    vars().update(_pad_namespace("reflect", 3))
+
+
+class ReplicationPad3d(_PadNd):
+    vars().update(_pad_namespace("replicate", 3))
+
+
+class CircularPad3d(_PadNd):
+    vars().update(_pad_namespace("circular", 3))
