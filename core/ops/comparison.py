@@ -90,7 +90,7 @@ def _comparison(name, ufunc_name, ordered=True):
 
     def op(input, other, *, out=None):
         check(input, other)
-        return _out(new_tensor(_binary(ufunc_name, input, other)[0]), out)
+        return _out(new_tensor(_binary(ufunc_name, input, other)[0]), out, input, other)
 
     def op_(self, other):
         check(self, other)
@@ -122,7 +122,7 @@ def _tensor_other(name, other, position):
 def _logical(name, ufunc_name):
     def op(input, other, *, out=None):
         _tensor_other(name, other, 2)
-        return _out(new_tensor(_binary(ufunc_name, input, other, _dtype.bool)[0]), out)
+        return _out(new_tensor(_binary(ufunc_name, input, other, _dtype.bool)[0]), out, input, other)
 
     def op_(self, other):
         _tensor_other(name + "_", other, 1)
@@ -139,7 +139,7 @@ logical_xor, logical_xor_ = _logical("logical_xor", "logical_xor")
 
 @recorded
 def logical_not(input, *, out=None):
-    return _out(new_tensor(xp_of(input._data).asarray(input._data == 0)), out)
+    return _out(new_tensor(xp_of(input._data).asarray(input._data == 0)), out, input)
 
 
 def logical_not_(self):
@@ -155,7 +155,8 @@ def _int_operands(name, a, b):
 
 def _bitwise(name, ufunc_name):
     def op(input, other, *, out=None):
-        return _out(new_tensor(_binary(ufunc_name, input, other, _int_operands(name, input, other))[0]), out)
+        result = new_tensor(_binary(ufunc_name, input, other, _int_operands(name, input, other))[0])
+        return _out(result, out, input, other)
 
     def op_(self, other):
         dt = _int_operands(name, self, other)
@@ -181,7 +182,7 @@ def _invert(input):
 
 @recorded
 def bitwise_not(input, *, out=None):
-    return _out(new_tensor(xp_of(input._data).asarray(_invert(input))), out)
+    return _out(new_tensor(xp_of(input._data).asarray(_invert(input))), out, input)
 
 
 def bitwise_not_(self):
@@ -208,12 +209,12 @@ def _shift(name, a, b, left: bool):
 
 @recorded
 def bitwise_left_shift(input, other, *, out=None):
-    return _out(new_tensor(_shift("lshift", input, other, True)), out)
+    return _out(new_tensor(_shift("lshift", input, other, True)), out, input, other)
 
 
 @recorded
 def bitwise_right_shift(input, other, *, out=None):
-    return _out(new_tensor(_shift("rshift", input, other, False)), out)
+    return _out(new_tensor(_shift("rshift", input, other, False)), out, input, other)
 
 
 def bitwise_left_shift_(self, other):
@@ -254,12 +255,12 @@ def isfinite(input):
 
 @recorded
 def isposinf(input, *, out=None):
-    return _out(_classify(input, "isposinf", False), out)
+    return _out(_classify(input, "isposinf", False), out, input)
 
 
 @recorded
 def isneginf(input, *, out=None):
-    return _out(_classify(input, "isneginf", False), out)
+    return _out(_classify(input, "isneginf", False), out, input)
 
 
 @recorded
@@ -344,7 +345,7 @@ def where(condition, input=None, other=None, *, out=None):
                            f"{_TYPE_NAMES[condition.dtype.name]}")
     _numbers_fit(input, other)
     try:
-        return _out(Where.apply(input, other, cond=condition), out)
+        return _out(Where.apply(input, other, cond=condition), out, condition, input, other)
     except TypeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where plain arguments failed
         if not has_torch_function_variadic(input, other):
             raise

@@ -301,14 +301,14 @@ def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
         if not has_torch_function_variadic(input, other):
             raise _argument_error("add", input, other, error) from None
         return handle_torch_function(add, (input, other), input, other, alpha=alpha, out=out)
-    return res if out is None else _out(res, out)
+    return res if out is None else _out(res, out, input, other, deprecated_other)
 
 
 def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     if deprecated_other is not NOT_GIVEN:  # sub(alpha, other)
         other, alpha = scalar_first("sub", other, deprecated_other, keyword="alpha", keyword_value=alpha)
     try:
-        return _out(Sub.apply(input, other, alpha=alpha), out)
+        return _out(Sub.apply(input, other, alpha=alpha), out, input, other, deprecated_other)
     except TypeError as error:
         if not has_torch_function_variadic(input, other):
             raise _argument_error("sub", input, other, error) from None
@@ -331,7 +331,7 @@ def mul(input, other, *, out=None):
         if not has_torch_function_variadic(input, other):
             raise _argument_error("mul", input, other, error) from None
         return handle_torch_function(mul, (input, other), input, other, out=out)
-    return res if out is None else _out(res, out)
+    return res if out is None else _out(res, out, input, other)
 
 
 multiply = mul
@@ -342,11 +342,11 @@ def div(input, other, *, rounding_mode=None, out=None):
         from core.ops import math as _math  # floor/trunc division live there; the math modules import this one
 
         if rounding_mode in ("floor", "trunc"):
-            return _out(_math.div_rounding(input, other, rounding_mode), out)
+            return _out(_math.div_rounding(input, other, rounding_mode), out, input, other)
         raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                          f"but found '{rounding_mode}'")
     try:
-        return _out(Div.apply(input, other), out)
+        return _out(Div.apply(input, other), out, input, other)
     except TypeError as error:
         if not has_torch_function_variadic(input, other):
             raise _argument_error("div", input, other, error) from None
@@ -358,7 +358,7 @@ divide = true_divide = div
 
 def neg(input, *, out=None):
     try:
-        return _out(Neg.apply(input), out)
+        return _out(Neg.apply(input), out, input)
     except AttributeError:
         if not has_torch_function_unary(input):
             raise
@@ -368,11 +368,16 @@ def neg(input, *, out=None):
 negative = neg
 
 
-def _out(result, out):
+def _out(result, out, *inputs):
+    """Write an elementwise op's ``result`` into ``out=``: refused as torch refuses it when ``out`` takes part of
+    the memory of one of the op's ``inputs`` (``torch.add(x[:-1], 1, out=x[1:])``; all of it is fine)."""
     if out is None:
         return result
     from core.ops.inplace import copy_  # inplace imports this module
 
+    if isinstance(out, Tensor):
+        for src in inputs:
+            check_no_partial_overlap(out, src)
     if isinstance(result, Tensor) and result.requires_grad:  # recorded: an input requires grad, grad mode is on
         raise RuntimeError(f"{_out_op_name()}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")

@@ -281,19 +281,19 @@ def pow(input, exponent, *, out=None):  # PyTorch's name
             if has_torch_function_unary(input):  # a tensor-like (MaskedTensor) takes the call
                 return handle_torch_function(pow, (input,), input, exponent, out=out)
             raise TypeError(f"pow(): argument 'input' must be Tensor, not {type(input).__name__}")
-        return _out(PowScalarBase.apply(exponent, base=input), out)
+        return _out(PowScalarBase.apply(exponent, base=input), out, input, exponent)
     if isinstance(exponent, Tensor):
-        return _out(PowTensor.apply(input, exponent), out)
+        return _out(PowTensor.apply(input, exponent), out, input, exponent)
     if input._data.dtype is F16 or input._data.dtype.kind == "V":  # (the float32 route would not see the half type)
         _pow_dtype(input, exponent)
-    return _out(PowScalar.apply(input, exponent=exponent), out)
+    return _out(PowScalar.apply(input, exponent=exponent), out, input, exponent)
 
 
 def float_power(input, exponent, *, out=None):
     """``pow`` computed and returned in float64."""
     a = input.to(_dtype.float64) if isinstance(input, Tensor) else float(input)
     b = exponent.to(_dtype.float64) if isinstance(exponent, Tensor) else float(exponent)
-    return _out(pow(a, b), out)
+    return _out(pow(a, b), out, input, exponent)
 
 
 # ----- clamp -------------------------------------------------------------------------------------
@@ -432,9 +432,9 @@ def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
     refuse_complex(input, NotImplementedError, "clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         check_bounds("clamp", min, max)
-        return _out(ClampTensor.apply(input, min, max), out)
+        return _out(ClampTensor.apply(input, min, max), out, input, min, max)
     try:
-        return _out(Clamp.apply(input, lo=min, hi=max), out)
+        return _out(Clamp.apply(input, lo=min, hi=max), out, input, min, max)
     except TypeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where a plain one failed
         if not has_torch_function_unary(input):
             raise
@@ -446,14 +446,14 @@ clip = clamp
 
 def clamp_min(input, min, *, out=None):
     if isinstance(min, Tensor):
-        return _out(ClampMinTensor.apply(input, min, None), out)
-    return _out(ClampMin.apply(input, lo=min), out)
+        return _out(ClampMinTensor.apply(input, min, None), out, input, min)
+    return _out(ClampMin.apply(input, lo=min), out, input, min)
 
 
 def clamp_max(input, max, *, out=None):
     if isinstance(max, Tensor):
-        return _out(ClampMaxTensor.apply(input, None, max), out)
-    return _out(ClampMax.apply(input, hi=max), out)
+        return _out(ClampMaxTensor.apply(input, None, max), out, input, max)
+    return _out(ClampMax.apply(input, hi=max), out, input, max)
 
 
 # ----- minimum / maximum -----------------------------------------------------------------------------
@@ -532,7 +532,7 @@ def _pairwise(cls, name):
         if out is not None and grad_mode.is_grad_enabled() and (input.requires_grad or other.requires_grad):
             raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                                "differentiation, but one of the arguments requires grad.")
-        return _out(cls.apply(input, other), out)
+        return _out(cls.apply(input, other), out, input, other)
 
     op.__name__ = op.__qualname__ = name
     return op

@@ -80,12 +80,12 @@ class FloorDivideScalarSelf(FloorDivide):
 def floor_divide(input, other, *, out=None):
     """``input // other``: floors (Python's rule), with PyTorch's promotion."""
     if not isinstance(input, Tensor):
-        return _out(FloorDivideScalarSelf.apply(other, number=input, mode="floor"), out)
-    return _out(FloorDivide.apply(input, other, mode="floor"), out)
+        return _out(FloorDivideScalarSelf.apply(other, number=input, mode="floor"), out, input, other)
+    return _out(FloorDivide.apply(input, other, mode="floor"), out, input, other)
 
 
 def trunc_divide(input, other, *, out=None):
-    return _out(DivRounding.apply(input, other, mode="trunc"), out)
+    return _out(DivRounding.apply(input, other, mode="trunc"), out, input, other)
 
 
 class Remainder(Function):
@@ -153,12 +153,12 @@ class RemainderScalarSelf(Remainder):
 
 def remainder(input, other, *, out=None):
     if not isinstance(input, Tensor):
-        return _out(RemainderScalarSelf.apply(other, number=input), out)
-    return _out((RemainderTensor if isinstance(other, Tensor) else Remainder).apply(input, other), out)
+        return _out(RemainderScalarSelf.apply(other, number=input), out, input, other)
+    return _out((RemainderTensor if isinstance(other, Tensor) else Remainder).apply(input, other), out, input, other)
 
 
 def fmod(input, other, *, out=None):
-    return _out((FmodTensor if isinstance(other, Tensor) else Fmod).apply(input, other), out)
+    return _out((FmodTensor if isinstance(other, Tensor) else Fmod).apply(input, other), out, input, other)
 
 
 # ----- atan2, hypot, xlogy, logaddexp, copysign, heaviside ---------------------------------------------
@@ -299,7 +299,7 @@ class Heaviside(Function):
 
 def atan2(input, other, *, out=None):
     require_tensors("atan2", input=(1, input), other=(2, other))
-    return _out(Atan2.apply(input, other), out)
+    return _out(Atan2.apply(input, other), out, input, other)
 
 
 arctan2 = atan2
@@ -307,25 +307,25 @@ arctan2 = atan2
 
 def hypot(input, other, *, out=None):
     require_tensors("hypot", input=(1, input), other=(2, other))
-    return _out(Hypot.apply(input, other), out)
+    return _out(Hypot.apply(input, other), out, input, other)
 
 
 def xlogy(input, other, *, out=None):
     if not isinstance(input, Tensor):
-        return _out(XlogyScalarSelf.apply(input, other), out)
-    return _out((Xlogy if isinstance(other, Tensor) else XlogyScalarOther).apply(input, other), out)
+        return _out(XlogyScalarSelf.apply(input, other), out, input, other)
+    return _out((Xlogy if isinstance(other, Tensor) else XlogyScalarOther).apply(input, other), out, input, other)
 
 
 def logaddexp(input, other, *, out=None):
     require_tensors("logaddexp", input=(1, input), other=(2, other))
-    return _out(Logaddexp.apply(input, other), out)
+    return _out(Logaddexp.apply(input, other), out, input, other)
 
 
 def copysign(input, other, *, out=None):
-    return _out((Copysign if isinstance(other, Tensor) else CopysignScalar).apply(input, other), out)
+    return _out((Copysign if isinstance(other, Tensor) else CopysignScalar).apply(input, other), out, input, other)
 
 
 def heaviside(input, values, *, out=None):
     require_tensors("heaviside", input=(1, input), values=(2, values))
-    return _out(Heaviside.apply(input, values), out)
+    return _out(Heaviside.apply(input, values), out, input, values)
 

@@ -59,8 +59,8 @@ class RsubScalar(Function):
 def rsub(input, other, *, alpha=1, out=None):
     """``other - alpha * input`` (``torch.rsub``)."""
     if isinstance(other, Tensor):
-        return _out(Rsub.apply(input, other, alpha=alpha), out)
-    return _out(RsubScalar.apply(input, other=other, alpha=alpha), out)
+        return _out(Rsub.apply(input, other, alpha=alpha), out, input, other)
+    return _out(RsubScalar.apply(input, other=other, alpha=alpha), out, input, other)
 
 
 def _is_number(x) -> bool:

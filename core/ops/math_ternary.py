@@ -98,7 +98,7 @@ class LerpTensor(Lerp):
 
 def lerp(input, end, weight, *, out=None):
     _check_lerp(input, end, weight)
-    return _out((LerpTensor if isinstance(weight, Tensor) else Lerp).apply(input, end, weight), out)
+    return _out((LerpTensor if isinstance(weight, Tensor) else Lerp).apply(input, end, weight), out, input, end, weight)
 
 
 @computes_in_float32
@@ -163,7 +163,8 @@ def addcmul(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, o
                                                keyword_value=value)
     if _dtype.result_type(input, tensor1, tensor2) is _dtype.bool:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
-    return _out(Addcmul.apply(*_half_widened(input, tensor1, tensor2), value=value), out)
+    return _out(Addcmul.apply(*_half_widened(input, tensor1, tensor2), value=value), out,
+                input, tensor1, tensor2)
 
 
 def addcdiv(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, out=None):
@@ -172,4 +173,5 @@ def addcdiv(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, o
                                                keyword_value=value)
     if tensor1.dtype.category < 2 and tensor2.dtype.category < 2:  # (bool or integer: complex divides)
         raise RuntimeError(_ADDCDIV_INT)
-    return _out(Addcdiv.apply(*_half_widened(input, tensor1, tensor2), value=value), out)
+    return _out(Addcdiv.apply(*_half_widened(input, tensor1, tensor2), value=value), out,
+                input, tensor1, tensor2)

@@ -160,7 +160,7 @@ def _public(cls, name):
             if has_torch_function_unary(input):  # a tensor-like (MaskedTensor) takes the call
                 return handle_torch_function(op, (input,), input, out=out)
             check_tensor(name, input)
-        return _out(cls.apply(input), out)
+        return _out(cls.apply(input), out, input)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"``torch.{name}``: elementwise, with gradient ``{cls.node_name}``."
@@ -412,15 +412,15 @@ def square(input, *, out=None):
     """``input ** 2``: bool squares to int64 like ``pow(bool, 2)``."""
     if input.dtype is _dtype.bool:
         input = input.to(_dtype.int64)
-    return _out(Square.apply(input), out)
+    return _out(Square.apply(input), out, input)
 
 
 def round(input, *, decimals=None, out=None):  # PyTorch's name
     """Half to even; an explicit ``decimals`` (even 0) is PyTorch's other overload (RoundBackward1)."""
     if decimals is not None:
         cls = RoundDecimals if decimals else RoundZeroDecimals
-        return _out(cls.apply(input, decimals=int(decimals)), out)
-    return _out(Round.apply(input), out)
+        return _out(cls.apply(input, decimals=int(decimals)), out, input)
+    return _out(Round.apply(input), out, input)
 
 
 def polygamma(n: int, input, *, out=None):
@@ -429,15 +429,15 @@ def polygamma(n: int, input, *, out=None):
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
     if n == 0:
-        return _out(Digamma.apply(input), out)
-    return _out(Polygamma.apply(input, n=int(n)), out)
+        return _out(Digamma.apply(input), out, n, input)
+    return _out(Polygamma.apply(input, n=int(n)), out, n, input)
 
 
 def logit(input, eps=None, *, out=None):
     eps = None if eps is None else float(eps)
     if isinstance(input, Tensor) and input.dtype in (_dtype.float16, _dtype.bfloat16):
-        return _out(Logit.apply(input, eps=eps, low=input._data.dtype), out)  # (rounded between steps: as torch)
-    return _out(Logit.apply(input, eps=eps), out)
+        return _out(Logit.apply(input, eps=eps, low=input._data.dtype), out, input)  # (rounded between steps: as torch)
+    return _out(Logit.apply(input, eps=eps), out, input)
 
 
 @recorded
@@ -445,7 +445,7 @@ def signbit(input, *, out=None):
     """True where the sign bit is set (-0.0 included); never differentiable."""
     x = input._data
     res = xp_of(x).signbit(x) if x.dtype.kind == "f" else (x < 0)
-    return _out(new_tensor(xp_of(x).asarray(res)), out)
+    return _out(new_tensor(xp_of(x).asarray(res)), out, input)
 
 
 def positive(input):
@@ -481,5 +481,5 @@ class NanToNum(Function):
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
-    return _out(NanToNum.apply(input, nan, posinf, neginf), out)
+    return _out(NanToNum.apply(input, nan, posinf, neginf), out, input)
 
