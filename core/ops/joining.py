@@ -19,6 +19,7 @@ from core.ops import views as _v
 from core.ops._strided import dense
 from core.ops._util import cast_array, check_same_device, normalize_dim, xp_of
 from core.ops.elementwise import _out as write_out  # the shared out= rule
+from core.ops.elementwise import check_no_partial_overlap
 from core.ops.movement import narrow, select
 
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
@@ -107,11 +108,19 @@ def _check_cat(tensors, dim):
     return dim
 
 
+def _check_out_apart(out, tensors) -> None:
+    """torch's cat/stack refuse an ``out=`` sharing memory with an input, even one that is the input itself."""
+    if isinstance(out, Tensor):
+        for t in tensors:
+            check_no_partial_overlap(out, t, same_is_fine=False)
+
+
 def _cat(name, tensors, dim, out):
     tensors = _tensor_list(name, tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")  # (concat and concatenate too)
     dim = _check_cat(tensors, dim)
+    _check_out_apart(out, tensors)
     result = Cat.apply(*tensors, dim=dim, dt=_common_dtype(tensors))
     return _out(result, out)
 
@@ -162,6 +171,7 @@ def stack(tensors, dim=0, *, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
                                f"{list(t._data.shape)} at entry {i}")
     dim = normalize_dim(dim, len(ref) + 1)
+    _check_out_apart(out, tensors)
     return _out(Stack.apply(*tensors, dim=dim, dt=_common_dtype(tensors)), out)
 
 

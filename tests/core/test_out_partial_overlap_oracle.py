@@ -31,6 +31,11 @@ CASES = {
     "eq": lambda L, x: L.eq(x[:-1], 1, out=x[1:]),
     "strided_inputs": lambda L, x: L.sub(x[::2], 1, out=x[1::2][:2]),  # not dense: not compared, as torch
     "into_a_clone": lambda L, x: L.add(x[:-1], 1, out=x[1:].clone()),
+    "cat_overlapping": lambda L, x: L.cat([x[:2], x[2:4]], out=x[1:5]),
+    "cat_into_the_inputs": lambda L, x: L.cat([x[:2], x[2:4]], out=x[:4]),
+    "cat_into_its_only_input": lambda L, x: L.cat([x[:2]], out=x[:2]),
+    "cat_apart": lambda L, x: L.cat([x[:1], x[4:]], out=x[1:3]),
+    "stack_overlapping": lambda L, x: L.stack([x[:2], x[2:4]], out=x[:4].view(2, 2)),
 }
 
 
