@@ -200,6 +200,8 @@ def _reset(lib) -> None:
     lib.set_grad_enabled(True)
     lib.set_printoptions(profile="default")
     lib.manual_seed(0)
+    lib.__future__.set_swap_module_params_on_conversion(False)  # the swap_tensors tutorial turns it on
+    lib.__future__.set_overwrite_module_params_on_conversion(False)
 
 
 _NUMPY_PRINT = np.get_printoptions()
