@@ -51,7 +51,7 @@ def refusal(box: SpinBox, text: str) -> str:
     if _read(box, t) is not None:
         return f"{t} is outside [{box.minimum():g}, {box.maximum():g}]"
     try:
-        if not math.isnan(float(t)):
+        if math.isinf(float(t)):  # 1e999 (2.5 in a whole-number box is no number it can read)
             return f"{t} is too large to read"
     except ValueError:
         pass

@@ -1,7 +1,8 @@
 """The Train dock: the document's training settings as editors, Train/Pause/Step/Reset and progress.
 
-The settings scroll when the dock is short; the buttons, the progress and the messages stay in view under
-them (a 1366x768 window shows Plots and Data once training starts, and the dock gets short just then).
+Optimizer, learning rate and steps sit above the buttons, the progress and the messages, which all stay in view;
+the other settings scroll under them ("More settings"): a 1366x768 window shows Plots and Data once training
+starts, and the dock gets short just then.
 
 Every settings edit is a ``SetTraining`` command pushed through the window's undo stack (so it is saved
 in the file and undoable); the editors follow the document back on undo/redo. A hyperparameter changed
@@ -106,7 +107,6 @@ class TrainPanel(QWidget):
 
     # ----- construction -------------------------------------------------------------------------------------
     def _build(self) -> None:
-        form = QFormLayout()
         self.loss = _named(QComboBox(), "trainLoss")
         self.optimizer = _named(QComboBox(), "trainOptimizer")
         self.optimizer.addItems(list(OPTIMIZERS))
@@ -137,14 +137,25 @@ class TrainPanel(QWidget):
         self.stop_nan.setChecked(True)
         self.message = _named(QLabel(""), "trainMessage")  # why training stopped
         self.message.setWordWrap(True)
-        for label, w in (("Loss node", self.loss), ("Optimizer", self.optimizer), ("Learning rate", self.lr),
-                         ("Momentum", self.momentum), ("", self.nesterov), ("Weight decay", self.weight_decay),
-                         ("LR schedule", self.schedule), ("Gamma", self.gamma), ("Step size", self.step_size),
-                         ("Batch size", self.batch_size), ("Steps", self.steps), ("Seed", self.seed),
-                         ("Validate every (0: off)", self.val_every),
-                         ("Device", self.device), ("Stop below loss (0: off)", self.loss_below),
-                         ("Stop after no improvement (0: off)", self.patience), ("No improvement in", self.watch),
-                         ("", self.stop_nan)):
+        common, more = QFormLayout(), QFormLayout()  # what most runs change; the rest, scrolling under the buttons
+        more.addRow(_named(QLabel("<b>More settings</b>"), "trainMoreSettings"))
+        for form, rows in ((common, (("Optimizer", self.optimizer), ("Learning rate", self.lr), ("Steps", self.steps))),
+                           (more, (("Loss node", self.loss), ("Momentum", self.momentum), ("", self.nesterov),
+                                   ("Weight decay", self.weight_decay), ("LR schedule", self.schedule),
+                                   ("Gamma", self.gamma), ("Step size", self.step_size),
+                                   ("Batch size", self.batch_size), ("Seed", self.seed),
+                                   ("Validate every (0: off)", self.val_every), ("Device", self.device),
+                                   ("Stop below loss (0: off)", self.loss_below),
+                                   ("Stop after no improvement (0: off)", self.patience),
+                                   ("No improvement in", self.watch), ("", self.stop_nan)))):
+            self._add_rows(form, rows)
+        self._build_layout(common, more)
+        compact(self)  # labels wrap, buttons may be narrow: the side column needs no sideways scrolling
+        self._connect_editors()
+        self._on_state("idle")
+
+    def _add_rows(self, form: QFormLayout, rows: tuple[tuple[str, QWidget], ...]) -> None:
+        for label, w in rows:
             if w is self.watch:  # its box under the label, the column's whole width: read whole, never cut off
                 form.addRow(QLabel(label))  # ('training loss (no validation split)')
                 form.addRow(w)
@@ -152,6 +163,11 @@ class TrainPanel(QWidget):
                 form.addRow(label, w)
             if isinstance(w, (FloatSpinBox, IntSpinBox)):  # typed text the field refuses: kept, and why, at it
                 self._add_refusal_row(form, w)
+
+    def _build_layout(self, common: QFormLayout, more: QFormLayout) -> None:
+        """Optimizer, learning rate and steps, the buttons, progress and messages stay in view; the other settings
+        scroll under a "More settings" heading (a 1366x768 window with Plots open leaves the dock a third of its
+        height)."""
         buttons = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         slots: tuple[tuple[str, Callable[[], object]], ...] = (
@@ -166,25 +182,22 @@ class TrainPanel(QWidget):
             self.buttons[name] = b
         self.progress_bar = _named(QProgressBar(), "trainProgress")
         self.progress_label = StatusLine(objectName="trainProgressLabel")  # a QLabel would relayout the window
-        settings = _named(QWidget(), "trainSettings")
-        settings.setLayout(form)
-        form.setContentsMargins(0, 0, 0, 0)
-        self.settings_scroll = FittingScroll(settings, "trainSettings")  # the settings scroll, the controls stay
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.settings_scroll, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(self.progress_bar)
-        layout.addWidget(self.progress_label)
         self.step_mode = StatusLine(objectName="trainStepMode")  # which path the steps took: captured or eager
         self.step_mode.setToolTip("Captured: after the first steps, each step replays the ops the forward pass "
                                   "recorded (core.compile) instead of running every node's Python again; the "
                                   "numbers are the same, bit for bit. Eager: every node runs as it does when you "
                                   "step, for the reason shown.")
-        layout.addWidget(self.step_mode)
-        layout.addWidget(self.message)
-        compact(self)  # labels wrap, buttons may be narrow: the side column needs no sideways scrolling
-        self._connect_editors()
-        self._on_state("idle")
+        settings = _named(QWidget(), "trainSettings")
+        settings.setLayout(more)
+        more.setContentsMargins(0, 0, 0, 0)
+        self.settings_scroll = FittingScroll(settings, "trainSettings")  # the settings scroll, the controls stay
+        self.settings_scroll.setMinimumHeight(40)  # a window half a small screen high still fits
+        layout = QVBoxLayout(self)
+        layout.addLayout(common)
+        layout.addLayout(buttons)
+        for w in (self.progress_bar, self.progress_label, self.step_mode, self.message):
+            layout.addWidget(w)
+        layout.addWidget(self.settings_scroll, 1)
 
     def _add_refusal_row(self, form: QFormLayout, box: FloatSpinBox | IntSpinBox) -> None:
         """A red line under ``box``'s row, shown while the box keeps text it refused (as the Inspector's)."""

@@ -62,6 +62,15 @@ def test_a_refused_learning_rate_stays_in_the_field_and_says_why_there(train_doc
     assert panel.lr.lineEdit().text() == typed and _says_at_the_field(panel, panel.lr, words)
 
 
+def test_a_refused_number_under_more_settings_says_why_under_its_own_field(train_dock, qtbot):
+    """``2.5`` typed as the seed (under "More settings", a whole number) is kept there, and the red line that says
+    why is the one right under the seed field."""
+    w, panel = train_dock
+    type_into(qtbot, panel.seed, "2.5")
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.seed, "can't read '2.5' (type a whole number)"))
+    assert [box for box, note in panel.refusals.items() if note.isVisible()] == [panel.seed]
+
+
 def test_train_does_not_start_while_the_learning_rate_holds_refused_text(train_dock, qtbot):
     """``abc`` typed as the learning rate, then the Train button clicked: nothing trains, the field keeps ``abc``
     and takes the focus back; Ctrl+T with ``-1`` typed (no Return) refuses it the same way."""
@@ -193,3 +202,23 @@ def test_the_view_menu_lists_the_focus_keys_and_they_are_nobody_elses(window):
         assert menu_entry(view, text).shortcut().toString() == key
         owners = [a for a in window.findChildren(QAction) if any(s.toString() == key for s in a.shortcuts())]
         assert owners == [menu_entry(view, text)]
+
+
+def test_optimizer_learning_rate_steps_and_the_buttons_show_whole_with_plots_open_at_1366x768(qtbot, node_types):
+    """The spiral classifier at 1366x768, one Step clicked (the Plots and Data docks open under the canvas): the
+    Train dock shows the optimizer, learning rate and steps fields and the Train/Pause/Step/Reset buttons whole,
+    without scrolling; the other settings scroll under "More settings"."""
+    from core.nodegraph.files.toy import classifier_graph
+    from tests.gui.conftest import make_window
+
+    w = shown(qtbot, make_window(qtbot, classifier_graph("spiral")))
+    panel = w.training.panel
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(panel.buttons["Step"])
+    plots = w.training.docks["plots"]
+    qtbot.waitUntil(lambda: plots.isVisible() and not plots.visibleRegion().isEmpty())
+    show_dock(qtbot, w, w.training.docks["train"])
+    for field in (panel.optimizer, panel.lr, panel.steps, *panel.buttons.values()):
+        qtbot.waitUntil(lambda f=field: f.visibleRegion().boundingRect() == f.rect())
+    assert panel.settings_scroll.isAncestorOf(panel.loss) and panel.settings_scroll.isAncestorOf(panel.seed)
+    w.undo_stack.setClean()
