@@ -8,7 +8,8 @@ rules and shows their message). ``refusal(box, text)`` says why in words for cal
 
 A box told ``keep_refused_text()`` (the Train panel's settings) instead keeps the refused text in the field, framed
 in red with the reason as its tooltip, and emits ``refusal_changed(message)``; the mark goes when the text becomes a
-number in range (typed, or the document's value shown again) or on Escape, which puts the value back. ``settle(box)``
+number in range (typed, or the document's value shown again) or on Escape, which puts the value back (before Run ▸
+Cancel's Esc, which takes Escape only when the field shows its value). ``settle(box)``
 applies a typed number or marks typed text refused, for an action (Train) that must not run on what the field
 shows but does not hold.
 """
@@ -16,8 +17,9 @@ shows but does not hold.
 from __future__ import annotations
 
 import math
+from typing import cast
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
 
@@ -111,15 +113,26 @@ class _Refusal:
         self.box.setToolTip(self.tip)
         self.box.refusal_changed.emit("")
 
+    def reverts(self, event: QKeyEvent) -> bool:
+        """Whether ``event`` is an Escape this field uses: it shows something other than its value."""
+        box = self.box
+        return (self.keeps and event.key() == Qt.Key.Key_Escape
+                and (self.text is not None or box.lineEdit().text() != box.textFromValue(box.value())))
+
     def escape(self, event: QKeyEvent) -> bool:
         """Escape puts the field's value back when it shows anything else; True when it did."""
-        box = self.box
-        shown = box.textFromValue(box.value())
-        if event.key() != Qt.Key.Key_Escape or (self.text is None and box.lineEdit().text() == shown):
+        if not self.reverts(event):
             return False
-        box.lineEdit().setText(shown)
+        self.box.lineEdit().setText(self.box.textFromValue(self.box.value()))
         self.clear()
         return True
+
+    def claims(self, event: QEvent) -> bool:
+        """A shortcut override for an Escape the field uses (Run ▸ Cancel's Esc would take it first)."""
+        if event.type() == QEvent.Type.ShortcutOverride and self.reverts(cast(QKeyEvent, event)):
+            event.accept()
+            return True
+        return False
 
     def _on_text(self, text: str) -> None:
         if self.text is not None and text != self.text and self.box.validate(text, 0)[0] == QValidator.State.Acceptable:
@@ -156,8 +169,11 @@ class FloatSpinBox(QDoubleSpinBox):
         value = _taken(self, text)
         return float(value) if value is not None else super().valueFromText(text)
 
+    def event(self, event: QEvent) -> bool:
+        return self.refusal.claims(event) or super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.refusal.keeps and self.refusal.escape(event):
+        if self.refusal.escape(event):
             return
         refused = _refuse_typed(self, event)
         super().keyPressEvent(event)
@@ -187,8 +203,11 @@ class IntSpinBox(QSpinBox):
         value = _taken(self, text)
         return int(value) if value is not None else super().valueFromText(text)
 
+    def event(self, event: QEvent) -> bool:
+        return self.refusal.claims(event) or super().event(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.refusal.keeps and self.refusal.escape(event):
+        if self.refusal.escape(event):
             return
         refused = _refuse_typed(self, event)
         super().keyPressEvent(event)

@@ -222,3 +222,25 @@ def test_optimizer_learning_rate_steps_and_the_buttons_show_whole_with_plots_ope
         qtbot.waitUntil(lambda f=field: f.visibleRegion().boundingRect() == f.rect())
     assert panel.settings_scroll.isAncestorOf(panel.loss) and panel.settings_scroll.isAncestorOf(panel.seed)
     w.undo_stack.setClean()
+
+
+def test_escape_in_a_field_with_refused_text_reverts_it_and_training_goes_on(qtbot, node_types):
+    """While the spiral classifier trains (Esc is Run ▸ Cancel then), ``abc`` typed as the learning rate and refused,
+    then Escape in the field: the field shows the learning rate again and training goes on (Esc elsewhere still
+    stops it)."""
+    from core.nodegraph.files.toy import classifier_graph
+    from tests.gui.conftest import make_window
+
+    w = shown(qtbot, make_window(qtbot, classifier_graph("spiral", steps=100_000)))
+    panel, trainer = w.training.panel, w.training.trainer
+    show_dock(qtbot, w, w.training.docks["train"])
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "training")
+    type_into(qtbot, panel.lr, "abc")
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read"))
+    QTest.keyClick(panel.lr, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not panel.refusals[panel.lr].isVisible())
+    assert trainer.state == "training"
+    QTest.keyClick(panel.lr, Qt.Key_Escape)  # nothing left to revert: Esc is Cancel again
+    qtbot.waitUntil(lambda: trainer.state != "training")
+    w.undo_stack.setClean()
