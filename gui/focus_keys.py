@@ -19,8 +19,8 @@ __all__ = ["make_actions", "first_field"]
 def first_field(panel: QWidget) -> QWidget:
     """The first widget in ``panel``'s tab order that a user could Tab to (a scroll area's frame is skipped: the
     fields inside it come next), or ``panel`` when there is none."""
-    w = panel
-    while True:
+    w: QWidget | None = panel
+    while w is not None:
         w = w.nextInFocusChain()
         if w is panel or w is None:
             return panel
@@ -29,6 +29,7 @@ def first_field(panel: QWidget) -> QWidget:
         takes_tab = bool(w.focusPolicy() & Qt.FocusPolicy.TabFocus)
         if takes_tab and w.isVisible() and w.isEnabled() and not isinstance(w, QScrollArea):
             return w
+    return panel
 
 
 def focus(target: QWidget) -> None:

@@ -21,7 +21,7 @@ from typing import cast
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
-from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
+from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox, QWidget
 
 __all__ = ["FloatSpinBox", "IntSpinBox", "refusal", "settle"]
 
@@ -87,7 +87,8 @@ class _Refusal:
     """A box's kept refusal: the text it refused and the red frame and tooltip that say why (see the module)."""
 
     def __init__(self, box: FloatSpinBox | IntSpinBox) -> None:
-        self.box, self.text, self.tip, self.keeps = box, None, "", False
+        self.box, self.tip, self.keeps = box, "", False
+        self.text: str | None = None  # the refused text the field keeps showing, None when there is none
         box.textChanged.connect(self._on_text)
 
     def keep(self, refused: str | None) -> None:
@@ -117,13 +118,13 @@ class _Refusal:
         """Whether ``event`` is an Escape this field uses: it shows something other than its value."""
         box = self.box
         return (self.keeps and event.key() == Qt.Key.Key_Escape
-                and (self.text is not None or box.lineEdit().text() != box.textFromValue(box.value())))
+                and (self.text is not None or box.lineEdit().text() != _value_text(box)))
 
     def escape(self, event: QKeyEvent) -> bool:
         """Escape puts the field's value back when it shows anything else; True when it did."""
         if not self.reverts(event):
             return False
-        self.box.lineEdit().setText(self.box.textFromValue(self.box.value()))
+        self.box.lineEdit().setText(_value_text(self.box))
         self.clear()
         return True
 
@@ -137,6 +138,13 @@ class _Refusal:
     def _on_text(self, text: str) -> None:
         if self.text is not None and text != self.text and self.box.validate(text, 0)[0] == QValidator.State.Acceptable:
             self.clear()
+
+
+def _value_text(box: FloatSpinBox | IntSpinBox) -> str:
+    """The text the box shows for its value."""
+    if isinstance(box, IntSpinBox):
+        return box.textFromValue(box.value())
+    return box.textFromValue(box.value())
 
 
 def settle(box: FloatSpinBox | IntSpinBox) -> bool:
@@ -155,8 +163,8 @@ class FloatSpinBox(QDoubleSpinBox):
     refused = Signal(str)
     refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
 
-    def __init__(self, *args: object) -> None:
-        super().__init__(*args)
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.refusal = _Refusal(self)
 
     def keep_refused_text(self) -> None:
@@ -189,8 +197,8 @@ class IntSpinBox(QSpinBox):
     refused = Signal(str)
     refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
 
-    def __init__(self, *args: object) -> None:
-        super().__init__(*args)
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.refusal = _Refusal(self)
 
     def keep_refused_text(self) -> None:
