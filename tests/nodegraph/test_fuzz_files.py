@@ -11,7 +11,6 @@ or in the step's metrics, never raised; a refusal is one short LoadError.
 import copy
 import json
 import random
-import time
 
 import pytest
 
@@ -120,10 +119,8 @@ def test_thousands_of_mutated_files_each_load_or_raise_one_load_error():
     data = json.loads(text)
     rng = random.Random(20260)
     outcomes = {"loaded": 0, "refused": 0}
-    slowest = 0.0
     for i in range(N_MUTANTS):
         mutant = _structural(data, rng) if i % 2 else _textual(text, rng)
-        start = time.perf_counter()
         try:
             g = files.loads(mutant)
         except LoadError as exc:
@@ -133,9 +130,7 @@ def test_thousands_of_mutated_files_each_load_or_raise_one_load_error():
             outcomes["loaded"] += 1
             assert files.loads(files.dumps(g)) == g, f"mutant {i} loaded but does not round-trip"
             validate(g)
-        slowest = max(slowest, time.perf_counter() - start)
     assert outcomes["loaded"] > 100 and outcomes["refused"] > 1000
-    assert slowest < 2.0
 
 
 def test_whatever_loads_can_be_inferred_without_raising():
@@ -188,7 +183,6 @@ def test_mutated_examples_load_save_round_trip_and_run_or_are_refused_with_one_l
     datas = [json.loads(t) for t in texts]
     rng = random.Random(2121)
     outcomes = {"loaded": 0, "refused": 0}
-    start = time.perf_counter()
     for i in range(N_EXAMPLE_MUTANTS):
         k = rng.randrange(len(texts))
         kind = i % 4
@@ -203,4 +197,3 @@ def test_mutated_examples_load_save_round_trip_and_run_or_are_refused_with_one_l
         outcomes["loaded"] += 1
         _check_loaded(g, f"mutant {i} of example {k}")
     assert outcomes["loaded"] > 60 and outcomes["refused"] > 200, outcomes
-    assert time.perf_counter() - start < 30
