@@ -218,6 +218,8 @@ class LessonController:
         self._render.setInterval(0)
         self._render.timeout.connect(self.panel.redraw)
         window.bridge.stepped.connect(self._on_session_event)
+        self._ran: list[tuple[str, str]] = []  # (phase, node) of the steps the learner's last action ran
+        self._ran_checked = False  # the checklist has seen them: the next step starts another action's list
         self._lesson_graph: tuple[Lesson, Graph | None] | None = None  # (lesson, its graph as loaded from its file)
         training.trainer.state_changed.connect(self._on_trainer_state)
         training.trainer.run_started.connect(self._on_run_started)
@@ -244,7 +246,12 @@ class LessonController:
             self._check.start()
 
     def _on_session_event(self, event: SessionEvent) -> None:
-        """A session step: check the promises once it settles; while training, when the trainer stops."""
+        """A session step: check the promises once it settles; while training, when the trainer stops. A forward
+        or backward step is noted as one the learner ran (Forward all's every step: "the last step ran x")."""
+        if event.phase in ("forward", "backward") and event.node is not None and not event.detail.get("recompute"):
+            if self._ran_checked:
+                self._ran, self._ran_checked = [], False
+            self._ran.append((event.phase, event.node))
         if event.phase != "train" and self.training.trainer.state != "training":
             self._check.start()
 
@@ -272,7 +279,8 @@ class LessonController:
         diagnostics = self.training.diagnostics
         refs = SessionRefs(session, lesson.key, self._metrics(),
                            last.node if last is not None and last.phase in ("forward", "backward") else None,
-                           lambda: list(diagnostics.hints), self._names(lesson))
+                           lambda: list(diagnostics.hints), self._names(lesson), self._ran)
+        self._ran_checked = True
         return panel.checklist.update(refs)
 
     def _names(self, lesson: Lesson) -> Graph | None:

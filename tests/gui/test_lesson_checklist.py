@@ -10,7 +10,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QSettings
 
-from tests.gui.real_input import click_link, shown
+from tests.gui.real_input import click_link, click_toolbar, shown
 
 
 @pytest.fixture
@@ -56,6 +56,17 @@ def test_clicking_forward_and_backward_links_ticks_the_promises_that_came_true(q
         _wait_ticked(qtbot, browser, *ticked)
     assert "☐" not in _text(browser)
     assert window.bridge.session.grad("n2").tolist() == [2.0, 3.0]
+
+
+def test_forward_all_from_the_toolbar_ticks_the_whole_first_step(qtbot, window, lesson_four):
+    """A newcomer who presses Forward all without stepping first ran x too: step 1's list ticks whole, and step 2's
+    'the last step ran z' (a Backward step) waits for the Backward step."""
+    browser = lesson_four
+    click_toolbar(window, "forward")
+    _wait_ticked(qtbot, browser, "the last step ran x", "x is [2.0, 3.0]", "z is 1.6", "x is a leaf")
+    assert "☐ the last step ran z" in _text(browser)
+    click_toolbar(window, "backward_step")
+    _wait_ticked(qtbot, browser, "the last step ran z", "b.grad is None")
 
 
 def test_redrawing_the_ticks_keeps_the_text_where_the_reader_scrolled(qtbot, lesson_four):

@@ -139,3 +139,42 @@ def test_following_a_link_of_an_earlier_step_does_not_take_the_checklist_back():
     checklist.focus(2)
     checklist.focus(1)
     assert checklist.current == 2
+
+
+def _learner_with_steps(lesson):
+    """A learner's session and checklist, with the (phase, node) of every step the session runs recorded."""
+    run, checklist = _learner(lesson)
+    ran: list[tuple[str, str]] = []
+    run.session.subscribe(lambda event: ran.append((event.phase, event.node)) if event.node is not None else None)
+    return run, checklist, ran
+
+
+def test_forward_all_at_once_ticks_the_first_step_whole():
+    """A learner who presses Forward all without a Forward step first ran x too: 'the last step ran x' ticks,
+    and so does everything after it in step 1."""
+    run, checklist, ran = _learner_with_steps(LESSONS["04-autograd-graph"])
+    run.perform(Action("forward"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    assert all(_ticks(checklist, 0))
+    assert dict(checklist.items(0))["the last step ran x"] is True
+
+
+def test_a_forward_pass_does_not_keep_a_promise_about_a_backward_step():
+    """Step 2's 'the last step ran z' follows a Backward step: Forward all, which also ran z, does not keep it."""
+    run, checklist, ran = _learner_with_steps(LESSONS["04-autograd-graph"])
+    checklist.focus(1)
+    run.perform(Action("forward"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    assert _ticks(checklist, 1) == [False, False]
+    ran.clear()
+    run.perform(Action("backward_step"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    assert _ticks(checklist, 1) == [True, True]
+
+
+def test_a_forward_step_of_another_node_does_not_keep_the_first_steps_promise():
+    lesson = LESSONS["04-autograd-graph"]
+    session = Session(files.load(lesson.file))
+    session.forward_step()
+    refs = SessionRefs(session, ran=[("forward", "n2")])  # w ran, not x
+    assert [(p.text, p.holds) for p in promises(lesson.steps[0], refs)][0] == ("the last step ran x", False)

@@ -12,6 +12,11 @@ for the steps the learner has reached: the current step (``focus`` moves it on w
 followed; it also moves on by itself once every promise of the step has ticked, to be checked from the next
 change on) and the ones before it. So "b.grad is None" in step 2 does not tick before the learner gets
 there, and "the last step ran x" in step 5 does not tick on step 1's first Forward step.
+
+"The last step ran x" is about what the learner did: given the steps their last action ran (``SessionRefs.ran``;
+Forward all runs every node), it holds when one of them ran x in the direction of the ``do:`` written before it
+(a forward ``step = x`` is not kept by the backward step of x, nor step 2's backward ``step = z`` by Forward all),
+so a learner who presses Forward all at once ticks step 1 whole.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.nodegraph.lessons.runner import HintSource, SessionRefs, StepMetrics, matches
-from core.nodegraph.lessons.texts import Expectation, Lesson, Step
+from core.nodegraph.lessons.texts import Action, Expectation, Lesson, Step
 from core.nodegraph.model.names import node_label
 
 if TYPE_CHECKING:
@@ -118,10 +123,33 @@ def promise_text(e: Expectation, graph: Graph | None = None) -> str | None:
     return f"{subject}{'.' + attr if attr else ''} {_OPS[e.op]} {value}"
 
 
-def _holds(refs: SessionRefs, e: Expectation) -> bool:
+_PHASES = {"forward_step": "forward", "forward": "forward", "backward_step": "backward", "backward": "backward"}
+
+
+def _phases(step: Step) -> list[str | None]:
+    """For each of ``step``'s expectations, the direction of the stepping ``do:`` written before it (None: none)."""
+    phase: str | None = None
+    out: list[str | None] = []
+    for kind, item in step.program:
+        if kind == "do" and isinstance(item, Action):
+            phase = _PHASES.get(item.name, phase)
+        elif kind == "expect":
+            out.append(phase)
+    return out if len(out) == len(step.expects) else [None] * len(step.expects)
+
+
+def _ran(refs: SessionRefs, e: Expectation, phase: str | None) -> bool:
+    """``step = x`` against the steps the last action ran: one of them ran x (in ``phase`` when known)."""
+    node = refs.node_id(e.value) if isinstance(e.value, str) else e.value
+    return any(n == node and (phase is None or p == phase) for p, n in refs.ran)
+
+
+def _holds(refs: SessionRefs, e: Expectation, phase: str | None = None) -> bool:
     """Whether the promise holds in ``refs``'s session; anything it can't read (a node renamed or deleted, a
-    value not computed yet) counts as not holding."""
+    value not computed yet) counts as not holding. ``phase``: the direction a ``step`` promise is about."""
     try:
+        if e.ref == "step" and e.op == "=" and refs.ran:
+            return _ran(refs, e, phase)
         actual = refs.resolve(e.ref)
         expected = refs.node_id(e.value) if e.ref == "step" and isinstance(e.value, str) else e.value
         return matches(actual, e.op, expected, e.places)
@@ -135,10 +163,10 @@ def promises(step: Step, session: Session | SessionRefs, metrics: Iterable[StepM
     and ``hints`` as for ``SessionRefs``: the last training's figures, the node the last step ran, the hints)."""
     refs = session if isinstance(session, SessionRefs) else SessionRefs(session, "lesson", metrics, last_node, hints)
     out = []
-    for e in step.expects:
+    for e, phase in zip(step.expects, _phases(step)):
         text = promise_text(e, refs.graph)
         if text is not None:
-            out.append(Promise(text, _holds(refs, e), e))
+            out.append(Promise(text, _holds(refs, e, phase), e))
     return out
 
 
@@ -147,8 +175,10 @@ class Checklist:
 
     def __init__(self, lesson: Lesson, graph: Graph | None = None) -> None:
         self.lesson = lesson
-        phrased = [[(promise_text(e, graph), e) for e in step.expects] for step in lesson.steps]
-        self.texts = [[(t, e) for t, e in items if t is not None] for items in phrased]
+        phrased = [[(promise_text(e, graph), e, phase) for e, phase in zip(step.expects, _phases(step))]
+                   for step in lesson.steps]
+        self.texts = [[(t, e) for t, e, _ in items if t is not None] for items in phrased]
+        self.phases = [[phase for t, _, phase in items if t is not None] for items in phrased]
         self.ticked = [[False] * len(items) for items in self.texts]
         self.current = self._with_promises(0)
 
@@ -173,7 +203,7 @@ class Checklist:
             for k, (_, e) in enumerate(self.texts[i]):
                 if self.ticked[i][k]:
                     continue
-                if not _holds(refs, e):
+                if not _holds(refs, e, self.phases[i][k]):
                     break
                 self.ticked[i][k] = changed = True
         if self.current < len(self.texts) and all(self.ticked[self.current]):

@@ -92,18 +92,21 @@ class SessionRefs:
     """Reads a lesson's refs and checks its promises against any session: a ``LessonRun``'s own, or the window's.
 
     ``metrics`` are the last training's per-step dicts (``Session.train``'s; ``losses.*``, ``accuracy.last`` and
-    ``val_*.last`` read them), ``last_node`` the graph node the last stepping action ran (``step``) and ``hints``
+    ``val_*.last`` read them), ``last_node`` the graph node the last stepping action ran (``step``), ``ran`` the
+    ``(phase, node)`` of every step that action ran (Forward all runs several; the checklist reads it) and ``hints``
     a callable giving the current diagnostic hints (None: ``hints`` refs raise LessonError). ``names``, the
     lesson's own graph, names the nodes that the session's document leaves untitled (the start document is
     lesson 4's graph with some titles left out)."""
 
     def __init__(self, session: Session, key: str = "lesson", metrics: Iterable[StepMetrics] = (),
-                 last_node: str | None = None, hints: HintSource | None = None, names: Graph | None = None) -> None:
+                 last_node: str | None = None, hints: HintSource | None = None, names: Graph | None = None,
+                 ran: Iterable[tuple[str, str]] = ()) -> None:
         self.session = session
         self.graph = session.graph
         self.key = key
         self.metrics = list(metrics)
         self.last_node = last_node
+        self.ran = list(ran)
         self.hints = hints
         self.names = names
 
