@@ -33,7 +33,7 @@ from core._legacy_storages import *  # FloatStorage, LongStorage, ...
 from core._legacy_types import *  # FloatTensor, LongTensor, ...
 from core._library.tags import Tag
 from core._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
-from core._printing import get_printoptions, printoptions, set_printoptions
+from core._printing import set_printoptions
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from core._script_object import ScriptObject
 from core._tensor import Size, Tensor
@@ -55,6 +55,27 @@ for _name, _value in list(globals().items()):  # op families (core.ops.linalg...
 del _name, _value, _ops_namespace
 
 e, inf, nan, pi, newaxis = _np.e, _np.inf, _np.nan, _np.pi, None  # torch's constants (Python floats)
+
+# Functions core.ops defines for Tensor's methods (in-place ``add_``, ``view``, ``expand``, ``to``...) and its own
+# helpers (``make_view``, ``getitem``...) that torch's namespace lacks: hidden, so ``hasattr(torch, "add_")``,
+# ``dir(torch)`` and ``torch.view`` (an AttributeError) answer as torch's. ``get_printoptions``/``printoptions``
+# live in ``core._tensor_str``, as torch's.
+_TENSOR_ONLY = """
+absolute_ add_ addbmm_ addcdiv_ addcmul_ addmm_ addr_ arctan2_ atan2_ baddbmm_ bernoulli_ bitwise_and_
+bitwise_left_shift_ bitwise_not_ bitwise_or_ bitwise_right_shift_ bitwise_xor_ cauchy_ check_inplace
+compute_view_strides conj_of contiguous copy_ copysign_ digamma_ div_ divide_ eq_ erfinv_ expand expand_as
+exponential_ fill_diagonal_ float_power_ floor_divide_ fmod_ from_numpy_dtype ge_ geometric_ geometry getitem
+greater_ greater_equal_ gt_ heaviside_ hypot_ index_add_ index_copy_ index_fill_ infer_size le_ lerp_ less_
+less_equal_ lgamma_ log_normal_ logical_and_ logical_not_ logical_or_ logical_xor_ lt_ make_view masked_fill_
+masked_scatter_ mul_ multiply_ ne_ normal_ not_equal_ polygamma_ pow_ put_ random_ refuse_complex remainder_
+repeat reshape_as scatter_ scatter_add_ scatter_reduce_ setitem sgn_ sign_ squeeze_ sub_ subtract_ swapaxes_
+swapdims_ t_ to transpose_ tril_ triu_ true_divide_ trunc_divide trunc_divide_ unfold uniform_ unsqueeze_ view
+view_as
+""".split()
+for _name in _TENSOR_ONLY:
+    globals().pop(_name, None)
+del _name, _TENSOR_ONLY
+
 from core._dlpack import from_dlpack
 from core._frombuffer import frombuffer
 from core._global_flags import *  # set_anomaly_enabled, set_warn_always, set_flush_denormal, ...
@@ -85,7 +106,7 @@ _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "seriali
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_functorch", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft",
                "signal", "_C", "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom", "fx", "export",
-               "ao", "quantization", "_utils", "_logging", "_higher_order_ops")
+               "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str")
 
 
 def __getattr__(name):

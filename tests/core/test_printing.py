@@ -138,10 +138,10 @@ def test_set_printoptions_changes_reprs_like_pytorch(options, torch, restore_pri
 
 
 def test_printoptions_context_manager_restores_the_options(restore_printoptions):
-    before = core.get_printoptions()
-    with core.printoptions(precision=2):
+    before = core._tensor_str.get_printoptions()
+    with core._tensor_str.printoptions(precision=2):
         assert repr(core.tensor([1.12345])) == "tensor([1.12])"
-    assert core.get_printoptions() == before
+    assert core._tensor_str.get_printoptions() == before
     assert repr(core.tensor([1.12345])) == "tensor([1.1235])"
 
 
