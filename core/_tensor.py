@@ -905,6 +905,8 @@ class Tensor(metaclass=_TensorMeta):
     def _new_factory(name):  # a helper used while building the class body
         def method(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
             from core import _factories  # factories import Tensor
+            if "out" in kwargs:  # the factory takes out=, PyTorch's method does not
+                raise TypeError(f"new_{name}() got an unexpected keyword argument 'out'")
             if name != "full":  # the size's errors name new_zeros(), not zeros()
                 if "size" in kwargs and not size:
                     _factories.size_arg((kwargs["size"],), "new_" + name, keyword=True)

@@ -367,9 +367,9 @@ class Tensor:
         """``core.ops.linalg.matmul`` with ``self`` as its first argument."""
     def __rmatmul__(self, other):
         """``other @ self``. (core.ops.tensor_methods._rmatmul)"""
-    def __neg__(self, *, out=...):
+    def __neg__(self):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
-    def __abs__(self, *, out=...):
+    def __abs__(self):
         """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
     def __invert__(self):
         """``~self``: bitwise not of an integer or Boolean tensor. (core.ops.tensor_methods._invert)"""
@@ -405,133 +405,133 @@ class Tensor:
         """``core.ops.conversion.to`` with ``self`` as its first argument."""
     def where(self, condition, y):
         """``x.where(c, y)`` is ``where(c, x, y)``: ``self`` is not the first argument here. (core.ops.tensor_methods._where)"""
-    def abs(self, *, out=...):
+    def abs(self):
         """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
-    def absolute(self, *, out=...):
+    def absolute(self):
         """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
-    def exp(self, *, out=...):
+    def exp(self):
         """``torch.exp``: elementwise, with gradient ``ExpBackward0``. (core.ops.math_unary.exp)"""
-    def exp2(self, *, out=...):
+    def exp2(self):
         """``torch.exp2``: elementwise, with gradient ``Exp2Backward0``. (core.ops.math_unary.exp2)"""
-    def log(self, *, out=...):
+    def log(self):
         """``torch.log``: elementwise, with gradient ``LogBackward0``. (core.ops.math_unary.log)"""
-    def log2(self, *, out=...):
+    def log2(self):
         """``torch.log2``: elementwise, with gradient ``Log2Backward0``. (core.ops.math_unary.log2)"""
-    def log10(self, *, out=...):
+    def log10(self):
         """``torch.log10``: elementwise, with gradient ``Log10Backward0``. (core.ops.math_unary.log10)"""
-    def log1p(self, *, out=...):
+    def log1p(self):
         """``torch.log1p``: elementwise, with gradient ``Log1PBackward0``. (core.ops.math_unary.log1p)"""
-    def expm1(self, *, out=...):
+    def expm1(self):
         """``torch.expm1``: elementwise, with gradient ``Expm1Backward0``. (core.ops.math_unary.expm1)"""
-    def sqrt(self, *, out=...):
+    def sqrt(self):
         """``torch.sqrt``: elementwise, with gradient ``SqrtBackward0``. (core.ops.math_unary.sqrt)"""
-    def rsqrt(self, *, out=...):
+    def rsqrt(self):
         """``torch.rsqrt``: elementwise, with gradient ``RsqrtBackward0``. (core.ops.math_unary.rsqrt)"""
-    def sin(self, *, out=...):
+    def sin(self):
         """``torch.sin``: elementwise, with gradient ``SinBackward0``. (core.ops.math_unary.sin)"""
-    def cos(self, *, out=...):
+    def cos(self):
         """``torch.cos``: elementwise, with gradient ``CosBackward0``. (core.ops.math_unary.cos)"""
-    def tan(self, *, out=...):
+    def tan(self):
         """``torch.tan``: elementwise, with gradient ``TanBackward0``. (core.ops.math_unary.tan)"""
-    def asin(self, *, out=...):
+    def asin(self):
         """``torch.asin``: elementwise, with gradient ``AsinBackward0``. (core.ops.math_unary.asin)"""
-    def acos(self, *, out=...):
+    def acos(self):
         """``torch.acos``: elementwise, with gradient ``AcosBackward0``. (core.ops.math_unary.acos)"""
-    def atan(self, *, out=...):
+    def atan(self):
         """``torch.atan``: elementwise, with gradient ``AtanBackward0``. (core.ops.math_unary.atan)"""
-    def sinh(self, *, out=...):
+    def sinh(self):
         """``torch.sinh``: elementwise, with gradient ``SinhBackward0``. (core.ops.math_unary.sinh)"""
-    def cosh(self, *, out=...):
+    def cosh(self):
         """``torch.cosh``: elementwise, with gradient ``CoshBackward0``. (core.ops.math_unary.cosh)"""
-    def tanh(self, *, out=...):
+    def tanh(self):
         """``torch.tanh``: elementwise, with gradient ``TanhBackward0``. (core.ops.math_unary.tanh)"""
-    def sigmoid(self, *, out=...):
+    def sigmoid(self):
         """``torch.sigmoid``: elementwise, with gradient ``SigmoidBackward0``. (core.ops.math_unary.sigmoid)"""
-    def relu(self, *, out=...):
+    def relu(self):
         """``torch.relu``: elementwise, with gradient ``ReluBackward0``. (core.ops.math_unary.relu)"""
-    def sign(self, *, out=...):
+    def sign(self):
         """``torch.sign``: elementwise, with gradient ``SignBackward0``. (core.ops.math_unary.sign)"""
-    def sgn(self, *, out=...):
+    def sgn(self):
         """``torch.sgn``: elementwise, with gradient ``SgnBackward0``. (core.ops.math_unary.sgn)"""
-    def floor(self, *, out=...):
+    def floor(self):
         """``torch.floor``: elementwise, with gradient ``FloorBackward0``. (core.ops.math_unary.floor)"""
-    def ceil(self, *, out=...):
+    def ceil(self):
         """``torch.ceil``: elementwise, with gradient ``CeilBackward0``. (core.ops.math_unary.ceil)"""
-    def round(self, *, decimals=..., out=...):
+    def round(self, *, decimals=...):
         """Half to even; an explicit ``decimals`` (even 0) is PyTorch's other overload (RoundBackward1). (core.ops.math_unary.round)"""
-    def trunc(self, *, out=...):
+    def trunc(self):
         """``torch.trunc``: elementwise, with gradient ``TruncBackward0``. (core.ops.math_unary.trunc)"""
-    def frac(self, *, out=...):
+    def frac(self):
         """``torch.frac``: elementwise, with gradient ``FracBackward0``. (core.ops.math_unary.frac)"""
-    def reciprocal(self, *, out=...):
+    def reciprocal(self):
         """``torch.reciprocal``: elementwise, with gradient ``ReciprocalBackward0``. (core.ops.math_unary.reciprocal)"""
-    def square(self, *, out=...):
+    def square(self):
         """``input ** 2``: bool squares to int64 like ``pow(bool, 2)``. (core.ops.math_unary.square)"""
-    def erf(self, *, out=...):
+    def erf(self):
         """``torch.erf``: elementwise, with gradient ``ErfBackward0``. (core.ops.math_unary.erf)"""
-    def erfinv(self, *, out=...):
+    def erfinv(self):
         """``torch.erfinv``: elementwise, with gradient ``ErfinvBackward0``. (core.ops.math_unary.erfinv)"""
-    def nan_to_num(self, nan=..., posinf=..., neginf=..., *, out=...):
+    def nan_to_num(self, nan=..., posinf=..., neginf=...):
         """``core.ops.math_unary.nan_to_num`` with ``self`` as its first argument."""
-    def erfc(self, *, out=...):
+    def erfc(self):
         """``torch.erfc``: elementwise, with gradient ``ErfcBackward0``. (core.ops.math_unary.erfc)"""
-    def asinh(self, *, out=...):
+    def asinh(self):
         """``torch.asinh``: elementwise, with gradient ``AsinhBackward0``. (core.ops.math_unary.asinh)"""
-    def acosh(self, *, out=...):
+    def acosh(self):
         """``torch.acosh``: elementwise, with gradient ``AcoshBackward0``. (core.ops.math_unary.acosh)"""
-    def atanh(self, *, out=...):
+    def atanh(self):
         """``torch.atanh``: elementwise, with gradient ``AtanhBackward0``. (core.ops.math_unary.atanh)"""
-    def arcsin(self, *, out=...):
+    def arcsin(self):
         """``torch.asin``: elementwise, with gradient ``AsinBackward0``. (core.ops.math_unary.asin)"""
-    def arccos(self, *, out=...):
+    def arccos(self):
         """``torch.acos``: elementwise, with gradient ``AcosBackward0``. (core.ops.math_unary.acos)"""
-    def arctan(self, *, out=...):
+    def arctan(self):
         """``torch.atan``: elementwise, with gradient ``AtanBackward0``. (core.ops.math_unary.atan)"""
-    def arcsinh(self, *, out=...):
+    def arcsinh(self):
         """``torch.asinh``: elementwise, with gradient ``AsinhBackward0``. (core.ops.math_unary.asinh)"""
-    def arccosh(self, *, out=...):
+    def arccosh(self):
         """``torch.acosh``: elementwise, with gradient ``AcoshBackward0``. (core.ops.math_unary.acosh)"""
-    def arctanh(self, *, out=...):
+    def arctanh(self):
         """``torch.atanh``: elementwise, with gradient ``AtanhBackward0``. (core.ops.math_unary.atanh)"""
-    def fix(self, *, out=...):
+    def fix(self):
         """``torch.trunc``: elementwise, with gradient ``TruncBackward0``. (core.ops.math_unary.trunc)"""
-    def logit(self, eps=..., *, out=...):
+    def logit(self, eps=...):
         """``core.ops.math_unary.logit`` with ``self`` as its first argument."""
-    def lgamma(self, *, out=...):
+    def lgamma(self):
         """``torch.lgamma``: elementwise, with gradient ``LgammaBackward0``. (core.ops.math_unary.lgamma)"""
-    def digamma(self, *, out=...):
+    def digamma(self):
         """``torch.digamma``: elementwise, with gradient ``DigammaBackward0``. (core.ops.math_unary.digamma)"""
-    def sinc(self, *, out=...):
+    def sinc(self):
         """``torch.sinc``: elementwise, with gradient ``SincBackward0``. (core.ops.math_unary.sinc)"""
-    def deg2rad(self, *, out=...):
+    def deg2rad(self):
         """``torch.deg2rad``: elementwise, with gradient ``Deg2RadBackward0``. (core.ops.math_unary.deg2rad)"""
-    def rad2deg(self, *, out=...):
+    def rad2deg(self):
         """``torch.rad2deg``: elementwise, with gradient ``Rad2DegBackward0``. (core.ops.math_unary.rad2deg)"""
-    def signbit(self, *, out=...):
+    def signbit(self):
         """True where the sign bit is set (-0.0 included); never differentiable. (core.ops.math_unary.signbit)"""
     def positive(self):
         """``core.ops.math_unary.positive`` with ``self`` as its first argument."""
-    def polygamma(self, input, *, out=...):
+    def polygamma(self, input):
         """``core.ops.math_unary.polygamma`` with ``self`` as its first argument."""
-    def neg(self, *, out=...):
+    def neg(self):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
-    def negative(self, *, out=...):
+    def negative(self):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
-    def add(self, other, deprecated_other=..., *, alpha=..., out=...):
+    def add(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.add`` with ``self`` as its first argument."""
-    def sub(self, other, deprecated_other=..., *, alpha=..., out=...):
+    def sub(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
-    def subtract(self, other, deprecated_other=..., *, alpha=..., out=...):
+    def subtract(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
-    def mul(self, other, *, out=...):
+    def mul(self, other):
         """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
-    def multiply(self, other, *, out=...):
+    def multiply(self, other):
         """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
-    def div(self, other, *, rounding_mode=..., out=...):
+    def div(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
-    def divide(self, other, *, rounding_mode=..., out=...):
+    def divide(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
-    def true_divide(self, other, *, rounding_mode=..., out=...):
+    def true_divide(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def add_(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
@@ -549,89 +549,89 @@ class Tensor:
         """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
     def true_divide_(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
-    def clamp(self, min=..., max=..., *, out=...):
+    def clamp(self, min=..., max=...):
         """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
-    def clip(self, min=..., max=..., *, out=...):
+    def clip(self, min=..., max=...):
         """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
-    def clamp_min(self, min, *, out=...):
+    def clamp_min(self, min):
         """``core.ops.math_binary.clamp_min`` with ``self`` as its first argument."""
-    def clamp_max(self, max, *, out=...):
+    def clamp_max(self, max):
         """``core.ops.math_binary.clamp_max`` with ``self`` as its first argument."""
-    def minimum(self, other, *, out=...):
+    def minimum(self, other):
         """``core.ops.math_binary.minimum`` with ``self`` as its first argument."""
-    def maximum(self, other, *, out=...):
+    def maximum(self, other):
         """``core.ops.math_binary.maximum`` with ``self`` as its first argument."""
-    def pow(self, exponent, *, out=...):
+    def pow(self, exponent):
         """``core.ops.math_binary.pow`` with ``self`` as its first argument."""
-    def float_power(self, exponent, *, out=...):
+    def float_power(self, exponent):
         """``pow`` computed and returned in float64. (core.ops.math_binary.float_power)"""
-    def fmax(self, other, *, out=...):
+    def fmax(self, other):
         """``core.ops.math_binary.fmax`` with ``self`` as its first argument."""
-    def fmin(self, other, *, out=...):
+    def fmin(self, other):
         """``core.ops.math_binary.fmin`` with ``self`` as its first argument."""
-    def lerp(self, end, weight, *, out=...):
+    def lerp(self, end, weight):
         """``core.ops.math_ternary.lerp`` with ``self`` as its first argument."""
-    def addcmul(self, tensor1, tensor2, deprecated_tensor2=..., *, value=..., out=...):
+    def addcmul(self, tensor1, tensor2, deprecated_tensor2=..., *, value=...):
         """``core.ops.math_ternary.addcmul`` with ``self`` as its first argument."""
-    def addcdiv(self, tensor1, tensor2, deprecated_tensor2=..., *, value=..., out=...):
+    def addcdiv(self, tensor1, tensor2, deprecated_tensor2=..., *, value=...):
         """``core.ops.math_ternary.addcdiv`` with ``self`` as its first argument."""
-    def floor_divide(self, other, *, out=...):
+    def floor_divide(self, other):
         """``input // other``: floors (Python's rule), with PyTorch's promotion. (core.ops.math_pairwise.floor_divide)"""
-    def remainder(self, other, *, out=...):
+    def remainder(self, other):
         """``core.ops.math_pairwise.remainder`` with ``self`` as its first argument."""
-    def fmod(self, other, *, out=...):
+    def fmod(self, other):
         """``core.ops.math_pairwise.fmod`` with ``self`` as its first argument."""
-    def atan2(self, other, *, out=...):
+    def atan2(self, other):
         """``core.ops.math_pairwise.atan2`` with ``self`` as its first argument."""
-    def hypot(self, other, *, out=...):
+    def hypot(self, other):
         """``core.ops.math_pairwise.hypot`` with ``self`` as its first argument."""
-    def xlogy(self, other, *, out=...):
+    def xlogy(self, other):
         """``core.ops.math_pairwise.xlogy`` with ``self`` as its first argument."""
-    def arctan2(self, other, *, out=...):
+    def arctan2(self, other):
         """``core.ops.math_pairwise.atan2`` with ``self`` as its first argument."""
-    def logaddexp(self, other, *, out=...):
+    def logaddexp(self, other):
         """``core.ops.math_pairwise.logaddexp`` with ``self`` as its first argument."""
-    def heaviside(self, values, *, out=...):
+    def heaviside(self, values):
         """``core.ops.math_pairwise.heaviside`` with ``self`` as its first argument."""
-    def copysign(self, other, *, out=...):
+    def copysign(self, other):
         """``core.ops.math_pairwise.copysign`` with ``self`` as its first argument."""
-    def logical_and(self, other, *, out=...):
+    def logical_and(self, other):
         """``core.ops.comparison.logical_and`` with ``self`` as its first argument."""
-    def logical_or(self, other, *, out=...):
+    def logical_or(self, other):
         """``core.ops.comparison.logical_or`` with ``self`` as its first argument."""
-    def logical_not(self, *, out=...):
+    def logical_not(self):
         """``core.ops.comparison.logical_not`` with ``self`` as its first argument."""
-    def logical_xor(self, other, *, out=...):
+    def logical_xor(self, other):
         """``core.ops.comparison.logical_xor`` with ``self`` as its first argument."""
-    def bitwise_and(self, other, *, out=...):
+    def bitwise_and(self, other):
         """``core.ops.comparison.bitwise_and`` with ``self`` as its first argument."""
-    def bitwise_or(self, other, *, out=...):
+    def bitwise_or(self, other):
         """``core.ops.comparison.bitwise_or`` with ``self`` as its first argument."""
-    def bitwise_xor(self, other, *, out=...):
+    def bitwise_xor(self, other):
         """``core.ops.comparison.bitwise_xor`` with ``self`` as its first argument."""
-    def bitwise_not(self, *, out=...):
+    def bitwise_not(self):
         """``core.ops.comparison.bitwise_not`` with ``self`` as its first argument."""
-    def eq(self, other, *, out=...):
+    def eq(self, other):
         """``torch.eq``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.eq)"""
-    def ne(self, other, *, out=...):
+    def ne(self, other):
         """``torch.ne``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ne)"""
-    def lt(self, other, *, out=...):
+    def lt(self, other):
         """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.lt)"""
-    def le(self, other, *, out=...):
+    def le(self, other):
         """``torch.le``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.le)"""
-    def gt(self, other, *, out=...):
+    def gt(self, other):
         """``torch.gt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.gt)"""
-    def ge(self, other, *, out=...):
+    def ge(self, other):
         """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ge)"""
-    def greater(self, other, *, out=...):
+    def greater(self, other):
         """``torch.gt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.gt)"""
-    def less(self, other, *, out=...):
+    def less(self, other):
         """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.lt)"""
-    def greater_equal(self, other, *, out=...):
+    def greater_equal(self, other):
         """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ge)"""
-    def less_equal(self, other, *, out=...):
+    def less_equal(self, other):
         """``torch.le``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.le)"""
-    def not_equal(self, other, *, out=...):
+    def not_equal(self, other):
         """``torch.ne``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ne)"""
     def isnan(self):
         """``core.ops.comparison.isnan`` with ``self`` as its first argument."""
@@ -677,9 +677,9 @@ class Tensor:
         """``core.ops.comparison.bitwise_xor_`` with ``self`` as its first argument."""
     def bitwise_not_(self):
         """``core.ops.comparison.bitwise_not_`` with ``self`` as its first argument."""
-    def bitwise_left_shift(self, other, *, out=...):
+    def bitwise_left_shift(self, other):
         """``core.ops.comparison.bitwise_left_shift`` with ``self`` as its first argument."""
-    def bitwise_right_shift(self, other, *, out=...):
+    def bitwise_right_shift(self, other):
         """``core.ops.comparison.bitwise_right_shift`` with ``self`` as its first argument."""
     def greater_(self, other):
         """``core.ops.comparison.gt_`` with ``self`` as its first argument."""
@@ -695,9 +695,9 @@ class Tensor:
         """``core.ops.comparison.bitwise_left_shift_`` with ``self`` as its first argument."""
     def bitwise_right_shift_(self, other):
         """``core.ops.comparison.bitwise_right_shift_`` with ``self`` as its first argument."""
-    def isposinf(self, *, out=...):
+    def isposinf(self):
         """``core.ops.comparison.isposinf`` with ``self`` as its first argument."""
-    def isneginf(self, *, out=...):
+    def isneginf(self):
         """``core.ops.comparison.isneginf`` with ``self`` as its first argument."""
     def isreal(self):
         """True where the imaginary part is 0 (everywhere for a real tensor). (core.ops.comparison.isreal)"""
@@ -865,23 +865,23 @@ class Tensor:
         """``random_()``: ``[0, 2**mantissa]`` for floats, ``[0, max]`` for integers; ``random_(to)``: ``[0, to)``; (core.ops.random_samplers.random_)"""
     def log_normal_(self, mean: builtins.float = ..., std: builtins.float = ..., *, generator=...) -> Tensor:
         """``core.ops.random_samplers.log_normal_`` with ``self`` as its first argument."""
-    def bernoulli(self, p=..., *, generator=..., out=...) -> Tensor:
+    def bernoulli(self, p=..., *, generator=...):
         """Draws 1 with probability ``input`` (or ``p``) elementwise, in input's dtype. (core.ops.random_samplers.bernoulli)"""
-    def multinomial(self, num_samples: builtins.int, replacement: builtins.bool = ..., *, generator=..., out=...) -> Tensor:
+    def multinomial(self, num_samples: builtins.int, replacement: builtins.bool = ..., *, generator=...):
         """Category indices drawn by weight (rows of a 2-d input independently). (core.ops.random_samplers.multinomial)"""
     def geometric_(self, p: builtins.float, *, generator=...) -> Tensor:
         """Trials until the first success (values >= 1). (core.ops.random_samplers.geometric_)"""
     def cauchy_(self, median: builtins.float = ..., sigma: builtins.float = ..., *, generator=...) -> Tensor:
         """``core.ops.random_samplers.cauchy_`` with ``self`` as its first argument."""
-    def sum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=..., out=...):
+    def sum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.sum`` with ``self`` as its first argument."""
-    def mean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=..., out=...):
+    def mean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.mean`` with ``self`` as its first argument."""
     def prod(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.prod`` with ``self`` as its first argument."""
-    def max(self, dim=..., keepdim: builtins.bool = ..., *, other=..., out=...):
+    def max(self, dim=..., keepdim: builtins.bool = ..., *, other=...):
         """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum). (core.ops.reduction.max)"""
-    def min(self, dim=..., keepdim: builtins.bool = ..., *, other=..., out=...):
+    def min(self, dim=..., keepdim: builtins.bool = ..., *, other=...):
         """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum). (core.ops.reduction.min)"""
     def amax(self, dim=..., keepdim: builtins.bool = ...):
         """``core.ops.reduction.amax`` with ``self`` as its first argument."""
@@ -917,7 +917,7 @@ class Tensor:
         """``core.ops.statistics.count_nonzero`` with ``self`` as its first argument."""
     def dist(self, other: Tensor, p=...):
         """``core.ops.statistics.dist`` with ``self`` as its first argument."""
-    def cumsum(self, dim, *, dtype=..., out=...):
+    def cumsum(self, dim, *, dtype=...):
         """``core.ops.cumulative.cumsum`` with ``self`` as its first argument."""
     def cumprod(self, dim, *, dtype=...):
         """``core.ops.cumulative.cumprod`` with ``self`` as its first argument."""
@@ -1059,15 +1059,15 @@ class Tensor:
         """``core.ops.rearranging.slice_scatter`` with ``self`` as its first argument."""
     def diagonal_scatter(self, src: Tensor, offset=..., dim1=..., dim2=...):
         """``core.ops.rearranging.diagonal_scatter`` with ``self`` as its first argument."""
-    def matmul(self, other, *, out=...):
+    def matmul(self, other):
         """``core.ops.linalg.matmul`` with ``self`` as its first argument."""
-    def mm(self, mat2, *, out=...):
+    def mm(self, mat2):
         """``core.ops.linalg.mm`` with ``self`` as its first argument."""
-    def bmm(self, mat2, *, out=...):
+    def bmm(self, mat2):
         """``core.ops.linalg.bmm`` with ``self`` as its first argument."""
-    def mv(self, vec, *, out=...):
+    def mv(self, vec):
         """``core.ops.linalg.mv`` with ``self`` as its first argument."""
-    def dot(self, other, *, out=...):
+    def dot(self, other):
         """``core.ops.linalg.dot`` with ``self`` as its first argument."""
     def outer(self, vec2):
         """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
@@ -1077,15 +1077,15 @@ class Tensor:
         """``dot`` that conjugates its first argument (complex tensors). (core.ops.linalg.vdot)"""
     def ger(self, vec2):
         """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
-    def addmm(self, mat1, mat2, *deprecated, beta=..., alpha=..., out=...):
+    def addmm(self, mat1, mat2, *deprecated, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addmm`` with ``self`` as its first argument."""
-    def addmv(self, mat, vec, *, beta=..., alpha=..., out=...):
+    def addmv(self, mat, vec, *, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addmv`` with ``self`` as its first argument."""
-    def addbmm(self, batch1, batch2, *, beta=..., alpha=..., out=...):
+    def addbmm(self, batch1, batch2, *, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addbmm`` with ``self`` as its first argument."""
-    def baddbmm(self, batch1, batch2, *, beta=..., alpha=..., out=...):
+    def baddbmm(self, batch1, batch2, *, beta=..., alpha=...):
         """``core.ops.linalg_addmm.baddbmm`` with ``self`` as its first argument."""
-    def addr(self, vec1, vec2, *, beta=..., alpha=..., out=...):
+    def addr(self, vec1, vec2, *, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addr`` with ``self`` as its first argument."""
     def addmm_(self, mat1, mat2, *deprecated, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addmm_`` with ``self`` as its first argument."""
@@ -1113,7 +1113,7 @@ class Tensor:
         """``core.ops.index_dim.index_copy_`` with ``self`` as its first argument."""
     def repeat_interleave(self, repeats=..., dim=..., *, output_size=...) -> Tensor:
         """Each element (or slice along ``dim``) repeated; a tensor of counts gives an index_select. (core.ops.index_dim.repeat_interleave)"""
-    def gather(self, dim, index: Tensor, *, sparse_grad: builtins.bool = ..., out=...) -> Tensor:
+    def gather(self, dim, index: Tensor, *, sparse_grad: builtins.bool = ...):
         """``core.ops.scatter.gather`` with ``self`` as its first argument."""
     def scatter(self, dim, index: Tensor, src=..., *, value=..., reduce=...) -> Tensor:
         """``core.ops.scatter.scatter`` with ``self`` as its first argument."""
@@ -1129,7 +1129,7 @@ class Tensor:
         """``core.ops.scatter.scatter_reduce`` with ``self`` as its first argument."""
     def scatter_reduce_(self, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = ...):
         """``core.ops.scatter.scatter_reduce_`` with ``self`` as its first argument."""
-    def nonzero(self, *, as_tuple: builtins.bool = ..., out=...):
+    def nonzero(self, *, as_tuple: builtins.bool = ...):
         """``core.ops.indexing.nonzero`` with ``self`` as its first argument."""
     def masked_select(self, mask: Tensor) -> Tensor:
         """``core.ops.indexing.masked_select`` with ``self`` as its first argument."""
@@ -1241,9 +1241,9 @@ class Tensor:
         """The signal whose ``stft`` (with the same settings) is ``input``: windowed overlap-add of the frames. (core._stft.istft)"""
     def geqrf(self):
         """``(a, tau)``: the QR factorisation of ``input`` in LAPACK's reflector form (no gradient, as PyTorch's). (core.ops.linalg_householder.geqrf)"""
-    def orgqr(self, tau, *, out=...):
+    def orgqr(self, tau):
         """``core.ops.linalg_householder.householder_product`` with ``self`` as its first argument."""
-    def triangular_solve(self, A, upper: builtins.bool = ..., transpose: builtins.bool = ..., unitriangular: builtins.bool = ..., *, out=...):
+    def triangular_solve(self, A, upper: builtins.bool = ..., transpose: builtins.bool = ..., unitriangular: builtins.bool = ...):
         """``(solution, cloned_coefficient)`` of ``op(A) X = b`` for triangular ``A`` (a warning once, as PyTorch's). (core.ops.removed_ops.triangular_solve)"""
     def solve(self, /, *args, **kwargs):
         """Removed in PyTorch 1.9: raises PyTorch's RuntimeError naming the replacement of ``solve``. (core.ops.removed_ops.solve)"""
@@ -1253,7 +1253,7 @@ class Tensor:
         """Removed in PyTorch 1.9: raises PyTorch's RuntimeError naming the replacement of ``symeig``. (core.ops.removed_ops.symeig)"""
     def eig(self, /, *args, **kwargs):
         """Removed in PyTorch 1.9: raises PyTorch's RuntimeError naming the replacement of ``eig``. (core.ops.removed_ops.eig)"""
-    def lu(self, pivot=..., get_infos=..., out=...):
+    def lu(self, pivot=..., get_infos=...):
         """``torch.lu``: ``(LU, pivots)`` or with ``get_infos`` ``(LU, pivots, infos)``; deprecated as in PyTorch. (core.ops.linalg_lu.legacy_lu)"""
     def lu_solve(self, LU_data, LU_pivots):
         """``torch.lu_solve(b, LU, pivots)``: the old argument order of ``linalg.lu_solve``; deprecated as in PyTorch. (core.ops.linalg_lu.legacy_lu_solve)"""
@@ -1317,7 +1317,7 @@ class Tensor:
         """A copy of ``input`` with ``src`` written where ``input.as_strided(size, stride, storage_offset)`` looks. (core.ops.tensor_gaps.as_strided_scatter)"""
     def nonzero_static(self, *, size, fill_value=...):
         """``nonzero()`` cut or padded (with ``fill_value`` rows) to exactly ``size`` rows. (core.ops.tensor_gaps.nonzero_static)"""
-    def ormqr(self, input2, input3, left=..., transpose=..., *, out=...):
+    def ormqr(self, input2, input3, left=..., transpose=...):
         """``Q @ C`` (or ``C @ Q``, with ``Q^T`` when ``transpose``) for Q given as ``geqrf``'s reflectors and tau. (core.ops.tensor_gaps.ormqr)"""
     def is_distributed(self) -> builtins.bool:
         """``core.ops.tensor_gaps.is_distributed`` with ``self`` as its first argument."""
@@ -1331,15 +1331,15 @@ class Tensor:
         """What ``load_state_dict`` puts in place of ``self``: ``other`` detached, or copied into ``self``. (core.ops.tensor_gaps._module_load)"""
     def as_subclass(self, cls):
         """``self`` seen as an instance of the Tensor subclass ``cls`` (same memory, same autograd history). (core.ops.tensor_gaps._as_subclass)"""
-    def i0(self, *, out=...):
+    def i0(self):
         """``core.ops.misc_more.i0`` with ``self`` as its first argument."""
     def i0_(self):
         """``core.ops.tensor_gaps._i0_`` with ``self`` as its first argument."""
-    def igamma(self, other, *, out=...):
+    def igamma(self, other):
         """``core.ops.misc_more.igamma`` with ``self`` as its first argument."""
     def igamma_(self, other):
         """``core.ops.tensor_gaps._igamma_`` with ``self`` as its first argument."""
-    def igammac(self, other, *, out=...):
+    def igammac(self, other):
         """``core.ops.misc_more.igammac`` with ``self`` as its first argument."""
     def igammac_(self, other):
         """``core.ops.tensor_gaps._igammac_`` with ``self`` as its first argument."""

@@ -98,9 +98,9 @@ def binary_operator(ufunc, general, record=None):
                         t._data = t._root = res
                         t._vc = [0]
                         return t
-        if type(other) is _ndarray:  # NumPy computes ``t + array`` (see core.ops.numpy_interop)
-            return NotImplemented
-        return general(self, other, out=out) if alpha is _UNSET else general(self, other, alpha=alpha, out=out)
+        if type(other) is _ndarray or out is not None:  # NumPy computes ``t + array`` (core.ops.numpy_interop);
+            return NotImplemented  # PyTorch's operator refuses out= (a TypeError it turns into NotImplemented)
+        return general(self, other) if alpha is _UNSET else general(self, other, alpha=alpha)
 
     operator.__name__ = operator.__qualname__ = general.__name__
     operator.__doc__ = general.__doc__

@@ -76,8 +76,15 @@ def _reinforce(self, reward):
     raise RuntimeError(_REINFORCE)
 
 
+def _no_out(name, kwargs):
+    """PyTorch parses a method's arguments before its kernel runs: ``out=`` is refused first."""
+    if "out" in kwargs:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+
+
 def _sparse_only_mm(name):
     def method(self, *args, **kwargs):
+        _no_out(name, kwargs)
         raise RuntimeError("tensor.sspaddmm(...) can only be called on sparse tensors")
     method.__name__ = name
     method.__doc__ = f"``{name}``: a sparse tensor's product; PyTorch's error for a strided one."
@@ -93,6 +100,7 @@ def _to_padded_tensor(self, padding, output_size=None):
 
 def _no_kernel(name):
     def method(self, *args, **kwargs):
+        _no_out(name, kwargs)
         no_cpu_kernel(name)
     method.__name__ = name
     method.__doc__ = f"``{name}``: no kernel for strided CPU tensors (sparse, nested, CUDA ones): PyTorch's error."

@@ -37,6 +37,7 @@ from core.ops import (
     math_reflected,
     math_ternary,
     math_unary,
+    method_out,
     movement,
     numeric_more,
     order_stats,
@@ -319,6 +320,7 @@ TENSOR_METHODS.update(python_operators.TENSOR_METHODS)  # +t, x in t, <<, >>, &=
 
 def install(cls) -> None:
     """Give ``cls`` (``Tensor``) every method of the table; ``core.ops`` calls it once."""
+    method_out.refuse_out(TENSOR_METHODS, skip=("__add__", "__mul__"))  # (their hot path refuses out itself)
     python_operators.install(TENSOR_METHODS)  # binary operators answer NotImplemented to operands they cannot take
     for name, function in TENSOR_METHODS.items():
         setattr(cls, name, function)

@@ -91,6 +91,8 @@ def new(self, *args, device=None, **kwargs):
 
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **kwargs):
     """An uninitialised tensor with the given size and strides, in ``self``'s dtype and device by default."""
+    if "out" in kwargs:
+        raise TypeError("new_empty_strided() got an unexpected keyword argument 'out'")
     return _factories.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
                                     requires_grad=requires_grad)
 

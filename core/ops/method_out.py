@@ -1,0 +1,58 @@
+"""Tensor methods refuse ``out=``, as PyTorch's do.
+
+``torch.add(x, y, out=z)`` writes into ``z``, but ``x.add(y, out=z)`` is a TypeError: the method's argument
+parser has no ``out``. core's methods are its op functions, which take ``out``; ``refuse_out`` wraps the method
+table's entries that do, so the method raises PyTorch's TypeError before anything runs (a method that takes no
+arguments says so: ``TensorBase.exp() takes no keyword arguments``), and a binary operator (``x.__sub__(y,
+out=z)``) answers ``NotImplemented`` as PyTorch's, whose operators turn a TypeError into it.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+__all__ = ["refuse_out"]
+
+_METHOD_NAMES = {"__abs__": "abs", "__neg__": "neg"}  # the C method PyTorch's dunder is
+
+
+def _parameters(fn) -> dict | None:
+    try:
+        return dict(inspect.signature(getattr(fn, "__wrapped__", fn)).parameters)
+    except (TypeError, ValueError):
+        return None
+
+
+def _message(name: str, params: dict) -> str:
+    name = _METHOD_NAMES.get(name, name)
+    if all(p == "out" for p in list(params)[1:]):  # only self: PyTorch's method takes no arguments (METH_NOARGS)
+        return f"TensorBase.{name}() takes no keyword arguments"
+    return f"{name}() got an unexpected keyword argument 'out'"
+
+
+def _refusing(fn, message: str, params: dict):
+    def method(*args, **kwargs):
+        if "out" in kwargs:
+            raise TypeError(message)
+        return fn(*args, **kwargs)
+
+    method.__name__, method.__qualname__ = fn.__name__, getattr(fn, "__qualname__", fn.__name__)
+    method.__module__, method.__doc__ = fn.__module__, fn.__doc__
+    method.__wrapped__ = getattr(fn, "__wrapped__", fn)  # the op it computes, for code that names ops
+    method.__signature__ = inspect.Signature([p for name, p in params.items() if name != "out"])  # (the stub's)
+    return method
+
+
+def refuse_out(table: dict, skip=()) -> None:
+    """Wrap each entry of ``table`` (``Tensor``'s methods) whose op takes ``out``, but those named in ``skip``
+    (operators that check ``out`` themselves)."""
+    wrapped: dict = {}
+    for name, fn in list(table.items()):
+        params = _parameters(fn) if callable(fn) and not isinstance(fn, type) and name not in skip else None
+        if not params or "out" not in params:
+            continue
+        message = _message(name, params)
+        key = (id(fn), message)
+        if key not in wrapped:
+            wrapped[key] = _refusing(fn, message, params)
+        table[name] = wrapped[key]

@@ -1,0 +1,90 @@
+"""Parity leftovers against torch: Tensor methods refuse ``out=``."""
+
+import pytest
+
+import core
+
+_SAMPLE_ARGS = {"Tensor": "tensor", "number": 1, "int": 0, "List[int]": [0], "Optional[List[int]]": [0], "bool": False,
+                "float": 0.5}
+
+
+def _sample_args(lib, schema):
+    """Positional arguments after ``self`` for the ATen ``schema`` (None where a type has no sample)."""
+    args = []
+    for arg in schema.arguments[1:]:
+        if arg.kwarg_only or arg.has_default_value():
+            continue
+        sample = _SAMPLE_ARGS.get(str(arg.type))
+        if sample is None:
+            return None
+        args.append(lib.full((2, 2), 0.5) if sample == "tensor" else sample)
+    return args
+
+
+def _refusal(method, args, out):
+    try:
+        method(*args, out=out)
+    except TypeError as e:
+        return str(e).splitlines()[0].replace("TensorBase.", "Tensor.")
+    except Exception as e:  # not the refusal torch gives
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def _out_schema(torch, name):
+    for schema in torch._C._jit_get_schemas_for_operator(f"aten::{name}"):
+        if schema.overload_name.endswith("out") and schema.arguments and schema.arguments[0].name == "self":
+            return schema
+    return None
+
+
+def _refuses_out(message) -> bool:
+    return message is not None and any(text in message for text in ("'out'", "out=", ": out", "takes no keyword"))
+
+
+def test_tensor_methods_refuse_out_as_torch_does(torch):
+    """Every method whose ATen op has an out= overload: torch's method refuses out= with a TypeError, so does core's
+    (the gist of the message: torch's parser words it three ways)."""
+    checked, wrong = [], []
+    for name in sorted(set(dir(torch.Tensor)) & set(dir(core.Tensor))):
+        schema = None if name.startswith("__") else _out_schema(torch, name)  # (operators: see below)
+        args = schema and _sample_args(torch, schema)
+        if args is None:
+            continue
+        theirs = _refusal(getattr(torch.full((2, 2), 0.5), name), args, torch.empty(2, 2))
+        if not _refuses_out(theirs):  # the sample arguments are not ones torch takes
+            continue
+        ours = _refusal(getattr(core.full((2, 2), 0.5), name), _sample_args(core, schema), core.empty(2, 2))
+        if not _refuses_out(ours):
+            wrong.append((name, ours, theirs))
+        checked.append(name)
+    assert wrong == [], "\n".join(map(str, wrong))
+    assert len(checked) > 150
+    assert {"add", "sum", "exp", "matmul", "cumsum", "clamp", "max", "new_zeros", "sspaddmm"} <= set(checked)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, z: x.add(x, out=z), lambda x, z: x.mul(2, out=z), lambda x, z: x.exp(out=z),
+    lambda x, z: x.abs(out=z), lambda x, z: x.__abs__(out=z), lambda x, z: x.matmul(x, out=z),
+    lambda x, z: x.cumsum(0, out=z), lambda x, z: x.logit(out=z), lambda x, z: x.nan_to_num(out=z),
+    lambda x, z: x.addmm(x, x, out=z), lambda x, z: x.new_zeros(2, out=z), lambda x, z: x.max(0, out=(z, z)),
+])
+def test_tensor_method_out_refusal_message_is_torchs(torch, call):
+    assert _refusal(lambda *a, out: call(core.ones(2, 2), out), (), core.empty(2, 2)) == \
+        _refusal(lambda *a, out: call(torch.ones(2, 2), out), (), torch.empty(2, 2))
+
+
+def test_binary_operators_given_out_answer_not_implemented_as_torch(torch):
+    for lib in (core, torch):
+        x, z = lib.ones(2), lib.empty(2)
+        assert x.__add__(x, out=z) is NotImplemented
+        assert x.__mul__(x, out=z) is NotImplemented
+        assert x.__sub__(x, out=z) is NotImplemented
+        assert x.__truediv__(x, out=z) is NotImplemented
+
+
+def test_functions_still_write_into_out(torch):
+    for lib in (core, torch):
+        x, z = lib.ones(2), lib.empty(2)
+        assert lib.add(x, x, out=z) is z and z.tolist() == [2.0, 2.0]
+        assert lib.sum(lib.ones(2, 2), 0, out=z) is z and z.tolist() == [2.0, 2.0]
