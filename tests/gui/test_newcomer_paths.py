@@ -130,7 +130,7 @@ def test_the_inspector_renames_a_node_and_undo_gives_the_old_name_back(qtbot, em
     w = shown(qtbot, empty_window)
     nid = double_click_library(qtbot, w, "source.tensor")
     name = w.inspector.name_edit
-    qtbot.waitUntil(lambda: _seen(name) and name.placeholderText() == "Tensor" and name.text() == "")
+    qtbot.waitUntil(lambda: _seen(name) and name.placeholderText() == "tensor" and name.text() == "")
     type_text(qtbot, name, "x")
     qtbot.waitUntil(lambda: w.graph.nodes[nid].title == "x")
     qtbot.waitUntil(lambda: w.scene.node_items[nid].title == "x")  # the canvas draws the new name

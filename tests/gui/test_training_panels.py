@@ -270,7 +270,7 @@ def test_training_a_graph_without_parameters_says_why_and_stops(qtbot, window):
     qtbot.mouseClick(w.training.panel.buttons["Train"], Qt.LeftButton)
     qtbot.waitUntil(lambda: trainer.state == "idle", timeout=10_000)
     assert "no parameters" in w.status_label.text()
-    assert "a Tensor node is not trained" in w.status_label.text()  # the whole reason fits, not elided
+    assert "a tensor node is not trained" in w.status_label.text()  # the whole reason fits, not elided
     assert trainer.done == 0 and all(len(run) == 0 and not run.markers for run in trainer.history.runs)
     assert w.training.panel.buttons["Train"].isEnabled()
 

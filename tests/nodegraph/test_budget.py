@@ -75,7 +75,7 @@ def test_an_outer_product_of_expanded_vectors_is_refused_by_memory_not_a_numpy_m
 def test_a_source_larger_than_the_budget_is_refused_before_it_allocates():
     core.nodegraph.set_memory_budget(4096)
     values = evaluate(build([("r", "source.randn", {"shape": [100, 100], "dtype": "float64"})]))
-    assert values.errors["r"].message.startswith("Randn would make a 100x100 float64 tensor (78 KiB)")
+    assert values.errors["r"].message.startswith("randn would make a 100x100 float64 tensor (78 KiB)")
 
 
 def test_shape_inference_reports_the_refusal_without_running_the_op():

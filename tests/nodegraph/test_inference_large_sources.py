@@ -79,5 +79,5 @@ def test_a_source_over_the_memory_budget_is_still_refused():
         result = infer(_graph([("x", "source.randn", {"shape": [100, 100]})]))
     finally:
         budget.set_memory_budget(old)
-    assert result.errors["x"].startswith("BudgetError: Randn would make a 100x100 float32 tensor")
+    assert result.errors["x"].startswith("BudgetError: randn would make a 100x100 float32 tensor")
 

@@ -38,7 +38,7 @@ def test_a_training_step_refuses_a_result_over_the_memory_budget_as_stepping_doe
     stepped = Session(linear_mse_graph(teacher=True))
     stepped.forward()
     assert m["node"] == "x" and m["error"].message == stepped.errors["x"].message
-    assert m["error"].message.startswith("Randn would make a 32x4 float32 tensor (512 bytes)")
+    assert m["error"].message.startswith("randn would make a 32x4 float32 tensor (512 bytes)")
 
 
 def test_training_resumes_once_the_budget_allows_the_op_again():

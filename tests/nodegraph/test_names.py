@@ -39,3 +39,21 @@ def test_without_a_graph_every_key_and_id_reads_as_it_is():
     assert key_label(None, "n1.out") == "n1.out"
     assert node_label(None, "n1") == "n1"
     assert split_key(None, "n1.out") == (None, "n1.out")
+
+
+def test_a_node_type_titled_after_a_torch_function_spells_it_as_torch_does():
+    """Default titles read as the code they stand for: torch.tensor and torch.randn are ``tensor`` and ``randn``
+    (as ``mul`` and ``sum`` are), not ``Tensor``/``Randn``; classes keep their capital (``Linear``, ``Conv2d``)."""
+    import core
+    from core.nodegraph.model.spec import all_specs
+
+    def torch_function(name: str) -> bool:
+        found = getattr(core, name, None) or getattr(core.autograd, name, None)
+        return callable(found) and not isinstance(found, type)
+
+    respelled = {s.type_id: s.title for s in all_specs()  # the probes are the app's own (Gradient shows .grad)
+                 if torch_function(s.title.lower()) and s.title != s.title.lower()
+                 and not isinstance(getattr(core.nn, s.title, None), type) and s.category != "probe"}
+    assert respelled == {}
+    classes = {s.type_id: s.title for s in all_specs() if s.category == "layer"}
+    assert all(isinstance(getattr(core.nn, t, None), type) for t in classes.values() if t != "MLP")

@@ -156,4 +156,4 @@ def test_training_a_graph_without_parameters_says_where_parameters_come_from(nod
     step = next(Session(default_graph()).train(1))  # the chapter's graph: x, w, b are Tensor nodes
     error = step["error"]
     assert error.phase == "optimizer" and error.type == "RuntimeError"
-    assert "Parameter and layer nodes make them" in error.message and "a Tensor node is not trained" in error.message
+    assert "Parameter and layer nodes make them" in error.message and "a tensor node is not trained" in error.message

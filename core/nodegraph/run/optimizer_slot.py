@@ -49,7 +49,7 @@ class OptimizerSlot:
         if self.entry is None or self.entry[0] != key:
             if not params:
                 raise RuntimeError("optimizer got an empty parameter list: the graph has no parameters (Parameter "
-                                   "and layer nodes make them, after Forward; a Tensor node is not trained)")
+                                   "and layer nodes make them, after Forward; a tensor node is not trained)")
             opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
                                                                      **(settings.get("optimizer_params") or {}))
             self.entry = (key, opt, _scheduler(opt, settings.get("schedule")))

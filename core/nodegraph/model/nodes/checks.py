@@ -126,7 +126,7 @@ def _code(cg: CodeGen) -> dict[str, str]:
 
 
 register(NodeSpec(
-    "check.gradcheck", "check", "Gradcheck", "autograd's gradient against finite differences (float64)", _evaluate,
+    "check.gradcheck", "check", "gradcheck", "autograd's gradient against finite differences (float64)", _evaluate,
     inputs=(Port("x"), Port("function", "any", optional=True, doc="a callable used instead of the formula")),
     outputs=(Port("out", "any"), Port("passed", "scalar"), Port("max_error", "scalar"), Port("errors")),
     params=(Param("formula", "str", "(x ** 3).sum()", doc="a function of x in the expression language"),

@@ -113,23 +113,25 @@ def _source_code(name: str) -> CodeHook:
     return code
 
 
+# titled as PyTorch spells the call they make (torch.tensor, torch.randn), as every op node is; the class-like
+# nodes (Linear, Parameter) keep their class's capital and the app's own (Expression, Gradient) sentence case
 SOURCES: list[tuple[str, str, str, EvalFn, tuple[Param, ...]]] = [
-    ("tensor", "Tensor", "literal values typed in (a number or nested lists)", _literal,
+    ("tensor", "tensor", "literal values typed in (a number or nested lists)", _literal,
      (Param("tensor", "tensor", 0.0, doc="the values, e.g. [[1, 2], [3, 4]]"),)),
-    ("randn", "Randn", "standard normal samples", _factory(_random(core.randn)), (SHAPE, SEED)),
-    ("rand", "Rand", "uniform samples in [0, 1)", _factory(_random(core.rand)), (SHAPE, SEED)),
-    ("zeros", "Zeros", "a tensor of zeros",
+    ("randn", "randn", "standard normal samples", _factory(_random(core.randn)), (SHAPE, SEED)),
+    ("rand", "rand", "uniform samples in [0, 1)", _factory(_random(core.rand)), (SHAPE, SEED)),
+    ("zeros", "zeros", "a tensor of zeros",
      _factory(lambda c, p, dt, dev: core.zeros(p["shape"], dtype=dt, device=dev)),
      (SHAPE,)),
-    ("ones", "Ones", "a tensor of ones", _factory(lambda c, p, dt, dev: core.ones(p["shape"], dtype=dt, device=dev)),
+    ("ones", "ones", "a tensor of ones", _factory(lambda c, p, dt, dev: core.ones(p["shape"], dtype=dt, device=dev)),
      (SHAPE,)),
-    ("full", "Full", "a tensor filled with one value",
+    ("full", "full", "a tensor filled with one value",
      _factory(lambda c, p, dt, dev: core.full(p["shape"], p["fill_value"], dtype=dt, device=dev)),
      (SHAPE, Param("fill_value", "float", 1.0))),
-    ("arange", "Arange", "values from start to end (exclusive) by step",
+    ("arange", "arange", "values from start to end (exclusive) by step",
      _factory(_arange),
      (Param("start", "float", 0.0), Param("end", "float", 5.0), Param("step", "float", 1.0))),
-    ("eye", "Eye", "the n x m identity matrix",
+    ("eye", "eye", "the n x m identity matrix",
      _factory(lambda c, p, dt, dev: core.eye(p["n"], p["m"] if p["m"] >= 0 else None, dtype=dt, device=dev)),
      (Param("n", "int", 3, minimum=0, maximum=10_000), Param("m", "int", -1, minimum=-1, maximum=10_000,
                                                             doc="columns; -1 means n"))),
