@@ -1,14 +1,14 @@
 """The Lesson dock and the Examples menu: the chapter's lessons (``core.nodegraph.lessons.texts``) in the window.
 
-``LessonController(window, training)`` (made by the window) adds File ▸ Examples ▸ (every lesson in reading
-order, then the playgrounds), Help ▸ Lessons, and a "Lesson" tab beside the node library that shows the open
-lesson's Markdown (an example opened any other way shows its lesson too); ``first_start()`` shows lesson 4
-beside the default graph the first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for teaching:
-full screen, larger fonts, the lesson beside the canvas; Page Down does the lesson's next step (its ``do:``
-actions, what its text says to press) and Page Up goes back to the previous step's text. Links in the text act
-on the window: ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same
-undoable commands and session calls the rest of the window uses), ``node:`` links select and centre a node.
-The panel computes nothing: the session and the document do.
+``LessonController(window, training)`` (made by the window) adds File ▸ Examples ▸ (every lesson in reading order,
+then the playgrounds), Help ▸ Lessons (``gui.lessons_dialog``), and a "Lesson" tab beside the node library that
+shows the open lesson's Markdown (an example opened any other way shows its lesson too); ``first_start()`` shows
+lesson 4 beside the default graph the first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for
+teaching: full screen, larger fonts, the lesson beside the canvas; Page Down does the lesson's next step (its
+``do:`` actions, what its text says to press) and Page Up goes back to the previous step's text. Links in the text
+act on the window: ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same
+undoable commands and session calls the rest of the window uses), ``node:`` links select and centre a node. The
+panel computes nothing: the session and the document do.
 
 Each step's promises (its ``expect:`` lines) show as a checklist in plain language ("☐ x.grad is [1.5, -0.5]")
 that ticks (☑) as they come true in the window's own session: ``core.nodegraph.lessons.checklist`` checks them
@@ -44,6 +44,7 @@ from core.nodegraph.lessons.texts import (
 )
 from core.nodegraph.model import commands
 from gui.dock_layout import make_dock
+from gui.lessons_dialog import LessonsDialog
 
 if TYPE_CHECKING:
     from core.nodegraph.lessons.texts import Action, Lesson, Step
@@ -228,7 +229,7 @@ class LessonController:
         window.menus["File"].insertMenu(window.named_actions["save"], self.menu)
         self.menu.setObjectName("menuExamples")
         self.menu.aboutToShow.connect(self.fill_menu)
-        help_action = window.menus["Help"].addAction("&Lessons", self.fill_and_show_menu)
+        help_action = window.menus["Help"].addAction("&Lessons…", self.show_lessons_dialog)
         help_action.setObjectName("action_lessons")
         window.menus["View"].addAction(self.dock.toggleViewAction())
         self._normal_font: QFont | None = None
@@ -315,9 +316,14 @@ class LessonController:
             self.menu.addAction(lesson.title, partial(self.open, lesson)).setObjectName(
                 f"example_{lesson.key}")
 
-    def fill_and_show_menu(self) -> None:
-        self.fill_menu()
-        self.menu.popup(self.window.mapToGlobal(self.window.rect().center()))
+    def show_lessons_dialog(self) -> LessonsDialog:
+        """Help ▸ Lessons: the titled list of lessons (``gui.lessons_dialog``), the open one selected."""
+        dialog = LessonsDialog(list_lessons(), self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.select(self.panel.lesson.key if self.panel.lesson is not None else None)
+        dialog.chosen.connect(self.open)
+        dialog.open()
+        return dialog
 
     def open(self, lesson: Lesson) -> bool:
         """Open the lesson's graph (asking about unsaved changes); its text shows through document_opened."""
