@@ -176,7 +176,8 @@ class Sum(Function):
         ax = axes(dims, x.ndim)  # a float32 sum adds in PyTorch's order (core._cascade_sum)
         if x.dtype != dt.np and dt.is_floating_point and x.dtype.kind in "fV":
             x = x.astype(dt.np)  # sum(dtype=float32) of a half tensor: torch's cast, then its float32 sum's order
-        res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np else x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)
+        res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np and x.dtype.kind not in "biu" else \
+            x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)  # (NumPy widens a small integer sum unless told its dtype)
         return res if type(res) is type(x) else xp_of(x).asarray(res)
 
     whole = True  # no dim: the gradient expands as it is (PyTorch's SumBackward0)
@@ -235,7 +236,8 @@ class Nansum(Function):
         if ctx.keep is not None:  # NOTE: sum's kernel over the zero-filled values, as PyTorch's nansum: its order,
             x = xp.where(ctx.keep, x, x.dtype.type(0))  # and half types accumulated in float32 (NumPy's nansum
         ax = axes(dims, x.ndim)  # of float16 adds in float16)
-        res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np else x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)
+        res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np and x.dtype.kind not in "biu" else \
+            x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)
         return res if type(res) is type(x) else xp.asarray(res)
 
     @staticmethod
