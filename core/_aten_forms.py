@@ -18,6 +18,7 @@ import math
 
 import core
 from core.ops.activation_backward import tanh_backward
+from core.ops.math_reflected import rsub_out
 
 __all__ = ["FORMS"]
 
@@ -169,6 +170,7 @@ def _arange(*args, dtype=None, layout=None, device=None, pin_memory=None):
 
 
 FORMS = {
+    "rsub": rsub_out,  # (torch.rsub has no out=; ATen's rsub.Tensor_out has)
     "_native_batch_norm_legit_no_training": _native_batch_norm_legit_no_training,
     "arange": _arange,
     "_assert_tensor_metadata": _assert_tensor_metadata,

@@ -86,7 +86,7 @@ class Cumsum(Function):
 
 def cumsum(input: Tensor, dim, *, dtype=None, out=None):
     result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
-    return result if out is None else _out(result, out)
+    return result if out is None else _out(result, out, input)
 
 
 class Cumprod(Function):

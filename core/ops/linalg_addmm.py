@@ -224,7 +224,8 @@ def addmm(input, mat1, mat2, *deprecated, beta=1, alpha=1, out=None):
         input, mat1, mat2 = _autocast.lower(input, mat1, mat2)
     if deprecated or not isinstance(input, Tensor):  # addmm(beta, [alpha,] mat1, mat2), self or input after beta
         input, mat1, mat2, beta, alpha = addmm_scalars_first("addmm", (input, mat1, mat2, *deprecated), beta, alpha)
-    return _out(_add_product(Addmm, "addmm", input, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2)), out)
+    return _out(_add_product(Addmm, "addmm", input, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2)), out,
+                input, mat1, mat2)
 
 
 def addmm_(self, mat1, mat2, *deprecated, beta=1, alpha=1):
@@ -234,7 +235,8 @@ def addmm_(self, mat1, mat2, *deprecated, beta=1, alpha=1):
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
-    return _out(_add_product(Addmv, "addmv", input, mat, vec, beta, alpha, _addmv_shape(input, mat, vec)), out)
+    return _out(_add_product(Addmv, "addmv", input, mat, vec, beta, alpha, _addmv_shape(input, mat, vec)), out,
+                input, mat, vec)
 
 
 def addmv_(self, mat, vec, *, beta=1, alpha=1):

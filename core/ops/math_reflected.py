@@ -56,11 +56,18 @@ class RsubScalar(Function):
         return -t if alpha == 1 else t * -alpha
 
 
-def rsub(input, other, *, alpha=1, out=None):
-    """``other - alpha * input`` (``torch.rsub``)."""
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (``torch.rsub``: no ``out=``, as PyTorch's has none; ATen's ``rsub.Tensor_out``
+    is ``rsub_out``)."""
     if isinstance(other, Tensor):
-        return _out(Rsub.apply(input, other, alpha=alpha), out, input, other)
-    return _out(RsubScalar.apply(input, other=other, alpha=alpha), out, input, other)
+        return Rsub.apply(input, other, alpha=alpha)
+    return RsubScalar.apply(input, other=other, alpha=alpha)
+
+
+def rsub_out(input, other, alpha=1, *, out=None):
+    """``torch.ops.aten.rsub``'s overloads (``rsub.Scalar`` takes ``alpha`` by position), whose ``*_out`` forms write
+    into ``out``."""
+    return _out(rsub(input, other, alpha=alpha), out, input, other)
 
 
 def _is_number(x) -> bool:

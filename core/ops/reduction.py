@@ -207,10 +207,22 @@ def _tensor_like(public_api, input, whole: bool, *dim_args):
     return handle_torch_function(public_api, (input,), *args)
 
 
+def _fill_shared_out(out, input, identity) -> None:
+    """PyTorch's reduction kernel fills ``out=`` with the reduction's identity before it reads the input, so an
+    ``out`` that shares memory with the input changes what is reduced (``torch.sum(x[:-1], 0, out=x[1:2])`` sums
+    the zeroed row): the same fill here. (Not where ``_out`` refuses the call: an input that records a graph.)"""
+    if (isinstance(out, Tensor) and isinstance(input, Tensor) and out._root is input._root
+            and not (input._requires_grad and is_grad_enabled())
+            and type(out._data) is np.ndarray and type(input._data) is np.ndarray  # (CPU memory)
+            and out._data.size and np.may_share_memory(out._data, input._data)):
+        out._data[...] = identity
+
+
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):  # PyTorch's name
     if out is not None:  # only the dim overload takes out=, as PyTorch's
         if dim is ALL_DIMS:
             raise TypeError("sum() got an unexpected keyword argument 'out'")
+        _fill_shared_out(out, input, 0)
         return _out(sum(input, dim, keepdim, dtype=dtype), out)
     # NOTE: as in PyTorch, only a call without dim (and keepdim) is SumBackward0; an explicit dim=None is the
     # dim overload, SumBackward1
@@ -300,6 +312,7 @@ class MeanDim(Mean):
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):
     if out is not None:
+        _fill_shared_out(out, input, 0)
         return _out(mean(input, dim, keepdim, dtype=dtype), out)
     try:
         dt = _float_dtype(input, dtype, "mean")

@@ -15,7 +15,7 @@ from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, xp_of
-from core.ops.elementwise import check_inplace
+from core.ops.elementwise import _out, check_inplace, check_no_partial_overlap
 from core.ops.views import expand, reshape
 
 __all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
@@ -100,7 +100,12 @@ class Gather(Function):
 
 def gather(input: Tensor, dim, index: Tensor, *, sparse_grad: bool = False, out=None) -> Tensor:
     dim, idx = _check_gather("gather", input, dim, index)
-    return Gather.apply(input, dim=dim, idx=idx, shape=None if input._data.ndim and index.ndim else tuple(index.shape))
+    shape = None if input._data.ndim and index.ndim else tuple(index.shape)
+    result = Gather.apply(input, dim=dim, idx=idx, shape=shape)
+    if out is None:
+        return result
+    check_no_partial_overlap(out, input, same_is_fine=False)  # as torch's gather: out may not share input's memory
+    return _out(result, out, index)
 
 
 def _src_part(src, idx):

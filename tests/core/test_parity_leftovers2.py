@@ -88,3 +88,56 @@ def test_functions_still_write_into_out(torch):
         x, z = lib.ones(2), lib.empty(2)
         assert lib.add(x, x, out=z) is z and z.tolist() == [2.0, 2.0]
         assert lib.sum(lib.ones(2, 2), 0, out=z) is z and z.tolist() == [2.0, 2.0]
+
+
+# ----- out= that shares memory with an input ---------------------------------------------------------------------
+
+def _outcome(lib, call):
+    """``call(lib, x)`` on ``x = arange(8.)``: the result and what ``x`` holds after, or the error's type."""
+    x = lib.arange(8.0)
+    try:
+        result = call(lib, x)
+    except Exception as e:
+        return type(e).__name__, str(e)[:60]
+    return result.tolist(), x.tolist()
+
+
+@pytest.mark.filterwarnings("ignore:An output with one or more elements was resized")
+@pytest.mark.parametrize("call", [
+    lambda L, x: L.sum(x[:6].view(3, 2)[:-1], 0, out=x[:6].view(3, 2)[1]),
+    lambda L, x: L.sum(x[:6].view(3, 2)[:-1], 0, keepdim=True, out=x[:6].view(3, 2)[1:2]),
+    lambda L, x: L.sum(x[:6].view(3, 2), 0, keepdim=True, out=x[:6].view(3, 2)[0:1]),
+    lambda L, x: L.sum(x[:3].view(3, 1), 1, out=x[:3]),
+    lambda L, x: L.sum(x.view(2, 4), 1, out=x[1::4]),  # interleaved: shares no element
+    lambda L, x: L.mean(x[:4].view(2, 2), 0, out=x[1:3]),
+    lambda L, x: L.cat([x[:2], x[2:4]], out=x[2:3]),
+    lambda L, x: L.cat([x[:2]], out=x[2:4]),
+    lambda L, x: L.cat([x[:2], x[2:3]], out=x[:2]),
+    lambda L, x: L.cat([x[:2], x[2:4]], out=x[8:]),
+    lambda L, x: L.stack([x[:2]], out=x[2:4].view(1, 2)),
+    lambda L, x: L.cumsum(x[:3], 0, out=x[1:4]),
+    lambda L, x: L.cumsum(x[:4], 0, out=x[:4]),
+    lambda L, x: L.gather(x[:4], 0, L.tensor([1, 2]), out=x[1:3]),
+    lambda L, x: L.gather(x[:2], 0, L.tensor([1, 0]), out=x[:2]),
+    lambda L, x: L.gather(x[:4], 0, L.tensor([1, 2]), out=x[4:6]),
+    lambda L, x: L.addmm(x[:4].view(2, 2), x[:4].view(2, 2), x[4:].view(2, 2), out=x[1:5].view(2, 2)),
+    lambda L, x: L.addmm(x[:4].view(2, 2), x[4:].view(2, 2), x[4:].view(2, 2), out=x[:4].view(2, 2)),
+    lambda L, x: L.addmv(x[:2], x[2:6].view(2, 2), x[6:], out=x[1:3]),
+])
+def test_out_sharing_an_inputs_memory_gives_torchs_result_or_error(torch, call):
+    assert _outcome(core, call) == _outcome(torch, call)
+
+
+def test_gather_writes_into_out_as_torch(torch):
+    for lib in (core, torch):
+        z = lib.zeros(2)
+        assert lib.gather(lib.arange(4.0), 0, lib.tensor([3, 1]), out=z) is z and z.tolist() == [3.0, 1.0]
+
+
+def test_rsub_takes_no_out_as_torch(torch):
+    for lib in (core, torch):
+        a, z = lib.ones(3), lib.empty(3)
+        with pytest.raises(TypeError, match="out"):
+            lib.rsub(a, a, out=z)
+        assert lib.ops.aten.rsub.Tensor_out(a, 2 * a, out=z) is z and z.tolist() == [1.0, 1.0, 1.0]
+        assert lib.ops.aten.rsub.Scalar(a, 2, 3).tolist() == [-1.0, -1.0, -1.0]
