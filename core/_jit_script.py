@@ -4,7 +4,8 @@ PyTorch compiles a scripted module to TorchScript; core runs it eagerly, but the
 PyTorch's does: a ``RecursiveScriptModule`` (a ``ScriptModule``, a ``Module``) whose repr names each submodule's
 ``original_name``, whose parameters and buffers are the original's own tensors (the same objects, so training one
 trains the other), whose ``state_dict`` has the original's keys, whose ``train``/``eval`` flags are its own, and
-which indexes (``scripted[0]``) to the original's submodules, as PyTorch's does. ``save`` writes the original
+which indexes (``scripted[0]``) to the original's submodules, as PyTorch's does; ``freeze`` and
+``optimize_for_inference`` give a frozen one (no parameters, run without gradients). ``save`` writes the original
 module with ``core.save`` (a core file, not a TorchScript archive) and ``core.jit.load`` reads it back as a
 scripted module. ``jit.trace`` of a module gives a ``TopLevelTracedModule`` made the same way, printed as PyTorch
 prints one (each submodule under its class name: ``Linear(original_name=Linear)``).
@@ -119,7 +120,59 @@ class TopLevelTracedModule(TracedModule):
     """What ``jit.trace(module, example_inputs)`` returns; core runs the original eagerly on every call."""
 
 
-for _cls in (ScriptModule, RecursiveScriptModule):  # PyTorch's names in reprs and type()
+class _Frozen(RecursiveScriptModule):
+    """What ``jit.freeze`` makes of a scripted module in eval mode: PyTorch folds its parameters and submodules
+    into the graph as constants, so it prints as ``RecursiveScriptModule(original_name=...)`` alone, has no
+    parameters, buffers, state or ``training`` flag, and its outputs need no gradient unless an input does. core
+    runs the scripted module (in eval mode) eagerly; it is the same class as PyTorch's."""
+
+    def __init__(self, scripted: ScriptModule):
+        Module.__init__(self)
+        d = self.__dict__
+        del d["training"]
+        d["_scripted"] = scripted
+        d["_original"] = scripted.__dict__.get("_original", scripted)
+        d["original_name"] = scripted.__dict__.get("original_name", type(scripted).__name__)
+
+    def forward(self, *args, **kwargs):
+        import core
+
+        inputs = [*args, *kwargs.values()]
+        if any(isinstance(x, core.Tensor) and x.requires_grad for x in inputs):
+            return self.__dict__["_scripted"](*args, **kwargs)
+        with core.no_grad():
+            return self.__dict__["_scripted"](*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        raise AttributeError(f"'RecursiveScriptModule' object has no attribute '{name}'")
+
+    __getitem__ = __len__ = __iter__ = None  # type: ignore[assignment]
+
+
+_NEEDS_SCRIPT = ("{} expects a ScriptModule as input. Please use torch.jit.script or torch.jit.trace to script "
+                 "your 'nn.Module'.")
+
+
+def freeze(mod, preserved_attrs=None, optimize_numerics: bool = True) -> ScriptModule:
+    """``torch.jit.freeze``: a scripted module in eval mode with its weights as constants (see ``_Frozen``)."""
+    if not isinstance(mod, ScriptModule):
+        raise RuntimeError(_NEEDS_SCRIPT.format("Freezing"))
+    if mod.training:  # a frozen module has no flag: PyTorch's AttributeError
+        raise RuntimeError("Freezing is currently only implemented for modules in eval mode. Please call .eval() on "
+                           "your module before freezing.")
+    return _Frozen(mod)
+
+
+def optimize_for_inference(mod, other_methods=None) -> ScriptModule:
+    """``torch.jit.optimize_for_inference``: ``freeze(mod.eval())`` (PyTorch's graph passes change no results)."""
+    if not isinstance(mod, ScriptModule):
+        raise RuntimeError(_NEEDS_SCRIPT.format("optimize_for_inference"))
+    if "training" in mod.__dict__:
+        mod = freeze(mod.eval(), preserved_attrs=other_methods)
+    return mod
+
+
+for _cls in (ScriptModule, RecursiveScriptModule, _Frozen):  # PyTorch's names in reprs and type()
     _cls.__module__ = "core.jit._script"
 for _cls in (TracedModule, TopLevelTracedModule):
     _cls.__module__ = "core.jit._trace"
@@ -139,17 +192,31 @@ def trace_module(module: Module) -> ScriptModule:
     return module if isinstance(module, ScriptModule) else TopLevelTracedModule(module)
 
 
+class _FrozenFile:
+    """What ``jit.save`` writes for a frozen module: its original, marked so that ``jit.load`` freezes it again."""
+
+    def __init__(self, original: Module):
+        self.original = original
+
+
 def save(m, f, _extra_files=None) -> None:
     """``torch.jit.save``: the scripted module's original, written with ``core.save``."""
     import core  # lazy: core imports core.jit before its serialisation is ready
 
     if not isinstance(m, ScriptModule):
         raise AttributeError(f"'{type(m).__name__}' object has no attribute 'save'")
-    core.save(m.__dict__.get("_original", m), f)
+    original = m.__dict__.get("_original", m)
+    core.save(_FrozenFile(original) if isinstance(m, _Frozen) else original, f)
 
 
 def load(f, map_location=None, _extra_files=None, _restore_shapes=False) -> ScriptModule:
-    """``torch.jit.load``: a module written by ``save``, scripted again."""
+    """``torch.jit.load``: a module written by ``save``, scripted again (and frozen again if it was)."""
     import core
 
-    return _scripted(core.load(f, map_location=map_location, weights_only=False))
+    loaded = core.load(f, map_location=map_location, weights_only=False)
+    if isinstance(loaded, _FrozenFile):
+        return _Frozen(_scripted(loaded.original).eval())
+    return _scripted(loaded)
+
+
+_Frozen.__name__ = _Frozen.__qualname__ = "RecursiveScriptModule"  # PyTorch's class: type(frozen) names it

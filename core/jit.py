@@ -5,7 +5,8 @@
 tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and a function a ``ScriptFunction``
 (``core._jit_function``: a call checked against the function's schema, then run eagerly); ``trace`` makes a
 module a ``TopLevelTracedModule`` the same way and returns a function itself (both run eagerly, with the same
-results); the decorators
+results, after running on the example inputs as often as PyTorch's tracer and checker do); ``freeze`` and
+``optimize_for_inference`` give a frozen scripted module (no parameters, no gradients); the decorators
 ``ignore``, ``unused``, ``export`` and ``script_method`` return their function (a ``ScriptModule`` subclass scripts
 its submodules when made); ``is_scripting`` and ``is_tracing`` are False.
 """
@@ -19,7 +20,8 @@ from core.autograd.capture import CompiledFunction
 
 __all__ = ["script", "ScriptFunction", "trace", "trace_module", "ignore", "unused", "export", "script_method",
            "is_scripting", "is_tracing", "compile"]  # and, from core._jit_script: save, load, ScriptModule, ...
-_SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "TracedModule", "TopLevelTracedModule")
+_SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "TracedModule", "TopLevelTracedModule",
+                 "freeze", "optimize_for_inference")
 
 
 def __getattr__(name: str):
@@ -44,11 +46,16 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
     return script_function(obj, sys._getframe(1 + _frames_up).f_locals)  # annotations may name the caller's locals
 
 
-def trace(func, example_inputs=None, *args, **kwargs):
+def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5,
+          strict=True, _force_outplace=False, _module_class=None, _compilation_unit=None, example_kwarg_inputs=None,
+          _store_inputs=True):
     """A module as a ``TopLevelTracedModule`` (run eagerly by the original: no graph is recorded); a function
-    itself."""
+    itself. Like PyTorch's, it runs the function on the example inputs (so a shape error raises here), and with
+    ``check_trace`` PyTorch runs it three more times (tracing again, the trace, the Python function): so does core,
+    so a traced model in training mode draws its dropout masks as torch does."""
     from core.nn.module import Module
 
+    _run_as_traced(func, example_inputs, example_kwarg_inputs, 4 if check_trace else 1)
     if isinstance(func, Module):
         from core._jit_script import trace_module as traced
 
@@ -56,8 +63,22 @@ def trace(func, example_inputs=None, *args, **kwargs):
     return func
 
 
-def trace_module(mod, inputs, *args, **kwargs):
-    return trace(mod)
+def _run_as_traced(func, example_inputs, example_kwarg_inputs, times: int) -> None:
+    if example_inputs is None and example_kwarg_inputs is None:
+        raise TypeError("'NoneType' object is not iterable")  # torch's, from flattening the missing inputs
+    args = example_inputs if isinstance(example_inputs, tuple) else () if example_inputs is None else (example_inputs,)
+    kwargs = example_kwarg_inputs or {}
+    for _ in range(times):
+        func(*args, **kwargs)
+
+
+def trace_module(mod, inputs, optimize=None, check_trace=True, *args, **kwargs):
+    """``torch.jit.trace_module(mod, {"forward": example_inputs})``: each method run on its inputs, as ``trace``."""
+    for name, example in inputs.items():
+        _run_as_traced(getattr(mod, name), example, None, 4 if check_trace else 1)
+    from core._jit_script import trace_module as traced
+
+    return traced(mod)
 
 
 def ignore(drop=False, **kwargs):

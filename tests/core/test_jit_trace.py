@@ -107,3 +107,80 @@ def test_a_traced_function_still_computes_as_the_function(torch):
         return fn(lib.arange(3.0)).tolist()
     ours, theirs = _both(torch, traced_fn)
     assert ours == theirs
+
+
+def test_trace_runs_the_module_on_its_example_inputs(torch):
+    """A shape error raises at ``jit.trace``, as in torch (Hands-On ML's chapter 10 traces a Fashion-MNIST model
+    with the housing rows)."""
+    def wrong_shape(lib):
+        with pytest.raises(RuntimeError) as error:
+            lib.jit.trace(lib.nn.Linear(784, 3), lib.ones(3, 8))
+        return str(error.value)
+    ours, theirs = _both(torch, wrong_shape)
+    assert ours == theirs
+
+    def no_inputs(lib):
+        with pytest.raises(TypeError) as error:
+            lib.jit.trace(lambda x: x)
+        return str(error.value)
+    ours, theirs = _both(torch, no_inputs)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("check_trace", [True, False])
+def test_trace_of_a_training_model_draws_dropout_masks_as_torch(torch, check_trace):
+    """torch runs a traced function once, and three more times when it checks the trace: the random numbers drawn
+    after it are the same in core."""
+    def after_trace(lib):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(2, 4), lib.nn.Dropout(0.5))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's warning that the trace is nondeterministic
+            lib.jit.trace(model, lib.ones(3, 2), check_trace=check_trace)
+        return lib.rand(3).tolist()
+    ours, theirs = _both(torch, after_trace)
+    assert ours == theirs
+
+
+def _frozen_report(lib):
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Flatten(), lib.nn.Linear(4, 3), lib.nn.ReLU(), lib.nn.BatchNorm1d(3))
+    scripted = lib.jit.script(model)
+    errors = []
+    for attempt in (lambda: lib.jit.freeze(scripted), lambda: lib.jit.freeze(model),
+                    lambda: lib.jit.optimize_for_inference(model)):
+        with pytest.raises(RuntimeError) as error:
+            attempt()
+        errors.append(str(error.value))
+    optimized = lib.jit.optimize_for_inference(scripted)
+    x = lib.randn(2, 2, 2)
+    out = optimized(x)
+    with pytest.raises(AttributeError) as no_flag:
+        lib.jit.freeze(optimized)
+    frozen = lib.jit.freeze(lib.jit.script(model).eval())
+    return (errors, repr(optimized), type(optimized).__name__, scripted.training, model.training,
+            list(optimized.parameters()), list(optimized.state_dict()), list(optimized.named_children()),
+            out.requires_grad, out.tolist(), scripted(x).tolist(), optimized(x.requires_grad_()).requires_grad,
+            str(no_flag.value), repr(frozen), optimized.original_name)
+
+
+def test_optimize_for_inference_freezes_a_scripted_module_in_eval_mode(torch):
+    """Hands-On ML's ``torch.jit.optimize_for_inference(torch.jit.script(model))``: the frozen module prints as a
+    bare ``RecursiveScriptModule``, holds no parameters and computes in eval mode without gradients."""
+    ours, theirs = _both(torch, _frozen_report)
+    assert ours[:9] + ours[11:] == theirs[:9] + theirs[11:]
+    np.testing.assert_allclose(ours[9:11], theirs[9:11], rtol=1e-6)  # float32 batch norm in eval mode
+
+
+def test_a_saved_frozen_module_loads_frozen(torch, tmp_path):
+    def reloaded(lib):
+        lib.manual_seed(0)
+        model = _net_class(lib)()
+        path = str(tmp_path / f"frozen_{lib.__name__}.pt")
+        lib.jit.optimize_for_inference(lib.jit.script(model)).save(path)
+        loaded = lib.jit.load(path)
+        out = loaded(lib.ones(1, 2))
+        return repr(loaded), list(loaded.parameters()), out.requires_grad, out.tolist()
+    ours, theirs = _both(torch, reloaded)
+    assert ours[:3] == theirs[:3]
+    np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-6)
