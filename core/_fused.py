@@ -50,6 +50,8 @@ def single_rounding(t, a, b, c, scratch=None):
     """
     if not _any_tie(t, scratch):
         return t
+    if t.ndim == 0:  # (np.nonzero refuses a 0-d array: lerp of two 0-d tensors)
+        return single_rounding(t.reshape(1), np.reshape(a, 1), np.reshape(b, 1), np.reshape(c, 1)).reshape(())
     at = np.nonzero(np.bitwise_and(t.view(np.uint64), _BELOW_HALF_ULP) == _HALFWAY)
     p = np.multiply(np.broadcast_to(a, t.shape)[at], np.broadcast_to(b, t.shape)[at], dtype=np.float64)
     q = np.broadcast_to(c, t.shape)[at].astype(np.float64)

@@ -101,3 +101,13 @@ def test_large_arrays_take_float64_chunks_with_the_same_bits(n, torch):
     _fused.fma_(np, scaled, np.float32(0.25), a)
     assert np.array_equal(scaled, tc.clone().add_(ta, alpha=0.25).numpy())
     assert _fused._chunkable(a[::2], b[::2], c[::2]) is None  # strided: the whole-array route
+
+
+@pytest.mark.parametrize("weight", [0.3, 0.7, 0.1, 0.9])
+def test_lerp_of_zero_dim_tensors_rounds_a_tie_as_torch(weight, torch):
+    """A 0-d result that lands on a tie is mended too (np.nonzero refuses 0-d arrays: it raised ValueError)."""
+    ours = core.lerp(core.tensor(1.), core.tensor(2.), weight)
+    theirs = torch.lerp(torch.tensor(1.), torch.tensor(2.), weight)
+    assert ours.shape == () and ours.dtype == core.float32
+    assert np.asarray(ours.cpu()._data).tobytes() == theirs.numpy().tobytes()
+    assert core.tensor(1.).lerp(core.tensor(2.), weight).item() == theirs.item()
