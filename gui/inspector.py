@@ -1,9 +1,11 @@
 """The inspector dock's content: the selected node's name and parameters, value, gradient and gradient history.
 
 Parameter widgets come from the node's spec (``gui.param_widgets``); a typed value is validated with
-``Param.validate`` before anything changes, and a refusal is shown in red with the validator's message
-(the document is never changed half-way). Accepted values go through ``edit(SetParam)`` (undoable).
-Values, statistics and the gradient ledger are read from the session.
+``Param.validate`` before anything changes, and a refusal is shown in red with the validator's message (the
+document is never changed half-way): a number field keeps the refused text, framed in red, with the message under
+it (``gui.refusal_note``, as the Train dock's fields), the other fields' messages go under the form. Accepted
+values go through ``edit(SetParam)`` (undoable). Values, statistics and the gradient ledger are read from the
+session.
 
 An editor's own signal may be what leads here again: a SetParam makes the canvas rebuild the node's item,
 which deselects and reselects it, and the window asks the inspector to show the selection. Deleting the
@@ -41,7 +43,9 @@ from core.nodegraph.model.numtext import magnitudes, tensor_values
 from core.nodegraph.model.spec import ParamError
 from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
+from gui.number_spin_box import FloatSpinBox, IntSpinBox
 from gui.param_widgets import make_editor, parse_text, text_of
+from gui.refusal_note import add_refusal_row
 from gui.undo_keys import DocumentUndoKeys
 from gui.watch_buttons import WatchButtons, watchable_ports
 
@@ -149,6 +153,8 @@ class Inspector(QWidget):
             if isinstance(w, (QLineEdit, QAbstractSpinBox)):
                 self.undo_keys.watch(w)
             self.form.addRow(p.name, w)
+            if isinstance(w, (FloatSpinBox, IntSpinBox)):  # refused text stays in the field, and why, under it
+                add_refusal_row(self.form, w)
         self.refresh_values()
 
     def _show_heading(self, node: Node) -> None:
@@ -187,7 +193,8 @@ class Inspector(QWidget):
                 value = parse_text(param, value[1])
             value = param.validate(value)
         except ParamError as exc:
-            self.error_label.setText(str(exc))
+            if not isinstance(self.editors.get(param.name), (FloatSpinBox, IntSpinBox)):  # those say it under them
+                self.error_label.setText(str(exc))
             return str(exc)
         graph, nid = self.graph, self.node_id
         node = graph.nodes.get(nid) if graph is not None and nid is not None else None  # an editor's node
@@ -253,6 +260,8 @@ class Inspector(QWidget):
             else:
                 cast(QLineEdit, w).setText(text_of(p, v))  # the remaining editors are line edits
             del blocker
+            if isinstance(w, (FloatSpinBox, IntSpinBox)):
+                w.refusal.clear()  # the document's value is shown again (the blocker kept that from the box)
 
     def refresh_values(self) -> None:
         node = self.graph.nodes.get(self.node_id) if self.node_id is not None and self.graph is not None else None

@@ -1,22 +1,24 @@
 """Spin boxes that keep what was typed or refuse it whole, never a part of it.
 
-Qt's spin boxes drop each keystroke they can't place, so typing ``1e999`` into a float field left ``1999``
-(issue #21). Here any text is let into the field: a number in range is taken on Return as usual (``1e-3``
-included); anything else is Intermediate, so Return or leaving the field restores the value shown before and
-``refused(text)`` gives the caller the typed text to say why (the Inspector reads it with the parameter's own
-rules and shows their message). ``refusal(box, text)`` says why in words for callers without such rules.
+Qt's spin boxes drop each keystroke they can't place, so typing ``1e999`` into a float field left ``1999`` (issue
+#21). Here any text is let into the field: a number in range is taken on Return as usual (``1e-3`` included);
+anything else is Intermediate, so Return or leaving the field restores the value shown before and ``refused(text)``
+gives the caller the typed text to say why (callers with rules of their own say why in their words). ``refusal(box,
+text)`` says why in words for callers without such rules.
 
-A box told ``keep_refused_text()`` (the Train panel's settings) instead keeps the refused text in the field, framed
-in red with the reason as its tooltip, and emits ``refusal_changed(message)``; the mark goes when the text becomes a
-number in range (typed, or the document's value shown again) or on Escape, which puts the value back (before Run ▸
-Cancel's Esc, which takes Escape only when the field shows its value). ``settle(box)``
-applies a typed number or marks typed text refused, for an action (Train) that must not run on what the field
-shows but does not hold.
+A box told ``keep_refused_text(reason)`` (the Train panel's settings, the Inspector's number parameters) instead
+keeps the refused text in the field, framed in red with the reason (``reason(text)``, the caller's rules, else
+``refusal``) as its tooltip, and emits ``refusal_changed(message)`` (``gui.refusal_note`` shows it under the field);
+the mark goes when the text becomes a number in range (typed, or the document's value shown again) or on Escape,
+which puts the value back (before Run ▸ Cancel's Esc, which takes Escape only when the field shows its value).
+``settle(box)`` applies a typed number or marks typed text refused, for an action (Train) that must not run on what
+the field shows but does not hold.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -29,6 +31,7 @@ _RETURN = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 REFUSED_FRAME = "border: 1px solid #e74c3c;"  # the Inspector's refusal red
 
 SpinBox = QSpinBox | QDoubleSpinBox  # refusal reads any of Qt's; the fields here are FloatSpinBox and IntSpinBox
+Reason = Callable[[str], str | None]  # why a typed text is refused, in the caller's words; None: the caller took it
 
 
 def _read(box: SpinBox, text: str) -> int | float | None:
@@ -89,6 +92,7 @@ class _Refusal:
     def __init__(self, box: FloatSpinBox | IntSpinBox) -> None:
         self.box, self.tip, self.keeps = box, "", False
         self.text: str | None = None  # the refused text the field keeps showing, None when there is none
+        self.reason: Reason | None = None  # the caller's words for a refused text (None: ``refusal``'s)
         box.textChanged.connect(self._on_text)
 
     def keep(self, refused: str | None) -> None:
@@ -96,12 +100,14 @@ class _Refusal:
         if not self.keeps or refused is None:
             return
         box = self.box
+        message = self.reason(refused) if self.reason is not None else refusal(box, refused)
+        if message is None:  # the caller's rules took the text after all
+            return
         if box.lineEdit().text() != refused:
             box.lineEdit().setText(refused)
         if self.text is None:
             self.tip = box.toolTip()
         self.text = refused
-        message = refusal(box, refused)
         box.setStyleSheet(REFUSED_FRAME)
         box.setToolTip(message)
         box.refusal_changed.emit(message)
@@ -167,8 +173,8 @@ class FloatSpinBox(QDoubleSpinBox):
         super().__init__(parent)
         self.refusal = _Refusal(self)
 
-    def keep_refused_text(self) -> None:
-        self.refusal.keeps = True
+    def keep_refused_text(self, reason: Reason | None = None) -> None:
+        self.refusal.keeps, self.refusal.reason = True, reason
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         return _state(self, super().validate(text, pos)[0], text), text, pos
@@ -201,8 +207,8 @@ class IntSpinBox(QSpinBox):
         super().__init__(parent)
         self.refusal = _Refusal(self)
 
-    def keep_refused_text(self) -> None:
-        self.refusal.keeps = True
+    def keep_refused_text(self, reason: Reason | None = None) -> None:
+        self.refusal.keeps, self.refusal.reason = True, reason
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         return _state(self, super().validate(text, pos)[0], text), text, pos

@@ -1,11 +1,11 @@
 """Parameter editors generated from a spec's ``Param`` kinds, and the text <-> value rules they share.
 
-int/float become spin boxes with the param's bounds (an arrow click applies at once, typed digits on
-Return; text that is no number in range is refused whole and handed to ``apply`` as ``("text", text)`` so the
-caller's rules say why, ``gui.number_spin_box``), bool a checkbox, choice a combo box; shape, dims,
-tensor, seed and str are line edits whose text is parsed (JSON-like lists, never ``eval``) and then
-validated by ``Param.validate``. ``make_editor(param, value, apply)`` calls ``apply(value)`` with the
-parsed value; the caller validates and pushes the SetParam command.
+int/float become spin boxes with the param's bounds (an arrow click applies at once, typed digits on Return; text
+that is no number in range is refused whole and handed to ``apply`` as ``("text", text)`` so the caller's rules say
+why, and the field keeps it in red with that reason, ``gui.number_spin_box``), bool a checkbox, choice a combo box;
+shape, dims, tensor, seed and str are line edits whose text is parsed (JSON-like lists, never ``eval``) and then
+validated by ``Param.validate``. ``make_editor(param, value, apply)`` calls ``apply(value)`` with the parsed value;
+the caller validates and pushes the SetParam command.
 """
 
 from __future__ import annotations
@@ -91,10 +91,16 @@ def make_editor(param: Param, value: Any, apply: Apply) -> QWidget:
 
 def _apply_on_value(w: IntSpinBox | FloatSpinBox, apply: Apply) -> None:
     """A spin box applies an arrow click or wheel step at once and typed digits on Return or leaving it; typed
-    text it refuses goes to ``apply`` as text, whose refusal says why (the box keeps its value)."""
+    text it refuses goes to ``apply`` as text, whose refusal message the box keeps beside the text, framed in red,
+    until it is fixed or Escape puts the value back (``gui.number_spin_box``; the document keeps its value)."""
     w.setKeyboardTracking(False)
     w.valueChanged.connect(apply)
-    w.refused.connect(lambda text: apply(("text", text)))
+
+    def reason(text: str) -> str | None:
+        said = apply(("text", text))
+        return said if isinstance(said, str) and said else None  # None: the parameter's rules took the text
+
+    w.keep_refused_text(reason)
 
 
 def _set_float_step(w: FloatSpinBox, param: Param) -> None:

@@ -37,6 +37,7 @@ from core.nodegraph.training.runs import StopConditions
 from gui import format as fmt
 from gui.dock_layout import FittingScroll, compact
 from gui.number_spin_box import FloatSpinBox, IntSpinBox, settle
+from gui.refusal_note import add_refusal_row
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
 
@@ -202,19 +203,7 @@ class TrainPanel(QWidget):
     def _add_refusal_row(self, form: QFormLayout, box: FloatSpinBox | IntSpinBox) -> None:
         """A red line under ``box``'s row, shown while the box keeps text it refused (as the Inspector's)."""
         box.keep_refused_text()
-        note = _named(QLabel(""), f"{box.objectName()}Refusal")
-        note.setStyleSheet("color: #e74c3c")
-        note.setWordWrap(True)
-        form.addRow(note)
-        row = form.rowCount() - 1
-        form.setRowVisible(row, False)
-        self.refusals[box] = note
-
-        def show(message: str) -> None:
-            note.setText(message)
-            form.setRowVisible(row, bool(message))
-
-        box.refusal_changed.connect(show)
+        self.refusals[box] = add_refusal_row(form, box)
 
     def train(self) -> None:
         """Train (the button, Run ▸ Train, Ctrl+T): numbers typed but not applied yet are applied first; while a

@@ -30,11 +30,19 @@ def slope_field(qtbot, node_types):
     window.undo_stack.setClean()
 
 
+def _note(window, field):
+    from PySide6.QtWidgets import QLabel
+
+    return window.inspector.findChild(QLabel, f"{field.objectName()}Refusal")
+
+
 def test_typing_1e999_into_a_float_parameter_leaves_its_value_and_says_why(slope_field, qtbot):
     window, node, field = slope_field
     type_into(qtbot, field, "1e999")
-    qtbot.waitUntil(lambda: "too large" in window.inspector.error_label.text())
-    assert "negative_slope" in window.inspector.error_label.text()
+    note = _note(window, field)
+    qtbot.waitUntil(lambda: note.isVisible() and "too large" in note.text())
+    assert "negative_slope" in note.text() and field.lineEdit().text() == "1e999"  # kept where it was typed
+    assert window.inspector.error_label.text() == ""  # said once, under the field
     assert node.params["negative_slope"] == 0.01
     assert field.value() == 0.01
     assert window.undo_stack.count() == 0

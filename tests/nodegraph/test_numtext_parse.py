@@ -51,3 +51,15 @@ def test_text_that_is_no_value_is_refused_naming_the_parameter(param, text, mess
         parse(param, text)
     assert str(info.value).startswith(f"parameter '{param.name}': ") and message in str(info.value)
     assert len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("param, wanted", [
+    (Param("n", "int", 3), "(type a whole number)"), (Param("lr", "float", 0.1), "(type a number)"),
+    (SEED, "(type a whole number, or nothing for the session's seed)"),
+    (SHAPE, "(type a number or a list like [1, 2])"),
+])
+def test_an_unreadable_value_is_refused_with_what_the_field_takes(param, wanted):
+    """A number field's refusal asks for a number, not for a list it could never take."""
+    with pytest.raises(ParamError, match="can't read 'abc'") as info:
+        parse(param, "abc")
+    assert str(info.value).endswith(wanted)

@@ -171,14 +171,19 @@ def parse(param: Param, text: str) -> object:
     except RecursionError:
         value = _TOO_DEEP
     except ValueError:
-        raise ParamError(f"parameter '{param.name}': can't read {quote(text)} (type a number or a list like "
-                         "[1, 2])") from None
+        raise ParamError(f"parameter '{param.name}': can't read {quote(text)} (type {_wanted(param)})") from None
     if value is _TOO_DEEP or _nesting(value) > MAX_NESTING:
         raise ParamError(f"parameter '{param.name}': lists nested deeper than {MAX_NESTING} levels")
     return value
 
 
 _SEQUENCES = ("shape", "dims", "tensor")
+_WANTED = {"int": "a whole number", "float": "a number", "seed": "a whole number, or nothing for the session's seed"}
+
+
+def _wanted(param: Param) -> str:
+    """What ``param`` takes, in words for a refusal: a number field is asked for no list."""
+    return _WANTED.get(param.kind, "a number or a list like [1, 2]")
 
 
 def _as_list(t: str) -> str:

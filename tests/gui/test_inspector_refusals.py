@@ -1,0 +1,92 @@
+"""The Inspector's number fields keep text they refuse, as the Train dock's do: framed in red, the parameter's reason
+on a red line right under the field, until a number fixes it or Escape puts the value back; the document is never
+changed by refused text (they used to put the old value back silently, the reason far below the form)."""
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
+
+from core.nodegraph.model import commands
+from core.nodegraph.model.document import Graph
+from tests.gui.conftest import make_window
+from tests.gui.real_input import click, show_dock, shown
+from tests.gui.scenarios.driver import click_node, type_into
+
+pytest.importorskip("pytestqt")
+
+
+@pytest.fixture
+def eye_fields(qtbot, node_types):
+    """A window on an eye source selected, its Inspector showing the n and m whole-number fields."""
+    graph = Graph()
+    add = commands.AddNode({"type": "source.eye", "params": {"n": 3}, "position": [0.0, 0.0]})
+    add.do(graph)
+    window = shown(qtbot, make_window(qtbot, graph))
+    nid = add.node["id"]
+    click_node(qtbot, window, nid)
+    show_dock(qtbot, window, window.inspector_dock)
+    qtbot.waitUntil(lambda: window.inspector.node_id == nid and "n" in window.inspector.editors)
+    yield window, window.graph.nodes[nid], window.inspector.editors["n"]
+    window.undo_stack.setClean()
+
+
+def _note(window, field) -> QLabel:
+    return window.inspector.findChild(QLabel, f"{field.objectName()}Refusal")
+
+
+def _says_under(window, field, words: str) -> bool:
+    """The field is framed red with ``words`` as its tooltip, and the red line right under it says them."""
+    note, inspector = _note(window, field), window.inspector
+    below = note.mapTo(inspector, note.rect().topLeft()).y() - field.mapTo(inspector, field.rect().bottomLeft()).y()
+    return (note.isVisible() and words in note.text() and words in field.toolTip() and "e74c3c" in field.styleSheet()
+            and 0 <= below < 2 * field.height())
+
+
+@pytest.mark.parametrize("typed, words", [("abc", "can't read 'abc' (type a whole number)"),
+                                          ("-2", "must be >= 0, got -2"), ("", "can't read ''")])
+def test_a_refused_number_stays_in_the_field_with_its_reason_under_it(eye_fields, qtbot, typed, words):
+    window, node, field = eye_fields
+    type_into(qtbot, field, typed, enter=False)
+    if not typed:
+        QTest.keyClick(field, Qt.Key_Delete)  # what was selected goes: the field is empty
+    QTest.keyClick(field, Qt.Key_Return)
+    qtbot.waitUntil(lambda: _says_under(window, field, words))
+    assert field.lineEdit().text() == typed
+    assert node.params["n"] == 3 and window.undo_stack.count() == 0
+    assert window.inspector.error_label.text() == ""
+
+
+def test_escape_puts_the_value_back_and_the_marks_go(eye_fields, qtbot):
+    window, node, field = eye_fields
+    type_into(qtbot, field, "abc")
+    qtbot.waitUntil(lambda: _says_under(window, field, "can't read"))
+    QTest.keyClick(field, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not _note(window, field).isVisible())
+    assert field.lineEdit().text() == "3" and field.styleSheet() == ""
+    assert node.params["n"] == 3
+
+
+def test_a_number_typed_over_the_refused_text_is_taken_and_the_marks_go(eye_fields, qtbot):
+    window, node, field = eye_fields
+    type_into(qtbot, field, "abc")
+    qtbot.waitUntil(lambda: _says_under(window, field, "can't read"))
+    type_into(qtbot, field, "4")
+    qtbot.waitUntil(lambda: node.params["n"] == 4)
+    qtbot.waitUntil(lambda: not _note(window, field).isVisible() and field.styleSheet() == "")
+
+
+def test_refused_text_left_by_clicking_elsewhere_stays_marked_until_undo_shows_the_value(eye_fields, qtbot):
+    """Leaving the field refuses too (the text stays, marked); an edit undone elsewhere shows the document's values
+    again, and the marks go with the refused text."""
+    window, node, field = eye_fields
+    m = window.inspector.editors["m"]
+    type_into(qtbot, m, "2")
+    qtbot.waitUntil(lambda: node.params["m"] == 2)
+    type_into(qtbot, field, "x1", enter=False)
+    click(m)  # focus leaves the n field
+    qtbot.waitUntil(lambda: _says_under(window, field, "can't read"))
+    assert field.lineEdit().text() == "x1"
+    QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)  # m's edit undone: both fields show the document
+    qtbot.waitUntil(lambda: node.params["m"] == -1)
+    qtbot.waitUntil(lambda: not _note(window, field).isVisible() and field.lineEdit().text() == "3")
