@@ -105,8 +105,12 @@ def _make_roots(tensors, grad_tensors):
         if g._data.shape != t._data.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                                f"output[{i}] has a shape of {t.shape}.")
-        if g._data.dtype != t._data.dtype and g._data.dtype.kind in "fV" and t._data.dtype.kind in "fV":
-            g = g.to(t.dtype)  # NOTE: as PyTorch's validate_outputs: a float64 gradient of a float32 output
+        if (g._data.dtype.kind == "c") != (t._data.dtype.kind == "c"):
+            raise RuntimeError(f"For complex Tensors, both grad_output and output are required to have the same dtype. "
+                               f"Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and output[{i}] has a "
+                               f"dtype of {t.dtype}.")
+        if g._data.dtype != t._data.dtype and g._data.dtype.kind in "biufV" and t._data.dtype.kind in "fV":
+            g = g.to(t.dtype)  # NOTE: as PyTorch's validate_outputs: a float64 or int64 gradient of a float32 output
         node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
         roots.append((node, t._output_nr, g))
     return roots
