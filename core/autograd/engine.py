@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections.abc
 import heapq
 import itertools
+from sys import getrefcount as _refcount
 
 from core._backend import xp_for, xp_of
 from core._dtype import from_numpy_dtype
@@ -18,6 +19,7 @@ from core._memory_format import _non_overlapping_and_dense
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
+from core.autograd.grad_adopt import adopted
 from core.autograd.grad_dtype import cast_incoming
 from core.autograd.grad_layout import grad_copy, is_grad_layout_enforcement_enabled
 from core.autograd.inference import mark
@@ -260,11 +262,13 @@ def _loop(run, ready, buffers, deps, steps: bool = True):
                 grads_in, grads, leaf = _execute(node, grads_in, run)
             elif type(node) is AccumulateGrad:  # NOTE: what _execute does for a hook-free node, in short
                 grads = ()
-                leaf = _accumulate_leaf(node, grads_in, create_graph)
+                leaf = _accumulate_leaf(node, grads_in, create_graph, run.direct)
             else:
                 grads = _call_backward(node, grads_in)
                 if release and node._saved is not None:
                     node._release()
+                if not steps:  # NOTE: the gradients this node took die here, not at the next one: a leaf may
+                    grads_in = None  # then take a view of one as its .grad (grad_adopt: Linear's weights)
             if grads:
                 _send(run, node, grads, ready, buffers, deps)
             if steps:
@@ -307,6 +311,11 @@ def _run(run, ready, buffers, deps) -> None:
 def _send(run, node, grads, ready, buffers, deps) -> None:
     """Pass a node's gradients along its edges; queue the nodes whose last consumer this was."""
     receives = run.receives
+    # NOTE: a leaf may take a gradient's array as its .grad only while nothing outside the engine holds the
+    # gradient (grad_adopt): then _loop's ``grads``, this parameter and getrefcount's argument are the tuple's
+    # references (a custom backward that kept its returned tuple adds one), and in the loop below the tuple, zip's
+    # reused result tuple and ``g`` the gradient's
+    held = 3 if run.direct and _refcount(grads) == 3 else 0
     for e, g in zip(node._edges, grads):
         if e is None:
             continue
@@ -323,7 +332,7 @@ def _send(run, node, grads, ready, buffers, deps) -> None:
                 g = earlier[0] if g is None else earlier[0] + g
             leaf = nxt._variable() if g is not None else None
             if leaf is not None:
-                _accumulate(leaf, g, run.create_graph)
+                _accumulate(leaf, g, run.create_graph, held if earlier is None else 0)
             continue
         if g is not None and (receives is None or nxt in receives):
             if e[1] == 0 and nxt not in buffers and len(nxt._out_meta) <= 1:
@@ -525,17 +534,21 @@ def _check_nan(node, grads):
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
-def _accumulate_leaf(node, grads_in, create_graph):
+def _accumulate_leaf(node, grads_in, create_graph, direct: bool = False):
     """A hook-free AccumulateGrad's work in a plain run: its gradient into the leaf's ``.grad``; the leaf, or None
-    when it is gone."""
+    when it is gone. ``direct``: a run without steps, where nothing outside the engine sees ``grads_in`` (the
+    input buffer's list, the gradient's one reference above ``_accumulate``: see grad_adopt)."""
     leaf = node._variable()
     if leaf is not None and grads_in is not None and grads_in[0] is not None:
-        _accumulate(leaf, grads_in[0], create_graph)
+        _accumulate(leaf, grads_in[0], create_graph, 1 if direct else 0)
     return leaf
 
 
-def _accumulate(leaf, g, create_graph):
-    """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place)."""
+def _accumulate(leaf, g, create_graph, held: int = 0):
+    """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place).
+
+    ``held``: the references to ``g`` the calling frames hold, where the caller counted them (the engine's hot
+    paths): a first ``.grad`` then takes ``g``'s array itself when nothing else can reach it (``grad_adopt``)."""
     if g.is_sparse:  # nn.Embedding(sparse=True)'s weight gradient
         from core.autograd.sparse_grad import accumulate_sparse
 
@@ -545,8 +558,14 @@ def _accumulate(leaf, g, create_graph):
         return None
     if "_grad_dtype" in leaf.__dict__:  # a leaf given a grad_dtype: its gradient in that dtype
         g = cast_incoming(leaf, g)
+        held = 0  # (the references the caller counted were to the gradient before the cast)
     if leaf._grad is None:
-        leaf._grad = _graph_copy(leaf, g) if create_graph else _new_tensor(grad_copy(g._data, leaf._data))
+        if create_graph:
+            leaf._grad = _graph_copy(leaf, g)
+        else:
+            variable = leaf._data
+            arr = adopted(g, held, variable)
+            leaf._grad = _new_tensor(grad_copy(g._data, variable) if arr is None else arr)
         if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the
             mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
     elif create_graph or leaf._grad._requires_grad:
@@ -627,11 +646,12 @@ def _straight_to_leaves(t, retain_graph) -> bool:
         grads = _call_backward(node, [root[1]])
         if not run.retain_graph and node._saved is not None:
             node._release()
-        for e, g in zip(node._edges, grads):
+        held = 3 if _refcount(grads) == 2 else 0  # (as in _send: ``grads`` and getrefcount's argument, then in
+        for e, g in zip(node._edges, grads):  # the loop the tuple, zip's result tuple and ``g``: grad_adopt)
             if e is not None and g is not None:
                 leaf = e[0]._variable()
                 if leaf is not None:
-                    _accumulate(leaf, g, False)
+                    _accumulate(leaf, g, False, held)
     finally:
         state.enabled = prev_mode
         _RUNS.remove(run)
