@@ -69,6 +69,19 @@ def test_forward_all_from_the_toolbar_ticks_the_whole_first_step(qtbot, window, 
     _wait_ticked(qtbot, browser, "the last step ran z", "b.grad is None")
 
 
+def test_forward_all_first_in_lesson_six_ticks_its_forward_step(qtbot, window):
+    """Lesson 6's 'Zero' holds before anything is pressed; Forward all from the toolbar (what 'Forward' says to
+    press) ticks 'loss is 11.1638' at once instead of waiting for another action."""
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    shown(qtbot, window)
+    open_example(qtbot, window, "06-training-step")
+    browser = window.lessons.panel.browser
+    click_toolbar(window, "forward")
+    _wait_ticked(qtbot, browser, "model.weight.grad is None", "loss is 11.1638", "model.weight.shape is [1, 4]")
+    assert "☐ model.weight.grad.shape is [1, 4]" in _text(browser)
+
+
 def test_redrawing_the_ticks_keeps_the_text_where_the_reader_scrolled(qtbot, lesson_four):
     browser = lesson_four
     click_link(qtbot, browser, "action:forward")

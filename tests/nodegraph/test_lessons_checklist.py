@@ -178,3 +178,17 @@ def test_a_forward_step_of_another_node_does_not_keep_the_first_steps_promise():
     session.forward_step()
     refs = SessionRefs(session, ran=[("forward", "n2")])  # w ran, not x
     assert [(p.text, p.holds) for p in promises(lesson.steps[0], refs)][0] == ("the last step ran x", False)
+
+
+def test_the_next_steps_own_action_ticks_it_when_the_step_before_held_already():
+    """Lesson 6: 'Zero' (model.weight.grad is None) holds before anything is pressed; a learner who presses Forward
+    all first, as 'Forward' says, sees loss 11.1638 ticked at once, and 'Backward' waits for a backward."""
+    run, checklist, ran = _learner_with_steps(LESSONS["06-training-step"])
+    run.perform(Action("forward"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    assert all(_ticks(checklist, 0)) and all(_ticks(checklist, 1))
+    assert not any(_ticks(checklist, 2))
+    ran.clear()
+    run.perform(Action("backward"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    assert all(_ticks(checklist, 2))

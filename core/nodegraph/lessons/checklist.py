@@ -16,7 +16,9 @@ there, and "the last step ran x" in step 5 does not tick on step 1's first Forwa
 "The last step ran x" is about what the learner did: given the steps their last action ran (``SessionRefs.ran``;
 Forward all runs every node), it holds when one of them ran x in the direction of the ``do:`` written before it
 (a forward ``step = x`` is not kept by the backward step of x, nor step 2's backward ``step = z`` by Forward all),
-so a learner who presses Forward all at once ticks step 1 whole.
+so a learner who presses Forward all at once ticks step 1 whole. When a step completes on an action that steps in
+the direction of the next step's ``do:`` (lesson 6: "Zero" held already and the learner pressed Forward all, as
+"Forward" says), the next step is checked against that action too instead of waiting for another change.
 """
 
 from __future__ import annotations
@@ -199,6 +201,20 @@ class Checklist:
     def update(self, refs: SessionRefs) -> bool:
         """Tick what came true in ``refs``'s session; True when a tick (or the current step) changed."""
         changed = False
+        done = {phase for phase, _ in refs.ran}  # the directions the learner's last action stepped in
+        while True:
+            changed = self._tick_reached(refs) or changed
+            if self.current >= len(self.texts) or not all(self.ticked[self.current]):
+                return changed
+            self.current, changed = self._with_promises(self.current + 1), True
+            if self.current >= len(self.texts) or not done & set(self.phases[self.current]):
+                return changed  # checked from the next change on
+            # else the action was the next step's own (a learner who skipped a step that held already pressed
+            # Forward all as the next one says): its promises are checked against it now
+
+    def _tick_reached(self, refs: SessionRefs) -> bool:
+        """Tick, in written order, what holds now of the steps up to the current one."""
+        changed = False
         for i in range(min(self.current + 1, len(self.texts))):
             for k, (_, e) in enumerate(self.texts[i]):
                 if self.ticked[i][k]:
@@ -206,9 +222,6 @@ class Checklist:
                 if not _holds(refs, e, self.phases[i][k]):
                     break
                 self.ticked[i][k] = changed = True
-        if self.current < len(self.texts) and all(self.ticked[self.current]):
-            self.current = self._with_promises(self.current + 1)  # checked from the next change on
-            changed = True
         return changed
 
 
