@@ -169,6 +169,15 @@ def _arange(*args, dtype=None, layout=None, device=None, pin_memory=None):
     return core.arange(*args, dtype=dtype, device=device)
 
 
+def _nll_loss_forward(input, target, weight, reduction, ignore_index):
+    """ATen's ``nll_loss_forward``: the loss and the total weight of the targets it counted."""
+    output = core.nn.functional.nll_loss(input, target, weight, reduction=_REDUCTIONS[reduction],
+                                         ignore_index=ignore_index)
+    counted = (target != ignore_index).to(input.dtype)
+    per_target = counted if weight is None else counted * weight[target.clamp(min=0)]
+    return output, per_target.sum() if reduction else input.new_zeros(())
+
+
 FORMS = {
     "rsub": rsub_out,  # (torch.rsub has no out=; ATen's rsub.Tensor_out has)
     "_native_batch_norm_legit_no_training": _native_batch_norm_legit_no_training,
@@ -204,6 +213,7 @@ FORMS = {
     "multi_margin_loss": _loss("multi_margin_loss", "p", "margin", "weight", "reduction"),
     "multilabel_margin_loss": _loss("multilabel_margin_loss", "reduction"),
     "nll_loss": _loss("nll_loss", "weight", "reduction", "ignore_index"),
+    "nll_loss_forward": _nll_loss_forward,
     "nll_loss2d": _loss("nll_loss", "weight", "reduction", "ignore_index"),
     "nll_loss_nd": _loss("nll_loss", "weight", "reduction", "ignore_index"),
     "smooth_l1_loss": _loss("smooth_l1_loss", "reduction", "beta"),

@@ -24,6 +24,7 @@ import types
 from pathlib import Path
 
 import core
+from core import _torch_dispatch
 from core._aten_forms import FORMS
 
 __all__ = ["OpOverload", "OpOverloadPacket", "aten"]
@@ -74,9 +75,21 @@ class OpOverload:
         self._overloadname = overload
         self.op = FORMS.get(f"{packet.__name__}.{overload}", packet.op)  # an overload with its own order
         self.__name__ = f"{packet.__name__}.{overload}"
+        self.__qualname__ = self.name()
+        self.__module__ = "torch._ops.aten"  # a __torch_dispatch__ logger prints f"{func.__module__}.{func.__name__}"
 
     def __call__(self, *args, **kwargs):
+        if _torch_dispatch.live:  # a TorchDispatchMode is entered or a __torch_dispatch__ subclass exists
+            return _torch_dispatch.call(self, args, kwargs)
         return self.op(*args, **kwargs)
+
+    def kernel(self, *args, **kwargs):
+        """The op itself, below ``__torch_dispatch__`` (core's function, not its dispatching wrapper)."""
+        from core._torch_function import undispatched
+
+        if kwargs.get("pin_memory") is False:  # ATen's factories always pass it; not every core function takes it
+            kwargs = {k: v for k, v in kwargs.items() if k != "pin_memory"}
+        return undispatched(self.op)(*args, **kwargs)
 
     def name(self) -> str:
         return f"aten::{self.overloadpacket.__name__}.{self._overloadname}"

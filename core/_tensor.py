@@ -16,7 +16,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from core import _backend, _dtype, _from_data, _removed_attrs, _torch_function
+from core import _backend, _dtype, _from_data, _removed_attrs, _torch_dispatch, _torch_function
 from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
@@ -188,6 +188,9 @@ class Tensor(metaclass=_TensorMeta):
             cls.__torch_function__ = _torch_function.disabled_torch_function_impl
         elif cls.__torch_function__ is not _torch_function.disabled_torch_function_impl:
             _torch_function.activate()  # NOTE: at class creation, before the subclass has any instance
+        if vars(cls).get("__torch_dispatch__", _torch_function.disabled_torch_dispatch_impl) is not \
+                _torch_function.disabled_torch_dispatch_impl:
+            _torch_dispatch.subclass_defined()  # its instances' ops go to it as ATen operators
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False, dispatch_strides=False, dispatch_device=False,
@@ -643,7 +646,7 @@ class Tensor(metaclass=_TensorMeta):
     def __repr__(self) -> str:
         return tensor_repr(self)
 
-    __str__ = __repr__
+    # NOTE: no __str__, as torch's Tensor: str(t) is object's, which calls type(t).__repr__ (a subclass's own too)
 
     def __format__(self, spec: str) -> str:
         """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr. As in PyTorch, only a

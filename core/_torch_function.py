@@ -41,6 +41,8 @@ import threading
 import types
 import warnings
 
+from core import _torch_dispatch
+
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchingProperty", "activate", "check_subclass",
            "convert", "dispatch",
            "default_torch_function", "disabled_torch_function_impl", "disabled_torch_dispatch_impl",
@@ -182,15 +184,27 @@ def pop_mode(mode) -> None:
 
 
 def _overloading(arg) -> bool:
-    """Whether ``arg`` (a list's or tuple's elements too) takes part in dispatch; a type that cannot joins
-    ``_plain_types``, which the wrappers test first (one set lookup per argument)."""
+    """Whether ``arg`` (a list's or tuple's elements too) takes part in dispatch (``__torch_function__``, or
+    ``__torch_dispatch__`` below it); a type that cannot joins ``_plain_types``, which the wrappers test first
+    (one set lookup per argument)."""
     kind = type(arg)
     if kind is list or kind is tuple:
         return any(type(a) not in _plain_types and _overloading(a) for a in arg)
+    if _overrides(kind) and _state.subclass_enabled:
+        return True
+    if getattr(kind, "__torch_dispatch__", disabled_torch_dispatch_impl) is not disabled_torch_dispatch_impl:
+        return _torch_dispatch.is_dispatch_type(kind)  # (reaches _torch_dispatch.lower below the handlers)
     if _overrides(kind):
-        return _state.subclass_enabled
+        return False
     _plain_types.add(kind)
     return False
+
+
+def note_dispatch_mode(delta: int) -> None:
+    """A ``TorchDispatchMode`` was entered (+1) or left (-1): while one is, the wrappers take every call to
+    ``dispatch``, whose bottom hands it to ``core._torch_dispatch``."""
+    global _modes_entered
+    _modes_entered += delta
 
 
 def dispatch(public, original, args, kwargs, overloaded=None, python_level=False):
@@ -210,6 +224,8 @@ def dispatch(public, original, args, kwargs, overloaded=None, python_level=False
         if result is not NotImplemented:
             return result
     if not overloaded and original is not None:
+        if _torch_dispatch.live:  # a TorchDispatchMode or a __torch_dispatch__ subclass: as ATen operators
+            return _torch_dispatch.lower(public, original, args, kwargs)
         return original(*args, **kwargs)
     for arg in overloaded:
         if not _warned and isinstance(inspect.getattr_static(type(arg), "__torch_function__", None),

@@ -6,6 +6,7 @@ on it are plain tensors, as in PyTorch.
 
 from __future__ import annotations
 
+from core import _torch_dispatch
 from core._factories import empty
 from core._tensor import Tensor, cache_slotnames
 
@@ -21,7 +22,16 @@ def _share(cls, data: Tensor):
     return out
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type(Tensor)):
+    """torch's: a ``__torch_dispatch__`` subclass instance made a parameter (``_is_param``) is a Parameter too."""
+
+    def __instancecheck__(cls, instance):
+        if type.__instancecheck__(cls, instance):
+            return True
+        return cls is Parameter and isinstance(instance, Tensor) and instance.__dict__.get("_is_param", False)
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that is a module's parameter; ``requires_grad=True`` unless said otherwise."""
 
     def __new__(cls, data=None, requires_grad=True):
@@ -29,6 +39,17 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}")
+        if type(data) is not Tensor and not isinstance(data, Parameter) and _torch_dispatch.is_dispatch_type(
+                type(data)):  # torch's path for custom tensors: the subclass stays, marked as a parameter
+            t = data.detach().requires_grad_(requires_grad)
+            if type(t) is not type(data):
+                raise RuntimeError(f"Creating a Parameter from an instance of type {type(data).__name__} requires "
+                                   "that detach() returns an instance of the same type, but return type "
+                                   f"{type(t).__name__} was found instead. To use the type as a Parameter, please "
+                                   "correct the detach() semantics defined by its __torch_dispatch__() "
+                                   "implementation.")
+            t._is_param = True
+            return t
         out = _share(cls, data)
         out._set_requires_grad(bool(requires_grad))
         return out

@@ -229,12 +229,37 @@ def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_
                            layout=None, device=None, pin_memory=False, requires_grad=False,
                            dispatch_sizes_strides_policy=None, dispatch_device=False, dispatch_layout=False,
                            _extra_dispatch_keys=None, storage_size=None):
-    """A storage-less tensor of a ``__torch_dispatch__`` subclass (PyTorch's TypeError for a class without one);
-    core has no dispatcher below ``__torch_function__`` to send its ops to."""
+    """A tensor of the ``__torch_dispatch__`` subclass ``cls`` with the given sizes, strides, dtype and device, whose
+    ops go to ``cls.__torch_dispatch__`` (PyTorch's TypeError for a class without one). PyTorch's has no storage;
+    core's has an uninitialised one of its size (its values are never read: ops on it reach the handler)."""
+    from core import _torch_dispatch
+    from core._factories import empty_strided
+
     if getattr(cls, "__torch_dispatch__", None) is _torch_function.disabled_torch_dispatch_impl:
         raise TypeError("Tensor must define __torch_dispatch__")
-    raise NotImplementedError("_make_wrapper_subclass: core has no __torch_dispatch__ dispatcher; subclass Tensor "
-                              "and override __torch_function__ instead")
+    _torch_function.check_subclass(cls)
+    size = tuple(int(s) for s in size)
+    if strides is None:
+        strides = _contiguous_strides(size)
+    with _torch_dispatch.DisableTorchDispatch():
+        made = empty_strided(size, tuple(strides), dtype=dtype, device=device)
+        if storage_offset:
+            needed = storage_offset + 1 + sum((s - 1) * st for s, st in zip(size, strides) if s)
+            base = empty_strided((needed,), (1,), dtype=made.dtype, device=made.device)
+            made = base.as_strided(size, tuple(strides), storage_offset)
+    out = object.__new__(cls)
+    out._data, out._root, out._vc = made._data, made._root, made._vc
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def _contiguous_strides(size: tuple) -> tuple:
+    strides, step = [], 1
+    for s in reversed(size):
+        strides.append(step)
+        step *= max(s, 1)
+    return tuple(reversed(strides))
 
 
 def _dtensor__new__(cls, local_tensor, spec, requires_grad):

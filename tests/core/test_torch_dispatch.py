@@ -1,0 +1,357 @@
+"""``__torch_dispatch__`` against torch 2.13: a ``TorchDispatchMode`` sees the ATen operators torch's dispatcher
+runs (``F.linear`` as ``aten.t`` + ``aten.addmm``, ``x @ w`` as ``aten.mm``, ``x.reshape`` of a transposed tensor
+as ``clone`` + ``_unsafe_view``...), nested modes hand calls outward, wrapper subclasses made with
+``Tensor._make_wrapper_subclass`` get their ops as ATen calls, and the swap_tensors recipe's subclass works."""
+
+import pytest
+
+import core
+from tests.core.oracle import assert_same
+
+
+def logging_mode(lib, log, tag=""):
+    """A mode class of ``lib`` that logs ``str(func)`` (and the argument shapes) and runs the op unchanged."""
+    from importlib import import_module
+
+    base = import_module(f"{lib.__name__}.utils._python_dispatch").TorchDispatchMode
+
+    class Log(base):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            shapes = [tuple(a.shape) if isinstance(a, lib.Tensor) else a for a in args if not isinstance(a, list)]
+            log.append((tag + str(func), str(shapes), sorted((kwargs or {}).keys())))
+            return func(*args, **(kwargs or {}))
+
+    return Log
+
+
+def inputs(lib):
+    lib.manual_seed(0)
+    return {"x2": lib.randn(3, 4), "x1": lib.randn(4), "x3": lib.randn(2, 3, 4), "w": lib.randn(5, 4),
+            "b": lib.randn(5), "linear": lib.nn.Linear(4, 5)}
+
+
+PROGRAMS = {
+    "factories and add": lambda lib, t: lib.randn(4) * 0 + lib.ones(4) + lib.zeros(4) + lib.arange(4),
+    "full and tensor": lambda lib, t: lib.full((2,), 3.0) + lib.tensor([1.0, 2.0]),
+    "like factories": lambda lib, t: lib.zeros_like(t["x2"]) + lib.ones_like(t["x2"]),
+    "linear 2-d": lambda lib, t: lib.nn.functional.linear(t["x2"], t["w"], t["b"]),
+    "linear 2-d without bias": lambda lib, t: lib.nn.functional.linear(t["x2"], t["w"]),
+    "linear 1-d": lambda lib, t: lib.nn.functional.linear(t["x1"], t["w"], t["b"]),
+    "linear 3-d": lambda lib, t: lib.nn.functional.linear(t["x3"], t["w"], t["b"]),
+    "nn.Linear": lambda lib, t: t["linear"](t["x2"]),
+    "matmul 2x2": lambda lib, t: t["x2"] @ t["w"].t(),
+    "matmul 1x1": lambda lib, t: t["x1"] @ t["x1"],
+    "matmul 2x1": lambda lib, t: t["x2"] @ t["x1"],
+    "matmul 1x2": lambda lib, t: t["x1"] @ t["x2"].t(),
+    "matmul 3x2": lambda lib, t: t["x3"] @ t["w"].t(),
+    "matmul 3x3": lambda lib, t: t["x3"] @ t["x3"].transpose(1, 2),
+    "mm": lambda lib, t: lib.mm(t["x2"], t["w"].t()),
+    "elementwise": lambda lib, t: (t["x2"] - 1, 1 - t["x2"], t["x2"] / 2, t["x2"] ** 2, -t["x2"], t["x2"].exp(),
+                                   t["x2"] * 2, t["x2"] == t["x2"], t["x2"] > 0),
+    "activations": lambda lib, t: (lib.relu(t["x2"]), lib.sigmoid(t["x2"]), t["x2"].tanh(),
+                                   lib.nn.functional.gelu(t["x2"]), lib.nn.functional.relu(t["x2"])),
+    "softmax": lambda lib, t: (t["x2"].softmax(-1), lib.nn.functional.log_softmax(t["x2"], 1)),
+    "cross entropy": lambda lib, t: lib.nn.functional.cross_entropy(t["x2"], lib.tensor([0, 1, 2])),
+    "mse": lambda lib, t: lib.nn.functional.mse_loss(t["x2"], t["x2"] * 2),
+    "reductions": lambda lib, t: (t["x2"].sum(), t["x2"].sum(dim=1, keepdim=True), t["x2"].mean(0),
+                                  t["x2"].mean(), t["x2"].max(), t["x2"].max(1), t["x2"].argmax(1), t["x2"].sum(1)),
+    "views": lambda lib, t: (t["x2"].view(12), t["x2"].view(-1), t["x2"].t(), t["x2"][0], t["x2"][:, 1:3],
+                             t["x2"].reshape(2, 6), t["x3"].flatten(1), t["x2"].unsqueeze(0).squeeze(0),
+                             t["x3"].permute(2, 0, 1), t["x3"].transpose(0, 1), t["x1"].expand(3, 4), t["x2"].T),
+    "copying views": lambda lib, t: (t["x2"].t().reshape(12), t["x2"].t().contiguous(), t["x2"].contiguous()),
+    "conversions": lambda lib, t: (t["x2"].to(lib.float64), t["x2"].int().float(), t["x2"].float(),
+                                   t["x2"].clone(), t["x2"].detach()),
+    "joining": lambda lib, t: (lib.cat([t["x2"], t["x2"]]), lib.stack([t["x2"], t["x2"]])),
+    "indexing": lambda lib, t: (t["x2"][lib.tensor([0, 2])], t["x2"][..., 0], t["x2"][None]),
+    "in place": lambda lib, t: (t["x2"].clone().add_(1), t["x2"].clone().zero_(), t["x2"].clone().mul_(2)),
+    "setitem": lambda lib, t: t["x2"].clone().__setitem__(0, 1.0),
+    "layer norm": lambda lib, t: lib.nn.functional.layer_norm(t["x2"], (4,)),
+    "item": lambda lib, t: t["x2"].sum().item(),
+    "dropout in eval": lambda lib, t: lib.nn.functional.dropout(t["x2"], 0.5, training=False),
+    "printing runs no operator": lambda lib, t: str(t["x1"]),
+}
+
+
+def run_logged(lib, program):
+    log = []
+    tensors = inputs(lib)
+    lib.manual_seed(1)
+    with logging_mode(lib, log)():
+        result = program(lib, tensors)
+    return log, result
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_a_logging_mode_sees_the_aten_operators_torch_runs(torch, name):
+    ours, our_result = run_logged(core, PROGRAMS[name])
+    theirs, their_result = run_logged(torch, PROGRAMS[name])
+    assert ours == theirs
+    assert_same(our_result, their_result)
+
+
+def test_the_mode_gets_overloads_named_as_torchs(torch):
+    for lib in (core, torch):
+        func = lib.ops.aten.add.Tensor
+        assert (str(func), func.__name__, func.name(), func.__module__) == (
+            "aten.add.Tensor", "add.Tensor", "aten::add.Tensor", "torch._ops.aten")
+        assert str(func.overloadpacket) == "aten.add"
+        assert lib.ops.aten.mm.default is lib.ops.aten.mm.default
+
+
+def spy_mode(lib, log):
+    class Spy(logging_mode(lib, log)):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            log.append((str(func), types, kwargs))
+            return func(*args, **kwargs)
+
+    return Spy
+
+
+def test_a_mode_sees_types_and_kwargs_as_torch(torch):
+    seen = {}
+    for lib in (core, torch):
+        log = []
+        with spy_mode(lib, log)():
+            lib.randn(2, dtype=lib.float64)
+            lib.ones(2) + 1
+        seen[lib.__name__] = [(f, t, {k: str(v) for k, v in kw.items()}) for f, t, kw in log]
+    assert seen["core"] == seen["torch"]
+
+
+def test_nested_modes_run_innermost_first_and_hand_func_outward(torch):
+    logs = {}
+    for lib in (core, torch):
+        log = []
+        outer, inner = logging_mode(lib, log, "outer "), logging_mode(lib, log, "inner ")
+        x = lib.ones(2)
+        with outer(), inner():
+            (x + x).sum()
+        logs[lib.__name__] = log
+    assert logs["core"] == logs["torch"]
+    assert [entry[0] for entry in logs["core"]] == [
+        "inner aten.add.Tensor", "outer aten.add.Tensor", "inner aten.sum.default", "outer aten.sum.default"]
+
+
+def add_is_sub_mode(lib):
+    from importlib import import_module
+
+    base = import_module(f"{lib.__name__}.utils._python_dispatch").TorchDispatchMode
+
+    class AddIsSub(base):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if func is lib.ops.aten.add.Tensor:
+                func = lib.ops.aten.sub.Tensor
+            return func(*args, **(kwargs or {}))
+
+    return AddIsSub
+
+
+def test_a_mode_can_change_what_an_operator_does(torch):
+    results = []
+    for lib in (core, torch):
+        with add_is_sub_mode(lib)():
+            results.append(lib.tensor([5.0, 7.0]) + lib.tensor([1.0, 2.0]))
+    assert_same(results[0], results[1])
+
+
+def test_mode_stack_helpers_as_torchs(torch):
+    for lib in (core, torch):
+        from importlib import import_module
+
+        dispatch = import_module(f"{lib.__name__}.utils._python_dispatch")
+        log = []
+        mode = logging_mode(lib, log)()
+        assert dispatch._get_current_dispatch_mode() is None
+        with mode:
+            assert dispatch._get_current_dispatch_mode() is mode
+            assert dispatch._get_current_dispatch_mode_stack() == [mode]
+            with dispatch._disable_current_modes():
+                lib.ones(2) + 1
+            with dispatch._pop_mode_temporarily() as popped:
+                assert popped is mode
+                lib.ones(2) + 1
+            lib.ones(1)
+        assert [entry[0] for entry in log] == ["aten.ones.default"]
+        assert dispatch._get_current_dispatch_mode() is None
+
+
+def test_a_mode_result_keeps_its_autograd_graph(torch):
+    grads = []
+    for lib in (core, torch):
+        x = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        w = lib.tensor([0.5, 0.25, 2.0], requires_grad=True)
+        with logging_mode(lib, [])():
+            loss = (x * w).relu().sum()
+        loss.backward()
+        grads.append((loss.detach(), x.grad, w.grad))
+    assert_same(grads[0], grads[1])
+
+
+def logging_tensor(lib, log):
+    """The "subclass zoo" LoggingTensor: a wrapper holding ``elem``, unwrapping with tree_map."""
+    from importlib import import_module
+
+    tree_map = import_module(f"{lib.__name__}.utils._pytree").tree_map
+
+    class LoggingTensor(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem):
+            r = lib.Tensor._make_wrapper_subclass(cls, elem.size(), strides=elem.stride(),
+                                                  storage_offset=elem.storage_offset(), dtype=elem.dtype,
+                                                  layout=elem.layout, device=elem.device)
+            r.elem = elem
+            return r
+
+        def __repr__(self):
+            return f"LoggingTensor({self.elem})"
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            def unwrap(e):
+                return e.elem if isinstance(e, LoggingTensor) else e
+
+            def wrap(e):
+                return LoggingTensor(e) if isinstance(e, lib.Tensor) else e
+
+            out = tree_map(wrap, func(*tree_map(unwrap, args), **tree_map(unwrap, kwargs or {})))
+            log.append(f"{func.__module__}.{func.__name__} {[t.__name__ for t in types]}")
+            return out
+
+    return LoggingTensor
+
+
+def wrapper_program(lib, log):
+    LoggingTensor = logging_tensor(lib, log)
+    lib.manual_seed(0)
+    x, w = LoggingTensor(lib.randn(3, 4)), LoggingTensor(lib.randn(5, 4))
+    y = lib.nn.functional.linear(x, w)
+    z = (x * 2 + 1).sum(0)
+    meta = (type(y).__name__, tuple(y.shape), x.stride(), x.dim(), x.requires_grad, x.is_leaf, str(y.dtype))
+    return meta, str(z), str(x[0]), x.mean().item(), y.elem, lib.cat([x, x]).elem
+
+
+def test_a_wrapper_subclass_gets_its_operators_as_torchs(torch):
+    ours, theirs = [], []
+    our_result, their_result = wrapper_program(core, ours), wrapper_program(torch, theirs)
+    assert ours == theirs
+    assert our_result[:3] == their_result[:3]
+    assert_same(our_result[3:], their_result[3:])
+
+
+def test_a_wrapper_subclass_has_the_sizes_strides_and_dtype_it_was_given(torch):
+    for lib in (core, torch):
+        LoggingTensor = logging_tensor(lib, [])
+        t = lib.Tensor._make_wrapper_subclass(LoggingTensor, (2, 3), strides=(1, 2), dtype=lib.float64,
+                                              requires_grad=True)
+        assert (tuple(t.shape), t.stride(), t.dtype, t.requires_grad, t.is_leaf, type(t)) == (
+            (2, 3), (1, 2), lib.float64, True, True, LoggingTensor)
+
+
+def quantized_weight(lib, log):
+    """The swap_tensors recipe's ``MyQuantizedLinearWeight``."""
+    aten = lib.ops.aten
+
+    class MyQuantizedLinearWeight(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem, scale):
+            return lib.Tensor._make_wrapper_subclass(cls, elem.shape, dtype=elem.dtype, layout=elem.layout,
+                                                     device=elem.device, strides=elem.stride(),
+                                                     storage_offset=elem.storage_offset())
+
+        def __init__(self, elem, scale):
+            self.elem = elem
+            self.scale = scale
+
+        def __repr__(self):
+            return f"MyQuantizedLinearWeight({self.elem}, scale={self.scale})"
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args, kwargs):
+            log.append(f"{func} {kwargs}")
+            if func in (aten.detach.default, aten._to_copy.default):
+                return cls(func(args[0].elem, *args[1:], **kwargs), args[0].scale)
+            raise NotImplementedError(f"Unsupported function {func}")
+
+    return MyQuantizedLinearWeight
+
+
+def swap_recipe(lib, swap):
+    log = []
+    Weight = quantized_weight(lib, log)
+    lib.manual_seed(0)
+    lib.__future__.set_swap_module_params_on_conversion(swap)
+    try:
+        m = lib.nn.Linear(3, 5)
+        m.weight = lib.nn.Parameter(Weight(m.weight, 0.5))
+        facts = [type(m.weight).__name__, isinstance(m.weight, lib.nn.Parameter), m.weight.requires_grad]
+        weight = m.weight
+        m.bfloat16()
+        facts += [m.weight is weight, str(m.weight.dtype), str(m.weight.elem.dtype), str(m.bias.dtype)]
+    finally:
+        lib.__future__.set_swap_module_params_on_conversion(False)
+    return facts, log
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_swap_tensors_recipe_subclass_converts_as_torchs(torch, swap):
+    assert swap_recipe(core, swap) == swap_recipe(torch, swap)
+
+
+def meta_load(lib):
+    log = []
+    Weight = quantized_weight(lib, log)
+
+    @classmethod
+    def module_load_handler(cls, func, types, args=(), kwargs=None):
+        if func is lib.Tensor.module_load:
+            return Weight(args[1], args[0].scale)
+        with lib._C.DisableTorchFunctionSubclass():
+            return func(*args, **(kwargs or {}))
+
+    Weight.__torch_function__ = module_load_handler
+    with lib.device("meta"):
+        m = lib.nn.Linear(3, 5)
+        m.weight = lib.nn.Parameter(Weight(m.weight, 0.5), requires_grad=m.weight.requires_grad)
+    lib.manual_seed(0)
+    state = lib.nn.Linear(3, 5).state_dict()
+    lib.__future__.set_swap_module_params_on_conversion(True)
+    try:
+        before = str(m.state_dict())
+        m.load_state_dict(state, assign=True)
+        after = str(m.state_dict())
+    finally:
+        lib.__future__.set_swap_module_params_on_conversion(False)
+    return before, after, log
+
+
+def test_the_swap_tensors_recipe_loads_a_state_dict_into_meta_subclass_weights_as_torch(torch):
+    assert meta_load(core) == meta_load(torch)
+
+
+def test_an_operator_core_cannot_present_raises_naming_it():
+    with logging_mode(core, [])():
+        with pytest.raises(NotImplementedError, match="normalize"):
+            core.nn.functional.normalize(core.ones(2, 2))
+
+
+def declining_subclass(lib):
+    class Declines(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem):
+            return lib.Tensor._make_wrapper_subclass(cls, elem.shape, dtype=elem.dtype)
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    return Declines
+
+
+def test_every_handler_declining_raises_torchs_type_error(torch):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(TypeError) as caught:
+            lib.add(declining_subclass(lib)(lib.ones(2)), 1)
+        messages.append(str(caught.value).replace("<class 'tests.core.test_torch_dispatch.", "<class '"))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("Multiple dispatch failed for 'torch._ops.aten.add.Tensor'")
