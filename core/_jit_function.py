@@ -51,16 +51,6 @@ def _type_name(annotation) -> str:
     return getattr(annotation, "__name__", str(annotation))
 
 
-def _default(value) -> str:
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, float) and value.is_integer():
-        return f"{value:.0f}."  # NOTE: c10 prints 1.0 as "1."
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_default(v) for v in value) + "]"
-    return repr(value)
-
-
 def _inferred_return(fn) -> str:
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
@@ -76,8 +66,10 @@ def _inferred_return(fn) -> str:
     return "Tensor"
 
 
-def _declaration(fn, scope: dict) -> tuple[str, list[inspect.Parameter], list[str]]:
+def _declaration(fn, scope: dict):
+    """``(schema, parameters, type names)`` of ``fn`` as TorchScript reads its signature."""
     import core
+    from core._library.schema import Argument, FunctionSchema
 
     # names in annotations as TorchScript resolves them: its own type names, then the function's globals, the
     # caller's scope and the function's closure
@@ -91,13 +83,11 @@ def _declaration(fn, scope: dict) -> tuple[str, list[inspect.Parameter], list[st
     except NameError:  # an annotation naming what the function's globals lack: spelled as written
         signature = inspect.signature(fn)
     params = list(signature.parameters.values())
-    args, types = [], [_type_name(p.annotation) for p in params]
-    for p, kind in zip(params, types):
-        text = f"{kind} {p.name}"
-        args.append(text if p.default is _EMPTY else f"{text}={_default(p.default)}")
+    types = [_type_name(p.annotation) for p in params]
+    args = [Argument(p.name, kind, p.default) for p, kind in zip(params, types)]
     ret = _inferred_return(fn) if signature.return_annotation is _EMPTY else _type_name(signature.return_annotation)
     ret = f"({ret})" if ret.startswith("(") else ret  # a single tuple return is parenthesised again
-    return f"{fn.__name__}({', '.join(args)}) -> {ret}", params, types
+    return FunctionSchema(fn.__name__, "", args, [ret]), params, types
 
 
 class ScriptFunction:
@@ -106,7 +96,8 @@ class ScriptFunction:
     def __init__(self, fn, scope: dict):
         self._fn = fn
         self.name = fn.__name__
-        self._declaration, self._params, types = _declaration(fn, scope)
+        self.schema, self._params, types = _declaration(fn, scope)  # (printed as torch's FunctionSchema)
+        self._declaration = str(self.schema)
         self._kinds = [("Tensor (inferred)" if p.annotation is _EMPTY else "Tensor") if t == "Tensor"
                        else "Optional[Tensor]" if t == "Tensor?" else None for p, t in zip(self._params, types)]
 

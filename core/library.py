@@ -32,7 +32,9 @@ class CustomOpDef:
     def __init__(self, namespace: str, name: str, schema: str, fn):
         self._namespace, self._name, self._init_fn = namespace, name, fn
         self._schema = schema
-        self._entry = _ops.register(parse_schema(schema, f"{namespace}::{name}"), custom=self)
+        parsed = parse_schema(name + schema)  # (as torch's: its parse errors quote "name(args) -> returns")
+        parsed.name = f"{namespace}::{name}"
+        self._entry = _ops.register(parsed, custom=self)
         self._entry.kernels["default"] = fn
         self.__name__, self.__doc__ = getattr(fn, "__name__", name), getattr(fn, "__doc__", None)
 

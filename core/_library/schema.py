@@ -12,12 +12,14 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import inspect
+import math
 import numbers
 import typing
 from types import GenericAlias
 
 import core
 from core._library.tags import as_tuple
+from core._schema_default import default_text
 
 _NO_DEFAULT = inspect.Parameter.empty
 _NUMBER = typing.Union[int, float, bool]  # torch.types.Number
@@ -38,20 +40,7 @@ class Argument:
     def __str__(self) -> str:
         kind = self.type if self.alias is None else f"Tensor({self.alias}){self.type[len('Tensor'):]}"
         text = f"{kind} {self.name}"
-        return text if self.default is _NO_DEFAULT else f"{text}={_default_text(self.default)}"
-
-
-def _default_text(value) -> str:
-    if isinstance(value, bool) or value is None:
-        return str(value)
-    if isinstance(value, float):
-        text = repr(value)
-        return text[:-1] if text.endswith(".0") else text  # C++ prints 1.0 as "1."
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_default_text(v) for v in value) + "]"
-    return str(value)
+        return text if self.default is _NO_DEFAULT else f"{text}={default_text(self.default)}"
 
 
 @dataclasses.dataclass
@@ -120,6 +109,32 @@ def _parse_default(text: str):
         return text  # an enum-like name (contiguous_format, ...)
 
 
+_NUMERIC_TYPES = {"float", "int", "SymInt", "Scalar"}
+
+
+def _check_numbers(schema: str, start: int, default: str) -> None:
+    """Refuse a numeric ``default`` (or list element), at ``schema[start:]``, that torch's schema parser refuses:
+    ``inf`` and ``nan`` are no numbers to it (RuntimeError), and a float that ``std::stod`` finds out of range
+    (``1e400``, the subnormal ``5e-324``) is its ``IndexError``."""
+    at = start
+    for token in default.replace("[", " ").replace("]", " ").replace(",", " ").split():
+        at = schema.index(token, at)
+        word = token.lstrip("-")
+        if word in ("inf", "nan"):
+            if token != word:
+                here = " " * (at + 1)
+                raise RuntimeError(f"expected number but found 'ident' here:\n{schema}\n{here}~~~ <--- HERE\n")
+            raise RuntimeError(f"\ninvalid numeric default value:\n{schema}\n{' ' * (at + len(token))}~ <--- HERE\n")
+        at += len(token)
+        try:
+            value = float(token) if any(c in token for c in ".eE") else None
+        except ValueError:
+            continue
+        underflow = value == 0 and token.lower().split("e")[0].strip("-+.0")
+        if value is not None and (abs(value) == math.inf or underflow or 0 < abs(value) < 2.0 ** -1022):
+            raise IndexError("stod")
+
+
 def _parse_type(text: str):
     """``(type, alias)`` of ``Tensor(a!)[]?``-like text."""
     alias = None
@@ -144,14 +159,17 @@ def parse_schema(text: str, name: str = "", overload: str = "") -> FunctionSchem
             break
     if close is None or "->" not in text[close:]:
         raise RuntimeError(f"Expected a schema of the form 'name(args) -> returns' but got: {text}")
-    arguments, kwarg_only = [], False
+    arguments, kwarg_only, cursor = [], False, open_ + 1
     for part in _split_top(text[open_ + 1:close]):
+        cursor = text.index(part, cursor)
         if part == "*":
             kwarg_only = True
             continue
         decl, _, default = part.partition("=")
         type_text, _, arg_name = decl.strip().rpartition(" ")
         type_, alias = _parse_type(type_text.strip())
+        if default and type_.split("[")[0].rstrip("?") in _NUMERIC_TYPES:
+            _check_numbers(text, cursor + len(decl) + 1, default)
         value = _parse_default(default.strip()) if default else _NO_DEFAULT
         arguments.append(Argument(arg_name, type_, value, kwarg_only, alias))
     rets = text[close:].split("->", 1)[1].strip()

@@ -1,4 +1,8 @@
-"""Parity leftovers against torch: Tensor methods refuse ``out=``."""
+"""Parity leftovers against torch: Tensor methods refuse ``out=``; an ``out=`` sharing an input's memory gives torch's
+result or error; schema defaults print (or fail to parse) as c10's."""
+
+import itertools
+import math
 
 import pytest
 
@@ -141,3 +145,54 @@ def test_rsub_takes_no_out_as_torch(torch):
             lib.rsub(a, a, out=z)
         assert lib.ops.aten.rsub.Tensor_out(a, 2 * a, out=z) is z and z.tolist() == [1.0, 1.0, 1.0]
         assert lib.ops.aten.rsub.Scalar(a, 2, 3).tolist() == [-1.0, -1.0, -1.0]
+
+
+# ----- schema defaults print as c10 prints them --------------------------------------------------------------------
+
+FLOAT_DEFAULTS = [0.1, 1e16, 1e20, -0.0, 1.0, -2.0, 2.5, 1e-7, 1e23, 1 / 3, 123456789.0, 12345678901234567.0, 9.3e18,
+                  -2.0 ** 63, 3e300, math.inf, -math.inf, math.nan, -math.nan, 5e-324]
+_namespaces = itertools.count()
+
+
+def _custom_op_schema(lib, default):
+    def op(x: lib.Tensor, a: float = default) -> lib.Tensor:
+        return x.clone()
+    name = f"leftovers{next(_namespaces)}::op"
+    try:
+        return str(lib.library.custom_op(name, mutates_args=())(op)._opoverload._schema).split("::", 1)[1]
+    except Exception as e:  # torch's schema parser refuses some: the error is compared
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("default", FLOAT_DEFAULTS, ids=repr)
+def test_custom_op_float_default_prints_or_fails_as_torchs(torch, default):
+    assert _custom_op_schema(core, default) == _custom_op_schema(torch, default)
+
+
+@pytest.mark.parametrize("text", ["a=inf", "a=nan", "a=-inf", "a=[1.5, inf]", "a=1e400", "a=1e-400", "a=5e-324",
+                                  "a=2.2250738585072014e-308", "a=[0.1, 1e16, -0.0]", "a=1e20"])
+def test_defined_schema_float_defaults_print_or_fail_as_torchs(torch, text):
+    kind = "float[]" if "[" in text else "float"
+
+    def define(lib):
+        ns = f"leftovers{next(_namespaces)}"
+        library = lib.library.Library(ns, "DEF")
+        try:
+            library.define(f"op(Tensor x, {kind} {text}, int b=2) -> Tensor")
+        except Exception as e:
+            return type(e).__name__, str(e)
+        return str(getattr(lib.ops, ns).op.default._schema).split("::", 1)[1]
+
+    assert define(core) == define(torch)
+
+
+def test_scripted_function_schema_prints_float_defaults_as_torchs(torch):
+    def schemas(lib):
+        texts = []
+        for default in FLOAT_DEFAULTS:
+            def f(x, a: float = default):
+                return x
+            texts.append(str(lib.jit.script(f).schema))
+        return texts
+
+    assert schemas(core) == schemas(torch)

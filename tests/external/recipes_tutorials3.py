@@ -22,9 +22,7 @@ RECIPES += [
     _r("tut3_swap_tensors", _tut("102956ffb0b138738a60a163c979f8a7f7f9c8ff"), "recipes_source/recipes/swap_tensors.py",
        [("import torch.nn as nn\n", "import torch.nn as nn\ntorch.manual_seed(0)\n")] + SWAP_IDS
        + [(f'print(f"{w}: id(weight)={{id(m.weight)}}, id(bias)={{id(m.bias)}}")',
-           f'print("{w}")  # ids differ between runs') for w in ("Before", "After")],
-       xfail="core has no __torch_dispatch__, so no Tensor._make_wrapper_subclass: the recipe's quantized-weight "
-             "subclass raises NotImplementedError where torch builds it"),
+           f'print("{w}")  # ids differ between runs') for w in ("Before", "After")]),
 ]
 
 # the FX conv/batch-norm fuser: torchvision's ResNet18 (a stub here) becomes the tutorial's own M on 8x8 images, and
