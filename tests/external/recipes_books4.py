@@ -1,0 +1,96 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Books and courses, fourth batch: Microsoft Learn's "PyTorch Fundamentals" notebooks (MicrosoftDocs/pytorchfundamentals),
+Joe Papa's "PyTorch Pocket Reference" (joe-papa/pytorch-book) and the PyTorch chapters of Aurélien Géron's "Hands-On
+Machine Learning" (ageron/handson-mlp, its PyTorch edition). Notebooks run as Jupyter runs them (``keep_going``: a
+failing cell prints its error and the next one runs), so cells that download or need a GPU fail the same way in both
+runs. Stand-ins for scikit-learn's downloaded tables are in ``corpus_books4.py``.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+FASHION = ("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")
+MNIST = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+
+# MicrosoftDocs/pytorchfundamentals: code under LICENSE-CODE (MIT), text under CC-BY-4.0.
+MSL = ("MicrosoftDocs/pytorchfundamentals", "96f6c81b76a8372638fa5bb7c4083b09b0496c93", "MIT (code)")
+SEEDED = ("import torch\n", "import torch\ntorch.manual_seed(0)\n")
+SEEDED_ = ("import torch \n", "import torch\ntorch.manual_seed(0)\n")  # the Pocket Reference's trailing space
+RECIPES += [
+    _r("msl_intro_2_tensors", MSL, "intro-to-pytorch/2-tensors.ipynb", [SEEDED], keep_going=True),
+    _r("msl_intro_3_data", MSL, "intro-to-pytorch/3-data.ipynb", [FASHION, FASHION], keep_going=True),
+    _r("msl_intro_4_transforms", MSL, "intro-to-pytorch/4-transforms.ipynb", [FASHION], keep_going=True),
+    _r("msl_intro_5_model", MSL, "intro-to-pytorch/5-model.ipynb", [SEEDED], keep_going=True),
+    _r("msl_intro_6_autograd", MSL, "intro-to-pytorch/6-autograd.ipynb", [SEEDED], keep_going=True),
+    _r("msl_intro_7_optimization", MSL, "intro-to-pytorch/7-optimization.ipynb", [FASHION, FASHION],
+       keep_going=True),
+    _r("msl_intro_8_inference", MSL, "intro-to-pytorch/8-inference.ipynb", keep_going=True),
+    _r("msl_intro_9_quickstart", MSL, "intro-to-pytorch/9-quickstart.ipynb", [FASHION, FASHION], keep_going=True),
+    _r("msl_cv_2_image_data", MSL, "computer-vision-pytorch/2-image-data.ipynb", [MNIST, MNIST], keep_going=True),
+]
+
+# joe-papa/pytorch-book: the PyTorch Pocket Reference's notebooks (MIT).
+JPB = ("joe-papa/pytorch-book", "649f821bf2cf10caac40a6e511217fab6556f8f6", "MIT")
+RECIPES += [
+    _r("jpb_02_tensors", JPB, "02_Tensors.ipynb", [SEEDED], keep_going=True),
+    _r("jpb_05_customizing", JPB, "05_Customizing_PyTorch.ipynb",
+       [SEEDED_, ("model = alexnet(pretrained=True)", "model = alexnet(pretrained=False)")],  # a download
+       keep_going=True),
+    _r("jpb_06_04_quantization", JPB, "06_04_Quantization.ipynb", [SEEDED_], keep_going=True,
+       xfail="core has no eager-mode static quantization (torch.quantization.get_default_qconfig, prepare, "
+             "convert: observers and quantized Conv2d/Linear modules), only dynamic quantization"),
+    _r("jpb_06_05_pruning", JPB, "06_05_Pruning.ipynb", [SEEDED_], keep_going=True),
+]
+
+# ageron/handson-mlp: Hands-On Machine Learning, PyTorch edition (Apache-2.0).
+HOML = ("ageron/handson-mlp", "3bac4bf60da763f0ea4052fa8141add095c86b82", "Apache-2.0")
+HOUSING = ("from sklearn.datasets import fetch_california_housing",
+           "from corpus_books4 import fetch_california_housing")
+RECIPES += [
+    _r("homl_10_neural_nets", HOML, "10_neural_nets_with_pytorch.ipynb",
+       [HOUSING, ("n_epochs = 20", "n_epochs = 10"), ("torchvision.datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist("),
+        ("torchvision.datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist("),
+        ("import torchvision.transforms.v2 as T", "import torchvision.transforms as T"),  # the stub has no v2
+        ("[55_000, 5_000]", "[250, 50]"),  # the stand-in's 300 training images
+        ("train_loader, valid_loader,\n           n_epochs)", "train_loader, valid_loader,\n           4)"),  # not 20
+        ("compiled_model = torch.compile(model)", "compiled_model = torch.compile(model, backend='eager')")],
+       keep_going=True),
+]
+
+# Chapter 11 trains on OpenML's Fashion-MNIST: corpus_books4's 1 000 rows, split in the chapter's proportions, and
+# 2 epochs a run (its dozen optimizer and scheduler comparisons run 3, 10 or 20 on 55 000 images).
+HOML_AB_SPLIT = ("""train_set_A = TensorDataset(X_A[:-7_000], y_A[:-7000])
+valid_set_A = TensorDataset(X_A[-7_000:-5000], y_A[-7000:-5000])
+test_set_A = TensorDataset(X_A[-5_000:], y_A[-5000:])
+train_set_B = TensorDataset(X_B[:20], y_B[:20])
+valid_set_B = TensorDataset(X_B[20:5000], y_B[20:5000])
+test_set_B = TensorDataset(X_B[5_000:], y_B[5000:])""", """train_set_A = TensorDataset(X_A[:-200], y_A[:-200])
+valid_set_A = TensorDataset(X_A[-200:-100], y_A[-200:-100])
+test_set_A = TensorDataset(X_A[-100:], y_A[-100:])
+train_set_B = TensorDataset(X_B[:20], y_B[:20])
+valid_set_B = TensorDataset(X_B[20:100], y_B[20:100])
+test_set_B = TensorDataset(X_B[100:], y_B[100:])""")
+HOML_SPLIT = ("""train_set = TensorDataset(X[:55_000], y[:55_000])
+valid_set = TensorDataset(X[55_000:60_000], y[55_000:60_000])
+test_set = TensorDataset(X[60_000:], y[60_000:])""", """train_set = TensorDataset(X[:600], y[:600])
+valid_set = TensorDataset(X[600:800], y[600:800])
+test_set = TensorDataset(X[800:], y[800:])""")
+RECIPES += [
+    _r("homl_11_training_deep_nets", HOML, "11_training_deep_neural_networks.ipynb",
+       [("from sklearn.datasets import fetch_openml", "from corpus_books4 import fetch_openml"), HOML_AB_SPLIT,
+        *[("n_epochs = 20", "n_epochs = 2")] * 3, ("n_epochs = 10", "n_epochs = 2"),
+        *[("n_epochs=10, batch_size=32)", "n_epochs=2, batch_size=32)")] * 4, HOML_SPLIT,
+        *[("n_epochs = 3", "n_epochs = 2")] * 4,
+        ("import torchvision.transforms.v2 as T", "import torchvision.transforms as T"),  # the stub has no v2
+        ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+        ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+        ("[45_000, 5_000]", "[250, 50]")],  # the stand-in's 300 training images
+       keep_going=True,
+       xfail="float32 GEMM rounding: Adagrad, RMSprop, Adam and NAdam at lr 0.05 on the stand-in's noise blow up in "
+             "their first epoch (RMSprop's loss 134.6), which amplifies NumPy's BLAS vs MKL's sgemm last bits to the "
+             "4th digit (134.574 vs 134.651); the notebook in float64 matches torch throughout"),
+]
