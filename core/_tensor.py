@@ -23,7 +23,7 @@ from core._meta import NO_DATA, MetaArray
 from core._printing import tensor_repr
 from core.autograd import engine as _engine
 from core.autograd import grad_dtype as _grad_dtype
-from core.autograd import grad_mode
+from core.autograd import grad_mode, view_meta
 from core.autograd.anomaly import user_stacklevel  # a property's warning names the user's line
 from core.autograd.function import note_value_read
 from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
@@ -97,6 +97,7 @@ class _Layout:
 
 strided = _Layout()
 
+_grad_state = grad_mode._state
 _FACTORY_GRAD_ERROR = "Only Tensors of floating point and complex dtype can require gradients"
 _NO_NUMPY = (_dtype.bfloat16.np, _dtype.float8_e4m3fn.np, _dtype.float8_e5m2.np)  # ml_dtypes' types
 _NONLEAF_GRAD_WARNING = (
@@ -116,7 +117,7 @@ _T_0D_WARNING = "Tensor.T is deprecated on 0-D tensors. This function is the ide
 
 _INTERNALS = frozenset(("__slots__", "_accum", "_alias", "_bump_version", "_data", "_grad_enabled_for", "_history",
                         "_one_element", "_output_nr", "_requires_grad", "_retains_grad", "_root", "_set_requires_grad",
-                        "_vc", "_view_stamp", "_view_version", "_wrap", "volatile", "_scaled"))
+                        "_vc", "_view_stamp", "_view_version", "_wrap", "volatile", "_scaled", "_creation"))
 _INTERNAL_PREFIXES = ("_sc_", "_sp_", "_q_")  # core._sparse_compressed's, _sparse_coo's and _quantized's members
 
 
@@ -168,6 +169,7 @@ class Tensor(metaclass=_TensorMeta):
     _history = 0  # bumped when an in-place op rewrites this base's history (views then regenerate)
     _view_stamp = 0  # the base's _history when this view's grad_fn was set
     _view_version = 0  # the version counter then: any in-place write since (no_grad too) regenerates it
+    _creation = None  # how a view was made, PyTorch's CreationMeta: None (DEFAULT), MULTI_OUTPUT, NO_GRAD, INFERENCE
     _output_nr = 0
     _retains_grad = False
     _accum = None
@@ -274,6 +276,10 @@ class Tensor(metaclass=_TensorMeta):
         t._vc = self._vc
         if base:
             t._base = self._base if self._base is not None else self
+            if not _grad_state.enabled:  # made where nothing records (Function.apply's forward fixes its own)
+                t._creation = view_meta.made_without_grad(self._creation)
+            elif self._creation is not None:  # a view of a view keeps how the first was made
+                t._creation = self._creation
         return t
 
     # ----- metadata -----------------------------------------------------------------------
@@ -810,7 +816,11 @@ class Tensor(metaclass=_TensorMeta):
 
     def detach_(self) -> Tensor:
         if self._base is not None and self._base._requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                               "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                               "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                               "function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self._requires_grad = False
         return self

@@ -376,7 +376,8 @@ def _apply(cls, *args, **kwargs):
     if recorder is not None:  # core.compile is capturing a step (core.autograd.capture)
         recorder.enter(ctx, args, kwargs)
     flags = None
-    if state.enabled:
+    recording = state.enabled
+    if recording:
         for a in args:
             if isinstance(a, Tensor) and a._requires_grad:  # an input needs grad: flag them all
                 flags = ctx.needs_input_grad = _input_flags(args, Tensor)
@@ -403,6 +404,8 @@ def _apply(cls, *args, **kwargs):
         fresh = True
     else:
         outs = (_as_output(raw, Tensor),)
+    if recording and not fresh:  # views made in forward (grad mode off there) are views made with it on
+        _regrade_views(outs, args, Tensor)
     dirty = ctx._dirty
     if dirty:
         for t in dirty:
@@ -454,6 +457,15 @@ class Function(_SingleLevelFunction):
 
 
 _ONE_INPUT = (True,)
+
+
+def _regrade_views(outs, args, Tensor) -> None:
+    """Views an op's forward made (where grad mode is off, so marked as no-grad views) when the op ran with grad
+    mode on: each keeps the kind of the input it views, as PyTorch's ``propagate_creation_meta`` does."""
+    for o in outs:
+        if o is not None and o._creation is not None:
+            root = o._root
+            o._creation = next((a._creation for a in args if isinstance(a, Tensor) and a._root is root), None)
 
 
 def _input_flags(args, Tensor) -> tuple:

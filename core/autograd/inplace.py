@@ -13,6 +13,7 @@ import weakref
 from core._dtype import from_numpy_dtype
 from core._factories import empty_strided, zeros_like
 from core.autograd.function import Function, Node, _sequence, accumulate_node
+from core.autograd.view_meta import refuse as refuse_view_write
 from core.ops.inplace import copy_
 from core.ops.views import as_strided, clone
 
@@ -104,6 +105,8 @@ def rebase_history(t, ctx: Node, output_nr: int) -> None:
         t._requires_grad = True
         t._output_nr = output_nr
         return
+    if t._creation is not None:  # a multi-output or no-grad view: its base's history can't be rewritten
+        refuse_view_write(t)
     if base.grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     node = CopySlices._backward_cls()
@@ -150,6 +153,10 @@ def regenerate_view_grad_fn(t):
     base = t._base
     t._view_stamp = base._history
     t._view_version = t._vc[0]
-    if t._grad_fn is None or not base._requires_grad:
-        return t._grad_fn
+    if t._grad_fn is None and not base._requires_grad:
+        return None
+    if t._creation is not None:  # written (or its base, or a sibling) since: PyTorch can't rebuild its grad_fn
+        refuse_view_write(t, indirect=True)
+    if t._grad_fn is None:
+        return None
     return _attach_view(t, base)

@@ -4,7 +4,7 @@ A ``*_copy`` op gives what its view op gives, in fresh contiguous memory that al
 named as PyTorch names it (``PermuteBackward0_copy``). Every view op is linear, so one backward serves them all:
 the gradient is the vector-Jacobian product of the view op itself, taken by running it again on a stand-in input
 (differentiable, so higher-order gradients work). ``unsafe_chunk``/``unsafe_split``/``unsafe_split_with_sizes``
-are the ordinary splits: PyTorch's only difference is that it does not guard their views against in-place use.
+split as the ordinary splits, but their pieces are not views (PyTorch does not guard them against in-place use).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
+from core.ops.movement import SplitWithSizes
 
 __all__ = ["permute_copy", "transpose_copy", "t_copy", "view_copy", "expand_copy", "squeeze_copy", "unsqueeze_copy",
            "diagonal_copy", "select_copy", "slice_copy", "split_copy", "split_with_sizes_copy", "unbind_copy",
@@ -145,13 +146,33 @@ def detach_copy(input, *, out=None):
     return result if out is None else out.copy_(result)
 
 
+class _UnsafeSplit(SplitWithSizes):
+    node_name = "UnsafeSplitBackward0"
+
+
+class _UnsafeSplitWithSizes(SplitWithSizes):
+    node_name = "UnsafeSplitWithSizesBackward0"
+
+
+def _unsafe(node, input, pieces, dim):
+    """The split's pieces (``pieces``, checked by the safe split) again, as PyTorch's unsafe split makes them: in
+    the input's memory, but not views of it (no ``_base``, a version counter of their own), so writable in place."""
+    if not isinstance(input, Tensor):
+        return pieces
+    dim = dim + input.ndim if dim < 0 else dim
+    outs = node.apply(input, sizes=tuple(p.shape[dim] for p in pieces), dim=dim)
+    for o in outs:
+        o._base, o._vc, o._creation = None, [0], None
+    return outs
+
+
 def unsafe_chunk(input, chunks, dim=0):
-    return input.chunk(chunks, dim)
+    return _unsafe(_UnsafeSplit, input, input.detach().chunk(chunks, dim), dim)
 
 
 def unsafe_split(input, split_size, dim=0):
-    return input.split(split_size, dim)
+    return _unsafe(_UnsafeSplit, input, input.detach().split(split_size, dim), dim)
 
 
 def unsafe_split_with_sizes(input, split_sizes, dim=0):
-    return input.split(list(split_sizes), dim)
+    return _unsafe(_UnsafeSplitWithSizes, input, input.detach().split(list(split_sizes), dim), dim)

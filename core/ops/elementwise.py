@@ -21,6 +21,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function, capturing, note_untracked
 from core.autograd.shortcuts import state as _shortcuts
+from core.autograd.view_meta import check_direct as check_view_write
 from core.ops._fastpath import binary_no_grad
 from core.ops._float32_compute import add_scaled_bfloat16, is_reduced, with_number
 from core.ops._util import (
@@ -403,6 +404,8 @@ def check_inplace(self: Tensor, overlap: bool = True) -> None:
     """Refuse what PyTorch refuses before any data is written (``overlap=False``: zero_/fill_ may
     write a tensor whose elements share memory, as PyTorch lets them)."""
     if _grad_state.enabled:  # recording (inside inference mode nothing records, even under enable_grad)
+        if self._creation is not None:  # a multi-output or no-grad view (PyTorch checks it first)
+            check_view_write(self)
         if self.grad_fn is None and self._requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         base = self._base

@@ -14,6 +14,7 @@ from core._tensor import Size, Tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.autograd.view_meta import mark_multi_output
 from core.ops import views as _v
 from core.ops._util import broadcast_shapes as _broadcast_shapes
 from core.ops._util import normalize_dim, xp_of
@@ -225,7 +226,7 @@ def unbind(input: Tensor, dim=0):
     require_input("unbind", input)
     if input._data.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return Unbind.apply(input, dim=normalize_dim(dim, input._data.ndim))
+    return mark_multi_output(Unbind.apply(input, dim=normalize_dim(dim, input._data.ndim)))
 
 
 def split_with_sizes(input: Tensor, split_sizes, dim=0):
@@ -235,7 +236,7 @@ def split_with_sizes(input: Tensor, split_sizes, dim=0):
     if sum(sizes) != size or any(s < 0 for s in sizes):
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
                            f"at dimension {dim}), but got split_sizes={sizes}")
-    return SplitWithSizes.apply(input, sizes=tuple(sizes), dim=dim)
+    return mark_multi_output(SplitWithSizes.apply(input, sizes=tuple(sizes), dim=dim))
 
 
 def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None):
@@ -251,7 +252,7 @@ def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None
     if n == 0 and size != 0:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
     sizes = [n] * (size // n) + ([size % n] if size % n else []) if n else []
-    return Split.apply(tensor, sizes=tuple(sizes or [0]), dim=dim)
+    return mark_multi_output(Split.apply(tensor, sizes=tuple(sizes or [0]), dim=dim))
 
 
 def _split_dim(input: Tensor, dim) -> int:
@@ -268,7 +269,7 @@ def chunk(input: Tensor, chunks, dim=0):
     dim = _split_dim(input, dim)
     size = input._data.shape[dim]
     if size == 0:
-        return Split.apply(input, sizes=(0,) * chunks, dim=dim)
+        return mark_multi_output(Split.apply(input, sizes=(0,) * chunks, dim=dim))
     return split(input, -(-size // chunks), dim)
 
 
