@@ -18,7 +18,7 @@ from core._arange_values import float_arange, fma  # PyTorch's float arange and 
 from core._device import CPU, canonical
 from core._device import device as _device_cls
 from core._factory_out import into_out, out_dtype
-from core._from_data import _check_leaf, check_scalar_fits, python_array
+from core._from_data import _C_TYPE, _check_leaf, check_scalar_fits, python_array
 from core._memory_format import copy_in, empty_in, empty_strided_array, format_strides, preserved_strides
 from core._meta import META_XP
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
@@ -363,7 +363,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         start, end = 0, _number(start, "end", 1)
     start, end, step = _number(start, "start", 1), _number(end, "end", 2), _number(step, "step", 3)
     dt = dtype_arg(out_dtype("arange", out, dtype), "arange")
-    if dt is not None and dt.is_complex:
+    if dt is not None and (dt.is_complex or dt is _dtype.bool):
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{_dtype.SCALAR_NAMES[dt.name]}'")
     if dt is None:
         is_float = any(isinstance(v, builtins.float) for v in (start, end, step))
@@ -436,11 +436,24 @@ def _spaced(fn: str, start, end, steps, dtype, device):
     Integer dtypes convert ``start``/``end`` first (PyTorch's overflow errors), then step in double."""
     _check_spaced_types(fn, start, end, steps)
     steps = _int_arg(steps, fn, "steps", 3)
-    dt = dtype_arg(dtype, fn) or _dtype.get_default_dtype()
+    start, end = (_spaced_number(v, name, pos) for v, name, pos in ((start, "start", 1), (end, "end", 2)))
+    dt = dtype_arg(dtype, fn)
+    if isinstance(start, complex) or isinstance(end, complex):  # PyTorch infers a complex dtype from them
+        inferred = _dtype.get_default_dtype().to_complex()
+        if dt is not None and not dt.is_complex:
+            raise RuntimeError(f"torch.{fn}(): inferred dtype {_C_TYPE[inferred.name]} can't be safely cast to "
+                               f"passed dtype {_dtype.SCALAR_NAMES[dt.name]}")
+        dt = dt or inferred
+    dt = dt or _dtype.get_default_dtype()
     dev, _ = device_arg(device, fn)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    start, end = _number(start, "start", 1), _number(end, "end", 2)
+    if dt is _dtype.bool and steps > 1:  # (one step is start itself: no kernel runs)
+        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for 'Bool'")
+    if dt.is_complex:
+        return _complex_spaced(start, end, steps, dt), dt, dev
+    if dt is _dtype.bool:
+        return np.array([start] * steps, dtype=np.float64), dt, dev
     if not dt.is_floating_point:
         for v in (start, end):
             if dt is not _dtype.bool and not isinstance(v, bool):
@@ -451,6 +464,23 @@ def _spaced(fn: str, start, end, steps, dtype, device):
         work = np.dtype(np.float32) if dt is _dtype.float16 else dt.np if dt.is_floating_point else np.dtype(np.float64)
         values = _linspace_values(start, end, steps, work, fused=dt.is_floating_point)
     return values, dt, dev
+
+
+def _spaced_number(x, name: str, pos: int):
+    """``start``/``end`` of linspace/logspace: a Python number (complex ones too) from a number or a 0-d tensor."""
+    value = x.item() if isinstance(x, (Tensor, np.generic)) else x
+    return value if isinstance(value, complex) else _number(value, name, pos)
+
+
+def _complex_spaced(start, end, steps: int, dt) -> np.ndarray:
+    """A complex dtype's spacing: PyTorch's kernel steps the real and imaginary parts alike (complex minus,
+    divided by a real count), so each part is the real spacing of its own bounds."""
+    part = np.dtype(np.float32) if dt is _dtype.complex64 else np.dtype(np.float64)
+    start, end = complex(start), complex(end)
+    with np.errstate(all="ignore"):
+        real = _linspace_values(start.real, end.real, steps, part)
+        imag = _linspace_values(start.imag, end.imag, steps, part)
+    return (real + 1j * imag.astype(dt.np)).astype(dt.np) if steps else np.zeros(0, dt.np)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
@@ -466,7 +496,10 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     """``base ** linspace(start, end, steps)`` (exponents spaced in the result dtype, as PyTorch)."""
     values, dt, dev = _spaced("logspace", start, end, steps, out_dtype("logspace", out, dtype), device)
     with np.errstate(all="ignore"):
-        powers = np.power(np.float64(base), values.astype(np.float64))
+        if dt.is_complex:  # (std::pow of complex numbers: exp(v * log(base)) in the dtype)
+            powers = np.exp(values.astype(dt.np) * np.log(dt.np.type(base)))
+        else:
+            powers = np.power(np.float64(base), values.astype(np.float64))
         if dt.category == 1:  # a single value must fit; otherwise C's conversion through int32/int64
             if powers.size == 1:  # (out of range gives its minimum), then the narrow type wraps
                 _check_leaf(float(powers[0]), dt)

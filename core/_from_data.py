@@ -127,6 +127,10 @@ def _leaf_value(x, dt):
                                                                               isinstance(x, np.bool_)):
             raise TypeError(f"'numpy.{type(x).__name__}' object cannot be interpreted as an integer")
         return float(x) if isinstance(x, np.complexfloating) else x.item()  # the real part, with NumPy's warning
+    if isinstance(x, complex) and not dt.is_complex and dt is not _dtype.bool:  # (PyTorch's THPUtils_unpack)
+        if dt.is_floating_point:
+            raise TypeError("must be real number, not complex")
+        raise TypeError("'complex' object cannot be interpreted as an integer")
     return x
 
 
