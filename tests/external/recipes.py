@@ -40,3 +40,4 @@ RECIPES += __import__("recipes_libraries").RECIPES  # small libraries: optimizer
 RECIPES += __import__("recipes_tutorials3").RECIPES  # pytorch/tutorials pages not yet in (helper M)
 RECIPES += __import__("recipes_tutorials4").RECIPES  # tutorials on export, quantization, library, FX (helper N)
 RECIPES += __import__("recipes_books4").RECIPES  # Microsoft Learn, Pocket Reference, Hands-On ML (helper C)
+RECIPES += __import__("recipes_libraries2").RECIPES  # einops, vit-pytorch, torchdiffeq, metric losses (helper B)

@@ -1,0 +1,130 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Third-party libraries and model code, second batch (2026-12-05, corpus helper B): einops (its documentation
+notebooks, run on core through its torch backend, and as the support package of the model files), lucidrains'
+vit-pytorch model files (ViT, CaiT, DeepViT, T2T, CCT, CrossViT, PiT, LeViT, CvT, NesT, MaxViT, MobileViT, XCiT...
+and the MAE/SimMIM/MPP trainers around them), rtqichen's torchdiffeq (fixed-grid and adaptive solvers, the adjoint),
+KevinMusgrave's pytorch-metric-learning losses and VincentStimper's normflows. Each model file is fetched as its
+script with einops beside it, and a call to a driver in ``corpus_libraries2.py`` (our text) is appended: a small
+seeded configuration, forward, backward, a few Adam steps, the state_dict's keys.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+DRIVERS = "__import__('corpus_libraries2')"
+
+EINOPS = ("arogozhnikov/einops", "ccb89f27599f26d7140a1bd2703305309fe3a3bd", "MIT")
+EINOPS_PACKAGE = [(*EINOPS[:2], f"einops/{m}.py", f"einops/{m}.py") for m in (
+    "__init__", "_backends", "_torch_specific", "einops", "packing", "parsing", "array_api",
+    "layers/__init__", "layers/torch", "layers/_einmix")]
+
+
+def _then(tail, call):
+    """Append ``call`` (a driver call) after ``tail``, the module's last lines."""
+    return (tail, f"{tail}\n\n\n{call}\n")
+
+
+RECIPES += [
+    _r("lib2_einops_for_deep_learning", EINOPS, "docs/2-einops-for-deep-learning.ipynb",
+       support=[*((p, t) for _, _, p, t in EINOPS_PACKAGE), ("docs/utils/__init__.py", "utils/__init__.py")],
+       keep_going=True),
+    _r("lib2_einops_einmix", EINOPS, "docs/3-einmix-layer.ipynb",
+       support=[*((p, t) for _, _, p, t in EINOPS_PACKAGE), ("docs/utils/__init__.py", "utils/__init__.py")],
+       keep_going=True),
+    _r("lib2_einops_pack_unpack", EINOPS, "docs/4-pack-and-unpack.ipynb",
+       support=[*((p, t) for _, _, p, t in EINOPS_PACKAGE), ("docs/utils/__init__.py", "utils/__init__.py")],
+       keep_going=True),
+    _r("lib2_einops_pytorch_examples", EINOPS, "scripts/pytorch_examples_source/Pytorch.ipynb",
+       support=[(p, t) for _, _, p, t in EINOPS_PACKAGE], keep_going=True),
+]
+
+VIT = ("lucidrains/vit-pytorch", "69d24fe9e3024c0d4b02761123b8583a24ebed1e", "MIT")
+VIT_PACKAGE = [(f"vit_pytorch/{m}.py", f"vit_pytorch/{m}.py") for m in ("__init__", "vit", "simple_vit", "mae", "dino")]
+IMG = "(3, 32, 32)"
+SMALL = "image_size=32, patch_size=8, num_classes=5, dim=32, depth=2, heads=4, mlp_dim=64, dim_head=8"
+
+
+def _vit(module, tail, *calls, package=False, name=None, edits=()):
+    """vit_pytorch/MODULE.py with einops beside it (and the vit_pytorch package where it imports it)."""
+    return _r(name or f"lib2_vit_{module}", VIT, f"vit_pytorch/{module}.py",
+              [*edits, _then(tail, "\n".join(f"{DRIVERS}.{c}" for c in calls))],
+              support=[*EINOPS_PACKAGE, *(VIT_PACKAGE if package else ())])
+
+
+def _cls(make, shape=IMG, **kw):
+    options = "".join(f", {k}={v!r}" for k, v in kw.items())
+    return f"classifier(lambda: {make}, {shape}, classes=5{options})"
+
+
+RECIPES += [
+    _vit("vit", "        return self.mlp_head(x)", _cls(f"ViT({SMALL}, dropout=0.1, emb_dropout=0.1)"),
+         _cls(f"ViT({SMALL}, pool='mean', channels=1)", "(1, 32, 32)")),
+    _vit("simple_vit", "        return self.linear_head(x)", _cls(f"SimpleViT({SMALL})")),
+    _vit("cait", "        return self.mlp_head(x[:, 0])",
+         _cls(f"CaiT({SMALL}, cls_depth=1, dropout=0.1, emb_dropout=0.1, layer_dropout=0.05)")),
+    _vit("deepvit", "        return self.mlp_head(x)", _cls(f"DeepViT({SMALL}, dropout=0.1, emb_dropout=0.1)")),
+    _vit("t2t", "        return self.mlp_head(x)", _cls(
+        "T2TViT(image_size=32, num_classes=5, dim=32, depth=2, heads=4, mlp_dim=64, dim_head=8, "
+        "t2t_layers=((7, 4), (3, 2), (3, 2)))"), package=True),
+    _vit("cct", "        return self.classifier(x)",
+         _cls("CCT(img_size=32, embedding_dim=32, n_conv_layers=2, kernel_size=3, stride=1, padding=1, "
+              "pooling_kernel_size=3, pooling_stride=2, pooling_padding=1, num_layers=2, num_heads=4, mlp_ratio=2.0, "
+              "num_classes=5, positional_embedding='learnable')"),
+         _cls("CCT(img_size=(16, 32), embedding_dim=32, n_conv_layers=1, kernel_size=3, stride=2, padding=1, "
+              "pooling_kernel_size=3, pooling_stride=2, pooling_padding=1, num_layers=1, num_heads=2, mlp_ratio=2.0, "
+              "num_classes=5, positional_embedding='sine')", "(3, 16, 32)")),
+    _vit("cross_vit", "        return sm_logits + lg_logits", _cls(
+        "CrossViT(image_size=32, num_classes=5, depth=1, sm_dim=32, sm_patch_size=8, sm_enc_depth=1, sm_enc_heads=2, "
+        "sm_enc_mlp_dim=64, sm_enc_dim_head=8, lg_dim=48, lg_patch_size=16, lg_enc_depth=1, lg_enc_heads=2, "
+        "lg_enc_mlp_dim=64, lg_enc_dim_head=8, cross_attn_depth=1, cross_attn_heads=2, cross_attn_dim_head=8)")),
+    _vit("pit", "        return self.mlp_head(x[:, 0])", _cls(
+        "PiT(image_size=32, patch_size=4, dim=16, num_classes=5, depth=(1, 1, 1), heads=2, mlp_dim=32, dim_head=8, "
+        "dropout=0.1, emb_dropout=0.1)")),
+    _vit("levit", "            return out, distill\n\n        return out", _cls(
+        "LeViT(image_size=64, num_classes=5, stages=3, dim=(16, 24, 32), depth=1, heads=(2, 3, 4), mlp_mult=2, "
+        "dim_key=8, dim_value=8, dropout=0.1)", "(3, 64, 64)")),
+    _vit("cvt", "        return self.to_logits(latents)", _cls(
+        "CvT(num_classes=5, s1_emb_dim=16, s1_heads=1, s2_emb_dim=24, s2_heads=2, s2_depth=1, s3_emb_dim=32, "
+        "s3_heads=2, s3_depth=1, dropout=0.1)", sgd=True)),
+    _vit("nest", "        return self.mlp_head(x)", _cls(
+        "NesT(image_size=32, patch_size=4, dim=16, heads=2, num_hierarchies=2, block_repeats=(1, 1), num_classes=5, "
+        "dim_head=8)")),
+    _vit("max_vit", "        return self.mlp_head(x)", _cls(
+        "MaxViT(num_classes=5, dim_conv_stem=16, dim=16, dim_head=8, depth=(1, 1), window_size=4, "
+        "mbconv_expansion_rate=2, dropout=0.1)", sgd=True)),
+    _vit("mobile_vit", "        return self.to_logits(x)", _cls(
+        "MobileViT(image_size=(32, 32), dims=[16, 24, 32], channels=[8, 8, 16, 16, 24, 24, 32, 32, 40, 40, 64], "
+        "num_classes=5)")),
+    _vit("xcit", "        return self.mlp_head(cls_tokens[:, 0])", _cls(
+        f"XCiT({SMALL}, cls_depth=1, dropout=0.1, emb_dropout=0.1, layer_dropout=0.05)")),
+    _vit("local_vit", "        return self.mlp_head(x[:, 0])", _cls(f"ViT({SMALL}, dropout=0.1)")),
+    _vit("rvt", "        return self.mlp_head(x[:, 0])", _cls(f"RvT({SMALL})"),
+         _cls(f"RvT({SMALL}, use_rotary=False, use_ds_conv=False, use_glu=False)")),
+    _vit("parallel_vit", "        return self.mlp_head(x)", _cls(f"ViT({SMALL}, num_parallel_branches=2, dropout=0.1)")),
+    _vit("vit_for_small_dataset", "        return self.mlp_head(x)", _cls(f"ViT({SMALL}, dropout=0.1, emb_dropout=0.1)")),
+    _vit("vit_with_patch_merger", "        return self.mlp_head(x)", _cls(f"ViT({SMALL}, patch_merge_layer=1, "
+                                                                            "patch_merge_num_tokens=4)")),
+    _vit("ats_vit", "            return logits, token_ids\n\n        return logits", _cls(
+        f"ViT({SMALL}, max_tokens_per_depth=(12, 6))")),
+    _vit("vit_3d", "        return self.mlp_head(x)", _cls(
+        "ViT(image_size=16, image_patch_size=8, frames=4, frame_patch_size=2, num_classes=5, dim=32, depth=2, heads=4, "
+        "mlp_dim=64, dim_head=8, dropout=0.1)", "(3, 4, 16, 16)")),
+    _vit("simple_vit_3d", "        return self.linear_head(x)", _cls(
+        "SimpleViT(image_size=16, image_patch_size=8, frames=4, frame_patch_size=2, num_classes=5, dim=32, depth=2, "
+        "heads=4, mlp_dim=64, dim_head=8)", "(3, 4, 16, 16)")),
+    _vit("simple_vit_with_qk_norm", "        return self.linear_head(x)", _cls(f"SimpleViT({SMALL})")),
+    _vit("simple_vit_with_register_tokens", "        return self.linear_head(x)",
+         _cls(f"SimpleViT({SMALL}, num_register_tokens=2)")),
+    _vit("simple_vit_with_patch_dropout", "        return self.linear_head(x)",
+         _cls(f"SimpleViT({SMALL}, patch_dropout=0.25)")),
+    _vit("mae", "        return recon_loss",
+         "trainer(lambda: MAE(encoder=__import__('vit_pytorch').ViT(" + SMALL + "), masking_ratio=0.75, "
+         "decoder_dim=16, decoder_depth=1, decoder_dim_head=8), lambda: torch.randn(2, 3, 32, 32))", package=True),
+    _vit("simmim", "        return recon_loss",
+         "trainer(lambda: SimMIM(encoder=__import__('vit_pytorch').ViT(" + SMALL + "), masking_ratio=0.5), "
+         "lambda: torch.randn(2, 3, 32, 32))", package=True),
+]
