@@ -12,19 +12,20 @@ from __future__ import annotations
 import functools
 
 import core
+from core.utils._pytree import tree_flatten
 
 __all__ = ["linearize", "functionalize", "replace_all_batch_norm_modules_"]
 
 
 def linearize(func, *primals):
     """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is the Jacobian-vector product at ``primals``."""
-    from core.func import _flatten, jvp  # func imports this module
+    from core.func import jvp  # func imports this module
 
     output = func(*primals)
-    flat_primals, spec = _flatten(primals)
+    flat_primals, spec = tree_flatten(primals)
 
     def jvp_fn(*tangents):
-        flat_tangents, tangent_spec = _flatten(tangents)
+        flat_tangents, tangent_spec = tree_flatten(tangents)
         if tangent_spec != spec:
             raise RuntimeError(f"Expected the tangents {tangent_spec} to have the same argspec as the primals {spec}")
         for i, (t, p) in enumerate(zip(flat_tangents, flat_primals)):

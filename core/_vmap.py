@@ -15,6 +15,7 @@ import functools
 
 import core
 from core import _random
+from core.utils._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
 
@@ -28,10 +29,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
-        from core.func import _flatten  # func imports this module
-
         name = _name(func)
-        leaves, spec = _flatten(args)
+        leaves, spec = tree_flatten(args)
         dims = _leaf_dims(in_dims, args, name)
         size = _batch_size(leaves, dims, in_dims, name)
         return _stack_results(_run(func, args, kwargs, leaves, spec, dims, size, randomness), out_dims, name)
@@ -56,9 +55,7 @@ def _leaf_dims(in_dims, args, name) -> list:
     if dims is None:
         raise ValueError(_prefix(name, in_dims) + "in_dims is not compatible with the structure of `inputs`. "
                          f"in_dims has structure {_structure(in_dims)} but inputs has structure {_structure(args)}.")
-    from core.func import _flatten
-
-    leaves = _flatten(args)[0]
+    leaves = tree_flatten(args)[0]
     for x, d in zip(leaves, dims):
         if d is not None and not isinstance(d, int):
             raise ValueError(_prefix(name, in_dims) + f"Got in_dim={d} for an input but in_dim must be either an "
@@ -73,9 +70,7 @@ def _leaf_dims(in_dims, args, name) -> list:
 def _match(dims, tree):
     """The leaf dims of ``tree`` under ``dims`` (an int/None broadcasts over a subtree), or None on a mismatch."""
     if dims is None or isinstance(dims, int):
-        from core.func import _flatten
-
-        return [dims] * len(_flatten(tree)[0])
+            return [dims] * len(tree_flatten(tree)[0])
     if isinstance(dims, (tuple, list)) and isinstance(tree, (tuple, list)) and len(dims) == len(tree):
         parts = [_match(d, t) for d, t in zip(dims, tree)]
     elif isinstance(dims, dict) and isinstance(tree, dict) and set(dims) == set(tree):
@@ -105,8 +100,6 @@ def _batch_size(leaves, dims, in_dims, name) -> int:
 
 def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
     """``func`` on each slice of the mapped dimension, under the random-draw rule of ``randomness``."""
-    from core.func import _unflatten
-
     state, generator = _random.vmap_state, _random.default_generator
     previous, state.error = state.error, randomness == "error"
     state.depth += 1
@@ -117,7 +110,7 @@ def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
             if start is not None:
                 generator.set_state(start)  # NOTE: every sample draws what the first one drew
             sliced = [x.select(d, i) if d is not None else x for x, d in zip(leaves, dims)]
-            results.append(func(*_unflatten(sliced, spec), **kwargs))
+            results.append(func(*tree_unflatten(sliced, spec), **kwargs))
             if start is not None and i == 0:
                 after = generator.get_state()
         if after is not None:
@@ -129,10 +122,8 @@ def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
 
 
 def _stack_results(results, out_dims, name):
-    from core.func import _flatten, _unflatten
-
     first = results[0]
-    flat0, spec = _flatten(first)
+    flat0, spec = tree_flatten(first)
     if isinstance(out_dims, (tuple, list)):
         if isinstance(first, (tuple, list)):
             outs = _match(out_dims, first)
@@ -147,8 +138,8 @@ def _stack_results(results, out_dims, name):
     else:
         raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
                          "collection of ints representing where in the outputs the vmapped dimension should appear.")
-    columns = list(zip(*[_flatten(r)[0] for r in results]))
-    return _unflatten([_stack(col, d, name) for col, d in zip(columns, outs)], spec)
+    columns = list(zip(*[tree_flatten(r)[0] for r in results]))
+    return tree_unflatten([_stack(col, d, name) for col, d in zip(columns, outs)], spec)
 
 
 def _stack(column, dim, name):

@@ -27,59 +27,10 @@ from core._vmap import vmap
 from core.autograd import forward_ad as _forward_ad
 from core.autograd.engine import grad as _autograd_grad
 from core.autograd.function import AccumulateGrad
+from core.utils._pytree import tree_flatten, tree_map, tree_unflatten, treespec_pprint
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",
            "stack_module_state", "linearize", "functionalize", "replace_all_batch_norm_modules_"]
-
-
-# ----- pytrees: tensors in (nested) tuples, lists and dicts --------------------------------------
-def _flatten(tree):
-    """``(leaves, spec)``: the leaves of ``tree`` in order and its structure."""
-    if isinstance(tree, (tuple, list)):
-        leaves, specs = [], []
-        for item in tree:
-            sub, spec = _flatten(item)
-            leaves += sub
-            specs.append(spec)
-        return leaves, (type(tree), tuple(specs))
-    if isinstance(tree, dict):
-        leaves, specs = [], []
-        for key in tree:
-            sub, spec = _flatten(tree[key])
-            leaves += sub
-            specs.append(spec)
-        return leaves, (dict, tuple(tree), tuple(specs))
-    return [tree], None
-
-
-def _unflatten(leaves, spec):
-    it = iter(leaves)
-    return _build(it, spec)
-
-
-def _build(it, spec):
-    if spec is None:
-        return next(it)
-    if spec[0] is dict:
-        return {key: _build(it, s) for key, s in zip(spec[1], spec[2])}
-    items = [_build(it, s) for s in spec[1]]
-    kind = spec[0]
-    return kind(*items) if hasattr(kind, "_fields") else kind(items)
-
-
-def _tree_map(fn, tree):
-    leaves, spec = _flatten(tree)
-    return _unflatten([fn(x) for x in leaves], spec)
-
-
-def _spec_str(spec) -> str:
-    if spec is None:
-        return "*"
-    if spec[0] is dict:
-        return "{" + ", ".join(f"{k!r}: {_spec_str(s)}" for k, s in zip(spec[1], spec[2])) + "}"
-    inner = ", ".join(_spec_str(s) for s in spec[1])
-    return f"({inner},)" if spec[0] is tuple and len(spec[1]) == 1 else (
-        f"({inner})" if spec[0] is tuple else f"[{inner}]")
 
 
 # ----- argnums ----------------------------------------------------------------------------------
@@ -131,7 +82,7 @@ class _Scope:
 
     def leave(self, tree):
         """Results to hand back: detached unless they depend on something tracked outside this transform."""
-        return _tree_map(lambda t: t if not isinstance(t, core.Tensor) or self._tracked_outside(t) else t.detach(),
+        return tree_map(lambda t: t if not isinstance(t, core.Tensor) or self._tracked_outside(t) else t.detach(),
                          tree)
 
     def _tracked_outside(self, t) -> bool:
@@ -159,7 +110,7 @@ def _enter_args(scope, args, argnums):
     picked = (argnums,) if isinstance(argnums, int) else argnums
     args = list(args)
     for i in picked:
-        args[i] = _tree_map(scope.enter, args[i])
+        args[i] = tree_map(scope.enter, args[i])
     diff = args[argnums] if isinstance(argnums, int) else tuple(args[i] for i in argnums)
     return tuple(args), diff
 
@@ -181,7 +132,7 @@ def _split_aux(output, has_aux: bool, api: str):
         return output, None
     if not (isinstance(output, tuple) and len(output) == 2):
         raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
-    for leaf in _flatten(output[1])[0]:
+    for leaf in tree_flatten(output[1])[0]:
         if not isinstance(leaf, core.Tensor):
             raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
     return output
@@ -203,8 +154,8 @@ def grad_and_value(func, argnums=0, has_aux=False):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs "
                                    "instead?")
-            leaves, spec = _flatten(diff)
-            grads = _unflatten(_grads([output], leaves, create_graph=scope.outer), spec)
+            leaves, spec = tree_flatten(diff)
+            grads = tree_unflatten(_grads([output], leaves, create_graph=scope.outer), spec)
         grads, output = scope.leave(grads), scope.leave(output)
         return (grads, (output, scope.leave(aux))) if has_aux else (grads, output)
     return wrapper
@@ -225,27 +176,27 @@ def vjp(func, *primals, has_aux=False):
     """``(f(*primals), vjp_fn)``; ``vjp_fn(cotangents)`` gives one gradient per primal, as a tuple."""
     scope = _Scope()
     with core.enable_grad():
-        entered = _tree_map(scope.enter, primals)
+        entered = tree_map(scope.enter, primals)
         output, aux = _split_aux(func(*entered), has_aux, "vjp(f, *primals)")
-        flat_out, out_spec = _flatten(output)
+        flat_out, out_spec = tree_flatten(output)
         _check_outputs(flat_out, "vjp(f, *primals)")
         for o in flat_out:
             if not o.is_floating_point():
                 raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
-    flat_in, in_spec = _flatten(entered)
+    flat_in, in_spec = tree_flatten(entered)
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
         if create_graph is None:
             create_graph = core.is_grad_enabled()
-        flat_ct, ct_spec = _flatten(cotangents)
+        flat_ct, ct_spec = tree_flatten(cotangents)
         if ct_spec != out_spec:
             raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of outputs "
-                               f"to the function. cotangents: {_spec_str(ct_spec)}, primal output: "
-                               f"{_spec_str(out_spec)}")
+                               f"to the function. cotangents: {treespec_pprint(ct_spec)}, primal output: "
+                               f"{treespec_pprint(out_spec)}")
         with core.enable_grad():
             grads = _grads(flat_out, flat_in, flat_ct, create_graph=create_graph, retain_graph=retain_graph)
-        return scope.leave(_unflatten(grads, in_spec))
+        return scope.leave(tree_unflatten(grads, in_spec))
 
     result = (scope.leave(output), vjp_fn)
     return result + (scope.leave(aux),) if has_aux else result
@@ -299,7 +250,7 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
     scope, given = _Scope(), args
     with core.enable_grad():
         args, diff = _enter_args(scope, args, argnums)
-        leaves, spec = _flatten(diff)
+        leaves, spec = tree_flatten(diff)
         sizes = [x.numel() for x in leaves]
         n = sum(sizes)
         if n == 0:  # no input element: nothing to push forward
@@ -308,7 +259,7 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
         try:
             entered = _with_batched_duals(args, leaves, sizes)
             output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")
-            flat_out, out_spec = _flatten(output)
+            flat_out, out_spec = tree_flatten(output)
             _check_outputs(flat_out, "jvp(f, primals, tangents)")
             unpacked = [_forward_ad.unpack_dual(o) for o in flat_out]
         finally:
@@ -323,8 +274,8 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
                 columns = tangent[start:start + size].reshape(size, out.numel())
                 per_leaf.append(columns.movedim(0, -1).reshape(tuple(out.shape) + tuple(x.shape)))
                 start += size
-            blocks.append(_unflatten(per_leaf, spec))
-    jac = scope.leave(_unflatten(blocks, out_spec))
+            blocks.append(tree_unflatten(per_leaf, spec))
+    jac = scope.leave(tree_unflatten(blocks, out_spec))
     return (jac, scope.leave(aux)) if has_aux else jac
 
 
@@ -336,7 +287,7 @@ def _with_batched_duals(args, leaves, sizes) -> tuple:
         directions[start:start + size] = core.eye(size, dtype=leaf.dtype, device=leaf.device)
         duals[id(leaf)] = _forward_ad._make_batched_dual(leaf, directions.reshape((n, *leaf.shape)))
         start += size
-    return tuple(_tree_map(lambda t: duals.get(id(t), t), a) for a in args)
+    return tuple(tree_map(lambda t: duals.get(id(t), t), a) for a in args)
 
 
 def _jacobian_transform(func, argnums, has_aux, api):
@@ -346,11 +297,11 @@ def _jacobian_transform(func, argnums, has_aux, api):
         with core.enable_grad():
             args, diff = _enter_args(scope, args, argnums)
             output, aux = _split_aux(func(*args, **kwargs), has_aux, "vjp(f, *primals)")
-            flat_out, out_spec = _flatten(output)
+            flat_out, out_spec = tree_flatten(output)
             _check_outputs(flat_out, "vjp(f, *primals)" if api == "jacrev" else "jvp(f, primals, tangents)")
-            leaves, spec = _flatten(diff)
+            leaves, spec = tree_flatten(diff)
             blocks = _blocks(flat_out, leaves, spec, scope.outer, vmapped=api == "jacrev")
-        jac = scope.leave(_unflatten(blocks, out_spec))
+        jac = scope.leave(tree_unflatten(blocks, out_spec))
         return (jac, scope.leave(aux)) if has_aux else jac
     return wrapper
 
@@ -361,7 +312,7 @@ def _blocks(flat_out, leaves, spec, create_graph, vmapped: bool) -> list:
     state = _random.vmap_state
     state.depth += vmapped
     try:
-        return [_unflatten(_jacobian_of(flat_out, i, leaves, create_graph), spec) for i in range(len(flat_out))]
+        return [tree_unflatten(_jacobian_of(flat_out, i, leaves, create_graph), spec) for i in range(len(flat_out))]
     finally:
         state.depth -= vmapped
 
@@ -409,12 +360,12 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(f(*primals), J @ tangents)`` (and aux), by the double-vjp trick on the reverse engine."""
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
-    flat_p, p_spec = _flatten(primals)
-    flat_t, t_spec = _flatten(tangents)
+    flat_p, p_spec = tree_flatten(primals)
+    flat_t, t_spec = tree_flatten(tangents)
     if p_spec != t_spec:
         raise RuntimeError(f"{_JVP}: Expected primals and tangents to have the same python structure. For example, "
                            "if primals is a tuple of 3 tensors, tangents also must be. Got primals with structure "
-                           f"{_spec_str(p_spec)} and tangents with structure {_spec_str(t_spec)}")
+                           f"{p_spec} and tangents with structure {t_spec}")
     for name, flat in (("primals", flat_p), ("tangents", flat_t)):
         if not flat:
             raise RuntimeError(f"{_JVP}: Expected {name} to contain at least one Tensor.")
@@ -429,11 +380,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     scope = _Scope()
     with core.enable_grad():
         leaves = [scope.enter(p) for p in flat_p]
-        output, aux = _split_aux(func(*_unflatten(leaves, p_spec)), has_aux, _JVP)
-        flat_out, out_spec = _flatten(output)
+        output, aux = _split_aux(func(*tree_unflatten(leaves, p_spec)), has_aux, _JVP)
+        flat_out, out_spec = tree_flatten(output)
         _check_outputs(flat_out, _JVP)
         tangents_out = _double_vjp(flat_out, leaves, flat_t, strict)
-    result = (scope.leave(output), scope.leave(_unflatten(tangents_out, out_spec)))
+    result = (scope.leave(output), scope.leave(tree_unflatten(tangents_out, out_spec)))
     return result + (scope.leave(aux),) if has_aux else result
 
 

@@ -23,7 +23,8 @@ __all__ = ["PyTree", "Context", "FlattenFunc", "UnflattenFunc", "TreeSpec", "Lea
            "tree_leaves",
            "tree_structure", "tree_map", "tree_map_", "tree_map_only", "tree_map_only_", "map_only", "tree_all",
            "tree_any", "tree_all_only", "tree_any_only", "tree_is_leaf", "treespec_leaf", "treespec_tuple",
-           "treespec_dict", "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path", "keystr",
+           "treespec_dict", "treespec_pprint", "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path",
+           "keystr",
            "key_get", "arg_tree_leaves", "is_namedtuple", "is_namedtuple_class", "is_namedtuple_instance",
            "SUPPORTED_NODES", "BUILTIN_TYPES", "STANDARD_DICT_TYPES"]
 
@@ -318,6 +319,25 @@ def tree_unflatten(leaves, treespec):
                             f"{type(treespec)}.")
         leaves, treespec = treespec, leaves
     return treespec.unflatten(leaves)
+
+
+class _Asterisk(str):
+    """A leaf that prints as ``*`` (``repr`` too): ``treespec_pprint``'s placeholder."""
+
+    def __new__(cls):
+        return super().__new__(cls, "*")
+
+    def __repr__(self) -> str:
+        return "*"
+
+
+_asterisk = _Asterisk()
+
+
+def treespec_pprint(treespec: TreeSpec) -> str:
+    """The tree of ``treespec`` with ``*`` for each leaf, as Python prints it (``(*, {'a': *})``): how torch.func's
+    errors show a structure."""
+    return repr(tree_unflatten([_asterisk] * treespec.num_leaves, treespec))
 
 
 def tree_iter(tree, is_leaf=None):

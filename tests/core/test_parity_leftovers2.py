@@ -1,6 +1,7 @@
 """Parity leftovers against torch: Tensor methods refuse ``out=``; an ``out=`` sharing an input's memory gives torch's
 result or error; schema defaults print (or fail to parse) as c10's."""
 
+import collections
 import itertools
 import math
 
@@ -196,3 +197,39 @@ def test_scripted_function_schema_prints_float_defaults_as_torchs(torch):
         return texts
 
     assert schemas(core) == schemas(torch)
+
+
+# ----- torch.func on the public pytree ---------------------------------------------------------------------------
+
+Pair = collections.namedtuple("Pair", "a b")
+
+FUNC_CALLS = {
+    "vjp_cotangents_of_another_structure": lambda L, x: L.func.vjp(lambda x: {"a": x, "b": (x, x)}, x)[1](
+        {"a": x, "b": [x, x]}),
+    "vjp_cotangents_for_a_namedtuple": lambda L, x: L.func.vjp(lambda x: Pair(x, x), x)[1]((x, x)),
+    "jvp_tangents_of_another_structure": lambda L, x: L.func.jvp(lambda a, b: a, (x, Pair(x, x)), (x, (x, x))),
+    "vjp_of_none": lambda L, x: L.func.vjp(lambda x: None, x),
+    "grad_of_an_ordered_dict": lambda L, x: L.func.grad(lambda d: (d["a"] * d["b"]).sum())(
+        collections.OrderedDict(a=x, b=2 * x)),
+    "linearize_tangents_of_another_structure": lambda L, x: L.func.linearize(lambda a: a * 2, x)[1](x, x),
+    "vmap_returning_none": lambda L, x: L.func.vmap(lambda a: (a * 2, None))(L.ones(3, 2)),
+    "grad_with_none_aux": lambda L, x: L.func.grad(lambda a: (a.sum(), None), has_aux=True)(x),
+    "jacrev_of_a_dict": lambda L, x: L.func.jacrev(lambda d: d["a"] * 2)({"a": x}),
+    "treespec_pprint": lambda L, x: L.utils._pytree.treespec_pprint(
+        L.utils._pytree.tree_structure((1, [2, {"k": 3}], Pair(1, 2), None))),
+}
+
+
+def _func_outcome(lib, call):
+    try:
+        result = call(lib, lib.ones(2))
+    except Exception as e:
+        return type(e).__name__, str(e)
+    leaves, spec = lib.utils._pytree.tree_flatten(result)
+    return repr(spec), [x.tolist() if isinstance(x, lib.Tensor) else x for x in leaves]
+
+
+@pytest.mark.filterwarnings("ignore:Attempted to insert a get_attr Node")  # (torch's linearize)
+@pytest.mark.parametrize("call", sorted(FUNC_CALLS))
+def test_func_transforms_see_pytrees_and_print_specs_as_torchs(torch, call):
+    assert _func_outcome(core, FUNC_CALLS[call]) == _func_outcome(torch, FUNC_CALLS[call])
