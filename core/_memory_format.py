@@ -5,12 +5,13 @@ innermost (strides ``(H*W*C, 1, W*C, C)``), ``channels_last_3d`` an NCDHW tensor
 those strides, test a tensor's strides against them and guess a format from strides, with PyTorch's rules
 (``c10/core/MemoryFormat.h``, ``Contiguity.h``): size-1 dims are ignored by the contiguity tests, ambiguous
 strides count as contiguous, and a format of the wrong rank is a ``RuntimeError``. They work on shapes and
-element strides, and make backend arrays; they import only ``core._backend``.
+element strides, and make backend arrays; they import only ``core._backend`` and ``core._meta``.
 """
 
 from __future__ import annotations
 
 from core._backend import xp_of
+from core._meta import contiguous_strides
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
            "format_strides", "is_contiguous_in", "suggest_format", "empty_in", "copy_in", "preserved_strides",
@@ -54,11 +55,7 @@ def _is_channels_last(fmt) -> bool:
 def format_strides(shape, fmt) -> tuple:
     """Element strides of a fresh tensor of ``shape`` in ``fmt`` (contiguous or a channels-last format)."""
     if not _is_channels_last(fmt):
-        strides, acc = [], 1
-        for size in reversed(shape):
-            strides.append(acc)
-            acc *= max(size, 1)
-        return tuple(reversed(strides))
+        return contiguous_strides(shape)
     strides, acc = [0] * len(shape), 1
     for d in _order(fmt, len(shape)):
         strides[d] = acc

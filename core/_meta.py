@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MetaArray", "meta_array", "is_meta", "NO_DATA", "META_XP"]
+__all__ = ["MetaArray", "meta_array", "is_meta", "contiguous_strides", "NO_DATA", "META_XP"]
 
 NO_DATA = "Cannot copy out of meta tensor; no data!"
 
@@ -59,7 +59,7 @@ class MetaArray(np.ndarray):
     elem_strides: tuple = ()
 
     def __array_finalize__(self, obj) -> None:
-        self.elem_strides = _contiguous(self.shape)  # a view NumPy made: contiguous, unless meta_array says
+        self.elem_strides = contiguous_strides(self.shape)  # a view NumPy made: contiguous, unless meta_array says
 
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         if out is not None and all(isinstance(o, MetaArray) for o in out):  # in place on meta: nothing to write
@@ -139,7 +139,9 @@ def meta_array(shape, dtype, strides=None) -> MetaArray:
     return arr
 
 
-def _contiguous(shape: tuple) -> tuple:
+def contiguous_strides(shape) -> tuple:
+    """Element strides of a contiguous tensor of ``shape`` (a size-0 dim counts as 1, as PyTorch's): core's one
+    definition (here, below everything that needs it: views, memory formats, saving)."""
     strides, acc = [], 1
     for size in reversed(shape):
         strides.append(acc)

@@ -42,6 +42,7 @@ import numpy as np
 import core
 from core import _backend, _dtype, _sparse_compressed
 from core._device import device as _device
+from core._meta import contiguous_strides
 from core._script_object import ScriptObject
 from core._tensor import Tensor, cache_slotnames
 from core._torch_format import _STORAGES
@@ -86,14 +87,6 @@ class _Storage:
 
     def __init__(self, pid: tuple) -> None:
         self.pid = pid
-
-
-def _contiguous_strides(shape) -> tuple:
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(int(n), 1)
-    return tuple(reversed(strides))
 
 
 class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
@@ -205,7 +198,7 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
             params = (t.qscheme(), t.q_per_channel_scales(), t.q_per_channel_zero_points(), t.q_per_channel_axis())
         storage = self._add_storage(t, t._data)
         return (self._global("torch._utils", "_rebuild_qtensor"),
-                (storage, 0, tuple(t.shape), _contiguous_strides(t.shape), params, False, OrderedDict()))
+                (storage, 0, tuple(t.shape), contiguous_strides(t.shape), params, False, OrderedDict()))
 
     def _storage_of(self, t: Tensor):
         """``(storage, offset, stride)``: the whole array the tensor views, once per file, when it is one
@@ -218,7 +211,7 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
                 found = self._keys[id(root)] = self._add_storage(t, root)
                 self._keep.append(root)
             return found, t.storage_offset(), tuple(t.stride())
-        return self._add_storage(t, data), 0, _contiguous_strides(t.shape)
+        return self._add_storage(t, data), 0, contiguous_strides(t.shape)
 
     def _add_storage(self, t: Tensor, array) -> _Storage:
         flat = np.ascontiguousarray(_backend.to_numpy_array(array)).reshape(-1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._meta import MetaArray, meta_array
+from core._meta import MetaArray, contiguous_strides, meta_array
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -54,15 +54,6 @@ def dense(arr):
         return arr
     strides = tuple(s * arr.itemsize for s in contiguous_strides(arr.shape))
     return arr if arr.strides == strides else xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
-
-
-def contiguous_strides(shape) -> tuple:
-    strides = []
-    acc = 1
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(strides))
 
 
 def _overlaps(size, stride) -> bool:

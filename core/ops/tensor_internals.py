@@ -6,6 +6,7 @@ errors. Each does what PyTorch's does on a CPU tensor, or raises what it raises.
 from __future__ import annotations
 
 from core import _dtype, _torch_function
+from core._meta import contiguous_strides
 from core._tensor import no_cpu_kernel
 from core.ops import complex_ops, linalg_addmm
 
@@ -240,7 +241,7 @@ def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_
     _torch_function.check_subclass(cls)
     size = tuple(int(s) for s in size)
     if strides is None:
-        strides = _contiguous_strides(size)
+        strides = contiguous_strides(size)
     with _torch_dispatch.DisableTorchDispatch():
         made = empty_strided(size, tuple(strides), dtype=dtype, device=device)
         if storage_offset:
@@ -252,14 +253,6 @@ def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_
     if requires_grad:
         out.requires_grad_(True)
     return out
-
-
-def _contiguous_strides(size: tuple) -> tuple:
-    strides, step = [], 1
-    for s in reversed(size):
-        strides.append(step)
-        step *= max(s, 1)
-    return tuple(reversed(strides))
 
 
 def _dtensor__new__(cls, local_tensor, spec, requires_grad):
