@@ -94,3 +94,14 @@ RECIPES += [
              "their first epoch (RMSprop's loss 134.6), which amplifies NumPy's BLAS vs MKL's sgemm last bits to the "
              "4th digit (134.574 vs 134.651); the notebook in float64 matches torch throughout"),
 ]
+
+# Apress/pytorch-recipes: Pradeepta Mishra's "PyTorch Recipes" (2019), its chapters' notebooks (Apress's freeware
+# licence: use for personal study; nothing of it is committed here).
+APR = ("Apress/pytorch-recipes", "2713fd4570cb2362d30ea01081bb016be9574db8", "Apress freeware (personal use)")
+APR_EDITS = {"1": [("help(torch.chunk)", "None  # help(torch.chunk): PyTorch's docstring")],
+             "3": [("__shown = (torch.tensor)", "__shown = None  # torch.tensor: a C built-in's repr in torch"),
+                   ("__shown = (torch.Tensor(5, 3))", "__shown = (torch.Tensor(5, 3).zero_())"),  # uninitialised
+                   *[("nepochs = 5000", "nepochs = 200")] * 4, *[("torchvision.datasets.MNIST(",
+                   "__import__('corpus_support').fake_mnist(")] * 2]}
+RECIPES += [_r(f"apr_ch{n.split('.')[0]}", APR, f"Torch_AI_{n}.ipynb", APR_EDITS.get(n, ()), keep_going=True)
+            for n in ("1", "2", "3", "4", "5.0", "6", "7")]

@@ -24,6 +24,7 @@ from recipes import RECIPES  # noqa: E402
 SCRIPTS = os.path.join(HERE, "scripts")
 FETCH = "python tests/external/fetch_corpus.py (or --mirror DIR with local clones)"
 _ADDRESS = re.compile(r"at 0x[0-9a-fA-F]+")
+_MODULE_FILE = re.compile(r"\([^()\s]*/(?:core|torch)/([\w/]+?)(?:/__init__)?\.py\)")  # an ImportError's module file
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
 
 
@@ -65,6 +66,7 @@ def corpus_outputs():
 def _normalise(text: str) -> str:
     """What legitimately differs: core's public names where torch prints torch's."""
     text = _ADDRESS.sub("at 0x?", text)  # <AddBackward0 object at 0x7f...>
+    text = _MODULE_FILE.sub(r"(torch/\1)", text)  # cannot import name 'F' from 'torch.nn.functional' (...py)
     text = text.replace("module 'core'", "module 'torch'")  # AttributeError: module 'torch' has no attribute 'sq'
     return text.replace("'core.", "'torch.").replace("<class 'core", "<class 'torch").replace("<core.", "<torch.")
 
