@@ -214,6 +214,8 @@ FORMS = {
     "multilabel_margin_loss": _loss("multilabel_margin_loss", "reduction"),
     "nll_loss": _loss("nll_loss", "weight", "reduction", "ignore_index"),
     "nll_loss_forward": _nll_loss_forward,
+    "mse_loss_backward": lambda grad, input, target, reduction: (
+        grad * 2 * (input - target) / (input.numel() if reduction == 1 else 1)),
     "nll_loss2d": _loss("nll_loss", "weight", "reduction", "ignore_index"),
     "nll_loss_nd": _loss("nll_loss", "weight", "reduction", "ignore_index"),
     "smooth_l1_loss": _loss("smooth_l1_loss", "reduction", "beta"),

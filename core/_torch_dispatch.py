@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["DisableTorchDispatch", "call", "dispatch_types", "is_dispatch_type", "is_live", "lower", "mode_stack",
-           "pop_mode", "push_mode", "subclass_defined"]
+__all__ = ["DisableTorchDispatch", "call", "call_with_types", "dispatch_types", "is_dispatch_type", "is_live",
+           "lower", "mode_stack", "pop_mode", "push_mode", "run_below", "subclass_defined"]
 
 
 class _State(threading.local):
@@ -31,6 +31,7 @@ class _State(threading.local):
     def __init__(self):
         self.modes: list = []
         self.below = 0
+        self.handling = 0  # mode handlers running (a saved result's detach is seen only outside them)
 
 
 _state = _State()
@@ -149,19 +150,30 @@ def run_below(fn, *args, **kwargs):
 
 def call(op, args, kwargs):
     """Dispatch one ATen operator call: the innermost mode, then the subclass arguments, then the kernel."""
+    return call_with_types(op, args, kwargs, None)
+
+
+def call_with_types(op, args, kwargs, types_):
+    """``call``, with the ``types`` a mode is handed given (torch's autograd unpacking a saved result hands
+    ``detach`` ``[Tensor]``); None: the argument types that override ``__torch_dispatch__``."""
     state = _state
     kwargs = kwargs or {}
     if state.below:
         return run_below(op.kernel, *args, **kwargs)
     overloaded = dispatch_types((*args, *kwargs.values())) if _subclasses else []
-    types_ = tuple(type(a) for a in overloaded)
+    if types_ is None:
+        types_ = tuple(type(a) for a in overloaded)
     if state.modes:
         mode = state.modes.pop()  # NOTE: popped while its handler runs: func(*args) there goes to the next one
+        state.handling += 1
         try:
             result = mode.__torch_dispatch__(op, types_, args, kwargs)
         finally:
+            state.handling -= 1
             state.modes.append(mode)
         if result is not NotImplemented:
+            if not state.handling:
+                _saved_result(result)
             return result
     for arg in overloaded:
         result = type(arg).__torch_dispatch__(op, types_, args, kwargs)
@@ -172,12 +184,22 @@ def call(op, args, kwargs):
         raise TypeError(f"Multiple dispatch failed for '{op.__module__}.{op.__name__}'; all __torch_dispatch__ "
                         f"handlers returned NotImplemented:\n{listed}\n\nFor more information, try re-running "
                         "with TORCH_LOGS=not_implemented")
-    _check_grad(op, args, kwargs)
     return run_below(op.kernel, *args, **kwargs)
 
 
-def _check_grad(op, args, kwargs) -> None:
-    """Nothing to check for plain tensors (the kernel records autograd)."""
+# nodes that save their result for backward: torch's autograd detaches it as it saves it, which a mode sees
+_SAVES_RESULT = frozenset({"ReluBackward0", "TanhBackward0", "SigmoidBackward0", "ExpBackward0", "SqrtBackward0",
+                           "RsqrtBackward0", "SoftmaxBackward0", "LogSoftmaxBackward0", "MaxBackward1",
+                           "MinBackward1", "Exp2Backward0", "ExpM1Backward0", "EluBackward0"})
+
+
+def _saved_result(result) -> None:
+    from core._aten_ops import aten
+    from core._tensor import Tensor
+
+    node = getattr(result, "_grad_fn", None) if type(result) is Tensor else None
+    if node is not None and node.name() in _SAVES_RESULT:
+        call_with_types(aten.detach.default, (result,), {}, (Tensor,))
 
 
 def lower(public, original, args, kwargs):

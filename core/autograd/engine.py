@@ -13,6 +13,7 @@ import heapq
 import itertools
 from sys import getrefcount as _refcount
 
+from core import _torch_dispatch
 from core._backend import xp_for, xp_of
 from core._dtype import from_numpy_dtype
 from core._memory_format import _non_overlapping_and_dense
@@ -65,10 +66,32 @@ _ITERABLES = (collections.abc.Iterator, collections.abc.Set, collections.abc.Val
 
 
 def _ones_like(t):
+    if _torch_dispatch.live:  # a TorchDispatchMode sees torch's seed, aten.ones_like
+        seeded = _dispatch_seed(t)
+        if seeded is not None:
+            return seeded
     arr = t._data
     if arr.ndim == 0:  # the usual root, a scalar loss: skip ``ones``' Python-level wrapper
         return _new_tensor(xp_of(arr).array(1, dtype=arr.dtype))
     return _new_tensor(xp_of(arr).ones(arr.shape, dtype=arr.dtype))
+
+
+def _dispatch_seed(t):
+    from core._aten_derivatives import seed  # (it imports core)
+
+    return seed(t)
+
+
+def _dispatch_backward(node, grad_outputs):
+    from core._aten_derivatives import backward
+
+    return backward(node, grad_outputs)
+
+
+def _dispatch_accumulated(g, leaf):
+    from core._aten_derivatives import accumulated
+
+    return accumulated(g, leaf)
 
 
 def _new_tensor(arr):
@@ -450,7 +473,9 @@ def _call_backward(node, grad_outputs, check: bool = True):
     if len(grad_outputs) != 1 or grad_outputs[0] is None:
         grad_outputs = _materialize(node, grad_outputs)
     try:
-        grads = node._forward_cls.backward(node, *grad_outputs)  # what node._run_backward does, one call less
+        grads = _dispatch_backward(node, grad_outputs) if _torch_dispatch.live else None
+        if grads is None:
+            grads = node._forward_cls.backward(node, *grad_outputs)  # what node._run_backward does, one call less
     except Exception:
         if anomaly._enabled:
             anomaly.warn_forward_trace(node)
@@ -560,6 +585,8 @@ def _accumulate(leaf, g, create_graph, held: int = 0):
         g = cast_incoming(leaf, g)
         held = 0  # (the references the caller counted were to the gradient before the cast)
     if leaf._grad is None:
+        if _torch_dispatch.live and not create_graph:  # a TorchDispatchMode sees torch's detach (or copy)
+            g, held = _dispatch_accumulated(g, leaf), 0
         if create_graph:
             leaf._grad = _graph_copy(leaf, g)
         else:

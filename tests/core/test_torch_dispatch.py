@@ -89,6 +89,40 @@ def test_a_logging_mode_sees_the_aten_operators_torch_runs(torch, name):
     assert_same(our_result, their_result)
 
 
+def leaves(lib):
+    lib.manual_seed(0)
+    return [lib.randn(shape).requires_grad_() for shape in ((4,), (4,), (), (3, 4), (5, 4), (5,), (4, 2))]
+
+
+BACKWARDS = {
+    "(x * w).sum() + b": lambda lib, x, w, b, m, w2, b2, w3: (x * w).sum() + b,
+    "mean": lambda lib, x, w, b, m, w2, b2, w3: m.mean(),
+    "mean over a dim": lambda lib, x, w, b, m, w2, b2, w3: m.mean(1).sum(),
+    "square": lambda lib, x, w, b, m, w2, b2, w3: (x ** 2).sum(),
+    "linear, relu": lambda lib, x, w, b, m, w2, b2, w3: lib.nn.functional.linear(m, w2, b2).relu().sum(),
+    "mse of a matmul": lambda lib, x, w, b, m, w2, b2, w3: lib.nn.functional.mse_loss(m @ w3, lib.ones(3, 2)),
+    "tanh and sigmoid": lambda lib, x, w, b, m, w2, b2, w3: (x.tanh() + w.sigmoid()).sum(),
+    "exp, division, subtraction": lambda lib, x, w, b, m, w2, b2, w3: (x.exp() / 2 - w).sum(),
+    "broadcast add": lambda lib, x, w, b, m, w2, b2, w3: (m + x).sum(),
+}
+
+
+def run_backward_logged(lib, program):
+    log = []
+    tensors = leaves(lib)
+    with logging_mode(lib, log)():
+        program(lib, *tensors).backward()
+    return log, [t.grad for t in tensors]
+
+
+@pytest.mark.parametrize("name", list(BACKWARDS))
+def test_backward_in_a_mode_runs_torchs_aten_operators(torch, name):
+    ours, our_grads = run_backward_logged(core, BACKWARDS[name])
+    theirs, their_grads = run_backward_logged(torch, BACKWARDS[name])
+    assert ours == theirs
+    assert_same(our_grads, their_grads)
+
+
 def test_the_mode_gets_overloads_named_as_torchs(torch):
     for lib in (core, torch):
         func = lib.ops.aten.add.Tensor
