@@ -10,6 +10,8 @@ loops take a fraction of a second.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 HOUSING_ROWS = 400
@@ -46,3 +48,20 @@ def fetch_openml(name=None, *, version="active", as_frame="auto", n_rows=1_000, 
     data = rng.randint(0, 256, size=(n_rows, 784)).astype(np.float64)
     target = rng.randint(0, 10, size=n_rows).astype(str).astype(object)
     return Bunch(data=data, target=target, feature_names=[f"pixel{i + 1}" for i in range(784)])
+
+
+def load_mnist(batch_size=64):
+    """Microsoft Learn's ``pytorchcv.load_mnist`` on ``corpus_support``'s MNIST stand-in: it makes ``data_train``,
+    ``data_test``, ``train_loader`` and ``test_loader`` (the original puts them in ``builtins``; here they go to
+    the calling notebook's globals and to ``pytorchcv``'s, where its helpers read them, so no later script sees
+    them)."""
+    import corpus_support
+    import pytorchcv
+    import torch  # the runner's torch: core under the alias, or PyTorch
+
+    data_train, data_test = corpus_support.fake_mnist(train=True), corpus_support.fake_mnist(train=False)
+    names = {"data_train": data_train, "data_test": data_test,
+             "train_loader": torch.utils.data.DataLoader(data_train, batch_size=batch_size),
+             "test_loader": torch.utils.data.DataLoader(data_test, batch_size=batch_size)}
+    sys._getframe(1).f_globals.update(names)
+    vars(pytorchcv).update(names)

@@ -32,6 +32,23 @@ RECIPES += [
     _r("msl_intro_9_quickstart", MSL, "intro-to-pytorch/9-quickstart.ipynb", [FASHION, FASHION], keep_going=True),
     _r("msl_cv_2_image_data", MSL, "computer-vision-pytorch/2-image-data.ipynb", [MNIST, MNIST], keep_going=True),
 ]
+# The computer-vision notebooks load MNIST through their pytorchcv.py: corpus_books4.load_mnist is its stand-in.
+# torchinfo (not installed) is TylerYep/torchinfo's own package, fetched beside the notebook.
+TORCHINFO = [("TylerYep/torchinfo", "5c4164f1e2e185ce33c597dbe00535bf8ed2b930", f"torchinfo/{m}.py", f"torchinfo/{m}.py")
+             for m in ("__init__", "enums", "formatting", "layer_info", "model_statistics", "torchinfo")]
+PYTORCHCV = [("computer-vision-pytorch/pytorchcv.py", "pytorchcv.py"), *TORCHINFO]
+LOAD_MNIST = ("load_mnist(batch_size=128)", "__import__('corpus_books4').load_mnist(batch_size=128)")
+RECIPES += [
+    _r("msl_cv_3_dense", MSL, "computer-vision-pytorch/3-train-dense-neural-networks.ipynb",
+       [("pytorchcv.load_mnist()", "__import__('corpus_books4').load_mnist()")], support=PYTORCHCV, keep_going=True),
+    _r("msl_cv_4_multilayer", MSL, "computer-vision-pytorch/4-multilayer-dense-neural-networks.ipynb",
+       [LOAD_MNIST, ("test_loader, epochs=5)", "test_loader, epochs=1)"), ("test_loader,epochs=5)", "test_loader,epochs=1)")],
+       support=PYTORCHCV, keep_going=True),  # Adam memorising the noise: a validation prediction within float32
+    # rounding of a tie flips in the second epoch (0.110 vs 0.120)
+    _r("msl_cv_5_convolutional", MSL, "computer-vision-pytorch/5-convolutional-networks.ipynb",
+       [LOAD_MNIST, *[("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 2],
+       support=PYTORCHCV, keep_going=True),
+]
 
 # joe-papa/pytorch-book: the PyTorch Pocket Reference's notebooks (MIT).
 JPB = ("joe-papa/pytorch-book", "649f821bf2cf10caac40a6e511217fab6556f8f6", "MIT")
