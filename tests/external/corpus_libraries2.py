@@ -96,3 +96,83 @@ def features(make, *inputs, steps=2, lr=1e-3):
         opt.step()
         print(step, f"loss {loss.item():.6g}")
     return model
+
+
+def no_scipy():
+    """``scipy`` and ``scipy.integrate`` (torchdiffeq's SciPy wrapper imports ``solve_ivp``, never called here) as
+    empty modules while a block runs: SciPy is not installed."""
+    import types
+
+    from corpus_gym import modules_installed
+
+    integrate = types.ModuleType("scipy.integrate")
+    integrate.solve_ivp = None
+    return modules_installed({"scipy": types.ModuleType("scipy"), "scipy.integrate": integrate})
+
+
+class _Field(torch.nn.Module):
+    """ode_demo's cubic spiral ``dy/dt = y**3 A`` with a learnable ``A`` and a time-dependent term; counts calls."""
+
+    def __init__(self, dtype):
+        super().__init__()
+        self.A = torch.nn.Parameter(torch.tensor([[-0.1, 2.0], [-2.0, -0.1]], dtype=dtype))
+        self.b = torch.nn.Parameter(torch.tensor([0.05, -0.02], dtype=dtype))
+        self.calls = 0
+
+    def forward(self, t, y):
+        self.calls += 1
+        return torch.mm(y ** 3, self.A) + self.b * torch.cos(t)
+
+
+def _report_solution(name, field, sol, *params):
+    loss = sol.square().mean()
+    grads = torch.autograd.grad(loss, [field.A, field.b, *params])
+    print(name, tuple(sol.shape), sol.dtype, "calls", field.calls, [f"{v:.6f}" for v in sol[-1].flatten().tolist()],
+          f"loss {loss.item():.6f}", "grads", [f"{g.abs().sum().item():.6f}" for g in grads])
+
+
+def ode(tdq):
+    """torchdiffeq's solvers on the spiral: fixed-grid (float32), adaptive (float64: a step's acceptance must not
+    hinge on the last bit), the adjoint method, a tuple state, an event and dense output, then a short fit."""
+    torch.manual_seed(0)
+    print("version", tdq.__version__)
+    t = torch.linspace(0.0, 1.5, 4)
+    for method in ("euler", "midpoint", "heun3", "rk4", "explicit_adams", "implicit_adams", "implicit_euler", "gl4"):
+        field = _Field(torch.float32)
+        y0 = torch.tensor([[1.2, 0.0]], requires_grad=True)
+        step = 0.05 if method in ("euler", "explicit_adams") else 0.25
+        sol = tdq.odeint(field, y0, t, method=method, options={"step_size": step})
+        _report_solution(method, field, sol, y0)
+    for method in ("dopri5", "dopri8", "tsit5", "bosh3", "fehlberg2"):
+        field = _Field(torch.float64)
+        y0 = torch.tensor([[1.2, 0.0]], dtype=torch.float64, requires_grad=True)
+        sol = tdq.odeint(field, y0, t.double(), method=method, rtol=1e-4, atol=1e-6)
+        _report_solution(method, field, sol, y0)
+    field = _Field(torch.float64)
+    y0 = torch.tensor([[1.2, 0.0]], dtype=torch.float64, requires_grad=True)
+    sol = tdq.odeint_adjoint(field, y0, t.double(), method="dopri5", rtol=1e-5, atol=1e-7)
+    loss = sol.square().mean()
+    loss.backward()
+    print("adjoint", f"loss {loss.item():.6f}", "calls", field.calls, [f"{v:.6f}" for v in field.A.grad.flatten()],
+          [f"{v:.6f}" for v in y0.grad.flatten()])
+    field = _Field(torch.float64)
+    sol = tdq.odeint(lambda t, s: (field(t, s[0]), -s[1] * 0.5), (y0.detach(), torch.ones(3, dtype=torch.float64)),
+                     t.double(), method="rk4", options={"step_size": 0.1})
+    print("tuple state", [tuple(s.shape) for s in sol], [f"{v:.6f}" for v in sol[1][-1].tolist()])
+    field = _Field(torch.float64)
+    event_t, sol = tdq.odeint_event(field, y0.detach(), torch.tensor(0.0, dtype=torch.float64),
+                                    event_fn=lambda t, y: y[0, 0] - 0.5, method="dopri5", rtol=1e-6, atol=1e-8)
+    print("event", f"{event_t.item():.6f}", tuple(sol.shape), [f"{v:.6f}" for v in sol[-1].flatten().tolist()])
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 2))
+    target = tdq.odeint(_Field(torch.float32), torch.tensor([[1.0, 0.5]]), t, method="rk4",
+                        options={"step_size": 0.1}).detach()
+    opt = torch.optim.Adam(net.parameters(), lr=0.01)
+    for step in range(4):
+        opt.zero_grad()
+        pred = tdq.odeint(lambda t, y: net(y), torch.tensor([[1.0, 0.5]]), t, method="midpoint",
+                          options={"step_size": 0.25})
+        loss = (pred - target).abs().mean()
+        loss.backward()
+        opt.step()
+        print("fit", step, f"{loss.item():.6f}")

@@ -128,3 +128,31 @@ RECIPES += [
          "trainer(lambda: SimMIM(encoder=__import__('vit_pytorch').ViT(" + SMALL + "), masking_ratio=0.5), "
          "lambda: torch.randn(2, 3, 32, 32))", package=True),
 ]
+
+TORCHDIFFEQ = ("rtqichen/torchdiffeq", "657943acefa826ef04c025ebeb1ff5e9d60dc268", "MIT")
+TORCHDIFFEQ_PACKAGE = [(f"torchdiffeq/{m}.py", f"torchdiffeq/{m}.py") for m in (
+    "__init__ _impl/__init__ _impl/adaptive_heun _impl/adjoint _impl/bosh3 _impl/dopri5 _impl/dopri8 "
+    "_impl/event_handling _impl/fehlberg2 _impl/fixed_adams _impl/fixed_grid _impl/fixed_grid_implicit _impl/interp "
+    "_impl/misc _impl/odeint _impl/rk_common _impl/scipy_wrapper _impl/solvers _impl/tsit5").split()]
+NO_SCIPY = "with __import__('corpus_libraries2').no_scipy():  # its SciPy wrapper's import\n    import torchdiffeq\n"
+
+
+def _ode_demo(name, argv, xfail=None):
+    """torchdiffeq's ode_demo.py (the spiral fit) on a shorter run: ``argv`` its command line."""
+    return _r(name, TORCHDIFFEQ, "examples/ode_demo.py",
+              [("args = parser.parse_args()", f"args = parser.parse_args({argv!r})\ntorch.manual_seed(0)"),
+               ("if args.adjoint:\n", NO_SCIPY + "if args.adjoint:\n"),
+               ("t = torch.linspace(0., 25., args.data_size)", "t = torch.linspace(0., 5., args.data_size)")],
+              support=TORCHDIFFEQ_PACKAGE, xfail=xfail)
+
+
+RECIPES += [
+    _r("lib2_torchdiffeq_solvers", TORCHDIFFEQ, "torchdiffeq/__init__.py",
+       [*((f"from ._impl import {f}\n", "") for f in ("odeint", "odeint_adjoint", "odeint_event", "odeint_dense")),
+        _then('__version__ = "0.2.5"', NO_SCIPY + f"{DRIVERS}.ode(torchdiffeq)")],
+       support=TORCHDIFFEQ_PACKAGE),
+    _ode_demo("lib2_torchdiffeq_ode_demo", ["--data_size", "100", "--niters", "8", "--test_freq", "4",
+                                            "--batch_time", "6", "--batch_size", "8"]),
+    _ode_demo("lib2_torchdiffeq_ode_demo_adjoint", ["--data_size", "100", "--niters", "4", "--test_freq", "2",
+                                                    "--batch_time", "5", "--batch_size", "8", "--adjoint"]),
+]
