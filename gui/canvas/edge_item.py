@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -92,6 +92,7 @@ class EdgeItem(QGraphicsPathItem):
         path = curve(a, b)
         self.prepareGeometryChange()
         self.setPath(path)
+        self._line: QPainterPath | None = None  # the stroked line, made when a label asks
         self._ends = (a, b)
         self._cache_bounds()
         if self.label_text:  # an empty label needs no place (set_label places it when it gets a text)
@@ -101,37 +102,59 @@ class EdgeItem(QGraphicsPathItem):
     _LABEL_AT = tuple(sorted((i / 40 for i in range(2, 39)), key=lambda t: abs(t - 0.5)))
 
     def _place_label(self, path: QPainterPath) -> None:
-        """At the curve's middle, or the spot along it nearest the middle that no node and no other edge's label
-        covers: above the curve, else under it, else (an edge that runs behind nodes all the way) on a node, drawn on
-        a patch of the canvas's colour, still off the other labels. An edge that enters its node below a sibling from
-        the same output (``x`` into both inputs of a ``mul``) tries under its curve first, so the two parallel
-        curves' labels sit apart. (Lesson 9's x -> grads runs behind critic and score: its label would print over
-        critic -> score's in the one gap between them, and goes under its own curve there instead.)"""
+        """At the curve's middle, or the spot along it nearest the middle that no node, no curve (its own included)
+        and no other edge's label (with a little space around it) covers: just above the curve, else under it, else
+        beside a steep stretch, else farther off it (an edge shorter than its label, lesson 6's true_w -> yb, whose
+        S-curve crossed ``(4, 1)`` at the usual distance); failing that, a spot clear of nodes only; else (an edge
+        that runs behind nodes all the way) on a node, drawn on a patch of the canvas's colour, still off the other
+        labels. An edge that enters its node below a sibling from the same output (``x`` into both inputs of a
+        ``mul``) tries under its curve first, so the two parallel curves' labels sit apart. (Lesson 9's x -> grads
+        runs behind critic and score: its label would print over critic -> score's in the one gap between them, and
+        goes under its own curve there instead.)"""
         width = self.label.boundingRect().width()
         if self.scene() is None or not self.label_text:
             p = path.pointAtPercent(0.5)
             self._put_label(p.x() - width / 2, p.y() - 16.0, boxed=False)
             return
-        offsets = (2.0, -16.0) if self._below_a_sibling() else (-16.0, 2.0)
-        for on_nodes in (False, True):
-            for dy in offsets:
+        near = (2.0, -16.0) if self._below_a_sibling() else (-16.0, 2.0)
+        farther = tuple(dy + (8.0 if dy > 0 else -8.0) * k for k in (1, 2) for dy in near)
+        centred = [(-width / 2, dy) for dy in near]
+        beside = [(6.0, -7.0), (-width - 6.0, -7.0)]  # right, left of a steep stretch
+        for on_nodes, clean, offsets in ((False, True, centred + beside + [(-width / 2, dy) for dy in farther]),
+                                         (False, False, centred), (True, False, centred)):
+            for dx, dy in offsets:
                 for t in self._LABEL_AT:
                     p = path.pointAtPercent(t)
-                    rect = QRectF(p.x() - width / 2, p.y() + dy, width, 14)
-                    if self._label_fits(rect, on_nodes):
+                    rect = QRectF(p.x() + dx, p.y() + dy, width, 14)
+                    if self._label_fits(rect, on_nodes, clean):
                         self._put_label(rect.x(), rect.y(), boxed=on_nodes)
                         return
         p = path.pointAtPercent(0.5)
-        self._put_label(p.x() - width / 2, p.y() + offsets[0], boxed=True)
+        self._put_label(p.x() - width / 2, p.y() + near[0], boxed=True)
 
-    def _label_fits(self, rect: QRectF, on_nodes: bool) -> bool:
-        """Whether ``rect`` is clear of other edges' visible labels and (unless ``on_nodes``) of every node."""
-        for item in self.scene().items(rect):
-            if isinstance(item, NodeItem) and not on_nodes:
+    def _label_fits(self, rect: QRectF, on_nodes: bool, clean: bool = False) -> bool:
+        """Whether ``rect`` is clear of other edges' visible labels and (unless ``on_nodes``) of every node; a
+        ``clean`` spot also keeps off every edge's line (this one's too) and a few pixels from the other labels."""
+        around = rect.adjusted(-6.0, -2.0, 6.0, 2.0) if clean else rect
+        for item in self.scene().items(around):
+            if isinstance(item, EdgeLabel):
+                if item is not self._label and item.isVisible():
+                    return False
+            elif not item.sceneBoundingRect().intersects(rect):
+                continue  # in the space around the spot only
+            elif isinstance(item, NodeItem) and not on_nodes:
                 return False
-            if isinstance(item, EdgeLabel) and item is not self._label and item.isVisible():
+            elif isinstance(item, EdgeItem) and clean and item.isVisible() and item.line().intersects(rect):
                 return False
         return True
+
+    def line(self) -> QPainterPath:
+        """The drawn line as an area (the curve stroked a little wider than its pen), for labels to keep off."""
+        if self._line is None:
+            stroker = QPainterPathStroker()
+            stroker.setWidth(self.pen().widthF() + 2.0)
+            self._line = stroker.createStroke(self.path())
+        return self._line
 
     def _put_label(self, x: float, y: float, boxed: bool) -> None:
         if boxed != self.label.boxed:

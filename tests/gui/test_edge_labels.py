@@ -1,4 +1,8 @@
-"""An edge's shape label sits on the edge where no node covers it, so a shape is never written over a node."""
+"""An edge's shape label sits on the edge where no node covers it, so a shape is never written over a node, and
+where it can, clear of every edge's line and a little apart from the other labels (lesson 6's ``(4, 1)`` sat boxed
+on its own curve between two ports, crossed by another edge)."""
+
+import pytest
 
 from core.nodegraph.files import io as files
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
@@ -27,6 +31,37 @@ def test_an_edge_with_a_free_middle_keeps_its_label_at_the_middle(window):
     window.named_actions["forward"].trigger()
     labelled = [item for item in window.scene.edge_items.values() if item.label.text()]
     assert len(labelled) == len(window.scene.edge_items) == 5
-    for item in labelled:  # the chapter's graph: no node lies on any edge's middle
+    straight = [item for item in labelled if abs(item._ends[0].y() - item._ends[1].y()) < 0.5]
+    assert straight  # xw -> s: nothing covers its middle
+    for item in straight:
         mid = item.path().pointAtPercent(0.5)
         assert abs(item.label.sceneBoundingRect().center().x() - mid.x()) < 1.0
+
+
+def _lines_across(window, label):
+    from gui.canvas.edge_item import EdgeItem
+
+    rect = label.sceneBoundingRect()
+    return [str(i.edge) for i in window.scene.items(rect) if isinstance(i, EdgeItem) and i.line().intersects(rect)]
+
+
+@pytest.mark.parametrize("key", [None, "04-autograd-graph", "06-training-step"])
+def test_after_forward_all_every_shape_label_reads_clear_of_lines_nodes_and_other_labels(qtbot, window, key):
+    """The first start's graph or a lesson opened from File > Examples, Forward all clicked on the toolbar: no label
+    is boxed, crossed by a line (its own edge's included), over a node, or within a few pixels of another label."""
+    from tests.gui.real_input import click_toolbar, shown
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    shown(qtbot, window)
+    if key is not None:
+        open_example(qtbot, window, key)
+    click_toolbar(window, "forward")
+    qtbot.waitUntil(lambda: window.bridge.session is not None and window.bridge.session.forward_complete)
+    labels = [item.label for item in window.scene.edge_items.values()]
+    qtbot.waitUntil(lambda: all(label.isVisible() and label.text() for label in labels))
+    for label in labels:
+        assert not label.boxed and _nodes_under(window, label) == [] and _lines_across(window, label) == [], \
+            label.text()
+        around = label.sceneBoundingRect().adjusted(-5, -1, 5, 1)
+        assert [other.text() for other in labels if other is not label and
+                other.sceneBoundingRect().intersects(around)] == []

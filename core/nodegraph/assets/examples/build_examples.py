@@ -120,11 +120,12 @@ def three_rules() -> Graph:
 
 def training_step() -> Graph:
     b = Builder()
+    # columns wider than the grid's: xb -> yb and yb -> loss run down the gaps, and their shapes need room beside them
     b.node("xb", "source.randn", 0, 0, shape=[8, 4])
     b.node("true_w", "source.tensor", 0, 1.15, tensor=[[1.0], [-2.0], [0.5], [3.0]])
-    b.node("yb", "linalg.matmul", 1, 1.15, {"a": "xb", "b": "true_w"})
-    b.node("model", "layer.linear", 1, 0, {"x": "xb"}, in_features=4, out_features=1, seed=0)
-    b.node("loss", "loss.mse", 2, 0, {"input": "model", "target": "yb"})
+    b.node("yb", "linalg.matmul", 1.25, 1.15, {"a": "xb", "b": "true_w"})
+    b.node("model", "layer.linear", 1.25, 0, {"x": "xb"}, in_features=4, out_features=1, seed=0)
+    b.node("loss", "loss.mse", 2.5, 0, {"input": "model", "target": "yb"})
     return b.train("loss", optimizer="SGD", optimizer_params={"lr": 0.01}, batch_size=8, steps=100, seed=8)
 
 
