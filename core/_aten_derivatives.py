@@ -34,9 +34,14 @@ def _mode_on() -> bool:
     return bool(_torch_dispatch.mode_stack()) and not _torch_dispatch._state.below
 
 
+def _wrapper(t) -> bool:
+    return type(t).__module__ != "core" and _torch_dispatch.is_dispatch_type(type(t))
+
+
 def seed(t):
-    """The implicit gradient of a scalar root: ``aten.ones_like`` through the mode, or None with no mode."""
-    if not _mode_on():
+    """The implicit gradient of a scalar root: ``aten.ones_like`` through the mode (or the root's subclass), or
+    None with neither."""
+    if not _mode_on() and not _wrapper(t):
         return None
     import core
 
@@ -53,7 +58,7 @@ def _same_layout(g, leaf) -> bool:
 def accumulated(g, leaf):
     """A leaf's first ``.grad`` from ``g``: torch detaches it, or copies it laid out as the leaf when it is the
     engine's seed (others hold it) or laid out otherwise (an expanded gradient)."""
-    if not _mode_on():
+    if not _mode_on() and not _wrapper(g):
         return g
     if g is _seeds.current or not _same_layout(g, leaf):
         _seeds.current = None

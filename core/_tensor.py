@@ -223,6 +223,8 @@ class Tensor(metaclass=_TensorMeta):
     def __init__(self, *args, device=None, dtype=None, **kwargs):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (or ``size=``, ``data=``, ``other=``,
         ``storage=``): float tensors."""
+        if "_wrapper_subclass" in self.__dict__:  # made by _make_wrapper_subclass: its __new__ did all (as torch's)
+            return
         from core._factories import empty, from_numpy, tensor  # factories import Tensor
 
         if dtype is not None:

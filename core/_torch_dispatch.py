@@ -13,8 +13,9 @@ order on top of ``core._torch_function``'s wrappers:
   dispatcher so that the calls it makes inside are not seen again (as ATen's C++ kernels are not).
 
 Autograd is recorded by the kernel, so a mode's results have their ``grad_fn``, and a ``backward()`` inside a mode
-shows the ATen operators core's backward formulas run. A wrapper subclass's autograd is not supported (its ops
-run without recording a graph; core refuses ``requires_grad`` there rather than give wrong gradients).
+shows torch's backward operators (``core._aten_derivatives``). For a wrapper subclass that requires grad, autograd
+sits above its handler as in torch: one node per operator, whose backward runs on the wrapper gradients
+(``core._dispatch_autograd``).
 """
 
 from __future__ import annotations
@@ -176,6 +177,10 @@ def call_with_types(op, args, kwargs, types_):
                 _saved_result(result)
             return result
     for arg in overloaded:
+        if arg is overloaded[0] and _needs_grad(args, kwargs):  # autograd above the handler, as torch's
+            from core._dispatch_autograd import apply
+
+            return apply(op, type(arg).__torch_dispatch__, types_, args, kwargs)
         result = type(arg).__torch_dispatch__(op, types_, args, kwargs)
         if result is not NotImplemented:
             return result
@@ -187,8 +192,14 @@ def call_with_types(op, args, kwargs, types_):
     return run_below(op.kernel, *args, **kwargs)
 
 
+def _needs_grad(args, kwargs) -> bool:
+    from core._dispatch_autograd import needs_grad
+
+    return needs_grad(args, kwargs)
+
+
 # nodes that save their result for backward: torch's autograd detaches it as it saves it, which a mode sees
-_SAVES_RESULT = frozenset({"ReluBackward0", "TanhBackward0", "SigmoidBackward0", "ExpBackward0", "SqrtBackward0",
+SAVES_RESULT = frozenset({"ReluBackward0", "TanhBackward0", "SigmoidBackward0", "ExpBackward0", "SqrtBackward0",
                            "RsqrtBackward0", "SoftmaxBackward0", "LogSoftmaxBackward0", "MaxBackward1",
                            "MinBackward1", "Exp2Backward0", "ExpM1Backward0", "EluBackward0"})
 
@@ -198,7 +209,7 @@ def _saved_result(result) -> None:
     from core._tensor import Tensor
 
     node = getattr(result, "_grad_fn", None) if type(result) is Tensor else None
-    if node is not None and node.name() in _SAVES_RESULT:
+    if node is not None and node.name() in SAVES_RESULT:
         call_with_types(aten.detach.default, (result,), {}, (Tensor,))
 
 

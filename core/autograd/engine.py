@@ -94,6 +94,12 @@ def _dispatch_accumulated(g, leaf):
     return accumulated(g, leaf)
 
 
+def _dispatch_add_(grad, g):
+    from core._aten_ops import aten
+
+    aten.add_.Tensor(grad, g)
+
+
 def _new_tensor(arr):
     """A fresh tensor owning ``arr`` (what ``core._tensor.new_tensor`` does, without importing it)."""
     t = _object_new(_function._TENSOR or _tensor_cls())
@@ -587,6 +593,9 @@ def _accumulate(leaf, g, create_graph, held: int = 0):
     if leaf._grad is None:
         if _torch_dispatch.live and not create_graph:  # a TorchDispatchMode sees torch's detach (or copy)
             g, held = _dispatch_accumulated(g, leaf), 0
+            if type(g) is not _function._TENSOR and _torch_dispatch.is_dispatch_type(type(g)):
+                leaf._grad = g  # a wrapper subclass's gradient: its values are behind the wrapper, not in _data
+                return None
         if create_graph:
             leaf._grad = _graph_copy(leaf, g)
         else:
@@ -595,6 +604,8 @@ def _accumulate(leaf, g, create_graph, held: int = 0):
             leaf._grad = _new_tensor(grad_copy(g._data, variable) if arr is None else arr)
         if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the
             mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
+    elif _torch_dispatch.live and not create_graph and _torch_dispatch.is_dispatch_type(type(leaf._grad)):
+        _dispatch_add_(leaf._grad, g)  # a wrapper subclass's .grad: torch's in-place add_, through its handler
     elif create_graph or leaf._grad._requires_grad:
         leaf._grad = leaf._grad + g
     else:

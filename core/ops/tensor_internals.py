@@ -250,6 +250,7 @@ def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_
             made = base.as_strided(size, tuple(strides), storage_offset)
     out = object.__new__(cls)
     out._data, out._root, out._vc = made._data, made._root, made._vc
+    out.__dict__["_wrapper_subclass"] = True  # (Tensor.__init__, which Python calls next, leaves it alone)
     if requires_grad:
         out.requires_grad_(True)
     return out

@@ -389,3 +389,65 @@ def test_every_handler_declining_raises_torchs_type_error(torch):
         messages.append(str(caught.value).replace("<class 'tests.core.test_torch_dispatch.", "<class '"))
     assert messages[0] == messages[1]
     assert messages[0].startswith("Multiple dispatch failed for 'torch._ops.aten.add.Tensor'")
+
+
+def grad_logging_tensor(lib, log):
+    """A LoggingTensor that may require grad (its ``elem`` is detached then, as the subclass zoo's)."""
+    from importlib import import_module
+
+    tree_map = import_module(f"{lib.__name__}.utils._pytree").tree_map
+
+    class LoggingTensor(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem, requires_grad=False):
+            r = lib.Tensor._make_wrapper_subclass(cls, elem.size(), strides=elem.stride(), dtype=elem.dtype,
+                                                  device=elem.device, requires_grad=requires_grad)
+            r.elem = elem.detach() if requires_grad else elem
+            return r
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            def unwrap(e):
+                return e.elem if isinstance(e, LoggingTensor) else e
+
+            def wrap(e):
+                return LoggingTensor(e) if isinstance(e, lib.Tensor) else e
+
+            out = tree_map(wrap, func(*tree_map(unwrap, args), **tree_map(unwrap, kwargs or {})))
+            log.append(str(func))
+            return out
+
+    return LoggingTensor
+
+
+def wrapper_training_step(lib):
+    log = []
+    LoggingTensor = grad_logging_tensor(lib, log)
+    lib.manual_seed(0)
+    x, w, b = (LoggingTensor(lib.randn(*shape), requires_grad=True) for shape in ((3, 4), (5, 4), (5,)))
+    loss = (lib.nn.functional.linear(x, w, b).relu() * 2).mean()
+    facts = [type(loss).__name__, loss.requires_grad, loss.grad_fn.name()]
+    log.append("backward")
+    loss.backward()
+    v = LoggingTensor(lib.tensor([1.0, 2.0, 3.0]), requires_grad=True)
+    ((v * v).sum() + (v.exp() / 2).sum()).backward()
+    (v ** 2).sum().backward()  # a second gradient is added in place
+    grads = [t.grad.elem for t in (x, w, b, v)]
+    return facts + [type(t.grad).__name__ for t in (x, w, b, v)], log, grads
+
+
+def test_a_wrapper_subclass_that_requires_grad_records_torchs_graph_and_backward(torch):
+    our_facts, our_log, our_grads = wrapper_training_step(core)
+    their_facts, their_log, their_grads = wrapper_training_step(torch)
+    assert our_facts == their_facts
+    assert our_log == their_log
+    assert_same(our_grads, their_grads)
+
+
+def test_a_wrapper_op_core_has_no_backward_formula_for_raises_naming_it():
+    LoggingTensor = grad_logging_tensor(core, [])
+    x = LoggingTensor(core.randn(3), requires_grad=True)
+    with pytest.raises(NotImplementedError, match="aten.sin.default"):
+        x.sin()
+    with core.no_grad():
+        assert type(x.sin()) is LoggingTensor
