@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from core._tensor import Tensor
 
-__all__ = ["tp_name", "require_tensors", "require_input", "conv_arguments_error", "random_factory_kwargs_error",
-           "spaced_arguments_error"]
+__all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
+           "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -41,6 +41,28 @@ def require_input(fn: str, input) -> None:
     ``input`` is a tensor-like with ``__torch_function__`` (PyTorch hands it to that instead)."""
     if not isinstance(input, Tensor) and not hasattr(type(input), "__torch_function__"):
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {tp_name(input)}")
+
+
+_BINARY_OVERLOADS = (" * (Tensor input, Tensor other, *, Tensor out = None)",
+                     " * (Tensor input, Number other, *, Tensor out = None)")
+
+
+def require_tensor_input(fn: str, input, other, overloads: tuple = _BINARY_OVERLOADS) -> None:
+    """PyTorch's parser error for a function of ``(Tensor input, Tensor or Number other)`` called with a Python
+    number (or anything else that is not a tensor) first: ``torch.gt(1, x)`` and ``torch.fmod(2, x)`` raise it, as
+    only add/sub/mul/div and their aliases let a number stand in for the input tensor."""
+    if isinstance(input, Tensor) or hasattr(type(input), "__torch_function__"):
+        return
+    raise TypeError(f"{fn}() received an invalid combination of arguments - got ({tp_name(input)}, {tp_name(other)}), "
+                    "but expected one of:\n" + "\n".join(overloads) + "\n")
+
+
+def require_one_tensor(fn: str, input, other) -> None:
+    """The functions with a ``(Number self, Tensor other)`` overload (remainder, xlogy, the shifts) still need one
+    tensor: ``torch.remainder(2, 3)`` is PyTorch's TypeError."""
+    if not isinstance(other, Tensor):
+        require_tensor_input(fn, input, other, (_BINARY_OVERLOADS[0], " * (Number self, Tensor other)",
+                                                _BINARY_OVERLOADS[1]))
 
 
 _CONV_SIGNATURES = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
-from core._arg_types import require_tensors
+from core._arg_types import require_one_tensor, require_tensor_input, require_tensors
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
 from core._memory_format import laid_out_like_operands
@@ -89,6 +89,7 @@ def _comparison(name, ufunc_name, ordered=True):
                 raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_dtype.SCALAR_NAMES[dt.name]}\'')
 
     def op(input, other, *, out=None):
+        require_tensor_input(name, input, other)
         check(input, other)
         return _out(new_tensor(_binary(ufunc_name, input, other)[0]), out, input, other)
 
@@ -121,6 +122,7 @@ def _tensor_other(name, other, position):
 
 def _logical(name, ufunc_name):
     def op(input, other, *, out=None):
+        require_tensors(name, input=(1, input))
         _tensor_other(name, other, 2)
         return _out(new_tensor(_binary(ufunc_name, input, other, _dtype.bool)[0]), out, input, other)
 
@@ -209,11 +211,13 @@ def _shift(name, a, b, left: bool):
 
 @recorded
 def bitwise_left_shift(input, other, *, out=None):
+    require_one_tensor("bitwise_left_shift", input, other)
     return _out(new_tensor(_shift("lshift", input, other, True)), out, input, other)
 
 
 @recorded
 def bitwise_right_shift(input, other, *, out=None):
+    require_one_tensor("bitwise_right_shift", input, other)
     return _out(new_tensor(_shift("rshift", input, other, False)), out, input, other)
 
 

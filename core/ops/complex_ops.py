@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._arg_types import require_tensors
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
@@ -259,6 +260,7 @@ def complex(real: Tensor, imag: Tensor) -> Tensor:  # PyTorch's name
 
 def polar(abs: Tensor, angle: Tensor) -> Tensor:  # PyTorch's names
     """``abs * (cos(angle) + i sin(angle))``, composed from differentiable ops."""
+    require_tensors("polar", abs=(1, abs), angle=(2, angle))
     from core.ops.math_unary import cos, sin  # (math_unary imports this module's conj for its gradients)
 
     if abs.dtype is not angle.dtype:

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from core import _dtype, _factories
+from core._arg_types import require_tensors
 from core._norm_order import two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -114,6 +115,7 @@ def tensordot(a, b, dims=2, out=None):
 
 def kron(input, other):
     """Interleave the dims of both (padded to one rank), multiply, merge each pair."""
+    require_tensors("kron", input=(1, input), other=(2, other))
     nd = max(input.ndim, other.ndim)
     sa = (1,) * (nd - input.ndim) + tuple(input.shape)
     sb = (1,) * (nd - other.ndim) + tuple(other.shape)
@@ -150,6 +152,7 @@ def _cross(a, b, dim):
 
 def cross(input, other, dim=None):
     """``torch.cross``: ``dim=None`` picks the first dim of size 3 (``core.linalg.cross`` defaults to -1)."""
+    require_tensors("cross", input=(1, input), other=(2, other))
     check_same_device(input, other)
     if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(other)}")

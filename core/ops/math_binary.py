@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from core import _dtype
+from core._arg_types import require_tensor_input
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
 from core._memory_format import laid_out_like_operands
@@ -425,7 +426,12 @@ def number_bounds(lo, hi):
     return lo, hi
 
 
+_CLAMP_OVERLOADS = (" * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)",
+                    " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)")
+
+
 def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
+    require_tensor_input("clamp", input, min if min is not None else max, _CLAMP_OVERLOADS)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     min, max = number_bounds(min, max)
@@ -445,12 +451,16 @@ clip = clamp
 
 
 def clamp_min(input, min, *, out=None):
+    require_tensor_input("clamp_min", input, min, (" * (Tensor input, Tensor min, *, Tensor out = None)",
+                                                   " * (Tensor input, Number min, *, Tensor out = None)"))
     if isinstance(min, Tensor):
         return _out(ClampMinTensor.apply(input, min, None), out, input, min)
     return _out(ClampMin.apply(input, lo=min), out, input, min)
 
 
 def clamp_max(input, max, *, out=None):
+    require_tensor_input("clamp_max", input, max, (" * (Tensor input, Tensor max, *, Tensor out = None)",
+                                                   " * (Tensor input, Number max, *, Tensor out = None)"))
     if isinstance(max, Tensor):
         return _out(ClampMaxTensor.apply(input, None, max), out, input, max)
     return _out(ClampMax.apply(input, hi=max), out, input, max)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._arg_types import require_tensors
+from core._arg_types import require_one_tensor, require_tensor_input, require_tensors
 from core._factories import zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -153,11 +153,13 @@ class RemainderScalarSelf(Remainder):
 
 def remainder(input, other, *, out=None):
     if not isinstance(input, Tensor):
+        require_one_tensor("remainder", input, other)
         return _out(RemainderScalarSelf.apply(other, number=input), out, input, other)
     return _out((RemainderTensor if isinstance(other, Tensor) else Remainder).apply(input, other), out, input, other)
 
 
 def fmod(input, other, *, out=None):
+    require_tensor_input("fmod", input, other)
     return _out((FmodTensor if isinstance(other, Tensor) else Fmod).apply(input, other), out, input, other)
 
 
@@ -312,6 +314,7 @@ def hypot(input, other, *, out=None):
 
 def xlogy(input, other, *, out=None):
     if not isinstance(input, Tensor):
+        require_one_tensor("xlogy", input, other)
         return _out(XlogyScalarSelf.apply(input, other), out, input, other)
     return _out((Xlogy if isinstance(other, Tensor) else XlogyScalarOther).apply(input, other), out, input, other)
 
@@ -322,6 +325,7 @@ def logaddexp(input, other, *, out=None):
 
 
 def copysign(input, other, *, out=None):
+    require_tensor_input("copysign", input, other)
     return _out((Copysign if isinstance(other, Tensor) else CopysignScalar).apply(input, other), out, input, other)
 
 

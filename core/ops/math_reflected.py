@@ -9,6 +9,7 @@ through their scalar-first overloads, whose nodes have one edge: the tensor's.
 
 from __future__ import annotations
 
+from core._arg_types import require_tensor_input
 from core._tensor import Tensor
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
@@ -59,6 +60,8 @@ class RsubScalar(Function):
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (``torch.rsub``: no ``out=``, as PyTorch's has none; ATen's ``rsub.Tensor_out``
     is ``rsub_out``)."""
+    require_tensor_input("rsub", input, other, (" * (Tensor input, Tensor other, *, Number alpha = 1)",
+                                                " * (Tensor input, Number other, Number alpha = 1)"))
     if isinstance(other, Tensor):
         return Rsub.apply(input, other, alpha=alpha)
     return RsubScalar.apply(input, other=other, alpha=alpha)

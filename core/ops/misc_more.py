@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._arg_types import require_tensors
 from core._backend import to_numpy_array
 from core.autograd.function import Function
 from core.ops.counting import _range_of
@@ -63,6 +64,7 @@ class _Igamma(Function):
 
 
 def _igamma(input, other, upper, out):
+    require_tensors("igammac" if upper else "igamma", input=(1, input), other=(2, other))
     a, x = core.broadcast_tensors(*(t if isinstance(t, core.Tensor) else core.tensor(t) for t in (input, other)))
     dtype = core.promote_types(a.dtype, x.dtype)
     if not dtype.is_floating_point:

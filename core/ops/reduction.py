@@ -15,7 +15,7 @@ import types
 import numpy as np
 
 from core import _dtype
-from core._arg_types import tp_name
+from core._arg_types import require_input, require_tensor_input, tp_name
 from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
@@ -596,10 +596,22 @@ def _into(result: Tensor, out: Tensor) -> Tensor:
     return _out(result, out)
 
 
+def _require_tensor(input, dim, name: str) -> None:
+    """PyTorch's TypeError for ``torch.max(0, x)`` (a number first: max is no maximum) or ``torch.max([1, 2])``."""
+    if dim is None:
+        require_input(name, input)
+    else:
+        require_tensor_input(name, input, dim, (" * (Tensor input, *, Tensor out = None)",
+                                                " * (Tensor input, Tensor other, *, Tensor out = None)",
+                                                " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors "
+                                                "out = None)"))
+
+
 def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):  # PyTorch's name
     """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum).
 
     ``out``: a tensor, or ``(values, indices)`` with ``dim``."""
+    _require_tensor(input, dim, "max")
     _refuse_complex_extreme(input, dim, "max")
     return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum", out)
 
@@ -608,6 +620,7 @@ def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None)
     """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum).
 
     ``out``: as ``max``'s."""
+    _require_tensor(input, dim, "min")
     _refuse_complex_extreme(input, dim, "min")
     return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum", out)
 

@@ -37,8 +37,8 @@ def test_binary_functions_take_operands_as_torch(op, torch):
             if (op, other) in _LEFT_OUT or (op == "dot" and dtype == "bool" and "True" in other):
                 continue
             same_call(torch, f"torch.{op}({src}, {other})")
-            if not other[0].isdigit():
-                same_call(torch, f"torch.{op}({other}, {src})")
+            same_call(torch, f"torch.{op}({other}, {src})")  # (a number first: only a few take it, as torch's parser)
+        same_call(torch, f"torch.{op}(2, 3)")
 
 
 ACTIVATIONS = ["relu", "gelu", "silu", "softplus", "elu", "selu", "celu", "leaky_relu", "hardtanh", "relu6", "sigmoid",
@@ -227,4 +227,33 @@ def test_complex_logsumexp_matches_torch_with_its_gradient(torch):
 
 @pytest.mark.parametrize("code", SPECIAL)
 def test_comparison_and_clamp_corner_matches_torch(code, torch):
+    same_call(torch, code)
+
+
+# PyTorch's parser lets a Python number stand in for the input tensor of add/sub/mul/div/floor_divide/true_divide
+# (and pow's, remainder's, xlogy's Number self overloads) only: the others raise its TypeError
+NUMBER_FIRST = lines("""
+torch.max(0, torch.tensor([1., -2.]))
+torch.min(0., torch.tensor([1., -2.]))
+torch.max([1, 2])
+torch.max(torch.tensor([[1., 5.]]), 1)
+torch.kron(2, torch.ones(2))
+torch.cross(torch.ones(3), 2)
+torch.polar(2., torch.ones(2))
+torch.igamma(2., torch.ones(2))
+torch.clamp(2, max=torch.ones(2))
+torch.clamp(2)
+torch.add(2, torch.ones(2))
+torch.mul(2.5, torch.ones(2))
+torch.div(2, torch.ones(2))
+torch.sub(True, torch.ones(2))
+torch.floor_divide(2, torch.ones(2))
+torch.true_divide(2, torch.ones(2))
+torch.pow(2, torch.ones(2))
+torch.remainder(2, torch.ones(2))
+""")
+
+
+@pytest.mark.parametrize("code", NUMBER_FIRST)
+def test_a_number_as_input_is_taken_or_refused_as_torch(code, torch):
     same_call(torch, code)
