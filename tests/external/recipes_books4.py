@@ -57,6 +57,10 @@ RECIPES += [
     _r("jpb_05_customizing", JPB, "05_Customizing_PyTorch.ipynb",
        [SEEDED_, ("model = alexnet(pretrained=True)", "model = alexnet(pretrained=False)")],  # a download
        keep_going=True),
+    _r("jpb_03_development", JPB, "03_Deep_Learning_Development_with_PyTorch.ipynb",
+       [("from torchvision.datasets import CIFAR10", "CIFAR10 = __import__('corpus_support').fake_cifar10"),
+        ("waveglow = torch.hub.load(", "waveglow = None and torch.hub.load("),  # a download
+        *[("N_EPOCHS = 10", "N_EPOCHS = 3")] * 2, ("[40000, 10000]", "[250, 50]")], keep_going=True),
     _r("jpb_06_04_quantization", JPB, "06_04_Quantization.ipynb", [SEEDED_], keep_going=True,
        xfail="core has no eager-mode static quantization (torch.quantization.get_default_qconfig, prepare, "
              "convert: observers and quantized Conv2d/Linear modules), only dynamic quantization"),
@@ -122,3 +126,15 @@ APR_EDITS = {"1": [("help(torch.chunk)", "None  # help(torch.chunk): PyTorch's d
                    "__import__('corpus_support').fake_mnist(")] * 2]}
 RECIPES += [_r(f"apr_ch{n.split('.')[0]}", APR, f"Torch_AI_{n}.ipynb", APR_EDITS.get(n, ()), keep_going=True)
             for n in ("1", "2", "3", "4", "5.0", "6", "7")]
+
+# PacktPublishing/Deep-Reinforcement-Learning-Hands-On-Second-Edition (Maxim Lapan): its chapters' plain-PyTorch
+# scripts, on corpus_gym's CartPole (the old four-value step API the book uses).
+LAPAN = ("PacktPublishing/Deep-Reinforcement-Learning-Hands-On-Second-Edition",
+         "d5a421d63c6d3ebbdfa54537fa5ce485bc2b9220", "MIT")
+LAPAN_GYM = ("import gym\n", "import corpus_gym as gym  # cart-pole: a stand-in\n")
+LAPAN_WRITER = ("from tensorboardX import SummaryWriter", "from torch.utils.tensorboard import SummaryWriter")
+RECIPES += [
+    _r("lapan_ch03_modules", LAPAN, "Chapter03/01_modules.py", [SEEDED]),
+    _r("lapan_ch04_cartpole", LAPAN, "Chapter04/01_cartpole.py",
+       [LAPAN_GYM, LAPAN_WRITER, ("if reward_m > 199:", "if reward_m > 199 or iter_no == 9:")]),  # 10 iterations
+]
