@@ -176,3 +176,57 @@ def ode(tdq):
         loss.backward()
         opt.step()
         print("fit", step, f"{loss.item():.6f}")
+
+
+def scipy_for_metric_learning():
+    """``scipy.special.binom`` (LargeMarginSoftmaxLoss's coefficients, as ``math.comb``) and an empty
+    ``scipy.stats`` (its ``rankdata`` is never called here) while a block runs: SciPy is not installed."""
+    import math
+    import types
+
+    from corpus_gym import modules_installed
+
+    special, stats = types.ModuleType("scipy.special"), types.ModuleType("scipy.stats")
+    special.binom = lambda n, k: float(math.comb(int(n), int(k)))
+    scipy = types.ModuleType("scipy")
+    scipy.special, scipy.stats = special, stats
+    return modules_installed({"scipy": scipy, "scipy.special": special, "scipy.stats": stats})
+
+
+def _embedder():
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 6))
+    x = torch.randn(24, 8)
+    labels = torch.arange(24) % 4
+    return net, x, labels
+
+
+def metric(make, *, miner=None, steps=3, inputs="labels"):
+    """A metric-learning loss (``make()``) on a seeded 4-class batch of 24 embeddings: its repr, the loss under
+    SGD for ``steps`` (the loss's own parameters too: proxies, class centres), the miner's tuples.
+    ``inputs="embeddings"``: a loss of the embeddings alone; ``"pairs"``: of two views (the input, jittered)."""
+    net, x, labels = _embedder()
+    loss_fn = make()
+    print(loss_fn)
+    params = list(net.parameters()) + list(loss_fn.parameters())
+    print("loss parameters:", [tuple(p.shape) for p in loss_fn.parameters()])
+    opt = torch.optim.SGD(params, lr=0.05, momentum=0.9)
+    jittered = x + 0.1 * torch.randn(x.shape)
+    for step in range(steps):
+        opt.zero_grad()
+        emb = net(x)
+        if inputs == "pairs":
+            loss = loss_fn(emb, ref_emb=net(jittered))
+        elif inputs == "embeddings":
+            loss = loss_fn(emb)
+        elif miner is not None:
+            tuples = miner(emb, labels)
+            print(step, "mined", [tuple(t.shape) for t in tuples], [int(t.sum()) for t in tuples])
+            loss = loss_fn(emb, labels, tuples)
+        else:
+            loss = loss_fn(emb, labels)
+        loss.backward()
+        opt.step()
+        grad = sum(p.grad.abs().sum().item() for p in params if p.grad is not None)
+        print(step, f"loss {loss.item():.6f}", f"|grad| {grad:.6f}")
+    return loss_fn

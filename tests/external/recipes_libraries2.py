@@ -156,3 +156,70 @@ RECIPES += [
     _ode_demo("lib2_torchdiffeq_ode_demo_adjoint", ["--data_size", "100", "--niters", "4", "--test_freq", "2",
                                                     "--batch_time", "5", "--batch_size", "8", "--adjoint"]),
 ]
+
+PML = ("KevinMusgrave/pytorch-metric-learning", "216a792c22b0154d3d3bf008a7317edc7d677e71", "MIT")
+PML_PACKAGE = [(f"src/pytorch_metric_learning/{m}.py", f"pytorch_metric_learning/{m}.py") for m in (
+    "__init__ distances/__init__ distances/base_distance distances/batched_distance distances/cosine_similarity "
+    "distances/dot_product_similarity distances/lp_distance distances/snr_distance reducers/__init__ "
+    "reducers/avg_non_zero_reducer reducers/base_reducer reducers/class_weighted_reducer reducers/divisor_reducer "
+    "reducers/do_nothing_reducer reducers/mean_reducer reducers/multiple_reducers reducers/per_anchor_reducer "
+    "reducers/sum_reducer reducers/threshold_reducer regularizers/__init__ regularizers/base_regularizer "
+    "regularizers/center_invariant_regularizer regularizers/lp_regularizer regularizers/regular_face_regularizer "
+    "regularizers/sparse_centers_regularizer regularizers/zero_mean_regularizer miners/__init__ miners/angular_miner "
+    "miners/base_miner miners/batch_easy_hard_miner miners/batch_hard_miner miners/distance_weighted_miner "
+    "miners/embeddings_already_packaged_as_triplets miners/hdc_miner miners/multi_similarity_miner "
+    "miners/pair_margin_miner miners/triplet_margin_miner miners/uniform_histogram_miner utils/__init__ "
+    "utils/common_functions utils/distributed utils/loss_and_miner_utils utils/module_with_records "
+    "utils/module_with_records_and_reducer losses/__init__ losses/angular_loss losses/arcface_loss "
+    "losses/base_loss_wrapper losses/base_metric_loss_function losses/circle_loss losses/contrastive_loss "
+    "losses/cosface_loss losses/cross_batch_memory losses/dynamic_soft_margin_loss losses/fast_ap_loss "
+    "losses/generic_pair_loss losses/histogram_loss losses/instance_loss losses/intra_pair_variance_loss "
+    "losses/large_margin_softmax_loss losses/lifted_structure_loss losses/manifold_loss losses/margin_loss "
+    "losses/mixins losses/multi_similarity_loss losses/multiple_losses losses/n_pairs_loss losses/nca_loss "
+    "losses/normalized_softmax_loss losses/ntxent_loss losses/p2s_grad_loss losses/pnp_loss losses/proxy_anchor_loss "
+    "losses/proxy_losses losses/ranked_list_loss losses/self_supervised_loss losses/signal_to_noise_ratio_losses "
+    "losses/soft_triple_loss losses/sphereface_loss losses/subcenter_arcface_loss losses/supcon_loss losses/tcm_loss "
+    "losses/triplet_margin_loss losses/tuplet_margin_loss losses/vicreg_loss").split()]
+PML_IMPORT = ("with __import__('corpus_libraries2').scipy_for_metric_learning():\n"
+              "    from pytorch_metric_learning import distances, losses, miners, reducers, regularizers\n")
+
+
+def _pml(name, *calls):
+    """pytorch_metric_learning/__init__.py (its version) as the script, the package beside it, then ``calls``."""
+    body = "\n".join(f"{DRIVERS}.{c}" for c in calls)
+    return _r(f"lib2_metric_{name}", PML, "src/pytorch_metric_learning/__init__.py",
+              [_then('__version__ = "2.8.1"', f"{PML_IMPORT}print(__version__)\n{body}")], support=PML_PACKAGE)
+
+
+def _m(loss, miner=None):
+    return f"metric(lambda: losses.{loss}" + (f", miner=miners.{miner})" if miner else ")")
+
+
+RECIPES += [
+    _pml("pair_losses", _m("ContrastiveLoss()"), _m("ContrastiveLoss(pos_margin=0.1, neg_margin=1.5)",
+                                                    "PairMarginMiner(pos_margin=0.2, neg_margin=0.8)"),
+         _m("MultiSimilarityLoss()", "MultiSimilarityMiner(epsilon=0.1)"), _m("CircleLoss(m=0.4, gamma=80)"),
+         _m("NTXentLoss(temperature=0.07)"), _m("SupConLoss(temperature=0.1)"), _m("LiftedStructureLoss()"),
+         _m("GeneralizedLiftedStructureLoss(neg_margin=1.0)"), _m("IntraPairVarianceLoss()"),
+         _m("SignalToNoiseRatioContrastiveLoss()"), _m("NCALoss(softmax_scale=1)"), _m("NPairsLoss()")),
+    _pml("triplet_losses", _m("TripletMarginLoss(margin=0.2)"),
+         _m("TripletMarginLoss(margin=0.1, swap=True, smooth_loss=True)", "TripletMarginMiner(margin=0.3, "
+            "type_of_triplets='semihard')"), _m("TripletMarginLoss(distance=distances.CosineSimilarity(), "
+            "reducer=reducers.ThresholdReducer(low=0))", "BatchHardMiner()"),
+         _m("AngularLoss(alpha=40)"), _m("MarginLoss(margin=0.2, nu=0, beta=1.2, learn_beta=True, num_classes=4)"),
+         _m("TupletMarginLoss()"), _m("FastAPLoss(num_bins=10)"), _m("HistogramLoss(n_bins=10)"),
+         _m("RankedListLoss(margin=0.4, Tn=10)"), "metric(lambda: losses.ManifoldLoss(l=6, K=3), inputs='embeddings')",
+         _m("PNPLoss()"),
+         _m("TripletMarginLoss(embedding_regularizer=regularizers.LpRegularizer())")),
+    _pml("classification_losses", _m("ArcFaceLoss(num_classes=4, embedding_size=6)"),
+         _m("CosFaceLoss(num_classes=4, embedding_size=6)"), _m("SubCenterArcFaceLoss(num_classes=4, embedding_size=6)"),
+         _m("SphereFaceLoss(num_classes=4, embedding_size=6)"),
+         _m("LargeMarginSoftmaxLoss(num_classes=4, embedding_size=6, margin=3)"),
+         _m("NormalizedSoftmaxLoss(num_classes=4, embedding_size=6)"), _m("ProxyNCALoss(num_classes=4, embedding_size=6)"),
+         _m("ProxyAnchorLoss(num_classes=4, embedding_size=6)"), _m("SoftTripleLoss(num_classes=4, embedding_size=6)"),
+         _m("ArcFaceLoss(num_classes=4, embedding_size=6, weight_regularizer=regularizers.RegularFaceRegularizer())"),
+         _m("CosFaceLoss(num_classes=4, embedding_size=6, weight_regularizer=regularizers.CenterInvariantRegularizer())"),
+         _m("P2SGradLoss(descriptors_dim=6, num_classes=4)"), _m("InstanceLoss()"),
+         _m("ThresholdConsistentMarginLoss()"), "metric(lambda: losses.VICRegLoss(), inputs='pairs')",
+         "metric(lambda: losses.SelfSupervisedLoss(losses.NTXentLoss(temperature=0.1)), inputs='pairs')"),
+]
