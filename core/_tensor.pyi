@@ -32,6 +32,8 @@ class _Layout:
 
 strided: _Layout
 
+_grad_state: Any
+
 _FACTORY_GRAD_ERROR: str
 
 _NO_NUMPY: tuple
@@ -72,6 +74,7 @@ class Tensor:
     _history: builtins.int
     _view_stamp: builtins.int
     _view_version: builtins.int
+    _creation: Any
     _output_nr: builtins.int
     _retains_grad: builtins.bool
     _accum: Any
@@ -229,7 +232,6 @@ class Tensor:
     def __complex__(self) -> complex: ...
     def __hash__(self) -> builtins.int: ...
     def __repr__(self) -> str: ...
-    def __str__(self) -> str: ...
     def __format__(self, spec: str) -> str:
         """A 0-d tensor formats its value (``f"{loss:.3f}"``); others format as their repr. As in PyTorch, only a"""
     def __reduce_ex__(self, protocol): ...
