@@ -178,7 +178,19 @@ def _nll_loss_forward(input, target, weight, reduction, ignore_index):
     return output, per_target.sum() if reduction else input.new_zeros(())
 
 
+def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None,
+                   include_last_offset=False, padding_idx=-1):
+    """ATen's ``embedding_bag``/``_embedding_bag``: ``torch.embedding_bag``'s four results (``core.embedding_bag``), a
+    negative ``padding_idx`` meaning none (ATen's -1), the index results in the indices' dtype."""
+    padding = None if padding_idx is None or padding_idx < 0 else padding_idx
+    output, *index_results = core.embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode,
+                                                sparse, per_sample_weights, include_last_offset, padding)
+    return (output, *(r.to(indices.dtype) for r in index_results))
+
+
 FORMS = {
+    "_embedding_bag": _embedding_bag,
+    "_embedding_bag_forward_only": _embedding_bag,
     "rsub": rsub_out,  # (torch.rsub has no out=; ATen's rsub.Tensor_out has)
     "_native_batch_norm_legit_no_training": _native_batch_norm_legit_no_training,
     "arange": _arange,
@@ -229,6 +241,6 @@ FORMS = {
     "tensordot": _tensordot,
     "stft": _stft,
     "stft.center": core.stft,
-    "embedding_bag": None,
+    "embedding_bag": _embedding_bag,
     **_upsample_forms(),
 }

@@ -113,12 +113,6 @@ def test_aten_argument_orders_equal_torch(torch, name):
     check(fn, arrays, torch)
 
 
-def test_an_operator_whose_namesake_would_misread_its_arguments_is_refused(torch):
-    assert hasattr(torch.ops.aten, "embedding_bag")
-    with pytest.raises(AttributeError, match="core does not implement"):
-        _ = core.ops.aten.embedding_bag
-
-
 def test_out_overload_writes_into_out(torch):
     def fn(lib, a, c):
         out = lib.empty(0)

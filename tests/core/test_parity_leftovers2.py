@@ -233,3 +233,34 @@ def _func_outcome(lib, call):
 @pytest.mark.parametrize("call", sorted(FUNC_CALLS))
 def test_func_transforms_see_pytrees_and_print_specs_as_torchs(torch, call):
     assert _func_outcome(core, FUNC_CALLS[call]) == _func_outcome(torch, FUNC_CALLS[call])
+
+
+# ----- torch.ops.aten.embedding_bag ------------------------------------------------------------------------------
+
+BAG_CALLS = {
+    "sum": lambda A, w, i, o: A.embedding_bag(w, i, o),
+    "mean": lambda A, w, i, o: A.embedding_bag(w, i, o, False, 1),
+    "max": lambda A, w, i, o: A.embedding_bag(w, i, o, False, 2),
+    "sum_padding_overload": lambda A, w, i, o: A.embedding_bag.padding_idx(w, i, o, False, 0, False, None, False, 2),
+    "max_padding_overload": lambda A, w, i, o: A.embedding_bag.padding_idx(w, i, o, False, 2, False, None, False, 3),
+    "mean_last_offset": lambda A, w, i, o: A.embedding_bag(w, i, o.new_tensor([0, 2, 5]), False, 1, False, None, True),
+    "sum_weighted": lambda A, w, i, o: A.embedding_bag(w, i, o, False, 0, False, w.new_ones(5)),
+    "sum_float64": lambda A, w, i, o: A.embedding_bag(w.double(), i, o),
+    "sum_int32_indices": lambda A, w, i, o: A.embedding_bag(w, i.int(), o.int()),
+    "private_no_padding": lambda A, w, i, o: A._embedding_bag(w, i, o, False, 0, False, None, False, -1),
+    "private_padding": lambda A, w, i, o: A._embedding_bag(w, i, o, False, 0, False, None, False, 3),
+    "forward_only_mean": lambda A, w, i, o: A._embedding_bag_forward_only(w, i, o, False, 1),
+}
+
+
+@pytest.mark.parametrize("call", sorted(BAG_CALLS))
+def test_aten_embedding_bag_gives_torchs_four_results_and_gradient(torch, call):
+    def run(lib):
+        backward = call != "forward_only_mean"  # (torch's forward-only kernel has no backward)
+        weight = lib.arange(12.0).reshape(4, 3).requires_grad_(backward)
+        results = BAG_CALLS[call](lib.ops.aten, weight, lib.tensor([0, 2, 1, 3, 3]), lib.tensor([0, 2]))
+        if backward:
+            results[0].sum().backward()
+        return [(r.tolist(), str(r.dtype)) for r in results], weight.grad.tolist() if backward else None
+
+    assert run(core) == run(torch)
