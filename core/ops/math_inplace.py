@@ -17,6 +17,7 @@ from core.ops import math_pairwise as mp
 from core.ops import math_ternary as mt
 from core.ops import math_unary as mu
 from core.ops._util import broadcast_shapes, check_same_device, needs_grad, xp_of
+from core.ops.complex_ops import refuse_complex
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.elementwise import (
     _TYPE_NAMES,
@@ -181,6 +182,7 @@ def clamp_(self, min=None, max=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     min, max = mb.number_bounds(min, max)
+    refuse_complex(self, NotImplementedError, "clamp is not supported for complex types")
     dt = mb._bounds_dtype(self, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         mb.check_bounds("clamp_", min, max)
@@ -245,6 +247,7 @@ def xlogy_(self, other):
 
 
 def copysign_(self, other):
+    mp.refuse_complex_copysign(self, other)
     cls = mp.Copysign if isinstance(other, Tensor) else mp.CopysignScalar
     return run_inplace(cls, self, other, dt=mb._float_of(self, other))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _dtype
 from core._arg_types import require_one_tensor, require_tensor_input, require_tensors
 from core._factories import zeros_like
 from core._tensor import Tensor
@@ -324,8 +325,16 @@ def logaddexp(input, other, *, out=None):
     return _out(Logaddexp.apply(input, other), out, input, other)
 
 
+def refuse_complex_copysign(input, other) -> None:
+    """PyTorch has no complex copysign kernel: its error, naming the promoted dtype."""
+    if any(isinstance(v, complex) or (isinstance(v, Tensor) and v._data.dtype.kind == "c") for v in (input, other)):
+        name = _dtype.SCALAR_NAMES[_dtype.result_type(input, other).name]
+        raise NotImplementedError(f"\"copysign_cpu\" not implemented for '{name}'")
+
+
 def copysign(input, other, *, out=None):
     require_tensor_input("copysign", input, other)
+    refuse_complex_copysign(input, other)
     return _out((Copysign if isinstance(other, Tensor) else CopysignScalar).apply(input, other), out, input, other)
 
 

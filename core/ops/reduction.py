@@ -259,6 +259,8 @@ class Nansum(Function):
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    if input._data.dtype.kind == "c" and input.device.type == "cpu":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     return Nansum.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=_int_promoted(input, dtype))
 
 

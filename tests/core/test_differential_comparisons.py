@@ -257,3 +257,21 @@ torch.remainder(2, torch.ones(2))
 @pytest.mark.parametrize("code", NUMBER_FIRST)
 def test_a_number_as_input_is_taken_or_refused_as_torch(code, torch):
     same_call(torch, code)
+
+
+# complex tensors have no order and no sign: copysign, clamp_ (also with tensor bounds) and nansum refuse them
+COMPLEX_REFUSED = lines("""
+torch.copysign(torch.tensor([1.]), 1j)
+torch.copysign(torch.tensor([1j]), 1.)
+torch.tensor([1j]).copysign_(1.)
+torch.tensor([1j]).clamp_(0., 1.)
+torch.tensor([1j]).clamp_(min=torch.tensor([0.]))
+torch.tensor([1j, 2]).nansum()
+torch.tensor([1j, 2]).nansum(0)
+""")
+
+
+@pytest.mark.cpu_only  # (nansum's message names the CPU; CUDA's kernel takes complex)
+@pytest.mark.parametrize("code", COMPLEX_REFUSED)
+def test_ops_without_complex_kernels_refuse_complex_as_torch(code, torch):
+    same_call(torch, code)
