@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core import _torch_function
 from core._random import Generator
+from core._torch_dispatch import DisableTorchDispatch as _DisableTorchDispatch  # noqa: F401 (torch's name)
 from core._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass, is_enabled, mode_stack
 
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "Generator"]

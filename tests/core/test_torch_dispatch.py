@@ -209,6 +209,16 @@ def test_mode_stack_helpers_as_torchs(torch):
         assert dispatch._get_current_dispatch_mode() is None
 
 
+def test_disable_torch_dispatch_runs_kernels_unseen(torch):
+    for lib in (core, torch):
+        log = []
+        with logging_mode(lib, log)():
+            with lib._C._DisableTorchDispatch():
+                lib.ones(2) + 1
+            lib.zeros(1)
+        assert [entry[0] for entry in log] == ["aten.zeros.default"]
+
+
 def test_a_mode_result_keeps_its_autograd_graph(torch):
     grads = []
     for lib in (core, torch):
