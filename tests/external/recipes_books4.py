@@ -26,10 +26,11 @@ RECIPES += [
     _r("msl_intro_4_transforms", MSL, "intro-to-pytorch/4-transforms.ipynb", [FASHION], keep_going=True),
     _r("msl_intro_5_model", MSL, "intro-to-pytorch/5-model.ipynb", [SEEDED], keep_going=True),
     _r("msl_intro_6_autograd", MSL, "intro-to-pytorch/6-autograd.ipynb", [SEEDED], keep_going=True),
-    _r("msl_intro_7_optimization", MSL, "intro-to-pytorch/7-optimization.ipynb", [FASHION, FASHION],
-       keep_going=True),
+    _r("msl_intro_7_optimization", MSL, "intro-to-pytorch/7-optimization.ipynb",
+       [FASHION, FASHION, ("epochs = 10", "epochs = 4")], keep_going=True),
     _r("msl_intro_8_inference", MSL, "intro-to-pytorch/8-inference.ipynb", keep_going=True),
-    _r("msl_intro_9_quickstart", MSL, "intro-to-pytorch/9-quickstart.ipynb", [FASHION, FASHION], keep_going=True),
+    _r("msl_intro_9_quickstart", MSL, "intro-to-pytorch/9-quickstart.ipynb",
+       [FASHION, FASHION, ("epochs = 15", "epochs = 4")], keep_going=True),
     _r("msl_cv_2_image_data", MSL, "computer-vision-pytorch/2-image-data.ipynb", [MNIST, MNIST], keep_going=True),
 ]
 # The computer-vision notebooks load MNIST through their pytorchcv.py: corpus_books4.load_mnist is its stand-in.
@@ -46,7 +47,8 @@ RECIPES += [
        support=PYTORCHCV, keep_going=True),  # Adam memorising the noise: a validation prediction within float32
     # rounding of a tie flips in the second epoch (0.110 vs 0.120)
     _r("msl_cv_5_convolutional", MSL, "computer-vision-pytorch/5-convolutional-networks.ipynb",
-       [LOAD_MNIST, *[("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 2],
+       [LOAD_MNIST, *[("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 2,
+        *[("test_loader,epochs=5)", "test_loader,epochs=2)")] * 2],
        support=PYTORCHCV, keep_going=True),
 ]
 
@@ -60,7 +62,7 @@ RECIPES += [
     _r("jpb_03_development", JPB, "03_Deep_Learning_Development_with_PyTorch.ipynb",
        [("from torchvision.datasets import CIFAR10", "CIFAR10 = __import__('corpus_support').fake_cifar10"),
         ("waveglow = torch.hub.load(", "waveglow = None and torch.hub.load("),  # a download
-        *[("N_EPOCHS = 10", "N_EPOCHS = 3")] * 2, ("[40000, 10000]", "[250, 50]")], keep_going=True),
+        *[("N_EPOCHS = 10", "N_EPOCHS = 2")] * 2, ("[40000, 10000]", "[250, 50]")], keep_going=True),
     _r("jpb_06_04_quantization", JPB, "06_04_Quantization.ipynb", [SEEDED_], keep_going=True,
        xfail="core has no eager-mode static quantization (torch.quantization.get_default_qconfig, prepare, "
              "convert: observers and quantized Conv2d/Linear modules), only dynamic quantization"),
@@ -120,6 +122,8 @@ RECIPES += [
 # licence: use for personal study; nothing of it is committed here).
 APR = ("Apress/pytorch-recipes", "2713fd4570cb2362d30ea01081bb016be9574db8", "Apress freeware (personal use)")
 APR_EDITS = {"1": [("help(torch.chunk)", "None  # help(torch.chunk): PyTorch's docstring")],
+             "7": [("for epoch in range(10):", "for epoch in range(2):"),  # one SGD step per trigram
+                   ("for epoch in range(300):", "for epoch in range(30):")],
              "3": [("__shown = (torch.tensor)", "__shown = None  # torch.tensor: a C built-in's repr in torch"),
                    ("__shown = (torch.Tensor(5, 3))", "__shown = (torch.Tensor(5, 3).zero_())"),  # uninitialised
                    *[("nepochs = 5000", "nepochs = 200")] * 4, *[("torchvision.datasets.MNIST(",
@@ -136,5 +140,5 @@ LAPAN_WRITER = ("from tensorboardX import SummaryWriter", "from torch.utils.tens
 RECIPES += [
     _r("lapan_ch03_modules", LAPAN, "Chapter03/01_modules.py", [SEEDED]),
     _r("lapan_ch04_cartpole", LAPAN, "Chapter04/01_cartpole.py",
-       [LAPAN_GYM, LAPAN_WRITER, ("if reward_m > 199:", "if reward_m > 199 or iter_no == 9:")]),  # 10 iterations
+       [LAPAN_GYM, LAPAN_WRITER, ("if reward_m > 199:", "if reward_m > 199 or iter_no == 3:")]),  # 4 iterations
 ]
