@@ -80,11 +80,11 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.named_actions, self.menus, self.run_toolbar = action_table.build(self)
         self._make_recent_menu()
         self.comments = CommentLayer(self.scene, self.view)  # backdrops on the canvas
-        self._add_canvas_menus()  # Edit > Group Selection / Add Comment, View > Arrange
+        self._add_canvas_menus()  # Edit > Group selection / Add comment, View > Arrange
         self.training = TrainingControls(self.bridge, self.scene, self,  # its PNG and CSV exports are saved files
                                          start_path=self._saving_start_path)
         self.lessons = LessonController(self, self.training)  # File > Examples, Help > Lessons, the Lesson dock
-        self.code = CodeImports(self)  # File > Open Code, Edit > Insert Code, the Code dock (hidden until code)
+        self.code = CodeImports(self)  # File > Open code, Edit > Insert code, the Code dock (hidden until code)
         self._wire()
         self._add_training()
         self.autosaver = autosave.Autosaver(self)
@@ -111,7 +111,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.history_dock = dock_layout.make_dock("History", "historyDock", self.history_view, self)
 
     def _make_recent_menu(self) -> None:
-        self.recent_menu = self.menus["File"].addMenu("Open &Recent")
+        self.recent_menu = self.menus["File"].addMenu("Open &recent")
         self.recent_menu.setObjectName("menuRecent")
         self.menus["File"].insertMenu(self.named_actions["save"], self.recent_menu)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
@@ -144,7 +144,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
             self.menus["View"].addAction(dock.toggleViewAction())
         self.menus["View"].addSeparator()
         for name, act in focus_keys.make_actions(self, [
-                ("focus_canvas", "Focus &Canvas", "Ctrl+1", self.view),
+                ("focus_canvas", "Focus &canvas", "Ctrl+1", self.view),
                 ("focus_inspector", "Focus Inspec&tor", "Ctrl+2", self.inspector_dock),
                 ("focus_train", "Focus T&rain", "Ctrl+3", t.docks["train"]),
                 ("focus_nodes", "Focus &Nodes", "Ctrl+4", self.library_dock)]).items():

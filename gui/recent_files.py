@@ -1,4 +1,4 @@
-"""Open Recent's behaviour: a chosen entry asks about unsaved changes first, and a file that no longer
+"""Open recent's behaviour: a chosen entry asks about unsaved changes first, and a file that no longer
 exists is dropped from the list with a message instead of a loader error."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 
 
 def open_recent(window: MainWindow, path: str) -> bool:
-    """Open ``path`` from the Open Recent menu; True when it was opened."""
+    """Open ``path`` from the Open recent menu; True when it was opened."""
     if not os.path.exists(path):
         file_ops.forget_file(path)
-        message = f"{path} no longer exists; removed from Open Recent"
+        message = f"{path} no longer exists; removed from Open recent"
         window.show_message(message)
         QMessageBox.warning(window, "File not found", message)
         return False

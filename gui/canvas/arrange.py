@@ -13,10 +13,10 @@ from core.nodegraph.model import layout
 if TYPE_CHECKING:
     from gui.canvas.scene import GraphScene
 
-ITEMS = [("left", "Align &Left", "Line the selected nodes up on the leftmost one"),
-         ("top", "Align &Top", "Line the selected nodes up on the topmost one"),
-         ("distribute_horizontally", "Distribute &Horizontally", "Spread the selected nodes evenly left to right"),
-         ("distribute_vertically", "Distribute &Vertically", "Spread the selected nodes evenly top to bottom")]
+ITEMS = [("left", "Align &left", "Line the selected nodes up on the leftmost one"),
+         ("top", "Align &top", "Line the selected nodes up on the topmost one"),
+         ("distribute_horizontally", "Distribute &horizontally", "Spread the selected nodes evenly left to right"),
+         ("distribute_vertically", "Distribute &vertically", "Spread the selected nodes evenly top to bottom")]
 
 
 def arrange(scene: GraphScene, how: str) -> None:

@@ -1,7 +1,7 @@
 """Comments and groups on the canvas: mirrors the document's comments as backdrops and edits them.
 
 ``CommentLayer`` follows the scene's document (comment_added/removed/changed, reset, a replaced graph)
-and turns gestures into commands: Group Selection and Add Comment (Edit menu), dragging a backdrop (one
+and turns gestures into commands: Group selection and Add comment (Edit menu), dragging a backdrop (one
 "Move group" step: the rectangle and every moved node), resizing it, and renaming it (double-click on
 its title). Deleting a selected backdrop goes through the scene's Delete.
 """
@@ -121,15 +121,15 @@ class CommentLayer(QObject):
 
 
 def make_actions(layer: CommentLayer, parent: QObject | None = None) -> dict[str, QAction]:
-    """Edit ▸ Group Selection and Add Comment (at the view's centre) on ``layer``; the window places them."""
+    """Edit ▸ Group selection and Add comment (at the view's centre) on ``layer``; the window places them."""
     actions = {}
     def add_at_centre() -> str | None:
         view = layer.view
         return layer.add_comment(view.center_scene() if view is not None else QPointF())  # the window's has a view
 
     slots: tuple[tuple[str, str, str, Callable[[], str | None]], ...] = (
-        ("group", "&Group Selection", "Ctrl+Alt+G", layer.group_selection),
-        ("add_comment", "Add Co&mment", "Ctrl+Alt+M", add_at_centre))
+        ("group", "&Group selection", "Ctrl+Alt+G", layer.group_selection),
+        ("add_comment", "Add co&mment", "Ctrl+Alt+M", add_at_centre))
     for name, text, shortcut, slot in slots:
         act = QAction(text, parent)
         act.setObjectName(f"action_{name}")

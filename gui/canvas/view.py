@@ -42,7 +42,7 @@ SCROLL_ROOM = 20000.0  # the canvas scrolls this far around the origin, and this
 
 
 EMPTY_HINT = ("An empty graph. Press Tab or double-click here to add a node, drag one from the Nodes tab, or "
-              "type a formula with Edit ▸ Insert Expression (Ctrl+E).")
+              "type a formula with Edit ▸ Insert expression (Ctrl+E).")
 
 
 class GraphView(QGraphicsView):

@@ -184,7 +184,7 @@ def test_a_new_value_for_x_starts_its_gradient_count_again(window, qtbot):
 
 
 def test_the_edit_menu_names_tab_for_add_node_and_shift_tab_leaves_the_canvas(window, qtbot):
-    """Keyboard only: the Edit menu shows Tab beside Add Node…; Tab on the canvas opens the palette (Esc closes
+    """Keyboard only: the Edit menu shows Tab beside Add node…; Tab on the canvas opens the palette (Esc closes
     it), and Shift+Tab moves the focus on to another widget instead of keeping it on the canvas for ever."""
     from PySide6.QtWidgets import QApplication
 
@@ -193,7 +193,7 @@ def test_the_edit_menu_names_tab_for_add_node_and_shift_tab_leaves_the_canvas(wi
     edit = next(a for a in bar.actions() if a.text().replace("&", "") == "Edit")
     click(bar, bar.actionGeometry(edit).center())
     qtbot.waitUntil(edit.menu().isVisible)
-    entry = next(a for a in edit.menu().actions() if a.text().replace("&", "").startswith("Add Node…"))
+    entry = next(a for a in edit.menu().actions() if a.text().replace("&", "").startswith("Add node…"))
     assert entry.text().split("\t")[1] == "Tab" and entry.shortcut().isEmpty()  # shown, not a window shortcut
     QTest.keyClick(edit.menu(), Qt.Key_Escape)
     qtbot.waitUntil(lambda: not edit.menu().isVisible())

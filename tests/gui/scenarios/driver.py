@@ -6,7 +6,7 @@ where they are drawn, dialogs get their text typed and Enter pressed. The app's 
 its state is only read, for the assertions. Every wait is for a condition (``tests/gui/waiting.py``).
 
 ``start(qtbot, size)`` opens the window the app opens (the chapter's graph) at a screen size;
-``click_menu(qtbot, window, "File", "Open Recent", "graph.json")`` walks a menu path;
+``click_menu(qtbot, window, "File", "Open recent", "graph.json")`` walks a menu path;
 ``click_toolbar(window, "forward_step")`` clicks a toolbar button; ``answer_dialog(qtbot, DialogType, fill)``
 types into the modal dialog the next click opens; ``drag(viewport, a, b)`` drags with the left button;
 ``drawn_values(window, node_id)`` reads the value and gradient a node draws, checking a user can see them.

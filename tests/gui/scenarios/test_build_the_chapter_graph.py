@@ -67,7 +67,7 @@ def build_with_palette(qtbot, window) -> dict:
 
 def build_with_expression(qtbot, window) -> dict:
     answered = d.answer_dialog(qtbot, QInputDialog, d.type_in_dialog(FORMULA))
-    d.click_menu(qtbot, window, "Edit", "Insert Expression")
+    d.click_menu(qtbot, window, "Edit", "Insert expression")
     qtbot.waitUntil(lambda: len(window.graph.nodes) == 6)
     assert answered == ["QInputDialog"]
     by_title = {n.title: nid for nid, n in window.graph.nodes.items()}

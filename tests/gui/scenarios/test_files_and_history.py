@@ -1,5 +1,5 @@
 """Scenario: a change typed in, saved through the Save dialog, undone and redone, the window closed, the file
-reopened from File ▸ Open Recent in a new window, and a broken file refused with a message.
+reopened from File ▸ Open recent in a new window, and a broken file refused with a message.
 
 Keys (Ctrl+S, Ctrl+Z, Ctrl+Shift+Z), the toolbar's Undo and Redo, menus clicked in the menu bar, the file
 dialog's name typed and Enter pressed, the warning box answered with Enter.
@@ -61,7 +61,7 @@ def test_save_undo_redo_close_reopen_from_recent_and_refuse_a_broken_file(qtbot,
     again = d.start(qtbot, screen)  # the app started again
     try:
         assert x_value(again) == [2.0, 3.0]
-        d.click_menu(qtbot, again, "File", "Open Recent", "chapter.json")
+        d.click_menu(qtbot, again, "File", "Open recent", "chapter.json")
         qtbot.waitUntil(lambda: again.windowTitle().startswith("chapter.json —"))
         assert x_value(again) == [4.0, 5.0]
 
