@@ -84,6 +84,8 @@ RECIPES += [
        keep_going=True),
 ]
 
+RECIPES += [_r("homl_extra_autodiff", HOML, "extra_autodiff.ipynb", keep_going=True)]  # its last cells: torch
+
 # Chapter 11 trains on OpenML's Fashion-MNIST: corpus_books4's 1 000 rows, split in the chapter's proportions, and
 # 2 epochs a run (its dozen optimizer and scheduler comparisons run 3, 10 or 20 on 55 000 images).
 HOML_AB_SPLIT = ("""train_set_A = TensorDataset(X_A[:-7_000], y_A[:-7000])
