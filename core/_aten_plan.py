@@ -51,7 +51,6 @@ _WRAPS_SCALARS = frozenset({"add", "sub", "mul", "div", "add_", "sub_", "mul_", 
 _DIM_FIRST = frozenset({"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod", "any", "all",
                         "logsumexp", "median", "nansum", "nanmean", "norm", "count_nonzero", "cumsum", "cumprod",
                         "squeeze", "unsqueeze", "std", "var", "mode", "sort", "argsort", "unbind", "flip"})
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _LIKE = frozenset({"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "randint_like"})
 _CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64",
                 "int": "int32", "short": "int16", "char": "int8", "byte": "uint8", "bool": "bool",
@@ -86,7 +85,7 @@ def plan(public, original, args, kwargs):
     special = _SPECIAL.get(name)
     if special is not None:
         return lambda: special(namespace, original, args, kwargs)
-    return _generic(namespace, name, args, kwargs)
+    return _generic(namespace, name, args, kwargs, original)
 
 
 def _packet(name: str, what: str):
@@ -125,10 +124,14 @@ def _overload(name: str, packet, args, kwargs):
     return getattr(packet, chosen)
 
 
-def _generic(namespace: str, name: str, args, kwargs):
+def _generic(namespace: str, name: str, args, kwargs, original=None):
     what = f"{namespace}.{name}" if namespace else name
     packet = _packet(name, what)
     if namespace == "torch.nn.functional":
+        from core._torch_function import undispatched
+
+        if original is not None and undispatched(packet.op) is not undispatched(original):
+            return _in_aten_order(what, original, args, kwargs)  # (F.batch_norm's arguments are not ATen's)
         kwargs = _without_defaults(getattr(core.nn.functional, name, None), kwargs)
     if name in ("view", "reshape", "permute", "expand", "repeat", "tile", "flip") and len(args) > 1 \
             and not isinstance(args[1], (list, tuple, core.dtype)):
@@ -147,6 +150,18 @@ def _generic(namespace: str, name: str, args, kwargs):
     op = _overload(name, packet, args, kwargs)
     call_kwargs = {k: v for k, v in kwargs.items() if not (k == "alpha" and v == 1)}
     return lambda: op(*args, **call_kwargs)
+
+
+def _in_aten_order(what: str, original, args, kwargs):
+    """A ``torch.nn.functional`` call whose ATen operator takes other arguments: ``torch.export``'s table of ATen
+    argument orders gives the call (``aten.batch_norm.default(input, weight, bias, ...)``)."""
+    from core.export._aten_calls import aten_call
+
+    calls = aten_call(original, args, kwargs)
+    if len(calls) != 1 or calls[0][0] is None:
+        raise NotImplementedError(f"__torch_dispatch__: core cannot run {what} as ATen operators")
+    op, call_args, call_kwargs = calls[0]
+    return lambda: op(*call_args, **call_kwargs)
 
 
 def _without_defaults(function, kwargs: dict) -> dict:
@@ -170,23 +185,6 @@ def _bound(original, args, kwargs) -> dict:
     signature = inspect.signature(getattr(original, "__wrapped__", original))
     bound = signature.bind(*args, **kwargs)
     return dict(bound.arguments)
-
-
-def _linear(namespace, original, args, kwargs):
-    """torch's ``linear``: ``t`` and ``addmm`` (``mm`` without bias) on a matrix, the rest through ``matmul``."""
-    values = _bound(original, args, kwargs)
-    x, w, b = values["input"], values["weight"], values.get("bias")
-    if x.dim() == 2 and b is not None:
-        return aten.addmm.default(b, x, aten.t.default(w))
-    if b is not None and x.dim() != 0 and x.is_contiguous():
-        rows = 1
-        for s in x.shape[:-1]:
-            rows *= s
-        flat = aten.view.default(x, [rows, x.shape[-1]])
-        out = aten.addmm.default(b, flat, aten.t.default(w))
-        return aten.view.default(out, [*x.shape[:-1], out.shape[-1]])
-    out = _matmul(x, aten.t.default(w))
-    return out if b is None else aten.add.Tensor(out, b)
 
 
 def _matmul(a, b):
@@ -391,66 +389,6 @@ def _item_call(namespace, original, args, kwargs):
     return aten._local_scalar_dense.default(args[0])
 
 
-def _dropout_call(namespace, original, args, kwargs):
-    values = _bound(original, args, kwargs)
-    x, p, training = values["input"], values.get("p", 0.5), values.get("training", True)
-    if values.get("inplace"):
-        raise NotImplementedError("__torch_dispatch__: core cannot run an in-place dropout as ATen operators")
-    if not training or p == 0:
-        return x
-    return aten.native_dropout.default(x, p, True)[0]
-
-
-def _layer_norm_call(namespace, original, args, kwargs):
-    values = _bound(original, args, kwargs)
-    shape = values["normalized_shape"]
-    shape = [shape] if isinstance(shape, int) else list(shape)
-    return aten.native_layer_norm.default(values["input"], shape, values.get("weight"), values.get("bias"),
-                                          values.get("eps", 1e-05))[0]
-
-
-def _reduction(values) -> int:
-    """ATen's integer reduction (0 none, 1 mean, 2 sum), from the legacy ``size_average``/``reduce`` too."""
-    size_average, reduce = values.get("size_average"), values.get("reduce")
-    if size_average is not None or reduce is not None:
-        if reduce is False:
-            return 0
-        return 2 if size_average is False else 1
-    return _REDUCTIONS[values.get("reduction", "mean")]
-
-
-def _loss_call(name: str):
-    def call(namespace, original, args, kwargs):
-        values = _bound(original, args, kwargs)
-        reduction = _reduction(values)
-        tail = [] if reduction == 1 else [reduction]
-        return getattr(aten, name).default(values["input"], values["target"], *tail)
-    return call
-
-
-def _nll_loss_call(namespace, original, args, kwargs):
-    values = _bound(original, args, kwargs)
-    return _nll(values["input"], values["target"], values.get("weight"), _reduction(values),
-                values.get("ignore_index", -100))
-
-
-def _nll(logp, target, weight, reduction, ignore_index):
-    if logp.dim() > 2:
-        raise NotImplementedError("__torch_dispatch__: core cannot run nll_loss on more than 2-d input as ATen "
-                                  "operators (nll_loss2d_forward)")
-    return aten.nll_loss_forward.default(logp, target, weight, reduction, ignore_index)[0]
-
-
-def _cross_entropy_call(namespace, original, args, kwargs):
-    values = _bound(original, args, kwargs)
-    x, target = values["input"], values["target"]
-    if values.get("label_smoothing", 0.0) or target.is_floating_point():
-        raise NotImplementedError("__torch_dispatch__: core cannot run cross_entropy with label smoothing or "
-                                  "class probabilities as ATen operators")
-    logp = aten._log_softmax.default(x, 1 if x.dim() > 1 else 0, False)
-    return _nll(logp, target, values.get("weight"), _reduction(values), values.get("ignore_index", -100))
-
-
 def _basic_index(x, index):
     """``index`` as a tuple without Ellipsis (it becomes full slices)."""
     index = index if isinstance(index, tuple) else (index,)
@@ -539,14 +477,16 @@ def _rdiv_call(namespace, original, args, kwargs):
 
 
 _SPECIAL = {
-    "linear": _linear, "matmul": _matmul_call, "__rmatmul__": _rmatmul_call,
+    "matmul": _matmul_call, "__rmatmul__": _rmatmul_call,
     "softmax": _softmax_call("_softmax"), "log_softmax": _softmax_call("_log_softmax"),
     "reshape": _reshape_call, "flatten": _flatten_call, "view_as": _view_as_call, "contiguous": _contiguous_call,
     "to": _conversion, **{name: _conversion for name in _CONVERSIONS},
     **{name: _factory_call(name) for name in ("zeros", "ones", "empty", "rand", "randn", "arange", "full")},
     **{name: _like_call(name) for name in _LIKE},
-    "tensor": _tensor_call, "item": _item_call, "dropout": _dropout_call, "layer_norm": _layer_norm_call,
-    "mse_loss": _loss_call("mse_loss"), "l1_loss": _loss_call("l1_loss"), "nll_loss": _nll_loss_call,
-    "cross_entropy": _cross_entropy_call, "__getitem__": _getitem_call, "__setitem__": _setitem_call,
+    "tensor": _tensor_call, "item": _item_call, "__getitem__": _getitem_call, "__setitem__": _setitem_call,
     "__rtruediv__": _rdiv_call, "__rdiv__": _rdiv_call,
 }
+
+from core._aten_plan_nn import NN_SPECIAL  # noqa: E402 (it uses the helpers above)
+
+_SPECIAL.update(NN_SPECIAL)

@@ -27,7 +27,9 @@ def logging_mode(lib, log, tag=""):
 def inputs(lib):
     lib.manual_seed(0)
     return {"x2": lib.randn(3, 4), "x1": lib.randn(4), "x3": lib.randn(2, 3, 4), "w": lib.randn(5, 4),
-            "b": lib.randn(5), "linear": lib.nn.Linear(4, 5)}
+            "b": lib.randn(5), "linear": lib.nn.Linear(4, 5), "img": lib.randn(2, 3, 8, 8),
+            "conv": lib.nn.Conv2d(3, 4, 3, padding=1), "embedding": lib.nn.Embedding(10, 3),
+            "mlp": lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.ReLU(), lib.nn.Linear(8, 3))}
 
 
 PROGRAMS = {
@@ -69,6 +71,15 @@ PROGRAMS = {
     "item": lambda lib, t: t["x2"].sum().item(),
     "dropout in eval": lambda lib, t: lib.nn.functional.dropout(t["x2"], 0.5, training=False),
     "printing runs no operator": lambda lib, t: str(t["x1"]),
+    "conv2d": lambda lib, t: t["conv"](t["img"]),
+    "pools": lambda lib, t: (lib.nn.functional.max_pool2d(t["img"], 2), lib.nn.functional.avg_pool2d(t["img"], 2),
+                             lib.nn.functional.max_pool2d(t["img"], 3, stride=2, padding=1),
+                             lib.nn.functional.adaptive_avg_pool2d(t["img"], 1)),
+    "embedding": lambda lib, t: t["embedding"](lib.tensor([1, 2])),
+    "flatten an image batch": lambda lib, t: lib.flatten(t["img"], 1),
+    "dropout in training": lambda lib, t: lib.nn.functional.dropout(t["x2"], 0.5),
+    "dropout p=0.2": lambda lib, t: lib.nn.functional.dropout(t["x2"], 0.2),
+    "mlp and accuracy": lambda lib, t: (t["mlp"](t["x2"]).argmax(1) == lib.tensor([0, 1, 2])).float().mean(),
 }
 
 
