@@ -230,3 +230,56 @@ def metric(make, *, miner=None, steps=3, inputs="labels"):
         grad = sum(p.grad.abs().sum().item() for p in params if p.grad is not None)
         print(step, f"loss {loss.item():.6f}", f"|grad| {grad:.6f}")
     return loss_fn
+
+
+def _flow_layers(nf, kind):
+    """``kind``'s flow layers on 2-d data, as normflows' README and example notebooks build them (fewer, smaller)."""
+    layers = []
+    for i in range(3):
+        if kind == "real_nvp":
+            layers += [nf.flows.AffineCouplingBlock(nf.nets.MLP([1, 16, 16, 2], init_zeros=True)),
+                       nf.flows.Permute(2, mode="swap")]
+        elif kind == "masked_affine":
+            mask = torch.tensor([1.0, 0.0]) if i % 2 == 0 else torch.tensor([0.0, 1.0])
+            layers += [nf.flows.MaskedAffineFlow(mask, nf.nets.MLP([2, 16, 2], init_zeros=True),
+                                                 nf.nets.MLP([2, 16, 2], init_zeros=True)), nf.flows.ActNorm(2)]
+        elif kind == "neural_spline":
+            layers += [nf.flows.AutoregressiveRationalQuadraticSpline(2, 1, 16), nf.flows.LULinearPermute(2)]
+        elif kind == "coupled_spline":
+            layers += [nf.flows.CoupledRationalQuadraticSpline(2, 1, 16), nf.flows.Permute(2, mode="shuffle")]
+        elif kind == "maf":
+            layers += [nf.flows.MaskedAffineAutoregressive(2, 16, num_blocks=1), nf.flows.Permute(2)]
+        elif kind == "residual":
+            net = nf.nets.LipschitzMLP([2, 16, 16, 2], init_zeros=False, lipschitz_const=0.9)
+            layers += [nf.flows.Residual(net, reduce_memory=True, exact_trace=True), nf.flows.ActNorm(2)]
+        elif kind == "planar":
+            layers += [nf.flows.Planar((2,)), nf.flows.Radial((2,))]
+    return layers
+
+
+def flows(nf, kind, *, steps=4, reverse=False):
+    """A normflows ``NormalizingFlow`` of ``kind`` layers on a diagonal Gaussian: trained ``steps`` Adam steps on
+    the forward KL to TwoMoons samples (``reverse``: the reverse KL to its density), then log_prob, sampling and
+    the forward/inverse round trip."""
+    torch.manual_seed(0)
+    target = nf.distributions.target.TwoMoons()
+    model = nf.NormalizingFlow(nf.distributions.base.DiagGaussian(2), _flow_layers(nf, kind), target)
+    print(kind, "parameters:", sum(p.numel() for p in model.parameters()))
+    _keys(model, limit=5)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
+    x = target.sample(64)
+    for step in range(steps):
+        opt.zero_grad()
+        loss = model.reverse_kld(32) if reverse else model.forward_kld(x)
+        loss.backward()
+        opt.step()
+        print(step, f"loss {loss.item():.6f}")
+    model.eval()
+    grid = torch.tensor([[0.0, 0.0], [1.5, 0.5], [-1.5, -0.5], [2.5, 0.0]])
+    with torch.no_grad():
+        z, log_q = model.sample(5)
+        print("sample", tuple(z.shape), [f"{v:.5f}" for v in log_q.tolist()])
+        if kind != "planar":  # planar and radial flows have no inverse, so no density of given points
+            print("log_prob", [f"{v:.5f}" for v in model.log_prob(grid).tolist()])
+            back = model.forward(model.inverse(grid))
+            print("round trip within 1e-5:", (back - grid).abs().max().item() < 1e-5)

@@ -223,3 +223,34 @@ RECIPES += [
          _m("ThresholdConsistentMarginLoss()"), "metric(lambda: losses.VICRegLoss(), inputs='pairs')",
          "metric(lambda: losses.SelfSupervisedLoss(losses.NTXentLoss(temperature=0.1)), inputs='pairs')"),
 ]
+
+NORMFLOWS = ("VincentStimper/normalizing-flows", "c6616b1a9f04c0e894b9e045e66bd504db17ef5e", "MIT")
+NORMFLOWS_PACKAGE = [(f"normflows/{m}.py", f"normflows/{m}.py") for m in (
+    "__init__ core distributions/__init__ distributions/base distributions/decoder distributions/encoder "
+    "distributions/linear_interpolation distributions/mh_proposal distributions/prior distributions/target "
+    "flows/__init__ flows/affine/__init__ flows/affine/autoregressive flows/affine/coupling flows/affine/glow "
+    "flows/base flows/mixing flows/neural_spline/__init__ flows/neural_spline/autoregressive "
+    "flows/neural_spline/coupling flows/neural_spline/wrapper flows/normalization flows/periodic flows/planar "
+    "flows/radial flows/reshape flows/residual flows/stochastic nets/__init__ nets/cnn nets/lipschitz nets/made "
+    "nets/mlp nets/resnet sampling/__init__ sampling/hais transforms utils/__init__ utils/eval utils/masks utils/nn "
+    "utils/optim utils/preprocessing utils/splines").split()]
+
+
+def _normflows(name, *calls):
+    """normflows/__init__.py (its version) as the script, the package beside it, then ``calls``."""
+    body = "\n".join(f"{DRIVERS}.{c}" for c in calls)
+    return _r(f"lib2_normflows_{name}", NORMFLOWS, "normflows/__init__.py",
+              [("from .core import *\nfrom . import core\nfrom . import flows\nfrom . import distributions\n"
+                "from . import transforms\nfrom . import nets\nfrom . import utils\nfrom . import sampling\n"
+                "from .sampling import HAIS\n", ""),  # the package's relative imports (it is imported below)
+               _then('__version__ = "1.7.3"', f"import normflows\nprint(__version__)\n{body}")],
+              support=NORMFLOWS_PACKAGE)
+
+
+RECIPES += [
+    _normflows("coupling", "flows(normflows, 'real_nvp')", "flows(normflows, 'masked_affine')",
+               "flows(normflows, 'real_nvp', reverse=True)"),
+    _normflows("splines", "flows(normflows, 'neural_spline')", "flows(normflows, 'coupled_spline')",
+               "flows(normflows, 'maf')"),
+    _normflows("planar_residual", "flows(normflows, 'planar', reverse=True, steps=6)", "flows(normflows, 'residual')"),
+]
