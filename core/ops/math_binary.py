@@ -290,10 +290,20 @@ def pow(input, exponent, *, out=None):  # PyTorch's name
     return _out(PowScalar.apply(input, exponent=exponent), out, input, exponent)
 
 
+def float_power_dtype(input, exponent) -> _dtype.dtype:
+    """float_power's dtype: float64, or complex128 when either operand is complex (a number or a tensor)."""
+    complex_ = any(isinstance(v, complex) or (isinstance(v, Tensor) and v._data.dtype.kind == "c")
+                   for v in (input, exponent))
+    return _dtype.complex128 if complex_ else _dtype.float64
+
+
 def float_power(input, exponent, *, out=None):
-    """``pow`` computed and returned in float64."""
-    a = input.to(_dtype.float64) if isinstance(input, Tensor) else float(input)
-    b = exponent.to(_dtype.float64) if isinstance(exponent, Tensor) else float(exponent)
+    """``pow`` computed and returned in float64 (complex128 for complex operands: float() would drop the
+    imaginary part)."""
+    dt = float_power_dtype(input, exponent)
+    number = complex if dt.is_complex else float
+    a = input.to(dt) if isinstance(input, Tensor) else number(input)
+    b = exponent.to(dt) if isinstance(exponent, Tensor) else number(exponent)
     return _out(pow(a, b), out, input, exponent)
 
 

@@ -171,10 +171,11 @@ def pow_(self, exponent):
 
 
 def float_power_(self, exponent):
-    if self.dtype is not _dtype.float64:
+    dt = mb.float_power_dtype(self, exponent)
+    if self.dtype is not dt:
         raise RuntimeError(f"the base given to float_power_ has dtype {_TYPE_NAMES[self.dtype.name]} but the "
-                           "operation's result requires dtype Double")
-    e = exponent.to(_dtype.float64) if isinstance(exponent, Tensor) else float(exponent)
+                           f"operation's result requires dtype {_TYPE_NAMES[dt.name]}")
+    e = exponent.to(dt) if isinstance(exponent, Tensor) else (complex if dt.is_complex else float)(exponent)
     return pow_(self, e)
 
 

@@ -259,9 +259,10 @@ class Nansum(Function):
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    dims = reduce_dims(input, dim)
     if input._data.dtype.kind == "c" and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    return Nansum.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=_int_promoted(input, dtype))
+    return Nansum.apply(input, dims=dims, keepdim=bool(keepdim), dt=_int_promoted(input, dtype))
 
 
 def _float_dtype(input: Tensor, dtype, op: str) -> _dtype.dtype:

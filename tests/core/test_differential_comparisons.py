@@ -275,3 +275,20 @@ torch.tensor([1j, 2]).nansum(0)
 @pytest.mark.parametrize("code", COMPLEX_REFUSED)
 def test_ops_without_complex_kernels_refuse_complex_as_torch(code, torch):
     same_call(torch, code)
+
+
+# float_power computes in complex128 when either operand is complex (it kept only the real part)
+FLOAT_POWER_COMPLEX = lines("""
+torch.float_power(torch.tensor([1., 2.]), 1j)
+torch.float_power(torch.tensor([1., 2.]), torch.tensor([1j]))
+torch.float_power(2, torch.tensor([1j, 2.]))
+torch.float_power(torch.tensor([1j]), 2)
+torch.tensor([1j], dtype=torch.complex128).float_power_(2)
+torch.tensor([1.], dtype=torch.float64).float_power_(1j)
+torch.tensor([1j]).float_power_(2)
+""")
+
+
+@pytest.mark.parametrize("code", FLOAT_POWER_COMPLEX)
+def test_float_power_of_complex_operands_is_complex128_as_torch(code, torch):
+    same_call(torch, code)
