@@ -141,6 +141,13 @@ LAPAN_GYM = ("import gym\n", "import corpus_gym as gym  # cart-pole: a stand-in\
 LAPAN_WRITER = ("from tensorboardX import SummaryWriter", "from torch.utils.tensorboard import SummaryWriter")
 RECIPES += [
     _r("lapan_ch03_modules", LAPAN, "Chapter03/01_modules.py", [SEEDED]),
+    _r("lapan_ch20_cartpole_es", LAPAN, "Chapter20/01_cartpole_es.py",  # evolution strategies: 2 steps of 5 pairs
+       [LAPAN_GYM, LAPAN_WRITER, SEEDED, ("MAX_BATCH_EPISODES = 100", "MAX_BATCH_EPISODES = 5"),
+        ("if m_reward > 199:", "if m_reward > 199 or step_idx == 2:"),
+        ("speed = batch_steps / (time.time() - t_start)", "speed = 0.0  # frames a second: a wall-clock rate")]),
+    _r("lapan_ch20_cartpole_ga", LAPAN, "Chapter20/03_cartpole_ga.py",  # a genetic algorithm: 3 generations of 10
+       [LAPAN_GYM, LAPAN_WRITER, SEEDED, ("POPULATION_SIZE = 50", "POPULATION_SIZE = 10"),
+        ("if reward_mean > 199:", "if reward_mean > 199 or gen_idx == 2:")]),
     _r("lapan_ch04_cartpole", LAPAN, "Chapter04/01_cartpole.py",
        [LAPAN_GYM, LAPAN_WRITER, ("if reward_m > 199:", "if reward_m > 199 or iter_no == 3:")]),  # 4 iterations
 ]
