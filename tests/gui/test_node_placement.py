@@ -99,3 +99,37 @@ def test_auto_layout_by_shortcut_separates_nodes_stacked_on_one_place(qtbot, emp
     press(w.view, Qt.Key_L, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.undo_stack.count() == 1)
     assert overlapping_pairs(w) == []
+
+
+def test_leaves_stepped_backward_twice_keep_clear_of_each_other_with_their_badges(qtbot, empty_window):
+    """The typed chapter formula, Retain graph on, Forward all and Backward all twice: each leaf shows its value, its
+    gradient, 'sum of 2 backward calls' and its flags, and still no node box (with the badge on its corner) touches
+    another (the size model counted only value and gradient, and the leaves' badges sat on the node above)."""
+    w = active(qtbot, empty_window)
+    type_into_expression_dialog(qtbot, w, FORMULA)
+    from tests.gui.real_input import click_checkbox, click_node, show_dock
+
+    leaves = [nid for nid, n in w.graph.nodes.items() if n.type == "source.tensor"]
+    assert len(leaves) == 3
+    show_dock(qtbot, w, w.inspector_dock)
+    for nid in leaves:  # requires_grad ticked in the Inspector, as the chapter's x, w and b
+        click_node(qtbot, w, nid)
+        qtbot.waitUntil(lambda nid=nid: w.inspector.node_id == nid and "requires_grad" in w.inspector.editors
+                        and w.inspector.editors["requires_grad"].isVisible())
+        click_checkbox(w.inspector.editors["requires_grad"])
+        qtbot.waitUntil(lambda nid=nid: w.graph.nodes[nid].params.get("requires_grad") is True)
+    w.scene.clearSelection()
+    click(toolbar_button(w, "retain_graph"))
+    qtbot.waitUntil(lambda: w.named_actions["retain_graph"].isChecked())
+    click(toolbar_button(w, "forward"))
+    for calls in (1, 2):
+        click(toolbar_button(w, "backward"))
+        qtbot.waitUntil(lambda calls=calls: w.bridge.session.ledger.backward_calls == calls)
+    qtbot.waitUntil(lambda: all(w.scene.node_items[nid].display.grad_note == "sum of 2 backward calls"
+                                for nid in leaves))
+    badge = 12  # the badge circle stands this far above and right of a node's corner
+    items = list(w.scene.node_items.values())
+    touching = [(a.node_id, b.node_id) for i, a in enumerate(items) for b in items[i + 1:]
+                if a.sceneBoundingRect().adjusted(0, -badge, badge, 0).intersects(b.sceneBoundingRect())
+                or b.sceneBoundingRect().adjusted(0, -badge, badge, 0).intersects(a.sceneBoundingRect())]
+    assert touching == []

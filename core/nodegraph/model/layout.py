@@ -9,7 +9,7 @@ their top-left corners. ``free_spot`` and ``free_offset`` find room for new node
 next to a wanted point, clear of the nodes already there.
 
 Sizes: ``node_size`` is the size model the canvas shares (its node items are ``NODE_WIDTH`` wide, a
-``TITLE_H`` title bar and a ``PORT_ROW`` per port row, plus the value and gradient lines a session adds).
+``TITLE_H`` title bar and a ``PORT_ROW`` per port row, plus the value, gradient, note and flag lines a session adds).
 Callers that know the drawn sizes pass them as ``sizes`` ({id: (width, height)}); a node missing there,
 or drawn smaller than the model, takes the model's size, so a later Forward does not make nodes collide.
 """
@@ -28,7 +28,10 @@ __all__ = ["ALIGNMENTS", "COLUMN", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "
 NODE_WIDTH = 190.0  # a node on the canvas
 TITLE_H = 24.0
 PORT_ROW = 20.0
-PREVIEW_ROOM = 40.0  # the value and gradient lines (16 each) and the bottom margin (8) under the ports
+# under the ports: a leaf's value, gradient, accumulation note ("sum of 2 backward calls") and flags ("leaf,
+# requires_grad") lines (16 each) and the bottom margin (8); with only value and gradient counted, a column of leaves
+# stepped twice backward grew into the 40 between them and their badges sat on the node above
+PREVIEW_ROOM = 72.0
 GAP = (60.0, 40.0)  # room between columns (for the edges) and between nodes in a column
 COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
 
