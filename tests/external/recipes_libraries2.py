@@ -254,3 +254,42 @@ RECIPES += [
                "flows(normflows, 'maf')"),
     _normflows("planar_residual", "flows(normflows, 'planar', reverse=True, steps=6)", "flows(normflows, 'residual')"),
 ]
+
+MAIN = "if __name__ == '__main__':"
+
+
+def _vit_main(module, *calls, package=False):
+    """A vit_pytorch module with its own full-size ``__main__`` demo: the driver runs in its place."""
+    body = "\n".join(f"{DRIVERS}.{c}" for c in calls)
+    return _r(f"lib2_vit_{module}", VIT, f"vit_pytorch/{module}.py",
+              [(MAIN, f"{body}\nif False:  # the demo's full-size model (our driver's small one runs above)")],
+              support=[*EINOPS_PACKAGE, *(VIT_PACKAGE if package else ())])
+
+
+VIT_PKG = "__import__('vit_pytorch')"
+RECIPES += [
+    _vit_main("vit_1d", _cls("ViT(seq_len=32, patch_size=8, num_classes=5, dim=32, depth=2, heads=4, mlp_dim=64, "
+                             "dim_head=8, dropout=0.1, emb_dropout=0.1)", "(3, 32)")),
+    _vit_main("simple_vit_1d", _cls("SimpleViT(seq_len=32, patch_size=8, num_classes=5, dim=32, depth=2, heads=4, "
+                                    "mlp_dim=64, dim_head=8)", "(3, 32)")),
+    _vit_main("simple_vit_with_fft", _cls(f"SimpleViT({SMALL}, freq_patch_size=4)")),
+    _vit_main("simple_vit_with_value_residual", _cls(f"SimpleViT({SMALL})")),
+    _vit_main("vit_nd", _cls("ViTND(ndim=3, input_shape=(4, 8, 8), patch_size=(2, 4, 4), num_classes=5, dim=32, "
+                             "depth=2, heads=4, mlp_dim=64, dim_head=8, dropout=0.1, emb_dropout=0.1)", "(3, 4, 8, 8)")),
+    _vit_main("look_vit", _cls("LookViT(dim=32, image_size=32, num_classes=5, depth=2, patch_size=8, heads=4, "
+                               "dim_head=8, highres_patch_size=4, highres_mlp_factor=2, cross_attn_heads=2, "
+                               "cross_attn_dim_head=8, patch_conv_kernel_size=3)")),
+    _vit_main("normalized_vit", _cls("nViT(image_size=32, patch_size=8, num_classes=5, dim=32, depth=2, heads=4, "
+                                     "mlp_dim=64, dim_head=8)")),
+    _vit("learnable_memory_vit", "        return self.mlp_head(memory_cls_tokens)",
+         _cls(f"Adapter(vit=ViT({SMALL}), num_memories_per_layer=3, num_classes=5)")),
+    _vit("twins_svt", "        return self.layers(x)", _cls(
+        "TwinsSVT(num_classes=5, s1_emb_dim=16, s1_patch_size=4, s1_local_patch_size=4, s1_global_k=4, s1_depth=1, "
+        "s2_emb_dim=24, s2_patch_size=2, s2_local_patch_size=2, s2_global_k=2, s2_depth=1, s3_emb_dim=32, "
+        "s3_patch_size=2, s3_local_patch_size=2, s3_global_k=2, s3_depth=1, s4_emb_dim=40, s4_patch_size=2, "
+        "s4_local_patch_size=1, s4_global_k=1, s4_depth=1)")),
+    _vit("recorder", "        return pred, attns",
+         f"features(lambda: Recorder({VIT_PKG}.ViT({SMALL})), lambda: torch.randn(2, 3, 32, 32))", package=True),
+    _vit("extractor", "        return pred, latents",
+         f"features(lambda: Extractor({VIT_PKG}.ViT({SMALL})), lambda: torch.randn(2, 3, 32, 32))", package=True),
+]
