@@ -232,10 +232,30 @@ def _mse(node, g):
     return aten.mse_loss_backward.default(g, x, target, _REDUCTION_CODES[node.reduction]), None
 
 
+def _log_softmax(node, g):
+    (out,) = _saved(node)
+    _torch_dispatch.call_with_types(aten.detach.default, (out,), {}, (type(out),))
+    return (aten._log_softmax_backward_data.default(g, out, node.dim, out.dtype),)
+
+
+def _nll_loss(node, g):
+    args = getattr(node, "aten_args", None)
+    if args is None or args[0].dim() != 2 or (len(node.needs_input_grad) > 2 and node.needs_input_grad[2]):
+        return None
+    import core
+
+    logp, target, weight, ignore_index = args
+    total = _torch_dispatch.run_below(core.tensor, float(node.total), dtype=logp.dtype)
+    grad = aten.nll_loss_backward.default(g, logp, target, weight, _REDUCTION_CODES[node.reduction], ignore_index,
+                                          total)
+    return grad, None, None
+
+
 _FORMULAS = {
     "SumBackward0": _sum, "SumBackward1": _sum, "MeanBackward0": _mean, "MeanBackward1": _mean,
     "MulBackward0": _mul, "DivBackward0": _div, "AddBackward0": _add, "SubBackward0": _sub, "PowBackward0": _pow,
     "ReluBackward0": _unary_of_result("threshold_backward"), "TanhBackward0": _unary_of_result("tanh_backward"),
     "SigmoidBackward0": _unary_of_result("sigmoid_backward"), "ExpBackward0": _unary_of_result(None),
     "AddmmBackward0": _addmm, "MmBackward0": _mm, "TBackward0": _t, "MseLossBackward0": _mse,
+    "LogSoftmaxBackward0": _log_softmax, "NllLossBackward0": _nll_loss,
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import core
-from core.ops.activation_backward import tanh_backward
+from core.ops.activation_backward import log_softmax_backward_data, tanh_backward
 from core.ops.math_reflected import rsub_out
 
 __all__ = ["FORMS"]
@@ -188,6 +188,18 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, s
     return (output, *(r.to(indices.dtype) for r in index_results))
 
 
+def _nll_loss_backward(grad, input, target, weight, reduction, ignore_index, total_weight):
+    """ATen's ``nll_loss_backward`` for (N, C) input: ``-weight[target] * grad`` (over the total weight for a
+    mean) at each sample's target, zero elsewhere and where the target is ``ignore_index``."""
+    keep = target != ignore_index
+    safe = core.where(keep, target, 0)
+    w = keep.to(input.dtype) if weight is None else weight[safe] * keep
+    coef = -w * grad
+    if reduction == 1:
+        coef = coef / total_weight
+    return core.zeros_like(input).scatter_(1, safe.unsqueeze(1), coef.unsqueeze(1))
+
+
 FORMS = {
     "_embedding_bag": _embedding_bag,
     "_embedding_bag_forward_only": _embedding_bag,
@@ -226,6 +238,8 @@ FORMS = {
     "multilabel_margin_loss": _loss("multilabel_margin_loss", "reduction"),
     "nll_loss": _loss("nll_loss", "weight", "reduction", "ignore_index"),
     "nll_loss_forward": _nll_loss_forward,
+    "nll_loss_backward": _nll_loss_backward,
+    "_log_softmax_backward_data": lambda grad, output, dim, input_dtype: log_softmax_backward_data(grad, output, dim),
     "mse_loss_backward": lambda grad, input, target, reduction: (
         grad * 2 * (input - target) / (input.numel() if reduction == 1 else 1)),
     "nll_loss2d": _loss("nll_loss", "weight", "reduction", "ignore_index"),

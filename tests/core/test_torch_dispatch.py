@@ -115,6 +115,11 @@ BACKWARDS = {
     "tanh and sigmoid": lambda lib, x, w, b, m, w2, b2, w3: (x.tanh() + w.sigmoid()).sum(),
     "exp, division, subtraction": lambda lib, x, w, b, m, w2, b2, w3: (x.exp() / 2 - w).sum(),
     "broadcast add": lambda lib, x, w, b, m, w2, b2, w3: (m + x).sum(),
+    "cross entropy": lambda lib, x, w, b, m, w2, b2, w3: lib.nn.functional.cross_entropy(m, lib.tensor([0, 1, 3])),
+    "weighted cross entropy, an ignored target": lambda lib, x, w, b, m, w2, b2, w3: lib.nn.functional.cross_entropy(
+        m * 2, lib.tensor([0, -100, 3]), weight=lib.tensor([1.0, 2.0, 3.0, 4.0])),
+    "summed nll of log_softmax": lambda lib, x, w, b, m, w2, b2, w3: lib.nn.functional.nll_loss(
+        lib.log_softmax(m, 1), lib.tensor([2, 1, 0]), reduction="sum"),
 }
 
 

@@ -326,6 +326,7 @@ class NllLoss(Function):
 
     @staticmethod
     def forward(ctx, input, target, weight, *, ignore_index, reduction):
+        ctx.aten_args = (input, target, weight, ignore_index)  # (nll_loss_backward's, for a TorchDispatchMode)
         x = input._data
         xp = xp_of(x)
         tgt = target._data.astype(np.int64, copy=False)
