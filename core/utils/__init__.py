@@ -5,8 +5,9 @@ from core.utils.swap import swap_tensors  # noqa: F401
 
 
 def __getattr__(name):
-    """``flop_counter`` and ``module_tracker`` load on first use (they switch core's dispatch on when used)."""
-    if name in ("flop_counter", "module_tracker"):
+    """``flop_counter``, ``module_tracker`` and ``_python_dispatch`` load on first use (they switch core's dispatch
+    on when used)."""
+    if name in ("flop_counter", "module_tracker", "_python_dispatch"):
         import importlib
 
         return importlib.import_module(f"core.utils.{name}")

@@ -477,3 +477,8 @@ def test_a_wrapper_op_core_has_no_backward_formula_for_raises_naming_it():
         x.sin()
     with core.no_grad():
         assert type(x.sin()) is LoggingTensor
+
+
+def test_python_dispatch_is_reachable_from_the_package_as_in_torch(torch):
+    for lib in (core, torch):
+        assert lib.utils._python_dispatch.TorchDispatchMode.__name__ == "TorchDispatchMode"
