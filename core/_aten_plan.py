@@ -76,7 +76,7 @@ def plan(public, original, args, kwargs):
     if namespace == "property":
         if name not in _PROPERTY_OPS:
             return None
-        return lambda: _property(name, args[0])
+        return lambda: _property(name, args[0], original)
     if name in _NOT_OPERATORS or name.startswith("is_"):
         return None
     if name in _RUNS_OPERATORS:
@@ -458,7 +458,8 @@ def _setitem_call(namespace, original, args, kwargs):
     return None
 
 
-def _property(name: str, x):
+def _property(name: str, x, original):
+    core._torch_dispatch.run_below(original, x)  # (core's property gives torch's warnings: x.T of a vector)
     if name == "T":
         return aten.permute.default(x, list(range(x.dim()))[::-1])
     if name == "mT":

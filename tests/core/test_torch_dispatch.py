@@ -482,3 +482,43 @@ def test_a_wrapper_op_core_has_no_backward_formula_for_raises_naming_it():
 def test_python_dispatch_is_reachable_from_the_package_as_in_torch(torch):
     for lib in (core, torch):
         assert lib.utils._python_dispatch.TorchDispatchMode.__name__ == "TorchDispatchMode"
+
+
+def scaled_tensor_program(lib, log):
+    """A wrapper with ``__torch_function__`` disabled (its ops reach only ``__torch_dispatch__``)."""
+    from importlib import import_module
+
+    tree_map = import_module(f"{lib.__name__}.utils._pytree").tree_map
+
+    class Scaled(lib.Tensor):
+        __torch_function__ = lib._C._disabled_torch_function_impl
+
+        @staticmethod
+        def __new__(cls, data, scale):
+            r = lib.Tensor._make_wrapper_subclass(cls, data.shape, dtype=data.dtype, device=data.device)
+            r.data_, r.scale = data, scale
+            return r
+
+        def __repr__(self):
+            return f"Scaled({self.data_ * self.scale})"
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            log.append(f"{func.overloadpacket} {func._overloadname}")
+
+            def unwrap(e):
+                return e.data_ * e.scale if isinstance(e, Scaled) else e
+
+            out = func(*tree_map(unwrap, args), **tree_map(unwrap, kwargs or {}))
+            return tree_map(lambda e: Scaled(e, 1.0) if isinstance(e, lib.Tensor) else e, out)
+
+    s = Scaled(lib.tensor([1.0, 2.0, 3.0]), 2.0)
+    shown = [s + 1, lib.add(s, s), s.sum(), s.mean().item(), s[1:], lib.cat([s, s]), s * lib.ones(3),
+             lib.nn.functional.relu(s - 3), s.clone().detach(), s.to(lib.float64), tuple(s.shape), len(s)]
+    return [str(v) for v in shown]
+
+
+def test_a_wrapper_with_torch_function_disabled_dispatches_as_torchs(torch):
+    ours, theirs = [], []
+    assert scaled_tensor_program(core, ours) == scaled_tensor_program(torch, theirs)
+    assert ours == theirs
