@@ -21,11 +21,13 @@ def run(args: argparse.Namespace) -> int:
     from core.nodegraph.files.examples import default_graph  # registers node types lazily
 
     window = MainWindow(default_graph())
-    if getattr(args, "file", None) and not window.open_path(args.file):
-        if args.screenshot:
-            return 1
+    path = getattr(args, "file", None)
+    if args.screenshot and path and not window.open_path(path):
+        return 1
     window.show()
     dock_layout.place_on_screen(window)  # where it was last closed, or most of the screen on a first start
+    if path and not args.screenshot:
+        window.open_path(path)  # once shown: a refused file's message stands over the window, not an empty screen
     if not args.screenshot and not autosave.offer(window):
         window.lessons.first_start()  # lesson 4 beside the default graph, once
     app.processEvents()
