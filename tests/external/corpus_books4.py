@@ -10,7 +10,9 @@ loops take a fraction of a second.
 
 from __future__ import annotations
 
+import collections
 import sys
+import types
 
 import numpy as np
 
@@ -65,3 +67,59 @@ def load_mnist(batch_size=64):
              "test_loader": torch.utils.data.DataLoader(data_test, batch_size=batch_size)}
     sys._getframe(1).f_globals.update(names)
     vars(pytorchcv).update(names)
+
+
+class _Vocab:
+    """torchtext 0.9's ``Vocab(counter, min_freq=..., specials=...)``: the specials first, then the words by
+    decreasing frequency (ties alphabetically); ``stoi`` gives ``<unk>``'s index for any other word."""
+
+    def __init__(self, counter, max_size=None, min_freq=1, specials=("<unk>", "<pad>"), vectors=None, unk_init=None,
+                 vectors_cache=None, specials_first=True):
+        self.freqs = counter
+        counter = counter.copy()
+        self.itos = list(specials) if specials_first else []
+        limit = None if max_size is None else max_size + (len(specials) if specials_first else 0)
+        for token in specials:
+            del counter[token]
+        ordered = sorted(counter.items(), key=lambda pair: pair[0])
+        ordered.sort(key=lambda pair: pair[1], reverse=True)
+        for word, freq in ordered:
+            if freq < max(min_freq, 1) or len(self.itos) == limit:
+                break
+            self.itos.append(word)
+        self.unk_index = None
+        if "<unk>" in specials:
+            at = specials.index("<unk>")
+            self.unk_index = at if specials_first else len(self.itos) + at
+        if not specials_first:
+            self.itos.extend(specials)
+        self.stoi = collections.defaultdict((lambda: self.unk_index) if "<unk>" in specials else None)
+        self.stoi.update({token: i for i, token in enumerate(self.itos)})
+
+    def __len__(self):
+        return len(self.itos)
+
+    def __getitem__(self, token):
+        return self.stoi.get(token, self.stoi.get("<unk>"))
+
+
+def _ngrams_iterator(token_list, ngrams):
+    """torchtext's: the tokens, then each n-gram (2..ngrams) joined by spaces."""
+    yield from token_list
+    for n in range(2, ngrams + 1):
+        for gram in zip(*[token_list[i:] for i in range(n)]):
+            yield " ".join(gram)
+
+
+def torchtext_09():
+    """The torchtext 0.9 API that Microsoft Learn's NLP notebooks and their torchnlp.py use, over
+    ``corpus_torchtext``'s AG_NEWS texts (400 training, 100 test): ``datasets.AG_NEWS(root)`` (both splits),
+    ``data.utils.get_tokenizer('basic_english')``, ``data.utils.ngrams_iterator`` and ``vocab.Vocab``."""
+    import corpus_torchtext
+
+    module = types.ModuleType("torchtext")
+    utils = types.SimpleNamespace(get_tokenizer=corpus_torchtext.get_tokenizer, ngrams_iterator=_ngrams_iterator)
+    module.data = types.SimpleNamespace(utils=utils)
+    module.datasets = types.SimpleNamespace(AG_NEWS=corpus_torchtext.AG_NEWS)
+    module.vocab = types.SimpleNamespace(Vocab=_Vocab)
+    return module

@@ -52,6 +52,24 @@ RECIPES += [
        support=PYTORCHCV, keep_going=True),
 ]
 
+# The NLP notebooks use torchtext 0.9 (not installed), as their torchnlp.py does: corpus_books4.torchtext_09 stands in
+# for both (the runner's torchtext stub is put back once torchnlp is imported).
+TORCHTEXT_09 = ("import torchtext\n", "torchtext = __import__('corpus_books4').torchtext_09()\n")
+TORCHNLP = ("from torchnlp import *", """__saved_torchtext = __import__('sys').modules.get('torchtext')
+__import__('sys').modules['torchtext'] = torchtext  # torchnlp.py imports the stand-in
+try:
+    from torchnlp import *
+finally:
+    __import__('sys').modules['torchtext'] = __saved_torchtext""")
+NLP_EDITS = {"5_generative": [("nchars = 100", "nchars = 10"),  # the stand-in's texts are 20-40 characters long
+                               ("samples_to_train = 10000", "samples_to_train = 12"),
+                               ("generate_soft(net,size=300,", "generate_soft(net,size=60,")]}  # one LSTM step a char
+RECIPES += [_r(f"msl_nlp_{name}", MSL, f"nlp-pytorch/{path}.ipynb", [TORCHTEXT_09, TORCHNLP, *NLP_EDITS.get(name, ())],
+               support=[("nlp-pytorch/torchnlp.py", "torchnlp.py")], keep_going=True)
+            for name, path in (("4_recurrent", "4-recurrent-networks"), ("5_generative", "5-generative-networks"))]
+# (3-embeddings trains with Adam at lr 1: float32 rounding reaches the 4th digit by its third run; in float64 it
+# matches torch.)
+
 # joe-papa/pytorch-book: the PyTorch Pocket Reference's notebooks (MIT).
 JPB = ("joe-papa/pytorch-book", "649f821bf2cf10caac40a6e511217fab6556f8f6", "MIT")
 RECIPES += [
