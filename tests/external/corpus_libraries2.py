@@ -61,7 +61,8 @@ def classifier(make, shape, *, classes, steps=3, lr=1e-3, batch=2, train_mode=Tr
 
 
 def trainer(make, batch, *, steps=3, lr=1e-3):
-    """A self-supervised wrapper (MAE, SimMIM, Dino...) whose ``model(batch)`` is the loss: Adam for ``steps``."""
+    """A training wrapper (MAE, SimMIM, MPP, a distiller...) whose ``model(batch)`` (``model(*batch)`` for a tuple)
+    is the loss: Adam for ``steps``."""
     torch.manual_seed(0)
     model = make()
     print(type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters() if p.requires_grad))
@@ -70,7 +71,7 @@ def trainer(make, batch, *, steps=3, lr=1e-3):
     opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=lr)
     for step in range(steps):
         opt.zero_grad()
-        loss = model(x)
+        loss = model(*x) if isinstance(x, tuple) else model(x)
         loss.backward()
         opt.step()
         print(step, f"loss {loss.item():.6g}")

@@ -48,11 +48,13 @@ IMG = "(3, 32, 32)"
 SMALL = "image_size=32, patch_size=8, num_classes=5, dim=32, depth=2, heads=4, mlp_dim=64, dim_head=8"
 
 
-def _vit(module, tail, *calls, package=False, name=None, edits=()):
-    """vit_pytorch/MODULE.py with einops beside it (and the vit_pytorch package where it imports it)."""
+def _vit(module, tail, *calls, package=False, name=None, edits=(), extra=()):
+    """vit_pytorch/MODULE.py with einops beside it (and the vit_pytorch package, with ``extra`` modules, where it
+    imports it)."""
     return _r(name or f"lib2_vit_{module}", VIT, f"vit_pytorch/{module}.py",
               [*edits, _then(tail, "\n".join(f"{DRIVERS}.{c}" for c in calls))],
-              support=[*EINOPS_PACKAGE, *(VIT_PACKAGE if package else ())])
+              support=[*EINOPS_PACKAGE, *(VIT_PACKAGE if package else ()),
+                       *((f"vit_pytorch/{m}.py", f"vit_pytorch/{m}.py") for m in extra)])
 
 
 def _cls(make, shape=IMG, **kw):
@@ -292,4 +294,32 @@ RECIPES += [
          f"features(lambda: Recorder({VIT_PKG}.ViT({SMALL})), lambda: torch.randn(2, 3, 32, 32))", package=True),
     _vit("extractor", "        return pred, latents",
          f"features(lambda: Extractor({VIT_PKG}.ViT({SMALL})), lambda: torch.randn(2, 3, 32, 32))", package=True),
+]
+
+IMAGES = "lambda: torch.randn(2, 3, 32, 32)"
+RECIPES += [
+    _vit_main("vivit", _cls("ViViT(image_size=16, image_patch_size=8, frames=4, frame_patch_size=2, num_classes=5, "
+                            "dim=32, spatial_depth=1, temporal_depth=1, heads=4, mlp_dim=64, dim_head=8, "
+                            "use_flash_attn=False)", "(3, 4, 16, 16)"),
+              _cls("ViViT(image_size=16, image_patch_size=8, frames=4, frame_patch_size=2, num_classes=5, dim=32, "
+                   "spatial_depth=1, temporal_depth=1, heads=4, mlp_dim=64, dim_head=8, variant='factorized_self_"
+                   "attention', use_flash_attn=True)", "(3, 4, 16, 16)")),
+    _vit("simple_flash_attn_vit", "        return self.linear_head(x)", _cls(f"SimpleViT({SMALL}, use_flash=True)"),
+         _cls(f"SimpleViT({SMALL}, use_flash=False)")),  # (its use_flash=False path calls an einsum it never imports)
+    _vit("max_vit_with_registers", "        return self.mlp_head(x)", _cls(
+        "MaxViT(num_classes=5, dim_conv_stem=16, dim=16, dim_head=8, depth=(1, 1), window_size=4, "
+        "mbconv_expansion_rate=2, dropout=0.1, num_register_tokens=2)", sgd=True)),
+    _vit("cct_3d", "        return self.classifier(x)", _cls(
+        "CCT(img_size=16, num_frames=4, embedding_dim=32, n_conv_layers=1, frame_kernel_size=3, kernel_size=3, "
+        "stride=1, padding=1, pooling_kernel_size=3, pooling_stride=2, pooling_padding=1, num_layers=2, num_heads=4, "
+        "mlp_ratio=2.0, num_classes=5, positional_embedding='learnable')", "(3, 4, 16, 16)")),
+    _vit("vit_with_patch_dropout", "        return self.mlp_head(x)", _cls(f"ViT({SMALL}, patch_dropout=0.25)")),
+    _vit("mp3", "        return loss", f"trainer(lambda: MP3(ViT(num_classes=5, image_size=32, patch_size=8, dim=32, "
+         f"depth=2, heads=4, mlp_dim=64, dim_head=8), masking_ratio=0.5), {IMAGES})"),
+    _vit("distill", "        return loss * (1 - alpha) + distill_loss * alpha",
+         f"trainer(lambda: DistillWrapper(teacher={VIT_PKG}.ViT({SMALL}), student=DistillableViT({SMALL}), "
+         "temperature=3, alpha=0.5), lambda: (torch.randn(2, 3, 32, 32), torch.tensor([1, 3])))",
+         f"trainer(lambda: DistillWrapper(teacher={VIT_PKG}.ViT({SMALL}), student=DistillableViT({SMALL}), hard=True, "
+         "mlp_layernorm=True), lambda: (torch.randn(2, 3, 32, 32), torch.tensor([1, 3])))", package=True,
+         extra=("t2t", "efficient")),
 ]
