@@ -4,15 +4,19 @@ Counts follow torch 2.13's formulas and the ATen operator each call becomes on t
 ``aten.addmm`` (with a bias on a contiguous input) or a ``matmul``; ``matmul``/``@`` is ``aten.mm`` where ATen folds
 the batch into rows and ``aten.bmm`` otherwise (``dot``/``mv`` are not counted, as torch's registry has them not);
 convolutions are ``aten.convolution``; ``scaled_dot_product_attention`` is its two ``aten.bmm``s (torch's math
-path on the CPU); ``mm``, ``bmm``, ``addmm``, ``baddbmm`` and two-operand ``einsum`` count as themselves. A call's
-backward (run inside the mode) counts as torch's: ``aten.mm``/``aten.bmm`` per operand that needs a gradient and
-``aten.convolution_backward``. Counts are kept under "Global" and the running modules' names
-(``get_flop_counts()``); ``display=True`` prints torch's table on exit (core renders it without ``tabulate``).
+path on the CPU) or nothing where torch picks its flash kernel, which its registry does not count; ``mm``, ``bmm``,
+``addmm`` and ``baddbmm`` count as themselves, ``einsum`` as the ``aten.bmm`` of each pair torch contracts (left to
+right) and ``bilinear`` (``aten._trilinear``) as nothing. A call's backward (run inside the mode) counts as torch's:
+``aten.mm``/``aten.bmm`` per operand that needs a gradient and ``aten.convolution_backward``. Counts are kept under
+"Global" and the running modules' names (``get_flop_counts()``); ``display=True`` prints torch's table on exit (core
+renders it without ``tabulate``).
 
 The mode sees calls through core's ``__torch_function__`` protocol; a counted call's inner ops are not seen again,
-other calls are followed into, so a composite counts the ops core composes it from: multi-head attention,
-recurrent layers and ``Bilinear`` differ from torch, which runs some of them as fused ATen ops it does not count.
-A backward is counted by a hook on the call's ``grad_fn``.
+other calls are followed into, so a composite counts the ops core composes it from, as torch's decomposes it:
+multi-head attention its projections and ``bmm``s, recurrent layers their input projection and each step's
+``linear`` (the mode asks them to record each step, ``records_rnn_steps``, so each step's backward ``mm``s count);
+an ``nn.LSTM`` torch runs on oneDNN counts nothing, as torch's. A backward is counted by a hook on the call's
+``grad_fn``.
 """
 
 from __future__ import annotations
@@ -171,7 +175,13 @@ def _conv(transposed: bool):
     return count
 
 
-def _sdpa(query, key, value, *args, **kwargs):
+def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, *args, **kwargs):
+    """Two ``aten.bmm``s (torch's math kernel) and their backward; nothing where torch's CPU dispatch picks its flash
+    kernel (4-D inputs of one batch and head count, no dropout...), whose ATen operator torch's registry lacks."""
+    from core.nn.functional.attention import _flash_shapes  # (nn imports this package)
+
+    if _flash_shapes(query, key, value, dropout_p) and query.shape[:2] == key.shape[:2] == value.shape[:2]:
+        return [], []
     batch = math.prod(core.broadcast_shapes(tuple(query.shape[:-2]), tuple(key.shape[:-2])))
     length, embed, source, embed_v = query.shape[-2], query.shape[-1], key.shape[-2], value.shape[-1]
     scores, weighted = _mm(length, embed, source, batch), _mm(length, source, embed_v, batch)
@@ -180,23 +190,62 @@ def _sdpa(query, key, value, *args, **kwargs):
     return [("bmm", scores), ("bmm", weighted)], [("bmm", backward)]
 
 
+def _einsum_terms(equation: str, operands) -> tuple:
+    """``(input terms, output term)`` of ``equation`` with each ``...`` spelled as letters of its own (right-aligned
+    over the operands' extra dims) and an implicit output made explicit (letters seen once, in order)."""
+    equation = equation.replace(" ", "")
+    inputs, arrow, output = equation.partition("->")
+    terms, widest = inputs.split(","), 0
+    for i, (term, op) in enumerate(zip(terms, operands)):
+        if "..." in term:
+            extra = op.dim() - len(term.replace("...", ""))
+            widest = max(widest, extra)
+            terms[i] = term.replace("...", "".join(chr(0x100 + widest - extra + d) for d in range(extra)))
+    ellipsis = "".join(chr(0x100 + d) for d in range(widest))
+    if arrow:
+        return terms, output.replace("...", ellipsis)
+    letters = "".join(terms)
+    return terms, ellipsis + "".join(sorted(c for c in set(letters) if letters.count(c) == 1 and c not in ellipsis))
+
+
 def _einsum(equation, *operands, **kwargs):
+    """torch's einsum without opt_einsum: the operands contracted left to right, each pair with a summed letter as
+    one ``aten.bmm`` over the letters either keeps or sums (a letter only one side has and nothing later needs is
+    summed before); a pair with no summed letter is a product it does not count. The backward is a ``bmm`` of the
+    same size for each side of a pair that needs a gradient."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    if len(operands) != 2 or "." in equation or "->" not in equation:
+    if len(operands) < 2:
         return [], []
-    inputs, output = equation.replace(" ", "").split("->")
-    left, right = inputs.split(",")
-    sizes = {**dict(zip(left, operands[0].shape)), **dict(zip(right, operands[1].shape))}
-    counted = [c for c in sizes if (c in left and c in right) or c in output]
-    return [("bmm", 2 * math.prod(sizes[c] for c in counted))], []
+    terms, output = _einsum_terms(equation, operands)
+    sizes = {}
+    for term, op in zip(terms, operands):
+        sizes.update((c, n) for c, n in zip(term, op.shape) if n != 1 or c not in sizes)
+    forward, backward = [], []
+    left, left_grad = terms[0], _needing_grad(operands[0])
+    for i in range(1, len(terms)):
+        right, right_grad = terms[i], _needing_grad(operands[i])
+        later = output + "".join(terms[i + 1:])
+        both = dict.fromkeys(left + right)
+        summed = [c for c in both if c in left and c in right and c not in later]
+        if summed:
+            flops = 2 * math.prod(sizes[c] for c in both if c in later or c in summed)
+            forward.append(("bmm", flops))
+            backward.append(("bmm", flops * (left_grad + right_grad)))
+        left, left_grad = "".join(c for c in both if c in later), int(bool(left_grad or right_grad))
+    return forward, backward
+
+
+def _uncounted(*args, **kwargs):
+    """A call whose ATen operators torch's registry has no formula for (``bilinear``: ``aten._trilinear``)."""
+    return [], []
 
 
 _COUNTED = {"linear": _linear, "matmul": _matmul, "__matmul__": _matmul, "mm": _matmul,
             "__rmatmul__": lambda a, b: _matmul(b, a), "addmm": _addmm, "bmm": _bmm, "baddbmm": _baddbmm,
             "conv1d": _conv(False), "conv2d": _conv(False), "conv3d": _conv(False),
             "conv_transpose1d": _conv(True), "conv_transpose2d": _conv(True), "conv_transpose3d": _conv(True),
-            "scaled_dot_product_attention": _sdpa, "einsum": _einsum}
+            "scaled_dot_product_attention": _sdpa, "einsum": _einsum, "bilinear": _uncounted}
 _NOT_FOLLOWED = {"backward", "grad"}  # a backward is counted by its nodes' hooks, not as calls
 
 
@@ -324,8 +373,22 @@ class FlopCounterMode:
                     self.flop_counts[parent][_packet(name)] += flops
 
 
+def _in_onednn_lstm(tracker) -> bool:
+    """Whether an ``nn.LSTM`` that torch runs on oneDNN is running (float32 on the CPU, no projection): its layers are
+    ``aten.mkldnn_rnn_layer`` calls, which torch's registry does not count."""
+    from core.nn.modules._rnn_output import uses_onednn  # (nn imports this package)
+
+    for module in tracker.running_modules():
+        if getattr(module, "mode", None) == "LSTM" and hasattr(module, "weight_ih_l0"):
+            if uses_onednn("LSTM", module.proj_size, module.weight_ih_l0):
+                return True
+    return False
+
+
 class _FlopCounterMode(TorchFunctionMode):
     """The ``__torch_function__`` mode behind ``FlopCounterMode``."""
+
+    records_rnn_steps = True  # recurrent layers record each step, whose node counts its backward mm's as torch's
 
     def __init__(self, counter: FlopCounterMode):
         super().__init__()
@@ -342,6 +405,8 @@ class _FlopCounterMode(TorchFunctionMode):
             with self:  # follow the call into the op: the calls it is made of are counted
                 return original(*args, **kwargs)
         out = func(*args, **kwargs)
+        if _in_onednn_lstm(self.counter.mod_tracker):
+            return out
         if name.startswith("conv"):
             forward, backward = count(*args, out=out, **kwargs)
         else:

@@ -264,3 +264,77 @@ def test_aten_embedding_bag_gives_torchs_four_results_and_gradient(torch, call):
         return [(r.tolist(), str(r.dtype)) for r in results], weight.grad.tolist() if backward else None
 
     assert run(core) == run(torch)
+
+
+# ----- FlopCounterMode on attention, recurrent layers, Bilinear and einsum ------------------------------------------
+
+def _layer_calls(lib):
+    nn, x = lib.nn, lib.randn(5, 3, 16)
+    qkv = [lib.randn(2, 3, 5, 8, requires_grad=True)] * 3
+    return {
+        "mha": lambda: nn.MultiheadAttention(16, 4)(x, x, x),
+        "mha_batch_first_without_weights": lambda: nn.MultiheadAttention(16, 4, batch_first=True)(
+            x, x, x, need_weights=False),
+        "mha_kdim_vdim": lambda: nn.MultiheadAttention(16, 4, kdim=6, vdim=7)(x, lib.randn(4, 3, 6),
+                                                                              lib.randn(4, 3, 7)),
+        "transformer_encoder_layer": lambda: nn.TransformerEncoderLayer(16, 4, 32)(x),
+        "lstm_on_onednn": lambda: nn.LSTM(16, 8)(x),
+        "lstm_float64": lambda: nn.LSTM(16, 8).double()(x.double()),
+        "lstm_projected": lambda: nn.LSTM(16, 8, proj_size=4)(x),
+        "gru_two_layers": lambda: nn.GRU(16, 8, num_layers=2)(x),
+        "gru_batch_first": lambda: nn.GRU(16, 8, batch_first=True)(x),
+        "gru_without_bias": lambda: nn.GRU(16, 8, bias=False)(x),
+        "gru_unbatched_strided": lambda: nn.GRU(16, 8)(x[:, 0]),
+        "rnn_bidirectional": lambda: nn.RNN(16, 8, bidirectional=True)(x),
+        "rnn_given_h0": lambda: nn.RNN(16, 8, nonlinearity="relu")(x, lib.zeros(1, 3, 8, requires_grad=True)),
+        "lstm_cell": lambda: nn.LSTMCell(16, 8)(x[0]),
+        "bilinear": lambda: nn.Bilinear(16, 16, 4)(x[0], x[1]),
+        "sdpa_flash": lambda: nn.functional.scaled_dot_product_attention(*qkv),
+        "sdpa_dropout": lambda: nn.functional.scaled_dot_product_attention(*qkv, dropout_p=0.5),
+    }
+
+
+def _einsum_calls(lib):
+    def r(*shape, grad=True):
+        return lib.randn(*shape).requires_grad_(grad)
+    return {
+        "matrix_product": lambda: lib.einsum("ij,jk->ik", r(4, 5), r(5, 6)),
+        "implicit_output": lambda: lib.einsum("ij,jk", r(4, 5), r(5, 6)),
+        "outer_product": lambda: lib.einsum("i,j->ij", r(4), r(5)),
+        "elementwise": lambda: lib.einsum("ij,ij->ij", r(4, 5), r(4, 5)),
+        "full_contraction": lambda: lib.einsum("ij,ij->", r(4, 5), r(4, 5)),
+        "batched": lambda: lib.einsum("bij,bjk->bik", r(2, 4, 5), r(2, 5, 6)),
+        "three_operands": lambda: lib.einsum("ij,jk,kl->il", r(4, 5), r(5, 6), r(6, 2, grad=False)),
+        "four_operands": lambda: lib.einsum("ij,jk,kl,lm->im", r(2, 3), r(3, 4, grad=False), r(4, 5), r(5, 2)),
+        "summed_before": lambda: lib.einsum("ijk,jl->il", r(3, 4, 5), r(4, 2)),
+        "attention_scores": lambda: lib.einsum("bhqd,bhkd->bhqk", r(2, 3, 4, 5), r(2, 3, 6, 5)),
+        "ellipsis": lambda: lib.einsum("...ij,...jk->...ik", r(2, 3, 4), r(2, 4, 5)),
+        "operand_list": lambda: lib.einsum("ij,jk->ik", [r(4, 5), r(5, 6)]),
+        "no_gradient": lambda: lib.einsum("ij,jk->ik", r(4, 5, grad=False), r(5, 6, grad=False)),
+    }
+
+
+def _forward_and_backward_flops(lib, calls, name):
+    lib.manual_seed(0)
+    counter_cls = __import__(f"{lib.__name__}.utils.flop_counter", fromlist=["FlopCounterMode"]).FlopCounterMode
+    call = calls(lib)[name]
+    with counter_cls(display=False) as counter:
+        out = call()
+        out = out[0] if isinstance(out, tuple) else out
+        forward = {str(op): n for op, n in counter.get_flop_counts().get("Global", {}).items()}
+        if out.requires_grad:
+            out.sum().backward()
+    return forward, {str(op): n for op, n in counter.get_flop_counts().get("Global", {}).items()}
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")
+@pytest.mark.parametrize("name", sorted(_layer_calls(core)))
+def test_flop_counter_counts_layers_forward_and_backward_as_torch(torch, name):
+    assert _forward_and_backward_flops(core, _layer_calls, name) == \
+        _forward_and_backward_flops(torch, _layer_calls, name)
+
+
+@pytest.mark.parametrize("name", sorted(_einsum_calls(core)))
+def test_flop_counter_counts_einsum_forward_and_backward_as_torch(torch, name):
+    assert _forward_and_backward_flops(core, _einsum_calls, name) == \
+        _forward_and_backward_flops(torch, _einsum_calls, name)

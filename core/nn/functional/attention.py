@@ -18,7 +18,7 @@ from core.backends import cuda as _sdp_flags
 from core.nn._fused_names import fused_name
 from core.nn.functional._pad import pad
 from core.nn.functional.activation import softmax
-from core.nn.functional.misc import dropout, linear
+from core.nn.functional.misc import dropout
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -140,6 +140,12 @@ def _canonical_mask(mask, name: str, other_type, other_name: str, target_type):
     return mask
 
 
+def linear(input, weight, bias=None):
+    """``F.linear`` looked up in ``core.nn.functional`` at each call, as torch's multi-head attention calls it: a
+    ``__torch_function__`` handler or mode (``FlopCounterMode``) sees the projections."""
+    return core.nn.functional.linear(input, weight, bias)
+
+
 def _in_projection(query, key, value, in_proj_weight, in_proj_bias, separate):
     """q, k, v = the three input projections (one packed weight, or three when ``separate`` is given)."""
     if separate is None:
@@ -246,7 +252,7 @@ def _sdpa_heads(q, k, v, attn_mask, dropout_p, is_causal, sizes, out_proj_weight
         attn_mask = attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 and attn_mask.dim() == 3 \
             else attn_mask.view(bsz, num_heads, -1, src_len)
     q, k, v = (t.view(bsz, num_heads, t.size(1), t.size(2)) for t in (q, k, v))
-    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = core.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)  # (as linear)
     out = linear(out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim), out_proj_weight, out_proj_bias)
     out = out.view(tgt_len, bsz, out.size(1))
     return (out.squeeze(1) if unbatched else out), None

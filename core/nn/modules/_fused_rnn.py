@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core import _torch_function
 from core.autograd import forward_ad as _forward_ad
 from core.autograd.function import Function, capturing
 from core.nn import functional as F
@@ -34,8 +35,8 @@ enabled = True  # False: every layer runs the composite steps (tests compare the
 
 def applies(mode: str, gi, state0: tuple, w) -> bool:
     """True when the fused node can stand for the composite: CPU float32/float64, no projection, rows present,
-    no forward-mode AD, no ``core.compile`` capture, no autocast."""
-    if not enabled or w.hr is not None or _forward_ad._state.token is not None or capturing():
+    no forward-mode AD, no ``core.compile`` capture, no autocast, no mode that wants the steps recorded."""
+    if not enabled or w.hr is not None or _forward_ad._state.token is not None or capturing() or _steps_wanted():
         return False
     if core.is_autocast_enabled("cpu") or not gi.shape[0]:
         return False
@@ -46,6 +47,13 @@ def applies(mode: str, gi, state0: tuple, w) -> bool:
         if t is not None and (type(t._data) is not np.ndarray or t.dtype != dtype):
             return False
     return True
+
+
+def _steps_wanted() -> bool:
+    """Whether an active ``__torch_function__`` mode sets ``records_rnn_steps`` (``FlopCounterMode``: torch's
+    backward runs an ``mm`` per step, which it counts on each step's node)."""
+    return bool(_torch_function._modes_entered) and any(getattr(mode, "records_rnn_steps", False)
+                                                         for mode in _torch_function.mode_stack())
 
 
 # Forward steps: the composite steps of ``rnn`` op for op, also returning what backward needs (arrays). A gate

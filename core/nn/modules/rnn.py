@@ -84,6 +84,8 @@ def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padd
     """One layer in one direction over packed rows ``x``: its output (``(steps, batch, hidden)`` with ``padded``,
     packed rows otherwise) and the final state; one fused node where ``_fused_rnn`` applies, else composed steps."""
     gi = F.linear(x, w.ih, w.b_ih)  # the input's share of every step's gates, in one matmul
+    if gi.dim() == 3:  # the first layer's (steps, batch, features) input, as PyTorch's projects it
+        gi = gi.reshape(-1, gi.size(-1))
     if _fused_rnn.applies(mode, gi, state, w):
         name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
         return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded)
@@ -165,7 +167,8 @@ def _layer_weights(module, names: list) -> _Weights:
 
 
 def _run(module, data, batch_sizes: list, state: tuple, padded: bool = False) -> tuple:
-    """All layers and directions over packed rows: the last layer's output and the final states.
+    """All layers and directions over packed rows (or, padded, the ``(steps, batch, features)`` input, whose rows
+    the first layer's projection reads as PyTorch's does): the last layer's output and the final states.
 
     The output is packed rows, or with ``padded`` the ``(steps, batch, features)`` tensor built as PyTorch
     builds it (see ``_rnn_output``).
@@ -243,7 +246,7 @@ def _forward_padded(module, input, hx):
         module.check_forward_args(input, hx, None)
     steps = input.size(1 - batch_dim)
     time_major = input.transpose(0, 1) if module.batch_first else input
-    out, state = _run(module, time_major.reshape(steps * batch, input.size(-1)), [batch] * steps,
+    out, state = _run(module, time_major, [batch] * steps,
                       _as_state(module, hx), padded=True)
     if module.batch_first:
         out = _rnn_output.to_batch_first(out, module.mode)
