@@ -90,3 +90,14 @@ def test_refused_text_left_by_clicking_elsewhere_stays_marked_until_undo_shows_t
     QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)  # m's edit undone: both fields show the document
     qtbot.waitUntil(lambda: node.params["m"] == -1)
     qtbot.waitUntil(lambda: not _note(window, field).isVisible() and field.lineEdit().text() == "3")
+
+
+def test_a_ragged_literal_typed_into_a_tensor_field_is_refused_as_torch_says_it(qtbot, window):
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")  # x
+    show_dock(qtbot, w, w.inspector_dock)
+    qtbot.waitUntil(lambda: w.inspector.node_id == "n1" and "tensor" in w.inspector.editors)
+    type_into(qtbot, w.inspector.editors["tensor"], "[[1, 2], [3]]")
+    qtbot.waitUntil(lambda: "expected sequence of length 2 at dim 1 (got 1)" in w.inspector.error_label.text())
+    assert "inhomogeneous" not in w.inspector.error_label.text()
+    assert w.graph.nodes["n1"].params["tensor"] == [2.0, 3.0]

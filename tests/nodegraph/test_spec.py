@@ -48,3 +48,15 @@ def test_a_type_id_registers_once():
             register(_spec("test.once"))
     finally:
         unregister("test.once")
+
+
+@pytest.mark.parametrize("rows", [[[1, 2], [3]], [[1.0], [2.0, 3.0]], [[[1, 2], [3, 4]], [[5, 6]]]])
+def test_a_ragged_tensor_literal_is_refused_in_torch_tensors_words(rows):
+    """``[[1, 2], [3]]`` typed as a literal: the refusal says where it stops being rectangular as torch.tensor says
+    it, not NumPy's 'setting an array element with a sequence ... inhomogeneous shape'."""
+    torch = pytest.importorskip("torch")
+    with pytest.raises(ValueError) as expected:
+        torch.tensor(rows)
+    with pytest.raises(ParamError) as refused:
+        Param("tensor", "tensor", 0.0).validate(rows)
+    assert str(refused.value) == f"parameter 'tensor' must be a rectangular list of numbers: {expected.value}"

@@ -183,12 +183,27 @@ def _tensor(p: Param, v: object) -> object:
 
     if isinstance(v, str):
         raise ParamError(f"parameter '{p.name}' must be a number or a list of numbers, got a string")
-    arr = np.asarray(v)
+    try:
+        arr = np.asarray(v)
+    except ValueError:  # rows of different lengths: said as torch.tensor says it, not in NumPy's words
+        raise ParamError(f"parameter '{p.name}' must be a rectangular list of numbers: {_ragged(v)}") from None
     if arr.dtype == object or arr.dtype.kind not in "biuf":
         raise ParamError(f"parameter '{p.name}' must be a number or a rectangular list of numbers")
     if arr.size > MAX_NUMEL:
         raise ParamError(f"parameter '{p.name}' is too large ({arr.size} elements)")
     return v
+
+
+def _ragged(v: object) -> str:
+    """Where a nested list stops being rectangular, in torch.tensor's words ("expected sequence of length 2 at dim
+    1 (got 1)")."""
+    import core
+
+    try:
+        core.tensor(v)
+    except (ValueError, TypeError) as exc:
+        return str(exc)
+    return "its rows differ in length"
 
 
 def _seed(p: Param, v: object) -> int | None:
