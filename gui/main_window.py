@@ -368,7 +368,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         except ExpressionError as exc:
             self.show_message(str(exc))
             return []
-        return self.scene.paste_fragment(fragment, self.scene.new_node_anchor(self.view.center_scene()))
+        return self.scene.paste_fragment(fragment, self.scene.new_node_anchor(self.view.center_scene()),
+                                         f"Insert {' '.join(formula.split())}")
 
     def insert_expression_dialog(self) -> None:
         from PySide6.QtWidgets import QInputDialog

@@ -269,11 +269,12 @@ class GraphScene(QGraphicsScene):
         edges = [e.to_dict() for e in self.graph.edges if e.src in ids and e.dst in ids]
         return {"nodes": nodes, "edges": edges}
 
-    def paste_fragment(self, fragment: dict[str, Any], offset: layout.Point = (30.0, 30.0)) -> list[str]:
+    def paste_fragment(self, fragment: dict[str, Any], offset: layout.Point = (30.0, 30.0),
+                       verb: str = "Paste") -> list[str]:
         """Insert a fragment with fresh ids, moved by the offset nearest ``offset`` that keeps it clear of the
-        nodes already there; selects and returns the new node ids."""
+        nodes already there (one edit named ``verb``, ``commands.Paste``); selects and returns the new node ids."""
         offset = layout.free_offset(self.graph, fragment, offset, self.item_sizes())
-        cmd = commands.Paste(copy.deepcopy(fragment), offset)
+        cmd = commands.Paste(copy.deepcopy(fragment), offset, verb)
         if self.edit(cmd):
             return []
         self.clearSelection()
@@ -286,7 +287,7 @@ class GraphScene(QGraphicsScene):
         return new
 
     def duplicate_selected(self) -> list[str]:
-        return self.paste_fragment(self.fragment())
+        return self.paste_fragment(self.fragment(), verb="Duplicate")
 
     # ----- session display --------------------------------------------------------------------------
     def set_displays(self, displays: Mapping[str, NodeDisplay], edge_labels: Mapping[Edge, tuple[str, bool]],

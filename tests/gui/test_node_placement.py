@@ -57,6 +57,8 @@ def test_a_typed_expression_lands_as_a_left_to_right_graph_with_no_node_on_anoth
     w = active(qtbot, empty_window)
     type_into_expression_dialog(qtbot, w, FORMULA)
     assert len(w.graph.nodes) == 6
+    assert w.status_label.text() == f"Insert {FORMULA}: 6 nodes"  # named as the edit it was, not 'Paste 6 nodes'
+    assert w.undo_stack.text(w.undo_stack.count() - 1) == f"Insert {FORMULA}: 6 nodes"
     assert overlapping_pairs(w) == []
     for e in w.graph.edges:  # data flows left to right
         src, dst = w.scene.node_items[e.src], w.scene.node_items[e.dst]

@@ -122,3 +122,12 @@ def test_topological_order_puts_inputs_first_and_keeps_document_order(test_types
     g = _chain(test_types)
     assert g.topological_order() == ["n1", "n2", "n3"]
     assert g == Graph.from_dict(g.to_dict())
+
+
+@pytest.mark.parametrize(("count", "verb", "text"), [(2, "Paste", "Paste 2 nodes"), (1, "Paste", "Paste 1 node"),
+                                                      (3, "Insert x @ y", "Insert x @ y: 3 nodes"),
+                                                      (2, "Duplicate", "Duplicate 2 nodes")])
+def test_a_pasted_fragment_is_named_by_what_made_it(count, verb, text):
+    """The undo history and the status bar say 'Insert x @ y: 3 nodes' for a typed formula, not 'Paste 3 nodes'."""
+    fragment = {"nodes": [{"id": f"a{i}", "type": "test.value"} for i in range(count)], "edges": []}
+    assert cmd.Paste(fragment, verb=verb).text == text

@@ -236,12 +236,15 @@ class SetTraining(Command):
 
 
 class Paste(Command):
-    """Insert a fragment (``{"nodes", "edges"}``, e.g. from the clipboard), with fresh ids and an offset."""
+    """Insert a fragment (``{"nodes", "edges"}``, e.g. from the clipboard), with fresh ids and an offset; ``verb``
+    names the edit in the undo history and the status bar ("Paste 3 nodes", "Insert x @ y: 3 nodes")."""
 
-    def __init__(self, fragment: dict[str, Any], offset: tuple[float, float] = (30.0, 30.0)) -> None:
+    def __init__(self, fragment: dict[str, Any], offset: tuple[float, float] = (30.0, 30.0),
+                 verb: str = "Paste") -> None:
         self.fragment = copy.deepcopy(fragment)
         self.offset = offset
-        self.text = f"Paste {len(self.fragment.get('nodes', ()))} nodes"
+        count = len(self.fragment.get("nodes", ()))
+        self.text = f"{verb}{':' if ' ' in verb else ''} {count} node{'' if count == 1 else 's'}"
 
     def do(self, graph: Graph) -> None:
         mapping, added = {}, []
