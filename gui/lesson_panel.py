@@ -229,8 +229,10 @@ class LessonController:
         window.menus["File"].insertMenu(window.named_actions["save"], self.menu)
         self.menu.setObjectName("menuExamples")
         self.menu.aboutToShow.connect(self.fill_menu)
-        help_action = window.menus["Help"].addAction("&Lessons…", self.show_lessons_dialog)
+        help_action = QAction("&Lessons…", window)
         help_action.setObjectName("action_lessons")
+        help_action.triggered.connect(self.show_lessons_dialog)
+        window.menus["Help"].insertAction(window.named_actions["about"], help_action)  # About stays last
         window.menus["View"].addAction(self.dock.toggleViewAction())
         self._normal_font: QFont | None = None
         self.presentation = self._action("presentation", "&Presentation mode", "Ctrl+Shift+P", self.set_presentation,
