@@ -164,7 +164,7 @@ class Tensor(metaclass=_TensorMeta):
     _is_param: bool  # PyTorch's class annotations (Parameter's instance check reads the attribute where it is set)
     _base = None
     _requires_grad = False
-    _grad = None
+    _grad = _torch_function.UnsetGrad()  # None, or grad's warning for a non-leaf
     _grad_fn = None
     _history = 0  # bumped when an in-place op rewrites this base's history (views then regenerate)
     _view_stamp = 0  # the base's _history when this view's grad_fn was set

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import threading
 import types
 import warnings
@@ -211,6 +212,7 @@ def dispatch(public, original, args, kwargs, overloaded=None, python_level=False
     """Run ``public(*args, **kwargs)`` as torch would: the innermost mode, then the overloaded arguments; the
     op itself (``original``) where there is nothing to hand the call to."""
     kwargs = kwargs or {}
+    handed = kwargs or None  # torch's C functions and methods hand a call without keywords None
     state = _state
     if overloaded is None:
         overloaded = overloaded_args((*args, *kwargs.values())) if state.subclass_enabled else []
@@ -218,7 +220,7 @@ def dispatch(public, original, args, kwargs, overloaded=None, python_level=False
     if state.modes and state.enabled:
         mode = state.modes.pop()  # NOTE: the handler runs without its own mode, as torch pops it meanwhile
         try:
-            result = mode.__torch_function__(public, types_, args, kwargs)
+            result = mode.__torch_function__(public, types_, args, handed)
         finally:
             state.modes.append(mode)
         if result is not NotImplemented:
@@ -231,7 +233,7 @@ def dispatch(public, original, args, kwargs, overloaded=None, python_level=False
         if not _warned and isinstance(inspect.getattr_static(type(arg), "__torch_function__", None),
                                       types.FunctionType):
             _warn_plain_method()
-        result = arg.__torch_function__(public, types_, args, kwargs)
+        result = arg.__torch_function__(public, types_, args, handed)
         if result is not NotImplemented:
             return result
     raise TypeError(_declined_message(public, types_, python_level))
@@ -318,7 +320,8 @@ TORCH_C_FUNCTIONAL = {
 
 
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
-    with_defaults = module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL
+    # torch's functions written in Python hand their handlers every argument: nn.functional's, Tensor.backward
+    with_defaults = (module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL) or qualname == "Tensor.backward"
 
     def dispatching(*args, **kwargs):
         if not _modes_entered:  # NOTE: the hot path: plain tensors and numbers cost a set lookup each
@@ -478,6 +481,38 @@ class DispatchingField(DispatchingProperty):
         obj.__dict__.pop(self.__name__, None)
 
 
+class UnsetGrad:
+    """``Tensor._grad``'s class default. A stored gradient is in the tensor's ``__dict__``, which Python reads
+    first; a tensor without one reads ``None`` here, and a non-leaf that does not retain its gradient warns when read
+    from outside core, as ``grad`` does (torch's ``_grad`` is ``grad`` under another name)."""
+
+    def __get__(self, obj, objtype=None):
+        if obj is not None and obj.__dict__.get("_grad_fn") is not None:
+            _warn_nonleaf_grad(obj, sys._getframe(1))
+
+
+class _GradField(DispatchingField):
+    """``_grad`` once dispatching is active: ``DispatchingField`` with ``UnsetGrad``'s warning."""
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        if not _modes_entered and (type(obj) in _plain_types or not _overloading(obj)):
+            value = obj.__dict__.get("_grad")  # NOTE: the hot path, as DispatchingField's
+            if value is None and obj.__dict__.get("_grad_fn") is not None:
+                _warn_nonleaf_grad(obj, sys._getframe(1))
+            return value
+        return dispatch(self._alias.__get__, self._read, (obj,), {})
+
+
+def _warn_nonleaf_grad(obj, caller) -> None:
+    if obj._retains_grad or caller.f_globals.get("__name__", "").split(".")[0] == "core":
+        return
+    from core._tensor import _NONLEAF_GRAD_WARNING  # (core._tensor imports this module)
+
+    warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=3)
+
+
 def _dispatching_properties(Tensor) -> None:
     """Put a ``DispatchingProperty`` in place of each of torch's dispatching properties ``Tensor`` defines."""
     for name in _PROPERTIES:
@@ -488,8 +523,10 @@ def _dispatching_properties(Tensor) -> None:
         setattr(Tensor, name, DispatchingProperty(name, inner))
     aliases = {"_base": None, "_grad": vars(Tensor)["grad"], "_grad_fn": vars(Tensor)["grad_fn"]}
     for name, alias in aliases.items():
-        if vars(Tensor).get(name, _NO_ATTRIBUTE) is None:  # (a class default: the value is in the instance's dict)
-            setattr(Tensor, name, DispatchingField(name, alias, dispatch_set=name != "_base"))
+        default = vars(Tensor).get(name, _NO_ATTRIBUTE)
+        if default is None or type(default) is UnsetGrad:  # (a class default: the value is in the instance's dict)
+            field = _GradField if name == "_grad" else DispatchingField
+            setattr(Tensor, name, field(name, alias, dispatch_set=name != "_base"))
 
 
 _NO_ATTRIBUTE = object()

@@ -1,9 +1,12 @@
-"""Parity leftovers against torch: Tensor methods refuse ``out=``; an ``out=`` sharing an input's memory gives torch's
-result or error; schema defaults print (or fail to parse) as c10's."""
+"""Parity leftovers against torch (#19): Tensor methods refuse ``out=``; an ``out=`` sharing an input's memory gives
+torch's result or error; schema defaults print (or fail to parse) as c10's; torch.func on the public pytree;
+``aten.embedding_bag``; FlopCounterMode's counts of attention, recurrent layers, Bilinear and einsum; ``_grad``'s
+warning."""
 
 import collections
 import itertools
 import math
+import warnings
 
 import pytest
 
@@ -338,3 +341,26 @@ def test_flop_counter_counts_layers_forward_and_backward_as_torch(torch, name):
 def test_flop_counter_counts_einsum_forward_and_backward_as_torch(torch, name):
     assert _forward_and_backward_flops(core, _einsum_calls, name) == \
         _forward_and_backward_flops(torch, _einsum_calls, name)
+
+
+# ----- Tensor._grad is grad under another name ---------------------------------------------------------------------
+
+def _grad_field_warnings(lib, retain: bool, dispatching: bool):
+    if dispatching:  # a Tensor subclass with __torch_function__ in use (core then reads fields through descriptors)
+        class Sub(lib.Tensor):
+            pass
+        lib.ones(1).as_subclass(Sub).sum()
+    x = lib.ones(2, requires_grad=True)
+    y = x * 2
+    if retain:
+        y.retain_grad()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        values = [y._grad, x._grad]
+    return values, [str(w.message)[:60] for w in caught]
+
+
+@pytest.mark.parametrize("dispatching", [False, True])
+@pytest.mark.parametrize("retain", [False, True])
+def test_reading_a_non_leafs_private_grad_warns_as_torch(torch, retain, dispatching):
+    assert _grad_field_warnings(core, retain, dispatching) == _grad_field_warnings(torch, retain, dispatching)
