@@ -30,6 +30,7 @@ def _then(tail, call):
 
 RECIPES += [
     _r("lib2_einops_for_deep_learning", EINOPS, "docs/2-einops-for-deep-learning.ipynb",
+       [("normal(size=[10, 32, 100, 200])", "normal(size=[10, 32, 40, 80])")],  # 6.4 million doubles took 1 s
        support=[*((p, t) for _, _, p, t in EINOPS_PACKAGE), ("docs/utils/__init__.py", "utils/__init__.py")],
        keep_going=True),
     _r("lib2_einops_einmix", EINOPS, "docs/3-einmix-layer.ipynb",
@@ -153,9 +154,9 @@ RECIPES += [
        [*((f"from ._impl import {f}\n", "") for f in ("odeint", "odeint_adjoint", "odeint_event", "odeint_dense")),
         _then('__version__ = "0.2.5"', NO_SCIPY + f"{DRIVERS}.ode(torchdiffeq)")],
        support=TORCHDIFFEQ_PACKAGE),
-    _ode_demo("lib2_torchdiffeq_ode_demo", ["--data_size", "100", "--niters", "8", "--test_freq", "4",
+    _ode_demo("lib2_torchdiffeq_ode_demo", ["--data_size", "100", "--niters", "6", "--test_freq", "3",
                                             "--batch_time", "6", "--batch_size", "8"]),
-    _ode_demo("lib2_torchdiffeq_ode_demo_adjoint", ["--data_size", "100", "--niters", "4", "--test_freq", "2",
+    _ode_demo("lib2_torchdiffeq_ode_demo_adjoint", ["--data_size", "100", "--niters", "3", "--test_freq", "3",
                                                     "--batch_time", "5", "--batch_size", "8", "--adjoint"]),
 ]
 
@@ -322,4 +323,29 @@ RECIPES += [
          f"trainer(lambda: DistillWrapper(teacher={VIT_PKG}.ViT({SMALL}), student=DistillableViT({SMALL}), hard=True, "
          "mlp_layernorm=True), lambda: (torch.randn(2, 3, 32, 32), torch.tensor([1, 3])))", package=True,
          extra=("t2t", "efficient")),
+]
+
+DDPM = ("lucidrains/denoising-diffusion-pytorch", "faed4db28e724735323fa91c70aa9b28a6e1cbac", "MIT")
+DDPM_SUPPORT = [*EINOPS_PACKAGE, ("denoising_diffusion_pytorch/attend.py", "denoising_diffusion_pytorch/attend.py"),
+                # the package's __init__ imports its trainers (accelerate, ema_pytorch, PIL...): its version
+                # module (one line) stands in for it
+                ("denoising_diffusion_pytorch/version.py", "denoising_diffusion_pytorch/__init__.py")]
+
+RECIPES += [
+    _r("lib2_ddpm_karras_unet", DDPM, "denoising_diffusion_pytorch/karras_unet.py",
+       [(MAIN, f"{DRIVERS}.denoiser(lambda: KarrasUnet(image_size=8, dim=16, dim_max=32, num_classes=5, channels=4, "
+               "num_downsamples=2, num_blocks_per_stage=1, attn_res=(4, 2), attn_dim_head=8), (4, 8, 8), classes=5, "
+               "scheduler=lambda o: InvSqrtDecayLRSched(o, t_ref=2, sigma_ref=1.0))\n"
+               "if False:  # the demo's full-size model (our driver's small one runs above)")],
+       support=DDPM_SUPPORT),
+    _r("lib2_ddpm_karras_unet_1d", DDPM, "denoising_diffusion_pytorch/karras_unet_1d.py",
+       [(MAIN, f"{DRIVERS}.denoiser(lambda: KarrasUnet1D(seq_len=16, dim=16, dim_max=32, num_classes=5, channels=4, "
+               "num_downsamples=2, num_blocks_per_stage=1, attn_res=(8, 4), attn_dim_head=8), (4, 16), classes=5)\n"
+               "if False:  # the demo's full-size model (our driver's small one runs above)")],
+       support=DDPM_SUPPORT),
+    _r("lib2_ddpm_simple_diffusion", DDPM, "denoising_diffusion_pytorch/simple_diffusion.py",
+       [_then("        return self.p_losses(img, times, *args, loss_reduction = loss_reduction, **kwargs)",
+              f"{DRIVERS}.diffusion(lambda: GaussianDiffusion(UViT(16, dim_mults=(1, 2), vit_depth=1, "
+              "attn_dim_head=8, attn_heads=2), image_size=16, num_sample_steps=4))")],
+       support=EINOPS_PACKAGE),
 ]
