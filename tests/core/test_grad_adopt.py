@@ -3,12 +3,16 @@
 gradient anyone else holds (the caller, a hook, a custom Function, another leaf) is copied, so writing into
 ``.grad`` afterwards changes nothing else."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
 
 import core
-from core.autograd import engine, grad_adopt
+from core.autograd import grad_adopt
 
 N = 64  # 64x64: above grad_adopt.ADOPT_MIN elements, so these gradients may be adopted
 EXACT = grad_adopt._COUNTS_EXACT
@@ -19,31 +23,35 @@ def _pair(shape=(N, N), seed=0):
     return core.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
 
 
-def _copies(monkeypatch) -> list:
-    """The gradients ``_accumulate`` copies from now on (the leaf's array shapes)."""
-    copied: list = []
-    real = engine.grad_copy
-
-    def spy(grad, variable):
-        copied.append(grad.shape)
-        return real(grad, variable)
-    monkeypatch.setattr(engine, "grad_copy", spy)
-    return copied
-
-
 def test_the_threshold_is_below_the_test_shapes():
     assert N * N >= grad_adopt.ADOPT_MIN
 
 
+_ADOPTION_SCRIPT = """
+import core
+from core.autograd import engine
+copied = []
+real = engine.grad_copy
+engine.grad_copy = lambda grad, variable: copied.append(grad.shape) or real(grad, variable)
+n = 64
+model = core.nn.Sequential(core.nn.Linear(n, n * 2), core.nn.ReLU(), core.nn.Linear(n * 2, n))
+model(core.randn(n, n)).square().sum().backward()
+assert sorted(copied) == [(n,), (n * 2,)], copied  # only the biases, under ADOPT_MIN elements
+for p in model.parameters():
+    assert p.grad._data.flags.c_contiguous and p.grad._data.flags.writeable
+print("adopted")
+"""
+
+
 @pytest.mark.skipif(not EXACT, reason="this interpreter's reference counts are not exact: every gradient is copied")
-def test_an_mlps_fresh_weight_and_bias_gradients_are_adopted_not_copied(monkeypatch):
-    copied = _copies(monkeypatch)
-    model = core.nn.Sequential(core.nn.Linear(N, N * 2), core.nn.ReLU(), core.nn.Linear(N * 2, N))
-    x = core.randn(N, N)
-    model(x).square().sum().backward()
-    assert sorted(copied) == [(N,), (N * 2,)]  # only the biases, under ADOPT_MIN elements
-    for p in model.parameters():
-        assert p.grad._data.flags.c_contiguous and p.grad._data.flags.writeable
+def test_an_mlps_weight_gradients_are_adopted_not_copied():
+    """In a fresh interpreter: a process where something holds every frame's locals (torch's dynamo, once an oracle
+    test set a compiler stance) counts more references and copies every gradient (safe, only slower)."""
+    env = dict(os.environ, PYTHONPATH=os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", _ADOPTION_SCRIPT], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "adopted"
 
 
 def _two_steps_gradients():
