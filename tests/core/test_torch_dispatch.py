@@ -522,3 +522,39 @@ def test_a_wrapper_with_torch_function_disabled_dispatches_as_torchs(torch):
     ours, theirs = [], []
     assert scaled_tensor_program(core, ours) == scaled_tensor_program(torch, theirs)
     assert ours == theirs
+
+
+def extending_notes_example(lib):
+    """The "Extending all torch API with Modes" example of torch's extending notes: a function mode and a dispatch
+    mode logging the same three lines."""
+    from importlib import import_module
+
+    overrides = import_module(f"{lib.__name__}.overrides")
+    dispatch = import_module(f"{lib.__name__}.utils._python_dispatch")
+    log = []
+
+    class FunctionLog(overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args, kwargs=None):
+            log.append(f"Function Log: {overrides.resolve_name(func)}(*{args}, **{kwargs})")
+            return func(*args, **(kwargs or {}))
+
+    class DispatchLog(dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args, kwargs=None):
+            log.append(f"Dispatch Log: {func}(*{args}, **{kwargs})")
+            return func(*args, **(kwargs or {}))
+
+    def f():
+        a = lib.rand(10, requires_grad=True)
+        b = a * 2
+        b.sum().backward()
+
+    lib.manual_seed(0)
+    with FunctionLog():
+        f()
+    with DispatchLog():
+        f()
+    return log
+
+
+def test_the_extending_notes_mode_example_logs_as_torch(torch):
+    assert extending_notes_example(core) == extending_notes_example(torch)
