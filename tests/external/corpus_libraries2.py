@@ -331,3 +331,28 @@ def diffusion(make, *, steps=3, image_size=16, channels=3, samples=2):
     with torch.no_grad():
         out = model.sample(batch_size=samples)
     print("sample", tuple(out.shape), f"{out.min().item():.5f} {out.max().item():.5f} {out.mean().item():.5f}")
+
+
+def navit(make, *, steps=2):
+    """NaViT on images of different sizes: lists of lists (packed per batch element), then grouped by the model,
+    cross-entropy under Adam."""
+    torch.manual_seed(0)
+    model = make()
+    print(type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()))
+    sizes = [(32, 32), (16, 16), (16, 32), (32, 16), (8, 32)]
+    images = [torch.randn(3, h, w) for h, w in sizes]
+    labels = torch.tensor([0, 1, 2, 3, 4])
+    calls = [("lists", lambda: model([images[:2], images[2:4], images[4:]])),
+             ("grouped", lambda: model(images, group_images=True, group_max_seq_len=24))]
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for name, call in calls:
+        for step in range(steps):
+            opt.zero_grad()
+            logits = call()
+            loss = F.cross_entropy(logits, labels)
+            loss.backward()
+            opt.step()
+            print(name, step, tuple(logits.shape), f"loss {loss.item():.6f}")
+    model.eval()
+    with torch.no_grad():
+        print("eval", _values(calls[0][1]()))

@@ -349,3 +349,9 @@ RECIPES += [
               "attn_dim_head=8, attn_heads=2), image_size=16, num_sample_steps=4))")],
        support=EINOPS_PACKAGE),
 ]
+
+NAVIT = "image_size=32, patch_size=8, num_classes=5, dim=32, depth=2, heads=4, mlp_dim=64, dim_head=8"
+RECIPES += [
+    _vit("na_vit", "        return self.mlp_head(x)",
+         f"navit(lambda: NaViT({NAVIT}, dropout=0.1, emb_dropout=0.1, token_dropout_prob=0.25))"),
+]
