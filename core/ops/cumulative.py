@@ -84,8 +84,16 @@ class Cumsum(Function):
         return cumsum(t, ctx.dim) if t.ndim else t.clone()
 
 
+def _cumulative_dtype(input: Tensor, dtype, name: str):
+    """cumsum's/cumprod's result dtype (ints and bools widen to int64); PyTorch has no bool kernel for either."""
+    dt = _int_promoted(input, dtype)
+    if dt is _dtype.bool:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+    return dt
+
+
 def cumsum(input: Tensor, dim, *, dtype=None, out=None):
-    result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
+    result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumsum"))
     return result if out is None else _out(result, out, input)
 
 
@@ -128,7 +136,7 @@ def cumprod_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
 
 
 def cumprod(input: Tensor, dim, *, dtype=None):
-    return Cumprod.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_int_promoted(input, dtype))
+    return Cumprod.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumprod"))
 
 
 @computes_in_float32  # (PyTorch's half kernel accumulates in float32 and rounds each output once)

@@ -243,18 +243,23 @@ def hypot_(self, other):
 
 
 def xlogy_(self, other):
+    if mp.any_complex(other) and not mp.any_complex(self):
+        raise RuntimeError(f"result type {_TYPE_NAMES[_dtype.result_type(self, other).name]} can't be cast to the "
+                           f"desired output type {_TYPE_NAMES[self.dtype.name]}")
+    mp.refuse_complex_kernel("xlogy", self, other)
     cls = mp.Xlogy if isinstance(other, Tensor) else mp.XlogyScalarOther
     return run_inplace(cls, self, other, dt=mb._float_of(self, other))
 
 
 def copysign_(self, other):
-    mp.refuse_complex_copysign(self, other)
+    mp.refuse_complex_kernel("copysign", self, other)
     cls = mp.Copysign if isinstance(other, Tensor) else mp.CopysignScalar
     return run_inplace(cls, self, other, dt=mb._float_of(self, other))
 
 
 def heaviside_(self, values):
     require_tensors("heaviside_", values=(1, values))
+    mp.refuse_complex_heaviside(self, values)
     return run_inplace(mp.Heaviside, self, values, dt=self.dtype)
 
 

@@ -314,6 +314,7 @@ def hypot(input, other, *, out=None):
 
 
 def xlogy(input, other, *, out=None):
+    refuse_complex_kernel("xlogy", input, other)
     if not isinstance(input, Tensor):
         require_one_tensor("xlogy", input, other)
         return _out(XlogyScalarSelf.apply(input, other), out, input, other)
@@ -325,20 +326,31 @@ def logaddexp(input, other, *, out=None):
     return _out(Logaddexp.apply(input, other), out, input, other)
 
 
-def refuse_complex_copysign(input, other) -> None:
-    """PyTorch has no complex copysign kernel: its error, naming the promoted dtype."""
-    if any(isinstance(v, complex) or (isinstance(v, Tensor) and v._data.dtype.kind == "c") for v in (input, other)):
+def any_complex(*values) -> bool:
+    """Whether a Python complex number or a complex tensor is among ``values``."""
+    return any(isinstance(v, complex) or (isinstance(v, Tensor) and v._data.dtype.kind == "c") for v in values)
+
+
+def refuse_complex_kernel(fn: str, input, other) -> None:
+    """PyTorch has no complex kernel for ``fn`` (copysign, xlogy): its error, naming the promoted dtype."""
+    if any_complex(input, other):
         name = _dtype.SCALAR_NAMES[_dtype.result_type(input, other).name]
-        raise NotImplementedError(f"\"copysign_cpu\" not implemented for '{name}'")
+        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for '{name}'")
+
+
+def refuse_complex_heaviside(input, values) -> None:
+    if any_complex(input, values):
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
 
 
 def copysign(input, other, *, out=None):
     require_tensor_input("copysign", input, other)
-    refuse_complex_copysign(input, other)
+    refuse_complex_kernel("copysign", input, other)
     return _out((Copysign if isinstance(other, Tensor) else CopysignScalar).apply(input, other), out, input, other)
 
 
 def heaviside(input, values, *, out=None):
     require_tensors("heaviside", input=(1, input), values=(2, values))
+    refuse_complex_heaviside(input, values)
     return _out(Heaviside.apply(input, values), out, input, values)
 

@@ -306,12 +306,16 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(var, mean)`` as a plain tuple, like PyTorch."""
     dims, c, whole = _var_args("var_mean", input, dim, unbiased, correction)
+    if input.is_complex():  # a real variance (var's), the complex mean
+        return var(input, dims, keepdim=keepdim, correction=c), mean(input, dims, keepdim=bool(keepdim))
     return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
 
 
 def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(std, mean)`` as a plain tuple, like PyTorch."""
     dims, c, whole = _var_args("std_mean", input, dim, unbiased, correction)
+    if input.is_complex():
+        return std(input, dims, keepdim=keepdim, correction=c), mean(input, dims, keepdim=bool(keepdim))
     return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
 
 

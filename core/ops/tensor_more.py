@@ -98,13 +98,13 @@ def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_g
 
 
 def cumsum_(self, dim, *, dtype=None):
-    """In-place ``cumsum``."""
-    return inplace.copy_(self, cumulative.cumsum(self, dim, dtype=dtype))
+    """In-place ``cumsum`` (in ``self``'s dtype: a bool tensor has no kernel)."""
+    return inplace.copy_(self, cumulative.cumsum(self, dim, dtype=self.dtype if dtype is None else dtype))
 
 
 def cumprod_(self, dim, *, dtype=None):
-    """In-place ``cumprod``."""
-    return inplace.copy_(self, cumulative.cumprod(self, dim, dtype=dtype))
+    """In-place ``cumprod`` (in ``self``'s dtype: a bool tensor has no kernel)."""
+    return inplace.copy_(self, cumulative.cumprod(self, dim, dtype=self.dtype if dtype is None else dtype))
 
 
 def logaddexp2(input, other):

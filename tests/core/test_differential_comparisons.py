@@ -268,6 +268,12 @@ torch.tensor([1j]).clamp_(0., 1.)
 torch.tensor([1j]).clamp_(min=torch.tensor([0.]))
 torch.tensor([1j, 2]).nansum()
 torch.tensor([1j, 2]).nansum(0)
+torch.heaviside(torch.tensor([1.]), torch.tensor([1j]))
+torch.tensor([1.]).heaviside_(torch.tensor([1j]))
+torch.xlogy(torch.tensor([1j]), 2.)
+torch.xlogy(torch.tensor([1.]), 1j)
+torch.tensor([1.]).xlogy_(1j)
+torch.tensor([1j]).xlogy_(1.)
 """)
 
 
