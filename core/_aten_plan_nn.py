@@ -160,10 +160,22 @@ def _adaptive_avg_pool(n: int):
     return call
 
 
+def _batch_norm(namespace, original, args, kwargs):
+    """torch's CPU batch norm: an empty reserve buffer, then ``native_batch_norm`` (training or not)."""
+    import core
+
+    values = _bound(original, args, kwargs)
+    x = values["input"]
+    aten.empty.memory_format([0], dtype=core.uint8, layout=core.strided, device=x.device)
+    return aten.native_batch_norm.default(x, values.get("weight"), values.get("bias"), values.get("running_mean"),
+                                          values.get("running_var"), bool(values.get("training", False)),
+                                          values.get("momentum", 0.1), values.get("eps", 1e-05))[0]
+
+
 NN_SPECIAL = {
     "linear": _linear, "dropout": _dropout_torch, "layer_norm": _layer_norm_call,
     "mse_loss": _loss_call("mse_loss"), "l1_loss": _loss_call("l1_loss"), "nll_loss": _nll_loss_call,
-    "cross_entropy": _cross_entropy_call,
+    "cross_entropy": _cross_entropy_call, "batch_norm": _batch_norm,
     **{f"conv{n}d": _convolution(n) for n in (1, 2, 3)},
     "max_pool2d": _max_pool(2), "max_pool3d": _max_pool(3), "avg_pool2d": _avg_pool(2), "avg_pool3d": _avg_pool(3),
     "adaptive_avg_pool2d": _adaptive_avg_pool(2), "adaptive_avg_pool3d": _adaptive_avg_pool(3),

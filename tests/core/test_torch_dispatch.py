@@ -29,7 +29,8 @@ def inputs(lib):
     return {"x2": lib.randn(3, 4), "x1": lib.randn(4), "x3": lib.randn(2, 3, 4), "w": lib.randn(5, 4),
             "b": lib.randn(5), "linear": lib.nn.Linear(4, 5), "img": lib.randn(2, 3, 8, 8),
             "conv": lib.nn.Conv2d(3, 4, 3, padding=1), "embedding": lib.nn.Embedding(10, 3),
-            "mlp": lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.ReLU(), lib.nn.Linear(8, 3))}
+            "mlp": lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.ReLU(), lib.nn.Linear(8, 3)),
+            "bn": lib.nn.BatchNorm2d(3), "bn1": lib.nn.BatchNorm1d(4)}
 
 
 PROGRAMS = {
@@ -79,6 +80,9 @@ PROGRAMS = {
     "flatten an image batch": lambda lib, t: lib.flatten(t["img"], 1),
     "dropout in training": lambda lib, t: lib.nn.functional.dropout(t["x2"], 0.5),
     "dropout p=0.2": lambda lib, t: lib.nn.functional.dropout(t["x2"], 0.2),
+    "batch norm, training then eval": lambda lib, t: (
+        t["bn"](t["img"]), t["bn1"](t["x2"]), t["bn"].running_mean, t["bn"].eval()(t["img"]),
+        lib.nn.functional.batch_norm(t["img"], None, None, training=True)),
     "mlp and accuracy": lambda lib, t: (t["mlp"](t["x2"]).argmax(1) == lib.tensor([0, 1, 2])).float().mean(),
 }
 
