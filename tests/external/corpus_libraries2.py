@@ -356,3 +356,44 @@ def navit(make, *, steps=2):
     model.eval()
     with torch.no_grad():
         print("eval", _values(calls[0][1]()))
+
+
+def language_model(make, *, tokens=50, seq_len=12, steps=3):
+    """A token model ``make()`` (PerceiverLM) on a seeded batch with a padding mask: next-token cross-entropy."""
+    torch.manual_seed(0)
+    model = make()
+    print(type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()))
+    _keys(model, limit=6)
+    seq = torch.randint(0, tokens, (2, seq_len + 1))
+    mask = torch.ones(2, seq_len, dtype=torch.bool)
+    mask[1, -3:] = False
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for step in range(steps):
+        opt.zero_grad()
+        logits = model(seq[:, :-1], mask=mask)
+        loss = F.cross_entropy(logits.transpose(1, 2), seq[:, 1:])
+        loss.backward()
+        opt.step()
+        print(step, tuple(logits.shape), f"loss {loss.item():.6f}")
+
+
+def rotary(lib):
+    """rotary-embedding-torch: rotated queries and keys (plain, interpolated, xpos, learned, with an offset), the
+    axial pixel frequencies, and a gradient through them."""
+    torch.manual_seed(0)
+    q, k = torch.randn(2, 4, 6, 8, requires_grad=True), torch.randn(2, 4, 6, 8)
+    for make in (lambda: lib.RotaryEmbedding(dim=8), lambda: lib.RotaryEmbedding(dim=4, interpolate_factor=2.0),
+                 lambda: lib.RotaryEmbedding(dim=8, learned_freq=True), lambda: lib.RotaryEmbedding(dim=8, theta=500)):
+        rot = make()
+        rq, rk = rot.rotate_queries_or_keys(q), rot.rotate_queries_or_keys(k, offset=2)
+        (rq * rk).sum().backward()
+        print(tuple(rq.shape), _values(rq[0, 0, 1]), _values(rk[1, 2, 3]), f"{q.grad.abs().sum().item():.5f}",
+              [f"{p.grad.abs().sum().item():.5f}" for p in rot.parameters() if p.grad is not None])
+        q.grad = None
+    xpos = lib.RotaryEmbedding(dim=8, use_xpos=True, xpos_scale_base=16)
+    rq, rk = xpos.rotate_queries_and_keys(q, k)
+    print("xpos", _values(rq[0, 1, 5]), _values(rk[1, 0, 2]))
+    pixel = lib.RotaryEmbedding(dim=4, freqs_for="pixel", max_freq=16)
+    freqs = pixel.get_axial_freqs(3, 5)
+    image = torch.randn(2, 3, 5, 8)
+    print("axial", tuple(freqs.shape), _values(lib.apply_rotary_emb(freqs, image)[1, 2, 4]))

@@ -355,3 +355,41 @@ RECIPES += [
     _vit("na_vit", "        return self.mlp_head(x)",
          f"navit(lambda: NaViT({NAVIT}, dropout=0.1, emb_dropout=0.1, token_dropout_prob=0.25))"),
 ]
+
+PERCEIVER = ("lucidrains/perceiver-pytorch", "96097c6a27cc64fc1f196d3a58d32b8a82f573e1", "MIT")
+ROTARY = ("lucidrains/rotary-embedding-torch", "8bb4643d1c29f944c47d2e807452ac437689af18", "MIT")
+MIXER = ("lucidrains/mlp-mixer-pytorch", "b102a9b25cb8bd2360db36cbd252dc4e670fd5e4", "MIT")
+SIREN = ("lucidrains/siren-pytorch", "3555d895b213d243e8aa4db1913d01154cdcdd6b", "MIT")
+MIXER_TAIL = "        nn.Linear(dim, num_classes)\n    )"
+
+
+def _lucid(name, source, path, tail, *calls):
+    """A lucidrains module with einops beside it and driver ``calls`` appended."""
+    return _r(f"lib2_{name}", source, path, [_then(tail, "\n".join(f"{DRIVERS}.{c}" for c in calls))],
+              support=EINOPS_PACKAGE)
+
+
+RECIPES += [
+    _lucid("perceiver", PERCEIVER, "perceiver_pytorch/perceiver_pytorch.py", "        return self.to_logits(x)",
+           _cls("Perceiver(input_channels=3, input_axis=2, num_freq_bands=4, max_freq=10.0, depth=2, num_latents=8, "
+                "latent_dim=16, cross_heads=1, latent_heads=2, cross_dim_head=8, latent_dim_head=8, num_classes=5, "
+                "attn_dropout=0.1, ff_dropout=0.1, weight_tie_layers=True)", "(16, 16, 3)")),
+    _lucid("perceiver_io", PERCEIVER, "perceiver_pytorch/perceiver_io.py", "        return logits",
+           "language_model(lambda: PerceiverLM(num_tokens=50, dim=16, depth=2, max_seq_len=12, num_latents=8, "
+           "latent_dim=16, cross_heads=1, latent_heads=2, cross_dim_head=8, latent_dim_head=8))"),
+    _lucid("rotary_embedding", ROTARY, "rotary_embedding_torch/rotary_embedding_torch.py", "        return freqs",
+           "rotary(__import__('types').SimpleNamespace(**globals()))"),
+    _lucid("mlp_mixer", MIXER, "mlp_mixer_pytorch/mlp_mixer_pytorch.py", MIXER_TAIL,
+           _cls("MLPMixer(image_size=16, channels=3, patch_size=4, dim=32, depth=2, num_classes=5, dropout=0.1)",
+                "(3, 16, 16)")),
+    _lucid("mlp_mixer_permutator", MIXER, "mlp_mixer_pytorch/permutator.py", MIXER_TAIL,
+           _cls("Permutator(image_size=16, patch_size=4, dim=32, depth=2, num_classes=5, segments=4)", "(3, 16, 16)")),
+    _lucid("mlp_mixer_3d", MIXER, "mlp_mixer_pytorch/mlp_mixer_3d_pytorch.py", MIXER_TAIL,
+           _cls("MLPMixer3D(image_size=16, time_size=4, channels=3, patch_size=4, time_patch_size=2, dim=32, depth=2, "
+                "num_classes=5)", "(3, 4, 16, 16)")),
+    _lucid("siren", SIREN, "siren_pytorch/siren_pytorch.py", "            return F.mse_loss(img, out)\n\n        return out",
+           "trainer(lambda: SirenWrapper(SirenNet(dim_in=2, dim_hidden=32, dim_out=3, num_layers=3, "
+           "final_activation=nn.Sigmoid()), image_width=8, image_height=8), lambda: torch.rand(1, 3, 8, 8), steps=5)",
+           "trainer(lambda: SirenWrapper(SirenNet(dim_in=2, dim_hidden=32, dim_out=3, num_layers=3, dropout=0.1, "
+           "w0_initial=10.0), image_width=8, image_height=8), lambda: torch.rand(1, 3, 8, 8), steps=3)"),
+]
