@@ -35,6 +35,11 @@ class _Dispatched(Function):
     @staticmethod
     def forward(ctx, handler, op, types, *args, **kwargs):
         out = handler(op, types, args, kwargs)
+        if out is NotImplemented:
+            listed = "".join(f"\n  - tensor subclass {t}" for t in types)
+            raise TypeError(f"Multiple dispatch failed for '{op.__module__}.{op.__name__}'; all __torch_dispatch__ "
+                            f"handlers returned NotImplemented:\n{listed}\n\nFor more information, try re-running "
+                            "with TORCH_LOGS=not_implemented")
         ctx.args, ctx.kwargs, ctx.out = args, kwargs, out
         return out
 

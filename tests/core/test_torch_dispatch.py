@@ -411,11 +411,14 @@ def declining_subclass(lib):
     return Declines
 
 
-def test_every_handler_declining_raises_torchs_type_error(torch):
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_every_handler_declining_raises_torchs_type_error(torch, requires_grad):
     messages = []
     for lib in (core, torch):
+        declining = declining_subclass(lib)(lib.ones(2))
+        declining.requires_grad_(requires_grad)
         with pytest.raises(TypeError) as caught:
-            lib.add(declining_subclass(lib)(lib.ones(2)), 1)
+            lib.add(declining, 1)
         messages.append(str(caught.value).replace("<class 'tests.core.test_torch_dispatch.", "<class '"))
     assert messages[0] == messages[1]
     assert messages[0].startswith("Multiple dispatch failed for 'torch._ops.aten.add.Tensor'")
