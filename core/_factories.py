@@ -562,9 +562,14 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     dt = dtype_arg(dtype, "full_like") or input.dtype
     dev, xp = device_arg(device if device is not None else input.device, "full_like")
     arr = like_array(input, dt, dev, xp, memory_format)
+    value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+    check_scalar_fits(value, dt)  # (as full's: torch's full_like is empty_like(...).fill_(value))
+    if isinstance(value, complex) and not dt.is_complex:
+        value = value.real  # (a zero imaginary part: it fits)
+    if dt is _dtype.uint8 and isinstance(value, int) and value < 0:  # c10 wraps -255..-1 into uint8
+        value %= 256
     with np.errstate(all="ignore"):
-        arr[...] = _dtype.through_float_number(fill_value.item() if isinstance(fill_value, Tensor) else fill_value,
-                                               arr.dtype)
+        arr[...] = _dtype.through_float_number(value, arr.dtype)
     return finish(arr, requires_grad)
 
 

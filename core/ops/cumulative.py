@@ -71,7 +71,10 @@ class Cumsum(Function):
         ctx.dim, ctx.in_dtype = dim, x.dtype
         if x.ndim == 0:
             return x.astype(dt.np, copy=True)
-        return _accumulated(xp_of(x).cumsum, x, dim, dt.np)
+        out = _accumulated(xp_of(x).cumsum, x, dim, dt.np)
+        if out.dtype.kind in "fc" or is_reduced(out.dtype):  # NOTE: torch's scan adds onto a zero: a leading -0.
+            out += out.dtype.type(0)  # comes out 0. (NumPy's starts from the first element)
+        return out
 
     @staticmethod
     def backward(ctx, g):
