@@ -203,6 +203,25 @@ def _permute(ctx, g):
     return (aten.permute.default(g, inverse),)
 
 
+def _log_softmax(ctx, g):
+    out = ctx.out
+    aten.detach.default(out)  # (unpacking the saved result, as torch's)
+    return (aten._log_softmax_backward_data.default(g, out, ctx.args[1], out.dtype),)
+
+
+def _nll_loss_forward(ctx, g, g_total=None):
+    logp, target, weight, reduction, ignore_index = ctx.args[:5]
+    total = ctx.out[1]
+    return aten.nll_loss_backward.default(g, logp, target, weight, reduction, ignore_index, total), None, None
+
+
+def _mse_loss(ctx, g):
+    x, target = ctx.args[:2]
+    reduction = ctx.args[2] if len(ctx.args) > 2 else 1
+    grad = aten.mse_loss_backward.default(g, x, target, reduction)
+    return grad, (aten.neg.default(grad) if _need(ctx, 1) else None)
+
+
 _RULES = {
     "add.Tensor": ("AddBackward0", _add), "sub.Tensor": ("SubBackward0", _sub), "mul.Tensor": ("MulBackward0", _mul),
     "div.Tensor": ("DivBackward0", _div), "neg.default": ("NegBackward0", lambda ctx, g: (aten.neg.default(g),)),
@@ -221,4 +240,7 @@ _RULES = {
     "transpose.int": ("TransposeBackward0", lambda ctx, g: (aten.transpose.int(g, ctx.args[1], ctx.args[2]),)),
     "permute.default": ("PermuteBackward0", _permute),
     "expand.default": ("ExpandBackward0", lambda ctx, g: (_sum_to(g, tuple(ctx.args[0].shape)),)),
+    "_log_softmax.default": ("LogSoftmaxBackward0", _log_softmax),
+    "nll_loss_forward.default": ("NllLossBackward0", _nll_loss_forward),
+    "mse_loss.default": ("MseLossBackward0", _mse_loss),
 }

@@ -565,3 +565,23 @@ def extending_notes_example(lib):
 
 def test_the_extending_notes_mode_example_logs_as_torch(torch):
     assert extending_notes_example(core) == extending_notes_example(torch)
+
+
+def wrapper_losses(lib):
+    log = []
+    LoggingTensor = grad_logging_tensor(lib, log)
+    lib.manual_seed(0)
+    x, w = LoggingTensor(lib.randn(3, 4)), LoggingTensor(lib.randn(5, 4), requires_grad=True)
+    loss = lib.nn.functional.cross_entropy(lib.nn.functional.linear(x, w), lib.tensor([0, 1, 4]))
+    names = [loss.grad_fn.name()]
+    loss.backward()
+    m = LoggingTensor(lib.randn(3, 2), requires_grad=True)
+    lib.nn.functional.mse_loss(m, lib.zeros(3, 2)).backward()
+    return names, log, [w.grad.elem, m.grad.elem, loss.elem]
+
+
+def test_wrapper_subclass_losses_backpropagate_as_torchs(torch):
+    our_names, our_log, ours = wrapper_losses(core)
+    their_names, their_log, theirs = wrapper_losses(torch)
+    assert (our_names, our_log) == (their_names, their_log)
+    assert_same(ours, theirs)
