@@ -251,11 +251,36 @@ def _nll_loss(node, g):
     return grad, None, None
 
 
+_INT64_MAX = 9223372036854775807  # torch's end of a slice without a stop
+
+
+def _select(node, g):
+    args = node.args
+    if isinstance(args, dict):  # (Tensor.select(dim, index))
+        shape, dim, index = node.in_shape, args["dim"], args["index"]
+    else:
+        shape, dim, index = args
+    return (aten.select_backward.default(g, list(shape), dim, index),)
+
+
+def _slice(node, g):
+    args = node.args
+    if isinstance(args, dict):  # (narrow(dim, start, length))
+        shape, dim, start = node.in_shape, args["dim"], args["start"]
+        end, step = start + args["length"], 1
+    else:
+        shape, dim, start, end, step = args
+    if end >= shape[dim]:  # (a slice to the end: torch keeps its forward's INT64_MAX stop)
+        end = _INT64_MAX
+    return (aten.slice_backward.default(g, list(shape), dim, start, end, step),)
+
+
 _FORMULAS = {
     "SumBackward0": _sum, "SumBackward1": _sum, "MeanBackward0": _mean, "MeanBackward1": _mean,
     "MulBackward0": _mul, "DivBackward0": _div, "AddBackward0": _add, "SubBackward0": _sub, "PowBackward0": _pow,
     "ReluBackward0": _unary_of_result("threshold_backward"), "TanhBackward0": _unary_of_result("tanh_backward"),
     "SigmoidBackward0": _unary_of_result("sigmoid_backward"), "ExpBackward0": _unary_of_result(None),
     "AddmmBackward0": _addmm, "MmBackward0": _mm, "TBackward0": _t, "MseLossBackward0": _mse,
-    "LogSoftmaxBackward0": _log_softmax, "NllLossBackward0": _nll_loss,
+    "LogSoftmaxBackward0": _log_softmax, "NllLossBackward0": _nll_loss, "SelectBackward0": _select,
+    "SliceBackward0": _slice,
 }

@@ -200,6 +200,20 @@ def _nll_loss_backward(grad, input, target, weight, reduction, ignore_index, tot
     return core.zeros_like(input).scatter_(1, safe.unsqueeze(1), coef.unsqueeze(1))
 
 
+def _select_backward(grad, input_sizes, dim, index):
+    """ATen's ``select_backward``: zeros of the input's sizes with ``grad`` in the selected slice."""
+    out = grad.new_zeros(list(input_sizes))
+    out.select(dim, index).copy_(grad)
+    return out
+
+
+def _slice_backward(grad, input_sizes, dim, start, end, step):
+    """ATen's ``slice_backward``: zeros of the input's sizes with ``grad`` in the sliced positions."""
+    out = grad.new_zeros(list(input_sizes))
+    _slice(out, dim, start, end, step).copy_(grad)
+    return out
+
+
 FORMS = {
     "_embedding_bag": _embedding_bag,
     "_embedding_bag_forward_only": _embedding_bag,
@@ -239,6 +253,8 @@ FORMS = {
     "nll_loss": _loss("nll_loss", "weight", "reduction", "ignore_index"),
     "nll_loss_forward": _nll_loss_forward,
     "nll_loss_backward": _nll_loss_backward,
+    "select_backward": _select_backward,
+    "slice_backward": _slice_backward,
     "_log_softmax_backward_data": lambda grad, output, dim, input_dtype: log_softmax_backward_data(grad, output, dim),
     "mse_loss_backward": lambda grad, input, target, reduction: (
         grad * 2 * (input - target) / (input.numel() if reduction == 1 else 1)),

@@ -416,9 +416,9 @@ def _view_chain(x, index):
             dim += 1
         else:
             start, stop, step = i.start, i.stop, i.step
+            if stop is None:
+                stop = 9223372036854775807  # (torch's indexing fills an open stop in: INT64_MAX)
             tail = [0 if start is None else start, stop] + ([step] if step not in (None, 1) else [])
-            while len(tail) > 1 and tail[-1] is None:
-                tail.pop()
             x = aten.slice.Tensor(x, dim, *tail)
             dim += 1
     return x

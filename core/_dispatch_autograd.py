@@ -222,6 +222,19 @@ def _mse_loss(ctx, g):
     return grad, (aten.neg.default(grad) if _need(ctx, 1) else None)
 
 
+def _select(ctx, g):
+    x, dim, index = ctx.args[:3]
+    return (aten.select_backward.default(g, list(x.shape), dim, index),)
+
+
+def _slice(ctx, g):
+    x = ctx.args[0]
+    dim, start, end, step = (list(ctx.args[1:]) + [0, 0, None, 1][len(ctx.args) - 1:])[:4]
+    start = 0 if start is None else start
+    end = 9223372036854775807 if end is None else end
+    return (aten.slice_backward.default(g, list(x.shape), dim, start, end, step),)
+
+
 _RULES = {
     "add.Tensor": ("AddBackward0", _add), "sub.Tensor": ("SubBackward0", _sub), "mul.Tensor": ("MulBackward0", _mul),
     "div.Tensor": ("DivBackward0", _div), "neg.default": ("NegBackward0", lambda ctx, g: (aten.neg.default(g),)),
@@ -243,4 +256,5 @@ _RULES = {
     "_log_softmax.default": ("LogSoftmaxBackward0", _log_softmax),
     "nll_loss_forward.default": ("NllLossBackward0", _nll_loss_forward),
     "mse_loss.default": ("MseLossBackward0", _mse_loss),
+    "select.int": ("SelectBackward0", _select), "slice.Tensor": ("SliceBackward0", _slice),
 }

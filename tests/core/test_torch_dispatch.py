@@ -119,6 +119,7 @@ BACKWARDS = {
     "tanh and sigmoid": lambda lib, x, w, b, m, w2, b2, w3: (x.tanh() + w.sigmoid()).sum(),
     "exp, division, subtraction": lambda lib, x, w, b, m, w2, b2, w3: (x.exp() / 2 - w).sum(),
     "broadcast add": lambda lib, x, w, b, m, w2, b2, w3: (m + x).sum(),
+    "indexing": lambda lib, x, w, b, m, w2, b2, w3: m[1].sum() + m[:, 1:3].sum() + m[0, ::2].sum() + m[1:].sum(),
     "cross entropy": lambda lib, x, w, b, m, w2, b2, w3: lib.nn.functional.cross_entropy(m, lib.tensor([0, 1, 3])),
     "weighted cross entropy, an ignored target": lambda lib, x, w, b, m, w2, b2, w3: lib.nn.functional.cross_entropy(
         m * 2, lib.tensor([0, -100, 3]), weight=lib.tensor([1.0, 2.0, 3.0, 4.0])),
@@ -463,7 +464,7 @@ def wrapper_training_step(lib):
     log.append("backward")
     loss.backward()
     v = LoggingTensor(lib.tensor([1.0, 2.0, 3.0]), requires_grad=True)
-    ((v * v).sum() + (v.exp() / 2).sum()).backward()
+    ((v * v).sum() + (v.exp() / 2).sum() + v[1] + v[::2].sum()).backward()
     (v ** 2).sum().backward()  # a second gradient is added in place
     grads = [t.grad.elem for t in (x, w, b, v)]
     return facts + [type(t.grad).__name__ for t in (x, w, b, v)], log, grads
