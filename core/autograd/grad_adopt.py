@@ -4,18 +4,21 @@ AccumulateGrad "steals" a gradient instead of cloning it.
 PyTorch (``torch/csrc/autograd/functions/accumulate_grad.h``) keeps the incoming gradient itself as the new
 ``.grad`` when grad mode is off (no ``create_graph``), the gradient is dense, it obeys the leaf's layout contract
 and its use count shows no other reference. Otherwise it clones. Both give the same values; the clone costs a
-pass through memory and a fresh allocation (a 784x256 layer's gradient: ~70 µs of a 1.5 ms MLP step with the page
-faults). Here the engine's hot paths ask ``adopted`` for the array to keep, or None to copy.
+pass through memory and a fresh allocation (the 784-256-128-10 MLP's two weight gradients: ~40 µs of its ~1.5 ms
+step). Here the engine's hot paths ask ``adopted`` for the array to keep, or None to copy.
 
 NOTE: the hot-path trick of this module: "nothing else can see it" is read from CPython's reference counts.
 The array must be referenced only by the gradient tensor (its ``_data`` and ``_root`` slots: no other tensor
-wraps it, no view, ``.numpy()`` result or hook holds it) and own its memory (not a view of another array); the
-tensor must be referenced only by the engine (``held``: the references the engine's calling frames hold, counted
-at each call site), and by no weak reference. So a gradient the user passed in (``y.backward(g)`` through an
-``AddBackward``), one sent to two leaves (``a + b``), one a hook or a custom Function kept: all copied, as torch
-copies them. A count is exact only where the interpreter counts every reference it holds: CPython 3.14 borrows
-references on its stack (lower counts), and a free-threaded build counts differently, so there this always
-copies (the same values, the old speed).
+wraps it, no view, ``.numpy()`` result or hook holds it) and own its memory, or be a view covering the whole of
+an array that only the gradient and the tensor it views reach (``_whole_view_owner``: every ``Linear``'s weight
+gradient); the tensor must be referenced only by the engine (``held``: the references the engine's calling
+frames hold, counted at each call site), and by no weak reference. So a gradient the user passed in
+(``y.backward(g)`` through an ``AddBackward``), one sent to two leaves (``a + b``), one a hook, a custom Function
+or a stepped backward kept: all copied, as torch copies them. Anything that holds more references (a debugger's
+or torch dynamo's frame hook keeping every frame's locals) only makes it copy. A count is exact only where the
+interpreter counts every reference it holds: CPython 3.14 borrows references on its stack (lower counts), and a
+free-threaded build counts differently, so there this always copies (the same values, the old speed); so does a
+gradient under ``ADOPT_MIN`` elements, whose copy costs less than these checks.
 """
 
 from __future__ import annotations
