@@ -13,7 +13,9 @@ prints one (each submodule under its class name: ``Linear(original_name=Linear)`
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 
 from core.nn.module import Module
 
@@ -108,6 +110,10 @@ class TracedModule(_Compiled):
     @classmethod
     def _wrap(cls, module: Module) -> ScriptModule:
         return module if isinstance(module, ScriptModule) else TracedModule(module)
+
+    def forward(self, *args, **kwargs):
+        with contextlib.redirect_stdout(io.StringIO()):  # a trace is its tensor operations: forward's prints are gone
+            return super().forward(*args, **kwargs)
 
     def __getattr__(self, name: str):
         try:

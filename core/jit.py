@@ -13,6 +13,9 @@ its submodules when made); ``is_scripting`` and ``is_tracing`` are False.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import sys
 
 from core._jit_function import ScriptFunction, script_function, scriptable
@@ -49,33 +52,76 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
 def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5,
           strict=True, _force_outplace=False, _module_class=None, _compilation_unit=None, example_kwarg_inputs=None,
           _store_inputs=True):
-    """A module as a ``TopLevelTracedModule`` (run eagerly by the original: no graph is recorded); a function
-    itself. Like PyTorch's, it runs the function on the example inputs (so a shape error raises here), and with
-    ``check_trace`` PyTorch runs it three more times (tracing again, the trace, the Python function): so does core,
-    so a traced model in training mode draws its dropout masks as torch does."""
+    """A module as a ``TopLevelTracedModule`` (run eagerly by the original: no graph is recorded); a function as
+    itself, its prints silenced as a trace's are. Like PyTorch's, it runs the function on the example inputs (so a
+    shape error raises here) as often as PyTorch's tracer and checker do (see ``_run_as_traced``), so prints in
+    ``forward``, dropout masks drawn after it and batch-norm statistics are the same."""
     from core.nn.module import Module
 
-    _run_as_traced(func, example_inputs, example_kwarg_inputs, 4 if check_trace else 1)
+    _run_as_traced(func, example_inputs, example_kwarg_inputs, check_trace, check_tolerance)
     if isinstance(func, Module):
         from core._jit_script import trace_module as traced
 
         return traced(func)
-    return func
+    return _traced_function(func)
 
 
-def _run_as_traced(func, example_inputs, example_kwarg_inputs, times: int) -> None:
+def _traced_function(func):
+    """A traced function runs its recorded tensor operations: no Python prints."""
+    @functools.wraps(func)
+    def traced(*args, **kwargs):
+        with contextlib.redirect_stdout(io.StringIO()):
+            return func(*args, **kwargs)
+    return traced
+
+
+def _run_as_traced(func, example_inputs, example_kwarg_inputs, check_trace: bool, check_tolerance: float) -> None:
+    """PyTorch runs the Python function to record the trace; its checker then traces again (Python), runs the
+    recorded graph, runs the Python function, and when those two outputs agree runs the second recording too. A
+    recorded graph only does the tensor work, so core runs those two with the function's prints silenced."""
     if example_inputs is None and example_kwarg_inputs is None:
         raise TypeError("'NoneType' object is not iterable")  # torch's, from flattening the missing inputs
     args = example_inputs if isinstance(example_inputs, tuple) else () if example_inputs is None else (example_inputs,)
     kwargs = example_kwarg_inputs or {}
-    for _ in range(times):
-        func(*args, **kwargs)
+    func(*args, **kwargs)
+    if not check_trace:
+        return
+    func(*args, **kwargs)
+    with contextlib.redirect_stdout(io.StringIO()):
+        graph = func(*args, **kwargs)
+    python = func(*args, **kwargs)
+    if _all_close(_tensors(graph), _tensors(python), check_tolerance):
+        with contextlib.redirect_stdout(io.StringIO()):
+            func(*args, **kwargs)
 
 
-def trace_module(mod, inputs, optimize=None, check_trace=True, *args, **kwargs):
+def _tensors(value) -> list:
+    import core
+
+    if isinstance(value, core.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensors(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors(v)]
+    return []
+
+
+def _all_close(ours: list, theirs: list, rtol: float) -> bool:
+    import core
+
+    if len(ours) != len(theirs):
+        return False
+    with core.no_grad():
+        return all(a.shape == b.shape and core.allclose(a.double(), b.double(), rtol=rtol, atol=1e-5, equal_nan=True)
+                   for a, b in zip(ours, theirs))
+
+
+def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5, *args,
+                 **kwargs):
     """``torch.jit.trace_module(mod, {"forward": example_inputs})``: each method run on its inputs, as ``trace``."""
     for name, example in inputs.items():
-        _run_as_traced(getattr(mod, name), example, None, 4 if check_trace else 1)
+        _run_as_traced(getattr(mod, name), example, None, check_trace, check_tolerance)
     from core._jit_script import trace_module as traced
 
     return traced(mod)

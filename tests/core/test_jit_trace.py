@@ -184,3 +184,39 @@ def test_a_saved_frozen_module_loads_frozen(torch, tmp_path):
     ours, theirs = _both(torch, reloaded)
     assert ours[:3] == theirs[:3]
     np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-6)
+
+
+@pytest.mark.parametrize("p", [0.5, 0.0])
+@pytest.mark.parametrize("check_trace", [True, False])
+def test_trace_runs_forward_as_often_as_torchs_tracer_and_checker(torch, capsys, p, check_trace):
+    """Prints in ``forward`` (three with the checker: two traces and the Python run; the recorded graph prints
+    nothing), batch-norm updates (four, or five when the graph's output matched the Python run's) and dropout draws
+    are torch's; calling the traced module or function prints nothing either."""
+    def report(lib):
+        class Net(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin, self.bn, self.drop = lib.nn.Linear(2, 2), lib.nn.BatchNorm1d(2), lib.nn.Dropout(p)
+
+            def forward(self, x):
+                print("forward")  # (x.shape holds tensors while torch traces)
+                return self.drop(self.bn(self.lin(x)))
+
+        def double(x):
+            print("double")
+            return x * 2, [x + 1]
+
+        lib.manual_seed(0)
+        net = Net()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's tracer warnings
+            traced = lib.jit.trace(net, lib.randn(3, 2), check_trace=check_trace)
+            traced_double = lib.jit.trace(double, lib.ones(2), check_trace=check_trace)
+        traced(lib.ones(3, 2))
+        result = traced_double(lib.ones(2))
+        return (capsys.readouterr().out, int(net.bn.num_batches_tracked), net.bn.running_mean.tolist(),
+                lib.rand(2).tolist(), result[0].tolist(), result[1][0].tolist())
+    ours, theirs = _both(torch, report)
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6)
+    assert ours[3:] == theirs[3:]
