@@ -23,7 +23,9 @@ class ToCopy(Function):
     def forward(ctx, a, *, dt, dev, memory_format=None):
         ctx.src = (a.dtype, a.device)
         arr = a._data
-        if arr.dtype.kind == "c" and dt.is_complex is False:
+        if arr.dtype.kind == "c" and dt is _dtype.bool:  # (nonzero in either part, as torch's cast: no warning)
+            arr = arr != 0
+        elif arr.dtype.kind == "c" and dt.is_complex is False:
             # NOTE: PyTorch's TORCH_WARN_ONCE: the first such cast in a process warns (every one under set_warn_always)
             warn_once("complex_to_real", "Casting complex values to real discards the imaginary part")
             arr = arr.real

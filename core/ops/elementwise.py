@@ -85,12 +85,26 @@ def _scaled(x, y, alpha, dt):
         quiet_off(token)
 
 
+def check_alpha(dt, alpha) -> None:
+    """PyTorch's ``alpha_check``: add's and sub's ``alpha`` must fit the result dtype."""
+    if isinstance(alpha, Tensor):
+        alpha = alpha.item()
+    if isinstance(alpha, (bool, np.bool_)) and dt is not _dtype.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if not (dt.is_floating_point or dt.is_complex) and not isinstance(alpha, (int, np.integer, np.bool_)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if not dt.is_complex and isinstance(alpha, (complex, np.complexfloating)):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+
+
 class Add(Function):
     node_name = "AddBackward0"
 
     @staticmethod
     def forward(ctx, a, b, *, alpha=1):
         x, y, dt = operand_arrays(a, b)
+        if type(alpha) is not int or alpha != 1:  # (the default: nothing to check)
+            check_alpha(dt, alpha)
         ctx.alpha = alpha
         if alpha != 1:
             return _scaled(x, y, alpha, dt)
@@ -118,6 +132,8 @@ class Sub(Function):
         if x.dtype == np.bool_ or y.dtype == np.bool_ or _is_bool(a) or _is_bool(b):
             raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+        if type(alpha) is not int or alpha != 1:
+            check_alpha(dt, alpha)
         ctx.alpha = alpha
         if alpha != 1:
             return _scaled(x, y, -alpha, dt)
@@ -291,13 +307,14 @@ def _argument_error(name: str, input, other, error: TypeError) -> TypeError:
 def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     if deprecated_other is not NOT_GIVEN:  # add(alpha, other)
         other, alpha = scalar_first("add", other, deprecated_other, keyword="alpha", keyword_value=alpha)
-    if alpha == 1 and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
+    plain = type(alpha) is int and alpha == 1  # (alpha=True or 1.0 is checked against the result dtype)
+    if plain and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _shortcuts.ok:
         res = binary_no_grad(_np_add, input, other)
         if res is not None:
             return res
     try:
-        res = Add.apply(input, other) if alpha == 1 else Add.apply(input, other, alpha=alpha)
+        res = Add.apply(input, other) if plain else Add.apply(input, other, alpha=alpha)
     except TypeError as error:  # NOTE: only here, where a non-Tensor argument failed, may a tensor-like take it
         if not has_torch_function_variadic(input, other):
             raise _argument_error("add", input, other, error) from None

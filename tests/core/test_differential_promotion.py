@@ -112,6 +112,23 @@ def test_unary_results_and_conversions_have_torchs_dtype(code, torch):
 
 
 SPECIAL = lines("""
+# a complex tensor cast to bool is nonzero in either part
+torch.tensor([1j, 0, 1]).to(torch.bool)
+torch.tensor([1j, 0], dtype=torch.complex128).bool()
+torch.tensor([[1j, 0]]).t().type(torch.bool)
+# add/sub's alpha must fit the result dtype (torch's alpha_check)
+torch.sub(torch.tensor([1]), torch.tensor([1]), alpha=0.5)
+torch.add(torch.tensor([1]), 2, alpha=0.5)
+torch.tensor([1]).add_(1, alpha=1.5)
+torch.add(torch.tensor([True]), True, alpha=0.5)
+torch.add(torch.tensor([1]), 2.5, alpha=0.5)
+torch.add(torch.tensor([1.]), 2, alpha=True)
+torch.add(torch.tensor([True]), True, alpha=True)
+torch.add(torch.tensor([1.]), 2, alpha=1j)
+torch.add(torch.tensor([1j]), 2, alpha=1j)
+torch.add(torch.tensor([1]), torch.tensor([2]), alpha=1.0)
+torch.add(torch.tensor([1]), torch.tensor([2]), alpha=torch.tensor(2))
+torch.tensor([1.]).sub_(torch.tensor([2.]), alpha=0.5)
 torch.tensor([1., 2.], dtype=torch.float16).addcmul(torch.tensor([1.5, 2.]), torch.tensor([3., 7.]), value=0.5)
 torch.tensor([1., 2.], dtype=torch.bfloat16).addcdiv(torch.tensor([1.5, 2.]), torch.tensor([3., 7.]))
 torch.tensor([1., 2.], dtype=torch.float16).addcmul_(torch.tensor([1.5, 2.]), torch.tensor([3., 7.]))
