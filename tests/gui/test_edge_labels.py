@@ -65,3 +65,20 @@ def test_after_forward_all_every_shape_label_reads_clear_of_lines_nodes_and_othe
         around = label.sceneBoundingRect().adjusted(-5, -1, 5, 1)
         assert [other.text() for other in labels if other is not label and
                 other.sceneBoundingRect().intersects(around)] == []
+
+
+def test_lesson_twos_broadcast_labels_read_clear_of_the_nodes_they_point_at(qtbot, window):
+    """Lesson 2 is about the broadcast marks: after Forward all each ``⇲ broadcast`` label reads in the gap beside its
+    node, not boxed over the node's title (its first gap is a third of a column wider than the grid's)."""
+    from tests.gui.real_input import click_toolbar, shown
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    shown(qtbot, window)
+    open_example(qtbot, window, "02-broadcasting")
+    click_toolbar(window, "forward")
+    qtbot.waitUntil(lambda: window.bridge.session is not None and window.bridge.session.forward_complete)
+    qtbot.waitUntil(lambda: sum("broadcast" in item.label.text() for item in window.scene.edge_items.values()) == 4)
+    for item in window.scene.edge_items.values():
+        label = item.label
+        if "broadcast" in label.text():
+            assert not label.boxed and _nodes_under(window, label) == [], label.text()

@@ -64,20 +64,21 @@ def tensors() -> Graph:
 
 def broadcasting() -> Graph:
     b = Builder()
+    gap = 0.35  # the first gap a third of a column wider: "(32, 1)  ⇲ broadcast" reads there, not boxed on a title
     b.node("a", "source.randn", 0, 0, shape=[3, 1], seed=1)
     b.node("b", "source.randn", 0, 1, shape=[4], seed=2)
-    b.node("a_plus_b", "math.add", 1, 0, {"a": "a", "b": "b"})
+    b.node("a_plus_b", "math.add", 1 + gap, 0, {"a": "a", "b": "b"})
     b.node("pred", "source.randn", 0, 3, shape=[32, 1], seed=3)
     b.node("target", "source.randn", 0, 4.1, shape=[32], seed=4)
-    b.node("diff", "math.sub", 1, 3, {"a": "pred", "b": "target"})
-    b.node("sq", "math.square", 2, 3, {"x": "diff"})
-    b.node("loss", "reduce.mean", 3, 3, {"x": "sq"})
-    b.node("pred_flat", "shape.squeeze", 1, 5, {"x": "pred"}, dim=-1)
-    b.node("diff_fixed", "math.sub", 2, 5, {"a": "pred_flat", "b": "target"})
-    b.node("sq_fixed", "math.square", 3, 5, {"x": "diff_fixed"})
-    b.node("loss_fixed", "reduce.mean", 4, 5, {"x": "sq_fixed"})
-    b.comment("The trap: (32, 1) - (32,) is (32, 32)", (-20, 400, 1000, 260), ("pred", "target", "diff"))
-    b.comment("The fix: squeeze(-1) first", (200, 680, 1000, 120), ("pred_flat", "diff_fixed"))
+    b.node("diff", "math.sub", 1 + gap, 3, {"a": "pred", "b": "target"})
+    b.node("sq", "math.square", 2 + gap, 3, {"x": "diff"})
+    b.node("loss", "reduce.mean", 3 + gap, 3, {"x": "sq"})
+    b.node("pred_flat", "shape.squeeze", 1 + gap, 5, {"x": "pred"}, dim=-1)
+    b.node("diff_fixed", "math.sub", 2 + gap, 5, {"a": "pred_flat", "b": "target"})
+    b.node("sq_fixed", "math.square", 3 + gap, 5, {"x": "diff_fixed"})
+    b.node("loss_fixed", "reduce.mean", 4 + gap, 5, {"x": "sq_fixed"})
+    b.comment("The trap: (32, 1) - (32,) is (32, 32)", (-20, 400, 1000 + gap * COLUMN, 260), ("pred", "target", "diff"))
+    b.comment("The fix: squeeze(-1) first", (200 + gap * COLUMN, 680, 1000, 120), ("pred_flat", "diff_fixed"))
     return b.train("loss")
 
 
