@@ -282,6 +282,9 @@ class Tensor(metaclass=_TensorMeta):
                 t._creation = view_meta.made_without_grad(self._creation)
             elif self._creation is not None:  # a view of a view keeps how the first was made
                 t._creation = self._creation
+            else:
+                return t
+            t._view_stamp, t._view_version = t._base._history, t._vc[0]  # a write before it is no write since
         return t
 
     # ----- metadata -----------------------------------------------------------------------

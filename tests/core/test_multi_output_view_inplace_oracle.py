@@ -104,7 +104,21 @@ def _plain(lib):
     return out
 
 
+def _views_made_after_a_write(lib):
+    """A write before a view was made is no write since: its grad_fn reads fine (no-grad and multi-output views)."""
+    lib.manual_seed(0)
+    x = lib.randn(3, requires_grad=True)
+    with lib.no_grad():
+        x.mul_(2)
+        v = x[0:2]
+        pieces = x.split(1)
+    y = lib.randn(4, 2, requires_grad=True) * 1
+    y.add_(1)
+    return v.grad_fn, pieces[0].grad_fn, y.unbind(0)[0].grad_fn.name()
+
+
 PROGRAMS = {
+    "views made after a write": _views_made_after_a_write,
     "split sigmoid_": lambda lib: lib.sigmoid_(lib.split(_nonleaf(lib), 2)[0]),
     "chunk mul_": lambda lib: lib.chunk(_nonleaf(lib), 2, 1)[1].mul_(2),
     "unbind add_": lambda lib: _nonleaf(lib).unbind(0)[2].add_(1),
