@@ -76,14 +76,16 @@ class Lerp(Function):
         xp = xp_of(s)
         with np.errstate(all="ignore"):
             res = _lerp_values(xp, s, e, w)
-        ctx.save_for_backward(start, end, weight if isinstance(weight, Tensor) else None)
+        if isinstance(weight, Tensor):  # NOTE: a number weight saves no tensor (torch's LerpBackward0 keeps only
+            ctx.save_for_backward(start, end, weight)  # the number), so a second backward through it is allowed
         ctx.weight = weight
         return _laid_out(xp.asarray(res.astype(dt.np)), s, e, w)
 
     @staticmethod
     def backward(ctx, g):
-        start, end, w = ctx.saved_tensors
-        w = ctx.weight if w is None else w
+        w = ctx.weight
+        if isinstance(w, Tensor):
+            start, end, w = ctx.saved_tensors
         need = ctx.needs_input_grad
         gs = g * (1 - w) if need[0] else None
         ge = g * w if need[1] else None

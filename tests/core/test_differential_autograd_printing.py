@@ -51,6 +51,8 @@ AUTOGRAD = lines("""
 (lambda x: (lambda y: (y.backward(), y.backward()))((x * x).sum()))(LEAF)
 (lambda x: (lambda y: (y.backward(retain_graph=True), y.backward(), x.grad)[2])((x * x).sum()))(LEAF)
 (lambda x: (lambda y: (y.backward(), y.backward(), x.grad)[2])((x + x).sum()))(LEAF)
+(lambda x: (lambda y: (y.backward(), y.backward(), x.grad)[2])(torch.lerp(x, x * 2, 0.3).sum()))(LEAF)
+(lambda x: (lambda y: (y.backward(), y.backward(), x.grad)[2])(torch.lerp(x, x * 2, torch.tensor(0.3)).sum()))(LEAF)
 (lambda x: torch.autograd.grad(x.sum(), torch.tensor([1.])))(LEAF)
 (lambda x: torch.autograd.grad(x.detach().sum(), x))(LEAF)
 (lambda x: torch.autograd.grad(x.sum(), x, grad_outputs=torch.tensor(3.)))(LEAF)

@@ -84,6 +84,8 @@ torch.tensor([True, True]).sum(dtype=torch.bool)
 torch.tensor([[True]]).cumsum(0, dtype=torch.bool)
 torch.tensor([1., 2.]).cumprod(0, dtype=torch.bool)
 torch.tensor([True, False]).cumsum_(0)
+torch.tensor(0.5).cumsum(0, dtype=torch.bool)
+torch.zeros(3, 0, dtype=torch.bool).cumprod(-1, dtype=torch.bool)
 torch.tensor([100, 100], dtype=torch.int8).cumsum_(0)
 torch.std_mean(torch.tensor([1j, 2]), -1)
 # torch's cumsum adds onto a zero: a leading -0. comes out 0.
