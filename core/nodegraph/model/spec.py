@@ -201,7 +201,7 @@ def _ragged(v: object) -> str:
 
     try:
         core.tensor(v)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RuntimeError) as exc:  # RuntimeError: a leaf torch can't infer a dtype of
         return str(exc)
     return "its rows differ in length"
 
