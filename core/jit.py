@@ -8,7 +8,9 @@ module a ``TopLevelTracedModule`` the same way and returns a function itself (bo
 results, after running on the example inputs as often as PyTorch's tracer and checker do); ``freeze`` and
 ``optimize_for_inference`` give a frozen scripted module (no parameters, no gradients); the decorators
 ``ignore``, ``unused``, ``export`` and ``script_method`` return their function (a ``ScriptModule`` subclass scripts
-its submodules when made); ``is_scripting`` and ``is_tracing`` are False.
+its submodules when made); ``is_scripting`` and ``is_tracing`` are False. The type hints eager code carries for the
+compiler are PyTorch's pass-throughs: ``annotate(type, value)`` is ``value``, ``Attribute(value, type)`` a named
+pair and ``Final`` is ``typing.Final``.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import contextlib
 import functools
 import io
 import sys
+from typing import Final, NamedTuple
 
 from core._jit_function import ScriptFunction, script_function, scriptable
 from core.autograd.capture import CompiledFunction
 
 __all__ = ["script", "ScriptFunction", "trace", "trace_module", "ignore", "unused", "export", "script_method",
-           "is_scripting", "is_tracing", "compile"]  # and, from core._jit_script: save, load, ScriptModule, ...
+           "is_scripting", "is_tracing", "compile", "annotate", "Attribute", "Final"]
+# and, from core._jit_script: save, load, ScriptModule, ...
 _SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "TracedModule", "TopLevelTracedModule",
                  "freeze", "optimize_for_inference")
 
@@ -145,6 +149,18 @@ def export(fn):
 def script_method(fn):
     """``@jit.script_method`` on a ``ScriptModule`` subclass's method: the method itself, run eagerly."""
     return fn
+
+
+def annotate(the_type, the_value):
+    """The compiler's type hint for ``the_value`` (``jit.annotate(List[Tensor], [])``): eagerly, the value itself."""
+    return the_value
+
+
+class Attribute(NamedTuple):
+    """A module attribute's value with its TorchScript type, ``Attribute(value=0, type=<class 'int'>)``."""
+
+    value: object
+    type: object
 
 
 def is_scripting() -> bool:
