@@ -1,0 +1,57 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Widely used non-English PyTorch books and courses: Yutaro Ogawa's 「つくりながら学ぶ! PyTorchによる発展ディープラーニング」
+(YutaroOgawa/pytorch_advanced: SSD, PSPNet, OpenPose, GANs, anomaly detection, Transformer, BERT, ECO) and his
+「つくりながら学ぶ! 深層強化学習」 (YutaroOgawa/Deep-Reinforcement-Learning-Book). Notebooks run as Jupyter runs them
+(``keep_going``: a cell that needs a download or a GPU prints its error in both runs and the next cell runs); the
+models' input sizes are cut down and data sets replaced by ``corpus_intl.py``'s seeded stand-ins.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+ADV = ("YutaroOgawa/pytorch_advanced", "bada8e07bd7503ed6d7a371fafb7a29b52b06d62", "MIT")
+
+
+def _adv(name, path, edits=(), utils=(), **kw):
+    """A pytorch_advanced notebook with the ``utils`` modules it imports beside it."""
+    chapter = path.split("/")[0]
+    support = [(f"{chapter}/utils/{m}.py", f"utils/{m}.py") for m in utils]  # a namespace package: the chapters'
+    # utils/__init__.py import every module, with OpenCV's augmentations
+    return _r(f"intl_adv_{name}", ADV, path, edits, support=support, keep_going=True, **kw)
+
+
+GAN_DATA = ("train_dataset = GAN_Img_Dataset(\n    file_list=train_img_list, transform=ImageTransform(mean, std))",
+            "train_dataset = __import__('corpus_intl').gan_images(n=16)")
+SMALL_GAN = [("G = Generator(z_dim=20, image_size=64)", "G = Generator(z_dim=20, image_size=16)"),
+             ("D = Discriminator(z_dim=20, image_size=64)", "D = Discriminator(z_dim=20, image_size=16)")]  # 4x fewer
+# channels (the images stay 64x64): a 64-channel GAN's training step took 6 s in torch
+NO_TIMER = ("        print('timer:  {:.4f} sec.'.format(t_epoch_finish - t_epoch_start))\n", "")  # wall-clock time
+IMDB = ("from utils.dataloader import get_IMDb_DataLoaders_and_TEXT\n",
+        "get_IMDb_DataLoaders_and_TEXT = __import__('corpus_intl').imdb_loaders\n")
+RECIPES += [
+    _adv("ssd_model_forward", "2_objectdetection/2-4-5_SSD_model_forward.ipynb"),
+    _adv("ssd_loss_function", "2_objectdetection/2-6_loss_function.ipynb", utils=["match"]),
+    _adv("pspnet_model", "3_semantic_segmentation/3-3-6_NetworkModel.ipynb",
+         [("img_size = 475", "img_size = 59"), ("img_size_8 = 60", "img_size_8 = 8"),
+          ("torch.rand(batch_size, 3, 475, 475)", "torch.rand(batch_size, 3, 59, 59)")],
+         xfail="PSPNet's ResNet-50 in training mode: 50 float32 convolutions (NumPy's BLAS GEMMs, not MKL's sgemm) each "
+               "followed by BatchNorm on the 2-image batch drift by 1e-5 relative, and the pyramid pooling's 1x1 "
+               "branch normalises 2 values per channel, which amplifies that to 1e-4 of the printed logits (0.92207 "
+               "vs 0.92215); the same model in float64 matches torch to 1e-5 at every layer"),
+    _adv("dcgan", "5_gan_generation/5-1_2_DCGAN.ipynb", [GAN_DATA, *SMALL_GAN, NO_TIMER, ("num_epochs = 200", "num_epochs = 1")]),
+    _adv("sagan", "5_gan_generation/5-4_SAGAN.ipynb", [(GAN_DATA[0], GAN_DATA[1].replace("16", "4")), *SMALL_GAN, NO_TIMER, ("num_epochs = 300", "num_epochs = 1")]),
+    _adv("anogan", "6_gan_anomaly_detection/6-2_AnoGAN.ipynb",
+         [GAN_DATA, *SMALL_GAN, NO_TIMER, ("num_epochs = 300", "num_epochs = 1"),
+          ("test_dataset = GAN_Img_Dataset(\n    file_list=test_img_list, transform=ImageTransform(mean, std))",
+           "test_dataset = __import__('corpus_intl').gan_images(n=5, seed=1)")]),
+    _adv("transformer", "7_nlp_sentiment_transformer/7-6_Transformer.ipynb", [IMDB, ("max_length=256, batch_size=24)", "max_length=256, batch_size=4)")]),
+    _adv("transformer_training", "7_nlp_sentiment_transformer/7-7_transformer_training_inference.ipynb",
+         [IMDB, ("max_length=256, batch_size=64)", "max_length=256, batch_size=4)"),
+          ("num_epochs = 10", "num_epochs = 2")], utils=["transformer"]),
+    _adv("eco", "9_video_classification_eco/9-2-3_eco.ipynb",
+         [*[("from tensorboardX import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter")] * 2]),
+]
