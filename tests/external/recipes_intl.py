@@ -55,3 +55,18 @@ RECIPES += [
     _adv("eco", "9_video_classification_eco/9-2-3_eco.ipynb",
          [*[("from tensorboardX import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter")] * 2]),
 ]
+
+# 「つくりながら学ぶ! 深層強化学習」: the cart-pole agents on corpus_rl_more's old-API gym (the book's gym 0.9);
+# JSAnimation's GIF cell fails in both runs.
+DRL = ("YutaroOgawa/Deep-Reinforcement-Learning-Book", "b969b25e9e5de1a0b78f4ab9deae4c4a09559ae7", "MIT")
+OLD_GYM = ("import gym\n", "import corpus_rl_more as gym  # the old gym API: a stand-in\n")
+RECIPES += [
+    _r(f"intl_drl_{name}", DRL, f"program/{path}.ipynb", [OLD_GYM, *edits], keep_going=True)
+    for name, path, edits in [
+        ("dqn", "5_3and5_4_DQN", [("NUM_EPISODES = 500", "NUM_EPISODES = 6")]),
+        ("ddqn", "6_2_DDQN", [("NUM_EPISODES = 500", "NUM_EPISODES = 6")]),
+        ("dueling_network", "6_3_DuelingNetwork", [("NUM_EPISODES = 500", "NUM_EPISODES = 6")]),
+        ("prioritized_replay", "6_4_PrioritizedExperienceReplay", [("NUM_EPISODES = 500", "NUM_EPISODES = 6")]),
+        ("a2c", "6_5_A2C_Advanced_ActorCritic", [("NUM_EPISODES = 1000", "NUM_EPISODES = 2")]),
+    ]
+]
