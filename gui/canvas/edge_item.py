@@ -57,6 +57,59 @@ class EdgeLabel(QGraphicsSimpleTextItem):
             super().paint(painter, option, widget)  # type: ignore[arg-type]  # the stub omits None, which Qt takes
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _box(r: QRectF) -> Box:
+    return r.left(), r.top(), r.right(), r.bottom()
+
+
+def _meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class _Obstacles:
+    """What a label placement must keep off near one edge, gathered with one scene query (not one per spot tried:
+    a 500-node graph's labels took seconds), then narrowed to each point along the curve: the nodes, the other
+    edges' visible labels and the curves, this edge's own included (a curve also as its cached stroke)."""
+
+    def __init__(self, nodes: list[Box], labels: list[Box], curves: list[tuple[Box, EdgeItem]]) -> None:
+        self.nodes, self.labels, self.curves = nodes, labels, curves
+
+    @classmethod
+    def around(cls, edge: EdgeItem, region: QRectF) -> _Obstacles:
+        nodes: list[Box] = []
+        labels: list[Box] = []
+        curves: list[tuple[Box, EdgeItem]] = []
+        for item in edge.scene().items(region, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            if isinstance(item, NodeItem):
+                nodes.append(_box(item.sceneBoundingRect()))
+            elif isinstance(item, EdgeLabel):
+                if item is not edge._label and item.isVisible():
+                    labels.append(_box(item.sceneBoundingRect()))
+            elif isinstance(item, EdgeItem) and item.isVisible():
+                curves.append((_box(item.sceneBoundingRect()), item))
+        return cls(nodes, labels, curves)
+
+    def near(self, box: Box) -> _Obstacles:
+        """The obstacles that meet ``box`` (the spots tried around one point of the curve)."""
+        x1, y1, x2, y2 = box  # _meet written out: this runs for every point of every labelled edge
+        return _Obstacles([b for b in self.nodes if b[0] < x2 and x1 < b[2] and b[1] < y2 and y1 < b[3]],
+                          [b for b in self.labels if b[0] < x2 and x1 < b[2] and b[1] < y2 and y1 < b[3]],
+                          [c for c in self.curves if c[0][0] < x2 and x1 < c[0][2] and c[0][1] < y2 and y1 < c[0][3]])
+
+    def clear(self, rect: QRectF, on_nodes: bool, clean: bool) -> bool:
+        """Whether ``rect`` is clear of the other labels and (unless ``on_nodes``) of every node; a ``clean`` spot
+        also keeps off every curve's line and a few pixels from the other labels."""
+        box = _box(rect)
+        spaced = (box[0] - 6.0, box[1] - 2.0, box[2] + 6.0, box[3] + 2.0) if clean else box
+        if any(_meet(b, spaced) for b in self.labels):
+            return False
+        if not on_nodes and any(_meet(b, box) for b in self.nodes):
+            return False
+        return not clean or not any(_meet(b, box) and edge.line().intersects(rect) for b, edge in self.curves)
+
+
 class EdgeItem(QGraphicsPathItem):
     """``edge`` is the document's Edge; ``src_port``/``dst_port`` are the PortItems it joins."""
 
@@ -120,33 +173,19 @@ class EdgeItem(QGraphicsPathItem):
         farther = tuple(dy + (8.0 if dy > 0 else -8.0) * k for k in (1, 2) for dy in near)
         centred = [(-width / 2, dy) for dy in near]
         beside = [(6.0, -7.0), (-width - 6.0, -7.0)]  # right, left of a steep stretch
+        points = [path.pointAtPercent(t) for t in self._LABEL_AT]
+        around = _Obstacles.around(self, path.boundingRect().adjusted(-width - 24.0, -48.0, width + 24.0, 48.0))
+        local = [around.near((p.x() - width - 24.0, p.y() - 48.0, p.x() + width + 24.0, p.y() + 48.0)) for p in points]
         for on_nodes, clean, offsets in ((False, True, centred + beside + [(-width / 2, dy) for dy in farther]),
                                          (False, False, centred), (True, False, centred)):
             for dx, dy in offsets:
-                for t in self._LABEL_AT:
-                    p = path.pointAtPercent(t)
+                for p, obstacles in zip(points, local):
                     rect = QRectF(p.x() + dx, p.y() + dy, width, 14)
-                    if self._label_fits(rect, on_nodes, clean):
+                    if obstacles.clear(rect, on_nodes, clean):
                         self._put_label(rect.x(), rect.y(), boxed=on_nodes)
                         return
         p = path.pointAtPercent(0.5)
         self._put_label(p.x() - width / 2, p.y() + near[0], boxed=True)
-
-    def _label_fits(self, rect: QRectF, on_nodes: bool, clean: bool = False) -> bool:
-        """Whether ``rect`` is clear of other edges' visible labels and (unless ``on_nodes``) of every node; a
-        ``clean`` spot also keeps off every edge's line (this one's too) and a few pixels from the other labels."""
-        around = rect.adjusted(-6.0, -2.0, 6.0, 2.0) if clean else rect
-        for item in self.scene().items(around):
-            if isinstance(item, EdgeLabel):
-                if item is not self._label and item.isVisible():
-                    return False
-            elif not item.sceneBoundingRect().intersects(rect):
-                continue  # in the space around the spot only
-            elif isinstance(item, NodeItem) and not on_nodes:
-                return False
-            elif isinstance(item, EdgeItem) and clean and item.isVisible() and item.line().intersects(rect):
-                return False
-        return True
 
     def line(self) -> QPainterPath:
         """The drawn line as an area (the curve stroked a little wider than its pen), for labels to keep off."""
