@@ -280,6 +280,8 @@ class Tensor(metaclass=_TensorMeta):
             t._base = self._base if self._base is not None else self
             if not _grad_state.enabled:  # made where nothing records (Function.apply's forward fixes its own)
                 t._creation = view_meta.made_without_grad(self._creation)
+                if t._base._requires_grad and arr.dtype.kind in "fcV":  # PyTorch: a view requires grad with its base
+                    t._requires_grad = True
             elif self._creation is not None:  # a view of a view keeps how the first was made
                 t._creation = self._creation
             else:

@@ -466,6 +466,8 @@ def _regrade_views(outs, args, Tensor) -> None:
         if o is not None and o._creation is not None:
             root = o._root
             o._creation = next((a._creation for a in args if isinstance(a, Tensor) and a._root is root), None)
+            if o._grad_fn is None and not any(o is a for a in args):  # recording decides whether it requires grad
+                o._requires_grad = False
 
 
 def _input_flags(args, Tensor) -> tuple:
@@ -516,8 +518,11 @@ def _record(ctx: Node, args, flags, outs) -> None:
         if f:
             fn = a._grad_fn if a._base is None else a.grad_fn  # a view may need its grad_fn regenerated
             if fn is None:
-                acc = a._accum
-                edges.append((acc if acc is not None else accumulate_node(a), 0))
+                if a._creation is not None and a._base._requires_grad and a._creation != "multi_output":
+                    edges.append(None)  # a no-grad view requires grad through its base, but leads nowhere
+                else:
+                    acc = a._accum
+                    edges.append((acc if acc is not None else accumulate_node(a), 0))
             else:
                 edges.append((fn, a._output_nr))
             arr = a._data

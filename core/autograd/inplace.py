@@ -151,12 +151,10 @@ def _attach_view(t, base) -> Node:
 def regenerate_view_grad_fn(t):
     """The ``grad_fn`` of view ``t`` after its base's history or its version changed (None if it records none)."""
     base = t._base
-    t._view_stamp = base._history
+    if t._creation is not None and (t._grad_fn is not None or base._requires_grad):
+        refuse_view_write(t, indirect=True)  # written (or its base, or a sibling) since: its grad_fn can't be rebuilt
+    t._view_stamp = base._history  # (not before a refusal: every later use is refused too, as in PyTorch)
     t._view_version = t._vc[0]
-    if t._grad_fn is None and not base._requires_grad:
-        return None
-    if t._creation is not None:  # written (or its base, or a sibling) since: PyTorch can't rebuild its grad_fn
-        refuse_view_write(t, indirect=True)
     if t._grad_fn is None:
         return None
     return _attach_view(t, base)

@@ -117,7 +117,31 @@ def _views_made_after_a_write(lib):
     return v.grad_fn, pieces[0].grad_fn, y.unbind(0)[0].grad_fn.name()
 
 
+def _no_grad_view_of_a_parameter(lib):
+    """A view made in no_grad mode requires grad with its base (its repr says so); used later it is a leaf whose
+    gradient accumulates in its own ``.grad``; an integer view or a detached one does not."""
+    lib.manual_seed(0)
+    lin = lib.nn.Linear(3, 2)
+    with lib.no_grad():
+        row, t = lin.weight[0], lin.weight.t()
+        shown = repr(row), repr(t), repr(lin.weight.view(-1)[:2] * 1), repr(lin.weight.detach()[0])
+        ints = lib.arange(4.0, requires_grad=True).view(lib.int32)
+    (row * 3).sum().backward()
+    return shown, row.requires_grad, row.is_leaf, row.grad, lin.weight.grad, ints.requires_grad
+
+
+def _no_grad_view_used_after_its_base_was_written(lib):
+    x = lib.ones(3, requires_grad=True) * 2
+    with lib.no_grad():
+        a = x[0:2]
+    x.mul_(2)
+    first = _outcome(lib, lambda lib: a + 1)
+    return first, _outcome(lib, lambda lib: a.grad_fn)  # refused again, not only the first time
+
+
 PROGRAMS = {
+    "no-grad view of a parameter": _no_grad_view_of_a_parameter,
+    "no-grad view used after its base was written": _no_grad_view_used_after_its_base_was_written,
     "views made after a write": _views_made_after_a_write,
     "split sigmoid_": lambda lib: lib.sigmoid_(lib.split(_nonleaf(lib), 2)[0]),
     "chunk mul_": lambda lib: lib.chunk(_nonleaf(lib), 2, 1)[1].mul_(2),
