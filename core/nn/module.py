@@ -27,11 +27,12 @@ __all__ = ["Module", "addindent"]
 
 
 def addindent(s: str, spaces: int) -> str:
-    """Indent every line but the first (how nested module reprs line up)."""
+    """Indent every line but the first (how nested module reprs line up); blank lines stay empty, as PyTorch's
+    ``_addindent`` keeps them (an ``extra_repr`` ending in a newline leaves no trailing spaces inside a parent)."""
     lines = s.split("\n")
     if len(lines) == 1:
         return s
-    return lines[0] + "\n" + "\n".join(spaces * " " + line for line in lines[1:])
+    return lines[0] + "\n" + "\n".join(spaces * " " + line if line.strip() else "" for line in lines[1:])
 
 
 def _check_name(kind: str, name, owner: Module) -> None:
