@@ -188,7 +188,8 @@ class Atan2(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = _operands(ctx)
-        recip = (a * a + b * b).reciprocal()  # NOTE: torch's atan2_backward: grad * other * recip, grad * -self * recip
+        denom = a * a + b * b  # NOTE: torch's atan2_backward: grad * other * recip, grad * -self * recip, with
+        recip = masked_fill(denom.reciprocal(), denom == 0, 0)  # recip 0 at the origin (no NaN there)
         need = ctx.needs_input_grad
         return (g * b * recip if need[0] else None), (g * -a * recip if need[1] else None)
 

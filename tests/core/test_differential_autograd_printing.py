@@ -74,6 +74,7 @@ AUTOGRAD = lines("""
 (lambda x: (x.max(0).values.backward(), x.grad)[1])(torch.tensor([2., 2.], requires_grad=True))
 (lambda x: (x.median().backward(), x.grad)[1])(torch.tensor([2., 2., 1.], requires_grad=True))
 (lambda x: (x.abs().sum().backward(), x.grad)[1])(torch.tensor([0., -1.], requires_grad=True))
+(lambda x: (torch.atan2(x, x).sum().backward(), x.grad)[1])(torch.tensor([0., -0., 1.], requires_grad=True))
 (lambda x: (x.clamp(0, 1).sum().backward(), x.grad)[1])(torch.tensor([0., 1., 2.], requires_grad=True))
 (lambda x: (x.norm().backward(), x.grad)[1])(torch.tensor([0., 0.], requires_grad=True))
 (lambda x: (x.prod().backward(), x.grad)[1])(torch.tensor([0., 0., 2.], requires_grad=True))
