@@ -566,7 +566,7 @@ class Tensor:
     def pow(self, exponent):
         """``core.ops.math_binary.pow`` with ``self`` as its first argument."""
     def float_power(self, exponent):
-        """``pow`` computed and returned in float64. (core.ops.math_binary.float_power)"""
+        """``pow`` computed and returned in float64 (complex128 for complex operands: float() would drop the (core.ops.math_binary.float_power)"""
     def fmax(self, other):
         """``core.ops.math_binary.fmax`` with ``self`` as its first argument."""
     def fmin(self, other):
@@ -1200,9 +1200,9 @@ class Tensor:
     def sum_to_size(self, *size):
         """Sum ``self`` down to ``size`` (which ``self`` must be expandable from): the reverse of ``expand``. (core.ops.tensor_more.sum_to_size)"""
     def cumsum_(self, dim, *, dtype=...):
-        """In-place ``cumsum``. (core.ops.tensor_more.cumsum_)"""
+        """In-place ``cumsum`` (in ``self``'s dtype: a bool tensor has no kernel). (core.ops.tensor_more.cumsum_)"""
     def cumprod_(self, dim, *, dtype=...):
-        """In-place ``cumprod``. (core.ops.tensor_more.cumprod_)"""
+        """In-place ``cumprod`` (in ``self``'s dtype: a bool tensor has no kernel). (core.ops.tensor_more.cumprod_)"""
     def logaddexp2(self, other):
         """``log2(2**input + 2**other)``, computed stably around the larger argument (half types in float32, rounded (core.ops.tensor_more.logaddexp2)"""
     def diagflat(self, offset=...):
