@@ -52,13 +52,16 @@ class BackwardStep:
 
 def _as_tuple(x):
     """Tensors (or grads, or edges) as a tuple: one alone, or any iterable of them, as torch's ``tuple(inputs)``
-    (``torch.autograd.grad(loss, model.parameters())`` passes a generator)."""
+    (``torch.autograd.grad(loss, model.parameters())`` passes a generator; MAML's learner returns its
+    ``nn.ParameterList`` from ``parameters()``)."""
     if x is None:
         return ()
     if isinstance(x, (tuple, list)):
         return tuple(x)
     if isinstance(x, _ITERABLES):  # (a tensor iterates too: never taken apart)
         return tuple(x)
+    if isinstance(x, collections.abc.Iterable) and not isinstance(x, (_tensor_cls(), str, bytes)):
+        return tuple(x)  # a container that is neither a sequence nor an iterator (ParameterList, a deque)
     return (x,)
 
 
