@@ -412,7 +412,8 @@ def _apply(cls, *args, **kwargs):
             t._vc[0] += 1
     if flags is not None:
         if not dirty and not fresh and _returns_an_input(outs, args):
-            outs = tuple([o._alias(o._data) if any(o is a for a in args) else o for o in outs])
+            outs = tuple([o._alias(o._data) if isinstance(o, Tensor) and any(o is a for a in args) else o
+                          for o in outs])
         _record(ctx, args, flags, outs)
     elif ctx._saved is not None:
         ctx._saved = None
@@ -463,7 +464,7 @@ def _regrade_views(outs, args, Tensor) -> None:
     """Views an op's forward made (where grad mode is off, so marked as no-grad views) when the op ran with grad
     mode on: each keeps the kind of the input it views, as PyTorch's ``propagate_creation_meta`` does."""
     for o in outs:
-        if o is not None and o._creation is not None:
+        if isinstance(o, Tensor) and o._creation is not None:
             root = o._root
             o._creation = next((a._creation for a in args if isinstance(a, Tensor) and a._root is root), None)
             if o._grad_fn is None and not any(o is a for a in args):  # recording decides whether it requires grad
@@ -493,8 +494,12 @@ def _returns_an_input(outs, args) -> bool:
 
 
 def _as_output(o, Tensor):
-    """An op's result as a tensor: arrays are wrapped (fast path for NumPy arrays)."""
+    """An op's result as a tensor: arrays are wrapped (fast path for NumPy arrays). Anything else a custom
+    Function's forward returns (a number, a string: ``LegendrePolynomial3.apply(3)``) is returned as it is, as
+    torch's ``apply`` does."""
     if o is None or isinstance(o, Tensor):
+        return o
+    if not hasattr(o, "dtype"):  # not an array: a Python number or any other object
         return o
     if isinstance(o, _generic):  # a NumPy scalar from a 0-d ufunc: keep it a 0-d array
         o = _np.asarray(o)
@@ -534,6 +539,8 @@ def _record(ctx: Node, args, flags, outs) -> None:
     ctx._in_meta = tuple(meta)
     ctx._seq = next(_sequence)
     o = outs[0] if len(outs) == 1 else None
+    if o is not None and not hasattr(o, "_data"):  # a custom Function's number or other object: no grad_fn
+        o = None
     if o is not None and not ctx._non_diff and not ctx._dirty:
         # NOTE: the common case of _record_outputs, inlined: one output, not in-place, differentiable
         arr = o._data
@@ -572,7 +579,7 @@ def _record_outputs(ctx: Node, outs) -> None:
     non_diff, dirty = ctx._non_diff, ctx._dirty
     out_meta = []
     for i, o in enumerate(outs):
-        if o is None:
+        if o is None or not hasattr(o, "_data"):  # None, or a custom Function's number or other object
             out_meta.append(None)
             continue
         arr = o._data
