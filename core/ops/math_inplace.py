@@ -272,6 +272,7 @@ def addcmul_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
     if deprecated_tensor2 is not NOT_GIVEN:  # addcmul_(value, tensor1, tensor2): old optimizers' second moments
         tensor1, tensor2, value = scalar_first("addcmul_", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
+    require_tensors("addcmul_", tensor1=(1, tensor1), tensor2=(2, tensor2))
     if _dtype.result_type(self, tensor1, tensor2) is _dtype.bool:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
     return run_inplace(mt.Addcmul, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
@@ -281,6 +282,7 @@ def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
     if deprecated_tensor2 is not NOT_GIVEN:  # addcdiv_(value, tensor1, tensor2)
         tensor1, tensor2, value = scalar_first("addcdiv_", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
+    require_tensors("addcdiv_", tensor1=(1, tensor1), tensor2=(2, tensor2))
     if tensor1.dtype.category < 2 and tensor2.dtype.category < 2:  # (bool or integer: complex divides)
         raise RuntimeError(mt._ADDCDIV_INT)
     return run_inplace(mt.Addcdiv, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)

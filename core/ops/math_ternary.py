@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._arg_types import require_tensors
 from core._fused import fma
 from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor
@@ -163,6 +164,7 @@ def addcmul(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, o
     if deprecated_tensor2 is not NOT_GIVEN:  # addcmul(value, tensor1, tensor2)
         tensor1, tensor2, value = scalar_first("addcmul", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
+    require_tensors("addcmul", input=(1, input), tensor1=(2, tensor1), tensor2=(3, tensor2))
     if _dtype.result_type(input, tensor1, tensor2) is _dtype.bool:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
     return _out(Addcmul.apply(*_half_widened(input, tensor1, tensor2), value=value), out,
@@ -173,6 +175,7 @@ def addcdiv(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, o
     if deprecated_tensor2 is not NOT_GIVEN:  # addcdiv(value, tensor1, tensor2)
         tensor1, tensor2, value = scalar_first("addcdiv", tensor1, tensor2, deprecated_tensor2, keyword="value",
                                                keyword_value=value)
+    require_tensors("addcdiv", input=(1, input), tensor1=(2, tensor1), tensor2=(3, tensor2))
     if tensor1.dtype.category < 2 and tensor2.dtype.category < 2:  # (bool or integer: complex divides)
         raise RuntimeError(_ADDCDIV_INT)
     return _out(Addcdiv.apply(*_half_widened(input, tensor1, tensor2), value=value), out,

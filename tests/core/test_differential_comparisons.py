@@ -251,6 +251,10 @@ torch.floor_divide(2, torch.ones(2))
 torch.true_divide(2, torch.ones(2))
 torch.pow(2, torch.ones(2))
 torch.remainder(2, torch.ones(2))
+torch.addcmul(torch.ones(1), 2., torch.ones(1))
+torch.addcdiv(2., torch.ones(1), torch.ones(1))
+torch.ones(1).addcmul_(2., 3.)
+torch.ones(1).addcdiv_(torch.ones(1), 3)
 """)
 
 
