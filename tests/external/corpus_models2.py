@@ -4,13 +4,18 @@
   modules whose ``__file__`` lies in the script's folder (so the runner drops them after the script, as it drops
   the script's own modules): reformer_pytorch's ``LSHSelfAttention`` (None: only its Reformer model builds one),
   SciPy's ``fftpack.next_fast_len`` (the next 5-smooth length, ETSformer's growth-damping convolution) and
-  ``special.eval_legendre`` (NumPy's Legendre series, FEDformer's multiwavelet bases).
+  ``special.eval_legendre`` (NumPy's Legendre series, FEDformer's multiwavelet bases); an empty ``yaml`` (SimCLR's
+  utils write a config file the recipe never asks for).
 - ``series(Model, task=..., **config)``: builds a Time-Series-Library model from the command line's settings as
   ``run.py`` hands them (a small configuration: 32 steps in, 8 predicted, 3 variates, width 16), trains it 3 Adam
   steps on seeded random series the way ``exp/`` trains each task (MSE on the forecast, on the masked entries for
   imputation, on the input for anomaly detection, cross-entropy for classification; SGD with momentum where a bias
-  feeds BatchNorm, ``sgd=True``: its gradient is rounding noise, which Adam makes a full step) and prints the losses, the
-  gradient norm ``clip_grad_norm_`` reports, the parameter count, the state_dict's keys and an eval-mode output.
+  feeds BatchNorm, ``sgd=True``: its gradient is rounding noise, which Adam makes a full step) and prints the
+  losses, the gradient norm ``clip_grad_norm_`` reports, the parameter count, the state_dict's keys and an
+  eval-mode output.
+- ``simsiam``, ``info_nce``, ``byol``: the self-supervised learners' training loops on seeded random views through
+  ``small_resnet`` (a torchvision-style encoder with an ``fc`` head; torchvision is the runner's stub), and
+  ``identity_transforms()`` for BYOL's default augmentation; ``maml``: MAML's meta-training on seeded 3-way tasks.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ def stand_ins():
     here = os.path.join(os.getcwd(), "stand_in.py")
     modules = {
         "reformer_pytorch": {"LSHSelfAttention": None},
+        "yaml": {},
         "scipy": {},
         "scipy.fftpack": {"next_fast_len": _next_fast_len},
         "scipy.special": {"eval_legendre": _eval_legendre},
@@ -114,3 +120,156 @@ def series(Model, *args, task="long_term_forecast", steps=3, sgd=False, **overri
         out, loss = step()
     print("eval", out.flatten()[:6], f"{loss.item():.6f}")
     return model
+
+
+def _images(n, size=16, channels=3):
+    import torch
+
+    return torch.randn(n, channels, size, size)
+
+
+def small_resnet(num_classes=16, zero_init_residual=False):
+    """A torchvision-style ``base_encoder(num_classes=..., zero_init_residual=...)`` with an ``fc`` head, small:
+    SimSiam's and MoCo's builders take the class and replace ``fc``; torchvision's ResNets are the runner's stub."""
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self, width):
+            super().__init__()
+            self.conv1, self.bn1 = nn.Conv2d(width, width, 3, padding=1, bias=False), nn.BatchNorm2d(width)
+            self.conv2, self.bn2 = nn.Conv2d(width, width, 3, padding=1, bias=False), nn.BatchNorm2d(width)
+
+        def forward(self, x):
+            return torch.relu(x + self.bn2(self.conv2(torch.relu(self.bn1(self.conv1(x))))))
+
+    class SmallResNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU())
+            self.layer1 = Block(8)
+            self.avgpool = nn.AdaptiveAvgPool2d(1)
+            self.fc = nn.Linear(8, num_classes)
+            if zero_init_residual:
+                nn.init.constant_(self.layer1.bn2.weight, 0)
+
+        def forward(self, x):
+            return self.fc(torch.flatten(self.avgpool(self.layer1(self.stem(x))), 1))
+
+    return SmallResNet()
+
+
+def simsiam(SimSiam, steps=3):
+    """SimSiam's ``main_simsiam.py`` loop on two seeded views of 8 images: negative cosine similarity, SGD with
+    momentum on the parameters that require gradients (the projector's last bias does not)."""
+    import torch
+
+    model = SimSiam(small_resnet, dim=16, pred_dim=8)
+    print(model)
+    criterion = torch.nn.CosineSimilarity(dim=1)
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.SGD(params, 0.05, momentum=0.9, weight_decay=1e-4)
+    for i in range(steps):
+        x1, x2 = _images(8), _images(8)
+        p1, p2, z1, z2 = model(x1=x1, x2=x2)
+        loss = -(criterion(p1, z2).mean() + criterion(p2, z1).mean()) * 0.5
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(i, f"{loss.item():.6f}", z1.requires_grad, p1.grad_fn is not None, z1.std(dim=0).mean().item())
+    print(len(params), sum(p.numel() for p in model.parameters()), model.encoder.fc[6].bias.grad)
+    print(model.encoder.fc[7].running_mean[:4], model.predictor[1].running_var[:4])
+
+
+def info_nce(SimCLR, accuracy, steps=3):
+    """SimCLR's ``info_nce_loss`` (an object holding the run's arguments) on two views of 6 images through a small
+    ResNet with the MLP head of ``models/resnet_simclr.py``, trained by Adam; its ``utils.accuracy`` on the logits."""
+    import types
+
+    import torch
+    from torch import nn
+
+    encoder = small_resnet(16)
+    encoder.fc = nn.Sequential(nn.Linear(8, 8), nn.ReLU(), encoder.fc)
+    args = types.SimpleNamespace(batch_size=6, n_views=2, device=torch.device("cpu"), temperature=0.07)
+    owner = types.SimpleNamespace(args=args)
+    criterion = torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(encoder.parameters(), 3e-4, weight_decay=1e-4)
+    for i in range(steps):
+        images = torch.cat([_images(6), _images(6)], dim=0)
+        logits, labels = SimCLR.info_nce_loss(owner, encoder(images))
+        loss = criterion(logits, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        top1, top5 = accuracy(logits, labels, topk=(1, 5))
+        print(i, tuple(logits.shape), f"{loss.item():.6f}", top1, top5, logits[0, :3])
+
+
+def identity_transforms():
+    """torchvision.transforms' image augmentations as identity modules (BYOL builds its default augmentation as an
+    ``nn.Sequential`` of them, which the runner's stub cannot join; the recipes pass their own)."""
+    import types
+
+    import torch
+
+    names = ("ColorJitter", "RandomGrayscale", "RandomHorizontalFlip", "GaussianBlur", "RandomResizedCrop",
+             "Normalize")
+    return types.SimpleNamespace(**{n: (lambda *a, **k: torch.nn.Identity()) for n in names})
+
+
+def byol(BYOL, steps=3, **kwargs):
+    """BYOL's README loop: a small ResNet's pooled features (``hidden_layer='avgpool'``), a seeded flip-and-noise
+    augmentation, Adam, and the target encoder's moving average after each step."""
+    import torch
+
+    def augment(x):
+        flip = torch.rand(x.shape[0], 1, 1, 1) < 0.5
+        return torch.where(flip, x.flip(-1), x) + 0.1 * torch.randn_like(x)
+
+    net = small_resnet(10)
+    learner = BYOL(net, image_size=16, hidden_layer="avgpool", projection_size=16, projection_hidden_size=32,
+                   augment_fn=augment, **kwargs)
+    optimizer = torch.optim.Adam(learner.parameters(), lr=3e-4)
+    for i in range(steps):
+        loss = learner(_images(4))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if learner.use_momentum:
+            learner.update_moving_average()
+        print(i, f"{loss.item():.6f}")
+    target = learner.target_encoder
+    print(type(target).__name__ if target is not None else None, sum(p.numel() for p in learner.parameters()))
+    projection, embedding = learner(_images(2), return_embedding=True)
+    print(tuple(projection.shape), tuple(embedding.shape), embedding[0, :4])
+
+
+def maml(Meta, config, imgsz, imgc=1, steps=2):
+    """MAML's ``omniglot_train.py`` loop on seeded 3-way 1-shot tasks (2 per batch): each meta-step adapts the
+    functional ``Learner`` with ``autograd.grad`` on the support set and updates it by the query loss; then
+    ``finetunning`` on one task."""
+    import argparse
+
+    import torch
+
+    args = argparse.Namespace(update_lr=0.4, meta_lr=1e-3, n_way=3, k_spt=1, k_qry=2, task_num=2, update_step=3,
+                              update_step_test=4, imgc=imgc, imgsz=imgsz)
+    maml = Meta(args, config)
+    print(maml)
+    tmp = filter(lambda x: x.requires_grad, maml.parameters())
+    print("Total trainable tensors:", sum(map(lambda x: x.numel(), tmp)))
+
+    def tasks(n):
+        x_spt = torch.randn(n, 3, imgc, imgsz, imgsz)
+        y_spt = torch.arange(3).repeat(n, 1)
+        x_qry = torch.randn(n, 6, imgc, imgsz, imgsz)
+        y_qry = torch.arange(3).repeat_interleave(2).repeat(n, 1)
+        return x_spt, y_spt, x_qry, y_qry
+
+    for step in range(steps):
+        accs = maml(*tasks(2))
+        print("step:", step, "training acc:", accs, [round(p.norm().item(), 6) for p in maml.net.parameters()][:4])
+    x_spt, y_spt, x_qry, y_qry = tasks(1)
+    print("test acc:", maml.finetunning(x_spt[0], y_spt[0], x_qry[0], y_qry[0]))
+    print(maml.net.vars_bn[0][:3], maml.net.vars_bn[1][:3])

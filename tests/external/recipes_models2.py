@@ -64,3 +64,43 @@ RECIPES += [
     _tslib("multipatchformer", "MultiPatchFormer", "series(Model)",
            tail='temporarily not supported"\n            )\n        return None'),
 ]
+
+
+def _then(name, source, path, tail, call, edits=(), **kw):
+    """``path`` with ``call`` (a ``corpus_models2`` driver) appended after ``tail``, its last lines, and a seed."""
+    run = f"{tail}\n\n\nimport torch\ntorch.manual_seed(0)\nimport corpus_models2\n{call}\n"
+    return _r(name, source, path, [*edits, (tail, run)], **kw)
+
+
+SIMSIAM = ("facebookresearch/simsiam", "a7bc1772896d0dad0806c51f0bb6f3b16d290468", "CC-BY-NC-4.0")
+SIMCLR = ("sthalles/SimCLR", "1848fc934ad844ae630e6c452300433fe99acfd9", "MIT")
+BYOL = ("lucidrains/byol-pytorch", "299312613c1f44923e7869d1c82be7d536c2c42b", "MIT")
+BYOL_TAIL = "        loss = loss_one + loss_two\n        return loss.mean()"
+BYOL_EDITS = [("from torchvision import transforms as T",  # its default augmentation: identity modules, unused
+               "T = __import__('corpus_models2').identity_transforms()")]
+MAML = ("dragen1860/MAML-Pytorch", "98a00d41724c133bd29619a2fb2cc46dd128a368", "MIT")
+MAML_TAIL = "def main():\n    pass"
+OMNIGLOT = ("[('conv2d', [8, 1, 3, 3, 2, 0]), ('relu', [True]), ('bn', [8]), ('conv2d', [8, 8, 3, 3, 2, 0]),"
+            " ('relu', [True]), ('bn', [8]), ('conv2d', [8, 8, 2, 2, 1, 0]), ('relu', [True]), ('bn', [8]),"
+            " ('flatten', []), ('linear', [3, 8])]")
+MINIIMAGENET = ("[('conv2d', [8, 3, 3, 3, 1, 0]), ('leakyrelu', [0.2, True]), ('bn', [8]), ('max_pool2d', [2, 2, 0]),"
+                " ('conv2d', [8, 8, 3, 3, 1, 0]), ('tanh', []), ('bn', [8]), ('avg_pool2d', [2, 1, 0]),"
+                " ('flatten', []), ('linear', [3, 8 * 2 * 2])]")  # no ReLU before BatchNorm: where a channel is positive
+# over the batch, its conv bias's gradient is rounding noise, which the meta-learner's Adam makes a full step
+RECIPES += [
+    _then("simsiam_builder", SIMSIAM, "simsiam/builder.py", "        return p1, p2, z1.detach(), z2.detach()",
+          "corpus_models2.simsiam(SimSiam)"),
+    _then("simclr_info_nce", SIMCLR, "simclr.py", "        logging.info(f\"Model checkpoint and metadata has been saved at {self.writer.log_dir}.\")",
+          "corpus_models2.info_nce(SimCLR, accuracy)",
+          [("import logging", "__import__('corpus_models2').stand_ins()  # yaml (utils.py's, for a config file)\n"
+                              "import logging")], support=[("utils.py", "utils.py")]),
+    _then("byol", BYOL, "byol_pytorch/byol_pytorch.py", BYOL_TAIL, "corpus_models2.byol(BYOL)", BYOL_EDITS,
+          support=EINOPS_PACKAGE),
+    _then("byol_simsiam_mlp", BYOL, "byol_pytorch/byol_pytorch.py", BYOL_TAIL,
+          "corpus_models2.byol(BYOL, use_momentum=False, use_simplicial_embeddings=False)", BYOL_EDITS,
+          support=EINOPS_PACKAGE),
+    _then("maml_omniglot", MAML, "meta.py", MAML_TAIL, f"corpus_models2.maml(Meta, {OMNIGLOT}, 12)",
+          support=[("learner.py", "learner.py")]),
+    _then("maml_miniimagenet", MAML, "meta.py", MAML_TAIL, f"corpus_models2.maml(Meta, {MINIIMAGENET}, 12, imgc=3)",
+          support=[("learner.py", "learner.py")]),
+]
