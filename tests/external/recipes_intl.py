@@ -70,3 +70,31 @@ RECIPES += [
         ("a2c", "6_5_A2C_Advanced_ActorCritic", [("NUM_EPISODES = 1000", "NUM_EPISODES = 2")]),
     ]
 ]
+
+# TingsongYu's 《PyTorch实用教程》第二版 (the book's code; the repository states no licence): its chapters on the
+# computational graph, containers, layers, hooks, losses, optimizers and schedulers, which need no data set.
+
+
+def _numbered(name):
+    """``id(name)``, an address that differs between runs, as a small number that shows the same thing (whether
+    an operation made a new object)."""
+    return (f"id({name})", f"__import__('corpus_intl').object_number({name})")
+
+
+TSY2 = ("TingsongYu/PyTorch-Tutorial-2nd", "0f188c18d572e6a54f71d24b2c2e8c0fb5ea0037", "none stated")
+RECIPES += [
+    _r(f"intl_tsy2_{name}", TSY2, f"code/{path}", edits, keep_going=path.endswith(".ipynb"))
+    for name, path, edits in [
+        ("computational_graphs", "chapter-2/05_computational_graphs.py", []),
+        ("autograd", "chapter-2/06_autograd.ipynb", [*[_numbered("a")] * 3, (
+            "X = torch.rand(10, 3, 7, 7,", "X = torch.rand(2, 3, 5, 5,")]),  # gradcheck's 1600 evaluations took 2 s
+        ("containers", "chapter-4/02_containers.py", []),
+        ("module_api", "chapter-4/04_module_api.ipynb", [_numbered("net")] * 5),
+        ("hook", "chapter-4/05_hook.ipynb", []),
+        ("loss_function", "chapter-5/01_loss_function.py", []),
+        ("optimizer", "chapter-5/02_optimizer.py", []),
+        ("lr_scheduler_plot", "chapter-5/03_lr_scheduler_plot.py",
+         [("iteration = 10", "iteration = 2"), ("max_epoch = 200", "max_epoch = 100")]),
+        ("hook_func", "chapter-6/04_hook_func.ipynb", []),
+    ]
+]
