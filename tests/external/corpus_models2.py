@@ -273,3 +273,64 @@ def maml(Meta, config, imgsz, imgc=1, steps=2):
     x_spt, y_spt, x_qry, y_qry = tasks(1)
     print("test acc:", maml.finetunning(x_spt[0], y_spt[0], x_qry[0], y_qry[0]))
     print(maml.net.vars_bn[0][:3], maml.net.vars_bn[1][:3])
+
+
+def barlow_twins(BarlowTwins, LARS, adjust_learning_rate, off_diagonal, steps=3):
+    """Barlow Twins' ``main_worker`` on one process (a gloo group of one: the loss's ``all_reduce`` is the sum of
+    one): its projector on ``small_resnet``'s features, LARS with the weights' and biases' groups and its learning-rate
+    schedule, on two seeded views of 8 images."""
+    import argparse
+    import os
+
+    import torch
+    import torch.distributed as dist
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="0")
+    dist.init_process_group("gloo", rank=0, world_size=1)
+    print(off_diagonal(torch.arange(16.0).view(4, 4)))
+    args = argparse.Namespace(projector="16-16-16", batch_size=8, lambd=0.0051, epochs=2, learning_rate_weights=0.2,
+                              learning_rate_biases=0.0048, weight_decay=1e-6)
+    model = BarlowTwins(args)
+    print(model.projector, model.bn)
+    param_weights, param_biases = [], []
+    for param in model.parameters():
+        (param_biases if param.ndim == 1 else param_weights).append(param)
+    optimizer = LARS([{"params": param_weights}, {"params": param_biases}], lr=0, weight_decay=args.weight_decay,
+                     weight_decay_filter=True, lars_adaptation_filter=True)
+    loader = range(steps)
+    for step in loader:
+        y1, y2 = _images(8), _images(8)
+        adjust_learning_rate(args, optimizer, loader, step + 1)
+        optimizer.zero_grad()
+        loss = model.forward(y1, y2)
+        loss.backward()
+        optimizer.step()
+        print(step, f"{loss.item():.5f}", [g["lr"] for g in optimizer.param_groups],
+              optimizer.state[param_weights[0]]["mu"].norm().item())
+    dist.destroy_process_group()
+
+
+def capsules(CapsuleNet, CapsuleLoss, augmentation, Adam, steps=2):
+    """The capsule network's training step (``processor`` of its ``__main__``) on 2 seeded stand-in digits:
+    shifted by ``augmentation``, one-hot labels, margin and reconstruction loss, Adam; then an unlabelled forward
+    (the most active capsule masks the reconstruction)."""
+    import torch
+
+    model = CapsuleNet()
+    print("# parameters:", sum(param.numel() for param in model.parameters()))
+    optimizer = Adam(model.parameters())
+    capsule_loss = CapsuleLoss()
+    images = torch.randint(0, 256, (2, 28, 28), dtype=torch.uint8)
+    targets = torch.tensor([3, 7])
+    for i in range(steps):
+        data = augmentation(images.unsqueeze(1).float() / 255.0)
+        labels = torch.eye(10).index_select(dim=0, index=targets)
+        classes, reconstructions = model(data, labels)
+        loss = capsule_loss(data, labels, classes, reconstructions)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(i, f"{loss.item():.6f}", classes[0, :4], reconstructions.shape)
+    with torch.no_grad():
+        classes, reconstructions = model(images.unsqueeze(1).float() / 255.0)
+    print(classes.max(dim=1), reconstructions[0, 300:304])

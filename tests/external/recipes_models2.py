@@ -104,3 +104,23 @@ RECIPES += [
     _then("maml_miniimagenet", MAML, "meta.py", MAML_TAIL, f"corpus_models2.maml(Meta, {MINIIMAGENET}, 12, imgc=3)",
           support=[("learner.py", "learner.py")]),
 ]
+
+BARLOW = ("facebookresearch/barlowtwins", "8e8d284ca0bc02f88b92328e53f9b901e86b4a3c", "MIT")
+CAPSULES = ("gram-ai/capsule-networks", "6eeda0882bff819b2e788be40cf87fe69f20f26a", "none stated")
+RECIPES += [
+    _then("barlowtwins", BARLOW, "main.py", "        return y1, y2",
+          "corpus_models2.barlow_twins(BarlowTwins, LARS, adjust_learning_rate, off_diagonal)",
+          [("torchvision.models.resnet50(zero_init_residual=True)",  # torchvision is the runner's stub
+            "__import__('corpus_models2').small_resnet(zero_init_residual=True)"),
+           ("sizes = [2048]", "sizes = [8]"),  # the small encoder's features
+           ("if __name__ == '__main__':\n    main()", "")]),  # its command line needs a dataset folder
+    _r("capsule_network", CAPSULES, "capsule_network.py",
+       [("Variable(torch.zeros(*priors.size())).cuda()", "Variable(torch.zeros(*priors.size()))"),  # on the CPU
+        ("Variable(torch.eye(NUM_CLASSES)).cuda()", "Variable(torch.eye(NUM_CLASSES))"),
+        # PyTorch >= 1.0 keeps the transposed capsules' layout in x * y, which .view cannot flatten (both refuse)
+        ("self.decoder((x * y[:, :, None]).view(", "self.decoder((x * y[:, :, None]).reshape("),
+        ("    from torch.optim import Adam\n",
+         "    from torch.optim import Adam\n    torch.manual_seed(0)\n"
+         "    __import__('corpus_models2').capsules(CapsuleNet, CapsuleLoss, augmentation, Adam)\n"
+         "    raise SystemExit  # torchnet's engine, visdom and MNIST\n")]),
+]
