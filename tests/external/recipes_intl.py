@@ -98,3 +98,17 @@ RECIPES += [
         ("hook_func", "chapter-6/04_hook_func.ipynb", []),
     ]
 ]
+
+# TingsongYu's first 《PyTorch 模型训练实用教程》 (the repository states no licence): its loss-function and
+# optimizer scripts; 4_load_state_dict reads the book's 2018 state dict (net_params.pkl, torch's legacy format).
+TSY1 = ("TingsongYu/PyTorch_Tutorial", "0847dd51ceca50346775ebe3df013cc4531a10ef", "none stated")
+RECIPES += [
+    _r(f"intl_tsy1_{name.lower()}", TSY1, f"Code/3_optimizer/{folder}/{name}.py", support=support)
+    for folder, names, support in [
+        ("3_1_lossFunction", ["1_L1Loss", "2_MSELoss", "3_CrossEntropyLoss", "4_NLLLoss", "5_PoissonNLLLoss",
+                              "6_KLDivLoss"], []),
+        ("3_2_optimizer", ["1_param_groups", "2_zero_grad", "3_state_dict", "5_add_param_group"], []),
+        ("3_2_optimizer", ["4_load_state_dict"], [("Code/3_optimizer/3_2_optimizer/net_params.pkl", "net_params.pkl")]),
+    ]
+    for name in names
+]
