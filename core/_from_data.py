@@ -256,6 +256,8 @@ def python_array(data, dt):
     """``(array, dtype)`` for Python data; ``dt`` None means infer it as PyTorch does."""
     kind = builtins.type(data)
     fast = _plain_array(data) if kind is list or kind is tuple or kind in _PLAIN else None
+    if fast is not None and dt is not None and dt.category == 1 and fast[0].dtype.kind == "f":
+        fast = None  # floats (and ints among them) into an integer dtype: each number is checked on its own
     if fast is not None:
         arr, inferred = fast
         out_dt = inferred if dt is None else dt
@@ -277,6 +279,8 @@ def host_array(data, dt, inferred: bool) -> np.ndarray:
         return np.empty(shape, dtype=dt.np)
     flat: list = []
     _flatten(data, shape, 0, flat, dt)
+    if dt.category == 1 and any(type(v) is float for v in flat):  # NOTE: each float truncates and each int wraps
+        flat = [int(v) if type(v) is float else v for v in flat]  # on its own (a -3 beside 1.5 is uint8 253)
     try:
         values = np.array(flat)
     except OverflowError:
