@@ -96,3 +96,35 @@ def object_number(obj) -> int:
             return number
     _SEEN.append(obj)
     return len(_SEEN) - 1
+
+
+class AttrDict(dict):
+    """The ``attrdict`` package's ``AttrDict`` (not installed): a dict whose keys read as attributes."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def bert_config() -> dict:
+    """``bert_config.json`` of bert-base-uncased with the sizes cut down (12 layers of width 64, 4 heads, 200 words)
+    so that a forward pass is quick; the keys and the dropout rates are the file's."""
+    return {"attention_probs_dropout_prob": 0.1, "hidden_act": "gelu", "hidden_dropout_prob": 0.1,
+            "hidden_size": 64, "initializer_range": 0.02, "intermediate_size": 128, "max_position_embeddings": 64,
+            "num_attention_heads": 4, "num_hidden_layers": 12, "type_vocab_size": 2, "vocab_size": 200}
+
+
+_BERT_WORDS = ("i he we the bank account . into at of river play soccer money deposit transferred accessed "
+               "a an is was to and in on it for with as by this that").split()
+
+
+def bert_vocab_file(path: str = "bert_vocab.txt") -> str:
+    """A 200-line ``bert-base-uncased-vocab.txt`` (the real one comes with the downloaded model): BERT's special
+    tokens at their ids, the chapter's example words, then made-up pieces; written beside the script."""
+    words = ["[PAD]", *(f"[unused{i}]" for i in range(99)), "[UNK]", "[CLS]", "[SEP]", "[MASK]", *_BERT_WORDS]
+    words += [f"##w{i}" for i in range(200 - len(words))]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(words) + "\n")
+    return path

@@ -112,3 +112,15 @@ RECIPES += [
     ]
     for name in names
 ]
+
+# Chapter 8's BERT written from scratch: its config at a small size (the file comes with the downloaded weights),
+# attrdict's AttrDict and a small vocabulary from corpus_intl; the cells that load the weights fail in both runs, so
+# the "bank" vectors come from the random initialisation.
+RECIPES += [
+    _adv("bert_base", "8_nlp_sentiment_bert/8-2-3_bert_base.ipynb",
+         [("json_file = open(config_file, 'r')\nconfig = json.load(json_file)",
+           "config = __import__('corpus_intl').bert_config()"),
+          ("from attrdict import AttrDict", "from corpus_intl import AttrDict"),
+          *[('"./vocab/bert-base-uncased-vocab.txt"', "__import__('corpus_intl').bert_vocab_file()")] * 3],
+         utils=["tokenizer"]),
+]
