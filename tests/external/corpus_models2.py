@@ -334,3 +334,35 @@ def capsules(CapsuleNet, CapsuleLoss, augmentation, Adam, steps=2):
     with torch.no_grad():
         classes, reconstructions = model(images.unsqueeze(1).float() / 255.0)
     print(classes.max(dim=1), reconstructions[0, 300:304])
+
+
+def ncf(NCF, steps=3):
+    """NCF's ``main.py`` for each model kind: GMF, MLP, NeuMF trained end to end, and NeuMF initialised from the
+    pre-trained GMF and MLP (``NeuMF-pre``, SGD), on seeded user-item pairs with implicit labels (BCE with logits);
+    then the hit-ratio ranking of ``evaluate.py`` for one user."""
+    import torch
+
+    users, items = torch.randint(0, 20, (64,)), torch.randint(0, 30, (64,))
+    labels = (torch.rand(64) < 0.3).float()
+    trained = {}
+    for kind in ("GMF", "MLP", "NeuMF-end", "NeuMF-pre"):
+        pre = dict(GMF_model=trained["GMF"], MLP_model=trained["MLP"]) if kind == "NeuMF-pre" else {}
+        model = NCF(20, 30, 8, 3, 0.1, kind, **pre)
+        loss_function = torch.nn.BCEWithLogitsLoss()
+        if kind == "NeuMF-pre":
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        else:
+            optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+        model.train()
+        for _ in range(steps):
+            model.zero_grad()
+            prediction = model(users, items)
+            loss = loss_function(prediction, labels)
+            loss.backward()
+            optimizer.step()
+        model.eval()
+        with torch.no_grad():
+            predictions = model(torch.full((30,), 3), torch.arange(30))
+            _, indices = torch.topk(predictions, 10)
+        print(kind, sum(p.numel() for p in model.parameters()), f"{loss.item():.6f}", indices.tolist())
+        trained[kind] = model

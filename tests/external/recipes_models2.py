@@ -124,3 +124,28 @@ RECIPES += [
          "    __import__('corpus_models2').capsules(CapsuleNet, CapsuleLoss, augmentation, Adam)\n"
          "    raise SystemExit  # torchnet's engine, visdom and MNIST\n")]),
 ]
+
+BLITZ = ("piEsposito/blitz-bayesian-deep-learning", "5af11742484852c8bf69ad6fef27c230a2a0ecc2", "GPL-3.0")
+BLITZ_PACKAGE = [(f"blitz/{m}.py", f"blitz/{m}.py") for m in (
+    "__init__", "losses/__init__", "losses/kl_divergence", "modules/__init__", "modules/base_bayesian_module",
+    "modules/conv_bayesian_layer", "modules/embedding_bayesian_layer", "modules/gru_bayesian_layer",
+    "modules/linear_bayesian_layer", "modules/lstm_bayesian_layer", "modules/weight_sampler", "utils/__init__",
+    "utils/variational_estimator", "utils/layer_wrappers")]
+MDN = ("sagelywizard/pytorch-mdn", "b5744b88eea88bc138fc19bc66c87e81dd5e340a", "MIT")
+NCF = ("guoyang9/NCF", "89ff06ffcd2bca6bb773b54925265c208a28d318", "none stated")
+RECIPES += [
+    _r("blitz_bayesian_lenet", BLITZ, "blitz/examples/bayesian_LeNet_mnist.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+        ("dsets.MNIST(", "__import__('corpus_support').fake_mnist_small("),
+        ("dsets.MNIST(", "__import__('corpus_support').fake_mnist_small("),
+        ("range(100)", "range(2)"), ("iteration%250==0", "iteration%1==0")],  # 2 epochs of the 32 stand-in digits
+       support=BLITZ_PACKAGE),
+    _r("mdn_example", MDN, "example/example.py",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n"), ("range(1000)", "range(200)"),
+        ("if epoch % 100 == 99:", "if epoch % 20 == 19:"),
+        ("print(f' {round(epoch/10)}%', end='')", "print(f' {round(epoch/2)}% {loss.item():.6f}', end='')"),
+        ("samples = mdn.sample(pi, sigma, mu)\n", "samples = mdn.sample(pi, sigma, mu)\nprint(samples[:6])\n")],
+       support=[("mdn/mdn.py", "mdn.py")]),
+    _then("ncf_models", NCF, "model.py", "\t\tprediction = self.predict_layer(concat)\n\t\treturn prediction.view(-1)",
+          "corpus_models2.ncf(NCF)"),
+]
