@@ -366,3 +366,48 @@ def ncf(NCF, steps=3):
             _, indices = torch.topk(predictions, 10)
         print(kind, sum(p.numel() for p in model.parameters()), f"{loss.item():.6f}", indices.tolist())
         trained[kind] = model
+
+
+def bayesian_layers(steps=2):
+    """blitz's layers in one ``variational_estimator`` network: a Bayesian embedding, LSTM (with peepholes), GRU,
+    1-d convolution and a Flipout-wrapped linear layer, trained by ``sample_elbo`` (3 weight samples, Adam); then its
+    KL divergence, ``freeze_`` (the means only, but Flipout still draws its signs), ``MOPED_`` and ``mfvi_forward``."""
+    import torch
+    from blitz.modules import BayesianConv1d, BayesianEmbedding, BayesianGRU, BayesianLinear, BayesianLSTM
+    from blitz.utils import Flipout, Radial, variational_estimator
+    from torch import nn
+
+    @variational_estimator
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = BayesianEmbedding(20, 6)
+            self.lstm = BayesianLSTM(6, 8, peephole=True)
+            self.gru = BayesianGRU(8, 8)
+            self.conv = BayesianConv1d(8, 4, 3)
+            self.fc = Flipout(BayesianLinear)(4, 3)
+            self.out = Radial(BayesianLinear)(3, 3)
+
+        def forward(self, x):
+            h, _ = self.lstm(self.emb(x))
+            h, _ = self.gru(h)
+            c = torch.relu(self.conv(h.transpose(1, 2)))
+            return self.out(self.fc(c.mean(-1)))
+
+    net = Net()
+    print(net)
+    x, y = torch.randint(0, 20, (4, 7)), torch.tensor([0, 1, 2, 1])
+    optimizer = torch.optim.Adam(net.parameters(), lr=0.01)
+    for i in range(steps):
+        optimizer.zero_grad()
+        loss = net.sample_elbo(inputs=x, labels=y, criterion=nn.CrossEntropyLoss(), sample_nbr=3,
+                               complexity_cost_weight=1 / 50)
+        loss.backward()
+        optimizer.step()
+        print(i, f"{loss.item():.5f}", f"{net.nn_kl_divergence().item():.5f}")
+    net.freeze_()
+    print(torch.equal(net(x), net(x)), net(x)[0])
+    net.unfreeze_()
+    net.MOPED_(delta=0.1)
+    mean, std = net.mfvi_forward(x, sample_nbr=4)
+    print(mean[0], std[0], net.fc.weight_sampler.rho[0, :3])

@@ -149,3 +149,8 @@ RECIPES += [
     _then("ncf_models", NCF, "model.py", "\t\tprediction = self.predict_layer(concat)\n\t\treturn prediction.view(-1)",
           "corpus_models2.ncf(NCF)"),
 ]
+RECIPES += [
+    _then("blitz_bayesian_layers", BLITZ, "blitz/utils/layer_wrappers.py",
+          '    setattr(nn_module, "sample", sample_radial)\n    return nn_module',
+          "corpus_models2.bayesian_layers()", support=BLITZ_PACKAGE),
+]
