@@ -154,3 +154,15 @@ RECIPES += [
           '    setattr(nn_module, "sample", sample_radial)\n    return nn_module',
           "corpus_models2.bayesian_layers()", support=BLITZ_PACKAGE),
 ]
+
+LTSF = ("cure-lab/LTSF-Linear", "0c113668a3b88c4c4ee586b8c5ec3e539c4de5a6", "Apache-2.0")
+RECIPES += [
+    _then("ltsf_dlinear", LTSF, "models/DLinear.py",
+          "        return x.permute(0,2,1) # to [Batch, Output length, Channel]",
+          "corpus_models2.linear_forecast(Model)"),
+    _then("ltsf_nlinear", LTSF, "models/NLinear.py", "        x = x + seq_last\n        return x # [Batch, Output length, Channel]",
+          "corpus_models2.linear_forecast(Model)"),
+    _then("ltsf_linear", LTSF, "models/Linear.py",
+          "            x = self.Linear(x.permute(0,2,1)).permute(0,2,1)\n        return x # [Batch, Output length, Channel]",
+          "corpus_models2.linear_forecast(Model)"),
+]
