@@ -655,6 +655,7 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
     else:
         dims = reduce_dims(input, normalize_dim(dim, x.ndim))
         _check_nonempty(input, dims, "aminmax", False)
+    refuse_complex(input, NotImplementedError, "\"aminmax_cpu\" not implemented for '{dtype}'")
     lo, hi = Aminmax.apply(input, dims=dims, keepdim=bool(keepdim))
     return return_types.aminmax(lo, hi)
 
