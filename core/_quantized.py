@@ -175,6 +175,12 @@ class QuantizedTensor(Tensor):
     def permute(self, *dims):
         return self._q_viewed("permute", *dims)
 
+    def relu(self) -> QuantizedTensor:
+        """``max(x, 0)`` on the integers (zero is the zero point), per tensor or per channel."""
+        zero = self._q_zero_point if self._q_axis is None else self._q_zero_point.reshape(
+            _channel_shape(self._data.ndim, self._q_axis))
+        return self._q_like(np.maximum(self._data, np.asarray(zero).astype(self._data.dtype)))
+
     def clone(self, *, memory_format=None) -> QuantizedTensor:
         return self._q_like(np.array(self._data))
 

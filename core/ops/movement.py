@@ -321,6 +321,8 @@ dsplit = _directional_split("dsplit", 3, lambda nd: 2)
 
 def flatten(input: Tensor, start_dim=0, end_dim=-1):
     require_input("flatten", input)
+    if input.is_quantized:
+        return input.flatten(start_dim, end_dim)
     nd = input._data.ndim
     if nd == 0:  # (dims 0 and -1 only, as a 1-d tensor's)
         normalize_dim(start_dim, nd), normalize_dim(end_dim, nd)

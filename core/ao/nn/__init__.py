@@ -1,5 +1,5 @@
-"""``torch.ao.nn``: quantized modules (only ``quantized.dynamic.Linear`` so far)."""
+"""``torch.ao.nn``: quantized modules (static and dynamic) and the fused float ones (``intrinsic``)."""
 
-from core.ao.nn import quantized
+from core.ao.nn import intrinsic, quantized
 
-__all__ = ["quantized"]
+__all__ = ["intrinsic", "quantized"]

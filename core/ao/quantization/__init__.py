@@ -1,5 +1,6 @@
 """``torch.ao.quantization`` (also ``torch.quantization``): ``quantize_dynamic``, as the dynamic quantization
-tutorial uses it.
+tutorial uses it, and eager-mode static quantization (``QuantStub``, ``fuse_modules``, ``prepare``, ``convert``,
+``quantize``: see ``quantize.py``).
 
 ``quantize_dynamic(model, {nn.Linear}, dtype=torch.qint8)`` returns a copy of ``model`` (``inplace=False``), in eval
 mode, whose ``nn.Linear`` submodules (exactly that type, as torch's mapping matches) are
@@ -23,11 +24,19 @@ from core.ao.nn.quantized.dynamic import LSTM as DynamicLSTM
 from core.ao.nn.quantized.dynamic import Linear as DynamicLinear
 from core.ao.quantization import observer, qconfig
 from core.ao.quantization.observer import MinMaxObserver, PerChannelMinMaxObserver, PlaceholderObserver
-from core.ao.quantization.qconfig import QConfig, default_dynamic_qconfig, per_channel_dynamic_qconfig
+from core.ao.quantization.qconfig import (
+    QConfig,
+    default_dynamic_qconfig,
+    default_qconfig,
+    get_default_qconfig,
+    per_channel_dynamic_qconfig,
+)
 
-__all__ = ["DEPRECATION_WARNING", "MinMaxObserver", "PerChannelMinMaxObserver", "PlaceholderObserver", "QConfig",
-           "default_dynamic_qconfig", "get_default_dynamic_quant_module_mappings", "observer",
-           "per_channel_dynamic_qconfig", "qconfig", "quantize_dynamic"]
+__all__ = ["DEPRECATION_WARNING", "DeQuantStub", "HistogramObserver", "MinMaxObserver", "PerChannelMinMaxObserver",
+           "PlaceholderObserver", "QConfig", "QuantStub", "QuantWrapper", "convert", "default_dynamic_qconfig",
+           "default_qconfig", "fuse_modules", "get_default_dynamic_quant_module_mappings", "get_default_qconfig",
+           "get_default_static_quant_module_mappings", "observer", "per_channel_dynamic_qconfig", "prepare",
+           "propagate_qconfig_", "qconfig", "quantize", "quantize_dynamic"]
 
 DEPRECATION_WARNING = (
     "torch.ao.quantization is deprecated and will be removed in 2.10. \n"
@@ -87,3 +96,40 @@ def quantize_dynamic(model, qconfig_spec=None, dtype=qint8, mapping=None, inplac
     if dtype is qint8:
         _convert(model, types, names, mapping or get_default_dynamic_quant_module_mappings())
     return model
+
+
+from core.ao.quantization.fake_quantize import (  # noqa: E402
+    FakeQuantize,
+    FusedMovingAvgObsFakeQuantize,
+    default_fake_quant,
+    default_per_channel_weight_fake_quant,
+    default_weight_fake_quant,
+    disable_fake_quant,
+    disable_observer,
+    enable_fake_quant,
+    enable_observer,
+)
+from core.ao.quantization.fuse_modules import fuse_modules  # noqa: E402  (they import DEPRECATION_WARNING)
+from core.ao.quantization.observer import (  # noqa: E402
+    HistogramObserver,
+    MovingAverageMinMaxObserver,
+    MovingAveragePerChannelMinMaxObserver,
+    default_observer,
+    default_per_channel_weight_observer,
+    default_weight_observer,
+)
+from core.ao.quantization.qconfig import get_default_qat_qconfig  # noqa: E402
+from core.ao.quantization.quantize import (  # noqa: E402
+    convert,
+    get_default_static_quant_module_mappings,
+    prepare,
+    propagate_qconfig_,
+    quantize,
+)
+from core.ao.quantization.stubs import DeQuantStub, QuantStub, QuantWrapper  # noqa: E402
+
+__all__ += ["FakeQuantize", "FusedMovingAvgObsFakeQuantize", "MovingAverageMinMaxObserver",
+            "MovingAveragePerChannelMinMaxObserver", "default_fake_quant", "default_observer",
+            "default_per_channel_weight_fake_quant", "default_per_channel_weight_observer",
+            "default_weight_fake_quant", "default_weight_observer", "disable_fake_quant", "disable_observer",
+            "enable_fake_quant", "enable_observer", "get_default_qat_qconfig"]

@@ -47,6 +47,10 @@ def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode) -> G
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     require_tensors("max_pool2d_with_indices" if return_indices else "max_pool2d", input=(1, input))
+    if input.is_quantized and not return_indices:  # (a converted model's MaxPool2d: the integers' maximum)
+        from core._quantized_ops import quantized_max_pool2d
+
+        return quantized_max_pool2d(input, kernel_size, stride or (), padding, dilation, ceil_mode)
     x, unbatched = _as4d(input, "")
     geo = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
     ctx_out = MaxPool.apply(x, geo=geo)

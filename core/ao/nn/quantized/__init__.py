@@ -1,5 +1,7 @@
-"""``torch.ao.nn.quantized``: only the ``dynamic`` modules so far (static quantized modules are not here)."""
+"""``torch.ao.nn.quantized``: the static modules (``Quantize``, ``DeQuantize``, ``Conv2d``, ``Linear``, ``ReLU6``)
+and the ``dynamic`` ones; ``intrinsic`` holds the fused ``ConvReLU2d``/``LinearReLU``."""
 
 from core.ao.nn.quantized import dynamic
+from core.ao.nn.quantized.modules import Conv2d, ConvReLU2d, DeQuantize, Linear, LinearReLU, Quantize, ReLU6
 
-__all__ = ["dynamic"]
+__all__ = ["Conv2d", "ConvReLU2d", "DeQuantize", "Linear", "LinearReLU", "Quantize", "ReLU6", "dynamic"]

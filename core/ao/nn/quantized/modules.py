@@ -1,0 +1,301 @@
+"""``torch.ao.nn.quantized``'s static modules: ``Quantize``/``DeQuantize`` and the int8 ``Conv2d`` and ``Linear``
+(with their fused-ReLU twins ``ConvReLU2d``/``LinearReLU``), numerically FBGEMM's, bit for bit:
+
+1. the accumulator is exact: ``sum((x_q - x_zp) * w_q)`` of the integers (float64 here, whose sums stay exact
+   integers; int32 in FBGEMM), the weights symmetric (zero point 0) per tensor or per output channel;
+2. FBGEMM's ``ReQuantizeOutput`` with a float bias, in float32: ``raw = float(acc) + bias / (x_scale * w_scale)``,
+   then ``lrintf(raw * (x_scale * w_scale / out_scale)) + out_zp`` clamped to ``0..255`` (from ``out_zp`` with
+   a fused ReLU).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import core
+from core._backend import to_numpy_array
+from core._quantized import (
+    QuantizedTensor,
+    _make,
+    per_channel_affine,
+    per_channel_symmetric,
+    per_tensor_affine,
+    qint8,
+    quantize_per_channel,
+    quantize_per_tensor,
+    quint8,
+)
+from core._tensor import Tensor
+from core.ao.nn.quantized.dynamic.modules.linear import LinearPackedParams
+from core.nn import Module
+from core.nn import functional as F
+
+__all__ = ["Conv2d", "ConvReLU2d", "DeQuantize", "Linear", "LinearReLU", "Quantize", "ReLU6"]
+
+
+def _act_qparams(observer) -> tuple[float, int]:
+    scale, zero_point = observer.calculate_qparams()
+    return float(scale.reshape(-1)[0]), int(zero_point.reshape(-1)[0])
+
+
+def _quantized_weight(weight, observer):
+    """The float weight quantized as its observer says (``observer`` has seen it)."""
+    scales, zero_points = observer.calculate_qparams()
+    weight = weight.detach().float()
+    if observer.qscheme in (per_channel_symmetric, per_channel_affine):
+        return quantize_per_channel(weight, scales.double(), zero_points.long(), observer.ch_axis, qint8)
+    return quantize_per_tensor(weight, float(scales.reshape(-1)[0]), int(zero_points.reshape(-1)[0]), qint8)
+
+
+def _weight_observer(mod):
+    observer = mod.qconfig.weight()
+    observer(mod.weight)
+    return observer
+
+
+def _scales(qweight) -> tuple[np.ndarray, np.ndarray]:
+    """The weight's scales (float32) and zero points (float64), one per output channel."""
+    rows = qweight.shape[0]
+    if qweight.qscheme() is per_channel_affine:
+        return (to_numpy_array(qweight.q_per_channel_scales()._data).astype(np.float32),
+                to_numpy_array(qweight.q_per_channel_zero_points()._data).astype(np.float64))
+    return np.full(rows, qweight.q_scale(), np.float32), np.full(rows, float(qweight.q_zero_point()))
+
+
+def _requantize(acc: np.ndarray, x_scale: float, w_scale: np.ndarray, bias, scale: float, zero_point: int,
+                relu: bool, channel_axis: int) -> np.ndarray:
+    """FBGEMM's ``ReQuantizeOutput`` (float bias) of int32 accumulators ``acc``, channels along ``channel_axis``."""
+    shape = [1] * acc.ndim
+    shape[channel_axis] = -1
+    act_times_w = (np.float32(x_scale) * w_scale).astype(np.float32)
+    multiplier = (act_times_w / np.float32(scale)).astype(np.float32).reshape(shape)
+    raw = acc.astype(np.float32)
+    if bias is not None:
+        b = to_numpy_array(bias.detach()._data).astype(np.float32)
+        raw = (raw + (b / act_times_w).astype(np.float32).reshape(shape)).astype(np.float32)
+    rounded = np.rint((raw * multiplier).astype(np.float32)).astype(np.int64) + zero_point
+    return np.clip(rounded, zero_point if relu else 0, 255).astype(np.uint8)
+
+
+def _check_input(x, name: str) -> QuantizedTensor:
+    if not isinstance(x, QuantizedTensor):
+        raise NotImplementedError(f"Could not run '{name}' with arguments from the 'CPU' backend. This could be "
+                                  "because the operator doesn't exist for this backend, or was omitted during the "
+                                  "selective/custom build process (if using custom build).")
+    return x
+
+
+class Quantize(Module):
+    """Quantizes its float input per tensor with fixed qparams (what a ``QuantStub`` becomes)."""
+
+    def __init__(self, scale: float, zero_point: int, dtype, factory_kwargs=None):
+        super().__init__()
+        self.register_buffer("scale", core.tensor([scale]))
+        self.register_buffer("zero_point", core.tensor([zero_point], dtype=core.long))
+        self.dtype = dtype
+
+    def forward(self, x):
+        return quantize_per_tensor(x, float(self.scale), int(self.zero_point), self.dtype)
+
+    @staticmethod
+    def from_float(mod, use_precomputed_fake_quant: bool = False):
+        scale, zero_point = _act_qparams(mod.activation_post_process)
+        return Quantize(scale, zero_point, mod.activation_post_process.dtype)
+
+    def extra_repr(self) -> str:
+        return f"scale={self.scale}, zero_point={self.zero_point}, dtype={self.dtype}"
+
+
+class DeQuantize(Module):
+    """Dequantizes its input (what a ``DeQuantStub`` becomes)."""
+
+    def forward(self, x):
+        return x.dequantize()
+
+    @staticmethod
+    def from_float(mod, use_precomputed_fake_quant: bool = False):
+        return DeQuantize()
+
+
+class ReLU6(Module):
+    """``min(max(x, 0), 6)`` of a quantized tensor, on its integers."""
+
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def _get_name(self) -> str:
+        return "QuantizedReLU6"
+
+    def forward(self, x):
+        x = _check_input(x, "quantized::relu6")
+        six = int(np.rint(6.0 / x.q_scale())) + x.q_zero_point()
+        ints = np.clip(np.asarray(x._data).astype(np.int64), x.q_zero_point(), min(six, x.dtype.qmax))
+        return _make(ints.astype(x.dtype.np), x.dtype, per_tensor_affine, x.q_scale(), x.q_zero_point())
+
+    @staticmethod
+    def from_float(mod, use_precomputed_fake_quant: bool = False):
+        return ReLU6(mod.inplace)
+
+
+class Conv2d(Module):
+    """``QuantizedConv2d``: int8 weights, quint8 input and output (see the module docstring)."""
+
+    _FLOAT_MODULE = core.nn.Conv2d
+    _relu = False
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        pair = core.nn.modules.utils._pair
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size, self.stride = pair(kernel_size), pair(stride)
+        self.padding, self.dilation = pair(padding), pair(dilation)
+        self.transposed, self.output_padding, self.padding_mode = False, pair(0), padding_mode
+        qweight = quantize_per_tensor(core.zeros(out_channels, in_channels // groups, *self.kernel_size), 1.0, 0,
+                                      qint8)
+        self.set_weight_bias(qweight, core.zeros(out_channels) if bias else None)
+        self.scale, self.zero_point = 1.0, 0
+
+    def _get_name(self) -> str:
+        return "QuantizedConvReLU2d" if self._relu else "QuantizedConv2d"
+
+    def set_weight_bias(self, w, b) -> None:
+        self.__dict__["_weight"], self.__dict__["_bias"] = w, b  # (packed, not parameters nor buffers)
+
+    def weight(self):
+        return self._weight
+
+    def bias(self):
+        return self._bias
+
+    def extra_repr(self) -> str:
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}, "
+             f"scale={self.scale}, zero_point={self.zero_point}")
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self._bias is None:
+            s += ", bias=False"
+        return s
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "weight"] = self._weight
+        destination[prefix + "bias"] = self._bias
+        destination[prefix + "scale"] = core.tensor(self.scale)
+        destination[prefix + "zero_point"] = core.tensor(self.zero_point)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        self.set_weight_bias(state_dict.pop(prefix + "weight"), state_dict.pop(prefix + "bias"))
+        self.scale = float(state_dict.pop(prefix + "scale"))
+        self.zero_point = int(state_dict.pop(prefix + "zero_point"))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
+    def forward(self, x):
+        x = _check_input(x, "quantized::conv2d.new")
+        if self.padding_mode != "zeros":
+            raise NotImplementedError("core's quantized Conv2d pads with zeros only")
+        a = Tensor._wrap(np.asarray(x._data).astype(np.float64) - x.q_zero_point())
+        w = Tensor._wrap(np.asarray(self._weight._data).astype(np.float64))
+        acc = to_numpy_array(F.conv2d(a, w, None, self.stride, self.padding, self.dilation, self.groups)._data)
+        w_scale, _ = _scales(self._weight)
+        out = _requantize(acc, x.q_scale(), w_scale, self._bias, self.scale, self.zero_point, self._relu, 1)
+        return _make(out, quint8, per_tensor_affine, self.scale, self.zero_point)
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
+        """The quantized twin of a float (or fused ConvReLU2d) module that ``prepare`` observed."""
+        activation = mod.activation_post_process
+        conv = mod[0] if isinstance(mod, core.nn.Sequential) else mod
+        conv.qconfig = mod.qconfig
+        qconv = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride, conv.padding,
+                    conv.dilation, conv.groups, conv.bias is not None, conv.padding_mode)
+        qconv.set_weight_bias(_quantized_weight(conv.weight, _weight_observer(conv)),
+                              None if conv.bias is None else conv.bias.detach().float())
+        qconv.scale, qconv.zero_point = _act_qparams(activation)
+        return qconv
+
+
+class ConvReLU2d(Conv2d):
+    """``QuantizedConvReLU2d``: the conv with its ReLU fused into the requantization's clamp."""
+
+    _relu = True
+
+
+class Linear(Module):
+    """``QuantizedLinear``: int8 weight, quint8 input and output (see the module docstring)."""
+
+    _version = 3
+    _relu = False
+
+    def __init__(self, in_features: int, out_features: int, bias_: bool = True, dtype=qint8):
+        super().__init__()
+        self.in_features, self.out_features = in_features, out_features
+        qweight = quantize_per_tensor(core.zeros(out_features, in_features), 1.0, 0, qint8)
+        self._packed_params = LinearPackedParams(dtype)
+        self._packed_params.set_weight_bias(qweight, core.zeros(out_features) if bias_ else None)
+        self.scale, self.zero_point = 1.0, 0
+
+    def _get_name(self) -> str:
+        return "QuantizedLinearReLU" if self._relu else "QuantizedLinear"
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, scale={self.scale}, "
+                f"zero_point={self.zero_point}, qscheme={self.weight().qscheme()}")
+
+    def __repr__(self) -> str:  # (the packed parameters are not shown, as torch hides them)
+        return f"{self._get_name()}({self.extra_repr()})"
+
+    def weight(self):
+        return self._packed_params._weight_bias()[0]
+
+    def bias(self):
+        return self._packed_params._weight_bias()[1]
+
+    def set_weight_bias(self, w, b) -> None:
+        self._packed_params.set_weight_bias(w, b)
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "scale"] = core.tensor(self.scale)
+        destination[prefix + "zero_point"] = core.tensor(self.zero_point)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        self.scale = float(state_dict.pop(prefix + "scale"))
+        self.zero_point = int(state_dict.pop(prefix + "zero_point"))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
+    def forward(self, x):
+        x = _check_input(x, "quantized::linear")
+        a = np.asarray(x._data).astype(np.float64).reshape(-1, self.in_features) - x.q_zero_point()
+        w = np.asarray(self.weight()._data).astype(np.float64)
+        w_scale, _ = _scales(self.weight())
+        out = _requantize(a @ w.T, x.q_scale(), w_scale, self.bias(), self.scale, self.zero_point, self._relu, 1)
+        return _make(out.reshape(*x.shape[:-1], self.out_features), quint8, per_tensor_affine, self.scale,
+                     self.zero_point)
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
+        """The quantized twin of a float (or fused LinearReLU) module that ``prepare`` observed."""
+        activation = mod.activation_post_process
+        linear = mod[0] if isinstance(mod, core.nn.Sequential) else mod
+        linear.qconfig = mod.qconfig
+        qlinear = cls(linear.in_features, linear.out_features, linear.bias is not None)
+        qlinear.set_weight_bias(_quantized_weight(linear.weight, _weight_observer(linear)),
+                                None if linear.bias is None else linear.bias.detach().float())
+        qlinear.scale, qlinear.zero_point = _act_qparams(activation)
+        return qlinear
+
+
+class LinearReLU(Linear):
+    """``QuantizedLinearReLU``: the linear layer with its ReLU fused into the requantization's clamp."""
+
+    _relu = True

@@ -1,0 +1,122 @@
+"""Fake quantizers for quantization-aware training, as torch's: an observer plus
+``fake_quantize_per_tensor/per_channel_affine`` with the qparams it gives (straight-through gradients), each switch
+(``observer_enabled``, ``fake_quant_enabled``) a buffer. ``FusedMovingAvgObsFakeQuantize`` is what
+``get_default_qat_qconfig`` builds in torch 2.x (one fused kernel there, the same steps here)."""
+
+from __future__ import annotations
+
+import functools
+
+import core
+from core._quantized import per_channel_affine, per_channel_symmetric
+from core.ao.quantization.observer import MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver
+from core.nn import Module
+
+__all__ = ["FakeQuantize", "FusedMovingAvgObsFakeQuantize", "default_fake_quant", "default_weight_fake_quant",
+           "default_per_channel_weight_fake_quant", "disable_fake_quant", "disable_observer", "enable_fake_quant",
+           "enable_observer"]
+
+
+class FakeQuantize(Module):
+    """Observes its input (while ``observer_enabled``) and returns it quantized and dequantized."""
+
+    def __init__(self, observer=MovingAverageMinMaxObserver, quant_min=None, quant_max=None, is_dynamic=False,
+                 **observer_kwargs):
+        super().__init__()
+        if quant_min is not None:
+            observer_kwargs.update(quant_min=quant_min, quant_max=quant_max)
+        self.activation_post_process = observer(**observer_kwargs)
+        self.quant_min = self.activation_post_process.quant_min
+        self.quant_max = self.activation_post_process.quant_max
+        self.is_dynamic = is_dynamic
+        self.register_buffer("fake_quant_enabled", core.tensor([1], dtype=core.uint8))
+        self.register_buffer("observer_enabled", core.tensor([1], dtype=core.uint8))
+        self.register_buffer("scale", core.tensor([1.0]))
+        self.register_buffer("zero_point", core.tensor([0], dtype=core.int32))
+        self.dtype = self.activation_post_process.dtype
+        self.qscheme = self.activation_post_process.qscheme
+        self.ch_axis = self.activation_post_process.ch_axis if self._per_channel() else -1
+
+    @classmethod
+    def with_args(cls, **kwargs):
+        return functools.partial(cls, **kwargs)
+
+    def _per_channel(self) -> bool:
+        return self.qscheme in (per_channel_symmetric, per_channel_affine)
+
+    def calculate_qparams(self):
+        return self.activation_post_process.calculate_qparams()
+
+    def enable_fake_quant(self, enabled: bool = True):
+        self.fake_quant_enabled[0] = 1 if enabled else 0
+        return self
+
+    def disable_fake_quant(self):
+        return self.enable_fake_quant(False)
+
+    def enable_observer(self, enabled: bool = True):
+        self.observer_enabled[0] = 1 if enabled else 0
+        return self
+
+    def disable_observer(self):
+        return self.enable_observer(False)
+
+    def forward(self, X):
+        if int(self.observer_enabled[0]) == 1:
+            self.activation_post_process(X.detach())
+            scale, zero_point = self.calculate_qparams()
+            self.scale = scale.float()
+            self.zero_point = zero_point.to(core.int32)
+        if int(self.fake_quant_enabled[0]) == 1:
+            if self._per_channel():
+                X = core.fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
+                                                          self.quant_min, self.quant_max)
+            else:
+                X = core.fake_quantize_per_tensor_affine(X, float(self.scale[0]), int(self.zero_point[0]),
+                                                         self.quant_min, self.quant_max)
+        return X
+
+    def extra_repr(self) -> str:
+        return (f"fake_quant_enabled={self.fake_quant_enabled}, observer_enabled={self.observer_enabled}, "
+                f"quant_min={self.quant_min}, quant_max={self.quant_max}, dtype={self.dtype}, "
+                f"qscheme={self.qscheme}, ch_axis={self.ch_axis}, scale={self.scale}, zero_point={self.zero_point}")
+
+
+class FusedMovingAvgObsFakeQuantize(FakeQuantize):
+    """torch 2.x's default QAT fake quantizer: the same observation and fake quantization, int64 switches."""
+
+    def __init__(self, observer=MovingAverageMinMaxObserver, quant_min: int = 0, quant_max: int = 255,
+                 **observer_kwargs):
+        super().__init__(observer, quant_min, quant_max, **observer_kwargs)
+        self.fake_quant_enabled = core.tensor([1])
+        self.observer_enabled = core.tensor([1])
+
+    def extra_repr(self) -> str:
+        return (f"fake_quant_enabled={self.fake_quant_enabled}, observer_enabled={self.observer_enabled}, "
+                f"scale={self.scale}, zero_point={self.zero_point}, dtype={self.dtype}, "
+                f"quant_min={self.activation_post_process.quant_min}, "
+                f"quant_max={self.activation_post_process.quant_max}, qscheme={self.qscheme}, "
+                f"reduce_range={self.activation_post_process.reduce_range}")
+
+
+default_fake_quant = FakeQuantize.with_args(observer=MovingAverageMinMaxObserver, quant_min=0, quant_max=255)
+default_weight_fake_quant = FakeQuantize.with_args(observer=MovingAverageMinMaxObserver, quant_min=-128,
+                                                   quant_max=127, dtype=core.qint8,
+                                                   qscheme=core.per_tensor_symmetric)
+default_per_channel_weight_fake_quant = FakeQuantize.with_args(
+    observer=MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127, dtype=core.qint8,
+    qscheme=core.per_channel_symmetric, ch_axis=0)
+
+
+def _switch(name: str, *args):
+    def apply(mod) -> None:
+        if isinstance(mod, FakeQuantize):
+            getattr(mod, name)(*args)
+    apply.__name__ = name
+    return apply
+
+
+disable_fake_quant = _switch("disable_fake_quant")
+enable_fake_quant = _switch("enable_fake_quant")
+disable_observer = _switch("disable_observer")
+enable_observer = _switch("enable_observer")

@@ -1,0 +1,129 @@
+"""Eager-mode static quantization, as torch's ``quantize.py``: ``propagate_qconfig_`` (each submodule takes its
+parent's qconfig unless it has its own), ``prepare`` (an ``activation_post_process`` observer after each
+quantizable leaf, run by a forward hook), ``convert`` (each observed module swapped for its quantized twin via
+``from_float``) and ``quantize`` (prepare, calibrate with ``run_fn``, convert)."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import core
+from core.ao.nn import intrinsic
+from core.ao.nn import quantized as nnq
+from core.ao.quantization.stubs import DeQuantStub, QuantStub
+
+__all__ = ["convert", "get_default_static_quant_module_mappings", "prepare", "propagate_qconfig_", "quantize"]
+
+
+def get_default_static_quant_module_mappings() -> dict:
+    """Float module type -> its static quantized type (the ones core has)."""
+    nn = core.nn
+    return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Conv2d: nnq.Conv2d, nn.Linear: nnq.Linear,
+            nn.ReLU6: nnq.ReLU6, intrinsic.ConvReLU2d: nnq.ConvReLU2d, intrinsic.LinearReLU: nnq.LinearReLU}
+
+
+def propagate_qconfig_(module, qconfig_dict=None, prepare_custom_config_dict=None) -> None:
+    """Gives every submodule a ``qconfig`` attribute: its own, else its parent's (``qconfig_dict`` maps types or
+    qualified names to qconfigs)."""
+    qconfig_dict = qconfig_dict or {}
+
+    def visit(mod, parent_qconfig, prefix):
+        qconfig = qconfig_dict.get(type(mod), parent_qconfig)
+        qconfig = qconfig_dict.get(prefix, qconfig)
+        qconfig = getattr(mod, "qconfig", qconfig)
+        mod.qconfig = qconfig
+        for name, child in mod.named_children():
+            visit(child, qconfig, prefix + ("." if prefix else "") + name)
+
+    visit(module, None, "")
+
+
+def _observer_forward_hook(self, input, output):
+    return self.activation_post_process(output)
+
+
+def _add_observer_(module, observed: tuple) -> None:
+    for child in module.children():
+        if isinstance(child, intrinsic._FusedModule) or type(child) in observed:
+            if getattr(child, "qconfig", None) is not None and not isinstance(child, DeQuantStub):
+                child.add_module("activation_post_process", child.qconfig.activation())
+                child.register_forward_hook(_observer_forward_hook)
+        else:
+            _add_observer_(child, observed)
+
+
+def prepare(model, inplace: bool = False, allow_list=None, observer_non_leaf_module_list=None,
+            prepare_custom_config_dict=None):
+    """``model`` with observers after its quantizable modules (those with a qconfig)."""
+    from core.ao.quantization import DEPRECATION_WARNING
+
+    warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+    if not inplace:
+        model = copy.deepcopy(model)
+    propagate_qconfig_(model)
+    if not any(getattr(m, "qconfig", None) is not None for m in model.modules()):
+        warnings.warn("None of the submodule got qconfig applied. Make sure you passed correct configuration "
+                      "through `qconfig_dict` or by assigning the `.qconfig` attribute directly on submodules",
+                      stacklevel=2)
+    _add_observer_(model, tuple(get_default_static_quant_module_mappings()))
+    return model
+
+
+def _swap(mod, mapping: dict):
+    if getattr(mod, "qconfig", None) is None or type(mod) not in mapping:
+        return mod
+    new = mapping[type(mod)].from_float(mod)
+    for hook in mod._forward_pre_hooks.values():
+        new.register_forward_pre_hook(hook)
+    for hook in mod._forward_hooks.values():
+        if hook is not _observer_forward_hook:
+            new.register_forward_hook(hook)
+    new.train(mod.training)
+    return new
+
+
+def _convert(module, mapping: dict) -> None:
+    for name, child in list(module.named_children()):
+        if not isinstance(child, intrinsic._FusedModule) and type(child) not in mapping:
+            _convert(child, mapping)
+        setattr(module, name, _swap(child, mapping))
+
+
+def _remove_qconfig(module) -> None:
+    for mod in module.modules():
+        if "qconfig" in mod.__dict__:
+            del mod.qconfig
+        if "activation_post_process" in mod._modules:
+            del mod._modules["activation_post_process"]
+            for key, hook in list(mod._forward_hooks.items()):
+                if hook is _observer_forward_hook:
+                    del mod._forward_hooks[key]
+
+
+def convert(module, mapping=None, inplace: bool = False, remove_qconfig: bool = True,
+            is_reference: bool = False, convert_custom_config_dict=None, use_precomputed_fake_quant: bool = False):
+    """``module`` with each observed submodule swapped for its quantized twin (qparams from its observers)."""
+    from core.ao.quantization import DEPRECATION_WARNING
+
+    warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+    if not inplace:
+        module = copy.deepcopy(module)
+    _convert(module, mapping or get_default_static_quant_module_mappings())
+    if remove_qconfig:
+        _remove_qconfig(module)
+    return module
+
+
+def quantize(model, run_fn, run_args, mapping=None, inplace: bool = False):
+    """``prepare``, ``run_fn(model, *run_args)`` to calibrate, then ``convert``, on a copy in eval mode."""
+    from core.ao.quantization import DEPRECATION_WARNING
+
+    warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+    if not inplace:
+        model = copy.deepcopy(model)
+    model.eval()
+    prepare(model, inplace=True)
+    run_fn(model, *run_args)
+    convert(model, mapping, inplace=True)
+    return model
