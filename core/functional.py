@@ -23,6 +23,7 @@ from core.ops import (  # re-exported under torch.functional's names
     unique_consecutive,
 )
 from core.ops.cdist import cdist
+from core.ops.out_arg import accept_out
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors",
            "cartesian_prod", "cdist", "chain_matmul", "einsum", "meshgrid", "norm", "split", "tensordot",
@@ -83,11 +84,12 @@ def cartesian_prod(*tensors):
     return core.stack([g.reshape(-1) for g in grids], dim=1)
 
 
+@accept_out
 def chain_matmul(*matrices):
-    """The product of the matrices (deprecated in PyTorch for ``torch.linalg.multi_dot``)."""
+    """The product of the matrices (deprecated in PyTorch for ``torch.linalg.multi_dot``); ``out=`` as torch's."""
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
                   "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
-                  "multiple parameters.", UserWarning, stacklevel=2)
+                  "multiple parameters.", UserWarning, stacklevel=3)  # (past accept_out)
     out = matrices[0]
     for m in matrices[1:]:
         out = out @ m
