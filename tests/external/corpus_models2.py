@@ -310,7 +310,7 @@ def barlow_twins(BarlowTwins, LARS, adjust_learning_rate, off_diagonal, steps=3)
     dist.destroy_process_group()
 
 
-def capsules(CapsuleNet, CapsuleLoss, augmentation, Adam, steps=2):
+def capsules(CapsuleNet, CapsuleLoss, augmentation, Adam, steps=1):
     """The capsule network's training step (``processor`` of its ``__main__``) on 2 seeded stand-in digits:
     shifted by ``augmentation``, one-hot labels, margin and reconstruction loss, Adam; then an unlabelled forward
     (the most active capsule masks the reconstruction)."""

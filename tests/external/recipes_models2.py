@@ -36,7 +36,7 @@ RECIPES += [
     _tslib("autoformer_imputation", "Autoformer", "series(Model, task='imputation')"),
     _tslib("informer", "Informer", "series(Model, sgd=True)"),  # its distilling ConvLayer: Conv1d, BatchNorm1d
     _tslib("informer_classification", "Informer", "series(Model, task='classification')"),
-    _tslib("fedformer_fourier", "FEDformer", "series(Model)"),
+    _tslib("fedformer_fourier", "FEDformer", "series(Model, 'fourier', 'random', 4)"),  # 4 modes: an einsum each
     _tslib("patchtst", "PatchTST", "series(Model, sgd=True)"),  # its encoder's norm is BatchNorm1d
     _tslib("patchtst_anomaly", "PatchTST", "series(Model, task='anomaly_detection', sgd=True)"),
     _tslib("dlinear", "DLinear", "series(Model)\nseries(Model, True, task='classification')"),
