@@ -43,7 +43,8 @@ class ObserverBase(Module):
         super().__init__()
         self.dtype, self.qscheme, self.reduce_range, self.is_dynamic = dtype, qscheme, reduce_range, is_dynamic
         self.ch_axis = ch_axis
-        self.eps = np.float32(eps)
+        if not isinstance(self, PlaceholderObserver):  # (torch's uniform observers keep it as their first buffer)
+            self.register_buffer("eps", core.tensor([float(eps)]))
         self.has_customized_qrange = quant_min is not None and quant_max is not None
         if not self.has_customized_qrange:
             quant_min, quant_max = dtype.qmin, dtype.qmax
@@ -61,15 +62,16 @@ class ObserverBase(Module):
         lo = np.minimum(lo.astype(np.float32), np.float32(0))
         hi = np.maximum(hi.astype(np.float32), np.float32(0))
         qmin, qmax = self.quant_min, self.quant_max
+        eps = np.float32(self.eps.item())
         if self.qscheme in (per_tensor_symmetric, per_channel_symmetric):
             bound = np.maximum(-lo, hi).astype(np.float32)
-            scale = np.maximum(bound / np.float32((qmax - qmin) / 2), self.eps).astype(np.float32)
+            scale = np.maximum(bound / np.float32((qmax - qmin) / 2), eps).astype(np.float32)
             zero_point = np.full(scale.shape, 128 if self.dtype is quint8 and not self.has_customized_qrange else 0,
                                  np.int64)
             if self.dtype is quint8 and self.has_customized_qrange:
                 zero_point[:] = (qmin + qmax) // 2
         else:
-            scale = np.maximum((hi - lo) / np.float32(qmax - qmin), self.eps).astype(np.float32)
+            scale = np.maximum((hi - lo) / np.float32(qmax - qmin), eps).astype(np.float32)
             zero_point = (np.int64(qmin) - np.round(lo / scale).astype(np.int64))
             zero_point = np.clip(zero_point, qmin, qmax)
         return core.tensor(scale), core.tensor(zero_point)

@@ -1,0 +1,251 @@
+"""Eager-mode static quantization (``core.ao.quantization``) against torch's: the tutorial-shaped flow (QuantStub,
+``fuse_modules``, ``prepare``, calibrate, ``convert``, evaluate) prints the same modules, keeps torch's state dict
+keys, and gives the same quantized integers as torch's fbgemm/x86 kernels, element for element."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import to_numpy
+
+
+def _net(lib, bias2=True):
+    nn = lib.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = lib.ao.quantization.QuantStub()
+            self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.relu1 = nn.ReLU()
+            self.pool = nn.MaxPool2d(2)
+            self.conv2 = nn.Conv2d(8, 16, 3, stride=2, bias=bias2)
+            self.relu2 = nn.ReLU()
+            self.fc = nn.Linear(16 * 3 * 3, 10)
+            self.relu3 = nn.ReLU()
+            self.fc2 = nn.Linear(10, 4)
+            self.dequant = lib.ao.quantization.DeQuantStub()
+
+        def forward(self, x):
+            x = self.quant(x)
+            x = self.pool(self.relu1(self.bn1(self.conv1(x))))
+            x = self.relu2(self.conv2(x))
+            x = lib.flatten(x, 1)
+            x = self.fc2(self.relu3(self.fc(x)))
+            return self.dequant(x)
+
+    return Net()
+
+
+def _flow(lib, float_state, qconfig_name, calibration, observed=None):
+    """Fuse, prepare, calibrate (or take the observers' state from ``observed``) and convert a copy of the net."""
+    aq = lib.ao.quantization
+    m = _net(lib)
+    m.load_state_dict({k: lib.tensor(v) for k, v in float_state.items()})
+    m.eval()
+    fused = aq.fuse_modules(m, [["conv1", "bn1", "relu1"], ["conv2", "relu2"], ["fc", "relu3"]])
+    fused.qconfig = aq.default_qconfig if qconfig_name == "default" else aq.QConfig(
+        activation=aq.default_observer, weight=aq.default_per_channel_weight_observer)
+    prepared = aq.prepare(fused)
+    if observed is None:
+        for x in calibration:
+            prepared(lib.tensor(x))
+    else:
+        prepared.load_state_dict({k: lib.tensor(v) for k, v in observed.items()})
+    return m, fused, prepared, aq.convert(prepared)
+
+
+def _numpy_state(module):
+    return {k: to_numpy(v).copy() for k, v in module.state_dict().items()}
+
+
+@pytest.fixture
+def flows(torch, request):
+    engine = getattr(request, "param", ("x86", "default"))
+    torch.backends.quantized.engine = engine[0]
+    torch.manual_seed(0)
+    float_state = _numpy_state(_net(torch))
+    rng = np.random.default_rng(0)
+    calibration = [(rng.standard_normal((4, 3, 16, 16)) * 2).astype(np.float32) for _ in range(3)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # both warn: torch.ao.quantization and quantized tensors are deprecated
+        theirs = _flow(torch, float_state, engine[1], calibration)
+        ours_calibrated = _flow(core, float_state, engine[1], calibration)
+        # the float layers' last bits differ from MKL's, so the observers' ranges may differ in their last bit;
+        # starting from torch's observed ranges, convert must give torch's qparams and kernels exactly
+        ours = _flow(core, float_state, engine[1], None, _numpy_state(theirs[2]))
+    yield ours, theirs, ours_calibrated
+    torch.backends.quantized.engine = "x86"
+
+
+def test_fused_and_prepared_models_print_as_torchs(flows):
+    ours, theirs, calibrated = flows
+    assert repr(ours[1]) == repr(theirs[1])
+    assert repr(ours[2]) == repr(theirs[2])
+    assert [k for k in ours[2].state_dict()] == [k for k in theirs[2].state_dict()]
+
+
+def test_calibration_observes_torchs_ranges(flows):
+    ours, theirs, calibrated = flows
+    for key, value in _numpy_state(theirs[2]).items():
+        np.testing.assert_allclose(to_numpy(calibrated[2].state_dict()[key]), value, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("flows", [("x86", "default"), ("fbgemm", "default"), ("x86", "per_channel"),
+                                   ("fbgemm", "per_channel")], indirect=True)
+def test_converted_model_prints_and_computes_as_torchs_bit_for_bit(torch, flows):
+    ours, theirs, _ = flows
+    assert repr(ours[3]) == repr(theirs[3])
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal((5, 3, 16, 16)) * 3).astype(np.float32)
+    t, c = torch.tensor(x), core.tensor(x)
+    t, c = theirs[3].quant(t), ours[3].quant(c)
+    for stage in ("conv1", "pool", "conv2", "flatten", "fc", "fc2"):
+        if stage == "flatten":
+            t, c = torch.flatten(t, 1), core.flatten(c, 1)
+        else:
+            t, c = getattr(theirs[3], stage)(t), getattr(ours[3], stage)(c)
+        assert c.dtype is core.quint8 and c.q_scale() == t.q_scale() and c.q_zero_point() == t.q_zero_point()
+        assert np.array_equal(to_numpy(c.int_repr()), to_numpy(t.int_repr())), stage
+    out_t, out_c = theirs[3](torch.tensor(x)), ours[3](core.tensor(x))
+    assert out_c.dtype is core.float32 and np.array_equal(to_numpy(out_c), to_numpy(out_t))
+
+
+def test_calibrated_outputs_within_one_quantization_step(torch, flows):
+    ours, theirs, calibrated = flows
+    x = np.random.default_rng(2).standard_normal((3, 3, 16, 16)).astype(np.float32)
+    out_t = to_numpy(theirs[3](torch.tensor(x)))
+    out_c = to_numpy(calibrated[3](core.tensor(x)))
+    np.testing.assert_allclose(out_c, out_t, atol=2.5 * theirs[3].fc2.scale)
+
+
+def test_state_dict_has_torchs_keys_and_loads_torchs_file(torch, flows):
+    ours, theirs, _ = flows
+    assert list(ours[3].state_dict()) == list(theirs[3].state_dict())
+    buffer = io.BytesIO()
+    torch.save(theirs[3].state_dict(), buffer)
+    buffer.seek(0)
+    fresh = flows[0][3]
+    fresh.load_state_dict(core.load(buffer))
+    w_c, w_t = fresh.conv1.weight(), theirs[3].conv1.weight()
+    assert np.array_equal(to_numpy(w_c.int_repr()), to_numpy(w_t.int_repr()))
+    assert type(ours[3].state_dict()["fc._packed_params._packed_params"]) is tuple
+
+
+def test_uncalibrated_lenet_converts_as_in_the_pocket_reference(torch):
+    """get_default_qconfig('fbgemm'), prepare and convert without calibration: torch's default qparams."""
+    def lenet(lib):
+        nn = lib.nn
+        return nn.Sequential(nn.Conv2d(3, 6, 5), nn.Conv2d(6, 16, 5, padding=2, groups=2, bias=False),
+                             nn.Linear(400, 120), nn.ReLU6())
+
+    reprs = []
+    for lib in (torch, core):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m = lenet(lib)
+            m.qconfig = lib.quantization.get_default_qconfig("fbgemm")
+            lib.quantization.prepare(m, inplace=True)
+            reprs.append(repr(m))
+            reprs.append(repr(lib.quantization.convert(m, inplace=True)))
+    assert reprs[2:] == reprs[:2]
+
+
+@pytest.mark.parametrize("backend", ["x86", "fbgemm", "qnnpack"])
+def test_default_qconfigs_print_as_torchs(torch, backend):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in ("get_default_qconfig", "get_default_qat_qconfig"):
+            q_t, q_c = getattr(torch.ao.quantization, name)(backend), getattr(core.ao.quantization, name)(backend)
+            assert repr(q_c.activation()) == repr(q_t.activation())
+            assert repr(q_c.weight()) == repr(q_t.weight())
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"reduce_range": True}, {"quant_min": 0, "quant_max": 127},
+                                    {"dtype": "qint8", "qscheme": "per_tensor_symmetric"},
+                                    {"dtype": "qint8", "qscheme": "per_tensor_affine", "reduce_range": True}])
+def test_minmax_observer_qparams_as_torchs(torch, kwargs):
+    rng = np.random.default_rng(3)
+    batches = [(rng.standard_normal(50) * 3 + 1).astype(np.float32) for _ in range(3)]
+    results = []
+    for lib in (torch, core):
+        args = {k: getattr(lib, v) if isinstance(v, str) else v for k, v in kwargs.items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for cls in (lib.ao.quantization.MinMaxObserver, lib.ao.quantization.MovingAverageMinMaxObserver):
+                obs = cls(**args)
+                for b in batches:
+                    obs(lib.tensor(b))
+                scale, zp = obs.calculate_qparams()
+                results.append((to_numpy(scale).tolist(), to_numpy(zp).tolist(), repr(obs)))
+    assert results[2:] == results[:2]
+
+
+def test_per_channel_observer_qparams_as_torchs(torch):
+    w = np.random.default_rng(4).standard_normal((6, 3, 2, 2)).astype(np.float32)
+    results = []
+    for lib in (torch, core):
+        obs = lib.ao.quantization.default_per_channel_weight_observer()
+        obs(lib.tensor(w))
+        obs(lib.tensor(w * 1.5))
+        scale, zp = obs.calculate_qparams()
+        results.append((to_numpy(scale).tolist(), to_numpy(zp).tolist()))
+    assert results[1] == results[0]
+
+
+def test_quant_wrapper_and_quantize(torch):
+    rng = np.random.default_rng(5)
+    data = [(rng.standard_normal((8, 6)) * 2).astype(np.float32) for _ in range(2)]
+    torch.manual_seed(1)
+    float_t = torch.nn.Sequential(torch.nn.Linear(6, 5), torch.nn.ReLU(), torch.nn.Linear(5, 3))
+    float_c = core.nn.Sequential(core.nn.Linear(6, 5), core.nn.ReLU(), core.nn.Linear(5, 3))
+    float_c.load_state_dict({k: core.tensor(to_numpy(v)) for k, v in float_t.state_dict().items()})
+
+    def calibrate(model, batches, lib):
+        for b in batches:
+            model(lib.tensor(b))
+
+    outs = []
+    for lib, model in ((torch, float_t), (core, float_c)):
+        wrapped = lib.ao.quantization.QuantWrapper(model)
+        wrapped.qconfig = lib.ao.quantization.default_qconfig
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            q = lib.ao.quantization.quantize(wrapped, calibrate, [data, lib])
+        outs.append((repr(q), q.module[0].weight().int_repr(), q(lib.tensor(data[0]))))
+    assert outs[1][0] == outs[0][0]
+    assert np.array_equal(to_numpy(outs[1][1]), to_numpy(outs[0][1]))
+    np.testing.assert_allclose(to_numpy(outs[1][2]), to_numpy(outs[0][2]), atol=1e-6)
+
+
+def test_quantized_relu_and_max_pool_stay_quantized(torch):
+    x = np.random.default_rng(6).standard_normal((1, 2, 6, 6)).astype(np.float32)
+    q_t = torch.quantize_per_tensor(torch.tensor(x), 0.05, 70, torch.quint8)
+    q_c = core.quantize_per_tensor(core.tensor(x), 0.05, 70, core.quint8)
+    for fn in (lambda lib, q: lib.nn.functional.relu(q), lambda lib, q: lib.nn.MaxPool2d(2)(q),
+               lambda lib, q: lib.flatten(q, 1), lambda lib, q: lib.ao.nn.quantized.ReLU6()(q)):
+        a, b = fn(torch, q_t), fn(core, q_c)
+        assert b.dtype is core.quint8 and tuple(b.shape) == tuple(a.shape)
+        assert np.array_equal(to_numpy(b.int_repr()), to_numpy(a.int_repr()))
+
+
+def test_fake_quantize_matches_torch(torch):
+    rng = np.random.default_rng(7)
+    xs = [(rng.standard_normal((4, 5)) * 2).astype(np.float32) for _ in range(3)]
+    results = []
+    for lib in (torch, core):
+        fq = lib.ao.quantization.FakeQuantize()
+        for x in xs:
+            t = lib.tensor(x, requires_grad=True)
+            out = fq(t)
+            out.sum().backward()
+        results.append((to_numpy(out.detach()), to_numpy(t.grad), to_numpy(fq.scale), to_numpy(fq.zero_point),
+                        repr(fq)))
+    for a, b in zip(results[1], results[0]):
+        assert np.array_equal(a, b) if not isinstance(a, str) else a == b
