@@ -81,9 +81,7 @@ RECIPES += [
        [("from torchvision.datasets import CIFAR10", "CIFAR10 = __import__('corpus_support').fake_cifar10"),
         ("waveglow = torch.hub.load(", "waveglow = None and torch.hub.load("),  # a download
         *[("N_EPOCHS = 10", "N_EPOCHS = 2")] * 2, ("[40000, 10000]", "[250, 50]")], keep_going=True),
-    _r("jpb_06_04_quantization", JPB, "06_04_Quantization.ipynb", [SEEDED_], keep_going=True,
-       xfail="core has no eager-mode static quantization (torch.quantization.get_default_qconfig, prepare, "
-             "convert: observers and quantized Conv2d/Linear modules), only dynamic quantization"),
+    _r("jpb_06_04_quantization", JPB, "06_04_Quantization.ipynb", [SEEDED_], keep_going=True),
     _r("jpb_06_05_pruning", JPB, "06_05_Pruning.ipynb", [SEEDED_], keep_going=True),
 ]
 
