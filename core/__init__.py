@@ -106,7 +106,7 @@ _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "seriali
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_functorch", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft",
                "signal", "_C", "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom", "fx", "export",
-               "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str")
+               "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str", "nested")
 
 
 def __getattr__(name):
@@ -115,6 +115,8 @@ def __getattr__(name):
         module = _importlib.import_module(f"core.{name}")
         globals()[name] = module
         return module
+    if name == "jagged":  # torch.jagged, the nested tensors' layout
+        return _importlib.import_module("core.nested").jagged
     if name == "vmap":  # torch.vmap is torch.func.vmap
         return _importlib.import_module("core.func").vmap
     if name == "library":  # torch.library: defining operators from Python (importing it sets the attribute)

@@ -48,7 +48,7 @@ class Size(tuple):
         return tuple.__new__(cls, (s.__index__() for s in items))
 
     def __repr__(self) -> str:
-        return f"torch.Size([{', '.join(str(int(s)) for s in self)}])"
+        return f"torch.Size([{', '.join(str(s if getattr(s, '_is_nested_int', False) else int(s)) for s in self)}])"
 
     __str__ = __repr__
 
