@@ -419,9 +419,17 @@ def _fill_scalar(v, np_dtype, xp):
             return xp.asarray(np.asarray(v).astype(np_dtype))
 
 
+def _check_fill_number(input, value) -> None:
+    """A number value must fit the input's dtype, as fill_'s (torch's RuntimeError: -1e9 into float16, 300 into
+    uint8, a complex number into a real tensor)."""
+    if not isinstance(value, Tensor) and isinstance(input, Tensor) and isinstance(value, (int, float, complex)):
+        check_scalar_fits(value, input.dtype)
+
+
 def masked_fill(input, mask, value):
     _check_mask(mask, value)
     check_same_device(input, mask)
+    _check_fill_number(input, value)
     cls = MaskedFillTensor if isinstance(value, Tensor) else MaskedFill
     return cls.apply(input, mask, value)
 
@@ -450,6 +458,7 @@ class MaskedFillTensorInplace(MaskedFillInplace):
 def masked_fill_(self, mask, value):
     _check_mask(mask, value)
     check_inplace(self)
+    _check_fill_number(self, value)
     shape = broadcast_shapes(self._data.shape, mask._data.shape)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")

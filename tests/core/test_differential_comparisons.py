@@ -302,3 +302,20 @@ torch.tensor([1j]).float_power_(2)
 @pytest.mark.parametrize("code", FLOAT_POWER_COMPLEX)
 def test_float_power_of_complex_operands_is_complex128_as_torch(code, torch):
     same_call(torch, code)
+
+
+# masked_fill's number must fit the tensor's dtype, as fill_'s: an attention mask's -1e9 in float16 is torch's error
+MASKED_FILL_NUMBERS = lines("""
+torch.ones(2, dtype=torch.float16).masked_fill(torch.tensor([True, False]), -1e9)
+torch.ones(2, dtype=torch.float16).masked_fill(torch.tensor([True, False]), float('-inf'))
+torch.ones(2, dtype=torch.uint8).masked_fill(torch.tensor([True, False]), 300)
+torch.ones(2, dtype=torch.uint8).masked_fill(torch.tensor([True, False]), -1)
+torch.ones(2, dtype=torch.int32).masked_fill(torch.tensor([True, False]), float('nan'))
+torch.ones(2).masked_fill(torch.tensor([True, False]), 1j)
+torch.ones(2).masked_fill_(torch.tensor([True, False]), 1e300)
+""")
+
+
+@pytest.mark.parametrize("code", MASKED_FILL_NUMBERS)
+def test_masked_fill_checks_its_number_as_torch(code, torch):
+    same_call(torch, code)
