@@ -68,7 +68,9 @@ CONFIG = dict(task_name="long_term_forecast", seq_len=32, label_len=16, pred_len
               activation="gelu", moving_avg=5, top_k=2, num_kernels=2, distil=True, num_class=4,
               output_attention=False, p_hidden_dims=[16, 16], p_hidden_layers=2, seg_len=8, patch_len=8,
               channel_independence=1, decomp_method="moving_avg", down_sampling_layers=1, down_sampling_window=2,
-              down_sampling_method="avg", use_norm=1, features="M", expand=2, d_conv=4)
+              down_sampling_method="avg", use_norm=1, features="M", expand=2, d_conv=4, alpha=0.1, top_p=0.5, pos=1,
+              conv_channel=8, gcn_depth=2, node_dim=4, propalpha=0.3, skip_channel=8, subgraph_size=3,
+              individual=False, data="ETTh1")
 
 
 def series(Model, *args, task="long_term_forecast", steps=3, sgd=False, **overrides):

@@ -19,7 +19,7 @@ TSLIB_SUPPORT = [*EINOPS_PACKAGE, ("utils/masking.py", "utils/masking.py"), ("la
     (f"layers/{m}.py", f"layers/{m}.py") for m in (
         "AutoCorrelation", "Autoformer_EncDec", "Conv_Blocks", "Crossformer_EncDec", "ETSformer_EncDec", "Embed",
         "FourierCorrelation", "MultiWaveletCorrelation", "Pyraformer_EncDec", "SelfAttention_Family", "StandardNorm",
-        "Transformer_EncDec")]
+        "Transformer_EncDec", "TimeFilter_layers", "MSGBlock")]
 TSLIB_TAIL = "            return dec_out  # [B, N]\n        return None"
 STAND_INS = ("import torch", "__import__('corpus_models2').stand_ins()  # reformer_pytorch, scipy: see corpus_models2\n"
                              "import torch")
@@ -63,6 +63,18 @@ RECIPES += [
     _tslib("pattn", "PAttn", "series(Model)", tail="ueeze(1).repeat(1, self.pred_len, 1))\n        return dec_out"),
     _tslib("multipatchformer", "MultiPatchFormer", "series(Model)",
            tail='temporarily not supported"\n            )\n        return None'),
+    _tslib("mamba_simple", "MambaSimple", "series(Model)",
+           tail="mean(-1, keepdim=True) + self.eps) * self.weight\n        return output"),
+    _tslib("temporal_fusion_transformer", "TemporalFusionTransformer", "series(Model, enc_in=7, dec_in=7, c_out=7)",
+           tail="t], dim=1)\n            return dec_out  # [B, T, D]\n        return None"),
+    _tslib("timefilter", "TimeFilter", "series(Model)\nseries(Model, task='classification')",
+           tail=", x_mark_enc)\n            return dec_out  # [B, N]\n        return None"),
+    _tslib("msgnet", "MSGNet", "series(Model)", tail=", x_mark_enc)\n            return dec_out  # [B, N]\n        return None"),
+    _tslib("kanad", "KANAD", "series(Model, task='anomaly_detection')",  # its only task
+           tail=' KANAD is temporarily not supported"\n            )\n        return None'),
+    _tslib("timesnet_classification", "TimesNet", "series(Model, task='classification', pred_len=0)"),  # as exp/ sets it
+    _tslib("crossformer_imputation", "Crossformer", "series(Model, task='imputation', seg_len=8)"),
+    _tslib("segrnn_anomaly", "SegRNN", "series(Model, task='anomaly_detection')"),
 ]
 
 
