@@ -60,7 +60,8 @@ def _as_tuple(x):
         return tuple(x)
     if isinstance(x, _ITERABLES):  # (a tensor iterates too: never taken apart)
         return tuple(x)
-    if isinstance(x, collections.abc.Iterable) and not isinstance(x, (_tensor_cls(), str, bytes)):
+    tensor_like = isinstance(x, _tensor_cls()) or hasattr(type(x), "__torch_function__")  # torch's is_tensor_like
+    if isinstance(x, collections.abc.Iterable) and not tensor_like and not isinstance(x, (str, bytes)):
         return tuple(x)  # a container that is neither a sequence nor an iterator (ParameterList, a deque)
     return (x,)
 
