@@ -311,6 +311,9 @@ def _apply(func, args, kwargs):
     elif base in ("transpose", "swapaxes", "swapdims"):
         args, changes = _transpose_args(first, args, kwargs)
         kwargs = {}
+    elif base == "flatten":
+        args, changes = _flatten_args(first, args, kwargs)
+        kwargs = {}
     elif base in _DIM_OPS:
         args, kwargs, changes = _dim_args(first, base, args, kwargs)
         if changes.pop("whole", False):
@@ -406,6 +409,19 @@ def _transpose_args(nt, args, kwargs):
     ragged = d1 if ragged == d0 else d0 if ragged == d1 else ragged
     contiguous = nt._contiguous and d0 == d1
     return [args[0], d0 - 1, d1 - 1], {"ragged_idx": ragged, "contiguous": contiguous}
+
+
+def _flatten_args(nt, args, kwargs):
+    given = list(args[1:3])
+    start = given[0] if given else kwargs.get("start_dim", 0)
+    end = given[1] if len(given) > 1 else kwargs.get("end_dim", -1)
+    start, end = _norm_dim(start, nt.dim()), _norm_dim(end, nt.dim())
+    ragged = nt._ragged_idx if nt._layout is jagged else None
+    if start == 0 or (ragged is not None and start <= ragged <= end and start != end):
+        raise RuntimeError("flatten(): flattening the batch or ragged dim of a nested tensor is not supported")
+    if ragged is not None and end < ragged:
+        ragged -= end - start
+    return [args[0], start - 1, end - 1], ({"ragged_idx": ragged} if ragged is not None else {})
 
 
 def _dim_args(nt, name, args, kwargs):

@@ -147,7 +147,8 @@ def test_linear_view_transpose_sdpa_and_back():
         str(outs[1].shape[1]), "J")
 
 
-@pytest.mark.parametrize("name", ["softmax", "layer_norm", "gelu", "silu", "sum", "mean", "unflatten", "matmul"])
+@pytest.mark.parametrize("name", ["softmax", "layer_norm", "gelu", "silu", "sum", "mean", "unflatten", "flatten",
+                                  "matmul"])
 def test_last_dim_ops(name):
     c, t = _pair()
     torch.manual_seed(3)
@@ -160,6 +161,7 @@ def test_last_dim_ops(name):
         "sum": lambda x, m: x.sum(-1, keepdim=True),
         "mean": lambda x, m: x.mean(-1),
         "unflatten": lambda x, m: x.unflatten(-1, (2, 4)).transpose(1, 2),
+        "flatten": lambda x, m: x.unflatten(-1, (2, 4)).transpose(1, 2).transpose(1, 2).flatten(-2),
         "matmul": lambda x, m: m.matmul(x, m.tensor(w.numpy()) if m is core else w),
     }
     _close(calls[name](c, core), calls[name](t, torch))

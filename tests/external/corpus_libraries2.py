@@ -333,9 +333,9 @@ def diffusion(make, *, steps=3, image_size=16, channels=3, samples=2):
     print("sample", tuple(out.shape), f"{out.min().item():.5f} {out.max().item():.5f} {out.mean().item():.5f}")
 
 
-def navit(make, *, steps=2):
+def navit(make, *, steps=2, nested=False):
     """NaViT on images of different sizes: lists of lists (packed per batch element), then grouped by the model,
-    cross-entropy under Adam."""
+    cross-entropy under Adam; ``nested``: the nested-tensor NaViT, one image per batch element."""
     torch.manual_seed(0)
     model = make()
     print(type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()))
@@ -344,6 +344,8 @@ def navit(make, *, steps=2):
     labels = torch.tensor([0, 1, 2, 3, 4])
     calls = [("lists", lambda: model([images[:2], images[2:4], images[4:]])),
              ("grouped", lambda: model(images, group_images=True, group_max_seq_len=24))]
+    if nested:
+        calls = [("images", lambda: model(images))]
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
     for name, call in calls:
         for step in range(steps):

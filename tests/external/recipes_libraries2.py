@@ -354,6 +354,8 @@ NAVIT = "image_size=32, patch_size=8, num_classes=5, dim=32, depth=2, heads=4, m
 RECIPES += [
     _vit("na_vit", "        return self.mlp_head(x)",
          f"navit(lambda: NaViT({NAVIT}, dropout=0.1, emb_dropout=0.1, token_dropout_prob=0.25))"),
+    _vit_main("na_vit_nested_tensor",  # its transformer on jagged nested tensors (torch.nested)
+              f"navit(lambda: NaViT({NAVIT}, dropout=0.1, emb_dropout=0.1, token_dropout_prob=0.25), nested=True)"),
 ]
 
 PERCEIVER = ("lucidrains/perceiver-pytorch", "96097c6a27cc64fc1f196d3a58d32b8a82f573e1", "MIT")
