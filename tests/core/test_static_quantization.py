@@ -249,3 +249,57 @@ def test_fake_quantize_matches_torch(torch):
                         repr(fq)))
     for a, b in zip(results[1], results[0]):
         assert np.array_equal(a, b) if not isinstance(a, str) else a == b
+
+
+def _qat_net(lib):
+    nn = lib.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = lib.ao.quantization.QuantStub()
+            self.conv = nn.Conv2d(2, 4, 3)
+            self.relu = nn.ReLU()
+            self.fc = nn.Linear(4 * 4 * 4, 3)
+            self.dequant = lib.ao.quantization.DeQuantStub()
+
+        def forward(self, x):
+            x = self.relu(self.conv(self.quant(x)))
+            return self.dequant(self.fc(lib.flatten(x, 1)))
+
+    return Net()
+
+
+@pytest.mark.parametrize("backend", ["x86", "qnnpack"])
+def test_quantization_aware_training_as_torchs(torch, backend):
+    """fuse, prepare_qat, three SGD steps through the fake quantizers, convert: the same losses, printout and
+    quantized outputs as torch's."""
+    torch.manual_seed(0)
+    state = _numpy_state(_qat_net(torch))
+    results = []
+    for lib in (torch, core):
+        rng = np.random.default_rng(0)
+        m = _qat_net(lib)
+        m.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m = lib.ao.quantization.fuse_modules(m, [["conv", "relu"]])
+            m.qconfig = lib.ao.quantization.get_default_qat_qconfig(backend)
+            lib.ao.quantization.prepare_qat(m, inplace=True)
+            printed = [repr(m)]
+            opt = lib.optim.SGD(m.parameters(), lr=0.1)
+            losses = []
+            for _ in range(3):
+                loss = m(lib.tensor(rng.standard_normal((4, 2, 6, 6)).astype(np.float32))).pow(2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                losses.append(loss.item())
+            m.eval()
+            q = lib.ao.quantization.convert(m)
+        printed.append(repr(q))
+        out = q(lib.tensor(rng.standard_normal((2, 2, 6, 6)).astype(np.float32)))
+        results.append((printed, losses, to_numpy(out)))
+    assert results[1][0] == results[0][0]
+    np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-5)
+    np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-6)

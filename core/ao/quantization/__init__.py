@@ -121,10 +121,13 @@ from core.ao.quantization.observer import (  # noqa: E402
 from core.ao.quantization.qconfig import get_default_qat_qconfig  # noqa: E402
 from core.ao.quantization.quantize import (  # noqa: E402
     convert,
+    get_default_qat_module_mappings,
     get_default_static_quant_module_mappings,
     prepare,
+    prepare_qat,
     propagate_qconfig_,
     quantize,
+    quantize_qat,
 )
 from core.ao.quantization.stubs import DeQuantStub, QuantStub, QuantWrapper  # noqa: E402
 
@@ -132,4 +135,5 @@ __all__ += ["FakeQuantize", "FusedMovingAvgObsFakeQuantize", "MovingAverageMinMa
             "MovingAveragePerChannelMinMaxObserver", "default_fake_quant", "default_observer",
             "default_per_channel_weight_fake_quant", "default_per_channel_weight_observer",
             "default_weight_fake_quant", "default_weight_observer", "disable_fake_quant", "disable_observer",
-            "enable_fake_quant", "enable_observer", "get_default_qat_qconfig"]
+            "enable_fake_quant", "enable_observer", "get_default_qat_module_mappings", "get_default_qat_qconfig",
+            "prepare_qat", "quantize_qat"]

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 import core
-from core._quantized import per_channel_affine, per_channel_symmetric
+from core._backend import to_numpy_array
+from core._quantized import per_channel_affine, per_channel_symmetric, per_tensor_symmetric
 from core.ao.quantization.observer import MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver
 from core.nn import Module
 
@@ -82,6 +85,39 @@ class FakeQuantize(Module):
                 f"qscheme={self.qscheme}, ch_axis={self.ch_axis}, scale={self.scale}, zero_point={self.zero_point}")
 
 
+_SMALL_SCALE = 6.1e-5  # FBGEMM's SMALL_SCALE_THRESHOLD
+
+
+def _choose_qparams(lo, hi, qmin: int, qmax: int, preserve_sparsity: bool) -> tuple[float, int]:
+    """FBGEMM's ``ChooseQuantizationParams`` (float32 range, float64 scale), ``preserve_sparsity`` for symmetric
+    qschemes: the range made symmetric and the zero point the middle of ``qmin..qmax``."""
+    lo, hi = np.float32(lo), np.float32(hi)
+    if lo < 0 < hi and preserve_sparsity:
+        sym_min, sym_max = -((qmax - qmin) // 2 + 1), (qmax - qmin) // 2
+        max_scale = max(abs(float(lo) / sym_min), abs(float(hi) / sym_max))
+        lo, hi = np.float32(max_scale * sym_min), np.float32(max_scale * sym_max)
+    lo, hi = min(lo, np.float32(0)), max(hi, np.float32(0))
+    scale = (float(hi) - float(lo)) / (qmax - qmin)
+    if np.float32(scale) == 0 or np.isinf(np.float32(1) / np.float32(scale)):
+        scale = 0.1
+    if scale < np.float32(_SMALL_SCALE):
+        amplifier = np.float32(np.float32(_SMALL_SCALE) / np.float32(scale))
+        scale = float(np.float32(_SMALL_SCALE))
+        if lo == 0:
+            hi = np.float32(np.float32(_SMALL_SCALE) * (qmax - qmin))
+        elif hi == 0:
+            lo = np.float32(-np.float32(_SMALL_SCALE) * (qmax - qmin))
+        else:
+            lo, hi = np.float32(lo * amplifier), np.float32(hi * amplifier)
+    from_min, from_max = qmin - float(lo) / scale, qmax - float(hi) / scale
+    error_min, error_max = abs(qmin) - abs(float(lo) / scale), abs(qmax) - abs(float(hi) / scale)
+    initial = from_min if error_min < error_max else from_max
+    if lo < 0 < hi and preserve_sparsity:
+        initial = (qmin + qmax) / 2
+    zero_point = qmin if initial < qmin else qmax if initial > qmax else int(np.rint(initial))
+    return float(np.float32(scale)), zero_point
+
+
 class FusedMovingAvgObsFakeQuantize(FakeQuantize):
     """torch 2.x's default QAT fake quantizer: the same observation and fake quantization, int64 switches."""
 
@@ -90,6 +126,28 @@ class FusedMovingAvgObsFakeQuantize(FakeQuantize):
         super().__init__(observer, quant_min, quant_max, **observer_kwargs)
         self.fake_quant_enabled = core.tensor([1])
         self.observer_enabled = core.tensor([1])
+
+    def forward(self, X):
+        """torch's ``fused_moving_avg_obs_fake_quant``: the observer's running range, then qparams chosen from it
+        as FBGEMM's ``ChooseQuantizationParams`` (not the observer's formula, which ``calculate_qparams`` and
+        ``convert`` use)."""
+        if int(self.observer_enabled[0]) == 1:
+            observer = self.activation_post_process
+            observer(X.detach())
+            lo = np.atleast_1d(to_numpy_array(observer.min_val._data)).astype(np.float32)
+            hi = np.atleast_1d(to_numpy_array(observer.max_val._data)).astype(np.float32)
+            symmetric = self.qscheme in (per_channel_symmetric, per_tensor_symmetric)
+            chosen = [_choose_qparams(a, b, self.quant_min, self.quant_max, symmetric) for a, b in zip(lo, hi)]
+            self.scale = core.tensor([c[0] for c in chosen], dtype=core.float32)
+            self.zero_point = core.tensor([c[1] for c in chosen], dtype=core.int32)
+        if int(self.fake_quant_enabled[0]) == 1:
+            if self._per_channel():
+                X = core.fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
+                                                          self.quant_min, self.quant_max)
+            else:
+                X = core.fake_quantize_per_tensor_affine(X, float(self.scale[0]), int(self.zero_point[0]),
+                                                         self.quant_min, self.quant_max)
+        return X
 
     def extra_repr(self) -> str:
         return (f"fake_quant_enabled={self.fake_quant_enabled}, observer_enabled={self.observer_enabled}, "

@@ -13,14 +13,26 @@ from core.ao.nn import intrinsic
 from core.ao.nn import quantized as nnq
 from core.ao.quantization.stubs import DeQuantStub, QuantStub
 
-__all__ = ["convert", "get_default_static_quant_module_mappings", "prepare", "propagate_qconfig_", "quantize"]
+__all__ = ["convert", "get_default_qat_module_mappings", "get_default_static_quant_module_mappings", "prepare",
+           "prepare_qat", "propagate_qconfig_", "quantize", "quantize_qat"]
 
 
 def get_default_static_quant_module_mappings() -> dict:
     """Float module type -> its static quantized type (the ones core has)."""
     nn = core.nn
     return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Conv2d: nnq.Conv2d, nn.Linear: nnq.Linear,
-            nn.ReLU6: nnq.ReLU6, intrinsic.ConvReLU2d: nnq.ConvReLU2d, intrinsic.LinearReLU: nnq.LinearReLU}
+            nn.ReLU6: nnq.ReLU6, intrinsic.ConvReLU2d: nnq.ConvReLU2d, intrinsic.LinearReLU: nnq.LinearReLU,
+            **dict(zip(get_default_qat_module_mappings().values(),
+                       (nnq.Conv2d, nnq.Linear, nnq.ConvReLU2d, nnq.LinearReLU)))}
+
+
+def get_default_qat_module_mappings() -> dict:
+    """Float module type -> its QAT type, as ``prepare_qat`` swaps them."""
+    from core.ao.nn import qat
+    from core.ao.nn.intrinsic import qat as intrinsic_qat
+
+    return {core.nn.Conv2d: qat.Conv2d, core.nn.Linear: qat.Linear, intrinsic.ConvReLU2d: intrinsic_qat.ConvReLU2d,
+            intrinsic.LinearReLU: intrinsic_qat.LinearReLU}
 
 
 def propagate_qconfig_(module, qconfig_dict=None, prepare_custom_config_dict=None) -> None:
@@ -126,4 +138,33 @@ def quantize(model, run_fn, run_args, mapping=None, inplace: bool = False):
     prepare(model, inplace=True)
     run_fn(model, *run_args)
     convert(model, mapping, inplace=True)
+    return model
+
+
+def prepare_qat(model, mapping=None, inplace: bool = False):
+    """``model`` (in training mode) with its Conv2d/Linear (fused or not) swapped for their QAT twins, whose
+    weights are fake-quantized, and a fake quantizer after each, ready to train and then ``convert``."""
+    from core.ao.quantization import DEPRECATION_WARNING
+
+    warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+    if not model.training:
+        raise AssertionError("prepare_qat only works on models in training mode")
+    if not inplace:
+        model = copy.deepcopy(model)
+    propagate_qconfig_(model)
+    _convert(model, mapping or get_default_qat_module_mappings())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        prepare(model, inplace=True)
+    return model
+
+
+def quantize_qat(model, run_fn, run_args, inplace: bool = False):
+    """``prepare_qat``, ``run_fn(model, *run_args)`` to train, then ``convert`` in eval mode."""
+    if not inplace:
+        model = copy.deepcopy(model)
+    model.train()
+    prepare_qat(model, inplace=True)
+    run_fn(model, *run_args)
+    convert(model, inplace=True)
     return model

@@ -48,7 +48,8 @@ def _quantized_weight(weight, observer):
 
 
 def _weight_observer(mod):
-    observer = mod.qconfig.weight()
+    """A QAT module's weight fake quantizer, else a new observer from the qconfig; either sees the weight."""
+    observer = getattr(mod, "weight_fake_quant", None) or mod.qconfig.weight()
     observer(mod.weight)
     return observer
 
@@ -213,7 +214,8 @@ class Conv2d(Module):
         """The quantized twin of a float (or fused ConvReLU2d) module that ``prepare`` observed."""
         activation = mod.activation_post_process
         conv = mod[0] if isinstance(mod, core.nn.Sequential) else mod
-        conv.qconfig = mod.qconfig
+        if conv is not mod:
+            conv.qconfig = mod.qconfig
         qconv = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride, conv.padding,
                     conv.dilation, conv.groups, conv.bias is not None, conv.padding_mode)
         qconv.set_weight_bias(_quantized_weight(conv.weight, _weight_observer(conv)),
@@ -287,7 +289,8 @@ class Linear(Module):
         """The quantized twin of a float (or fused LinearReLU) module that ``prepare`` observed."""
         activation = mod.activation_post_process
         linear = mod[0] if isinstance(mod, core.nn.Sequential) else mod
-        linear.qconfig = mod.qconfig
+        if linear is not mod:
+            linear.qconfig = mod.qconfig
         qlinear = cls(linear.in_features, linear.out_features, linear.bias is not None)
         qlinear.set_weight_bias(_quantized_weight(linear.weight, _weight_observer(linear)),
                                 None if linear.bias is None else linear.bias.detach().float())
