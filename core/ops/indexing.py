@@ -294,7 +294,7 @@ def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 # ----- masks ------------------------------------------------------------------------------------
 
 @data_dependent
-def nonzero(input: Tensor, *, as_tuple: bool = False, out=None):
+def nonzero(input: Tensor, *, as_tuple: bool = False):  # (out=: core.ops.out_arg)
     x = input._data
     xp = xp_of(x)
     idx = xp.nonzero(x.reshape(1) if x.ndim == 0 else x)

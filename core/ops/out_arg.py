@@ -24,18 +24,22 @@ from core._tensor import Tensor
 __all__ = ["accept_out", "write_into_out", "install", "OUT_FUNCTIONS"]
 
 OUT_FUNCTIONS = (  # torch functions that take out= whose op does not (found by tools/out_coverage.py)
-    "all", "amax", "amin", "aminmax", "angle", "any", "argmax", "argmin", "cholesky", "cholesky_inverse",
-    "cholesky_solve", "complex", "conj_physical", "cross", "cummax", "cummin", "cumprod", "diag", "diff", "gcd",
-    "ger", "hash_tensor", "histc", "index_select", "inner", "inverse", "kron", "lcm", "ldexp", "logaddexp2",
-    "logcumsumexp", "logsumexp", "lu_solve", "lu_unpack", "masked_select", "matrix_power", "median", "msort",
-    "mvlgamma", "nanmean", "nanmedian", "nanquantile", "nansum", "narrow_copy", "nextafter", "norm", "outer",
-    "polar", "prod", "quantile", "renorm", "slice_scatter", "std", "take", "take_along_dim", "tril", "triu", "var",
-    "vdot", "view_as_complex_copy", "view_as_real_copy",
+    "all", "amax", "amin", "aminmax", "angle", "any", "argmax", "argmin", "argsort", "bucketize", "cholesky",
+    "cholesky_inverse", "cholesky_solve", "complex", "conj_physical", "cross", "cummax", "cummin", "cumprod",
+    "diag", "diff", "frexp", "gcd", "ger", "hash_tensor", "histc", "histogram", "index_select", "inner", "inverse",
+    "isin", "kron", "kthvalue", "lcm", "ldexp", "log_softmax", "logaddexp2", "logcumsumexp", "logsumexp",
+    "lu_solve", "lu_unpack", "masked_select", "matrix_power", "median", "mode", "msort", "mvlgamma", "nanmean",
+    "nanmedian", "nanquantile", "nansum", "narrow_copy", "nextafter", "nonzero", "norm", "outer", "polar", "prod",
+    "quantile", "renorm", "scatter", "searchsorted", "slice_scatter", "softmax", "sort", "std", "take",
+    "take_along_dim", "topk", "tril", "triu", "var", "vdot", "view_as_complex_copy", "view_as_real_copy",
 )
 _DTYPE_FROM_OUT = {"prod", "cumprod", "nansum", "nanmean"}  # out's dtype is the one computed in (their dtype=)
 _FLOAT_ONLY = {"nansum", "nanmean"}  # their kernels have no integer form
 _BOOL_RESULT = {"all", "any"}  # out holds bool or uint8
 _UINT64_RESULT = {"hash_tensor"}  # out must be uint64, as its result
+_BOOL_ONLY = {"isin"}  # out holds bool only
+_CPP_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+              "int64": "long int", "float32": "float", "float64": "double"}  # (isin's message names C++ types)
 _SILENT_RESIZE = {"narrow_copy"}  # its kernel resizes out without the deprecation warning
 
 
@@ -109,6 +113,9 @@ def accept_out(fn):
             return fn(*args, **kwargs)
         if name in _BOOL_RESULT:
             _check_bool_out(name, out)
+        if name in _BOOL_ONLY and isinstance(out, Tensor) and out.dtype is not _dtype.bool:
+            got = _CPP_NAMES.get(out.dtype.name, out.dtype.name)
+            raise RuntimeError(f"Expected out tensor to have dtype bool, but got {got} instead")
         if name in _UINT64_RESULT and isinstance(out, Tensor) and out.dtype is not _dtype.uint64:
             raise RuntimeError(f"Expected result to be of dtype uint64, but got {_dtype.SCALAR_NAMES[out.dtype.name]}")
         result = fn(*args, **_out_dtype_kwargs(name, out, kwargs))

@@ -49,6 +49,20 @@ _CALLS = {  # name -> call(L, out)
     "outer": lambda L, o: L.outer(L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0, 5.0]), out=o),
     "hash_tensor": lambda L, o: L.hash_tensor(L.tensor([[1.0, 2.0], [3.0, 4.0]]), 1, out=o),
     "chain_matmul": lambda L, o: L.chain_matmul(_spd(L), _spd(L), L.tensor([[1.0], [2.0]]), out=o),
+    "sort": lambda L, o: L.sort(_x(L), 1, out=o),
+    "argsort": lambda L, o: L.argsort(_x(L), dim=1, stable=True, out=o),
+    "topk": lambda L, o: L.topk(_x(L), 2, out=o),
+    "kthvalue": lambda L, o: L.kthvalue(_x(L), 2, 1, out=o),
+    "mode": lambda L, o: L.mode(L.tensor([[1.0, 2.0, 1.0], [3.0, 3.0, 2.0]]), 1, out=o),
+    "searchsorted": lambda L, o: L.searchsorted(L.tensor([1.0, 3.0, 5.0]), L.tensor([2.0, 5.0]), out=o),
+    "bucketize": lambda L, o: L.bucketize(L.tensor([2.0, 5.0]), L.tensor([1.0, 3.0, 5.0]), right=True, out=o),
+    "frexp": lambda L, o: L.frexp(_x(L), out=o),
+    "histogram": lambda L, o: L.histogram(L.tensor([1.0, 2.0, 1.0, 3.5]), 3, out=o),
+    "isin": lambda L, o: L.isin(_x(L), L.tensor([1.0, 2.0]), out=o),
+    "softmax": lambda L, o: L.softmax(_x(L), 1, out=o),
+    "log_softmax": lambda L, o: L.log_softmax(_x(L), 1, out=o),
+    "scatter": lambda L, o: L.scatter(_x(L), 1, L.tensor([[0], [1]]), 0.0, out=o),
+    "nonzero": lambda L, o: L.nonzero(_x(L) > 2, out=o),
     "histc": lambda L, o: L.histc(L.tensor([1.0, 2.0, 1.0, 3.5]), bins=4, min=0, max=4, out=o),
     "index_select": lambda L, o: L.index_select(_x(L), 1, L.tensor([2, 0]), out=o),
     "inner": lambda L, o: L.inner(_x(L), _x(L), out=o),
@@ -90,7 +104,7 @@ _CALLS = {  # name -> call(L, out)
 }
 
 _WRONG_DTYPE = {"float32": "int64", "float64": "int64", "int64": "bool", "bool": "int32", "complex64": "float32",
-                "uint64": "float32"}
+                "uint64": "float32", "int32": "bool"}
 
 
 def _results(torch, name):
