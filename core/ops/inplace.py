@@ -14,6 +14,7 @@ from core import _backend, _dtype
 from core._factories import tensor, zeros_like
 from core._from_data import check_scalar_fits as _check_overflow
 from core._tensor import Tensor
+from core._warn_once import warn_once
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.conversion import to
@@ -49,6 +50,12 @@ class Copy(Function):
         arr = src._data
         if type(arr) is not type(self._data) or src.device is not self.device:
             arr = _backend.to_device_array(arr, self.device)
+        if arr.dtype.kind == "c" and self._data.dtype.kind != "c":  # (as to(): bool is nonzero in either part, a
+            if self._data.dtype.kind == "b":  # real dtype keeps the real part, with torch's one-time warning)
+                arr = arr != 0
+            else:
+                warn_once("complex_to_real", "Casting complex values to real discards the imaginary part")
+                arr = arr.real
         if arr.dtype.kind == "V" and self._data.dtype.kind in "iu":  # (bfloat16 -> int through float32, as to())
             arr = arr.astype("float32")
         arr = _dtype.through_float(arr, self._data.dtype)  # (a double becomes a half through a float, as to())
@@ -65,7 +72,9 @@ class Copy(Function):
 
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     """Write ``src`` (broadcast, converted to self's dtype and device) into ``self``."""
-    if isinstance(src, (bool, int, float, complex)):  # a number fills the tensor, as PyTorch's copy_ does
+    if isinstance(src, complex) and not self.is_complex():  # a complex tensor, cast as one (real part kept)
+        src = tensor(src, device=self.device)
+    elif isinstance(src, (bool, int, float, complex)):  # a number fills the tensor, as PyTorch's copy_ does
         src = tensor(src, dtype=self.dtype, device=self.device)
     elif not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
