@@ -178,3 +178,9 @@ RECIPES += [
           "            x = self.Linear(x.permute(0,2,1)).permute(0,2,1)\n        return x # [Batch, Output length, Channel]",
           "corpus_models2.linear_forecast(Model)"),
 ]
+RECIPES += [
+    _then("maml_second_order", MAML, "meta.py", MAML_TAIL,
+          f"corpus_models2.maml_second_order(Learner, {OMNIGLOT}, 12)", support=[("learner.py", "learner.py")]),
+    _then("maml_second_order_pooling", MAML, "meta.py", MAML_TAIL,
+          f"corpus_models2.maml_second_order(Learner, {MINIIMAGENET}, 12, imgc=3)", support=[("learner.py", "learner.py")]),
+]
