@@ -127,7 +127,7 @@ class NestedTensor:
         return sum(p.numel() for p in self._parts)
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return self._contiguous and self._ragged_idx == 1
+        return self._contiguous and self._ragged_idx == 1 and all(p.is_contiguous() for p in self._parts)
 
     # ----- jagged pieces ------------------------------------------------------------------------------------
     def values(self):
@@ -212,7 +212,9 @@ class NestedTensor:
     def __repr__(self) -> str:
         if self._layout is jagged:
             size = ", ".join(str(s) for s in self._sizes())
-            return (f"NestedTensor(size=({size}), offsets={self.offsets()!r}, "
+            grad = (f"grad_fn={self.grad_fn!r}, " if self.grad_fn is not None
+                    else "requires_grad=True, " if self.requires_grad else "")
+            return (f"NestedTensor(size=({size}), offsets={self.offsets()!r}, {grad}"
                     f"contiguous={self.is_contiguous()})")
         body = ",\n".join("  " + repr(p).replace("\n", "\n  ") for p in self._parts)
         return f"nested_tensor([\n{body}\n])"
@@ -301,9 +303,10 @@ def _apply(func, args, kwargs):
         raise RuntimeError("scaled_dot_product_attention: If inputs are nested tensors they must be contiguous")
     if first._layout is not jagged:
         _check_strided(base, name, args, kwargs)
-    elif base == "scaled_dot_product_attention" and not all(
-            p.transpose(0, n._ragged_idx - 1).is_contiguous() for n in nts for p in n._parts):
-        # torch's jagged attention wants each input contiguous once its ragged dim is back in front
+    elif base == "scaled_dot_product_attention" and (_argument(args, kwargs, 5, "is_causal", False) or not all(
+            p.transpose(0, n._ragged_idx - 1).is_contiguous() for n in nts for p in n._parts)):
+        # torch's jagged attention on the CPU (its math kernel) wants each input contiguous once its ragged dim is
+        # back in front, and has no causal mask
         raise RuntimeError("No viable backend for scaled_dot_product_attention was found.")
     changes = {}
     if base in _SHAPE_OPS:
@@ -332,6 +335,10 @@ def _apply(func, args, kwargs):
     if name.endswith("_") and not name.startswith("_") and isinstance(args[0], NestedTensor):
         return args[0]
     return _like(first, results, **changes)
+
+
+def _argument(args, kwargs, position, name, default):
+    return kwargs[name] if name in kwargs else args[position] if len(args) > position else default
 
 
 def _check_strided(base, name, args, kwargs):

@@ -216,3 +216,19 @@ def test_torch_errors():
     _raises(lambda: core.sigmoid(c), lambda: torch.sigmoid(t))
     _raises(lambda: core.nested.nested_tensor([core.ones(2), core.ones(2, 2)]),
             lambda: torch.nested.nested_tensor([torch.ones(2), torch.ones(2, 2)]))
+
+
+def test_contiguity_causal_attention_and_grad_repr():
+    c, t = _pair(shapes=[(3, 48), (5, 48)])
+    parts = [x.chunk(3, -1) for x in (c, t)]
+    assert parts[0][0].is_contiguous() == parts[1][0].is_contiguous() is False
+    assert parts[0][0].contiguous().is_contiguous() == parts[1][0].contiguous().is_contiguous() is True
+    heads = [[p.contiguous().unflatten(-1, (2, 8)).transpose(1, 2) for p in ps] for ps in parts]
+    _close(core.nn.functional.scaled_dot_product_attention(*heads[0]),
+           torch.nn.functional.scaled_dot_product_attention(*heads[1]))
+    _raises(lambda: core.nn.functional.scaled_dot_product_attention(*heads[0], is_causal=True),
+            lambda: torch.nn.functional.scaled_dot_product_attention(*heads[1], is_causal=True))
+    c, t = _pair(requires_grad=True)
+    for x, y in ((c, t), (c * 2, t * 2)):
+        j, k = str(x.shape[1]), str(y.shape[1])
+        assert repr(x).split(" object at")[0] == repr(y).replace(k, j).split(" object at")[0]
