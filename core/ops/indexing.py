@@ -196,6 +196,8 @@ def _check_number(value, dt) -> None:
         raise ValueError("Overflow when unpacking long long")
     if dt not in (_dtype.float16, _dtype.bfloat16):
         check_scalar_fits(value, dt)
+    elif type(value) is complex and value.imag != 0:  # (a half type takes the number through a double)
+        raise RuntimeError("value cannot be converted to type double without overflow")
 
 
 def setitem(t: Tensor, index, value) -> None:
@@ -213,6 +215,8 @@ def setitem(t: Tensor, index, value) -> None:
     elif isinstance(value, (int, float, bool, complex, np.number, np.bool_)):
         if type(value) in (int, float, complex):
             _check_number(value, t.dtype)
+        if isinstance(value, complex) and not t.is_complex():  # (it fitted: no imaginary part)
+            value = value.real
         value = tensor(value, dtype=t.dtype, device=t.device)
     else:
         raise TypeError(f"can't assign a {_qualname(value)} to a {t.type()}")

@@ -95,6 +95,13 @@ def test_writing_by_index_matches_torch(index, torch):
 
 
 SPECIAL = lines("""
+# a complex number written into a real tensor must have no imaginary part (a bool tensor takes any)
+(lambda x: (x.__setitem__(0, 2+0j), x)[1])(torch.ones(2))
+(lambda x: (x.__setitem__(0, 1j), x)[1])(torch.ones(2))
+(lambda x: (x.__setitem__([0, 1], 2+0j), x)[1])(torch.ones(2, dtype=torch.int32))
+(lambda x: (x.__setitem__(0, 2+1j), x)[1])(torch.ones(2, dtype=torch.bool))
+(lambda x: (x.__setitem__(0, 2+1j), x)[1])(torch.ones(2, dtype=torch.float16))
+(lambda x: (x.__setitem__(0, 2+0j), x)[1])(torch.ones(2, dtype=torch.bfloat16))
 # index_put_: the dtypes must match, except a one-element value under one bool mask (a masked_fill_)
 torch.arange(24).reshape(2, 3, 4).index_put_((torch.tensor([0, 0]), torch.tensor([1, 1])), torch.tensor(5), True)
 torch.arange(24).reshape(2, 3, 4).index_put_((torch.tensor([0, 0]), torch.tensor([1, 1])), torch.arange(4), True)
