@@ -458,3 +458,25 @@ def maml_second_order(Learner, config, imgsz, imgc=1, steps=2):
         norms = [round(p.grad.norm().item(), 3) for p in net.parameters()]  # float32 double backward: ~3e-6 apart
         meta_optim.step()
         print(step, f"{meta_loss.item() / 2:.6f}", norms)
+
+
+def multiwavelets(MultiWaveletTransform, MultiWaveletCross, steps=2):
+    """FEDformer's multiwavelet attention layers on their own, small (3 wavelet orders, 2 channels, 4 modes; the
+    model's own sizes give 201 million parameters): the self-attention transform and the cross attention for the
+    Legendre and Chebyshev bases, a few Adam steps on seeded (batch, length, heads, width) queries."""
+    import torch
+
+    for base in ("legendre", "chebyshev"):
+        blocks = torch.nn.ModuleList([MultiWaveletTransform(ich=8, k=3, alpha=4, c=2, L=0, base=base),
+                                      MultiWaveletCross(8, 8, 16, 16, 4, c=2, k=3, ich=8, base=base)])
+        optimizer = torch.optim.Adam(blocks.parameters(), lr=1e-3)
+        q, kv, target = torch.randn(2, 16, 2, 4), torch.randn(2, 16, 2, 4), torch.randn(2, 16, 2, 4)
+        for i in range(steps):
+            out, _ = blocks[0](q, kv, kv, None)
+            cross, _ = blocks[1](out, kv, kv)
+            loss = (cross.reshape(out.shape) - target).square().mean() + out.square().mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print(base, i, tuple(out.shape), tuple(cross.shape), f"{loss.item():.6f}")
+        print(sum(p.numel() for p in blocks.parameters()), blocks[0].MWT_CZ[0].ec_s[:2, :2], cross.flatten()[:4])

@@ -184,3 +184,11 @@ RECIPES += [
     _then("maml_second_order_pooling", MAML, "meta.py", MAML_TAIL,
           f"corpus_models2.maml_second_order(Learner, {MINIIMAGENET}, 12, imgc=3)", support=[("learner.py", "learner.py")]),
 ]
+RECIPES += [
+    _then("tslib_multiwavelet_layers", TSLIB, "layers/MultiWaveletCorrelation.py",
+          "        x[..., ::2, :, :] = x_e\n        x[..., 1::2, :, :] = x_o\n        return x",
+          "corpus_models2.multiwavelets(MultiWaveletTransform, MultiWaveletCross)",
+          [("import torch\n", "__import__('corpus_models2').stand_ins()  # scipy's eval_legendre\nimport torch\n"),
+           # the first of the file's two identical evenOdd endings gets a blank line, so the driver follows the last
+           ("x[..., 1::2, :, :] = x_o\n        return x", "x[..., 1::2, :, :] = x_o\n\n        return x")]),
+]
