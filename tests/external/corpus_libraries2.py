@@ -333,14 +333,17 @@ def diffusion(make, *, steps=3, image_size=16, channels=3, samples=2):
     print("sample", tuple(out.shape), f"{out.min().item():.5f} {out.max().item():.5f} {out.mean().item():.5f}")
 
 
-def navit(make, *, steps=2, nested=False):
+def navit(make, *, steps=2, nested=False, frames=None):
     """NaViT on images of different sizes: lists of lists (packed per batch element), then grouped by the model,
-    cross-entropy under Adam; ``nested``: the nested-tensor NaViT, one image per batch element."""
+    cross-entropy under Adam; ``nested``: the nested-tensor NaViT, one image per batch element (volumes of
+    ``frames`` frames each where given)."""
     torch.manual_seed(0)
     model = make()
     print(type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()))
     sizes = [(32, 32), (16, 16), (16, 32), (32, 16), (8, 32)]
     images = [torch.randn(3, h, w) for h, w in sizes]
+    if frames:
+        images = [torch.randn(3, f, h, w) for f, (h, w) in zip(frames, sizes)]
     labels = torch.tensor([0, 1, 2, 3, 4])
     calls = [("lists", lambda: model([images[:2], images[2:4], images[4:]])),
              ("grouped", lambda: model(images, group_images=True, group_max_seq_len=24))]

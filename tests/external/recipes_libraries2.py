@@ -356,6 +356,9 @@ RECIPES += [
          f"navit(lambda: NaViT({NAVIT}, dropout=0.1, emb_dropout=0.1, token_dropout_prob=0.25))"),
     _vit_main("na_vit_nested_tensor",  # its transformer on jagged nested tensors (torch.nested)
               f"navit(lambda: NaViT({NAVIT}, dropout=0.1, emb_dropout=0.1, token_dropout_prob=0.25), nested=True)"),
+    _vit_main("na_vit_nested_tensor_3d",  # the same on volumes of 2 and 4 frames
+              f"navit(lambda: NaViT({NAVIT}, max_frames=4, frame_patch_size=2, dropout=0.1, emb_dropout=0.1, "
+              "token_dropout_prob=0.25), nested=True, frames=(2, 4, 2, 4, 2))"),
 ]
 
 PERCEIVER = ("lucidrains/perceiver-pytorch", "96097c6a27cc64fc1f196d3a58d32b8a82f573e1", "MIT")
