@@ -303,3 +303,60 @@ def test_quantization_aware_training_as_torchs(torch, backend):
     assert results[1][0] == results[0][0]
     np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-5)
     np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_qfunctional_ops_quantize_as_torchs(torch, seed):
+    rng = np.random.default_rng(seed)
+    a, b = [(rng.standard_normal((3, 40)) * rng.uniform(0.1, 5)).astype(np.float32) for _ in range(2)]
+    (sa, sb, so), (za, zb, zo) = rng.uniform(0.005, 0.1, 3).astype(np.float32).tolist(), rng.integers(0, 255, 3)
+    for op in ("add", "mul", "cat", "add_relu"):
+        out = []
+        for lib in (torch, core):
+            qa = lib.quantize_per_tensor(lib.tensor(a), sa, int(za), lib.quint8)
+            qb = lib.quantize_per_tensor(lib.tensor(b), sb, int(zb), lib.quint8)
+            f = lib.ao.nn.quantized.QFunctional()
+            f.scale, f.zero_point = so, int(zo)
+            out.append(f.cat([qa, qb], 1) if op == "cat" else getattr(f, op)(qa, qb))
+        assert out[1].q_scale() == out[0].q_scale() and out[1].q_zero_point() == out[0].q_zero_point()
+        assert np.array_equal(to_numpy(out[1].int_repr()), to_numpy(out[0].int_repr())), op
+
+
+def test_float_functional_is_observed_and_converted_as_torchs(torch):
+    def block(lib):
+        nn = lib.nn
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.quant = lib.ao.quantization.QuantStub()
+                self.conv = nn.Conv2d(3, 3, 3, padding=1)
+                self.skip = lib.ao.nn.quantized.FloatFunctional()
+                self.cat = lib.ao.nn.quantized.FloatFunctional()
+                self.dequant = lib.ao.quantization.DeQuantStub()
+
+            def forward(self, x):
+                x = self.quant(x)
+                y = self.skip.add_relu(self.conv(x), x)
+                return self.dequant(self.cat.cat([y, x], 1))
+
+        return Block().eval()
+
+    torch.manual_seed(0)
+    state = _numpy_state(block(torch))
+    rng = np.random.default_rng(0)
+    calibration, x = [rng.standard_normal((2, 3, 5, 5)).astype(np.float32) for _ in range(2)]
+    results = []
+    for lib in (torch, core):
+        m = block(lib)
+        m.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        m.qconfig = lib.ao.quantization.default_qconfig
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lib.ao.quantization.prepare(m, inplace=True)
+            printed = [repr(m)]
+            m(lib.tensor(calibration))
+            lib.ao.quantization.convert(m, inplace=True)
+        results.append((printed + [repr(m)], list(m.state_dict()), to_numpy(m(lib.tensor(x)))))
+    assert results[1][:2] == results[0][:2]
+    np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-6)

@@ -11,6 +11,8 @@ import warnings
 import core
 from core.ao.nn import intrinsic
 from core.ao.nn import quantized as nnq
+from core.ao.quantization.fake_quantize import FakeQuantize
+from core.ao.quantization.observer import ObserverBase
 from core.ao.quantization.stubs import DeQuantStub, QuantStub
 
 __all__ = ["convert", "get_default_qat_module_mappings", "get_default_static_quant_module_mappings", "prepare",
@@ -21,7 +23,8 @@ def get_default_static_quant_module_mappings() -> dict:
     """Float module type -> its static quantized type (the ones core has)."""
     nn = core.nn
     return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Conv2d: nnq.Conv2d, nn.Linear: nnq.Linear,
-            nn.ReLU6: nnq.ReLU6, intrinsic.ConvReLU2d: nnq.ConvReLU2d, intrinsic.LinearReLU: nnq.LinearReLU,
+            nn.ReLU6: nnq.ReLU6, nnq.FloatFunctional: nnq.QFunctional, intrinsic.ConvReLU2d: nnq.ConvReLU2d,
+            intrinsic.LinearReLU: nnq.LinearReLU,
             **dict(zip(get_default_qat_module_mappings().values(),
                        (nnq.Conv2d, nnq.Linear, nnq.ConvReLU2d, nnq.LinearReLU)))}
 
@@ -57,7 +60,10 @@ def _observer_forward_hook(self, input, output):
 
 def _add_observer_(module, observed: tuple) -> None:
     for child in module.children():
-        if isinstance(child, intrinsic._FusedModule) or type(child) in observed:
+        if type(child) is nnq.FloatFunctional:  # (its ops call their observer themselves)
+            if getattr(child, "qconfig", None) is not None:
+                child.activation_post_process = child.qconfig.activation()
+        elif isinstance(child, intrinsic._FusedModule) or type(child) in observed:
             if getattr(child, "qconfig", None) is not None and not isinstance(child, DeQuantStub):
                 child.add_module("activation_post_process", child.qconfig.activation())
                 child.register_forward_hook(_observer_forward_hook)
@@ -106,7 +112,7 @@ def _remove_qconfig(module) -> None:
     for mod in module.modules():
         if "qconfig" in mod.__dict__:
             del mod.qconfig
-        if "activation_post_process" in mod._modules:
+        if isinstance(mod._modules.get("activation_post_process"), (ObserverBase, FakeQuantize)):
             del mod._modules["activation_post_process"]
             for key, hook in list(mod._forward_hooks.items()):
                 if hook is _observer_forward_hook:
