@@ -4,7 +4,8 @@
   modules whose ``__file__`` lies in the script's folder (so the runner drops them after the script, as it drops
   the script's own modules): reformer_pytorch's ``LSHSelfAttention`` (None: only its Reformer model builds one),
   SciPy's ``fftpack.next_fast_len`` (the next 5-smooth length, ETSformer's growth-damping convolution) and
-  ``special.eval_legendre`` (NumPy's Legendre series, FEDformer's multiwavelet bases); an empty ``yaml`` (SimCLR's
+  ``special.eval_legendre`` (NumPy's Legendre series, FEDformer's multiwavelet bases), ``signal.cont2discrete``
+  (the bilinear transform, FiLM's Legendre memory); an empty ``yaml`` (SimCLR's
   utils write a config file the recipe never asks for).
 - ``series(Model, task=..., **config)``: builds a Time-Series-Library model from the command line's settings as
   ``run.py`` hands them (a small configuration: 32 steps in, 8 predicted, 3 variates, width 16), trains it 3 Adam
@@ -39,9 +40,29 @@ def _next_fast_len(target):
 
 
 def _eval_legendre(k, x):
+    """SciPy's special.eval_legendre: the degree-``k`` Legendre polynomial at ``x``, broadcasting both (Bonnet's
+    recurrence up to the largest degree asked for)."""
     import numpy as np
 
-    return np.polynomial.legendre.Legendre.basis(int(k))(x)
+    k, x = np.broadcast_arrays(np.asarray(k).astype(int), np.asarray(x, dtype=float))
+    p = [np.ones_like(x), x]
+    for n in range(1, int(k.max(initial=0))):
+        p.append(((2 * n + 1) * x * p[n] - n * p[n - 1]) / (n + 1))
+    return np.take_along_axis(np.stack(p), k[None], axis=0)[0]
+
+
+def _cont2discrete(system, dt, method="bilinear"):
+    """SciPy's signal.cont2discrete for a state-space ``(A, B, C, D)`` by the bilinear (Tustin) transform."""
+    import numpy as np
+
+    if method not in ("bilinear", "tustin"):
+        raise NotImplementedError(method)
+    a, b, c, d = (np.atleast_2d(np.asarray(m, dtype=float)) for m in system)
+    ima = np.eye(a.shape[0]) - 0.5 * dt * a
+    ad = np.linalg.solve(ima, np.eye(a.shape[0]) + 0.5 * dt * a)
+    bd = np.linalg.solve(ima, dt * b)
+    cd = np.linalg.solve(ima.T, c.T).T
+    return ad, bd, cd, d + 0.5 * c @ bd, dt
 
 
 def stand_ins():
@@ -53,6 +74,7 @@ def stand_ins():
         "scipy": {},
         "scipy.fftpack": {"next_fast_len": _next_fast_len},
         "scipy.special": {"eval_legendre": _eval_legendre},
+        "scipy.signal": {"cont2discrete": _cont2discrete},
     }
     for name, attrs in modules.items():
         module = types.ModuleType(name)
@@ -61,6 +83,7 @@ def stand_ins():
         sys.modules[name] = module
     sys.modules["scipy"].fftpack = sys.modules["scipy.fftpack"]
     sys.modules["scipy"].special = sys.modules["scipy.special"]
+    sys.modules["scipy"].signal = sys.modules["scipy.signal"]
 
 
 CONFIG = dict(task_name="long_term_forecast", seq_len=32, label_len=16, pred_len=8, enc_in=3, dec_in=3, c_out=3,
@@ -460,10 +483,10 @@ def maml_second_order(Learner, config, imgsz, imgc=1, steps=2):
         print(step, f"{meta_loss.item() / 2:.6f}", norms)
 
 
-def multiwavelets(MultiWaveletTransform, MultiWaveletCross, steps=2):
+def multiwavelets(MultiWaveletTransform, MultiWaveletCross, steps=1):
     """FEDformer's multiwavelet attention layers on their own, small (3 wavelet orders, 2 channels, 4 modes; the
     model's own sizes give 201 million parameters): the self-attention transform and the cross attention for the
-    Legendre and Chebyshev bases, a few Adam steps on seeded (batch, length, heads, width) queries."""
+    Legendre and Chebyshev bases, an Adam step on seeded (batch, length, heads, width) queries."""
     import torch
 
     for base in ("legendre", "chebyshev"):

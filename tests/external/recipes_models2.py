@@ -75,6 +75,7 @@ RECIPES += [
     _tslib("timesnet_classification", "TimesNet", "series(Model, task='classification', pred_len=0)"),  # as exp/ sets it
     _tslib("crossformer_imputation", "Crossformer", "series(Model, task='imputation', seg_len=8)"),
     _tslib("segrnn_anomaly", "SegRNN", "series(Model, task='anomaly_detection')"),
+    _tslib("film", "FiLM", "series(Model)", tail=", x_mark_enc)\n            return dec_out  # [B, N]\n        return None"),
 ]
 
 
