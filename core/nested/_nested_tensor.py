@@ -301,6 +301,13 @@ def _apply(func, args, kwargs):
     if base == "scaled_dot_product_attention" and first._layout is not jagged and not all(
             n._contiguous for n in nts):
         raise RuntimeError("scaled_dot_product_attention: If inputs are nested tensors they must be contiguous")
+    if base in ("linear", "matmul") and first._layout is jagged and first._ragged_idx == 1 and args[0] is first \
+            and len(nts) == 1:
+        # on the packed values, as torch's jagged kernels: one GEMM forward and one for the weight's gradient
+        out = func(first.values(), *args[1:], **kwargs)
+        lengths = [p.shape[0] for p in first._parts]
+        starts = itertools.accumulate([0] + lengths[:-1])
+        return _like(first, [out.narrow(0, s, n) for s, n in zip(starts, lengths)])
     if first._layout is not jagged:
         _check_strided(base, name, args, kwargs)
     elif base == "scaled_dot_product_attention" and (_argument(args, kwargs, 5, "is_causal", False) or not all(
