@@ -50,8 +50,9 @@ def _flow(lib, float_state, qconfig_name, calibration, observed=None):
     m.load_state_dict({k: lib.tensor(v) for k, v in float_state.items()})
     m.eval()
     fused = aq.fuse_modules(m, [["conv1", "bn1", "relu1"], ["conv2", "relu2"], ["fc", "relu3"]])
-    fused.qconfig = aq.default_qconfig if qconfig_name == "default" else aq.QConfig(
-        activation=aq.default_observer, weight=aq.default_per_channel_weight_observer)
+    fused.qconfig = {"default": aq.default_qconfig, "x86": aq.get_default_qconfig("x86"),
+                     "per_channel": aq.QConfig(activation=aq.default_observer,
+                                               weight=aq.default_per_channel_weight_observer)}[qconfig_name]
     prepared = aq.prepare(fused)
     if observed is None:
         for x in calibration:
@@ -98,7 +99,7 @@ def test_calibration_observes_torchs_ranges(flows):
 
 
 @pytest.mark.parametrize("flows", [("x86", "default"), ("fbgemm", "default"), ("x86", "per_channel"),
-                                   ("fbgemm", "per_channel")], indirect=True)
+                                   ("fbgemm", "per_channel"), ("x86", "x86")], indirect=True)
 def test_converted_model_prints_and_computes_as_torchs_bit_for_bit(torch, flows):
     ours, theirs, _ = flows
     assert repr(ours[3]) == repr(theirs[3])
@@ -360,3 +361,26 @@ def test_float_functional_is_observed_and_converted_as_torchs(torch):
         results.append((printed + [repr(m)], list(m.state_dict()), to_numpy(m(lib.tensor(x)))))
     assert results[1][:2] == results[0][:2]
     np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_histogram_observer_histogram_and_qparams_as_torchs(torch, seed):
+    """The running histogram (rebinned when the range grows) and the L2 search's qparams, as torch's."""
+    rng = np.random.default_rng(seed)
+    batches = [(rng.standard_normal(int(rng.integers(10, 500))) * rng.uniform(0.5, 3) + rng.uniform(-1, 1))
+               .astype(np.float32) for _ in range(int(rng.integers(1, 4)))]
+    if seed % 3 == 0:
+        batches = [np.abs(b) for b in batches]
+    kwargs = [{}, {"reduce_range": True}, {"qscheme": "per_tensor_symmetric"},
+              {"dtype": "qint8", "qscheme": "per_tensor_symmetric"}][seed % 4]
+    results = []
+    for lib in (torch, core):
+        obs = lib.ao.quantization.HistogramObserver(
+            **{k: getattr(lib, v) if isinstance(v, str) else v for k, v in kwargs.items()})
+        for b in batches:
+            obs(lib.tensor(b))
+        scale, zero_point = obs.calculate_qparams()
+        results.append((to_numpy(scale).tolist(), to_numpy(zero_point).tolist(), to_numpy(obs.histogram),
+                        obs.min_val.item(), obs.max_val.item(), list(obs.state_dict())))
+    assert results[1][:2] == results[0][:2] and results[1][3:] == results[0][3:]
+    assert np.array_equal(results[1][2], results[0][2])

@@ -2,10 +2,10 @@
 zero point (``calculate_qparams``) with torch's float32 arithmetic.
 
 ``MinMaxObserver`` (running min and max, per tensor, affine or symmetric), ``PerChannelMinMaxObserver`` (one range
-per slice along ``ch_axis``), ``PlaceholderObserver`` (records nothing: dynamic quantization chooses per call) and
-``HistogramObserver`` (the activation observer of ``get_default_qconfig``): core records its range only, so it
-gives torch's default qparams before any calibration and refuses to guess torch's histogram search after.
-``with_args`` gives the ``functools.partial`` a QConfig holds.
+per slice along ``ch_axis``), their moving-average variants (QAT), ``PlaceholderObserver`` (records nothing:
+dynamic quantization chooses per call) and ``HistogramObserver`` (the activation observer of
+``get_default_qconfig``: a running histogram and torch's L2 range search). ``with_args`` gives the
+``functools.partial`` a QConfig holds.
 """
 
 from __future__ import annotations
@@ -123,25 +123,134 @@ class MinMaxObserver(ObserverBase):
         return self._qparams(np.array([lo]), np.array([hi]))
 
 
-class HistogramObserver(MinMaxObserver):
-    """torch's default activation observer for x86/fbgemm/qnnpack. core keeps only the range: before calibration it
-    gives torch's defaults (scale 1.0, zero point 0); after, torch's L2 histogram search is not reproduced."""
+class HistogramObserver(ObserverBase):
+    """torch's default activation observer for x86/fbgemm/qnnpack: a running histogram of everything observed
+    (rebinned as the range grows) whose L2 quantization error search picks the range, written with core's ops as
+    torch's Python is written with its own."""
 
     def __init__(self, bins: int = 2048, dtype=quint8, qscheme=per_tensor_affine, reduce_range: bool = False,
-                 quant_min=None, quant_max=None, **kwargs):
+                 quant_min=None, quant_max=None, factory_kwargs=None, eps=_EPS, is_dynamic: bool = False, **kwargs):
+        if qscheme not in (per_tensor_affine, per_tensor_symmetric):
+            raise NotImplementedError("HistogramObserver's qscheme only support torch.per_tensor_symmetric "
+                                      "and torch.per_tensor_affine.")
         super().__init__(dtype=dtype, qscheme=qscheme, reduce_range=reduce_range, quant_min=quant_min,
-                         quant_max=quant_max, **kwargs)
+                         quant_max=quant_max, eps=eps, **kwargs)
         self.bins = bins
         self.register_buffer("histogram", core.zeros(bins))
+        self.register_buffer("min_val", core.tensor(float("inf")))
+        self.register_buffer("max_val", core.tensor(float("-inf")))
+        self.dst_nbins = 2 ** 8
+        self.upsample_rate = 16
+
+    @staticmethod
+    def _get_norm(delta_begin, delta_end, density):
+        return density * ((delta_end * delta_end * delta_end - delta_begin * delta_begin * delta_begin) / 3)
+
+    def _compute_quantization_error(self, next_start_bin: int, next_end_bin: int) -> float:
+        bin_width = (self.max_val.item() - self.min_val.item()) / self.bins
+        dst_bin_width = bin_width * (next_end_bin - next_start_bin + 1) / self.dst_nbins
+        if dst_bin_width == 0.0:
+            return 0.0
+        src_bin = core.arange(self.bins)
+        src_bin_begin = (src_bin - next_start_bin) * bin_width
+        src_bin_end = src_bin_begin + bin_width
+        dst_bin_of_begin = core.clamp(core.div(src_bin_begin, dst_bin_width, rounding_mode="floor"), 0,
+                                      self.dst_nbins - 1)
+        dst_bin_of_begin_center = (dst_bin_of_begin + 0.5) * dst_bin_width
+        dst_bin_of_end = core.clamp(core.div(src_bin_end, dst_bin_width, rounding_mode="floor"), 0,
+                                    self.dst_nbins - 1)
+        density = self.histogram / bin_width
+        norm = core.zeros(self.bins)
+        delta_begin = src_bin_begin - dst_bin_of_begin_center
+        norm += self._get_norm(delta_begin, core.ones(self.bins) * (dst_bin_width / 2), density)
+        norm += (dst_bin_of_end - dst_bin_of_begin - 1) * self._get_norm(
+            core.tensor(-dst_bin_width / 2), core.tensor(dst_bin_width / 2), density)
+        dst_bin_of_end_center = dst_bin_of_end * dst_bin_width + dst_bin_width / 2
+        norm += self._get_norm(core.tensor(-dst_bin_width / 2), src_bin_end - dst_bin_of_end_center, density)
+        return norm.sum().item()
+
+    def _non_linear_param_search(self):
+        bin_width = (self.max_val - self.min_val) / self.bins
+        total = np.float32(self.histogram.sum().item())
+        c_sum = to_numpy_array(core.cumsum(self.histogram, dim=0)._data).astype(np.float32)
+        stepsize, alpha, beta = 1e-5, 0.0, 1.0
+        start_bin, end_bin = 0, self.bins - 1
+        norm_min = float("inf")
+        while alpha < beta:
+            next_alpha, next_beta = alpha + stepsize, beta - stepsize
+            left, right = start_bin, end_bin
+            # (a float32 tensor against a Python number compares in float32, as torch's)
+            while left < end_bin and c_sum[left] < np.float32(next_alpha * float(total)):
+                left += 1
+            while right > start_bin and c_sum[right] > np.float32(next_beta * float(total)):
+                right -= 1
+            next_start_bin, next_end_bin = start_bin, end_bin
+            if (left - start_bin) > (end_bin - right):
+                next_start_bin, alpha = left, next_alpha
+            else:
+                next_end_bin, beta = right, next_beta
+            if next_start_bin == start_bin and next_end_bin == end_bin:
+                continue
+            norm = self._compute_quantization_error(next_start_bin, next_end_bin)
+            if norm > norm_min:
+                break
+            norm_min, start_bin, end_bin = norm, next_start_bin, next_end_bin
+        return self.min_val + bin_width * start_bin, self.min_val + bin_width * (end_bin + 1)
+
+    def _upscale_histogram(self, histogram, orig_min, orig_max, update_min, update_max):
+        histogram = histogram.repeat_interleave(self.upsample_rate) / self.upsample_rate
+        bin_size = (orig_max - orig_min) / (self.bins * self.upsample_rate)
+        mid_points = core.linspace(orig_min.item(), orig_max.item(), self.bins * self.upsample_rate + 1)[:-1] + \
+            0.5 * bin_size
+        boundaries = core.linspace(update_min.item(), update_max.item(), self.bins + 1)
+        buckets = core.bucketize(mid_points, boundaries, right=True) - 1
+        buckets[buckets >= self.bins] = self.bins - 1
+        buckets[buckets < 0] = 0
+        return core.bincount(buckets, weights=histogram, minlength=self.bins)
+
+    def _combine_histograms(self, orig_hist, orig_min, orig_max, update_hist, update_min, update_max):
+        if update_min == orig_min and update_max == orig_max:
+            return orig_hist + update_hist
+        if orig_min == orig_max:
+            bin_value = core.sum(orig_hist)
+            transformed = core.histc(orig_min, bins=self.bins, min=update_min.item(), max=update_max.item()) * \
+                bin_value
+            return transformed + update_hist
+        return update_hist + self._upscale_histogram(orig_hist, orig_min, orig_max, update_min, update_max)
+
+    def forward(self, x_orig):
+        if x_orig.numel() == 0:
+            return x_orig
+        x = x_orig.detach()
+        x_min, x_max = core.aminmax(x)
+        if x_min == -float("inf") or x_max == float("inf"):
+            warnings.warn("torch.inf detected in input tensor, ignoring input", stacklevel=2)
+            x = x[x.abs() != float("inf")]
+            if x.numel() == 0:
+                return x_orig
+            x_min, x_max = core.aminmax(x)
+        current_min, current_max = self.min_val, self.max_val
+        if self.min_val.item() == float("inf") or self.max_val.item() == float("-inf"):
+            self.min_val, self.max_val = x_min.clone(), x_max.clone()
+            self.histogram = core.histc(x, self.bins, min=x_min.item(), max=x_max.item())
+            return x_orig
+        new_min, new_max = core.min(current_min, x_min), core.max(current_max, x_max)
+        update = core.histc(x, self.bins, min=new_min.item(), max=new_max.item())
+        if new_min == current_min and new_max == current_max:
+            self.histogram = self.histogram + update
+        else:
+            self.histogram = self._combine_histograms(self.histogram, current_min, current_max, update, new_min,
+                                                      new_max).float()
+            self.min_val, self.max_val = new_min.clone(), new_max.clone()
+        return x_orig
 
     def calculate_qparams(self):
-        lo, hi = np.float32(self.min_val.item()), np.float32(self.max_val.item())
-        if lo == np.inf and hi == -np.inf:
+        if self.min_val.item() == float("inf") and self.max_val.item() == float("-inf"):
             warnings.warn("must run observer before calling calculate_qparams.                                    "
-                          "Returning default values.", stacklevel=2)
+                          "Returning default scale and zero point ", stacklevel=2)
             return core.tensor([1.0]), core.tensor([0])
-        raise NotImplementedError("core's HistogramObserver does not reproduce torch's histogram search: use "
-                                  "torch.ao.quantization.default_qconfig (MinMaxObserver) to calibrate in core")
+        new_min, new_max = self._non_linear_param_search()
+        return self._qparams(np.array([new_min.item()]), np.array([new_max.item()]))
 
     def extra_repr(self) -> str:
         return f"min_val={self.min_val}, max_val={self.max_val}"
