@@ -16,7 +16,10 @@
   eval-mode output.
 - ``simsiam``, ``info_nce``, ``byol``: the self-supervised learners' training loops on seeded random views through
   ``small_resnet`` (a torchvision-style encoder with an ``fc`` head; torchvision is the runner's stub), and
-  ``identity_transforms()`` for BYOL's default augmentation; ``maml``: MAML's meta-training on seeded 3-way tasks.
+  ``identity_transforms()`` for BYOL's default augmentation; ``barlow_twins``: its loss and LARS on a gloo group of
+  one; ``maml``: MAML's meta-training on seeded 3-way tasks, ``maml_second_order`` with the inner graph kept.
+- ``linear_forecast`` (LTSF-Linear), ``multiwavelets`` (FEDformer's multiwavelet layers, small), ``capsules`` (the
+  capsule network's training step), ``bayesian_layers`` (blitz's layers), ``ncf`` (NCF's four model kinds).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
 
 Research model code, second batch (2026-12-05, corpus helper I): time-series forecasting models (the Time-Series-
-Library), self-supervised learners, meta-learning, capsules. Each model file is the script, with its package's files
+Library, LTSF-Linear), self-supervised learners (SimSiam, SimCLR, BYOL, Barlow Twins), meta-learning (MAML), capsules,
+Bayesian layers (blitz), a mixture density network and NCF. Each model file is the script, with its package's files
 beside it, a call to ``corpus_models2.stand_ins()`` before its imports where a layer imports a package the corpus
 lacks, and a driver from ``corpus_models2`` appended after its last statement.
 """
