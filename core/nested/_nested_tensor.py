@@ -250,11 +250,13 @@ for _name, _op in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("truediv", "
     setattr(NestedTensor, f"__{_name}__", _binary(getattr(core, _op)))
     setattr(NestedTensor, f"__r{_name}__", _rbinary(getattr(core, _op)))
 NestedTensor.__neg__ = lambda self: _apply(core.neg, [self], {})
-NestedTensor.__getitem__ = lambda self, i: self._parts[i] if isinstance(i, int) else _getitem_error()
+NestedTensor.__getitem__ = lambda self, i: self._parts[i] if isinstance(i, int) else _getitem_error(i)
 
 
-def _getitem_error():
-    raise NotImplementedError("indexing a nested tensor other than by an int is not supported in core")
+def _getitem_error(index):
+    if isinstance(index, slice):
+        raise RuntimeError("slice(): not supported for NestedTensor on dim=0")
+    raise NotImplementedError("indexing a nested tensor other than by an int or a slice is not supported in core")
 
 
 def _norm_dim(dim, ndim):
@@ -417,6 +419,8 @@ def _shape_args(nt, args, kwargs):
 def _transpose_args(nt, args, kwargs):
     d0, d1 = (list(args[1:]) + [kwargs.get("dim0"), kwargs.get("dim1")])[:2]
     d0, d1 = _norm_dim(d0, nt.dim()), _norm_dim(d1, nt.dim())
+    if 0 in (d0, d1) and nt._layout is jagged:
+        raise ValueError("Transpose is not supported on the batch dimension for jagged NT")
     if 0 in (d0, d1):
         raise RuntimeError("transpose(): Transposing the batch dim of a nested tensor is not supported")
     ragged = nt._ragged_idx
@@ -460,8 +464,8 @@ def _dim_args(nt, name, args, kwargs):
     changes: dict = {}
     if ragged in dims and name in _REDUCING:
         changes["dense"] = True  # reducing over the ragged dim: one dense row per constituent
-    elif ragged in dims and name not in ("unsqueeze",):
-        raise RuntimeError(f"{name}(): not supported for NestedTensor on the ragged dim")
+    elif ragged in dims and name not in ("unsqueeze", "softmax", "log_softmax"):
+        raise RuntimeError(f"{name}(): not supported for NestedTensor on ragged dim")
     shifted = [d - 1 for d in dims]
     new = shifted if many else shifted[0]
     if key in kwargs:

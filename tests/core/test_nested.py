@@ -251,3 +251,13 @@ def test_transformer_building_blocks_attention():
     for a, b in zip(*results):
         assert a.shape == b.shape
         torch.testing.assert_close(a, b)
+
+
+def test_ragged_dim_softmax_indexing_and_batch_dim_errors():
+    c, t = _pair()
+    _same(c.softmax(1), t.softmax(1))  # over the ragged dim: per sequence
+    assert (c[1].numpy() == t[1].numpy()).all()
+    _raises(lambda: c[1:], lambda: t[1:])
+    _raises(lambda: c.transpose(0, 1), lambda: t.transpose(0, 1))
+    _raises(lambda: core.cat([c, c], 1), lambda: torch.cat([t, t], 1))
+    _raises(lambda: c.chunk(2, 1), lambda: t.chunk(2, 1))
