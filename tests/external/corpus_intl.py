@@ -1,7 +1,8 @@
 """Stand-ins for the non-English courses' and books' data (recipes_intl.py), our code, committed.
 
 Yutaro Ogawa's GAN chapters read 64x64 grey JPEGs of handwritten 7s and 8s through PIL; ``gan_images`` is a dataset
-of seeded NumPy noise with the shape their ``ImageTransform`` gives (a 1x64x64 float tensor in [-1, 1]), fewer of
+of seeded NumPy noise with the shape their ``ImageTransform`` gives (a 1x64x64 float tensor in [-1, 1]; 1x28x28 for
+EfficientGAN), fewer of
 them (a stand-in epoch is one or two mini-batches).
 """
 
@@ -26,8 +27,8 @@ class GanImages:
         return self.images[index]
 
 
-def gan_images(*args, n: int = 16, seed: int = 0, **kwargs) -> GanImages:
-    return GanImages(n=n, seed=seed)
+def gan_images(*args, n: int = 16, size: int = 64, seed: int = 0, **kwargs) -> GanImages:
+    return GanImages(n=n, size=size, seed=seed)
 
 
 class _Batch:

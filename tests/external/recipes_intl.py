@@ -30,6 +30,10 @@ SMALL_GAN = [("G = Generator(z_dim=20, image_size=64)", "G = Generator(z_dim=20,
              ("D = Discriminator(z_dim=20, image_size=64)", "D = Discriminator(z_dim=20, image_size=16)")]  # 4x fewer
 # channels (the images stay 64x64): a 64-channel GAN's training step took 6 s in torch
 NO_TIMER = ("        print('timer:  {:.4f} sec.'.format(t_epoch_finish - t_epoch_start))\n", "")  # wall-clock time
+FLOAT_LABELS = [(f"label_{k} = torch.full((mini_batch_size,), {v}).to(device)",
+                 f"label_{k} = torch.full((mini_batch_size,), {v}.).to(device)") for k, v in (("real", 1), ("fake", 0))]
+# torch.full of an int was a float tensor in the book's PyTorch 1.x; since 1.7 it is int64, which
+# BCEWithLogitsLoss refuses: the current spelling of the training loop's labels
 IMDB = ("from utils.dataloader import get_IMDb_DataLoaders_and_TEXT\n",
         "get_IMDb_DataLoaders_and_TEXT = __import__('corpus_intl').imdb_loaders\n")
 RECIPES += [
@@ -42,12 +46,18 @@ RECIPES += [
                "followed by BatchNorm on the 2-image batch drift by 1e-5 relative, and the pyramid pooling's 1x1 "
                "branch normalises 2 values per channel, which amplifies that to 1e-4 of the printed logits (0.92207 "
                "vs 0.92215); the same model in float64 matches torch to 1e-5 at every layer"),
-    _adv("dcgan", "5_gan_generation/5-1_2_DCGAN.ipynb", [GAN_DATA, *SMALL_GAN, NO_TIMER, ("num_epochs = 200", "num_epochs = 1")]),
+    _adv("dcgan", "5_gan_generation/5-1_2_DCGAN.ipynb", [GAN_DATA, *SMALL_GAN, NO_TIMER, *FLOAT_LABELS, ("num_epochs = 200", "num_epochs = 1")]),
     _adv("sagan", "5_gan_generation/5-4_SAGAN.ipynb", [(GAN_DATA[0], GAN_DATA[1].replace("16", "4")), *SMALL_GAN, NO_TIMER, ("num_epochs = 300", "num_epochs = 1")]),
     _adv("anogan", "6_gan_anomaly_detection/6-2_AnoGAN.ipynb",
-         [GAN_DATA, *SMALL_GAN, NO_TIMER, ("num_epochs = 300", "num_epochs = 1"),
+         [GAN_DATA, *SMALL_GAN, NO_TIMER, *FLOAT_LABELS, ("num_epochs = 300", "num_epochs = 1"),
+          ("for epoch in range(5000+1):", "for epoch in range(20+1):"), ("if epoch % 1000 == 0:", "if epoch % 5 == 0:"),
           ("test_dataset = GAN_Img_Dataset(\n    file_list=test_img_list, transform=ImageTransform(mean, std))",
            "test_dataset = __import__('corpus_intl').gan_images(n=5, seed=1)")]),
+    _adv("efficientgan", "6_gan_anomaly_detection/6-4_EfficientGAN.ipynb",
+         [(GAN_DATA[0], "train_dataset = __import__('corpus_intl').gan_images(n=32, size=28)"), NO_TIMER, *FLOAT_LABELS,
+          ("num_epochs = 1500", "num_epochs = 2"),
+          ("test_dataset = GAN_Img_Dataset(\n    file_list=test_img_list, transform=ImageTransform(mean, std))",
+           "test_dataset = __import__('corpus_intl').gan_images(n=5, size=28, seed=1)")]),
     _adv("transformer", "7_nlp_sentiment_transformer/7-6_Transformer.ipynb", [IMDB, ("max_length=256, batch_size=24)", "max_length=256, batch_size=4)")]),
     _adv("transformer_training", "7_nlp_sentiment_transformer/7-7_transformer_training_inference.ipynb",
          [IMDB, ("max_length=256, batch_size=64)", "max_length=256, batch_size=4)"),
