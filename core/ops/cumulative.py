@@ -96,6 +96,8 @@ def _cumulative_dtype(input: Tensor, dtype, name: str):
 
 
 def cumsum(input: Tensor, dim, *, dtype=None, out=None):
+    if dtype is None and isinstance(out, Tensor):  # out's dtype is the one summed in, as torch's
+        dtype = out.dtype
     result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumsum"))
     return result if out is None else _out(result, out, input)
 

@@ -400,7 +400,13 @@ def _out(result, out, *inputs):
         raise RuntimeError(f"{_out_op_name()}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
 
+    if isinstance(out, Tensor) and isinstance(result, Tensor):
+        _check_cast(result.dtype, out.dtype)  # "result type Float can't be cast to the desired output type Long"
     if out.shape != result.shape:
+        if isinstance(out, Tensor) and out.numel():
+            from core.ops.out_arg import resize_warning  # (out_arg imports this module)
+
+            resize_warning(out, result.shape)
         out.resize_(result.shape) if hasattr(out, "resize_") else None
     copy_(out, result)
     return out

@@ -142,6 +142,9 @@ def concatenate(tensors, dim=0, *, out=None):
 def _out(result, out):
     if out is None:
         return result
+    if isinstance(out, Tensor) and not _dtype.can_cast(result.dtype, out.dtype):  # (stack and concat's too)
+        raise TypeError("torch.cat(): input types can't be cast to the desired output type "
+                        f"{_dtype.SCALAR_NAMES[out.dtype.name]}")
     return write_out(result, out)
 
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import warnings
 
 from core import _dtype
 from core._tensor import Tensor
 
-__all__ = ["accept_out", "write_into_out", "install", "OUT_FUNCTIONS"]
+__all__ = ["accept_out", "write_into_out", "resize_warning", "install", "OUT_FUNCTIONS"]
 
 OUT_FUNCTIONS = (  # torch functions that take out= whose op does not (found by tools/out_coverage.py)
     "all", "amax", "amin", "aminmax", "angle", "any", "argmax", "argmin", "argsort", "bucketize", "cholesky",
@@ -43,12 +44,21 @@ _CPP_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short i
 _SILENT_RESIZE = {"narrow_copy"}  # its kernel resizes out without the deprecation warning
 
 
-def _resize_warning(out: Tensor, shape) -> None:
+def _user_stacklevel() -> int:
+    """The stack level of the first caller outside ``core`` (the user's line the warning names)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("core."):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def resize_warning(out: Tensor, shape) -> None:
+    """PyTorch's deprecation warning for an ``out`` with elements resized to the result's ``shape``."""
     warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, which "
                   f"does not match the required output shape {list(shape)}. This behavior is deprecated, and in a "
                   "future PyTorch release outputs will not be resized unless they have zero elements. You can "
                   "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-                  UserWarning, stacklevel=4)
+                  UserWarning, stacklevel=_user_stacklevel())
 
 
 def _check_outs(name: str, result, out) -> tuple:
@@ -81,7 +91,7 @@ def write_into_out(name: str, result, out, inputs=(), warn_resize: bool = True):
     for o, r in zip(outs, results):
         if o.shape != r.shape:
             if o.numel() and warn_resize:
-                _resize_warning(o, r.shape)
+                resize_warning(o, r.shape)
             o.resize_(r.shape)
         copy_(o, r)
     if not isinstance(result, tuple):

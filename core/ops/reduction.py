@@ -223,6 +223,8 @@ def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=N
         if dim is ALL_DIMS:
             raise TypeError("sum() got an unexpected keyword argument 'out'")
         _fill_shared_out(out, input, 0)
+        if dtype is None and isinstance(out, Tensor):  # out's dtype is the one summed in, as torch's
+            dtype = out.dtype
         return _out(sum(input, dim, keepdim, dtype=dtype), out)
     # NOTE: as in PyTorch, only a call without dim (and keepdim) is SumBackward0; an explicit dim=None is the
     # dim overload, SumBackward1

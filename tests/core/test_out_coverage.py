@@ -103,6 +103,31 @@ _CALLS = {  # name -> call(L, out)
     "view_as_real_copy": lambda L, o: L.view_as_real_copy(L.tensor([1 + 2j, 3 - 4j]), out=o),
 }
 
+_CALLS.update({  # functions that took out= before: the same rules (core/ops/elementwise.py's _out)
+    "max": lambda L, o: L.max(_x(L), 1, out=o),
+    "clamp": lambda L, o: L.clamp(_x(L), 2, 4, out=o),
+    "where": lambda L, o: L.where(_x(L) > 2, _x(L), L.zeros(2, 3), out=o),
+    "bmm": lambda L, o: L.bmm(_x(L)[None], _x(L).t()[None], out=o),
+    "mv": lambda L, o: L.mv(_x(L), L.tensor([1.0, 2.0, 3.0]), out=o),
+    "mm": lambda L, o: L.mm(_x(L), _x(L).t(), out=o),
+    "matmul": lambda L, o: L.matmul(_x(L), _x(L).t(), out=o),
+    "dot": lambda L, o: L.dot(L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0]), out=o),
+    "nan_to_num": lambda L, o: L.nan_to_num(_nan(L), out=o),
+    "add": lambda L, o: L.add(_x(L), 1, out=o),
+    "mul": lambda L, o: L.mul(_x(L), _x(L), out=o),
+    "exp": lambda L, o: L.exp(_x(L), out=o),
+    "sum": lambda L, o: L.sum(_x(L) * 1.5, 1, out=o),
+    "mean": lambda L, o: L.mean(_x(L), 1, out=o),
+    "cat": lambda L, o: L.cat([_x(L), _x(L)], out=o),
+    "stack": lambda L, o: L.stack([_x(L), _x(L)], out=o),
+    "cumsum": lambda L, o: L.cumsum(_x(L) * 1.5, 1, out=o),
+    "eq": lambda L, o: L.eq(_x(L), 2, out=o),
+    "gather": lambda L, o: L.gather(_x(L), 1, L.tensor([[0], [1]]), out=o),
+    "addmm": lambda L, o: L.addmm(_x(L)[:, :2], _x(L), _x(L).t(), out=o),
+    "sigmoid": lambda L, o: L.sigmoid(_x(L), out=o),
+    "floor_divide": lambda L, o: L.floor_divide(_x(L), 2, out=o),
+})
+
 _WRONG_DTYPE = {"float32": "int64", "float64": "int64", "int64": "bool", "bool": "int32", "complex64": "float32",
                 "uint64": "float32", "int32": "bool"}
 
