@@ -216,8 +216,11 @@ class NestedTensor:
                     else "requires_grad=True, " if self.requires_grad else "")
             return (f"NestedTensor(size=({size}), offsets={self.offsets()!r}, {grad}"
                     f"contiguous={self.is_contiguous()})")
-        body = ",\n".join("  " + repr(p).replace("\n", "\n  ") for p in self._parts)
-        return f"nested_tensor([\n{body}\n])"
+        shown = [p.detach().requires_grad_(True) if p.requires_grad else p for p in self._parts]  # (as torch's)
+        body = ",\n".join("  " + repr(p).replace("\n", "\n  ") for p in shown)
+        grad = (f", grad_fn=<{type(self.grad_fn).__name__}>" if self.grad_fn is not None
+                else ", requires_grad=True" if self.requires_grad else "")
+        return f"nested_tensor([\n{body}\n]{grad})"
 
     __str__ = __repr__
 

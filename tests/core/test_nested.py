@@ -261,3 +261,9 @@ def test_ragged_dim_softmax_indexing_and_batch_dim_errors():
     _raises(lambda: c.transpose(0, 1), lambda: t.transpose(0, 1))
     _raises(lambda: core.cat([c, c], 1), lambda: torch.cat([t, t], 1))
     _raises(lambda: c.chunk(2, 1), lambda: t.chunk(2, 1))
+
+
+def test_strided_repr_with_autograd():
+    c, t = _pair("strided", requires_grad=True, shapes=[(2,), (3,)])
+    assert repr(c) == repr(t)
+    assert repr(c * 2) == repr(t * 2)
