@@ -17,6 +17,7 @@ import numpy as np
 from core import _dtype
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.ops import out_arg as _out_arg
 from core.ops.complex_ops import conj, real
 from core.ops.rearranging import roll
 
@@ -339,3 +340,8 @@ def fftshift(input, dim=None):
 def ifftshift(input, dim=None):
     """Undo ``fftshift`` (roll each dim back by size // 2)."""
     return _shift(input, dim, True)
+
+
+_out_arg.install(globals(), (  # out= was taken and ignored; now written as torch's (core.ops.out_arg)
+    "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft",
+    "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn"))

@@ -10,6 +10,7 @@ import math
 
 from core._tensor import Tensor
 from core.ops import elementwise, movement, reduction, views
+from core.ops import out_arg as _out_arg
 from core.ops._util import normalize_dim
 from core.ops.linalg import matmul
 from core.ops.linalg_decomp import (
@@ -109,3 +110,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 _ = (det, slogdet, solve, matrix_power, svd, svdvals, cholesky, eigh, eigvalsh, inv_ex, matrix_rank, pinv,
      cond, solve_triangular, tensorinv, tensorsolve, vander, qr)
+
+_out_arg.install(globals(), (  # the functions torch.linalg gives out= (core.ops.out_arg)
+    "cholesky", "cholesky_ex", "cond", "cross", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "inv_ex", "lu",
+    "lu_factor", "lu_factor_ex", "lu_solve", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm",
+    "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve",
+    "vecdot", "vector_norm"))

@@ -27,12 +27,13 @@ __all__ = ["accept_out", "write_into_out", "resize_warning", "install", "OUT_FUN
 OUT_FUNCTIONS = (  # torch functions that take out= whose op does not (found by tools/out_coverage.py)
     "all", "amax", "amin", "aminmax", "angle", "any", "argmax", "argmin", "argsort", "bucketize", "cholesky",
     "cholesky_inverse", "cholesky_solve", "complex", "conj_physical", "cross", "cummax", "cummin", "cumprod",
-    "diag", "diff", "frexp", "gcd", "ger", "hash_tensor", "histc", "histogram", "index_select", "inner", "inverse",
-    "isin", "kron", "kthvalue", "lcm", "ldexp", "log_softmax", "logaddexp2", "logcumsumexp", "logsumexp",
-    "lu_solve", "lu_unpack", "masked_select", "matrix_power", "median", "mode", "msort", "mvlgamma", "nanmean",
-    "nanmedian", "nanquantile", "nansum", "narrow_copy", "nextafter", "nonzero", "norm", "outer", "polar", "prod",
-    "quantile", "renorm", "scatter", "searchsorted", "slice_scatter", "softmax", "sort", "std", "take",
-    "take_along_dim", "topk", "tril", "triu", "var", "vdot", "view_as_complex_copy", "view_as_real_copy",
+    "diag", "diff", "frexp", "gcd", "ger", "hash_tensor", "histc", "histogram", "index_add", "index_copy",
+    "index_reduce", "index_select", "inner", "inverse", "isin", "kron", "kthvalue", "lcm", "ldexp", "log_softmax",
+    "logaddexp2", "logcumsumexp", "logsumexp", "lu_solve", "lu_unpack", "masked_select", "matrix_power", "median",
+    "mode", "msort", "mvlgamma", "nanmean", "nanmedian", "nanquantile", "nansum", "narrow_copy", "nextafter",
+    "nonzero", "norm", "outer", "polar", "prod", "quantile", "renorm", "scatter", "scatter_add", "scatter_reduce",
+    "searchsorted", "slice_scatter", "softmax", "sort", "std", "take", "take_along_dim", "tensordot", "topk",
+    "tril", "triu", "var", "vdot", "view_as_complex_copy", "view_as_real_copy",
 )
 _DTYPE_FROM_OUT = {"prod", "cumprod", "nansum", "nanmean"}  # out's dtype is the one computed in (their dtype=)
 _FLOAT_ONLY = {"nansum", "nanmean"}  # their kernels have no integer form
@@ -137,7 +138,7 @@ def accept_out(fn):
 
     try:
         sig = inspect.signature(fn)
-        params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD and p.name != "out"]
         extra = [p for p in sig.parameters.values() if p.kind is p.VAR_KEYWORD]
         out_param = inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)
         op.__signature__ = sig.replace(parameters=params + [out_param] + extra)  # type: ignore[attr-defined]
@@ -146,7 +147,8 @@ def accept_out(fn):
     return op
 
 
-def install(namespace: dict) -> None:
-    """Replace each of ``OUT_FUNCTIONS`` in ``namespace`` (``core.ops``' globals) by its ``accept_out`` form."""
-    for name in OUT_FUNCTIONS:
+def install(namespace: dict, names=OUT_FUNCTIONS) -> None:
+    """Replace each of ``names`` in ``namespace`` (``core.ops``', ``core.linalg``'s, ``core.fft``'s globals) by its
+    ``accept_out`` form."""
+    for name in names:
         namespace[name] = accept_out(namespace[name])

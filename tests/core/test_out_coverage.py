@@ -128,8 +128,40 @@ _CALLS.update({  # functions that took out= before: the same rules (core/ops/ele
     "floor_divide": lambda L, o: L.floor_divide(_x(L), 2, out=o),
 })
 
+_CALLS.update({  # torch.linalg, torch.fft (whose out= core took and ignored), tensordot, index_add...
+    "linalg.inv": lambda L, o: L.linalg.inv(_spd(L), out=o),
+    "linalg.norm": lambda L, o: L.linalg.norm(_x(L), dim=1, out=o),
+    "linalg.vector_norm": lambda L, o: L.linalg.vector_norm(_x(L), dim=1, out=o),
+    "linalg.matrix_norm": lambda L, o: L.linalg.matrix_norm(_spd(L), out=o),
+    "linalg.solve": lambda L, o: L.linalg.solve(_spd(L), L.tensor([1.0, 2.0]), out=o),
+    "linalg.cholesky": lambda L, o: L.linalg.cholesky(_spd(L), out=o),
+    "linalg.det": lambda L, o: L.linalg.det(_spd(L), out=o),
+    "linalg.slogdet": lambda L, o: L.linalg.slogdet(_spd(L), out=o),
+    "linalg.eigh": lambda L, o: L.linalg.eigh(_spd(L), out=o),
+    "linalg.eigvalsh": lambda L, o: L.linalg.eigvalsh(_spd(L), out=o),
+    "linalg.qr": lambda L, o: L.linalg.qr(_spd(L), out=o),
+    "linalg.svdvals": lambda L, o: L.linalg.svdvals(_spd(L), out=o),
+    "linalg.pinv": lambda L, o: L.linalg.pinv(_spd(L), out=o),
+    "linalg.matrix_power": lambda L, o: L.linalg.matrix_power(_spd(L), 2, out=o),
+    "linalg.cross": lambda L, o: L.linalg.cross(L.tensor([1.0, 2.0, 3.0]), L.tensor([4.0, 5.0, 7.0]), out=o),
+    "linalg.vecdot": lambda L, o: L.linalg.vecdot(_x(L), _x(L), out=o),
+    "linalg.multi_dot": lambda L, o: L.linalg.multi_dot([_spd(L), _spd(L), _spd(L)], out=o),
+    "linalg.lu_factor": lambda L, o: L.linalg.lu_factor(L.tensor([[4.0, 3.0], [6.0, 3.0]]), out=o),
+    "linalg.solve_triangular": lambda L, o: L.linalg.solve_triangular(L.tensor([[2.0, 0.0], [1.0, 1.0]]),
+                                                                      L.tensor([[1.0], [2.0]]), upper=False, out=o),
+    "fft.fft": lambda L, o: L.fft.fft(_x(L), out=o),
+    "fft.rfft": lambda L, o: L.fft.rfft(_x(L), out=o),
+    "fft.irfft": lambda L, o: L.fft.irfft(L.fft.rfft(_x(L)), out=o),
+    "fft.fft2": lambda L, o: L.fft.fft2(_x(L), out=o),
+    "tensordot": lambda L, o: L.tensordot(_x(L), _x(L).t(), 1, out=o),
+    "index_add": lambda L, o: L.index_add(_x(L), 1, L.tensor([0]), L.ones(2, 1), out=o),
+    "index_copy": lambda L, o: L.index_copy(_x(L), 1, L.tensor([0]), L.ones(2, 1), out=o),
+    "scatter_add": lambda L, o: L.scatter_add(_x(L), 1, L.tensor([[0], [1]]), L.ones(2, 1), out=o),
+    "scatter_reduce": lambda L, o: L.scatter_reduce(_x(L), 1, L.tensor([[0], [1]]), L.ones(2, 1), "sum", out=o),
+})
+
 _WRONG_DTYPE = {"float32": "int64", "float64": "int64", "int64": "bool", "bool": "int32", "complex64": "float32",
-                "uint64": "float32", "int32": "bool"}
+                "uint64": "float32", "int32": "bool", "complex128": "float64"}
 
 
 def _results(torch, name):
