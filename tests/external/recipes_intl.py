@@ -61,7 +61,7 @@ RECIPES += [
     _adv("transformer", "7_nlp_sentiment_transformer/7-6_Transformer.ipynb", [IMDB, ("max_length=256, batch_size=24)", "max_length=256, batch_size=4)")]),
     _adv("transformer_training", "7_nlp_sentiment_transformer/7-7_transformer_training_inference.ipynb",
          [IMDB, ("max_length=256, batch_size=64)", "max_length=256, batch_size=4)"),
-          ("num_epochs = 10", "num_epochs = 2")], utils=["transformer"]),
+          ("num_epochs = 10", "num_epochs = 1")], utils=["transformer"]),
     _adv("eco", "9_video_classification_eco/9-2-3_eco.ipynb",
          [*[("from tensorboardX import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter")] * 2]),
 ]
