@@ -212,7 +212,10 @@ class QuantizedTensor(Tensor):
         raise NotImplementedError("Could not run 'aten::sum.IntList_out' with arguments from the 'QuantizedCPU' "
                                   "backend.")
 
-    mean = sum
+    def mean(self, dim=None, keepdim: bool = False, *, dtype=None):
+        from core._quantized_ops import quantized_mean
+
+        return quantized_mean(self, dim, keepdim)
 
     def __repr__(self, *, tensor_contents=None) -> str:
         return _repr(self)

@@ -85,6 +85,10 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def adaptive_avg_pool2d(input, output_size):
+    if input.is_quantized:  # (a converted model's AdaptiveAvgPool2d: the integers' window means)
+        from core._quantized_ops import quantized_adaptive_avg_pool2d
+
+        return quantized_adaptive_avg_pool2d(input, output_size)
     x, _ = _as4d(input, "adaptive_avg_pool2d")
     size = pair(output_size, 2, "output_size") if not isinstance(output_size, (list, tuple)) or \
         None not in output_size else output_size
