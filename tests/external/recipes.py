@@ -42,3 +42,4 @@ RECIPES += __import__("recipes_tutorials4").RECIPES  # tutorials on export, quan
 RECIPES += __import__("recipes_books4").RECIPES  # Microsoft Learn, Pocket Reference, Hands-On ML (helper C)
 RECIPES += __import__("recipes_libraries2").RECIPES  # einops, vit-pytorch, torchdiffeq, metric losses (helper B)
 RECIPES += __import__("recipes_models2").RECIPES  # time series, self-supervised, meta-learning models (helper I)
+RECIPES += __import__("recipes_intl").RECIPES  # Japanese, Chinese and Korean books and courses (helper J)
