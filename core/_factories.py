@@ -377,7 +377,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     arr = _arange_values(start, end, step, dt)
     if out is not None:
-        return into_out(arr, out, requires_grad)
+        return into_out(arr, out, requires_grad, warn_resize=True)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
 
 

@@ -30,11 +30,16 @@ def out_dtype(fn: str, out, dtype):
     return out.dtype
 
 
-def into_out(arr, out: Tensor, requires_grad: bool = False, shape=None) -> Tensor:
-    """``arr`` (the values, in ``out``'s dtype) written into ``out``, resized first when its shape differs; ``arr``
-    None (``empty``): only resized to ``shape``. ``requires_grad=True`` makes ``out`` require grad, as in PyTorch."""
+def into_out(arr, out: Tensor, requires_grad: bool = False, shape=None, warn_resize: bool = False) -> Tensor:
+    """``arr`` (the values, in ``out``'s dtype) written into ``out``, resized first when its shape differs (with
+    PyTorch's deprecation warning where ``warn_resize``: ``arange``'s kernel warns, the others resize silently);
+    ``arr`` None (``empty``): only resized to ``shape``. ``requires_grad=True`` makes ``out`` require grad."""
     shape = tuple(arr.shape) if arr is not None else tuple(shape)
     if tuple(out.shape) != shape:
+        if warn_resize and out.numel():
+            from core.ops.out_arg import resize_warning  # (core.ops imports the factories)
+
+            resize_warning(out, shape)
         out.resize_(shape)
     if arr is not None:
         dev = out.device

@@ -9,6 +9,8 @@ split as the ordinary splits, but their pieces are not views (PyTorch does not g
 
 from __future__ import annotations
 
+import re
+
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -62,9 +64,13 @@ def _run(name: str, input: Tensor, view, *args, out=None):
         for o, r in zip(out, result):
             o.copy_(r.detach())
         return out
-    if tuple(out.shape) != tuple(result.shape):
-        out.resize_(result.shape)
-    return out.copy_(result.detach())
+    from core.ops.out_arg import write_into_out  # torch's out= rules (warning, dtype, autograd, overlap)
+
+    return write_into_out(_snake(name) + "_copy", result.detach(), out, (input,))  # (no autograd refusal: torch's)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def permute_copy(input, dims, *, out=None):

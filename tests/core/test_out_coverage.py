@@ -160,6 +160,17 @@ _CALLS.update({  # torch.linalg, torch.fft (whose out= core took and ignored), t
     "scatter_reduce": lambda L, o: L.scatter_reduce(_x(L), 1, L.tensor([[0], [1]]), L.ones(2, 1), "sum", out=o),
 })
 
+_CALLS.update({  # factories and the *_copy views
+    "arange": lambda L, o: L.arange(5, out=o),
+    "linspace": lambda L, o: L.linspace(0, 1, 5, out=o),
+    "zeros": lambda L, o: L.zeros(5, out=o),
+    "eye": lambda L, o: L.eye(2, out=o),
+    "permute_copy": lambda L, o: L.permute_copy(_x(L), (1, 0), out=o),
+    "transpose_copy": lambda L, o: L.transpose_copy(_x(L), 0, 1, out=o),
+    "diagonal_copy": lambda L, o: L.diagonal_copy(_spd(L), out=o),
+    "select_copy": lambda L, o: L.select_copy(_x(L), 1, 2, out=o),
+})
+
 _WRONG_DTYPE = {"float32": "int64", "float64": "int64", "int64": "bool", "bool": "int32", "complex64": "float32",
                 "uint64": "float32", "int32": "bool", "complex128": "float64"}
 
