@@ -8,3 +8,13 @@ from core.nn.parallel import DataParallel  # noqa: F401
 from core.nn.parameter import Buffer, Parameter  # noqa: F401
 
 _module_paths.place(__name__)  # torch.nn.modules.sparse.Embedding and PyTorch's other class paths
+
+
+def __getattr__(name: str):
+    """``nn.quantized``, ``nn.intrinsic`` and ``nn.qat`` (torch's older names for ``torch.ao.nn``'s), imported when
+    first used: ``core.ao`` builds on ``core.nn``."""
+    if name in ("quantized", "intrinsic", "qat"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -406,3 +406,16 @@ def test_quantized_adaptive_avg_pool_and_mean_as_torchs(torch):
             assert ia.shape == ib.shape and np.abs(ia - ib).max() <= 1
             differing, total = differing + int((ia != ib).sum()), total + ia.size
     assert differing <= total // 500
+
+
+def test_older_nn_names_are_the_same_classes(torch):
+    """``nn.quantized``, ``nn.intrinsic`` and ``nn.qat`` name ``ao.nn``'s classes, as in torch (tutorials use
+    ``nn.quantized.FloatFunctional()``)."""
+    import core.nn.quantized.dynamic
+
+    pairs = [("quantized", "FloatFunctional"), ("quantized", "Conv2d"), ("intrinsic", "ConvReLU2d"),
+             ("qat", "Linear")]
+    for lib in (torch, core):
+        for package, name in pairs:
+            assert getattr(getattr(lib.nn, package), name) is getattr(getattr(lib.ao.nn, package), name)
+    assert core.nn.quantized.dynamic.Linear is core.ao.nn.quantized.dynamic.Linear
