@@ -419,3 +419,90 @@ def test_older_nn_names_are_the_same_classes(torch):
         for package, name in pairs:
             assert getattr(getattr(lib.nn, package), name) is getattr(getattr(lib.ao.nn, package), name)
     assert core.nn.quantized.dynamic.Linear is core.ao.nn.quantized.dynamic.Linear
+
+
+def _mobilenet_like(lib):
+    """The static quantization tutorial's MobileNetV2 in small: ConvBNReLU Sequentials, inverted residuals whose
+    skip connection is a FloatFunctional, Dropout, a spatial mean and a QuantStub/DeQuantStub pair."""
+    nn = lib.nn
+
+    class ConvBNReLU(nn.Sequential):
+        def __init__(self, i, o, k=3, s=1, g=1):
+            super().__init__(nn.Conv2d(i, o, k, s, (k - 1) // 2, groups=g, bias=False), nn.BatchNorm2d(o),
+                             nn.ReLU(inplace=False))
+
+    class InvertedResidual(nn.Module):
+        def __init__(self, i, o, s, e):
+            super().__init__()
+            self.use_res_connect = s == 1 and i == o
+            self.conv = nn.Sequential(ConvBNReLU(i, i * e, k=1), ConvBNReLU(i * e, i * e, s=s, g=i * e),
+                                      nn.Conv2d(i * e, o, 1, 1, 0, bias=False), nn.BatchNorm2d(o))
+            self.skip_add = nn.quantized.FloatFunctional()
+
+        def forward(self, x):
+            return self.skip_add.add(x, self.conv(x)) if self.use_res_connect else self.conv(x)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(ConvBNReLU(3, 8, s=2), InvertedResidual(8, 8, 1, 2),
+                                          InvertedResidual(8, 16, 2, 2), ConvBNReLU(16, 32, k=1))
+            self.classifier = nn.Sequential(nn.Dropout(0.2), nn.Linear(32, 10))
+            self.quant = lib.ao.quantization.QuantStub()
+            self.dequant = lib.ao.quantization.DeQuantStub()
+
+        def forward(self, x):
+            x = self.features(self.quant(x))
+            return self.dequant(self.classifier(x.mean([2, 3])))
+
+        def fuse_model(self):
+            for m in self.modules():
+                if type(m) is ConvBNReLU:
+                    lib.ao.quantization.fuse_modules(m, ["0", "1", "2"], inplace=True)
+                if type(m) is InvertedResidual:
+                    for idx in range(len(m.conv)):
+                        if type(m.conv[idx]) is nn.Conv2d:
+                            lib.ao.quantization.fuse_modules(m.conv, [str(idx), str(idx + 1)], inplace=True)
+
+    return Net()
+
+
+def test_tutorial_mobilenet_flow_as_torchs(torch):
+    """fuse_model, get_default_qconfig('x86'), prepare, calibrate, convert: torch's prepared state dict (its
+    histograms) gives core the same converted model, printed and computing as torch's, integer for integer."""
+    torch.manual_seed(0)
+    float_t = _mobilenet_like(torch)
+    for mod in float_t.modules():
+        if isinstance(mod, torch.nn.BatchNorm2d):
+            mod.running_mean.uniform_(-0.2, 0.2)
+            mod.running_var.uniform_(0.5, 1.5)
+    state = _numpy_state(float_t)
+    rng = np.random.default_rng(0)
+    calibration = [rng.standard_normal((4, 3, 16, 16)).astype(np.float32) for _ in range(2)]
+    x = rng.standard_normal((4, 3, 16, 16)).astype(np.float32)
+    models = []
+    for lib in (torch, core):
+        m = _mobilenet_like(lib)
+        m.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        m.eval()
+        m.fuse_model()
+        m.qconfig = lib.ao.quantization.get_default_qconfig("x86")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lib.ao.quantization.prepare(m, inplace=True)
+            if lib is torch:
+                for batch in calibration:
+                    m(torch.tensor(batch))
+                observed = _numpy_state(m)
+            else:
+                m.load_state_dict({k: core.tensor(v) for k, v in observed.items()})
+            models.append((repr(m), lib.ao.quantization.convert(m)))
+    assert models[1][0] == models[0][0]
+    assert repr(models[1][1]) == repr(models[0][1])
+    (_, theirs), (_, ours) = models
+    features_t = theirs.features(theirs.quant(torch.tensor(x)))
+    features_c = ours.features(ours.quant(core.tensor(x)))
+    assert np.array_equal(to_numpy(features_c.int_repr()), to_numpy(features_t.int_repr()))
+    # the spatial mean's integers may differ by one at half-way ties (see the adaptive pooling test)
+    out_t, out_c = theirs(torch.tensor(x)), ours(core.tensor(x))
+    np.testing.assert_allclose(to_numpy(out_c), to_numpy(out_t), atol=3 * theirs.classifier[1].scale)

@@ -23,8 +23,8 @@ def get_default_static_quant_module_mappings() -> dict:
     """Float module type -> its static quantized type (the ones core has)."""
     nn = core.nn
     return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Conv2d: nnq.Conv2d, nn.Linear: nnq.Linear,
-            nn.ReLU6: nnq.ReLU6, nnq.FloatFunctional: nnq.QFunctional, intrinsic.ConvReLU2d: nnq.ConvReLU2d,
-            intrinsic.LinearReLU: nnq.LinearReLU,
+            nn.ReLU6: nnq.ReLU6, nn.Dropout: nnq.Dropout, nnq.FloatFunctional: nnq.QFunctional,
+            intrinsic.ConvReLU2d: nnq.ConvReLU2d, intrinsic.LinearReLU: nnq.LinearReLU,
             **dict(zip(get_default_qat_module_mappings().values(),
                        (nnq.Conv2d, nnq.Linear, nnq.ConvReLU2d, nnq.LinearReLU)))}
 
@@ -60,6 +60,8 @@ def _observer_forward_hook(self, input, output):
 
 def _add_observer_(module, observed: tuple) -> None:
     for child in module.children():
+        if type(child) is core.nn.Dropout:  # (torch leaves it unobserved, and convert swaps it all the same)
+            continue
         if type(child) is nnq.FloatFunctional:  # (its ops call their observer themselves)
             if getattr(child, "qconfig", None) is not None:
                 child.activation_post_process = child.qconfig.activation()

@@ -30,7 +30,7 @@ from core.ao.nn.quantized.dynamic.modules.linear import LinearPackedParams
 from core.nn import Module
 from core.nn import functional as F
 
-__all__ = ["Conv2d", "ConvReLU2d", "DeQuantize", "Linear", "LinearReLU", "Quantize", "ReLU6"]
+__all__ = ["Conv2d", "ConvReLU2d", "DeQuantize", "Dropout", "Linear", "LinearReLU", "Quantize", "ReLU6"]
 
 
 def _act_qparams(observer) -> tuple[float, int]:
@@ -137,6 +137,20 @@ class ReLU6(Module):
     @staticmethod
     def from_float(mod, use_precomputed_fake_quant: bool = False):
         return ReLU6(mod.inplace)
+
+
+class Dropout(core.nn.Dropout):
+    """``QuantizedDropout``: the identity on quantized tensors (a converted model runs in eval mode)."""
+
+    def _get_name(self) -> str:
+        return "QuantizedDropout"
+
+    def forward(self, input):
+        return input
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
+        return cls(mod.p, mod.inplace)
 
 
 class Conv2d(Module):
