@@ -158,7 +158,7 @@ def test_uncalibrated_lenet_converts_as_in_the_pocket_reference(torch):
     assert reprs[2:] == reprs[:2]
 
 
-@pytest.mark.parametrize("backend", ["x86", "fbgemm", "qnnpack"])
+@pytest.mark.parametrize("backend", ["x86", "fbgemm", "qnnpack", "onednn"])
 def test_default_qconfigs_print_as_torchs(torch, backend):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -506,3 +506,19 @@ def test_tutorial_mobilenet_flow_as_torchs(torch):
     # the spatial mean's integers may differ by one at half-way ties (see the adaptive pooling test)
     out_t, out_c = theirs(torch.tensor(x)), ours(core.tensor(x))
     np.testing.assert_allclose(to_numpy(out_c), to_numpy(out_t), atol=3 * theirs.classifier[1].scale)
+
+
+def test_refusals_as_torchs(torch):
+    """An unknown backend, conv+bn fusion in training mode and a pattern with no fuser raise torch's errors."""
+    for lib in (torch, core):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for name in ("get_default_qconfig", "get_default_qat_qconfig"):
+                with pytest.raises(AssertionError, match="backend: foo not supported"):
+                    getattr(lib.ao.quantization, name)("foo")
+            with pytest.raises(AssertionError, match="Fusion only for eval!"):
+                lib.ao.quantization.fuse_modules(lib.nn.Sequential(lib.nn.Conv2d(1, 2, 3), lib.nn.BatchNorm2d(2)),
+                                                 ["0", "1"])
+            with pytest.raises(AssertionError, match="did not find fuser method for"):
+                lib.ao.quantization.fuse_modules(lib.nn.Sequential(lib.nn.Conv2d(1, 2, 3), lib.nn.Sigmoid()),
+                                                 ["0", "1"])

@@ -19,10 +19,12 @@ def _fused(mods: list):
     types = tuple(type(m) for m in mods)
     if types in ((nn.Conv2d, nn.BatchNorm2d), (nn.Conv2d, nn.BatchNorm2d, nn.ReLU)):
         if mods[0].training:
-            raise NotImplementedError("core fuses Conv2d and BatchNorm2d in eval mode only (no QAT ConvBn2d)")
+            raise AssertionError("Fusion only for eval!")
         conv = fuse_conv_bn_eval(mods[0], mods[1])
         return intrinsic.ConvReLU2d(conv, mods[2]) if len(mods) == 3 else conv
     if types == (nn.Linear, nn.BatchNorm1d):
+        if mods[0].training:
+            raise AssertionError("Fusion only for eval!")
         return fuse_linear_bn_eval(mods[0], mods[1])
     if types == (nn.Conv2d, nn.ReLU):
         return intrinsic.ConvReLU2d(*mods)
@@ -30,7 +32,7 @@ def _fused(mods: list):
         return intrinsic.LinearReLU(*mods)
     if types == (nn.BatchNorm2d, nn.ReLU):
         return intrinsic.BNReLU2d(*mods)
-    raise NotImplementedError(f"Cannot fuse modules: {types}")
+    raise AssertionError(f"did not find fuser method for: {types} ")
 
 
 def fuse_known_modules(mod_list, is_qat=False, additional_fuser_method_mapping=None):

@@ -44,7 +44,11 @@ def get_default_qconfig(backend: str = "x86", version: int = 0) -> QConfig:
                        weight=default_per_channel_weight_observer)
     if backend == "qnnpack":
         return QConfig(activation=HistogramObserver.with_args(reduce_range=False), weight=default_weight_observer)
-    return default_qconfig
+    if backend == "onednn":
+        return QConfig(activation=HistogramObserver.with_args(reduce_range=False),
+                       weight=default_per_channel_weight_observer)
+    raise AssertionError(f"backend: {backend} not supported. backend must be one of ['fbgemm', 'x86', 'qnnpack', "
+                         "'onednn']")
 
 
 def get_default_qat_qconfig(backend: str = "x86", version: int = 1) -> QConfig:
@@ -53,10 +57,13 @@ def get_default_qat_qconfig(backend: str = "x86", version: int = 1) -> QConfig:
     from core.ao.quantization.fake_quantize import FusedMovingAvgObsFakeQuantize
     from core.ao.quantization.observer import MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver
 
+    if backend not in ("x86", "fbgemm", "qnnpack", "onednn"):
+        raise AssertionError(f"backend: {backend} not supported. backend must be one of ['fbgemm', 'x86', "
+                             "'qnnpack', 'onednn']")
     reduce_range = backend in ("x86", "fbgemm")
     activation = FusedMovingAvgObsFakeQuantize.with_args(observer=MovingAverageMinMaxObserver, quant_min=0,
                                                          quant_max=255, reduce_range=reduce_range)
-    if backend in ("x86", "fbgemm"):
+    if backend in ("x86", "fbgemm", "onednn"):
         weight = FusedMovingAvgObsFakeQuantize.with_args(observer=MovingAveragePerChannelMinMaxObserver,
                                                          quant_min=-128, quant_max=127, dtype=qint8,
                                                          qscheme=per_channel_symmetric)
