@@ -50,8 +50,9 @@ from core.ops.windows import *
 
 from core.ops import out_arg as _out_arg
 
-_out_arg.install(globals())  # out= on the torch functions whose op lacks it (not the Tensor methods)
 _numpy_names.install(globals(), _tensor_methods.TENSOR_METHODS)
+_out_arg.install(globals())  # out= on the torch functions whose op lacks it (not the Tensor methods;
+# after the NumPy names, which skip a function already wrapped)
 _numpy_interop.install(_tensor_methods.TENSOR_METHODS)
 _tensor_methods.install(_Tensor)
 

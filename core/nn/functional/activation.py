@@ -110,7 +110,7 @@ def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    if input.is_quantized:  # (a converted model's nn.ReLU: clamped at the zero point, still quantized)
+    if isinstance(input, Tensor) and input.is_quantized:  # (a converted model's nn.ReLU: still quantized)
         return input.relu()
     return core.relu_(input) if inplace else core.relu(input)
 

@@ -85,7 +85,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def adaptive_avg_pool2d(input, output_size):
-    if input.is_quantized:  # (a converted model's AdaptiveAvgPool2d: the integers' window means)
+    if isinstance(input, Tensor) and input.is_quantized:  # (a converted model's AdaptiveAvgPool2d)
         from core._quantized_ops import quantized_adaptive_avg_pool2d
 
         return quantized_adaptive_avg_pool2d(input, output_size)
