@@ -58,20 +58,31 @@ def op_table() -> dict[str, Fn]:
                 _NAMES.setdefault(fn, prefix + attr)
                 # NOTE: once a Tensor subclass, mode or MaskedTensor exists, core's functions are __torch_function__
                 # wrappers of the ops (functools.wraps): the op under one answers to the same name
-                _NAMES.setdefault(getattr(fn, "__wrapped__", fn), prefix + attr)
+                for inner in wrapped_chain(fn)[1:]:
+                    _NAMES.setdefault(inner, prefix + attr)
         _TABLE["autograd.grad"] = core.autograd.grad
         _NAMES.setdefault(core.autograd.grad, "autograd.grad")
         for attr, fn in {**TENSOR_METHODS, "detach": core.Tensor.detach}.items():
             _TABLE["Tensor." + attr] = fn
             # an operator with its own hot path (``a + b``) records as the op it wraps (``add``)
-            _NAMES.setdefault(fn, _NAMES.get(getattr(fn, "__wrapped__", None), "Tensor." + attr))
+            inner = next((_NAMES[g] for g in wrapped_chain(fn)[1:] if g in _NAMES), None)
+            _NAMES.setdefault(fn, inner or "Tensor." + attr)
     return _TABLE
 
 
 def name_of(fn: object) -> str | None:
     """The registry name of a function (its first name in the registry), or None."""
     op_table()
-    return _NAMES.get(fn) or _NAMES.get(getattr(fn, "__wrapped__", None))
+    return next((_NAMES[g] for g in wrapped_chain(fn) if g in _NAMES), None)
+
+
+def wrapped_chain(fn: object) -> list:
+    """``fn`` and the functions it wraps, outermost first: core's ``__torch_function__`` wrapper of a method that
+    refuses ``out=`` of an op is three layers, and each layer answers to the op's name."""
+    chain = [fn]
+    while len(chain) < 8 and (inner := getattr(chain[-1], "__wrapped__", None)) is not None:
+        chain.append(inner)
+    return chain
 
 
 def resolve(name: str) -> Fn:

@@ -351,7 +351,7 @@ def _targets() -> Iterator[tuple[Any, str, str]]:
     for prefix, owner in owners:
         for attr in list(vars(owner)):
             current = getattr(owner, attr)  # the op, or core's __torch_function__ wrapper of it
-            if prefix + attr in table and table[prefix + attr] in (current, getattr(current, "__wrapped__", None)):
+            if prefix + attr in table and table[prefix + attr] in code_ops.wrapped_chain(current):
                 yield from _named(owner, attr, table[prefix + attr])
     yield core.autograd, "grad", "autograd.grad"
     for name, fn in table.items():
