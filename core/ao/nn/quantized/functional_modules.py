@@ -9,6 +9,7 @@ import numpy as np
 import core
 from core._quantized import QuantizedTensor, _dequantize, quantize_per_tensor
 from core._tensor import Tensor
+from core.ao.nn.quantized._qparams import OutputQParams
 from core.nn import Identity, Module
 
 __all__ = ["FloatFunctional", "QFunctional"]
@@ -50,7 +51,7 @@ def _values(q) -> np.ndarray:
     return _dequantize(q)
 
 
-class QFunctional(Module):
+class QFunctional(OutputQParams, Module):
     """``FloatFunctional``'s ops on quantized tensors, quantized with ``scale`` and ``zero_point``."""
 
     def __init__(self):
@@ -66,18 +67,6 @@ class QFunctional(Module):
 
     def forward(self, x):
         raise RuntimeError("Functional is not intended to use the 'forward'. Please use the underlying operation")
-
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
-        super()._save_to_state_dict(destination, prefix, keep_vars)
-        destination[prefix + "scale"] = core.tensor(self.scale)
-        destination[prefix + "zero_point"] = core.tensor(self.zero_point)
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
-        self.scale = float(state_dict.pop(prefix + "scale"))
-        self.zero_point = int(state_dict.pop(prefix + "zero_point"))
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                                      error_msgs)
 
     def _quantized(self, values: np.ndarray, dtype):
         return quantize_per_tensor(Tensor._wrap(values.astype(np.float32)), self.scale, self.zero_point, dtype)

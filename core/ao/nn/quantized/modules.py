@@ -26,6 +26,7 @@ from core._quantized import (
     quint8,
 )
 from core._tensor import Tensor
+from core.ao.nn.quantized._qparams import OutputQParams, PackedWeightBias
 from core.ao.nn.quantized.dynamic.modules.linear import LinearPackedParams
 from core.nn import Module
 from core.nn import functional as F
@@ -244,7 +245,7 @@ class ConvReLU2d(Conv2d):
     _relu = True
 
 
-class Linear(Module):
+class Linear(OutputQParams, PackedWeightBias, Module):
     """``QuantizedLinear``: int8 weight, quint8 input and output (see the module docstring)."""
 
     _version = 3
@@ -267,27 +268,6 @@ class Linear(Module):
 
     def __repr__(self) -> str:  # (the packed parameters are not shown, as torch hides them)
         return f"{self._get_name()}({self.extra_repr()})"
-
-    def weight(self):
-        return self._packed_params._weight_bias()[0]
-
-    def bias(self):
-        return self._packed_params._weight_bias()[1]
-
-    def set_weight_bias(self, w, b) -> None:
-        self._packed_params.set_weight_bias(w, b)
-
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
-        super()._save_to_state_dict(destination, prefix, keep_vars)
-        destination[prefix + "scale"] = core.tensor(self.scale)
-        destination[prefix + "zero_point"] = core.tensor(self.zero_point)
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
-        self.scale = float(state_dict.pop(prefix + "scale"))
-        self.zero_point = int(state_dict.pop(prefix + "zero_point"))
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                                      error_msgs)
 
     def forward(self, x):
         x = _check_input(x, "quantized::linear")

@@ -28,6 +28,7 @@ from core._quantized import (
     quint8,
 )
 from core._quantized_ops import choose_qparams
+from core.ao.nn.quantized._qparams import OutputQParams, PackedWeightBias
 from core.nn import Module
 
 __all__ = ["Linear", "LinearPackedParams"]
@@ -74,10 +75,11 @@ class LinearPackedParams(Module):
         return repr(self._weight_bias())
 
 
-class Linear(Module):
+class Linear(OutputQParams, PackedWeightBias, Module):
     """A Linear layer with a ``qint8`` weight, quantizing its input per call (see the module docstring)."""
 
     _version = 4
+    _qparams_required = False  # its output is float: a state dict without scale/zero_point keeps 1.0 and 0
 
     def __init__(self, in_features: int, out_features: int, bias_: bool = True, dtype=qint8):
         super().__init__()
@@ -101,26 +103,6 @@ class Linear(Module):
     def __repr__(self) -> str:  # (the packed parameters are not shown, as torch hides them)
         return f"{self._get_name()}({self.extra_repr()})"
 
-    def weight(self):
-        return self._packed_params._weight_bias()[0]
-
-    def bias(self):
-        return self._packed_params._weight_bias()[1]
-
-    def set_weight_bias(self, w, b) -> None:
-        self._packed_params.set_weight_bias(w, b)
-
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
-        super()._save_to_state_dict(destination, prefix, keep_vars)
-        destination[prefix + "scale"] = core.tensor(self.scale)
-        destination[prefix + "zero_point"] = core.tensor(self.zero_point)
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                              error_msgs):
-        self.scale = float(state_dict.pop(prefix + "scale", self.scale))
-        self.zero_point = int(state_dict.pop(prefix + "zero_point", self.zero_point))
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                                      error_msgs)
 
     def forward(self, x):
         if x.shape[-1] != self.in_features:
