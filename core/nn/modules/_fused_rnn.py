@@ -36,7 +36,7 @@ enabled = True  # False: every layer runs the composite steps (tests compare the
 def applies(mode: str, gi, state0: tuple, w) -> bool:
     """True when the fused node can stand for the composite: CPU float32/float64, no projection, rows present,
     no forward-mode AD, no ``core.compile`` capture, no autocast, no mode that wants the steps recorded."""
-    if not enabled or w.hr is not None or _forward_ad._state.token is not None or capturing() or _steps_wanted():
+    if not enabled or w.hr is not None or _forward_ad._state.token is not None or capturing() or steps_wanted():
         return False
     if core.is_autocast_enabled("cpu") or not gi.shape[0]:
         return False
@@ -49,7 +49,7 @@ def applies(mode: str, gi, state0: tuple, w) -> bool:
     return True
 
 
-def _steps_wanted() -> bool:
+def steps_wanted() -> bool:
     """Whether an active ``__torch_function__`` mode sets ``records_rnn_steps`` (``FlopCounterMode``: torch's
     backward runs an ``mm`` per step, which it counts on each step's node)."""
     return bool(_torch_function._modes_entered) and any(getattr(mode, "records_rnn_steps", False)

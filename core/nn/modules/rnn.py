@@ -246,6 +246,8 @@ def _forward_padded(module, input, hx):
         module.check_forward_args(input, hx, None)
     steps = input.size(1 - batch_dim)
     time_major = input.transpose(0, 1) if module.batch_first else input
+    if not _fused_rnn.steps_wanted():  # the rows as one contiguous matrix: the projection rounds as torch's
+        time_major = time_major.reshape(steps * batch, input.size(-1))
     out, state = _run(module, time_major, [batch] * steps,
                       _as_state(module, hx), padded=True)
     if module.batch_first:
