@@ -189,7 +189,13 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         target = "core" + spec.name[len("torch"):]
-        return importlib.import_module(target)
+        module = importlib.import_module(target)
+        # the submodules it loaded answer as torch's loaded ones: a later `import torch.optim.sgd` finds it in
+        # sys.modules, as in torch, instead of making it an attribute of torch.optim (dir(torch.optim) is printed)
+        for name, inner in list(sys.modules.items()):
+            if name.startswith(target + "."):
+                sys.modules.setdefault("torch" + name[len("core"):], inner)
+        return module
 
     def exec_module(self, module):
         pass
