@@ -64,20 +64,24 @@ class FakeQuantize(Module):
     def disable_observer(self):
         return self.enable_observer(False)
 
+    def _fake_quantize(self, X):
+        """``X`` rounded through the current qparams (per channel or per tensor), or ``X`` while fake quantizing
+        is off."""
+        if int(self.fake_quant_enabled[0]) != 1:
+            return X
+        if self._per_channel():
+            return core.fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
+                                                         self.quant_min, self.quant_max)
+        return core.fake_quantize_per_tensor_affine(X, float(self.scale[0]), int(self.zero_point[0]),
+                                                    self.quant_min, self.quant_max)
+
     def forward(self, X):
         if int(self.observer_enabled[0]) == 1:
             self.activation_post_process(X.detach())
             scale, zero_point = self.calculate_qparams()
             self.scale = scale.float()
             self.zero_point = zero_point.to(core.int32)
-        if int(self.fake_quant_enabled[0]) == 1:
-            if self._per_channel():
-                X = core.fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
-                                                          self.quant_min, self.quant_max)
-            else:
-                X = core.fake_quantize_per_tensor_affine(X, float(self.scale[0]), int(self.zero_point[0]),
-                                                         self.quant_min, self.quant_max)
-        return X
+        return self._fake_quantize(X)
 
     def extra_repr(self) -> str:
         return (f"fake_quant_enabled={self.fake_quant_enabled}, observer_enabled={self.observer_enabled}, "
@@ -140,14 +144,7 @@ class FusedMovingAvgObsFakeQuantize(FakeQuantize):
             chosen = [_choose_qparams(a, b, self.quant_min, self.quant_max, symmetric) for a, b in zip(lo, hi)]
             self.scale = core.tensor([c[0] for c in chosen], dtype=core.float32)
             self.zero_point = core.tensor([c[1] for c in chosen], dtype=core.int32)
-        if int(self.fake_quant_enabled[0]) == 1:
-            if self._per_channel():
-                X = core.fake_quantize_per_channel_affine(X, self.scale, self.zero_point, self.ch_axis,
-                                                          self.quant_min, self.quant_max)
-            else:
-                X = core.fake_quantize_per_tensor_affine(X, float(self.scale[0]), int(self.zero_point[0]),
-                                                         self.quant_min, self.quant_max)
-        return X
+        return self._fake_quantize(X)
 
     def extra_repr(self) -> str:
         return (f"fake_quant_enabled={self.fake_quant_enabled}, observer_enabled={self.observer_enabled}, "

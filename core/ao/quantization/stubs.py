@@ -8,28 +8,24 @@ from core.nn import Module
 __all__ = ["DeQuantStub", "QuantStub", "QuantWrapper"]
 
 
-class QuantStub(Module):
+class _Stub(Module):
+    """An identity that holds an optional qconfig until ``convert`` swaps it."""
+
+    def __init__(self, qconfig=None):
+        super().__init__()
+        if qconfig:
+            self.qconfig = qconfig
+
+    def forward(self, x):
+        return x
+
+
+class QuantStub(_Stub):
     """Observed by ``prepare`` (its qparams quantize the model's input), ``Quantize`` after ``convert``."""
 
-    def __init__(self, qconfig=None):
-        super().__init__()
-        if qconfig:
-            self.qconfig = qconfig
 
-    def forward(self, x):
-        return x
-
-
-class DeQuantStub(Module):
+class DeQuantStub(_Stub):
     """``DeQuantize`` after ``convert``."""
-
-    def __init__(self, qconfig=None):
-        super().__init__()
-        if qconfig:
-            self.qconfig = qconfig
-
-    def forward(self, x):
-        return x
 
 
 class QuantWrapper(Module):
