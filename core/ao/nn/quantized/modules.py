@@ -27,7 +27,7 @@ from core._quantized import (
 )
 from core._tensor import Tensor
 from core.ao.nn.quantized._qparams import OutputQParams, PackedWeightBias
-from core.ao.nn.quantized.dynamic.modules.linear import LinearPackedParams
+from core.ao.nn.quantized.dynamic.modules.linear import LinearPackedParams, weight_scales
 from core.nn import Module
 from core.nn import functional as F
 
@@ -53,15 +53,6 @@ def _weight_observer(mod):
     observer = getattr(mod, "weight_fake_quant", None) or mod.qconfig.weight()
     observer(mod.weight)
     return observer
-
-
-def _scales(qweight) -> tuple[np.ndarray, np.ndarray]:
-    """The weight's scales (float32) and zero points (float64), one per output channel."""
-    rows = qweight.shape[0]
-    if qweight.qscheme() is per_channel_affine:
-        return (to_numpy_array(qweight.q_per_channel_scales()._data).astype(np.float32),
-                to_numpy_array(qweight.q_per_channel_zero_points()._data).astype(np.float64))
-    return np.full(rows, qweight.q_scale(), np.float32), np.full(rows, float(qweight.q_zero_point()))
 
 
 def _requantize(acc: np.ndarray, x_scale: float, w_scale: np.ndarray, bias, scale: float, zero_point: int,
@@ -220,7 +211,7 @@ class Conv2d(Module):
         a = Tensor._wrap(np.asarray(x._data).astype(np.float64) - x.q_zero_point())
         w = Tensor._wrap(np.asarray(self._weight._data).astype(np.float64))
         acc = to_numpy_array(F.conv2d(a, w, None, self.stride, self.padding, self.dilation, self.groups)._data)
-        w_scale, _ = _scales(self._weight)
+        w_scale, _ = weight_scales(self._weight)
         out = _requantize(acc, x.q_scale(), w_scale, self._bias, self.scale, self.zero_point, self._relu, 1)
         return _make(out, quint8, per_tensor_affine, self.scale, self.zero_point)
 
@@ -273,7 +264,7 @@ class Linear(OutputQParams, PackedWeightBias, Module):
         x = _check_input(x, "quantized::linear")
         a = np.asarray(x._data).astype(np.float64).reshape(-1, self.in_features) - x.q_zero_point()
         w = np.asarray(self.weight()._data).astype(np.float64)
-        w_scale, _ = _scales(self.weight())
+        w_scale, _ = weight_scales(self.weight())
         out = _requantize(a @ w.T, x.q_scale(), w_scale, self.bias(), self.scale, self.zero_point, self._relu, 1)
         return _make(out.reshape(*x.shape[:-1], self.out_features), quint8, per_tensor_affine, self.scale,
                      self.zero_point)

@@ -130,8 +130,9 @@ class Linear(OutputQParams, PackedWeightBias, Module):
         return qlinear
 
 
-def _weight_quantizer(qweight) -> tuple[np.ndarray, np.ndarray]:
-    """The weight's scales (float32) and zero points, one per output channel (repeated when per tensor)."""
+def weight_scales(qweight) -> tuple[np.ndarray, np.ndarray]:
+    """The weight's scales (float32) and zero points (float64), one per output channel (repeated when per tensor):
+    what the dynamic and the static quantized layers requantize with."""
     rows = qweight.shape[0]
     if qweight.qscheme() is per_channel_affine:
         return (to_numpy_array(qweight.q_per_channel_scales()._data).astype(np.float32),
@@ -150,7 +151,7 @@ def _linear_dynamic(x: np.ndarray, qweight, bias) -> np.ndarray:
     # so the result is exact, as FBGEMM's int32 accumulation is, and a BERT-sized layer takes milliseconds
     a = np.asarray(qx._data).astype(np.float64)
     w = np.asarray(qweight._data).astype(np.float64)
-    w_scale, w_zp = _weight_quantizer(qweight)
+    w_scale, w_zp = weight_scales(qweight)
     acc = a @ w.T - a_zp * w.sum(axis=1)[None, :] - w_zp[None, :] * a.sum(axis=1)[:, None]
     multiplier = (np.float32(a_scale) * w_scale).astype(np.float32)  # one per output channel when per channel
     # NOTE: one rounding for acc * multiplier + bias (FBGEMM's fused multiply-add): the float32 product is exact in
