@@ -1,6 +1,6 @@
 """``core.nn``: modules, parameters, containers, layers, losses, ``functional``, ``init``, ``utils``, ``parallel``."""
 
-from core.nn import _module_paths, attention, functional, grad, init, utils  # noqa: F401
+from core.nn import _module_paths, attention, common_types, functional, grad, init, utils  # noqa: F401
 from core.nn.containers import *  # noqa: F403
 from core.nn.module import Module  # noqa: F401
 from core.nn.modules import *  # noqa: F403

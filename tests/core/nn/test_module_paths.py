@@ -45,3 +45,14 @@ def test_safe_globals_named_by_torch_paths_let_a_saved_model_load(tmp_path):
     with core.serialization.safe_globals(paths):
         loaded = core.load(tmp_path / "m.pt")
     assert core.equal(loaded[0].weight, model[0].weight)
+
+
+def test_common_types_give_the_annotation_aliases_third_party_layers_import(torch):
+    from core.nn.common_types import _size_2_opt_t, _size_2_t
+
+    def public(module):
+        return {n for n in dir(module) if n.startswith("_s") or n.startswith("_r") or n.startswith("_m")}
+
+    assert public(core.nn.common_types) == public(torch.nn.common_types)
+    assert _size_2_t == torch.nn.common_types._size_2_t
+    assert _size_2_opt_t == torch.nn.common_types._size_2_opt_t
