@@ -106,7 +106,7 @@ _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "seriali
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_functorch", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft",
                "signal", "_C", "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom", "fx", "export",
-               "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str", "nested")
+               "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str", "nested", "types")
 
 
 def __getattr__(name):

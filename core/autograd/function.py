@@ -28,9 +28,9 @@ from core.autograd.hooks import RemovableHandle
 from core.autograd.inference import SAVED as _INFERENCE_SAVED
 from core.autograd.inference import InferenceCounter as _InferenceCounter
 from core.autograd.node_api import NodeApi, RawSaved
-from core.autograd.node_call import BackwardCFunction, CallableNode, call_accumulate_grad
+from core.autograd.node_call import BackwardCFunction, CallableNode, FunctionCtx, call_accumulate_grad
 
-__all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable"]
+__all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable", "FunctionCtx"]
 
 _sequence = itertools.count()
 _FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "

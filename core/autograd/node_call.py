@@ -7,7 +7,14 @@ Textbooks call them to show what backward does one step at a time. The mixins he
 
 from __future__ import annotations
 
-__all__ = ["CallableNode", "BackwardCFunction", "call_accumulate_grad"]
+__all__ = ["CallableNode", "FunctionCtx", "BackwardCFunction", "call_accumulate_grad"]
+
+
+class FunctionCtx:
+    """What a custom Function's ``ctx`` is an instance of (``isinstance(ctx, FunctionCtx)``, ``ctx: FunctionCtx``
+    annotations). The ctx methods themselves (``save_for_backward``...) live on the node class."""
+
+    __slots__ = ()
 
 
 class CallableNode:
@@ -22,7 +29,7 @@ class CallableNode:
         return grads[0] if len(grads) == 1 else grads
 
 
-class BackwardCFunction:
+class BackwardCFunction(FunctionCtx):
     """A custom Function's node (PyTorch's ``BackwardCFunction``): not callable, but ``apply(*grad_outputs)`` runs
     the Function's ``backward`` with this node as its ctx and returns what it returns."""
 

@@ -98,3 +98,13 @@ class Buffer(Tensor):
 def is_lazy(param) -> bool:
     """Core has no lazy modules: no parameter is ever uninitialised."""
     return False
+
+
+def __getattr__(name):
+    """``torch.nn.parameter.UninitializedParameter``/``UninitializedBuffer`` live with the lazy modules that use
+    them (imported on first use: ``core.nn.modules.lazy`` imports this module)."""
+    if name in ("UninitializedParameter", "UninitializedBuffer"):
+        from core.nn.modules import lazy
+
+        return getattr(lazy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,6 +4,7 @@ from core.nn import grad  # noqa: F401  (torch.nn.functional.grad is torch.nn.gr
 from core.nn.functional.activation import *  # noqa: F403
 from core.nn.functional.activation_more import *  # noqa: F403
 from core.nn.functional.attention import *  # noqa: F403
+from core.nn.functional.attention import _canonical_mask  # noqa: F401  (imported by copied attention code)
 from core.nn.functional.bags import *  # noqa: F403
 from core.nn.functional.conv import *  # noqa: F403
 from core.nn.functional.ctc import *  # noqa: F403

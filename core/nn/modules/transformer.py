@@ -134,6 +134,13 @@ def _activation(activation):
     return activation
 
 
+def _get_activation_fn(activation: str):
+    """PyTorch's private name for "relu"/"gelu" -> the function; copied Transformer code imports it."""
+    if activation in ("relu", "gelu"):
+        return _activation(activation)
+    raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+
+
 def _same_function(fn, target) -> bool:
     """``fn is target``, looking through the dispatching wrapper ``core.nn.functional``'s functions get once a
     ``__torch_function__`` subclass exists (a layer made with the default ``F.relu`` still counts as relu)."""

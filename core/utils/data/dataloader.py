@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import numbers
-
-import numpy as np
 
 from core import _dtype, _factories
-from core._tensor import Tensor
-from core.ops.joining import stack
 from core.utils.data import _workers
+from core.utils.data._utils.collate import default_collate, default_convert
 from core.utils.data.dataset import IterableDataset, TensorDataset
 from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
 
@@ -21,33 +17,6 @@ def get_worker_info():
     """None in the main process; inside a simulated worker of an IterableDataset's loader, its ``WorkerInfo``
     (``core.utils.data._workers``). Map-style datasets load in the main process whatever ``num_workers`` says."""
     return _workers.get_worker_info()
-
-
-def default_collate(batch):
-    """Stack tensors, turn numbers and arrays into tensors, recurse into tuples, lists and dicts."""
-    first = batch[0]
-    if isinstance(first, Tensor):
-        return stack(list(batch), 0)
-    if isinstance(first, np.ndarray):
-        return stack([_factories.as_tensor(b) for b in batch], 0)
-    if isinstance(first, (bool, numbers.Number, np.generic)):
-        return _factories.tensor(list(batch), dtype=None if not isinstance(first, float) else _float64())
-    if isinstance(first, (str, bytes)):  # as torch: the batch as it came (a tuple inside a transposed sample)
-        return batch
-    if isinstance(first, dict):
-        return {key: default_collate([b[key] for b in batch]) for key in first}
-    if isinstance(first, tuple) and hasattr(first, "_fields"):
-        return type(first)(*(default_collate(s) for s in zip(*batch)))
-    if isinstance(first, (tuple, list)):
-        if any(len(b) != len(first) for b in batch):
-            raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(s) for s in zip(*batch)]
-    raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
-                    f"found {type(first).__name__}")
-
-
-def _float64():
-    return _dtype.float64
 
 
 class DataLoader:
@@ -190,25 +159,6 @@ def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
     if batch_sampler is not None:
         raise ValueError(f"DataLoader with IterableDataset: expected unspecified batch_sampler option, but got "
                          f"batch_sampler={batch_sampler}")
-
-
-def default_convert(data):
-    """Without batching: NumPy arrays and scalars become tensors; containers are converted element-wise."""
-    if isinstance(data, Tensor):
-        return data
-    if isinstance(data, np.ndarray):
-        return data if data.dtype.kind in "OSU" else _factories.as_tensor(data)
-    if isinstance(data, np.generic):
-        return _factories.as_tensor(data)
-    if isinstance(data, dict):
-        return {key: default_convert(value) for key, value in data.items()}
-    if isinstance(data, tuple) and hasattr(data, "_fields"):
-        return type(data)(*(default_convert(d) for d in data))
-    if isinstance(data, tuple):
-        return [default_convert(d) for d in data]
-    if isinstance(data, list):
-        return [default_convert(d) for d in data]
-    return data
 
 
 def _random_int64(generator=None) -> int:
