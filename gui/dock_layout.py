@@ -354,6 +354,28 @@ def fit_to_screen(window: MainWindow, available: QRect | None = None) -> None:
     y = available.y() + (available.height() - window.frameGeometry().height()) // 2
     window.move(max(x, available.x()), max(y, available.y()))
     size_columns(window)
+    if frame.isEmpty() and window.findChild(_RefitWhenFramed) is None:
+        # An X11 window manager adds its title bar after show(): fit again once it has, or the whole-screen
+        # window's bottom (the status bar) hangs below a laptop's screen.
+        _RefitWhenFramed(window, available)
+
+
+class _RefitWhenFramed(QObject):
+    """Fits ``window`` to ``available`` again when the window manager's frame first shows around it."""
+
+    def __init__(self, window: MainWindow, available: QRect) -> None:
+        super().__init__(window)
+        self.window, self.available = window, available
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() in (QEvent.Type.Move, QEvent.Type.Resize):
+            frame = self.window.frameGeometry()
+            if frame.size() != self.window.geometry().size():
+                self.window.removeEventFilter(self)
+                if not self.available.contains(frame):
+                    QTimer.singleShot(0, lambda: fit_to_screen(self.window, self.available))
+        return False
 
 
 def first_size(available: QSize, frame: QSize) -> QSize:

@@ -43,3 +43,4 @@ RECIPES += __import__("recipes_books4").RECIPES  # Microsoft Learn, Pocket Refer
 RECIPES += __import__("recipes_libraries2").RECIPES  # einops, vit-pytorch, torchdiffeq, metric losses (helper B)
 RECIPES += __import__("recipes_models2").RECIPES  # time series, self-supervised, meta-learning models (helper I)
 RECIPES += __import__("recipes_intl").RECIPES  # Japanese, Chinese and Korean books and courses (helper J)
+RECIPES += __import__("recipes_labml").RECIPES  # labml annotated paper implementations, Captum (helper s17)

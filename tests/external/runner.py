@@ -159,6 +159,7 @@ def _install_stubs() -> None:
     sys.modules["datasets"] = importlib.import_module("fake_hf_datasets")  # Hugging Face's, downloads its data
     sys.modules["fastprogress"] = importlib.import_module("fake_fastprogress")
     sys.modules["torcheval"] = sys.modules["torcheval.metrics"] = importlib.import_module("fake_torcheval")
+    sys.modules.update(importlib.import_module("fake_labml").modules())  # labml_nn's experiment/tracker/configs
     functional = sys.modules["torchvision.transforms.functional"] = _Stub("torchvision.transforms.functional")
     functional.to_tensor = _to_tensor
     sys.modules["torchvision.transforms"].functional = functional

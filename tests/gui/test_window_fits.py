@@ -209,3 +209,23 @@ def test_a_graph_just_too_wide_for_its_margins_opens_readable_and_whole(qtbot, e
     viewport = w.view.viewport().rect()
     for item in w.scene.node_items.values():
         assert viewport.contains(w.view.mapFromScene(item.sceneBoundingRect()).boundingRect()), item.title
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_frame_added_after_the_first_start_fit_shrinks_the_window_back_onto_the_screen(qtbot, window, size):
+    """An X11 window manager frames the window only after show(): app.py's first-start fit saw no frame and
+    filled the whole screen, so the title bar pushed the status bar below it. Once the frame shows (a move or
+    resize event reports it), the window is fitted again, frame included."""
+    screen = QRect(0, 0, *size)
+    dock_layout.fit_to_screen(window, screen)  # no frame yet, as under a window manager right after show()
+    filled = window.size() == screen.size()  # a laptop's whole screen; a bigger one has room to spare
+
+    window.show()  # the offscreen platform's frame comes now, as a window manager's does
+    qtbot.waitExposed(window)
+
+    qtbot.waitUntil(lambda: screen.contains(window.frameGeometry()))
+    frame = window.frameGeometry().size() - window.size()
+    assert not frame.isEmpty()
+    if filled:
+        assert window.size() == screen.size() - frame
+    assert window.rect().contains(window.statusBar().geometry())
