@@ -198,3 +198,80 @@ def compressive(CompressiveTransformer, CompressiveTransformerLayer, Conv1dCompr
         mem = new_mem
         print(f"segment {seg}: loss {loss.item():.6f} memory {len(mem[0])} compressed {len(c_mem[0]) if c_mem else 0}")
     print(out[-1, 0, :4])
+
+
+def _images(n=8, channels=3, size=8):
+    torch = _torch()
+    return torch.randn(n, channels, size, size), torch.randint(0, 4, (n,))
+
+
+def norm_cnn(norm, conv=None, steps=3, channels=6):
+    """A small CNN with ``norm`` after its first convolution (bias-free: a bias before a normalisation gets only
+    rounding noise as its gradient), trained by SGD with momentum as the normalisation experiments' MNIST models;
+    prints the losses, the layer's buffers, and train- and eval-mode outputs."""
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(conv or nn.Conv2d(3, channels, 3, padding=1, bias=False), norm, nn.ReLU(),
+                          nn.MaxPool2d(2), nn.Flatten(), nn.Linear(channels * 16, 4))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    x, y = _images()
+    for step in range(steps):
+        loss = nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        _report(model, loss, step)
+        opt.step()
+    for name, buf in norm.named_buffers():
+        print(name, buf.flatten()[:6])
+    print("train", model(x)[0])
+    model.eval()
+    print("eval", model(x)[0])
+    print("state", sorted(model.state_dict()))
+
+
+def deep_norm(DeepNormTransformerLayer, n_layers=2):
+    """DeepNorm's autoregressive transformer as its experiment builds it (alpha, beta from the layer count)."""
+    import copy
+
+    torch = _torch()
+    from labml_nn.transformers import MultiHeadAttention
+    from labml_nn.transformers.feed_forward import FeedForward
+
+    torch.manual_seed(0)
+    alpha, beta = (2.0 * n_layers) ** (1 / 4), (8.0 * n_layers) ** (-1 / 4)
+    layer = DeepNormTransformerLayer(d_model=D_MODEL, self_attn=MultiHeadAttention(HEADS, D_MODEL, 0.0),
+                                     feed_forward=FeedForward(D_MODEL, D_FF, 0.0), deep_norm_alpha=alpha,
+                                     deep_norm_beta=beta)
+    train_lm(_wrap(torch.nn.Sequential(*[copy.deepcopy(layer) for _ in range(n_layers)])))
+
+
+def optimize(make, steps=6, show_lr=None, hessian_every=0):
+    """An MLP fitted to a seeded regression by the optimizer ``make(params)``: prints the losses, the learning rate
+    its ``get_lr`` gives (where ``show_lr``) and a parameter slice; Sophia's Hessian estimate every few steps."""
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(5, 16), nn.Tanh(), nn.Linear(16, 1))
+    x = torch.randn(32, 5)
+    y = x.sum(1, keepdim=True).sin()
+    opt = make(model.parameters())
+    for step in range(steps):
+        loss = nn.functional.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if hessian_every and step % hessian_every == hessian_every - 1:
+            out = model(x)
+            samples = torch.distributions.Normal(out, 1.0).sample()
+            opt.zero_grad()
+            nn.functional.mse_loss(out, samples).backward()
+            opt.update_hessian(len(x))
+        line = f"step {step}: loss {loss.item():.6f}"
+        if show_lr:
+            group = opt.param_groups[0]
+            line += f" lr {opt.get_lr(opt.state[group['params'][0]], group):.8f}"
+        print(line)
+    print(model[0].weight[0])
+    state = opt.state[model[0].weight]
+    print(sorted(state), {k: v for k, v in state.items() if not hasattr(v, "shape") or v.dim() == 0})

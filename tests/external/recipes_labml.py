@@ -80,3 +80,69 @@ RECIPES += [
           "d_model=16, attn=FastWeightsAttention(4, 16, 0.0, DPFP(nu=1)), feed_forward=FeedForward(16, 32, 0.0), "
           "dropout_prob=0.0), 2)))"),
 ]
+
+MAIN_TEST = "if __name__ == '__main__':\n    _test()"
+NORM = BASE + _pkg("normalization/__init__.py", "normalization/batch_norm/__init__.py",
+                   "normalization/layer_norm/__init__.py", "normalization/weight_standardization/__init__.py")
+RECIPES += [
+    # normalisation layers: each module's shape test, then a small CNN trained with the layer (SGD with momentum)
+    _then("batch_norm", "normalization/batch_norm/__init__.py", MAIN_TEST, "corpus_labml.norm_cnn(BatchNorm(6))",
+          support=NORM),
+    _then("batch_norm_no_stats", "normalization/batch_norm/__init__.py", MAIN_TEST,
+          "corpus_labml.norm_cnn(BatchNorm(6, affine=False, track_running_stats=False))", support=NORM),
+    _then("instance_norm", "normalization/instance_norm/__init__.py", MAIN_TEST,
+          "corpus_labml.norm_cnn(InstanceNorm(6))", support=NORM),
+    _then("group_norm", "normalization/group_norm/__init__.py", MAIN_TEST, "corpus_labml.norm_cnn(GroupNorm(3, 6))",
+          support=NORM),
+    _then("layer_norm", "normalization/layer_norm/__init__.py", MAIN_TEST,
+          "corpus_labml.norm_cnn(LayerNorm([6, 8, 8]))", support=NORM),
+    _then("batch_channel_norm", "normalization/batch_channel_norm/__init__.py",
+          "\\beta_{i_G}$$\n        if self.affine:\n"
+          "            x_norm = self.scale.view(1, -1, 1) * x_norm + self.shift.view(1, -1, 1)\n\n"
+          "        # Reshape to original and return\n        return x_norm.view(x_shape)",
+          "corpus_labml.norm_cnn(BatchChannelNorm(6, 3))\ncorpus_labml.norm_cnn(BatchChannelNorm(6, 3, estimate=False))",
+          support=NORM),
+    _then("weight_standardization", "normalization/weight_standardization/conv2d.py", MAIN_TEST,
+          "corpus_labml.norm_cnn(torch.nn.BatchNorm2d(6), conv=Conv2d(3, 6, 3, padding=1, bias=False))",
+          [("torch.zeros(10, 10, 100, 100)", "torch.zeros(10, 10, 12, 12)")], support=NORM),
+    _then("deep_norm", "normalization/deep_norm/__init__.py", "        x = self.feed_forward_norm(x, self.feed_forward(x))"
+          "\n\n        #\n        return x", "corpus_labml.deep_norm(DeepNormTransformerLayer)", support=TRANSFORMERS + NORM),
+]
+
+OPTIM = BASE + _pkg("optimizers/__init__.py", "optimizers/adam.py", "optimizers/amsgrad.py", "optimizers/radam.py")
+RECIPES += [
+    # optimizers: the modules' own demonstrations (their plotted numbers printed), then an MLP fitted with each
+    _then("adam", "optimizers/adam.py", "        self.adam_update(state, group, param, m, v)",
+          "corpus_labml.optimize(lambda p: Adam(p, lr=0.01))\n"
+          "corpus_labml.optimize(lambda p: Adam(p, lr=0.01, optimized_update=False, "
+          "weight_decay=WeightDecay(0.1, weight_decouple=False)))", support=OPTIM),
+    _then("amsgrad", "optimizers/amsgrad.py", "    _synthetic_experiment(False)",
+          "corpus_labml.optimize(lambda p: AMSGrad(p, lr=0.01, weight_decay=WeightDecay(0.01)))",
+          [("monit.loop(10_000_000)", "monit.loop(3030)"), ("(step + 1) % 1000 == 0", "(step + 1) % 505 == 0"),
+           ("                tracker.save(loss=regret, x=x, regret=total_regret / (step + 1))",
+            "                print(step, regret.item(), x.item(), total_regret / (step + 1))")], support=OPTIM),
+    _then("radam", "optimizers/radam.py", "if __name__ == '__main__':\n    _test_rectification_term()",
+          "corpus_labml.optimize(lambda p: RAdam(p, lr=0.01), steps=8)\n"
+          "corpus_labml.optimize(lambda p: RAdam(p, lr=0.01, degenerated_to_sgd=False, amsgrad=True), steps=8)",
+          [("    plt.plot(np.arange(1, 5_000), [[RAdam.calc_rectification_term(b, i) for b in beta2] for i in range(1, "
+            "5_000)])", "    print([[RAdam.calc_rectification_term(b, i) for b in beta2] for i in (1, 4, 5, 6, 10, 100, "
+            "4999)])")], support=OPTIM),
+    _then("ada_belief", "optimizers/ada_belief.py", "            self.r_adam_update(state, group, param, m, s + group['eps'])",
+          "corpus_labml.optimize(lambda p: AdaBelief(p, lr=0.01), steps=8)\n"
+          "corpus_labml.optimize(lambda p: AdaBelief(p, lr=0.01, rectify=False, amsgrad=True), steps=8)", support=OPTIM),
+    _then("adam_warmup", "optimizers/adam_warmup.py", "            # Constant learning rate $\\alpha$\n"
+          "            return group['lr']", "corpus_labml.optimize(lambda p: AdamWarmup(p, lr=0.01, warmup=4), "
+          "show_lr=True)", support=OPTIM),
+    _then("adam_warmup_cosine_decay", "optimizers/adam_warmup_cosine_decay.py", "if __name__ == '__main__':\n    _test_lr()",
+          "corpus_labml.optimize(lambda p: AdamWarmupCosineDecay(p, lr=0.01, warmup=3, total_steps=8), show_lr=True)",
+          [("    plt.plot(np.arange(1, steps, step_size), [opt.get_lr({'step': i}, opt.defaults) for i in range(1, "
+            "steps, step_size)])", "    print([opt.get_lr({'step': i}, opt.defaults) for i in range(1, steps, "
+            "step_size)][::500])")], support=OPTIM),
+    _then("noam", "optimizers/noam.py", "if __name__ == '__main__':\n    _test_noam_lr()",
+          "corpus_labml.optimize(lambda p: Noam(p, lr=1.0, warmup=4, d_model=16), show_lr=True)",
+          [("    plt.plot(np.arange(1, 20000), [[opt.get_lr({'step': i}, opt.defaults) for opt in opts] for i in "
+            "range(1, 20000)])", "    print([[opt.get_lr({'step': i}, opt.defaults) for opt in opts] for i in "
+            "(1, 100, 2000, 4000, 8000, 19999)])")], support=OPTIM),
+    _then("sophia", "optimizers/sophia.py", "        param.data.add_(ratio, alpha=-eta)",
+          "corpus_labml.optimize(lambda p: Sophia(p, lr=0.01, rho=0.05), steps=8, hessian_every=2)", support=OPTIM),
+]
