@@ -37,7 +37,7 @@ _MATH = {name: _scalar(getattr(math, name)) for name in ("log", "log1p", "exp", 
 def _per_element(name: str, x: np.ndarray) -> np.ndarray:
     if not x.size:
         return np.empty(x.shape)
-    return _MATH[name](x).astype(np.float64)
+    return np.asarray(_MATH[name](x), dtype=np.float64)  # (a 0-d x gives a Python float)
 
 
 def _nearly_rounded(name: str, x: np.ndarray) -> np.ndarray:

@@ -1061,8 +1061,11 @@ def mark_shared(t: Tensor) -> None:
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``.
 
-    NOTE: NumPy gives empty arrays zero strides; PyTorch gives empty results contiguous ones.
+    NOTE: NumPy gives empty arrays zero strides; PyTorch gives empty results contiguous ones. A NumPy scalar
+    (what a reduction of a 0-d array gives) becomes a 0-d array, so ``numpy()`` and backward's ops take it.
     """
+    if isinstance(arr, np.generic):
+        arr = np.asarray(arr)
     if not arr.size and arr.ndim:
         from core.ops._strided import dense  # only empty results get here; ops import Tensor
 

@@ -181,6 +181,14 @@ def _write(result, out):
 
 
 # ----- functions with no core op underneath -------------------------------------------------------------------------
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _erfc_array(x: np.ndarray) -> np.ndarray:
+    """``math.erfc`` elementwise as a float64 array (also for a 0-d ``x``, where frompyfunc gives a float)."""
+    return np.asarray(_ERFC(x), dtype=np.float64)
+
+
 def _erfcx_array(x: np.ndarray) -> np.ndarray:
     """``exp(x^2) erfc(x)``: directly below 26, the asymptotic series above (where erfc underflows)."""
     out = np.empty_like(x)
@@ -188,7 +196,7 @@ def _erfcx_array(x: np.ndarray) -> np.ndarray:
     small = ~big
     with np.errstate(over="ignore", invalid="ignore"):
         xs = x[small]
-        out[small] = np.exp(xs * xs) * np.frompyfunc(math.erfc, 1, 1)(xs).astype(np.float64)
+        out[small] = np.exp(xs * xs) * _erfc_array(xs)
         xb = x[big]
         inv2 = 1.0 / (2.0 * xb * xb)
         series, term = np.ones_like(xb), np.ones_like(xb)
@@ -222,7 +230,7 @@ class LogNdtr(Function):
         h = _host(x)
         t = h / _SQRT2
         with np.errstate(divide="ignore", invalid="ignore"):
-            upper = np.log1p(-np.frompyfunc(math.erfc, 1, 1)(t).astype(np.float64) / 2)
+            upper = np.log1p(-_erfc_array(t) / 2)
             lower = np.log(_erfcx_array(-t) / 2) - t * t
         result = _like(np.where(h < -1.0, lower, upper), x)
         ctx.save_for_backward(x, result)
@@ -242,7 +250,7 @@ def _ndtri_lower(r: np.ndarray) -> np.ndarray:
         scaled = _erfcx_array(-x / _SQRT2)
         log_cdf = np.log(scaled / 2) - x * x / 2
         x = x - (log_cdf - np.log(r)) * scaled / math.sqrt(2 / math.pi)
-    cdf = 0.5 * np.frompyfunc(math.erfc, 1, 1)(-x / _SQRT2).astype(np.float64)
+    cdf = 0.5 * _erfc_array(-x / _SQRT2)
     x = x - (cdf - r) * _SQRT_2PI * np.exp(x * x / 2)  # a last step on ndtr itself: exact near 1/2
     return np.where(r == 0.5, 0.0, x)
 
