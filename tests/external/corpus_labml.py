@@ -275,3 +275,353 @@ def optimize(make, steps=6, show_lr=None, hessian_every=0):
     print(model[0].weight[0])
     state = opt.state[model[0].weight]
     print(sorted(state), {k: v for k, v in state.items() if not hasattr(v, "shape") or v.dim() == 0})
+
+
+def _fit(model, loss_fn, steps=3, lr=1e-3, params=None, sgd=False):
+    """Adam (or SGD with momentum) on ``loss_fn()``, printing each loss and gradient norm."""
+    torch = _torch()
+    params = params if params is not None else model.parameters()
+    opt = torch.optim.SGD(params, lr=lr, momentum=0.9) if sgd else torch.optim.Adam(params, lr=lr)
+    for step in range(steps):
+        loss = loss_fn()
+        opt.zero_grad()
+        loss.backward()
+        _report(model, loss, step)
+        opt.step()
+
+
+def ddpm(DenoiseDiffusion, n_steps=10):
+    """DDPM as its experiment: labml's U-Net (small: 32 channels, two resolutions, attention at the second),
+    trained two steps on seeded 1x8x8 images, then ``n_steps`` of reverse sampling."""
+    torch = _torch()
+    from labml_nn.diffusion.ddpm.unet import UNet
+
+    torch.manual_seed(0)
+    eps_model = UNet(image_channels=1, n_channels=32, ch_mults=(1, 2), is_attn=(False, True), n_blocks=1)
+    diffusion = DenoiseDiffusion(eps_model=eps_model, n_steps=n_steps, device=torch.device("cpu"))
+    x0 = torch.randn(2, 1, 8, 8)
+    _fit(eps_model, lambda: diffusion.loss(x0), steps=2, lr=2e-5)
+    print("q_sample", diffusion.q_sample(x0, torch.tensor([0, n_steps - 1]))[0, 0, 0])
+    with torch.no_grad():
+        x = torch.randn(1, 1, 8, 8)
+        for t_ in range(n_steps):
+            t = n_steps - t_ - 1
+            x = diffusion.p_sample(x, x.new_full((1,), t, dtype=torch.long))
+    print("sample", x[0, 0, :2], x.mean().item(), x.std().item())
+
+
+def wgan_gp(GradientPenalty, steps=2):
+    """WGAN-GP's critic step: Wasserstein losses (labml's) plus the gradient penalty at real images, whose
+    gradient (``autograd.grad(create_graph=True)``) trains the critic too."""
+    torch = _torch()
+    nn = torch.nn
+    from labml_nn.gan.wasserstein import DiscriminatorLoss, GeneratorLoss
+
+    torch.manual_seed(0)
+    generator = nn.Sequential(nn.Linear(4, 32), nn.LeakyReLU(0.2), nn.Linear(32, 16))
+    critic = nn.Sequential(nn.Linear(16, 32), nn.LeakyReLU(0.2), nn.Linear(32, 1))
+    d_loss, g_loss, penalty = DiscriminatorLoss(), GeneratorLoss(), GradientPenalty()
+    d_opt = torch.optim.Adam(critic.parameters(), lr=1e-3, betas=(0.5, 0.999))
+    g_opt = torch.optim.Adam(generator.parameters(), lr=1e-3, betas=(0.5, 0.999))
+    real = torch.randn(8, 16) + 1
+    for step in range(steps):
+        x = real.clone().requires_grad_()
+        f_real, f_fake = critic(x), critic(generator(torch.randn(8, 4)).detach())
+        loss_true, loss_false = d_loss(f_real, f_fake)
+        gp = penalty(x, f_real)
+        loss = loss_true + loss_false + 10.0 * gp
+        d_opt.zero_grad()
+        loss.backward()
+        d_opt.step()
+        g = g_loss(critic(generator(torch.randn(8, 4))))
+        g_opt.zero_grad()
+        g.backward()
+        g_opt.step()
+        print(f"step {step}: critic {loss_true.item():.6f} {loss_false.item():.6f} gp {gp.item():.6f} "
+              f"generator {g.item():.6f}")
+
+
+def gan_logits(DiscriminatorLogitsLoss, GeneratorLogitsLoss, steps=2):
+    """The original GAN's smoothed-label BCE-with-logits losses on a small generator and discriminator."""
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    generator = nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 16), nn.Tanh())
+    disc = nn.Sequential(nn.Linear(16, 32), nn.LeakyReLU(0.2), nn.Linear(32, 1))
+    d_loss, g_loss = DiscriminatorLogitsLoss(0.2), GeneratorLogitsLoss(0.2)
+    d_opt, g_opt = torch.optim.Adam(disc.parameters(), lr=2e-4), torch.optim.Adam(generator.parameters(), lr=2e-4)
+    for step in range(steps):
+        real, fake = torch.rand(8, 16) * 2 - 1, generator(torch.randn(8, 4))
+        lt, lf = d_loss(disc(real), disc(fake.detach()))
+        d_opt.zero_grad()
+        (lt + lf).backward()
+        d_opt.step()
+        g = g_loss(disc(generator(torch.randn(8, 4))))
+        g_opt.zero_grad()
+        g.backward()
+        g_opt.step()
+        print(f"step {step}: {lt.item():.6f} {lf.item():.6f} {g.item():.6f}")
+
+
+def capsules(Squash, Router, MarginLoss, steps=2):
+    """The capsule network of its MNIST experiment, small: 12x12 images, 36 primary capsules of 8, 4 digit
+    capsules of 8 after 3 routing iterations, margin loss plus a reconstruction loss."""
+    torch = _torch()
+    nn, F = torch.nn, torch.nn.functional
+    torch.manual_seed(0)
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 16, 5)
+            self.conv2 = nn.Conv2d(16, 4 * 8, 3, stride=2)
+            self.squash = Squash()
+            self.digit_capsules = Router(4 * 3 * 3, 4, 8, 8, 3)
+            self.decoder = nn.Sequential(nn.Linear(8 * 4, 64), nn.ReLU(), nn.Linear(64, 144), nn.Sigmoid())
+
+        def forward(self, data):
+            x = self.conv2(F.relu(self.conv1(data)))
+            caps = self.squash(x.view(x.shape[0], 8, 4 * 3 * 3).permute(0, 2, 1))
+            caps = self.digit_capsules(caps)
+            with torch.no_grad():
+                pred = (caps ** 2).sum(-1).argmax(-1)
+                mask = torch.eye(4)[pred]
+            rec = self.decoder((caps * mask[:, :, None]).view(x.shape[0], -1)).view(-1, 1, 12, 12)
+            return caps, rec, pred
+
+    model, margin = Model(), MarginLoss(n_labels=4)
+    data, labels = torch.rand(4, 1, 12, 12), torch.tensor([0, 1, 2, 3])
+
+    def loss():
+        caps, rec, pred = model(data)
+        print("pred", pred.tolist())
+        return margin(caps, labels) + 0.0005 * F.mse_loss(rec, data)
+
+    _fit(model, loss, steps=steps)
+
+
+def lora(Linear, Embedding, steps=3):
+    """LoRA: the frozen base weights (loaded from a plain layer) with trainable rank-2 updates."""
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    emb, lin = Embedding(N_TOKENS, D_MODEL, r=2, alpha=4), Linear(D_MODEL, N_TOKENS, bias=True, r=2, alpha=4)
+    model = nn.Sequential(emb, lin)
+    with torch.no_grad():  # the pre-trained weights LoRA adapts (left as torch.empty by the layers)
+        emb.weight.copy_(torch.randn(N_TOKENS, D_MODEL))
+        lin.weight.copy_(torch.randn(N_TOKENS, D_MODEL) * 0.2)
+        lin.bias.zero_()
+    print(sorted((n, p.requires_grad, tuple(p.shape)) for n, p in model.named_parameters()))
+    x, y = _tokens()
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    _fit(model, lambda: nn.functional.cross_entropy(model(x).reshape(-1, N_TOKENS), y.reshape(-1)), steps=steps,
+         lr=1e-2, params=trainable)
+    print(lin.lora_b[:2], emb.lora_a[:2])
+
+
+def ppo(ClippedPPOLoss, ClippedValueFunctionLoss, GAE, steps=3):
+    """PPO's update as its experiment: GAE advantages over 2 workers x 8 steps of seeded rewards, then the clipped
+    policy and value losses and the entropy bonus of a small actor-critic, a few Adam steps on the same batch."""
+    import numpy as np
+
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    rng = np.random.RandomState(0)
+    workers, worker_steps = 2, 8
+    model = nn.Sequential(nn.Linear(4, 32), nn.Tanh(), nn.Linear(32, 3 + 1))
+    obs = torch.randn(workers * worker_steps, 4)
+    with torch.no_grad():
+        out = model(obs)
+        pi = torch.distributions.Categorical(logits=out[:, :3])
+        actions = pi.sample()
+        sampled_log_pi, sampled_value = pi.log_prob(actions), out[:, 3]
+    values = np.concatenate([sampled_value.numpy().reshape(workers, worker_steps), np.zeros((workers, 1))], axis=1)
+    done = rng.rand(workers, worker_steps) < 0.2
+    rewards = rng.rand(workers, worker_steps).astype(np.float32)
+    advantages = GAE(workers, worker_steps, 0.99, 0.95)(done, rewards, values.astype(np.float32))
+    print("advantages", np.round(advantages, 5).tolist())
+    advantage = torch.tensor(advantages.reshape(-1), dtype=torch.float32)
+    sampled_return = sampled_value + advantage
+    norm_adv = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+    policy_loss, value_loss = ClippedPPOLoss(), ClippedValueFunctionLoss()
+
+    def loss():
+        out = model(obs)
+        pi = torch.distributions.Categorical(logits=out[:, :3])
+        p = policy_loss(pi.log_prob(actions), sampled_log_pi, norm_adv, 0.1)
+        v = value_loss(out[:, 3], sampled_value, sampled_return, 0.1)
+        entropy = pi.entropy().mean()
+        print(f"policy {p.item():.6f} value {v.item():.6f} entropy {entropy.item():.6f} "
+              f"clip fraction {policy_loss.clip_fraction:.4f}")
+        return -(p - 0.5 * v + 0.01 * entropy)
+
+    _fit(model, loss, steps=steps, lr=1e-2)
+
+
+def dqn(QFuncLoss, ReplayBuffer, steps=2):
+    """Double DQN with prioritized replay as its experiment, the dueling ``Model`` fed 4x84x84 frames: the buffer's
+    sampled batch, QFuncLoss's TD errors as the new priorities."""
+    import random
+
+    import numpy as np
+
+    torch = _torch()
+    from labml_nn.rl.dqn.model import Model
+
+    torch.manual_seed(0)
+    rng = np.random.RandomState(0)
+    model, target = Model(), Model()
+    target.load_state_dict(model.state_dict())
+    buffer = ReplayBuffer(16, 0.6)
+    for _ in range(8):
+        buffer.add(rng.randint(0, 255, (4, 84, 84)).astype(np.uint8), rng.randint(4), float(rng.rand()),
+                   rng.randint(0, 255, (4, 84, 84)).astype(np.uint8), bool(rng.rand() < 0.2))
+    loss_func = QFuncLoss(0.99)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-4)
+    for step in range(steps):
+        random.seed(step)  # ReplayBuffer.sample draws from Python's generator
+        s = buffer.sample(4, 0.4)
+        obs = torch.tensor(s["obs"], dtype=torch.float32) / 255
+        next_obs = torch.tensor(s["next_obs"], dtype=torch.float32) / 255
+        with torch.no_grad():
+            double_q, target_q = model(next_obs), target(next_obs)
+        q = model(obs)
+        td, loss = loss_func(q, torch.tensor(s["action"]), double_q, target_q,
+                             torch.tensor(s["done"], dtype=torch.float32),
+                             torch.tensor(s["reward"], dtype=torch.float32),
+                             torch.tensor(s["weights"], dtype=torch.float32))
+        buffer.update_priorities(s["indexes"], np.abs(td.detach().numpy()) + 1e-6)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(f"step {step}: loss {loss.item():.6f} indexes {sorted(s['indexes'].tolist())} "
+              f"weights {np.round(s['weights'], 5).tolist()}")
+
+
+def evidence(loss_cls, KLDivergenceLoss, TrackStatistics, steps=3):
+    """Evidential classification as its experiment: ReLU/softplus evidence of an MLP, the chosen Bayes-risk loss
+    plus the annealed KL regulariser, and the statistics it tracks."""
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 4))
+    x, target = torch.randn(16, 8), torch.eye(4)[torch.randint(0, 4, (16,))]
+    loss_func, kl, stats = loss_cls(), KLDivergenceLoss(), TrackStatistics()
+
+    def loss():
+        ev = nn.functional.softplus(model(x))
+        stats(ev, target)
+        a, b = loss_func(ev, target), kl(ev, target)
+        print(f"loss {a.item():.6f} kl {b.item():.6f}")
+        return a + 0.1 * b
+
+    _fit(model, loss, steps=steps, lr=1e-2)
+
+
+def recurrent(model, steps=3, seq_len=6, batch=3, input_size=5):
+    """An RNN of labml's (LSTM, HyperLSTM, RHN: ``[seq_len, batch, input]`` in, ``(outputs, state)`` out) trained
+    to regress a running sum, with the state carried over one more segment."""
+    torch = _torch()
+    torch.manual_seed(0)
+    head = torch.nn.Linear(model_hidden(model), 1)
+    x = torch.randn(seq_len, batch, input_size)
+    y = x.sum(-1, keepdim=True).cumsum(0) / 4
+    params = [*model.parameters(), *head.parameters()]
+
+    def loss():
+        out, _ = model(x)
+        return torch.nn.functional.mse_loss(head(out), y)
+
+    _fit(model, loss, steps=steps, lr=1e-2, params=params)
+    out, state = model(x)
+    out2, _ = model(x, state)
+    print("outputs", tuple(out.shape), out[-1, 0, :4], out2[-1, 0, :4])
+
+
+def model_hidden(model):
+    return getattr(model, "hidden_size", None) or model.cells[0].hidden_size
+
+
+def images(model, classes=4, steps=3, size=16, channels=3, batch=4, lr=1e-3, segmentation=False, sgd=False):
+    """An image model (ResNet, U-Net, ConvMixer, ViT) trained a few Adam steps on seeded images: cross-entropy over
+    ``classes``, or per-pixel BCE for a segmentation mask; then its eval-mode output. ``sgd``: SGD with momentum
+    instead, where a convolution's bias feeds BatchNorm (its gradient is rounding noise, which Adam makes a full
+    step, so the running means would follow the last bits of the summation order)."""
+    torch = _torch()
+    F = torch.nn.functional
+    torch.manual_seed(0)
+    x = torch.randn(batch, channels, size, size)
+    if segmentation:
+        y = (torch.rand(batch, 1, size, size) > 0.5).float()
+        _fit(model, lambda: F.binary_cross_entropy_with_logits(model(x), y), steps=steps, lr=lr, sgd=sgd)
+    else:
+        y = torch.randint(0, classes, (batch,))
+        _fit(model, lambda: F.cross_entropy(model(x), y), steps=steps, lr=lr, sgd=sgd)
+    model.eval()
+    with torch.no_grad():
+        out = model(x)
+    print("eval", tuple(out.shape), out.flatten()[:6])
+    print("parameters", sum(p.numel() for p in model.parameters()), len(model.state_dict()))
+
+
+def vit(VisionTransformer, PatchEmbeddings, LearnedPositionalEmbeddings, ClassificationHead):
+    """labml's ViT as its CIFAR-10 experiment builds it, small: 16x16 images in 4x4 patches."""
+    from labml_nn.transformers import MultiHeadAttention, TransformerLayer
+    from labml_nn.transformers.feed_forward import FeedForward
+
+    layer = TransformerLayer(d_model=D_MODEL, self_attn=MultiHeadAttention(HEADS, D_MODEL, 0.0),
+                             feed_forward=FeedForward(D_MODEL, D_FF, 0.0), dropout_prob=0.0)
+    images(VisionTransformer(layer, 2, PatchEmbeddings(D_MODEL, 4, 3), LearnedPositionalEmbeddings(D_MODEL),
+                             ClassificationHead(D_MODEL, 32, 4)))
+
+
+def gat(layer_cls, steps=3, n_nodes=10):
+    """Two graph attention layers (GAT or GATv2, as the Cora experiment stacks them) on a seeded random graph,
+    trained on half the nodes' labels; dropout on, so the masks come from the seeded generator."""
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+
+    class GAT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer1 = layer_cls(8, 16, 4, is_concat=True, dropout=0.2)
+            self.activation = nn.ELU()
+            self.output = layer_cls(16, 3, 1, is_concat=False, dropout=0.2)
+            self.dropout = nn.Dropout(0.2)
+
+        def forward(self, x, adj_mat):
+            x = self.activation(self.layer1(self.dropout(x), adj_mat))
+            return self.output(self.dropout(x), adj_mat)
+
+    model = GAT()
+    x, labels = torch.randn(n_nodes, 8), torch.randint(0, 3, (n_nodes,))
+    adj = torch.rand(n_nodes, n_nodes) < 0.3
+    adj = (adj | adj.T | torch.eye(n_nodes, dtype=torch.bool)).unsqueeze(-1)
+    train = torch.arange(n_nodes) % 2 == 0
+    _fit(model, lambda: nn.functional.cross_entropy(model(x, adj)[train], labels[train]), steps=steps, lr=5e-3)
+    model.eval()
+    out = model(x, adj)
+    print("accuracy", (out.argmax(-1)[~train] == labels[~train]).sum().item(), out[0])
+
+
+def ponder(ParityPonderGRU, ReconstructionLoss, RegularizationLoss, steps=3):
+    """PonderNet on the parity task as its experiment: halting probabilities, the reconstruction and KL
+    regularisation losses, expected steps."""
+    torch = _torch()
+    from labml_nn.adaptive_computation.parity import ParityDataset
+
+    torch.manual_seed(0)
+    data = ParityDataset(8, 8)
+    x, y = (torch.stack(t) for t in zip(*[data[i] for i in range(8)]))
+    model = ParityPonderGRU(8, 16, 6)
+    rec, reg = ReconstructionLoss(torch.nn.BCEWithLogitsLoss(reduction="none")), RegularizationLoss(0.2, 6)
+
+    def loss():
+        p, y_hat, p_sampled, y_hat_sampled = model(x)
+        steps_ = (p * torch.arange(1, p.shape[0] + 1)[:, None]).sum(dim=0)
+        print("expected steps", steps_[:4], "halting", p[:, 0], (y_hat_sampled > 0).tolist())
+        return rec(p, y_hat, y.to(torch.float)) + 0.01 * reg(p)
+
+    _fit(model, loss, steps=steps, lr=3e-3)

@@ -146,3 +146,61 @@ RECIPES += [
     _then("sophia", "optimizers/sophia.py", "        param.data.add_(ratio, alpha=-eta)",
           "corpus_labml.optimize(lambda p: Sophia(p, lr=0.01, rho=0.05), steps=8, hessian_every=2)", support=OPTIM),
 ]
+
+DDPM = BASE + _pkg("diffusion/__init__.py", "diffusion/ddpm/__init__.py", "diffusion/ddpm/unet.py",
+                   "diffusion/ddpm/utils.py")
+GAN = BASE + _pkg("gan/__init__.py", "gan/wasserstein/__init__.py", "gan/original/__init__.py")
+RL = BASE + _pkg("rl/__init__.py", "rl/ppo/__init__.py", "rl/ppo/gae.py", "rl/dqn/__init__.py",
+                 "rl/dqn/replay_buffer.py", "rl/dqn/model.py")
+RNN = BASE + _pkg("lstm/__init__.py", "hypernetworks/__init__.py")
+PONDER = BASE + _pkg("adaptive_computation/__init__.py", "adaptive_computation/parity.py")
+VIT = TRANSFORMERS
+SGD = "lr=0.05, sgd=True"  # its convolutions' biases feed BatchNorm (see corpus_labml.images)
+RESNET = "ResNetBase([1, 1], [8, 16], {}img_channels=3, first_kernel_size=3)"
+RECIPES += [
+    # generative models, RL, uncertainty, recurrent and image models, each driven as its experiment trains it
+    _then("ddpm", "diffusion/ddpm/__init__.py", "        return F.mse_loss(noise, eps_theta)",
+          "corpus_labml.ddpm(DenoiseDiffusion)", support=DDPM),
+    _then("wgan_gp", "gan/wasserstein/gradient_penalty/__init__.py", "        return torch.mean((norm - 1) ** 2)",
+          "corpus_labml.wgan_gp(GradientPenalty)", support=GAN),
+    _then("gan_logits", "gan/original/__init__.py",
+          "    return torch.empty(n, 1, requires_grad=False, device=device).uniform_(r1, r2)",
+          "corpus_labml.gan_logits(DiscriminatorLogitsLoss, GeneratorLogitsLoss)", support=GAN),
+    _then("capsules", "capsule_networks/__init__.py", "        return loss.sum(dim=-1).mean()",
+          "corpus_labml.capsules(Squash, Router, MarginLoss)", support=BASE),
+    _then("lora", "lora/__init__.py", "        result += (nn.functional.embedding(x, self.lora_a.T) @ self.lora_b.T) * "
+          "self.scaling\n\n        #\n        return result", "corpus_labml.lora(Linear, Embedding)", support=BASE),
+    _then("ppo", "rl/ppo/__init__.py", "        return 0.5 * vf_loss.mean()",
+          "corpus_labml.ppo(ClippedPPOLoss, ClippedValueFunctionLoss, GAE)", support=RL),
+    _then("dqn", "rl/dqn/__init__.py", "        return td_error, loss", "corpus_labml.dqn(QFuncLoss, ReplayBuffer)",
+          support=RL),
+    _then("evidence", "uncertainty/evidence/__init__.py",
+          "        tracker.add('prob.fail.', expected_probability.masked_select(~match))",
+          "for loss in (MaximumLikelihoodLoss, CrossEntropyBayesRisk, SquaredErrorBayesRisk):\n"
+          "    corpus_labml.evidence(loss, KLDivergenceLoss, TrackStatistics)",
+          support=BASE + _pkg("uncertainty/__init__.py")),
+    _then("lstm", "lstm/__init__.py", "        return out, (h, c)", "corpus_labml.recurrent(LSTM(5, 16, 2))",
+          support=RNN),
+    _then("hyper_lstm", "hypernetworks/hyper_lstm.py", "        return out, (h, c, h_hat, c_hat)",
+          "corpus_labml.recurrent(HyperLSTM(5, 16, 8, 4, 2))", support=RNN),
+    _then("rhn", "recurrent_highway_networks/__init__.py", "        return out, s",
+          "corpus_labml.recurrent(RHN(5, 16, 3, 2))", support=BASE),
+    _then("resnet", "resnet/__init__.py", "        return x.mean(dim=-1)",
+          f"corpus_labml.images(nn.Sequential({RESNET.format('')}, nn.Linear(16, 4)), {SGD})\n"
+          f"corpus_labml.images(nn.Sequential({RESNET.format('bottlenecks=[4, 8], ')}, nn.Linear(16, 4)), {SGD})",
+          support=BASE),
+    _then("unet", "unet/__init__.py", "        x = self.final_conv(x)\n\n        #\n        return x",
+          "corpus_labml.images(UNet(3, 1), segmentation=True, batch=2, steps=2)", support=BASE),
+    _then("conv_mixer", "conv_mixer/__init__.py", "        x = self.classification(x)\n\n        #\n        return x",
+          "corpus_labml.images(ConvMixer(ConvMixerLayer(16, 3), 2, PatchEmbeddings(16, 2, 3), ClassificationHead(16, 4)))",
+          support=BASE),
+    _then("vit", "transformers/vit/__init__.py", "        x = self.classification(x)\n\n        #\n        return x",
+          "corpus_labml.vit(VisionTransformer, PatchEmbeddings, LearnedPositionalEmbeddings, ClassificationHead)",
+          support=VIT),
+    _then("gat", "graphs/gat/__init__.py", "            return attn_res.mean(dim=1)",
+          "corpus_labml.gat(GraphAttentionLayer)", support=BASE),
+    _then("gatv2", "graphs/gatv2/__init__.py", "            return attn_res.mean(dim=1)",
+          "corpus_labml.gat(GraphAttentionV2Layer)", support=BASE),
+    _then("ponder_net", "adaptive_computation/ponder_net/__init__.py", "        return self.kl_div(p.log(), p_g)",
+          "corpus_labml.ponder(ParityPonderGRU, ReconstructionLoss, RegularizationLoss)", support=PONDER),
+]
