@@ -12,6 +12,7 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "LayerNorm", "GroupNor
 
 
 class _BatchNorm(Module):
+    _version = 2  # (version 2 added num_batches_tracked: older state dicts may lack it)
     __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum=0.1, affine: bool = True,
@@ -72,10 +73,14 @@ class _BatchNorm(Module):
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                               error_msgs):
-        """Old checkpoints without ``num_batches_tracked`` load with it set to 0, as in PyTorch."""
+        """Old checkpoints (before version 2, or without metadata) that lack ``num_batches_tracked`` load keeping the
+        module's count, as in PyTorch; a version-2 state dict without it reports the key missing."""
         key = prefix + "num_batches_tracked"
-        if self.track_running_stats and key not in state_dict:
-            state_dict[key] = core.tensor(0, dtype=core.long)
+        version = local_metadata.get("version", None)
+        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
+            tracked = self.num_batches_tracked
+            state_dict[key] = tracked if tracked is not None and tracked.device.type != "meta" else \
+                core.tensor(0, dtype=core.long)
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                                       error_msgs)
 
