@@ -625,3 +625,129 @@ def ponder(ParityPonderGRU, ReconstructionLoss, RegularizationLoss, steps=3):
         return rec(p, y_hat, y.to(torch.float)) + 0.01 * reg(p)
 
     _fit(model, loss, steps=steps, lr=3e-3)
+
+
+def stand_ins():
+    """Hugging Face's ``transformers`` for Stable Diffusion's CLIP embedder module, which imports its tokenizer and
+    text model at the top (the recipes hand the sampler their own conditioning instead): a module whose
+    ``__file__`` lies in the script's folder, so the runner drops it after the script."""
+    import os
+    import sys
+    import types
+
+    module = types.ModuleType("transformers")
+    module.__file__ = os.path.join(os.getcwd(), "stand_in.py")
+    module.CLIPTokenizer = module.CLIPTextModel = None
+    sys.modules["transformers"] = module
+
+
+def stylegan(MappingNetwork, Generator, Discriminator, GradientPenalty, PathLengthPenalty, steps=2):
+    """StyleGAN 2's training step as its experiment (small: 8x8 images, latent 16): style mixing, per-block noise,
+    the critic's Wasserstein-hinge losses with the R1 gradient penalty, the generator's loss with the path length
+    penalty (both through ``autograd.grad(create_graph=True)``), gradient clipping."""
+    torch = _torch()
+    from labml_nn.gan.wasserstein import DiscriminatorLoss, GeneratorLoss
+
+    torch.manual_seed(0)
+    log_resolution, d_latent, batch = 3, 16, 4
+    mapping, generator = MappingNetwork(d_latent, 2), Generator(log_resolution, d_latent, 8, 16)
+    discriminator, n_blocks = Discriminator(log_resolution, 8, 16), generator.n_blocks
+    d_loss, g_loss, gp, plp = DiscriminatorLoss(), GeneratorLoss(), GradientPenalty(), PathLengthPenalty(0.99)
+    d_opt = torch.optim.Adam(discriminator.parameters(), lr=1e-3, betas=(0.0, 0.99))
+    g_opt = torch.optim.Adam(generator.parameters(), lr=1e-3, betas=(0.0, 0.99))
+    m_opt = torch.optim.Adam(mapping.parameters(), lr=1e-5, betas=(0.0, 0.99))
+    real_images = torch.rand(batch, 3, 8, 8) * 2 - 1
+
+    def generate():
+        if torch.rand(()).item() < 0.9:
+            cross = int(torch.rand(()).item() * n_blocks)
+            w2, w1 = mapping(torch.randn(batch, d_latent)), mapping(torch.randn(batch, d_latent))
+            w = torch.cat((w1[None].expand(cross, -1, -1), w2[None].expand(n_blocks - cross, -1, -1)), dim=0)
+        else:
+            w = mapping(torch.randn(batch, d_latent))[None].expand(n_blocks, -1, -1)
+        noise, resolution = [], 4
+        for i in range(n_blocks):
+            n1 = None if i == 0 else torch.randn(batch, 1, resolution, resolution)
+            noise.append((n1, torch.randn(batch, 1, resolution, resolution)))
+            resolution *= 2
+        return generator(w, noise), w
+
+    for step in range(steps):
+        d_opt.zero_grad()
+        fake, _ = generate()
+        fake_out = discriminator(fake.detach())
+        real = real_images.clone().requires_grad_()
+        real_out = discriminator(real)
+        lr_, lf = d_loss(real_out, fake_out)
+        penalty = gp(real, real_out)
+        (lr_ + lf + 0.5 * 10.0 * penalty * 4).backward()
+        norm = torch.nn.utils.clip_grad_norm_(discriminator.parameters(), max_norm=1.0)
+        d_opt.step()
+        g_opt.zero_grad()
+        m_opt.zero_grad()
+        fake, w = generate()
+        gen = g_loss(discriminator(fake))
+        path = plp(w, fake)
+        if not torch.isnan(path):
+            gen = gen + path
+        gen.backward()
+        torch.nn.utils.clip_grad_norm_(generator.parameters(), max_norm=1.0)
+        torch.nn.utils.clip_grad_norm_(mapping.parameters(), max_norm=1.0)
+        g_opt.step()
+        m_opt.step()
+        print(f"step {step}: critic {lr_.item():.6f} {lf.item():.6f} gp {penalty.item():.6f} clip {norm.item():.6f} "
+              f"generator {gen.item():.6f} path {path.item():.6f}")
+    print("steps", plp.steps.item(), "exp_sum_a", plp.exp_sum_a.item())
+    print(fake[0, :, 0, :3])
+
+
+def stable_diffusion(DDIMSampler, steps=4):
+    """Stable Diffusion's DDIM sampling (labml's LatentDiffusion: its U-Net with cross-attention, the autoencoder)
+    at a small size, with classifier-free guidance on seeded conditioning; the latents decoded, then DDIM's
+    image-to-image ``paint`` from a noised encoding."""
+    torch = _torch()
+    from labml_nn.diffusion.stable_diffusion.latent_diffusion import LatentDiffusion
+    from labml_nn.diffusion.stable_diffusion.model.autoencoder import Autoencoder, Decoder, Encoder
+    from labml_nn.diffusion.stable_diffusion.model.unet import UNetModel
+
+    torch.manual_seed(0)
+    unet = UNetModel(in_channels=4, out_channels=4, channels=32, n_res_blocks=1, attention_levels=[1],
+                     channel_multipliers=[1, 2], n_heads=2, tf_layers=1, d_cond=16)
+    encoder = Encoder(channels=32, channel_multipliers=[1, 2], n_resnet_blocks=1, in_channels=3, z_channels=4)
+    decoder = Decoder(channels=32, channel_multipliers=[1, 2], n_resnet_blocks=1, out_channels=3, z_channels=4)
+    model = LatentDiffusion(unet, Autoencoder(encoder, decoder, 4, 4), None, 0.18215, 1000, 0.00085, 0.012)
+    model.eval()
+    sampler = DDIMSampler(model, n_steps=steps, ddim_eta=0.5)
+    print("time steps", sampler.time_steps.tolist(), "sigma", sampler.ddim_sigma)
+    cond, uncond = torch.randn(1, 3, 16), torch.zeros(1, 3, 16)
+    with torch.no_grad():
+        x = sampler.sample(shape=[1, 4, 4, 4], cond=cond, uncond_scale=2.0, uncond_cond=uncond)
+        print("latent", x[0, 0])
+        image = model.autoencoder_decode(x)
+        print("image", tuple(image.shape), image[0, 0, 0, :4])
+        z = model.autoencoder_encode(image)
+        noised = sampler.q_sample(z, 2)
+        painted = sampler.paint(noised, cond, 2, uncond_scale=2.0, uncond_cond=uncond)
+        print("painted", painted[0, 0, 0])
+
+
+def mlm(MLM, steps=2):
+    """BERT's masking (labml's MLM: 15% chosen, of which 10% randomised and 10% left) on seeded token batches, and a
+    small encoder trained on the masked positions (the labels' 0s are ignored)."""
+    torch = _torch()
+    torch.manual_seed(0)
+    mlm_ = MLM(padding_token=0, mask_token=N_TOKENS - 1, no_mask_tokens=[1], n_tokens=N_TOKENS, masking_prob=0.3)
+    x = torch.randint(2, N_TOKENS - 1, (16, 3))
+    x[-2:, 0] = 0
+    masked, labels = mlm_(x)
+    print("masked", masked.T.tolist())
+    print("labels", labels.T.tolist())
+    from labml_nn.transformers import MultiHeadAttention
+    from labml_nn.transformers.feed_forward import FeedForward
+    from labml_nn.transformers.models import Encoder, TransformerLayer
+
+    layer = TransformerLayer(d_model=D_MODEL, self_attn=MultiHeadAttention(HEADS, D_MODEL, 0.0),
+                             feed_forward=FeedForward(D_MODEL, D_FF, 0.0), dropout_prob=0.0)
+    model = _wrap(Encoder(layer, 2), lambda enc, h: enc(h, None))
+    _fit(model, lambda: torch.nn.functional.cross_entropy(model(masked).reshape(-1, N_TOKENS), labels.reshape(-1),
+                                                          ignore_index=0), steps=steps)
