@@ -84,6 +84,7 @@ class NodeItem(QGraphicsItem):
         self.breakpoint = False
         self.painted_simple: bool | None = None
         self.painted_preview = False
+        self.painted_value = ""  # the value line as the last paint drew it (elided where it had no room)
         self.badge: DiagnosticBadge | None = None  # the diagnostics badge (a child item) while the node has hints
         self.ports: dict[tuple[str, bool], PortItem] = {}
         self._make_ports(node, spec)
@@ -258,11 +259,14 @@ class NodeItem(QGraphicsItem):
                 y += 34
             else:
                 room = w - 16
-                if kind == "value" and self.display.device:
-                    room -= paint_device_tag(painter, self.display.device, w - 8, y) + 6
+                device = self.display.device
+                if kind == "value" and device and not text.endswith(f" {device}"):  # a summary names it already
+                    room -= paint_device_tag(painter, device, w - 8, y) + 6
                     painter.setPen(colors[kind])
-                painter.drawText(QRectF(8, y, room, 16), MIDDLE_LEFT,
-                                 metrics.elidedText(text, Qt.TextElideMode.ElideRight, room))
+                shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
+                if kind == "value":
+                    self.painted_value = shown
+                painter.drawText(QRectF(8, y, room, 16), MIDDLE_LEFT, shown)
                 y += 16
         if self.display.heat:
             self._paint_heat(painter, y + 2)
