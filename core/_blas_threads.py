@@ -19,7 +19,7 @@ import ctypes
 import re
 import threading
 
-__all__ = ["available", "single_threaded", "run_single_threaded"]
+__all__ = ["available", "single_threaded", "run_single_threaded", "openblas_libraries"]
 
 _SYMBOLS = ("scipy_openblas_{}_num_threads64_", "scipy_openblas_{}_num_threads", "openblas_{}_num_threads64_",
             "openblas_{}_num_threads")
@@ -27,20 +27,27 @@ _lock = threading.Lock()
 _state = {"funcs": None, "users": 0, "saved": None, "one": None}
 
 
-def _find():
-    """(get, set) of the OpenBLAS that NumPy loaded, or () when there is none to find."""
+def openblas_libraries() -> list:
+    """The OpenBLAS libraries NumPy loaded, as ``ctypes.CDLL``s (Linux: named in /proc/self/maps; else none)."""
     import numpy  # noqa: F401 - NumPy's BLAS must be loaded before we look for it
 
     try:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
             paths = sorted(set(re.findall(r"(/\S*openblas\S*\.so\S*)", f.read())))
     except OSError:
-        return ()
+        return []
+    libs = []
     for path in paths:
         try:
-            lib = ctypes.CDLL(path)
+            libs.append(ctypes.CDLL(path))
         except OSError:
             continue
+    return libs
+
+
+def _find():
+    """(get, set) of the OpenBLAS that NumPy loaded, or () when there is none to find."""
+    for lib in openblas_libraries():
         for pattern in _SYMBOLS:
             get, put = getattr(lib, pattern.format("get"), None), getattr(lib, pattern.format("set"), None)
             if get is not None and put is not None:

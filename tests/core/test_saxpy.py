@@ -1,0 +1,117 @@
+"""core._saxpy: the BLAS's fused saxpy as SGD's float32 update, used only where a probe proved it rounds once.
+
+PyTorch's ``param.add_(grad, alpha=-lr)`` is a fused multiply-add; ``core._fused.scaled_add_f32_`` gives its bits
+through the BLAS's ``saxpy`` where that fuses, else in float64 with the ties mended. Both routes must give torch's
+bits, on tie-making inputs, every tail length and start offset, and the corner cases the BLAS would skip.
+"""
+
+import numpy as np
+import pytest
+
+import core
+from core import _fused, _saxpy
+
+
+@pytest.fixture(params=["saxpy", "float64"])
+def route(request, monkeypatch):
+    """Each test once with the BLAS's saxpy (where this process has a fusing one) and once without it."""
+    if request.param == "saxpy":
+        if not _saxpy.available():
+            pytest.skip("NumPy's BLAS has no saxpy that fuses here: the float64 route is the only one")
+    else:
+        monkeypatch.setattr(_saxpy, "_state", {"axpy": None, "ready": True})
+    return request.param
+
+
+def _tie_update(n, seed):
+    """A parameter, its gradient and a learning rate such that ``param - lr * grad`` computed in float64 lands on
+    a float32 halfway point for four elements in five (the exact value a hair inside it): ``lr = (1 + m 2^-23)
+    2^-5``, ``grad = ±(1 - m 2^-23) 2^(s + 5)``, so ``lr * grad = ±2^s (1 - m^2 2^-46)``, a hair under half the ulp
+    ``2^(s + 1)`` of a parameter in ``[2^(s + 24), 2^(s + 25))``; the rest plain random values."""
+    rng = np.random.default_rng(seed)
+    m = 77
+    lr = float(np.float32((1 + m * 2.0 ** -23) * 2.0 ** -5))
+    s = rng.integers(-40, -10, n)
+    g = ((1 - m * 2.0 ** -23) * np.exp2(s + 5) * rng.choice([-1.0, 1.0], n)).astype(np.float32)
+    c = (rng.uniform(1, 2, n) * np.exp2(s + 24) * rng.choice([-1.0, 1.0], n)).astype(np.float32)
+    plain = slice(n - n // 5, n)
+    c[plain], g[plain] = (rng.standard_normal((2, n // 5)) * 10).astype(np.float32)
+    return c, g, lr
+
+
+def test_the_updates_do_land_on_float32_ties_in_float64():
+    c, g, lr = _tie_update(4000, seed=0)
+    t = c - np.float64(np.float32(lr)) * g
+    assert ((t.view(np.uint64) & ((1 << 29) - 1)) == (1 << 28)).sum() > 3000  # else the tests prove nothing
+
+
+@pytest.mark.parametrize("n", [512, 513, 1000, 4099, 32768 + 5, 200704])
+def test_sgd_update_of_a_large_parameter_gives_torchs_bits_on_ties(torch, route, n):
+    c, g, lr = _tie_update(n, seed=n)
+    results = []
+    for lib in (core, torch):
+        p = lib.tensor(c, requires_grad=True)
+        p.grad = lib.tensor(g)
+        lib.optim.SGD([p], lr=lr).step()
+        results.append(p.detach().numpy())
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+
+
+@pytest.mark.parametrize("offset", [0, 1, 3, 7, 15])
+def test_every_tail_length_and_offset_gives_torchs_bits(torch, route, offset):
+    c, g, lr = _tie_update(4096, seed=offset)
+    alpha = -np.float32(lr)
+    for n in (511, 512, 513, 527, 543, 575, 600, 1023, 1031):
+        x = np.empty(n + offset, np.float32)[offset:]  # starts ``offset`` floats into an allocation
+        x[...] = c[:n]
+        _fused.scaled_add_f32_(x, g[:n], np.float64(alpha))
+        want = torch.from_numpy(c[:n].copy()).add_(torch.from_numpy(g[:n]), alpha=float(alpha)).numpy()
+        np.testing.assert_array_equal(x.view(np.uint32), want.view(np.uint32))
+
+
+def test_zero_learning_rate_keeps_torchs_signed_zeros_and_nans(torch, route):
+    """``alpha == 0``, where a BLAS returns early: torch's fma still turns ``-0 + 0 * -g`` into +0 and inf into NaN."""
+    n = 1024
+    c = np.where(np.arange(n) % 2 == 0, np.float32(-0.0), np.float32(1.5)).astype(np.float32)
+    g = np.full(n, -2.0, np.float32)
+    g[5], g[6] = np.inf, np.nan
+    results = []
+    for lib in (core, torch):
+        p = lib.tensor(c, requires_grad=True)
+        p.grad = lib.tensor(g)
+        lib.optim.SGD([p], lr=0.0).step()
+        results.append(p.detach().numpy())
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+
+
+def test_strided_and_overlapping_operands_take_the_float64_route_with_torchs_bits(torch, route):
+    c, g, lr = _tie_update(4000, seed=9)
+    alpha = np.float64(np.float32(-lr))
+    x = c.copy()
+    _fused.scaled_add_f32_(x[::2], g[::2], alpha)  # strided: no saxpy
+    want = torch.from_numpy(c.copy())
+    want[::2].add_(torch.from_numpy(g[::2]), alpha=float(alpha))
+    np.testing.assert_array_equal(x, want.numpy())
+    shared = c.copy()
+    _fused.scaled_add_f32_(shared[:2000], shared[1000:3000], alpha)  # overlapping: computed from a copy
+    t = torch.from_numpy(c.copy())
+    t[:2000].add_(t[1000:3000].clone(), alpha=float(alpha))
+    np.testing.assert_array_equal(shared, t.numpy())
+
+
+def test_the_probe_refuses_a_saxpy_that_rounds_twice():
+    """A kernel that rounds the product and the sum separately, or through float64, fails the probe; a fused one
+    (emulated exactly with ``core._fused``) passes."""
+    import ctypes
+
+    def emulated(rounding):
+        def axpy(n, alpha, px, incx, py, incy):
+            x = np.ctypeslib.as_array(ctypes.cast(px, ctypes.POINTER(ctypes.c_float)), (n,))
+            y = np.ctypeslib.as_array(ctypes.cast(py, ctypes.POINTER(ctypes.c_float)), (n,))
+            a = np.float32(alpha.value)
+            y[...] = rounding(a, x, y)
+        return axpy
+
+    assert not _saxpy._fuses(emulated(lambda a, x, y: y + a * x))  # float32, two roundings
+    assert not _saxpy._fuses(emulated(lambda a, x, y: (np.float64(a) * x + y).astype(np.float32)))  # via float64
+    assert _saxpy._fuses(emulated(lambda a, x, y: _fused.fma(np, a, x, y)))
