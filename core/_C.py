@@ -39,3 +39,13 @@ def _is_torch_function_enabled() -> bool:
 def _is_torch_function_mode_enabled() -> bool:
     """Whether a ``TorchFunctionMode`` is entered (and not disabled)."""
     return bool(mode_stack()) and _is_torch_function_enabled()
+
+
+def _get_tracing_state():
+    """The running ``jit.trace``'s state, or None: core's trace runs code eagerly, so None (torchvision's detection
+    models ask before they take their traceable paths)."""
+    return None
+
+
+def _log_api_usage_once(event: str) -> None:
+    """PyTorch's one-time API usage log (torchvision logs each model it builds): core logs nothing."""

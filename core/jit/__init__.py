@@ -146,6 +146,30 @@ def export(fn):
     return fn
 
 
+def _script_if_tracing(fn):
+    """``fn`` compiled when called under ``jit.trace`` and run as it is otherwise (torchvision's box and image helpers
+    are wrapped with it). Core's trace runs the code eagerly, so the wrapper calls ``fn``."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+
+    wrapper.__original_fn = fn  # type: ignore[attr-defined]
+    wrapper.__script_if_tracing_wrapper = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _overload(fn):
+    """``@jit._overload``: a TorchScript overload's signature; eagerly the later definition of the name is the one
+    that runs, so the function is returned as it is."""
+    return fn
+
+
+def _overload_method(fn):
+    """``@jit._overload_method``: a method's TorchScript overload (torchvision's DenseNet layer declares its
+    ``forward`` for a tensor and for a list of them); eagerly the method defined after them is the one that runs."""
+    return fn
+
+
 def script_method(fn):
     """``@jit.script_method`` on a ``ScriptModule`` subclass's method: the method itself, run eagerly."""
     return fn
