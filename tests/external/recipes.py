@@ -42,5 +42,6 @@ RECIPES += __import__("recipes_tutorials4").RECIPES  # tutorials on export, quan
 RECIPES += __import__("recipes_books4").RECIPES  # Microsoft Learn, Pocket Reference, Hands-On ML (helper C)
 RECIPES += __import__("recipes_libraries2").RECIPES  # einops, vit-pytorch, torchdiffeq, metric losses (helper B)
 RECIPES += __import__("recipes_models2").RECIPES  # time series, self-supervised, meta-learning models (helper I)
+RECIPES += __import__("recipes_torchvision").RECIPES  # torchvision's models and transforms on core (helper TV)
 RECIPES += __import__("recipes_intl").RECIPES  # Japanese, Chinese and Korean books and courses (helper J)
 RECIPES += __import__("recipes_labml").RECIPES  # labml annotated paper implementations, Captum (helper s17)

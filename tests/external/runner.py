@@ -6,7 +6,8 @@ run unchanged. Each script runs as ``__main__`` in a fresh namespace with its ow
 ``sys.path`` and as working directory; global state scripts set (default dtype, grad mode, print
 options, seeds: torch's, NumPy's and Python's) is reset before each script. ``matplotlib`` and
 ``torchvision`` (and ``IPython``, ``torchtext``, ``tqdm``, ``PIL``, which textbooks' helper modules import)
-are stubbed in both runs (plots draw nothing; dataset downloads are replaced by the recipes' edits).
+are stubbed in both runs (plots draw nothing; dataset downloads are replaced by the recipes' edits). A script whose
+folder holds torchvision's own Python package (``recipes_torchvision.py``) gets that package instead of the stub.
 """
 
 from __future__ import annotations
@@ -202,6 +203,58 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
+_TORCHVISION_KEPT = ("torchvision.datasets", "torchvision.io")  # stubs still (datasets download; io decodes in C++)
+
+
+_PIL_PARTS = ("PIL", "PIL.Image", "PIL.ImageDraw", "PIL.ImageColor", "PIL.ImageFont", "PIL.ImageEnhance",
+              "PIL.ImageOps")
+
+
+def _pil_without_images() -> dict:
+    """Pillow's modules as torchvision imports them, with no image: ``Image.Image`` and ``ImageDraw.ImageDraw`` are
+    classes (torchvision tests ``isinstance(x, Image.Image)`` and subclasses ``ImageDraw``), the rest stubs."""
+    modules = {name: _Stub(name) for name in _PIL_PARTS}
+    modules["PIL"].__version__ = "11.0.0"
+    modules["PIL"].__path__ = []
+    modules["PIL.Image"].Image = type("Image", (), {"__module__": "PIL.Image"})
+    modules["PIL.ImageDraw"].ImageDraw = type("ImageDraw", (), {"__module__": "PIL.ImageDraw"})
+    for name in _PIL_PARTS[1:]:
+        setattr(modules["PIL"], name[4:], modules[name])
+    return modules
+
+
+@contextlib.contextmanager
+def _real_torchvision(folder: str):
+    """Where a script's folder holds torchvision's own Python package (fetched beside it, ``recipes_torchvision.py``),
+    ``import torchvision`` loads that package instead of the stub, in both runs. What needs its compiled extension
+    stays out: ``_meta_registrations``/``_autograd_registrations`` (which register ``torch.ops.torchvision``'s C++
+    kernels) are empty modules, ``datasets`` and ``io`` stay stubs, and ``PIL.Image.Image`` is a class no image is an
+    instance of (Pillow is not installed: the transforms take tensors). Its ``extension`` module runs as it is and
+    finds no ``_C`` library (``_has_ops()`` is False, as in a torchvision built without its C++ ops)."""
+    if not os.path.isfile(os.path.join(folder, "torchvision", "__init__.py")):
+        yield
+        return
+    saved = {n: m for n, m in sys.modules.items() if n == "torchvision" or n.startswith("torchvision.")}
+    for name in saved:
+        if name not in _TORCHVISION_KEPT:
+            del sys.modules[name]
+    for name in ("torchvision._meta_registrations", "torchvision._autograd_registrations"):
+        sys.modules[name] = types.ModuleType(name)
+    saved_pil = {n: sys.modules.get(n) for n in _PIL_PARTS}
+    sys.modules.update(_pil_without_images())
+    try:
+        yield
+    finally:
+        for name in [n for n in sys.modules if n == "torchvision" or n.startswith("torchvision.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+        for name, module in saved_pil.items():
+            if module is None:
+                del sys.modules[name]
+            else:
+                sys.modules[name] = module
+
+
 def _reset(lib) -> None:
     lib.set_default_dtype(lib.float32)
     lib.set_grad_enabled(True)
@@ -225,7 +278,7 @@ def run_one(lib, path: str) -> str:
     np.random.seed(0)
     np.set_printoptions(**_NUMPY_PRINT)  # a script's np.set_printoptions(precision=2) must not reach the next one
     try:
-        with contextlib.redirect_stdout(out):
+        with contextlib.redirect_stdout(out), _real_torchvision(os.path.dirname(path)):
             runpy.run_path(path, run_name="__main__")
     except SystemExit:
         pass

@@ -1,0 +1,145 @@
+"""Drivers for torchvision's own Python code (``recipes_torchvision.py``; our text).
+
+A recipe fetches one of torchvision's package modules (``torchvision/models/__init__.py``, the transforms'
+``__init__``...) as its script, with the whole Python package beside it, and appends calls to the drivers here.
+The runner loads that package instead of its torchvision stub (``runner._real_torchvision``: no compiled
+extension, in both runs). The drivers do what torchvision's documentation and tests do with it: build a model with
+``weights=None`` (seeded), count its parameters, run a forward on a small batch, a backward and SGD steps, and
+print the shapes, losses and a few values; apply transforms with torch's seeded RNG and print what comes out.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+
+def _values(t, n=6):
+    """The first values to 5 decimals (fixed, not significant, digits: a logit near 0 is rounding noise)."""
+    return [f"{v:.5f}" for v in t.detach().flatten()[:n].tolist()]
+
+
+def _summary(model):
+    """Parameter and buffer counts, the number of modules and the state_dict's first and last keys with shapes."""
+    state = model.state_dict()
+    keys = [f"{k}{tuple(v.shape)}" for k, v in state.items()]
+    print(type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()),
+          "trainable:", sum(p.numel() for p in model.parameters() if p.requires_grad),
+          "buffers:", sum(b.numel() for b in model.buffers()), "modules:", len(list(model.modules())))
+    print("state_dict:", len(keys), "entries:", *keys[:4], "...", *keys[-3:])
+
+
+def _loss(out, y):
+    """Cross-entropy of the logits; a training-mode GoogLeNet or Inception v3 also returns its auxiliary classifiers'
+    logits (a namedtuple), weighted 0.3 as torchvision's reference training script does."""
+    if isinstance(out, tuple):
+        main, *aux = out
+        return F.cross_entropy(main, y) + sum(0.3 * F.cross_entropy(a, y) for a in aux if a is not None), main
+    return F.cross_entropy(out, y), out
+
+
+def classify(builder, shape=(3, 64, 64), *, classes=10, steps=2, lr=0.01, batch=2, frozen_bn=False, **kwargs):
+    """``builder(weights=None, num_classes=classes, **kwargs)`` (seeded) trained ``steps`` SGD steps (momentum 0.9,
+    weight decay) on a seeded ``(batch, *shape)`` batch, then its eval-mode logits.
+
+    ``frozen_bn``: the BatchNorm layers stay in eval mode during the steps (their running statistics, as when
+    fine-tuning a backbone). In training mode a BatchNorm over a 2-image batch of noise at 2x2 or 1x1 pixels
+    normalises a handful of values, some channels nearly constant, which amplifies float32 rounding to 1e-4 of the
+    gradient norm in the first backward (MobileNet, RegNet, MnasNet, GoogLeNet: the same models in float64 match
+    torch to every printed digit), and the steps then diverge."""
+    torch.manual_seed(0)
+    model = builder(weights=None, num_classes=classes, **kwargs)
+    _summary(model)
+    x = torch.randn(batch, *shape)
+    y = torch.randint(0, classes, (batch,))
+    opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, weight_decay=1e-4)
+    model.train()
+    if frozen_bn and frozen_bn != "only":  # "only": at 1x1 pixels the batch statistics are rounding noise
+        with torch.no_grad():
+            print("train-mode loss", f"{_loss(model(x), y)[0].item():.5g}")
+    if frozen_bn:
+        model.apply(lambda m: m.eval() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) else None)
+    for step in range(steps):
+        opt.zero_grad()
+        out = model(x)
+        loss, logits = _loss(out, y)
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1e9)
+        opt.step()
+        print(step, type(out).__name__, tuple(logits.shape), f"loss {loss.item():.6g}", f"grad norm {norm.item():.6g}")
+    print("no grad:", [n for n, p in model.named_parameters() if p.grad is None][:5])
+    model.eval()
+    with torch.no_grad():
+        out = model(x)
+    print("eval", tuple(out.shape), _values(out), f"argmax {out.argmax(1).tolist()}")
+    return model
+
+
+def segment(builder, shape=(3, 64, 64), *, classes=3, steps=2, lr=0.01, batch=2, **kwargs):
+    """A segmentation model (``out``, and ``aux`` where asked): per-pixel cross-entropy for ``steps`` SGD steps."""
+    torch.manual_seed(0)
+    model = builder(weights=None, weights_backbone=None, num_classes=classes, **kwargs)
+    _summary(model)
+    x = torch.randn(batch, *shape)
+    y = torch.randint(0, classes, (batch, *shape[1:]))
+    opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr, momentum=0.9)
+    model.train()
+    for step in range(steps):
+        opt.zero_grad()
+        out = model(x)
+        loss = sum((0.5 if k == "aux" else 1.0) * F.cross_entropy(v, y) for k, v in out.items())
+        loss.backward()
+        opt.step()
+        print(step, {k: tuple(v.shape) for k, v in out.items()}, f"loss {loss.item():.6g}")
+    model.eval()
+    with torch.no_grad():
+        out = model(x)["out"]
+    print("eval", tuple(out.shape), _values(out), "pixels per class", torch.bincount(out.argmax(1).flatten(),
+                                                                                      minlength=classes).tolist())
+    return model
+
+
+def image(shape=(3, 48, 64), dtype=torch.uint8, seed=0):
+    """A seeded image tensor: uint8 pixels in [0, 255], or floats in [0, 1)."""
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.uint8:
+        return torch.randint(0, 256, shape, dtype=torch.uint8, generator=g)
+    return torch.rand(shape, generator=g, dtype=dtype)
+
+
+def show(name, out):
+    """What a transform gave: type, shape, dtype, sum and the first values (a tuple or dict: each part)."""
+    if isinstance(out, dict):
+        for key, value in out.items():
+            show(f"{name}[{key}]", value)
+        return
+    if isinstance(out, (tuple, list)):
+        for i, value in enumerate(out):
+            show(f"{name}[{i}]", value)
+        return
+    if not isinstance(out, torch.Tensor):
+        print(name, type(out).__name__, out)
+        return
+    flat = out.detach().double().flatten()
+    weights = torch.arange(flat.numel(), dtype=torch.float64).remainder(7) + 1  # where the values are, not just which
+    if out.dtype.is_floating_point:
+        numbers = [f"sum {flat.sum().item():.7g}", f"weighted {(flat * weights).sum().item():.7g}", *_values(flat, 5)]
+    else:  # integers and booleans: exact
+        numbers = [f"sum {int(flat.sum().item())}", f"weighted {int((flat * weights).sum().item())}",
+                   str(flat[:5].long().tolist())]
+    print(name, type(out).__name__, tuple(out.shape), str(out.dtype).split(".")[-1], *numbers)
+
+
+def apply_each(transforms, make_input, *, seed=0, repeats=1):
+    """Each ``(name, transform)`` on ``make_input()``, after ``torch.manual_seed(seed)`` (random transforms draw
+    their parameters from torch's global generator)."""
+    for name, transform in transforms:
+        torch.manual_seed(seed)
+        for _ in range(repeats):
+            try:
+                out = transform(make_input())
+            except Exception as exc:  # a refusal is part of the output (both libraries should refuse alike)
+                print(name, "raises", type(exc).__name__, str(exc)[:120])
+                break
+            show(name, out)
+        print("   ", repr(transform).replace("\n", " ")[:160])

@@ -1,0 +1,149 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+torchvision's own Python code on core (2026-12-05, corpus helper TV): pytorch/vision at the commit of its 0.28.0
+release (BSD-3-Clause), its pure-Python package fetched beside each script (``TV_PACKAGE``: models, ops,
+transforms, transforms.v2, tv_tensors, utils; not datasets or io, which stay the runner's stubs). The runner loads
+that package in both runs without its compiled extension (``runner._real_torchvision``). Each script is one of the
+package's own modules run as the module it is (``__package__`` set, so its relative imports resolve:
+``torchvision/models/__init__.py``, the transforms' ``__init__``...), with calls to ``corpus_torchvision.py``'s
+drivers appended: the architectures built with ``weights=None`` at a small size, trained a few SGD steps; the
+transforms applied with torch's seeded RNG, as torchvision's documentation and tests use them.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+TV = ("pytorch/vision", "8fb87713a24951e639c494b0f2a8a81b5f8e33a6", "BSD-3-Clause")  # the v0.28.0 release
+_MODULES = {
+    "": "__init__ _internally_replaced_utils _utils extension utils",
+    "models": "__init__ _api _meta _utils alexnet convnext densenet efficientnet feature_extraction googlenet "
+              "inception maxvit mnasnet mobilenet mobilenetv2 mobilenetv3 regnet resnet shufflenetv2 squeezenet "
+              "swin_transformer vgg vision_transformer",
+    "models/detection": "__init__ _utils anchor_utils backbone_utils faster_rcnn fcos generalized_rcnn image_list "
+                        "keypoint_rcnn mask_rcnn retinanet roi_heads rpn ssd ssdlite transform",
+    "models/optical_flow": "__init__ _utils raft",
+    "models/quantization": "__init__ googlenet inception mobilenet mobilenetv2 mobilenetv3 resnet shufflenetv2 utils",
+    "models/segmentation": "__init__ _utils deeplabv3 fcn lraspp",
+    "models/video": "__init__ mvit resnet s3d swin_transformer",
+    "ops": "__init__ _box_convert _register_onnx_ops _utils boxes ciou_loss deform_conv diou_loss drop_block "
+           "feature_pyramid_network focal_loss giou_loss misc poolers ps_roi_align ps_roi_pool roi_align roi_pool "
+           "stochastic_depth",
+    "transforms": "__init__ _functional_pil _functional_tensor _presets autoaugment functional transforms",
+    "transforms/v2": "__init__ _augment _auto_augment _color _container _deprecated _geometry _meta _misc _temporal "
+                     "_transform _type_conversion _utils",
+    "transforms/v2/functional": "__init__ _augment _color _deprecated _geometry _meta _misc _temporal "
+                                "_type_conversion _utils",
+    "tv_tensors": "__init__ _bounding_boxes _image _keypoints _mask _torch_function_helpers _tv_tensor _video",
+}
+TV_PACKAGE = [(p, p) for folder, names in _MODULES.items() for name in names.split()
+              for p in ["/".join(filter(None, ("torchvision", folder, f"{name}.py")))]]
+DRIVERS = "__import__('corpus_torchvision')"
+
+
+def _tv(name, module, first, last, *calls):
+    """torchvision/MODULE.py run as its module (``first``, its first line, gets ``__package__`` before it), the
+    ``calls`` to the drivers appended after ``last``, its last line."""
+    package = ".".join(["torchvision", *module.split("/")[:-1]])
+    return _r(f"tv_{name}", TV, f"torchvision/{module}.py",
+              [(first, f"__package__ = {package!r}  # run as the package's module\n{first}"),
+               (last, "\n".join([last, "", *calls]))], support=TV_PACKAGE)
+
+
+MODELS = ("models/__init__", "from .alexnet import *",
+          "from ._api import get_model, get_model_builder, get_model_weights, get_weight, list_models, Weights, "
+          "WeightsEnum")
+
+
+def _model(name, *lines):
+    """The models package's ``__init__`` with ``lines`` appended (``tv`` names the drivers)."""
+    return _tv(f"models_{name}", *MODELS, f"tv = {DRIVERS}", *lines)
+
+
+RECIPES += [
+    _model("resnet", "tv.classify(resnet18)",
+           "tv.classify(resnet18, (3, 32, 32), zero_init_residual=True, steps=1, frozen_bn=True)"),
+    _model("resnext", "from torchvision.models.resnet import Bottleneck",
+           "tv.classify(lambda **kw: ResNet(Bottleneck, [1, 1, 1, 1], groups=4, width_per_group=16, **kw))"),
+    _model("mobilenet_v2", "tv.classify(mobilenet_v2, width_mult=0.25, dropout=0.1, frozen_bn=True)"),
+    _model("mobilenet_v3", "tv.classify(mobilenet_v3_small)", "tv.classify(mobilenet_v3_large, width_mult=0.25, steps=1)"),
+    _model("efficientnet_b0", "tv.classify(efficientnet_b0, stochastic_depth_prob=0.2, frozen_bn=True)"),
+    _model("convnext", "from torchvision.models.convnext import CNBlockConfig",
+           "tv.classify(lambda **kw: ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)], "
+           "stochastic_depth_prob=0.1, **kw))"),
+    _model("regnet", "tv.classify(regnet_y_400mf, frozen_bn=True)"),
+    _model("shufflenet", "tv.classify(shufflenet_v2_x0_5, frozen_bn=True)"),
+    _model("squeezenet", "tv.classify(squeezenet1_1)", "tv.classify(squeezenet1_0, steps=1)"),
+    _model("densenet", "tv.classify(lambda **kw: DenseNet(8, (2, 2), 16, **kw))",
+           "tv.classify(lambda **kw: DenseNet(8, (2, 2), 16, memory_efficient=True, **kw), steps=1)"),
+    _model("googlenet", "tv.classify(googlenet, aux_logits=True, init_weights=True, steps=1, frozen_bn=True)"),
+    _model("inception_v3", "tv.classify(inception_v3, (3, 75, 75), aux_logits=False, init_weights=True, steps=1, "
+                           "frozen_bn='only')"),
+    _model("mnasnet", "tv.classify(mnasnet0_5, frozen_bn=True)"),
+    _model("vit", "tv.classify(lambda **kw: VisionTransformer(32, 8, 2, 2, 32, 64, dropout=0.1, **kw), (3, 32, 32))"),
+    _model("swin", "tv.classify(lambda **kw: SwinTransformer([4, 4], 16, [2, 2], [2, 4], [4, 4], "
+                   "stochastic_depth_prob=0.1, **kw), (3, 32, 32))"),
+    _model("maxvit", "tv.classify(lambda **kw: MaxVit((32, 32), 8, 2, [16, 32], [1, 1], 0.1, head_dim=8, **kw), "
+                     "(3, 32, 32))"),
+    _model("lraspp", "tv.segment(segmentation.lraspp_mobilenet_v3_large)"),
+]
+
+U8 = "lambda: tv.image()"  # a seeded 3x48x64 uint8 image
+F32 = "lambda: tv.image(dtype=torch.float32)"
+BATCH = "lambda: tv.image((4, 3, 32, 40), dtype=torch.float32)"
+
+
+def _each(make, *pairs):
+    """One ``apply_each`` call: ``pairs`` are ``"name", "transform"`` source texts."""
+    items = ", ".join(f"({n!r}, {t})" for n, t in zip(pairs[::2], pairs[1::2]))
+    return f"tv.apply_each([{items}], {make})"
+
+
+TRANSFORMS = ("transforms/__init__", "from .transforms import *", "from .autoaugment import *")
+RECIPES += [
+    _tv("transforms_geometry", *TRANSFORMS, f"tv = {DRIVERS}", "import torch",
+        _each(U8, "resize", "Resize(32)", "resize_pair", "Resize((20, 30), antialias=False)",
+              "resize_nearest", "Resize(24, interpolation=InterpolationMode.NEAREST)",
+              "resize_max", "Resize(30, max_size=36)", "center_crop", "CenterCrop(40)",
+              "center_crop_pads", "CenterCrop((50, 70))", "random_crop", "RandomCrop(32, padding=4)",
+              "random_crop_reflect", "RandomCrop(32, padding=4, padding_mode='reflect')",
+              "random_crop_pad_needed", "RandomCrop(56, pad_if_needed=True, fill=7)",
+              "hflip", "RandomHorizontalFlip(p=1.0)", "vflip", "RandomVerticalFlip(p=1.0)",
+              "resized_crop", "RandomResizedCrop(32, scale=(0.3, 1.0))", "pad_edge", "Pad((1, 2, 3, 4), "
+              "padding_mode='edge')", "pad_symmetric", "Pad(3, padding_mode='symmetric')", "five_crop", "FiveCrop(16)",
+              "ten_crop", "TenCrop(16, vertical_flip=True)"),
+        _each(F32, "resize_bicubic", "Resize(24, interpolation=InterpolationMode.BICUBIC)",
+              "resized_crop", "RandomResizedCrop((24, 32), scale=(0.5, 0.9), ratio=(0.5, 2.0))",
+              "rotation", "RandomRotation(30)", "rotation_expand", "RandomRotation((10, 40), expand=True, fill=0.5)",
+              "affine", "RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=10)",
+              "affine_bilinear", "RandomAffine(20, interpolation=InterpolationMode.BILINEAR, fill=(0.2, 0.4, 0.6))",
+              "perspective", "RandomPerspective(0.4, p=1.0)", "elastic", "ElasticTransform(alpha=20.0, sigma=3.0)"),
+        _each(BATCH, "batch_resize", "Resize(16)", "batch_crop", "RandomCrop(24)",
+              "batch_rotation", "RandomRotation(45)")),
+    _tv("transforms_color", *TRANSFORMS, f"tv = {DRIVERS}", "import torch",
+        _each(U8, "jitter", "ColorJitter(0.4, 0.4, 0.4, 0.1)", "jitter_hue", "ColorJitter(hue=0.3)",
+              "grayscale", "Grayscale(3)", "random_grayscale", "RandomGrayscale(p=1.0)",
+              "blur", "GaussianBlur(5, sigma=(0.1, 2.0))", "invert", "RandomInvert(p=1.0)",
+              "posterize", "RandomPosterize(4, p=1.0)", "solarize", "RandomSolarize(128, p=1.0)",
+              "sharpness", "RandomAdjustSharpness(2.0, p=1.0)", "autocontrast", "RandomAutocontrast(p=1.0)",
+              "equalize", "RandomEqualize(p=1.0)", "to_float", "ConvertImageDtype(torch.float32)",
+              "erasing_uint8", "Compose([ConvertImageDtype(torch.float32), RandomErasing(p=1.0)])"),
+        _each(F32, "jitter", "ColorJitter(0.4, 0.4, 0.4, 0.1)", "normalize", "Normalize((0.485, 0.456, 0.406), "
+              "(0.229, 0.224, 0.225))", "erasing", "RandomErasing(p=1.0, value='random')",
+              "erasing_value", "RandomErasing(p=1.0, scale=(0.1, 0.2), value=(0.5, 0.5, 0.5))",
+              "to_uint8", "ConvertImageDtype(torch.uint8)", "pipeline", "Compose([RandomResizedCrop(32), "
+              "RandomHorizontalFlip(), ColorJitter(0.2, 0.2, 0.2), Normalize((0.5,) * 3, (0.25,) * 3)])",
+              "random_apply", "RandomApply([GaussianBlur(3), RandomInvert(1.0)], p=0.9)",
+              "random_choice", "RandomChoice([RandomInvert(1.0), Grayscale(3)])",
+              "random_order", "RandomOrder([Resize(20), CenterCrop(16)])",
+              "linear", "Compose([Resize((4, 4)), LinearTransformation(torch.eye(48) * 2, torch.zeros(48))])")),
+    _tv("transforms_autoaugment", *TRANSFORMS, f"tv = {DRIVERS}", "import torch",
+        _each(U8, "autoaugment", "AutoAugment()", "autoaugment_cifar", "AutoAugment(AutoAugmentPolicy.CIFAR10)",
+              "autoaugment_svhn", "AutoAugment(AutoAugmentPolicy.SVHN)", "randaugment", "RandAugment()",
+              "randaugment_strong", "RandAugment(num_ops=3, magnitude=15)", "trivial", "TrivialAugmentWide()",
+              "augmix", "AugMix()"), "torch.manual_seed(1)",
+        _each(U8, "autoaugment_repeated", "AutoAugment()", "randaugment_repeated", "RandAugment(num_ops=2)")
+        .replace("], lambda: tv.image())", "], lambda: tv.image(), repeats=4)")),
+]
