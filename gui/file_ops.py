@@ -51,12 +51,23 @@ def recent_files() -> list:
 
 
 def remember_file(path: str) -> None:
-    paths = [path] + [p for p in recent_files() if p != path]
+    """Put ``path`` first in Open recent, absolute: ``app.py examples/x.json`` and the same file opened from a
+    menu are one entry, and the entry still opens from another working directory."""
+    path = os.path.abspath(path)
+    paths = [path] + [p for p in recent_files() if os.path.abspath(p) != path]
     QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", paths[:MAX_RECENT])
 
 
 def forget_file(path: str) -> None:
-    QSettings("Nodegrad", "Nodegrad").setValue("recentFiles", [p for p in recent_files() if p != path])
+    path = os.path.abspath(path)
+    QSettings("Nodegrad", "Nodegrad").setValue("recentFiles",
+                                               [p for p in recent_files() if os.path.abspath(p) != path])
+
+
+def recent_labels(paths: list[str]) -> list[str]:
+    """Open recent's entries: each file's name, with its folder where two entries share a name."""
+    names = [os.path.basename(p) for p in paths]
+    return [f"{name} ({os.path.dirname(p)})" if names.count(name) > 1 else name for name, p in zip(names, paths)]
 
 
 def export_image(scene: QGraphicsScene, path: str) -> str | None:

@@ -191,8 +191,9 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
-        for p in file_ops.recent_files():
-            self.recent_menu.addAction(os.path.basename(p), partial(recent_files.open_recent, self, p)).setToolTip(p)
+        paths = file_ops.recent_files()
+        for p, label in zip(paths, file_ops.recent_labels(paths)):
+            self.recent_menu.addAction(label, partial(recent_files.open_recent, self, p)).setToolTip(p)
 
     def _wire(self) -> None:
         a = self.named_actions

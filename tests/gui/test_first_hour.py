@@ -6,7 +6,7 @@ import pytest
 from core.nodegraph.model import commands
 from core.nodegraph.model.document import Graph
 from gui import file_ops
-from tests.gui.real_input import click_toolbar, shown
+from tests.gui.real_input import click, click_toolbar, shown
 
 SIZES = [(1366, 768), (1920, 1080)]
 
@@ -28,3 +28,30 @@ def test_a_big_tensors_value_line_shows_its_dtype_and_device_whole(qtbot, empty_
     qtbot.waitUntil(lambda: item.display.value == "(32, 3, 224, 224) float32 cpu" and item.display.device == "cpu")
     w.view.viewport().update()
     qtbot.waitUntil(lambda: item.painted_value == item.display.value)  # drawn whole: no "…", no second "cpu"
+
+
+def test_open_recent_lists_a_file_once_however_it_was_opened_and_names_the_folders_of_namesakes(
+        qtbot, empty_window, tmp_path, monkeypatch):
+    """``app.py examples/01-tensors.json`` and the same lesson from Help ▸ Lessons were two '01-tensors.json'
+    entries (one relative to the directory the app started in); two files of one name were two entries alike."""
+    from tests.gui.test_window_fits import choose_menu
+
+    graph = Graph()
+    commands.AddNode({"type": "source.tensor", "params": {}, "position": [0.0, 0.0]}).do(graph)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        assert file_ops.save_graph(graph, str(tmp_path / folder / "g.json")) is None
+    monkeypatch.chdir(tmp_path)
+    w = shown(qtbot, empty_window)
+    assert w.open_path(str(tmp_path / "b" / "g.json"))
+    assert w.open_path("a/g.json")  # as on the command line
+    assert w.open_path(str(tmp_path / "a" / "g.json"))  # as from a menu
+    assert file_ops.recent_files() == [str(tmp_path / "a" / "g.json"), str(tmp_path / "b" / "g.json")]
+
+    choose_menu(qtbot, w, ["File", "Open recent"])
+    menu = w.recent_menu
+    qtbot.waitUntil(menu.isVisible)
+    labels = [a.text() for a in menu.actions()]
+    assert labels == [f"g.json ({tmp_path / 'a'})", f"g.json ({tmp_path / 'b'})"]
+    click(menu, menu.actionGeometry(menu.actions()[1]).center())
+    qtbot.waitUntil(lambda: w.path == str(tmp_path / "b" / "g.json"))
