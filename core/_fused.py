@@ -99,6 +99,10 @@ def scaled_add(xp, x, y, alpha):
 def fma_(xp, c, a, b) -> None:
     """``c = a * b + c`` in place, rounded once (``c`` an array; ``a``/``b`` arrays or numbers of ``c``'s dtype)."""
     if xp is np and c.dtype == _f32:
+        if type(a) is np.float32 and a and type(b) is np.ndarray and b.dtype == _f32 and b.shape == c.shape \
+                and c.size >= _UPDATE_MIN and c.flags.c_contiguous and b.flags.c_contiguous and c.flags.writeable \
+                and not np.may_share_memory(c, b) and _saxpy.saxpy_(c, b, a):  # (lerp_: Adam's first moment)
+            return  # the BLAS's fused saxpy (``core._saxpy``): one pass, the same bits
         if _chunkable(c, a, b) == c.shape and c.flags.writeable:  # large: in float64 chunks (same bits)
             _fma_f32_chunks(c, a, b, c)
             return
@@ -158,7 +162,7 @@ def _fma_f32_chunks(out, a, b, c) -> None:
 
 
 _UPDATE_CHUNK = 32768  # elements of ``scaled_add_f32_``'s float64 chunk (256 KiB: its passes stay in L2)
-_UPDATE_MIN = 512  # elements from which ``scaled_add_f32_`` reuses two scratch arrays
+_UPDATE_MIN = 512  # elements from which ``scaled_add_f32_`` and ``fma_`` take the BLAS's saxpy, or reuse scratch
 
 
 def scaled_add_f32_(x, y, alpha64) -> None:

@@ -115,3 +115,32 @@ def test_the_probe_refuses_a_saxpy_that_rounds_twice():
     assert not _saxpy._fuses(emulated(lambda a, x, y: y + a * x))  # float32, two roundings
     assert not _saxpy._fuses(emulated(lambda a, x, y: (np.float64(a) * x + y).astype(np.float32)))  # via float64
     assert _saxpy._fuses(emulated(lambda a, x, y: _fused.fma(np, a, x, y)))
+
+
+@pytest.mark.parametrize("n", [511, 512, 1000, 70000])
+def test_lerp_and_an_fma_with_a_number_give_torchs_bits(torch, route, n):
+    """``fma_`` with a number (``lerp_``'s small-weight form: Adam's first moment) takes the saxpy too."""
+    c, g, lr = _tie_update(n, seed=n + 1)
+    got = c.copy()
+    _fused.fma_(np, got, np.float32(lr), g)
+    want = torch.from_numpy(c.copy()).add_(torch.from_numpy(g), alpha=float(np.float32(lr))).numpy()
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    for weight in (0.1, 0.3, 0.7):
+        got = c.copy()
+        _fused.lerp_(np, got, g, weight)
+        want = torch.from_numpy(c.copy()).lerp_(torch.from_numpy(g), weight).numpy()
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW"])
+def test_adam_steps_on_a_large_parameter_give_torchs_bits(torch, route, name):
+    c, g, _ = _tie_update(256 * 40, seed=5)
+    results = []
+    for lib in (core, torch):
+        p = lib.tensor(c.reshape(256, 40), requires_grad=True)
+        opt = getattr(lib.optim, name)([p], lr=1e-3)
+        for k in range(3):
+            p.grad = lib.tensor(g.reshape(256, 40) * np.float32(k + 1))
+            opt.step()
+        results.append(p.detach().numpy())
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
