@@ -7,6 +7,8 @@ from core import _torch_function
 from core._random import Generator
 from core._torch_dispatch import DisableTorchDispatch as _DisableTorchDispatch  # noqa: F401 (torch's name)
 from core._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass, is_enabled, mode_stack
+from core.futures import _Future as Future  # noqa: F401 (torch._C.Future, what torch.futures.Future extends)
+from core.futures import collect_all as _collect_all  # noqa: F401
 
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "Generator"]
 

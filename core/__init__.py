@@ -106,7 +106,8 @@ _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "seriali
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",
                "distributed", "_dynamo", "_functorch", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft",
                "signal", "_C", "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom", "fx", "export",
-               "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str", "nested", "types")
+               "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str", "nested", "types",
+               "futures")
 
 
 def __getattr__(name):
@@ -119,6 +120,8 @@ def __getattr__(name):
         return _importlib.import_module("core.nested").jagged
     if name == "vmap":  # torch.vmap is torch.func.vmap
         return _importlib.import_module("core.func").vmap
+    if name == "Future":  # torch.Future, torch._C.Future: the base class of torch.futures.Future
+        return _importlib.import_module("core.futures")._Future
     if name == "library":  # torch.library: defining operators from Python (importing it sets the attribute)
         return _importlib.import_module("core.library")
     raise AttributeError(f"module 'core' has no attribute '{name}'")
