@@ -16,7 +16,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from core import _backend, _dtype, _from_data, _removed_attrs, _torch_dispatch, _torch_function
+from core import _backend, _dtype, _from_data, _memory_format, _removed_attrs, _torch_dispatch, _torch_function
 from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
@@ -884,35 +884,32 @@ class Tensor(metaclass=_TensorMeta):
             raise ValueError(f"invalid type: '{dtype}'")
         return self.to(dtype)
 
-    def float(self):
-        return self.to(_dtype.float32)
+    def _cast_method(name, dtype_name):  # a helper used while building the class body
+        """``x.float()``...: ``to(dtype)`` with a keyword-only ``memory_format``, as PyTorch's methods take it."""
+        def method(self, *args, memory_format=_memory_format.preserve_format):
+            if args:
+                raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} was given")
+            if not isinstance(memory_format, _memory_format.memory_format):
+                raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, "
+                                f"not {type(memory_format).__name__}")
+            return self.to(getattr(_dtype, dtype_name), memory_format=memory_format)
+        method.__name__, method.__qualname__ = name, "Tensor." + name
+        return method
 
-    def double(self):
-        return self.to(_dtype.float64)
-
-    def half(self):
-        return self.to(_dtype.float16)
-
-    def bfloat16(self):
-        return self.to(_dtype.bfloat16)
-
-    def long(self):
-        return self.to(_dtype.int64)
-
-    def int(self):
-        return self.to(_dtype.int32)
-
-    def short(self):
-        return self.to(_dtype.int16)
-
-    def char(self):
-        return self.to(_dtype.int8)
-
-    def byte(self):
-        return self.to(_dtype.uint8)
-
-    def bool(self):
-        return self.to(_dtype.bool)
+    float = _cast_method("float", "float32")
+    double = _cast_method("double", "float64")
+    half = _cast_method("half", "float16")
+    bfloat16 = _cast_method("bfloat16", "bfloat16")
+    long = _cast_method("long", "int64")
+    int = _cast_method("int", "int32")
+    short = _cast_method("short", "int16")
+    char = _cast_method("char", "int8")
+    byte = _cast_method("byte", "uint8")
+    bool = _cast_method("bool", "bool")
+    cfloat = _cast_method("cfloat", "complex64")
+    cdouble = _cast_method("cdouble", "complex128")
+    chalf = _cast_method("chalf", "complex32")  # NOTE: raises TypeError: NumPy has no complex32
+    del _cast_method
 
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
@@ -992,15 +989,6 @@ class Tensor(metaclass=_TensorMeta):
     @imag.setter
     def imag(self, value) -> None:
         self.imag.copy_(value if isinstance(value, Tensor) else self.imag.new_tensor(value))
-
-    def cfloat(self):
-        return self.to(_dtype.complex64)
-
-    def cdouble(self):
-        return self.to(_dtype.complex128)
-
-    def chalf(self):
-        return self.to(_dtype.complex32)  # NOTE: raises TypeError: NumPy has no complex32
 
     @property
     def mT(self):
