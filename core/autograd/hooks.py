@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 
+import core
+
 __all__ = ["RemovableHandle", "register_tensor_hook", "register_post_accumulate_grad_hook"]
 
 _ids = itertools.count()
@@ -72,5 +74,8 @@ class _PostAccumulate:
 
     def __call__(self, grad_inputs, grad_outputs):
         leaf = self.node.variable
-        if leaf is not None:
-            self.hook(leaf)
+        result = None if leaf is None else self.hook(leaf)
+        if result is not None:  # (PyTorch's checks: a tensor first, then that it is None)
+            if not isinstance(result, core.Tensor):
+                raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")

@@ -51,3 +51,10 @@ def same_outcome(torch, code: str) -> None:
 ])
 def test_batch_norm_state_dict_versions(torch, code):
     same_outcome(torch, code)
+
+
+@pytest.mark.parametrize("hook", ["lambda p: p.grad.mul_(10)", "lambda p: None", "lambda p: 0",
+                                  "lambda p: seen.append(p.grad.clone())"])
+def test_post_accumulate_grad_hooks_must_return_none(torch, hook):
+    same_outcome(torch, f"seen = []; a = torch.ones(2, requires_grad=True); "
+                        f"a.register_post_accumulate_grad_hook({hook}); a.sum().backward(); out = a.grad, seen")
