@@ -78,11 +78,18 @@ def available() -> bool:
 def saxpy_(x, y, alpha) -> bool:
     """``x += alpha * y`` rounded once (``x``, ``y``: C-contiguous float32 arrays of one size that do not overlap;
     ``alpha`` a nonzero float32 value: BLAS skips ``alpha == 0``, where the fma still changes -0 and adds NaNs);
-    False, with nothing done, where no fusing ``saxpy`` is available."""
+    False, with nothing done, where no fusing ``saxpy`` is available or ``x`` is read-only (the caller's route then
+    raises NumPy's error)."""
     if not _state["ready"] and not available():
         return False
     axpy = _state["axpy"]
-    if axpy is None:
+    if axpy is None or not x.flags.writeable:
         return False
-    _blas_threads.run_single_threaded(axpy, x.size, alpha, y.ctypes.data, 1, x.ctypes.data, 1)
+    # NOTE: a writable array's address through ctypes' buffer protocol (byref of a c_char over it) costs ~0.7 µs,
+    # ``ndarray.ctypes.data`` ~2 µs (the small parameters of a training step are updated a few µs each)
+    py = _byref(_char_over(y)) if y.flags.writeable else y.ctypes.data
+    _blas_threads.run_single_threaded(axpy, x.size, alpha, py, 1, _byref(_char_over(x)), 1)
     return True
+
+
+_byref, _char_over = ctypes.byref, ctypes.c_char.from_buffer

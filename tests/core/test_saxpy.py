@@ -144,3 +144,22 @@ def test_adam_steps_on_a_large_parameter_give_torchs_bits(torch, route, name):
             opt.step()
         results.append(p.detach().numpy())
     np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+
+
+@pytest.mark.parametrize("shapes", [[(3, 5), (7,), (2, 2)], [(8, 2), (8,), (8, 8), (8,), (1, 8), (1,)],
+                                    [(300, 5), (64,), (20, 20), (3,)]])
+def test_sgd_on_a_group_of_small_parameters_laid_end_to_end_gives_torchs_bits(torch, route, shapes):
+    total = sum(int(np.prod(s)) for s in shapes)
+    c, g, lr = _tie_update(total, seed=total)
+    results = []
+    for lib in (core, torch):
+        params, start = [], 0
+        for s in shapes:
+            k = int(np.prod(s))
+            p = lib.tensor(c[start:start + k].reshape(s), requires_grad=True)
+            p.grad = lib.tensor(g[start:start + k].reshape(s))
+            params.append(p)
+            start += k
+        lib.optim.SGD(params, lr=lr).step()
+        results.append(np.concatenate([p.detach().numpy().reshape(-1) for p in params]))
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
