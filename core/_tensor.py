@@ -225,6 +225,10 @@ class Tensor(metaclass=_TensorMeta):
         ``storage=``): float tensors."""
         if "_wrapper_subclass" in self.__dict__:  # made by _make_wrapper_subclass: its __new__ did all (as torch's)
             return
+        if type(self) is not Tensor and _has_data(self):
+            # a subclass whose own __new__ built it (``t.as_subclass(cls)``, torchvision's tv_tensors): Python then
+            # calls __init__ with that __new__'s arguments (``format=``, ``canvas_size=``), which torch ignores
+            return
         from core._factories import empty, from_numpy, tensor  # factories import Tensor
 
         if dtype is not None:
@@ -1021,6 +1025,15 @@ _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16":
                  "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor", "bfloat16": "BFloat16Tensor",
                  "uint16": "UInt16Tensor", "uint32": "UInt32Tensor", "uint64": "UInt64Tensor",
                  "float8_e4m3fn": "Float8_e4m3fnTensor", "float8_e5m2": "Float8_e5m2Tensor"}
+
+
+def _has_data(t: Tensor) -> bool:
+    """Whether ``t`` was built already (its array slot is set)."""
+    try:
+        t._data  # noqa: B018 (a slot: unset until built)
+    except AttributeError:
+        return False
+    return True
 
 
 def _init_from(t: Tensor, arr, root=None) -> None:

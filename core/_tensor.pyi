@@ -1013,7 +1013,7 @@ class Tensor:
         """``core.ops.movement.hsplit`` with ``self`` as its first argument."""
     def vsplit(self, indices_or_sections):
         """``core.ops.movement.vsplit`` with ``self`` as its first argument."""
-    def tensor_split(self, indices_or_sections, dim=...):
+    def tensor_split(self, indices_or_sections=..., dim=..., *, indices=..., sections=..., tensor_indices_or_sections=...):
         """``core.ops.movement.tensor_split`` with ``self`` as its first argument."""
     def dsplit(self, indices_or_sections):
         """``core.ops.movement.dsplit`` with ``self`` as its first argument."""
@@ -1502,6 +1502,9 @@ def _real_part(value, c_type: str):
     """A complex element's real part, as ``float(t)``/``int(t)`` convert one in PyTorch (a non-zero imaginary part"""
 
 _LEGACY_NAMES: dict[str, str]
+
+def _has_data(t: Tensor) -> bool:
+    """Whether ``t`` was built already (its array slot is set)."""
 
 def _init_from(t: Tensor, arr, root=...) -> None: ...
 

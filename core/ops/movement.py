@@ -9,7 +9,7 @@ differentiable. The copying rearrangements (flip, roll, repeat, tril...) live in
 
 from __future__ import annotations
 
-from core._arg_types import require_input
+from core._arg_types import require_input, tp_name
 from core._tensor import Size, Tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
@@ -273,7 +273,31 @@ def chunk(input: Tensor, chunks, dim=0):
     return split(input, -(-size // chunks), dim)
 
 
-def tensor_split(input: Tensor, indices_or_sections, dim=0):
+_TENSOR_SPLIT_OVERLOADS = (" * (Tensor input, tuple of ints indices, int dim = 0)\n"
+                           " * (Tensor input, Tensor tensor_indices_or_sections, int dim = 0)\n"
+                           " * (Tensor input, int sections, int dim = 0)\n")
+_NOT_GIVEN = object()
+
+
+def _tensor_split_argument(input, given: dict, keywords: dict):
+    """The one split argument of ``tensor_split``: positional, or torch's keyword for its kind (``indices=``,
+    ``sections=``, ``tensor_indices_or_sections=``: torchvision passes ``indices=(-1,)``)."""
+    passed = {k: v for k, v in {**given, **keywords}.items() if v is not _NOT_GIVEN}
+    kinds = {"indices": (list, tuple), "sections": (int,), "tensor_indices_or_sections": (Tensor,)}
+    ok = len(passed) == 1 and all(k == "positional" or isinstance(v, kinds[k]) for k, v in passed.items())
+    if not ok:
+        got = ", ".join([tp_name(input), *(tp_name(v) for k, v in passed.items() if k == "positional"),
+                         *(f"{k}={tp_name(v)}" for k, v in passed.items() if k != "positional")])
+        raise TypeError(f"tensor_split() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n{_TENSOR_SPLIT_OVERLOADS}")
+    return next(iter(passed.values()))
+
+
+def tensor_split(input: Tensor, indices_or_sections=_NOT_GIVEN, dim=0, *, indices=_NOT_GIVEN, sections=_NOT_GIVEN,
+                 tensor_indices_or_sections=_NOT_GIVEN):
+    indices_or_sections = _tensor_split_argument(
+        input, {"positional": indices_or_sections},
+        {"indices": indices, "sections": sections, "tensor_indices_or_sections": tensor_indices_or_sections})
     if input._data.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     dim = normalize_dim(dim, input._data.ndim)
