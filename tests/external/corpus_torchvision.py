@@ -143,3 +143,37 @@ def apply_each(transforms, make_input, *, seed=0, repeats=1):
                 break
             show(name, out)
         print("   ", repr(transform).replace("\n", " ")[:160])
+
+
+def sample(size=(48, 64)):
+    """A detection sample as torchvision.transforms.v2 takes it: a uint8 ``Image``, two ``BoundingBoxes`` (XYXY),
+    their ``Mask`` and labels (a plain tensor, passed through)."""
+    from torchvision import tv_tensors
+
+    h, w = size
+    masks = torch.zeros(2, h, w, dtype=torch.uint8)
+    masks[0, 5:30, 10:40] = 1
+    masks[1, 20:44, 30:60] = 1
+    return {"image": tv_tensors.Image(image((3, h, w))),
+            "boxes": tv_tensors.BoundingBoxes([[10, 5, 40, 30], [30, 20, 60, 44]], format="XYXY", canvas_size=size),
+            "masks": tv_tensors.Mask(masks), "labels": torch.tensor([1, 2])}
+
+
+def keypoints_sample(size=(48, 64)):
+    """An image with ``KeyPoints`` (x, y pairs on its canvas)."""
+    from torchvision import tv_tensors
+
+    points = tv_tensors.KeyPoints([[5.0, 6.0], [30.5, 20.0], [60.0, 40.0]], canvas_size=size)
+    return {"image": tv_tensors.Image(image((3, *size))), "keypoints": points}
+
+
+def batch_with_labels(classes=5):
+    """A float batch of 4 images and integer labels (CutMix and MixUp mix a batch)."""
+    return image((4, 3, 16, 16), dtype=torch.float32), torch.tensor([0, 3, 1, 4])
+
+
+def video():
+    """A ``Video`` of 8 frames (T x C x H x W)."""
+    from torchvision import tv_tensors
+
+    return tv_tensors.Video(image((8, 3, 16, 20)))

@@ -147,3 +147,38 @@ RECIPES += [
         _each(U8, "autoaugment_repeated", "AutoAugment()", "randaugment_repeated", "RandAugment(num_ops=2)")
         .replace("], lambda: tv.image())", "], lambda: tv.image(), repeats=4)")),
 ]
+
+V2 = ("transforms/v2/__init__", "from torchvision.transforms import AutoAugmentPolicy  # usort: skip",
+      "from ._deprecated import ToTensor  # usort: skip")
+SAMPLE = "lambda: tv.sample()"
+RECIPES += [
+    _tv("transforms_v2_detection", *V2, f"tv = {DRIVERS}", "import torch", "from torchvision import tv_tensors",
+        _each(SAMPLE, "resized_crop", "RandomResizedCrop(32, antialias=True)", "hflip", "RandomHorizontalFlip(p=1.0)",
+              "zoom_out", "RandomZoomOut(fill={tv_tensors.Image: 127, 'others': 0}, p=1.0)",
+              "iou_crop", "Compose([RandomIoUCrop(), SanitizeBoundingBoxes()])",
+              "photometric", "RandomPhotometricDistort(p=1.0)", "affine", "RandomAffine(20, translate=(0.1, 0.1))",
+              "rotation_expand", "RandomRotation(30, expand=True)", "perspective", "RandomPerspective(p=1.0)",
+              "elastic", "ElasticTransform(alpha=10.0)", "scale_jitter", "ScaleJitter((40, 50))",
+              "shortest_size", "RandomShortestSize([24, 32], max_size=50)", "random_resize", "RandomResize(20, 40)",
+              "cxcywh", "ConvertBoundingBoxFormat('CXCYWH')", "crop_clamp", "Compose([Pad(8), CenterCrop(40), "
+              "ClampBoundingBoxes(), SanitizeBoundingBoxes(min_size=5)])",
+              "to_float", "Compose([ToDtype(torch.float32, scale=True), Normalize([0.5] * 3, [0.2] * 3)])",
+              "detection_train", "Compose([RandomPhotometricDistort(p=1.0), RandomZoomOut(p=0.5), RandomIoUCrop(), "
+              "RandomHorizontalFlip(), ToDtype(torch.float32, scale=True), SanitizeBoundingBoxes()])"),
+        _each("lambda: tv.keypoints_sample()", "kp_flip", "RandomHorizontalFlip(p=1.0)", "kp_affine",
+              "RandomAffine(30, scale=(0.8, 1.2))", "kp_resize", "Resize(24)", "kp_crop", "RandomCrop(40)")),
+    _tv("transforms_v2_classification", *V2, f"tv = {DRIVERS}", "import torch",
+        _each("lambda: tv.image()", "ra_pipeline", "Compose([RandomResizedCrop(32), RandomHorizontalFlip(), "
+              "RandAugment(), ToDtype(torch.float32, scale=True), Normalize([0.485, 0.456, 0.406], "
+              "[0.229, 0.224, 0.225]), RandomErasing(p=0.5)])", "trivial", "TrivialAugmentWide()",
+              "augmix", "AugMix(severity=2)", "autoaugment", "AutoAugment()", "channel_perm", "RandomChannelPermutation()",
+              "grayscale", "Grayscale(3)", "rgb", "Compose([Grayscale(1), RGB()])", "solarize",
+              "RandomSolarize(100, p=1.0)", "posterize", "RandomPosterize(3, p=1.0)", "equalize",
+              "RandomEqualize(p=1.0)", "blur", "GaussianBlur(5, sigma=(0.5, 1.5))",
+              "noise", "Compose([ToDtype(torch.float32, scale=True), GaussianNoise(sigma=0.1)])",
+              "pure", "Compose([ToImage(), ToPureTensor()])"),
+        _each("lambda: tv.batch_with_labels()", "cutmix", "CutMix(num_classes=5)", "mixup", "MixUp(num_classes=5)",
+              "cutmix_or_mixup", "RandomChoice([CutMix(num_classes=5, alpha=0.5), MixUp(num_classes=5)])"),
+        _each("lambda: tv.video()", "temporal", "UniformTemporalSubsample(4)", "video_crop", "RandomCrop(12)",
+              "video_flip", "RandomHorizontalFlip(p=1.0)")),
+]
