@@ -70,7 +70,8 @@ class CodeInputDialog(QDialog):
         self.edit.setObjectName("codeInputEdit")
         if not error:
             self.edit.selectAll()
-        label = QLabel("Paste PyTorch-style code (import torch runs as core). Importing runs it, like a terminal.")
+        label = QLabel("Paste PyTorch-style code (import torch runs as core). Import runs it, like a terminal, and "
+                       "opens the graph it computed as a new document in place of the open one.")
         label.setWordWrap(True)
         self.error_label = QLabel(error)
         self.error_label.setObjectName("codeInputError")

@@ -55,3 +55,24 @@ def test_open_recent_lists_a_file_once_however_it_was_opened_and_names_the_folde
     assert labels == [f"g.json ({tmp_path / 'a'})", f"g.json ({tmp_path / 'b'})"]
     click(menu, menu.actionGeometry(menu.actions()[1]).center())
     qtbot.waitUntil(lambda: w.path == str(tmp_path / "b" / "g.json"))
+
+
+def test_insert_code_says_before_importing_that_its_graph_replaces_the_open_one(qtbot, window, tmp_path):
+    """Edit ▸ Insert code… sits beside Insert expression…, which adds nodes to the open graph; the imported
+    snippet instead opens as a new untitled document, which the box now says before Import is pressed."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel
+
+    path = str(tmp_path / "mine.json")
+    assert file_ops.save_graph(window.graph, path) is None
+    w = shown(qtbot, window)
+    assert w.open_path(path)
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in w.findChildren(QDialog, "codeInputDialog")))
+    dialog = next(d for d in w.findChildren(QDialog, "codeInputDialog") if d.isVisible())
+    said = " ".join(label.text() for label in dialog.findChildren(QLabel) if label.isVisible())
+    assert "new document in place of the open one" in said
+    click(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))  # the chapter's example, as offered
+    qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
+    assert w.path is None and w.windowTitle().startswith("untitled")
