@@ -392,10 +392,18 @@ class ConvInput(Function):
         g, w = ctx.saved_tensors
         spec = ctx.spec
         need = ctx.needs_input_grad
-        dg = Conv.apply(gg, w, None, spec=spec) if need[0] else None
+        dg = _cropped(Conv.apply(gg, w, None, spec=spec), g.shape) if need[0] else None
         dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape)) if need[1] else None
         db = gg.sum((0, 2) if spec.one_d else (0, 2, 3)) if need[2] else None
         return dg, dw, db
+
+
+def _cropped(t, shape):
+    """``t`` cut to ``shape``: a transposed convolution's output padding beyond its stride (allowed below its
+    dilation) adds output rows that no input row reached, and convolving the gradient back gives one more row."""
+    if tuple(t.shape) == tuple(shape):
+        return t
+    return t[(slice(None), slice(None)) + tuple(slice(0, n) for n in shape[2:])]
 
 
 @computes_in_float32

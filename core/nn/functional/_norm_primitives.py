@@ -73,9 +73,12 @@ def _recompute(v, dims, eps):
 
 
 def _affine_grads(ctx, g, xhat, channel_shape, reduce_dims):
+    """Weight and bias gradients: ``g * xhat`` and ``g`` summed over ``reduce_dims`` (none when the normalized
+    shape is the whole input's: ``sum(())`` would sum everything)."""
     need = ctx.needs_input_grad
-    gw = (g * xhat).sum(reduce_dims).reshape(channel_shape) if need[1] else None
-    gb = g.sum(reduce_dims).reshape(channel_shape) if need[2] else None
+    total = (lambda t: t.sum(reduce_dims)) if reduce_dims else (lambda t: t)
+    gw = total(g * xhat).reshape(channel_shape) if need[1] else None
+    gb = total(g).reshape(channel_shape) if need[2] else None
     return gw, gb
 
 
