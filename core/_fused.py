@@ -67,6 +67,12 @@ def fma(xp, a, b, c):
     """``a * b + c`` with one rounding, in the arrays' result dtype (Python numbers are weak, as in NumPy)."""
     dt = xp.result_type(a, b, c)
     if xp is np and dt == _f32:
+        if getattr(a, "dtype", None) == _f32 and not np.ndim(a) and a and type(b) is np.ndarray \
+                and type(c) is np.ndarray and b.dtype == c.dtype == _f32 and b.shape == c.shape \
+                and c.size >= _UPDATE_MIN and b.flags.c_contiguous and c.flags.c_contiguous:
+            out = c.copy()  # (add(x, y, alpha=a): x copied, then the BLAS's fused saxpy, core._saxpy)
+            if _saxpy.saxpy_(out, b, a):
+                return out
         shape = _chunkable(a, b, c)
         if shape is not None:  # a large float32 result: a float64 chunk at a time (same bits)
             out = np.empty(shape, np.float32)

@@ -163,3 +163,20 @@ def test_sgd_on_a_group_of_small_parameters_laid_end_to_end_gives_torchs_bits(to
         lib.optim.SGD(params, lr=lr).step()
         results.append(np.concatenate([p.detach().numpy().reshape(-1) for p in params]))
     np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+
+
+@pytest.mark.parametrize("shape", [(1000,), (40, 30), (30, 40)])
+def test_add_and_sub_with_alpha_give_torchs_bits(torch, route, shape):
+    """``x.add(y, alpha=a)`` (and sub, add_) of float32 tensors: x copied, then the saxpy; a transposed operand
+    takes the float64 route."""
+    n = int(np.prod(shape))
+    c, g, lr = _tie_update(n, seed=n + 7)
+    results = []
+    for lib in (core, torch):
+        x, y = lib.tensor(c.reshape(shape)), lib.tensor(g.reshape(shape))
+        inplace = x.clone()
+        inplace.add_(y, alpha=lr)
+        out = [x.add(y, alpha=lr), x.sub(y, alpha=-lr), inplace, x.t().add(y.t(), alpha=lr) if len(shape) == 2 else x]
+        results.append([o.contiguous().numpy() for o in out])
+    for got, want in zip(*results):
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
