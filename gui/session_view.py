@@ -130,7 +130,9 @@ def _badges(session: Session, graph: Graph, nid: str, info: PortInfo) -> list[st
         if any(i.requires_grad for i in ins):
             out.append("detached")
     if info.shares_memory_with:
-        out.append("view of " + ", ".join(k.split(".")[0] for k in info.shares_memory_with[:2]))
+        # by the names the canvas shows (not node ids), and either way round: a view's base shares it too
+        out.append("shares memory with " + ", ".join(title_of(graph, k.split(".")[0])
+                                                      for k in info.shares_memory_with[:2]))
     return out
 
 

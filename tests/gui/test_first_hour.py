@@ -76,3 +76,20 @@ def test_insert_code_says_before_importing_that_its_graph_replaces_the_open_one(
     click(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))  # the chapter's example, as offered
     qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
     assert w.path is None and w.windowTitle().startswith("untitled")
+
+
+def test_a_view_is_marked_with_the_names_of_the_nodes_it_shares_memory_with(qtbot, empty_window):
+    """Lesson 3's a = r.reshape(3, 4) was marked 'view of n1' (a node id the canvas shows nowhere), and r itself,
+    the base, 'view of n2'; the mark names the nodes as the canvas titles them, either way round."""
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+
+    w = shown(qtbot, empty_window)
+    assert w.open_path(str(EXAMPLES_DIR / "03-views.json"))
+    click_toolbar(w, "forward")
+    items = w.scene.node_items
+    qtbot.waitUntil(lambda: items["n2"].display.value != "" and items["n10"].display.value != "")
+    assert "shares memory with r, b" in items["n2"].display.badges  # a (n2): reshape of r (n1), b (n3) is a.t()
+    assert any(badge.startswith("shares memory with a") for badge in items["n1"].display.badges)
+    assert any(badge.startswith("shares memory with") and "row" in badge for badge in items["n8"].display.badges)
+    for item in items.values():
+        assert not any(badge.startswith("view of") for badge in item.display.badges)
