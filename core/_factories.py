@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import warnings
 
 import numpy as np
 
@@ -23,6 +22,8 @@ from core._memory_format import copy_in, empty_in, empty_strided_array, format_s
 from core._meta import META_XP
 from core._tensor import Tensor, new_tensor, tensor_keeping_strides
 from core._threads import get_num_threads
+from core._user_warning import warn_user
+from core._warn_once import warn_once
 from core.autograd import grad_mode
 from core.autograd.function import note_value_read
 from core.autograd.inference import InferenceCounter, mark
@@ -156,9 +157,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """A new tensor that copies ``data`` (numbers, nested sequences, arrays or tensors)."""
     dt = dtype_arg(dtype, "tensor")
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-                      "or sourceTensor.detach().clone().requires_grad_(True), rather than "
-                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        warn_user("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                  "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+                  "torch.tensor(sourceTensor).")
         dev, _ = device_arg(device if device is not None else data.device, "tensor")
         note_value_read()  # a copy of the values: core.compile's capture can't replay it
         src = data.detach()
@@ -198,17 +199,12 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     return tensor(data, dtype=dt, device=device)
 
 
-_asarray_warned = []
-
-
 def _asarray_tensor(obj, dtype, device, copy, requires_grad) -> Tensor:
     """PyTorch 2.13's rules for a tensor: an unspecified ``requires_grad`` keeps the tensor's (and its history, a
     copy is differentiable); ``False`` detaches (a leaf's own flag is switched off); ``True`` keeps the history."""
-    if requires_grad is None and obj.requires_grad and not _asarray_warned:
-        _asarray_warned.append(True)  # (PyTorch warns once per process)
-        warnings.warn("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "
-                      "Pass requires_grad=False explicitly to get the old behavior and silence this warning.",
-                      stacklevel=3)
+    if requires_grad is None and obj.requires_grad:  # (PyTorch's TORCH_WARN_ONCE)
+        warn_once("asarray", "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+                  "False. Pass requires_grad=False explicitly to get the old behavior and silence this warning.")
     converted = (dtype is not None and dtype != obj.dtype) or \
         (device is not None and _device_cls(device) != obj.device)
     if copy is False and converted:
@@ -262,8 +258,22 @@ def _no_negative_strides(arr: np.ndarray) -> None:
                          "a copy of your array  with array.copy().) ")
 
 
+_NOT_WRITABLE = ("The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
+                 "means writing to this tensor will result in undefined behavior. You may want to copy the array to "
+                 "protect its data or make it writable before converting it to a tensor. This type of warning will be "
+                 "suppressed for the rest of this program.")
+
+
 def from_numpy(arr) -> Tensor:
     """A tensor sharing memory with a NumPy array (writes show in both)."""
+    out = sharing_ndarray(arr)
+    if not arr.flags.writeable:
+        warn_once("read-only ndarray", _NOT_WRITABLE)  # (PyTorch's TORCH_WARN_ONCE)
+    return out
+
+
+def sharing_ndarray(arr) -> Tensor:
+    """``from_numpy`` without its note on a read-only array (``frombuffer`` gives its own)."""
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
     if arr.dtype.kind in "biufc":

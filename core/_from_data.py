@@ -12,7 +12,6 @@ from __future__ import annotations
 import builtins
 import itertools
 import math
-import warnings
 
 import numpy as np
 
@@ -93,16 +92,11 @@ def shape_of(data) -> list:
         x = x[0]
 
 
-_GRAD_SCALAR = [False]
-
-
 def warn_grad_scalar() -> None:
     """PyTorch's TORCH_WARN_ONCE when a tensor that requires grad becomes a Python number (``float(t)``,
     ``complex(t)``, ``torch.tensor([t])``): once per process."""
-    if not _GRAD_SCALAR[0]:
-        _GRAD_SCALAR[0] = True
-        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-                      "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
+    warn_once("grad scalar", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+              "behavior.\nConsider using tensor.detach() first.")
 
 
 def _leaf_value(x, dt):

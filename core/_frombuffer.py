@@ -7,16 +7,14 @@ program and so does core.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from core import _dtype
-from core._factories import from_numpy
+from core._factories import sharing_ndarray
+from core._warn_once import warn_once
 
 __all__ = ["frombuffer"]
 
-_warned = False
 _NOT_WRITABLE = ("The given buffer is not writable, and PyTorch does not support non-writable tensors. This means "
                  "you can write to the underlying (supposedly non-writable) buffer using the tensor. You may want to "
                  "copy the buffer to protect its data or make it writable before converting it to a tensor. This "
@@ -42,15 +40,13 @@ def _checked_count(length: int, size: int, count: int, offset: int) -> int:
 
 def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad: bool = False):
     """The buffer's bytes from ``offset`` on, read as ``count`` elements of ``dtype`` (all of them for -1)."""
-    global _warned
     dt = _dtype.to_dtype(dtype)
     view = memoryview(buffer).cast("B")
     n = _checked_count(view.nbytes, dt.itemsize, count, offset)
-    if view.readonly and not _warned:
-        _warned = True
-        warnings.warn(_NOT_WRITABLE, UserWarning, stacklevel=2)
+    if view.readonly:
+        warn_once("read-only buffer", _NOT_WRITABLE)  # (PyTorch's TORCH_WARN_ONCE)
     arr = np.frombuffer(view, dtype=dt.np, count=n, offset=offset)
     if view.readonly:
         arr.flags.writeable = False
-    out = from_numpy(arr)
+    out = sharing_ndarray(arr)
     return out.requires_grad_(True) if requires_grad else out

@@ -13,6 +13,8 @@ import numpy as np
 from core import _backend, _default_device, _dtype, _from_data, storage
 from core._factories import empty, from_numpy, tensor
 from core._tensor import Size, Tensor
+from core._user_warning import warn_in_core
+from core._warn_once import warn_once
 
 _TYPES = {"FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
           "BFloat16Tensor": "bfloat16", "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16",
@@ -101,18 +103,11 @@ for _name, _dt in _TYPES.items():
 del _name, _dt
 
 
-_warned = []
-
-
 def set_default_tensor_type(t) -> None:
     """Deprecated in PyTorch 2.1 (warns once per process, as it does): the default dtype from a floating legacy type."""
-    import warnings
 
-    if not _warned:
-        _warned.append(True)
-        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
-                      "torch.set_default_dtype() and torch.set_default_device() as alternatives.", UserWarning,
-                      stacklevel=2)
+    warn_once("set_default_tensor_type", "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
+              "use torch.set_default_dtype() and torch.set_default_device() as alternatives.", warn_in_core)
     t = _import_dotted_name(t) if isinstance(t, str) else t
     if not isinstance(t, _LegacyTensorType):
         raise TypeError("invalid type object: only floating-point types are supported as the default type")

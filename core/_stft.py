@@ -10,13 +10,13 @@ and gives ``view_as_real`` of the result.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from core import fft as _fft
 from core._factories import ones
 from core._tensor import Tensor, new_tensor
+from core._user_warning import warn_in_core
+from core._warn_once import warn_once
 from core.autograd.function import Function
 from core.ops.complex_ops import view_as_real
 
@@ -39,7 +39,7 @@ def _window(window, n_fft: int, win_length: int, like: Tensor, message: str) -> 
     if not 0 < win_length <= n_fft:
         raise RuntimeError(f"stft: expected 0 < win_length <= n_fft, but got win_length={win_length}")
     if window is None:
-        warnings.warn(message, UserWarning, stacklevel=4)
+        warn_once(message, message, warn_in_core)  # (PyTorch's TORCH_WARN_ONCE, as the two below)
         window = ones(win_length, dtype=like.dtype.to_real())
     if window.ndim != 1 or window.shape[0] != win_length:
         raise RuntimeError(f"stft: expected a 1D window tensor of size equal to win_length={win_length}, but got "
@@ -79,7 +79,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if input.ndim == 1:
         spec = spec.squeeze(0)
     if return_complex is False:
-        warnings.warn(_REAL_DEPRECATED, UserWarning, stacklevel=2)
+        warn_once(_REAL_DEPRECATED, _REAL_DEPRECATED, warn_in_core)
         return view_as_real(spec)
     return spec
 
@@ -136,7 +136,7 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if end > expected:
         from core.nn.functional import pad
 
-        warnings.warn("The length of signal is shorter than the length parameter. Result is being padded with zeros "
-                      "in the tail. Please check your center and hop_length settings.", UserWarning, stacklevel=2)
+        warn_once("istft length", "The length of signal is shorter than the length parameter. Result is being "
+                  "padded with zeros in the tail. Please check your center and hop_length settings.")
         y = pad(y, (0, end - expected))
     return y.squeeze(0) if input.ndim == 2 else y

@@ -21,6 +21,7 @@ from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
 from core._printing import tensor_repr
+from core._warn_once import warn_once
 from core.autograd import engine as _engine
 from core.autograd import grad_dtype as _grad_dtype
 from core.autograd import grad_mode, view_meta
@@ -950,9 +951,9 @@ class Tensor(metaclass=_TensorMeta):
         """Reverse the dims; PyTorch deprecates it (with a warning) on anything but 2-D tensors."""
         ndim = self._data.ndim
         if ndim == 0:
-            warnings.warn(_T_0D_WARNING, UserWarning, stacklevel=user_stacklevel())
+            warn_once("T of 0-d", _T_0D_WARNING)  # (PyTorch's TORCH_WARN_ONCE, as the three below)
         elif ndim != 2:
-            warnings.warn(_T_ND_WARNING, UserWarning, stacklevel=user_stacklevel())
+            warn_once("T of n-d", _T_ND_WARNING)
         return self.permute(tuple(range(ndim - 1, -1, -1)))
 
     @property
@@ -967,8 +968,7 @@ class Tensor(metaclass=_TensorMeta):
             raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
                                f"Got {self._data.ndim}-D tensor.")
         if not self._data.ndim:
-            warnings.warn("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().", UserWarning,
-                          stacklevel=user_stacklevel())
+            warn_once("mH of 0-d", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
             return self.conj()
         return self.mT.conj()
 
@@ -1000,8 +1000,8 @@ class Tensor(metaclass=_TensorMeta):
             raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                                f"Got {self._data.ndim}-D tensor.")
         if not self._data.ndim:
-            warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
-                          UserWarning, stacklevel=user_stacklevel())
+            warn_once("mT of 0-d", "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these "
+                      "cases.")
             return self
         return self.transpose(-2, -1)
 

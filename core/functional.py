@@ -5,10 +5,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import core
 from core._tensor import Tensor
+from core._user_warning import warn_in_core
+from core._warn_once import warn_once
 from core.ops import (  # re-exported under torch.functional's names
     atleast_1d,
     atleast_2d,
@@ -38,8 +38,8 @@ def meshgrid(*tensors, indexing: str | None = None):
     """Grids from 1-D tensors, as expanded views (``indexing='ij'`` by default, with PyTorch's warning)."""
     tensors = _tensors(tensors)
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning, stacklevel=2)
+        warn_once("meshgrid", "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                  "argument.", warn_in_core)  # (PyTorch's TORCH_WARN_ONCE, under torch.functional's wrapper)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
@@ -87,9 +87,9 @@ def cartesian_prod(*tensors):
 @accept_out
 def chain_matmul(*matrices):
     """The product of the matrices (deprecated in PyTorch for ``torch.linalg.multi_dot``); ``out=`` as torch's."""
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
-                  "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
-                  "multiple parameters.", UserWarning, stacklevel=3)  # (past accept_out)
+    warn_once("chain_matmul", "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
+              "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+              "multiple parameters.", warn_in_core)
     out = matrices[0]
     for m in matrices[1:]:
         out = out @ m

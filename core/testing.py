@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 import core
+from core._user_warning import warn_user
 
 __all__ = ["assert_close", "assert_allclose", "make_tensor"]
 
@@ -233,8 +234,9 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
 
 def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
     """The deprecated ``torch.testing.assert_allclose``: dtypes may differ and NaNs compare equal."""
-    warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a future "
-                  "release. Please use `torch.testing.assert_close()` instead.", FutureWarning, stacklevel=2)
+    warn_user("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a future release. "
+              "Please use `torch.testing.assert_close()` instead. You can find detailed upgrade instructions in "
+              "https://github.com/pytorch/pytorch/issues/61844.", FutureWarning)
     if not isinstance(actual, core.Tensor):
         actual = core.tensor(actual)
     if not isinstance(expected, core.Tensor):

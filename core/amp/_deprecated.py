@@ -6,15 +6,14 @@ Each constructor warns a FutureWarning naming its ``torch.amp`` replacement, as 
 
 from __future__ import annotations
 
-import warnings
-
+from core._user_warning import warn_user
 from core.amp.autocast_mode import autocast as _autocast
 from core.amp.grad_scaler import GradScaler as _GradScaler
 
 
 def _warn(device: str, what: str, args: str) -> None:
-    warnings.warn(f"`torch.{device}.amp.{what}({args}...)` is deprecated. "
-                  f"Please use `torch.amp.{what}('{device}', {args}...)` instead.", FutureWarning, stacklevel=3)
+    warn_user(f"`torch.{device}.amp.{what}({args}...)` is deprecated. "
+              f"Please use `torch.amp.{what}('{device}', {args}...)` instead.", FutureWarning)
 
 
 def autocast_alias(device: str, default_dtype):
@@ -22,7 +21,6 @@ def autocast_alias(device: str, default_dtype):
 
     class autocast(_autocast):
         __doc__ = f"Deprecated: ``torch.amp.autocast('{device}', ...)``."
-        _stacklevel = 4
 
         def __init__(self, enabled: bool = True, dtype=default_dtype, cache_enabled: bool = True):
             _warn(device, "autocast", "args")
@@ -37,7 +35,6 @@ def grad_scaler_alias(device: str):
 
     class GradScaler(_GradScaler):
         __doc__ = f"Deprecated: ``torch.amp.GradScaler('{device}', ...)``."
-        _warn_stacklevel = 3
 
         def __init__(self, init_scale: float = 2.0**16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
                      growth_interval: int = 2000, enabled: bool = True) -> None:

@@ -9,8 +9,8 @@ PyTorch does. The mode is process-wide, as in PyTorch.
 from __future__ import annotations
 
 import functools
-import sys
-import warnings
+
+from core._user_warning import user_stacklevel, warn_user
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
            "user_stacklevel", "warn_forward_trace"]
@@ -33,19 +33,11 @@ def _set(mode: bool, check_nan: bool) -> None:
     _enabled, _check_nan = bool(mode), bool(check_nan)
 
 
-def user_stacklevel() -> int:
-    """The ``stacklevel`` that attributes a warning to the first caller outside ``core``."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "core":
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def warn_forward_trace(node) -> None:
     """Warn, naming ``node`` and the traceback of the forward call that created it."""
     if node._trace:
-        warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-                      f"{node._trace}", UserWarning, stacklevel=user_stacklevel())
+        warn_user(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+                  f"{node._trace}")
 
 
 class detect_anomaly:
@@ -55,8 +47,8 @@ class detect_anomaly:
 
     def __init__(self, check_nan: bool = True):
         self.check_nan = check_nan
-        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
-                      "enabled for debugging.", UserWarning, stacklevel=user_stacklevel())
+        warn_user("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                  "enabled for debugging.")
 
     def __enter__(self):
         self._prev = (_enabled, _check_nan)

@@ -7,9 +7,9 @@ switches on core's ``__torch_function__`` dispatch, so ``torch.*`` and ``F.*`` f
 
 from __future__ import annotations
 
-import warnings
-
 import core
+from core._user_warning import warn_in_core
+from core._warn_once import warn_once
 from core.nested._nested_tensor import NestedInt, NestedTensor, jagged, wrap_components
 
 __all__ = ["as_nested_tensor", "masked_select", "narrow", "nested_tensor", "nested_tensor_from_jagged",
@@ -59,7 +59,7 @@ def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None, requires
     parts = _components(tensor_list, dtype, device)
     if layout is jagged:
         return _jagged(parts, requires_grad)
-    warnings.warn(_STRIDED_WARNING, UserWarning, stacklevel=2)
+    warn_once("nested prototype", _STRIDED_WARNING, warn_in_core)  # (PyTorch's TORCH_WARN_ONCE)
     if len({p.dim() for p in parts}) > 1:
         raise RuntimeError("When constructing a nested tensor, all tensors in list must have the same dim")
     copies = [p.detach().clone().requires_grad_(requires_grad) for p in parts]

@@ -15,6 +15,7 @@ import numpy as np
 import core
 from core import _backend
 from core._tensor import Tensor
+from core._user_warning import warn_in_core
 from core.autograd.function import note_untracked
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
@@ -75,8 +76,8 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     """Normal(mean, std) restricted to [a, b], by PyTorch's rejection: redraw the normals outside [a, b] when
     most of the mass is inside, else uniform proposals on [a, b] accepted by the density."""
     if mean < a - 2 * std or mean > b + 2 * std:
-        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
-                      "may be incorrect.", stacklevel=2)
+        warn_in_core("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
+                     "may be incorrect.")
     with core.no_grad():
         if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
             return _trunc_by_normals(tensor, mean, std, a, b, generator)

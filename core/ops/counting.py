@@ -8,11 +8,11 @@ Counts and indices are computed on the host (they carry no gradient). ``combinat
 from __future__ import annotations
 
 import itertools
-import warnings
 
 import numpy as np
 
 import core
+from core._user_warning import warn_user
 from core.ops._recorded import data_dependent, recorded
 from core.ops.reduction import _return_type
 
@@ -200,8 +200,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         avg = (x * w).sum(1) / w.sum()
     dof = _degrees_of_freedom(n_obs, w, aweights, correction)
     if float(dof) <= 0:
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
-                      "observations.", UserWarning, stacklevel=2)
+        warn_user("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                  "observations.")
         dof = 0
     centred = x - avg.unsqueeze(1)
     weighted = centred if w is None else centred * w

@@ -10,12 +10,12 @@ its hot path) and calls the function here that turns the old order into the new 
 from __future__ import annotations
 
 import numbers
-import warnings
+
+from core._warn_once import warn_once
 
 __all__ = ["NOT_GIVEN", "scalar_first", "addmm_scalars_first"]
 
 NOT_GIVEN = object()
-_warned = False
 
 _NEW = {"add": "Tensor other, *, Number alpha = 1", "sub": "Tensor other, *, Number alpha = 1",
         "addcmul": "Tensor tensor1, Tensor tensor2, *, Number value = 1",
@@ -24,13 +24,9 @@ _NEW = {"add": "Tensor other, *, Number alpha = 1", "sub": "Tensor other, *, Num
 
 
 def _warn_once(name: str, old: str) -> None:
-    global _warned
-    if _warned:
-        return
-    _warned = True
     new = _NEW[name.rstrip("_")]
-    warnings.warn(f"This overload of {name} is deprecated:\n\t{name}({old})\nConsider using one of the following "
-                  f"signatures instead:\n\t{name}({new})", UserWarning, stacklevel=4)
+    warn_once("deprecated overload", f"This overload of {name} is deprecated:\n\t{name}({old})\nConsider using one "
+              f"of the following signatures instead:\n\t{name}({new})")  # (one TORCH_WARN_ONCE for them all)
 
 
 def _check_number(name: str, value, keyword: str, keyword_value) -> None:

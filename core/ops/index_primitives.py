@@ -10,24 +10,19 @@ ints have become selects. ``index_put`` (``IndexPutBackward0``) is its transpose
 
 from __future__ import annotations
 
-import os
-import sys
-import warnings
-
 import numpy as np
 
 from core import _backend
 from core._arg_types import tp_name
 from core._factories import tensor, zeros, zeros_like
 from core._tensor import Tensor
+from core._user_warning import warn_user
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._util import check_same_device, sum_to, xp_of
 from core.ops.elementwise import _TYPE_NAMES
 from core.ops.scatter import ufunc_at
 from core.ops.views import make_view, numpy_view, reshape, unsqueeze
-
-_CORE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 __all__ = ["Select", "Slice", "ViewScatter", "Alias", "Index", "IndexPut", "parse_index", "apply_basic",
            "strip_ones", "values_tensor", "classify", "type_name"]
@@ -185,8 +180,7 @@ def _classify_array(arr):
     kind = arr.dtype.kind
     if kind == "b" or arr.dtype == np.uint8:
         if arr.dtype == np.uint8:
-            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
-                          "instead.", UserWarning, stacklevel=4)
+            warn_user("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.")
             arr = arr.astype(bool)
         if arr.ndim == 0:
             return "bool", bool(arr)
@@ -198,14 +192,6 @@ def _classify_array(arr):
     raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
-def _user_frame() -> int:
-    """The ``stacklevel`` that names the first caller outside ``core`` (the user's ``x[...]`` line)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_CORE_DIR):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def _as_tuple(index) -> tuple:
     """PyTorch's rule: a short list holding sequences, slices, None, ... or tensors is a tuple of indices."""
     if isinstance(index, tuple):
@@ -214,10 +200,10 @@ def _as_tuple(index) -> tuple:
         return (index,)
     if len(index) < 32 and any(isinstance(i, (slice, Tensor)) or _is_sequence(i) or i is None or i is Ellipsis
                                for i in (index[k] for k in range(len(index)))):
-        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
-                      "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
-                      "tensor index, x[torch.tensor(seq)], which will result either in an error or a different "
-                      "result", UserWarning, stacklevel=_user_frame())  # (PyTorch 2.13's words)
+        warn_user("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                  "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                  "tensor index, x[torch.tensor(seq)], which will result either in an error or a different "
+                  "result")  # (PyTorch 2.13's words)
         return tuple(index)
     return (index,)
 

@@ -11,11 +11,12 @@ its values agree with PyTorch's to rounding and its gradient follows from the op
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from core import _dtype, _factories
+from core._user_warning import warn_in_core
+from core._warn_once import warn_once
 from core.autograd.function import Function
 from core.ops import rearranging
 from core.ops._util import new_tensor, xp_of
@@ -297,29 +298,31 @@ def lstsq(A, B, rcond=None, *, driver=None):
 
 def legacy_qr(input, some=True):
     """``torch.qr``: ``linalg.qr`` with ``some`` choosing the reduced or complete Q; deprecated as in PyTorch."""
-    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
-                  "release.\n"
-                  "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
-                  "Q, R = torch.qr(A, some)\nshould be replaced with\n"
-                  "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')", UserWarning, stacklevel=2)
+    warn_once("qr", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
+              "release.\nThe boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+              "Q, R = torch.qr(A, some)\nshould be replaced with\n"
+              "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')")  # (PyTorch's TORCH_WARN_ONCE)
     q, r = qr(input, "reduced" if some else "complete")
     return _qr(q, r)
 
 
 def legacy_lu(A, pivot=True, get_infos=False, out=None):
     """``torch.lu``: ``(LU, pivots)`` or with ``get_infos`` ``(LU, pivots, infos)``; deprecated as in PyTorch."""
-    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
-                  "removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    warn_once("lu", "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+              "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+              "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+              "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+              "torch.linalg.lu_factor_ex(A, compute_pivots)", warn_in_core)  # (TORCH_WARN_ONCE, under torch.functional)
     packed, pivots, info = lu_factor_ex(A, pivot=pivot, check_errors=not get_infos)
     return (packed, pivots, info) if get_infos else (packed, pivots)
 
 
 def legacy_lu_solve(b, LU_data, LU_pivots):
     """``torch.lu_solve(b, LU, pivots)``: the old argument order of ``linalg.lu_solve``; deprecated as in PyTorch."""
-    warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
-                  "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
-                  "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
-                  "X = torch.linalg.lu_solve(LU, pivots, B)", UserWarning, stacklevel=2)
+    warn_once("lu_solve", "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+              "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+              "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+              "X = torch.linalg.lu_solve(LU, pivots, B)")  # (PyTorch's TORCH_WARN_ONCE)
     return lu_solve(LU_data, LU_pivots, b)
 
 

@@ -9,7 +9,6 @@ a node whose backward raises, as PyTorch's does.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -18,6 +17,7 @@ from core._arg_types import require_tensors
 from core._dtype import SCALAR_NAMES
 from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor, mark_shared
+from core._warn_once import warn_once
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
@@ -106,18 +106,13 @@ def cholesky_inverse(L, upper=False):
     return cholesky_solve(eye, L, upper)
 
 
-_CHOLESKY_WARNED = [False]
-
-
 def cholesky(input, upper=False):
     """The deprecated ``torch.cholesky``: ``linalg.cholesky`` (transposed with ``upper``), warning once."""
-    if not _CHOLESKY_WARNED[0]:
-        _CHOLESKY_WARNED[0] = True
-        warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
-                      "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
-                      "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced with\n"
-                      "U = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for all valid "
-                      "(symmetric positive definite) inputs.", UserWarning, stacklevel=2)
+    warn_once("cholesky", "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+              "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
+              "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced with\n"
+              "U = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results for all valid "
+              "(symmetric positive definite) inputs.")  # (PyTorch's TORCH_WARN_ONCE)
     try:
         return core.linalg.cholesky(input, upper=upper)
     except core.linalg.LinAlgError as error:  # the old op's own name in the message, as torch's

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-import sys
-import warnings
 
 from core import _dtype
 from core._tensor import Tensor
+from core._user_warning import warn_user
 
 __all__ = ["accept_out", "write_into_out", "resize_warning", "install", "OUT_FUNCTIONS"]
 
@@ -45,21 +44,12 @@ _CPP_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short i
 _SILENT_RESIZE = {"narrow_copy"}  # its kernel resizes out without the deprecation warning
 
 
-def _user_stacklevel() -> int:
-    """The stack level of the first caller outside ``core`` (the user's line the warning names)."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("core."):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def resize_warning(out: Tensor, shape) -> None:
     """PyTorch's deprecation warning for an ``out`` with elements resized to the result's ``shape``."""
-    warnings.warn(f"An output with one or more elements was resized since it had shape {list(out.shape)}, which "
-                  f"does not match the required output shape {list(shape)}. This behavior is deprecated, and in a "
-                  "future PyTorch release outputs will not be resized unless they have zero elements. You can "
-                  "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-                  UserWarning, stacklevel=_user_stacklevel())
+    warn_user(f"An output with one or more elements was resized since it had shape {list(out.shape)}, which does "
+              f"not match the required output shape {list(shape)}. This behavior is deprecated, and in a future "
+              "PyTorch release outputs will not be resized unless they have zero elements. You can explicitly reuse "
+              "an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).")
 
 
 def _check_outs(name: str, result, out) -> tuple:

@@ -9,12 +9,13 @@ replacements; core raises the same, so a script that calls them stops with PyTor
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 import core
 from core._tensor import new_tensor
+from core._user_warning import warn_user
+from core._warn_once import warn_once
 from core.ops.reduction import _return_type
 
 __all__ = ["range", "triangular_solve", "solve", "lstsq", "symeig", "eig", "matrix_rank"]
@@ -43,7 +44,6 @@ _MESSAGES = {
     "matrix_rank": "\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter 'symmetric' was "
                    "renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",
 }
-_triangular_warned = False
 triangular_solve_result = _return_type("triangular_solve", "solution cloned_coefficient")
 
 
@@ -60,9 +60,9 @@ solve, lstsq, symeig, eig, matrix_rank = (_removed(n) for n in ("solve", "lstsq"
 
 def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """``start, start + step, ..., end`` with ``end`` included, in the default dtype unless ``dtype`` is given."""
-    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
-                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
-                  "[start, end).", UserWarning, stacklevel=2)
+    warn_user("torch.range is deprecated and will be removed in a future release because its behavior is "
+              "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+              "[start, end).")
     start, end, step = (float(v) if isinstance(v, core.Tensor) else v for v in (start, end, step))
     if step == 0:
         raise RuntimeError("step must be nonzero")
@@ -82,13 +82,10 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
 
 def triangular_solve(b, A, upper: bool = True, transpose: bool = False, unitriangular: bool = False, *, out=None):
     """``(solution, cloned_coefficient)`` of ``op(A) X = b`` for triangular ``A`` (a warning once, as PyTorch's)."""
-    global _triangular_warned
-    if not _triangular_warned:
-        _triangular_warned = True
-        warnings.warn("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be "
-                      "removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed "
-                      "and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\n"
-                      "should be replaced with\nX = torch.linalg.solve_triangular(A, B).", UserWarning, stacklevel=2)
+    warn_once("triangular_solve", "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand "
+              "will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed "
+              "and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
+              "replaced with\nX = torch.linalg.solve_triangular(A, B).")  # (PyTorch's TORCH_WARN_ONCE)
     coefficient = A.mT if transpose else A
     solution = core.linalg.solve_triangular(coefficient, b, upper=upper != bool(transpose),
                                             unitriangular=unitriangular)

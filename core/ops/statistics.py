@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import builtins
 import math
-import warnings
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from core._lane_sum import softmax_sum
 from core._norm_order import two_norm
 from core._precise import precise
 from core._tensor import Tensor
+from core._user_warning import warn_user
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps, is_reduced, log_softmax_bfloat16
@@ -158,7 +158,20 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
-    return reduce_dims(input, dim), correction, dim is None
+    dims = reduce_dims(input, dim)
+    ax = axes(dims, input.ndim)
+    out_n = math.prod(s for i, s in enumerate(input.shape) if i not in ax)
+    if (input.numel() // out_n if out_n else 0) - correction <= 0:
+        for _ in range(2 if input.is_complex() else 1):  # (PyTorch checks a complex input's two parts, each warns)
+            warn_user(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).")
+    return dims, correction, dim is None
+
+
+def _complex_var(input: Tensor, dims: tuple, keepdim, correction):
+    """The variance of a complex ``input``: its real and imaginary parts' variances add (a real result)."""
+    return (Var.apply(input.real, dims=dims, keepdim=bool(keepdim), correction=correction)
+            + Var.apply(input.imag, dims=dims, keepdim=bool(keepdim), correction=correction))
 
 
 @computes_in_float32
@@ -172,10 +185,6 @@ class Var(Function):
         xp = xp_of(x)
         ax = axes(dims, x.ndim)
         n = int(np.prod([x.shape[d] for d in ax]))
-        out_n = int(np.prod([s for i, s in enumerate(x.shape) if i not in ax]))
-        if (x.size // out_n if out_n else 0) - correction <= 0:
-            warnings.warn(f"{cls.op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-                          "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=5)
         ctx.in_shape, ctx.dims, ctx.keepdim, ctx.whole = x.shape, dims, keepdim, whole or x.ndim == 0
         ctx.factor = 2.0 / (n - correction) if n - correction > 0 else _INF
         # NOTE: PyTorch's CPU kernels carry a float32 or float16 variance in double (Welford's, or two passes over
@@ -290,16 +299,15 @@ class StdMean(Var):
 
 def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     dims, c, whole = _var_args("var", input, dim, unbiased, correction)
-    if input.is_complex():  # the real and imaginary parts' variances add (a real result)
-        return var(input.real, dims, keepdim=keepdim, correction=c) + var(input.imag, dims, keepdim=keepdim,
-                                                                          correction=c)
+    if input.is_complex():
+        return _complex_var(input, dims, keepdim, c)
     return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole)
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     dims, c, whole = _var_args("std", input, dim, unbiased, correction)
     if input.is_complex():
-        return var(input, dims, keepdim=keepdim, correction=c).sqrt()
+        return _complex_var(input, dims, keepdim, c).sqrt()
     return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole)
 
 
@@ -307,7 +315,7 @@ def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
     """``(var, mean)`` as a plain tuple, like PyTorch."""
     dims, c, whole = _var_args("var_mean", input, dim, unbiased, correction)
     if input.is_complex():  # a real variance (var's), the complex mean
-        return var(input, dims, keepdim=keepdim, correction=c), mean(input, dims, keepdim=bool(keepdim))
+        return _complex_var(input, dims, keepdim, c), mean(input, dims, keepdim=bool(keepdim))
     return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
 
 
@@ -315,7 +323,7 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
     """``(std, mean)`` as a plain tuple, like PyTorch."""
     dims, c, whole = _var_args("std_mean", input, dim, unbiased, correction)
     if input.is_complex():
-        return std(input, dims, keepdim=keepdim, correction=c), mean(input, dims, keepdim=bool(keepdim))
+        return _complex_var(input, dims, keepdim, c).sqrt(), mean(input, dims, keepdim=bool(keepdim))
     return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
 
 

@@ -10,13 +10,12 @@ that requires grad while grad mode is on, and they record no graph.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 import core
 from core import _torch_function
 from core._tensor import Tensor
+from core._user_warning import warn_user
 from core.autograd import grad_mode
 from core.ops.copy_variants import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 from core.ops.elementwise import check_inplace
@@ -103,12 +102,12 @@ def _resized(self, shape):
 
 
 def _resize(self, *sizes):
-    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    warn_user("non-inplace resize is deprecated")
     return _resized(self, tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes)
 
 
 def _resize_as(self, tensor):
-    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    warn_user("non-inplace resize_as is deprecated")
     return _resized(self, tuple(tensor.shape))
 
 

@@ -16,9 +16,9 @@ PyTorch's checkpoint (which replays the random state when it recomputes). What c
 from __future__ import annotations
 
 import contextlib
-import warnings
 
 import core
+from core._user_warning import warn_in_core, warn_user
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "check_backward_validity", "detach_variable",
            "noop_context_fn", "set_checkpoint_early_stop", "set_checkpoint_debug_enabled"]
@@ -56,7 +56,7 @@ def set_checkpoint_debug_enabled(enabled: bool | None):
 
 def check_backward_validity(inputs) -> None:
     if not any(inp.requires_grad for inp in inputs if isinstance(inp, core.Tensor)):
-        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None", stacklevel=3)
+        warn_in_core("None of the inputs have requires_grad=True. Gradients will be None")
 
 
 def detach_variable(inputs):
@@ -78,7 +78,7 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=no
                determinism_check: str = "default", debug: bool = False, early_stop: bool = True, **kwargs):
     """``function(*args, **kwargs)``, checked and warned about as PyTorch's checkpoint (module docstring)."""
     if use_reentrant is None:
-        warnings.warn("torch.utils.checkpoint: " + _MISSING_REENTRANT, stacklevel=2)
+        warn_in_core("torch.utils.checkpoint: " + _MISSING_REENTRANT)
         use_reentrant = True
     kwargs.pop("preserve_rng_state", True)
     if kwargs and use_reentrant:
@@ -108,7 +108,7 @@ def _run_segment(functions, start: int, end: int):
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run ``functions`` (a list or ``nn.Sequential``) on ``input`` in ``segments`` checkpointed chunks."""
     if use_reentrant is None:
-        warnings.warn("torch.utils.checkpoint.checkpoint_sequential: " + _MISSING_REENTRANT_SEQUENTIAL, stacklevel=2)
+        warn_user("torch.utils.checkpoint.checkpoint_sequential: " + _MISSING_REENTRANT_SEQUENTIAL)
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs:

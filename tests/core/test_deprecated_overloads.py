@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import core
-from core.ops import deprecated_overloads
+from core import _warn_once
 from tests.core.oracle import assert_same
 
 X, G, H = np.ones((2, 3)), np.arange(6.0).reshape(2, 3), np.arange(1.0, 7.0).reshape(2, 3)
@@ -42,7 +42,7 @@ ADDMM = {
 @pytest.fixture(autouse=True)
 def fresh_warning(monkeypatch):
     """PyTorch warns for the first deprecated call of a process only: each test starts as a fresh process."""
-    monkeypatch.setattr(deprecated_overloads, "_warned", False)
+    monkeypatch.setattr(_warn_once, "_warned", set())
 
 
 def both(torch, fn, *arrays):

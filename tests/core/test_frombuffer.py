@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 import core
+from core import _warn_once
 from tests.core.oracle import assert_same
 
 DATA = b"\x01\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00"
@@ -57,7 +58,7 @@ def test_an_empty_buffer_is_refused_as_torch(torch):
 
 
 def test_a_read_only_buffer_warns_once_that_it_is_not_writable(monkeypatch):
-    monkeypatch.setattr(core._frombuffer, "_warned", False)
+    monkeypatch.setattr(_warn_once, "_warned", set())  # (as in a fresh process)
     with pytest.warns(UserWarning, match="The given buffer is not writable"):
         first = core.frombuffer(DATA, dtype=core.int32)
     with warnings.catch_warnings():

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import core
+from core import _warn_once
 from tests.core.oracle import check, check_error, check_grads
 
 RNG = np.random.default_rng(4)
@@ -83,7 +84,8 @@ def test_legacy_lu_warns_and_returns_torch_factors(torch):
     lambda lib, t: lib.qr(t, some=False),
     lambda lib, t: t.qr(),
 ])
-def test_legacy_qr_warns_and_matches_torch(torch, fn):
+def test_legacy_qr_warns_and_matches_torch(torch, fn, monkeypatch):
+    monkeypatch.setattr(_warn_once, "_warned", set())  # torch warns once per process: here a fresh one
     with pytest.warns(UserWarning, match="torch.qr is deprecated in favor of torch.linalg.qr"):
         ours = fn(core, core.tensor(TALL))
     with warnings.catch_warnings():  # torch warns once per process

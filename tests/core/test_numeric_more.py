@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import core
+from core import _warn_once
 from tests.core.oracle import assert_same, check, check_error, check_grads
 
 RNG = np.random.default_rng(11)
@@ -51,8 +52,8 @@ def test_cholesky_solve_and_inverse_match_torch_with_gradients(torch, upper):
     check_grads(inverse, [SPD], torch)
 
 
-def test_deprecated_cholesky_warns_once_and_matches_linalg(torch):
-    core.ops.numeric_more._CHOLESKY_WARNED[0] = False
+def test_deprecated_cholesky_warns_once_and_matches_linalg(torch, monkeypatch):
+    monkeypatch.setattr(_warn_once, "_warned", set())  # (as in a fresh process)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ours = core.cholesky(core.tensor(SPD), upper=True)

@@ -11,7 +11,6 @@ dynamic quantization chooses per call) and ``HistogramObserver`` (the activation
 from __future__ import annotations
 
 import functools
-import warnings
 
 import numpy as np
 
@@ -25,6 +24,7 @@ from core._quantized import (
     qint8,
     quint8,
 )
+from core._user_warning import warn_in_core
 from core.nn import Module
 
 __all__ = ["HistogramObserver", "MinMaxObserver", "MovingAverageMinMaxObserver",
@@ -117,8 +117,7 @@ class MinMaxObserver(ObserverBase):
     def calculate_qparams(self):
         lo, hi = np.float32(self.min_val.item()), np.float32(self.max_val.item())
         if lo == np.inf and hi == -np.inf:
-            warnings.warn("must run observer before calling calculate_qparams.                                    "
-                          "Returning default values.", stacklevel=2)
+            warn_in_core("must run observer before calling calculate_qparams. Returning default values.")
             return core.tensor([1.0]), core.tensor([0])
         return self._qparams(np.array([lo]), np.array([hi]))
 
@@ -224,7 +223,7 @@ class HistogramObserver(ObserverBase):
         x = x_orig.detach()
         x_min, x_max = core.aminmax(x)
         if x_min == -float("inf") or x_max == float("inf"):
-            warnings.warn("torch.inf detected in input tensor, ignoring input", stacklevel=2)
+            warn_in_core("torch.inf detected in input tensor, ignoring input")
             x = x[x.abs() != float("inf")]
             if x.numel() == 0:
                 return x_orig
@@ -246,8 +245,8 @@ class HistogramObserver(ObserverBase):
 
     def calculate_qparams(self):
         if self.min_val.item() == float("inf") and self.max_val.item() == float("-inf"):
-            warnings.warn("must run observer before calling calculate_qparams.                                    "
-                          "Returning default scale and zero point ", stacklevel=2)
+            warn_in_core("must run observer before calling calculate_qparams.                                    "
+                         "Returning default scale and zero point ")
             return core.tensor([1.0]), core.tensor([0])
         new_min, new_max = self._non_linear_param_search()
         return self._qparams(np.array([new_min.item()]), np.array([new_max.item()]))
@@ -280,8 +279,7 @@ class PerChannelMinMaxObserver(ObserverBase):
 
     def calculate_qparams(self):
         if not self.min_val.numel():
-            warnings.warn("must run observer before calling calculate_qparams.                                    "
-                          "Returning default values.", stacklevel=2)
+            warn_in_core("must run observer before calling calculate_qparams. Returning default values.")
             return core.tensor([1.0]), core.tensor([0])
         return self._qparams(_values(self.min_val), _values(self.max_val))
 

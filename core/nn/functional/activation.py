@@ -5,7 +5,6 @@ smooth ones write their backward with differentiable core ops so double backward
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -15,6 +14,7 @@ from core import _glibc as glibc
 from core._precise import precise
 from core._sleef import expf_u10, log1pf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
+from core._user_warning import warn_caller
 from core.autograd.function import Function
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
@@ -393,9 +393,9 @@ def tanhshrink(input: Tensor) -> Tensor:
     return input - core.tanh(input)
 
 
-def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
-                  "as an argument.", UserWarning, stacklevel=stacklevel)
+def _softmax_dim(name: str, ndim: int) -> int:
+    warn_caller(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                "as an argument.")
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -403,19 +403,19 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
 # (ResNet code that calls self.softmax(1)) fails with torch's AttributeError: 'int' object has no attribute 'softmax'
 def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
-        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+        dim = _softmax_dim("softmax", input.dim())
     return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
-        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+        dim = _softmax_dim("log_softmax", input.dim())
     return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def softmin(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
     if dim is None:
-        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+        dim = _softmax_dim("softmin", input.dim())
     return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
 
 

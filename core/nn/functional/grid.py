@@ -12,9 +12,8 @@ nearest mode gives the grid a zero gradient.
 
 from __future__ import annotations
 
-import warnings
-
 import core
+from core._user_warning import warn_caller
 from core.autograd.function import Function
 from core.nn.functional._grid_bicubic import grid_sample_bicubic
 
@@ -59,7 +58,7 @@ class AffineGridGenerator(Function):
 
 def affine_grid(theta, size, align_corners=None):
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=2)
+        warn_caller(_ALIGN_WARNING)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
@@ -73,9 +72,9 @@ def affine_grid(theta, size, align_corners=None):
                          f"{core.Size(size)}. Got {theta.shape}.")
     spatial = size[2:]
     if align_corners and min(spatial) == 1:
-        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
-                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
-                      "of affine_grid for details.", UserWarning, stacklevel=2)
+        warn_caller("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                    "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                    "of affine_grid for details.")
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {core.Size(size)}")
     base = _base_grid(spatial, align_corners, theta.dtype).to(theta.device)
@@ -262,7 +261,7 @@ def _check_grid_args(input, grid, mode: str, padding_mode: str) -> None:
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     _check_grid_args(input, grid, mode, padding_mode)
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, UserWarning, stacklevel=2)
+        warn_caller(_ALIGN_WARNING)
         align_corners = False
     if input.ndim == 5:
         d, h, w = input.shape[2:]

@@ -6,12 +6,11 @@ makes before computing, which are reproduced here with its exception types and m
 
 from __future__ import annotations
 
-import warnings
-
 import core
 from core._arg_types import require_tensors
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
+from core._user_warning import warn_caller, warn_in_core
 from core.amp import _casting as _autocast
 from core.nn.functional._loss_primitives import BinaryCrossEntropyWithLogits, MseLoss, NllLoss, NllLoss2d
 from core.nn.functional._loss_primitives_more import BinaryCrossEntropy, HuberLoss, SmoothL1Loss, SoftMarginLoss
@@ -36,8 +35,7 @@ def legacy_reduction(size_average, reduce, reduction: str, emit: bool = True) ->
     reduce = True if reduce is None else reduce
     out = "none" if not reduce else ("mean" if size_average else "sum")
     if emit:
-        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{out}' instead.",
-                      UserWarning, stacklevel=3)
+        warn_in_core(f"size_average and reduce args will be deprecated, please use reduction='{out}' instead.")
     return out
 
 
@@ -55,8 +53,7 @@ def _check_reduction(reduction: str) -> str:
     """PyTorch's ``_Reduction.get_enum``, as the reduction's name: ``'elementwise_mean'`` (its name before 1.0) is
     ``'mean'`` with a deprecation warning, any other unknown name a ValueError."""
     if reduction == "elementwise_mean":
-        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.", UserWarning,
-                      stacklevel=3)
+        warn_in_core("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
         return "mean"
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -86,11 +83,11 @@ def _fusable_constant(input, c) -> bool:
     return c is None or _constant(c) and _same_kind(input, c)
 
 
-def _pointwise(input: Tensor, target: Tensor, stacklevel: int = 3):
+def _pointwise(input: Tensor, target: Tensor):
     if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
-                      "same size.", UserWarning, stacklevel=stacklevel)
+        warn_caller(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                    "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                    "same size.")
     return core.broadcast_tensors(input, target) if hasattr(core, "broadcast_tensors") else (input, target)
 
 
@@ -365,10 +362,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce, reduction)
     elif reduction == "mean":
-        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
-                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
-                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-                      UserWarning, stacklevel=2)
+        warn_caller("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                    "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
     if reduction != "batchmean":
         reduction = _check_reduction(reduction)
     if log_target:

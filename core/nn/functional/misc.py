@@ -7,7 +7,6 @@ the rest are composites of core ops.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from core._backend import xp_for
 from core._cascade_sum import sum_over_batch
 from core._memory_format import empty_strided_array, preserved_strides
 from core._tensor import Tensor, new_tensor
+from core._user_warning import warn_caller
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
@@ -323,17 +323,17 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
         return _channel_dropout(input, p, training, inplace, 2, "dropout2d")
     _check_p(p)
     if input.ndim != 3:
-        warnings.warn(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will result "
-                      "in an error in a future release. To retain the behavior and silence this warning, please use "
-                      "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
-                      "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
-                      "inputs).", UserWarning, stacklevel=2)
+        warn_caller(f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will result "
+                    "in an error in a future release. To retain the behavior and silence this warning, please use "
+                    "dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 "
+                    "spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D "
+                    "inputs).")
     else:
-        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
-                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
-                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
-                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
-                      "dropout1d instead.", UserWarning, stacklevel=2)
+        warn_caller("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                    "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                    "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                    "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                    "dropout1d instead.")
     if input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if not training or p == 0:

@@ -14,12 +14,12 @@ channels-last image stays channels-last), and so does the backward's for the mod
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from core._dtype import SCALAR_NAMES
 from core._memory_format import channels_last, channels_last_3d, in_suggested_format, is_contiguous_in
+from core._user_warning import warn_caller
 from core.autograd.function import Function
 from core.nn.functional._antialias import check_aa_dtype, interpolate_aa, interpolate_uint8
 from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
@@ -308,19 +308,17 @@ def _area(input, out):
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated alias of ``interpolate``."""
-    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    warn_caller("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
     """Deprecated: ``interpolate(..., mode='nearest')``."""
-    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=2)
+    warn_caller("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
     """Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)``."""
-    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=2)
+    warn_caller("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 import weakref
 from typing import NamedTuple
 
 import core
+from core._user_warning import warn_in_core
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
@@ -98,9 +98,8 @@ def _check_config(input_size, hidden_size, num_layers, bias, batch_first, dropou
         raise ValueError("dropout should be a number in range [0, 1] representing the probability of an element "
                          "being zeroed")
     if dropout > 0 and num_layers == 1:
-        warnings.warn("dropout option adds dropout after all but last recurrent layer, so non-zero dropout expects "
-                      f"num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
-                      stacklevel=4)
+        warn_in_core("dropout option adds dropout after all but last recurrent layer, so non-zero dropout expects "
+                     f"num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}")
     for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
                               ("input_size", input_size, int), ("hidden_size", hidden_size, int)):
         if not isinstance(value, kind):

@@ -8,8 +8,7 @@ before each call. Like PyTorch's it warns that ``nn.utils.parametrizations.weigh
 
 from __future__ import annotations
 
-import warnings
-
+from core._user_warning import warn_in_core
 from core.nn.module import Module
 from core.nn.parameter import Parameter
 from core.nn.utils._weight_norm_fused import fused_applies, weight_norm_fused
@@ -48,8 +47,8 @@ class WeightNorm:
 
     @staticmethod
     def apply(module: Module, name: str, dim: int) -> WeightNorm:
-        warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
-                      "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning, stacklevel=3)
+        warn_in_core("`torch.nn.utils.weight_norm` is deprecated in favor of "
+                     "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning)
         for hook in module._forward_pre_hooks.values():
             if isinstance(hook, WeightNorm) and hook.name == name:
                 raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
