@@ -8,6 +8,7 @@ each parameter's version counter as PyTorch's in-place updates do.
 from __future__ import annotations
 
 import copy
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any, Self
@@ -95,34 +96,47 @@ class Optimizer:
         return "\n".join(lines)
 
     def add_param_group(self, param_group: dict) -> None:
-        """Add a group with its own hyperparameters (missing ones come from ``defaults``)."""
+        """Add a group with its own hyperparameters (missing ones come from ``defaults``). As PyTorch's, the dict
+        itself becomes the group; ``(name, tensor)`` pairs (``named_parameters()``) give it ``param_names``."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             params = [params]
         elif isinstance(params, set):
             raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
                             "of tensors in sets will change between runs. Please use a list instead.")
-        params = list(params)
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        params = [p[1] if isinstance(p, tuple) else p for p in params]
+        param_group["params"] = params
+        if names:
+            if len(names) != len(params):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
         for p in params:
             if not isinstance(p, Tensor):
                 from core._typename import typename  # torch.typename: '__main__.Stub', 'float'
 
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(p)}")
-            if not p.is_leaf:
+            if not self.defaults.get("differentiable", None) and not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
-        group = dict(param_group, params=params)
         for name, default in self.defaults.items():
-            if default is required and name not in group:
+            if default is required and name not in param_group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
-            group.setdefault(name, default)
-        seen = {id(p) for g in self.param_groups for p in g["params"]}
+            param_group.setdefault(name, default)
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        seen = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                raise ValueError("all optimizer param groups should be with/without names. cannot add param group "
+                                 f"{'with' if 'param_names' in param_group else 'without'} names to the optimizer")
         if any(id(p) in seen for p in params):
             raise ValueError("some parameters appear in more than one parameter group")
-        if len({id(p) for p in params}) != len(params):
-            raise ValueError("optimizer contains a parameter group with duplicate parameters")
-        self.param_groups.append(group)
+        self.param_groups.append(param_group)
 
     # ----- hooks (core.optim._hooks) ---------------------------------------------------------
     def register_step_pre_hook(self, hook):

@@ -58,3 +58,37 @@ def test_batch_norm_state_dict_versions(torch, code):
 def test_post_accumulate_grad_hooks_must_return_none(torch, hook):
     same_outcome(torch, f"seen = []; a = torch.ones(2, requires_grad=True); "
                         f"a.register_post_accumulate_grad_hook({hook}); a.sum().backward(); out = a.grad, seen")
+
+
+_STEP = "m(torch.ones(1, 3)).pow(2).sum().backward(); opt.step(); "
+
+
+@pytest.mark.parametrize("code", [
+    # named_parameters() give every group param_names (repr and state dict show them); the steps are the same
+    "m = nn.Linear(3, 2); opt = torch.optim.SGD(m.named_parameters(), lr=0.1, momentum=0.9); " + _STEP +
+    "out = repr(opt), opt.state_dict(), m.weight",
+    "m = nn.Linear(3, 2); opt = torch.optim.Adam(list(m.named_parameters())); " + _STEP + "out = opt.state_dict()",
+    "m = nn.Linear(3, 2); opt = torch.optim.LBFGS(m.named_parameters()); out = opt.param_groups[0]['param_names']",
+    "m = nn.Linear(3, 2); opt = torch.optim.AdamW([{'params': [('w', m.weight)]}, {'params': [('b', m.bias)], "
+    "'lr': 0.5}]); " + _STEP + "out = repr(opt), opt.state_dict()",
+    "m = nn.Linear(3, 2); opt = torch.optim.SGD(m.named_parameters(), lr=0.1); " + _STEP +
+    "opt.load_state_dict(opt.state_dict()); out = opt.state_dict()",
+    # named and unnamed parameters don't mix, within a group or across groups
+    "m = nn.Linear(3, 2); opt = torch.optim.SGD([('w', m.weight), m.bias], lr=0.1)",
+    "m = nn.Linear(3, 2); opt = torch.optim.SGD(m.named_parameters(), lr=0.1); "
+    "opt.add_param_group({'params': [torch.ones(1, requires_grad=True)]})",
+    "m = nn.Linear(3, 2); opt = torch.optim.SGD(m.parameters(), lr=0.1); "
+    "opt.add_param_group({'params': [('x', torch.ones(1, requires_grad=True))]})",
+    # the group dict given is the group; a duplicate parameter warns (torch 2 no longer refuses it)
+    "m = nn.Linear(3, 2); g = {'params': m.weight}; opt = torch.optim.SGD([g], lr=0.1); "
+    "out = g is opt.param_groups[0], sorted(g)",
+    "m = nn.Linear(3, 2); opt = torch.optim.SGD([m.weight, m.weight], lr=0.1); "
+    "out = len(opt.param_groups[0]['params'])",
+    "m = nn.Linear(3, 2); opt = torch.optim.SGD([m.weight], lr=0.1); opt.add_param_group({'params': m.weight})",
+    "a = torch.ones(2, requires_grad=True); b = a * 2; b.retain_grad(); opt = torch.optim.SGD([b], lr=0.1); "
+    "out = len(opt.param_groups)",
+    "opt = torch.optim.SGD([1.0], lr=0.1)",
+    "opt = torch.optim.SGD([torch.ones(2, requires_grad=True)], lr=0.1); opt.add_param_group([1])",
+])
+def test_optimizers_take_named_parameters(torch, code):
+    same_outcome(torch, "torch.manual_seed(0); " + code)
