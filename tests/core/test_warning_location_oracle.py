@@ -18,7 +18,6 @@ import warnings
 
 import numpy as np
 import pytest
-import torch
 
 import core
 
@@ -257,7 +256,7 @@ def _warnings(lib, trigger):
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_warning_names_the_same_place_as_torch(name):
+def test_warning_names_the_same_place_as_torch(torch, name):
     wants, gots = _warnings(torch, CASES[name]), _warnings(core, CASES[name])
     assert len(gots) == len(wants)
     for want, got in zip(wants, gots):
@@ -291,5 +290,5 @@ def _counts_in_a_fresh_process(name: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_each_warning_comes_once_per_process_or_every_time_as_torchs():
+def test_each_warning_comes_once_per_process_or_every_time_as_torchs(torch):
     assert _counts_in_a_fresh_process("core") == _counts_in_a_fresh_process("torch")
