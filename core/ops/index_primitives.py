@@ -329,7 +329,8 @@ class Index(Function):
         shape = _result_shape(a._data.shape, adv)
         if 0 in shape:  # indices may be out of range here (torch reads nothing, so checks nothing)
             return xp_of(a._data).empty(shape, dtype=a._data.dtype)
-        return xp_of(a._data).ascontiguousarray(a._data[key])
+        # NOTE: reshaped: a 0-d index reads a NumPy scalar, which ascontiguousarray makes 1-d (take(x, tensor(2)))
+        return xp_of(a._data).ascontiguousarray(a._data[key]).reshape(shape)
 
     @staticmethod
     def backward(ctx, g):

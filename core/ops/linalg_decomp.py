@@ -244,11 +244,12 @@ def tensorsolve(A, B, dims=None):
 def vander(x, *, N=None):
     """Columns ``x**0 ... x**(N-1)`` (increasing powers, like ``torch.linalg.vander``)."""
 
+    if x.dtype is _dtype.bool:
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, but got Bool")
+    x = x.unsqueeze(-1) if x.ndim == 0 else x  # (PyTorch's: a 0-d x is one point)
     n = x.shape[-1] if N is None else N
     if n <= 1:
-        if n < 1:
-            raise RuntimeError("N must be greater than 1.")
-        return ones_like(x).unsqueeze(-1)
+        raise RuntimeError("N must be greater than 1.")
     powers = cumprod(x.unsqueeze(-1).expand(*x.shape, n - 1), -1)
     return cat([ones_like(x).unsqueeze(-1), powers], -1)
 

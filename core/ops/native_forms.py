@@ -15,6 +15,7 @@ from __future__ import annotations
 import warnings
 
 import core
+from core.autograd.function import Function
 
 _warned: set = set()
 
@@ -157,9 +158,43 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
 grid_sampler_2d = grid_sampler_3d = grid_sampler
 
 
+class _FillScalar(Function):
+    """``torch.fill(x, 2.0)``: a tensor like ``x`` holding ``value``; ``x`` gets a zero gradient, as in PyTorch."""
+
+    node_name = "FillBackward0"
+
+    @staticmethod
+    def forward(ctx, input, *, value):
+        return core.full_like(input, value)
+
+    @staticmethod
+    def backward(ctx, g):
+        return core.zeros_like(g)
+
+
+class _FillTensor(Function):
+    """``torch.fill(x, v)`` with a 0-d tensor ``v``, which gets the gradient's sum."""
+
+    node_name = "FillBackward1"
+
+    @staticmethod
+    def forward(ctx, input, value):
+        return core.full_like(input, value.item())
+
+    @staticmethod
+    def backward(ctx, g):
+        return core.zeros_like(g), g.sum()
+
+
 def fill(input, value):
-    """A new tensor shaped like ``input`` filled with ``value`` (a number or a one-element tensor)."""
-    return core.full_like(input, value.item() if isinstance(value, core.Tensor) else value)
+    """A new tensor shaped like ``input`` filled with ``value`` (a number or a 0-d tensor), differentiable as
+    PyTorch's ``fill`` is."""
+    if isinstance(value, core.Tensor):
+        if value.dim():
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
+                               "dimensions.")
+        return _FillTensor.apply(input, value)
+    return _FillScalar.apply(input, value=value)
 
 
 def detach_(input):

@@ -60,6 +60,7 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
     step everywhere), a list of numbers (one step per dim) or a list of 1-D tensors (each dim's coordinates)."""
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    spacing = 1 if spacing is None else spacing  # (spacing=None, as PyTorch's signature allows: unit steps)
     dims = list(range(input.ndim)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     dims = [d % input.ndim for d in dims]
     if isinstance(spacing, (numbers.Number, Tensor)) and not (isinstance(spacing, Tensor) and spacing.ndim):

@@ -65,6 +65,8 @@ def sum_to_size(self, *size):
     lead = len(shape) - len(size)
     if lead < 0 or any(s != 1 and s != g for s, g in zip(size, shape[lead:])):
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if not size:  # (PyTorch's sum_to: an empty size is a full sum, so a bool gives int64)
+        return reduction.sum(self)
     if size == shape:
         return self
     dims = list(range(lead)) + [lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1]
