@@ -253,9 +253,8 @@ def _backward_step_text(session: Session, graph: Graph, name: str, d: Mapping[st
         key = d["accumulated"]
         contribs = session.ledger.contributions(key)
         last = contribs[-1] if contribs else None
-        leaf = title_of(graph, key.split(".")[0])
-        sender = last.path[-2] if last is not None and len(last.path) >= 2 else None
-        fn = next(iter(session.inspector.autograd_info(sender)), (None,))[0] if sender else None
+        leaf = key_label(graph, key)  # "x", or "model.weight" for a parameter a layer node holds
+        fn = " + ".join(d.get("sent_by") or ()) or None  # the autograd nodes that fed the leaf's AccumulateGrad
         grad = fmt.short_array(last.grad) if last is not None else ""
         return f"{fn or d.get('autograd_node')}: sent grad {grad} to {leaf}"
     if d.get("done") and not d.get("autograd_node"):

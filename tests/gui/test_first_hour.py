@@ -93,3 +93,22 @@ def test_a_view_is_marked_with_the_names_of_the_nodes_it_shares_memory_with(qtbo
     assert any(badge.startswith("shares memory with") and "row" in badge for badge in items["n8"].display.badges)
     for item in items.values():
         assert not any(badge.startswith("view of") for badge in item.display.badges)
+
+
+def test_backward_steps_through_a_layer_name_the_autograd_node_and_parameter_each_gradient_came_from(
+        qtbot, empty_window):
+    """Lesson 6's model = Linear(4, 1): stepping backward said 'MseLossBackward0: sent grad (1, 4) array to
+    model' for the weight (and the bias), the loss's node and not the layer's TBackward0 (AddmmBackward0)."""
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+
+    w = shown(qtbot, empty_window)
+    assert w.open_path(str(EXAMPLES_DIR / "06-training-step.json"))
+    click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: w.bridge.session.forward_complete)
+    said = []
+    for _ in range(5):  # MseLoss, Addmm, the bias's AccumulateGrad, T, the weight's
+        click_toolbar(w, "backward_step")
+        qtbot.waitUntil(lambda: w.status_label.text() not in said[-1:])
+        said.append(w.status_label.text())
+    assert any(m.startswith("AddmmBackward0: sent grad ") and m.endswith(" to model.bias") for m in said), said
+    assert any(m.startswith("TBackward0: sent grad (1, 4) array to model.weight") for m in said), said

@@ -24,7 +24,8 @@ class BackwardRun:
     """Backward call number ``call`` from the loss node ``loss`` (its autograd root ``root``), started at history
     index ``start_index``; ``done`` of ``total`` steps have run."""
 
-    __slots__ = ("steps", "call", "loss", "retain_graph", "done", "total", "paths", "start_index", "links", "start")
+    __slots__ = ("steps", "call", "loss", "retain_graph", "done", "total", "paths", "start_index", "links", "start",
+                 "senders")
 
     def __init__(self, steps: Generator[BackwardStep, None, None], call: int, loss: str, retain_graph: bool, root: Any,
                  start_index: int) -> None:
@@ -33,6 +34,7 @@ class BackwardRun:
         self.links = PathLinks()
         self.start = [self.links.root(loss)]
         self.paths: dict[Any, list[PathLink]] = {root: self.start}  # per autograd node waiting to run
+        self.senders: dict[Any, list[str]] = {}  # per autograd node waiting to run: who sent it gradients
 
     def follow(self, step: BackwardStep, owner: dict[Any, str], nid: str | None) -> list[PathLink]:
         """The paths that reached ``step``'s autograd node (owned by graph node ``nid``), handed on to the nodes
@@ -42,6 +44,9 @@ class BackwardRun:
         for e, g in zip(step.edges, step.grad_inputs):
             if e is None or g is None:
                 continue
+            sent = self.senders.setdefault(e[0], [])
+            if step.node.name() not in sent:
+                sent.append(step.node.name())
             nxt_owner = owner.get(e[0], nid)
             bucket = pending.setdefault(e[0], [])
             for p in paths:  # links are interned: equal paths are the same object, ``in`` compares identities
@@ -49,6 +54,11 @@ class BackwardRun:
                 if len(bucket) < MAX_PATHS and np_ not in bucket:
                     bucket.append(np_)
         return paths
+
+    def sent_by(self, step: BackwardStep) -> list[str]:
+        """The names of the autograd nodes whose gradients ``step``'s node received (call before ``follow``):
+        what fed a leaf's AccumulateGrad, e.g. ``["TBackward0"]`` for a Linear layer's weight."""
+        return self.senders.pop(step.node, [])
 
     def released_origin(self, owner: dict[Any, str]) -> tuple[str | None, str | None]:
         """The graph node and the name of an autograd node still waiting to run whose saved tensors were freed (what

@@ -156,6 +156,7 @@ class BackwardStepping:
         nid = self.ownership.owner.get(anode)
         if self._journal is not None:
             self._note_step(step, nid)
+        sent_by = bw.sent_by(step)
         paths = bw.follow(step, self.ownership.owner, nid)
         self.chain_log.record(self, step, bw.call, nid)
         changed: list[str] = []
@@ -168,6 +169,7 @@ class BackwardStepping:
             self.ledger.add(key, array_of(step.grad_outputs[0]), array_of(leaf.grad), paths, leaf)
             changed.append(key)
             detail["accumulated"] = key
+            detail["sent_by"] = sent_by  # the autograd nodes that fed this AccumulateGrad
         changed.extend(self._retained_outputs(nid))
         if bw.done >= bw.total:
             self._finish_backward(emit=False)
