@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from core._backend import xp_of
 from core._fused import scaled_add, scaled_add_
+from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.optim._strong_wolfe import strong_wolfe
 from core.optim.optimizer import Optimizer
@@ -80,9 +83,9 @@ class LBFGS(Optimizer):
         xp = xp_of(flat_grad)
         if float(xp.abs(flat_grad).max()) <= tol_grad:
             return orig_loss
-        d, t = state.get("d"), state.get("t")
-        old_dirs, old_stps, ro = state.get("old_dirs"), state.get("old_stps"), state.get("ro")
-        h_diag, prev_flat_grad = state.get("H_diag"), state.get("prev_flat_grad")
+        d, t = _array(state.get("d")), _array(state.get("t"))
+        old_dirs, old_stps, ro = (_array(state.get(k)) for k in ("old_dirs", "old_stps", "ro"))
+        h_diag, prev_flat_grad = _array(state.get("H_diag")), _array(state.get("prev_flat_grad"))
         n_iter = 0
         while n_iter < max_iter:
             n_iter += 1
@@ -97,7 +100,9 @@ class LBFGS(Optimizer):
                         old_dirs.pop(0), old_stps.pop(0), ro.pop(0)
                     old_dirs.append(y), old_stps.append(s), ro.append(1.0 / ys)
                     h_diag = ys / (y @ y)
-                d = _two_loop(-flat_grad, old_dirs, old_stps, ro, h_diag)
+                if "al" not in state:
+                    state["al"] = [None] * history
+                d = _two_loop(-flat_grad, old_dirs, old_stps, ro, h_diag, state["al"])
             prev_flat_grad = flat_grad.copy()
             prev_loss = loss
             t = min(1.0, 1.0 / xp.abs(flat_grad).sum()) * lr if state["n_iter"] == 1 else lr
@@ -121,21 +126,46 @@ class LBFGS(Optimizer):
                 break
             if float(xp.abs(d * t).max()) <= tol_change or abs(loss - prev_loss) < tol_change:
                 break
-        state.update(d=d, t=t, old_dirs=old_dirs, old_stps=old_stps, ro=ro, H_diag=h_diag,
-                     prev_flat_grad=prev_flat_grad, prev_loss=prev_loss)
+        state.update(_tensors(dict(d=d, t=t, old_dirs=old_dirs, old_stps=old_stps, ro=ro, H_diag=h_diag,
+                                   prev_flat_grad=prev_flat_grad)), prev_loss=prev_loss)
         return orig_loss
 
 
-def _two_loop(q, old_dirs, old_stps, ro, h_diag):
+def _tensors(values: dict) -> dict:
+    """The step's NumPy arrays and scalars as tensors (lists of them as lists), for ``state``: torch's state holds
+    tensors, which ``state_dict``/``load_state_dict`` cast and a checkpoint saves."""
+    def wrap(v):
+        if isinstance(v, list):
+            return [wrap(x) for x in v]
+        return _tensor_of(v) if hasattr(v, "dtype") else v
+
+    return {k: wrap(v) for k, v in values.items()}
+
+
+def _tensor_of(value) -> Tensor:
+    """An array or a NumPy scalar (what a product of two vectors gives) as a tensor."""
+    return new_tensor(np.asarray(value) if isinstance(value, np.generic) else value)
+
+
+def _array(value):
+    """A state entry back as the arrays the step computes with (tensors, lists of them; floats stay)."""
+    if isinstance(value, list):
+        return [_array(v) for v in value]
+    if isinstance(value, Tensor):
+        return value._data if value.dim() else value._data[()]
+    return value
+
+
+def _two_loop(q, old_dirs, old_stps, ro, h_diag, al):
     """The L-BFGS two-loop recursion: the approximate inverse Hessian applied to ``q`` (float32 scalars and fused
-    adds, as torch's q.add_(..., alpha=-al[i]))."""
+    adds, as torch's q.add_(..., alpha=-al[i])); ``al`` (the state's, as torch's) gets each pair's coefficient."""
     xp = xp_of(q)
-    al = [0.0] * len(old_dirs)
     for i in range(len(old_dirs) - 1, -1, -1):
-        al[i] = (old_stps[i] @ q) * ro[i]
-        q = scaled_add(xp, q, old_dirs[i], -al[i])
+        coefficient = (old_stps[i] @ q) * ro[i]
+        al[i] = _tensor_of(coefficient)
+        q = scaled_add(xp, q, old_dirs[i], -coefficient)
     r = q * q.dtype.type(h_diag)
     for i in range(len(old_dirs)):
         be_i = (old_dirs[i] @ r) * ro[i]
-        r = scaled_add(xp, r, old_stps[i], al[i] - be_i)
+        r = scaled_add(xp, r, old_stps[i], _array(al[i]) - be_i)
     return r

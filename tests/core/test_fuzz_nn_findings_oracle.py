@@ -92,3 +92,32 @@ _STEP = "m(torch.ones(1, 3)).pow(2).sum().backward(); opt.step(); "
 ])
 def test_optimizers_take_named_parameters(torch, code):
     same_outcome(torch, "torch.manual_seed(0); " + code)
+
+
+@pytest.mark.parametrize("line_search", [None, "strong_wolfe"])
+def test_lbfgs_state_holds_tensors_and_survives_load_state_dict(torch, line_search):
+    """LBFGS's state as torch's (tensors, lists of them, 'al'), so state_dict/load_state_dict round-trips."""
+    def run(lib):
+        lib.manual_seed(0)
+        m = lib.nn.Linear(3, 2).double()
+        x = lib.linspace(-1, 1, 12, dtype=lib.float64).reshape(4, 3)
+        opt = lib.optim.LBFGS(m.parameters(), history_size=3, max_iter=4, line_search_fn=line_search)
+
+        def closure():
+            opt.zero_grad()
+            loss = (m(x) - 1).pow(2).sum()
+            loss.backward()
+            return loss
+
+        for _ in range(2):
+            opt.step(closure)
+        opt.load_state_dict(opt.state_dict())
+        opt.step(closure)
+        state = opt.state_dict()["state"][0]
+        kinds = {k: (type(v).__name__, [type(e).__name__ for e in v] if isinstance(v, list) else None)
+                 for k, v in state.items()}
+        return sorted(kinds.items()), [state[k] for k in ("d", "prev_flat_grad", "n_iter", "func_evals")], m.weight
+
+    ours, theirs = run(core), run(torch)
+    assert ours[0] == theirs[0]
+    same_result(ours[1:], theirs[1:], rtol=1e-9, atol=1e-12)
