@@ -567,7 +567,10 @@ ones_like = _like("ones_like", 1)
 empty_like = _like("empty_like", None)
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None) -> Tensor:
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None,
+              pin_memory=False) -> Tensor:
+    """``torch.full_like``: ``fill_value`` in ``input``'s shape, dtype, device and layout unless overridden
+    (torchvision's RoI pooler passes ``layout=``, as the other ``*_like`` factories take it)."""
     _number_dtype(fill_value, "full_like", "fill_value", 2)
     dt = dtype_arg(dtype, "full_like") or input.dtype
     dev, xp = device_arg(device if device is not None else input.device, "full_like")

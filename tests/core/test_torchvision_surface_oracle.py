@@ -57,3 +57,18 @@ def test_tensor_split_refuses_what_torch_refuses(torch, kwargs):
     with pytest.raises(TypeError) as ours:
         core.tensor_split(core.arange(6), **kwargs)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_full_like_takes_layout_and_pin_memory(torch):
+    ours = core.full_like(core.ones(2, 3, dtype=core.float64), 4, layout=core.strided, pin_memory=False,
+                          dtype=core.int32)
+    theirs = torch.full_like(torch.ones(2, 3, dtype=torch.float64), 4, layout=torch.strided, pin_memory=False,
+                             dtype=torch.int32)
+    assert ours.tolist() == theirs.tolist() and str(ours.dtype) == str(theirs.dtype)
+    assert str(ours.layout) == str(theirs.layout)
+
+
+@pytest.mark.parametrize("name", ["Hardswish", "Hardsigmoid", "ReLU", "SiLU", "ReLU6", "Mish"])
+def test_inplace_activation_reprs(torch, name):
+    for inplace in (False, True):
+        assert repr(getattr(core.nn, name)(inplace=inplace)) == repr(getattr(torch.nn, name)(inplace=inplace))

@@ -177,3 +177,104 @@ def video():
     from torchvision import tv_tensors
 
     return tv_tensors.Video(image((8, 3, 16, 20)))
+
+
+def _refusal(name, fn):
+    """``fn()``'s result shown, or the exception it raises (both libraries should raise alike)."""
+    try:
+        show(name, fn())
+    except Exception as exc:
+        print(name, "raises", type(exc).__name__, str(exc)[:100])
+
+
+def ops_tour():
+    """torchvision.ops as its tests use them: box geometry, IoU variants and their losses with gradients, focal
+    loss, stochastic depth, DropBlock, RoIAlign's pure-Python path (taken without the C++ ops), the FPN and
+    multi-scale RoIAlign a detector builds, the conv/norm/activation blocks; ``nms`` and ``roi_pool`` need the C++
+    ops and refuse."""
+    from collections import OrderedDict
+
+    from torchvision import ops
+
+    torch.manual_seed(0)
+    xy = torch.rand(6, 2) * 40
+    boxes = torch.cat([xy, xy + torch.rand(6, 2) * 20 + 1], 1)
+    other = boxes[[3, 1, 4]] + torch.randn(3, 4)
+    show("area", ops.box_area(boxes))
+    for name in ("box_iou", "generalized_box_iou", "distance_box_iou", "complete_box_iou"):
+        show(name, getattr(ops, name)(boxes, other))
+    for fmt in ("xywh", "cxcywh"):
+        converted = ops.box_convert(boxes, "xyxy", fmt)
+        show(fmt, converted)
+        show(f"{fmt} back", ops.box_convert(converted, fmt, "xyxy") - boxes)
+    show("clip", ops.clip_boxes_to_image(boxes, (30, 35)))
+    show("small", ops.remove_small_boxes(boxes, 8.0))
+    show("masks_to_boxes", ops.masks_to_boxes(torch.rand(3, 20, 24) > 0.7))
+    for name in ("generalized_box_iou_loss", "distance_box_iou_loss", "complete_box_iou_loss"):
+        b = boxes[:3].clone().requires_grad_()
+        loss = getattr(ops, name)(b, other, reduction="sum")
+        loss.backward()
+        show(name, loss)
+        show(f"{name} grad", b.grad)
+    logits = torch.randn(4, 5, requires_grad=True)
+    targets = (torch.rand(4, 5) > 0.6).float()
+    loss = ops.sigmoid_focal_loss(logits, targets, reduction="mean")
+    loss.backward()
+    show("focal", loss)
+    show("focal grad", logits.grad)
+    show("focal none", ops.sigmoid_focal_loss(logits, targets, alpha=-1, gamma=1.5))
+    x = torch.randn(4, 3, 8, 8)
+    show("stochastic_depth row", ops.stochastic_depth(x, 0.5, "row", training=True))
+    show("StochasticDepth batch", ops.StochasticDepth(0.3, "batch")(x))
+    show("DropBlock2d", ops.DropBlock2d(0.3, 3)(x))
+    show("drop_block3d", ops.drop_block3d(x.unsqueeze(2).expand(4, 3, 4, 8, 8), 0.2, 3, training=True))
+    _refusal("nms", lambda: ops.nms(boxes, torch.rand(6), 0.5))
+    _refusal("roi_pool", lambda: ops.roi_pool(x, [boxes[:2] / 8], 2))
+    features = torch.randn(2, 4, 16, 16, requires_grad=True)
+    rois = [boxes[:3] / 4, boxes[3:] / 4]
+    pooled = ops.roi_align(features, rois, output_size=(3, 3), spatial_scale=0.5, sampling_ratio=2, aligned=True)
+    pooled.square().sum().backward()
+    show("roi_align", pooled)
+    show("roi_align grad", features.grad)
+    show("RoIAlign adaptive", ops.RoIAlign(2, 0.25, -1)(features.detach(), torch.cat(
+        [torch.tensor([[0.0], [1.0], [1.0]]), boxes[:3]], 1)))
+    fpn = ops.FeaturePyramidNetwork([4, 8], 6, extra_blocks=ops.feature_pyramid_network.LastLevelMaxPool())
+    maps = OrderedDict([("0", torch.randn(2, 4, 16, 16)), ("1", torch.randn(2, 8, 8, 8))])
+    pyramid = fpn(maps)
+    show("fpn", dict(pyramid))
+    pooler = ops.MultiScaleRoIAlign(["0", "1"], 3, 2)
+    show("multiscale", pooler(pyramid, [boxes[:3], boxes[3:]], [(64, 64), (64, 64)]))
+    blocks = [ops.Conv2dNormActivation(4, 8, 3, stride=2), ops.SqueezeExcitation(8, 2),
+              ops.Conv2dNormActivation(8, 8, 1, norm_layer=ops.FrozenBatchNorm2d, activation_layer=torch.nn.Hardswish),
+              ops.Permute([0, 2, 3, 1]), ops.MLP(8, [16, 4], dropout=0.1, activation_layer=torch.nn.GELU)]
+    net = torch.nn.Sequential(*blocks)
+    print(net)
+    out = net(torch.randn(2, 4, 9, 9))
+    out.sum().backward()
+    show("blocks", out)
+    show("blocks grad", net[0][0].weight.grad)
+    show("conv3d block", ops.Conv3dNormActivation(2, 4, 3)(torch.randn(1, 2, 4, 6, 6)))
+    print(ops.FrozenBatchNorm2d(4), ops.StochasticDepth(0.2, "row"), ops.DropBlock2d(0.1, 5))
+
+
+def utils_tour():
+    """torchvision.utils as its documentation shows them: ``make_grid`` (padding, ``nrow``, normalising each image
+    or the batch, a value range), ``draw_segmentation_masks`` and ``flow_to_image``."""
+    from torchvision import utils
+
+    torch.manual_seed(0)
+    batch = torch.rand(5, 3, 12, 10) * 4 - 1
+    show("grid", utils.make_grid(batch))
+    show("grid nrow", utils.make_grid(batch, nrow=2, padding=1, pad_value=0.5))
+    show("grid normalize", utils.make_grid(batch, normalize=True))
+    show("grid scale_each", utils.make_grid(batch, normalize=True, scale_each=True, value_range=(-1, 1)))
+    show("grid list", utils.make_grid(list(batch[:3, :1]), nrow=3))
+    show("grid single", utils.make_grid(batch[0]))
+    image_u8 = (torch.rand(3, 20, 24) * 255).to(torch.uint8)
+    masks = torch.rand(2, 20, 24) > 0.5
+    show("masks", utils.draw_segmentation_masks(image_u8, masks, alpha=0.6))
+    show("masks colours", utils.draw_segmentation_masks(image_u8, masks, alpha=0.3, colors=[(255, 0, 0), (0, 255, 0)]))
+    show("masks float", utils.draw_segmentation_masks(image_u8.float() / 255, masks[0], colors=(0, 0, 255)))
+    flow = torch.randn(2, 2, 8, 10) * 3
+    show("flow", utils.flow_to_image(flow))
+    show("flow single", utils.flow_to_image(flow[0]))

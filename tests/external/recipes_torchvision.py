@@ -182,3 +182,9 @@ RECIPES += [
         _each("lambda: tv.video()", "temporal", "UniformTemporalSubsample(4)", "video_crop", "RandomCrop(12)",
               "video_flip", "RandomHorizontalFlip(p=1.0)")),
 ]
+
+RECIPES += [
+    _tv("ops", "ops/__init__", "from ._register_onnx_ops import _register_custom_op", '    "DropBlock3d",\n]',
+        f"{DRIVERS}.ops_tour()"),
+    _tv("utils", "utils", "import collections", "    return tuple(repeat(x, n))", f"{DRIVERS}.utils_tour()"),
+]

@@ -72,11 +72,17 @@ class Hardsigmoid(_Inplace):
 
     _fn = staticmethod(F.hardsigmoid)
 
+    def extra_repr(self) -> str:  # torch's prints no ``inplace=True`` for this one (MobileNetV3's blocks)
+        return ""
+
 
 class Hardswish(_Inplace):
     __constants__ = ["inplace"]
 
     _fn = staticmethod(F.hardswish)
+
+    def extra_repr(self) -> str:  # torch's prints no ``inplace=True`` for this one (MobileNetV3's blocks)
+        return ""
 
 
 class Sigmoid(_Plain):
