@@ -15,8 +15,9 @@ __all__ = ["RMSprop", "Adagrad", "Adadelta"]
 
 def _positive(**values):
     for name, value in values.items():
-        if value < 0.0:
-            raise ValueError(f"Invalid {name} value: {value}")
+        if value < 0.0:  # (PyTorch's texts: 'Invalid learning rate: -1', 'Invalid epsilon value: -1')
+            what = name if name == "learning rate" else f"{name} value"
+            raise ValueError(f"Invalid {what}: {value}")
 
 
 def _l2(grad, param, group):

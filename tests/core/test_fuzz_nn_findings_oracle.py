@@ -121,3 +121,10 @@ def test_lbfgs_state_holds_tensors_and_survives_load_state_dict(torch, line_sear
     ours, theirs = run(core), run(torch)
     assert ours[0] == theirs[0]
     same_result(ours[1:], theirs[1:], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop",
+                                  "SGD", "Adam", "AdamW"])
+@pytest.mark.parametrize("option", ["lr", "eps", "weight_decay", "momentum", "alpha", "rho", "lr_decay"])
+def test_bad_optimizer_options_say_what_torchs_say(torch, name, option):
+    same_outcome(torch, f"m = nn.Linear(3, 2); torch.optim.{name}(m.parameters(), {option}=-1)")
