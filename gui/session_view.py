@@ -129,10 +129,10 @@ def _badges(session: Session, graph: Graph, nid: str, info: PortInfo) -> list[st
         ins = [session.inspector.port_info(e.src, e.src_port) for e in graph.inputs_of(nid).values()]
         if any(i.requires_grad for i in ins):
             out.append("detached")
-    if info.shares_memory_with:
+    others = list(dict.fromkeys(k.split(".")[0] for k in info.shares_memory_with if k.split(".")[0] != nid))
+    if others:  # (a parameter node's own value and parameter are one tensor: no note about itself)
         # by the names the canvas shows (not node ids), and either way round: a view's base shares it too
-        out.append("shares memory with " + ", ".join(title_of(graph, k.split(".")[0])
-                                                      for k in info.shares_memory_with[:2]))
+        out.append("shares memory with " + ", ".join(title_of(graph, n) for n in others[:2]))
     return out
 
 

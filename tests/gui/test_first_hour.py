@@ -112,3 +112,18 @@ def test_backward_steps_through_a_layer_name_the_autograd_node_and_parameter_eac
         said.append(w.status_label.text())
     assert any(m.startswith("AddmmBackward0: sent grad ") and m.endswith(" to model.bias") for m in said), said
     assert any(m.startswith("TBackward0: sent grad (1, 4) array to model.weight") for m in said), said
+
+
+def test_a_parameter_node_is_not_said_to_share_memory_with_itself(qtbot, empty_window):
+    """Lesson 8's parameter w was marked 'shares memory with w' (its value and its parameter are one tensor)."""
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+
+    w = shown(qtbot, empty_window)
+    assert w.open_path(str(EXAMPLES_DIR / "08-gradient-flow.json"))
+    click_toolbar(w, "forward")
+    items = w.scene.node_items
+    qtbot.waitUntil(lambda: all(items[n].display.value for n in ("n2", "n4", "n5")))
+    for nid in ("n2", "n8"):  # w, w2
+        assert not any(b.startswith("shares memory with") and items[nid].title in b.split("with ")[1].split(", ")
+                       for b in items[nid].display.badges), items[nid].display.badges
+    assert "shares memory with target" in items["n4"].display.badges  # y and y.detach() do share it
