@@ -182,9 +182,12 @@ class Module:
     def get_buffer(self, target: str) -> Tensor:
         mod_path, _, name = target.rpartition(".")
         mod = self.get_submodule(mod_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{mod._get_name()} has no attribute `{name}`")
+        buffer = getattr(mod, name)
         if name not in mod._buffers:
             raise AttributeError(f"`{name}` is not a buffer")
-        return mod._buffers[name]
+        return buffer
 
     # ----- attribute rules ------------------------------------------------------------------
     def __getattr__(self, name: str):

@@ -128,3 +128,11 @@ def test_lbfgs_state_holds_tensors_and_survives_load_state_dict(torch, line_sear
 @pytest.mark.parametrize("option", ["lr", "eps", "weight_decay", "momentum", "alpha", "rho", "lr_decay"])
 def test_bad_optimizer_options_say_what_torchs_say(torch, name, option):
     same_outcome(torch, f"m = nn.Linear(3, 2); torch.optim.{name}(m.parameters(), {option}=-1)")
+
+
+@pytest.mark.parametrize("target", ["shift", "0.running_mean", "0.weight", "1.running_mean", "1.num_batches_tracked",
+                                    "0", "2.x", "training"])
+@pytest.mark.parametrize("getter", ["get_buffer", "get_parameter", "get_submodule"])
+def test_module_getters_name_what_is_missing(torch, target, getter):
+    same_outcome(torch, f"torch.manual_seed(0); m = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)); "
+                        f"out = m.{getter}({target!r})")
