@@ -26,7 +26,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGestureEvent, QGraphicsItem, QGraphicsView, QLabel, QPinchGesture, QWidget
 
-from gui.canvas import overview
+from gui.canvas import key_select, overview
 from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
 
 if TYPE_CHECKING:
@@ -243,8 +243,30 @@ class GraphView(QGraphicsView):
             self.zoom(1 / 1.2)
         elif key == Qt.Key.Key_Tab:
             self.palette_requested.emit(self.center_scene())
+        elif (step := key_select.DIRECTIONS.get(int(key))) is not None \
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier and self._select_by_key(step):
+            pass
         else:
             super().keyPressEvent(event)
+
+    def _select_by_key(self, direction: tuple[float, float]) -> bool:
+        """An arrow key: select the next node that way (``gui.canvas.key_select``) and bring it into view; False
+        where no node lies that way (the arrow then scrolls the canvas, as before)."""
+        items = self.graph_scene.node_items
+        centres = [(nid, item.sceneBoundingRect().center()) for nid, item in items.items() if item.isVisible()]
+        chosen = self.graph_scene.selected_node_ids()
+        current = chosen[0] if chosen and chosen[0] in items else None
+        if current is None:
+            target = key_select.nearest(centres, self.center_scene())
+        else:
+            here = items[current].sceneBoundingRect().center()
+            target = key_select.next_in_direction(centres, here, direction, current)
+        if target is None:
+            return False
+        self.graph_scene.clearSelection()
+        items[target].setSelected(True)
+        self.ensureVisible(items[target], 40, 40)
+        return True
 
     def keyReleaseEvent(self, event: QKeyEvent) -> None:  # Qt override
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():

@@ -6,7 +6,7 @@ import pytest
 from core.nodegraph.model import commands
 from core.nodegraph.model.document import Graph
 from gui import file_ops
-from tests.gui.real_input import click, click_toolbar, shown
+from tests.gui.real_input import click, click_toolbar, press, shown
 
 SIZES = [(1366, 768), (1920, 1080)]
 
@@ -127,3 +127,33 @@ def test_a_parameter_node_is_not_said_to_share_memory_with_itself(qtbot, empty_w
         assert not any(b.startswith("shares memory with") and items[nid].title in b.split("with ")[1].split(", ")
                        for b in items[nid].display.badges), items[nid].display.badges
     assert "shares memory with target" in items["n4"].display.badges  # y and y.detach() do share it
+
+
+def test_arrow_keys_on_the_canvas_select_nodes_so_the_keyboard_reaches_a_nodes_parameters(qtbot, window):
+    """Without a mouse there was no way to select a node (Tab on the canvas opens the palette): Ctrl+1, an arrow
+    selects the node nearest the middle, more arrows walk to the next node that way, Ctrl+2 edits it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    w = shown(qtbot, window)
+    w.scene.clearSelection()
+    press(w, Qt.Key_1, Qt.ControlModifier)  # View ▸ Focus canvas
+    qtbot.waitUntil(w.view.hasFocus)
+    QTest.keyClick(w.view, Qt.Key_Left)
+    qtbot.waitUntil(lambda: len(w.scene.selected_node_ids()) == 1)
+    for _ in range(len(w.graph.nodes)):  # walk left to the first column
+        before = w.scene.selected_node_ids()
+        QTest.keyClick(w.view, Qt.Key_Left)
+        if w.scene.selected_node_ids() == before:
+            break
+    assert w.scene.selected_node_ids() in (["n1"], ["n2"])  # x or w, the leftmost nodes
+    QTest.keyClick(w.view, Qt.Key_Up)
+    qtbot.waitUntil(lambda: w.scene.selected_node_ids() == ["n1"])  # x, above w
+    QTest.keyClick(w.view, Qt.Key_Right)
+    qtbot.waitUntil(lambda: w.scene.selected_node_ids() == ["n4"])  # xw, the next node to the right
+    qtbot.waitUntil(lambda: w.inspector.node_id == "n4")
+    press(w, Qt.Key_2, Qt.ControlModifier)  # View ▸ Focus Inspector: its first field, the name
+    qtbot.waitUntil(lambda: w.inspector.name_edit.hasFocus())
+    QTest.keyClicks(w.inspector.name_edit, "product")
+    QTest.keyClick(w.inspector.name_edit, Qt.Key_Return)
+    qtbot.waitUntil(lambda: w.graph.nodes["n4"].title == "product")
