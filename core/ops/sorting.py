@@ -112,6 +112,10 @@ class Topk(Function):
         if x.ndim == 0:
             ctx.indices = xp.zeros((), dtype=np.int64)
             return x.copy(), ctx.indices
+        if x.size == 0:  # nothing to order (a detector's scores after thresholding): empty results of the k shape
+            shape = x.shape[:dim] + (k,) + x.shape[dim + 1:]
+            ctx.indices = xp.zeros(shape, dtype=np.int64)
+            return xp.zeros(shape, dtype=x.dtype), ctx.indices
         if xp is np:  # NOTE: ties (and sorted=False) in the order PyTorch's CPU kernel leaves them
             head = _head_order(x, dim, largest, min(k + 1, x.shape[dim])).astype(np.int64)
             idx = _cpu_order(x, head, k, dim, largest, sorted)

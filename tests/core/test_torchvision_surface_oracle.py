@@ -72,3 +72,15 @@ def test_full_like_takes_layout_and_pin_memory(torch):
 def test_inplace_activation_reprs(torch, name):
     for inplace in (False, True):
         assert repr(getattr(core.nn, name)(inplace=inplace)) == repr(getattr(torch.nn, name)(inplace=inplace))
+
+
+@pytest.mark.parametrize("shape, k, dim", [((0,), 0, -1), ((0, 3), 0, 0), ((3, 0), 0, 1), ((0, 3), 2, 1),
+                                           ((2, 0, 4), 3, 2)])
+def test_topk_of_empty_tensors(torch, shape, k, dim):
+    """A detector's post-processing takes ``topk`` of the scores left after thresholding, often none."""
+    ours = core.zeros(shape, requires_grad=True).topk(k, dim)
+    theirs = torch.zeros(shape, requires_grad=True).topk(k, dim)
+    for a, b in zip(ours, theirs):
+        assert tuple(a.shape) == tuple(b.shape) and str(a.dtype) == str(b.dtype)
+    ours.values.sum().backward()
+    theirs.values.sum().backward()

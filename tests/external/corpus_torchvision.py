@@ -278,3 +278,28 @@ def utils_tour():
     flow = torch.randn(2, 2, 8, 10) * 3
     show("flow", utils.flow_to_image(flow))
     show("flow single", utils.flow_to_image(flow[0]))
+
+
+def detect(make, *, steps=2, lr=0.01):
+    """A detector (``make()``, seeded) trained ``steps`` SGD steps on two seeded images of different sizes with their
+    boxes and labels, as torchvision's detection reference trains (the model resizes and batches them itself and
+    returns its loss dict); then its eval-mode forward, whose post-processing needs ``nms`` (a C++ op)."""
+    torch.manual_seed(0)
+    model = make()
+    _summary(model)
+    images = [image((3, 60, 72), dtype=torch.float32), image((3, 64, 56), dtype=torch.float32, seed=1)]
+    targets = [{"boxes": torch.tensor([[5.0, 6.0, 30.0, 40.0], [20.0, 10.0, 50.0, 44.0]]), "labels": torch.tensor([1, 2])},
+               {"boxes": torch.tensor([[10.0, 12.0, 40.0, 50.0]]), "labels": torch.tensor([2])}]
+    opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr, momentum=0.9)
+    model.train()
+    for step in range(steps):
+        opt.zero_grad()
+        losses = model(images, targets)
+        total = sum(losses.values())
+        total.backward()
+        opt.step()
+        print(step, {k: f"{v.item():.6g}" for k, v in losses.items()}, f"total {total.item():.6g}")
+    model.eval()
+    with torch.no_grad():
+        _refusal("eval", lambda: model(images))
+    return model

@@ -188,3 +188,19 @@ RECIPES += [
         f"{DRIVERS}.ops_tour()"),
     _tv("utils", "utils", "import collections", "    return tuple(repeat(x, n))", f"{DRIVERS}.utils_tour()"),
 ]
+
+DETECTION_IMPORTS = ("from torchvision.models.detection.anchor_utils import AnchorGenerator",
+                     "from torchvision.models.detection.backbone_utils import BackboneWithFPN",
+                     "from torchvision.ops.misc import FrozenBatchNorm2d")
+# MobileNetV3-Small's stages at strides 8, 16 and 32 under an FPN of WIDTH channels (32 for FCOS's GroupNorm(32))
+# and its max-pooled level: 4 maps
+SMALL_BACKBONE = ("BackboneWithFPN(mobilenet_v3_small(norm_layer=FrozenBatchNorm2d).features, "
+                  "{'3': '0', '8': '1', '12': '2'}, [24, 48, 576], WIDTH)")
+RECIPES += [
+    _model("detection_retinanet", *DETECTION_IMPORTS,
+           f"tv.detect(lambda: detection.RetinaNet({SMALL_BACKBONE.replace('WIDTH', '16')}, 3, min_size=64, max_size=96, anchor_generator="
+           "AnchorGenerator(((8,), (16,), (32,), (64,)), ((0.5, 1.0, 2.0),) * 4)))"),
+    _model("detection_fcos", *DETECTION_IMPORTS,
+           f"tv.detect(lambda: detection.FCOS({SMALL_BACKBONE.replace('WIDTH', '32')}, 3, min_size=64, max_size=96, anchor_generator="
+           "AnchorGenerator(((8,), (16,), (32,), (64,)), ((1.0,),) * 4)))"),
+]
