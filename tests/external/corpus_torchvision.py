@@ -288,7 +288,8 @@ def detect(make, *, steps=2, lr=0.01):
     model = make()
     _summary(model)
     images = [image((3, 60, 72), dtype=torch.float32), image((3, 64, 56), dtype=torch.float32, seed=1)]
-    targets = [{"boxes": torch.tensor([[5.0, 6.0, 30.0, 40.0], [20.0, 10.0, 50.0, 44.0]]), "labels": torch.tensor([1, 2])},
+    targets = [{"boxes": torch.tensor([[5.0, 6.0, 30.0, 40.0], [20.0, 10.0, 50.0, 44.0]]),
+                "labels": torch.tensor([1, 2])},
                {"boxes": torch.tensor([[10.0, 12.0, 40.0, 50.0]]), "labels": torch.tensor([2])}]
     opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr, momentum=0.9)
     model.train()
