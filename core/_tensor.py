@@ -827,7 +827,7 @@ class Tensor(metaclass=_TensorMeta):
         return self._alias(self._data, base=False)
 
     def detach_(self) -> Tensor:
-        if self._base is not None and self._base._requires_grad:
+        if self._base is not None:  # (any view, as PyTorch's: even of a tensor that does not require grad)
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
                                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
                                "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "

@@ -15,6 +15,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.view_meta import mark_multi_output
+from core.autograd.view_meta import refuse as refuse_view_write
 from core.ops import views as _v
 from core.ops._util import broadcast_shapes as _broadcast_shapes
 from core.ops._util import normalize_dim, xp_of
@@ -434,6 +435,12 @@ def _inplace_view(self: Tensor, cls, **args) -> Tensor:
     """``self`` takes the geometry (and, when recording, the grad_fn) of the out-of-place view."""
     if grad_mode.is_grad_enabled() and self.grad_fn is None and self._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    base = self._base
+    if grad_mode.is_grad_enabled() and base is not None and self._requires_grad:  # (PyTorch's check_inplace)
+        if self._creation is not None:  # a multi-output or no-grad view
+            refuse_view_write(self)
+        if base.grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     out = cls.apply(self, **args)
     fn = out._grad_fn  # read before the version bump, which would regenerate the view's node
     self._data = out._data

@@ -136,3 +136,20 @@ def test_bad_optimizer_options_say_what_torchs_say(torch, name, option):
 def test_module_getters_name_what_is_missing(torch, target, getter):
     same_outcome(torch, f"torch.manual_seed(0); m = nn.Sequential(nn.Linear(3, 3), nn.BatchNorm1d(3)); "
                         f"out = m.{getter}({target!r})")
+
+
+_BASES = ["a = torch.ones(2, 2, requires_grad=True); h = a[0:1]", "a = torch.ones(2, 2, requires_grad=True); h = a * 2",
+          "a = torch.ones(2, 2, requires_grad=True); h = (a * 2)[0:1]", "a = torch.ones(2, 2); h = a[0:1]",
+          "a = torch.ones(2, 2, requires_grad=True); h = a.unbind(0)[0]",
+          "a = torch.ones(2, 2, requires_grad=True); h = (a * 2).unbind(0)[0]",
+          "a = torch.ones(2, 2, dtype=torch.long); h = a.view(-1)", "a = torch.ones(2, 2); h = a.detach()"]
+
+
+@pytest.mark.parametrize("base", _BASES)
+@pytest.mark.parametrize("op", ["t_()", "transpose_(0, -1)", "unsqueeze_(0)", "squeeze_()", "swapdims_(0, -1)",
+                                "detach_()"])
+def test_inplace_view_ops_check_views_as_inplace_ops(torch, base, op):
+    """t_/unsqueeze_/... on a view of a leaf that requires grad, or on one of unbind's outputs, refuse as an in-place
+    write does; detach_() refuses any view (core let both through)."""
+    same_outcome(torch, f"{base}; h.{op}; out = h.shape, h.stride(), h.requires_grad, h.is_leaf, "
+                        "type(h.grad_fn).__name__")
