@@ -266,7 +266,19 @@ def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
     return _add_product(Baddbmm, "baddbmm", self, batch1, batch2, beta, alpha, _batches_shape(batch1, batch2), True)
 
 
+def _addr_bool(input, vec1, vec2, beta, alpha):
+    """``addr`` of bools, as PyTorch's kernel: ``(beta and input) or (alpha and vec1[i] and vec2[j])``."""
+    _check_tensors("addr", ("input", input), ("vec1", vec1), ("vec2", vec2))
+    check_product_dtypes("addr", input, vec1, vec2)
+    shape = _addr_shape(vec1, vec2)
+    product = vec1._data.reshape(-1, 1) & vec2._data.reshape(1, -1) & bool(alpha)
+    target = expand(input.detach(), shape)._data
+    return Tensor._wrap(product | (target & bool(beta)))
+
+
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    if isinstance(vec1, Tensor) and vec1._data.dtype == np.bool_:
+        return _out(_addr_bool(input, vec1, vec2, beta, alpha), out)
     return _out(_add_product(Addr, "addr", input, vec1, vec2, beta, alpha, _addr_shape(vec1, vec2)), out)
 
 

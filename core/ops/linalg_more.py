@@ -98,6 +98,12 @@ def tensordot(a, b, dims=2, out=None):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError("both inputs should have same dtype")
     ca, cb = _contraction_dims(a, b, dims)
+    for i, j in zip(ca, cb):  # a size-1 dim contracts with any size: the other side is summed first, as PyTorch's
+        i, j = normalize_dim(i, a.ndim), normalize_dim(j, b.ndim)
+        if b._data.shape[j] == 1 and a._data.shape[i] != 1:
+            a = a.sum(i, keepdim=True)
+        elif a._data.shape[i] == 1 and b._data.shape[j] != 1:
+            b = b.sum(j, keepdim=True)
     sa, sb = a._data.shape, b._data.shape
     for i, j in zip(ca, cb):
         if sa[normalize_dim(i, a.ndim)] != sb[normalize_dim(j, b.ndim)]:

@@ -129,7 +129,8 @@ def mvlgamma(input, p):
 
 
 class Nextafter(Function):
-    """The next representable float after ``input`` towards ``other``; PyTorch gives it no derivative."""
+    """The next representable float after ``input`` towards ``other``: a step of one ulp, so PyTorch passes the
+    gradient through to ``input`` and sends ``other`` zeros."""
 
     node_name = "NextafterBackward0"
 
@@ -141,7 +142,7 @@ class Nextafter(Function):
 
     @staticmethod
     def backward(ctx, g):
-        raise RuntimeError("the derivative for 'nextafter' is not implemented.")
+        return g, core.zeros_like(g)
 
 
 def nextafter(input, other):
@@ -162,6 +163,8 @@ def _index_as_scatter(input, dim, index, source):
                            f"{SCALAR_NAMES[index.dtype.name]}")
     if source.ndim and source.shape[dim] != index.numel():
         raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    if not source.ndim:  # (a 0-d source is one slice: a 0-d index, as scatter takes it)
+        return dim, index.long().reshape(())
     shape = [1] * source.ndim
     shape[dim] = index.numel()
     return dim, index.long().view(shape).expand(source.shape)

@@ -327,7 +327,7 @@ def _minmax_prod_grads(ctx, g, self_, src, mask):
             gsrc = Gather.apply(gr, dim=dim, idx=idx) / Tensor._wrap(xp.where(s == 0, 1, s))
         return gself, gsrc
     self_hit = (self_._data == res).astype(g._data.dtype)  # NOTE: counted in the ties even when masked, as torch
-    src_hit = (s == res[_gather_key(idx, dim)]).astype(g._data.dtype)
+    src_hit = (s == (res.reshape(1) if res.ndim == 0 else res)[_gather_key(idx, dim)]).astype(g._data.dtype)
     n = self_hit.copy()
     ufunc_at("add", n.reshape(1) if n.ndim == 0 else n, _gather_key(idx, dim), src_hit)
     gn = g / Tensor._wrap(xp.where(n == 0, 1, n))

@@ -68,15 +68,14 @@ def test_mvlgamma_matches_torch_with_gradient(torch):
     check_error(lambda lib: lib.mvlgamma(lib.ones(2), 0), [], torch)
 
 
-def test_nextafter_matches_torch_bits_and_has_no_derivative(torch):
+def test_nextafter_matches_torch_bits_and_passes_the_gradient_to_input(torch):
     a = np.array([0.0, 1.0, -1.0, 1e-30], dtype=np.float32)
     check(lambda lib, x: [lib.nextafter(x, lib.tensor(2.0)), x.nextafter(lib.tensor(-np.inf)),
                           lib.nextafter(x.double(), lib.tensor(0.0))], [a], torch, rtol=0, atol=0)
     x = core.tensor(a, requires_grad=True)
-    out = core.nextafter(x, core.tensor(2.0))
-    assert out.grad_fn.name() == "NextafterBackward0"
-    with pytest.raises(RuntimeError, match="derivative for 'nextafter' is not implemented"):
-        out.sum().backward()
+    assert core.nextafter(x, core.tensor(2.0)).grad_fn.name() == "NextafterBackward0"
+    check_grads(lambda lib, x, y: lib.nextafter(x, y * 2), [a.astype(np.float64), a[::-1].astype(np.float64)],
+                torch)
 
 
 @pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta")  # torch's note

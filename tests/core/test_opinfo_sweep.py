@@ -55,7 +55,6 @@ RANDOM = {
 GAUGE = {"linalg.eig", "linalg.eigh", "svd", "linalg.svd", "linalg.svdvals"}
 
 KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what differs (the first failing sample)
-    ("addr", "bool"): "core raised NotImplementedError: 'addr_impl_cpu_' not implemented for 'Bool'",
     ("as_strided_scatter", "float64"): "rtol=1e-07 grad[0] Mismatched elements: 1 / 1 (100%) Mismatch at index: [0]: 0",
     ("chalf", "bool"): "core raised TypeError: core has no complex32 tensors (NumPy has no complex32 type): use co",
     ("chalf", "float32"): "core raised TypeError: core has no complex32 tensors (NumPy has no complex32 type): use co",
@@ -69,18 +68,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("histogram", "float64"): "rtol=1e-07 out[1] Mismatched elements: 2 / 2 (100%) Mismatch at indices: [0]: ",
     ("igamma", "float64"): "rtol=1e-07 out nan location mismatch: ACTUAL: array([[nan, nan, nan, nan, nan]",
     ("igammac", "float64"): "rtol=1e-07 out nan location mismatch: ACTUAL: array([[nan, nan, nan, nan, nan]",
-    ("index_reduce.amax", "float32"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.amax", "float64"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.amax", "int64"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.amin", "float32"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.amin", "float64"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.amin", "int64"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.mean", "float32"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.mean", "float64"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.mean", "int64"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.prod", "float32"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.prod", "float64"): "core raised IndexError: list assignment index out of range",
-    ("index_reduce.prod", "int64"): "core raised IndexError: list assignment index out of range",
     ("linalg.eigh", "float64"): "core's backward raised IndexError: index 0 is out of bounds for axis 2 with size 0",
     ("linalg.eigvalsh", "float64"): "core's backward raised IndexError: index 0 is out of bounds for axis 2 with size",
     ("linalg.inv", "float64"): "core's backward raised IndexError: index 0 is out of bounds for axis 2 with size 0",
@@ -103,15 +90,10 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("max_pool2d_with_indices_backward", "float32"): "core raised AttributeError: '_OpNamespace' 'aten' object has no",
     ("max_pool2d_with_indices_backward", "float64"): "core raised AttributeError: '_OpNamespace' 'aten' object has no",
     ("native_group_norm", "float64"): "1 differentiable outputs, torch 3",
-    ("nextafter", "float64"): "core's backward raised RuntimeError: the derivative for 'nextafter' is not implemented.",
-    ("nn.functional.avg_pool3d", "int64"): "out: dtype torch.float32 != torch's torch.int64",
     ("nn.functional.batch_norm", "float32"): "core raised ValueError: Expected 2D or 3D input (got 1D input)",
     ("nn.functional.batch_norm", "float64"): "core raised ValueError: Expected 2D or 3D input (got 1D input)",
     ("nn.functional.multilabel_margin_loss", "float32"): "core raised RuntimeError: Expected non-empty vector or matri",
     ("nn.functional.multilabel_margin_loss", "float64"): "core raised RuntimeError: Expected non-empty vector or matri",
-    ("nn.functional.unfold", "bool"): "core raised ValueError: cannot reshape array of size 0 into shape (0,4,newaxis)",
-    ("nn.functional.unfold", "float32"): "core raised ValueError: cannot reshape array of size 0 into shape (0,4,newax",
-    ("nn.functional.unfold", "float64"): "core raised ValueError: cannot reshape array of size 0 into shape (0,4,newax",
     ("pinverse", "float32"): "core raised IndexError: index 0 is out of bounds for axis 2 with size 0",
     ("pinverse", "float64"): "core raised IndexError: index 0 is out of bounds for axis 2 with size 0",
     ("polygamma.polygamma_n_0", "bool"): "rtol=1.3e-06 out nan location mismatch: ACTUAL: array([[-2.404114, -2.404114",
@@ -128,9 +110,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("special.bessel_y1", "float64"): "rtol=1e-07 out Mismatched elements: 1 / 20 (5%) Mismatch at index: [10]: -0.04",
     ("special.polygamma.special_polygamma_n_0", "bool"): "rtol=1.3e-06 out nan location mismatch: ACTUAL: array([[-2.4",
     ("special.polygamma.special_polygamma_n_0", "float32"): "rtol=1.3e-06 out Mismatched elements: 3 / 25 (12%) Mismat",
-    ("tensordot", "float32"): "core raised RuntimeError: contracted dimensions need to match, but first has size 1 in",
-    ("tensordot", "float64"): "core raised RuntimeError: contracted dimensions need to match, but first has size 1 in",
-    ("tensordot", "int64"): "core raised RuntimeError: contracted dimensions need to match, but first has size 1 in di",
 }
 
 MISSING: list[str] = [  # OpInfos core has no function for (private aten ops, fbgemm's scaled_mm)

@@ -49,3 +49,51 @@ def test_fill_is_differentiable_with_a_zero_gradient(torch, value):
 def test_fill_with_a_tensor_value_sends_it_the_gradients_sum(torch):
     check_grads(lambda lib, t, v: lib.fill(t, v) * 2, [np.array([1.0, -2.0, 3.0]), np.array(0.5)], torch)
     check_error(lambda lib, t: lib.fill(t, lib.ones(2)), [np.array([1.0, 2.0])], torch)
+
+
+@pytest.mark.parametrize(("sa", "sb", "dims"), [((1, 1, 1), (2, 1, 2), ((0, 1), (2, 0))), ((3, 1), (1, 4), ([1], [0])),
+                                                ((3, 4), (1, 5), ([1], [0]))])
+def test_tensordot_contracts_a_size_one_dim_with_any_size(torch, sa, sb, dims):
+    rng = np.random.default_rng(1)
+    check_grads(lambda lib, a, b: lib.tensordot(a, b, dims=dims), [rng.standard_normal(sa), rng.standard_normal(sb)],
+                torch)
+
+
+@pytest.mark.parametrize("beta", [True, False])
+@pytest.mark.parametrize("alpha", [True, False])
+@pytest.mark.parametrize("self_shape", [(2, 3), (), (1, 3)])
+def test_addr_of_bools_is_a_logical_outer_product(torch, beta, alpha, self_shape):
+    target = np.resize(np.array([True, False, False]), self_shape)
+    check(lambda lib, t, u, v: lib.addr(t, u, v, beta=beta, alpha=alpha),
+          [target, np.array([True, False]), np.array([False, True, True])], torch)
+
+
+@pytest.mark.parametrize("kwargs", [dict(kernel_size=2, stride=1, padding=1, ceil_mode=True),
+                                    dict(kernel_size=2, padding=1, count_include_pad=False),
+                                    dict(kernel_size=2, divisor_override=3)])
+def test_avg_pool3d_of_integers_divides_as_integers(torch, kwargs):
+    x = np.arange(-30, 51).reshape(1, 1, 3, 3, 9)
+    check(lambda lib, t: lib.nn.functional.avg_pool3d(t, **kwargs), [x], torch)
+
+
+def test_unfold_takes_a_batch_of_zero(torch):
+    check(lambda lib, t: lib.nn.functional.unfold(t, 2, 1, 0, 1), [np.zeros((0, 1, 5, 5))], torch)
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta")  # torch's note
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce_into_a_zero_dim_tensor(torch, reduce, include_self):
+    check(lambda lib, t: t.index_reduce(0, lib.tensor([0]), lib.full_like(t, 5.0), reduce, include_self=include_self),
+          [np.array(2.0)], torch)
+
+
+def test_fold_and_unfold_backpropagate_a_batch_of_zero(torch):
+    check_grads(lambda lib, t: lib.nn.functional.unfold(t, 2, 1, 0, 1), [np.zeros((0, 1, 5, 5))], torch)
+    check_grads(lambda lib, t: lib.nn.functional.fold(t, (3, 3), 2), [np.zeros((0, 4, 4))], torch)
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin", "prod"])
+def test_scatter_reduce_into_a_zero_dim_tensor_backpropagates(torch, reduce):
+    check_grads(lambda lib, t, s: t.scatter_reduce(0, lib.tensor(0), s, reduce), [np.array(7.0), np.array(-5.0)],
+                torch)

@@ -33,7 +33,8 @@ class Im2Col(Function):
         xa, unbatched = _batched(x._data)
         win = geo.windows(geo.padded(xa, 0))  # (N, C, OH, OW, kh, kw)
         n, c = xa.shape[:2]
-        cols = win.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * geo.kernel[0] * geo.kernel[1], -1)
+        length = geo.out_hw[0] * geo.out_hw[1]  # (not -1: a batch of 0 has no size to infer it from)
+        cols = win.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * geo.kernel[0] * geo.kernel[1], length)
         ctx.geo, ctx.in_shape = geo, x._data.shape
         return cols[0] if unbatched else cols
 
@@ -51,7 +52,7 @@ class Col2Im(Function):
         unbatched = ca.ndim == 2
         ca = ca[None] if unbatched else ca
         (kh, kw), (oh, ow) = geo.kernel, geo.out_hw
-        blocks = ca.reshape(ca.shape[0], -1, kh, kw, oh, ow)
+        blocks = ca.reshape(ca.shape[0], ca.shape[1] // (kh * kw), kh, kw, oh, ow)  # (not -1: a batch may be 0)
         shape = blocks.shape[:2] + tuple(out_shape[-2:])
         out = geo.scatter(lambda i, j: blocks[:, :, i, j], shape, ca.dtype, xp_of(ca))
         ctx.geo = geo

@@ -219,8 +219,14 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         raise RuntimeError("divisor must be not zero")
     geo = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode)
     total = _windows(x, geo, 0.0).sum(-1)
+    if not x.is_floating_point():  # integers divide as PyTorch's kernel does, in C++ integer arithmetic
+        def divide(a, b):
+            return core.div(a, b, rounding_mode="trunc").to(x.dtype)
+    else:
+        def divide(a, b):
+            return a / b
     if divisor_override:
-        out = total / divisor_override
+        out = divide(total, divisor_override)
     else:
         k, s, p, d, out_size, extra = geo
         ones = core.zeros(*[x.shape[2 + i] + 2 * p[i] + extra[i] for i in range(3)], dtype=x.dtype)
@@ -228,7 +234,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         hi = [x.shape[2 + i] + (2 * p[i] if count_include_pad else p[i]) for i in range(3)]
         ones[lo[0]:hi[0], lo[1]:hi[1], lo[2]:hi[2]] = 1
         no_pad = (k, s, (0, 0, 0), d, out_size, (0, 0, 0))
-        out = total / _windows(ones[None, None], no_pad, 0.0).sum(-1)
+        out = divide(total, _windows(ones[None, None], no_pad, 0.0).sum(-1))
     return out.squeeze(0) if unbatched else out
 
 
