@@ -1,0 +1,218 @@
+"""Where a ``core.compile`` training step's time goes, kernel by kernel, beside the NumPy floor's lines (issue #23).
+
+    PYTHONPATH=. python benchmarks/profile_replay.py [--steps 300] [--only mlp|tanh]
+
+One BLAS thread. ``mlp``: the 784-256-128-10 MLP step of ``bench_training.mlp784_case`` through ``core.compile``;
+each replayed forward kernel (``F``), each backward node of the replayed program (``B``), the optimizer's
+float32 updates, ``zero_grad`` and the whole step are timed inside the running step (``perf_counter_ns`` around
+each call: medians over ``--steps`` steps, so a shared machine's spikes drop out), then the hand-written NumPy
+step (``bench_training.numpy_mlp784``) line by line the same way. ``tanh``: the 2-8-8-1 tanh step the same way,
+and the Python-level calls a step makes (``sys.setprofile``'s C calls: NumPy methods, builtins; ufunc calls are
+not seen). The timers cost ~0.1 µs a call, which the tiny kernels of ``tanh`` feel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+import time
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # read when NumPy loads
+    os.environ[_var] = "1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import bench_training  # noqa: E402
+import numpy as np  # noqa: E402
+
+import core  # noqa: E402
+from core.autograd import capture_codegen  # noqa: E402
+
+_clock = time.perf_counter_ns
+
+
+def _timed(times: dict, name: str, fn, only_when=None):
+    """``fn`` with a timer; ``only_when(result)``: record only the calls whose result passes it."""
+    def timed(*args, **kwargs):
+        start = _clock()
+        out = fn(*args, **kwargs)
+        if only_when is None or only_when(out):
+            times[name].append(_clock() - start)
+        return out
+    return timed
+
+
+def _instrument(plan, times: dict) -> None:
+    """Wrap each of the plan's forward kernels and backward nodes in a timer; the generated replay is rebuilt
+    around the wrapped functions (the same calls in the same order)."""
+    plan._steps = tuple((_timed(times, f"F{i} {type(node).__name__}", fwd), node, a, k, outs)
+                        for i, (fwd, node, a, k, outs) in enumerate(plan._steps))
+    plan._run_forward = None
+    plan._program = [(n, _timed(times, f"B{i} {type(n).__name__}", bwd), first, count, routes)
+                     for i, (n, bwd, first, count, routes) in enumerate(plan._program)]
+    plan._run_backward = capture_codegen.backward_function(plan._program, plan._n_slots, plan._all_slots,
+                                                           plan._seeds, plan._checked)
+
+
+def _profile_step(opt, loss_of, x, y, steps: int) -> dict:
+    times: dict = collections.defaultdict(list)
+
+    def step():
+        opt.zero_grad()
+        loss_of(x, y).backward()
+        opt.step()
+
+    for _ in range(100):  # past capture_codegen.GENERATE_AFTER: the generated replay
+        step()
+    _instrument(next(iter(loss_of._plans.values())), times)
+    import core.optim.sgd as sgd
+
+    saved = sgd.scaled_add_f32_, sgd._small_group
+    def update(x, y, alpha):  # (timed per parameter size)
+        return _timed(times, f"SGD: update of a {'x'.join(map(str, x.shape))} parameter", saved[0])(x, y, alpha)
+
+    sgd.scaled_add_f32_ = update
+    sgd._small_group = _timed(times, "SGD: the small parameters end to end", saved[1], bool)  # (False: not taken)
+    zero_grad, opt_step = opt.zero_grad, opt.step
+    opt.zero_grad, opt.step = _timed(times, "zero_grad", zero_grad), _timed(times, "optimizer.step", opt_step)
+    try:
+        for _ in range(20):
+            step()
+        times.clear()
+        for _ in range(steps):
+            start = _clock()
+            step()
+            times["[the whole step]"].append(_clock() - start)
+    finally:
+        sgd.scaled_add_f32_, sgd._small_group = saved
+        opt.zero_grad, opt.step = zero_grad, opt_step
+    return times
+
+
+def _print(title: str, times: dict, steps: int) -> None:
+    print(title)
+    for name, v in times.items():
+        per_step = len(v) / steps
+        print(f"  {name:<48}{statistics.median(v) / 1000:9.1f} µs  x{per_step:g} a step")
+
+
+def mlp(steps: int) -> None:
+    nn = core.nn
+    core.manual_seed(0)
+    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+    opt = core.optim.SGD(model.parameters(), lr=0.01)
+    rng = np.random.default_rng(0)
+    x = core.tensor(rng.standard_normal((64, 784)).astype(np.float32))
+    y = core.tensor(rng.integers(0, 10, 64))
+    loss_of = core.compile(lambda x, y: nn.functional.cross_entropy(model(x), y))
+    _print("core.compile, 784-256-128-10 MLP step (median µs per call):", _profile_step(opt, loss_of, x, y, steps),
+           steps)
+    _print("the NumPy floor (bench_training.numpy_mlp784), line by line:", _numpy_mlp_lines(steps), steps)
+
+
+def _numpy_mlp_lines(steps: int) -> dict:
+    """``bench_training.numpy_mlp784``'s step with a timer between its lines."""
+    rng = np.random.default_rng(0)
+    params = []
+    for fan_in, fan_out in ((784, 256), (256, 128), (128, 10)):
+        bound = np.float32(1 / np.sqrt(fan_in))
+        params += [rng.uniform(-bound, bound, (fan_in, fan_out)).astype(np.float32),
+                   rng.uniform(-bound, bound, fan_out).astype(np.float32)]
+    w1, b1, w2, b2, w3, b3 = params
+    x = rng.standard_normal((64, 784)).astype(np.float32)
+    y = rng.integers(0, 10, 64)
+    rows, lr = np.arange(64), np.float32(0.01)
+    times: dict = collections.defaultdict(list)
+
+    def lap(name, start):
+        now = _clock()
+        times[name].append(now - start)
+        return now
+
+    def step():
+        t = _clock()
+        h1 = np.maximum(x @ w1 + b1, 0)
+        t = lap("layer 1: x @ w1 + b1, relu", t)
+        h2 = np.maximum(h1 @ w2 + b2, 0)
+        t = lap("layer 2", t)
+        z = h2 @ w3 + b3
+        t = lap("layer 3", t)
+        z -= z.max(1, keepdims=True)
+        e = np.exp(z)
+        total = e.sum(1, keepdims=True)
+        loss = np.log(total[:, 0]).sum() - z[rows, y].sum()  # noqa: F841
+        gz = e / total
+        gz[rows, y] -= 1
+        gz /= np.float32(64)
+        t = lap("softmax cross-entropy, forward and backward", t)
+        gh2 = (gz @ w3.T) * (h2 > 0)
+        t = lap("layer 3 input gradient, relu backward", t)
+        gh1 = (gh2 @ w2.T) * (h1 > 0)
+        t = lap("layer 2 input gradient, relu backward", t)
+        for name, p, grad in (("w3", w3, lambda: h2.T @ gz), ("b3", b3, lambda: gz.sum(0)),
+                              ("w2", w2, lambda: h1.T @ gh2), ("b2", b2, lambda: gh2.sum(0)),
+                              ("w1", w1, lambda: x.T @ gh1), ("b1", b1, lambda: gh1.sum(0))):
+            g = grad()
+            t = lap(f"{name}'s gradient", t)
+            p -= lr * g
+            t = lap(f"{name}'s update", t)
+
+    for _ in range(50):
+        step()
+    times.clear()
+    for _ in range(steps):
+        start = _clock()
+        step()
+        times["[the whole step]"].append(_clock() - start)
+    return times
+
+
+def tanh(steps: int) -> None:
+    nn = core.nn
+    core.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
+    opt = core.optim.SGD(model.parameters(), lr=0.1)
+    pts, labels = bench_training._spiral_points()
+    x, y = core.tensor(pts), core.tensor(labels)
+    loss_fn = nn.functional.binary_cross_entropy_with_logits
+    loss_of = core.compile(lambda x, y: loss_fn(model(x), y))
+    calls: collections.Counter = collections.Counter()
+
+    def count(frame, event, arg):
+        if event == "c_call":
+            calls[getattr(arg, "__qualname__", repr(arg))] += 1
+
+    for _ in range(100):  # (the generated replay, before any timer is put in)
+        opt.zero_grad()
+        loss_of(x, y).backward()
+        opt.step()
+    sys.setprofile(count)
+    for _ in range(10):
+        opt.zero_grad()
+        loss_of(x, y).backward()
+        opt.step()
+    sys.setprofile(None)
+    _print("core.compile, 2-8-8-1 tanh MLP step (median µs per call):", _profile_step(opt, loss_of, x, y, steps),
+           steps)
+    print(f"C-level calls a step, without the timers (ufunc calls not seen): {sum(calls.values()) / 10:g}; the most "
+          "frequent:")
+    for name, n in calls.most_common(12):
+        print(f"  {name:<40}{n / 10:g}")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--only", choices=("mlp", "tanh"), default=None)
+    args = parser.parse_args(argv)
+    if args.only in (None, "mlp"):
+        mlp(args.steps)
+    if args.only in (None, "tanh"):
+        tanh(args.steps * 3)
+    print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
