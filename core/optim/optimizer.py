@@ -191,8 +191,12 @@ class Optimizer:
             grad = p._grad._data
             if grad is p._data:
                 grad = grad.copy()
-            self._update(group, p, grad, self.state[p])
+            self._update(group, p, grad, self._state_of(group, p))
             p._vc[0] += 1
+
+    def _state_of(self, group: dict, p: Tensor) -> dict:
+        """The state dict ``_update`` writes for ``p`` (made on first use, so ``state`` lists ``p`` from then on)."""
+        return self.state[p]
 
     def _update(self, group: dict, p: Tensor, grad, state: dict) -> None:
         raise NotImplementedError

@@ -63,8 +63,12 @@ class SGD(Optimizer):
                 scaled_add_f32_(x, y, scale)
                 p._vc[0] += 1
             else:
-                self._update(group, p, y.copy() if y is x else y, self.state[p])
+                self._update(group, p, y.copy() if y is x else y, self._state_of(group, p))
                 p._vc[0] += 1
+
+    def _state_of(self, group, p):
+        """Without momentum SGD keeps no state: torch's ``state`` stays empty (its state dict lists no parameter)."""
+        return self.state[p] if group["momentum"] != 0 else {}
 
     def _update(self, group, p, grad, state):
         """PyTorch's single-tensor SGD; each ``add(..., alpha=)`` is its fused multiply-add (``core._fused``)."""

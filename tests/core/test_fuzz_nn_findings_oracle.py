@@ -153,3 +153,13 @@ def test_inplace_view_ops_check_views_as_inplace_ops(torch, base, op):
     write does; detach_() refuses any view (core let both through)."""
     same_outcome(torch, f"{base}; h.{op}; out = h.shape, h.stride(), h.requires_grad, h.is_leaf, "
                         "type(h.grad_fn).__name__")
+
+
+@pytest.mark.parametrize("options", ["lr=0.1", "lr=0.1, weight_decay=0.1", "lr=0.1, maximize=True",
+                                     "lr=0.1, momentum=0.9", "lr=0.1, momentum=0.9, nesterov=True"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sgd_without_momentum_keeps_no_state(torch, options, dtype):
+    same_outcome(torch, f"torch.manual_seed(0); m = nn.Linear(3, 2).to(torch.{dtype}); "
+                        f"opt = torch.optim.SGD(m.parameters(), {options}); "
+                        f"m(torch.ones(1, 3, dtype=torch.{dtype})).sum().backward(); opt.step(); "
+                        "out = opt.state_dict(), len(opt.state), m.weight")
