@@ -189,5 +189,6 @@ def polygamma(n: int, x):
         for k, b in enumerate(_BERNOULLI, start=1):
             series = series + b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
         out = sign * (series + acc)
-        out = xp.where((x <= 0) & (x == xp.floor(x)), xp.inf if n % 2 else xp.nan, out)
+        # NOTE: at the poles PyTorch's n! * zeta(n + 1, x) is (-1)^(n+1) * inf: -inf for an even n
+        out = xp.where((x <= 0) & (x == xp.floor(x)), xp.inf if n % 2 else -xp.inf, out)
     return out

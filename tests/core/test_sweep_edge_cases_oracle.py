@@ -97,3 +97,9 @@ def test_fold_and_unfold_backpropagate_a_batch_of_zero(torch):
 def test_scatter_reduce_into_a_zero_dim_tensor_backpropagates(torch, reduce):
     check_grads(lambda lib, t, s: t.scatter_reduce(0, lib.tensor(0), s, reduce), [np.array(7.0), np.array(-5.0)],
                 torch)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_polygamma_at_its_poles_is_signed_infinity(torch, n):
+    check(lambda lib, t: lib.polygamma(n, t), [np.array([0.0, -1.0, -2.0, -3.5, 2.0])], torch, rtol=1e-12)
+    check(lambda lib, t: lib.polygamma(n, t), [np.array([True, False])], torch)
