@@ -10,19 +10,22 @@ operand is itself an einsum of the output gradient with the other operands, so i
 
 from __future__ import annotations
 
+import functools
 import math
 import string
 
 import numpy as np
 
+from core import _torch_dispatch, _torch_function
 from core._memory_format import copy_preserving
 from core._tensor import Tensor
-from core.autograd.function import Function
+from core.autograd.function import Function, _capture_state
 from core.autograd.grad_mode import no_grad
+from core.ops._strided import strided_array
 from core.ops._util import check_same_device, xp_of
 from core.ops.complex_ops import conj_of
 from core.ops.linalg import _type_name, bmm
-from core.ops.views import expand
+from core.ops.views import compute_view_strides, expand, reshape
 
 __all__ = ["einsum"]
 
@@ -82,61 +85,160 @@ def _as_aten(arrays, inputs, output, ellipsis):
     """The einsum of unbroadcast ``arrays`` as aten's ``einsum`` computes it: each operand's diagonals taken,
     missing labels unsqueezed and dims permuted to the output's labels then the contracted ones (the ellipsis's
     first, then A-Z, a-z); then contracted left to right, summing a label as soon as one operand is left that
-    holds it, by ``_sumproduct_pair``. Returns the result's array, a view with PyTorch's strides."""
-    contracted = [c for c in ellipsis if c not in output]
-    contracted += [c for c in _LETTERS if c in "".join(inputs) and c not in output and c not in contracted]
-    order = list(output) + contracted
+    holds it, by ``_sumproduct_pair``. Returns the result's array, a view with PyTorch's strides.
+
+    NOTE: the views (diagonal, unsqueeze, permute, view and reshape's view branch) are built on the arrays
+    directly (``_ArraySteps``), with the strides core's view ops give; only the ops that compute (sum, mul, bmm,
+    reshape's copy) go through core's tensors: a small einsum (einops' models call one per layer) costs about half
+    of the dozen tensor ops it was. Under a dispatch or ``__torch_function__`` mode, or while core.compile
+    captures, every step is core's tensor op (``_TensorSteps``), so the mode sees aten's ops as PyTorch's does."""
+    order, (operands, pairs) = _plan(tuple(inputs), output, ellipsis, tuple(a.shape for a in arrays))
+    watched = _torch_dispatch.live or _torch_function.mode_stack() or _capture_state.recorder is not None
+    steps = _TensorSteps if watched else _ArraySteps
     with no_grad():
-        ops, counts = [], [0] * len(order)
-        for term, array in zip(inputs, arrays):
-            op, dims = Tensor._wrap(array), {}
-            for c in term:
-                if c in dims:  # a repeated label: its diagonal, in the first one's place
-                    op = op.diagonal(0, dims[c], len(dims)).movedim(-1, dims[c])
-                else:
-                    dims[c] = len(dims)
-            for c in order:
-                if c not in dims:
-                    dims[c] = op.ndim
-                    op = op.unsqueeze(op.ndim)
-            op = op.permute([dims[c] for c in order])
-            counts = [n + (size != 1) for n, size in zip(counts, op.shape)]
-            ops.append(op)
-        while len(ops) > 1:
+        ops = [steps.operand(array, term, dims, order) for array, term, dims in zip(arrays, inputs, operands)]
+        for a_only, b_only, summed in pairs:
             a, b = ops.pop(0), ops.pop(0)
-            summed, a_only, b_only = [], [], []
-            for d in range(len(output), len(order)):
-                if a.shape[d] != 1 and b.shape[d] != 1:
-                    counts[d] -= 1
-                    if counts[d] == 1:
-                        summed.append(d)
-                        counts[d] = 0
-                elif counts[d] == 1:
-                    if a.shape[d] != 1:
-                        a_only.append(d)
-                        counts[d] = 0
-                    elif b.shape[d] != 1:
-                        b_only.append(d)
-                        counts[d] = 0
-            a = a.sum(a_only, keepdim=True) if a_only else a
-            b = b.sum(b_only, keepdim=True) if b_only else b
-            ops.insert(0, _sumproduct_pair(a, b, summed))
-        result = ops[0]
+            a = steps.sum(a, a_only) if a_only else a
+            b = steps.sum(b, b_only) if b_only else b
+            ops.insert(0, _sumproduct_pair(a, b, list(summed), steps))
+        out = ops[0]
         if len(order) > len(output):
-            result = result.view(result.shape[:len(output)]) if len(arrays) > 1 else \
-                result.sum(list(range(len(output), len(order))))
-    out = result._data
+            out = steps.view(out, out.shape[:len(output)]) if len(arrays) > 1 else \
+                steps.sum(out, range(len(output), len(order)), keepdim=False)
+        out = steps.array(out)
     if any(np.may_share_memory(out, a) for a in arrays):  # NOTE: PyTorch returns a view ('ij->ji'); core copies it
         return copy_preserving(out)  # (in its dim order), as the primitive's output has no view tracking
     return out
 
 
-def _sumproduct_pair(left, right, sum_dims):
+@functools.lru_cache(maxsize=512)
+def _plan(inputs: tuple, output: str, ellipsis: str, shapes: tuple):
+    """What ``_as_aten`` does for these labels and shapes (the same every call of a model's layer): the labels'
+    order; per operand, per label of the order, the operand's dims holding it (several: a diagonal) or None (an
+    unsqueezed dim); per contracted pair the dims summed in the left only, in the right only, and in both."""
+    contracted = [c for c in ellipsis if c not in output]
+    contracted += [c for c in _LETTERS if c in "".join(inputs) and c not in output and c not in contracted]
+    order = list(output) + contracted
+    counts, operands, sizes = [0] * len(order), [], []
+    for term, shape in zip(inputs, shapes):
+        where = {}
+        for i, c in enumerate(term):
+            where.setdefault(c, []).append(i)
+        operands.append(tuple(tuple(where[c]) if c in where else None for c in order))
+        sizes.append([shape[where[c][0]] if c in where else 1 for c in order])
+        counts = [n + (k != 1) for n, k in zip(counts, sizes[-1])]
+    pairs = []
+    while len(sizes) > 1:
+        a, b = sizes.pop(0), sizes.pop(0)
+        summed, a_only, b_only = [], [], []
+        for d in range(len(output), len(order)):
+            if a[d] != 1 and b[d] != 1:
+                counts[d] -= 1
+                if counts[d] == 1:
+                    summed.append(d)
+                    counts[d] = 0
+            elif counts[d] == 1:
+                if a[d] != 1:
+                    a_only.append(d)
+                    counts[d] = 0
+                elif b[d] != 1:
+                    b_only.append(d)
+                    counts[d] = 0
+        both = [1 if d in a_only else k for d, k in enumerate(a)]
+        both = [k if k != 1 else (1 if d in b_only else j) for d, (k, j) in enumerate(zip(both, b))]
+        sizes.insert(0, [1 if d in summed else k for d, k in enumerate(both)])
+        pairs.append((tuple(a_only), tuple(b_only), tuple(summed)))
+    return order, (tuple(operands), tuple(pairs))
+
+
+class _ArraySteps:
+    """``_as_aten``'s steps on NumPy arrays: views built with the strides core's view ops give them."""
+
+    @staticmethod
+    def operand(array, term, dims, order):
+        """``array`` with one dim per label of the order: a label's dims (several for a diagonal: their strides
+        add, as ``diagonal``'s) or an unsqueezed size-1 dim (stride 1, as ``unsqueeze`` at the end gives)."""
+        if all(d is not None and len(d) == 1 for d in dims):  # a permutation: NumPy's view has these strides
+            return array.transpose([d[0] for d in dims])
+        strides = [st // array.itemsize for st in array.strides]
+        return strided_array(array, [array.shape[d[0]] if d is not None else 1 for d in dims],
+                             [sum(strides[i] for i in d) if d is not None else 1 for d in dims], 0)
+
+    @staticmethod
+    def view(array, shape):
+        """``view(shape)``, where the strides allow it (core's ``View``: PyTorch's ``computeStride``)."""
+        shape = tuple(shape)
+        if array.shape == shape:
+            return array
+        if array.flags.c_contiguous and 1 not in shape:  # (NumPy's view then has computeStride's strides; not
+            return array.reshape(shape)  # always for size-1 dims)
+        strides = compute_view_strides(array.shape, [st // array.itemsize for st in array.strides], shape)
+        return strided_array(array, shape, strides, 0)
+
+    @staticmethod
+    def reshape(array, shape):
+        """``reshape(shape)``: the view where the strides allow one, else core's copy (``UnsafeView``)."""
+        if array.flags.c_contiguous and 1 not in shape:
+            return array.reshape(shape)
+        strides = compute_view_strides(array.shape, [st // array.itemsize for st in array.strides], shape)
+        if strides is not None:
+            return strided_array(array, shape, strides, 0)
+        return reshape(Tensor._wrap(array), shape)._data
+
+    @staticmethod
+    def permute(array, perm):
+        return array.transpose(perm)
+
+    @staticmethod
+    def sum(array, dims, keepdim=True):
+        return Tensor._wrap(array).sum(list(dims), keepdim=keepdim)._data
+
+    @staticmethod
+    def mul(left, right):
+        return (Tensor._wrap(left) * Tensor._wrap(right))._data
+
+    @staticmethod
+    def bmm(left, right):
+        return bmm(Tensor._wrap(left), Tensor._wrap(right))._data
+
+    @staticmethod
+    def array(array):
+        return array
+
+
+class _TensorSteps:
+    """``_as_aten``'s steps as core's tensor ops (aten's ops, each seen by a dispatch mode)."""
+
+    @staticmethod
+    def operand(array, term, dims, order):
+        op, where = Tensor._wrap(array), {}
+        for c in term:
+            if c in where:  # a repeated label: its diagonal, in the first one's place
+                op = op.diagonal(0, where[c], len(where)).movedim(-1, where[c])
+            else:
+                where[c] = len(where)
+        for c in order:
+            if c not in where:
+                where[c] = op.ndim
+                op = op.unsqueeze(op.ndim)
+        return op.permute([where[c] for c in order])
+
+    view = staticmethod(lambda t, shape: t.view(shape))
+    reshape = staticmethod(lambda t, shape: t.reshape(shape))
+    permute = staticmethod(lambda t, perm: t.permute(perm))
+    sum = staticmethod(lambda t, dims, keepdim=True: t.sum(list(dims), keepdim=keepdim))
+    mul = staticmethod(lambda left, right: left * right)
+    bmm = staticmethod(bmm)
+    array = staticmethod(lambda t: t._data)
+
+
+def _sumproduct_pair(left, right, sum_dims, steps):
     """``(left * right).sum(sum_dims, keepdim=True)`` as aten's ``sumproduct_pair``: dims in both, in the left
     only, summed and in the right only permuted into place, flattened into one bmm, its result viewed back and
     permuted to the operands' order (so a permuted view of the bmm's output)."""
     if not sum_dims:
-        return left * right
+        return steps.mul(left, right)
     lro, lo, ro, sum_size = [], [], [], 1
     for i in range(left.ndim):
         in_left, in_right = left.shape[i] != 1, right.shape[i] != 1
@@ -144,9 +246,9 @@ def _sumproduct_pair(left, right, sum_dims):
             if in_left and in_right:
                 sum_size *= left.shape[i]
             elif in_left:
-                left = left.sum(i, keepdim=True)
+                left = steps.sum(left, (i,))
             elif in_right:
-                right = right.sum(i, keepdim=True)
+                right = steps.sum(right, (i,))
         elif in_left and in_right:
             lro.append(i)
         elif in_left:
@@ -161,9 +263,9 @@ def _sumproduct_pair(left, right, sum_dims):
     operm = [0] * len(out_size)
     for i, d in enumerate(lro + lo + sum_dims + ro):
         operm[d] = i
-    left = left.permute(lperm).reshape(size(left, lro), size(left, lo), sum_size)
-    right = right.permute(rperm).reshape(size(right, lro), sum_size, size(right, ro))
-    return bmm(left, right).view(out_size).permute(operm)
+    left = steps.reshape(steps.permute(left, lperm), (size(left, lro), size(left, lo), sum_size))
+    right = steps.reshape(steps.permute(right, rperm), (size(right, lro), sum_size, size(right, ro)))
+    return steps.permute(steps.view(steps.bmm(left, right), out_size), operm)
 
 
 def _operand_grad(ctx, g, operands, k):
@@ -227,23 +329,32 @@ def _split(equation: str, n: int):
     return inputs, (out if arrow else None)
 
 
-def _spell_out(inputs, out, operands):
+@functools.lru_cache(maxsize=512)
+def _parsed(equation: str, ndims: tuple):
+    """``equation`` for operands of ``ndims`` dims, checked and spelled out: (inputs, output, the ellipsis's
+    letters). Cached: a model's layer calls the same einsum every step (a bad one raises, and is not cached)."""
+    inputs, out = _split(equation, len(ndims))
+    inputs, out, ellipsis = _spell_out(inputs, out, ndims)
+    return tuple(inputs), out, ellipsis
+
+
+def _spell_out(inputs, out, ndims):
     """Replace every ``...`` by letters, right-aligned; return explicit inputs, output and the ellipsis's letters."""
     explicit = [s.replace("...", "") for s in inputs]
     ell = 0
-    for i, (s, e, t) in enumerate(zip(inputs, explicit, operands)):
+    for i, (s, e, nd) in enumerate(zip(inputs, explicit, ndims)):
         if "..." in s:
-            if len(e) > t.ndim:
+            if len(e) > nd:
                 raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(e)}) is more than the "
-                                   f"number of dimensions ({t.ndim}) for operand {i}")
-            ell = max(ell, t.ndim - len(e))
-        elif len(s) != t.ndim:
+                                   f"number of dimensions ({nd}) for operand {i}")
+            ell = max(ell, nd - len(e))
+        elif len(s) != nd:
             raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) does not match the "
-                               f"number of dimensions ({t.ndim}) for operand {i} and no ellipsis was given")
+                               f"number of dimensions ({nd}) for operand {i} and no ellipsis was given")
     used = set("".join(explicit) + (out or ""))
     ell_letters = "".join([c for c in _LETTERS if c not in used][:ell])
-    spelled = [s.replace("...", ell_letters[ell - (t.ndim - len(e)):] if t.ndim > len(e) else "")
-               for s, e, t in zip(inputs, explicit, operands)]
+    spelled = [s.replace("...", ell_letters[ell - (nd - len(e)):] if nd > len(e) else "")
+               for s, e, nd in zip(inputs, explicit, ndims)]
     if out is None:
         counts = "".join(explicit)
         out = ell_letters + "".join(sorted(c for c in set(counts) if counts.count(c) == 1))
@@ -265,7 +376,7 @@ def _broadcast(inputs, operands):
         for c, n in zip(s, t.shape):
             if c in mine and mine[c] != n:
                 raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {i} but the sizes don't match, "
-                                   f"{mine[c]} != {n}")
+                                   f"{n} != {mine[c]}")
             mine[c] = n
             seen = sizes.get(c, 1)
             if n != 1 and seen != 1 and n != seen:
@@ -294,9 +405,7 @@ def einsum(equation, *operands):
         if t._data.dtype != operands[0]._data.dtype:
             raise RuntimeError(f"expected scalar type {_type_name(operands[0])} but found {_type_name(t)}")
     check_same_device(*operands)
-    inputs, out = _split(equation, len(operands))
     raw = tuple(t._data for t in operands)
-    inputs, out, ellipsis = _spell_out(inputs, out, operands)
+    inputs, out, ellipsis = _parsed(equation, tuple(a.ndim for a in raw))
     operands = _broadcast(inputs, operands)
-    return _as_torch_lowers(inputs, out).apply(*operands, inputs=tuple(inputs), output=out, raw=raw,
-                                               ellipsis=ellipsis)
+    return _as_torch_lowers(inputs, out).apply(*operands, inputs=inputs, output=out, raw=raw, ellipsis=ellipsis)
