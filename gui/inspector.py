@@ -128,7 +128,7 @@ class Inspector(QWidget):
             self._pending = node_id
             return
         node = self.graph.nodes.get(node_id) if node_id is not None and self.graph is not None else None
-        self.error_label.clear()
+        self._say("")
         if node is not None and self._form_for == (self.graph, node_id, node.type):
             self._show_heading(node)
             self.sync_params()
@@ -155,7 +155,13 @@ class Inspector(QWidget):
             self.form.addRow(p.name, w)
             if isinstance(w, (FloatSpinBox, IntSpinBox)):  # refused text stays in the field, and why, under it
                 add_refusal_row(self.form, w)
+        self.form_host.setVisible(bool(self.editors))  # no empty band between Watch and the value (an add node)
         self.refresh_values()
+
+    def _say(self, error: str) -> None:
+        """Show a refusal under the form, or nothing (no empty line's height) when ``error`` is empty."""
+        self.error_label.setText(error)
+        self.error_label.setVisible(bool(error))
 
     def _show_heading(self, node: Node) -> None:
         spec = node.spec
@@ -194,15 +200,15 @@ class Inspector(QWidget):
             value = param.validate(value)
         except ParamError as exc:
             if not isinstance(self.editors.get(param.name), (FloatSpinBox, IntSpinBox)):  # those say it under them
-                self.error_label.setText(str(exc))
+                self._say(str(exc))
             return str(exc)
         graph, nid = self.graph, self.node_id
         node = graph.nodes.get(nid) if graph is not None and nid is not None else None  # an editor's node
         if node is None or node.params.get(param.name) == value:
-            self.error_label.clear()
+            self._say("")
             return None
         error = self._edit_from_editor(commands.SetParam(node.id, param.name, value))
-        self.error_label.setText(error or "")
+        self._say(error or "")
         return error
 
     def _edit_from_editor(self, command: Command) -> str | None:

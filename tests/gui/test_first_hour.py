@@ -157,3 +157,20 @@ def test_arrow_keys_on_the_canvas_select_nodes_so_the_keyboard_reaches_a_nodes_p
     QTest.keyClicks(w.inspector.name_edit, "product")
     QTest.keyClick(w.inspector.name_edit, Qt.Key_Return)
     qtbot.waitUntil(lambda: w.graph.nodes["n4"].title == "product")
+
+
+def test_a_node_without_parameters_shows_its_value_right_under_its_watch_buttons(qtbot, window):
+    """Selecting z (an add, no parameters) left an empty band of a parameter form between Watch and the value."""
+    from tests.gui.real_input import click_node, show_dock
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")  # x: a parameter form
+    show_dock(qtbot, w, w.inspector_dock)
+    qtbot.waitUntil(lambda: w.inspector.form_host.isVisible() and "tensor" in w.inspector.editors)
+    click_node(qtbot, w, "n6")  # z = s + b
+    qtbot.waitUntil(lambda: w.inspector.node_id == "n6" and w.inspector.value_view.isVisible())
+    assert not w.inspector.form_host.isVisible()
+    gap = lambda: w.inspector.value_view.y() - w.inspector.watch_buttons.geometry().bottom()  # noqa: E731
+    qtbot.waitUntil(lambda: gap() <= 2 * w.inspector.layout_.spacing() + 2)
+    click_node(qtbot, w, "n2")  # w: its form comes back
+    qtbot.waitUntil(lambda: w.inspector.node_id == "n2" and w.inspector.form_host.isVisible())
