@@ -59,7 +59,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-NOTHING_SELECTED = "No node selected: click one on the canvas to see its value and gradient and edit it."
+NOTHING_SELECTED = ("No node selected: click one on the canvas (or press Ctrl+1, then an arrow key) to see its "
+                    "value and gradient and edit it.")
 
 
 class _Nothing(Enum):

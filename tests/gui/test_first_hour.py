@@ -174,3 +174,20 @@ def test_a_node_without_parameters_shows_its_value_right_under_its_watch_buttons
     qtbot.waitUntil(lambda: gap() <= 2 * w.inspector.layout_.spacing() + 2)
     click_node(qtbot, w, "n2")  # w: its form comes back
     qtbot.waitUntil(lambda: w.inspector.node_id == "n2" and w.inspector.form_host.isVisible())
+
+
+def test_the_empty_inspector_names_the_keyboard_path_to_a_node_and_it_works(qtbot, window):
+    """With nothing selected, Ctrl+2 landed in an Inspector that only said to click a node."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    w = shown(qtbot, window)
+    w.scene.clearSelection()
+    press(w, Qt.Key_2, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.inspector.heading.isVisible())
+    said = w.inspector.heading.text()
+    assert "Ctrl+1" in said and "arrow key" in said
+    press(w, Qt.Key_1, Qt.ControlModifier)  # what it says
+    qtbot.waitUntil(w.view.hasFocus)
+    QTest.keyClick(w.view, Qt.Key_Down)
+    qtbot.waitUntil(lambda: w.inspector.node_id is not None and w.inspector.name_edit.isVisible())
