@@ -7,7 +7,9 @@ once more (a product of two float32 values is exact in float64), and ``single_ro
 that float64 rounded onto a float32 halfway point (there the second rounding would break a tie the exact sum
 does not have: ``1 + 1321 2^-11 * 812825 2^-43`` is ``1 + 2^-23`` in torch, ``1`` rounded twice); float64 takes the
 exact two-product fma of ``core._arange_values``; other dtypes and CuPy arrays (whose GPU kernels torch's CUDA
-kernels don't mirror here) compute ``a * b + c``.
+kernels don't mirror here) compute ``a * b + c``. A float32 fma with a number (``add(alpha=)``, SGD's update,
+``lerp``'s small-weight form) of 512 or more elements goes through the BLAS's ``saxpy`` where a probe showed it
+fuses (``core._saxpy``): one pass for the float64 route's seven, the same bits.
 """
 
 from __future__ import annotations

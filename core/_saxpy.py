@@ -2,16 +2,16 @@
 
 PyTorch's CPU ``param.add_(grad, alpha=-lr)`` (every SGD step) is ``fmadd`` in its vector kernel: one rounding.
 NumPy has no float32 fma, so ``core._fused`` computes it in float64 and mends the rare double-rounding ties: seven
-NumPy passes where a plain update makes two (a 784x256 weight's update took 0.3 ms, a quarter of an MLP's step).
+NumPy passes where a plain update makes two (a 256x784 weight's update took 0.3 ms, a quarter of an MLP's step).
 OpenBLAS's ``saxpy`` kernels for AVX2 and AVX-512 CPUs are ``vfmadd`` loops with fused tails, so where NumPy's
 OpenBLAS (the ILP64 ``scipy_openblas64`` of NumPy's wheels) has one, ``saxpy`` gives the same bits in one pass.
 
-NOTE: whether the loaded kernel fuses is not taken on trust: the first call runs a probe (``_fuses``) through
-every length up to 160 and every start offset up to 15 floats (the vector body, its unrolled remainder, the scalar
-tail and any alignment peeling), on operands whose fused result differs from both float32's two roundings and
-float64's double rounding; a kernel that fails anywhere is never used, and ``saxpy_`` answers False (the caller
-then takes its float64 route). The BLAS runs it single-threaded (``_blas_threads.run_single_threaded``), as core's
-GEMMs; its threads would give the same bits.
+NOTE: whether the loaded kernel fuses is not taken on trust: the first call runs a probe (``_fuses``, ~15 ms once a
+process) through every length up to 160 and every start offset up to 15 floats (the vector body, its unrolled
+remainder, the scalar tail and any alignment peeling), on operands whose fused result differs from both float32's
+two roundings and float64's double rounding; a kernel that fails anywhere is never used, and ``saxpy_`` answers
+False (the caller then takes its float64 route). The BLAS runs it single-threaded
+(``_blas_threads.run_single_threaded``), as core's GEMMs; its threads would give the same bits.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _fuses(axpy) -> bool:
     """Whether ``axpy`` rounds ``alpha * x + y`` once at every position: ``1321 2^-11 * 812825 2^-43 + 1`` is
     ``1 + 2^-23`` rounded once, ``1`` rounded in float32 twice (the product, then a tie) or through float64 (a sum
     that lands on the float32 tie); each length 1-160 at each start offset 0-15 in a row of its own (elements
-    outside the range left alone), and one length above OpenBLAS's threading threshold."""
+    outside the range left alone), and one long length (20,000)."""
     alpha, one, fused = ctypes.c_float(1321 * 2.0 ** -11), np.float32(1), np.float32(1 + 2.0 ** -23)
     x = np.full(20000, 812825 * 2.0 ** -43, np.float32)
     long = np.ones(20001, np.float32)
