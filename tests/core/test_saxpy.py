@@ -180,3 +180,18 @@ def test_add_and_sub_with_alpha_give_torchs_bits(torch, route, shape):
         results.append([o.contiguous().numpy() for o in out])
     for got, want in zip(*results):
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("options", [dict(momentum=0.9), dict(momentum=0.9, weight_decay=1e-2, nesterov=True),
+                                     dict(weight_decay=1e-2, maximize=True)])
+def test_sgd_with_momentum_and_weight_decay_gives_torchs_bits(torch, route, options):
+    c, g, lr = _tie_update(300 * 40, seed=11)
+    results = []
+    for lib in (core, torch):
+        p = lib.tensor(c.reshape(300, 40), requires_grad=True)
+        opt = lib.optim.SGD([p], lr=lr, **options)
+        for k in range(3):
+            p.grad = lib.tensor(g.reshape(300, 40) * np.float32(1 + k))
+            opt.step()
+        results.append(p.detach().numpy())
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
