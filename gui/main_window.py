@@ -376,8 +376,9 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         from PySide6.QtWidgets import QInputDialog
 
         formula, error = "(x * w).sum() + b", ""
+        prompt = "Formula (each name, such as x, becomes a tensor node to fill in):"  # also widens the box
         while True:  # a bad formula asks again, showing the parser's message above the typed text
-            label = f"{error}\n\nFormula:" if error else "Formula:"
+            label = f"{error}\n\n{prompt}" if error else prompt
             formula, ok = QInputDialog.getText(self, "Insert expression", label, text=formula)
             if not ok or not formula.strip() or self.insert_expression(formula):
                 return

@@ -171,8 +171,8 @@ def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, mon
     labels = []
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: labels.append(a[2]) or answers.pop(0))
     empty_window.named_actions["insert_expression"].trigger()
-    assert labels[0] == "Formula:"
-    assert labels[1] == f"{expected.value}\n\nFormula:"
+    assert labels[0].startswith("Formula (each name, such as x, becomes a tensor node")
+    assert labels[1] == f"{expected.value}\n\n{labels[0]}"
     assert {n.type for n in empty_window.graph.nodes.values()} >= {"math.mul", "math.add"}
 
 

@@ -191,3 +191,32 @@ def test_the_empty_inspector_names_the_keyboard_path_to_a_node_and_it_works(qtbo
     qtbot.waitUntil(w.view.hasFocus)
     QTest.keyClick(w.view, Qt.Key_Down)
     qtbot.waitUntil(lambda: w.inspector.node_id is not None and w.inspector.name_edit.isVisible())
+
+
+def test_insert_expression_says_what_its_names_become_in_a_box_wide_enough_for_the_formula(qtbot, empty_window):
+    """The Insert expression box was as narrow as 'Formula:' (its title cut to 'Insert…ession') and said
+    nothing of the names: each becomes a tensor node whose values the user fills in."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QLineEdit
+
+    w = shown(qtbot, empty_window)
+    seen = {}
+
+    def fill():
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
+            QTimer.singleShot(10, fill)
+            return
+        edit = dialog.findChild(QLineEdit)
+        seen["said"] = " ".join(label.text() for label in dialog.findChildren(QLabel) if label.isVisible())
+        seen["fits"] = edit.width() >= edit.fontMetrics().horizontalAdvance("(x * w).sum() + b") + 8
+        QTest.keyClick(edit, Qt.Key_A, Qt.ControlModifier)
+        QTest.keyClicks(edit, "(x * w).sum() + b")
+        QTest.keyClick(edit, Qt.Key_Return)
+
+    QTimer.singleShot(0, fill)
+    press(w, Qt.Key_E, Qt.ControlModifier)  # Edit ▸ Insert expression…
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == 6)
+    assert "becomes a tensor node" in seen["said"] and seen["fits"]
+    assert {n.title for n in w.graph.nodes.values() if n.type == "source.tensor"} == {"x", "w", "b"}
