@@ -85,6 +85,8 @@ def saxpy_(x, y, alpha) -> bool:
     axpy = _state["axpy"]
     if axpy is None or not x.flags.writeable:
         return False
+    if not x.size:  # (nothing to update; a c_char can't lie over an empty buffer)
+        return True
     # NOTE: a writable array's address through ctypes' buffer protocol (byref of a c_char over it) costs ~0.7 µs,
     # ``ndarray.ctypes.data`` ~2 µs (the small parameters of a training step are updated a few µs each)
     py = _byref(_char_over(y)) if y.flags.writeable else y.ctypes.data

@@ -195,3 +195,18 @@ def test_sgd_with_momentum_and_weight_decay_gives_torchs_bits(torch, route, opti
             opt.step()
         results.append(p.detach().numpy())
     np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+
+
+def test_sgd_over_empty_parameters_steps_as_torch(torch, route):
+    """Empty parameters laid end to end make an empty update (nothing for the BLAS to do)."""
+    results = []
+    for lib in (core, torch):
+        params = [lib.zeros(0, requires_grad=True), lib.zeros(0, 3, requires_grad=True),
+                  lib.ones(2, requires_grad=True)]
+        for p in params:
+            p.grad = lib.ones(p.shape)
+        lib.optim.SGD(params, lr=0.5).step()
+        results.append([p.detach().numpy() for p in params])
+    for got, want in zip(*results):
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
