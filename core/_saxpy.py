@@ -78,12 +78,12 @@ def available() -> bool:
 def saxpy_(x, y, alpha) -> bool:
     """``x += alpha * y`` rounded once (``x``, ``y``: C-contiguous float32 arrays of one size that do not overlap;
     ``alpha`` a nonzero float32 value: BLAS skips ``alpha == 0``, where the fma still changes -0 and adds NaNs);
-    False, with nothing done, where no fusing ``saxpy`` is available or ``x`` is read-only (the caller's route then
-    raises NumPy's error)."""
+    False, with nothing done, where no fusing ``saxpy`` is available, ``x`` is read-only (the caller's route then
+    raises NumPy's error) or either array is not aligned to its 4-byte elements."""
     if not _state["ready"] and not available():
         return False
     axpy = _state["axpy"]
-    if axpy is None or not x.flags.writeable:
+    if axpy is None or not (x.flags.writeable and x.flags.aligned and y.flags.aligned):  # (the probe's layouts)
         return False
     if not x.size:  # (nothing to update; a c_char can't lie over an empty buffer)
         return True
