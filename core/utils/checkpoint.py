@@ -3,7 +3,13 @@
 PyTorch's checkpoint trades compute for memory: it drops the activations inside ``function`` and recomputes them
 during backward. core does not save that memory: ``checkpoint(function, *args)`` calls ``function`` once and keeps
 its graph, so values, gradients (of inputs and of parameters inside ``function``) and the random stream are those of
-PyTorch's checkpoint (which replays the random state when it recomputes). What core keeps from PyTorch:
+PyTorch's checkpoint (which replays the random state when it recomputes). PyTorch's recomputation also repeats the
+call's side effects when backward first reaches the checkpointed outputs: a training-mode BatchNorm inside updates
+its running statistics a second time (torchvision's memory-efficient DenseNet), forward hooks fire again. core
+replays the call then too, for those effects only (under ``no_grad``, from the forward's random state, its results
+dropped). One difference stays: with ``use_reentrant=False`` PyTorch stops recomputing after the last operation that
+saved a tensor (``early_stop``), so what the call does after it (an enclosing module's forward hook) happens once
+there; core's replay runs the whole call. What core keeps from PyTorch:
 
 - the warning when ``use_reentrant`` is not passed (PyTorch 2.x still defaults to the reentrant variant);
 - the reentrant variant's trap: when no tensor argument requires grad, it warns "None of the inputs have
@@ -35,7 +41,7 @@ _MISSING_REENTRANT_SEQUENTIAL = (
 
 
 class CheckpointError(RuntimeError):
-    """Raised by PyTorch when a recomputation differs from the forward; core never recomputes."""
+    """Raised by PyTorch when a recomputation differs from the forward; core's replay keeps no results to compare."""
 
 
 def noop_context_fn():
@@ -80,9 +86,10 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=no
     if use_reentrant is None:
         warn_in_core("torch.utils.checkpoint: " + _MISSING_REENTRANT)
         use_reentrant = True
-    kwargs.pop("preserve_rng_state", True)
+    preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs and use_reentrant:
         raise ValueError("Unexpected keyword arguments: " + ",".join(arg for arg in kwargs))
+    rng_state = core.get_rng_state() if preserve else None
     if use_reentrant:
         if context_fn is not noop_context_fn or debug is not False:
             raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
@@ -90,10 +97,53 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=no
         if not any(isinstance(a, core.Tensor) and a.requires_grad for a in args):
             with core.no_grad():  # PyTorch's reentrant output has no graph then
                 return function(*args)
-        return function(*args)
-    forward_context, _recompute_context = context_fn()
+        out = function(*args)
+        _replay_in_backward(out, lambda: function(*detach_variable(tuple(args))), rng_state)
+        return out
+    forward_context, recompute_context = context_fn()
     with forward_context:
-        return function(*args, **kwargs)
+        out = function(*args, **kwargs)
+
+    def replay():
+        with recompute_context:
+            function(*args, **kwargs)
+
+    _replay_in_backward(out, replay, rng_state)
+    return out
+
+
+def _tensors(value) -> list:
+    if isinstance(value, core.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensors(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors(v)]
+    return []
+
+
+def _replay_in_backward(out, call, rng_state) -> None:
+    """Run ``call()`` (the checkpointed call again) once, when backward first reaches one of ``out``'s tensors, as
+    PyTorch recomputes then: under ``no_grad``, from the forward's random state (``rng_state``, None when
+    ``preserve_rng_state=False``), the random stream restored after it."""
+    tensors = [t for t in _tensors(out) if t.requires_grad]
+    replayed = []
+
+    def hook(grad):
+        if not replayed:
+            replayed.append(True)
+            state = core.get_rng_state()
+            if rng_state is not None:
+                core.set_rng_state(rng_state)
+            try:
+                with core.no_grad():
+                    call()
+            finally:
+                core.set_rng_state(state)
+        return grad
+
+    for tensor in tensors:
+        tensor.register_hook(hook)
 
 
 def _run_segment(functions, start: int, end: int):
