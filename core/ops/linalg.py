@@ -178,6 +178,9 @@ def _naive_bmm(x, y):
     a GEMM (NumPy's BLAS) blocks and vectorises the sum and rounds differently in the last bit. The stacks
     broadcast over their batch dims: one NumPy step per k for a short k, else ``np.add.accumulate`` of all the
     products (it adds along k one element after the other, where ``sum`` would add pairwise)."""
+    if x.shape[-1] == 0:  # an empty sum: +0 (the backward of an op on empty matrices gets here)
+        batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+        return np.zeros(batch + (x.shape[-2], y.shape[-1]), dtype=np.result_type(x, y))
     if x.shape[-1] <= 32:
         acc = x[..., :, 0, None] * y[..., None, 0, :]
         for k in range(1, x.shape[-1]):

@@ -182,7 +182,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
     if hermitian and A.is_complex():
         raise NotImplementedError("core's ldl_factor has no Hermitian complex factorization (LAPACK's ?hetrf)")
     arr = np.array(to_numpy_array(A.detach()._data), copy=True)
-    flat = np.tril(arr.reshape((-1,) + arr.shape[-2:]))
+    flat = np.tril(arr.reshape((math.prod(arr.shape[:-2]),) + arr.shape[-2:]))  # (not -1: a 0x0 has no size)
     pivots = np.zeros(flat.shape[:2], dtype=np.int32)
     infos = np.zeros(flat.shape[0], dtype=np.int32)
     for i, mat in enumerate(flat):

@@ -103,3 +103,16 @@ def test_scatter_reduce_into_a_zero_dim_tensor_backpropagates(torch, reduce):
 def test_polygamma_at_its_poles_is_signed_infinity(torch, n):
     check(lambda lib, t: lib.polygamma(n, t), [np.array([0.0, -1.0, -2.0, -3.5, 2.0])], torch, rtol=1e-12)
     check(lambda lib, t: lib.polygamma(n, t), [np.array([True, False])], torch)
+
+
+@pytest.mark.parametrize("fn", [lambda lib, x: lib.linalg.inv(x), lambda lib, x: lib.linalg.eigh(x)[0],
+                                lambda lib, x: lib.linalg.eigvalsh(x), lambda lib, x: lib.linalg.pinv(x),
+                                lambda lib, x: lib.pinverse(x), lambda lib, x: lib.bmm(x, x.mT)])
+@pytest.mark.parametrize("shape", [(0, 0, 0), (2, 0, 0)])
+def test_linear_algebra_of_empty_matrices_backpropagates(torch, fn, shape):
+    check_grads(fn, [np.zeros(shape)], torch)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (0, 2, 2)])
+def test_ldl_factor_of_empty_matrices(torch, shape):
+    check(lambda lib, a: lib.linalg.ldl_factor_ex(a), [np.zeros(shape)], torch)
