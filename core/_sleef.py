@@ -11,6 +11,8 @@ binade is known, rounded once to float32's grid inside float64 (the NOTE at ``_G
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from core._glibc import expf as glibc_expf
@@ -41,7 +43,7 @@ def expf_u10(d: np.ndarray, *, negate: bool = False, out: np.ndarray | None = No
     """SLEEF's ``expf_u10`` of a float32 NumPy array, element for element as its SIMD form computes it.
 
     ``negate``: of ``-d`` (sigmoid's ``exp(-x)``) without the negated copy; ``out``: a C-contiguous float32 array
-    of ``d``'s size that receives the result (returned).
+    of ``d``'s size that receives the result (returned), ``d`` itself included.
 
     NOTE: the array goes through ``_BLOCK`` elements at a time with preallocated temporaries (``out=``): the
     float64 steps then run in cache, at two to three times the speed of whole-array temporaries."""
@@ -64,11 +66,37 @@ def expf_u10(d: np.ndarray, *, negate: bool = False, out: np.ndarray | None = No
         return res.reshape(shape)
     if negate:
         flat = -flat
-    scratch = _Scratch(min(n, _BLOCK))
-    with np.errstate(over="ignore", invalid="ignore"):
-        for start in range(0, n, _BLOCK):
-            _exp_block(flat[start:start + _BLOCK], res[start:start + _BLOCK], scratch, in_range)
+    workers = _workers(n)
+    if workers == 1:
+        _exp_blocks(flat, res, in_range)
+    else:  # contiguous runs of blocks, one per thread (NumPy's ufuncs release the GIL): the same values
+        cuts = [(n // _BLOCK) * i // workers * _BLOCK for i in range(workers)] + [n]
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(lambda i: _exp_blocks(flat[cuts[i]:cuts[i + 1]], res[cuts[i]:cuts[i + 1]], in_range),
+                          range(workers)))
     return res.reshape(shape)
+
+
+# NOTE: elements from which the blocks are shared among ``core.get_num_threads()`` threads (as PyTorch's softmax
+# splits its rows): 16 blocks (~10 ms of work) or more, where starting the threads costs under 2%
+_THREADED = 16 * _BLOCK
+
+
+def _workers(n: int) -> int:
+    if n < _THREADED:
+        return 1
+    from core._threads import get_num_threads  # (at call time: a set_num_threads applies)
+
+    return max(1, min(get_num_threads(), n // (4 * _BLOCK)))
+
+
+def _exp_blocks(flat: np.ndarray, res: np.ndarray, in_range: bool) -> None:
+    """``_exp_block`` over ``flat`` a block at a time, into ``res`` (the floating-point flags of out-of-range
+    values ignored: the state is per thread)."""
+    scratch = _Scratch(min(flat.size, _BLOCK))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start in range(0, flat.size, _BLOCK):
+            _exp_block(flat[start:start + _BLOCK], res[start:start + _BLOCK], scratch, in_range)
 
 
 class _Scratch:
@@ -88,6 +116,9 @@ class _Scratch:
 def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool, negate: bool = False) -> None:
     """SLEEF's steps on one block ``x``, into ``u`` (``negate``: of ``-x``, in range)."""
     q, s, s64, t = scratch.cut(x.size)
+    if not in_range:  # (read before ``u`` is written: it may be ``x`` itself)
+        low, high, nan = x < -104, x > 100, np.isnan(x)
+        carried = x[nan] + _F32(0)  # SLEEF's fmas carry the input's NaN (quieted) through, sign included
     np.multiply(x, _R_LN2, out=q)
     np.rint(q, out=q)  # (vcvtps2dq: round half to even, of the float32 product)
     # NOTE: fma(q, -L2U, d) is exact (Sterbenz) and fma(q, -L2L, .) adds bits down to 2^-43: d - q (L2U + L2L) is
@@ -124,10 +155,9 @@ def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool, 
     np.ldexp(u, k, out=u)  # SLEEF's two exact-then-rounded products: one correctly rounded
     if in_range:
         return
-    u[x < -104] = 0
-    u[x > 100] = np.inf
-    nan = np.isnan(x)
-    u[nan] = x[nan] + _F32(0)  # SLEEF's fmas carry the input's NaN (quieted) through, sign included
+    u[low] = 0
+    u[high] = np.inf
+    u[nan] = carried
 
 
 _PAIR = 32  # float32 elements of the two AVX-512 vectors each step of PyTorch's vectorised loops takes

@@ -501,7 +501,8 @@ def _shifted(x, dim, log=False):
     # NOTE: NumPy's maximum.reduce is np.max without its Python wrapper (~2 µs of a small batch's loss)
     m = np.maximum.reduce(x, axis=dim, keepdims=True) if xp is np else xp.max(x, axis=dim, keepdims=True)
     s = x - m
-    e = softmax_kernels.kernel_exp(s, dim, log)  # float32: SLEEF's and glibc's exps, as PyTorch's kernels
+    e = softmax_kernels.kernel_exp(s, dim, log, in_place=not log)  # float32: SLEEF's and glibc's exps, as
+    # PyTorch's kernels (softmax's into ``s``, which it does not use)
     return s, precise(xp.exp, s) if e is None else e
 
 
@@ -517,7 +518,11 @@ class Softmax(Function):
             _, e = _shifted(x, dim)
             if x.dtype == np.float32 and x.ndim:  # PyTorch's kernels: their order of adds; over the last dim,
                 total = softmax_sum(e, dim)  # times the reciprocal of the sum
-                out = wrap(e * (np.float32(1) / total) if dim % x.ndim == x.ndim - 1 else e / total)
+                last = dim % x.ndim == x.ndim - 1
+                if type(e) is np.ndarray and e.size:  # (a fresh array: scaled in place)
+                    out = wrap(np.multiply(e, np.float32(1) / total, out=e) if last else np.divide(e, total, out=e))
+                else:
+                    out = wrap(e * (np.float32(1) / total) if last else e / total)
             else:
                 out = wrap((e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
