@@ -216,10 +216,14 @@ def _saved_by_name(node: Node, i: int):
 
 
 def _op_name(node: Node) -> str:
-    """The forward op a node records, as PyTorch names it in this message: ``ExpBackward0`` -> ``Exp``."""
+    """The forward op a node records, as PyTorch names it in this message: ``ExpBackward0`` -> ``Exp``, but
+    ``PowBackward1`` -> ``Pow1`` (the overload's number stays when it is not 0)."""
     name = node.name()
     stem = name.rstrip("0123456789")
-    return stem[:-len("Backward")] if stem.endswith("Backward") else name
+    if not stem.endswith("Backward"):
+        return name
+    number = name[len(stem):]
+    return stem[:-len("Backward")] + ("" if number == "0" else number)
 
 
 def _modified_message(node: Node, tensor, version: int, output_nr: int) -> str:

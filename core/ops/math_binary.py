@@ -61,7 +61,7 @@ def _save(ctx, a, b):
 
 
 def _operands(ctx):
-    a, b = ctx.saved_tensors
+    a, b = ctx.saved_tensors[:2]
     sa, sb = ctx.scalars
     return (a if a is not None else sa), (b if b is not None else sb)
 
@@ -232,7 +232,25 @@ def _pow_log(x, e):
 
 
 class PowTensor(Pow):
+    """``tensor ** tensor``: as PyTorch's, the result is saved for the exponent's gradient (``grad * (result *
+    log(self))``), so writing it in place before backward is the version counter's error."""
+
     node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = new_tensor(Pow.forward(ctx, a, b))
+        ctx.save_for_backward(*ctx._saved, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        if g._data.dtype.kind == "c" or not ctx.needs_input_grad[1]:
+            return Pow.backward(ctx, g)
+        gx = Pow.backward(ctx, g)[0] if ctx.needs_input_grad[0] else None
+        x, e = _operands(ctx)
+        return gx, g * (ctx.saved_tensors[2] * where(eq(x, 0) & ge(e, 0), 0, log(x)))
 
 
 class PowScalar(Pow):
@@ -259,17 +277,23 @@ class PowScalarBase(Function):
 
     node_name = "PowBackward2"
 
+    saved_names = ("", "exponent", "result")
+
     @staticmethod
     def forward(ctx, e, *, base):
         res = Pow.forward(ctx, base, e)
         # NOTE: PyTorch allocates number ** tensor's output contiguous (pow_Scalar's meta gives no strides)
-        return res if res.ndim < 2 else xp_of(res).ascontiguousarray(res)
+        out = new_tensor(res if res.ndim < 2 else xp_of(res).ascontiguousarray(res))
+        ctx.save_for_backward(*ctx._saved, out)  # (the result, as PyTorch's: a write to it fails the backward)
+        return out
 
     @staticmethod
     def backward(ctx, g):
         x, e = _operands(ctx)  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
-        lg = where(ge(e, 0), 0.0, -math.inf) if x == 0 else _log_scalar(x)
-        return g * pow(x, e) * lg
+        result = ctx.saved_tensors[2]
+        if x == 0:
+            return g * where(ge(e, 0), 0.0, result * -math.inf)
+        return g * (result * _log_scalar(x))
 
     @staticmethod
     def jvp(ctx, te):

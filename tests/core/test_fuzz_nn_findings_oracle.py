@@ -163,3 +163,33 @@ def test_sgd_without_momentum_keeps_no_state(torch, options, dtype):
                         f"opt = torch.optim.SGD(m.parameters(), {options}); "
                         f"m(torch.ones(1, 3, dtype=torch.{dtype})).sum().backward(); opt.step(); "
                         "out = opt.state_dict(), len(opt.state), m.weight")
+
+
+@pytest.mark.parametrize("code", [
+    "b = torch.tensor([1.5, 3.0], requires_grad=True); a = torch.tensor([0.5, 2.0], requires_grad=True); h = b ** a",
+    "b = torch.tensor([1.5, 3.0], requires_grad=True); a = torch.tensor([0.5, 2.0]); h = torch.pow(b, a)",
+    "b = torch.tensor([1.5, 3.0]); a = torch.tensor([0.5, 2.0], requires_grad=True); h = b.pow(a)",
+    "a = torch.tensor([0.5, 2.0], requires_grad=True); h = 2 ** a",
+    "a = torch.tensor([0.5, 2.0], requires_grad=True); h = a.exp()",
+    "a = torch.tensor([0.5, 2.0], requires_grad=True); h = a ** 2",
+])
+@pytest.mark.parametrize("write", ["h.relu_()", "h.add_(1)", "h[0] = 1.", "pass"])
+def test_pow_saves_its_result_for_backward(torch, code, write):
+    """tensor ** tensor and number ** tensor save their result (torch's exponent gradient is grad * (result *
+    log(base))): writing it before backward is the version counter's error, which names the overload (Pow1)."""
+    same_outcome(torch, f"{code}; {write}; h.sum().backward(); "
+                        "out = [t.grad for t in (a, b) if t.requires_grad] if 'b' in dir() else a.grad")
+
+
+@pytest.mark.parametrize("code", [
+    "a = torch.tensor([0.5, -2.0, 0.0, 1.0], requires_grad=True); b = torch.tensor([0.0, 0.0, 2.0, -1.5], "
+    "requires_grad=True); h = b ** a",
+    "a = torch.tensor([0.5, -2.0, 0.0], dtype=torch.float64, requires_grad=True); h = 0 ** a",
+    "a = torch.tensor([0.5, -2.0, 0.0], dtype=torch.float64, requires_grad=True); h = 2.5 ** a",
+    "a = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True); b = torch.tensor([1.5, 3.0], "
+    "dtype=torch.float64, requires_grad=True); h = b ** a",
+])
+def test_pow_gradients_through_the_saved_result(torch, code):
+    same_outcome(torch, f"{code}; G = torch.autograd.grad(h.sum(), [t for t in (a, b) if t.requires_grad] "
+                        "if 'b' in dir() else [a], create_graph=True); out = G, h.grad_fn._saved_result, "
+                        "torch.autograd.grad(sum(g.sum() for g in G), a, allow_unused=True)")
