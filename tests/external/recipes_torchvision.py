@@ -66,26 +66,30 @@ RECIPES += [
     _model("resnet", "tv.classify(resnet18)",
            "tv.classify(resnet18, (3, 32, 32), zero_init_residual=True, steps=1, frozen_bn=True)"),
     _model("resnext", "from torchvision.models.resnet import Bottleneck",
-           "tv.classify(lambda **kw: ResNet(Bottleneck, [1, 1, 1, 1], groups=4, width_per_group=16, **kw))"),
+           "tv.classify(lambda weights, **kw: ResNet(Bottleneck, [1, 1, 1, 1], groups=4, width_per_group=16, **kw), "
+           "frozen_bn=True)"),
     _model("mobilenet_v2", "tv.classify(mobilenet_v2, width_mult=0.25, dropout=0.1, frozen_bn=True)"),
-    _model("mobilenet_v3", "tv.classify(mobilenet_v3_small)", "tv.classify(mobilenet_v3_large, width_mult=0.25, steps=1)"),
+    _model("mobilenet_v3", "tv.classify(mobilenet_v3_small)",
+           "tv.classify(mobilenet_v3_large, width_mult=0.25, steps=1)"),
     _model("efficientnet_b0", "tv.classify(efficientnet_b0, stochastic_depth_prob=0.2, frozen_bn=True)"),
     _model("convnext", "from torchvision.models.convnext import CNBlockConfig",
-           "tv.classify(lambda **kw: ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)], "
+           "tv.classify(lambda weights, **kw: ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)], "
            "stochastic_depth_prob=0.1, **kw))"),
     _model("regnet", "tv.classify(regnet_y_400mf, frozen_bn=True)"),
     _model("shufflenet", "tv.classify(shufflenet_v2_x0_5, frozen_bn=True)"),
     _model("squeezenet", "tv.classify(squeezenet1_1)", "tv.classify(squeezenet1_0, steps=1)"),
-    _model("densenet", "tv.classify(lambda **kw: DenseNet(8, (2, 2), 16, **kw))",
-           "tv.classify(lambda **kw: DenseNet(8, (2, 2), 16, memory_efficient=True, **kw), steps=1)"),
+    _model("densenet", "tv.classify(lambda weights, **kw: DenseNet(8, (2, 2), 16, **kw))",
+           "tv.classify(lambda weights, **kw: DenseNet(8, (2, 2), 16, memory_efficient=True, **kw), steps=1)"),
     _model("googlenet", "tv.classify(googlenet, aux_logits=True, init_weights=True, steps=1, frozen_bn=True)"),
     _model("inception_v3", "tv.classify(inception_v3, (3, 75, 75), aux_logits=False, init_weights=True, steps=1, "
                            "frozen_bn='only')"),
     _model("mnasnet", "tv.classify(mnasnet0_5, frozen_bn=True)"),
-    _model("vit", "tv.classify(lambda **kw: VisionTransformer(32, 8, 2, 2, 32, 64, dropout=0.1, **kw), (3, 32, 32))"),
-    _model("swin", "tv.classify(lambda **kw: SwinTransformer([4, 4], 16, [2, 2], [2, 4], [4, 4], "
+    _model("vit", "tv.classify(lambda weights, **kw: VisionTransformer(32, 8, 2, 2, 32, 64, dropout=0.1, **kw), "
+                  "(3, 32, 32))"),
+    _model("swin", "tv.classify(lambda weights, **kw: SwinTransformer([4, 4], 16, [2, 2], [2, 4], [4, 4], "
                    "stochastic_depth_prob=0.1, **kw), (3, 32, 32))"),
-    _model("maxvit", "tv.classify(lambda **kw: MaxVit((32, 32), 8, 2, [16, 32], [1, 1], 0.1, head_dim=8, **kw), "
+    _model("maxvit", "tv.classify(lambda weights, **kw: MaxVit((32, 32), 8, 2, [16, 32], [1, 1], head_dim=8, "
+                     "stochastic_depth_prob=0.1, **kw), "
                      "(3, 32, 32))"),
     _model("lraspp", "tv.segment(segmentation.lraspp_mobilenet_v3_large)"),
 ]
@@ -171,7 +175,8 @@ RECIPES += [
         _each("lambda: tv.image()", "ra_pipeline", "Compose([RandomResizedCrop(32), RandomHorizontalFlip(), "
               "RandAugment(), ToDtype(torch.float32, scale=True), Normalize([0.485, 0.456, 0.406], "
               "[0.229, 0.224, 0.225]), RandomErasing(p=0.5)])", "trivial", "TrivialAugmentWide()",
-              "augmix", "AugMix(severity=2)", "autoaugment", "AutoAugment()", "channel_perm", "RandomChannelPermutation()",
+              "augmix", "AugMix(severity=2)", "autoaugment", "AutoAugment()",
+              "channel_perm", "RandomChannelPermutation()",
               "grayscale", "Grayscale(3)", "rgb", "Compose([Grayscale(1), RGB()])", "solarize",
               "RandomSolarize(100, p=1.0)", "posterize", "RandomPosterize(3, p=1.0)", "equalize",
               "RandomEqualize(p=1.0)", "blur", "GaussianBlur(5, sigma=(0.5, 1.5))",
@@ -198,9 +203,11 @@ SMALL_BACKBONE = ("BackboneWithFPN(mobilenet_v3_small(norm_layer=FrozenBatchNorm
                   "{'3': '0', '8': '1', '12': '2'}, [24, 48, 576], WIDTH)")
 RECIPES += [
     _model("detection_retinanet", *DETECTION_IMPORTS,
-           f"tv.detect(lambda: detection.RetinaNet({SMALL_BACKBONE.replace('WIDTH', '16')}, 3, min_size=64, max_size=96, anchor_generator="
+           f"tv.detect(lambda: detection.RetinaNet({SMALL_BACKBONE.replace('WIDTH', '16')}, 3, min_size=64, "
+           "max_size=96, anchor_generator="
            "AnchorGenerator(((8,), (16,), (32,), (64,)), ((0.5, 1.0, 2.0),) * 4)))"),
     _model("detection_fcos", *DETECTION_IMPORTS,
-           f"tv.detect(lambda: detection.FCOS({SMALL_BACKBONE.replace('WIDTH', '32')}, 3, min_size=64, max_size=96, anchor_generator="
+           f"tv.detect(lambda: detection.FCOS({SMALL_BACKBONE.replace('WIDTH', '32')}, 3, min_size=64, "
+           "max_size=96, anchor_generator="
            "AnchorGenerator(((8,), (16,), (32,), (64,)), ((1.0,),) * 4)))"),
 ]
