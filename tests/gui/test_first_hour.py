@@ -220,3 +220,21 @@ def test_insert_expression_says_what_its_names_become_in_a_box_wide_enough_for_t
     qtbot.waitUntil(lambda: len(w.graph.nodes) == 6)
     assert "becomes a tensor node" in seen["said"] and seen["fits"]
     assert {n.title for n in w.graph.nodes.values() if n.type == "source.tensor"} == {"x", "w", "b"}
+
+
+@pytest.mark.parametrize("name", ["playground-classifier", "playground-regression", "playground-convnet"])
+def test_a_playgrounds_target_edge_runs_clear_of_the_model(qtbot, empty_window, name):
+    """data.y -> loss.target ran behind the model's nodes (into mlp at its value line), as if y fed the model;
+    data and loss now sit a row under the model, so the edge passes under it, clear of every other node."""
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+
+    w = shown(qtbot, empty_window)
+    assert w.open_path(str(EXAMPLES_DIR / f"{name}.json"))
+    click_toolbar(w, "forward")  # the nodes grow their value lines and previews
+    qtbot.waitUntil(lambda: all(i.display.value for i in w.scene.node_items.values()), timeout=30_000)
+    edge = next(e for e in w.graph.edges if e.src_port == "y")
+    item = w.scene.edge_items[edge]
+    stroke = item.mapToScene(item.line())
+    for nid, node in w.scene.node_items.items():
+        if nid not in (edge.src, edge.dst):
+            assert not stroke.intersects(node.mapRectToScene(node.body_rect())), f"{name}: y runs behind {node.title}"

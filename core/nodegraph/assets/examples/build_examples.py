@@ -214,30 +214,30 @@ def diagnosing() -> Graph:
 
 def playground_classifier() -> Graph:
     b = Builder()
-    b.node("data", "data.dataset", 0, 0, generator="moons", n_samples=200, noise=0.1, seed=0, batch_size=32,
-           val_fraction=0.2)
+    b.node("data", "data.dataset", 0, 1, generator="moons", n_samples=200, noise=0.1, seed=0, batch_size=32,
+           val_fraction=0.2)  # data and loss a row under the model: y's edge to the loss runs clear of it
     b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[2, 8, 8, 2], activation="tanh", seed=3)
-    b.node("loss", "loss.cross_entropy", 2, 0, {"input": "mlp", "target": "data:y"})
+    b.node("loss", "loss.cross_entropy", 2, 1, {"input": "mlp", "target": "data:y"})
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.05}, batch_size=32, steps=200)
 
 
 def playground_regression() -> Graph:
     b = Builder()
-    b.node("data", "data.dataset", 0, 0, generator="sine", n_samples=100, noise=0.1, seed=0, batch_size=0)
+    b.node("data", "data.dataset", 0, 1, generator="sine", n_samples=100, noise=0.1, seed=0, batch_size=0)
     b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[1, 16, 16, 1], activation="tanh", seed=0)
-    b.node("loss", "loss.mse", 2, 0, {"input": "mlp", "target": "data:y"})
+    b.node("loss", "loss.mse", 2, 1, {"input": "mlp", "target": "data:y"})
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=100, steps=300)
 
 
 def playground_convnet() -> Graph:
     b = Builder()
-    b.node("data", "data.dataset", 0, 0, generator="shapes", n_samples=200, noise=0.1, seed=0, batch_size=16)
+    b.node("data", "data.dataset", 0, 1, generator="shapes", n_samples=200, noise=0.1, seed=0, batch_size=16)
     b.node("conv", "layer.conv2d", 1, 0, {"x": "data:x"}, in_channels=1, out_channels=4, kernel_size=3, stride=2,
            seed=3)
     b.node("act", "nn.relu", 2, 0, {"x": "conv"})
     b.node("flat", "shape.flatten", 3, 0, {"x": "act"}, start_dim=1)
     b.node("head", "layer.linear", 4, 0, {"x": "flat"}, in_features=676, out_features=5, seed=0)
-    b.node("loss", "loss.cross_entropy", 5, 0, {"input": "head", "target": "data:y"})
+    b.node("loss", "loss.cross_entropy", 5, 1, {"input": "head", "target": "data:y"})
     return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=16, steps=100)
 
 
