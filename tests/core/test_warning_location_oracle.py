@@ -108,6 +108,11 @@ def _checkpoint_sequential(lib):
     return lib.utils.checkpoint.checkpoint_sequential(model, 1, lib.ones(1, 2, requires_grad=True))
 
 
+def _pin_memory_without_accelerator(lib):
+    loader = lib.utils.data.DataLoader(lib.utils.data.TensorDataset(lib.ones(4)), pin_memory=True)
+    return [batch for _ in range(2) for batch in loader]
+
+
 def _istft_short(lib):
     window = lib.ones(16)
     spectrum = lib.stft(lib.ones(64), 16, window=window, return_complex=True)
@@ -232,6 +237,7 @@ CASES = {
     "make_tensor low == high": lambda lib: lib.testing.make_tensor(2, dtype=lib.float32, device="cpu", low=1,
                                                                    high=1),
     "autograd.Function instance": _function_instance,
+    "DataLoader pin_memory without accelerator": _pin_memory_without_accelerator,
     "masked_tensor prototype": lambda lib: lib.masked.masked_tensor(lib.ones(2), lib.ones(2, dtype=lib.bool)),
     "masked_tensor requires_grad": lambda lib: lib.masked.masked_tensor(lib.ones(2, requires_grad=True),
                                                                         lib.ones(2, dtype=lib.bool)),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from core import _dtype, _factories
+from core import _dtype, _factories, accelerator
+from core._user_warning import warn_in_core
 from core.utils.data import _workers
 from core.utils.data._utils.collate import default_collate, default_convert
 from core.utils.data.dataset import IterableDataset, TensorDataset
@@ -114,6 +115,9 @@ class _BaseDataLoaderIter:
 
     def __init__(self, loader: DataLoader, batches):
         self._loader, self._batches = loader, batches
+        if loader.pin_memory and not accelerator.is_available():  # (each epoch, at torch's place: its own file)
+            warn_in_core("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                         "memory won't be used.")
 
     def __iter__(self):
         return self
