@@ -286,8 +286,10 @@ def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False)
                            f"source.numel() = {source._data.size}, index.numel() = {flat.size}")
     check_inplace(input)
     source = reshape(values_tensor(input, source), flat.shape)
-    if input._data.ndim == 0:
-        return input.copy_(reshape(source, ())) if flat.size else input
+    if input._data.ndim == 0:  # every index is 0: accumulate adds all of source, else the last one is written
+        if not flat.size:
+            return input
+        return input.add_(source.sum()) if accumulate else input.copy_(reshape(source, (-1,))[-1])
     return Put.apply(input, source, adv=_unravel(input, flat), accumulate=bool(accumulate), inplace=True)
 
 

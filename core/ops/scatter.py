@@ -245,6 +245,8 @@ def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
     in_shape[dim], idx_shape[dim] = input.shape[dim], indices.shape[dim]
     inp = input if list(input.shape) == in_shape else expand(input, in_shape)
     ind = indices if list(indices.shape) == idx_shape else expand(indices, idx_shape)
+    if in_shape[dim]:  # NOTE: PyTorch's wraps the indices modulo the dim's size (-1 is the last, size is the first)
+        ind = ind % in_shape[dim]
     return gather(inp, dim, ind)
 
 

@@ -116,3 +116,37 @@ def test_linear_algebra_of_empty_matrices_backpropagates(torch, fn, shape):
 @pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (0, 2, 2)])
 def test_ldl_factor_of_empty_matrices(torch, shape):
     check(lambda lib, a: lib.linalg.ldl_factor_ex(a), [np.zeros(shape)], torch)
+
+
+@pytest.mark.parametrize("index", [[[-1, 0], [-3, 2]], [[-4, 0], [3, 1]]])
+def test_take_along_dim_wraps_its_indices_modulo_the_size(torch, index):
+    check_grads(lambda lib, t: lib.take_along_dim(t, lib.tensor(index), 1), [np.arange(6.0).reshape(2, 3)], torch)
+
+
+@pytest.mark.parametrize("accumulate", [True, False])
+def test_put_into_a_zero_dim_tensor(torch, accumulate):
+    check(lambda lib, t: lib.put(t, lib.tensor([0, 0]), lib.tensor([1.0, 5.0]), accumulate=accumulate),
+          [np.array(2.0, dtype=np.float32)], torch)
+    check(lambda lib, t: lib.put(t, lib.tensor(0), lib.tensor(3.0), accumulate=accumulate),
+          [np.array(2.0, dtype=np.float32)], torch)
+
+
+def test_prelu_of_a_zero_dim_input_stays_zero_dim(torch):
+    check_grads(lambda lib, x, w: lib.nn.functional.prelu(x, w), [np.array(-2.0), np.array([0.25])], torch)
+
+
+@pytest.mark.parametrize("pad", [(-1, 1, -2, 1), (1, -1, 2, -2), (2, 1, 1, 2), (-2, -1, 0, 0), (0, 0, -1, 3)])
+def test_circular_padding_with_negative_pads_crops_then_wraps(torch, pad):
+    x = np.arange(48.0).reshape(1, 3, 4, 4)
+    check_grads(lambda lib, t: lib.nn.functional.pad(t, pad, mode="circular"), [x], torch)
+
+
+@pytest.mark.parametrize(("shape", "pad"), [((0, 3, 3), (1, 1, 1, 1, 1, 1)), ((2, 0), (1, 1)), ((0, 2), (1, 2))])
+def test_constant_padding_of_an_empty_dim_fills_it(torch, shape, pad):
+    check_grads(lambda lib, t: lib.nn.functional.pad(t, pad, value=1.5), [np.zeros(shape)], torch)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_group_norm_takes_a_batch_of_zero(torch, dtype):
+    check_grads(lambda lib, x, w, b: lib.nn.functional.group_norm(x, 1, w, b),
+                [np.zeros((0, 2, 3), dtype=dtype), np.ones(2, dtype=dtype), np.zeros(2, dtype=dtype)], torch)

@@ -249,7 +249,7 @@ class NativeGroupNorm(Function):
         kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps)
         if kernel is not None:  # float32: PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
             return in_suggested_format(kernel[0], arr)  # NOTE: a channels-last input gives a channels-last output
-        grouped = arr.reshape(arr.shape[0], groups, -1)
+        grouped = arr.reshape(arr.shape[0], groups, _group_size(arr.shape, groups))
         mean, _, invstd = _stats(grouped, (2,), eps)
         out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
         return in_suggested_format(_affine(out.reshape(arr.shape), weight, bias, shape), arr)
@@ -262,12 +262,17 @@ class NativeGroupNorm(Function):
             grads = _group_norm_backward_half(g._data, x._data, weight, ctx.groups, ctx.eps, low.np)
             return tuple(None if a is None or not need else Tensor._wrap(a)
                          for a, need in zip(grads, ctx.needs_input_grad))
-        n = x.shape[0]
-        xhat, invstd = _recompute(x.reshape(n, ctx.groups, -1), (2,), ctx.eps)
-        gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, -1)
+        n, size = x.shape[0], _group_size(tuple(x.shape), ctx.groups)
+        xhat, invstd = _recompute(x.reshape(n, ctx.groups, size), (2,), ctx.eps)
+        gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, size)
         gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
         dims = tuple(d for d in range(x.ndim) if d != 1)
         return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
+
+
+def _group_size(shape, groups: int) -> int:
+    """Elements per group of an (N, C, *) shape (not reshape's -1: a batch of 0 has no size to infer it from)."""
+    return math.prod(shape[1:]) // groups
 
 
 def _group_norm_backward_half(dy, x, weight, groups: int, eps: float, low):

@@ -24,8 +24,9 @@ def _index_map(n: int, left: int, right: int, mode: str):
         return np.where((pos >= 0) & (pos < n), pos, -1)
     if mode == "replicate":
         return np.clip(pos, 0, n - 1)
-    if mode == "circular":
-        return pos % n
+    if mode == "circular":  # NOTE: as PyTorch's: negative pads crop first, positive pads wrap the cropped part
+        start, kept = max(-left, 0), n - max(-left, 0) - max(-right, 0)
+        return start + np.arange(-max(left, 0), kept + max(right, 0)) % max(kept, 1)
     period = 2 * (n - 1)  # reflect
     if period == 0:
         return np.zeros_like(pos)
@@ -44,6 +45,9 @@ class Pad(Function):
         ctx.maps, ctx.in_shape = maps, a.shape
         for axis, m in maps:
             valid = m >= 0
+            if not a.shape[axis]:  # (an empty dim padded with constants: nothing to take)
+                a = xp.full(a.shape[:axis] + (m.size,) + a.shape[axis + 1:], value, dtype=a.dtype)
+                continue
             a = xp.take(a, xp.asarray(np.where(valid, m, 0)), axis=axis)
             if not valid.all():
                 shape = [1] * a.ndim

@@ -31,6 +31,8 @@ def prelu(input, weight):
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
         weight = weight.reshape((1, channels) + (1,) * (input.dim() - 2))
+    elif input.dim() == 0:  # (a one-element weight does not make a 0-d input's result 1-d)
+        weight = weight.reshape(())
     return kernels.PreluKernel.apply(input, weight)
 
 
