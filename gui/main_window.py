@@ -108,6 +108,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.inspector_dock = dock_layout.make_dock("Inspector", "inspectorDock", self.inspector, self)
         self.history_view = QUndoView(self.undo_stack)
         self.history_view.setObjectName("historyView")
+        self.history_view.setEmptyLabel("As opened (click to undo every edit)")  # Qt's own reads "<empty>"
         self.history_dock = dock_layout.make_dock("History", "historyDock", self.history_view, self)
 
     def _make_recent_menu(self) -> None:

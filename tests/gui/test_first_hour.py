@@ -6,7 +6,7 @@ import pytest
 from core.nodegraph.model import commands
 from core.nodegraph.model.document import Graph
 from gui import file_ops
-from tests.gui.real_input import click, click_toolbar, press, shown
+from tests.gui.real_input import click, click_toolbar, double_click_library, press, shown
 
 SIZES = [(1366, 768), (1920, 1080)]
 
@@ -238,3 +238,19 @@ def test_a_playgrounds_target_edge_runs_clear_of_the_model(qtbot, empty_window, 
     for nid, node in w.scene.node_items.items():
         if nid not in (edge.src, edge.dst):
             assert not stroke.intersects(node.mapRectToScene(node.body_rect())), f"{name}: y runs behind {node.title}"
+
+
+def test_edit_history_names_its_first_row_and_clicking_it_undoes_every_edit(qtbot, window):
+    """Edit ▸ History's first row read '<empty>' (Qt's placeholder); it is the document as opened."""
+    from PySide6.QtCore import Qt
+
+    w = shown(qtbot, window)
+    before = w.graph.to_dict()
+    double_click_library(qtbot, w, "math.exp")
+    press(w, Qt.Key_H, Qt.ControlModifier)  # Edit ▸ History
+    view = w.history_view
+    qtbot.waitUntil(lambda: view.isVisible() and view.model().rowCount() == 2)
+    first = view.model().index(0, 0)
+    assert first.data() == "As opened (click to undo every edit)"
+    click(view.viewport(), view.visualRect(first).center())
+    qtbot.waitUntil(lambda: w.graph.to_dict() == before)
