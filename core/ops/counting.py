@@ -8,6 +8,7 @@ Counts and indices are computed on the host (they carry no gradient). ``combinat
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -66,6 +67,23 @@ def _range_of(values, low, high):
     return low, high
 
 
+def histogram_range(values, bounds, dim: int = 0):
+    """``histogram``/``histogramdd``'s outer edges (PyTorch's ``select_outer_bin_edges``): the given range, else
+    the data's extent, else [0, 1] for no data; an empty range widened by a half on each side (histc's by one)."""
+    if bounds is not None:
+        low, high = float(bounds[0]), float(bounds[1])
+    elif values.size:
+        low, high = float(values.min()), float(values.max())
+    else:
+        low, high = 0.0, 1.0
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{low:g}, {high:g}] is not finite")
+    if low > high:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                           f"dimension {dim}")
+    return (low - 0.5, high + 0.5) if low == high else (low, high)
+
+
 def _counts(values, edges, weights=None, search="linear"):
     """Counts of ``values`` in the bins of ``edges`` (the last bin includes its right edge).
 
@@ -113,7 +131,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):  # Py
     else:
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
-        low, high = _range_of(values, *(range if range is not None else (0.0, 0.0)))
+        low, high = histogram_range(values, range)
         edges, search = _host(core.linspace(low, high, bins + 1, dtype=input.dtype)), "local"
     w = None if weight is None else _host(weight).ravel().astype(np.float64)
     hist = _counts(values, edges, w, search).astype(np.float64)

@@ -13,7 +13,7 @@ import core
 from core._arg_types import require_tensors
 from core._backend import to_numpy_array
 from core.autograd.function import Function
-from core.ops.counting import _range_of
+from core.ops.counting import histogram_range
 from core.ops.reduction import _return_type
 
 __all__ = ["detach", "is_signed", "get_device", "i0", "i0_", "igamma", "igammac", "ldexp_", "gcd_", "lcm_",
@@ -109,7 +109,7 @@ def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
         if isinstance(bins[d], core.Tensor):
             edges.append(to_numpy_array(bins[d]._data).astype(points.dtype))
             continue
-        low, high = _range_of(points[:, d], *((range[2 * d], range[2 * d + 1]) if range is not None else (0, 0)))
+        low, high = histogram_range(points[:, d], None if range is None else range[2 * d:2 * d + 2], d)
         edges.append(to_numpy_array(core.linspace(float(low), float(high), bins[d] + 1, dtype=input.dtype)._data))
     w = None if weight is None else to_numpy_array(weight.detach()._data).reshape(-1).astype(np.float64)
     hist = _counts_dd(points, edges, w)

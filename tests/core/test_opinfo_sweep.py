@@ -65,8 +65,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("gather", "float32"): "core raised RuntimeError: gather(): Expected dtype int32/int64 for index",
     ("gather", "float64"): "core raised RuntimeError: gather(): Expected dtype int32/int64 for index",
     ("gather", "int64"): "core raised RuntimeError: gather(): Expected dtype int32/int64 for index",
-    ("histogram", "float32"): "rtol=1.3e-06 out[1] Mismatched elements: 2 / 2 (100%) Mismatch at indices: [0]",
-    ("histogram", "float64"): "rtol=1e-07 out[1] Mismatched elements: 2 / 2 (100%) Mismatch at indices: [0]: ",
     ("igamma", "float64"): "rtol=1e-07 out nan location mismatch: ACTUAL: array([[nan, nan, nan, nan, nan]",
     ("igammac", "float64"): "rtol=1e-07 out nan location mismatch: ACTUAL: array([[nan, nan, nan, nan, nan]",
     ("linalg.lstsq", "float64"): "1 differentiable outputs, torch 2",

@@ -150,3 +150,21 @@ def test_constant_padding_of_an_empty_dim_fills_it(torch, shape, pad):
 def test_group_norm_takes_a_batch_of_zero(torch, dtype):
     check_grads(lambda lib, x, w, b: lib.nn.functional.group_norm(x, 1, w, b),
                 [np.zeros((0, 2, 3), dtype=dtype), np.ones(2, dtype=dtype), np.zeros(2, dtype=dtype)], torch)
+
+
+@pytest.mark.parametrize(("values", "kwargs"), [([3.0, 3.0], {}), ([3.0, 4.0], {"range": (1.0, 1.0)}), ([], {}),
+                                                (1.0, {}), ([1.0, 2.0, 5.0], {"range": (0.5, 4.5), "density": True})])
+def test_histogram_widens_an_empty_range_by_a_half(torch, values, kwargs):
+    check(lambda lib, t: tuple(lib.histogram(t, 2, **kwargs)), [np.array(values, dtype=np.float32)], torch)
+
+
+@pytest.mark.parametrize(("values", "kwargs"), [([1.0, 2.0], {"range": (3.0, 1.0)}), ([1.0, np.inf], {})])
+def test_histogram_refuses_a_reversed_or_infinite_range(torch, values, kwargs):
+    check_error(lambda lib, t: lib.histogram(t, 2, **kwargs), [np.array(values, dtype=np.float32)], torch)
+
+
+@pytest.mark.parametrize("range_", [None, [0.0, 4.0, 1.0, 1.0]])
+def test_histogramdd_widens_an_empty_range_by_a_half(torch, range_):
+    points = np.array([[3.0, 3.0], [3.0, 3.0]], dtype=np.float32)
+    check(lambda lib, t: (lib.histogramdd(t, [2, 3], range=range_).hist,
+                          *lib.histogramdd(t, [2, 3], range=range_).bin_edges), [points], torch)
