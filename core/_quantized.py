@@ -154,6 +154,20 @@ class QuantizedTensor(Tensor):
         plain = Tensor._wrap(self._data)
         return self._q_like(getattr(plain, name)(*args, **kwargs)._data)
 
+    def _q_viewed_parts(self, name, *args) -> tuple:
+        if self._q_scheme is not per_tensor_affine:
+            raise NotImplementedError(f"core's per-channel quantized tensors have no {name}: dequantize() first")
+        return tuple(self._q_like(part._data) for part in getattr(Tensor._wrap(self._data), name)(*args))
+
+    def chunk(self, chunks, dim=0) -> tuple:
+        return self._q_viewed_parts("chunk", chunks, dim)
+
+    def split(self, split_size, dim=0) -> tuple:
+        return self._q_viewed_parts("split", split_size, dim)
+
+    def unbind(self, dim=0) -> tuple:
+        return self._q_viewed_parts("unbind", dim)
+
     def __getitem__(self, index):
         return self._q_viewed("__getitem__", index)
 

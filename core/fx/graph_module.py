@@ -22,6 +22,18 @@ _READABLE_REMINDER = "# To see more debug info, please use `graph_module.print_r
 _compiled = 0
 
 
+_USER_PRESERVED_ATTRIBUTES_KEY = "_user_preserved_attributes"  # the meta entry of attributes a copy keeps
+
+
+class _CodeOnlyModule(Module):
+    """A module over a given attribute dict: what a ``GraphModule``'s ``__deepcopy__`` builds the copy from
+    (torchvision's ``DualGraphModule`` deep-copies through it)."""
+
+    def __init__(self, body: dict) -> None:
+        super().__init__()
+        self.__dict__ = body
+
+
 def _copy_attr(from_module, to_module, target: str) -> None:
     import core
 

@@ -243,6 +243,8 @@ def split_with_sizes(input: Tensor, split_sizes, dim=0):
 def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None):
     if split_size_or_sections is None:
         split_size_or_sections = split_size
+    if tensor.is_quantized:
+        return tensor.split(split_size_or_sections, dim)
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(tensor, split_size_or_sections, dim)
     dim = _split_dim(tensor, dim)
@@ -264,6 +266,8 @@ def _split_dim(input: Tensor, dim) -> int:
 
 def chunk(input: Tensor, chunks, dim=0):
     require_input("chunk", input)
+    if input.is_quantized:  # quantized parts sharing the quantizer (quantizable ShuffleNet's halves)
+        return input.chunk(chunks, dim)
     chunks = _index(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")

@@ -323,6 +323,8 @@ class T(Function):
 
 def transpose(input: Tensor, dim0, dim1):
     require_input("transpose", input)
+    if input.is_quantized:  # its integers transposed, the quantizer kept (torch.transpose in ShuffleNet's shuffle)
+        return input.transpose(dim0, dim1)
     return Transpose.apply(input, d0=dim0, d1=dim1)
 
 
@@ -368,6 +370,8 @@ class Permute(Function):
 def permute(input: Tensor, *args, dims=None):
     require_input("permute", input)
     dims = (dims,) if dims is not None else args
+    if input.is_quantized:
+        return input.permute(*dims)
     return Permute.apply(input, dims=_shape_arg(dims))
 
 

@@ -118,3 +118,34 @@ def test_checkpoint_without_grad_replays_nothing(torch):
         with lib.no_grad():
             lib.utils.checkpoint.checkpoint(bn, lib.randn(4, 2), use_reentrant=False)
         assert bn.num_batches_tracked.item() == 1
+
+
+def test_quantized_tensors_split_and_transpose_as_torch(torch):
+    """torchvision's quantizable ShuffleNet chunks a quantized tensor and shuffles channels with torch.transpose:
+    the parts stay quantized with the same quantizer."""
+    import warnings
+
+    def parts(lib):
+        lib.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = lib.quantize_per_tensor(lib.rand(2, 4, 3, 3), 0.1, 3, lib.quint8)
+        views = [*x.chunk(2, dim=1), lib.chunk(x, 2, 1)[1], lib.split(x, [1, 3], 1)[1], x.split(2, 1)[0],
+                 lib.transpose(x.view(2, 2, 2, 3, 3), 1, 2).contiguous().view(2, 4, 3, 3),
+                 lib.permute(x, (0, 2, 3, 1)), x.unbind(0)[1]]
+        return [(v.is_quantized, tuple(v.shape), v.q_scale(), v.q_zero_point(), v.int_repr().flatten().tolist())
+                for v in views]
+
+    assert parts(core) == parts(torch)
+
+
+def test_fx_graph_module_helpers_torchvision_imports(torch):
+    """torchvision.models.feature_extraction imports GraphModule's private copy helpers."""
+    from torch.fx import graph_module as theirs
+
+    from core.fx import graph_module as ours
+
+    assert ours._USER_PRESERVED_ATTRIBUTES_KEY == theirs._USER_PRESERVED_ATTRIBUTES_KEY
+    body = {"a": 1}
+    module = ours._CodeOnlyModule(body)
+    assert module.__dict__ is body and module.a == 1 and isinstance(module, core.nn.Module)
