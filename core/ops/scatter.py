@@ -56,8 +56,8 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
     """Wrapped dim and the checked int64 index array (as an N-d array, even for 0-d inputs)."""
     nd = input._data.ndim
     dim = normalize_dim(dim, nd)
-    if not isinstance(index, Tensor) or index.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")
+    if not isinstance(index, Tensor) or index.dtype not in (_dtype.int64, _dtype.int32) and index._data.size:
+        raise RuntimeError(f"{what}(): Expected dtype int32/int64 for index")  # NOTE: an empty one is not checked
     check_same_device(input, index, *([src] if isinstance(src, Tensor) else []))
     idx = index._data
     if max(idx.ndim, 1) != max(nd, 1) and idx.size:  # NOTE: a 0-d tensor counts as 1-d, on either side

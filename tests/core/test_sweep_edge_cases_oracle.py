@@ -168,3 +168,12 @@ def test_histogramdd_widens_an_empty_range_by_a_half(torch, range_):
     points = np.array([[3.0, 3.0], [3.0, 3.0]], dtype=np.float32)
     check(lambda lib, t: (lib.histogramdd(t, [2, 3], range=range_).hist,
                           *lib.histogramdd(t, [2, 3], range=range_).bin_edges), [points], torch)
+
+
+@pytest.mark.parametrize("op", [lambda lib, x, i: lib.gather(x, 0, i), lambda lib, x, i: x.scatter(0, i, 1.0),
+                                lambda lib, x, i: x.scatter_add(0, i, x[:0]),
+                                lambda lib, x, i: x.scatter_reduce(0, i, x[:0], "sum")])
+@pytest.mark.parametrize("dtype", ["uint8", "float32"])
+def test_an_empty_index_of_any_dtype_is_taken(torch, op, dtype):
+    check(lambda lib, x: op(lib, x, lib.zeros(0, dtype=getattr(lib, dtype))), [np.arange(5.0)], torch)
+    check_error(lambda lib, x: op(lib, x, lib.zeros(1, dtype=getattr(lib, dtype))), [np.arange(5.0)], torch)
