@@ -304,3 +304,36 @@ def detect(make, *, steps=2, lr=0.01):
     with torch.no_grad():
         _refusal("eval", lambda: model(images))
     return model
+
+
+def quantized(builder, shape=(2, 3, 64, 64)):
+    """``builder(weights=None, quantize=True)``: torchvision fuses the model, calibrates it on one seeded 299x299
+    image (its ``quantize_model``) and converts it to quantized modules; the first modules and the output."""
+    torch.manual_seed(0)
+    model = builder(weights=None, quantize=True)
+    print(str(model).split("\n")[:8])
+    show("quantized", model(torch.rand(shape)))
+
+
+def features(builder, nodes, shape=(2, 3, 32, 32)):
+    """``create_feature_extractor`` (torch.fx symbolic tracing of the model, one graph for train and one for eval
+    mode) returning the named nodes' outputs, as torchvision's feature-extraction docs use it."""
+    from torchvision.models import feature_extraction
+
+    torch.manual_seed(0)
+    model = builder(weights=None)
+    train_nodes, eval_nodes = feature_extraction.get_graph_node_names(model)
+    print(len(train_nodes), len(eval_nodes), train_nodes[:6], eval_nodes[-4:])
+    extractor = feature_extraction.create_feature_extractor(model, nodes)
+    x = torch.randn(shape)
+    # the training graph with BatchNorm's running statistics (on a 2-image batch of noise at 1x1 pixels its batch
+    # statistics are rounding noise, as in ``classify``'s frozen_bn)
+    extractor.apply(lambda m: m.eval() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm) else None)
+    out = extractor(x)
+    show("train", out)
+    sum(v.float().mean() for v in out.values()).backward()
+    show("grad", next(extractor.parameters()).grad)
+    extractor.eval()
+    with torch.no_grad():
+        show("eval", extractor(x))
+    print(type(extractor).__name__, extractor.training)

@@ -211,3 +211,10 @@ RECIPES += [
            "max_size=96, anchor_generator="
            "AnchorGenerator(((8,), (16,), (32,), (64,)), ((1.0,),) * 4)))"),
 ]
+
+RECIPES += [
+    _model("quantized_shufflenet", "tv.quantized(quantization.shufflenet_v2_x0_5)"),
+    _model("feature_extraction", "tv.features(resnet18, {'layer1': 'feat1', 'layer3.0.relu_1': 'mid', "
+                                 "'avgpool': 'pool', 'fc': 'logits'})",
+           "tv.features(mobilenet_v3_small, {'features.3': 'c3', 'features.12': 'c12', 'classifier.0': 'hidden'})"),
+]
