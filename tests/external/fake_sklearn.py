@@ -4,7 +4,9 @@
 recipe (a ``numpy.random.RandomState`` from ``random_state``, points shuffled, then noise), so the data has the
 right shapes, dtypes (float64 points, int64 labels) and layout. The numbers need not be scikit-learn's: both runs of a
 script use this module, so core and torch see the same data. The runner installs it as ``sklearn``,
-``sklearn.datasets``, ``sklearn.model_selection`` and ``sklearn.metrics`` (``accuracy_score``).
+``sklearn.datasets``, ``sklearn.model_selection``, ``sklearn.metrics`` (``accuracy_score``), ``sklearn.linear_model``
+(``LinearRegression``, ``Ridge``, ``Lasso``: scikit-learn's objectives, solved in NumPy; Captum's Lime and
+KernelShap fit Lasso) and ``sklearn.svm`` (empty).
 """
 
 from __future__ import annotations
@@ -183,3 +185,86 @@ def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
     """``sklearn.metrics.accuracy_score``: the fraction (or, without ``normalize``, the count) of equal labels."""
     matches = np.asarray(y_true) == np.asarray(y_pred)
     return float(matches.mean()) if normalize else int(matches.sum())
+
+
+__version__ = "1.5.2"  # Captum checks for >= 0.23 before it trains Lasso
+
+
+def _weighted_center(X, y, sample_weight, fit_intercept):
+    """X and y centred on their (weighted) means, and those means: the intercept is fitted apart, as scikit-learn's
+    linear models do."""
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    w = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = w * len(X) / w.sum()  # scikit-learn rescales the weights to sum to n_samples
+    if not fit_intercept:
+        return X, y, w, np.zeros(X.shape[1]), np.zeros(y.shape[1:])
+    x_mean, y_mean = np.average(X, axis=0, weights=w), np.average(y, axis=0, weights=w)
+    return X - x_mean, y - y_mean, w, x_mean, y_mean
+
+
+class LinearRegression:
+    """``sklearn.linear_model.LinearRegression``: least squares (weighted), intercept from the means."""
+
+    def __init__(self, *, fit_intercept=True, copy_X=True, n_jobs=None, positive=False):
+        self.fit_intercept = fit_intercept
+
+    def _solve(self, X, y, w):
+        root = np.sqrt(w)[:, None]
+        return np.linalg.lstsq(X * root, y * (root if y.ndim > 1 else root[:, 0]), rcond=None)[0]
+
+    def fit(self, X, y, sample_weight=None):
+        Xc, yc, w, x_mean, y_mean = _weighted_center(X, y, sample_weight, self.fit_intercept)
+        coef = self._solve(Xc, yc, w)
+        self.coef_ = coef.T if coef.ndim > 1 else coef
+        self.intercept_ = y_mean - x_mean @ coef if self.fit_intercept else 0.0
+        return self
+
+    def predict(self, X):
+        return np.asarray(X, dtype=np.float64) @ self.coef_.T + self.intercept_
+
+
+class Ridge(LinearRegression):
+    """``sklearn.linear_model.Ridge``: the normal equations with ``alpha`` on the diagonal."""
+
+    def __init__(self, alpha=1.0, *, fit_intercept=True, **kwargs):
+        self.alpha, self.fit_intercept = alpha, fit_intercept
+
+    def _solve(self, X, y, w):
+        gram = X.T @ (X * w[:, None]) + self.alpha * np.eye(X.shape[1])
+        return np.linalg.solve(gram, X.T @ (y * (w[:, None] if y.ndim > 1 else w)))
+
+
+class Lasso(LinearRegression):
+    """``sklearn.linear_model.Lasso``: cyclic coordinate descent on (1 / 2n) * sum(w * r^2) + alpha * |coef|_1,
+    stopped when no coefficient moves by more than ``tol`` times the largest one."""
+
+    def __init__(self, alpha=1.0, *, fit_intercept=True, max_iter=1000, tol=1e-4, **kwargs):
+        self.alpha, self.fit_intercept, self.max_iter, self.tol = alpha, fit_intercept, max_iter, tol
+
+    def _solve(self, X, y, w):
+        n, d = X.shape
+        coef, residual = np.zeros(d), y.astype(np.float64).copy()
+        norms = (w[:, None] * X * X).sum(axis=0)
+        for _ in range(self.max_iter):
+            largest_step = 0.0
+            for j in range(d):
+                if norms[j] == 0:
+                    continue
+                old = coef[j]
+                rho = (w * X[:, j]) @ residual + norms[j] * old
+                coef[j] = np.sign(rho) * max(abs(rho) - self.alpha * n, 0.0) / norms[j]
+                if coef[j] != old:
+                    residual -= X[:, j] * (coef[j] - old)
+                    largest_step = max(largest_step, abs(coef[j] - old))
+            if largest_step <= self.tol * max(np.abs(coef).max(initial=0.0), 1e-12):
+                break
+        return coef
+
+
+class _Namespace:
+    def __init__(self, **names):
+        self.__dict__.update(names)
+
+
+linear_model = _Namespace(LinearRegression=LinearRegression, Ridge=Ridge, Lasso=Lasso)
+svm = _Namespace()  # imported by Captum, unused
