@@ -38,7 +38,8 @@ def _loss(out, y):
     return F.cross_entropy(out, y), out
 
 
-def classify(builder, shape=(3, 64, 64), *, classes=10, steps=2, lr=0.01, batch=2, frozen_bn=False, **kwargs):
+def classify(builder, shape=(3, 64, 64), *, classes=10, steps=2, lr=0.01, batch=2, frozen_bn=False, show_model=False,
+             **kwargs):
     """``builder(weights=None, num_classes=classes, **kwargs)`` (seeded) trained ``steps`` SGD steps (momentum 0.9,
     weight decay) on a seeded ``(batch, *shape)`` batch, then its eval-mode logits.
 
@@ -46,10 +47,13 @@ def classify(builder, shape=(3, 64, 64), *, classes=10, steps=2, lr=0.01, batch=
     fine-tuning a backbone). In training mode a BatchNorm over a 2-image batch of noise at 2x2 or 1x1 pixels
     normalises a handful of values, some channels nearly constant, which amplifies float32 rounding to 1e-4 of the
     gradient norm in the first backward (MobileNet, RegNet, MnasNet, GoogLeNet: the same models in float64 match
-    torch to every printed digit), and the steps then diverge."""
+    torch to every printed digit), and the steps then diverge. ``show_model``: print the model (its modules'
+    reprs)."""
     torch.manual_seed(0)
     model = builder(weights=None, num_classes=classes, **kwargs)
     _summary(model)
+    if show_model:
+        print(model)
     x = torch.randn(batch, *shape)
     y = torch.randint(0, classes, (batch,))
     opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, weight_decay=1e-4)

@@ -69,12 +69,13 @@ RECIPES += [
            "tv.classify(lambda weights, **kw: ResNet(Bottleneck, [1, 1, 1, 1], groups=4, width_per_group=16, **kw), "
            "frozen_bn=True)"),
     _model("mobilenet_v2", "tv.classify(mobilenet_v2, width_mult=0.25, dropout=0.1, frozen_bn=True)"),
-    _model("mobilenet_v3", "tv.classify(mobilenet_v3_small)",
+    _model("mobilenet_v3", "tv.classify(mobilenet_v3_small, show_model=True)",
            "tv.classify(mobilenet_v3_large, width_mult=0.25, steps=1)"),
-    _model("efficientnet_b0", "tv.classify(efficientnet_b0, stochastic_depth_prob=0.2, frozen_bn=True)"),
+    _model("efficientnet_b0",
+           "tv.classify(efficientnet_b0, stochastic_depth_prob=0.2, frozen_bn=True, show_model=True)"),
     _model("convnext", "from torchvision.models.convnext import CNBlockConfig",
            "tv.classify(lambda weights, **kw: ConvNeXt([CNBlockConfig(16, 32, 1), CNBlockConfig(32, None, 1)], "
-           "stochastic_depth_prob=0.1, **kw))"),
+           "stochastic_depth_prob=0.1, **kw), show_model=True)"),
     _model("regnet", "tv.classify(regnet_y_400mf, frozen_bn=True)"),
     _model("shufflenet", "tv.classify(shufflenet_v2_x0_5, frozen_bn=True)"),
     _model("squeezenet", "tv.classify(squeezenet1_1)", "tv.classify(squeezenet1_0, steps=1)"),
@@ -85,9 +86,9 @@ RECIPES += [
                            "frozen_bn='only')"),
     _model("mnasnet", "tv.classify(mnasnet0_5, frozen_bn=True)"),
     _model("vit", "tv.classify(lambda weights, **kw: VisionTransformer(32, 8, 2, 2, 32, 64, dropout=0.1, **kw), "
-                  "(3, 32, 32))"),
+                  "(3, 32, 32), show_model=True)"),
     _model("swin", "tv.classify(lambda weights, **kw: SwinTransformer([4, 4], 16, [2, 2], [2, 4], [4, 4], "
-                   "stochastic_depth_prob=0.1, **kw), (3, 32, 32))"),
+                   "stochastic_depth_prob=0.1, **kw), (3, 32, 32), show_model=True)"),
     _model("maxvit", "tv.classify(lambda weights, **kw: MaxVit((32, 32), 8, 2, [16, 32], [1, 1], head_dim=8, "
                      "stochastic_depth_prob=0.1, **kw), "
                      "(3, 32, 32))"),
