@@ -7,8 +7,10 @@ program has made; the ``*_src`` helpers draw Python source for tensors, sizes an
 
 from __future__ import annotations
 
+import collections
 import math
 import os
+import types
 import warnings
 
 import numpy as np
@@ -18,8 +20,8 @@ from hypothesis import strategies as st
 import core
 from tests.core.differential import same_result
 
-__all__ = ["DTYPES", "REAL", "FLOATS", "INTS", "FLOAT_POOL", "Twin", "fuzz", "is_tensor", "scalar_src", "nested",
-           "shape_src", "tensor_src", "dtype_kw", "size_src", "mixed_leaf", "tensor_names"]
+__all__ = ["ONCE", "DTYPES", "REAL", "FLOATS", "INTS", "FLOAT_POOL", "Twin", "fuzz", "is_tensor", "scalar_src",
+           "nested", "shape_src", "tensor_src", "dtype_kw", "size_src", "mixed_leaf", "tensor_names"]
 
 _EXAMPLES = os.environ.get("CORE_FUZZ_EXAMPLES")
 _COLLECT = os.environ.get("CORE_FUZZ_COLLECT")  # a file: differences are appended to it instead of failing
@@ -52,12 +54,14 @@ class Twin:
     """One program run in core and in torch, side by side; ``lines`` is the program so far (shown on failure)."""
 
     def __init__(self, torch, device: str):
-        base = {"np": np, "math": math}
+        base = {"np": np, "math": math, "collections": collections}
         self.torch = torch
         self.ns = {"core": {**base, "torch": core}, "torch": {**base, "torch": torch}}
         self.lines: list = []
         self.stopped = False  # (collecting: a program stops at its first difference)
         self.check_repr = device == "cpu"  # (a CUDA tensor's repr names its device; torch's here are CPU tensors)
+        self.check_messages = False  # (the exceptions' texts too, not only their types)
+        self.check_warnings = False  # (the warnings each line raised: category and text, in order)
 
     def value(self, name: str):
         """What ``name`` holds on the torch side (to steer what is drawn next)."""
@@ -79,16 +83,22 @@ class Twin:
 
     def _run(self, line: str) -> bool:
         self.lines.append(line)
-        errors = {}
+        errors, warned = {}, {}
         for key in ("torch", "core"):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always" if self.check_warnings else "ignore")
                 try:
                     exec(line, self.ns[key])  # (the lines are this file's own generated code)
                     errors[key] = None
                 except Exception as exc:  # compared with torch's
                     errors[key] = exc
+            warned[key] = [f"{w.category.__name__}: {str(w.message).split(' (Triggered internally at ')[0]}"
+                           for w in caught]
         theirs, ours = errors["torch"], errors["core"]
+        if self.check_warnings:
+            warned = {k: [w for w in v if not w.startswith(ONCE)] for k, v in warned.items()}
+            assert warned["core"] == warned["torch"], self._fail(
+                f"warnings\ncore:  {warned['core']}\ntorch: {warned['torch']}")
         if theirs is None and self._complex32():
             self.stopped = True  # (core has no complex32: half with a complex number ends the program, see README)
             return False
@@ -97,6 +107,9 @@ class Twin:
             names = {c.__name__ for c in type(ours).__mro__}
             assert type(theirs).__name__ in names, self._fail(
                 f"core raised {type(ours).__name__}: {ours}\ntorch raised {type(theirs).__name__}: {theirs}")
+            if self.check_messages:
+                assert _message(ours) == _message(theirs), self._fail(
+                    f"message\ncore:  {_message(ours)}\ntorch: {_message(theirs)}")
         else:
             assert ours is None, self._fail(f"core raised {type(ours).__name__}: {ours}")
         # (torch's index_put and integer division write the elements before the bad one, then raise: the two
@@ -116,7 +129,7 @@ class Twin:
         """Every name the program made, compared (in-place writes and views show up here)."""
         theirs_ns, ours_ns = self.ns["torch"], self.ns["core"]
         for name, theirs in theirs_ns.items():
-            if name.startswith("__") or name in ("np", "math", "torch"):
+            if name.startswith("__") or name in ("np", "math", "torch", "collections"):
                 continue
             assert name in ours_ns, self._fail(f"core's program has no {name!r}")
             try:
@@ -135,10 +148,22 @@ class Twin:
             assert len(ours) == len(theirs), f"{path}: {len(ours)} items, torch {len(theirs)}"
             for i, (o, t) in enumerate(zip(ours, theirs)):
                 self.same(o, t, f"{path}[{i}]", values)
+        elif isinstance(theirs, dict):  # (state dicts, param groups: keys in order, then each value)
+            assert isinstance(ours, dict), f"{path}: core gave {type(ours).__name__}, torch a {type(theirs).__name__}"
+            self.same(list(ours), list(theirs), f"{path}.keys()", values)
+            for key, value in theirs.items():
+                self.same(ours[key], value, f"{path}[{key!r}]", values)
+        elif hasattr(theirs, "named_modules") and hasattr(theirs, "training"):  # a Module: its text and mode
+            assert type(ours).__name__ == type(theirs).__name__, f"{path}: a {type(ours).__name__}"
+            assert ours.training == theirs.training, f"{path}: training {ours.training}, torch {theirs.training}"
+            if self.check_repr:
+                assert repr(ours) == repr(theirs), f"{path}: repr\ncore:\n{ours!r}\ntorch:\n{theirs!r}"
         elif isinstance(theirs, float) and not math.isnan(theirs) and theirs != 0:
             assert type(ours) is float and math.isclose(ours, theirs, rel_tol=1e-6), f"{path}: {ours!r} != {theirs!r}"
-        elif callable(theirs) and not hasattr(theirs, "dtype"):
-            pass  # hooks and helper lambdas
+        elif (callable(theirs) and not hasattr(theirs, "dtype")) or isinstance(theirs, types.ModuleType):
+            pass  # hooks, helper lambdas, classes and the imported modules
+        elif " object at 0x" in repr(theirs):  # (hook handles and other objects without a text of their own)
+            assert type(ours).__name__ == type(theirs).__name__, f"{path}: a {type(ours).__name__}, torch {theirs!r}"
         else:
             same_result(ours, theirs, path)
 
@@ -172,7 +197,7 @@ class Twin:
             rtol = 1e-6 if a.dtype in (np.float32, np.complex64) else 1e-12 if a.dtype.itemsize >= 8 else 0
             np.testing.assert_allclose(a.astype(wide), b.astype(wide), rtol=rtol, atol=0, equal_nan=True,
                                        err_msg=f"{path}: values")
-        if theirs.is_leaf and theirs.requires_grad:
+        if theirs.requires_grad and (theirs.is_leaf or theirs.retains_grad):
             their_grad, our_grad = theirs.grad, ours.grad
             if their_grad is None:
                 assert our_grad is None, f"{path}.grad: core has one, torch None"
@@ -180,7 +205,23 @@ class Twin:
                 assert our_grad is not None, f"{path}.grad: None, torch has one"
                 self.same_tensor(our_grad, their_grad, path + ".grad")
         if self.check_repr and same_bits:  # (values an ulp apart may print apart: -4.5940e-18j against 0.j)
-            assert repr(ours) == repr(theirs), f"{path}: repr\ncore:  {ours!r}\ntorch: {theirs!r}"
+            try:
+                their_text = repr(theirs)
+            except RuntimeError:  # (torch's repr of some inference tensors fails in its own reshape)
+                return
+            assert repr(ours) == their_text, f"{path}: repr\ncore:  {ours!r}\ntorch: {their_text}"
+
+
+# torch's warnings that it gives once a process (TORCH_WARNONCE): whether a line warns depends on the lines before it
+ONCE = tuple(f"UserWarning: {text}" for text in (
+    "The use of `x.T` on tensors", "Tensor.T is deprecated", "Tensor.mT is deprecated", "Tensor.mH is deprecated",
+    "Converting a tensor with requires_grad=True to a scalar", "Using backward() with create_graph=True"))
+
+
+def _message(exc: BaseException) -> str:
+    """An exception's text without the C++ frames torch appends to some (``Exception raised from ...``)."""
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return text.split("\nException raised from ")[0].rstrip()
 
 
 # ------------------------------------------------------------------------------------------------ generators
