@@ -16,7 +16,8 @@ from sys import getrefcount as _refcount
 from core import _torch_dispatch
 from core._backend import xp_for, xp_of
 from core._dtype import from_numpy_dtype
-from core._memory_format import _non_overlapping_and_dense
+from core._memory_format import _non_overlapping_and_dense, contiguous_format
+from core._warn_once import warn_once
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
@@ -455,7 +456,10 @@ def _run_tensor_hooks(node, grad_outputs):
             t = ref()
             g = grad_outputs[i] if i < len(grad_outputs) else None
             if t is not None and g is not None:
-                t._grad = _tensor_cls()._wrap(g._data.copy()) if t._grad is None else t._grad + g.detach()
+                if grad_mode._state.enabled:  # (create_graph: torch's hook records grad.clone() / grad + g)
+                    t._grad = g.clone(memory_format=contiguous_format) if t._grad is None else t._grad + g
+                else:
+                    t._grad = _tensor_cls()._wrap(g._data.copy()) if t._grad is None else t._grad + g.detach()
     return grad_outputs
 
 
@@ -652,7 +656,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     elif grad_tensors is None and not create_graph and type(tensors) is _function._TENSOR and \
             _straight_to_leaves(tensors, retain_graph):
         return
+    if create_graph:  # (PyTorch's engine, once a process)
+        warn_once("backward create_graph", _CREATE_GRAPH_CYCLE)
     _run(*_prepare(tensors, grad_tensors, retain_graph, create_graph, inputs, None))
+
+
+_CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak.")
 
 
 def _straight_to_leaves(t, retain_graph) -> bool:

@@ -9,6 +9,7 @@ import pytest
 
 import core
 from tests.core.differential import same_result
+from tests.core.fuzz_twin import ONCE
 
 
 def _outcome(lib, code: str):
@@ -22,6 +23,7 @@ def _outcome(lib, code: str):
         except Exception as exc:  # compared with torch's
             error = exc
     said = [f"{w.category.__name__}: {str(w.message).split(' (Triggered internally')[0]}" for w in caught]
+    said = [w for w in said if not w.startswith(ONCE)]  # (torch's once-a-process warnings: see test_warn_always)
     return scope.get("out"), error, said
 
 
@@ -53,7 +55,8 @@ def test_batch_norm_state_dict_versions(torch, code):
     same_outcome(torch, code)
 
 
-@pytest.mark.parametrize("hook", ["lambda p: p.grad.mul_(10)", "lambda p: None", "lambda p: 0",
+@pytest.mark.parametrize("hook", ["lambda p: p.grad.mul_(10)", "lambda p: None", "lambda p: 0", "lambda p: p",
+                                  "lambda p: p.add_(p.grad, alpha=-0.1)", "lambda p: p.detach()",
                                   "lambda p: seen.append(p.grad.clone())"])
 def test_post_accumulate_grad_hooks_must_return_none(torch, hook):
     same_outcome(torch, f"seen = []; a = torch.ones(2, requires_grad=True); "
@@ -193,3 +196,38 @@ def test_pow_gradients_through_the_saved_result(torch, code):
     same_outcome(torch, f"{code}; G = torch.autograd.grad(h.sum(), [t for t in (a, b) if t.requires_grad] "
                         "if 'b' in dir() else [a], create_graph=True); out = G, h.grad_fn._saved_result, "
                         "torch.autograd.grad(sum(g.sum() for g in G), a, allow_unused=True)")
+
+
+@pytest.mark.parametrize("make", ["h = b * 1", "h = b.chunk(2)[0]", "h = b[None]"])
+@pytest.mark.parametrize("run", [
+    "torch.autograd.grad((h * h).sum(), b, create_graph=True)",
+    "(h * h).sum().backward(create_graph=True); (h * h).sum().backward(create_graph=True)",
+    "(h * h).sum().backward(); (h * h).sum().backward(create_graph=True)",
+    "(h * h).sum().backward()",
+])
+def test_retained_grads_record_the_graph_under_create_graph(torch, make, run):
+    """A retained .grad is torch's grad.clone() (CloneBackward0) then .grad + grad (AddBackward0) when the backward
+    creates a graph; without it, a plain tensor."""
+    same_outcome(torch, f"b = torch.tensor([-1.0, 2.0], requires_grad=True); {make}; h.retain_grad(); {run}; "
+                        "out = h.grad, type(h.grad.grad_fn).__name__, h.grad.is_leaf")
+
+
+@pytest.mark.parametrize("code", [
+    "b = torch.tensor([-1.0, 2.0], requires_grad=True); (b * b).sum().backward(create_graph=True)",
+    "b = torch.tensor([-1.0, 2.0], requires_grad=True); torch.autograd.grad((b * b).sum(), b, create_graph=True)",
+    "b = torch.tensor([-1.0, 2.0], requires_grad=True); (b * b).sum().backward()",
+])
+def test_warn_always_shows_torchs_once_warnings(torch, code):
+    """Under set_warn_always(True) torch's once-a-process warnings come every time: backward(create_graph=True)'s
+    reference-cycle warning is torch's."""
+    def said(lib):
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                exec(code, {"torch": lib})  # (this file's own test programs)
+        finally:
+            lib.set_warn_always(False)
+        return [str(w.message).split(" (Triggered internally")[0] for w in caught]
+
+    assert said(core) == said(torch)
