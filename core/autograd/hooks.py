@@ -75,7 +75,7 @@ class _PostAccumulate:
     def __call__(self, grad_inputs, grad_outputs):
         leaf = self.node.variable
         result = None if leaf is None else self.hook(leaf)
-        if result is not None:  # (PyTorch's checks: a tensor first, then that it is None)
+        if result is not None and result is not leaf:  # (PyTorch's checks: a tensor, then None or the leaf itself)
             if not isinstance(result, core.Tensor):
                 raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
             raise RuntimeError("Tensor post accumulate grad hooks should return None.")
