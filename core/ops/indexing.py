@@ -276,7 +276,10 @@ class Put(IndexPut):
 
 def _unravel(input: Tensor, flat):
     xp = xp_of(flat)
-    return [(d, a) for d, a in enumerate(xp.unravel_index(flat, input._data.shape))] if input._data.ndim else []
+    if not input._data.ndim:
+        return []
+    # (asarray: a 0-d flat index unravels to NumPy scalars)
+    return [(d, xp.asarray(a)) for d, a in enumerate(xp.unravel_index(flat, input._data.shape))]
 
 
 def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
@@ -289,7 +292,11 @@ def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False)
     if input._data.ndim == 0:  # every index is 0: accumulate adds all of source, else the last one is written
         if not flat.size:
             return input
-        return input.add_(source.sum()) if accumulate else input.copy_(reshape(source, (-1,))[-1])
+        if not accumulate:
+            return input.copy_(reshape(source, (-1,))[-1])
+        if input.dtype is _dtype.bool:  # (bools accumulate as a logical or)
+            return input.logical_or_(source.any())
+        return input.add_(source.sum(dtype=input.dtype))
     return Put.apply(input, source, adv=_unravel(input, flat), accumulate=bool(accumulate), inplace=True)
 
 

@@ -215,10 +215,11 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise NotImplementedError("core's ldl_solve has no Hermitian complex solve (LAPACK's ?hetrs)")
     ld, piv, b = (to_numpy_array(t.detach()._data) for t in (LD, pivots, B))
     batch = np.broadcast_shapes(ld.shape[:-2], b.shape[:-2])
-    ld = np.broadcast_to(ld, batch + ld.shape[-2:]).reshape((-1,) + ld.shape[-2:])
-    piv = np.broadcast_to(piv, batch + piv.shape[-1:]).reshape((-1,) + piv.shape[-1:])
+    count = math.prod(batch)  # (not -1 below: a 0x0 matrix has no size to infer it from)
+    ld = np.broadcast_to(ld, batch + ld.shape[-2:]).reshape((count,) + ld.shape[-2:])
+    piv = np.broadcast_to(piv, batch + piv.shape[-1:]).reshape((count,) + piv.shape[-1:])
     out_shape = batch + b.shape[-2:]
-    rhs = np.array(np.broadcast_to(b, out_shape).reshape((-1,) + b.shape[-2:]), dtype=np.result_type(ld, b))
+    rhs = np.array(np.broadcast_to(b, out_shape).reshape((count,) + b.shape[-2:]), dtype=np.result_type(ld, b))
     for i in range(rhs.shape[0]):
         _sytrs(ld[i], piv[i], rhs[i])
     return new_tensor(rhs.reshape(out_shape)).to(B.device)

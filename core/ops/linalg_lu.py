@@ -48,7 +48,7 @@ def _getrf(a):
     batch = lu.shape[:-2]
     pivots = xp.zeros(batch + (k,), dtype=np.int32)
     info = xp.zeros(batch, dtype=np.int32)
-    flat = lu.reshape((-1, m, n))
+    flat = lu.reshape((math.prod(batch), m, n))  # (not -1: a 0x0 matrix has no size to infer it from)
     rows = xp.arange(flat.shape[0])
     for j in range(k):
         p = j + xp.abs(flat[:, j:, j]).argmax(axis=-1)

@@ -177,3 +177,31 @@ def test_histogramdd_widens_an_empty_range_by_a_half(torch, range_):
 def test_an_empty_index_of_any_dtype_is_taken(torch, op, dtype):
     check(lambda lib, x: op(lib, x, lib.zeros(0, dtype=getattr(lib, dtype))), [np.arange(5.0)], torch)
     check_error(lambda lib, x: op(lib, x, lib.zeros(1, dtype=getattr(lib, dtype))), [np.arange(5.0)], torch)
+
+
+@pytest.mark.parametrize("accumulate", [True, False])
+def test_put_of_bools_and_ints_into_a_zero_dim_tensor_and_at_a_zero_dim_index(torch, accumulate):
+    check(lambda lib, t: lib.put(t, lib.tensor([0, 0]), lib.tensor([True, False]), accumulate=accumulate),
+          [np.array(False)], torch)
+    check(lambda lib, t: lib.put(t, lib.tensor([0, 0]), lib.tensor([1, 4], dtype=lib.int32), accumulate=accumulate),
+          [np.array(3, dtype=np.int32)], torch)
+    check_grads(lambda lib, t, s: lib.put(t, lib.tensor(1), s, accumulate=accumulate),
+                [np.array([1.0, 2.0]), np.array(5.0)], torch)
+
+
+@pytest.mark.parametrize("fn", [lambda lib, x: lib.nn.functional.avg_pool3d(x, (2, 3, 1), stride=(2, 1, 2)),
+                                lambda lib, x: lib.nn.functional.max_pool3d(x, 2),
+                                lambda lib, x: lib.nn.functional.local_response_norm(x[:, :, 0, 0], 1)])
+def test_pooling_and_local_response_norm_take_a_batch_of_zero(torch, fn):
+    check(fn, [np.zeros((0, 1, 4, 5, 4))], torch)
+
+
+@pytest.mark.parametrize("shape", [(1, 0, 4, 5, 4), (0, 4, 5, 4), (2, 3, 0, 5, 4)])
+def test_pool3d_refuses_other_empty_dims(torch, shape):
+    check_error(lambda lib, x: lib.nn.functional.avg_pool3d(x, 2), [np.zeros(shape)], torch)
+
+
+def test_solvers_take_a_zero_by_zero_system(torch):
+    check(lambda lib, a, b: tuple(lib.linalg.solve_ex(a, b)), [np.zeros((0, 0)), np.zeros(0)], torch)
+    check(lambda lib, a, b: lib.linalg.ldl_solve(a, lib.zeros(0, dtype=lib.int32), b),
+          [np.zeros((0, 0)), np.zeros((0, 5))], torch)

@@ -6,6 +6,8 @@ batch variance, as ``torch.nn.functional.batch_norm`` does.
 
 from __future__ import annotations
 
+import math
+
 import core
 from core._tensor import Tensor
 from core.autograd.function import note_untracked
@@ -109,7 +111,7 @@ def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=Non
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
     sq = (input * input).unsqueeze(1)
     shape = sq.shape
-    sq = sq.reshape(shape[0], 1, shape[2], -1)
+    sq = sq.reshape(shape[0], 1, shape[2], math.prod(shape[3:]))  # (not -1: a batch may be 0)
     sq = pad(sq, (0, 0, size // 2, (size - 1) // 2))
     div = avg_pool2d(sq, (size, 1), stride=1).reshape(shape).squeeze(1)
     return input / (div * alpha + k) ** beta

@@ -158,11 +158,12 @@ def _windows(x: Tensor, geo, fill: float) -> Tensor:
     for i in range(3):
         x = x.unfold(2 + i, d[i] * (k[i] - 1) + 1, s[i])
     x = x[..., ::d[0], ::d[1], ::d[2]]
-    return x.reshape(*x.shape[:5], -1)
+    return x.reshape(*x.shape[:5], k[0] * k[1] * k[2])  # (not -1: a batch may be 0)
 
 
 def _as5d(input: Tensor):
-    if input.ndim not in (4, 5) or input.numel() == 0:
+    """A batched view; PyTorch's pool3d_shape_check: a 5-D input may have a batch of 0, no other empty dim."""
+    if input.ndim not in (4, 5) or 0 in input.shape[-4 if input.ndim == 4 else 1:]:
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     return (input.unsqueeze(0), True) if input.ndim == 4 else (input, False)
 
