@@ -217,3 +217,21 @@ RECIPES += [
     _model("feature_extraction", "tv.features(resnet18, {'layer1': 'feat1', 'layer3.0.relu_1': 'mid', "
                                  "'avgpool': 'pool', 'fc': 'logits'})"),
 ]
+
+MVIT_BLOCKS = ("[MSBlockConfig(num_heads=1, input_channels=16, output_channels=16, kernel_q=[3, 3, 3], "
+               "kernel_kv=[3, 3, 3], stride_q=[1, 1, 1], stride_kv=[1, 2, 2]), MSBlockConfig(num_heads=2, "
+               "input_channels=16, output_channels=32, kernel_q=[3, 3, 3], kernel_kv=[3, 3, 3], stride_q=[1, 2, 2], "
+               "stride_kv=[1, 1, 1])]")
+RECIPES += [
+    _model("efficientnet_v2", "from torchvision.models.efficientnet import FusedMBConvConfig, MBConvConfig",
+           "tv.classify(lambda weights, **kw: EfficientNet([FusedMBConvConfig(1, 3, 1, 16, 16, 1), "
+           "FusedMBConvConfig(4, 3, 2, 16, 32, 2), MBConvConfig(4, 3, 2, 32, 48, 1)], 0.2, stochastic_depth_prob=0.2, "
+           "last_channel=64, **kw), frozen_bn=True, show_model=True)"),
+    _model("video_transformers", "from torchvision.models.video.mvit import MViT, MSBlockConfig",
+           "from torchvision.models.video.swin_transformer import SwinTransformer3d",
+           f"tv.classify(lambda weights, **kw: MViT((32, 32), 4, {MVIT_BLOCKS}, residual_pool=True, "
+           "residual_with_cls_embed=False, rel_pos_embed=True, proj_after_attn=True, stochastic_depth_prob=0.1, "
+           "**kw), (3, 4, 32, 32))",
+           "tv.classify(lambda weights, **kw: SwinTransformer3d([2, 4, 4], 16, [1, 1], [1, 2], [2, 4, 4], "
+           "stochastic_depth_prob=0.1, **kw), (3, 4, 32, 32))"),
+]
