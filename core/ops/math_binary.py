@@ -120,8 +120,14 @@ def _pow_dtype(a, b) -> _dtype.dtype:
 def _float_pow(x, e):
     """``x ** e`` on a float array with torch's special cases: ``x*x*x`` for 3 and ``1/(x*x)`` for -2 (NumPy's
     ``power`` rounds those differently; 2, -1 and 0.5 already agree); other exponents as the C library's pow."""
+    res = _float_pow_steps(x, e)
+    return res if res.dtype == x.dtype else res.astype(x.dtype)  # bfloat16 and a Python number: float32 before
+    # ml_dtypes 0.7, which computes in float32 too and rounds once, so the cast gives the same bits
+
+
+def _float_pow_steps(x, e):
     if x.dtype == F16 and e in (3, -2):  # float16's kernel: in float32, rounded once (bfloat16's rounds each step)
-        return _float_pow(x.astype(np.float32), e).astype(x.dtype)
+        return _float_pow_steps(x.astype(np.float32), e).astype(x.dtype)
     if e == 3:
         return x * x * x
     if e == -2:
@@ -132,8 +138,10 @@ def _float_pow(x, e):
         return 1 / x ** 0.5  # rsqrt
     if e in (2, -1, 0.5, 1, 0):  # NumPy's power takes the exact route PyTorch takes for these (x*x, 1/x, sqrt...)
         return x ** e
-    if x.dtype == np.float32 or x.dtype.kind == "V":
-        e = float(np.float32(e))  # PyTorch's float (and bfloat16) kernel takes the exponent as a float
+    if x.dtype == np.float32:
+        e = float(np.float32(e))  # PyTorch's float kernel takes the exponent as a float
+    elif x.dtype.kind == "V":
+        e = float(x.dtype.type(e))  # and its bfloat16 kernel as a bfloat16 (1.7 -> 1.703125)
     return precise(lambda v: v ** e, x)  # the C library's pow, rounded once (core._precise)
 
 
@@ -502,9 +510,10 @@ def clamp_max(input, max, *, out=None):
 
 # ----- minimum / maximum -----------------------------------------------------------------------------
 def _tensors_only(name, a, b):
-    for arg, what in ((a, "input"), (b, "other")):
+    for position, (arg, what) in enumerate(((a, "input"), (b, "other")), 1):
         if not isinstance(arg, Tensor):
-            raise TypeError(f"{name}(): argument '{what}' must be Tensor, not {type(arg).__name__}")
+            raise TypeError(f"{name}(): argument '{what}' (position {position}) must be Tensor, not "
+                            f"{type(arg).__name__}")
 
 
 class Maximum(Function):

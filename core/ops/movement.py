@@ -269,6 +269,8 @@ def chunk(input: Tensor, chunks, dim=0):
     if input.is_quantized:  # quantized parts sharing the quantizer (quantizable ShuffleNet's halves)
         return input.chunk(chunks, dim)
     chunks = _index(chunks)
+    if input._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     dim = _split_dim(input, dim)
