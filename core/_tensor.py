@@ -10,7 +10,6 @@ the methods here forward to them by name so each op is written once.
 from __future__ import annotations
 
 import copyreg
-import warnings
 import weakref
 from collections import OrderedDict
 
@@ -21,11 +20,11 @@ from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
 from core._printing import tensor_repr
+from core._user_warning import warn_in_core, warn_user
 from core._warn_once import warn_once
 from core.autograd import engine as _engine
 from core.autograd import grad_dtype as _grad_dtype
 from core.autograd import grad_mode, view_meta
-from core.autograd.anomaly import user_stacklevel  # a property's warning names the user's line
 from core.autograd.function import note_value_read
 from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
 from core.autograd.inference import VERSION as _INFERENCE_VERSION
@@ -756,7 +755,10 @@ class Tensor(metaclass=_TensorMeta):
     def grad(self):
         grad = self._grad
         if grad is None and self.grad_fn is not None and not self._retains_grad:  # (torch: only when undefined)
-            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=user_stacklevel())
+            if type(self) is Tensor:
+                warn_user(_NONLEAF_GRAD_WARNING)
+            else:  # a subclass's goes through Tensor.__torch_function__: torch's names its _tensor.py
+                warn_in_core(_NONLEAF_GRAD_WARNING)
         return grad
 
     @grad.setter

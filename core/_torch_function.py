@@ -43,6 +43,7 @@ import types
 import warnings
 
 from core import _torch_dispatch
+from core._user_warning import warn_in_core, warn_user
 
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchingProperty", "activate", "check_subclass",
            "convert", "dispatch",
@@ -508,9 +509,12 @@ class _GradField(DispatchingField):
 def _warn_nonleaf_grad(obj, caller) -> None:
     if obj._retains_grad or caller.f_globals.get("__name__", "").split(".")[0] == "core":
         return
-    from core._tensor import _NONLEAF_GRAD_WARNING  # (core._tensor imports this module)
+    from core._tensor import _NONLEAF_GRAD_WARNING, Tensor  # (core._tensor imports this module)
 
-    warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=3)
+    if type(obj) is Tensor:
+        warn_user(_NONLEAF_GRAD_WARNING)
+    else:  # a subclass's goes through Tensor.__torch_function__, so torch's names its _tensor.py
+        warn_in_core(_NONLEAF_GRAD_WARNING)
 
 
 def _dispatching_properties(Tensor) -> None:

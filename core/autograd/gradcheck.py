@@ -10,14 +10,13 @@ must also scale with ``grad_output`` and treat undefined output gradients as zer
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from core import _backend
 from core._dtype import float64
 from core._factories import rand, tensor, zeros_like
 from core._tensor import new_tensor
+from core._user_warning import warn_in_core
 from core.autograd import grad_mode
 from core.autograd.engine import grad
 from core.autograd.function import Function, _tensor_cls
@@ -60,9 +59,9 @@ def _check_inputs(inputs) -> None:
     for idx, inp in enumerate(inputs):
         if _is_tensor(inp) and inp.requires_grad:
             if inp.dtype.name != "float64":
-                warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or "
-                              "complex. This check will likely fail if all the inputs are not of double precision "
-                              "floating point or complex. ", UserWarning, stacklevel=4)
+                warn_in_core(f"Input #{idx} requires gradient and is not a double precision floating point or "
+                             "complex. This check will likely fail if all the inputs are not of double precision "
+                             "floating point or complex. ")  # (torch's names its gradcheck.py)
             if inp.numel() and any(st == 0 and sz > 1 for st, sz in zip(inp.stride(), inp.shape)):
                 raise RuntimeError(f"The {idx}th input has a dimension with stride 0. gradcheck only supports inputs "
                                    "that are non-overlapping to be able to compute the numerical gradients correctly. "

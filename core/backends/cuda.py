@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import warnings
+
+from core._user_warning import warn_in_core
 
 
 def is_built() -> bool:
@@ -62,13 +63,18 @@ def enable_cudnn_sdp(enabled: bool) -> None:
     _SDP["cudnn"] = bool(enabled)
 
 
-@contextlib.contextmanager
 def sdp_kernel(enable_flash: bool = True, enable_math: bool = True, enable_mem_efficient: bool = True,
                enable_cudnn: bool = True):
-    """The deprecated context manager: sets the four flags inside, restores them after (PyTorch's warning)."""
-    warnings.warn("`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this context manager will be "
-                  "removed. Please see `torch.nn.attention.sdpa_kernel()` for the new context manager, with updated "
-                  "signature.", FutureWarning, stacklevel=3)
+    """The deprecated context manager: sets the four flags inside, restores them after. PyTorch's warning comes
+    when it is made (from its ``contextlib`` wrapper: not the user's line)."""
+    warn_in_core("`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this context manager will be "
+                 "removed. Please see `torch.nn.attention.sdpa_kernel()` for the new context manager, with updated "
+                 "signature.", FutureWarning)
+    return _sdp_kernel(enable_flash, enable_math, enable_mem_efficient, enable_cudnn)
+
+
+@contextlib.contextmanager
+def _sdp_kernel(enable_flash, enable_math, enable_mem_efficient, enable_cudnn):
     before = dict(_SDP)
     _SDP.update(flash=bool(enable_flash), math=bool(enable_math), mem_efficient=bool(enable_mem_efficient),
                 cudnn=bool(enable_cudnn))

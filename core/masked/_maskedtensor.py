@@ -26,11 +26,10 @@ as torch's.
 
 from __future__ import annotations
 
-import warnings
-
 import core
 from core import _torch_function
 from core._tensor import Tensor
+from core._user_warning import warn_in_core
 from core.masked import _mask_grad, _printing, _sparse_mt
 
 __all__ = ["MaskedTensor", "is_masked_tensor", "masked_tensor", "as_masked_tensor"]
@@ -58,7 +57,7 @@ def masked_tensor(data, mask, requires_grad: bool = False) -> MaskedTensor:
 def as_masked_tensor(data, mask) -> MaskedTensor:
     """``torch.masked.as_masked_tensor``: a MaskedTensor whose data stays differentiable with respect to ``data``."""
     data, mask = _check_members(data, mask)
-    _warn_created(data, stacklevel=3)
+    _warn_created(data)
     parents = [(data, _mask_grad.same)] if data.requires_grad and data.layout == core.strided else ()
     return _wrap(data.clone(), mask.clone(), parents)
 
@@ -88,12 +87,13 @@ def _check_members(data, mask) -> tuple:
     return data, mask
 
 
-def _warn_created(data, stacklevel: int) -> None:
+def _warn_created(data) -> None:
+    """PyTorch's notes on a new MaskedTensor, which name its own files."""
     _torch_function.activate()  # from now on torch.cat, torch.eq, ... hand MaskedTensor arguments to it
-    warnings.warn(_PROTOTYPE_WARNING, UserWarning, stacklevel=stacklevel + 1)
+    warn_in_core(_PROTOTYPE_WARNING)
     if data.requires_grad:
-        warnings.warn("It is not recommended to create a MaskedTensor with a tensor that requires_grad. "
-                      "To avoid this, you can use data.detach().clone()", UserWarning, stacklevel=stacklevel + 1)
+        warn_in_core("It is not recommended to create a MaskedTensor with a tensor that requires_grad. "
+                     "To avoid this, you can use data.detach().clone()")
 
 
 def _wrap(data, mask, parents=()) -> MaskedTensor:
@@ -128,7 +128,7 @@ class MaskedTensor:
 
     def __init__(self, data, mask, requires_grad: bool = False):
         data, mask = _check_members(data, mask)
-        _warn_created(data, stacklevel=2)
+        _warn_created(data)
         if requires_grad and data.layout != core.strided:
             raise NotImplementedError("a sparse COO MaskedTensor cannot require grad in core (core's sparse tensors "
                                       "take no part in autograd)")

@@ -113,6 +113,15 @@ def _pin_memory_without_accelerator(lib):
     return [batch for _ in range(2) for batch in loader]
 
 
+def _subclass_nonleaf_grad(lib):
+    leaf = lib.ones(2, requires_grad=True).as_subclass(type("Sub", (lib.Tensor,), {}))
+    return (leaf * 2).grad
+
+
+def _gradcheck_float32(lib):
+    return lib.autograd.gradcheck(lambda x: x * 2, lib.ones(2, requires_grad=True), atol=1e-2, rtol=1e-2, eps=1e-3)
+
+
 def _istft_short(lib):
     window = lib.ones(16)
     spectrum = lib.stft(lib.ones(64), 16, window=window, return_complex=True)
@@ -238,6 +247,10 @@ CASES = {
                                                                    high=1),
     "autograd.Function instance": _function_instance,
     "DataLoader pin_memory without accelerator": _pin_memory_without_accelerator,
+    "subclass non-leaf .grad": _subclass_nonleaf_grad,
+    "gradcheck of float32": _gradcheck_float32,
+    "backends.cuda.sdp_kernel made": lambda lib: lib.backends.cuda.sdp_kernel(),
+    "as_masked_tensor prototype": lambda lib: lib.masked.as_masked_tensor(lib.ones(2), lib.ones(2, dtype=lib.bool)),
     "masked_tensor prototype": lambda lib: lib.masked.masked_tensor(lib.ones(2), lib.ones(2, dtype=lib.bool)),
     "masked_tensor requires_grad": lambda lib: lib.masked.masked_tensor(lib.ones(2, requires_grad=True),
                                                                         lib.ones(2, dtype=lib.bool)),
