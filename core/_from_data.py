@@ -13,6 +13,7 @@ import builtins
 import itertools
 import math
 
+import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
 from core import _backend, _dtype
@@ -148,7 +149,7 @@ def check_scalar_fits(value, dt) -> None:
     if dt is _dtype.bool or isinstance(value, bool):
         return
     if dt.is_complex:
-        big = float(np.finfo(dt.np).max)
+        big = float(ml_dtypes.finfo(dt.np).max)
         parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
         bad = any(math.isfinite(p) and abs(p) > big for p in parts)
     elif isinstance(value, complex) and value.imag != 0:  # c10: a non-zero imaginary part overflows a real type
@@ -156,7 +157,7 @@ def check_scalar_fits(value, dt) -> None:
     elif isinstance(value, complex):
         return check_scalar_fits(value.real, dt)
     elif dt.is_floating_point:
-        big = float(np.finfo(dt.np).max)
+        big = float(ml_dtypes.finfo(dt.np).max)
         bad = math.isfinite(value) and abs(value) > big
     else:
         info = np.iinfo(dt.np)

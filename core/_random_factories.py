@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
 from core import _backend, _dtype, _random, _sampling
@@ -188,7 +189,7 @@ _CPP_NAME = {"int8": "signed char", "uint8": "unsigned char", "int16": "short in
 
 def _check_in_range(dt, low: int, high_inc: int) -> None:
     if dt.is_floating_point:
-        info = np.finfo(dt.np)
+        info = ml_dtypes.finfo(dt.np)
         lo, hi = float(info.min), float(info.max)
     elif dt.name == "bool":
         lo, hi = 0, 1

@@ -21,6 +21,7 @@ import ctypes.util
 import functools
 import math
 
+import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
 __all__ = ["standard_gamma", "poisson", "binomial", "dirichlet"]
@@ -151,7 +152,7 @@ def _at_least(values: np.ndarray, low) -> np.ndarray:
 def standard_gamma(gen, alpha: np.ndarray) -> np.ndarray:
     """``_standard_gamma`` (``_s_gamma_cpu``) of a flat float32/float64 array, in its dtype."""
     draws = _gammas(gen, alpha).astype(alpha.dtype)
-    return _at_least(draws, alpha.dtype.type(np.finfo(alpha.dtype).tiny))
+    return _at_least(draws, alpha.dtype.type(ml_dtypes.finfo(alpha.dtype).tiny))
 
 
 # ----- Dirichlet -----------------------------------------------------------------------------------
@@ -210,11 +211,11 @@ def dirichlet(gen, alpha: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``_sample_dirichlet`` of a C-ordered float32/float64 array (last dim the categories), in its dtype,
     and the float64 gamma draws it normalised."""
     shape, dt = alpha.shape, alpha.dtype
-    g = _at_least(_gammas(gen, alpha.reshape(-1).astype(np.float64)), np.finfo(np.float64).tiny)
+    g = _at_least(_gammas(gen, alpha.reshape(-1).astype(np.float64)), ml_dtypes.finfo(np.float64).tiny)
     g = g.reshape(-1, shape[-1] if shape else 1) if alpha.size else g.reshape(0, max(shape[-1], 1))
     x = (g / _row_sums(g)[:, None]).astype(dt)
     top = np.nextafter(dt.type(1), dt.type(0))
-    x = _at_least(x, dt.type(np.finfo(dt).tiny))
+    x = _at_least(x, dt.type(ml_dtypes.finfo(dt).tiny))
     return np.where(x < top, x, top).reshape(shape), g.reshape(shape)
 
 

@@ -6,6 +6,7 @@ differentiable core ops (reversed cumulative sums through ``flip``), so double b
 
 from __future__ import annotations
 
+import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
 from core import _dtype
@@ -179,7 +180,7 @@ def logcumsumexp_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor
     def part(mask):
         # NOTE: a huge finite negative (not -inf, not the lowest float) so that "log 0 - out" and
         # double backward stay finite: exp of it is still exactly 0.
-        neg_inf = xp.where(mask, 0.0, np.finfo(g._data.dtype).min / 8).astype(g._data.dtype)
+        neg_inf = xp.where(mask, 0.0, ml_dtypes.finfo(g._data.dtype).min / 8).astype(g._data.dtype)
         sign_g = g if mask is pos else -g
         log_g = log(sign_g * const(mask, g) + const(~mask, g)) + wrap(neg_inf)
         rev = flip(logcumsumexp(flip(log_g - out, (dim,)), dim), (dim,))

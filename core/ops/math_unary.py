@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
 from core import _dtype
@@ -464,7 +465,7 @@ class NanToNum(Function):
         if x.dtype.kind != "f":
             return x.copy()
         xp = xp_of(x)
-        info = np.finfo(x.dtype)
+        info = ml_dtypes.finfo(x.dtype)
         hi = info.max if posinf is None else posinf
         lo = info.min if neginf is None else neginf
         with np.errstate(all="ignore"):

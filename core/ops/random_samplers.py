@@ -10,6 +10,7 @@ replacement a binary search of each uniform in the row's running sum.
 
 from __future__ import annotations
 
+import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
 from core import _backend, _random, _sampling
@@ -154,7 +155,7 @@ def random_up_to_max(dt, low: int) -> tuple:
     if low == -(1 << 63):
         return None, low
     if dt.is_floating_point:
-        top = min(1 << np.finfo(dt.np).nmant + 1, (1 << 63) - 1)
+        top = min(1 << ml_dtypes.finfo(dt.np).nmant + 1, (1 << 63) - 1)
         low = float_from_value(dt, low)
         if low >= top:
             raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted "
