@@ -235,3 +235,40 @@ RECIPES += [
            "tv.classify(lambda weights, **kw: SwinTransformer3d([2, 4, 4], 16, [1, 1], [1, 2], [2, 4, 4], "
            "stochastic_depth_prob=0.1, **kw), (3, 4, 32, 32))"),
 ]
+
+V2F = ("transforms/v2/functional/__init__",
+       "from torchvision.transforms.functional import InterpolationMode  # usort: skip",
+       "from ._deprecated import get_image_size, to_tensor  # usort: skip")
+FLOAT = "tv.image(dtype=torch.float32)"
+RECIPES += [
+    _tv("transforms_v2_functional", *V2F, f"tv = {DRIVERS}", "import torch", "from torchvision import tv_tensors",
+        "torch.manual_seed(0)", "img, sample = tv.image(), tv.sample()",
+        _each("lambda: img", "resize_antialias", "lambda x: resize(x, [20, 30], antialias=True)",
+              "resize_bicubic_float", f"lambda x: resize({FLOAT}, [20, 30], InterpolationMode.BICUBIC)",
+              "resize_up", "lambda x: resize(x, [60, 90], InterpolationMode.BILINEAR)",
+              "rotate_center", "lambda x: rotate(x, 33.0, InterpolationMode.BILINEAR, center=[10, 12])",
+              "affine_shear", "lambda x: affine(x, angle=10.0, translate=[3, -2], scale=1.1, shear=[5.0, 8.0])",
+              "perspective", "lambda x: perspective(x, [[0, 0], [63, 0], [63, 47], [0, 47]], "
+              "[[4, 2], [60, 5], [58, 44], [2, 40]])",
+              "elastic", "lambda x: elastic(x, torch.randn(1, 48, 64, 2) * 0.05)",
+              "hue", f"lambda x: adjust_hue({FLOAT}, 0.2)", "gamma", "lambda x: adjust_gamma(x, 0.7, 1.2)",
+              "saturation", "lambda x: adjust_saturation(x, 1.8)", "contrast", "lambda x: adjust_contrast(x, 0.4)",
+              "brightness", "lambda x: adjust_brightness(x, 1.3)", "sharpness", "lambda x: adjust_sharpness(x, 3.0)",
+              "blur", "lambda x: gaussian_blur(x, [5, 3], [1.5, 0.7])", "gray", "lambda x: rgb_to_grayscale(x, 3)",
+              "erase", "lambda x: erase(x, 5, 6, 10, 12, torch.zeros(3, 10, 12, dtype=torch.uint8))",
+              "equalize", "equalize", "autocontrast", "autocontrast", "invert", "invert",
+              "posterize", "lambda x: posterize(x, 3)", "solarize", "lambda x: solarize(x, 90)",
+              "pad_reflect", "lambda x: pad(x, [2, 3, 4, 5], padding_mode='reflect')",
+              "resized_crop", "lambda x: resized_crop(x, 5, 6, 30, 40, [16, 16])",
+              "to_float", "lambda x: to_dtype(x, torch.float32, scale=True)",
+              "normalize", f"lambda x: normalize({FLOAT}, [0.4, 0.5, 0.6], [0.2, 0.25, 0.3])",
+              "five_crop", "lambda x: five_crop(x, [10, 12])", "temporal",
+              "lambda x: uniform_temporal_subsample(tv.video(), 3)"),
+        _each("lambda: sample", "boxes_resize", "lambda s: resize(s['boxes'], [24, 32])",
+              "boxes_rotate", "lambda s: rotate(s['boxes'], 30.0, expand=True)",
+              "boxes_affine", "lambda s: affine(s['boxes'], angle=15.0, translate=[2, 1], scale=0.9, shear=[3.0])",
+              "boxes_convert", "lambda s: convert_bounding_box_format(s['boxes'], new_format='CXCYWH')",
+              "boxes_clamp", "lambda s: clamp_bounding_boxes(pad(s['boxes'], [5]))",
+              "mask_resize", "lambda s: resize(s['masks'], [24, 32])",
+              "mask_flip", "lambda s: vertical_flip(s['masks'])", "size", "lambda s: get_size(s['image'])")),
+]
