@@ -165,9 +165,9 @@ def test_retained_and_create_graph_gradients_stay_separate():
     (th * th).sum().backward(create_graph=True)
     assert x.grad.grad_fn is not None
     np.testing.assert_array_equal(x.grad.detach().numpy(), tx.grad.detach().numpy())
-    h_before = h.grad.numpy().copy()
+    h_before = h.grad.detach().numpy().copy()
     x.grad.data.zero_()
-    np.testing.assert_array_equal(h.grad.numpy(), h_before)
+    np.testing.assert_array_equal(h.grad.detach().numpy(), h_before)
 
 
 def test_backward_steps_keep_what_each_step_received():
