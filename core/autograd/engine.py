@@ -442,6 +442,18 @@ def _execute_leaf(node, grad_outputs, run):
     return leaf
 
 
+def _checked_hook_result(hook, grad, res):
+    """PyTorch's checks of what a tensor hook returned: a tensor of the gradient's type, device and size."""
+    if not isinstance(res, _tensor_cls()):
+        raise TypeError(f"expected Variable, but hook returned '{type(res).__name__}'")
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if res.type() != grad.type():
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {grad.type()} got {res.type()})")
+    if tuple(res.shape) != tuple(grad.shape):
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return res
+
+
 def _run_tensor_hooks(node, grad_outputs):
     """Tensor hooks may replace a gradient; a retained ``.grad`` gets the result (after the hooks)."""
     if node._tensor_hooks:
@@ -450,7 +462,7 @@ def _run_tensor_hooks(node, grad_outputs):
                 if i < len(grad_outputs) and grad_outputs[i] is not None:
                     res = hook(grad_outputs[i])
                     if res is not None:
-                        grad_outputs[i] = res
+                        grad_outputs[i] = _checked_hook_result(hook, grad_outputs[i], res)
     if node._retained:
         for i, ref in list(node._retained.items()):
             t = ref()

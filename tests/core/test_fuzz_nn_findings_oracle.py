@@ -240,3 +240,19 @@ def test_warn_always_shows_torchs_once_warnings(torch, code):
 ])
 def test_argument_errors_say_what_torchs_say(torch, code):
     same_outcome(torch, f"out = {code}")
+
+
+_HOOK_SITES = ["a.register_hook({hook}); (a * 2).sum().backward()",
+               "h = a * 2; h.register_hook({hook}); h.sum().backward()",
+               "G = torch.autograd.grad((a * a).sum(), a, create_graph=True)[0]; a.register_hook({hook}); "
+               "G.sum().backward()"]
+
+
+@pytest.mark.parametrize("site", _HOOK_SITES)
+@pytest.mark.parametrize("hook", ["lambda g: g.double()", "lambda g: g[0]", "lambda g: g.sum()", "lambda g: 3",
+                                  "lambda g: [g]", "lambda g: g * 2", "twice", "lambda g: g.expand(2, 2)",
+                                  "lambda g: g.view(2, 1)", "lambda g: None"])
+def test_tensor_hooks_results_are_checked(torch, site, hook):
+    """A tensor hook's result must be a tensor of the gradient's type and size, as torch checks (core took any)."""
+    same_outcome(torch, "def twice(g):\n    return g.long()\n"
+                        f"a = torch.ones(2, requires_grad=True); {site.format(hook=hook)}; out = a.grad")
