@@ -91,3 +91,20 @@ def test_redrawing_the_ticks_keeps_the_text_where_the_reader_scrolled(qtbot, les
     click_link(qtbot, browser, "action:backward_step")
     _wait_ticked(qtbot, browser, "the last step ran z")
     assert bar.value() == at
+
+
+def test_backward_all_from_the_toolbar_ticks_lesson_four_to_the_end(qtbot, window, lesson_four):
+    """A newcomer who presses Forward all, then Backward all, passed step 2's 'b.grad is None' in one go: the
+    checklist follows them to the end and says how to see what was passed; stepping back shows it and ticks it."""
+    browser = lesson_four
+    click_toolbar(window, "forward")
+    _wait_ticked(qtbot, browser, "z is 1.6", "x is a leaf")
+    click_toolbar(window, "backward")
+    _wait_ticked(qtbot, browser, "b.grad is None (passed in one go: Step back 5 times to see it)",
+                 "x.grad is [1.5, -0.5]", "w.grad is [2.0, 3.0]", "xw has its saved tensors freed")
+    assert "☐" not in _text(browser)
+    for _ in range(5):
+        click_toolbar(window, "step_back")
+    qtbot.waitUntil(lambda: "Step back 5 times" not in _text(browser), timeout=10000)
+    assert "☑ b.grad is None" in _text(browser).splitlines()
+    assert window.bridge.session.grad("n3") is None

@@ -192,3 +192,35 @@ def test_the_next_steps_own_action_ticks_it_when_the_step_before_held_already():
     run.perform(Action("backward"))
     checklist.update(SessionRefs(run.session, ran=ran))
     assert all(_ticks(checklist, 2))
+
+
+def test_backward_all_at_once_ticks_lesson_four_to_the_end_saying_how_to_see_what_it_passed_through():
+    """A newcomer who presses Backward all after Forward all skips step 2's state (b.grad is None right after z
+    ran): the checklist follows them to the end, the passed promises say how many Step backs show them, and
+    stepping back to such a state ticks it plainly."""
+    run, checklist, ran = _learner_with_steps(LESSONS["04-autograd-graph"])
+    run.perform(Action("forward"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    ran.clear()
+    run.perform(Action("backward"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    assert all(all(_ticks(checklist, i)) for i in range(5)), [checklist.items(i) for i in range(5)]
+    assert checklist.current == len(checklist.texts)
+    texts = [t for i in range(5) for t, _ in checklist.items(i)]
+    assert "b.grad is None (passed in one go: Step back 5 times to see it)" in texts
+    assert "x.grad is None (passed in one go: Step back 4 times to see it)" in texts  # step 3, after b
+    assert "x.grad is None (passed in one go: Step back twice to see it)" not in texts
+    assert "x.grad is [1.5, -0.5]" in texts and "w.grad is [2.0, 3.0]" in texts  # held at the end: plain ticks
+    for _ in range(5):
+        assert run.session.history.step_back()
+        checklist.update(SessionRefs(run.session, ran=ran))
+    assert dict(checklist.items(1))["b.grad is None"] is True, "seen after stepping back: ticked plainly"
+
+
+def test_a_promise_that_is_not_passed_through_still_waits():
+    """Forward steps that stop at x pass nothing: step 1's 'z is 1.6' stays open (x was the last step run)."""
+    run, checklist, ran = _learner_with_steps(LESSONS["04-autograd-graph"])
+    run.perform(Action("forward_step"))
+    checklist.update(SessionRefs(run.session, ran=ran))
+    assert _ticks(checklist, 0) == [True, True] + [False] * 5
+    assert not any(checklist.passed[0])

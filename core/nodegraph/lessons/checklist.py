@@ -16,7 +16,11 @@ there, and "the last step ran x" in step 5 does not tick on step 1's first Forwa
 "The last step ran x" is about what the learner did: given the steps their last action ran (``SessionRefs.ran``;
 Forward all runs every node), it holds when one of them ran x in the direction of the ``do:`` written before it
 (a forward ``step = x`` is not kept by the backward step of x, nor step 2's backward ``step = z`` by Forward all),
-so a learner who presses Forward all at once ticks step 1 whole. When a step completes on an action that steps in
+so a learner who presses Forward all at once ticks step 1 whole. An action that ran past x (Backward all ran z, then
+b, ...) passed through the state the promises after ``step = x`` describe: one that does not hold at the end is
+ticked as passed, with how to see it ("b.grad is None (passed in one go: Step back 5 times to see it)"), so the
+checklist follows a learner who pressed the big button; it is ticked plainly once the learner steps back to it.
+When a step completes on an action that steps in
 the direction of the next step's ``do:`` (lesson 6: "Zero" held already and the learner pressed Forward all, as
 "Forward" says), the next step is checked against that action too instead of waiting for another change.
 """
@@ -146,6 +150,34 @@ def _ran(refs: SessionRefs, e: Expectation, phase: str | None) -> bool:
     return any(n == node and (phase is None or p == phase) for p, n in refs.ran)
 
 
+def _anchors(step: Step) -> list[int | None]:
+    """For each of ``step``'s expectations, the index of the ``step = x`` promise it follows within the same
+    ``do:`` (the state it describes is the one right after x ran), or None."""
+    anchor: int | None = None
+    out: list[int | None] = []
+    for kind, item in step.program:
+        if kind == "do":
+            anchor = None
+        elif kind == "expect" and isinstance(item, Expectation):
+            out.append(anchor)
+            if item.ref == "step" and item.op == "=":
+                anchor = len(out) - 1
+    return out if len(out) == len(step.expects) else [None] * len(step.expects)
+
+
+def _ran_past(refs: SessionRefs, e: Expectation, phase: str | None) -> int:
+    """How many steps the last action ran after it ran ``step = x``'s x (in ``phase`` when known): 0 when it
+    stopped there or did not run x. Backward all runs past z, so step 2's "b.grad is None" was passed through."""
+    try:
+        node = refs.node_id(e.value) if isinstance(e.value, str) else e.value
+    except Exception:  # a node renamed or deleted
+        return 0
+    at = [i for i, (p, n) in enumerate(refs.ran) if n == node and (phase is None or p == phase)]
+    if not at:
+        return 0
+    return sum(1 for p, _ in refs.ran[at[-1] + 1:] if phase is None or p == phase)
+
+
 def _holds(refs: SessionRefs, e: Expectation, phase: str | None = None) -> bool:
     """Whether the promise holds in ``refs``'s session; anything it can't read (a node renamed or deleted, a
     value not computed yet) counts as not holding. ``phase``: the direction a ``step`` promise is about."""
@@ -181,7 +213,11 @@ class Checklist:
                    for step in lesson.steps]
         self.texts = [[(t, e) for t, e, _ in items if t is not None] for items in phrased]
         self.phases = [[phase for t, _, phase in items if t is not None] for items in phrased]
+        anchors = [_anchors(step) for step in lesson.steps]
+        self.anchors = [[a for a, (t, _, _) in zip(row, items) if t is not None] for row, items in
+                        zip(anchors, phrased)]  # every shipped promise is phrasable: the indices agree
         self.ticked = [[False] * len(items) for items in self.texts]
+        self.passed = [[0] * len(items) for items in self.texts]  # ticked as passed through: steps back to see it
         self.current = self._with_promises(0)
 
     def _with_promises(self, start: int) -> int:
@@ -196,7 +232,8 @@ class Checklist:
 
     def items(self, step_index: int) -> list[tuple[str, bool]]:
         """``[(text, ticked)]`` of a step's phrasable promises, in written order."""
-        return [(t, done) for (t, _), done in zip(self.texts[step_index], self.ticked[step_index])]
+        return [(t + _passed_note(n), done) for (t, _), done, n in
+                zip(self.texts[step_index], self.ticked[step_index], self.passed[step_index])]
 
     def update(self, refs: SessionRefs) -> bool:
         """Tick what came true in ``refs``'s session; True when a tick (or the current step) changed."""
@@ -218,11 +255,32 @@ class Checklist:
         for i in range(min(self.current + 1, len(self.texts))):
             for k, (_, e) in enumerate(self.texts[i]):
                 if self.ticked[i][k]:
+                    if self.passed[i][k] and _holds(refs, e, self.phases[i][k]):  # stepped back to it: seen
+                        self.passed[i][k], changed = 0, True
                     continue
-                if not _holds(refs, e, self.phases[i][k]):
+                if _holds(refs, e, self.phases[i][k]):
+                    self.ticked[i][k] = changed = True
+                    continue
+                past = self._ran_past(refs, i, k)
+                if not past:
                     break
-                self.ticked[i][k] = changed = True
+                self.ticked[i][k], self.passed[i][k], changed = True, past, True
         return changed
+
+    def _ran_past(self, refs: SessionRefs, i: int, k: int) -> int:
+        """Steps the last action ran past the state promise ``k`` of step ``i`` describes (0: not passed)."""
+        anchor = self.anchors[i][k] if k < len(self.anchors[i]) else None
+        if anchor is None or not refs.ran:
+            return 0
+        return _ran_past(refs, self.texts[i][anchor][1], self.phases[i][anchor])
+
+
+def _passed_note(steps_back: int) -> str:
+    """What a promise passed through in one go says: how to see it."""
+    if not steps_back:
+        return ""
+    times = "once" if steps_back == 1 else f"{steps_back} times"
+    return f" (passed in one go: Step back {times} to see it)"
 
 
 def metrics_of_run(run: Run | None) -> list[dict[str, float | None]]:
