@@ -441,8 +441,13 @@ class LinalgVectorNorm(Function):
         zero = const(ctx.zero)
         if p == 2:  # NOTE: torch's norm_backward: grad * (self / norm).masked_fill_(norm == 0, 0)
             return mul(g, a / (norm + zero) * (1 - zero))
-        scale = g / (norm + zero) * (1 - zero)  # NOTE: a zero norm has zero gradient, as in PyTorch
         absx = mul(a, const(ctx.sign))
+        if p < 1:  # NOTE: torch's norm_backward: sgn(x) |x|^(p-1) (0 where x is 0) * grad * norm^(1-p)
+            powered = where(a == 0, 0.0, absx.pow(p - 1))
+            return mul(mul(const(ctx.sign), powered), g * norm.pow(1 - p))
+        scale = g / (norm + zero) * (1 - zero)  # NOTE: a zero norm has zero gradient, as in PyTorch
+        if p < 2:  # sgn(x) |x|^(p-1) * grad / norm^(p-1): no 0 * inf where an element is 0
+            return mul(mul(const(ctx.sign), absx.pow(p - 1)), scale / (norm + zero).pow(p - 2))
         return mul(mul(a, absx.pow(p - 2)), scale / (norm + zero).pow(p - 2))
 
     @staticmethod

@@ -68,7 +68,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("linalg.lu", "float64"): "core's backward raised NotImplementedError: lu_factor's backward is implemented for squ",
     ("linalg.lu_factor", "float64"): "core's backward raised NotImplementedError: lu_factor's backward is implemented",
     ("linalg.lu_factor_ex", "float64"): "core's backward raised NotImplementedError: lu_factor's backward is implement",
-    ("linalg.norm.subgradients_at_zero", "float64"): "rtol=1e-07 grad[0] nan location mismatch: ACTUAL: array([nan, na",
     ("linalg.pinv.hermitian", "float64"): "rtol=1e-07 grad[0] Mismatched elements: 25 / 25 (100%) First 5 mismatches a",
     ("linalg.pinv.singular", "float64"): "rtol=1e-07 grad[0] Mismatched elements: 6 / 6 (100%) First 5 mismatches are",
     ("lu", "float64"): "core's backward raised NotImplementedError: lu_factor's backward is implemented for square",

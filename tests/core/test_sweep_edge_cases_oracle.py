@@ -205,3 +205,10 @@ def test_solvers_take_a_zero_by_zero_system(torch):
     check(lambda lib, a, b: tuple(lib.linalg.solve_ex(a, b)), [np.zeros((0, 0)), np.zeros(0)], torch)
     check(lambda lib, a, b: lib.linalg.ldl_solve(a, lib.zeros(0, dtype=lib.int32), b),
           [np.zeros((0, 0)), np.zeros((0, 5))], torch)
+
+
+@pytest.mark.parametrize("ord", [0.5, -1, -0.5, 1.2, 1.5, 2.5, 3])
+@pytest.mark.parametrize("x", [[0.0] * 5, [0.0, 1.0, -2.0, 0.0, 3.0]])
+def test_vector_norm_below_order_two_has_torch_subgradients_at_zero(torch, ord, x):
+    check_grads(lambda lib, t: lib.linalg.norm(t, ord), [np.array(x)], torch, rtol=1e-12)
+    check_grads(lambda lib, t: lib.linalg.vector_norm(t, ord), [np.array(x)], torch, rtol=1e-12)
