@@ -341,3 +341,43 @@ def features(builder, nodes, shape=(2, 3, 32, 32)):
     with torch.no_grad():
         show("eval", extractor(x))
     print(type(extractor).__name__, extractor.training)
+
+
+def api_tour():
+    """torchvision.models' registry as its documentation shows it: ``list_models`` (all, and per module),
+    ``get_model_weights``/``get_weight`` and a weights enum's metadata (no download: the ``num_params`` in the
+    metadata against a model built with ``weights=None``), and each preset's ``transforms()`` (classification,
+    segmentation, video, optical flow, detection) applied to seeded tensors."""
+    from torchvision import models
+
+    names = models.list_models()
+    print(len(names), names[:5], names[-3:])
+    for module in (models.detection, models.segmentation, models.video, models.optical_flow, models.quantization):
+        print(module.__name__.split(".")[-1], models.list_models(module=module)[:4])
+    print(models.list_models(include=["resnet*", "*v3*"], exclude=["*large*"]))
+    for name in ("mobilenet_v3_small", "squeezenet1_1", "shufflenet_v2_x0_5"):
+        weights = models.get_model_weights(name)
+        default = weights.DEFAULT
+        print(name, weights.__name__, [w.name for w in weights], default.url.split("/")[-1])
+        print("  ", default.meta["num_params"], default.meta["min_size"], len(default.meta["categories"]),
+              default.meta["categories"][:3], sorted(default.meta["_metrics"]["ImageNet-1K"].items()))
+        torch.manual_seed(0)
+        model = models.get_model(name, weights=None)
+        print("   built", sum(p.numel() for p in model.parameters()) == default.meta["num_params"])
+    print(models.get_weight("ResNet50_Weights.IMAGENET1K_V2").meta["recipe"])
+    picture = image((3, 120, 160))
+    for weights in (models.ResNet50_Weights.IMAGENET1K_V2, models.ViT_B_16_Weights.IMAGENET1K_SWAG_E2E_V1,
+                    models.segmentation.FCN_ResNet50_Weights.DEFAULT):
+        preset = weights.transforms()
+        print(preset)
+        show(weights.name, preset(picture))
+    clip = image((4, 3, 72, 96))
+    preset = models.video.R3D_18_Weights.DEFAULT.transforms()
+    print(preset)
+    show("video", preset(clip))
+    preset = models.optical_flow.Raft_Small_Weights.DEFAULT.transforms()
+    print(preset)
+    show("flow", preset(image((1, 3, 32, 40)), image((1, 3, 32, 40), seed=1)))
+    preset = models.detection.FasterRCNN_ResNet50_FPN_Weights.DEFAULT.transforms()
+    print(preset)
+    show("detection", preset(picture))

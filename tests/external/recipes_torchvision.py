@@ -272,3 +272,5 @@ RECIPES += [
               "mask_resize", "lambda s: resize(s['masks'], [24, 32])",
               "mask_flip", "lambda s: vertical_flip(s['masks'])", "size", "lambda s: get_size(s['image'])")),
 ]
+
+RECIPES += [_model("api", "tv.api_tour()")]
