@@ -12,22 +12,14 @@ norms warn that they are deprecated once per process, or every time under ``set_
 
 from __future__ import annotations
 
-import warnings
-
 import core
+from core._warn_once import warn_once
 from core.autograd.function import Function
-
-_warned: set = set()
 
 
 def _deprecated(name: str, instead: str) -> None:
-    from core._global_flags import is_warn_always_enabled
-
-    if name in _warned and not is_warn_always_enabled():
-        return
-    _warned.add(name)
-    warnings.warn(f"at::{name} is deprecated and it is just left for JIT compatibility. It will be removed in a "
-                  f"future PyTorch release. Please use `{instead}` instead", UserWarning, stacklevel=3)
+    warn_once(f"at::{name}", f"at::{name} is deprecated and it is just left for JIT compatibility. It will be "
+              f"removed in a future PyTorch release. Please use `{instead}` instead")  # (PyTorch's TORCH_WARN_ONCE)
 __all__ = ["native_layer_norm", "native_batch_norm", "native_dropout", "conv_tbc", "constant_pad_nd",
            "frobenius_norm", "nuclear_norm", "native_group_norm", "native_channel_shuffle", "norm_except_dim",
            "convolution", "ctc_loss", "affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d",

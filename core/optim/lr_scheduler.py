@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, SupportsFloat, TypedDict, 
 from weakref import ref
 
 from core._tensor import Tensor
+from core._user_warning import warn_in_core as _warn_in_core
 from core.optim.optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR", "LambdaLR",
@@ -135,6 +136,12 @@ class _LRScheduler(LRScheduler):
     """The base class's pre-2.0 name, kept by PyTorch for subclasses written against it."""
 
 
+def _warn_get_lr_called_within_step(scheduler) -> None:
+    """PyTorch's note when a built-in schedule's ``get_lr`` is called outside ``step`` (it names torch's file)."""
+    if not scheduler._get_lr_called_within_step:
+        _warn_in_core("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.")
+
+
 def _lrs(scheduler) -> list:
     """The groups' rates, a Tensor rate cloned (PyTorch's ``_param_groups_val_list``: no aliasing)."""
     return [group["lr"].clone() if isinstance(group["lr"], Tensor) else group["lr"]
@@ -158,6 +165,7 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return _lrs(self)
         return [lr * self.gamma for lr in _lrs(self)]
@@ -174,6 +182,7 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch not in self.milestones:
             return _lrs(self)
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in _lrs(self)]
@@ -191,6 +200,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self._is_initial:  # NOTE: the constructor's step keeps the rate, also when resuming at a later epoch
             return _lrs(self)
         return [lr * self.gamma for lr in _lrs(self)]
@@ -207,6 +217,7 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         e, T, lo = self.last_epoch, self.T_max, self.eta_min
         if self._is_initial:  # NOTE: as ExponentialLR: no step of the schedule at construction, whatever the epoch
             return _lrs(self)
@@ -234,6 +245,7 @@ class LambdaLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
 
     def state_dict(self) -> dict:
@@ -334,6 +346,7 @@ class OneCycleLR(LRScheduler):
         return anneal(*args, **kwargs)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         step = self.last_epoch
         if step > self.total_steps:
             raise ValueError(f"Tried to step {step} times. The specified number of total steps is {self.total_steps}")

@@ -19,6 +19,7 @@ from core.optim.lr_scheduler import (
     _lrs,
     _per_group,
     _set_lr,
+    _warn_get_lr_called_within_step,
     lambdas_state_dict,
     load_lambdas_state_dict,
     set_momentum,
@@ -38,6 +39,7 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0:
             return [lr * self.factor for lr in _lrs(self)]
         if self.last_epoch != self.total_iters:
@@ -60,6 +62,7 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         e, start, end = self.last_epoch, self.start_factor, self.end_factor
         if e == 0:
             return [lr * start for lr in _lrs(self)]
@@ -84,6 +87,7 @@ class MultiplicativeLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch > 0:
             return [lr * fn(self.last_epoch) for lr, fn in zip(_lrs(self), self.lr_lambdas)]
         return _lrs(self)
@@ -103,6 +107,7 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         e, total = self.last_epoch, self.total_iters
         if e == 0 or e > total:
             return _lrs(self)
@@ -129,6 +134,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         return [self.eta_min + (b - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
                 for b in self.base_lrs]
 
@@ -223,6 +229,7 @@ class CyclicLR(LRScheduler):
         return self._scale_fn_ref(x)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1.0 + self.last_epoch / self.total_size - cycle
         scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)

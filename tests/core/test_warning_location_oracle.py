@@ -34,6 +34,11 @@ def _scheduler_before_optimizer(lib):
     lib.optim.lr_scheduler.StepLR(optimizer, 1).step()
 
 
+def _get_lr_outside_step(lib):
+    optimizer = lib.optim.SGD(lib.nn.Linear(2, 2).parameters(), lr=0.1)
+    return lib.optim.lr_scheduler.StepLR(optimizer, 1).get_lr()
+
+
 def _scheduler_epoch(lib):
     optimizer = lib.optim.SGD(lib.nn.Linear(2, 2).parameters(), lr=0.1)
     scheduler = lib.optim.lr_scheduler.StepLR(optimizer, 1)
@@ -122,6 +127,13 @@ def _gradcheck_float32(lib):
     return lib.autograd.gradcheck(lambda x: x * 2, lib.ones(2, requires_grad=True), atol=1e-2, rtol=1e-2, eps=1e-3)
 
 
+def _functional_attention_mismatched_masks(lib):
+    x, w, ow = lib.ones(2, 1, 4), lib.ones(12, 4), lib.ones(4, 4)
+    return lib.nn.functional.multi_head_attention_forward(
+        x, x, x, 4, 2, w, lib.zeros(12), None, None, False, 0.0, ow, lib.zeros(4),
+        key_padding_mask=lib.zeros(1, 2, dtype=lib.bool), attn_mask=lib.zeros(2, 2))
+
+
 def _istft_short(lib):
     window = lib.ones(16)
     spectrum = lib.stft(lib.ones(64), 16, window=window, return_complex=True)
@@ -144,6 +156,7 @@ CASES = {
     "as_tensor list of ndarrays": lambda lib: lib.tensor([np.ones(2), np.ones(2)]),
     "scheduler before optimizer": _scheduler_before_optimizer,
     "scheduler epoch": _scheduler_epoch,
+    "scheduler get_lr outside step": _get_lr_outside_step,
     "torch.range": lambda lib: lib.range(0, 3),
     "meshgrid indexing": lambda lib: lib.meshgrid(lib.ones(2), lib.ones(2)),
     "uint8 index": lambda lib: lib.ones(3)[lib.tensor([1, 0, 1], dtype=lib.uint8)],
@@ -233,6 +246,8 @@ CASES = {
     "TransformerEncoder nested": lambda lib: lib.nn.TransformerEncoder(lib.nn.TransformerEncoderLayer(4, 2), 1,
                                                                        enable_nested_tensor=True),
     "MultiheadAttention mismatched masks": _mismatched_attention_masks,
+    "F.multi_head_attention_forward mismatched masks": _functional_attention_mismatched_masks,
+    "at::frobenius_norm": lambda lib: lib.frobenius_norm(lib.ones(2, 2), [0, 1]),
     "complex module": lambda lib: lib.nn.Linear(2, 2).to(lib.complex64),
     "non-full backward hook": _legacy_backward_hook,
     "meta load_state_dict": _meta_load_state_dict,

@@ -10,9 +10,9 @@ at padded keys.
 from __future__ import annotations
 
 import math
-import warnings
 
 import core
+from core._user_warning import warn_in_core
 from core.amp import _casting as _autocast
 from core.backends import cuda as _sdp_flags
 from core.nn._fused_names import fused_name
@@ -133,8 +133,8 @@ def _canonical_mask(mask, name: str, other_type, other_name: str, target_type):
     if mask.dtype is not core.bool and not mask.is_floating_point():
         raise AssertionError(f"only bool and floating types of {name} are supported")
     if other_type is not None and mask.dtype is not other_type:
-        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use same type for both "
-                      "instead.", stacklevel=3)
+        warn_in_core(f"Support for mismatched {name} and {other_name} is deprecated. Use same type for both "
+                     "instead.")  # (torch's names its functional.py, or activation.py from the module)
     if mask.dtype is core.bool:
         return core.zeros_like(mask, dtype=target_type).masked_fill(mask, -math.inf)
     return mask
