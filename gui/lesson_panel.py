@@ -31,7 +31,7 @@ from PySide6.QtGui import QAction, QFont, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import QMenu, QTextBrowser, QVBoxLayout, QWidget
 
 from core.nodegraph.files import io as files
-from core.nodegraph.lessons.checklist import Checklist, metrics_of_run, promise_text
+from core.nodegraph.lessons.checklist import TRAINED, Checklist, metrics_of_run, promise_text
 from core.nodegraph.lessons.runner import SessionRefs
 from core.nodegraph.lessons.texts import (
     EXAMPLES_DIR,
@@ -259,7 +259,10 @@ class LessonController:
             self._check.start()
 
     def _on_run_started(self, _run: Run) -> None:
+        """A training run is the learner's action: noted as ``TRAINED`` (it passes through lesson 6's Zero, Forward,
+        Backward and Step)."""
         self.loop_metrics = None
+        self._ran, self._ran_checked = [TRAINED], False
 
     def check_promises(self) -> None:
         """Tick the open lesson's promises that came true in the window's session; redraw the text if any did."""

@@ -108,3 +108,20 @@ def test_backward_all_from_the_toolbar_ticks_lesson_four_to_the_end(qtbot, windo
     qtbot.waitUntil(lambda: "Step back 5 times" not in _text(browser), timeout=10000)
     assert "☑ b.grad is None" in _text(browser).splitlines()
     assert window.bridge.session.grad("n3") is None
+
+
+def test_train_first_in_lesson_six_ticks_the_training_steps_parts(qtbot, window):
+    """A newcomer who presses Train in lesson 6 before stepping ran Zero, Forward, Backward and Step in its first
+    training step: the checklist ticks them (what no longer holds as passed, saying how to see it)."""
+    from tests.gui.real_input import click, show_dock
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    shown(qtbot, window)
+    open_example(qtbot, window, "06-training-step")
+    browser = window.lessons.panel.browser
+    show_dock(qtbot, window, window.training.docks["train"])
+    click(window.training.panel.buttons["Train"])
+    _wait_ticked(qtbot, browser, "loss is 11.1638 (passed by Train: Reset, then step through to see it)",
+                 "model.weight.grad.shape is [1, 4]", "the first loss is 11.1638")
+    text = _text(browser)
+    assert "☐ model.weight.grad is None" not in text and "☐ loss is 11.1638" not in text

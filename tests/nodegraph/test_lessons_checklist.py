@@ -224,3 +224,28 @@ def test_a_promise_that_is_not_passed_through_still_waits():
     checklist.update(SessionRefs(run.session, ran=ran))
     assert _ticks(checklist, 0) == [True, True] + [False] * 5
     assert not any(checklist.passed[0])
+
+
+def test_train_first_in_lesson_six_passes_through_zero_forward_backward_and_step():
+    """A learner who presses Train before stepping through lesson 6 ran Zero, Forward, Backward and Step in its first
+    training step: those steps tick (what no longer holds as passed, saying how to see it) and 'The loop' ticks
+    from the same run."""
+    from core.nodegraph.lessons.checklist import TRAINED
+
+    run, checklist = _learner(LESSONS["06-training-step"])
+    metrics = list(run.session.train(100))
+    checklist.update(SessionRefs(run.session, metrics=metrics, ran=[TRAINED]))
+    assert all(all(_ticks(checklist, i)) for i in range(5)), [checklist.items(i) for i in range(5)]
+    assert "loss is 11.1638 (passed by Train: Reset, then step through to see it)" in dict(checklist.items(1))
+    assert dict(checklist.items(1))["model.weight.shape is [1, 4]"] is True, "what still holds ticks plainly"
+    assert not any(_ticks(checklist, 5)), "the buggy loop waits for its own run"
+
+
+def test_a_training_run_passes_no_step_of_a_lesson_whose_steps_do_more_than_train():
+    """Lesson 10's steps set losses and read hints: Train passes none of them."""
+    run, checklist = _learner(LESSONS["10-diagnosing"])
+    from core.nodegraph.lessons.checklist import TRAINED
+
+    metrics = list(run.session.train(3))
+    checklist.update(SessionRefs(run.session, metrics=metrics, ran=[TRAINED]))
+    assert not any(n for row in checklist.passed for n in row)

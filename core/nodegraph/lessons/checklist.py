@@ -20,6 +20,8 @@ so a learner who presses Forward all at once ticks step 1 whole. An action that 
 b, ...) passed through the state the promises after ``step = x`` describe: one that does not hold at the end is
 ticked as passed, with how to see it ("b.grad is None (passed in one go: Step back 5 times to see it)"), so the
 checklist follows a learner who pressed the big button; it is ticked plainly once the learner steps back to it.
+Likewise a training run (``TRAINED`` in ``ran``) passes through the steps that do only what one training step does,
+before a step that trains (lesson 6's Zero, Forward, Backward, Step, for a learner who presses Train first).
 When a step completes on an action that steps in
 the direction of the next step's ``do:`` (lesson 6: "Zero" held already and the learner pressed Forward all, as
 "Forward" says), the next step is checked against that action too instead of waiting for another change.
@@ -130,6 +132,24 @@ def promise_text(e: Expectation, graph: Graph | None = None) -> str | None:
 
 
 _PHASES = {"forward_step": "forward", "forward": "forward", "backward_step": "backward", "backward": "backward"}
+_LOOP_PARTS = {"zero_grad", "forward", "backward", "optimizer_step"}  # what one training step does, in that order
+TRAINED = ("train", "")  # the ``ran`` entry of a training run (the GUI's Train, a ``train`` action)
+
+
+def _loop_parts(lesson: Lesson) -> list[bool]:
+    """For each step, whether it does only parts of a training step, in a run of such steps right before a step
+    that trains (lesson 6's Zero, Forward, Backward, Step): a learner who presses Train first ran through them."""
+    out = [False] * len(lesson.steps)
+    before_training = False
+    for i in reversed(range(len(lesson.steps))):
+        dos = {item.name for kind, item in lesson.steps[i].program if kind == "do" and isinstance(item, Action)}
+        if "train" in dos:
+            before_training = True
+        elif dos and dos <= _LOOP_PARTS and before_training:
+            out[i] = True
+        else:
+            before_training = False
+    return out
 
 
 def _phases(step: Step) -> list[str | None]:
@@ -218,6 +238,7 @@ class Checklist:
                         zip(anchors, phrased)]  # every shipped promise is phrasable: the indices agree
         self.ticked = [[False] * len(items) for items in self.texts]
         self.passed = [[0] * len(items) for items in self.texts]  # ticked as passed through: steps back to see it
+        self.loop_parts = _loop_parts(lesson)
         self.current = self._with_promises(0)
 
     def _with_promises(self, start: int) -> int:
@@ -239,14 +260,19 @@ class Checklist:
         """Tick what came true in ``refs``'s session; True when a tick (or the current step) changed."""
         changed = False
         done = {phase for phase, _ in refs.ran}  # the directions the learner's last action stepped in
+        if "train" in done:  # each training step runs a forward and a backward pass
+            done |= {"forward", "backward"}
         while True:
             changed = self._tick_reached(refs) or changed
             if self.current >= len(self.texts) or not all(self.ticked[self.current]):
                 return changed
+            completed = self.current
             self.current, changed = self._with_promises(self.current + 1), True
-            if self.current >= len(self.texts) or not done & set(self.phases[self.current]):
+            if self.current >= len(self.texts) or not (done & set(self.phases[self.current])
+                                                        or "train" in done and self.loop_parts[completed]):
                 return changed  # checked from the next change on
-            # else the action was the next step's own (a learner who skipped a step that held already pressed
+            # else the action was the next step's own (a training run is a training step's parts; a learner who
+            # skipped a step that held already pressed
             # Forward all as the next one says): its promises are checked against it now
 
     def _tick_reached(self, refs: SessionRefs) -> bool:
@@ -270,15 +296,22 @@ class Checklist:
     def _ran_past(self, refs: SessionRefs, i: int, k: int) -> int:
         """Steps the last action ran past the state promise ``k`` of step ``i`` describes (0: not passed)."""
         anchor = self.anchors[i][k] if k < len(self.anchors[i]) else None
+        if self.loop_parts[i] and TRAINED in refs.ran:
+            return TRAINED_PAST
         if anchor is None or not refs.ran:
             return 0
         return _ran_past(refs, self.texts[i][anchor][1], self.phases[i][anchor])
+
+
+TRAINED_PAST = -1  # ``Checklist.passed`` of a promise that a training run passed through
 
 
 def _passed_note(steps_back: int) -> str:
     """What a promise passed through in one go says: how to see it."""
     if not steps_back:
         return ""
+    if steps_back == TRAINED_PAST:
+        return " (passed by Train: Reset, then step through to see it)"
     times = "once" if steps_back == 1 else f"{steps_back} times"
     return f" (passed in one go: Step back {times} to see it)"
 

@@ -93,7 +93,8 @@ class SessionRefs:
 
     ``metrics`` are the last training's per-step dicts (``Session.train``'s; ``losses.*``, ``accuracy.last`` and
     ``val_*.last`` read them), ``last_node`` the graph node the last stepping action ran (``step``), ``ran`` the
-    ``(phase, node)`` of every step that action ran (Forward all runs several; the checklist reads it) and ``hints``
+    ``(phase, node)`` of every step that action ran (Forward all runs several; ``("train", "")`` for a training
+    run; the checklist reads it) and ``hints``
     a callable giving the current diagnostic hints (None: ``hints`` refs raise LessonError). ``names``, the
     lesson's own graph, names the nodes that the session's document leaves untitled (the start document is
     lesson 4's graph with some titles left out)."""
