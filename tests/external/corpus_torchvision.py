@@ -193,9 +193,10 @@ def _refusal(name, fn):
 
 def ops_tour():
     """torchvision.ops as its tests use them: box geometry, IoU variants and their losses with gradients, focal
-    loss, stochastic depth, DropBlock, RoIAlign's pure-Python path (taken without the C++ ops), the FPN and
-    multi-scale RoIAlign a detector builds, the conv/norm/activation blocks; ``nms`` and ``roi_pool`` need the C++
-    ops and refuse."""
+    loss, stochastic depth, DropBlock, the FPN a detector builds, the conv/norm/activation blocks; ``nms`` and
+    ``roi_pool`` need the C++ ops and refuse. Not ``roi_align`` (nor ``MultiScaleRoIAlign``): without the C++ ops
+    it runs its Python version through ``torch.compile``, which in torch's run means Inductor compiling C++ (9 s
+    a call, and a compiler on the machine)."""
     from collections import OrderedDict
 
     from torchvision import ops
@@ -234,20 +235,10 @@ def ops_tour():
     show("drop_block3d", ops.drop_block3d(x.unsqueeze(2).expand(4, 3, 4, 8, 8), 0.2, 3, training=True))
     _refusal("nms", lambda: ops.nms(boxes, torch.rand(6), 0.5))
     _refusal("roi_pool", lambda: ops.roi_pool(x, [boxes[:2] / 8], 2))
-    features = torch.randn(2, 4, 16, 16, requires_grad=True)
-    rois = [boxes[:3] / 4, boxes[3:] / 4]
-    pooled = ops.roi_align(features, rois, output_size=(3, 3), spatial_scale=0.5, sampling_ratio=2, aligned=True)
-    pooled.square().sum().backward()
-    show("roi_align", pooled)
-    show("roi_align grad", features.grad)
-    show("RoIAlign adaptive", ops.RoIAlign(2, 0.25, -1)(features.detach(), torch.cat(
-        [torch.tensor([[0.0], [1.0], [1.0]]), boxes[:3]], 1)))
     fpn = ops.FeaturePyramidNetwork([4, 8], 6, extra_blocks=ops.feature_pyramid_network.LastLevelMaxPool())
     maps = OrderedDict([("0", torch.randn(2, 4, 16, 16)), ("1", torch.randn(2, 8, 8, 8))])
     pyramid = fpn(maps)
     show("fpn", dict(pyramid))
-    pooler = ops.MultiScaleRoIAlign(["0", "1"], 3, 2)
-    show("multiscale", pooler(pyramid, [boxes[:3], boxes[3:]], [(64, 64), (64, 64)]))
     blocks = [ops.Conv2dNormActivation(4, 8, 3, stride=2), ops.SqueezeExcitation(8, 2),
               ops.Conv2dNormActivation(8, 8, 1, norm_layer=ops.FrozenBatchNorm2d, activation_layer=torch.nn.Hardswish),
               ops.Permute([0, 2, 3, 1]), ops.MLP(8, [16, 4], dropout=0.1, activation_layer=torch.nn.GELU)]
