@@ -339,8 +339,10 @@ def api_tour():
     ``get_model_weights``/``get_weight`` and a weights enum's metadata (no download: the ``num_params`` in the
     metadata against a model built with ``weights=None``), and each preset's ``transforms()`` (classification,
     segmentation, video, optical flow, detection) applied to seeded tensors."""
+    import torchvision
     from torchvision import models
 
+    print(torchvision.__version__, torchvision.get_image_backend(), torchvision.get_video_backend())
     names = models.list_models()
     print(len(names), names[:5], names[-3:])
     for module in (models.detection, models.segmentation, models.video, models.optical_flow, models.quantization):

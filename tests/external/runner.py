@@ -204,6 +204,7 @@ class _TorchAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
+_TORCHVISION_COMMIT = "8fb87713a24951e639c494b0f2a8a81b5f8e33a6"  # recipes_torchvision's pin (the v0.28.0 release)
 _TORCHVISION_KEPT = ("torchvision.datasets", "torchvision.io")  # stubs still (datasets download; io decodes in C++)
 
 
@@ -264,9 +265,11 @@ def _real_torchvision(folder: str):
     """Where a script's folder holds torchvision's own Python package (fetched beside it, ``recipes_torchvision.py``),
     ``import torchvision`` loads that package instead of the stub, in both runs. What needs its compiled extension
     stays out: ``_meta_registrations``/``_autograd_registrations`` (which register ``torch.ops.torchvision``'s C++
-    kernels) are empty modules, ``datasets`` and ``io`` stay stubs, and ``PIL.Image.Image`` is a class no image is an
-    instance of (Pillow is not installed: the transforms take tensors). Its ``extension`` module runs as it is and
-    finds no ``_C`` library (``_has_ops()`` is False, as in a torchvision built without its C++ ops)."""
+    kernels) are empty modules, ``datasets`` and ``io`` stay stubs, and Pillow's modules are stubs whose
+    ``Image.Image`` is a class no image is an instance of (Pillow is not installed: the transforms take tensors).
+    ``version``, which torchvision's setup writes (it is not in the repository), says 0.28.0+cpu. Its ``extension``
+    module runs as it is and finds no ``_C`` library (``_has_ops()`` is False, as in a torchvision built without its
+    C++ ops)."""
     if not os.path.isfile(os.path.join(folder, "torchvision", "__init__.py")):
         yield
         return
@@ -276,6 +279,8 @@ def _real_torchvision(folder: str):
             del sys.modules[name]
     for name in ("torchvision._meta_registrations", "torchvision._autograd_registrations"):
         sys.modules[name] = types.ModuleType(name)
+    version = sys.modules["torchvision.version"] = types.ModuleType("torchvision.version")  # setup.py writes it
+    version.__version__, version.git_version, version.cuda = "0.28.0+cpu", _TORCHVISION_COMMIT, None
     saved_pil = {n: sys.modules.get(n) for n in _PIL_PARTS}
     sys.modules.update(_pil_without_images())
     finder = _TorchvisionFinder(folder)
