@@ -11,7 +11,7 @@ import numpy as np
 
 import core
 from core._arg_types import require_tensors
-from core._backend import to_numpy_array
+from core._backend import to_numpy_array, xp_of
 from core.autograd.function import Function
 from core.ops.counting import histogram_range
 from core.ops.reduction import _return_type
@@ -50,7 +50,7 @@ class _Igamma(Function):
 
         ctx.upper = upper
         ctx.save_for_backward(a, x)
-        p = gamma_cdf(a, x)._data
+        p = _igamma_bounds(a._data, x._data, gamma_cdf(a, x)._data)
         return 1 - p if upper else p
 
     @staticmethod
@@ -61,6 +61,17 @@ class _Igamma(Function):
                                "implemented.")
         density = core.exp((a - 1) * core.log(x) - x - core.lgamma(a))
         return None, (-grad if ctx.upper else grad) * density
+
+
+def _igamma_bounds(a, x, p):
+    """P(a, x) at PyTorch's (SciPy's) boundary values: NaN for a negative a or x, or a = 0 with x <= 0, or both
+    infinite; 1 for a = 0 < x or an infinite x; 0 for x = 0 < a or an infinite a."""
+    xp = xp_of(p)
+    with np.errstate(invalid="ignore"):
+        p = xp.where((a == 0) & (x > 0) | xp.isinf(x) & (a > 0), 1.0, p)
+        p = xp.where((x == 0) & (a > 0) | xp.isinf(a) & (x > 0), 0.0, p)
+        bad = (x < 0) | (a < 0) | (a == 0) & (x <= 0) | xp.isinf(a) & xp.isinf(x)
+        return xp.where(bad, xp.nan, p).astype(p.dtype, copy=False)
 
 
 def _igamma(input, other, upper, out):

@@ -68,8 +68,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("chalf", "float32"): "core raised TypeError: core has no complex32 tensors (NumPy has no complex32 type): use co",
     ("chalf", "float64"): "core raised TypeError: core has no complex32 tensors (NumPy has no complex32 type): use co",
     ("chalf", "int64"): "core raised TypeError: core has no complex32 tensors (NumPy has no complex32 type): use co",
-    ("igamma", "float64"): "rtol=1e-07 out nan location mismatch: ACTUAL: array([[nan, nan, nan, nan, nan]",
-    ("igammac", "float64"): "rtol=1e-07 out nan location mismatch: ACTUAL: array([[nan, nan, nan, nan, nan]",
     ("linalg.lstsq", "float64"): "1 differentiable outputs, torch 2",
     ("linalg.lstsq.grad_oriented", "float64"): "1 differentiable outputs, torch 2",
     ("linalg.lu", "float64"): "core's backward raised NotImplementedError: lu_factor's backward is implemented for squ",

@@ -212,3 +212,11 @@ def test_solvers_take_a_zero_by_zero_system(torch):
 def test_vector_norm_below_order_two_has_torch_subgradients_at_zero(torch, ord, x):
     check_grads(lambda lib, t: lib.linalg.norm(t, ord), [np.array(x)], torch, rtol=1e-12)
     check_grads(lambda lib, t: lib.linalg.vector_norm(t, ord), [np.array(x)], torch, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_regularized_gamma_takes_torch_boundary_values(torch, name, dtype):
+    a = np.array([0.0, 0.0, 0.0, 1.0, -1.0, 1.0, np.inf, np.inf, 2.0, 2.0, 0.5, np.nan, 1.0], dtype=dtype)
+    x = np.array([-1.0, 0.0, 1.0, -6.0, 1.0, 0.0, 1.0, np.inf, np.inf, 1.5, 0.2, 1.0, np.nan], dtype=dtype)
+    check(lambda lib, s, t: getattr(lib, name)(s, t), [a, x], torch)
