@@ -374,3 +374,28 @@ def api_tour():
     preset = models.detection.FasterRCNN_ResNet50_FPN_Weights.DEFAULT.transforms()
     print(preset)
     show("detection", preset(picture))
+
+
+def small_ssd():
+    """torchvision's ``SSD`` (default boxes, ``SSDHead``, hard negative mining) on MobileNetV3-Small's stride-8 and
+    stride-16 stages (frozen BatchNorm), for 64x64 images and 3 classes: the detection reference's SSD at a size
+    that trains in a second."""
+    from collections import OrderedDict
+
+    from torchvision.models import mobilenet_v3_small
+    from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
+    from torchvision.models.detection.ssd import SSD, SSDHead
+    from torchvision.ops.misc import FrozenBatchNorm2d
+
+    class Backbone(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            features = mobilenet_v3_small(norm_layer=FrozenBatchNorm2d).features
+            self.stride8, self.stride16 = features[:4], features[4:9]
+
+        def forward(self, x):
+            x = self.stride8(x)
+            return OrderedDict([("0", x), ("1", self.stride16(x))])
+
+    anchors = DefaultBoxGenerator([[2], [2, 3]])
+    return SSD(Backbone(), anchors, (64, 64), 3, head=SSDHead([24, 48], anchors.num_anchors_per_location(), 3))

@@ -274,3 +274,5 @@ RECIPES += [
 ]
 
 RECIPES += [_model("api", "tv.api_tour()")]
+
+RECIPES += [_model("detection_ssd", "tv.detect(tv.small_ssd)")]
