@@ -751,3 +751,44 @@ def mlm(MLM, steps=2):
     model = _wrap(Encoder(layer, 2), lambda enc, h: enc(h, None))
     _fit(model, lambda: torch.nn.functional.cross_entropy(model(masked).reshape(-1, N_TOKENS), labels.reshape(-1),
                                                           ignore_index=0), steps=steps)
+
+
+# Captum (pytorch/captum): its own unit tests, each test file a script
+
+
+def captum_stand_ins():
+    """The matplotlib modules Captum's visualisation imports that the runner does not stub (``matplotlib.axes``,
+    ``matplotlib.image``, ``matplotlib.figure``, ``mpl_toolkits.axes_grid1``): stubs like the runner's, dropped
+    after the script."""
+    import os
+    import sys
+
+    stub = type(sys.modules["matplotlib"])
+    for name in ("matplotlib.axes", "matplotlib.image", "matplotlib.figure", "mpl_toolkits.axes_grid1"):
+        module = stub(name)
+        module.__file__ = os.path.join(os.getcwd(), "stand_in.py")
+        sys.modules[name] = module
+
+
+def run_tests(namespace, every=1):
+    """Run the script's ``unittest.TestCase`` classes (as ``python -m unittest`` would: classes and methods in name
+    order; only every ``every``-th test where the whole file takes seconds) and print each test's outcome, with the
+    last line of a failure's or error's traceback (its exception); no timings."""
+    import unittest
+
+    cases = sorted((v for v in namespace.values() if isinstance(v, type) and issubclass(v, unittest.TestCase)
+                    and v.__module__ == "__main__"), key=lambda c: c.__name__)
+    tests = [test for case in cases for test in unittest.defaultTestLoader.loadTestsFromTestCase(case)]
+    counts = {"ok": 0, "FAIL": 0, "ERROR": 0, "skip": 0}
+    for test in tests[::every]:
+        result = unittest.TestResult()
+        test.run(result)
+        outcome, detail = "ok", ""
+        for kind, found in (("FAIL", result.failures), ("ERROR", result.errors)):
+            if found:
+                outcome, detail = kind, found[0][1].strip().splitlines()[-1]
+        if result.skipped:
+            outcome, detail = "skip", result.skipped[0][1]
+        counts[outcome] += 1
+        print(f"{type(test).__name__}.{test._testMethodName}: {outcome} {detail}".rstrip())
+    print(counts)
