@@ -73,9 +73,20 @@ class _PostAccumulate:
         self.node, self.hook = node, hook
 
     def __call__(self, grad_inputs, grad_outputs):
+        """PyTorch's ``_call_hooks``: the first of the node's post-accumulate hooks runs them all, in order, each
+        given what the last one returned (the leaf until one returns something else); then any result is an
+        error."""
+        hooks = [h for h in (self.node._post_hooks or {}).values() if type(h) is _PostAccumulate]
         leaf = self.node.variable
-        result = None if leaf is None else self.hook(leaf)
-        if result is not None and result is not leaf:  # (PyTorch's checks: a tensor, then None or the leaf itself)
+        if leaf is None or not hooks or hooks[0] is not self:
+            return
+        arg, modified = leaf, False
+        for h in hooks:
+            result = h.hook(arg)
+            if result is None or result is arg:
+                continue
             if not isinstance(result, core.Tensor):
                 raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+            arg, modified = result, True
+        if modified:
             raise RuntimeError("Tensor post accumulate grad hooks should return None.")

@@ -58,6 +58,18 @@ def test_batch_norm_state_dict_versions(torch, code):
 @pytest.mark.parametrize("hook", ["lambda p: p.grad.mul_(10)", "lambda p: None", "lambda p: 0", "lambda p: p",
                                   "lambda p: p.add_(p.grad, alpha=-0.1)", "lambda p: p.detach()",
                                   "lambda p: seen.append(p.grad.clone())"])
+@pytest.mark.parametrize("second", ["lambda p: p.grad.mul_(10)", "lambda p: seen.append(type(p).__name__)",
+                                    "lambda p: p", "lambda p: None"])
+def test_post_accumulate_grad_hooks_chain_their_results(torch, hook, second):
+    """As torch's _call_hooks: each hook gets what the one before returned (the leaf until one returns something
+    else, p.grad.mul_ gives the grad, whose .grad is None); any result fails the backward after all ran."""
+    same_outcome(torch, f"seen = []; a = torch.ones(2, requires_grad=True); "
+                        f"a.register_post_accumulate_grad_hook({hook}); "
+                        f"a.register_post_accumulate_grad_hook({second}); a.sum().backward(); out = a.grad, seen")
+
+
+@pytest.mark.parametrize("hook", ["lambda p: p.grad.mul_(10)", "lambda p: None", "lambda p: 0",
+                                  "lambda p: seen.append(p.grad.clone())"])
 def test_post_accumulate_grad_hooks_must_return_none(torch, hook):
     same_outcome(torch, f"seen = []; a = torch.ones(2, requires_grad=True); "
                         f"a.register_post_accumulate_grad_hook({hook}); a.sum().backward(); out = a.grad, seen")
