@@ -12,7 +12,7 @@ import numpy as np
 from core import _dtype
 from core._arg_types import require_one_tensor, require_tensor_input, require_tensors
 from core._factories import zeros_like
-from core._tensor import Tensor
+from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import is_reduced
 from core.ops.comparison import eq, le, masked_fill, where
@@ -195,18 +195,24 @@ class Atan2(Function):
 
 
 class Hypot(Function):
+    """``sqrt(a² + b²)``; as PyTorch's, the gradients divide by the saved result (a write to it fails backward)."""
+
     node_name = "HypotBackward0"
+    saved_names = ("self", "other", "result")
 
     @staticmethod
     def forward(ctx, a, b):
         x, y, dt, xp = _arrays(a, b, _floats_only("hypot_cpu", a, b))
         _save(ctx, a, b)
-        return _result(_rounded_once(xp.hypot, x, y), dt, x, y)
+        out = _result(_rounded_once(xp.hypot, x, y), dt, x, y)
+        out = out if isinstance(out, Tensor) else new_tensor(out)
+        ctx.save_for_backward(*ctx._saved, out)
+        return out
 
     @staticmethod
     def backward(ctx, g):
         a, b = _operands(ctx)
-        out = hypot(a, b)
+        out = ctx.saved_tensors[2]
         return (g * a / out if ctx.needs_input_grad[0] else None), (g * b / out if ctx.needs_input_grad[1] else None)
 
 

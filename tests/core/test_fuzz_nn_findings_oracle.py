@@ -268,3 +268,22 @@ def test_tensor_hooks_results_are_checked(torch, site, hook):
     """A tensor hook's result must be a tensor of the gradient's type and size, as torch checks (core took any)."""
     same_outcome(torch, "def twice(g):\n    return g.long()\n"
                         f"a = torch.ones(2, requires_grad=True); {site.format(hook=hook)}; out = a.grad")
+
+
+
+_AB = "a = torch.tensor([3.0, 0.0], requires_grad=True); b = torch.tensor([4.0, 0.0], requires_grad=True); "
+
+
+@pytest.mark.parametrize("code", [
+    _AB + "h = torch.hypot(a, b); h.clamp_(0, 1); h.sum().backward(); out = a.grad",
+    _AB + "h = torch.hypot(a, b); h.sum().backward(); out = a.grad, b.grad, h.grad_fn._saved_result",
+    "a = torch.tensor([3.0, 1.0], dtype=torch.float64, requires_grad=True); b = torch.tensor([4.0, 2.0]); "
+    "h = a.hypot(b); G = torch.autograd.grad(h.sum(), a, create_graph=True); "
+    "out = G, torch.autograd.grad(G[0].sum(), a)",
+    "a = torch.tensor([3, 1]); b = torch.tensor([4.0, 2.0]); out = torch.hypot(a, b)",
+    "a = torch.tensor([3.0, 1.0], dtype=torch.float16); b = torch.tensor([4.0, 2.0], dtype=torch.float16); "
+    "out = torch.hypot(a, b)",
+])
+def test_hypot_saves_its_result(torch, code):
+    """hypot's gradients divide by its saved result, as torch's: a write to the result fails the backward."""
+    same_outcome(torch, code)
