@@ -271,19 +271,19 @@ CAPTUM_FILES = {
 CAPTUM_PACKAGE = [(f"{d}/{m}.py", f"{d}/{m}.py") for d, names in CAPTUM_FILES.items() for m in names.split()]
 
 
-def _captum(test, first_import, tail, every=1, **kw):
+def _captum(test, first_import, tail, every=1, root="tests/attr", **kw):
     """tests/attr/TEST (``layer/grad_cam``: ``tests/attr/layer/test_grad_cam.py``) with Captum's matplotlib stand-ins
     before its first Captum import and its tests run after ``tail``, its last lines (in place of
     ``unittest.main()``); ``every``: only every so many of its tests, where the whole file takes seconds."""
     folder, _, stem = test.rpartition("/")
-    path = f"tests/attr/{folder + '/' if folder else ''}test_{stem}.py"
+    path = f"{root}/{folder + '/' if folder else ''}test_{stem}.py"
     run_tests = f"import corpus_labml\ncorpus_labml.run_tests(globals(){f', every={every}' if every > 1 else ''})"
     run = (tail.replace("unittest.main()", run_tests.replace("\n", "\n    ")) if tail == "    unittest.main()"
            else f"{tail}\n\n\n{run_tests}\n")
     edits = [(first_import, f"__import__('corpus_labml').captum_stand_ins()  # matplotlib.axes...\n{first_import}"),
              (tail, run)]
-    name = stem if folder in ("layer", "neuron") else test.replace("/", "_")
-    return _r(f"captum_{name}", CAPTUM, path, edits, support=CAPTUM_PACKAGE, **kw)
+    name = stem if folder in ("layer", "neuron", "robust", "metrics", "module") else test.replace("/", "_")
+    return _r(f"captum_{name.lower()}", CAPTUM, path, edits, support=CAPTUM_PACKAGE, **kw)
 
 
 RECIPES += [
@@ -367,4 +367,60 @@ RECIPES += [
     _captum('neuron/neuron_integrated_gradients',
             'from captum._utils.typing import TensorLikeList, TensorOrTupleOfTensorsGeneric',
             '    unittest.main()', every=2),
+]
+
+RECIPES += [  # Captum's other suites: robustness attacks, metrics, stochastic gates, gradient utilities
+    _captum('robust/FGSM',
+            'from captum._utils.typing import TensorOrTupleOfTensorsGeneric',
+            '                    self, perturbed_input[i], answer[i], delta=0.01, mode="max"\n'
+            '                )', root='tests'),
+    _captum('robust/PGD',
+            'from captum.robust import PGD',
+            '            input, 0.25, 0.1, 3, labels, additional_forward_args=(add_input,), mask=mask\n'
+            '        )\n'
+            '        assertTensorAlmostEqual(\n'
+            '            self, perturbed_input, [[1.0, 6.0, -3.0]], delta=0.01, mode="max"\n'
+            '        )', root='tests'),
+    _captum('robust/attack_comparator',
+            'from captum.robust import AttackComparator, FGSM',
+            '            assertTensorAlmostEqual(self, obtained, expected)', root='tests'),
+    _captum('robust/min_param_perturbation',
+            'from captum.robust import MinParamPerturbation',
+            '        self.assertListEqual(target_inp[0], expected_list)', root='tests'),
+    _captum('metrics/infidelity',
+            'from captum._utils.typing import BaselineType, TargetType, TensorOrTupleOfTensorsGeneric',
+            '        assertTensorAlmostEqual(self, infid, expected, 0.05)\n'
+            '        return infid', root='tests'),
+    _captum('metrics/sensitivity',
+            'from captum._utils.typing import BaselineType, TargetType, TensorOrTupleOfTensorsGeneric',
+            '        assertTensorAlmostEqual(self, sens, expected_sensitivity, 0.05)\n'
+            '        return sens', root='tests'),
+    _captum('module/binary_concrete_stochastic_gates',
+            'from captum.module.binary_concrete_stochastic_gates import BinaryConcreteStochasticGates',
+            '                assert val == expected_val', root='tests'),
+    _captum('module/gaussian_stochastic_gates',
+            'from captum.module.gaussian_stochastic_gates import GaussianStochasticGates',
+            '                assert val == expected_val', root='tests'),
+    _captum('utils/common',
+            'from captum._utils.common import (',
+            '        self.assertEqual(output, (1, 13))', root='tests'),
+    _captum('utils/gradient',
+            'from captum._utils.gradient import (',
+            '            self, eval[0][0], [[-2.0, 9.0, 9.0, 9.0]], delta=0, mode="max"\n'
+            '        )', root='tests'),
+    _captum('utils/helpers',
+            'from captum.testing.helpers import BaseTest',
+            '            assertTensorAlmostEqual(self, torch.tensor([[1.0, 1.0]]), [[1.0, 0.0]])', root='tests'),
+    _captum('utils/jacobian',
+            'from captum._utils.gradient import (',
+            '                model, (a,), label, loss_fn\n'
+            '            )', root='tests'),
+    _captum('utils/sample_gradient',
+            'from captum._utils.gradient import apply_gradient_requirements',
+            '                        assert parameter.sample_grad == 0  # type: ignore', root='tests'),
+    _captum('utils/linear_model',
+            'from captum._utils.models.linear_model.model import (',
+            '            objective="ridge",\n'
+            '            bias=False,\n'
+            '        )', root='tests'),
 ]
