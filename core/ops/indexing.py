@@ -139,10 +139,8 @@ def getitem(t: Tensor, index) -> Tensor:
         out = _fast_view(t, index)
         if out is not None:
             return out
-    if t._data.ndim == 0 and not isinstance(index, tuple) and index is not None and index is not Ellipsis \
-            and not isinstance(index, (bool, Tensor, list, np.ndarray)):
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
-                         "in C++ to convert a 0-dim tensor to a number")
+    if t._data.ndim == 0:
+        _refuse_zero_dim(index)
     out, adv = apply_basic(t, parse_index(t, index), keep_full=isinstance(index, slice))
     if adv:
         return Index.apply(out, adv=adv)
@@ -200,7 +198,23 @@ def _check_number(value, dt) -> None:
         raise RuntimeError("value cannot be converted to type double without overflow")
 
 
+def _refuse_zero_dim(index) -> None:
+    """PyTorch's errors for a lone slice or integer indexing a 0-d tensor (a tuple goes the general way)."""
+    if isinstance(index, tuple) or index is None or index is Ellipsis or \
+            isinstance(index, (bool, Tensor, list, np.ndarray, np.bool_)):
+        return
+    if isinstance(index, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if isinstance(index, (int, np.integer)):
+        if index < 0:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                         "in C++ to convert a 0-dim tensor to a number")
+
+
 def setitem(t: Tensor, index, value) -> None:
+    if t._data.ndim == 0:
+        _refuse_zero_dim(index)
     if type(value) in (int, float) and _set_one_number(t, index, value):
         return
     target, adv = apply_basic(t, parse_index(t, index), keep_full=False)

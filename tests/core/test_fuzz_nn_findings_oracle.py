@@ -287,3 +287,34 @@ _AB = "a = torch.tensor([3.0, 0.0], requires_grad=True); b = torch.tensor([4.0, 
 def test_hypot_saves_its_result(torch, code):
     """hypot's gradients divide by its saved result, as torch's: a write to the result fails the backward."""
     same_outcome(torch, code)
+
+
+@pytest.mark.parametrize("line", [
+    'out = a[1:]',
+    'out = a[:]',
+    'out = a[0]',
+    'out = a[(slice(1, None),)]',
+    'out = a[0, ]',
+    'out = a[..., 0]',
+    'out = a[None, 0]',
+    'out = a[None, 1:]',
+    'a[0] = 5.',
+    'a[1:] = 5.',
+    'a[:] = 5.; out = a',
+    'a[0, ] = 5.',
+    'a[...] = 5.; out = a',
+    'a[None] = 5.; out = a',
+    'a[True] = 5.; out = a',
+    'a[-1] = 5.',
+    'out = a[-1]',
+    'out = a[np.int64(0)]',
+    'a[np.int64(-1)] = 2.',
+    'out = a[torch.tensor(0)]',
+    'a[torch.tensor(0)] = 2.',
+    "out = a['x']",
+    'a[1.5] = 2.',
+])
+def test_indexing_a_0d_tensor_says_what_torchs_says(torch, line):
+    """A slice of a 0-d tensor is 'slice() cannot be applied', a negative integer 'out of bounds for dimension 0 with
+    size 0', a string or float 'too many indices', reading or writing (core said 'invalid index' for all)."""
+    same_outcome(torch, f"import numpy as np; a = torch.tensor(1.); {line}")
