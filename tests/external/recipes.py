@@ -45,3 +45,4 @@ RECIPES += __import__("recipes_models2").RECIPES  # time series, self-supervised
 RECIPES += __import__("recipes_torchvision").RECIPES  # torchvision's models and transforms on core (helper TV)
 RECIPES += __import__("recipes_intl").RECIPES  # Japanese, Chinese and Korean books and courses (helper J)
 RECIPES += __import__("recipes_labml").RECIPES  # labml annotated paper implementations, Captum (helper s17)
+RECIPES += __import__("recipes_modern").RECIPES  # litgpt, mistral-inference, S4D, rtdl (helper s17 MODERN)
