@@ -369,6 +369,8 @@ class Permute(Function):
 
 def permute(input: Tensor, *args, dims=None):
     require_input("permute", input)
+    if dims is None and not args:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = (dims,) if dims is not None else args
     if input.is_quantized:
         return input.permute(*dims)

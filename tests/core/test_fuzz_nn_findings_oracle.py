@@ -318,3 +318,18 @@ def test_indexing_a_0d_tensor_says_what_torchs_says(torch, line):
     """A slice of a 0-d tensor is 'slice() cannot be applied', a negative integer 'out of bounds for dimension 0 with
     size 0', a string or float 'too many indices', reading or writing (core said 'invalid index' for all)."""
     same_outcome(torch, f"import numpy as np; a = torch.tensor(1.); {line}")
+
+
+@pytest.mark.parametrize("code", [
+    'out = torch.ones(2, 3).permute()',
+    'out = torch.tensor(1.).permute()',
+    'out = torch.permute(torch.ones(2))',
+    'out = torch.tensor(1.).permute(())',
+    'out = torch.tensor(1.).permute([])',
+    'out = torch.ones(2, 3).permute(1, 0)',
+    'out = torch.ones(2, 3).permute(dims=(1, 0))',
+    'out = torch.permute(torch.ones(2, 3), (1, 0))',
+    'out = torch.permute(torch.ones(2, 3), dims=[1, 0])',
+])
+def test_permute_needs_its_dims(torch, code):
+    same_outcome(torch, code)
