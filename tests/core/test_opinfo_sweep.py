@@ -93,6 +93,64 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("special.polygamma.special_polygamma_n_0", "float32"): TRIGAMMA_F32,
 }
 
+# OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)
+KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
+    "complex": "torch: RuntimeError (Expected object of scalar type ComplexDouble but got scalar); core raises nothing",
+    "cov": "torch: RuntimeError (cov(): expected aweights to have one or fewer dimensions but go); core raises nothing",
+    "gradient": "torch: RuntimeError (dim 1 appears multiple times in the list of dims); core raises nothing",
+    "masked_fill": "torch: RuntimeError (value cannot be converted to type int64_t without overf); core raises nothing",
+    "nn.functional.linear_cross_entropy": "torch: RuntimeError (K-dimensional loss defined by li); core raises nothing",
+    "nn.functional.linear_cross_entropy.chunked": "torch: RuntimeError (K-dimensional loss defin); core raises nothing",
+    "nn.functional.linear_cross_entropy.chunked_none": "torch: RuntimeError (K-dimensional loss ); core raises nothing",
+    "aminmax": "torch: RuntimeError (Expected out tensor to have dtype float, but got double ins); core raises nothing",
+    "native_layer_norm": "torch: RuntimeError (Expected weight to be of same shape as normali); core raises ValueError",
+    "nn.functional.adaptive_avg_pool1d": "torch: RuntimeError (adaptive_avg_pool2d: elements ); core raises ValueError",
+    "nn.functional.adaptive_avg_pool2d": "torch: ValueError (Input dimension should be at l); core raises RuntimeError",
+    "nn.functional.adaptive_max_pool1d": "torch: RuntimeError (adaptive_max_pool1d() argument); core raises IndexError",
+    "nn.functional.adaptive_max_pool2d": "torch: ValueError (Input dimension should be at l); core raises RuntimeError",
+    "nn.functional.adaptive_max_pool3d": "torch: ValueError (Input dimension should be at l); core raises RuntimeError",
+    "nn.functional.avg_pool1d": "torch: RuntimeError (pad must be non-negative, but got pad: ); core raises ValueError",
+    "nn.functional.conv1d": "torch: RuntimeError (dilation should be greater than zero); core raises nothing",
+    "nn.functional.conv2d": "torch: RuntimeError (dilation should be greater than zero); core raises nothing",
+    "nn.functional.group_norm": "torch: RuntimeError (Expected at least 2 dimensions for inpu); core raises IndexError",
+    "nn.functional.rms_norm": "torch: RuntimeError (Expected normalized_shape to be at least 1-d); core raises nothing",
+    "nn.functional.multi_margin_loss": "torch: ValueError (weight must be one-dimensional); core raises RuntimeError",
+    "nn.functional.max_pool1d": "torch: RuntimeError (pad must be non-negative, but got pad: ); core raises ValueError",
+    "nn.functional.prelu": "torch: RuntimeError (prelu: Expected `weight` to be a scalar or 1D t); core raises nothing",
+    "nn.functional.triplet_margin_loss": "torch: ValueError (margin must be greater than 0, got ); core raises nothing",
+    "narrow_copy": "torch: RuntimeError (Expected dim < static_cast<int64_t>(self_sizes.size(); core raises IndexError",
+    "ormqr": "torch: RuntimeError (torch.ormqr: input must have at least 2 dimensions.); core raises IndexError",
+    "__radd__": "torch: TypeError (descriptor '__radd__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
+    "__rmul__": "torch: TypeError (descriptor '__rmul__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
+    "__rand__": "torch: TypeError (descriptor '__rand__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
+    "__ror__": "torch: TypeError (descriptor '__ror__' for 'torch._C.TensorBase' objects doesn't); core raises nothing",
+    "__rxor__": "torch: TypeError (descriptor '__rxor__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
+    "hsplit": "torch: TypeError (hsplit() received an invalid combination of arguments - ); core raises AttributeError",
+    "vsplit": "torch: TypeError (vsplit() received an invalid combination of arguments - ); core raises AttributeError",
+    "gather": "torch: RuntimeError (Expected out tensor to have dtype float, but got double inst); core raises nothing",
+    "index_select": "torch: RuntimeError (unsupported operation: more than one element of the wr); core raises nothing",
+    "index_add": "torch: RuntimeError (source tensor shape must match self tensor shape, excludi); core raises nothing",
+    "hstack": "torch: RuntimeError (hstack expects a non-empty TensorList); core raises ValueError",
+    "histogramdd": "torch: RuntimeError (histogramdd: The size of bins must be equal to the i); core raises IndexError",
+    "vstack": "torch: RuntimeError (vstack expects a non-empty TensorList); core raises ValueError",
+    "dstack": "torch: RuntimeError (dstack expects a non-empty TensorList); core raises ValueError",
+    "nn.functional.embedding": "torch: RuntimeError ('weight' must be 2-D); core raises IndexError",
+    "special.xlog1py": "torch: TypeError (special_xlog1py() received an invalid combination of a); core raises nothing",
+    "special.zeta": "torch: TypeError (special_zeta() received an invalid combination of argumen); core raises nothing",
+    "special.chebyshev_polynomial_t": "torch: TypeError (special_chebyshev_polynomial_t() receiv); core raises nothing",
+    "special.chebyshev_polynomial_u": "torch: TypeError (special_chebyshev_polynomial_u() receiv); core raises nothing",
+    "special.chebyshev_polynomial_v": "torch: TypeError (special_chebyshev_polynomial_v() receiv); core raises nothing",
+    "special.chebyshev_polynomial_w": "torch: TypeError (special_chebyshev_polynomial_w() receiv); core raises nothing",
+    "special.hermite_polynomial_h": "torch: TypeError (special_hermite_polynomial_h() received a); core raises nothing",
+    "special.hermite_polynomial_he": "torch: TypeError (special_hermite_polynomial_he() received); core raises nothing",
+    "special.laguerre_polynomial_l": "torch: TypeError (special_laguerre_polynomial_l() received); core raises nothing",
+    "special.legendre_polynomial_p": "torch: TypeError (special_legendre_polynomial_p() received); core raises nothing",
+    "special.shifted_chebyshev_polynomial_t": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
+    "special.shifted_chebyshev_polynomial_u": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
+    "special.shifted_chebyshev_polynomial_v": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
+    "special.shifted_chebyshev_polynomial_w": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
+}
+
 MISSING: list[str] = [  # OpInfos core has no function for (private aten ops, fbgemm's scaled_mm)
     "_batch_norm_with_update",
     "_chunk_cat",
@@ -390,6 +448,56 @@ def _cases():
 def test_op_matches_torch_on_opinfo_samples(op, dtype):
     results = sweep_case(op, dtype)
     assert results, "the OpInfo gave no samples"
+
+
+def _shares_memory(sample) -> bool:
+    """Whether a sample's ``out=`` overlaps its input (an error core's separately copied tensors can't show)."""
+    out = sample.kwargs.get("out")
+    outs = [o for o in (out if isinstance(out, (list, tuple)) else [out]) if isinstance(o, torch.Tensor)]
+    ins = _tensors([sample.input, sample.args], [])
+    return any(o.untyped_storage().data_ptr() == i.untyped_storage().data_ptr() for o in outs for i in ins)
+
+
+def _tensors(x, found):
+    if isinstance(x, torch.Tensor):
+        found.append(x)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _tensors(v, found)
+    return found
+
+
+def error_case(op) -> int:
+    """Compare the OpInfo's error inputs: core raises what torch raises. Returns how many were compared."""
+    fn, compared = FOUND[_key(op)], 0
+    for i, error in enumerate(itertools.islice(op.error_inputs("cpu"), 8)):
+        sample = error.sample_input
+        try:
+            c_args = to_core([sample.input, list(sample.args), dict(sample.kwargs)], [])
+        except (_Unsupported, ValueError, TypeError):  # (a 65-d tensor NumPy can't hold, a meta tensor)
+            continue
+        t_out, t_exc = _raised(functools.partial(op, sample.input, *sample.args, **sample.kwargs))
+        if t_exc is None or _shares_memory(sample):
+            continue
+        c_out, c_exc = _raised(functools.partial(fn, c_args[0], *c_args[1], **c_args[2]))
+        assert _same_error(t_exc, c_exc), (f"error input {i} ({sample}): torch raised {type(t_exc).__name__}: "
+                                           f"{t_exc}; core {c_exc!r}")
+        compared += 1
+    return compared
+
+
+def _error_cases():
+    for op in SWEPT:
+        key = _key(op)
+        if FOUND[key] is None or op.error_inputs_func is None:
+            continue
+        reason = KNOWN_ERROR_DIFFERENCES.get(key)
+        yield pytest.param(op, id=key, marks=[pytest.mark.xfail(strict=True, reason=reason)] if reason else [])
+
+
+@pytest.mark.parametrize("op", list(_error_cases()))
+def test_op_raises_torchs_errors_on_opinfo_error_inputs(op):
+    error_case(op)
 
 
 def test_ops_core_lacks_do_not_grow():
