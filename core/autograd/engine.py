@@ -128,8 +128,8 @@ def _make_roots(tensors, grad_tensors):
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if not isinstance(t, Tensor):
             raise TypeError(f"backward expected a Tensor, got {type(t).__name__}")
-        if not t._requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if not t._requires_grad and g is None:
+            continue  # (refused below, once every given gradient is checked: PyTorch's _make_grads, then its engine)
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -147,8 +147,12 @@ def _make_roots(tensors, grad_tensors):
                                f"dtype of {t.dtype}.")
         if g._data.dtype != t._data.dtype and g._data.dtype.kind in "biufV" and t._data.dtype.kind in "fV":
             g = g.to(t.dtype)  # NOTE: as PyTorch's validate_outputs: a float64 or int64 gradient of a float32 output
-        node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
-        roots.append((node, t._output_nr, g))
+        if t._requires_grad:
+            node = t.grad_fn if t.grad_fn is not None else accumulate_node(t)
+            roots.append((node, t._output_nr, g))
+    for i, t in enumerate(tensors):
+        if not t._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     return roots
 
 

@@ -333,3 +333,24 @@ def test_indexing_a_0d_tensor_says_what_torchs_says(torch, line):
 ])
 def test_permute_needs_its_dims(torch, code):
     same_outcome(torch, code)
+
+
+@pytest.mark.parametrize("code", [
+    'a = torch.ones(3); a.backward(torch.full((1,), 0.5))',
+    'a = torch.ones(3); a.backward()',
+    'a = torch.ones(()); a.backward()',
+    'a = torch.ones(3); a.backward(torch.ones(3))',
+    'a = torch.ones(3, requires_grad=True); b = torch.ones(2); torch.autograd.backward([b, a.sum()])',
+    'a = torch.ones(3, requires_grad=True); b = torch.ones(2); '
+    'torch.autograd.backward([a, b], [torch.ones(3), torch.ones(2)])',
+    'a = torch.ones(3, requires_grad=True); b = torch.ones(2); '
+    'torch.autograd.backward([a, b], [torch.ones(2), torch.ones(2)])',
+    'a = torch.ones(3, requires_grad=True); torch.autograd.backward([a], [torch.ones(3, dtype=torch.complex64)])',
+    'a = torch.ones(3); torch.autograd.backward([a], [torch.ones(3, dtype=torch.complex64)])',
+    'a = torch.ones(3, requires_grad=True); torch.autograd.grad(torch.ones(2), a, torch.ones(3))',
+    'a = torch.ones(3, requires_grad=True); torch.autograd.grad(torch.ones(2), a)',
+])
+def test_backward_checks_gradients_before_requires_grad(torch, code):
+    """As torch's _make_grads then its engine: a gradient of the wrong shape or dtype is reported before an output
+    that does not require grad."""
+    same_outcome(torch, code)
