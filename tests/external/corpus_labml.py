@@ -758,16 +758,44 @@ def mlm(MLM, steps=2):
 
 def captum_stand_ins():
     """The matplotlib modules Captum's visualisation imports that the runner does not stub (``matplotlib.axes``,
-    ``matplotlib.image``, ``matplotlib.figure``, ``mpl_toolkits.axes_grid1``): stubs like the runner's, dropped
-    after the script."""
+    ``matplotlib.image``, ``matplotlib.figure``, ``mpl_toolkits.axes_grid1``): stubs like the runner's; and
+    ``parameterized`` (not installed), whose ``expand`` some test files use. All are dropped after the script."""
     import os
     import sys
+    import types
 
     stub = type(sys.modules["matplotlib"])
     for name in ("matplotlib.axes", "matplotlib.image", "matplotlib.figure", "mpl_toolkits.axes_grid1"):
         module = stub(name)
         module.__file__ = os.path.join(os.getcwd(), "stand_in.py")
         sys.modules[name] = module
+    module = types.ModuleType("parameterized")  # its tests' parameter lists
+    module.__file__ = os.path.join(os.getcwd(), "stand_in.py")
+    module.parameterized = _Parameterized
+    sys.modules["parameterized"] = module
+
+
+class _Parameterized:
+    """``parameterized.parameterized.expand``: one test method per parameter tuple, named ``test_x_0``, ``test_x_1``...
+    (the package appends a slug of the first parameter too), put in the class body being defined."""
+
+    @staticmethod
+    def expand(params, name_func=None, **kwargs):
+        import functools
+        import sys
+
+        def decorate(func):
+            namespace = sys._getframe(1).f_locals
+            for i, p in enumerate(params):
+                args = tuple(p) if isinstance(p, (tuple, list)) else (p,)
+
+                def test(self, _args=args):
+                    return func(self, *_args)
+
+                namespace[f"{func.__name__}_{i}"] = functools.wraps(func)(test)
+            return None  # the undecorated name is no test
+
+        return decorate
 
 
 def run_tests(namespace, every=1):
