@@ -17,6 +17,7 @@ import string
 import numpy as np
 
 from core import _torch_dispatch, _torch_function
+from core._dtype import promote_types
 from core._memory_format import copy_preserving
 from core._tensor import Tensor
 from core.autograd.function import Function, _capture_state
@@ -24,7 +25,7 @@ from core.autograd.grad_mode import no_grad
 from core.ops._strided import strided_array
 from core.ops._util import check_same_device, xp_of
 from core.ops.complex_ops import conj_of
-from core.ops.linalg import _type_name, bmm
+from core.ops.linalg import _TYPE_NAMES, _type_name, bmm
 from core.ops.views import compute_view_strides, expand, reshape
 
 __all__ = ["einsum"]
@@ -391,6 +392,34 @@ def _broadcast(inputs, operands):
     return out
 
 
+def _pairwise_dtype(inputs, out, operands):
+    """The dtype of operands that differ in dtype, as PyTorch's pairwise contraction (left to right) gives it: a
+    pair that sums a label of size > 1 on both sides goes through ``bmm``, which refuses two dtypes; any other pair
+    is an elementwise ``mul``, which promotes (S4's ``einsum('h n, b h -> b h n', complex, real)``)."""
+    contracted = set("".join(inputs)) - set(out)
+    wide = [{c for c, n in zip(s, t.shape) if n != 1} for s, t in zip(inputs, operands)]
+    counts = {c: sum(c in w for w in wide) for c in contracted}
+    left, dtype, name = wide[0], operands[0].dtype, _type_name(operands[0])
+    for right, t in zip(wide[1:], operands[1:]):
+        summed, gone = False, set()
+        for c in contracted:
+            if c in left and c in right:
+                counts[c] -= 1
+                if counts[c] == 1:
+                    summed, counts[c] = True, 0
+                    gone.add(c)
+            elif counts[c] == 1 and (c in left or c in right):
+                counts[c] = 0
+                gone.add(c)
+        if summed and t.dtype != dtype:
+            raise RuntimeError(f"expected scalar type {name} but found {_type_name(t)}")
+        if t.dtype != dtype:
+            dtype = promote_types(dtype, t.dtype)
+            name = _TYPE_NAMES[dtype.name]
+        left = (left | right) - gone
+    return dtype
+
+
 def einsum(equation, *operands):
     if not isinstance(equation, str):
         equation, operands = _from_sublists((equation,) + operands)
@@ -402,10 +431,11 @@ def einsum(equation, *operands):
     for t in operands:
         if not isinstance(t, Tensor):
             raise TypeError(f"einsum(): argument 'operands' must be tuple of Tensors, not {type(t).__name__}")
-        if t._data.dtype != operands[0]._data.dtype:
-            raise RuntimeError(f"expected scalar type {_type_name(operands[0])} but found {_type_name(t)}")
     check_same_device(*operands)
+    inputs, out, ellipsis = _parsed(equation, tuple(t.ndim for t in operands))
+    if any(t.dtype != operands[0].dtype for t in operands):
+        result = _pairwise_dtype(inputs, out, operands)
+        operands = tuple(t if t.dtype == result else t.to(result) for t in operands)
     raw = tuple(t._data for t in operands)
-    inputs, out, ellipsis = _parsed(equation, tuple(a.ndim for a in raw))
     operands = _broadcast(inputs, operands)
     return _as_torch_lowers(inputs, out).apply(*operands, inputs=inputs, output=out, raw=raw, ellipsis=ellipsis)
