@@ -247,3 +247,40 @@ def rtdl(m):
         with torch.no_grad():
             print("  eval", _values(call()))
     print("groups", [(len(g["params"]), g.get("weight_decay")) for g in ftt.make_parameter_groups()])
+
+
+# --- S4 -------------------------------------------------------------------------------------------------------------
+
+def s4(S4Block, *, steps=2, length=32, **layer_args):
+    """The standalone S4 block (a GLU-gated FFT convolution with an S4 kernel) on (batch, channels, length): AdamW
+    steps, then the same sequence again through the recurrent view (``setup_step``/``step``) in eval mode."""
+    torch.manual_seed(0)
+    block = S4Block(8, d_state=16, dropout=0.1, transposed=True, **layer_args)
+    print(type(block.layer.kernel).__name__, sum(p.numel() for p in block.parameters()), "parameters")
+    for name, p in block.named_parameters():
+        print(" ", name, tuple(p.shape), p.dtype, getattr(p, "_optim", ""))
+    x = torch.randn(2, 8, length)
+    target = torch.randn(2, 8, length)
+    opt = torch.optim.AdamW(block.parameters(), lr=1e-2, weight_decay=0.0)
+    for step in range(steps):
+        opt.zero_grad()
+        y, _ = block(x)
+        loss = F.mse_loss(y, target)
+        loss.backward()
+        opt.step()
+        print(step, tuple(y.shape), f"loss {loss.item():.6g}")
+    _grads(block)
+    block.eval()
+    with torch.no_grad():
+        y, _ = block(x)
+        print("conv", _values(y[0, :, -1]))
+        block.setup_step()
+        state = block.default_state(2)
+        print("state", state.dtype, tuple(state.shape))
+        outs = []
+        for t in range(length):
+            y_t, state = block.step(x[:, :, t], state)
+            outs.append(y_t)
+        rec = torch.stack(outs, dim=-1)
+        print("recurrent", _values(rec[0, :, -1]))
+        print("recurrent == conv:", torch.allclose(rec, y, atol=1e-3))

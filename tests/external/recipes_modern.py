@@ -73,4 +73,19 @@ RECIPES += [
     _r("modern_rtdl", RTDL, "package/rtdl_revisiting_models.py",
        [_then("        x = self.backbone(x)\n        return x",
               f"{DRIVERS}.rtdl(__import__('sys').modules[__name__])")]),
+    *(_r(f"modern_s4_{label}", S4, "models/s4/s4.py",
+         [("from scipy import special as ss\n", ""),  # scipy is not installed; s4.py never uses it
+          ("from pytorch_lightning.utilities import rank_zero_only\n",  # its logger's multi-GPU guard
+           "rank_zero_only = lambda f: f  # one process\n"),
+          _then("self.layer.default_state(*batch_shape)\n\n    @property\n    def d_output(self):\n        return self.d_model",
+                f"{DRIVERS}.s4(S4Block, {args})")],
+         support=EINOPS_PACKAGE, xfail=xfail)
+      for label, args, xfail in (
+          ("dplr", "mode='dplr', init='diag-lin'", None),
+          ("diag_zoh", "mode='diag', disc='zoh', init='diag-inv'", None),
+          ("diag_bilinear", "mode='diag', disc='bilinear', init='diag-lin'", None),
+          ("diag_dss", "mode='diag', disc='dss', init='diag-inv', real_transform='none'", None),
+          ("legs", "mode='dplr'", "the HiPPO-LegS init diagonalises a Hermitian matrix with linalg.eigh: MKL's "
+                                  "cheevd (torch) and NumPy's LAPACK (core) flip the signs of different eigenvector "
+                                  "columns (both valid), and B, P and so the kernel follow them"))),
 ]
