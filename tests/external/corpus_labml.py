@@ -771,8 +771,15 @@ def captum_stand_ins():
         sys.modules[name] = module
     module = types.ModuleType("parameterized")  # its tests' parameter lists
     module.__file__ = os.path.join(os.getcwd(), "stand_in.py")
-    module.parameterized = _Parameterized
-    sys.modules["parameterized"] = module
+    module.parameterized, module.param = _Parameterized, _Param
+    sys.modules["parameterized"] = sys.modules["parameterized.parameterized"] = module
+
+
+class _Param:
+    """``parameterized.param``: one test's positional and keyword arguments."""
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
 
 
 class _Parameterized:
@@ -787,10 +794,11 @@ class _Parameterized:
         def decorate(func):
             namespace = sys._getframe(1).f_locals
             for i, p in enumerate(params):
-                args = tuple(p) if isinstance(p, (tuple, list)) else (p,)
+                if not isinstance(p, _Param):
+                    p = _Param(*p) if isinstance(p, (tuple, list)) else _Param(p)
 
-                def test(self, _args=args):
-                    return func(self, *_args)
+                def test(self, _p=p):
+                    return func(self, *_p.args, **_p.kwargs)
 
                 namespace[f"{func.__name__}_{i}"] = functools.wraps(func)(test)
             return None  # the undecorated name is no test

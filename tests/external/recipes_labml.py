@@ -267,6 +267,7 @@ CAPTUM_FILES = {
     "captum/robust/_core/metrics": "__init__ attack_comparator min_param_perturbation",
     "captum/testing/attr/helpers": "__init__ attribution_delta_util conductance_reference gen_test_utils get_config_util neuron_layer_testing_util test_config",
     "captum/testing/helpers": "__init__ basic basic_models classification_models evaluate_linear_model",
+    "captum/testing/helpers/influence": "__init__ common",
 }
 CAPTUM_PACKAGE = [(f"{d}/{m}.py", f"{d}/{m}.py") for d, names in CAPTUM_FILES.items() for m in names.split()]
 
@@ -282,7 +283,8 @@ def _captum(test, first_import, tail, every=1, root="tests/attr", **kw):
            else f"{tail}\n\n\n{run_tests}\n")
     edits = [(first_import, f"__import__('corpus_labml').captum_stand_ins()  # matplotlib.axes...\n{first_import}"),
              (tail, run)]
-    name = stem if folder in ("layer", "neuron", "robust", "metrics", "module") else test.replace("/", "_")
+    name = stem if folder in ("layer", "neuron", "robust", "metrics", "module", "influence/_core") else \
+        test.replace("/", "_").replace("__", "_")
     return _r(f"captum_{name.lower()}", CAPTUM, path, edits, support=CAPTUM_PACKAGE, **kw)
 
 
@@ -427,4 +429,14 @@ RECIPES += [  # Captum's other suites: robustness attacks, metrics, stochastic g
 RECIPES += [  # a test file with parameterized tests (corpus_labml's stand-in expands them; test_shapley's take minutes)
     _captum('dataloader_attr', 'from captum.attr._core.dataloader_attr import DataLoaderAttribution, InputRole',
             '        self.assertEqual(attributions, None)'),
+]
+RECIPES += [  # influence functions: TracIn and its fast variants, naive influence, similarity
+    _captum('influence/_core/tracin_regression',
+            'from captum.influence._core.arnoldi_influence_function import ArnoldiInfluenceFunction',
+            '            assertTensorAlmostEqual(self, train_scores, torch.zeros(train_scores.shape))', root='tests',
+            every=2),
+    _captum('influence/_core/similarity_influence', 'from captum.influence._core.similarity_influence import (',
+            '            self.assertTrue("zero_acts-fc2" in influences)', root='tests'),
+    _captum('influence/_utils/common', 'from captum.influence._utils.common import _jacobian_loss_wrt_inputs',
+            '            self, res, torch.tensor([2.0, 0.0]), delta=0.0, mode="sum"\n        )', root='tests'),
 ]
