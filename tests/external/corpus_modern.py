@@ -284,3 +284,87 @@ def s4(S4Block, *, steps=2, length=32, **layer_args):
         rec = torch.stack(outs, dim=-1)
         print("recurrent", _values(rec[0, :, -1]))
         print("recurrent == conv:", torch.allclose(rec, y, atol=1e-3))
+
+
+# --- torchtune ------------------------------------------------------------------------------------------------------
+
+def torchtune_stand_ins():
+    """What torchtune's ``attention_utils`` imports from ``torchtune.utils`` (whose package imports the whole
+    library): the flex-attention guard (False: flex attention compiles kernels; SDPA runs) and its logger."""
+    import logging
+
+    guard = types.ModuleType("torchtune.utils._import_guard")
+    guard._SUPPORTS_FLEX_ATTENTION = False
+    log = types.ModuleType("torchtune.utils._logging")
+    log.get_logger = lambda level=None: logging.getLogger("torchtune")
+    log.log_once = lambda logger, msg, level=logging.INFO: None
+    utils = types.ModuleType("torchtune.utils")
+    utils._import_guard, utils._logging = guard, log
+    sys.modules.update({"torchtune.utils": utils, "torchtune.utils._import_guard": guard,
+                        "torchtune.utils._logging": log})
+
+
+def torchtune_attention(MultiHeadAttention, *, num_kv_heads=2, qk_norm=False):
+    """torchtune's MultiHeadAttention as its Llama builders make it (RoPE, grouped-query heads, RMSNorm, SwiGLU
+    FeedForward after it): causal training steps, a packed batch's block-causal mask, then decoding with its
+    KVCache against the full forward."""
+    from torchtune.modules.attention_utils import create_block_causal_mask
+    from torchtune.modules.feed_forward import FeedForward
+    from torchtune.modules.position_embeddings import RotaryPositionalEmbeddings
+    from torchtune.modules.rms_norm import RMSNorm
+
+    torch.manual_seed(0)
+    dim, heads, head_dim = 32, 4, 8
+    attn = MultiHeadAttention(
+        embed_dim=dim, num_heads=heads, num_kv_heads=num_kv_heads, head_dim=head_dim,
+        q_proj=nn.Linear(dim, heads * head_dim, bias=False),
+        k_proj=nn.Linear(dim, num_kv_heads * head_dim, bias=False),
+        v_proj=nn.Linear(dim, num_kv_heads * head_dim, bias=False),
+        output_proj=nn.Linear(heads * head_dim, dim, bias=False),
+        pos_embeddings=RotaryPositionalEmbeddings(head_dim, max_seq_len=32),
+        q_norm=RMSNorm(head_dim, eps=1e-5) if qk_norm else None,
+        k_norm=RMSNorm(head_dim, eps=1e-5) if qk_norm else None,
+        max_seq_len=32)
+    norm = RMSNorm(dim)
+    mlp = FeedForward(gate_proj=nn.Linear(dim, 64, bias=False), down_proj=nn.Linear(64, dim, bias=False),
+                      up_proj=nn.Linear(dim, 64, bias=False))
+    model = nn.ModuleList([attn, norm, mlp])
+    print("parameters", sum(p.numel() for p in model.parameters()), "buffers",
+          [(n, tuple(b.shape)) for n, b in model.named_buffers()])
+
+    def block(x, **kw):
+        n = norm(x)
+        h = x + attn(n, n, **kw)
+        return h + mlp(norm(h))
+
+    x = torch.randn(2, 10, dim)
+    target = torch.randn(2, 10, dim)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    for step in range(2):
+        opt.zero_grad()
+        loss = F.mse_loss(block(x), target)
+        loss.backward()
+        opt.step()
+        print(step, f"loss {loss.item():.6g}")
+    _grads(model)
+    mask = create_block_causal_mask([torch.tensor([3, 4, 3]), torch.tensor([6, 4])])
+    print("block-causal mask", mask.dtype, tuple(mask.shape), mask[0, 3].tolist())
+    with torch.no_grad():
+        packed = block(x, mask=mask)
+        print("packed", _values(packed[0, 4]))
+        # the first packed sample alone gives the same rows
+        print("packed == alone:", torch.allclose(packed[:1, :3], block(x[:1, :3]), atol=1e-5))
+        full = block(x)
+        attn.setup_cache(batch_size=2, dtype=torch.float32, max_seq_len=16)
+        causal = torch.tril(torch.ones(16, 16, dtype=torch.bool))
+        out = block(x[:, :6], mask=causal[None, :6].expand(2, 6, 16), input_pos=torch.arange(6)[None].expand(2, 6))
+        steps = [out]
+        for t in range(6, 10):
+            steps.append(block(x[:, t:t + 1], mask=causal[None, t:t + 1].expand(2, 1, 16),
+                               input_pos=torch.tensor([[t], [t]])))
+        cached = torch.cat(steps, dim=1)
+        print("kv cache", tuple(attn.kv_cache.k_cache.shape), "size", attn.kv_cache.size)
+        attn.reset_cache()
+        print("after reset", attn.kv_cache.size)
+    print("cached", _values(cached[1, -1]))
+    print("cached == full:", torch.allclose(cached, full, atol=1e-5))

@@ -20,6 +20,7 @@ DRIVERS = "__import__('corpus_modern')"
 LITGPT = ("Lightning-AI/litgpt", "26857050fe3ff627cd714fe92f5838f51a3d5efa", "Apache-2.0")
 MISTRAL = ("mistralai/mistral-inference", "2557e12d0e1878a1562ece30434820f80aa3e12a", "Apache-2.0")
 S4 = ("state-spaces/s4", "e757cef57d89e448c413de7325ed5601aceaac13", "Apache-2.0")
+TORCHTUNE = ("pytorch/torchtune", "bd2a0fc7c31430972728494fa01aaeeb0ebf1ba1", "BSD-3-Clause")
 RTDL = ("yandex-research/rtdl-revisiting-models", "e3ed46cac38568785289d8fa16b8cfa585bde27e", "Apache-2.0")
 
 
@@ -88,4 +89,13 @@ RECIPES += [
           ("legs", "mode='dplr'", "the HiPPO-LegS init diagonalises a Hermitian matrix with linalg.eigh: MKL's "
                                   "cheevd (torch) and NumPy's LAPACK (core) flip the signs of different eigenvector "
                                   "columns (both valid), and B, P and so the kernel follow them"))),
+    # torchtune/modules/attention.py with the modules it and the driver import beside it; torchtune.utils (whose
+    # package imports the whole library) is a stand-in from the driver module
+    *(_r(f"modern_torchtune_attention_{label}", TORCHTUNE, "torchtune/modules/attention.py",
+         [("import logging\n", f"import logging\n{DRIVERS}.torchtune_stand_ins()\n"),
+          _then("        return self.output_proj(output)", f"{DRIVERS}.torchtune_attention(MultiHeadAttention, {args})")],
+         support=[(f"torchtune/modules/{m}.py", f"torchtune/modules/{m}.py")
+                  for m in ("attention_utils", "kv_cache", "rms_norm", "position_embeddings", "feed_forward")])
+      for label, args in (("gqa", "num_kv_heads=2"), ("mqa_qk_norm", "num_kv_heads=1, qk_norm=True"),
+                          ("mha", "num_kv_heads=4"))),
 ]
