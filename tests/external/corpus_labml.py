@@ -828,3 +828,35 @@ def run_tests(namespace, every=1):
         counts[outcome] += 1
         print(f"{type(test).__name__}.{test._testMethodName}: {outcome} {detail}".rstrip())
     print(counts)
+
+
+def sketch_rnn(StrokesDataset, EncoderRNN, DecoderRNN, ReconstructionLoss, KLDivLoss, Sampler, steps=3):
+    """Sketch-RNN's training step as its experiment (small: latent 16, hidden 32, 4 mixture components) on seeded
+    random strokes through its ``StrokesDataset``: the bivariate Gaussian mixture's reconstruction loss plus the KL
+    term, clipped gradients; then its sampler at temperature 0.4 (the plot's strokes printed)."""
+    import numpy as np
+
+    torch = _torch()
+    torch.manual_seed(0)
+    rng = np.random.RandomState(0)
+    strokes = [np.concatenate([rng.randint(-20, 20, (n, 2)), rng.rand(n, 1) < 0.2], axis=1) for n in (12, 15, 14, 20)]
+    dataset = StrokesDataset(strokes, 25)
+    print("scale", dataset.scale, "data", tuple(dataset.data.shape))
+    data, mask = dataset.data.transpose(0, 1), dataset.mask.transpose(0, 1)
+    encoder, decoder = EncoderRNN(16, 32), DecoderRNN(16, 32, 4)
+    reconstruction, kl = ReconstructionLoss(), KLDivLoss()
+    opt = torch.optim.Adam([*encoder.parameters(), *decoder.parameters()], lr=1e-3)
+    for step in range(steps):
+        z, mu, sigma_hat = encoder(data)
+        inputs = torch.cat([data[:-1], z.unsqueeze(0).expand(data.shape[0] - 1, -1, -1)], 2)
+        dist, q_logits, _ = decoder(inputs, z, None)
+        kl_loss, rec_loss = kl(sigma_hat, mu), reconstruction(mask, data[1:], dist, q_logits)
+        loss = rec_loss + 0.5 * kl_loss
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(encoder.parameters(), 1.0)
+        torch.nn.utils.clip_grad_norm_(decoder.parameters(), 1.0)
+        opt.step()
+        print(f"step {step}: kl {kl_loss.item():.6f} reconstruction {rec_loss.item():.6f}")
+    Sampler.plot = staticmethod(lambda seq: print("sampled", tuple(seq.shape), seq[:4]))
+    Sampler(encoder, decoder).sample(data[:, :1], 0.4)

@@ -104,7 +104,7 @@ def _calculate(*args, **kwargs):
     return _decorator()
 
 
-def _meta_config(*args):
+def _meta_config(*args, **kwargs):
     return None
 
 
@@ -138,8 +138,9 @@ def modules():
     download = module("labml.utils.download", download_file=_download_file)
     pytorch = module("labml.utils.pytorch", get_modules=lambda configs: {})
     utils = module("labml.utils", download=download, pytorch=pytorch)
+    monitor = module("labml.internal.monitor", Loop=type("Loop", (), {}))  # a type hint of labml_nn's trainer
+    internal = module("labml.internal", monitor=monitor)
     labml = module("labml", logger=logger, monit=monit, tracker=tracker, experiment=experiment, lab=lab,
-                   configs=configs, utils=utils)
-    labml.__path__ = []
-    utils.__path__ = []
+                   configs=configs, utils=utils, internal=internal)
+    labml.__path__ = utils.__path__ = internal.__path__ = []
     return made

@@ -9,6 +9,7 @@ from ``corpus_labml`` is appended after its last statement.
 from __future__ import annotations
 
 from recipe_kit import _r
+from recipes_libraries2 import EINOPS_PACKAGE
 
 RECIPES: list[dict] = []
 
@@ -439,4 +440,13 @@ RECIPES += [  # influence functions: TracIn and its fast variants, naive influen
             '            self.assertTrue("zero_acts-fc2" in influences)', root='tests'),
     _captum('influence/_utils/common', 'from captum.influence._utils.common import _jacobian_loss_wrt_inputs',
             '            self, res, torch.tensor([2.0, 0.0]), delta=0.0, mode="sum"\n        )', root='tests'),
+]
+
+RECIPES += [
+    _lab("sketch_rnn", "sketch_rnn/__init__.py",  # its main() trains on QuickDraw: the driver instead
+         [('if __name__ == "__main__":\n    main()',
+           "import torch\ntorch.manual_seed(0)\nimport corpus_labml\ncorpus_labml.sketch_rnn(StrokesDataset, EncoderRNN, "
+           "DecoderRNN, ReconstructionLoss, KLDivLoss, Sampler)")],
+         support=BASE + EINOPS_PACKAGE + _pkg("helpers/__init__.py", "helpers/device.py", "helpers/optimizer.py",
+                                              "helpers/trainer.py", "helpers/metrics.py")),
 ]
