@@ -178,17 +178,24 @@ def stack(tensors, dim=0, *, out=None):
     return _out(Stack.apply(*tensors, dim=dim, dt=_common_dtype(tensors)), out)
 
 
+def _non_empty(name: str, tensors):
+    """PyTorch's refusal of an empty list in hstack/vstack/dstack (before cat's own)."""
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
 def hstack(tensors, *, out=None):
-    tensors = atleast_1d(_tensor_list("hstack", tensors))
+    tensors = atleast_1d(_non_empty("hstack", _tensor_list("hstack", tensors)))
     return cat(tensors, 0 if tensors and tensors[0]._data.ndim == 1 else 1, out=out)  # (the first decides)
 
 
 def vstack(tensors, *, out=None):
-    return cat(atleast_2d(_tensor_list("vstack", tensors)), 0, out=out)
+    return cat(atleast_2d(_non_empty("vstack", _tensor_list("vstack", tensors))), 0, out=out)
 
 
 def dstack(tensors, *, out=None):
-    return cat(atleast_3d(_tensor_list("dstack", tensors)), 2, out=out)
+    return cat(atleast_3d(_non_empty("dstack", _tensor_list("dstack", tensors))), 2, out=out)
 
 
 def column_stack(tensors, *, out=None):

@@ -220,3 +220,16 @@ def test_regularized_gamma_takes_torch_boundary_values(torch, name, dtype):
     a = np.array([0.0, 0.0, 0.0, 1.0, -1.0, 1.0, np.inf, np.inf, 2.0, 2.0, 0.5, np.nan, 1.0], dtype=dtype)
     x = np.array([-1.0, 0.0, 1.0, -6.0, 1.0, 0.0, 1.0, np.inf, np.inf, 1.5, 0.2, 1.0, np.nan], dtype=dtype)
     check(lambda lib, s, t: getattr(lib, name)(s, t), [a, x], torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.hstack([]), lambda lib, x: lib.vstack([]), lambda lib, x: lib.dstack([]),
+    lambda lib, x: lib.nn.functional.conv2d(x.reshape(1, 1, 2, 3), x.reshape(1, 1, 2, 3)[..., :2], dilation=0),
+    lambda lib, x: lib.nn.functional.conv1d(x.reshape(1, 2, 3), x.reshape(1, 2, 3), dilation=-1),
+    lambda lib, x: lib.nn.functional.embedding(lib.tensor([0]), x),
+    lambda lib, x: lib.nn.functional.group_norm(x, 1),
+    lambda lib, x: lib.nn.functional.triplet_margin_loss(x, x, x, margin=-1.0),
+    lambda lib, x: lib.nn.functional.triplet_margin_loss(x, x, x, margin=0),
+])
+def test_argument_checks_raise_torchs_error_types(torch, call):
+    check_error(call, [np.arange(6.0)], torch)

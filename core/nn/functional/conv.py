@@ -82,6 +82,8 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd: int, name:
     stride, dilation = pair(stride, nd, "stride"), pair(dilation, nd, "dilation")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
     if weight.ndim != nd + 2:
         raise RuntimeError("weight should have at least three dimensions" if nd == 1 else
                            f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input {list(x.shape)}, but "

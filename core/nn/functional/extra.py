@@ -80,6 +80,8 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0.0, size_averag
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6,
                         swap: bool = False, size_average=None, reduce=None, reduction: str = "mean"):
     """``max(d(a, p) - d(a, n) + margin, 0)`` with the p-norm distance (``swap``: the closer of d(a, n), d(p, n))."""
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = (anchor.dim(), positive.dim(), negative.dim())
     if len(set(dims)) != 1:
         raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "

@@ -410,6 +410,8 @@ class EmbeddingDense(Function):
 def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None, norm_type: float = 2.0,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     require_tensors("embedding", weight=(1, weight), indices=(2, input))
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
     if input.dtype not in (core.int64, core.int32):
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got torch.{input.type().split('.')[-1]} instead (while checking "
