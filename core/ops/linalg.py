@@ -366,6 +366,8 @@ def matmul(input, other, *, out=None):
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
     if input._data.dtype != other._data.dtype:
+        if da > 1 or db > 1:  # (PyTorch's mv/mm/bmm check sizes before dtypes; dot the other way round)
+            _check_matmul_shapes(input._data.shape, other._data.shape)
         _matmul_dtype_error(input, other, da, db)
     _check_same_dtype(input, other)
     if (input._requires_grad or other._requires_grad) and grad_mode.is_grad_enabled() or not _shortcuts.ok:

@@ -354,3 +354,22 @@ def test_backward_checks_gradients_before_requires_grad(torch, code):
     """As torch's _make_grads then its engine: a gradient of the wrong shape or dtype is reported before an output
     that does not require grad."""
     same_outcome(torch, code)
+
+
+@pytest.mark.parametrize("shapes", [
+    '(3,) @ (2,)',
+    '(2, 3) @ (2,)',
+    '(3,) @ (2, 3)',
+    '(2, 3) @ (2, 3)',
+    '(2, 2, 3) @ (2, 3)',
+    '(2, 2, 3) @ (2, 2, 3)',
+    '(2, 3) @ (4, 2, 3)',
+    '(2, 2, 3) @ (2,)',
+    '(3,) @ (2, 2, 3)',
+    '(2, 3) @ (3,)',
+    '(2, 3) @ (3, 2)',
+])
+def test_matmul_checks_sizes_before_dtypes(torch, shapes):
+    """A float64 @ float32 product with mismatched sizes names the sizes, as torch's mv/mm/bmm (dot: the dtypes)."""
+    left, right = shapes.split(" @ ")
+    same_outcome(torch, f"out = torch.ones({left}, dtype=torch.float64) @ torch.ones({right})")
