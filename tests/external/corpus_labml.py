@@ -860,3 +860,46 @@ def sketch_rnn(StrokesDataset, EncoderRNN, DecoderRNN, ReconstructionLoss, KLDiv
         print(f"step {step}: kl {kl_loss.item():.6f} reconstruction {rec_loss.item():.6f}")
     Sampler.plot = staticmethod(lambda seq: print("sampled", tuple(seq.shape), seq[:4]))
     Sampler(encoder, decoder).sample(data[:, :1], 0.4)
+
+
+def cycle_gan(GeneratorResNet, Discriminator, ReplayBuffer, weights_init_normal, steps=1):
+    """CycleGAN's training step as its Configs does it (small: 32x32 images, 2 residual blocks): identity, GAN (MSE)
+    and cycle (L1) losses for both generators, the discriminators on replay-buffer samples, Adam with its linear
+    learning-rate decay (LambdaLR)."""
+    import itertools
+
+    torch = _torch()
+    nn = torch.nn
+    torch.manual_seed(0)
+    shape = (3, 32, 32)  # its discriminator halves it four times and instance-normalises
+    g_xy, g_yx = GeneratorResNet(3, 2), GeneratorResNet(3, 2)
+    d_x, d_y = Discriminator(shape), Discriminator(shape)
+    for m in (g_xy, g_yx, d_x, d_y):
+        m.apply(weights_init_normal)
+    g_opt = torch.optim.Adam(itertools.chain(g_xy.parameters(), g_yx.parameters()), lr=2e-4, betas=(0.5, 0.999))
+    d_opt = torch.optim.Adam(itertools.chain(d_x.parameters(), d_y.parameters()), lr=2e-4, betas=(0.5, 0.999))
+    decay = torch.optim.lr_scheduler.LambdaLR(g_opt, lambda e: 1.0 - max(0, e - 1) / 3)
+    mse, l1 = nn.MSELoss(), nn.L1Loss()
+    buffer_x, buffer_y = ReplayBuffer(2), ReplayBuffer(2)
+    x, y = torch.rand(2, *shape) * 2 - 1, torch.rand(2, *shape) * 2 - 1
+    true_labels = torch.ones(2, *d_x.output_shape)
+    false_labels = torch.zeros(2, *d_x.output_shape)
+    for step in range(steps):
+        identity = l1(g_yx(x), x) + l1(g_xy(y), y)
+        gen_y, gen_x = g_xy(x), g_yx(y)
+        gan = mse(d_y(gen_y), true_labels) + mse(d_x(gen_x), true_labels)
+        cycle = l1(g_yx(gen_y), x) + l1(g_xy(gen_x), y)
+        loss_g = gan + 10.0 * cycle + 5.0 * identity
+        g_opt.zero_grad()
+        loss_g.backward()
+        g_opt.step()
+        gen_x, gen_y = buffer_x.push_and_pop(gen_x), buffer_y.push_and_pop(gen_y)
+        loss_d = (mse(d_x(x), true_labels) + mse(d_x(gen_x), false_labels) + mse(d_y(y), true_labels)
+                  + mse(d_y(gen_y), false_labels))
+        d_opt.zero_grad()
+        loss_d.backward()
+        d_opt.step()
+        decay.step()
+        print(f"step {step}: generator {loss_g.item():.6f} (gan {gan.item():.6f} cycle {cycle.item():.6f} identity "
+              f"{identity.item():.6f}) discriminator {loss_d.item():.6f} lr {decay.get_last_lr()[0]:.6f}")
+    print(gen_y[0, 0, 0, :4])

@@ -450,3 +450,9 @@ RECIPES += [
          support=BASE + EINOPS_PACKAGE + _pkg("helpers/__init__.py", "helpers/device.py", "helpers/optimizer.py",
                                               "helpers/trainer.py", "helpers/metrics.py")),
 ]
+RECIPES += [
+    _lab("cycle_gan", "gan/cycle_gan/__init__.py",  # its train() needs the Yosemite photos: the driver instead
+         [("    train()\n    # evaluate()", "    import corpus_labml\n    corpus_labml.cycle_gan(GeneratorResNet, "
+           "Discriminator, ReplayBuffer, weights_init_normal)")],
+         support=BASE + _pkg("gan/__init__.py", "helpers/__init__.py", "helpers/device.py")),
+]
