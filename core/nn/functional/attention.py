@@ -38,8 +38,17 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     L, S = query.size(-2), key.size(-2)
     scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
     if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+        if not _flash_shapes(query, key, value, dropout_p):  # the math kernel refuses both
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+                               "is_causal=True")
+        # NOTE: PyTorch's CPU flash kernel applies both: the mask within the causal (top-left) triangle
+        allowed = core.ones(L, S, dtype=core.bool, device=query.device).tril()
+        attn_mask = attn_mask & allowed if attn_mask.dtype is core.bool \
+            else attn_mask.masked_fill(allowed.logical_not(), -math.inf)
+        is_causal = False
     if enable_gqa:
+        if query.size(-3) % key.size(-3) or query.size(-3) % value.size(-3):
+            raise RuntimeError("Number of heads in key and value must divide the number of heads in ")  # (sic)
         repeat = query.size(-3) // key.size(-3)
         key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
     if query.dtype in (core.bfloat16, core.float16) and dropout_p == 0.0:
