@@ -107,7 +107,7 @@ class Twin:
             names = {c.__name__ for c in type(ours).__mro__}
             assert type(theirs).__name__ in names, self._fail(
                 f"core raised {type(ours).__name__}: {ours}\ntorch raised {type(theirs).__name__}: {theirs}")
-            if self.check_messages:
+            if self.check_messages and not any(text in str(theirs) for text in _INTERNAL):
                 assert _message(ours) == _message(theirs), self._fail(
                     f"message\ncore:  {_message(ours)}\ntorch: {_message(theirs)}")
         else:
@@ -176,7 +176,11 @@ class Twin:
         assert ours.is_leaf == theirs.is_leaf, f"{path}: is_leaf {ours.is_leaf}"
         their_fn = type(theirs.grad_fn).__name__ if theirs.grad_fn is not None else None
         our_fn = type(ours.grad_fn).__name__ if ours.grad_fn is not None else None
-        assert our_fn == their_fn, f"{path}: grad_fn {our_fn}, torch {their_fn}"
+        # NOTE: a view's gradient made with create_graph records core's own nodes (SliceScatterBackward0, CopySlices)
+        # where torch's are the view's backward ops (SelectBackwardBackward0, AsStridedBackward0): see the README
+        double = path.startswith("G") and their_fn is not None and (
+            their_fn.endswith("BackwardBackward0") or their_fn == "AsStridedBackward0")
+        assert our_fn == their_fn or double, f"{path}: grad_fn {our_fn}, torch {their_fn}"
         # (strides of dims of size 0 or 1 are TensorIterator's choice; autograd.grad hands back SumBackward's
         # expanded gradient, core a contiguous one: left out, see the README)
         if theirs.numel() > 1 and not path.startswith("G"):
@@ -219,9 +223,14 @@ ONCE = tuple(f"UserWarning: {text}" for text in (
 
 
 def _message(exc: BaseException) -> str:
-    """An exception's text without the C++ frames torch appends to some (``Exception raised from ...``)."""
+    """An exception's text without the C++ frames torch appends to some (``Exception raised from ...``), and an
+    argument parser's error up to its list of signatures (torch's is a bulleted list, core's one line)."""
     text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-    return text.split("\nException raised from ")[0].rstrip()
+    return text.split("\nException raised from ")[0].split(", but expected one of:")[0].rstrip()
+
+
+# torch texts that are its internals' words, not a message for users (their type is still compared)
+_INTERNAL = ("integer multiplication overflow", "Could this error message be improved?")
 
 
 # ------------------------------------------------------------------------------------------------ generators
