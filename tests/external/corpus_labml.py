@@ -629,16 +629,18 @@ def ponder(ParityPonderGRU, ReconstructionLoss, RegularizationLoss, steps=3):
 
 def stand_ins():
     """Hugging Face's ``transformers`` for Stable Diffusion's CLIP embedder module, which imports its tokenizer and
-    text model at the top (the recipes hand the sampler their own conditioning instead): a module whose
-    ``__file__`` lies in the script's folder, so the runner drops it after the script."""
+    text model at the top (the recipes hand the sampler their own conditioning instead), and ``tokenizers`` for
+    GPT-NeoX's tokenizer module (the recipe feeds token ids): modules whose ``__file__`` lies in the script's
+    folder, so the runner drops them after the script."""
     import os
     import sys
     import types
 
-    module = types.ModuleType("transformers")
-    module.__file__ = os.path.join(os.getcwd(), "stand_in.py")
-    module.CLIPTokenizer = module.CLIPTextModel = None
-    sys.modules["transformers"] = module
+    for name, attrs in (("transformers", ("CLIPTokenizer", "CLIPTextModel")), ("tokenizers", ("Tokenizer",))):
+        module = types.ModuleType(name)
+        module.__file__ = os.path.join(os.getcwd(), "stand_in.py")
+        module.__dict__.update(dict.fromkeys(attrs))
+        sys.modules[name] = module
 
 
 def stylegan(MappingNetwork, Generator, Discriminator, GradientPenalty, PathLengthPenalty, steps=2):
@@ -903,3 +905,31 @@ def cycle_gan(GeneratorResNet, Discriminator, ReplayBuffer, weights_init_normal,
         print(f"step {step}: generator {loss_g.item():.6f} (gan {gan.item():.6f} cycle {cycle.item():.6f} identity "
               f"{identity.item():.6f}) discriminator {loss_d.item():.6f} lr {decay.get_last_lr()[0]:.6f}")
     print(gen_y[0, 0, 0, :4])
+
+
+def neox(Embedding, TransformerLayer, FinalNorm, ReadoutLayer, steps=2):
+    """GPT-NeoX's layers as labml's generator stacks them (small: width 16, 4 heads, partial rotary embeddings),
+    2 Adam steps of next-token loss, then greedy generation as its ``samples/generate.py`` runs it: the whole
+    prompt once, then one token at a time through the key/value cache, checked against recomputing the prefix."""
+    torch = _torch()
+    nn = torch.nn
+    from labml_nn.neox.utils.cache import get_cache
+
+    torch.manual_seed(0)
+    model = nn.Sequential(Embedding(N_TOKENS, D_MODEL), TransformerLayer(D_MODEL, HEADS),
+                          TransformerLayer(D_MODEL, HEADS), FinalNorm(D_MODEL), ReadoutLayer(D_MODEL, N_TOKENS))
+    x = torch.randint(0, N_TOKENS, (2, 9))
+    _fit(model, lambda: nn.functional.cross_entropy(model(x[:, :-1]).reshape(-1, N_TOKENS), x[:, 1:].reshape(-1)),
+         steps=steps, lr=1e-2)
+    cache = get_cache()
+    ids = x[0, :5].tolist()
+    with torch.no_grad():
+        cache.set("use_cache", True)
+        cache.set("state_ids", (None, 1))
+        ids.append(model(torch.tensor(ids)[None])[0, -1].argmax().item())
+        for i in range(1, 6):
+            cache.set("state_ids", (i, i + 1))
+            ids.append(model(torch.tensor(ids[-1:])[None])[0, -1].argmax().item())
+        cache.set("use_cache", False)
+        full = model(torch.tensor(ids)[None])[0].argmax(-1).tolist()
+    print("cached generation", ids, "recomputed", full[4:-1])

@@ -456,3 +456,11 @@ RECIPES += [
            "Discriminator, ReplayBuffer, weights_init_normal)")],
          support=BASE + _pkg("gan/__init__.py", "helpers/__init__.py", "helpers/device.py")),
 ]
+RECIPES += [
+    _then("neox", "neox/model.py", "                monit.progress(min(0.99, (i + 1) / self.total_layers))\n"
+          "                yield layer", "corpus_labml.neox(Embedding, TransformerLayer, FinalNorm, ReadoutLayer)",
+          [("import copy", "__import__('corpus_labml').stand_ins()  # tokenizers, for its tokenizer module\n"
+                           "import copy")],
+          support=BASE + _pkg("neox/__init__.py", "neox/checkpoint.py", "neox/tokenizer.py", "neox/utils/__init__.py",
+                              "neox/utils/cache.py")),
+]
