@@ -10,6 +10,7 @@ from __future__ import annotations
 import numbers
 
 from core._tensor import Tensor
+from core.ops._util import normalize_dims
 from core.ops.joining import cat
 
 __all__ = ["gradient"]
@@ -61,6 +62,8 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     spacing = 1 if spacing is None else spacing  # (spacing=None, as PyTorch's signature allows: unit steps)
+    if dim is not None:
+        normalize_dims(dim, input.ndim)  # torch's errors: a dim out of range, a dim given twice
     dims = list(range(input.ndim)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     dims = [d % input.ndim for d in dims]
     if isinstance(spacing, (numbers.Number, Tensor)) and not (isinstance(spacing, Tensor) and spacing.ndim):

@@ -233,3 +233,17 @@ def test_regularized_gamma_takes_torch_boundary_values(torch, name, dtype):
 ])
 def test_argument_checks_raise_torchs_error_types(torch, call):
     check_error(call, [np.arange(6.0)], torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.nn.functional.max_pool1d(x.reshape(1, 1, 6), 2, padding=-1),
+    lambda lib, x: lib.nn.functional.avg_pool1d(x.reshape(1, 1, 6), 2, padding=-1),
+    lambda lib, x: lib.nn.functional.max_pool2d(x.reshape(1, 1, 2, 3), 2, padding=-1),
+    lambda lib, x: lib.nn.functional.avg_pool2d(x.reshape(1, 1, 2, 3), 2, padding=-1),
+    lambda lib, x: lib.nn.functional.avg_pool3d(x.reshape(1, 1, 1, 2, 3), 1, padding=-1),
+    lambda lib, x: lib.nn.functional.prelu(x.reshape(1, 6, 1), lib.ones(6, 1)),
+    lambda lib, x: lib.gradient(x.reshape(2, 3), dim=(1, 1)),
+    lambda lib, x: lib.gradient(x.reshape(2, 3), dim=3),
+])
+def test_pool_prelu_and_gradient_argument_checks_raise_torchs_error_types(torch, call):
+    check_error(call, [np.arange(6.0)], torch)

@@ -25,6 +25,8 @@ def prelu(input, weight):
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {SCALAR_NAMES[input.dtype.name]} and "
                            f"{SCALAR_NAMES[weight.dtype.name]}")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
     if weight.numel() != 1:
         channels = input.shape[1] if input.dim() >= 2 else 1  # PyTorch: a 1-d input is one channel
         if weight.numel() != channels:

@@ -34,6 +34,8 @@ def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode) -> G
     s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else pair(stride, 2, "stride")
     p, d = pair(padding, 2, "padding"), pair(dilation, 2, "dilation")
     for i in range(2):
+        if p[i] < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p[i]}")
         if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
                                f"kernel_size={k[i]} and dilation={d[i]}")
@@ -113,6 +115,8 @@ def _pool1d(fn, input, *args, **kwargs):
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     require_tensors("max_pool1d_with_indices" if return_indices else "max_pool1d", input=(1, input))
+    if pair(padding, 1)[0] < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {pair(padding, 1)[0]}")
     one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
     return _pool1d(max_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]),
                    (1, pair(dilation, 1)[0]), ceil_mode, return_indices)

@@ -132,6 +132,8 @@ def _pool_geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode)
     out, extra = [], []
     for i in range(3):
         eff = d[i] * (k[i] - 1) + 1
+        if p[i] < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p[i]}")
         if p[i] > eff // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
                                f"kernel_size={k[i]} and dilation={d[i]}")
