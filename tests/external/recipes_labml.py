@@ -464,3 +464,9 @@ RECIPES += [
           support=BASE + _pkg("neox/__init__.py", "neox/checkpoint.py", "neox/tokenizer.py", "neox/utils/__init__.py",
                               "neox/utils/cache.py")),
 ]
+RECIPES += [  # concept-based attribution (TCAV: activation vectors saved to files, concept classifiers trained)
+    _captum('concept/tcav', 'from captum._utils.av import AV',
+            '                self.assertEqual(interpret1_elem, interpret2_elem)', root='tests', every=2),
+    _captum('utils/av', 'from captum._utils.av import AV', '            assertTensorAlmostEqual(self, out, act)',
+            root='tests'),
+]
