@@ -71,10 +71,15 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
 def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     dims = tuple(range(input.ndim - len(shape), input.ndim))
+    # NOTE: PyTorch's composite upcasts bfloat16/float16 to float32 (its eps default is float32's too) and rounds
+    # once, after the weight (grad_fn ToCopyBackward0)
+    x = input.float() if input.dtype in (core.bfloat16, core.float16) else input
     if eps is None:
-        eps = core.finfo(input.dtype).eps
-    out = input * core.rsqrt((input * input).mean(dims, keepdim=True) + eps)
-    return out * weight if weight is not None else out
+        eps = core.finfo(x.dtype).eps
+    out = x * core.rsqrt((x * x).mean(dims, keepdim=True) + eps)
+    if weight is not None:
+        out = out * weight
+    return out if x is input else out.to(input.dtype)
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
