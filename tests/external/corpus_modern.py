@@ -166,7 +166,7 @@ def s4d(S4D, S4DKernel):
 
 # --- litgpt -------------------------------------------------------------------------------------------------------
 
-def litgpt(GPT, Config, *, steps=2, new_tokens=5, **config):
+def litgpt(GPT, Config, *, steps=2, new_tokens=5, dtype=None, **config):
     """litgpt's GPT on a small ``Config``: weights by ``_init_weights``, training steps, then greedy generation with
     the KV cache, checked against the full forward's logits."""
     torch.manual_seed(0)
@@ -175,6 +175,8 @@ def litgpt(GPT, Config, *, steps=2, new_tokens=5, **config):
           "rope_n_elem", cfg.rope_n_elem, cfg.norm_class_name, cfg.mlp_class_name)
     model = GPT(cfg)
     model.apply(model._init_weights)
+    if dtype is not None:  # litgpt's fabric.init_module(dtype) / model.to(dtype)
+        model = model.to(getattr(torch, dtype))
     print("parameters", sum(p.numel() for p in model.parameters()), "buffers",
           [(n, tuple(b.shape)) for n, b in model.named_buffers()])
     idx = torch.randint(0, cfg.vocab_size, (2, 12))
@@ -204,7 +206,7 @@ def litgpt(GPT, Config, *, steps=2, new_tokens=5, **config):
         model.clear_kv_cache()
         plain = model(torch.tensor([tokens]))
     print("generated", tokens)
-    print("cached last logits", _values(out[0, -1]))
+    print("cached last logits", out.dtype, _values(out[0, -1].float()))
     print("cache vs full forward:", torch.allclose(out[0, -1], plain[0, -1], atol=1e-4),
           torch.allclose(full, plain, atol=1e-4))
 
