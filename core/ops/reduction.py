@@ -453,10 +453,13 @@ class Amax(Function):
             if cls.nan_aware and bool(xp.isnan(out).any()):
                 ctx.mask = xp.isnan(x)  # PyTorch's evenly_distribute_backward: NaNs take the gradient
             ctx.count = ctx.mask.sum(axis=ax, keepdims=True)
-        return out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax])
+        result = new_tensor(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
+        ctx.save_for_backward(result)  # (PyTorch saves the result: a write to it before backward is refused)
+        return result
 
     @staticmethod
     def backward(ctx, g):
+        _ = ctx.saved_tensors  # (the version check of the saved result)
         # NOTE: PyTorch's scale_grad_by_count: the gradient viewed back to the kept dims, divided by the number
         # of ties, times the mask (DivBackward0, MulBackward0)
         if g.shape != ctx.kept_shape:
@@ -482,6 +485,7 @@ class MaxAll(Amax):
     @staticmethod
     def backward(ctx, g):
         # NOTE: PyTorch's evenly_distribute_backward: zeros with the ties filled with grad / count
+        _ = ctx.saved_tensors  # (the version check of the saved result)
         from core.ops.comparison import masked_fill  # (core.ops.comparison builds on this module)
         zero = wrap(xp_of(g._data).zeros(ctx.in_shape, dtype=g._data.dtype))
         return masked_fill(zero, wrap(ctx.mask), g / wrap(ctx.count.reshape(())))

@@ -373,3 +373,14 @@ def test_matmul_checks_sizes_before_dtypes(torch, shapes):
     """A float64 @ float32 product with mismatched sizes names the sizes, as torch's mv/mm/bmm (dot: the dtypes)."""
     left, right = shapes.split(" @ ")
     same_outcome(torch, f"out = torch.ones({left}, dtype=torch.float64) @ torch.ones({right})")
+
+
+_SAVED = "a = torch.tensor([0.5, 2.0, 2.0], requires_grad=True); "
+
+
+@pytest.mark.parametrize("op", ["a.max()", "a.min()", "a.amax()", "a.amin(0)", "a.max(0)[0]", "a.amax(0, keepdim=True)",
+                                "a.exp()", "a.prod()", "a.sqrt()"])
+@pytest.mark.parametrize("write", ["h.add_(1)", "pass"])
+def test_reductions_save_their_result_for_backward(torch, op, write):
+    """max()/min()/amax()/amin() save their result as torch's: writing it before backward is refused."""
+    same_outcome(torch, _SAVED + f"h = {op}; {write}; h.sum().backward(); out = a.grad")
