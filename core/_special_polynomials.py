@@ -20,8 +20,13 @@ __all__ = ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polyno
            "laguerre_polynomial_l", "legendre_polynomial_p"]
 
 
-def _operands(x, n):
+def _operands(x, n, name: str):
     """``x`` and the degrees as arrays of the result dtype, broadcast, plus the dtype and device."""
+    if not isinstance(x, Tensor) and not isinstance(n, Tensor):  # (PyTorch's overloads: one must be a tensor)
+        raise TypeError(f"special_{name}() received an invalid combination of arguments - got "
+                        f"({type(x).__name__}, {type(n).__name__}), but expected one of:\n"
+                        " * (Tensor x, Tensor n, *, Tensor out = None)\n * (Number x, Tensor n, *, Tensor out = None)\n"
+                        " * (Tensor x, Number n, *, Tensor out = None)\n")
     tx, tn = (t if isinstance(t, Tensor) else core.tensor(t) for t in (x, n))
     dtype = core.result_type(tx, tn)
     if not dtype.is_floating_point:
@@ -63,7 +68,7 @@ def _wrap(values, dtype, device):
 
 
 def _chebyshev(kind: str, x, n, shifted: bool):
-    xa, na, dtype, device = _operands(x, n)
+    xa, na, dtype, device = _operands(x, n, f"{'shifted_' if shifted else ''}chebyshev_polynomial_{kind}")
     one = xa.dtype.type(1)
     s = xa + xa - one if shifted else xa
     odd_sign = np.where(na % 2 == 0, one, -one)
@@ -121,21 +126,21 @@ def shifted_chebyshev_polynomial_w(input, n, *, out=None):
 
 def hermite_polynomial_h(input, n, *, out=None):
     """Physicists' Hermite: ``H_k = 2x H_{k-1} - 2(k-1) H_{k-2}``."""
-    x, na, dtype, device = _operands(input, n)
+    x, na, dtype, device = _operands(input, n, "hermite_polynomial_h")
     values = _evaluate(x, na, q=x + x, step=lambda k, p, q: (x + x) * q - (2 * (k - 1)) * p)
     return _write(_wrap(values, dtype, device), out)
 
 
 def hermite_polynomial_he(input, n, *, out=None):
     """Probabilists' Hermite: ``He_k = x He_{k-1} - (k-1) He_{k-2}``."""
-    x, na, dtype, device = _operands(input, n)
+    x, na, dtype, device = _operands(input, n, "hermite_polynomial_he")
     values = _evaluate(x, na, q=x.copy(), step=lambda k, p, q: x * q - (k - 1) * p)
     return _write(_wrap(values, dtype, device), out)
 
 
 def laguerre_polynomial_l(input, n, *, out=None):
     """Laguerre: ``L_k = ((2k - 1 - x) L_{k-1} - (k-1) L_{k-2}) / k``; 1 at x = 0."""
-    x, na, dtype, device = _operands(input, n)
+    x, na, dtype, device = _operands(input, n, "laguerre_polynomial_l")
     one = x.dtype.type(1)
     values = _evaluate(x, na, q=one - x, step=lambda k, p, q: ((2 * (k - 1) + (one - x)) * q - (k - 1) * p) / k,
                        ends=(x, (x == 0) & (na >= 0), np.ones_like(x)))
@@ -144,7 +149,7 @@ def laguerre_polynomial_l(input, n, *, out=None):
 
 def legendre_polynomial_p(input, n, *, out=None):
     """Legendre: ``P_k = ((2k - 1) x P_{k-1} - (k-1) P_{k-2}) / k``; ±1 at the ends."""
-    x, na, dtype, device = _operands(input, n)
+    x, na, dtype, device = _operands(input, n, "legendre_polynomial_p")
     one = x.dtype.type(1)
     ends = np.where((x > 0) | (na % 2 == 0), one, -one)
     values = _evaluate(x, na, q=x.copy(), step=lambda k, p, q: ((2 * k - 1) * x * q - (k - 1) * p) / k,

@@ -126,18 +126,6 @@ KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "histogramdd": "torch: RuntimeError (histogramdd: The size of bins must be equal to the i); core raises IndexError",
     "special.xlog1py": "torch: TypeError (special_xlog1py() received an invalid combination of a); core raises nothing",
     "special.zeta": "torch: TypeError (special_zeta() received an invalid combination of argumen); core raises nothing",
-    "special.chebyshev_polynomial_t": "torch: TypeError (special_chebyshev_polynomial_t() receiv); core raises nothing",
-    "special.chebyshev_polynomial_u": "torch: TypeError (special_chebyshev_polynomial_u() receiv); core raises nothing",
-    "special.chebyshev_polynomial_v": "torch: TypeError (special_chebyshev_polynomial_v() receiv); core raises nothing",
-    "special.chebyshev_polynomial_w": "torch: TypeError (special_chebyshev_polynomial_w() receiv); core raises nothing",
-    "special.hermite_polynomial_h": "torch: TypeError (special_hermite_polynomial_h() received a); core raises nothing",
-    "special.hermite_polynomial_he": "torch: TypeError (special_hermite_polynomial_he() received); core raises nothing",
-    "special.laguerre_polynomial_l": "torch: TypeError (special_laguerre_polynomial_l() received); core raises nothing",
-    "special.legendre_polynomial_p": "torch: TypeError (special_legendre_polynomial_p() received); core raises nothing",
-    "special.shifted_chebyshev_polynomial_t": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
-    "special.shifted_chebyshev_polynomial_u": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
-    "special.shifted_chebyshev_polynomial_v": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
-    "special.shifted_chebyshev_polynomial_w": "torch: TypeError (special_shifted_chebyshev_polyn); core raises nothing",
 }
 
 MISSING: list[str] = [  # OpInfos core has no function for (private aten ops, fbgemm's scaled_mm)

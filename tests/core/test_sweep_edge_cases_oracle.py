@@ -247,3 +247,11 @@ def test_argument_checks_raise_torchs_error_types(torch, call):
 ])
 def test_pool_prelu_and_gradient_argument_checks_raise_torchs_error_types(torch, call):
     check_error(call, [np.arange(6.0)], torch)
+
+
+@pytest.mark.parametrize("name", ["chebyshev_polynomial_t", "shifted_chebyshev_polynomial_w", "hermite_polynomial_h",
+                                  "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p"])
+def test_orthogonal_polynomials_need_a_tensor_argument(torch, name):
+    check_error(lambda lib: getattr(lib.special, name)(2, 3), [], torch)
+    check(lambda lib, x: getattr(lib.special, name)(x, 3), [np.array([0.5, -1.0, 2.0])], torch, rtol=1e-12)
+    check(lambda lib, n: getattr(lib.special, name)(0.5, n), [np.array([0, 1, 4])], torch, rtol=1e-12)
