@@ -119,6 +119,8 @@ class Cumprod(Function):
         a, out = ctx.saved_tensors
         if g._data.ndim == 0:
             return _cast_back(g, ctx)
+        if a.is_complex():  # PyTorch's convention: the gradient times the conjugate derivative
+            a, out = a.conj_physical(), out.conj_physical()
         return _cast_back(cumprod_backward(g, a, out, ctx.dim), ctx)
 
 

@@ -368,6 +368,8 @@ class Prod(Function):
     @staticmethod
     def backward(ctx, g):
         a, res = ctx.saved_tensors
+        if a.is_complex():  # PyTorch's convention: the gradient times the conjugate derivative
+            a, res = a.conj_physical(), res.conj_physical()
         if a._data.ndim and not bool((a._data == 0).any()):  # NOTE: PyTorch's grad * (result / input) without zeros,
             if ctx.dim is not None and not ctx.keepdim:  # grad and result unsqueezed over dim
                 g, res = unsqueeze(g, ctx.dim), unsqueeze(res, ctx.dim)
