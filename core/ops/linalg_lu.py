@@ -255,7 +255,7 @@ def matrix_exp(A):
     _check_square("linalg.matrix_exp", A)
     if A.numel() == 0:
         return A.clone()
-    norm = float(np.abs(np.asarray(A.detach().cpu().numpy(), dtype=np.float64)).sum(-2).max())
+    norm = float(np.abs(A.detach().cpu().numpy()).astype(np.float64).sum(-2).max())  # (a complex entry's modulus)
     squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
     x = A / (2.0 ** squarings) if squarings else A
     eye = _factories.eye(A.shape[-1], dtype=A.dtype, device=A.device)
