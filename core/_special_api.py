@@ -102,8 +102,19 @@ class Zeta(Function):
         raise RuntimeError("the derivative for 'zeta' is not implemented.")
 
 
+def refuse_two_numbers(name: str, input, other) -> None:
+    """PyTorch's TypeError when neither operand of a binary special function is a tensor."""
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({type(input).__name__}, "
+                        f"{type(other).__name__}), but expected one of:\n"
+                        " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                        " * (Number self, Tensor other, *, Tensor out = None)\n"
+                        " * (Tensor input, Number other, *, Tensor out = None)\n")
+
+
 def zeta(input, other, *, out=None):
     """The Hurwitz zeta function ``Σ_k (k + other)^-input``."""
+    refuse_two_numbers("special_zeta", input, other)
     x, q = (t if isinstance(t, Tensor) else core.tensor(t) for t in (input, other))
     dtype = core.result_type(input, other)
     if not dtype.is_floating_point:

@@ -27,6 +27,7 @@ __all__ = ["expit", "logit", "erf", "erfc", "erfcx", "erfinv", "gammaln", "digam
 
 from core._special_api import *  # noqa: F403  (bessel_j0, zeta, the orthogonal polynomials...)
 from core._special_api import __all__ as _MORE
+from core._special_api import refuse_two_numbers as _refuse_two_numbers
 
 __all__ += _MORE
 
@@ -124,6 +125,7 @@ def logsumexp(input, dim, keepdim=False, *, out=None):
 # ----- compositions -------------------------------------------------------------------------------------------------
 def xlog1py(input, other, *, out=None):
     """``input * log1p(other)``, zero where ``input`` is zero (NaN ``other`` stays NaN)."""
+    _refuse_two_numbers("special_xlog1py", input, other)
     if not isinstance(input, Tensor):
         input = core.tensor(input, dtype=other.dtype if isinstance(other, Tensor) else None)
     if not isinstance(other, Tensor):

@@ -124,8 +124,6 @@ KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "index_select": "torch: RuntimeError (unsupported operation: more than one element of the wr); core raises nothing",
     "index_add": "torch: RuntimeError (source tensor shape must match self tensor shape, excludi); core raises nothing",
     "histogramdd": "torch: RuntimeError (histogramdd: The size of bins must be equal to the i); core raises IndexError",
-    "special.xlog1py": "torch: TypeError (special_xlog1py() received an invalid combination of a); core raises nothing",
-    "special.zeta": "torch: TypeError (special_zeta() received an invalid combination of argumen); core raises nothing",
 }
 
 MISSING: list[str] = [  # OpInfos core has no function for (private aten ops, fbgemm's scaled_mm)

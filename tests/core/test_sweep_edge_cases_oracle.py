@@ -255,3 +255,10 @@ def test_orthogonal_polynomials_need_a_tensor_argument(torch, name):
     check_error(lambda lib: getattr(lib.special, name)(2, 3), [], torch)
     check(lambda lib, x: getattr(lib.special, name)(x, 3), [np.array([0.5, -1.0, 2.0])], torch, rtol=1e-12)
     check(lambda lib, n: getattr(lib.special, name)(0.5, n), [np.array([0, 1, 4])], torch, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["zeta", "xlog1py"])
+def test_binary_special_functions_need_a_tensor_argument(torch, name):
+    check_error(lambda lib: getattr(lib.special, name)(2, 3), [], torch)
+    check(lambda lib, x: getattr(lib.special, name)(x, 3), [np.array([2.0, 3.5])], torch, rtol=1e-12)
+    check(lambda lib, q: getattr(lib.special, name)(2, q), [np.array([2.0, 3.5])], torch, rtol=1e-12)
