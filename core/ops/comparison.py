@@ -285,9 +285,10 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: b
         raise RuntimeError(f"{'rtol' if rtol < 0 else 'atol'} must be greater than or equal to zero, "
                            f"but got {rtol if rtol < 0 else atol}")
     close, dt = _binary("equal", input, other, input.dtype)
-    x, y, _ = operand_arrays(input, other, dt if dt.is_floating_point else _dtype.get_default_dtype())
+    inexact = dt.is_floating_point or dt.is_complex  # (a complex tensor keeps its imaginary parts)
+    x, y, _ = operand_arrays(input, other, dt if inexact else _dtype.get_default_dtype())
     xp = xp_of(x)
-    if equal_nan and dt.is_floating_point:
+    if equal_nan and inexact:
         close = close | (xp.isnan(x) & xp.isnan(y))
     if rtol or atol:
         with np.errstate(all="ignore"):
