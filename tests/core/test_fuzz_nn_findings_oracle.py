@@ -384,3 +384,13 @@ _SAVED = "a = torch.tensor([0.5, 2.0, 2.0], requires_grad=True); "
 def test_reductions_save_their_result_for_backward(torch, op, write):
     """max()/min()/amax()/amin() save their result as torch's: writing it before backward is refused."""
     same_outcome(torch, _SAVED + f"h = {op}; {write}; h.sum().backward(); out = a.grad")
+
+
+@pytest.mark.parametrize("call", ["F.elu(h, inplace=True)", "F.elu_(h)", "nn.ELU(inplace=True)(h)",
+                                  "F.leaky_relu(h, 0.1, inplace=True)", "F.celu(h, inplace=True)",
+                                  "F.selu(h, inplace=True)", "F.threshold(h, 0.5, 0., inplace=True)",
+                                  "F.hardtanh(h, inplace=True)", "F.relu(h, inplace=True)", "F.elu(h)"])
+def test_inplace_activations_record_torchs_inplace_nodes(torch, call):
+    """elu_/leaky_relu_/celu_/threshold_ record their in-place overload's node (EluBackward1...), as torch's."""
+    same_outcome(torch, f"F = torch.nn.functional; a = torch.tensor([-1.0, 2.0], requires_grad=True); h = a * 1; "
+                        f"y = {call}; y.sum().backward(); out = type(y.grad_fn).__name__, a.grad")

@@ -94,6 +94,11 @@ class _Inplace(Function):
 _INPLACE = {}
 
 
+# the in-place overloads' nodes where PyTorch's have their own (elu_, leaky_relu_, celu_, threshold_ save the result)
+_INPLACE_NODES = {"EluBackward0": "EluBackward1", "LeakyReluBackward0": "LeakyReluBackward1",
+                  "CeluBackward0": "CeluBackward1", "ThresholdBackward0": "ThresholdBackward1"}
+
+
 def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
     """Run activation ``cls`` out of place, or in place with PyTorch's checks and history rebasing."""
     if not inplace:
@@ -101,7 +106,8 @@ def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
     check_inplace(input)
     if input._requires_grad and core.is_grad_enabled():
         if cls not in _INPLACE:
-            _INPLACE[cls] = type(cls.__name__ + "Inplace", (_Inplace,), {"inner": cls, "node_name": cls.node_name})
+            name = _INPLACE_NODES.get(cls.node_name, cls.node_name)
+            _INPLACE[cls] = type(cls.__name__ + "Inplace", (_Inplace,), {"inner": cls, "node_name": name})
         return _INPLACE[cls].apply(input, **kw)
     with core.no_grad():
         out = cls.apply(input, **kw)
