@@ -27,13 +27,19 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 import core
 
 torch = pytest.importorskip("torch")
 if "expecttest" not in sys.modules:  # (torch's test base class needs it; only its TestCase name is used)
     sys.modules["expecttest"] = types.SimpleNamespace(TestCase=unittest.TestCase, ACCEPT=False)
+_profile = settings._current_profile  # (torch's test utilities load their own hypothesis profile at import)
 op_db = pytest.importorskip("torch.testing._internal.common_methods_invocations").op_db
+# ... and forbid setting torch.backends flags outside their context managers (disable_global_flags): both are
+# process-wide, so later tests would see them; put both back
+settings.load_profile(_profile)
+torch.backends.disable_global_flags.__globals__["__allow_nonbracketed_mutation_flag"] = True  # (its module's own)
 
 pytestmark = pytest.mark.oracle
 
