@@ -75,8 +75,9 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
                                f"{list(input.shape)}")
     if idx.size:
         lo, hi = int(idx.min()), int(idx.max())
-        if hi >= shape[dim] or lo < 0:
-            bad = hi if hi >= shape[dim] else lo
+        if hi >= shape[dim] or lo < 0:  # PyTorch's kernel names the first bad index in the index's order
+            flat = idx.reshape(-1)
+            bad = int(flat[np.argmax((flat < 0) | (flat >= shape[dim]))])
             raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {shape[dim]}")
     return dim, idx.astype(np.int64, copy=False)
 
