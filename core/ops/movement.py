@@ -404,8 +404,10 @@ def movedim(input: Tensor, source, destination):
     for name, dims, given in (("source", src, source), ("destination", dst, destination)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
-    if nd == 0:
-        return _v.permute(input, ())
+    if nd == 0:  # (PyTorch's movedim returns self.alias() here: AliasBackward0)
+        from core.ops.index_primitives import Alias  # (index_primitives builds on the view ops)
+
+        return Alias.apply(input)
     perm = [-1] * nd
     for s, d in zip(src, dst):
         perm[d] = s

@@ -394,3 +394,10 @@ def test_inplace_activations_record_torchs_inplace_nodes(torch, call):
     """elu_/leaky_relu_/celu_/threshold_ record their in-place overload's node (EluBackward1...), as torch's."""
     same_outcome(torch, f"F = torch.nn.functional; a = torch.tensor([-1.0, 2.0], requires_grad=True); h = a * 1; "
                         f"y = {call}; y.sum().backward(); out = type(y.grad_fn).__name__, a.grad")
+
+
+@pytest.mark.parametrize("call", ["a.movedim(0, -1)", "a.movedim(0, 0)", "torch.movedim(a * 1, [0], [0])",
+                                  "a.moveaxis(-1, 0)", "a.movedim([], [])"])
+def test_movedim_of_a_0d_tensor_is_an_alias(torch, call):
+    same_outcome(torch, f"a = torch.tensor(1.5, requires_grad=True); h = {call}; h.backward(); "
+                        "out = h, type(h.grad_fn).__name__, h._base is a, a.grad")
