@@ -43,6 +43,17 @@ def test_stft_and_istft_values_and_gradients_match_torch(torch, name):
     check_real_loss_grads(fn, [data], torch)
 
 
+@pytest.fixture
+def warn_always(torch):
+    """stft's notes are warned once a process in both libraries (TORCH_WARN_ONCE): every time, for these tests."""
+    for lib in (core, torch):
+        lib.set_warn_always(True)
+    yield
+    for lib in (core, torch):
+        lib.set_warn_always(False)
+
+
+@pytest.mark.usefixtures("warn_always")
 def test_istft_to_a_longer_length_warns_and_zero_pads_like_torch(torch):
     def fn(lib, x):
         with pytest.warns(UserWarning, match="Result is being padded with zeros in the tail"):
@@ -65,6 +76,7 @@ def test_stft_of_a_real_input_needs_return_complex_like_torch(torch):
             lib.stft(lib.tensor(SIG), 8, window=lib.ones(8))
 
 
+@pytest.mark.usefixtures("warn_always")
 def test_return_complex_false_warns_and_gives_the_real_view_like_torch(torch):
     shapes = []
     for lib in (core, torch):
@@ -73,6 +85,7 @@ def test_return_complex_false_warns_and_gives_the_real_view_like_torch(torch):
     assert shapes[0] == shapes[1]
 
 
+@pytest.mark.usefixtures("warn_always")
 def test_a_missing_window_warns_like_torch(torch):
     for lib in (core, torch):
         with pytest.warns(UserWarning, match="A window was not provided"):
