@@ -262,3 +262,14 @@ def test_binary_special_functions_need_a_tensor_argument(torch, name):
     check_error(lambda lib: getattr(lib.special, name)(2, 3), [], torch)
     check(lambda lib, x: getattr(lib.special, name)(x, 3), [np.array([2.0, 3.5])], torch, rtol=1e-12)
     check(lambda lib, q: getattr(lib.special, name)(2, q), [np.array([2.0, 3.5])], torch, rtol=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x.reshape(1, 2, 3), (1, -1)),
+    lambda lib, x: lib.nn.functional.adaptive_max_pool2d(x.reshape(1, 2, 3), (-2, 1)),
+    lambda lib, x: lib.nn.functional.adaptive_avg_pool1d(x.reshape(2, 3), -1),
+    lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x.reshape(2, 3), (2, 2)),
+    lambda lib, x: lib.nn.functional.adaptive_max_pool2d(x.reshape(2, 3), (2, 2)),
+])
+def test_adaptive_pools_refuse_negative_sizes_and_too_few_dims(torch, call):
+    check_error(call, [np.arange(6.0)], torch)

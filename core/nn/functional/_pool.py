@@ -17,7 +17,7 @@ from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
 from core.ops._util import xp_of
 
-__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveAvgPool3D", "adaptive_bins"]
+__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveAvgPool3D", "adaptive_bins", "check_sizes_fit"]
 
 
 class Geometry:
@@ -368,3 +368,9 @@ class AdaptiveAvgPoolBackward(Function):
 class AdaptiveAvgPool3DBackward(AdaptiveAvgPoolBackward):
     node_name = "AdaptiveAvgPool3DBackwardBackward0"
     spatial_dims = 3
+
+
+def check_sizes_fit(input, output_size) -> None:
+    """PyTorch's ``_list_with_default``: a list of output sizes needs an input of more dims (a ValueError)."""
+    if isinstance(output_size, (list, tuple)) and hasattr(input, "dim") and input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")

@@ -10,6 +10,7 @@ from core.nn.functional._pool import (
     AvgPool,
     Geometry,
     MaxPool,
+    check_sizes_fit,
     divisor_map,
     indices_of,
 )
@@ -91,10 +92,14 @@ def adaptive_avg_pool2d(input, output_size):
         from core._quantized_ops import quantized_adaptive_avg_pool2d
 
         return quantized_adaptive_avg_pool2d(input, output_size)
+    check_sizes_fit(input, output_size)
     x, _ = _as4d(input, "adaptive_avg_pool2d")
     size = pair(output_size, 2, "output_size") if not isinstance(output_size, (list, tuple)) or \
         None not in output_size else output_size
     oh, ow = (x.shape[2] if size[0] is None else size[0]), (x.shape[3] if size[1] is None else size[1])
+    if oh < 0 or ow < 0:
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{oh}, {ow}}}")
     if (oh, ow) == (1, 1):  # NOTE: PyTorch's kernel takes the mean over H and W here (its sum order, MeanBackward1)
         return input.mean((-1, -2), keepdim=True)
     if not x.is_floating_point():

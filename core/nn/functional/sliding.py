@@ -12,7 +12,7 @@ import numpy as np
 from core._factories import zeros
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
-from core.nn.functional._pool import Geometry
+from core.nn.functional._pool import Geometry, check_sizes_fit
 from core.nn.functional.conv import pair
 from core.ops._util import xp_of
 from core.ops.scatter import scatter_add
@@ -182,7 +182,11 @@ def _adaptive_size(output_size, in_hw):
     size = pair(output_size, 2, "output_size") if not isinstance(output_size, (tuple, list)) else tuple(output_size)
     if len(size) != 2:
         raise RuntimeError(f"adaptive_max_pool2d: internal error: output_size.size() must be 2, got {len(size)}")
-    return tuple(in_hw[i] if size[i] is None else int(size[i]) for i in range(2))
+    out = tuple(in_hw[i] if size[i] is None else int(size[i]) for i in range(2))
+    for o in out:
+        if o < 0:  # (PyTorch's error, from allocating its output)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {o}: {list(out)}")
+    return out
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = True):
@@ -191,6 +195,7 @@ def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices:
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
     """Max over PyTorch's adaptive windows; ``return_indices`` adds the flat H*W position of each maximum."""
+    check_sizes_fit(input, output_size)
     out, idx = adaptive_max_pool2d_with_indices(input, output_size)
     return (out, idx) if return_indices else out
 
