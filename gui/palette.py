@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QPoint, QSize, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from core.nodegraph.model.spec import NodeSpec, all_specs
 
@@ -45,6 +45,16 @@ def search(query: str, specs: Iterable[NodeSpec] | None = None) -> list[NodeSpec
     return [s for _, _, s in sorted(ranked, key=lambda r: (r[0], r[1]))]
 
 
+def _inside_screen(pos: QPoint, size: QSize) -> QPoint:
+    """``pos``, moved so that a popup of ``size`` there stays whole on the screen it is on."""
+    screen = QGuiApplication.screenAt(pos) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return pos
+    area = screen.availableGeometry()
+    return QPoint(max(area.left(), min(pos.x(), area.right() + 1 - size.width())),
+                  max(area.top(), min(pos.y(), area.bottom() + 1 - size.height())))
+
+
 class NodePalette(QDialog):
     chosen = Signal(str)
 
@@ -56,10 +66,13 @@ class NodePalette(QDialog):
         self.search_edit.setPlaceholderText("Search nodes (title, id, description)…")
         self.results = QListWidget()
         self.results.setObjectName("paletteResults")
-        # a long description ends in "…" (its whole text is the row's tooltip) instead of a sideways scroll bar that
-        # cut every row off mid-word
+        # a long description wraps onto the next lines of its row, whole (its text is also the row's tooltip):
+        # cut with "…" at 1366x768 it lost what a node does, and a sideways scroll bar cut every row off mid-word
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.results.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.results.setWordWrap(True)
+        self.results.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.results.setUniformItemSizes(False)
+        self.results.setResizeMode(QListView.ResizeMode.Adjust)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.search_edit)
@@ -106,6 +119,6 @@ class NodePalette(QDialog):
         self.accepts = accepts
         self.search_edit.clear()
         self.refresh("")
-        self.move(global_pos)
+        self.move(_inside_screen(global_pos, self.size()))
         self.show()
         self.search_edit.setFocus()

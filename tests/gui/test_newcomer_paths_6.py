@@ -189,10 +189,10 @@ def test_help_about_says_what_the_app_is_its_version_and_the_first_keys_from_the
     qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
 
 
-def test_the_palettes_long_descriptions_end_in_an_ellipsis_with_the_whole_text_on_hover(empty_window, qtbot):
+def test_the_palettes_long_descriptions_wrap_whole_with_the_whole_text_on_hover(empty_window, qtbot):
     """Tab on the canvas opens the node palette; typing ``gradcheck`` lists a row whose description runs past its width:
-    it ends in "…" with no sideways scroll bar (which cut every row off mid-word), and hovering a row shows its
-    whole description from the node type's spec."""
+    it wraps onto more lines of its row, whole (it ended in "…" at 1366x768), with no sideways scroll bar (which cut
+    every row off mid-word), and hovering a row shows its whole description from the node type's spec."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QFontMetrics
     from PySide6.QtTest import QTest
@@ -210,7 +210,8 @@ def test_the_palettes_long_descriptions_end_in_an_ellipsis_with_the_whole_text_o
     row = results.item(0)
     assert QFontMetrics(results.font()).horizontalAdvance(row.text()) > results.viewport().width()  # a long row
     assert not results.horizontalScrollBar().isVisible()
-    assert results.textElideMode() == Qt.TextElideMode.ElideRight
+    assert results.textElideMode() == Qt.TextElideMode.ElideNone and results.wordWrap()
+    assert results.visualItemRect(row).height() >= 2 * QFontMetrics(results.font()).height()  # wrapped
     QTest.mouseMove(results.viewport(), results.visualItemRect(row).center())
     assert get_spec("check.gradcheck").description in row.toolTip()
     QTest.keyClick(w.node_palette.search_edit, Qt.Key_Escape)
