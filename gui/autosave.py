@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QMessageBox
 from core.nodegraph.files import io as files
 from core.serialization import atomic_write
 from gui import file_ops
+from gui.format import sentence
 
 if sys.platform == "win32":
     import msvcrt
@@ -162,7 +163,7 @@ class Autosaver(QObject):
         if not self._warned:  # once per run of failures; set first, as the dialog lets the timer fire again
             self._warned = True
             QMessageBox.warning(self.window, "Autosave failed",
-                                f"Nodegrad could not write its recovery copy of this graph:\n\n{error}\n\n"
+                                f"Nodegrad could not write its recovery copy of this graph:\n\n{sentence(error)}\n\n"
                                 "Save your work. Autosave keeps trying every minute; the status bar says when "
                                 "it works again.")
 
@@ -272,7 +273,7 @@ def _ask(window: MainWindow, rec: str, doc: str | None, lock: InstanceLock) -> b
     graph, error = file_ops.load_graph(rec)
     if graph is None:  # error says why
         lock.release()
-        QMessageBox.warning(window, "Can't recover", f"{error}\n\nThe recovery file is kept: {rec}")
+        QMessageBox.warning(window, "Can't recover", f"{sentence(str(error))}\n\nThe recovery file is kept: {rec}")
         return False
     window.set_document(graph, doc)
     window.undo_stack.resetClean()  # recovered changes are unsaved: the title shows '*', closing asks

@@ -117,7 +117,7 @@ class CodeImports:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as exc:
-            QMessageBox.warning(self.window, "Can't open code", f"can't read {path}: {getattr(exc, 'strerror', exc)}")
+            QMessageBox.warning(self.window, "Can't open code", f"Can't read {path}: {getattr(exc, 'strerror', exc)}")
             return
         self.start(text, os.path.basename(path))
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from core.nodegraph.model.document import Graph
 from core.nodegraph.model.gc_pause import gc_paused
 from gui import file_ops
+from gui.format import sentence
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QUndoStack
@@ -114,7 +115,7 @@ class DocumentFiles(_Window):
         graph, error = file_ops.load_graph(path)
         if graph is None:  # error says why
             self.show_message(str(error))
-            QMessageBox.warning(self, "Can't open file", str(error))
+            QMessageBox.warning(self, "Can't open file", sentence(str(error)))
             return False
         with gc_paused():  # a large document's canvas items all stay: no collection walks them while they are made
             self.set_document(graph, path)
@@ -139,7 +140,7 @@ class DocumentFiles(_Window):
     def save_to(self, path: str) -> bool:
         error = file_ops.save_graph(self.graph, path)
         if error:
-            QMessageBox.warning(self, "Can't save", error)
+            QMessageBox.warning(self, "Can't save", sentence(error))
             return False
         self.path = path
         self.undo_stack.setClean()

@@ -23,9 +23,9 @@ def load_graph(path: str) -> tuple[Graph, None] | tuple[None, str]:
     try:
         return files.load(path), None
     except files.LoadError as exc:
-        return None, f"can't open {os.path.basename(path)}: {exc}"
+        return None, f"Can't open {os.path.basename(path)}: {exc}"
     except OSError as exc:
-        return None, f"can't read {path}: {exc.strerror or exc}"
+        return None, f"Can't read {path}: {exc.strerror or exc}"
 
 
 def save_graph(graph: Graph, path: str) -> str | None:
@@ -33,7 +33,7 @@ def save_graph(graph: Graph, path: str) -> str | None:
     try:
         files.save(graph, path)
     except (OSError, ValueError, TypeError) as exc:
-        return f"can't save {path}: {exc}"
+        return f"Can't save {path}: {exc}"
     return None
 
 

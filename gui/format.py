@@ -8,15 +8,26 @@ chapter's ``print(w.grad)`` shows them; a loss or an accuracy the same way where
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from core.nodegraph.model import numtext
 from core.nodegraph.model.numtext import magnitudes, printed, tensor_values
 
-__all__ = ["number", "scalar", "param_text", "short", "badge", "shape_text", "full_text", "grad_note", "heat_rows"]
+__all__ = ["sentence", "number", "scalar", "param_text", "short", "badge", "shape_text", "full_text", "grad_note",
+           "heat_rows"]
+
+_LEADING_WORD = re.compile(r"[a-z]{2,}(?:['’][a-z]+)?(?=[ :,])|a(?= )")  # an English word, not an identifier
 
 SHORT_NUMEL = 6
 FULL_NUMEL = 400
+
+
+def sentence(message: str) -> str:
+    """A message for the status bar, a dialog or a refusal note, read as a sentence: a leading lowercase word gets
+    its capital ("can't open a.json: ..." -> "Can't open ..."). Errors from ``core`` are lowercase, as Python's
+    and PyTorch's are; one that starts with a name (``x``, ``edges[0]:``, ``model.weight``) is left as it is."""
+    return message[0].upper() + message[1:] if _LEADING_WORD.match(message) else message
 
 
 def number(v: object) -> str:

@@ -161,7 +161,7 @@ class Inspector(QWidget):
 
     def _say(self, error: str) -> None:
         """Show a refusal under the form, or nothing (no empty line's height) when ``error`` is empty."""
-        self.error_label.setText(error)
+        self.error_label.setText(fmt.sentence(error))
         self.error_label.setVisible(bool(error))
 
     def _show_heading(self, node: Node) -> None:

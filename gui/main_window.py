@@ -33,6 +33,7 @@ from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
 from gui.code_import_dialog import CodeImports
 from gui.document_files import DocumentFiles
+from gui.format import sentence
 from gui.inspector import Inspector
 from gui.lesson_panel import LessonController
 from gui.node_library import NodeLibrary
@@ -256,6 +257,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
 
     # ----- status, title, selection -------------------------------------------------------------------
     def show_message(self, text: str) -> None:
+        text = sentence(text)
         self._message = text  # a running pass's count covers it for a while (_pass_progress)
         self.status_label.setText(text)
         if text:  # a button's hover tip hides the line until the pointer leaves: what just happened comes first
@@ -428,7 +430,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
                 write_script(self.graph, path, api="torch" if chosen.startswith("torch") else "core")
                 self.show_message(f"Exported {path}")
             except (ExportError, OSError) as exc:
-                QMessageBox.warning(self, "Can't export", str(exc))
+                QMessageBox.warning(self, "Can't export", sentence(str(exc)))
     # ----- help and window events ---------------------------------------------------------------------------
 
     def about(self) -> None:

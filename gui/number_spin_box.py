@@ -25,6 +25,8 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox, QWidget
 
+from gui.format import sentence
+
 __all__ = ["FloatSpinBox", "IntSpinBox", "refusal", "settle"]
 
 _RETURN = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -62,8 +64,8 @@ def refusal(box: SpinBox, text: str) -> str:
         pass
     kind = "a whole number" if isinstance(box, QSpinBox) else "a number"
     if not t:
-        return f"empty: type {kind}"
-    return f"can't read '{t}' (type {kind})"
+        return f"Empty: type {kind}"
+    return f"Can't read '{t}' (type {kind})"
 
 
 def _state(box: SpinBox, base_state: QValidator.State, text: str) -> QValidator.State:
@@ -103,6 +105,7 @@ class _Refusal:
         message = self.reason(refused) if self.reason is not None else refusal(box, refused)
         if message is None:  # the caller's rules took the text after all
             return
+        message = sentence(message)  # a parameter's own rule reads as core says it ("must be >= 0, got -2")
         if box.lineEdit().text() != refused:
             box.lineEdit().setText(refused)
         if self.text is None:

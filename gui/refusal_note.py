@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel
 
+from gui.format import sentence
 from gui.number_spin_box import FloatSpinBox, IntSpinBox
 
 __all__ = ["add_refusal_row"]
@@ -27,7 +28,7 @@ def add_refusal_row(form: QFormLayout, box: FloatSpinBox | IntSpinBox) -> QLabel
     form.setRowVisible(note, False)
 
     def show(message: str) -> None:
-        note.setText(message)
+        note.setText(sentence(message))
         form.setRowVisible(note, bool(message))
 
     box.refusal_changed.connect(show)

@@ -36,6 +36,7 @@ from core.nodegraph.training import holdout
 from core.nodegraph.training.runs import StopConditions
 from gui import format as fmt
 from gui.dock_layout import FittingScroll, compact
+from gui.format import sentence
 from gui.number_spin_box import FloatSpinBox, IntSpinBox, settle
 from gui.refusal_note import add_refusal_row
 from gui.training.device_selector import DeviceSelector
@@ -102,7 +103,7 @@ class TrainPanel(QWidget):
         self._build()
         trainer.state_changed.connect(self._on_state)
         trainer.progress.connect(self.show_progress)
-        trainer.stopped.connect(lambda stop: self.message.setText(stop["message"]))
+        trainer.stopped.connect(lambda stop: self.message.setText(sentence(stop["message"])))
         self.graph.subscribe(self._on_graph_event)
         self.sync()
 

@@ -245,7 +245,7 @@ def test_opening_a_damaged_file_names_it_and_keeps_the_document_and_its_history(
     QTest.keyClick(w, Qt.Key_O, Qt.ControlModifier)  # File ▸ Open…: the unsaved edit is discarded only if it opens
     qtbot.waitUntil(lambda: any(kind == "warning" for kind, _ in dialogs))
     message = next(m for kind, m in dialogs if kind == "warning")
-    assert message.startswith("can't open damaged.json: ") and reason in message
+    assert message.startswith("Can't open damaged.json: ") and reason in message
     assert w.graph.to_dict() == before and w.undo_stack.count() == undo and w.is_modified()
     assert w.status_label.text() == message
 

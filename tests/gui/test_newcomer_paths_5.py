@@ -185,7 +185,7 @@ def test_a_truncated_or_misspelt_file_is_refused_in_plain_words(window, qtbot, m
     QTest.keyClick(w, Qt.Key_O, Qt.ControlModifier)
     qtbot.waitUntil(lambda: any(kind == "warning" for kind, _ in dialogs))
     message = next(m for kind, m in dialogs if kind == "warning")
-    assert message.startswith("can't open damaged.json: ") and reason in message
+    assert message.startswith("Can't open damaged.json: ") and reason in message
     assert " at at " not in message
     if "dtype" in reason:
         assert message.endswith("got 'flaot32' (did you mean 'float32'?)")

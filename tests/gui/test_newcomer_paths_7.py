@@ -42,8 +42,8 @@ def _says_at_the_field(panel, box, words: str) -> bool:
             < 2 * box.height())
 
 
-@pytest.mark.parametrize("typed, words", [("abc", "can't read 'abc'"), ("-1", "-1 is outside"),
-                                          ("", "empty: type a number")])
+@pytest.mark.parametrize("typed, words", [("abc", "Can't read 'abc'"), ("-1", "-1 is outside"),
+                                          ("", "Empty: type a number")])
 def test_a_refused_learning_rate_stays_in_the_field_and_says_why_there(train_dock, qtbot, typed, words):
     """``abc``, ``-1`` or nothing typed as the learning rate and Return pressed: the field keeps what was typed,
     framed in red, and the reason is its tooltip and a red line right under it (not under the Train buttons);
@@ -67,7 +67,7 @@ def test_a_refused_number_under_more_settings_says_why_under_its_own_field(train
     why is the one right under the seed field."""
     w, panel = train_dock
     type_into(qtbot, panel.seed, "2.5")
-    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.seed, "can't read '2.5' (type a whole number)"))
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.seed, "Can't read '2.5' (type a whole number)"))
     assert [box for box, note in panel.refusals.items() if note.isVisible()] == [panel.seed]
 
 
@@ -77,7 +77,7 @@ def test_train_does_not_start_while_the_learning_rate_holds_refused_text(train_d
     w, panel = train_dock
     type_into(qtbot, panel.lr, "abc", enter=False)
     click(panel.buttons["Train"])
-    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read 'abc'") and panel.lr.hasFocus())
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read 'abc'") and panel.lr.hasFocus())
     assert w.training.trainer.state == "idle" and w.training.trainer.done == 0
     type_into(qtbot, panel.lr, "-1", enter=False)
     press(panel.lr, Qt.Key_T, Qt.ControlModifier)
@@ -91,7 +91,7 @@ def test_escape_puts_the_learning_rate_back_and_a_typed_number_is_taken_by_train
     w, panel = train_dock
     before = _lr(w)
     type_into(qtbot, panel.lr, "abc")
-    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read"))
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read"))
     QTest.keyClick(panel.lr, Qt.Key_Escape)
     qtbot.waitUntil(lambda: not panel.refusals[panel.lr].isVisible())
     assert panel.lr.lineEdit().text() == panel.lr.textFromValue(before) and panel.lr.styleSheet() == ""
@@ -108,7 +108,7 @@ def test_fixing_a_refused_value_clears_its_mark(train_dock, qtbot):
     """``abc`` refused, then ``0.02`` typed over it with Return: the value is taken and the field's marks go."""
     w, panel = train_dock
     type_into(qtbot, panel.lr, "abc")
-    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read"))
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read"))
     type_into(qtbot, panel.lr, "0.02")
     qtbot.waitUntil(lambda: _lr(w) == 0.02)
     assert not panel.refusals[panel.lr].isVisible() and panel.lr.styleSheet() == ""
@@ -237,7 +237,7 @@ def test_escape_in_a_field_with_refused_text_reverts_it_and_training_goes_on(qtb
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: trainer.state == "training")
     type_into(qtbot, panel.lr, "abc")
-    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "can't read"))
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read"))
     QTest.keyClick(panel.lr, Qt.Key_Escape)
     qtbot.waitUntil(lambda: not panel.refusals[panel.lr].isVisible())
     assert trainer.state == "training"

@@ -36,4 +36,4 @@ def test_opening_a_file_with_a_setting_the_train_dock_cannot_show_keeps_the_open
     before = window.graph
     assert window.open_path(str(path)) is False
     assert window.graph is before and window.path is None
-    assert warnings and warnings[0].startswith(f"can't open bad.json: {where}")  # the file, then the field
+    assert warnings and warnings[0].startswith(f"Can't open bad.json: {where}")  # the file, then the field
