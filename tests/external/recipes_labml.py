@@ -470,3 +470,23 @@ RECIPES += [  # concept-based attribution (TCAV: activation vectors saved to fil
     _captum('utils/av', 'from captum._utils.av import AV', '            assertTensorAlmostEqual(self, out, act)',
             root='tests'),
 ]
+RECIPES += [  # attention and feed-forward variants in labml's encoder, trained as the others above
+    _then("rope_value_pe", "transformers/rope/value_pe/__init__.py", "        return self.output(x)",
+          "corpus_labml.encoder_lm(RotaryValuePEMultiHeadAttention(4, 16, 0.5, 0.5))\n"
+          "from labml_nn.transformers.rope import RotaryPEMultiHeadAttention\n"
+          "corpus_labml.encoder_lm(RotaryPEMultiHeadAttention(4, 16, 1.0))",
+          support=TRANSFORMERS + _pkg("transformers/rope/__init__.py")),
+    _then("primer_ez_variations", "transformers/primer_ez/variations.py",
+          "        self.value = nn.Sequential(self.value, SpatialDepthWisePerHeadConvolution(heads, self.d_k))",
+          "corpus_labml.encoder_lm(MultiDSharedConvHeadAttention(4, 16, 0.0))\n"
+          "corpus_labml.encoder_lm(MultiDPHConvHeadAttention(4, 16, 0.0))",
+          support=TRANSFORMERS + _pkg("transformers/primer_ez/__init__.py")),
+    _then("glu_variants", "transformers/feed_forward.py", "        return self.layer2(x)",
+          "from labml_nn.transformers import MultiHeadAttention\n"
+          "from labml_nn.transformers.models import TransformerLayer\n"
+          "for activation in (torch.nn.GELU(), torch.nn.SiLU(), torch.nn.Identity(), torch.nn.ReLU()):  # GEGLU, "
+          "SwiGLU, bilinear, ReGLU\n"
+          "    corpus_labml.encoder_lm(layer=TransformerLayer(d_model=16, self_attn=MultiHeadAttention(4, 16, 0.0), "
+          "feed_forward=FeedForward(16, 32, 0.0, activation, is_gated=True, bias1=False, bias2=False, "
+          "bias_gate=False), dropout_prob=0.0), steps=2)"),
+]
