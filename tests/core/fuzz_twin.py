@@ -62,6 +62,7 @@ class Twin:
         self.check_repr = device == "cpu"  # (a CUDA tensor's repr names its device; torch's here are CPU tensors)
         self.check_messages = False  # (the exceptions' texts too, not only their types)
         self.check_warnings = False  # (the warnings each line raised: category and text, in order)
+        self.rtol64 = 1e-12  # (float64 values' tolerance: sums in another order differ in the last bits)
 
     def value(self, name: str):
         """What ``name`` holds on the torch side (to steer what is drawn next)."""
@@ -174,8 +175,7 @@ class Twin:
         assert tuple(ours.shape) == tuple(theirs.shape), f"{path}: shape {tuple(ours.shape)}, torch {theirs.shape}"
         assert ours.requires_grad == theirs.requires_grad, f"{path}: requires_grad {ours.requires_grad}"
         assert ours.is_leaf == theirs.is_leaf, f"{path}: is_leaf {ours.is_leaf}"
-        their_fn = type(theirs.grad_fn).__name__ if theirs.grad_fn is not None else None
-        our_fn = type(ours.grad_fn).__name__ if ours.grad_fn is not None else None
+        their_fn, our_fn = _fn_name(theirs), _fn_name(ours)
         # NOTE: a view's gradient made with create_graph records core's own nodes (SliceScatterBackward0, CopySlices)
         # where torch's are the view's backward ops (SelectBackwardBackward0, AsStridedBackward0): see the README
         double = path.startswith("G") and their_fn is not None and (
@@ -198,7 +198,7 @@ class Twin:
             assert same_bits, f"{path}: values\ncore:  {a.tolist()}\ntorch: {b.tolist()}"
         else:
             wide = np.complex128 if a.dtype.kind == "c" else np.float64
-            rtol = 1e-6 if a.dtype in (np.float32, np.complex64) else 1e-12 if a.dtype.itemsize >= 8 else 0
+            rtol = 1e-6 if a.dtype in (np.float32, np.complex64) else self.rtol64 if a.dtype.itemsize >= 8 else 0
             np.testing.assert_allclose(a.astype(wide), b.astype(wide), rtol=rtol, atol=0, equal_nan=True,
                                        err_msg=f"{path}: values")
         if theirs.requires_grad and (theirs.is_leaf or theirs.retains_grad):
@@ -220,6 +220,15 @@ class Twin:
 ONCE = tuple(f"UserWarning: {text}" for text in (
     "The use of `x.T` on tensors", "Tensor.T is deprecated", "Tensor.mT is deprecated", "Tensor.mH is deprecated",
     "Converting a tensor with requires_grad=True to a scalar", "Using backward() with create_graph=True"))
+
+
+def _fn_name(t):
+    """``t.grad_fn``'s class name, None, or the error reading it raises (a view of a base written in place)."""
+    try:
+        fn = t.grad_fn
+    except RuntimeError as exc:
+        return f"raises {_message(exc)}"
+    return type(fn).__name__ if fn is not None else None
 
 
 def _message(exc: BaseException) -> str:
