@@ -273,3 +273,8 @@ def test_binary_special_functions_need_a_tensor_argument(torch, name):
 ])
 def test_adaptive_pools_refuse_negative_sizes_and_too_few_dims(torch, call):
     check_error(call, [np.arange(6.0)], torch)
+
+
+def test_adaptive_avg_pool2d_of_a_2d_input_says_torchs_words(torch):
+    check_error(lambda lib, t: lib.nn.functional.adaptive_avg_pool2d(t, 2), [np.ones((3, 4), np.float32)], torch,
+                match=r"adaptive_avg_pool2d\(\): Expected 3D or 4D tensor, but got \[3, 4\]")

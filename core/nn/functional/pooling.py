@@ -24,7 +24,7 @@ def _as4d(input: Tensor, name: str):
     if input.ndim == 3:
         return input.unsqueeze(0), True
     if input.ndim != 4:
-        raise RuntimeError(f"{name}: Expected 3D or 4D (batch mode) tensor for input, but got: {list(input.shape)}"
+        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got {list(input.shape)}"
                            if name else f"non-empty 3D or 4D (batch mode) tensor expected for input, but got "
                            f"{list(input.shape)}")
     return input, False
