@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -51,6 +51,7 @@ SCROLLED = {"inspectorDock", "plotsDock", "dataDock", "watchDock"}  # these scro
 PREFERRED = QSize(1600, 1000)  # at least this on a first start, where the screen has room for it
 FIRST_SHARE = 0.9  # of the screen's available width and height, on a first start at any resolution
 GEOMETRY_KEY = "window/geometry"  # in QSettings("Nodegrad", "Nodegrad"): where the window was when it closed
+FRAME_CORNER_KEY = "window/frameCorner"  # and where its frame's top-left corner was (QPoint)
 BOTTOM_SHARE = 0.45  # of the window's height, for Plots and Data once they have content
 
 
@@ -389,15 +390,63 @@ def first_size(available: QSize, frame: QSize) -> QSize:
 
 
 def save_geometry(window: QMainWindow, settings: QSettings | None = None) -> None:
-    """Remember where ``window`` is (not a full-screen presentation) for the next start."""
+    """Remember where ``window`` is (not a full-screen presentation) for the next start: Qt's geometry, and the
+    frame's corner as the window manager placed it (``place_on_screen`` puts it back there)."""
     if not window.isFullScreen():
-        (settings or QSettings("Nodegrad", "Nodegrad")).setValue(GEOMETRY_KEY, window.saveGeometry())
+        settings = settings or QSettings("Nodegrad", "Nodegrad")
+        settings.setValue(GEOMETRY_KEY, window.saveGeometry())
+        settings.setValue(FRAME_CORNER_KEY, window.frameGeometry().topLeft())
 
 
 def place_on_screen(window: MainWindow, settings: QSettings | None = None, available: QRect | None = None) -> None:
     """Put a shown ``window`` where it was when it last closed, else (a first start) ``fit_to_screen``."""
-    saved = (settings or QSettings("Nodegrad", "Nodegrad")).value(GEOMETRY_KEY)
+    settings = settings or QSettings("Nodegrad", "Nodegrad")
+    saved = settings.value(GEOMETRY_KEY)
     if saved and window.restoreGeometry(saved):
         size_columns(window)
+        corner = settings.value(FRAME_CORNER_KEY)
+        if isinstance(corner, QPoint):
+            _keep_corner(window, corner)
     else:
         fit_to_screen(window, available)
+
+
+def _keep_corner(window: MainWindow, corner: QPoint) -> None:
+    """Move ``window``'s frame to ``corner`` once the window manager has framed it: restoreGeometry on a window
+    whose title bar is not there yet leaves a screen-high window a few pixels lower on every start."""
+    if window.frameGeometry().size() != window.geometry().size():  # framed already
+        if window.frameGeometry().topLeft() != corner:
+            window.move(corner)
+    elif window.findChild(_MoveWhenFramed) is None:
+        _MoveWhenFramed(window, corner)
+
+
+class _MoveWhenFramed(QObject):
+    """Moves ``window``'s frame to ``corner`` when the window manager's frame first shows around it. The frame
+    can come without a Move or Resize of the window (the client area stays where it is), so a timer looks too,
+    for a few seconds."""
+
+    TRIES, INTERVAL_MS = 60, 50
+
+    def __init__(self, window: MainWindow, corner: QPoint) -> None:
+        super().__init__(window)
+        self.window, self.corner, self.tries = window, corner, 0
+        window.installEventFilter(self)
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.INTERVAL_MS)
+        self.timer.timeout.connect(self._look)
+        self.timer.start()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() in (QEvent.Type.Move, QEvent.Type.Resize):
+            self._look()
+        return False
+
+    def _look(self) -> None:
+        self.tries += 1
+        framed = self.window.frameGeometry().size() != self.window.geometry().size()
+        if framed or self.tries >= self.TRIES:
+            self.timer.stop()
+            self.window.removeEventFilter(self)
+            if framed and self.window.frameGeometry().topLeft() != self.corner:
+                self.window.move(self.corner)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 pytest.importorskip("PySide6")
@@ -109,3 +111,50 @@ def test_the_palettes_descriptions_are_whole_at_1366x768_and_keep_their_tooltip(
         assert results.item(row).text().split(" — ", 1)[1] in spec_tip
     QTest.keyClick(palette.search_edit, Qt.Key_Escape)
     qtbot.waitUntil(lambda: not palette.isVisible())
+
+
+def _x_server_with_window_manager(tmp_path):
+    """An Xvfb display at 1366x768 with openbox on it, or a skip where the machine has neither."""
+    import shutil
+    import subprocess
+
+    if not (shutil.which("Xvfb") and shutil.which("openbox")):
+        pytest.skip("needs Xvfb and openbox: the drift comes from a window manager's frame")
+    display = ":" + str(80 + (hash(str(tmp_path)) % 15))
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24"], stderr=subprocess.DEVNULL)
+    socket = f"/tmp/.X11-unix/X{display[1:]}"
+    import os
+
+    end = time.monotonic() + 10
+    while not os.path.exists(socket) and time.monotonic() < end:
+        time.sleep(0.05)
+    wm = subprocess.Popen(["openbox"], env={**os.environ, "DISPLAY": display}, stderr=subprocess.DEVNULL)
+    return display, [wm, xvfb]
+
+
+def test_the_window_opens_where_it_was_on_a_second_start_under_a_window_manager(tmp_path):
+    """A screen-high window restored on the next start sat 5 px lower (restoreGeometry before the title bar came),
+    and lower again on every start; it now opens where its frame was, and so does a window the user moved."""
+    import os
+    import subprocess
+    import sys
+
+    display, processes = _x_server_with_window_manager(tmp_path)
+    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(tmp_path),
+           "HOME": str(tmp_path)}
+
+    def start(*args: str) -> tuple[int, ...]:
+        out = subprocess.run([sys.executable, "-m", "tests.gui.window_start", *args], env=env, capture_output=True,
+                             text=True, timeout=120, check=True).stdout
+        return tuple(int(v) for v in out.split()[-4:])
+
+    try:
+        first = start()
+        assert start() == first and start() == first  # the first start's whole-screen window, twice more
+        moved = start("--move", "100", "60", "1000", "600")
+        assert moved[:2] == (100, 60)
+        assert start() == moved
+    finally:
+        for p in processes:
+            p.terminate()
+            p.wait(timeout=10)
