@@ -13,6 +13,7 @@ import numpy as np
 
 from core import _dtype
 from core._factories import eye, ones_like, zeros, zeros_like
+from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import new_tensor, xp_of
 from core.ops.comparison import where
@@ -155,23 +156,62 @@ def _tolerance(S, atol, rtol, shape):
     return clamp_min(smax * rtol, 0.0 if atol is None else float(atol))
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False):
-    """``V diag(1/S) U^T`` over the singular values above the tolerance (differentiable through the SVD)."""
+_PINV_OVERLOADS = "".join(f" * (Tensor input, {args})\n" for args in (
+    "*, Tensor atol = None, Tensor rtol = None, bool hermitian = False, Tensor out = None",
+    "*, float atol = None, float rtol = None, bool hermitian = False, Tensor out = None",
+    "Tensor rcond, bool hermitian = False, *, Tensor out = None",
+    "float rcond, bool hermitian = False, *, Tensor out = None"))
 
+
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
+    """``V diag(1/S) U^T`` over the singular values above the tolerance (differentiable through the SVD).
+
+    ``rcond`` is torch's older overload (``linalg.pinv(A, rcond=1e-4)``, Captum's tests): a tolerance relative to the
+    largest singular value, with no absolute one; it does not mix with ``atol``/``rtol``."""
+
+    if rcond is not None:
+        if atol is not None or rtol is not None:
+            given = ", ".join(f"{k}={type(v).__name__ if not isinstance(v, Tensor) else 'Tensor'}"
+                              for k, v in (("atol", atol), ("rtol", rtol), ("rcond", rcond)) if v is not None)
+            raise TypeError(f"linalg_pinv() received an invalid combination of arguments - got (Tensor, {given}), "
+                            f"but expected one of:\n{_PINV_OVERLOADS}")
+        rtol = rcond.unsqueeze(-1) if isinstance(rcond, Tensor) and rcond.ndim else rcond
+        atol = 0.0
     if A.ndim < 2 or A.dtype not in (_dtype.float32, _dtype.float64, _dtype.complex64, _dtype.complex128):
         raise RuntimeError(f"linalg.pinv({_type_name(A)}{{{list(A.shape)}}}): expected a tensor with 2 or more "
                            "dimensions of float, double, cfloat or cdouble types")
-    if hermitian:  # PyTorch inverts the eigenvalues of the (lower triangle's) Hermitian matrix
-        L, V = eigh(A)
-        keep = L.abs() > _tolerance(L.abs(), atol, rtol, A.shape)
-        l_inv = where(keep, 1.0 / where(keep, L, ones_like(L)), zeros_like(L))
-        return matmul(V * l_inv.unsqueeze(-2), _mH(V))
-    U, S, Vh = linalg_svd(A, full_matrices=False)
-    keep = S > _tolerance(S, atol, rtol, A.shape)
-    s_inv = where(keep, 1.0 / where(keep, S, ones_like(S)), zeros_like(S))
-    from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
+    return LinalgPinv.apply(A, atol=atol, rtol=rtol, hermitian=hermitian)
 
-    return fused_name(matmul(_mH(Vh) * s_inv.unsqueeze(-2), _mH(U)), "LinalgPinvBackward0")
+
+class LinalgPinv(Function):
+    """The pseudo-inverse, differentiated as torch's ``pinv_backward`` does: by the projection formula of Golub and
+    Pereyra on A and A+ (not through the SVD), so singular values below the tolerance contribute nothing."""
+
+    node_name = "LinalgPinvBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, atol, rtol, hermitian):
+        if hermitian:  # PyTorch inverts the eigenvalues of the (lower triangle's) Hermitian matrix
+            L, V = eigh(a)
+            keep = L.abs() > _tolerance(L.abs(), atol, rtol, a.shape)
+            l_inv = where(keep, 1.0 / where(keep, L, ones_like(L)), zeros_like(L))
+            p = matmul(V * l_inv.unsqueeze(-2), _mH(V))
+        else:
+            U, S, Vh = linalg_svd(a, full_matrices=False)
+            keep = S > _tolerance(S, atol, rtol, a.shape)
+            s_inv = where(keep, 1.0 / where(keep, S, ones_like(S)), zeros_like(S))
+            p = matmul(_mH(Vh) * s_inv.unsqueeze(-2), _mH(U))
+        ctx.save_for_backward(a, p)
+        return p
+
+    @staticmethod
+    def backward(ctx, grad):
+        # NOTE: gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P A) with P = A+, grouped as K = G^H P.
+        A, P = ctx.saved_tensors
+        Ph, Gh = _mH(P), _mH(grad)
+        K = matmul(Gh, P)
+        KPh = matmul(K, Ph)
+        return -_mH(matmul(P, K)) + KPh - matmul(matmul(A, P), KPh) + matmul(matmul(Ph, P), Gh - matmul(K, A))
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):

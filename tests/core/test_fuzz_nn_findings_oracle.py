@@ -401,3 +401,27 @@ def test_inplace_activations_record_torchs_inplace_nodes(torch, call):
 def test_movedim_of_a_0d_tensor_is_an_alias(torch, call):
     same_outcome(torch, f"a = torch.tensor(1.5, requires_grad=True); h = {call}; h.backward(); "
                         "out = h, type(h.grad_fn).__name__, h._base is a, a.grad")
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"), ("bfloat16", "float32"),
+                                    ("float32", "float32")])
+def test_rms_norm_casts_back_to_the_inputs_dtype(torch, dtypes):
+    """rms_norm with a weight of another dtype returns the input's dtype (ToCopyBackward0), as torch's fallback."""
+    x, w = dtypes
+    same_outcome(torch, f"x = torch.linspace(-1, 1, 6, dtype=torch.{x}).reshape(2, 3).requires_grad_(); "
+                        f"w = torch.full((3,), 1.5, dtype=torch.{w}); y = torch.nn.functional.rms_norm(x, (3,), w); "
+                        "y.sum().backward(); out = y, type(y.grad_fn).__name__, x.grad")
+
+
+def test_rms_norm_dtype_mismatch_warns_as_torch(torch):
+    def said(lib):
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                lib.nn.functional.rms_norm(lib.ones(2, 3), (3,), lib.ones(3, dtype=lib.float64))
+        finally:
+            lib.set_warn_always(False)
+        return [str(w.message).split(" (Triggered internally")[0] for w in caught]
+
+    assert said(core) == said(torch)

@@ -71,6 +71,33 @@ def test_decompositions_match_torch_with_gradients(torch, fn, array):
     check_grads(fn, [array], torch)
 
 
+def _with_singular_values(rows, values):
+    """A rows x len(values) matrix whose singular values are ``values`` (well apart, so the gradients are stable)."""
+    u = np.linalg.qr(arr(rows, len(values)))[0]
+    v = np.linalg.qr(arr(len(values), len(values)))[0]
+    return (u * np.array(values)) @ v.T
+
+
+_LOW_RANK = _with_singular_values(4, [3.0, 1.0, 0.05])  # rcond=0.1 drops the third
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, a: lib.linalg.pinv(a, rcond=1e-4),  # torch's older overload (Captum's influence tests)
+    lambda lib, a: lib.linalg.pinv(a, 0.1),
+    lambda lib, a: lib.linalg.pinv(a, lib.tensor(0.1, dtype=a.dtype)),
+    lambda lib, a: lib.linalg.pinv(a @ a.mT, 0.1, True),
+    lambda lib, a: lib.linalg.pinv(a @ a.mT, rcond=0.1, hermitian=True),
+])
+def test_pinv_rcond_is_a_relative_tolerance_as_torchs(torch, fn):
+    check_grads(fn, [_LOW_RANK], torch)
+
+
+def test_pinv_rcond_does_not_mix_with_atol_or_rtol_as_torchs(torch):
+    for kwargs in ({"rcond": 1e-4, "rtol": 0.1}, {"rcond": 1e-4, "atol": 0.1}):
+        check_error(lambda lib, a, kwargs=kwargs: lib.linalg.pinv(a, **kwargs), [_LOW_RANK], torch,
+                    match="received an invalid combination of arguments")
+
+
 def test_matrix_rank_and_inv_ex_match_torch(torch):
     check(lambda lib, a: lib.linalg.matrix_rank(a), [np.array([[1.0, 2.0], [2.0, 4.0]])], torch)
     check(lambda lib, a: lib.linalg.matrix_rank(a), [arr(2, 4, 3)], torch)

@@ -79,7 +79,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("linalg.lu", "float64"): "core's LU backward is implemented for square matrices only",
     ("linalg.lu_factor", "float64"): "core's LU backward is implemented for square matrices only",
     ("linalg.lu_factor_ex", "float64"): "core's LU backward is implemented for square matrices only",
-    ("linalg.pinv.singular", "float64"): "pinv's gradient at rank-deficient matrices differs from torch's",
     ("lu", "float64"): "core's LU backward is implemented for square matrices only",
     ("matrix_exp", "float32"): "float32 matrix_exp: another Pade/squaring order than torch's, ~2e-6 relative",
     ("max_pool2d_with_indices_backward", "float32"): "aten.max_pool2d_with_indices_backward is not in core.ops.aten",

@@ -10,6 +10,7 @@ import math
 
 import core
 from core._tensor import Tensor
+from core._warn_once import warn_once
 from core.autograd.function import note_untracked
 from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from core.nn.functional._pad import pad
@@ -78,8 +79,16 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
         eps = core.finfo(x.dtype).eps
     out = x * core.rsqrt((x * x).mean(dims, keepdim=True) + eps)
     if weight is not None:
+        if weight.dtype != input.dtype:  # (PyTorch's fallback from its fused kernel, which then casts back)
+            warn_once("rms_norm dtypes", f"Mismatch dtype between input and weight: input dtype = "
+                      f"{_CPP_NAMES.get(input.dtype, input.dtype)}, weight dtype = "
+                      f"{_CPP_NAMES.get(weight.dtype, weight.dtype)}, Cannot dispatch to fused implementation.")
         out = out * weight
-    return out if x is input else out.to(input.dtype)
+    return out if out.dtype == input.dtype else out.to(input.dtype)
+
+
+# dtypes as PyTorch's C++ messages name them
+_CPP_NAMES = {core.float32: "float", core.float64: "double", core.float16: "c10::Half", core.bfloat16: "c10::BFloat16"}
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
