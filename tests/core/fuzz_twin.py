@@ -219,7 +219,8 @@ class Twin:
 # torch's warnings that it gives once a process (TORCH_WARNONCE): whether a line warns depends on the lines before it
 ONCE = tuple(f"UserWarning: {text}" for text in (
     "The use of `x.T` on tensors", "Tensor.T is deprecated", "Tensor.mT is deprecated", "Tensor.mH is deprecated",
-    "Converting a tensor with requires_grad=True to a scalar", "Using backward() with create_graph=True"))
+    "Converting a tensor with requires_grad=True to a scalar", "Using backward() with create_graph=True",
+    "Mismatch dtype between input and weight"))
 
 
 def _fn_name(t):
