@@ -490,3 +490,28 @@ RECIPES += [  # attention and feed-forward variants in labml's encoder, trained 
           "feed_forward=FeedForward(16, 32, 0.0, activation, is_gated=True, bias1=False, bias2=False, "
           "bias_gate=False), dropout_prob=0.0), steps=2)"),
 ]
+RECIPES += [  # more influence tests (the k-most-influential, Arnoldi and intermediate-quantity files take 8-13 s)
+    _captum('influence/_core/naive_influence',
+            'from captum.influence._core.influence_function import NaiveInfluenceFunction',
+            '            self, actual_grad, analytical_grad, delta=1e-3, mode="max"\n'
+            '        )', root='tests'),
+    _captum('influence/_core/tracin_xor',
+            'from captum.influence._core.tracincp import TracInCP',
+            '                    self, test_scores, test_scores_sample_wise_trick\n'
+            '                )', root='tests'),
+    _captum('influence/_core/tracin_validation',
+            'from captum.influence._core.tracincp import TracInCP',
+            '                    invalid_tmpdir,\n'
+            '                    loss_fn=nn.MSELoss(),\n'
+            '                    batch_size=1,\n'
+            '                )', root='tests'),
+    _captum('influence/_core/tracin_aggregate_influence',
+            'from captum.influence._core.tracincp import TracInCP',
+            "                delta=0.01,  # due to numerical issues, we can't set this to 0.0\n"
+            '                mode="max",\n'
+            '            )', root='tests', every=2),
+    _captum('influence/_core/dataloader',
+            'from captum.influence._core.tracincp import TracInCP',
+            '                mode="max",\n'
+            '            )', root='tests'),
+]
