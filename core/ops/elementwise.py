@@ -432,7 +432,8 @@ def check_inplace(self: Tensor, overlap: bool = True) -> None:
         if self.grad_fn is None and self._requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         base = self._base
-        if base is not None and base.grad_fn is None and base._requires_grad:
+        if base is not None and base.grad_fn is None and self._requires_grad:  # (PyTorch: even if the base no
+            # longer requires grad, a view that does, of a leaf, is refused)
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     arr = self._data
     if type(arr) is MetaArray:  # no memory at all: nothing overlaps, nothing is written

@@ -447,7 +447,7 @@ def _inplace_view(self: Tensor, cls, **args) -> Tensor:
     if grad_mode.is_grad_enabled() and base is not None and self._requires_grad:  # (PyTorch's check_inplace)
         if self._creation is not None:  # a multi-output or no-grad view
             refuse_view_write(self)
-        if base.grad_fn is None and base._requires_grad:
+        if base.grad_fn is None:  # (a view that requires grad, of a leaf, even one that no longer does)
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     out = cls.apply(self, **args)
     fn = out._grad_fn  # read before the version bump, which would regenerate the view's node

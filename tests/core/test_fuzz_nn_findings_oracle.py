@@ -425,3 +425,15 @@ def test_rms_norm_dtype_mismatch_warns_as_torch(torch):
         return [str(w.message).split(" (Triggered internally")[0] for w in caught]
 
     assert said(core) == said(torch)
+
+
+@pytest.mark.parametrize("code", [
+    'a = torch.ones(2, 2, requires_grad=True); h0 = a.reshape(-1); a.requires_grad_(False); h0.unsqueeze_(0)',
+    'a = torch.ones(2, 2, requires_grad=True); h0 = a.reshape(-1); a.requires_grad_(False); h0.add_(1); '
+    'out = h0.grad_fn, a.requires_grad',
+    'a = torch.ones(2, 2, requires_grad=True); h0 = a[0]; a.requires_grad_(False); h0.mul_(2); out = h0.grad_fn',
+])
+def test_a_view_of_a_leaf_is_refused_even_after_the_leaf_stops_requiring_grad(torch, code):
+    """torch's check_inplace: a view that requires grad, of a leaf, is refused even once the leaf's
+    requires_grad_(False) (core wrote it and gave the leaf requires_grad back)."""
+    same_outcome(torch, code)
