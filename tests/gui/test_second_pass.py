@@ -113,22 +113,27 @@ def test_the_palettes_descriptions_are_whole_at_1366x768_and_keep_their_tooltip(
     qtbot.waitUntil(lambda: not palette.isVisible())
 
 
-def _x_server_with_window_manager(tmp_path):
-    """An Xvfb display at 1366x768 with openbox on it, or a skip where the machine has neither."""
+def _x_server_with_window_manager():
+    """An Xvfb display at 1366x768 (a free display number, as Xvfb picks it) with openbox managing it, or a skip
+    where the machine has neither."""
+    import os
     import shutil
     import subprocess
 
-    if not (shutil.which("Xvfb") and shutil.which("openbox")):
-        pytest.skip("needs Xvfb and openbox: the drift comes from a window manager's frame")
-    display = ":" + str(80 + (hash(str(tmp_path)) % 15))
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24"], stderr=subprocess.DEVNULL)
-    socket = f"/tmp/.X11-unix/X{display[1:]}"
-    import os
-
-    end = time.monotonic() + 10
-    while not os.path.exists(socket) and time.monotonic() < end:
-        time.sleep(0.05)
-    wm = subprocess.Popen(["openbox"], env={**os.environ, "DISPLAY": display}, stderr=subprocess.DEVNULL)
+    if not (shutil.which("Xvfb") and shutil.which("openbox") and shutil.which("xprop")):
+        pytest.skip("needs Xvfb, openbox and xprop: the drift comes from a window manager's frame")
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1366x768x24"], pass_fds=(write,),
+                            stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as numbers:
+        display = ":" + numbers.readline().strip()
+    env = {**os.environ, "DISPLAY": display}
+    wm = subprocess.Popen(["openbox"], env=env, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 20
+    while time.monotonic() < end and "window id" not in subprocess.run(
+            ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True).stdout:
+        time.sleep(0.05)  # openbox is not managing windows yet
     return display, [wm, xvfb]
 
 
@@ -139,7 +144,7 @@ def test_the_window_opens_where_it_was_on_a_second_start_under_a_window_manager(
     import subprocess
     import sys
 
-    display, processes = _x_server_with_window_manager(tmp_path)
+    display, processes = _x_server_with_window_manager()
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(tmp_path),
            "HOME": str(tmp_path)}
 
