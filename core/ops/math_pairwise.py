@@ -206,7 +206,8 @@ class Hypot(Function):
         _save(ctx, a, b)
         out = _result(_rounded_once(xp.hypot, x, y), dt, x, y)
         out = out if isinstance(out, Tensor) else new_tensor(out)
-        ctx.save_for_backward(*ctx._saved, out)
+        need = ctx.needs_input_grad or (False, False)  # (each operand only for its own gradient, as PyTorch saves)
+        ctx.save_for_backward(*(t if n else None for t, n in zip(ctx._saved, need)), out)
         return out
 
     @staticmethod

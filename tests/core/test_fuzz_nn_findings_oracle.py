@@ -281,6 +281,9 @@ _AB = "a = torch.tensor([3.0, 0.0], requires_grad=True); b = torch.tensor([4.0, 
     "h = a.hypot(b); G = torch.autograd.grad(h.sum(), a, create_graph=True); "
     "out = G, torch.autograd.grad(G[0].sum(), a)",
     "a = torch.tensor([3, 1]); b = torch.tensor([4.0, 2.0]); out = torch.hypot(a, b)",
+    # an operand is saved only for its own gradient: an inference tensor beside one that requires grad is fine
+    "a = torch.tensor([3.0, 1.0], requires_grad=True)\nwith torch.inference_mode(): h0 = torch.tensor([4.0, 2.0]) * 1\n"
+    "h1 = torch.hypot(h0, a); h1.sum().backward(); out = a.grad",
     "a = torch.tensor([3.0, 1.0], dtype=torch.float16); b = torch.tensor([4.0, 2.0], dtype=torch.float16); "
     "out = torch.hypot(a, b)",
 ])
