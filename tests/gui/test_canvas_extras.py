@@ -164,6 +164,7 @@ def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, mon
     from PySide6.QtWidgets import QInputDialog
 
     from core.nodegraph.model.expression import ExpressionError, expand
+    from gui.format import sentence
 
     with pytest.raises(ExpressionError) as expected:
         expand("(x * w")
@@ -172,7 +173,7 @@ def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, mon
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: labels.append(a[2]) or answers.pop(0))
     empty_window.named_actions["insert_expression"].trigger()
     assert labels[0].startswith("Formula (each name, such as x, becomes a tensor node")
-    assert labels[1] == f"{expected.value}\n\n{labels[0]}"
+    assert labels[1] == f"{sentence(str(expected.value))}\n\n{labels[0]}"  # core's message, as a sentence
     assert {n.type for n in empty_window.graph.nodes.values()} >= {"math.mul", "math.add"}
 
 
