@@ -94,21 +94,15 @@ def _run_as_traced(func, example_inputs, example_kwarg_inputs, check_trace: bool
     with contextlib.redirect_stdout(io.StringIO()):
         graph = func(*args, **kwargs)
     python = func(*args, **kwargs)
-    if _all_close(_tensors(graph), _tensors(python), check_tolerance):
+    import core
+    from core.utils._pytree import tree_leaves
+
+    def tensors(value):
+        return [leaf for leaf in tree_leaves(value) if isinstance(leaf, core.Tensor)]
+
+    if _all_close(tensors(graph), tensors(python), check_tolerance):
         with contextlib.redirect_stdout(io.StringIO()):
             func(*args, **kwargs)
-
-
-def _tensors(value) -> list:
-    import core
-
-    if isinstance(value, core.Tensor):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [t for v in value for t in _tensors(v)]
-    if isinstance(value, dict):
-        return [t for v in value.values() for t in _tensors(v)]
-    return []
 
 
 def _all_close(ours: list, theirs: list, rtol: float) -> bool:

@@ -113,13 +113,10 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=no
 
 
 def _tensors(value) -> list:
-    if isinstance(value, core.Tensor):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [t for v in value for t in _tensors(v)]
-    if isinstance(value, dict):
-        return [t for v in value.values() for t in _tensors(v)]
-    return []
+    """The tensors in a call's result, however it nests them (tuples, lists, dicts)."""
+    from core.utils._pytree import tree_leaves
+
+    return [leaf for leaf in tree_leaves(value) if isinstance(leaf, core.Tensor)]
 
 
 def _replay_in_backward(out, call, rng_state) -> None:
