@@ -62,18 +62,23 @@ def mlp784_case(lib, seed: int = 0, compiled: bool = False):
     return step
 
 
-def numpy_mlp784(seed: int = 0):
-    """The floor: one step of the same 784-256-128-10 ReLU MLP written by hand in NumPy (forward, softmax
-    cross-entropy, backward, ``p -= lr * g``), weights stored (in, out) so every GEMM takes contiguous operands."""
+def numpy_mlp784_data(seed: int = 0):
+    """The NumPy floor's weights (stored (in, out), so every GEMM takes contiguous operands), batch and labels."""
     rng = np.random.default_rng(seed)
     params = []
     for fan_in, fan_out in ((784, 256), (256, 128), (128, 10)):
         bound = np.float32(1 / np.sqrt(fan_in))
         params += [rng.uniform(-bound, bound, (fan_in, fan_out)).astype(np.float32),
                    rng.uniform(-bound, bound, fan_out).astype(np.float32)]
-    w1, b1, w2, b2, w3, b3 = params
     x = rng.standard_normal((64, 784)).astype(np.float32)
-    y = rng.integers(0, 10, 64)
+    return params, x, rng.integers(0, 10, 64)
+
+
+def numpy_mlp784(seed: int = 0):
+    """The floor: one step of the same 784-256-128-10 ReLU MLP written by hand in NumPy (forward, softmax
+    cross-entropy, backward, ``p -= lr * g``)."""
+    params, x, y = numpy_mlp784_data(seed)
+    w1, b1, w2, b2, w3, b3 = params
     rows, lr = np.arange(64), np.float32(0.01)
 
     def step():

@@ -114,15 +114,8 @@ def mlp(steps: int) -> None:
 
 def _numpy_mlp_lines(steps: int) -> dict:
     """``bench_training.numpy_mlp784``'s step with a timer between its lines."""
-    rng = np.random.default_rng(0)
-    params = []
-    for fan_in, fan_out in ((784, 256), (256, 128), (128, 10)):
-        bound = np.float32(1 / np.sqrt(fan_in))
-        params += [rng.uniform(-bound, bound, (fan_in, fan_out)).astype(np.float32),
-                   rng.uniform(-bound, bound, fan_out).astype(np.float32)]
+    params, x, y = bench_training.numpy_mlp784_data(0)
     w1, b1, w2, b2, w3, b3 = params
-    x = rng.standard_normal((64, 784)).astype(np.float32)
-    y = rng.integers(0, 10, 64)
     rows, lr = np.arange(64), np.float32(0.01)
     times: dict = collections.defaultdict(list)
 
