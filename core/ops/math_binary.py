@@ -509,8 +509,9 @@ def clamp_max(input, max, *, out=None):
 
 
 # ----- minimum / maximum -----------------------------------------------------------------------------
-def _tensors_only(name, a, b):
-    for position, (arg, what) in enumerate(((a, "input"), (b, "other")), 1):
+def _tensors_only(name, a, b, first=1):
+    """PyTorch's TypeError for a number operand; a method counts from its argument (``t.maximum(2.)``: position 1)."""
+    for position, (arg, what) in enumerate(((a, "input"), (b, "other")), first):
         if not isinstance(arg, Tensor):
             raise TypeError(f"{name}(): argument '{what}' (position {position}) must be Tensor, not "
                             f"{type(arg).__name__}")
@@ -577,9 +578,9 @@ class Fmin(Fmax):
         return le(a, b)
 
 
-def _pairwise(cls, name):
+def _pairwise(cls, name, first=1):
     def op(input, other, *, out=None):
-        _tensors_only(name, input, other)
+        _tensors_only(name, input, other, first)
         if input.is_complex() or other.is_complex():
             raise RuntimeError(f"{name} not implemented for complex tensors.")
         if out is not None and grad_mode.is_grad_enabled() and (input.requires_grad or other.requires_grad):
@@ -593,3 +594,6 @@ def _pairwise(cls, name):
 
 maximum, minimum = _pairwise(Maximum, "maximum"), _pairwise(Minimum, "minimum")
 fmax, fmin = _pairwise(Fmax, "fmax"), _pairwise(Fmin, "fmin")
+# The Tensor methods: the same ops, whose errors count ``other`` as argument 1 (``self`` is not one)
+maximum_method, minimum_method = _pairwise(Maximum, "maximum", 0), _pairwise(Minimum, "minimum", 0)
+fmax_method, fmin_method = _pairwise(Fmax, "fmax", 0), _pairwise(Fmin, "fmin", 0)

@@ -152,9 +152,9 @@ TENSOR_METHODS = {
     "divide_": elementwise.div_, "true_divide_": elementwise.div_,
     # math_binary
     "clamp": math_binary.clamp, "clip": math_binary.clamp, "clamp_min": math_binary.clamp_min,
-    "clamp_max": math_binary.clamp_max, "minimum": math_binary.minimum, "maximum": math_binary.maximum,
-    "pow": math_binary.pow, "float_power": math_binary.float_power, "fmax": math_binary.fmax,
-    "fmin": math_binary.fmin,
+    "clamp_max": math_binary.clamp_max, "minimum": math_binary.minimum_method, "maximum": math_binary.maximum_method,
+    "pow": math_binary.pow, "float_power": math_binary.float_power, "fmax": math_binary.fmax_method,
+    "fmin": math_binary.fmin_method,
     # math_ternary
     "lerp": math_ternary.lerp, "addcmul": math_ternary.addcmul, "addcdiv": math_ternary.addcdiv,
     # math_pairwise

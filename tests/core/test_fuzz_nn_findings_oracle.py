@@ -248,6 +248,8 @@ def test_warn_always_shows_torchs_once_warnings(torch, code):
 @pytest.mark.parametrize("code", [
     "torch.maximum(torch.ones(2), 2.0)", "torch.maximum(2.0, torch.ones(2))", "torch.minimum(torch.ones(2), 1)",
     "torch.fmax(torch.ones(2), 2.0)", "torch.fmin(3, torch.ones(2))",
+    "torch.ones(2).maximum(2.0)", "torch.ones(2).minimum(1)", "torch.ones(2).fmax(2.0)", "torch.ones(2).fmin(None)",
+    "torch.ones(2).maximum(torch.zeros(2))",
     "torch.tensor(1.).chunk(2)", "torch.tensor(1.).chunk(0)", "torch.tensor(1.).split(1)", "torch.ones(2).chunk(2, 1)",
 ])
 def test_argument_errors_say_what_torchs_say(torch, code):

@@ -278,3 +278,31 @@ def test_adaptive_pools_refuse_negative_sizes_and_too_few_dims(torch, call):
 def test_adaptive_avg_pool2d_of_a_2d_input_says_torchs_words(torch):
     check_error(lambda lib, t: lib.nn.functional.adaptive_avg_pool2d(t, 2), [np.ones((3, 4), np.float32)], torch,
                 match=r"adaptive_avg_pool2d\(\): Expected 3D or 4D tensor, but got \[3, 4\]")
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (2, 0, 4)])
+def test_batch_norm_of_an_empty_input_is_a_copy_of_it(torch, shape, training):
+    stats = shape[1] if len(shape) > 1 else 0
+    fn = lambda lib, x: lib.nn.functional.batch_norm(  # noqa: E731
+        x, lib.zeros(stats, dtype=lib.float64), lib.ones(stats, dtype=lib.float64), training=training)
+    check(fn, [np.zeros(shape)], torch)
+    check_grads(fn, [np.zeros(shape)], torch)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_of_a_nonempty_vector_raises_torchs_errors(torch, training):
+    bn = lambda lib, x, rm: lib.nn.functional.batch_norm(x, rm, rm, training=training)  # noqa: E731
+    check_error(lambda lib, x: bn(lib, x, lib.zeros(0, dtype=lib.float64)), [np.ones(3)], torch)
+    check_error(lambda lib, x: bn(lib, x, lib.zeros(3, dtype=lib.float64)), [np.ones(3)], torch)
+    check_error(lambda lib, x: bn(lib, x, None), [np.ones(3)], torch)
+    check_error(lambda lib, x: bn(lib, x, None), [np.ones(1)], torch)
+
+
+@pytest.mark.parametrize(("x", "target"), [(np.array(0.3), np.array(0)), (np.array(0.3), np.array(-1)),
+                                           (np.array(0.3), np.array([0])), (np.array([0.3]), np.array(0))])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_multilabel_margin_loss_takes_a_zero_dim_sample(torch, x, target, reduction):
+    fn = lambda lib, t, y: lib.nn.functional.multilabel_margin_loss(t, y, reduction=reduction)  # noqa: E731
+    check(fn, [x, target], torch)
+    check_error(lambda lib, t: lib.nn.functional.multilabel_margin_loss(t, lib.tensor(1)), [x], torch)

@@ -19,13 +19,15 @@ __all__ = ["multilabel_margin_loss"]
 
 
 def _check(input, target) -> None:
-    if input.dim() not in (1, 2) or input.dim() == 1 and input.numel() == 0 or \
+    if input.dim() > 2 or input.dim() == 1 and input.numel() == 0 or \
             input.dim() == 2 and input.size(1) == 0:
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
                            f"{list(input.shape)}")
     if target.dtype != core.int64:
         raise RuntimeError(f"expected scalar type Long but found {SCALAR_NAMES[target.dtype.name]}")
-    if tuple(target.shape) != tuple(input.shape):
+    # (a 0-d or 1-d input is one sample: its target may be 0-d or 1-d, of as many elements)
+    vector = input.dim() <= 1 and target.dim() <= 1 and target.numel() == input.numel()
+    if not vector and tuple(target.shape) != tuple(input.shape):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
 
 
@@ -45,7 +47,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     reduction = legacy_reduction(size_average, reduce, reduction)
     reduction = _check_reduction(reduction)
     _check(input, target)
-    x = input if input.dim() == 2 else input.unsqueeze(0)
+    x = input if input.dim() == 2 else input.reshape(1, -1)
     classes = x.size(1)
     indices, counted, is_target = _pair_masks(target.reshape(x.shape).cpu().numpy(), classes)
     on = dict(dtype=x.dtype, device=x.device)
@@ -53,7 +55,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     hinge = (1 - x_target.unsqueeze(2) + x.unsqueeze(1)).clamp(min=0)  # (N, target slot, class)
     weight = core.tensor(counted[:, :, None] & ~is_target[:, None, :], **on)
     loss = (hinge * weight).sum((1, 2)) / classes
-    if input.dim() == 1:
+    if input.dim() <= 1:
         loss = loss.squeeze(0)
     if reduction == "mean":
         loss = loss.mean() if loss.numel() else loss.sum()

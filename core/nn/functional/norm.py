@@ -41,14 +41,22 @@ def _check_mixed_dtypes(input: Tensor, *params) -> None:
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
-    if input.ndim < 2:
-        raise ValueError(f"Expected 2D or 3D input (got {input.ndim}D input)") if input.ndim == 1 else \
-            RuntimeError("batch_norm(): input must have at least 2 dimensions")
-    if training:
-        count = input.numel() // input.shape[1]
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
-    elif running_mean is None or running_var is None:
+    if input.ndim == 0:
+        raise RuntimeError("batch_norm(): input must have at least 2 dimensions")
+    if training and input.shape[0] * math.prod(input.shape[2:]) == 1:  # (PyTorch's _verify_batch_size)
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    if input.numel() == 0:  # PyTorch's: a copy (not a view, so the gradient chain holds), scaled by weight[0]
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        return out + bias[0] if bias is not None else out
+    if input.ndim == 1:  # (PyTorch counts no channels in a 1-d input, then reads its size(1))
+        if running_mean is None and not training:
+            raise RuntimeError("running_mean must be defined in evaluation mode")
+        if running_mean is not None and running_mean.numel():
+            raise RuntimeError(f"running_mean should contain 0 elements not {running_mean.numel()}")
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
     channels = input.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
