@@ -442,3 +442,27 @@ def test_a_view_of_a_leaf_is_refused_even_after_the_leaf_stops_requiring_grad(to
     """torch's check_inplace: a view that requires grad, of a leaf, is refused even once the leaf's
     requires_grad_(False) (core wrote it and gave the leaf requires_grad back)."""
     same_outcome(torch, code)
+
+
+@pytest.mark.parametrize("call", ["F.rrelu_(h, training=True)", "F.rrelu(h, training=True, inplace=True)",
+                                  "F.rrelu_(h)", "F.rrelu(h, 0.2, 0.4, inplace=True)", "nn.RReLU(inplace=True)(h)",
+                                  "nn.RReLU(inplace=True).eval()(h)", "F.rrelu(h, training=True)"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_inplace_rrelu_records_torchs_node_and_gradient(torch, call, dtype):
+    """rrelu_ records RreluWithNoiseBackward1 and its gradient is the drawn slope's, as torch's (was the
+    multiplication before it, gradient 1, while training)."""
+    same_outcome(torch, f"F = torch.nn.functional; torch.manual_seed(3); "
+                        f"a = torch.tensor([-1.0, 2.0, -0.5, 0.0, -3.0], dtype=torch.{dtype}, requires_grad=True); "
+                        f"h = a * 1; y = {call}; y.sum().backward(); out = y, type(y.grad_fn).__name__, a.grad, "
+                        "y is h")
+
+
+@pytest.mark.parametrize("code", [
+    "a = torch.tensor([-1.0, 2.0], requires_grad=True); torch.nn.functional.rrelu_(a, training=True)",
+    "a = torch.tensor([-1.0, 2.0], requires_grad=True); torch.nn.functional.rrelu_(a)",
+    "torch.manual_seed(1); a = torch.tensor([-1.0, 2.0, -2.0]); out = torch.nn.functional.rrelu_(a, training=True), a",
+    "a = torch.tensor([-1.0, 2.0, -2.0], requires_grad=True)\nwith torch.no_grad():\n"
+    "    h = a * 1; torch.manual_seed(1); out = torch.nn.functional.rrelu_(h, training=True), h.grad_fn",
+])
+def test_inplace_rrelu_checks_and_writes_as_torch(torch, code):
+    same_outcome(torch, code)

@@ -9,7 +9,9 @@ import core
 from core.autograd.function import Function
 from core.nn._fused_names import fused_name
 from core.nn.functional import activation_kernels as kernels
-from core.nn.functional.activation import _float_check, leaky_relu, softmax
+from core.nn.functional.activation import LeakyRelu, _float_check, _Inplace, leaky_relu, softmax
+from core.ops._util import xp_of
+from core.ops.elementwise import check_inplace, write_inplace
 
 __all__ = ["hardshrink", "softshrink", "rrelu", "rrelu_", "gumbel_softmax"]
 
@@ -44,11 +46,51 @@ class _RreluWithNoise(Function):
         return g * noise, None
 
 
+class _RreluWithNoiseInplace(Function):
+    """``rrelu_`` while training: ``input *= noise``, recorded as PyTorch's in-place overload's node."""
+
+    node_name = "RreluWithNoiseBackward1"
+
+    @staticmethod
+    def forward(ctx, input, noise):
+        ctx.save_for_backward(noise)
+        xp_of(input._data).copyto(input._data, input._data * noise._data, casting="unsafe")
+        ctx.mark_dirty(input)
+        return input
+
+    @staticmethod
+    def backward(ctx, g):
+        (noise,) = ctx.saved_tensors
+        return g * noise, None
+
+
+class _RreluEvalInplace(_Inplace):
+    """``rrelu_`` in eval: leaky_relu_ with the mean slope, under PyTorch's rrelu_with_noise_ node."""
+
+    inner = LeakyRelu
+    node_name = "RreluWithNoiseBackward1"
+
+
+def _records(input) -> bool:
+    return input.requires_grad and core.is_grad_enabled()
+
+
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky ReLU with a random slope in [lower, upper] per element while training, the mean slope otherwise."""
     if not training:  # the mean slope, through PyTorch's rrelu_with_noise node
+        if inplace and _records(input):
+            _float_check(input, "leaky_relu_cpu")
+            check_inplace(input)
+            mid = (lower + upper) / 2
+
+            def fn(a):
+                slope = xp_of(a).where(a > 0, 1, mid).astype(a.dtype)
+                return a * slope, slope
+            return _RreluEvalInplace.apply(input, fn=fn)
         out = leaky_relu(input, (lower + upper) / 2, inplace=inplace)
         return out if inplace else fused_name(out, "RreluWithNoiseBackward0")
+    if inplace:
+        check_inplace(input)
     # NOTE: as PyTorch's CPU kernel: one float64 draw (lower + u * (upper - lower)) per element <= 0, in memory order,
     # rounded to the input's dtype, with lower and upper first rounded to float32 for a float32 (or half) input;
     # positive elements draw nothing and keep a slope of 1
@@ -59,12 +101,12 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         draws = core.rand(int(negative.sum()), dtype=core.float64, device=input.device) * (upper - lower) + lower
         slope = core.ones_like(input)
         slope[negative] = draws.to(input.dtype)
-    out = _RreluWithNoise.apply(input, slope)
-    if inplace:
-        with core.no_grad():
-            input.copy_(out)
-        return input
-    return out
+    if not inplace:
+        return _RreluWithNoise.apply(input, slope)
+    if _records(input):
+        return _RreluWithNoiseInplace.apply(input, slope)
+    write_inplace(input, input._data * slope._data)
+    return input
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
