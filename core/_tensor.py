@@ -28,6 +28,7 @@ from core.autograd import grad_mode, view_meta
 from core.autograd.function import note_value_read
 from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
 from core.autograd.inference import VERSION as _INFERENCE_VERSION
+from core.autograd.inference import DetachedCounter as _DetachedCounter
 from core.autograd.inference import InferenceCounter as _InferenceCounter
 from core.autograd.inference import check_requires_grad as _check_inference_requires_grad
 
@@ -538,7 +539,7 @@ class Tensor(metaclass=_TensorMeta):
 
     def is_inference(self) -> bool:
         """True for a tensor made in inference mode and its views (see core/autograd/inference.py)."""
-        return type(self._vc) is _InferenceCounter
+        return isinstance(self._vc, _InferenceCounter)
 
     def get_device(self) -> int:
         """-1 on CPU, else the CUDA device index."""
@@ -826,7 +827,10 @@ class Tensor(metaclass=_TensorMeta):
         _engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
-        return self._alias(self._data, base=False)
+        out = self._alias(self._data, base=False)
+        if type(self._vc) is _InferenceCounter and not _grad_state.inference:  # PyTorch: a counter of its own
+            out._vc = _DetachedCounter([0])
+        return out
 
     def detach_(self) -> Tensor:
         if self._base is not None:  # (any view, as PyTorch's: even of a tensor that does not require grad)

@@ -565,7 +565,7 @@ def _record(ctx: Node, args, flags, outs) -> None:
                 packed.append(_NOTHING_SAVED)
             elif o is not None and t is not o:  # an input (or other tensor): kept as it is, with its version
                 vc = t._vc
-                if type(vc) is _InferenceCounter:
+                if isinstance(vc, _InferenceCounter):
                     _refuse_inference(t)
                 packed.append((t, vc[0], -1))
             else:
@@ -612,7 +612,7 @@ def _pack(t, outs):
             kept = t._alias(t._data, base=False)
             kept._base = t._base
             return (kept, t._vc[0], i)
-    if type(t._vc) is _InferenceCounter:  # an input made in inference mode (an output never is: grad mode is on)
+    if isinstance(t._vc, _InferenceCounter):  # an input made in inference mode (an output never is: grad mode is on)
         _refuse_inference(t)
     return (t, t._vc[0], -1)
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 from core.autograd import grad_mode
 from core.autograd import shortcuts as _shortcuts
 
-__all__ = ["InferenceCounter", "is_inference", "mark", "mark_result", "check_requires_grad", "INPLACE", "REQUIRES_GRAD",
+__all__ = ["InferenceCounter", "DetachedCounter",
+           "is_inference", "mark", "mark_result", "check_requires_grad", "INPLACE", "REQUIRES_GRAD",
            "VERSION", "SAVED"]
 
 INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
@@ -51,12 +52,21 @@ class InferenceCounter(list):
         list.__setitem__(self, index, value)
 
 
+class DetachedCounter(InferenceCounter):
+    """The counter of ``detach()`` of an inference tensor made outside the mode: PyTorch gives that tensor a
+    version counter of its own, so it stays an inference tensor (no requires_grad, not saved for backward) that
+    takes in-place writes and has a ``_version``. NOTE: its views share it here (PyTorch's refuse writes)."""
+
+    __slots__ = ()
+    __setitem__ = list.__setitem__
+
+
 def is_inference(input) -> bool:
     """``torch.is_inference(t)``: True when ``t`` was made in inference mode (or is a view of such a tensor)."""
     vc = getattr(input, "_vc", None)
     if vc is None:
         raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    return type(vc) is InferenceCounter
+    return isinstance(vc, InferenceCounter)
 
 
 def mark(t):
@@ -68,7 +78,7 @@ def mark(t):
 
 def check_requires_grad(t, requires_grad: bool) -> None:
     """PyTorch refuses to make an inference tensor require grad outside inference mode."""
-    if requires_grad and type(t._vc) is InferenceCounter and not _state.inference:
+    if requires_grad and isinstance(t._vc, InferenceCounter) and not _state.inference:
         raise RuntimeError(REQUIRES_GRAD)
 
 
@@ -87,7 +97,7 @@ def _mark_outputs(outs, args) -> None:
         if o is None or not hasattr(o, "_vc"):
             continue
         vc = o._vc
-        if type(vc) is InferenceCounter or any(vc is s for s in shared):
+        if isinstance(vc, InferenceCounter) or any(vc is s for s in shared):
             continue
         counter = fresh.get(id(vc))
         if counter is None:

@@ -466,3 +466,23 @@ def test_inplace_rrelu_records_torchs_node_and_gradient(torch, call, dtype):
 ])
 def test_inplace_rrelu_checks_and_writes_as_torch(torch, code):
     same_outcome(torch, code)
+
+
+_INFERENCE = "with torch.inference_mode():\n    a = torch.ones(3)\n"
+
+
+@pytest.mark.parametrize("code", [
+    "d = a.detach(); d.add_(1); out = d, a, d.is_inference(), d._version",
+    "d = torch.detach(a); d.mul_(2); d.add_(1); out = a, d._version",
+    "d = a.detach(); d.detach().add_(1); out = a, a.is_inference()",
+    "d = a.detach(); d.requires_grad_()",
+    "d = a.detach(); out = torch.ones(3, requires_grad=True) * d",
+    "d = a.detach(); a.add_(1)",
+    "d = a.detach(); out = (d * 2).is_inference(), d.clone().is_inference()",
+    "with torch.inference_mode():\n    d = a.detach()\nd.add_(1)",
+    "b = torch.ones(3)\nwith torch.inference_mode():\n    d = b.detach()\nd.add_(1); out = b, d.is_inference()",
+])
+def test_detach_of_an_inference_tensor_takes_inplace_writes(torch, code):
+    """detach() of an inference tensor, outside the mode, gets a version counter of its own: it takes in-place
+    writes (into the shared memory) and stays an inference tensor otherwise, as torch's."""
+    same_outcome(torch, _INFERENCE + code)
