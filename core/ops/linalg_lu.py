@@ -287,13 +287,17 @@ def lstsq(A, B, rcond=None, *, driver=None):
     solution = matmul(pinv(A, rtol=rtol), rhs)
     s = np.linalg.svd(np.asarray(A.detach().cpu().numpy()), compute_uv=False)
     rank = (s > rtol * s[..., :1]).sum(-1)
-    empty = _factories.empty(0, dtype=A.dtype, device=A.device)
-    residuals = empty
+    from core.nn._fused_names import fused_name, ignored_output  # (core.nn builds on the ops)
+
+    node = "LinalgLstsqBackward0"  # (PyTorch's one node for the solution and residuals, even empty ones)
+    empty = _factories.empty(0, dtype=A.dtype.to_real(), device=A.device)  # (residuals, values: real, as torch's)
     if m > n and driver != "gelsy" and bool((rank == n).all()):
-        residuals = ((matmul(A, solution) - rhs) ** 2).sum(-2)
+        residuals = fused_name((matmul(A, solution) - rhs).abs().square().sum(-2), node)
+    else:
+        residuals = ignored_output(empty, (A, B), node)
     rank_t = new_tensor(rank.astype(np.int64)) if driver != "gels" else _factories.empty(0, dtype=_dtype.int64)
-    values = new_tensor(s.astype(A._data.dtype)) if driver in ("gelsd", "gelss") else empty
-    return _lstsq(solution.squeeze(-1) if vector else solution, residuals, rank_t, values)
+    values = new_tensor(s.astype(empty._data.dtype)) if driver in ("gelsd", "gelss") else empty
+    return _lstsq(fused_name(solution.squeeze(-1) if vector else solution, node), residuals, rank_t, values)
 
 
 def legacy_qr(input, some=True):

@@ -102,8 +102,12 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     """``(group_norm(input), mean, rstd)`` with the statistics shaped (N, group)."""
     out = _functional().group_norm(input, group, weight, bias, eps)
-    x = input.detach().reshape(N, group, -1)
-    return out, x.mean(-1), (x.var(-1, unbiased=False) + eps).rsqrt()
+    from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
+
+    x = input.reshape(N, group, -1)
+    # (PyTorch's mean and rstd come out of its NativeGroupNormBackward0 node too, which differentiates them)
+    mean, rstd = x.mean(-1), (x.var(-1, unbiased=False) + eps).rsqrt()
+    return out, fused_name(mean, "NativeGroupNormBackward0"), fused_name(rstd, "NativeGroupNormBackward0")
 
 
 def native_channel_shuffle(input, groups):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.core.oracle import check, check_error, check_grads
+import core
+from tests.core.oracle import assert_same, check, check_error, check_grads, run_both
 
 
 @pytest.mark.parametrize(("shape", "index"), [((), 0), ((5,), 2), ((5,), -1)])
@@ -306,3 +307,38 @@ def test_multilabel_margin_loss_takes_a_zero_dim_sample(torch, x, target, reduct
     fn = lambda lib, t, y: lib.nn.functional.multilabel_margin_loss(t, y, reduction=reduction)  # noqa: E731
     check(fn, [x, target], torch)
     check_error(lambda lib, t: lib.nn.functional.multilabel_margin_loss(t, lib.tensor(1)), [x], torch)
+
+
+def _grad_flags(results):
+    return [t.requires_grad for t in results]
+
+
+@pytest.mark.parametrize("driver", ["gelsy", "gelsd", "gels", "gelss"])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 3), (2, 5, 3)])
+def test_lstsq_residuals_require_grad_even_empty_and_are_real(torch, driver, shape):
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(shape), rng.standard_normal((*shape[:-1], 2))
+    fn = lambda lib, A, B: tuple(lib.linalg.lstsq(A, B, driver=driver))  # noqa: E731
+    ours, theirs, _, _ = run_both(fn, [a, b], torch, requires_grad=True)
+    assert_same(ours, theirs, rtol=1e-6)
+    assert _grad_flags(ours) == _grad_flags(theirs)
+    assert [type(t.grad_fn).__name__ for t in ours] == [type(t.grad_fn).__name__ for t in theirs]
+    check(fn, [a + 1j * rng.standard_normal(shape), b + 0j], torch, rtol=1e-6)  # (real residuals, values)
+
+
+def test_lstsq_empty_residuals_give_no_gradient(torch):
+    rng = np.random.default_rng(1)
+    for lib in (core, torch):
+        A, B = (lib.tensor(rng.standard_normal((5, 3)), requires_grad=True) for _ in range(2))
+        assert lib.autograd.grad(lib.linalg.lstsq(A, B[:, :2]).residuals.sum(), A, allow_unused=True) == (None,)
+
+
+@pytest.mark.parametrize("affine", [False, True])
+def test_native_group_norm_statistics_require_grad_and_carry_gradients(torch, affine):
+    x, w = np.random.default_rng(2).standard_normal((2, 4, 3)), np.linspace(0.5, 2.0, 4)
+    fn = lambda lib, t, g: lib.native_group_norm(t, g if affine else None, None, 2, 4, 3, 2, 0.5)  # noqa: E731
+    ours, theirs, _, _ = run_both(fn, [x, w], torch, requires_grad=True)
+    assert_same(ours, theirs)
+    assert _grad_flags(ours) == _grad_flags(theirs) == [True, True, True]
+    assert [type(t.grad_fn).__name__ for t in ours] == [type(t.grad_fn).__name__ for t in theirs]
+    check_grads(lambda lib, t, g: lib.cat([r.flatten() for r in fn(lib, t, g)]), [x, w], torch)
