@@ -188,17 +188,24 @@ def _degrees_of_freedom(n_obs, w, aweights, correction):
 
 
 def _weights(n_obs, fweights, aweights):
+    """fweights times aweights, after PyTorch's checks of each: at most 1-d, its dtype, one per observation, >= 0."""
     w = None
-    if fweights is not None:
-        if fweights.is_floating_point():
-            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
-                               f"{_word(fweights.dtype)} dtype")
-        w = fweights
-    if aweights is not None:
-        if not aweights.is_floating_point():
-            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
-                               f"{_word(aweights.dtype)} dtype")
-        w = aweights if w is None else w * aweights
+    for name, given, integral in (("fweights", fweights, True), ("aweights", aweights, False)):
+        if given is None:
+            continue
+        if given.ndim > 1:
+            raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+                               f"{given.ndim} dimensions")
+        if given.is_floating_point() == integral or given.is_complex() or given.dtype is core.bool:
+            kind = "integral" if integral else "floating point"
+            raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                               f"{_word(given.dtype)} dtype")
+        if given.numel() != n_obs:
+            raise RuntimeError(f"cov(): expected {name} to have the same numel as there are observations in the "
+                               f"input but got {given.numel()} != {n_obs}")
+        if n_obs and bool((given < 0).any()):
+            raise RuntimeError(f"cov(): {name} cannot be negative")
+        w = given if w is None else w * given
     return w
 
 
@@ -215,6 +222,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         avg = x.mean(1)
     else:
         w = w.to(x.dtype)
+        if not bool(w.sum() != 0):
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
         avg = (x * w).sum(1) / w.sum()
     dof = _degrees_of_freedom(n_obs, w, aweights, correction)
     if float(dof) <= 0:

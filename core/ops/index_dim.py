@@ -127,9 +127,17 @@ def _index_args(what: str, input: Tensor, dim, index, source=None):
         if source.dtype is not input.dtype:
             raise RuntimeError(f"{what}(): self ({_NAMES[input.dtype.name]}) and source "
                                f"({_NAMES[source.dtype.name]}) must have the same scalar type")
+        adding = what.startswith("index_add")
+        if adding and source.ndim and dim >= source.ndim:
+            raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+                               f"{source.ndim}")
         n = source._data.shape[dim] if source._data.ndim else 1
         if n != idx.size:
             raise RuntimeError(f"{what}(): Number of indices ({idx.size}) should be equal to source.size(dim) ({n})")
+        if adding and (source.ndim != nd or any(a != b for i, (a, b) in enumerate(zip(input.shape, source.shape))
+                                                if i != dim)):
+            raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                               f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
     return dim, _wrap_checked(idx, size, dim, what.startswith(("index_fill", "index_copy")))
 
 

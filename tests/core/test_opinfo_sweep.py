@@ -94,7 +94,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)
 KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "complex": "torch: RuntimeError (Expected object of scalar type ComplexDouble but got scalar); core raises nothing",
-    "cov": "torch: RuntimeError (cov(): expected aweights to have one or fewer dimensions but go); core raises nothing",
     "masked_fill": "torch: RuntimeError (value cannot be converted to type int64_t without overf); core raises nothing",
     "nn.functional.linear_cross_entropy": "torch: RuntimeError (K-dimensional loss defined by li); core raises nothing",
     "nn.functional.linear_cross_entropy.chunked": "torch: RuntimeError (K-dimensional loss defin); core raises nothing",
@@ -104,7 +103,6 @@ KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "nn.functional.adaptive_max_pool1d": "torch: RuntimeError (adaptive_max_pool1d() argument); core raises IndexError",
     "nn.functional.adaptive_max_pool3d": "torch: ValueError (Input dimension should be at l); core raises RuntimeError",
     "nn.functional.rms_norm": "torch: RuntimeError (Expected normalized_shape to be at least 1-d); core raises nothing",
-    "nn.functional.multi_margin_loss": "torch: ValueError (weight must be one-dimensional); core raises RuntimeError",
     "nn.functional.max_pool1d": "torch refuses an unbatched input with 0 channels ((0, 10)); core pools it",
     "narrow_copy": "torch: RuntimeError (Expected dim < static_cast<int64_t>(self_sizes.size(); core raises IndexError",
     "ormqr": "torch: RuntimeError (torch.ormqr: input must have at least 2 dimensions.); core raises IndexError",
@@ -117,7 +115,6 @@ KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "vsplit": "torch: TypeError (vsplit() received an invalid combination of arguments - ); core raises AttributeError",
     "gather": "torch: RuntimeError (Expected out tensor to have dtype float, but got double inst); core raises nothing",
     "index_select": "torch: RuntimeError (unsupported operation: more than one element of the wr); core raises nothing",
-    "index_add": "torch: RuntimeError (source tensor shape must match self tensor shape, excludi); core raises nothing",
     "histogramdd": "torch: RuntimeError (histogramdd: The size of bins must be equal to the i); core raises IndexError",
 }
 

@@ -342,3 +342,40 @@ def test_native_group_norm_statistics_require_grad_and_carry_gradients(torch, af
     assert _grad_flags(ours) == _grad_flags(theirs) == [True, True, True]
     assert [type(t.grad_fn).__name__ for t in ours] == [type(t.grad_fn).__name__ for t in theirs]
     check_grads(lambda lib, t, g: lib.cat([r.flatten() for r in fn(lib, t, g)]), [x, w], torch)
+
+
+@pytest.mark.parametrize("weights", [
+    dict(aweights=np.ones((5, 5))), dict(fweights=np.ones(1, np.int64)), dict(aweights=np.ones(1)),
+    dict(fweights=-np.ones(5, np.int64)), dict(aweights=-np.ones(5)), dict(fweights=np.ones(5, bool)),
+    dict(aweights=np.ones(5, np.int64)), dict(aweights=np.zeros(5)),
+])
+def test_cov_checks_its_weights_as_torch(torch, weights):
+    name, w = next(iter(weights.items()))
+    check_error(lambda lib, x, v: lib.cov(x, **{name: v}), [np.arange(5.0), w], torch,
+                match=r"^cov\(\): (expected|fweights|aweights|weights)")
+
+
+def test_cov_with_both_weights_still_matches(torch):
+    check(lambda lib, x, f, a: lib.cov(x, fweights=f, aweights=a),
+          [np.arange(10.0).reshape(2, 5) ** 2, np.array([1, 2, 0, 1, 3]), np.linspace(0.1, 1, 5)], torch)
+
+
+@pytest.mark.parametrize(("shape", "dim", "index", "source"), [
+    ((3, 2), 0, [0, 1], (2,)), ((3, 2), 0, [0, 1], (2, 1)), ((3,), 0, [1], ()), ((), 0, [0], (1,)),
+    ((3, 1), 0, [0, 1], (2,)), ((3, 2), 1, [0], (3,)),
+])
+def test_index_add_refuses_a_source_of_another_shape(torch, shape, dim, index, source):
+    check_error(lambda lib, x, s: x.index_add(dim, lib.tensor(index), s), [np.zeros(shape), np.ones(source)], torch,
+                match="source tensor shape must match|out of bounds of the source")
+
+
+@pytest.mark.parametrize(("shape", "dim", "index", "source"), [((3, 2), 0, [0, 2], (2, 2)), ((), 0, [0], ()),
+                                                               ((3, 2), -1, [1], (3, 1))])
+def test_index_add_of_matching_shapes_still_adds(torch, shape, dim, index, source):
+    check(lambda lib, x, s: x.index_add(dim, lib.tensor(index), s), [np.zeros(shape), np.ones(source)], torch)
+
+
+@pytest.mark.parametrize("weight_shape", [(), (5, 4)])
+def test_multi_margin_loss_refuses_a_weight_that_is_not_1d(torch, weight_shape):
+    check_error(lambda lib, x, y, w: lib.nn.functional.multi_margin_loss(x, y, weight=w),
+                [np.ones((5, 4)), np.zeros(5, np.int64), np.ones(weight_shape)], torch, match="one-dimensional")

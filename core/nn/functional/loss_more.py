@@ -70,6 +70,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     reduction = _check_reduction(legacy_reduction(size_average, reduce, reduction))
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
     x = input if input.dim() == 2 else input.reshape(1, -1)
     y = target.reshape(-1, 1)
     if x.shape[0] != y.shape[0]:
