@@ -372,10 +372,18 @@ def _clamp_arrays(a, lo, hi):
     res = x
     with np.errstate(all="ignore"):
         if lo is not None:
-            res = xp.maximum(res, bounds[0])
+            res = _keep_ties(xp, res, xp.maximum(res, bounds[0]), lo)
         if hi is not None:
-            res = xp.minimum(res, bounds[-1])
-    return _result(res, dt, x, *bounds)  # (self, min, max: TensorIterator's operand order)
+            res = _keep_ties(xp, res, xp.minimum(res, bounds[-1]), hi)
+    return _result(res, dt, x, *bounds)
+
+
+def _keep_ties(xp, before, after, bound):
+    """PyTorch's clamp keeps the input where it equals a bound, so ``-0.`` clamped at ``0.`` stays ``-0.``
+    (NumPy's maximum may give the bound's zero); only a zero bound of a float dtype can tie with another value."""
+    if after.dtype.kind != "f" or (not isinstance(bound, Tensor) and bound != 0):
+        return after
+    return xp.where(after == before, before, after)  # (self, min, max: TensorIterator's operand order)
 
 
 class Clamp(Function):

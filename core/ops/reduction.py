@@ -370,41 +370,36 @@ class Prod(Function):
         a, res = ctx.saved_tensors
         if a.is_complex():  # PyTorch's convention: the gradient times the conjugate derivative
             a, res = a.conj_physical(), res.conj_physical()
-        if a._data.ndim and not bool((a._data == 0).any()):  # NOTE: PyTorch's grad * (result / input) without zeros,
+        if not a._data.ndim:  # a 0-d input: the product of no other elements is 1
+            return _cast_back(g, ctx)
+        if not bool((a._data == 0).any()):  # NOTE: PyTorch's grad * (result / input) without zeros,
             if ctx.dim is not None and not ctx.keepdim:  # grad and result unsqueezed over dim
                 g, res = unsqueeze(g, ctx.dim), unsqueeze(res, ctx.dim)
             return _cast_back(g * (res / a), ctx)
-        if ctx.dim is None:  # all elements: the same rule on the flattened input
-            flat = reshape(a, (-1,))
-            return _cast_back(reshape(prod_backward(reshape(g, (1,)), flat, 0), ctx.in_shape), ctx)
-        gk = expand_reduced(g, ctx.in_shape, (ctx.dim,), ctx.keepdim) if a._data.ndim else g
-        return _cast_back(prod_backward(gk, a, ctx.dim if a._data.ndim else None), ctx)
+        if ctx.dim is None:  # all elements: the rule below on the flattened input
+            return _cast_back(reshape(prod_backward(reshape(g, (1,)), reshape(a, (-1,)), 0), ctx.in_shape), ctx)
+        return _cast_back(prod_backward(g if ctx.keepdim else unsqueeze(g, ctx.dim), a, ctx.dim), ctx)
 
 
 class ProdDim(Prod):
     node_name = "ProdBackward1"
 
 
-def prod_backward(g: Tensor, a: Tensor, dim) -> Tensor:
-    """``g * (product of the other elements along dim)``, exact when the input holds zeros.
+def prod_backward(g: Tensor, a: Tensor, dim: int) -> Tensor:
+    """``g`` times the product of the other elements along ``dim``, exact where the input holds zeros: PyTorch's
+    prod_safe_zeros_backward (a cumprod from each side), so the zeros' signs and double backward are torch's."""
+    from core.ops.cumulative import cumprod  # (cumulative imports this module)
+    from core.ops.joining import cat
+    from core.ops.movement import narrow
+    from core.ops.rearranging import flip
 
-    NOTE: ``result / x`` is only used where a slice has no zero; a slice with one zero gets the
-    product of its non-zero elements at the zero, and a zero-valued term elsewhere that still
-    carries the derivative through the zero (so double backward stays right); two zeros give 0.
-    """
-    if dim is None:  # 0-d input: the product of no other elements is 1
+    n = a.shape[dim]
+    if n == 1:  # (as PyTorch's: g itself)
         return g
-    z = a._data == 0
-    zf = const(z, a)
-    nz = a * const(~z, a) + zf  # 1 at the zeros, and constant there
-    p = prod(nz, dim, keepdim=True)
-    if not bool(z.any()):
-        return g * (p / nz)
-    count = z.sum(axis=dim, keepdims=True)
-    m0, m1 = const(count == 0, a), const(count == 1, a)
-    xz = sum(a * zf, dim, keepdim=True)
-    one_zero = zf * p + const(~z, a) * (p / nz) * xz
-    return g * (m0 * (p / nz) + m1 * one_zero)
+    ones = const(xp_of(a._data).ones_like(narrow(a, dim, 0, 1)._data), a)
+    before = cumprod(cat([ones, narrow(a, dim, 0, n - 1)], dim), dim)
+    after = flip(cumprod(cat([ones, flip(narrow(a, dim, 1, n - 1), (dim,))], dim), dim), (dim,))
+    return g * (before * after)
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):

@@ -486,3 +486,30 @@ def test_detach_of_an_inference_tensor_takes_inplace_writes(torch, code):
     """detach() of an inference tensor, outside the mode, gets a version counter of its own: it takes in-place
     writes (into the shared memory) and stays an inference tensor otherwise, as torch's."""
     same_outcome(torch, _INFERENCE + code)
+
+
+_ZEROS = "x = torch.tensor([-0.0, 0.0, -1.0, 2.0, float('nan')], dtype=torch.{dtype}); "
+
+
+@pytest.mark.parametrize("call", ["x.clamp(0.0, 1.0)", "x.clamp(-0.0, 1.0)", "x.clamp(max=0.0)", "x.clamp(max=-0.0)",
+                                  "x.clamp_min(0.0)", "x.clamp_min(-0.0)", "x.clamp_max(-0.0)", "x.clamp(-0.0, 0.0)",
+                                  "x.clamp(0.0, -0.0)", "x.clamp(torch.tensor(0.0), torch.tensor(-0.0))",
+                                  "x.clamp(min=torch.zeros(5))", "x.clone().clamp_(-0.0, 0.0)", "x.clamp(0.5, 1.0)",
+                                  "x.clamp(float('nan'), 0.0)", "torch.clamp(x, -0.0)"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_clamp_keeps_the_inputs_zero_where_it_ties_a_bound(torch, call, dtype):
+    """clamp keeps x where it equals a bound (-0. clamped at 0. stays -0.), as torch's kernel."""
+    same_outcome(torch, _ZEROS.format(dtype=dtype) + f"y = {call}; out = y, y.signbit()")
+
+
+@pytest.mark.parametrize("values", ["[0.0, 2.0, 3.0]", "[-0.0, 2.0, -3.0]", "[0.0, -0.0, 3.0]", "[2.0, 3.0, -0.0]",
+                                    "[[-0.0, 2.0], [3.0, 4.0]]", "[[1.0, -0.0], [-2.0, 0.0]]",
+                                    "[[2.0, 3.0], [4.0, 5.0]]", "[-0.0]", "-0.0"])
+@pytest.mark.parametrize("call", ["a.prod()", "a.prod(0)", "a.prod(-1, keepdim=True)"])
+def test_prod_gradient_gives_torchs_signed_zeros(torch, values, call):
+    """prod's gradient at zeros is torch's prod_safe_zeros_backward (cumprods from each side), signs of zeros
+    included; its double backward too."""
+    same_outcome(torch, f"a = torch.tensor({values}, dtype=torch.float64, requires_grad=True); y = {call}; "
+                        "g, = torch.autograd.grad(y.sum(), a, create_graph=True); "
+                        "gg, = torch.autograd.grad(g.sum(), a, allow_unused=True) if g.requires_grad else (None,); "
+                        "out = g, g.signbit(), gg")
