@@ -379,3 +379,18 @@ def test_index_add_of_matching_shapes_still_adds(torch, shape, dim, index, sourc
 def test_multi_margin_loss_refuses_a_weight_that_is_not_1d(torch, weight_shape):
     check_error(lambda lib, x, y, w: lib.nn.functional.multi_margin_loss(x, y, weight=w),
                 [np.ones((5, 4)), np.zeros(5, np.int64), np.ones(weight_shape)], torch, match="one-dimensional")
+
+
+@pytest.mark.parametrize("name", ["layer_norm", "rms_norm"])
+@pytest.mark.parametrize(("normalized", "weight"), [((), None), ((2, 2), None), ((3,), (2,)), ((3,), (1, 3))])
+def test_layer_and_rms_norm_check_their_shapes_as_torch(torch, name, normalized, weight):
+    arrays = [np.ones((2, 2, 3)), None if weight is None else np.ones(weight)]
+    check_error(lambda lib, x, w: getattr(lib.nn.functional, name)(x, normalized, w), arrays, torch,
+                match=r"^(Expected normalized_shape to be at least 1-d|Given normalized_shape=|Expected weight to be)")
+
+
+@pytest.mark.parametrize(("weight", "bias"), [((1, 2), None), (None, (1, 2))])
+def test_native_layer_norm_refuses_parameters_of_another_shape(torch, weight, bias):
+    arrays = [np.ones((1, 2, 3)), *(None if s is None else np.ones(s) for s in (weight, bias))]
+    check_error(lambda lib, x, w, b: lib.native_layer_norm(x, (1, 2, 3), w, b, 1e-5), arrays, torch,
+                match="to be of same shape as normalized_shape")

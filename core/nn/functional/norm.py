@@ -67,18 +67,30 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                                  training=training, momentum=momentum, eps=eps)
 
 
-def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+def _normalized_shape(input: Tensor, normalized_shape, weight, bias, star: str = "*, ") -> tuple:
+    """PyTorch's checks of layer_norm's and rms_norm's arguments, in its order; the normalized shape as a tuple."""
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-    k = len(shape)
-    if k == 0 or tuple(input.shape[input.ndim - k:]) != shape or input.ndim < k:
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {list(shape)}")
+    if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+                           f"[{star}{', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    return shape
+
+
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    k = len(_normalized_shape(input, normalized_shape, weight, bias))
     _check_mixed_dtypes(input, weight, bias)
     return NativeLayerNorm.apply(input, weight, bias, k=k, eps=eps)
 
 
 def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    shape = _normalized_shape(input, normalized_shape, weight, None, star="*")  # (PyTorch's message: "[*2, 3]")
     dims = tuple(range(input.ndim - len(shape), input.ndim))
     # NOTE: PyTorch's composite upcasts bfloat16/float16 to float32 (its eps default is float32's too) and rounds
     # once, after the weight (grad_fn ToCopyBackward0)
