@@ -20,6 +20,7 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp, total
 from core.autograd.function import Function, capturing, note_untracked
+from core.autograd.function import _modified_message as modified_message
 from core.autograd.shortcuts import state as _shortcuts
 from core.autograd.view_meta import check_direct as check_view_write
 from core.ops._fastpath import binary_no_grad
@@ -498,6 +499,9 @@ class _InplaceBinary(Function):
     def forward(cls, ctx, self, other, **extra):
         res = cls.outplace.forward(ctx, self, other, **extra)
         saved = ctx._saved
+        if saved is not None and isinstance(other, Tensor) and other._vc is self._vc and any(s is other for s in saved):
+            # NOTE: other is self (or a view of it): PyTorch saves it as it is, so its backward sees this write
+            ctx.stale_operand = (other, self._vc[0])
         if saved is not None and any(s is self for s in saved):
             # NOTE: the old value of self is needed: save a clone recorded on self's old history
             # (grad mode on), so double backward still reaches what self depended on, as PyTorch.
@@ -511,6 +515,9 @@ class _InplaceBinary(Function):
 
     @classmethod
     def backward(cls, ctx, g):
+        stale = getattr(ctx, "stale_operand", None)
+        if stale is not None:
+            raise RuntimeError(modified_message(ctx, stale[0], stale[1], -1))
         return cls.outplace.backward(ctx, g)
 
 

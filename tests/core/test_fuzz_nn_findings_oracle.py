@@ -513,3 +513,11 @@ def test_prod_gradient_gives_torchs_signed_zeros(torch, values, call):
                         "g, = torch.autograd.grad(y.sum(), a, create_graph=True); "
                         "gg, = torch.autograd.grad(g.sum(), a, allow_unused=True) if g.requires_grad else (None,); "
                         "out = g, g.signbit(), gg")
+
+
+@pytest.mark.parametrize("write", ["x.mul_(x)", "x.div_(x)", "x.mul_(x.view(3))", "x.div_(x[:])", "x.sub_(x)",
+                                   "x.add_(x)", "x.mul_(x); x.add_(1)", "x.mul_(x.detach())", "x.mul_(a)"])
+def test_an_operand_that_is_the_written_tensor_is_saved_as_torchs(torch, write):
+    """x.mul_(x)/x.div_(x) save the operand as it is, as torch's: backward refuses it once the op has written it."""
+    same_outcome(torch, f"a = torch.tensor([0.5, 2.0, 3.0], requires_grad=True); x = a * 1; {write}; "
+                        "x.sum().backward(); out = a.grad")
