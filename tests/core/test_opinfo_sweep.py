@@ -99,8 +99,6 @@ KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "nn.functional.linear_cross_entropy.chunked": "torch: RuntimeError (K-dimensional loss defin); core raises nothing",
     "nn.functional.linear_cross_entropy.chunked_none": "torch: RuntimeError (K-dimensional loss ); core raises nothing",
     "aminmax": "torch: RuntimeError (Expected out tensor to have dtype float, but got double ins); core raises nothing",
-    "nn.functional.adaptive_max_pool1d": "torch: RuntimeError (adaptive_max_pool1d() argument); core raises IndexError",
-    "nn.functional.adaptive_max_pool3d": "torch: ValueError (Input dimension should be at l); core raises RuntimeError",
     "nn.functional.max_pool1d": "torch refuses an unbatched input with 0 channels ((0, 10)); core pools it",
     "narrow_copy": "torch: RuntimeError (Expected dim < static_cast<int64_t>(self_sizes.size(); core raises IndexError",
     "ormqr": "torch: RuntimeError (torch.ormqr: input must have at least 2 dimensions.); core raises IndexError",

@@ -394,3 +394,18 @@ def test_native_layer_norm_refuses_parameters_of_another_shape(torch, weight, bi
     arrays = [np.ones((1, 2, 3)), *(None if s is None else np.ones(s) for s in (weight, bias))]
     check_error(lambda lib, x, w, b: lib.native_layer_norm(x, (1, 2, 3), w, b, 1e-5), arrays, torch,
                 match="to be of same shape as normalized_shape")
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda lib, x: lib.nn.functional.adaptive_max_pool1d(x.reshape(1, 2, 3), ()), "should contain one int"),
+    (lambda lib, x: lib.nn.functional.adaptive_max_pool1d(x.reshape(1, 2, 3), (1, 2)), "should contain one int"),
+    (lambda lib, x: lib.nn.functional.adaptive_max_pool3d(x.reshape(3, 2, 1), (2, 2, 2)), "at least 4"),
+    (lambda lib, x: lib.nn.functional.adaptive_max_pool3d(x.reshape(1, 1, 1, 1, 6)[..., :1], (-1, 0, 2)),
+     "negative dimension -1"),
+])
+def test_adaptive_max_pools_refuse_bad_sizes_with_torchs_errors(torch, call, match):
+    check_error(call, [np.arange(6.0)], torch, match=match)
+
+
+def test_adaptive_max_pool1d_takes_a_one_int_tuple(torch):
+    check(lambda lib, x: lib.nn.functional.adaptive_max_pool1d(x.reshape(1, 2, 3), (2,)), [np.arange(6.0)], torch)

@@ -11,6 +11,7 @@ import numpy as np
 
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.nn.functional._pool import check_sizes_fit
 from core.nn.functional.sliding import _windows, adaptive_max_pool_with_indices, scatter_to_maxima, window_max
 from core.ops._util import xp_of
 
@@ -48,7 +49,10 @@ def _output_size(output_size, in_size):
     size = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,) * 3
     if len(size) != 3:
         raise RuntimeError(f"adaptive_max_pool3d(): internal error: output_size.size() must be 3, got {len(size)}")
-    return tuple(in_size[i] if size[i] is None else int(size[i]) for i in range(3))
+    out = tuple(in_size[i] if size[i] is None else int(size[i]) for i in range(3))
+    if min(out) < 0:  # (PyTorch's error, from allocating its output)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: {list(out)}")
+    return out
 
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = True):
@@ -57,5 +61,6 @@ def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices:
 
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
     """Max over PyTorch's adaptive 3-D windows; ``return_indices`` adds each maximum's flat D*H*W position."""
+    check_sizes_fit(input, output_size)
     out, idx = adaptive_max_pool3d_with_indices(input, output_size)
     return (out, idx) if return_indices else out

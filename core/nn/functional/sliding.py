@@ -204,6 +204,9 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices:
     if input.ndim not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
                            f"'self' (while checking arguments for adaptive_max_pool1d)")
+    if isinstance(output_size, (tuple, list)) and len(output_size) != 1:
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got "
+                           f"{len(output_size)})")
     size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
     out, idx = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, size))
     return out.squeeze(-2), idx.squeeze(-2)
