@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _backend, _dtype
-from core._tensor import Tensor
+from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._std_order import torch_mode_index
 from core.ops._util import normalize_dim, xp_of
@@ -171,10 +171,13 @@ class _EvenlyDistributed(Function):
             if x.dtype.kind == "f":
                 mask = xp.isnan(x) if bool(xp.isnan(out)) and cls.nan_wins else x == out
                 ctx.weights = mask / mask.sum()
-            return xp.asarray(out).astype(x.dtype)  # an empty int input gives NaN cast, as PyTorch does
+            result = new_tensor(xp.asarray(out).astype(x.dtype))  # an empty int input gives NaN cast, as PyTorch
+        ctx.save_for_backward(result)  # (PyTorch saves the result: a write to it before backward is refused)
+        return result
 
     @staticmethod
     def backward(ctx, g):
+        _ = ctx.saved_tensors  # (the version check of the saved result)
         return g * const(ctx.weights, g)
 
 

@@ -384,7 +384,7 @@ _SAVED = "a = torch.tensor([0.5, 2.0, 2.0], requires_grad=True); "
 
 
 @pytest.mark.parametrize("op", ["a.max()", "a.min()", "a.amax()", "a.amin(0)", "a.max(0)[0]", "a.amax(0, keepdim=True)",
-                                "a.exp()", "a.prod()", "a.sqrt()"])
+                                "a.exp()", "a.prod()", "a.sqrt()", "a.median()", "a.nanmedian()", "a.median(0)[0]"])
 @pytest.mark.parametrize("write", ["h.add_(1)", "pass"])
 def test_reductions_save_their_result_for_backward(torch, op, write):
     """max()/min()/amax()/amin() save their result as torch's: writing it before backward is refused."""
