@@ -115,6 +115,8 @@ def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
     dims = points.shape[1]
     if isinstance(bins, int):
         bins = [bins] * dims
+    elif len(bins) != dims:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
     edges = []
     for d in builtin_range(dims):
         if isinstance(bins[d], core.Tensor):

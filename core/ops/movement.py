@@ -518,4 +518,6 @@ class NarrowCopy(Function):
 def narrow_copy(input: Tensor, dim, start, length):
     if input.is_sparse:  # a sparse COO tensor narrows its entries (core._sparse_coo)
         return input.narrow_copy(dim, start, length)
+    if input.ndim and isinstance(dim, int) and dim >= input.ndim:  # (PyTorch's narrow_copy asserts it: a RuntimeError)
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.")
     return NarrowCopy.apply(input, **_narrow_args(input, dim, start, length))

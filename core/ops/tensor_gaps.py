@@ -22,7 +22,7 @@ from core.ops.elementwise import check_inplace
 from core.ops.index_primitives import Alias
 from core.ops.misc_more import i0, igamma, igammac
 from core.ops.numeric_more import resize_as_
-from core.ops.views import as_strided
+from core.ops.views import AsStrided, as_strided
 
 __all__ = ["as_strided_", "as_strided_scatter", "nonzero_static", "ormqr", "resize_as_", "is_distributed"]
 
@@ -55,8 +55,27 @@ def _contiguous(size):
     return tuple(reversed(strides))
 
 
+class _AsStridedInplace(AsStrided):
+    node_name = "AsStridedBackward1"  # PyTorch's in-place overload's node
+
+
 def as_strided_(self, size, stride, storage_offset=None):
-    return _rebind(self, as_strided(self.detach(), size, stride, storage_offset))
+    """``self`` now looks at its storage with the given geometry; a non-leaf that records keeps its history
+    through torch's AsStridedBackward1 (the gradient of the new geometry scattered back to the old one)."""
+    if self._base is None and not self.is_leaf and self.requires_grad and grad_mode.is_grad_enabled():
+        view = _AsStridedInplace.apply(self, size=tuple(size), stride=tuple(stride),
+                                       storage_offset=int(self.storage_offset() if storage_offset is None
+                                                          else storage_offset))
+        node = view.grad_fn
+        self._data = view._data
+        self._grad_fn, self._output_nr = node, 0
+        self._vc[0] += 1  # (an in-place op to autograd: what saved self before sees the change)
+        return self
+    view = as_strided(self.detach(), size, stride, storage_offset)
+    if not (self.requires_grad and self.is_leaf and grad_mode.is_grad_enabled()):  # (_rebind refuses those)
+        self._vc[0] += 1  # an in-place op to autograd (refused for an inference tensor outside the mode)
+    view._vc = self._vc  # (not a detached inference tensor's own counter)
+    return _rebind(self, view)
 
 
 def as_strided_scatter(input, src, size, stride, storage_offset=None):
@@ -77,6 +96,7 @@ def nonzero_static(input, *, size, fill_value=-1):
 
 def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
     """``Q @ C`` (or ``C @ Q``, with ``Q^T`` when ``transpose``) for Q given as ``geqrf``'s reflectors and tau."""
+    _check_ormqr(input, input2, input3, left)
     m = input.shape[-2]
     reflectors = core.nn.functional.pad(input, (0, m - input.shape[-1])) if input.shape[-1] < m else input[..., :m]
     tau = core.nn.functional.pad(input2, (0, m - input2.shape[-1]))
@@ -85,6 +105,24 @@ def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
         q = q.mT
     result = q @ input3 if left else input3 @ q
     return result if out is None else out.copy_(result.detach())
+
+
+def _check_ormqr(input, tau, other, left: bool) -> None:
+    """PyTorch's shape checks of ``ormqr``'s arguments, in its order."""
+    for name, t in (("input", input), ("other", other)):
+        if t.ndim < 2:
+            raise RuntimeError(f"torch.ormqr: {name} must have at least 2 dimensions.")
+    side = -2 if left else -1
+    if other.shape[side] != input.shape[-2]:
+        raise RuntimeError(f"torch.ormqr: other.shape[{side}] must be equal to input.shape[-2]")
+    if (tau.shape[-1] if tau.ndim else 1) != min(other.shape[side], input.shape[-1]):
+        raise RuntimeError("torch.ormqr: tau.shape[-1] must be equal to min(other.shape[-2], input.shape[-1])")
+    if input.ndim - tau.ndim != 1:
+        raise RuntimeError(f"torch.ormqr: Expected tau to have one dimension less than input, but got tau.ndim "
+                           f"equal to {tau.ndim} and input.ndim is equal to {input.ndim}")
+    if input.ndim != other.ndim:
+        raise RuntimeError(f"torch.ormqr: Expected other to have the same number of dimensions as input, but got "
+                           f"other.ndim equal to {other.ndim} and input.ndim is equal to {input.ndim}")
 
 
 def is_distributed(self) -> bool:

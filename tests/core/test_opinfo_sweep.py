@@ -100,8 +100,6 @@ KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "nn.functional.linear_cross_entropy.chunked_none": "torch: RuntimeError (K-dimensional loss ); core raises nothing",
     "aminmax": "torch: RuntimeError (Expected out tensor to have dtype float, but got double ins); core raises nothing",
     "nn.functional.max_pool1d": "torch refuses an unbatched input with 0 channels ((0, 10)); core pools it",
-    "narrow_copy": "torch: RuntimeError (Expected dim < static_cast<int64_t>(self_sizes.size(); core raises IndexError",
-    "ormqr": "torch: RuntimeError (torch.ormqr: input must have at least 2 dimensions.); core raises IndexError",
     "__radd__": "torch: TypeError (descriptor '__radd__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
     "__rmul__": "torch: TypeError (descriptor '__rmul__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
     "__rand__": "torch: TypeError (descriptor '__rand__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
@@ -111,7 +109,6 @@ KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
     "vsplit": "torch: TypeError (vsplit() received an invalid combination of arguments - ); core raises AttributeError",
     "gather": "torch: RuntimeError (Expected out tensor to have dtype float, but got double inst); core raises nothing",
     "index_select": "torch: RuntimeError (unsupported operation: more than one element of the wr); core raises nothing",
-    "histogramdd": "torch: RuntimeError (histogramdd: The size of bins must be equal to the i); core raises IndexError",
 }
 
 MISSING: list[str] = [  # OpInfos core has no function for (private aten ops, fbgemm's scaled_mm)

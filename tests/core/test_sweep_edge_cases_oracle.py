@@ -409,3 +409,30 @@ def test_adaptive_max_pools_refuse_bad_sizes_with_torchs_errors(torch, call, mat
 
 def test_adaptive_max_pool1d_takes_a_one_int_tuple(torch):
     check(lambda lib, x: lib.nn.functional.adaptive_max_pool1d(x.reshape(1, 2, 3), (2,)), [np.arange(6.0)], torch)
+
+
+@pytest.mark.parametrize(("shapes", "left"), [
+    (((), (), ()), True), (((5, 3), (3,), (5,)), True), (((5, 0), (5,), (5, 5)), True), (((5, 3), (4,), (5, 5)), True),
+    (((5, 3), (3,), (4, 5)), True), (((5, 3), (3,), (5, 2)), False), (((5, 3), (1, 3), (5, 2)), True),
+    (((5, 3), (3,), (1, 5, 2)), True), (((3, 5), (5,), (3, 2)), True),
+])
+def test_ormqr_checks_its_shapes_as_torch(torch, shapes, left):
+    check_error(lambda lib, a, tau, c: lib.ormqr(a, tau, c, left), [np.ones(s) for s in shapes], torch,
+                match=r"^torch\.ormqr: ")
+
+
+@pytest.mark.parametrize(("shapes", "left"), [(((5, 3), (3,), (5, 2)), True), (((3, 5), (3,), (2, 3)), False)])
+def test_ormqr_of_fitting_shapes_still_multiplies(torch, shapes, left):
+    a = np.random.default_rng(3).standard_normal(shapes[0])
+    c = np.arange(float(np.prod(shapes[2]))).reshape(shapes[2])
+    check(lambda lib, x, c: lib.ormqr(*lib.geqrf(x), c, left), [a, c], torch)
+
+
+def test_narrow_copy_past_the_last_dim_is_a_runtime_error(torch):
+    check_error(lambda lib, x: x.narrow_copy(3, 0, 0), [np.ones((2, 3, 4))], torch, match="Expected dim <")
+    check_error(lambda lib, x: x.narrow_copy(-4, 0, 0), [np.ones((2, 3, 4))], torch)  # (an IndexError in both)
+
+
+def test_histogramdd_wants_one_bin_count_per_coordinate(torch):
+    check_error(lambda lib, x: lib.histogramdd(x, [1, 1, 1]), [np.ones((5, 2))], torch, match="size of bins")
+    check(lambda lib, x: lib.histogramdd(x, [2, 3]), [np.arange(10.0).reshape(5, 2)], torch)
