@@ -521,3 +521,21 @@ def test_an_operand_that_is_the_written_tensor_is_saved_as_torchs(torch, write):
     """x.mul_(x)/x.div_(x) save the operand as it is, as torch's: backward refuses it once the op has written it."""
     same_outcome(torch, f"a = torch.tensor([0.5, 2.0, 3.0], requires_grad=True); x = a * 1; {write}; "
                         "x.sum().backward(); out = a.grad")
+
+
+@pytest.mark.parametrize("code", [
+    "a = torch.tensor([0.5, 2.0, 3.0], requires_grad=True); x = a * 1; y = x.as_strided_((2,), (1,)); "
+    "y.sum().backward(); out = y is x, type(y.grad_fn).__name__, a.grad, x._version, x.shape, x._base",
+    "a = torch.tensor([[0.5, 2.0, 3.0], [1.0, 2.0, 3.0]], requires_grad=True); x = a * 2; "
+    "x.as_strided_((2, 2), (1, 2), 1); (x * x).sum().backward(); out = x, x.stride(), a.grad",
+    "a = torch.ones(3, requires_grad=True); y = a * 1; z = y * y; y.as_strided_((2,), (1,)); z.sum().backward()",
+    "a = torch.ones(3, requires_grad=True); a.as_strided_((2,), (1,))",
+    "x = torch.ones(2, 3); x.as_strided_((2,), (1,)); out = x, x._version",
+    "a = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    y = a * 1; y.as_strided_((2,), (1,))\n"
+    "out = y, y._version, y.grad_fn",
+    "with torch.inference_mode():\n    x = torch.ones(2, 3)\nx.as_strided_((2,), (1,))",
+])
+def test_as_strided_inplace_records_torchs_node(torch, code):
+    """as_strided_ of a tensor that records keeps its history through AsStridedBackward1 and bumps the version,
+    as torch's (core recorded nothing and its backward failed on the shapes)."""
+    same_outcome(torch, code)
