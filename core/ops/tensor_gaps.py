@@ -22,7 +22,7 @@ from core.ops.elementwise import check_inplace
 from core.ops.index_primitives import Alias
 from core.ops.misc_more import i0, igamma, igammac
 from core.ops.numeric_more import resize_as_
-from core.ops.views import as_strided
+from core.ops.views import AsStrided, as_strided
 
 __all__ = ["as_strided_", "as_strided_scatter", "nonzero_static", "ormqr", "resize_as_", "is_distributed"]
 
@@ -55,8 +55,27 @@ def _contiguous(size):
     return tuple(reversed(strides))
 
 
+class _AsStridedInplace(AsStrided):
+    node_name = "AsStridedBackward1"  # PyTorch's in-place overload's node
+
+
 def as_strided_(self, size, stride, storage_offset=None):
-    return _rebind(self, as_strided(self.detach(), size, stride, storage_offset))
+    """``self`` now looks at its storage with the given geometry; a non-leaf that records keeps its history
+    through torch's AsStridedBackward1 (the gradient of the new geometry scattered back to the old one)."""
+    if self._base is None and not self.is_leaf and self.requires_grad and grad_mode.is_grad_enabled():
+        view = _AsStridedInplace.apply(self, size=tuple(size), stride=tuple(stride),
+                                       storage_offset=int(self.storage_offset() if storage_offset is None
+                                                          else storage_offset))
+        node = view.grad_fn
+        self._data = view._data
+        self._grad_fn, self._output_nr = node, 0
+        self._vc[0] += 1  # (an in-place op to autograd: what saved self before sees the change)
+        return self
+    view = as_strided(self.detach(), size, stride, storage_offset)
+    if not (self.requires_grad and self.is_leaf and grad_mode.is_grad_enabled()):  # (_rebind refuses those)
+        self._vc[0] += 1  # an in-place op to autograd (refused for an inference tensor outside the mode)
+    view._vc = self._vc  # (not a detached inference tensor's own counter)
+    return _rebind(self, view)
 
 
 def as_strided_scatter(input, src, size, stride, storage_offset=None):
