@@ -287,6 +287,7 @@ class Tensor(metaclass=_TensorMeta):
                 t._creation = view_meta.made_without_grad(self._creation)
                 if t._base._requires_grad and arr.dtype.kind in "fcV":  # PyTorch: a view requires grad with its base
                     t._requires_grad = True
+                    view_meta.note_no_grad_view(t._base, t)  # (and follows it: see follow_base)
             elif self._creation is not None:  # a view of a view keeps how the first was made
                 t._creation = self._creation
             else:
@@ -746,6 +747,7 @@ class Tensor(metaclass=_TensorMeta):
             raise RuntimeError(message)
         _check_inference_requires_grad(self, requires_grad)
         self._requires_grad = requires_grad
+        view_meta.follow_base(self)
         return self
 
     @property
@@ -841,6 +843,7 @@ class Tensor(metaclass=_TensorMeta):
                                "function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self._requires_grad = False
+        view_meta.follow_base(self)
         return self
 
     @property

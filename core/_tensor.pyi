@@ -1314,7 +1314,7 @@ class Tensor:
     def set_(self, source=..., storage_offset=..., size=..., stride=...):
         """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty. (core.ops.tensor_gaps.set_)"""
     def as_strided_(self, size, stride, storage_offset=...):
-        """``core.ops.tensor_gaps.as_strided_`` with ``self`` as its first argument."""
+        """``self`` looks at its storage with the given geometry, recorded as torch's in-place node. (core.ops.tensor_gaps.as_strided_)"""
     def as_strided_scatter(self, src, size, stride, storage_offset=...):
         """A copy of ``input`` with ``src`` written where ``input.as_strided(size, stride, storage_offset)`` looks. (core.ops.tensor_gaps.as_strided_scatter)"""
     def nonzero_static(self, *, size, fill_value=...):

@@ -13,11 +13,12 @@ or the view itself was written in place is refused too, as its ``grad_fn`` can't
 from __future__ import annotations
 
 import re
+import weakref
 
 from core.autograd import grad_mode
 
 __all__ = ["MULTI_OUTPUT", "NO_GRAD", "INFERENCE", "made_without_grad", "mark_multi_output",
-           "check_direct", "refuse"]
+           "check_direct", "refuse", "note_no_grad_view", "follow_base"]
 
 MULTI_OUTPUT = "multi_output"
 NO_GRAD = "no_grad"
@@ -42,6 +43,35 @@ def made_without_grad(previous):
     if previous == INFERENCE or _state.inference:
         return INFERENCE
     return NO_GRAD
+
+
+# id(base) -> (a weak reference to the base, weak references to its views made without grad while it required grad)
+_NO_GRAD_VIEWS: dict = {}
+
+
+def note_no_grad_view(base, view) -> None:
+    """Remember ``view`` (made without grad, requiring grad through ``base``) so that it can follow the base."""
+    key = id(base)
+    entry = _NO_GRAD_VIEWS.get(key)
+    if entry is None or entry[0]() is not base:
+        entry = _NO_GRAD_VIEWS[key] = (weakref.ref(base, lambda _, key=key: _NO_GRAD_VIEWS.pop(key, None)), [])
+    entry[1].append(weakref.ref(view))
+
+
+def follow_base(base) -> None:
+    """PyTorch's view without a grad_fn requires grad when its base does: after ``base.detach_()`` or
+    ``base.requires_grad_(False)`` the no-grad views noted above stop requiring grad (and start again)."""
+    entry = _NO_GRAD_VIEWS.get(id(base))
+    if entry is None or entry[0]() is not base:
+        return
+    alive = []
+    for ref in entry[1]:
+        view = ref()
+        if view is not None:
+            alive.append(ref)
+            if view._grad_fn is None and view._creation is not None:
+                view._requires_grad = base._requires_grad
+    entry[1][:] = alive
 
 
 def mark_multi_output(outs):

@@ -60,8 +60,10 @@ class _AsStridedInplace(AsStrided):
 
 
 def as_strided_(self, size, stride, storage_offset=None):
-    """``self`` now looks at its storage with the given geometry; a non-leaf that records keeps its history
-    through torch's AsStridedBackward1 (the gradient of the new geometry scattered back to the old one)."""
+    """``self`` looks at its storage with the given geometry, recorded as torch's in-place node.
+
+    A non-leaf that records keeps its history through AsStridedBackward1 (the gradient of the new geometry
+    scattered back to the old one); the version moves, as for any in-place op."""
     if self._base is None and not self.is_leaf and self.requires_grad and grad_mode.is_grad_enabled():
         view = _AsStridedInplace.apply(self, size=tuple(size), stride=tuple(stride),
                                        storage_offset=int(self.storage_offset() if storage_offset is None

@@ -539,3 +539,26 @@ def test_as_strided_inplace_records_torchs_node(torch, code):
     """as_strided_ of a tensor that records keeps its history through AsStridedBackward1 and bumps the version,
     as torch's (core recorded nothing and its backward failed on the shapes)."""
     same_outcome(torch, code)
+
+
+_NO_GRAD_VIEW = "a = torch.ones(2, 2, requires_grad=True); b = a * 1\nwith torch.no_grad():\n    v = {view}\n"
+
+
+@pytest.mark.parametrize("view", ["b[0]", "b.view(4)", "b.t()", "b[0][1:]"])
+@pytest.mark.parametrize("then", [
+    "out = v.requires_grad, v.grad_fn; b.detach_(); out = out, v.requires_grad, b.requires_grad, (v * 2).requires_grad",
+    "b.detach_(); v.sum().backward()",
+    "b.detach_(); out = (v * 2).grad_fn, v.is_leaf",
+])
+def test_a_no_grad_view_follows_its_bases_requires_grad(torch, view, then):
+    """A view made under no_grad requires grad through its base, and stops once the base's detach_() (torch's
+    view has no grad_fn: its requires_grad is its base's)."""
+    same_outcome(torch, _NO_GRAD_VIEW.format(view=view) + then)
+
+
+@pytest.mark.parametrize("then", ["a.requires_grad_(False); out = v.requires_grad",
+                                  "a.requires_grad_(False); a.requires_grad_(); out = v.requires_grad",
+                                  "a.requires_grad_(False); v.sum().backward()",
+                                  "a.requires_grad = False; out = v.requires_grad, (v + 1).requires_grad"])
+def test_a_no_grad_view_of_a_leaf_follows_requires_grad_(torch, then):
+    same_outcome(torch, "a = torch.ones(2, 2, requires_grad=True)\nwith torch.no_grad():\n    v = a[0]\n" + then)
