@@ -21,7 +21,7 @@ from core import _dtype
 from core._tensor import Tensor
 from core._user_warning import warn_user
 
-__all__ = ["accept_out", "write_into_out", "resize_warning", "install", "OUT_FUNCTIONS"]
+__all__ = ["accept_out", "write_into_out", "resize_warning", "install", "OUT_FUNCTIONS", "check_out_dtypes"]
 
 OUT_FUNCTIONS = (  # torch functions that take out= whose op does not (found by tools/out_coverage.py)
     "all", "amax", "amin", "aminmax", "angle", "any", "argmax", "argmin", "argsort", "bucketize", "cholesky",
@@ -42,6 +42,9 @@ _BOOL_ONLY = {"isin"}  # out holds bool only
 _CPP_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
               "int64": "long int", "float32": "float", "float64": "double"}  # (isin's message names C++ types)
 _SILENT_RESIZE = {"narrow_copy"}  # its kernel resizes out without the deprecation warning
+_SAME_DTYPE_OUT = {"aminmax"}  # (PyTorch's structured kernels that want out of the result's dtype exactly)
+_CPP_TYPE_NAMES = {**_CPP_NAMES, "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                   "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def resize_warning(out: Tensor, shape) -> None:
@@ -99,6 +102,16 @@ def _out_dtype_kwargs(name: str, out, kwargs: dict) -> dict:
     return kwargs if kwargs.get("dtype") is not None else {**kwargs, "dtype": out.dtype}
 
 
+def check_out_dtypes(result, out) -> None:
+    """Each ``out`` tensor has its result's dtype (PyTorch's structured kernels' check: no casting into out)."""
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    for r, o in zip(results, outs):
+        if isinstance(o, Tensor) and isinstance(r, Tensor) and o.dtype is not r.dtype:
+            want, got = (_CPP_TYPE_NAMES.get(t.dtype.name, t.dtype.name) for t in (r, o))
+            raise RuntimeError(f"Expected out tensor to have dtype {want}, but got {got} instead")
+
+
 def _check_bool_out(name: str, out) -> None:
     if isinstance(out, Tensor) and out.dtype not in (_dtype.bool, _dtype.uint8):
         raise RuntimeError(f"{name} only supports bool tensor for result, got: {_dtype.SCALAR_NAMES[out.dtype.name]}")
@@ -120,6 +133,8 @@ def accept_out(fn):
         if name in _UINT64_RESULT and isinstance(out, Tensor) and out.dtype is not _dtype.uint64:
             raise RuntimeError(f"Expected result to be of dtype uint64, but got {_dtype.SCALAR_NAMES[out.dtype.name]}")
         result = fn(*args, **_out_dtype_kwargs(name, out, kwargs))
+        if name in _SAME_DTYPE_OUT:
+            check_out_dtypes(result, out)
         if name in _BOOL_RESULT:
             result = result.to(out.dtype)
         inputs = tuple(a for a in args if isinstance(a, Tensor)) + tuple(

@@ -16,6 +16,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, xp_of
 from core.ops.elementwise import _out, check_inplace, check_no_partial_overlap
+from core.ops.out_arg import check_out_dtypes
 from core.ops.views import expand, reshape
 
 __all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_",
@@ -105,6 +106,7 @@ def gather(input: Tensor, dim, index: Tensor, *, sparse_grad: bool = False, out=
     result = Gather.apply(input, dim=dim, idx=idx, shape=shape)
     if out is None:
         return result
+    check_out_dtypes(result, out)
     check_no_partial_overlap(out, input, same_is_fine=False)  # as torch's gather: out may not share input's memory
     return _out(result, out, index)
 

@@ -436,3 +436,25 @@ def test_narrow_copy_past_the_last_dim_is_a_runtime_error(torch):
 def test_histogramdd_wants_one_bin_count_per_coordinate(torch):
     check_error(lambda lib, x: lib.histogramdd(x, [1, 1, 1]), [np.ones((5, 2))], torch, match="size of bins")
     check(lambda lib, x: lib.histogramdd(x, [2, 3]), [np.arange(10.0).reshape(5, 2)], torch)
+
+
+@pytest.mark.parametrize("out_dtype", ["float64", "int64", "bfloat16"])
+@pytest.mark.parametrize("which", [0, 1])
+def test_aminmax_and_gather_want_out_of_their_results_dtype(torch, out_dtype, which):
+    def aminmax(lib, x):
+        outs = [lib.empty(4), lib.empty(4)]
+        outs[which] = lib.empty(4, dtype=getattr(lib, out_dtype))
+        return lib.aminmax(x, dim=0, out=tuple(outs))
+
+    def gather(lib, x):
+        return lib.gather(x, 1, lib.zeros(3, 2, dtype=lib.int64), out=lib.empty(3, 2, dtype=getattr(lib, out_dtype)))
+
+    for call in (aminmax, gather):
+        check_error(call, [np.ones((3, 4), np.float32)], torch, match="Expected out tensor to have dtype float, but")
+
+
+def test_aminmax_and_gather_fill_an_out_of_their_dtype(torch):
+    check(lambda lib, x: lib.aminmax(x, dim=0, out=(lib.empty(4), lib.empty(4))), [np.arange(12.0).reshape(3, 4)
+                                                                                  .astype(np.float32)], torch)
+    check(lambda lib, x: lib.gather(x, 1, lib.ones(3, 2, dtype=lib.int64), out=lib.empty(3, 2)),
+          [np.arange(12.0).reshape(3, 4).astype(np.float32)], torch)
