@@ -333,6 +333,10 @@ def _directional_split(name, min_dim, dim_of):
             raise RuntimeError(f"torch.{name} requires a tensor with at least {min_dim} dimension, but got a tensor "
                                f"with {nd} dimensions!")
         dim = dim_of(nd)
+        if not isinstance(indices_or_sections, (list, tuple, Tensor)) and not hasattr(indices_or_sections, "__index__"):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                            f"{type(indices_or_sections).__name__}), but expected one of:\n * (Tensor input, int "
+                            f"sections)\n * (Tensor input, tuple of ints indices)")
         if not isinstance(indices_or_sections, (list, tuple, Tensor)):
             n, size = _index(indices_or_sections), input._data.shape[dim]
             if n == 0 or size % n:

@@ -458,3 +458,24 @@ def test_aminmax_and_gather_fill_an_out_of_their_dtype(torch):
                                                                                   .astype(np.float32)], torch)
     check(lambda lib, x: lib.gather(x, 1, lib.ones(3, 2, dtype=lib.int64), out=lib.empty(3, 2)),
           [np.arange(12.0).reshape(3, 4).astype(np.float32)], torch)
+
+
+@pytest.mark.parametrize(("shape", "kwargs"), [
+    ((3, 3, 3), dict(kernel_size=1, stride=0)), ((3, 3, 3), dict(kernel_size=1, stride=-1)),
+    ((3, 3, 3), dict(kernel_size=0)), ((3, 3, 3), dict(kernel_size=1, dilation=0)), ((0, 10), dict(kernel_size=1)),
+    ((2, 0, 10), dict(kernel_size=1)), ((3,), dict(kernel_size=1)),
+])
+def test_max_pool1d_checks_its_input_and_sizes_as_torch(torch, shape, kwargs):
+    check_error(lambda lib, x: lib.nn.functional.max_pool1d(x, **kwargs), [np.ones(shape)], torch,
+                match=r"^max_pool1d(\(\) \w+ must be greater than zero|: Expected 2D or 3D)")
+
+
+def test_max_pool1d_still_pools_an_empty_batch(torch):
+    check(lambda lib, x: lib.nn.functional.max_pool1d(x, 2), [np.ones((0, 2, 10))], torch)
+
+
+@pytest.mark.parametrize("name", ["hsplit", "vsplit", "dsplit"])
+@pytest.mark.parametrize("sections", ["abc", 2.0, None])
+def test_directional_splits_refuse_what_is_not_an_int_or_indices(torch, name, sections):
+    check_error(lambda lib, x: getattr(lib, name)(x, sections), [np.ones((4, 4, 4))], torch,
+                match="received an invalid combination of arguments")

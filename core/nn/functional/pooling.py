@@ -120,11 +120,24 @@ def _pool1d(fn, input, *args, **kwargs):
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     require_tensors("max_pool1d_with_indices" if return_indices else "max_pool1d", input=(1, input))
+    if not return_indices:  # (with indices, max_pool2d's checks speak, as in PyTorch)
+        _check_max_pool1d(input, kernel_size, stride, dilation)
     if pair(padding, 1)[0] < 0:
         raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {pair(padding, 1)[0]}")
     one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
     return _pool1d(max_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]),
                    (1, pair(dilation, 1)[0]), ceil_mode, return_indices)
+
+
+def _check_max_pool1d(input, kernel_size, stride, dilation) -> None:
+    """PyTorch's ``max_pool1d`` checks: a (C, L) or (N, C, L) input with C, L > 0, sizes greater than zero."""
+    if input.ndim not in (2, 3) or 0 in input.shape[-2:]:
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{list(input.shape)}")
+    for name, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation)):
+        v = None if value is None or value == [] or value == () else pair(value, 1)[0]
+        if v is not None and v <= 0:
+            raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {v}")
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
