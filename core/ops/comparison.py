@@ -422,7 +422,9 @@ def _fill_scalar(v, np_dtype, xp):
 
 def _check_fill_number(input, value) -> None:
     """A number value must fit the input's dtype, as fill_'s (torch's RuntimeError: -1e9 into float16, 300 into
-    uint8, a complex number into a real tensor)."""
+    uint8, a complex number into a real tensor); a 0-d tensor's too (torch reads its number: 1e30 into int64)."""
+    if isinstance(value, Tensor) and isinstance(input, Tensor) and value.ndim == 0 and value.device.type != "meta":
+        value = value.item()
     if not isinstance(value, Tensor) and isinstance(input, Tensor) and isinstance(value, (int, float, complex)):
         check_scalar_fits(value, input.dtype)
 

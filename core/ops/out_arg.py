@@ -135,6 +135,9 @@ def accept_out(fn):
         result = fn(*args, **_out_dtype_kwargs(name, out, kwargs))
         if name in _SAME_DTYPE_OUT:
             check_out_dtypes(result, out)
+        if name == "complex" and isinstance(out, Tensor) and out.dtype is not result.dtype:  # (its older check's words)
+            raise RuntimeError(f"Expected object of scalar type {_dtype.SCALAR_NAMES[result.dtype.name]} but got "
+                               f"scalar type {_dtype.SCALAR_NAMES[out.dtype.name]} for argument 'out'")
         if name in _BOOL_RESULT:
             result = result.to(out.dtype)
         inputs = tuple(a for a in args if isinstance(a, Tensor)) + tuple(

@@ -93,8 +93,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
 
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)
 KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
-    "complex": "torch: RuntimeError (Expected object of scalar type ComplexDouble but got scalar); core raises nothing",
-    "masked_fill": "torch: RuntimeError (value cannot be converted to type int64_t without overf); core raises nothing",
     "nn.functional.linear_cross_entropy": "torch: RuntimeError (K-dimensional loss defined by li); core raises nothing",
     "nn.functional.linear_cross_entropy.chunked": "torch: RuntimeError (K-dimensional loss defin); core raises nothing",
     "nn.functional.linear_cross_entropy.chunked_none": "torch: RuntimeError (K-dimensional loss ); core raises nothing",

@@ -479,3 +479,28 @@ def test_max_pool1d_still_pools_an_empty_batch(torch):
 def test_directional_splits_refuse_what_is_not_an_int_or_indices(torch, name, sections):
     check_error(lambda lib, x: getattr(lib, name)(x, sections), [np.ones((4, 4, 4))], torch,
                 match="received an invalid combination of arguments")
+
+
+@pytest.mark.parametrize(("dtype", "value"), [("int64", 1e30), ("int64", float("inf")), ("int8", 300),
+                                              ("float16", 1e10), ("int64", 2 + 1j)])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_masked_fill_refuses_a_tensor_value_that_overflows(torch, dtype, value, inplace):
+    def fill(lib, mask):
+        x = lib.zeros(2, dtype=getattr(lib, dtype))
+        return (x.masked_fill_ if inplace else x.masked_fill)(mask, lib.tensor(value))
+
+    check_error(fill, [np.array([True, False])], torch, match="without overflow")
+
+
+@pytest.mark.parametrize(("dtype", "value"), [("int64", 3.7), ("uint8", -1), ("bool", 5), ("float32", 1e300)])
+def test_masked_fill_casts_a_tensor_value_that_fits(torch, dtype, value):
+    check(lambda lib, m: lib.zeros(2, dtype=getattr(lib, dtype)).masked_fill(m, lib.tensor(value)),
+          [np.array([True, False])], torch)
+
+
+@pytest.mark.parametrize(("parts", "out"),
+                         [("float64", "complex64"), ("float32", "complex128"), ("float32", "float32")])
+def test_complex_wants_out_of_its_result_dtype(torch, parts, out):
+    check_error(lambda lib, re: lib.complex(re, re, out=lib.empty(2, dtype=getattr(lib, out))),
+                [np.ones(2, getattr(np, parts))], torch, match="for argument 'out'")
+    check(lambda lib, re: lib.complex(re, re, out=lib.empty(2, dtype=lib.complex64)), [np.ones(2, np.float32)], torch)
