@@ -93,9 +93,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
 
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)
 KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
-    "nn.functional.linear_cross_entropy": "torch: RuntimeError (K-dimensional loss defined by li); core raises nothing",
-    "nn.functional.linear_cross_entropy.chunked": "torch: RuntimeError (K-dimensional loss defin); core raises nothing",
-    "nn.functional.linear_cross_entropy.chunked_none": "torch: RuntimeError (K-dimensional loss ); core raises nothing",
     "__radd__": "torch: TypeError (descriptor '__radd__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
     "__rmul__": "torch: TypeError (descriptor '__rmul__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
     "__rand__": "torch: TypeError (descriptor '__rand__' for 'torch._C.TensorBase' objects doesn); core raises nothing",

@@ -504,3 +504,22 @@ def test_complex_wants_out_of_its_result_dtype(torch, parts, out):
     check_error(lambda lib, re: lib.complex(re, re, out=lib.empty(2, dtype=getattr(lib, out))),
                 [np.ones(2, getattr(np, parts))], torch, match="for argument 'out'")
     check(lambda lib, re: lib.complex(re, re, out=lib.empty(2, dtype=lib.complex64)), [np.ones(2, np.float32)], torch)
+
+
+@pytest.mark.parametrize(("x", "w", "bias"), [
+    ((3,), (2, 4, 3), None), ((2, 2, 3), (4, 3), None), ((2, 3), (3,), None), ((2, 3), (4, 2), None),
+    ((2, 3), (4, 3), (3,)),
+])
+def test_linear_cross_entropy_checks_its_shapes_as_torch(torch, x, w, bias):
+    target = np.zeros(x[:-1] + w[1:-1], np.int64) if len(x) < 3 else np.zeros(2, np.int64)
+    arrays = [np.ones(x), np.ones(w), target, None if bias is None else np.ones(bias)]
+    check_error(lambda lib, i, lw, y, b: lib.nn.functional.linear_cross_entropy(i, lw, y, linear_bias=b), arrays,
+                torch, match=r"^(expected|K-dimensional loss defined by linear_weight shape)")
+
+
+def test_linear_cross_entropy_of_k_dimensional_weights_still_matches(torch):
+    rng = np.random.default_rng(4)
+    arrays = [rng.standard_normal((2, 3)), rng.standard_normal((4, 5, 3)), np.array([[0, 1, 2, 3, 0], [1] * 5]),
+              rng.standard_normal((4, 5))]
+    check(lambda lib, i, lw, y, b: lib.nn.functional.linear_cross_entropy(i, lw, y, linear_bias=b, reduction="none"),
+          arrays, torch)

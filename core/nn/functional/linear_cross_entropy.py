@@ -35,6 +35,7 @@ class LinearCrossEntropyOptions:
 def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",
                          ignore_index=None, label_smoothing=0.0, options=None):
     """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)`` with K-dim weights reshaped."""
+    _check_shapes(input, linear_weight, linear_bias)
     classes, extra, in_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1]), linear_weight.shape[-1]
     if options is not None:
         _warn_if_unchunkable(reduction, label_smoothing, target, extra, linear_bias)
@@ -45,6 +46,25 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
     return core.nn.functional.cross_entropy(logits, target, weight, reduction=reduction,
                                             ignore_index=_NO_TARGET if ignore_index is None else ignore_index,
                                             label_smoothing=label_smoothing)
+
+
+def _check_shapes(input, linear_weight, linear_bias) -> None:
+    """PyTorch's checks, in its order: a 1-d or 2-d input, a weight of >= 2 dims with the input's in_features, a
+    bias of shape (classes, *out_features), and a batch for K-dimensional out_features."""
+    if input.dim() not in (1, 2):
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    if input.shape[-1] != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), "
+                           f"got {input.shape[-1]} and {linear_weight.shape[-1]}, respectively")
+    bias_shape = (linear_weight.shape[0], *linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != bias_shape:
+        raise RuntimeError(f"expected linear_bias shape {bias_shape}, got {tuple(linear_bias.shape)}")
+    if linear_weight.dim() > 2 and input.dim() == 1:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {input.shape[-1]}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
 
 
 def _warn_if_unchunkable(reduction, label_smoothing, target, extra, bias) -> None:
