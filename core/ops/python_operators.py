@@ -32,9 +32,17 @@ BINARY = ("__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__rmul__",
           "__idiv__", "__rdiv__")
 
 
-def returns_not_implemented(fn):
+# the reflected operators that are C methods in PyTorch: called unbound on a non-tensor (``Tensor.__radd__(2, t)``)
+# they raise its descriptor TypeError (its Python-level ones, ``__rsub__``..., answer NotImplemented)
+_C_LEVEL = frozenset(("__radd__", "__rmul__", "__rand__", "__ror__", "__rxor__"))
+
+
+def returns_not_implemented(fn, name: str | None = None):
     """``fn`` as an operator: ``NotImplemented`` where ``fn`` raises TypeError (an operand of a type it cannot take)."""
     def operator(self, other, *args, **kwargs):
+        if name in _C_LEVEL and not isinstance(self, Tensor):
+            raise TypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't apply to a "
+                            f"'{type(self).__name__}' object")
         try:
             return fn(self, other, *args, **kwargs)
         except TypeError:
@@ -57,7 +65,7 @@ def fast_operator(ufunc, general, record):
 def install(table: dict) -> None:
     """Wraps the table's binary operators (all but the hot ``__add__``/``__mul__``, see ``fast_operator``)."""
     for name in BINARY:
-        table[name] = returns_not_implemented(table[name])
+        table[name] = returns_not_implemented(table[name], name)
 
 
 def _contains(self, element) -> bool:

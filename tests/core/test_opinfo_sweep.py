@@ -93,11 +93,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
 
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)
 KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
-    "__radd__": "torch: TypeError (descriptor '__radd__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
-    "__rmul__": "torch: TypeError (descriptor '__rmul__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
-    "__rand__": "torch: TypeError (descriptor '__rand__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
-    "__ror__": "torch: TypeError (descriptor '__ror__' for 'torch._C.TensorBase' objects doesn't); core raises nothing",
-    "__rxor__": "torch: TypeError (descriptor '__rxor__' for 'torch._C.TensorBase' objects doesn); core raises nothing",
     "index_select": "torch: RuntimeError (unsupported operation: more than one element of the wr); core raises nothing",
 }
 

@@ -523,3 +523,11 @@ def test_linear_cross_entropy_of_k_dimensional_weights_still_matches(torch):
               rng.standard_normal((4, 5))]
     check(lambda lib, i, lw, y, b: lib.nn.functional.linear_cross_entropy(i, lw, y, linear_bias=b, reduction="none"),
           arrays, torch)
+
+
+@pytest.mark.parametrize("name", ["__radd__", "__rmul__", "__rand__", "__ror__", "__rxor__"])
+def test_reflected_c_methods_refuse_a_self_that_is_not_a_tensor(torch, name):
+    check_error(lambda lib, t: getattr(lib.Tensor, name)(2, t), [np.array([1, 2])], torch,
+                match=f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't apply to a 'int' object")
+    check(lambda lib, t: getattr(t, name)(3), [np.array([1, 2])], torch)
+    assert getattr(core.tensor([1, 2]), name)("a") is NotImplemented  # (Python then tries str's method, as torch)
