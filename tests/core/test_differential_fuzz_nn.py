@@ -79,8 +79,8 @@ def _semantics_step(draw, twin: Twin, i: int) -> None:
         twin.run(f"hk{i} = {x}.register_post_accumulate_grad_hook({hook})")
     elif kind == "mode":
         outer, inner = draw(st.sampled_from(_MODES)), draw(st.sampled_from(_MODES + [None]))
-        # NOTE: no views here: torch's no-grad view of a tensor that requires grad takes requires_grad from its base
-        # (False after base.detach_(), backward refused), core's keeps its own flag (README)
+        # NOTE: no views here: torch's no-grad view takes requires_grad from its base, core's only where the base
+        # required grad when the view was made (README)
         body = f"h{i} = {_grad_expr(draw, names, views=False)}; " \
                f"m{i} = (torch.is_grad_enabled(), torch.is_inference_mode_enabled(), h{i}.is_inference())"
         if inner is None:
