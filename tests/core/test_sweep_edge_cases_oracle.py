@@ -531,3 +531,12 @@ def test_reflected_c_methods_refuse_a_self_that_is_not_a_tensor(torch, name):
                 match=f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't apply to a 'int' object")
     check(lambda lib, t: getattr(t, name)(3), [np.array([1, 2])], torch)
     assert getattr(core.tensor([1, 2]), name)("a") is NotImplemented  # (Python then tries str's method, as torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x, o: lib.index_select(x, 1, lib.tensor([0, 1]), out=o),
+    lambda lib, x, o: lib.gather(x, 1, lib.zeros(3, 2, dtype=lib.int64), out=o),
+])
+def test_an_expanded_out_is_refused_as_internal_overlap(torch, call):
+    check_error(lambda lib, x, z: call(lib, x, z.expand(3, 2)), [np.ones((3, 6)), np.zeros((1, 2))], torch,
+                match="more than one element of the written-to tensor refers to a single memory location")
