@@ -106,6 +106,7 @@ class Optimizer:
         elif isinstance(params, set):
             raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering "
                             "of tensors in sets will change between runs. Please use a list instead.")
+        params = list(params)  # a generator (model.parameters()) is read once
         names = [p[0] for p in params if isinstance(p, tuple)]
         params = [p[1] if isinstance(p, tuple) else p for p in params]
         param_group["params"] = params

@@ -214,3 +214,16 @@ def test_scheduler_state_dict_resumes():
     other = core.optim.lr_scheduler.StepLR(core.optim.SGD([p], lr=1.0), step_size=2, gamma=0.5)
     other.load_state_dict(state)
     assert other.last_epoch == 3 and other.get_last_lr() == [0.5]
+
+
+def test_a_group_given_a_parameter_generator_keeps_every_parameter(torch):
+    """``[{"params": model[0].parameters()}, ...]``: the group's generator is read once, into the group's list."""
+    counts = []
+    for lib in (core, torch):
+        model = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.ReLU(), lib.nn.Linear(3, 1))
+        opt = lib.optim.Adam([{"params": model[0].parameters()}, {"params": model[2].parameters(), "lr": 0.1}])
+        counts.append([len(g["params"]) for g in opt.param_groups])
+        model(lib.ones(4, 2)).sum().backward()
+        opt.step()
+        assert len(opt.state) == 4
+    assert counts[0] == counts[1] == [2, 2]
