@@ -45,7 +45,8 @@ def made_without_grad(previous):
     return NO_GRAD
 
 
-# id(base) -> (a weak reference to the base, weak references to its views made without grad while it required grad)
+# id(base) -> (a weak reference to the base, {id(view): weak reference} of its views made without grad while it
+# required grad); a view that dies takes itself out (a training loop makes such views at every step)
 _NO_GRAD_VIEWS: dict = {}
 
 
@@ -54,8 +55,9 @@ def note_no_grad_view(base, view) -> None:
     key = id(base)
     entry = _NO_GRAD_VIEWS.get(key)
     if entry is None or entry[0]() is not base:
-        entry = _NO_GRAD_VIEWS[key] = (weakref.ref(base, lambda _, key=key: _NO_GRAD_VIEWS.pop(key, None)), [])
-    entry[1].append(weakref.ref(view))
+        entry = _NO_GRAD_VIEWS[key] = (weakref.ref(base, lambda _, key=key: _NO_GRAD_VIEWS.pop(key, None)), {})
+    views = entry[1]
+    views[id(view)] = weakref.ref(view, lambda _, views=views, vkey=id(view): views.pop(vkey, None))
 
 
 def follow_base(base) -> None:
@@ -64,14 +66,10 @@ def follow_base(base) -> None:
     entry = _NO_GRAD_VIEWS.get(id(base))
     if entry is None or entry[0]() is not base:
         return
-    alive = []
-    for ref in entry[1]:
+    for ref in list(entry[1].values()):
         view = ref()
-        if view is not None:
-            alive.append(ref)
-            if view._grad_fn is None and view._creation is not None:
-                view._requires_grad = base._requires_grad
-    entry[1][:] = alive
+        if view is not None and view._grad_fn is None and view._creation is not None:
+            view._requires_grad = base._requires_grad
 
 
 def mark_multi_output(outs):

@@ -439,3 +439,29 @@ def test_adjoint_and_inplace_swaps_match_torch(torch, form):
     theirs = fns[form](torch, torch.arange(24.0, requires_grad=True).reshape(2, 3, 4))
     ours = fns[form](core, core.arange(24.0, requires_grad=True).reshape(2, 3, 4))
     assert ours.stride() == theirs.stride() and ours.grad_fn.name() == theirs.grad_fn.name()
+
+
+def test_views_made_without_grad_in_a_loop_leave_no_memory_behind():
+    """A training loop makes no-grad views of its parameters at every step (``w.t()`` in an evaluation): what core
+    remembers of them to follow their base goes with them."""
+    import gc
+    import tracemalloc
+
+    w = core.ones(4, 3, requires_grad=True)
+
+    def views(n):
+        for _ in range(n):
+            with core.no_grad():
+                w.t()
+        gc.collect()
+
+    views(100)
+    tracemalloc.start()
+    try:
+        views(100)
+        before, _ = tracemalloc.get_traced_memory()
+        views(2000)
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert after - before < 8 * 1024, (before, after)  # a kept reference per view would be > 100 KiB
