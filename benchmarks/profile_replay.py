@@ -33,6 +33,17 @@ from core.autograd import capture_codegen  # noqa: E402
 _clock = time.perf_counter_ns
 
 
+def _run_timed(step, times: dict, steps: int, warmup: int) -> None:
+    """Warm ``step`` up, forget what the warm-up recorded, then time ``steps`` whole steps beside the parts."""
+    for _ in range(warmup):
+        step()
+    times.clear()
+    for _ in range(steps):
+        start = _clock()
+        step()
+        times["[the whole step]"].append(_clock() - start)
+
+
 def _timed(times: dict, name: str, fn, only_when=None):
     """``fn`` with a timer; ``only_when(result)``: record only the calls whose result passes it."""
     def timed(*args, **kwargs):
@@ -78,13 +89,7 @@ def _profile_step(opt, loss_of, x, y, steps: int) -> dict:
     zero_grad, opt_step = opt.zero_grad, opt.step
     opt.zero_grad, opt.step = _timed(times, "zero_grad", zero_grad), _timed(times, "optimizer.step", opt_step)
     try:
-        for _ in range(20):
-            step()
-        times.clear()
-        for _ in range(steps):
-            start = _clock()
-            step()
-            times["[the whole step]"].append(_clock() - start)
+        _run_timed(step, times, steps, warmup=20)
     finally:
         sgd.scaled_add_f32_, sgd._small_group = saved
         opt.zero_grad, opt.step = zero_grad, opt_step
@@ -152,13 +157,7 @@ def _numpy_mlp_lines(steps: int) -> dict:
             p -= lr * g
             t = lap(f"{name}'s update", t)
 
-    for _ in range(50):
-        step()
-    times.clear()
-    for _ in range(steps):
-        start = _clock()
-        step()
-        times["[the whole step]"].append(_clock() - start)
+    _run_timed(step, times, steps, warmup=50)
     return times
 
 
