@@ -57,3 +57,13 @@ def test_is_compile_supported_is_torchs_answer_per_device(torch):
     for device in ("cpu", "meta"):
         assert is_compile_supported(device) == torch._dynamo.utils.is_compile_supported(device)
     assert is_compile_supported("cpu") is True
+
+
+def test_jit_annotations_hands_on_typing_names(torch):
+    """``from torch.jit.annotations import List`` (timm's DenseNet): the same ``typing`` objects as torch's."""
+    import typing
+
+    import core.jit.annotations as ours
+
+    for name in ("Any", "Dict", "List", "Optional", "Tuple", "Union"):
+        assert getattr(ours, name) is getattr(torch.jit.annotations, name) is getattr(typing, name)
