@@ -3,7 +3,8 @@ Bessel functions (plain and exponentially scaled), the Airy function Ai, the sph
 zeta function and the orthogonal polynomials (``core._special_polynomials``).
 
 They take PyTorch's dtypes (floating inputs keep theirs, integers give the default dtype; values are computed in
-float64 by ``core._special_bessel_more`` and rounded once) and, as in PyTorch, record no gradient, except ``zeta``,
+float64 by ``core._special_bessel_more`` (``core._bessel_jy``: PyTorch's own J0/J1/Y0/Y1 approximations) and rounded
+once) and, as in PyTorch, record no gradient, except ``zeta``,
 whose graph node refuses backward with PyTorch's message.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
-from core import _bessel
+from core import _bessel, _bessel_jy
 from core import _special_bessel_more as _more
 from core._special_polynomials import *  # noqa: F403
 from core._special_polynomials import __all__ as _POLYNOMIALS
@@ -35,19 +36,19 @@ def _unary(input, fn, out):
 
 
 def bessel_j0(input, *, out=None):
-    return _unary(input, lambda x: _more.bessel_j(x, 0), out)
+    return _unary(input, lambda x: _bessel_jy.j0(x), out)
 
 
 def bessel_j1(input, *, out=None):
-    return _unary(input, lambda x: _more.bessel_j(x, 1), out)
+    return _unary(input, lambda x: _bessel_jy.j1(x), out)
 
 
 def bessel_y0(input, *, out=None):
-    return _unary(input, lambda x: _more.bessel_y(x, 0), out)
+    return _unary(input, lambda x: _bessel_jy.y0(x), out)
 
 
 def bessel_y1(input, *, out=None):
-    return _unary(input, lambda x: _more.bessel_y(x, 1), out)
+    return _unary(input, lambda x: _bessel_jy.y1(x), out)
 
 
 def _modified_i(x, order: int):

@@ -1,13 +1,12 @@
-"""Bessel-type functions of ``torch.special`` evaluated on the host in float64: ``bessel_j0/j1``, ``bessel_y0/y1``,
-``modified_bessel_k0/k1`` and their exponentially scaled forms, ``airy_ai``, ``spherical_bessel_j0`` and the
-Hurwitz ``zeta``.
+"""Bessel-type functions of ``torch.special`` evaluated on the host in float64 (``bessel_j0/j1/y0/y1`` are
+``core._bessel_jy``'s): ``modified_bessel_k0/k1`` and their exponentially scaled forms, ``airy_ai``,
+``spherical_bessel_j0`` and the Hurwitz ``zeta``.
 
-Small arguments use the power series, large ones the Hankel asymptotic expansions (used only where their smallest
-term is below float64's resolution), and the range between them the functions' integral representations, summed
-with tanh-sinh quadrature (double-exponential convergence for these analytic integrands); ``K_nu`` uses the
-trapezoid rule on ``exp(-x (cosh t - 1)) cosh(nu t)``, which converges exponentially. ``zeta`` sums the first
-terms and corrects with the Euler–Maclaurin formula, as Cephes does. Agreement with PyTorch's Cephes kernels is
-to about 1e-14 (absolute near the zeros of the oscillating functions).
+Airy's Ai uses its power series for small arguments, its asymptotic expansion for large ones and in between
+integral representations summed with tanh-sinh quadrature (double-exponential convergence for these analytic
+integrands); ``K_nu`` uses the trapezoid rule on ``exp(-x (cosh t - 1)) cosh(nu t)``, which converges
+exponentially. ``zeta`` sums the first terms and corrects with the Euler–Maclaurin formula, as Cephes does.
+Agreement with PyTorch's Cephes kernels is to about 1e-14 (absolute near the zeros of the oscillating functions).
 """
 
 from __future__ import annotations
@@ -17,10 +16,9 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["bessel_j", "bessel_y", "bessel_k_scaled", "airy_ai", "spherical_bessel_j0", "zeta"]
+__all__ = ["bessel_k_scaled", "airy_ai", "spherical_bessel_j0", "zeta"]
 
 _EULER = 0.57721566490153286061
-_SERIES_MAX, _ASYMPTOTIC_MIN = 8.0, 25.0
 
 _U = np.arange(-3.3, 3.3 + 1e-9, 1 / 40)  # tanh-sinh nodes and weights on [-1, 1]
 _TS_X = np.tanh(np.pi / 2 * np.sinh(_U))
@@ -36,96 +34,6 @@ def _integrate(f, a, b):
 
 def _harmonic(k: int) -> float:
     return sum(1.0 / i for i in range(1, k + 1))
-
-
-def _series_j(x, n: int):
-    """Σ (-1)^k (x/2)^(2k+n) / (k! (k+n)!)."""
-    half, total = x / 2, np.zeros_like(x)
-    term = half ** n / math.factorial(n)
-    for k in range(60):
-        total = total + term
-        term = term * -(half * half) / ((k + 1) * (k + 1 + n))
-    return total
-
-
-def _series_y(x, n: int):
-    """Y_0 and Y_1 from their Neumann series (x > 0)."""
-    half, q = x / 2, (x / 2) ** 2
-    log_term = 2 / np.pi * (np.log(half) + _EULER) * _series_j(x, n)
-    total, power = np.zeros_like(x), np.ones_like(x) if n == 0 else half.copy()
-    if n == 0:
-        for k in range(1, 60):
-            power = power * -q / (k * k)
-            total = total - power * _harmonic(k)
-        return log_term + 2 / np.pi * total
-    for k in range(60):  # Y1: -2/(πx) + (2/π) ln(x/2) J1 - (1/π) Σ (-1)^k (ψ(k+1)+ψ(k+2)) (x/2)^(2k+1)/(k!(k+1)!)
-        psi = 2 * (-_EULER) + _harmonic(k) + _harmonic(k + 1)
-        total = total + power * psi
-        power = power * -q / ((k + 1) * (k + 2))
-    return -2 / (np.pi * x) + 2 / np.pi * np.log(half) * _series_j(x, 1) - total / np.pi
-
-
-def _hankel(x, n: int):
-    """The asymptotic P and Q of J_n/Y_n (x ≥ 25), summed while their terms shrink."""
-    mu, p, q, term = 4.0 * n * n, np.ones_like(x), np.zeros_like(x), np.ones_like(x)
-    for k in range(1, 40):
-        term = term * (mu - (2 * k - 1) ** 2) / (k * 8 * x)
-        if k % 2:
-            q = q + (-1) ** (k // 2) * term
-        else:
-            p = p + (-1) ** (k // 2) * term
-    return p, q
-
-
-def _asymptotic(x, n: int, kind: str):
-    p, q = _hankel(x, n)
-    chi = x - (n / 2 + 0.25) * np.pi
-    amplitude = np.sqrt(2 / (np.pi * x))
-    if kind == "j":
-        return amplitude * (p * np.cos(chi) - q * np.sin(chi))
-    return amplitude * (p * np.sin(chi) + q * np.cos(chi))
-
-
-def _integral_j(x, n: int):
-    return _integrate(lambda t: np.cos(n * t - x[:, None] * np.sin(t)), np.zeros_like(x), np.full_like(x, np.pi)) \
-        / np.pi
-
-
-def _integral_y(x, n: int):
-    oscillating = _integrate(lambda t: np.sin(x[:, None] * np.sin(t) - n * t), np.zeros_like(x),
-                             np.full_like(x, np.pi))
-    decaying = _integrate(lambda t: (np.exp(n * t) + (-1) ** n * np.exp(-n * t)) * np.exp(-x[:, None] * np.sinh(t)),
-                          np.zeros_like(x), np.arcsinh(60 / x))
-    return (oscillating - decaying) / np.pi
-
-
-def _by_range(x, series, integral, asymptotic):
-    out = np.empty_like(x)
-    for mask, fn in ((x <= _SERIES_MAX, series), ((x > _SERIES_MAX) & (x < _ASYMPTOTIC_MIN), integral),
-                     (x >= _ASYMPTOTIC_MIN, asymptotic)):
-        if mask.any():
-            out[mask] = fn(x[mask])
-    return out
-
-
-def bessel_j(x: np.ndarray, n: int) -> np.ndarray:
-    """J_0 or J_1 of float64 ``x`` (J_0 even, J_1 odd; NaN at ±inf, as PyTorch's kernel gives)."""
-    ax = np.abs(x)
-    finite = np.isfinite(ax)
-    out = np.full_like(x, np.nan)
-    out[finite] = _by_range(ax[finite], lambda v: _series_j(v, n), lambda v: _integral_j(v, n),
-                            lambda v: _asymptotic(v, n, "j"))
-    return np.where(x < 0, -out, out) if n % 2 else out
-
-
-def bessel_y(x: np.ndarray, n: int) -> np.ndarray:
-    """Y_0 or Y_1 of float64 ``x``: -inf at 0, NaN below and at +inf (PyTorch's answers)."""
-    out = np.full_like(x, np.nan)
-    out[x == 0] = -np.inf
-    good = (x > 0) & np.isfinite(x)
-    out[good] = _by_range(x[good], lambda v: _series_y(v, n), lambda v: _integral_y(v, n),
-                          lambda v: _asymptotic(v, n, "y"))
-    return out
 
 
 def _k_series(x, nu: int):

@@ -168,10 +168,34 @@ def digamma(x):
     return out
 
 
+def trigamma_float32(x):
+    """psi^(1)(x) in float32 arithmetic, step for step PyTorch's CPU ``trigamma(float)``: its reflection's
+    ``sinf(pi * x)`` loses digits near the negative poles, which a double computation would not (torch's float32
+    polygamma(1, x) at x = -7.95 is ~2e-5 off the true value, and users compare against torch)."""
+    xp = xp_of(x)
+    f = np.float32
+    x = x.astype(f)
+    pi = f(math.pi)
+    with np.errstate(all="ignore"):
+        reflect = x < f(0.5)
+        sin_pi_x = xp.sin((pi * x).astype(np.float64)).astype(f)  # (glibc's sinf: the double sine, rounded)
+        result = xp.where(reflect, f(0) - (pi * pi) / (sin_pi_x * sin_pi_x), f(0)).astype(f)
+        z = xp.where(reflect, f(1) - x, x).astype(f)
+        for _ in range(6):
+            result = result + f(1) / (z * z)
+            z = z + f(1)
+        ixx = f(1) / (z * z)
+        tail = ixx * (f(1 / 6) - ixx * (f(1 / 30) - ixx * f(1 / 42)))
+        result = result + (f(1) + f(1) / (f(2) * z) + tail) / z
+    return xp.where(reflect, -result, result).astype(f)
+
+
 def polygamma(n: int, x):
     """psi^(n)(x) for n >= 1: recurrence up to x >= 15, then the asymptotic series."""
     if n == 0:
         return digamma(x)
+    if n == 1 and x.dtype == np.float32:
+        return trigamma_float32(x)
     xp = xp_of(x)
     x = x.astype(np.float64)
     sign = 1.0 if n % 2 else -1.0

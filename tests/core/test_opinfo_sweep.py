@@ -67,7 +67,6 @@ INPUT_WRAPPERS = {"gradcheck_wrapper_hermitian_input", "gradcheck_wrapper_triang
 # output_process_fn_grad, which takes the magnitudes
 GAUGE = {"linalg.eig", "linalg.eigh", "svd", "linalg.svd", "linalg.svdvals"}
 
-TRIGAMMA_F32 = "torch's float32 trigamma loses digits near negative poles (core keeps float64's)"
 KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what differs (the first failing sample)
     ("as_strided_scatter", "float64"): "torch's backward sends self the scattered places' gradient; core's zeroes them",
     ("chalf", "bool"): "no complex32 in core (NumPy has no such type)",
@@ -81,14 +80,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("matrix_exp", "float32"): "float32 matrix_exp: another Pade/squaring order than torch's, ~2e-6 relative",
     ("max_pool2d_with_indices_backward", "float32"): "aten.max_pool2d_with_indices_backward is not in core.ops.aten",
     ("max_pool2d_with_indices_backward", "float64"): "aten.max_pool2d_with_indices_backward is not in core.ops.aten",
-    ("polygamma.polygamma_n_0", "float32"): TRIGAMMA_F32,
-    ("polygamma.polygamma_n_1", "float32"): TRIGAMMA_F32,
-    ("polygamma.polygamma_n_2", "float32"): TRIGAMMA_F32,
-    ("polygamma.polygamma_n_3", "float32"): TRIGAMMA_F32,
-    ("polygamma.polygamma_n_4", "float32"): TRIGAMMA_F32,
-    ("special.bessel_j0", "float64"): "core's j0 is ~5e-6 off near its zeros (torch's are Cephes')",
-    ("special.bessel_y1", "float64"): "core's y1 is ~7e-6 off near its zeros (torch's are Cephes')",
-    ("special.polygamma.special_polygamma_n_0", "float32"): TRIGAMMA_F32,
 }
 
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)

@@ -540,3 +540,17 @@ def test_reflected_c_methods_refuse_a_self_that_is_not_a_tensor(torch, name):
 def test_an_expanded_out_is_refused_as_internal_overlap(torch, call):
     check_error(lambda lib, x, z: call(lib, x, z.expand(3, 2)), [np.ones((3, 6)), np.zeros((1, 2))], torch,
                 match="more than one element of the written-to tensor refers to a single memory location")
+
+
+def test_float32_trigamma_is_torchs_float32_computation_near_its_poles(torch):
+    # torch's float32 trigamma reflects through sinf(pi * x) in float32, which loses digits near the negative poles
+    x = np.array([-7.9506, -8.0676, -3.9730, -0.4999, -1e-3, 0.3, 0.5, 1.0, 7.5, 1e4, -2.0, 0.0], np.float32)
+    check(lambda lib, t: lib.polygamma(1, t), [x], torch, rtol=1.3e-6, atol=1e-5)
+    check(lambda lib, t: lib.special.polygamma(1, t), [x], torch, rtol=1.3e-6, atol=1e-5)
+    check(lambda lib, t: t.polygamma(1), [x], torch, rtol=1.3e-6, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1"])
+def test_bessel_j_and_y_are_torchs_approximations_near_their_zeros(torch, name):
+    x = np.array([-5.4215, 5.5761, -5.4398, 4.9, 5.0, 5.0001, 2.4048, 3.8317, 7.0156, 0.0, 1e-6, 30.0, -2.0])
+    check(lambda lib, t: getattr(lib.special, name)(t), [x], torch, rtol=1e-13, atol=1e-15)
