@@ -14,6 +14,7 @@ import numpy as np
 from core import _backend, _dtype, _printing
 from core._backend import to_numpy_array
 from core._device import device as _device
+from core._sparse_compressed_checks import invariant_checks_enabled
 from core._tensor import Tensor, _Layout, _object_new, new_tensor
 
 __all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm"]
@@ -228,7 +229,26 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     if size is None:
         size = tuple(int(m) + 1 for m in idx_arr.max(1)) if idx_arr.shape[1] else (0,) * idx_arr.shape[0]
         size += val_arr.shape[1:]
-    return _make(idx_arr, val_arr, tuple(int(s) for s in size), coalesced=bool(is_coalesced))
+    size = tuple(int(s) for s in size)
+    if check_invariants is None:
+        invariant_checks_enabled()  # (reading the unset flag gives PyTorch's one-time note)
+    _check_index_bounds(idx_arr, size)  # NOTE: even unchecked: core's dense mirror cannot hold an index outside size
+    return _make(idx_arr, val_arr, size, coalesced=bool(is_coalesced))
+
+
+def _check_index_bounds(idx_arr: np.ndarray, size: tuple) -> None:
+    """PyTorch's ``_validate_sparse_coo_tensor_args`` with invariant checks on: every index within its dim's size,
+    negative ones reported first. PyTorch skips it when checks are off (and may crash later); core always checks."""
+    if not idx_arr.shape[1]:
+        return
+    lows, highs = idx_arr.min(1), idx_arr.max(1)
+    for d, low in enumerate(lows):
+        if low < 0:
+            raise RuntimeError(f"found negative index {low} for dim {d}")
+    for d, high in enumerate(highs):
+        if high >= size[d]:
+            raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is {size[d]} but found index "
+                               f"{high}")
 
 
 def spmm(input: Tensor, mat2: Tensor) -> Tensor:

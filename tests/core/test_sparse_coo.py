@@ -108,3 +108,43 @@ def test_save_load_clone_and_deepcopy_keep_a_sparse_tensor_sparse(torch, tmp_pat
 
     for ours, theirs in zip(*_both(torch, run)):
         assert repr(ours) == repr(theirs) and ours.is_coalesced() is theirs.is_coalesced()
+
+
+@pytest.mark.parametrize("indices", [[[0, 2], [1, 0]], [[0, -1], [1, 5]], [[0, 1], [1, 3]], [[1, 1], [0, 1]]])
+def test_sparse_coo_tensor_checks_index_bounds_when_asked_as_torch(torch, indices):
+    """``check_invariants=True`` (or the process-wide ``check_sparse_tensor_invariants``) refuses an index outside
+    ``size`` with torch's message, negative ones first. (Unchecked, torch builds a tensor that may crash later;
+    core's dense mirror cannot hold it, so core refuses it with the same message.)"""
+    errors = []
+    for lib in (core, torch):
+        try:
+            lib.sparse_coo_tensor(indices, [1.0, 2.0], (2, 2), check_invariants=True)
+            errors.append(None)
+        except RuntimeError as e:
+            errors.append(str(e))
+        with lib.sparse.check_sparse_tensor_invariants():
+            try:
+                lib.sparse_coo_tensor(indices, [1.0, 2.0], (2, 2))
+                errors.append(None)
+            except RuntimeError as e:
+                errors.append(str(e))
+    assert errors[:2] == errors[2:]
+    assert errors[0] == errors[1]
+
+
+def test_sparse_coo_tensor_notes_implicit_invariant_checks_as_torch(torch):
+    """Built with ``check_invariants`` left unset and no process-wide choice, the constructor notes (once a process,
+    each time under ``set_warn_always``) that invariant checks are off; given explicitly, it is quiet."""
+    seen = []
+    for lib in (core, torch):
+        lib.set_warn_always(True)
+        try:
+            for kwargs in ({}, {"check_invariants": False}):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    lib.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2), **kwargs)
+                seen.append([str(w.message)[:48] for w in caught])
+        finally:
+            lib.set_warn_always(False)
+    assert seen[:2] == seen[2:]
+    assert seen[1] == []
