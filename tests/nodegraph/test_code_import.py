@@ -179,6 +179,32 @@ def test_import_code_runs_the_snippet_in_a_subprocess_and_loads_the_same_graph()
     assert import_code(AUTOGRAD).graph == import_here(AUTOGRAD).graph
 
 
+def test_the_chapters_training_loop_is_recognised_in_the_fresh_process_the_app_imports_in():
+    """The app imports every snippet in a new process, where no optimizer has been made yet: the first SGD wraps its
+    class's step for hooks there, and the loop was not seen through that wrapper (the loop ran out as three copies
+    of its body, with no training settings)."""
+    graph = import_code(TRAINING).graph
+    assert (graph.training["optimizer"], graph.training["steps"]) == ("SGD", 3)
+    assert [n.type for n in graph.nodes.values()].count("loss.mse") == 1
+    assert graph.nodes[graph.training["loss"]].title == "loss"
+
+
+def test_tracing_leaves_no_recorder_in_an_optimizer_class():
+    """An optimizer class first used inside a snippet keeps no wrapper of the snippet's recorder afterwards: the
+    next snippet's loop in the same process is recognised too, and the optimizer steps as before outside one."""
+    from core.nodegraph.model.code_trace import trace
+
+    source = TRAINING.replace("torch.optim.SGD", "torch.optim.Adagrad")
+    assert trace(source).training.steps == 3
+    assert trace(source).training.steps == 3
+    model = core.nn.Linear(2, 1)
+    before = model.weight.detach().clone()
+    opt = core.optim.Adagrad(model.parameters(), lr=0.5)
+    model(core.ones(1, 2)).sum().backward()
+    opt.step()
+    assert core.equal(model.weight.detach(), before - 0.5)  # Adagrad's first step: lr * sign(grad), grad ones
+
+
 def test_a_snippet_that_runs_too_long_is_stopped_at_its_line():
     with pytest.raises(CodeImportError, match=r"^line [23]: stopped: the snippet ran longer than its time limit"):
         import_code("import torch\nwhile True:\n    pass\n", time_limit=0.5)

@@ -53,6 +53,7 @@ __all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetErro
 
 SNIPPET_FILE = "<snippet>"
 _NN_DIR = os.path.dirname(core.nn.__file__)
+_OPTIM_DIR = os.path.dirname(core.optim.__file__)
 _MODULE_FRAMES = ("forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
 _IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
                      "__ipow__"}
@@ -247,11 +248,12 @@ class _Recorder:
 
         @functools.wraps(fn)
         def step(opt: core.optim.Optimizer, *args: Any, **kwargs: Any) -> Any:
-            if rec.busy or not rec.user_chain(sys._getframe(1)):
+            caller = _outside_optim(sys._getframe(1))  # past the step-hook wrapper an optimizer's class gets
+            if rec.busy or not rec.user_chain(caller):
                 return fn(opt, *args, **kwargs)
             loop = rec.trace.training
             if loop is None:
-                loop = rec.trace.training = _loop_of(opt, rec.line_of(sys._getframe(1)))
+                loop = rec.trace.training = _loop_of(opt, rec.line_of(caller))
                 loop.zero_grad = rec.zeroed
                 rec.frozen = True
             if loop.optimizer == type(opt).__name__:
@@ -368,6 +370,8 @@ def _named(owner: Any, attr: str, fn: Fn) -> Iterator[tuple[Any, str, str]]:
 @contextlib.contextmanager
 def _patched(rec: _Recorder) -> Iterator[None]:
     saved: list[tuple[Any, str, Any]] = []
+    known = _subclasses(core.optim.Optimizer)
+    stepping = {cls for cls in known if "step" in cls.__dict__}
     with _PATCH_LOCK:
         try:
             for owner, attr, name in _targets():
@@ -388,6 +392,19 @@ def _patched(rec: _Recorder) -> Iterator[None]:
         finally:
             for owner, attr, fn in reversed(saved):
                 setattr(owner, attr, fn)
+            # NOTE: an optimizer class's first instance wraps the class's step for its hooks (PyTorch's
+            # _patch_step_function); made during the run, that wrapper holds this run's recorder: dropped, so the
+            # class's next instance wraps the restored step again (a class the snippet defined keeps its own)
+            for cls in known:
+                if "step" in cls.__dict__ and cls not in stepping:
+                    delattr(cls, "step")
+
+
+def _outside_optim(frame: types.FrameType | None) -> types.FrameType | None:
+    """The first frame up from ``frame`` outside ``core.optim``: who called an optimizer's ``step``."""
+    while frame is not None and frame.f_code.co_filename.startswith(_OPTIM_DIR):
+        frame = frame.f_back
+    return frame
 
 
 def _subclasses(root: type) -> list[type]:
