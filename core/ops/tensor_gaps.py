@@ -17,6 +17,7 @@ from core import _torch_function
 from core._tensor import Tensor
 from core._user_warning import warn_user
 from core.autograd import grad_mode
+from core.autograd.function import Function
 from core.ops.copy_variants import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 from core.ops.elementwise import check_inplace
 from core.ops.index_primitives import Alias
@@ -80,11 +81,44 @@ def as_strided_(self, size, stride, storage_offset=None):
     return _rebind(self, view)
 
 
+class AsStridedScatter(Function):
+    """``as_strided_scatter`` as torch's node records it (AsStridedScatterBackward0).
+
+    NOTE: torch's gradient of ``input`` is its as_strided_scatter_backward: ``grad`` at the scattered places and zero
+    elsewhere (the reverse of what the forward reads from ``input``; torch's note calls its formula a simplification
+    for contiguous inputs). core gives the same numbers, so that code ported from torch trains the same."""
+
+    node_name = "AsStridedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, input, src, *, size, stride, storage_offset):
+        ctx.shape, ctx.view = tuple(input.shape), (size, stride, storage_offset)
+        out = input.clone()
+        slice_ = out.as_strided(size, stride, storage_offset)
+        if tuple(slice_.shape) != tuple(src.shape):
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                               f"{list(src.shape)}, slice size = {list(slice_.shape)}")
+        slice_.copy_(src)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        size, stride, offset = ctx.view
+        grad_slice = g.contiguous().as_strided(size, stride, 0 if offset is None else offset)
+        grad_input = None
+        if ctx.needs_input_grad[0]:
+            zeros = core.zeros(ctx.shape, dtype=g.dtype, device=g.device)
+            grad_input = as_strided_scatter(zeros, grad_slice, size, stride, 0 if offset is None else offset)
+        return grad_input, grad_slice
+
+
 def as_strided_scatter(input, src, size, stride, storage_offset=None):
     """A copy of ``input`` with ``src`` written where ``input.as_strided(size, stride, storage_offset)`` looks."""
-    out = input.clone()
-    out.as_strided(size, stride, storage_offset).copy_(src)
-    return out
+    if input.requires_grad and grad_mode.is_grad_enabled() and not input.is_contiguous():
+        raise RuntimeError("!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED: as_strided_scatter "
+                           "is currently only supported for contiguous inputs")
+    offset = None if storage_offset is None else int(storage_offset)
+    return AsStridedScatter.apply(input, src, size=tuple(size), stride=tuple(stride), storage_offset=offset)
 
 
 def nonzero_static(input, *, size, fill_value=-1):

@@ -68,7 +68,6 @@ INPUT_WRAPPERS = {"gradcheck_wrapper_hermitian_input", "gradcheck_wrapper_triang
 GAUGE = {"linalg.eig", "linalg.eigh", "svd", "linalg.svd", "linalg.svdvals"}
 
 KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what differs (the first failing sample)
-    ("as_strided_scatter", "float64"): "torch's backward sends self the scattered places' gradient; core's zeroes them",
     ("chalf", "bool"): "no complex32 in core (NumPy has no such type)",
     ("chalf", "float32"): "no complex32 in core (NumPy has no such type)",
     ("chalf", "float64"): "no complex32 in core (NumPy has no such type)",

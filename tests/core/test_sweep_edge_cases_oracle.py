@@ -554,3 +554,23 @@ def test_float32_trigamma_is_torchs_float32_computation_near_its_poles(torch):
 def test_bessel_j_and_y_are_torchs_approximations_near_their_zeros(torch, name):
     x = np.array([-5.4215, 5.5761, -5.4398, 4.9, 5.0, 5.0001, 2.4048, 3.8317, 7.0156, 0.0, 1e-6, 30.0, -2.0])
     check(lambda lib, t: getattr(lib.special, name)(t), [x], torch, rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize(("shape", "size", "stride", "offset"), [((5,), (2,), (2,), 1), ((1,), (), (), 0),
+                                                                 ((2, 3), (2, 2), (3, 1), 1), ((4,), (2,), (1,), None)])
+def test_as_strided_scatter_sends_self_torchs_gradient(torch, shape, size, stride, offset):
+    # torch's gradient of self is grad at the scattered places (its as_strided_scatter_backward), src gets the same
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal(shape), rng.standard_normal(size)]
+    check_grads(lambda lib, x, s: lib.as_strided_scatter(x, s, size, stride, offset), arrays, torch)
+    check_grads(lambda lib, x, s: x.as_strided_scatter(s, size, stride, offset), arrays, torch)
+    ours, theirs, _, _ = run_both(lambda lib, x, s: lib.as_strided_scatter(x, s, size, stride, offset), arrays, torch,
+                                  requires_grad=True)
+    assert ours.grad_fn.name() == theirs.grad_fn.name()
+
+
+def test_as_strided_scatter_refuses_what_torch_refuses(torch):
+    check_error(lambda lib, x, s: lib.as_strided_scatter(x, s, (2,), (1,), 0), [np.zeros(4), np.zeros(3)], torch,
+                match="expected src to have a size equal to the slice of self")
+    check_error(lambda lib, x, s: lib.as_strided_scatter(x.t().requires_grad_(), s, (2,), (1,), 0),
+                [np.zeros((3, 2)), np.zeros(2)], torch, match="only supported for contiguous inputs")
