@@ -150,6 +150,16 @@ def test_errors_point_at_the_snippets_line():
         import_here("import torch\nx = (\n")
 
 
+def test_a_complex_leaf_is_refused_at_its_line_with_what_to_do():
+    """A complex tensor can't be a graph node's values (JSON numbers): the refusal names it and its line, and the
+    snippet's real parts import (it said 'the import stopped without a result (...GraphError...)')."""
+    text = "import torch\nz = torch.tensor([1+2j, 3-1j], requires_grad=True)\ny = (z * z.conj()).real.sum()\n"
+    with pytest.raises(CodeImportError, match=r"^line 2: z is a complex64 tensor: .* \.real and \.imag"):
+        import_code(text)
+    real = import_here("import torch\nz = torch.tensor([1+2j, 3-1j])\nr = z.real.clone()\ny = (r * r).sum()\n")
+    assert {n.title for n in real.graph.nodes.values()} >= {"y"}
+
+
 def test_branches_are_traced_as_the_path_that_ran_and_the_notes_say_so():
     text = "import torch\nx = torch.tensor([1.0, -2.0], requires_grad=True)\nif x.sum() > 0:\n    y = x * 2\n" \
            "else:\n    y = x * 3\ny.sum().backward()\n"

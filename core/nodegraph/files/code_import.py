@@ -77,7 +77,10 @@ def import_here(text: str, name: str = "snippet.py", time_limit: float | None = 
         tr = trace(text, time_limit=time_limit, cancel=cancel)
     except SnippetError as exc:
         raise CodeImportError(exc.message, exc.line) from None
-    graph = build_graph(tr, text, name)
+    try:
+        graph = build_graph(tr, text, name)
+    except SnippetError as exc:  # a value the graph can't hold (a complex tensor), at its line
+        raise CodeImportError(exc.message, exc.line) from None
     return ImportResult(graph, _notes(graph), tr.output)
 
 

@@ -27,7 +27,7 @@ import numpy as np
 import core
 from core.nodegraph.model import code_ops, layout, training_settings
 from core.nodegraph.model.code_map import Mapped, map_call
-from core.nodegraph.model.code_trace import Call, Trace
+from core.nodegraph.model.code_trace import Call, SnippetError, Trace
 from core.nodegraph.model.document import Edge, Graph, Node
 from core.nodegraph.model.nodes.code import MAX_INPUTS, OP_TYPE, OUTPUTS, VALUES_TYPE
 from core.nodegraph.model.numtext import tensor_values
@@ -83,6 +83,10 @@ class _Builder:
     def leaf(self, t: core.Tensor) -> Port:
         leaf = self.tr.leaves.get(id(t))
         value, line = (leaf.value, leaf.line) if leaf else (t.detach().clone(), self.tr.lines.get(id(t)))
+        if value.is_complex():  # a tensor node's values are JSON numbers: real, integer or bool
+            name = self.tr.names.get(id(t))
+            raise SnippetError(f"{name + ' is a' if name else 'A'} {_dtype_name(value)} tensor: the graph's tensor "
+                               "nodes hold real, integer and bool values only (its .real and .imag are real)", line)
         values = _values(value)
         trained = (leaf.parameter if leaf else isinstance(t, core.nn.Parameter)) or id(t) in self.trained
         if trained and _dtype_name(value) in FLOAT_DTYPES:
