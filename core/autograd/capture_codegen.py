@@ -58,13 +58,20 @@ def _call(fn: str, first: str, args: list, kwargs: dict | None, bound: dict, pre
     return f"{fn}({', '.join(parts)})"
 
 
-def forward_function(inputs, steps, point):
+def forward_function(inputs, steps, point, fixed_views=None):
     """``run(args)``: the call's tensor arguments' arrays into their stand-ins (``inputs``: the stand-ins, and
     the other arguments, by position), then every step's ``forward(node, *args, **kwargs)`` in order, each result
     pointed into its outputs' shells (a fresh array, or a view's or an in-place op's tensor, straight into the first
     one; anything else, such as a full sum's NumPy scalar, through ``point(outs, raw)``).
 
-    ``steps``: ``(forward, node, args, kwargs or None, outs)`` as ``Plan`` derives them."""
+    ``steps``: ``(forward, node, args, kwargs or None, outs)`` as ``Plan`` derives them; ``fixed_views``: step index
+    -> the captured tensor that step only views (``capture_plan._fixed_views``).
+
+    NOTE: a fixed view's step runs only when its tensor's array, root or version counter is another object than at
+    the step's last run (memo ``m{i}``, which keeps them alive, so ``is`` can't meet a recycled object); otherwise
+    its shell still holds the view that run made, of the same memory with the same shape and strides (``weight.t()``
+    of a parameter updated in place: ~1.5 µs a Linear, its no-grad view bookkeeping included)."""
+    fixed_views = fixed_views or {}
     bound: dict = {"_nd": _ndarray, "_T": _function._TENSOR, "_point": point}
     body = []
     for i, shell in enumerate(inputs):  # (the plan's key fixed which arguments are tensors)
@@ -74,14 +81,21 @@ def forward_function(inputs, steps, point):
             body.append(f"x{i}._data, x{i}._root, x{i}._vc = a._data, a._root, a._vc")
     for i, (forward, node, args, kwargs, outs) in enumerate(steps):
         bound[f"f{i}"], bound[f"n{i}"], bound[f"o{i}"] = forward, node, outs
-        body.append(f"n{i}._released = False; r = " + _call(f"f{i}", f"n{i}", list(args), kwargs, bound, f"a{i}"))
+        lines = [f"n{i}._released = False; r = " + _call(f"f{i}", f"n{i}", list(args), kwargs, bound, f"a{i}")]
         if outs and outs[0] is not None:
             bound[f"s{i}"] = outs[0]
-            body.append(f"if type(r) is _nd: s{i}._data = s{i}._root = r")
-            body.append(f"elif type(r) is _T: s{i}._data, s{i}._root, s{i}._vc = r._data, r._root, r._vc")
-            body.append(f"else: _point(o{i}, r)")
+            lines.append(f"if type(r) is _nd: s{i}._data = s{i}._root = r")
+            lines.append(f"elif type(r) is _T: s{i}._data, s{i}._root, s{i}._vc = r._data, r._root, r._vc")
+            lines.append(f"else: _point(o{i}, r)")
         else:
-            body.append(f"_point(o{i}, r)")
+            lines.append(f"_point(o{i}, r)")
+        if i in fixed_views:
+            bound[f"v{i}"], bound[f"m{i}"] = fixed_views[i], [None, None, None]
+            body.append(f"if v{i}._data is not m{i}[0] or v{i}._root is not m{i}[1] or v{i}._vc is not m{i}[2]:")
+            body.extend("    " + line for line in lines)
+            body.append(f"    m{i}[:] = v{i}._data, v{i}._root, v{i}._vc")
+        else:
+            body.extend(lines)
     return _build("replay_forward", body, bound, "args")
 
 

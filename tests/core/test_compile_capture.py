@@ -590,3 +590,37 @@ def test_a_dropped_compiled_function_frees_its_last_arrays_without_the_cycle_col
         assert last() is None
     finally:
         gc.enable()
+
+
+def test_a_settled_replay_views_a_weight_anew_after_its_array_is_replaced_and_keeps_the_view_otherwise():
+    """The generated forward skips ``weight.t()`` while the weight keeps its array (updated in place by the
+    optimizer); a weight given a new array (``p.data = ...``, ``set_``) or one written in place outside the
+    optimizer must still give the eager step's values."""
+    def run(compiled):
+        core.manual_seed(0)
+        model = _tanh_mlp()
+        opt = core.optim.SGD(model.parameters(), lr=0.1)
+        x, y = _points()
+        fn = core.compile(lambda x, y: F.mse_loss(model(x), y)) if compiled else \
+            (lambda x, y: F.mse_loss(model(x), y))
+        losses = []
+        for i in range(GENERATE_AFTER + 12):
+            if i == GENERATE_AFTER + 3:
+                with core.no_grad():
+                    model[0].weight.data = model[0].weight.data * 0.5  # a new array
+            if i == GENERATE_AFTER + 6:
+                with core.no_grad():
+                    model[2].weight.mul_(-1.0)  # the same array, new values
+            if i == GENERATE_AFTER + 8:
+                with core.no_grad():
+                    model[4].weight.set_(model[4].weight.detach().clone() + 1)  # a new storage
+            opt.zero_grad()
+            loss = fn(x, y)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, [p.detach().numpy().copy() for p in model.parameters()], fn
+
+    eager, compiled = run(False), run(True)
+    _assert_same_training(eager, compiled)
+    assert compiled[2].captures == 1
