@@ -1,0 +1,111 @@
+"""The torch corners Hugging Face transformers touches at import and while building models (issue #19's corpus,
+``recipes_hf.py``): ``torch.distributed.tensor``'s placements and ``DTensor`` on one rank, ``torch.distributed.fsdp``'s
+class for isinstance checks, ``torch._dynamo``'s decorators and ``exc``, ``TransformGetItemToIndex`` under ``vmap``
+(transformers' mask functions), and flex attention's module names; each against PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+
+
+def test_placements_print_compare_and_answer_as_torchs(torch):
+    from torch.distributed import tensor as tt
+
+    from core.distributed import tensor as ct
+
+    for lib in (tt, ct):
+        placements = [lib.Shard(0), lib.Shard(1), lib.Replicate(), lib.Partial(), lib.Partial("max")]
+        assert all(isinstance(p, lib.Placement) for p in placements)
+    pairs = [(tt.Shard(0), ct.Shard(0)), (tt.Shard(2), ct.Shard(2)), (tt.Replicate(), ct.Replicate()),
+             (tt.Partial(), ct.Partial()), (tt.Partial("max"), ct.Partial("max"))]
+    for want, got in pairs:
+        assert repr(got) == repr(want) and str(got) == str(want)
+        for dim in (None, 0, 1):
+            assert got.is_shard(dim) == want.is_shard(dim)
+        assert got.is_replicate() == want.is_replicate() and got.is_partial() == want.is_partial()
+    assert ct.Shard(0) == ct.Shard(0) and ct.Shard(0) != ct.Shard(1) and ct.Replicate() == ct.Replicate()
+    assert len({ct.Shard(0), ct.Shard(0), ct.Replicate(), ct.Replicate()}) == 2
+    assert (tt.Shard(0) == tt.Shard(0), tt.Shard(0) == tt.Shard(1)) == (True, False)
+
+
+def test_dtensor_on_one_rank_holds_the_whole_tensor():
+    from core.distributed.tensor import DTensor, Replicate, Shard
+
+    local = core.arange(6.0).reshape(2, 3)
+    d = DTensor.from_local(local, None, [Shard(0)], run_check=False)
+    assert isinstance(d, DTensor) and isinstance(d, core.Tensor) and not isinstance(local, DTensor)
+    assert d.placements == (Shard(0),)
+    for whole in (d.to_local(), d.full_tensor()):
+        assert type(whole) is core.Tensor
+        np.testing.assert_array_equal(whole.numpy(), local.numpy())
+    assert DTensor.from_local(local).placements == (Replicate(),)
+
+
+def test_fsdp_class_exists_for_isinstance_checks(torch):
+    import torch.distributed.fsdp as tf
+
+    import core.distributed.fsdp as cf
+
+    for lib, fsdp in ((torch, tf), (core, cf)):
+        assert issubclass(fsdp.FullyShardedDataParallel, lib.nn.Module)
+        assert not isinstance(lib.nn.Linear(2, 2), fsdp.FullyShardedDataParallel)
+    with pytest.raises(NotImplementedError):
+        cf.FullyShardedDataParallel(core.nn.Linear(2, 2))
+
+
+def test_dynamo_decorators_leave_functions_callable_as_torchs(torch):
+    def f(x):
+        return x * 2 + 1
+
+    for lib in (torch, core):
+        assert lib._dynamo.allow_in_graph(f) is f
+        assert lib._dynamo.disable(f)(3) == 7 and lib._dynamo.disable()(f)(3) == 7
+        assert lib._dynamo.disable(recursive=False)(f)(1) == 3
+        assert lib._dynamo.mark_static_address(lib.zeros(3)) is None
+        assert issubclass(lib._dynamo.exc.Unsupported, RuntimeError)
+    for lib in (torch, core):
+        with pytest.raises(AssertionError, match="expects a callable"):
+            lib._dynamo.allow_in_graph(3)
+
+
+def _padded_mask(lib):
+    """transformers' ``padding_mask_function`` and ``causal_mask_function`` vmapped over batch, head, query and key
+    indices inside ``TransformGetItemToIndex``, as ``masking_utils.sdpa_mask_recent_torch`` builds a 4-D mask."""
+    from importlib import import_module
+
+    getitem = import_module(f"{lib.__name__}._dynamo._trace_wrapped_higher_order_op").TransformGetItemToIndex
+    padding = lib.tensor([[True, True, True, False], [False, True, True, True]])
+
+    def mask(b, h, q, kv):
+        return (kv <= q) & padding[b, kv]
+
+    f = mask
+    for dims in [(None, None, None, 0), (None, None, 0, None), (None, 0, None, None), (0, None, None, None)]:
+        f = lib.vmap(f, in_dims=dims)
+    with getitem():
+        return f(lib.arange(2), lib.arange(1), lib.arange(4), lib.arange(4)), padding[1, 2]
+
+
+def test_transform_getitem_to_index_masks_under_vmap(torch):
+    want, want_item = _padded_mask(torch)
+    got, got_item = _padded_mask(core)
+    assert got.dtype == core.bool and tuple(got.shape) == tuple(want.shape) == (2, 1, 4, 4)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert bool(got_item) == bool(want_item)
+
+
+def test_flex_attention_names_import_and_core_refuses(torch):
+    from torch.nn.attention import flex_attention as tf
+
+    from core.nn.attention import flex_attention as cf
+
+    assert cf._DEFAULT_SPARSE_BLOCK_SIZE == tf._DEFAULT_SPARSE_BLOCK_SIZE
+    assert isinstance(cf.BlockMask, type)
+    q = core.randn(1, 1, 4, 8)
+    with pytest.raises(NotImplementedError):
+        cf.flex_attention(q, q, q)
+    with pytest.raises(NotImplementedError):
+        cf.create_block_mask(lambda b, h, q, kv: q >= kv, 1, 1, 4, 4, device="cpu")
