@@ -24,7 +24,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QProgressDialog,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -56,22 +58,66 @@ z = (x * w).sum() + b
 z.backward()
 """
 POLL_MS = 30
+INDENT = "    "  # what Tab types in the snippet box: Python's usual indent (a tab beside pasted spaces is a TabError)
+ERROR_LINE = QColor(231, 76, 60, 60)  # the band on the line a failed import points at
+
+
+class SnippetEdit(QPlainTextEdit):
+    """The snippet box: code in a fixed-width font, Tab indents with spaces and Ctrl+Return submits (Ctrl+Tab
+    leaves the box, as in any text box that takes Tab)."""
+
+    submitted = Signal()
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setObjectName("codeInputEdit")
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        font = QFont("Monospace")
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
+        self.setFont(font)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
+        mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and mods == Qt.KeyboardModifier.ControlModifier:
+            self.submitted.emit()
+        elif event.key() == Qt.Key.Key_Tab and mods == Qt.KeyboardModifier.NoModifier:
+            self.insertPlainText(INDENT)
+        else:
+            super().keyPressEvent(event)
+
+    def mark_line(self, line: int) -> None:
+        """Put the cursor at the start of ``line`` (1-based) and band it, where a failed import points."""
+        block = self.document().findBlockByNumber(line - 1)
+        if not block.isValid():
+            return
+        cursor = QTextCursor(block)
+        self.setTextCursor(cursor)
+        band = QTextEdit.ExtraSelection()
+        band.format.setBackground(ERROR_LINE)
+        band.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        band.cursor = cursor
+        self.setExtraSelections([band])
+        self.centerCursor()
 
 
 class CodeInputDialog(QDialog):
-    """A box to paste a snippet into; ``accepted`` when the user presses Import. Opened again after a failed
-    import, it holds the snippet as typed and shows why it failed (``error``) above it."""
+    """A box to paste a snippet into; ``accepted`` when the user presses Import (or Ctrl+Return). Opened again after
+    a failed import, it holds the snippet as typed and shows why it failed (``error``) above it, the cursor on the
+    ``line`` it names."""
 
-    def __init__(self, parent: QWidget | None = None, text: str = EXAMPLE, error: str = "") -> None:
+    def __init__(self, parent: QWidget | None = None, text: str = EXAMPLE, error: str = "",
+                 line: int | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeInputDialog")
         self.setWindowTitle("Insert code")
-        self.edit = QPlainTextEdit(text)
-        self.edit.setObjectName("codeInputEdit")
+        self.edit = SnippetEdit(text)
+        self.edit.submitted.connect(self.accept)
         if not error:
             self.edit.selectAll()
-        label = QLabel("Paste PyTorch-style code (import torch runs as core). Import runs it, like a terminal, and "
-                       "opens the graph it computed as a new document in place of the open one.")
+        elif line:
+            self.edit.mark_line(line)
+        label = QLabel("Paste PyTorch-style code (import torch runs as core). Import (Ctrl+Return) runs it, like a "
+                       "terminal, and opens the graph it computed as a new document in place of the open one.")
         label.setWordWrap(True)
         self.error_label = QLabel(error)
         self.error_label.setObjectName("codeInputError")
@@ -81,6 +127,8 @@ class CodeInputDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.setObjectName("codeInputButtons")
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setToolTip("Run the snippet and open its graph "
+                                                                      "(Ctrl+Return)")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -125,9 +173,10 @@ class CodeImports:
         """Edit ▸ Insert Code: the snippet box, holding the chapter's example."""
         return self.snippet_dialog(EXAMPLE)
 
-    def snippet_dialog(self, text: str, error: str = "") -> CodeInputDialog:
-        """The snippet box holding ``text`` (after a failed import: that snippet, and its ``error`` above it)."""
-        dialog = CodeInputDialog(self.window, text, error)
+    def snippet_dialog(self, text: str, error: str = "", line: int | None = None) -> CodeInputDialog:
+        """The snippet box holding ``text`` (after a failed import: that snippet, its ``error`` above it and the
+        cursor on its ``line``)."""
+        dialog = CodeInputDialog(self.window, text, error, line)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), "snippet.py", pasted=True))
         dialog.open()
@@ -183,13 +232,14 @@ class CodeImports:
                 self.window.show_message(f"Import of {name} cancelled")
             elif pasted is not None:
                 self.window.show_message(f"Nothing imported: {name}: {exc}")
-                self.snippet_dialog(pasted, f"{name}: {exc}")
+                self.snippet_dialog(pasted, f"{name}: {exc}", exc.line)
             else:
                 QMessageBox.warning(self.window, "Can't import code", f"{name}: {exc}")
             return
         if self.window.maybe_save():
             self.window.set_document(result.graph, None)
-            notes = f"; {len(result.notes)} notes under the code" if result.notes else ""
+            count = len(result.notes)
+            notes = f"; {count} note{'' if count == 1 else 's'} under the code" if count else ""
             self.window.show_message(f"Imported {name}: {len(result.graph.nodes)} nodes{notes}")
 
     # ----- links between code and canvas -------------------------------------------------------------------

@@ -1,0 +1,72 @@
+"""The third pass by hand (a newcomer and a teacher preparing a class): code to graph, training, files and the
+Inspector, driven as they drove them, with real clicks and keys on the real widgets of a shown window."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtTest import QTest
+
+from tests.gui.real_input import shown
+
+LOOP = """import torch
+model = torch.nn.Linear(4, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(3):
+xb = torch.randn(8, 4)
+yb = torch.randn(8, 1)
+pred = model(xb)
+loss = torch.nn.functional.mse_loss(pred, yq)
+optimizer.zero_grad()
+loss.backward()
+optimizer.step()
+"""
+
+
+def _code_dialog(w, other_than=None):
+    from PySide6.QtWidgets import QDialog
+
+    return next((d for d in w.findChildren(QDialog, "codeInputDialog") if d.isVisible() and d is not other_than), None)
+
+
+def _type_loop(edit) -> None:
+    """Type the chapter's loop as a user does in a code box: Tab before each line of the loop's body."""
+    body = False
+    for line in LOOP.splitlines():
+        if body:
+            QTest.keyClick(edit, Qt.Key_Tab)
+        QTest.keyClicks(edit, line)
+        QTest.keyClick(edit, Qt.Key_Return)
+        body = body or line.startswith("for ")
+
+
+def test_the_snippet_box_takes_code_typed_with_tab_imports_on_ctrl_return_and_puts_the_cursor_on_the_bad_line(
+        window, qtbot, dialogs):
+    w = shown(qtbot, window)
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    first = _code_dialog(w)
+    metrics = QFontMetrics(first.edit.font())
+    assert metrics.horizontalAdvance("iiii") == metrics.horizontalAdvance("MMMM")  # code lines up as in an editor
+    QTest.keyClick(first.edit, Qt.Key_A, Qt.ControlModifier)
+    _type_loop(first.edit)
+    typed = first.edit.toPlainText()
+    assert "\t" not in typed and "\n    xb = torch.randn(8, 4)\n" in typed  # Tab indents with spaces
+    assert _code_dialog(w) is first  # Tab typed into the box, it did not move the focus to the buttons
+
+    QTest.keyClick(first.edit, Qt.Key_Return, Qt.ControlModifier)  # imports, as the Import button does
+    qtbot.waitUntil(lambda: _code_dialog(w, first) is not None, timeout=60_000)
+    again = _code_dialog(w, first)
+    assert again.error_label.text().startswith("snippet.py: line 8: NameError: name 'yq'")
+    assert again.edit.textCursor().blockNumber() + 1 == 8  # the cursor waits on the line the message names
+    assert [s.cursor.blockNumber() + 1 for s in again.edit.extraSelections()] == [8]  # and that line is banded
+
+    QTest.keyClick(again.edit, Qt.Key_End)
+    for _ in range(4):
+        QTest.keyClick(again.edit, Qt.Key_Backspace)
+    QTest.keyClicks(again.edit, "yb)")
+    QTest.keyClick(again.edit, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
+    # the chapter's loop is recognised in the import's fresh process: one pass of its body, and the training settings
+    assert [n.type for n in w.graph.nodes.values()].count("loss.mse") == 1
+    assert (w.graph.training["optimizer"], w.graph.training["steps"]) == ("SGD", 3)
+    assert w.status_label.text().startswith("Imported snippet.py: 6 nodes; 3 notes under the code")
+    assert dialogs == []
