@@ -109,7 +109,10 @@ from core.ao.quantization.fake_quantize import (  # noqa: E402
     enable_fake_quant,
     enable_observer,
 )
-from core.ao.quantization.fuse_modules import fuse_modules  # noqa: E402  (they import DEPRECATION_WARNING)
+from core.ao.quantization.fuse_modules import (  # noqa: E402  (they import DEPRECATION_WARNING)
+    fuse_modules,
+    fuse_modules_qat,
+)
 from core.ao.quantization.observer import (  # noqa: E402
     HistogramObserver,
     MovingAverageMinMaxObserver,
@@ -135,5 +138,6 @@ __all__ += ["FakeQuantize", "FusedMovingAvgObsFakeQuantize", "MovingAverageMinMa
             "MovingAveragePerChannelMinMaxObserver", "default_fake_quant", "default_observer",
             "default_per_channel_weight_fake_quant", "default_per_channel_weight_observer",
             "default_weight_fake_quant", "default_weight_observer", "disable_fake_quant", "disable_observer",
-            "enable_fake_quant", "enable_observer", "get_default_qat_module_mappings", "get_default_qat_qconfig",
+            "enable_fake_quant", "enable_observer", "fuse_modules_qat", "get_default_qat_module_mappings",
+            "get_default_qat_qconfig",
             "prepare_qat", "quantize_qat"]

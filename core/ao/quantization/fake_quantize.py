@@ -12,7 +12,11 @@ import numpy as np
 import core
 from core._backend import to_numpy_array
 from core._quantized import per_channel_affine, per_channel_symmetric, per_tensor_symmetric
-from core.ao.quantization.observer import MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver
+from core.ao.quantization.observer import (
+    MovingAverageMinMaxObserver,
+    MovingAveragePerChannelMinMaxObserver,
+    _store,
+)
 from core.nn import Module
 
 __all__ = ["FakeQuantize", "FusedMovingAvgObsFakeQuantize", "default_fake_quant", "default_weight_fake_quant",
@@ -50,19 +54,17 @@ class FakeQuantize(Module):
     def calculate_qparams(self):
         return self.activation_post_process.calculate_qparams()
 
-    def enable_fake_quant(self, enabled: bool = True):
+    def enable_fake_quant(self, enabled: bool = True) -> None:
         self.fake_quant_enabled[0] = 1 if enabled else 0
-        return self
 
-    def disable_fake_quant(self):
-        return self.enable_fake_quant(False)
+    def disable_fake_quant(self) -> None:
+        self.enable_fake_quant(False)
 
-    def enable_observer(self, enabled: bool = True):
+    def enable_observer(self, enabled: bool = True) -> None:
         self.observer_enabled[0] = 1 if enabled else 0
-        return self
 
-    def disable_observer(self):
-        return self.enable_observer(False)
+    def disable_observer(self) -> None:
+        self.enable_observer(False)
 
     def _fake_quantize(self, X):
         """``X`` rounded through the current qparams (per channel or per tensor), or ``X`` while fake quantizing
@@ -79,8 +81,8 @@ class FakeQuantize(Module):
         if int(self.observer_enabled[0]) == 1:
             self.activation_post_process(X.detach())
             scale, zero_point = self.calculate_qparams()
-            self.scale = scale.float()
-            self.zero_point = zero_point.to(core.int32)
+            _store(self.scale, scale.float())
+            _store(self.zero_point, zero_point.to(core.int32))
         return self._fake_quantize(X)
 
     def extra_repr(self) -> str:
@@ -134,16 +136,17 @@ class FusedMovingAvgObsFakeQuantize(FakeQuantize):
     def forward(self, X):
         """torch's ``fused_moving_avg_obs_fake_quant``: the observer's running range, then qparams chosen from it
         as FBGEMM's ``ChooseQuantizationParams`` (not the observer's formula, which ``calculate_qparams`` and
-        ``convert`` use)."""
+        ``convert`` use), and only while fake quantizing: with it off the range still moves, the qparams stay."""
+        observer = self.activation_post_process
         if int(self.observer_enabled[0]) == 1:
-            observer = self.activation_post_process
             observer(X.detach())
+        if int(self.fake_quant_enabled[0]) == 1 and observer.min_val.numel():  # (qparams only while quantizing)
             lo = np.atleast_1d(to_numpy_array(observer.min_val._data)).astype(np.float32)
             hi = np.atleast_1d(to_numpy_array(observer.max_val._data)).astype(np.float32)
             symmetric = self.qscheme in (per_channel_symmetric, per_tensor_symmetric)
             chosen = [_choose_qparams(a, b, self.quant_min, self.quant_max, symmetric) for a, b in zip(lo, hi)]
-            self.scale = core.tensor([c[0] for c in chosen], dtype=core.float32)
-            self.zero_point = core.tensor([c[1] for c in chosen], dtype=core.int32)
+            _store(self.scale, core.tensor([c[0] for c in chosen], dtype=core.float32))
+            _store(self.zero_point, core.tensor([c[1] for c in chosen], dtype=core.int32))
         return self._fake_quantize(X)
 
     def extra_repr(self) -> str:

@@ -35,6 +35,15 @@ __all__ = ["HistogramObserver", "MinMaxObserver", "MovingAverageMinMaxObserver",
 _EPS = np.float32(np.finfo(np.float32).eps)
 
 
+def _store(buffer, value) -> None:
+    """Writes ``value`` into ``buffer`` in place (resized if need be), as torch's observers and fake quantizers
+    update their buffers: a reference taken earlier (``fq.scale``) sees the new value."""
+    with core.no_grad():
+        if buffer.shape != value.shape:
+            buffer.resize_(value.shape)
+        buffer.copy_(value)
+
+
 class ObserverBase(Module):
     """What every observer holds: the quantized dtype, scheme and integer range it chooses qparams for."""
 
@@ -273,8 +282,8 @@ class PerChannelMinMaxObserver(ObserverBase):
         if self.min_val.numel():
             lo = np.minimum(lo, _values(self.min_val))
             hi = np.maximum(hi, _values(self.max_val))
-        self.min_val = core.tensor(lo)
-        self.max_val = core.tensor(hi)
+        _store(self.min_val, core.tensor(lo))
+        _store(self.max_val, core.tensor(hi))
         return x
 
     def calculate_qparams(self):
@@ -335,6 +344,6 @@ class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
             old_lo, old_hi = _values(self.min_val), _values(self.max_val)
             lo = (old_lo + c * (lo - old_lo).astype(np.float32)).astype(np.float32)
             hi = (old_hi + c * (hi - old_hi).astype(np.float32)).astype(np.float32)
-        self.min_val = core.tensor(lo)
-        self.max_val = core.tensor(hi)
+        _store(self.min_val, core.tensor(lo))
+        _store(self.max_val, core.tensor(hi))
         return x

@@ -217,9 +217,15 @@ class Conv2d(Module):
 
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
-        """The quantized twin of a float (or fused ConvReLU2d) module that ``prepare`` observed."""
+        """The quantized twin of a float (or fused ConvReLU2d) module that ``prepare`` observed; a QAT conv+bn
+        module first folds its batch norm's running statistics into its weight and bias, as torch's."""
         activation = mod.activation_post_process
         conv = mod[0] if isinstance(mod, core.nn.Sequential) else mod
+        if hasattr(mod, "bn") and hasattr(mod, "weight_fake_quant"):
+            from core.nn.utils import fuse_conv_bn_weights
+
+            mod.weight, mod.bias = fuse_conv_bn_weights(mod.weight, mod.bias, mod.bn.running_mean,
+                                                        mod.bn.running_var, mod.bn.eps, mod.bn.weight, mod.bn.bias)
         if conv is not mod:
             conv.qconfig = mod.qconfig
         qconv = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride, conv.padding,

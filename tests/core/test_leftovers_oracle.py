@@ -1,0 +1,168 @@
+"""#19's leftovers against torch: quantization-aware training with conv+bn fused as torchvision's quantizable models
+and the static quantization tutorial's QAT part use it (``fuse_modules_qat``, the QAT ``ConvBn2d``/
+``ConvBnReLU2d``, ``freeze_bn_stats``, ``disable_observer``, ``convert``)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import to_numpy
+
+
+def _numpy_state(module):
+    return {k: to_numpy(v).copy() for k, v in module.state_dict().items()}
+
+
+def _conv_bn_net(lib):
+    nn = lib.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = lib.ao.quantization.QuantStub()
+            self.conv1 = nn.Conv2d(2, 4, 3, padding=1, bias=False)
+            self.bn1 = nn.BatchNorm2d(4)
+            self.relu1 = nn.ReLU()
+            self.conv2 = nn.Conv2d(4, 4, 3, stride=2)
+            self.bn2 = nn.BatchNorm2d(4)
+            self.conv3 = nn.Conv2d(4, 6, 1)
+            self.relu3 = nn.ReLU()
+            self.fc = nn.Linear(6 * 2 * 2, 5)
+            self.dequant = lib.ao.quantization.DeQuantStub()
+
+        def forward(self, x):
+            x = self.relu1(self.bn1(self.conv1(self.quant(x))))
+            x = self.relu3(self.conv3(self.bn2(self.conv2(x))))
+            return self.dequant(self.fc(lib.flatten(x, 1)))
+
+    return Net()
+
+
+@pytest.mark.parametrize("backend", ["x86", "qnnpack"])
+def test_qat_with_conv_bn_trains_freezes_and_converts_as_torchs(torch, backend):
+    """fuse_modules_qat (conv+bn+relu, conv+bn, conv+relu), prepare_qat, SGD steps with the observers disabled after
+    two and the batch norms frozen after three, then convert: torch's printouts, losses, trained state (running
+    statistics included) and quantized outputs."""
+    torch.manual_seed(0)
+    state = _numpy_state(_conv_bn_net(torch))
+    results = []
+    for lib in (torch, core):
+        aq = lib.ao.quantization
+        rng = np.random.default_rng(0)
+        m = _conv_bn_net(lib)
+        m.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m = aq.fuse_modules_qat(m, [["conv1", "bn1", "relu1"], ["conv2", "bn2"], ["conv3", "relu3"]])
+            printed = [repr(m)]
+            m.qconfig = aq.get_default_qat_qconfig(backend)
+            aq.prepare_qat(m, inplace=True)
+            printed.append(repr(m))
+            opt = lib.optim.SGD(m.parameters(), lr=0.1)
+            losses = []
+            for step in range(5):
+                if step == 2:
+                    m.apply(aq.disable_observer)
+                if step == 3:
+                    m.apply(lib.nn.intrinsic.qat.freeze_bn_stats)
+                loss = m(lib.tensor(rng.standard_normal((4, 2, 6, 6)).astype(np.float32))).pow(2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                losses.append(loss.item())
+            m.train()  # (a frozen batch norm stays in eval mode)
+            frozen = [m.conv2.freeze_bn, m.conv2.bn.training, m.conv1.bn.training]
+            trained = _numpy_state(m)
+            m.eval()
+            q = aq.convert(m)
+        out = q(lib.tensor(rng.standard_normal((2, 2, 6, 6)).astype(np.float32)))
+        results.append((printed, losses, frozen, trained, to_numpy(out), type(q.conv1).__name__, q.fc.scale))
+    theirs, ours = results
+    assert ours[0] == theirs[0]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+    assert ours[2] == theirs[2] == [True, False, False]
+    assert ours[3].keys() == theirs[3].keys()
+    for key in theirs[3]:
+        np.testing.assert_allclose(ours[3][key], theirs[3][key], rtol=1e-5, atol=1e-6, err_msg=key)
+    assert ours[5] == theirs[5]
+    np.testing.assert_allclose(ours[4], theirs[4], atol=theirs[6])
+
+
+def test_qat_conv_bn_modules_construct_print_and_freeze_as_torchs(torch):
+    """A QAT ConvBnReLU2d made directly draws its conv weight, bias and bn weight from the global generator in
+    torch's order (the same state and the same next draw), prints as torch's, and ``freeze_bn_stats`` keeps its
+    batch norm in eval mode through ``train()``."""
+    results = []
+    for lib in (torch, core):
+        lib.manual_seed(3)
+        nniqat = lib.ao.nn.intrinsic.qat
+        qconfig = lib.ao.quantization.get_default_qat_qconfig("fbgemm")
+        m = nniqat.ConvBnReLU2d(3, 4, 3, bias=True, qconfig=qconfig)
+        after = to_numpy(lib.rand(3))
+        modes = [m.freeze_bn, m.bn.training]
+        m.eval()
+        modes += [m.freeze_bn, m.bn.training]
+        m2 = nniqat.ConvBn2d(3, 4, 3, qconfig=qconfig)
+        m2.apply(nniqat.freeze_bn_stats)
+        m2.train()
+        modes += [m2.freeze_bn, m2.bn.training, m2.training]
+        m2.apply(nniqat.update_bn_stats)
+        modes += [m2.freeze_bn, m2.bn.training]
+        results.append((repr(m), _numpy_state(m), after, modes, lib.nn.intrinsic.qat.ConvBn2d is nniqat.ConvBn2d))
+    theirs, ours = results
+    assert ours[0] == theirs[0]
+    assert ours[1].keys() == theirs[1].keys()
+    for key in theirs[1]:
+        assert np.array_equal(ours[1][key], theirs[1][key]), key
+    assert np.array_equal(ours[2], theirs[2])
+    assert ours[3] == theirs[3]
+    assert ours[4] and theirs[4]
+
+
+def test_default_qat_fake_quantizers_forward_and_backward_bit_for_bit(torch):
+    """The default QAT qconfig's weight (per channel) and activation fake quantizers: outputs, straight-through
+    gradients (zero outside the clamp) and qparams, bit for bit, also with the observer disabled or fake
+    quantization off."""
+    results = []
+    for lib in (torch, core):
+        qconfig = lib.ao.quantization.get_default_qat_qconfig("x86")
+        weight_fq, act_fq = qconfig.weight(), qconfig.activation()
+        rng = np.random.default_rng(1)
+        seen = []
+        for i in range(3):
+            w = lib.tensor((rng.standard_normal((4, 3, 2, 2)) * (i + 1)).astype(np.float32), requires_grad=True)
+            wq = weight_fq(w)
+            wq.backward(lib.tensor(rng.standard_normal((4, 3, 2, 2)).astype(np.float32)))
+            a = lib.tensor((rng.standard_normal((5, 7)) * (i + 1)).astype(np.float32), requires_grad=True)
+            aq = act_fq(a)
+            aq.backward(lib.ones_like(aq))
+            seen += [wq, w.grad, weight_fq.scale, weight_fq.zero_point, aq, a.grad, act_fq.scale, act_fq.zero_point]
+        weight_fq.apply(lib.ao.quantization.disable_observer)
+        act_fq.apply(lib.ao.quantization.disable_fake_quant)
+        x = lib.tensor((rng.standard_normal((4, 3, 2, 2)) * 9).astype(np.float32))
+        seen += [weight_fq(x), weight_fq.scale, act_fq(x)]
+        results.append([to_numpy(t.detach()) for t in seen])
+    for ours, theirs in zip(results[1], results[0]):
+        assert ours.dtype == theirs.dtype
+        assert np.array_equal(ours, theirs)
+
+
+def test_fuse_modules_qat_refusals_as_torchs(torch):
+    """Conv and bn in different modes, a bn of other width or without affine parameters: torch's errors."""
+    for lib in (torch, core):
+        nn = lib.nn
+        fuse = lib.ao.quantization.fuse_modules_qat
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(AssertionError, match=r"Conv and BN both must be in the same mode \(train or eval\)"):
+                fuse(nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2).eval()), ["0", "1"])
+            with pytest.raises(AssertionError, match="Output channel of Conv2d must match num_features"):
+                fuse(nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(3)), ["0", "1"])
+            with pytest.raises(AssertionError, match="Only support fusing BatchNorm2d with affine set to True"):
+                fuse(nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2, affine=False)), ["0", "1"])
+            with pytest.raises(AssertionError, match="Incorrect types for input modules: Conv1d and BatchNorm2d"):
+                lib.ao.nn.intrinsic.ConvBn2d(nn.Conv1d(1, 2, 3), nn.BatchNorm2d(2))
