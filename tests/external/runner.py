@@ -299,6 +299,50 @@ def _real_torchvision(folder: str):
                 sys.modules[name] = module
 
 
+class _TransformersFinder(importlib.abc.MetaPathFinder):
+    """Finds ``transformers`` and its modules in one script's folder, loaded by ``_SharedCodeLoader``."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] != "transformers":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, [self.folder] if path is None else path)
+        if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
+            spec.loader = _SharedCodeLoader(fullname, spec.origin)
+        return spec
+
+
+@contextlib.contextmanager
+def _real_transformers(folder: str):
+    """Where a script's folder holds Hugging Face transformers' own Python package (``recipes_hf.py``), it is loaded
+    from there in both runs (each file compiled once per run), with ``fake_hf_hub``'s stand-ins for what it imports
+    and is not installed (``huggingface_hub``, ``safetensors``, ``tokenizers``, ``regex``, ``requests.exceptions``) and
+    their package metadata, which transformers checks at import. Afterwards they are all taken out again."""
+    if not os.path.isfile(os.path.join(folder, "transformers", "__init__.py")):
+        yield
+        return
+    fake = importlib.import_module("fake_hf_hub")
+    stand_ins = fake.modules()
+    saved = {name: sys.modules.get(name) for name in stand_ins}
+    sys.modules.update(stand_ins)
+    finders = [_TransformersFinder(folder), fake.MetadataFinder()]
+    sys.meta_path[:0] = finders
+    try:
+        yield
+    finally:
+        for finder in finders:
+            sys.meta_path.remove(finder)
+        for name in [n for n in sys.modules if n.partition(".")[0] == "transformers"]:
+            del sys.modules[name]
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
 def _reset(lib) -> None:
     lib.set_default_dtype(lib.float32)
     lib.set_grad_enabled(True)
@@ -322,7 +366,8 @@ def run_one(lib, path: str) -> str:
     np.random.seed(0)
     np.set_printoptions(**_NUMPY_PRINT)  # a script's np.set_printoptions(precision=2) must not reach the next one
     try:
-        with contextlib.redirect_stdout(out), _real_torchvision(os.path.dirname(path)):
+        with contextlib.redirect_stdout(out), _real_torchvision(os.path.dirname(path)), \
+                _real_transformers(os.path.dirname(path)):
             runpy.run_path(path, run_name="__main__")
     except SystemExit:
         pass
