@@ -3,7 +3,8 @@ gradients, loss flat or diverging...) with severity, message and the first thing
 
 Hints come from ``core.nodegraph.explain.diagnostics.diagnose`` (run on this panel's throttled timer when the
 session moved, never per training step, with the current run's losses for the trend rules). Clicking a
-hint emits ``node_selected(node_id)``; the window selects and frames that node.
+hint emits ``node_selected(node_id)``; the window selects and frames that node. Another document clears the list
+until its own session has run.
 """
 
 from __future__ import annotations
@@ -56,6 +57,15 @@ class DiagnosticsPanel(QWidget):
         self.timer.setObjectName("diagnosticsTimer")
         self.timer.timeout.connect(self.refresh)
         self.timer.start(self.REFRESH_MS)
+        bridge.document_changed.connect(self.clear)
+
+    def clear(self) -> None:
+        """Another document: the last one's hints go (they named its nodes); the new one's come with its session."""
+        self._key = None
+        self.hints = []
+        self.tree.clear()
+        self.detail.setText("")
+        self.caption.setText("")
 
     def refresh(self, force: bool = False) -> list:
         s = self.bridge.session

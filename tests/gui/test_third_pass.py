@@ -4,6 +4,7 @@ Inspector, driven as they drove them, with real clicks and keys on the real widg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel, QTreeWidget
 
 from tests.gui.real_input import shown
 
@@ -70,3 +71,24 @@ def test_the_snippet_box_takes_code_typed_with_tab_imports_on_ctrl_return_and_pu
     assert (w.graph.training["optimizer"], w.graph.training["steps"]) == ("SGD", 3)
     assert w.status_label.text().startswith("Imported snippet.py: 6 nodes; 3 notes under the code")
     assert dialogs == []
+
+
+def test_file_new_clears_the_last_documents_diagnostics(qtbot, node_types):
+    from core.nodegraph.files import io as files
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+    from tests.gui.conftest import make_window
+    from tests.gui.real_input import click_toolbar, press, show_dock
+
+    w = shown(qtbot, make_window(qtbot, files.load(str(EXAMPLES_DIR / "10-diagnosing.json"))))
+    click_toolbar(w, "forward")
+    click_toolbar(w, "backward")
+    show_dock(qtbot, w, w.findChild(type(w.library_dock), "diagnosticsDock"))
+    tree = w.findChild(QTreeWidget, "diagnosticsTree")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() > 0 and tree.topLevelItem(0).text(0) == "error")
+    press(w, Qt.Key_N, Qt.ControlModifier)  # File ▸ New (the lesson is unchanged: no question)
+    qtbot.waitUntil(lambda: not w.graph.nodes)
+    # the hints named nodes of the lesson (nan first appears at 'bad'): the empty graph has none to show
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 0)
+    assert w.findChild(QLabel, "diagnosticsDetail").text() == ""
+    assert w.findChild(QLabel, "diagnosticsCaption").text() == ""
+    w.undo_stack.setClean()
