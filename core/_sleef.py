@@ -17,7 +17,7 @@ import numpy as np
 
 from core._glibc import expf as glibc_expf
 
-__all__ = ["expf_u10", "logf_u10", "log1pf_u10", "tanhf_u10"]
+__all__ = ["expf_u10", "logf_u10", "log1pf_u10", "tanhf_u10", "loop_exp", "loop_sigmoid"]
 
 _F32, _F64 = np.float32, np.float64
 _R_LN2 = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -188,6 +188,19 @@ def loop_exp(x: np.ndarray, negate: bool = False) -> np.ndarray:
     if negate:
         return vector_loop(x, lambda v: expf_u10(v, negate=True), lambda v: glibc_expf(-v))
     return vector_loop(x, expf_u10, glibc_expf)
+
+
+def loop_sigmoid(x: np.ndarray) -> np.ndarray:
+    """``1 / (1 + exp(-x))`` of a float32 NumPy array as PyTorch's sigmoid kernel computes it: ``loop_exp``'s
+    ``exp(-x)``, then the add and the division in float32.
+
+    NOTE: both steps in place on ``loop_exp``'s fresh array with 0-d operands (``1 / (1 + e)`` makes a second
+    array and converts its Python numbers on every call: a 200-element sigmoid's last steps 1.7 -> 1.1 µs)."""
+    e = loop_exp(x, negate=True)
+    if not e.flags.writeable:  # (not seen: loop_exp's results are its own arrays)
+        return 1 / (1 + e)
+    np.add(e, _K_ONE, out=e)
+    return np.divide(_K_ONE, e, out=e)
 
 
 def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -> np.ndarray:

@@ -21,9 +21,20 @@ from core.ops._util import quiet_off, quiet_on, xp_of
 __all__ = ["tanh_backward", "tanh_grad_arrays", "softmax_backward_data", "log_softmax_backward_data"]
 
 
+_ONE64 = np.array(1.0)  # (a 0-d array: a ufunc converts a Python or NumPy scalar operand on every call)
+
+
 def tanh_grad_arrays(xp, g, o):
     """``g * (1 - o²)`` with ``1 - o²`` rounded once, as PyTorch's fused multiply-add kernel does (float32)."""
     if o.dtype == np.float32:  # NOTE: o² is exact in float64, so one rounding to float32 is the FMA's
+        if type(o) is np.ndarray and type(g) is np.ndarray and g.dtype == o.dtype and g.shape == o.shape:
+            # NOTE: every tanh layer's backward: the same steps in place on one float64 copy and one float32 result
+            # (a 200x8 gradient 5.0 -> 3.7 µs: ``square(o, dtype=float64)`` casts through NumPy's buffers)
+            wide = o.astype(np.float64)
+            np.multiply(wide, wide, out=wide)
+            np.subtract(_ONE64, wide, out=wide)
+            res = wide.astype(np.float32)
+            return np.multiply(g, res, out=res)
         return g * (1 - xp.square(o, dtype=np.float64)).astype(np.float32)
     if is_reduced(o.dtype) and g.dtype == o.dtype:  # bfloat16/float16: the kernel computes in float32, rounds once
         return tanh_grad_arrays(xp, g.astype(np.float32), o.astype(np.float32)).astype(o.dtype)

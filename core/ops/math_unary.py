@@ -18,7 +18,7 @@ from core._arg_types import tp_name
 from core._factories import zeros_like
 from core._memory_format import laid_out_like
 from core._precise import precise
-from core._sleef import log1pf_u10, loop_exp, vector_loop
+from core._sleef import log1pf_u10, loop_exp, loop_sigmoid, vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -172,6 +172,14 @@ def _sigmoid_exp(xp, x):
     """exp(-x) as PyTorch's sigmoid kernel computes it for float32 (SLEEF's in its vectorised loop, glibc's for
     the rest and for a strided input: core._sleef)."""
     return loop_exp(x, negate=True) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
+
+
+def _sigmoid(xp, x):
+    """sigmoid as PyTorch's kernel computes it: ``1 / (1 + exp(-x))`` in the input's dtype, its exp as
+    ``_sigmoid_exp`` (float32 NumPy arrays: ``core._sleef.loop_sigmoid``, the same steps in place)."""
+    if x.dtype == np.float32 and type(x) is np.ndarray:
+        return loop_sigmoid(x)
+    return 1 / (1 + _sigmoid_exp(xp, x))
 
 
 def _log1p(xp, x):
@@ -337,7 +345,7 @@ Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
             lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
-Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: 1 / (1 + _sigmoid_exp(xp, x)), _sigmoid_grad, "o",
+Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: _sigmoid(xp, x), _sigmoid_grad, "o",
               raw=lambda xp, g, o: _sigmoid_grad_arrays(g, o))
 Relu = _op("relu", "ReluBackward0", lambda xp, x: _relu(xp, x), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)

@@ -18,7 +18,7 @@ import core
 from core._cascade_sum import nll_total, ordered_sum
 from core._memory_format import empty_strided_array, iterator_strides
 from core._precise import precise
-from core._sleef import loop_exp
+from core._sleef import loop_sigmoid
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -145,8 +145,9 @@ def _sigmoid(xp, x):
     """``x.sigmoid()`` as PyTorch's kernel computes it (float32: SLEEF's exp in its vectorised loop)."""
     if is_reduced(x.dtype):  # a half type's kernel computes in float32, rounds once
         return _sigmoid(xp, x.astype(np.float32)).astype(x.dtype)
-    e = loop_exp(x, negate=True) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.exp, -x)
-    return 1 / (1 + e)
+    if x.dtype == np.float32 and type(x) is np.ndarray:
+        return loop_sigmoid(x)
+    return 1 / (1 + precise(xp.exp, -x))
 
 
 class BinaryCrossEntropyWithLogits(Function):
