@@ -19,6 +19,7 @@ import math
 import core
 from core.ops.activation_backward import log_softmax_backward_data, tanh_backward
 from core.ops.math_reflected import rsub_out
+from core.ops.private_forms import ATEN_ONLY
 
 __all__ = ["FORMS"]
 
@@ -273,4 +274,5 @@ FORMS = {
     "stft.center": core.stft,
     "embedding_bag": _embedding_bag,
     **_upsample_forms(),
+    **ATEN_ONLY,
 }

@@ -3,7 +3,8 @@
 Segments are given by ``lengths`` (or ``offsets``), whose last dim is the segment list and whose leading dims are
 ``data``'s dims before ``axis``. ``initial`` joins every segment's reduction (an empty segment gives it, or the
 reduction's identity: 0, 1, -inf, +inf; NaN for mean). The gradient is PyTorch's ``_segment_reduce_backward``:
-spread evenly (sum), over the length (mean), to the elements equal to the result split among ties (max, min),
+spread evenly (sum), over the length (mean), to the elements equal to the result (max, min; ties split a
+positive gradient among them and each take a negative one whole, as PyTorch's kernel does),
 and the product of the others (prod).
 """
 
@@ -77,8 +78,11 @@ class SegmentReduce(Function):
                 elif ctx.reduce == "mean":
                     gx[b, st:sp] = gs / (sp - st)
                 elif ctx.reduce in ("max", "min"):
-                    hit = seg == out
-                    gx[b, st:sp] = np.where(hit, gs / np.maximum(hit.sum(0), 1), 0)
+                    # NOTE: PyTorch's kernel divides among ties (NaN counting as one) only a gradient above 0
+                    hit = np.isnan(seg) | (seg == out)
+                    count = hit.sum(0)
+                    chosen = np.where(hit, gs, 0).astype(seg.dtype)
+                    gx[b, st:sp] = np.where((count >= 2) & (chosen > 0), chosen / np.maximum(count, 1), chosen)
                 else:  # prod: out / x, or the product of the others where x is 0
                     with np.errstate(divide="ignore", invalid="ignore"):
                         others = np.where(seg != 0, out / seg, _exclusive_prod(seg, ctx.initial))

@@ -77,28 +77,16 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("linalg.lu_factor_ex", "float64"): "core's LU backward is implemented for square matrices only",
     ("lu", "float64"): "core's LU backward is implemented for square matrices only",
     ("matrix_exp", "float32"): "float32 matrix_exp: another Pade/squaring order than torch's, ~2e-6 relative",
-    ("max_pool2d_with_indices_backward", "float32"): "aten.max_pool2d_with_indices_backward is not in core.ops.aten",
-    ("max_pool2d_with_indices_backward", "float64"): "aten.max_pool2d_with_indices_backward is not in core.ops.aten",
 }
 
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)
 KNOWN_ERROR_DIFFERENCES: dict[str, str] = {
 }
 
-MISSING: list[str] = [  # OpInfos core has no function for (private aten ops, fbgemm's scaled_mm)
-    "_batch_norm_with_update",
-    "_chunk_cat",
-    "_native_batch_norm_legit",
-    "_segment_reduce.lengths",
-    "_segment_reduce.offsets",
-    "_softmax_backward_data",
-    "_unsafe_masked_index",
-    "_unsafe_masked_index_put_accumulate",
-    "_upsample_bilinear2d_aa",
-    "native_dropout_backward",
+MISSING: list[str] = [  # OpInfos core has no function for: fbgemm/cuBLAS float8 GEMMs (torch's CPU build runs them
+    # only for float8 inputs with per-tensor float32 scales; core has no float8 matmul)
     "torch._scaled_mm",
     "torch._scaled_mm_v2",
-    "torch.ops.aten._safe_softmax.default",
 ]
 
 

@@ -574,3 +574,120 @@ def test_as_strided_scatter_refuses_what_torch_refuses(torch):
                 match="expected src to have a size equal to the slice of self")
     check_error(lambda lib, x, s: lib.as_strided_scatter(x.t().requires_grad_(), s, (2,), (1,), 0),
                 [np.zeros((3, 2)), np.zeros(2)], torch, match="only supported for contiguous inputs")
+
+
+def test_max_pool_with_indices_backward_scatters_to_the_indices(torch):
+    rng = np.random.default_rng(5)
+    for shape, pool, kernel in (((2, 3, 5, 6), "max_pool2d", (3, 2)), ((1, 2, 3, 4, 5), "max_pool3d", (2, 2, 2))):
+        def call(lib, x, g, pool=pool, kernel=kernel):
+            out, idx = getattr(lib.nn.functional, pool)(x.detach(), kernel, 1, 0, 1, True, return_indices=True)
+            grad = g[tuple(slice(0, n) for n in out.shape)]
+            name = f"{pool}_with_indices_backward"
+            return getattr(lib.ops.aten, name)(grad, x, list(kernel), [1] * len(kernel), [0] * len(kernel),
+                                               [1] * len(kernel), True, idx)
+        check_grads(call, [rng.standard_normal(shape), rng.standard_normal(shape)], torch)
+        ours, theirs, _, _ = run_both(call, [rng.standard_normal(shape), rng.standard_normal(shape)], torch,
+                                      requires_grad=True)
+        assert ours.grad_fn.name() == theirs.grad_fn.name()
+
+
+@pytest.mark.parametrize(("dim", "scale"), [(0, 0.0), (1, 2.0), (-1, 1.0)])
+def test_softmax_backward_data_and_native_dropout_backward(torch, dim, scale):
+    rng = np.random.default_rng(6)
+    g, y = rng.standard_normal((3, 4)), np.abs(rng.standard_normal((3, 4)))
+    check_grads(lambda lib, a, b: lib._softmax_backward_data(a, b, dim, lib.float64), [g, y], torch)
+    check_grads(lambda lib, a, b: lib.ops.aten._softmax_backward_data(a, b, dim, lib.float64), [g, y], torch)
+    check(lambda lib, a, b: lib._softmax_backward_data(a, b, 1, lib.float32), [g.astype(np.float32),
+                                                                             y.astype(np.float32)], torch)
+    check_error(lambda lib, a, b: lib._softmax_backward_data(a, b, 1, lib.float32), [g.astype(np.float32), y], torch,
+                match="expected scalar type Float but found Double")
+    mask = rng.random((3, 4)) > 0.5
+    check_grads(lambda lib, a, m: lib.ops.aten.native_dropout_backward(a, m, scale), [g, mask], torch)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_safe_softmax_gives_zeros_and_no_gradient_on_fully_masked_slices(torch, dim):
+    x = np.array([[1.0, -np.inf, 2.0], [-np.inf, -np.inf, -np.inf], [0.5, 0.25, -1.0]])
+    check_grads(lambda lib, t: lib._safe_softmax(t, dim), [x], torch)
+    check(lambda lib, t: lib.ops.aten._safe_softmax(t, dim, lib.float32), [x], torch)
+    ours, theirs, _, _ = run_both(lambda lib, t: lib._safe_softmax(t, 1), [x], torch, requires_grad=True)
+    assert ours.grad_fn.name() == theirs.grad_fn.name()
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_native_batch_norm_legit_and_with_update_update_the_running_statistics(torch, training):
+    rng = np.random.default_rng(7)
+    x, w, b = rng.standard_normal((4, 3, 5)), rng.standard_normal(3), rng.standard_normal(3)
+
+    def legit(lib, x, w, b):
+        mean, var = lib.zeros(3, dtype=lib.float64), lib.ones(3, dtype=lib.float64)
+        out = lib._native_batch_norm_legit(x, w, b, mean, var, training, 0.3, 1e-5)
+        return (*out, mean, var)
+
+    check(legit, [x, w, b], torch)
+    check_grads(lambda lib, x, w, b: legit(lib, x, w, b)[0], [x, w, b], torch)
+    check_grads(lambda lib, x, w, b: lib._native_batch_norm_legit(x, w, b, True, 0.1, 1e-5)[0], [x, w, b], torch)
+
+    def with_update(lib, x, w, b):
+        mean, var = lib.zeros(3, dtype=lib.float64), lib.ones(3, dtype=lib.float64)
+        return (*lib.ops.aten._batch_norm_with_update(x, w, b, mean, var, 0.3, 1e-5), mean, var)
+
+    check(with_update, [x, w, b], torch)
+
+
+def test_unsafe_masked_index_clamps_the_masked_off_indices(torch):
+    x = np.arange(20.0).reshape(4, 5)
+    mask = np.array([[True, False, True], [False, True, True]])
+    rows, cols = np.array([[0], [3]]), np.array([[1, 9, -7]])  # (9 and -7 lie outside: masked off or clamped)
+    check_grads(lambda lib, t, m, r, c: lib._unsafe_masked_index(t, m, [r, c], -1.5), [x, mask, rows, cols], torch)
+    row_mask = np.array([[[True] * 5], [[False, True, False, True, False]]])
+    check(lambda lib, t, m, r: lib._unsafe_masked_index(t, m, [r], 7), [x.astype(np.int64), row_mask, rows], torch)
+    values = np.ones((2, 3))
+    check_grads(lambda lib, t, m, r, c, v: lib._unsafe_masked_index_put_accumulate(t, m, [r, c], v),
+                [x, mask, rows, np.array([[1, 1, -2]]), values], torch)
+    check_error(lambda lib, t, m, r: lib._unsafe_masked_index(t, m, [r], 0), [x, mask[0], np.array([0.5])], torch,
+                match="^_unsafe_masked_index found unexpected index type Double$")
+    check(lambda lib, t, m, r: lib._unsafe_masked_index(t, m, [r], 7), [x, np.array([[2.5], [0.0]]), rows], torch)
+
+
+@pytest.mark.parametrize(("shapes", "dim", "chunks"), [
+    ([(1, 2, 3), (1, 2, 3)], -1, 5), ([(2, 7), (2, 3)], 1, 3), ([(3, 3, 2, 1), (1, 4, 2, 2)], 0, 2),
+    ([(2, 4), (2, 3, 2)], 1, 2)])
+def test_chunk_cat_pads_and_interleaves_chunks(torch, shapes, dim, chunks):
+    rng = np.random.default_rng(8)
+    arrays = [rng.standard_normal(s) for s in shapes]
+    check(lambda lib, *ts: lib._chunk_cat(list(ts), dim, chunks), arrays, torch)
+    ours, theirs, _, _ = run_both(lambda lib, *ts: lib._chunk_cat(list(ts), dim, chunks), arrays, torch,
+                                  requires_grad=True)
+    assert ours.requires_grad and theirs.requires_grad
+    for result in (theirs, ours):  # (torch defines no derivative for it)
+        with pytest.raises(RuntimeError, match="derivative for aten::_chunk_cat is not implemented"):
+            result.sum().backward()
+
+
+def test_chunk_cat_refuses_what_torch_refuses(torch):
+    check_error(lambda lib, a, b: lib._chunk_cat([a, b], 0, 0), [np.ones((2, 3)), np.ones((2, 3))], torch)
+    check_error(lambda lib: lib._chunk_cat([], 0, 2), [], torch, match="non-empty input tensor list")
+    check_error(lambda lib, a, b: lib._chunk_cat([a, b], 1, 2), [np.ones((2, 3)), np.ones((3, 3))], torch,
+                match="same sizes of 0,...,dim-1")
+    check_error(lambda lib, a, b: lib._chunk_cat([a, b], -1, 2), [np.ones((2, 3)), np.ones((2, 3, 1))], torch,
+                match="non-negative dim")
+
+
+@pytest.mark.parametrize("name", ["_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa"])
+def test_antialiased_upsample_aten_forms(torch, name):
+    x = np.random.default_rng(9).standard_normal((2, 3, 10, 12))
+    check(lambda lib, t: getattr(lib.ops.aten, name)(t, [4, 5], False), [x], torch)
+    check(lambda lib, t: getattr(lib.ops.aten, name).vec(t, None, True, [0.5, 0.75]), [x], torch)
+    check_grads(lambda lib, t: getattr(lib.ops.aten, name)(t, output_size=[3, 7], align_corners=True,
+                                                           scale_factors=None), [x], torch)
+
+
+@pytest.mark.parametrize("reduce", ["max", "min"])
+@pytest.mark.parametrize("fn", ["_segment_reduce", "segment_reduce"])
+def test_segment_reduce_splits_only_a_positive_gradient_among_ties(torch, reduce, fn):
+    # torch's kernel divides a tied segment's gradient by the tie count only where it is > 0 (the weights that
+    # check_grads draws are positive for the first segment, negative for the last)
+    data = np.array([2.0, 2.0, 2.0, 2.0, 7.0 if reduce == "min" else -1.0])
+    check_grads(lambda lib, d, n: getattr(lib, fn)(d, reduce, lengths=n, initial=None), [data, np.array([2, 0, 3])],
+                torch)
