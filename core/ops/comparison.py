@@ -155,17 +155,23 @@ def _int_operands(name, a, b):
     return dt
 
 
+def _inplace_int_operands(name, self, other):
+    """The dtype of an in-place bitwise op: first whether its result type casts to ``self``'s (torch's
+    TensorIterator checks that before the kernel's dtype), then ``_int_operands``' refusals."""
+    dt = _dtype.result_type(self, other)
+    if dt is not self.dtype and not _dtype.can_cast(dt, self.dtype):
+        raise RuntimeError(f"result type {_TYPE_NAMES[dt.name]} can't be cast to the desired output type "
+                           f"{_TYPE_NAMES[self.dtype.name]}")
+    return _int_operands(name, self, other)
+
+
 def _bitwise(name, ufunc_name):
     def op(input, other, *, out=None):
         result = new_tensor(_binary(ufunc_name, input, other, _int_operands(name, input, other))[0])
         return _out(result, out, input, other)
 
     def op_(self, other):
-        dt = _int_operands(name, self, other)
-        if dt is not self.dtype and not _dtype.can_cast(dt, self.dtype):
-            raise RuntimeError(f"result type {_TYPE_NAMES[dt.name]} can't be cast to the desired output type "
-                               f"{_TYPE_NAMES[self.dtype.name]}")
-        return _write(self, _binary(ufunc_name, self, other, dt)[0])
+        return _write(self, _binary(ufunc_name, self, other, _inplace_int_operands(name, self, other))[0])
 
     op.__name__, op_.__name__ = name, name + "_"
     return recorded(op), op_
@@ -222,10 +228,12 @@ def bitwise_right_shift(input, other, *, out=None):
 
 
 def bitwise_left_shift_(self, other):
+    _inplace_int_operands("lshift", self, other)
     return _write(self, _shift("lshift", self, other, True))
 
 
 def bitwise_right_shift_(self, other):
+    _inplace_int_operands("rshift", self, other)
     return _write(self, _shift("rshift", self, other, False))
 
 

@@ -61,16 +61,18 @@ _COMPARABLE = (Tensor, int, float, complex, np.generic)
 
 
 def _eq(self, other):
-    """``self == other``; ``t == None`` is False in PyTorch, not an error."""
+    """``self == other``; an operand ``eq`` does not take (None, a str, a list, a user's class) gives
+    ``NotImplemented`` as PyTorch's, so Python asks the other operand and else compares identities (``t == None`` is
+    False)."""
     if not isinstance(other, _COMPARABLE):
-        return False
+        return NotImplemented
     return comparison.eq(self, other)
 
 
 def _ne(self, other):
-    """``self != other``; ``t != None`` is True."""
+    """``self != other``; ``NotImplemented`` for the operands ``_eq`` declines (``t != None`` is True)."""
     if not isinstance(other, _COMPARABLE):
-        return True
+        return NotImplemented
     return comparison.ne(self, other)
 
 

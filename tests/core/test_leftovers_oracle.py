@@ -166,3 +166,72 @@ def test_fuse_modules_qat_refusals_as_torchs(torch):
                 fuse(nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2, affine=False)), ["0", "1"])
             with pytest.raises(AssertionError, match="Incorrect types for input modules: Conv1d and BatchNorm2d"):
                 lib.ao.nn.intrinsic.ConvBn2d(nn.Conv1d(1, 2, 3), nn.BatchNorm2d(2))
+
+
+class _Reflecting:
+    """A user's class that defines every reflected operator (and the comparisons): each names itself."""
+
+    def __getattr__(self, name):
+        raise AttributeError(name)
+
+
+for _name in ("radd", "rsub", "rmul", "rtruediv", "rfloordiv", "rmod", "rpow", "rmatmul", "rand", "ror", "rxor",
+              "rlshift", "rrshift", "lt", "gt", "le", "ge", "eq", "ne"):
+    setattr(_Reflecting, f"__{_name}__", lambda self, other, _n=_name: _n)
+_Reflecting.__hash__ = object.__hash__
+
+_OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and_", "or_", "xor", "lshift",
+              "rshift", "lt", "gt", "le", "ge", "eq", "ne")
+_DUNDERS = [f"__{p}{n}__" for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
+                                    "xor", "lshift", "rshift") for p in ("", "r", "i")] + \
+           ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"]
+
+
+def _outcome(lib, fn):
+    try:
+        result = fn()
+    except Exception as e:  # (the error's type is what is compared)
+        return type(e).__name__
+    if result is NotImplemented:
+        return "NotImplemented"
+    return "tensor" if isinstance(result, lib.Tensor) else repr(result)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_binary_operators_defer_to_a_user_class_as_torchs(torch, dtype):
+    """``t OP obj`` for a class with reflected operators runs the class's method (a tensor's ``__eq__``/``__ne__``
+    give ``NotImplemented`` as its arithmetic ones do), and each dunder called directly with None, a str, a list, a
+    tuple, a dict or a plain object answers as torch's (``NotImplemented`` or the same error type)."""
+    import operator
+
+    results = []
+    for lib in (torch, core):
+        t = lib.tensor([1, 2], dtype=getattr(lib, dtype))
+        seen = [_outcome(lib, lambda op=op, t=t: getattr(operator, op)(t, _Reflecting())) for op in _OPERATORS]
+        seen += [t == None, t != None, t == "a", t != [1, 2], t in [None, "x"]]  # noqa: E711
+        for other in (None, "a", [1, 2], (1, 2), {}, object(), _Reflecting()):
+            seen += [_outcome(lib, lambda d=d, o=other, t=t: getattr(t.clone(), d)(o)) for d in _DUNDERS]
+        results.append(seen)
+    assert results[1] == results[0]
+    reflected = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "eq": "eq", "ne": "ne"}
+    assert results[1][:len(_OPERATORS)] == [repr(reflected.get(op, "r" + op.rstrip("_"))) for op in _OPERATORS]
+    assert results[1][len(_OPERATORS):len(_OPERATORS) + 5] == [False, True, False, True, False]
+
+
+def test_inplace_bitwise_ops_check_the_cast_first_as_torchs(torch):
+    """``&=``, ``|=``, ``^=``, ``<<=``, ``>>=`` refuse a result type that does not cast back to self's dtype with
+    torch's RuntimeError before the kernel's dtype check (a bool tensor shifted by an int, an int tensor and a
+    float): the same error types and messages, and the same values where both compute."""
+    results = []
+    for lib in (torch, core):
+        seen = []
+        for name in ("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"):
+            for base in ([1.0, 2.0], [1, 2], [True, False]):
+                for other in (1, 1.5, 1.5j, True, lib.tensor([True, True]), lib.tensor([1, 1], dtype=lib.int32),
+                              lib.tensor([1.0, 1.0], dtype=lib.float64)):
+                    try:
+                        seen.append(getattr(lib.tensor(base), name)(other).tolist())
+                    except (RuntimeError, NotImplementedError) as e:
+                        seen.append((type(e).__name__, str(e)))
+        results.append(seen)
+    assert results[1] == results[0]
