@@ -1,14 +1,15 @@
 """Where a ``core.compile`` training step's time goes, kernel by kernel, beside the NumPy floor's lines (issue #23).
 
-    PYTHONPATH=. python benchmarks/profile_replay.py [--steps 300] [--only mlp|tanh]
+    PYTHONPATH=. python benchmarks/profile_replay.py [--steps 300] [--only mlp|tanh] [--optimizer SGD|Adam]
 
 One BLAS thread. ``mlp``: the 784-256-128-10 MLP step of ``bench_training.mlp784_case`` through ``core.compile``;
 each replayed forward kernel (``F``), each backward node of the replayed program (``B``), the optimizer's
 float32 updates, ``zero_grad`` and the whole step are timed inside the running step (``perf_counter_ns`` around
 each call: medians over ``--steps`` steps, so a shared machine's spikes drop out), then the hand-written NumPy
-step (``bench_training.numpy_mlp784``) line by line the same way. ``tanh``: the 2-8-8-1 tanh step the same way,
-and the Python-level calls a step makes (``sys.setprofile``'s C calls: NumPy methods, builtins; ufunc calls are
-not seen). The timers cost ~0.1 µs a call, which the tiny kernels of ``tanh`` feel.
+step (``bench_training.numpy_mlp784``) line by line the same way. ``tanh``: the 2-8-8-1 tanh step the same way
+(``--optimizer``: SGD or Adam), the kernels a replay runs, and the calls a step makes (``sys.setprofile``: Python
+functions, and C calls: NumPy methods, builtins; ufunc calls are not seen). The timers cost ~0.1 µs a call, which
+the tiny kernels of ``tanh`` feel.
 """
 
 from __future__ import annotations
@@ -161,33 +162,43 @@ def _numpy_mlp_lines(steps: int) -> dict:
     return times
 
 
-def tanh(steps: int) -> None:
+def tanh(steps: int, optimizer: str = "SGD") -> None:
     nn = core.nn
     core.manual_seed(0)
     model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
-    opt = core.optim.SGD(model.parameters(), lr=0.1)
+    opt = getattr(core.optim, optimizer)(model.parameters(), lr=0.1 if optimizer == "SGD" else 0.01)
     pts, labels = bench_training._spiral_points()
     x, y = core.tensor(pts), core.tensor(labels)
     loss_fn = nn.functional.binary_cross_entropy_with_logits
     loss_of = core.compile(lambda x, y: loss_fn(model(x), y))
     calls: collections.Counter = collections.Counter()
+    functions: collections.Counter = collections.Counter()
 
     def count(frame, event, arg):
         if event == "c_call":
             calls[getattr(arg, "__qualname__", repr(arg))] += 1
+        elif event == "call":
+            code = frame.f_code
+            functions[f"{os.path.basename(code.co_filename)}:{code.co_name}"] += 1
 
     for _ in range(100):  # (the generated replay, before any timer is put in)
         opt.zero_grad()
         loss_of(x, y).backward()
         opt.step()
+    plan = next(iter(loss_of._plans.values()))
     sys.setprofile(count)
     for _ in range(10):
         opt.zero_grad()
         loss_of(x, y).backward()
         opt.step()
     sys.setprofile(None)
-    _print("core.compile, 2-8-8-1 tanh MLP step (median µs per call):", _profile_step(opt, loss_of, x, y, steps),
-           steps)
+    _print(f"core.compile, 2-8-8-1 tanh MLP step, {optimizer} (median µs per call):",
+           _profile_step(opt, loss_of, x, y, steps), steps)
+    print(f"replayed kernels a step: {len(plan._steps) - len(plan._fixed_views)} forward ({len(plan._fixed_views)} "
+          f"views of parameters kept from the last replay), {len(plan._program)} backward nodes")
+    print(f"Python function calls a step, without the timers: {sum(functions.values()) / 10:g}; the most frequent:")
+    for name, n in functions.most_common(12):
+        print(f"  {name:<48}{n / 10:g}")
     print(f"C-level calls a step, without the timers (ufunc calls not seen): {sum(calls.values()) / 10:g}; the most "
           "frequent:")
     for name, n in calls.most_common(12):
@@ -198,11 +209,12 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--only", choices=("mlp", "tanh"), default=None)
+    parser.add_argument("--optimizer", choices=("SGD", "Adam"), default="SGD", help="the tanh step's optimizer")
     args = parser.parse_args(argv)
     if args.only in (None, "mlp"):
         mlp(args.steps)
     if args.only in (None, "tanh"):
-        tanh(args.steps * 3)
+        tanh(args.steps * 3, args.optimizer)
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
