@@ -34,6 +34,9 @@ __all__ = ["LossPlot"]
 
 LEGEND_RUNS = 6  # runs the legend names (the latest); a 1366x768 window's loss plot has room for three
 MARKER_CHARS = 32  # a marker's label on the plot; its tooltip has the whole text
+MARKER_ROWS = (0.85, 0.35)  # heights of markers' labels (fraction of the plot), taken in turn: the labels of markers
+# a few steps apart (an lr change, then the stop it caused) sit on two rows instead of over each other, apart by more
+# than a label's height even in a 1366x768 window's loss plot (70 px high)
 EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
 PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "learning rate", 1, 0, 1),
          ("grad_norm", "gradient norm", 1, 1, 1), ("update_ratio", "update / weight", 1, 2, 1))  # two rows: a
@@ -208,8 +211,9 @@ class LossPlot(QWidget):
         for k, (step, text) in enumerate(run.markers):
             if (run.number, k) not in self._markers:
                 short = text if len(text) <= MARKER_CHARS else text[:MARKER_CHARS - 1] + "…"
+                row = MARKER_ROWS[len(self._markers) % len(MARKER_ROWS)]
                 line = pg.InfiniteLine(step, angle=90, pen=pg.mkPen(_color(i), style=Qt.PenStyle.DotLine),
-                                       label=short, labelOpts={"position": 0.9, "color": (60, 60, 60)})
+                                       label=short, labelOpts={"position": row, "color": (60, 60, 60)})
                 line.setToolTip(text)  # the whole message (a stop condition's can be long)
                 self.plots["loss"].addItem(line)
                 self._markers[(run.number, k)] = line

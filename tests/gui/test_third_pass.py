@@ -4,7 +4,7 @@ Inspector, driven as they drove them, with real clicks and keys on the real widg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLabel, QTreeWidget
+from PySide6.QtWidgets import QLabel, QTreeWidget, QWidget
 
 from tests.gui.real_input import shown
 
@@ -91,4 +91,29 @@ def test_file_new_clears_the_last_documents_diagnostics(qtbot, node_types):
     qtbot.waitUntil(lambda: tree.topLevelItemCount() == 0)
     assert w.findChild(QLabel, "diagnosticsDetail").text() == ""
     assert w.findChild(QLabel, "diagnosticsCaption").text() == ""
+    w.undo_stack.setClean()
+
+
+def test_two_learning_rates_tried_at_one_step_label_their_plot_markers_apart(qtbot, node_types):
+    """A teacher tries lr 0.05, then 0.01, between two trainings: both markers sit at step 10, and their labels were
+    drawn over each other (as an lr change and the stop it caused a few steps later were)."""
+    from core.nodegraph.files.toy import classifier_graph
+    from tests.gui.conftest import make_window
+    from tests.gui.real_input import click, type_text
+
+    w = shown(qtbot, make_window(qtbot, classifier_graph("spiral")))
+    panel, trainer = w.training.panel, w.training.trainer
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "10")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.done == 10, timeout=60_000)
+    type_text(qtbot, panel.findChild(QWidget, "trainLr"), "0.05")
+    type_text(qtbot, panel.findChild(QWidget, "trainLr"), "0.01")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.current) == 20, timeout=60_000)
+    plot = w.training.plot
+    qtbot.waitUntil(lambda: len(plot._markers) == 2)
+    first, second = (line.label for line in plot._markers.values())
+    assert [first.format, second.format] == ["lr 0.02 → 0.05", "lr 0.05 → 0.01"]
+    assert first.isVisible() and second.isVisible()
+    assert not first.sceneBoundingRect().intersects(second.sceneBoundingRect())
     w.undo_stack.setClean()
