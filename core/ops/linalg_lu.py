@@ -20,9 +20,10 @@ from core._warn_once import warn_once
 from core.autograd.function import Function
 from core.ops import rearranging
 from core.ops._util import new_tensor, xp_of
+from core.ops.joining import cat
 from core.ops.linalg import matmul
 from core.ops.linalg_decomp import cholesky, pinv, qr, solve_triangular
-from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mT, solve
+from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mH, _mT, solve
 from core.ops.reduction import _return_type
 
 __all__ = ["lu_factor", "lu_factor_ex", "lu", "lu_unpack", "lu_solve", "solve_ex", "cholesky_ex", "matrix_exp",
@@ -103,18 +104,28 @@ class LinalgLuFactorEx(Function):
 
     @staticmethod
     def backward(ctx, g):
-        # NOTE: PyTorch's square case: gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T
+        # NOTE: PyTorch's lu_factor_ex_backward: gL = tril(g[..., :k], -1), gU = triu(g[..., :k, :]) through its
+        # linalg_lu_backward; square: gA = P L^-H (tril(L^H gL, -1) + triu(gU U^H)) U^-H
         (packed,) = ctx.saved_tensors
         m, n = packed.shape[-2:]
-        if m != n:
-            raise NotImplementedError("lu_factor's backward is implemented for square matrices only")
+        k = min(m, n)
         _, low, up = lu_unpack(packed, new_tensor(ctx.pivots))
-        phi = rearranging.tril(matmul(_mT(low), rearranging.tril(g, -1)), -1) + \
-            rearranging.triu(matmul(rearranging.triu(g), _mT(up)))
-        x = solve_triangular(_mT(up), phi, upper=False, left=False)
-        x = solve_triangular(_mT(low), x, upper=True, unitriangular=True)
+        g_low, g_up = rearranging.tril(g[..., :, :k], -1), rearranging.triu(g[..., :k, :])
         perm = new_tensor(_permutation(ctx.pivots, m, xp_of(g._data), g._data.dtype))
-        return matmul(perm, x)
+        if m == n:
+            phi = rearranging.tril(matmul(_mH(low), g_low), -1) + rearranging.triu(matmul(g_up, _mH(up)))
+            x = solve_triangular(_mH(up), phi, upper=False, left=False)
+            return matmul(perm, solve_triangular(_mH(low), x, upper=True, unitriangular=True))
+        if m < n:  # wide: U = [U1 U2]; A1 = P L U1 is a square LU, A2 = P L U2
+            phi = rearranging.tril(matmul(_mH(low), g_low) - matmul(g_up, _mH(up)), -1)
+            x = solve_triangular(_mH(up[..., :, :k]), phi, upper=False, left=False)
+            x = cat([x + g_up[..., :, :k], g_up[..., :, k:]], -1)
+            return matmul(perm, solve_triangular(_mH(low), x, upper=True, unitriangular=True))
+        # tall: L = [L1; L2]; A1 = P1 L1 U is a square LU, A2 = L2 U
+        phi = rearranging.triu(matmul(g_up, _mH(up)) - matmul(_mH(low), g_low))
+        x = solve_triangular(_mH(low[..., :k, :]), phi, upper=True, unitriangular=True)
+        x = cat([x + g_low[..., :k, :], g_low[..., k:, :]], -2)
+        return matmul(perm, solve_triangular(_mH(up), x, upper=False, left=False))
 
 
 def _check_matrix(name, A):

@@ -72,10 +72,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("chalf", "float32"): "no complex32 in core (NumPy has no such type)",
     ("chalf", "float64"): "no complex32 in core (NumPy has no such type)",
     ("chalf", "int64"): "no complex32 in core (NumPy has no such type)",
-    ("linalg.lu", "float64"): "core's LU backward is implemented for square matrices only",
-    ("linalg.lu_factor", "float64"): "core's LU backward is implemented for square matrices only",
-    ("linalg.lu_factor_ex", "float64"): "core's LU backward is implemented for square matrices only",
-    ("lu", "float64"): "core's LU backward is implemented for square matrices only",
     ("matrix_exp", "float32"): "float32 matrix_exp: another Pade/squaring order than torch's, ~2e-6 relative",
 }
 

@@ -691,3 +691,13 @@ def test_segment_reduce_splits_only_a_positive_gradient_among_ties(torch, reduce
     data = np.array([2.0, 2.0, 2.0, 2.0, 7.0 if reduce == "min" else -1.0])
     check_grads(lambda lib, d, n: getattr(lib, fn)(d, reduce, lengths=n, initial=None), [data, np.array([2, 0, 3])],
                 torch)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (2, 3, 6), (2, 6, 3), (1, 4), (4, 1), (3, 3)])
+def test_lu_gradients_of_wide_and_tall_matrices(torch, shape):
+    a = np.random.default_rng(10).standard_normal(shape)
+    check_grads(lambda lib, t: lib.linalg.lu_factor(t)[0], [a], torch)
+    check_grads(lambda lib, t: lib.linalg.lu_factor_ex(t)[0], [a], torch)  # (torch.lu's too: it calls this)
+    check_grads(lambda lib, t: lib.linalg.lu(t)[1], [a], torch)
+    check_grads(lambda lib, t: lib.linalg.lu(t)[2], [a], torch)
+    check_grads(lambda lib, t: sum((w * f).sum() for w, f in zip((0.5, -2.0), lib.linalg.lu(t)[1:])), [a], torch)
