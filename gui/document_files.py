@@ -131,7 +131,8 @@ class DocumentFiles(_Window):
     def save_as(self) -> bool:
         start = self.path if self.path and not self._is_example() else self.start_path(
             os.path.basename(self.path) if self.path else "graph.json", saving=True)
-        path, _ = QFileDialog.getSaveFileName(self, "Save graph", start, "Nodegrad graphs (*.json)")
+        path, chosen = QFileDialog.getSaveFileName(self, "Save graph", start, "Nodegrad graphs (*.json)")
+        path = file_ops.save_path(self, path, chosen or "(*.json)")
         return bool(path) and self.save_to(path)
 
     def _is_example(self) -> bool:
@@ -154,7 +155,8 @@ class DocumentFiles(_Window):
             self.open_path(self.path)
 
     def export_image_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png", saving=True),
-                                              "PNG (*.png);;SVG (*.svg)")
+        path, chosen = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png", saving=True),
+                                                   "PNG (*.png);;SVG (*.svg)")
+        path = file_ops.save_path(self, path, chosen or "(*.png)")
         if path:
             self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")

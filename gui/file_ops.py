@@ -6,10 +6,11 @@ The loader's ``LoadError`` message is shown after the file's name; a failed load
 from __future__ import annotations
 
 import os
+import re
 
 from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QGraphicsScene, QMessageBox, QWidget
 
 from core.nodegraph.files import io as files
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
@@ -43,6 +44,24 @@ def is_bundled_example(path: str) -> bool:
         return os.path.samefile(os.path.dirname(os.path.abspath(path)), EXAMPLES_DIR)
     except OSError:
         return False
+
+
+def save_path(parent: QWidget, path: str, chosen_filter: str) -> str:
+    """The file a save dialog's answer names: typed without a suffix (``chapter``), the chosen filter's
+    (``chapter.json``), so File ▸ Open's filter lists it later; where that names a file that exists, which the
+    dialog did not ask about, the user is asked to replace it ('' where not, as for a cancelled dialog)."""
+    match = re.search(r"\(\*(\.\w+)", chosen_filter)
+    if not path or os.path.splitext(os.path.basename(path))[1] or match is None:
+        return path
+    full = path + match.group(1)
+    if os.path.exists(full):
+        answer = QMessageBox.question(parent, "Replace file", f"{os.path.basename(full)} already exists in "
+                                      f"{os.path.dirname(full) or '.'}. Replace it?",
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return ""
+    return full
 
 
 def recent_files() -> list:

@@ -425,6 +425,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         start = self.start_path("graph.py", saving=True)
         path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", start,
                                                    "core script (*.py);;torch script (*.py)")
+        path = file_ops.save_path(self, path, chosen or "(*.py)")
         if path:
             try:
                 write_script(self.graph, path, api="torch" if chosen.startswith("torch") else "core")

@@ -23,6 +23,7 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.nodegraph.training.runs import decimate
+from gui import file_ops
 from gui import format as fmt
 from gui.plots.axis import compact_axes
 from gui.plots.legend import add_legend_beside
@@ -286,5 +287,6 @@ class LossPlot(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}",
                                               self.start_path(name) if self.start_path else name,
                                               f"{kind.upper()} (*.{kind})")
+        path = file_ops.save_path(self, path, f"(*.{kind})")
         if path:
             self.export_png(path) if kind == "png" else self.export_csv(path)

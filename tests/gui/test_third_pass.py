@@ -117,3 +117,33 @@ def test_two_learning_rates_tried_at_one_step_label_their_plot_markers_apart(qtb
     assert first.isVisible() and second.isVisible()
     assert not first.sceneBoundingRect().intersects(second.sceneBoundingRect())
     w.undo_stack.setClean()
+
+
+def test_save_as_a_name_typed_without_json_saves_name_json_and_asks_before_replacing_one(
+        window, qtbot, monkeypatch, tmp_path, dialogs):
+    """'chapter' typed in Save As was saved as 'chapter', which File ▸ Open's 'Nodegrad graphs (*.json)' filter
+    then hid; now it is chapter.json, and a chapter.json already there is replaced only when the user says so."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.real_input import click_node, press
+
+    w = shown(qtbot, window)
+    folder = tmp_path / "work"
+    folder.mkdir()
+    typed = str(folder / "chapter")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (typed, "Nodegrad graphs (*.json)"))
+    press(w, Qt.Key_S, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ Save as…
+    qtbot.waitUntil(lambda: w.path == typed + ".json")
+    assert sorted(p.name for p in folder.iterdir()) == ["chapter.json"]
+    assert w.windowTitle().startswith("chapter.json")
+    saved = (folder / "chapter.json").read_text()
+
+    click_node(qtbot, w, "n1")
+    press(w, Qt.Key_Delete)  # a change, then Save as 'chapter' again: chapter.json exists now
+    qtbot.waitUntil(lambda: "n1" not in w.graph.nodes)
+    press(w, Qt.Key_S, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: len(dialogs) == 1)
+    assert dialogs[0][0] == "question" and "chapter.json already exists" in dialogs[0][1]
+    assert (folder / "chapter.json").read_text() == saved  # the answer (not Yes) kept the file
+    assert not w.undo_stack.isClean()
+    w.undo_stack.setClean()
