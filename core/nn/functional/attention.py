@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import core
+from core._tensor import new_tensor
 from core._user_warning import warn_in_core
 from core.amp import _casting as _autocast
+from core.autograd import grad_mode
+from core.autograd.function import Function
 from core.backends import cuda as _sdp_flags
 from core.nn._fused_names import fused_name
+from core.nn.functional import _flash_cpu
 from core.nn.functional._pad import pad
 from core.nn.functional.activation import softmax
 from core.nn.functional.misc import dropout
@@ -51,6 +57,11 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             raise RuntimeError("Number of heads in key and value must divide the number of heads in ")  # (sic)
         repeat = query.size(-3) // key.size(-3)
         key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
+    if _flash_float32(query, key, value, attn_mask, dropout_p):
+        mask = None if attn_mask is None else attn_mask._data
+        if mask is not None and mask.dtype == np.bool_:
+            mask = np.where(mask, np.float32(0), np.float32(-np.inf))
+        return FlashAttentionCPU.apply(query, key, value, mask=mask, causal=is_causal, scale=scale)
     if query.dtype in (core.bfloat16, core.float16) and dropout_p == 0.0:
         out = _flash_reduced(query, key, value, attn_mask, is_causal, scale_factor)
         return _in_query_layout(out, query) if _flash_shapes(query, key, value, dropout_p) else out
@@ -113,6 +124,63 @@ def _flash_shapes(query, key, value, dropout_p) -> bool:
     return (_sdp_flags.flash_sdp_enabled() and query.dim() == key.dim() == value.dim() == 4 and dropout_p == 0.0
             and query.size(-1) == key.size(-1) == value.size(-1) and query.size(-2) > 0 and key.size(-2) > 0
             and query.stride(-1) == key.stride(-1) == value.stride(-1) == 1)
+
+
+def _flash_float32(query, key, value, attn_mask, dropout_p) -> bool:
+    """Whether ``_flash_cpu`` computes this attention: PyTorch's flash kernel's float32 case (NumPy arrays), with
+    no mask or a bool or float32 one that needs no gradient."""
+    if not _flash_shapes(query, key, value, dropout_p):
+        return False
+    if not all(t.dtype is core.float32 and type(t._data) is np.ndarray for t in (query, key, value)):
+        return False
+    if attn_mask is None:
+        return True
+    return attn_mask.dtype in (core.bool, core.float32) and not attn_mask.requires_grad \
+        and type(attn_mask._data) is np.ndarray and attn_mask.dim() <= 4
+
+
+class FlashAttentionCPU(Function):
+    """float32 attention as PyTorch's CPU flash kernel computes it (``_flash_cpu``): one node, its name
+    PyTorch's, the result laid out in the query's dim order (it writes into ``empty_like(query)``)."""
+
+    node_name = "ScaledDotProductFlashAttentionForCpuBackward0"
+
+    @staticmethod
+    def forward(ctx, query, key, value, *, mask, causal, scale):
+        q, k, v = query._data, key._data, value._data
+        out, lse = _flash_cpu.forward(q, k, v, mask, causal, scale)
+        ctx.save_for_backward(query, key, value)
+        ctx.flash = (out, lse, mask, causal, scale)
+        order = sorted(range(4), key=lambda d: -query.stride(d))  # stable: equal strides keep their order
+        if order != [0, 1, 2, 3]:
+            out = np.ascontiguousarray(out.transpose(order)).transpose([order.index(d) for d in range(4)])
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        query, key, value = ctx.saved_tensors
+        out, lse, mask, causal, scale = ctx.flash
+        grads = _flash_cpu.backward(np.ascontiguousarray(g._data), query._data, key._data, value._data, out, lse,
+                                    mask, causal, scale)
+        if grad_mode._state.enabled:  # create_graph: gradients whose own backward refuses, as PyTorch's
+            return tuple(_FlashGradient.apply(g, query, key, value, value=x) for x in grads)
+        return tuple(new_tensor(x) for x in grads)
+
+
+class _FlashGradient(Function):
+    """A gradient of the flash node under ``create_graph``: PyTorch defines no derivative for its backward kernel,
+    so the gradient requires grad and differentiating it again raises."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, *tensors, value):
+        return value
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
+                           "implemented")
 
 
 def _flash_reduced(query, key, value, attn_mask, is_causal: bool, scale: float):

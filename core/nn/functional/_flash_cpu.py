@@ -1,0 +1,306 @@
+"""float32 ``scaled_dot_product_attention`` as PyTorch's CPU flash kernel computes it, bit for bit.
+
+PyTorch (``aten/src/ATen/native/cpu/FlashAttentionKernel.cpp``) runs 4-D float32 attention without dropout through
+a blocked kernel, not through ``softmax(Q K^T * scale) V``; the two differ in the last bit of ~60% of the outputs.
+Per query row, over blocks of 512 keys (``_KV_SPLIT``):
+
+1. ``qk = Q K_blk^T`` (MKL's ``sgemm``, see ``sgemm``), then either ``qk * scale`` (no mask) or ``qk * scale + mask``
+   (one fused multiply-add) with ``-inf`` where the causal triangle ends;
+2. the block's row max, merged with the running max ``m``; a row whose max is still ``-inf`` (every key so far
+   masked) takes exps of 0 and keeps its sum and max;
+3. ``e = exp(qk - m)``: ATen's ``exp_u20`` (a degree-5 polynomial, ``exp_u20``) on the whole 16-lane vectors of
+   the block's row, a correctly rounded ``exp`` on the rest; their sum in 16 lanes, the lanes combined as a tree,
+   the rest added left to right (``_row_sum``);
+4. ``c = expf(m_old - m)`` (glibc's); ``sum = fma(c, sum_old, block_sum)``; the accumulator ``acc *= c`` (after
+   the first block), then ``acc += e V_blk`` (``sgemm`` with beta 1: the block's product rounded, then added);
+5. at the end ``acc * (1 / sum)`` (a row with sum 0, every key masked, divides by 1: zeros), and the
+   logsumexp ``m + logf(sum)`` (glibc's) that the backward reads.
+
+The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``). Known gaps, where a
+value can differ from torch in the last bit: a query block of one row (L = 1, or L = 32k + 1 below 192: MKL's
+gemv order), a key block of one key (S = 512k + 1), and query blocks of 2-8 rows with head dims of 32 and more
+(an MKL kernel not reproduced).
+
+The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's ``expf_u10``
+(``Vectorized::exp``) and accumulates ``dV += p^T dO``, ``dS = p * (dO V^T - rowsum(dO * O))``,
+``dQ += scale dS K``, ``dK += scale dS^T Q`` block by block (``backward``): equal to torch's for small blocks, within
+the last bit for larger ones (MKL scales a large product's operand by alpha while packing it).
+
+Arrays here are NumPy float32 (B, H, L, E) blocks; ``core.nn.functional.attention`` decides when this applies.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core import _blas_threads as _blas
+from core import _libm
+from core._fused import fma as _fma
+from core._glibc import expf as glibc_expf
+from core._glibc import logf as glibc_logf
+from core._sleef import expf_u10
+
+__all__ = ["exp_u20", "sgemm", "forward", "backward"]
+
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_LANES = 16  # float32 lanes of an AVX-512 vector: PyTorch's kernel build on this machine
+_KV_SPLIT = 512  # keys per block (every q-block size the kernel chooses pairs with 512)
+_K_BLOCK = 384  # MKL's sgemm sums at most this many products in one chain; a longer inner dim splits in halves
+
+
+def _bits(i: int) -> np.float32:
+    return np.array([i], np.uint32).view(np.float32)[0]
+
+
+_LOG2E, _LN2 = _bits(0x3FB8AA3B), _bits(0x3F317218)
+_LN_FLT_MIN, _LN_FLT_MAX = _bits(0xC2AEAC50), _bits(0x42B17218)
+_FACTORIALS = [np.float32(c) for c in (0.00828929059, 0.0418978221, 0.166676521, 0.499991506, 0.999999701, 1.0)]
+
+
+def _f32fma(a, b, c):
+    """float32 ``a * b + c`` with one rounding (``core._fused``)."""
+    return _fma(np, a, b, c)
+
+
+def exp_u20(x: np.ndarray) -> np.ndarray:
+    """ATen's ``Vectorized<float>::exp_u20`` (vec512_float.h): ``x`` clamped to [ln FLT_MIN, ln FLT_MAX],
+    ``n = floor(x log2 e + 1/2)``, ``r = x - n ln 2``, a degree-5 Horner polynomial in ``r`` (each step a float32
+    fma), times ``2^(n-1)`` and 2; inputs below ln FLT_MIN give 0. Within 20 ulp of exp, not SLEEF's."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        below = x < _LN_FLT_MIN
+        src = np.maximum(np.minimum(x, _LN_FLT_MAX), _LN_FLT_MIN)
+        n = np.floor(_f32fma(src, _LOG2E, np.float32(0.5)))
+        r = _f32fma(-n, _LN2, src)
+        res = _f32fma(r, _FACTORIALS[0], _FACTORIALS[1])
+        for c in _FACTORIALS[2:]:
+            res = _f32fma(r, res, c)
+        scale = ((n.astype(np.int32) + np.int32(126)).astype(np.uint32) << np.uint32(23)).view(np.float32)
+        scale[below] = 0
+        return res * scale * np.float32(2)
+
+
+def _fortran_stack(a: np.ndarray) -> np.ndarray:
+    """``a`` (..., m, k) with each matrix laid out column-major (the layout whose OpenBLAS kernel sums as MKL's)."""
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+
+
+def _chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` with each element one chain of float32 fused multiply-adds in k order, from +0.
+
+    NOTE: OpenBLAS's sgemm kernel computes exactly that when ``a`` is column-major and ``b`` row-major and
+    both sides have two or more rows/columns (checked against a Python fma chain on ~700 shapes); a single row or
+    column takes its gemv kernel, which sums otherwise, so such a side is padded to two."""
+    m, n = a.shape[-2], b.shape[-1]
+    if a.shape[-1] == 0:
+        return np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (m, n), _F32)
+    if m == 1:
+        a = np.concatenate([a, np.zeros_like(a)], -2)
+    if n == 1:
+        b = np.concatenate([b, np.zeros_like(b)], -1)
+    out = np.matmul(_fortran_stack(a), np.ascontiguousarray(b))
+    return out[..., :m, :n]
+
+
+def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None) -> np.ndarray:
+    """``a @ b`` (+ ``c``: beta 1) of float32 stacks, rounded as MKL's ``sgemm`` rounds the kernel's block
+    products: per element an fma chain over k (``_chain``), added to ``c``; an inner dim over 384 in parts of
+    ``ceil(k / parts)``, each part's chain added to the result in turn (measured: k = 385..512 splits in two
+    halves, the first the larger, and with beta 1 ``(c + part1) + part2``)."""
+    k = a.shape[-1]
+    parts = max(1, -(-k // _K_BLOCK))
+    size = max(1, -(-k // parts))
+    out = c
+    for start in range(0, max(k, 1), size):
+        p = _chain(a[..., start:start + size], b[..., start:start + size, :])
+        if alpha is not None:
+            p = p * alpha
+        out = p if out is None else out + p
+    return out
+
+
+def _lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` as MKL's small dot-product kernel sums it: product i into lane ``i % 16`` (fused), the 16 lanes
+    then combined as a tree (lane j with j + 8, + 4, + 2, + 1)."""
+    k = a.shape[-1]
+    acc = np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1], _LANES), _F32)
+    for i in range(k):
+        lane = acc[..., i % _LANES]
+        acc[..., i % _LANES] = _f32fma(a[..., :, i, None], b[..., None, i, :], lane)
+    half = _LANES // 2
+    while half:
+        acc = acc[..., :half] + acc[..., half:2 * half]
+        half //= 2
+    return acc[..., 0]
+
+
+def _lane_kernel(q_rows: int, kv_rows: int, head: int) -> bool:
+    """Whether MKL computes a (q_rows x head) @ (head x kv_rows) score block with its dot-product kernel
+    (``_lane_dot``) rather than the fma chain: measured on this machine's MKL for small blocks."""
+    if q_rows < 2 or kv_rows < 2 or head >= 32:
+        return False
+    if kv_rows == 2 and q_rows <= 13 or kv_rows == 3 and q_rows <= 10:
+        return True
+    return max(q_rows + 1, head) <= kv_rows <= 11
+
+
+def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.ndarray:
+    """``q @ k_blk^T`` for the whole (B, H, L, E) query at once, each q block of ``q_split`` rows rounded as MKL
+    rounds that block's product."""
+    out = sgemm(q, np.swapaxes(k_blk, -1, -2))
+    L, kv, head = q.shape[-2], k_blk.shape[-2], q.shape[-1]
+    for m in range(0, L, q_split):
+        rows = min(q_split, L - m)
+        if _lane_kernel(rows, kv, head):
+            out[..., m:m + rows, :] = _lane_dot(q[..., m:m + rows, :], np.swapaxes(k_blk, -1, -2))
+    return out if alpha is None else out * alpha
+
+
+def _row_sum(e: np.ndarray) -> np.ndarray:
+    """Sums of ``e``'s rows as ``_exp_reduce_sum_fusion_kernel`` adds them: the whole 16-wide chunks into 16
+    lane accumulators, the lanes combined as a tree, then the remaining elements one by one."""
+    n = e.shape[-1]
+    full = n - n % _LANES
+    if full:
+        acc = e[..., :_LANES].copy()
+        for start in range(_LANES, full, _LANES):
+            acc += e[..., start:start + _LANES]
+        half = _LANES // 2
+        while half:
+            acc = acc[..., :half] + acc[..., half:2 * half]
+            half //= 2
+        total = acc[..., 0]
+    else:
+        total = np.zeros(e.shape[:-1], _F32)
+    for i in range(full, n):
+        total = total + e[..., i]
+    return total
+
+
+def _block_exp(s: np.ndarray) -> np.ndarray:
+    """``exp`` of a block's shifted scores: ``exp_u20`` on the whole vectors of each row, and on the rest the
+    scalar ``exp``, correctly rounded (measured: the C library's double ``exp`` rounded to float32)."""
+    n = s.shape[-1]
+    full = n - n % _LANES
+    e = np.empty_like(s)
+    if full:
+        e[..., :full] = exp_u20(s[..., :full])
+    if full < n:
+        e[..., full:] = _libm.exp(s[..., full:].astype(_F64))
+    return e
+
+
+def q_split_size(L: int) -> int:
+    """The kernel's query block: 256 rows from 768 on, 64 from 192, else 32."""
+    return 256 if L >= 768 else 64 if L >= 192 else 32
+
+
+def kernel_scale(head: int, scale) -> np.float32:
+    """``sdp::calculate_scale``: ``1 / sqrt(E)`` (or ``scale``) in double, rounded to float32."""
+    return np.float32(1 / math.sqrt(head) if scale is None else scale)
+
+
+def _causal_allowed(L: int, start: int, stop: int) -> np.ndarray:
+    return np.arange(L)[:, None] >= np.arange(start, stop)[None, :]
+
+
+def forward(q, k, v, mask, causal: bool, scale):
+    """``(out, lse)`` of float32 (B, H, L, E), (B, H, S, E), (B, H, S, E) arrays; ``mask`` None or a float32
+    additive mask broadcastable to (B, H, L, S) (``-inf`` where forbidden).
+
+    NOTE: NumPy's BLAS runs single-threaded here (``core._blas_threads``): its products are many small ones,
+    whose worker threads' synchronisation cost more than they saved on a shared machine (the bits are the same)."""
+    with _blas.single_threaded():
+        return _forward(q, k, v, mask, causal, scale)
+
+
+def _forward(q, k, v, mask, causal: bool, scale):
+    B, H, L, E = q.shape
+    S = k.shape[-2]
+    sc = kernel_scale(E, scale)
+    q_split = q_split_size(L)
+    row_max = np.full((B, H, L), -np.inf, _F32)
+    row_sum = np.zeros((B, H, L), _F32)
+    acc = None
+    for n in range(0, S, _KV_SPLIT):
+        stop = min(S, n + _KV_SPLIT)
+        qk = _scores(q, k[..., n:stop, :], q_split)
+        if mask is not None:
+            qk = _f32fma(qk, sc, np.broadcast_to(mask[..., n:stop], qk.shape))
+        else:
+            qk *= sc
+        if causal:
+            qk = np.where(_causal_allowed(L, n, stop), qk, np.float32(-np.inf))
+        new_max = np.maximum(qk.max(-1), row_max)
+        dead = new_max == -np.inf
+        shift = np.where(dead, np.float32(0), new_max)
+        with np.errstate(invalid="ignore"):
+            e = _block_exp(qk - shift[..., None])
+        block_sum = _row_sum(e)
+        with np.errstate(invalid="ignore"):
+            carry = glibc_expf(row_max - shift)
+        if dead.any():
+            e[dead] = 0
+        row_sum = np.where(dead, row_sum, _f32fma(carry, row_sum, block_sum))
+        row_max = np.where(dead, row_max, new_max)
+        if acc is not None:
+            acc = np.where(dead[..., None], acc, acc * carry[..., None])
+        acc = sgemm(e, v[..., n:stop, :], acc)
+    if acc is None:
+        acc = np.zeros((B, H, L, v.shape[-1]), _F32)
+    row_max = np.where(row_max == -np.inf, np.float32(0), row_max)
+    row_sum = np.where(row_sum == 0, np.float32(1), row_sum)
+    out = acc * (np.float32(1) / row_sum)[..., None]
+    lse = row_max + glibc_logf(row_sum)  # std::log(float): the C library's logf
+    return out, lse
+
+
+def backward(grad_out, q, k, v, out, lse, mask, causal: bool, scale):
+    """``(dq, dk, dv)`` of ``forward``'s arrays as PyTorch's flash backward computes them: for each block of
+    queries and keys, ``p = exp(scale q k^T + mask - lse)`` (SLEEF's ``expf_u10``), ``dv += p^T dO``,
+    ``ds = p * (dO v^T - rowsum(dO * O))``, ``dq += scale ds k``, ``dk += scale ds^T q``; each product an MKL
+    ``sgemm`` whose alpha scales its finished chain (``sgemm``'s ``alpha``).
+
+    NOTE: MKL applies alpha at the end only for small products; larger ones (roughly rows x cols above 4096,
+    depending on the inner dim and layout) scale an operand while packing it, which this does not follow, so
+    the gradients match torch bit for bit for small blocks and within the last bit otherwise."""
+    with _blas.single_threaded():
+        return _backward(grad_out, q, k, v, out, lse, mask, causal, scale)
+
+
+def _backward(grad_out, q, k, v, out, lse, mask, causal: bool, scale):
+    B, H, L, E = q.shape
+    S = k.shape[-2]
+    sc = kernel_scale(E, scale)
+    q_split = q_split_size(L)
+    dsum = _dot_rows(grad_out, out)
+    dq = np.zeros_like(q)
+    dk = np.zeros_like(k)
+    dv = np.zeros_like(v)
+    for m in range(0, L, q_split):
+        rows = slice(m, min(L, m + q_split))
+        q_blk, g_blk = q[..., rows, :], grad_out[..., rows, :]
+        for n in range(0, S, _KV_SPLIT):
+            stop = min(S, n + _KV_SPLIT)
+            k_blk, v_blk = k[..., n:stop, :], v[..., n:stop, :]
+            attn = _scores(q_blk, k_blk, q_split, sc)
+            if mask is not None:
+                attn = attn + np.broadcast_to(mask[..., rows, n:stop], attn.shape)
+            with np.errstate(invalid="ignore", over="ignore"):
+                p = expf_u10(np.ascontiguousarray(attn - lse[..., rows, None]))
+            if causal:
+                p = np.where(_causal_allowed(L, n, stop)[rows], p, np.float32(0))
+            dv[..., n:stop, :] = sgemm(np.swapaxes(p, -1, -2), g_blk, dv[..., n:stop, :])
+            ds = p * (_scores(g_blk, v_blk, q_split) - dsum[..., rows, None])
+            dq[..., rows, :] = sgemm(ds, k_blk, dq[..., rows, :], sc)
+            dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk, dk[..., n:stop, :], sc)
+    return dq, dk, dv
+
+
+def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row sums of ``a * b`` as ``vec::map2_reduce_all`` adds them: 16-lane chunks (the last partial chunk into
+    the first lanes), the lanes as a tree; a row shorter than a vector left to right."""
+    from core._lane_sum import lane_row_sum
+
+    return lane_row_sum(a * b)[..., 0]

@@ -1,0 +1,184 @@
+"""float32 scaled_dot_product_attention against PyTorch's CPU flash kernel, bit for bit (``_flash_cpu``).
+
+Forward values are compared with ``np.array_equal`` across block boundaries (16-lane vectors, 32/64-row query
+blocks, 512-key blocks), head dims, masks, causal, grouped heads, transposed views and an explicit scale; then
+multi-head attention and transformer layers that route through it. Gradients follow torch's blocked backward:
+equal bits for small blocks, within a few float32 ulps for larger ones (MKL scales larger products' operands
+while packing them, which is not reproduced).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import core
+
+RNG = np.random.default_rng(19)
+
+
+def _arrays(*shapes):
+    return [RNG.standard_normal(s).astype(np.float32) for s in shapes]
+
+
+def _sdpa(lib, q, k, v, mask=None, grad=False, **kw):
+    ts = [lib.tensor(x, requires_grad=grad) for x in (q, k, v)]
+    m = None if mask is None else lib.tensor(mask)
+    return ts, lib.nn.functional.scaled_dot_product_attention(*ts, attn_mask=m, **kw)
+
+
+SHAPES = [  # (B, H, L, S, E): vector, query-block and key-block boundaries
+    (2, 2, 5, 5, 4), (2, 2, 8, 8, 16), (1, 3, 15, 16, 8), (2, 2, 16, 17, 16), (1, 2, 31, 40, 32),
+    (2, 1, 32, 32, 64), (2, 2, 40, 100, 64), (1, 2, 64, 600, 32), (1, 1, 96, 130, 128),
+    (1, 2, 200, 300, 16), (1, 1, 200, 1100, 32), (1, 1, 190, 511, 8), (1, 1, 64, 512, 16),
+]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+def test_forward_bits(shape, causal):
+    B, H, L, S, E = shape
+    q, k, v = _arrays((B, H, L, E), (B, H, S, E), (B, H, S, E))
+    _, want = _sdpa(torch, q, k, v, is_causal=causal)
+    _, got = _sdpa(core, q, k, v, is_causal=causal)
+    assert got.dtype is core.float32 and tuple(got.shape) == tuple(want.shape)
+    assert np.array_equal(got.detach().numpy(), want.detach().numpy())
+
+
+def _masks(L, S):
+    dead = RNG.standard_normal((L, S)).astype(np.float32)
+    dead[1] = -np.inf  # a row with no key: zeros
+    dead[:, 0] = -np.inf
+    bool_dead = RNG.random((L, S)) > 0.3
+    bool_dead[2] = False
+    return {
+        "float_2d": RNG.standard_normal((L, S)).astype(np.float32),
+        "float_4d": RNG.standard_normal((2, 1, L, S)).astype(np.float32),
+        "float_keys": RNG.standard_normal((1, 2, 1, S)).astype(np.float32),
+        "bool_2d": RNG.random((L, S)) > 0.3,
+        "bool_dead_row": bool_dead,
+        "float_dead_row": dead,
+    }
+
+
+@pytest.mark.parametrize("size", [(8, 8, 16), (40, 40, 16), (40, 100, 64), (64, 600, 32)], ids=str)
+def test_forward_masks_bits(size):
+    L, S, E = size
+    q, k, v = _arrays((2, 2, L, E), (2, 2, S, E), (2, 2, S, E))
+    for name, mask in _masks(L, S).items():
+        _, want = _sdpa(torch, q, k, v, mask)
+        _, got = _sdpa(core, q, k, v, mask)
+        assert np.array_equal(got.detach().numpy(), want.detach().numpy()), name
+
+
+def test_forward_scale_gqa_and_causal_mask_bits():
+    q, k, v = _arrays((2, 4, 24, 16), (2, 2, 30, 16), (2, 2, 30, 16))
+    for kw in ({"scale": 0.3}, {"enable_gqa": True}, {"enable_gqa": True, "is_causal": True}):
+        kk, vv = (k, v) if kw.get("enable_gqa") else (k.repeat(2, 1), v.repeat(2, 1))
+        _, want = _sdpa(torch, q, kk, vv, **kw)
+        _, got = _sdpa(core, q, kk, vv, **kw)
+        assert np.array_equal(got.detach().numpy(), want.detach().numpy()), kw
+    mask = RNG.random((24, 30)) > 0.2
+    _, want = _sdpa(torch, q, k.repeat(2, 1), v.repeat(2, 1), mask, is_causal=True)
+    _, got = _sdpa(core, q, k.repeat(2, 1), v.repeat(2, 1), mask, is_causal=True)
+    assert np.array_equal(got.detach().numpy(), want.detach().numpy())
+
+
+def test_transposed_views_bits_and_layout():
+    """(B, L, H, E) projections viewed as (B, H, L, E): same bits, and the result in the query's layout."""
+    q, k, v = _arrays((2, 20, 3, 16), (2, 36, 3, 16), (2, 36, 3, 16))
+    want = torch.nn.functional.scaled_dot_product_attention(
+        *(torch.tensor(x).transpose(1, 2) for x in (q, k, v)), is_causal=True)
+    got = core.nn.functional.scaled_dot_product_attention(
+        *(core.tensor(x).transpose(1, 2) for x in (q, k, v)), is_causal=True)
+    assert np.array_equal(got.numpy(), want.numpy())
+    assert got.stride() == want.stride()
+    assert tuple(got.transpose(1, 2).reshape(2, 20, 48).shape) == (2, 20, 48)
+
+
+def _grads(lib, q, k, v, g, mask=None, **kw):
+    ts, out = _sdpa(lib, q, k, v, mask, grad=True, **kw)
+    out.backward(lib.tensor(g))
+    return out, [t.grad.numpy() for t in ts]
+
+
+@pytest.mark.parametrize("size", [(5, 5, 4), (10, 10, 16), (11, 11, 16), (7, 9, 8)], ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+def test_backward_bits_small_blocks(size, causal):
+    L, S, E = size
+    q, k, v, g = _arrays((2, 2, L, E), (2, 2, S, E), (2, 2, S, E), (2, 2, L, E))
+    want_out, want = _grads(torch, q, k, v, g, is_causal=causal)
+    got_out, got = _grads(core, q, k, v, g, is_causal=causal)
+    assert got_out.grad_fn.name() == want_out.grad_fn.name() == "ScaledDotProductFlashAttentionForCpuBackward0"
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("size", [(16, 16, 16), (40, 100, 64), (64, 600, 32), (200, 200, 16)], ids=str)
+@pytest.mark.parametrize("mask", [False, True])
+def test_backward_close_larger_blocks(size, mask):
+    L, S, E = size
+    q, k, v, g = _arrays((2, 2, L, E), (2, 2, S, E), (2, 2, S, E), (2, 2, L, E))
+    m = (RNG.random((L, S)) > 0.3) if mask else None
+    _, want = _grads(torch, q, k, v, g, m, is_causal=not mask)
+    _, got = _grads(core, q, k, v, g, m, is_causal=not mask)
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=0, atol=4e-6 * max(1.0, np.abs(b).max()))
+
+
+def test_double_backward_refuses_as_torch():
+    """PyTorch defines no derivative for the flash backward: create_graph gives gradients (the same bits) whose
+    own backward raises."""
+    q, k, v = _arrays((1, 2, 6, 8), (1, 2, 7, 8), (1, 2, 7, 8))
+    results = []
+    for lib in (torch, core):
+        ts = [lib.tensor(x, requires_grad=True) for x in (q, k, v)]
+        out = lib.nn.functional.scaled_dot_product_attention(*ts)
+        (gq,) = lib.autograd.grad(out.sum(), ts[0], create_graph=True)
+        assert gq.requires_grad
+        with pytest.raises(RuntimeError, match="_scaled_dot_product_flash_attention_for_cpu_backward is not impl"):
+            gq.pow(2).sum().backward()
+        results.append(gq.detach().numpy())
+    assert np.array_equal(results[0], results[1])
+
+
+def _copy_module(torch_module, core_module):
+    core_module.load_state_dict({name: core.tensor(t.detach().numpy()) for name, t in
+                                 torch_module.state_dict().items()})
+    return core_module
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_multihead_attention_need_weights_false_bits(batch_first):
+    torch.manual_seed(0)
+    tm = torch.nn.MultiheadAttention(32, 4, batch_first=batch_first)
+    cm = _copy_module(tm, core.nn.MultiheadAttention(32, 4, batch_first=batch_first))
+    x = RNG.standard_normal((6, 10, 32) if batch_first else (10, 6, 32)).astype(np.float32)
+    want, _ = tm(*(torch.tensor(x),) * 3, need_weights=False)
+    got, _ = cm(*(core.tensor(x),) * 3, need_weights=False)
+    assert np.array_equal(got.detach().numpy(), want.detach().numpy())
+
+
+@pytest.mark.parametrize("layer", ["encoder", "decoder"])
+def test_transformer_layer_output_and_loss_bits(layer):
+    torch.manual_seed(1)
+    if layer == "encoder":
+        tm = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+        cm = core.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+    else:
+        tm = torch.nn.TransformerDecoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+        cm = core.nn.TransformerDecoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+    _copy_module(tm, cm)
+    x, mem = _arrays((4, 10, 32), (4, 12, 32))  # (40 rows: core's Linear rounds as torch's MKL GEMM there)
+    mask = np.triu(np.full((10, 10), -np.inf, np.float32), 1)
+    outs = []
+    for lib, module in ((torch, tm), (core, cm)):
+        args = (lib.tensor(x),) if layer == "encoder" else (lib.tensor(x), lib.tensor(mem))
+        out = module(*args, **({"src_mask": lib.tensor(mask)} if layer == "encoder"
+                               else {"tgt_mask": lib.tensor(mask)}))
+        loss = out.pow(2).mean()
+        outs.append((out.detach().numpy(), loss.item()))
+    (got, got_loss), (want, want_loss) = outs[1], outs[0]
+    assert np.array_equal(got, want)
+    assert got_loss == want_loss
