@@ -24,6 +24,9 @@ def load_graph(path: str) -> tuple[Graph, None] | tuple[None, str]:
     try:
         return files.load(path), None
     except files.LoadError as exc:
+        if path.lower().endswith(".py"):  # not JSON at all: say what the file is and where it opens
+            return None, (f"Can't open {os.path.basename(path)}: it is Python code, not a graph file. File ▸ Open "
+                          "code… (Ctrl+Shift+O) runs it and opens the graph it computes beside it.")
         return None, f"Can't open {os.path.basename(path)}: {exc}"
     except OSError as exc:
         return None, f"Can't read {path}: {exc.strerror or exc}"

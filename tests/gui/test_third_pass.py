@@ -147,3 +147,22 @@ def test_save_as_a_name_typed_without_json_saves_name_json_and_asks_before_repla
     assert (folder / "chapter.json").read_text() == saved  # the answer (not Yes) kept the file
     assert not w.undo_stack.isClean()
     w.undo_stack.setClean()
+
+
+def test_opening_a_python_file_with_file_open_says_where_code_opens(window, qtbot, monkeypatch, tmp_path, dialogs):
+    """A newcomer picks their snippet in File ▸ Open: it said 'not valid JSON (truncated or damaged file?)'."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.real_input import press
+
+    w = shown(qtbot, window)
+    before = w.graph.to_dict()
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text("import torch\nx = torch.ones(2)\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(snippet), "All files (*)"))
+    press(w, Qt.Key_O, Qt.ControlModifier)  # File ▸ Open…
+    qtbot.waitUntil(lambda: len(dialogs) == 1)
+    kind, text = dialogs[0]
+    assert kind == "warning" and text.startswith("Can't open snippet.py: it is Python code, not a graph file.")
+    assert "File ▸ Open code… (Ctrl+Shift+O)" in text
+    assert w.graph.to_dict() == before
