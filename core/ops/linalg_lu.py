@@ -3,9 +3,8 @@
 
 The factorisation is LAPACK's ``getrf`` rule (the first largest pivot in each column, 1-based ``int32``
 pivots, ``info`` = the first zero pivot) run column by column in NumPy over the whole batch. Its backward
-is PyTorch's ``linalg_lu_backward`` for square matrices, written with differentiable core ops; the rest are
-composites. ``matrix_exp`` is a degree-18 Taylor polynomial after scaling the norm below 1/2, then squaring:
-its values agree with PyTorch's to rounding and its gradient follows from the ops.
+is PyTorch's ``linalg_lu_backward`` (square, wide and tall), written with differentiable core ops; the rest are
+composites. ``matrix_exp`` is PyTorch's scheme (``core.ops.matrix_exp``).
 """
 
 from __future__ import annotations
@@ -261,23 +260,14 @@ def first_bad_minor(a) -> np.ndarray:
 
 
 def matrix_exp(A):
-    """exp(A) = sum A^k / k!, by scaling A below norm 1/2, a degree-18 Taylor polynomial, then squaring."""
+    """exp(A): PyTorch's optimised Taylor polynomials with scaling and squaring (``core.ops.matrix_exp``)."""
     _check_float("linalg.matrix_exp", A)
     _check_square("linalg.matrix_exp", A)
     if A.numel() == 0:
         return A.clone()
-    norm = float(np.abs(A.detach().cpu().numpy()).astype(np.float64).sum(-2).max())  # (a complex entry's modulus)
-    squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
-    x = A / (2.0 ** squarings) if squarings else A
-    eye = _factories.eye(A.shape[-1], dtype=A.dtype, device=A.device)
-    out = eye
-    for k in range(18, 0, -1):  # Horner: I + X/1 (I + X/2 (I + ... (I + X/18)))
-        out = eye + matmul(x, out) / k
-    for _ in range(squarings):
-        out = matmul(out, out)
-    from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
+    from core.ops.matrix_exp import MatrixExp
 
-    return fused_name(out, "LinalgMatrixExpBackward0")
+    return MatrixExp.apply(A)
 
 
 def lstsq(A, B, rcond=None, *, driver=None):

@@ -72,7 +72,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("chalf", "float32"): "no complex32 in core (NumPy has no such type)",
     ("chalf", "float64"): "no complex32 in core (NumPy has no such type)",
     ("chalf", "int64"): "no complex32 in core (NumPy has no such type)",
-    ("matrix_exp", "float32"): "float32 matrix_exp: another Pade/squaring order than torch's, ~2e-6 relative",
 }
 
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)

@@ -701,3 +701,14 @@ def test_lu_gradients_of_wide_and_tall_matrices(torch, shape):
     check_grads(lambda lib, t: lib.linalg.lu(t)[1], [a], torch)
     check_grads(lambda lib, t: lib.linalg.lu(t)[2], [a], torch)
     check_grads(lambda lib, t: sum((w * f).sum() for w, f in zip((0.5, -2.0), lib.linalg.lu(t)[1:])), [a], torch)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 0.02, 0.3, 1.0, 2.5, 30.0])
+@pytest.mark.parametrize("shape", [(5, 5), (3, 4, 4), (1, 1), (2, 1, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matrix_exp_is_torchs_taylor_scheme_with_its_degrees_and_squarings(torch, scale, shape, dtype):
+    # float32 keeps torch's rounding (a few 1e-6 at norm 30), a batch takes degree 18 throughout as torch's does
+    x = (np.random.default_rng(11).standard_normal(shape) * scale).astype(dtype)
+    tol = 2e-7 if dtype == np.float32 else 1e-14
+    check(lambda lib, a: lib.linalg.matrix_exp(a), [x], torch, rtol=tol, atol=tol * np.exp(np.abs(x).sum(-2).max()))
+    check_grads(lambda lib, a: lib.matrix_exp(a), [x], torch, rtol=tol * 10, atol=tol * 10 * np.exp(2 * scale * 5))
