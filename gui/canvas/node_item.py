@@ -46,10 +46,30 @@ class NodeDisplay:
 
 
 HEAT_H = 48.0
+ERROR_H = 32.0  # the error message's room on a node: two lines (the Inspector and the tooltip show all of it)
 SIMPLE_BELOW = 0.4  # below this zoom (level of detail) a node is a coloured box: no text, ports or preview
 SMALL_PRINT_BELOW = 0.6  # from here down to SIMPLE_BELOW: frame, title and ports, no port names or previews
 SELECTED = QColor("#ffffff")
 MIDDLE_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+
+
+def whole_lines(metrics: QFontMetricsF, text: str, width: float, height: float) -> list[str]:
+    """``text`` word-wrapped to ``width`` in as many whole lines as ``height`` holds (at least one), the last one
+    ending in '…' where the text goes on: a clipped rectangle showed the top half of a third line."""
+    count = max(1, int(height // metrics.lineSpacing()))
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}" if current else word
+        if current and metrics.horizontalAdvance(trial) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    lines.append(current)
+    if len(lines) > count:
+        lines = lines[:count - 1] + [" ".join(lines[count - 1:]) + " …"]  # elided below, or kept whole with its mark
+    return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
 
 
 def simple_at(lod: float) -> bool:
@@ -85,6 +105,7 @@ class NodeItem(QGraphicsItem):
         self.painted_simple: bool | None = None
         self.painted_preview = False
         self.painted_value = ""  # the value line as the last paint drew it (elided where it had no room)
+        self.painted_error: list[str] = []  # the error's lines as the last paint drew them (whole lines, '…')
         self.badge: DiagnosticBadge | None = None  # the diagnostics badge (a child item) while the node has hints
         self.ports: dict[tuple[str, bool], PortItem] = {}
         self._make_ports(node, spec)
@@ -132,7 +153,7 @@ class NodeItem(QGraphicsItem):
         return lines
 
     def _height(self) -> float:
-        extra = sum(34.0 if kind == "error" else 16.0 for kind, _ in self._preview_lines())
+        extra = sum(ERROR_H + 2 if kind == "error" else 16.0 for kind, _ in self._preview_lines())
         heat = HEAT_H + 4 if self.display.heat else 0.0
         return style.TITLE_H + style.PORT_ROW * self._rows + extra + heat + 8.0
 
@@ -255,8 +276,10 @@ class NodeItem(QGraphicsItem):
         for kind, text in self._preview_lines():
             painter.setPen(colors[kind])
             if kind == "error":
-                painter.drawText(QRectF(8, y, w - 16, 32), Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft, text)
-                y += 34
+                self.painted_error = whole_lines(metrics, text, w - 16, ERROR_H)
+                painter.drawText(QRectF(8, y, w - 16, ERROR_H), Qt.AlignmentFlag.AlignLeft,
+                                 "\n".join(self.painted_error))
+                y += ERROR_H + 2
             else:
                 room = w - 16
                 device = self.display.device

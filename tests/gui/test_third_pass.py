@@ -166,3 +166,38 @@ def test_opening_a_python_file_with_file_open_says_where_code_opens(window, qtbo
     assert kind == "warning" and text.startswith("Can't open snippet.py: it is Python code, not a graph file.")
     assert "File ▸ Open code… (Ctrl+Shift+O)" in text
     assert w.graph.to_dict() == before
+
+
+def test_a_long_error_on_a_node_shows_whole_lines_ending_in_an_ellipsis(qtbot, empty_window):
+    """(x @ w) of two scalars: matmul's message was cut through the middle of its third line at the node's edge."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QFont, QFontMetricsF
+    from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+
+    from gui.canvas.node_item import ERROR_H
+    from tests.gui.real_input import click_toolbar, press
+
+    w = shown(qtbot, empty_window)
+
+    def type_formula():
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog) or not dialog.isVisible():
+            QTimer.singleShot(10, type_formula)
+            return
+        edit = dialog.findChild(QLineEdit)
+        QTest.keyClicks(edit, "(x @ w).sum() + b")
+        QTest.keyClick(edit, Qt.Key_Return)
+
+    QTimer.singleShot(0, type_formula)
+    press(w, Qt.Key_E, Qt.ControlModifier)  # Edit ▸ Insert expression…
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == 6)
+    click_toolbar(w, "forward")
+    (matmul,) = [nid for nid, n in w.graph.nodes.items() if n.type == "linalg.matmul"]
+    item = w.scene.node_items[matmul]
+    qtbot.waitUntil(lambda: len(item.painted_error) > 1)
+    metrics = QFontMetricsF(QFont(w.view.font().family(), 8))  # the font a node's preview lines are painted in
+    lines = item.painted_error
+    assert lines[0].startswith("RuntimeError: both arguments") and lines[-1].endswith("…")
+    assert len(lines) * metrics.lineSpacing() <= ERROR_H  # whole lines only, in the room the node gives them
+    assert all(metrics.horizontalAdvance(line) <= item.boundingRect().width() - 16 for line in lines)
+    w.undo_stack.setClean()
