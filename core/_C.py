@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core import _torch_function
 from core._random import Generator
+from core._tensor import TensorBase  # noqa: F401 (torch._C.TensorBase: Tensor's base class)
 from core._torch_dispatch import DisableTorchDispatch as _DisableTorchDispatch  # noqa: F401 (torch's name)
 from core._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass, is_enabled, mode_stack
 from core.futures import _Future as Future  # noqa: F401 (torch._C.Future, what torch.futures.Future extends)

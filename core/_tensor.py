@@ -9,6 +9,7 @@ the methods here forward to them by name so each op is written once.
 
 from __future__ import annotations
 
+import collections.abc
 import copyreg
 import weakref
 from collections import OrderedDict
@@ -118,7 +119,8 @@ _T_0D_WARNING = "Tensor.T is deprecated on 0-D tensors. This function is the ide
 
 _INTERNALS = frozenset(("__slots__", "_accum", "_alias", "_bump_version", "_data", "_grad_enabled_for", "_history",
                         "_one_element", "_output_nr", "_requires_grad", "_retains_grad", "_root", "_set_requires_grad",
-                        "_vc", "_view_stamp", "_view_version", "_wrap", "volatile", "_scaled", "_creation"))
+                        "_vc", "_view_stamp", "_view_version", "_wrap", "volatile", "_scaled", "_creation",
+                        "_view_of"))
 _INTERNAL_PREFIXES = ("_sc_", "_sp_", "_q_")  # core._sparse_compressed's, _sparse_coo's and _quantized's members
 
 
@@ -155,13 +157,80 @@ class _TensorMeta(type):
                       and not n.startswith(_INTERNAL_PREFIXES))
 
 
-class Tensor(metaclass=_TensorMeta):
+class TensorBase(metaclass=_TensorMeta):
+    """``torch._C.TensorBase``, Tensor's base: it holds the instance dictionary, where core keeps a tensor's
+    autograd fields once set (``Tensor.__dict__`` shows only the user's attributes, as PyTorch's does)."""
+
+    __module__ = "core._C"  # PyTorch's class lives in torch._C
+    __slots__ = ("__dict__",)
+
+
+_INSTANCE_DICT = TensorBase.__dict__["__dict__"]  # the slot's descriptor: the real dictionary
+_torch_function._INSTANCE_DICT = _INSTANCE_DICT
+
+
+class _UserAttributes(collections.abc.MutableMapping):
+    """A tensor's ``__dict__`` as PyTorch shows it: the attributes a user (or a library) set, not core's autograd
+    and view bookkeeping that lives in the same dictionary (``_requires_grad``, ``_grad_fn``, ``_base``...). Reads
+    and writes go to the tensor's dictionary, so ``t.__dict__["x"] = 1`` sets ``t.x``; ``Parameter(p.to(device),
+    **p.__dict__)`` (accelerate's and transformers' ``init_empty_weights``) passes only what PyTorch would."""
+
+    __slots__ = ("_real",)
+
+    def __init__(self, real: dict):
+        self._real = real
+
+    def __getitem__(self, key):
+        if _is_internal(key):
+            raise KeyError(key)
+        return self._real[key]
+
+    def __setitem__(self, key, value) -> None:
+        self._real[key] = value
+
+    def __delitem__(self, key) -> None:
+        if _is_internal(key):
+            raise KeyError(key)
+        del self._real[key]
+
+    def __iter__(self):
+        return iter([k for k in self._real if not _is_internal(k)])
+
+    def __len__(self) -> int:
+        return sum(1 for k in self._real if not _is_internal(k))
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __eq__(self, other) -> bool:
+        return dict(self) == other
+
+    def copy(self) -> dict:
+        return dict(self)
+
+
+def _is_internal(key) -> bool:
+    return isinstance(key, str) and (key in _HIDDEN_STATE or key.startswith(_INTERNAL_PREFIXES))
+
+
+class Tensor(TensorBase):
     """A multidimensional array with shape, dtype, device, views, and autograd."""
 
     __module__ = "core"  # type(t) shows the public path, <class 'core.Tensor'>, as torch shows torch.Tensor
     # Only the array fields are slots; the autograd fields default at class level and are
     # written to the instance only when set, so making a tensor costs three stores.
-    __slots__ = ("_data", "_root", "_vc", "__weakref__", "__dict__")
+    __slots__ = ("_data", "_root", "_vc", "__weakref__")
+
+    @property
+    def __dict__(self):  # type: ignore[override]
+        return _UserAttributes(_INSTANCE_DICT.__get__(self))
+
+    @__dict__.setter
+    def __dict__(self, value) -> None:  # ``t.__dict__ = {...}`` (PyTorch's deepcopy of a subclass) replaces them
+        real = _INSTANCE_DICT.__get__(self)
+        for key in [k for k in real if not _is_internal(k)]:
+            del real[key]
+        real.update(value)
     _is_param: bool  # PyTorch's class annotations (Parameter's instance check reads the attribute where it is set)
     _base = None
     _requires_grad = False
@@ -171,6 +240,7 @@ class Tensor(metaclass=_TensorMeta):
     _view_stamp = 0  # the base's _history when this view's grad_fn was set
     _view_version = 0  # the version counter then: any in-place write since (no_grad too) regenerates it
     _creation = None  # how a view was made, PyTorch's CreationMeta: None (DEFAULT), MULTI_OUTPUT, NO_GRAD, INFERENCE
+    _view_of = None  # a view of a view: the view it was taken of (a write through it gives that one history too)
     _output_nr = 0
     _retains_grad = False
     _accum = None
@@ -219,12 +289,13 @@ class Tensor(metaclass=_TensorMeta):
         autograd bookkeeping, the sparse and quantized tensors' members) and ``volatile`` (PyTorch hides it too);
         every name it lists exists."""
         hidden = _INTERNALS if self.is_cuda and not self.is_sparse else _INTERNALS | {"__cuda_array_interface__"}
-        return sorted(n for n in object.__dir__(self) if n not in hidden and not n.startswith(_INTERNAL_PREFIXES))
+        names = {*object.__dir__(self), *self.__dict__}  # (object.__dir__ lists only a real dict's keys)
+        return sorted(n for n in names if n not in hidden and not n.startswith(_INTERNAL_PREFIXES))
 
     def __init__(self, *args, device=None, dtype=None, **kwargs):
         """Legacy ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (or ``size=``, ``data=``, ``other=``,
         ``storage=``): float tensors."""
-        if "_wrapper_subclass" in self.__dict__:  # made by _make_wrapper_subclass: its __new__ did all (as torch's)
+        if "_wrapper_subclass" in _INSTANCE_DICT.__get__(self):  # made by _make_wrapper_subclass: __new__ did all
             return
         if type(self) is not Tensor and _has_data(self):
             # a subclass whose own __new__ built it (``t.as_subclass(cls)``, torchvision's tv_tensors): Python then
@@ -282,7 +353,10 @@ class Tensor(metaclass=_TensorMeta):
         t._root = self._root
         t._vc = self._vc
         if base:
-            t._base = self._base if self._base is not None else self
+            if self._base is not None:
+                t._base, t._view_of = self._base, self
+            else:
+                t._base = self
             if not _grad_state.enabled:  # made where nothing records (Function.apply's forward fixes its own)
                 t._creation = view_meta.made_without_grad(self._creation)
                 if t._base._requires_grad and arr.dtype.kind in "fcV":  # PyTorch: a view requires grad with its base
@@ -1017,6 +1091,14 @@ class Tensor(metaclass=_TensorMeta):
     # Operators and every op method (x.sum, x + y...) are op functions set on the class from the table
     # in core/ops/tensor_methods.py; core/_tensor.pyi lists them with their signatures.
 
+
+
+# what core keeps in a tensor's dictionary that PyTorch keeps in C++: the autograd fields Tensor defaults at class
+# level, and the names core's modules set (``_INTERNALS``); ``__dict__`` leaves them out
+_HIDDEN_STATE = _INTERNALS | {"_wrapper_subclass"} | {
+    n for n, v in vars(Tensor).items()
+    if n.startswith("_") and not n.startswith("__") and not callable(v)
+    and not isinstance(v, (property, staticmethod, classmethod))}
 
 def _real_part(value, c_type: str):
     """A complex element's real part, as ``float(t)``/``int(t)`` convert one in PyTorch (a non-zero imaginary part

@@ -62,7 +62,27 @@ class _TensorMeta(type):
     """Tensor's metaclass, as PyTorch's ``torch._C._TensorMeta``: ``dir(torch.Tensor)`` (and ``dir(nn.Parameter)``)"""
     def __dir__(cls): ...
 
-class Tensor:
+class TensorBase:
+    """``torch._C.TensorBase``, Tensor's base: it holds the instance dictionary, where core keeps a tensor's"""
+
+_INSTANCE_DICT: getset_descriptor
+
+class _UserAttributes(MutableMapping):
+    """A tensor's ``__dict__`` as PyTorch shows it: the attributes a user (or a library) set, not core's autograd"""
+    _real: Any
+    def __init__(self, real: dict): ...
+    def __getitem__(self, key): ...
+    def __setitem__(self, key, value) -> None: ...
+    def __delitem__(self, key) -> None: ...
+    def __iter__(self): ...
+    def __len__(self) -> int: ...
+    def __repr__(self) -> str: ...
+    def __eq__(self, other) -> bool: ...
+    def copy(self) -> dict: ...
+
+def _is_internal(key) -> bool: ...
+
+class Tensor(TensorBase):
     """A multidimensional array with shape, dtype, device, views, and autograd."""
     _data: Any
     _root: Any
@@ -388,9 +408,9 @@ class Tensor:
     def __rxor__(self, other, *, out=...):
         """``core.ops.comparison.bitwise_xor`` with ``self`` as its first argument."""
     def __eq__(self, other):
-        """``self == other``; ``t == None`` is False in PyTorch, not an error. (core.ops.tensor_methods._eq)"""
+        """``self == other``; an operand ``eq`` does not take (None, a str, a list, a user's class) gives (core.ops.tensor_methods._eq)"""
     def __ne__(self, other):
-        """``self != other``; ``t != None`` is True. (core.ops.tensor_methods._ne)"""
+        """``self != other``; ``NotImplemented`` for the operands ``_eq`` declines (``t != None`` is True). (core.ops.tensor_methods._ne)"""
     def __lt__(self, other, *, out=...):
         """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.lt)"""
     def __le__(self, other, *, out=...):
@@ -1262,7 +1282,7 @@ class Tensor:
     def qr(self, some=...):
         """``torch.qr``: ``linalg.qr`` with ``some`` choosing the reduced or complete Q; deprecated as in PyTorch. (core.ops.linalg_lu.legacy_qr)"""
     def matrix_exp(self):
-        """exp(A) = sum A^k / k!, by scaling A below norm 1/2, a degree-18 Taylor polynomial, then squaring. (core.ops.linalg_lu.matrix_exp)"""
+        """exp(A): PyTorch's optimised Taylor polynomials with scaling and squaring (``core.ops.matrix_exp``). (core.ops.linalg_lu.matrix_exp)"""
     def pinverse(self, rcond=...):
         """``torch.pinverse``: ``linalg.pinv`` with ``rcond`` as its relative tolerance. (core.ops.linalg_lu.pinverse)"""
     def svd(self, some=..., compute_uv=...):
@@ -1497,6 +1517,8 @@ class Tensor:
         """``core.ops.python_operators._mtia`` with ``self`` as its first argument."""
     def ipu(self, device=..., non_blocking: builtins.bool = ..., memory_format=...):
         """``core.ops.python_operators._ipu`` with ``self`` as its first argument."""
+
+_HIDDEN_STATE: frozenset
 
 def _real_part(value, c_type: str):
     """A complex element's real part, as ``float(t)``/``int(t)`` convert one in PyTorch (a non-zero imaginary part"""

@@ -388,6 +388,11 @@ _SETTERS = frozenset({"grad", "data", "requires_grad"})
 _NOWRAP = frozenset({"grad"})  # torch.overrides.get_default_nowrap_functions(): Tensor.grad.__get__ and the like
 
 
+# TensorBase's ``__dict__`` slot descriptor (core._tensor sets it): a tensor's real dictionary, where its fields
+# live (``Tensor.__dict__`` shows only the user's attributes)
+_INSTANCE_DICT = None
+
+
 class DispatchingProperty:
     """A Tensor property (or class constant, ``is_sparse``) that hands its access to ``__torch_function__``:
     ``func`` is ``Tensor.<name>.__get__`` (``__set__``, ``__delete__``), called as ``func(tensor[, value])``."""
@@ -413,7 +418,7 @@ class DispatchingProperty:
 
     def __set__(self, obj, value):
         if self._property is None:  # a class constant: the instance's own value (as before, in its __dict__)
-            obj.__dict__[self.__name__] = value
+            _INSTANCE_DICT.__get__(obj)[self.__name__] = value
             return
         if _modes_entered or (type(obj) not in _plain_types and _overloading(obj)):
             if self._dispatch_set:
@@ -426,7 +431,7 @@ class DispatchingProperty:
 
     def __delete__(self, obj):
         if self._property is None:
-            obj.__dict__.pop(self.__name__, None)
+            _INSTANCE_DICT.__get__(obj).pop(self.__name__, None)
             return
         if self._property.fdel is not None and self._dispatch_set and (
                 _modes_entered or (type(obj) not in _plain_types and _overloading(obj))):
@@ -453,19 +458,19 @@ class DispatchingField(DispatchingProperty):
         self._alias = alias
 
     def _read(self, obj):
-        return obj.__dict__.get(self.__name__)
+        return _INSTANCE_DICT.__get__(obj).get(self.__name__)
 
     def _write(self, obj, value):
-        obj.__dict__[self.__name__] = value
+        _INSTANCE_DICT.__get__(obj)[self.__name__] = value
 
     def _clear(self, obj):
-        obj.__dict__.pop(self.__name__, None)
+        _INSTANCE_DICT.__get__(obj).pop(self.__name__, None)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
         if not _modes_entered and (type(obj) in _plain_types or not _overloading(obj)):
-            return obj.__dict__.get(self.__name__)  # NOTE: the hot path: core's own reads of a plain tensor
+            return _INSTANCE_DICT.__get__(obj).get(self.__name__)  # NOTE: the hot path: core's reads of a plain tensor
         return dispatch((self._alias or self).__get__, self._read, (obj,), {})
 
     def __set__(self, obj, value):
@@ -473,13 +478,13 @@ class DispatchingField(DispatchingProperty):
             public = self._alias.__set__ if self.__name__ == "_grad" else self.__set__  # (torch's _grad_fn.__set__)
             dispatch(public, self._write, (obj, value), {})
             return
-        obj.__dict__[self.__name__] = value
+        _INSTANCE_DICT.__get__(obj)[self.__name__] = value
 
     def __delete__(self, obj):
         if self.__name__ == "_grad" and (_modes_entered or (type(obj) not in _plain_types and _overloading(obj))):
             dispatch(self._alias.__delete__, self._clear, (obj,), {})
             return
-        obj.__dict__.pop(self.__name__, None)
+        _INSTANCE_DICT.__get__(obj).pop(self.__name__, None)
 
 
 class UnsetGrad:
@@ -488,7 +493,7 @@ class UnsetGrad:
     from outside core, as ``grad`` does (torch's ``_grad`` is ``grad`` under another name)."""
 
     def __get__(self, obj, objtype=None):
-        if obj is not None and obj.__dict__.get("_grad_fn") is not None:
+        if obj is not None and _INSTANCE_DICT.__get__(obj).get("_grad_fn") is not None:
             _warn_nonleaf_grad(obj, sys._getframe(1))
 
 
@@ -499,8 +504,8 @@ class _GradField(DispatchingField):
         if obj is None:
             return self
         if not _modes_entered and (type(obj) in _plain_types or not _overloading(obj)):
-            value = obj.__dict__.get("_grad")  # NOTE: the hot path, as DispatchingField's
-            if value is None and obj.__dict__.get("_grad_fn") is not None:
+            value = _INSTANCE_DICT.__get__(obj).get("_grad")  # NOTE: the hot path, as DispatchingField's
+            if value is None and _INSTANCE_DICT.__get__(obj).get("_grad_fn") is not None:
                 _warn_nonleaf_grad(obj, sys._getframe(1))
             return value
         return dispatch(self._alias.__get__, self._read, (obj,), {})

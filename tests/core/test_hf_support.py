@@ -109,3 +109,58 @@ def test_flex_attention_names_import_and_core_refuses(torch):
         cf.flex_attention(q, q, q)
     with pytest.raises(NotImplementedError):
         cf.create_block_mask(lambda b, h, q, kv: q >= kv, 1, 1, 4, 4, device="cpu")
+
+
+def _dicts(lib):
+    """Tensors' ``__dict__`` after the autograd and view machinery has run on them."""
+    x = lib.randn(3, requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    view = y[1:]
+    view.sum().backward()
+    param = lib.nn.Parameter(lib.zeros(2))
+    (param * 3).sum().backward()
+    tagged = lib.zeros(2)
+    tagged.note = "set by a user"
+    tagged.__dict__["other"] = 1
+    return [x.__dict__, y.__dict__, view.__dict__, param.__dict__, lib.nn.Buffer(lib.zeros(2)).__dict__,
+            dict(tagged.__dict__), vars(tagged), tagged.other, lib.zeros(1).__dict__]
+
+
+def test_tensor_dict_holds_only_the_users_attributes_as_torchs(torch):
+    want, got = _dicts(torch), _dicts(core)
+    assert [dict(d) if hasattr(d, "keys") else d for d in got] == [dict(d) if hasattr(d, "keys") else d
+                                                                  for d in want]
+    t = core.zeros(2)
+    t.x = 1
+    del t.__dict__["x"]
+    assert not hasattr(t, "x") and len(t.__dict__) == 0
+
+
+def test_parameter_rebuilt_from_its_dict_as_init_empty_weights_does(torch):
+    """accelerate's and transformers' ``init_empty_weights``: ``type(p)(p.to(device), **p.__dict__)`` after setting
+    ``requires_grad`` in that dictionary's copy."""
+    for lib in (torch, core):
+        for requires_grad in (True, False):
+            param = lib.nn.Parameter(lib.randn(2, 3), requires_grad=requires_grad)
+            kwargs = param.__dict__
+            kwargs["requires_grad"] = param.requires_grad
+            moved = type(param)(param.to("meta"), **kwargs)
+            assert type(moved) is lib.nn.Parameter and moved.is_meta and moved.requires_grad == requires_grad
+            assert tuple(moved.shape) == (2, 3)
+
+
+def test_nn_utils_is_the_utils_package_as_torchs(torch):
+    """``from torch import nn; nn.utils.parametrizations`` (transformers' ``from_pretrained``): ``nn.utils`` is the
+    ``torch.nn.utils`` package, not ``nn.modules.utils`` (``_pair``...), which ``nn.modules`` also holds."""
+    for lib in (torch, core):
+        assert lib.nn.utils.__name__ == f"{lib.__name__}.nn.utils"
+        assert hasattr(lib.nn.utils, "parametrizations") and hasattr(lib.nn.utils, "clip_grad_norm_")
+        assert lib.nn.modules.utils.__name__ == f"{lib.__name__}.nn.modules.utils"
+
+
+def test_tensor_mro_has_torchs_tensorbase(torch):
+    for lib in (torch, core):
+        assert [c.__name__ for c in lib.Tensor.__mro__] == ["Tensor", "TensorBase", "object"]
+        assert lib.Tensor.__mro__[1] is lib._C.TensorBase
+    assert core._C.TensorBase.__module__ == "core._C" and torch._C.TensorBase.__module__ == "torch._C"
