@@ -225,3 +225,119 @@ def vit(ns):
         classifier = ns["ViTForImageClassification"](config)
         count(classifier)
         train(classifier, dict(pixel_values=pixels, labels=torch.tensor([2, 1])))
+
+
+def _llama_config(ns, **kw):
+    return ns["LlamaConfig"](**{**dict(vocab_size=99, hidden_size=32, intermediate_size=48, num_hidden_layers=2,
+                                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                                      pad_token_id=0), **kw})
+
+
+def generation_tour(ns):
+    """``generate``'s strategies as transformers' docs show them, on a tiny Llama: greedy with
+    ``return_dict_in_generate``/``output_scores``, seeded sampling (temperature, top-k, top-p), beam search with
+    several returned sequences and their scores, repetition penalty and ``no_repeat_ngram_size``, min/max lengths
+    and an EOS token, and a ``GenerationConfig``."""
+    from transformers.generation import GenerationConfig
+
+    torch.manual_seed(0)
+    model = ns["LlamaForCausalLM"](_llama_config(ns, eos_token_id=7))
+    model.eval()
+    prompt = ids(2, 4)[0]
+    mask = torch.ones_like(prompt)
+    with torch.no_grad():
+        out = model.generate(prompt, attention_mask=mask, max_new_tokens=4, do_sample=False,
+                             return_dict_in_generate=True, output_scores=True, output_logits=True)
+        print("greedy", out.sequences.tolist(), len(out.scores))
+        show("scores", out.scores)
+        torch.manual_seed(3)
+        sampled = model.generate(prompt, attention_mask=mask, max_new_tokens=6, do_sample=True, temperature=0.7,
+                                 top_k=10, top_p=0.9)
+        print("sampled", sampled.tolist())
+        beams = model.generate(prompt, attention_mask=mask, max_new_tokens=4, num_beams=3, num_return_sequences=2,
+                               do_sample=False, return_dict_in_generate=True, output_scores=True, length_penalty=1.0)
+        print("beams", beams.sequences.tolist())
+        show("sequences_scores", beams.sequences_scores)
+        penalised = model.generate(prompt, attention_mask=mask, max_new_tokens=6, repetition_penalty=1.5,
+                                   no_repeat_ngram_size=2)
+        print("penalised", penalised.tolist())
+        config = GenerationConfig(max_new_tokens=5, min_new_tokens=3, do_sample=False, eos_token_id=7, pad_token_id=0)
+        print("config", model.generate(prompt, attention_mask=mask, generation_config=config).tolist())
+
+
+def training_tour(ns):
+    """What transformers' training utilities do to a model: gradient checkpointing (``torch.utils.checkpoint``
+    through ``GradientCheckpointingLayer``) against the plain forward's gradients, ``resize_token_embeddings``,
+    freezing the embeddings, ``num_parameters``, and the learning-rate schedules of ``transformers.optimization``
+    (linear and cosine warm-up) driving AdamW, with weight decay kept off biases and norms as its docs group
+    them."""
+    from transformers.optimization import get_cosine_schedule_with_warmup, get_linear_schedule_with_warmup
+
+    torch.manual_seed(0)
+    model = ns["LlamaForCausalLM"](_llama_config(ns))
+    input_ids, mask = ids()
+    batch = dict(input_ids=input_ids, attention_mask=mask, labels=input_ids.masked_fill(mask == 0, -100))
+    model.train()
+    loss = model(**batch).loss
+    loss.backward()
+    plain = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    print("checkpointing", model.is_gradient_checkpointing, model.model.gradient_checkpointing)
+    checkpointed = model(**batch).loss
+    checkpointed.backward()
+    print("loss", f"{loss.item():.6g}", f"{checkpointed.item():.6g}",
+          "grads equal", all(torch.allclose(a, p.grad, atol=1e-6) for a, p in zip(plain, model.parameters())))
+    model.gradient_checkpointing_disable()
+    print("checkpointing", model.is_gradient_checkpointing)
+    print("parameters", model.num_parameters(), model.num_parameters(only_trainable=True),
+          model.num_parameters(exclude_embeddings=True))
+    embeddings = model.resize_token_embeddings(105)
+    print("resized", tuple(embeddings.weight.shape), tuple(model.lm_head.weight.shape), model.config.vocab_size)
+    show("new rows", embeddings.weight[99:])
+    model.get_input_embeddings().weight.requires_grad_(False)
+    print("trainable", model.num_parameters(only_trainable=True))
+    decay = [p for n, p in model.named_parameters() if p.requires_grad and "norm" not in n and "bias" not in n]
+    rest = [p for n, p in model.named_parameters() if p.requires_grad and ("norm" in n or "bias" in n)]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01}, {"params": rest, "weight_decay": 0.0}],
+                            lr=1e-2)
+    for make in (get_linear_schedule_with_warmup, get_cosine_schedule_with_warmup):
+        schedule = make(opt, num_warmup_steps=2, num_training_steps=6)
+        rates = []
+        for _ in range(3):
+            opt.zero_grad()
+            model(**batch).loss.backward()
+            opt.step()
+            schedule.step()
+            rates.append(f"{schedule.get_last_lr()[0]:.6g}")
+        print(make.__name__, rates, f"{model(**batch).loss.item():.6g}")
+
+
+def save_load_tour(ns):
+    """``save_pretrained`` (``safe_serialization=False``: a ``pytorch_model.bin`` written by ``torch.save``; the
+    safetensors format needs the package) into a temporary folder and ``from_pretrained`` back (``torch.load`` with
+    ``weights_only``, the model built on the meta device and its weights loaded into it), in float32 and with
+    ``dtype=torch.bfloat16``; the reloaded model's logits against the original's."""
+    import os
+    import tempfile
+
+    torch.manual_seed(0)
+    cls = ns["LlamaForCausalLM"]
+    model = cls(_llama_config(ns, tie_word_embeddings=True))
+    model.eval()
+    input_ids, mask = ids()
+    with torch.no_grad():
+        want = model(input_ids=input_ids, attention_mask=mask).logits
+    with tempfile.TemporaryDirectory() as folder:
+        model.save_pretrained(folder, safe_serialization=False)
+        print("saved", sorted(os.listdir(folder)))
+        again = cls.from_pretrained(folder)
+        print("reloaded", type(again).__name__, again.training, again.dtype, again.config.tie_word_embeddings,
+              again.lm_head.weight is again.model.embed_tokens.weight)
+        with torch.no_grad():
+            got = again(input_ids=input_ids, attention_mask=mask).logits
+        print("same logits", torch.equal(want, got))
+        half = cls.from_pretrained(folder, dtype=torch.bfloat16)
+        print("bfloat16", half.dtype, half.model.layers[0].mlp.up_proj.weight.dtype)
+        with torch.no_grad():
+            show("bf16 logits", half(input_ids=input_ids, attention_mask=mask).logits.float())

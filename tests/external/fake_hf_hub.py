@@ -4,11 +4,14 @@ runs get the same stand-ins; transformers' own code runs as it is.
 
 transformers imports these at module level for what it does with the Hub (downloads, uploads, model cards), with
 files (safetensors checkpoints) and with fast tokenizers; the corpus builds models from configs and never does any
-of that. So each name it imports is here, and whatever would reach the network or a file raises
-``OfflineModeIsEnabled`` (``hf_hub_download``, ``snapshot_download``...). What a model's construction does call is
-real: ``constants`` (cache folders under a path that is never created), ``are_progress_bars_disabled``, and
-safetensors' ``storage_ptr``/``storage_size`` (``pytorch_utils.id_tensor_storage``: the storage's address and bytes,
-safetensors' own definitions). ``regex`` is the standard library's ``re`` (transformers' docstring tools use no
+of that. So each name it imports is here, and whatever would reach the network raises ``OfflineModeIsEnabled``
+(``hf_hub_download``, ``snapshot_download``...). The Hub's own ``serialization`` package (``save_pretrained``'s
+``split_torch_state_dict_into_shards``: pure Python on torch's tensors) is real where a script's folder holds it
+(``recipes_hf.py`` fetches it from huggingface_hub's v0.36.2 release): the stand-in package's ``__path__`` is that
+folder's ``huggingface_hub``. What a model's construction does call is real too: ``constants`` (cache folders
+under a path that is never created, the Hub's weight file names), ``are_progress_bars_disabled``, and safetensors'
+``storage_ptr``/``storage_size`` (``pytorch_utils.id_tensor_storage``: the storage's address and bytes, safetensors'
+own definitions). ``regex`` is the standard library's ``re`` (transformers' docstring tools use no
 pattern ``re`` lacks). ``tokenizers``' classes exist only to be imported (transformers 4.57 cannot import without
 the package: a class annotation names ``tokenizers.Encoding``); no script tokenizes.
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 import importlib.abc
 import importlib.machinery
 import importlib.metadata
+import logging
 import os
 import re
 import types
@@ -105,12 +109,25 @@ def storage_size(tensor):
 _HOME = os.path.join(os.sep, "nonexistent", "huggingface")  # never created: nothing is downloaded or cached
 
 
-def modules():
-    """Each stand-in module by name."""
+class _Hub(types.ModuleType):
+    """``huggingface_hub``: serialization's names come from its real package (``serialization``) when first asked."""
+
+    def __getattr__(self, name):
+        if name in _SERIALIZATION:
+            return getattr(importlib.import_module("huggingface_hub.serialization"), name)
+        raise AttributeError(name)
+
+
+_SERIALIZATION = ("split_torch_state_dict_into_shards", "save_torch_state_dict", "save_torch_model",
+                  "load_torch_model", "load_state_dict_from_file", "get_torch_storage_id", "get_torch_storage_size")
+
+
+def modules(folder=None):
+    """Each stand-in module by name (the Hub's real subpackages are found under ``folder``/huggingface_hub)."""
     made = {}
 
-    def module(name, **attrs):
-        m = types.ModuleType(name)
+    def module(name, kind=types.ModuleType, **attrs):
+        m = kind(name)
         m.__dict__.update(attrs)
         m.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
         m.__path__ = []
@@ -119,7 +136,11 @@ def modules():
 
     constants = module("huggingface_hub.constants", HF_HOME=_HOME, HF_HUB_CACHE=os.path.join(_HOME, "hub"),
                        default_cache_path=os.path.join(_HOME, "hub"), HF_HUB_OFFLINE=True,
-                       HF_HUB_DISABLE_TELEMETRY=True, ENDPOINT="", HUGGINGFACE_CO_RESOLVE_ENDPOINT="")
+                       HF_HUB_DISABLE_TELEMETRY=True, ENDPOINT="", HUGGINGFACE_CO_RESOLVE_ENDPOINT="",
+                       PYTORCH_WEIGHTS_NAME="pytorch_model.bin",
+                       PYTORCH_WEIGHTS_FILE_PATTERN="pytorch_model{suffix}.bin",
+                       SAFETENSORS_WEIGHTS_FILE_PATTERN="model{suffix}.safetensors",
+                       TF2_WEIGHTS_FILE_PATTERN="tf_model{suffix}.h5")  # the Hub's names for weight files
     errors = dict(EntryNotFoundError=EntryNotFoundError, GatedRepoError=GatedRepoError, HfHubHTTPError=HfHubHTTPError,
                   LocalEntryNotFoundError=LocalEntryNotFoundError, OfflineModeIsEnabled=OfflineModeIsEnabled,
                   RepositoryNotFoundError=RepositoryNotFoundError, RevisionNotFoundError=RevisionNotFoundError)
@@ -127,16 +148,18 @@ def modules():
     module("huggingface_hub.utils", **errors, are_progress_bars_disabled=lambda name=None: True,
            build_hf_headers=lambda *a, **k: {}, get_session=_offline, hf_raise_for_status=_offline)
     module("huggingface_hub.file_download", REGEX_COMMIT_HASH=re.compile(r"^[0-9a-f]{40}$"), http_get=_offline)
-    hub = module("huggingface_hub", __version__=DISTRIBUTIONS["huggingface-hub"], constants=constants,
+    logging_module = module("huggingface_hub.logging", get_logger=logging.getLogger)
+    hub = module("huggingface_hub", _Hub, __version__=DISTRIBUTIONS["huggingface-hub"], constants=constants,
+                 logging=logging_module,
                  _CACHED_NO_EXIST=object(), try_to_load_from_cache=lambda *a, **k: None,
                  **{n: _offline for n in ("create_branch", "create_commit", "create_repo", "get_full_repo_name",
                                           "hf_hub_download", "hf_hub_url", "list_repo_tree", "list_repo_files",
-                                          "snapshot_download", "get_repo_discussions",
-                                          "split_torch_state_dict_into_shards")},
+                                          "snapshot_download", "get_repo_discussions")},
                  **{n: _named(n) for n in ("CommitOperationAdd", "ModelCard", "ModelCardData", "HfApi",
                                            "Discussion")})
     for part in ("errors", "utils", "file_download"):
         setattr(hub, part, made[f"huggingface_hub.{part}"])
+    hub.__path__ = [os.path.join(folder, "huggingface_hub")] if folder else []
     safetensors_torch = module("safetensors.torch", storage_ptr=storage_ptr, storage_size=storage_size,
                                load_file=_offline, save_file=_offline)
     module("safetensors", __version__=DISTRIBUTIONS["safetensors"], safe_open=_offline, torch=safetensors_torch)

@@ -4,8 +4,9 @@ Hugging Face transformers' own modeling code on core (2026-12-05, corpus helper 
 v4.57.6 release (Apache-2.0), the Python files its modeling modules import fetched beside each script
 (``HF_PACKAGE``). 4.57.6 rather than 5.x: the 5.x releases need huggingface_hub 1.x or 2.x, whose strict dataclasses
 their configurations are built on (a stand-in would be a reimplementation), while 4.57.6 imports only names from
-the Hub (``fake_hf_hub.py`` stands in for them, for safetensors and tokenizers, in both runs) and supports torch
->= 2.2. The pin is the release tag (``v4.57.6``): the repository is too large to mirror whole here. Each script is
+the Hub (``fake_hf_hub.py`` stands in for them, for safetensors and tokenizers, in both runs; the Hub's own
+``serialization`` package, which ``save_pretrained`` calls, is fetched from huggingface_hub's v0.36.2 release) and
+supports torch >= 2.2. The pin is the release tag (``v4.57.6``): the repository is too large to mirror whole here. Each script is
 one of transformers' ``modeling_*.py`` files run as the module it is (``__package__`` set before its first line), a
 call to a driver in ``corpus_hf.py`` inserted before its ``__all__`` with the module's namespace: tiny
 random-initialised configs, forwards with padded masks, a few AdamW steps on the loss from ``labels``, greedy
@@ -54,6 +55,9 @@ _MODELS = ("bert", "distilbert", "gpt2", "llama", "roberta", "t5", "vit")
 HF_PACKAGE = [(f"src/{p}", p) for folder, names in
               [*_MODULES.items(), *((f"models/{m}", f"__init__ configuration_{m} modeling_{m}") for m in _MODELS)]
               for name in names.split() for p in ["/".join(filter(None, ("transformers", folder, f"{name}.py")))]]
+HUB = ("huggingface/huggingface_hub", "664c484e261175deeb80c2aa3b525457a1f6fa5c", "Apache-2.0")  # v0.36.2
+HF_PACKAGE += [(*HUB[:2], f"src/huggingface_hub/serialization/{m}.py", f"huggingface_hub/serialization/{m}.py")
+               for m in ("__init__", "_base", "_tensorflow", "_torch")]
 DRIVERS = "__import__('corpus_hf')"
 
 
@@ -71,6 +75,9 @@ RECIPES += [
     _hf("distilbert", "distilbert", "distilbert"),
     _hf("gpt2", "gpt2", "gpt2"),
     _hf("llama", "llama", "llama"),
+    _hf("llama_generation", "llama", "generation_tour"),
+    _hf("llama_training", "llama", "training_tour"),
+    _hf("llama_save_load", "llama", "save_load_tour"),
     _hf("t5", "t5", "t5"),
     _hf("vit", "vit", "vit"),
 ]

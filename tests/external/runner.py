@@ -324,7 +324,7 @@ def _real_transformers(folder: str):
         yield
         return
     fake = importlib.import_module("fake_hf_hub")
-    stand_ins = fake.modules()
+    stand_ins = fake.modules(folder)
     saved = {name: sys.modules.get(name) for name in stand_ins}
     sys.modules.update(stand_ins)
     finders = [_TransformersFinder(folder), fake.MetadataFinder()]
