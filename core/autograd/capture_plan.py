@@ -12,6 +12,7 @@ import weakref
 
 import numpy as np
 
+from core import _tensor
 from core.autograd import anomaly as _anomaly
 from core.autograd import capture_codegen as _codegen
 from core.autograd import engine as _engine
@@ -377,10 +378,15 @@ def _copy_node(ctx: Node) -> Node:
 
 
 def _copy_tensor(t):
+    """A shell for ``t``: its array slots and every field of its instance dictionary, core's autograd fields
+    (``_requires_grad``, ``_grad_fn``, ``_base``...) included, which ``t.__dict__`` leaves out as PyTorch's does."""
     shell = object.__new__(type(t))
     shell._data, shell._root, shell._vc = t._data, t._root, t._vc
-    shell.__dict__.update(t.__dict__)
+    _fields(shell).update(_fields(t))
     return shell
+
+
+_fields = _tensor._INSTANCE_DICT.__get__  # a tensor's real instance dictionary
 
 
 def _point_outs(outs, raw) -> None:
