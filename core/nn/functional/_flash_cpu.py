@@ -23,8 +23,9 @@ gemv order), a key block of one key (S = 512k + 1), and query blocks of 2-8 rows
 
 The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's ``expf_u10``
 (``Vectorized::exp``) and accumulates ``dV += p^T dO``, ``dS = p * (dO V^T - rowsum(dO * O))``,
-``dQ += scale dS K``, ``dK += scale dS^T Q`` block by block (``backward``): equal to torch's for small blocks, within
-the last bit for larger ones (MKL scales a large product's operand by alpha while packing it).
+``dQ += scale dS K``, ``dK += scale dS^T Q`` block by block (``backward``), each scaled product rounded as MKL
+rounds it (alpha on the finished chain, or on an operand while packing it: ``_packs_scaled``). Grouped query heads
+(``enable_gqa``) read their shared key/value head; its gradients add up over the group's query heads in order.
 
 Arrays here are NumPy float32 (B, H, L, E) blocks; ``core.nn.functional.attention`` decides when this applies.
 """
@@ -145,16 +146,35 @@ def _lane_kernel(q_rows: int, kv_rows: int, head: int) -> bool:
     return max(q_rows + 1, head) <= kv_rows <= 11
 
 
+def _packs_scaled(rows: int, cols: int, inner: int, transposed: bool) -> bool:
+    """Whether MKL's single-threaded ``sgemm`` (the kernel's products run inside its parallel loop) applies alpha
+    to the left operand ``A`` while packing it, not to the finished chain: a (rows x cols) column-major result
+    with ``A`` transposed (the scores ``K Q^T``) from ``rows >= inner`` and ``rows > min(cols, 191)``; with ``A``
+    as is (the gradients' ``dS K`` and ``dS^T Q``) only when both sides pass 191 (measured)."""
+    if transposed:
+        return rows >= inner and rows > min(cols, 191)
+    return rows > 191 and cols > 191
+
+
 def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.ndarray:
-    """``q @ k_blk^T`` for the whole (B, H, L, E) query at once, each q block of ``q_split`` rows rounded as MKL
-    rounds that block's product."""
-    out = sgemm(q, np.swapaxes(k_blk, -1, -2))
+    """``alpha (q @ k_blk^T)`` for the whole (B, H, L, E) query at once, each q block of ``q_split`` rows rounded as
+    MKL rounds that block's product (the kernel's call: ``gemm(T, N, kv, rows, E, alpha, K, Q)``)."""
     L, kv, head = q.shape[-2], k_blk.shape[-2], q.shape[-1]
+    k_t = np.swapaxes(k_blk, -1, -2)
+    out = sgemm(q, k_t)
+    if alpha is not None:
+        out *= alpha
+    scaled_k = None
     for m in range(0, L, q_split):
         rows = min(q_split, L - m)
         if _lane_kernel(rows, kv, head):
-            out[..., m:m + rows, :] = _lane_dot(q[..., m:m + rows, :], np.swapaxes(k_blk, -1, -2))
-    return out if alpha is None else out * alpha
+            part = _lane_dot(q[..., m:m + rows, :], k_t)
+            out[..., m:m + rows, :] = part if alpha is None else part * alpha
+        elif alpha is not None and _packs_scaled(kv, rows, head, True):
+            if scaled_k is None:
+                scaled_k = k_t * alpha
+            out[..., m:m + rows, :] = sgemm(q[..., m:m + rows, :], scaled_k)
+    return out
 
 
 def _row_sum(e: np.ndarray) -> np.ndarray:
@@ -218,6 +238,8 @@ def forward(q, k, v, mask, causal: bool, scale):
 def _forward(q, k, v, mask, causal: bool, scale):
     B, H, L, E = q.shape
     S = k.shape[-2]
+    if k.shape[1] != H:  # grouped query heads: query head h reads key/value head h // (H / H_kv)
+        k, v = np.repeat(k, H // k.shape[1], 1), np.repeat(v, H // v.shape[1], 1)
     sc = kernel_scale(E, scale)
     q_split = q_split_size(L)
     row_max = np.full((B, H, L), -np.inf, _F32)
@@ -260,24 +282,45 @@ def backward(grad_out, q, k, v, out, lse, mask, causal: bool, scale):
     """``(dq, dk, dv)`` of ``forward``'s arrays as PyTorch's flash backward computes them: for each block of
     queries and keys, ``p = exp(scale q k^T + mask - lse)`` (SLEEF's ``expf_u10``), ``dv += p^T dO``,
     ``ds = p * (dO v^T - rowsum(dO * O))``, ``dq += scale ds k``, ``dk += scale ds^T q``; each product an MKL
-    ``sgemm`` whose alpha scales its finished chain (``sgemm``'s ``alpha``).
+    ``sgemm`` (alpha on the finished chain, or on an operand while packing it: ``_packs_scaled``).
 
-    NOTE: MKL applies alpha at the end only for small products; larger ones (roughly rows x cols above 4096,
-    depending on the inner dim and layout) scale an operand while packing it, which this does not follow, so
-    the gradients match torch bit for bit for small blocks and within the last bit otherwise."""
+    NOTE: this follows MKL on one thread, as torch's kernel runs it inside its parallel loop over batch x heads;
+    with a single batch x head torch calls MKL outside that loop, on all its threads, where MKL may choose other
+    kernels for the larger products."""
     with _blas.single_threaded():
         return _backward(grad_out, q, k, v, out, lse, mask, causal, scale)
 
 
 def _backward(grad_out, q, k, v, out, lse, mask, causal: bool, scale):
+    """The gradients; with grouped query heads (``G`` query heads a key/value head) each key/value head's
+    gradients accumulate over its query heads in order, each query head's blocks in turn (measured)."""
+    B, H, L, E = q.shape
+    Hk, S = k.shape[1], k.shape[-2]
+    G = H // Hk
+    dsum = _dot_rows(grad_out, out)
+    if mask is not None:
+        mask = np.broadcast_to(mask, (B, H, L, S))  # (its query rows are sliced by block below)
+    dq = np.zeros_like(q)
+    dk = np.zeros_like(k)
+    dv = np.zeros_like(v)
+
+    def group(a, g):  # query head g of every group: (B, Hk, ...)
+        return a.reshape(B, Hk, G, *a.shape[2:])[:, :, g]
+
+    for g in range(G):
+        grads = _head_backward(group(grad_out, g), group(q, g), k, v, group(lse, g),
+                               None if mask is None else group(mask, g), group(dsum, g), causal, scale, dk, dv)
+        group(dq, g)[...] = grads
+    return dq, dk, dv
+
+
+def _head_backward(grad_out, q, k, v, lse, mask, dsum, causal: bool, scale, dk, dv):
+    """``dq`` of one query head per key/value head, adding its ``dk`` and ``dv`` contributions into those."""
     B, H, L, E = q.shape
     S = k.shape[-2]
     sc = kernel_scale(E, scale)
     q_split = q_split_size(L)
-    dsum = _dot_rows(grad_out, out)
     dq = np.zeros_like(q)
-    dk = np.zeros_like(k)
-    dv = np.zeros_like(v)
     for m in range(0, L, q_split):
         rows = slice(m, min(L, m + q_split))
         q_blk, g_blk = q[..., rows, :], grad_out[..., rows, :]
@@ -293,9 +336,16 @@ def _backward(grad_out, q, k, v, out, lse, mask, causal: bool, scale):
                 p = np.where(_causal_allowed(L, n, stop)[rows], p, np.float32(0))
             dv[..., n:stop, :] = sgemm(np.swapaxes(p, -1, -2), g_blk, dv[..., n:stop, :])
             ds = p * (_scores(g_blk, v_blk, q_split) - dsum[..., rows, None])
-            dq[..., rows, :] = sgemm(ds, k_blk, dq[..., rows, :], sc)
-            dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk, dk[..., n:stop, :], sc)
-    return dq, dk, dv
+            # gemm(N, N, E, rows, kv, scale, K, dS) and gemm(N, T, E, kv, rows, scale, Q, dS)
+            if _packs_scaled(E, ds.shape[-2], ds.shape[-1], False):
+                dq[..., rows, :] = sgemm(ds, k_blk * sc, dq[..., rows, :])
+            else:
+                dq[..., rows, :] = sgemm(ds, k_blk, dq[..., rows, :], sc)
+            if _packs_scaled(E, ds.shape[-1], ds.shape[-2], False):
+                dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk * sc, dk[..., n:stop, :])
+            else:
+                dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk, dk[..., n:stop, :], sc)
+    return dq
 
 
 def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -55,13 +55,15 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if enable_gqa:
         if query.size(-3) % key.size(-3) or query.size(-3) % value.size(-3):
             raise RuntimeError("Number of heads in key and value must divide the number of heads in ")  # (sic)
-        repeat = query.size(-3) // key.size(-3)
-        key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
-    if _flash_float32(query, key, value, attn_mask, dropout_p):
+    if _flash_float32(query, key, value, attn_mask, dropout_p) and key.size(1) == value.size(1) \
+            and (enable_gqa or key.size(1) == query.size(1)):
         mask = None if attn_mask is None else attn_mask._data
         if mask is not None and mask.dtype == np.bool_:
             mask = np.where(mask, np.float32(0), np.float32(-np.inf))
         return FlashAttentionCPU.apply(query, key, value, mask=mask, causal=is_causal, scale=scale)
+    if enable_gqa:  # (the flash kernel reads the shared heads itself)
+        repeat = query.size(-3) // key.size(-3)
+        key, value = key.repeat_interleave(repeat, -3), value.repeat_interleave(repeat, -3)
     if query.dtype in (core.bfloat16, core.float16) and dropout_p == 0.0:
         out = _flash_reduced(query, key, value, attn_mask, is_causal, scale_factor)
         return _in_query_layout(out, query) if _flash_shapes(query, key, value, dropout_p) else out
