@@ -201,3 +201,25 @@ def test_a_long_error_on_a_node_shows_whole_lines_ending_in_an_ellipsis(qtbot, e
     assert len(lines) * metrics.lineSpacing() <= ERROR_H  # whole lines only, in the room the node gives them
     assert all(metrics.horizontalAdvance(line) <= item.boundingRect().width() - 16 for line in lines)
     w.undo_stack.setClean()
+
+
+def test_the_values_the_canvas_shows_typed_back_into_a_tensor_field_are_taken(window, qtbot):
+    """The canvas writes x as '[2., 3.]' (as print(x) does); typed back, '[[1., 2.], [3., 4.]]' was refused with
+    "can't read" (it wanted 1.0)."""
+    from tests.gui.real_input import click_node, click_toolbar, type_text
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")  # x
+    field = w.inspector.editors["tensor"]
+    qtbot.waitUntil(field.isVisible)
+    type_text(qtbot, field, "[[1., 2.], [3., 4.]]")
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["tensor"] == [[1.0, 2.0], [3.0, 4.0]])
+    assert w.inspector.error_label.text() == ""
+    click_node(qtbot, w, "n2")  # w
+    qtbot.waitUntil(lambda: w.inspector.editors["tensor"].isVisible()
+                    and w.inspector.editors["tensor"].text() == "[1.5, -0.5]")
+    type_text(qtbot, w.inspector.editors["tensor"], ".5, -.5")
+    qtbot.waitUntil(lambda: w.graph.nodes["n2"].params["tensor"] == [0.5, -0.5])
+    click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: w.scene.node_items["n2"].painted_value.startswith("[ 0.5000, -0.5000]"))
+    w.undo_stack.setClean()

@@ -2,6 +2,7 @@
 through: nesting deeper than Python's recursion limit, ``1e999`` (infinity) and 5000-digit numbers are refused
 with a ParamError naming the parameter, in bounded time."""
 
+import ast
 
 import pytest
 
@@ -29,6 +30,27 @@ def test_a_shape_or_tensor_reads_as_python_reads_it_in_a_call(param, text, value
     assert param.validate(parse(param, text)) == param.validate(value)
 
 
+@pytest.mark.parametrize("text, value", [
+    ("[[1., 2.], [3., 4.]]", [[1.0, 2.0], [3.0, 4.0]]), ("2., 3.", [2.0, 3.0]), (".5", 0.5),
+    ("[-.5, 1.e-3]", [-0.5, 1e-3]), ("[True, False]", [True, False]),
+])
+def test_numbers_as_pytorch_prints_them_read_back(text, value):
+    """The canvas writes x as ``[2., 3.]``, as print(x) does; typed back into a tensor field that was refused
+    (JSON wants 2.0). The values are torch's for the same literal."""
+    torch = pytest.importorskip("torch")
+    got = parse(TENSOR, text)
+    assert got == value
+    python = ast.literal_eval(text if text.startswith("[") or "," not in text else f"[{text}]")  # as a call reads it
+    assert torch.tensor(got).tolist() == torch.tensor(python).tolist()
+    assert torch.tensor(got).dtype == torch.tensor(python).dtype
+
+
+@pytest.mark.parametrize("text", ["[nan, inf]", "[NAN, -Inf]", "[nan, -infinity]"])
+def test_nan_and_inf_as_print_writes_them_are_tensor_values(text):
+    nan, inf = parse(TENSOR, text)
+    assert nan != nan and abs(inf) == float("inf")
+
+
 def test_nan_and_infinity_written_out_are_tensor_values():
     nan, inf = parse(TENSOR, "[NaN, Infinity]")
     assert nan != nan and inf == float("inf")
@@ -40,7 +62,8 @@ def test_nan_and_infinity_written_out_are_tensor_values():
     (TENSOR, "1e999", "holds a number too large"),
     (TENSOR, "[1, -1e999]", "holds a number too large"),
     (SEED, "9" * 5000, "holds a number too large"),
-    (SHAPE, "[NaN]", "can't read '[NaN]'"),
+    (SHAPE, "[NaN]", "can't read '[NaN]'"), (SHAPE, "[nan]", "can't read '[nan]'"), (TENSOR, "1..", "can't read '1..'"),
+    (TENSOR, "[1. 2.]", "can't read '[1. 2.]'"), (TENSOR, "nanx", "can't read 'nanx'"),
     (TENSOR, "abc", "can't read 'abc'"),
     (SHAPE, "3,,4", "can't read '3,,4'"), (SHAPE, "[3,,]", "can't read '[3,,]'"), (SHAPE, "(,)", "can't read '(,)'"),
     (SHAPE, ",", "can't read ','"), (TENSOR, "[" + "1,],[" * 200_000 + "]", "can't read '[1,],[1,],"),

@@ -1,7 +1,8 @@
 """Numbers as PyTorch prints them (``[ 1.5000, -0.5000]``, ``1.``), for text the headless layer writes.
 
 ``parse(param, text)`` is the inverse for what a user types into a parameter field: a number or a JSON-like
-list (``(2, 3)`` reads as ``[2, 3]``), never ``eval``, refused with a ParamError naming the parameter when it
+list (``(2, 3)`` reads as ``[2, 3]``; ``[2., 3.]``, ``.5``, ``nan``, ``inf`` and ``True`` as Python writes them), never
+``eval``, refused with a ParamError naming the parameter when it
 can't be read, is nested deeper than ``MAX_NESTING``, holds a number too large (``1e999``) or is too long.
 
 ``keep(array)`` is what a recorder stores: a copy of a small NumPy/CuPy array, or for a big one only
@@ -160,7 +161,7 @@ def parse(param: Param, text: str) -> object:
         return None
     if len(t) > MAX_TEXT:
         raise ParamError(f"parameter '{param.name}': {len(t)} characters is too long to read (at most {MAX_TEXT})")
-    t = t.replace("(", "[").replace(")", "]")
+    t = _python_literals(t.replace("(", "[").replace(")", "]"), param.kind == "tensor")
     if param.kind in _SEQUENCES:
         t = _as_list(t)
     constants = float if param.kind == "tensor" else _no_constant  # NaN and Infinity: a tensor literal's values
@@ -202,6 +203,17 @@ def _as_list(t: str) -> str:
 
 
 _TRAILING_COMMA = re.compile(r",\s*\]")  # starts at a comma: linear in the text, however many spaces it holds
+_BARE_POINT = re.compile(r"(?<=\d)\.(?!\d)")  # 1. and 1.e3, as PyTorch prints them (JSON wants 1.0)
+_LEADING_POINT = re.compile(r"(?<![\w.])\.(?=\d)")  # .5 and -.5 (JSON wants 0.5)
+_WORDS = re.compile(r"(?<![\w.])(nan|inf|infinity|true|false)(?![\w.])", re.IGNORECASE)  # as print() writes them
+_JSON_WORDS = {"nan": "NaN", "inf": "Infinity", "infinity": "Infinity", "true": "true", "false": "false"}
+
+
+def _python_literals(t: str, tensor: bool) -> str:
+    """Numbers as Python and PyTorch write them, in JSON's spelling: ``[2., 3.]`` (what the canvas shows), ``.5``;
+    in a tensor also ``nan``, ``inf`` and ``True``/``False``."""
+    t = _LEADING_POINT.sub("0.", _BARE_POINT.sub(".0", t))
+    return _WORDS.sub(lambda m: _JSON_WORDS[m.group(1).lower()], t) if tensor else t
 
 
 class _TooLarge(ValueError):
