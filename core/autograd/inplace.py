@@ -124,6 +124,11 @@ def rebase_history(t, ctx: Node, output_nr: int) -> None:
     base._requires_grad = True
     base._output_nr = 0
     _attach_view(t, base)
+    outer = t._view_of  # the views it was taken of (``zeros(4, 4)[:, :3]`` then written a column at a time):
+    while outer is not None:  # PyTorch's view requires grad once its base does, its grad_fn an AsStridedBackward0
+        if outer._grad_fn is None and outer._creation is None:
+            _attach_view(outer, base)
+        outer = outer._view_of
 
 
 def _geometry(t, base) -> tuple:
