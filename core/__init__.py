@@ -6,6 +6,7 @@ CuPy is imported only when a CUDA tensor is made.
 
 import importlib as _importlib
 import pickle as _pickle
+import sys as _sys
 
 import numpy as _np
 
@@ -175,3 +176,6 @@ def load(f, map_location=None, weights_only=True, **kwargs):
     from core.serialization import load as _load  # loads only when used
 
     return _load(f, map_location=map_location, weights_only=weights_only, **kwargs)
+
+
+torch = _sys.modules[__name__]  # torch.torch is torch (its __init__ imports itself): kornia writes torch.torch.Tensor
