@@ -12,7 +12,8 @@ from __future__ import annotations
 from core._tensor import Tensor
 
 __all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
-           "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error"]
+           "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error", "is_index",
+           "require_int_list"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -65,6 +66,37 @@ def require_one_tensor(fn: str, input, other) -> None:
                                                 _BINARY_OVERLOADS[1]))
 
 
+def is_index(value) -> bool:
+    """What PyTorch's argument parser takes as one int of an int list: an int (not a bool), a NumPy integer, or a
+    one-element integer tensor."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, Tensor):
+        return value.numel() == 1 and not value.dtype.is_floating_point and not value.dtype.is_complex \
+            and value.dtype.name != "bool"
+    return hasattr(type(value), "__index__") and not isinstance(value, (list, tuple))
+
+
+def require_int_list(fn: str, name: str, position: int, value, single: bool = True):
+    """``value`` as PyTorch's parser reads an ``int[]`` argument (an int, when ``single``, or a list or tuple of
+    ints; integer tensors and NumPy integers as Python ints), or its TypeError: ``max_pool2d(x, 2.0)``,
+    ``F.layer_norm(x, 8)`` (``single=False``: a shape takes no bare int), a bool or str anywhere."""
+    if is_index(value) and single:
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            if not is_index(v):
+                if i and isinstance(value, list):
+                    raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos {position} with "
+                                    f"error \"type must be tuple of ints,but got {tp_name(v)}\"")
+                if isinstance(value, list):
+                    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of ints, but "
+                                    f"found element of type {tp_name(v)} at pos {i}")
+                raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of ints, not tuple")
+        return type(value)(int(v) for v in value) if not hasattr(value, "numel") else value
+    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of ints, not {tp_name(value)}")
+
+
 _CONV_SIGNATURES = (
     " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints padding = 0, "
     "tuple of ints dilation = 1, int groups = 1)",
@@ -83,13 +115,25 @@ def _is_default(value, default) -> bool:
     return value is None if default is None else type(value) is int and value == default
 
 
+def _int_list_ok(value) -> bool:
+    """Whether the parser takes ``value`` as an ``int[]`` (a conv's stride, padding or dilation)."""
+    try:
+        require_int_list("", "", 0, value)
+    except TypeError:
+        return False
+    return True
+
+
 def conv_arguments_error(fn: str, args: tuple) -> TypeError | None:
-    """None when input, weight and bias are tensors (bias may be None); else PyTorch's 'invalid combination' error.
+    """None when input, weight and bias are tensors (bias may be None) and the sizes ints or lists of ints (padding
+    may be a str); else PyTorch's 'invalid combination' error.
     The arguments count as passed up to the last one that is not its default, or all seven when a size is a tuple
     (as the Conv modules pass them); with all seven, each overload's line says which arguments did not match, as
     PyTorch's does."""
     input, weight, bias = args[:3]
-    if isinstance(input, Tensor) and isinstance(weight, Tensor) and (bias is None or isinstance(bias, Tensor)):
+    if isinstance(input, Tensor) and isinstance(weight, Tensor) and (bias is None or isinstance(bias, Tensor)) \
+            and all(_int_list_ok(v) or (i == 1 and isinstance(v, str)) for i, v in enumerate(args[3:6])) \
+            and is_index(args[6]):
         return None
     given = list(args)
     if not any(isinstance(a, tuple) for a in args[3:6]):  # the Conv modules pass all seven, their sizes as tuples

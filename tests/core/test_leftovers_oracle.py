@@ -235,3 +235,111 @@ def test_inplace_bitwise_ops_check_the_cast_first_as_torchs(torch):
                         seen.append((type(e).__name__, str(e)))
         results.append(seen)
     assert results[1] == results[0]
+
+
+_SIZE_FORMS = [2, [2], (2,), [], (), None, [2, 2], [2, 1], (2, 2, 2), [1, 2, 2], 2.0, [2.0], [2, 2.0], True, "2",
+               "tensor(2)", "[tensor(2)]"]
+
+
+def _size_form(lib, form):
+    return {"tensor(2)": lib.tensor(2), "[tensor(2)]": [lib.tensor(2)]}.get(form, form) if isinstance(form, str) \
+        else form
+
+
+def _size_calls(lib):
+    """(label, call) for each pooling, adaptive pooling, unpooling, convolution and norm taking each size form."""
+    F = lib.nn.functional
+    calls = []
+    for d in (1, 2, 3):
+        x = lib.arange(2.0 * 6 ** d).reshape(1, 2, *[6] * d)
+        for name in ("max_pool", "avg_pool", "lp_pool"):
+            f = getattr(F, f"{name}{d}d")
+            pre = (x, 2) if name == "lp_pool" else (x,)
+            for i, arg in enumerate(("kernel_size", "stride", "padding", "dilation")):
+                if name != "max_pool" and arg == "dilation" or name == "lp_pool" and arg == "padding":
+                    continue
+                base = [2, 2, 0, 1][:i]
+                calls += [(f"{name}{d}d {arg}={v!r}",
+                           lambda f=f, pre=pre, base=base, v=v: f(*pre, *base, _size_form(lib, v)))
+                          for v in _SIZE_FORMS]
+        for name in ("adaptive_max_pool", "adaptive_avg_pool"):
+            f = getattr(F, f"{name}{d}d")
+            calls += [(f"{name}{d}d {v!r}", lambda f=f, x=x, v=v: f(x, _size_form(lib, v)))
+                      for v in _SIZE_FORMS + [[None, 2], (2, None), [None], [None] * 5]]
+        pooled, idx = getattr(F, f"max_pool{d}d")(x, 2, return_indices=True)
+        unpool = getattr(F, f"max_unpool{d}d")
+        calls += [(f"max_unpool{d}d kernel_size={v!r}", lambda u=unpool, p=pooled, i=idx, v=v: u(p, i, _size_form(
+            lib, v))) for v in _SIZE_FORMS if v != "[tensor(2)]"]
+        calls.append((f"max_unpool{d}d stride=[]", lambda u=unpool, p=pooled, i=idx: u(p, i, 2, stride=[])))
+        conv, w = getattr(F, f"conv{d}d"), lib.ones(3, 2, *[1] * d)
+        for i, arg in enumerate(("stride", "padding", "dilation")):
+            calls += [(f"conv{d}d {arg}={v!r}", lambda c=conv, x=x, w=w, i=i, v=v: c(x, w, None, *[1, 0, 1][:i], v))
+                      for v in (2, [2], 2.0, [2.0], True, "2")]
+    x = lib.arange(128.0).reshape(1, 2, 8, 8)
+    for v in _SIZE_FORMS + [8, [8], (8,), lib.Size([8]), (8, 8)]:
+        calls += [(f"layer_norm {v!r}", lambda v=v: F.layer_norm(x, _size_form(lib, v))),
+                  (f"rms_norm {v!r}", lambda v=v: F.rms_norm(x, _size_form(lib, v)))]
+    for v in _SIZE_FORMS:
+        calls += [(f"unfold {v!r}", lambda v=v: F.unfold(x, _size_form(lib, v))),
+                  (f"fold {v!r}", lambda v=v: F.fold(lib.ones(1, 8, 9), 4, _size_form(lib, v))),
+                  (f"interpolate size={v!r}", lambda v=v: F.interpolate(x, size=_size_form(lib, v))),
+                  (f"interpolate scale_factor={v!r}", lambda v=v: F.interpolate(x, scale_factor=_size_form(lib, v))),
+                  (f"pixel_shuffle {v!r}", lambda v=v: F.pixel_shuffle(lib.ones(1, 4, 2, 2), _size_form(lib, v))),
+                  (f"MaxPool1d stride={v!r}", lambda v=v: lib.nn.MaxPool1d(2, _size_form(lib, v))(x[0])),
+                  (f"AvgPool1d stride={v!r}", lambda v=v: lib.nn.AvgPool1d(2, _size_form(lib, v))(x[0])),
+                  (f"AdaptiveAvgPool2d {v!r}", lambda v=v: lib.nn.AdaptiveAvgPool2d(_size_form(lib, v))(x)),
+                  (f"LPPool2d {v!r}", lambda v=v: lib.nn.LPPool2d(2, _size_form(lib, v))(x))]
+    return calls
+
+
+def _size_outcome(call):
+    try:
+        result = call()
+    except Exception as e:  # (the error's type is what is compared)
+        return type(e).__name__
+    return tuple((result[0] if isinstance(result, tuple) else result).shape)
+
+
+def test_size_arguments_parse_as_torchs(torch):
+    """Every pooling (max, avg, lp; 1-d to 3-d), adaptive pooling, unpooling, convolution, layer/rms norm, unfold,
+    fold, interpolate and pixel_shuffle takes the size forms torch's argument parser and Python wrappers take (an
+    empty stride is the kernel size, an integer tensor an int) and refuses the others with torch's error type (a
+    float, bool or str size: TypeError; ``F.layer_norm(x, 8)``: TypeError; a list of the wrong length: its
+    RuntimeError, or Python's ValueError/IndexError where torch's wrapper unpacks or indexes it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = [(label, _size_outcome(call)) for label, call in _size_calls(torch)]
+        ours = [(label, _size_outcome(call)) for label, call in _size_calls(core)]
+    assert len(ours) > 600
+    assert [o for o, t in zip(ours, theirs) if o != t] == []
+
+
+@pytest.mark.parametrize("call", [
+    "F.max_pool1d(x1, 2, stride=[])", "F.avg_pool1d(x1, 2, stride=())", "F.max_pool1d(x1, [2, 2])",
+    "F.max_pool1d(x1, 2, [1, 1])", "F.max_pool1d(x1, 2, 1, [])", "F.avg_pool1d(x1, [2, 2])",
+    "F.avg_pool1d(x1, 2, padding=[])", "F.max_pool2d(x2, [2, 2, 2])", "F.avg_pool2d(x2, 2, [1, 1, 1])",
+    "F.max_pool2d(x2, 2, dilation=[1, 1, 1])", "F.max_pool3d(x3, [2, 2])", "F.avg_pool3d(x3, 2, padding=[1, 1])",
+    "F.max_pool3d(x3, 2, stride=[1, 1])", "F.max_pool2d(x2, 2.0)", "F.max_pool2d(x2, 2, [2.0])",
+    "F.max_pool2d(x2, [2, 2.0])", "F.max_pool2d(x2, True)", "F.layer_norm(x2, 8)", "F.rms_norm(x2, 8)",
+    "F.layer_norm(x2, [8.0])", "F.adaptive_avg_pool2d(x2, [2])", "F.adaptive_avg_pool3d(x3, [2])",
+    "F.adaptive_max_pool2d(x2, [2])", "F.adaptive_avg_pool1d(x1, [2, 2])", "F.adaptive_max_pool1d(x1, None)",
+    "F.adaptive_avg_pool2d(x2, 2.0)", "F.adaptive_avg_pool2d(x2, [None] * 5)", "F.unfold(x2, [2])",
+    "F.unfold(x2, 2.0)", "F.fold(torch.ones(1, 8, 9), [4], 2)", "F.pixel_shuffle(x2, 2.0)",
+    "F.max_unpool2d(*F.max_pool2d(x2, 2, return_indices=True), [2])",
+    "F.max_unpool3d(*F.max_pool3d(x3, 2, return_indices=True), 2, padding=[0, 0, 0, 0])",
+    "F.lp_pool2d(x2, 2, [2])", "F.lp_pool2d(x2, float('inf'), 2)",
+    "F.lp_pool1d(x1, -float('inf'), 3, 2)"])
+def test_size_argument_results_and_messages_as_torchs(torch, call):
+    """The same values, or the same error type and message, as torch's."""
+    results = []
+    for lib in (torch, core):
+        scope = {"torch": lib, "F": lib.nn.functional, "x1": lib.arange(16.0).reshape(2, 8).sin(),
+                 "x2": lib.arange(128.0).reshape(1, 2, 8, 8).cos(), "x3": lib.arange(432.0).reshape(2, 6, 6, 6).sin()}
+        try:
+            results.append(to_numpy(eval(call, scope)))
+        except Exception as e:  # (the error is what is compared)
+            results.append((type(e).__name__, str(e)))
+    if isinstance(results[0], tuple):
+        assert results[1] == results[0]
+    else:
+        np.testing.assert_allclose(results[1], results[0], rtol=1e-6, atol=1e-6)

@@ -17,7 +17,8 @@ from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
 from core.ops._util import xp_of
 
-__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveAvgPool3D", "adaptive_bins", "check_sizes_fit"]
+__all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveAvgPool3D", "adaptive_bins", "check_sizes_fit",
+           "adaptive_output_size"]
 
 
 class Geometry:
@@ -374,3 +375,29 @@ def check_sizes_fit(input, output_size) -> None:
     """PyTorch's ``_list_with_default``: a list of output sizes needs an input of more dims (a ValueError)."""
     if isinstance(output_size, (list, tuple)) and hasattr(input, "dim") and input.dim() <= len(output_size):
         raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+
+
+def adaptive_output_size(fn: str, input, output_size, nd: int, with_default: bool = True):
+    """An adaptive pool's ``output_size`` as torch reads it: ``_list_with_default`` for the 2-d/3-d pools (a list
+    fills its Nones from the input's sizes; anything without a length but an int is Python's TypeError), then the
+    op's ``int[]`` parser (floats, bools, strs refused), then its length: ``nd`` ints, or one int repeated."""
+    from core._arg_types import require_int_list
+    from core._tensor import Tensor
+
+    if with_default and not isinstance(output_size, int):
+        if isinstance(output_size, Tensor) and output_size.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        if not hasattr(output_size, "__len__"):
+            raise TypeError(f"object of type '{type(output_size).__name__}' has no len()")
+        check_sizes_fit(input, output_size)
+        output_size = [v if v is not None else d
+                       for v, d in zip(output_size, input.shape[input.ndim - len(output_size):])]
+    size = require_int_list(fn, "output_size", 2, output_size)
+    if isinstance(size, int):
+        return (size,) * nd
+    if len(size) != nd:
+        if nd == 1:
+            raise RuntimeError(f"{fn}() argument 'output_size' should contain one int (got {len(size)})")
+        raise RuntimeError(f"{fn}(): internal error: output_size.size() must be {nd}" if "max" in fn
+                           else f"{fn}: output_size must be {nd}")
+    return tuple(size)

@@ -8,6 +8,7 @@ primitives (``extra_kernels``).
 from __future__ import annotations
 
 import core
+from core._arg_types import is_index, tp_name
 from core._dtype import SCALAR_NAMES
 from core.amp import _casting as _autocast
 from core.nn.functional import extra_kernels as kernels
@@ -40,7 +41,10 @@ def prelu(input, weight):
 
 def pixel_shuffle(input, upscale_factor: int):
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
-    r = upscale_factor
+    if not is_index(upscale_factor):
+        raise TypeError("pixel_shuffle(): argument 'upscale_factor' (position 2) must be int, not "
+                        f"{tp_name(upscale_factor)}")
+    r = int(upscale_factor)
     if input.dim() < 3:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
                            f"{input.dim()} dimension(s)")
@@ -53,7 +57,10 @@ def pixel_shuffle(input, upscale_factor: int):
 
 def pixel_unshuffle(input, downscale_factor: int):
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
-    r = downscale_factor
+    if not is_index(downscale_factor):
+        raise TypeError("pixel_unshuffle(): argument 'downscale_factor' (position 2) must be int, not "
+                        f"{tp_name(downscale_factor)}")
+    r = int(downscale_factor)
     if input.dim() < 3:
         raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
                            f"{input.dim()} dimension(s)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import core
+from core._arg_types import require_int_list
 from core._tensor import Tensor
 from core._warn_once import warn_once
 from core.autograd.function import note_untracked
@@ -84,12 +85,14 @@ def _normalized_shape(input: Tensor, normalized_shape, weight, bias, star: str =
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
+    normalized_shape = require_int_list("layer_norm", "normalized_shape", 2, normalized_shape, single=False)
     k = len(_normalized_shape(input, normalized_shape, weight, bias))
     _check_mixed_dtypes(input, weight, bias)
     return NativeLayerNorm.apply(input, weight, bias, k=k, eps=eps)
 
 
 def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
+    normalized_shape = require_int_list("rms_norm", "normalized_shape", 2, normalized_shape, single=False)
     shape = _normalized_shape(input, normalized_shape, weight, None, star="*")  # (PyTorch's message: "[*2, 3]")
     dims = tuple(range(input.ndim - len(shape), input.ndim))
     # NOTE: PyTorch's composite upcasts bfloat16/float16 to float32 (its eps default is float32's too) and rounds

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core._arg_types import require_tensors
+from core._arg_types import require_int_list, require_tensors
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor, new_tensor
 from core.nn.functional._pool import (
@@ -10,7 +10,7 @@ from core.nn.functional._pool import (
     AvgPool,
     Geometry,
     MaxPool,
-    check_sizes_fit,
+    adaptive_output_size,
     divisor_map,
     indices_of,
 )
@@ -30,10 +30,18 @@ def _as4d(input: Tensor, name: str):
     return input, False
 
 
-def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode) -> Geometry:
-    k = pair(kernel_size, 2, "kernel_size")
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else pair(stride, 2, "stride")
-    p, d = pair(padding, 2, "padding"), pair(dilation, 2, "dilation")
+def _two(fn: str, name: str, value, kind: str = "be either") -> tuple:
+    """A 2-d pooling's size as two ints (one int repeated), else PyTorch's RuntimeError for that argument."""
+    if isinstance(value, (list, tuple)) and len(value) not in (1, 2):
+        raise RuntimeError(f"{fn}: {name} must {kind} a single int, or a tuple of two ints")
+    return pair(value, 2, name)
+
+
+def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode, fn: str = "max_pool2d") -> Geometry:
+    k = _two(fn, "kernel_size", kernel_size, "either be")
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else \
+        _two(fn, "stride", stride, "either be omitted,")
+    p, d = _two(fn, "padding", padding, "either be"), _two(fn, "dilation", dilation)
     for i in range(2):
         if p[i] < 0:
             raise RuntimeError(f"pad must be non-negative, but got pad: {p[i]}")
@@ -49,7 +57,10 @@ def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode) -> G
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    require_tensors("max_pool2d_with_indices" if return_indices else "max_pool2d", input=(1, input))
+    fn = "max_pool2d_with_indices" if return_indices else "max_pool2d"
+    require_tensors(fn, input=(1, input))
+    kernel_size, stride, padding, dilation = _sizes(fn, ("kernel_size", "stride", "padding", "dilation"),
+                                                    (kernel_size, stride, padding, dilation))
     if input.is_quantized and not return_indices:  # (a converted model's MaxPool2d: the integers' maximum)
         from core._quantized_ops import quantized_max_pool2d
 
@@ -76,10 +87,12 @@ def _argmax(x: Tensor, geo: Geometry):
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     require_tensors("avg_pool2d", input=(1, input))
+    kernel_size, stride, padding = _sizes("avg_pool2d", ("kernel_size", "stride", "padding"),
+                                          (kernel_size, stride, padding))
     x, unbatched = _as4d(input, "")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    geo = _geometry(x, kernel_size, stride, padding, 1, ceil_mode)
+    geo = _geometry(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
     div = divisor_map(geo, count_include_pad, divisor_override, xp_of(x._data))
     if not isinstance(div, int):
         div = div.astype(x._data.dtype) if x.is_floating_point() else div
@@ -92,11 +105,8 @@ def adaptive_avg_pool2d(input, output_size):
         from core._quantized_ops import quantized_adaptive_avg_pool2d
 
         return quantized_adaptive_avg_pool2d(input, output_size)
-    check_sizes_fit(input, output_size)
+    oh, ow = adaptive_output_size("adaptive_avg_pool2d", input, output_size, 2)
     x, _ = _as4d(input, "adaptive_avg_pool2d")
-    size = pair(output_size, 2, "output_size") if not isinstance(output_size, (list, tuple)) or \
-        None not in output_size else output_size
-    oh, ow = (x.shape[2] if size[0] is None else size[0]), (x.shape[3] if size[1] is None else size[1])
     if oh < 0 or ow < 0:
         raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
                            f"received {{{oh}, {ow}}}")
@@ -118,34 +128,70 @@ def _pool1d(fn, input, *args, **kwargs):
     return out.squeeze(-2)
 
 
+def _sizes(fn: str, names: tuple, values: tuple) -> list:
+    """The size arguments (from position 2) as PyTorch's parser reads them: ints or lists of ints, else its
+    TypeError; None stays None."""
+    return [None if v is None else require_int_list(fn, name, i + 2, v)
+            for i, (name, v) in enumerate(zip(names, values))]
+
+
+def _single(value, empty_ok: bool, refusal):
+    """A 1-d pooling's size as one int: an int or a one-element list; an empty one (a stride) is None, meaning the
+    kernel size; any other length raises ``refusal(len)``."""
+    if value is None or isinstance(value, int):
+        return value
+    if not value and empty_ok:
+        return None
+    if len(value) != 1:
+        raise RuntimeError(refusal(len(value)))
+    return value[0]
+
+
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    require_tensors("max_pool1d_with_indices" if return_indices else "max_pool1d", input=(1, input))
+    fn = "max_pool1d_with_indices" if return_indices else "max_pool1d"
+    require_tensors(fn, input=(1, input))
+    kernel_size, stride, padding, dilation = _sizes(fn, ("kernel_size", "stride", "padding", "dilation"),
+                                                    (kernel_size, stride, padding, dilation))
     if not return_indices:  # (with indices, max_pool2d's checks speak, as in PyTorch)
-        _check_max_pool1d(input, kernel_size, stride, dilation)
-    if pair(padding, 1)[0] < 0:
-        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {pair(padding, 1)[0]}")
-    one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
-    return _pool1d(max_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]),
-                   (1, pair(dilation, 1)[0]), ceil_mode, return_indices)
+        _check_max_pool1d(input, kernel_size, stride, padding, dilation)
+    k = _single(kernel_size, False, lambda n: f"expected kernel_size to be a single int, got {n} values")
+    s = _single(stride, True, lambda n: f"expected stride to be a single int, got {n} values")
+    p = _single(padding, False, lambda n: f"expected padding to be a single int, got {n} values")
+    d = _single(dilation, False, lambda n: f"expected dilation to be a single int, got {n} values")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    return _pool1d(max_pool2d, input, (1, k), None if s is None else (1, s), (0, p), (1, d), ceil_mode,
+                   return_indices)
 
 
-def _check_max_pool1d(input, kernel_size, stride, dilation) -> None:
-    """PyTorch's ``max_pool1d`` checks: a (C, L) or (N, C, L) input with C, L > 0, sizes greater than zero."""
+def _check_max_pool1d(input, kernel_size, stride, padding, dilation) -> None:
+    """PyTorch's ``max_pool1d`` checks: a (C, L) or (N, C, L) input with C, L > 0, one size each (an empty stride
+    too), sizes greater than zero."""
     if input.ndim not in (2, 3) or 0 in input.shape[-2:]:
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
                            f"input, but got:{list(input.shape)}")
+    for name, value, kind in (("kernel_size", kernel_size, "an int, list of ints or tuple of ints"),
+                              ("stride", stride, "None, an int, list of ints, or tuple of ints"),
+                              ("padding", padding, "an int, list of ints, or tuple of ints"),
+                              ("dilation", dilation, "an int, list of ints or tuple of ints")):
+        _single(value, name == "stride", lambda n, name=name, kind=kind:
+                f"max_pool1d() {name} must be {kind} of size 1 but got size {n}")
     for name, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation)):
-        v = None if value is None or value == [] or value == () else pair(value, 1)[0]
+        v = _single(value, True, None)
         if v is not None and v <= 0:
             raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {v}")
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     require_tensors("avg_pool1d", input=(1, input))
-    one = lambda v: None if v is None else (1, v if isinstance(v, int) else v[0])  # noqa: E731
-    return _pool1d(avg_pool2d, input, one(kernel_size), one(stride), (0, pair(padding, 1)[0]), ceil_mode,
-                   count_include_pad)
+    kernel_size, stride, padding = _sizes("avg_pool1d", ("kernel_size", "stride", "padding"),
+                                          (kernel_size, stride, padding))
+    k, s, p = (_single(v, name == "stride", lambda n, name=name: f"avg_pool1d() argument '{name}' should contain "
+                       f"one int (got {n})")
+               for name, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding)))
+    return _pool1d(avg_pool2d, input, (1, k), None if s is None else (1, s), (0, p), ceil_mode, count_include_pad)
 
 
 def adaptive_avg_pool1d(input, output_size):
-    return _pool1d(adaptive_avg_pool2d, input, (1, pair(output_size, 1)[0]))
+    size = adaptive_output_size("adaptive_avg_pool1d", input, output_size, 1, with_default=False)[0]
+    return _pool1d(adaptive_avg_pool2d, input, (1, size))

@@ -11,7 +11,7 @@ import numpy as np
 
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.nn.functional._pool import check_sizes_fit
+from core.nn.functional._pool import adaptive_output_size
 from core.nn.functional.sliding import _windows, adaptive_max_pool_with_indices, scatter_to_maxima, window_max
 from core.ops._util import xp_of
 
@@ -56,11 +56,11 @@ def _output_size(output_size, in_size):
 
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = True):
+    output_size = adaptive_output_size("adaptive_max_pool3d", input, output_size, 3)
     return adaptive_max_pool_with_indices(AdaptiveMaxPool3d, input, output_size, 3, _output_size)
 
 
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
     """Max over PyTorch's adaptive 3-D windows; ``return_indices`` adds each maximum's flat D*H*W position."""
-    check_sizes_fit(input, output_size)
     out, idx = adaptive_max_pool3d_with_indices(input, output_size)
     return (out, idx) if return_indices else out

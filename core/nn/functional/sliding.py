@@ -7,12 +7,15 @@ Unbatched (3-d) inputs are handled inside the primitives, so ``grad_fn`` is PyTo
 
 from __future__ import annotations
 
+import collections.abc
+
 import numpy as np
 
+from core._arg_types import require_int_list
 from core._factories import zeros
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
-from core.nn.functional._pool import Geometry, check_sizes_fit
+from core.nn.functional._pool import Geometry, adaptive_output_size
 from core.nn.functional.conv import pair
 from core.ops._util import xp_of
 from core.ops.scatter import scatter_add
@@ -63,9 +66,21 @@ class Col2Im(Function):
         return Im2Col.apply(g, geo=ctx.geo)
 
 
-def _options(kernel_size, dilation, padding, stride):
-    return (pair(kernel_size, 2, "kernel_size"), pair(dilation, 2, "dilation"), pair(padding, 2, "padding"),
-            pair(stride, 2, "stride"))
+def _pair(value) -> tuple:
+    """``torch.nn.modules.utils._pair``: an iterable as a tuple, anything else twice."""
+    return tuple(value) if isinstance(value, collections.abc.Iterable) else (value, value)
+
+
+def _options(fn: str, first: int, **sizes) -> list:
+    """unfold's/fold's sizes as torch's: each through ``_pair`` (an int repeated, an iterable as it is), then
+    ``fn``'s (``im2col``/``col2im``) parser and its length check, in order, from position ``first``."""
+    out = []
+    for position, (name, value) in enumerate(sizes.items(), first):
+        value = require_int_list(fn, name, position, list(_pair(value)))
+        if len(value) != 2:
+            raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(value)}")
+        out.append(tuple(value))
+    return out
 
 
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
@@ -76,7 +91,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     if input.ndim > 4:
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
                            f"dimensions for input, but got: {list(input.shape)}")
-    k, d, p, s = _options(kernel_size, dilation, padding, stride)
+    k, d, p, s = _options("im2col", 2, kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
     geo = Geometry(tuple(input.shape[-2:]), k, s, p, d, False)
     if min(geo.out_hw) < 1:
         blocks = tuple((input.shape[-2 + i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2))
@@ -91,8 +106,8 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     if input.ndim not in (2, 3):
         raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
                                   f"(got {input.ndim}D)")
-    k, d, p, s = _options(kernel_size, dilation, padding, stride)
-    out_hw = pair(output_size, 2, "output_size")
+    out_hw, k, d, p, s = _options("col2im", 2, output_size=output_size, kernel_size=kernel_size, dilation=dilation,
+                                  padding=padding, stride=stride)
     channels, length = input.shape[-2:]
     if channels % (k[0] * k[1]):
         raise RuntimeError(f"Expected size of input's dimension {input.ndim - 2} to be divisible by the product of "
@@ -190,12 +205,12 @@ def _adaptive_size(output_size, in_hw):
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = True):
+    output_size = adaptive_output_size("adaptive_max_pool2d", input, output_size, 2)
     return adaptive_max_pool_with_indices(AdaptiveMaxPool2d, input, output_size, 2, _adaptive_size)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
     """Max over PyTorch's adaptive windows; ``return_indices`` adds the flat H*W position of each maximum."""
-    check_sizes_fit(input, output_size)
     out, idx = adaptive_max_pool2d_with_indices(input, output_size)
     return (out, idx) if return_indices else out
 
@@ -204,10 +219,7 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices:
     if input.ndim not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
                            f"'self' (while checking arguments for adaptive_max_pool1d)")
-    if isinstance(output_size, (tuple, list)) and len(output_size) != 1:
-        raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got "
-                           f"{len(output_size)})")
-    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
+    size = adaptive_output_size("adaptive_max_pool1d", input, output_size, 1, with_default=False)[0]
     out, idx = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, size))
     return out.squeeze(-2), idx.squeeze(-2)
 

@@ -222,6 +222,20 @@ def _is_integer(x):
         (hasattr(x, "is_floating_point") and not x.is_floating_point())
 
 
+def _parser_error(input, size, scales) -> TypeError:
+    """The TypeError of torch's upsample op (``upsample_nearest2d``...) for sizes that are not ints or scales that
+    are not numbers: its first line, the types as its parser lists them."""
+    def described(v):
+        return "NoneType" if v is None else f"list of [{', '.join(type(x).__name__ for x in v)}]"
+
+    name = f"upsample_nearest{input.ndim - 2}d"
+    return TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                     f"{'NoneType' if size is None else 'list'}, {'NoneType' if scales is None else 'list'}), but "
+                     f"expected one of:\n * (Tensor input, tuple of ints output_size, tuple of floats scale_factors)\n"
+                     f"      didn't match because some of the arguments have invalid types: (Tensor, "
+                     f"!{described(size)}!, !{described(scales)}!)\n")
+
+
 def _sizes(input, size, scale_factor, recompute_scale_factor, area):
     """(output sizes, scales) per spatial axis, with PyTorch's checks."""
     dim, spatial = input.ndim - 2, list(input.shape[2:])
@@ -240,6 +254,8 @@ def _sizes(input, size, scale_factor, recompute_scale_factor, area):
                 raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
                                 f"int], but got size with types {[type(s) for s in size]}")
             return [int(s) for s in size], [None] * dim
+        if not _is_integer(size):  # (torch repeats it into a list its upsample op's parser refuses)
+            raise _parser_error(input, [size] * dim, None)
         return [int(size)] * dim, [None] * dim
     if scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
@@ -249,9 +265,12 @@ def _sizes(input, size, scale_factor, recompute_scale_factor, area):
                              f"with spatial dimensions of {spatial} and scale_factor of shape {scale_factor}. Please "
                              "provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, "
                              "...,sK) format.")
-        scales = [float(s) for s in scale_factor]
+        scales = scale_factor
     else:
-        scales = [float(scale_factor)] * dim
+        scales = [scale_factor] * dim
+    if not all(isinstance(s, (int, float, np.integer, np.floating)) for s in scales):  # (a bool is a number)
+        raise _parser_error(input, None, list(scales))
+    scales = [float(s) for s in scales]
     out = [math.floor(n * s) for n, s in zip(spatial, scales)]
     return out, ([None] * dim if recompute_scale_factor or area else scales)
 

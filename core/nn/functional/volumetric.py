@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 import core
-from core._arg_types import conv_arguments_error
+from core._arg_types import conv_arguments_error, require_int_list
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.nn.functional._pool import AdaptiveAvgPool3D
+from core.nn.functional._pool import AdaptiveAvgPool3D, adaptive_output_size
 from core.nn.functional.conv import _check_dtypes, pair
 from core.nn.functional.misc import _channel_dropout
 from core.nn.functional.sliding import scatter_to_maxima, window_max
@@ -125,10 +125,19 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return out.squeeze(0) if unbatched else out
 
 
-def _pool_geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode):
-    k = pair(kernel_size, 3, "kernel_size")
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else pair(stride, 3, "stride")
-    p, d = pair(padding, 3, "padding"), pair(dilation, 3, "dilation")
+def _three(fn: str, name: str, value) -> tuple:
+    """A 3-d pooling's size as three ints (one int repeated), else PyTorch's RuntimeError in its words."""
+    if isinstance(value, (list, tuple)) and len(value) not in (1, 3):
+        kind = ("must be" if fn == "avg_pool3d" else "must be either" if name == "dilation" else "must either be")
+        omitted = " omitted," if name == "stride" else ""
+        raise RuntimeError(f"{fn}: {name} {kind}{omitted} a single int, or a tuple of three ints")
+    return pair(value, 3, name)
+
+
+def _pool_geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode, fn: str = "max_pool3d"):
+    k = _three(fn, "kernel_size", kernel_size)
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else _three(fn, "stride", stride)
+    p, d = _three(fn, "padding", padding), _three(fn, "dilation", dilation)
     out, extra = [], []
     for i in range(3):
         eff = d[i] * (k[i] - 1) + 1
@@ -190,7 +199,16 @@ class MaxPool3D(Function):
         return scatter_to_maxima(g, ctx.idx, ctx.in_shape, 3)
 
 
+def _sizes(fn: str, names: tuple, values: tuple) -> list:
+    """The size arguments (from position 2) as PyTorch's parser reads them, else its TypeError."""
+    return [None if v is None else require_int_list(fn, name, i + 2, v)
+            for i, (name, v) in enumerate(zip(names, values))]
+
+
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    kernel_size, stride, padding, dilation = _sizes(
+        "max_pool3d_with_indices" if return_indices else "max_pool3d", ("kernel_size", "stride", "padding", "dilation"),
+        (kernel_size, stride, padding, dilation))
     x, unbatched = _as5d(input)
     geo = _pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
     fill = -float("inf") if x.is_floating_point() else float(core.iinfo(x.dtype).min)
@@ -217,10 +235,12 @@ def _flat_indices(arg, geo, dhw):
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
+    kernel_size, stride, padding = _sizes("avg_pool3d", ("kernel_size", "stride", "padding"),
+                                          (kernel_size, stride, padding))
     x, unbatched = _as5d(input)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    geo = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode)
+    geo = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool3d")
     total = _windows(x, geo, 0.0).sum(-1)
     if not x.is_floating_point():  # integers divide as PyTorch's kernel does, in C++ integer arithmetic
         def divide(a, b):
@@ -244,7 +264,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 def adaptive_avg_pool3d(input, output_size):
     """The average of each adaptive window of the last three dims (``AdaptiveAvgPool3D``, PyTorch's kernel's sums
     and divisions); a 1x1x1 output is the mean over them, as PyTorch takes it."""
-    size = _output_size_3d(input, output_size)
+    size = adaptive_output_size("adaptive_avg_pool3d", input, output_size, 3)
     if input.ndim not in (4, 5):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
     if len(size) != 3:
@@ -262,19 +282,6 @@ def adaptive_avg_pool3d(input, output_size):
         name = input.dtype.name
         raise NotImplementedError(f"\"adaptive_avg_pool3d_cpu\" not implemented for '{SCALAR_NAMES.get(name, name)}'")
     return AdaptiveAvgPool3D.apply(input, out_hw=tuple(size))
-
-
-def _output_size_3d(input, output_size):
-    """PyTorch's ``_list_with_default``: an int is every size, ``None`` keeps the input's."""
-    if not isinstance(output_size, (list, tuple)):
-        return (output_size,) * 3
-    if input.ndim <= len(output_size):
-        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-    for pos, o in enumerate(output_size):
-        if o is not None and not isinstance(o, int):
-            raise TypeError("adaptive_avg_pool3d(): argument 'output_size' (position 2) must be tuple of ints, but "
-                            f"found element of type {type(o).__name__} at pos {pos}")
-    return [n if o is None else o for o, n in zip(output_size, input.shape[-len(output_size):])]
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

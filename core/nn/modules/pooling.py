@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from core.nn import functional as F
-from core.nn.functional.conv import pair
 from core.nn.module import Module
 from core.nn.modules.activation import current
+from core.nn.modules.utils import _single
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"]
 
@@ -45,9 +45,9 @@ class AvgPool1d(Module):
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True):
         super().__init__()
-        self.kernel_size = pair(kernel_size, 1)
-        self.stride = pair(stride if stride is not None else kernel_size, 1)
-        self.padding = pair(padding, 1)
+        self.kernel_size = _single(kernel_size)  # (torch's: an iterable as a tuple, F.avg_pool1d checks the rest)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
 
     def forward(self, input):
