@@ -256,8 +256,27 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
         identity = eye(n, dtype=A.dtype, device=A.device)
         T = T * (1 - identity) + identity
     if not left:
-        return _mT(solve(_mT(T), _mT(B)))
-    return solve(T, B)
+        return _mT(_solve_triangular(_mT(T), _mT(B), not upper))
+    return _solve_triangular(T, B, upper)
+
+
+def _solve_triangular(T, B, upper):
+    """PyTorch's triangular solve (BLAS trsm) never checks the diagonal: a zero there gives inf and nan (kornia's
+    RANSAC solves with the LU factors of singular minimal samples and drops those models); the LU solve refuses
+    such a matrix, so then the rows are substituted one at a time (with autograd, as trsm's backward)."""
+    try:
+        return solve(T, B)
+    except _LinAlgError:
+        pass
+    n = T.shape[-1]
+    rows: list = [None] * n
+    for i in (range(n - 1, -1, -1) if upper else range(n)):
+        known = slice(i + 1, n) if upper else slice(0, i)
+        acc = B[..., i:i + 1, :]
+        if known.start != known.stop:
+            acc = acc - matmul(T[..., i:i + 1, known], cat(rows[known], dim=-2))
+        rows[i] = acc / T[..., i:i + 1, i:i + 1]
+    return cat(rows, dim=-2)
 
 
 def tensorinv(A, ind=2):
