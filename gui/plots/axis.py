@@ -14,7 +14,7 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
 
-__all__ = ["CompactAxis", "compact_axes", "wider_spacing"]
+__all__ = ["CompactAxis", "IndexAxis", "compact_axes", "wider_spacing"]
 
 TICK_POINTS = 8
 LABEL_ROOM = 1.5  # a value label needs this many line heights of axis
@@ -51,3 +51,27 @@ class CompactAxis(pg.AxisItem):
 def compact_axes() -> dict[str, pg.AxisItem]:
     """``axisItems`` for a small plot: compact left and bottom axes."""
     return {"left": CompactAxis("left"), "bottom": CompactAxis("bottom")}
+
+
+class IndexAxis(CompactAxis):
+    """A row or column axis of a table of values: whole indices of the table only, 1, 2, 5, 10, ... apart as their
+    labels have room (a 2 x 3 tensor's axes read 0 1 and 0 1 2, not 0, 0.5, 1, 1.5 or the -2 of the empty margin a
+    square-celled table leaves). ``count``: the rows or columns the table has."""
+
+    def __init__(self, orientation: str, **kwargs: Any) -> None:
+        super().__init__(orientation, **kwargs)
+        self.count = 0
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:  # pyqtgraph override
+        span = abs(maxVal - minVal)
+        digits = len(str(max(self.count - 1, 0)))
+        room = self._line * (LABEL_ROOM if self.orientation in ("left", "right") else 0.7 * digits + 1)
+        spacing = 1.0
+        while span and spacing * size / span < room:
+            spacing = wider_spacing(spacing)
+        return [(spacing, 0.0)]
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
+        # pyqtgraph override: only the table's own indices
+        return [(spacing, [v for v in values if 0 <= v < self.count])
+                for spacing, values in super().tickValues(minVal, maxVal, size)]

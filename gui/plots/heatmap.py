@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from gui.plots.axis import IndexAxis
 
 __all__ = ["Heatmap", "tile"]
 
@@ -35,7 +38,8 @@ class Heatmap(QWidget):
         super().__init__(parent)
         self.setObjectName("heatmap")
         self.layout_widget = pg.GraphicsLayoutWidget()
-        self.plot = self.layout_widget.addPlot()
+        self.rows_axis, self.columns_axis = IndexAxis("left"), IndexAxis("bottom")
+        self.plot = self.layout_widget.addPlot(axisItems={"left": self.rows_axis, "bottom": self.columns_axis})
         self.plot.invertY(True)
         self.plot.setAspectLocked(True)
         self.image = pg.ImageItem()
@@ -49,9 +53,13 @@ class Heatmap(QWidget):
         self.data: np.ndarray | None = None
 
     def set_array(self, a: np.ndarray) -> None:
-        """Show ``a`` (2-D, or 3-D/4-D tiled); rows go down, columns across, like the printed tensor."""
+        """Show ``a`` (2-D, or 3-D/4-D tiled); rows go down, columns across, like the printed tensor, each cell
+        on its row and column index."""
         self.data = tile(np.asarray(a, dtype=np.float64))
         finite = self.data[np.isfinite(self.data)]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
         self.image.setImage(self.data.T, autoLevels=False)
+        rows, cols = self.data.shape
+        self.image.setRect(QRectF(-0.5, -0.5, cols, rows))  # each cell centred on its index: row i, column j
+        self.rows_axis.count, self.columns_axis.count = rows, cols
         self.bar.setLevels((lo, hi if hi > lo else lo + 1e-12))

@@ -1,7 +1,7 @@
 """The third pass by hand (a newcomer and a teacher preparing a class): code to graph, training, files and the
 Inspector, driven as they drove them, with real clicks and keys on the real widgets of a shown window."""
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QTreeWidget, QWidget
@@ -222,4 +222,28 @@ def test_the_values_the_canvas_shows_typed_back_into_a_tensor_field_are_taken(wi
     qtbot.waitUntil(lambda: w.graph.nodes["n2"].params["tensor"] == [0.5, -0.5])
     click_toolbar(w, "forward")
     qtbot.waitUntil(lambda: w.scene.node_items["n2"].painted_value.startswith("[ 0.5000, -0.5000]"))
+    w.undo_stack.setClean()
+
+
+def test_the_inspectors_colour_table_numbers_rows_and_columns_by_whole_indices(window, qtbot):
+    """A 2 x 2 value's table had axes 0, 0.5, 1, 1.5, 2 with the cells between the ticks; each cell now sits on its
+    row and column index and the ticks are whole indices."""
+    from tests.gui.real_input import click_node, click_toolbar, type_text
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")
+    qtbot.waitUntil(lambda: w.inspector.editors["tensor"].isVisible())
+    type_text(qtbot, w.inspector.editors["tensor"], "[[1., 2., 3.], [4., 5., 6.]]")
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["tensor"] == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    click_toolbar(w, "forward_step")
+    heat = w.inspector.heatmap
+    qtbot.waitUntil(lambda: heat is not None and heat.isVisible() and heat.data is not None)
+    image = heat.image
+    assert image.mapRectToParent(image.boundingRect()) == QRectF(-0.5, -0.5, 3, 2)  # cell (i, j) around (j, i)
+    for side, count in (("left", 2), ("bottom", 3)):
+        axis = heat.plot.getAxis(side)
+        low, high = sorted(axis.range)  # the rows' axis runs downwards
+        ticks = [v for _, values in axis.tickValues(low, high, axis.height() if side == "left" else axis.width())
+                 for v in values]
+        assert ticks == list(range(count))  # whole indices, each row and column, none of the margin around them
     w.undo_stack.setClean()
