@@ -1,4 +1,4 @@
-"""float32 scaled_dot_product_attention against PyTorch's CPU flash kernel, bit for bit (``_flash_cpu``).
+"""float32/float64 scaled_dot_product_attention against PyTorch's CPU flash kernel, bit for bit (``_flash_cpu``).
 
 Values and gradients are compared with ``np.array_equal`` across block boundaries (16-lane vectors, 32/64-row
 query blocks, 512-key blocks), head dims, masks, causal, grouped heads, transposed views and an explicit scale;
@@ -138,6 +138,25 @@ def test_backward_masks_gqa_and_views_bits(size):
         out.backward(lib.tensor(g))
         results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])
     assert all(np.array_equal(a, b) for a, b in zip(*results))
+
+
+@pytest.mark.parametrize("size", [(5, 5, 4), (16, 16, 8), (40, 100, 64), (64, 600, 32), (200, 300, 16)], ids=str)
+def test_float64_forward_and_backward_bits(size):
+    """float64 runs the same kernel with 8-lane vectors, SLEEF's double exp, glibc's exp and log and MKL's dgemm
+    order; its lane sums add left to right (the generic ``vec_reduce_all``)."""
+    L, S, E = size
+    q, k, v, g = (x.astype(np.float64) for x in _arrays((2, 2, L, E), (2, 2, S, E), (2, 2, S, E), (2, 2, L, E)))
+    mask = RNG.random((L, S)) > 0.2
+    for kw in ({"is_causal": True}, {"attn_mask": mask}, {"attn_mask": np.where(mask, 0.5, -np.inf)}):
+        results = []
+        for lib in (torch, core):
+            ts = [lib.tensor(x, requires_grad=True) for x in (q, k, v)]
+            out = lib.nn.functional.scaled_dot_product_attention(
+                *ts, **{key: lib.tensor(val) if key == "attn_mask" else val for key, val in kw.items()})
+            out.backward(lib.tensor(g))
+            results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])
+        assert results[1][0].dtype == np.float64
+        assert all(np.array_equal(a, b) for a, b in zip(*results)), kw
 
 
 def test_grouped_heads_node_reads_the_shared_heads():

@@ -1,6 +1,6 @@
-"""float32 ``scaled_dot_product_attention`` as PyTorch's CPU flash kernel computes it, bit for bit.
+"""float32 and float64 ``scaled_dot_product_attention`` as PyTorch's CPU flash kernel computes it, bit for bit.
 
-PyTorch (``aten/src/ATen/native/cpu/FlashAttentionKernel.cpp``) runs 4-D float32 attention without dropout through
+PyTorch (``aten/src/ATen/native/cpu/FlashAttentionKernel.cpp``) runs 4-D float attention without dropout through
 a blocked kernel, not through ``softmax(Q K^T * scale) V``; the two differ in the last bit of ~60% of the outputs.
 Per query row, over blocks of 512 keys (``_KV_SPLIT``):
 
@@ -16,18 +16,22 @@ Per query row, over blocks of 512 keys (``_KV_SPLIT``):
 5. at the end ``acc * (1 / sum)`` (a row with sum 0, every key masked, divides by 1: zeros), and the
    logsumexp ``m + logf(sum)`` (glibc's) that the backward reads.
 
+float64 takes the same steps with 8-lane vectors, SLEEF's ``expd_u10`` for the vectors (ATen's double ``exp_u20``
+is its ``exp``), glibc's ``exp`` and ``log`` for the scalars, and lane sums left to right (``_combine_lanes``).
+
 The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``). Known gaps, where a
 value can differ from torch in the last bit: a query block of one row (L = 1, or L = 32k + 1 below 192: MKL's
-gemv order), a key block of one key (S = 512k + 1), and query blocks of 2-8 rows with head dims of 32 and more
-(an MKL kernel not reproduced).
+gemv order), a key block of one key (S = 512k + 1), and short query blocks with head dims of 32 and more (an MKL
+kernel not reproduced).
 
-The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's ``expf_u10``
+The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's exp
 (``Vectorized::exp``) and accumulates ``dV += p^T dO``, ``dS = p * (dO V^T - rowsum(dO * O))``,
 ``dQ += scale dS K``, ``dK += scale dS^T Q`` block by block (``backward``), each scaled product rounded as MKL
 rounds it (alpha on the finished chain, or on an operand while packing it: ``_packs_scaled``). Grouped query heads
 (``enable_gqa``) read their shared key/value head; its gradients add up over the group's query heads in order.
 
-Arrays here are NumPy float32 (B, H, L, E) blocks; ``core.nn.functional.attention`` decides when this applies.
+Arrays here are NumPy (B, H, L, E) blocks of one dtype; ``core.nn.functional.attention`` decides when this
+applies.
 """
 
 from __future__ import annotations
@@ -82,20 +86,90 @@ def exp_u20(x: np.ndarray) -> np.ndarray:
         return res * scale * np.float32(2)
 
 
+_R_LN2_D, _L2U_D, _L2L_D = 1.442695040888963407359924681001892137426645954152985934135449406931, \
+    0.69314718055966295651160180568695068359375, 0.28235290563031577122588448175013436025525412068e-12
+_EXPD_POLY = (0.2081276378237164457e-8, 0.2511210703042288022e-7, 0.2755762628169491192e-6,
+              0.2755723402025388239e-5, 0.2480158687479686264e-4, 0.1984126989855865850e-3,
+              0.1388888888914497797e-2, 0.8333333333314938210e-2, 0.4166666666666602598e-1,
+              0.1666666666666669072e+0)
+
+
+def expd_u10(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``expd_u10`` (its ``xexp`` with FMA), what ``Vectorized<double>::exp()`` and ``exp_u20()`` give on
+    AVX-512: ``q = rint(d / ln 2)``, ``s = d - q ln 2`` in two fmas, a degree-10 polynomial by Estrin's scheme (each
+    step a double fma: ``core._fused``), three more fmas, then ``2^q`` as two exact scalings; 0 below -1000,
+    inf above 709.78."""
+    def mla(x, y, z):
+        return _fma(np, x, y, z)
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = np.where(np.isfinite(d), d, 0.0)
+        u = np.rint(finite * _R_LN2_D)
+        q = u.astype(np.int64)
+        s = mla(u, -_L2U_D, finite)
+        s = mla(u, -_L2L_D, s)
+        s2 = s * s
+        s4 = s2 * s2
+        s8 = s4 * s4
+        c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _EXPD_POLY
+        low = mla(s2, mla(s, c3, c2), mla(s, c1, c0))
+        high = mla(s2, mla(s, c7, c6), mla(s, c5, c4))
+        u = mla(s8, mla(s, c9, c8), mla(s4, high, low))
+        u = mla(u, s, 0.5)
+        u = mla(u, s, 1.0)
+        u = mla(u, s, 1.0)
+        half = q >> 1
+        u = np.ldexp(np.ldexp(u, half), q - half)
+        u = np.where(d < -1000, 0.0, u)
+        u = np.where(d > 709.78271289338399678773454114191, np.inf, u)
+        return np.where(np.isnan(d), d, u)
+
+
+class _Flavour:
+    """What the kernel's steps are for one dtype: the vector width (64-byte AVX-512 registers), the vector exp,
+    the scalar exp (``std::exp``: glibc's), ``std::log`` and the vectorised ``exp`` of the backward."""
+
+    def __init__(self, dtype):
+        self.dtype = np.dtype(dtype)
+        self.lanes = 64 // self.dtype.itemsize
+        if self.dtype == _F32:
+            self.vec_exp, self.backward_exp = exp_u20, expf_u10
+            self.tail_exp = _float32_exp  # (measured: correctly rounded)
+            self.scalar_exp, self.log = glibc_expf, glibc_logf
+        else:
+            self.vec_exp = self.backward_exp = expd_u10
+            self.tail_exp = self.scalar_exp = _libm.exp
+            self.log = _libm.log
+
+
+def _float32_exp(x: np.ndarray) -> np.ndarray:
+    return _libm.exp(x.astype(_F64)).astype(_F32)
+
+
+_FLAVOURS = {}
+
+
+def _flavour(dtype) -> _Flavour:
+    dtype = np.dtype(dtype)
+    if dtype not in _FLAVOURS:
+        _FLAVOURS[dtype] = _Flavour(dtype)
+    return _FLAVOURS[dtype]
+
+
 def _fortran_stack(a: np.ndarray) -> np.ndarray:
     """``a`` (..., m, k) with each matrix laid out column-major (the layout whose OpenBLAS kernel sums as MKL's)."""
     return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
 
 
 def _chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b`` with each element one chain of float32 fused multiply-adds in k order, from +0.
+    """``a @ b`` with each element one chain of fused multiply-adds in k order, from +0 (float32 or float64).
 
-    NOTE: OpenBLAS's sgemm kernel computes exactly that when ``a`` is column-major and ``b`` row-major and
+    NOTE: OpenBLAS's sgemm/dgemm kernel computes exactly that when ``a`` is column-major and ``b`` row-major and
     both sides have two or more rows/columns (checked against a Python fma chain on ~700 shapes); a single row or
     column takes its gemv kernel, which sums otherwise, so such a side is padded to two."""
     m, n = a.shape[-2], b.shape[-1]
     if a.shape[-1] == 0:
-        return np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (m, n), _F32)
+        return np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (m, n), a.dtype)
     if m == 1:
         a = np.concatenate([a, np.zeros_like(a)], -2)
     if n == 1:
@@ -105,10 +179,10 @@ def _chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None) -> np.ndarray:
-    """``a @ b`` (+ ``c``: beta 1) of float32 stacks, rounded as MKL's ``sgemm`` rounds the kernel's block
-    products: per element an fma chain over k (``_chain``), added to ``c``; an inner dim over 384 in parts of
-    ``ceil(k / parts)``, each part's chain added to the result in turn (measured: k = 385..512 splits in two
-    halves, the first the larger, and with beta 1 ``(c + part1) + part2``)."""
+    """``a @ b`` (+ ``c``: beta 1) of float32 (or float64) stacks, rounded as MKL's ``sgemm`` (``dgemm``) rounds
+    the kernel's block products: per element an fma chain over k (``_chain``), added to ``c``; an inner dim over
+    384 in parts of ``ceil(k / parts)``, each part's chain added to the result in turn (measured, both dtypes:
+    k = 385..512 splits in two halves, the first the larger, and with beta 1 ``(c + part1) + part2``)."""
     k = a.shape[-1]
     parts = max(1, -(-k // _K_BLOCK))
     size = max(1, -(-k // parts))
@@ -167,7 +241,7 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     scaled_k = None
     for m in range(0, L, q_split):
         rows = min(q_split, L - m)
-        if _lane_kernel(rows, kv, head):
+        if q.dtype == _F32 and _lane_kernel(rows, kv, head):
             part = _lane_dot(q[..., m:m + rows, :], k_t)
             out[..., m:m + rows, :] = part if alpha is None else part * alpha
         elif alpha is not None and _packs_scaled(kv, rows, head, True):
@@ -177,37 +251,33 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     return out
 
 
-def _row_sum(e: np.ndarray) -> np.ndarray:
-    """Sums of ``e``'s rows as ``_exp_reduce_sum_fusion_kernel`` adds them: the whole 16-wide chunks into 16
-    lane accumulators, the lanes combined as a tree, then the remaining elements one by one."""
+def _row_sum(e: np.ndarray, lanes: int) -> np.ndarray:
+    """Sums of ``e``'s rows as ``_exp_reduce_sum_fusion_kernel`` adds them: the whole vector-wide chunks into
+    ``lanes`` accumulators, the lanes combined as a tree, then the remaining elements one by one."""
     n = e.shape[-1]
-    full = n - n % _LANES
+    full = n - n % lanes
     if full:
-        acc = e[..., :_LANES].copy()
-        for start in range(_LANES, full, _LANES):
-            acc += e[..., start:start + _LANES]
-        half = _LANES // 2
-        while half:
-            acc = acc[..., :half] + acc[..., half:2 * half]
-            half //= 2
-        total = acc[..., 0]
+        acc = e[..., :lanes].copy()
+        for start in range(lanes, full, lanes):
+            acc += e[..., start:start + lanes]
+        total = _combine_lanes(acc)
     else:
-        total = np.zeros(e.shape[:-1], _F32)
+        total = np.zeros(e.shape[:-1], e.dtype)
     for i in range(full, n):
         total = total + e[..., i]
     return total
 
 
-def _block_exp(s: np.ndarray) -> np.ndarray:
-    """``exp`` of a block's shifted scores: ``exp_u20`` on the whole vectors of each row, and on the rest the
-    scalar ``exp``, correctly rounded (measured: the C library's double ``exp`` rounded to float32)."""
+def _block_exp(s: np.ndarray, kind: _Flavour) -> np.ndarray:
+    """``exp`` of a block's shifted scores: the vector exp (``exp_u20``) on the whole vectors of each row, the
+    scalar one on the rest (float32: correctly rounded, measured)."""
     n = s.shape[-1]
-    full = n - n % _LANES
+    full = n - n % kind.lanes
     e = np.empty_like(s)
     if full:
-        e[..., :full] = exp_u20(s[..., :full])
+        e[..., :full] = kind.vec_exp(s[..., :full])
     if full < n:
-        e[..., full:] = _libm.exp(s[..., full:].astype(_F64))
+        e[..., full:] = kind.tail_exp(s[..., full:])
     return e
 
 
@@ -216,9 +286,9 @@ def q_split_size(L: int) -> int:
     return 256 if L >= 768 else 64 if L >= 192 else 32
 
 
-def kernel_scale(head: int, scale) -> np.float32:
-    """``sdp::calculate_scale``: ``1 / sqrt(E)`` (or ``scale``) in double, rounded to float32."""
-    return np.float32(1 / math.sqrt(head) if scale is None else scale)
+def kernel_scale(head: int, scale, dtype=_F32):
+    """``sdp::calculate_scale``: ``1 / sqrt(E)`` (or ``scale``) in double, rounded to the accumulation dtype."""
+    return np.dtype(dtype).type(1 / math.sqrt(head) if scale is None else scale)
 
 
 def _causal_allowed(L: int, start: int, stop: int) -> np.ndarray:
@@ -226,8 +296,8 @@ def _causal_allowed(L: int, start: int, stop: int) -> np.ndarray:
 
 
 def forward(q, k, v, mask, causal: bool, scale):
-    """``(out, lse)`` of float32 (B, H, L, E), (B, H, S, E), (B, H, S, E) arrays; ``mask`` None or a float32
-    additive mask broadcastable to (B, H, L, S) (``-inf`` where forbidden).
+    """``(out, lse)`` of float32 or float64 (B, H, L, E), (B, H, S, E), (B, H, S, E) arrays; ``mask`` None or an
+    additive mask of their dtype broadcastable to (B, H, L, S) (``-inf`` where forbidden).
 
     NOTE: NumPy's BLAS runs single-threaded here (``core._blas_threads``): its products are many small ones,
     whose worker threads' synchronisation cost more than they saved on a shared machine (the bits are the same)."""
@@ -240,41 +310,43 @@ def _forward(q, k, v, mask, causal: bool, scale):
     S = k.shape[-2]
     if k.shape[1] != H:  # grouped query heads: query head h reads key/value head h // (H / H_kv)
         k, v = np.repeat(k, H // k.shape[1], 1), np.repeat(v, H // v.shape[1], 1)
-    sc = kernel_scale(E, scale)
+    kind = _flavour(q.dtype)
+    zero, minus_inf = kind.dtype.type(0), kind.dtype.type(-np.inf)
+    sc = kernel_scale(E, scale, kind.dtype)
     q_split = q_split_size(L)
-    row_max = np.full((B, H, L), -np.inf, _F32)
-    row_sum = np.zeros((B, H, L), _F32)
+    row_max = np.full((B, H, L), minus_inf)
+    row_sum = np.zeros((B, H, L), kind.dtype)
     acc = None
     for n in range(0, S, _KV_SPLIT):
         stop = min(S, n + _KV_SPLIT)
         qk = _scores(q, k[..., n:stop, :], q_split)
         if mask is not None:
-            qk = _f32fma(qk, sc, np.broadcast_to(mask[..., n:stop], qk.shape))
+            qk = _fma(np, qk, sc, np.broadcast_to(mask[..., n:stop], qk.shape))
         else:
             qk *= sc
         if causal:
-            qk = np.where(_causal_allowed(L, n, stop), qk, np.float32(-np.inf))
+            qk = np.where(_causal_allowed(L, n, stop), qk, minus_inf)
         new_max = np.maximum(qk.max(-1), row_max)
         dead = new_max == -np.inf
-        shift = np.where(dead, np.float32(0), new_max)
+        shift = np.where(dead, zero, new_max)
         with np.errstate(invalid="ignore"):
-            e = _block_exp(qk - shift[..., None])
-        block_sum = _row_sum(e)
+            e = _block_exp(qk - shift[..., None], kind)
+        block_sum = _row_sum(e, kind.lanes)
         with np.errstate(invalid="ignore"):
-            carry = glibc_expf(row_max - shift)
+            carry = kind.scalar_exp(row_max - shift)
         if dead.any():
             e[dead] = 0
-        row_sum = np.where(dead, row_sum, _f32fma(carry, row_sum, block_sum))
+        row_sum = np.where(dead, row_sum, _fma(np, carry, row_sum, block_sum))
         row_max = np.where(dead, row_max, new_max)
         if acc is not None:
             acc = np.where(dead[..., None], acc, acc * carry[..., None])
         acc = sgemm(e, v[..., n:stop, :], acc)
     if acc is None:
-        acc = np.zeros((B, H, L, v.shape[-1]), _F32)
-    row_max = np.where(row_max == -np.inf, np.float32(0), row_max)
-    row_sum = np.where(row_sum == 0, np.float32(1), row_sum)
-    out = acc * (np.float32(1) / row_sum)[..., None]
-    lse = row_max + glibc_logf(row_sum)  # std::log(float): the C library's logf
+        acc = np.zeros((B, H, L, v.shape[-1]), kind.dtype)
+    row_max = np.where(row_max == -np.inf, zero, row_max)
+    row_sum = np.where(row_sum == 0, kind.dtype.type(1), row_sum)
+    out = acc * (kind.dtype.type(1) / row_sum)[..., None]
+    lse = row_max + kind.log(row_sum)  # std::log: the C library's
     return out, lse
 
 
@@ -297,7 +369,7 @@ def _backward(grad_out, q, k, v, out, lse, mask, causal: bool, scale):
     B, H, L, E = q.shape
     Hk, S = k.shape[1], k.shape[-2]
     G = H // Hk
-    dsum = _dot_rows(grad_out, out)
+    dsum = _dot_rows(grad_out, out, _flavour(q.dtype).lanes)
     if mask is not None:
         mask = np.broadcast_to(mask, (B, H, L, S))  # (its query rows are sliced by block below)
     dq = np.zeros_like(q)
@@ -318,7 +390,8 @@ def _head_backward(grad_out, q, k, v, lse, mask, dsum, causal: bool, scale, dk, 
     """``dq`` of one query head per key/value head, adding its ``dk`` and ``dv`` contributions into those."""
     B, H, L, E = q.shape
     S = k.shape[-2]
-    sc = kernel_scale(E, scale)
+    kind = _flavour(q.dtype)
+    sc = kernel_scale(E, scale, kind.dtype)
     q_split = q_split_size(L)
     dq = np.zeros_like(q)
     for m in range(0, L, q_split):
@@ -331,9 +404,9 @@ def _head_backward(grad_out, q, k, v, lse, mask, dsum, causal: bool, scale, dk, 
             if mask is not None:
                 attn = attn + np.broadcast_to(mask[..., rows, n:stop], attn.shape)
             with np.errstate(invalid="ignore", over="ignore"):
-                p = expf_u10(np.ascontiguousarray(attn - lse[..., rows, None]))
+                p = kind.backward_exp(np.ascontiguousarray(attn - lse[..., rows, None]))
             if causal:
-                p = np.where(_causal_allowed(L, n, stop)[rows], p, np.float32(0))
+                p = np.where(_causal_allowed(L, n, stop)[rows], p, kind.dtype.type(0))
             dv[..., n:stop, :] = sgemm(np.swapaxes(p, -1, -2), g_blk, dv[..., n:stop, :])
             ds = p * (_scores(g_blk, v_blk, q_split) - dsum[..., rows, None])
             # gemm(N, N, E, rows, kv, scale, K, dS) and gemm(N, T, E, kv, rows, scale, Q, dS)
@@ -348,9 +421,36 @@ def _head_backward(grad_out, q, k, v, lse, mask, dsum, causal: bool, scale, dk, 
     return dq
 
 
-def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row sums of ``a * b`` as ``vec::map2_reduce_all`` adds them: 16-lane chunks (the last partial chunk into
-    the first lanes), the lanes as a tree; a row shorter than a vector left to right."""
-    from core._lane_sum import lane_row_sum
+def _dot_rows(a: np.ndarray, b: np.ndarray, lanes: int) -> np.ndarray:
+    """Row sums of ``a * b`` as ``vec::map2_reduce_all`` adds them: vector-wide chunks into ``lanes``
+    accumulators (the last partial chunk into the first lanes), the lanes as a tree; a row shorter than a vector
+    left to right."""
+    p = a * b
+    n = p.shape[-1]
+    if n < lanes:
+        total = p[..., 0].copy()
+        for i in range(1, n):
+            total += p[..., i]
+        return total
+    acc = p[..., :lanes].copy()
+    full = n - n % lanes
+    for start in range(lanes, full, lanes):
+        acc += p[..., start:start + lanes]
+    if full < n:
+        acc[..., :n - full] += p[..., full:]
+    return _combine_lanes(acc)
 
-    return lane_row_sum(a * b)[..., 0]
+
+def _combine_lanes(acc: np.ndarray) -> np.ndarray:
+    """``vec_reduce_all``'s sum of a vector's lanes: float32's AVX-512 specialisation as a tree (lane i with
+    i + 8, + 4, + 2, + 1); float64's generic loop left to right."""
+    if acc.dtype != _F32:
+        total = acc[..., 0].copy()
+        for i in range(1, acc.shape[-1]):
+            total += acc[..., i]
+        return total
+    half = acc.shape[-1] // 2
+    while half:
+        acc = acc[..., :half] + acc[..., half:2 * half]
+        half //= 2
+    return acc[..., 0]

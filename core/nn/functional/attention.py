@@ -55,11 +55,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if enable_gqa:
         if query.size(-3) % key.size(-3) or query.size(-3) % value.size(-3):
             raise RuntimeError("Number of heads in key and value must divide the number of heads in ")  # (sic)
-    if _flash_float32(query, key, value, attn_mask, dropout_p) and key.size(1) == value.size(1) \
+    if _flash_exact(query, key, value, attn_mask, dropout_p) and key.size(1) == value.size(1) \
             and (enable_gqa or key.size(1) == query.size(1)):
         mask = None if attn_mask is None else attn_mask._data
         if mask is not None and mask.dtype == np.bool_:
-            mask = np.where(mask, np.float32(0), np.float32(-np.inf))
+            dtype = query._data.dtype.type
+            mask = np.where(mask, dtype(0), dtype(-np.inf))
         return FlashAttentionCPU.apply(query, key, value, mask=mask, causal=is_causal, scale=scale)
     if enable_gqa:  # (the flash kernel reads the shared heads itself)
         repeat = query.size(-3) // key.size(-3)
@@ -128,21 +129,22 @@ def _flash_shapes(query, key, value, dropout_p) -> bool:
             and query.stride(-1) == key.stride(-1) == value.stride(-1) == 1)
 
 
-def _flash_float32(query, key, value, attn_mask, dropout_p) -> bool:
-    """Whether ``_flash_cpu`` computes this attention: PyTorch's flash kernel's float32 case (NumPy arrays), with
-    no mask or a bool or float32 one that needs no gradient."""
+def _flash_exact(query, key, value, attn_mask, dropout_p) -> bool:
+    """Whether ``_flash_cpu`` computes this attention: PyTorch's flash kernel's float32 and float64 cases (NumPy
+    arrays of one dtype), with no mask or a bool one or one of their dtype that needs no gradient."""
     if not _flash_shapes(query, key, value, dropout_p):
         return False
-    if not all(t.dtype is core.float32 and type(t._data) is np.ndarray for t in (query, key, value)):
+    if query.dtype not in (core.float32, core.float64) or not all(
+            t.dtype is query.dtype and type(t._data) is np.ndarray for t in (query, key, value)):
         return False
     if attn_mask is None:
         return True
-    return attn_mask.dtype in (core.bool, core.float32) and not attn_mask.requires_grad \
+    return attn_mask.dtype in (core.bool, query.dtype) and not attn_mask.requires_grad \
         and type(attn_mask._data) is np.ndarray and attn_mask.dim() <= 4
 
 
 class FlashAttentionCPU(Function):
-    """float32 attention as PyTorch's CPU flash kernel computes it (``_flash_cpu``): one node, its name
+    """float32/float64 attention as PyTorch's CPU flash kernel computes it (``_flash_cpu``): one node, its name
     PyTorch's, the result laid out in the query's dim order (it writes into ``empty_like(query)``)."""
 
     node_name = "ScaledDotProductFlashAttentionForCpuBackward0"
