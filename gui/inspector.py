@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+VALUE_STRETCH, HEATMAP_STRETCH = 3, 2  # the numbers, gradient and its history get more of the height than the colour
+# table beside them (it kept half, leaving a 2-D value's text three lines and a scroll bar at 1366x768)
 NOTHING_SELECTED = ("No node selected: click one on the canvas (or press Ctrl+1, then an arrow key) to see its "
                     "value and gradient and edit it.")
 
@@ -116,8 +118,9 @@ class Inspector(QWidget):
         self.watch_buttons = WatchButtons()
         self.watch_buttons.watch_requested.connect(self.watch_requested)
         self.layout_ = QVBoxLayout(self)
-        for w in (self.heading, self.name_row, self.watch_buttons, self.form_host, self.error_label, self.value_view):
+        for w in (self.heading, self.name_row, self.watch_buttons, self.form_host, self.error_label):
             self.layout_.addWidget(w)
+        self.layout_.addWidget(self.value_view, VALUE_STRETCH)
 
     def set_context(self, graph: Graph | None, session: Session | None) -> None:
         self.graph, self.session = graph, session
@@ -295,7 +298,7 @@ class Inspector(QWidget):
             from gui.plots.heatmap import Heatmap  # lazy: pyqtgraph
 
             self.heatmap = Heatmap()
-            self.layout_.addWidget(self.heatmap)
+            self.layout_.addWidget(self.heatmap, HEATMAP_STRETCH)
         t = info.grad if info.grad is not None else info.value
         self.heatmap.set_array(magnitudes(tensor_values(t)))  # a complex tensor shows its magnitudes
         self.heatmap.show()

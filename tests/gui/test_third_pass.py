@@ -247,3 +247,23 @@ def test_the_inspectors_colour_table_numbers_rows_and_columns_by_whole_indices(w
                  for v in values]
         assert ticks == list(range(count))  # whole indices, each row and column, none of the margin around them
     w.undo_stack.setClean()
+
+
+def test_a_2d_values_text_keeps_more_of_the_inspector_than_its_colour_table(window, qtbot):
+    """At 1366x768 a 2 x 3 value's text had three lines and a scroll bar under the controls, the colour table below
+    it the rest: the numbers, shape and strides come first."""
+    from tests.gui.real_input import click_node, click_toolbar, type_text
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")
+    qtbot.waitUntil(lambda: w.inspector.editors["tensor"].isVisible())
+    type_text(qtbot, w.inspector.editors["tensor"], "[[1., 2., 3.], [4., 5., 6.]]")
+    qtbot.waitUntil(lambda: w.graph.nodes["n1"].params["tensor"] == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    click_toolbar(w, "forward_step")
+    view = w.inspector.value_view
+    qtbot.waitUntil(lambda: w.inspector.heatmap is not None and w.inspector.heatmap.isVisible())
+    qtbot.waitUntil(lambda: view.toPlainText().startswith("out = [[1., 2., 3.],"))
+    assert view.height() > w.inspector.heatmap.height()
+    shown_lines = view.viewport().height() // view.fontMetrics().lineSpacing()
+    assert shown_lines >= 6  # the numbers, the shape/dtype/strides line and the statistics, without scrolling
+    w.undo_stack.setClean()
