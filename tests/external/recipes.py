@@ -48,3 +48,4 @@ RECIPES += __import__("recipes_labml").RECIPES  # labml annotated paper implemen
 RECIPES += __import__("recipes_modern").RECIPES  # litgpt, mistral-inference, S4D, rtdl (helper s17 MODERN)
 RECIPES += __import__("recipes_hf").RECIPES  # Hugging Face transformers' own modeling code (helper s18 HF)
 RECIPES += __import__("recipes_timm").RECIPES  # timm: models, layers, optimizers, schedulers, losses (helper s18 TIMM)
+RECIPES += __import__("recipes_kornia").RECIPES  # kornia and torchmetrics, their own packages (helper s18 KORNIA)

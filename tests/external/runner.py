@@ -347,6 +347,50 @@ def _real_transformers(folder: str):
                 sys.modules[name] = module
 
 
+_FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities")  # recipes_kornia's support packages
+_STAND_INS: set[str] = set()  # the module names _install_stubs put in sys.modules (main records them)
+
+
+class _FetchedFinder(importlib.abc.MetaPathFinder):
+    """Finds the ``packages`` named and their modules in one script's folder, loaded by ``_SharedCodeLoader``."""
+
+    def __init__(self, folder: str, packages: tuple[str, ...]):
+        self.folder, self.packages = folder, packages
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] not in self.packages:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, [self.folder] if path is None else path)
+        if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
+            spec.loader = _SharedCodeLoader(fullname, spec.origin)
+        return spec
+
+
+@contextlib.contextmanager
+def _fetched_packages(folder: str):
+    """Where a script's folder holds kornia's, torchmetrics' or lightning_utilities' own package (fetched beside it,
+    ``recipes_kornia.py``), those load from it in both runs (each source compiled once per run), and the runner's
+    stand-ins (matplotlib, tqdm, the torchvision stub, ``fake_torchmetrics``...) leave ``sys.modules`` while the
+    script runs: torchmetrics asks ``find_spec`` which optional packages exist (``RequirementCache("matplotlib")``),
+    and none of them is installed here. ``kornia_rs``, kornia's compiled image I/O that ``kornia.io`` imports, is an
+    empty module: reading or writing an image file fails, nothing else uses it."""
+    present = tuple(name for name in _FETCHED_PACKAGES if os.path.isfile(os.path.join(folder, name, "__init__.py")))
+    if not present:
+        yield
+        return
+    hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS) if name in sys.modules}
+    sys.modules["kornia_rs"] = types.ModuleType("kornia_rs")
+    finder = _FetchedFinder(folder, present)
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        for name in [n for n in sys.modules if n.partition(".")[0] in (*_FETCHED_PACKAGES, "kornia_rs")]:
+            del sys.modules[name]
+        sys.modules.update(hidden)
+
+
 def _reset(lib) -> None:
     lib.set_default_dtype(lib.float32)
     lib.set_grad_enabled(True)
@@ -371,7 +415,7 @@ def run_one(lib, path: str) -> str:
     np.set_printoptions(**_NUMPY_PRINT)  # a script's np.set_printoptions(precision=2) must not reach the next one
     try:
         with contextlib.redirect_stdout(out), _real_torchvision(os.path.dirname(path)), \
-                _real_transformers(os.path.dirname(path)):
+                _real_transformers(os.path.dirname(path)), _fetched_packages(os.path.dirname(path)):
             runpy.run_path(path, run_name="__main__")
     except SystemExit:
         pass
@@ -398,7 +442,10 @@ def run_one(lib, path: str) -> str:
 
 def main(argv) -> None:
     which, scripts = argv[0], argv[1:]
+    before = set(sys.modules)
     _install_stubs()
+    _STAND_INS.update(n for n in set(sys.modules) - before  # stubs and fakes under the names they stand for
+                      if isinstance(sys.modules[n], _Stub) or getattr(sys.modules[n], "__name__", n) != n)
     if which == "core":
         sys.meta_path.insert(0, _TorchAlias())
     lib = importlib.import_module("torch")
