@@ -126,6 +126,15 @@ def _float_pow(x, e):
 
 
 def _float_pow_steps(x, e):
+    if x.dtype == F16 and e in (0.5, -0.5):
+        # NOTE: float16's pow kernel has no sqrt/rsqrt route (float, double and bfloat16 take one): powf in float32
+        # (SLEEF's in its vector loop), rounded once, with pow's signs: pow(-0, 0.5) = 0, pow(-inf, 0.5) = inf
+        xp = xp_of(x)
+        v = x.astype(np.float32)
+        res = xp.power(v, np.float32(e))
+        if e == 0.5:
+            res = xp.where(v == -np.inf, np.float32(np.inf), res) + np.float32(0)
+        return res.astype(F16)
     if x.dtype == F16 and e in (3, -2):  # float16's kernel: in float32, rounded once (bfloat16's rounds each step)
         return _float_pow_steps(x.astype(np.float32), e).astype(x.dtype)
     if e == 3:

@@ -26,11 +26,23 @@ __all__ = ["floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan
 
 # ----- rounding divisions and remainders -------------------------------------------------------------
 def _trunc_div(xp, x, y):
-    if x.dtype.kind == "f":
+    if x.dtype.kind in "fV":  # (bfloat16 too: trunc of the quotient in its dtype)
         return xp.trunc(x / y)
     q = xp.floor_divide(x, y)
     r = x - q * y
     return q + ((r != 0) & ((x < 0) != (y < 0))).astype(x.dtype)
+
+
+def _div_floor(xp, a, b):
+    """c10's ``div_floor_floating`` (Python's floor division from fmod) in the arrays' dtype, each step rounded
+    there as its half-type kernel does (NumPy's floor_divide of float16 computes in float32 and rounds once)."""
+    mod = xp.fmod(a, b)
+    div = (a - mod) / b
+    div = xp.where((mod != 0) & ((b < 0) != (mod < 0)), div - a.dtype.type(1), div)
+    floor = xp.floor(div)
+    floor = xp.where(div - floor > a.dtype.type(0.5), floor + a.dtype.type(1), floor)
+    res = xp.where(div != 0, floor, xp.copysign(xp.zeros_like(div), a / b))
+    return xp.where(b == 0, a / b, res)
 
 
 class DivRounding(Function):
@@ -43,8 +55,16 @@ class DivRounding(Function):
         x, y, dt, xp = _arrays(a, b)
         _no_bool(f"div_{mode}_cpu", dt)
         _check_int_zero(x, y, dt)
+        if is_reduced(x.dtype) and (isinstance(b, (int, float)) or isinstance(b, Tensor) and b.numel() == 1):
+            # NOTE: a half type's kernel with a scalar divisor (a number, a one-element tensor) divides in float32
+            # (opmath), the scalar's own value as a float32 (x // 0.3: by float32's 0.3, not the half type's);
+            # otherwise in the half type, each step rounded
+            x, y = x.astype(np.float32), np.float32(b if isinstance(b, (int, float)) else b.item())
         with np.errstate(all="ignore"):
-            res = xp.floor_divide(x, y) if mode == "floor" else _trunc_div(xp, x, y)
+            if mode == "floor":
+                res = _div_floor(xp, x, y) if is_reduced(x.dtype) else xp.floor_divide(x, y)
+            else:
+                res = _trunc_div(xp, x, y)
         return _result(res, dt, x, y)
 
     @staticmethod

@@ -343,3 +343,48 @@ def test_size_argument_results_and_messages_as_torchs(torch, call):
         assert results[1] == results[0]
     else:
         np.testing.assert_allclose(results[1], results[0], rtol=1e-6, atol=1e-6)
+
+
+_HALF_OPS = {
+    "add(0.3, alpha=0.7)": lambda lib, x: lib.add(x, 0.3, alpha=0.7),
+    "sub(1.1, alpha=3)": lambda lib, x: lib.sub(x, 1.1, alpha=3),
+    "x + 0.1": lambda lib, x: x + 0.1,
+    "x * 0.1": lambda lib, x: x * 0.1,
+    "0.3 - x": lambda lib, x: 0.3 - x,
+    "add(x, x.flip(0), alpha=0.3)": lambda lib, x: lib.add(x, x.flip(0), alpha=0.3),
+    "pow(-0.5)": lambda lib, x: x.pow(-0.5),
+    "pow(0.5)": lambda lib, x: x.pow(0.5),
+    "pow_(-0.5) of 37": lambda lib, x: x[:37].clone().pow_(-0.5),
+    "pow(-1), pow(2), pow(3), pow(-2)": lambda lib, x: lib.stack([x.pow(-1), x.pow(2), x.pow(3), x.pow(-2)]),
+    "x // 0.3": lambda lib, x: x // 0.3,
+    "x[:37] // 0.3": lambda lib, x: x[:37] // 0.3,
+    "0.3 // x": lambda lib, x: 0.3 // x,
+    "x // x.flip(0)": lambda lib, x: x // x.flip(0),
+    "x // tensor(0.3)": lambda lib, x: x // lib.tensor(0.3),
+    "x // tensor([0.3], half)": lambda lib, x: x // lib.tensor([0.3], dtype=x.dtype),
+    "floor_divide_(0.3)": lambda lib, x: x.clone().floor_divide_(0.3),
+    "div(x, 0.3, trunc)": lambda lib, x: lib.div(x, 0.3, rounding_mode="trunc"),
+    "div(0.7, x, trunc)": lambda lib, x: lib.div(0.7, x, rounding_mode="trunc"),
+    "div(x, x.flip(0), trunc)": lambda lib, x: lib.div(x, x.flip(0), rounding_mode="trunc"),
+    "div(x, x.flip(0), floor)": lambda lib, x: lib.div(x, x.flip(0), rounding_mode="floor"),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("op", list(_HALF_OPS))
+def test_half_scalar_ops_bit_for_bit_over_every_value(torch, dtype, op):
+    """Every float16/bfloat16 value through add/sub/mul with a number and alpha, pow(+-0.5) (float16's kernel takes
+    powf, not sqrt: pow(-0, 0.5) is +0), and the rounding divisions: a scalar divisor divides in float32 as its own
+    value (x // 0.3 by float32's 0.3), a tensor divisor or a number dividend in the half type, each step rounded
+    there: torch's bits, signed zeros and NaNs included."""
+    results = []
+    for lib in (torch, core):
+        x = lib.arange(-2 ** 15, 2 ** 15, dtype=lib.int32).to(lib.int16).view(getattr(lib, dtype))
+        with np.errstate(all="ignore"):
+            out = _HALF_OPS[op](lib, x)
+        results.append((str(out.dtype), to_numpy(out.view(lib.int16))))
+    (dtype_t, bits_t), (dtype_c, bits_c) = results
+    assert dtype_c == dtype_t
+    nan = (bits_t & 0x7FFF) > (0x7C00 if dtype == "float16" else 0x7F80)
+    assert np.array_equal(nan, (bits_c & 0x7FFF) > (0x7C00 if dtype == "float16" else 0x7F80))
+    assert np.array_equal(bits_c[~nan], bits_t[~nan])
