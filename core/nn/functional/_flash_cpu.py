@@ -43,6 +43,7 @@ import numpy as np
 from core import _blas_threads as _blas
 from core import _libm
 from core._fused import fma as _fma
+from core._fused import single_rounding
 from core._glibc import expf as glibc_expf
 from core._glibc import logf as glibc_logf
 from core._sleef import expf_u10
@@ -72,18 +73,46 @@ def _f32fma(a, b, c):
 def exp_u20(x: np.ndarray) -> np.ndarray:
     """ATen's ``Vectorized<float>::exp_u20`` (vec512_float.h): ``x`` clamped to [ln FLT_MIN, ln FLT_MAX],
     ``n = floor(x log2 e + 1/2)``, ``r = x - n ln 2``, a degree-5 Horner polynomial in ``r`` (each step a float32
-    fma), times ``2^(n-1)`` and 2; inputs below ln FLT_MIN give 0. Within 20 ulp of exp, not SLEEF's."""
+    fma), times ``2^(n-1)`` and 2; inputs below ln FLT_MIN give 0. Within 20 ulp of exp, not SLEEF's.
+
+    NOTE: ``_EXP_BLOCK`` elements at a time, so the float64 temporaries stay in cache (as ``core._sleef``)."""
+    flat = np.ascontiguousarray(x, _F32).reshape(-1)
+    out = np.empty(flat.size, _F32)
+    size = min(flat.size, _EXP_BLOCK)
+    buffers = (np.empty(size, _F64), np.empty(size, _F64), np.empty(size, _F32), np.empty(size, np.int64))
     with np.errstate(over="ignore", invalid="ignore"):
-        below = x < _LN_FLT_MIN
-        src = np.maximum(np.minimum(x, _LN_FLT_MAX), _LN_FLT_MIN)
-        n = np.floor(_f32fma(src, _LOG2E, np.float32(0.5)))
-        r = _f32fma(-n, _LN2, src)
-        res = _f32fma(r, _FACTORIALS[0], _FACTORIALS[1])
-        for c in _FACTORIALS[2:]:
-            res = _f32fma(r, res, c)
-        scale = ((n.astype(np.int32) + np.int32(126)).astype(np.uint32) << np.uint32(23)).view(np.float32)
-        scale[below] = 0
-        return res * scale * np.float32(2)
+        for start in range(0, flat.size, _EXP_BLOCK):
+            _exp_u20_block(flat[start:start + _EXP_BLOCK], out[start:start + _EXP_BLOCK], buffers)
+    return out.reshape(np.shape(x))
+
+
+_EXP_BLOCK = 16384
+
+
+def _exp_u20_block(x: np.ndarray, out: np.ndarray, buffers) -> None:
+    """``exp_u20`` of one block into ``out``: each float32 fma as a float64 product (exact) and sum, rounded to
+    float32 with ``core._fused.single_rounding``'s tie repair; ``x - n ln 2`` is exact in float64."""
+    t, wide, narrow, scratch = (b[:x.size] for b in buffers)
+    below = x < _LN_FLT_MIN
+    src = np.clip(x, _LN_FLT_MIN, _LN_FLT_MAX)
+
+    def fma32(a, b, c):  # float32 a * b + c, one rounding, into ``narrow``
+        np.multiply(a, b, out=t, dtype=_F64)
+        np.add(t, c, out=t)
+        narrow[...] = single_rounding(t, a, b, c, scratch)
+        return narrow
+
+    n = np.floor(fma32(src, _LOG2E, np.float32(0.5)))
+    np.multiply(n, np.float64(_LN2), out=wide, dtype=_F64)
+    np.subtract(src, wide, out=wide, dtype=_F64)
+    r = wide.astype(_F32)
+    res = fma32(r, _FACTORIALS[0], _FACTORIALS[1]).copy()
+    for c in _FACTORIALS[2:]:
+        res[...] = fma32(r, res, c)
+    scale = ((n.astype(np.int32) + np.int32(126)).astype(np.uint32) << np.uint32(23)).view(_F32)
+    scale[below] = 0
+    np.multiply(res, scale, out=out)
+    out *= np.float32(2)
 
 
 _R_LN2_D, _L2U_D, _L2L_D = 1.442695040888963407359924681001892137426645954152985934135449406931, \
