@@ -39,6 +39,7 @@ MARKER_ROWS = (0.85, 0.35)  # heights of markers' labels (fraction of the plot),
 # a few steps apart (an lr change, then the stop it caused) sit on two rows instead of over each other, apart by more
 # than a label's height even in a 1366x768 window's loss plot (70 px high)
 EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
+NO_ACCURACY = "no accuracy:\nnot a classifier"  # written in the empty accuracy plot after steps of another loss
 PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "learning rate", 1, 0, 1),
          ("grad_norm", "gradient norm", 1, 1, 1), ("update_ratio", "update / weight", 1, 2, 1))  # two rows: a
 # bottom dock is wide and low, and a third row left each plot too short to read
@@ -62,6 +63,7 @@ class LossPlot(QWidget):
         self.items: dict[tuple[int, str], pg.PlotDataItem] = {}  # (run number, series) -> its curve
         self._drawn: dict[tuple[int, str], tuple[int, int]] = {}  # (run number, plot) -> (steps, markers) drawn
         self._markers: dict[tuple[int, int], pg.InfiniteLine] = {}  # (run number, marker index) -> its line
+        self._accuracy_runs: set[int] = set()  # runs that reported an accuracy (a classifier's loss)
         self._only: set[str] | None = None  # the plots the current refresh draws (None: all)
         self.start_path = start_path  # name -> where the export dialog starts (the window's document folder)
         self._build()
@@ -84,6 +86,11 @@ class LossPlot(QWidget):
                 p.getAxis(side).setStyle(maxTickLevel=0)
             self.plots[name] = p
         self.legend = add_legend_beside(self.plots["loss"])  # beside the curves, never over them
+        self.no_accuracy = pg.TextItem(NO_ACCURACY, color=(120, 120, 120), anchor=(0.5, 0.5))
+        self.no_accuracy.setTextWidth(-1)
+        self.no_accuracy.hide()
+        self.plots["accuracy"].addItem(self.no_accuracy, ignoreBounds=True)
+        self.plots["accuracy"].vb.sigRangeChanged.connect(self._centre_no_accuracy)
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -157,6 +164,18 @@ class LossPlot(QWidget):
                 self._drawn[(run.number, p)] = state
             if "lr" in todo:
                 self._flat_lr_range()
+        if "accuracy" in names:
+            self._title_accuracy()
+
+    def _title_accuracy(self) -> None:
+        """A regression's steps leave the accuracy plot empty: a note in it says why instead of bare axes."""
+        stepped = any(len(run) for run in self.history.runs)
+        self.no_accuracy.setVisible(stepped and not self._accuracy_runs)
+        self._centre_no_accuracy()
+
+    def _centre_no_accuracy(self, *_args: object) -> None:
+        (x0, x1), (y0, y1) = self.plots["accuracy"].vb.viewRange()
+        self.no_accuracy.setPos((x0 + x1) / 2, (y0 + y1) / 2)
 
     def clear(self) -> None:
         """Forget every drawn run (the trainer forgot its runs: another document)."""
@@ -167,6 +186,8 @@ class LossPlot(QWidget):
             self.plots["loss"].removeItem(line)
         self.legend.clear()
         self.items, self._drawn, self._markers = {}, {}, {}
+        self._accuracy_runs.clear()
+        self.no_accuracy.hide()
         self.hover.setText("")
         for plot in self.plots.values():  # the axes of no run, not the old document's (nor its hand zoom)
             plot.setRange(xRange=EMPTY_RANGE, yRange=EMPTY_RANGE, padding=0)
@@ -197,8 +218,11 @@ class LossPlot(QWidget):
         self._set(self._item(run, "loss", "loss", pg.mkPen(_color(i, 70))), steps, run.series("loss"))
         self._set(self._item(run, "loss", "smoothed", pg.mkPen(_color(i), width=2), run.label), steps,
                   run.series("smoothed"))
-        self._set(self._item(run, "accuracy", "accuracy", pg.mkPen(_color(i), width=2)), steps,
-                  run.series("accuracy"))
+        accuracy = run.series("accuracy")
+        self._set(self._item(run, "accuracy", "accuracy", pg.mkPen(_color(i), width=2)), steps, accuracy)
+        if run.number not in self._accuracy_runs and (self._only is None or "accuracy" in self._only) \
+                and np.isfinite(accuracy).any():
+            self._accuracy_runs.add(run.number)
         self._set(self._item(run, "lr", "lr", pg.mkPen(_color(i), width=2)), steps, run.series("lr"))
         self._draw_validation(run)
         style = Qt.PenStyle.SolidLine if run is self.history.current else Qt.PenStyle.DashLine

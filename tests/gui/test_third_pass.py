@@ -1,6 +1,7 @@
 """The third pass by hand (a newcomer and a teacher preparing a class): code to graph, training, files and the
 Inspector, driven as they drove them, with real clicks and keys on the real widgets of a shown window."""
 
+import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
@@ -266,4 +267,31 @@ def test_a_2d_values_text_keeps_more_of_the_inspector_than_its_colour_table(wind
     assert view.height() > w.inspector.heatmap.height()
     shown_lines = view.viewport().height() // view.fontMetrics().lineSpacing()
     assert shown_lines >= 6  # the numbers, the shape/dtype/strides line and the statistics, without scrolling
+    w.undo_stack.setClean()
+
+
+@pytest.mark.parametrize("example, says", [("regression", True), ("classifier", False)])
+def test_training_a_regression_says_in_the_empty_accuracy_plot_why_it_is_empty(qtbot, node_types, example, says):
+    from core.nodegraph.files import io as files
+    from core.nodegraph.files.toy import classifier_graph
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+    from gui.plots.loss_plot import NO_ACCURACY
+    from tests.gui.conftest import make_window
+    from tests.gui.real_input import click, type_text
+
+    graph = files.load(str(EXAMPLES_DIR / "playground-regression.json")) if example == "regression" \
+        else classifier_graph("spiral")
+    w = shown(qtbot, make_window(qtbot, graph))
+    panel, trainer, plot = w.training.panel, w.training.trainer, w.training.plot
+    assert not plot.no_accuracy.isVisible()  # nothing trained yet: nothing to explain
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "15")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.current) == 15, timeout=60_000)
+    qtbot.waitUntil(lambda: plot.isVisible() and plot._drawn.get((1, "accuracy")) == (15, 0))
+    assert plot.no_accuracy.isVisible() == says
+    if says:
+        assert plot.no_accuracy.textItem.toPlainText() == NO_ACCURACY
+        (x0, x1), (y0, y1) = plot.plots["accuracy"].vb.viewRange()
+        pos = plot.no_accuracy.pos()
+        assert x0 < pos.x() < x1 and y0 < pos.y() < y1  # inside the plot, where its curve would be
     w.undo_stack.setClean()
