@@ -16,7 +16,7 @@ from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.hooks import RemovableHandle
 from core.autograd.zero_grad import zero_grads
-from core.nn import _module_more, _state, _submodules
+from core.nn import _builtin_attributes, _module_more, _state, _submodules
 from core.nn._backward_hooks import hook_inputs, hook_outputs
 from core.nn._convert import put_converted
 from core.nn._legacy_backward_hooks import check_full_hook_allowed, register_legacy_backward_hook
@@ -81,6 +81,10 @@ class Module:
     call_super_init = False
     T_destination = _module_more.T_destination
     _compiled_call_impl = None  # what Module.compile leaves: the call that _wrapped_call_impl runs instead
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _builtin_attributes.unbind_ops(cls)  # ``conv = torch.conv2d``: self.conv is the op, as torch's builtin
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
