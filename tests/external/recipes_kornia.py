@@ -224,17 +224,10 @@ def _module(name, source, path, first, last, package, support, *calls):
                (last, "\n".join([last.rstrip("\n"), "", DRIVERS, *calls, ""]))], support=support)
 
 
-def _kornia(name, module, *calls, last=END, first=KORNIA_FIRST, xfail=None):
+def _kornia(name, module, *calls, last=END, first=KORNIA_FIRST):
     """kornia/MODULE.py (a package's ``__init__`` or a module) run as its module, the drivers' ``calls`` appended."""
     package = ".".join(["kornia", *module.split("/")[:-1]])
-    recipe = _module(f"kornia_{name}", KORNIA, f"kornia/{module}.py", first, last, package, KORNIA_PACKAGE, *calls)
-    recipe["xfail"] = xfail
-    return recipe
-
-
-UNBOUND_CONV = ("HausdorffERLoss keeps torch.conv2d as a class attribute (conv = torch.conv2d) and calls "
-                "self.conv(bound, weight=kernel, ...): torch's builtin does not bind as a method, core's Python "
-                "function does, so self becomes the input (TypeError: multiple values for argument 'weight')")
+    return _module(f"kornia_{name}", KORNIA, f"kornia/{module}.py", first, last, package, KORNIA_PACKAGE, *calls)
 
 
 def _metrics(name, module, *calls, last=END, first=TORCHMETRICS_FIRST):
@@ -254,7 +247,7 @@ RECIPES += [
             last="from .thin_plate_spline import *"),
     _kornia("geometry_conversions", "geometry/conversions", "km.kornia_conversions()",
             last="    return skew_symmetric_matrix", first=FUTURE),
-    _kornia("losses_metrics", "losses/__init__", "km.kornia_losses()", first=FUTURE, xfail=UNBOUND_CONV),
+    _kornia("losses_metrics", "losses/__init__", "km.kornia_losses()", first=FUTURE),
     _kornia("augmentation_pipeline", AUGMENTATION, "km.kornia_augmentation_pipeline()"),
     _kornia("augmentation_geometric", AUGMENTATION, "km.kornia_augmentations([" + ", ".join(map(repr, [
         "A.RandomAffine(20.0, translate=(0.1, 0.1), scale=(0.8, 1.2), shear=(-5.0, 5.0), p=1.0)",
