@@ -164,3 +164,19 @@ def test_tensor_mro_has_torchs_tensorbase(torch):
         assert [c.__name__ for c in lib.Tensor.__mro__] == ["Tensor", "TensorBase", "object"]
         assert lib.Tensor.__mro__[1] is lib._C.TensorBase
     assert core._C.TensorBase.__module__ == "core._C" and torch._C.TensorBase.__module__ == "torch._C"
+
+
+def test_cudnn_flags_context_sets_and_restores_as_torchs(torch):
+    for lib in (torch, core):
+        cudnn = lib.backends.cudnn
+        before = cudnn.set_flags()
+        assert before == (True, False, None, False, True, "none", "auto")
+
+        def state(cudnn=cudnn):
+            return cudnn.enabled, cudnn.benchmark, cudnn.deterministic, cudnn.allow_tf32
+
+        with cudnn.flags(enabled=False):
+            assert state() == (False, False, False, True)
+        with cudnn.flags(enabled=True, benchmark=True, deterministic=True, allow_tf32=False):
+            assert state() == (True, True, True, False)
+        assert cudnn.set_flags() == before and cudnn.enabled is True and cudnn.fp32_precision == "none"
