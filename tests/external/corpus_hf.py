@@ -73,11 +73,13 @@ def train(model, batch, steps=2, lr=1e-3):
 
 
 def encoder(ns, prefix, attn, config_extra=None):
-    """A BERT-like encoder family (``prefix``: Bert, Roberta, DistilBert): the base model's outputs with a padded
-    mask, then sequence classification and masked-LM training with labels."""
+    """A BERT-like encoder family (``prefix``: Bert, Roberta, Albert, Electra, DebertaV2): the base model's outputs
+    with a padded mask, then sequence classification and masked-LM training with labels."""
     print("==", prefix, attn)
     extra = dict(config_extra or {})
-    config = ns[f"{prefix}Config"](**TINY, attn_implementation=attn, **extra)
+    if attn is not None:
+        extra["attn_implementation"] = attn
+    config = ns[f"{prefix}Config"](**TINY, **extra)
     input_ids, mask = ids()
     torch.manual_seed(0)
     model = ns[f"{prefix}Model"](config)
@@ -90,8 +92,7 @@ def encoder(ns, prefix, attn, config_extra=None):
         show("pooler_output", out.pooler_output)
     print("hidden_states", len(out.hidden_states), [tuple(h.shape) for h in out.hidden_states])
     torch.manual_seed(1)
-    classifier = ns[f"{prefix}ForSequenceClassification"](ns[f"{prefix}Config"](**TINY, num_labels=3,
-                                                                                   attn_implementation=attn, **extra))
+    classifier = ns[f"{prefix}ForSequenceClassification"](ns[f"{prefix}Config"](**TINY, num_labels=3, **extra))
     count(classifier)
     train(classifier, dict(input_ids=input_ids, attention_mask=mask, labels=torch.tensor([2, 0])))
     torch.manual_seed(2)
@@ -143,10 +144,10 @@ def greedy(model, input_ids, mask, **kwargs):
     return out
 
 
-def causal_lm(ns, make_config, prefix):
+def causal_lm(ns, make_config, prefix, attns=("eager", "sdpa")):
     """A decoder-only LM: forward with a padded mask, training on ``labels=input_ids`` (the model shifts them),
     and greedy generation (left-padded batch, as transformers' docs ask for decoder-only models)."""
-    for attn in ("eager", "sdpa"):
+    for attn in attns:
         print("==", prefix, attn)
         config = make_config(attn)
         input_ids, mask = ids()
@@ -341,3 +342,179 @@ def save_load_tour(ns):
         print("bfloat16", half.dtype, half.model.layers[0].mlp.up_proj.weight.dtype)
         with torch.no_grad():
             show("bf16 logits", half(input_ids=input_ids, attention_mask=mask).logits.float())
+
+
+def albert(ns):
+    for attn in ("eager", "sdpa"):
+        encoder(ns, "Albert", attn, dict(embedding_size=16))
+
+
+def electra(ns):
+    encoder(ns, "Electra", None, dict(embedding_size=16))
+    torch.manual_seed(3)
+    discriminator = ns["ElectraForPreTraining"](ns["ElectraConfig"](**TINY, embedding_size=16))
+    input_ids, mask = ids()
+    replaced = (torch.arange(7) % 3 == 1).long().expand(2, 7)
+    train(discriminator, dict(input_ids=input_ids, attention_mask=mask, labels=replaced))
+
+
+def deberta_v2(ns):
+    """DeBERTa-v2's disentangled attention (relative positions, ``position_buckets``, shared key projections)."""
+    encoder(ns, "DebertaV2", None, dict(relative_attention=True, position_buckets=8, max_relative_positions=16,
+                                        pos_att_type=["p2c", "c2p"], norm_rel_ebd="layer_norm", share_att_key=True))
+
+
+def _causal(ns, prefix, attns=("eager", "sdpa"), **config):
+    causal_lm(ns, lambda attn: ns[f"{prefix}Config"](**{**config, "attn_implementation": attn}), prefix,
+              attns=attns)
+
+
+LM = dict(vocab_size=99, hidden_size=32, intermediate_size=48, num_hidden_layers=2, num_attention_heads=4,
+          max_position_embeddings=64, pad_token_id=0)
+
+
+def mistral(ns):
+    _causal(ns, "Mistral", **LM, num_key_value_heads=2, sliding_window=4)
+
+
+def qwen2(ns):
+    _causal(ns, "Qwen2", **LM, num_key_value_heads=2)
+
+
+def gemma(ns):
+    _causal(ns, "Gemma", **LM, num_key_value_heads=1, head_dim=8)
+
+
+def phi(ns):
+    _causal(ns, "Phi", **LM, partial_rotary_factor=0.5)
+
+
+def gpt_neox(ns):
+    _causal(ns, "GPTNeoX", **{k: v for k, v in LM.items() if k != "pad_token_id"}, rotary_pct=0.5,
+            use_parallel_residual=True, pad_token_id=0)
+
+
+def mixtral(ns):
+    """Mixtral's sparse mixture of experts: top-2 of 4 experts, the router's load-balancing loss (``aux_loss``)
+    added to the language-modelling loss (``output_router_logits``); unpadded batches (its balancing loss over a
+    padded mask wants the mask of every layer's tokens), greedy generation."""
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        config = ns["MixtralConfig"](**LM, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2,
+                                     output_router_logits=True, router_aux_loss_coef=0.02, attn_implementation=attn)
+        input_ids = ids()[0]
+        torch.manual_seed(0)
+        model = ns["MixtralForCausalLM"](config)
+        count(model)
+        with torch.no_grad():
+            out = model(input_ids=input_ids, labels=input_ids)
+        print("loss", f"{out.loss.item():.6g}", "aux_loss", f"{out.aux_loss.item():.6g}",
+              len(out.router_logits), tuple(out.router_logits[0].shape))
+        show("router_logits[0]", out.router_logits[0])
+        train(model, dict(input_ids=input_ids, labels=input_ids))
+        greedy(model, input_ids[:, :4], torch.ones(2, 4, dtype=torch.long), output_router_logits=False)
+
+
+def bart(ns):
+    """BartForConditionalGeneration: the decoder's inputs shifted from ``labels``, training, greedy and beam
+    generation; eager and sdpa attention."""
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        config = ns["BartConfig"](vocab_size=99, d_model=32, encoder_layers=2, decoder_layers=2,
+                                  encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=37,
+                                  decoder_ffn_dim=37, max_position_embeddings=64, pad_token_id=0, bos_token_id=1,
+                                  eos_token_id=2, decoder_start_token_id=2, forced_eos_token_id=None,
+                                  attn_implementation=attn)
+        input_ids, mask = ids()
+        torch.manual_seed(0)
+        model = ns["BartForConditionalGeneration"](config)
+        count(model)
+        labels = ids(2, 5, seed=1)[0]
+        train(model, dict(input_ids=input_ids, attention_mask=mask, labels=labels))
+        greedy(model, input_ids, mask)
+        with torch.no_grad():
+            beams = model.generate(input_ids=input_ids, attention_mask=mask, max_new_tokens=4, num_beams=2)
+        print("beams", beams.tolist())
+
+
+def clip(ns):
+    """CLIPModel's contrastive loss (``return_loss=True``) on seeded text and images, two AdamW steps; the text and
+    vision towers' pooled outputs and the logit scale."""
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        text = dict(vocab_size=99, hidden_size=32, intermediate_size=37, num_hidden_layers=2, num_attention_heads=2,
+                    max_position_embeddings=16, eos_token_id=98)
+        vision = dict(hidden_size=32, intermediate_size=37, num_hidden_layers=2, num_attention_heads=2,
+                      image_size=32, patch_size=8)
+        config = ns["CLIPConfig"](text_config=text, vision_config=vision, projection_dim=16,
+                                  attn_implementation=attn)
+        torch.manual_seed(0)
+        model = ns["CLIPModel"](config)
+        count(model)
+        input_ids, mask = ids(3, 6)
+        input_ids[:, -1] = 98
+        g = torch.Generator().manual_seed(0)
+        pixels = torch.randn(3, 3, 32, 32, generator=g)
+        out = model(input_ids=input_ids, attention_mask=mask, pixel_values=pixels, return_loss=True)
+        show("logits_per_image", out.logits_per_image)
+        show("text_embeds", out.text_embeds)
+        print("logit_scale", f"{model.logit_scale.item():.6g}")
+        model.train()
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        for step in range(2):
+            opt.zero_grad()
+            loss = model(input_ids=input_ids, attention_mask=mask, pixel_values=pixels, return_loss=True).loss
+            loss.backward()
+            opt.step()
+            print(step, "loss", f"{loss.item():.6g}")
+
+
+def _image_classifier(ns, prefix, config, shape=(2, 3, 32, 32)):
+    """An image backbone's classifier: features, two AdamW steps on labels (BatchNorm models in training mode)."""
+    g = torch.Generator().manual_seed(0)
+    pixels = torch.randn(*shape, generator=g)
+    torch.manual_seed(0)
+    model = ns[f"{prefix}Model"](config)
+    count(model)
+    with torch.no_grad():
+        out = model(pixel_values=pixels, output_hidden_states=True)
+    show("last_hidden_state", out.last_hidden_state)
+    print("hidden_states", [tuple(h.shape) for h in out.hidden_states])
+    torch.manual_seed(1)
+    classifier = ns[f"{prefix}ForImageClassification"](config)
+    train(classifier, dict(pixel_values=pixels, labels=torch.tensor([2, 1])))
+
+
+def swin(ns):
+    _image_classifier(ns, "Swin", ns["SwinConfig"](image_size=32, patch_size=4, embed_dim=16, depths=[1, 2],
+                                                   num_heads=[2, 4], window_size=4, num_labels=3,
+                                                   drop_path_rate=0.1))
+
+
+def convnext(ns):
+    _image_classifier(ns, "ConvNext", ns["ConvNextConfig"](num_stages=2, hidden_sizes=[8, 16], depths=[1, 1],
+                                                           num_labels=3, drop_path_rate=0.1))
+
+
+def resnet(ns):
+    _image_classifier(ns, "ResNet", ns["ResNetConfig"](embedding_size=8, hidden_sizes=[8, 16], depths=[1, 1],
+                                                       layer_type="bottleneck", num_labels=3))
+
+
+def wav2vec2(ns):
+    """Wav2Vec2ForCTC on seeded raw audio: the convolutional feature encoder, the positional convolution (weight
+    norm), SpecAugment-style time masking in training, and CTC loss on label sequences."""
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        config = ns["Wav2Vec2Config"](vocab_size=12, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                                      intermediate_size=37, conv_dim=(16, 16), conv_stride=(4, 2),
+                                      conv_kernel=(8, 4), num_conv_pos_embeddings=8, num_conv_pos_embedding_groups=4,
+                                      mask_time_prob=0.2, mask_time_length=2, pad_token_id=0,
+                                      attn_implementation=attn)
+        g = torch.Generator().manual_seed(0)
+        audio = torch.randn(2, 400, generator=g)
+        torch.manual_seed(0)
+        model = ns["Wav2Vec2ForCTC"](config)
+        count(model)
+        labels = torch.tensor([[3, 4, 5, 6], [7, 8, -100, -100]])
+        train(model, dict(input_values=audio, labels=labels))

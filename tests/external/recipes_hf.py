@@ -51,7 +51,9 @@ _MODULES = {
              "dummy_torchvision_objects dummy_vision_objects generic hub import_utils logging metrics "
              "model_parallel_utils peft_utils quantization_config versions",
 }
-_MODELS = ("bert", "distilbert", "gpt2", "llama", "roberta", "t5", "vit")
+_MODELS = ("bert", "distilbert", "gpt2", "llama", "roberta", "t5", "vit", "albert", "electra", "deberta_v2",
+           "mistral", "qwen2", "gemma", "phi", "gpt_neox", "mixtral", "bart", "clip", "swin", "convnext", "resnet",
+           "wav2vec2")
 HF_PACKAGE = [(f"src/{p}", p) for folder, names in
               [*_MODULES.items(), *((f"models/{m}", f"__init__ configuration_{m} modeling_{m}") for m in _MODELS)]
               for name in names.split() for p in ["/".join(filter(None, ("transformers", folder, f"{name}.py")))]]
@@ -61,11 +63,14 @@ HF_PACKAGE += [(*HUB[:2], f"src/huggingface_hub/serialization/{m}.py", f"hugging
 DRIVERS = "__import__('corpus_hf')"
 
 
-def _hf(name, model, call):
-    """transformers/models/MODEL/modeling_MODEL.py run as its module, ``corpus_hf.CALL(globals())`` before its
-    ``__all__``."""
+GENERATED = "#           This file was automatically generated from"  # the second line of a modular model's file
+
+
+def _hf(name, model, call, first="# coding=utf-8\n"):
+    """transformers/models/MODEL/modeling_MODEL.py run as its module (``__package__`` set before ``first``, a line
+    before its imports), ``corpus_hf.CALL(globals())`` before its ``__all__``."""
     return _r(f"hf_{name}", HF, f"src/transformers/models/{model}/modeling_{model}.py",
-              [("# coding=utf-8\n", f"__package__ = 'transformers.models.{model}'  # run as the package's module\n"),
+              [(first, f"__package__ = 'transformers.models.{model}'  # run as the package's module\n{first}"),
                ("\n__all__ = ", f"\n{DRIVERS}.{call}(globals())\n\n__all__ = ")], support=HF_PACKAGE)
 
 
@@ -79,5 +84,8 @@ RECIPES += [
     _hf("llama_training", "llama", "training_tour"),
     _hf("llama_save_load", "llama", "save_load_tour"),
     _hf("t5", "t5", "t5"),
+    *(_hf(m, m, m) for m in ("albert", "electra", "deberta_v2", "bart", "clip", "swin", "convnext", "resnet",
+                             "wav2vec2")),
+    *(_hf(m, m, m, GENERATED) for m in ("mistral", "qwen2", "gemma", "phi", "gpt_neox", "mixtral")),
     _hf("vit", "vit", "vit"),
 ]
