@@ -125,7 +125,7 @@ class Plan:
         # NOTE: the replay's forward program, derived once here: each step's forward function, and its keyword
         # arguments only where it has some (an empty ``**{}`` still costs a dict per call)
         self._steps = tuple((cls._forward, node, a, k or None, outs) for cls, node, a, k, outs in steps)
-        self._fixed_views = _fixed_views(self._steps, constants)
+        self._fixed_views = _fixed_views(self._steps, constants, self._shell_ids)
         self._constants = [(t, t._requires_grad, t._data.shape, t._data.dtype) for t in constants.values()]
         self._matches = _codegen.matches_function(self._constants)
         self._result = map_tensors(result, replace)
@@ -323,16 +323,17 @@ class Plan:
         return tuple(slots[self._n_slots:])
 
 
-def _fixed_views(steps, constants: dict) -> dict:
+def _fixed_views(steps, constants: dict, shell_ids: set) -> dict:
     """The steps that only view a captured tensor (``weight.t()`` in every Linear): step index -> that tensor.
 
     Such a step's result is a function of the tensor's array object and the plan's fixed shapes, not of any
     value: while the tensor keeps its array (an optimizer updates it in place), a replay's view is the one the
     previous replay made, so the generated forward skips the step (``capture_codegen.forward_function``). A step
     qualifies when its one tensor argument is a captured tensor (not an argument of the call, not an intermediate),
-    its one output shares that tensor's storage and version counter (a view), its node saved nothing for backward
-    (a release could not leave it without what its backward reads) and no other step writes that output (an
-    in-place op such as ``t_()`` on the view)."""
+    its one output is a new tensor (a shell: not the argument itself, as an in-place op's ``buffer.mul_(0.5)``) that
+    shares that tensor's storage and version counter (a view), its node saved nothing for backward (a release could
+    not leave it without what its backward reads) and no other step writes that output (an in-place op on the
+    view)."""
     written: dict = {}
     for _forward, _node, _a, _k, outs in steps:
         for o in outs:
@@ -344,7 +345,8 @@ def _fixed_views(steps, constants: dict) -> dict:
         if len(found) != 1 or id(found[0]) not in constants or len(outs) != 1 or outs[0] is None:
             continue
         t, out = found[0], outs[0]
-        if out._root is t._root and out._vc is t._vc and written[id(out)] == 1 and node._saved is None:
+        if id(out) in shell_ids and out._root is t._root and out._vc is t._vc and written[id(out)] == 1 \
+                and node._saved is None:
             fixed[i] = t
     return fixed
 
