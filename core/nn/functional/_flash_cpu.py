@@ -19,10 +19,10 @@ Per query row, over blocks of 512 keys (``_KV_SPLIT``):
 float64 takes the same steps with 8-lane vectors, SLEEF's ``expd_u10`` for the vectors (ATen's double ``exp_u20``
 is its ``exp``), glibc's ``exp`` and ``log`` for the scalars, and lane sums left to right (``_combine_lanes``).
 
-The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``). Known gaps, where a
-value can differ from torch in the last bit: a query block of one row (L = 1, or L = 32k + 1 below 192: MKL's
-gemv order), a key block of one key (S = 512k + 1), and short query blocks with head dims of 32 and more (an MKL
-kernel not reproduced).
+The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``, ``_quad_kernel``).
+Known gaps, where a value can differ from torch in the last bit: a query block of one row (L = 1, or L = 32k + 1
+below 192: MKL's gemv order), a key block of one key (S = 512k + 1), and of two or three keys with head dims of 32
+and more (MKL kernels not reproduced).
 
 The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's exp
 (``Vectorized::exp``) and accumulates ``dV += p^T dO``, ``dS = p * (dO V^T - rowsum(dO * O))``,
@@ -239,6 +239,26 @@ def _lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return acc[..., 0]
 
 
+def _quad_lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` as MKL's dot-product kernel for a few rows against a long inner dim sums it: product i into lane
+    ``i % 16`` (fused), the four groups of four lanes added in turn (lane l, then l + 4, l + 8, l + 12), the four
+    sums as pairs ``(s0 + s1) + (s2 + s3)`` (measured)."""
+    k = a.shape[-1]
+    acc = np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1], _LANES), a.dtype)
+    for i in range(k):
+        acc[..., i % _LANES] = _f32fma(a[..., :, i, None], b[..., None, i, :], acc[..., i % _LANES])
+    quads = acc[..., 0:4] + acc[..., 4:8]
+    quads = quads + acc[..., 8:12]
+    quads = quads + acc[..., 12:16]
+    return (quads[..., 0] + quads[..., 1]) + (quads[..., 2] + quads[..., 3])
+
+
+def _quad_kernel(q_rows: int, kv_rows: int, head: int) -> bool:
+    """Whether MKL takes ``_quad_lane_dot`` for a (q_rows x head) @ (head x kv_rows) score block: a short query
+    block against a long head (``24 q_rows <= head``), four or more keys (measured)."""
+    return 2 <= q_rows and 24 * q_rows <= head and kv_rows >= 4
+
+
 def _lane_kernel(q_rows: int, kv_rows: int, head: int) -> bool:
     """Whether MKL computes a (q_rows x head) @ (head x kv_rows) score block with its dot-product kernel
     (``_lane_dot``) rather than the fma chain: measured on this machine's MKL for small blocks."""
@@ -270,8 +290,9 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     scaled_k = None
     for m in range(0, L, q_split):
         rows = min(q_split, L - m)
-        if q.dtype == _F32 and _lane_kernel(rows, kv, head):
-            part = _lane_dot(q[..., m:m + rows, :], k_t)
+        if q.dtype == _F32 and (_lane_kernel(rows, kv, head) or _quad_kernel(rows, kv, head)):
+            lanes = _lane_dot if _lane_kernel(rows, kv, head) else _quad_lane_dot
+            part = lanes(q[..., m:m + rows, :], k_t)
             out[..., m:m + rows, :] = part if alpha is None else part * alpha
         elif alpha is not None and _packs_scaled(kv, rows, head, True):
             if scaled_k is None:
