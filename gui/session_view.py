@@ -41,7 +41,7 @@ def param_display(graph: Graph, nid: str, highlight: bool = False) -> NodeDispla
     if spec is None:
         return d
     defaults = spec.default_params()
-    shown = [f"{k}={fmt.param_text(v) if isinstance(v, (list, tuple, int, float)) else v}"
+    shown = [f"{k}={fmt.param_text(v) if isinstance(v, (list, tuple, int, float)) or hasattr(v, 'tolist') else v}"
              for k, v in node.params.items()
              if k not in ("requires_grad", "retain_grad") and v != defaults.get(k)]
     d.badges = [" ".join(shown)] if shown else []

@@ -295,3 +295,21 @@ def test_training_a_regression_says_in_the_empty_accuracy_plot_why_it_is_empty(q
         pos = plot.no_accuracy.pos()
         assert x0 < pos.x() < x1 and y0 < pos.y() < y1  # inside the plot, where its curve would be
     w.undo_stack.setClean()
+
+
+def test_a_large_tensor_literal_reads_as_its_shape_on_its_node(window, qtbot, dialogs):
+    """x = torch.randn(300, 400) imported: its node said 'tensor=TensorValue(shape=[...' (a Python repr)."""
+    w = shown(qtbot, window)
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    box = _code_dialog(w)
+    QTest.keyClick(box.edit, Qt.Key_A, Qt.ControlModifier)
+    for line in ("import torch", "x = torch.randn(300, 400, requires_grad=True)", "y = (x * 2).sum()"):
+        QTest.keyClicks(box.edit, line)
+        QTest.keyClick(box.edit, Qt.Key_Return)
+    QTest.keyClick(box.edit, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
+    (x,) = [nid for nid, n in w.graph.nodes.items() if n.title == "x"]
+    badges = w.scene.node_items[x].display.badges
+    assert badges[0] == "tensor=(300, 400) values dtype=float32" and "TensorValue" not in " ".join(badges)
+    assert dialogs == []
