@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from core.fx.graph import Graph
 from core.fx.node import map_aggregate
-from core.fx.proxy import Proxy, Scope, TracerBase
+from core.fx.proxy import ParameterProxy, Proxy, Scope, TracerBase
 
 __all__ = ["PH", "Tracer", "symbolic_trace", "wrap"]
 
@@ -141,7 +141,12 @@ class Tracer(TracerBase):
             for name, value in store():
                 if value is attr_val:
                     if name not in parameter_proxy_cache:
-                        parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {})
+                        factory = None  # with param_shapes_constant a parameter's shape reads as the parameter's
+                        if self.param_shapes_constant and store == self.root.named_parameters:
+                            def factory(node, name=name, value=value):
+                                return ParameterProxy(self, node, name, value)
+                        parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {},
+                                                                        proxy_factory_fn=factory)
                     return parameter_proxy_cache[name]
         return attr_val
 

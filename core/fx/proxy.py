@@ -20,7 +20,7 @@ from core.fx._codegen import MAGIC_METHODS, REFLECTABLE_MAGIC_METHODS
 from core.fx.graph import Graph
 from core.fx.node import Node, _name_hint, map_aggregate
 
-__all__ = ["Attribute", "GraphAppendingTracer", "Proxy", "Scope", "TraceError", "TracerBase"]
+__all__ = ["Attribute", "GraphAppendingTracer", "ParameterProxy", "Proxy", "Scope", "TraceError", "TracerBase"]
 
 
 class TraceError(ValueError):
@@ -188,6 +188,43 @@ def _is_tensor_method(func) -> bool:
     from core.overrides import is_tensor_method_or_property
 
     return is_tensor_method_or_property(func)
+
+
+class ParameterProxy(Proxy):
+    """A proxy for a module's parameter (``Tracer(param_shapes_constant=True)``) whose ``shape``, ``size()``,
+    ``dim()``, ``ndim``, ``numel()`` and ``nelement()`` are the parameter's own, so code branching on them traces."""
+
+    def __init__(self, tracer: TracerBase, node: Node, name: str, param):
+        super().__init__(node, tracer)
+        import core
+
+        if not isinstance(param, core.nn.Parameter):
+            raise AssertionError(f"Expected Parameter, got {type(param)}")
+        self.param = param
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"ParameterProxy({self.name})"
+
+    @property
+    def shape(self):
+        return self.param.shape
+
+    def size(self):
+        return self.param.size()
+
+    def dim(self) -> int:
+        return self.param.dim()
+
+    @property
+    def ndim(self) -> int:
+        return self.param.ndim
+
+    def numel(self) -> int:
+        return self.param.numel()
+
+    def nelement(self) -> int:
+        return self.param.nelement()
 
 
 class Attribute(Proxy):

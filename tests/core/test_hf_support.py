@@ -180,3 +180,43 @@ def test_cudnn_flags_context_sets_and_restores_as_torchs(torch):
         with cudnn.flags(enabled=True, benchmark=True, deterministic=True, allow_tf32=False):
             assert state() == (True, True, True, False)
         assert cudnn.set_flags() == before and cudnn.enabled is True and cudnn.fp32_precision == "none"
+
+
+def _traced_with_constant_param_shapes(lib):
+    """``Tracer(param_shapes_constant=True)``: a parameter read in ``forward`` is a ``ParameterProxy`` whose shape
+    is the parameter's, so ``if self.weight.shape[0] > 2`` takes a branch while tracing."""
+    import importlib
+
+    fx = importlib.import_module(f"{lib.__name__}.fx")
+
+    class Net(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = lib.nn.Parameter(lib.ones(3, 2))
+
+        def forward(self, x):
+            w = self.weight
+            seen.append((repr(w), tuple(w.shape), tuple(w.size()), w.dim(), w.ndim, w.numel(), w.nelement()))
+            return x @ w.t() if w.shape[0] > 2 else x
+
+    seen: list = []
+    graph = fx.Tracer(param_shapes_constant=True).trace(Net())
+    return seen, [(n.op, str(n.target)) for n in graph.nodes]
+
+
+def test_parameter_proxy_and_compatibility_as_torchs(torch):
+    assert _traced_with_constant_param_shapes(core) == _traced_with_constant_param_shapes(torch)
+    from torch.fx._compatibility import compatibility as torch_compatibility
+
+    from core.fx._compatibility import compatibility
+
+    for mark in (compatibility, torch_compatibility):
+        def f():
+            """Doc."""
+
+        def g():
+            pass
+
+        assert mark(is_backward_compatible=True)(f) is f and mark(is_backward_compatible=False)(g) is g
+        assert "Backwards-compatibility for this API is guaranteed" in f.__doc__
+        assert "experimental and is *NOT* backward-compatible" in g.__doc__
