@@ -518,3 +518,36 @@ def wav2vec2(ns):
         count(model)
         labels = torch.tensor([[3, 4, 5, 6], [7, 8, -100, -100]])
         train(model, dict(input_values=audio, labels=labels))
+
+
+def fx_tour(ns):
+    """``transformers.utils.fx.symbolic_trace`` (its ``HFTracer``: torch.fx tracing with meta-tensor shape
+    propagation through the model's Python control flow) of BertForSequenceClassification, eager attention, as its
+    docs and ``test_torch_fx`` use it: the graph's ops, the traced module's outputs against the model's, and a
+    training step through the traced module."""
+    from transformers.utils.fx import symbolic_trace
+
+    torch.manual_seed(0)
+    model = ns["BertForSequenceClassification"](ns["BertConfig"](**TINY, num_labels=3, attn_implementation="eager",
+                                                                    problem_type="single_label_classification"))
+    model.eval()
+    input_ids, mask = ids()
+    traced = symbolic_trace(model, input_names=["input_ids", "attention_mask", "labels"])
+    ops = {}
+    for node in traced.graph.nodes:
+        ops[node.op] = ops.get(node.op, 0) + 1
+    print(type(traced).__name__, sorted(ops.items()))
+    print([node.name for node in traced.graph.nodes][:12])
+    labels = torch.tensor([2, 0])
+    with torch.no_grad():
+        want = model(input_ids=input_ids, attention_mask=mask, labels=labels)
+        got = traced(input_ids=input_ids, attention_mask=mask, labels=labels)
+    print(sorted(got.keys()), "same logits", torch.allclose(want.logits, got["logits"], atol=1e-6),
+          f"{got['loss'].item():.6g}")
+    traced.train()
+    opt = torch.optim.AdamW(traced.parameters(), lr=1e-3)
+    loss = traced(input_ids=input_ids, attention_mask=mask, labels=labels)["loss"]
+    loss.backward()
+    opt.step()
+    after = traced(input_ids=input_ids, attention_mask=mask, labels=labels)["loss"]
+    print("step", f"{loss.item():.6g}", f"{after.item():.6g}")

@@ -49,7 +49,7 @@ _MODULES = {
     "utils": "__init__ auto_docstring backbone_utils chat_template_utils constants deprecation doc dummy_flax_objects "
              "dummy_mistral_common_objects dummy_sentencepiece_and_tokenizers_objects dummy_tf_objects "
              "dummy_torchvision_objects dummy_vision_objects generic hub import_utils logging metrics "
-             "model_parallel_utils peft_utils quantization_config versions",
+             "model_parallel_utils peft_utils quantization_config versions fx",
 }
 _MODELS = ("bert", "distilbert", "gpt2", "llama", "roberta", "t5", "vit", "albert", "electra", "deberta_v2",
            "mistral", "qwen2", "gemma", "phi", "gpt_neox", "mixtral", "bart", "clip", "swin", "convnext", "resnet",
@@ -76,6 +76,7 @@ def _hf(name, model, call, first="# coding=utf-8\n"):
 
 RECIPES += [
     _hf("bert", "bert", "bert"),
+    _hf("bert_fx", "bert", "fx_tour"),
     _hf("roberta", "roberta", "roberta"),
     _hf("distilbert", "distilbert", "distilbert"),
     _hf("gpt2", "gpt2", "gpt2"),
