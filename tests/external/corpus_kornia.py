@@ -635,6 +635,142 @@ def kornia_epipolar():
     )
 
 
+def kornia_geometry_misc():
+    """kornia's boxes, bounding-box helpers, line and plane fits, 2-D and 3-D Lie groups, polynomial solvers, lens
+    distortion of points and images, homographies from lines, the Affine and Resize modules, a similarity
+    registration (5 Adam steps on a 2-level pyramid), k-means, and kornia.image's drawing."""
+    import kornia.contrib as KC
+    import kornia.geometry as G
+    import kornia.geometry.ray
+    import kornia.image as KI
+
+    torch.manual_seed(0)
+    x = image((2, 3, 24, 32))
+    boxes = torch.tensor(
+        [[[2.0, 3.0, 12.0, 14.0], [5.0, 5.0, 20.0, 18.0]], [[0.0, 0.0, 8.0, 8.0], [10.0, 4.0, 30.0, 20.0]]]
+    )
+    B = G.boxes.Boxes.from_tensor(boxes, mode="xyxy")
+    K = torch.tensor([[[30.0, 0.0, 16.0], [0.0, 30.0, 12.0], [0.0, 0.0, 1.0]]])
+    dist = torch.tensor([[0.1, -0.05, 0.001, 0.002]])
+    generated = G.bbox.bbox_generator(
+        torch.tensor([1.0, 2.0]), torch.tensor([3.0, 1.0]), torch.tensor([5.0, 6.0]), torch.tensor([4.0, 7.0])
+    )
+    each(
+        [
+            ("boxes_xywh", lambda: B.to_tensor("xywh")),
+            ("boxes_mask", lambda: B.to_mask(24, 32)),
+            ("boxes_transform", lambda: B.transform_boxes(torch.eye(3).repeat(2, 1, 1) * 1.5).to_tensor()),
+            ("bbox_to_mask", lambda: G.bbox.bbox_to_mask(generated, 10, 12)),
+            ("infer_bbox_shape", lambda: G.bbox.infer_bbox_shape(generated)),
+            ("nms", lambda: G.bbox.nms(boxes[0], torch.tensor([0.9, 0.8]), 0.3)),
+            ("fit_line", lambda: G.line.fit_line(torch.rand(2, 10, 2) + torch.linspace(0, 1, 10)[:, None]).direction),
+            (
+                "ray",
+                lambda: kornia.geometry.ray.Ray.through(torch.rand(2, 3), torch.rand(2, 3) + 1).point_at(
+                    torch.tensor([[0.5], [2.0]])
+                ),
+            ),
+            ("fit_plane", lambda: G.plane.fit_plane(torch.rand(2, 20, 3)).normal),
+            ("so2", lambda: G.liegroup.So2.exp(torch.tensor([0.3, -1.2])).matrix()),
+            ("se2", lambda: G.liegroup.Se2.exp(torch.tensor([[0.3, 1.0, 2.0]])).log()),
+            ("se3_adjoint", lambda: G.liegroup.Se3.exp(torch.tensor([[0.1, 0.2, -0.3, 1.0, 2.0, 3.0]])).adjoint()),
+            ("undistort_image", lambda: G.calibration.undistort_image(x, K.repeat(2, 1, 1), dist.repeat(2, 1))),
+            ("distort_points", lambda: G.calibration.distort_points(torch.rand(1, 5, 2) * 20, K, dist)),
+            (
+                "solve_cubic",
+                lambda: G.solvers.solve_cubic(torch.tensor([[1.0, -6.0, 11.0, -6.0], [1.0, 0.0, 0.0, -1.0]])),
+            ),
+            ("solve_quadratic", lambda: G.solvers.solve_quadratic(torch.tensor([[1.0, -3.0, 2.0], [1.0, 2.0, 5.0]]))),
+            ("meshgrid3d", lambda: G.create_meshgrid3d(2, 3, 4)),
+            ("transform_points", lambda: G.linalg.transform_points(torch.eye(4)[None] * 2, torch.rand(1, 4, 3))),
+            (
+                "relative_transformation",
+                lambda: G.linalg.relative_transformation(torch.eye(4)[None], torch.eye(4)[None] * 2),
+            ),
+            (
+                "point_line_distance",
+                lambda: G.linalg.point_line_distance(torch.tensor([[1.0, 2.0]]), torch.tensor([[1.0, 1.0, -1.0]])),
+            ),
+            (
+                "homography_lines",
+                lambda: G.homography.find_homography_lines_dlt(torch.rand(1, 5, 2, 2), torch.rand(1, 5, 2, 2)),
+            ),
+            (
+                "valid_samples",
+                lambda: G.homography.sample_is_valid_for_homography(torch.rand(3, 4, 2), torch.rand(3, 4, 2)),
+            ),
+            (
+                "oneway_error",
+                lambda: G.homography.oneway_transfer_error(
+                    torch.rand(1, 5, 2), torch.rand(1, 5, 2), torch.eye(3)[None]
+                ),
+            ),
+            (
+                "affine_module",
+                lambda: G.transform.Affine(
+                    torch.tensor([30.0, -20.0]),
+                    torch.tensor([[1.0, 2.0], [0.0, 1.0]]),
+                    torch.tensor([[1.2, 0.8], [1.0, 1.0]]),
+                )(x),
+            ),
+            ("resize_module", lambda: G.transform.Resize((12, 16), side="short")(x)),
+            ("kmeans", lambda: _kmeans(KC)),
+            (
+                "draw_line",
+                lambda: KI.draw_line(
+                    torch.zeros(3, 10, 12), torch.tensor([1, 1]), torch.tensor([8, 9]), torch.tensor([1.0, 0.5, 0.25])
+                ),
+            ),
+            (
+                "draw_rectangle",
+                lambda: KI.draw_rectangle(
+                    torch.zeros(1, 3, 10, 12), torch.tensor([[[1, 1, 6, 8]]]), torch.tensor([1.0, 0.5, 0.25]), fill=True
+                ),
+            ),
+            (
+                "draw_polygon",
+                lambda: KI.draw_convex_polygon(
+                    torch.zeros(1, 3, 10, 12),
+                    torch.tensor([[[1.0, 1.0], [8.0, 2.0], [5.0, 9.0]]]),
+                    torch.tensor([[1.0, 0.5, 0.25]]),
+                ),
+            ),
+        ]
+    )
+    torch.manual_seed(0)
+    registrator = G.transform.ImageRegistrator("similarity", num_iterations=5, pyramid_levels=2)
+    show("registration", registrator.register(x[:1], G.transform.rotate(x[:1], torch.tensor([10.0]))))
+
+
+def _kmeans(KC):
+    torch.manual_seed(0)
+    kmeans = KC.KMeans(2, None, 1e-4, 10, 0)
+    kmeans.fit(torch.cat([torch.randn(20, 2), torch.randn(20, 2) + 5]))
+    return kmeans.cluster_centers, kmeans.predict(torch.tensor([[0.0, 0.0], [5.0, 5.0]]))
+
+
+def kornia_models(models):
+    """kornia's ViT, MobileViT and TinyViT built small (seeded), two SGD steps on a seeded batch, then eval-mode
+    outputs; ``models`` maps a name to ``(builder, input shape)``."""
+    for name, (make, shape) in models.items():
+        torch.manual_seed(0)
+        model = make()
+        x = torch.randn(*shape)
+        print(name, type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()))
+        opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        model.train()
+        for step in range(2):
+            out = model(x)
+            loss = out.pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            print(step, tuple(out.shape), f"loss {loss.item():.6g}")
+        model.eval()
+        with torch.no_grad():
+            show(f"{name} eval", model(x))
+
+
 # torchmetrics ------------------------------------------------------------------------------------------------------
 
 

@@ -271,6 +271,17 @@ RECIPES += [
         "A.RandomJigsaw((2, 2))", "A.RandomMosaic((24, 24))", "A.RandomCutMixV2()", "A.RandomMixUpV2()"])) + "])"),
     _kornia("feature", "feature/__init__", "km.kornia_feature()"),
     _kornia("epipolar", "geometry/epipolar/__init__", "km.kornia_epipolar()"),
+    _kornia("contrib_geometry", "contrib/__init__", "km.kornia_geometry_misc()"),
+    _kornia("models_vit", "models/vit", "km.kornia_models({"
+            "'vit': (lambda: VisionTransformer(image_size=32, patch_size=8, embed_dim=32, depth=2, num_heads=4), "
+            "(2, 3, 32, 32)), "
+            "'mobilevit': (lambda: __import__('kornia.models.vit_mobile').models.vit_mobile.MobileViT('xxs'), "
+            "(1, 3, 64, 64)), "
+            "'tinyvit': (lambda: __import__('kornia.models.tiny_vit').models.tiny_vit.TinyViT(img_size=64, "
+            "embed_dims=[16, 32, 48, 64], depths=[1, 1, 1, 1], num_heads=[1, 2, 3, 4], window_sizes=[2, 2, 2, 2], "
+            "num_classes=10), (2, 3, 64, 64))})",
+            first=FUTURE, last='    return f"https://huggingface.co/kornia/{model_type}{patch_size}_augreg_i21k_r224/'
+                               'resolve/main/{model_type}-{patch_size}.pth"'),
 ]
 
 CLASSES = "probs, labels, scores, binary, ml_scores, ml_labels = km.classification_inputs()"
