@@ -210,7 +210,7 @@ def test_multihead_attention_need_weights_false_bits(batch_first):
 
 
 @pytest.mark.parametrize("layer", ["encoder", "decoder"])
-def test_transformer_layer_output_and_loss_bits(layer):
+def test_transformer_layer_output_loss_and_gradient_bits(layer):
     torch.manual_seed(1)
     if layer == "encoder":
         tm = torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
@@ -227,7 +227,10 @@ def test_transformer_layer_output_and_loss_bits(layer):
         out = module(*args, **({"src_mask": lib.tensor(mask)} if layer == "encoder"
                                else {"tgt_mask": lib.tensor(mask)}))
         loss = out.pow(2).mean()
-        outs.append((out.detach().numpy(), loss.item()))
-    (got, got_loss), (want, want_loss) = outs[1], outs[0]
+        loss.backward()
+        outs.append((out.detach().numpy(), loss.item(), {n: p.grad.numpy() for n, p in module.named_parameters()}))
+    (got, got_loss, got_grads), (want, want_loss, want_grads) = outs[1], outs[0]
     assert np.array_equal(got, want)
     assert got_loss == want_loss
+    assert got_grads.keys() == want_grads.keys()
+    assert all(np.array_equal(got_grads[name], want_grads[name]) for name in want_grads)
