@@ -86,12 +86,25 @@ class I0(Function):
         return grad * i1(x)
 
 
+def _float_i0e(v: np.ndarray) -> np.ndarray:
+    """i0e of float32 values through the float64 form (NaN kept), as float32."""
+    nan = np.isnan(v)
+    with np.errstate(all="ignore"):
+        return np.where(nan, np.nan, _scaled(np.where(nan, 0.0, v.astype(np.float64)), 0)).astype(np.float32)
+
+
 class I0e(Function):
     node_name = "SpecialI0EBackward0"  # PyTorch's name for this node
 
     @staticmethod
     def forward(ctx, x):
-        result = _apply(_scaled, x, 0)
+        if x.dtype in (core.float16, core.bfloat16):  # PyTorch's scalar form rounds each step to a half
+            from core._i0e_half import i0e_half
+
+            arr = np.asarray(x.detach().cpu()._data)
+            result = core.tensor(i0e_half(arr, arr.dtype, _float_i0e), device=x.device)
+        else:
+            result = _apply(_scaled, x, 0)
         ctx.save_for_backward(x, result)
         return result
 

@@ -19,6 +19,7 @@ import numpy as np
 import core
 from core import _random
 from core import _rejection_kernels as kernels
+from core._backend import to_numpy_array
 from core.autograd import Function, once_differentiable
 from core.ops import _special
 
@@ -28,7 +29,7 @@ _MAX_ITER = 20000
 
 
 def _host(t) -> np.ndarray:
-    return t.detach().cpu().numpy().astype(np.float64)
+    return to_numpy_array(t.detach()._data).astype(np.float64)  # (bfloat16 too, which Tensor.numpy() refuses)
 
 
 def _lgamma(a: np.ndarray) -> np.ndarray:

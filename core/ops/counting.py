@@ -252,7 +252,8 @@ def frexp(input):
     """``(mantissa, exponent)`` with ``input = mantissa * 2 ** exponent`` and 0.5 <= |mantissa| < 1."""
     if not input.is_floating_point():
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-    _, exponent = np.frexp(_host(input))
+    values = _host(input.float() if input.dtype == core.bfloat16 else input)  # (NumPy's frexp lacks bfloat16)
+    _, exponent = np.frexp(values)
     exponent = exponent.astype(np.int32)
-    scale = _on(input, np.ldexp(np.ones_like(_host(input)), -exponent), input.dtype)
+    scale = _on(input, np.ldexp(np.ones_like(values), -exponent), input.dtype)
     return _frexp_result(input * scale, _on(input, exponent, core.int32))

@@ -437,8 +437,8 @@ def check_inplace(self: Tensor, overlap: bool = True) -> None:
             # longer requires grad, a view that does, of a leaf, is refused)
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     arr = self._data
-    if type(arr) is MetaArray:  # no memory at all: nothing overlaps, nothing is written
-        return
+    if type(arr) is MetaArray or arr.size == 0:  # no memory at all, or no element: nothing overlaps (an empty
+        return  # array from NumPy has strides (0, 0, ...), which PyTorch's empty tensors keep too)
     for size, stride in zip(arr.shape, arr.strides if overlap else ()):
         if stride == 0 and size > 1:
             raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers "

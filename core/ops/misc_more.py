@@ -12,6 +12,7 @@ import numpy as np
 import core
 from core._arg_types import require_tensors
 from core._backend import to_numpy_array, xp_of
+from core._dtype import SCALAR_NAMES
 from core.autograd.function import Function
 from core.ops.counting import histogram_range
 from core.ops.reduction import _return_type
@@ -38,6 +39,9 @@ def i0(input, *, out=None):
 
 
 def i0_(input):
+    if not input.is_floating_point() and not input.is_complex():  # (the float result can't be written back)
+        raise RuntimeError(f"result type {SCALAR_NAMES[core.get_default_dtype().name]} can't be cast to the desired "
+                           f"output type {SCALAR_NAMES[input.dtype.name]}")
     return input.copy_(core.special.i0(input.detach() if not input.requires_grad else input))
 
 
@@ -66,18 +70,18 @@ class _Igamma(Function):
 def _igamma_bounds(a, x, p):
     """P(a, x) at PyTorch's (SciPy's) boundary values: NaN for a negative a or x, or a = 0 with x <= 0, or both
     infinite; 1 for a = 0 < x or an infinite x; 0 for x = 0 < a or an infinite a."""
-    xp = xp_of(p)
+    xp, dtype = xp_of(p), p.dtype  # (np.where of a bfloat16 array and a Python float gives float64)
     with np.errstate(invalid="ignore"):
         p = xp.where((a == 0) & (x > 0) | xp.isinf(x) & (a > 0), 1.0, p)
         p = xp.where((x == 0) & (a > 0) | xp.isinf(a) & (x > 0), 0.0, p)
         bad = (x < 0) | (a < 0) | (a == 0) & (x <= 0) | xp.isinf(a) & xp.isinf(x)
-        return xp.where(bad, xp.nan, p).astype(p.dtype, copy=False)
+        return xp.where(bad, xp.nan, p).astype(dtype, copy=False)
 
 
 def _igamma(input, other, upper, out):
     require_tensors("igammac" if upper else "igamma", input=(1, input), other=(2, other))
+    dtype = core.result_type(input, other)  # (a Python number takes the tensor's dtype, as in torch)
     a, x = core.broadcast_tensors(*(t if isinstance(t, core.Tensor) else core.tensor(t) for t in (input, other)))
-    dtype = core.promote_types(a.dtype, x.dtype)
     if not dtype.is_floating_point:
         dtype = core.get_default_dtype()
     result = _Igamma.apply(a.to(dtype), x.to(dtype), upper=upper)

@@ -256,6 +256,9 @@ def _resize_over_storage(self, storage, shape: tuple, n: int):
 
 
 def mvlgamma_(self, p):
+    if not self.is_floating_point():  # (PyTorch's message names the input's type first)
+        raise RuntimeError(f"mvlgamma: result type {SCALAR_NAMES[self.dtype.name]} can't be cast to the desired "
+                           f"output type {SCALAR_NAMES[core.get_default_dtype().name]}")
     return self.copy_(mvlgamma(self, p))
 
 

@@ -21,7 +21,7 @@ from core.autograd.function import Function
 from core.ops.copy_variants import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 from core.ops.elementwise import check_inplace
 from core.ops.index_primitives import Alias
-from core.ops.misc_more import i0, igamma, igammac
+from core.ops.misc_more import i0, i0_, igamma, igammac
 from core.ops.numeric_more import resize_as_
 from core.ops.views import AsStrided, as_strided
 
@@ -234,7 +234,7 @@ def _to_sparse_coo(self):
 
 
 def _i0_(self):
-    return self.copy_(i0(self))
+    return i0_(self)
 
 
 def _igamma_(self, other):

@@ -8,9 +8,14 @@ dtype, shape and values (exact for integers and bools, tight tolerances for floa
 NaN), the error type where torch raises, and for float64 samples of differentiable ops the gradients of
 ``(out * w).sum()`` for fixed random weights ``w``.
 
+The elementwise OpInfos (unary and binary ufuncs) are swept further: their first ``NARROW_SAMPLES`` samples in
+int32, uint8, float16 and bfloat16 (half-precision results compared bit for bit, the sign of zero included), and
+their in-place variant and ``out=`` form in float32 and int64 (the result is ``self``/``out``, with torch's values,
+or the error torch raises, such as an int tensor's in-place ``i0_``).
+
 Nothing is hidden: what differs today is listed in ``KNOWN_DIFFERENCES`` (a strict xfail, so a fix
 flips it), and the OpInfos core has no function for are listed in ``MISSING``, which may only shrink.
-Random ops and in-place/out variants are not swept (their own tests cover them).
+Random ops are not swept (their own tests cover them).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ if "expecttest" not in sys.modules:  # (torch's test base class needs it; only i
     sys.modules["expecttest"] = types.SimpleNamespace(TestCase=unittest.TestCase, ACCEPT=False)
 _profile = settings._current_profile  # (torch's test utilities load their own hypothesis profile at import)
 op_db = pytest.importorskip("torch.testing._internal.common_methods_invocations").op_db
+_ufunc_infos = pytest.importorskip("torch.testing._internal.opinfo.core")
 # ... and forbid setting torch.backends flags outside their context managers (disable_global_flags): both are
 # process-wide, so later tests would see them; put both back
 settings.load_profile(_profile)
@@ -49,7 +55,7 @@ SAMPLES = int(os.environ.get("OPINFO_SWEEP_SAMPLES", "4"))
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64, "bool": torch.bool}
 TOLERANCES = {  # (rtol, atol): torch.testing.assert_close's
     torch.float32: (1.3e-6, 1e-5), torch.complex64: (1.3e-6, 1e-5), torch.float64: (1e-7, 1e-7),
-    torch.complex128: (1e-7, 1e-7),
+    torch.complex128: (1e-7, 1e-7), torch.float16: (1e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5),
 }
 RANDOM = {
     "bernoulli", "multinomial", "normal", "uniform", "cauchy", "exponential", "geometric", "log_normal",
@@ -73,6 +79,17 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {  # (OpInfo, dtype): what diffe
     ("chalf", "float32"): NO_COMPLEX32,
     ("chalf", "float64"): NO_COMPLEX32,
     ("chalf", "int64"): NO_COMPLEX32,
+}
+
+# (OpInfo, dtype) of the elementwise sweeps below: what differs
+KNOWN_NARROW_DIFFERENCES: dict[tuple[str, str], str] = {
+    ("chalf", "int32"): NO_COMPLEX32,
+    ("chalf", "uint8"): NO_COMPLEX32,
+    ("chalf", "float16"): NO_COMPLEX32,
+    ("chalf", "bfloat16"): NO_COMPLEX32,
+    ("complex", "float16"): NO_COMPLEX32,
+}
+KNOWN_VARIANT_DIFFERENCES: dict[tuple[str, str], str] = {
 }
 
 # OpInfo: what core does with its error inputs (torch's own checks, each raising a given error type)
@@ -137,14 +154,21 @@ def _core_dtype(dtype):
     return getattr(core, str(dtype).replace("torch.", ""))
 
 
+def _host(t):
+    """``t.numpy()``, with bfloat16 (which NumPy lacks) carried as core's own bfloat16."""
+    if t.dtype == torch.bfloat16:
+        return core.tensor(t.float().numpy()).to(core.bfloat16)
+    return core.tensor(t.numpy())
+
+
 def _core_tensor(t):
     """A core tensor with ``t``'s values, dtype, strides and storage offset (a leaf when ``t`` requires grad)."""
     data = t.detach()
     if data.is_contiguous() and data.storage_offset() == 0 or data.numel() == 0:
-        return core.tensor(data.resolve_conj().resolve_neg().numpy()).requires_grad_(t.requires_grad)
+        return _host(data.resolve_conj().resolve_neg()).requires_grad_(t.requires_grad)
     size = data.untyped_storage().nbytes() // data.element_size()
     whole = torch.empty(0, dtype=data.dtype).set_(data.untyped_storage(), 0, (size,), (1,))
-    view = core.tensor(whole.numpy()).as_strided(tuple(data.shape), data.stride(), data.storage_offset())
+    view = _host(whole).as_strided(tuple(data.shape), data.stride(), data.storage_offset())
     return view.detach().requires_grad_(t.requires_grad)
 
 
@@ -427,3 +451,125 @@ def test_ops_core_lacks_do_not_grow():
     new = sorted(set(missing) - set(MISSING))
     assert not new, f"OpInfos core lacks that MISSING does not list: {new}"
     assert len(missing) <= len(MISSING)
+
+
+NARROW_DTYPES = {"int32": torch.int32, "uint8": torch.uint8, "float16": torch.float16, "bfloat16": torch.bfloat16}
+NARROW_SAMPLES = 2
+ELEMENTWISE = [op for op in SWEPT if isinstance(op, (_ufunc_infos.UnaryUfuncInfo, _ufunc_infos.BinaryUfuncInfo))
+               and FOUND[_key(op)] is not None]
+
+
+def _assert_same_bits(expected, got, where):
+    """A half-precision result equal to torch's bit for bit (any NaN where torch has NaN)."""
+    want = expected.detach().view(torch.int16).numpy()
+    have = np.asarray(got.detach().view(core.int16).numpy())
+    nan = torch.isnan(expected.detach()).numpy()
+    assert (np.isnan(_numpy(got)) == nan).all(), f"{where}: NaN at other places than torch's"
+    differ = (want != have) & ~nan
+    assert not differ.any(), (f"{where}: {int(differ.sum())} of {differ.size} differ in bits: torch "
+                              f"{_numpy(expected)[differ][:3].tolist()}, core {_numpy(got)[differ][:3].tolist()}")
+
+
+def _narrow_sample(op, fn, sample) -> None:
+    c_args = to_core([sample.input, list(sample.args), dict(sample.kwargs)], [])
+    t_out, t_exc = _raised(lambda: op(sample.input, *sample.args, **sample.kwargs))
+    c_out, c_exc = _raised(lambda: fn(c_args[0], *c_args[1], **c_args[2]))
+    if t_exc is not None:
+        assert _same_error(t_exc, c_exc), f"torch raised {type(t_exc).__name__}: {t_exc}; core {c_exc!r}"
+        return
+    if c_exc is not None:
+        raise AssertionError(f"core raised {type(c_exc).__name__}: {c_exc}") from c_exc
+    assert_same(t_out, c_out)
+    for t, c in zip(*(o if isinstance(o, (list, tuple)) else [o] for o in (t_out, c_out))):
+        if isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.bfloat16):
+            _assert_same_bits(t, c, "out")
+
+
+def _narrow_cases():
+    for op in ELEMENTWISE:
+        supported = op.supported_dtypes("cpu")
+        for name, dtype in NARROW_DTYPES.items():
+            if dtype in supported:
+                reason = KNOWN_NARROW_DIFFERENCES.get((_key(op), name))
+                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+                yield pytest.param(op, dtype, id=f"{_key(op)}-{name}", marks=marks)
+
+
+@pytest.mark.parametrize(("op", "dtype"), list(_narrow_cases()))
+def test_elementwise_op_matches_torch_in_narrow_dtypes(op, dtype):
+    torch.manual_seed(0)
+    for i, sample in enumerate(itertools.islice(op.sample_inputs("cpu", dtype), NARROW_SAMPLES)):
+        try:
+            _narrow_sample(op, FOUND[_key(op)], sample)
+        except AssertionError as exc:
+            raise AssertionError(f"sample {i} ({sample}): {exc}") from None
+
+
+def core_counterpart(fn):
+    """core's callable for a torch one: a torch.testing lambda rebound, a partial of a torch function, a Tensor
+    method, a ``torch.nn.functional`` or ``torch`` function."""
+    if isinstance(fn, functools.partial):
+        return functools.partial(core_counterpart(fn.func), *fn.args, **fn.keywords)
+    if isinstance(fn, types.FunctionType) and fn.__module__.startswith("torch.testing"):
+        return _rebound(fn)
+    name, qualname = fn.__name__, getattr(fn, "__qualname__", "")
+    if type(fn).__name__ == "method_descriptor" or qualname.startswith(("TensorBase.", "Tensor.")):
+        return getattr(core.Tensor, name, None)
+    if (getattr(fn, "__module__", None) or "").startswith("torch.nn.functional"):
+        return getattr(core.nn.functional, name, None)
+    return getattr(core, name, None)
+
+
+def _compare_written(expected_exc, got_exc, written_t, written_c, result_c, where):
+    if expected_exc is not None:
+        assert _same_error(expected_exc, got_exc), (f"{where}: torch raised {type(expected_exc).__name__}: "
+                                                    f"{expected_exc}; core {got_exc!r}")
+        return
+    if got_exc is not None:
+        raise AssertionError(f"{where}: core raised {type(got_exc).__name__}: {got_exc}") from got_exc
+    assert result_c is written_c, f"{where}: core's result is not the tensor it wrote"
+    assert_same(written_t, written_c, where)
+
+
+def variant_case(op, dtype) -> int:
+    """The in-place variant on a copy of each sample's input, and ``out=`` an empty tensor like torch's result."""
+    fn, inplace, compared = FOUND[_key(op)], op.inplace_variant, 0
+    core_inplace = None if inplace is None else core_counterpart(inplace)
+    assert inplace is None or core_inplace is not None, f"core has no {inplace}"
+    torch.manual_seed(0)
+    for i, sample in enumerate(itertools.islice(op.sample_inputs("cpu", dtype), NARROW_SAMPLES)):
+        args, kwargs = list(sample.args), dict(sample.kwargs)
+        if inplace is not None:
+            t_self = sample.input.clone()
+            c_self, c_args, c_kwargs = to_core([t_self, args, kwargs], [])
+            _, t_exc = _raised(functools.partial(inplace, t_self, *args, **kwargs))
+            c_out, c_exc = _raised(functools.partial(core_inplace, c_self, *c_args, **c_kwargs))
+            _compare_written(t_exc, c_exc, t_self, c_self, c_out, f"sample {i} in place")
+            compared += 1
+        if op.supports_out:
+            t_ref, t_exc = _raised(functools.partial(op, sample.input, *args, **kwargs))
+            if t_exc is not None or not isinstance(t_ref, torch.Tensor):
+                continue
+            t_o = torch.empty_like(t_ref)
+            c_o, (c_in, c_args, c_kwargs) = to_core(t_o, []), to_core([sample.input, args, kwargs], [])
+            _, t_exc = _raised(functools.partial(op, sample.input, *args, **kwargs, out=t_o))
+            c_out, c_exc = _raised(functools.partial(fn, c_in, *c_args, **c_kwargs, out=c_o))
+            _compare_written(t_exc, c_exc, t_o, c_o, c_out, f"sample {i} out=")
+            compared += 1
+    return compared
+
+
+def _variant_cases():
+    for op in ELEMENTWISE:
+        if op.inplace_variant is None and not op.supports_out:
+            continue
+        for name in ("float32", "int64"):
+            if DTYPES[name] in op.supported_dtypes("cpu"):
+                reason = KNOWN_VARIANT_DIFFERENCES.get((_key(op), name))
+                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+                yield pytest.param(op, DTYPES[name], id=f"{_key(op)}-{name}", marks=marks)
+
+
+@pytest.mark.parametrize(("op", "dtype"), list(_variant_cases()))
+def test_elementwise_inplace_and_out_variants_match_torch(op, dtype):
+    variant_case(op, dtype)

@@ -712,3 +712,58 @@ def test_matrix_exp_is_torchs_taylor_scheme_with_its_degrees_and_squarings(torch
     tol = 2e-7 if dtype == np.float32 else 1e-14
     check(lambda lib, a: lib.linalg.matrix_exp(a), [x], torch, rtol=tol, atol=tol * np.exp(np.abs(x).sum(-2).max()))
     check_grads(lambda lib, a: lib.matrix_exp(a), [x], torch, rtol=tol * 10, atol=tol * 10 * np.exp(2 * scale * 5))
+
+
+@pytest.mark.parametrize("shape", [(1, 0, 3), (0,), (2, 0)])
+def test_in_place_and_out_on_an_empty_tensor_from_numpy(torch, shape):
+    # an empty array from NumPy has strides (0, 0, ...): nothing is written, so nothing overlaps
+    def run(lib, _):
+        x = lib.from_numpy(np.empty(shape, np.float32))
+        x.reciprocal_().add_(1)
+        return lib.exp(lib.ones(shape), out=lib.from_numpy(np.empty(shape, np.float32)))
+    check(run, [np.zeros(1)], torch)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.bool_])
+def test_i0_and_mvlgamma_in_place_refuse_an_integer_tensor(torch, dtype):
+    check_error(lambda lib, t: t.i0_(), [np.ones(3, dtype)], torch, match="can't be cast to the desired output type")
+    if dtype is not np.bool_:
+        check_error(lambda lib, t: t.mvlgamma_(2), [np.ones(3, dtype)], torch,
+                    match="^mvlgamma: result type (Long|Int) can't be cast to the desired output type Float$")
+
+
+@pytest.mark.parametrize("name", ["softplus", "logsigmoid", "hardshrink", "softshrink"])
+def test_nn_activations_take_out(torch, name):
+    x = np.array([-2.0, -0.25, 0.0, 0.3, 4.0], np.float32)
+    check(lambda lib, t: getattr(lib.nn.functional, name)(t, out=lib.empty(5)), [x], torch)
+    ours = getattr(core.nn.functional, name)(core.tensor(x), out=core.empty(5))
+    assert ours.shape == (5,)
+    check_error(lambda lib, t: getattr(lib.nn.functional, name)(t, out=lib.empty(5, dtype=lib.float64)), [x], torch,
+                match="^Found dtype Double but expected Float$")
+
+
+def test_frexp_and_igamma_of_bfloat16(torch):
+    x = np.array([1.5, -3.0, 0.0, 0.1, 40.0])
+    def frexp(lib, t):  # (the oracle reads bfloat16 as float32)
+        mantissa, exponent = lib.frexp(t.to(lib.bfloat16))
+        assert mantissa.dtype == lib.bfloat16
+        return mantissa.float(), exponent
+
+    check(frexp, [x], torch)
+    for name in ("igamma", "igammac"):
+        def both(lib, a, b, name=name):
+            out = getattr(lib, name)(a.to(lib.bfloat16), b.to(lib.bfloat16))
+            assert out.dtype == lib.bfloat16
+            return out.float()
+        check(both, [np.abs(x) + 0.5, np.abs(x)], torch, rtol=1e-2)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("n", [5, 33, 70])
+def test_half_precision_i0e_rounds_as_torchs_scalar_and_vector_loops(torch, dtype, n):
+    x = np.random.default_rng(12).uniform(-40, 40, n)
+
+    def bits(lib, t):
+        return lib.special.i0e(t.to(getattr(lib, dtype))).view(lib.int16)
+
+    check(bits, [x], torch)

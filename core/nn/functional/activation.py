@@ -11,6 +11,7 @@ import numpy as np
 import core
 from core import _fused as fused
 from core import _glibc as glibc
+from core._dtype import SCALAR_NAMES
 from core._precise import precise
 from core._sleef import expf_u10, log1pf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
@@ -20,7 +21,7 @@ from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
-from core.ops.elementwise import check_inplace, write_inplace
+from core.ops.elementwise import _out, check_inplace, write_inplace
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "selu", "celu", "gelu", "silu", "mish",
            "softplus", "sigmoid", "tanh", "hardtanh", "hardsigmoid", "hardswish", "logsigmoid", "softsign",
@@ -363,9 +364,20 @@ def _softplus_form(beta, threshold, exp, log1p):
     return form
 
 
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+def nn_out(result: Tensor, out, input: Tensor) -> Tensor:
+    """``out=`` of torch's structured nn kernels (``torch._C._nn.softplus``...): ``out`` must have the result's dtype
+    ("Found dtype Double but expected Float"), then it is written as any op's out."""
+    if out is None:
+        return result
+    if out.dtype != result.dtype:
+        raise RuntimeError(f"Found dtype {SCALAR_NAMES[out.dtype.name]} but expected "
+                           f"{SCALAR_NAMES[result.dtype.name]}")
+    return _out(result, out, input)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0, *, out=None) -> Tensor:
     _float_check(input, "softplus_cpu")
-    return Softplus.apply(input, beta=beta, threshold=threshold)
+    return nn_out(Softplus.apply(input, beta=beta, threshold=threshold), out, input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -386,9 +398,9 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     return _apply(kernels.Hardswish, input, inplace)
 
 
-def logsigmoid(input: Tensor) -> Tensor:
+def logsigmoid(input: Tensor, *, out=None) -> Tensor:
     _float_check(input, "log_sigmoid_cpu")
-    return kernels.LogSigmoid.apply(input)
+    return nn_out(kernels.LogSigmoid.apply(input), out, input)
 
 
 def softsign(input: Tensor) -> Tensor:

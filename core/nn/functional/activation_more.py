@@ -9,25 +9,25 @@ import core
 from core.autograd.function import Function
 from core.nn._fused_names import fused_name
 from core.nn.functional import activation_kernels as kernels
-from core.nn.functional.activation import LeakyRelu, _float_check, _Inplace, leaky_relu, softmax
+from core.nn.functional.activation import LeakyRelu, _float_check, _Inplace, leaky_relu, nn_out, softmax
 from core.ops._util import xp_of
 from core.ops.elementwise import check_inplace, write_inplace
 
 __all__ = ["hardshrink", "softshrink", "rrelu", "rrelu_", "gumbel_softmax"]
 
 
-def hardshrink(input, lambd=0.5):
+def hardshrink(input, lambd=0.5, *, out=None):
     """``x`` where ``|x| > lambd``, else 0."""
     _float_check(input, "hardshrink_cpu")
-    return kernels.Hardshrink.apply(input, lambd=lambd)
+    return nn_out(kernels.Hardshrink.apply(input, lambd=lambd), out, input)
 
 
-def softshrink(input, lambd=0.5):
+def softshrink(input, lambd=0.5, *, out=None):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     _float_check(input, "softshrink_check")
-    return kernels.Softshrink.apply(input, lambd=lambd)
+    return nn_out(kernels.Softshrink.apply(input, lambd=lambd), out, input)
 
 
 class _RreluWithNoise(Function):
