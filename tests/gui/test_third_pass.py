@@ -313,3 +313,32 @@ def test_a_large_tensor_literal_reads_as_its_shape_on_its_node(window, qtbot, di
     badges = w.scene.node_items[x].display.badges
     assert badges[0] == "tensor=(300, 400) values dtype=float32" and "TensorValue" not in " ".join(badges)
     assert dialogs == []
+
+
+def test_an_imported_graph_with_2d_values_keeps_its_nodes_apart_once_stepped(window, qtbot, dialogs):
+    """x (300, 400) and w (400, 10) imported, then Forward all and Backward all: their value, gradient, flags and
+    colour table made x grow into w, w's accumulation badge sitting on x."""
+    from itertools import combinations
+
+    from tests.gui.real_input import click_toolbar
+
+    w = shown(qtbot, window)
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    box = _code_dialog(w)
+    QTest.keyClick(box.edit, Qt.Key_A, Qt.ControlModifier)
+    for line in ("import torch", "x = torch.randn(300, 400, requires_grad=True)",
+                 "w = torch.randn(400, 10, requires_grad=True)", "loss = (x @ w).pow(2).mean()", "loss.backward()"):
+        QTest.keyClicks(box.edit, line)
+        QTest.keyClick(box.edit, Qt.Key_Return)
+    QTest.keyClick(box.edit, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
+    click_toolbar(w, "forward")
+    click_toolbar(w, "backward")
+    items = w.scene.node_items
+    qtbot.waitUntil(lambda: all(items[n].display.grad for n in items if w.graph.nodes[n].title in ("x", "w")))
+    assert all(items[n].display.heat for n in items if w.graph.nodes[n].title in ("x", "w"))
+    for a, b in combinations(items.values(), 2):
+        assert not a.sceneBoundingRect().intersects(b.sceneBoundingRect()), (a.title, b.title)
+    assert dialogs == []
+    w.undo_stack.setClean()

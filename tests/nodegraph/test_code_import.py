@@ -160,6 +160,24 @@ def test_a_complex_leaf_is_refused_at_its_line_with_what_to_do():
     assert {n.title for n in real.graph.nodes.values()} >= {"y"}
 
 
+def test_nodes_whose_values_are_2d_get_room_under_them_for_their_colour_table():
+    """x (300, 400) and w (400, 10) stepped forward and backward grow a value, a gradient, flags and a colour table:
+    laid out with room for the table, each column's nodes stay apart."""
+    from core.nodegraph.model import layout
+
+    graph = import_here("import torch\nx = torch.randn(30, 40, requires_grad=True)\n"
+                        "w = torch.randn(40, 10, requires_grad=True)\nb = torch.ones(10)\n"
+                        "y = (x @ w + b).sum()\ny.backward()\n").graph
+    titles = {n.title: n for n in graph.nodes.values()}
+    x, w, b = titles["x"], titles["w"], titles["b"]
+    assert x.position[0] == w.position[0] == b.position[0]
+    top, below = sorted((x, w), key=lambda n: n.position[1])
+    assert below.position[1] - top.position[1] >= layout.node_size(top)[1] + layout.HEAT_ROOM + layout.GAP[1]
+    upper_b = max((n for n in (x, w) if n.position[1] < b.position[1]), key=lambda n: n.position[1], default=None)
+    if upper_b is not None:  # b (1-D) gets no table; the 2-D node above it keeps room for its own
+        assert b.position[1] - upper_b.position[1] >= layout.node_size(upper_b)[1] + layout.HEAT_ROOM + layout.GAP[1]
+
+
 def test_branches_are_traced_as_the_path_that_ran_and_the_notes_say_so():
     text = "import torch\nx = torch.tensor([1.0, -2.0], requires_grad=True)\nif x.sum() > 0:\n    y = x * 2\n" \
            "else:\n    y = x * 3\ny.sum().backward()\n"

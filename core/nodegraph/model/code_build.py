@@ -54,6 +54,7 @@ class _Builder:
         self.titles: set[str] = set()
         self.trained = {id(p) for p in (tr.training.params if tr.training else ())}
         self.notes: list[str] = []
+        self.tables: set[str] = set()  # nodes whose (first) value is 2-D: the canvas draws its colour table under it
 
     # ----- nodes ---------------------------------------------------------------------------------------------
     def title(self, base: str | None) -> str | None:
@@ -97,7 +98,12 @@ class _Builder:
                       "requires_grad": bool(t.requires_grad and t.is_leaf)}
             nid = self.add("source.tensor", params, self.tr.names.get(id(t)), line)
         self.current[id(t)] = (nid, "out")
+        self._note_table(nid, value)
         return nid, "out"
+
+    def _note_table(self, nid: str, t: object) -> None:
+        if isinstance(t, core.Tensor) and t.dim() == 2 and t.numel() > 0:
+            self.tables.add(nid)
 
     def source_of(self, value: object, line: int | None) -> Port:
         """The (node, port) that feeds ``value``: its producer, a new leaf, or a constant for a number."""
@@ -128,6 +134,8 @@ class _Builder:
             ports = mapped[3] or ports
         for t, port in zip(outs, ports):
             self.current[id(t)] = (nid, port)
+        if outs:
+            self._note_table(nid, outs[0])
 
     def mapped(self, call: Call, mapped: Mapped, title: str | None) -> str | None:
         type_id, inputs, params, _ = mapped
@@ -224,7 +232,8 @@ def build_graph(tr: Trace, source: str = "", name: str = "snippet.py") -> Graph:
         loss = next((b.current[id(t)] for t in reversed(_outputs(tr.calls[-1])) if id(t) in b.current), None)
     _training(b, loss[0] if loss else None)
     b.notes.extend(_fresh_in_loop(tr))
-    for nid, pos in layout.layered(b.g).items():
+    tall = {nid: (layout.NODE_WIDTH, layout.node_size(b.g.nodes[nid])[1] + layout.HEAT_ROOM) for nid in b.tables}
+    for nid, pos in layout.layered(b.g, sizes=tall).items():  # room for the colour tables a forward pass will draw
         b.g.move_node(nid, pos)
     notes = tr.notes + b.notes
     b.g.set_code({"text": source, "name": name, "lines": dict(b.lines), "notes": notes})

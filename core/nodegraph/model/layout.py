@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph, Node
 
-__all__ = ["ALIGNMENTS", "COLUMN", "GAP", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
+__all__ = ["ALIGNMENTS", "COLUMN", "GAP", "HEAT_ROOM", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
            "fragment_layered", "free_offset", "free_spot", "layered", "node_size", "occupied"]
 
 NODE_WIDTH = 190.0  # a node on the canvas
@@ -32,6 +32,7 @@ PORT_ROW = 20.0
 # requires_grad") lines (16 each) and the bottom margin (8); with only value and gradient counted, a column of leaves
 # stepped twice backward grew into the 40 between them and their badges sat on the node above
 PREVIEW_ROOM = 72.0
+HEAT_ROOM = 52.0  # a 2-D value's small colour table under a node's lines, where the caller knows one will come
 GAP = (60.0, 40.0)  # room between columns (for the edges) and between nodes in a column
 COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
 
