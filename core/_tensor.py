@@ -795,6 +795,10 @@ class Tensor(TensorBase):
 
     @property
     def requires_grad(self) -> bool:
+        base = self._base
+        if base is not None and not self._requires_grad and base._requires_grad and self._creation is None \
+                and self._view_stamp != base._history:  # a view whose base gained history since: torch's view
+            _ = self.grad_fn  # requires grad with its base (regenerating its grad_fn, as torch's grad_fn() does)
         return self._requires_grad
 
     @requires_grad.setter

@@ -160,6 +160,6 @@ def regenerate_view_grad_fn(t):
         refuse_view_write(t, indirect=True)  # written (or its base, or a sibling) since: its grad_fn can't be rebuilt
     t._view_stamp = base._history  # (not before a refusal: every later use is refused too, as in PyTorch)
     t._view_version = t._vc[0]
-    if t._grad_fn is None:
+    if t._grad_fn is None and not base._requires_grad:
         return None
     return _attach_view(t, base)

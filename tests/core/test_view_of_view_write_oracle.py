@@ -50,3 +50,17 @@ def _no_grad_write_keeps_plain_views(lib):
 
 def test_a_write_that_records_nothing_leaves_the_views_plain(torch):
     assert _no_grad_write_keeps_plain_views(core) == _no_grad_write_keeps_plain_views(torch)
+
+
+def _sibling_grad_fn(lib):
+    base = lib.zeros(3)
+    sibling = base[:2]
+    base[1:].mul_(1)  # a write without grad: the sibling keeps no history
+    before = sibling.grad_fn, sibling.requires_grad
+    base[2:] += lib.ones(1, requires_grad=True)
+    after = sibling.requires_grad  # (read first: it does not wait for grad_fn)
+    return before, after, type(sibling.grad_fn).__name__
+
+
+def test_a_sibling_view_regenerates_its_grad_fn_once_the_base_requires_grad(torch):
+    assert _sibling_grad_fn(core) == _sibling_grad_fn(torch)
