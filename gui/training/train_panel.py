@@ -316,9 +316,12 @@ class TrainPanel(QWidget):
     def _set_optimizer(self) -> None:
         if self._syncing:
             return
-        self._set("optimizer", self.optimizer.currentText())
+        old, new = self.graph.training.get("optimizer"), self.optimizer.currentText()
+        self._set("optimizer", new)
         self._set("optimizer_params", self.optimizer_params())
         self._show_relevant()
+        if old != new:  # the next step builds the new optimizer: the plots mark where (the run's label names the first)
+            self.trainer.retune(f"optimizer {old} → {new}")
 
     def _set_optimizer_params(self) -> None:
         if self._syncing:

@@ -342,3 +342,25 @@ def test_an_imported_graph_with_2d_values_keeps_its_nodes_apart_once_stepped(win
         assert not a.sceneBoundingRect().intersects(b.sceneBoundingRect()), (a.title, b.title)
     assert dialogs == []
     w.undo_stack.setClean()
+
+
+def test_switching_the_optimizer_between_trainings_marks_the_loss_plot(qtbot, node_types):
+    """Adam, then SGD chosen after step 10 and trained on: the run went on under its 'Adam(lr=0.05)' label with no
+    mark where SGD took over (an lr change was marked)."""
+    from core.nodegraph.files.toy import classifier_graph
+    from tests.gui.conftest import make_window
+    from tests.gui.real_input import choose_in_combo, click, type_text
+
+    w = shown(qtbot, make_window(qtbot, classifier_graph("spiral")))
+    panel, trainer, plot = w.training.panel, w.training.trainer, w.training.plot
+    first = w.graph.training["optimizer"]
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "10")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.current) == 10, timeout=60_000)
+    choose_in_combo(qtbot, panel.optimizer, "SGD")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.current) == 20, timeout=60_000)
+    assert type(trainer.session.optimizer()).__name__ == "SGD"
+    assert trainer.history.current.markers == [(9, f"optimizer {first} → SGD")]
+    qtbot.waitUntil(lambda: len(plot._markers) == 1)
+    w.undo_stack.setClean()
