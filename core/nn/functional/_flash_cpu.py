@@ -48,7 +48,7 @@ from core._glibc import expf as glibc_expf
 from core._glibc import logf as glibc_logf
 from core._sleef import expf_u10
 
-__all__ = ["exp_u20", "sgemm", "forward", "backward"]
+__all__ = ["exp_u20", "expd_u10", "sgemm", "forward", "backward"]
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _LANES = 16  # float32 lanes of an AVX-512 vector: PyTorch's kernel build on this machine
