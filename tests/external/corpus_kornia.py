@@ -49,6 +49,9 @@ def image(shape=(2, 3, 32, 32), seed=0):
     return (0.6 * ramp + 0.4 * noise).clamp(0, 1)
 
 
+_image = image  # (more_metrics' ``image`` is torchmetrics' package)
+
+
 def each(calls, *args):
     """``calls``: ``name, function`` pairs, each applied to ``args`` and shown (an exception is shown too)."""
     for name, fn in calls:
@@ -778,8 +781,10 @@ def updates(metrics, *args, batches=1):
     """Each metric of ``metrics`` (a dict) updated with ``args`` split into ``batches`` along dim 0, then computed."""
     for name, metric in metrics.items():
         try:
+            if batches == 1:
+                metric.update(*args)
             size = len(args[0]) // batches
-            for i in range(batches):
+            for i in range(batches if batches > 1 else 0):
                 metric.update(*(a[i * size : (i + 1) * size] for a in args))
             show(name, metric.compute())
         except Exception as exc:  # the failure is the output, in both libraries
@@ -898,3 +903,67 @@ def metric_collection(C, TM, W, R):
     for i in range(4):
         running.update(torch.tensor(float(i)))
         print("running", running.compute())
+
+
+def more_metrics():
+    """torchmetrics' less common metrics: CRPS, critical success index, Procrustes disparity, group fairness rates,
+    fixed-recall precision, VIF, PSNR-B, pan-sharpening's spatial distortion and QNR, complex and source-aggregated
+    SDRs, Fleiss' kappa; and functional forms of pairwise, image, retrieval, audio, clustering, text (TER, EED) and
+    segmentation (Hausdorff) metrics."""
+    import torchmetrics.functional as FM
+    import torchmetrics.functional.clustering
+    import torchmetrics.functional.segmentation  # noqa: F401  (FM.clustering, FM.segmentation below)
+    from torchmetrics import audio, classification, image, nominal, regression, shape
+
+    torch.manual_seed(0)
+    updates({"crps": regression.ContinuousRankedProbabilityScore()}, torch.randn(10, 5), torch.randn(10))
+    updates({"csi": regression.CriticalSuccessIndex(0.5)}, torch.rand(10, 3), torch.rand(10, 3))
+    updates({"procrustes": shape.ProcrustesDisparity()}, torch.randn(2, 6, 3), torch.randn(2, 6, 3))
+    updates(
+        {"group_rates": classification.BinaryGroupStatRates(2), "fairness": classification.BinaryFairness(2)},
+        torch.rand(20),
+        torch.randint(0, 2, (20,)),
+        torch.randint(0, 2, (20,)),
+    )
+    updates(
+        {
+            "precision_at_recall": classification.BinaryPrecisionAtFixedRecall(0.5),
+            "multilabel_hamming": classification.MultilabelHammingDistance(3),
+            "multilabel_fbeta": classification.MultilabelFBetaScore(0.5, 3),
+        },
+        torch.rand(20, 3),
+        torch.randint(0, 2, (20, 3)),
+    )
+    x, y = _image((2, 3, 32, 32)), _image((2, 3, 32, 32), seed=1)
+    updates({"vif": image.VisualInformationFidelity()}, _image((1, 3, 48, 48)), _image((1, 3, 48, 48), seed=1))
+    updates({"psnrb": image.PeakSignalNoiseRatioWithBlockedEffect(data_range=1.0)}, x[:, :1], y[:, :1])
+    pan = {"ms": torch.rand(2, 3, 16, 16), "pan": torch.rand(2, 3, 32, 32), "pan_lr": torch.rand(2, 3, 16, 16)}
+    updates({"spatial_distortion": image.SpatialDistortionIndex(), "qnr": image.QualityWithNoReference()}, x, pan)
+    updates(
+        {"complex_si_snr": audio.ComplexScaleInvariantSignalNoiseRatio()},
+        torch.randn(2, 5, 10, 2),
+        torch.randn(2, 5, 10, 2),
+    )
+    updates({"sa_sdr": audio.SourceAggregatedSignalDistortionRatio()}, torch.randn(2, 2, 50), torch.randn(2, 2, 50))
+    updates({"fleiss": nominal.FleissKappa(mode="counts")}, torch.randint(0, 5, (10, 3)))
+    print(FM.pairwise_minkowski_distance(torch.rand(3, 4), torch.rand(2, 4), exponent=3))
+    print(FM.regression.cosine_similarity(torch.rand(3, 4), torch.rand(3, 4), reduction="mean"))
+    print(FM.image.spectral_angle_mapper(x, y), FM.image.total_variation(x), FM.image.image_gradients(x)[1].sum())
+    print(FM.classification.binary_calibration_error(torch.rand(20), torch.randint(0, 2, (20,)), n_bins=4, norm="max"))
+    print(FM.retrieval.retrieval_normalized_dcg(torch.rand(6), torch.randint(0, 3, (6,)), top_k=3))
+    print(FM.audio.signal_noise_ratio(torch.randn(4), torch.randn(4), zero_mean=True))
+    print(FM.clustering.rand_score(torch.randint(0, 3, (10,)), torch.randint(0, 3, (10,))))
+    print(
+        FM.text.char_error_rate(["hello"], ["hallo"]),
+        FM.text.edit_distance(["rain"], ["shine"]),
+        FM.text.translation_edit_rate(["the cat sat"], [["the cat sat down"]]),
+    )
+    print(FM.text.extended_edit_distance(["this is the prediction"], [["this is the reference"]]))
+    print(
+        FM.segmentation.hausdorff_distance(
+            torch.randint(0, 2, (1, 2, 8, 8)).bool(),
+            torch.randint(0, 2, (1, 2, 8, 8)).bool(),
+            num_classes=2,
+            input_format="one-hot",
+        )
+    )

@@ -395,6 +395,7 @@ RECIPES += [
              "from torchmetrics import classification, regression",
              "km.metric_collection(classification, sys.modules['torchmetrics'], sys.modules['torchmetrics.wrappers'], "
              "regression)"),
+    _metrics("more_metrics", "shape/__init__", "km.more_metrics()", last='__all__ = ["ProcrustesDisparity"]'),
     _metrics("functional", "functional/__init__",
              "torch.manual_seed(0)",
              "preds, target = torch.randn(24, 3), torch.randint(0, 3, (24,))",
