@@ -3,15 +3,21 @@
 
 Per element: a negative degree gives 0; the Chebyshev kinds give their closed values at the interval's ends and,
 for high degrees inside it, their trigonometric forms (``cos(n acos x)``...); otherwise the three-term recurrence
-runs in the result's dtype. The degree is truncated to an integer, as PyTorch casts it. The results carry no
-gradient (PyTorch records none for these functions).
+runs in the result's dtype, each step a fused multiply-add as PyTorch's x86 build compiles it; ``acos``/``cos``/
+``sin`` are the C library's, as PyTorch's scalar kernels call them (not NumPy's SIMD ones). The
+degree is truncated to an integer, as PyTorch casts it. The results carry no gradient (PyTorch records none for
+these functions).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import core
+from core import _glibc
+from core._fused import fma
 from core._tensor import Tensor
 
 __all__ = ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
@@ -35,6 +41,47 @@ def _operands(x, n, name: str):
     na = tn.detach().cpu().numpy().astype(xa.dtype)
     xa, na = np.broadcast_arrays(xa, na)
     return xa, np.trunc(na).astype(np.int64), dtype, (tx if isinstance(x, Tensor) else tn).device
+
+
+def _c_float(name: str, fn):
+    """The C library's float ``name`` (what PyTorch's scalar kernel calls: glibc's ``acosf`` is not correctly
+    rounded), one call per element; without glibc, the double function rounded once."""
+    function = _glibc._c_library_float_function(name)
+    if function is None:
+        return lambda v: fn(np.asarray(v, dtype=np.float64)).astype(np.float32)
+
+    def call(v):
+        v = np.asarray(v, dtype=np.float32)
+        out = np.full(v.shape, np.nan, dtype=np.float32)
+        finite = np.isfinite(v)  # (only the trigonometric forms' elements are: the rest are NaN, see _chebyshev)
+        out[finite] = [function(e) for e in v[finite].tolist()]
+        return out
+
+    return call
+
+
+def _c_double(function):
+    """The C library's double ``function`` (Python's ``math``), one call per element; NaN outside its domain."""
+    def one(e):
+        try:
+            return function(e)
+        except (ValueError, OverflowError):
+            return math.nan
+
+    def call(v):
+        v = np.asarray(v, dtype=np.float64)
+        out = np.full(v.shape, np.nan)
+        finite = np.isfinite(v)  # (only the trigonometric forms' elements are: the rest are NaN, see _chebyshev)
+        out[finite] = [one(e) for e in v[finite].tolist()]
+        return out
+
+    return call
+
+
+def _fused(a, q, b):
+    """``a * q - b`` with one rounding: PyTorch's x86 build contracts each recurrence step into a fused multiply-add
+    (bit for bit where the two roundings of ``a * q - b`` differ on about half the elements)."""
+    return fma(np, a, q, -b)
 
 
 def _recurrence(x, n, q, step):
@@ -73,21 +120,24 @@ def _chebyshev(kind: str, x, n, shifted: bool):
     s = xa + xa - one if shifted else xa
     odd_sign = np.where(na % 2 == 0, one, -one)
     hi, lo = (xa == 1, xa == 0) if shifted else (s == 1, s == -1)
+    acos, cos, sin = (_c_float("acosf", np.arccos), _c_float("cosf", np.cos), _c_float("sinf", np.sin)) \
+        if xa.dtype == np.float32 else (_c_double(math.acos), _c_double(math.cos), _c_double(math.sin))
+    threshold = 4 if shifted and kind == "w" else 6 if shifted or kind == "t" else 8  # (PyTorch's, per kind)
     with np.errstate(all="ignore"):
-        theta = np.arccos(s)
+        theta = acos(np.where((na > threshold) & (np.abs(s) < 1), s, np.nan))  # (only where the trig form is used)
         nf = na.astype(xa.dtype)
         first = {"t": s, "u": s + s, "v": s + s - one, "w": s + s + one}[kind]
         end_hi = {"t": one, "u": nf + 1, "v": one, "w": nf + nf + 1}[kind]
         end_lo = {"t": odd_sign, "u": odd_sign * (nf + 1), "v": odd_sign * (nf + nf + 1), "w": odd_sign}[kind]
-        trig = {"t": lambda: np.cos(nf * theta),
-                "u": lambda: np.where(np.sin(theta) != 0, np.sin((nf + 1) * theta) / np.sin(theta),
-                                      (nf + 1) * np.cos((nf + 1) * theta) / s),
-                "v": lambda: np.where(np.sin(theta / 2) != 1, np.cos((nf + xa.dtype.type(0.5)) * theta)
-                                      / np.cos(theta / 2), odd_sign * (nf + nf + 1)),
-                "w": lambda: np.where(np.cos(theta / 2) != 1, np.sin((nf + xa.dtype.type(0.5)) * theta)
-                                      / np.sin(theta / 2), np.where(s > 0, nf + nf + 1, odd_sign))}[kind]
-    threshold = 6 if shifted or kind == "t" else 8
-    values = _evaluate(s, na, q=first, step=lambda k, p, q: (s + s) * q - p, trig=trig, threshold=threshold,
+        trig = {"t": lambda: cos(nf * theta),
+                "u": lambda: np.where(sin(theta) != 0, sin((nf + 1) * theta) / sin(theta),
+                                      (nf + 1) * cos((nf + 1) * theta) / s),
+                "v": lambda: np.where(sin(theta / 2) != 1, cos((nf + xa.dtype.type(0.5)) * theta)
+                                      / cos(theta / 2), odd_sign * (nf + nf + 1)),
+                "w": lambda: np.where(cos(theta / 2) != 1, sin((nf + xa.dtype.type(0.5)) * theta)
+                                      / sin(theta / 2), odd_sign if shifted else np.where(s > 0, nf + nf + 1,
+                                                                                           odd_sign))}[kind]
+    values = _evaluate(s, na, q=first, step=lambda k, p, q: _fused(s + s, q, p), trig=trig, threshold=threshold,
                        ends=(s, hi | lo, np.where(hi, end_hi, end_lo)))
     return _wrap(values, dtype, device)
 
@@ -127,14 +177,14 @@ def shifted_chebyshev_polynomial_w(input, n, *, out=None):
 def hermite_polynomial_h(input, n, *, out=None):
     """Physicists' Hermite: ``H_k = 2x H_{k-1} - 2(k-1) H_{k-2}``."""
     x, na, dtype, device = _operands(input, n, "hermite_polynomial_h")
-    values = _evaluate(x, na, q=x + x, step=lambda k, p, q: (x + x) * q - (2 * (k - 1)) * p)
+    values = _evaluate(x, na, q=x + x, step=lambda k, p, q: _fused(x + x, q, (2 * (k - 1)) * p))
     return _write(_wrap(values, dtype, device), out)
 
 
 def hermite_polynomial_he(input, n, *, out=None):
     """Probabilists' Hermite: ``He_k = x He_{k-1} - (k-1) He_{k-2}``."""
     x, na, dtype, device = _operands(input, n, "hermite_polynomial_he")
-    values = _evaluate(x, na, q=x.copy(), step=lambda k, p, q: x * q - (k - 1) * p)
+    values = _evaluate(x, na, q=x.copy(), step=lambda k, p, q: _fused(x, q, (k - 1) * p))
     return _write(_wrap(values, dtype, device), out)
 
 
@@ -142,7 +192,7 @@ def laguerre_polynomial_l(input, n, *, out=None):
     """Laguerre: ``L_k = ((2k - 1 - x) L_{k-1} - (k-1) L_{k-2}) / k``; 1 at x = 0."""
     x, na, dtype, device = _operands(input, n, "laguerre_polynomial_l")
     one = x.dtype.type(1)
-    values = _evaluate(x, na, q=one - x, step=lambda k, p, q: ((2 * (k - 1) + (one - x)) * q - (k - 1) * p) / k,
+    values = _evaluate(x, na, q=one - x, step=lambda k, p, q: _fused(2 * (k - 1) + (one - x), q, (k - 1) * p) / k,
                        ends=(x, (x == 0) & (na >= 0), np.ones_like(x)))
     return _write(_wrap(values, dtype, device), out)
 
@@ -152,7 +202,7 @@ def legendre_polynomial_p(input, n, *, out=None):
     x, na, dtype, device = _operands(input, n, "legendre_polynomial_p")
     one = x.dtype.type(1)
     ends = np.where((x > 0) | (na % 2 == 0), one, -one)
-    values = _evaluate(x, na, q=x.copy(), step=lambda k, p, q: ((2 * k - 1) * x * q - (k - 1) * p) / k,
+    values = _evaluate(x, na, q=x.copy(), step=lambda k, p, q: _fused((2 * k - 1) * x, q, (k - 1) * p) / k,
                        ends=(x, np.abs(x) == 1, ends))
     return _write(_wrap(values, dtype, device), out)
 
