@@ -25,6 +25,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from gui import dock_layout
+from gui import format as fmt
 from gui.autograd_view import AutogradView
 from gui.canvas.scene import GraphScene
 from gui.data_view import DataView
@@ -156,6 +157,17 @@ class TrainingControls(QObject):
         self.actions["pause_training"].setEnabled(state == "training")
         if state != "training":
             self.preview(force=True)
+        self._say_state(state)
+
+    def _say_state(self, state: str) -> None:
+        """The status bar says how training ended (it kept the last edit's 'Set training steps'); a stop condition's
+        or an error's message, emitted right after, says why instead."""
+        t = self.trainer
+        loss = f", loss {fmt.scalar(t.last_loss)}" if t.last_loss is not None else ""
+        if state == "paused":
+            self.message.emit(f"Training paused after {t.done} of {t.target} steps{loss}: Train goes on, Step runs one")
+        elif state == "idle" and t.target and t.done >= t.target:
+            self.message.emit(f"Trained {t.done} step{'' if t.done == 1 else 's'}{loss}")
 
     def preview(self, force: bool = False, autograd: bool = True) -> None:
         """Keep the panels on the current document; while training (or ``force``), refresh the canvas previews."""

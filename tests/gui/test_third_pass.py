@@ -364,3 +364,27 @@ def test_switching_the_optimizer_between_trainings_marks_the_loss_plot(qtbot, no
     assert trainer.history.current.markers == [(9, f"optimizer {first} → SGD")]
     qtbot.waitUntil(lambda: len(plot._markers) == 1)
     w.undo_stack.setClean()
+
+
+def test_the_status_bar_says_how_training_ended_or_paused(qtbot, node_types):
+    """After Train the status bar still said 'Set training steps' (the last edit), paused or done alike."""
+    from core.nodegraph.files.toy import classifier_graph
+    from gui import format as fmt
+    from tests.gui.conftest import make_window
+    from tests.gui.real_input import click, type_text
+
+    w = shown(qtbot, make_window(qtbot, classifier_graph("spiral")))
+    panel, trainer = w.training.panel, w.training.trainer
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "12")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.done == 12, timeout=60_000)
+    assert w.status_label.text() == f"Trained 12 steps, loss {fmt.scalar(trainer.last_loss)}"
+
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "100000")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.done >= 3, timeout=60_000)
+    click(panel.buttons["Pause"])
+    qtbot.waitUntil(lambda: trainer.state == "paused", timeout=60_000)
+    assert w.status_label.text().startswith(f"Training paused after {trainer.done} of 100000 steps, loss ")
+    assert w.status_label.text().endswith(": Train goes on, Step runs one")
+    w.undo_stack.setClean()
