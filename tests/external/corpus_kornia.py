@@ -774,6 +774,31 @@ def kornia_models(models):
             show(f"{name} eval", model(x))
 
 
+def kornia_feature_networks():
+    """kornia.feature's learned detectors and descriptors, randomly initialised (seeded, no weights downloaded):
+    Key.Net's response and detector, AffNet's and OriNet's frames, HyNet's descriptors and XFeat's keypoints."""
+    import kornia.feature as KF
+
+    x = image((1, 1, 64, 64))
+    laf = KF.laf_from_center_scale_ori(torch.tensor([[[32.0, 32.0], [20.0, 40.0]]]), torch.ones(1, 2, 1, 1) * 8)
+    calls = [
+        ("keynet", lambda: KF.KeyNet(False).eval()(x)),
+        ("keynet_detector", lambda: KF.KeyNetDetector(False, num_features=12).eval()(x)),
+        ("affnet", lambda: KF.LAFAffNetShapeEstimator(False).eval()(laf, x)),
+        ("orinet", lambda: KF.LAFOrienter(32, angle_detector=KF.OriNet(False)).eval()(laf, x)),
+        ("hynet", lambda: KF.HyNet(False).eval()(image((4, 1, 32, 32)))),
+        (
+            "xfeat",
+            lambda: (
+                KF.XFeat(top_k=10, detection_threshold=0.0).eval().detectAndCompute(x.repeat(1, 3, 1, 1), top_k=10)[0]
+            ),
+        ),
+    ]
+    for name, call in calls:
+        torch.manual_seed(0)
+        each([(name, call)])
+
+
 # torchmetrics ------------------------------------------------------------------------------------------------------
 
 

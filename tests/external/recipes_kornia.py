@@ -271,6 +271,7 @@ RECIPES += [
         "A.RandomJigsaw((2, 2))", "A.RandomMosaic((24, 24))", "A.RandomCutMixV2()", "A.RandomMixUpV2()"])) + "])"),
     _kornia("feature", "feature/__init__", "km.kornia_feature()"),
     _kornia("epipolar", "geometry/epipolar/__init__", "km.kornia_epipolar()"),
+    _kornia("feature_networks", "feature/__init__", "km.kornia_feature_networks()"),
     _kornia("contrib_geometry", "contrib/__init__", "km.kornia_geometry_misc()"),
     _kornia("models_vit", "models/vit", "km.kornia_models({"
             "'vit': (lambda: VisionTransformer(image_size=32, patch_size=8, embed_dim=32, depth=2, num_heads=4), "
