@@ -192,6 +192,16 @@ def test_double_backward_refuses_as_torch():
     assert np.array_equal(results[0], results[1])
 
 
+def test_forward_mode_ad_refuses_as_torch():
+    q, k, v = _arrays((1, 2, 6, 8), (1, 2, 7, 8), (1, 2, 7, 8))
+    for lib in (torch, core):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor(q), lib.ones(1, 2, 6, 8))
+            with pytest.raises(NotImplementedError, match="forward AD with _scaled_dot_product_flash_attention"):
+                lib.nn.functional.scaled_dot_product_attention(dual, lib.tensor(k), lib.tensor(v))
+
+
 def _copy_module(torch_module, core_module):
     core_module.load_state_dict({name: core.tensor(t.detach().numpy()) for name, t in
                                  torch_module.state_dict().items()})

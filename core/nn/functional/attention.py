@@ -1,10 +1,11 @@
 """Attention: ``scaled_dot_product_attention`` and ``multi_head_attention_forward``, as PyTorch computes them.
 
 Both are composed from ``core`` ops (``matmul``/``baddbmm``, ``softmax``, ``dropout``, views), so
-autograd differentiates them. Masks follow PyTorch's conventions: a boolean ``attn_mask`` is True
-where attention is *allowed* for SDPA but True where it is *forbidden* for multi-head attention
-(where it becomes ``-inf``), a float mask is added to the scores, and a key padding mask is True
-at padded keys.
+autograd differentiates them, but for what PyTorch's CPU flash kernel computes in float32/float64: one node
+(``FlashAttentionCPU``, ``_flash_cpu``) with that kernel's bits and, as its, no forward-mode or double
+derivative. Masks follow PyTorch's conventions: a boolean ``attn_mask`` is True where attention is *allowed* for
+SDPA but True where it is *forbidden* for multi-head attention (where it becomes ``-inf``), a float mask is added
+to the scores, and a key padding mask is True at padded keys.
 """
 
 from __future__ import annotations
@@ -169,6 +170,11 @@ class FlashAttentionCPU(Function):
         if grad_mode._state.enabled:  # create_graph: gradients whose own backward refuses, as PyTorch's
             return tuple(_FlashGradient.apply(g, query, key, value, value=x) for x in grads)
         return tuple(new_tensor(x) for x in grads)
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        raise NotImplementedError("Trying to use forward AD with _scaled_dot_product_flash_attention_for_cpu that "
+                                  "does not support it because it has not been implemented yet.")
 
 
 class _FlashGradient(Function):
