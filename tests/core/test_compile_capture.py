@@ -628,3 +628,39 @@ def test_a_settled_replay_views_a_weight_anew_after_its_array_is_replaced_and_ke
     eager, compiled = run(False), run(True)
     _assert_same_training(eager, compiled)
     assert compiled[2].captures == 1
+
+
+def test_several_views_of_parameters_and_buffers_replay_like_eager_once_settled():
+    """Views of parameters and of a buffer (``t()``, an index, ``view``/``expand``, ``transpose``, a view of a view),
+    with the buffer written in place and a parameter given a new array after the program settled."""
+    def run(compiled):
+        core.manual_seed(0)
+        w, b = core.randn(3, 4, requires_grad=True), core.randn(4, requires_grad=True)
+        buf = core.randn(4, 3)
+        opt = core.optim.SGD([w, b], lr=0.05)
+
+        def f(x):
+            y = x @ w.t().t() + w[0] + b.view(1, 4).expand(5, 4)
+            z = y * buf.t().sum() + w.transpose(0, 1).t()[1]
+            return (z * z).mean() + w.view(-1)[2:5].sum()
+
+        fn = core.compile(f) if compiled else f
+        x = core.randn(5, 3)
+        losses = []
+        for i in range(GENERATE_AFTER + 10):
+            if i == GENERATE_AFTER + 3:
+                with core.no_grad():
+                    buf.mul_(2.0)
+            if i == GENERATE_AFTER + 6:
+                with core.no_grad():
+                    w.data = w.data.clone() * 0.5
+            opt.zero_grad()
+            loss = fn(x)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, [w.detach().numpy().copy(), b.detach().numpy().copy()], fn
+
+    eager, compiled = run(False), run(True)
+    _assert_same_training(eager, compiled)
+    assert compiled[2].captures == 1 and next(iter(compiled[2]._plans.values()))._fixed_views
