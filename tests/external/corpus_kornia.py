@@ -504,6 +504,58 @@ def kornia_augmentations(names):
             print(text, "raised", type(exc).__name__, str(exc).splitlines()[0][:120])
 
 
+def kornia_augmentation_containers():
+    """kornia's 3-D augmentations on a seeded volume batch; an AugmentationSequential over images, masks, boxes
+    (xywh) and keypoints; ImageSequential applying 2 of 3 at random; keepdim, same_on_batch and inverse; a crop's
+    sampled parameters. All on torch's seeded RNG."""
+    import kornia.augmentation as A
+
+    volume = image((2, 1, 8, 16, 16))
+    for text in [
+        "A.RandomAffine3D(15.0, p=1.0)",
+        "A.RandomRotation3D(20.0, p=1.0)",
+        "A.RandomHorizontalFlip3D(p=1.0)",
+        "A.RandomVerticalFlip3D(p=1.0)",
+        "A.RandomDepthicalFlip3D(p=1.0)",
+        "A.RandomCrop3D((4, 8, 8))",
+        "A.CenterCrop3D((4, 8, 8))",
+        "A.RandomMotionBlur3D(3, 20.0, 0.5, p=1.0)",
+        "A.RandomEqualize3D(p=1.0)",
+        "A.RandomPerspective3D(0.4, p=1.0)",
+    ]:
+        torch.manual_seed(1)
+        each([(text, eval(text, {"A": A}))], volume)  # our own recipe text
+    torch.manual_seed(2)
+    x = image((2, 3, 24, 24))
+    pipeline = A.AugmentationSequential(
+        A.RandomResizedCrop((16, 16), p=1.0),
+        A.RandomRotation(25.0, p=1.0),
+        A.ColorJiggle(0.2, 0.2, 0.2, p=1.0),
+        data_keys=["input", "mask", "bbox_xywh", "keypoints"],
+    )
+    show(
+        "sequential",
+        pipeline(
+            x,
+            (x[:, :1] > 0.5).float(),
+            torch.tensor([[[2.0, 3.0, 10.0, 8.0]], [[5.0, 5.0, 6.0, 6.0]]]),
+            torch.tensor([[[4.0, 5.0]], [[10.0, 12.0]]]),
+        ),
+    )
+    torch.manual_seed(3)
+    chosen = A.ImageSequential(
+        A.RandomAffine(10.0, p=1.0), A.RandomGaussianNoise(std=0.05, p=1.0), A.RandomInvert(p=1.0), random_apply=2
+    )
+    show("image_sequential", chosen(x))
+    torch.manual_seed(4)
+    affine = A.RandomAffine(15.0, p=1.0, same_on_batch=True, keepdim=True)
+    y = affine(x[0])
+    show("keepdim", y)
+    show("inverse", affine.inverse(y))
+    torch.manual_seed(5)
+    show("crop_parameters", A.RandomCrop((8, 8)).forward_parameters((2, 3, 24, 24)))
+
+
 def kornia_feature():
     """kornia.feature: corner responses, subpixel argmaxes, descriptors (SIFT, randomly initialised HardNet, TFeat,
     SOSNet, MKD), matching, local affine frames and a scale-space detector; kornia.contrib's connected components,

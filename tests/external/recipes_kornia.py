@@ -269,6 +269,7 @@ RECIPES += [
         "A.Normalize(torch.tensor([0.5] * 3), torch.tensor([0.2] * 3))"])) + "])"),
     _kornia("augmentation_mix", AUGMENTATION, "km.kornia_augmentations([" + ", ".join(map(repr, [
         "A.RandomJigsaw((2, 2))", "A.RandomMosaic((24, 24))", "A.RandomCutMixV2()", "A.RandomMixUpV2()"])) + "])"),
+    _kornia("augmentation_3d_containers", AUGMENTATION, "km.kornia_augmentation_containers()"),
     _kornia("feature", "feature/__init__", "km.kornia_feature()"),
     _kornia("epipolar", "geometry/epipolar/__init__", "km.kornia_epipolar()"),
     _kornia("feature_networks", "feature/__init__", "km.kornia_feature_networks()"),
