@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLabel, QTreeWidget, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QTreeWidget, QWidget
 
 from tests.gui.real_input import shown
 
@@ -388,3 +388,25 @@ def test_the_status_bar_says_how_training_ended_or_paused(qtbot, node_types):
     assert w.status_label.text().startswith(f"Training paused after {trainer.done} of 100000 steps, loss ")
     assert w.status_label.text().endswith(": Train goes on, Step runs one")
     w.undo_stack.setClean()
+
+
+def test_a_module_class_snippet_names_its_layers_after_the_model_and_says_what_ran_after_the_loop(
+        window, qtbot, dialogs):
+    from tests.nodegraph.test_code_import import MODULE_LOOP
+
+    w = shown(qtbot, window)
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    box = _code_dialog(w)
+    box.edit.selectAll()
+    QApplication.clipboard().setText(MODULE_LOOP)  # pasted, as a teacher brings a prepared snippet
+    QTest.keyClick(box.edit, Qt.Key_V, Qt.ControlModifier)
+    assert box.edit.toPlainText() == MODULE_LOOP
+    QTest.keyClick(box.edit, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
+    titles = {item.title for item in w.scene.node_items.values()}
+    assert {"model.fc1.weight", "model.fc2.bias"} <= titles and not any(t.startswith("self.") for t in titles)
+    notes = w.code.pane.notes
+    qtbot.waitUntil(notes.isVisible)
+    assert "line 22: the code from here on ran after the training loop and is not in the graph" in notes.text()
+    assert dialogs == []

@@ -178,6 +178,45 @@ def test_nodes_whose_values_are_2d_get_room_under_them_for_their_colour_table():
         assert b.position[1] - upper_b.position[1] >= layout.node_size(upper_b)[1] + layout.HEAT_ROOM + layout.GAP[1]
 
 
+MODULE_LOOP = """import torch
+import torch.nn as nn
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(3, 8)
+        self.fc2 = nn.Linear(8, 1)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+model = MLP()
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+x = torch.randn(16, 3)
+y = x.sum(dim=1, keepdim=True)
+for i in range(5):
+    opt.zero_grad()
+    loss = ((model(x) - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+with torch.no_grad():
+    pred = model(x)
+"""
+
+
+def test_a_modules_parameters_are_named_after_the_snippets_variable_not_self():
+    """class MLP's layers were titled self.fc1.weight (the 'self' of __init__ was the first name seen)."""
+    titles = [n.title for n in import_here(MODULE_LOOP).graph.nodes.values() if n.type == "param.values"]
+    assert titles == ["model.fc1.weight", "model.fc1.bias", "model.fc2.weight", "model.fc2.bias"]
+
+
+def test_code_after_the_training_loop_is_said_to_be_outside_the_graph():
+    notes = import_here(MODULE_LOOP).notes
+    assert "line 22: the code from here on ran after the training loop and is not in the graph (it holds the " \
+           "loop's first pass)" in notes
+    assert not any("after the training loop" in n for n in import_here(TRAINING).notes)  # nothing follows its loop
+
+
 def test_branches_are_traced_as_the_path_that_ran_and_the_notes_say_so():
     text = "import torch\nx = torch.tensor([1.0, -2.0], requires_grad=True)\nif x.sum() > 0:\n    y = x * 2\n" \
            "else:\n    y = x * 3\ny.sum().backward()\n"

@@ -143,6 +143,7 @@ class _Recorder:
         self.no_grad_lines: list[int | None] = []
         self.prev_line: dict[types.FrameType, int] = {}
         self.bound: set[tuple[str, int]] = set()  # (variable, id(tensor)) pairs seen by scan
+        self.top_modules: set[int] = set()  # ids of modules named by a top-level variable of the snippet
 
     # ----- which calls are the snippet's ---------------------------------------------------------------
     def user_chain(self, frame: types.FrameType | None) -> bool:
@@ -290,6 +291,7 @@ class _Recorder:
     def scan(self, frame: types.FrameType, line: int) -> None:
         if self.frozen or self.busy:  # busy: a snippet function called by an op (gradcheck's lambda) names nothing
             return
+        top = frame.f_code.co_name == "<module>"
         for name, value in list(frame.f_locals.items()):
             if name.startswith("_"):
                 continue
@@ -301,8 +303,12 @@ class _Recorder:
                 elif (name, id(value)) not in self.bound and self.trace.names[id(value)] != name:
                     self.trace.rebound.setdefault((id(value), line), name)  # bump = e.add_(one): names the result
                 self.bound.add((name, id(value)))
-            elif isinstance(value, core.nn.Module) and id(value) not in self.trace.modules:
+            elif isinstance(value, core.nn.Module) and (id(value) not in self.trace.modules or (
+                    top and id(value) not in self.top_modules)):
+                # the snippet's own name for a module (model) over the 'self' of its __init__, seen first
                 self.trace.modules[id(value)] = (name, value)
+                if top:
+                    self.top_modules.add(id(value))
 
     def check_time(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -453,8 +459,9 @@ def _snippet_line(exc: BaseException, filename: str) -> int | None:
 
 
 def control_flow_notes(source: str, loop: TrainingLoop | None) -> list[str]:
-    """Notes for the snippet's if/for/while statements: traced as the path that ran (one loop: the training);
-    sets ``loop.span`` to the lines of the loop statement around the first ``step()``."""
+    """Notes for the snippet's if/for/while statements: traced as the path that ran (one loop: the training), and
+    for code after the training loop (not recorded); sets ``loop.span`` to the lines of the loop statement around
+    the first ``step()``."""
     notes: list[str] = []
     try:
         tree = ast.parse(source)
@@ -472,6 +479,10 @@ def control_flow_notes(source: str, loop: TrainingLoop | None) -> list[str]:
                 continue
             kind = {ast.If: "if", ast.For: "for loop", ast.While: "while loop"}[type(node)]
             notes.append(f"line {node.lineno}: {kind} traced as the path that ran")
+    after = [n.lineno for n in tree.body if loop is not None and loop.span and n.lineno > loop.span[1]]
+    if after:  # recording stops at the loop's first step(): an evaluation or a check after it shows nowhere
+        notes.append(f"line {after[0]}: the code from here on ran after the training loop and is not in the graph "
+                     "(it holds the loop's first pass)")
     return sorted(notes, key=lambda n: int(n.split(":")[0][5:]))
 
 
