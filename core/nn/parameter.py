@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from core import _torch_dispatch
 from core._factories import empty
-from core._tensor import Tensor, cache_slotnames
+from core._tensor import _INSTANCE_DICT, Tensor, cache_slotnames
+
+_instance_dict = _INSTANCE_DICT.__get__  # a tensor's real dictionary (t.__dict__ is a filtering property, ~1 µs)
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
@@ -28,7 +30,8 @@ class _ParameterMeta(type(Tensor)):
     def __instancecheck__(cls, instance):
         if type.__instancecheck__(cls, instance):
             return True
-        return cls is Parameter and isinstance(instance, Tensor) and instance.__dict__.get("_is_param", False)
+        return (cls is Parameter and isinstance(instance, Tensor)
+                and _instance_dict(instance).get("_is_param", False))
 
 
 class Parameter(Tensor, metaclass=_ParameterMeta):
