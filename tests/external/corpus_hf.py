@@ -365,6 +365,7 @@ def deberta_v2(ns):
 
 
 def _causal(ns, prefix, attns=("eager", "sdpa"), **config):
+    """``causal_lm`` for ``prefix``'s config with these keyword arguments."""
     causal_lm(ns, lambda attn: ns[f"{prefix}Config"](**{**config, "attn_implementation": attn}), prefix,
               attns=attns)
 
@@ -551,3 +552,177 @@ def fx_tour(ns):
     opt.step()
     after = traced(input_ids=input_ids, attention_mask=mask, labels=labels)["loss"]
     print("step", f"{loss.item():.6g}", f"{after.item():.6g}")
+
+
+EAGER = ("eager",)
+
+
+def opt(ns):
+    _causal(ns, "OPT", vocab_size=99, hidden_size=32, num_hidden_layers=2, ffn_dim=37, num_attention_heads=2,
+            max_position_embeddings=64, word_embed_proj_dim=32, pad_token_id=0)
+
+
+def bloom(ns):
+    """BLOOM's ALiBi position biases (no position embeddings)."""
+    _causal(ns, "Bloom", EAGER, vocab_size=99, hidden_size=32, n_layer=2, n_head=4, pad_token_id=0)
+
+
+def falcon(ns):
+    """Falcon with rotary embeddings, multi-query attention and its parallel attention/MLP block."""
+    _causal(ns, "Falcon", vocab_size=99, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+            multi_query=True, parallel_attn=True, alibi=False, pad_token_id=0)
+
+
+def gptj(ns):
+    _causal(ns, "GPTJ", EAGER, vocab_size=99, n_positions=64, n_embd=32, n_layer=2, n_head=4, rotary_dim=4,
+            pad_token_id=0)
+
+
+def codegen(ns):
+    _causal(ns, "CodeGen", EAGER, vocab_size=99, n_positions=64, n_ctx=64, n_embd=32, n_layer=2, n_head=4,
+            rotary_dim=4, pad_token_id=0)
+
+
+def gpt_neo(ns):
+    """GPT-Neo's alternating global and local (windowed) attention layers."""
+    _causal(ns, "GPTNeo", EAGER, vocab_size=99, max_position_embeddings=64, hidden_size=32, num_layers=2,
+            attention_types=[[["global", "local"], 1]], num_heads=4, window_size=3, pad_token_id=0)
+
+
+def mpnet(ns):
+    encoder(ns, "MPNet", None, dict(pad_token_id=0, max_position_embeddings=40))
+
+
+def xlm_roberta(ns):
+    for attn in ("eager", "sdpa"):
+        encoder(ns, "XLMRoberta", attn, dict(pad_token_id=0, max_position_embeddings=40))
+
+
+def funnel(ns):
+    """Funnel Transformer: pooled blocks and the decoder's upsampling back to the sequence length."""
+    config = dict(vocab_size=99, block_sizes=[1, 1], d_model=32, n_head=2, d_head=8, d_inner=37)
+    input_ids, mask = ids(2, 8)
+    torch.manual_seed(0)
+    model = ns["FunnelModel"](ns["FunnelConfig"](**config))
+    count(model)
+    with torch.no_grad():
+        show("last_hidden_state", model(input_ids=input_ids, attention_mask=mask).last_hidden_state)
+    torch.manual_seed(1)
+    classifier = ns["FunnelForSequenceClassification"](ns["FunnelConfig"](**config, num_labels=3))
+    train(classifier, dict(input_ids=input_ids, attention_mask=mask, labels=torch.tensor([2, 0])))
+    torch.manual_seed(2)
+    mlm = ns["FunnelForMaskedLM"](ns["FunnelConfig"](**config))
+    labels = torch.where(torch.arange(8) % 3 == 0, input_ids, torch.full_like(input_ids, -100))
+    train(mlm, dict(input_ids=input_ids, attention_mask=mask, labels=labels))
+
+
+def longformer(ns):
+    """Longformer's sliding-window attention (window 4) with a global token, the sequence padded to the window."""
+    config = ns["LongformerConfig"](**TINY, attention_window=4, pad_token_id=0, max_position_embeddings=40)
+    input_ids, mask = ids(2, 8)
+    global_mask = torch.zeros_like(input_ids)
+    global_mask[:, 0] = 1
+    torch.manual_seed(0)
+    model = ns["LongformerModel"](config)
+    count(model)
+    with torch.no_grad():
+        out = model(input_ids=input_ids, attention_mask=mask, global_attention_mask=global_mask)
+    show("last_hidden_state", out.last_hidden_state)
+    torch.manual_seed(1)
+    classifier = ns["LongformerForSequenceClassification"](
+        ns["LongformerConfig"](**TINY, attention_window=4, pad_token_id=0, max_position_embeddings=40, num_labels=3))
+    train(classifier, dict(input_ids=input_ids, attention_mask=mask, labels=torch.tensor([2, 0])))
+
+
+VIT_LIKE = dict(image_size=32, patch_size=8, num_channels=3, hidden_size=32, num_hidden_layers=2,
+                num_attention_heads=2, intermediate_size=37, num_labels=3)
+
+
+def deit(ns):
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        _image_classifier(ns, "DeiT", ns["DeiTConfig"](**VIT_LIKE, attn_implementation=attn))
+
+
+def beit(ns):
+    """BEiT with relative position biases and layer scale."""
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        _image_classifier(ns, "Beit", ns["BeitConfig"](**VIT_LIKE, use_relative_position_bias=True,
+                                                        use_mean_pooling=True, layer_scale_init_value=0.1,
+                                                        attn_implementation=attn))
+
+
+def dinov2(ns):
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        _image_classifier(ns, "Dinov2", ns["Dinov2Config"](**VIT_LIKE, layerscale_value=0.5, drop_path_rate=0.1,
+                                                            attn_implementation=attn))
+
+
+def regnet(ns):
+    _image_classifier(ns, "RegNet", ns["RegNetConfig"](embedding_size=8, hidden_sizes=[8, 16], depths=[1, 1],
+                                                       groups_width=8, num_labels=3))
+
+
+def segformer(ns):
+    """SegFormer: the hierarchical encoder's efficient attention (sequence reduction) and the all-MLP decoder,
+    trained on a seeded segmentation map (the logits upsampled to the labels' size)."""
+    config = ns["SegformerConfig"](num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[8, 16],
+                                   patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2],
+                                   mlp_ratios=[2, 2], decoder_hidden_size=16, num_labels=3, drop_path_rate=0.1)
+    g = torch.Generator().manual_seed(0)
+    pixels = torch.randn(2, 3, 32, 32, generator=g)
+    labels = torch.randint(0, 3, (2, 32, 32), generator=g)
+    torch.manual_seed(0)
+    model = ns["SegformerForSemanticSegmentation"](config)
+    count(model)
+    train(model, dict(pixel_values=pixels, labels=labels))
+
+
+def _seq2seq(ns, prefix, attns, **config):
+    for attn in attns:
+        print("==", attn)
+        input_ids, mask = ids()
+        torch.manual_seed(0)
+        model = ns[f"{prefix}ForConditionalGeneration" if f"{prefix}ForConditionalGeneration" in ns
+                   else f"{prefix}MTModel"](ns[f"{prefix}Config"](**config, attn_implementation=attn))
+        count(model)
+        labels = ids(2, 5, seed=1)[0]
+        train(model, dict(input_ids=input_ids, attention_mask=mask, labels=labels))
+        greedy(model, input_ids, mask)
+
+
+SEQ2SEQ = dict(vocab_size=99, d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2,
+               decoder_attention_heads=2, encoder_ffn_dim=37, decoder_ffn_dim=37, max_position_embeddings=64,
+               pad_token_id=0, eos_token_id=2, decoder_start_token_id=0, forced_eos_token_id=None)
+
+
+def pegasus(ns):
+    """Pegasus: sinusoidal positions, pre-norm layers."""
+    _seq2seq(ns, "Pegasus", ("eager", "sdpa"), **SEQ2SEQ)
+
+
+def marian(ns):
+    _seq2seq(ns, "Marian", ("eager", "sdpa"), **SEQ2SEQ, decoder_vocab_size=99)
+
+
+def whisper(ns):
+    """WhisperForConditionalGeneration on seeded log-mel features (8 bins, 32 frames): the convolutional stem, the
+    encoder's sinusoidal positions, the decoder's cross-attention, trained on label tokens."""
+    for attn in ("eager", "sdpa"):
+        print("==", attn)
+        config = ns["WhisperConfig"](vocab_size=99, num_mel_bins=8, encoder_layers=2, decoder_layers=2, d_model=32,
+                                     encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=37,
+                                     decoder_ffn_dim=37, max_source_positions=16, max_target_positions=32,
+                                     pad_token_id=0, bos_token_id=1, eos_token_id=2, decoder_start_token_id=1,
+                                     attn_implementation=attn)
+        g = torch.Generator().manual_seed(0)
+        features = torch.randn(2, 8, 32, generator=g)
+        torch.manual_seed(0)
+        model = ns["WhisperForConditionalGeneration"](config)
+        count(model)
+        labels = ids(2, 5, seed=1)[0]
+        train(model, dict(input_features=features, labels=labels))
+        with torch.no_grad():
+            show("encoder", model.model.encoder(features).last_hidden_state)

@@ -53,9 +53,12 @@ _MODULES = {
 }
 _MODELS = ("bert", "distilbert", "gpt2", "llama", "roberta", "t5", "vit", "albert", "electra", "deberta_v2",
            "mistral", "qwen2", "gemma", "phi", "gpt_neox", "mixtral", "bart", "clip", "swin", "convnext", "resnet",
-           "wav2vec2")
+           "wav2vec2", "opt", "bloom", "falcon", "gptj", "codegen", "gpt_neo", "mpnet", "xlm_roberta", "funnel",
+           "longformer", "deit", "beit", "dinov2", "regnet", "segformer", "pegasus", "marian", "whisper")
+_EXTRA = {"whisper": " english_normalizer generation_whisper tokenization_whisper"}
 HF_PACKAGE = [(f"src/{p}", p) for folder, names in
-              [*_MODULES.items(), *((f"models/{m}", f"__init__ configuration_{m} modeling_{m}") for m in _MODELS)]
+              [*_MODULES.items(), *((f"models/{m}", f"__init__ configuration_{m} modeling_{m}{_EXTRA.get(m, '')}")
+                                   for m in _MODELS)]
               for name in names.split() for p in ["/".join(filter(None, ("transformers", folder, f"{name}.py")))]]
 HUB = ("huggingface/huggingface_hub", "664c484e261175deeb80c2aa3b525457a1f6fa5c", "Apache-2.0")  # v0.36.2
 HF_PACKAGE += [(*HUB[:2], f"src/huggingface_hub/serialization/{m}.py", f"huggingface_hub/serialization/{m}.py")
@@ -86,7 +89,8 @@ RECIPES += [
     _hf("llama_save_load", "llama", "save_load_tour"),
     _hf("t5", "t5", "t5"),
     *(_hf(m, m, m) for m in ("albert", "electra", "deberta_v2", "bart", "clip", "swin", "convnext", "resnet",
-                             "wav2vec2")),
+                             "wav2vec2", "opt", "bloom", "falcon", "gptj", "codegen", "gpt_neo", "mpnet", "xlm_roberta", "funnel",
+           "longformer", "deit", "beit", "dinov2", "regnet", "segformer", "pegasus", "marian", "whisper")),
     *(_hf(m, m, m, GENERATED) for m in ("mistral", "qwen2", "gemma", "phi", "gpt_neox", "mixtral")),
     _hf("vit", "vit", "vit"),
 ]
