@@ -129,8 +129,10 @@ class DocumentFiles(_Window):
         return self.save_to(self.path) if self.path and not self._is_example() else self.save_as()
 
     def save_as(self) -> bool:
-        start = self.path if self.path and not self._is_example() else self.start_path(
-            os.path.basename(self.path) if self.path else "graph.json", saving=True)
+        code = (self.graph.code or {}).get("name")  # a graph imported from code: named after its snippet
+        suggested = os.path.basename(self.path) if self.path else \
+            f"{os.path.splitext(code)[0]}.json" if code else "graph.json"
+        start = self.path if self.path and not self._is_example() else self.start_path(suggested, saving=True)
         path, chosen = QFileDialog.getSaveFileName(self, "Save graph", start, "Nodegrad graphs (*.json)")
         path = file_ops.save_path(self, path, chosen or "(*.json)")
         return bool(path) and self.save_to(path)

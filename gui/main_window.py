@@ -264,7 +264,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
             self.statusBar().clearMessage()
 
     def _update_title(self) -> None:
-        name = os.path.basename(self.path) if self.path else "untitled"
+        code = (self.graph.code or {}).get("name")  # a graph imported from code, not saved yet
+        name = os.path.basename(self.path) if self.path else f"untitled (from {code})" if code else "untitled"
         self.setWindowTitle(f"{name}{'' if self.undo_stack.isClean() else '*'} — Nodegrad")
 
     def _clean_changed(self, _clean: bool) -> None:

@@ -43,7 +43,8 @@ def param_display(graph: Graph, nid: str, highlight: bool = False) -> NodeDispla
     defaults = spec.default_params()
     shown = [f"{k}={fmt.param_text(v) if isinstance(v, (list, tuple, int, float)) or hasattr(v, 'tolist') else v}"
              for k, v in node.params.items()
-             if k not in ("requires_grad", "retain_grad") and v != defaults.get(k)]
+             if k not in ("requires_grad", "retain_grad") and v != defaults.get(k)
+             and not (k == "name" and v == node.title)]  # a parameter's name is its title already
     d.badges = [" ".join(shown)] if shown else []
     d.leaf = bool(node.params.get("requires_grad"))
     d.retain = bool(node.params.get("retain_grad"))

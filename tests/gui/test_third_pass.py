@@ -410,3 +410,29 @@ def test_a_module_class_snippet_names_its_layers_after_the_model_and_says_what_r
     qtbot.waitUntil(notes.isVisible)
     assert "line 22: the code from here on ran after the training loop and is not in the graph" in notes.text()
     assert dialogs == []
+
+
+def test_a_graph_opened_from_code_is_named_after_its_file_until_saved(window, qtbot, monkeypatch, tmp_path, dialogs):
+    """File ▸ Open code… on mlp.py: the window said 'untitled', Save as offered graph.json, and each layer's
+    parameter node repeated its title ('name=model.fc1.weight') on its body."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.real_input import press
+    from tests.nodegraph.test_code_import import MODULE_LOOP
+
+    w = shown(qtbot, window)
+    (tmp_path / "mlp.py").write_text(MODULE_LOOP)
+    picked = (str(tmp_path / "mlp.py"), "Python code (*.py)")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: picked)
+    press(w, Qt.Key_O, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ Open code…
+    qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
+    assert w.windowTitle() == "untitled (from mlp.py) — Nodegrad"
+    params = [i for i in w.scene.node_items.values() if i.title.startswith("model.")]
+    assert params and not any("name=" in " ".join(i.display.badges) for i in params)
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda _parent, _title, start, *_: offered.append(start)
+                        or ("", ""))
+    press(w, Qt.Key_S, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ Save as…
+    qtbot.waitUntil(lambda: len(offered) == 1)
+    assert offered[0].endswith("mlp.json")
+    assert dialogs == []
