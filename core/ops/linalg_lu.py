@@ -59,11 +59,13 @@ def _getrf(a):
         zero = pivot == 0
         info.reshape(-1)[...] = xp.where((info.reshape(-1) == 0) & zero, j + 1, info.reshape(-1))
         scale = xp.where(zero, 1, pivot)
-        if mkl_like and k > 2:  # NOTE: MKL's unblocked sgetf2 scales by the pivot's reciprocal
+        if mkl_like and max(m, n) > 2:  # NOTE: MKL's unblocked getf2 scales by the pivot's reciprocal (2x2: divides)
             flat[:, j + 1:, j] *= (1 / scale)[:, None]
         else:
             flat[:, j + 1:, j] /= scale[:, None]
-        if mkl_like:  # and updates with fused multiply-adds: a float64 product and difference rounded once
+        if mkl_like and flat.dtype == np.float64:  # fused multiply-adds in double: c - a*b rounded once
+            flat[:, j + 1:, j + 1:] = _fms(flat[:, j + 1:, j + 1:], flat[:, j + 1:, j:j + 1], flat[:, j:j + 1, j + 1:])
+        elif mkl_like:  # and updates with fused multiply-adds: a float64 product and difference rounded once
             update = flat[:, j + 1:, j:j + 1].astype(np.float64) * flat[:, j:j + 1, j + 1:]
             flat[:, j + 1:, j + 1:] = flat[:, j + 1:, j + 1:] - update
         else:
@@ -72,9 +74,30 @@ def _getrf(a):
 
 
 def _mkl_like(a) -> bool:
-    """Whether ``_getrf`` reproduces PyTorch's CPU LU bit for bit: float32 NumPy matrices up to 16 wide, which MKL
-    factors unblocked (from 5 to 16 always; sizes 3 and 4 mostly; wider ones go through its blocked kernels)."""
-    return type(a) is np.ndarray and a.dtype == np.float32 and 2 <= min(a.shape[-2:]) <= 16
+    """Whether ``_getrf`` reproduces PyTorch's CPU LU bit for bit: float32 and float64 NumPy matrices up to 16
+    wide, which MKL factors unblocked (2 and from 5 to 16 always; sizes 3 and 4 mostly; wider ones go through its
+    blocked kernels)."""
+    return type(a) is np.ndarray and (a.dtype == np.float32 or a.dtype == np.float64) and 2 <= min(a.shape[-2:]) <= 16
+
+
+_SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a double into two halves whose products are exact
+
+
+def _fms(c, a, b):
+    """``c - a * b`` as one fused multiply-add rounds it (double-double arithmetic: the product exact as a sum of two
+    doubles by Dekker's split, the difference by Knuth's two-sum; a wrong last bit needs a near-tie, rare)."""
+    p = a * b
+    t = _SPLIT * a
+    ah = t - (t - a)
+    al = a - ah
+    t = _SPLIT * b
+    bh = t - (t - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # a * b = p + e exactly
+    diff = c - p
+    back = diff - c
+    t = (c - (diff - back)) + (-p - back)  # c - p = diff + t exactly
+    return diff + (t - e)
 
 
 def _permutation(pivots, m, xp, dtype):

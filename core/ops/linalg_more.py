@@ -214,10 +214,13 @@ def det(input):
 
 
 def _lu_diagonal(x):
-    """``(diag(U), permutation sign)`` of PyTorch's float32 LU for det and slogdet, where ``_getrf`` reproduces MKL
-    (up to 16 wide), else None. NOTE: LAPACK reads the row-major matrix as column-major, so torch factors A^T."""
+    """``(diag(U), permutation sign)`` of PyTorch's float32/float64 LU for det and slogdet, where ``_getrf``
+    reproduces MKL (up to 16 wide; a 1x1 matrix is its own U), else None. NOTE: LAPACK reads the row-major matrix
+    as column-major, so torch factors A^T."""
     from core.ops.linalg_lu import _getrf, _mkl_like  # (linalg_lu builds on this module)
 
+    if type(x) is np.ndarray and x.dtype.kind == "f" and x.shape[-2:] == (1, 1):
+        return x[..., 0, :], np.ones(x.shape[:-2], x.dtype)  # (NumPy's det would be exp(log|a|) * sign)
     if not _mkl_like(x) or x.shape[-1] != x.shape[-2]:
         return None
     lu, pivots, _ = _getrf(np.ascontiguousarray(np.swapaxes(x, -1, -2)))

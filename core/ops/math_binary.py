@@ -19,15 +19,16 @@ from core._factories import zeros_like
 from core._from_data import check_scalar_fits
 from core._memory_format import laid_out_like_operands
 from core._precise import precise
+from core._sleef import vector_loop
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
-from core.ops._float32_compute import F16, with_number
+from core.ops._float32_compute import F16, is_reduced, with_number
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
 from core.ops.complex_ops import conj_of, refuse_complex
-from core.ops.elementwise import _out
+from core.ops.elementwise import DivByNumber, _out
 from core.ops.math_unary import log, not_implemented
 from core.overrides import handle_torch_function, has_torch_function_unary
 
@@ -198,16 +199,14 @@ class Pow(Function):
                 return new_tensor(res if type(res) is type(xa) else xp_of(xa).asarray(res)), None
             return g * (e * pow(x, e - 1)), None
         gx = gy = None
-        if ctx.needs_input_grad[0]:  # NOTE: a zero exponent gives zero gradient, even at x = 0
-            zero = eq(e, 0)
-            safe = where(zero, 1, e)  # keeps 0 * inf (0 ** -1) out of the masked entries
-            gx = where(zero, 0, g * safe * pow(x, safe - 1))
+        if ctx.needs_input_grad[0]:  # NOTE: torch's pow_backward_self: a zero exponent gives zero gradient, even at
+            # x = 0, where the other branch holds 0 * inf: its double backward is NaN there, as torch's
+            gx = where(eq(e, 0), 0, g * (e * pow(x, e - 1)))
         if ctx.needs_input_grad[1]:  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
             if isinstance(x, Tensor):
-                lg = where(eq(x, 0) & ge(e, 0), 0, log(x))
+                gy = _pow_exponent_grad(g, x, e, pow(x, e))
             else:
-                lg = where(ge(e, 0), 0.0, -math.inf) if x == 0 else _log_scalar(x)
-            gy = g * pow(x, e) * lg
+                gy = g * pow(x, e) * (where(ge(e, 0), 0.0, -math.inf) if x == 0 else _log_scalar(x))
         return gx, gy
 
     @staticmethod
@@ -215,6 +214,13 @@ class Pow(Function):
         x, e = ctx.inputs
         return total(None if tx is None else _pow_base_tangent(tx, x, e),
                      None if te is None else te * ctx.output * _pow_log(x, e))
+
+
+def _pow_exponent_grad(g, x, e, result):
+    """torch's ``pow_backward_exponent``: ``grad * where(x == 0 & e >= 0, 0, result * log(x))``, in that grouping (at
+    x = -0 the masked entry is +0, and the double backward through the masked ``0 * -inf`` is NaN, as torch's)."""
+    base = x if x.dtype == result.dtype else x.to(result.dtype)
+    return g * where(eq(x, 0) & ge(e, 0), 0, result * log(base))
 
 
 def _complex_pow_grads(ctx, g, x, e):
@@ -267,7 +273,7 @@ class PowTensor(Pow):
             return Pow.backward(ctx, g)
         gx = Pow.backward(ctx, g)[0] if ctx.needs_input_grad[0] else None
         x, e = _operands(ctx)
-        return gx, g * (ctx.saved_tensors[2] * where(eq(x, 0) & ge(e, 0), 0, log(x)))
+        return gx, _pow_exponent_grad(g, x, e, ctx.saved_tensors[2])
 
 
 class PowScalar(Pow):
@@ -534,23 +540,48 @@ def _tensors_only(name, a, b, first=1):
                             f"{type(arg).__name__}")
 
 
+def _zero_ties(x, y, res, vector_second: bool):
+    """Which zero torch's kernel returns where ``x`` and ``y`` are zeros of opposite signs: its scalar loop (a tail
+    of fewer than two vectors, a strided operand) returns the first operand (``std::max(a, b)``, fmax's and fmin's
+    everywhere but in bfloat16), its vector loop the second (``_mm256_max_ps(a, b)``; two AVX2 vectors a step: 16 floats, 8
+    doubles, 32 halves)."""
+    if type(res) is not np.ndarray or res.dtype.kind not in "fV" or not res.size:
+        return res
+    ties = (x == 0) & (y == 0)
+    if not ties.any():
+        return res
+    if not vector_second:  # fmax/fmin: the first operand (bfloat16's: the second, as its c10 fmax picks)
+        return np.where(ties, y if res.dtype.kind == "V" else x, res)
+    pair = 32 if is_reduced(res.dtype) else 16
+    if y.size == 1 and x.size > 1:  # a scalar operand keeps the loop vectorised (0-d: vector_loop's broadcast)
+        pick = vector_loop(x, lambda a, b: np.broadcast_to(b, a.shape), lambda a, b: a, y.reshape(()), pair=pair)
+    elif x.size == 1 and y.size > 1:
+        pick = vector_loop(y, lambda b, a: b, lambda b, a: np.broadcast_to(a, b.shape), x.reshape(()), pair=pair)
+    else:
+        xb, yb = np.broadcast_arrays(x, y)
+        pick = vector_loop(xb, lambda a, b: b, lambda a, b: a, yb, pair=pair)
+    return np.where(ties, pick, res)
+
+
 class Maximum(Function):
     node_name = "MaximumBackward0"
     ufunc = "maximum"
+    vector_second = True  # (fmax/fmin: False, see _zero_ties)
 
     @classmethod
     def forward(cls, ctx, a, b):
         x, y, dt, xp = _arrays(a, b)
         _save(ctx, a, b)
-        return _result(getattr(xp, cls.ufunc)(x, y), dt, x, y)
+        return _result(_zero_ties(x, y, getattr(xp, cls.ufunc)(x, y), cls.vector_second), dt, x, y)
 
     @classmethod
     def backward(cls, ctx, g):
         a, b = ctx.saved_tensors
         first, second = cls.masks(a, b)
-        half = where(eq(a, b), g / 2, g)  # NOTE: ties split the gradient half and half, as PyTorch
-        ga = where(first, 0, half) if ctx.needs_input_grad[0] else None
-        gb = where(second, 0, half) if ctx.needs_input_grad[1] else None
+        # NOTE: torch's formula, node for node (MaskedFillBackward0 <- WhereBackward0 <- DivBackward1 in a double
+        # backward): ties split the gradient half and half, the smaller operand's share is masked out
+        ga = where(eq(a, b), DivByNumber.apply(g, 2), g).masked_fill(first, 0) if ctx.needs_input_grad[0] else None
+        gb = where(eq(a, b), DivByNumber.apply(g, 2), g).masked_fill(second, 0) if ctx.needs_input_grad[1] else None
         return ga, gb
 
     @staticmethod
@@ -572,13 +603,14 @@ class Fmax(Maximum):
 
     node_name = "FmaxBackward0"
     ufunc = "fmax"
+    vector_second = False
 
     @classmethod
     def backward(cls, ctx, g):
         a, b = ctx.saved_tensors
         to_a = cls.first(a, b) | isnan(b)
-        ga = where(to_a, g, 0) if ctx.needs_input_grad[0] else None
-        gb = where(to_a, 0, g) if ctx.needs_input_grad[1] else None
+        ga = g.masked_fill(~to_a, 0) if ctx.needs_input_grad[0] else None  # (torch's: MaskedFillBackward0)
+        gb = g.masked_fill(to_a, 0) if ctx.needs_input_grad[1] else None
         return ga, gb
 
     @staticmethod

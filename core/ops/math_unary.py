@@ -453,6 +453,8 @@ def logit(input, eps=None, *, out=None):
 def signbit(input, *, out=None):
     """True where the sign bit is set (-0.0 included); never differentiable."""
     x = input._data
+    if x.dtype.kind == "V":  # bfloat16 and the float8 types: through float32, exactly (-0.0 keeps its sign bit)
+        x = x.astype(np.float32)
     res = xp_of(x).signbit(x) if x.dtype.kind == "f" else (x < 0)
     return _out(new_tensor(xp_of(x).asarray(res)), out, input)
 

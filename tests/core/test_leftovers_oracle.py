@@ -388,3 +388,93 @@ def test_half_scalar_ops_bit_for_bit_over_every_value(torch, dtype, op):
     nan = (bits_t & 0x7FFF) > (0x7C00 if dtype == "float16" else 0x7F80)
     assert np.array_equal(nan, (bits_c & 0x7FFF) > (0x7C00 if dtype == "float16" else 0x7F80))
     assert np.array_equal(bits_c[~nan], bits_t[~nan])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 12, 16])
+def test_det_and_slogdet_bits_from_mkls_lu(torch, dtype, n):
+    """det and slogdet as the product (and log sum) of the LU's diagonal as MKL factors A^T, bit for bit: float64
+    too (fused multiply-adds as double-double), and a 1x1 matrix its own determinant (not exp(log|a|))."""
+    a = np.random.default_rng(n).standard_normal((40, n, n))
+    results = []
+    for lib in (torch, core):
+        x = lib.tensor(a).to(getattr(lib, dtype))
+        sign, logabs = lib.linalg.slogdet(x)
+        results.append([to_numpy(v) for v in (lib.linalg.det(x), lib.det(x[0]), sign, logabs)])
+    for ours, theirs in zip(results[1], results[0]):
+        assert ours.dtype == theirs.dtype
+        assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(2, 2), (2, 4), (5, 2), (3, 5), (7, 4), (8, 8), (12, 14), (16, 16)])
+def test_lu_factor_bits_as_mkls_getf2(torch, dtype, shape):
+    """lu_factor's packed LU and pivots bit for bit with torch's MKL up to 16 wide, float64 included (a pivot's
+    reciprocal scales a column unless the matrix is 2x2)."""
+    a = np.random.default_rng(sum(shape)).standard_normal((30, *shape))
+    results = []
+    for lib in (torch, core):
+        lu, pivots = lib.linalg.lu_factor(lib.tensor(a).to(getattr(lib, dtype)))
+        results.append((to_numpy(lu), to_numpy(pivots)))
+    assert np.array_equal(results[1][0], results[0][0])
+    assert np.array_equal(results[1][1], results[0][1])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("n", [1, 8, 16, 17, 64, 67])
+def test_maximum_minimum_fmax_fmin_of_signed_zeros_as_torchs(torch, dtype, n):
+    """Which zero maximum/minimum/fmax/fmin (and binary max/min) return for +0 and -0: the first operand in the
+    kernel's scalar loop (a tail, a strided operand, a small tensor), the second in its vector loop (steps of two
+    AVX2 vectors), fmax/fmin the first everywhere (bfloat16: the second), as torch's; and signbit sees bfloat16's
+    -0."""
+    results = []
+    for lib in (torch, core):
+        z, w = lib.zeros(n, dtype=getattr(lib, dtype)), -lib.zeros(n, dtype=getattr(lib, dtype))
+        zero = lib.tensor(0.0, dtype=z.dtype)
+        seen = [w.signbit()]
+        for name in ("maximum", "minimum", "fmax", "fmin", "max", "min"):
+            f = getattr(lib, name)
+            seen += [f(z, w), f(w, z), f(w[::2], z[::2]), f(w, zero), f(zero, w), f(w.reshape(1, -1).expand(3, n), z),
+                     f(z.reshape(-1, 1)[:9], w[:5])]
+        results.append([to_numpy(v.signbit()) if v.dtype != lib.bool else to_numpy(v) for v in seen])
+    for ours, theirs in zip(results[1], results[0]):
+        assert np.array_equal(ours, theirs)
+
+
+def _graph_names(t, depth=4):
+    names, node = [], t.grad_fn
+    while node is not None and len(names) < depth:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+def test_pow_and_maximum_double_backward_as_torchs(torch):
+    """pow(tensor, tensor)'s gradients in torch's formulas (pow_backward_self/_exponent): at base 0 the masked
+    ``0 * inf`` makes the double backward NaN and -0's exponent gradient +0, as torch's; maximum/minimum/fmax/fmin's
+    gradients are torch's nodes (MaskedFillBackward0 <- WhereBackward0 <- DivBackward1) with torch's values."""
+    results = []
+    for lib in (torch, core):
+        seen = []
+        for e in (2.0, 3.0, 0.5, -1.0, 0.0, 1.0):
+            x = lib.tensor([0.0, -0.0, 1.0, 2.0], requires_grad=True)
+            ee = lib.tensor([e] * 4, requires_grad=True)
+            g = lib.autograd.grad(x.pow(ee).sum(), (x, ee), create_graph=True)
+            seen += [to_numpy(v.detach()) for v in g] + [[type(v.grad_fn).__name__ for v in g]]
+            for i in range(2):
+                gg = lib.autograd.grad(g[i].sum(), (x, ee), allow_unused=True, retain_graph=True)
+                seen += [None if v is None else to_numpy(v) for v in gg]
+        for name in ("maximum", "minimum", "fmax", "fmin", "max", "min"):
+            a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            b = lib.tensor([3.0, 2.0, 1.0], requires_grad=True)
+            v = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+            ga, gb = lib.autograd.grad(getattr(lib, name)(a, b), (a, b), grad_outputs=v, create_graph=True)
+            gv, = lib.autograd.grad((ga * lib.tensor([1.0, 2.0, 3.0])).sum() + gb.sum(), v)
+            seen += [_graph_names(ga), _graph_names(gb), to_numpy(ga.detach()), to_numpy(gv)]
+        results.append(seen)
+    for ours, theirs in zip(results[1], results[0]):
+        if isinstance(theirs, np.ndarray):
+            assert np.array_equal(ours, theirs, equal_nan=True)
+            assert np.array_equal(np.signbit(ours), np.signbit(theirs))
+        else:
+            assert ours == theirs
