@@ -726,3 +726,28 @@ def whisper(ns):
         train(model, dict(input_features=features, labels=labels))
         with torch.no_grad():
             show("encoder", model.model.encoder(features).last_hidden_state)
+
+
+def deploy_tour(ns):
+    """What transformers' docs do to ship a BERT on CPU: ``torchscript=True`` and ``torch.jit.trace`` with example
+    inputs (the traced module's outputs against the model's, run on other inputs), ``output_attentions`` from eager
+    attention, and dynamic int8 quantization of the Linear layers (``torch.ao.quantization.quantize_dynamic``)."""
+    torch.manual_seed(0)
+    config = ns["BertConfig"](**TINY, num_labels=3, torchscript=True, attn_implementation="eager")
+    model = ns["BertForSequenceClassification"](config)
+    model.eval()
+    input_ids, mask = ids()
+    with torch.no_grad():
+        out = model(input_ids=input_ids, attention_mask=mask, output_attentions=True)
+    print(type(out).__name__, len(out))
+    show("logits", out[0])
+    show("attentions", out[1])
+    traced = torch.jit.trace(model, (input_ids, mask))
+    print(type(traced).__name__)
+    other, other_mask = ids(seed=5)
+    with torch.no_grad():
+        print("traced same", torch.allclose(traced(other, other_mask)[0], model(other, other_mask)[0], atol=1e-6))
+    quantized = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+    print(type(quantized.bert.encoder.layer[0].attention.self.query).__name__)
+    with torch.no_grad():
+        show("quantized logits", quantized(input_ids, mask)[0])

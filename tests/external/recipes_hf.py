@@ -80,6 +80,7 @@ def _hf(name, model, call, first="# coding=utf-8\n"):
 RECIPES += [
     _hf("bert", "bert", "bert"),
     _hf("bert_fx", "bert", "fx_tour"),
+    _hf("bert_deploy", "bert", "deploy_tour"),
     _hf("roberta", "roberta", "roberta"),
     _hf("distilbert", "distilbert", "distilbert"),
     _hf("gpt2", "gpt2", "gpt2"),
