@@ -852,7 +852,7 @@ class Tensor(TensorBase):
                 raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
                                    f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same "
                                    "size")
-            allowed = self.dtype if "_grad_dtype" not in self.__dict__ else _grad_dtype.allowed(self)
+            allowed = self.dtype if "_grad_dtype" not in _INSTANCE_DICT.__get__(self) else _grad_dtype.allowed(self)
             if allowed is not None and value.dtype is not allowed:
                 from core.ops.linalg import _C_NAMES  # lazy: core.ops imports this module
 

@@ -10,10 +10,17 @@ from __future__ import annotations
 _DEFAULT = object()
 
 
+def _instance_dict(t) -> dict:
+    """``t``'s real dictionary, where core keeps the field (``t.__dict__`` shows only a user's attributes)."""
+    from core._tensor import _INSTANCE_DICT  # lazy: the tensor layer imports this module
+
+    return _INSTANCE_DICT.__get__(t)
+
+
 def get(t):
     if t.grad_fn is not None:
         raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
-    found = t.__dict__.get("_grad_dtype", _DEFAULT)
+    found = _instance_dict(t).get("_grad_dtype", _DEFAULT)
     return t.dtype if found is _DEFAULT else found
 
 
@@ -24,12 +31,12 @@ def set_(t, dtype) -> None:
         from core import _dtype
 
         dtype = _dtype.to_dtype(dtype)
-    t.__dict__["_grad_dtype"] = dtype
+    _instance_dict(t)["_grad_dtype"] = dtype
 
 
 def allowed(t):
     """The dtype an assigned ``.grad`` must have, or None for any."""
-    found = t.__dict__.get("_grad_dtype", _DEFAULT)
+    found = _instance_dict(t).get("_grad_dtype", _DEFAULT)
     return t.dtype if found is _DEFAULT else found
 
 
