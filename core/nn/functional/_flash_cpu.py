@@ -19,10 +19,10 @@ Per query row, over blocks of 512 keys (``_KV_SPLIT``):
 float64 takes the same steps with 8-lane vectors, SLEEF's ``expd_u10`` for the vectors (ATen's double ``exp_u20``
 is its ``exp``), glibc's ``exp`` and ``log`` for the scalars, and lane sums left to right (``_combine_lanes``).
 
-The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``, ``_quad_kernel``).
-Known gaps, where a value can differ from torch in the last bit: a query block of one row (L = 1, or L = 32k + 1
-below 192: MKL's gemv order), a key block of one key (S = 512k + 1), and of two or three keys with head dims of 32
-and more (MKL kernels not reproduced).
+The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``, ``_quad_kernel``, and
+for a query block of one row, L = 1 or L = 32k + 1 below 192, its sgemv: ``_gemv_rows``, ``_gemv_values``). Known
+gaps, where a value can differ from torch in the last bit: a key block of one key (S = 512k + 1), of two or three
+keys with head dims of 32 and more (MKL kernels not reproduced), and float64 query blocks of one row.
 
 The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's exp
 (``Vectorized::exp``) and accumulates ``dV += p^T dO``, ``dS = p * (dO V^T - rowsum(dO * O))``,
@@ -213,6 +213,12 @@ def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None)
     384 in parts of ``ceil(k / parts)``, each part's chain added to the result in turn (measured, both dtypes:
     k = 385..512 splits in two halves, the first the larger, and with beta 1 ``(c + part1) + part2``)."""
     k = a.shape[-1]
+    if a.dtype == _F32 and (a.shape[-2] == 1 or k == 1):
+        if alpha is not None:  # (MKL's gemv and rank-1 update scale that operand first, rounded)
+            a = a * alpha
+        if k == 1:  # a rank-1 update: one fused multiply-add an element
+            return _f32fma(a, b, np.zeros((), a.dtype) if c is None else c)
+        return _gemv_values(a, b, c)  # a single row's product (MKL's sgemv)
     parts = max(1, -(-k // _K_BLOCK))
     size = max(1, -(-k // parts))
     out = c
@@ -237,6 +243,132 @@ def _lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         acc = acc[..., :half] + acc[..., half:2 * half]
         half //= 2
     return acc[..., 0]
+
+
+def _half_tree(lanes: list) -> np.ndarray:
+    """A vector's lanes summed as a tree: lane i with lane i + n/2, and so on down to one."""
+    while len(lanes) > 1:
+        half = len(lanes) // 2
+        lanes = [lanes[i] + lanes[i + half] for i in range(half)]
+    return lanes[0]
+
+
+def _gemv_rows(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``x @ keys^T`` for a single query row (``x``: (..., 1, E), ``keys``: (..., S, E)) as MKL's sgemv sums it
+    (measured on every head dim to 256): keys four at a time, each dot product as 16 fused lanes from element 1
+    (element 0's product seeds lane 1), the lanes as a tree, then the elements left after whole 16-wide chunks
+    into 8 lanes (seeded with that sum in lane 1; the first chunk fused, later ones added), again a tree. A key
+    left over after the groups of four takes MKL's one-column kernel (``_dot_one``)."""
+    x = x[..., 0, :]
+    S = keys.shape[-2]
+    main = S - S % 4
+    out = np.empty(np.broadcast_shapes(x.shape[:-1], keys.shape[:-2]) + (S,), x.dtype)
+    if main:
+        out[..., :main] = _gemv_four(x, keys[..., :main, :])
+    for j in range(main, S):
+        out[..., j] = _dot_one(x, keys[..., j, :])
+    return out[..., None, :]
+
+
+def _gemv_four(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    E = x.shape[-1]
+    xs = x[..., None, :]
+
+    def product(i):
+        return xs[..., i] * keys[..., i]
+
+    def fused(i, acc):
+        return _f32fma(xs[..., i], keys[..., i], acc)
+
+    zero = np.zeros(np.broadcast_shapes(xs.shape[:-1], keys.shape[:-1]), x.dtype)
+    total = product(0)
+    chunks = (E - 1) // 16
+    if chunks:
+        lanes = [zero] * 16
+        lanes[1] = total
+        for i in range(1, 1 + 16 * chunks):
+            lanes[i % 16] = fused(i, lanes[i % 16])
+        total = _half_tree(lanes)
+    start = 1 + 16 * chunks
+    if start < E:
+        lanes = [zero] * 8
+        lanes[1] = total
+        for i in range(start, E):
+            lanes[i % 8] = fused(i, lanes[i % 8]) if i < start + 8 else lanes[i % 8] + product(i)
+        total = _half_tree(lanes)
+    return total
+
+
+def _gemv_values(p: np.ndarray, values: np.ndarray, c: np.ndarray | None = None) -> np.ndarray:
+    """``p @ values`` (+ ``c``) for a single row ``p`` (..., 1, S) as MKL's sgemv sums it (measured): the outputs
+    that fill whole 16-wide vectors take the keys eight at a time, ``((y + v6 + v4) + (v7 + v5)) + ((v2 + v0) +
+    (v3 + v1))`` where ``vj`` is ``p_j`` times key j's values and each ``+ vj`` after a product is fused (``y`` the
+    running sum, starting from ``c`` with beta 1), the last keys one fused step each; the other outputs an fma chain
+    over the keys. No split of a long inner dim (sgemm's halves above 384 keys)."""
+    x = p[..., 0, :]
+    S, E = values.shape[-2], values.shape[-1]
+    main = E - E % 16
+    out = np.empty(np.broadcast_shapes(x.shape[:-1], values.shape[:-2]) + (E,), p.dtype)
+    if main:
+        xs = x[..., :, None]
+        vals = values[..., :main]
+
+        def product(j):
+            return xs[..., j, :] * vals[..., j, :]
+
+        def fused(j, acc):
+            return _f32fma(xs[..., j, :], vals[..., j, :], acc)
+
+        y = np.zeros(np.broadcast_shapes(xs.shape[:-2], vals.shape[:-2]) + (main,), p.dtype)
+        if c is not None:
+            y = y + c[..., 0, :main]
+        j = 0
+        while j + 8 <= S:
+            right = fused(j + 4, fused(j + 6, y)) + fused(j + 5, product(j + 7))
+            y = right + (fused(j, product(j + 2)) + fused(j + 1, product(j + 3)))
+            j += 8
+        for rest in range(j, S):
+            y = fused(rest, y)
+        out[..., :main] = y
+    if main < E:  # an fma chain over the keys, from the accumulator (beta 1) or 0
+        xs = x[..., :, None]
+        y = np.zeros(np.broadcast_shapes(xs.shape[:-2], values.shape[:-2]) + (E - main,), p.dtype)
+        if c is not None:
+            y = y + c[..., 0, main:]
+        for j in range(S):
+            y = _f32fma(xs[..., j, :], values[..., j, main:], y)
+        out[..., main:] = y
+    return out[..., None, :]
+
+
+
+def _dot_one(x: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """One dot product as MKL's one-column kernel sums it: element 0's product apart; from element 1, pairs of
+    16-wide chunks into two sets of 16 fused lanes (added together after), then whole chunks and the last partial
+    one fused into the first set; its lanes as a tree; element 0's product added last (measured)."""
+    E = x.shape[-1]
+    zero = np.zeros(np.broadcast_shapes(x.shape[:-1], key.shape[:-1]), x.dtype)
+
+    def chunk(start, stop, lanes):
+        lanes = list(lanes)
+        for i in range(start, stop):
+            lanes[i % 16] = _f32fma(x[..., i], key[..., i], lanes[i % 16])
+        return lanes
+
+    first = [zero] * 16
+    i = 1
+    if (E - 1) // 16 >= 2:
+        second = [zero] * 16
+        while i + 32 <= E:
+            first, second = chunk(i, i + 16, first), chunk(i + 16, i + 32, second)
+            i += 32
+        first = [a + b for a, b in zip(first, second)]
+    while i + 16 <= E:
+        first = chunk(i, i + 16, first)
+        i += 16
+    if i < E:
+        first = chunk(i, E, first)
+    return x[..., 0] * key[..., 0] + _half_tree(first)
 
 
 def _quad_lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -290,7 +422,10 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     scaled_k = None
     for m in range(0, L, q_split):
         rows = min(q_split, L - m)
-        if q.dtype == _F32 and (_lane_kernel(rows, kv, head) or _quad_kernel(rows, kv, head)):
+        if q.dtype == _F32 and rows == 1:
+            part = _gemv_rows(q[..., m:m + 1, :], k_blk)
+            out[..., m:m + 1, :] = part if alpha is None else part * alpha
+        elif q.dtype == _F32 and (_lane_kernel(rows, kv, head) or _quad_kernel(rows, kv, head)):
             lanes = _lane_dot if _lane_kernel(rows, kv, head) else _quad_lane_dot
             part = lanes(q[..., m:m + rows, :], k_t)
             out[..., m:m + rows, :] = part if alpha is None else part * alpha
@@ -329,6 +464,16 @@ def _block_exp(s: np.ndarray, kind: _Flavour) -> np.ndarray:
     if full < n:
         e[..., full:] = kind.tail_exp(s[..., full:])
     return e
+
+
+def _values_product(e: np.ndarray, v_blk: np.ndarray, acc, q_split: int) -> np.ndarray:
+    """``acc + e @ v_blk`` with every query block's rounding: a last block of a single row is MKL's sgemv."""
+    L = e.shape[-2]
+    if L == 1 or L % q_split != 1 or e.dtype != _F32:
+        return sgemm(e, v_blk, acc)
+    last = _gemv_values(e[..., -1:, :], v_blk, None if acc is None else acc[..., -1:, :])
+    out = sgemm(e[..., :-1, :], v_blk, None if acc is None else acc[..., :-1, :])
+    return np.concatenate([out, last], -2)
 
 
 def q_split_size(L: int) -> int:
@@ -390,7 +535,7 @@ def _forward(q, k, v, mask, causal: bool, scale):
         row_max = np.where(dead, row_max, new_max)
         if acc is not None:
             acc = np.where(dead[..., None], acc, acc * carry[..., None])
-        acc = sgemm(e, v[..., n:stop, :], acc)
+        acc = _values_product(e, v[..., n:stop, :], acc, q_split)
     if acc is None:
         acc = np.zeros((B, H, L, v.shape[-1]), kind.dtype)
     row_max = np.where(row_max == -np.inf, zero, row_max)
