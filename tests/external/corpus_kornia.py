@@ -1044,3 +1044,46 @@ def more_metrics():
             input_format="one-hot",
         )
     )
+
+
+# the library's docstring examples -----------------------------------------------------------------------------------
+
+
+def doctests(packages, skip=()):
+    """The ``>>>`` examples in the docstrings of every module of ``packages`` (names of packages or modules of the
+    fetched library), each docstring's examples in order as an interactive session runs them: an expression's value
+    is shown as the REPL shows it, an exception as its type and first line (the documented outputs themselves are
+    not compared: the other run's output is). Docstrings are taken in the order of their names, each after
+    ``torch.manual_seed(0)`` in a fresh copy of its module's namespace; those named in ``skip`` (prefixes) are left
+    out, as are ``.plot`` examples (matplotlib is not installed) and examples doctest marks ``+SKIP``."""
+    import doctest
+    import importlib
+    import pkgutil
+
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    for package in packages:
+        root = importlib.import_module(package)
+        names = [package]
+        if hasattr(root, "__path__"):
+            names += sorted(m.name for m in pkgutil.walk_packages(root.__path__, package + "."))
+        for name in names:
+            if any(name.startswith(s) for s in skip):
+                continue
+            try:
+                module = importlib.import_module(name)
+            except Exception as exc:  # an optional dependency that is not installed, in both runs
+                print("## import", name, "raised", type(exc).__name__)
+                continue
+            for test in sorted(finder.find(module), key=lambda t: (t.name, t.lineno or 0)):
+                if test.name.endswith(".plot") or any(test.name.startswith(s) for s in skip):
+                    continue
+                print("##", test.name)
+                torch.manual_seed(0)
+                namespace = dict(module.__dict__)
+                for example in test.examples:
+                    if example.options.get(doctest.SKIP):
+                        continue
+                    try:
+                        exec(compile(example.source, test.name, "single"), namespace)  # the library's own examples
+                    except Exception as exc:  # the failure is the output, in both libraries
+                        print("raised", type(exc).__name__, (str(exc).splitlines() or [""])[0][:120])

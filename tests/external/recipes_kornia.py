@@ -15,6 +15,7 @@ augmentations and torchmetrics' bootstrap.
 from __future__ import annotations
 
 from recipe_kit import _r
+from recipes_torchvision import TV, TV_PACKAGE
 
 RECIPES: list[dict] = []
 
@@ -418,4 +419,46 @@ RECIPES += [
              "word_error_rate(['hello world'], ['hello there world']), "
              "retrieval_average_precision(preds[:6, 0], target[:6] > 0), hamming_distance(preds.softmax(-1), target, "
              "task='multiclass', num_classes=3))"),
+]
+
+# the libraries' own docstring examples (their doctests), run as an interactive session runs them; examples that
+# take over a second of core's CPU are left out (SSIM and MS-SSIM on 256x256 images, SDR on 8000 samples:
+# core's grouped 11x11 convolution and 512x512 Toeplitz solves; FID/KID/Inception build an InceptionV3)
+SLOW_IMAGE = ["torchmetrics.image.ssim", "torchmetrics.functional.image.ssim", "torchmetrics.image.fid",
+              "torchmetrics.image.kid", "torchmetrics.image.mifid", "torchmetrics.image.inception",
+              "torchmetrics.image._deprecated._MultiScale", "torchmetrics.image._deprecated._Structural",
+              "torchmetrics.functional.image._deprecated._multiscale",
+              "torchmetrics.functional.image._deprecated._structural"]
+SLOW_AUDIO = ["torchmetrics.audio.sdr.SignalDistortionRatio", "torchmetrics.functional.audio.sdr.signal_distortion",
+              "torchmetrics.audio._deprecated._SignalDistortionRatio",
+              "torchmetrics.functional.audio._deprecated._signal_distortion"]
+
+
+def _doctests(name, module, packages, skip=(), last=END, torchvision=False):
+    recipe = _metrics(f"doctests_{name}", module, f"km.doctests({packages!r}, skip={skip!r})", last=last)
+    if torchvision:  # torchvision's own package beside it (recipes_torchvision's): the detection metrics' box ops
+        recipe["support"] += [(*TV[:2], path, target) for path, target in TV_PACKAGE]
+    return recipe
+
+
+RECIPES += [
+    _doctests("classification", "classification/__init__",
+              ["torchmetrics.classification", "torchmetrics.functional.classification"]),
+    _doctests("regression_text", "regression/__init__",
+              ["torchmetrics.regression", "torchmetrics.functional.regression", "torchmetrics.text",
+               "torchmetrics.functional.text", "torchmetrics.nominal", "torchmetrics.functional.nominal",
+               "torchmetrics.clustering", "torchmetrics.functional.clustering", "torchmetrics.retrieval",
+               "torchmetrics.functional.retrieval", "torchmetrics.functional.pairwise", "torchmetrics.shape",
+               "torchmetrics.functional.shape", "torchmetrics.video", "torchmetrics.functional.video"]),
+    _doctests("api_wrappers", "wrappers/__init__",
+              ["torchmetrics.metric", "torchmetrics.collections", "torchmetrics.aggregation", "torchmetrics.wrappers",
+               "torchmetrics.utilities", "torchmetrics.multimodal", "torchmetrics.functional.multimodal"]),
+    _doctests("segmentation_detection", "segmentation/__init__",
+              ["torchmetrics.segmentation", "torchmetrics.functional.segmentation", "torchmetrics.detection",
+               "torchmetrics.functional.detection"], torchvision=True,
+              last='__all__ = ["DiceScore", "GeneralizedDiceScore", "HausdorffDistance", "MeanIoU"]'),
+    _doctests("image", "image/__init__", ["torchmetrics.image", "torchmetrics.functional.image"], SLOW_IMAGE,
+              last='    __all__ += ["LearnedPerceptualImagePatchSimilarity", "PerceptualPathLength"]'),
+    _doctests("audio", "audio/__init__", ["torchmetrics.audio", "torchmetrics.functional.audio"], SLOW_AUDIO,
+              last='    __all__ += ["NonIntrusiveSpeechQualityAssessment"]'),
 ]

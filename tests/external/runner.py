@@ -347,7 +347,8 @@ def _real_transformers(folder: str):
                 sys.modules[name] = module
 
 
-_FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities")  # recipes_kornia's support packages
+_FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities",  # recipes_kornia's support packages
+                     "lightning", "accelerate")  # recipes_lightning's
 _STAND_INS: set[str] = set()  # the module names _install_stubs put in sys.modules (main records them)
 
 
@@ -378,15 +379,23 @@ def _fetched_packages(folder: str):
     if not present:
         yield
         return
-    hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS) if name in sys.modules}
+    kept = ("torchvision", "PIL") if os.path.isfile(os.path.join(folder, "torchvision", "__init__.py")) else ()
+    hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
+              if name in sys.modules and name.partition(".")[0] not in kept}
     sys.modules["kornia_rs"] = types.ModuleType("kornia_rs")
+    for name in _PIL_PARTS if kept else ():  # torchmetrics asks find_spec("PIL"), which wants a spec
+        if sys.modules.get(name) is not None and getattr(sys.modules[name], "__spec__", None) is None:
+            sys.modules[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
+    deps = importlib.import_module("fake_lightning_deps").modules() if {"lightning", "accelerate"} & set(present) \
+        else {}  # yaml, tqdm, psutil: imported by Lightning and accelerate, not installed here
+    sys.modules.update(deps)
     finder = _FetchedFinder(folder, present)
     sys.meta_path.insert(0, finder)
     try:
         yield
     finally:
         sys.meta_path.remove(finder)
-        for name in [n for n in sys.modules if n.partition(".")[0] in (*_FETCHED_PACKAGES, "kornia_rs")]:
+        for name in [n for n in sys.modules if n.partition(".")[0] in (*_FETCHED_PACKAGES, "kornia_rs", *deps)]:
             del sys.modules[name]
         sys.modules.update(hidden)
 
