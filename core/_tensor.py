@@ -1004,6 +1004,10 @@ class Tensor(TensorBase):
     del _cast_method
 
     def type_as(self, other: Tensor) -> Tensor:
+        if not isinstance(other, Tensor):  # (an ndarray has a dtype too: torch refuses it)
+            from core._arg_types import tp_name
+
+            raise TypeError(f"type_as(): argument 'other' (position 1) must be Tensor, not {tp_name(other)}")
         return self.to(other.dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
-from core._arg_types import require_input
+from core._arg_types import require_input, tp_name
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
 from core._tensor import Size, Tensor
@@ -211,7 +211,14 @@ def _view_dtype(input: Tensor, dtype) -> Tensor:
     return input._alias(input._data.view(new.np))
 
 
+def _require_other(name: str, other) -> None:
+    """The ``*_as`` methods take a tensor (a list or an array is torch's TypeError, not an AttributeError)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {tp_name(other)}")
+
+
 def view_as(input: Tensor, other: Tensor):
+    _require_other("view_as", other)
     return View.apply(input, shape=tuple(other.shape))
 
 
@@ -225,6 +232,7 @@ def reshape(input: Tensor, *shape_args, shape=None):
 
 
 def reshape_as(input: Tensor, other: Tensor):
+    _require_other("reshape_as", other)
     return reshape(input, tuple(other.shape))
 
 
@@ -428,6 +436,7 @@ def expand(input: Tensor, *sizes, size=None):
 
 
 def expand_as(input: Tensor, other: Tensor):
+    _require_other("expand_as", other)
     return Expand.apply(input, sizes=tuple(other.shape))
 
 

@@ -478,3 +478,16 @@ def test_pow_and_maximum_double_backward_as_torchs(torch):
             assert np.array_equal(np.signbit(ours), np.signbit(theirs))
         else:
             assert ours == theirs
+
+
+@pytest.mark.parametrize("name", ["view_as", "reshape_as", "expand_as", "type_as"])
+def test_as_methods_refuse_a_non_tensor_as_torchs(torch, name):
+    """``t.view_as([2])``, an ndarray or None is torch's TypeError with its message (an ndarray has a dtype and a
+    shape, so ``type_as`` took one silently and the others raised AttributeError on a list)."""
+    for other in ([2], np.ones(2), None):
+        messages = []
+        for lib in (torch, core):
+            with pytest.raises(TypeError) as info:
+                getattr(lib.ones(2), name)(other)
+            messages.append(str(info.value))
+        assert messages[1] == messages[0]
