@@ -141,12 +141,14 @@ class Tracer(TracerBase):
             for name, value in store():
                 if value is attr_val:
                     if name not in parameter_proxy_cache:
-                        factory = None  # with param_shapes_constant a parameter's shape reads as the parameter's
-                        if self.param_shapes_constant and store == self.root.named_parameters:
-                            def factory(node, name=name, value=value):
-                                return ParameterProxy(self, node, name, value)
-                        parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {},
-                                                                        proxy_factory_fn=factory)
+                        kwargs = {}  # as torch: only a create_proxy that takes it gets proxy_factory_fn (an override
+                        if "proxy_factory_fn" in inspect.signature(self.create_proxy).parameters:  # may not)
+                            factory = None  # with param_shapes_constant a parameter's shape reads as the parameter's
+                            if self.param_shapes_constant and store == self.root.named_parameters:
+                                def factory(node, name=name, value=value):
+                                    return ParameterProxy(self, node, name, value)
+                            kwargs["proxy_factory_fn"] = factory
+                        parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {}, **kwargs)
                     return parameter_proxy_cache[name]
         return attr_val
 

@@ -616,3 +616,40 @@ def test_a_tracer_that_proxies_buffers_slices_them_by_traced_sizes_as_torchs(tor
         graph = BufferTracer().trace(model)
         outcomes.append((str(graph), lib.fx.GraphModule(model, graph).code))
     assert outcomes[0] == outcomes[1]
+
+
+def _scaled(lib):
+    """A module that reads a parameter directly in forward (a ``get_attr`` node) beside a Linear."""
+
+    class Scaled(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = lib.nn.Parameter(lib.ones(3) * 2)
+            self.fc = lib.nn.Linear(3, 3)
+
+        def forward(self, x):
+            return self.fc(x) * self.scale + self.scale.sum()
+
+    return Scaled
+
+
+def test_a_create_proxy_override_without_proxy_factory_fn_traces_parameters_as_torchs(torch):
+    """torchvision's and timm's NodePathTracer override ``create_proxy(kind, target, args, kwargs, name=None,
+    type_expr=None, *_)``: a parameter read in forward must reach it without ``proxy_factory_fn``, which torch passes
+    only to a ``create_proxy`` whose signature takes it."""
+    outcomes = []
+    for lib in (core, torch):
+        class PathTracer(lib.fx.Tracer):
+            def __init__(self):
+                super().__init__()
+                self.kinds = []
+
+            def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None, *_):
+                self.kinds.append((kind, str(target)))
+                return super().create_proxy(kind, target, args, kwargs, name, type_expr)
+
+        tracer = PathTracer()
+        model = _scaled(lib)()
+        graph = tracer.trace(model)
+        outcomes.append((str(graph), tracer.kinds, lib.fx.GraphModule(model, graph).code))
+    assert outcomes[0] == outcomes[1]
