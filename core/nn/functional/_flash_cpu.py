@@ -20,9 +20,10 @@ float64 takes the same steps with 8-lane vectors, SLEEF's ``expd_u10`` for the v
 is its ``exp``), glibc's ``exp`` and ``log`` for the scalars, and lane sums left to right (``_combine_lanes``).
 
 The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``, ``_quad_kernel``, and
-for a query block of one row, L = 1 or L = 32k + 1 below 192, its sgemv: ``_gemv_rows``, ``_gemv_values``). Known
-gaps, where a value can differ from torch in the last bit: a key block of one key (S = 512k + 1), of two or three
-keys with head dims of 32 and more (MKL kernels not reproduced), and float64 query blocks of one row.
+for a query block of one row, L = 1 or L = 32k + 1 below 192, or a key block of one key, S = 512k + 1, its sgemv:
+``_gemv_rows``, ``_gemv_values``). Known gaps, where a value can differ from torch in the last bit: key blocks of
+two or three keys against up to ~13 query rows with head dims of 32 and more (an MKL kernel not reproduced), and
+float64 blocks of one row or one key.
 
 The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's exp
 (``Vectorized::exp``) and accumulates ``dV += p^T dO``, ``dS = p * (dO V^T - rowsum(dO * O))``,
@@ -422,7 +423,10 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     scaled_k = None
     for m in range(0, L, q_split):
         rows = min(q_split, L - m)
-        if q.dtype == _F32 and rows == 1:
+        if q.dtype == _F32 and kv == 1:  # one key: MKL's sgemv over the block's query rows
+            part = np.swapaxes(_gemv_rows(k_blk, q[..., m:m + rows, :]), -1, -2)
+            out[..., m:m + rows, :] = part if alpha is None else part * alpha
+        elif q.dtype == _F32 and rows == 1:
             part = _gemv_rows(q[..., m:m + 1, :], k_blk)
             out[..., m:m + 1, :] = part if alpha is None else part * alpha
         elif q.dtype == _F32 and (_lane_kernel(rows, kv, head) or _quad_kernel(rows, kv, head)):
