@@ -173,7 +173,8 @@ class IndexFill(Function):
         gself = IndexFill.apply(g, dim=dim, idx=idx, fill=0, inplace=False) if ctx.needs_input_grad[0] else None
         if len(ctx.needs_input_grad) == 1:
             return gself
-        gval = _sum(IndexSelect.apply(g, dim=dim, idx=idx)) if ctx.needs_input_grad[1] else None
+        # (each filled place once: torch sums the gradient at the index's unique entries)
+        gval = _sum(IndexSelect.apply(g, dim=dim, idx=xp_of(idx).unique(idx))) if ctx.needs_input_grad[1] else None
         return gself, gval
 
 

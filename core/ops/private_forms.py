@@ -184,12 +184,28 @@ def _max_pool_backward(pooled: int):
     return backward
 
 
+def _resize_aa(input, out, scales, mode, align_corners):
+    """Antialiased resampling to ``out`` whose source coordinates step by 1/scale (ATen's default overload)."""
+    import numpy as np
+
+    from core.nn.functional import _antialias, upsampling
+
+    _antialias.check_aa_dtype(input)
+    dtype = input._data.dtype if input.is_floating_point() else np.dtype(np.float64)
+    return _antialias.interpolate_aa(input, out, [upsampling._scale(n, o, s, align_corners, dtype)
+                                                  for n, o, s in zip(input.shape[2:], out, scales)], mode)
+
+
 def _upsample_aa(mode: str):
     """``_upsample_<mode>_aa`` (output size, align_corners, per-dim scales) and its ``.vec`` overload (output size
     or scale factors): ``interpolate(..., antialias=True)``."""
-    def form(input, output_size, align_corners, *scales, scale_factors=None):
+    def form(input, output_size, align_corners, *scales, scale_factors=None, scales_h=None, scales_w=None):
         if scales and isinstance(scales[0], (list, tuple)):  # .vec given positionally
             scale_factors, scales = scales[0], ()
+        scales = tuple(scales) + (None,) * (2 - len(scales))
+        scales = (scales[0] if scales_h is None else scales_h, scales[1] if scales_w is None else scales_w)
+        if output_size is not None and any(s is not None for s in scales):  # the sizes, sampled at those scales
+            return _resize_aa(input, list(output_size), scales, mode, align_corners)
         if output_size is not None:
             return core.nn.functional.interpolate(input, size=list(output_size), mode=mode,
                                                   align_corners=align_corners, antialias=True)

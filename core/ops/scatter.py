@@ -66,7 +66,7 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
                            f"{'input' if what == 'gather' else 'self'} tensor")
     shape = input._data.shape if nd else (1,)
     idx = idx.reshape(-1) if idx.ndim == 0 else idx
-    for d in range(idx.ndim):
+    for d in range(idx.ndim if idx.size else 0):  # (torch checks no sizes of an empty index)
         if d != dim and idx.shape[d] > shape[d]:
             raise RuntimeError(f"Size does not match at dimension {d} expected index {list(index.shape)} to be no "
                                f"larger than self {list(input.shape)} apart from dimension {dim}")
@@ -90,12 +90,16 @@ class Gather(Function):
     def forward(ctx, a, *, dim, idx, shape=None):
         ctx.args = (a._data.shape, dim, idx)
         x = a._data.reshape(1) if a._data.ndim == 0 else a._data
+        if not idx.size:  # (of any number of dims: an empty index takes nothing)
+            return xp_of(x).empty(idx.shape if shape is None else shape, dtype=x.dtype)
         out = x[_gather_key(idx, dim)]
         return out if shape is None else out.reshape(shape)
 
     @staticmethod
     def backward(ctx, g):
         shape, dim, idx = ctx.args
+        if not idx.size:
+            return zeros(shape, dtype=g.dtype, device=g.device)
         g = g if g._data.shape == idx.shape else reshape(g, idx.shape)
         return ScatterAdd.apply(zeros(shape, dtype=g.dtype, device=g.device), g, dim=dim, idx=idx, inplace=False)
 
@@ -319,17 +323,37 @@ def _scattered_mask(g, dim, idx, include_self) -> Tensor:
     return Tensor._wrap(m)
 
 
+def _scattered_product(base, key, values, include_self):
+    """``base`` (or ones, without ``include_self``, where something is scattered) times ``values`` at ``key``."""
+    out = base.copy()
+    flat = out.reshape(1) if out.ndim == 0 else out
+    if not include_self:
+        flat[key] = 1
+    ufunc_at("multiply", flat, key, values.astype(out.dtype, copy=False))
+    return out
+
+
 def _minmax_prod_grads(ctx, g, self_, src, mask):
     """amax/amin: the gradient split evenly between ties; prod: result / value (nonzero values)."""
     dim, idx, reduce = ctx.args[:3]
     xp = xp_of(g._data)
     res = ctx.result.reshape(g._data.shape)
     s = _src_part(src._data, idx)
-    if reduce == "prod":
+    if reduce == "prod":  # NOTE: torch's scatter_reduce_backward, which takes zeros apart
+        from core.ops.comparison import where as core_where
+
+        key, include_self = _gather_key(idx, dim), ctx.args[5]
+        x = self_._data.reshape(res.shape)
         with np.errstate(divide="ignore", invalid="ignore"):
-            gr = g * Tensor._wrap(res)
-            gself = gr * mask / Tensor._wrap(xp.where(self_._data == 0, 1, self_._data)) * mask
-            gsrc = Gather.apply(gr, dim=dim, idx=idx) / Tensor._wrap(xp.where(s == 0, 1, s))
+            masked_self = xp.where(x == 0, 1, x).astype(res.dtype)  # a zero self gets the product of the rest
+            gself = g * Tensor._wrap(_scattered_product(masked_self, key, s, include_self) / masked_self) * mask
+            src_zero = s == 0
+            zeros = xp.zeros(res.shape, dtype=np.int64)
+            ufunc_at("add", zeros.reshape(1) if zeros.ndim == 0 else zeros, key, src_zero.astype(np.int64))
+            single = src_zero & ((zeros.reshape(1) if zeros.ndim == 0 else zeros)[key] == 1)  # the only zero there
+            others = _scattered_product(x.astype(res.dtype), key, xp.where(single, 1, s), include_self)
+            gsrc = Gather.apply(g * Tensor._wrap(res), dim=dim, idx=idx) / Tensor._wrap(xp.where(src_zero, 1, s))
+            gsrc = core_where(Tensor._wrap(single), Gather.apply(g * Tensor._wrap(others), dim=dim, idx=idx), gsrc)
         return gself, gsrc
     self_hit = (self_._data == res).astype(g._data.dtype)  # NOTE: counted in the ties even when masked, as torch
     src_hit = (s == (res.reshape(1) if res.ndim == 0 else res)[_gather_key(idx, dim)]).astype(g._data.dtype)

@@ -783,3 +783,33 @@ def test_orthogonal_polynomials_equal_torchs_bits(torch, name, dtype):
     rng = np.random.default_rng(13)
     x, n = rng.uniform(-3, 3, 400).astype(dtype), rng.integers(-1, 14, 400).astype(dtype)
     check(lambda lib, a, b: getattr(lib.special, name)(a, b), [x, n], torch, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("index_shape", [(2, 0), (0,), (3, 0, 4)])
+def test_gather_takes_an_empty_index_of_any_shape(torch, index_shape):
+    # torch checks neither the dims nor the dtype of an empty index (found at OPINFO_SWEEP_SAMPLES=16)
+    check_grads(lambda lib, x: lib.gather(x, 0, lib.zeros(index_shape, dtype=lib.uint8)), [np.arange(5.0)], torch)
+
+
+def test_index_fill_sends_the_value_each_filled_place_once(torch):
+    check_grads(lambda lib, x, v: x.index_fill(-1, lib.tensor([4, 3, 3, 4, 0]), v),
+                [np.arange(20.0).reshape(4, 5), np.array(-7.5)], torch)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_and_index_reduce_prod_gradients_through_zeros(torch, include_self):
+    # a zero self gets the product of what is scattered onto it; a lone zero source, the product of the rest
+    x = np.array([[0.0, 13.0], [0.0, 0.0], [15.0, 19.0]])
+    src = np.array([[2.0, 0.0], [0.0, 0.0], [2.0, 3.0], [1.5, 0.5]])
+    index = np.array([0, 1, 2, 0])
+    check_grads(lambda lib, a, b: a.index_reduce(0, lib.tensor(index), b, "prod", include_self=include_self),
+                [x, src], torch)
+    check_grads(lambda lib, a, b: a.scatter_reduce(0, lib.tensor(np.stack([index, index[::-1]], 1)), b, "prod",
+                                                   include_self=include_self), [x, src], torch)
+
+
+def test_antialiased_upsample_default_overload_samples_at_the_given_scales(torch):
+    x = np.random.default_rng(14).standard_normal((2, 3, 10, 20))
+    check(lambda lib, t: lib.ops.aten._upsample_bilinear2d_aa(t, [3, 3], False, 1.7, 0.9), [x], torch)
+    check(lambda lib, t: lib.ops.aten._upsample_bicubic2d_aa(t, [4, 6], True, scales_h=1.7, scales_w=0.9), [x],
+          torch)
