@@ -78,6 +78,11 @@ def block_diag(*tensors):
 
 def cartesian_prod(*tensors):
     """All combinations of the 1-D tensors' elements, as rows (one tensor: itself)."""
+    for i, t in enumerate(tensors):
+        if not isinstance(t, core.Tensor):
+            from core._arg_types import tp_name
+
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(t)}")
     if len(tensors) == 1:
         return tensors[0]
     grids = meshgrid(*tensors, indexing="ij")

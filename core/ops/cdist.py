@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._arg_types import require_tensors
 from core._norm_order import two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -115,6 +116,7 @@ def _check(x1: Tensor, x2: Tensor, p: float, compute_mode) -> int:
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
     """Pairwise ``p``-norm distances between the rows of ``x1`` (``B x P x M``) and ``x2`` (``B x R x M``)."""
+    require_tensors("cdist", x1=(1, x1), x2=(2, x2))
     mode = _check(x1, x2, float(p), compute_mode)
     batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
     r1, r2, c = x1.shape[-2], x2.shape[-2], x1.shape[-1]

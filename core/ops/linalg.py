@@ -322,7 +322,7 @@ def mv(input, vec, *, out=None):
 
 
 def _dot_checks(name, input, other):
-    _check_tensors(name, ("input", input), ("other", other))
+    _check_tensors(name, ("input", input), ("tensor" if name == "dot" else "other", other))  # (torch's names)
     if input._data.ndim != 1 or other._data.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input._data.ndim}D and {other._data.ndim}D tensors")
     if input._data.dtype != other._data.dtype:

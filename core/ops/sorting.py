@@ -8,8 +8,11 @@ quantile) live in ``core.ops.order_stats`` and are re-exported from here.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
+from core._arg_types import tp_name
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -282,9 +285,33 @@ def _search(seq, values, right: bool, sorter=None):
     return xp.stack(out).reshape(values.shape) if out else xp.zeros(values.shape, dtype=np.int64)
 
 
+_SEARCH_SIGNATURES = {
+    "searchsorted": (" * (Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, str "
+                     "side = None, Tensor sorter = None, Tensor out = None)",
+                     " * (Tensor sorted_sequence, Number self, *, bool out_int32 = False, bool right = False, str "
+                     "side = None, Tensor sorter = None, Tensor out = None)"),
+    "bucketize": (" * (Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = False, Tensor out = "
+                  "None)", " * (Number self, Tensor boundaries, *, bool out_int32 = False, bool right = False)")}
+
+
+def _check_search_arguments(name: str, sequence, values) -> None:
+    """torch's parser: the sorted sequence (boundaries) a tensor, the values a tensor or a number (a list is its
+    TypeError, not values searched)."""
+    def ok(v, number_ok):
+        return isinstance(v, Tensor) or hasattr(type(v), "__torch_function__") or (
+            number_ok and isinstance(v, (numbers.Number, np.generic)))
+
+    if not (ok(sequence, False) and ok(values, True)):
+        given = (sequence, values) if name == "searchsorted" else (values, sequence)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({', '.join(tp_name(v) for v in given)}), but expected one of:\n"
+                        + "\n".join(_SEARCH_SIGNATURES[name]) + "\n")
+
+
 @recorded
 def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False, side=None,
                  sorter=None):
+    _check_search_arguments("searchsorted", sorted_sequence, input)
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
@@ -302,6 +329,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
 
 @recorded
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False):
+    _check_search_arguments("bucketize", boundaries, input)
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)

@@ -491,3 +491,24 @@ def test_as_methods_refuse_a_non_tensor_as_torchs(torch, name):
                 getattr(lib.ones(2), name)(other)
             messages.append(str(info.value))
         assert messages[1] == messages[0]
+
+
+@pytest.mark.parametrize("call", [
+    "torch.searchsorted(t, [2])", "torch.searchsorted([1], t)", "torch.bucketize(t, [2])", "torch.bucketize([2], t)",
+    "torch.cdist([1], t)", "torch.cdist(t[None], [2])", "torch.cartesian_prod(t, [2])", "torch.dot(t, [2])",
+    "torch.nn.functional.pairwise_distance(t, [2])", "torch.nn.functional.cosine_similarity([2], t)",
+    "torch.searchsorted(t, 1.5)", "torch.bucketize(3, t)"])
+def test_list_arguments_refused_as_torchs(torch, call):
+    """A list where a tensor belongs is torch's TypeError with its message (searchsorted searched the list's values,
+    bucketize and cartesian_prod raised AttributeError, cdist a RuntimeError); numbers stay accepted where torch's
+    Number overloads take them."""
+    results = []
+    for lib in (torch, core):
+        try:
+            results.append(to_numpy(eval(call, {"torch": lib, "t": lib.tensor([0.5, 1.0, 2.0])})))
+        except Exception as e:  # (the error is what is compared)
+            results.append((type(e).__name__, str(e)))
+    if isinstance(results[0], tuple):
+        assert results[1] == results[0]
+    else:
+        assert np.array_equal(results[1], results[0])

@@ -407,6 +407,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """As PyTorch: each input divided by its norm clamped at ``eps`` (the clamp outside autograd), then summed."""
+    require_tensors("cosine_similarity", x1=(1, x1), x2=(2, x2))
     common = core.result_type(x1, x2)
     if not common.is_floating_point:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "

@@ -473,6 +473,7 @@ class _Norm(LinalgVectorNorm):
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    require_tensors("pairwise_distance", x1=(1, x1), x2=(2, x2))
     d = x1 - x2 + eps
     return _Norm.apply(d, p=float(p), dims=reduce_dims(d, (-1,)), keepdim=bool(keepdim))
 
