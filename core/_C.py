@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from core import _torch_function
+from core._file_reader import PyTorchFileReader  # noqa: F401 (torch._C's, torch.PyTorchFileReader)
 from core._random import Generator
-from core._tensor import TensorBase  # noqa: F401 (torch._C.TensorBase: Tensor's base class)
+from core._tensor import TensorBase, _TensorMeta  # noqa: F401 (torch._C's: Tensor's base class, its metaclass)
 from core._torch_dispatch import DisableTorchDispatch as _DisableTorchDispatch  # noqa: F401 (torch's name)
 from core._torch_function import DisableTorchFunction, DisableTorchFunctionSubclass, is_enabled, mode_stack
 from core.futures import _Future as Future  # noqa: F401 (torch._C.Future, what torch.futures.Future extends)
@@ -21,6 +22,19 @@ _disabled_torch_dispatch_impl = _torch_function.disabled_torch_dispatch_impl
 class _NN:
     """``torch._C._nn``: the ``nn.functional`` functions torch writes in C (``torch._C._nn.linear``), read from
     ``core.nn.functional`` when asked (so they are its dispatching wrappers once those are on)."""
+
+    @staticmethod
+    def _parse_to(*args, **kwargs):
+        """``Tensor.to``'s and ``Module.to``'s arguments as ``(device, dtype, non_blocking, memory_format)``, None
+        where not given (Lightning's ``DeviceDtypeModuleMixin.to`` reads them)."""
+        from core import _dtype
+        from core._device import device
+        from core.ops.conversion import _parse
+
+        non_blocking, memory_format = kwargs.get("non_blocking", False), kwargs.get("memory_format")
+        dtype, dev, _ = _parse(args, dict(kwargs))
+        return (None if dev is None else device(dev), None if dtype is None else _dtype.to_dtype(dtype),
+                non_blocking, memory_format)
 
     def __getattr__(self, name: str):
         for functional, torch_name in _torch_function.TORCH_C_FUNCTIONAL.items():

@@ -36,7 +36,7 @@ from core._library.tags import Tag
 from core._memory_format import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from core._printing import set_printoptions
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
-from core._script_object import ScriptObject
+from core._script_object import ScriptModule, ScriptObject
 from core._tensor import Size, Tensor
 from core._threads import *  # get_num_threads, use_deterministic_algorithms, ...
 from core._typename import typename as _dotted_typename
@@ -124,6 +124,10 @@ def __getattr__(name):
         return _importlib.import_module("core.func").vmap
     if name == "Future":  # torch.Future, torch._C.Future: the base class of torch.futures.Future
         return _importlib.import_module("core.futures")._Future
+    if name == "PyTorchFileReader":  # torch.PyTorchFileReader: a saved archive's records by name
+        return _importlib.import_module("core._file_reader").PyTorchFileReader
+    if name == "ScriptFunction":  # torch.ScriptFunction is torch.jit.ScriptFunction
+        return _importlib.import_module("core.jit").ScriptFunction
     if name == "library":  # torch.library: defining operators from Python (importing it sets the attribute)
         return _importlib.import_module("core.library")
     raise AttributeError(f"module 'core' has no attribute '{name}'")

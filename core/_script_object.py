@@ -8,7 +8,7 @@ weights of its linear maps (``__torch__.torch.classes.quantized.LinearPackedPara
 
 from __future__ import annotations
 
-__all__ = ["ScriptObject"]
+__all__ = ["ScriptObject", "ScriptModule"]
 
 CELL_PARAMS = "__torch__.torch.classes.rnn.CellParamsBase"
 LINEAR_PACKED = "__torch__.torch.classes.quantized.LinearPackedParamsBase"
@@ -44,3 +44,10 @@ def cell_weights(param) -> tuple:
         return tuple(param)
     (w_ih, b_ih), (w_hh, b_hh) = (p.__getstate__()[0] for p in param.__getstate__()[0][4])
     return w_ih, b_ih, w_hh, b_hh
+
+
+class ScriptModule(ScriptObject):
+    """``torch.ScriptModule`` (``torch._C.ScriptModule``): the C++ module object a scripted module wraps. A scripted
+    module (``torch.jit.ScriptModule``, a Python class) is not an instance of it; libraries name it in type hints."""
+
+    __module__ = "core"

@@ -9,7 +9,17 @@ from core.autograd import profiler as _autograd_profiler
 from core.autograd.profiler import EventList, record_function
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
-           "tensorboard_trace_handler"]
+           "tensorboard_trace_handler", "kineto_available", "supported_activities"]
+
+
+def kineto_available() -> bool:
+    """Whether ``profile`` (Kineto's API in torch) can be used: True, as in torch's CPU builds (Lightning asks)."""
+    return True
+
+
+def supported_activities() -> set:
+    """The activities ``profile`` can record: the CPU only (torch's CPU builds say the same)."""
+    return {ProfilerActivity.CPU}
 
 
 class ProfilerActivity(enum.Enum):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import enum
 import os
 
-__all__ = ["is_available", "is_nccl_available", "is_gloo_available", "is_mpi_available", "is_initialized",
+__all__ = ["is_available", "is_torchelastic_launched", "is_nccl_available", "is_gloo_available", "is_mpi_available",
+           "is_initialized",
            "init_process_group", "destroy_process_group", "get_rank",
            "get_world_size", "get_backend", "new_group", "barrier", "all_reduce", "reduce", "broadcast",
            "all_gather", "all_gather_into_tensor", "gather", "scatter", "reduce_scatter", "all_gather_object",
@@ -137,6 +138,11 @@ def is_mpi_available() -> bool:
 
 def is_initialized() -> bool:
     return _Group.WORLD is not None
+
+
+def is_torchelastic_launched() -> bool:
+    """Whether ``torchrun`` started this process: it sets ``TORCHELASTIC_RUN_ID`` (torch's test)."""
+    return os.getenv("TORCHELASTIC_RUN_ID") is not None
 
 
 def _world_from_env(name: str, given: int) -> int:

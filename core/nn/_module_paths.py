@@ -142,3 +142,6 @@ def place(nn_name: str) -> None:
                 setattr(package, cls, getattr(nn, cls))
     for name, (source, cls) in UNEXPORTED.items():
         setattr(sys.modules[f"{package.__name__}.{name}"], cls, getattr(_submodule(package, source), cls))
+    # load_state_dict's result type, which libraries import from its module (Lightning's bitsandbytes plugin)
+    sys.modules[f"{package.__name__}.module"]._IncompatibleKeys = importlib.import_module(
+        f"{nn_name}._state")._IncompatibleKeys

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 
 from core import _dtype, _factories, accelerator
 from core._user_warning import warn_in_core
@@ -30,7 +31,8 @@ class DataLoader:
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 generator=None, *, prefetch_factor=None, persistent_workers=False, **_ignored):
+                 multiprocessing_context=None, generator=None, *, prefetch_factor=None, persistent_workers=False,
+                 pin_memory_device="", in_order=True):
         _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers)
         if batch_size is not None and (not isinstance(batch_size, int) or batch_size <= 0):
             raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
@@ -57,10 +59,34 @@ class DataLoader:
         self.worker_init_fn = worker_init_fn
         self.prefetch_factor = 2 if num_workers > 0 and prefetch_factor is None else prefetch_factor
         self.persistent_workers = persistent_workers
+        self.multiprocessing_context = multiprocessing_context
+        self.pin_memory_device, self.in_order = pin_memory_device, in_order
         self._auto_collation = batch_sampler is not None or (self._iterable and batch_size is not None)
         if collate_fn is None:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
+
+    @property
+    def multiprocessing_context(self):
+        """The workers' start method as a context (None: the default); refused without workers, as in torch."""
+        return self._multiprocessing_context
+
+    @multiprocessing_context.setter
+    def multiprocessing_context(self, context) -> None:
+        if context is not None:
+            if self.num_workers == 0:
+                raise ValueError("multiprocessing_context can only be used with multi-process loading "
+                                 f"(num_workers > 0), but got num_workers={self.num_workers}")
+            if isinstance(context, str):
+                methods = multiprocessing.get_all_start_methods()
+                if context not in methods:
+                    raise ValueError(f"multiprocessing_context option should specify a valid start method in "
+                                     f"{methods!r}, but got multiprocessing_context={context!r}")
+                context = multiprocessing.get_context(context)
+            if not isinstance(context, multiprocessing.context.BaseContext):
+                raise TypeError("multiprocessing_context option should be a valid context object or a string "
+                                f"specifying the start method, but got multiprocessing_context={context}")
+        self._multiprocessing_context = context
 
     def __iter__(self):
         # NOTE: like PyTorch's iterator, draw the (unused) worker base seed as the epoch starts, so the

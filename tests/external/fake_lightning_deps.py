@@ -1,0 +1,81 @@
+"""Stand-ins for what Lightning's and accelerate's packages import and is not installed here (``recipes_lightning``).
+
+The runner installs these (``modules()``) in both runs while a script whose folder holds ``lightning`` or
+``accelerate`` runs, and takes them out afterwards:
+
+- ``yaml``: Lightning imports PyYAML at module level (``core/saving.py``, ``callbacks/model_checkpoint.py``) and
+  accelerate too; ``dump`` writes ``key: repr(value)`` lines and ``safe_load``/``full_load`` read them back with
+  ``ast.literal_eval`` (the hparams files the corpus writes hold numbers, strings, lists and dicts of them), not YAML.
+- ``tqdm``: Lightning's ``TQDMProgressBar`` subclasses ``tqdm.tqdm`` at import; the scripts turn the bar off
+  (``enable_progress_bar=False``), so the class only needs to exist.
+- ``psutil``: accelerate imports it for ``virtual_memory`` (memory checks) and ``cpu_count``; fixed numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.machinery
+import types
+
+
+def _dump(data, stream=None, **kwargs):
+    items = data.items() if isinstance(data, dict) else [("value", data)]
+    text = "".join(f"{key}: {value!r}\n" for key, value in items)
+    if stream is None:
+        return text
+    stream.write(text)
+    return None
+
+
+def _load(stream, *args, **kwargs):
+    text = stream.read() if hasattr(stream, "read") else stream
+    pairs = (line.partition(": ") for line in text.splitlines() if line.strip())
+    return {key: ast.literal_eval(value) for key, _, value in pairs}
+
+
+class _Tqdm:
+    """``tqdm.tqdm`` to subclass: iterates what it wraps, draws nothing."""
+
+    def __init__(self, iterable=None, *args, **kwargs):
+        self.iterable, self.n, self.total = iterable, 0, kwargs.get("total")
+
+    def __iter__(self):
+        return iter(self.iterable if self.iterable is not None else ())
+
+    def update(self, n=1):
+        self.n += n
+
+    def close(self):
+        pass
+
+    def refresh(self, *args, **kwargs):
+        pass
+
+    def set_postfix(self, *args, **kwargs):
+        pass
+
+    def set_description(self, *args, **kwargs):
+        pass
+
+    @staticmethod
+    def format_num(n):
+        return f"{n:.3g}"
+
+
+def _module(name, **attrs):
+    module = types.ModuleType(name)
+    module.__dict__.update(attrs)
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None)  # find_spec("tqdm") asks for it
+    return module
+
+
+def modules() -> dict:
+    """The stand-in modules by name."""
+    yaml = _module("yaml", dump=_dump, safe_dump=_dump, full_load=_load, safe_load=_load, load=_load,
+                   YAMLError=type("YAMLError", (Exception,), {}), __version__="6.0.2")
+    tqdm = _module("tqdm", tqdm=_Tqdm, __version__="4.67.1")
+    tqdm.auto = _module("tqdm.auto", tqdm=_Tqdm)
+    memory = types.SimpleNamespace(total=16 * 2**30, available=8 * 2**30, percent=50.0)
+    psutil = _module("psutil", virtual_memory=lambda: memory, cpu_count=lambda logical=True: 2,
+                     __version__="7.0.0")
+    return {"yaml": yaml, "tqdm": tqdm, "tqdm.auto": tqdm.auto, "psutil": psutil}
