@@ -13,6 +13,7 @@ import hashlib
 import os
 import re
 import shutil
+import sys
 import tempfile
 import warnings
 from urllib.error import HTTPError, URLError
@@ -105,6 +106,7 @@ def load_state_dict_from_url(url: str, model_dir: str | None = None, map_locatio
     filename = file_name or os.path.basename(urlparse(url).path)
     cached_file = os.path.join(model_dir, filename)
     if not os.path.exists(cached_file):
+        sys.stdout.write(f'Downloading: "{url}" to {cached_file}\n')  # (torch's line, on stdout)
         hash_prefix = None
         if check_hash:
             match = HASH_REGEX.search(filename)

@@ -84,3 +84,19 @@ def test_check_hash_compares_the_file_names_sha256_prefix(torch, tmp_path, good)
     assert (ours is None) == (theirs is None) == good
     if not good:
         assert ours[0] == theirs[0] and ours[1].split("got")[0] == theirs[1].split("got")[0]
+
+
+def test_a_download_says_so_on_stdout_as_torchs_does(torch, tmp_path, capsys):
+    """torch prints 'Downloading: "<url>" to <file>' on stdout before fetching a file not yet cached (kornia's
+    FaceDetector and DeDoDe examples print it before their download fails), and nothing once it is cached."""
+    def run(lib, sub):
+        url = _serve(lib, str(tmp_path / sub), "net.pth")
+        model_dir = str(tmp_path / sub / "cache")
+        capsys.readouterr()
+        lib.hub.load_state_dict_from_url(url, model_dir=model_dir)
+        first = capsys.readouterr().out
+        lib.hub.load_state_dict_from_url(url, model_dir=model_dir)
+        return first.replace(str(tmp_path / sub), "<dir>"), capsys.readouterr().out
+
+    assert run(core, "core") == run(torch, "torch")
+    assert run(core, "core2")[0] == 'Downloading: "file://<dir>/src/net.pth" to <dir>/cache/net.pth\n'
