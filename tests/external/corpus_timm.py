@@ -538,3 +538,88 @@ def intermediates(name, shape=(3, 32, 32), *, indices=2, **kwargs):
         show(f"{name} first only", only)
         print("pruned", model.prune_intermediate_layers(indices=1, prune_head=True))
         show(f"{name} pruned", model.forward_intermediates(x, indices=1, intermediates_only=True))
+
+
+def training_tour():
+    """What timm's training script does beyond a forward: gradient checkpointing (``set_grad_checkpointing``:
+    ``torch.utils.checkpoint`` per block, same gradients), channels-last memory format and ``resume_checkpoint`` of
+    a model with its optimizer state."""
+    import timm
+    from timm.models import resume_checkpoint
+
+    x = torch.randn(2, 3, 32, 32)
+    y = torch.tensor([1, 3])
+    for name, kwargs in (("vit_tiny_patch16_224", dict(img_size=32, depth=3)), ("resnet10t", {})):
+        grads = []
+        for checkpointing in (False, True):
+            torch.manual_seed(0)
+            model = timm.create_model(name, pretrained=False, num_classes=5, **kwargs)
+            model.eval()
+            model.set_grad_checkpointing(checkpointing)
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            grads.append(torch.cat([p.grad.flatten() for p in model.parameters()]))
+            print(name, "checkpointing", checkpointing, f"{loss.item():.6g}", f"{grads[-1].abs().sum().item():.6g}")
+        print("  same gradients", torch.allclose(grads[0], grads[1], rtol=1e-4, atol=1e-6))
+    torch.manual_seed(0)
+    model = timm.create_model("resnet10t", pretrained=False, num_classes=5).eval()
+    with torch.no_grad():
+        plain = model(x)
+        last = model.to(memory_format=torch.channels_last)(x.contiguous(memory_format=torch.channels_last))
+    print("channels_last", model.conv1[0].weight.is_contiguous(memory_format=torch.channels_last),
+          torch.allclose(plain, last, atol=1e-5))
+    torch.manual_seed(0)
+    model = timm.create_model("resnet10t", pretrained=False, num_classes=5)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    F.cross_entropy(model(x), y).backward()
+    opt.step()
+    torch.save({"epoch": 3, "state_dict": model.state_dict(), "optimizer": opt.state_dict(), "version": 2},
+               "checkpoint.pth.tar")
+    torch.manual_seed(1)
+    other = timm.create_model("resnet10t", pretrained=False, num_classes=5)
+    other_opt = torch.optim.AdamW(other.parameters(), lr=1e-3)
+    start = resume_checkpoint(other, "checkpoint.pth.tar", optimizer=other_opt, log_info=False)
+    state = other_opt.state_dict()
+    print("resumed at", start, len(state["state"]), state["param_groups"][0]["lr"],
+          all(torch.equal(a, b) for a, b in zip(model.state_dict().values(), other.state_dict().values())))
+
+
+def analysis_tour():
+    """timm's analysis helpers: the explicit (non-fused) attention path, attention maps by fx node and by hook
+    (``AttentionExtract``), fx-traced feature extraction (``feature_cls='fx'``) and signal-propagation statistics
+    (``extract_spp_stats``)."""
+    import timm
+    from timm.layers import set_fused_attn
+    from timm.utils.attention_extract import AttentionExtract
+    from timm.utils.model import avg_ch_var, avg_sq_ch_mean, extract_spp_stats
+
+    x = torch.randn(2, 3, 32, 32)
+    torch.manual_seed(0)
+    vit = timm.create_model("vit_tiny_patch16_224", pretrained=False, img_size=32, depth=2, num_classes=5).eval()
+    with torch.no_grad():
+        fused = vit(x)
+        set_fused_attn(False)
+        torch.manual_seed(0)
+        explicit_vit = timm.create_model("vit_tiny_patch16_224", pretrained=False, img_size=32, depth=2,
+                                         num_classes=5).eval()
+        explicit = explicit_vit(x)
+        set_fused_attn(True)
+    print("fused attn", vit.blocks[0].attn.fused_attn, explicit_vit.blocks[0].attn.fused_attn,
+          torch.allclose(fused, explicit, atol=1e-5), _values(explicit))
+    for method in ("fx", "hook"):
+        extractor = AttentionExtract(explicit_vit, method=method)
+        with torch.no_grad():
+            maps = extractor(x)
+        print("attention", method, extractor.names)
+        show("  maps", maps)
+    torch.manual_seed(0)
+    backbone = timm.create_model("resnet10t", pretrained=False, features_only=True, feature_cls="fx",
+                                 out_indices=(2, 4)).eval()
+    print(type(backbone).__name__, backbone.feature_info.channels(), backbone.feature_info.module_name())
+    with torch.no_grad():
+        show("fx features", backbone(x))
+    torch.manual_seed(0)
+    stats = extract_spp_stats(timm.create_model("resnet10t", pretrained=False).eval(), ["layer?", "layer?"],
+                              [avg_sq_ch_mean, avg_ch_var], input_shape=[2, 3, 32, 32])
+    for key, values in stats.items():
+        print("spp", key, [f"{v:.5g}" for v in values])

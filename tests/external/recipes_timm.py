@@ -77,22 +77,21 @@ def _models(name, *calls, **kw):
 RECIPES += [
     _models("resnets", "t.classify('resnet18', frozen_bn=True)",
             "t.classify('resnet50d', frozen_bn=True, layers=(1, 1, 1, 1))"),
-]
-RECIPES += [
-    _models("mobile", "t.classify('efficientnet_b0', frozen_bn=True, drop_path_rate=0.1)",
-            "t.classify('mobilenetv3_small_100', frozen_bn=True)", "t.classify('mobilenetv3_large_100', frozen_bn=True)",
+    _models("efficientnet", "t.classify('efficientnet_b0', frozen_bn=True, drop_path_rate=0.1)",
             "t.classify('regnetx_002', frozen_bn=True)"),
-    _models("convnext", "t.classify('convnext_atto', drop_path_rate=0.1)",
-            "t.classify('convnext_nano', depths=(1, 1, 2, 1), ls_init_value=0.1)"),
+    _models("mobilenetv3", "t.classify('mobilenetv3_small_100', frozen_bn=True)",
+            "t.classify('mobilenetv3_large_100', frozen_bn=True)"),
+    _models("convnext_atto", "t.classify('convnext_atto', drop_path_rate=0.1)"),
+    _models("convnext_nano", "t.classify('convnext_nano', depths=(1, 1, 2, 1), ls_init_value=0.1)"),
     _models("vit", "t.classify('vit_tiny_patch16_224', img_size=32, drop_path_rate=0.1, show_model=True)",
             "t.classify('deit_tiny_distilled_patch16_224', img_size=32, depth=4)"),
-    _models("swin_mixer", "t.classify('swin_tiny_patch4_window7_224', img_size=32, window_size=4, depths=(1, 1, 2, 1))",
-            "t.classify('mixer_s16_224', img_size=32)"),
-    _models("hybrids", "t.classify('coat_lite_tiny', img_size=32)", "t.classify('levit_128s', img_size=32, frozen_bn=True)",
-            "t.classify('poolformer_s12', depths=(1, 1, 2, 1))"),
+    _models("swin", "t.classify('swin_tiny_patch4_window7_224', img_size=32, window_size=4, depths=(1, 1, 2, 1))"),
+    _models("mixer", "t.classify('mixer_s16_224', img_size=32)"),
+    _models("hybrids", "t.classify('coat_lite_tiny', img_size=32)",
+            "t.classify('levit_128s', img_size=32, frozen_bn=True)", "t.classify('poolformer_s12', depths=(1, 1, 2, 1))"),
     _models("mobile_vits", "t.classify('edgenext_xx_small', frozen_bn=True)",
-            "t.classify('fastvit_t8', frozen_bn=True)", "t.classify('mobilevit_xxs', frozen_bn=True, shape=(3, 64, 64))",
-            "t.classify('densenet121', frozen_bn=True)"),
+            "t.classify('mobilevit_xxs', frozen_bn=True, shape=(3, 64, 64))"),
+    _models("fastvit_densenet", "t.classify('fastvit_t8', frozen_bn=True)", "t.classify('densenet121', frozen_bn=True)"),
     _models("features", "t.features('resnet10t')", "t.features('mobilenetv3_small_100', out_indices=(1, 3))",
             "t.features('convnext_atto', shape=(3, 32, 32))",
             "t.features('vit_tiny_patch16_224', img_size=32, depth=3, out_indices=(1, 2), shape=(3, 32, 32))",
@@ -122,4 +121,55 @@ RECIPES += [
           "t.data_tour()"),
     _timm("utils", "utils/__init__", "from .agc import adaptive_clip_grad",
           "from .summary import update_summary, get_outdir", "t.utils_tour()"),
+]
+
+# more families (each at a small size or depth; BatchNorm frozen as above)
+TINY_VIT = "img_size=32, depth=2, embed_dim=64, num_heads=2"
+_FAMILIES = {
+    "vit_variants": [f"'vit_base_patch16_reg4_gap_256', {TINY_VIT}", f"'vit_medium_patch16_rope_reg1_gap_256', {TINY_VIT}",
+                     f"'beit_base_patch16_224', {TINY_VIT}", "'eva02_tiny_patch14_224', img_size=28, depth=2, "
+                     "shape=(3, 28, 28)", "'convit_tiny', img_size=32, depth=2"],
+    "vit_variants2": ["'xcit_nano_12_p16_224', img_size=32, depth=2", "'cait_xxs24_224', img_size=32, depth=2",
+                      "'pit_ti_224', img_size=32", "'tnt_s_patch16_224', img_size=32, depth=2"],
+    "twins": ["'twins_svt_small', img_size=32, depths=(1, 1, 1, 1)"],
+    "pvt": ["'pvt_v2_b0', shape=(3, 64, 64)"],
+    "efficientformerv2": ["'efficientformerv2_s0', img_size=64, shape=(3, 64, 64), frozen_bn=True"],
+    "gcvit_levit": ["'gcvit_xxtiny', img_size=64, shape=(3, 64, 64)", "'levit_conv_128s', img_size=32, frozen_bn=True"],
+    "maxvit": ["'maxvit_nano_rw_256', img_size=64, shape=(3, 64, 64), frozen_bn=True, steps=1"],
+    "coatnet": ["'coatnet_nano_rw_224', img_size=64, shape=(3, 64, 64), frozen_bn=True, steps=1"],
+    "hiera": ["'hiera_tiny_224', img_size=64, shape=(3, 64, 64), steps=1"],
+    "swinv2": ["'swinv2_tiny_window8_256', img_size=64, window_size=4, depths=(1, 1, 1, 1), shape=(3, 64, 64), "
+               "steps=1"],
+    "mambaout": ["'mambaout_femto', depths=(1, 1, 2, 1), shape=(3, 64, 64)"],
+    "mobile_more": ["'lcnet_050', shape=(3, 64, 64), frozen_bn=True", "'starnet_s050', shape=(3, 64, 64), "
+                    "frozen_bn=True", "'mobilenetv4_conv_small', shape=(3, 64, 64), frozen_bn=True",
+                    "'tinynet_e', shape=(3, 64, 64), frozen_bn=True"],
+    "mobile_reparam": ["'fasternet_t0', shape=(3, 64, 64), frozen_bn=True", "'repghostnet_050', shape=(3, 64, 64), "
+                       "frozen_bn=True", "'regnety_002', shape=(3, 64, 64), frozen_bn=True"],
+    "hgnet_shvit": ["'hgnetv2_b0', shape=(3, 64, 64), frozen_bn=True", "'shvit_s1', shape=(3, 64, 64), frozen_bn=True"],
+    "efficient_more": ["'efficientvit_b0', shape=(3, 64, 64), frozen_bn=True", "'efficientvit_m0', img_size=64, "
+                       "shape=(3, 64, 64), frozen_bn=True", "'hardcorenas_a', shape=(3, 64, 64), frozen_bn=True"],
+    "mixnet": ["'mixnet_s', shape=(3, 64, 64), frozen_bn=True"],
+    "tf_efficientnetv2": ["'tf_efficientnetv2_b0', shape=(3, 64, 64), frozen_bn=True"],
+    "dpn_vovnet": ["'dpn48b', shape=(3, 64, 64), frozen_bn=True", "'ese_vovnet19b_dw', shape=(3, 64, 64), "
+                   "frozen_bn=True"],
+    "ghostnetv2": ["'ghostnetv2_100', shape=(3, 64, 64), frozen_bn=True"],
+    "rexnet": ["'rexnet_100', shape=(3, 64, 64), frozen_bn=True"],
+    "inception_next_res2net": ["'inception_next_atto', shape=(3, 64, 64)", "'res2net50_14w_8s', layers=(1, 1, 1, 1), "
+                               "shape=(3, 64, 64), frozen_bn=True"],
+    "repvgg_repvit": ["'repvgg_a0', shape=(3, 64, 64), frozen_bn=True", "'repvit_m0_9', shape=(3, 64, 64), "
+                      "frozen_bn=True"],
+    "resnest": ["'resnest14d', shape=(3, 64, 64), frozen_bn=True"],
+    "senet": ["'legacy_seresnet18', shape=(3, 64, 64), frozen_bn=True"],
+    "sknet": ["'skresnet18', shape=(3, 64, 64), frozen_bn=True"],
+    "hrnet": ["'hrnet_w18_small', shape=(3, 64, 64), frozen_bn=True"],
+    "nfnet_sequencer": ["'nf_regnet_b0', shape=(3, 64, 64)", "'sequencer2d_s', layers=(1, 1, 1, 1)"],
+    "xception": ["'xception41', shape=(3, 64, 64), frozen_bn=True"],
+    "cspnet": ["'cspresnet50', shape=(3, 64, 64), frozen_bn=True"],
+}
+RECIPES += [_models(name, *(f"t.classify({args})" for args in calls)) for name, calls in _FAMILIES.items()]
+RECIPES += [
+    _models("training", "t.training_tour()"),
+    _timm("utils_analysis", "utils/__init__", "from .agc import adaptive_clip_grad",
+          "from .summary import update_summary, get_outdir", "t.analysis_tour()"),
 ]
