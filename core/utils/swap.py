@@ -7,7 +7,7 @@ version counter and every autograd field), so each keeps its identity and takes 
 
 from __future__ import annotations
 
-from core._tensor import Tensor
+from core._tensor import _INSTANCE_DICT, Tensor
 
 __all__ = ["swap_tensors"]
 
@@ -22,5 +22,7 @@ def swap_tensors(t1: Tensor, t2: Tensor) -> None:
         first, second = getattr(t1, name), getattr(t2, name)
         setattr(t1, name, second)
         setattr(t2, name, first)
-    t1.__dict__, t2.__dict__ = t2.__dict__, t1.__dict__
+    first, second = _INSTANCE_DICT.__get__(t1), _INSTANCE_DICT.__get__(t2)  # the real dictionaries: t.__dict__
+    _INSTANCE_DICT.__set__(t1, second)  # shows only a user's attributes, core's autograd fields live beside them
+    _INSTANCE_DICT.__set__(t2, first)
     t1.__class__, t2.__class__ = t2.__class__, t1.__class__
