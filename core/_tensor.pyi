@@ -95,6 +95,7 @@ class Tensor(TensorBase):
     _view_stamp: builtins.int
     _view_version: builtins.int
     _creation: Any
+    _view_of: Any
     _output_nr: builtins.int
     _retains_grad: builtins.bool
     _accum: Any
