@@ -3,8 +3,8 @@ the node palette, so Tab can't leave it).
 
 ``make_actions(parent, targets)`` makes one action per ``(name, text, key, target)``: the target is the canvas
 view (it takes the focus) or a dock (shown, brought to the front of its tabs, and its first field that takes Tab
-gets the focus; the dock's panel itself when none does). The window lists them in its View menu, where the keys
-show beside the entries.
+gets the focus, or the field its panel's ``keyboard_start()`` names; the dock's panel itself when none does). The
+window lists them in its View menu, where the keys show beside the entries.
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def focus(target: QWidget) -> None:
         panel = target.widget()
         if panel is None:
             return
-        target = first_field(panel)
+        inner = panel.widget() if isinstance(panel, QScrollArea) else panel  # the Inspector scrolls in its dock
+        start = getattr(inner, "keyboard_start", None)  # a panel may name where typing starts (the Inspector)
+        target = start() if callable(start) else first_field(panel)
     target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
 

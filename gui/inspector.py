@@ -122,6 +122,16 @@ class Inspector(QWidget):
             self.layout_.addWidget(w)
         self.layout_.addWidget(self.value_view, VALUE_STRETCH)
 
+    def keyboard_start(self) -> QWidget:
+        """Where Ctrl+2 (View ▸ Focus Inspector) puts the keyboard: the node's first parameter, what a user comes to
+        change (x's values); its name when it has none (an add); the panel when no node is shown."""
+        from gui.focus_keys import first_field
+
+        for field in self.editors.values():  # in the form's order (a row just made may not be shown yet)
+            if field.isEnabled() and field.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                return field
+        return first_field(self)
+
     def set_context(self, graph: Graph | None, session: Session | None) -> None:
         self.graph, self.session = graph, session
         self.show_node(self.node_id if graph is not None and self.node_id in graph.nodes else None)

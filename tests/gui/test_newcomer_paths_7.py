@@ -168,8 +168,8 @@ def _focus_in(dock) -> bool:
 
 def test_ctrl_digits_move_the_keyboard_focus_between_canvas_and_docks(window, qtbot):
     """From the canvas, Ctrl+3 puts the focus in the Train dock's first field (its tab brought to the front), Ctrl+2
-    in the Inspector with a node selected (its name field), Ctrl+4 in the Node library's filter, and Ctrl+1 back on
-    the canvas; typing there goes where the focus went."""
+    in the Inspector with a node selected (its first parameter, x's values), Ctrl+4 in the Node library's filter,
+    and Ctrl+1 back on the canvas; typing there goes where the focus went."""
     from tests.gui.real_input import click_node
 
     w = shown(qtbot, window)
@@ -180,7 +180,7 @@ def test_ctrl_digits_move_the_keyboard_focus_between_canvas_and_docks(window, qt
     qtbot.waitUntil(lambda: _focus_in(train) and not train.visibleRegion().isEmpty())
     assert type(_focused()).__name__ == "QComboBox"
     press(w, Qt.Key_2, Qt.ControlModifier)
-    qtbot.waitUntil(lambda: _focused() is w.inspector.name_edit)
+    qtbot.waitUntil(lambda: _focused() is w.inspector.editors["tensor"])  # x's first parameter: its values
     press(w, Qt.Key_4, Qt.ControlModifier)
     qtbot.waitUntil(lambda: _focus_in(w.library_dock))
     QTest.keyClicks(_focused(), "relu")

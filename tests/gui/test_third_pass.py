@@ -436,3 +436,30 @@ def test_a_graph_opened_from_code_is_named_after_its_file_until_saved(window, qt
     qtbot.waitUntil(lambda: len(offered) == 1)
     assert offered[0].endswith("mlp.json")
     assert dialogs == []
+
+
+def test_ctrl_2_on_a_new_node_types_into_its_first_parameter_not_its_name(empty_window, qtbot):
+    """Keyboard only: Tab, 'randn', Return adds the node; Ctrl+2 then '2, 3' became the node's name ('2, 3' on its
+    title bar), not its shape."""
+    from tests.gui.real_input import press
+
+    w = shown(qtbot, empty_window)
+    press(w, Qt.Key_1, Qt.ControlModifier)  # View ▸ Focus canvas
+    qtbot.waitUntil(w.view.hasFocus)
+    QTest.keyClick(w.view, Qt.Key_Tab)  # the node palette
+    qtbot.waitUntil(lambda: w.node_palette.search_edit.hasFocus())
+    QTest.keyClicks(w.node_palette.search_edit, "randn")
+    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Return)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == 1 and not w.node_palette.isVisible())
+    w.activateWindow()  # the palette popup gives the keys back to the window (offscreen Qt leaves them with it)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    (nid,) = w.graph.nodes
+    first = next(iter(w.graph.nodes[nid].spec.params)).name
+    press(w, Qt.Key_2, Qt.ControlModifier)  # View ▸ Focus Inspector
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is w.inspector.editors.get(first))
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_A, Qt.ControlModifier)
+    QTest.keyClicks(QApplication.focusWidget(), "2, 3")
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Return)
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].params[first] in ([2, 3], (2, 3)))
+    assert not w.graph.nodes[nid].title
+    w.undo_stack.setClean()
