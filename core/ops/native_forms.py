@@ -104,7 +104,7 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     out = _functional().group_norm(input, group, weight, bias, eps)
     from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
 
-    x = input.reshape(N, group, -1)
+    x = input.reshape(N, group, C // group * HxW)  # (not -1: N may be 0)
     # (PyTorch's mean and rstd come out of its NativeGroupNormBackward0 node too, which differentiates them)
     mean, rstd = x.mean(-1), (x.var(-1, unbiased=False) + eps).rsqrt()
     return out, fused_name(mean, "NativeGroupNormBackward0"), fused_name(rstd, "NativeGroupNormBackward0")

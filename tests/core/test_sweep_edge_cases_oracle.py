@@ -813,3 +813,12 @@ def test_antialiased_upsample_default_overload_samples_at_the_given_scales(torch
     check(lambda lib, t: lib.ops.aten._upsample_bilinear2d_aa(t, [3, 3], False, 1.7, 0.9), [x], torch)
     check(lambda lib, t: lib.ops.aten._upsample_bicubic2d_aa(t, [4, 6], True, scales_h=1.7, scales_w=0.9), [x],
           torch)
+
+
+def test_group_norm_and_local_response_norm_of_empty_batches(torch):
+    check_grads(lambda lib, x, w, b: lib.native_group_norm(x, w, b, 0, 2, 1, 1, 1e-5)[0],
+                [np.zeros((0, 2)), np.ones(2), np.zeros(2)], torch)
+    check(lambda lib, x: lib.nn.functional.local_response_norm(x, 1, alpha=3e-5, beta=0.5, k=1.25),
+          [np.zeros((0, 1, 2), np.int64)], torch)  # (handed back as it is: int64 stays)
+    check_error(lambda lib, x: lib.nn.functional.local_response_norm(x, 2), [np.zeros((2, 3))], torch,
+                match="^Expected 3D or higher dimensionality +input \\(got 2 dimensions\\)$")

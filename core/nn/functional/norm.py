@@ -148,6 +148,11 @@ def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=Non
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {input.dim()} "
+                         "dimensions)")  # (torch's message, its line continuation's spaces included)
+    if input.numel() == 0:  # (torch hands an empty input back as it is, an integer one too)
+        return input
     sq = (input * input).unsqueeze(1)
     shape = sq.shape
     sq = sq.reshape(shape[0], 1, shape[2], math.prod(shape[3:]))  # (not -1: a batch may be 0)
