@@ -623,3 +623,45 @@ def analysis_tour():
                               [avg_sq_ch_mean, avg_ch_var], input_shape=[2, 3, 32, 32])
     for key, values in stats.items():
         print("spp", key, [f"{v:.5g}" for v in values])
+
+
+def adaptation_tour():
+    """Weights moved between configurations as timm's docs show: ``pretrained=True`` from a local file
+    (``pretrained_cfg_overlay=dict(file=...)``, no hub) into a model with another class count (the classifier is
+    dropped) and one input channel (``adapt_input_conv`` sums the RGB filters); a ViT at another image size
+    (``dynamic_img_size``, ``set_input_size`` resampling its position embedding); ``torch.jit.script`` and
+    ``torch.jit.trace`` of timm models (their outputs)."""
+    import timm
+
+    torch.manual_seed(0)
+    source = timm.create_model("resnet10t", pretrained=False)
+    torch.save(source.state_dict(), "resnet10t_in1k.pth")
+    x = torch.randn(2, 3, 32, 32)
+    for kwargs in (dict(num_classes=7), dict(in_chans=1, num_classes=1000), dict(in_chans=5)):
+        torch.manual_seed(1)
+        model = timm.create_model("resnet10t", pretrained=True, pretrained_cfg_overlay=dict(file="resnet10t_in1k.pth"),
+                                  **kwargs).eval()
+        w = model.conv1[0].weight
+        print(kwargs, tuple(w.shape), f"{w.double().abs().sum().item():.6g}", model.fc,
+              torch.equal(model.layer1[0].conv1.weight, source.layer1[0].conv1.weight))
+        with torch.no_grad():
+            show("  out", model(torch.randn(2, kwargs.get("in_chans", 3), 32, 32)))
+    torch.manual_seed(0)
+    vit = timm.create_model("vit_tiny_patch16_224", pretrained=False, img_size=32, depth=2, num_classes=4,
+                            dynamic_img_size=True).eval()
+    with torch.no_grad():
+        for size in ((32, 32), (48, 32), (64, 80)):
+            show(f"dynamic {size}", vit(torch.randn(1, 3, *size)))
+        vit = timm.create_model("vit_tiny_patch16_224", pretrained=False, img_size=32, depth=2, num_classes=4).eval()
+        vit.set_input_size(img_size=(48, 64))
+        print(tuple(vit.pos_embed.shape), vit.patch_embed.grid_size)
+        show("set_input_size", vit(torch.randn(1, 3, 48, 64)))
+    for name, kwargs in (("resnet10t", {}), ("vit_tiny_patch16_224", dict(img_size=32, depth=2))):
+        torch.manual_seed(0)
+        model = timm.create_model(name, pretrained=False, num_classes=4, scriptable=True, **kwargs).eval()
+        with torch.no_grad():
+            eager = model(x)
+            scripted = torch.jit.script(model)(x)
+            traced = torch.jit.trace(model, x)(x)
+        print(name, "script", torch.allclose(eager, scripted, atol=1e-5),
+              "trace", torch.allclose(eager, traced, atol=1e-5), _values(eager, 4))

@@ -170,6 +170,7 @@ _FAMILIES = {
 RECIPES += [_models(name, *(f"t.classify({args})" for args in calls)) for name, calls in _FAMILIES.items()]
 RECIPES += [
     _models("training", "t.training_tour()"),
+    _models("adaptation", "t.adaptation_tour()"),
     _timm("utils_analysis", "utils/__init__", "from .agc import adaptive_clip_grad",
           "from .summary import update_summary, get_outdir", "t.analysis_tour()"),
 ]
