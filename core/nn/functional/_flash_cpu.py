@@ -220,6 +220,12 @@ def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None)
         if k == 1:  # a rank-1 update: one fused multiply-add an element
             return _f32fma(a, b, np.zeros((), a.dtype) if c is None else c)
         return _gemv_values(a, b, c)  # a single row's product (MKL's sgemv)
+    return _blocked_chain(a, b, c, alpha)
+
+
+def _blocked_chain(a: np.ndarray, b: np.ndarray, c=None, alpha=None) -> np.ndarray:
+    """``sgemm``'s general case: fma chains over k, in halves above 384 (each part scaled, then added)."""
+    k = a.shape[-1]
     parts = max(1, -(-k // _K_BLOCK))
     size = max(1, -(-k // parts))
     out = c
@@ -272,32 +278,38 @@ def _gemv_rows(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 
 def _gemv_four(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``_gemv_rows``' four-key kernel, its lanes as an array's last axis (lane ``i % 16``, then ``i % 8``)."""
     E = x.shape[-1]
     xs = x[..., None, :]
-
-    def product(i):
-        return xs[..., i] * keys[..., i]
-
-    def fused(i, acc):
-        return _f32fma(xs[..., i], keys[..., i], acc)
-
-    zero = np.zeros(np.broadcast_shapes(xs.shape[:-1], keys.shape[:-1]), x.dtype)
-    total = product(0)
+    total = xs[..., 0] * keys[..., 0]
     chunks = (E - 1) // 16
     if chunks:
-        lanes = [zero] * 16
-        lanes[1] = total
-        for i in range(1, 1 + 16 * chunks):
-            lanes[i % 16] = fused(i, lanes[i % 16])
-        total = _half_tree(lanes)
+        lanes = np.zeros(total.shape + (16,), x.dtype)
+        lanes[..., 1] = total
+        for c in range(chunks):  # elements 1 + 16c .. 16 + 16c: lanes 1..15, then 0
+            part = slice(1 + 16 * c, 17 + 16 * c)
+            lanes = _f32fma(np.roll(xs[..., part], 1, -1), np.roll(keys[..., part], 1, -1), lanes)
+        total = _tree_last(lanes)
     start = 1 + 16 * chunks
     if start < E:
-        lanes = [zero] * 8
-        lanes[1] = total
-        for i in range(start, E):
-            lanes[i % 8] = fused(i, lanes[i % 8]) if i < start + 8 else lanes[i % 8] + product(i)
-        total = _half_tree(lanes)
+        lanes = np.zeros(total.shape + (8,), x.dtype)
+        lanes[..., 1] = total
+        first = min(E, start + 8)  # the first chunk fused, the rest (under 8) added
+        at = np.arange(start, first) % 8
+        lanes[..., at] = _f32fma(xs[..., start:first], keys[..., start:first], lanes[..., at])
+        if first < E:
+            at = np.arange(first, E) % 8
+            lanes[..., at] = lanes[..., at] + xs[..., first:E] * keys[..., first:E]
+        total = _tree_last(lanes)
     return total
+
+
+def _tree_last(lanes: np.ndarray) -> np.ndarray:
+    """``_half_tree`` over the last axis."""
+    while lanes.shape[-1] > 1:
+        half = lanes.shape[-1] // 2
+        lanes = lanes[..., :half] + lanes[..., half:]
+    return lanes[..., 0]
 
 
 def _gemv_values(p: np.ndarray, values: np.ndarray, c: np.ndarray | None = None) -> np.ndarray:
@@ -314,21 +326,27 @@ def _gemv_values(p: np.ndarray, values: np.ndarray, c: np.ndarray | None = None)
         xs = x[..., :, None]
         vals = values[..., :main]
 
-        def product(j):
-            return xs[..., j, :] * vals[..., j, :]
-
         def fused(j, acc):
             return _f32fma(xs[..., j, :], vals[..., j, :], acc)
 
         y = np.zeros(np.broadcast_shapes(xs.shape[:-2], vals.shape[:-2]) + (main,), p.dtype)
         if c is not None:
             y = y + c[..., 0, :main]
-        j = 0
-        while j + 8 <= S:
-            right = fused(j + 4, fused(j + 6, y)) + fused(j + 5, product(j + 7))
-            y = right + (fused(j, product(j + 2)) + fused(j + 1, product(j + 3)))
-            j += 8
-        for rest in range(j, S):
+        blocks = S // 8
+        if blocks:  # NOTE: the three pairs of each block don't depend on the running sum: all blocks at once
+            full = 8 * blocks
+
+            def every(offset, source):
+                return source[..., offset:full:8, :]
+
+            products = xs[..., :full, :] * vals[..., :full, :]
+            pairs = _f32fma(every(0, xs), every(0, vals), every(2, products)) \
+                + _f32fma(every(1, xs), every(1, vals), every(3, products))
+            odd = _f32fma(every(5, xs), every(5, vals), every(7, products))
+            for b in range(blocks):
+                j = 8 * b
+                y = (fused(j + 4, fused(j + 6, y)) + odd[..., b, :]) + pairs[..., b, :]
+        for rest in range(8 * blocks, S):
             y = fused(rest, y)
         out[..., :main] = y
     if main < E:  # an fma chain over the keys, from the accumulator (beta 1) or 0
@@ -340,7 +358,6 @@ def _gemv_values(p: np.ndarray, values: np.ndarray, c: np.ndarray | None = None)
             y = _f32fma(xs[..., j, :], values[..., j, main:], y)
         out[..., main:] = y
     return out[..., None, :]
-
 
 
 def _dot_one(x: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -417,7 +434,7 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     MKL rounds that block's product (the kernel's call: ``gemm(T, N, kv, rows, E, alpha, K, Q)``)."""
     L, kv, head = q.shape[-2], k_blk.shape[-2], q.shape[-1]
     k_t = np.swapaxes(k_blk, -1, -2)
-    out = sgemm(q, k_t)
+    out = _blocked_chain(q, k_t)  # (one-row and one-key blocks are redone below)
     if alpha is not None:
         out *= alpha
     scaled_k = None
