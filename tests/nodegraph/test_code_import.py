@@ -277,6 +277,16 @@ def test_a_snippet_that_runs_too_long_is_stopped_at_its_line():
         import_code("import torch\nwhile True:\n    pass\n", time_limit=0.5)
 
 
+def test_the_time_limit_counts_from_the_snippets_start_not_from_pythons(monkeypatch):
+    """Starting Python and importing core can take many seconds on a busy machine: that time has its own, larger
+    allowance, and a child that never gets going is reported as such, not as a snippet that ran too long."""
+    from core.nodegraph.files import code_import
+
+    monkeypatch.setattr(code_import, "STARTUP_LIMIT", 0.0)
+    with pytest.raises(CodeImportError, match="did not start the import within 0 s"):
+        import_code("x = 1\n", time_limit=60)
+
+
 def test_a_running_import_can_be_cancelled():
     cancel = threading.Event()
     timer = threading.Timer(0.3, cancel.set)

@@ -39,6 +39,7 @@ __all__ = ["CodeImportError", "ImportResult", "import_code", "import_here", "imp
            "MEMORY_LIMIT", "MAX_SOURCE"]
 
 TIME_LIMIT = 30.0  # seconds a snippet may run
+STARTUP_LIMIT = 120.0  # seconds the child may take to start Python and import core before the snippet runs
 MEMORY_LIMIT = 4 * 2 ** 30  # bytes of address space the child may use
 MAX_SOURCE = 1_000_000  # characters of a snippet
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))  # the folder that holds core/
@@ -112,7 +113,7 @@ def import_code(text: str, name: str = "snippet.py", time_limit: float = TIME_LI
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 env=env, cwd=tmp)
         try:
-            _wait(proc, text, time_limit, cancel)
+            _wait(proc, text, time_limit, cancel, out + ".started")
             with open(out, encoding="utf-8") as f:
                 result = json.load(f)
         except CodeImportError:
@@ -133,16 +134,24 @@ def import_code(text: str, name: str = "snippet.py", time_limit: float = TIME_LI
     return ImportResult(graph, _notes(graph), str(result.get("output", "")))
 
 
-def _wait(proc: subprocess.Popen[bytes], text: str, time_limit: float, cancel: threading.Event | None) -> None:
-    """Feed the snippet, then wait for the child; kill it on cancel or when it runs past the limit."""
+def _wait(proc: subprocess.Popen[bytes], text: str, time_limit: float, cancel: threading.Event | None,
+          started_path: str) -> None:
+    """Feed the snippet, then wait for the child; kill it on cancel or when it runs past the limit.
+
+    The limit counts from the moment the child has imported core and starts the snippet (it creates
+    ``started_path``): on a busy machine starting Python and importing core alone can take many seconds."""
     try:
         if proc.stdin is not None:  # always: the child starts with stdin=PIPE
             proc.stdin.write(text.encode("utf-8"))
             proc.stdin.close()
     except OSError:
         pass
-    deadline = time.monotonic() + time_limit + 10.0  # the child checks the limit itself; this is the backstop
+    deadline = time.monotonic() + STARTUP_LIMIT
+    started = False
     while True:
+        if not started and os.path.exists(started_path):
+            started = True  # the child checks the limit itself; this is the backstop
+            deadline = time.monotonic() + time_limit + 10.0
         try:
             proc.wait(timeout=0.05)
             return
@@ -155,6 +164,9 @@ def _wait(proc: subprocess.Popen[bytes], text: str, time_limit: float, cancel: t
         if time.monotonic() > deadline:
             proc.kill()
             proc.wait()
+            if not started:
+                raise CodeImportError(f"stopped: Python did not start the import within {STARTUP_LIMIT:g} s "
+                                      "(is the machine very busy?); try again")
             raise CodeImportError(f"stopped: the snippet ran longer than its time limit ({time_limit:g} s)")
 
 
@@ -175,6 +187,8 @@ def _child(argv: list[str]) -> int:
     text = sys.stdin.buffer.read().decode("utf-8", "replace")
     sys.argv = [name]
     _limit_memory(memory)
+    with open(out + ".started", "w", encoding="utf-8"):
+        pass  # the parent's time limit starts now (_wait)
     try:
         result = import_here(text, name, time_limit)
         data: dict[str, object] = {"ok": True, "graph": files.dumps(result.graph), "output": result.output[-20_000:]}
