@@ -353,11 +353,14 @@ def _numbers(prefix: str, t: object) -> str:
 
 
 def _stats_line(t: object) -> str:
+    """``min -2.179  max 1.541  ...  NaN 0``, each name joined to its number by a no-break space: a narrow Inspector
+    wraps between the pairs, never between 'norm' and its number."""
     st = tensor_stats(t)
     if st is None or st.min is None:
         return f"NaN: {st.nan}" if st is not None else ""
-    return (f"min {fmt.number(st.min)}  max {fmt.number(st.max)}  mean {fmt.number(st.mean)}  "
-            f"std {fmt.number(st.std)}  norm {fmt.number(st.norm)}  NaN {st.nan}")
+    pairs = (("min", fmt.number(st.min)), ("max", fmt.number(st.max)), ("mean", fmt.number(st.mean)),
+             ("std", fmt.number(st.std)), ("norm", fmt.number(st.norm)), ("NaN", str(st.nan)))
+    return "  ".join(f"{name}\u00a0{value}" for name, value in pairs)
 
 
 def _array_text(a: object) -> str:

@@ -463,3 +463,27 @@ def test_ctrl_2_on_a_new_node_types_into_its_first_parameter_not_its_name(empty_
     qtbot.waitUntil(lambda: w.graph.nodes[nid].params[first] in ([2, 3], (2, 3)))
     assert not w.graph.nodes[nid].title
     w.undo_stack.setClean()
+
+
+def test_the_statistics_line_wraps_between_pairs_never_inside_one(window, qtbot):
+    """A narrow Inspector wrapped 'norm 3.265  NaN' / '0': a name parted from its number. Each name is now joined to
+    its number by a no-break space, so the text wraps only between the pairs."""
+    import re
+
+    from tests.gui.real_input import click_node, click_toolbar
+
+    w = shown(qtbot, window)
+    click_toolbar(w, "forward")
+    click_toolbar(w, "backward")
+    click_node(qtbot, w, "n2")
+    view = w.inspector.value_view
+    qtbot.waitUntil(lambda: "out.grad = [2., 3.]" in view.toPlainText())
+    document = view.document()
+    stats = [document.findBlockByNumber(i).text() for i in range(document.blockCount())]
+    stats = [text for text in stats if text.lstrip().startswith("min")]
+    assert len(stats) == 2  # the value's and the gradient's
+    for text in stats:
+        assert re.findall(r"(min|max|mean|std|norm|NaN)(.)", text) == [
+            (name, "\u00a0") for name in ("min", "max", "mean", "std", "norm", "NaN")]
+    assert "  min 2  max 3  mean 2.5  std 0.7071  norm 3.606  NaN 0" in view.toPlainText().splitlines()
+    w.undo_stack.setClean()
