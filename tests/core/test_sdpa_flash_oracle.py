@@ -144,7 +144,8 @@ def test_backward_masks_gqa_and_views_bits(size):
     assert all(np.array_equal(a, b) for a, b in zip(*results))
 
 
-@pytest.mark.parametrize("size", [(5, 5, 4), (16, 16, 8), (40, 100, 64), (64, 600, 32), (200, 300, 16)], ids=str)
+@pytest.mark.parametrize("size", [(5, 5, 4), (16, 16, 8), (40, 100, 64), (64, 600, 32), (200, 300, 16), (1, 40, 64),
+                                  (1, 600, 20), (33, 40, 16), (8, 1, 16), (40, 513, 16)], ids=str)
 def test_float64_forward_and_backward_bits(size):
     """float64 runs the same kernel with 8-lane vectors, SLEEF's double exp, glibc's exp and log and MKL's dgemm
     order; its lane sums add left to right (the generic ``vec_reduce_all``)."""

@@ -21,9 +21,10 @@ is its ``exp``), glibc's ``exp`` and ``log`` for the scalars, and lane sums left
 
 The GEMMs follow MKL's summation order where it was measured (``sgemm``, ``_lane_kernel``, ``_quad_kernel``, and
 for a query block of one row, L = 1 or L = 32k + 1 below 192, or a key block of one key, S = 512k + 1, its sgemv:
-``_gemv_rows``, ``_gemv_values``). Known gaps, where a value can differ from torch in the last bit: key blocks of
-two or three keys against up to ~13 query rows with head dims of 32 and more (an MKL kernel not reproduced), and
-float64 blocks of one row or one key.
+``_gemv_rows``, ``_gemv_values``; float64's dgemv: ``_ddot_rows`` and fma chains). Known gaps, where a value can
+differ from torch in the last bit: float32 key blocks of two or three keys against up to ~13 query rows, and a
+single float32 query row's last two or three keys past a multiple of four, with head dims over 32 (MKL kernels
+not reproduced).
 
 The backward (same file) recomputes ``p = exp(scale Q K^T + mask - lse)`` per block with SLEEF's exp
 (``Vectorized::exp``) and accumulates ``dV += p^T dO``, ``dS = p * (dO V^T - rowsum(dO * O))``,
@@ -214,12 +215,19 @@ def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None)
     384 in parts of ``ceil(k / parts)``, each part's chain added to the result in turn (measured, both dtypes:
     k = 385..512 splits in two halves, the first the larger, and with beta 1 ``(c + part1) + part2``)."""
     k = a.shape[-1]
-    if a.dtype == _F32 and (a.shape[-2] == 1 or k == 1):
+    if a.shape[-2] == 1 or k == 1:
         if alpha is not None:  # (MKL's gemv and rank-1 update scale that operand first, rounded)
             a = a * alpha
         if k == 1:  # a rank-1 update: one fused multiply-add an element
-            return _f32fma(a, b, np.zeros((), a.dtype) if c is None else c)
-        return _gemv_values(a, b, c)  # a single row's product (MKL's sgemv)
+            return _fma(np, a, b, np.zeros((), a.dtype) if c is None else c)
+        if a.dtype == _F32:
+            return _gemv_values(a, b, c)  # a single row's product (MKL's sgemv)
+        y = np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (1, b.shape[-1]), a.dtype)
+        if c is not None:  # dgemv: one fma chain over k, from the accumulator (beta 1)
+            y = y + c
+        for j in range(k):
+            y = _fma(np, a[..., j:j + 1], b[..., j:j + 1, :], y)
+        return y
     return _blocked_chain(a, b, c, alpha)
 
 
@@ -360,6 +368,40 @@ def _gemv_values(p: np.ndarray, values: np.ndarray, c: np.ndarray | None = None)
     return out[..., None, :]
 
 
+def _ddot_rows(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """float64 ``x @ keys^T`` for a single row ``x`` (..., 1, E) as MKL's dgemv sums each key's dot product
+    (measured): 8 fused lanes (``i % 8``), two sets over pairs of whole 8-wide chunks (added together after), then
+    whole chunks and the last partial one into the first set; the lanes as ``((l0 + l2) + (l1 + l3)) + ((l4 + l6) +
+    (l5 + l7))``."""
+    x = x[..., 0, None, :]
+    E = x.shape[-1]
+    shape = np.broadcast_shapes(x.shape[:-1], keys.shape[:-1])
+
+    def chunk(start, stop, lanes):
+        lanes = lanes.copy()
+        at = np.arange(start, stop) % 8
+        lanes[..., at] = _fma(np, x[..., start:stop], keys[..., start:stop], lanes[..., at])
+        return lanes
+
+    first = np.zeros(shape + (8,), x.dtype)
+    i = 0
+    if E // 8 >= 2:
+        second = first.copy()
+        while i + 16 <= E:
+            first, second = chunk(i, i + 8, first), chunk(i + 8, i + 16, second)
+            i += 16
+        first = first + second
+    while i + 8 <= E:
+        first = chunk(i, i + 8, first)
+        i += 8
+    if i < E:
+        first = chunk(i, E, first)
+    lanes = first
+    total = ((lanes[..., 0] + lanes[..., 2]) + (lanes[..., 1] + lanes[..., 3])) \
+        + ((lanes[..., 4] + lanes[..., 6]) + (lanes[..., 5] + lanes[..., 7]))
+    return total[..., None, :]
+
+
 def _dot_one(x: np.ndarray, key: np.ndarray) -> np.ndarray:
     """One dot product as MKL's one-column kernel sums it: element 0's product apart; from element 1, pairs of
     16-wide chunks into two sets of 16 fused lanes (added together after), then whole chunks and the last partial
@@ -440,7 +482,11 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     scaled_k = None
     for m in range(0, L, q_split):
         rows = min(q_split, L - m)
-        if q.dtype == _F32 and kv == 1:  # one key: MKL's sgemv over the block's query rows
+        if q.dtype == _F64 and (kv == 1 or rows == 1):  # MKL's dgemv (one key: over the query rows)
+            part = np.swapaxes(_ddot_rows(k_blk, q[..., m:m + rows, :]), -1, -2) if kv == 1 \
+                else _ddot_rows(q[..., m:m + 1, :], k_blk)
+            out[..., m:m + rows, :] = part if alpha is None else part * alpha
+        elif q.dtype == _F32 and kv == 1:  # one key: MKL's sgemv over the block's query rows
             part = np.swapaxes(_gemv_rows(k_blk, q[..., m:m + rows, :]), -1, -2)
             out[..., m:m + rows, :] = part if alpha is None else part * alpha
         elif q.dtype == _F32 and rows == 1:
