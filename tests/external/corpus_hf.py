@@ -63,7 +63,8 @@ def train(model, batch, steps=2, lr=1e-3):
         out.loss.backward()
         grad = next(p for p in model.parameters() if p.grad is not None).grad
         print(step, "loss", f"{out.loss.item():.6g}", "grad norm", f"{grad.norm().item():.6g}")
-        show("  logits", out.logits)
+        name, first = next((k, v) for k, v in out.items() if k not in ("loss", "aux_loss"))  # logits, mostly
+        show(f"  {name}", first)
         opt.step()
     model.eval()
     with torch.no_grad():
@@ -751,3 +752,33 @@ def deploy_tour(ns):
     print(type(quantized.bert.encoder.layer[0].attention.self.query).__name__)
     with torch.no_grad():
         show("quantized logits", quantized(input_ids, mask)[0])
+
+
+def heads_tour(ns):
+    """BERT's task heads with the losses they compute from labels: pre-training (masked LM plus next-sentence
+    prediction), next-sentence prediction, question answering (start and end positions), token classification,
+    multiple choice (choices folded into the batch) and BertLMHeadModel as a causal decoder; one AdamW step each."""
+    input_ids, mask = ids()
+    token_type_ids = (torch.arange(7) >= 4).long().expand(2, 7)
+    mlm_labels = torch.where(torch.arange(7) % 3 == 1, input_ids, torch.full_like(input_ids, -100))
+    heads = [
+        ("BertForPreTraining", {}, dict(labels=mlm_labels, next_sentence_label=torch.tensor([0, 1]))),
+        ("BertForNextSentencePrediction", {}, dict(labels=torch.tensor([1, 0]))),
+        ("BertForQuestionAnswering", {}, dict(start_positions=torch.tensor([1, 3]),
+                                             end_positions=torch.tensor([2, 9]))),  # 9: clamped to the length
+        ("BertForTokenClassification", dict(num_labels=4), dict(labels=input_ids % 4)),
+        ("BertLMHeadModel", dict(is_decoder=True), dict(labels=input_ids)),
+    ]
+    for name, extra, labels in heads:
+        torch.manual_seed(0)
+        model = ns[name](ns["BertConfig"](**TINY, **extra))
+        count(model)
+        out = train(model, dict(input_ids=input_ids, attention_mask=mask, token_type_ids=token_type_ids, **labels),
+                    steps=1)
+        print(name, sorted(k for k in out.keys() if k != "loss"))
+    torch.manual_seed(0)
+    choice = ns["BertForMultipleChoice"](ns["BertConfig"](**TINY))
+    choices = torch.stack([input_ids, input_ids.flip(1), input_ids.roll(2, 1)], 1)  # (batch, 3 choices, length)
+    out = train(choice, dict(input_ids=choices, attention_mask=mask[:, None].expand(2, 3, 7).contiguous(),
+                             labels=torch.tensor([0, 2])), steps=1)
+    show("choice logits", out.logits)

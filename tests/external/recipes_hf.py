@@ -81,6 +81,7 @@ RECIPES += [
     _hf("bert", "bert", "bert"),
     _hf("bert_fx", "bert", "fx_tour"),
     _hf("bert_deploy", "bert", "deploy_tour"),
+    _hf("bert_heads", "bert", "heads_tour"),
     _hf("roberta", "roberta", "roberta"),
     _hf("distilbert", "distilbert", "distilbert"),
     _hf("gpt2", "gpt2", "gpt2"),
