@@ -137,3 +137,48 @@ def test_dataloader_multiprocessing_context_errors_are_torchs(torch):
         assert loader.multiprocessing_context.get_start_method() == "spawn"
         with pytest.raises(TypeError):
             lib.utils.data.DataLoader(data, not_an_option=1)
+
+
+GENERIC_CLASSES = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+                   "BatchSampler", "Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "Subset",
+                   "StackDataset", "ChainDataset", "DistributedSampler", "DataLoader"]
+
+
+@pytest.mark.parametrize("name", GENERIC_CLASSES)
+def test_data_classes_take_torchs_type_parameters(torch, name):
+    theirs, ours = getattr(torch.utils.data, name), getattr(core.utils.data, name)
+    assert len(ours.__parameters__) == len(theirs.__parameters__)
+    if theirs.__parameters__:
+        assert ours[int].__origin__ is ours
+
+
+def test_a_sampler_subclass_of_a_parameterised_sampler_works(torch):
+    """Lightning's demo ``class SequenceSampler(Sampler[list[int]])``: subscripting, then iterating batches."""
+    results = []
+    for lib in (torch, core):
+        class Pairs(lib.utils.data.Sampler[list[int]]):
+            def __init__(self, n):
+                self.n = n
+
+            def __iter__(self):
+                return iter([[i, i + 1] for i in range(0, self.n, 2)])
+
+            def __len__(self):
+                return self.n // 2
+
+        data = lib.utils.data.TensorDataset(lib.arange(6.0))
+        results.append([b[0].tolist() for b in lib.utils.data.DataLoader(data, batch_sampler=Pairs(6))])
+    assert results[0] == results[1]
+
+
+def test_iterable_dataset_without_iter_cannot_be_made(torch):
+    for lib in (torch, core):
+        with pytest.raises(TypeError, match="Can't instantiate abstract class"):
+            lib.utils.data.IterableDataset()
+
+        class Stream(lib.utils.data.IterableDataset[int]):
+            def __iter__(self):
+                return iter(range(3))
+
+        assert list(Stream()) == [0, 1, 2]
+        assert isinstance(Stream(), __import__("collections.abc").abc.Iterable)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+from typing import Generic, TypeVar
 
 from core import _dtype, _factories, accelerator
 from core._user_warning import warn_in_core
@@ -14,6 +15,8 @@ from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampl
 
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
+_T_co = TypeVar("_T_co", covariant=True)  # ``DataLoader[tuple[Tensor, Tensor]]``, as torch's type parameter
+
 
 def get_worker_info():
     """None in the main process; inside a simulated worker of an IterableDataset's loader, its ``WorkerInfo``
@@ -21,7 +24,7 @@ def get_worker_info():
     return _workers.get_worker_info()
 
 
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Iterate over ``dataset`` in batches, as PyTorch's single-process loader does.
 
     A map-style dataset is read through a sampler (``RandomSampler`` when ``shuffle``, else

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Iterable
+from typing import Generic, TypeVar
 
 from core._factories import randperm
 from core._tensor import Tensor
@@ -11,8 +13,12 @@ from core._tensor import Tensor
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Subset", "ConcatDataset", "ChainDataset",
            "random_split"]
 
+# the type parameters torch's classes take (``Dataset[int]``, ``class Tokens(IterableDataset[list[int]])``)
+_T_co = TypeVar("_T_co", covariant=True)
+_T_stack = TypeVar("_T_stack", tuple, dict)
 
-class Dataset:
+
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` and ``__len__``."""
 
     def __getitem__(self, index):
@@ -22,11 +28,9 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
-    """A stream of samples: subclasses define ``__iter__``; ``a + b`` chains two streams."""
-
-    def __iter__(self):
-        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+class IterableDataset(Dataset[_T_co], Iterable[_T_co]):
+    """A stream of samples: subclasses define ``__iter__`` (abstract: without one a subclass cannot be made, as in
+    torch, where the class is a ``collections.abc.Iterable``); ``a + b`` chains two streams."""
 
     def __add__(self, other):
         return ChainDataset([self, other])
@@ -53,7 +57,7 @@ class ChainDataset(IterableDataset):
         return total
 
 
-class StackDataset(Dataset):
+class StackDataset(Dataset[_T_stack]):
     """Datasets of one length side by side: sample i is a tuple (``*args``) or a dict (``**kwargs``) of theirs."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -77,7 +81,7 @@ class StackDataset(Dataset):
         return self._length
 
 
-class TensorDataset(Dataset):
+class TensorDataset(Dataset[tuple[Tensor, ...]]):
     """Samples are the i-th rows of tensors that share their first dimension."""
 
     def __init__(self, *tensors):
@@ -97,7 +101,7 @@ class TensorDataset(Dataset):
         return self.tensors[0].shape[0]
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T_co]):
     """The samples of ``dataset`` at ``indices``."""
 
     def __init__(self, dataset, indices):
@@ -125,7 +129,7 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T_co]):
     """Datasets one after another."""
 
     def __init__(self, datasets):

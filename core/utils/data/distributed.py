@@ -9,14 +9,17 @@ it each epoch); the list is padded by repeating its start (or cut, with ``drop_l
 from __future__ import annotations
 
 import math
+from typing import TypeVar
 
 import core
 from core.utils.data.sampler import Sampler
 
 __all__ = ["DistributedSampler"]
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class DistributedSampler(Sampler):
+
+class DistributedSampler(Sampler[_T_co]):
     """The indices replica ``rank`` of ``num_replicas`` trains on."""
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle: bool = True, seed: int = 0,

@@ -10,14 +10,17 @@ PyTorch's orders.
 from __future__ import annotations
 
 import numbers
+from typing import Generic, TypeVar
 
 import core
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
            "BatchSampler"]
 
+_T_co = TypeVar("_T_co", covariant=True)  # what a sampler yields (``Sampler[list[int]]``: torch's type parameter)
 
-class Sampler:
+
+class Sampler(Generic[_T_co]):
     """Base class: subclasses define ``__iter__`` over indices (and usually ``__len__``)."""
 
     def __init__(self, data_source=None) -> None:
@@ -27,7 +30,7 @@ class Sampler:
         raise NotImplementedError
 
 
-class SequentialSampler(Sampler):
+class SequentialSampler(Sampler[int]):
     """0, 1, ..., len(data_source) - 1."""
 
     def __init__(self, data_source) -> None:
@@ -50,7 +53,7 @@ def _check_replacement(replacement) -> None:
         raise TypeError(f"replacement should be a boolean value, but got replacement={replacement}")
 
 
-class RandomSampler(Sampler):
+class RandomSampler(Sampler[int]):
     """A random order each epoch; ``replacement=True`` draws ``num_samples`` indices independently."""
 
     def __init__(self, data_source, replacement: bool = False, num_samples=None, generator=None) -> None:
@@ -84,7 +87,7 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
-class SubsetRandomSampler(Sampler):
+class SubsetRandomSampler(Sampler[int]):
     """The given indices in a random order."""
 
     def __init__(self, indices, generator=None) -> None:
@@ -98,7 +101,7 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
-class WeightedRandomSampler(Sampler):
+class WeightedRandomSampler(Sampler[int]):
     """Indices drawn with probabilities proportional to ``weights``."""
 
     def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None) -> None:
@@ -118,7 +121,7 @@ class WeightedRandomSampler(Sampler):
         return self.num_samples
 
 
-class BatchSampler(Sampler):
+class BatchSampler(Sampler[list[int]]):
     """Group another sampler's indices into lists of ``batch_size`` (the last one shorter unless ``drop_last``)."""
 
     def __init__(self, sampler, batch_size: int, drop_last: bool) -> None:
