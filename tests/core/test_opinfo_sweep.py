@@ -8,10 +8,10 @@ dtype, shape and values (exact for integers and bools, tight tolerances for floa
 NaN), the error type where torch raises, and for float64 samples of differentiable ops the gradients of
 ``(out * w).sum()`` for fixed random weights ``w``.
 
-The elementwise OpInfos (unary and binary ufuncs) are swept further: their first ``NARROW_SAMPLES`` samples in
-int32, uint8, float16 and bfloat16 (half-precision results compared bit for bit, the sign of zero included), and
-their in-place variant and ``out=`` form in float32 and int64 (the result is ``self``/``out``, with torch's values,
-or the error torch raises, such as an int tensor's in-place ``i0_``).
+The elementwise OpInfos (unary and binary ufuncs) are swept further: ``ELEMENTWISE_SAMPLES`` samples (theirs are
+small), their first ``NARROW_SAMPLES`` samples in int32, uint8, float16 and bfloat16 (half-precision results
+compared bit for bit, the sign of zero included), and their in-place variant and ``out=`` form in float32 and
+int64 (the result is ``self``/``out``, with torch's values, or the error torch raises, such as an int ``i0_``).
 
 Nothing is hidden: what differs today is listed in ``KNOWN_DIFFERENCES`` (a strict xfail, so a fix
 flips it), and the OpInfos core has no function for are listed in ``MISSING``, which may only shrink.
@@ -49,9 +49,11 @@ torch.backends.disable_global_flags.__globals__["__allow_nonbracketed_mutation_f
 
 pytestmark = pytest.mark.oracle
 
-# 4 samples per op and dtype keep the file near a minute; OPINFO_SWEEP_SAMPLES=16 sweeps deeper (what differs only
-# there fails plainly: the table below is for the default)
+# 4 samples per op and dtype keep the file near two minutes (16 for the elementwise OpInfos, whose samples are
+# small: ELEMENTWISE_SAMPLES); OPINFO_SWEEP_SAMPLES=16 sweeps deeper (what differs only there fails plainly: the
+# table below is for the default)
 SAMPLES = int(os.environ.get("OPINFO_SWEEP_SAMPLES", "4"))
+ELEMENTWISE_SAMPLES = max(SAMPLES, 16)
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64, "bool": torch.bool}
 TOLERANCES = {  # (rtol, atol): torch.testing.assert_close's
     torch.float32: (1.3e-6, 1e-5), torch.complex64: (1.3e-6, 1e-5), torch.float64: (1e-7, 1e-7),
@@ -353,11 +355,16 @@ def _shapes(out):
     return out.new_zeros(out.shape) if hasattr(out, "new_zeros") else out
 
 
+def _is_elementwise(op) -> bool:
+    return isinstance(op, (_ufunc_infos.UnaryUfuncInfo, _ufunc_infos.BinaryUfuncInfo))
+
+
 def samples(op, dtype, with_grad: bool):
-    """The op's first ``SAMPLES`` sample inputs for ``dtype`` on the CPU."""
+    """The op's first ``SAMPLES`` sample inputs for ``dtype`` on the CPU (``ELEMENTWISE_SAMPLES`` for a ufunc's)."""
     torch.manual_seed(0)
     random.seed(0)  # (eigh's samples draw UPLO with Python's random)
-    return list(itertools.islice(op.sample_inputs("cpu", dtype, requires_grad=with_grad), SAMPLES))
+    count = ELEMENTWISE_SAMPLES if _is_elementwise(op) else SAMPLES
+    return list(itertools.islice(op.sample_inputs("cpu", dtype, requires_grad=with_grad), count))
 
 
 def sweep_case(op, dtype) -> list[str]:
@@ -455,8 +462,7 @@ def test_ops_core_lacks_do_not_grow():
 
 NARROW_DTYPES = {"int32": torch.int32, "uint8": torch.uint8, "float16": torch.float16, "bfloat16": torch.bfloat16}
 NARROW_SAMPLES = 2
-ELEMENTWISE = [op for op in SWEPT if isinstance(op, (_ufunc_infos.UnaryUfuncInfo, _ufunc_infos.BinaryUfuncInfo))
-               and FOUND[_key(op)] is not None]
+ELEMENTWISE = [op for op in SWEPT if _is_elementwise(op) and FOUND[_key(op)] is not None]
 
 
 def _assert_same_bits(expected, got, where):
