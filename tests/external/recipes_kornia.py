@@ -462,3 +462,32 @@ RECIPES += [
     _doctests("audio", "audio/__init__", ["torchmetrics.audio", "torchmetrics.functional.audio"], SLOW_AUDIO,
               last='    __all__ += ["NonIntrusiveSpeechQualityAssessment"]'),
 ]
+
+# kornia's docstring examples; left out: those that download weights or build large networks (SOLD2, DeDoDe, LoFTR,
+# DexiNed, steerers, HardNet8), the small CNN descriptors at 16 patches (HardNet, HyNet, OriNet, SOSNet, TFeat:
+# covered by kornia_feature at a few patches), and those over a second of core's CPU (motion_blur3d's depthwise
+# conv3d on 2x3x120x80x90, ImageRegistrator, ScalePyramid, DenseSIFTDescriptor)
+KORNIA_SLOW = ["kornia.filters.motion.motion_blur3d", "kornia.filters.dexined",
+               "kornia.feature.matching.DescriptorMatcherWithSteerer", "kornia.feature.siftdesc.DenseSIFTDescriptor",
+               "kornia.geometry.transform.image_registrator.ImageRegistrator",
+               "kornia.geometry.transform.pyramid.ScalePyramid"]
+
+
+def _kornia_doctests(name, module, packages, skip=(), **kw):
+    return _kornia(f"doctests_{name}", module, f"km.kornia_doctests({packages!r}, skip={[*KORNIA_SLOW, *skip]!r})",
+                   **kw)
+
+
+RECIPES += [
+    _kornia_doctests("augmentation_2d", AUGMENTATION, ["kornia.augmentation._2d"]),
+    _kornia_doctests("augmentation_containers", AUGMENTATION, ["kornia.augmentation"], ["kornia.augmentation._2d"]),
+    _kornia_doctests("color_enhance_contrib", "color/__init__",
+                     ["kornia.color", "kornia.enhance", "kornia.contrib", "kornia.core", "kornia.image", "kornia.utils",
+                      "kornia.morphology", "kornia.metrics", "kornia.sensors", "kornia.config", "kornia.constants",
+                      "kornia.io"], last="sepia = sepia_from_rgb"),
+    _kornia_doctests("filters_losses_feature", "filters/__init__",
+                     ["kornia.filters", "kornia.losses", "kornia.feature.laf", "kornia.feature.matching",
+                      "kornia.feature.responses", "kornia.feature.affine_shape", "kornia.feature.mkd",
+                      "kornia.feature.scale_space_detector", "kornia.feature.siftdesc"], first=FUTURE),
+    _kornia_doctests("geometry", "geometry/__init__", ["kornia.geometry"], last="from .transform import *"),
+]
