@@ -487,3 +487,22 @@ def test_the_statistics_line_wraps_between_pairs_never_inside_one(window, qtbot)
             (name, "\u00a0") for name in ("min", "max", "mean", "std", "norm", "NaN")]
     assert "  min 2  max 3  mean 2.5  std 0.7071  norm 3.606  NaN 0" in view.toPlainText().splitlines()
     w.undo_stack.setClean()
+
+
+def test_copy_and_paste_of_x_gives_x_2(window, qtbot):
+    """Ctrl+C, Ctrl+V on x made a second node titled x: the Watch list, diagnostics and status bar could not tell
+    them apart (an exported script named it x_2)."""
+    from tests.gui.real_input import click_node, press
+
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n1")
+    press(w, Qt.Key_C, Qt.ControlModifier)
+    press(w, Qt.Key_V, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == 7)
+    (new,) = set(w.graph.nodes) - {"n1", "n2", "n3", "n4", "n5", "n6"}
+    assert w.graph.nodes[new].title == "x_2" and w.scene.node_items[new].title == "x_2"
+    assert w.graph.nodes["n1"].title == "x"
+    press(w, Qt.Key_V, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == 8)
+    assert sorted(n.title for n in w.graph.nodes.values() if n.title.startswith("x")) == ["x", "x_2", "x_3", "xw"]
+    w.undo_stack.setClean()

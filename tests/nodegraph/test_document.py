@@ -102,6 +102,28 @@ def test_paste_gives_fresh_ids_and_keeps_internal_edges(test_types):
     assert Edge("n4", "out", "n5", "a") in g.edges and len(g.edges) == 3
 
 
+def test_a_pasted_node_with_a_title_the_graph_has_gets_the_next_free_one():
+    """Copy x and paste: two nodes titled x read the same in every message (Watch, diagnostics, the status bar);
+    the copy is x_2, as an exported script names it, and a parameter node's name follows its title."""
+    import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+    from core.nodegraph.files.examples import default_graph
+    from core.nodegraph.model.document import Node
+
+    g = default_graph()
+    g.add_node(Node("p1", "param.values", {"name": "w_2", "tensor": [1.0]}, title="w_2"))
+    frag = {"nodes": [g.nodes["n1"].to_dict(), g.nodes["n2"].to_dict(), g.nodes["p1"].to_dict(),
+                      g.nodes["n4"].to_dict()], "edges": [e.to_dict() for e in g.edges]}
+    paste = cmd.Paste(frag)
+    paste.do(g)
+    titles = [g.nodes[paste.mapping[old]].title for old in ("n1", "n2", "p1", "n4")]
+    assert titles == ["x_2", "w_3", "w_2_2", "xw_2"]  # w_2 is taken by p1 already
+    assert g.nodes[paste.mapping["p1"]].params["name"] == "w_2_2"
+    paste.undo(g)
+    again = cmd.Paste({"nodes": [{"id": "q", "type": "math.add", "title": "fresh"}]})
+    again.do(g)
+    assert g.nodes[again.mapping["q"]].title == "fresh"  # a title nobody has stays
+
+
 def test_a_failing_macro_leaves_nothing_behind(test_types):
     g = _chain(test_types)
     before = g.to_dict()

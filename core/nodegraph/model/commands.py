@@ -237,7 +237,8 @@ class SetTraining(Command):
 
 class Paste(Command):
     """Insert a fragment (``{"nodes", "edges"}``, e.g. from the clipboard), with fresh ids and an offset; ``verb``
-    names the edit in the undo history and the status bar ("Paste 3 nodes", "Insert x @ y: 3 nodes")."""
+    names the edit in the undo history and the status bar ("Paste 3 nodes", "Insert x @ y: 3 nodes"). A title the
+    graph has already becomes ``x_2`` (``_retitle``): two nodes named x read the same in every message."""
 
     def __init__(self, fragment: dict[str, Any], offset: tuple[float, float] = (30.0, 30.0),
                  verb: str = "Paste") -> None:
@@ -248,10 +249,12 @@ class Paste(Command):
 
     def do(self, graph: Graph) -> None:
         mapping, added = {}, []
+        taken = {n.title for n in graph.nodes.values() if n.title}
         try:
             for nd in self.fragment.get("nodes", ()):
                 new = copy.deepcopy(nd)
                 new["id"] = graph.new_id()
+                _retitle(new, taken)
                 mapping[nd["id"]] = new["id"]
                 x, y = nd.get("position", (0.0, 0.0))
                 new["position"] = [x + self.offset[0], y + self.offset[1]]
@@ -270,6 +273,23 @@ class Paste(Command):
     def undo(self, graph: Graph) -> None:
         for n in reversed(list(self.mapping.values())):
             graph.remove_node(n)
+
+
+def _retitle(node: dict[str, Any], taken: set[str]) -> None:
+    """A pasted node whose title the graph has already gets the next free ``title_2``, ``title_3`` (as an exported
+    script names its variables), its ``name`` parameter too where that is its title; ``taken`` grows with it."""
+    title = node.get("title")
+    if not title:
+        return
+    if title in taken:
+        base, k = title, 2
+        while f"{base}_{k}" in taken:
+            k += 1
+        params = node.get("params") or {}
+        if params.get("name") == title:
+            node["params"] = {**params, "name": f"{base}_{k}"}
+        node["title"] = title = f"{base}_{k}"
+    taken.add(title)
 
 
 class Macro(Command):
