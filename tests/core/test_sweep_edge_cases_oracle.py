@@ -1,6 +1,9 @@
-"""Argument forms the OpInfo sweep found core getting wrong: 0-d inputs (``take``'s 0-d index, ``linalg.vander``
-of a 0-d x, ``sum_to_size(())``), defaults passed explicitly (``torch.gradient(x, spacing=None)``), ``linalg.vander``'s
-N > 1 rule and ``torch.fill``'s gradient; oracle tests."""
+"""What the OpInfo sweep (``test_opinfo_sweep.py``) found core getting wrong, one focused oracle test each: argument
+forms (0-d inputs, defaults passed explicitly, empty indices and batches), torch's own numerics (float32 trigamma,
+its J0/Y1 approximations, matrix_exp's Taylor scheme, the orthogonal polynomials' fused steps, half-precision i0e),
+gradients (as_strided_scatter, wide and tall LU, index_fill, prod reductions through zeros, segment_reduce's ties),
+the private ops it reaches (``_softmax_backward_data``, ``_safe_softmax``, ``_chunk_cat``, pool backwards...), and
+the in-place/``out=`` forms of the elementwise ops."""
 
 from __future__ import annotations
 
