@@ -48,6 +48,8 @@ def householder_product(A, tau, *, out=None):
         v = below[..., :, i:i + 1]
         q = q - (q @ v) * tau[..., i:i + 1].unsqueeze(-1) @ v.mH
     result = q[..., :, :n]
+    if not tau.size(-1) and A.requires_grad:  # no reflector: I, yet torch's node still sends A its (zero) gradient
+        result = core.where(core.zeros(result.shape, dtype=core.bool, device=A.device), A[..., :, :n], result)
     if out is not None:
         out.resize_(result.shape)
         out.copy_(result)

@@ -825,3 +825,13 @@ def test_group_norm_and_local_response_norm_of_empty_batches(torch):
           [np.zeros((0, 1, 2), np.int64)], torch)  # (handed back as it is: int64 stays)
     check_error(lambda lib, x: lib.nn.functional.local_response_norm(x, 2), [np.zeros((2, 3))], torch,
                 match="^Expected 3D or higher dimensionality +input \\(got 2 dimensions\\)$")
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (3, 2)])
+def test_householder_product_without_reflectors_still_records(torch, shape):
+    # the identity's columns, yet torch's result requires grad (its node sends A nothing)
+    ours, theirs, _, _ = run_both(lambda lib, a, t: lib.linalg.householder_product(a, t), [np.zeros(shape),
+                                                                                         np.zeros(0)], torch,
+                                  requires_grad=True)
+    assert_same(ours, theirs)
+    assert ours.requires_grad and theirs.requires_grad
