@@ -166,6 +166,21 @@ _FAMILIES = {
     "nfnet_sequencer": ["'nf_regnet_b0', shape=(3, 64, 64)", "'sequencer2d_s', layers=(1, 1, 1, 1)"],
     "xception": ["'xception41', shape=(3, 64, 64), frozen_bn=True"],
     "cspnet": ["'cspresnet50', shape=(3, 64, 64), frozen_bn=True"],
+    "botnet": ["'botnet26t_256', img_size=64, shape=(3, 64, 64), frozen_bn=True"],
+    "lambda_resnet": ["'lambda_resnet26t', img_size=64, shape=(3, 64, 64), frozen_bn=True"],
+    "convnextv2_hgnet": ["'convnextv2_atto'", "'hgnet_tiny', shape=(3, 64, 64), frozen_bn=True"],
+    "regnetz": ["'regnetz_b16', shape=(3, 64, 64), frozen_bn=True"],
+    "gcresnet": ["'gcresnet33ts', shape=(3, 64, 64), frozen_bn=True"],
+    "tiny_vit": ["'tiny_vit_5m_224', shape=(3, 64, 64), frozen_bn=True, steps=1"],
+    "darknet": ["'darknet17', shape=(3, 64, 64), frozen_bn=True", "'cs3darknet_focus_s', shape=(3, 64, 64), "
+                "frozen_bn=True"],
+    "ghostnetv3": ["'ghostnetv3_050', shape=(3, 64, 64), frozen_bn=True"],
+    "vit_relpos_sam": ["'vit_small_patch16_18x2_224', img_size=32, depth=1", "'vit_relpos_small_patch16_224', "
+                       "img_size=32, depth=2", "'vit_srelpos_small_patch16_224', img_size=32, depth=2",
+                       f"'vit_base_patch16_siglip_224', {TINY_VIT}", "'samvit_base_patch16', img_size=64, depth=2, "
+                       "embed_dim=64, num_heads=2, global_attn_indexes=(1,), window_size=2, shape=(3, 64, 64)",
+                       "'naflexvit_base_patch16_gap', depth=2, embed_dim=64, num_heads=2"],
+    "inception_v4": ["'inception_v4', shape=(3, 75, 75), frozen_bn=True"],
 }
 RECIPES += [_models(name, *(f"t.classify({args})" for args in calls)) for name, calls in _FAMILIES.items()]
 RECIPES += [
