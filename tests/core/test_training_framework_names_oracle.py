@@ -182,3 +182,19 @@ def test_iterable_dataset_without_iter_cannot_be_made(torch):
 
         assert list(Stream()) == [0, 1, 2]
         assert isinstance(Stream(), __import__("collections.abc").abc.Iterable)
+
+
+@pytest.mark.parametrize("name", ["ShardingStrategy", "StateDictType", "BackwardPrefetch"])
+def test_fsdp_option_enums_are_torchs(torch, name):
+    theirs = getattr(importlib.import_module("torch.distributed.fsdp"), name)
+    ours = getattr(importlib.import_module("core.distributed.fsdp"), name)
+    assert [(m.name, m.value) for m in ours] == [(m.name, m.value) for m in theirs]
+    assert getattr(importlib.import_module("core.distributed.fsdp.api"), name) is ours
+
+
+def test_fsdp_module_path_holds_the_class_and_no_plain_module_is_an_instance(torch):
+    for lib in (torch, core):
+        module = importlib.import_module(f"{lib.__name__}.distributed.fsdp.fully_sharded_data_parallel")
+        assert module.FullyShardedDataParallel is lib.distributed.fsdp.FullyShardedDataParallel
+        assert module.StateDictType is lib.distributed.fsdp.StateDictType
+        assert not isinstance(lib.nn.Linear(2, 2), module.FullyShardedDataParallel)

@@ -9,8 +9,9 @@ model in PyTorch.
 from __future__ import annotations
 
 from core import nn
+from core.distributed.fsdp.api import BackwardPrefetch, ShardingStrategy, StateDictType
 
-__all__ = ["FullyShardedDataParallel"]
+__all__ = ["FullyShardedDataParallel", "ShardingStrategy", "StateDictType", "BackwardPrefetch"]
 
 
 class FullyShardedDataParallel(nn.Module):
