@@ -497,3 +497,153 @@ def lightning_demos():
     t.fit(lm, DataLoader(pairs, batch_size=4, shuffle=True))
     show("language model", dict(t.callback_metrics))
     parameters("language model", lm)
+
+
+def accelerate_loop():
+    """accelerate's README loop: Accelerator(cpu=True), set_seed, prepare(model, optimizer, dataloaders, scheduler),
+    accelerator.backward, clip_grad_norm_, gather_for_metrics over an evaluation set whose length is not a multiple
+    of the batch size, unwrap_model, save_state/load_state (safe_serialization=False: safetensors is not installed)
+    and accelerator.save of the unwrapped state dict."""
+    from accelerate import Accelerator
+    from accelerate.utils import set_seed
+
+    set_seed(42)
+    accelerator = Accelerator(cpu=True)
+    print("device", accelerator.device, "processes", accelerator.num_processes, "distributed",
+          accelerator.distributed_type, "mixed_precision", accelerator.mixed_precision,
+          "main", accelerator.is_main_process)
+    x, y = _classification_data(90, 6, 3, seed=8)
+    model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-2)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=3, gamma=0.7)
+    train = DataLoader(TensorDataset(x[:64], y[:64]), batch_size=16, shuffle=True)
+    evaluation = DataLoader(TensorDataset(x[64:], y[64:]), batch_size=8)
+    model, optimizer, train, evaluation, scheduler = accelerator.prepare(model, optimizer, train, evaluation,
+                                                                         scheduler)
+    print("prepared", type(optimizer).__name__, type(train).__name__, type(scheduler).__name__, len(train))
+    for epoch in range(2):
+        model.train()
+        for xb, yb in train:
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(xb), yb)
+            accelerator.backward(loss)
+            norm = accelerator.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            print("  loss", f"{loss.item():.5f}", "norm", f"{norm.item():.5f}", "lr",
+                  f"{scheduler.get_last_lr()[0]:.6f}")
+        model.eval()
+        predictions, labels = [], []
+        for xb, yb in evaluation:
+            with torch.no_grad():
+                logits = model(xb)
+            p, t = accelerator.gather_for_metrics((logits.argmax(-1), yb))
+            predictions.append(p)
+            labels.append(t)
+        predictions, labels = torch.cat(predictions), torch.cat(labels)
+        print("epoch", epoch, "evaluated", len(labels), "accuracy", f"{(predictions == labels).float().mean():.5f}")
+    print("reduce", accelerator.reduce(torch.tensor([1.0, 3.0]), reduction="mean"), "gather",
+          accelerator.gather(torch.tensor([2.0])), "pad", accelerator.pad_across_processes(torch.ones(2)))
+    unwrapped = accelerator.unwrap_model(model)
+    parameters("model", unwrapped)
+    with tempfile.TemporaryDirectory() as folder:
+        accelerator.save_state(folder, safe_serialization=False)
+        print("state files", sorted(os.listdir(folder)))
+        before = [p.detach().clone() for p in unwrapped.parameters()]
+        with torch.no_grad():
+            for p in unwrapped.parameters():
+                p.zero_()
+        accelerator.load_state(folder)
+        print("restored", all(torch.equal(a, b) for a, b in zip(before, unwrapped.parameters())),
+              "lr", f"{scheduler.get_last_lr()[0]:.6f}", "optimizer steps",
+              sorted({int(s["step"]) for s in optimizer.optimizer.state.values()}))
+        accelerator.save(accelerator.get_state_dict(model), os.path.join(folder, "weights.pt"))
+        loaded = torch.load(os.path.join(folder, "weights.pt"), weights_only=True)
+        print("saved weights", sorted(loaded), f"{sum(v.sum().item() for v in loaded.values()):.5f}")
+    accelerator.end_training()
+
+
+def accelerate_accumulation():
+    """Gradient accumulation as accelerate's docs show it: Accelerator(gradient_accumulation_steps=2) and
+    ``with accelerator.accumulate(model)``, sync_gradients at each step, the scheduler stepped with the optimizer,
+    then the same loop written by hand compared with it; DataLoaderConfiguration and a seeded shuffle."""
+    from accelerate import Accelerator, DataLoaderConfiguration
+    from accelerate.utils import GradientAccumulationPlugin, set_seed
+
+    def run(accumulate):
+        set_seed(3)
+        model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 0.9 ** step)
+        g = torch.Generator().manual_seed(6)
+        x = torch.randn(32, 4, generator=g)
+        y = x.sum(1, keepdim=True).sin()
+        loader = DataLoader(TensorDataset(x, y), batch_size=4, shuffle=True)
+        if not accumulate:
+            losses = []
+            for i, (xb, yb) in enumerate(loader):
+                loss = F.mse_loss(model(xb), yb)
+                (loss / 2).backward()
+                losses.append(loss.item())
+                if i % 2 == 1:
+                    optimizer.step()
+                    scheduler.step()
+                    optimizer.zero_grad()
+            return model, losses, []
+        plugin = GradientAccumulationPlugin(num_steps=2, sync_with_dataloader=False)
+        accelerator = Accelerator(cpu=True, gradient_accumulation_plugin=plugin,
+                                  dataloader_config=DataLoaderConfiguration(split_batches=False))
+        model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)
+        losses, syncs = [], []
+        for xb, yb in loader:
+            with accelerator.accumulate(model):
+                loss = F.mse_loss(model(xb), yb)
+                accelerator.backward(loss)
+                syncs.append(accelerator.sync_gradients)
+                optimizer.step()
+                scheduler.step()
+                optimizer.zero_grad()
+            losses.append(loss.item())
+        print("accumulate steps", accelerator.gradient_accumulation_steps, "step", accelerator.step,
+              "optimizer skipped", optimizer.step_was_skipped)
+        return accelerator.unwrap_model(model), losses, syncs
+
+    model, losses, syncs = run(True)
+    print("sync_gradients", syncs)
+    print("losses", [f"{v:.5f}" for v in losses])
+    parameters("accumulated", model)
+    plain, plain_losses, _ = run(False)
+    print("plain losses", [f"{v:.5f}" for v in plain_losses])
+    parameters("by hand", plain)
+    print("same", [torch.allclose(a, b, atol=1e-6) for a, b in zip(model.parameters(), plain.parameters())])
+
+
+def accelerate_regression(training):
+    """accelerate's own test model (``accelerate.test_utils.training``: RegressionDataset, RegressionModel) trained
+    as its test scripts do, with set_seed, prepare, a few SGD steps and the RNG states save_state keeps."""
+    from accelerate import Accelerator
+    from accelerate.utils import set_seed
+
+    set_seed(0)
+    accelerator = Accelerator(cpu=True)
+    dataset = training.RegressionDataset(length=48, seed=1)
+    model = training.RegressionModel(a=1, b=1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = DataLoader(dataset, batch_size=16, shuffle=True)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for epoch in range(3):
+        for batch in loader:
+            loss = F.mse_loss(model(batch["x"]), batch["y"])
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        print("epoch", epoch, "loss", f"{loss.item():.5f}", "a", f"{model.a.item():.5f}", "b", f"{model.b.item():.5f}")
+    with tempfile.TemporaryDirectory() as folder:
+        accelerator.save_state(folder, safe_serialization=False)
+        print("files", sorted(os.listdir(folder)))
+        states = torch.load(os.path.join(folder, "random_states_0.pkl"), weights_only=False)
+        print("random states", sorted(states), type(states["torch_manual_seed"]).__name__,
+              tuple(states["torch_manual_seed"].shape))
+        draw = torch.rand(2)
+        accelerator.load_state(folder)
+        print("rng restored", torch.equal(torch.rand(2), draw))

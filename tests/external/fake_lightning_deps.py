@@ -9,12 +9,18 @@ The runner installs these (``modules()``) in both runs while a script whose fold
 - ``tqdm``: Lightning's ``TQDMProgressBar`` subclasses ``tqdm.tqdm`` at import; the scripts turn the bar off
   (``enable_progress_bar=False``), so the class only needs to exist.
 - ``psutil``: accelerate imports it for ``virtual_memory`` (memory checks) and ``cpu_count``; fixed numbers.
+- ``huggingface_hub`` and ``safetensors``: accelerate imports them; ``fake_hf_hub``'s stand-ins (offline), unless a
+  script's folder holds transformers, whose loader has put them in already.
+
+A name already in ``sys.modules`` is left as it is (the runner calls this with its own stand-ins out of the way).
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.machinery
+import sys
 import types
 
 
@@ -69,8 +75,8 @@ def _module(name, **attrs):
     return module
 
 
-def modules() -> dict:
-    """The stand-in modules by name."""
+def modules(accelerate: bool = False) -> dict:
+    """The stand-in modules by name, those not in ``sys.modules`` yet (the Hub's for ``accelerate``)."""
     yaml = _module("yaml", dump=_dump, safe_dump=_dump, full_load=_load, safe_load=_load, load=_load,
                    YAMLError=type("YAMLError", (Exception,), {}), __version__="6.0.2")
     tqdm = _module("tqdm", tqdm=_Tqdm, __version__="4.67.1")
@@ -78,4 +84,7 @@ def modules() -> dict:
     memory = types.SimpleNamespace(total=16 * 2**30, available=8 * 2**30, percent=50.0)
     psutil = _module("psutil", virtual_memory=lambda: memory, cpu_count=lambda logical=True: 2,
                      __version__="7.0.0")
-    return {"yaml": yaml, "tqdm": tqdm, "tqdm.auto": tqdm.auto, "psutil": psutil}
+    made = {"yaml": yaml, "tqdm": tqdm, "tqdm.auto": tqdm.auto, "psutil": psutil}
+    if accelerate and "huggingface_hub" not in sys.modules:
+        made.update(importlib.import_module("fake_hf_hub").modules())
+    return {name: module for name, module in made.items() if name not in sys.modules}

@@ -122,3 +122,49 @@ RECIPES += [
     _boring("fabric", "cl.lightning_fabric()"),
     _boring("demos", "cl.lightning_demos()"),
 ]
+
+ACCELERATE = ("huggingface/accelerate", "beb0672aa8444ea7647aee056f624effe5996346", "Apache-2.0")  # v1.14.0
+ACCELERATE_FILES = """
+__init__ accelerator big_modeling checkpointing commands/__init__ commands/accelerate_cli
+commands/config/__init__ commands/config/cluster commands/config/config commands/config/config_args
+commands/config/config_utils commands/config/default commands/config/sagemaker commands/config/update
+commands/env commands/estimate commands/launch commands/menu/__init__ commands/menu/cursor
+commands/menu/helpers commands/menu/input commands/menu/keymap commands/menu/selection_menu commands/merge
+commands/test commands/to_fsdp2 commands/tpu commands/utils data_loader hooks inference launchers local_sgd
+logging memory_utils optimizer parallelism_config scheduler state test_utils/__init__ test_utils/examples
+test_utils/scripts/__init__ test_utils/scripts/external_deps/__init__
+test_utils/scripts/external_deps/test_checkpointing test_utils/scripts/external_deps/test_ds_alst_ulysses_sp
+test_utils/scripts/external_deps/test_ds_multiple_model test_utils/scripts/external_deps/test_metrics
+test_utils/scripts/external_deps/test_peak_memory_usage test_utils/scripts/external_deps/test_performance
+test_utils/scripts/external_deps/test_pippy test_utils/scripts/external_deps/test_zero3_integration
+test_utils/scripts/test_cli test_utils/scripts/test_ddp_comm_hook
+test_utils/scripts/test_distributed_data_loop test_utils/scripts/test_merge_weights
+test_utils/scripts/test_notebook test_utils/scripts/test_ops test_utils/scripts/test_script
+test_utils/scripts/test_sync test_utils/testing test_utils/training tracking utils/__init__ utils/ao
+utils/bnb utils/constants utils/dataclasses utils/deepspeed utils/environment utils/fsdp_utils utils/imports
+utils/launch utils/megatron_lm utils/memory utils/modeling utils/offload utils/operations utils/other
+utils/random utils/rich utils/torch_xla utils/tqdm utils/transformer_engine utils/versions """.split()
+ACCELERATE_PACKAGE = [(f"src/accelerate/{name}.py", f"accelerate/{name}.py") for name in ACCELERATE_FILES]
+ACCELERATE_FIRST = "# Copyright 2021 The HuggingFace Team. All rights reserved."
+
+
+def _accelerate(name, module, *calls, last):
+    """src/accelerate/MODULE.py run as its module, the drivers' ``calls`` appended after ``last``, its last line."""
+    package = ".".join(["accelerate", *module.split("/")[:-1]])
+    line = f"__package__ = {package!r}  # run as the package's module"
+    return _r(f"accelerate_{name}", ACCELERATE, f"src/accelerate/{module}.py",
+              [(ACCELERATE_FIRST, f"{line}\n{ACCELERATE_FIRST}"),
+               (last, "\n".join([last, "", "import sys", DRIVERS, *calls, ""]))], support=ACCELERATE_PACKAGE)
+
+
+TRAINING_LAST = "    return train_dataloader, eval_dataloader\n"
+RECIPES += [
+    _accelerate("loop", "test_utils/training", "cl.accelerate_loop()", last=TRAINING_LAST),
+    _accelerate("accumulation", "test_utils/training", "cl.accelerate_accumulation()", last=TRAINING_LAST),
+    _accelerate("regression", "test_utils/training", "cl.accelerate_regression(sys.modules['__main__'])",
+                last=TRAINING_LAST),
+    # accelerate's own gradient-synchronisation test script, one CPU process (its main() picks the tests that apply)
+    _r("accelerate_test_sync", ACCELERATE, "src/accelerate/test_utils/scripts/test_sync.py",
+       [("# Copyright 2022", "__package__ = 'accelerate.test_utils.scripts'  # run as the package's module\n"
+                             "# Copyright 2022")], support=ACCELERATE_PACKAGE),
+]

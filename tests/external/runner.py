@@ -386,8 +386,8 @@ def _fetched_packages(folder: str):
     for name in _PIL_PARTS if kept else ():  # torchmetrics asks find_spec("PIL"), which wants a spec
         if sys.modules.get(name) is not None and getattr(sys.modules[name], "__spec__", None) is None:
             sys.modules[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
-    deps = importlib.import_module("fake_lightning_deps").modules() if {"lightning", "accelerate"} & set(present) \
-        else {}  # yaml, tqdm, psutil: imported by Lightning and accelerate, not installed here
+    deps = importlib.import_module("fake_lightning_deps").modules("accelerate" in present) \
+        if {"lightning", "accelerate"} & set(present) else {}  # yaml, tqdm, psutil, the Hub: not installed here
     sys.modules.update(deps)
     finder = _FetchedFinder(folder, present)
     sys.meta_path.insert(0, finder)
