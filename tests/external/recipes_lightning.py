@@ -8,7 +8,9 @@ which the runner loads in both runs (``runner._fetched_packages``, with ``fake_l
 psutil: not installed here). A script is one of Lightning's modules run as the module it is (``__package__`` set:
 ``lightning/pytorch/demos/boring_classes.py``) with calls to ``corpus_lightning.py``'s drivers appended, or one of
 Lightning's examples (``examples/pytorch/bug_report/bug_report_model.py``) with the Trainer options the corpus uses
-(no progress bar, logger or checkpoint files).
+(no progress bar, logger or checkpoint files). huggingface/accelerate at its v1.14.0 release (Apache-2.0) likewise:
+``accelerate/test_utils/training.py`` (its RegressionDataset and RegressionModel) run as its module with the
+drivers appended, and accelerate's own ``test_utils/scripts/test_sync.py`` on one CPU process.
 """
 
 from __future__ import annotations
