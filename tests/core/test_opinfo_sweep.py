@@ -12,6 +12,7 @@ The elementwise OpInfos (unary and binary ufuncs) are swept further: ``ELEMENTWI
 small), their first ``NARROW_SAMPLES`` samples in int32, uint8, float16 and bfloat16 (half-precision results
 compared bit for bit, the sign of zero included), and their in-place variant and ``out=`` form in float32 and
 int64 (the result is ``self``/``out``, with torch's values, or the error torch raises, such as an int ``i0_``).
+The ``torch.nn.functional`` OpInfos are also called with every argument by its torch name.
 
 Nothing is hidden: what differs today is listed in ``KNOWN_DIFFERENCES`` (a strict xfail, so a fix
 flips it), and the OpInfos core has no function for are listed in ``MISSING``, which may only shrink.
@@ -21,6 +22,7 @@ Random ops are not swept (their own tests cover them).
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import math
 import os
@@ -579,3 +581,50 @@ def _variant_cases():
 @pytest.mark.parametrize(("op", "dtype"), list(_variant_cases()))
 def test_elementwise_inplace_and_out_variants_match_torch(op, dtype):
     variant_case(op, dtype)
+
+
+def _keyword_form(op, sample):
+    """The sample's arguments all by name, as the torch.nn.functional function's signature names them (or None)."""
+    try:
+        return dict(inspect.signature(op.op).bind(sample.input, *sample.args, **sample.kwargs).arguments)
+    except TypeError:  # (a sample of another overload's arguments)
+        return None
+
+
+def _named_parameters(fn) -> bool:
+    """Whether ``fn`` is a Python function of named parameters (not a builtin, nor ``*args``/``**kwargs``)."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return not any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters)
+
+
+FUNCTIONAL = [op for op in SWEPT if op.name.startswith("nn.functional.") and FOUND[_key(op)] is not None
+              and not getattr(op.op, "__module__", "torch.testing").startswith("torch.testing")
+              and _named_parameters(op.op)
+              and op.name != "nn.functional.triplet_margin_with_distance_loss"]  # (its samples pass torch callables)
+
+
+@pytest.mark.parametrize("op", FUNCTIONAL, ids=_key)
+def test_nn_functional_op_takes_its_arguments_by_keyword(op):
+    """``F.conv2d(input=x, weight=w, stride=2)``: core's functions take torch's parameter names."""
+    torch.manual_seed(0)
+    compared = 0
+    for i, sample in enumerate(itertools.islice(op.sample_inputs("cpu", torch.float32), NARROW_SAMPLES)):
+        kwargs = _keyword_form(op, sample)
+        if kwargs is None:
+            continue
+        try:
+            c_kwargs = to_core(kwargs, [])
+        except _Unsupported:
+            continue
+        compared += 1
+        t_out, t_exc = _raised(functools.partial(op.op, **kwargs))
+        c_out, c_exc = _raised(functools.partial(FOUND[_key(op)], **c_kwargs))
+        if t_exc is not None:
+            assert _same_error(t_exc, c_exc), f"sample {i}: torch raised {t_exc!r}; core {c_exc!r}"
+            continue
+        assert c_exc is None, f"sample {i} by keyword ({list(kwargs)}): core raised {c_exc!r}"
+        assert_same(t_out, c_out, f"sample {i} by keyword")
+    assert compared, "no sample could be called by keyword"
