@@ -512,3 +512,49 @@ def test_list_arguments_refused_as_torchs(torch, call):
         assert results[1] == results[0]
     else:
         assert np.array_equal(results[1], results[0])
+
+
+def test_qat_linear_bn_trains_and_converts_as_torchs(torch):
+    """fuse_modules_qat of Linear + BatchNorm1d (LinearBn1d), prepare_qat, three SGD steps, convert: torch's
+    printouts, losses, trained statistics and quantized outputs (the batch norm folded into the int8 linear)."""
+    def net(lib):
+        nn = lib.nn
+        return nn.Sequential(lib.ao.quantization.QuantStub(), nn.Linear(6, 8), nn.BatchNorm1d(8), nn.ReLU(),
+                             nn.Linear(8, 3), lib.ao.quantization.DeQuantStub())
+
+    torch.manual_seed(0)
+    state = _numpy_state(net(torch))
+    results = []
+    for lib in (torch, core):
+        aq = lib.ao.quantization
+        rng = np.random.default_rng(0)
+        m = net(lib)
+        m.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m = aq.fuse_modules_qat(m, [["1", "2"]])
+            m.qconfig = aq.get_default_qat_qconfig("x86")
+            aq.prepare_qat(m, inplace=True)
+            printed = [repr(m)]
+            opt = lib.optim.SGD(m.parameters(), lr=0.1)
+            losses = []
+            for _ in range(3):
+                loss = m(lib.tensor(rng.standard_normal((16, 6)).astype(np.float32))).pow(2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                losses.append(loss.item())
+            trained = _numpy_state(m)
+            m.eval()
+            q = aq.convert(m)
+        printed.append(repr(q))
+        out = q(lib.tensor(rng.standard_normal((4, 6)).astype(np.float32)))
+        results.append((printed, losses, trained, to_numpy(out), q[4].scale))
+    theirs, ours = results
+    assert ours[0][0] == theirs[0][0]
+    assert ours[0][1].splitlines()[0] == theirs[0][1].splitlines()[0]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+    assert ours[2].keys() == theirs[2].keys()
+    for key in theirs[2]:
+        np.testing.assert_allclose(ours[2][key], theirs[2][key], rtol=1e-5, atol=1e-6, err_msg=key)
+    np.testing.assert_allclose(ours[3], theirs[3], atol=theirs[4])

@@ -39,11 +39,18 @@ def _fused(mods: list, is_qat: bool = False):
         conv = fuse_conv_bn_eval(mods[0], mods[1])
         return intrinsic.ConvReLU2d(conv, mods[2]) if len(mods) == 3 else conv
     if types == (nn.Linear, nn.BatchNorm1d):
-        if is_qat:
-            raise NotImplementedError("QAT LinearBn1d is not in core yet")
-        if mods[0].training != mods[1].training:
+        linear, bn = mods
+        if linear.training != bn.training:
             raise AssertionError("Linear and BN both must be in the same mode (train or eval).")
-        return fuse_linear_bn_eval(mods[0], mods[1])
+        if not is_qat:
+            return fuse_linear_bn_eval(linear, bn)
+        if bn.num_features != linear.out_features:
+            raise AssertionError("Output features of Linear must match num_features of BatchNorm1d")
+        if not bn.affine:
+            raise AssertionError("Only support fusing BatchNorm1d with affine set to True")
+        if not bn.track_running_stats:
+            raise AssertionError("Only support fusing BatchNorm1d with tracking_running_stats set to True")
+        return intrinsic.LinearBn1d(linear, bn)
     if types == (nn.Conv2d, nn.ReLU):
         return intrinsic.ConvReLU2d(*mods)
     if types == (nn.Linear, nn.ReLU):

@@ -26,7 +26,8 @@ def get_default_static_quant_module_mappings() -> dict:
             nn.ReLU6: nnq.ReLU6, nn.Dropout: nnq.Dropout, nnq.FloatFunctional: nnq.QFunctional,
             intrinsic.ConvReLU2d: nnq.ConvReLU2d, intrinsic.LinearReLU: nnq.LinearReLU,
             **dict(zip(get_default_qat_module_mappings().values(),
-                       (nnq.Conv2d, nnq.Linear, nnq.ConvReLU2d, nnq.LinearReLU, nnq.Conv2d, nnq.ConvReLU2d)))}
+                       (nnq.Conv2d, nnq.Linear, nnq.ConvReLU2d, nnq.LinearReLU, nnq.Conv2d, nnq.ConvReLU2d,
+                        nnq.Linear)))}
 
 
 def get_default_qat_module_mappings() -> dict:
@@ -36,7 +37,7 @@ def get_default_qat_module_mappings() -> dict:
 
     return {core.nn.Conv2d: qat.Conv2d, core.nn.Linear: qat.Linear, intrinsic.ConvReLU2d: intrinsic_qat.ConvReLU2d,
             intrinsic.LinearReLU: intrinsic_qat.LinearReLU, intrinsic.ConvBn2d: intrinsic_qat.ConvBn2d,
-            intrinsic.ConvBnReLU2d: intrinsic_qat.ConvBnReLU2d}
+            intrinsic.ConvBnReLU2d: intrinsic_qat.ConvBnReLU2d, intrinsic.LinearBn1d: intrinsic_qat.LinearBn1d}
 
 
 def propagate_qconfig_(module, qconfig_dict=None, prepare_custom_config_dict=None) -> None:

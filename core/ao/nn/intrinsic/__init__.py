@@ -6,7 +6,7 @@ from __future__ import annotations
 import core
 from core.nn import Sequential
 
-__all__ = ["BNReLU2d", "ConvBn2d", "ConvBnReLU2d", "ConvReLU2d", "LinearReLU"]
+__all__ = ["BNReLU2d", "ConvBn2d", "ConvBnReLU2d", "ConvReLU2d", "LinearBn1d", "LinearReLU"]
 
 
 class _FusedModule(Sequential):
@@ -30,6 +30,16 @@ class ConvBnReLU2d(_FusedModule):
             raise AssertionError(f"Incorrect types for input modules: {type(conv).__name__}, {type(bn).__name__}, and "
                                  f"{type(relu).__name__}")
         super().__init__(conv, bn, relu)
+
+
+class LinearBn1d(_FusedModule):
+    """Linear then BatchNorm1d, as ``fuse_modules_qat`` keeps them for the QAT ``LinearBn1d``."""
+
+    def __init__(self, linear, bn):
+        if type(linear) is not core.nn.Linear or type(bn) is not core.nn.BatchNorm1d:
+            raise AssertionError(f"Incorrect types for input modules: {type(linear).__name__} and "
+                                 f"{type(bn).__name__}")
+        super().__init__(linear, bn)
 
 
 class ConvReLU2d(_FusedModule):

@@ -15,7 +15,8 @@ from core.nn import functional as F
 from core.nn import init
 from core.nn.parameter import Parameter
 
-__all__ = ["ConvBn2d", "ConvBnReLU2d", "ConvReLU2d", "LinearReLU", "freeze_bn_stats", "update_bn_stats"]
+__all__ = ["ConvBn2d", "ConvBnReLU2d", "ConvReLU2d", "LinearBn1d", "LinearReLU", "freeze_bn_stats",
+           "update_bn_stats"]
 
 
 class ConvReLU2d(qat.Conv2d):
@@ -166,6 +167,74 @@ class ConvBnReLU2d(ConvBn2d):
 
     def forward(self, input):
         return F.relu(self._forward(input))
+
+
+class LinearBn1d(core.nn.Linear):
+    """Linear + BatchNorm1d for QAT, the same approximate fusion as ``ConvBn2d`` (torch's ``LinearBn1d``)."""
+
+    _FLOAT_MODULE = intrinsic.LinearBn1d
+
+    def __init__(self, in_features, out_features, bias=True, eps=1e-05, momentum=0.1, freeze_bn=False,
+                 qconfig=None):
+        super().__init__(in_features, out_features, bias)  # (torch's draws: the weight and bias, then bn.weight)
+        if not qconfig:
+            raise AssertionError("qconfig must be provided for QAT module")
+        self.qconfig = qconfig
+        self.freeze_bn = freeze_bn if self.training else True
+        self.bn = core.nn.BatchNorm1d(out_features, eps, momentum, True, True)
+        self.weight_fake_quant = self.qconfig.weight()
+        if bias:
+            self.bias = Parameter(core.empty(out_features))  # (left uninitialised, as torch's)
+        else:
+            self.register_parameter("bias", None)
+        self.reset_bn_parameters()
+        if self.training and not freeze_bn:
+            self.update_bn_stats()
+        else:
+            self.freeze_bn_stats()
+
+    def reset_running_stats(self) -> None:
+        self.bn.reset_running_stats()
+
+    def reset_bn_parameters(self) -> None:
+        self.bn.reset_running_stats()
+        init.uniform_(self.bn.weight)
+        init.zeros_(self.bn.bias)
+
+    update_bn_stats = ConvBn2d.update_bn_stats
+    freeze_bn_stats = ConvBn2d.freeze_bn_stats
+    train = ConvBn2d.train
+
+    def forward(self, input):
+        running_std = core.sqrt(self.bn.running_var + self.bn.eps)
+        scale_factor = self.bn.weight / running_std
+        scaled_weight = self.weight_fake_quant(self.weight * scale_factor.reshape(-1, 1))
+        zero_bias = core.zeros_like(self.bias) if self.bias is not None else core.zeros(self.out_features)
+        out = F.linear(input, scaled_weight, zero_bias) / scale_factor.reshape(1, -1)
+        if self.bias is not None:
+            out = out + self.bias.reshape(1, -1)
+        return self.bn(out)
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
+        """The QAT module of a float ``intrinsic.LinearBn1d``, sharing its parameters and statistics."""
+        if type(mod) is not intrinsic.LinearBn1d:
+            raise AssertionError(f"qat.{cls.__name__}.from_float only works for LinearBn1d")
+        if not hasattr(mod, "qconfig"):
+            raise AssertionError("Input float module must have qconfig defined")
+        if not mod.qconfig:
+            raise AssertionError("Input float module must have a valid config")
+        linear, bn = mod[0], mod[1]
+        qat = cls(linear.in_features, linear.out_features, linear.bias is not None, bn.eps, bn.momentum, False,
+                  mod.qconfig)
+        qat.weight = linear.weight
+        qat.bias = linear.bias
+        qat.bn.weight = bn.weight
+        qat.bn.bias = bn.bias
+        qat.bn.running_mean = bn.running_mean
+        qat.bn.running_var = bn.running_var
+        qat.bn.num_batches_tracked = bn.num_batches_tracked
+        return qat
 
 
 _CONV_BN = (ConvBn2d, ConvBnReLU2d)

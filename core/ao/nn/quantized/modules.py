@@ -280,6 +280,11 @@ class Linear(OutputQParams, PackedWeightBias, Module):
         """The quantized twin of a float (or fused LinearReLU) module that ``prepare`` observed."""
         activation = mod.activation_post_process
         linear = mod[0] if isinstance(mod, core.nn.Sequential) else mod
+        if hasattr(mod, "bn") and hasattr(mod, "weight_fake_quant"):  # a QAT LinearBn1d: its bn folded first
+            from core.nn.utils import fuse_linear_bn_weights
+
+            mod.weight, mod.bias = fuse_linear_bn_weights(mod.weight, mod.bias, mod.bn.running_mean,
+                                                          mod.bn.running_var, mod.bn.eps, mod.bn.weight, mod.bn.bias)
         if linear is not mod:
             linear.qconfig = mod.qconfig
         qlinear = cls(linear.in_features, linear.out_features, linear.bias is not None)
