@@ -421,17 +421,14 @@ RECIPES += [
              "task='multiclass', num_classes=3))"),
 ]
 
-# the libraries' own docstring examples (their doctests), run as an interactive session runs them; examples that
-# take over a second of core's CPU are left out (SSIM and MS-SSIM on 256x256 images, SDR on 8000 samples:
-# core's grouped 11x11 convolution and 512x512 Toeplitz solves; FID/KID/Inception build an InceptionV3)
+# the libraries' own docstring examples (their doctests), run as an interactive session runs them; left out are those
+# that take more than half a second of core's CPU (SSIM and MS-SSIM on 256x256 images: core's grouped 11x11
+# convolution; FID, KID and MiFID build an InceptionV3) and the deprecated MS-SSIM copies (0.5 s each)
 SLOW_IMAGE = ["torchmetrics.image.ssim", "torchmetrics.functional.image.ssim", "torchmetrics.image.fid",
-              "torchmetrics.image.kid", "torchmetrics.image.mifid", "torchmetrics.image.inception",
-              "torchmetrics.image._deprecated._MultiScale", "torchmetrics.image._deprecated._Structural",
+              "torchmetrics.image.kid", "torchmetrics.image.mifid", "torchmetrics.image._deprecated._MultiScale",
               "torchmetrics.functional.image._deprecated._multiscale",
-              "torchmetrics.functional.image._deprecated._structural"]
-SLOW_AUDIO = ["torchmetrics.audio.sdr.SignalDistortionRatio", "torchmetrics.functional.audio.sdr.signal_distortion",
-              "torchmetrics.audio._deprecated._SignalDistortionRatio",
-              "torchmetrics.functional.audio._deprecated._signal_distortion"]
+              "torchmetrics.image._deprecated._Structural", "torchmetrics.functional.image._deprecated._structural",
+              "torchmetrics.image.inception"]
 
 
 def _doctests(name, module, packages, skip=(), last=END, torchvision=False):
@@ -459,18 +456,20 @@ RECIPES += [
               last='__all__ = ["DiceScore", "GeneralizedDiceScore", "HausdorffDistance", "MeanIoU"]'),
     _doctests("image", "image/__init__", ["torchmetrics.image", "torchmetrics.functional.image"], SLOW_IMAGE,
               last='    __all__ += ["LearnedPerceptualImagePatchSimilarity", "PerceptualPathLength"]'),
-    _doctests("audio", "audio/__init__", ["torchmetrics.audio", "torchmetrics.functional.audio"], SLOW_AUDIO,
+    _doctests("audio", "audio/__init__", ["torchmetrics.audio", "torchmetrics.functional.audio"],
               last='    __all__ += ["NonIntrusiveSpeechQualityAssessment"]'),
+    _doctests("image_ssim", "image/__init__", ["torchmetrics.image._deprecated", "torchmetrics.image.inception",
+                                               "torchmetrics.functional.image._deprecated"],
+              ["torchmetrics.image._deprecated._MultiScale", "torchmetrics.functional.image._deprecated._multiscale"],
+              last='    __all__ += ["LearnedPerceptualImagePatchSimilarity", "PerceptualPathLength"]'),
 ]
 
 # kornia's docstring examples; left out: those that download weights or build large networks (SOLD2, DeDoDe, LoFTR,
-# DexiNed, steerers, HardNet8), the small CNN descriptors at 16 patches (HardNet, HyNet, OriNet, SOSNet, TFeat:
-# covered by kornia_feature at a few patches), and those over a second of core's CPU (motion_blur3d's depthwise
-# conv3d on 2x3x120x80x90, ImageRegistrator, ScalePyramid, DenseSIFTDescriptor)
+# DexiNed, steerers, HardNet8) and those over a second of core's CPU (motion_blur3d's depthwise conv3d on
+# 2x3x120x80x90, ImageRegistrator's optimisation, HardNet on 16 patches)
 KORNIA_SLOW = ["kornia.filters.motion.motion_blur3d", "kornia.filters.dexined",
-               "kornia.feature.matching.DescriptorMatcherWithSteerer", "kornia.feature.siftdesc.DenseSIFTDescriptor",
-               "kornia.geometry.transform.image_registrator.ImageRegistrator",
-               "kornia.geometry.transform.pyramid.ScalePyramid"]
+               "kornia.feature.matching.DescriptorMatcherWithSteerer",
+               "kornia.geometry.transform.image_registrator.ImageRegistrator"]
 
 
 def _kornia_doctests(name, module, packages, skip=(), **kw):
@@ -488,6 +487,7 @@ RECIPES += [
     _kornia_doctests("filters_losses_feature", "filters/__init__",
                      ["kornia.filters", "kornia.losses", "kornia.feature.laf", "kornia.feature.matching",
                       "kornia.feature.responses", "kornia.feature.affine_shape", "kornia.feature.mkd",
-                      "kornia.feature.scale_space_detector", "kornia.feature.siftdesc"], first=FUTURE),
+                      "kornia.feature.scale_space_detector", "kornia.feature.siftdesc", "kornia.feature.hynet",
+                      "kornia.feature.orientation", "kornia.feature.sosnet", "kornia.feature.tfeat"], first=FUTURE),
     _kornia_doctests("geometry", "geometry/__init__", ["kornia.geometry"], last="from .transform import *"),
 ]
