@@ -70,6 +70,14 @@ class LocalEntryNotFoundError(EntryNotFoundError, FileNotFoundError, ValueError)
     pass
 
 
+class HFValidationError(ValueError):
+    """A repository id the Hub refuses (peft asks for it when a local folder is not found)."""
+
+
+class SafetensorError(Exception):
+    """``safetensors.SafetensorError`` (peft and diffusers import it)."""
+
+
 def _offline(*args, **kwargs):
     raise OfflineModeIsEnabled("the corpus has no Hub: models are built from configs")
 
@@ -88,6 +96,44 @@ class _Offline:
 
 def _named(name, base=_Offline):
     return type(name, (base,), {"__module__": "huggingface_hub"})
+
+
+class ModelCardData(dict):
+    """The Hub's model card metadata: its fields as keys and as attributes (an unset field is None)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self.get(name)
+
+    def __setattr__(self, name, value):
+        self[name] = value
+
+
+class ModelCard:
+    """A README.md with YAML metadata, as peft's ``save_pretrained`` writes one beside the adapter (the Hub's
+    template text is a line here; the metadata's values are written as Python shows them, one per line)."""
+
+    def __init__(self, text="", data=None):
+        self.text, self.data = text, data if data is not None else ModelCardData()
+
+    @classmethod
+    def from_template(cls, card_data, template_path=None, **kwargs):
+        return cls("# Model Card\n", card_data)
+
+    @classmethod
+    def load(cls, path, **kwargs):
+        with open(path, encoding="utf-8") as f:
+            _, meta, text = f.read().split("---\n", 2)
+        return cls(text, ModelCardData(**dict(line.split(": ", 1) for line in meta.splitlines())))
+
+    def save(self, path):
+        meta = "".join(f"{k}: {v}\n" for k, v in self.data.items() if v is not None)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(f"---\n{meta}---\n{self.text}")
 
 
 def storage_ptr(tensor):
@@ -143,7 +189,8 @@ def modules(folder=None):
                        TF2_WEIGHTS_FILE_PATTERN="tf_model{suffix}.h5")  # the Hub's names for weight files
     errors = dict(EntryNotFoundError=EntryNotFoundError, GatedRepoError=GatedRepoError, HfHubHTTPError=HfHubHTTPError,
                   LocalEntryNotFoundError=LocalEntryNotFoundError, OfflineModeIsEnabled=OfflineModeIsEnabled,
-                  RepositoryNotFoundError=RepositoryNotFoundError, RevisionNotFoundError=RevisionNotFoundError)
+                  RepositoryNotFoundError=RepositoryNotFoundError, RevisionNotFoundError=RevisionNotFoundError,
+                  HFValidationError=HFValidationError)
     module("huggingface_hub.errors", **errors)
     module("huggingface_hub.utils", **errors, are_progress_bars_disabled=lambda name=None: True,
            build_hf_headers=lambda *a, **k: {}, get_session=_offline, hf_raise_for_status=_offline)
@@ -154,15 +201,18 @@ def modules(folder=None):
                  _CACHED_NO_EXIST=object(), try_to_load_from_cache=lambda *a, **k: None,
                  **{n: _offline for n in ("create_branch", "create_commit", "create_repo", "get_full_repo_name",
                                           "hf_hub_download", "hf_hub_url", "list_repo_tree", "list_repo_files",
-                                          "snapshot_download", "get_repo_discussions")},
-                 **{n: _named(n) for n in ("CommitOperationAdd", "ModelCard", "ModelCardData", "HfApi",
-                                           "Discussion")})
+                                          "snapshot_download", "get_repo_discussions",
+                                          "file_exists", "model_info")},  # (peft's, accelerate's)
+                 ModelCard=ModelCard, ModelCardData=ModelCardData,  # (peft's save_pretrained writes one)
+                 **{n: _named(n) for n in ("CommitOperationAdd", "HfApi",
+                                           "Discussion", "HfFileSystem")})
     for part in ("errors", "utils", "file_download"):
         setattr(hub, part, made[f"huggingface_hub.{part}"])
     hub.__path__ = [os.path.join(folder, "huggingface_hub")] if folder else []
     safetensors_torch = module("safetensors.torch", storage_ptr=storage_ptr, storage_size=storage_size,
-                               load_file=_offline, save_file=_offline)
-    module("safetensors", __version__=DISTRIBUTIONS["safetensors"], safe_open=_offline, torch=safetensors_torch)
+                               load_file=_offline, save_file=_offline, load_model=_offline)
+    module("safetensors", __version__=DISTRIBUTIONS["safetensors"], safe_open=_offline, torch=safetensors_torch,
+           SafetensorError=SafetensorError)
     tokenizer_parts = {n: module(f"tokenizers.{n}") for n in ("models", "decoders", "normalizers", "pre_tokenizers",
                                                               "processors", "trainers")}
     for part, names in (("models", "BPE Unigram WordPiece WordLevel"), ("decoders", "Decoder"),

@@ -50,3 +50,4 @@ RECIPES += __import__("recipes_hf").RECIPES  # Hugging Face transformers' own mo
 RECIPES += __import__("recipes_timm").RECIPES  # timm: models, layers, optimizers, schedulers, losses (helper s18 TIMM)
 RECIPES += __import__("recipes_kornia").RECIPES  # kornia and torchmetrics, their own packages (helper s18 KORNIA)
 RECIPES += __import__("recipes_lightning").RECIPES  # Lightning and accelerate, their own packages (helper s18 LIGHTNING)
+RECIPES += __import__("recipes_peft").RECIPES  # peft and diffusers: adapters, UNets, schedulers (helper s18 PEFT)

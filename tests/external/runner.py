@@ -348,7 +348,8 @@ def _real_transformers(folder: str):
 
 
 _FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities",  # recipes_kornia's support packages
-                     "lightning", "accelerate")  # recipes_lightning's
+                     "lightning", "accelerate",  # recipes_lightning's
+                     "peft", "diffusers")  # recipes_peft's
 _STAND_INS: set[str] = set()  # the module names _install_stubs put in sys.modules (main records them)
 
 
@@ -380,6 +381,8 @@ def _fetched_packages(folder: str):
         yield
         return
     kept = ("torchvision", "PIL") if os.path.isfile(os.path.join(folder, "torchvision", "__init__.py")) else ()
+    if os.path.isfile(os.path.join(folder, "transformers", "__init__.py")):  # peft's scripts (recipes_peft.py):
+        kept += ("requests",)  # transformers imports the runner's requests stub (fake_hf_hub adds its exceptions)
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
               if name in sys.modules and name.partition(".")[0] not in kept}
     sys.modules["kornia_rs"] = types.ModuleType("kornia_rs")
