@@ -107,6 +107,7 @@ def unravel_index(indices, shape):
     idx = indices if isinstance(indices, Tensor) else core.tensor(indices)
     if idx.is_floating_point() or idx.dtype is core.bool:
         raise TypeError("expected 'indices' to be integer dtype, but got " + str(idx.dtype))
+    idx = idx.long()  # (torch computes, and answers, in int64 whatever the integer dtype)
     out = []
     for size in reversed(shape):
         out.append(idx.remainder(size))

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 import core
+from core._backend import to_numpy_array
 from core._user_warning import warn_user
 from core.ops._recorded import data_dependent, recorded
 from core.ops.reduction import _return_type
@@ -32,7 +33,7 @@ def _word(dtype) -> str:
 
 
 def _host(t):
-    return np.asarray(t.detach().cpu().numpy())
+    return np.asarray(to_numpy_array(t.detach()._data))  # (bfloat16 too, which Tensor.numpy() refuses)
 
 
 def _on(t, arr, dtype):

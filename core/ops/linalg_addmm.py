@@ -94,10 +94,15 @@ class Addmv(_AddProduct):
         return (outer(g, v) if need[1] else None), (mv(_t(m), g) if need[2] else None)
 
 
+def _sum_keeping_dtype(m):
+    """The batch's products summed in their own dtype (NumPy's sum widens int32 to int64 and uint8 to uint64)."""
+    return m.sum(0, dtype=m.dtype)
+
+
 @computes_in_float32
 class Addbmm(_AddProduct):
     node_name = "AddbmmBackward0"
-    product = staticmethod(lambda xp, x, y: xp.matmul(x, y).sum(0))
+    product = staticmethod(lambda xp, x, y: _sum_keeping_dtype(xp.matmul(x, y)))
 
     @staticmethod
     def product_grads(g, b1, b2, need):

@@ -267,7 +267,7 @@ def _identity(reduce: str, dt):
         return 0
     if reduce == "prod":
         return 1
-    lo_hi = (-np.inf, np.inf) if dt.kind == "f" else ((False, True) if dt.kind == "b" else
+    lo_hi = (-np.inf, np.inf) if dt.kind in "fV" else ((False, True) if dt.kind == "b" else
                                                       (np.iinfo(dt).min, np.iinfo(dt).max))
     return lo_hi[0] if reduce == "amax" else lo_hi[1]
 

@@ -835,3 +835,28 @@ def test_householder_product_without_reflectors_still_records(torch, shape):
                                   requires_grad=True)
     assert_same(ours, theirs)
     assert ours.requires_grad and theirs.requires_grad
+
+
+def test_bfloat16_max_pools_scatter_amax_histc_and_isin(torch):
+    # (each refused bfloat16: NumPy's iinfo of its 'V' kind, or Tensor.numpy(); found sweeping narrow dtypes)
+    x = np.random.default_rng(15).standard_normal((1, 2, 4, 4))
+
+    def run(lib, t):
+        b = t.to(lib.bfloat16)
+        pooled, where = lib.nn.functional.adaptive_max_pool2d(b, 2, return_indices=True)
+        flat = b.reshape(-1, 4)[:4]
+        reduced = flat.scatter_reduce(0, lib.zeros(4, 4, dtype=lib.int64), flat, "amax", include_self=False)
+        return (pooled.float(), where, lib.nn.functional.max_pool3d(b, 2).float(), reduced.float(),
+                lib.histc(b, bins=4).float(), lib.isin(b, b[0, 0, 0]))
+
+    check(run, [x], torch)
+
+
+def test_integer_addbmm_bilinear_and_unravel_index_keep_torchs_dtypes(torch):
+    rng = np.random.default_rng(16)
+    for dtype in (np.int32, np.uint8):
+        a, b1, b2 = (rng.integers(0, 4, s).astype(dtype) for s in ((2, 5), (3, 2, 4), (3, 4, 5)))
+        check(lambda lib, x, y, z: lib.addbmm(x, y, z), [a, b1, b2], torch)
+        x1, x2, w = (rng.integers(0, 3, s).astype(dtype) for s in ((4, 2), (4, 3), (5, 2, 3)))
+        check(lambda lib, p, q, r: lib.nn.functional.bilinear(p, q, r), [x1, x2, w], torch)
+        check(lambda lib, i: lib.unravel_index(i, (3, 4)), [np.array([5, 3, 11], dtype)], torch)

@@ -245,7 +245,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tenso
     lead = tuple(input1.shape[:-1])
     w = weight.permute(1, 0, 2).reshape(in1, out_f * in2)
     t = core.matmul(input1.reshape(-1, in1), w).reshape(-1, out_f, in2)
-    out = (t * input2.reshape(-1, 1, in2)).sum(-1).reshape(lead + (out_f,))
+    prod = t * input2.reshape(-1, 1, in2)
+    out = prod.sum(-1, dtype=None if prod.is_floating_point() else prod.dtype).reshape(lead + (out_f,))  # (int32 stays)
     return out + bias if bias is not None else out
 
 

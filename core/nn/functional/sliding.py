@@ -134,7 +134,7 @@ def _windows(size: int, out: int, xp):
 def window_max(win, valid, xp):
     """Each window's maximum (the last axis) and its position in the window: padding slots (``valid`` False) never
     win, a NaN always does (the last one, as PyTorch's kernels scan with ``val > max || isnan(val)``)."""
-    low = -np.inf if win.dtype.kind == "f" else np.iinfo(win.dtype).min
+    low = -np.inf if win.dtype.kind in "fV" else np.iinfo(win.dtype).min  # ("V": bfloat16)
     win = xp.where(valid, win, xp.asarray(low, dtype=win.dtype))
     arg = win.argmax(axis=-1)
     if win.dtype.kind == "f":
