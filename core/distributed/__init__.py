@@ -18,7 +18,8 @@ __all__ = ["is_available", "is_torchelastic_launched", "is_nccl_available", "is_
            "init_process_group", "destroy_process_group", "get_rank",
            "get_world_size", "get_backend", "new_group", "barrier", "all_reduce", "reduce", "broadcast",
            "all_gather", "all_gather_into_tensor", "gather", "scatter", "reduce_scatter", "all_gather_object",
-           "broadcast_object_list", "ReduceOp", "Backend", "ProcessGroup", "Work", "HashStore", "group"]
+           "broadcast_object_list", "ReduceOp", "Backend", "ProcessGroup", "Work", "HashStore", "group",
+           "DeviceMesh", "init_device_mesh"]
 
 _NOT_INITIALIZED = "Default process group has not been initialized, please make sure to call init_process_group."
 
@@ -261,3 +262,6 @@ def all_gather_object(object_list, obj, group=None) -> None:
 
 def broadcast_object_list(object_list, src: int = 0, group=None, device=None) -> None:
     _default(group)
+
+
+from .device_mesh import DeviceMesh, init_device_mesh  # noqa: E402  (torch.distributed imports it too)
