@@ -345,12 +345,13 @@ def test_the_status_bar_and_the_history_name_each_edit_by_the_nodes_titles(windo
     for k in range(1, 6):
         QTest.mouseMove(vp, at[0] + (at[1] - at[0]) * k / 5)
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, at[1])
-    qtbot.waitUntil(lambda: w.status_label.text() == "Connect w → z.b")
-    assert w.undo_stack.undoText() == "Connect w → z.b"  # Edit ▸ History's line too
+    said = "Connect w → z.b (in place of b)"  # z.b was fed by b: the edge that went is named too
+    qtbot.waitUntil(lambda: w.status_label.text() == said)
+    assert w.undo_stack.undoText() == said  # Edit ▸ History's line too
     QTest.keyClick(vp, Qt.Key_Z, Qt.ControlModifier)
-    qtbot.waitUntil(lambda: w.status_label.text() == "Undone: Connect w → z.b")
+    qtbot.waitUntil(lambda: w.status_label.text() == f"Undone: {said}")
     QTest.keyClick(vp, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
-    qtbot.waitUntil(lambda: w.status_label.text() == "Connect w → z.b")
+    qtbot.waitUntil(lambda: w.status_label.text() == said)
 
 
 def test_before_the_first_step_a_leafs_value_and_requires_grad_show_whole(window, qtbot):

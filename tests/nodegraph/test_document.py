@@ -31,15 +31,20 @@ def test_a_cycle_is_refused_naming_the_edge(test_types):
 
 
 def test_an_input_takes_one_edge_and_connect_replaces_it_undoably(test_types):
+    from core.nodegraph.model.names import node_label
+
     g = _chain(test_types)
     with pytest.raises(GraphError, match="already has an edge"):
         g.connect(Edge("n2", "out", "n3", "a"))
     before = g.to_dict()
+    old_src = g.inputs_of("n3")["a"].src
     c = cmd.Connect("n2", "out", "n3", "a")
     c.do(g)
     assert g.inputs_of("n3")["a"].src == "n2"
+    assert c.text == f"Connect Value → Add.a (in place of {node_label(g, old_src)})"  # the edge that went, named
     c.undo(g)
     assert g.to_dict() == before
+    assert not cmd.Connect("n2", "out", "n3", "b").text.endswith(")")  # nothing replaced, nothing said
 
 
 @pytest.mark.parametrize(("edge", "message"), [

@@ -106,6 +106,8 @@ class Connect(Command):
                 graph.connect(self.replaced, self.index)
             raise
         self.text = f"Connect {_edge_text(graph, self.edge)}"
+        if self.replaced is not None:  # the input's old edge went: say which, the canvas only shows the new one
+            self.text += f" (in place of {key_label(graph, f'{self.replaced.src}.{self.replaced.src_port}')})"
 
     def undo(self, graph: Graph) -> None:
         graph.disconnect(self.edge)
