@@ -18,7 +18,8 @@ import numpy as np
 __all__ = [
     "dtype", "float16", "half", "bfloat16", "float32", "float", "float64", "double", "int8", "int16", "short",
     "int32", "int", "int64", "long", "uint8", "uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "bool",
-    "complex32", "chalf", "complex64", "cfloat", "complex128", "cdouble", "get_default_dtype", "set_default_dtype",
+    "complex32", "chalf", *(f"{kind}{bits}" for kind in ("uint", "int") for bits in range(1, 8)),  # (sub-byte)
+    "complex64", "cfloat", "complex128", "cdouble", "get_default_dtype", "set_default_dtype",
     "promote_types", "result_type", "can_cast", "finfo", "iinfo",
 ]
 
@@ -83,18 +84,28 @@ class _NameOnlyDtype(dtype):
 
     __slots__ = ()
 
-    def __init__(self, name: str, itemsize: int, category: int):
+    def __init__(self, name: str, itemsize: int, category: int, signed: bool = True, instead: str = "complex64"):
         self.name, self.itemsize, self.category = name, itemsize, category
-        self.is_floating_point, self.is_complex, self.is_signed = category == _FLOAT, category == _COMPLEX, True
+        self.is_floating_point, self.is_complex, self.is_signed = category == _FLOAT, category == _COMPLEX, signed
+        self._instead = instead
+
+    __slots__ = ("_instead",)
 
     @property
     def np(self):
-        raise TypeError(f"core has no {self.name} tensors (NumPy has no {self.name} type): use complex64")
+        raise TypeError(f"core has no {self.name} tensors (NumPy has no {self.name} type): use {self._instead}")
 
 
 # NOTE: a name only: NumPy and ml_dtypes have no complex32 (two float16 parts), so torch.chalf can be named
 # (dtype tables, comparisons), not stored.
 complex32 = chalf = _NameOnlyDtype("complex32", 4, _COMPLEX)
+# NOTE: names only too: torch's sub-byte integer dtypes (uint1..uint7, int1..int7), which torchao's packed weights
+# use and diffusers' quantizers name at import. torch itself has them as shell dtypes: it allocates them but no
+# op computes on them (iinfo and promotion refuse them too).
+for _bits in range(1, 8):
+    globals()[f"uint{_bits}"] = _NameOnlyDtype(f"uint{_bits}", 1, _INT, signed=False, instead="uint8")
+    globals()[f"int{_bits}"] = _NameOnlyDtype(f"int{_bits}", 1, _INT, instead="int8")
+_SHELL = {name: globals()[name] for name in (f"{kind}{bits}" for kind in ("uint", "int") for bits in range(1, 8))}
 _COMPLEX_OF = {"float16": complex32, "bfloat16": complex64, "float32": complex64, "float64": complex128}
 _REAL_OF = {"complex32": float16, "complex64": float32, "complex128": float64}
 
@@ -110,7 +121,7 @@ _ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16
 
 
 def _by_name(name: str) -> dtype:
-    return complex32 if name == "complex32" else _BY_NAME[name]
+    return complex32 if name == "complex32" else _SHELL[name] if name in _SHELL else _BY_NAME[name]
 
 
 def through_float(arr, target):
@@ -246,6 +257,11 @@ def promote_types(a, b) -> dtype:
         if not isinstance(d, dtype):
             raise TypeError(f"promote_types(): argument '{name}' (position {pos}) must be torch.dtype, "
                             f"not {type(d).__name__}")
+    if a.name in _SHELL or b.name in _SHELL:  # NOTE: torch gives float32 for (float32, uint1), asserts otherwise
+        if a is b:
+            return a
+        raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           f"{SCALAR_NAMES[a.name]} and {SCALAR_NAMES[b.name]}")
     return _PROMOTE[(a, b)]
 
 
@@ -308,7 +324,7 @@ class finfo:
     """``torch.finfo``: machine limits of a floating dtype."""
 
     def __init__(self, type=None):  # PyTorch's name
-        d = to_dtype(type) if type is not None else _default
+        d = _default if type is None else type if getattr(type, "name", None) in _SHELL else to_dtype(type)
         d = d.to_real()  # a complex dtype's limits are its parts', as in PyTorch
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
@@ -338,10 +354,10 @@ class iinfo:
     """``torch.iinfo``: limits of an integer dtype."""
 
     def __init__(self, type):
-        d = to_dtype(type)
+        d = type if getattr(type, "name", None) in _SHELL else to_dtype(type)
         if d is bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
-        if d.category != _INT:
+        if d.category != _INT or isinstance(d, _NameOnlyDtype):  # (the sub-byte shell dtypes too)
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle "
                             "'torch.iinfo'")
         info = np.iinfo(d.np)
@@ -365,4 +381,6 @@ SCALAR_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int
                 "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool", "uint16": "UInt16",
                 "uint32": "UInt32", "uint64": "UInt64", "bfloat16": "BFloat16", "float8_e4m3fn": "Float8_e4m3fn",
                 "float8_e5m2": "Float8_e5m2", "complex32": "ComplexHalf", "complex64": "ComplexFloat",
-                "complex128": "ComplexDouble"}
+                "complex128": "ComplexDouble",
+                **{f"{kind}{bits}": f"{kind.title().replace('Ui', 'UI')}{bits}" for kind in ("uint", "int")
+                   for bits in range(1, 8)}}  # UInt4, Int4
