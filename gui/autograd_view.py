@@ -82,11 +82,18 @@ class AutogradView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(split, 1)
+        bridge.document_changed.connect(self._document_changed)
         layout.addWidget(self.caption)
 
     def names(self) -> list[str]:
         """The autograd node names, in the order backward runs them (the boxes' indices)."""
         return [r["name"] for r in self.rows]
+
+    def _document_changed(self) -> None:
+        """Another document: the last one's autograd nodes go (its session is gone) and their detail with them."""
+        self.selected = self.focus = None
+        self.detail.clear()
+        self.refresh()
 
     def refresh(self) -> None:
         """Follow the session's last forward: rebuild when the graph's structure changed, else recolour."""

@@ -506,3 +506,18 @@ def test_copy_and_paste_of_x_gives_x_2(window, qtbot):
     qtbot.waitUntil(lambda: len(w.graph.nodes) == 8)
     assert sorted(n.title for n in w.graph.nodes.values() if n.title.startswith("x")) == ["x", "x_2", "x_3", "xw"]
     w.undo_stack.setClean()
+
+
+def test_file_new_clears_the_last_documents_autograd_graph(window, qtbot):
+    """The Autograd tab kept drawing the chapter graph's six grad_fn nodes over an empty document after File ▸ New."""
+    from tests.gui.real_input import click_toolbar, press, show_dock
+
+    w = shown(qtbot, window)
+    click_toolbar(w, "forward")
+    show_dock(qtbot, w, w.training.docks["autograd"])
+    view = w.training.autograd
+    qtbot.waitUntil(lambda: len(view.boxes) == 6)
+    press(w, Qt.Key_N, Qt.ControlModifier)  # File ▸ New (nothing edited: no question)
+    qtbot.waitUntil(lambda: not w.graph.nodes)
+    qtbot.waitUntil(lambda: view.boxes == [] and view.rows == [])
+    assert "behind the loss" not in view.caption.text() and view.detail.toPlainText() == ""
