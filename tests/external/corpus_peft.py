@@ -283,3 +283,183 @@ def adalora():
     print("rank pattern", {k.split("model.layers.")[-1]: sum(v) for k, v in
                            sorted((model.peft_config["default"].rank_pattern or {}).items())})
     _logits(model)
+
+
+def schedulers(kind):
+    """A diffusers noise scheduler as its docs' training and sampling loops use it: ``add_noise`` at seeded
+    timesteps, ``set_timesteps`` and ``step`` over a stand-in model output (seeded noise), with a seeded Generator
+    where the step draws (DDPM's variance, Euler's churn)."""
+    import diffusers
+
+    make = dict(ddpm=lambda: diffusers.DDPMScheduler(num_train_timesteps=50),
+                ddim=lambda: diffusers.DDIMScheduler(num_train_timesteps=50, beta_schedule="scaled_linear"),
+                euler=lambda: diffusers.EulerDiscreteScheduler(num_train_timesteps=50))[kind]
+    scheduler = make()
+    print(type(scheduler).__name__, dict(sorted(scheduler.config.items()))["beta_schedule"],
+          scheduler.config.num_train_timesteps, f"{scheduler.init_noise_sigma:.6g}")
+    g = torch.Generator().manual_seed(0)
+    clean = torch.randn(2, 3, 8, 8, generator=g)
+    noise = torch.randn(clean.shape, generator=g)
+    timesteps = torch.randint(0, 50, (2,), generator=g)
+    noisy = scheduler.add_noise(clean, noise, timesteps)
+    print("timesteps", timesteps.tolist(), "noisy", _sum(noisy))
+    for steps in (5, 10):
+        scheduler.set_timesteps(steps)
+        print("set_timesteps", steps, scheduler.timesteps.tolist())
+    sample = torch.randn(2, 3, 8, 8, generator=g) * scheduler.init_noise_sigma
+    for t in scheduler.timesteps:
+        model_input = scheduler.scale_model_input(sample, t)
+        model_output = 0.1 * model_input + 0.05 * torch.randn(sample.shape, generator=g)
+        out = scheduler.step(model_output, t, sample, generator=g)
+        sample = out.prev_sample
+        print(int(t), _sum(sample), type(out).__name__)
+    print("final", _sum(sample), _sum(out.pred_original_sample))
+
+
+def _unet2d():
+    import diffusers
+
+    torch.manual_seed(0)
+    return diffusers.UNet2DModel(sample_size=8, in_channels=3, out_channels=3, layers_per_block=1,
+                                 block_out_channels=(16, 32), norm_num_groups=8,
+                                 down_block_types=("DownBlock2D", "AttnDownBlock2D"),
+                                 up_block_types=("AttnUpBlock2D", "UpBlock2D"))
+
+
+def _count(model):
+    print(type(model).__name__, "parameters", sum(p.numel() for p in model.parameters()),
+          "num_parameters", model.num_parameters())
+
+
+def unet2d():
+    """diffusers' unconditional training example (``train_unconditional.py``) at a tiny size: a UNet2DModel with
+    attention blocks, noise added by DDPMScheduler at random timesteps, MSE on the predicted noise, AdamW with the
+    cosine warm-up schedule, an EMAModel of the weights; then the model saved and loaded (``save_pretrained``
+    through torch.save, ``safe_serialization=False``)."""
+    import diffusers
+    from diffusers.optimization import get_cosine_schedule_with_warmup
+    from diffusers.training_utils import EMAModel
+
+    model = _unet2d()
+    _count(model)
+    scheduler = diffusers.DDPMScheduler(num_train_timesteps=100)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    lr_schedule = get_cosine_schedule_with_warmup(opt, num_warmup_steps=1, num_training_steps=3)
+    ema = EMAModel(model.parameters(), decay=0.9, use_ema_warmup=True, model_cls=diffusers.UNet2DModel,
+                   model_config=model.config)
+    g = torch.Generator().manual_seed(0)
+    images = torch.randn(2, 3, 8, 8, generator=g).clamp(-1, 1)
+    model.train()
+    for step in range(3):
+        noise = torch.randn(images.shape, generator=g)
+        timesteps = torch.randint(0, 100, (2,), generator=g)
+        noisy = scheduler.add_noise(images, noise, timesteps)
+        pred = model(noisy, timesteps, return_dict=False)[0]
+        loss = torch.nn.functional.mse_loss(pred.float(), noise.float())
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        lr_schedule.step()
+        opt.zero_grad()
+        ema.step(model.parameters())
+        print(step, "loss", f"{loss.item():.6g}", "lr", f"{lr_schedule.get_last_lr()[0]:.6g}",
+              "ema decay", f"{ema.cur_decay_value:.6g}")
+    model.eval()
+    with torch.no_grad():
+        out = model(noisy, timesteps).sample
+    print("sample", tuple(out.shape), _sum(out))
+    ema.copy_to(model.parameters())
+    with tempfile.TemporaryDirectory() as folder:
+        model.save_pretrained(folder, safe_serialization=False)
+        print(sorted(os.listdir(folder)))
+        loaded = diffusers.UNet2DModel.from_pretrained(folder, use_safetensors=False)
+        with torch.no_grad():
+            print("loaded", type(loaded).__name__, loaded.training,
+                  torch.equal(loaded(noisy, timesteps).sample, model(noisy, timesteps).sample))
+
+
+def unet2d_condition():
+    """A tiny UNet2DConditionModel (Stable Diffusion's, as diffusers' tests size it): cross-attention on seeded
+    text embeddings, a training step on the noise; and classifier-free guidance over a DDIM sampling loop."""
+    import diffusers
+
+    torch.manual_seed(0)
+    model = diffusers.UNet2DConditionModel(sample_size=8, in_channels=4, out_channels=4, layers_per_block=1,
+                                           block_out_channels=(16, 32), norm_num_groups=8, cross_attention_dim=24,
+                                           attention_head_dim=4,
+                                           down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"),
+                                           up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"))
+    _count(model)
+    g = torch.Generator().manual_seed(0)
+    latents = torch.randn(2, 4, 8, 8, generator=g)
+    text = torch.randn(2, 5, 24, generator=g)
+    scheduler = diffusers.DDIMScheduler(num_train_timesteps=100, beta_schedule="scaled_linear",
+                                        clip_sample=False, set_alpha_to_one=False)
+    noise = torch.randn(latents.shape, generator=g)
+    timesteps = torch.tensor([10, 80])
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    pred = model(scheduler.add_noise(latents, noise, timesteps), timesteps, encoder_hidden_states=text).sample
+    loss = torch.nn.functional.mse_loss(pred, noise)
+    loss.backward()
+    opt.step()
+    print("loss", f"{loss.item():.6g}")
+    model.eval()
+    scheduler.set_timesteps(3)
+    sample = torch.randn(1, 4, 8, 8, generator=g)
+    uncond, cond = torch.zeros(1, 5, 24), text[:1]
+    with torch.no_grad():
+        for t in scheduler.timesteps:
+            both = model(torch.cat([sample] * 2), t, encoder_hidden_states=torch.cat([uncond, cond])).sample
+            pred_uncond, pred_cond = both.chunk(2)
+            guided = pred_uncond + 7.5 * (pred_cond - pred_uncond)
+            sample = scheduler.step(guided, t, sample).prev_sample
+            print(int(t), _sum(sample))
+
+
+def autoencoder_kl():
+    """A tiny AutoencoderKL (the VAE of latent diffusion): encode to a diagonal Gaussian, sample it with a seeded
+    Generator, decode; the KL and reconstruction loss of a training step; tiled decoding off."""
+    import diffusers
+
+    torch.manual_seed(0)
+    vae = diffusers.AutoencoderKL(in_channels=3, out_channels=3, latent_channels=4, block_out_channels=(8, 16),
+                                  layers_per_block=1, norm_num_groups=4, sample_size=16,
+                                  down_block_types=("DownEncoderBlock2D", "DownEncoderBlock2D"),
+                                  up_block_types=("UpDecoderBlock2D", "UpDecoderBlock2D"))
+    _count(vae)
+    g = torch.Generator().manual_seed(0)
+    images = torch.randn(2, 3, 16, 16, generator=g)
+    posterior = vae.encode(images).latent_dist
+    print("mean", tuple(posterior.mean.shape), _sum(posterior.mean), "std", _sum(posterior.std))
+    latents = posterior.sample(generator=g) * vae.config.scaling_factor
+    print("latents", _sum(latents), "mode", _sum(posterior.mode()))
+    decoded = vae.decode(latents / vae.config.scaling_factor).sample
+    loss = torch.nn.functional.mse_loss(decoded, images) + 1e-6 * posterior.kl().mean()
+    loss.backward()
+    print("decoded", tuple(decoded.shape), _sum(decoded), "kl", _sum(posterior.kl()), "loss", f"{loss.item():.6g}")
+    with torch.no_grad():
+        out = vae(images, sample_posterior=True, generator=torch.Generator().manual_seed(1)).sample
+    print("forward", _sum(out))
+
+
+def pipeline(kind):
+    """``DDPMPipeline(unet, scheduler)`` / ``DDIMPipeline``: three inference steps from a seeded torch Generator,
+    output_type "pt" and "np" (Pillow is not installed: no "pil"; both pipelines hand back NumPy arrays for either)."""
+    import diffusers
+
+    unet = _unet2d()
+    if kind == "ddpm":
+        pipe = diffusers.DDPMPipeline(unet=unet, scheduler=diffusers.DDPMScheduler(num_train_timesteps=100))
+    else:
+        pipe = diffusers.DDIMPipeline(unet=unet, scheduler=diffusers.DDIMScheduler(num_train_timesteps=100))
+    pipe.set_progress_bar_config(disable=True)
+    print(type(pipe).__name__, sorted(pipe.components), pipe.device, pipe.dtype)
+    extra = {} if kind == "ddpm" else dict(eta=0.5)
+    images = pipe(batch_size=2, generator=torch.Generator().manual_seed(0), num_inference_steps=3,
+                  output_type="pt", **extra).images
+    print("pt", type(images).__name__, tuple(images.shape))  # (DDPM's and DDIM's pipelines give NumPy arrays)
+    images = torch.as_tensor(images)
+    print(images.dtype, _sum(images), f"{images.min().item():.5f}")
+    arrays = pipe(batch_size=1, generator=torch.Generator().manual_seed(0), num_inference_steps=3,
+                  output_type="np", return_dict=False, **extra)[0]
+    print("np", type(arrays).__name__, arrays.shape, arrays.dtype, f"{abs(arrays).sum():.6g}")

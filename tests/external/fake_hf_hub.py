@@ -33,7 +33,8 @@ import re
 import types
 
 DISTRIBUTIONS = {"huggingface-hub": "0.36.0", "safetensors": "0.6.2", "regex": "2025.11.3", "tqdm": "4.67.1",
-                 "requests": "2.32.5", "pyyaml": "6.0.3", "tokenizers": "0.22.1"}
+                 "requests": "2.32.5", "pyyaml": "6.0.3", "tokenizers": "0.22.1",
+                 "httpx": "0.28.1"}  # (diffusers')
 
 
 class OfflineModeIsEnabled(ConnectionError):
@@ -193,7 +194,8 @@ def modules(folder=None):
                   HFValidationError=HFValidationError)
     module("huggingface_hub.errors", **errors)
     module("huggingface_hub.utils", **errors, are_progress_bars_disabled=lambda name=None: True,
-           build_hf_headers=lambda *a, **k: {}, get_session=_offline, hf_raise_for_status=_offline)
+           build_hf_headers=lambda *a, **k: {}, get_session=_offline, hf_raise_for_status=_offline,
+           validate_hf_hub_args=lambda fn: fn, is_jinja_available=lambda: False)  # (diffusers')
     module("huggingface_hub.file_download", REGEX_COMMIT_HASH=re.compile(r"^[0-9a-f]{40}$"), http_get=_offline)
     logging_module = module("huggingface_hub.logging", get_logger=logging.getLogger)
     hub = module("huggingface_hub", _Hub, __version__=DISTRIBUTIONS["huggingface-hub"], constants=constants,
@@ -202,10 +204,11 @@ def modules(folder=None):
                  **{n: _offline for n in ("create_branch", "create_commit", "create_repo", "get_full_repo_name",
                                           "hf_hub_download", "hf_hub_url", "list_repo_tree", "list_repo_files",
                                           "snapshot_download", "get_repo_discussions",
-                                          "file_exists", "model_info")},  # (peft's, accelerate's)
+                                          "file_exists", "model_info",  # (peft's, accelerate's)
+                                          "upload_folder", "read_dduf_file")},  # (diffusers')
                  ModelCard=ModelCard, ModelCardData=ModelCardData,  # (peft's save_pretrained writes one)
                  **{n: _named(n) for n in ("CommitOperationAdd", "HfApi",
-                                           "Discussion", "HfFileSystem")})
+                                           "Discussion", "HfFileSystem", "DDUFEntry")})
     for part in ("errors", "utils", "file_download"):
         setattr(hub, part, made[f"huggingface_hub.{part}"])
     hub.__path__ = [os.path.join(folder, "huggingface_hub")] if folder else []
@@ -222,6 +225,8 @@ def modules(folder=None):
     module("tokenizers", **tokenizer_parts, **{n: type(n, (), {"__module__": "tokenizers"})
                                                for n in ("AddedToken", "Regex", "Tokenizer", "Encoding")})
     module("requests.exceptions", HTTPError=HTTPError)
+    module("httpx", __version__=DISTRIBUTIONS["httpx"],  # diffusers' pipelines catch its network errors
+           NetworkError=type("NetworkError", (OSError,), {"__module__": "httpx"}))
     module("regex", **{n: getattr(re, n) for n in re.__all__}, __version__=DISTRIBUTIONS["regex"])
     return made
 

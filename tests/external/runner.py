@@ -324,8 +324,9 @@ def _real_transformers(folder: str):
     from there in both runs (each file compiled once per run), with ``fake_hf_hub``'s stand-ins for what it imports
     and is not installed (``huggingface_hub``, ``safetensors``, ``tokenizers``, ``regex``, ``requests.exceptions``) and
     their package metadata, which transformers checks at import. Afterwards they are all taken out again."""
-    if not os.path.isfile(os.path.join(folder, "transformers", "__init__.py")):
-        yield
+    if not any(os.path.isfile(os.path.join(folder, package, "__init__.py")) for package in ("transformers",
+                                                                                              "diffusers")):
+        yield  # (diffusers' scripts, recipes_peft.py, get the Hub's stand-ins too)
         return
     fake = importlib.import_module("fake_hf_hub")
     stand_ins = fake.modules(folder)
@@ -381,7 +382,7 @@ def _fetched_packages(folder: str):
         yield
         return
     kept = ("torchvision", "PIL") if os.path.isfile(os.path.join(folder, "torchvision", "__init__.py")) else ()
-    if os.path.isfile(os.path.join(folder, "transformers", "__init__.py")):  # peft's scripts (recipes_peft.py):
+    if any(os.path.isfile(os.path.join(folder, p, "__init__.py")) for p in ("transformers", "diffusers")):  # peft's:
         kept += ("requests",)  # transformers imports the runner's requests stub (fake_hf_hub adds its exceptions)
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
               if name in sys.modules and name.partition(".")[0] not in kept}
@@ -391,6 +392,10 @@ def _fetched_packages(folder: str):
             sys.modules[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
     deps = importlib.import_module("fake_lightning_deps").modules("accelerate" in present) \
         if {"lightning", "accelerate"} & set(present) else {}  # yaml, tqdm, psutil, the Hub: not installed here
+    if "diffusers" in present:  # recipes_peft's: tqdm, and Pillow's modules with no image (imported at module level)
+        deps.update({**importlib.import_module("fake_lightning_deps").modules(), **_pil_without_images()})
+        for name in _PIL_PARTS:  # (its import_utils asks find_spec which packages exist)
+            deps[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
     sys.modules.update(deps)
     finder = _FetchedFinder(folder, present)
     sys.meta_path.insert(0, finder)
