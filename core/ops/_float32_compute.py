@@ -217,6 +217,13 @@ def add_scaled_bfloat16(x, y, alpha):
     n % 32 elements of same-shaped operands) the product is rounded to that dtype first."""
     low = x.dtype
     a = np.float32(np.asarray(alpha, dtype=low))
+    if type(x) is np.ndarray and type(y) is np.ndarray and x.ndim and (x.shape == y.shape or y.ndim == 0):
+        # NOTE: its scalar loop (the tail, a strided operand, a row of a non-adjacent layout) also for a number
+        # ``other`` (a 0-d array, taken in the arrays' dtype): each step rounded, x + low(alpha * y)
+        from core._sleef import vector_loop  # (core._sleef builds on this module's siblings)
+
+        return vector_loop(x, lambda u, v: u.astype(_F32) + a * v.astype(_F32),
+                           lambda u, v: u.astype(_F32) + _round(a * v.astype(_F32), low), y, pair=BF16_LANES)
     x32, y32 = x.astype(_F32), y.astype(_F32)
     out = x32 + a * y32
     n = out.size

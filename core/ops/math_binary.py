@@ -143,7 +143,11 @@ def _float_pow_steps(x, e):
     if e == -2:
         return 1 / (x * x)
     if e == -0.5:
-        if x.dtype.kind == "V":  # bfloat16: in float32, rounded once (PyTorch's vectorised rsqrt differs in ~2%)
+        if x.dtype.kind == "V" and type(x) is np.ndarray and x.ndim:  # bfloat16's pow is its rsqrt kernel: in
+            # float32, rounded once, in its vector loop; its scalar loop (a tail, a strided input) rounds the sqrt
+            return vector_loop(x, lambda v: 1 / np.sqrt(v.astype(np.float32)),
+                               lambda v: 1 / np.sqrt(v.astype(np.float32)).astype(x.dtype).astype(np.float32))
+        if x.dtype.kind == "V":  # bfloat16: in float32, rounded once
             return (1 / x.astype(np.float32) ** 0.5).astype(x.dtype)
         return 1 / x ** 0.5  # rsqrt
     if e in (2, -1, 0.5, 1, 0):  # NumPy's power takes the exact route PyTorch takes for these (x*x, 1/x, sqrt...)
@@ -543,8 +547,8 @@ def _tensors_only(name, a, b, first=1):
 def _zero_ties(x, y, res, vector_second: bool):
     """Which zero torch's kernel returns where ``x`` and ``y`` are zeros of opposite signs: its scalar loop (a tail
     of fewer than two vectors, a strided operand) returns the first operand (``std::max(a, b)``, fmax's and fmin's
-    everywhere but in bfloat16), its vector loop the second (``_mm256_max_ps(a, b)``; two AVX2 vectors a step: 16 floats, 8
-    doubles, 32 halves)."""
+    everywhere but in bfloat16), its vector loop the second (``_mm256_max_ps(a, b)``; two AVX2 vectors a step: 16
+    floats, 8 doubles, 32 halves)."""
     if type(res) is not np.ndarray or res.dtype.kind not in "fV" or not res.size:
         return res
     ties = (x == 0) & (y == 0)

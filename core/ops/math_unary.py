@@ -99,9 +99,12 @@ class _Unary(Function):
         token = quiet_on()
         try:
             if half and cls.half_forms and type(x) is np.ndarray and x.ndim:
+                # NOTE: the loop split follows the input's own layout (a strided half tensor runs torch's scalar
+                # loop throughout); its float32 copy is contiguous
                 vec, tail = cls.half_vector or cls.compute, cls.half_scalar
-                res = vector_loop(x, lambda v: vec(xp, v, **kw), (lambda v: cls.compute(xp, v, **kw)) if tail is None
-                                  else (lambda v: tail(xp, v, want, **kw)))
+                res = vector_loop(a._data, lambda v: vec(xp, v.astype(np.float32), **kw),
+                                  (lambda v: cls.compute(xp, v.astype(np.float32), **kw)) if tail is None
+                                  else (lambda v: tail(xp, v.astype(np.float32), want, **kw)))
             else:
                 res = cls.compute(xp, x, **kw)
         finally:

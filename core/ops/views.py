@@ -37,9 +37,12 @@ def make_view(src: Tensor, shape, strides, offset=None, *, shift: int = 0) -> Te
     ``offset=None``: the view starts ``shift`` elements after where ``src`` starts (no storage
     offset to compute); else at storage offset ``offset``.
     """
+    root = src._root
+    if type(root) is np.ndarray and root.dtype != src._data.dtype:  # a dtype view (x.view(torch.int16)): its
+        root = root.reshape(-1).view(src._data.dtype)  # storage read in its own dtype (elements, offsets, strides)
     if offset is None:
-        return src._alias(strided_array(src._root, shape, strides, shift, start=src._data))
-    return src._alias(strided_array(src._root, shape, strides, offset))
+        return src._alias(strided_array(root, shape, strides, shift, start=src._data))
+    return src._alias(strided_array(root, shape, strides, offset))
 
 
 def numpy_view(a: Tensor, key):
@@ -248,10 +251,11 @@ def _check_strided(a: Tensor, size, stride, offset) -> None:
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     isz, need = a._data.itemsize, extent(size, stride, offset) if all(size) else 0
-    if need > a._root.size:
+    capacity = a._root.size * a._root.itemsize  # (bytes: a dtype view's elements are of another size)
+    if need * isz > capacity:
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
                            f"itemsize {isz} requiring a storage size of {need * isz} are out of bounds for storage "
-                           f"of size {a._root.size * isz}")
+                           f"of size {capacity}")
 
 
 class AsStrided(Function):

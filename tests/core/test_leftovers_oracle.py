@@ -367,16 +367,22 @@ _HALF_OPS = {
     "div(0.7, x, trunc)": lambda lib, x: lib.div(0.7, x, rounding_mode="trunc"),
     "div(x, x.flip(0), trunc)": lambda lib, x: lib.div(x, x.flip(0), rounding_mode="trunc"),
     "div(x, x.flip(0), floor)": lambda lib, x: lib.div(x, x.flip(0), rounding_mode="floor"),
+    "strided add(x, y, alpha=0.3)": lambda lib, x: lib.add(x[::3], x.flip(0)[::3], alpha=0.3),
+    "strided sub(x, 1.1, alpha=3)": lambda lib, x: lib.sub(x[5::7], 1.1, alpha=3),
+    "strided add_(0.3, alpha=0.7)": lambda lib, x: x[::3].clone().add_(0.3, alpha=0.7),
+    "strided rsqrt, pow(-0.5)": lambda lib, x: lib.stack([x[::3].rsqrt(), x[::3].pow(-0.5)]),
+    "pow(-0.5) of 37": lambda lib, x: x[:37].pow(-0.5),
 }
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("op", list(_HALF_OPS))
 def test_half_scalar_ops_bit_for_bit_over_every_value(torch, dtype, op):
-    """Every float16/bfloat16 value through add/sub/mul with a number and alpha, pow(+-0.5) (float16's kernel takes
-    powf, not sqrt: pow(-0, 0.5) is +0), and the rounding divisions: a scalar divisor divides in float32 as its own
-    value (x // 0.3 by float32's 0.3), a tensor divisor or a number dividend in the half type, each step rounded
-    there: torch's bits, signed zeros and NaNs included."""
+    """Every float16/bfloat16 value through add/sub/mul with a number and alpha (a strided operand takes torch's
+    scalar loop: alpha * other rounded first), rsqrt and pow(+-0.5) (float16's kernel takes powf, not sqrt: pow(-0,
+    0.5) is +0; bfloat16's is rsqrt, its tail rounding the sqrt), and the rounding divisions: a scalar divisor
+    divides in float32 as its own value (x // 0.3 by float32's 0.3), a tensor divisor or a number dividend in the
+    half type, each step rounded there: torch's bits, signed zeros and NaNs included."""
     results = []
     for lib in (torch, core):
         x = lib.arange(-2 ** 15, 2 ** 15, dtype=lib.int32).to(lib.int16).view(getattr(lib, dtype))
@@ -558,3 +564,28 @@ def test_qat_linear_bn_trains_and_converts_as_torchs(torch):
     for key in theirs[2]:
         np.testing.assert_allclose(ours[2][key], theirs[2][key], rtol=1e-5, atol=1e-6, err_msg=key)
     np.testing.assert_allclose(ours[3], theirs[3], atol=theirs[4])
+
+
+def test_views_of_a_dtype_view_keep_its_dtype_as_torchs(torch):
+    """as_strided, unfold and an empty slice of ``x.view(dtype)`` read the storage in the view's dtype (they took
+    the original's: float32 values from an int16 view, int16 from a bfloat16 one), with its storage offsets and
+    bounds in bytes as torch's."""
+    results = []
+    for lib in (torch, core):
+        b = lib.ones(6, dtype=lib.int16).view(lib.bfloat16)
+        h = lib.ones(4).view(lib.int16)
+        g = lib.arange(8, dtype=lib.int16).view(lib.float32)
+        seen = [str(v.dtype) for v in (b.as_strided((2,), (2,)), b.unfold(0, 2, 2), b[3:3], h[2:2])]
+        seen += [to_numpy(v) for v in (h.as_strided((2,), (1,)), h.as_strided((2,), (1,), 3), h.unfold(0, 2, 3),
+                                       g.as_strided((2,), (2,)), h[1:].as_strided((2,), (2,)),
+                                       h[3:].as_strided((2,), (1,)))]
+        seen.append(h[3:].storage_offset())
+        with pytest.raises(RuntimeError) as info:
+            h.as_strided((2,), (1,), 7)
+        seen.append(str(info.value))
+        results.append(seen)
+    for ours, theirs in zip(results[1], results[0]):
+        if isinstance(theirs, np.ndarray):
+            assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs)
+        else:
+            assert ours == theirs
