@@ -8,6 +8,7 @@ parameters, train a few AdamW steps, merge the adapter and save/load it; they pr
 
 from __future__ import annotations
 
+import inspect
 import os
 import tempfile
 
@@ -463,3 +464,28 @@ def pipeline(kind):
     arrays = pipe(batch_size=1, generator=torch.Generator().manual_seed(0), num_inference_steps=3,
                   output_type="np", return_dict=False, **extra)[0]
     print("np", type(arrays).__name__, arrays.shape, arrays.dtype, f"{abs(arrays).sum():.6g}")
+
+
+def more_schedulers():
+    """The other samplers diffusers' docs swap into a pipeline (``from_config`` of one scheduler's config):
+    PNDM, DPM-Solver++ (multistep, and its SDE variant drawing from the Generator), UniPC, Heun, Euler ancestral,
+    LMS-free ones only (LMS needs SciPy); each sampling 4 steps on a stand-in model output."""
+    import diffusers
+
+    base = diffusers.DDPMScheduler(num_train_timesteps=50, beta_schedule="squaredcos_cap_v2")
+    kinds = [("PNDMScheduler", {}), ("DPMSolverMultistepScheduler", {}),
+             ("DPMSolverMultistepScheduler", dict(algorithm_type="sde-dpmsolver++")),
+             ("UniPCMultistepScheduler", {}), ("HeunDiscreteScheduler", {}),
+             ("EulerAncestralDiscreteScheduler", {}), ("DEISMultistepScheduler", {})]
+    for name, extra in kinds:
+        scheduler = getattr(diffusers, name).from_config(base.config, **extra)
+        scheduler.set_timesteps(4)
+        g = torch.Generator().manual_seed(0)
+        sample = torch.randn(1, 3, 8, 8, generator=g) * scheduler.init_noise_sigma
+        for t in scheduler.timesteps:
+            model_input = scheduler.scale_model_input(sample, t)
+            model_output = 0.1 * model_input + 0.05 * torch.randn(sample.shape, generator=g)
+            draws = "generator" in inspect.signature(scheduler.step).parameters  # (the stochastic ones)
+            sample = scheduler.step(model_output, t, sample, **(dict(generator=g) if draws else {})).prev_sample
+        print(name, scheduler.config.get("algorithm_type", ""), [f"{float(t):.4g}" for t in scheduler.timesteps],
+              _sum(sample))

@@ -230,6 +230,8 @@ RECIPES += [
     _diffusers("ddpm_scheduler", "schedulers/scheduling_ddpm.py", "schedulers('ddpm')", "@dataclass"),
     _diffusers("ddim_scheduler", "schedulers/scheduling_ddim.py", "schedulers('ddim')", "@dataclass"),
     _diffusers("euler_scheduler", "schedulers/scheduling_euler_discrete.py", "schedulers('euler')", "@dataclass"),
+    _diffusers("more_schedulers", "schedulers/scheduling_dpmsolver_multistep.py", "more_schedulers",
+               "class DPMSolverMultistepScheduler("),
     _diffusers("unet2d", "models/unets/unet_2d.py", "unet2d", "@dataclass"),
     _diffusers("unet2d_condition", "models/unets/unet_2d_condition.py", "unet2d_condition", "@dataclass"),
     _diffusers("autoencoder_kl", "models/autoencoders/autoencoder_kl.py", "autoencoder_kl", "class AutoencoderKL("),
