@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core import _dtype
 from core._arg_types import conv_arguments_error
 from core._tensor import Tensor
 from core.amp import _casting as _autocast
@@ -11,8 +12,7 @@ from core.ops.linalg import _C_NAMES
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "pair"]
 
-_DT_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-             "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+_DT_NAMES = _dtype.SCALAR_NAMES  # ATen's ScalarType names (BFloat16, ComplexFloat... too)
 
 
 def pair(v, n: int = 2, name: str = "value") -> tuple:
@@ -34,9 +34,24 @@ def _check_dtypes(input: Tensor, weight: Tensor, bias, bias_first: bool = False)
     if bias_first:
         _check_bias(input, bias)
     if input.dtype is not weight.dtype:
-        raise RuntimeError(f"expected scalar type {_DT_NAMES[input.dtype.name]} but found "
-                           f"{_DT_NAMES[weight.dtype.name]}")
+        kind = input.dtype.name
+        if kind in ("float32", "float64") or kind not in _DT_NAMES:
+            raise RuntimeError(f"expected scalar type {_DT_NAMES.get(kind, kind)} but found "
+                               f"{_DT_NAMES.get(weight.dtype.name, weight.dtype.name)}")
+        mkldnn = " or input should be a MKLDNN tensor and weight is a dense tensor" if kind in _MKLDNN_INPUTS else ""
+        raise RuntimeError(f"Input type ({_type_string(input)}) and weight type ({_type_string(weight)}) should be "
+                           f"the same{mkldnn}")  # (ATen's check_input_same_type_as_parameters)
     _check_bias(input, bias)
+
+
+_MKLDNN_INPUTS = ("float16", "bfloat16")  # inputs ATen would hand to oneDNN: its message says so
+_LEGACY_TYPE_NAMES = {"float16": "torch.HalfTensor", "float32": "torch.FloatTensor", "float64": "torch.DoubleTensor"}
+
+
+def _type_string(t: Tensor) -> str:
+    """ATen's ``Tensor::toString()``: the legacy ``torch.FloatTensor`` name, else ``CPUBFloat16Type``."""
+    name = t.dtype.name
+    return _LEGACY_TYPE_NAMES.get(name) or f"CPU{_DT_NAMES.get(name, name)}Type"
 
 
 def _check_bias(input: Tensor, bias) -> None:
