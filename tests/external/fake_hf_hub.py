@@ -1,6 +1,9 @@
 """Stand-ins for the packages Hugging Face ``transformers`` 4.57.6 imports but the corpus has not installed
 (``recipes_hf.py``): ``huggingface_hub``, ``safetensors``, ``tokenizers``, ``regex`` and ``requests.exceptions``. Both
-runs get the same stand-ins; transformers' own code runs as it is.
+runs get the same stand-ins; transformers' own code runs as it is. peft and diffusers (``recipes_peft.py``) get them
+too, with the few names they add: ``httpx`` (``NetworkError``, which diffusers' pipelines catch), ``ModelCard`` (a
+README.md with ``key: value`` metadata, which peft's ``save_pretrained`` writes beside an adapter),
+``validate_hf_hub_args`` (the identity) and the Hub's errors they catch.
 
 transformers imports these at module level for what it does with the Hub (downloads, uploads, model cards), with
 files (safetensors checkpoints) and with fast tokenizers; the corpus builds models from configs and never does any
