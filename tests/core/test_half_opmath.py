@@ -149,7 +149,6 @@ OPS = {
 _LAST_BITS = "a few elements (sum, Welford or SLEEF order inside the float32 computation)"
 KNOWN = {
     **{(dt, op): why for dt in DTYPES for op, why in {
-        "add_alpha": "the strided (non-vectorised) loop's tail rounding of alpha * other",
         "group_norm": _LAST_BITS,
         "layer_norm": _LAST_BITS,
         "softmax_dim0": "softmax over a non-last dim: the kernel's chunked float32 buffers",
