@@ -647,3 +647,55 @@ def accelerate_regression(training):
         draw = torch.rand(2)
         accelerator.load_state(folder)
         print("rng restored", torch.equal(torch.rand(2), draw))
+
+
+def mixed_precision():
+    """bf16 autocast on the CPU as both libraries switch it on: accelerate's Accelerator(cpu=True,
+    mixed_precision="bf16") (its forward wrapped in torch.autocast, outputs converted back to float32) and Lightning's
+    Trainer(precision="bf16-mixed"); losses, output dtypes inside and outside autocast, parameter sums."""
+    import lightning.pytorch as L
+    from accelerate import Accelerator
+    from accelerate.utils import set_seed
+
+    set_seed(1)
+    accelerator = Accelerator(cpu=True, mixed_precision="bf16")
+    print("accelerate", accelerator.mixed_precision, "native_amp", accelerator.native_amp)
+    model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = _classification_data(32, 6, 3, seed=2)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, DataLoader(TensorDataset(x, y), batch_size=8))
+    for xb, yb in loader:
+        out = model(xb)
+        loss = F.cross_entropy(out, yb)
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+        print("  out", out.dtype, "loss", f"{loss.item():.4f}")
+    with accelerator.autocast():
+        inner = accelerator.unwrap_model(model)(x)
+    print("inside autocast", inner.dtype, "sum", f"{inner.float().sum().item():.2f}")
+    parameters("accelerate bf16", accelerator.unwrap_model(model))
+
+    class Lit(L.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(nn.Linear(6, 16), nn.GELU(), nn.Linear(16, 3))
+
+        def training_step(self, batch, batch_idx):
+            logits = self.net(batch[0])
+            if batch_idx == 0:
+                print("  lightning logits", logits.dtype, "autocast", torch.is_autocast_enabled("cpu"),
+                      torch.get_autocast_dtype("cpu"))
+            loss = F.cross_entropy(logits, batch[1])
+            self.log("loss", loss)
+            return loss
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=1e-2)
+
+    L.seed_everything(4)
+    lit = Lit()
+    t = trainer(L, precision="bf16-mixed")
+    t.fit(lit, DataLoader(TensorDataset(x, y), batch_size=8))
+    print("lightning precision", t.precision, "loss", f"{t.callback_metrics['loss']:.3f}")
+    parameters("lightning bf16", lit)

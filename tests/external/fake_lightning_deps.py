@@ -86,5 +86,6 @@ def modules(accelerate: bool = False) -> dict:
                      __version__="7.0.0")
     made = {"yaml": yaml, "tqdm": tqdm, "tqdm.auto": tqdm.auto, "psutil": psutil}
     if accelerate and "huggingface_hub" not in sys.modules:
-        made.update(importlib.import_module("fake_hf_hub").modules())
+        made.update((name, module) for name, module in importlib.import_module("fake_hf_hub").modules().items()
+                    if name.partition(".")[0] in ("huggingface_hub", "safetensors"))  # (not its regex, tokenizers)
     return {name: module for name, module in made.items() if name not in sys.modules}

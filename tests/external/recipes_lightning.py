@@ -92,13 +92,13 @@ BORING_FIRST = "from collections.abc import Iterable, Iterator"
 BORING_LAST = "        return F.log_softmax(x, dim=1)\n"
 
 
-def _boring(name, *calls, xfail=None):
+def _boring(name, *calls, xfail=None, more=()):
     """lightning/pytorch/demos/boring_classes.py run as its module, the drivers' ``calls`` appended."""
     package = "__package__ = 'lightning.pytorch.demos'  # run as the package's module"
     return _r(f"lightning_{name}", LIGHTNING, "src/lightning/pytorch/demos/boring_classes.py",
               [(BORING_FIRST, f"{package}\n{BORING_FIRST}"),
                (BORING_LAST, "\n".join([BORING_LAST.rstrip("\n"), "", DRIVERS, *calls, ""]))],
-              support=LIGHTNING_PACKAGE, xfail=xfail)
+              support=[*LIGHTNING_PACKAGE, *more], xfail=xfail)
 
 
 QUIET_TRAINER = ("        enable_model_summary=False,\n",
@@ -171,3 +171,6 @@ RECIPES += [
        [("# Copyright 2022", "__package__ = 'accelerate.test_utils.scripts'  # run as the package's module\n"
                              "# Copyright 2022")], support=ACCELERATE_PACKAGE),
 ]
+# bf16 autocast through both libraries: Lightning's module with accelerate's package beside it too
+RECIPES.append(_boring("mixed_precision", "cl.mixed_precision()",
+                       more=[(*ACCELERATE[:2], *entry) for entry in ACCELERATE_PACKAGE]))
