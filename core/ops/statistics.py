@@ -450,7 +450,9 @@ class Dist(Function):
             d = xp_of(x).subtract(x, y)
         _check_norm_input(d, p, tuple(range(d.ndim)), "dist")
         ctx.p = p
-        res = wrap(_vector_norm(d, p, tuple(range(d.ndim)), False))
+        half = d.dtype == np.float16 or d.dtype.kind == "V"  # (float16, bfloat16: torch's norm sums in float32)
+        norm = _vector_norm(d.astype(np.float32) if half else d, p, tuple(range(d.ndim)), False)
+        res = wrap(xp_of(d).asarray(norm).astype(d.dtype) if half else norm)
         ctx.save_for_backward(a, b, res)
         return res
 

@@ -860,3 +860,12 @@ def test_integer_addbmm_bilinear_and_unravel_index_keep_torchs_dtypes(torch):
         x1, x2, w = (rng.integers(0, 3, s).astype(dtype) for s in ((4, 2), (4, 3), (5, 2, 3)))
         check(lambda lib, p, q, r: lib.nn.functional.bilinear(p, q, r), [x1, x2, w], torch)
         check(lambda lib, i: lib.unravel_index(i, (3, 4)), [np.array([5, 3, 11], dtype)], torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("p", [2, 3, 0, float("inf")])
+def test_half_precision_dist_sums_in_float32(torch, dtype, p):
+    # (a float16 2-norm of 25 differences of ~600 overflowed to inf; torch's norm sums in float32)
+    x = np.random.default_rng(17).standard_normal((5, 5)) * 300
+    check(lambda lib, a, b: lib.dist(a.to(getattr(lib, dtype)), b.to(getattr(lib, dtype)), p).float(), [x, -x],
+          torch, rtol=1e-2)
