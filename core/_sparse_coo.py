@@ -4,7 +4,10 @@ A sparse tensor here keeps PyTorch's COO description (``_indices()``: sparse_dim
 entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints it. For computing, it also holds the
 dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
 result (``sparse @ dense``, ``dense + sparse``). Core has no sparse kernels: an op whose PyTorch result is sparse
-(``sparse * 2``, ``sparse.t()``) gives a dense tensor here, and sparse tensors do not take part in autograd.
+(``sparse * 2``, ``sparse.t()``) gives a dense tensor here. Autograd reaches through one path only: a tensor
+made by ``sparse_coo_tensor`` from ``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``,
+and the ops on it (which compute with its dense array) send that node a dense gradient, of which each value gets
+the entry at its index (peft's SHiRA adapter trains its values so: ``dense_weight += sparse_delta``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from core._backend import to_numpy_array
 from core._device import device as _device
 from core._sparse_compressed_checks import invariant_checks_enabled
 from core._tensor import Tensor, _Layout, _object_new, new_tensor
+from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
 
 __all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm"]
 
@@ -84,7 +89,7 @@ class SparseCooTensor(Tensor):
         return _make(indices, values, self._data.shape, coalesced=True)
 
     def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
-        out = new_tensor(self._data.copy())
+        out = _ToDense.apply(self) if self.requires_grad and is_grad_enabled() else new_tensor(self._data.copy())
         return out if dtype is None else out.to(dtype)
 
     def to_sparse(self, *args, **kwargs) -> SparseCooTensor:
@@ -233,7 +238,42 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     if check_invariants is None:
         invariant_checks_enabled()  # (reading the unset flag gives PyTorch's one-time note)
     _check_index_bounds(idx_arr, size)  # NOTE: even unchecked: core's dense mirror cannot hold an index outside size
+    if vals.requires_grad and is_grad_enabled():
+        return _SparseFromValues.apply(vals, indices=idx_arr, size=size, coalesced=bool(is_coalesced))
     return _make(idx_arr, val_arr, size, coalesced=bool(is_coalesced))
+
+
+class _ToDense(Function):
+    """``to_dense()`` of a sparse tensor that needs grad: the dense gradient passes through (the sparse tensor's
+    own node takes each value's entry of it)."""
+
+    node_name = "ToDenseBackward0"
+
+    @staticmethod
+    def forward(ctx, sparse):
+        return sparse._data.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class _SparseFromValues(Function):
+    """``sparse_coo_tensor`` of values that need grad: the gradient of each value is the (dense) incoming
+    gradient at its index, duplicates each getting it in full (their sum is the entry), as PyTorch's
+    ``sparse_constructor_values_backward`` gives it."""
+
+    node_name = "SparseCooTensorWithDimsAndTensorsBackward0"
+
+    @staticmethod
+    def forward(ctx, values, *, indices, size, coalesced):
+        ctx.args = indices
+        return _make(indices, to_numpy_array(values._data), size, coalesced)
+
+    @staticmethod
+    def backward(ctx, g):
+        grad = g.to_dense() if getattr(g, "is_sparse", False) else g
+        return new_tensor(np.ascontiguousarray(np.asarray(to_numpy_array(grad._data))[tuple(ctx.args)]))
 
 
 def _check_index_bounds(idx_arr: np.ndarray, size: tuple) -> None:
