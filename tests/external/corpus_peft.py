@@ -489,3 +489,52 @@ def more_schedulers():
             sample = scheduler.step(model_output, t, sample, **(dict(generator=g) if draws else {})).prev_sample
         print(name, scheduler.config.get("algorithm_type", ""), [f"{float(t):.4g}" for t in scheduler.timesteps],
               _sum(sample))
+
+
+def more_tuners(group):
+    """peft's other adapters on the MLP of its custom-models guide, each trained 2 AdamW steps and, where the
+    tuner merges, merged: orthogonal ones (OFT's Cayley transform, BOFT's butterfly factors, HRA's Householder
+    reflections), shared random projections (VeRA, RandLoRA), spectral ones (FourierFT, C3A's circular
+    convolution), sparse and block ones (SHiRA, MiSS, RoAd), and LayerNorm tuning on BERT."""
+    import peft
+
+    g = torch.Generator().manual_seed(0)
+    x, y = torch.randn(16, 20, generator=g), torch.randint(0, 2, (16,), generator=g)
+    targets = ["0", "2"]
+    configs = dict(
+        orthogonal=[peft.OFTConfig(r=4, oft_block_size=0, target_modules=targets),
+                    peft.OFTConfig(r=0, oft_block_size=4, target_modules=targets, coft=True, use_cayley_neumann=False),
+                    peft.BOFTConfig(boft_block_size=4, boft_n_butterfly_factor=2, target_modules=targets),
+                    peft.HRAConfig(r=4, target_modules=targets, init_weights=False)],
+        random=[peft.VeraConfig(r=4, target_modules=targets, init_weights=False),
+                peft.RandLoraConfig(r=4, target_modules=targets)],
+        spectral=[peft.FourierFTConfig(n_frequency=20, scaling=10.0, target_modules=targets, init_weights=False),
+                  peft.C3AConfig(block_size=4, target_modules=targets, init_weights="gaussian")],
+        sparse=[peft.ShiraConfig(r=2, target_modules=targets), peft.MissConfig(r=4, target_modules=targets),
+                peft.RoadConfig(variant="road_1", target_modules=targets, group_size=4)],
+    )[group]
+    for config in configs:
+        torch.manual_seed(0)
+        base = torch.nn.Sequential(torch.nn.Linear(20, 32), torch.nn.ReLU(), torch.nn.Linear(32, 32),
+                                   torch.nn.ReLU(), torch.nn.Linear(32, 2))
+        model = peft.get_peft_model(base, config)
+        print(type(config).__name__, type(model.base_model.model[0]).__name__)
+        model.print_trainable_parameters()
+        _adapter_sums(model)
+        _train(model, lambda m: torch.nn.functional.cross_entropy(m(x), y), steps=2)
+        model.eval()
+        with torch.no_grad():
+            out = model(x)
+            print("out", _sum(out))
+            try:
+                merged = model.merge_and_unload()
+            except (NotImplementedError, ValueError, AttributeError) as exc:  # not every tuner merges
+                print("no merge:", type(exc).__name__, str(exc)[:80])
+            else:
+                print("merged close", torch.allclose(merged(x), out, atol=1e-4))
+    if group == "sparse":
+        config = peft.LNTuningConfig(task_type="SEQ_CLS", target_modules=["LayerNorm"])
+        model = peft.get_peft_model(_bert_classifier(), config)
+        model.print_trainable_parameters()
+        _train(model, _classify(model), steps=2)
+        _logits(model)

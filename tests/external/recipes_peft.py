@@ -226,6 +226,8 @@ RECIPES += [
     *(_peft(f"{kind}_tuning_{m}", "tuners/prefix_tuning/model.py", f"prompt_learning({m!r}, {kind!r})",
             "class PrefixEncoder(", LICENCE_END) for m in ("gpt2", "llama") for kind in ("prefix", "prompt")),
     _peft("lycoris", "tuners/loha/model.py", "lycoris", "class LoHaModel(", LICENCE_END),
+    *(_peft(f"tuners_{group}", "tuners/oft/model.py", f"more_tuners({group!r})", "class OFTModel(", LICENCE_END)
+      for group in ("orthogonal", "random", "spectral", "sparse")),
     _peft("adalora", "tuners/adalora/model.py", "adalora", "class AdaLoraModel(", LICENCE_END),
     _diffusers("ddpm_scheduler", "schedulers/scheduling_ddpm.py", "schedulers('ddpm')", "@dataclass"),
     _diffusers("ddim_scheduler", "schedulers/scheduling_ddim.py", "schedulers('ddim')", "@dataclass"),
