@@ -538,3 +538,48 @@ def more_tuners(group):
         model.print_trainable_parameters()
         _train(model, _classify(model), steps=2)
         _logits(model)
+
+
+def unet_lora():
+    """LoRA on a diffusers UNet through peft, as diffusers' ``train_text_to_image_lora.py`` does: the UNet frozen,
+    ``unet.add_adapter(LoraConfig(..., target_modules=["to_k", "to_q", "to_v", "to_out.0"]))``, training the LoRA
+    parameters on the noise, ``get_peft_model_state_dict`` for saving, and the adapter switched off and on."""
+    import diffusers
+    from peft import LoraConfig
+    from peft.utils import get_peft_model_state_dict
+
+    torch.manual_seed(0)
+    unet = diffusers.UNet2DConditionModel(sample_size=8, in_channels=4, out_channels=4, layers_per_block=1,
+                                          block_out_channels=(16, 32), norm_num_groups=8, cross_attention_dim=24,
+                                          attention_head_dim=4,
+                                          down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"),
+                                          up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"))
+    unet.requires_grad_(False)
+    torch.manual_seed(1)
+    unet.add_adapter(LoraConfig(r=4, lora_alpha=4, init_lora_weights="gaussian",
+                                target_modules=["to_k", "to_q", "to_v", "to_out.0"]))
+    lora = [p for p in unet.parameters() if p.requires_grad]
+    print("lora parameters", len(lora), sum(p.numel() for p in lora), "of", sum(p.numel() for p in unet.parameters()))
+    scheduler = diffusers.DDPMScheduler(num_train_timesteps=100)
+    opt = torch.optim.AdamW(lora, lr=1e-3)
+    g = torch.Generator().manual_seed(0)
+    latents, text = torch.randn(2, 4, 8, 8, generator=g), torch.randn(2, 5, 24, generator=g)
+    for step in range(2):
+        noise = torch.randn(latents.shape, generator=g)
+        timesteps = torch.randint(0, 100, (2,), generator=g)
+        pred = unet(scheduler.add_noise(latents, noise, timesteps), timesteps, encoder_hidden_states=text).sample
+        loss = torch.nn.functional.mse_loss(pred, noise)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(lora, 1.0)
+        opt.step()
+        opt.zero_grad()
+        print(step, "loss", f"{loss.item():.6g}")
+    state = get_peft_model_state_dict(unet)
+    print("state", len(state), sorted(state)[:2], _sum(sum(v.abs().sum() for v in state.values())))
+    with torch.no_grad():
+        on = unet(latents, 10, encoder_hidden_states=text).sample
+        unet.disable_adapters()
+        off = unet(latents, 10, encoder_hidden_states=text).sample
+        unet.enable_adapters()
+        again = unet(latents, 10, encoder_hidden_states=text).sample
+        print("on", _sum(on), "off", _sum(off), "same again", torch.equal(again, on))

@@ -37,7 +37,8 @@ import types
 
 DISTRIBUTIONS = {"huggingface-hub": "0.36.0", "safetensors": "0.6.2", "regex": "2025.11.3", "tqdm": "4.67.1",
                  "requests": "2.32.5", "pyyaml": "6.0.3", "tokenizers": "0.22.1",
-                 "httpx": "0.28.1"}  # (diffusers')
+                 "httpx": "0.28.1",  # (diffusers')
+                 "peft": "0.18.1"}  # fetched beside diffusers for its LoRA (recipes_peft; found only where it is)
 
 
 class OfflineModeIsEnabled(ConnectionError):

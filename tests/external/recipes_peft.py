@@ -209,13 +209,14 @@ DIFFUSERS_PACKAGE = [*((*DIFFUSERS[:2], f"src/diffusers/{name}.py", f"diffusers/
                      *(entry for entry in HF_PACKAGE if "huggingface_hub/" in entry[-1])]  # the Hub's serialization
 
 
-def _diffusers(name, path, call, anchor):
+def _diffusers(name, path, call, anchor, support=()):
     """diffusers' ``src/diffusers/PATH`` run as its module (``__package__`` set after its licence header),
     ``corpus_peft.CALL()`` inserted before ``anchor`` (after the module's imports)."""
     package = ".".join(["diffusers", *path.split("/")[:-1]])
     return _r(f"diffusers_{name}", DIFFUSERS, f"src/diffusers/{path}",
               [(LICENCE_END, f"{LICENCE_END}__package__ = {package!r}  # run as the package's module\n"),
-               (anchor, f"{DRIVERS}.{call if '(' in call else call + '()'}\n\n\n{anchor}")], support=DIFFUSERS_PACKAGE)
+               (anchor, f"{DRIVERS}.{call if '(' in call else call + '()'}\n\n\n{anchor}")],
+              support=[*DIFFUSERS_PACKAGE, *(e for e in support if e not in DIFFUSERS_PACKAGE)])
 
 
 RECIPES += [
@@ -237,6 +238,8 @@ RECIPES += [
     _diffusers("unet2d", "models/unets/unet_2d.py", "unet2d", "@dataclass"),
     _diffusers("unet2d_condition", "models/unets/unet_2d_condition.py", "unet2d_condition", "@dataclass"),
     _diffusers("autoencoder_kl", "models/autoencoders/autoencoder_kl.py", "autoencoder_kl", "class AutoencoderKL("),
+    _diffusers("unet_lora", "models/unets/unet_2d_condition.py", "unet_lora", "@dataclass",
+               support=PEFT_PACKAGE),
     _diffusers("ddpm_pipeline", "pipelines/ddpm/pipeline_ddpm.py", "pipeline('ddpm')", "class DDPMPipeline("),
     _diffusers("ddim_pipeline", "pipelines/ddim/pipeline_ddim.py", "pipeline('ddim')", "class DDIMPipeline("),
 ]
