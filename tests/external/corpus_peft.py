@@ -464,6 +464,15 @@ def pipeline(kind):
     arrays = pipe(batch_size=1, generator=torch.Generator().manual_seed(0), num_inference_steps=3,
                   output_type="np", return_dict=False, **extra)[0]
     print("np", type(arrays).__name__, arrays.shape, arrays.dtype, f"{abs(arrays).sum():.6g}")
+    if kind == "ddpm":  # the pipeline saved (model_index.json, each component's folder) and loaded back
+        with tempfile.TemporaryDirectory() as folder:
+            pipe.save_pretrained(folder, safe_serialization=False)
+            print(sorted(os.listdir(folder)), sorted(os.listdir(os.path.join(folder, "unet"))))
+            loaded = diffusers.DiffusionPipeline.from_pretrained(folder, use_safetensors=False)
+            loaded.set_progress_bar_config(disable=True)
+            again = loaded(batch_size=1, generator=torch.Generator().manual_seed(0), num_inference_steps=3,
+                           output_type="np", return_dict=False)[0]
+            print(type(loaded).__name__, type(loaded.scheduler).__name__, "same", (again == arrays).all())
 
 
 def more_schedulers():
