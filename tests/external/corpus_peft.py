@@ -592,3 +592,39 @@ def unet_lora():
         unet.enable_adapters()
         again = unet(latents, 10, encoder_hidden_states=text).sample
         print("on", _sum(on), "off", _sum(off), "same again", torch.equal(again, on))
+
+
+def lora_seq2seq():
+    """LoRA on T5 and BART for sequence-to-sequence LM (``task_type="SEQ_2_SEQ_LM"``, peft's
+    PeftModelForSeq2SeqLM): training on labels, greedy ``generate`` through the adapter, merged."""
+    from peft import LoraConfig, get_peft_model
+    from transformers import BartConfig, BartForConditionalGeneration, T5Config, T5ForConditionalGeneration
+
+    models = [(lambda: T5ForConditionalGeneration(T5Config(vocab_size=99, d_model=32, d_kv=8, d_ff=37, num_layers=2,
+                                                           num_heads=4, decoder_start_token_id=0, pad_token_id=0,
+                                                           eos_token_id=1)), ["q", "v"]),
+              (lambda: BartForConditionalGeneration(BartConfig(vocab_size=99, d_model=32, encoder_layers=2,
+                                                               decoder_layers=2, encoder_attention_heads=2,
+                                                               decoder_attention_heads=2, encoder_ffn_dim=37,
+                                                               decoder_ffn_dim=37, max_position_embeddings=64,
+                                                               pad_token_id=0, eos_token_id=2,
+                                                               decoder_start_token_id=0,
+                                                               forced_eos_token_id=None)), ["q_proj", "v_proj"])]
+    for make, targets in models:
+        torch.manual_seed(0)
+        model = get_peft_model(make(), LoraConfig(task_type="SEQ_2_SEQ_LM", r=4, lora_alpha=8,
+                                                  target_modules=targets))
+        print(type(model).__name__, type(model.base_model.model).__name__)
+        model.print_trainable_parameters()
+        input_ids, mask = _ids()
+        labels = _ids(2, 5, seed=1)[0]
+        _train(model, lambda m, i=input_ids, a=mask, y=labels: m(input_ids=i, attention_mask=a, labels=y).loss,
+               steps=2)
+        model.eval()
+        with torch.no_grad():
+            out = model.generate(input_ids=input_ids, attention_mask=mask, max_new_tokens=4, do_sample=False)
+            print("generate", out.tolist())
+            logits = model(input_ids=input_ids, attention_mask=mask, labels=labels).logits
+            merged = model.merge_and_unload()
+            print("merged close", torch.allclose(merged(input_ids=input_ids, attention_mask=mask,
+                                                        labels=labels).logits, logits, atol=1e-5))

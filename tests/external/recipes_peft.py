@@ -223,6 +223,7 @@ RECIPES += [
     _peft("lora_mlp", "mapping_func.py", "lora_mlp", "def get_peft_model("),
     _peft("lora_bert", "tuners/lora/model.py", "lora_bert", "class LoraModel("),
     *(_peft(f"lora_{m}", "peft_model.py", f"lora_causal_lm({m!r})", "class PeftModel(") for m in ("gpt2", "llama")),
+    _peft("lora_seq2seq", "peft_model.py", "lora_seq2seq", "class PeftModel("),
     _peft("ia3", "tuners/ia3/model.py", "ia3", "class IA3Model("),
     *(_peft(f"{kind}_tuning_{m}", "tuners/prefix_tuning/model.py", f"prompt_learning({m!r}, {kind!r})",
             "class PrefixEncoder(", LICENCE_END) for m in ("gpt2", "llama") for kind in ("prefix", "prompt")),
