@@ -334,12 +334,12 @@ def _count(model):
 
 def unet2d():
     """diffusers' unconditional training example (``train_unconditional.py``) at a tiny size: a UNet2DModel with
-    attention blocks, noise added by DDPMScheduler at random timesteps, MSE on the predicted noise, AdamW with the
-    cosine warm-up schedule, an EMAModel of the weights; then the model saved and loaded (``save_pretrained``
-    through torch.save, ``safe_serialization=False``)."""
+    attention blocks, noise added by DDPMScheduler at random timesteps, MSE on the predicted noise weighted by
+    min-SNR (``compute_snr``), AdamW with the cosine warm-up schedule, an EMAModel (``foreach``) of the weights;
+    then the model saved and loaded (``save_pretrained`` through torch.save, ``safe_serialization=False``)."""
     import diffusers
     from diffusers.optimization import get_cosine_schedule_with_warmup
-    from diffusers.training_utils import EMAModel
+    from diffusers.training_utils import EMAModel, compute_snr
 
     model = _unet2d()
     _count(model)
@@ -347,7 +347,7 @@ def unet2d():
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
     lr_schedule = get_cosine_schedule_with_warmup(opt, num_warmup_steps=1, num_training_steps=3)
     ema = EMAModel(model.parameters(), decay=0.9, use_ema_warmup=True, model_cls=diffusers.UNet2DModel,
-                   model_config=model.config)
+                   model_config=model.config, foreach=True)
     g = torch.Generator().manual_seed(0)
     images = torch.randn(2, 3, 8, 8, generator=g).clamp(-1, 1)
     model.train()
@@ -356,7 +356,10 @@ def unet2d():
         timesteps = torch.randint(0, 100, (2,), generator=g)
         noisy = scheduler.add_noise(images, noise, timesteps)
         pred = model(noisy, timesteps, return_dict=False)[0]
-        loss = torch.nn.functional.mse_loss(pred.float(), noise.float())
+        snr = compute_snr(scheduler, timesteps)  # min-SNR-5 weighting, as train_text_to_image.py's --snr_gamma
+        weights = torch.stack([snr, 5 * torch.ones_like(timesteps)], dim=1).min(dim=1)[0] / snr
+        loss = torch.nn.functional.mse_loss(pred.float(), noise.float(), reduction="none")
+        loss = (loss.mean(dim=list(range(1, len(loss.shape)))) * weights).mean()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
