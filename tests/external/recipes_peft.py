@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from recipe_kit import _r
 from recipes_hf import HF, HF_PACKAGE
+from recipes_lightning import ACCELERATE_FILES  # accelerate's modules (v1.14.0's list; v1.12.0 has the same)
 
 RECIPES: list[dict] = []
 
@@ -63,25 +64,6 @@ tuners/waveft/layer tuners/waveft/model tuners/waveft/wavelet tuners/waveft/wave
 tuners/xlora/classifier tuners/xlora/config tuners/xlora/layer tuners/xlora/model utils/__init__
 utils/constants utils/hotswap utils/incremental_pca utils/integrations utils/loftq_utils utils/merge_utils
 utils/other utils/peft_types utils/save_and_load utils/warning """.split()
-ACCELERATE_FILES = """__init__ accelerator big_modeling checkpointing commands/__init__ commands/accelerate_cli
-commands/config/__init__ commands/config/cluster commands/config/config commands/config/config_args
-commands/config/config_utils commands/config/default commands/config/sagemaker commands/config/update
-commands/env commands/estimate commands/launch commands/menu/__init__ commands/menu/cursor
-commands/menu/helpers commands/menu/input commands/menu/keymap commands/menu/selection_menu commands/merge
-commands/test commands/to_fsdp2 commands/tpu commands/utils data_loader hooks inference launchers local_sgd
-logging memory_utils optimizer parallelism_config scheduler state test_utils/__init__ test_utils/examples
-test_utils/scripts/__init__ test_utils/scripts/external_deps/__init__
-test_utils/scripts/external_deps/test_checkpointing test_utils/scripts/external_deps/test_ds_alst_ulysses_sp
-test_utils/scripts/external_deps/test_ds_multiple_model test_utils/scripts/external_deps/test_metrics
-test_utils/scripts/external_deps/test_peak_memory_usage test_utils/scripts/external_deps/test_performance
-test_utils/scripts/external_deps/test_pippy test_utils/scripts/external_deps/test_zero3_integration
-test_utils/scripts/test_cli test_utils/scripts/test_ddp_comm_hook
-test_utils/scripts/test_distributed_data_loop test_utils/scripts/test_merge_weights
-test_utils/scripts/test_notebook test_utils/scripts/test_ops test_utils/scripts/test_script
-test_utils/scripts/test_sync test_utils/testing test_utils/training tracking utils/__init__ utils/ao
-utils/bnb utils/constants utils/dataclasses utils/deepspeed utils/environment utils/fsdp_utils utils/imports
-utils/launch utils/megatron_lm utils/memory utils/modeling utils/offload utils/operations utils/other
-utils/random utils/rich utils/torch_xla utils/tqdm utils/transformer_engine utils/versions """.split()
 PEFT_PACKAGE = [*((*HF[:2], *entry) if len(entry) == 2 else entry for entry in HF_PACKAGE),
                 *((*PEFT[:2], f"src/peft/{name}.py", f"peft/{name}.py") for name in PEFT_FILES),
                 *((*ACCELERATE[:2], f"src/accelerate/{name}.py", f"accelerate/{name}.py") for name in ACCELERATE_FILES)]
