@@ -131,11 +131,7 @@ class ConvBn2d(core.nn.Conv2d):
                          False, mod.qconfig)
         qat_convbn.weight = conv.weight
         qat_convbn.bias = conv.bias
-        qat_convbn.bn.weight = bn.weight
-        qat_convbn.bn.bias = bn.bias
-        qat_convbn.bn.running_mean = bn.running_mean
-        qat_convbn.bn.running_var = bn.running_var
-        qat_convbn.bn.num_batches_tracked = bn.num_batches_tracked
+        _take_batch_norm(qat_convbn.bn, bn)
         return qat_convbn
 
     def to_float(self):
@@ -229,12 +225,17 @@ class LinearBn1d(core.nn.Linear):
                   mod.qconfig)
         qat.weight = linear.weight
         qat.bias = linear.bias
-        qat.bn.weight = bn.weight
-        qat.bn.bias = bn.bias
-        qat.bn.running_mean = bn.running_mean
-        qat.bn.running_var = bn.running_var
-        qat.bn.num_batches_tracked = bn.num_batches_tracked
+        _take_batch_norm(qat.bn, bn)
         return qat
+
+
+def _take_batch_norm(qat_bn, bn) -> None:
+    """The QAT module's batch norm shares the float one's parameters and running statistics (torch's from_float)."""
+    qat_bn.weight = bn.weight
+    qat_bn.bias = bn.bias
+    qat_bn.running_mean = bn.running_mean
+    qat_bn.running_var = bn.running_var
+    qat_bn.num_batches_tracked = bn.num_batches_tracked
 
 
 _CONV_BN = (ConvBn2d, ConvBnReLU2d)
