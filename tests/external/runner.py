@@ -245,23 +245,23 @@ class _SharedCodeLoader(importlib.machinery.SourceFileLoader):
         return _with_filename(self.codes[key], path)
 
 
-_SHARED_PACKAGES = ("torchvision", "timm")  # timm's scripts (recipes_timm.py) hold torchvision's package too
+class _FetchedFinder(importlib.abc.MetaPathFinder):
+    """Finds the ``packages`` named (torchvision and timm, transformers, kornia...) and their modules in one script's
+    folder, loaded by ``_SharedCodeLoader``."""
 
-
-class _TorchvisionFinder(importlib.abc.MetaPathFinder):
-    """Finds ``torchvision`` (and ``timm``, which imports it) and their modules in one script's folder, loaded by
-    ``_SharedCodeLoader``."""
-
-    def __init__(self, folder: str):
-        self.folder = folder
+    def __init__(self, folder: str, packages: tuple[str, ...]):
+        self.folder, self.packages = folder, packages
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname.partition(".")[0] not in _SHARED_PACKAGES:
+        if fullname.partition(".")[0] not in self.packages:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, [self.folder] if path is None else path)
         if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
             spec.loader = _SharedCodeLoader(fullname, spec.origin)
         return spec
+
+
+_SHARED_PACKAGES = ("torchvision", "timm")  # timm's scripts (recipes_timm.py) hold torchvision's package too
 
 
 @contextlib.contextmanager
@@ -287,7 +287,7 @@ def _real_torchvision(folder: str):
     version.__version__, version.git_version, version.cuda = "0.28.0+cpu", _TORCHVISION_COMMIT, None
     saved_pil = {n: sys.modules.get(n) for n in _PIL_PARTS}
     sys.modules.update(_pil_without_images())
-    finder = _TorchvisionFinder(folder)
+    finder = _FetchedFinder(folder, _SHARED_PACKAGES)
     sys.meta_path.insert(0, finder)
     try:
         yield
@@ -301,21 +301,6 @@ def _real_torchvision(folder: str):
                 del sys.modules[name]
             else:
                 sys.modules[name] = module
-
-
-class _TransformersFinder(importlib.abc.MetaPathFinder):
-    """Finds ``transformers`` and its modules in one script's folder, loaded by ``_SharedCodeLoader``."""
-
-    def __init__(self, folder: str):
-        self.folder = folder
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname.partition(".")[0] != "transformers":
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, [self.folder] if path is None else path)
-        if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
-            spec.loader = _SharedCodeLoader(fullname, spec.origin)
-        return spec
 
 
 @contextlib.contextmanager
@@ -332,7 +317,7 @@ def _real_transformers(folder: str):
     stand_ins = fake.modules(folder)
     saved = {name: sys.modules.get(name) for name in stand_ins}
     sys.modules.update(stand_ins)
-    finders = [_TransformersFinder(folder), fake.MetadataFinder()]
+    finders = [_FetchedFinder(folder, ("transformers",)), fake.MetadataFinder()]
     sys.meta_path[:0] = finders
     try:
         yield
@@ -352,21 +337,6 @@ _FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities",  # recipes
                      "lightning", "accelerate",  # recipes_lightning's
                      "peft", "diffusers")  # recipes_peft's
 _STAND_INS: set[str] = set()  # the module names _install_stubs put in sys.modules (main records them)
-
-
-class _FetchedFinder(importlib.abc.MetaPathFinder):
-    """Finds the ``packages`` named and their modules in one script's folder, loaded by ``_SharedCodeLoader``."""
-
-    def __init__(self, folder: str, packages: tuple[str, ...]):
-        self.folder, self.packages = folder, packages
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname.partition(".")[0] not in self.packages:
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, [self.folder] if path is None else path)
-        if spec is not None and type(spec.loader) is importlib.machinery.SourceFileLoader:
-            spec.loader = _SharedCodeLoader(fullname, spec.origin)
-        return spec
 
 
 @contextlib.contextmanager
