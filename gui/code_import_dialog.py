@@ -157,7 +157,7 @@ class CodeImports:
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.window, "Open code", self.window.start_path(),
                                               "Python code (*.py);;All files (*)")
-        if path:
+        if path and self.progress is None and self.window.maybe_save():  # ask first, as File ▸ Open does
             self.open_path(path)
 
     def open_path(self, path: str) -> None:
@@ -178,15 +178,21 @@ class CodeImports:
         cursor on its ``line``)."""
         dialog = CodeInputDialog(self.window, text, error, line)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), "snippet.py", pasted=True))
+        dialog.accepted.connect(lambda: self.start_asked(dialog.edit.toPlainText(), "snippet.py", pasted=True))
         dialog.open()
         if error:
             dialog.edit.setFocus()
         return dialog
 
+    def start_asked(self, text: str, name: str, pasted: bool = False) -> None:
+        """Ask about unsaved changes, then import: Cancel keeps the document and runs nothing."""
+        if self.progress is None and self.window.maybe_save():
+            self.start(text, name, pasted)
+
     def start(self, text: str, name: str, pasted: bool = False) -> None:
-        """Run the import off the GUI thread; a progress dialog offers Cancel (Esc). A ``pasted`` snippet that
-        fails comes back in the snippet box with its error, so nothing typed is lost."""
+        """Run the import off the GUI thread (the caller has asked about unsaved changes); a progress dialog offers
+        Cancel (Esc). A ``pasted`` snippet that fails comes back in the snippet box with its error, so nothing
+        typed is lost."""
         from core.nodegraph.files.code_import import import_code  # only when code is imported
 
         if self.progress is not None:
@@ -236,11 +242,10 @@ class CodeImports:
             else:
                 QMessageBox.warning(self.window, "Can't import code", f"{name}: {exc}")
             return
-        if self.window.maybe_save():
-            self.window.set_document(result.graph, None)
-            count = len(result.notes)
-            notes = f"; {count} note{'' if count == 1 else 's'} under the code" if count else ""
-            self.window.show_message(f"Imported {name}: {len(result.graph.nodes)} nodes{notes}")
+        self.window.set_document(result.graph, None)  # unsaved changes were settled before the run
+        count = len(result.notes)
+        notes = f"; {count} note{'' if count == 1 else 's'} under the code" if count else ""
+        self.window.show_message(f"Imported {name}: {len(result.graph.nodes)} nodes{notes}")
 
     # ----- links between code and canvas -------------------------------------------------------------------
     def document_changed(self) -> None:

@@ -84,3 +84,53 @@ def test_escape_cancels_a_running_import_and_the_window_stays_as_it_was(qtbot, w
     qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)
     assert "cancelled" in window.status_label.text()
     assert window.graph is before
+
+
+def watch_imports(monkeypatch) -> list:
+    """Records each code import that runs (the names imported), still running them."""
+    from core.nodegraph.files import code_import
+
+    ran, real = [], code_import.import_code
+    monkeypatch.setattr(code_import, "import_code", lambda text, **k: ran.append(k.get("name")) or real(text, **k))
+    return ran
+
+
+def test_open_code_on_a_modified_graph_asks_first_and_cancel_runs_nothing(qtbot, window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    ran = watch_imports(monkeypatch)
+    path = tmp_path / "z.py"
+    path.write_text(SNIPPET)
+    shown(qtbot, window)
+    click_node(qtbot, window, next(iter(window.graph.nodes)))
+    QTest.keyClick(window.view.viewport(), Qt.Key_Delete)  # a real edit: the graph is modified
+    qtbot.waitUntil(window.is_modified)
+    before, count = window.graph, len(window.graph.nodes)
+    asked = []  # (question's title, whether an import was already running when it came)
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append((a[1], len(ran))) or QMessageBox.Cancel)
+    open_code(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: bool(asked))
+    assert asked == [("Unsaved changes", 0)]  # asked before any code ran
+    assert not ran and window.code.progress is None  # Cancel: no import started
+    assert window.graph is before and len(window.graph.nodes) == count and window.is_modified()
+    assert not window.code.dock.isVisible()
+
+
+def test_insert_code_on_a_modified_graph_asks_before_running_the_snippet(qtbot, window, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    ran = watch_imports(monkeypatch)
+    shown(qtbot, window)
+    click_node(qtbot, window, next(iter(window.graph.nodes)))
+    QTest.keyClick(window.view.viewport(), Qt.Key_Delete)
+    qtbot.waitUntil(window.is_modified)
+    before = window.graph
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(len(ran)) or QMessageBox.Cancel)
+    dialog = window.code.insert_dialog()
+    qtbot.waitUntil(dialog.isVisible)
+    QTest.keyClick(dialog.edit, Qt.Key_Return, Qt.ControlModifier)  # Ctrl+Return imports
+    qtbot.waitUntil(lambda: bool(asked))
+    assert asked == [0] and not ran and window.code.progress is None
+    assert window.graph is before and window.is_modified()
