@@ -93,7 +93,10 @@ class NodeItem(QGraphicsItem):
     ``SMALL_PRINT_BELOW`` up; below it they would be an unreadable smudge).
     """
 
-    def __init__(self, node: Node, spec: NodeSpec | None) -> None:
+    def __init__(self, node: Node, spec: NodeSpec | None,
+                 port_names: tuple[list[str], list[str]] | None = None) -> None:
+        """``port_names`` (inputs, outputs) as the document gives them (``Graph.port_names``: a placeholder's are
+        those its edges name); the node's own when not given."""
         super().__init__()
         self.node_id = node.id
         self.type_id = node.type
@@ -108,7 +111,8 @@ class NodeItem(QGraphicsItem):
         self.painted_error: list[str] = []  # the error's lines as the last paint drew them (whole lines, '…')
         self.badge: DiagnosticBadge | None = None  # the diagnostics badge (a child item) while the node has hints
         self.ports: dict[tuple[str, bool], PortItem] = {}
-        self._make_ports(node, spec)
+        self.placeholder = spec is None and node.graph is None  # an unknown (newer) type: its edges name its ports
+        self._make_ports(node, spec, port_names)
         self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
                       | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
         self.setPos(*node.position)
@@ -116,12 +120,13 @@ class NodeItem(QGraphicsItem):
         self._base_tooltip = f"{self.title} ({node.type}, {node.id})"
         self.setToolTip(self._base_tooltip)
 
-    def _make_ports(self, node: Node, spec: NodeSpec | None) -> None:
+    def _make_ports(self, node: Node, spec: NodeSpec | None,
+                    port_names: tuple[list[str], list[str]] | None) -> None:
         kinds: dict[str, str] = {}
         if spec is not None:
             for p in tuple(spec.input_ports(node.params)) + tuple(spec.outputs):
                 kinds[p.name] = p.kind
-        ins, outs = node.input_names(), node.output_names()
+        ins, outs = port_names if port_names is not None else (node.input_names(), node.output_names())
         for i, name in enumerate(ins):
             item = PortItem(self, node.id, name, kinds.get(name, "tensor"), False)
             item.setPos(0, style.TITLE_H + style.PORT_ROW * (i + 0.5))
@@ -135,6 +140,18 @@ class NodeItem(QGraphicsItem):
 
     def port(self, name: str, is_output: bool) -> PortItem | None:
         return self.ports.get((name, is_output))
+
+    def add_placeholder_port(self, name: str, is_output: bool) -> PortItem:
+        """A port for an edge that a placeholder (unknown type) gained after it was drawn (an undone delete puts
+        the node back before its edges), in the next row of its side."""
+        row = sum(1 for (_n, out) in self.ports if out == is_output)
+        item = PortItem(self, self.node_id, name, "tensor", is_output)
+        item.setPos(style.NODE_WIDTH if is_output else 0, style.TITLE_H + style.PORT_ROW * (row + 0.5))
+        self.ports[(name, is_output)] = item
+        self.prepareGeometryChange()
+        self._rows = max(self._rows, row + 1)
+        self._update_geometry()
+        return item
 
     # ----- geometry and painting ----------------------------------------------------------------
     def _preview_lines(self) -> list[tuple[str, str]]:

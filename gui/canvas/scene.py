@@ -90,7 +90,7 @@ class GraphScene(QGraphicsScene):
 
     def _add_node_item(self, nid: str) -> None:
         node = self.graph.node(nid)
-        item = NodeItem(node, node.spec)
+        item = NodeItem(node, node.spec, self.graph.port_names(nid))
         self.node_items[nid] = item
         self.addItem(item)
         overview.item_added(self, item)
@@ -101,6 +101,10 @@ class GraphScene(QGraphicsScene):
         src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
         sp = src.port(edge.src_port, True) if src else None
         dp = dst.port(edge.dst_port, False) if dst else None
+        if src is not None and sp is None and src.placeholder:  # a placeholder keeps the edges it came with
+            sp = src.add_placeholder_port(edge.src_port, True)
+        if dst is not None and dp is None and dst.placeholder:
+            dp = dst.add_placeholder_port(edge.dst_port, False)
         if sp is None or dp is None:
             return
         item = EdgeItem(edge, sp, dp)

@@ -3,7 +3,7 @@
 import pytest
 
 from core.nodegraph.model import commands as cmd
-from core.nodegraph.model.document import Edge, Graph, GraphError
+from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 
 
 def _chain(test_types):
@@ -158,3 +158,16 @@ def test_a_pasted_fragment_is_named_by_what_made_it(count, verb, text):
     """The undo history and the status bar say 'Insert x @ y: 3 nodes' for a typed formula, not 'Paste 3 nodes'."""
     fragment = {"nodes": [{"id": f"a{i}", "type": "test.value"} for i in range(count)], "edges": []}
     assert cmd.Paste(fragment, verb=verb).text == text
+
+
+def test_a_placeholder_shows_the_ports_its_edges_name_and_a_known_node_its_types(test_types):
+    g = _chain(test_types)
+    g.add_node(Node(id="n9", type="future.widget"))  # a newer version's node type
+    g.connect(Edge("n3", "out", "n9", "x"))
+    g.connect(Edge("n1", "out", "n9", "w"))
+    cmd.AddNode({"id": "n4", "type": "test.add"}).do(g)
+    g.connect(Edge("n9", "y", "n4", "a"))
+    assert g.port_names("n9") == (["x", "w"], ["y"])
+    assert g.port_names("n3") == (g.nodes["n3"].input_names(), g.nodes["n3"].output_names())
+    g.add_node(Node(id="n8", type="future.lonely"))
+    assert g.port_names("n8") == ([], [])

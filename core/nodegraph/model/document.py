@@ -448,6 +448,21 @@ class Graph:
         """``{input port: edge}`` of the edges into a node."""
         return self._edge_index().inputs(node_id)
 
+    def port_names(self, node_id: str) -> tuple[list[str], list[str]]:
+        """``(inputs, outputs)`` a node shows: its type's ports, or for a placeholder (an unknown type) the ports
+        its edges name, in document order, so an editor draws those edges and saving keeps them."""
+        node = self.node(node_id)
+        if node.spec is not None or node.graph is not None:
+            return node.input_names(), node.output_names()
+        ins: dict[str, None] = {}
+        outs: dict[str, None] = {}
+        for edge in self.node_edges(node_id):
+            if edge.dst == node_id:
+                ins[edge.dst_port] = None
+            if edge.src == node_id:
+                outs[edge.src_port] = None
+        return list(ins), list(outs)
+
     def outputs_of(self, node_id: str) -> list[Edge]:
         """The edges leaving a node, grouped by the node they enter (in the order those were first connected)."""
         return list(self._edge_index().edges_out(node_id))
