@@ -216,8 +216,11 @@ class LossPlot(QWidget):
         i = run.number - 1
         steps = run.steps()
         self._set(self._item(run, "loss", "loss", pg.mkPen(_color(i, 70))), steps, run.series("loss"))
-        self._set(self._item(run, "loss", "smoothed", pg.mkPen(_color(i), width=2), run.label), steps,
-                  run.series("smoothed"))
+        smoothed = self._item(run, "loss", "smoothed", pg.mkPen(_color(i), width=2), run.label)
+        if smoothed is not None and smoothed.name() != run.label:  # an optimizer switched mid-run: name both
+            smoothed.opts["name"] = run.label
+            self._name_latest_runs(max(number for number, _series in self.items))
+        self._set(smoothed, steps, run.series("smoothed"))
         accuracy = run.series("accuracy")
         self._set(self._item(run, "accuracy", "accuracy", pg.mkPen(_color(i), width=2)), steps, accuracy)
         if run.number not in self._accuracy_runs and (self._only is None or "accuracy" in self._only) \

@@ -320,8 +320,8 @@ class TrainPanel(QWidget):
         self._set("optimizer", new)
         self._set("optimizer_params", self.optimizer_params())
         self._show_relevant()
-        if old != new:  # the next step builds the new optimizer: the plots mark where (the run's label names the first)
-            self.trainer.retune(f"optimizer {old} → {new}")
+        if old != new:  # the next step builds the new optimizer: the plots mark where, the legend names both
+            self.trainer.switch_optimizer()
 
     def _set_optimizer_params(self) -> None:
         if self._syncing:

@@ -182,6 +182,14 @@ class Trainer(QObject):
         if self.history.current is not None and not self._new_run:
             self.history.current.mark(text)
 
+    def switch_optimizer(self) -> None:
+        """The document's optimizer changed: the next step builds it; the current run marks the switch and its
+        legend names both (``Run.switch_optimizer``)."""
+        if self.bridge.session is not None:
+            retune(self.bridge.session)
+        if self.history.current is not None and not self._new_run:
+            self.history.current.switch_optimizer(self.bridge.graph.training)
+
     def set_device(self, device: str) -> None:
         """Compute on ``device`` from the next step on: the session moves every tensor it holds and keeps its
         values, gradients, step count and optimizer state (``Session.to``)."""

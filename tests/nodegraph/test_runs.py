@@ -149,3 +149,24 @@ def test_a_run_reads_the_same_however_its_steps_were_batched():
         np.testing.assert_array_equal(run.sparse("val_loss")[0], [4, 8])
     assert np.isnan(every.series("grad_norm/late")[:4]).all() and every.series("grad_norm/late")[4] == 5.0
     assert np.isnan(every.series("accuracy")).all() and every.series("smoothed")[2] == every.series("smoothed")[1]
+
+
+def test_an_optimizer_switched_mid_run_is_marked_and_named_in_the_label_after_the_first():
+    h = RunHistory()
+    run = h.new_run({"optimizer": "Adam", "optimizer_params": {"lr": 0.05}})
+    for i in range(3):
+        run.add(_metrics(i, 1.0))
+    run.switch_optimizer({"optimizer": "SGD", "optimizer_params": {"lr": 0.1, "momentum": 0.9}})
+    assert run.markers == [(2, "optimizer Adam → SGD")]
+    assert run.label == "run 1: Adam(lr=0.05) → SGD(lr=0.1, momentum=0.9)"
+    run.switch_optimizer({"optimizer": "SGD", "optimizer_params": {"lr": 0.1, "momentum": 0.9}})  # no change
+    assert len(run.markers) == 1
+    run.switch_optimizer({"optimizer": "AdamW", "optimizer_params": {"lr": 0.01}})  # before any SGD step: replaces it
+    assert run.label == "run 1: Adam(lr=0.05) → AdamW(lr=0.01)"
+    run.switch_optimizer({"optimizer": "Adam", "optimizer_params": {"lr": 0.05}})  # back before a step: as it was
+    assert run.label == "run 1: Adam(lr=0.05)"
+    for name in ("SGD", "RMSprop", "AdamW"):
+        run.add(_metrics(len(run), 1.0))
+        run.switch_optimizer({"optimizer": name, "optimizer_params": {"lr": 0.1}})
+    assert run.label == "run 1: Adam(lr=0.05) → … → AdamW(lr=0.1)"
+    assert h.new_run({"optimizer": "SGD", "optimizer_params": {"lr": 0.1}}).label == "run 2: SGD(lr=0.1)"

@@ -149,13 +149,32 @@ class Run:
         self._sparse: dict[str, tuple[_Buffer, _Buffer]] = {}  # val series: name -> (row indices, values)
         self._pending: list[Metrics] = []  # metrics added since the last read, spread into the series on demand
         self.markers: list[tuple[int, str]] = []
+        # (steps taken when it took over, its settings) for each optimizer the run used, the first one at 0
+        self._optimizers: list[tuple[int, dict[str, Any]]] = [(0, self.settings)]
 
     @property
     def label(self) -> str:
-        s = self.settings
-        params = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-                           for k, v in (s.get("optimizer_params") or {}).items())
-        return f"run {self.number}: {s.get('optimizer', 'SGD')}({params})"
+        """``run 1: Adam(lr=0.05)``; a run whose optimizer was switched names each that ran, in order
+        (``run 1: Adam(lr=0.05) → SGD(lr=0.1)``; more than three: the first, ``…`` and the last)."""
+        names = [_optimizer_name(settings) for _rows, settings in self._optimizers]
+        if len(names) > 3:
+            names = [names[0], "…", names[-1]]
+        return f"run {self.number}: {' → '.join(names)}"
+
+    def switch_optimizer(self, settings: dict[str, Any]) -> None:
+        """The next steps run under the optimizer of the training ``settings`` (chosen mid-run): mark the plots
+        ('optimizer Adam → SGD') and name it in the label. A switch before any step of the one it replaces
+        replaces it (switching back drops both)."""
+        old = self._optimizers[-1][1]
+        if _optimizer_name(settings) == _optimizer_name(old):
+            return
+        self.mark(f"optimizer {old.get('optimizer', 'SGD')} → {settings.get('optimizer', 'SGD')}")
+        new = {k: copy.deepcopy(settings.get(k)) for k in ("optimizer", "optimizer_params")}
+        if len(self._optimizers) > 1 and self._optimizers[-1][0] == len(self):
+            self._optimizers.pop()  # the last switch ran no step
+            if _optimizer_name(self._optimizers[-1][1]) == _optimizer_name(new):
+                return
+        self._optimizers.append((len(self), new))
 
     def __len__(self) -> int:
         return self._steps.n + len(self._pending)
@@ -257,6 +276,13 @@ class Run:
     def last(self, name: str = "loss") -> float:
         data = self.series(name)
         return float(data[-1]) if len(data) else math.nan
+
+
+def _optimizer_name(settings: dict[str, Any]) -> str:
+    """``Adam(lr=0.05, betas=(0.9, 0.999))``: an optimizer and its settings, as a legend names them."""
+    params = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                       for k, v in (settings.get("optimizer_params") or {}).items())
+    return f"{settings.get('optimizer', 'SGD')}({params})"
 
 
 class RunHistory:
