@@ -66,6 +66,13 @@ TIPS = {  # what each training control does, for the status bar and the Train pa
 }
 
 
+def _say(line: QLabel | StatusLine, text: str) -> None:
+    """Set a progress or message line, shown only while it says something (empty, it left a blank band)."""
+    line.setText(text)
+    if line.isHidden() == bool(text):  # (a change of visibility only: a progress update stays a repaint)
+        line.setVisible(bool(text))
+
+
 def _named(widget: _W, name: str) -> _W:
     """``widget`` with the objectName ``name`` (PySide6's stubs know no property keywords in constructors)."""
     widget.setObjectName(name)
@@ -103,7 +110,7 @@ class TrainPanel(QWidget):
         self._build()
         trainer.state_changed.connect(self._on_state)
         trainer.progress.connect(self.show_progress)
-        trainer.stopped.connect(lambda stop: self.message.setText(sentence(stop["message"])))
+        trainer.stopped.connect(lambda stop: _say(self.message, sentence(stop["message"])))
         self.graph.subscribe(self._on_graph_event)
         self.sync()
 
@@ -199,6 +206,8 @@ class TrainPanel(QWidget):
         layout.addLayout(buttons)
         for w in (self.progress_bar, self.progress_label, self.step_mode, self.message):
             layout.addWidget(w)
+        for line in (self.progress_label, self.step_mode, self.message):  # empty: no blank band above the settings
+            line.setVisible(False)
         layout.addWidget(self.settings_scroll, 1)
 
     def _add_refusal_row(self, form: QFormLayout, box: FloatSpinBox | IntSpinBox) -> None:
@@ -376,14 +385,13 @@ class TrainPanel(QWidget):
         self.buttons["Train"].setEnabled(state != "training")
         self.buttons["Pause"].setEnabled(state == "training")
         if state == "training":
-            self.message.setText("")
+            _say(self.message, "")
 
     def show_progress(self, info: dict[str, Any]) -> None:
         if not info["total"]:  # a new run (Reset) or another document: nothing trained yet
             self.progress_bar.reset()
-            self.progress_label.setText("")
-            self.step_mode.setText("")
-            self.message.setText("")
+            for line in (self.progress_label, self.step_mode, self.message):
+                _say(line, "")
             return
         total = max(info["total"], 1)
         self.progress_bar.setRange(0, total)
@@ -393,7 +401,6 @@ class TrainPanel(QWidget):
             f" · {eta:.1f} s left" if eta is not None else " · —")
         loss = info.get("loss")  # the latest step's, from the session
         shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
-        self.progress_label.setText(f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s"
-                                    f"{left}")
+        _say(self.progress_label, f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s{left}")
         ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming
-        self.step_mode.setText(f"Step: {info['step_mode']}" if ran else "")
+        _say(self.step_mode, f"Step: {info['step_mode']}" if ran else "")

@@ -32,3 +32,28 @@ def test_the_loss_legend_names_each_optimizer_a_run_used_after_a_switch_mid_run(
     qtbot.waitUntil(lambda: legend_texts(plot) == [run.label])
     assert run.label.startswith(before + " → SGD(")
     w.undo_stack.setClean()
+
+
+def test_the_train_dock_leaves_no_blank_band_above_its_settings_until_training_says_something(qtbot, node_types):
+    """At 1366x768 the empty progress, step-mode and message lines left a band of ~70 px between the progress bar
+    and 'More settings'; they show once they have something to say."""
+    from core.nodegraph.files.toy import classifier_graph
+    from tests.gui.real_input import show_dock
+
+    w = shown(qtbot, make_window(qtbot, classifier_graph("spiral")))
+    panel = w.training.panel
+    show_dock(qtbot, w, w.training.docks["train"])
+    lines = (panel.progress_label, panel.step_mode, panel.message)
+    spacing = panel.layout().spacing()
+    qtbot.waitUntil(lambda: panel.settings_scroll.y() - panel.progress_bar.geometry().bottom() <= spacing + 1)
+    assert not any(line.isVisible() for line in lines)
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "5")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: w.training.trainer.state == "idle" and w.training.trainer.done == 5, timeout=60_000)
+    qtbot.waitUntil(lambda: panel.progress_label.isVisible() and panel.progress_label.text().startswith("5 / 5"))
+    assert panel.progress_label.geometry().top() > panel.progress_bar.geometry().bottom()
+    assert panel.settings_scroll.y() > panel.progress_label.geometry().bottom()
+    click(panel.buttons["Reset"])  # a new run: the lines empty and the band closes again
+    qtbot.waitUntil(lambda: not panel.progress_label.isVisible())
+    qtbot.waitUntil(lambda: panel.settings_scroll.y() - panel.progress_bar.geometry().bottom() <= spacing + 1)
+    w.undo_stack.setClean()
