@@ -216,9 +216,10 @@ class LossPlot(QWidget):
         i = run.number - 1
         steps = run.steps()
         self._set(self._item(run, "loss", "loss", pg.mkPen(_color(i, 70))), steps, run.series("loss"))
-        smoothed = self._item(run, "loss", "smoothed", pg.mkPen(_color(i), width=2), run.label)
-        if smoothed is not None and smoothed.name() != run.label:  # an optimizer switched mid-run: name both
-            smoothed.opts["name"] = run.label
+        name = run.label.replace(" → ", "<br>→ ")  # an optimizer a line: one long line took the loss plot's room
+        smoothed = self._item(run, "loss", "smoothed", pg.mkPen(_color(i), width=2), name)
+        if smoothed is not None and smoothed.name() != name:  # an optimizer switched mid-run: name both
+            smoothed.opts["name"] = name
             self._name_latest_runs(max(number for number, _series in self.items))
         self._set(smoothed, steps, run.series("smoothed"))
         accuracy = run.series("accuracy")
