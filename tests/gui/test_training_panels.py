@@ -227,6 +227,8 @@ def test_progress_updates_repaint_the_line_without_relaying_out_the_window(qtbot
             return False
 
     spy = Spy()
+    # the first update shows the line (empty, it is hidden: no blank band in the dock), a layout once per run
+    panel.show_progress({"done": 0, "total": 100, "rate": 0.0, "eta": None, "state": "training"})
     wait_until_layouts_settle(qtbot, (w, panel, w.training.docks["train"]))  # the window's own first layouts
     QApplication.instance().installEventFilter(spy)
     try:
