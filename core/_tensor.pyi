@@ -5,6 +5,7 @@ Regenerate with ``python tools/gen_tensor_stub.py``.
 """
 
 import builtins
+import collections.abc
 from typing import Any
 
 __all__: list[str]
@@ -65,9 +66,9 @@ class _TensorMeta(type):
 class TensorBase:
     """``torch._C.TensorBase``, Tensor's base: it holds the instance dictionary, where core keeps a tensor's"""
 
-_INSTANCE_DICT: getset_descriptor
+_INSTANCE_DICT: Any
 
-class _UserAttributes(MutableMapping):
+class _UserAttributes(collections.abc.MutableMapping):
     """A tensor's ``__dict__`` as PyTorch shows it: the attributes a user (or a library) set, not core's autograd"""
     _real: Any
     def __init__(self, real: dict): ...

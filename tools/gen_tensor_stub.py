@@ -15,6 +15,7 @@ a ``.pyi`` next to its module, so "go to definition" on ``x.sum`` lands on the s
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import keyword
 import re
@@ -109,8 +110,8 @@ def _attribute(name: str, value, indent: str) -> str:
         return f"{indent}{name}: {kind.__name__}"
     if kind in (list, dict) and all(type(v) is str for v in (value.values() if kind is dict else value)):
         return f"{indent}{name}: {kind.__name__}[{'str, ' if kind is dict else ''}str]"
-    if value is None or kind.__module__ != "builtins":
-        return f"{indent}{name}: Any"
+    if value is None or kind.__module__ != "builtins" or getattr(builtins, kind.__name__, None) is not kind:
+        return f"{indent}{name}: Any"  # (a getset_descriptor's class says builtins but has no name there)
     return f"{indent}{name}: builtins.{kind.__name__}" if indent else f"{name}: {kind.__name__}"
 
 
@@ -141,10 +142,22 @@ def _op_method(name: str, function, shadowed: set) -> list:
     return _def(name, function, "    ", shadowed, doc=doc, self_first=True)
 
 
+_IMPORTED_MODULES: set = set()  # modules the stub's base classes come from (render imports them)
+
+
+def _base_name(base) -> str:
+    """A base class as the stub spells it: its name when it is a builtin or core._tensor defines it (TensorBase says
+    it is torch._C's), else module.name."""
+    if base.__module__ in ("core._tensor", "builtins") or vars(sys.modules["core._tensor"]).get(base.__name__) is base:
+        return base.__name__
+    _IMPORTED_MODULES.add(base.__module__)
+    return f"{base.__module__}.{base.__qualname__}"
+
+
 def _class(cls, body_names: list, table: dict) -> list:
     """A class's stub: the members its body defines, then (for Tensor) the op table's methods."""
     shadowed = set(vars(cls)) | set(table)
-    bases = ", ".join("tuple[builtins.int, ...]" if b is tuple else b.__name__ for b in cls.__bases__
+    bases = ", ".join("tuple[builtins.int, ...]" if b is tuple else _base_name(b) for b in cls.__bases__
                       if b is not object)
     lines = [f"class {cls.__name__}({bases}):" if bases else f"class {cls.__name__}:"]
     if cls.__doc__:
@@ -195,7 +208,8 @@ def render() -> str:
                     lines += ["", f"{target.id}: Any"]
                 elif isinstance(target, ast.Name):
                     lines += ["", _attribute(target.id, vars(_tensor)[target.id], "")]
-    text = "\n".join(lines)
+    imports = "".join(f"import {module}\n" for module in sorted(_IMPORTED_MODULES))
+    text = "\n".join(lines).replace("import builtins\n", f"import builtins\n{imports}", 1)
     while "\n\n\n" in text:
         text = text.replace("\n\n\n", "\n\n")
     return text.rstrip() + "\n"

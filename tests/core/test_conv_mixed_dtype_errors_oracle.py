@@ -23,8 +23,8 @@ def test_mixed_dtypes_raise_torchs_message(torch, op):
     def run(lib):
         shape = OPS[op]
         fn = getattr(lib.nn.functional, op)
-        return [raised(lambda: fn(lib.ones(shape, dtype=getattr(lib, a)), lib.ones((1, 1, *shape[2:]),
-                                                                                  dtype=getattr(lib, b))))
+        return [raised(lambda a=a, b=b: fn(lib.ones(shape, dtype=getattr(lib, a)),
+                                           lib.ones((1, 1, *shape[2:]), dtype=getattr(lib, b))))
                 for a, b in itertools.permutations(DTYPES, 2)]
 
     assert run(core) == run(torch)
