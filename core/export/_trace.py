@@ -95,11 +95,11 @@ def _data_dependent(frame, expression: str = "Eq(u0, 1)") -> GuardOnDataDependen
         "you can replace your `export()` call with `draft_export()`.")
 
 
-def _existing_tensors() -> set[int]:
-    """The ids of every tensor alive now (by type, not ``isinstance``: that reads ``__class__``, which some lazy
-    objects answer with a warning)."""
+def _existing_tensors() -> list:
+    """Every tensor alive now (by type, not ``isinstance``: that reads ``__class__``, which some lazy objects answer
+    with a warning)."""
     tensor = core.Tensor
-    return {id(o) for o in gc.get_objects() if issubclass(type(o), tensor)}
+    return [o for o in gc.get_objects() if issubclass(type(o), tensor)]
 
 
 def _untraced(t) -> NotImplementedError:
@@ -129,7 +129,9 @@ class _Recorder:
         self._attributes = attributes or {}  # id of a plain tensor attribute -> its dotted name
         self._unbacked, self.unbacked = 0, {}  # the symbols of item() values and their ranges
         # constants may be lifted: attributes, tensors that existed before the run, ones made from no traced tensor
-        self._constant_ids = set(self._attributes) | _existing_tensors()
+        existing = _existing_tensors()  # NOTE: held for the trace: garbage among them that died during it would
+        self._existed = existing  # free its id for a tensor the model computes, which would pass as a constant
+        self._constant_ids = set(self._attributes) | {id(t) for t in existing}
         self._nodes: dict[int, object] = {}
         self._alive: list = []  # every tensor keyed in _nodes, so its id is not reused
         self.constants: dict[str, core.Tensor] = {}
@@ -327,4 +329,5 @@ def trace(model, args: tuple, kwargs: dict):
     recorder.graph.output(tuple(recorder.as_args(o) if isinstance(o, core.Tensor) else o for o in outputs))
     _eliminate_dead_code(recorder.graph)
     recorder.graph.unbacked = recorder.unbacked  # (export adds them to the range constraints)
+    recorder._existed = []  # the trace is over: the tensors alive before it may go
     return recorder.graph, out_spec, user, recorder.constants

@@ -381,6 +381,28 @@ def test_a_model_core_computes_out_of_the_tracers_sight_is_refused_not_frozen():
         core.export.export(lstm, (core.ones(3, 2, 4),))
 
 
+def test_tensors_made_during_a_trace_never_pass_for_ones_that_existed_before_it():
+    """The refusal above tells a computed tensor from a constant by the tensors alive when the trace began; garbage
+    among those (tensors in reference cycles) collected during the trace must not free ids for new tensors to take
+    (it failed in a full test run, where such garbage is common)."""
+    import gc
+
+    from core.export import _trace
+
+    for _ in range(3000):
+        garbage = [core.ones(3, 2, 5)]
+        garbage.append(garbage)  # a cycle: alive until the collector runs
+    del garbage
+    gc.disable()
+    try:
+        recorder = _trace._Recorder({})
+    finally:
+        gc.enable()
+    gc.collect()
+    new = [core.ones(2) for _ in range(50)]
+    assert not any(id(t) in recorder._constant_ids for t in new)
+
+
 def _constants_model(lib):
     table = lib.arange(4.0)  # a module-level tensor, read in forward
 
