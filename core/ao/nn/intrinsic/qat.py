@@ -48,21 +48,8 @@ class ConvBn2d(core.nn.Conv2d):
         # bias, then the batch norm's weight uniform in [0, 1) and the bias as a conv bias
         super().__init__(in_channels, out_channels, kernel_size, stride=stride, padding=padding, dilation=dilation,
                          groups=groups, bias=False, padding_mode=padding_mode)
-        if not qconfig:
-            raise AssertionError("qconfig must be provided for QAT module")
-        self.qconfig = qconfig
-        self.freeze_bn = freeze_bn if self.training else True
-        self.bn = core.nn.BatchNorm2d(out_channels, eps, momentum, True, True)
-        self.weight_fake_quant = self.qconfig.weight()
-        if bias:
-            self.bias = Parameter(core.empty(out_channels))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_bn_parameters()
-        if self.training and not freeze_bn:
-            self.update_bn_stats()
-        else:
-            self.freeze_bn_stats()
+        _attach_batch_norm(self, qconfig, core.nn.BatchNorm2d(out_channels, eps, momentum, True, True), bias,
+                           out_channels, freeze_bn)
         self._enable_slow_path_for_better_numerical_stability = False
 
     def reset_running_stats(self) -> None:
@@ -173,24 +160,10 @@ class LinearBn1d(core.nn.Linear):
     def __init__(self, in_features, out_features, bias=True, eps=1e-05, momentum=0.1, freeze_bn=False,
                  qconfig=None):
         super().__init__(in_features, out_features, bias)  # (torch's draws: the weight and bias, then bn.weight)
-        if not qconfig:
-            raise AssertionError("qconfig must be provided for QAT module")
-        self.qconfig = qconfig
-        self.freeze_bn = freeze_bn if self.training else True
-        self.bn = core.nn.BatchNorm1d(out_features, eps, momentum, True, True)
-        self.weight_fake_quant = self.qconfig.weight()
-        if bias:
-            self.bias = Parameter(core.empty(out_features))  # (left uninitialised, as torch's)
-        else:
-            self.register_parameter("bias", None)
-        self.reset_bn_parameters()
-        if self.training and not freeze_bn:
-            self.update_bn_stats()
-        else:
-            self.freeze_bn_stats()
+        _attach_batch_norm(self, qconfig, core.nn.BatchNorm1d(out_features, eps, momentum, True, True), bias,
+                           out_features, freeze_bn)
 
-    def reset_running_stats(self) -> None:
-        self.bn.reset_running_stats()
+    reset_running_stats = ConvBn2d.reset_running_stats
 
     def reset_bn_parameters(self) -> None:
         self.bn.reset_running_stats()
@@ -227,6 +200,27 @@ class LinearBn1d(core.nn.Linear):
         qat.bias = linear.bias
         _take_batch_norm(qat.bn, bn)
         return qat
+
+
+def _attach_batch_norm(module, qconfig, bn, bias: bool, size: int, freeze_bn: bool) -> None:
+    """What torch's QAT conv/linear + bn modules set up after their float layer, in torch's order: the qconfig, the
+    batch norm, the weight's fake quantizer, the bias (left uninitialised, as torch's), then the batch norm's
+    parameters and its mode."""
+    if not qconfig:
+        raise AssertionError("qconfig must be provided for QAT module")
+    module.qconfig = qconfig
+    module.freeze_bn = freeze_bn if module.training else True
+    module.bn = bn
+    module.weight_fake_quant = qconfig.weight()
+    if bias:
+        module.bias = Parameter(core.empty(size))
+    else:
+        module.register_parameter("bias", None)
+    module.reset_bn_parameters()
+    if module.training and not freeze_bn:
+        module.update_bn_stats()
+    else:
+        module.freeze_bn_stats()
 
 
 def _take_batch_norm(qat_bn, bn) -> None:
