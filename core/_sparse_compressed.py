@@ -294,6 +294,9 @@ class _FromValues(Function):
 
 
 class _ToDense(Function):
+    """``to_dense()`` of a sparse tensor (compressed or COO) that needs grad: the dense gradient passes through (the
+    sparse tensor's own node takes each value's entry of it)."""
+
     node_name = "ToDenseBackward0"
 
     @staticmethod

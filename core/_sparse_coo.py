@@ -17,6 +17,7 @@ import numpy as np
 from core import _backend, _dtype, _printing
 from core._backend import to_numpy_array
 from core._device import device as _device
+from core._sparse_compressed import _ToDense
 from core._sparse_compressed_checks import invariant_checks_enabled
 from core._tensor import Tensor, _Layout, _object_new, new_tensor
 from core.autograd.function import Function
@@ -241,21 +242,6 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     if vals.requires_grad and is_grad_enabled():
         return _SparseFromValues.apply(vals, indices=idx_arr, size=size, coalesced=bool(is_coalesced))
     return _make(idx_arr, val_arr, size, coalesced=bool(is_coalesced))
-
-
-class _ToDense(Function):
-    """``to_dense()`` of a sparse tensor that needs grad: the dense gradient passes through (the sparse tensor's
-    own node takes each value's entry of it)."""
-
-    node_name = "ToDenseBackward0"
-
-    @staticmethod
-    def forward(ctx, sparse):
-        return sparse._data.copy()
-
-    @staticmethod
-    def backward(ctx, g):
-        return g
 
 
 class _SparseFromValues(Function):
