@@ -8,18 +8,50 @@ from core import _sparse_compressed_checks as _checks
 from core._sparse_coo import SparseCooTensor, sparse_coo_tensor, spmm, to_sparse
 from core._tensor import strided
 
-__all__ = ["mm", "sum", "check_sparse_tensor_invariants", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",
-           "ShortTensor", "CharTensor", "ByteTensor", "HalfTensor"]
+__all__ = ["mm", "mm_reduce", "sum", "check_sparse_tensor_invariants", "FloatTensor", "DoubleTensor", "LongTensor",
+           "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "HalfTensor"]
 
 
-def mm(mat1, mat2):
+def mm(mat1, mat2, reduce="sum"):
     """``torch.sparse.mm``: a sparse matrix times a dense one (a dense result, as PyTorch's for these inputs; a CSR
-    matrix's gradient keeps its pattern, as PyTorch's)."""
+    matrix's gradient keeps its pattern, as PyTorch's). ``reduce`` other than "sum" combines each row's products
+    by "mean", "amax" or "amin" instead (a CSR matrix only, as PyTorch's CPU kernel)."""
     from core._sparse_compressed import sparse_csr, sparse_mm
 
+    if reduce != "sum":
+        return mm_reduce(mat1, mat2, reduce)[0]
     if mat1.layout is sparse_csr and mat2.layout is strided and mat1.dim() == mat2.dim() == 2:
         return sparse_mm(mat1, mat2)
     return spmm(mat1, mat2)
+
+
+def mm_reduce(mat1, mat2, reduce):
+    """ATen's ``_sparse_mm_reduce_impl``: ``mat1 @ mat2`` with each output row reduced over its stored products by
+    ``reduce`` (an empty row gives 0), and for "amax"/"amin" with a gradient to record the position among the stored
+    values each output took (``nnz`` where the row is empty; an empty index tensor otherwise)."""
+    import core
+    from core._sparse_compressed import sparse_csr
+
+    if mat1.layout is not sparse_csr:
+        raise NotImplementedError(f"Could not run 'aten::_sparse_mm_reduce_impl' with arguments from the "
+                                  f"'{'SparseCPU' if mat1.layout is not strided else 'CPU'}' backend.")
+    if reduce not in ("sum", "mean", "amax", "amin"):
+        raise RuntimeError(f"sparse_mm_reduce: reduce type of {reduce} has not been enabled.")
+    crow, col, values = mat1.crow_indices(), mat1.col_indices(), mat1.values()
+    rows = core.repeat_interleave(core.arange(mat1.shape[0]), crow[1:] - crow[:-1])
+    products = values.unsqueeze(-1) * mat2.index_select(0, col)
+    index = rows.unsqueeze(-1).expand_as(products)
+    out = core.zeros(mat1.shape[0], mat2.shape[1], dtype=products.dtype)
+    out = out.scatter_reduce(0, index, products, reduce, include_self=False)
+    needs_grad = core.is_grad_enabled() and (values.requires_grad or mat2.requires_grad)
+    if reduce not in ("amax", "amin") or not needs_grad:  # PyTorch keeps the positions for its backward only
+        return out, core.empty(0, dtype=core.int64)
+    chosen = (products == out.index_select(0, rows)).detach()
+    positions = core.arange(values.shape[0]).unsqueeze(-1).expand_as(products)
+    arg = core.full(out.shape, values.shape[0], dtype=core.int64)
+    arg = arg.scatter_reduce(0, index, core.where(chosen, positions, values.shape[0]), "amin", include_self=True)
+    padded = core.cat([products, products.new_zeros(1, products.shape[1])])  # (the empty rows' position is nnz)
+    return padded.gather(0, arg), arg  # the gradient goes to the chosen product only, as PyTorch's backward
 
 
 def sum(input, dim=None, dtype=None):  # PyTorch's name

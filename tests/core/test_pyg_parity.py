@@ -1,0 +1,98 @@
+"""What PyTorch Geometric's package needs from torch (#19, recipes_pyg): ``torch.__config__``'s build text,
+``torch._tensor_str._tensor_str``, ``torch.distributed.rpc`` without RPC, ``torch.sparse.mm``'s ``reduce`` on CSR
+matrices and the ATen operators PyG's ``Index``/``EdgeIndex`` register ``__torch_dispatch__`` handlers for."""
+
+import numpy as np
+import pytest
+import torch
+
+import core
+
+
+def test_config_show_names_build_settings_as_torch_does():
+    for lib in (core, torch):
+        text = lib.__config__.show()
+        assert text.startswith("PyTorch built with:\n")
+        assert "Build settings: " in text and "TORCH_VERSION=" in text
+        assert "USE_MKL=" in text and "USE_CUDA=" in text
+    assert "USE_MKL=OFF" in core.__config__.show()  # core has no MKL: PyG takes its COO path
+    assert f"get_num_threads() : {core.get_num_threads()}" in core.__config__.parallel_info()
+
+
+@pytest.mark.parametrize("values", [[[1.5, 2.0], [3.0, 4.0]], [1, 2], [[1e-8, 1e5]], [True, False], []])
+@pytest.mark.parametrize("indent", [0, 4])
+def test_tensor_str_lays_out_values_as_torch(values, indent):
+    from torch._tensor_str import _tensor_str as torch_str
+
+    from core._tensor_str import _tensor_str as core_str
+
+    assert core_str(core.tensor(values), indent) == torch_str(torch.tensor(values), indent)
+    if values and values != [True, False]:  # a tensor that requires grad prints its values alone too
+        assert core_str(core.tensor(values, dtype=core.float32).requires_grad_(), indent) == torch_str(
+            torch.tensor(values, dtype=torch.float32).requires_grad_(), indent)
+
+
+def test_tensor_str_summarizes_large_tensors_as_torch():
+    from core._tensor_str import _str, _tensor_str
+
+    big = [float(i) for i in range(3000)]
+    assert _tensor_str(core.tensor(big).view(1000, 3), 0) == torch._tensor_str._tensor_str(
+        torch.tensor(big).view(1000, 3), 0)
+    assert _str(core.tensor([[1.0, 2.0]])) == torch._tensor_str._str(torch.tensor([[1.0, 2.0]]))
+
+
+def test_distributed_rpc_is_a_module_that_is_not_available():
+    from core.distributed import rpc
+
+    assert rpc.is_available() is False
+    assert not hasattr(rpc, "api")
+
+
+def _csr(lib):
+    return lib.tensor([[0, 2.0, 0, 1], [1, 0, 3, 0], [0, 0, 0, 0], [4, -1, 0, 2]]).to_sparse_csr()
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "amax", "amin"])
+def test_sparse_mm_reduce_matches_torch(reduce):
+    outs, grads = [], []
+    for lib in (core, torch):
+        dense = lib.arange(12.0).view(4, 3).sin().requires_grad_()
+        out = lib.sparse.mm(_csr(lib), dense, reduce)
+        (out * lib.arange(12.0).view(4, 3)).sum().backward()
+        outs.append(out.detach().numpy())
+        grads.append(dense.grad.numpy())
+    assert np.allclose(outs[0], outs[1], atol=1e-6)
+    assert np.allclose(grads[0], grads[1], atol=1e-6)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "amax", "amin"])
+@pytest.mark.parametrize("grad", [False, True])
+def test_aten_sparse_mm_reduce_impl_returns_torchs_arg_out(reduce, grad):
+    results = []
+    for lib in (core, torch):
+        dense = lib.arange(12.0).view(4, 3).cos().requires_grad_(grad)
+        out, arg = lib.ops.aten._sparse_mm_reduce_impl(_csr(lib), dense, reduce)
+        results.append((out.detach().numpy(), arg.tolist(), str(arg.dtype), tuple(arg.shape)))
+    assert np.allclose(results[0][0], results[1][0], atol=1e-6)
+    assert results[0][1:] == results[1][1:]
+
+
+def test_sparse_mm_reduce_refuses_as_torch():
+    for lib in (core, torch):
+        dense = lib.ones(4, 2)
+        with pytest.raises(RuntimeError, match="reduce type of prod has not been enabled"):
+            lib.sparse.mm(_csr(lib), dense, "prod")
+        with pytest.raises(NotImplementedError, match="_sparse_mm_reduce_impl"):
+            lib.sparse.mm(_csr(lib).to_sparse_coo(), dense, "amax")
+
+
+def test_aten_pin_memory_and_sparse_addmm_match_torch():
+    results = []
+    for lib in (core, torch):
+        x = lib.arange(6.0).view(3, 2)
+        a = lib.tensor([[0, 2.0, 0], [1, 0, 3], [0, 0, 0]]).to_sparse()
+        with pytest.raises(RuntimeError, match="accelerator"):  # (pinning needs an accelerator, in both)
+            lib.ops.aten._pin_memory.default(x)
+        added = lib.ops.aten._sparse_addmm.default(lib.ones(3, 2), a, x, beta=0.5, alpha=2)
+        results.append(added.tolist())
+    assert results[0] == results[1]
