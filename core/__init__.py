@@ -84,7 +84,7 @@ from core._quantized import *  # qint8..., qschemes, quantize_per_tensor/channel
 from core._quantized_ops import *  # quantize_per_tensor_dynamic, quantized_max_pool1d/2d, quantized_batch_norm
 from core._runtime_names import *  # has_lapack..., get_device_module, GradScaler, cond, while_loop
 from core._sparse_compressed import *  # sparse_csr/csc/bsr/bsc and their sparse_*_tensor constructors
-from core._sparse_coo import sparse_coo, sparse_coo_tensor, spmm
+from core._sparse_coo import dsmm, sparse_coo, sparse_coo_tensor, spmm
 from core._stft import istft, stft  # torch.stft/istft (after core.ops: they compose its ops)
 from core._streams import Event, Stream  # torch.Stream/torch.Event (device-generic)
 from core._symbolic import *  # sym_int, sym_max, SymInt... on plain numbers
@@ -102,7 +102,8 @@ from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, mes
 from core.jit import compile  # torch.compile: a pass-through
 from core.ops.foreach import *  # torch._foreach_add_, _foreach_norm... (the 91 list ops)
 from core.ops.private_forms import *  # torch._native_batch_norm_legit, _safe_softmax, _chunk_cat...
-from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's private-named samplers
+from core.ops.random_counts import (  # torch's private-named samplers and their reparameterised gradients
+    _dirichlet_grad, _sample_dirichlet, _standard_gamma, _standard_gamma_grad)
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",

@@ -23,7 +23,7 @@ from core._tensor import Tensor, _Layout, _object_new, new_tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 
-__all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm"]
+__all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm", "dsmm"]
 
 
 class _SparseCooLayout(_Layout):
@@ -282,6 +282,12 @@ def spmm(input: Tensor, mat2: Tensor) -> Tensor:
     from core.ops.linalg import mm  # ops import tensors
 
     return mm(input, mat2)
+
+
+def dsmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """``torch.dsmm``: the older name of the same product (``mm``'s autograd, checks and errors; linear_operator's
+    batched sparse interpolation calls it)."""
+    return spmm(input, mat2)
 
 
 def _sparse_repr(t: SparseCooTensor) -> str:

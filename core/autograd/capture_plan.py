@@ -124,7 +124,7 @@ class Plan:
             steps.append((cls, node, map_tensors(args, replace), map_tensors(kwargs, replace), outs))
         # NOTE: the replay's forward program, derived once here: each step's forward function, and its keyword
         # arguments only where it has some (an empty ``**{}`` still costs a dict per call)
-        self._steps = tuple((cls._forward, node, a, k or None, outs) for cls, node, a, k, outs in steps)
+        self._steps = tuple((cls._core_forward, node, a, k or None, outs) for cls, node, a, k, outs in steps)
         self._fixed_views = _fixed_views(self._steps, constants, self._shell_ids)
         self._constants = [(t, t._requires_grad, t._data.shape, t._data.dtype) for t in constants.values()]
         self._matches = _codegen.matches_function(self._constants)

@@ -321,7 +321,7 @@ def shown_per_input(node: Node, items) -> tuple:
 
 class _FunctionMeta(type):
     """Gives every Function subclass its Node class, named like PyTorch's grad_fn, and the forward that
-    ``apply`` calls with the ctx (``_forward``)."""
+    ``apply`` calls with the ctx (``_core_forward``: not ``_forward``, a name Functions use for their own helpers)."""
 
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
@@ -339,7 +339,7 @@ class _FunctionMeta(type):
                 setattr(cls._backward_cls, f"_raw_saved_{name}", RawSaved(names.index(name)))
                 cls._backward_cls._raw_names_kept = True
         if cls.__module__ != __name__ or name not in ("_SingleLevelFunction", "Function"):
-            cls._forward = staticmethod(_forward_with_ctx(cls))  # (the base classes are never applied)
+            cls._core_forward = staticmethod(_forward_with_ctx(cls))  # (the base classes are never applied)
 
 
 class _SingleLevelFunction(metaclass=_FunctionMeta):
@@ -389,11 +389,11 @@ def _apply(cls, *args, **kwargs):
                 break
         state.enabled = False
         try:
-            raw = cls._forward(ctx, *args, **kwargs) if kwargs else cls._forward(ctx, *args)
+            raw = cls._core_forward(ctx, *args, **kwargs) if kwargs else cls._core_forward(ctx, *args)
         finally:
             state.enabled = True
     else:
-        raw = cls._forward(ctx, *args, **kwargs) if kwargs else cls._forward(ctx, *args)
+        raw = cls._core_forward(ctx, *args, **kwargs) if kwargs else cls._core_forward(ctx, *args)
     if type(raw) is not _ndarray and isinstance(raw, _generic):  # a 0-d ufunc's NumPy scalar: a 0-d array
         raw = _np.asarray(raw)
     multi = type(raw) is tuple

@@ -154,7 +154,7 @@ def computes_in_float32(cls=None, *, forward: bool = True):
             cls.forward = classmethod(_forward_in_float32(func, finish, 2))
         else:
             cls.forward = staticmethod(_forward_in_float32(func, finish, 1))
-        cls._forward = staticmethod(cls.forward)  # what ``apply`` calls (none of these has a setup_context)
+        cls._core_forward = staticmethod(cls.forward)  # what ``apply`` calls (none of these has a setup_context)
     backward = inspect.getattr_static(cls, "backward")
     func = backward.__func__ if isinstance(backward, (classmethod, staticmethod)) else backward
     if not getattr(func, "in_float32", False):

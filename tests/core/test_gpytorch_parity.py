@@ -1,0 +1,79 @@
+"""What GPyTorch and linear_operator (``tests/external/recipes_gpytorch.py``) need of core, against PyTorch: the
+older ``torch.dsmm`` spelling of a sparse-times-dense product, and autograd Functions that keep helper
+staticmethods of their own named ``_forward``/``_backward`` (GPyTorch's natural-gradient parametrisation)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+
+
+def _sparse(lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's one-time note that sparse invariant checks are off
+        return lib.sparse_coo_tensor(lib.tensor([[0, 1, 1], [2, 0, 2]]), lib.tensor([3.0, 4.0, 5.0]), (2, 3))
+
+
+def test_dsmm_multiplies_sparse_by_dense_with_mm_gradient(torch):
+    rng = np.random.default_rng(0)
+    dense = rng.standard_normal((3, 2)).astype(np.float32)
+    results = []
+    for lib in (core, torch):
+        d = lib.tensor(dense, requires_grad=True)
+        out = lib.dsmm(_sparse(lib), d)
+        (out * lib.arange(4.0).view(2, 2)).sum().backward()
+        results.append((out.detach().numpy(), d.grad.numpy(), out.layout is lib.strided, type(out.grad_fn).__name__))
+    (ours, our_grad, *our_rest), (theirs, their_grad, *their_rest) = results
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    np.testing.assert_allclose(our_grad, their_grad, rtol=1e-6)
+    assert our_rest == their_rest
+
+
+@pytest.mark.parametrize("make", [lambda lib: (_sparse(lib), lib.ones(2, 2)),  # inner sizes differ
+                                  lambda lib: (lib.ones(3, 2), lib.ones(3, 2)),  # two dense matrices: mm's error
+                                  lambda lib: (_sparse(lib), lib.ones(3, 2, dtype=lib.float64))])
+def test_dsmm_refuses_what_torch_refuses(torch, make):
+    with pytest.raises(RuntimeError) as theirs:
+        torch.dsmm(*make(torch))
+    with pytest.raises(type(theirs.value)):
+        core.dsmm(*make(core))
+
+
+def _natural_function(lib):
+    """GPyTorch's shape (``_NaturalToMuVarSqrt``): forward and backward call staticmethods named ``_forward`` and
+    ``_backward`` of the class itself, with no ctx."""
+
+    class TwoOutputs(lib.autograd.Function):
+        @staticmethod
+        def _forward(a, b):
+            return a * b, a + b.exp()
+
+        @staticmethod
+        def forward(ctx, a, b):
+            prod, total = TwoOutputs._forward(a, b)
+            ctx.save_for_backward(a, b)
+            return prod, total
+
+        @staticmethod
+        def _backward(g_prod, g_total, a, b):
+            return g_prod * b + g_total, g_prod * a + g_total * b.exp()
+
+        @staticmethod
+        def backward(ctx, g_prod, g_total):
+            return TwoOutputs._backward(g_prod, g_total, *ctx.saved_tensors)
+
+    return TwoOutputs
+
+
+def test_function_with_its_own_forward_and_backward_helpers(torch):
+    results = []
+    for lib in (core, torch):
+        a = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        b = lib.tensor([1.5, 0.25, -0.5], requires_grad=True)
+        prod, total = _natural_function(lib).apply(a, b)
+        (prod.sum() * 2 + (total * total).sum()).backward()
+        results.append([t.detach().numpy() for t in (prod, total, a.grad, b.grad)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
