@@ -481,14 +481,31 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
 
 
 def _constructor(layout):
-    def construct(compressed_indices, plain_indices, values, size=None, *, dtype=None, device=None,
-                  pin_memory=False, requires_grad=False, check_invariants=None):
-        return sparse_compressed_tensor(compressed_indices, plain_indices, values, size, dtype=dtype, layout=layout,
-                                        device=device, pin_memory=pin_memory, requires_grad=requires_grad,
-                                        check_invariants=check_invariants)
+    """``torch.sparse_<layout>_tensor``, whose index arguments have the layout's names (``crow_indices=``,
+    ``col_indices=`` for CSR; ``ccol_indices=``, ``row_indices=`` for CSC), positional or by keyword."""
+    a, b = layout.index_names
+    options = ("dtype", "device", "pin_memory", "requires_grad", "check_invariants")
+
+    def construct(*args, **kwargs):
+        name = f"{layout.name}_tensor()"
+        if len(args) > 4:
+            raise TypeError(f"{name} takes from 3 to 4 positional arguments but {len(args)} were given")
+        bound = dict(zip((a, b, "values", "size"), args))
+        for key in (a, b, "values", "size"):
+            if key in kwargs:
+                if key in bound:
+                    raise TypeError(f"{name} got multiple values for argument '{key}'")
+                bound[key] = kwargs.pop(key)
+        unknown = [key for key in kwargs if key not in options]
+        if unknown:
+            raise TypeError(f"{name} got an unexpected keyword argument '{unknown[0]}'")
+        missing = [key for key in (a, b, "values") if key not in bound]
+        if missing:
+            raise TypeError(f"{name} missing required argument '{missing[0]}'")
+        return sparse_compressed_tensor(bound[a], bound[b], bound["values"], bound.get("size"), layout=layout,
+                                        **kwargs)
 
     construct.__name__ = construct.__qualname__ = f"{layout.name}_tensor"
-    a, b = layout.index_names
     construct.__doc__ = f"``torch.{layout.name}_tensor({a}, {b}, values, size=None, ...)``: a {layout.enum} tensor."
     return construct
 

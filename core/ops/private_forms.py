@@ -4,7 +4,9 @@
 (backward graphs), ``torch._safe_softmax`` (attention with fully masked rows gives zeros, not NaN),
 ``torch._unsafe_masked_index``/``_unsafe_masked_index_put_accumulate`` (inductor's padding and upsampling
 decompositions), ``torch._chunk_cat`` (FSDP's gradient packing), ``aten._upsample_{bilinear,bicubic}2d_aa``
-(``interpolate(antialias=True)``) and ``torch._segment_reduce`` (``segment_reduce``'s other name).
+(``interpolate(antialias=True)``), ``torch._segment_reduce`` (``segment_reduce``'s other name) and
+``torch._convert_indices_from_coo_to_csr``/``_csr_to_coo`` (sorted row indices to a CSR row pointer and back:
+PyTorch Geometric's ``index2ptr``/``ptr2index``).
 
 Each is written over core's public ops as PyTorch's decompositions define it, so its gradients are those ops'.
 """
@@ -21,9 +23,33 @@ from core.ops.native_forms import native_batch_norm
 from core.ops.segment_reduce import segment_reduce
 
 __all__ = ["_native_batch_norm_legit", "_softmax_backward_data", "_safe_softmax", "_unsafe_masked_index",
-           "_unsafe_masked_index_put_accumulate", "_chunk_cat", "_segment_reduce"]
+           "_unsafe_masked_index_put_accumulate", "_chunk_cat", "_segment_reduce", "_convert_indices_from_coo_to_csr",
+           "_convert_indices_from_csr_to_coo"]
 
 _segment_reduce = segment_reduce
+
+
+def _index_dtype(input, out_int32: bool, kernel: str):
+    if input.dtype not in (core.int32, core.int64):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_TYPE_NAMES[str(input.dtype).split(".")[-1]]}\'')
+    return core.int32 if out_int32 else core.int64
+
+
+def _convert_indices_from_coo_to_csr(input, size, *, out_int32=False):
+    """The row pointer (``size + 1`` entries) of the sorted row indices ``input``: entry i counts those below i."""
+    if input.dim() != 1:
+        raise RuntimeError(f"Input is supposed to be a vector, but got {input.dim()} dimensional tensor.")
+    dtype = _index_dtype(input, out_int32, "convert_indices_from_coo_to_csr_cpu")
+    return core.searchsorted(input, core.arange(size + 1, dtype=input.dtype)).to(dtype)
+
+
+def _convert_indices_from_csr_to_coo(crow_indices, col_indices, *, out_int32=False, transpose=False):
+    """The 2 x nnz COO indices (rows, then columns; swapped when ``transpose``) of a CSR pattern."""
+    dtype = _index_dtype(crow_indices, out_int32, "convert_indices_from_csr_to_coo_cpu")
+    rows = core.repeat_interleave(core.arange(crow_indices.numel() - 1, dtype=dtype),
+                                  (crow_indices[1:] - crow_indices[:-1]).long())
+    pair = [col_indices.to(dtype), rows] if transpose else [rows, col_indices.to(dtype)]
+    return core.stack(pair)
 
 
 def _native_batch_norm_legit(input, weight, bias, *args):

@@ -96,3 +96,41 @@ def test_aten_pin_memory_and_sparse_addmm_match_torch():
         added = lib.ops.aten._sparse_addmm.default(lib.ones(3, 2), a, x, beta=0.5, alpha=2)
         results.append(added.tolist())
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("rows,size", [([0, 0, 2, 2, 2, 5], 7), ([], 3), ([1, 1], 2), ([0, 1, 1], 2)])
+@pytest.mark.parametrize("out_int32", [False, True])
+def test_convert_indices_from_coo_to_csr_matches_torch(rows, size, out_int32):
+    got = [lib._convert_indices_from_coo_to_csr(lib.tensor(rows, dtype=lib.long), size, out_int32=out_int32)
+           for lib in (core, torch)]
+    assert got[0].tolist() == got[1].tolist() and str(got[0].dtype) == str(got[1].dtype)
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+def test_convert_indices_from_csr_to_coo_matches_torch(transpose):
+    got = [lib._convert_indices_from_csr_to_coo(lib.tensor([0, 2, 2, 5]), lib.tensor([1, 2, 0, 1, 2]),
+                                                transpose=transpose) for lib in (core, torch)]
+    assert got[0].tolist() == got[1].tolist() and str(got[0].dtype) == str(got[1].dtype)
+
+
+def test_convert_indices_refuse_as_torch():
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match="Input is supposed to be a vector, but got 2 dimensional tensor"):
+            lib._convert_indices_from_coo_to_csr(lib.tensor([[0, 1]]), 3)
+        with pytest.raises(NotImplementedError, match="not implemented for 'Float'"):
+            lib._convert_indices_from_coo_to_csr(lib.tensor([0.0, 1.0]), 3)
+
+
+@pytest.mark.parametrize("layout,names", [("csr", ("crow_indices", "col_indices")),
+                                          ("csc", ("ccol_indices", "row_indices"))])
+def test_sparse_compressed_constructors_take_their_index_names_as_keywords(layout, names):
+    got = []
+    for lib in (core, torch):
+        make = getattr(lib, f"sparse_{layout}_tensor")
+        kwargs = {names[0]: lib.tensor([0, 1, 3]), names[1]: lib.tensor([1, 0, 1]), "values": lib.tensor([1.0, 2, 3])}
+        got.append(make(**kwargs, size=(2, 2)).to_dense().tolist())
+        got.append(make(lib.tensor([0, 1, 3]), values=lib.tensor([1.0, 2, 3]), size=(2, 2),
+                        **{names[1]: lib.tensor([1, 0, 1])}).to_dense().tolist())
+        with pytest.raises(TypeError):
+            make(values=lib.tensor([1.0]), **{"indices": lib.tensor([0])})
+    assert got[:2] == got[2:]
