@@ -51,3 +51,4 @@ RECIPES += __import__("recipes_timm").RECIPES  # timm: models, layers, optimizer
 RECIPES += __import__("recipes_kornia").RECIPES  # kornia and torchmetrics, their own packages (helper s18 KORNIA)
 RECIPES += __import__("recipes_lightning").RECIPES  # Lightning and accelerate, their own packages (helper s18 LIGHTNING)
 RECIPES += __import__("recipes_peft").RECIPES  # peft and diffusers: adapters, UNets, schedulers (helper s18 PEFT)
+RECIPES += __import__("recipes_pyg").RECIPES  # PyTorch Geometric: its examples, tests and API on core (helper s19 PYG)

@@ -335,8 +335,20 @@ def _real_transformers(folder: str):
 
 _FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities",  # recipes_kornia's support packages
                      "lightning", "accelerate",  # recipes_lightning's
-                     "peft", "diffusers")  # recipes_peft's
+                     "peft", "diffusers",  # recipes_peft's
+                     "torch_geometric")  # recipes_pyg's
 _STAND_INS: set[str] = set()  # the module names _install_stubs put in sys.modules (main records them)
+
+
+def _datapipe_functions() -> list:
+    """torch's DataPipe classes with their registered functional names (``IterDataPipe.functions``), as they are now.
+
+    PyG's ``data/datapipes.py`` registers ``batch_graphs`` and friends with ``functional_datapipe``, which refuses a
+    name already taken; each script imports the package afresh, so the registry is put back after it (core has no
+    DataPipes: PyG's fallback decorator registers nothing)."""
+    data = sys.modules.get("torch.utils.data")
+    classes = [getattr(data, name, None) for name in ("IterDataPipe", "MapDataPipe")]
+    return [(cls, dict(cls.functions)) for cls in classes if isinstance(getattr(cls, "functions", None), dict)]
 
 
 @contextlib.contextmanager
@@ -366,13 +378,19 @@ def _fetched_packages(folder: str):
         deps.update({**importlib.import_module("fake_lightning_deps").modules(), **_pil_without_images()})
         for name in _PIL_PARTS:  # (its import_utils asks find_spec which packages exist)
             deps[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
+    if "torch_geometric" in present:  # recipes_pyg's: xxhash, tqdm, psutil, requests (fake_pyg_deps)
+        deps.update(importlib.import_module("fake_pyg_deps").modules())
     sys.modules.update(deps)
     finder = _FetchedFinder(folder, present)
     sys.meta_path.insert(0, finder)
+    pipes = _datapipe_functions()
     try:
         yield
     finally:
         sys.meta_path.remove(finder)
+        for cls, functions in pipes:  # a package loaded again registers its functional DataPipes again (PyG)
+            cls.functions.clear()
+            cls.functions.update(functions)
         for name in [n for n in sys.modules if n.partition(".")[0] in (*_FETCHED_PACKAGES, "kornia_rs", *deps)]:
             del sys.modules[name]
         sys.modules.update(hidden)
