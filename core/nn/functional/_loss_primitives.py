@@ -278,7 +278,11 @@ def _total_weight(x, w, keep, weight):
 
 def _nll_picked_grads(ctx, ga):
     """The gradient at each sample's target as PyTorch's ``nll_loss_backward`` rounds it: ``-w * g`` per sample
-    (reduction none), else ``w * -(g / total_weight)`` (mean) or ``w * -g`` (sum); 0 where ignored."""
+    (reduction none), else ``w * -(g / total_weight)`` (mean) or ``w * -g`` (sum); 0 where ignored. After
+    ``_every_sample_kept`` every ``w`` is 1 and every sample kept: the one value ``-(g / total)`` (or ``-g``),
+    which ``1 * v`` and the ``where`` would give for each sample (a 0-d array the caller's store broadcasts)."""
+    if ctx.every_kept:
+        return -(ga / ctx.total) if ctx.reduction == "mean" else -ga
     if ctx.reduction == "none":
         vals = -ctx.w * ga
     else:
@@ -288,6 +292,24 @@ def _nll_picked_grads(ctx, ga):
 
 
 _F32 = np.dtype(np.float32)
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+_KEPT_ARRAYS: dict = {}  # batch size -> the read-only arrays ``_every_sample_kept`` leaves on every ctx
+_MAX_KEPT = 64  # batch sizes kept (cleared when full)
+
+
+def _kept_arrays(n: int) -> tuple:
+    """``(arange(n), ones(n, bool), ones(n, float32), full(n, -1 / n), full(n, -1))`` for a batch of ``n``, made once
+    per size and read-only (the nodes of every step share them; nothing writes them)."""
+    found = _KEPT_ARRAYS.get(n)
+    if found is None:
+        if len(_KEPT_ARRAYS) >= _MAX_KEPT:
+            _KEPT_ARRAYS.clear()
+        found = (np.arange(n), np.ones(n, bool), np.ones(n, _F32), np.full(n, _F32.type(-1) / _F32.type(n), _F32),
+                 np.full(n, _F32.type(-1), _F32))
+        for a in found:
+            a.flags.writeable = False
+        _KEPT_ARRAYS[n] = found
+    return found
 
 
 def _every_sample_kept(ctx, x, tgt, ignore_index: int, reduction: str):
@@ -297,24 +319,26 @@ def _every_sample_kept(ctx, x, tgt, ignore_index: int, reduction: str):
     NOTE: a training step's loss (cross_entropy of a small batch is ~30 NumPy calls, each a few µs in a step):
     every sample kept, the general forward's masks are all True and its weights all 1, so its ``where`` calls
     return their inputs, the total weight is the batch size and the coefficients ``-w / total`` (mean) or ``-w``
-    (sum) are one number repeated; the same values in fewer calls (the ctx as the general forward leaves it)."""
+    (sum) are one number repeated; the same values in fewer calls (the ctx as the general forward leaves it, its
+    arrays shared read-only between steps: ``_kept_arrays``)."""
     n, c = x.shape
     if not 0 < n < 1 << 24:
         return None
-    low, high = tgt.min(), tgt.max()
+    low, high = _MIN(tgt), _MAX(tgt)
     if low < 0 or high >= c or low <= ignore_index <= high:
         return None
-    ctx.index = index = (np.arange(n), tgt)
+    rows, keep, w, mean_coef, sum_coef = _kept_arrays(n)
+    ctx.index = index = (rows, tgt)
     ctx.reduction, ctx.shape = reduction, x.shape
-    ctx.keep, ctx.w = np.ones(n, bool), np.ones(n, _F32)
+    ctx.keep, ctx.w, ctx.every_kept = keep, w, True
     ctx.total = total = _F32.type(n)  # (the float32 count, exact below 2^24 samples, as _total_weight's)
     with quiet():
         out = -nll_total(x[index])
         if reduction == "mean":
             out = np.asarray(out / total)
-            ctx.coef = np.full(n, _F32.type(-1) / total, _F32)
+            ctx.coef = mean_coef
         else:
-            ctx.coef = np.full(n, _F32.type(-1), _F32)
+            ctx.coef = sum_coef
     return out
 
 
@@ -348,7 +372,7 @@ class NllLoss(Function):
             if out is None:  # (the per-sample losses: only where the kernel's ordered sum does not apply)
                 out = _reduced(xp, xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype)), reduction, total)
             coef = -w / total if reduction == "mean" else -w
-        ctx.index, ctx.reduction = index, reduction
+        ctx.index, ctx.reduction, ctx.every_kept = index, reduction, False
         ctx.coef = xp.where(keep, coef, xp.zeros((), dtype=x.dtype)).astype(x.dtype, copy=False)
         ctx.shape, ctx.keep, ctx.w, ctx.total = x.shape, keep, w.astype(x.dtype, copy=False), total
         return out
