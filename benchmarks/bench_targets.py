@@ -1,6 +1,6 @@
 """Every row of the speed targets (issue #23), core vs PyTorch CPU (and the NumPy floor), with its ratio and target.
 
-    PYTHONPATH=. python benchmarks/bench_targets.py [--repeat 5] [--only small|large]
+    PYTHONPATH=. python benchmarks/bench_targets.py [--repeat 5] [--only small|large|mlp]
 
 Workloads come from the other scripts in this folder, so each is measured the same way there and here.
 Two groups run in two child processes, because BLAS reads its thread count once, when NumPy loads:
@@ -10,6 +10,8 @@ Two groups run in two child processes, because BLAS reads its thread count once,
   CPU time of the process (the machine is shared; threads do not help either library at these sizes).
 - ``large`` (the chapter's conv2d forward+backward, add of 16M float32, a 1024x1024 matmul): every core
   for both libraries, wall time.
+
+``--only mlp`` runs the MLP step's rows alone (eager, ``core.compile`` and the NumPy floor), as ``small`` does.
 
 Each figure is a median over ``--repeat`` runs interleaved between the libraries. The table ends with the
 load average, since the ratios move with the machine's load.
@@ -66,7 +68,7 @@ def _interleaved(cases: dict, repeat: int, clock, pause: float = 0.0) -> dict:
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def _small(repeat: int) -> dict:
+def _small(repeat: int, only_mlp: bool = False) -> dict:
     import bench_autograd
     import bench_training
     import torch
@@ -75,7 +77,10 @@ def _small(repeat: int) -> dict:
 
     torch.set_num_threads(1)
     cpu = time.process_time
-    out = {}
+    out: dict = {}
+    if only_mlp:
+        _mlp784(out, repeat, cpu)
+        return out
     leaves = {name: bench_autograd._leaves(lib) for name, lib in (("core", core), ("torch", torch),
                                                                   ("core.compile", core))}
     z_of = core.compile(lambda x, w, b: (x * w).sum() + b)
@@ -98,12 +103,7 @@ def _small(repeat: int) -> dict:
             a + b
     med = _interleaved({name: (lambda p=p: adds(*p)) for name, p in pairs.items()}, repeat, cpu)
     out["tiny_add"] = {k: v / loops for k, v in med.items()}
-    k = 20
-    steps = {name: bench_training.mlp784_case(lib) for name, lib in (("core", core), ("torch", torch))}
-    steps["core.compile"] = bench_training.mlp784_case(core, compiled=True)
-    steps["numpy"] = bench_training.numpy_mlp784()
-    med = _interleaved({name: (lambda s=s: [s() for _ in range(k)]) for name, s in steps.items()}, repeat, cpu)
-    _split(out, "mlp784", {name: v / k for name, v in med.items()})
+    _mlp784(out, repeat, cpu)
     for key, opt in (("tanh_sgd", "SGD"), ("tanh_adam", "Adam")):
         cases = {name: bench_training.tanh1000_case(lib, optimizer=opt) for name, lib in (("core", core),
                                                                                          ("torch", torch))}
@@ -112,6 +112,21 @@ def _small(repeat: int) -> dict:
             cases["numpy"] = bench_training.numpy_tanh1000()
         _split(out, key, _interleaved(cases, repeat, cpu))
     return out
+
+
+def _mlp784(out: dict, repeat: int, cpu) -> None:
+    """The 784-256-128-10 MLP step: eager core, core.compile, PyTorch and the hand-written NumPy floor."""
+    import bench_training
+    import torch
+
+    import core
+
+    k = 20
+    steps = {name: bench_training.mlp784_case(lib) for name, lib in (("core", core), ("torch", torch))}
+    steps["core.compile"] = bench_training.mlp784_case(core, compiled=True)
+    steps["numpy"] = bench_training.numpy_mlp784()
+    med = _interleaved({name: (lambda s=s: [s() for _ in range(k)]) for name, s in steps.items()}, repeat, cpu)
+    _split(out, "mlp784", {name: v / k for name, v in med.items()})
 
 
 def _split(out: dict, key: str, med: dict) -> None:
@@ -178,9 +193,9 @@ def _conv_gemm_floor():
 
 
 def _child(group: str, repeat: int) -> dict:
-    """Run one group in a fresh interpreter (small: one BLAS thread, set before NumPy loads)."""
+    """Run one group in a fresh interpreter (small and mlp: one BLAS thread, set before NumPy loads)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, HERE, os.environ.get("PYTHONPATH", "")]))
-    if group == "small":
+    if group in ("small", "mlp"):
         for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             env[var] = "1"
     proc = subprocess.run([sys.executable, __file__, "--child", group, "--repeat", str(repeat)], env=env,
@@ -226,15 +241,16 @@ def report(results: dict) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", choices=("small", "large"), default=None)
-    parser.add_argument("--child", choices=("small", "large"), default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--only", choices=("small", "large", "mlp"), default=None)
+    parser.add_argument("--child", choices=("small", "large", "mlp"), default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps((_small if args.child == "small" else _large)(args.repeat)))
+        run = {"small": _small, "large": _large, "mlp": lambda repeat: _small(repeat, only_mlp=True)}[args.child]
+        print(json.dumps(run(args.repeat)))
         return 0
     results: dict = {}
-    for group in ("small", "large"):
-        if args.only in (None, group):
+    for group in ("small", "large", "mlp"):
+        if args.only == group or (args.only is None and group != "mlp"):
             results.update(_child(group, args.repeat))
     report(results)
     return 0
