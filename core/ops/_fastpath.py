@@ -118,7 +118,9 @@ def transposed_no_grad(a):
     return None
 
 
-_BITS = {2: np.uint16, 4: np.uint32, 8: np.uint64}  # an unsigned integer of each float's size
+_SIGNED_BITS = {2: np.int16, 4: np.int32, 8: np.int64}  # an integer of each float's size (an int8 mask widens to it
+# sign-extended)
+_ONE_BYTE = np.array(1, np.int8)
 
 
 def relu_grad(xp, g, out):
@@ -126,13 +128,14 @@ def relu_grad(xp, g, out):
     input, which is not ``<= 0``, passes ``g``, and so does a -0, an inf or a nan in ``g``), on arrays.
 
     NOTE: a hot path (every ReLU layer's backward): for C-contiguous NumPy arrays of one float dtype, ``g``'s bits
-    anded with a mask that is 0 where ``out <= 0`` and all ones elsewhere (``le`` as 1/0, minus 1, wrapping) is
-    the selection ``where`` makes, in three SIMD passes instead of a branch per element."""
+    anded with a mask that is 0 where ``out <= 0`` and all ones elsewhere (``le`` as 1/0 bytes, minus 1: 0 or -1,
+    which the and widens to 0 or all ones) is the selection ``where`` makes, in three SIMD passes instead of a
+    branch per element (the byte mask widened inside the and, not in a pass of its own: ~10% less)."""
     le = out <= 0
-    bits = _BITS.get(g.itemsize)
+    bits = _SIGNED_BITS.get(g.itemsize)
     if xp is np and bits is not None and g.ndim and g.dtype == out.dtype and g.dtype.kind in "fV" \
             and g.shape == out.shape and g.flags.c_contiguous and out.flags.c_contiguous:  # (0-d: NumPy scalars)
-        mask = le.view(np.uint8).astype(bits)
-        mask -= 1  # 1 - 1 = 0 where the gradient stops, 0 - 1 = all ones where it passes
-        return np.bitwise_and(g.view(bits), mask, out=mask).view(g.dtype)
+        mask = le.view(np.int8)
+        mask -= _ONE_BYTE  # 1 - 1 = 0 where the gradient stops, 0 - 1 = -1 (all ones) where it passes
+        return np.bitwise_and(g.view(bits), mask, dtype=bits).view(g.dtype)
     return xp.where(le, xp.zeros((), g.dtype), g)
