@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 import core
-from core import _random
+from core import _random, _vmap_batched
 from core.utils._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -33,9 +33,30 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         leaves, spec = tree_flatten(args)
         dims = _leaf_dims(in_dims, args, name)
         size = _batch_size(leaves, dims, in_dims, name)
+        try:
+            return _vmap_batched.call(func, args, kwargs, leaves, spec, dims, size,
+                                      lambda first: _out_dims_of(first, out_dims, name))
+        except (Exception, _vmap_batched.Unbatchable):
+            pass  # NOTE: the loop runs func again and gives its results, or its error
         return _stack_results(_run(func, args, kwargs, leaves, spec, dims, size, randomness), out_dims, name)
 
     return wrapped
+
+
+def batched_only(func, batch, chunk_size=None):
+    """``vmap(func)(batch)`` (one tensor mapped over dim 0, a tuple of tensors out) by the batched path only, in
+    chunks of ``chunk_size``; None where it cannot run batched (for callers with a faster fallback than the loop)."""
+    size = batch.shape[0]
+    step = size if chunk_size is None else chunk_size
+    parts = []
+    try:
+        for start in range(0, size, step):
+            chunk = batch[start:start + step]
+            parts.append(_vmap_batched.call(func, (chunk,), {}, [chunk], tree_flatten((chunk,))[1], [0],
+                                            chunk.shape[0], lambda first: [0] * len(tree_flatten(first)[0])))
+    except (Exception, _vmap_batched.Unbatchable):
+        return None
+    return parts[0] if len(parts) == 1 else tuple(core.cat(list(col)) for col in zip(*parts))
 
 
 def _name(func) -> str:
@@ -122,8 +143,14 @@ def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
 
 
 def _stack_results(results, out_dims, name):
-    first = results[0]
-    flat0, spec = tree_flatten(first)
+    outs = _out_dims_of(results[0], out_dims, name)
+    columns = list(zip(*[tree_flatten(r)[0] for r in results]))
+    return tree_unflatten([_stack(col, d, name) for col, d in zip(columns, outs)], tree_flatten(results[0])[1])
+
+
+def _out_dims_of(first, out_dims, name) -> list:
+    """The out dim (or None) of each leaf of ``func``'s output ``first``."""
+    flat0 = tree_flatten(first)[0]
     if isinstance(out_dims, (tuple, list)):
         if isinstance(first, (tuple, list)):
             outs = _match(out_dims, first)
@@ -138,8 +165,7 @@ def _stack_results(results, out_dims, name):
     else:
         raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
                          "collection of ints representing where in the outputs the vmapped dimension should appear.")
-    columns = list(zip(*[tree_flatten(r)[0] for r in results]))
-    return tree_unflatten([_stack(col, d, name) for col, d in zip(columns, outs)], spec)
+    return outs
 
 
 def _stack(column, dim, name):

@@ -747,6 +747,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """``core.autograd.grad``: gradients of ``outputs`` w.r.t. ``inputs``; ``.grad`` is untouched. ``inputs`` may be
     a dict of named tensors (the gradients come back as a dict with the same names); ``is_grads_batched``
     takes each grad_output's first dimension as a batch of vectors (one backward per vector, stacked)."""
+    from core import _vmap_batched  # (it imports core, which imports this module)
+
+    _vmap_batched.refuse(outputs, inputs, grad_outputs)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
                          "allow_unused=False.")

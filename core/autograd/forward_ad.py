@@ -122,6 +122,9 @@ def _level_of(level):
 
 def make_dual(tensor, tangent, *, level=None):
     """A view of ``tensor`` that carries ``tangent`` at the current level (differentiable in reverse mode)."""
+    from core import _vmap_batched  # (it imports core, which imports this module)
+
+    _vmap_batched.refuse(tensor, tangent)
     current = _level_of(level)
     if current is None:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
@@ -148,6 +151,9 @@ def make_dual(tensor, tangent, *, level=None):
 
 def _make_batched_dual(tensor, tangents):
     """``make_dual`` inside a level entered with ``batch=n``: ``tangents`` is ``(n, *tensor.shape)``."""
+    from core import _vmap_batched  # (it imports core, which imports this module)
+
+    _vmap_batched.refuse(tensor, tangents)
     current = _state.token
     _state.token = current.parent  # (the view keeps the tangents of the levels below)
     try:

@@ -287,8 +287,11 @@ def _forward_with_ctx(cls):
         return run
 
     def checked(ctx, *args, **kwargs):
+        from core import _vmap_batched
         from core._random import vmap_state  # (core._random imports the tensor module, which imports this one)
 
+        if _vmap_batched.any_batched(args, kwargs.values()):  # a user's Function runs in vmap's loop, per sample
+            raise _vmap_batched.Unbatchable(cls.__name__)
         if vmap_state.depth:
             _refuse_under_vmap(cls, setup is _no_setup_context)
         return run(ctx, *args, **kwargs)

@@ -1,0 +1,731 @@
+"""vmap's batched path: ``func`` runs once on tensors that carry the whole batch.
+
+Each mapped input becomes a ``BatchedTensor``: a tensor that looks like one sample (its shape, ``dim()``, ``size()``
+are the logical ones) and holds the physical tensor, the batch in front, as functorch's BatchedTensor does. Every op
+``func`` calls on one reaches ``BatchedTensor.__torch_function__``, which finds the op's batching rule, runs the op
+once on the physical tensors (elementwise ops align their operands from the right, dim-taking ops shift their dims
+past the batch dim, matrix products and views say where the batch goes) and wraps the result. Nested ``vmap``
+calls have levels: a rule unwraps its own level, and ops on the tensors below reach the outer level's rules.
+
+An op without a rule, a value read (``.item()``, ``bool(x)``, Python control flow on a value), a random draw or any
+error raises ``Unbatchable``, or the error itself, out of ``func``; ``core._vmap`` then runs ``func`` as its loop
+does, so the results, errors and randomness are the loop's wherever the batched path cannot be sure of them.
+
+Autograd through it: the physical tensors carry the graph, samples never mix, so a backward pass over the physical
+outputs gives each sample its gradient (``core.func``'s ``grad``/``vjp``/``jvp``/``jacrev`` inside ``vmap`` call
+``grads`` here). An argument ``grad`` differentiates that is not batched is broadcast over the batch first
+(``broadcast_entered``), so each sample gets its own gradient, as functorch's per-sample gradients.
+"""
+
+from __future__ import annotations
+
+import functools
+import string
+
+import core
+
+__all__ = ["Unbatchable", "call", "current", "grads", "is_batched", "physical_chain", "broadcast_entered"]
+
+
+class Unbatchable(BaseException):
+    """``func`` cannot run batched: vmap runs its loop instead. (A BaseException: ``except Exception`` in user code
+    must not swallow it.)"""
+
+
+class _Level:
+    __slots__ = ("level", "size")
+
+    def __init__(self, level: int, size: int):
+        self.level, self.size = level, size
+
+
+_active: list = []  # the batched vmap calls running, innermost last
+_class = None  # BatchedTensor, made at the first batched call (defining it turns on __torch_function__ dispatch)
+
+
+def current():
+    """The innermost batched vmap call running (``.level``, ``.size``), or None."""
+    return _active[-1] if _active else None
+
+
+def is_batched(x, level=None) -> bool:
+    """Whether ``x`` is a BatchedTensor (of ``level``, when given)."""
+    return _class is not None and type(x) is _class and (level is None or x._level == level)
+
+
+def physical_chain(t) -> list:
+    """``t`` and the tensors it wraps, level by level (their ids mark a transform's own leaves)."""
+    chain = [t]
+    while is_batched(chain[-1]):
+        chain.append(chain[-1]._phys)
+    return chain
+
+
+# ----- the wrapper -----------------------------------------------------------------------------------------------
+def _batched_class():
+    global _class
+    if _class is None:
+        class BatchedTensor(core.Tensor):
+            """One sample's view of a batch: ``_phys`` holds the batch, its dim 0 the batch dim of ``_level``."""
+
+            __slots__ = ("_phys", "_level")
+
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                rule = _rule_for(func)
+                if rule is None:
+                    raise Unbatchable(getattr(func, "__qualname__", repr(func)))
+                return rule(func, _top_level(args, kwargs), args, kwargs)
+
+        _class = BatchedTensor
+    return _class
+
+
+@functools.lru_cache(maxsize=256)
+def _meta_storage(shape: tuple, dtype):
+    return core.empty(shape, dtype=dtype, device="meta")
+
+
+def _wrap(phys, level: int):
+    """A BatchedTensor of ``level`` over ``phys`` (its dim 0 the batch)."""
+    cls = _class
+    shape = tuple(phys.shape)[1:]
+    meta = _meta_storage(shape, phys.dtype)
+    out = object.__new__(cls)
+    out._data, out._root, out._vc = meta._data, meta._root, meta._vc
+    out._phys, out._level = phys, level
+    return out
+
+
+def _top_level(args, kwargs) -> int:
+    found = 0
+    for a in (*args, *kwargs.values()):
+        if is_batched(a):
+            found = max(found, a._level)
+        elif type(a) in (list, tuple):
+            found = max([found] + [b._level for b in a if is_batched(b)])
+    return found
+
+
+def _size(level: int) -> int:
+    for entry in _active:
+        if entry.level == level:
+            return entry.size
+    raise Unbatchable("a batched tensor outside its vmap")
+
+
+def _ndim(x, level: int) -> int:
+    """``x``'s logical number of dims at ``level``."""
+    return x._phys.dim() - 1 if is_batched(x, level) else x.dim()
+
+
+def _phys(x, level: int):
+    return x._phys if is_batched(x, level) else x
+
+
+def _rewrap(ret, level: int):
+    """An op's physical result(s) as BatchedTensors of ``level``."""
+    if isinstance(ret, core.Tensor):
+        return _wrap(ret, level)
+    if isinstance(ret, (tuple, list)):
+        items = [_rewrap(r, level) for r in ret]
+        return type(ret)._make(items) if hasattr(type(ret), "_make") else type(ret)(items)
+    return ret
+
+
+def _as_batched(x, level: int):
+    """``x``'s physical tensor with the batch in front, broadcast over the batch when ``x`` is not batched."""
+    if is_batched(x, level):
+        return x._phys
+    return x.unsqueeze(0).expand((_size(level), *x.shape))
+
+
+def _shift(dim, ndim: int) -> int:
+    """A logical dim of a tensor with ``ndim`` dims as its physical dim (past the batch dim)."""
+    if isinstance(dim, bool) or not isinstance(dim, int) or ndim == 0 or not -ndim <= dim < ndim:
+        raise Unbatchable("dim")
+    return dim % ndim + 1
+
+
+def _arg(args, kwargs, index: int, name: str, default=None):
+    if len(args) > index:
+        return args[index]
+    return kwargs.get(name, default)
+
+
+def _put(args, kwargs, index: int, name: str, value):
+    """``(args, kwargs)`` with the argument at ``index`` (or keyword ``name``) replaced."""
+    if len(args) > index:
+        return (*args[:index], value, *args[index + 1:]), kwargs
+    return args, {**kwargs, name: value}
+
+
+# ----- rules -----------------------------------------------------------------------------------------------------
+def _elementwise(func, level, args, kwargs):
+    """Broadcasting ops: batched operands get size-1 dims after the batch dim up to the widest operand's rank."""
+    tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, core.Tensor)]
+    ranks = [_ndim(t, level) for t in tensors]
+    rank = max(ranks)
+    if len({t.dtype for t in tensors}) > 1 and any(r == 0 and is_batched(t, level) for t, r in zip(tensors, ranks)):
+        raise Unbatchable("a 0-dim batched operand would change type promotion")
+
+    def physical(a):
+        if not is_batched(a, level):
+            return a
+        p = a._phys
+        missing = rank - (p.dim() - 1)
+        return p.reshape((p.shape[0],) + (1,) * missing + tuple(p.shape[1:])) if missing else p
+
+    new_args = tuple(physical(a) for a in args)
+    ret = func(*new_args, **{k: physical(v) for k, v in kwargs.items()})
+    if args and is_batched(args[0], level) and ret is new_args[0]:
+        return args[0]  # an in-place op gives back its tensor
+    if isinstance(ret, core.Tensor) and (ret.dim() == 0 or ret.shape[0] != _size(level)):
+        raise Unbatchable("the result lost the batch dim")
+    return _rewrap(ret, level)
+
+
+def _inplace(func, level, args, kwargs):
+    """In-place elementwise ops on a batched tensor whose rank no other operand exceeds."""
+    if not is_batched(args[0], level):
+        raise Unbatchable("in place on an unbatched tensor")
+    own = _ndim(args[0], level)
+    if any(isinstance(a, core.Tensor) and _ndim(a, level) > own for a in (*args[1:], *kwargs.values())):
+        raise Unbatchable("in place with a wider operand")
+    return _elementwise(func, level, args, kwargs)
+
+
+def _unary_same(func, level, args, kwargs):
+    """Ops that keep the shape and take no dims (copies, casts, ``*_like`` factories): run on the physical tensor."""
+    if not is_batched(args[0], level) or any(isinstance(a, core.Tensor) and is_batched(a, level)
+                                             for a in (*args[1:], *kwargs.values())):
+        raise Unbatchable(func.__name__)
+    ret = func(args[0]._phys, *args[1:], **kwargs)
+    return args[0] if ret is args[0]._phys else _rewrap(ret, level)
+
+
+def _new_factory(func, level, args, kwargs):
+    """``x.new_zeros(size)``...: an unbatched tensor of ``x``'s dtype and device."""
+    if any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+        raise Unbatchable(func.__name__)
+    return func(args[0]._phys, *args[1:], **kwargs)
+
+
+# max()/min()/median() of everything: the values of the dim-taking overload, as PyTorch's batching rule does
+_FIRST_OF_PAIR = frozenset(("max", "min", "median", "nanmedian"))
+
+
+def _reduction(func, level, args, kwargs, dim_required=False):
+    """Reductions and dim-taking ops: logical dims move past the batch dim; no dim reduces each sample's elements."""
+    x = args[0]
+    if not is_batched(x, level) or len(args) > 1 and isinstance(args[1], core.Tensor):
+        return _elementwise(func, level, args, kwargs)  # max(a, b), min(a, b): elementwise
+    n = _ndim(x, level)
+    dim = _arg(args, kwargs, 1, "dim")
+    if any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+        raise Unbatchable(func.__name__)
+    if dim is None:
+        if dim_required or len(args) > 1 or "dim" in kwargs or kwargs.get("keepdim"):
+            raise Unbatchable("no dim")
+        name = func.__name__
+        flat = x._phys.reshape(x._phys.shape[0], -1)
+        ret = func(flat, 1, **kwargs)
+        return _wrap(ret[0], level) if name in _FIRST_OF_PAIR else _rewrap(ret, level)
+    if isinstance(dim, (tuple, list)):
+        if not dim:
+            raise Unbatchable("empty dims")
+        shifted = type(dim)(_shift(d, n) for d in dim)
+    else:
+        shifted = _shift(dim, n)
+    args, kwargs = _put(args, kwargs, 1, "dim", shifted)
+    return _rewrap(func(x._phys, *args[1:], **kwargs), level)
+
+
+def _dims_rule(*positions, keep_rank=True):
+    """Ops whose dim arguments at ``positions`` shift past the batch dim (``keep_rank``: dims of the input's rank;
+    else of a rank one more, as unsqueeze's and stack's)."""
+    def rule(func, level, args, kwargs):
+        x = args[0]
+        if not is_batched(x, level) or any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+            raise Unbatchable(func.__name__)
+        n = _ndim(x, level) + (0 if keep_rank else 1)
+        new_args = list(args)
+        for p in positions:
+            if len(new_args) > p:
+                new_args[p] = _shift(new_args[p], n)
+        return _rewrap(func(x._phys, *new_args[1:], **kwargs), level)
+    return rule
+
+
+def _flatten(func, level, args, kwargs):
+    x = args[0]
+    if not is_batched(x, level):
+        raise Unbatchable("flatten")
+    p, n = x._phys, _ndim(x, level)
+    if n == 0:
+        return _wrap(p.reshape(p.shape[0], 1), level)
+    start, end = _arg(args, kwargs, 1, "start_dim", 0), _arg(args, kwargs, 2, "end_dim", -1)
+    return _wrap(p.flatten(_shift(start, n), _shift(end, n)), level)
+
+
+def _shape_arg(args, kwargs):
+    shape = args[1:] if len(args) > 1 else kwargs.get("shape", kwargs.get("size"))
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, core.Size)):
+        shape = tuple(shape[0])
+    if not all(isinstance(s, int) and not isinstance(s, bool) for s in shape):
+        raise Unbatchable("shape")
+    return tuple(shape)
+
+
+def _reshape(func, level, args, kwargs):
+    x = args[0]
+    if not is_batched(x, level):
+        raise Unbatchable(func.__name__)
+    p = x._phys
+    return _wrap(getattr(p, func.__name__)((p.shape[0], *_shape_arg(args, {k: v for k, v in kwargs.items()}))), level)
+
+
+def _view_as(func, level, args, kwargs):
+    x, other = args[0], _arg(args, kwargs, 1, "other")
+    if not is_batched(x, level):
+        raise Unbatchable("view_as")
+    return _wrap(x._phys.view((x._phys.shape[0], *other.shape)), level)
+
+
+def _expand(func, level, args, kwargs):
+    x = args[0]
+    if not is_batched(x, level) or set(kwargs) - {"size"}:
+        raise Unbatchable("expand")
+    sizes = _shape_arg(args, kwargs)
+    p, n = x._phys, _ndim(x, level)
+    if len(sizes) < n:
+        raise Unbatchable("expand")
+    p = p.reshape((p.shape[0],) + (1,) * (len(sizes) - n) + tuple(p.shape[1:]))
+    return _wrap(p.expand((p.shape[0], *sizes)), level)
+
+
+def _expand_as(func, level, args, kwargs):
+    return _expand(func, level, (args[0], tuple(args[1].shape)), {})  # (other's logical shape)
+
+
+def _permute(func, level, args, kwargs):
+    x = args[0]
+    dims = _shape_arg(args, {"shape": kwargs.get("dims")}) if len(args) > 1 or "dims" in kwargs else None
+    if not is_batched(x, level) or dims is None:
+        raise Unbatchable("permute")
+    n = _ndim(x, level)
+    return _wrap(x._phys.permute((0, *(_shift(d, n) for d in dims))), level)
+
+
+def _t(func, level, args, kwargs):
+    x = args[0]
+    n = _ndim(x, level)
+    if not is_batched(x, level) or n > 2:
+        raise Unbatchable("t")
+    return x if n < 2 else _wrap(x._phys.transpose(1, 2), level)
+
+
+def _squeeze(func, level, args, kwargs):
+    x = args[0]
+    if not is_batched(x, level):
+        raise Unbatchable("squeeze")
+    n = _ndim(x, level)
+    dim = _arg(args, kwargs, 1, "dim")
+    if dim is None:
+        dims = tuple(i + 1 for i in range(n) if x._phys.shape[i + 1] == 1)
+    elif isinstance(dim, (tuple, list)):
+        dims = tuple(_shift(d, n) for d in dim)
+    elif n == 0:
+        return x
+    else:
+        dims = (_shift(dim, n),)
+    return _wrap(x._phys.squeeze(dims) if dims else x._phys, level)
+
+
+def _getitem(func, level, args, kwargs):
+    """Indexing with ints, slices, None, Ellipsis and at most one unbatched index tensor: the batch dim stays in
+    front behind a leading full slice."""
+    x, index = args
+    if not is_batched(x, level):
+        raise Unbatchable("indexing with a batched index")
+    items = index if isinstance(index, tuple) else (index,)
+    tensors = 0
+    for item in items:
+        if isinstance(item, core.Tensor):
+            if is_batched(item, level):
+                raise Unbatchable("a batched index")
+            tensors += 1
+        elif isinstance(item, (list, bool)) or not (item is None or item is Ellipsis or isinstance(item, (int, slice))):
+            raise Unbatchable("index")
+    if tensors > 1:
+        raise Unbatchable("several index tensors")
+    if x._phys.dim() == 1 and items:
+        raise Unbatchable("indexing a 0-dim tensor")
+    return _wrap(x._phys[(slice(None), *items)], level)
+
+
+def _joining(func, level, args, kwargs, extra_rank=0):
+    tensors = _arg(args, kwargs, 0, "tensors")
+    if not isinstance(tensors, (tuple, list)) or not tensors or set(kwargs) - {"dim", "tensors"}:
+        raise Unbatchable(func.__name__)
+    n = max(_ndim(t, level) for t in tensors) + extra_rank
+    dim = _arg(args, kwargs, 1, "dim", 0)
+    if any(_ndim(t, level) + extra_rank != n for t in tensors):
+        raise Unbatchable("ranks differ")  # (cat's legacy 1-d empty tensors, errors: the loop's)
+    return _wrap(func([_as_batched(t, level) for t in tensors], _shift(dim, n)), level)
+
+
+def _splitting(func, level, args, kwargs):
+    """split/chunk/unbind/tensor_split: the dim (args[2], or args[1] for unbind) shifts; each piece is batched."""
+    x = args[0]
+    if not is_batched(x, level):
+        raise Unbatchable(func.__name__)
+    index = 1 if func.__name__ == "unbind" else 2
+    n = _ndim(x, level)
+    args, kwargs = _put(args, kwargs, index, "dim", _shift(_arg(args, kwargs, index, "dim", 0), n))
+    return _rewrap(func(x._phys, *args[1:], **kwargs), level)
+
+
+def _matmul(func, level, args, kwargs):
+    """matmul and the products it generalises: 1-d operands become matrices, the batch dims line up behind the
+    batch in front (an unbatched operand broadcasts over it)."""
+    if kwargs:
+        raise Unbatchable("out")
+    a, b = args[:2]
+    if func.__name__ == "__rmatmul__":
+        a, b = b, a
+    if not isinstance(a, core.Tensor) or not isinstance(b, core.Tensor):
+        raise Unbatchable("matmul")
+    na, nb = _ndim(a, level), _ndim(b, level)
+    needed = {"mm": (2, 2), "bmm": (3, 3), "mv": (2, 1), "dot": (1, 1), "inner": (1, 1)}.get(func.__name__)
+    if needed is not None and (na, nb) != needed or na == 0 or nb == 0:
+        raise Unbatchable("shapes")
+    if a.dtype != b.dtype:
+        raise Unbatchable("dtypes")
+    if not is_batched(b, level) and (na == 1 and nb <= 2 or na >= 2 and nb <= 2):
+        return _wrap(core.matmul(a._phys, b), level)  # the batch rides in a's rows or batch dims
+    pa = _as_batched(a, level)
+    pb = _as_batched(b, level)
+    if na == nb == 1:  # NOTE: a product and a sum, whose backward is the dot's (grad * other); rounding may differ
+        return _wrap((pa * pb).sum(-1), level)
+    if na == 1:
+        pa = pa.unsqueeze(-2)
+    if nb == 1:
+        pb = pb.unsqueeze(-1)
+    rank = max(pa.dim(), pb.dim())
+    pa = pa.reshape((pa.shape[0],) + (1,) * (rank - pa.dim()) + tuple(pa.shape[1:]))
+    pb = pb.reshape((pb.shape[0],) + (1,) * (rank - pb.dim()) + tuple(pb.shape[1:]))
+    out = core.matmul(pa, pb)
+    if nb == 1:
+        out = out.squeeze(-1)
+    if na == 1:
+        out = out.squeeze(-1 if nb == 1 else -2)
+    return _wrap(out, level)
+
+
+def _linear(func, level, args, kwargs):
+    x, weight = _arg(args, kwargs, 0, "input"), _arg(args, kwargs, 1, "weight")
+    bias = _arg(args, kwargs, 2, "bias")
+    if not is_batched(weight, level) and (bias is None or not is_batched(bias, level)):
+        if not is_batched(x, level) or _ndim(x, level) == 0:
+            raise Unbatchable("linear")
+        return _wrap(func(x._phys, weight, bias), level)
+    out = core.matmul(x, weight.mT if _ndim(weight, level) == 2 else weight)  # (these dispatch to the rules above)
+    return out if bias is None else out + bias
+
+
+def _einsum(func, level, args, kwargs):
+    equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    if kwargs or not isinstance(equation, str) or "->" not in equation:
+        raise Unbatchable("einsum")
+    free = [c for c in string.ascii_letters if c not in equation]
+    letter = free[0]
+    inputs, output = equation.replace(" ", "").split("->")
+    terms = inputs.split(",")
+    if len(terms) != len(operands):
+        raise Unbatchable("einsum")
+    terms = [letter + t if is_batched(o, level) else t for t, o in zip(terms, operands)]
+    return _wrap(core.einsum(",".join(terms) + "->" + letter + output, *(_phys(o, level) for o in operands)), level)
+
+
+def _dropout(func, level, args, kwargs):
+    p = _arg(args, kwargs, 1, "p", 0.5)
+    training = _arg(args, kwargs, 2, "training", True)
+    if training and p != 0:
+        raise Unbatchable("random")
+    return _unary_same(func, level, args, kwargs)
+
+
+def _layer_norm(func, level, args, kwargs):
+    if any(is_batched(a, level) for a in (*args[1:], *kwargs.values())) or not is_batched(args[0], level):
+        raise Unbatchable("layer_norm")
+    return _wrap(func(args[0]._phys, *args[1:], **kwargs), level)
+
+
+def _embedding(func, level, args, kwargs):
+    if any(is_batched(a, level) for a in (*args[1:], *kwargs.values())) or not is_batched(args[0], level):
+        raise Unbatchable("embedding")
+    return _wrap(func(args[0]._phys, *args[1:], **kwargs), level)
+
+
+def _pointwise_loss(func, level, args, kwargs):
+    """mse_loss, l1_loss...: the unreduced loss per element, then each sample's mean or sum."""
+    x, target = _arg(args, kwargs, 0, "input"), _arg(args, kwargs, 1, "target")
+    reduction = _arg(args, kwargs, 4, "reduction", "mean")
+    rest = {k: v for k, v in kwargs.items() if k not in ("input", "target", "reduction", "size_average", "reduce")}
+    if len(args) > 2 or kwargs.get("size_average") is not None or kwargs.get("reduce") is not None or any(
+            isinstance(v, core.Tensor) for v in rest.values()):
+        raise Unbatchable(func.__name__)
+    if tuple(x.shape) != tuple(target.shape) or x.dtype != target.dtype:
+        raise Unbatchable("shapes")
+    out = func(_as_batched(x, level), _as_batched(target, level), reduction="none", **rest)
+    if reduction == "none":
+        return _wrap(out, level)
+    flat = out.reshape(out.shape[0], -1)
+    return _wrap(flat.mean(1) if reduction == "mean" else flat.sum(1), level)
+
+
+def _cross_entropy(func, level, args, kwargs):
+    """Class-index targets without weights: the unreduced loss per sample's rows, then each sample's mean/sum."""
+    x, target = _arg(args, kwargs, 0, "input"), _arg(args, kwargs, 1, "target")
+    reduction = _arg(args, kwargs, 5, "reduction", "mean")
+    ignore = _arg(args, kwargs, 4, "ignore_index", -100)
+    extra = {k: v for k, v in kwargs.items() if k in ("label_smoothing",)}
+    if len(args) > 2 or _arg(args, kwargs, 2, "weight") is not None or kwargs.get("size_average") is not None \
+            or kwargs.get("reduce") is not None or target.is_floating_point():
+        raise Unbatchable(func.__name__)
+    nx, nt = _ndim(x, level), _ndim(target, level)
+    if nx not in (1, 2) or nt != nx - 1:
+        raise Unbatchable("shapes")
+    px, pt = _as_batched(x, level), _as_batched(target, level)
+    if nx == 2:
+        px = px.transpose(1, 2)  # (batch, class, row)
+    if reduction == "mean" and nx == 2 and bool((pt == ignore).any()):
+        raise Unbatchable("ignored targets")
+    out = func(px, pt, ignore_index=ignore, reduction="none", **extra)
+    if reduction == "none" or nx == 1:
+        return _wrap(out, level)
+    return _wrap(out.mean(1) if reduction == "mean" else out.sum(1), level)
+
+
+def _property(func, level, args, kwargs):
+    x = args[0]
+    name = func.__self__.__name__
+    if not is_batched(x, level):
+        raise Unbatchable(name)
+    p = x._phys
+    if name == "shape":
+        return core.Size(p.shape[1:])
+    if name == "ndim":
+        return p.dim() - 1
+    if name in ("T", "mT", "mH", "H"):
+        n = p.dim() - 1
+        if name in ("mT", "mH"):
+            if n < 2:
+                raise Unbatchable(name)
+            t = p.transpose(-2, -1)
+            return _wrap(t.conj() if name == "mH" else t, level)
+        if n > 2 and name == "T":
+            return _wrap(p.permute((0, *range(n, 0, -1))), level)
+        if n == 2:
+            t = p.transpose(1, 2)
+            return _wrap(t.conj() if name == "H" else t, level)
+        if n < 2:
+            return x
+        raise Unbatchable(name)
+    if name == "data":
+        return _wrap(p.data, level)
+    if name in ("dtype", "device", "requires_grad", "is_leaf", "grad_fn", "layout", "is_cuda", "is_sparse",
+                "is_quantized", "is_meta", "is_mkldnn", "is_nested", "is_complex", "is_cpu", "output_nr",
+                "_grad_fn"):
+        return getattr(p, name)
+    raise Unbatchable(name)
+
+
+def _metadata(func, level, args, kwargs):
+    x = args[0]
+    if not is_batched(x, level):
+        raise Unbatchable(func.__name__)
+    p, name = x._phys, func.__name__
+    n = p.dim() - 1
+    if name in ("dim", "ndimension"):
+        return n
+    if name in ("size",):
+        d = _arg(args, kwargs, 1, "dim")
+        return core.Size(p.shape[1:]) if d is None else p.shape[_shift(d, n)]
+    if name in ("numel", "nelement"):
+        return p.numel() // p.shape[0]
+    if name == "__len__":
+        if n == 0:
+            raise Unbatchable("len")
+        return p.shape[1]
+    if name == "requires_grad_":
+        p.requires_grad_(_arg(args, kwargs, 1, "requires_grad", True))
+        return x
+    return getattr(p, name)(*args[1:], **kwargs)
+
+
+_ELEMENTWISE = (
+    "add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow float_power neg negative "
+    "abs absolute exp exp2 expm1 log log2 log10 log1p sqrt rsqrt square sin cos tan asin acos atan sinh cosh tanh "
+    "asinh acosh atanh sigmoid relu relu6 gelu silu mish elu selu celu leaky_relu softplus softsign hardtanh "
+    "hardsigmoid hardswish logsigmoid tanhshrink sign sgn floor ceil round trunc frac reciprocal erf erfc erfinv "
+    "lgamma digamma atan2 arctan2 hypot maximum minimum fmax fmin clamp clip clamp_min clamp_max where eq ne lt le "
+    "gt ge greater less greater_equal less_equal not_equal logical_and logical_or logical_not logical_xor "
+    "bitwise_and bitwise_or bitwise_xor bitwise_not isnan isinf isfinite nan_to_num lerp addcmul addcdiv "
+    "masked_fill xlogy logaddexp logit square positive real imag conj angle "
+    "__add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ __truediv__ __rtruediv__ __floordiv__ __rfloordiv__ "
+    "__mod__ __rmod__ __pow__ __rpow__ __neg__ __pos__ __abs__ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ "
+    "__and__ __rand__ __or__ __ror__ __xor__ __rxor__ __invert__").split()
+_INPLACE = ("add_ sub_ mul_ div_ pow_ neg_ clamp_ clamp_min_ clamp_max_ relu_ exp_ log_ sqrt_ tanh_ sigmoid_ abs_ "
+            "masked_fill_ zero_ fill_ __iadd__ __isub__ __imul__ __itruediv__").split()
+_UNARY_SAME = ("contiguous clone detach detach_ float double half bfloat16 int long bool to type_as cpu "
+               "zeros_like ones_like full_like empty_like").split()
+_NEW = "new_zeros new_ones new_full new_empty new_tensor".split()
+_REDUCTIONS = ("sum mean nansum nanmean prod amax amin max min std var logsumexp argmax argmin all any "
+               "count_nonzero std_mean var_mean median nanmedian").split()
+_DIM_REQUIRED = "softmax log_softmax cumsum cumprod logcumsumexp cummax cummin".split()
+_METADATA = ("dim ndimension size numel nelement is_floating_point is_complex element_size get_device "
+             "is_contiguous requires_grad_ __len__ is_signed").split()
+
+
+def _build_rules() -> dict:
+    rules: dict = {}
+    for name in _ELEMENTWISE:
+        rules[name] = _elementwise
+    for name in _INPLACE:
+        rules[name] = _inplace
+    for name in _UNARY_SAME:
+        rules[name] = _unary_same
+    for name in _NEW:
+        rules[name] = _new_factory
+    for name in _REDUCTIONS:
+        rules[name] = _reduction
+    for name in _DIM_REQUIRED:
+        rules[name] = functools.partial(_reduction, dim_required=True)
+    for name in _METADATA:
+        rules[name] = _metadata
+    rules.update({
+        "reshape": _reshape, "view": _reshape, "view_as": _view_as, "expand": _expand, "expand_as": _expand_as,
+        "permute": _permute,
+        "t": _t, "squeeze": _squeeze, "__getitem__": _getitem,
+        "transpose": _dims_rule(1, 2), "swapaxes": _dims_rule(1, 2), "swapdims": _dims_rule(1, 2),
+        "movedim": _dims_rule(1, 2), "moveaxis": _dims_rule(1, 2), "select": _dims_rule(1), "narrow": _dims_rule(1),
+        "flatten": _flatten, "unsqueeze": _dims_rule(1, keep_rank=False), "diagonal": _dims_rule(2, 3),
+        "flip": None, "cat": _joining, "concat": _joining, "concatenate": _joining,
+        "stack": functools.partial(_joining, extra_rank=1),
+        "split": _splitting, "chunk": _splitting, "unbind": _splitting, "tensor_split": _splitting,
+        "matmul": _matmul, "__matmul__": _matmul, "__rmatmul__": _matmul, "mm": _matmul, "bmm": _matmul,
+        "mv": _matmul, "dot": _matmul, "inner": _matmul, "linear": _linear, "einsum": _einsum,
+        "dropout": _dropout, "layer_norm": _layer_norm, "embedding": _embedding,
+        "mse_loss": _pointwise_loss, "l1_loss": _pointwise_loss, "cross_entropy": _cross_entropy,
+    })
+    return {k: v for k, v in rules.items() if v is not None}
+
+
+_RULES = _build_rules()
+_PROPERTY_NAMES = frozenset(("shape", "ndim", "T", "mT", "mH", "H", "data", "dtype", "device", "requires_grad",
+                             "is_leaf", "grad_fn", "layout", "is_cuda", "is_sparse", "is_quantized", "is_meta",
+                             "is_mkldnn", "is_nested", "is_complex", "is_cpu", "output_nr", "_grad_fn"))
+
+
+@functools.lru_cache(maxsize=None)
+def _rule_for(func):
+    """The batching rule of the public function, method or property ``func`` (None: none)."""
+    owner = getattr(func, "__self__", None)
+    if getattr(func, "__name__", None) == "__get__" and owner is not None and hasattr(owner, "undispatched"):
+        return _property if owner.__name__ in _PROPERTY_NAMES else None
+    module = getattr(func, "__module__", "") or ""
+    if not module.startswith("core"):
+        return None
+    return _RULES.get(getattr(func, "__name__", None))
+
+
+# ----- a whole call ----------------------------------------------------------------------------------------------
+def call(func, args, kwargs, leaves, spec, dims, size, columns):
+    """``func``'s flat outputs, each with the batch in front (None where ``func``'s output is unbatched and its out
+    dim is None), from one batched call; ``columns(first)`` gives the outputs' out dims. Raises Unbatchable (or
+    the error) where the loop must run instead."""
+    from core import _random
+    from core.utils._pytree import tree_flatten, tree_unflatten
+
+    _batched_class()
+    level = (_active[-1].level if _active else 0) + 1
+    state = _random.vmap_state
+    saved_error = state.error
+    state.error, state.depth = True, state.depth + 1  # a random draw fails over to the loop, which draws as it should
+    _active.append(_Level(level, size))
+    try:
+        wrapped = [x if d is None else _wrap(x.movedim(d, 0), level) for x, d in zip(leaves, dims)]
+        out = func(*tree_unflatten(wrapped, spec), **kwargs)
+        flat, out_spec = tree_flatten(out)
+        outs = columns(out)
+        meta_in = any(isinstance(x, core.Tensor) and x.is_meta for x in leaves)
+        results = []
+        for leaf, d in zip(flat, outs):
+            if not isinstance(leaf, core.Tensor):
+                if d is not None:
+                    raise Unbatchable("a non-tensor output")
+                results.append(leaf)
+                continue
+            if d is None:
+                if is_batched(leaf, level):
+                    raise Unbatchable("a batched output with out_dim None")
+                results.append(leaf)
+                continue
+            phys = _as_batched(leaf, level)
+            if phys.is_meta and not meta_in:
+                raise Unbatchable("a value read through the placeholder storage")
+            results.append(phys if d == 0 else phys.movedim(0, d))
+        return tree_unflatten(results, out_spec)
+    finally:
+        _active.pop()
+        state.error, state.depth = saved_error, state.depth - 1
+
+
+# ----- autograd ------------------------------------------------------------------------------------------------
+def broadcast_entered(leaf):
+    """A transform's input ``leaf`` (unbatched at the innermost batched vmap) broadcast over its batch, so that
+    its gradient is per sample."""
+    top = _active[-1]
+    return _wrap(leaf.unsqueeze(0).expand((top.size, *leaf.shape)), top.level)
+
+
+def any_batched(*groups) -> bool:
+    return _class is not None and any(is_batched(t) for g in groups if g is not None for t in g)
+
+
+def refuse(*values) -> None:
+    """Raise Unbatchable where a batched tensor reaches code that would read its placeholder storage (the engine
+    called directly, forward-mode duals): only the loop gives such code real tensors."""
+    if _class is None:
+        return
+    for v in values:
+        if is_batched(v) or isinstance(v, (tuple, list)) and any(is_batched(t) for t in v):
+            raise Unbatchable("autograd on a batched tensor outside core.func")
+
+
+def grads(engine_grad, outputs, inputs, grad_outputs, **kwargs):
+    """``engine_grad(outputs, inputs, grad_outputs, **kwargs)`` on the physical tensors of the top level among
+    them, the results batched again: samples never mix, so the physical backward gives per-sample gradients."""
+    level = max(t._level for g in (outputs, inputs, grad_outputs or ()) for t in g if is_batched(t))
+    grad_outputs = [None] * len(outputs) if grad_outputs is None else list(grad_outputs)
+    phys_outs, phys_gouts = [], []
+    for o, g in zip(outputs, grad_outputs):
+        if not is_batched(o, level):
+            raise Unbatchable("an unbatched output under a batched backward")
+        if g is None:
+            if _ndim(o, level) != 0:
+                raise Unbatchable("implicit grad of a non-scalar")
+            g = core.ones_like(o._phys)
+        else:
+            g = g._phys if is_batched(g, level) else g.expand(o._phys.shape)
+        phys_outs.append(o._phys)
+        phys_gouts.append(g)
+    if not all(is_batched(x, level) for x in inputs):
+        raise Unbatchable("an unbatched input under a batched backward")
+    found = engine_grad(phys_outs, [x._phys for x in inputs], phys_gouts, **kwargs)
+    return [None if g is None else _wrap(g, level) for g in found]

@@ -1,0 +1,253 @@
+"""``vmap``'s batched path (``core._vmap_batched``) against torch: each family of batching rules, ``in_dims`` and
+``out_dims``, nesting, per-sample gradients, Jacobians and Hessians; the loop still runs (with torch's results or
+errors) where an op has no rule; and the batched and loop paths agree value for value."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from core import _vmap, _vmap_batched
+from tests.core.oracle import assert_same, to_numpy
+
+RNG = np.random.default_rng(0)
+A = RNG.standard_normal((4, 3, 5)).astype(np.float32)
+B = RNG.standard_normal((4, 5)).astype(np.float32)
+M = RNG.standard_normal((5, 2)).astype(np.float32)
+S = RNG.standard_normal(4).astype(np.float32)
+
+
+@pytest.fixture
+def batched_only(monkeypatch):
+    """The loop must not run: a case that falls back fails."""
+    def loop(*args, **kwargs):
+        raise AssertionError("vmap fell back to its loop")
+    monkeypatch.setattr(_vmap, "_run", loop)
+
+
+@pytest.fixture
+def loop_runs(monkeypatch):
+    """Counts the loop's runs (the fallback)."""
+    runs = []
+    original = _vmap._run
+
+    def counted(*args, **kwargs):
+        runs.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(_vmap, "_run", counted)
+    return runs
+
+
+def _both(torch, case, *arrays, **compare):
+    ours = case(core, *(core.tensor(a) for a in arrays))
+    theirs = case(torch, *(torch.tensor(a) for a in arrays))
+    assert_same(ours, theirs, **compare)
+    return ours
+
+
+ELEMENTWISE = {
+    "unary": lambda lib, a, b: lib.vmap(lambda x: x.exp().sin() * 2 - 1)(a),
+    "broadcast-unbatched": lambda lib, a, b: lib.vmap(lambda x, y: x + y, in_dims=(0, None))(a, b[0]),
+    "broadcast-both-ranks": lambda lib, a, b: lib.vmap(lambda x, y: x * y)(a, b),
+    "scalar-reflected": lambda lib, a, b: lib.vmap(lambda x: 1 - 2 / (x ** 2 + 1))(a),
+    "where-compare": lambda lib, a, b: lib.vmap(lambda x: lib.where(x > 0, x, x.abs() * 0.5))(a),
+    "clamp-max": lambda lib, a, b: lib.vmap(lambda x, y: lib.maximum(x.clamp(-0.5, 0.5), y))(a, b),
+    "activations": lambda lib, a, b: lib.vmap(lambda x: lib.nn.functional.gelu(x) + lib.nn.functional.silu(x)
+                                              + lib.relu(x) + lib.tanh(x) + lib.sigmoid(x))(a),
+    "in-place": lambda lib, a, b: lib.vmap(lambda x: x.clone().mul_(2).add_(1))(a),
+    "like-factories": lambda lib, a, b: lib.vmap(lambda x: lib.ones_like(x) + lib.zeros_like(x) + x.new_ones(5))(a),
+    "int-compare": lambda lib, a, b: lib.vmap(lambda x: (x > 0).long() + (x < 0).int())(a),
+}
+
+
+@pytest.mark.parametrize("name", list(ELEMENTWISE))
+def test_elementwise_ops_run_batched_with_torchs_values(torch, batched_only, name):
+    _both(torch, ELEMENTWISE[name], A, B)
+
+
+REDUCTIONS = {
+    "sum": lambda lib, a: lib.vmap(lambda x: x.sum())(a),
+    "sum-dim": lambda lib, a: lib.vmap(lambda x: x.sum(0))(a),
+    "mean-neg-dim-keepdim": lambda lib, a: lib.vmap(lambda x: x.mean(-1, keepdim=True))(a),
+    "sum-dims": lambda lib, a: lib.vmap(lambda x: lib.sum(x, dim=(0, -1)))(a),
+    "max-dim": lambda lib, a: lib.vmap(lambda x: x.max(1))(a),
+    "max-all": lambda lib, a: lib.vmap(lambda x: x.max())(a),
+    "amin-argmax": lambda lib, a: lib.vmap(lambda x: (x.amin(0), x.argmax(), x.argmax(1)))(a),
+    "std-var": lambda lib, a: lib.vmap(lambda x: (x.std(), x.var(0, correction=0)))(a),
+    "logsumexp": lambda lib, a: lib.vmap(lambda x: x.logsumexp(-1))(a),
+    "softmax": lambda lib, a: lib.vmap(lambda x: (lib.softmax(x, -1), lib.nn.functional.log_softmax(x, dim=0)))(a),
+    "cumsum": lambda lib, a: lib.vmap(lambda x: x.cumsum(1))(a),
+    "all-any": lambda lib, a: lib.vmap(lambda x: ((x > 0).all(), (x > 0).any(0)))(a),
+}
+
+
+@pytest.mark.parametrize("name", list(REDUCTIONS))
+def test_reductions_and_dim_ops_run_batched_with_torchs_values(torch, batched_only, name):
+    _both(torch, REDUCTIONS[name], A)
+
+
+PRODUCTS = {
+    "vec-vec": lambda lib, a, b, m: lib.vmap(lambda x, y: x @ y)(b, b),
+    "vec-mat-unbatched": lambda lib, a, b, m: lib.vmap(lambda x: x @ m)(b),
+    "mat-mat-unbatched": lambda lib, a, b, m: lib.vmap(lambda x: x @ m)(a),
+    "mat-vec": lambda lib, a, b, m: lib.vmap(lambda x, y: lib.mv(x, y))(a, b),
+    "unbatched-mat-batched-vec": lambda lib, a, b, m: lib.vmap(lambda y: m.T @ y)(b),
+    "mm-both": lambda lib, a, b, m: lib.vmap(lambda x, y: lib.mm(x, y))(a, a.transpose(1, 2)),
+    "bmm": lambda lib, a, b, m: lib.vmap(lambda x: lib.bmm(x[None], x[None].mT))(a),
+    "dot": lambda lib, a, b, m: lib.vmap(lib.dot)(b, b),
+    "linear": lambda lib, a, b, m: lib.vmap(lambda x: lib.nn.functional.linear(x, m.T, m[0]))(a),
+    "linear-batched-weight": lambda lib, a, b, m: lib.vmap(lambda w, x: lib.nn.functional.linear(x, w))(a, b),
+    "einsum": lambda lib, a, b, m: lib.vmap(lambda x, y: lib.einsum("ij,jk,j->ik", x, m, y))(a, b),
+}
+
+
+@pytest.mark.parametrize("name", list(PRODUCTS))
+def test_matrix_products_run_batched_with_torchs_values(torch, batched_only, name):
+    _both(torch, PRODUCTS[name], A, B, M)
+
+
+VIEWS = {
+    "reshape-view": lambda lib, a: lib.vmap(lambda x: (x.reshape(-1), x.view(5, 3), x.flatten()))(a),
+    "permute-transpose": lambda lib, a: lib.vmap(lambda x: (x.permute(1, 0), x.transpose(0, 1), x.t(), x.T, x.mT))(a),
+    "unsqueeze-squeeze": lambda lib, a: lib.vmap(lambda x: (x.unsqueeze(0).unsqueeze(-1).squeeze(),
+                                                            x[:1].squeeze(0), x.unsqueeze(1)))(a),
+    "expand": lambda lib, a: lib.vmap(lambda x: (x[:1].expand(2, 3, 5), x[:, :1].expand_as(x)))(a),
+    "indexing": lambda lib, a: lib.vmap(lambda x: (x[1], x[:, 2:], x[..., 0], x[None, -1],
+                                                    x[:, lib.tensor([0, 4])]))(a),
+    "select-narrow-movedim": lambda lib, a: lib.vmap(lambda x: (x.select(1, 2), x.narrow(1, 1, 3),
+                                                                x.movedim(0, -1)))(a),
+    "cat-stack": lambda lib, a: lib.vmap(lambda x: (lib.cat([x, x * 2], -1), lib.stack([x, x.exp()], 1),
+                                                    lib.cat([x, lib.ones(1, 5)])))(a),
+    "split-chunk-unbind": lambda lib, a: lib.vmap(lambda x: (*x.split(2, 1), *x.chunk(3), *x.unbind(-1)))(a),
+    "shape-queries": lambda lib, a: lib.vmap(lambda x: x * (x.dim() + x.size(-1) + x.numel() + len(x)
+                                                            + x.shape[0]))(a),
+}
+
+
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_views_and_joins_run_batched_with_torchs_values(torch, batched_only, name):
+    _both(torch, VIEWS[name], A)
+
+
+def test_nn_functional_losses_and_layers_run_batched_with_torchs_values(torch, batched_only):
+    targets = np.array([[0, 2, 1], [1, 1, 0], [2, 0, 2], [0, 0, 1]])
+    weight = RNG.standard_normal((7, 5)).astype(np.float32)
+
+    def case(lib, a, b, t, w):
+        F = lib.nn.functional
+        return lib.vmap(lambda x, y, tt: (
+            F.mse_loss(x[0], y), F.mse_loss(x[0], y, reduction="sum"), F.l1_loss(x[0], y, reduction="none"),
+            F.cross_entropy(x, tt), F.cross_entropy(x[1], tt[0]), F.cross_entropy(x, tt, reduction="sum"),
+            F.layer_norm(x, (5,)), F.embedding(tt, w), F.dropout(x, 0.5, training=False)))(a, b, t)
+
+    _both(torch, case, A, B, targets, weight)
+
+
+@pytest.mark.parametrize("case", [
+    lambda lib, a, b: lib.vmap(lambda x, y: x - y, in_dims=(1, None))(a, b[0]),
+    lambda lib, a, b: lib.vmap(lambda x: x.sum(0), in_dims=-1)(a),
+    lambda lib, a, b: lib.vmap(lambda d: d["x"] @ d["y"], in_dims=({"x": 0, "y": 1},))({"x": b, "y": b.T}),
+    lambda lib, a, b: lib.vmap(lambda x: (x * 2, x.sum(-1)), out_dims=(2, -1))(a),
+    lambda lib, a, b: lib.vmap(lambda x: x.exp(), out_dims=1)(a),
+    lambda lib, a, b: lib.vmap(lambda x, y: (x + 1, y), in_dims=(0, None), out_dims=(0, None))(a, b),
+    lambda lib, a, b: lib.vmap(lambda x, y: y * 2, in_dims=(0, None))(a, b),  # an unbatched output broadcasts
+    lambda lib, a, b: lib.vmap(lib.vmap(lambda x: x.sum() * x, in_dims=1), in_dims=0)(a),
+    lambda lib, a, b: lib.vmap(lib.vmap(lambda x, y: x @ y, in_dims=(0, None)), in_dims=(0, 0))(a, b),
+    lambda lib, a, b: lib.vmap(lambda x: x * 3, chunk_size=3)(a),
+], ids=["in-dims-1-none", "negative-in-dim", "dict-in-dims", "tuple-out-dims", "out-dims-1", "out-dims-none",
+        "unbatched-output", "nested", "nested-mixed", "chunk-size"])
+def test_in_dims_out_dims_and_nesting_run_batched_as_torch(torch, batched_only, case):
+    _both(torch, case, A, B)
+
+
+@pytest.mark.parametrize("per_sample", [
+    lambda lib, x: x * x.sum().item(),  # a value read
+    lambda lib, x: x if float(x.max()) > 0 else -x,  # data-dependent control flow
+    lambda lib, x: lib.sort(x, -1).values,  # an op without a batching rule
+    lambda lib, x: x[x > 0].sum(),  # a data-dependent shape
+], ids=["item", "control-flow", "no-rule", "boolean-mask"])
+def test_a_call_that_cannot_run_batched_falls_back_to_the_loop(torch, loop_runs, per_sample):
+    """NOTE: PyTorch refuses the first, second and last inside vmap; core's loop computes them sample by sample, so
+    torch's reference is its own per-sample results, stacked."""
+    ours = core.vmap(lambda x: per_sample(core, x))(core.tensor(A))
+    assert loop_runs, "expected the loop to run"
+    assert_same(ours, torch.stack([per_sample(torch, torch.tensor(a)) for a in A]))
+
+
+def test_errors_inside_func_are_the_loops_and_torchs(torch, loop_runs):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.vmap(lambda x, y: x @ y)(lib.tensor(A), lib.tensor(A))
+        messages.append(str(info.value))
+    assert loop_runs
+    assert type(messages[0]) is type(messages[1])
+
+
+def test_random_ops_fall_back_to_the_loop_and_keep_its_randomness(torch, loop_runs):
+    core.manual_seed(0)
+    same = core.vmap(lambda x: x * 0 + core.rand(5), randomness="same")(core.tensor(B))
+    assert loop_runs and np.array_equal(to_numpy(same[0]), to_numpy(same[1]))
+    with pytest.raises(RuntimeError, match="randomness error mode"):
+        core.vmap(lambda x: x + core.rand(5))(core.tensor(B))
+
+
+def test_a_users_autograd_function_falls_back_to_the_loop(torch, loop_runs):
+    class Twice(core.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    out = core.vmap(Twice.apply)(core.tensor(B))
+    assert loop_runs and np.array_equal(to_numpy(out), B * 2)
+
+
+# ----- the batched path and the loop agree --------------------------------------------------------------------
+SAME_OPS = {**ELEMENTWISE, **{k: (lambda f: lambda lib, a, b: f(lib, a))(v) for k, v in REDUCTIONS.items()},
+            **{k: (lambda f: lambda lib, a, b: f(lib, a))(v) for k, v in VIEWS.items()}}
+# NOTE: float32 sigmoid and silu differ in the last bit: their SLEEF loop computes whole vectors and leaves the tail
+# of an array to glibc, so an element's rounding depends on where it falls in the array (PyTorch's batched kernel
+# rounds it as the batched path does); products run as one batched matmul (vec-vec: a product and a sum, as
+# PyTorch's rule), whose rounding may differ from each sample's own product
+ROUNDING_MAY_DIFFER = {"activations"}
+
+
+def _by_loop(monkeypatch, call):
+    def refuse(*args, **kwargs):
+        raise _vmap_batched.Unbatchable("forced")
+    with monkeypatch.context() as patch:
+        patch.setattr(_vmap_batched, "call", refuse)
+        return call()
+
+
+@pytest.mark.parametrize("name", list(SAME_OPS))
+def test_the_batched_path_gives_the_loops_values(monkeypatch, name):
+    case = SAME_OPS[name]
+    batched = case(core, core.tensor(A), core.tensor(B))
+    looped = _by_loop(monkeypatch, lambda: case(core, core.tensor(A), core.tensor(B)))
+    ours, theirs = core.utils._pytree.tree_flatten(batched)[0], core.utils._pytree.tree_flatten(looped)[0]
+    for o, t in zip(ours, theirs):
+        if not isinstance(o, core.Tensor):
+            assert o == t
+        elif name in ROUNDING_MAY_DIFFER:
+            assert_same(o, t)
+        else:
+            assert o.dtype == t.dtype and np.array_equal(to_numpy(o), to_numpy(t)), name
+
+
+@pytest.mark.parametrize("name", list(PRODUCTS))
+def test_batched_products_agree_with_the_loop_to_rounding(monkeypatch, name):
+    case = PRODUCTS[name]
+    arrays = [core.tensor(x) for x in (A, B, M)]
+    assert_same(case(core, *arrays), _by_loop(monkeypatch, lambda: case(core, *arrays)))
