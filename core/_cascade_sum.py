@@ -557,10 +557,13 @@ def _small_total(picked: np.ndarray, step: int):
             break
         cut = n - n % step
         if cut < n:
-            total = total + np.cumsum(level[cut:])[-1]
-        level = np.cumsum(level[:cut].reshape(-1, step), axis=1)[:, -1] if cut else level[:0]
-    top = np.cumsum(np.concatenate([picked[:1], level]))[-1] if level.shape[0] else picked[0]
+            total = total + _accumulate(level[cut:])[-1]
+        level = _accumulate(level[:cut].reshape(-1, step), axis=1)[:, -1] if cut else level[:0]
+    top = _accumulate(np.concatenate([picked[:1], level]))[-1] if level.shape[0] else picked[0]
     return total + top
+
+
+_accumulate = np.add.accumulate  # NOTE: np.cumsum of a float32 array without its Python wrapper (~1 µs a call)
 
 
 def _skipping_total(picked: np.ndarray, kept_at: np.ndarray, power: int) -> np.ndarray:

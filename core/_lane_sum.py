@@ -33,7 +33,7 @@ def lane_row_sum(e: np.ndarray) -> np.ndarray:
     n = e.shape[-1]
     if n < LANES:  # NOTE: shorter than a vector: left to right from the first element, as ``np.cumsum`` adds
         # (one call, no transposed copy; ``in_order``'s einsum started from +0, so a row of -0s gave +0, not -0)
-        return np.cumsum(e, axis=-1)[..., -1:]
+        return np.add.accumulate(e, axis=-1)[..., -1:]  # (np.cumsum without its Python wrapper)
     full, rest = divmod(n, LANES)
     acc = in_order(_to_front(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2))
     if rest:
