@@ -20,9 +20,14 @@ arguments, subclasses before their bases, until one answers something other than
 ``DisableTorchFunctionSubclass`` turns argument dispatch off (Tensor's default ``__torch_function__`` runs
 the op under it); ``DisableTorchFunction`` turns modes off too.
 
-NOTE: a function object taken before activation (``from torch import add`` before the first subclass is
-defined) is the op itself, not the wrapper: calling it does not dispatch, and a handler that compares
-``func is add`` with it does not match.
+A function keeps its identity, as torch's do: ``activate()`` turns the function object itself into the
+wrapper (it takes the dispatching code, ``_DISPATCHING_BODY``, and calls a private copy of the op), so a
+``from torch import add`` taken before, a ``{torch.lt: ...}`` table or an fx node's target still is
+``torch.add`` and dispatches. core's own modules call the ops as before: the names they imported from the
+modules that define the ops are pointed at the copies, so an op's implementation does not hand its inner
+calls to handlers (torch's C++ ops do not either). A function object that serves two public names
+(``torch.abs`` and ``torch.absolute``, ``torch.abs_`` and ``Tensor.abs_``) stays the first name's; the
+others get wrappers of their own, as torch's are distinct functions.
 
 Tensor properties dispatch as torch's do: once active, reading ``x.shape``, ``x.T``, ``x.grad``... of an
 overriding tensor hands ``Tensor.shape.__get__`` (a bound method of the property, equal to but not the same
@@ -64,6 +69,7 @@ _state = _State()
 _active = False
 _warned = False  # the plain-method __torch_function__ warning was given
 _modes_entered = 0  # modes entered in all threads: while 0, the wrappers skip the mode check
+_mode_count = [0]  # the same, boxed for the dispatching code, whose globals are its op module's
 _plain_types = {type(None), int, float, bool, complex, str}  # types that never take part (core.Tensor joins)
 _NAMESPACES = ("core", "core.nn.functional", "core.linalg", "core.fft", "core.special")
 _OP_MODULES = ("core.ops", "core._factories", "core._random_factories", "core.functional", "core._stft",
@@ -174,6 +180,7 @@ def push_mode(mode) -> None:
     global _modes_entered
     _state.modes.append(mode)
     _modes_entered += 1
+    _mode_count[0] = _modes_entered
 
 
 def pop_mode(mode) -> None:
@@ -183,6 +190,7 @@ def pop_mode(mode) -> None:
     if mode in stack:
         del stack[len(stack) - 1 - stack[::-1].index(mode)]
         _modes_entered -= 1
+        _mode_count[0] = _modes_entered
 
 
 def _overloading(arg) -> bool:
@@ -207,6 +215,7 @@ def note_dispatch_mode(delta: int) -> None:
     ``dispatch``, whose bottom hands it to ``core._torch_dispatch``."""
     global _modes_entered
     _modes_entered += delta
+    _mode_count[0] = _modes_entered
 
 
 def dispatch(public, original, args, kwargs, overloaded=None, python_level=False):
@@ -320,9 +329,14 @@ TORCH_C_FUNCTIONAL = {
 }
 
 
+def _hands_defaults(module: str, name: str, qualname: str) -> bool:
+    """torch's functions written in Python hand their handlers every argument: nn.functional's, Tensor.backward."""
+    return (module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL) or qualname == "Tensor.backward"
+
+
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
-    # torch's functions written in Python hand their handlers every argument: nn.functional's, Tensor.backward
-    with_defaults = (module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL) or qualname == "Tensor.backward"
+    """A new dispatching function for ``original`` (a second public name of a function that dispatches in place)."""
+    with_defaults = _hands_defaults(module, name, qualname)
 
     def dispatching(*args, **kwargs):
         if not _modes_entered:  # NOTE: the hot path: plain tensors and numbers cost a set lookup each
@@ -341,6 +355,73 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
     dispatching.__name__, dispatching.__qualname__ = name, qualname
     dispatching.torch_namespace = module  # where resolve_name finds it: core.nn.functional.relu
     return dispatching
+
+
+# The code an op function takes at activation: ``_function_wrapper``'s, reading what it needs from a hidden
+# keyword-only default (its globals are the op module's), inside a closure of as many unused cells as the op
+# has (Python gives a function new code only with as many free variables as its closure has cells). Compiled
+# as this file's lines, so that tracebacks and the frame walks that skip core's dispatch see this file.
+_DISPATCHING_LINE = sys._getframe().f_lineno + 1
+_DISPATCHING_BODY = """
+def _with_cells({cells}):
+    def dispatching(*args, _torch_function_=None, **kwargs):
+        if False:
+            [{cells}]
+        op, handle, plain, overloading, modes, type = _torch_function_
+        if not modes[0]:  # NOTE: the hot path, as _function_wrapper's
+            for arg in args:
+                if type(arg) not in plain and overloading(arg):
+                    return handle(args, kwargs)
+            if not kwargs:
+                return op(*args)
+            for value in kwargs.values():
+                if type(value) not in plain and overloading(value):
+                    return handle(args, kwargs)
+            return op(*args, **kwargs)
+        return handle(args, kwargs)
+    return dispatching.__code__
+"""
+_dispatching_codes: dict = {}  # number of closure cells -> the code
+
+
+def _dispatching_code(cells: int) -> types.CodeType:
+    code = _dispatching_codes.get(cells)
+    if code is None:
+        names = [f"cell{i}" for i in range(cells)]
+        source = "\n" * (_DISPATCHING_LINE - 1) + _DISPATCHING_BODY.format(cells=", ".join(names))
+        namespace: dict = {}
+        exec(compile(source, __file__, "exec"), namespace)  # (a fixed template)
+        code = _dispatching_codes[cells] = namespace["_with_cells"](*names)
+    return code
+
+
+def _copy(fn: types.FunctionType) -> types.FunctionType:
+    """A second function object running ``fn``'s code: the op once ``fn`` itself dispatches."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = dict(fn.__kwdefaults__) if fn.__kwdefaults__ else None
+    copy.__dict__.update(fn.__dict__)
+    copy.__qualname__, copy.__module__, copy.__doc__ = fn.__qualname__, fn.__module__, fn.__doc__
+    copy.__annotations__ = fn.__annotations__
+    return copy
+
+
+def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualname: str, public=None) -> None:
+    """Make ``fn`` itself ``_function_wrapper``'s wrapper of ``op`` (its copy): references to ``fn`` taken
+    before still name the function, which now dispatches."""
+    with_defaults = _hands_defaults(module, name, qualname)
+    target = public or fn
+
+    def handle(args, kwargs):
+        if with_defaults:
+            kwargs = _spelled_out(op, args, kwargs)
+        return dispatch(target, op, args, kwargs)
+
+    fn.__code__ = _dispatching_code(len(fn.__code__.co_freevars)).replace(co_name=name, co_qualname=qualname)
+    fn.__kwdefaults__ = {"_torch_function_": (op, handle, _plain_types, _overloading, _mode_count, type)}
+    fn.__wrapped__ = op  # (inspect.signature and getsource follow it to the op)
+    fn.dispatches = True
+    fn.__name__, fn.__qualname__ = name, qualname
+    fn.torch_namespace = module
 
 
 _KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
@@ -542,7 +623,7 @@ _NO_ATTRIBUTE = object()
 
 
 def activate() -> None:
-    """Install the dispatching wrappers (once)."""
+    """Make the public functions and Tensor methods dispatch (once)."""
     global _active
     if _active:
         return
@@ -552,21 +633,47 @@ def activate() -> None:
     from core._tensor import Tensor
 
     _plain_types.add(Tensor)
-    for namespace in _NAMESPACES:
-        module = importlib.import_module(namespace)
-        for name, obj in list(_namespace_functions(module)):
-            if not hasattr(obj, "dispatches"):
-                setattr(module, name, _function_wrapper(obj, namespace, name, name))
+    ops: dict = {}  # id(function made to dispatch in place) -> (the function, its op copy)
+
+    def install(obj, module: str, name: str, qualname: str, public=None):
+        if id(obj) in ops:  # the function already is another public name: a wrapper of its own
+            return _function_wrapper(ops[id(obj)][1], module, name, qualname, public)
+        op = _copy(obj)
+        ops[id(obj)] = (obj, op)
+        _dispatch_in_place(obj, op, module, name, qualname, public)
+        return obj
+
+    found = [(namespace, name, obj) for namespace in _NAMESPACES
+             for name, obj in _namespace_functions(importlib.import_module(namespace))
+             if not hasattr(obj, "dispatches")]
+    found.sort(key=lambda entry: entry[1] != entry[2].__name__)  # (stable) torch.abs keeps abs, torch.absolute not
+    for namespace, name, obj in found:
+        setattr(importlib.import_module(namespace), name, install(obj, namespace, name, name))
     originals = _tensor_methods(Tensor)
-    wrappers = {name: _function_wrapper(obj, "core", name, f"Tensor.{name}") for name, obj in originals.items()
-                if name not in _OPERATOR_FUNCS}
+    methods = {name: install(obj, "core", name, f"Tensor.{name}") for name, obj in originals.items()
+               if name not in _OPERATOR_FUNCS}
     for name, obj in originals.items():
         if name in _OPERATOR_FUNCS:
-            target = wrappers.get(_OPERATOR_FUNCS[name])
-            wrappers[name] = _function_wrapper(obj, "core", name, f"Tensor.{name}", public=target)
-    for name, wrapper in wrappers.items():
-        setattr(Tensor, name, wrapper)
+            methods[name] = install(obj, "core", name, f"Tensor.{name}", public=methods.get(_OPERATOR_FUNCS[name]))
+    for name, method in methods.items():
+        setattr(Tensor, name, method)
     _dispatching_properties(Tensor)
+    _point_at_ops(ops)
+
+
+def _point_at_ops(ops: dict) -> None:
+    """core's modules (but the public namespaces) call the ops they imported, as before activation: their
+    names for a function that now dispatches name its op copy."""
+    for module_name, module in list(sys.modules.items()):
+        if not (module_name == "core" or module_name.startswith("core.")) or module_name in _NAMESPACES:
+            continue
+        names = getattr(module, "__dict__", None)
+        if not isinstance(names, dict):
+            continue
+        for name, value in list(names.items()):
+            entry = ops.get(id(value)) if type(value) is types.FunctionType else None
+            if entry is not None and entry[0] is value:
+                names[name] = entry[1]
 
 
 def overridable_functions() -> dict:

@@ -129,13 +129,18 @@ def _member(name: str, value, shadowed: set) -> list:
             lines += [f"{indent}@{name}.setter", *_def(name, value.fset, indent, shadowed, doc="")]
         return lines
     if isinstance(value, types.FunctionType):
-        return _def(name, value, indent, shadowed)
+        from core._torch_function import undispatched
+
+        return _def(name, undispatched(value), indent, shadowed)
     if isinstance(value, types.MemberDescriptorType):
         return [f"{indent}{name}: Any"]
     return [_attribute(name, value, indent)]
 
 
 def _op_method(name: str, function, shadowed: set) -> list:
+    from core._torch_function import undispatched
+
+    function = undispatched(function)  # the op, with its own names, once __torch_function__ dispatch is on
     where = f"{function.__module__}.{function.__name__}"
     summary = _doc_line(function.__doc__)
     doc = f"{summary} ({where})" if summary else f"``{where}`` with ``self`` as its first argument."

@@ -444,18 +444,23 @@ def test_a_mode_sees_the_call_before_a_subclass_does(torch):
 
 
 def test_plain_tensors_pay_nothing_until_something_needs_dispatch():
-    """The cost promise: before any subclass, mode or MaskedTensor, torch.add and Tensor.__add__ are the ops."""
+    """The cost promise: before any subclass, mode or MaskedTensor, torch.add and Tensor.__add__ are the ops and
+    run their own code; from then on the same functions run the dispatching code."""
     script = (
         "import core\n"
         "from core.ops import elementwise\n"
         "from core.ops import tensor_methods\n"
-        "before = (core.add is elementwise.add, core.Tensor.__add__ is tensor_methods.TENSOR_METHODS['__add__'])\n"
+        "add, dunder = core.add, core.Tensor.__add__\n"
+        "def own_code():\n"
+        "    return (add.__code__.co_filename.endswith('elementwise.py'),\n"
+        "            dunder.__code__.co_filename.endswith('_fastpath.py'))\n"
+        "before = (add is elementwise.add, dunder is tensor_methods.TENSOR_METHODS['__add__'], *own_code())\n"
         "class Sub(core.Tensor):\n"
         "    pass\n"
-        "after = (core.add is elementwise.add, core.Tensor.__add__ is tensor_methods.TENSOR_METHODS['__add__'])\n"
+        "after = (core.add is add, core.Tensor.__add__ is dunder, *own_code())\n"
         "print(before, after)\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "(True, True) (False, False)"
+    assert out.strip() == "(True, True, True, True) (True, True, False, False)"
 
 
 # ----- MaskedTensor's function forms ----------------------------------------------------------------------------

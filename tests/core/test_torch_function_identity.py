@@ -1,0 +1,165 @@
+"""torch's functions stay the same objects when ``__torch_function__`` dispatch switches on (oracle: torch).
+
+core turns dispatch on lazily (importing ``torch.fx``, the first Tensor subclass with ``__torch_function__``, the
+first mode); a library that took ``torch.lt`` or ``F.relu`` before that (Lightning's EarlyStopping, lookup tables,
+fx targets) must still hold ``torch.lt`` afterwards. Activation is once per process, so each case runs a fresh
+interpreter, the same script under core and under torch, and compares what they print.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+TRIGGERS = {
+    "import fx": "import {lib}.fx\n",
+    "subclass": textwrap.dedent("""\
+        class Logged(torch.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                return super().__torch_function__(func, types, args, kwargs)
+        """),
+    "mode": textwrap.dedent("""\
+        class Quiet(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                return func(*args, **(kwargs or {{}}))
+        with Quiet():
+            torch.ones(1) + 1
+        """),
+}
+
+CAPTURE = textwrap.dedent("""\
+    import {lib} as torch
+    import {lib}.nn.functional as F
+    from {lib}.overrides import TorchFunctionMode
+    NAMES = ("lt", "add", "matmul", "relu", "F.relu", "F.linear", "linalg.norm", "fft.fft", "special.expit",
+             "Tensor.add", "Tensor.__add__", "Tensor.relu", "Tensor.sum")
+    def read(name):
+        obj = F if name.startswith("F.") else torch
+        for atom in name.removeprefix("F.").split("."):
+            obj = getattr(obj, atom)
+        return obj
+    before = {{name: read(name) for name in NAMES}}
+    table = {{read(name): name for name in NAMES}}
+    """)
+
+REPORT = textwrap.dedent("""\
+    print([(name, before[name] is read(name), before[name] == read(name), table.get(read(name))) for name in NAMES])
+    """)
+
+
+def _run(lib: str, script: str) -> str:
+    done = subprocess.run([sys.executable, "-c", script.format(lib=lib)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _same_in_core_and_torch(script: str) -> str:
+    core_out, torch_out = _run("core", script), _run("torch", script)
+    assert core_out == torch_out
+    return core_out
+
+
+@pytest.mark.parametrize("trigger", sorted(TRIGGERS))
+def test_functions_taken_before_activation_are_the_functions_after_it(trigger):
+    out = _same_in_core_and_torch(CAPTURE + TRIGGERS[trigger] + REPORT)
+    assert "False" not in out  # (torch keeps every one: is, == and the table lookup)
+
+
+def test_lightning_monitor_op_still_is_torch_lt_after_fx_is_imported():
+    """EarlyStopping keeps ``{"min": torch.lt, "max": torch.gt}`` from import time and compares ``==`` later."""
+    script = textwrap.dedent("""\
+        import {lib} as torch
+        class EarlyStopping:
+            mode_dict = {{"min": torch.lt, "max": torch.gt}}
+            def __init__(self, mode):
+                self.monitor_op = self.mode_dict[mode]
+                torch_inf = torch.tensor(float("inf"))
+                self.best_score = torch_inf if self.monitor_op == torch.lt else -torch_inf
+        import {lib}.fx
+        stopper = EarlyStopping("min")
+        print(stopper.monitor_op == torch.lt, stopper.monitor_op is torch.lt, stopper.best_score.item(),
+              bool(stopper.monitor_op(torch.tensor(0.5), stopper.best_score)))
+        """)
+    out = _same_in_core_and_torch(script)
+    assert out.split()[:2] == ["True", "True"]
+
+
+def test_fx_node_target_is_a_function_taken_before_fx_was_imported():
+    script = textwrap.dedent("""\
+        import {lib} as torch
+        add, relu, tadd = torch.add, torch.nn.functional.relu, torch.Tensor.add
+        import {lib}.fx
+        def f(x):
+            return relu(add(x, 1)).add(2)
+        gm = torch.fx.symbolic_trace(f)
+        calls = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method")]
+        print([(n.op, getattr(n.target, "__name__", n.target)) for n in calls])
+        print(calls[0].target is add, calls[0].target is torch.add, calls[1].target is relu,
+              calls[1].target is torch.nn.functional.relu)
+        print({{add: "add", relu: "relu"}}.get(calls[0].target), gm(torch.ones(2)).tolist())
+        """)
+    out = _same_in_core_and_torch(script)
+    assert "False" not in out.splitlines()[1]
+
+
+def test_a_function_taken_before_activation_dispatches_to_a_subclass():
+    """torch hands the call to the handler, with the very function object the caller holds as ``func``."""
+    script = textwrap.dedent("""\
+        import {lib} as torch
+        add, tadd, relu, matmul = torch.add, torch.Tensor.add, torch.nn.functional.relu, torch.matmul
+        seen = []
+        class Logged(torch.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                seen.append(func)
+                return super().__torch_function__(func, types, args, kwargs)
+        x = torch.ones(2, 2).as_subclass(Logged)
+        results = [add(x, 1), tadd(x, x), relu(x), matmul(x, x), x + x]
+        print([type(r).__name__ for r in results])
+        print([(f is add, f is tadd, f is relu, f is matmul) for f in seen])
+        """)
+    out = _same_in_core_and_torch(script)
+    assert "Logged" in out
+
+
+def test_a_function_taken_before_activation_reaches_a_mode():
+    script = textwrap.dedent("""\
+        import {lib} as torch
+        from {lib}.overrides import TorchFunctionMode
+        add, lt, softmax = torch.add, torch.lt, torch.nn.functional.softmax
+        seen = []
+        class Log(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                seen.append(func)
+                return func(*args, **(kwargs or {{}}))
+        a = torch.tensor([1.0, 2.0])
+        with Log():
+            add(a, 1), lt(a, 1.5), softmax(a, dim=0)
+        print([(f is add, f is lt, f is softmax) for f in seen])
+        """)
+    out = _same_in_core_and_torch(script)
+    assert "True" in out
+
+
+def test_signature_and_names_are_the_same_before_and_after_activation():
+    """The function object takes the dispatching code, but ``inspect.signature`` and the names stay the op's."""
+    script = textwrap.dedent("""\
+        import inspect
+        import {lib} as torch
+        functions = (torch.add, torch.lt, torch.nn.functional.relu, torch.linalg.norm, torch.Tensor.add)
+        def signature(f):
+            try:
+                return str(inspect.signature(f))
+            except ValueError:  # (torch's C functions have none)
+                return None
+        def describe():
+            return [(signature(f), f.__name__) for f in functions]
+        before = describe()
+        import {lib}.fx
+        print(describe() == before)
+        """)
+    assert _same_in_core_and_torch(script).strip() == "True"
