@@ -15,7 +15,7 @@ drivers appended, and accelerate's own ``test_utils/scripts/test_sync.py`` on on
 
 from __future__ import annotations
 
-from recipe_kit import ORDER_DEPENDENT, _r
+from recipe_kit import _r
 from recipes_kornia import TORCHMETRICS, TORCHMETRICS_PACKAGE
 
 RECIPES: list[dict] = []
@@ -113,12 +113,7 @@ RECIPES += [
          "    print(model.layer.weight.sum().item(), trainer.global_step)")],
        support=LIGHTNING_PACKAGE),
     _boring("classifier", "cl.lightning_classifier()"),
-    _boring("cnn_callbacks", "cl.lightning_cnn_callbacks()", xfail=ORDER_DEPENDENT + (
-        "EarlyStopping(mode='min') starts from best_score -inf and stops after the first epoch: its class keeps "
-        "mode_dict = {'min': torch.lt, ...} from before LightningModule's class body reads torch.fx, whose import "
-        "turns core's __torch_function__ dispatch on and replaces torch.lt with a dispatching wrapper, so "
-        "`self.monitor_op == torch.lt` is False (core/_torch_function.py's NOTE; torch.lt is one builtin in torch); it "
-        "passes where an earlier script in the process switched dispatch on before Lightning's import")),
+    _boring("cnn_callbacks", "cl.lightning_cnn_callbacks()"),
     _boring("manual_optimization", "cl.lightning_manual_optimization()"),
     _boring("schedulers_logging", "cl.lightning_schedulers_logging()"),
     _boring("checkpoint_resume", "cl.lightning_checkpoint_resume()"),
