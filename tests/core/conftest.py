@@ -76,3 +76,15 @@ def one_thread(torch):
     yield
     torch.set_num_threads(before[0])
     core.set_num_threads(before[1])
+
+
+@pytest.fixture
+def world_of_one(torch):
+    """``(torch, core)``, each with a default process group of one rank (gloo, a HashStore), destroyed afterwards:
+    the collectives' and their helpers' oracle tests (test_distributed*.py)."""
+    libs = (torch, core)
+    for lib in libs:
+        lib.distributed.init_process_group("gloo", store=lib.distributed.HashStore(), rank=0, world_size=1)
+    yield libs
+    for lib in libs:
+        lib.distributed.destroy_process_group()

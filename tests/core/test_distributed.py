@@ -9,17 +9,6 @@ import pytest
 import core
 
 
-@pytest.fixture
-def both(torch):
-    """torch.distributed and core.distributed with a default group of one rank, destroyed afterwards."""
-    libs = (torch, core)
-    for lib in libs:
-        lib.distributed.init_process_group("gloo", store=lib.distributed.HashStore(), rank=0, world_size=1)
-    yield libs
-    for lib in libs:
-        lib.distributed.destroy_process_group()
-
-
 @pytest.mark.parametrize("call", ["get_rank", "get_world_size", "get_backend", "barrier"])
 def test_calls_before_init_process_group_raise_torchs_value_error(call, torch):
     for lib in (torch, core):
@@ -47,36 +36,36 @@ def test_env_init_without_rank_in_the_environment_raises_torchs_value_error(torc
             lib.distributed.init_process_group("gloo")
 
 
-def test_a_world_of_one_has_rank_zero_and_the_backend_asked_for(both):
+def test_a_world_of_one_has_rank_zero_and_the_backend_asked_for(world_of_one):
     answers = [(d.is_initialized(), d.get_rank(), d.get_world_size(), d.get_backend())
-               for d in (lib.distributed for lib in both)]
+               for d in (lib.distributed for lib in world_of_one)]
     assert answers[0] == answers[1] == (True, 0, 1, "gloo")
 
 
-def test_initialising_twice_raises_torchs_value_error(both):
-    for lib in both:
+def test_initialising_twice_raises_torchs_value_error(world_of_one):
+    for lib in world_of_one:
         with pytest.raises(ValueError, match="trying to initialize the default process group twice!"):
             lib.distributed.init_process_group("gloo", store=lib.distributed.HashStore(), rank=0, world_size=1)
 
 
 @pytest.mark.parametrize("op", ["SUM", "PRODUCT", "MIN", "MAX"])
-def test_all_reduce_over_one_rank_leaves_the_tensor_as_torch(both, op):
+def test_all_reduce_over_one_rank_leaves_the_tensor_as_torch(world_of_one, op):
     results = []
-    for lib in both:
+    for lib in world_of_one:
         t = lib.tensor([1.5, -2.0, 3.0])
         returned = lib.distributed.all_reduce(t, op=getattr(lib.distributed.ReduceOp, op))
         results.append((returned, t.tolist()))
     assert results[0] == results[1] == (None, [1.5, -2.0, 3.0])
 
 
-def test_async_collectives_return_work_that_waits_as_torch(both):
-    waited = [lib.distributed.broadcast(lib.ones(2), src=0, async_op=True).wait() for lib in both]
+def test_async_collectives_return_work_that_waits_as_torch(world_of_one):
+    waited = [lib.distributed.broadcast(lib.ones(2), src=0, async_op=True).wait() for lib in world_of_one]
     assert waited == [True, True]
 
 
-def test_all_gather_copies_the_tensor_into_the_one_slot_as_torch(both):
+def test_all_gather_copies_the_tensor_into_the_one_slot_as_torch(world_of_one):
     gathered = []
-    for lib in both:
+    for lib in world_of_one:
         slots = [lib.zeros(3)]
         lib.distributed.all_gather(slots, lib.tensor([1.0, 2.0, 3.0]))
         gathered.append(slots[0].tolist())
@@ -118,7 +107,7 @@ def _zero_training(make_optimizer, steps=3):
 
 # NOTE: torch.distributed.optim takes seconds to import, so these compare with torch's AdamW, which torch's
 # ZeroRedundancyOptimizer runs over one rank (its repr is AdamW's under its own name, checked by hand)
-def test_zero_redundancy_optimizer_over_one_rank_steps_and_prints_as_its_optimizer(both, torch):
+def test_zero_redundancy_optimizer_over_one_rank_steps_and_prints_as_its_optimizer(world_of_one, torch):
     from core.distributed.optim import ZeroRedundancyOptimizer
 
     zero, w_zero = _zero_training(lambda ps: ZeroRedundancyOptimizer(ps, optimizer_class=core.optim.AdamW, lr=0.01,

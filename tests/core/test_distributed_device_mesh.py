@@ -5,18 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import core
-
-
-@pytest.fixture
-def both(torch):
-    libs = (torch, core)
-    for lib in libs:
-        lib.distributed.init_process_group("gloo", store=lib.distributed.HashStore(), rank=0, world_size=1)
-    yield libs
-    for lib in libs:
-        lib.distributed.destroy_process_group()
-
 
 def _describe(lib, mesh):
     return (repr(mesh), mesh.ndim, mesh.shape, mesh.size(), mesh.get_rank(), mesh.get_coordinate(),
@@ -24,9 +12,9 @@ def _describe(lib, mesh):
             mesh.get_all_groups() == [lib.distributed.group.WORLD] * mesh.ndim)
 
 
-def test_meshes_of_a_world_of_one_as_torch(both):
+def test_meshes_of_a_world_of_one_as_torch(world_of_one):
     seen = []
-    for lib in both:
+    for lib in world_of_one:
         dm = lib.distributed.device_mesh
         one = dm.init_device_mesh("cpu", (1,), mesh_dim_names=("dp",))
         two = lib.distributed.init_device_mesh("cpu", (1, 1), mesh_dim_names=("a", "b"))
@@ -38,7 +26,7 @@ def test_meshes_of_a_world_of_one_as_torch(both):
     assert seen[0] == seen[1]
 
 
-def test_mesh_errors_as_torch(both):
+def test_mesh_errors_as_torch(world_of_one):
     def calls(lib):
         two = lib.distributed.init_device_mesh("cpu", (1, 1), mesh_dim_names=("a", "b"))
         return [lambda: lib.distributed.init_device_mesh("cpu", (2,)), lambda: two["c"],
@@ -48,7 +36,7 @@ def test_mesh_errors_as_torch(both):
                 lambda: lib.distributed.init_device_mesh("cpu:0", (1,))]
 
     outcomes = []
-    for lib in both:
+    for lib in world_of_one:
         row = []
         for call in calls(lib):
             with pytest.raises(Exception) as info:

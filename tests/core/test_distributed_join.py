@@ -10,16 +10,6 @@ import pytest
 import core
 
 
-@pytest.fixture
-def both(torch):
-    libs = (torch, core)
-    for lib in libs:
-        lib.distributed.init_process_group("gloo", store=lib.distributed.HashStore(), rank=0, world_size=1)
-    yield libs
-    for lib in libs:
-        lib.distributed.destroy_process_group()
-
-
 def _joinable(lib):
     """A Joinable that records its hooks' calls (as DDP's and ZeroRedundancyOptimizer's hooks do their work)."""
     join = importlib.import_module(f"{lib.__name__}.distributed.algorithms.join")
@@ -54,9 +44,9 @@ def _joinable(lib):
     return join, Counter
 
 
-def test_join_runs_the_post_hooks_once_and_notifies_through_the_first_joinable(both):
+def test_join_runs_the_post_hooks_once_and_notifies_through_the_first_joinable(world_of_one):
     seen = []
-    for lib in both:
+    for lib in world_of_one:
         join, counter = _joinable(lib)
         first, second = counter(), counter()
         config_before = tuple(first._join_config)
@@ -69,9 +59,9 @@ def test_join_runs_the_post_hooks_once_and_notifies_through_the_first_joinable(b
     assert seen[0][1] == [("hook", ["extra"]), ("post", True)]
 
 
-def test_join_disabled_or_after_an_exception_runs_no_hook(both):
+def test_join_disabled_or_after_an_exception_runs_no_hook(world_of_one):
     seen = []
-    for lib in both:
+    for lib in world_of_one:
         join, counter = _joinable(lib)
         off, failing = counter(), counter()
         with join.Join([off], enable=False):
