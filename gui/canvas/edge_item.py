@@ -18,8 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.nodegraph.model.edge_routes import curve_points
 from gui import style
-from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
+from gui.canvas.node_item import LABELS_BELOW, NodeItem, simple_at
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge
@@ -27,10 +28,10 @@ if TYPE_CHECKING:
 
 
 def curve(a: QPointF, b: QPointF) -> QPainterPath:
-    """A horizontal S-curve from ``a`` to ``b``."""
+    """A horizontal S-curve from ``a`` to ``b``: the one a layout keeps off nodes (``edge_routes.curve_points``)."""
+    _, c1, c2, _ = curve_points(a.toTuple(), b.toTuple())
     path = QPainterPath(a)
-    dx = max(abs(b.x() - a.x()) * 0.5, 40.0)
-    path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b)
+    path.cubicTo(QPointF(*c1), QPointF(*c2), b)
     return path
 
 
@@ -51,7 +52,7 @@ class EdgeLabel(QGraphicsSimpleTextItem):
         self.setFont(EdgeLabel._font)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if option.levelOfDetailFromTransform(painter.worldTransform()) >= SMALL_PRINT_BELOW:  # 5 pt: unreadable
+        if option.levelOfDetailFromTransform(painter.worldTransform()) >= LABELS_BELOW:  # 5 pt: unreadable
             if self.boxed:
                 painter.fillRect(self.boundingRect(), style.SCENE_BG)
             super().paint(painter, option, widget)  # type: ignore[arg-type]  # the stub omits None, which Qt takes
@@ -280,7 +281,7 @@ class EdgeItem(QGraphicsPathItem):
             painter.setPen(QPen(QColor("#ffffff"), 2, Qt.PenStyle.DashLine) if self.isSelected() else self._thin)
             painter.drawLine(*self._ends)
             return
-        if lod < SMALL_PRINT_BELOW and not self.active and not self.isSelected():
+        if lod < LABELS_BELOW and not self.active and not self.isSelected():
             painter.setPen(self._thin)  # the 2.2 pen is under 1.3 pixels here; a hairline strokes 10x faster
             painter.drawPath(self.path())
         elif self.isSelected():

@@ -48,7 +48,9 @@ class NodeDisplay:
 HEAT_H = 48.0
 ERROR_H = 32.0  # the error message's room on a node: two lines (the Inspector and the tooltip show all of it)
 SIMPLE_BELOW = 0.4  # below this zoom (level of detail) a node is a coloured box: no text, ports or preview
-SMALL_PRINT_BELOW = 0.6  # from here down to SIMPLE_BELOW: frame, title and ports, no port names or previews
+SMALL_PRINT_BELOW = 0.5  # from here down to SIMPLE_BELOW: frame, title and ports, no port names or previews
+TEXT_KEPT_FROM = 0.6  # from here down to SMALL_PRINT_BELOW a node's text grows in the scene to keep this zoom's size
+LABELS_BELOW = TEXT_KEPT_FROM  # edge labels (on the canvas, not in a node's room) go from here down
 SELECTED = QColor("#ffffff")
 MIDDLE_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
 
@@ -72,9 +74,21 @@ def whole_lines(metrics: QFontMetricsF, text: str, width: float, height: float) 
     return [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
 
 
+def text_scale(lod: float) -> float:
+    """How much bigger than at zoom 1 a node's text is drawn at zoom ``lod``: a little zoomed out (a snippet's
+    graph fitted beside its code at 1366x768) it keeps the size it has at TEXT_KEPT_FROM, so values stay
+    readable, within the room the node has for it (at most TEXT_KEPT_FROM / SMALL_PRINT_BELOW)."""
+    return max(1.0, TEXT_KEPT_FROM / max(lod, SMALL_PRINT_BELOW))
+
+
 def simple_at(lod: float) -> bool:
     """Whether a zoom level of detail draws the simple form (a box in the category colour)."""
     return lod < SIMPLE_BELOW
+
+
+def metrics_elided(font: QFont, text: str, width: float) -> str:
+    """``text`` cut with '…' to ``width`` in ``font``."""
+    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 
 def simple_pen(color: QColor) -> QPen:
@@ -254,11 +268,16 @@ class NodeItem(QGraphicsItem):
         title.addRoundedRect(QRectF(0, 0, w, style.TITLE_H), 6, 6)
         painter.fillPath(title, QBrush(self._color))
         painter.setPen(style.NODE_TEXT)
+        scale = text_scale(lod)
         bold = QFont(painter.font())
         bold.setBold(True)
+        if scale > 1.0:
+            bold.setPointSizeF(bold.pointSizeF() * scale)
         painter.setFont(bold)
-        painter.drawText(QRectF(8, 0, w - 16, style.TITLE_H), MIDDLE_LEFT, self.title)
-        painter.setFont(QFont(painter.font().family(), 8))
+        painter.drawText(QRectF(8, 0, w - 16, style.TITLE_H), MIDDLE_LEFT, metrics_elided(bold, self.title, w - 16))
+        small = QFont(painter.font().family())
+        small.setPointSizeF(8 * scale)
+        painter.setFont(small)
         if self.painted_preview:  # smaller, port names and previews would be an unreadable smudge
             self._paint_port_names(painter, w)
             self._paint_preview(painter, w)

@@ -230,9 +230,23 @@ def test_a_little_zoomed_out_nodes_leave_out_the_small_print_but_keep_title_and_
     from gui import style
     from gui.canvas import node_item
 
-    _show(window, qtbot, 0.5)
+    _show(window, qtbot, 0.45)
     assert not window.scene.simple and all(p.isVisible() for p in window.scene.node_items["n1"].ports.values())
     assert _colour_at_node(window, "n1") == style.NODE_BG.name()  # a full node, not the coloured box
+    assert window.scene.node_items["n1"].painted_preview is False
     without = _paint(window)
-    monkeypatch.setattr(node_item, "SMALL_PRINT_BELOW", 0.45)
+    monkeypatch.setattr(node_item, "SMALL_PRINT_BELOW", 0.42)
     assert _paint(window) != without  # the port names and previews come back
+    assert window.scene.node_items["n1"].painted_preview is True
+
+
+def test_a_graph_fitted_a_little_small_draws_its_values_at_the_size_they_have_at_zoom_0_6(window, qtbot):
+    """Between SMALL_PRINT_BELOW and TEXT_KEPT_FROM a node's text grows in the scene as the zoom shrinks, so on
+    screen it keeps its size at TEXT_KEPT_FROM (a 5-column snippet graph beside its code at 1366x768 is at 0.52)."""
+    from gui.canvas import node_item
+
+    assert node_item.text_scale(1.0) == node_item.text_scale(node_item.TEXT_KEPT_FROM) == 1.0
+    on_screen = [node_item.text_scale(z) * z for z in (0.6, 0.55, node_item.SMALL_PRINT_BELOW)]
+    assert on_screen == pytest.approx([node_item.TEXT_KEPT_FROM] * 3)
+    _show(window, qtbot, 0.52)
+    qtbot.waitUntil(lambda: window.scene.node_items["n1"].painted_preview)

@@ -101,8 +101,8 @@ def _two_rows(long_top: bool):
     from core.nodegraph.model.document import Edge, Graph, Node
 
     g = Graph()
-    for nid, type_id, at in (("n1", "source.tensor", (0, 0)), ("n2", "math.neg", (1300 if long_top else 300, 0)),
-                             ("n3", "source.tensor", (0, 650)), ("n4", "math.neg", (1300, 650))):
+    for nid, type_id, at in (("n1", "source.tensor", (0, 0)), ("n2", "math.neg", (1600 if long_top else 300, 0)),
+                             ("n3", "source.tensor", (0, 800)), ("n4", "math.neg", (1600, 800))):
         g.add_node(Node(nid, type_id, position=at))
     g.connect(Edge("n1", "out", "n2", "x"))
     g.connect(Edge("n3", "out", "n4", "x"))

@@ -169,13 +169,20 @@ def test_nodes_whose_values_are_2d_get_room_under_them_for_their_colour_table():
                         "w = torch.randn(40, 10, requires_grad=True)\nb = torch.ones(10)\n"
                         "y = (x @ w + b).sum()\ny.backward()\n").graph
     titles = {n.title: n for n in graph.nodes.values()}
-    x, w, b = titles["x"], titles["w"], titles["b"]
-    assert x.position[0] == w.position[0] == b.position[0]
-    top, below = sorted((x, w), key=lambda n: n.position[1])
-    assert below.position[1] - top.position[1] >= layout.node_size(top)[1] + layout.HEAT_ROOM + layout.GAP[1]
-    upper_b = max((n for n in (x, w) if n.position[1] < b.position[1]), key=lambda n: n.position[1], default=None)
-    if upper_b is not None:  # b (1-D) gets no table; the 2-D node above it keeps room for its own
-        assert b.position[1] - upper_b.position[1] >= layout.node_size(upper_b)[1] + layout.HEAT_ROOM + layout.GAP[1]
+    x, w = titles["x"], titles["w"]
+    assert x.position[0] == w.position[0]
+    one_d = {titles["b"].id, titles["y"].id}  # b and the sum get no table; x, w, x @ w and + b do
+    columns: dict[float, list] = {}
+    for node in graph.nodes.values():
+        columns.setdefault(node.position[0], []).append(node)
+    pairs = 0
+    for column in columns.values():
+        column.sort(key=lambda n: n.position[1])
+        for upper, lower in zip(column, column[1:]):
+            room = layout.node_size(upper)[1] + (0 if upper.id in one_d else layout.HEAT_ROOM) + layout.GAP[1]
+            assert lower.position[1] - upper.position[1] >= room
+            pairs += 1
+    assert pairs >= 2  # x over w, and b beside x @ w
 
 
 MODULE_LOOP = """import torch

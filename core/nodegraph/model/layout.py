@@ -2,10 +2,12 @@
 
 Every arranging function takes a Graph and the ids to arrange (all nodes when empty) and returns
 ``{node id: (x, y)}`` for the nodes that should move; it never changes the document. ``layered`` puts
-each node one column right of its deepest input (within the selection), orders each column by the mean
-row of its inputs so edges cross less, stacks each column by the nodes' heights and centres the columns
-on each other, so no two laid-out nodes overlap. The align and distribute functions line the nodes up by
-their top-left corners. ``free_spot`` and ``free_offset`` find room for new nodes and pasted fragments
+each node one column right of its deepest input (within the selection) and a source one column left of its
+nearest consumer, gives an edge that skips columns a lane in each column it passes, orders the columns by
+their neighbours' rows (sweeping both ways) so edges cross less, sets each node level with its inputs where
+its column has room, and pushes a node down where an edge's curve (``edge_routes``) would run through it:
+no two laid-out nodes overlap and no edge between them crosses one. The align and distribute functions line
+the nodes up by their top-left corners. ``free_spot`` and ``free_offset`` find room for new nodes and pasted fragments
 next to a wanted point, clear of the nodes already there.
 
 Sizes: ``node_size`` is the size model the canvas shares (its node items are ``NODE_WIDTH`` wide, a
@@ -20,10 +22,10 @@ from collections.abc import Callable, Collection, Container, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.nodegraph.model.document import Graph, Node
+    from core.nodegraph.model.document import Edge, Graph, Node
 
 __all__ = ["ALIGNMENTS", "COLUMN", "GAP", "HEAT_ROOM", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
-           "fragment_layered", "free_offset", "free_spot", "layered", "node_size", "occupied"]
+           "LANE", "fragment_layered", "free_offset", "free_spot", "layered", "node_size", "occupied"]
 
 NODE_WIDTH = 190.0  # a node on the canvas
 TITLE_H = 24.0
@@ -33,7 +35,7 @@ PORT_ROW = 20.0
 # stepped twice backward grew into the 40 between them and their badges sat on the node above
 PREVIEW_ROOM = 72.0
 HEAT_ROOM = 52.0  # a 2-D value's small colour table under a node's lines, where the caller knows one will come
-GAP = (60.0, 40.0)  # room between columns (for the edges) and between nodes in a column
+GAP = (48.0, 40.0)  # room between columns (for the edges and their shape labels) and between nodes in a column
 COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
 
 Point = tuple[float, float]  # (x, y); also a size (w, h) and a gap (dx, dy)
@@ -66,57 +68,151 @@ def _ids(graph: Graph, node_ids: Collection[str]) -> list[str]:
     return [nid for nid in graph.nodes if nid in chosen]
 
 
-def _columns(graph: Graph, ids: list[str]) -> list[list[str]]:
-    """Node ids grouped by depth: the longest path to them from a selected node without selected inputs."""
+LANE = 24.0  # the room a long edge keeps in each column it passes, between the nodes there
+
+
+def _columns(graph: Graph, ids: list[str], links: list[tuple[str, str]]) -> list[list[str]]:
+    """Node ids grouped by column: a node one column right of its deepest input (within the selection), a source
+    (no inputs there) one column left of its nearest consumer, so its edges stay short and the first column holds
+    only what the rest needs first. In each column the ids come in their on-canvas order, top to bottom."""
     chosen = set(ids)
-    depth: dict[str, int] = {}
     inputs: dict[str, list[str]] = {}
-    for e in graph.edges:
-        inputs.setdefault(e.dst, []).append(e.src)
-    for nid in graph.topological_order():
-        if nid in chosen:
-            depth[nid] = max((depth[s] + 1 for s in inputs.get(nid, ()) if s in depth), default=0)
+    outputs: dict[str, list[str]] = {}
+    for src, dst in links:
+        inputs.setdefault(dst, []).append(src)
+        outputs.setdefault(src, []).append(dst)
+    depth: dict[str, int] = {}
+    order = [nid for nid in graph.topological_order() if nid in chosen]
+    for nid in order:
+        depth[nid] = max((depth[s] + 1 for s in inputs.get(nid, ())), default=0)
+    for nid in order:
+        if nid not in inputs and nid in outputs:
+            depth[nid] = min(depth[d] for d in outputs[nid]) - 1
     columns: list[list[str]] = [[] for _ in range(max(depth.values(), default=-1) + 1)]
     for nid in sorted(ids, key=lambda n: (graph.node(n).position[1], graph.node(n).position[0])):
         columns[depth[nid]].append(nid)
     return columns
 
 
-def _order_by_inputs(graph: Graph, columns: list[list[str]]) -> None:
-    """Sort each column by the mean row of its inputs in the columns before (barycentre heuristic)."""
-    inputs: dict[str, list[str]] = {}
-    for e in graph.edges:
-        inputs.setdefault(e.dst, []).append(e.src)
-    row = {nid: i for i, nid in enumerate(columns[0])} if columns else {}
-    for column in columns[1:]:
+def _is_lane(entry: str) -> bool:
+    """Whether a column entry is a long edge's lane (see ``_with_lanes``), not a node."""
+    return entry.startswith("\0")
+
+
+def _with_lanes(columns: list[list[str]], links: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """Break each link that skips columns into one hop per column through lanes (ids starting with a NUL, added to
+    the columns they pass), so the ordering keeps room for it; links are (src, dst, src row, dst row)."""
+    where = {nid: c for c, column in enumerate(columns) for nid in column}
+    hops: list[tuple[str, str, int, int]] = []
+    for i, (src, dst, out_row, in_row) in enumerate(links):
+        prev, row = src, out_row
+        for c in range(where[src] + 1, where[dst]):
+            lane = f"\0{i}:{c}"
+            columns[c].append(lane)
+            hops.append((prev, lane, row, 0))
+            prev, row = lane, 0
+        hops.append((prev, dst, row, in_row))
+    return hops
+
+
+def _order(columns: list[list[str]], hops: list[tuple[str, str, int, int]], sweeps: int = 4) -> None:
+    """Sort the columns, sweeping right then left, by the mean row of each entry's neighbours in the column before
+    (after), a port lower down counting a little lower (barycentre heuristic): edges cross less."""
+    into: dict[str, list[tuple[str, int]]] = {}
+    out_of: dict[str, list[tuple[str, int]]] = {}
+    for src, dst, out_row, in_row in hops:
+        into.setdefault(dst, []).append((src, out_row))
+        out_of.setdefault(src, []).append((dst, in_row))
+
+    def sort(column: list[str], neighbours: dict[str, list[tuple[str, int]]], row: dict[str, int]) -> None:
         keys: dict[str, float] = {}
-        for nid in column:
-            rows = [row[s] for s in inputs.get(nid, ()) if s in row]
-            keys[nid] = sum(rows) / len(rows) if rows else len(row)
-        column.sort(key=keys.__getitem__)  # stable: ties keep the on-canvas order
-        row.update({nid: i for i, nid in enumerate(column)})
+        for i, nid in enumerate(column):
+            near = [row[n] + 0.01 * port for n, port in neighbours.get(nid, ()) if n in row]
+            keys[nid] = sum(near) / len(near) if near else float(i)
+        column.sort(key=keys.__getitem__)  # stable: ties keep the order they had
+
+    for _ in range(sweeps):
+        for before, column in zip(columns, columns[1:]):
+            sort(column, into, {nid: i for i, nid in enumerate(before)})
+        for after, column in zip(reversed(columns), list(reversed(columns))[1:]):
+            sort(column, out_of, {nid: i for i, nid in enumerate(after)})
+    for before, column in zip(columns, columns[1:]):
+        sort(column, into, {nid: i for i, nid in enumerate(before)})
 
 
 def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, gap: Point = GAP) -> dict[str, Point]:
-    """Left-to-right layout by depth, anchored at the selection's top-left corner; no two nodes overlap."""
+    """Left-to-right layered layout, anchored at the selection's top-left corner: columns by depth, ordered so
+    edges cross less, each node level with its inputs where the column has room, long edges keeping a lane in the
+    columns they pass; no two nodes overlap, and no edge runs through a node (nodes pushed down where one would)."""
     ids = _ids(graph, node_ids)
     if not ids:
         return {}
     size = _sizer(graph, sizes)
-    x = min(graph.node(n).position[0] for n in ids)
-    y0 = min(graph.node(n).position[1] for n in ids)
-    columns = _columns(graph, ids)
-    _order_by_inputs(graph, columns)
-    heights = [sum(size(n)[1] for n in column) + gap[1] * (len(column) - 1) for column in columns]
-    tallest = max(heights)
-    positions: dict[str, Point] = {}
-    for column, height in zip(columns, heights):
-        y = y0 + (tallest - height) / 2
+    chosen = set(ids)
+    edges = [e for e in graph.edges if e.src in chosen and e.dst in chosen]
+    columns = _columns(graph, ids, [(e.src, e.dst) for e in edges])
+
+    def row(nid: str, port: str, is_output: bool) -> int:
+        names = graph.port_names(nid)[1 if is_output else 0]
+        return names.index(port) if port in names else 0
+
+    hops = _with_lanes(columns, [(e.src, e.dst, row(e.src, e.src_port, True), row(e.dst, e.dst_port, False))
+                                 for e in edges])
+    _order(columns, hops)
+
+    def height(nid: str) -> float:
+        return LANE if _is_lane(nid) else size(nid)[1]
+
+    def port_y(nid: str, port_row: int) -> float:  # below the entry's top
+        return LANE / 2 if _is_lane(nid) else TITLE_H + PORT_ROW * (port_row + 0.5)
+
+    into: dict[str, list[tuple[str, int, int]]] = {}
+    for src, dst, out_row, in_row in hops:
+        into.setdefault(dst, []).append((src, out_row, in_row))
+    top: dict[str, float] = {}
+    for column in columns:  # each entry level with its inputs' ports, else under the one above
+        floor = -float("inf")
         for nid in column:
-            positions[nid] = (x, y)
-            y += size(nid)[1] + gap[1]
-        x += max(size(n)[0] for n in column) + gap[0]
-    return positions
+            wanted = [top[s] + port_y(s, out_row) - port_y(nid, in_row) for s, out_row, in_row in into.get(nid, ())]
+            y = sum(wanted) / len(wanted) if wanted else floor
+            y = max(y, floor) if floor > -float("inf") else (y if wanted else 0.0)
+            top[nid] = y
+            floor = y + height(nid) + (gap[1] if not _is_lane(nid) else gap[1] / 2)
+    x = min(graph.node(n).position[0] for n in ids)
+    lefts: dict[str, float] = {}
+    for column in columns:
+        for nid in column:
+            lefts[nid] = x
+        x += max((size(n)[0] for n in column if not _is_lane(n)), default=NODE_WIDTH) + gap[0]
+    positions = {nid: (lefts[nid], top[nid]) for nid in ids}
+    _clear_edges(graph, columns, positions, size, gap, edges)
+    y0 = min(graph.node(n).position[1] for n in ids)
+    shift = y0 - min(p[1] for p in positions.values())
+    return {nid: (px, py + shift) for nid, (px, py) in positions.items()}
+
+
+def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Point], size: Callable[[str], Point],
+                 gap: Point, edges: list[Edge]) -> None:
+    """Push laid-out nodes that an edge runs through down, with the nodes under them in their column, until no edge
+    runs through one (or a bounded number of tries: each push only moves nodes down, so it cannot cycle)."""
+    from core.nodegraph.model import edge_routes  # it takes its sizes from here
+
+    column_of = {nid: column for column in columns for nid in column if nid in positions}
+    for _ in range(4 * len(positions) + 8):
+        where = {**{nid: n.position for nid, n in graph.nodes.items()}, **positions}
+        found = [(e, nid) for e, nid in edge_routes.crossings(graph, size, where, edges=edges) if nid in positions]
+        if not found:
+            return
+        edge, nid = found[0]
+        points = edge_routes.curve_points(*edge_routes.edge_ends(graph, edge, where))
+        left, right = positions[nid][0], positions[nid][0] + size(nid)[0]
+        samples = [edge_routes.curve_at(points, i / 64) for i in range(65)]
+        lowest = max((p[1] for p in samples if left <= p[0] <= right), default=positions[nid][1])
+        push = lowest + gap[1] / 2 - positions[nid][1]
+        column = column_of[nid]
+        for below in column[column.index(nid):]:
+            if below in positions:
+                positions[below] = (positions[below][0], positions[below][1] + max(push, 1.0))
 
 
 def fragment_layered(fragment: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,83 @@
+"""Where an edge runs on the canvas, computed from the document alone: so a layout can keep edges off nodes.
+
+The canvas draws an edge as a horizontal S-curve (a cubic Bézier) from its output port, on the right side of the
+source node, to its input port, on the left side of the target; ``curve_points`` gives that curve's control points
+and the canvas builds its path from them, so the two cannot drift apart. Ports sit in rows under the title bar
+(``port_point``). ``crossings`` lists the (edge, node) pairs where a curve passes through a node's rectangle: what a
+layered layout must not leave, and what the tests check for the chapter's graphs and the lessons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from core.nodegraph.model.layout import NODE_WIDTH, PORT_ROW, TITLE_H, Point, Rect
+
+if TYPE_CHECKING:
+    from core.nodegraph.model.document import Edge, Graph
+
+__all__ = ["CURVE_PULL", "crossings", "curve_at", "curve_points", "edge_ends", "port_point"]
+
+CURVE_PULL = 40.0  # the least horizontal reach of a curve's control points (a short edge still leaves sideways)
+SAMPLES = 48  # points along a curve where it is checked against nodes' rectangles
+
+
+def curve_points(a: Point, b: Point) -> tuple[Point, Point, Point, Point]:
+    """The cubic Bézier's control points (start, two handles, end) of an edge from ``a`` to ``b``."""
+    dx = max(abs(b[0] - a[0]) * 0.5, CURVE_PULL)
+    return a, (a[0] + dx, a[1]), (b[0] - dx, b[1]), b
+
+
+def curve_at(points: tuple[Point, Point, Point, Point], t: float) -> Point:
+    """The point at parameter ``t`` (0..1) of a cubic Bézier."""
+    u = 1.0 - t
+    w = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+    return (sum(k * p[0] for k, p in zip(w, points)), sum(k * p[1] for k, p in zip(w, points)))
+
+
+def port_point(graph: Graph, node_id: str, port: str, is_output: bool, position: Point | None = None) -> Point:
+    """A port's anchor in the scene: the node's left (inputs) or right (outputs) side, in its port's row."""
+    ins, outs = graph.port_names(node_id)
+    names = outs if is_output else ins
+    row = names.index(port) if port in names else 0
+    x, y = position if position is not None else graph.node(node_id).position
+    return (x + NODE_WIDTH if is_output else x), y + TITLE_H + PORT_ROW * (row + 0.5)
+
+
+def edge_ends(graph: Graph, edge: Edge, positions: Mapping[str, Point] | None = None) -> tuple[Point, Point]:
+    """An edge's two anchors, with the nodes at ``positions`` where given (else where the document has them)."""
+    where = positions or {}
+    return (port_point(graph, edge.src, edge.src_port, True, where.get(edge.src)),
+            port_point(graph, edge.dst, edge.dst_port, False, where.get(edge.dst)))
+
+
+def _inside(p: Point, r: Rect) -> bool:
+    return r[0] < p[0] < r[0] + r[2] and r[1] < p[1] < r[1] + r[3]
+
+
+def crossings(graph: Graph, size: Callable[[str], Point], positions: Mapping[str, Point] | None = None,
+              margin: float = 1.0, edges: Iterable[Edge] | None = None) -> list[tuple[Edge, str]]:
+    """``[(edge, node id)]`` where an edge's curve (of ``edges``, all by default) passes through a node's rectangle
+    (shrunk by ``margin``, so a curve leaving a port on the node's side does not count), the nodes at ``positions``
+    where given; ``size`` gives each node's (width, height)."""
+    where = positions or {}
+    rects: dict[str, Rect] = {}
+    for nid, node in graph.nodes.items():
+        x, y = where.get(nid, node.position)
+        w, h = size(nid)
+        rects[nid] = (x + margin, y + margin, w - 2 * margin, h - 2 * margin)
+    found: list[tuple[Edge, str]] = []
+    for edge in graph.edges if edges is None else edges:
+        if edge.src not in rects or edge.dst not in rects:
+            continue
+        points = curve_points(*edge_ends(graph, edge, where))
+        samples = [curve_at(points, i / SAMPLES) for i in range(SAMPLES + 1)]
+        left, right = min(p[0] for p in samples), max(p[0] for p in samples)
+        top, bottom = min(p[1] for p in samples), max(p[1] for p in samples)
+        for nid, r in rects.items():
+            if r[0] > right or r[0] + r[2] < left or r[1] > bottom or r[1] + r[3] < top:
+                continue
+            if any(_inside(p, r) for p in samples):
+                found.append((edge, nid))
+    return found
