@@ -102,7 +102,12 @@ from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, mes
 from core.jit import compile  # torch.compile: a pass-through
 from core.ops.foreach import *  # torch._foreach_add_, _foreach_norm... (the 91 list ops)
 from core.ops.private_forms import *  # torch._native_batch_norm_legit, _safe_softmax, _chunk_cat...
-from core.ops.random_counts import _sample_dirichlet, _standard_gamma  # torch's private-named samplers
+from core.ops.random_counts import (  # torch's private-named samplers and their reparameterised gradients
+    _dirichlet_grad,
+    _sample_dirichlet,
+    _standard_gamma,
+    _standard_gamma_grad,
+)
 
 _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "serialization", "distributions",
                "func", "accelerator", "backends", "functional", "profiler", "version", "special", "amp", "cpu",

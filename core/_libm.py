@@ -42,6 +42,8 @@ def _per_element(name: str, x: np.ndarray) -> np.ndarray:
 
 def _nearly_rounded(name: str, x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
+    if not x.ndim:  # (NumPy's ufuncs give a 0-d array's result as a scalar, which takes no item assignment)
+        return _nearly_rounded(name, x.reshape(1)).reshape(())
     if not _EXTENDED:
         return _per_element(name, x)
     with np.errstate(all="ignore"):

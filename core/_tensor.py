@@ -963,6 +963,10 @@ class Tensor(TensorBase):
             prefix = "torch." if self.is_cpu else "torch.cuda."
             return prefix + _LEGACY_NAMES[self.dtype.name]
         dtype = getattr(dtype, "_legacy_type", dtype)  # a legacy class: core.LongTensor
+        if isinstance(dtype, type) and issubclass(dtype, Tensor):  # torch.Tensor: the default tensor type
+            if dtype is not Tensor:  # (Pyro's eight schools: ``torch.tensor([28, 8]).type(torch.Tensor)``)
+                raise ValueError(f"invalid type: '{dtype.__name__}'")
+            return self.to(_dtype.get_default_dtype())
         if isinstance(dtype, str) and dtype.startswith("torch.cuda.") and not _backend.cuda_available():
             raise RuntimeError(_backend.NO_ATEN_CUDA)  # NOTE: PyTorch's CPU build initialises CUDA before the name
         if isinstance(dtype, str) and dtype.endswith("Tensor"):

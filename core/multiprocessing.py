@@ -13,7 +13,27 @@ import traceback
 from multiprocessing import *  # noqa: F403  (PyTorch's module re-exports Python's)
 
 __all__ = [*multiprocessing.__all__, "spawn", "start_processes", "ProcessContext", "ProcessException",
-           "ProcessRaisedException", "ProcessExitedException"]
+           "ProcessRaisedException", "ProcessExitedException", "set_sharing_strategy", "get_sharing_strategy",
+           "get_all_sharing_strategies"]
+
+_SHARING = {"strategy": "file_descriptor"}  # torch's default on Linux; core shares no tensors between processes
+
+
+def get_all_sharing_strategies() -> set:
+    """The strategies torch can share CPU tensors between processes by (Linux's two)."""
+    return {"file_descriptor", "file_system"}
+
+
+def get_sharing_strategy() -> str:
+    return _SHARING["strategy"]
+
+
+def set_sharing_strategy(new_strategy: str) -> None:
+    """Records the strategy, as torch does (scripts set ``file_system`` against "received 0 items of ancdata"); it
+    changes nothing here, where no tensor crosses a process."""
+    strategies = get_all_sharing_strategies()
+    assert new_strategy in strategies, f"invalid sharing strategy {new_strategy!r}, expected one of {strategies}"
+    _SHARING["strategy"] = new_strategy
 
 
 class ProcessException(Exception):

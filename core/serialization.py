@@ -27,19 +27,28 @@ import tempfile
 import time
 import zipfile
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import TypeAlias
 
 import numpy as np
 
 from core import _backend, _dtype, _pickled, _quantized, _sparse_compressed, _torch_format, _torch_save
+from core._device import device
 from core._factories import tensor
 from core._tensor import Tensor, cache_slotnames, new_tensor
 from core.ops._strided import strided_array
+from core.storage import TypedStorage, UntypedStorage
+from core.types import Storage
 
 __all__ = ["save", "load", "atomic_write", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals"]
 
 add_safe_globals, get_safe_globals = _pickled.add_safe_globals, _pickled.get_safe_globals
 clear_safe_globals, safe_globals = _pickled.clear_safe_globals, _pickled.safe_globals
+
+# the annotations torch.serialization exports (a library's ``load(..., map_location: MAP_LOCATION = None)``)
+MAP_LOCATION: TypeAlias = Callable[[Storage, str], Storage] | device | str | dict[str, str] | None
+STORAGE: TypeAlias = Storage | TypedStorage | UntypedStorage
 
 FORMAT = "nodegrad-tensors"
 VERSION = 2

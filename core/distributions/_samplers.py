@@ -2,12 +2,13 @@
 
 The draws are PyTorch's: ``core._rejection_kernels`` runs ATen's CPU kernels on core's generator, so
 after the same ``manual_seed`` they equal torch's element for element and leave the generator where
-torch leaves it. The gradients are implicit reparameterisations:
+torch leaves it. The gradients are implicit reparameterisations, with PyTorch's approximations of them
+(``_reparam_grads``: its numbers, not the exact derivative's):
 
 - ``standard_gamma``: ``dx/da = -dP(a, x)/da / p(x; a)``, with ``P`` the regularised lower incomplete
-  gamma function, so it is exact for any sampler.
-- ``dirichlet``: the gamma draws' derivative through their normalisation, in PyTorch's form
-  ``D * (grad - sum(x * grad))`` (torch approximates ``D`` per component through a beta; both are unbiased).
+  gamma function (``torch._standard_gamma_grad``).
+- ``dirichlet``: each component as a Beta draw (``torch._dirichlet_grad``), in PyTorch's form
+  ``D * (grad - sum(x * grad))``.
 - ``gammainc``: ``P(a, x)`` by its power series below ``x = a + 1`` and by Lentz's continued
   fraction above (as in Numerical Recipes); ``Gamma.cdf`` is built on it.
 """
@@ -21,9 +22,10 @@ from core import _random
 from core import _rejection_kernels as kernels
 from core._backend import to_numpy_array
 from core.autograd import Function, once_differentiable
+from core.distributions import _reparam_grads
 from core.ops import _special
 
-__all__ = ["standard_gamma", "dirichlet", "gammainc", "standard_gamma_grad", "poisson"]
+__all__ = ["standard_gamma", "dirichlet", "gammainc", "standard_gamma_grad", "dirichlet_grad", "poisson"]
 
 _MAX_ITER = 20000
 
@@ -100,14 +102,39 @@ def gammainc(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return out
 
 
-def standard_gamma_grad(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``dx/da`` of a standard gamma draw ``x`` held at its quantile (implicit reparameterisation)."""
-    # NOTE: dP/da by a central difference with a step relative to a: P is smooth in a, and in float64
-    # the truncation (~1e-10) and rounding (~1e-11) errors stay far below float32's resolution.
-    h = 1e-5 * a
-    dp_da = (gammainc(a + h, x) - gammainc(a - h, x)) / (2 * h)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        return -dp_da / np.exp(_log_gamma_pdf(a, x))
+def standard_gamma_grad(concentration, x):
+    """``torch._standard_gamma_grad``: ``dx/dconcentration`` of standard gamma draws ``x`` (PyTorch's
+    approximation), broadcast, a tensor of their dtype."""
+    concentration, x = _same_float(("_standard_gamma_grad_cpu", concentration, x))
+    dx = _reparam_grads.standard_gamma_grad(_native(concentration), _native(x))
+    return core.tensor(dx, dtype=x.dtype, device=x.device)
+
+
+def dirichlet_grad(x, alpha, total):
+    """``torch._dirichlet_grad``: each component ``x`` of a Dirichlet draw's derivative as a ``Beta(alpha, total -
+    alpha)`` draw's, scaled by ``1 / (1 - x)`` (PyTorch's approximation), broadcast."""
+    x, alpha, total = _same_float(("_dirichlet_grad_cpu", x, alpha, total))
+    grad = _reparam_grads.dirichlet_grad(_native(x), _native(alpha), _native(total))
+    return core.tensor(grad, dtype=x.dtype, device=x.device)
+
+
+def _same_float(call):
+    """The tensors of ``(kernel, *tensors)`` broadcast, after torch's checks: float32 or float64 (the kernel's
+    NotImplementedError), all of the first one's dtype."""
+    kernel, first, *rest = call
+    _require_single_or_double(first, kernel)
+    for t in rest:
+        if t.dtype != first.dtype:
+            name = {"float64": "Double", "float32": "Float"}.get(str(t.dtype).split(".")[-1], str(t.dtype))
+            raise RuntimeError(f"Found dtype {name} but expected {_NAMES[first.dtype]}")
+    return core.broadcast_tensors(first, *rest)
+
+
+_NAMES = {core.float32: "Float", core.float64: "Double"}
+
+
+def _native(t) -> np.ndarray:
+    return np.asarray(to_numpy_array(t.detach()._data))
 
 
 def _require_single_or_double(t, kernel: str) -> None:
@@ -132,8 +159,7 @@ class _StandardGamma(Function):
     @once_differentiable
     def backward(ctx, grad):
         concentration, x = ctx.saved_tensors
-        dx = standard_gamma_grad(_host(concentration), _host(x))
-        return grad * core.tensor(dx, dtype=grad.dtype, device=grad.device), None
+        return grad * standard_gamma_grad(concentration, x), None
 
 
 def standard_gamma(concentration, generator=None):
@@ -147,21 +173,18 @@ class _Dirichlet(Function):
     @staticmethod
     def forward(ctx, concentration, generator=None):
         _require_single_or_double(concentration, "dirichlet")
-        x, gammas = kernels.dirichlet(_random.generator_for(generator), concentration.detach().cpu().numpy())
+        x, _ = kernels.dirichlet(_random.generator_for(generator), concentration.detach().cpu().numpy())
         out = core.tensor(x, dtype=concentration.dtype, device=concentration.device)
         ctx.save_for_backward(concentration, out)
-        ctx.gammas = gammas
         return out
 
     @staticmethod
     @once_differentiable
     def backward(ctx, grad):
         concentration, x = ctx.saved_tensors
-        g = ctx.gammas
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            marginal = standard_gamma_grad(_host(concentration), g) / g.sum(-1, keepdims=True)
-        marginal = core.tensor(marginal, dtype=grad.dtype, device=grad.device)
-        return marginal * (grad - (x * grad).sum(-1, keepdim=True)), None
+        total = concentration.sum(-1, True).expand_as(concentration)
+        marginal = dirichlet_grad(x, concentration, total)
+        return marginal * (grad - (x * grad).sum(-1, True)), None
 
 
 def dirichlet(concentration, generator=None):

@@ -15,6 +15,9 @@ __all__ = ["ContinuousBernoulli"]
 
 
 class ContinuousBernoulli(ExponentialFamily):
+    """The continuous Bernoulli distribution on [0, 1], parameterised by ``probs`` or ``logits`` (Loaiza-Ganem and
+    Cunningham, 2019): a normalised ``p**x (1-p)**(1-x)``, so a [0, 1] pixel has a proper likelihood."""
+
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     _mean_carrier_measure = 0

@@ -13,6 +13,9 @@ __all__ = ["FisherSnedecor"]
 
 
 class FisherSnedecor(Distribution):
+    """The Fisher-Snedecor (F) distribution with ``df1`` and ``df2`` degrees of freedom: a ratio of two scaled
+    chi-squared variables, sampled as one."""
+
     arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
     support = constraints.positive
     has_rsample = True

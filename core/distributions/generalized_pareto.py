@@ -15,6 +15,9 @@ __all__ = ["GeneralizedPareto"]
 
 
 class GeneralizedPareto(Distribution):
+    """The generalized Pareto distribution with ``loc``, ``scale`` and ``concentration`` (the shape): the limit of a
+    tail's excesses over a high threshold."""
+
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive, "concentration": constraints.real}
     has_rsample = True
 

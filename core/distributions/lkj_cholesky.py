@@ -16,6 +16,9 @@ __all__ = ["LKJCholesky"]
 
 
 class LKJCholesky(Distribution):
+    """The LKJ distribution over the lower Cholesky factors of ``dim`` x ``dim`` correlation matrices, with
+    ``concentration`` eta (1 is uniform over correlation matrices), sampled by the onion method."""
+
     arg_constraints = {"concentration": constraints.positive}
     support = constraints.corr_cholesky
 

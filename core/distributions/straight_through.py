@@ -9,6 +9,9 @@ __all__ = ["OneHotCategoricalStraightThrough"]
 
 
 class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A one-hot categorical whose ``rsample`` passes gradients straight through to the probabilities (Bengio et
+    al., 2013): the sample's value, the probabilities' gradient."""
+
     has_rsample = True
 
     def rsample(self, sample_shape=()):

@@ -57,6 +57,9 @@ def _rejection_sample(loc, concentration, proposal_r, x):
 
 
 class VonMises(Distribution):
+    """The von Mises distribution on the circle, with ``loc`` (the mean angle) and ``concentration``; sampled by
+    Best and Fisher's rejection method, in double precision."""
+
     arg_constraints = {"loc": constraints.real, "concentration": constraints.positive}
     support = constraints.real
     has_rsample = False

@@ -31,6 +31,9 @@ def _mvdigamma(x, p: int):
 
 
 class Wishart(ExponentialFamily):
+    """The Wishart distribution over positive-definite matrices, with ``df`` degrees of freedom and one of
+    ``covariance_matrix``, ``precision_matrix`` or ``scale_tril``; sampled by the Bartlett decomposition."""
+
     support = constraints.positive_definite
     has_rsample = True
     _mean_carrier_measure = 0

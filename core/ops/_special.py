@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from core import _backend
+from core import _backend, _glibc, _libm
 from core._fused import fma
 from core._sleef import expf_u10
 from core.ops._util import xp_of
@@ -152,7 +152,51 @@ _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
 
 
 def digamma(x):
-    """psi(x): reflection for x < 0, upward recurrence to x >= 6, asymptotic series."""
+    """psi(x), step for step PyTorch's CPU ``calc_digamma`` (ATen's Math.h, from Cephes): float32 in float32
+    arithmetic with glibc's ``logf``, float64 in double with glibc's ``log``; the reflection ``pi / tan(pi r)`` of a
+    negative x's fraction r in double. Upward recurrence to x >= 10, then the asymptotic series."""
+    if xp_of(x) is not np:
+        return _digamma_series(x)
+    single = x.dtype == np.float32
+    f, log = (np.float32, _glibc.logf) if single else (np.float64, _libm.log)
+    x = np.array(x, dtype=f)
+    original = x.copy()
+    with np.errstate(all="ignore"):
+        negative = x < 0
+        reflection = np.zeros(x.shape, np.float64)
+        if negative.any():
+            fraction = np.modf(x[negative].astype(np.float64))[0]
+            reflection[negative] = math.pi / _libm.tan(math.pi * fraction)
+            x[negative] = f(1) - x[negative]
+        result = np.zeros_like(x)
+        low = x < 10
+        while low.any():
+            result[low] -= f(1) / x[low]
+            x[low] += f(1)
+            low = x < 10
+        z = f(1) / (x * x)
+        poly = np.zeros_like(x)
+        for a in _DIGAMMA_A:
+            poly = poly * z + f(a)
+        y = np.where(x < f(1.0e17), z * poly, f(0))
+        out = result + log(x) - f(0.5) / x - y
+        out = np.where(x == 10, result + f(_PSI_10), out).astype(f)
+        if negative.any():
+            out[negative] = out[negative] - reflection[negative].astype(f)
+        out[negative & (original == np.trunc(original))] = np.nan
+        out = np.where(original == 0, np.copysign(f(np.inf), -original), out)
+    return out
+
+
+_PSI_10 = 2.25175258906672110764
+_DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+              -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+              8.33333333333333333333E-2)
+
+
+def _digamma_series(x):
+    """psi(x) on another array library's device: reflection for x < 0, upward recurrence to x >= 6, asymptotic
+    series, in float64."""
     xp = xp_of(x)
     x = x.astype(np.float64)
     with np.errstate(all="ignore"):

@@ -110,6 +110,20 @@ class SampleDirichlet(Function):
         raise RuntimeError("derivative for aten::_sample_dirichlet is not implemented")
 
 
+def _standard_gamma_grad(input, output):
+    """``dx/dinput`` of standard gamma draws ``output`` of ``input`` (PyTorch's approximation: its gamma backward)."""
+    from core.distributions import _samplers  # core.distributions imports core
+
+    return _samplers.standard_gamma_grad(input, output)
+
+
+def _dirichlet_grad(x, alpha, total):
+    """The per-component derivative ``Dirichlet.rsample``'s backward scales (PyTorch's Beta approximation)."""
+    from core.distributions import _samplers  # core.distributions imports core
+
+    return _samplers.dirichlet_grad(x, alpha, total)
+
+
 def _sample_dirichlet(input, generator=None):
     """Draws from ``Dirichlet(input)`` with the categories along the last dim (same shape and dtype)."""
     _require_float(input, "dirichlet")

@@ -143,12 +143,30 @@ def test_register_kl_warns_on_an_ambiguous_pair_like_torch():
         d.kl._KL_MEMOIZE.clear()
 
 
-def test_register_kl_refuses_what_is_not_a_distribution_class():
-    # NOTE: torch means to refuse these too, but its check only catches non-classes.
-    with pytest.raises(TypeError):
-        core.distributions.register_kl("Normal", core.distributions.Normal)
-    with pytest.raises(TypeError):
-        core.distributions.register_kl(int, core.distributions.Normal)
+def test_register_kl_refuses_what_is_not_a_class_and_takes_any_class():
+    # torch's check only catches non-classes (its message is issubclass's); Pyro registers KLs for its mixin
+    # pyro.distributions.Distribution, a class that does not derive from torch's Distribution
+    import torch
+
+    for lib in (torch, core):
+        with pytest.raises(TypeError, match="issubclass"):
+            lib.distributions.register_kl("Normal", lib.distributions.Normal)
+        with pytest.raises(TypeError, match="issubclass"):
+            lib.distributions.register_kl(lib.distributions.Normal, None)
+
+    class Mixin:  # what pyro.distributions.Distribution is
+        pass
+
+    class Mine(Mixin):
+        pass
+
+    kl = core.distributions.kl
+    try:
+        kl.register_kl(Mixin, Mixin)(lambda p, q: core.tensor(7.0))
+        assert kl.kl_divergence(Mine(), Mine()).item() == 7.0
+    finally:
+        del kl._KL_REGISTRY[Mixin, Mixin]
+        kl._KL_MEMOIZE.clear()
 
 
 def test_kl_divergence_between_a_distribution_and_itself_is_zero():

@@ -1,0 +1,169 @@
+"""What Pyro (pyro-ppl 1.9.1, ``tests/external/recipes_pyro.py``) needs of core, against torch.
+
+Pyro trains Beta, Gamma and Dirichlet guides through their reparameterised draws, so their gradients must be
+torch's own numbers (ATen approximates the implicit derivative by cases: an exact one leaves torch's training curve
+in the fourth digit); its log densities go through ``digamma`` and ``xlogy``, whose float32 kernels are scalar C
+loops (glibc's ``logf``), bit for bit; and it registers KL divergences, patches torch's classes and reads their
+docstrings at import.
+"""
+
+from __future__ import annotations
+
+import typing
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.oracle import to_numpy
+
+DTYPES = ["float32", "float64"]
+
+
+def _same_bits(ours, theirs) -> None:
+    a, b = to_numpy(ours), to_numpy(theirs)
+    assert str(ours.dtype).replace("torch.", "") == str(theirs.dtype).replace("torch.", "")
+    assert a.shape == b.shape
+    assert np.array_equal(a, b, equal_nan=True), f"first differences: {a[a != b][:4]} vs {b[a != b][:4]}"
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_standard_gamma_grad_is_torchs_approximation_bit_for_bit(dtype, torch):
+    rng = np.random.default_rng(0)
+    alpha = np.exp(rng.uniform(-4, 6, 3000)).astype(dtype)  # every case: small x, large alpha, the rational fit
+    x = to_numpy(torch._standard_gamma(torch.from_numpy(alpha)))
+    _same_bits(core._standard_gamma_grad(core.tensor(alpha), core.tensor(x)),
+               torch._standard_gamma_grad(torch.from_numpy(alpha), torch.from_numpy(x)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dirichlet_grad_is_torchs_beta_approximation_bit_for_bit(dtype, torch):
+    rng = np.random.default_rng(1)
+    a, b = (np.exp(rng.uniform(-4, 5, 3000)).astype(dtype) for _ in range(2))
+    x = to_numpy(torch._sample_dirichlet(torch.from_numpy(np.stack([a, b], -1))))[:, 0].copy()
+    total = a + b
+    _same_bits(core._dirichlet_grad(core.tensor(x), core.tensor(a), core.tensor(total)),
+               torch._dirichlet_grad(torch.from_numpy(x), torch.from_numpy(a), torch.from_numpy(total)))
+
+
+def test_reparameterised_gradient_kernels_refuse_as_torch(torch):
+    for lib in (torch, core):
+        with pytest.raises(NotImplementedError, match='"_standard_gamma_grad_cpu" not implemented for \'Half\''):
+            lib._standard_gamma_grad(lib.ones(2).half(), lib.ones(2).half())
+        with pytest.raises(NotImplementedError, match='"_dirichlet_grad_cpu" not implemented for \'Half\''):
+            lib._dirichlet_grad(*(lib.full((2,), 0.5).half(),) * 3)
+        with pytest.raises(RuntimeError, match="Found dtype Double but expected Float"):
+            lib._dirichlet_grad(lib.full((2,), 0.5), lib.ones(2, dtype=lib.float64), lib.ones(2))
+    _same_bits(core._standard_gamma_grad(core.tensor([[2.0, 0.5, 12.0]]), core.tensor([[0.3], [11.5]])),
+               torch._standard_gamma_grad(torch.tensor([[2.0, 0.5, 12.0]]), torch.tensor([[0.3], [11.5]])))
+
+
+CASES = {  # a distribution's rsample, then the gradient of a function of the draw with respect to its parameters
+    "beta": "lib.distributions.Beta(a, b).rsample((5,))",
+    "gamma": "lib.distributions.Gamma(a, b).rsample((5,))",
+    "dirichlet": "lib.distributions.Dirichlet(lib.stack([a, b, a * b], -1)).rsample((5,))[..., 0]",
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rsample_gradients_of_gamma_family_are_torchs(case, dtype, torch):
+    """After the same seed, the draws and their parameters' gradients are torch's, bit for bit (Pyro's coin-fairness
+    tutorial trains a Beta guide on them)."""
+    rng = np.random.default_rng(2)
+    params = [np.exp(rng.uniform(-2, 3, 7)).astype(dtype) for _ in range(2)]
+    results = []
+    for lib in (torch, core):
+        lib.manual_seed(0)
+        a, b = (lib.tensor(p, requires_grad=True) for p in params)
+        value = eval(CASES[case], {"lib": lib, "a": a, "b": b})
+        (value * lib.arange(1.0, value.shape[-1] + 1, dtype=value.dtype)).sum().backward()
+        results.append((value, a.grad, b.grad))
+    for theirs, ours in zip(*results):
+        _same_bits(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_digamma_is_torchs_calc_digamma_bit_for_bit(dtype, torch):
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.uniform(0.001, 30, 3000), rng.uniform(-20, 0, 500), np.exp(rng.uniform(-20, 40, 500)),
+                        [0.0, -0.0, -3.0, 10.0, 9.0, 1e17, 2e17, np.inf, -np.inf, np.nan, 1e-30]]).astype(dtype)
+    _same_bits(core.digamma(core.tensor(x)), torch.digamma(torch.from_numpy(x)))
+    _same_bits(core.special.psi(core.tensor(x[:50])), torch.special.psi(torch.from_numpy(x[:50])))
+    half = x[:200].astype(np.float16)
+    _same_bits(core.digamma(core.tensor(half)), torch.digamma(torch.from_numpy(half)))
+
+
+@pytest.mark.parametrize("dtype", [*DTYPES, "float16"])
+def test_xlogy_is_x_times_the_c_librarys_log_bit_for_bit(dtype, torch):
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-30, 30, 2000).astype(dtype)
+    y = np.concatenate([rng.uniform(0, 1, 1000), np.exp(rng.uniform(-30, 30, 990)),
+                        [0.0, 1.0, np.nan, np.inf, -1.0, 2.0, 0.0, 3.0, 0.5, 0.25]]).astype(dtype)
+    x[-10:] = [0.0, 0.0, 0.0, 2.0, 1.0, 0.0, -1.0, 3.0, 0.0, 7.0]
+    _same_bits(core.xlogy(core.tensor(x), core.tensor(y)), torch.xlogy(torch.from_numpy(x), torch.from_numpy(y)))
+    _same_bits(core.xlogy(core.tensor(x[:7]), 0.3), torch.xlogy(torch.from_numpy(x[:7]), 0.3))
+    _same_bits(core.xlogy(core.tensor(x[0]), core.tensor(y[0])), torch.xlogy(torch.tensor(x[0]), torch.tensor(y[0])))
+
+
+def test_register_kl_takes_a_class_that_is_not_a_torch_distribution(torch):
+    for lib in (torch, core):
+        class Mixin:  # pyro.distributions.Distribution: a mixin of Pyro's distributions, not torch's subclass
+            pass
+
+        lib.distributions.register_kl(Mixin, Mixin)(lambda p, q, lib=lib: lib.tensor(1.5))
+        try:
+            assert lib.distributions.kl_divergence(Mixin(), Mixin()).item() == 1.5
+        finally:
+            del lib.distributions.kl._KL_REGISTRY[Mixin, Mixin]
+            lib.distributions.kl._KL_MEMOIZE.clear()
+
+
+def test_distribution_classes_have_docstrings_where_torchs_do(torch):
+    """Pyro builds its distributions' docstrings from torch's at import (``_cat_docstrings`` strips each one)."""
+    missing = [name for name in torch.distributions.__all__
+               if isinstance(getattr(torch.distributions, name), type) and getattr(torch.distributions, name).__doc__
+               and not getattr(core.distributions, name).__doc__]
+    assert missing == []
+
+
+def test_serialization_exports_torchs_type_aliases(torch):
+    """Pyro's param store annotates ``load(..., map_location: MAP_LOCATION = None)``."""
+    from core.serialization import MAP_LOCATION, STORAGE
+
+    ours, theirs = typing.get_args(MAP_LOCATION), typing.get_args(torch.serialization.MAP_LOCATION)
+    assert [getattr(a, "__name__", str(a)) for a in ours] == [getattr(a, "__name__", str(a)) for a in theirs]
+    assert core.device in ours and str in ours and type(None) in ours
+    assert core.UntypedStorage in typing.get_args(STORAGE) and core.TypedStorage in typing.get_args(STORAGE)
+
+
+def test_multiprocessing_sharing_strategy_as_torch(torch):
+    """Pyro's LKJ example sets ``file_system`` before its MCMC run."""
+    tm, cm = torch.multiprocessing, core.multiprocessing
+    assert cm.get_all_sharing_strategies() == tm.get_all_sharing_strategies()
+    before = (tm.get_sharing_strategy(), cm.get_sharing_strategy())
+    assert before[1] == "file_descriptor"
+    try:
+        for m in (tm, cm):
+            m.set_sharing_strategy("file_system")
+        assert cm.get_sharing_strategy() == tm.get_sharing_strategy() == "file_system"
+        for m in (tm, cm):
+            with pytest.raises(AssertionError, match="invalid sharing strategy 'bogus'"):
+                m.set_sharing_strategy("bogus")
+    finally:
+        tm.set_sharing_strategy(before[0])
+        cm.set_sharing_strategy(before[1])
+
+
+def test_tensor_type_of_the_tensor_class_is_the_default_dtype(torch):
+    """``torch.tensor([28, 8]).type(torch.Tensor)`` (Pyro's eight schools data) casts to the default float type."""
+    for lib in (torch, core):
+        x = lib.tensor([28, 8, -3])
+        assert x.type(lib.Tensor).dtype == lib.float32
+        lib.set_default_dtype(lib.float64)
+        try:
+            assert x.type(lib.Tensor).dtype == lib.float64
+        finally:
+            lib.set_default_dtype(lib.float32)
+        with pytest.raises(ValueError, match="invalid type: 'Parameter'"):
+            x.type(lib.nn.Parameter)
