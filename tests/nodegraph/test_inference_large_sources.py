@@ -70,7 +70,7 @@ def test_adding_a_tensor_into_its_own_transpose_is_refused_as_pytorch_refuses_it
 
 def test_an_integer_source_requiring_grad_gets_the_sources_own_message():
     g = _graph([("x", "source.zeros", {"shape": [100, 100], "dtype": "int64", "requires_grad": True})])
-    assert "only floating point tensors can require gradients" in infer(g).errors["x"]
+    assert "only floating point and complex tensors can require gradients" in infer(g).errors["x"]
 
 
 def test_a_source_over_the_memory_budget_is_still_refused():

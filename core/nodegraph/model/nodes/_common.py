@@ -12,7 +12,8 @@ from typing import Any
 import core
 from core.nodegraph.model.spec import CodeHook, EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
 
-DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool")
+DTYPES = ("float32", "float64", "float16", "bfloat16", "complex64", "complex128", "int64", "int32", "int16", "int8",
+          "uint8", "bool")
 DTYPE_CHOICES = ("default",) + DTYPES
 DEVICES = ("cpu", "cuda", "context")
 DEVICE_NOTES = (("context", "the toolbar's device"),)  # the session's device, which the app's toolbar picks
@@ -91,9 +92,9 @@ def require(cond: bool, message: str) -> None:
 def finish_source(t: core.Tensor, params: NamedValues) -> core.Tensor:
     """Apply a source's ``requires_grad`` / ``retain_grad`` toggles to a freshly made tensor."""
     if params.get("requires_grad"):
-        if not (t.is_floating_point()):
-            raise ParamError(f"parameter 'requires_grad': only floating point tensors can require gradients, "
-                             f"got {t.dtype}")
+        if not (t.is_floating_point() or t.is_complex()):  # torch's rule: floating point and complex dtypes
+            raise ParamError(f"parameter 'requires_grad': only floating point and complex tensors can require "
+                             f"gradients, got {t.dtype}")
         t.requires_grad_(True)
     if params.get("retain_grad") and t.requires_grad:
         t.retain_grad()
