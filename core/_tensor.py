@@ -78,6 +78,26 @@ class Size(tuple):
     def __reduce__(self):
         return (Size, (tuple(self),))
 
+    # torch.Size is a C type named torch.Size: its AttributeErrors say 'torch.Size' object
+    def __getattr__(self, name):
+        raise AttributeError(f"'torch.Size' object has no attribute '{name}'", name=name, obj=self)
+
+    def __setattr__(self, name, value):
+        try:
+            tuple.__setattr__(self, name, value)
+        except AttributeError as error:
+            raise _size_attribute_error(error) from None
+
+    def __delattr__(self, name):
+        try:
+            tuple.__delattr__(self, name)
+        except AttributeError as error:
+            raise _size_attribute_error(error) from None
+
+
+def _size_attribute_error(error: AttributeError) -> AttributeError:
+    return AttributeError(str(error).replace("'Size' object", "'torch.Size' object", 1))
+
 
 def _size(shape) -> Size:
     """A ``Size`` of a backend array's shape (already ints: no checks on this hot path)."""

@@ -266,3 +266,37 @@ def test_exp_of_the_negated_input_without_its_copy_is_the_reference_of_its_negat
         out = np.empty(n, _F32)
         got = expf_u10(data, negate=True, out=out)
         assert got.tobytes() == _reference_expf_u10(-data).tobytes() == out.tobytes()
+
+
+def _general_logf_u10(d):
+    """``logf_u10`` by its general route (the one that mends zeros, infinities, NaN and subnormals), which the
+    positive-normal fast path (``core._sleef._logf_normal``) must match bit for bit."""
+    from core import _sleef
+
+    saved = _sleef._NO_SCALED_OVERFLOW
+    _sleef._NO_SCALED_OVERFLOW = _F32(0)  # no input passes the fast path's test
+    try:
+        return logf_u10(d)
+    finally:
+        _sleef._NO_SCALED_OVERFLOW = saved
+
+
+def test_logf_u10s_fast_path_for_positive_normals_gives_the_general_routes_bits():
+    """The fast path lays operands side by side to make fewer NumPy calls; every 7th float32 in [0.5, 2) (the
+    mantissas around the 0.75 and 1.5 switches: m's range, both branches of vgetexp; every float32 in
+    [2^-10, 2^20) was checked once, 2026-12-05) and random values over the whole normal range give the general
+    route's bits, in the shapes and layouts the callers pass (log_softmax's (rows, 1) sums, a strided column)."""
+    from core import _sleef
+
+    every = np.arange(0x3F000000, 0x40000000, 7, dtype=np.uint32).view(_F32)
+    assert _bits_equal(logf_u10(every), _general_logf_u10(every))
+    rng = np.random.default_rng(0)
+    spread = rng.integers(0x00800000, 0x7F000000, 1 << 19, dtype=np.uint32).view(_F32)
+    spread[:4] = [np.finfo(_F32).tiny, _sleef._NO_SCALED_OVERFLOW * _F32(0.999), 1.0, 0.75]
+    assert _bits_equal(logf_u10(spread), _general_logf_u10(spread))
+    sums = np.cumsum(rng.uniform(0, 3, (64, 10)).astype(_F32), axis=-1)[:, -1:]  # (64, 1), not contiguous
+    column = rng.uniform(1, 100, (8, 5)).astype(_F32)[:, 2]
+    for d in (sums, column, np.array(3.0, _F32), np.ones(1, _F32)):
+        out = logf_u10(d)
+        assert out.shape == d.shape and out.dtype == _F32
+        assert _bits_equal(out, _general_logf_u10(d))
