@@ -141,6 +141,14 @@ def _as_batched(x, level: int):
     return x.unsqueeze(0).expand((_size(level), *x.shape))
 
 
+def _pad(p, missing: int):
+    """The physical ``p`` with ``missing`` size-1 dims after the batch dim (views: they broadcast as a lower rank
+    operand's leading dims would)."""
+    for _ in range(missing):
+        p = p.unsqueeze(1)
+    return p
+
+
 def _shift(dim, ndim: int) -> int:
     """A logical dim of a tensor with ``ndim`` dims as its physical dim (past the batch dim)."""
     if isinstance(dim, bool) or not isinstance(dim, int) or ndim == 0 or not -ndim <= dim < ndim:
@@ -173,9 +181,7 @@ def _elementwise(func, level, args, kwargs):
     def physical(a):
         if not is_batched(a, level):
             return a
-        p = a._phys
-        missing = rank - (p.dim() - 1)
-        return p.reshape((p.shape[0],) + (1,) * missing + tuple(p.shape[1:])) if missing else p
+        return _pad(a._phys, rank - (a._phys.dim() - 1))
 
     new_args = tuple(physical(a) for a in args)
     ret = func(*new_args, **{k: physical(v) for k, v in kwargs.items()})
@@ -301,7 +307,7 @@ def _expand(func, level, args, kwargs):
     p, n = x._phys, _ndim(x, level)
     if len(sizes) < n:
         raise Unbatchable("expand")
-    p = p.reshape((p.shape[0],) + (1,) * (len(sizes) - n) + tuple(p.shape[1:]))
+    p = _pad(p, len(sizes) - n)
     return _wrap(p.expand((p.shape[0], *sizes)), level)
 
 
@@ -347,9 +353,9 @@ def _getitem(func, level, args, kwargs):
     """Indexing with ints, slices, None, Ellipsis and at most one unbatched index tensor: the batch dim stays in
     front behind a leading full slice."""
     x, index = args
-    if not is_batched(x, level):
-        raise Unbatchable("indexing with a batched index")
     items = index if isinstance(index, tuple) else (index,)
+    if not is_batched(x, level) or any(is_batched(i, level) for i in items):
+        return _advanced_index(x, items, level)
     tensors = 0
     for item in items:
         if isinstance(item, core.Tensor):
@@ -363,6 +369,35 @@ def _getitem(func, level, args, kwargs):
     if x._phys.dim() == 1 and items:
         raise Unbatchable("indexing a 0-dim tensor")
     return _wrap(x._phys[(slice(None), *items)], level)
+
+
+def _advanced_index(x, items, level):
+    """Indexing by integer index tensors (some batched: ``table[b, k]`` at batched positions), ints and slices.
+    Batched index tensors get size-1 dims up to the widest index's rank and a batched ``x`` an index of the batch
+    in front, so the advanced indices' broadcast shape starts with the batch. NumPy's rule places that shape first
+    when the advanced indices are apart, else where the first one is: from there it moves to the front."""
+    def advanced(i):
+        return isinstance(i, core.Tensor) or isinstance(i, int) and not isinstance(i, bool)
+
+    if not all(isinstance(i, slice) or isinstance(i, int) and not isinstance(i, bool) or isinstance(i, core.Tensor)
+               and not i.is_floating_point() and i.dtype != core.bool for i in items) or len(items) > _ndim(x, level):
+        raise Unbatchable("index")
+    rank = max((_ndim(i, level) for i in items if isinstance(i, core.Tensor)), default=0)
+    size = _size(level)
+
+    def physical(i):
+        return _pad(i._phys, rank - i._phys.dim() + 1) if is_batched(i, level) else i
+
+    index = tuple(physical(i) for i in items)
+    if is_batched(x, level):
+        index = (core.arange(size, device=x._phys.device).reshape((size,) + (1,) * rank), *index)
+    places = [n for n, i in enumerate(index) if advanced(i)]
+    out = _phys(x, level)[index]
+    if places == list(range(places[0], places[-1] + 1)) and places[0]:  # adjacent, after slices
+        out = out.movedim(places[0], 0)
+    if out.dim() == 0 or out.shape[0] != size:
+        raise Unbatchable("the result lost the batch dim")
+    return _wrap(out, level)
 
 
 def _joining(func, level, args, kwargs, extra_rank=0):
@@ -414,8 +449,7 @@ def _matmul(func, level, args, kwargs):
     if nb == 1:
         pb = pb.unsqueeze(-1)
     rank = max(pa.dim(), pb.dim())
-    pa = pa.reshape((pa.shape[0],) + (1,) * (rank - pa.dim()) + tuple(pa.shape[1:]))
-    pb = pb.reshape((pb.shape[0],) + (1,) * (rank - pb.dim()) + tuple(pb.shape[1:]))
+    pa, pb = _pad(pa, rank - pa.dim()), _pad(pb, rank - pb.dim())
     out = core.matmul(pa, pb)
     if nb == 1:
         out = out.squeeze(-1)

@@ -130,6 +130,24 @@ def test_views_and_joins_run_batched_with_torchs_values(torch, batched_only, nam
     _both(torch, VIEWS[name], A)
 
 
+def test_indexing_by_batched_positions_runs_batched_as_torch(torch, batched_only):
+    """Hugging Face's mask functions: nested vmaps of an index function reading a table at batched positions."""
+    padding = RNG.integers(0, 2, (2, 6)).astype(bool)
+
+    def case(lib, table, a):
+        def allowed(b, h, q, k):
+            return (k <= q) & table[b, k] & (a[b, h, q] > 0)
+
+        inner = lib.vmap(lib.vmap(allowed, in_dims=(None, None, None, 0)), in_dims=(None, None, 0, None))
+        mask = lib.vmap(lib.vmap(inner, in_dims=(None, 0, None, None)), in_dims=(0, None, None, None))
+        rows = lib.vmap(lambda i: a[i, :, lib.tensor([4, 0])])(lib.arange(2))
+        picks = lib.tensor([2, 0, 1, 1])
+        return (mask(*(lib.arange(n) for n in (2, 3, 5, 6))), rows, lib.vmap(lambda x, i: x[i])(a, picks),
+                lib.vmap(lambda i: a[:, i])(picks[:3]), lib.vmap(lambda x, i: x[1:, i])(a, picks))
+
+    _both(torch, case, padding, A)
+
+
 def test_nn_functional_losses_and_layers_run_batched_with_torchs_values(torch, batched_only):
     targets = np.array([[0, 2, 1], [1, 1, 0], [2, 0, 2], [0, 0, 1]])
     weight = RNG.standard_normal((7, 5)).astype(np.float32)
