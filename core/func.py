@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 
 import core
-from core import _random
+from core import _random, _vmap, _vmap_batched
 from core._func_more import functionalize, linearize, replace_all_batch_norm_modules_
 from core._vmap import vmap
 from core.autograd import forward_ad as _forward_ad
@@ -68,16 +68,24 @@ class _Scope:
         self._owned: list = []  # keeps the leaves alive, so their ids stay theirs
 
     def enter(self, t):
-        """The tensor ``f`` receives for ``t``: a view when ``t`` is tracked outside, else an owned leaf."""
+        """The tensor ``f`` receives for ``t``: a view when ``t`` is tracked outside, else an owned leaf; inside a
+        batched ``vmap``, broadcast over its batch when ``t`` is not batched (each sample's own gradient)."""
         if not isinstance(t, core.Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
+        top = _vmap_batched.current()
+        if top is not None and not _vmap_batched.is_batched(t, top.level):
+            return _vmap_batched.broadcast_entered(self._enter(t))
+        return self._enter(t)
+
+    def _enter(self, t):
         if self.outer and t.requires_grad:
             return t.view_as(t)
         if not (t.is_floating_point() or t.is_complex()):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")  # torch.func's words
         leaf = t.detach().requires_grad_()
-        self.leaves.add(id(leaf))
-        self._owned.append(leaf)
+        for held in _vmap_batched.physical_chain(leaf):  # (a batched leaf's graph ends at its physical tensors)
+            self.leaves.add(id(held))
+            self._owned.append(held)
         return leaf
 
     def leave(self, tree):
@@ -122,9 +130,16 @@ def _grads(outputs, inputs, grad_outputs=None, *, create_graph, retain_graph=Non
     found = [None] * len(inputs)
     if pairs:
         outs, gouts = zip(*pairs)
-        found = _autograd_grad(outs, inputs, gouts, retain_graph=retain_graph, create_graph=create_graph,
-                               allow_unused=True)
+        found = _engine_grad(outs, inputs, gouts, retain_graph=retain_graph, create_graph=create_graph)
     return [core.zeros_like(x) if g is None else g for g, x in zip(found, inputs)]
+
+
+def _engine_grad(outputs, inputs, grad_outputs, **kwargs) -> list:
+    """The engine's gradients (None where unused); batched tensors of a ``vmap`` go to it as their physical
+    tensors, level by level, and their gradients come back batched."""
+    if _vmap_batched.any_batched(outputs, inputs, grad_outputs):
+        return _vmap_batched.grads(_engine_grad, list(outputs), list(inputs), list(grad_outputs), **kwargs)
+    return list(_autograd_grad(outputs, inputs, grad_outputs, allow_unused=True, **kwargs))
 
 
 def _split_aux(output, has_aux: bool, api: str):
@@ -216,7 +231,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     argument ``x`` the block has shape ``o.shape + x.shape``, nested as f's outputs then argnums."""
     if chunk_size is not None and chunk_size <= 0:
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
-    return _jacobian_transform(func, argnums, has_aux, "jacrev")
+    return _jacobian_transform(func, argnums, has_aux, "jacrev", chunk_size)
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
@@ -290,7 +305,7 @@ def _with_batched_duals(args, leaves, sizes) -> tuple:
     return tuple(tree_map(lambda t: duals.get(id(t), t), a) for a in args)
 
 
-def _jacobian_transform(func, argnums, has_aux, api):
+def _jacobian_transform(func, argnums, has_aux, api, chunk_size=None):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         scope = _Scope()
@@ -300,10 +315,49 @@ def _jacobian_transform(func, argnums, has_aux, api):
             flat_out, out_spec = tree_flatten(output)
             _check_outputs(flat_out, "vjp(f, *primals)" if api == "jacrev" else "jvp(f, primals, tangents)")
             leaves, spec = tree_flatten(diff)
-            blocks = _blocks(flat_out, leaves, spec, scope.outer, vmapped=api == "jacrev")
+            blocks = None
+            if api == "jacrev":
+                blocks = _batched_blocks(func, args, kwargs, argnums, has_aux, flat_out, leaves, spec, chunk_size)
+            if blocks is None:
+                blocks = _blocks(flat_out, leaves, spec, scope.outer, vmapped=api == "jacrev")
         jac = scope.leave(tree_unflatten(blocks, out_spec))
         return (jac, scope.leave(aux)) if has_aux else jac
     return wrapper
+
+
+def _batched_blocks(func, args, kwargs, argnums, has_aux, flat_out, leaves, spec, chunk_size):
+    """jacrev's blocks as PyTorch computes them, ``vmap`` over the vjp with the unit cotangents, one batched call
+    per output (and chunk of ``chunk_size`` rows): ``func`` runs again on the inputs broadcast over the rows, and
+    one backward pass gives every row. None where that cannot run batched (a forward level is open, an op has no
+    batching rule...): the rows are then one backward pass each (``_blocks``), the same values."""
+    if _forward_ad._state.token is not None or not leaves:
+        return None
+    if any(not o.is_floating_point() or o.numel() == 0 for o in flat_out):
+        return None
+    picked = _argnums(argnums, len(args))
+
+    def recompute(*new_leaves):
+        new, diff = list(args), tree_unflatten(list(new_leaves), spec)
+        for i, d in ([(picked, diff)] if isinstance(picked, int) else zip(picked, diff)):
+            new[i] = d
+        output, _ = _split_aux(func(*new, **kwargs), has_aux, "vjp(f, *primals)")
+        return tuple(tree_flatten(output)[0])
+
+    blocks = []
+    for i, out in enumerate(flat_out):
+        n = out.numel()
+        basis = core.eye(n, dtype=out.dtype, device=out.device).reshape((n, *out.shape))
+
+        def row(unit, i=i):
+            cotangents = tuple(unit if j == i else core.zeros_like(o) for j, o in enumerate(flat_out))
+            return vjp(recompute, *leaves)[1](cotangents)
+
+        rows = _vmap.batched_only(row, basis, chunk_size)
+        if rows is None:
+            return None
+        blocks.append(tree_unflatten([r.reshape(tuple(out.shape) + tuple(x.shape)) for r, x in zip(rows, leaves)],
+                                     spec))
+    return blocks
 
 
 def _blocks(flat_out, leaves, spec, create_graph, vmapped: bool) -> list:
@@ -398,12 +452,11 @@ def _double_vjp(outputs, inputs, tangents, strict) -> list:
     if not pairs:
         return [core.zeros_like(o) for o in outputs]
     outs, us = zip(*pairs)
-    back = _autograd_grad(outs, inputs, us, create_graph=True, allow_unused=True)
+    back = _engine_grad(outs, inputs, us, create_graph=True)
     used = [(b, t) for b, t in zip(back, tangents) if b is not None and b.requires_grad]
     found = [None] * len(dummies)
     if used:
-        found = _autograd_grad([b for b, _ in used], dummies, [t for _, t in used], create_graph=core.is_grad_enabled(),
-                               allow_unused=True)
+        found = _engine_grad([b for b, _ in used], dummies, [t for _, t in used], create_graph=core.is_grad_enabled())
     if strict and any(f is None for f in found):
         raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. "
                            "This is not allowed with strict=True.")

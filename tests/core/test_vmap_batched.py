@@ -179,6 +179,75 @@ def test_in_dims_out_dims_and_nesting_run_batched_as_torch(torch, batched_only, 
     _both(torch, case, A, B)
 
 
+def _mlp_params(lib):
+    gen = np.random.default_rng(1)
+    return {"0.weight": lib.tensor(gen.standard_normal((8, 5)).astype(np.float32)),
+            "0.bias": lib.tensor(gen.standard_normal(8).astype(np.float32)),
+            "2.weight": lib.tensor(gen.standard_normal((3, 8)).astype(np.float32)),
+            "2.bias": lib.tensor(gen.standard_normal(3).astype(np.float32))}
+
+
+def _mlp(lib):
+    model = lib.nn.Sequential(lib.nn.Linear(5, 8), lib.nn.Tanh(), lib.nn.Linear(8, 3))
+    return model
+
+
+def test_per_sample_gradients_of_an_mlp_run_batched_as_torch(torch, batched_only):
+    targets = np.array([0, 2, 1, 1])
+
+    def case(lib, a, b, t):
+        model = _mlp(lib)
+
+        def loss(params, x, y):
+            out = lib.func.functional_call(model, params, (x.unsqueeze(0),))
+            return lib.nn.functional.cross_entropy(out, y.unsqueeze(0))
+
+        grads = lib.vmap(lib.func.grad(loss), in_dims=(None, 0, 0))(_mlp_params(lib), b, t)
+        return [grads[k] for k in sorted(grads)]
+
+    _both(torch, case, A, B, targets)
+
+
+def test_vjp_jvp_and_jacrev_inside_vmap_run_batched_as_torch(torch, batched_only):
+    def case(lib, a, b, m):
+        f = lambda x: lib.tanh(x @ m).sum(0)  # noqa: E731
+        vjp_rows = lib.vmap(lambda x: lib.func.vjp(f, x)[1](lib.ones(2)))(a)
+        jvp_rows = lib.vmap(lambda x: lib.func.jvp(f, (x,), (lib.ones_like(x),)))(a)
+        jac_rows = lib.vmap(lib.func.jacrev(f))(a)
+        grads = lib.vmap(lib.func.grad(lambda x: f(x).pow(2).sum()))(a)
+        return vjp_rows, jvp_rows, jac_rows, grads
+
+    _both(torch, case, A, B, M)
+
+
+@pytest.mark.parametrize("transform", ["jacrev", "jacfwd", "hessian", "jacrev-argnums-chunked"])
+def test_jacobians_and_hessians_of_an_mlp_match_torch(torch, transform):
+    def case(lib, b):
+        model = _mlp(lib)
+        params = _mlp_params(lib)
+
+        def f(x, w):
+            return lib.func.functional_call(model, {**params, "0.weight": w}, (x,))
+
+        if transform == "hessian":
+            return lib.func.hessian(lambda x: f(x, params["0.weight"]).pow(2).sum())(b[0])
+        if transform == "jacrev-argnums-chunked":
+            return lib.func.jacrev(f, argnums=(0, 1), chunk_size=2)(b, params["0.weight"])
+        return getattr(lib.func, transform)(f)(b, params["0.weight"])
+
+    _both(torch, case, B, rtol=1e-4, atol=1e-5)  # (float32: the Hessian's second pass rounds as torch's to ~1e-5)
+
+
+def test_jacrev_computes_its_rows_in_one_batched_call(torch, monkeypatch):
+    """PyTorch's jacrev is vmap over the vjp: core's too, without one backward pass per row."""
+    from core import func
+
+    def one_row_at_a_time(*args, **kwargs):
+        raise AssertionError("jacrev ran one backward pass per row")
+    monkeypatch.setattr(func, "_blocks", one_row_at_a_time)
+    _both(torch, lambda lib, m, b: lib.func.jacrev(lambda x: lib.tanh(m.T @ x + 1), argnums=0)(b[0]), M, B)
+
+
 @pytest.mark.parametrize("per_sample", [
     lambda lib, x: x * x.sum().item(),  # a value read
     lambda lib, x: x if float(x.max()) > 0 else -x,  # data-dependent control flow
