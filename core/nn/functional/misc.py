@@ -79,47 +79,38 @@ def _gemm(a, b):
     return a @ b
 
 
-def _forward_gemm(xa, wt, bias=None):
-    """``x @ Wᵀ (+ bias)`` given ``Wᵀ`` (``wt``, the transposed view of a contiguous weight): ``_gemm``, or for a batch
-    of at most half the output features ``(W @ xᵀ)ᵀ`` copied contiguous, the bias added by that copy.
+def _forward_gemm(xa, wt):
+    """``x @ Wᵀ`` given ``Wᵀ`` (``wt``, the transposed view of a contiguous weight): ``_gemm``, or for a batch of
+    at most half the output features ``(W @ xᵀ)ᵀ`` copied contiguous.
 
     NOTE: the forward of a training step's Linear: OpenBLAS (one thread) takes 10-30% less time for the product
     with the batch as its columns (a 64-row batch through 784->256: 280 -> 253 µs with the copy; batch 32: 203
     -> 145 µs), and more with a large batch (256x512 by 512: 1.16x), hence the rule. Each element is the same
-    dot product over the inputs in the same order, so the bits are the same (checked on 400 shapes); the bias is
-    the same one float32 add per element, made while the copy moves it (one pass over the output less)."""
+    dot product over the inputs in the same order, so the bits are the same (checked on 400 shapes)."""
     m, n = xa.shape[0], wt.shape[1]
     if 2 * m <= n and type(xa) is np.ndarray and xa.dtype == _F32 and xa.flags.c_contiguous and wt.flags.f_contiguous \
             and m * xa.shape[1] * n <= _ONE_THREAD_GEMM and _blas.available():  # (measured, and checked, on OpenBLAS)
-        return _transposed_copy(_gemm(wt.T, xa.T), bias)
-    out = _gemm(xa, wt)
-    if bias is not None:
-        out += bias
-    return out
+        return _transposed_copy(_gemm(wt.T, xa.T))
+    return _gemm(xa, wt)
 
 
 _COPY_BLOCK = 32768  # bytes of a source block ``_transposed_copy`` moves at a time (an L1 cache's share)
 
 
-def _transposed_copy(p, bias=None):
-    """``p.T`` (``p`` a C-contiguous 2-d array) as a new C-contiguous array, a block of ``p``'s rows at a time;
-    ``bias``: a 1-d array of ``p``'s rows, added to each row of the result on the way (``p.T + bias``, one add
-    per element, as after the copy).
+def _transposed_copy(p):
+    """``p.T`` (``p`` a C-contiguous 2-d array) as a new C-contiguous array, a block of ``p``'s rows at a time.
 
     NOTE: NumPy's copy of a transposed view walks ``p`` down its columns; when ``p`` is larger than L1, rows a
     power-of-two apart share cache sets and evict each other (a 256x64 float32 product: ~25 µs against ~6 µs in
     blocks; 2048x512: 18 ms against 1.4 ms). A block of rows of about ``_COPY_BLOCK`` bytes stays in cache. The
-    same values, only moved (and the bias added: the 784-256-128-10 MLP's two wide layers, ~3 µs each)."""
+    same values, only moved."""
     n, m = p.shape
     rows = max(8, _COPY_BLOCK // max(1, m * p.itemsize))
     if n <= rows:
-        return np.ascontiguousarray(p.T) if bias is None else np.add(p.T, bias, out=np.empty((m, n), p.dtype))
+        return np.ascontiguousarray(p.T)
     out = np.empty((m, n), p.dtype)
     for i in range(0, n, rows):
-        if bias is None:
-            out[:, i:i + rows] = p[i:i + rows].T
-        else:
-            np.add(p[i:i + rows].T, bias[i:i + rows], out=out[:, i:i + rows])
+        out[:, i:i + rows] = p[i:i + rows].T
     return out
 
 
@@ -150,7 +141,9 @@ class Linear2dNoBias(Function):
             out = _short_gemm_bias(xa, wa, b._data)
             if out is not None:
                 return out
-        out = _forward_gemm(xa, wa, None if b is None else b._data)
+        out = _forward_gemm(xa, wa)
+        if b is not None:
+            out += b._data
         return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
 
     @staticmethod

@@ -112,22 +112,3 @@ def test_the_forwards_blocked_transposing_copy_moves_every_value(shape):
     out = misc._transposed_copy(p)
     assert out.flags.c_contiguous and out.shape == shape[::-1]
     assert out.tobytes() == np.ascontiguousarray(p.T).tobytes()
-
-
-@pytest.mark.parametrize("shape", [(0, 5), (5, 0), (1, 1), (256, 64), (300, 64), (129, 64), (1000, 7), (64, 1000)])
-def test_the_forwards_transposing_copy_adds_the_bias_as_an_add_after_the_copy(shape):
-    """``_transposed_copy(p, bias)`` (the Linear forward's bias added while the product is moved) gives the bits of
-    the copy followed by ``+= bias``: signed zeros, infinities and NaN included."""
-    from core.nn.functional import misc
-
-    rng = np.random.default_rng(1)
-    p = rng.standard_normal(shape).astype(np.float32)
-    bias = rng.standard_normal(shape[0]).astype(np.float32)
-    bias[:4] = [-0.0, np.inf, -np.inf, np.nan][: min(4, shape[0])]
-    if p.size:
-        p.reshape(-1)[:3] = [-0.0, 0.0, -np.inf][: min(3, p.size)]
-    expected = np.ascontiguousarray(p.T)
-    expected += bias
-    out = misc._transposed_copy(p, bias)
-    assert out.flags.c_contiguous and out.shape == shape[::-1]
-    assert out.tobytes() == expected.tobytes()
