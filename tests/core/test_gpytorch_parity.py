@@ -77,3 +77,18 @@ def test_function_with_its_own_forward_and_backward_helpers(torch):
         results.append([t.detach().numpy() for t in (prod, total, a.grad, b.grad)])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+@pytest.mark.parametrize("bad_at", [1, 2, 57, 137, 200])
+def test_cholesky_ex_info_names_the_first_leading_minor_that_fails(torch, bad_at):
+    """GPyTorch's ``psd_safe_cholesky`` reads ``info`` of ``cholesky_ex`` on large kernel matrices, then adds jitter."""
+    rng = np.random.default_rng(bad_at)
+    root = rng.standard_normal((200, 200))
+    spd = root @ root.T / 200 + np.eye(200) * 0.1
+    spd[bad_at - 1, bad_at - 1] = -50.0  # the pivot of that order is negative; every smaller minor factors
+    batch = np.stack([spd, np.eye(200), spd[::-1, ::-1].copy()])
+    for dtype in ("float64", "float32"):
+        ours = core.linalg.cholesky_ex(core.tensor(batch, dtype=getattr(core, dtype)))
+        theirs = torch.linalg.cholesky_ex(torch.tensor(batch, dtype=getattr(torch, dtype)))
+        assert ours.info.tolist() == theirs.info.tolist() and ours.info.dtype == core.int32
+        np.testing.assert_allclose(ours.L[1].numpy(), theirs.L[1].numpy())
