@@ -37,8 +37,11 @@ def test_a_misspelt_choice_is_refused_with_the_nearest_choice():
         get_spec("source.randn").validate_params({"dtype": "flaot32"})
     assert str(refused.value).endswith("got 'flaot32' (did you mean 'float32'?)")
     with pytest.raises(ParamError) as far:
-        get_spec("source.randn").validate_params({"dtype": "complex"})
+        get_spec("source.randn").validate_params({"dtype": "quaternion"})
     assert "did you mean" not in str(far.value)  # nothing near: no guess
+    with pytest.raises(ParamError) as bare:
+        get_spec("source.randn").validate_params({"dtype": "complex"})
+    assert str(bare.value).endswith("(did you mean 'complex64'?)")
 
 
 def test_a_type_id_registers_once():
