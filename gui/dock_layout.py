@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -132,10 +132,13 @@ def side_widths(width: int, left_tabs: int = 0) -> tuple[int, int]:
     return left, right
 
 
-def tab_titles_width(docks: list[QDockWidget]) -> int:
-    """The width a tab bar needs to show ``docks``' titles whole, in the application's style and font."""
+def tab_titles_width(docks: list[QDockWidget], font: QFont | None = None) -> int:
+    """The width a tab bar needs to show ``docks``' titles whole, in the application's style and its font (or
+    ``font``: the window's, enlarged in presentation mode)."""
     bar = QTabBar()
     bar.setElideMode(Qt.TextElideMode.ElideNone)
+    if font is not None:
+        bar.setFont(font)
     for dock in docks:
         bar.addTab(dock.windowTitle())
     width = bar.sizeHint().width()

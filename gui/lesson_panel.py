@@ -43,7 +43,7 @@ from core.nodegraph.lessons.texts import (
     parse_steps,
 )
 from core.nodegraph.model import commands
-from gui.dock_layout import make_dock
+from gui.dock_layout import make_dock, tab_titles_width
 from gui.lessons_dialog import LessonsDialog
 
 if TYPE_CHECKING:
@@ -389,14 +389,22 @@ class LessonController:
             font = w.font()
             font.setPointSizeF(font.pointSizeF() * PRESENTATION_SCALE)
             w.setFont(font)
+            self.panel.browser.setFont(font)  # set, not inherited: leaving presentation sets the normal one back
             self.panel.browser.zoomIn(4)
+            self.panel.redraw()  # inline code keeps the size it was set in: set again, it grows with the text
             self.dock.show()
             self.dock.raise_()
+            # wide enough for its column's tab titles in the larger font ("Le…", "Diagno…" were all a class read)
+            column = [d for d in (self.dock, *w.tabifiedDockWidgets(self.dock)) if not d.isHidden()]
+            w.resizeDocks([self.dock], [max(self.dock.width(), tab_titles_width(column, font))],
+                          Qt.Orientation.Horizontal)
             w.setWindowState(w.windowState() | Qt.WindowState.WindowFullScreen)
         elif not on and self._normal_font is not None:
             w.setFont(self._normal_font)
             self._normal_font = None
-            self.panel.browser.zoomOut(4)
+            # the window's font, as before: zoomOut(4) from the enlarged font left the lesson half as big again
+            self.panel.browser.setFont(w.font())
+            self.panel.redraw()
             w.setWindowState(w.windowState() & ~Qt.WindowState.WindowFullScreen)
 
     def highlight(self, node_id: str) -> None:

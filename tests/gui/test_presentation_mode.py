@@ -1,0 +1,59 @@
+"""A teacher presenting at 1920x1080: Ctrl+Shift+P (View ▸ Presentation mode) enlarges the lesson's inline code with
+its text (it stayed at the old size, half the text's) and widens the left column so its tab titles read whole;
+pressed again, the lesson's text and code come back to their size (the text stayed half as big again)."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.gui.test_window_fits import active, left_tab_bar
+
+
+def _sizes(browser) -> tuple[list[float], list[float]]:
+    """The point sizes of the lesson's inline code fragments and of its plain text fragments."""
+    code, text = [], []
+    default = browser.document().defaultFont().pointSizeF()
+    block = browser.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fmt = it.fragment().charFormat()
+            size = fmt.fontPointSize() or default
+            if fmt.fontFixedPitch() and it.fragment().text().strip():
+                code.append(size)
+            elif not fmt.fontFixedPitch() and fmt.fontPointSize() == 0:
+                text.append(size)
+            it += 1
+        block = block.next()
+    return code, text
+
+
+def _titles_whole(bar) -> bool:
+    return all(bar.tabRect(i).width() >= bar.fontMetrics().horizontalAdvance(bar.tabText(i))
+               for i in range(bar.count()))
+
+
+def test_presentation_mode_enlarges_inline_code_with_the_text_and_keeps_tab_titles_whole(qtbot, window):
+    w = active(qtbot, window, (1920, 1080))
+    assert w.lessons.first_start()
+    browser = w.lessons.panel.browser
+    qtbot.waitUntil(lambda: w.lessons.dock.isVisible() and bool(_sizes(browser)[0]))
+    code, text = _sizes(browser)
+    normal = max(text)
+    assert min(code) >= 0.85 * normal
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: bool(w.windowState() & Qt.WindowFullScreen))
+    qtbot.waitUntil(lambda: max(_sizes(browser)[1]) > normal)
+    presented = _sizes(browser)
+    code, text = presented
+    assert min(code) >= 0.85 * max(text)
+    bar = left_tab_bar(w)
+    qtbot.waitUntil(lambda: _titles_whole(bar))
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: not w.windowState() & Qt.WindowFullScreen)
+    qtbot.waitUntil(lambda: max(_sizes(browser)[1]) == normal)
+    assert min(_sizes(browser)[0]) >= 0.85 * normal
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)  # a second time: as big as the first
+    qtbot.waitUntil(lambda: bool(w.windowState() & Qt.WindowFullScreen))
+    qtbot.waitUntil(lambda: _sizes(browser) == presented)
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: max(_sizes(browser)[1]) == normal)
