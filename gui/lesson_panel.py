@@ -324,6 +324,10 @@ class LessonController:
     def show_lessons_dialog(self) -> LessonsDialog:
         """Help ▸ Lessons: the titled list of lessons (``gui.lessons_dialog``), the open one selected."""
         dialog = LessonsDialog(list_lessons(), self.window)
+        if self._normal_font is not None:  # presenting: a dialog is a window of its own and takes no font from ours
+            dialog.setFont(self.window.font())
+            dialog.resize(dialog.size() * PRESENTATION_SCALE)
+            dialog.about.setMinimumHeight(dialog.fontMetrics().lineSpacing() * 4)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.select(self.panel.lesson.key if self.panel.lesson is not None else None)
         dialog.chosen.connect(self.open)

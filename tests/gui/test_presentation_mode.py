@@ -57,3 +57,24 @@ def test_presentation_mode_enlarges_inline_code_with_the_text_and_keeps_tab_titl
     qtbot.waitUntil(lambda: _sizes(browser) == presented)
     QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
     qtbot.waitUntil(lambda: max(_sizes(browser)[1]) == normal)
+
+
+def test_the_lessons_dialog_opened_while_presenting_reads_in_the_presentation_font(qtbot, window):
+    from gui.lessons_dialog import LessonsDialog
+    from tests.gui.test_window_fits import choose_menu
+    from tests.gui.waiting import wait_until_layouts_settle
+
+    w = active(qtbot, window, (1920, 1080))
+    normal = w.font().pointSizeF()
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: bool(w.windowState() & Qt.WindowFullScreen) and w.font().pointSizeF() > normal)
+    wait_until_layouts_settle(qtbot, [w, w.menuBar()])
+    choose_menu(qtbot, w, ["Help", "Lessons…"])
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in w.findChildren(LessonsDialog)))
+    dialog = next(d for d in w.findChildren(LessonsDialog) if d.isVisible())
+    assert dialog.font().pointSizeF() == w.font().pointSizeF()
+    assert dialog.about.height() >= dialog.fontMetrics().lineSpacing() * 4  # four lines of the summary, whole
+    QTest.keyClick(dialog, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: w.font().pointSizeF() == normal)
