@@ -1,6 +1,6 @@
 """Where a ``core.compile`` training step's time goes, kernel by kernel, beside the NumPy floor's lines (issue #23).
 
-    PYTHONPATH=. python benchmarks/profile_replay.py [--steps 300] [--only mlp|tanh] [--optimizer SGD|Adam]
+    PYTHONPATH=. python benchmarks/profile_replay.py [--steps 300] [--only mlp|tanh|phases] [--optimizer SGD|Adam]
 
 One BLAS thread. ``mlp``: the 784-256-128-10 MLP step of ``bench_training.mlp784_case`` through ``core.compile``;
 each replayed forward kernel (``F``), each backward node of the replayed program (``B``), the optimizer's
@@ -9,7 +9,12 @@ each call: medians over ``--steps`` steps, so a shared machine's spikes drop out
 step (``bench_training.numpy_mlp784``) line by line the same way. ``tanh``: the 2-8-8-1 tanh step the same way
 (``--optimizer``: SGD or Adam), the kernels a replay runs, and the calls a step makes (``sys.setprofile``: Python
 functions, and C calls: NumPy methods, builtins; ufunc calls are not seen). The timers cost ~0.1 µs a call, which
-the tiny kernels of ``tanh`` feel.
+the tiny kernels of ``tanh`` feel. ``phases``: the MLP step eager and through ``core.compile`` side by side (runs
+alternating between the two), each phase (``zero_grad``, the forward, ``backward()``, ``optimizer.step()``) and
+the numeric kernels inside them (``KERNELS``: GEMMs, SLEEF's exp and log, the sums in torch's orders, ReLU's
+gradient mask, the SGD updates), summed per step; what the phases take beyond their kernels is Python (dispatch,
+autograd, the replay) and the small NumPy calls around the kernels; then the NumPy floor's step the same way (its
+GEMMs timed, the rest of its lines counted as small calls; ``-`` where it has no such row).
 """
 
 from __future__ import annotations
@@ -162,6 +167,141 @@ def _numpy_mlp_lines(steps: int) -> dict:
     return times
 
 
+# (module, function, group): the numeric kernels ``phases`` times, by the module attribute its callers look up
+KERNELS = [
+    ("core.nn.functional.misc", "_gemm", "GEMMs (OpenBLAS, one thread)"),
+    ("core.nn.functional.misc", "_transposed_copy", "transposed product made contiguous"),
+    ("core._softmax_kernels", "expf_u10", "SLEEF exp (log_softmax forward and backward)"),
+    ("core._softmax_kernels", "logf_u10", "SLEEF log (log_softmax forward)"),
+    ("core.ops.statistics", "softmax_sum", "row sums in torch's order (log_softmax)"),
+    ("core._softmax_kernels", "lane_row_sum", "row sums in torch's order (log_softmax)"),
+    ("core.nn.functional._loss_primitives", "nll_total", "nll_loss's cascade sum"),
+    ("core.nn.functional.misc", "sum_over_batch", "bias gradients' sums in torch's order"),
+    ("core.ops.math_unary", "Relu.raw", "ReLU backward mask"),
+    ("core.optim.sgd", "scaled_add_f32_", "SGD updates (saxpy)"),
+    ("core.optim.sgd", "_small_group", "SGD updates (saxpy)"),
+]
+# NOTE: not the engine's ``_accumulate``: a wrapper's reference to the gradient stops ``grad_adopt`` from adopting it
+# (a copy of every weight gradient instead)
+
+
+def phases(steps: int) -> None:
+    """The MLP step eager and compiled: phases and kernels, µs per step (medians of per-step sums)."""
+    import importlib
+
+    nn = core.nn
+    rng = np.random.default_rng(0)
+    x = core.tensor(rng.standard_normal((64, 784)).astype(np.float32))
+    y = core.tensor(rng.integers(0, 10, 64))
+    runs = {}
+    for name in ("eager", "core.compile"):
+        core.manual_seed(0)
+        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+        opt = core.optim.SGD(model.parameters(), lr=0.01)
+
+        def loss_of(x, y, model=model):
+            return nn.functional.cross_entropy(model(x), y)
+        runs[name] = (opt, core.compile(loss_of) if name == "core.compile" else loss_of)
+    current: dict = {}  # the running step's sums, by row
+
+    def add(row, ns):
+        current[row] = current.get(row, 0) + ns
+    saved = []
+    for module, path, group in KERNELS:
+        mod = importlib.import_module(module)
+        *owner, attr = path.split(".")
+        for name in owner:  # (a class attribute: ``Relu.raw``)
+            mod = getattr(mod, name)
+        fn = getattr(mod, attr)
+        saved.append((mod, attr, fn))
+
+        def timed(*args, _fn=fn, _group=group, **kwargs):
+            start = _clock()
+            out = _fn(*args, **kwargs)
+            add(_group, _clock() - start)
+            return out
+        setattr(mod, attr, timed)
+    rows: dict = {name: collections.defaultdict(list) for name in runs}
+    try:
+        for rep in range(steps // 50 + 2):
+            for name, (opt, loss_of) in runs.items():
+                for _ in range(50):
+                    current.clear()
+                    t0 = _clock()
+                    opt.zero_grad()
+                    t1 = _clock()
+                    loss = loss_of(x, y)
+                    t2 = _clock()
+                    loss.backward()
+                    t3 = _clock()
+                    opt.step()
+                    t4 = _clock()
+                    if rep < 2:  # warm-up (past capture_codegen.GENERATE_AFTER)
+                        continue
+                    kernels = sum(current.values())
+                    for row, ns in (("zero_grad", t1 - t0), ("forward", t2 - t1), ("backward()", t3 - t2),
+                                    ("optimizer.step()", t4 - t3), ("[the whole step]", t4 - t0),
+                                    ("[Python and small NumPy calls around the kernels]", t4 - t0 - kernels),
+                                    *current.items()):
+                        rows[name][row].append(ns)
+    finally:
+        for mod, attr, fn in saved:
+            setattr(mod, attr, fn)
+    rows["NumPy floor"] = _floor_phases(steps)
+    names = list(rows)
+    print("784-256-128-10 MLP step, eager, core.compile and the NumPy floor: median µs per step")
+    print(f"  {'':<56}" + "".join(f"{n:>14}" for n in names))
+    order = list(dict.fromkeys([r for n in names for r in rows[n]]))
+    for row in order:
+        print(f"  {row:<56}" + "".join(f"{statistics.median(rows[n][row]) / 1000:14.1f}" if rows[n].get(row)
+                                         else f"{'-':>14}" for n in names))
+
+
+def _floor_phases(steps: int) -> dict:
+    """``bench_training.numpy_mlp784``'s step timed as ``phases`` times core's: the forward (to the loss), the
+    gradients, the updates, and its GEMMs (each ``@`` through a timer)."""
+    params, x, y = bench_training.numpy_mlp784_data(0)
+    w1, b1, w2, b2, w3, b3 = params
+    rows_, lr = np.arange(64), np.float32(0.01)
+    gemm_ns = [0]
+
+    def mm(a, b):
+        start = _clock()
+        out = a @ b
+        gemm_ns[0] += _clock() - start
+        return out
+    out: dict = collections.defaultdict(list)
+    for rep in range(steps + 50):
+        gemm_ns[0] = 0
+        t0 = _clock()
+        h1 = np.maximum(mm(x, w1) + b1, 0)
+        h2 = np.maximum(mm(h1, w2) + b2, 0)
+        z = mm(h2, w3) + b3
+        z -= z.max(1, keepdims=True)
+        e = np.exp(z)
+        total = e.sum(1, keepdims=True)
+        loss = np.log(total[:, 0]).sum() - z[rows_, y].sum()  # noqa: F841
+        t1 = _clock()
+        gz = e / total
+        gz[rows_, y] -= 1
+        gz /= np.float32(64)
+        gh2 = mm(gz, w3.T) * (h2 > 0)
+        gh1 = mm(gh2, w2.T) * (h1 > 0)
+        grads = [mm(h2.T, gz), gz.sum(0), mm(h1.T, gh2), gh2.sum(0), mm(x.T, gh1), gh1.sum(0)]
+        t2 = _clock()
+        for p, g in zip((w3, b3, w2, b2, w1, b1), grads):
+            p -= lr * g
+        t3 = _clock()
+        if rep < 50:
+            continue
+        for row, ns in (("forward", t1 - t0), ("backward()", t2 - t1), ("optimizer.step()", t3 - t2),
+                        ("[the whole step]", t3 - t0), ("[Python and small NumPy calls around the kernels]",
+                                                        t3 - t0 - gemm_ns[0]), ("GEMMs (OpenBLAS, one thread)",
+                                                                                gemm_ns[0])):
+            out[row].append(ns)
+    return out
+
+
 def tanh(steps: int, optimizer: str = "SGD") -> None:
     nn = core.nn
     core.manual_seed(0)
@@ -208,13 +348,15 @@ def tanh(steps: int, optimizer: str = "SGD") -> None:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--only", choices=("mlp", "tanh"), default=None)
+    parser.add_argument("--only", choices=("mlp", "tanh", "phases"), default=None)
     parser.add_argument("--optimizer", choices=("SGD", "Adam"), default="SGD", help="the tanh step's optimizer")
     args = parser.parse_args(argv)
     if args.only in (None, "mlp"):
         mlp(args.steps)
     if args.only in (None, "tanh"):
         tanh(args.steps * 3, args.optimizer)
+    if args.only in (None, "phases"):
+        phases(args.steps)
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
