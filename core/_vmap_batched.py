@@ -763,3 +763,23 @@ def grads(engine_grad, outputs, inputs, grad_outputs, **kwargs):
         raise Unbatchable("an unbatched input under a batched backward")
     found = engine_grad(phys_outs, [x._phys for x in inputs], phys_gouts, **kwargs)
     return [None if g is None else _wrap(g, level) for g in found]
+
+
+def make_dual(leaf, directions):
+    """jacfwd's dual of a batched ``leaf``: its physical tensor carries the basis ``directions`` (``(n,
+    *leaf.shape)``) for every sample, the batch dim behind the directions' dim as forward mode's batch wants."""
+    from core.autograd import forward_ad
+
+    p = leaf._phys
+    tangents = directions.unsqueeze(1).expand((directions.shape[0], p.shape[0], *directions.shape[1:]))
+    return _wrap(forward_ad._make_batched_dual(p, tangents), leaf._level)
+
+
+def unpack_dual(out):
+    """``(primal, tangent)`` of a batched output of jacfwd's function, both batched (the tangent ``(n, *shape)``)."""
+    from core.autograd import forward_ad
+
+    unpacked = forward_ad.unpack_dual(out._phys)
+    tangent = unpacked.tangent
+    return forward_ad.UnpackedDualTensor(_wrap(unpacked.primal, out._level),
+                                         None if tangent is None else _wrap(tangent.movedim(1, 0), out._level))

@@ -276,7 +276,8 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
             output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")
             flat_out, out_spec = tree_flatten(output)
             _check_outputs(flat_out, "jvp(f, primals, tangents)")
-            unpacked = [_forward_ad.unpack_dual(o) for o in flat_out]
+            unpacked = [_vmap_batched.unpack_dual(o) if _vmap_batched.is_batched(o) else _forward_ad.unpack_dual(o)
+                        for o in flat_out]
         finally:
             _forward_ad.exit_dual_level()
         blocks = []
@@ -300,7 +301,9 @@ def _with_batched_duals(args, leaves, sizes) -> tuple:
     for leaf, size in zip(leaves, sizes):
         directions = core.zeros(n, size, dtype=leaf.dtype, device=leaf.device)
         directions[start:start + size] = core.eye(size, dtype=leaf.dtype, device=leaf.device)
-        duals[id(leaf)] = _forward_ad._make_batched_dual(leaf, directions.reshape((n, *leaf.shape)))
+        directions = directions.reshape((n, *leaf.shape))
+        duals[id(leaf)] = _vmap_batched.make_dual(leaf, directions) if _vmap_batched.is_batched(leaf) else \
+            _forward_ad._make_batched_dual(leaf, directions)
         start += size
     return tuple(tree_map(lambda t: duals.get(id(t), t), a) for a in args)
 
@@ -330,7 +333,7 @@ def _batched_blocks(func, args, kwargs, argnums, has_aux, flat_out, leaves, spec
     per output (and chunk of ``chunk_size`` rows): ``func`` runs again on the inputs broadcast over the rows, and
     one backward pass gives every row. None where that cannot run batched (a forward level is open, an op has no
     batching rule...): the rows are then one backward pass each (``_blocks``), the same values."""
-    if _forward_ad._state.token is not None or not leaves:
+    if not leaves:
         return None
     if any(not o.is_floating_point() or o.numel() == 0 for o in flat_out):
         return None

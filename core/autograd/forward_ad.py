@@ -166,6 +166,9 @@ def _make_batched_dual(tensor, tangents):
 
 def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     """``(primal, tangent)`` of a tensor at the current level; the tangent is None for a plain tensor."""
+    from core import _vmap_batched  # (it imports core, which imports this module)
+
+    _vmap_batched.refuse(tensor)
     current = _level_of(level)
     if current is None:
         return UnpackedDualTensor(tensor, None)

@@ -220,6 +220,27 @@ def test_vjp_jvp_and_jacrev_inside_vmap_run_batched_as_torch(torch, batched_only
     _both(torch, case, A, B, M)
 
 
+def test_jacfwd_and_hessian_inside_vmap_run_batched_as_torch(torch, batched_only):
+    """The jacobians_hessians tutorial's batch Jacobians and Hessians: vmap over jacfwd's batch of tangents."""
+    def case(lib, a, b, m):
+        def predict(x):
+            return lib.tanh(x @ m + 0.5)
+
+        return lib.vmap(lib.func.jacfwd(predict))(b), lib.vmap(lib.func.hessian(lambda x: predict(x).sum()))(b)
+
+    _both(torch, case, A, B, M, rtol=1e-4, atol=1e-5)
+
+
+def test_hessian_computes_jacrevs_rows_batched_under_jacfwd(torch, monkeypatch):
+    from core import func
+
+    def one_row_at_a_time(*args, **kwargs):
+        raise AssertionError("jacrev ran one backward pass per row")
+    monkeypatch.setattr(func, "_blocks", one_row_at_a_time)
+    _both(torch, lambda lib, m, b: lib.func.hessian(lambda x: lib.tanh(m.T @ x).sum())(b[0]), M, B,
+          rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("transform", ["jacrev", "jacfwd", "hessian", "jacrev-argnums-chunked"])
 def test_jacobians_and_hessians_of_an_mlp_match_torch(torch, transform):
     def case(lib, b):
