@@ -358,6 +358,8 @@ def _planned_sum(x, kind, items, width, blocks, groups_end, rows):
     cut = blocks * 16
     if blocks:
         sums = _einsum(z[:cut].reshape(blocks, 16, width), _BLOCK_DIMS, _SUM_DIMS)  # see in_order's NOTE
+        if kind == "cascade" and blocks > 1 and cut == items:
+            return _add_reduce(sums, 0, initial=_ZERO)  # (see _ZERO's NOTE)
         total = sums[0] if blocks == 1 else _add_reduce(sums, 0)
         if cut < items:
             total = _add_reduce(z[cut:], 0) + total  # level 0's rest first, then level 1's
@@ -368,10 +370,14 @@ def _planned_sum(x, kind, items, width, blocks, groups_end, rows):
     partials = total.reshape(ILP, width // ILP)
     for i in range(groups_end, rows):
         partials[0] += x[i]
-    return _add_reduce(partials, 0) + _ZERO  # ((p0 + p1) + p2) + p3
+    return _add_reduce(partials, 0, initial=_ZERO)  # ((p0 + p1) + p2) + p3, from +0 (see _ZERO's NOTE)
 
 
 _ZERO = _F32(0)  # PyTorch's output starts at 0: 0 + a zero sum is +0
+# NOTE: a last sequential add.reduce may start from it instead (``initial``: one pass and one array less per bias
+# gradient): 0 + p0 differs from p0 only for p0 = -0, and the partial sums then differ only in the sign of a zero
+# while every term so far is a zero; the first nonzero term makes them equal, and a sum of zeros ends at +0 either
+# way (+0 + -0 is +0), as 0 + (that sum) does
 
 
 EXPANDED_LIMIT = 2 ** 20  # elements: a larger expanded (stride-0) view sums as NumPy's, without a copy (a graph's
