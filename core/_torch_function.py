@@ -25,9 +25,10 @@ wrapper (it takes the dispatching code, ``_DISPATCHING_BODY``, and calls a priva
 ``from torch import add`` taken before, a ``{torch.lt: ...}`` table or an fx node's target still is
 ``torch.add`` and dispatches. core's own modules call the ops as before: the names they imported from the
 modules that define the ops are pointed at the copies, so an op's implementation does not hand its inner
-calls to handlers (torch's C++ ops do not either). A function object that serves two public names
-(``torch.abs`` and ``torch.absolute``, ``torch.abs_`` and ``Tensor.abs_``) stays the first name's; the
-others get wrappers of their own, as torch's are distinct functions.
+calls to handlers (torch's C++ ops do not either). The module that defines a function keeps it under its
+name, where ``pickle`` looks it up, so calls within that module take the dispatch check. A function object
+that serves two public names (``torch.abs`` and ``torch.absolute``, ``torch.abs_`` and ``Tensor.abs_``)
+stays the first name's; the others get wrappers of their own, as torch's are distinct functions.
 
 Tensor properties dispatch as torch's do: once active, reading ``x.shape``, ``x.T``, ``x.grad``... of an
 overriding tensor hands ``Tensor.shape.__get__`` (a bound method of the property, equal to but not the same
@@ -663,7 +664,8 @@ def activate() -> None:
 
 def _point_at_ops(ops: dict) -> None:
     """core's modules (but the public namespaces) call the ops they imported, as before activation: their
-    names for a function that now dispatches name its op copy."""
+    names for a function that now dispatches name its op copy. The module that defines a function keeps it
+    under its own name, where ``pickle`` looks it up (``core.ops.math_unary.tanh`` for ``torch.tanh``)."""
     for module_name, module in list(sys.modules.items()):
         if not (module_name == "core" or module_name.startswith("core.")) or module_name in _NAMESPACES:
             continue
@@ -672,7 +674,8 @@ def _point_at_ops(ops: dict) -> None:
             continue
         for name, value in list(names.items()):
             entry = ops.get(id(value)) if type(value) is types.FunctionType else None
-            if entry is not None and entry[0] is value:
+            if entry is not None and entry[0] is value and (name, module_name) != (value.__qualname__,
+                                                                                   value.__module__):
                 names[name] = entry[1]
 
 

@@ -163,3 +163,15 @@ def test_signature_and_names_are_the_same_before_and_after_activation():
         print(describe() == before)
         """)
     assert _same_in_core_and_torch(script).strip() == "True"
+
+
+def test_functions_taken_before_activation_pickle_after_it():
+    """A model that keeps ``torch.tanh`` (an activation argument) still pickles once fx is imported."""
+    script = textwrap.dedent("""\
+        import pickle
+        import {lib} as torch
+        kept = (torch.tanh, torch.add, torch.nn.functional.relu, torch.linalg.norm)
+        import {lib}.fx
+        print([pickle.loads(pickle.dumps(f)) is f for f in (*kept, torch.tanh, torch.Tensor.add)])
+        """)
+    assert "False" not in _same_in_core_and_torch(script)
