@@ -31,7 +31,8 @@ def about_text(actions: dict[str, QAction]) -> str:
         f"Step back{_key(actions, 'step_back')}.",
         "Tab or a double-click on the canvas adds a node; drag from a port to a port to connect them; "
         f"Edit ▸ Insert expression{_key(actions, 'insert_expression')} turns a formula into nodes.",
-        "Every menu entry shows its key, and each toolbar button's tip names it.",
+        "Every menu entry shows its key, and each toolbar button's tip names it; "
+        f"Help ▸ Keyboard shortcuts{_key(actions, 'shortcuts')} lists them all.",
     ]
     return (f"<h3>Nodegrad {escape(APP_VERSION)}</h3>"
             "<p>A playground for tensors and autograd: build an expression as a node graph, step it forward and "

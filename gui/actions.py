@@ -51,6 +51,7 @@ ACTIONS: list[tuple[str, str, str, QKeySequence.StandardKey | str | None, str]] 
     ("auto_layout", "View", "Auto &layout", "Ctrl+L", "Arrange the selection (or all) left to right by depth"),
     ("zoom_in", "View", "Zoom &in", QKeySequence.StandardKey.ZoomIn, "Zoom in"),
     ("zoom_out", "View", "Zoom &out", QKeySequence.StandardKey.ZoomOut, "Zoom out"),
+    ("shortcuts", "Help", "&Keyboard shortcuts", "F1", "Every key the menus and the canvas answer, in one list"),
     ("about", "Help", "&About Nodegrad", None, "About this app"),
 ]
 TOOLBAR: list[str | None] = [  # None: a separator

@@ -208,7 +208,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
                     "history": self.toggle_history,
                     "fit_all": self.view.fit_all, "fit_selection": self.view.fit_selection,
                     "zoom_in": lambda: self.view.zoom(1.2), "zoom_out": lambda: self.view.zoom(1 / 1.2),
-                    "about": self.about, "insert_expression": self.insert_expression_dialog,
+                    "about": self.about, "shortcuts": self.show_shortcuts,
+                    "insert_expression": self.insert_expression_dialog,
                     "collapse": self.collapse_selected, "expand": self.expand_selected,
                     "export_python": self.export_python_dialog, "run_to_node": self.run_to_selected,
                     "auto_layout": self.scene.auto_layout, "toggle_breakpoint": self.toggle_breakpoint,
@@ -434,6 +435,14 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
             except (ExportError, OSError) as exc:
                 QMessageBox.warning(self, "Can't export", sentence(str(exc)))
     # ----- help and window events ---------------------------------------------------------------------------
+
+    def show_shortcuts(self) -> None:
+        """Help ▸ Keyboard shortcuts: every key in one list (``gui.shortcuts_dialog``)."""
+        from gui.shortcuts_dialog import ShortcutsDialog
+
+        dialog = ShortcutsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def about(self) -> None:
         from gui.about import about_text
