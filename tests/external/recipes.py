@@ -51,4 +51,5 @@ RECIPES += __import__("recipes_timm").RECIPES  # timm: models, layers, optimizer
 RECIPES += __import__("recipes_kornia").RECIPES  # kornia and torchmetrics, their own packages (helper s18 KORNIA)
 RECIPES += __import__("recipes_lightning").RECIPES  # Lightning and accelerate, their own packages (helper s18 LIGHTNING)
 RECIPES += __import__("recipes_peft").RECIPES  # peft and diffusers: adapters, UNets, schedulers (helper s18 PEFT)
+RECIPES += __import__("recipes_gpytorch").RECIPES  # GPyTorch and linear_operator, their own packages (helper s19 GPYTORCH)
 RECIPES += __import__("recipes_pyg").RECIPES  # PyTorch Geometric: its examples, tests and API on core (helper s19 PYG)

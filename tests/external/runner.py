@@ -338,6 +338,7 @@ _FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities",  # recipes
                      "peft", "diffusers",  # recipes_peft's
                      "torch_geometric")  # recipes_pyg's
 _STAND_INS: set[str] = set()  # the module names _install_stubs put in sys.modules (main records them)
+_FETCHED_PACKAGES += ("gpytorch", "linear_operator")  # recipes_gpytorch's (the stand-ins stay: its notebooks plot)
 
 
 def _datapipe_functions() -> list:
@@ -366,6 +367,8 @@ def _fetched_packages(folder: str):
     kept = ("torchvision", "PIL") if os.path.isfile(os.path.join(folder, "torchvision", "__init__.py")) else ()
     if any(os.path.isfile(os.path.join(folder, p, "__init__.py")) for p in ("transformers", "diffusers")):  # peft's:
         kept += ("requests",)  # transformers imports the runner's requests stub (fake_hf_hub adds its exceptions)
+    if {"gpytorch", "linear_operator"} & set(present):  # recipes_gpytorch's notebooks plot: the stand-ins stay, but not
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "tqdm", "sklearn"})  # (its fakes)
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
               if name in sys.modules and name.partition(".")[0] not in kept}
     sys.modules["kornia_rs"] = types.ModuleType("kornia_rs")
@@ -378,6 +381,8 @@ def _fetched_packages(folder: str):
         deps.update({**importlib.import_module("fake_lightning_deps").modules(), **_pil_without_images()})
         for name in _PIL_PARTS:  # (its import_utils asks find_spec which packages exist)
             deps[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
+    if {"gpytorch", "linear_operator"} & set(present):  # recipes_gpytorch's: scipy, sklearn and tqdm
+        deps.update(importlib.import_module("fake_gpytorch_deps").modules())
     if "torch_geometric" in present:  # recipes_pyg's: xxhash, tqdm, psutil, requests (fake_pyg_deps)
         deps.update(importlib.import_module("fake_pyg_deps").modules())
     sys.modules.update(deps)

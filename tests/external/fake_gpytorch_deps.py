@@ -1,0 +1,120 @@
+"""Stand-ins for what GPyTorch's notebooks import and is not installed here (``recipes_gpytorch``).
+
+The runner installs these (``modules()``) in both runs while a script whose folder holds ``gpytorch`` or
+``linear_operator`` runs, and takes them out afterwards:
+
+- ``scipy`` and ``scipy.io``: the notebooks on the UCI elevators data import ``loadmat`` at the top; with
+  ``smoke_test = True`` (the recipes' edit, as GPyTorch's own CI runs them) they never read the file and train on
+  seeded random data of the same shape, so ``loadmat`` only needs to exist: it raises.
+- ``scipy.cluster.vq.kmeans2``: the Deep Sigma Point Processes notebook moves its inducing points by k-means from
+  the ones it drew (``minit='matrix'``): Lloyd's iterations as scipy runs them (10, a centroid whose cluster empties
+  stays where it was), in NumPy.
+- ``sklearn.neighbors.NearestNeighbors``: GPyTorch's nearest-neighbour search (``gpytorch.utils.nearest_neighbors``,
+  the VNNGP notebook) uses it where faiss is not installed; a brute-force search on squared distances (ties in index
+  order), so its neighbours, not its code. The runner's own ``fake_sklearn`` is out of the way meanwhile.
+- ``tqdm`` (with ``tqdm.auto`` and ``tqdm.notebook``): the notebooks wrap a DataLoader in a bar and call
+  ``set_postfix`` on it each step; the runner's own stand-in returns the DataLoader itself. Here every bar iterates
+  what it wraps and takes ``set_postfix``, ``update``, ``close`` as no-ops (the real one draws on stderr).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import sys
+import types
+
+import numpy as np
+
+
+def _loadmat(path, *args, **kwargs):
+    raise FileNotFoundError(f"scipy is not installed here: cannot read {path!r}")
+
+
+def _kmeans2(data, k, iter=10, thresh=1e-5, minit="random", missing="warn", check_finite=True, *, seed=None):
+    """scipy's ``kmeans2`` for ``minit='matrix'`` (``k`` holds the starting centroids): its centroids and labels."""
+    if minit != "matrix":
+        raise NotImplementedError("fake_gpytorch_deps' kmeans2 starts from given centroids only (minit='matrix')")
+    data, centroids = np.asarray(data), np.array(k, copy=True)
+    for _ in range(iter):
+        labels = ((data[:, None, :] - centroids[None]) ** 2).sum(-1).argmin(1)
+        for j in range(len(centroids)):
+            members = data[labels == j]
+            if len(members):
+                centroids[j] = members.mean(0)
+    return centroids, ((data[:, None, :] - centroids[None]) ** 2).sum(-1).argmin(1)
+
+
+class _NearestNeighbors:
+    """scikit-learn's ``NearestNeighbors(n_neighbors).fit(x).kneighbors(q)``, brute force."""
+
+    def __init__(self, n_neighbors=5, algorithm="auto", **kwargs):
+        self.n_neighbors = n_neighbors
+
+    def fit(self, x):
+        self.x = np.asarray(x)
+        return self
+
+    def kneighbors(self, queries=None, n_neighbors=None, return_distance=True):
+        k = n_neighbors or self.n_neighbors
+        squared = ((np.asarray(queries)[:, None, :] - self.x[None]) ** 2).sum(-1)
+        index = np.argsort(squared, axis=1, kind="stable")[:, :k]
+        distance = np.sqrt(np.take_along_axis(squared, index, axis=1))
+        return (distance, index) if return_distance else index
+
+
+class _Bar:
+    """A progress bar that draws nothing."""
+
+    def __init__(self, iterable=None, *args, **kwargs):
+        self.iterable = iterable
+
+    def __iter__(self):
+        return iter(self.iterable)
+
+    def __len__(self):
+        return len(self.iterable)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def set_postfix(self, *args, **kwargs):
+        pass
+
+    set_description = update = close = refresh = set_postfix
+
+
+def _trange(*args, **kwargs):
+    """``trange(n)``: a bar over ``range(n)``."""
+    return _Bar(range(*args))
+
+
+def modules() -> dict:
+    """The stand-in modules by name, those not in ``sys.modules`` yet."""
+    scipy = types.ModuleType("scipy")
+    scipy.__path__ = []
+    scipy.__version__ = "1.16.0"
+    scipy.io = types.ModuleType("scipy.io")
+    scipy.io.loadmat = _loadmat
+    made = {"scipy": scipy, "scipy.io": scipy.io}
+    for name in ("scipy.cluster", "scipy.cluster.vq", "sklearn", "sklearn.neighbors"):
+        made[name] = types.ModuleType(name)
+        made[name].__path__ = []
+        parent, _, child = name.rpartition(".")
+        if parent:
+            setattr(made[parent], child, made[name])
+    made["scipy.cluster.vq"].kmeans2 = _kmeans2
+    made["sklearn.neighbors"].NearestNeighbors = _NearestNeighbors
+    tqdm = made["tqdm"] = types.ModuleType("tqdm")
+    tqdm.__path__ = []
+    tqdm.tqdm = tqdm.tqdm_notebook = _Bar
+    tqdm.trange = _trange
+    for part in ("auto", "notebook"):
+        made[f"tqdm.{part}"] = types.ModuleType(f"tqdm.{part}")
+        made[f"tqdm.{part}"].tqdm, made[f"tqdm.{part}"].trange = _Bar, _trange
+        setattr(tqdm, part, made[f"tqdm.{part}"])
+    for name, module in made.items():  # (torch asks importlib.util.find_spec whether some packages exist)
+        module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=hasattr(module, "__path__"))
+    return {name: module for name, module in made.items() if name not in sys.modules}

@@ -1,0 +1,154 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+GPyTorch on core (2026-12-05, corpus helper s19 GPYTORCH): cornellius-gp/gpytorch at its v1.15.2 release and the
+linear_operator it requires (cornellius-gp/linear_operator v0.6.1, ``linear_operator>=0.6.1``), both MIT. Each
+script holds both Python packages beside it (every ``.py`` file of each at its tag: ``GPYTORCH_PACKAGE``), which the
+runner loads in both runs (``runner._fetched_packages``, its stand-ins kept: the notebooks import matplotlib and
+tqdm). What else they import is not installed here and not needed on the paths the scripts take: pyro, pykeops and
+faiss are guarded imports; scikit-learn only for ``SpectralMixtureKernel.initialize_from_data_empspect`` and
+nearest-neighbour search (not called); scipy's ``loadmat`` is ``fake_gpytorch_deps.py``'s (never called: see there);
+mpmath is not imported by either package.
+
+The scripts are GPyTorch's example notebooks (``examples/``, as fetched: code cells in order) with
+``smoke_test = True``, as GPyTorch's own CI runs them (``test/examples`` aside, its docs build executes them with
+``CI`` set): a few training iterations, and the UCI datasets they would download replaced by the seeded random
+tensors of the same shape that the notebooks' smoke-test branch makes; then some of GPyTorch's and linear_operator's
+own unit-test files (``test/``), run as their ``unittest`` classes through ``corpus_gpytorch.run_tests``, which
+prints each test's outcome; and drivers of ours (``corpus_gpytorch.py``) that print the values GPyTorch's and
+linear_operator's main API computes.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+GPYTORCH = ("cornellius-gp/gpytorch", "82adcaa8377790dafc1482c3bbe2a555a46f3ff4", "MIT")  # the v1.15.2 release
+LINEAR_OPERATOR = ("cornellius-gp/linear_operator", "b0a4312ec49e645d79e68cc1b32a37047baaae8b", "MIT")  # v0.6.1
+
+_GPYTORCH_MODULES = {
+    "": "__init__ beta_features module settings",
+    "constraints": "__init__ constraints",
+    "distributions": "__init__ delta distribution multitask_multivariate_normal multivariate_normal",
+    "functions": "__init__ _log_normal_cdf matern_covariance rbf_covariance",
+    "kernels": "__init__ additive_structure_kernel arc_kernel constant_kernel cosine_kernel cylindrical_kernel "
+        "distributional_input_kernel gaussian_symmetrized_kl_kernel grid_interpolation_kernel grid_kernel "
+        "hamming_kernel index_kernel inducing_point_kernel kernel lcm_kernel linear_kernel matern52_kernel_grad "
+        "matern_kernel multi_device_kernel multitask_kernel newton_girard_additive_kernel periodic_kernel "
+        "piecewise_polynomial_kernel polynomial_kernel polynomial_kernel_grad product_structure_kernel rbf_kernel "
+        "rbf_kernel_grad rbf_kernel_gradgrad rff_kernel rq_kernel scale_kernel spectral_delta_kernel "
+        "spectral_mixture_kernel",
+    "kernels/keops": "__init__ keops_kernel matern_kernel periodic_kernel rbf_kernel",
+    "lazy": "__init__ lazy_evaluated_kernel_tensor",
+    "likelihoods": "__init__ bernoulli_likelihood beta_likelihood gaussian_likelihood hadamard_gaussian_likelihood "
+        "laplace_likelihood likelihood likelihood_list multitask_gaussian_likelihood negative_binomial_likelihood "
+        "noise_models poisson_likelihood softmax_likelihood student_t_likelihood",
+    "means": "__init__ constant_mean constant_mean_grad constant_mean_gradgrad linear_mean linear_mean_grad "
+        "linear_mean_gradgrad mean multitask_mean zero_mean",
+    "metrics": "__init__ metrics",
+    "mlls": "__init__ _approximate_mll added_loss_term deep_approximate_mll deep_predictive_log_likelihood "
+        "exact_marginal_log_likelihood gamma_robust_variational_elbo inducing_point_kernel_added_loss_term "
+        "kl_gaussian_added_loss_term leave_one_out_pseudo_likelihood marginal_log_likelihood "
+        "noise_model_added_loss_term predictive_log_likelihood sum_marginal_log_likelihood variational_elbo",
+    "models": "__init__ approximate_gp exact_gp exact_prediction_strategies gp model_list",
+    "models/deep_gps": "__init__ deep_gp dspp",
+    "models/gplvm": "__init__ bayesian_gplvm latent_variable",
+    "models/pyro": "__init__ _pyro_mixin pyro_gp",
+    "optim": "__init__ ngd",
+    "priors": "__init__ horseshoe_prior lkj_prior prior smoothed_box_prior torch_priors utils wishart_prior",
+    "test": "__init__ base_keops_test_case base_kernel_test_case base_likelihood_test_case base_mean_test_case "
+        "base_test_case model_test_case utils variational_test_case",
+    "utils": "__init__ broadcasting cholesky deprecation errors generic getitem grid interpolation lanczos memoize "
+        "nearest_neighbors permutation quadrature sparse sum_interaction_terms toeplitz transforms warnings",
+    "variational": "__init__ _variational_distribution _variational_strategy "
+        "additive_grid_interpolation_variational_strategy batch_decoupled_variational_strategy "
+        "cholesky_variational_distribution ciq_variational_strategy delta_variational_distribution "
+        "grid_interpolation_variational_strategy independent_multitask_variational_strategy "
+        "large_batch_variational_strategy lmc_variational_strategy mean_field_variational_distribution "
+        "natural_variational_distribution nearest_neighbor_variational_strategy "
+        "orthogonally_decoupled_variational_strategy tril_natural_variational_distribution "
+        "unwhitened_variational_strategy variational_strategy",
+}
+_LINEAR_OPERATOR_MODULES = {
+    "": "__init__ beta_features settings",
+    "functions": "__init__ _diagonalization _dsmm _inv_quad _inv_quad_logdet _matmul _pivoted_cholesky "
+        "_root_decomposition _solve _sqrt_inv_matmul",
+    "operators": "__init__ _linear_operator added_diag_linear_operator batch_repeat_linear_operator "
+        "block_diag_linear_operator block_interleaved_linear_operator block_linear_operator cat_linear_operator "
+        "chol_linear_operator constant_mul_linear_operator dense_linear_operator diag_linear_operator "
+        "identity_linear_operator interpolated_linear_operator keops_linear_operator kernel_linear_operator "
+        "kronecker_product_added_diag_linear_operator kronecker_product_linear_operator "
+        "linear_operator_representation_tree low_rank_root_added_diag_linear_operator "
+        "low_rank_root_linear_operator masked_linear_operator matmul_linear_operator mul_linear_operator "
+        "permutation_linear_operator psd_sum_linear_operator root_linear_operator sum_batch_linear_operator "
+        "sum_kronecker_linear_operator sum_linear_operator toeplitz_linear_operator triangular_linear_operator "
+        "zero_linear_operator",
+    "test": "__init__ base_test_case linear_operator_test_case utils",
+    "utils": "__init__ broadcasting cholesky contour_integral_quad deprecation errors generic getitem interpolation "
+        "lanczos linear_cg memoize minres permutation pinverse qr sparse stochastic_lq toeplitz warnings",
+}
+
+
+def _files(modules, package):
+    return [f"{package}/{folder + '/' if folder else ''}{name}.py" for folder, names in modules.items()
+            for name in names.split()]
+
+
+GPYTORCH_PACKAGE = [*((p, p) for p in _files(_GPYTORCH_MODULES, "gpytorch")),
+                    *(LINEAR_OPERATOR[:2] + (p, p) for p in _files(_LINEAR_OPERATOR_MODULES, "linear_operator"))]
+SMOKE = ("smoke_test = ('CI' in os.environ)", "smoke_test = True  # GPyTorch's CI setting: short loops, random data")
+NO_TIMINGS = (".timeit(100))", ".timeit(1).__class__.__name__)")  # a Measurement's repr shows the time it took
+
+
+# 500 inducing points drawn from 1000 random points in 3-D under an RBF kernel: K_uu's condition number (~1e7) turns
+# float32's last-bit differences in its Cholesky factor (MKL's spotrf in torch, OpenBLAS's through NumPy in core) into the
+# 4th-5th digit of the test MAE; with torch.set_default_dtype(torch.float64) both print the same 10 digits
+ILL_CONDITIONED = ("float32 rounding in the Cholesky factor of an ill-conditioned inducing-point kernel, amplified by "
+                   "its condition number (~1e7): the test MAE differs in the 4th digit; in float64 both agree to 1e-10")
+
+
+def _notebook(name, path, edits=(SMOKE,), support=(), **kw):
+    """GPyTorch's examples/PATH.ipynb as a script, both packages (and the notebook's ``support`` files) beside it."""
+    return _r(f"gpytorch_{name}", GPYTORCH, f"examples/{path}.ipynb", list(edits),
+              support=[*GPYTORCH_PACKAGE, *support], **kw)
+
+
+RECIPES += [
+    _notebook("hyperparameters", "00_Basic_Usage/Hyperparameters", ()),
+    _notebook("custom_kernel", "00_Basic_Usage/Implementing_a_custom_Kernel"),
+    _notebook("metrics", "00_Basic_Usage/Metrics"),
+    _notebook("saving_loading", "00_Basic_Usage/Saving_and_Loading_Models", ()),
+    _notebook("additive_product_kernels", "00_Basic_Usage/kernels_with_additive_or_product_structure",
+              [NO_TIMINGS, NO_TIMINGS]),
+    _notebook("distributional_kernel", "01_Exact_GPs/GP_Regression_DistributionalKernel"),
+    _notebook("classification_labels", "01_Exact_GPs/GP_Regression_on_Classification_Labels"),
+    _notebook("simple_gp_regression", "01_Exact_GPs/Simple_GP_Regression"),
+    _notebook("spectral_delta", "01_Exact_GPs/Spectral_Delta_GP_Regression"),
+    _notebook("spectral_mixture", "01_Exact_GPs/Spectral_Mixture_GP_Regression"),
+    _notebook("grid_gp", "02_Scalable_Exact_GPs/Grid_GP_Regression"),
+    _notebook("sgpr", "02_Scalable_Exact_GPs/SGPR_Regression_CUDA", xfail=ILL_CONDITIONED),
+    _notebook("batch_independent_multioutput", "03_Multitask_Exact_GPs/Batch_Independent_Multioutput_GP"),
+    _notebook("hadamard_multitask", "03_Multitask_Exact_GPs/Hadamard_Multitask_GP_Regression"),
+    _notebook("model_list", "03_Multitask_Exact_GPs/ModelList_GP_Regression"),
+    _notebook("multitask", "03_Multitask_Exact_GPs/Multitask_GP_Regression"),
+    _notebook("gplvm", "045_GPLVM/Gaussian_Process_Latent_Variable_Models_with_Stochastic_Variational_Inference",
+              support=[("examples/045_GPLVM/3PhData.tar.gz", "3PhData.tar.gz")]),
+    _notebook("approximate_objectives", "04_Variational_and_Approximate_GPs/Approximate_GP_Objective_Functions",
+              [SMOKE, ('line, = ax.plot(train_x, mean, "blue")', 'line = ax.plot(train_x, mean, "blue")')]),
+    _notebook("uncertain_inputs", "04_Variational_and_Approximate_GPs/GP_Regression_with_Uncertain_Inputs"),
+    _notebook("variational_strategies",
+              "04_Variational_and_Approximate_GPs/Modifying_the_variational_strategy_and_distribution",
+              xfail=ILL_CONDITIONED),
+    _notebook("natural_gradient", "04_Variational_and_Approximate_GPs/Natural_Gradient_Descent"),
+    _notebook("non_gaussian_likelihoods", "04_Variational_and_Approximate_GPs/Non_Gaussian_Likelihoods"),
+    _notebook("polya_gamma", "04_Variational_and_Approximate_GPs/PolyaGamma_Binary_Classification"),
+    _notebook("svgp_multitask", "04_Variational_and_Approximate_GPs/SVGP_Multitask_GP_Regression"),
+    _notebook("svgp", "04_Variational_and_Approximate_GPs/SVGP_Regression_CUDA"),
+    _notebook("vnngp", "04_Variational_and_Approximate_GPs/VNNGP"),
+    _notebook("deep_gp", "05_Deep_Gaussian_Processes/Deep_Gaussian_Processes"),
+    _notebook("batch_mode", "08_Advanced_Usage/Simple_Batch_Mode_GP_Regression"),
+    _notebook("derivatives_1d", "08_Advanced_Usage/Simple_GP_Regression_Derivative_Information_1d"),
+    _notebook("torchscript_variational", "08_Advanced_Usage/TorchScript_Variational_Models",
+              support=[("examples/08_Advanced_Usage/svgp_elevators.pt", "svgp_elevators.pt")]),
+]
