@@ -505,6 +505,67 @@ def _embedding(func, level, args, kwargs):
     return _wrap(func(args[0]._phys, *args[1:], **kwargs), level)
 
 
+def _spatial_dims(func) -> int:
+    return int(func.__name__.rstrip("d")[-1])
+
+
+def _flatten_leading(p, keep: int):
+    """``p`` (batch in front) with its dims before the last ``keep`` merged into one: ``(B * N, C, *spatial)``."""
+    return p.reshape((-1, *p.shape[p.dim() - keep:]))
+
+
+def _conv(func, level, args, kwargs):
+    """conv1d/2d/3d: an unbatched weight sees the batch as more images; a batched weight (per-sample gradients,
+    ensembles) runs as one grouped convolution, each sample's images on its own group of channels."""
+    x, weight = _arg(args, kwargs, 0, "input"), _arg(args, kwargs, 1, "weight")
+    bias = _arg(args, kwargs, 2, "bias")
+    rest = [_arg(args, kwargs, i, name, default) for i, name, default in
+            ((3, "stride", 1), (4, "padding", 0), (5, "dilation", 1), (6, "groups", 1))]
+    spatial, nx = _spatial_dims(func), _ndim(x, level)
+    if nx not in (spatial + 1, spatial + 2) or _ndim(weight, level) != spatial + 2 or any(
+            isinstance(r, core.Tensor) for r in rest):
+        raise Unbatchable(func.__name__)
+    size = _size(level)
+    if not is_batched(weight, level) and (bias is None or not is_batched(bias, level)):
+        if not is_batched(x, level):
+            raise Unbatchable(func.__name__)
+        p = x._phys
+        out = func(_flatten_leading(p, spatial + 1), weight, bias, *rest)
+        return _wrap(out.reshape((*p.shape[:p.dim() - spatial - 1], *out.shape[1:])), level)
+    px = _as_batched(x, level)
+    if nx == spatial + 1:
+        px = px.unsqueeze(1)
+    n, channels = px.shape[1], px.shape[2]
+    images = px.movedim(0, 1).reshape((n, size * channels, *px.shape[3:]))
+    pw = _as_batched(weight, level)
+    pw = pw.reshape((size * pw.shape[1], *pw.shape[2:]))
+    pb = None if bias is None else _as_batched(bias, level).reshape(-1)
+    out = func(images, pw, pb, *rest[:3], rest[3] * size)
+    out = out.reshape((n, size, -1, *out.shape[2:])).movedim(1, 0)
+    return _wrap(out.squeeze(1) if nx == spatial + 1 else out, level)
+
+
+def _per_image(func, level, args, kwargs):
+    """Pooling (and batch norm in eval mode): each image on its own, so the batch joins the images' dim."""
+    x = args[0]
+    if not is_batched(x, level) or any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+        raise Unbatchable(func.__name__)
+    spatial = _spatial_dims(func) if func.__name__[-2:] in ("1d", "2d", "3d") else _ndim(x, level) - 2
+    n = _ndim(x, level)
+    if func.__name__ == "batch_norm":
+        if _arg(args, kwargs, 5, "training", False) or n < 2:
+            raise Unbatchable("batch norm in training mode mixes samples")
+        spatial = n - 2
+    elif n not in (spatial + 1, spatial + 2):
+        raise Unbatchable(func.__name__)
+    p = x._phys
+    lead = p.shape[:p.dim() - spatial - 1]
+    ret = func(_flatten_leading(p, spatial + 1), *args[1:], **kwargs)
+    if isinstance(ret, tuple):
+        return type(ret)(_wrap(r.reshape((*lead, *r.shape[1:])), level) for r in ret)
+    return _wrap(ret.reshape((*lead, *ret.shape[1:])), level)
+
+
 def _pointwise_loss(func, level, args, kwargs):
     """mse_loss, l1_loss...: the unreduced loss per element, then each sample's mean or sum."""
     x, target = _arg(args, kwargs, 0, "input"), _arg(args, kwargs, 1, "target")
@@ -525,7 +586,7 @@ def _pointwise_loss(func, level, args, kwargs):
 def _cross_entropy(func, level, args, kwargs):
     """Class-index targets without weights: the unreduced loss per sample's rows, then each sample's mean/sum."""
     x, target = _arg(args, kwargs, 0, "input"), _arg(args, kwargs, 1, "target")
-    reduction = _arg(args, kwargs, 5, "reduction", "mean")
+    reduction = _arg(args, kwargs, 6, "reduction", "mean")
     ignore = _arg(args, kwargs, 4, "ignore_index", -100)
     extra = {k: v for k, v in kwargs.items() if k in ("label_smoothing",)}
     if len(args) > 2 or _arg(args, kwargs, 2, "weight") is not None or kwargs.get("size_average") is not None \
@@ -656,6 +717,9 @@ def _build_rules() -> dict:
         "mv": _matmul, "dot": _matmul, "inner": _matmul, "linear": _linear, "einsum": _einsum,
         "dropout": _dropout, "layer_norm": _layer_norm, "embedding": _embedding,
         "mse_loss": _pointwise_loss, "l1_loss": _pointwise_loss, "cross_entropy": _cross_entropy,
+        "nll_loss": _cross_entropy, "conv1d": _conv, "conv2d": _conv, "conv3d": _conv, "batch_norm": _per_image,
+        **{f"{kind}_pool{d}d": _per_image for kind in ("max", "avg", "adaptive_avg", "adaptive_max", "lp")
+           for d in (1, 2, 3)},
     })
     return {k: v for k, v in rules.items() if v is not None}
 

@@ -208,6 +208,34 @@ def test_per_sample_gradients_of_an_mlp_run_batched_as_torch(torch, batched_only
     _both(torch, case, A, B, targets)
 
 
+def test_convolutions_pooling_and_per_sample_gradients_of_a_cnn_run_batched_as_torch(torch, batched_only):
+    """The per_sample_grads tutorial's model, smaller: conv2d with the weights broadcast over the samples runs as one
+    grouped convolution."""
+    gen = np.random.default_rng(2)
+    images = gen.standard_normal((3, 1, 8, 8)).astype(np.float32)
+    targets = np.array([1, 0, 3])
+
+    def case(lib, x, t):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Conv2d(1, 4, 3), lib.nn.ReLU(), lib.nn.Conv2d(4, 6, 3, padding=1),
+                                  lib.nn.MaxPool2d(2), lib.nn.Flatten(), lib.nn.Linear(54, 5),
+                                  lib.nn.LogSoftmax(dim=1))
+        params = {k: v.detach() for k, v in model.named_parameters()}
+
+        def loss(p, sample, target):
+            return lib.nn.functional.nll_loss(lib.func.functional_call(model, p, (sample.unsqueeze(0),)),
+                                              target.unsqueeze(0))
+
+        grads = lib.vmap(lib.func.grad(loss), in_dims=(None, 0, 0))(params, x, t)
+        bn = lib.nn.BatchNorm2d(1).eval()
+        F = lib.nn.functional
+        pooled = lib.vmap(lambda v: (F.avg_pool2d(v, 2), F.adaptive_max_pool2d(v, 3, return_indices=True),
+                                     bn(v.unsqueeze(0)), F.conv1d(v[0], v[0, :, :3].unsqueeze(0))))(x)
+        return [grads[k] for k in sorted(grads)], pooled
+
+    _both(torch, case, images, targets, rtol=1e-4, atol=1e-5)
+
+
 def test_vjp_jvp_and_jacrev_inside_vmap_run_batched_as_torch(torch, batched_only):
     def case(lib, a, b, m):
         f = lambda x: lib.tanh(x @ m).sum(0)  # noqa: E731
