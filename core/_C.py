@@ -64,5 +64,11 @@ def _get_tracing_state():
     return None
 
 
+def _get_default_device() -> str:
+    """The C++ default device's type, "cpu" (``torch.set_default_device`` works through a function mode above it,
+    as PyTorch's, and leaves this alone); PyTorch Geometric's tensor reprs compare against it."""
+    return "cpu"
+
+
 def _log_api_usage_once(event: str) -> None:
     """PyTorch's one-time API usage log (torchvision logs each model it builds): core logs nothing."""

@@ -144,11 +144,16 @@ def _generic(namespace: str, name: str, args, kwargs, original=None):
         if "keepdim" in kwargs:
             keepdim = kwargs.pop("keepdim")
             args = (*args, keepdim) if keepdim else args
+    if name in ("cat", "concat", "concatenate", "stack") and "dim" in kwargs:
+        kwargs = dict(kwargs)  # torch's parser: dim is positional, and left out at its default 0
+        dim = kwargs.pop("dim")
+        args = (*args, dim) if dim != 0 else args
     if name in ("sum", "mean", "amax", "amin", "std", "var") and len(args) > 1 and isinstance(args[1], int) \
             and not isinstance(args[1], bool):
         args = (args[0], [args[1]], *args[2:])
     op = _overload(name, packet, args, kwargs)
-    call_kwargs = {k: v for k, v in kwargs.items() if not (k == "alpha" and v == 1)}
+    call_kwargs = {k: v for k, v in kwargs.items()  # (``out=None`` is the functional overload: torch drops it)
+                   if not (k == "alpha" and v == 1) and not (k == "out" and v is None)}
     return lambda: op(*args, **call_kwargs)
 
 
@@ -275,6 +280,18 @@ def _flatten_call(namespace, original, args, kwargs):
     for s in x.shape[start:end + 1]:
         middle *= s
     return _reshape(x, (*x.shape[:start], middle, *x.shape[end + 1:]))
+
+
+def _narrow_call(namespace, original, args, kwargs):
+    """torch's ``narrow`` is composite: its dispatcher sees ``slice.Tensor`` (a tensor ``start`` read first)."""
+    values = _bound(original, args, kwargs)
+    x = values.get("input", values.get("self", args[0]))
+    dim, start, length = values["dim"], values["start"], values["length"]
+    core._torch_dispatch.run_below(original, *args, **kwargs)  # core's checks and errors (a view: nothing copied)
+    if isinstance(start, core.Tensor):
+        start = aten._local_scalar_dense.default(start)
+    start = start + x.shape[dim] if start < 0 else start
+    return aten.slice.Tensor(x, dim, start, start + length)
 
 
 def _view_as_call(namespace, original, args, kwargs):
@@ -480,7 +497,8 @@ def _rdiv_call(namespace, original, args, kwargs):
 _SPECIAL = {
     "matmul": _matmul_call, "__rmatmul__": _rmatmul_call,
     "softmax": _softmax_call("_softmax"), "log_softmax": _softmax_call("_log_softmax"),
-    "reshape": _reshape_call, "flatten": _flatten_call, "view_as": _view_as_call, "contiguous": _contiguous_call,
+    "reshape": _reshape_call, "flatten": _flatten_call, "narrow": _narrow_call, "view_as": _view_as_call,
+    "contiguous": _contiguous_call,
     "to": _conversion, **{name: _conversion for name in _CONVERSIONS},
     **{name: _factory_call(name) for name in ("zeros", "ones", "empty", "rand", "randn", "arange", "full")},
     **{name: _like_call(name) for name in _LIKE},

@@ -77,6 +77,12 @@ class SparseCooTensor(Tensor):
     def is_coalesced(self) -> bool:
         return self._sp_coalesced
 
+    def _coalesced_(self, coalesced: bool) -> SparseCooTensor:
+        """Marks the entries coalesced (or not) without touching them, in place: the caller vouches for their order
+        (PyTorch Geometric does for the COO matrices it built from sorted edge lists)."""
+        self._sp_coalesced = bool(coalesced)
+        return self
+
     def coalesce(self) -> SparseCooTensor:
         """Duplicates summed, entries in row-major order of their indices."""
         if self._sp_coalesced:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections.abc
 import copyreg
+import sys as _sys
 import weakref
 from collections import OrderedDict
 
@@ -233,6 +234,34 @@ def _is_internal(key) -> bool:
     return isinstance(key, str) and (key in _HIDDEN_STATE or key.startswith(_INTERNAL_PREFIXES))
 
 
+class _SubclassData:
+    """``_data`` on a Tensor subclass that declares an attribute of that name (``_data: Tensor``: PyTorch Geometric's
+    ``Index`` and ``EdgeIndex``, wrapper subclasses keeping the tensor they wrap there). PyTorch's tensors have no
+    ``_data``, so the name is the subclass's; core keeps its array in that slot. Both live on: a tensor assigned to
+    ``_data`` is the subclass's (kept in the instance dictionary), anything else is core's array, and reading the
+    name gives core's modules the array and everyone else the subclass's tensor."""
+
+    def __init__(self, slot):
+        self.slot = slot
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        own = _INSTANCE_DICT.__get__(obj).get("_data", _MISSING)
+        if own is _MISSING or _sys._getframe(1).f_globals.get("__name__", "").partition(".")[0] == "core":
+            return self.slot.__get__(obj, cls)
+        return own
+
+    def __set__(self, obj, value) -> None:
+        if isinstance(value, TensorBase):
+            _INSTANCE_DICT.__get__(obj)["_data"] = value
+        else:
+            self.slot.__set__(obj, value)
+
+
+_MISSING = object()
+
+
 class Tensor(TensorBase):
     """A multidimensional array with shape, dtype, device, views, and autograd."""
 
@@ -276,6 +305,8 @@ class Tensor(TensorBase):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "_data" in vars(cls).get("__annotations__", {}):  # the subclass's own attribute (see _SubclassData)
+            cls._data = _SubclassData(Tensor.__dict__["_data"])
         if cls.__module__.startswith("core.") and "__torch_function__" not in vars(cls):
             # core's own subclasses (Parameter, Buffer, the sparse layouts) are plain tensors to the protocol
             cls.__torch_function__ = _torch_function.disabled_torch_function_impl

@@ -1,6 +1,7 @@
 """``torch._tensor_str``: where torch keeps ``get_printoptions``, ``printoptions`` and ``PRINT_OPTS`` (only
 ``set_printoptions`` is in torch's namespace), and the printer's pieces libraries call: ``_tensor_str(t, indent)``
-(the bracketed values alone: PyTorch Geometric writes OFF files with it) and ``_str(t)`` (``repr``). core's printer
+(the bracketed values alone: PyTorch Geometric writes OFF files with it), ``_add_suffixes`` (a repr's closing
+``, key=value`` list) and ``_str(t)`` (``repr``). core's printer
 is ``core._printing``."""
 
 from __future__ import annotations
@@ -25,3 +26,20 @@ def _tensor_str(self, indent: int) -> str:
 def _str(self, *, tensor_contents=None) -> str:
     """``repr(self)``."""
     return _printing.tensor_repr(self)
+
+
+def _add_suffixes(tensor_str: str, suffixes, indent: int, force_newline: bool) -> str:
+    """``tensor_str`` with ``, suffix`` for each suffix and the closing parenthesis, a suffix that would pass the
+    line width (or the first, with ``force_newline``) on a new line ``indent`` columns in."""
+    parts = [tensor_str]
+    last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
+    for suffix in suffixes:
+        if force_newline or last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+            parts.append(",\n" + " " * indent + suffix)
+            last_line_len = indent + len(suffix)
+            force_newline = False
+        else:
+            parts.append(", " + suffix)
+            last_line_len += len(suffix) + 2
+    parts.append(")")
+    return "".join(parts)

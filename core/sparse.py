@@ -35,8 +35,11 @@ def mm_reduce(mat1, mat2, reduce):
     if mat1.layout is not sparse_csr:
         raise NotImplementedError(f"Could not run 'aten::_sparse_mm_reduce_impl' with arguments from the "
                                   f"'{'SparseCPU' if mat1.layout is not strided else 'CPU'}' backend.")
-    if reduce not in ("sum", "mean", "amax", "amin"):
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (PyTorch's reductions take both spellings)
+    if reduce == "prod":
         raise RuntimeError(f"sparse_mm_reduce: reduce type of {reduce} has not been enabled.")
+    if reduce not in ("sum", "mean", "amax", "amin"):
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     crow, col, values = mat1.crow_indices(), mat1.col_indices(), mat1.values()
     rows = core.repeat_interleave(core.arange(mat1.shape[0]), crow[1:] - crow[:-1])
     products = values.unsqueeze(-1) * mat2.index_select(0, col)

@@ -99,6 +99,7 @@ def _exclusive_prod(seg, initial):
 
 
 def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
+    reduce = {"amax": "max", "amin": "min"}.get(reduce, reduce)  # (PyTorch's reduction names take both spellings)
     if reduce not in _REDUCES:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     if lengths is None and offsets is None:

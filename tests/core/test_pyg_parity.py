@@ -134,3 +134,103 @@ def test_sparse_compressed_constructors_take_their_index_names_as_keywords(layou
         with pytest.raises(TypeError):
             make(values=lib.tensor([1.0]), **{"indices": lib.tensor([0])})
     assert got[:2] == got[2:]
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin", "max", "min"])
+def test_segment_reduce_takes_amax_amin_names(reduce):
+    got = []
+    for lib in (core, torch):
+        x = lib.tensor([1.0, 5, 2, 3, 4]).requires_grad_()
+        out = lib._segment_reduce(x, reduce, offsets=lib.tensor([0, 2, 5]))
+        out.sum().backward()
+        got.append((out.tolist(), x.grad.tolist()))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("reduce", ["max", "min"])
+def test_sparse_mm_takes_max_min_names(reduce):
+    got = [lib.sparse.mm(_csr(lib), lib.arange(12.0).view(4, 3), reduce).tolist() for lib in (core, torch)]
+    assert got[0] == got[1]
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean, amax or amin, got foo"):
+            lib.sparse.mm(_csr(lib), lib.ones(4, 2), "foo")
+
+
+def test_coalesced_marks_a_coo_tensor_in_place():
+    got = []
+    for lib in (core, torch):
+        a = lib.sparse_coo_tensor(lib.tensor([[0, 1, 1], [1, 0, 2]]), lib.tensor([1.0, 2, 3]), (2, 3))
+        same = a._coalesced_(True)
+        got.append((same is a, a.is_coalesced(), a.indices().tolist(), a.values().tolist()))
+        a._coalesced_(False)
+        got.append(a.is_coalesced())
+    assert got[:2] == got[2:]
+
+
+def _dispatched(lib, fn):
+    """The ATen calls ``fn`` makes, as a TorchDispatchMode sees them: (overload, kwargs) pairs."""
+    from importlib import import_module
+
+    seen = []
+
+    class Record(import_module(f"{lib.__name__}.utils._python_dispatch").TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append((str(func), [a for a in args if not isinstance(a, (lib.Tensor, list))], kwargs or {}))
+            return func(*args, **(kwargs or {}))
+
+    with Record():
+        fn()
+    return seen
+
+
+def test_dispatch_sees_narrow_as_slice_and_cat_without_out_none():
+    for fn in (lambda lib, x: x.narrow(0, 2, 3), lambda lib, x: lib.narrow(x, 0, -3, 2),
+               lambda lib, x: lib.cat([x, x], dim=0, out=None), lambda lib, x: lib.stack([x, x], dim=1)):
+        got = [_dispatched(lib, lambda lib=lib, x=lib.arange(8): fn(lib, x))  # noqa: B023 (called at once)
+               for lib in (core, torch)]
+        assert got[0] == got[1]
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError, match=r"start \(7\) \+ length \(3\) exceeds dimension size \(8\)"):
+            lib.arange(8).narrow(0, 7, 3)
+
+
+def test_default_device_and_add_suffixes_as_torch():
+    assert core._C._get_default_device() == torch._C._get_default_device() == "cpu"
+    for force in (False, True):
+        for text, suffixes in (("Index([1, 2]", ["dim_size=3", "is_sorted=True"]), ("X([" + "1, " * 40 + "]", ["a=1"])):
+            assert core._tensor_str._add_suffixes(text, suffixes, 6, force_newline=force) == \
+                torch._tensor_str._add_suffixes(text, suffixes, 6, force_newline=force)
+
+
+def _wrapper_class(lib):
+    """A ``__torch_dispatch__`` wrapper keeping the tensor it wraps in ``_data`` (PyTorch Geometric's ``Index``)."""
+    from importlib import import_module
+
+    pytree = import_module(f"{lib.__name__}.utils._pytree")
+
+    class Wrapped(lib.Tensor):
+        _data: lib.Tensor
+
+        @staticmethod
+        def __new__(cls, data):
+            out = lib.Tensor._make_wrapper_subclass(cls, size=data.size(), strides=data.stride(), dtype=data.dtype,
+                                                    device=data.device)
+            out._data = data
+            return out
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            args = pytree.tree_map_only(Wrapped, lambda x: x._data, args)
+            return func(*args, **(kwargs or {}))
+
+    return Wrapped
+
+
+def test_a_wrapper_subclass_may_keep_its_tensor_in_data():
+    got = []
+    for lib in (core, torch):
+        w = _wrapper_class(lib)(lib.tensor([3, 1, 2]))
+        got.append((type(w._data).__name__, w._data.tolist(), w.numel(), w.dim(), tuple(w.shape), str(w.dtype),
+                    (w + 1).tolist(), w.sort().values.tolist(), w[1:].tolist()))
+    assert got[0][0] == "Tensor" and got[1][0] == "Tensor"
+    assert got[0][1:] == got[1][1:]
