@@ -17,7 +17,7 @@ from core import _softmax_kernels as softmax_kernels
 from core._arg_types import require_tensors, tp_name
 from core._cascade_sum import ordered_sum
 from core._factories import ones_like
-from core._lane_sum import softmax_sum
+from core._lane_sum import row_max, softmax_sum
 from core._norm_order import two_norm
 from core._precise import precise
 from core._tensor import Tensor
@@ -500,8 +500,14 @@ def _shifted(x, dim, log=False):
         return x, x
     if x.ndim == 0:
         return x - x, xp.exp(x - x)
-    # NOTE: NumPy's maximum.reduce is np.max without its Python wrapper (~2 µs of a small batch's loss)
-    m = np.maximum.reduce(x, axis=dim, keepdims=True) if xp is np else xp.max(x, axis=dim, keepdims=True)
+    # NOTE: NumPy's maximum.reduce is np.max without its Python wrapper (~2 µs of a small batch's loss); over the
+    # last dim of many short rows ``row_max`` (a classifier's logits: ~2.5x faster, see core._lane_sum)
+    if xp is not np:
+        m = xp.max(x, axis=dim, keepdims=True)
+    elif dim % x.ndim == x.ndim - 1:
+        m = row_max(x)
+    else:
+        m = np.maximum.reduce(x, axis=dim, keepdims=True)
     s = x - m
     e = softmax_kernels.kernel_exp(s, dim, log, in_place=not log)  # float32: SLEEF's and glibc's exps, as
     # PyTorch's kernels (softmax's into ``s``, which it does not use)
