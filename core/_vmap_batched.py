@@ -99,12 +99,14 @@ def _wrap(phys, level: int):
 
 
 def _top_level(args, kwargs) -> int:
-    found = 0
-    for a in (*args, *kwargs.values()):
-        if is_batched(a):
-            found = max(found, a._level)
-        elif type(a) in (list, tuple):
-            found = max([found] + [b._level for b in a if is_batched(b)])
+    found, cls = 0, _class
+    for a in (*args, *kwargs.values()) if kwargs else args:
+        kind = type(a)
+        if kind is cls:
+            if a._level > found:
+                found = a._level
+        elif kind is list or kind is tuple:
+            found = max([found] + [b._level for b in a if type(b) is cls])
     return found
 
 
@@ -175,7 +177,8 @@ def _elementwise(func, level, args, kwargs):
     tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, core.Tensor)]
     ranks = [_ndim(t, level) for t in tensors]
     rank = max(ranks)
-    if len({t.dtype for t in tensors}) > 1 and any(r == 0 and is_batched(t, level) for t, r in zip(tensors, ranks)):
+    if len({_phys(t, level).dtype for t in tensors}) > 1 and any(
+            r == 0 and is_batched(t, level) for t, r in zip(tensors, ranks)):
         raise Unbatchable("a 0-dim batched operand would change type promotion")
 
     def physical(a):
