@@ -1,12 +1,24 @@
-"""``torch.func.vmap`` as a loop: ``func`` runs once per index of the mapped dimension, then the results stack.
+"""``torch.func.vmap``: ``func`` runs once on batched tensors (``core._vmap_batched``), or once per index of the
+mapped dimension with the results stacked, where it cannot run batched.
+
+The batched path wraps each mapped input in a tensor that looks like one sample and holds the whole batch; every op
+``func`` calls has a batching rule that runs it once on the batch (elementwise ops, reductions and softmaxes, matrix
+products, views and indexing, joins, convolutions and pooling, the common ``nn.functional`` layers and losses, and
+``grad``/``vjp``/``jvp``/``jacrev``/``jacfwd`` inside). An op without a rule, a value read (``.item()``, Python control
+flow on a value), a random draw, a user's ``autograd.Function`` or any error sends the call to the loop, which runs
+``func`` again from the start: so results and errors are the loop's wherever the batched path cannot be sure of
+them, and a ``func`` with side effects (appending to a list) sees them twice when it falls back.
 
 Values, shapes, ``in_dims``/``out_dims`` (ints, None, or nested tuples/lists/dicts matching the inputs), keyword
-arguments (never mapped), nesting and composition with ``grad``/``jacrev`` are PyTorch's, and so are its
-argument errors. ``randomness``: ``"error"`` (the default) refuses random ops inside ``func`` with PyTorch's
-message; ``"same"`` restores the generator before each call, so every sample draws what one call draws;
-``"different"`` lets each call draw in turn (PyTorch draws the batch at once: uniform draws agree, normal
-draws of 16 or more elements do not). What differs by design: inside ``func`` the inputs are ordinary
-tensors, so ``.item()`` works instead of raising; and it is no faster than the loop it is.
+arguments (never mapped), ``chunk_size`` (checked; the batch runs whole), nesting and composition with
+``grad``/``jacrev`` are PyTorch's, and so are its argument errors. ``randomness``: ``"error"`` (the default) refuses
+random ops inside ``func`` with PyTorch's message; ``"same"`` restores the generator before each call, so every
+sample draws what one call draws; ``"different"`` lets each call draw in turn (PyTorch draws the batch at once:
+uniform draws agree, normal draws of 16 or more elements do not). What differs by design: where PyTorch refuses a
+value read inside ``func`` (``.item()``, data-dependent shapes), core runs the loop, whose inputs are ordinary
+tensors. Batched results equal the loop's bit for bit except where a kernel's rounding depends on the array it runs
+on (float32 sigmoid/silu's vector loop and tail, matrix products batched into one call), as PyTorch's batched
+kernels' do.
 """
 
 from __future__ import annotations

@@ -11,9 +11,13 @@ outside (an outer transform's input, a parameter the function closes over) keeps
 ``jacfwd`` runs the function once with a batch of basis tangents (``core.autograd.forward_batch``), as
 PyTorch's ``vmap`` over ``jvp``; a ``jacfwd`` inside another runs on a forward level of its own, which the outer
 level differentiates (forward over forward, as functorch nests its levels). Differences from PyTorch,
-deliberately: ``jvp`` computes with the double-vjp trick on the reverse engine (the same values), and ``vmap``
-(``core._vmap``) is a Python loop over the mapped dimension followed by ``stack``. ``functional_call`` runs a module
-with other tensors in place of its parameters and buffers (for ``vmap(grad(...))`` over a model).
+deliberately: ``jvp`` computes with the double-vjp trick on the reverse engine (the same values). ``vmap``
+(``core._vmap``) runs the function once on batched tensors where every op has a batching rule (else a loop over the
+mapped dimension): inside it, the transforms here hand the engine the batch's physical tensors (``_engine_grad``)
+and broadcast an unmapped argument over the batch, so each sample gets its own gradient; ``jacrev`` computes its
+rows as PyTorch does, ``vmap`` over the vjp with the unit cotangents (one batched call; one backward pass per row
+where the function cannot run batched). ``functional_call`` runs a module with other tensors in place of its
+parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
 from __future__ import annotations

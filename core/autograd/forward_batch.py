@@ -1,7 +1,7 @@
 """Batched tangents for forward-mode AD: ``jacfwd`` pushes all its basis directions through one call.
 
 PyTorch's ``jacfwd`` is ``vmap`` over ``jvp``: the function runs once and every op's tangent rule runs on a
-batch of tangents. Core's ``vmap`` is a loop, so core batches the tangents itself: inside a level entered with
+batch of tangents. Core batches the tangents in forward mode itself: inside a level entered with
 ``batch=n`` (``forward_ad.enter_dual_level``), each tangent has a leading dimension of ``n`` directions and
 ``forward_ad.apply_dual`` hands a primitive's rule to ``run`` here, which
 

@@ -303,8 +303,9 @@ def _refuse_under_vmap(cls, old_style: bool) -> None:
     """PyTorch's errors for a user's Function applied inside ``vmap`` that can't be: one whose forward takes ctx, and
     one with neither a ``vmap`` staticmethod nor ``generate_vmap_rule = True``.
 
-    NOTE: core's vmap runs the function once per sample, so a Function that has a vmap rule runs its forward on
-    each sample (the rule itself is never called); PyTorch calls the rule once on the batch."""
+    NOTE: a user's Function sends core's vmap to its loop, which runs the function once per sample, so a Function
+    that has a vmap rule runs its forward on each sample (the rule itself is never called); PyTorch calls the rule
+    once on the batch."""
     url = "https://pytorch.org/docs/main/notes/extending.func.html"
     if old_style:
         raise RuntimeError("In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
