@@ -251,15 +251,16 @@ def _reduction(func, level, args, kwargs, dim_required=False):
     return _rewrap(func(x._phys, *args[1:], **kwargs), level)
 
 
-def _dims_rule(*positions, keep_rank=True):
+def _dims_rule(*positions, keep_rank=True, defaults=()):
     """Ops whose dim arguments at ``positions`` shift past the batch dim (``keep_rank``: dims of the input's rank;
-    else of a rank one more, as unsqueeze's and stack's)."""
+    else of a rank one more, as unsqueeze's); ``defaults`` fill the arguments after the tensor that the call left
+    out (diagonal's offset and dims). Keyword arguments: the loop."""
     def rule(func, level, args, kwargs):
         x = args[0]
-        if not is_batched(x, level) or any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+        if kwargs or not is_batched(x, level) or any(is_batched(a, level) for a in args[1:]):
             raise Unbatchable(func.__name__)
         n = _ndim(x, level) + (0 if keep_rank else 1)
-        new_args = list(args)
+        new_args = list(args) + list(defaults[len(args) - 1:])
         for p in positions:
             if len(new_args) > p:
                 new_args[p] = _shift(new_args[p], n)
@@ -368,7 +369,7 @@ def _getitem(func, level, args, kwargs):
         elif isinstance(item, (list, bool)) or not (item is None or item is Ellipsis or isinstance(item, (int, slice))):
             raise Unbatchable("index")
     if tensors > 1:
-        raise Unbatchable("several index tensors")
+        return _advanced_index(x, items, level)
     if x._phys.dim() == 1 and items:
         raise Unbatchable("indexing a 0-dim tensor")
     return _wrap(x._phys[(slice(None), *items)], level)
@@ -378,10 +379,8 @@ def _advanced_index(x, items, level):
     """Indexing by integer index tensors (some batched: ``table[b, k]`` at batched positions), ints and slices.
     Batched index tensors get size-1 dims up to the widest index's rank and a batched ``x`` an index of the batch
     in front, so the advanced indices' broadcast shape starts with the batch. NumPy's rule places that shape first
-    when the advanced indices are apart, else where the first one is: from there it moves to the front."""
-    def advanced(i):
-        return isinstance(i, core.Tensor) or isinstance(i, int) and not isinstance(i, bool)
-
+    when the advanced indices are apart, else where the first one is (ints select first, as PyTorch's indexing
+    does): from there it moves to the front."""
     if not all(isinstance(i, slice) or isinstance(i, int) and not isinstance(i, bool) or isinstance(i, core.Tensor)
                and not i.is_floating_point() and i.dtype != core.bool for i in items) or len(items) > _ndim(x, level):
         raise Unbatchable("index")
@@ -394,7 +393,8 @@ def _advanced_index(x, items, level):
     index = tuple(physical(i) for i in items)
     if is_batched(x, level):
         index = (core.arange(size, device=x._phys.device).reshape((size,) + (1,) * rank), *index)
-    places = [n for n, i in enumerate(index) if advanced(i)]
+    kept = [i for i in index if not (isinstance(i, int) and not isinstance(i, bool))]  # ints select first (torch)
+    places = [n for n, i in enumerate(kept) if isinstance(i, core.Tensor)]
     out = _phys(x, level)[index]
     if places == list(range(places[0], places[-1] + 1)) and places[0]:  # adjacent, after slices
         out = out.movedim(places[0], 0)
@@ -683,9 +683,9 @@ _INPLACE = ("add_ sub_ mul_ div_ pow_ neg_ clamp_ clamp_min_ clamp_max_ relu_ ex
 _UNARY_SAME = ("contiguous clone detach detach_ float double half bfloat16 int long bool to type_as cpu "
                "zeros_like ones_like full_like empty_like").split()
 _NEW = "new_zeros new_ones new_full new_empty new_tensor".split()
-_REDUCTIONS = ("sum mean nansum nanmean prod amax amin max min std var logsumexp argmax argmin all any "
+_REDUCTIONS = ("sum mean nansum nanmean prod amax amin max min std var argmax argmin all any "
                "count_nonzero std_mean var_mean median nanmedian").split()
-_DIM_REQUIRED = "softmax log_softmax cumsum cumprod logcumsumexp cummax cummin".split()
+_DIM_REQUIRED = "softmax log_softmax cumsum cumprod logcumsumexp cummax cummin logsumexp".split()
 _METADATA = ("dim ndimension size numel nelement is_floating_point is_complex element_size get_device "
              "is_contiguous requires_grad_ __len__ is_signed").split()
 
@@ -712,8 +712,8 @@ def _build_rules() -> dict:
         "t": _t, "squeeze": _squeeze, "__getitem__": _getitem,
         "transpose": _dims_rule(1, 2), "swapaxes": _dims_rule(1, 2), "swapdims": _dims_rule(1, 2),
         "movedim": _dims_rule(1, 2), "moveaxis": _dims_rule(1, 2), "select": _dims_rule(1), "narrow": _dims_rule(1),
-        "flatten": _flatten, "unsqueeze": _dims_rule(1, keep_rank=False), "diagonal": _dims_rule(2, 3),
-        "flip": None, "cat": _joining, "concat": _joining, "concatenate": _joining,
+        "flatten": _flatten, "unsqueeze": _dims_rule(1, keep_rank=False),
+        "diagonal": _dims_rule(2, 3, defaults=(0, 0, 1)), "cat": _joining, "concat": _joining, "concatenate": _joining,
         "stack": functools.partial(_joining, extra_rank=1),
         "split": _splitting, "chunk": _splitting, "unbind": _splitting, "tensor_split": _splitting,
         "matmul": _matmul, "__matmul__": _matmul, "__rmatmul__": _matmul, "mm": _matmul, "bmm": _matmul,

@@ -117,6 +117,9 @@ VIEWS = {
                                                     x[:, lib.tensor([0, 4])]))(a),
     "select-narrow-movedim": lambda lib, a: lib.vmap(lambda x: (x.select(1, 2), x.narrow(1, 1, 3),
                                                                 x.movedim(0, -1)))(a),
+    "diagonal": lambda lib, a: lib.vmap(lambda x: (x.diagonal(), x.diagonal(1), lib.diagonal(x, 0, -1, 0)))(a),
+    "index-tensors": lambda lib, a: lib.vmap(lambda x: (x[lib.tensor([0, 2]), 1:], x[lib.tensor([0, 2]), lib.tensor(
+        [1, 4])], x[1, lib.tensor([0, 4])], x[lib.tensor([2, 0]), 3], x[:, lib.tensor([[1], [3]])]))(a),
     "cat-stack": lambda lib, a: lib.vmap(lambda x: (lib.cat([x, x * 2], -1), lib.stack([x, x.exp()], 1),
                                                     lib.cat([x, lib.ones(1, 5)])))(a),
     "split-chunk-unbind": lambda lib, a: lib.vmap(lambda x: (*x.split(2, 1), *x.chunk(3), *x.unbind(-1)))(a),
