@@ -17,8 +17,8 @@ sample draws what one call draws; ``"different"`` lets each call draw in turn (P
 uniform draws agree, normal draws of 16 or more elements do not). What differs by design: where PyTorch refuses a
 value read inside ``func`` (``.item()``, data-dependent shapes), core runs the loop, whose inputs are ordinary
 tensors. Batched results equal the loop's bit for bit except where a kernel's rounding depends on the array it runs
-on (float32 sigmoid/silu's vector loop and tail, matrix products batched into one call), as PyTorch's batched
-kernels' do.
+on (float32 sigmoid/silu's vector loop and tail, matrix products batched into one call) and in cross_entropy's
+mean (the last bit), as PyTorch's batched kernels' do.
 """
 
 from __future__ import annotations
