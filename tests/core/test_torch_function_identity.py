@@ -51,14 +51,13 @@ REPORT = textwrap.dedent("""\
     """)
 
 
-def _run(lib: str, script: str) -> str:
-    done = subprocess.run([sys.executable, "-c", script.format(lib=lib)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def _same_in_core_and_torch(script: str) -> str:
-    core_out, torch_out = _run("core", script), _run("torch", script)
+    """What ``script`` prints, the same under core and torch (the two interpreters run side by side)."""
+    runs = [subprocess.Popen([sys.executable, "-c", script.format(lib=lib)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for lib in ("core", "torch")]
+    (core_out, core_err), (torch_out, torch_err) = (run.communicate() for run in runs)
+    assert runs[0].returncode == 0, core_err
+    assert runs[1].returncode == 0, torch_err
     assert core_out == torch_out
     return core_out
 
