@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import string
+import threading
 
 import core
 
@@ -39,13 +40,19 @@ class _Level:
         self.level, self.size = level, size
 
 
-_active: list = []  # the batched vmap calls running, innermost last
+class _Active(threading.local):
+    def __init__(self):
+        self.levels: list = []  # this thread's batched vmap calls running, innermost last
+
+
+_active = _Active()
 _class = None  # BatchedTensor, made at the first batched call (defining it turns on __torch_function__ dispatch)
 
 
 def current():
     """The innermost batched vmap call running (``.level``, ``.size``), or None."""
-    return _active[-1] if _active else None
+    levels = _active.levels
+    return levels[-1] if levels else None
 
 
 def is_batched(x, level=None) -> bool:
@@ -111,7 +118,7 @@ def _top_level(args, kwargs) -> int:
 
 
 def _size(level: int) -> int:
-    for entry in _active:
+    for entry in _active.levels:
         if entry.level == level:
             return entry.size
     raise Unbatchable("a batched tensor outside its vmap")
@@ -754,11 +761,12 @@ def call(func, args, kwargs, leaves, spec, dims, size, columns):
     from core.utils._pytree import tree_flatten, tree_unflatten
 
     _batched_class()
-    level = (_active[-1].level if _active else 0) + 1
+    levels = _active.levels
+    level = (levels[-1].level if levels else 0) + 1
     state = _random.vmap_state
     saved_error = state.error
     state.error, state.depth = True, state.depth + 1  # a random draw fails over to the loop, which draws as it should
-    _active.append(_Level(level, size))
+    levels.append(_Level(level, size))
     try:
         wrapped = [x if d is None else _wrap(x.movedim(d, 0), level) for x, d in zip(leaves, dims)]
         out = func(*tree_unflatten(wrapped, spec), **kwargs)
@@ -783,7 +791,7 @@ def call(func, args, kwargs, leaves, spec, dims, size, columns):
             results.append(phys if d == 0 else phys.movedim(0, d))
         return tree_unflatten(results, out_spec)
     finally:
-        _active.pop()
+        levels.pop()
         state.error, state.depth = saved_error, state.depth - 1
 
 
@@ -791,7 +799,7 @@ def call(func, args, kwargs, leaves, spec, dims, size, columns):
 def broadcast_entered(leaf):
     """A transform's input ``leaf`` (unbatched at the innermost batched vmap) broadcast over its batch, so that
     its gradient is per sample."""
-    top = _active[-1]
+    top = _active.levels[-1]
     return _wrap(leaf.unsqueeze(0).expand((top.size, *leaf.shape)), top.level)
 
 
