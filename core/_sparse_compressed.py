@@ -437,7 +437,11 @@ def convert(t: Tensor, layout, blocksize=None, dense_dim=None, *, sparse_dim=Non
     blocksize = None if blocksize is None else tuple(int(b) for b in blocksize)
     if isinstance(t, SparseCompressedTensor):
         funcname = funcname.replace("dense_", "")  # (PyTorch's sparse_compressed_to_* checks name the method)
+    if t.layout is sparse_coo:
+        funcname = funcname.replace("dense_", "coo_")
     _check(funcname, t, layout, blocksize, dense_dim)
+    if t.layout is sparse_coo:  # a hybrid COO tensor's dense dimensions stay dense (a values row per entry)
+        dense_dim = t.dense_dim()
     if isinstance(t, SparseCompressedTensor):
         if t.layout is layout and (blocksize is None or blocksize == t._sc_block):
             return t

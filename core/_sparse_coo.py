@@ -63,6 +63,8 @@ class SparseCooTensor(Tensor):
     def values(self) -> Tensor:
         if not self._sp_coalesced:
             raise RuntimeError(_UNCOALESCED.format("values"))
+        if self.requires_grad and is_grad_enabled():
+            return _Values.apply(self)
         return self._values()
 
     def _nnz(self) -> int:
@@ -79,7 +81,10 @@ class SparseCooTensor(Tensor):
 
     def _coalesced_(self, coalesced: bool) -> SparseCooTensor:
         """Marks the entries coalesced (or not) without touching them, in place: the caller vouches for their order
-        (PyTorch Geometric does for the COO matrices it built from sorted edge lists)."""
+        (PyTorch Geometric does for the COO matrices it built from sorted edge lists). NOTE: on a non-leaf that needs
+        grad, PyTorch records a node whose backward raises; core's gradient passes through."""
+        if self.requires_grad and self.grad_fn is None and is_grad_enabled():
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         self._sp_coalesced = bool(coalesced)
         return self
 
@@ -87,6 +92,11 @@ class SparseCooTensor(Tensor):
         """Duplicates summed, entries in row-major order of their indices."""
         if self._sp_coalesced:
             return self
+        if self.requires_grad and is_grad_enabled():
+            return _Coalesce.apply(self)
+        return self._coalesced()
+
+    def _coalesced(self) -> SparseCooTensor:
         shape = self._data.shape[:self.sparse_dim()]
         flat = np.ravel_multi_index(tuple(self._sp_indices), shape) if self._nnz() else np.zeros(0, np.int64)
         keys, where = np.unique(flat, return_inverse=True)
@@ -266,6 +276,39 @@ class _SparseFromValues(Function):
     def backward(ctx, g):
         grad = g.to_dense() if getattr(g, "is_sparse", False) else g
         return new_tensor(np.ascontiguousarray(np.asarray(to_numpy_array(grad._data))[tuple(ctx.args)]))
+
+
+class _Values(Function):
+    """``values()`` of a COO tensor that needs grad: each value's gradient goes back to its entry (duplicates of an
+    index add up there), a dense gradient of the sparse tensor's shape, as the constructor's backward takes it."""
+
+    node_name = "ValuesBackward0"
+
+    @staticmethod
+    def forward(ctx, t):
+        ctx.args = (t._sp_indices, t._data.shape)
+        return t._values()
+
+    @staticmethod
+    def backward(ctx, g):
+        indices, shape = ctx.args
+        grad = np.zeros(shape, dtype=to_numpy_array(g._data).dtype)
+        np.add.at(grad, tuple(indices), to_numpy_array(g._data))
+        return new_tensor(grad)
+
+
+class _Coalesce(Function):
+    """``coalesce()`` of a COO tensor that needs grad: the same matrix, so its gradient passes through (dense)."""
+
+    node_name = "CoalesceBackward0"
+
+    @staticmethod
+    def forward(ctx, t):
+        return t._coalesced()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.to_dense() if getattr(g, "is_sparse", False) else g
 
 
 def _check_index_bounds(idx_arr: np.ndarray, size: tuple) -> None:

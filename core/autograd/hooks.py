@@ -11,20 +11,29 @@ __all__ = ["RemovableHandle", "register_tensor_hook", "register_post_accumulate_
 _ids = itertools.count()
 
 
+_NO_HOOK = object()
+
+
 class RemovableHandle:
-    """Returned by every ``register_*hook``; ``remove()`` unregisters the hook."""
+    """Returned by every ``register_*hook``; ``remove()`` unregisters the hook. Made as PyTorch's,
+    ``RemovableHandle(hooks_dict, extra_dict=...)``, it only takes an id, which the caller files its hook under
+    (libraries with hooks of their own do: PyTorch Geometric's ``MessagePassing``); core's own registrations pass
+    the hook too. ``remove()`` deletes the id from ``hooks_dict`` and from each ``extra_dict``."""
 
     __module__ = "core.utils.hooks"  # PyTorch's home of the class (torch.utils.hooks)
 
-    __slots__ = ("_store", "id")
+    __slots__ = ("_store", "_extra", "id")
 
-    def __init__(self, store: dict, fn):
-        self._store = store
+    def __init__(self, hooks_dict: dict, fn=_NO_HOOK, *, extra_dict=None):
+        self._store = hooks_dict
+        self._extra = (extra_dict,) if isinstance(extra_dict, dict) else tuple(extra_dict or ())
         self.id = next(_ids)
-        store[self.id] = fn
+        if fn is not _NO_HOOK:
+            hooks_dict[self.id] = fn
 
     def remove(self) -> None:
-        self._store.pop(self.id, None)
+        for store in (self._store, *self._extra):
+            store.pop(self.id, None)
 
     def __enter__(self):
         return self

@@ -234,3 +234,50 @@ def test_a_wrapper_subclass_may_keep_its_tensor_in_data():
                     (w + 1).tolist(), w.sort().values.tolist(), w[1:].tolist()))
     assert got[0][0] == "Tensor" and got[1][0] == "Tensor"
     assert got[0][1:] == got[1][1:]
+
+
+def test_removable_handle_made_as_torch_makes_it():
+    from collections import OrderedDict
+
+    got = []
+    for lib in (core, torch):
+        hooks = __import__(f"{lib.__name__}.utils.hooks", fromlist=["RemovableHandle"])
+        store, extra = OrderedDict(), OrderedDict()
+        first = hooks.RemovableHandle(store, extra_dict=extra)
+        store[first.id], extra[first.id] = "f", True
+        second = hooks.RemovableHandle(store, extra_dict=[extra])
+        store[second.id] = "g"
+        first.remove()
+        with hooks.RemovableHandle(store) as third:
+            store[third.id] = "h"
+            inside = list(store.values())
+        got.append((list(store.values()), len(extra), inside, second.id > first.id))
+    assert got[0] == got[1]
+
+
+def test_coo_values_and_coalesce_carry_gradients_as_torch():
+    got = []
+    for lib in (core, torch):
+        v = lib.tensor([1.0, 2, 3], requires_grad=True)
+        a = lib.sparse_coo_tensor(lib.tensor([[0, 1, 0], [1, 0, 1]]), v, (2, 3))
+        b = a.coalesce()
+        w = b.values()
+        (w * lib.tensor([5.0, 7])).sum().backward()
+        marked = lib.sparse_coo_tensor(lib.tensor([[0, 1], [1, 0]]), v[:2] * 1, (2, 3))._coalesced_(True)
+        leaf = lib.sparse_coo_tensor(lib.tensor([[0, 1], [1, 0]]), lib.ones(2), (2, 3)).requires_grad_()
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+            leaf._coalesced_(True)
+        got.append((b.grad_fn.name(), w.grad_fn.name(), w.tolist(), v.grad.tolist(), marked.requires_grad))
+    assert got[0] == got[1]
+
+
+def test_hybrid_coo_to_compressed_keeps_its_dense_dims():
+    got = []
+    for lib in (core, torch):
+        a = lib.sparse_coo_tensor(lib.tensor([[0, 1, 2], [1, 0, 1]]), lib.arange(1.0, 7).view(3, 2), (3, 3, 2))
+        for out in (a.to_sparse_csr(), a.to_sparse_csc()):
+            got.append((out.dense_dim(), tuple(out.values().shape), out.to_dense().tolist()))
+        with pytest.raises(RuntimeError, match="coo_to_sparse_csr: conversion from Sparse to SparseCsr with "
+                                               "dense_dim argument given is not supported"):
+            a.to_sparse_csr(dense_dim=1)
+    assert got[:2] == got[2:]
