@@ -19,6 +19,7 @@ import contextlib
 import functools
 import io
 import sys
+import warnings
 from typing import Final, NamedTuple
 
 from core._jit_function import ScriptFunction, script_function, scriptable
@@ -31,11 +32,26 @@ _SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "Trace
                  "freeze", "optimize_for_inference")
 
 
+class TracerWarning(Warning):
+    """What PyTorch's tracer warns about code a trace cannot follow (a Python branch on a tensor's value); core's
+    trace runs the code itself and warns nothing, but libraries filter the category (Pyro's ``ignore_jit_warnings``)."""
+
+    @staticmethod
+    def ignore_lib_warnings():
+        """Ignores the category from the library's modules other than the tracer's own, as PyTorch does at import."""
+        warnings.filterwarnings("ignore", category=TracerWarning, module="torch.(?!jit)")
+        warnings.filterwarnings("ignore", "torch::jit::fuser::cuda")
+
+
 def __getattr__(name: str):
     if name in _SCRIPT_NAMES:  # lazy: core._jit_script needs core.nn, which imports after core.jit
         from core import _jit_script
 
         return getattr(_jit_script, name)
+    if name == "isinstance":  # (a module-level def would hide the builtin from this module's code)
+        from core.jit._isinstance import jit_isinstance
+
+        return jit_isinstance
     raise AttributeError(f"module 'core.jit' has no attribute '{name}'")
 
 

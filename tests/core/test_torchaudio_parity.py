@@ -1,0 +1,45 @@
+"""Oracle tests for what torchaudio's pure-Python functional, transforms and models need from core
+(tests/external/recipes_torchaudio.py runs the package itself)."""
+
+from __future__ import annotations
+
+import typing
+import warnings
+
+import pytest
+
+import core
+
+torch = pytest.importorskip("torch")
+
+
+def _outcome(lib, obj, target):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = lib.jit.isinstance(obj, target)
+        except Exception as exc:  # the error is part of the behaviour
+            return type(exc).__name__, str(exc), len(caught)
+    return result, len(caught)
+
+
+@pytest.mark.parametrize("obj, target", [
+    ("rms", str), (True, bool), (True, int), (3, (str, int)), (3.0, (str, int)),
+    ([1, 2], typing.List[int]), ([1, "a"], typing.List[int]), ([[1], [2]], typing.List[typing.List[int]]),
+    ({"a": 1}, typing.Dict[str, int]), ({"a": 1}, typing.Dict[str, str]), ({1: [1.0]}, dict[int, list[float]]),
+    ((1, "a"), typing.Tuple[int, str]), ((1, "a"), typing.Tuple[int]), ((1, 2), tuple[int, int]),
+    (None, typing.Optional[int]), (3, typing.Optional[int]), ("x", typing.Optional[int]),
+    (3, typing.Union[str, int]), ([1], typing.Union[typing.List[int], int]), (2, int | None),
+    ([], typing.List[int]), ({}, typing.Dict[str, int]), ((), typing.Tuple[()]),
+    ([1], typing.List), ({}, typing.Dict), ((1,), tuple), ([1], list), (None, typing.Optional),
+    (1, [int]), (1, "int"),
+])
+def test_jit_isinstance_matches_torch(obj, target):
+    assert _outcome(core, obj, target) == _outcome(torch, obj, target)
+
+
+def test_jit_isinstance_tensor_and_module():
+    assert core.jit.isinstance(core.zeros(2), core.Tensor)
+    assert not core.jit.isinstance(3, core.Tensor)
+    assert core.jit.isinstance(core.nn.Linear(2, 2), core.nn.Module) == torch.jit.isinstance(torch.nn.Linear(2, 2),
+                                                                                            torch.nn.Module)
