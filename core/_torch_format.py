@@ -15,6 +15,7 @@ raises PyTorch's ``UnpicklingError`` (unless ``add_safe_globals`` allowed it); w
 
 from __future__ import annotations
 
+import _compat_pickle
 import collections
 import importlib
 import io
@@ -236,7 +237,9 @@ class _Unpickler(pickle.Unpickler):
         self._read_storage, self._weights_only = read_storage, weights_only
 
     def find_class(self, module: str, name: str):
-        module = "builtins" if module == "__builtin__" else module  # protocol 2 spells it as Python 2 did
+        # protocol 2 spells names as Python 2 did (__builtin__.long is int): pickle's fix_imports mapping
+        module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+        module = _compat_pickle.IMPORT_MAPPING.get(module, module)
         found = _torch_global(module, name) if module == "torch" or module.startswith("torch.") else None
         if found is not None:
             return found

@@ -281,3 +281,20 @@ def test_hybrid_coo_to_compressed_keeps_its_dense_dims():
                                                "dense_dim argument given is not supported"):
             a.to_sparse_csr(dense_dim=1)
     assert got[:2] == got[2:]
+
+
+def test_load_reads_python_2_names_of_builtins_in_protocol_2_pickles():
+    """``torch.save`` pickles with protocol 2, which writes ``int`` as ``__builtin__.long`` (PyG's models keep
+    ``Optional[int]`` annotations); loading maps the names back as pickle does."""
+    import io
+
+    saved = io.BytesIO()
+    torch.save({"types": (int, bytes, float), "x": torch.arange(3)}, saved)
+    for lib in (core, torch):
+        saved.seek(0)
+        out = lib.load(saved, weights_only=False)
+        assert out["types"] == (int, bytes, float) and out["x"].tolist() == [0, 1, 2]
+    mine = io.BytesIO()
+    core.save({"types": (int, bytes)}, mine)
+    mine.seek(0)
+    assert core.load(mine, weights_only=False)["types"] == (int, bytes)
