@@ -14,9 +14,9 @@ import core
 __all__ = [
     "Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property", "greater_than",
     "greater_than_eq", "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
-    "lower_cholesky", "lower_triangular", "multinomial", "nonnegative", "nonnegative_integer", "one_hot",
-    "positive", "positive_semidefinite", "positive_definite", "positive_integer", "real", "real_vector",
-    "simplex", "square", "stack", "symmetric", "unit_interval",
+    "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative",
+    "nonnegative_integer", "one_hot", "positive", "positive_semidefinite", "positive_definite", "positive_integer",
+    "real", "real_vector", "simplex", "square", "stack", "symmetric", "unit_interval",
 ]
 
 
@@ -107,6 +107,34 @@ class _IndependentConstraint(Constraint):
 
     def __repr__(self):
         return f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """``MixtureSameFamily``'s support: the component's constraint, checked with the mixture dim put back (a value
+    is valid where it is valid for every component)."""
+
+    def __init__(self, base_constraint):
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(f"base_constraint must be a Constraint, got {type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+        super().__init__()
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        return result.reshape(tuple(result.shape[:value.dim() - self.event_dim]) + (-1,)).all(-1)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.base_constraint!r})"
 
 
 class _Boolean(Constraint):

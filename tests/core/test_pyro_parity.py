@@ -167,3 +167,93 @@ def test_tensor_type_of_the_tensor_class_is_the_default_dtype(torch):
             lib.set_default_dtype(lib.float32)
         with pytest.raises(ValueError, match="invalid type: 'Parameter'"):
             x.type(lib.nn.Parameter)
+
+
+REGISTERED = {  # a constraint, an unconstrained input's shape
+    "lower_cholesky": ("c.lower_cholesky", (2, 3, 3)),
+    "positive_definite": ("c.positive_definite", (2, 3, 3)),
+    "positive_semidefinite": ("c.positive_semidefinite", (3, 3)),
+    "corr_cholesky": ("c.corr_cholesky", (2, 6)),
+    "cat": ("c.cat([c.positive, c.real, c.unit_interval], 0, [1, 2, 1])", (4, 3)),
+    "stack": ("c.stack([c.positive, c.real], 1)", (3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGISTERED))
+def test_transform_to_and_biject_to_know_torchs_constraints(name, torch):
+    """``transform_to(corr_cholesky)`` (LKJCholesky's support, which Pyro's NUTS unconstrains), the Cholesky and
+    positive-definite ones (transform_to only, as torch) and ``cat``/``stack`` of constraints give torch's transforms:
+    the same class and values, forward, inverse and log-Jacobian."""
+    code, shape = REGISTERED[name]
+    x = np.random.default_rng(5).normal(size=shape)
+    for registry in ("biject_to", "transform_to"):
+        results = []
+        for lib in (torch, core):
+            c = lib.distributions.constraints
+            try:
+                t = getattr(lib.distributions, registry)(eval(code, {"c": c}))
+            except NotImplementedError as error:
+                results.append(("NotImplementedError", str(error)))
+                continue
+            u = lib.tensor(x)
+            y = t(u)
+            results.append((type(t).__name__, to_numpy(y), to_numpy(t.inv(y)), to_numpy(t.log_abs_det_jacobian(u, y))
+                            if t.bijective else None))
+        theirs, ours = results
+        assert ours[0] == theirs[0]
+        for a, b in zip(ours[1:], theirs[1:]):
+            if isinstance(a, str) or a is None:
+                assert a == b
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+def test_mixture_same_family_support_is_torchs_constraint(torch):
+    """torch 2.13's MixtureSameFamily.support wraps the component's, checking a value against every component."""
+    for lib in (torch, core):
+        d = lib.distributions
+        mix = d.MixtureSameFamily(d.Categorical(lib.tensor([0.3, 0.7])),
+                                  d.Independent(d.Gamma(lib.ones(2, 3), lib.ones(2, 3)), 1))
+        support = mix.support
+        assert type(support).__name__ == "MixtureSameFamilyConstraint"
+        assert repr(support) == "MixtureSameFamilyConstraint(IndependentConstraint(GreaterThanEq(lower_bound=0.0), 1))"
+        assert support.event_dim == 1 and not support.is_discrete
+        value = lib.tensor([[1.0, 2.0, 3.0], [1.0, -2.0, 3.0]])
+        assert support.check(value).tolist() == [True, False]
+        assert lib.distributions.constraints.MixtureSameFamilyConstraint is type(support)
+        with pytest.raises(IndexError, match="Dimension out of range"):  # (its unsqueeze, before its own check)
+            support.check(lib.tensor(1.0))
+
+
+def test_transform_init_continues_along_the_mro_and_caches_only_when_asked(torch):
+    """Pyro's TransformModule is a Transform and a Module: Transform.__init__ must reach Module.__init__ before a
+    subclass assigns its parameters; a transform with cache_size 0 has no cache attribute (Pyro's patched
+    clear_cache tests the size)."""
+    for lib in (torch, core):
+        class Scale(lib.distributions.Transform, lib.nn.Module):
+            __hash__ = object.__hash__  # (as Pyro's TransformModule: Transform defines __eq__)
+
+            def __init__(self, lib=lib):
+                super().__init__()
+                self.weight = lib.nn.Parameter(lib.tensor(2.0))
+
+            def _call(self, x):
+                return x * self.weight
+
+        t = Scale()
+        assert [n for n, _ in t.named_parameters()] == ["weight"]
+        assert t(lib.tensor(3.0)).item() == 6.0
+        assert not hasattr(lib.distributions.ExpTransform(), "_cached_x_y")
+        assert lib.distributions.ExpTransform(cache_size=1)._cached_x_y == (None, None)
+
+
+def test_jit_tracer_warning_is_a_warning_category(torch):
+    """Pyro's ``ignore_jit_warnings`` filters ``torch.jit.TracerWarning``."""
+    import warnings
+
+    for lib in (torch, core):
+        assert issubclass(lib.jit.TracerWarning, Warning)
+        with warnings.catch_warnings():
+            lib.jit.TracerWarning.ignore_lib_warnings()
+            warnings.filterwarnings("ignore", category=lib.jit.TracerWarning)
+            warnings.warn("untraceable", lib.jit.TracerWarning)
