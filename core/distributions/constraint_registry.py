@@ -97,3 +97,39 @@ def _biject_to_simplex(constraint):
 @transform_to.register(constraints.simplex)
 def _transform_to_simplex(constraint):
     return transforms.SoftmaxTransform()
+
+
+@transform_to.register(constraints.lower_cholesky)
+def _transform_to_lower_cholesky(constraint):  # (not a bijection: torch registers none for biject_to)
+    return transforms.LowerCholeskyTransform()
+
+
+@transform_to.register(constraints.positive_definite)
+@transform_to.register(constraints.positive_semidefinite)
+def _transform_to_positive_definite(constraint):
+    return transforms.PositiveDefiniteTransform()
+
+
+@_both(constraints.corr_cholesky)
+def _to_corr_cholesky(constraint):  # (LKJCholesky's support: Pyro's NUTS and autoguides unconstrain it)
+    return transforms.CorrCholeskyTransform()
+
+
+@biject_to.register(constraints.cat)
+def _biject_to_cat(constraint):
+    return transforms.CatTransform([biject_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths)
+
+
+@transform_to.register(constraints.cat)
+def _transform_to_cat(constraint):
+    return transforms.CatTransform([transform_to(c) for c in constraint.cseq], constraint.dim, constraint.lengths)
+
+
+@biject_to.register(constraints.stack)
+def _biject_to_stack(constraint):
+    return transforms.StackTransform([biject_to(c) for c in constraint.cseq], constraint.dim)
+
+
+@transform_to.register(constraints.stack)
+def _transform_to_stack(constraint):
+    return transforms.StackTransform([transform_to(c) for c in constraint.cseq], constraint.dim)

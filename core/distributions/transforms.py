@@ -33,7 +33,9 @@ class Transform:
             raise ValueError("cache_size must be 0 or 1")
         self._cache_size = cache_size
         self._inv = None
-        self._cached_x_y = None, None
+        if cache_size == 1:  # (as torch: a transform that caches nothing has no cache attribute)
+            self._cached_x_y = None, None
+        super().__init__()  # the next class of a subclass's MRO: Pyro's TransformModule is a Transform and a Module
 
     @property
     def event_dim(self):
