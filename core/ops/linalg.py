@@ -30,6 +30,7 @@ from core.ops.complex_ops import conj_of
 from core.ops.elementwise import _out, mul
 from core.ops.views import UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
+from core.overrides import handle_torch_function, has_torch_function_variadic
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
 
@@ -53,6 +54,12 @@ def _check_tensors(name: str, *args) -> None:
             raise TypeError(f"{name}(): argument '{arg_name}' (position {i + 1}) must be Tensor, "
                             f"not {type(a).__name__}")
     check_same_device(*(a for _, a in args))
+
+
+def _tensor_like(a, b) -> bool:
+    """An argument that is no Tensor but overrides ``__torch_function__`` (GPyTorch's LinearOperator): torch's
+    argument parser hands the call to it instead of refusing the argument."""
+    return not (isinstance(a, Tensor) and isinstance(b, Tensor)) and has_torch_function_variadic(a, b)
 
 
 def _check_same_dtype(a: Tensor, b: Tensor) -> None:
@@ -281,6 +288,8 @@ class Vdot(Dot):
 def mm(input, mat2, *, out=None):
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, mat2 = _autocast.lower(input, mat2)
+    if _tensor_like(input, mat2):
+        return handle_torch_function(mm, (input, mat2), input, mat2, out=out)
     _check_tensors("mm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -294,6 +303,8 @@ def mm(input, mat2, *, out=None):
 def bmm(input, mat2, *, out=None):
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, mat2 = _autocast.lower(input, mat2)
+    if _tensor_like(input, mat2):
+        return handle_torch_function(bmm, (input, mat2), input, mat2, out=out)
     _check_tensors("bmm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -310,6 +321,8 @@ def bmm(input, mat2, *, out=None):
 
 
 def mv(input, vec, *, out=None):
+    if _tensor_like(input, vec):
+        return handle_torch_function(mv, (input, vec), input, vec, out=out)
     _check_tensors("mv", ("input", input), ("vec", vec))
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
@@ -333,6 +346,8 @@ def _dot_checks(name, input, other):
 
 
 def dot(input, other, *, out=None):
+    if _tensor_like(input, other):
+        return handle_torch_function(dot, (input, other), input, other, out=out)
     _dot_checks("dot", input, other)
     return _out(Dot.apply(input, other), out)
 
@@ -361,6 +376,8 @@ def matmul(input, other, *, out=None):
                 return _matmul_graph(input, other, x.ndim, y.ndim)
     elif out is not None:
         return _out(matmul(input, other), out)
+    if _tensor_like(input, other):
+        return handle_torch_function(matmul, (input, other), input, other, out=out)
     _check_tensors("matmul", ("input", input), ("other", other))
     da, db = input._data.ndim, other._data.ndim
     if da == 0 or db == 0:

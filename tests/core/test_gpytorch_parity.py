@@ -92,3 +92,33 @@ def test_cholesky_ex_info_names_the_first_leading_minor_that_fails(torch, bad_at
         theirs = torch.linalg.cholesky_ex(torch.tensor(batch, dtype=getattr(torch, dtype)))
         assert ours.info.tolist() == theirs.info.tolist() and ours.info.dtype == core.int32
         np.testing.assert_allclose(ours.L[1].numpy(), theirs.L[1].numpy())
+
+
+class _LinearOperatorLike:
+    """GPyTorch's LinearOperator as torch sees it: no Tensor, a ``__torch_function__`` classmethod."""
+
+    def __init__(self, dense):
+        self.dense = dense
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        unwrapped = [a.dense if isinstance(a, cls) else a for a in args]
+        return "handled", func.__name__, func(*unwrapped, **(kwargs or {}))
+
+
+@pytest.mark.parametrize("name, shapes", [("matmul", ((2, 3), (3, 2))), ("mm", ((2, 3), (3, 2))),
+                                          ("bmm", ((2, 2, 3), (2, 3, 2))), ("mv", ((2, 3), (3,))),
+                                          ("dot", ((3,), (3,)))])
+@pytest.mark.parametrize("wrapped", [0, 1])
+def test_products_hand_a_tensor_like_argument_to_its_torch_function(torch, name, shapes, wrapped):
+    """``torch.matmul(linear_operator, x)``: the tensor-like's handler answers, as torch's argument parser asks it."""
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+    results = []
+    for lib in (core, torch):
+        args = [lib.tensor(a) for a in arrays]
+        args[wrapped] = _LinearOperatorLike(args[wrapped])
+        tag, func_name, value = getattr(lib, name)(*args)
+        results.append((tag, func_name, value.numpy()))
+    assert results[0][:2] == results[1][:2]
+    np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-6)
