@@ -279,6 +279,7 @@ class ScatterReduce(Function):
     def forward(ctx, a, src, *, dim, idx, reduce, include_self, inplace):
         x, s = a._data, _src_part(src._data, idx)
         xp = xp_of(x)
+        before = x.copy() if inplace and reduce in ("amax", "amin", "prod") else None  # (self's values, for backward)
         target = x if inplace else x.copy()
         t2 = target.reshape(1) if target.ndim == 0 else target
         key = _gather_key(idx, dim)
@@ -293,7 +294,7 @@ class ScatterReduce(Function):
             t2[...] = t2 // count if t2.dtype.kind in "iu" else t2 / count
         ctx.args = (dim, idx, reduce, src._data.shape, count, include_self)
         if reduce in ("amax", "amin", "prod"):
-            ctx.save_for_backward(a if not inplace else Tensor._wrap(x.copy()), src)
+            ctx.save_for_backward(a if not inplace else Tensor._wrap(before), src)
             ctx.result = t2.copy()
         if inplace:
             ctx.mark_dirty(a)

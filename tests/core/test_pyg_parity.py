@@ -298,3 +298,21 @@ def test_load_reads_python_2_names_of_builtins_in_protocol_2_pickles():
     core.save({"types": (int, bytes)}, mine)
     mine.seek(0)
     assert core.load(mine, weights_only=False)["types"] == (int, bytes)
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin", "prod", "mean"])
+@pytest.mark.parametrize("include_self", [False, True])
+def test_inplace_scatter_reduce_gradients_use_self_before_the_write(reduce, include_self):
+    """PyG's ``scatter(reduce='max')``: ``src.new_zeros(size).scatter_reduce_(..., include_self=False)``."""
+    got = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        src = lib.randn(12, 3).requires_grad_()
+        weight = lib.rand(12, 1).requires_grad_()
+        index = lib.tensor([0, 0, 1, 1, 1, 2, 2, 0, 3, 3, 1, 2]).view(-1, 1).expand(-1, 3)
+        messages = src * weight
+        out = messages.new_zeros(5, 3).scatter_reduce_(0, index, messages, reduce=reduce, include_self=include_self)
+        (out * lib.arange(15.0).view(5, 3)).sum().backward()
+        got.append((out.detach().numpy(), src.grad.numpy(), weight.grad.numpy()))
+    for mine, theirs in zip(*got):
+        assert np.allclose(mine, theirs, atol=1e-5)
