@@ -286,6 +286,98 @@ def _flatten(func, level, args, kwargs):
     return _wrap(p.flatten(_shift(start, n), _shift(end, n)), level)
 
 
+def _dim_at(position: int, name: str = "dim", default=None):
+    """Ops with one dim argument at ``position`` (or keyword ``name``), ``default`` when left out (None: required)."""
+    def rule(func, level, args, kwargs):
+        x = args[0]
+        if not is_batched(x, level) or any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+            raise Unbatchable(func.__name__)
+        dim = _arg(args, kwargs, position, name, default)
+        if dim is None:
+            raise Unbatchable(f"{func.__name__} without a dim")
+        shifted = _shift(dim, _ndim(x, level))
+        if len(args) > position or name in kwargs:
+            args, kwargs = _put(args, kwargs, position, name, shifted)
+        else:
+            kwargs = {**kwargs, name: shifted}
+        return _rewrap(func(x._phys, *args[1:], **kwargs), level)
+    return rule
+
+
+def _last_two_dims(func, level, args, kwargs):
+    """tril/triu: the last two dims, whatever comes before them."""
+    x = args[0]
+    if not is_batched(x, level) or _ndim(x, level) < 2 or any(is_batched(a, level) for a in
+                                                                (*args[1:], *kwargs.values())):
+        raise Unbatchable(func.__name__)
+    return _wrap(func(x._phys, *args[1:], **kwargs), level)
+
+
+def _flip(func, level, args, kwargs):
+    x = args[0]
+    if kwargs or not is_batched(x, level):
+        raise Unbatchable("flip")
+    dims = _shape_arg(args, {})
+    return _wrap(x._phys.flip(tuple(_shift(d, _ndim(x, level)) for d in dims)), level)
+
+
+def _repeat(func, level, args, kwargs):
+    x = args[0]
+    if kwargs or not is_batched(x, level):
+        raise Unbatchable("repeat")
+    sizes = _shape_arg(args, {})
+    n = _ndim(x, level)
+    if len(sizes) < n:
+        raise Unbatchable("repeat")
+    return _wrap(_pad(x._phys, len(sizes) - n).repeat((1, *sizes)), level)
+
+
+def _norm(func, level, args, kwargs):
+    """Tensor.norm/torch.norm and linalg.vector_norm: no dim is each sample's norm over all its elements."""
+    x = args[0]
+    if not is_batched(x, level) or any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+        raise Unbatchable(func.__name__)
+    if "linalg" in (func.__module__ or "") and func.__name__ == "norm":
+        raise Unbatchable("linalg.norm: matrix norms")  # (its ord means a matrix norm for 2-d inputs)
+    p_name = "ord" if func.__name__ == "vector_norm" else "p"
+    p = _arg(args, kwargs, 1, p_name, 2 if p_name == "ord" else "fro")
+    dim, keepdim = _arg(args, kwargs, 2, "dim"), _arg(args, kwargs, 3, "keepdim", False)
+    rest = {k: v for k, v in kwargs.items() if k not in (p_name, "dim", "keepdim")}
+    if len(args) > 4 or p not in (1, 2, "fro", float("inf")):
+        raise Unbatchable(func.__name__)
+    n = _ndim(x, level)
+    if dim is None:
+        if keepdim:
+            raise Unbatchable("keepdim without dims")
+        flat = x._phys.reshape(x._phys.shape[0], -1)
+        return _wrap(func(flat, 2 if p == "fro" else p, 1, False, **rest), level)
+    dims = tuple(_shift(d, n) for d in dim) if isinstance(dim, (tuple, list)) else _shift(dim, n)
+    return _wrap(func(x._phys, p, dims, keepdim, **rest), level)
+
+
+def _gather(func, level, args, kwargs):
+    x, dim, index = args[0], _arg(args, kwargs, 1, "dim"), _arg(args, kwargs, 2, "index")
+    if len(args) > 3 or set(kwargs) - {"dim", "index"} or _ndim(index, level) != _ndim(x, level):
+        raise Unbatchable("gather")
+    return _wrap(core.gather(_as_batched(x, level), _shift(dim, _ndim(x, level)), _as_batched(index, level)), level)
+
+
+def _constant_pad(func, level, args, kwargs):
+    x, pad = args[0], _arg(args, kwargs, 1, "pad")
+    mode = _arg(args, kwargs, 2, "mode", "constant")
+    if not is_batched(x, level) or mode != "constant" or len(pad) // 2 > _ndim(x, level) or any(
+            is_batched(a, level) for a in (*args[1:], *kwargs.values())):
+        raise Unbatchable("pad")
+    return _wrap(func(x._phys, *args[1:], **kwargs), level)
+
+
+def _one_hot(func, level, args, kwargs):
+    x, classes = args[0], _arg(args, kwargs, 1, "num_classes", -1)
+    if not is_batched(x, level) or classes < 0:
+        raise Unbatchable("one_hot: the number of classes from the whole batch's maximum")
+    return _wrap(func(x._phys, classes), level)
+
+
 def _shape_arg(args, kwargs):
     shape = args[1:] if len(args) > 1 else kwargs.get("shape", kwargs.get("size"))
     if len(shape) == 1 and isinstance(shape[0], (tuple, list, core.Size)):
@@ -720,7 +812,12 @@ def _build_rules() -> dict:
         "transpose": _dims_rule(1, 2), "swapaxes": _dims_rule(1, 2), "swapdims": _dims_rule(1, 2),
         "movedim": _dims_rule(1, 2), "moveaxis": _dims_rule(1, 2), "select": _dims_rule(1), "narrow": _dims_rule(1),
         "flatten": _flatten, "unsqueeze": _dims_rule(1, keep_rank=False),
-        "diagonal": _dims_rule(2, 3, defaults=(0, 0, 1)), "cat": _joining, "concat": _joining, "concatenate": _joining,
+        "diagonal": _dims_rule(2, 3, defaults=(0, 0, 1)), "unflatten": _dims_rule(1),
+        "sort": _dim_at(1, default=-1), "argsort": _dim_at(1, default=-1), "topk": _dim_at(2, default=-1),
+        "kthvalue": _dim_at(2, default=-1), "normalize": _dim_at(2, default=1), "tril": _last_two_dims,
+        "triu": _last_two_dims, "flip": _flip, "repeat": _repeat, "tile": _repeat, "norm": _norm,
+        "vector_norm": _norm, "gather": _gather, "pad": _constant_pad, "one_hot": _one_hot,
+        "cat": _joining, "concat": _joining, "concatenate": _joining,
         "stack": functools.partial(_joining, extra_rank=1),
         "split": _splitting, "chunk": _splitting, "unbind": _splitting, "tensor_split": _splitting,
         "matmul": _matmul, "__matmul__": _matmul, "__rmatmul__": _matmul, "mm": _matmul, "bmm": _matmul,

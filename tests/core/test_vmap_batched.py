@@ -151,6 +151,31 @@ def test_indexing_by_batched_positions_runs_batched_as_torch(torch, batched_only
     _both(torch, case, padding, A)
 
 
+MORE_OPS = {
+    "sort-topk": lambda lib, a: lib.vmap(lambda x: (x.sort(), x.argsort(0, descending=True), x.topk(2),
+                                                    lib.sort(x, dim=0).values, x.kthvalue(2, 0)))(a),
+    "tril-flip-repeat": lambda lib, a: lib.vmap(lambda x: (x.tril(), lib.triu(x, 1), x.flip(0, 1), lib.flip(x, (-1,)),
+                                                           x.repeat(2, 1, 3)))(a),
+    "norms": lambda lib, a: lib.vmap(lambda x: (x.norm(), x.norm(dim=1), lib.norm(x, 1, dim=0, keepdim=True),
+                                                lib.linalg.vector_norm(x), lib.linalg.vector_norm(x, 1, dim=(0, 1)),
+                                                lib.nn.functional.normalize(x),
+                                                lib.nn.functional.normalize(x, dim=0)))(a),
+    "gather-pad-one-hot-unflatten": lambda lib, a: lib.vmap(lambda x: (
+        x.gather(1, lib.tensor([[0, 4], [1, 1], [2, 3]])), lib.nn.functional.pad(x, (1, 2)),
+        lib.nn.functional.one_hot((x > 0).long().sum(0), 6), x.unflatten(1, (5, 1))))(a),
+}
+
+
+@pytest.mark.parametrize("name", list(MORE_OPS))
+def test_sorting_norms_and_other_ops_run_batched_with_torchs_values(torch, batched_only, name):
+    _both(torch, MORE_OPS[name], A)
+
+
+def test_linalg_norm_of_a_matrix_falls_back_to_the_loop(torch, loop_runs):
+    _both(torch, lambda lib, a: lib.vmap(lambda x: lib.linalg.norm(x, 2))(a), A)
+    assert loop_runs
+
+
 def test_nn_functional_losses_and_layers_run_batched_with_torchs_values(torch, batched_only):
     targets = np.array([[0, 2, 1], [1, 1, 0], [2, 0, 2], [0, 0, 1]])
     weight = RNG.standard_normal((7, 5)).astype(np.float32)
@@ -303,7 +328,7 @@ def test_jacrev_computes_its_rows_in_one_batched_call(torch, monkeypatch):
 @pytest.mark.parametrize("per_sample", [
     lambda lib, x: x * x.sum().item(),  # a value read
     lambda lib, x: x if float(x.max()) > 0 else -x,  # data-dependent control flow
-    lambda lib, x: lib.sort(x, -1).values,  # an op without a batching rule
+    lambda lib, x: lib.fft.rfft(x).abs(),  # an op without a batching rule
     lambda lib, x: x[x > 0].sum(),  # a data-dependent shape
 ], ids=["item", "control-flow", "no-rule", "boolean-mask"])
 def test_a_call_that_cannot_run_batched_falls_back_to_the_loop(torch, loop_runs, per_sample):
