@@ -182,6 +182,8 @@ def _put(args, kwargs, index: int, name: str, value):
 def _elementwise(func, level, args, kwargs):
     """Broadcasting ops: batched operands get size-1 dims after the batch dim up to the widest operand's rank."""
     tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, core.Tensor)]
+    if func.__name__ == "where" and len(tensors) == 1:
+        raise Unbatchable("where(condition): nonzero's data-dependent shape")
     ranks = [_ndim(t, level) for t in tensors]
     rank = max(ranks)
     if len({_phys(t, level).dtype for t in tensors}) > 1 and any(
@@ -197,8 +199,9 @@ def _elementwise(func, level, args, kwargs):
     ret = func(*new_args, **{k: physical(v) for k, v in kwargs.items()})
     if args and is_batched(args[0], level) and ret is new_args[0]:
         return args[0]  # an in-place op gives back its tensor
-    if isinstance(ret, core.Tensor) and (ret.dim() == 0 or ret.shape[0] != _size(level)):
-        raise Unbatchable("the result lost the batch dim")
+    for r in ret if isinstance(ret, tuple) else (ret,):
+        if isinstance(r, core.Tensor) and (r.dim() == 0 or r.shape[0] != _size(level)):
+            raise Unbatchable("the result lost the batch dim")
     return _rewrap(ret, level)
 
 

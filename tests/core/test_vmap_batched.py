@@ -330,7 +330,8 @@ def test_jacrev_computes_its_rows_in_one_batched_call(torch, monkeypatch):
     lambda lib, x: x if float(x.max()) > 0 else -x,  # data-dependent control flow
     lambda lib, x: lib.fft.rfft(x).abs(),  # an op without a batching rule
     lambda lib, x: x[x > 0].sum(),  # a data-dependent shape
-], ids=["item", "control-flow", "no-rule", "boolean-mask"])
+    lambda lib, x: lib.where(x > 0)[1].sum(),  # where(condition) is nonzero
+], ids=["item", "control-flow", "no-rule", "boolean-mask", "where-condition"])
 def test_a_call_that_cannot_run_batched_falls_back_to_the_loop(torch, loop_runs, per_sample):
     """NOTE: PyTorch refuses the first, second and last inside vmap; core's loop computes them sample by sample, so
     torch's reference is its own per-sample results, stacked."""
