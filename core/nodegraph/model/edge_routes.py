@@ -17,7 +17,7 @@ from core.nodegraph.model.layout import NODE_WIDTH, PORT_ROW, TITLE_H, Point, Re
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge, Graph
 
-__all__ = ["CURVE_PULL", "crossings", "curve_at", "curve_points", "edge_ends", "port_point"]
+__all__ = ["CURVE_PULL", "crossings", "curve_at", "curve_points", "curve_samples", "edge_ends", "port_point"]
 
 CURVE_PULL = 40.0  # the least horizontal reach of a curve's control points (a short edge still leaves sideways)
 SAMPLES = 48  # points along a curve where it is checked against nodes' rectangles
@@ -34,6 +34,19 @@ def curve_at(points: tuple[Point, Point, Point, Point], t: float) -> Point:
     u = 1.0 - t
     w = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
     return (sum(k * p[0] for k, p in zip(w, points)), sum(k * p[1] for k, p in zip(w, points)))
+
+
+_WEIGHTS: dict[int, list[tuple[float, float, float, float]]] = {}
+
+
+def curve_samples(points: tuple[Point, Point, Point, Point], count: int = SAMPLES) -> list[Point]:
+    """``count`` + 1 evenly spaced (in t) points of a cubic Bézier, ends included (the Bernstein weights cached)."""
+    weights = _WEIGHTS.get(count)
+    if weights is None:
+        weights = _WEIGHTS[count] = [((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3)
+                                     for t in (i / count for i in range(count + 1))]
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = points
+    return [(a * ax + b * bx + c * cx + d * dx, a * ay + b * by + c * cy + d * dy) for a, b, c, d in weights]
 
 
 def port_point(graph: Graph, node_id: str, port: str, is_output: bool, position: Point | None = None) -> Point:
@@ -71,8 +84,7 @@ def crossings(graph: Graph, size: Callable[[str], Point], positions: Mapping[str
     for edge in graph.edges if edges is None else edges:
         if edge.src not in rects or edge.dst not in rects:
             continue
-        points = curve_points(*edge_ends(graph, edge, where))
-        samples = [curve_at(points, i / SAMPLES) for i in range(SAMPLES + 1)]
+        samples = curve_samples(curve_points(*edge_ends(graph, edge, where)))
         left, right = min(p[0] for p in samples), max(p[0] for p in samples)
         top, bottom = min(p[1] for p in samples), max(p[1] for p in samples)
         for nid, r in rects.items():

@@ -191,28 +191,53 @@ def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, g
     return {nid: (px, py + shift) for nid, (px, py) in positions.items()}
 
 
+CLEARING_PASSES = 12  # at most this many rounds of pushes (a large graph's last crossings are left, not chased)
+
+
 def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Point], size: Callable[[str], Point],
                  gap: Point, edges: list[Edge]) -> None:
-    """Push laid-out nodes that an edge runs through down, with the nodes under them in their column, until no edge
-    runs through one (or a bounded number of tries: each push only moves nodes down, so it cannot cycle)."""
+    """Push laid-out nodes that an edge runs through down below its curve, with the nodes under them in their
+    column, round after round until no edge runs through one (or CLEARING_PASSES rounds). Only an edge that skips
+    columns can: one into the next column stays in the gap between the two."""
     from core.nodegraph.model import edge_routes  # it takes its sizes from here
 
-    column_of = {nid: column for column in columns for nid in column if nid in positions}
-    for _ in range(4 * len(positions) + 8):
-        where = {**{nid: n.position for nid, n in graph.nodes.items()}, **positions}
-        found = [(e, nid) for e, nid in edge_routes.crossings(graph, size, where, edges=edges) if nid in positions]
-        if not found:
+    column_of = {nid: c for c, column in enumerate(columns) for nid in column if nid in positions}
+    long = [e for e in edges if column_of[e.dst] - column_of[e.src] > 1]
+    stacks = [[nid for nid in column if nid in positions] for column in columns]  # top to bottom
+    sizes = {nid: size(nid) for nid in positions}
+    spans = [(min((positions[n][0] for n in stack), default=0.0),
+              max((positions[n][0] + sizes[n][0] for n in stack), default=0.0)) for stack in stacks]
+    curves: dict[Edge, tuple[Point, Point, list[Point]]] = {}  # the curve's samples, while its ends stay put
+    for _ in range(CLEARING_PASSES if long else 0):
+        pushes: dict[str, float] = {}
+        for edge in long:
+            ends = positions[edge.src], positions[edge.dst]
+            known = curves.get(edge)
+            if known is None or known[:2] != ends:
+                known = curves[edge] = (*ends, edge_routes.curve_samples(
+                    edge_routes.curve_points(*edge_routes.edge_ends(graph, edge, positions)), 64))
+            samples = known[2]
+            for c in range(column_of[edge.src] + 1, column_of[edge.dst]):
+                left, right = spans[c]
+                here = [(px, py) for px, py in samples if left < px < right]
+                if not here:
+                    continue
+                low, high = min(p[1] for p in here), max(p[1] for p in here)
+                for nid in stacks[c]:
+                    (x, y), (w, h) = positions[nid], sizes[nid]
+                    if y >= high or y + h <= low:
+                        continue
+                    passing = [py for px, py in here if x < px < x + w]
+                    if any(y < py < y + h for py in passing):
+                        pushes[nid] = max(pushes.get(nid, 0.0), max(passing) + gap[1] / 2 - y)
+        if not pushes:
             return
-        edge, nid = found[0]
-        points = edge_routes.curve_points(*edge_routes.edge_ends(graph, edge, where))
-        left, right = positions[nid][0], positions[nid][0] + size(nid)[0]
-        samples = [edge_routes.curve_at(points, i / 64) for i in range(65)]
-        lowest = max((p[1] for p in samples if left <= p[0] <= right), default=positions[nid][1])
-        push = lowest + gap[1] / 2 - positions[nid][1]
-        column = column_of[nid]
-        for below in column[column.index(nid):]:
-            if below in positions:
-                positions[below] = (positions[below][0], positions[below][1] + max(push, 1.0))
+        for stack in stacks:
+            shift = 0.0
+            for nid in stack:
+                shift = max(shift, pushes.get(nid, 0.0))
+                if shift:
+                    positions[nid] = (positions[nid][0], positions[nid][1] + shift)
 
 
 def fragment_layered(fragment: dict[str, Any]) -> dict[str, Any]:
