@@ -20,6 +20,7 @@ outputs gives each sample its gradient (``core.func``'s ``grad``/``vjp``/``jvp``
 from __future__ import annotations
 
 import functools
+import itertools
 import string
 import threading
 
@@ -46,6 +47,7 @@ class _Active(threading.local):
 
 
 _active = _Active()
+_numbers = itertools.count(1)
 _class = None  # BatchedTensor, made at the first batched call (defining it turns on __torch_function__ dispatch)
 
 
@@ -81,9 +83,11 @@ def _batched_class():
             def __torch_function__(cls, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
                 rule = _rule_for(func)
+                level = _top_level(args, kwargs)
+                _size(level)  # (an escaped batched tensor: RuntimeError)
                 if rule is None:
                     raise Unbatchable(getattr(func, "__qualname__", repr(func)))
-                return rule(func, _top_level(args, kwargs), args, kwargs)
+                return rule(func, level, args, kwargs)
 
         _class = BatchedTensor
     return _class
@@ -121,7 +125,8 @@ def _size(level: int) -> int:
     for entry in _active.levels:
         if entry.level == level:
             return entry.size
-    raise Unbatchable("a batched tensor outside its vmap")
+    raise RuntimeError("vmap: a batched tensor was used outside the vmap call that made it (a tensor created inside "
+                       "the function escaped it, through a global or a closure)")
 
 
 def _ndim(x, level: int) -> int:
@@ -862,7 +867,7 @@ def call(func, args, kwargs, leaves, spec, dims, size, columns):
 
     _batched_class()
     levels = _active.levels
-    level = (levels[-1].level if levels else 0) + 1
+    level = next(_numbers)  # (increasing: an inner vmap's level is above its outer one's, and never reused)
     state = _random.vmap_state
     saved_error = state.error
     state.error, state.depth = True, state.depth + 1  # a random draw fails over to the loop, which draws as it should

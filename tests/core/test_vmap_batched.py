@@ -358,6 +358,13 @@ def test_random_ops_fall_back_to_the_loop_and_keep_its_randomness(torch, loop_ru
         core.vmap(lambda x: x + core.rand(5))(core.tensor(B))
 
 
+def test_a_batched_tensor_that_escapes_its_vmap_raises_when_used():
+    kept = []
+    core.vmap(lambda x: kept.append(x) or x * 2)(core.tensor(B))
+    with pytest.raises(RuntimeError, match="outside the vmap call that made it"):
+        core.vmap(lambda y: y + kept[0])(core.tensor(B))
+
+
 def test_a_users_autograd_function_falls_back_to_the_loop(torch, loop_runs):
     class Twice(core.autograd.Function):
         generate_vmap_rule = True
