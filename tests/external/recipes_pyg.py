@@ -191,3 +191,100 @@ RECIPES += [
     _example("mutag_gin", "mutag_gin.py", [("args = parser.parse_args()", "args = parser.parse_args(['--epochs', '4'])"),
                                            TUDATASET, NO_MEDIAN1]),
 ]
+
+RUN_TESTS = "__import__('corpus_pyg').run_tests(globals())"
+
+
+def _tests(name, path, last, skip=()):
+    """test/PATH, PyG's own test module, run as a script: its test functions called as pytest would call them
+    (``corpus_pyg.run_tests``, appended after ``last``, its last lines; a module with a benchmark under
+    ``if __name__ == '__main__':`` runs the tests there instead of the benchmark). ``skip``: tests left out, each
+    for a difference of core's the README lists."""
+    main = "if __name__ == '__main__':"
+    run = RUN_TESTS if not skip else RUN_TESTS.replace("globals())", f"globals(), skip={tuple(skip)!r})")
+    edit = (main, f"{run}\nif False:  # its benchmark (argparse, wall-clock timings)") if last is None else (
+        last, f"{last}\n\n\n{run}\n")
+    return _r(f"pyg_test_{name}", PYG, f"test/{path}", [edit], support=PYG_PACKAGE)
+
+
+RECIPES += [
+    _tests('utils_coalesce', 'utils/test_coalesce.py', '    assert out[1][1].size() == edge_attr.view(-1).size()'),
+    _tests('utils_degree', 'utils/test_degree.py', '    assert deg.tolist() == [3, 1, 1]'),
+    _tests('utils_dropout', 'utils/test_dropout.py', '    assert out[1].tolist() == [False, False, True, True]\n    assert edge_index[:, out[1]].tolist() == out[0].tolist()'),
+    _tests('utils_functions', 'utils/test_functions.py', '    assert cumsum(x, dim=1).tolist() == [[0, 2, 6], [0, 3, 9]]'),
+    _tests('utils_isolated', 'utils/test_isolated.py', '    assert mask.tolist() == [1, 0, 1]'),
+    _tests('utils_laplacian', 'utils/test_laplacian.py', '    assert lap_rw[1].tolist() == [-1, -0.5, -0.5, -1, 1, 1, 1]'),
+    _tests('utils_loop', 'utils/test_loop.py', '    assert full_loop_attr.equal(torch.tensor([[0.5, 1.0], [0.0, 0.0]]))'),
+    _tests('utils_mask', 'utils/test_mask.py', '    assert index.tolist() == [1, 3, 5]'),
+    _tests('utils_negative_sampling', 'utils/test_negative_sampling.py', '    assert structured_negative_sampling_feasible(edge_index, 4, False)'),
+    _tests('utils_one_hot', 'utils/test_one_hot.py', '    assert out.tolist() == [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]'),
+    _tests('utils_scatter', 'utils/test_scatter.py', None),
+    _tests('utils_segment', 'utils/test_segment.py', None),
+    _tests('utils_softmax', 'utils/test_softmax.py', None),
+    _tests('utils_sort_edge_index', 'utils/test_sort_edge_index.py', '    assert out[1][1].size() == edge_attr.view(-1).size()'),
+    _tests('utils_sparse', 'utils/test_sparse.py', None),
+    _tests('utils_spmm', 'utils/test_spmm.py', None),
+    _tests('utils_subgraph', 'utils/test_subgraph.py', '    assert edge_mask.tolist() == [False, False, True, True, False, True, True]'),
+    _tests('utils_to_dense_adj', 'utils/test_to_dense_adj.py', '        [8.0, 0.0, 0.0],\n    ]'),
+    _tests('utils_to_dense_batch', 'utils/test_to_dense_batch.py', '    assert mask.size() == (3, 3)'),
+    _tests('utils_undirected', 'utils/test_undirected.py', '    assert torch.equal(jit(torch.stack([row, col], dim=0)), edge_index)'),
+    _tests('utils_unbatch', 'utils/test_unbatch.py', '    assert edge_indices[1].tolist() == [[0, 1, 1, 2], [1, 0, 2, 1]]'),
+    _tests('utils_homophily', 'utils/test_homophily.py', '    assert homophily(edge_index, y, batch, method).tolist() == [0., 0.]'),
+    _tests('utils_normalized_cut', 'utils/test_normalized_cut.py', '        assert torch.allclose(out, expected)'),
+    _tests('utils_augmentation', 'utils/test_augmentation.py', '    assert out[1].tolist() == [[2, 0, 2], [0, 4, 2]]'),
+    _tests('utils_cross_entropy', 'utils/test_cross_entropy.py', '    expected = F.cross_entropy(_x, y)\n    expected.backward()\n    expected_grad = x.grad\n\n    x.grad = None\n    out = sparse_cross_entropy(x, edge_label_index, edge_label_weight)\n    out.backward()\n\n    assert torch.allclose(expected, out)\n    assert torch.allclose(expected_grad, x.grad)'),
+    _tests('utils_num_nodes', 'utils/test_num_nodes.py', "        '2': 6,\n    }"),
+    _tests('utils_select', 'utils/test_select.py', '    assert torch.equal(out, torch.tensor(narrow(src.tolist(), 0, 2, 2)))'),
+    _tests('utils_train_test_split_edges', 'utils/test_train_test_split_edges.py', '    assert data.test_pos_edge_attr.size() == (3, )'),
+    _tests('nn_gcn_conv', 'nn/conv/test_gcn_conv.py', '        assert adj.requires_grad == gcn_norm(adj)[0].requires_grad'),
+    _tests('nn_gat_conv', 'nn/conv/test_gat_conv.py', '    assert out.size() == (0, 64)'),
+    _tests('nn_sage_conv', 'nn/conv/test_sage_conv.py', '    assert torch.allclose(out, expected, atol=1e-6)'),
+    _tests('nn_gin_conv', 'nn/conv/test_gin_conv.py', '    out = conv(x, edge_index, edge_attr)\n    assert out.size() == (3, 4, 32)'),
+    _tests('nn_graph_conv', 'nn/conv/test_graph_conv.py', '    assert conv(x, edge_index, edge_weight).size() == (4, 16)'),
+    _tests('nn_cheb_conv', 'nn/conv/test_cheb_conv.py', '    assert torch.allclose(out2, out[4:], atol=1e-6)'),
+    _tests('nn_transformer_conv', 'nn/conv/test_transformer_conv.py', '            assert torch.allclose(jit((x1, x2), adj2.t()), out, atol=1e-6)'),
+    _tests('nn_edge_conv', 'nn/conv/test_edge_conv.py', '        assert torch.allclose(jit((x1, x2), (batch1, batch2)), out22)'),
+    _tests('nn_gatv2_conv', 'nn/conv/test_gatv2_conv.py', "    conv = GATv2Conv(8, 32, heads=2, edge_dim=4, fill_value='mean')\n    out = conv(x, edge_index, edge_attr)\n    assert out.size() == (4, 64)"),
+    _tests('nn_simple_conv', 'nn/conv/test_simple_conv.py', '            assert torch.allclose(conv((x1, x2), adj2.t()), out)'),
+    _tests('nn_sg_conv', 'nn/conv/test_sg_conv.py', '    if torch_geometric.typing.WITH_TORCH_SPARSE:\n        assert torch.allclose(conv(x, adj3.t()), out1, atol=1e-6)'),
+    _tests('nn_appnp', 'nn/conv/test_appnp.py', '        assert torch.allclose(0.1 * x, conv(x, adj2.t()), rtol=1e-5, atol=1e-6)'),
+    _tests('nn_basic_gnn', 'nn/models/test_basic_gnn.py', None),
+    _tests('nn_sequential', 'nn/test_sequential.py', "    assert out_dict['author'].size() == (100, 64)",
+           skip=['test_sequential_to_hetero']),  # to_hetero's tracer: torch.fx's private helpers
+    _tests('data_data', 'data/test_data.py', "            data.__inc__('index', data.edge_index)"),
+    _tests('data_batch', 'data/test_batch.py', '        expected.to_padded_tensor(0.0),\n    )',
+           skip=['test_torch_nested_batch']),  # core's nested tensors are not Tensor instances
+    _tests('loader_dataloader', 'loader/test_dataloader.py', None),
+    _tests('transforms_normalize_features', 'transforms/test_normalize_features.py', "    assert data['w'].x.tolist() == [[0.5, 0, 0.5], [0, 1, 0], [0, 0, 0]]"),
+    _tests('transforms_random_node_split', 'transforms/test_random_node_split.py', "    assert data['paper'].test_mask.sum() == 1000"),
+    _tests('transforms_to_undirected', 'transforms/test_to_undirected.py', "    assert data['w', 'v'].edge_attr.tolist() == edge_attr.tolist()"),
+    _tests('transforms_add_self_loops', 'transforms/test_add_self_loops.py', "    assert data['v', 'w'].edge_index.tolist() == edge_index.tolist()"),
+    _tests('transforms_random_link_split', 'transforms/test_random_link_split.py', '    assert test_dataset[0].edge_label.max() == 1.0'),
+    _tests('transforms_one_hot_degree', 'transforms/test_one_hot_degree.py', '        [1.0, 0.0, 1.0, 0.0, 0.0],\n    ]'),
+    _tests('transforms_gcn_norm', 'transforms/test_gcn_norm.py', '        assert torch.allclose(value, expected_edge_weight, atol=1e-4)'),
+    _tests('transforms_to_sparse_tensor', 'transforms/test_to_sparse_tensor.py', '    assert torch.equal(data.y, y)\n    assert torch.equal(data.edge_attr, edge_attr[perm])'),
+    _tests('transforms_compose', 'transforms/test_compose.py', '    assert filter_fn((data1, data2, data3)) is False'),
+    _tests('nn_basic', 'nn/aggr/test_basic.py', '    for param in aggr.parameters():\n        assert not torch.isnan(param.grad).any()'),
+    _tests('nn_glob', 'nn/pool/test_glob.py', '    assert torch.allclose(global_add_pool(x, None), x.sum(dim=1))'),
+    _tests('nn_batch_norm', 'nn/norm/test_batch_norm.py', '        assert torch.allclose(std, torch.ones_like(std), atol=1e-7)'),
+]
+
+SEED_LAST = "    torch.cuda.manual_seed_all(seed)"  # the last line of torch_geometric/seed.py
+
+
+def _driver(name, *calls):
+    """torch_geometric/seed.py (a small module of the package, run as a script) with ``corpus_pyg``'s drivers
+    called after it: PyG's API as its documentation uses it."""
+    return _r(f"pyg_api_{name}", PYG, "torch_geometric/seed.py",
+              [(SEED_LAST, "\n".join([SEED_LAST, "", "", "seed_everything(0)", "cp = __import__('corpus_pyg')",
+                                       *calls, ""]))], support=PYG_PACKAGE)
+
+
+RECIPES += [
+    _driver("node_models", "cp.node_models()"),
+    _driver("conv_layers", "cp.conv_layers()"),
+    _driver("graph_classification_mutag", "cp.graph_classification('MUTAG', 'mean')"),
+    _driver("graph_classification_proteins", "cp.graph_classification('PROTEINS', 'add')"),
+    _driver("utils", "cp.utils()"),
+    _driver("transforms", "cp.transforms()"),
+]
