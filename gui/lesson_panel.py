@@ -232,7 +232,7 @@ class LessonController:
         help_action = QAction("&Lessons…", window)
         help_action.setObjectName("action_lessons")
         help_action.triggered.connect(self.show_lessons_dialog)
-        window.menus["Help"].insertAction(window.named_actions["about"], help_action)  # About stays last
+        window.menus["Help"].insertAction(window.named_actions["shortcuts"], help_action)  # first; About stays last
         window.menus["View"].addAction(self.dock.toggleViewAction())
         self._normal_font: QFont | None = None
         self.presentation = self._action("presentation", "&Presentation mode", "Ctrl+Shift+P", self.set_presentation,

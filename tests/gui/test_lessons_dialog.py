@@ -29,7 +29,7 @@ def _open_from_help_menu(qtbot, w) -> LessonsDialog:
 def test_help_lessons_is_a_titled_dialog_that_escape_closes(qtbot, window):
     w = shown(qtbot, window)
     help_menu = next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "Help")
-    assert [a.objectName() for a in help_menu.actions()] == ["action_lessons", "action_about"]  # About last
+    assert [a.objectName() for a in help_menu.actions()] == ["action_lessons", "action_shortcuts", "action_about"]
     dialog = _open_from_help_menu(qtbot, w)
     assert dialog.windowTitle() == "Lessons"
     assert QRect(0, 0, 1366, 768).contains(QRect(0, 0, dialog.width(), dialog.height()).adjusted(0, 0, 40, 60))

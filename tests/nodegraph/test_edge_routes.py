@@ -90,3 +90,15 @@ def test_a_source_sits_one_column_left_of_its_nearest_consumer(test_types):
     pos = layout.layered(g)
     assert pos["late"][0] == pos["ab"][0] == layout.COLUMN
     assert edge_routes.crossings(g, model_size(g), pos) == []
+
+
+def test_a_node_crossed_by_a_long_edge_is_not_pushed_far_from_its_inputs():
+    """In the long-edge snippet, w also feeds a mul three columns on; of the orders tried, the one that keeps
+    x * w beside x and w wins (pushed under that edge's curve, it sat two rows below them)."""
+    graph = import_here(LONG_EDGE).graph
+    by_id = graph.nodes
+    mul = next(n for n in by_id.values() if n.type == "math.mul"
+               and {by_id[e.src].title for e in graph.inputs_of(n.id).values()} == {"x", "w"})
+    inputs = [by_id[e.src].position[1] for e in graph.inputs_of(mul.id).values()]
+    assert min(inputs) - layout.node_size(mul)[1] <= mul.position[1] <= max(inputs) + layout.node_size(mul)[1]
+    assert edge_routes.crossings(graph, model_size(graph)) == []

@@ -115,9 +115,11 @@ def _with_lanes(columns: list[list[str]], links: list[tuple[str, str, int, int]]
     return hops
 
 
-def _order(columns: list[list[str]], hops: list[tuple[str, str, int, int]], sweeps: int = 4) -> None:
+def _order(columns: list[list[str]], hops: list[tuple[str, str, int, int]], lane_bias: float = 0.0,
+           sweeps: int = 4) -> None:
     """Sort the columns, sweeping right then left, by the mean row of each entry's neighbours in the column before
-    (after), a port lower down counting a little lower (barycentre heuristic): edges cross less."""
+    (after), a port lower down counting a little lower (barycentre heuristic): edges cross less. A lane's row
+    counts ``lane_bias`` lower (negative: higher), which settles ties between a long edge and the nodes beside it."""
     into: dict[str, list[tuple[str, int]]] = {}
     out_of: dict[str, list[tuple[str, int]]] = {}
     for src, dst, out_row, in_row in hops:
@@ -128,7 +130,7 @@ def _order(columns: list[list[str]], hops: list[tuple[str, str, int, int]], swee
         keys: dict[str, float] = {}
         for i, nid in enumerate(column):
             near = [row[n] + 0.01 * port for n, port in neighbours.get(nid, ()) if n in row]
-            keys[nid] = sum(near) / len(near) if near else float(i)
+            keys[nid] = (sum(near) / len(near) if near else float(i)) + (lane_bias if _is_lane(nid) else 0.0)
         column.sort(key=keys.__getitem__)  # stable: ties keep the order they had
 
     for _ in range(sweeps):
@@ -140,25 +142,18 @@ def _order(columns: list[list[str]], hops: list[tuple[str, str, int, int]], swee
         sort(column, into, {nid: i for i, nid in enumerate(before)})
 
 
-def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, gap: Point = GAP) -> dict[str, Point]:
-    """Left-to-right layered layout, anchored at the selection's top-left corner: columns by depth, ordered so
-    edges cross less, each node level with its inputs where the column has room, long edges keeping a lane in the
-    columns they pass; no two nodes overlap, and no edge runs through a node (nodes pushed down where one would)."""
-    ids = _ids(graph, node_ids)
-    if not ids:
-        return {}
-    size = _sizer(graph, sizes)
-    chosen = set(ids)
-    edges = [e for e in graph.edges if e.src in chosen and e.dst in chosen]
-    columns = _columns(graph, ids, [(e.src, e.dst) for e in edges])
+LANE_BIASES = (0.0, -0.5, 0.5)
+TRIED_UP_TO = 200  # nodes: a larger selection is laid out once, with the first bias
 
-    def row(nid: str, port: str, is_output: bool) -> int:
-        names = graph.port_names(nid)[1 if is_output else 0]
-        return names.index(port) if port in names else 0
 
-    hops = _with_lanes(columns, [(e.src, e.dst, row(e.src, e.src_port, True), row(e.dst, e.dst_port, False))
-                                 for e in edges])
-    _order(columns, hops)
+def _arrange(graph: Graph, ids: list[str], columns: list[list[str]], links: list[tuple[str, str, int, int]],
+             edges: list[Edge], lane_bias: float, size: Callable[[str], Point],
+             gap: Point) -> tuple[bool, float, dict[str, Point]]:
+    """One layered arrangement of ``columns`` (node ids by column, changed in place): lanes, order, rows, then edges
+    cleared off nodes; (whether an edge still crosses a node, the height, the positions) with positions from the
+    selection's left edge (``layered`` moves them to its corner)."""
+    hops = _with_lanes(columns, links)
+    _order(columns, hops, lane_bias)
 
     def height(nid: str) -> float:
         return LANE if _is_lane(nid) else size(nid)[1]
@@ -185,7 +180,32 @@ def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, g
             lefts[nid] = x
         x += max((size(n)[0] for n in column if not _is_lane(n)), default=NODE_WIDTH) + gap[0]
     positions = {nid: (lefts[nid], top[nid]) for nid in ids}
-    _clear_edges(graph, columns, positions, size, gap, edges)
+    crossed = not _clear_edges(graph, columns, positions, size, gap, edges)
+    return crossed, max(p[1] for p in positions.values()) - min(p[1] for p in positions.values()), positions
+
+
+def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, gap: Point = GAP) -> dict[str, Point]:
+    """Left-to-right layered layout, anchored at the selection's top-left corner: columns by depth, ordered so
+    edges cross less, each node level with its inputs where the column has room, long edges keeping a lane in the
+    columns they pass; no two nodes overlap, and no edge runs through a node (nodes pushed down where one would)."""
+    ids = _ids(graph, node_ids)
+    if not ids:
+        return {}
+    size = _sizer(graph, sizes)
+    chosen = set(ids)
+    edges = [e for e in graph.edges if e.src in chosen and e.dst in chosen]
+    columns = _columns(graph, ids, [(e.src, e.dst) for e in edges])
+
+    def row(nid: str, port: str, is_output: bool) -> int:
+        names = graph.port_names(nid)[1 if is_output else 0]
+        return names.index(port) if port in names else 0
+
+    links = [(e.src, e.dst, row(e.src, e.src_port, True), row(e.dst, e.dst_port, False)) for e in edges]
+    # a long edge's curve does not follow its lane: where it would cross a node, the node is pushed down; of the
+    # orders that put lanes with, above or under their ties, the one that comes out least tall wins (small graphs)
+    biases = LANE_BIASES if len(ids) <= TRIED_UP_TO else LANE_BIASES[:1]
+    tries = [_arrange(graph, ids, [list(c) for c in columns], links, edges, bias, size, gap) for bias in biases]
+    positions = min(tries, key=lambda t: t[:2])[2]  # no crossing left, then the least tall
     y0 = min(graph.node(n).position[1] for n in ids)
     shift = y0 - min(p[1] for p in positions.values())
     return {nid: (px, py + shift) for nid, (px, py) in positions.items()}
@@ -195,10 +215,10 @@ CLEARING_PASSES = 12  # at most this many rounds of pushes (a large graph's last
 
 
 def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Point], size: Callable[[str], Point],
-                 gap: Point, edges: list[Edge]) -> None:
+                 gap: Point, edges: list[Edge]) -> bool:
     """Push laid-out nodes that an edge runs through down below its curve, with the nodes under them in their
-    column, round after round until no edge runs through one (or CLEARING_PASSES rounds). Only an edge that skips
-    columns can: one into the next column stays in the gap between the two."""
+    column, round after round until no edge runs through one (or CLEARING_PASSES rounds); whether none does. Only an
+    edge that skips columns can: one into the next column stays in the gap between the two."""
     from core.nodegraph.model import edge_routes  # it takes its sizes from here
 
     column_of = {nid: c for c, column in enumerate(columns) for nid in column if nid in positions}
@@ -231,13 +251,14 @@ def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Po
                     if any(y < py < y + h for py in passing):
                         pushes[nid] = max(pushes.get(nid, 0.0), max(passing) + gap[1] / 2 - y)
         if not pushes:
-            return
+            return True
         for stack in stacks:
             shift = 0.0
             for nid in stack:
                 shift = max(shift, pushes.get(nid, 0.0))
                 if shift:
                     positions[nid] = (positions[nid][0], positions[nid][1] + shift)
+    return not long
 
 
 def fragment_layered(fragment: dict[str, Any]) -> dict[str, Any]:
