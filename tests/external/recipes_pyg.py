@@ -188,6 +188,12 @@ RECIPES += [
     _example("graph_unet", "graph_unet.py", [PLANETOID, _epochs(8, 200)]),
     _example("super_gat", "super_gat.py", [PLANETOID, _epochs(8, 500), NO_MEDIAN]),
     _example("gcn2_cora", "gcn2_cora.py", [PLANETOID, ("range(1, 1001)", "range(1, 9)"), NO_MEDIAN]),
+    _example("glnn", "glnn.py", [PLANETOID, ("range(1, 201)", "range(1, 41)"), ("range(1, 501)", "range(1, 41)"),
+                                 ("epoch % 20 == 0", "epoch % 10 == 0"), NO_MEDIAN, NO_MEDIAN]),
+    _example("pmlp", "pmlp.py", [PLANETOID, _epochs(12, 200)]),
+    _example("ogc", "ogc.py", [("args = parser.parse_args()", "args = parser.parse_args([])"), PLANETOID,
+                               ("range(1, 65)", "range(1, 9)"),
+                               ("print(f'Total Time: {time.time() - start_time:.4f}s')", "")]),
     _example("mutag_gin", "mutag_gin.py", [("args = parser.parse_args()", "args = parser.parse_args(['--epochs', '4'])"),
                                            TUDATASET, NO_MEDIAN1]),
 ]
