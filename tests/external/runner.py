@@ -401,6 +401,9 @@ def _fetched_packages(folder: str):
         sys.modules.update(hidden)
 
 
+_FETCHED_PACKAGES += ("torchaudio", "torio")  # recipes_torchaudio's (without their compiled lib/*.so)
+
+
 def _reset(lib) -> None:
     lib.set_default_dtype(lib.float32)
     lib.set_grad_enabled(True)

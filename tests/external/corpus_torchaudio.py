@@ -1,0 +1,504 @@
+"""Drivers for torchaudio's own Python package (``recipes_torchaudio.py``; our text).
+
+A recipe fetches one of torchaudio's package modules (``torchaudio/functional/__init__.py``...) as its script, with
+the whole package (and ``torio``, which it imports) beside it, and appends calls to the drivers here. The runner
+loads the package from the script's folder in both runs (``runner._fetched_packages``) without its compiled
+``lib/*.so``, so torchaudio reports its extension absent and takes its pure-Python paths (``lfilter``'s loop).
+``torchaudio.load`` needs that extension (or torchcodec): the drivers make seeded waveforms instead, a chord of
+sines with seeded noise, as the library's own tests do (``get_whitenoise``/``get_sinusoid``). Each result is
+printed as its shape, dtype, first values and sum to 6 decimals.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+SR = 8000
+
+
+def waveform(channels=1, frames=4000, sample_rate=SR, seed=0):
+    """A seeded chord (220, 440 and 1250 Hz) with 0.1 white noise in [-1, 1], ``channels x frames``."""
+    g = torch.Generator().manual_seed(seed)
+    t = torch.arange(frames, dtype=torch.float32) / sample_rate
+    tone = sum(a * torch.sin(2 * math.pi * f * t) for a, f in ((0.5, 220.0), (0.3, 440.0), (0.15, 1250.0)))
+    noise = 0.1 * (2 * torch.rand(channels, frames, generator=g) - 1)
+    return (tone + noise).clamp(-1, 1)
+
+
+def _values(t, n=6):
+    if t.dtype == torch.bool or not (t.is_floating_point() or t.is_complex()):
+        return t.flatten()[:n].tolist()
+    if t.is_complex():
+        t = torch.view_as_real(t)
+    return [f"{v:.6f}" for v in t.detach().flatten()[:n].tolist()]
+
+
+def show(name, value):
+    """A tensor as ``name shape dtype first values sum``; tuples, lists and dicts of them item by item."""
+    if isinstance(value, (tuple, list)):
+        if not value or not any(isinstance(v, torch.Tensor) for v in value):
+            print(name, type(value).__name__, value)
+            return
+        for i, v in enumerate(value):
+            show(f"{name}[{i}]", v)
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            show(f"{name}.{k}", v)
+        return
+    if not isinstance(value, torch.Tensor):
+        print(name, type(value).__name__, value)
+        return
+    real = (torch.view_as_real(value.detach()) if value.is_complex() else value.detach()).double()
+    absum = real.abs().sum().item() if value.numel() else 0.0  # (a signed sum near 0 is float32 rounding noise)
+    squares = real.pow(2).sum().item() if value.numel() else 0.0
+    print(name, tuple(value.shape), str(value.dtype).replace("torch.", ""), _values(value),
+          f"abs sum {absum:.6f} squares {squares:.6f}")
+
+
+def each(calls, *args):
+    """``calls``: ``name, function`` pairs, each applied to ``args`` and shown (an exception is shown too)."""
+    for name, fn in calls:
+        try:
+            show(name, fn(*args))
+        except Exception as exc:  # the failure is the output, in both libraries
+            print(name, "raised", type(exc).__name__, str(exc).splitlines()[0][:120] if str(exc) else "")
+
+
+def gradients(name, fn, *inputs):
+    """``fn(*inputs)``'s absolute sum differentiated: the output and each input's gradient."""
+    inputs = [x.detach().clone().requires_grad_(True) for x in inputs]
+    out = fn(*inputs)
+    out = out[0] if isinstance(out, tuple) else out
+    (torch.view_as_real(out) if out.is_complex() else out).abs().sum().backward()
+    show(f"{name} out", out)
+    for i, x in enumerate(inputs):
+        show(f"{name} grad{i}", x.grad)
+
+
+# functional ----------------------------------------------------------------------------------------------------------
+
+def functional_spectral():
+    """``F.spectrogram`` in its modes (power, complex, normalized by window or frame length, one- and two-sided,
+    centre padding modes), its inverse, Griffin-Lim, the phase vocoder, decibels and the spectral centroid."""
+    import torchaudio.functional as F
+
+    w = waveform(2, 2000)
+    win = torch.hann_window(256)
+    pad = 0
+    each([
+        ("power2", lambda: F.spectrogram(w, pad, win, 256, 64, 256, 2.0, False)),
+        ("power1 normalized", lambda: F.spectrogram(w, pad, win, 256, 64, 256, 1.0, True)),
+        ("frame_length", lambda: F.spectrogram(w, pad, win, 256, 64, 256, 2.0, "frame_length")),
+        ("complex", lambda: F.spectrogram(w, pad, win, 256, 64, 256, None, "window")),
+        ("reflect off", lambda: F.spectrogram(w, pad, win, 256, 64, 256, 2.0, False, center=False)),
+        ("constant pad", lambda: F.spectrogram(w, 10, torch.hamming_window(200), 256, 50, 200, 2.0, False,
+                                               pad_mode="constant")),
+        ("twosided", lambda: F.spectrogram(w, pad, win, 256, 64, 256, 2.0, False, onesided=False)),
+        ("no complex", lambda: F.spectrogram(w, pad, win, 256, 64, 256, None, False, return_complex=False)),
+    ])
+    spec = F.spectrogram(w, pad, win, 256, 64, 256, None, False)
+    each([
+        ("inverse", lambda: F.inverse_spectrogram(spec, 2000, pad, win, 256, 64, 256, False)),
+        ("inverse normalized", lambda: F.inverse_spectrogram(
+            F.spectrogram(w, pad, win, 256, 64, 256, None, "window"), None, pad, win, 256, 64, 256, "window")),
+        ("griffinlim", lambda: F.griffinlim(spec.abs() ** 2, win, 256, 64, 256, 2.0, 4, 0.99, 2000, False)),
+        ("phase_vocoder 1.3", lambda: F.phase_vocoder(spec, 1.3, torch.linspace(0, math.pi * 64, 129)[..., None])),
+        ("phase_vocoder 0.8", lambda: F.phase_vocoder(spec, 0.8, torch.linspace(0, math.pi * 64, 129)[..., None])),
+        ("centroid", lambda: F.spectral_centroid(w, SR, 0, win, 256, 64, 256)),
+    ])
+    power = spec.abs() ** 2
+    db = F.amplitude_to_DB(power, 10.0, 1e-10, 0.0, top_db=80.0)
+    each([("to_db", lambda: db), ("to_db amplitude", lambda: F.amplitude_to_DB(spec.abs(), 20.0, 1e-5, 0.0, None)),
+          ("to_db batched top", lambda: F.amplitude_to_DB(power[None], 10.0, 1e-10, 1.0, 60.0)),
+          ("from_db", lambda: F.DB_to_amplitude(db, 1.0, 1.0)),
+          ("from_db power", lambda: F.DB_to_amplitude(db, 1.0, 0.5))])
+    gradients("spectrogram grad", lambda x: F.spectrogram(x, pad, win[::2], 128, 32, 128, 2.0, False), w[:1, :600])
+
+
+def functional_filterbanks():
+    """Mel and linear filter banks (HTK and Slaney scales, Slaney's area norm), the DCT matrix, mu-law, deltas,
+    pitch detection, sliding-window CMN and masks."""
+    import torchaudio.functional as F
+
+    each([
+        ("mel htk", lambda: F.melscale_fbanks(201, 0.0, 8000.0, 40, 16000)),
+        ("mel slaney norm", lambda: F.melscale_fbanks(129, 50.0, 4000.0, 23, SR, "slaney", "slaney")),
+        ("mel htk norm", lambda: F.melscale_fbanks(65, 0.0, 4000.0, 10, SR, "slaney", "htk")),
+        ("linear", lambda: F.linear_fbanks(129, 100.0, 3000.0, 12, SR)),
+        ("dct ortho", lambda: F.create_dct(13, 40, "ortho")), ("dct none", lambda: F.create_dct(20, 23, None)),
+    ])
+    w = waveform(2, 3000)
+    mu = F.mu_law_encoding(w, 256)
+    each([("mu encode", lambda: mu), ("mu decode", lambda: F.mu_law_decoding(mu, 256)),
+          ("mu 16", lambda: F.mu_law_decoding(F.mu_law_encoding(w, 16), 16))])
+    spec = F.spectrogram(w, 0, torch.hann_window(200), 200, 80, 200, 2.0, False)
+    each([
+        ("deltas", lambda: F.compute_deltas(spec, 5, "replicate")), ("deltas 7", lambda: F.compute_deltas(spec, 7)),
+        ("pitch", lambda: F.detect_pitch_frequency(waveform(1, 8000), SR)),
+        ("pitch 2ch", lambda: F.detect_pitch_frequency(waveform(2, 4000, seed=3), SR, 0.02, 20, 55, 1500)),
+        ("cmn", lambda: F.sliding_window_cmn(spec.transpose(-1, -2), 30, 10, False, False)),
+        ("cmn center norm", lambda: F.sliding_window_cmn(spec.transpose(-1, -2), 20, 5, True, True)),
+        ("mask", lambda: F.mask_along_axis(spec, 10, 0.0, 1, p=1.0)),
+        ("mask iid", lambda: F.mask_along_axis_iid(spec[None], 8, -1.0, 3, p=1.0)),
+        ("mask time", lambda: F.mask_along_axis(spec, 6, 0.5, 2)),
+    ])
+
+
+def functional_resample():
+    """``F.resample``'s sinc interpolation (Hann and Kaiser windows, rolloff, width, up and down, integer and
+    rational ratios), ``speed`` and ``pitch_shift``."""
+    import torchaudio.functional as F
+
+    w = waveform(2, 1600)
+    each([
+        ("down 8k-6k", lambda: F.resample(w, SR, 6000)), ("up 8k-11025", lambda: F.resample(w, SR, 11025)),
+        ("kaiser", lambda: F.resample(w, SR, 4000, lowpass_filter_width=16, rolloff=0.85,
+                                      resampling_method="sinc_interp_kaiser", beta=8.555)),
+        ("hann width 64", lambda: F.resample(w, SR, 16000, lowpass_filter_width=64, rolloff=0.99)),
+        ("float64", lambda: F.resample(w.double(), SR, 3000)),
+        ("same", lambda: F.resample(w, SR, SR)),
+        ("speed", lambda: F.speed(w, SR, 1.1, torch.tensor([1600, 1200]))),
+        ("speed slow", lambda: F.speed(w, SR, 0.9)),
+        ("pitch_shift", lambda: F.pitch_shift(w[:, :400], SR, 12, n_fft=128)),  # an octave: resampled 2:1
+        ("bad method", lambda: F.resample(w, SR, 4000, resampling_method="linear")),
+    ])
+    gradients("resample grad", lambda x: F.resample(x, 4, 3), w[:1, :300])
+
+
+def functional_filters():
+    """``lfilter`` (its Python loop: no compiled extension), ``filtfilt`` and the SoX-style biquads and effects."""
+    import torchaudio.functional as F
+
+    w = waveform(2, 300)  # (lfilter's Python loop runs once per sample)
+    a = torch.tensor([1.0, -0.6, 0.2])
+    b = torch.tensor([0.4, 0.2, 0.1])
+    each([
+        ("lfilter", lambda: F.lfilter(w, a, b)), ("lfilter noclamp", lambda: F.lfilter(w * 3, a, b, clamp=False)),
+        ("lfilter batched", lambda: F.lfilter(w, torch.stack([a, a * 0.9 + 0.1]), torch.stack([b, b]), batching=True)),
+        ("filtfilt", lambda: F.filtfilt(w, a, b)),
+        ("lowpass", lambda: F.lowpass_biquad(w, SR, 1000.0)),
+        ("highpass", lambda: F.highpass_biquad(w, SR, 500.0, 0.5)),
+        ("bandpass", lambda: F.bandpass_biquad(w, SR, 440.0, 2.0, True)),
+        ("bandreject", lambda: F.bandreject_biquad(w, SR, 440.0)), ("allpass", lambda: F.allpass_biquad(w, SR, 800.0)),
+        ("equalizer", lambda: F.equalizer_biquad(w, SR, 1250.0, 6.0, 1.2)),
+        ("band", lambda: F.band_biquad(w, SR, 300.0)),
+        ("band noise", lambda: F.band_biquad(w, SR, 300.0, noise=True)),
+        ("bass", lambda: F.bass_biquad(w, SR, 8.0)), ("treble", lambda: F.treble_biquad(w, SR, -4.0, 2000.0)),
+        ("contrast", lambda: F.contrast(w, 60.0)), ("dcshift", lambda: F.dcshift(w, 0.3, 0.05)),
+        ("deemph", lambda: F.deemph_biquad(w, 44100)), ("riaa", lambda: F.riaa_biquad(w, 44100)),
+        ("gain", lambda: F.gain(w, 3.0)), ("overdrive", lambda: F.overdrive(w, 20.0, 30.0)),
+        ("flanger", lambda: F.flanger(w, SR, 2.0, 2.0, 10.0)),
+        ("flanger sine quad", lambda: F.flanger(w, SR, modulation="sinusoidal", interpolation="quadratic")),
+        ("phaser", lambda: F.phaser(w, SR)), ("phaser sine", lambda: F.phaser(w, SR, sinusoidal=True)),
+        ("dither", lambda: F.dither(w)), ("dither tpdf shaping", lambda: F.dither(w, "GPDF", True)),
+        ("vad", lambda: F.vad(torch.cat([torch.zeros(1, 800), waveform(1, 2400)], 1), SR)),
+        ("biquad", lambda: F.biquad(w, 0.4, 0.2, 0.1, 1.0, -0.6, 0.2)),
+        ("preemphasis", lambda: F.preemphasis(w, 0.97)), ("deemphasis", lambda: F.deemphasis(w, 0.97)),
+    ])
+    gradients("lfilter grad", lambda x, aa, bb: F.lfilter(x, aa, bb), w[:, :200], a, b)
+
+
+def functional_mixing():
+    """Convolution (direct and FFT, full/valid/same), ``add_noise`` at an SNR, loudness, edit distance,
+    the Frechet distance and the multi-channel beamforming helpers (PSD, MVDR weights, RTF)."""
+    import torchaudio.functional as F
+
+    x = waveform(2, 500)
+    y = waveform(2, 60, seed=1)
+    each([(f"{name} {mode}", lambda fn=fn, mode=mode: fn(x, y, mode))
+          for name, fn in (("convolve", F.convolve), ("fftconvolve", F.fftconvolve))
+          for mode in ("full", "valid", "same")])
+    noise = waveform(2, 500, seed=2)
+    each([("add_noise", lambda: F.add_noise(x, noise, torch.tensor([10.0, 3.0]))),
+          ("add_noise lengths", lambda: F.add_noise(x, noise, torch.tensor([20.0, 0.0]), torch.tensor([400, 500]))),
+          ("loudness", lambda: F.loudness(waveform(2, 3600), SR)),
+          ("edit_distance", lambda: F.edit_distance("kitten sitting".split(), "sitting kitten on".split())),
+          ("edit_distance chars", lambda: F.edit_distance("intention", "execution")),
+          ("frechet", lambda: F.frechet_distance(torch.zeros(3), torch.eye(3), torch.ones(3), 2 * torch.eye(3)))])
+    g = torch.Generator().manual_seed(5)
+    spec = torch.randn(3, 33, 20, dtype=torch.cfloat, generator=g)
+    mask = torch.rand(33, 20, generator=g)
+    psd_s = F.psd(spec, mask)
+    psd_n = F.psd(spec, 1 - mask, normalize=False)
+    each([("psd", lambda: psd_s), ("psd noise", lambda: psd_n),
+          ("souden", lambda: F.mvdr_weights_souden(psd_s, psd_n, 0)),
+          ("souden tensor ref", lambda: F.mvdr_weights_souden(psd_s, psd_n, torch.tensor([0.2, 0.5, 0.3]))),
+          ("rtf_power", lambda: F.rtf_power(psd_s, psd_n, 0, 2)),
+          ("rtf_power trace", lambda: F.rtf_power(psd_s, psd_n, torch.tensor([0.0, 1.0, 0.0]), 1)),
+          ("mvdr rtf", lambda: F.mvdr_weights_rtf(F.rtf_power(psd_s, psd_n, 0), psd_n, 0)),
+          ("beamform", lambda: F.apply_beamforming(F.mvdr_weights_souden(psd_s, psd_n, 1), spec))])
+
+
+# transforms ----------------------------------------------------------------------------------------------------------
+
+def transforms_features():
+    """The feature transforms as the feature-extraction tutorial builds them: Spectrogram, InverseSpectrogram,
+    GriffinLim, MelScale, MelSpectrogram, InverseMelScale, MFCC, LFCC, AmplitudeToDB, SpectralCentroid, Deltas."""
+    import torchaudio.transforms as T
+
+    w = waveform(1, 2400)
+    spec = T.Spectrogram(n_fft=256, hop_length=64, power=None)(w)
+    each([
+        ("Spectrogram", lambda: T.Spectrogram(n_fft=256)(w)),
+        ("Spectrogram hamming", lambda: T.Spectrogram(200, win_length=160, hop_length=40,
+                                                      window_fn=torch.hamming_window, normalized=True,
+                                                      center=False)(w)),
+        ("InverseSpectrogram", lambda: T.InverseSpectrogram(n_fft=256, hop_length=64)(spec, 2400)),
+        ("GriffinLim", lambda: T.GriffinLim(n_fft=256, n_iter=3, hop_length=64, rand_init=False)(spec.abs() ** 2)),
+        ("MelScale", lambda: T.MelScale(n_mels=32, sample_rate=SR, n_stft=129)(spec.abs() ** 2)),
+        ("MelSpectrogram", lambda: T.MelSpectrogram(SR, n_fft=256, hop_length=64, n_mels=40)(w)),
+        ("MelSpectrogram slaney", lambda: T.MelSpectrogram(SR, n_fft=400, win_length=300, hop_length=100, center=True,
+                                                           pad_mode="reflect", power=2.0, norm="slaney", n_mels=30,
+                                                           mel_scale="htk")(w)),
+        ("MFCC", lambda: T.MFCC(SR, n_mfcc=13, melkwargs={"n_fft": 256, "n_mels": 32, "hop_length": 64})(w)),
+        ("MFCC log_mels", lambda: T.MFCC(SR, 20, log_mels=True, melkwargs={"n_fft": 256, "n_mels": 24})(w)),
+        ("LFCC", lambda: T.LFCC(SR, n_lfcc=16, speckwargs={"n_fft": 256, "hop_length": 64})(w)),
+        ("AmplitudeToDB", lambda: T.AmplitudeToDB("power", top_db=80)(spec.abs() ** 2)),
+        ("AmplitudeToDB magnitude", lambda: T.AmplitudeToDB("magnitude")(spec.abs())),
+        ("SpectralCentroid", lambda: T.SpectralCentroid(SR, n_fft=256, hop_length=64)(w)),
+        ("ComputeDeltas", lambda: T.ComputeDeltas(win_length=5)(spec.abs())),
+        ("Loudness", lambda: T.Loudness(SR)(waveform(1, 3600))),
+    ])
+    mel = T.MelSpectrogram(SR, n_fft=128, hop_length=64, n_mels=16)(w[:, :640])
+    torch.manual_seed(0)
+    out = T.InverseMelScale(65, n_mels=16, sample_rate=SR)(mel)  # a least-squares fit, then relu: whether a bin
+    print("InverseMelScale", tuple(out.shape))  # sits at 0 or 1e-5 is LAPACK's rounding, so the values shown are
+    show("InverseMelScale above 0.01", out[out > 0.01])  # those above 0.01
+
+
+def transforms_augment():
+    """The augmentation transforms (feature- and data-augmentation tutorials) on torch's seeded RNG: masking,
+    TimeStretch, SpecAugment, Vol, Fade, Resample, Speed, AddNoise, Convolve, Preemphasis, MuLaw, PSD and MVDR."""
+    import torchaudio.transforms as T
+
+    w = waveform(2, 2000)
+    spec = T.Spectrogram(n_fft=128, hop_length=32, power=None)(w)
+    power = spec.abs() ** 2
+    torch.manual_seed(0)
+    each([
+        ("FrequencyMasking", lambda: T.FrequencyMasking(freq_mask_param=20)(power)),
+        ("FrequencyMasking iid", lambda: T.FrequencyMasking(20, iid_masks=True)(power[None])),
+        ("TimeMasking", lambda: T.TimeMasking(time_mask_param=15)(power)),
+        ("TimeMasking p", lambda: T.TimeMasking(time_mask_param=15, p=0.5)(power)),
+        ("TimeStretch", lambda: T.TimeStretch(hop_length=32, n_freq=65, fixed_rate=1.2)(spec)),
+        ("TimeStretch slower", lambda: T.TimeStretch(hop_length=32, n_freq=65)(spec, 0.9)),
+        ("SpecAugment", lambda: T.SpecAugment(2, 10, 2, 8, iid_masks=True, p=1.0, zero_masking=True)(power)),
+        ("Vol amplitude", lambda: T.Vol(0.5)(w)), ("Vol db", lambda: T.Vol(-6.0, "db")(w)),
+        ("Vol power", lambda: T.Vol(2.0, "power")(w)),
+        *[(f"Fade {shape}", lambda shape=shape: T.Fade(300, 500, shape)(w))
+          for shape in ("linear", "exponential", "logarithmic", "quarter_sine", "half_sine")],
+        ("Resample", lambda: T.Resample(SR, 6000)(w)),
+        ("Resample kaiser", lambda: T.Resample(SR, 16000, "sinc_interp_kaiser", 8, 0.9, 14.7)(w)),
+        ("Speed", lambda: T.Speed(SR, 1.2)(w)),
+        ("SpeedPerturbation", lambda: T.SpeedPerturbation(SR, [0.9, 1.0, 1.1])(w)),
+        ("AddNoise", lambda: T.AddNoise()(w, waveform(2, 2000, seed=4), torch.tensor([5.0, 15.0]))),
+        ("Convolve", lambda: T.Convolve("same")(w, waveform(2, 50, seed=5))),
+        ("FFTConvolve", lambda: T.FFTConvolve("valid")(w, waveform(2, 50, seed=5))),
+        ("Preemphasis", lambda: T.Preemphasis(0.95)(w)), ("Deemphasis", lambda: T.Deemphasis(0.95)(w)),
+        ("MuLawEncoding", lambda: T.MuLawEncoding(64)(w)),
+        ("MuLawDecoding", lambda: T.MuLawDecoding(64)(T.MuLawEncoding(64)(w))),
+        ("SlidingWindowCmn", lambda: T.SlidingWindowCmn(cmn_window=20, center=True)(power.transpose(-1, -2))),
+        ("Vad", lambda: T.Vad(SR)(torch.cat([torch.zeros(1, 400), waveform(1, 3000)], 1))),
+    ])
+    g = torch.Generator().manual_seed(7)
+    multi = torch.randn(4, 33, 12, dtype=torch.cfloat, generator=g)
+    mask = torch.rand(33, 12, generator=g)
+    each([("PSD", lambda: T.PSD()(multi, mask)),
+          *[(f"MVDR {solution}", lambda solution=solution: T.MVDR(ref_channel=0, solution=solution,
+                                                                   multi_mask=False)(multi, mask, 1 - mask))
+            for solution in ("ref_channel", "stv_evd", "stv_power")],
+          ("SoudenMVDR", lambda: T.SoudenMVDR()(multi, T.PSD()(multi, mask), T.PSD()(multi, 1 - mask), 0)),
+          ("RTFMVDR", lambda: T.RTFMVDR()(multi, torch.ones(33, 4, dtype=torch.cfloat), T.PSD()(multi, 1 - mask), 0))])
+
+
+def kaldi_features():
+    """``torchaudio.compliance.kaldi``: Kaldi's spectrogram, fbank and MFCC (windows, dithering off, energy,
+    pre-emphasis, snip edges, VTLN warping) on a 16-bit-scaled waveform, as the Kaldi-compatibility tests do."""
+    import torchaudio.compliance.kaldi as kaldi
+
+    w = waveform(1, 4000, 16000) * 32768
+    each([
+        ("spectrogram", lambda: kaldi.spectrogram(w, dither=0.0)),
+        ("spectrogram hamming", lambda: kaldi.spectrogram(w, dither=0.0, window_type="hamming", snip_edges=False)),
+        ("fbank", lambda: kaldi.fbank(w, num_mel_bins=23, dither=0.0)),
+        ("fbank energy", lambda: kaldi.fbank(w, num_mel_bins=40, dither=0.0, use_energy=True, window_type="hanning",
+                                             htk_compat=True, preemphasis_coefficient=0.0)),
+        ("fbank vtln", lambda: kaldi.fbank(w, num_mel_bins=20, dither=0.0, vtln_warp=0.9, low_freq=40, high_freq=-400)),
+        ("fbank povey power", lambda: kaldi.fbank(w, dither=0.0, use_power=False, use_log_fbank=False,
+                                                  window_type="povey", remove_dc_offset=False,
+                                                  round_to_power_of_two=False)),
+        ("mfcc", lambda: kaldi.mfcc(w, dither=0.0)),
+        ("mfcc options", lambda: kaldi.mfcc(w, num_ceps=10, num_mel_bins=20, dither=0.0, cepstral_lifter=0.0,
+                                            use_energy=True, subtract_mean=True, frame_shift=12.5, frame_length=20.0)),
+    ])
+    torch.manual_seed(0)
+    show("fbank dither", kaldi.fbank(w, dither=1.0, num_mel_bins=10))
+
+
+def prototype_dsp():
+    """torchaudio.prototype.functional's DSP (oscillator bank, ADSR envelope, pitch extension, sinc and frequency
+    impulse responses, FIR filtering, exp-sigmoid, Bark and chroma filter banks) and prototype transforms."""
+    import torchaudio.prototype.functional as PF
+    import torchaudio.prototype.transforms as PT
+
+    frames = 400
+    freq = torch.linspace(200.0, 300.0, frames)[:, None] * torch.tensor([1.0, 2.0, 3.0])
+    amp = torch.ones(frames, 3) * torch.tensor([0.5, 0.3, 0.2])
+    each([
+        ("oscillator_bank", lambda: PF.oscillator_bank(freq, amp, SR)),
+        ("oscillator_bank float64", lambda: PF.oscillator_bank(freq.double(), amp.double(), SR)),
+        ("adsr", lambda: PF.adsr_envelope(200, 0.1, 0.1, 0.5, 0.3, 0.2, 1.0, n_decay=2)),
+        ("adsr linear", lambda: PF.adsr_envelope(100, attack=0.2, decay=0.2, sustain=0.3, release=0.1)),
+        ("extend_pitch", lambda: PF.extend_pitch(torch.full((50, 1), 220.0), 4)),
+        ("extend_pitch tensor", lambda: PF.extend_pitch(torch.full((50, 1), 220.0), torch.tensor([1.0, 2.5, 3.0]))),
+        ("sinc_ir", lambda: PF.sinc_impulse_response(torch.tensor([0.1, 0.3]), 51)),
+        ("sinc_ir highpass", lambda: PF.sinc_impulse_response(torch.tensor([0.2]), 31, high_pass=True)),
+        ("freq_ir", lambda: PF.frequency_impulse_response(torch.linspace(1.0, 0.0, 65))),
+        ("filter_waveform", lambda: PF.filter_waveform(waveform(1, 800)[0], PF.sinc_impulse_response(
+            torch.linspace(0.1, 0.4, 8), 33))),
+        ("exp_sigmoid", lambda: PF.exp_sigmoid(torch.linspace(-3, 3, 9))),
+        ("barkscale", lambda: PF.barkscale_fbanks(65, 0.0, 4000.0, 12, SR, "traunmuller")),
+        ("barkscale schroeder", lambda: PF.barkscale_fbanks(65, 50.0, 4000.0, 10, SR, "schroeder")),
+        ("chroma", lambda: PF.chroma_filterbank(SR, 129, 12)),
+    ])
+    w = waveform(1, 2000)
+    each([("BarkSpectrogram", lambda: PT.BarkSpectrogram(SR, n_fft=256, n_barks=16)(w)),
+          ("ChromaSpectrogram", lambda: PT.ChromaSpectrogram(SR, 512, hop_length=128)(waveform(1, 4000)))])
+
+
+# models --------------------------------------------------------------------------------------------------------------
+
+def _train(name, model, forward, steps=2):
+    """``steps`` SGD steps on the mean square of ``forward(model)``: the outputs' first values and the losses."""
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    for step in range(steps):
+        out = forward(model)
+        out = out[0] if isinstance(out, tuple) else out
+        loss = out.pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step == 0:
+            show(f"{name} out", out)
+        print(name, "step", step, f"loss {loss.item():.6f}")
+    print(name, "parameters", sum(p.numel() for p in model.parameters()))
+
+
+def models_speech():
+    """Wav2Letter, DeepSpeech, Conformer and Emformer (with its streaming ``infer``) at small sizes."""
+    from torchaudio.models import Conformer, DeepSpeech, Emformer, Wav2Letter
+
+    torch.manual_seed(0)
+    _train("Wav2Letter mfcc", Wav2Letter(num_classes=10, input_type="mfcc", num_features=13),
+           lambda m: m(torch.randn(2, 13, 60)))
+    torch.manual_seed(0)
+    m = Wav2Letter(num_classes=6, input_type="waveform", num_features=1)
+    show("Wav2Letter waveform", m(waveform(1, 800)[None]))
+    torch.manual_seed(0)
+    _train("DeepSpeech", DeepSpeech(n_feature=20, n_hidden=32, n_class=10, dropout=0.0),
+           lambda m: m(torch.randn(2, 1, 15, 20)))
+    torch.manual_seed(0)
+    conformer = Conformer(input_dim=16, num_heads=2, ffn_dim=32, num_layers=2, depthwise_conv_kernel_size=7,
+                          dropout=0.0)
+    lengths = torch.tensor([12, 9])
+    _train("Conformer", conformer, lambda m: m(torch.randn(2, 12, 16), lengths))
+    torch.manual_seed(0)
+    conformer = Conformer(16, 4, 32, 1, 5, dropout=0.0, use_group_norm=True, convolution_first=True)
+    show("Conformer group norm", conformer(torch.randn(2, 10, 16), torch.tensor([10, 6])))
+    torch.manual_seed(0)
+    emformer = Emformer(input_dim=16, num_heads=2, ffn_dim=32, num_layers=2, segment_length=4,
+                        right_context_length=1, left_context_length=8, max_memory_size=2, dropout=0.0)
+    _train("Emformer", emformer, lambda m: m(torch.randn(2, 13, 16), torch.tensor([13, 10])))
+    emformer.eval()
+    states = None
+    for chunk in range(3):
+        out, lengths, states = emformer.infer(torch.randn(1, 5, 16), torch.tensor([5]), states)
+        show(f"Emformer infer {chunk}", out)
+
+
+def models_separation():
+    """ConvTasNet and Hybrid Demucs (source separation) and WaveRNN (a vocoder) at small sizes."""
+    from torchaudio.models import ConvTasNet, HDemucs, WaveRNN
+
+    torch.manual_seed(0)
+    tasnet = ConvTasNet(num_sources=2, enc_kernel_size=8, enc_num_feats=16, msk_kernel_size=3, msk_num_feats=8,
+                        msk_num_hidden_feats=16, msk_num_layers=2, msk_num_stacks=2, msk_activate="sigmoid")
+    _train("ConvTasNet", tasnet, lambda m: m(waveform(2, 400)[:, None]))
+    torch.manual_seed(0)
+    demucs = HDemucs(["drums", "vocals"], audio_channels=1, channels=4, growth=2, nfft=256, depth=4)
+    _train("HDemucs", demucs, lambda m: m(waveform(1, 1024)[None]), steps=1)
+    torch.manual_seed(0)
+    wavernn = WaveRNN(upsample_scales=[2, 4], n_classes=16, hop_length=8, n_res_block=1, n_rnn=16, n_fc=16,
+                      kernel_size=3, n_freq=10, n_hidden=8, n_output=8)
+    spec = torch.rand(2, 1, 10, 8)
+    _train("WaveRNN", wavernn, lambda m: m(waveform(2, (8 - 3 + 1) * 8)[:, None], spec))
+    wavernn.eval()
+    torch.manual_seed(0)
+    out, lengths = wavernn.infer(spec[:, 0], torch.tensor([8, 6]))
+    show("WaveRNN infer", out)
+    show("WaveRNN infer lengths", lengths)
+
+
+def models_wav2vec2():
+    """wav2vec 2.0 and HuBERT built from ``wav2vec2_model`` at a small size without weights: the feature extractor,
+    the encoder's intermediate layers, the CTC head and a training step; WavLM's gated relative attention."""
+    from torchaudio.models import wav2vec2_model, wavlm_model
+
+    config = dict(extractor_mode="group_norm", extractor_conv_layer_config=[(16, 10, 5), (16, 3, 2)],
+                  extractor_conv_bias=False, encoder_embed_dim=32, encoder_projection_dropout=0.0,
+                  encoder_pos_conv_kernel=16, encoder_pos_conv_groups=4, encoder_num_layers=2,
+                  encoder_num_heads=2, encoder_attention_dropout=0.0, encoder_ff_interm_features=48,
+                  encoder_ff_interm_dropout=0.0, encoder_dropout=0.0, encoder_layer_norm_first=False,
+                  encoder_layer_drop=0.0, aux_num_out=12)
+    torch.manual_seed(0)
+    model = wav2vec2_model(**config)
+    w = waveform(2, 800)
+    lengths = torch.tensor([800, 600])
+    model.eval()
+    emissions, out_lengths = model(w, lengths)
+    show("wav2vec2 emissions", emissions)
+    show("wav2vec2 lengths", out_lengths)
+    features, _ = model.extract_features(w, lengths, num_layers=2)
+    show("wav2vec2 features", features)
+    model.train()
+    _train("wav2vec2", model, lambda m: m(w, lengths)[0].log_softmax(-1))
+    torch.manual_seed(0)
+    layer_norm = wav2vec2_model(**{**config, "extractor_mode": "layer_norm", "extractor_conv_bias": True,
+                                   "encoder_layer_norm_first": True, "aux_num_out": None})
+    show("wav2vec2 layer_norm_first", layer_norm.eval()(w)[0])
+    torch.manual_seed(0)
+    wavlm = wavlm_model(extractor_mode="layer_norm", extractor_conv_layer_config=[(16, 10, 5), (16, 3, 2)],
+                        extractor_conv_bias=False, encoder_embed_dim=32, encoder_projection_dropout=0.0,
+                        encoder_pos_conv_kernel=16, encoder_pos_conv_groups=4, encoder_num_layers=2,
+                        encoder_num_heads=2, encoder_num_buckets=16, encoder_max_distance=40,
+                        encoder_attention_dropout=0.0, encoder_ff_interm_features=48, encoder_ff_interm_dropout=0.0,
+                        encoder_dropout=0.0, encoder_layer_norm_first=True, encoder_layer_drop=0.0, aux_num_out=8)
+    show("WavLM", wavlm.eval()(w)[0])
+
+
+def models_tacotron2():
+    """Tacotron2 (text to mel) at a small size: teacher-forced forward with its prenet dropout on torch's seeded
+    RNG, a training step, and greedy ``infer`` until the gate or ``decoder_max_step``."""
+    from torchaudio.models import Tacotron2
+
+    torch.manual_seed(0)
+    model = Tacotron2(mask_padding=True, n_mels=12, n_symbol=20, n_frames_per_step=1, symbol_embedding_dim=24,
+                      encoder_embedding_dim=24, encoder_n_convolution=2, encoder_kernel_size=5, decoder_rnn_dim=32,
+                      decoder_max_step=12, decoder_dropout=0.1, decoder_early_stopping=True, attention_rnn_dim=32,
+                      attention_hidden_dim=16, attention_location_n_filter=4, attention_location_kernel_size=7,
+                      attention_dropout=0.1, prenet_dim=16, postnet_n_convolution=2, postnet_kernel_size=5,
+                      postnet_embedding_dim=16, gate_threshold=0.5)
+    tokens = torch.randint(1, 20, (2, 9))
+    token_lengths = torch.tensor([9, 7])
+    mel = torch.randn(2, 12, 10)
+    mel_lengths = torch.tensor([10, 8])
+    _train("Tacotron2", model, lambda m: m(tokens, token_lengths, mel, mel_lengths))
+    model.eval()
+    torch.manual_seed(0)
+    out, lengths, alignments = model.infer(tokens, token_lengths)
+    show("Tacotron2 infer", out)
+    show("Tacotron2 infer lengths", lengths)
+    show("Tacotron2 alignments", alignments)

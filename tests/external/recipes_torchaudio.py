@@ -1,0 +1,101 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+torchaudio's own Python package on core (2026-12-05, corpus helper s19 TORCHAUDIO): pytorch/audio at the commit of
+its v2.8.0 release (BSD-2-Clause; the commit its release wheel's ``version.py`` names), every ``.py`` file of
+``src/torchaudio`` and of ``src/torio`` (which torchaudio imports) fetched beside each script (``AUDIO_PACKAGE``; not
+the generated ``version.py``, nor the compiled ``lib/*.so``). The runner loads both packages from the script's folder
+in both runs (``runner._fetched_packages``); without ``lib/_torchaudio.so`` torchaudio reports its extension absent
+(``_IS_TORCHAUDIO_EXT_AVAILABLE`` False), as a build without its C++ ops does, and takes its pure-Python paths
+(``lfilter``'s loop, ``overdrive``'s). Each script is one of the package's modules run as the module it is
+(``__package__`` set) with calls to ``corpus_torchaudio.py``'s drivers appended: seeded waveforms instead of
+``torchaudio.load`` (which needs the extension or torchcodec), functional, transforms, Kaldi compliance, the
+prototype DSP and the models at small sizes, printed to 6 decimals.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+AUDIO = ("pytorch/audio", "6e1c7fe9ff6d82b8665d0a46d859d3357d2ebaaa", "BSD-2-Clause")  # the v2.8.0 release
+_MODULES = {
+    "torchaudio": "__init__ _torchcodec kaldi_io",
+    "torchaudio/_backend": "__init__ backend common ffmpeg soundfile soundfile_backend sox utils",
+    "torchaudio/_extension": "__init__ utils",
+    "torchaudio/_internal": "__init__ module_utils",
+    "torchaudio/backend": "__init__ _no_backend _sox_io_backend common no_backend soundfile_backend sox_io_backend",
+    "torchaudio/compliance": "__init__ kaldi",
+    "torchaudio/datasets": "__init__ cmuarctic cmudict commonvoice dr_vctk fluentcommands gtzan iemocap "
+        "librilight_limited librimix librispeech librispeech_biasing libritts ljspeech musdb_hq quesst14 snips "
+        "speechcommands tedlium utils vctk voxceleb1 yesno",
+    "torchaudio/functional": "__init__ _alignment filtering functional",
+    "torchaudio/io": "__init__ _effector _playback",
+    "torchaudio/lib": "__init__",
+    "torchaudio/models": "__init__ _hdemucs conformer conv_tasnet deepspeech emformer rnnt rnnt_decoder tacotron2 "
+        "wav2letter wavernn",
+    "torchaudio/models/decoder": "__init__ _ctc_decoder _cuda_ctc_decoder",
+    "torchaudio/models/squim": "__init__ objective subjective",
+    "torchaudio/models/wav2vec2": "__init__ components model wavlm_attention",
+    "torchaudio/models/wav2vec2/utils": "__init__ import_fairseq import_huggingface",
+    "torchaudio/pipelines": "__init__ _source_separation_pipeline _squim_pipeline rnnt_pipeline",
+    "torchaudio/pipelines/_tts": "__init__ impl interface utils",
+    "torchaudio/pipelines/_wav2vec2": "__init__ aligner impl utils",
+    "torchaudio/prototype": "__init__",
+    "torchaudio/prototype/datasets": "__init__ musan",
+    "torchaudio/prototype/functional": "__init__ _dsp _rir functional",
+    "torchaudio/prototype/models": "__init__ _conformer_wav2vec2 _emformer_hubert conv_emformer hifi_gan rnnt "
+        "rnnt_decoder",
+    "torchaudio/prototype/pipelines": "__init__ hifigan_pipeline rnnt_pipeline",
+    "torchaudio/prototype/pipelines/_vggish": "__init__ _vggish_impl _vggish_pipeline",
+    "torchaudio/prototype/transforms": "__init__ _transforms",
+    "torchaudio/sox_effects": "__init__ sox_effects",
+    "torchaudio/transforms": "__init__ _multi_channel _transforms",
+    "torchaudio/utils": "__init__ download ffmpeg_utils sox_utils",
+    "torio": "__init__",
+    "torio/_extension": "__init__ utils",
+    "torio/io": "__init__ _streaming_media_decoder _streaming_media_encoder",
+    "torio/lib": "__init__",
+    "torio/utils": "__init__ ffmpeg_utils",
+}
+AUDIO_PACKAGE = [(f"src/{folder}/{name}.py", f"{folder}/{name}.py")
+                 for folder, names in _MODULES.items() for name in names.split()]
+DRIVERS = "import torch\nta = __import__('corpus_torchaudio')"
+END = "\n]\n"  # the closing bracket of the module's __all__, its last line
+
+
+FIRST = {  # each module's first line, which gets ``__package__`` before it
+    "functional/__init__": "from torchaudio._internal.module_utils import dropping_support\n",
+    "transforms/__init__": "from torchaudio._internal.module_utils import dropping_class_support\n",
+    "models/__init__": "from ._hdemucs import ",
+    "compliance/__init__": "from . import kaldi\n",
+    "prototype/functional/__init__": "from ._dsp import (\n",
+}
+
+
+def _audio(name, module, *calls):
+    """src/torchaudio/MODULE.py (a package's ``__init__``) run as its module, the drivers' ``calls`` appended."""
+    package = ".".join(["torchaudio", *module.split("/")[:-1]])
+    first = FIRST[module]
+    line = f"__package__ = {package!r}  # run as the package's module\n"
+    with_calls = "\n".join([END.rstrip("\n"), "", DRIVERS, *calls, ""])
+    return _r(f"ta_{name}", AUDIO, f"src/torchaudio/{module}.py", [(first, line + first), (END, with_calls)],
+              support=AUDIO_PACKAGE)
+
+
+FUNCTIONAL = "functional/__init__"
+RECIPES += [
+    _audio("functional_spectral", FUNCTIONAL, "ta.functional_spectral()"),
+    _audio("functional_filterbanks", FUNCTIONAL, "ta.functional_filterbanks()"),
+    _audio("functional_resample", FUNCTIONAL, "ta.functional_resample()"),
+    _audio("functional_filters", FUNCTIONAL, "ta.functional_filters()"),
+    _audio("functional_mixing", FUNCTIONAL, "ta.functional_mixing()"),
+    _audio("transforms_features", "transforms/__init__", "ta.transforms_features()"),
+    _audio("transforms_augment", "transforms/__init__", "ta.transforms_augment()"),
+    _audio("kaldi", "compliance/__init__", "ta.kaldi_features()"),
+    _audio("prototype_dsp", "prototype/functional/__init__", "ta.prototype_dsp()"),
+    _audio("models_speech", "models/__init__", "ta.models_speech()"),
+    _audio("models_separation", "models/__init__", "ta.models_separation()"),
+    _audio("models_wav2vec2", "models/__init__", "ta.models_wav2vec2()"),
+    _audio("models_tacotron2", "models/__init__", "ta.models_tacotron2()"),
+]
