@@ -99,3 +99,39 @@ RECIPES += [
     _audio("models_wav2vec2", "models/__init__", "ta.models_wav2vec2()"),
     _audio("models_tacotron2", "models/__init__", "ta.models_tacotron2()"),
 ]
+
+
+# torchaudio's tutorials (examples/tutorials, each pinned at the commit its text was read at), run against the v2.8.0
+# package: a seeded waveform for each asset ``torchaudio.load`` would read, prints of what the tutorial plots
+AUDIO_AT = [(*AUDIO[:2], *entry) for entry in AUDIO_PACKAGE]  # the package from the release commit
+TA = "__import__('corpus_torchaudio')"
+NO_AUDIO_VERSION = ("print(torchaudio.__version__)\n", "")  # version.py is generated at build time: not fetched
+
+
+def _tutorial(name, commit, path, edits):
+    return _r(f"ta_tut_{name}", (AUDIO[0], commit, AUDIO[2]), f"examples/tutorials/{path}",
+              [NO_AUDIO_VERSION, *edits], support=AUDIO_AT)
+
+
+RECIPES += [
+    _tutorial("feature_augmentation", "09cc135d322a76b7de2bfb3e8c9df28f2f170020",
+              "audio_feature_augmentation_tutorial.py", [
+                  ("from torchaudio.utils import _download_asset\n", ""),  # (2.8 names it download_asset)
+                  ('_download_asset("tutorial-assets/Lab41-SRI-VOiCES-src-sp0307-ch127535-sg0042.wav")', "None"),
+                  ("    return torchaudio.load(path)", f"    return {TA}.waveform(1, 16000, 16000), 16000"),
+                  ("spec_09 = stretch(spec, overriding_rate=0.9)\n",
+                   "spec_09 = stretch(spec, overriding_rate=0.9)\n"
+                   f"{TA}.show('spec', spec); {TA}.show('spec_12', spec_12); {TA}.show('spec_09', spec_09)\n"),
+                  ("    waveform = ispec(spec)\n", f"    waveform = ispec(spec)\n    {TA}.show('preview', waveform)\n"),
+                  ("freq_masked = freq_masking(spec)\n", "freq_masked = freq_masking(spec)\n"
+                   f"{TA}.show('time_masked', time_masked); {TA}.show('freq_masked', freq_masked)\n")]),
+    _tutorial("filter_design", "131ffa50cf2ccbb67130d6ef3a670b1bc7977f8e", "filter_design_tutorial.py", [
+        ("frs = torch.fft.rfft(irs, n=2048, dim=1).abs()\n",
+         f"frs = torch.fft.rfft(irs, n=2048, dim=1).abs()\n{TA}.show('lowpass irs', irs); {TA}.show('lowpass frs', frs)\n"),
+        ("plot_sinc_fr(frs, cutoff, legend=\"center right\")\n",
+         f"plot_sinc_fr(frs, cutoff, legend=\"center right\")\n{TA}.show('highpass irs', irs); {TA}.show('highpass frs', frs)\n"),
+        ("plot_sinc_fr(frs, coff, legend=\"right\", band=True)\n",
+         f"plot_sinc_fr(frs, coff, legend=\"right\", band=True)\n{TA}.show('bandpass irs', irs); print(coff)\n"),
+        ("    fr = torch.fft.rfft(ir, n=num_fft, dim=0).abs()\n",
+         f"    fr = torch.fft.rfft(ir, n=num_fft, dim=0).abs()\n    {TA}.show('ir', ir); {TA}.show('fr', fr)\n")]),
+]

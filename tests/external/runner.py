@@ -369,6 +369,8 @@ def _fetched_packages(folder: str):
         kept += ("requests",)  # transformers imports the runner's requests stub (fake_hf_hub adds its exceptions)
     if {"gpytorch", "linear_operator"} & set(present):  # recipes_gpytorch's notebooks plot: the stand-ins stay, but not
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "tqdm", "sklearn"})  # (its fakes)
+    if "torchaudio" in present:  # recipes_torchaudio's tutorials plot and show IPython's Audio: the stand-ins stay
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS})  # (torchaudio probes none of them)
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
               if name in sys.modules and name.partition(".")[0] not in kept}
     sys.modules["kornia_rs"] = types.ModuleType("kornia_rs")
