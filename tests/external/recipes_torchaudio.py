@@ -135,3 +135,15 @@ RECIPES += [
         ("    fr = torch.fft.rfft(ir, n=num_fft, dim=0).abs()\n",
          f"    fr = torch.fft.rfft(ir, n=num_fft, dim=0).abs()\n    {TA}.show('ir', ir); {TA}.show('fr', fr)\n")]),
 ]
+SHOW_WAVEFORM = ("    waveform /= waveform.abs().max()\n",  # each synthesised sound, before it is normalised for playing
+                 f"    {TA}.show('waveform', waveform)\n    waveform /= waveform.abs().max()\n")
+RECIPES += [
+    _tutorial("oscillator", "53ac75993bd42f6027d9eb5430ca96720030120a", "oscillator_tutorial.py",
+              [SHOW_WAVEFORM, ("    axes[1].plot(t, amp)\n", f"    axes[1].plot(t, amp)\n    {TA}.show('amp', amp)\n")]),
+    _tutorial("subtractive_synthesis", "288eff793807132e270be66b26a2a8802efeb499",
+              "subtractive_synthesis_tutorial.py", [
+                  ("duration = 4\n", "duration = 1\n"),  # one second of noise, not four
+                  SHOW_WAVEFORM,
+                  ("    return Audio(filtered, rate=sample_rate)",
+                   f"    {TA}.show('filtered', filtered)\n    return Audio(filtered, rate=sample_rate)")]),
+]
