@@ -82,7 +82,8 @@ _OPERATOR_FUNCS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul
                    "__ge__": "ge", "__ne__": "ne", "__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
                    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
                    "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
-                   "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__str__": "__repr__"}
+                   "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__str__": "__repr__",
+                   "__matmul__": "matmul"}
 _DUNDERS = frozenset(_OPERATOR_FUNCS) | {
     "__rsub__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__rmod__", "__pow__", "__rpow__", "__ipow__",
     "__matmul__", "__rmatmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rlshift__", "__rshift__",

@@ -87,6 +87,12 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     return _torch_function.dispatch(public_api, None, args, kwargs, overloaded, python_level=True)
 
 
+def _given_out(out) -> dict:
+    """``out=out`` as torch's argument parser hands it to ``__torch_function__``: only when the caller gave one (a
+    handler whose method takes no ``out``, GPyTorch's ``LinearOperator.abs``, is never handed ``out=None``)."""
+    return {} if out is None else {"out": out}
+
+
 def wrap_torch_function(dispatcher):
     """A decorator that makes a function take part in the protocol: ``dispatcher(*args, **kwargs)`` names the
     arguments whose ``__torch_function__`` may take the call."""

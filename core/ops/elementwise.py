@@ -38,7 +38,7 @@ from core.ops._util import (
 from core.ops.complex_ops import conj_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.views import clone
-from core.overrides import handle_torch_function, has_torch_function_unary, has_torch_function_variadic
+from core.overrides import _given_out, handle_torch_function, has_torch_function_unary, has_torch_function_variadic
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "neg",
            "negative", "add_", "sub_", "mul_", "div_", "check_inplace"]
@@ -319,7 +319,7 @@ def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     except TypeError as error:  # NOTE: only here, where a non-Tensor argument failed, may a tensor-like take it
         if not has_torch_function_variadic(input, other):
             raise _argument_error("add", input, other, error) from None
-        return handle_torch_function(add, (input, other), input, other, alpha=alpha, out=out)
+        return handle_torch_function(add, (input, other), input, other, alpha=alpha, **_given_out(out))
     return res if out is None else _out(res, out, input, other, deprecated_other)
 
 
@@ -331,7 +331,7 @@ def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     except TypeError as error:
         if not has_torch_function_variadic(input, other):
             raise _argument_error("sub", input, other, error) from None
-        return handle_torch_function(sub, (input, other), input, other, alpha=alpha, out=out)
+        return handle_torch_function(sub, (input, other), input, other, alpha=alpha, **_given_out(out))
 
 
 subtract = sub
@@ -349,7 +349,7 @@ def mul(input, other, *, out=None):
     except TypeError as error:
         if not has_torch_function_variadic(input, other):
             raise _argument_error("mul", input, other, error) from None
-        return handle_torch_function(mul, (input, other), input, other, out=out)
+        return handle_torch_function(mul, (input, other), input, other, **_given_out(out))
     return res if out is None else _out(res, out, input, other)
 
 
@@ -369,7 +369,7 @@ def div(input, other, *, rounding_mode=None, out=None):
     except TypeError as error:
         if not has_torch_function_variadic(input, other):
             raise _argument_error("div", input, other, error) from None
-        return handle_torch_function(div, (input, other), input, other, out=out)
+        return handle_torch_function(div, (input, other), input, other, **_given_out(out))
 
 
 divide = true_divide = div
@@ -381,7 +381,7 @@ def neg(input, *, out=None):
     except AttributeError:
         if not has_torch_function_unary(input):
             raise
-        return handle_torch_function(neg, (input,), input, out=out)
+        return handle_torch_function(neg, (input,), input, **_given_out(out))
 
 
 negative = neg

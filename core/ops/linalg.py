@@ -30,7 +30,7 @@ from core.ops.complex_ops import conj_of
 from core.ops.elementwise import _out, mul
 from core.ops.views import UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
-from core.overrides import handle_torch_function, has_torch_function_variadic
+from core.overrides import _given_out, handle_torch_function, has_torch_function_variadic
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
 
@@ -289,7 +289,7 @@ def mm(input, mat2, *, out=None):
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, mat2 = _autocast.lower(input, mat2)
     if _tensor_like(input, mat2):
-        return handle_torch_function(mm, (input, mat2), input, mat2, out=out)
+        return handle_torch_function(mm, (input, mat2), input, mat2, **_given_out(out))
     _check_tensors("mm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -304,7 +304,7 @@ def bmm(input, mat2, *, out=None):
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
         input, mat2 = _autocast.lower(input, mat2)
     if _tensor_like(input, mat2):
-        return handle_torch_function(bmm, (input, mat2), input, mat2, out=out)
+        return handle_torch_function(bmm, (input, mat2), input, mat2, **_given_out(out))
     _check_tensors("bmm", ("input", input), ("mat2", mat2))
     if input._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -322,7 +322,7 @@ def bmm(input, mat2, *, out=None):
 
 def mv(input, vec, *, out=None):
     if _tensor_like(input, vec):
-        return handle_torch_function(mv, (input, vec), input, vec, out=out)
+        return handle_torch_function(mv, (input, vec), input, vec, **_given_out(out))
     _check_tensors("mv", ("input", input), ("vec", vec))
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
@@ -347,7 +347,7 @@ def _dot_checks(name, input, other):
 
 def dot(input, other, *, out=None):
     if _tensor_like(input, other):
-        return handle_torch_function(dot, (input, other), input, other, out=out)
+        return handle_torch_function(dot, (input, other), input, other, **_given_out(out))
     _dot_checks("dot", input, other)
     return _out(Dot.apply(input, other), out)
 
@@ -377,7 +377,7 @@ def matmul(input, other, *, out=None):
     elif out is not None:
         return _out(matmul(input, other), out)
     if _tensor_like(input, other):
-        return handle_torch_function(matmul, (input, other), input, other, out=out)
+        return handle_torch_function(matmul, (input, other), input, other, **_given_out(out))
     _check_tensors("matmul", ("input", input), ("other", other))
     da, db = input._data.ndim, other._data.ndim
     if da == 0 or db == 0:

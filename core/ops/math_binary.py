@@ -30,7 +30,7 @@ from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
 from core.ops.complex_ops import conj_of, refuse_complex
 from core.ops.elementwise import DivByNumber, _out
 from core.ops.math_unary import log, not_implemented
-from core.overrides import handle_torch_function, has_torch_function_unary
+from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
 
 __all__ = ["pow", "float_power", "clamp", "clip", "clamp_min", "clamp_max", "minimum", "maximum", "fmax", "fmin"]
 
@@ -331,7 +331,7 @@ def pow(input, exponent, *, out=None):  # PyTorch's name
     if not isinstance(input, Tensor):
         if not isinstance(exponent, Tensor):
             if has_torch_function_unary(input):  # a tensor-like (MaskedTensor) takes the call
-                return handle_torch_function(pow, (input,), input, exponent, out=out)
+                return handle_torch_function(pow, (input,), input, exponent, **_given_out(out))
             raise TypeError(f"pow(): argument 'input' must be Tensor, not {type(input).__name__}")
         return _out(PowScalarBase.apply(exponent, base=input), out, input, exponent)
     if isinstance(exponent, Tensor):
@@ -513,7 +513,7 @@ def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
     except TypeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where a plain one failed
         if not has_torch_function_unary(input):
             raise
-        return handle_torch_function(clamp, (input,), input, min, max, out=out)
+        return handle_torch_function(clamp, (input,), input, min, max, **_given_out(out))
 
 
 clip = clamp

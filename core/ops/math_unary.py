@@ -31,7 +31,7 @@ from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
 from core.ops.comparison import eq, gt, isfinite, le, lt, where
 from core.ops.complex_ops import conj, real
 from core.ops.elementwise import _TYPE_NAMES, _out
-from core.overrides import handle_torch_function, has_torch_function_unary
+from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
 
 __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
            "sin", "cos", "tan", "asin", "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh",
@@ -162,7 +162,7 @@ def _public(cls, name):
     def op(input, *, out=None):
         if not isinstance(input, Tensor):
             if has_torch_function_unary(input):  # a tensor-like (MaskedTensor) takes the call
-                return handle_torch_function(op, (input,), input, out=out)
+                return handle_torch_function(op, (input,), input, **_given_out(out))
             check_tensor(name, input)
         return _out(cls.apply(input), out, input)
 

@@ -54,6 +54,7 @@ from core.ops import (
     tensor_more,
     views,
 )
+from core.overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = ["TENSOR_METHODS", "install"]
 
@@ -98,6 +99,14 @@ def _rpow(self, other):
     return math_binary.pow(other, self)
 
 
+def _matmul_operator(self, other):
+    """``self @ other``; a tensor-like ``other`` (no Tensor, a ``__torch_function__``: GPyTorch's LinearOperator) is
+    handed ``Tensor.matmul``, the method torch's operator passes (its ``__rmatmul__`` answers), not ``torch.matmul``."""
+    if not isinstance(other, Tensor) and has_torch_function_unary(other):
+        return handle_torch_function(Tensor.matmul, (self, other), self, other)
+    return linalg.matmul(self, other)
+
+
 def _rmatmul(self, other):
     """``other @ self``."""
     return linalg.matmul(other, self)
@@ -120,7 +129,7 @@ TENSOR_METHODS = {
     "__ifloordiv__": math_inplace.floor_divide_,
     "__mod__": math_pairwise.remainder, "__rmod__": _rmod, "__imod__": math_inplace.remainder_,
     "__pow__": math_binary.pow, "__rpow__": _rpow, "__ipow__": math_inplace.pow_,
-    "__matmul__": linalg.matmul, "__rmatmul__": _rmatmul,
+    "__matmul__": _matmul_operator, "__rmatmul__": _rmatmul,
     "__neg__": elementwise.neg, "__abs__": math_unary.abs, "__invert__": _invert,
     "__and__": comparison.bitwise_and, "__rand__": comparison.bitwise_and,
     "__or__": comparison.bitwise_or, "__ror__": comparison.bitwise_or,

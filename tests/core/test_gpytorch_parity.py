@@ -122,3 +122,21 @@ def test_products_hand_a_tensor_like_argument_to_its_torch_function(torch, name,
         results.append((tag, func_name, value.numpy()))
     assert results[0][:2] == results[1][:2]
     np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-6)
+
+
+class _Recorder:
+    """A tensor-like that answers which function and keyword arguments torch handed it."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return func.__name__, sorted(kwargs or {})
+
+
+@pytest.mark.parametrize("call", [lambda lib, x: lib.abs(x), lambda lib, x: lib.exp(x), lambda lib, x: lib.add(x, 1.0),
+                                  lambda lib, x: lib.sub(x, 1.0), lambda lib, x: lib.pow(x, 2),
+                                  lambda lib, x: lib.matmul(x, lib.ones(2)), lambda lib, x: lib.mm(x, lib.ones(2, 2)),
+                                  lambda lib, x: lib.ones(2) @ x])
+def test_tensor_like_is_handed_what_torch_hands_it(torch, call):
+    """No ``out=None`` the caller never gave (``LinearOperator.abs(self)`` takes none), and ``t @ x`` passes
+    ``Tensor.matmul`` (LinearOperator answers it with its ``__rmatmul__``)."""
+    assert call(core, _Recorder()) == call(torch, _Recorder())
