@@ -147,3 +147,17 @@ RECIPES += [
                   ("    return Audio(filtered, rate=sample_rate)",
                    f"    {TA}.show('filtered', filtered)\n    return Audio(filtered, rate=sample_rate)")]),
 ]
+SPEECH = "_download_asset(\"tutorial-assets/Lab41-SRI-VOiCES-src-sp0307-ch127535-sg0042.wav\")"  # VOiCES' sample
+RECIPES += [
+    _tutorial("feature_extractions", "09cc135d322a76b7de2bfb3e8c9df28f2f170020",
+              "audio_feature_extractions_tutorial.py", [
+                  ("from torchaudio.utils import _download_asset\n", ""), (SPEECH, "None"),
+                  ("SPEECH_WAVEFORM, SAMPLE_RATE = torchaudio.load(SAMPLE_SPEECH)",  # one second of the chord at 16 kHz
+                   f"SPEECH_WAVEFORM, SAMPLE_RATE = {TA}.waveform(1, 16000, 16000), 16000"),
+                  ("    waveform = waveform.numpy()\n", f"    {TA}.show(title, waveform)\n    waveform = waveform.numpy()\n"),
+                  ("    ax.imshow(power_to_db(specgram), ",  # (its dB image would show noise-floor bins 1e-11 below
+                   # the peak: float32 FFT rounding, which differs between torch's FFT and core's by 0.1% there)
+                   f"    {TA}.show(f'{{title}} {{ylabel}}', specgram)\n    ax.imshow(power_to_db(specgram), "),
+                  ("    axs.imshow(fbank, aspect=\"auto\")", f"    {TA}.show(title, fbank)\n    axs.imshow(fbank, aspect=\"auto\")"),
+                  ("    axis2.legend(loc=0)", f"    {TA}.show('pitch', pitch)\n    axis2.legend(loc=0)")]),
+]
