@@ -53,4 +53,5 @@ RECIPES += __import__("recipes_lightning").RECIPES  # Lightning and accelerate, 
 RECIPES += __import__("recipes_peft").RECIPES  # peft and diffusers: adapters, UNets, schedulers (helper s18 PEFT)
 RECIPES += __import__("recipes_gpytorch").RECIPES  # GPyTorch and linear_operator, their own packages (helper s19 GPYTORCH)
 RECIPES += __import__("recipes_pyg").RECIPES  # PyTorch Geometric: its examples, tests and API on core (helper s19 PYG)
+RECIPES += __import__("recipes_pyro").RECIPES  # Pyro: examples, tutorials, distributions, inference (helper s19 PYRO)
 RECIPES += __import__("recipes_torchaudio").RECIPES  # torchaudio: functional, transforms, models (helper s19 TORCHAUDIO)

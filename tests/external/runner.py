@@ -369,6 +369,8 @@ def _fetched_packages(folder: str):
         kept += ("requests",)  # transformers imports the runner's requests stub (fake_hf_hub adds its exceptions)
     if {"gpytorch", "linear_operator"} & set(present):  # recipes_gpytorch's notebooks plot: the stand-ins stay, but not
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "tqdm", "sklearn"})  # (its fakes)
+    if "pyro" in present:  # recipes_pyro's tutorials plot and import pandas: the stand-ins stay (Pyro probes none)
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # but tqdm (fake_pyro_deps')
     if "torchaudio" in present:  # recipes_torchaudio's tutorials plot and show IPython's Audio: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})  # (torchaudio probes none of them)
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -387,13 +389,20 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_gpytorch_deps").modules())
     if "torch_geometric" in present:  # recipes_pyg's: xxhash, tqdm, psutil, requests (fake_pyg_deps)
         deps.update(importlib.import_module("fake_pyg_deps").modules())
+    if "pyro" in present:  # a progress bar with the attributes pyro.infer.mcmc uses (fake_pyro_deps)
+        deps.update(importlib.import_module("fake_pyro_deps").modules())
     sys.modules.update(deps)
+    root = sys.modules["torch"]
+    root_name = root.__name__
+    if "pyro" in present:  # pyro's torch_patch asserts torch.__name__ == "torch"; the alias's torch is core, named
+        root.__name__ = "torch"  # "core" (put back after the script)
     finder = _FetchedFinder(folder, present)
     sys.meta_path.insert(0, finder)
     pipes = _datapipe_functions()
     try:
         yield
     finally:
+        root.__name__ = root_name
         sys.meta_path.remove(finder)
         for cls, functions in pipes:  # a package loaded again registers its functional DataPipes again (PyG)
             cls.functions.clear()
@@ -403,6 +412,7 @@ def _fetched_packages(folder: str):
         sys.modules.update(hidden)
 
 
+_FETCHED_PACKAGES += ("pyro", "pyroapi", "opt_einsum")  # recipes_pyro's: Pyro and the two packages it imports
 _FETCHED_PACKAGES += ("torchaudio", "torio")  # recipes_torchaudio's (without their compiled lib/*.so)
 
 
