@@ -102,3 +102,12 @@ def test_a_node_crossed_by_a_long_edge_is_not_pushed_far_from_its_inputs():
     inputs = [by_id[e.src].position[1] for e in graph.inputs_of(mul.id).values()]
     assert min(inputs) - layout.node_size(mul)[1] <= mul.position[1] <= max(inputs) + layout.node_size(mul)[1]
     assert edge_routes.crossings(graph, model_size(graph)) == []
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_each_stored_lesson_opens_with_no_edge_through_a_node(name):
+    """Where the lesson file puts its nodes, which is where the app opens them (no layout runs on opening)."""
+    graph = files.load(EXAMPLES_DIR / name)
+    crossed = [(graph.node(e.src).title, graph.node(e.dst).title, graph.node(nid).title)
+               for e, nid in edge_routes.crossings(graph, model_size(graph))]
+    assert crossed == []

@@ -73,12 +73,13 @@ def broadcasting() -> Graph:
     b.node("diff", "math.sub", 1 + gap, 3, {"a": "pred", "b": "target"})
     b.node("sq", "math.square", 2 + gap, 3, {"x": "diff"})
     b.node("loss", "reduce.mean", 3 + gap, 3, {"x": "sq"})
-    b.node("pred_flat", "shape.squeeze", 1 + gap, 5, {"x": "pred"}, dim=-1)
+    # pred_flat a little under its row: target's edge to diff_fixed passes above it
+    b.node("pred_flat", "shape.squeeze", 1 + gap, 5.45, {"x": "pred"}, dim=-1)
     b.node("diff_fixed", "math.sub", 2 + gap, 5, {"a": "pred_flat", "b": "target"})
     b.node("sq_fixed", "math.square", 3 + gap, 5, {"x": "diff_fixed"})
     b.node("loss_fixed", "reduce.mean", 4 + gap, 5, {"x": "sq_fixed"})
     b.comment("The trap: (32, 1) - (32,) is (32, 32)", (-20, 400, 1000 + gap * COLUMN, 260), ("pred", "target", "diff"))
-    b.comment("The fix: squeeze(-1) first", (200 + gap * COLUMN, 680, 1000, 120), ("pred_flat", "diff_fixed"))
+    b.comment("The fix: squeeze(-1) first", (200 + gap * COLUMN, 680, 1000, 210), ("pred_flat", "diff_fixed"))
     return b.train("loss")
 
 
@@ -147,22 +148,24 @@ def gradient_flow() -> Graph:
     b.node("y", "source.randn", 0, 2.3, shape=[8, 1], seed=2, requires_grad=True)
     b.node("target", "grad.detach", 1, 2.3, {"x": "y"})
     b.node("loss", "loss.mse", 2, 0, {"input": "pred", "target": "target"})
-    b.node("eval_pred", "grad.no_grad", 2, 1, {"x": "pred"})
+    b.node("eval_pred", "grad.no_grad", 2, 1.5, {"x": "pred"})
     b.node("w2", "param.parameter", 0, 3.5, name="w2", shape=[4, 1], seed=1)
     b.node("side", "linalg.matmul", 1, 3.5, {"a": "x", "b": "w2"})
     b.node("branch", "grad.detach", 2, 3.5, {"x": "side"})
     b.node("penalty", "reduce.mean", 3, 3.5, {"x": "branch"})
-    b.node("total", "math.add", 4, 1, {"a": "loss", "b": "penalty"})
-    b.node("g", "grad.autograd_grad", 3, 0, {"outputs": "loss", "inputs": "w"})
+    b.node("total", "math.add", 4, 0, {"a": "loss", "b": "penalty"})
+    # g's inputs port level with w's output: that edge runs straight along row 1, under pred and loss, over eval_pred
+    b.node("g", "grad.autograd_grad", 3, 120 / ROW, {"outputs": "loss", "inputs": "w"})
     return b.train("total")
 
 
 def higher_order() -> Graph:
     b = Builder()
-    b.node("x", "source.randn", 0, 0, shape=[4, 2], seed=0, requires_grad=True)
+    # x a little under the chain and grads' inputs port level with x's output: x's edge to grads runs under critic
+    b.node("x", "source.randn", 0, 0.75, shape=[4, 2], seed=0, requires_grad=True)
     b.node("critic", "layer.mlp", 1, 0, {"x": "x"}, sizes=[2, 8, 1], activation="tanh", seed=0)
     b.node("score", "reduce.sum", 2, 0, {"x": "critic"})
-    b.node("grads", "grad.autograd_grad", 3, 0, {"outputs": "score", "inputs": "x"})
+    b.node("grads", "grad.autograd_grad", 3, 0.75 - 20 / ROW, {"outputs": "score", "inputs": "x"})
     b.node("gnorm", "reduce.norm", 4, 0, {"x": "grads"}, dim=1)
     b.node("gp", "expr.expression", 5, 0, {"g": "gnorm"}, formula="((g - 1) ** 2).mean()", inputs="g")
     b.node("w", "param.parameter", 0, 2, name="w", shape=[2, 1], seed=0)
@@ -170,7 +173,8 @@ def higher_order() -> Graph:
     b.node("ys", "source.randn", 0, 4.25, shape=[8, 1], seed=2)
     mse = "((x @ w - y) ** 2).mean()"
     b.node("inner_loss", "expr.expression", 1, 3.25, {"x": "xs", "w": "w", "y": "ys"}, formula=mse, inputs="x, w, y")
-    b.node("g_inner", "grad.autograd_grad", 2, 3.25, {"outputs": "inner_loss", "inputs": "w"})
+    # g_inner a little above inner_loss: w's edge to it passes over inner_loss
+    b.node("g_inner", "grad.autograd_grad", 2, 2.8, {"outputs": "inner_loss", "inputs": "w"})
     b.node("w_fast", "expr.expression", 3, 2, {"w": "w", "g": "g_inner"}, formula="w - 0.1 * g", inputs="w, g")
     b.node("xq", "source.randn", 3, 4.25, shape=[8, 2], seed=3)
     b.node("yq", "source.randn", 3, 5.25, shape=[8, 1], seed=4)
@@ -188,7 +192,8 @@ def diagnosing() -> Graph:
     b.node("target", "source.randn", 0, 2, shape=[32], seed=4)
     b.node("diff", "math.sub", 1, 1, {"a": "pred", "b": "target"})
     b.node("x", "source.randn", 0, 3, shape=[16, 2], seed=5)
-    b.node("y", "source.randn", 0, 4, shape=[16, 1], seed=6)
+    # y, the targets of three faults' losses, sits in the column before them: its edges run down the last gap
+    b.node("y", "source.randn", 3, 7.35, shape=[16, 1], seed=6)
     b.node("w_cut", "param.parameter", 0, 5, name="w_cut", shape=[2, 1], seed=0)
     b.node("h_cut", "linalg.matmul", 1, 5, {"a": "x", "b": "w_cut"})
     b.node("cut", "grad.detach", 2, 5, {"x": "h_cut"})
@@ -198,7 +203,7 @@ def diagnosing() -> Graph:
     b.node("big_x", "source.full", 0, 6.25, shape=[16, 2], fill_value=1000.0)
     b.node("w_big", "param.parameter", 0, 7.35, name="w_big", shape=[2, 1], seed=1)
     b.node("h_big", "linalg.matmul", 1, 6.25, {"a": "big_x", "b": "w_big"})
-    b.node("loss_big", "loss.mse", 2, 6.25, {"input": "h_big", "target": "y"})
+    b.node("loss_big", "loss.mse", 4, 6.25, {"input": "h_big", "target": "y"})
     b.node("w_dead", "param.parameter", 0, 8.65, name="w_dead", shape=[2, 1], seed=2)
     b.node("h_dead", "linalg.matmul", 1, 8.65, {"a": "x", "b": "w_dead"})
     b.node("shifted", "expr.expression", 2, 8.65, {"h": "h_dead"}, formula="h - 100", inputs="h")
