@@ -151,6 +151,18 @@ RECIPES += [
              support=[(f"examples/capture_recapture/{f}", f) for f in (
                  "dipper_capture_history.csv", "dipper_sex.csv", "meadow_voles_capture_history.csv")]),
 ]
+RECIPES += [
+    _example("timeseries_gp_imgp", "contrib/timeseries/gp_models.py", ["-n", "5", "-m", "imgp", "--test"]),
+    _example("timeseries_gp_lcmgp", "contrib/timeseries/gp_models.py", ["-n", "5", "-m", "lcmgp", "--test"]),
+    _example("epidemiology_sir_svi", "contrib/epidemiology/sir.py",
+             ["-p", "100", "-d", "8", "-f", "2", "--svi", "-ss", "5", "-sp", "2", "-n", "5", "-np", "16"],
+             [LOG_TO_STDOUT, ("import logging", "import logging\nimport sys")]),
+    _example("epidemiology_sir_mcmc", "contrib/epidemiology/sir.py",
+             ["-p", "100", "-d", "8", "-f", "2", "--mcmc", "-n", "3", "-w", "2", "-np", "16"],
+             [LOG_TO_STDOUT, ("import logging", "import logging\nimport sys")]),
+    _example("sir_hmc", "sir_hmc.py", ["-p", "10", "-d", "8", "-n", "4", "-w", "4", "-t", "3"],
+             [LOG_TO_STDOUT, ("import logging", "import logging\nimport sys")]),
+]
 RSA = [("examples/rsa/search_inference.py", "search_inference.py")]
 RECIPES += [
     _example("rsa_schelling", "rsa/schelling.py", ["-n", "10"], support=RSA),
