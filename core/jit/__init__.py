@@ -52,6 +52,10 @@ def __getattr__(name: str):
         from core.jit._isinstance import jit_isinstance
 
         return jit_isinstance
+    if name == "interface":
+        from core.jit._interface import interface
+
+        return interface
     raise AttributeError(f"module 'core.jit' has no attribute '{name}'")
 
 

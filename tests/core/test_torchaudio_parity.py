@@ -43,3 +43,59 @@ def test_jit_isinstance_tensor_and_module():
     assert not core.jit.isinstance(3, core.Tensor)
     assert core.jit.isinstance(core.nn.Linear(2, 2), core.nn.Module) == torch.jit.isinstance(torch.nn.Linear(2, 2),
                                                                                             torch.nn.Module)
+
+
+def _interface_outcome(lib, make):
+    """What ``lib.jit.interface`` does to the class ``make(lib)`` builds: its mark, or the error, and the warning."""
+    cls = make(lib)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = lib.jit.interface(cls)
+        except Exception as exc:
+            return type(exc).__name__, str(exc), [w.category for w in caught]
+    return result is cls, result.__torch_script_interface__.split(".")[-1], [w.category for w in caught]
+
+
+def _plain(lib):
+    class Runner:
+        def run(self, x: int) -> int:
+            pass
+    return Runner
+
+
+def _module(lib):
+    class Block(lib.nn.Module):
+        def forward(self, x: int) -> int:
+            pass
+    return Block
+
+
+def _derived(lib):
+    class Base:
+        pass
+
+    class Derived(Base):
+        def run(self, x: int) -> int:
+            pass
+    return Derived
+
+
+def _derived_module(lib):
+    class Derived(lib.nn.Linear):
+        def forward(self, x: int) -> int:
+            pass
+    return Derived
+
+
+@pytest.mark.parametrize("make", [_plain, _module, _derived, _derived_module, lambda lib: 3,
+                                  lambda lib: (lambda x: x)])
+def test_jit_interface_matches_torch(make):
+    assert _interface_outcome(core, make) == _interface_outcome(torch, make)
+
+
+def test_jit_interface_qualified_name():
+    cls = _plain(core)
+    assert core.jit.interface(cls).__torch_script_interface__ == f"__torch__.{__name__}.Runner"
+    theirs = torch.jit.interface(_plain(torch)).__torch_script_interface__  # (mangled when compiled again)
+    assert theirs.startswith(f"__torch__.{__name__}.") and theirs.endswith(".Runner")
