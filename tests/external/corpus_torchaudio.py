@@ -502,3 +502,106 @@ def models_tacotron2():
     show("Tacotron2 infer", out)
     show("Tacotron2 infer lengths", lengths)
     show("Tacotron2 alignments", alignments)
+
+
+def _rnnt_config():
+    return dict(input_dim=16, encoding_dim=24, num_symbols=12, segment_length=4, right_context_length=2,
+                time_reduction_input_dim=16, time_reduction_stride=2, transformer_num_heads=2,
+                transformer_ffn_dim=32, transformer_num_layers=2, transformer_dropout=0.0,
+                transformer_activation="gelu", transformer_left_context_length=6, transformer_max_memory_size=0,
+                transformer_weight_init_scale_strategy="depthwise", transformer_tanh_on_mem=True,
+                symbol_embedding_dim=16, num_lstm_layers=2, lstm_layer_norm=True, lstm_layer_norm_epsilon=1e-3,
+                lstm_dropout=0.0)
+
+
+def models_rnnt():
+    """An Emformer RNN-T from ``emformer_rnnt_model`` at a small size: the joint network's output and a training step
+    on it, ``transcribe``, streaming ``transcribe_streaming`` and ``RNNTBeamSearch`` (offline and streaming)."""
+    from torchaudio.models import RNNTBeamSearch, emformer_rnnt_model
+
+    torch.manual_seed(0)
+    model = emformer_rnnt_model(**_rnnt_config())
+    sources = torch.randn(2, 21, 16)
+    source_lengths = torch.tensor([21, 17])
+    targets = torch.randint(1, 12, (2, 5))
+    target_lengths = torch.tensor([5, 3])
+    _train("RNNT joint", model, lambda m: m(sources, source_lengths, targets, target_lengths))
+    model.eval()
+    with torch.no_grad():
+        show("transcribe", model.transcribe(sources, source_lengths))
+        state = None
+        for chunk in range(2):
+            out, lengths, state = model.transcribe_streaming(torch.randn(1, 6, 16), torch.tensor([6]), state)
+            show(f"transcribe_streaming {chunk}", out)
+        search = RNNTBeamSearch(model, blank=0, step_max_tokens=3)
+        hypotheses = search(torch.randn(1, 13, 16), torch.tensor([13]), beam_width=3)
+        for tokens, _, _, score in hypotheses:
+            print("beam", tokens, f"{score:.5f}")
+        hypotheses, state = search.infer(torch.randn(1, 6, 16), torch.tensor([6]), 2)
+        for tokens, _, _, score in hypotheses:
+            print("streaming beam", tokens, f"{score:.5f}")
+
+
+def models_prototype():
+    """torchaudio.prototype's models at small sizes: a HiFi-GAN vocoder, the Conformer RNN-T, the Conformer
+    wav2vec 2.0 and ConvEmformer; and SQUIM's objective speech-quality model."""
+    from torchaudio.models import squim_objective_model
+    from torchaudio.prototype.models import conformer_rnnt_model, conformer_wav2vec2_model, hifigan_vocoder
+
+    torch.manual_seed(0)
+    hifigan = hifigan_vocoder(in_channels=8, upsample_rates=(2, 2), upsample_initial_channel=16,
+                              upsample_kernel_sizes=(4, 4), resblock_kernel_sizes=(3, 5),
+                              resblock_dilation_sizes=((1, 3, 5), (1, 3, 5)), resblock_type=1, lrelu_slope=0.1)
+    _train("HiFiGAN", hifigan, lambda m: m(torch.randn(2, 8, 10)))
+    torch.manual_seed(0)
+    hifigan2 = hifigan_vocoder(8, (4,), 8, (8,), (3,), ((1, 2),), 2, 0.2)
+    show("HiFiGAN type 2", hifigan2(torch.randn(1, 8, 6)))
+    torch.manual_seed(0)
+    rnnt = conformer_rnnt_model(input_dim=16, encoding_dim=16, time_reduction_stride=2, conformer_input_dim=16,
+                                conformer_ffn_dim=32, conformer_num_layers=1, conformer_num_heads=2,
+                                conformer_depthwise_conv_kernel_size=5, conformer_dropout=0.0, num_symbols=10,
+                                symbol_embedding_dim=8, num_lstm_layers=1, lstm_hidden_dim=16, lstm_layer_norm=True,
+                                lstm_layer_norm_epsilon=1e-5, lstm_dropout=0.0, joiner_activation="tanh")
+    _train("Conformer RNNT", rnnt, lambda m: m(torch.randn(2, 12, 16), torch.tensor([12, 8]),
+                                               torch.randint(1, 10, (2, 4)), torch.tensor([4, 2])))
+    torch.manual_seed(0)
+    w2v = conformer_wav2vec2_model(extractor_input_dim=16, extractor_output_dim=24, extractor_stride=2,
+                                   encoder_embed_dim=24, encoder_projection_dropout=0.0, encoder_num_layers=2,
+                                   encoder_num_heads=2, encoder_ff_interm_features=32,
+                                   encoder_depthwise_conv_kernel_size=5, encoder_dropout=0.0,
+                                   encoder_convolution_first=True, encoder_use_group_norm=True)
+    out, lengths = w2v.eval()(torch.randn(2, 14, 16), torch.tensor([14, 10]))
+    show("Conformer wav2vec2", out)
+    show("Conformer wav2vec2 lengths", lengths)
+    torch.manual_seed(0)
+    squim = squim_objective_model(feat_dim=16, win_len=16, d_model=16, nhead=2, hidden_dim=16, num_blocks=1,
+                                  rnn_type="LSTM", chunk_size=8, chunk_stride=4)
+    show("SquimObjective", squim.eval()(waveform(2, 400)))
+
+
+def models_hubert():
+    """HuBERT's pre-training model from ``hubert_pretrain_model`` at a small size: span masking on torch's seeded RNG,
+    the masked and unmasked logits against seeded labels, a training step, and ``wav2vec2_model``'s
+    ``feature_grad_mult``."""
+    from torchaudio.models import hubert_pretrain_model
+
+    torch.manual_seed(0)
+    model = hubert_pretrain_model(
+        extractor_mode="group_norm", extractor_conv_layer_config=[(16, 10, 5), (16, 3, 2)], extractor_conv_bias=False,
+        encoder_embed_dim=24, encoder_projection_dropout=0.0, encoder_pos_conv_kernel=8, encoder_pos_conv_groups=4,
+        encoder_num_layers=2, encoder_num_heads=2, encoder_attention_dropout=0.0, encoder_ff_interm_features=32,
+        encoder_ff_interm_dropout=0.0, encoder_dropout=0.0, encoder_layer_norm_first=False, encoder_layer_drop=0.0,
+        mask_prob=0.5, mask_selection="static", mask_other=0.0, mask_length=4, no_mask_overlap=False,
+        mask_min_space=1, mask_channel_prob=0.2, mask_channel_selection="static", mask_channel_other=0.0,
+        mask_channel_length=3, no_mask_channel_overlap=False, mask_channel_min_space=1, skip_masked=False,
+        skip_nomask=False, num_classes=10, final_dim=8, feature_grad_mult=0.1)
+    w = waveform(2, 800)
+    labels = torch.randint(0, 10, (2, 79))
+    lengths = torch.tensor([800, 700])
+    torch.manual_seed(1)
+    logit_m, logit_u, feature_penalty = model(w, labels, lengths)
+    show("logit_m", logit_m)
+    show("logit_u", logit_u)
+    show("feature_penalty", feature_penalty)
+    torch.manual_seed(2)
+    _train("HuBERT", model, lambda m: m(w, labels, lengths)[0])

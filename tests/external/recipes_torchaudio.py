@@ -98,6 +98,9 @@ RECIPES += [
     _audio("models_separation", "models/__init__", "ta.models_separation()"),
     _audio("models_wav2vec2", "models/__init__", "ta.models_wav2vec2()"),
     _audio("models_tacotron2", "models/__init__", "ta.models_tacotron2()"),
+    _audio("models_rnnt", "models/__init__", "ta.models_rnnt()"),
+    _audio("models_prototype", "models/__init__", "ta.models_prototype()"),
+    _audio("models_hubert", "models/__init__", "ta.models_hubert()"),
 ]
 
 
