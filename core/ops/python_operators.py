@@ -107,6 +107,11 @@ def _mtia(self, device=None, non_blocking: bool = False, memory_format=None):
                          "`//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!")
 
 
+def __nonzero__(self) -> bool:
+    """Python 2's name for ``__bool__``: a method of its own, as torch's (a table keyed by methods tells them apart)."""
+    return Tensor.__bool__(self)
+
+
 def _ipu(self, device=None, non_blocking: bool = False, memory_format=None):
     raise RuntimeError("PyTorch is not linked with support for ipu devices")
 
@@ -118,6 +123,6 @@ TENSOR_METHODS = {
     "__ilshift__": comparison.bitwise_left_shift_, "__irshift__": comparison.bitwise_right_shift_,
     "__iand__": comparison.bitwise_and_, "__ior__": comparison.bitwise_or_, "__ixor__": comparison.bitwise_xor_,
     "__div__": elementwise.div, "__idiv__": elementwise.div_, "__rdiv__": _rdiv, "__rtruediv__": _rdiv,
-    "__nonzero__": Tensor.__bool__, "__long__": _long,
+    "__nonzero__": __nonzero__, "__long__": _long,
     "xpu": _xpu, "mtia": _mtia, "ipu": _ipu,
 }
