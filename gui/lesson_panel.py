@@ -403,6 +403,7 @@ class LessonController:
             w.resizeDocks([self.dock], [max(self.dock.width(), tab_titles_width(column, font))],
                           Qt.Orientation.Horizontal)
             w.setWindowState(w.windowState() | Qt.WindowState.WindowFullScreen)
+            w.view.set_magnification(PRESENTATION_SCALE)  # the nodes' text grows with the lesson's
         elif not on and self._normal_font is not None:
             w.setFont(self._normal_font)
             self._normal_font = None
@@ -410,6 +411,7 @@ class LessonController:
             self.panel.browser.setFont(w.font())
             self.panel.redraw()
             w.setWindowState(w.windowState() & ~Qt.WindowState.WindowFullScreen)
+            w.view.set_magnification(1.0)
 
     def highlight(self, node_id: str) -> None:
         item = self.window.scene.node_items.get(node_id)

@@ -65,6 +65,7 @@ class GraphView(QGraphicsView):
         self._pan_from: QPointF | None = None
         self._space = False
         self.following_document = False  # after show_document: refit on resize until the user zooms or pans
+        self.magnification = 1.0  # presentation mode: a document opens this much bigger (see set_magnification)
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
         from gui.canvas.minimap import Minimap  # a child of this view
 
@@ -134,6 +135,18 @@ class GraphView(QGraphicsView):
     def zoom_level(self) -> float:
         return self.transform().m11()
 
+    def set_magnification(self, factor: float) -> None:
+        """Show the canvas ``factor`` times as big as usual (presentation mode: node text grows with the lesson's,
+        a teacher need not zoom): a framed document is framed again as if the viewport were that much smaller,
+        else the canvas zooms about its centre; ``1.0`` puts the usual size back."""
+        change, self.magnification = factor / self.magnification, factor
+        if abs(change - 1.0) < 1e-9:
+            return
+        if self.following_document:
+            self._frame_document()
+        else:
+            self.zoom(change, QPointF(self.viewport().rect().center()))
+
     def fit_items(self, items: Iterable[QGraphicsItem]) -> None:
         rect = QRectF()
         for item in items:
@@ -172,14 +185,15 @@ class GraphView(QGraphicsView):
             self.centerOn(0, 0)
             return
         nodes, rect = rect, rect.adjusted(-DOCUMENT_MARGIN, -DOCUMENT_MARGIN, DOCUMENT_MARGIN, DOCUMENT_MARGIN)
-        size = self.viewport().size()
+        size = self.viewport().size() / self.magnification  # magnified: framed as in a smaller viewport
         zoom = min(size.width() / rect.width(), size.height() / rect.height(), DOCUMENT_ZOOM_CAP)
         bare = min(size.width() / nodes.width(), size.height() / nodes.height())
         if WHOLE_ZOOM <= zoom and bare < READABLE_ZOOM:  # a bit too wide (a snippet's graph beside its code): whole
-            self.scale(zoom, zoom)
+            self.scale(zoom * self.magnification, zoom * self.magnification)
             self.centerOn(rect.center())
             return
-        self.scale(max(zoom, READABLE_ZOOM), max(zoom, READABLE_ZOOM))
+        shown = max(zoom, READABLE_ZOOM) * self.magnification
+        self.scale(shown, shown)
         if zoom >= READABLE_ZOOM:
             self.centerOn(rect.center())
             return

@@ -78,3 +78,42 @@ def test_the_lessons_dialog_opened_while_presenting_reads_in_the_presentation_fo
     qtbot.waitUntil(lambda: not dialog.isVisible())
     QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
     qtbot.waitUntil(lambda: w.font().pointSizeF() == normal)
+
+
+def _node_text_on_screen(view) -> float:
+    """How big a node's value line reads on screen, relative to its size at zoom 1 (the canvas's zoom times the
+    enlargement nodes give their text a little zoomed out)."""
+    from gui.canvas.node_item import text_scale
+
+    lod = view.zoom_level()
+    return text_scale(lod) * lod
+
+
+def test_presentation_mode_enlarges_the_nodes_text_with_the_lessons_and_leaving_puts_it_back(qtbot, window):
+    from PySide6.QtGui import QAction
+
+    w = active(qtbot, window, (1920, 1080))
+    w.lessons.menu.aboutToShow.emit()  # File ▸ Examples, filled as it opens: the largest lesson, opened whole
+    w.findChild(QAction, "example_10-diagnosing").trigger()
+    qtbot.waitUntil(lambda: w.lessons.dock.isVisible() and w.view.following_document
+                    and any(i.title == "loss_inplace" for i in w.scene.node_items.values()))
+    normal = _node_text_on_screen(w.view)
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: bool(w.windowState() & Qt.WindowFullScreen))
+    qtbot.waitUntil(lambda: _node_text_on_screen(w.view) >= 1.4 * normal)
+    item = next(iter(w.scene.node_items.values()))
+    item.painted_preview = False
+    w.view.viewport().update()
+    qtbot.waitUntil(lambda: item.painted_preview)  # the values are drawn, not the zoomed-out boxes
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: not w.windowState() & Qt.WindowFullScreen)
+    qtbot.waitUntil(lambda: abs(_node_text_on_screen(w.view) - normal) < 1e-6)
+    # zoomed by hand first (the document no longer framed): presenting zooms about the centre, leaving zooms back
+    w.view.setFocus()
+    QTest.keyClick(w.view, Qt.Key_Minus)
+    qtbot.waitUntil(lambda: not w.view.following_document)
+    zoomed = w.view.zoom_level()
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: abs(w.view.zoom_level() - 1.5 * zoomed) < 1e-6)
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: abs(w.view.zoom_level() - zoomed) < 1e-6)
