@@ -90,9 +90,10 @@ def lookup(qualname: str) -> OpEntry:
     return entry
 
 
-def namespace(name: str):
-    """``torch.ops.<name>`` when some operator was defined in it, else None."""
-    return _NAMESPACES.get(name)
+def namespace(name: str, create: bool = False):
+    """``torch.ops.<name>`` when some operator was defined in it, else None; with ``create``, an empty namespace
+    (PyTorch makes ``torch.ops.<name>`` for any name: asking it for an operator nobody defined is what fails)."""
+    return _NAMESPACES.setdefault(name, _OpNamespace(name)) if create else _NAMESPACES.get(name)
 
 
 # ---- calling ---------------------------------------------------------------------------------------------------

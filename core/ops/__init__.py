@@ -66,7 +66,7 @@ def __getattr__(name):
         return aten
     from core._library.custom_ops import namespace  # torch.ops.<ns> of operators torch.library defined
 
-    found = namespace(name)
-    if found is not None:
+    found = namespace(name, create=not name.startswith("__"))  # torchaudio's torch.ops.torchaudio.forced_align
+    if found is not None:  # (without its extension: AttributeError from the namespace, as in PyTorch)
         return found
     raise AttributeError(f"module 'core.ops' has no attribute '{name}'")

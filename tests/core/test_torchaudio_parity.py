@@ -99,3 +99,27 @@ def test_jit_interface_qualified_name():
     assert core.jit.interface(cls).__torch_script_interface__ == f"__torch__.{__name__}.Runner"
     theirs = torch.jit.interface(_plain(torch)).__torch_script_interface__  # (mangled when compiled again)
     assert theirs.startswith(f"__torch__.{__name__}.") and theirs.endswith(".Runner")
+
+
+def _op_lookup(lib, namespace, op):
+    try:
+        space = getattr(lib.ops, namespace)
+    except AttributeError as exc:
+        return "namespace", type(exc).__name__, str(exc)
+    try:
+        getattr(space, op)
+    except AttributeError as exc:
+        return space.name, hasattr(lib.ops, namespace), type(exc).__name__, str(exc)
+    return space.name, "found"
+
+
+@pytest.mark.parametrize("namespace, op", [("torchaudio", "forced_align"), ("torchaudio", "_lfilter"),
+                                           ("torchvision", "nms"), ("my_lib_never_defined", "op")])
+def test_ops_namespace_of_an_unloaded_extension(namespace, op):
+    """torch.ops.<ns> exists for any name; the operator a missing C++ extension would register is what is absent."""
+    assert _op_lookup(core, namespace, op) == _op_lookup(torch, namespace, op)
+    assert getattr(core.ops, namespace) is getattr(core.ops, namespace)
+
+
+def test_ops_dunder_is_not_a_namespace():
+    assert not hasattr(core.ops, "__wrapped__")
