@@ -68,11 +68,11 @@ def each(calls, *args):
 
 
 def gradients(name, fn, *inputs):
-    """``fn(*inputs)``'s absolute sum differentiated: the output and each input's gradient."""
+    """``fn(*inputs)``'s sum of squares differentiated: the output and each input's gradient."""
     inputs = [x.detach().clone().requires_grad_(True) for x in inputs]
     out = fn(*inputs)
     out = out[0] if isinstance(out, tuple) else out
-    (torch.view_as_real(out) if out.is_complex() else out).abs().sum().backward()
+    (torch.view_as_real(out) if out.is_complex() else out).pow(2).sum().backward()  # (smooth: no sign at 0)
     show(f"{name} out", out)
     for i, x in enumerate(inputs):
         show(f"{name} grad{i}", x.grad)
@@ -605,3 +605,97 @@ def models_hubert():
     show("feature_penalty", feature_penalty)
     torch.manual_seed(2)
     _train("HuBERT", model, lambda m: m(w, labels, lengths)[0])
+
+
+def without_extension():
+    """What a torchaudio built without its C++ extension says when asked for what needs it: forced alignment, the
+    RNN-T loss, room simulation, codecs, SoX effects and file I/O each fail the same way (types and messages)."""
+    import torchaudio
+    import torchaudio.functional as F
+    import torchaudio.transforms as T
+    from torchaudio import _extension
+    from torchaudio.prototype.functional import ray_tracing, simulate_rir_ism
+
+    print("extension", _extension._IS_TORCHAUDIO_EXT_AVAILABLE, _extension._IS_RIR_AVAILABLE,
+          _extension._IS_ALIGN_AVAILABLE)
+    log_probs = torch.randn(1, 8, 5).log_softmax(-1)
+    logits = torch.randn(1, 6, 3, 5)
+    each([
+        ("forced_align", lambda: F.forced_align(log_probs, torch.tensor([[1, 2]], dtype=torch.int32))),
+        ("rnnt_loss", lambda: F.rnnt_loss(logits, torch.tensor([[1, 2]], dtype=torch.int32),
+                                          torch.tensor([6], dtype=torch.int32), torch.tensor([2], dtype=torch.int32))),
+        ("RNNTLoss", lambda: T.RNNTLoss()(logits, torch.tensor([[1, 2]], dtype=torch.int32),
+                                          torch.tensor([6], dtype=torch.int32), torch.tensor([2], dtype=torch.int32))),
+        ("simulate_rir_ism", lambda: simulate_rir_ism(torch.tensor([4.0, 3.0, 2.5]), torch.tensor([1.0, 1.0, 1.0]),
+                                                      torch.tensor([[2.0, 2.0, 1.0]]), 2, 0.3)),
+        ("ray_tracing", lambda: ray_tracing(torch.tensor([4.0, 3.0, 2.5]), torch.tensor([1.0, 1.0, 1.0]),
+                                            torch.tensor([[2.0, 2.0, 1.0]]), 100)),
+        ("load", lambda: torchaudio.load("missing.wav")),
+        ("info", lambda: torchaudio.info("missing.wav")),
+        ("save", lambda: torchaudio.save("out.wav", waveform(1, 100), SR)),
+        ("backends", lambda: torchaudio.list_audio_backends()),
+        ("apply_effects", lambda: torchaudio.sox_effects.apply_effects_tensor(waveform(1, 100), SR, [["gain", "1"]])),
+    ])
+
+
+def scripted_transforms():
+    """torch.jit.script on torchaudio's transforms (they are written to be scriptable): the scripted module's
+    results against the eager one's."""
+    import torchaudio.transforms as T
+
+    w = waveform(1, 1600)
+    for name, transform in [("Spectrogram", T.Spectrogram(n_fft=128)),
+                            ("MelSpectrogram", T.MelSpectrogram(SR, n_fft=128, n_mels=16)),
+                            ("MFCC", T.MFCC(SR, n_mfcc=8, melkwargs={"n_fft": 128, "n_mels": 16})),
+                            ("AmplitudeToDB", T.AmplitudeToDB()), ("Resample", T.Resample(SR, 6000)),
+                            ("MuLawEncoding", T.MuLawEncoding()), ("Vol", T.Vol(0.5)),
+                            ("Fade", T.Fade(100, 100)), ("Preemphasis", T.Preemphasis())]:
+        scripted = torch.jit.script(transform)
+        print(name, type(scripted).__name__, scripted.original_name)
+        out = scripted(w)
+        show(f"{name} scripted", out)
+        print(name, "same as eager", torch.equal(out, transform(w)))
+
+
+def pipelines_offline():
+    """torchaudio.pipelines' bundles where nothing is downloaded: their sample rates and labels, Tacotron2's
+    character text processor, and the Griffin-Lim vocoder (InverseMelScale and GriffinLim at full size)."""
+    from torchaudio import pipelines
+
+    for name in ("WAV2VEC2_ASR_BASE_960H", "HUBERT_ASR_LARGE", "WAV2VEC2_BASE", "HDEMUCS_HIGH_MUSDB",
+                 "CONVTASNET_BASE_LIBRI2MIX", "SQUIM_OBJECTIVE", "TACOTRON2_GRIFFINLIM_CHAR_LJSPEECH"):
+        bundle = getattr(pipelines, name)
+        print(name, type(bundle).__name__, bundle.sample_rate)
+    print(pipelines.WAV2VEC2_ASR_BASE_960H.get_labels())
+    print(pipelines.WAV2VEC2_ASR_BASE_960H._params)
+    bundle = pipelines.TACOTRON2_GRIFFINLIM_CHAR_LJSPEECH
+    processor = bundle.get_text_processor()
+    print(processor.tokens[:20])
+    tokens, lengths = processor(["Hello world!", "torchaudio on core"])
+    show("tokens", tokens)
+    show("lengths", lengths)
+    vocoder = bundle.get_vocoder()
+    torch.manual_seed(0)
+    mel = torch.randn(1, 80, 12) - 4
+    waveforms, _ = vocoder(mel)
+    show("GriffinLim vocoder", waveforms)
+
+
+def functional_gradients():
+    """Gradients through the differentiable features: MelSpectrogram, MFCC, resample, amplitude to dB, the phase
+    vocoder on a complex spectrogram, add_noise, fftconvolve, the spectral centroid and Griffin-Lim's input."""
+    import torchaudio.functional as F
+    import torchaudio.transforms as T
+
+    w = waveform(1, 800)
+    gradients("MelSpectrogram", T.MelSpectrogram(SR, n_fft=128, n_mels=12), w)
+    gradients("MFCC", T.MFCC(SR, n_mfcc=6, melkwargs={"n_fft": 128, "n_mels": 12}), w)
+    gradients("resample", lambda x: F.resample(x, SR, 6000), w)
+    gradients("amplitude_to_DB", lambda x: F.amplitude_to_DB(x.abs() + 0.1, 20.0, 1e-5, 0.0, 60.0), w)
+    spec = T.Spectrogram(n_fft=64, power=None)(w)
+    gradients("phase_vocoder", lambda s: F.phase_vocoder(s, 1.25, torch.linspace(0, math.pi * 16, 33)[..., None]),
+              spec)
+    gradients("add_noise", lambda x, n: F.add_noise(x, n, torch.tensor([6.0])), w, waveform(1, 800, seed=3))
+    gradients("fftconvolve", lambda x, k: F.fftconvolve(x, k), w, waveform(1, 30, seed=4))
+    gradients("spectral_centroid", lambda x: F.spectral_centroid(x, SR, 0, torch.hann_window(64), 64, 16, 64), w)
+    gradients("InverseSpectrogram", T.InverseSpectrogram(n_fft=64), spec)

@@ -101,6 +101,10 @@ RECIPES += [
     _audio("models_rnnt", "models/__init__", "ta.models_rnnt()"),
     _audio("models_prototype", "models/__init__", "ta.models_prototype()"),
     _audio("models_hubert", "models/__init__", "ta.models_hubert()"),
+    _audio("without_extension", FUNCTIONAL, "ta.without_extension()"),
+    _audio("scripted_transforms", "transforms/__init__", "ta.scripted_transforms()"),
+    _audio("pipelines_offline", "models/__init__", "ta.pipelines_offline()"),
+    _audio("functional_gradients", FUNCTIONAL, "ta.functional_gradients()"),
 ]
 
 
