@@ -6,9 +6,6 @@ The runner installs these (``modules()``) in both runs while a script whose fold
 - ``scipy`` and ``scipy.io``: the notebooks on the UCI elevators data import ``loadmat`` at the top; with
   ``smoke_test = True`` (the recipes' edit, as GPyTorch's own CI runs them) they never read the file and train on
   seeded random data of the same shape, so ``loadmat`` only needs to exist: it raises.
-- ``scipy.cluster.vq.kmeans2``: the Deep Sigma Point Processes notebook moves its inducing points by k-means from
-  the ones it drew (``minit='matrix'``): Lloyd's iterations as scipy runs them (10, a centroid whose cluster empties
-  stays where it was), in NumPy.
 - ``sklearn.neighbors.NearestNeighbors``: GPyTorch's nearest-neighbour search (``gpytorch.utils.nearest_neighbors``,
   the VNNGP notebook) uses it where faiss is not installed; a brute-force search on squared distances (ties in index
   order), so its neighbours, not its code. The runner's own ``fake_sklearn`` is out of the way meanwhile.
@@ -28,20 +25,6 @@ import numpy as np
 
 def _loadmat(path, *args, **kwargs):
     raise FileNotFoundError(f"scipy is not installed here: cannot read {path!r}")
-
-
-def _kmeans2(data, k, iter=10, thresh=1e-5, minit="random", missing="warn", check_finite=True, *, seed=None):
-    """scipy's ``kmeans2`` for ``minit='matrix'`` (``k`` holds the starting centroids): its centroids and labels."""
-    if minit != "matrix":
-        raise NotImplementedError("fake_gpytorch_deps' kmeans2 starts from given centroids only (minit='matrix')")
-    data, centroids = np.asarray(data), np.array(k, copy=True)
-    for _ in range(iter):
-        labels = ((data[:, None, :] - centroids[None]) ** 2).sum(-1).argmin(1)
-        for j in range(len(centroids)):
-            members = data[labels == j]
-            if len(members):
-                centroids[j] = members.mean(0)
-    return centroids, ((data[:, None, :] - centroids[None]) ** 2).sum(-1).argmin(1)
 
 
 class _NearestNeighbors:
@@ -99,13 +82,12 @@ def modules() -> dict:
     scipy.io = types.ModuleType("scipy.io")
     scipy.io.loadmat = _loadmat
     made = {"scipy": scipy, "scipy.io": scipy.io}
-    for name in ("scipy.cluster", "scipy.cluster.vq", "sklearn", "sklearn.neighbors"):
+    for name in ("sklearn", "sklearn.neighbors"):
         made[name] = types.ModuleType(name)
         made[name].__path__ = []
         parent, _, child = name.rpartition(".")
         if parent:
             setattr(made[parent], child, made[name])
-    made["scipy.cluster.vq"].kmeans2 = _kmeans2
     made["sklearn.neighbors"].NearestNeighbors = _NearestNeighbors
     tqdm = made["tqdm"] = types.ModuleType("tqdm")
     tqdm.__path__ = []

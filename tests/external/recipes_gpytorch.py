@@ -4,18 +4,18 @@ GPyTorch on core (2026-12-05, corpus helper s19 GPYTORCH): cornellius-gp/gpytorc
 linear_operator it requires (cornellius-gp/linear_operator v0.6.1, ``linear_operator>=0.6.1``), both MIT. Each
 script holds both Python packages beside it (every ``.py`` file of each at its tag: ``GPYTORCH_PACKAGE``), which the
 runner loads in both runs (``runner._fetched_packages``, its stand-ins kept: the notebooks import matplotlib and
-tqdm). What else they import is not installed here and not needed on the paths the scripts take: pyro, pykeops and
-faiss are guarded imports; scikit-learn only for ``SpectralMixtureKernel.initialize_from_data_empspect`` and
-nearest-neighbour search (not called); scipy's ``loadmat`` is ``fake_gpytorch_deps.py``'s (never called: see there);
-mpmath is not imported by either package.
+tqdm). What else they import is not installed here: pyro, pykeops and faiss are guarded imports; scikit-learn's
+``NearestNeighbors`` (VNNGP's neighbour search), scipy's ``loadmat`` (imported, never called) and tqdm's bars are
+``fake_gpytorch_deps.py``'s; ``SpectralMixtureKernel.initialize_from_data_empspect`` (sklearn's GaussianMixture) and
+the CIQ code (scipy.special) are not called; mpmath is not imported by either package.
 
 The scripts are GPyTorch's example notebooks (``examples/``, as fetched: code cells in order) with
-``smoke_test = True``, as GPyTorch's own CI runs them (``test/examples`` aside, its docs build executes them with
-``CI`` set): a few training iterations, and the UCI datasets they would download replaced by the seeded random
+``smoke_test = True`` (the notebooks' own switch, ``'CI' in os.environ``, for running them in a test
+framework): a few training iterations, and the UCI datasets they would download replaced by the seeded random
 tensors of the same shape that the notebooks' smoke-test branch makes; then some of GPyTorch's and linear_operator's
 own unit-test files (``test/``), run as their ``unittest`` classes through ``corpus_gpytorch.run_tests``, which
-prints each test's outcome; and drivers of ours (``corpus_gpytorch.py``) that print the values GPyTorch's and
-linear_operator's main API computes.
+prints each test's outcome; and a driver of ours (``corpus_gpytorch.linear_operators``) that prints the values
+linear_operator's operators compute.
 """
 
 from __future__ import annotations
@@ -95,15 +95,16 @@ def _files(modules, package):
             for name in names.split()]
 
 
+LINEAR_OPERATOR_PACKAGE = [(p, p) for p in _files(_LINEAR_OPERATOR_MODULES, "linear_operator")]
 GPYTORCH_PACKAGE = [*((p, p) for p in _files(_GPYTORCH_MODULES, "gpytorch")),
-                    *(LINEAR_OPERATOR[:2] + (p, p) for p in _files(_LINEAR_OPERATOR_MODULES, "linear_operator"))]
-SMOKE = ("smoke_test = ('CI' in os.environ)", "smoke_test = True  # GPyTorch's CI setting: short loops, random data")
+                    *(LINEAR_OPERATOR[:2] + entry for entry in LINEAR_OPERATOR_PACKAGE)]
+SMOKE = ("smoke_test = ('CI' in os.environ)", "smoke_test = True  # the notebooks' test setting: short loops, random data")
 NO_TIMINGS = (".timeit(100))", ".timeit(1).__class__.__name__)")  # a Measurement's repr shows the time it took
 
 
 # 500 inducing points drawn from 1000 random points in 3-D under an RBF kernel: K_uu's condition number (~1e7) turns
-# float32's last-bit differences in its Cholesky factor (MKL's spotrf in torch, OpenBLAS's through NumPy in core) into the
-# 4th-5th digit of the test MAE; with torch.set_default_dtype(torch.float64) both print the same 10 digits
+# float32's last-bit differences in its Cholesky factor (MKL's spotrf in torch, OpenBLAS's through NumPy in core) into
+# the 4th-5th digit of the test MAE; with torch.set_default_dtype(torch.float64) both print the same 10 digits
 ILL_CONDITIONED = ("float32 rounding in the Cholesky factor of an ill-conditioned inducing-point kernel, amplified by "
                    "its condition number (~1e7): the test MAE differs in the 4th digit; in float64 both agree to 1e-10")
 
@@ -151,4 +152,90 @@ RECIPES += [
     _notebook("derivatives_1d", "08_Advanced_Usage/Simple_GP_Regression_Derivative_Information_1d"),
     _notebook("torchscript_variational", "08_Advanced_Usage/TorchScript_Variational_Models",
               support=[("examples/08_Advanced_Usage/svgp_elevators.pt", "svgp_elevators.pt")]),
+]
+
+
+RUN_TESTS = ("    unittest.main()", "    __import__('corpus_gpytorch').run_tests(globals())")
+# the last lines of the test files that end without ``unittest.main()``: the tests run after them
+_LAST = {
+    'test/kernels/test_index_kernel.py': '        self.assertRaises(TypeError, kernel_fn, 1)',
+    'test/likelihoods/test_bernoulli_likelihood.py': '        return BernoulliLikelihood()',
+    'test/likelihoods/test_multitask_gaussian_likelihood.py': '    def test_nonbatch(self):\n        pass',
+    'test/likelihoods/test_softmax_likelihood.py': '        self.assertEqual(len(list(likelihood.parameters())), 0)',
+    'test/means/test_constant_mean.py': '    batch_shape = torch.Size([2, 3])',
+    'test/means/test_linear_mean.py': '        b, n, d = torch.Size([2, 3]), 4, 5\n        test_x = torch.randn(*b, n, d)\n        mean = self.create_mean(d, b)\n        self.assertEqual(mean(test_x).shape, torch.Size([*b, n]))',
+    'test/mlls/test_exact_marginal_log_likelihood.py': '        self.assertTrue(torch.allclose(marginal_log_likelihood, marginal_log_likelihood_by_hand))',
+    'test/utils/test_grid.py': '        self.assertEqual(grid_size, 20)',
+    'test/variational/test_natural_variational_distribution.py': '    return y, jvp_val',
+    'test/test_settings.py': '                settings.min_fixed_noise._global_half_value,\n            )',
+    'test/test_module.py': '        m.register_prior("mock_prior", mock_prior, lambda m: None, lambda m, v: None)',
+    'test/operators/test_permutation_linear_operator.py': '            self.assertTrue((P @ y - x).abs().max() == 0)',
+    'test/utils/test_minres.py': '        return self._test_minres(torch.Size([20, 5]), matrix_batch_shape=torch.Size([3]), shifts=shifts)',
+}
+
+
+def _run_tests(path):
+    """The edit that runs the file's tests: in place of ``unittest.main()``, or after its last lines."""
+    if path not in _LAST:
+        return RUN_TESTS
+    return _LAST[path], f"{_LAST[path]}\n\n\n{RUN_TESTS[1].strip()}\n"
+
+
+def _gpytorch_test(path, **kw):
+    """GPyTorch's test/PATH.py, its unittest classes run by ``corpus_gpytorch.run_tests``."""
+    return _r(f"gpytorch_test_{path.rpartition('/')[2].removeprefix('test_')}", GPYTORCH, f"test/{path}.py",
+              [_run_tests(f"test/{path}.py")], support=GPYTORCH_PACKAGE, **kw)
+
+
+def _operator_test(path, **kw):
+    """linear_operator's test/PATH.py, its unittest classes run by ``corpus_gpytorch.run_tests``."""
+    return _r(f"linop_test_{path.rpartition('/')[2].removeprefix('test_')}", LINEAR_OPERATOR, f"test/{path}.py",
+              [_run_tests(f"test/{path}.py")], support=LINEAR_OPERATOR_PACKAGE, **kw)
+
+
+# those of their test files that take well under 2 s in either library (left out: the operators' full
+# LinearOperatorTestCase suites, 120-300 tests each: 2-14 s in core; the Gaussian likelihoods' and DiagLinearOperator's,
+# 2.4-3 s in core) and whose tests all behave as in torch (see the README for the ones left out)
+GPYTORCH_EXAMPLE_TESTS = ("kronecker_multitask_gp_regression sgpr_regression model_list_gp_regression "
+                          "fixed_noise_fanatasy_updates derivative_gp_fantasy")
+GPYTORCH_KERNEL_TESTS = ("rbf_kernel matern_kernel periodic_kernel spectral_mixture_kernel scale_kernel "
+                         "additive_and_product_kernels index_kernel linear_kernel polynomial_kernel rq_kernel "
+                         "cosine_kernel piecewise_polynomial_kernel rbf_kernel_grad")
+GPYTORCH_TESTS = ("likelihoods/test_bernoulli_likelihood likelihoods/test_softmax_likelihood "
+                  "distributions/test_multivariate_normal distributions/test_multitask_multivariate_normal "
+                  "means/test_constant_mean means/test_linear_mean mlls/test_exact_marginal_log_likelihood "
+                  "constraints/test_constraints priors/test_gamma_prior priors/test_normal_prior "
+                  "priors/test_lkj_prior priors/test_smoothed_box_prior utils/test_grid utils/test_interpolation "
+                  "utils/test_quadrature functions/test_matern_covariance functions/test_rbf_covariance "
+                  "functions/test_log_normal_cdf variational/test_natural_variational_distribution test_settings "
+                  "test_module")
+OPERATOR_TESTS = "low_rank_root low_rank_root_added_diag identity triangular zero permutation"
+FUNCTION_TESTS = "inv_quad matmul solve root_decomposition pivoted_cholesky diagonalization dsmm"
+UTILS_TESTS = "linear_cg minres toeplitz interpolation sparse permutation"
+RECIPES += [
+    *(_gpytorch_test(f"examples/test_{name}") for name in GPYTORCH_EXAMPLE_TESTS.split()),
+    *(_gpytorch_test(f"kernels/test_{name}") for name in GPYTORCH_KERNEL_TESTS.split()),
+    *(_gpytorch_test(name) for name in GPYTORCH_TESTS.split()),
+    *(_operator_test(f"operators/test_{name}_linear_operator") for name in OPERATOR_TESTS.split()),
+    *(_operator_test(f"functions/test_{name}") for name in FUNCTION_TESTS.split()),
+    *(_operator_test(f"utils/test_{name}") for name in UTILS_TESTS.split()),
+]
+
+
+FUTURE = "from __future__ import annotations"
+
+
+def _driver(name, source, module, package, support, *calls, last="\n]\n"):
+    """``module`` (a file of the package) run as its module (``__package__`` set after its ``from __future__``
+    line), then ``corpus_gpytorch``'s driver ``calls`` after ``last``, its last lines (the end of its ``__all__``)."""
+    line = f"__package__ = {package!r}  # run as the package's module"
+    drivers = "\n".join(["", "import torch", "gp = __import__('corpus_gpytorch')", *calls, ""])
+    return _r(name, source, module, [(FUTURE, f"{FUTURE}\n{line}"), (last, last.rstrip("\n") + "\n" + drivers)],
+              support=support)
+
+
+RECIPES += [
+    _driver("linop_operators", LINEAR_OPERATOR, "linear_operator/operators/__init__.py", "linear_operator.operators",
+            LINEAR_OPERATOR_PACKAGE, "import sys", "import linear_operator",
+            "gp.linear_operators(sys.modules['linear_operator.operators'], linear_operator)"),
 ]
