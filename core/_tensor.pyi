@@ -392,8 +392,8 @@ class Tensor(TensorBase):
         """``other ** self``. (core.ops.tensor_methods._rpow)"""
     def __ipow__(self, exponent):
         """``core.ops.math_inplace.pow_`` with ``self`` as its first argument."""
-    def __matmul__(self, other, *, out=...):
-        """``core.ops.linalg.matmul`` with ``self`` as its first argument."""
+    def __matmul__(self, other):
+        """``self @ other``; a tensor-like ``other`` (no Tensor, a ``__torch_function__``: GPyTorch's LinearOperator) is (core.ops.tensor_methods._matmul_operator)"""
     def __rmatmul__(self, other):
         """``other @ self``. (core.ops.tensor_methods._rmatmul)"""
     def __neg__(self):
