@@ -331,3 +331,19 @@ def test_dynamo_explain_runs_the_function_and_reports_no_graph_break():
         assert str(out).startswith(f"Graph Count: {out.graph_count}\nGraph Break Count: 0\n")
     assert core._dynamo.explain(f)(core.ones(2)).graph_count == 0  # core captures no graph (torch: 1)
     assert len(calls) >= 3
+
+
+def test_deepcopy_of_an_uninitialized_parameter_stays_uninitialized():
+    """PyG's ``Linear(-1, 32)`` deep-copied before its first forward materialises its own weight in the copy."""
+    import copy
+
+    got = []
+    for lib in (core, torch):
+        p = lib.nn.parameter.UninitializedParameter(requires_grad=False, dtype=lib.float64)
+        q = copy.deepcopy(p)
+        memo_twice = copy.deepcopy([p, p])
+        got.append((type(q).__name__, q.requires_grad, str(q.dtype).split(".")[-1], q is not p,
+                    memo_twice[0] is memo_twice[1]))
+        q.materialize((2, 3))
+        got.append((type(q).__name__, tuple(q.shape), type(p).__name__))
+    assert got[:2] == got[2:]

@@ -60,6 +60,12 @@ class UninitializedParameter(_Uninitialized, Parameter):
     def __init__(self, requires_grad=True, device=None, dtype=None):
         """Built in ``__new__``."""
 
+    def __deepcopy__(self, memo):
+        """A new placeholder (PyTorch's: a deep-copied lazy module materialises its own parameters later)."""
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, self.device, self.dtype)
+        return memo[id(self)]
+
 
 class UninitializedBuffer(_Uninitialized, Buffer):
     """A buffer whose shape is not known yet."""
