@@ -699,3 +699,47 @@ def functional_gradients():
     gradients("fftconvolve", lambda x, k: F.fftconvolve(x, k), w, waveform(1, 30, seed=4))
     gradients("spectral_centroid", lambda x: F.spectral_centroid(x, SR, 0, torch.hann_window(64), 64, 16, 64), w)
     gradients("InverseSpectrogram", T.InverseSpectrogram(n_fft=64), spec)
+
+
+def spectral_edge_cases():
+    """The STFT paths torchaudio reaches at their edges: float64 and batched 3-D input, a window shorter than
+    ``n_fft`` (zero-padded in the middle), odd lengths without centring, two-sided normalized spectra, the inverse
+    with an explicit ``length``, Griffin-Lim from a random start (torch's seeded RNG), a phase vocoder at rate 2.5,
+    and the transforms on float64 and on (batch, channel, time) input."""
+    import torchaudio.functional as F
+    import torchaudio.transforms as T
+
+    w = waveform(3, 1001)
+    each([
+        ("float64", lambda: F.spectrogram(w.double(), 0, torch.hann_window(128, dtype=torch.float64), 128, 32, 128,
+                                          2.0, False)),
+        ("batched 3-d", lambda: F.spectrogram(w.reshape(3, 1, 1001).expand(3, 2, 1001), 0, torch.hann_window(100),
+                                              128, 25, 100, 1.0, "frame_length")),
+        ("short window", lambda: F.spectrogram(w, 0, torch.hamming_window(60), 128, 30, 60, None, "window")),
+        ("odd no centre", lambda: F.spectrogram(w[:, :997], 3, torch.hann_window(127), 127, 33, 127, 2.0, False,
+                                                center=False)),
+        ("twosided normalized", lambda: F.spectrogram(w, 0, torch.hann_window(64), 64, 16, 64, None, True,
+                                                      onesided=False)),
+        ("power 0.5", lambda: F.spectrogram(w, 0, torch.hann_window(64), 64, 16, 64, 0.5, False)),
+    ])
+    spec = F.spectrogram(w, 0, torch.hann_window(128), 128, 32, 128, None, False)
+    each([
+        ("inverse length", lambda: F.inverse_spectrogram(spec, 990, 0, torch.hann_window(128), 128, 32, 128, False)),
+        ("inverse float64", lambda: F.inverse_spectrogram(spec.to(torch.complex128), None, 0,
+                                                          torch.hann_window(128, dtype=torch.float64), 128, 32, 128,
+                                                          "frame_length")),
+        ("phase_vocoder 2.5", lambda: F.phase_vocoder(spec, 2.5, torch.linspace(0, math.pi * 32, 65)[..., None])),
+    ])
+    torch.manual_seed(0)
+    show("griffinlim random init", F.griffinlim(spec.abs(), torch.hann_window(128), 128, 32, 128, 1.0, 3, 0.5, None,
+                                                True))
+    batch = waveform(2, 1600).reshape(2, 1, 1600)
+    each([
+        ("MelSpectrogram 3-d", lambda: T.MelSpectrogram(SR, n_fft=256, n_mels=20)(batch)),
+        ("MFCC float64", lambda: T.MFCC(SR, 10, melkwargs={"n_fft": 256, "n_mels": 20}).double()(batch.double())),
+        ("Resample float64", lambda: T.Resample(SR, 11025, dtype=torch.float64)(batch.double())),
+        ("Spectrogram frame_length", lambda: T.Spectrogram(200, normalized="frame_length", power=None)(batch)),
+        ("LFCC log_lf", lambda: T.LFCC(SR, n_filter=24, n_lfcc=12, log_lf=True, speckwargs={"n_fft": 256})(batch)),
+        ("AmplitudeToDB 4-d", lambda: T.AmplitudeToDB(top_db=40.0)(T.Spectrogram(128)(batch)[None])),
+        ("SpectralCentroid float64", lambda: T.SpectralCentroid(SR, n_fft=128).double()(batch.double())),
+    ])
