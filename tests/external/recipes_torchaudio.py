@@ -148,6 +148,8 @@ SHOW_WAVEFORM = ("    waveform /= waveform.abs().max()\n",  # each synthesised s
 RECIPES += [
     _tutorial("oscillator", "53ac75993bd42f6027d9eb5430ca96720030120a", "oscillator_tutorial.py",
               [SHOW_WAVEFORM, ("    axes[1].plot(t, amp)\n", f"    axes[1].plot(t, amp)\n    {TA}.show('amp', amp)\n")]),
+    _tutorial("additive_synthesis", "47716772237c9efb92b7dff434da67a6176da098", "additive_synthesis_tutorial.py",
+              [SHOW_WAVEFORM]),
     _tutorial("subtractive_synthesis", "288eff793807132e270be66b26a2a8802efeb499",
               "subtractive_synthesis_tutorial.py", [
                   ("duration = 4\n", "duration = 1\n"),  # one second of noise, not four
