@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import core
-from core.distributions import _samplers
 from tests.core.oracle import assert_same
 
 _D = core.distributions
@@ -117,7 +116,7 @@ def test_standard_gamma_gradient_matches_torchs_at_the_same_draws(torch):
     alpha = np.array([0.05, 0.3, 1.0, 2.5, 7.0, 30.0, 200.0, 0.5, 3.0])
     x = np.array([1e-6, 0.2, 1.3, 2.0, 12.0, 25.0, 210.0, 4.0, 0.01])
     theirs = torch._standard_gamma_grad(torch.tensor(alpha), torch.tensor(x)).numpy()
-    np.testing.assert_allclose(_samplers.standard_gamma_grad(alpha, x), theirs, rtol=1e-3)
+    np.testing.assert_array_equal(core._standard_gamma_grad(core.tensor(alpha), core.tensor(x)).numpy(), theirs)
 
 
 def test_gamma_rsample_gradients_are_the_implicit_reparameterisation():
@@ -126,7 +125,7 @@ def test_gamma_rsample_gradients_are_the_implicit_reparameterisation():
     x = _D.Gamma(conc, rate).rsample((3,))
     x.sum().backward()
     xn, a, r = x.detach().numpy(), np.array([0.7, 4.0]), np.array([2.0, 0.5])
-    expected = (_samplers.standard_gamma_grad(a, xn * r) / r).sum(0)
+    expected = (core._standard_gamma_grad(core.tensor(a), core.tensor(xn * r)).numpy() / r).sum(0)
     np.testing.assert_allclose(conc.grad.numpy(), expected, rtol=1e-4)
     np.testing.assert_allclose(rate.grad.numpy(), (-xn / r).sum(0), rtol=1e-5)
 
