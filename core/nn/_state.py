@@ -10,7 +10,7 @@ import core.__future__ as _future
 from core import _backend
 from core._tensor import Tensor
 from core.autograd import grad_mode
-from core.nn.parameter import Parameter
+from core.nn.parameter import Parameter, is_lazy
 from core.utils.swap import swap_tensors
 
 __all__ = ["load_state_dict", "load_local", "copy_into"]
@@ -59,9 +59,10 @@ def load_local(module, state_dict, prefix, local_metadata, strict, missing_keys,
             error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
                               f"object from checkpoint but received {type(value)}")
             continue
-        if param.ndim == 0 and value.ndim == 1 and value.shape[0] == 1:
+        lazy = is_lazy(param)  # (a placeholder has no shape to check: its module's hook checks on first use)
+        if not lazy and param.ndim == 0 and value.ndim == 1 and value.shape[0] == 1:
             value = value[0]
-        if value.shape != param.shape:
+        if not lazy and value.shape != param.shape:
             error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
                               f"the shape in current model is {param.shape}.")
             continue
@@ -143,10 +144,10 @@ def save_local(module, destination, prefix: str, keep_vars: bool) -> None:
     """One module's own parameters, persistent buffers and extra state (``Module._save_to_state_dict``)."""
     for name, param in module._parameters.items():
         if param is not None:
-            destination[prefix + name] = param if keep_vars else param.detach()
+            destination[prefix + name] = param if keep_vars or is_lazy(param) else param.detach()  # (placeholder)
     for name, buf in module._buffers.items():
         if buf is not None and name not in module._non_persistent_buffers_set:
-            destination[prefix + name] = buf if keep_vars else buf.detach()
+            destination[prefix + name] = buf if keep_vars or is_lazy(buf) else buf.detach()
     if has_extra_state(module, "get_extra_state"):
         destination[prefix + EXTRA_STATE] = module.get_extra_state()
 

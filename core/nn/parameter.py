@@ -99,8 +99,10 @@ class Buffer(Tensor):
 
 
 def is_lazy(param) -> bool:
-    """Core has no lazy modules: no parameter is ever uninitialised."""
-    return False
+    """Whether ``param`` is a lazy module's placeholder (``UninitializedParameter``/``UninitializedBuffer``)."""
+    from core.nn.modules.lazy import _Uninitialized  # (lazy modules import this module)
+
+    return isinstance(param, _Uninitialized)
 
 
 def __getattr__(name):

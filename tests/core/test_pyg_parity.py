@@ -347,3 +347,23 @@ def test_deepcopy_of_an_uninitialized_parameter_stays_uninitialized():
         q.materialize((2, 3))
         got.append((type(q).__name__, tuple(q.shape), type(p).__name__))
     assert got[:2] == got[2:]
+
+
+def test_lazy_parameters_in_state_dicts_as_torch():
+    got = []
+    for lib in (core, torch):
+        from importlib import import_module
+
+        is_lazy = import_module(f"{lib.__name__}.nn.parameter").is_lazy
+        lazy, other = lib.nn.LazyLinear(4), lib.nn.LazyLinear(4)
+        saved = lazy.state_dict()
+        other.load_state_dict(saved)
+        eager = lib.nn.Linear(3, 4)
+        filled = lib.nn.LazyLinear(4)
+        filled.load_state_dict(eager.state_dict())
+        with pytest.raises(RuntimeError, match="Can't access the shape of an uninitialized parameter"):
+            lib.nn.Linear(3, 4).load_state_dict(lib.nn.LazyLinear(4).state_dict())
+        got.append((type(saved["weight"]).__name__, is_lazy(lazy.weight), is_lazy(eager.weight),
+                    type(other.weight).__name__, type(filled.weight).__name__, tuple(filled.weight.shape),
+                    bool((filled.weight == eager.weight).all())))
+    assert got[0] == got[1]
