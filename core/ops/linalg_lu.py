@@ -274,11 +274,13 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
 
 
 def _has_cholesky(mat) -> bool:
+    """Whether LAPACK's potrf factors ``mat``: a pivot that is not > 0, NaN included, fails it (NumPy raises, or
+    under ``errstate(invalid='ignore')`` returns NaNs)."""
     try:
-        np.linalg.cholesky(mat)
+        factor = np.linalg.cholesky(mat)
     except np.linalg.LinAlgError:
         return False
-    return True
+    return not np.isnan(factor).any()
 
 
 def first_bad_minor(a) -> np.ndarray:

@@ -140,3 +140,12 @@ def test_tensor_like_is_handed_what_torch_hands_it(torch, call):
     """No ``out=None`` the caller never gave (``LinearOperator.abs(self)`` takes none), and ``t @ x`` passes
     ``Tensor.matmul`` (LinearOperator answers it with its ``__rmatmul__``)."""
     assert call(core, _Recorder()) == call(torch, _Recorder())
+
+
+def test_cholesky_ex_reports_nan_pivots_as_failed_minors(torch):
+    """linear_operator's ``psd_safe_cholesky`` reads ``info`` before it checks the input for NaN (its NaN test)."""
+    batch = [[[0.25, -0.75], [-0.75, 2.25]], [[1.0, 1.0], [1.0, 1.0]], [[4.0, 2.0], [2.0, 3.0]]]
+    ours = core.linalg.cholesky_ex(core.tensor(batch).sqrt())
+    theirs = torch.linalg.cholesky_ex(torch.tensor(batch).sqrt())
+    assert ours.info.tolist() == theirs.info.tolist()
+    np.testing.assert_allclose(ours.L[2].numpy(), theirs.L[2].numpy(), rtol=1e-6)

@@ -211,7 +211,7 @@ GPYTORCH_TESTS = ("likelihoods/test_bernoulli_likelihood likelihoods/test_softma
                   "test_module")
 OPERATOR_TESTS = "low_rank_root low_rank_root_added_diag identity triangular zero permutation"
 FUNCTION_TESTS = "inv_quad matmul solve root_decomposition pivoted_cholesky diagonalization dsmm"
-UTILS_TESTS = "linear_cg minres toeplitz interpolation sparse permutation"
+UTILS_TESTS = "linear_cg minres cholesky toeplitz interpolation sparse permutation"
 RECIPES += [
     *(_gpytorch_test(f"examples/test_{name}") for name in GPYTORCH_EXAMPLE_TESTS.split()),
     *(_gpytorch_test(f"kernels/test_{name}") for name in GPYTORCH_KERNEL_TESTS.split()),
