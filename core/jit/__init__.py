@@ -67,10 +67,34 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
     if isinstance(obj, Module):
         from core._jit_script import script_module
 
-        return script_module(obj)
+        return script_module(_prepare_scriptable(obj, {}))
     if not scriptable(obj):
         return obj
     return script_function(obj, sys._getframe(1 + _frames_up).f_locals)  # annotations may name the caller's locals
+
+
+def _prepare_scriptable(module, memo: dict):
+    """The module after each ``__prepare_scriptable__`` hook in its tree ran, as ``torch.jit.script`` runs them first
+    (torchaudio's wav2vec 2.0 removes its positional convolution's weight norm there); a hook may return another
+    module, which then stands in its parent's ``_modules``."""
+    from core._jit_script import ScriptModule
+    from core.nn.module import Module
+
+    if not isinstance(module, Module):
+        return module
+    key = id(module)
+    if key in memo:
+        return memo[key]
+    hook = getattr(module, "__prepare_scriptable__", None)
+    module = hook() if hook is not None else module
+    memo[key] = module
+    for name, value in list(module.__dict__.items()):
+        if name == "_modules":
+            for child_name, child in value.items():
+                value[child_name] = _prepare_scriptable(child, memo)
+        elif isinstance(value, Module) and not isinstance(value, ScriptModule):
+            _prepare_scriptable(value, memo)  # (PyTorch prepares it but keeps the attribute as it was)
+    return module
 
 
 def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5,

@@ -123,3 +123,57 @@ def test_ops_namespace_of_an_unloaded_extension(namespace, op):
 
 def test_ops_dunder_is_not_a_namespace():
     assert not hasattr(core.ops, "__wrapped__")
+
+
+def _prepared_model(lib):
+    """A model whose hooks ``torch.jit.script`` runs first: one removes its conv's weight norm (torchaudio's wav2vec
+    2.0 positional embedding), one swaps a child for another module, one records that it ran."""
+    nn = lib.nn
+
+    class Positional(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.utils.parametrizations.weight_norm(nn.Conv1d(2, 2, 3, padding=1), name="weight", dim=2)
+
+        def forward(self, x):
+            return self.conv(x)
+
+        def __prepare_scriptable__(self):
+            nn.utils.parametrize.remove_parametrizations(self.conv, "weight")
+            return self
+
+    class Swapped(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+        def __prepare_scriptable__(self):
+            return nn.Identity()
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.positional = Positional()
+            self.swapped = Swapped()
+            self.calls = 0
+
+        def forward(self, x):
+            return self.swapped(self.positional(x))
+
+        def __prepare_scriptable__(self):
+            self.calls += 1
+            return self
+
+    lib.manual_seed(0)
+    return Model()
+
+
+def test_script_runs_prepare_scriptable_hooks_first():
+    results = []
+    for lib in (core, torch):
+        model = _prepared_model(lib)
+        x = lib.ones(1, 2, 5)
+        scripted = lib.jit.script(model)
+        results.append((sorted(model.state_dict()), type(model.swapped).__name__, model.calls,
+                        type(model.positional.conv).__name__, scripted(x).detach().numpy().round(5).tolist()))
+    assert results[0] == results[1]
+    assert results[0][1] == "Identity"
