@@ -748,3 +748,45 @@ def spectral_edge_cases():
         ("AmplitudeToDB 4-d", lambda: T.AmplitudeToDB(top_db=40.0)(T.Spectrogram(128)(batch)[None])),
         ("SpectralCentroid float64", lambda: T.SpectralCentroid(SR, n_fft=128).double()(batch.double())),
     ])
+
+
+def models_scripting_and_quantization():
+    """What torchaudio's model tests and ASR tutorials do beyond a forward: ``torch.jit.script`` on the models (the
+    scripted module's outputs against the eager one's), a state dict saved to bytes and loaded into a fresh model,
+    and dynamic int8 quantization of wav2vec 2.0's and the Conformer's Linear layers (``quantize_dynamic``)."""
+    import io
+
+    from torchaudio.models import Conformer, ConvTasNet, Wav2Letter, wav2vec2_model
+
+    torch.manual_seed(0)
+    w = waveform(2, 400)
+    models = [
+        ("Wav2Letter", Wav2Letter(num_classes=5, input_type="mfcc", num_features=8), (torch.randn(2, 8, 30),)),
+        ("ConvTasNet", ConvTasNet(2, 8, 8, 3, 4, 8, 2, 1), (w[:, None],)),
+        ("Conformer", Conformer(8, 2, 16, 1, 3), (torch.randn(2, 7, 8), torch.tensor([7, 5]))),
+        ("wav2vec2", wav2vec2_model("group_norm", [(8, 10, 5), (8, 3, 2)], False, 16, 0.0, 8, 4, 1, 2, 0.0, 24, 0.0,
+                                    0.0, False, 0.0, 6), (w, torch.tensor([400, 300]))),
+    ]
+    for name, model, inputs in models:
+        model.eval()
+        eager = model(*inputs)
+        eager = eager[0] if isinstance(eager, tuple) else eager
+        try:
+            scripted = torch.jit.script(model)
+            out = scripted(*inputs)
+            out = out[0] if isinstance(out, tuple) else out
+            print(name, "scripted", type(scripted).__name__, "same as eager", torch.allclose(out, eager, atol=1e-6))
+        except Exception as exc:
+            print(name, "script raised", type(exc).__name__)
+        buffer = io.BytesIO()
+        torch.save(model.state_dict(), buffer)
+        buffer.seek(0)
+        state = torch.load(buffer)
+        print(name, "state", len(state), sorted(state)[:3])
+        show(f"{name} eager", eager)
+    for name, model, inputs in models[2:]:
+        quantized = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        out = quantized(*inputs)
+        show(f"{name} quantized", out[0] if isinstance(out, tuple) else out)
+        print(name, "quantized modules", sorted({type(m).__name__ for m in quantized.modules()
+                                                 if "Linear" in type(m).__name__}))

@@ -105,6 +105,7 @@ RECIPES += [
     _audio("without_extension", FUNCTIONAL, "ta.without_extension()"),
     _audio("scripted_transforms", "transforms/__init__", "ta.scripted_transforms()"),
     _audio("pipelines_offline", "models/__init__", "ta.pipelines_offline()"),
+    _audio("models_script_quantize", "models/__init__", "ta.models_scripting_and_quantization()"),
     _audio("functional_gradients", FUNCTIONAL, "ta.functional_gradients()"),
     _audio("spectral_edge_cases", FUNCTIONAL, "ta.spectral_edge_cases()"),
 ]
