@@ -148,7 +148,11 @@ def _cases(fn):
 
 
 def _arg(value):
-    """A test argument as its repr, a function or class by its name (their reprs hold addresses and kinds)."""
+    """A test argument as its repr, a function or class by its name (their reprs hold addresses and kinds), inside
+    tuples and lists too."""
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_arg(v) for v in value)
+        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
     return getattr(value, "__name__", None) or repr(value) if callable(value) else repr(value)
 
 
