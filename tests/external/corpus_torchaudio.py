@@ -790,3 +790,57 @@ def models_scripting_and_quantization():
         show(f"{name} quantized", out[0] if isinstance(out, tuple) else out)
         print(name, "quantized modules", sorted({type(m).__name__ for m in quantized.modules()
                                                  if "Linear" in type(m).__name__}))
+
+
+def models_variants():
+    """Model options the small builds above leave at their defaults: Emformer without tanh on the memory, with
+    constant weight-init scaling and a finite negative infinity; ConvEmformer; wav2vec 2.0's layer drop while
+    training (torch's seeded RNG); the RNN-T's ``predict`` and ``join`` one step at a time; Tacotron2 without
+    padding masks; an online MVDR whose PSDs update over calls."""
+    import torchaudio.transforms as T
+    from torchaudio.models import Emformer, Tacotron2, emformer_rnnt_model, wav2vec2_model
+    from torchaudio.prototype.models import ConvEmformer
+
+    torch.manual_seed(0)
+    for scale in ("constant", None):
+        emformer = Emformer(8, 2, 16, 2, 3, dropout=0.0, left_context_length=4, right_context_length=2,
+                            max_memory_size=3, weight_init_scale_strategy=scale, tanh_on_mem=False,
+                            negative_inf=-1e4)
+        show(f"Emformer {scale}", emformer(torch.randn(2, 11, 8), torch.tensor([11, 7]))[0])
+    torch.manual_seed(0)
+    conv = ConvEmformer(8, 2, 16, 2, 4, 3, left_context_length=4, right_context_length=2, max_memory_size=2)
+    show("ConvEmformer", conv(torch.randn(2, 14, 8), torch.tensor([14, 9]))[0])
+    conv.eval()
+    out, lengths, states = conv.infer(torch.randn(1, 6, 8), torch.tensor([6]))
+    show("ConvEmformer infer", out)
+    torch.manual_seed(0)
+    w2v = wav2vec2_model("group_norm", [(8, 10, 5), (8, 3, 2)], False, 16, 0.1, 8, 4, 4, 2, 0.1, 24, 0.1, 0.1, True,
+                         0.5, 5)
+    w2v.train()
+    torch.manual_seed(3)
+    show("wav2vec2 layer drop", w2v(waveform(2, 400))[0])
+    torch.manual_seed(0)
+    rnnt = emformer_rnnt_model(**_rnnt_config()).eval()
+    with torch.no_grad():
+        encoded, lengths = rnnt.transcribe(torch.randn(1, 12, 16), torch.tensor([12]))
+        token, state = torch.tensor([[0]]), None
+        for step in range(3):
+            predicted, predicted_lengths, state = rnnt.predict(token, torch.tensor([1]), state)
+            joint, _, _ = rnnt.join(encoded[:, step:step + 1], torch.tensor([1]), predicted, predicted_lengths)
+            token = joint.argmax(-1).reshape(1, 1)
+            show(f"RNNT join {step}", joint)
+    torch.manual_seed(0)
+    taco = Tacotron2(mask_padding=False, n_mels=8, n_symbol=12, symbol_embedding_dim=16, encoder_embedding_dim=16,
+                     encoder_n_convolution=1, decoder_rnn_dim=16, decoder_max_step=6, decoder_early_stopping=False,
+                     attention_rnn_dim=16, attention_hidden_dim=8, attention_location_n_filter=4, prenet_dim=8,
+                     postnet_n_convolution=1, postnet_embedding_dim=8)
+    out = taco(torch.randint(1, 12, (2, 5)), torch.tensor([5, 4]), torch.randn(2, 8, 6), torch.tensor([6, 6]))
+    show("Tacotron2 no mask", out)
+    taco.eval()
+    show("Tacotron2 no early stop", taco.infer(torch.randint(1, 12, (1, 4)))[0])
+    g = torch.Generator().manual_seed(11)
+    mvdr = T.MVDR(ref_channel=0, solution="ref_channel", multi_mask=True, online=True)
+    for call in range(3):
+        spec = torch.randn(3, 17, 8, dtype=torch.cfloat, generator=g)
+        mask = torch.rand(3, 17, 8, generator=g)
+        show(f"MVDR online {call}", mvdr(spec, mask, 1 - mask))

@@ -106,6 +106,7 @@ RECIPES += [
     _audio("scripted_transforms", "transforms/__init__", "ta.scripted_transforms()"),
     _audio("pipelines_offline", "models/__init__", "ta.pipelines_offline()"),
     _audio("models_script_quantize", "models/__init__", "ta.models_scripting_and_quantization()"),
+    _audio("models_variants", "models/__init__", "ta.models_variants()"),
     _audio("functional_gradients", FUNCTIONAL, "ta.functional_gradients()"),
     _audio("spectral_edge_cases", FUNCTIONAL, "ta.spectral_edge_cases()"),
 ]
