@@ -88,6 +88,14 @@ class _UserAttributes(collections.abc.MutableMapping):
 
 def _is_internal(key) -> bool: ...
 
+class _SubclassData:
+    """``_data`` on a Tensor subclass that declares an attribute of that name (``_data: Tensor``: PyTorch Geometric's"""
+    def __init__(self, slot): ...
+    def __get__(self, obj, cls=...): ...
+    def __set__(self, obj, value) -> None: ...
+
+_MISSING: object
+
 class Tensor(TensorBase):
     """A multidimensional array with shape, dtype, device, views, and autograd."""
     _data: Any
@@ -1515,7 +1523,7 @@ class Tensor(TensorBase):
     def __rdiv__(self, other):
         """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators._rdiv)"""
     def __nonzero__(self) -> builtins.bool:
-        """``core._tensor.__bool__`` with ``self`` as its first argument."""
+        """Python 2's name for ``__bool__``: a method of its own, as torch's (a table keyed by methods tells them apart). (core.ops.python_operators.__nonzero__)"""
     def __long__(self) -> builtins.int:
         """``core.ops.python_operators._long`` with ``self`` as its first argument."""
     def xpu(self, device=..., non_blocking: builtins.bool = ..., memory_format=...):
