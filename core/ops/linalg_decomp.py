@@ -26,6 +26,7 @@ from core.ops.math_binary import clamp_min
 from core.ops.rearranging import diag_embed, tril, triu
 from core.ops.reduction import amax, amin, named_repr, return_types
 from core.ops.views import permute
+from core.overrides import handle_torch_function, has_torch_function_unary, has_torch_function_variadic
 
 __all__ = ["cholesky", "eigh", "eigvalsh", "pinv", "matrix_rank", "inv_ex", "cond", "solve_triangular", "tensorinv",
            "tensorsolve", "vander", "qr"]
@@ -136,6 +137,10 @@ class LinalgEigh(Function):
 
 def eigh(A, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix (only the ``UPLO`` triangle is read)."""
+    if not isinstance(A, Tensor) and has_torch_function_unary(A):  # a tensor-like (GPyTorch's LinearOperator)
+        import core.linalg
+
+        return handle_torch_function(core.linalg.eigh, (A,), A, *(() if UPLO == "L" else (UPLO,)))
     _check_float("linalg.eigh", A)
     _check_square("linalg.eigh", A)
     if UPLO not in ("L", "U"):
@@ -249,6 +254,11 @@ def cond(A, p=None):
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     """Only the ``upper`` / lower triangle of ``A`` is read (so only it gets a gradient)."""
+    if not (isinstance(A, Tensor) and isinstance(B, Tensor)) and has_torch_function_variadic(A, B):  # a tensor-like
+        import core.linalg
+
+        given = {**({} if left else {"left": left}), **({"unitriangular": True} if unitriangular else {})}
+        return handle_torch_function(core.linalg.solve_triangular, (A, B), A, B, upper=upper, **given)
 
     T = triu(A) if upper else tril(A)
     if unitriangular:

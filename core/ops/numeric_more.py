@@ -20,6 +20,7 @@ from core._tensor import Tensor, mark_shared
 from core._warn_once import warn_once
 from core.autograd.function import Function
 from core.ops._util import xp_of
+from core.overrides import handle_torch_function, has_torch_function_variadic
 
 __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "cholesky_solve", "cholesky_inverse", "cholesky",
            "mvlgamma", "nextafter", "index_reduce", "vander"]
@@ -86,6 +87,8 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 def cholesky_solve(B, L, upper=False):
     """X with (L L^H) X = B (or U^H U with ``upper``): two triangular solves, batched and broadcast."""
+    if not (isinstance(B, Tensor) and isinstance(L, Tensor)) and has_torch_function_variadic(B, L):  # a tensor-like
+        return handle_torch_function(core.cholesky_solve, (B, L), B, L, **({"upper": upper} if upper else {}))
     if B.ndim < 2 or L.ndim < 2:
         raise RuntimeError(f"b should have at least 2 dimensions, but has {B.ndim} dimensions instead"
                            if B.ndim < 2 else

@@ -149,3 +149,26 @@ def test_cholesky_ex_reports_nan_pivots_as_failed_minors(torch):
     theirs = torch.linalg.cholesky_ex(torch.tensor(batch).sqrt())
     assert ours.info.tolist() == theirs.info.tolist()
     np.testing.assert_allclose(ours.L[2].numpy(), theirs.L[2].numpy(), rtol=1e-6)
+
+
+class _Identity:
+    """A tensor-like that answers the function it was handed, the keyword arguments and how many positional ones."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return func, sorted(kwargs or {}), len(args)
+
+
+@pytest.mark.parametrize("call, public", [
+    (lambda lib, x: lib.linalg.eigh(x), lambda lib: lib.linalg.eigh),
+    (lambda lib, x: lib.linalg.solve_triangular(x, lib.ones(2, 2), upper=False),
+     lambda lib: lib.linalg.solve_triangular),
+    (lambda lib, x: lib.linalg.solve_triangular(lib.ones(2, 2), x, upper=True, left=False),
+     lambda lib: lib.linalg.solve_triangular),
+    (lambda lib, x: lib.cholesky_solve(lib.ones(2, 2), x), lambda lib: lib.cholesky_solve),
+    (lambda lib, x: lib.cholesky_solve(x, lib.ones(2, 2), upper=True), lambda lib: lib.cholesky_solve)])
+def test_linear_algebra_hands_a_tensor_like_the_public_function(torch, call, public):
+    """GPyTorch's variational strategies call ``torch.linalg.eigh(linear_operator)``, its solves ``cholesky_solve``."""
+    ours, theirs = call(core, _Identity()), call(torch, _Identity())
+    assert ours[0] is public(core) and theirs[0] is public(torch)
+    assert ours[1:] == theirs[1:]
