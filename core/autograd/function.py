@@ -292,9 +292,14 @@ def _forward_with_ctx(cls):
 
         if _vmap_batched.any_batched(args, kwargs.values()):  # a user's Function runs in vmap's loop, per sample
             raise _vmap_batched.Unbatchable(cls.__name__)
-        if vmap_state.depth:
+        forward, setup = cls.forward, getattr(cls, "setup_context", _no_setup_context)  # looked up now, as torch's
+        if vmap_state.depth:  # apply does: a test may patch them (GPyTorch's patch.object(F, "forward", wraps=...))
             _refuse_under_vmap(cls, setup is _no_setup_context)
-        return run(ctx, *args, **kwargs)
+        if setup is _no_setup_context:
+            return forward(ctx, *args, **kwargs)
+        output = forward(*args, **kwargs)
+        setup(ctx, args, output)
+        return output
 
     return checked
 

@@ -172,3 +172,40 @@ def test_linear_algebra_hands_a_tensor_like_the_public_function(torch, call, pub
     ours, theirs = call(core, _Identity()), call(torch, _Identity())
     assert ours[0] is public(core) and theirs[0] is public(torch)
     assert ours[1:] == theirs[1:]
+
+
+@pytest.mark.parametrize("style", ["ctx", "setup_context"])
+def test_function_apply_looks_up_a_patched_forward(torch, style):
+    """GPyTorch's tests wrap a Function's ``forward`` with ``unittest.mock.patch.object(F, "forward", wraps=...)`` and
+    assert it was called: ``apply`` reads ``forward`` (and ``setup_context``) when it runs, as torch's does."""
+    from unittest.mock import patch
+
+    calls = []
+    for lib in (core, torch):
+        if style == "ctx":
+            class Double(lib.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * 2
+
+                @staticmethod
+                def backward(ctx, g):
+                    return g * 2
+        else:
+            class Double(lib.autograd.Function):
+                @staticmethod
+                def forward(x):
+                    return x * 2
+
+                @staticmethod
+                def setup_context(ctx, inputs, output):
+                    pass
+
+                @staticmethod
+                def backward(ctx, g):
+                    return g * 2
+        with patch.object(Double, "forward", wraps=Double.forward) as forward:
+            out = Double.apply(lib.ones(2, requires_grad=True))
+        out.sum().backward()
+        calls.append((forward.call_count, out.tolist()))
+    assert calls[0] == calls[1] and calls[0][0] == 1
