@@ -174,17 +174,19 @@ _LAST = {
 }
 
 
-def _run_tests(path):
-    """The edit that runs the file's tests: in place of ``unittest.main()``, or after its last lines."""
+def _run_tests(path, every=1):
+    """The edit that runs the file's tests (only every ``every``-th where the whole file takes seconds): in place of
+    ``unittest.main()``, or after its last lines."""
+    call = RUN_TESTS[1] if every == 1 else RUN_TESTS[1].replace("(globals())", f"(globals(), every={every})")
     if path not in _LAST:
-        return RUN_TESTS
-    return _LAST[path], f"{_LAST[path]}\n\n\n{RUN_TESTS[1].strip()}\n"
+        return RUN_TESTS[0], call
+    return _LAST[path], f"{_LAST[path]}\n\n\n{call.strip()}\n"
 
 
-def _gpytorch_test(path, **kw):
+def _gpytorch_test(path, every=1, **kw):
     """GPyTorch's test/PATH.py, its unittest classes run by ``corpus_gpytorch.run_tests``."""
     return _r(f"gpytorch_test_{path.rpartition('/')[2].removeprefix('test_')}", GPYTORCH, f"test/{path}.py",
-              [_run_tests(f"test/{path}.py")], support=GPYTORCH_PACKAGE, **kw)
+              [_run_tests(f"test/{path}.py", every)], support=GPYTORCH_PACKAGE, **kw)
 
 
 def _operator_test(path, **kw):
@@ -219,6 +221,9 @@ RECIPES += [
     *(_operator_test(f"operators/test_{name}_linear_operator") for name in OPERATOR_TESTS.split()),
     *(_operator_test(f"functions/test_{name}") for name in FUNCTION_TESTS.split()),
     *(_operator_test(f"utils/test_{name}") for name in UTILS_TESTS.split()),
+    # the variational strategies' suites (108-131 tests, 5-6 s in either library): every eighth or fourth test
+    _gpytorch_test("variational/test_variational_strategy", every=8),
+    _gpytorch_test("variational/test_unwhitened_variational_strategy", every=4),
 ]
 
 
