@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _dtype
 from core import fft as _fft
 from core._factories import ones
 from core._tensor import Tensor, new_tensor
@@ -34,16 +35,17 @@ _REAL_DEPRECATED = ("stft with return_complex=False is deprecated. In a future p
                     "still call torch.view_as_real on the complex output to recover the old return format.")
 
 
-def _window(window, n_fft: int, win_length: int, like: Tensor, message: str) -> Tensor:
-    """The window, zero-padded on both sides to n_fft (a rectangular one, with torch's warning, when None)."""
+def _window(window, n_fft: int, win_length: int, like: Tensor, message: str, prefix: str = "stft") -> Tensor:
+    """The window, zero-padded on both sides to n_fft (a rectangular one, with torch's warning, when None);
+    ``prefix`` starts the errors (stft's repr of its call, as PyTorch's)."""
     if not 0 < win_length <= n_fft:
-        raise RuntimeError(f"stft: expected 0 < win_length <= n_fft, but got win_length={win_length}")
+        raise RuntimeError(f"{prefix}: expected 0 < win_length <= n_fft, but got win_length={win_length}")
+    if window is not None and (window.ndim != 1 or window.shape[0] != win_length):
+        raise RuntimeError(f"{prefix}: expected a 1D window tensor of size equal to win_length={win_length}, but "
+                           f"got window with size {list(window.shape)}")
     if window is None:
         warn_once(message, message, warn_in_core)  # (PyTorch's TORCH_WARN_ONCE, as the two below)
         window = ones(win_length, dtype=like.dtype.to_real())
-    if window.ndim != 1 or window.shape[0] != win_length:
-        raise RuntimeError(f"stft: expected a 1D window tensor of size equal to win_length={win_length}, but got "
-                           f"window with size {list(window.shape)}")
     if win_length == n_fft:
         return window
     from core.nn.functional import pad  # (nn imports core's ops)
@@ -52,27 +54,45 @@ def _window(window, n_fft: int, win_length: int, like: Tensor, message: str) -> 
     return pad(window, (left, n_fft - win_length - left))
 
 
+def _call_repr(x, n_fft, hop, win_length, window, normalized, onesided, return_complex) -> str:
+    """How PyTorch's stft names its call in its errors: the (padded) input's legacy type and sizes, the arguments."""
+    def flag(value):
+        return "None" if value is None else int(bool(value))
+
+    shown = "None" if window is None else f"{window.type()}{{{list(window.shape)}}}"
+    return (f"stft({x.type()}{list(x.shape)}, n_fft={n_fft}, hop_length={hop}, win_length={win_length}, "
+            f"window={shown}, normalized={int(bool(normalized))}, onesided={flag(onesided)}, "
+            f"return_complex={flag(return_complex)}, align_to_window=None) ")
+
+
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
          normalized=False, onesided=None, return_complex=None):
     """Frames' spectra: shape (n_fft // 2 + 1 or n_fft, n_frames), with a leading batch dim for 2-D input."""
     if return_complex is None and not input.is_complex() and not (window is not None and window.is_complex()):
         raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "
                            "require that return_complex=True in a future PyTorch release.")
-    if input.ndim not in (1, 2):
-        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.ndim}D")
     hop = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
-    if hop <= 0:
-        raise RuntimeError(f"stft: expected hop_length > 0, but got hop_length={hop}")
-    x = input if input.ndim == 2 else input.unsqueeze(0)
-    if center:
+    if center:  # (torch.functional.stft pads before the operator checks anything)
         from core.nn.functional import pad
 
-        x = pad(x.unsqueeze(1), (n_fft // 2, n_fft // 2), mode=pad_mode).squeeze(1)
-    if not 0 < n_fft <= x.shape[-1]:
-        raise RuntimeError(f"stft: expected 0 < n_fft < {x.shape[-1]}, but got n_fft={n_fft}")
-    w = _window(window, n_fft, win_length, input, _NO_WINDOW)
+        dims = input.ndim
+        padded = pad(input.reshape((1,) * (3 - dims) + tuple(input.shape)), (n_fft // 2, n_fft // 2), mode=pad_mode)
+        input = padded.reshape(padded.shape[-dims:])
+    prefix = _call_repr(input, n_fft, hop, win_length, window, normalized, onesided, return_complex)
+    if not (input.is_floating_point() or input.is_complex()):
+        raise RuntimeError(f"{prefix}: expected a tensor of floating point or complex values")
+    if input.ndim not in (1, 2):
+        raise RuntimeError(f"{prefix}: expected a 1D or 2D tensor")
+    x = input if input.ndim == 2 else input.unsqueeze(0)
+    if not 0 < n_fft <= x.shape[-1]:  # (PyTorch's message names win_length as n_fft)
+        raise RuntimeError(f"{prefix}: expected 0 < n_fft < {x.shape[-1]}, but got n_fft={win_length}")
+    if hop <= 0:
+        raise RuntimeError(f"{prefix}: expected hop_length > 0, but got hop_length={hop}")
+    w = _window(window, n_fft, win_length, input, _NO_WINDOW, prefix)
     frames = x.unfold(-1, n_fft, hop) * w  # (batch, n_frames, n_fft)
+    if frames.dtype in (_dtype.float16, _dtype.bfloat16, _dtype.complex32):  # (PyTorch's CPU FFT is MKL's)
+        raise RuntimeError(f"MKL FFT doesn't support tensors of type: {_dtype.SCALAR_NAMES[frames.dtype.name]}")
     one = (onesided if onesided is not None else not (input.is_complex() or w.is_complex()))
     norm = "ortho" if normalized else "backward"
     spec = (_fft.rfft(frames, norm=norm) if one else _fft.fft(frames, norm=norm)).transpose(-1, -2)

@@ -177,3 +177,36 @@ def test_script_runs_prepare_scriptable_hooks_first():
                         type(model.positional.conv).__name__, scripted(x).detach().numpy().round(5).tolist()))
     assert results[0] == results[1]
     assert results[0][1] == "Identity"
+
+
+def _stft_outcome(lib, make_input, window, **kwargs):
+    x = make_input(lib)
+    w = None if window is None else window(lib)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = lib.stft(x, 16, window=w, return_complex=True, **kwargs)
+        except Exception as exc:
+            return type(exc).__name__, str(exc)
+    return str(out.dtype), tuple(out.shape)
+
+
+@pytest.mark.parametrize("make_input, window, kwargs", [
+    (lambda lib: lib.ones(100, dtype=lib.long), lambda lib: lib.hann_window(16), {}),
+    (lambda lib: lib.ones(2, 100, dtype=lib.int32), None, {"center": False, "onesided": False}),
+    (lambda lib: lib.ones(100).half(), None, {}),
+    (lambda lib: lib.ones(100).half(), lambda lib: lib.hann_window(16), {}),
+    (lambda lib: lib.ones(100).bfloat16(), lambda lib: lib.hann_window(16).bfloat16(), {}),
+    (lambda lib: lib.ones(1, 2, 100), None, {}),
+    (lambda lib: lib.ones(100), None, {"hop_length": 0, "normalized": True, "onesided": True}),
+    (lambda lib: lib.ones(10), None, {"center": False}),
+    (lambda lib: lib.ones(100), None, {"win_length": 20}),
+    (lambda lib: lib.ones(100), lambda lib: lib.hann_window(8).double(), {"normalized": True}),
+    (lambda lib: lib.ones(100), lambda lib: lib.ones(4, 4), {}),
+    (lambda lib: lib.ones(3, 100, dtype=lib.float64), lambda lib: lib.hann_window(12, dtype=lib.float64),
+     {"win_length": 12, "pad_mode": "constant"}),
+])
+def test_stft_checks_and_errors_match_torch(make_input, window, kwargs):
+    """torch.stft pads (center) before its checks, which name the call as PyTorch's do; integer input is refused,
+    half and bfloat16 reach the FFT and are refused there (torchaudio's spectrogram on such input)."""
+    assert _stft_outcome(core, make_input, window, **kwargs) == _stft_outcome(torch, make_input, window, **kwargs)
