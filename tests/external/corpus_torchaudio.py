@@ -844,3 +844,47 @@ def models_variants():
         spec = torch.randn(3, 17, 8, dtype=torch.cfloat, generator=g)
         mask = torch.rand(3, 17, 8, generator=g)
         show(f"MVDR online {call}", mvdr(spec, mask, 1 - mask))
+
+
+def dtypes_and_errors():
+    """torchaudio's functional API off its usual path: half, float64, integer and complex inputs, broadcast
+    convolution shapes, unnormalised filter coefficients, and the errors its checks raise for bad arguments."""
+    import torchaudio.functional as F
+    import torchaudio.transforms as T
+
+    w = waveform(2, 600)
+    each([
+        ("spectrogram half", lambda: F.spectrogram(w.half(), 0, torch.hann_window(64).half(), 64, 16, 64, 2.0,
+                                                   False)),
+        ("resample int16", lambda: F.resample((w * 1000).to(torch.int16), SR, 4000)),
+        ("resample float64", lambda: F.resample(w.double(), 4, 3, lowpass_filter_width=3)),
+        ("mu_law float64", lambda: F.mu_law_encoding(w.double(), 128)),
+        ("mu_law int", lambda: F.mu_law_encoding((w * 10).long(), 128)),
+        ("mu_law decode float64", lambda: F.mu_law_decoding(torch.arange(0, 256, 17), 256)),
+        ("to_db complex", lambda: F.amplitude_to_DB(torch.ones(3, dtype=torch.cfloat), 10.0, 1e-10, 0.0)),
+        ("deltas 4-d float64", lambda: F.compute_deltas(w.double().reshape(1, 2, 20, 30), 3)),
+        ("convolve broadcast", lambda: F.convolve(w.reshape(2, 1, 600), waveform(3, 40, seed=1).reshape(1, 3, 40))),
+        ("fftconvolve float64", lambda: F.fftconvolve(w.double(), waveform(2, 33, seed=1).double(), "same")),
+        ("convolve 1-d", lambda: F.convolve(w[0], w[1, :10])),
+        ("convolve bad mode", lambda: F.convolve(w, w, "middle")),
+        ("convolve bad shapes", lambda: F.convolve(w.reshape(2, 1, 600), waveform(3, 40).reshape(3, 1, 40))),
+        ("add_noise bad snr", lambda: F.add_noise(w, w, torch.tensor([1.0, 2.0, 3.0]))),
+        ("add_noise bad noise", lambda: F.add_noise(w, w[:, :10], torch.tensor([1.0, 2.0]))),
+        ("lfilter a0 2", lambda: F.lfilter(w[:, :100], torch.tensor([2.0, -0.5]), torch.tensor([1.0, 0.3]))),
+        ("lfilter float64", lambda: F.lfilter(w[:, :100].double(), torch.tensor([1.0, -0.5, 0.1]).double(),
+                                              torch.tensor([0.5, 0.3, 0.2]).double())),
+        ("lfilter mismatched", lambda: F.lfilter(w, torch.tensor([1.0, -0.5]), torch.tensor([1.0, 0.3, 0.1]))),
+        ("speed no lengths", lambda: F.speed(w, SR, 1.5)),
+        ("melscale bad norm", lambda: F.melscale_fbanks(65, 0.0, 4000.0, 10, SR, "area")),
+        ("melscale bad scale", lambda: F.melscale_fbanks(65, 0.0, 4000.0, 10, SR, None, "bark")),
+        ("create_dct bad norm", lambda: F.create_dct(13, 40, "l2")),
+        ("spectral_centroid float64", lambda: F.spectral_centroid(w.double(), SR, 0, torch.hann_window(
+            64, dtype=torch.float64), 64, 16, 64)),
+        ("MelSpectrogram int", lambda: T.MelSpectrogram(SR, n_fft=64)((w * 100).long())),
+        ("Resample int", lambda: T.Resample(SR, 4000)((w * 100).long())),
+        ("Vol bad gain", lambda: T.Vol(-1.0, "amplitude")),
+        ("Fade too long", lambda: T.Fade(400, 400)(w)),
+        ("TimeStretch no rate", lambda: T.TimeStretch(n_freq=33)(T.Spectrogram(64, power=None)(w))),
+        ("frechet bad shapes", lambda: F.frechet_distance(torch.zeros(3), torch.eye(2), torch.zeros(3),
+                                                          torch.eye(3))),
+    ])

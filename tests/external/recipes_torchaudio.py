@@ -109,6 +109,7 @@ RECIPES += [
     _audio("models_variants", "models/__init__", "ta.models_variants()"),
     _audio("functional_gradients", FUNCTIONAL, "ta.functional_gradients()"),
     _audio("spectral_edge_cases", FUNCTIONAL, "ta.spectral_edge_cases()"),
+    _audio("dtypes_and_errors", FUNCTIONAL, "ta.dtypes_and_errors()"),
 ]
 
 
