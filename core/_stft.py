@@ -54,15 +54,24 @@ def _window(window, n_fft: int, win_length: int, like: Tensor, message: str, pre
     return pad(window, (left, n_fft - win_length - left))
 
 
+def _type_name(t: Tensor) -> str:
+    """A tensor's type as ATen's ``toString`` writes it: its legacy name, ``CPUComplexFloatType`` for complex ones."""
+    return f"CPU{_dtype.SCALAR_NAMES[t.dtype.name]}Type" if t.is_complex() else t.type()
+
+
+def _flag(value) -> str:
+    return "None" if value is None else str(int(value) if isinstance(value, bool) else value)
+
+
+def _window_repr(window) -> str:
+    return "None" if window is None else f"{_type_name(window)}{{{list(window.shape)}}}"
+
+
 def _call_repr(x, n_fft, hop, win_length, window, normalized, onesided, return_complex) -> str:
     """How PyTorch's stft names its call in its errors: the (padded) input's legacy type and sizes, the arguments."""
-    def flag(value):
-        return "None" if value is None else int(bool(value))
-
-    shown = "None" if window is None else f"{window.type()}{{{list(window.shape)}}}"
-    return (f"stft({x.type()}{list(x.shape)}, n_fft={n_fft}, hop_length={hop}, win_length={win_length}, "
-            f"window={shown}, normalized={int(bool(normalized))}, onesided={flag(onesided)}, "
-            f"return_complex={flag(return_complex)}, align_to_window=None) ")
+    return (f"stft({_type_name(x)}{list(x.shape)}, n_fft={n_fft}, hop_length={hop}, win_length={win_length}, "
+            f"window={_window_repr(window)}, normalized={int(bool(normalized))}, onesided={_flag(onesided)}, "
+            f"return_complex={_flag(return_complex)}, align_to_window=None) ")
 
 
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
@@ -128,17 +137,44 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
           onesided=None, length=None, return_complex=False):
     """The signal whose ``stft`` (with the same settings) is ``input``: windowed overlap-add of the frames."""
     if not input.is_complex():
-        raise RuntimeError("istft requires a complex-valued input tensor.")
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output from stft with "
+                           "return_complex=True.")
     hop = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
+    prefix = (f"istft({_type_name(input)}{list(input.shape)}, n_fft={n_fft}, hop_length={hop}, "
+              f"win_length={win_length}, window={_window_repr(window)}, center={int(bool(center))}, "
+              f"normalized={int(bool(normalized))}, onesided={_flag(onesided)}, length={_flag(length)}, "
+              f"return_complex={int(bool(return_complex))}) ")
+    dims = input.ndim + 1  # (PyTorch checks the view_as_real of the input)
+    if dims < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [-{dims}, {dims - 1}], but got -3)")
+    if input.numel() == 0:
+        raise RuntimeError(f"{prefix}: input tensor cannot be empty.")
+    if dims not in (3, 4):
+        raise RuntimeError(f"{prefix}: expected a tensor with 3 or 4 dimensions, but got {dims}")
+    fft_size = input.shape[-2]
+    one = onesided if onesided is not None else fft_size != n_fft
+    if one and n_fft // 2 + 1 != fft_size:
+        raise RuntimeError(f"{prefix}: expected the frequency dimension (3rd to the last) of the input tensor to "
+                           f"match n_fft / 2 + 1 when onesided=True, but got {fft_size}")
+    if not one and n_fft != fft_size:
+        raise RuntimeError(f"{prefix}: expected the frequency dimension (3rd to the last) of the input tensor to "
+                           f"match n_fft when onesided=False, but got {fft_size}")
+    if not 0 < hop <= win_length:
+        raise RuntimeError(f"{prefix}: expected 0 < hop_length <= win_length")
+    if not 0 < win_length <= n_fft:
+        raise RuntimeError(f"{prefix}: expected 0 < win_length <= n_fft")
+    if window is not None and (window.ndim != 1 or window.shape[0] != win_length):
+        raise RuntimeError(f"{prefix}: Invalid window shape. window has to be 1D and length of `win_length`")
     spec = input if input.ndim == 3 else input.unsqueeze(0)
     w = _window(window, n_fft, win_length, input, _NO_WINDOW_ISTFT)
-    one = onesided if onesided is not None else spec.shape[-2] != n_fft
     norm = "ortho" if normalized else "backward"
     cols = spec.transpose(-1, -2)  # (batch, n_frames, n_freq)
+    if return_complex and one:
+        raise RuntimeError("Cannot have onesided output if window or input is complex")
+    if not return_complex and window is not None and window.is_complex():
+        raise RuntimeError("Complex windows are incompatible with return_complex=False")
     if one:
-        if return_complex:
-            raise RuntimeError("cannot have onesided output if window or input is complex")
         frames = _fft.irfft(cols, n=n_fft, norm=norm)
     else:
         frames = _fft.ifft(cols, n=n_fft, norm=norm)
@@ -150,8 +186,8 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     start = n_fft // 2 if center else 0
     end = start + length if length is not None else (expected - n_fft // 2 if center else expected)
     y, envelope = y[..., start:min(end, expected)], envelope[start:min(end, expected)]
-    if bool((envelope.abs() < 1e-11).any()):
-        raise RuntimeError("istft(...): window overlap add min: 0")
+    if bool((envelope.abs() < 1e-11).any()):  # (PyTorch prints the check's 0-d bool tensor)
+        raise RuntimeError(f"{prefix}window overlap add min: 1\n[ CPUBoolType{{}} ]")
     y = y / envelope
     if end > expected:
         from core.nn.functional import pad

@@ -6,6 +6,7 @@ from __future__ import annotations
 import typing
 import warnings
 
+import numpy as np
 import pytest
 
 import core
@@ -210,3 +211,50 @@ def test_stft_checks_and_errors_match_torch(make_input, window, kwargs):
     """torch.stft pads (center) before its checks, which name the call as PyTorch's do; integer input is refused,
     half and bfloat16 reach the FFT and are refused there (torchaudio's spectrogram on such input)."""
     assert _stft_outcome(core, make_input, window, **kwargs) == _stft_outcome(torch, make_input, window, **kwargs)
+
+
+def _istft_outcome(lib, case):
+    g = lib.Generator().manual_seed(0)
+    spec = lib.randn(9, 7, dtype=lib.cfloat, generator=g)
+    full = lib.randn(16, 7, dtype=lib.cfloat, generator=g)
+    w = lib.hann_window(16)
+    calls = {
+        "real": lambda: lib.istft(spec.real, 16, window=w),
+        "plain": lambda: lib.istft(spec, 16, window=w),
+        "length": lambda: lib.istft(spec, 16, window=w, length=20),
+        "bad freq": lambda: lib.istft(spec[:5], 16, window=w),
+        "bad freq twosided": lambda: lib.istft(spec.to(lib.cdouble), 16, window=w.double(), length=5,
+                                               onesided=False),
+        "bad window": lambda: lib.istft(spec, 16, window=lib.hann_window(8)),
+        "hop too big": lambda: lib.istft(spec, 16, hop_length=20, window=w),
+        "zero window": lambda: lib.istft(spec, 16, window=lib.zeros(16)),
+        "no centre": lambda: lib.istft(spec, 16, window=w, center=False),
+        "4-d": lambda: lib.istft(spec[None, None], 16, window=w),
+        "1-d": lambda: lib.istft(spec[0], 16, window=w),
+        "empty": lambda: lib.istft(lib.zeros(9, 0, dtype=lib.cfloat), 16),
+        "onesided complex": lambda: lib.istft(spec, 16, window=w, onesided=True, return_complex=True),
+        "complex window": lambda: lib.istft(full, 16, window=w.to(lib.cfloat), onesided=False),
+        "complex out": lambda: lib.istft(full, 16, window=w, onesided=False, return_complex=True),
+        "win_length": lambda: lib.istft(spec, 16, win_length=20),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out = calls[case]()
+        except Exception as exc:
+            return type(exc).__name__, str(exc)
+    return str(out.dtype), tuple(out.shape), [round(v, 4) for v in lib.view_as_real(out.reshape(-1)[:4]).flatten()
+                                              .tolist()] if out.is_complex() else out.reshape(-1)[:4].tolist()
+
+
+@pytest.mark.parametrize("case", ["real", "plain", "length", "bad freq", "bad freq twosided", "bad window",
+                                  "hop too big", "zero window", "no centre", "4-d", "1-d", "empty",
+                                  "onesided complex", "complex window", "complex out", "win_length"])
+def test_istft_checks_and_errors_match_torch(case):
+    """torch.istft's checks in PyTorch's order, with its messages naming the call (torchaudio's
+    InverseSpectrogram and Griffin-Lim reach them); a window whose overlap-add vanishes is refused."""
+    ours, theirs = _istft_outcome(core, case), _istft_outcome(torch, case)
+    if len(theirs) == 3:  # a result: its values to float32 rounding
+        assert ours[:2] == theirs[:2] and np.allclose(ours[2], theirs[2], atol=1e-5)
+    else:
+        assert ours == theirs
