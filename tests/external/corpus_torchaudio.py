@@ -887,4 +887,10 @@ def dtypes_and_errors():
         ("TimeStretch no rate", lambda: T.TimeStretch(n_freq=33)(T.Spectrogram(64, power=None)(w))),
         ("frechet bad shapes", lambda: F.frechet_distance(torch.zeros(3), torch.eye(2), torch.zeros(3),
                                                           torch.eye(3))),
+        ("InverseSpectrogram real", lambda: T.InverseSpectrogram(64)(T.Spectrogram(64)(w))),
+        ("InverseSpectrogram wrong n_fft", lambda: T.InverseSpectrogram(128)(T.Spectrogram(64, power=None)(w))),
+        ("InverseSpectrogram hop", lambda: T.InverseSpectrogram(64, hop_length=80)(T.Spectrogram(64, power=None)(w))),
+        ("GriffinLim wrong n_fft", lambda: T.GriffinLim(128, n_iter=2)(T.Spectrogram(64)(w))),
+        ("inverse zero window", lambda: F.inverse_spectrogram(T.Spectrogram(64, power=None)(w), None, 0,
+                                                              torch.zeros(64), 64, 16, 64, False)),
     ])
