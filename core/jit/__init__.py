@@ -56,6 +56,10 @@ def __getattr__(name: str):
         from core.jit._interface import interface
 
         return interface
+    if name == "_recursive":  # (torch.jit imports it at once)
+        import importlib
+
+        return importlib.import_module("core.jit._recursive")
     raise AttributeError(f"module 'core.jit' has no attribute '{name}'")
 
 

@@ -367,3 +367,11 @@ def test_lazy_parameters_in_state_dicts_as_torch():
                     type(other.weight).__name__, type(filled.weight).__name__, tuple(filled.weight.shape),
                     bool((filled.weight == eager.weight).all())))
     assert got[0] == got[1]
+
+
+def test_jit_recursive_has_a_concrete_type_store_to_clear():
+    for lib in (core, torch):
+        store = lib.jit._recursive.concrete_type_store.type_store
+        store.pop(lib.nn.Linear, None)  # PyG's Sequential.__prepare_scriptable__
+        assert isinstance(store, dict)
+    assert core.jit._recursive.concrete_type_store.type_store == {}
