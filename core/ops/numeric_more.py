@@ -2,8 +2,8 @@
 deprecated ``torch.cholesky``, ``mvlgamma``, ``nextafter``, ``index_reduce``, ``vander``; and the Tensor methods
 ``apply_``, ``map_``, ``resize_`` and ``share_memory_``.
 
-Everything differentiable is built from differentiable ops (no backward of its own); ``nextafter`` has
-a node whose backward raises, as PyTorch's does.
+Everything differentiable is built from differentiable ops (no backward of its own) but ``cholesky_solve``, whose
+factor gets torch's gradient over the whole matrix; ``nextafter`` has a node whose backward raises, as PyTorch's does.
 """
 
 from __future__ import annotations
@@ -96,9 +96,37 @@ def cholesky_solve(B, L, upper=False):
     if B.dtype is not L.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {B.dtype} and A of type "
                            f"{L.dtype} instead.")
-    lower = L.mH if upper else L  # (conjugate transposes: A = L L^H for a complex factor)
-    y = core.linalg.solve_triangular(lower, B, upper=False)
-    return core.linalg.solve_triangular(lower.mH, y, upper=True)
+    batch = core.broadcast_shapes(B.shape[:-2], L.shape[:-2])
+    if B.shape[:-2] != batch:  # (the expands' backward sums the gradients back to the given batch shapes)
+        B = B.expand(*batch, *B.shape[-2:])
+    if L.shape[:-2] != batch:
+        L = L.expand(*batch, *L.shape[-2:])
+    return CholeskySolve.apply(B, L, upper=upper)
+
+
+class CholeskySolve(Function):
+    """Two triangular solves, with torch's gradient: the factor's is -C L (-L C with ``upper``) for C = gB X^H +
+    X gB^H, over the whole matrix, not confined to the triangle the solves read (GPyTorch's tests compare it
+    with the gradient through ``L @ L.mT``)."""
+
+    node_name = "CholeskySolveBackward0"
+
+    @staticmethod
+    def forward(ctx, B, L, *, upper):
+        lower = L.mH if upper else L  # (conjugate transposes: A = L L^H for a complex factor)
+        y = core.linalg.solve_triangular(lower, B, upper=False)
+        X = core.linalg.solve_triangular(lower.mH, y, upper=True)
+        ctx.save_for_backward(L, X)
+        ctx.upper = upper
+        return X._data
+
+    @staticmethod
+    def backward(ctx, g):
+        L, X = ctx.saved_tensors
+        gB = cholesky_solve(g, L, ctx.upper)
+        common = core.matmul(gB, X.mH)
+        common = common + common.mH
+        return gB, -(core.matmul(L, common) if ctx.upper else core.matmul(common, L))
 
 
 def cholesky_inverse(L, upper=False):

@@ -209,3 +209,28 @@ def test_function_apply_looks_up_a_patched_forward(torch, style):
         out.sum().backward()
         calls.append((forward.call_count, out.tolist()))
     assert calls[0] == calls[1] and calls[0][0] == 1
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("shapes", [((5, 3), (5, 5)), ((2, 5, 3), (5, 5)), ((5, 2), (3, 5, 5))])
+def test_cholesky_solve_gives_the_factor_the_whole_matrix_gradient(torch, upper, shapes):
+    """torch's cholesky_solve gradient for the factor is not confined to its triangle (linear_operator's
+    CholLinearOperator solve tests compare it with the gradient through ``L @ L.mT``)."""
+    rng = np.random.default_rng(1)
+    b_shape, l_shape = shapes
+    factor = np.tril(rng.standard_normal(l_shape)) + 3 * np.eye(5)
+    factor = np.swapaxes(factor, -1, -2).copy() if upper else factor
+    rhs, weight = rng.standard_normal(b_shape), rng.standard_normal(np.broadcast_shapes(b_shape[:-2] + (1, 1),
+                                                                                        l_shape[:-2] + (1, 1))[:-2]
+                                                                     + b_shape[-2:])
+    results = []
+    for lib in (core, torch):
+        L, B = lib.tensor(factor, requires_grad=True), lib.tensor(rhs, requires_grad=True)
+        X = lib.cholesky_solve(B, L, upper=upper)
+        (X * lib.tensor(weight)).sum().backward()
+        results.append((X.detach().numpy(), L.grad.numpy(), B.grad.numpy(), type(X.grad_fn).__name__))
+    for ours, theirs in zip(*results):
+        if isinstance(ours, str):
+            assert ours == theirs
+        else:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
