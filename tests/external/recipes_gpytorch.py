@@ -211,7 +211,7 @@ GPYTORCH_TESTS = ("likelihoods/test_bernoulli_likelihood likelihoods/test_softma
                   "utils/test_quadrature functions/test_rbf_covariance "
                   "functions/test_log_normal_cdf variational/test_natural_variational_distribution test_settings "
                   "test_module")
-OPERATOR_TESTS = "low_rank_root low_rank_root_added_diag identity triangular zero permutation"
+OPERATOR_TESTS = "chol low_rank_root low_rank_root_added_diag identity triangular zero permutation"
 FUNCTION_TESTS = "inv_quad matmul solve root_decomposition pivoted_cholesky diagonalization dsmm"
 UTILS_TESTS = "linear_cg minres cholesky toeplitz interpolation sparse permutation"
 RECIPES += [
