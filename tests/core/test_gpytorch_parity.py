@@ -2,6 +2,9 @@
 older ``torch.dsmm`` spelling of a sparse-times-dense product, and autograd Functions that keep helper
 staticmethods of their own named ``_forward``/``_backward`` (GPyTorch's natural-gradient parametrisation)."""
 
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -234,3 +237,47 @@ def test_cholesky_solve_gives_the_factor_the_whole_matrix_gradient(torch, upper,
             assert ours == theirs
         else:
             np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+_TENSOR_LIKE_CALLS = '''
+import sys
+torch = __import__(sys.argv[1])
+
+
+class Like:
+    """A tensor-like: no Tensor, a __torch_function__ (GPyTorch's LinearOperator), defined before any dispatch."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return func.__name__.removeprefix("linalg_"), len(args), sorted(kwargs or {})
+
+
+like = Like()
+for call in (lambda: torch.clone(like), lambda: torch.triangular_solve(torch.ones(3, 1), like),
+             lambda: torch.linalg.inv(like), lambda: torch.linalg.cholesky(like, upper=True),
+             lambda: torch.linalg.solve(like, torch.ones(3)), lambda: torch.diagonal(like, 1),
+             lambda: torch.cat([like, torch.ones(3, 3)]), lambda: torch.nn.functional.softplus(like)):
+    print(call())
+'''
+
+
+def test_a_tensor_like_class_reaches_its_torch_function_from_any_function(torch, tmp_path):
+    """torch hands a tensor-like argument of every public function to its ``__torch_function__``; in core the
+    class statement turns dispatch on (a fresh interpreter: this process may have it on already)."""
+    script = tmp_path / "tensor_like.py"
+    script.write_text(_TENSOR_LIKE_CALLS)
+    outputs = [subprocess.run([sys.executable, str(script), lib], capture_output=True, text=True, check=True,
+                              cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))).stdout
+               for lib in ("core", "torch")]
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") == 8
+
+
+def test_defining_a_class_without_torch_function_leaves_dispatch_off():
+    """Plain classes, modes and core's own classes do not turn core's dispatch on (plain tensors pay nothing)."""
+    code = ("import core, core._torch_function as tf\n"
+            "class Plain: pass\n"
+            "class Mode(core.overrides.TorchFunctionMode): pass\n"
+            "print(tf._active)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))).stdout
+    assert out.strip() == "False"
