@@ -281,3 +281,17 @@ def test_defining_a_class_without_torch_function_leaves_dispatch_off():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_inverse_gives_the_factor_the_whole_matrix_gradient(torch, upper):
+    rng = np.random.default_rng(2)
+    factor = np.tril(rng.standard_normal((4, 4))) + 3 * np.eye(4)
+    factor = factor.T.copy() if upper else factor
+    weight = rng.standard_normal((4, 4))
+    grads = []
+    for lib in (core, torch):
+        L = lib.tensor(factor, requires_grad=True)
+        (lib.cholesky_inverse(L, upper=upper) * lib.tensor(weight)).sum().backward()
+        grads.append(L.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-10, atol=1e-12)
