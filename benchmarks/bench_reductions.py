@@ -44,6 +44,12 @@ def _cases():
         ("x.sum(-1) 64x33", (64, 33), lambda L, x: x.sum(-1), lambda a: a.sum(-1)),
         ("x.sum() float64", (512, 512), lambda L, x: x.sum(), lambda a: a.sum(), np.float64),
         ("x.sum(0) float16", (512, 512), lambda L, x: x.sum(0), lambda a: a.sum(0), np.float16),
+        ("norm(-1) 1Mx3 f64", (1 << 20, 3), lambda L, x: x.norm(dim=-1), lambda a: np.sqrt((a * a).sum(-1)),
+         np.float64),  # all fused multiply-adds: core._norm_order._square_plus
+        ("cdist 1000x1000x3", (2000, 3),
+         lambda L, x: L.cdist(x[:1000], x[1000:], compute_mode="donot_use_mm_for_euclid_dist"),
+         lambda a: np.sqrt(((a[:1000, None] - a[None, 1000:]) ** 2).sum(-1)), np.float64),
+        ("x.norm() 1M f64", (1 << 20,), lambda L, x: x.norm(), lambda a: np.sqrt(np.dot(a, a)), np.float64),
         ("softmax(-1)", (512, 512), lambda L, x: L.softmax(x, -1),
          lambda a: np.exp(a - a.max(-1, keepdims=True)) / np.exp(a - a.max(-1, keepdims=True)).sum(-1, keepdims=True)),
     ]
