@@ -152,6 +152,8 @@ def _stacked_matmul(x, y):
     threads, so the bits are those of the threaded call (as in ``core.nn.functional._conv``)."""
     batch, n, k = x.shape
     m = y.shape[-1]
+    if k == 1 and x.dtype is y.dtype and x.dtype in _NAIVE_DTYPES:
+        return _outer_products(x, y)
     workers = min(get_num_threads(), batch)
     if workers < 2 or not _SMALL_STACK <= batch * n * k * m or n * k * m >= _SMALL_GEMM or y.shape[0] != batch \
             or not _blas.available():
@@ -166,6 +168,16 @@ def _stacked_matmul(x, y):
 
     with _blas.single_threaded(), ThreadPoolExecutor(workers) as pool:
         list(pool.map(part, range(workers)))
+    return out
+
+
+def _outer_products(x, y):
+    """A stack of (n, 1) @ (1, m) products as one broadcast multiplication: NumPy's matmul takes its element loop
+    when a size-1 dim's stride is not the item size (the transposed input of a per-sample weight gradient under
+    vmap: 13 ms for 64 samples of 784x128, against 2 ms here). Same bits: each element is one rounded product,
+    plus +0 as the loop's and a GEMM's sum start (a -0 product gives +0, as PyTorch's bmm)."""
+    out = np.multiply(x, y)
+    out += 0
     return out
 
 

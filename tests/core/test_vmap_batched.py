@@ -423,3 +423,41 @@ def test_batched_products_agree_with_the_loop_to_rounding(monkeypatch, name):
     case = PRODUCTS[name]
     arrays = [core.tensor(x) for x in (A, B, M)]
     assert_same(case(core, *arrays), _by_loop(monkeypatch, lambda: case(core, *arrays)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("transposed", [True, False])
+def test_a_stack_of_outer_products_is_torchs_bmm_bit_for_bit(torch, dtype, transposed):
+    """A per-sample weight gradient under vmap is a stack of (n, 1) @ (1, m) products (the input's transposed
+    view, 64x784x1, took NumPy's slow element loop): each element is one rounded product, and a -0 product
+    gives +0 as torch's bmm."""
+    rng = np.random.default_rng(1)
+    col = rng.standard_normal((6, 40, 1)).astype(dtype)
+    row = rng.standard_normal((6, 1, 30)).astype(dtype)
+    col[:, :3] = -1.0
+    row[:, :, :4] = 0.0  # -1 * 0: a -0 product
+    if transposed:
+        col = np.ascontiguousarray(col.transpose(0, 2, 1)).transpose(0, 2, 1)  # (…, 40, 1) with strides (40, 1, 40)
+    ours = core.bmm(core.from_numpy(col), core.from_numpy(row))
+    theirs = torch.bmm(torch.from_numpy(col), torch.from_numpy(row))
+    assert_same(ours, theirs)
+    a, b = to_numpy(ours), to_numpy(theirs)
+    assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
+
+
+def test_per_sample_gradients_of_a_linear_layer_match_torchs_zero_signs_too(torch, batched_only):
+    """Per-sample weight gradients of a layer whose weight broadcasts over the samples (stacks of outer products)
+    with zero inputs, whose products with negative gradients are zeros of either sign: torch's values and signs."""
+    rng = np.random.default_rng(2)
+    weight = rng.standard_normal((16, 24)).astype(np.float32)
+    bias = rng.standard_normal(16).astype(np.float32)
+    xs = rng.standard_normal((8, 24)).astype(np.float32)
+    xs[:, :5] = 0.0
+
+    def case(lib, w, b, x):
+        def loss(w, b, x):
+            return lib.tanh(lib.nn.functional.linear(x, w, b)).sum()
+        return lib.func.vmap(lib.func.grad(loss, argnums=(0, 1)), in_dims=(None, None, 0))(w, b, x)
+
+    ours, theirs = _both(torch, case, weight, bias, xs)[0], case(torch, *map(torch.tensor, (weight, bias, xs)))[0]
+    assert np.array_equal(np.signbit(to_numpy(ours)), np.signbit(to_numpy(theirs)))
