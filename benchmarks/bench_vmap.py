@@ -116,7 +116,7 @@ def main() -> None:
             torch_run = make(torch, np.random.default_rng(0))
             torch_run()
             theirs = _median(torch_run, args.repeat)
-        print(f"{name:36s} {loop:10.3f} {batched:13.3f} {theirs:8.3f} {loop / batched:13.1f} "
+        print(f"{name:36s} {loop:10.4f} {batched:13.4f} {theirs:8.4f} {loop / batched:13.1f} "
               f"{batched / theirs:14.2f}")
 
 
