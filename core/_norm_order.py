@@ -24,6 +24,7 @@ from core._cascade_sum import _ORDERED_TYPES, _lanes, in_order
 __all__ = ["two_norm"]
 
 LANES = 8
+_SMALL = 2.0**-480  # smaller |t| may have an inexact square error (its low bits underflow)
 CHUNK = 1 << 14  # elements of a fused multiply-add step computed at a time (its temporaries fit in cache)
 _F32 = np.float32
 
@@ -41,6 +42,8 @@ def _reduced_trailing(x: np.ndarray, axes) -> int | None:
 
 def _row_norms(rows: np.ndarray) -> np.ndarray:
     n, d = rows.shape
+    if d == 1:  # PyTorch's norm of one element is its absolute value: no square to underflow or overflow
+        return np.abs(rows[:, 0])
     lanes = _lanes(rows)
     full = d - d % lanes
     if full:  # NOTE: in_order picks the fastest in-order NumPy call (einsum over the vectors: ~10x a cumsum)
@@ -54,8 +57,21 @@ def _row_norms(rows: np.ndarray) -> np.ndarray:
         acc = acc + tail[:, j] * tail[:, j]
     for j in range(plain, tail.shape[1]):  # a fused multiply-add: the exact square, rounded once with the sum
         t = tail[:, j]
-        acc = (t.astype(np.float64) ** 2 + acc).astype(_F32) if rows.dtype == _F32 else _square_plus(t, acc)
+        if rows.dtype == _F32:
+            acc = (t.astype(np.float64) ** 2 + acc).astype(_F32)
+        else:
+            acc = _first_square(t) if j == 0 and not full else _square_plus(t, acc)
     return np.sqrt(acc)
+
+
+def _first_square(t: np.ndarray) -> np.ndarray:
+    """``t * t + 0`` as a fused multiply-add: the rounded square, except for squares too small for
+    ``_square_plus``'s exact error terms, which keep its result."""
+    out = t * t
+    small = np.flatnonzero(np.abs(t) < _SMALL)
+    if small.size:
+        out[small] = _square_plus(t[small], np.zeros(small.size))
+    return out
 
 
 def _square_plus(t: np.ndarray, acc: np.ndarray) -> np.ndarray:
@@ -65,8 +81,8 @@ def _square_plus(t: np.ndarray, acc: np.ndarray) -> np.ndarray:
     (Knuth's two-sum): ``t * t + acc == high + low + e``, and ``low + e == rest + tiny`` exactly (two-sum again).
     ``high + rest`` rounds like ``high + rest + tiny`` except where ``high + rest`` is exactly halfway between two
     doubles (``tiny`` is below half an ulp of ``rest``, and the halfway points are multiples of ``rest``'s ulp):
-    there ``tiny``'s sign picks the neighbour. So every value is rounded exactly in NumPy; only non-finite values
-    and squares too small for an exact ``e`` (``|t| < 2**-480``, where ``tiny`` is not 0) go to Python fractions.
+    there ``tiny``'s sign picks the neighbour. So every value is rounded exactly in NumPy; only squares too small
+    for an exact ``e`` (``|t| < 2**-480``, where ``tiny`` is not 0) and overflows go to Python fractions.
     NOTE: done ``CHUNK`` elements at a time, so that the ~30 temporaries stay in the CPU's cache (3x faster)."""
     out = np.empty(t.shape, np.float64)
     for start in range(0, t.size, CHUNK):
@@ -93,15 +109,17 @@ def _square_plus_chunk(t: np.ndarray, acc: np.ndarray) -> np.ndarray:
     err2 = err * 2
     toward = out + err2  # the neighbour on err's side when high + rest is halfway (else out, or not 2 * err away)
     np.copyto(out, toward, where=(toward - out == err2) & (err != 0) & (np.sign(tiny) == np.sign(err)))
-    slow = ~np.isfinite(out) | ~np.isfinite(big) | ((tiny != 0) & (np.abs(t) < 2.0**-480))
+    special = ~(np.isfinite(t) & np.isfinite(acc))
+    if special.any():  # inf or nan in: the IEEE result, as fractions would give it
+        np.copyto(out, square + acc, where=special)
+    slow = ~special & (~np.isfinite(out) | ~np.isfinite(big) | ((tiny != 0) & (np.abs(t) < _SMALL)))
     for i in np.flatnonzero(slow):
         out[i] = _exact_square_plus(float(t[i]), float(acc[i]))
     return out
 
 
 def _exact_square_plus(t: float, acc: float) -> float:
-    if not (math.isfinite(t) and math.isfinite(acc)):
-        return t * t + acc
+    """``t * t + acc`` of finite floats, rounded once from the exact rational value."""
     try:
         return float(Fraction(t) * Fraction(t) + Fraction(acc))
     except OverflowError:

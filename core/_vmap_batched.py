@@ -25,6 +25,7 @@ import string
 import threading
 
 import core
+from core import _dtype
 
 __all__ = ["Unbatchable", "call", "current", "grads", "is_batched", "physical_chain", "broadcast_entered"]
 
@@ -94,14 +95,17 @@ def _batched_class():
 
 
 @functools.lru_cache(maxsize=256)
-def _meta_storage(shape: tuple, dtype):
-    return core.empty(shape, dtype=dtype, device="meta")
+def _meta_storage(shape: tuple, storage_dtype):
+    """A meta tensor of ``shape`` whose storage's dtype is ``storage_dtype`` (keyed by the storage's dtype, which
+    maps one to one to a tensor's, as ``Tensor.dtype`` reads it: the ``dtype`` property dispatches)."""
+    return core.empty(shape, dtype=_dtype._BY_NP[storage_dtype], device="meta")
 
 
 def _wrap(phys, level: int):
     """A BatchedTensor of ``level`` over ``phys`` (its dim 0 the batch)."""
     cls = _class
-    meta = _meta_storage(phys._data.shape[1:], phys.dtype)  # (the storage's shape: ``.shape`` dispatches)
+    data = phys._data  # (the storage's shape and dtype: ``.shape`` and ``.dtype`` dispatch)
+    meta = _meta_storage(data.shape[1:], data.dtype)
     out = object.__new__(cls)
     out._data, out._root, out._vc = meta._data, meta._root, meta._vc
     out._phys, out._level = phys, level

@@ -73,3 +73,28 @@ def test_float64_row_norms_equal_torch_bit_for_bit(torch, width, scale):
     np.testing.assert_array_equal(core.linalg.vector_norm(core.tensor(array), dim=-1).numpy(),
                                   torch.linalg.vector_norm(torch.tensor(array), dim=-1).numpy())
     np.testing.assert_array_equal(core.tensor(array).norm(dim=1).numpy(), torch.tensor(array).norm(dim=1).numpy())
+
+
+@pytest.mark.parametrize("width", [1, 3, 6])
+def test_float64_rows_with_inf_nan_and_overflow_equal_torch(torch, width):
+    """Width 1 included: torch's norm of one element is its absolute value, 1e300 and 1e-200 too."""
+    rng = np.random.default_rng(width)
+    array = rng.standard_normal((3000, width)) * 2.0 ** rng.integers(-400, 400, (3000, width))
+    array.flat[::31], array.flat[1::37], array.flat[2::41], array.flat[3::43] = np.nan, np.inf, -np.inf, 1e300
+    with np.errstate(over="ignore", invalid="ignore"):
+        ours = core.linalg.vector_norm(core.tensor(array), dim=-1).numpy()
+    np.testing.assert_array_equal(ours, torch.linalg.vector_norm(torch.tensor(array), dim=-1).numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_norm_of_one_element_is_its_absolute_value_as_in_torch(torch, dtype):
+    values = [[3e30], [1e-30], [-2.5], [0.0]] if dtype == "float32" else [[1e300], [-1e-200], [5e-324], [-3.0]]
+    array = np.array(values, dtype)
+    ours, theirs = core.tensor(array), torch.tensor(array)
+    np.testing.assert_array_equal(core.linalg.vector_norm(ours, dim=-1).numpy(),
+                                  torch.linalg.vector_norm(theirs, dim=-1).numpy())
+    np.testing.assert_array_equal(ours[:1].norm(dim=(0, 1), keepdim=True).numpy(),
+                                  theirs[:1].norm(dim=(0, 1), keepdim=True).numpy())
+    np.testing.assert_array_equal(core.nn.functional.normalize(ours, dim=1).numpy(),
+                                  torch.nn.functional.normalize(theirs, dim=1).numpy())
+    assert ours[0].norm().item() == theirs[0].norm().item()

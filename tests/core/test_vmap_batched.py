@@ -461,3 +461,16 @@ def test_per_sample_gradients_of_a_linear_layer_match_torchs_zero_signs_too(torc
 
     ours, theirs = _both(torch, case, weight, bias, xs)[0], case(torch, *map(torch.tensor, (weight, bias, xs)))[0]
     assert np.array_equal(np.signbit(to_numpy(ours)), np.signbit(to_numpy(theirs)))
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float64", "int32", "complex64"])
+def test_batched_tensors_report_each_dtype_as_torch(torch, batched_only, dtype):
+    """A batched tensor's logical metadata comes from a meta storage keyed by the physical storage's dtype."""
+    def case(lib, a):
+        x = a.to(getattr(lib, dtype))
+        return lib.vmap(lambda s: ((s * s).to(s.dtype), lib.zeros(s.shape[1], dtype=s.dtype) + s.sum(0)))(x)
+
+    ours, theirs = case(core, core.tensor(A)), case(torch, torch.tensor(A))
+    for o, t in zip(ours, theirs):
+        assert str(o.dtype) == str(t.dtype)
+        assert_same(o.to(core.complex128), t.to(torch.complex128), rtol=1e-2, atol=1e-2)
