@@ -152,9 +152,14 @@ def _float_pow_steps(x, e):
         return 1 / x ** 0.5  # rsqrt
     if e in (2, -1, 0.5, 1, 0):  # NumPy's power takes the exact route PyTorch takes for these (x*x, 1/x, sqrt...)
         return x ** e
-    if x.dtype == np.float32:
-        e = float(np.float32(e))  # PyTorch's float kernel takes the exponent as a float
-    elif x.dtype.kind == "V":
+    if x.dtype == np.float32:  # PyTorch's float kernel: its vector loop takes the exponent as a float (powf), its
+        # scalar loop (the last n % 32 elements, a small or strided tensor) as the double it is: std::pow(float, double)
+        vector_e, scalar_e = float(np.float32(e)), float(e)
+        if type(x) is not np.ndarray or not x.ndim:
+            return precise(lambda v: v ** scalar_e, x)
+        return vector_loop(x, lambda v: precise(lambda w: w ** vector_e, v),
+                           lambda v: precise(lambda w: w ** scalar_e, v))
+    if x.dtype.kind == "V":
         e = float(x.dtype.type(e))  # and its bfloat16 kernel as a bfloat16 (1.7 -> 1.703125)
     return precise(lambda v: v ** e, x)  # the C library's pow, rounded once (core._precise)
 

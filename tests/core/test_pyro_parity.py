@@ -257,3 +257,17 @@ def test_jit_tracer_warning_is_a_warning_category(torch):
             lib.jit.TracerWarning.ignore_lib_warnings()
             warnings.filterwarnings("ignore", category=lib.jit.TracerWarning)
             warnings.warn("untraceable", lib.jit.TracerWarning)
+
+
+@pytest.mark.parametrize("exponent", [1.7, 0.3, -1.3, 2.5, 1e-3])
+def test_float32_pow_of_a_number_in_the_scalar_loop_keeps_a_double_exponent(exponent, torch):
+    """PyTorch's scalar loop of float ``x ** e`` is ``std::pow(float, double)``: the exponent is not rounded to float
+    (its vector loop's is). A small tensor (Pyro's parameters: Kumaraswamy, Weibull, Pareto), a 0-d one and the last
+    ``n % 32`` elements of a longer one go through it."""
+    rng = np.random.default_rng(6)
+    for shape in [(), (1,), (7,), (31,), (5, 3)]:
+        x = rng.uniform(0, 5, shape).astype(np.float32)
+        _same_bits(core.tensor(x).pow(exponent), torch.from_numpy(x).pow(exponent))
+        _same_bits(core.tensor(x) ** exponent, torch.from_numpy(x) ** exponent)
+    x = rng.uniform(0, 5, 45).astype(np.float32)  # the tail after one 32-element step
+    _same_bits((core.tensor(x) ** exponent)[32:], (torch.from_numpy(x) ** exponent)[32:])
