@@ -94,9 +94,10 @@ class SparseCooTensor(Tensor):
             return self
         if self.requires_grad and is_grad_enabled():
             return _Coalesce.apply(self)
-        return self._coalesced()
+        return self._sp_coalesce()
 
-    def _coalesced(self) -> SparseCooTensor:
+    def _sp_coalesce(self) -> SparseCooTensor:
+        """``coalesce()``'s arrays, without a graph (a name under ``_sp_``, which ``dir()`` hides as torch has none)."""
         shape = self._data.shape[:self.sparse_dim()]
         flat = np.ravel_multi_index(tuple(self._sp_indices), shape) if self._nnz() else np.zeros(0, np.int64)
         keys, where = np.unique(flat, return_inverse=True)
@@ -304,7 +305,7 @@ class _Coalesce(Function):
 
     @staticmethod
     def forward(ctx, t):
-        return t._coalesced()
+        return t._sp_coalesce()
 
     @staticmethod
     def backward(ctx, g):
