@@ -11,33 +11,7 @@ it trains, its gradients.
 from __future__ import annotations
 
 import torch
-
-
-def _values(t, n=6):
-    """The first values to 5 decimals (fixed, not significant, digits: a value near 0 is rounding noise)."""
-    if t.dtype == torch.bool or not t.is_floating_point():
-        return t.flatten()[:n].tolist()
-    return [f"{v:.5f}" for v in t.detach().flatten()[:n].tolist()]
-
-
-def show(name, value):
-    """A tensor as ``name shape dtype first values sum``; tuples, lists and dicts of them item by item."""
-    if isinstance(value, (tuple, list)):
-        if not value or not any(isinstance(v, torch.Tensor) for v in value):
-            print(name, type(value).__name__, value)
-            return
-        for i, v in enumerate(value):
-            show(f"{name}[{i}]", v)
-        return
-    if isinstance(value, dict):
-        for k, v in value.items():
-            show(f"{name}.{k}", v)
-        return
-    if not isinstance(value, torch.Tensor):
-        print(name, type(value).__name__, value)
-        return
-    total = value.detach().double().sum().item() if value.numel() else 0.0
-    print(name, tuple(value.shape), str(value.dtype).replace("torch.", ""), _values(value), f"sum {total:.5f}")
+from corpus_show import show
 
 
 def image(shape=(2, 3, 32, 32), seed=0):

@@ -14,31 +14,9 @@ import traceback
 
 import numpy as np
 import torch
+from corpus_show import show
 
 _PLANETOID = {"Cora": (7, 48), "CiteSeer": (6, 40), "PubMed": (3, 20)}  # classes, features (the real: 1433...)
-
-
-def _values(t, n=6):
-    if t.dtype == torch.bool or not t.is_floating_point():
-        return t.flatten()[:n].tolist()
-    return [f"{v:.5f}" for v in t.detach().flatten()[:n].tolist()]
-
-
-def show(name, value):
-    """A tensor as ``name shape dtype first values sum``; tuples, lists and dicts of them item by item."""
-    if isinstance(value, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in value):
-        for i, v in enumerate(value):
-            show(f"{name}[{i}]", v)
-        return
-    if isinstance(value, dict):
-        for k, v in value.items():
-            show(f"{name}.{k}", v)
-        return
-    if not isinstance(value, torch.Tensor):
-        print(name, type(value).__name__, value)
-        return
-    total = value.detach().double().sum().item() if value.numel() else 0.0
-    print(name, tuple(value.shape), str(value.dtype).replace("torch.", ""), _values(value), f"sum {total:.5f}")
 
 
 def _random_edges(rng, num_nodes, degree):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+import corpus_show
 import torch
 
 SR = 8000
@@ -27,35 +28,17 @@ def waveform(channels=1, frames=4000, sample_rate=SR, seed=0):
     return (tone + noise).clamp(-1, 1)
 
 
-def _values(t, n=6):
-    if t.dtype == torch.bool or not (t.is_floating_point() or t.is_complex()):
-        return t.flatten()[:n].tolist()
-    if t.is_complex():
-        t = torch.view_as_real(t)
-    return [f"{v:.6f}" for v in t.detach().flatten()[:n].tolist()]
+def _abs_and_squares(value) -> str:
+    """(A signed sum near 0 is float32 rounding noise.)"""
+    real = (torch.view_as_real(value.detach()) if value.is_complex() else value.detach()).double()
+    absum = real.abs().sum().item() if value.numel() else 0.0
+    squares = real.pow(2).sum().item() if value.numel() else 0.0
+    return f"abs sum {absum:.6f} squares {squares:.6f}"
 
 
 def show(name, value):
-    """A tensor as ``name shape dtype first values sum``; tuples, lists and dicts of them item by item."""
-    if isinstance(value, (tuple, list)):
-        if not value or not any(isinstance(v, torch.Tensor) for v in value):
-            print(name, type(value).__name__, value)
-            return
-        for i, v in enumerate(value):
-            show(f"{name}[{i}]", v)
-        return
-    if isinstance(value, dict):
-        for k, v in value.items():
-            show(f"{name}.{k}", v)
-        return
-    if not isinstance(value, torch.Tensor):
-        print(name, type(value).__name__, value)
-        return
-    real = (torch.view_as_real(value.detach()) if value.is_complex() else value.detach()).double()
-    absum = real.abs().sum().item() if value.numel() else 0.0  # (a signed sum near 0 is float32 rounding noise)
-    squares = real.pow(2).sum().item() if value.numel() else 0.0
-    print(name, tuple(value.shape), str(value.dtype).replace("torch.", ""), _values(value),
-          f"abs sum {absum:.6f} squares {squares:.6f}")
+    """A tensor as ``name shape dtype first values (6 decimals) abs-sum squares``; containers item by item."""
+    corpus_show.show(name, value, decimals=6, summary=_abs_and_squares)
 
 
 def each(calls, *args):
