@@ -6,6 +6,7 @@ from PySide6.QtTest import QTest
 
 from tests.gui.test_code_pane import open_code
 from tests.gui.test_window_fits import active
+from tests.nodegraph.test_edge_routes import LONG_EDGE  # x feeds mul and exp, three columns apart
 
 TANH = """import torch
 x = torch.tensor([2.0, 3.0], requires_grad=True)
@@ -15,15 +16,6 @@ y = torch.tanh(x * w + b).sum()
 y.backward()
 """
 
-# x feeds mul and exp, three columns apart: the edge to exp used to run through the nodes between
-LONG_EDGE = """import torch
-x = torch.tensor([2.0, 3.0], requires_grad=True)
-w = torch.tensor([1.5, -0.5], requires_grad=True)
-b = torch.tensor(0.1, requires_grad=True)
-y = torch.tanh(x * w + b)
-z = (y * y).mean() + (x.exp() * w).sum()
-z.backward()
-"""
 
 
 def opened(qtbot, window, monkeypatch, tmp_path, text, size=(1366, 768)):
