@@ -9,11 +9,10 @@ of each optimiser or sampler, and print every number to full precision (tensors 
 
 from __future__ import annotations
 
-import contextlib
-import sys
 import types
 
 import torch
+from corpus_gym import modules_installed
 
 
 def show(name, value):
@@ -172,27 +171,13 @@ def _scipy_stand_in():
     return modules
 
 
-@contextlib.contextmanager
-def _stand_ins(modules):
-    saved = {name: sys.modules.get(name) for name in modules}
-    sys.modules.update(modules)
-    try:
-        yield
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
-
-
 def distribution_fixtures(kinds=("continuous_dists", "discrete_dists")):
     """Pyro's own distribution fixtures (``tests/distributions/conftest.py``, fetched as ``fixtures.py``): every
     example's distribution built from its parameters, its log density at the fixture's test data, a seeded batch of
     draws and their log density, mean and variance, and, for discrete ones, ``enumerate_support``."""
     import pyro
 
-    with _stand_ins(_scipy_stand_in()):
+    with modules_installed(_scipy_stand_in()):
         import importlib
 
         conftest = importlib.import_module("tests.distributions.fixtures")
