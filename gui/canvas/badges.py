@@ -92,13 +92,15 @@ def set_badge(node_item: NodeItem, hints: Sequence[Hint]) -> None:
     node_item.badge.set_hints(hints)
 
 
-def paint_device_tag(painter: QPainter, device: str, right: float, y: float) -> float:
-    """Draw ``device`` right-aligned at ``right`` on the 16-pixel line at ``y``; returns the width used."""
+def paint_device_tag(painter: QPainter, device: str, right: float, y: float, scale: float = 1.0) -> float:
+    """Draw ``device`` right-aligned at ``right`` on the 16-pixel line at ``y``; returns the width used. ``scale``
+    enlarges it with the node's text a little zoomed out (``node_item.text_scale``), so it stays legible there."""
     font = QFont(painter.font())
-    font.setPointSizeF(7)
+    font.setPointSizeF(7 * scale)
     metrics = QFontMetricsF(font)
     width = metrics.horizontalAdvance(device) + 8
-    rect = QRectF(right - width, y + 2, width, 12)
+    height = min(12 * scale, 16.0)
+    rect = QRectF(right - width, y + (16 - height) / 2, width, height)
     old = painter.font()
     painter.setFont(font)
     if device == "cpu":

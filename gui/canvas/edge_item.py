@@ -5,6 +5,7 @@ A broadcast that changes the shape on the way into an elementwise op is marked (
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from core.nodegraph.model.edge_routes import curve_points
 from gui import style
-from gui.canvas.node_item import LABELS_BELOW, NodeItem, simple_at
+from gui.canvas.node_item import LABELS_BELOW, SMALL_PRINT_BELOW, TEXT_KEPT_FROM, NodeItem, simple_at, text_scale
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge
@@ -37,13 +38,20 @@ def curve(a: QPointF, b: QPointF) -> QPainterPath:
 
 class EdgeLabel(QGraphicsSimpleTextItem):
     """An edge's shape label, a separate item above the nodes so narrow gaps don't hide it. Where it has to sit
-    on a node (an edge shorter than its shape), it is drawn on a patch of the canvas's colour (``boxed``)."""
+    on a node (an edge shorter than its shape), it is drawn on a patch of the canvas's colour (``boxed``).
+
+    A little zoomed out (below ``TEXT_KEPT_FROM``, down to ``SMALL_PRINT_BELOW``) it is drawn bigger about its
+    centre, at the size it has on screen at ``TEXT_KEPT_FROM``, as a node's text is: a snippet's graph opens at
+    about 0.52 and its shapes stay legible. Placement keeps to the text's own box (``text_box``); while the view
+    is in that band (``grown``, set by ``set_labels_grown``) the item's bounds take in the enlarged text."""
 
     _font: QFont | None = None  # one font for every label (a large graph has tens of thousands)
+    GROWN_BY = TEXT_KEPT_FROM / SMALL_PRINT_BELOW  # the most text_scale enlarges a label
 
     def __init__(self) -> None:
         super().__init__("")
         self.boxed = False
+        self.grown = False
         self.setZValue(3)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         if EdgeLabel._font is None:
@@ -51,11 +59,51 @@ class EdgeLabel(QGraphicsSimpleTextItem):
             EdgeLabel._font.setPointSizeF(8.5)
         self.setFont(EdgeLabel._font)
 
+    def text_box(self) -> QRectF:
+        """The text's rectangle in the scene at its own size: where a placement puts it."""
+        return self.mapRectToScene(super().boundingRect())
+
+    def set_grown(self, grown: bool) -> None:
+        if grown != self.grown:
+            self.prepareGeometryChange()
+            self.grown = grown
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
+        # Qt override: a label made while the view is zoomed into the band grows like the others
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged:
+            self.set_grown(bool(getattr(value, "labels_grown", False)))
+        return super().itemChange(change, value)
+
+    def boundingRect(self) -> QRectF:  # Qt override: room for the text drawn enlarged (see the class)
+        rect = super().boundingRect()
+        if not self.grown:
+            return rect
+        dx, dy = rect.width() * (self.GROWN_BY - 1) / 2, rect.height() * (self.GROWN_BY - 1) / 2
+        return rect.adjusted(-dx, -dy, dx, dy)
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if option.levelOfDetailFromTransform(painter.worldTransform()) >= LABELS_BELOW:  # 5 pt: unreadable
-            if self.boxed:
-                painter.fillRect(self.boundingRect(), style.SCENE_BG)
-            super().paint(painter, option, widget)  # type: ignore[arg-type]  # the stub omits None, which Qt takes
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        if lod < LABELS_BELOW:  # 4 pt and less: unreadable
+            return
+        text = super().boundingRect()
+        scale = text_scale(lod) if self.grown else 1.0
+        if scale > 1.0:
+            centre = text.center()
+            painter.translate(centre)
+            painter.scale(scale, scale)
+            painter.translate(-centre)
+        if self.boxed:
+            painter.fillRect(text, style.SCENE_BG)
+        super().paint(painter, option, widget)  # type: ignore[arg-type]  # the stub omits None, which Qt takes
+
+
+def set_labels_grown(scene: Any, edges: Iterable[EdgeItem], grown: bool) -> None:
+    """Let ``scene``'s edge labels be drawn enlarged (its view zoomed into the band below ``TEXT_KEPT_FROM``)
+    or not; labels made later follow ``scene.labels_grown``."""
+    scene.labels_grown = grown
+    for edge in edges:
+        if edge._label is not None:
+            edge._label.set_grown(grown)
 
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -87,7 +135,7 @@ class _Obstacles:
                 nodes.append(_box(item.sceneBoundingRect()))
             elif isinstance(item, EdgeLabel):
                 if item is not edge._label and item.isVisible():
-                    labels.append(_box(item.sceneBoundingRect()))
+                    labels.append(_box(item.text_box()))
             elif isinstance(item, EdgeItem) and item.isVisible():
                 curves.append((_box(item.sceneBoundingRect()), item))
         return cls(nodes, labels, curves)
@@ -165,7 +213,7 @@ class EdgeItem(QGraphicsPathItem):
         ``mul``) tries under its curve first, so the two parallel curves' labels sit apart. (Lesson 9's x -> grads
         runs behind critic and score: its label would print over critic -> score's in the one gap between them, and
         goes under its own curve there instead.)"""
-        width = self.label.boundingRect().width()
+        width = self.label.text_box().width()
         if self.scene() is None or not self.label_text:
             p = path.pointAtPercent(0.5)
             self._put_label(p.x() - width / 2, p.y() - 16.0, boxed=False)
@@ -281,7 +329,7 @@ class EdgeItem(QGraphicsPathItem):
             painter.setPen(QPen(QColor("#ffffff"), 2, Qt.PenStyle.DashLine) if self.isSelected() else self._thin)
             painter.drawLine(*self._ends)
             return
-        if lod < LABELS_BELOW and not self.active and not self.isSelected():
+        if lod < TEXT_KEPT_FROM and not self.active and not self.isSelected():
             painter.setPen(self._thin)  # the 2.2 pen is under 1.3 pixels here; a hairline strokes 10x faster
             painter.drawPath(self.path())
         elif self.isSelected():

@@ -50,7 +50,7 @@ ERROR_H = 32.0  # the error message's room on a node: two lines (the Inspector a
 SIMPLE_BELOW = 0.4  # below this zoom (level of detail) a node is a coloured box: no text, ports or preview
 SMALL_PRINT_BELOW = 0.5  # from here down to SIMPLE_BELOW: frame, title and ports, no port names or previews
 TEXT_KEPT_FROM = 0.6  # from here down to SMALL_PRINT_BELOW a node's text grows in the scene to keep this zoom's size
-LABELS_BELOW = TEXT_KEPT_FROM  # edge labels (on the canvas, not in a node's room) go from here down
+LABELS_BELOW = SMALL_PRINT_BELOW  # edge labels go from here down; above it up to TEXT_KEPT_FROM they keep its size
 SELECTED = QColor("#ffffff")
 MIDDLE_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
 
@@ -280,7 +280,7 @@ class NodeItem(QGraphicsItem):
         painter.setFont(small)
         if self.painted_preview:  # smaller, port names and previews would be an unreadable smudge
             self._paint_port_names(painter, w)
-            self._paint_preview(painter, w)
+            self._paint_preview(painter, w, scale)
         painter.setPen(self._frame_pen())
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(body)
@@ -305,7 +305,7 @@ class NodeItem(QGraphicsItem):
                 color = QColor("#e74c3c") if v != v else QColor.fromHsvF(0.7 - 0.55 * v, 0.8, 0.35 + 0.6 * v)
                 painter.fillRect(QRectF(8 + j * cell, y + i * cell, cell, cell), color)
 
-    def _paint_preview(self, painter: QPainter, w: float) -> None:
+    def _paint_preview(self, painter: QPainter, w: float, scale: float = 1.0) -> None:
         y = style.TITLE_H + style.PORT_ROW * self._rows + 2
         colors = {"value": style.NODE_TEXT, "grad": style.GRAD_TEXT, "badge": QColor("#85c1e9"), "error": style.ERROR}
         metrics = QFontMetricsF(painter.font())
@@ -320,7 +320,7 @@ class NodeItem(QGraphicsItem):
                 room = w - 16
                 device = self.display.device
                 if kind == "value" and device and not text.endswith(f" {device}"):  # a summary names it already
-                    room -= paint_device_tag(painter, device, w - 8, y) + 6
+                    room -= paint_device_tag(painter, device, w - 8, y, scale) + 6
                     painter.setPen(colors[kind])
                 shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
                 if kind == "value":

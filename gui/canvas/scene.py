@@ -65,6 +65,7 @@ class GraphScene(QGraphicsScene):
         # (node id, port) -> the chain-rule text of its gradient or None, set likewise
         self.port_story: Callable[[str, str], str | None] | None = None
         self.simple = False  # zoomed out: one item draws the graph (gui.canvas.overview)
+        self.labels_grown = False  # a little zoomed out: edge labels drawn at zoom 0.6's size (gui.canvas.view)
         self.overview: GraphOverview | None = None
         self.rendering_small = False  # while the minimap renders its picture (no badges there)
         self.selectionChanged.connect(lambda: overview.changed(self))

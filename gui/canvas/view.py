@@ -27,7 +27,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGestureEvent, QGraphicsItem, QGraphicsView, QLabel, QPinchGesture, QWidget
 
 from gui.canvas import key_select, overview
-from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at
+from gui.canvas.edge_item import set_labels_grown
+from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at, text_scale
 
 if TYPE_CHECKING:
     from gui.canvas.scene import GraphScene
@@ -110,6 +111,9 @@ class GraphView(QGraphicsView):
         simple = simple_at(self.zoom_level())
         if simple != self.graph_scene.simple:
             overview.set_simple(self.graph_scene, simple)
+        grown = text_scale(self.zoom_level()) > 1.0  # a little zoomed out: edge labels keep their size on screen
+        if grown != self.graph_scene.labels_grown:
+            set_labels_grown(self.graph_scene, self.graph_scene.edge_items.values(), grown)
         super().paintEvent(event)
 
     # ----- zoom and fit ------------------------------------------------------------------------

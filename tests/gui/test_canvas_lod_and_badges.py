@@ -250,3 +250,61 @@ def test_a_graph_fitted_a_little_small_draws_its_values_at_the_size_they_have_at
     assert on_screen == pytest.approx([node_item.TEXT_KEPT_FROM] * 3)
     _show(window, qtbot, 0.52)
     qtbot.waitUntil(lambda: window.scene.node_items["n1"].painted_preview)
+
+
+def _ink_width(image, rect, background):
+    """How many pixel columns of ``rect`` (viewport pixels) hold anything but ``background``."""
+    columns = set()
+    for x in range(max(rect.left(), 0), min(rect.right() + 1, image.width())):
+        for y in range(max(rect.top(), 0), min(rect.bottom() + 1, image.height())):
+            if image.pixel(x, y) != background:
+                columns.add(x)
+                break
+    return len(columns)
+
+
+def test_zoomed_out_to_the_band_below_0_6_edge_labels_and_the_device_tag_keep_their_size(window, qtbot):
+    """A snippet's graph opens at about 0.52: its shapes and the 'cpu' tag stay drawn, at their size at zoom 0.6,
+    like the node's values (they vanished below 0.6 or shrank with the zoom)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor
+    from PySide6.QtTest import QTest
+
+    from gui import style
+    from gui.canvas import node_item
+    from gui.canvas.badges import CPU_TAG
+
+    window.run_step("forward")
+    _show(window, qtbot, 0.625)
+    edge = next(e for e in window.scene.edge_items.values() if e.label_text)
+    window.view.centerOn(edge.label)
+    text = edge.label.text_box()
+    background = style.SCENE_BG.rgb()
+
+    def label_ink():
+        box = window.view.mapFromScene(edge.label.sceneBoundingRect()).boundingRect()
+        return _ink_width(_paint(window), box.adjusted(-2, 0, 2, 0), background)
+
+    before = label_ink()
+    assert before == pytest.approx(text.width() * 0.625, abs=3)
+    window.view.setFocus()
+    QTest.keyClick(window.view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.view.zoom_level() < node_item.TEXT_KEPT_FROM)
+    zoom = window.view.zoom_level()
+    assert node_item.SMALL_PRINT_BELOW <= zoom < 0.55
+    qtbot.waitUntil(lambda: window.scene.labels_grown)
+    after = label_ink()
+    assert after == pytest.approx(text.width() * node_item.TEXT_KEPT_FROM, abs=3)  # on screen as at 0.6
+    assert after > text.width() * zoom + 3  # not shrunk with the zoom
+
+    item = window.scene.node_items["n1"]
+    window.view.centerOn(item)
+    picture = _paint(window)
+    tag = window.view.mapFromScene(item.mapRectToScene(item.boundingRect())).boundingRect()
+
+    def near_tag_grey(x, y):
+        c = QColor(picture.pixel(x, y))
+        return max(abs(c.red() - CPU_TAG.red()), abs(c.green() - CPU_TAG.green()), abs(c.blue() - CPU_TAG.blue())) < 24
+
+    grey = {x for x in range(tag.left(), tag.right()) for y in range(tag.top(), tag.bottom()) if near_tag_grey(x, y)}
+    assert len(grey) >= 8, "the cpu tag is drawn, about as wide as at zoom 0.6"
