@@ -134,3 +134,29 @@ def test_insert_code_on_a_modified_graph_asks_before_running_the_snippet(qtbot, 
     qtbot.waitUntil(lambda: bool(asked))
     assert asked == [0] and not ran and window.code.progress is None
     assert window.graph is before and window.is_modified()
+
+
+def test_a_typed_snippet_with_a_complex_number_comes_back_with_the_refusal_naming_its_line(qtbot, window):
+    """Edit ▸ Insert code… (Ctrl+Shift+I), typed, Ctrl+Return: a complex constant can't be a node's value, so the
+    snippet comes back with why above it, naming the number and its line (no 'stopped without a result')."""
+    from gui.code_import_dialog import CodeInputDialog
+
+    def boxes():
+        return [d for d in window.findChildren(CodeInputDialog) if d.isVisible()]
+
+    shown(qtbot, window)
+    QTest.keyClick(window, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: len(boxes()) == 1)
+    dialog = boxes()[0]
+    dialog.edit.selectAll()
+    QTest.keyClick(dialog.edit, Qt.Key_Delete)
+    for line in ("import torch", "x = torch.tensor([1.0, 2.0])", "y = (x * (1+2j)).real.sum()"):
+        QTest.keyClicks(dialog.edit, line)
+        QTest.keyClick(dialog.edit, Qt.Key_Return)
+    QTest.keyClick(dialog.edit, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: any(d is not dialog and d.error_label.isVisible() for d in boxes()), timeout=60_000)
+    again = next(d for d in boxes() if d is not dialog)
+    error = again.error_label.text()
+    assert "line 3: the complex number (1+2j)" in error and "without a result" not in error
+    assert again.edit.textCursor().blockNumber() == 2  # the cursor on the line named
+    assert "(1+2j)" in again.edit.toPlainText()  # what was typed is kept

@@ -160,6 +160,21 @@ def test_a_complex_leaf_is_refused_at_its_line_with_what_to_do():
     assert {n.title for n in real.graph.nodes.values()} >= {"y"}
 
 
+@pytest.mark.parametrize("expr, number", [("x * (1+2j)", r"\(1\+2j\)"), ("torch.add(x, 1j)", "1j"),
+                                           ("torch.where(x > 0, x, 2j)", "2j")])
+def test_a_complex_number_constant_is_refused_at_its_line(expr, number):
+    """A Python complex number has no place in a constant node's JSON value: the refusal names it and its line
+    (it said 'the import stopped without a result (...GraphError: ... must be a number ...)'). The snippet runs in
+    torch (the value is real code)."""
+    import torch
+
+    x = torch.tensor([1.0, -2.0])
+    assert eval(expr, {"torch": torch, "x": x}).is_complex()
+    text = f"import torch\nx = torch.tensor([1.0, -2.0])\n\ny = ({expr}).real.sum()\n"
+    with pytest.raises(CodeImportError, match=rf"^line 4: the complex number {number}: .* real"):
+        import_code(text)
+
+
 def test_nodes_whose_values_are_2d_get_room_under_them_for_their_colour_table():
     """x (300, 400) and w (400, 10) stepped forward and backward grow a value, a gradient, flags and a colour table:
     laid out with room for the table, each column's nodes stay apart."""

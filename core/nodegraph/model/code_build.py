@@ -109,6 +109,9 @@ class _Builder:
         """The (node, port) that feeds ``value``: its producer, a new leaf, or a constant for a number."""
         if isinstance(value, core.Tensor):
             return self.current.get(id(value)) or self.leaf(value)
+        if isinstance(value, complex):  # a constant node's value is a JSON number, as a tensor node's values are
+            raise SnippetError(f"the complex number {value!r}: the graph's constants and tensor nodes hold real, "
+                               "integer and bool values only (a complex tensor's .real and .imag are real)", line)
         nid = self.add("source.tensor", {"tensor": value}, None, line)
         self.g.set_node_attr(nid, "title", repr(value))
         return nid, "out"
