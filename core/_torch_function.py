@@ -49,6 +49,7 @@ import types
 import warnings
 
 from core import _torch_dispatch
+from core._c_namespaces import PREFIXES, register
 from core._user_warning import warn_in_core, warn_user
 
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchingProperty", "activate", "check_subclass",
@@ -76,7 +77,8 @@ _modes_entered = 0  # modes entered in all threads: while 0, the wrappers skip t
 _mode_count = [0]  # the same, boxed for the dispatching code, whose globals are its op module's
 _plain_types = {type(None), int, float, bool, complex, str}  # types that never take part (core.Tensor joins)
 _NAMESPACES = ("core", "core.nn.functional", "core.linalg", "core.fft", "core.special")
-_OP_MODULES = ("core.ops", "core._factories", "core._random_factories", "core.functional", "core._stft",
+_OP_MODULES = ("core._C._linalg", "core._C._fft", "core._C._special",  # (core._c_namespaces)
+               "core.ops", "core._factories", "core._random_factories", "core.functional", "core._stft",
                "core.nn.functional", "core.linalg", "core.fft", "core.special", "core._special_api",
                "core._special_polynomials")
 # torch passes these methods for Python's operators (a + b: Tensor.add); the others pass themselves
@@ -658,7 +660,11 @@ def activate() -> None:
              if not hasattr(obj, "dispatches")]
     found.sort(key=lambda entry: entry[1] != entry[2].__name__)  # (stable) torch.abs keeps abs, torch.absolute not
     for namespace, name, obj in found:
-        setattr(importlib.import_module(namespace), name, install(obj, namespace, name, name))
+        prefix = PREFIXES.get(namespace)  # (torch.linalg.inv is linalg_inv: core._c_namespaces)
+        public = install(obj, namespace, f"{prefix}_{name}" if prefix else name, f"{prefix}_{name}" if prefix else name)
+        if prefix:
+            register(prefix, public)
+        setattr(importlib.import_module(namespace), name, public)
     originals = _tensor_methods(Tensor)
     methods = {name: install(obj, "core", name, f"Tensor.{name}") for name, obj in originals.items()
                if name not in _OPERATOR_FUNCS}

@@ -354,9 +354,9 @@ def _norm(func, level, args, kwargs):
     x = args[0]
     if not is_batched(x, level) or any(is_batched(a, level) for a in (*args[1:], *kwargs.values())):
         raise Unbatchable(func.__name__)
-    if "linalg" in (func.__module__ or "") and func.__name__ == "norm":
+    if func.__name__ == "linalg_norm":
         raise Unbatchable("linalg.norm: matrix norms")  # (its ord means a matrix norm for 2-d inputs)
-    p_name = "ord" if func.__name__ == "vector_norm" else "p"
+    p_name = "ord" if func.__name__ == "linalg_vector_norm" else "p"
     p = _arg(args, kwargs, 1, p_name, 2 if p_name == "ord" else "fro")
     dim, keepdim = _arg(args, kwargs, 2, "dim"), _arg(args, kwargs, 3, "keepdim", False)
     rest = {k: v for k, v in kwargs.items() if k not in (p_name, "dim", "keepdim")}
@@ -863,7 +863,10 @@ def _rule_for(func):
     module = getattr(func, "__module__", "") or ""
     if not module.startswith("core"):
         return None
-    return _RULES.get(getattr(func, "__name__", None))
+    name = getattr(func, "__name__", None)
+    if module.startswith("core._C._"):  # core._C._linalg.linalg_vector_norm: vector_norm's (core._c_namespaces)
+        name = name.removeprefix(module.removeprefix("core._C.")[1:] + "_")
+    return _RULES.get(name)
 
 
 # ----- a whole call ----------------------------------------------------------------------------------------------

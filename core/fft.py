@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _dtype
+from core import _c_namespaces, _dtype
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops import out_arg as _out_arg
@@ -345,3 +345,5 @@ def ifftshift(input, dim=None):
 _out_arg.install(globals(), (  # out= was taken and ignored; now written as torch's (core.ops.out_arg)
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft",
     "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn"))
+
+_c_namespaces.publish(globals())  # torch.fft.X is fft_X (core._c_namespaces): last, after every rebinding above

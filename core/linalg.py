@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from core import _c_namespaces
 from core._tensor import Tensor
 from core.ops import elementwise, movement, reduction, views
 from core.ops import out_arg as _out_arg
@@ -116,3 +117,5 @@ _out_arg.install(globals(), (  # the functions torch.linalg gives out= (core.ops
     "lu_factor", "lu_factor_ex", "lu_solve", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm",
     "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "tensorinv", "tensorsolve",
     "vecdot", "vector_norm"))
+
+_c_namespaces.publish(globals())  # torch.linalg.X is linalg_X (core._c_namespaces): last, after every rebinding above

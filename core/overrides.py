@@ -17,6 +17,7 @@ import inspect
 import types
 
 from core import _testing_overrides, _torch_function
+from core._c_namespaces import PREFIXES
 from core._tensor import Tensor
 
 __all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap_functions",
@@ -75,6 +76,9 @@ def resolve_name(f) -> str | None:
     if module != "core" and not module.startswith("core."):
         return None  # not a torch function (torch's answer for one of the user's)
     package = next((p for p in _PUBLIC_PACKAGES if module == p or module.startswith(p + ".")), "core")
+    prefix = PREFIXES.get(package)
+    if prefix:  # torch.linalg.inv, whose own name is linalg_inv
+        qualname = qualname.removeprefix(f"{prefix}_")
     return f"torch{package[len('core'):]}.{qualname}"  # core.ops.elementwise.add is torch.add
 
 

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 import core
-from core import _bessel
+from core import _bessel, _c_namespaces
 from core._tensor import Tensor
 from core.autograd import Function
 
@@ -313,3 +313,5 @@ def log_ndtr(input, *, out=None):
 def ndtri(input, *, out=None):
     """The inverse of ``ndtr``: -inf at 0, inf at 1, NaN outside [0, 1]."""
     return _write(Ndtri.apply(_floating(input)), out)
+
+_c_namespaces.publish(globals())  # torch.special.X is special_X (core._c_namespaces): last, after every rebinding above
