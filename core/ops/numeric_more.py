@@ -133,8 +133,31 @@ def cholesky_inverse(L, upper=False):
     """(L L^H)^-1 (or (U^H U)^-1) from a Cholesky factor."""
     if L.ndim < 2:
         raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 dimensions.")
-    eye = core.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)
-    return cholesky_solve(eye, L, upper)
+    return CholeskyInverse.apply(L, upper=upper)
+
+
+class CholeskyInverse(Function):
+    """``cholesky_solve`` of the identity, under torch's own node name: the factor's gradient is the solve's,
+    -C L (-L C with ``upper``) for C = gI X^H + X gI^H, gI = cholesky_solve(g, L)."""
+
+    node_name = "CholeskyInverseBackward0"
+
+    @staticmethod
+    def forward(ctx, L, *, upper):
+        eye = core.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)
+        ctx.save_for_backward(L)
+        ctx.upper = upper
+        return cholesky_solve(eye, L, upper)._data
+
+    @staticmethod
+    def backward(ctx, g):
+        L, = ctx.saved_tensors
+        eye = core.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)
+        X = cholesky_solve(eye, L, ctx.upper)  # (recomputed from L, so that a double backward sees it depend on L)
+        gI = cholesky_solve(g, L, ctx.upper)
+        common = core.matmul(gI, X.mH)
+        common = common + common.mH
+        return -(core.matmul(L, common) if ctx.upper else core.matmul(common, L))
 
 
 def cholesky(input, upper=False):

@@ -1,0 +1,91 @@
+"""Small PyTorch-parity leftovers (oracle: torch): node names, the names handlers see, load's messages."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import core
+
+
+def _cholesky_inverse_grads(lib, upper):
+    A = lib.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], dtype=lib.float64)
+    L = lib.linalg.cholesky(A)
+    L = (L.mT.contiguous() if upper else L).requires_grad_()
+    out = lib.cholesky_inverse(L, upper=upper)
+    w = lib.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0], [0.3, 0.1, 0.7]], dtype=lib.float64)
+    g, = lib.autograd.grad((out * w).sum(), L, create_graph=True)
+    gg, = lib.autograd.grad((g * w).sum(), L)
+    return out.grad_fn.name(), out.detach(), g.detach(), gg
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_inverse_records_its_own_node(torch, upper):
+    """torch.cholesky_inverse's node is CholeskyInverseBackward0 (not the solve's), with the same first and second
+    derivatives."""
+    name, *values = _cholesky_inverse_grads(core, upper)
+    torch_name, *torch_values = _cholesky_inverse_grads(torch, upper)
+    assert name == torch_name
+    for mine, theirs in zip(values, torch_values):
+        assert torch.allclose(torch.from_numpy(mine.numpy()), theirs, rtol=1e-10, atol=1e-12)
+
+
+NAMESPACED = ("linalg.inv", "linalg.solve", "linalg.norm", "linalg.vector_norm", "linalg.svd", "linalg.det",
+              "fft.fft", "fft.rfft", "fft.fftshift", "special.erf", "special.expit", "special.logsumexp",
+              "special.zeta", "special.xlogy")
+
+
+def _read(lib, dotted):
+    obj = lib
+    for atom in dotted.split("."):
+        obj = getattr(obj, atom)
+    return obj
+
+
+@pytest.mark.parametrize("which", ["core", "torch"])
+def test_linalg_fft_special_functions_carry_torchs_c_names(torch, which):
+    """torch.linalg.inv is torch._C._linalg.linalg_inv: its __name__ and __qualname__ say so, it pickles."""
+    lib = core if which == "core" else torch
+    expected = [name.replace(".", "_") for name in NAMESPACED]
+    functions = [_read(lib, name) for name in NAMESPACED]
+    assert [f.__name__ for f in functions] == expected
+    assert [f.__qualname__ for f in functions] == expected
+    assert all(pickle.loads(pickle.dumps(f)) is f for f in functions)
+    assert [lib.overrides.resolve_name(f) for f in functions] == [f"torch.{name}" for name in NAMESPACED]
+    assert lib.special.erf is not lib.erf and lib.erf.__name__ == "erf"
+
+
+def test_torch_function_handlers_see_the_c_names(torch):
+    """A __torch_function__ handler reads func.__name__ as torch's: linalg_inv, fft_fft, special_erf."""
+    def seen(lib):
+        class Logged(lib.Tensor):
+            names: list = []
+
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                cls.names.append(func.__name__)
+                return super().__torch_function__(func, types, args, kwargs or {})
+
+        x = lib.tensor([[2.0, 1.0], [1.0, 3.0]]).as_subclass(Logged)
+        lib.linalg.inv(x), lib.linalg.solve(x, x), lib.linalg.vector_norm(x), lib.fft.fft(x), lib.special.erf(x)
+        lib.special.logsumexp(x, 0)
+        return [name for name in Logged.names if name.startswith(("linalg_", "fft_", "special_"))]
+
+    assert seen(core) == seen(torch)
+
+
+def test_names_are_torchs_before_dispatch_activates(torch):
+    """The names and pickling hold in a fresh interpreter too, before anything turns dispatch on."""
+    script = textwrap.dedent(f"""\
+        import pickle
+        import {{lib}} as torch
+        functions = [eval("torch." + name) for name in {NAMESPACED!r}]
+        print([(f.__name__, f.__qualname__, pickle.loads(pickle.dumps(f)) is f) for f in functions])
+        """)
+    outputs = [subprocess.run([sys.executable, "-c", script.format(lib=lib)], capture_output=True, text=True,
+                              check=True).stdout for lib in ("core", "torch")]
+    assert outputs[0] == outputs[1]
