@@ -84,6 +84,8 @@ def loads(data: bytes, weights_only: bool):
 
 
 def _refusal(name: str) -> str:
+    """torch's weights-only refusal of the global ``name``; a builtin's without ``builtins.`` (``int``), as torch's."""
+    name = name.removeprefix("builtins.")
     return ("Weights only load failed. This file can still be loaded, to do so you have two options, "
             "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, "
             "we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. "

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import pickle
 import subprocess
 import sys
 import textwrap
+import zipfile
 
 import pytest
 
@@ -89,3 +91,34 @@ def test_names_are_torchs_before_dispatch_activates(torch):
     outputs = [subprocess.run([sys.executable, "-c", script.format(lib=lib)], capture_output=True, text=True,
                               check=True).stdout for lib in ("core", "torch")]
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("kept", [int, float, "long"])
+def test_weights_only_refusal_names_a_builtin_as_torch(torch, kept):
+    """torch.load(weights_only=True) refusing a builtin global names it as torch does: ``int``, not
+    ``builtins.int`` (a protocol-2 file's ``__builtin__.long`` too)."""
+    def refusal(lib):
+        buffer = io.BytesIO()
+        lib.save({"t": lib.zeros(2), "k": 0 if kept == "long" else kept}, buffer, pickle_protocol=2)
+        data = buffer.getvalue()
+        if kept == "long":  # what Python 2 wrote for its long type
+            data = _with_global_long(data)
+        with pytest.raises(pickle.UnpicklingError) as caught:
+            lib.load(io.BytesIO(data))
+        message = str(caught.value)
+        return message[message.index("WeightsUnpickler error"):message.index("if you trust")]
+
+    assert refusal(core) == refusal(torch)
+
+
+def _with_global_long(zipped: bytes) -> bytes:
+    """The saved zip with its pickle's ``"k": 0`` replaced by ``"k": __builtin__.long`` (a GLOBAL opcode)."""
+    source, target = zipfile.ZipFile(io.BytesIO(zipped)), io.BytesIO()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as out:
+        for info in source.infolist():
+            content = source.read(info)
+            if info.filename.endswith("data.pkl"):
+                assert content.endswith(b"K\x00u.")  # (the last value pickled: 0)
+                content = content[:-len(b"K\x00u.")] + b"c__builtin__\nlong\nu."
+            out.writestr(info, content)
+    return target.getvalue()
