@@ -174,8 +174,9 @@ class GraphView(QGraphicsView):
     def show_document(self) -> None:
         """Frame a just-opened document so that every node's value and gradient is readable: the whole graph
         when it fits at READABLE_ZOOM or more, or at WHOLE_ZOOM or more (values still drawn, a little smaller),
-        else READABLE_ZOOM from its start (the top-left node). Until
-        the user zooms or pans, a resize (docks settling, the window shown) frames it again."""
+        else READABLE_ZOOM from its start (the top-left node). Magnified (``set_magnification``), a graph readable
+        whole in the viewport is shown whole, never cut by the magnification. Until the user zooms or pans, a
+        resize (docks settling, the window shown) frames it again."""
         self.following_document = True
         self._frame_document()
         self.minimap.refit_soon()
@@ -197,6 +198,12 @@ class GraphView(QGraphicsView):
             self.centerOn(rect.center())
             return
         shown = max(zoom, READABLE_ZOOM) * self.magnification
+        viewport = self.viewport().size()
+        whole = min(viewport.width() / rect.width(), viewport.height() / rect.height())
+        if READABLE_ZOOM <= whole < shown:  # magnified past the viewport a graph readable whole in it: whole
+            self.scale(whole, whole)  # (lesson 4 presented at 1920x1080 lost its right margin at 1.125)
+            self.centerOn(rect.center())
+            return
         self.scale(shown, shown)
         if zoom >= READABLE_ZOOM:
             self.centerOn(rect.center())
