@@ -81,10 +81,12 @@ class SparseCooTensor(Tensor):
 
     def _coalesced_(self, coalesced: bool) -> SparseCooTensor:
         """Marks the entries coalesced (or not) without touching them, in place: the caller vouches for their order
-        (PyTorch Geometric does for the COO matrices it built from sorted edge lists). NOTE: on a non-leaf that needs
-        grad, PyTorch records a node whose backward raises; core's gradient passes through."""
-        if self.requires_grad and self.grad_fn is None and is_grad_enabled():
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        (PyTorch Geometric does for the COO matrices it built from sorted edge lists). On a non-leaf that needs grad
+        it records torch's node, whose backward raises (the op has no derivative)."""
+        if self.requires_grad and is_grad_enabled():
+            if self.grad_fn is None:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+            return _MarkCoalesced.apply(self, coalesced=bool(coalesced))
         self._sp_coalesced = bool(coalesced)
         return self
 
@@ -310,6 +312,22 @@ class _Coalesce(Function):
     @staticmethod
     def backward(ctx, g):
         return g.to_dense() if getattr(g, "is_sparse", False) else g
+
+
+class _MarkCoalesced(Function):
+    """``_coalesced_`` on a non-leaf that needs grad: torch's node (``NotImplemented``), which has no derivative."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, t, *, coalesced):
+        t._sp_coalesced = coalesced
+        ctx.mark_dirty(t)
+        return t
+
+    @staticmethod
+    def backward(ctx, g):
+        raise RuntimeError("derivative for aten::_coalesced_ is not implemented")
 
 
 def _check_index_bounds(idx_arr: np.ndarray, size: tuple) -> None:

@@ -69,7 +69,8 @@ class Node(NodeApi):
     _freed_tensors = ()
 
     def name(self) -> str:
-        return type(self).__name__
+        name = type(self).__name__
+        return "torch::autograd::NotImplemented" if name == "NotImplemented" else name  # (torch's C++ node's)
 
     def __repr__(self) -> str:
         return f"<{self._repr_module}{type(self).__name__} object at {hex(id(self))}>"

@@ -122,3 +122,32 @@ def _with_global_long(zipped: bytes) -> bytes:
                 content = content[:-len(b"K\x00u.")] + b"c__builtin__\nlong\nu."
             out.writestr(info, content)
     return target.getvalue()
+
+
+def test_coalesced_flag_on_a_non_leaf_records_a_node_without_derivative(torch):
+    """``_coalesced_(True)`` on a non-leaf that needs grad: torch's NotImplemented node, in place, one edge (to the
+    tensor's old node), the version bumped; its backward raises torch's RuntimeError."""
+    def run(lib):
+        values = lib.tensor([1.0, 2.0], requires_grad=True)
+        s = lib.sparse_coo_tensor(lib.tensor([[0, 1], [1, 0]]), values * 2, (2, 2))
+        before, version = s.grad_fn, s._version
+        assert s._coalesced_(True) is s and s.is_coalesced()
+        node = s.grad_fn
+        shape = (type(node).__name__, node.name(), [f is before for f, _ in node.next_functions], s._version - version)
+        with pytest.raises(RuntimeError) as caught:
+            s.to_dense().sum().backward()
+        return shape, str(caught.value)
+
+    assert run(core) == run(torch)
+
+
+def test_coalesced_flag_without_a_graph_records_nothing(torch):
+    """Without grad (no_grad, or values that don't need it) the flag is set and no node is recorded, as torch."""
+    def run(lib):
+        values = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.no_grad():
+            s = lib.sparse_coo_tensor(lib.tensor([[0, 1], [1, 0]]), values * 2, (2, 2))._coalesced_(True)
+        t = lib.sparse_coo_tensor(lib.tensor([[0, 1], [1, 0]]), values.detach(), (2, 2))._coalesced_(True)
+        return [(x.grad_fn, x.requires_grad, x.is_coalesced()) for x in (s, t)]
+
+    assert run(core) == run(torch)
