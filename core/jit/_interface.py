@@ -4,7 +4,9 @@ PyTorch does, with the name TorchScript would give it."""
 
 from __future__ import annotations
 
+import ast
 import inspect
+import textwrap
 import warnings
 
 
@@ -27,5 +29,45 @@ def interface(obj):
     if not is_module_interface and len(obj.mro()) > 2:
         raise RuntimeError("TorchScript interface does not support inheritance yet. Please directly inherit from "
                            "'object' or 'nn.Module'.")
+    _check_declarations(obj)
     obj.__torch_script_interface__ = _script_name(obj)
     return obj
+
+
+def _check_declarations(cls) -> None:
+    """TorchScript compiles an interface as it is declared: each method's return type annotated, its body a
+    ``pass`` (after docstrings), else PyTorch's RuntimeError pointing at the method. Without source (a class
+    typed at a prompt) there is nothing to check: core takes the class, where PyTorch raises OSError."""
+    try:
+        lines, first = inspect.getsourcelines(cls)
+        file = inspect.getsourcefile(cls)
+    except (OSError, TypeError):
+        return
+    (class_def,) = ast.parse(textwrap.dedent("".join(lines))).body
+    for method in class_def.body:
+        if not isinstance(method, ast.FunctionDef):
+            continue
+        if method.returns is None:
+            _refuse("interface declarations must have a return type annotated.", method, lines, first, file)
+        body = method.body
+        for statement in body[:-1]:  # string literals (comments) may come before the pass; a pass ends the check
+            if isinstance(statement, ast.Expr) and not (isinstance(statement.value, ast.Constant)
+                                                        and isinstance(statement.value.value, str)):
+                _refuse("interfaces declarations should only contain a single 'pass' statement.", method, lines,
+                        first, file)
+            if isinstance(statement, ast.Pass):
+                return
+        if not isinstance(body[-1], ast.Pass):
+            _refuse("interfaces declarations should contain 'pass' statement.", method, lines, first, file)
+
+
+def _refuse(message: str, method: ast.FunctionDef, lines: list, first: int, file) -> None:
+    """PyTorch's ErrorReport: the message, where, and the method's lines each underlined."""
+    shown = []
+    for line in lines[method.lineno - 1:method.end_lineno]:
+        text = line.rstrip("\n")
+        start = len(text) - len(text.lstrip())
+        shown += [text, " " * start + "~" * (len(text) - start)]
+    shown[-1] += " <--- HERE"
+    where = f'  File "{file}", line {first + method.lineno - 1}'
+    raise RuntimeError(f"\n{message}:\n{where}\n" + "\n".join(shown) + "\n")

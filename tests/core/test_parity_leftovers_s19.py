@@ -7,6 +7,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import warnings
 import zipfile
 
 import pytest
@@ -151,3 +152,48 @@ def test_coalesced_flag_without_a_graph_records_nothing(torch):
         return [(x.grad_fn, x.requires_grad, x.is_coalesced()) for x in (s, t)]
 
     assert run(core) == run(torch)
+
+
+class _Unannotated:  # torch.jit.interface declarations (below): no return type
+    def run(self, x: int):
+        pass
+
+
+class _DocstringOnly:  # a docstring, no pass
+    def run(self, x: int) -> int:
+        """What it returns."""
+
+
+class _EllipsisBody:  # ... is no pass either
+    def run(self, x: int) -> int:
+        ...
+
+
+class _SecondUnannotated:  # the second method lacks its return type
+    def run(self, x: int) -> int:
+        pass
+
+    def other(self, y):
+        pass
+
+
+class _Declared:  # what TorchScript takes
+    def run(self, x: int) -> int:
+        """What it returns."""
+        pass
+
+
+@pytest.mark.parametrize("declared", [_Unannotated, _DocstringOnly, _EllipsisBody, _SecondUnannotated, _Declared])
+def test_jit_interface_refuses_declarations_torchscript_cannot_compile(torch, declared):
+    """torch.jit.interface compiles the declaration: a method without a return annotation, or whose body is not a
+    pass (after docstrings), is refused with PyTorch's RuntimeError naming the message and the method's line."""
+    def outcome(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            try:
+                lib.jit.interface(declared)
+            except RuntimeError as error:
+                return str(error).strip().splitlines()[:3]
+        return "declared"
+
+    assert outcome(core) == outcome(torch)
