@@ -40,10 +40,11 @@ class EdgeLabel(QGraphicsSimpleTextItem):
     """An edge's shape label, a separate item above the nodes so narrow gaps don't hide it. Where it has to sit
     on a node (an edge shorter than its shape), it is drawn on a patch of the canvas's colour (``boxed``).
 
-    A little zoomed out (below ``TEXT_KEPT_FROM``, down to ``SMALL_PRINT_BELOW``) it is drawn bigger about its
-    centre, at the size it has on screen at ``TEXT_KEPT_FROM``, as a node's text is: a snippet's graph opens at
-    about 0.52 and its shapes stay legible. Placement keeps to the text's own box (``text_box``); while the view
-    is in that band (``grown``, set by ``set_labels_grown``) the item's bounds take in the enlarged text."""
+    A little zoomed out (below ``TEXT_KEPT_FROM``, down to ``SMALL_PRINT_BELOW``) it is drawn bigger, at the size
+    it has on screen at ``TEXT_KEPT_FROM``, as a node's text is: a snippet's graph opens at about 0.52 and its shapes
+    stay legible. It grows away from its curve (about ``anchor``, its side nearest the curve). Placement keeps to
+    the text's own box (``text_box``); while the view is in that band (``grown``, set by ``set_labels_grown``) the
+    item's bounds take in the enlarged text."""
 
     _font: QFont | None = None  # one font for every label (a large graph has tens of thousands)
     GROWN_BY = TEXT_KEPT_FROM / SMALL_PRINT_BELOW  # the most text_scale enlarges a label
@@ -52,6 +53,7 @@ class EdgeLabel(QGraphicsSimpleTextItem):
         super().__init__("")
         self.boxed = False
         self.grown = False
+        self.anchor = QPointF()  # the point that stays put as the text grows (set where it is placed)
         self.setZValue(3)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         if EdgeLabel._font is None:
@@ -62,6 +64,12 @@ class EdgeLabel(QGraphicsSimpleTextItem):
     def text_box(self) -> QRectF:
         """The text's rectangle in the scene at its own size: where a placement puts it."""
         return self.mapRectToScene(super().boundingRect())
+
+    def set_anchor(self, anchor: QPointF) -> None:
+        """The point of the text (item coordinates) that stays put as it grows: its side nearest the curve."""
+        if anchor != self.anchor:
+            self.prepareGeometryChange()
+            self.anchor = anchor
 
     def set_grown(self, grown: bool) -> None:
         if grown != self.grown:
@@ -78,8 +86,8 @@ class EdgeLabel(QGraphicsSimpleTextItem):
         rect = super().boundingRect()
         if not self.grown:
             return rect
-        dx, dy = rect.width() * (self.GROWN_BY - 1) / 2, rect.height() * (self.GROWN_BY - 1) / 2
-        return rect.adjusted(-dx, -dy, dx, dy)
+        a, k = self.anchor, self.GROWN_BY
+        return QRectF(a + (rect.topLeft() - a) * k, a + (rect.bottomRight() - a) * k)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
@@ -88,10 +96,9 @@ class EdgeLabel(QGraphicsSimpleTextItem):
         text = super().boundingRect()
         scale = text_scale(lod) if self.grown else 1.0
         if scale > 1.0:
-            centre = text.center()
-            painter.translate(centre)
+            painter.translate(self.anchor)
             painter.scale(scale, scale)
-            painter.translate(-centre)
+            painter.translate(-self.anchor)
         if self.boxed:
             painter.fillRect(text, style.SCENE_BG)
         super().paint(painter, option, widget)  # type: ignore[arg-type]  # the stub omits None, which Qt takes
@@ -216,7 +223,7 @@ class EdgeItem(QGraphicsPathItem):
         width = self.label.text_box().width()
         if self.scene() is None or not self.label_text:
             p = path.pointAtPercent(0.5)
-            self._put_label(p.x() - width / 2, p.y() - 16.0, boxed=False)
+            self._put_label(p.x() - width / 2, p.y() - 16.0, boxed=False, toward=p)
             return
         near = (2.0, -16.0) if self._below_a_sibling() else (-16.0, 2.0)
         farther = tuple(dy + (8.0 if dy > 0 else -8.0) * k for k in (1, 2) for dy in near)
@@ -231,10 +238,10 @@ class EdgeItem(QGraphicsPathItem):
                 for p, obstacles in zip(points, local):
                     rect = QRectF(p.x() + dx, p.y() + dy, width, 14)
                     if obstacles.clear(rect, on_nodes, clean):
-                        self._put_label(rect.x(), rect.y(), boxed=on_nodes)
+                        self._put_label(rect.x(), rect.y(), boxed=on_nodes, toward=p)
                         return
         p = path.pointAtPercent(0.5)
-        self._put_label(p.x() - width / 2, p.y() + near[0], boxed=True)
+        self._put_label(p.x() - width / 2, p.y() + near[0], boxed=True, toward=p)
 
     def line(self) -> QPainterPath:
         """The drawn line as an area (the curve stroked a little wider than its pen), for labels to keep off."""
@@ -244,11 +251,17 @@ class EdgeItem(QGraphicsPathItem):
             self._line = stroker.createStroke(self.path())
         return self._line
 
-    def _put_label(self, x: float, y: float, boxed: bool) -> None:
-        if boxed != self.label.boxed:
-            self.label.boxed = boxed
-            self.label.update()
-        self.label.setPos(x, y)
+    def _put_label(self, x: float, y: float, boxed: bool, toward: QPointF) -> None:
+        """The label at ``x, y``, growing (see EdgeLabel) away from ``toward``, the curve's point it sits by."""
+        label = self.label
+        if boxed != label.boxed:
+            label.boxed = boxed
+            label.update()
+        label.setPos(x, y)
+        text = label.text_box()
+        anchor = QPointF(min(max(toward.x(), text.left()), text.right()),
+                         min(max(toward.y(), text.top()), text.bottom()))
+        label.set_anchor(anchor - text.topLeft())
 
     def _below_a_sibling(self) -> bool:
         """Whether another edge from the same output enters the same node at a port above this edge's port."""

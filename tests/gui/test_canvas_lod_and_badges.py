@@ -296,6 +296,8 @@ def test_zoomed_out_to_the_band_below_0_6_edge_labels_and_the_device_tag_keep_th
     after = label_ink()
     assert after == pytest.approx(text.width() * node_item.TEXT_KEPT_FROM, abs=3)  # on screen as at 0.6
     assert after > text.width() * zoom + 3  # not shrunk with the zoom
+    grown = edge.label.mapRectToScene(edge.label.boundingRect())
+    assert grown.contains(text) and grown.width() == pytest.approx(text.width() * edge.label.GROWN_BY)
 
     item = window.scene.node_items["n1"]
     window.view.centerOn(item)
