@@ -72,3 +72,13 @@ def _get_default_device() -> str:
 
 def _log_api_usage_once(event: str) -> None:
     """PyTorch's one-time API usage log (torchvision logs each model it builds): core logs nothing."""
+
+
+def __getattr__(name: str):
+    """``torch._C._linalg``, ``_fft``, ``_special``: loading the namespace puts them here (core._c_namespaces)."""
+    if name in ("_linalg", "_fft", "_special"):
+        import importlib
+
+        importlib.import_module(f"core.{name[1:]}")
+        return globals()[name]
+    raise AttributeError(f"module 'torch._C' has no attribute '{name}'")

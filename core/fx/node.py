@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import re
+import sys
 import types
 from typing import Any, Callable
 
@@ -73,6 +74,9 @@ def _qualified_name(func) -> str:
     name = getattr(func, "__name__", None) or repr(func)
     if getattr(builtins, name, None) is func:
         return name
+    module = getattr(func, "__module__", None) or ""
+    if module.startswith("core._C._") and getattr(sys.modules.get(module), name, None) is func:
+        return f"torch{module[len('core'):]}.{name}"  # torch._C._linalg.linalg_norm (core._c_namespaces)
     resolved = resolve_name(func) if callable(func) else None
     if resolved and resolved.startswith("torch.") and _names(resolved, func):
         return _c_name(resolved) or resolved

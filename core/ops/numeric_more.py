@@ -116,13 +116,15 @@ class CholeskySolve(Function):
         lower = L.mH if upper else L  # (conjugate transposes: A = L L^H for a complex factor)
         y = core.linalg.solve_triangular(lower, B, upper=False)
         X = core.linalg.solve_triangular(lower.mH, y, upper=True)
-        ctx.save_for_backward(L, X)
+        ctx.save_for_backward(L, X, B)  # (torch's saved set: self, input2, result)
         ctx.upper = upper
         return X._data
 
     @staticmethod
     def backward(ctx, g):
-        L, X = ctx.saved_tensors
+        L, X, B = ctx.saved_tensors
+        if core.is_grad_enabled():  # create_graph: the solution again, as a function of B and L for the 2nd order
+            X = cholesky_solve(B, L, ctx.upper)
         gB = cholesky_solve(g, L, ctx.upper)
         common = core.matmul(gB, X.mH)
         common = common + common.mH
@@ -145,15 +147,16 @@ class CholeskyInverse(Function):
     @staticmethod
     def forward(ctx, L, *, upper):
         eye = core.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)
-        ctx.save_for_backward(L)
+        X = cholesky_solve(eye, L, upper)
+        ctx.save_for_backward(L, X)
         ctx.upper = upper
-        return cholesky_solve(eye, L, upper)._data
+        return X._data
 
     @staticmethod
     def backward(ctx, g):
-        L, = ctx.saved_tensors
-        eye = core.eye(L.shape[-1], dtype=L.dtype, device=L.device).expand(L.shape)
-        X = cholesky_solve(eye, L, ctx.upper)  # (recomputed from L, so that a double backward sees it depend on L)
+        L, X = ctx.saved_tensors
+        if core.is_grad_enabled():  # create_graph: the inverse again, as a function of L for the 2nd order
+            X = cholesky_inverse(L, ctx.upper)
         gI = cholesky_solve(g, L, ctx.upper)
         common = core.matmul(gI, X.mH)
         common = common + common.mH

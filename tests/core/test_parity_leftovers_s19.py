@@ -197,3 +197,42 @@ def test_jit_interface_refuses_declarations_torchscript_cannot_compile(torch, de
         return "declared"
 
     assert outcome(core) == outcome(torch)
+
+
+def test_cholesky_solve_second_derivative_matches_torch(torch):
+    """The gradient of cholesky_solve's gradient (create_graph=True) through B and the factor, as torch's."""
+    def grads(lib):
+        x = lib.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=lib.float64, requires_grad=True)
+        B = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=lib.float64, requires_grad=True)
+        L = lib.linalg.cholesky(x @ x.mT + lib.eye(2, dtype=lib.float64))
+        out = lib.cholesky_solve(B, L)
+        g, = lib.autograd.grad((out * out).sum(), x, create_graph=True)
+        return lib.autograd.grad(g.sum(), (x, B))
+
+    for mine, theirs in zip(grads(core), grads(torch)):
+        assert torch.allclose(torch.from_numpy(mine.numpy()), theirs, rtol=1e-10, atol=1e-12)
+
+
+def test_fx_code_names_the_c_functions_as_torch(torch):
+    """fx prints torch.linalg.norm as torch._C._linalg.linalg_norm (its node linalg_norm), and the code runs."""
+    def traced(lib):
+        fx = __import__(f"{lib.__name__}.fx", fromlist=["symbolic_trace"])
+
+        def f(x):
+            return lib.linalg.norm(x) + lib.fft.fft(x).real.sum() + lib.special.erf(x).sum()
+
+        module = fx.symbolic_trace(f)
+        return module.code, [node.name for node in module.graph.nodes], module(lib.ones(3)).item()
+
+    code, names, value = traced(core)
+    torch_code, torch_names, torch_value = traced(torch)
+    assert (code, names) == (torch_code, torch_names)
+    assert value == pytest.approx(torch_value)
+
+
+def test_c_namespaces_load_on_first_use():
+    """torch._C._linalg (what fx code and pickles name) is there before anything read torch.linalg."""
+    script = ("import core, pickle\nf = core._C._linalg.linalg_inv\n"
+              "print(f is core.linalg.inv, pickle.loads(pickle.dumps(f)) is f, core._C._special.special_erf.__name__)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True", "special_erf"]
