@@ -41,42 +41,27 @@ _C = {name: _c_function(name, kind, arity) for name, kind, arity in (
     ("tanf", ctypes.c_float, 1))}
 
 
-class _Double:
-    """``scalar_t = double``: NumPy float64 scalars (IEEE results where Python's floats raise: ``1 / 0.0``) and the
-    C library's double functions."""
+class _Scalars:
+    """ATen's ``scalar_t`` as NumPy scalars of type ``of`` (each operation rounds to it, as C's arithmetic) and the C
+    library's ``log``/``pow``/``tan`` of that type (``suffix`` "f": ``logf``...; without glibc: the double result
+    rounded once). As doubles, NumPy's float64 gives IEEE results where Python's floats raise (``1 / 0.0``)."""
 
-    of = np.float64
+    def __init__(self, of, suffix: str):
+        self.of = of
+        self._log, self._pow, self._tan = (_C[name + suffix] for name in ("log", "pow", "tan"))
 
-    @staticmethod
-    def log(x):
-        return np.float64(_C["log"](x) if _C["log"] else np.log(np.float64(x)))
+    def log(self, x):
+        return self.of(self._log(x) if self._log else np.log(np.float64(x)))
 
-    @staticmethod
-    def pow(x, y):
-        return np.float64(_C["pow"](x, y) if _C["pow"] else np.power(np.float64(x), np.float64(y)))
+    def pow(self, x, y):
+        return self.of(self._pow(x, y) if self._pow else np.power(np.float64(x), np.float64(y)))
 
-    @staticmethod
-    def tan(x):
-        return np.float64(_C["tan"](x) if _C["tan"] else np.tan(np.float64(x)))
+    def tan(self, x):
+        return self.of(self._tan(x) if self._tan else np.tan(np.float64(x)))
 
 
-class _Single:
-    """``scalar_t = float``: NumPy float32 scalars (each operation rounds to float32, as C's float arithmetic) and
-    the C library's ``logf``/``powf``/``tanf`` (without glibc: the double result rounded once)."""
-
-    of = np.float32
-
-    @staticmethod
-    def log(x):
-        return np.float32(_C["logf"](x) if _C["logf"] else np.log(np.float64(x)))
-
-    @staticmethod
-    def pow(x, y):
-        return np.float32(_C["powf"](x, y) if _C["powf"] else np.power(np.float64(x), np.float64(y)))
-
-    @staticmethod
-    def tan(x):
-        return np.float32(_C["tanf"](x) if _C["tanf"] else np.tan(np.float64(x)))
+_Double = _Scalars(np.float64, "")  # scalar_t = double
+_Single = _Scalars(np.float32, "f")  # scalar_t = float
 
 
 def _exp(x):
