@@ -49,6 +49,7 @@ clear_safe_globals, safe_globals = _pickled.clear_safe_globals, _pickled.safe_gl
 # the annotations torch.serialization exports (a library's ``load(..., map_location: MAP_LOCATION = None)``)
 MAP_LOCATION: TypeAlias = Callable[[Storage, str], Storage] | device | str | dict[str, str] | None
 STORAGE: TypeAlias = Storage | TypedStorage | UntypedStorage
+DEFAULT_PROTOCOL = 2  # torch.save's pickle protocol, which libraries import (Torch-Pruning's serialization)
 
 FORMAT = "nodegrad-tensors"
 VERSION = 2
@@ -138,7 +139,7 @@ def _encode_key(key):
     raise TypeError(f"core.save: dict keys must be str, int, float, bool or None, got {type(key).__name__}")
 
 
-def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True,
+def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False) -> None:
     """Write ``obj`` in PyTorch's zip format (``core._torch_save``: ``torch.load`` reads it) to a path
     (atomically, see ``atomic_write``) or a binary file object. An object holding a packed quantized tensor is

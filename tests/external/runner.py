@@ -414,6 +414,8 @@ def _fetched_packages(folder: str):
 
 _FETCHED_PACKAGES += ("pyro", "pyroapi", "opt_einsum")  # recipes_pyro's: Pyro and the two packages it imports
 _FETCHED_PACKAGES += ("torchaudio", "torio")  # recipes_torchaudio's (without their compiled lib/*.so)
+_FETCHED_PACKAGES += ("ignite",)  # recipes_ignite's: PyTorch-Ignite's own package
+_FETCHED_PACKAGES += ("torch_pruning", "geoopt")  # recipes_pruning's: Torch-Pruning and geoopt, their own packages
 
 
 def _reset(lib) -> None:
