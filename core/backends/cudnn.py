@@ -5,6 +5,9 @@ Wav2Vec2 wraps its CTC loss in) as PyTorch's, restoring them afterwards."""
 from __future__ import annotations
 
 import contextlib
+import sys
+
+from core.backends import _guard_flags
 
 enabled = True
 benchmark = False
@@ -57,3 +60,7 @@ def flags(enabled=False, benchmark=False, benchmark_limit=10, deterministic=Fals
         yield
     finally:
         set_flags(*previous)
+
+
+_guard_flags(sys.modules[__name__], ("enabled", "benchmark", "benchmark_limit", "deterministic", "allow_tf32",
+                                     "fp32_precision"))

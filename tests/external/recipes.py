@@ -55,3 +55,4 @@ RECIPES += __import__("recipes_gpytorch").RECIPES  # GPyTorch and linear_operato
 RECIPES += __import__("recipes_pyg").RECIPES  # PyTorch Geometric: its examples, tests and API on core (helper s19 PYG)
 RECIPES += __import__("recipes_pyro").RECIPES  # Pyro: examples, tutorials, distributions, inference (helper s19 PYRO)
 RECIPES += __import__("recipes_torchaudio").RECIPES  # torchaudio: functional, transforms, models (helper s19 TORCHAUDIO)
+RECIPES += __import__("recipes_monai").RECIPES  # MONAI: its own tests, networks, losses, transforms (helper s20 MONAI)

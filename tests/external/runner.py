@@ -391,6 +391,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_pyg_deps").modules())
     if "pyro" in present:  # a progress bar with the attributes pyro.infer.mcmc uses (fake_pyro_deps)
         deps.update(importlib.import_module("fake_pyro_deps").modules())
+    if "monai" in present:  # parameterized and the released wheel's monai._version (fake_monai_deps)
+        deps.update(importlib.import_module("fake_monai_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -414,6 +416,7 @@ def _fetched_packages(folder: str):
 
 _FETCHED_PACKAGES += ("pyro", "pyroapi", "opt_einsum")  # recipes_pyro's: Pyro and the two packages it imports
 _FETCHED_PACKAGES += ("torchaudio", "torio")  # recipes_torchaudio's (without their compiled lib/*.so)
+_FETCHED_PACKAGES += ("monai",)  # recipes_monai's (its tests' own tests/test_utils.py loads from the folder as usual)
 _FETCHED_PACKAGES += ("ignite",)  # recipes_ignite's: PyTorch-Ignite's own package
 _FETCHED_PACKAGES += ("torch_pruning", "geoopt")  # recipes_pruning's: Torch-Pruning and geoopt, their own packages
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections.abc
 import copy
+import re
 
 import numpy as np
 
@@ -18,7 +19,9 @@ from core.ops.joining import stack
 
 __all__ = ["collate", "default_collate", "default_collate_fn_map", "default_convert", "collate_tensor_fn",
            "collate_numpy_array_fn", "collate_numpy_scalar_fn", "collate_float_fn", "collate_int_fn",
-           "collate_str_fn", "default_collate_err_msg_format"]
+           "collate_str_fn", "default_collate_err_msg_format", "np_str_obj_array_pattern"]
+
+np_str_obj_array_pattern = re.compile(r"[SaUO]")  # a NumPy dtype.str of strings or objects: no tensor form
 
 default_collate_err_msg_format = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "
                                   "lists; found {}")
@@ -68,7 +71,7 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
     elem = batch[0]
-    if elem.dtype.char in "SaUO":  # arrays of strings or objects have no tensor form
+    if np_str_obj_array_pattern.search(elem.dtype.str) is not None:  # arrays of strings or objects
         raise TypeError(default_collate_err_msg_format.format(elem.dtype))
     return collate([_factories.as_tensor(b) for b in batch], collate_fn_map=collate_fn_map)
 
