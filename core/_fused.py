@@ -19,7 +19,7 @@ import numpy as np
 from core import _saxpy
 from core._arange_values import fma as _fma64
 
-__all__ = ["fma", "fma_", "scaled_add", "scaled_add_", "scaled_add_f32_", "lerp_", "single_rounding"]
+__all__ = ["fma", "fma_", "scaled_add", "scaled_add_", "scaled_add_f32_", "lerp_", "single_rounding", "any_tie"]
 
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 _BELOW_HALF_ULP = np.uint64((1 << 29) - 1)  # a float64's 29 bits under float32's 24-bit significand
@@ -39,6 +39,12 @@ def _any_tie(t, scratch=None) -> bool:
         return False
     shifted = np.left_shift(t.view(np.uint64), _TIE_SHIFT, out=None if scratch is None else scratch.view(np.uint64))
     return shifted.view(np.int64).min() == _TIE_MIN
+
+
+def any_tie(t) -> bool:
+    """Whether a float64 array (``a * b + c`` sums, C-contiguous) holds a float32 halfway point: where
+    ``single_rounding`` has anything to mend."""
+    return _any_tie(t)
 
 
 def single_rounding(t, a, b, c, scratch=None):
@@ -111,7 +117,7 @@ def fma_(xp, c, a, b) -> None:
                 and c.size >= _UPDATE_MIN and c.flags.c_contiguous and b.flags.c_contiguous and c.flags.writeable \
                 and not np.may_share_memory(c, b) and _saxpy.saxpy_(c, b, a):  # (lerp_: Adam's first moment)
             return  # the BLAS's fused saxpy (``core._saxpy``): one pass, the same bits
-        if _chunkable(c, a, b) == c.shape and c.flags.writeable:  # large: in float64 chunks (same bits)
+        if c.size > _CHUNK and _chunkable(c, a, b) == c.shape and c.flags.writeable:  # large: float64 chunks
             _fma_f32_chunks(c, a, b, c)
             return
         if isinstance(b, np.ndarray) and b.shape == c.shape:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._backend import xp_of
-from core._fused import fma_, lerp_, scaled_add
+from core._fused import any_tie, fma_, lerp_, scaled_add, single_rounding
 from core._tensor import Tensor, new_tensor
 from core.optim.optimizer import scalar_dtype
 
@@ -28,16 +28,19 @@ __all__ = ["flat_adam_step", "adam_change", "chunked_adam_change", "decay_factor
 _STATE_KEYS = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
 
 
-def adam_change(xp, group: dict, grad, m, v, vmax, step: float):
+def adam_change(xp, group: dict, grad, m, v, vmax, step: float, moved: bool = False, out=None):
     """PyTorch's single-tensor Adam after the weight decay, on arrays: the moments updated in place, and what
-    ``param.addcdiv_(exp_avg, denom, value=-step_size)`` adds to the parameter (``vmax``: AMSGrad's, or None).
+    ``param.addcdiv_(exp_avg, denom, value=-step_size)`` adds to the parameter (``vmax``: AMSGrad's, or None;
+    ``moved``: the moments are updated already, by ``_small_moments_``; ``out``: an array of ``m``'s shape and dtype
+    that receives the change).
 
     ``exp_avg.lerp_`` and ``exp_avg_sq.mul_(beta2).addcmul_`` round as PyTorch's fused CPU kernels (``core._fused``).
     """
     lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-    lerp_(xp, m, grad, 1 - beta1)
-    v *= beta2
-    fma_(xp, v, grad * (1 - beta2), grad)
+    if not moved:
+        lerp_(xp, m, grad, 1 - beta1)
+        v *= beta2
+        fma_(xp, v, grad * (1 - beta2), grad)
     bias_correction1 = 1 - beta1 ** step
     bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
     step_size = lr / bias_correction1
@@ -49,7 +52,10 @@ def adam_change(xp, group: dict, grad, m, v, vmax, step: float):
     denom = xp.sqrt(v)  # (in place from here: the same ops and bits, two arrays instead of five on a big model)
     denom /= bias_correction2_sqrt
     denom += eps
-    change = m * -step_size
+    if out is None or type(step_size) is not float:  # (a NumPy float64 lr would make the change float64)
+        change = m * -step_size
+    else:
+        change = np.multiply(m, -step_size, out=out)
     change /= denom
     return change
 
@@ -85,13 +91,15 @@ def chunked_adam_change(xp, group: dict, grad, m, v, vmax, step: float):
 class _Layout:
     """One group's flat state: the parameters it covers, their slices, and the flat arrays and their views."""
 
-    __slots__ = ("ids", "shapes", "slices", "flats", "views", "steps", "step_views")
+    __slots__ = ("ids", "shapes", "slices", "flats", "stacked", "views", "steps", "step_views", "change",
+                 "change_views")
 
     def matches(self, params, states) -> bool:
         if [id(p) for p in params] != self.ids:
             return False
         for p, shape, st, views, step_view in zip(params, self.shapes, states, self.views, self.step_views):
-            if p._data.shape != shape or st.get("step") is None or st["step"]._data is not step_view:
+            step = st.get("step")
+            if p._data.shape != shape or step is None or step._data is not step_view:
                 return False
             for key, view in views.items():
                 t = st.get(key)
@@ -110,10 +118,17 @@ def flat_adam_step(opt, group: dict, index: int) -> bool:
     dtype = first.dtype
     if dtype.kind != "f" or dtype.char == "e":  # float16 takes the per-parameter steps that round as torch's
         return False
-    for p in params:
-        if p._data.dtype != dtype or p._grad._data.dtype != dtype or xp_of(p._data) is not xp \
-                or xp_of(p._grad._data) is not xp:
-            return False
+    if xp is np and type(first) is np.ndarray:  # NOTE: NumPy arrays, the common case: one type test each
+        for p in params:
+            data, grad = p._data, p._grad._data
+            if type(data) is not np.ndarray or type(grad) is not np.ndarray or data.dtype != dtype \
+                    or grad.dtype != dtype:
+                return False
+    else:
+        for p in params:
+            if p._data.dtype != dtype or p._grad._data.dtype != dtype or xp_of(p._data) is not xp \
+                    or xp_of(p._grad._data) is not xp:
+                return False
     states = [opt.state[p] for p in params]
     layouts = opt.__dict__.setdefault("_flat_layouts", {})
     layout = layouts.get(index)
@@ -156,8 +171,10 @@ def _build(params, states, keys, xp, dtype):
         _point(st, "step", view, layout.steps)
         layout.step_views.append(view)
     layout.flats, layout.views = {}, [dict() for _ in params]
-    for key in keys:
-        flat = xp.zeros(total, dtype=dtype)
+    layout.stacked = xp.zeros((len(keys), total), dtype=dtype)  # (the moments side by side: ``_small_moments_``)
+    layout.change = xp.empty(total, dtype=dtype)  # (each step's change, and each parameter's view of its slice)
+    layout.change_views = [layout.change[sl].reshape(shape) for sl, shape in zip(layout.slices, layout.shapes)]
+    for key, flat in zip(keys, layout.stacked):
         layout.flats[key] = flat
         for st, sl, shape, views in zip(states, layout.slices, layout.shapes, layout.views):
             old = st.get(key)
@@ -179,10 +196,10 @@ def _point(state: dict, key: str, view, root) -> None:
 
 def _update(group, params, layout, xp, decoupled: bool) -> None:
     """``Adam._update``'s ops, in its order, on the flat arrays (see that method for each line's PyTorch name)."""
-    if xp is np and _streams(params):
+    if xp is np and layout.stacked.shape[1] >= _STREAM_MIN and _streams(params):
         return _update_in_chunks(group, params, layout, decoupled)
     lr, wd = group["lr"], group["weight_decay"]
-    grad = xp.concatenate([p._grad._data.reshape(-1) for p in params])
+    grad = xp.concatenate([p._grad._data for p in params], axis=None)  # (each flattened)
     if group["maximize"]:
         grad = -grad
     if wd != 0:
@@ -194,11 +211,54 @@ def _update(group, params, layout, xp, decoupled: bool) -> None:
     layout.steps += 1
     step = float(layout.steps[0])
     flats = layout.flats
-    change = chunked_adam_change(xp, group, grad, flats["exp_avg"], flats["exp_avg_sq"], flats.get("max_exp_avg_sq"),
-                                 step)
+    m, v = flats["exp_avg"], flats["exp_avg_sq"]
+    moved = xp is np and grad.size <= _SMALL_GROUP and _small_moments_(layout.stacked, grad, group["betas"])
+    if moved:  # NOTE: into the layout's buffer, whose slices each parameter's view already holds
+        change = adam_change(np, group, grad, m, v, flats.get("max_exp_avg_sq"), step, moved, layout.change)
+        if change is layout.change:
+            for p, view in zip(params, layout.change_views):
+                p._data += view
+                p._vc[0] += 1
+            return
+    else:
+        change = chunked_adam_change(xp, group, grad, m, v, flats.get("max_exp_avg_sq"), step)
     for p, sl, shape in zip(params, layout.slices, layout.shapes):
         p._data += change[sl].reshape(shape)
         p._vc[0] += 1
+
+
+_SMALL_GROUP = 4096  # elements up to which a float32 group's moments take ``_small_moments_``
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _small_moments_(state, grad, betas) -> bool:
+    """``exp_avg.lerp_(grad, 1 - beta1)`` and ``exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)`` of a
+    small float32 group at once; False (nothing done) where the flat state is not laid out for it.
+
+    NOTE: a small model's Adam step (a 2-8-8-1 MLP's 97 parameters) is Python and per-call overhead: the two fused
+    multiply-adds through ``core._fused`` took ~17 NumPy calls and two tie checks. Here both float64 sums are made
+    in one (2, n) array beside the moments' own rows of ``_build``'s stacked state (``m`` and ``v`` are its first two
+    rows: ``state``), so the additions, the tie check and the store back are one call each: ``m + w (g - m)`` and
+    ``fl(v beta2) + fl(g (1 - beta2)) g`` with each product exact in float64, as ``lerp_`` and ``fma_`` compute them,
+    and ``single_rounding`` mends a row only where a tie was found: the same bits."""
+    w = _F32.type(1 - betas[0])
+    if type(state) is not np.ndarray or state.dtype != _F32 or type(grad) is not np.ndarray or grad.dtype != _F32 \
+            or not abs(w) < 0.5:  # (a large weight: lerp's other form)
+        return False
+    both = state[:2]
+    m, v = both
+    sums = np.empty(both.shape, _F64)
+    d = grad - m  # (lerp's ``end - start``, float32)
+    v *= betas[1]
+    a = grad * (1 - betas[1])
+    np.multiply(d, w, out=sums[0], dtype=_F64)  # (exact: 24-bit by 24-bit significands)
+    np.multiply(a, grad, out=sums[1], dtype=_F64)
+    np.add(sums, both, out=sums)
+    if any_tie(sums):  # rare: each row mended where its float64 sum lies on a float32 halfway point
+        single_rounding(sums[0], w, d, m)
+        single_rounding(sums[1], a, grad, v)
+    np.copyto(both, sums, casting="same_kind")
+    return True
 
 
 _STREAM_MIN = 8 * _CHUNK  # elements in a group from which ``_update_in_chunks`` takes over

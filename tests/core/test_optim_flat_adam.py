@@ -140,3 +140,45 @@ def test_a_large_float32_group_updates_in_chunks_with_the_same_bits(name, kwargs
     monkeypatch.setattr(_flat_adam, "_STREAM_MIN", 1 << 40)
     for a, b in zip(chunked, run()):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("tie", [False, True])
+@pytest.mark.parametrize("name, kwargs", CASES + [("Adam", dict(lr=0.05, betas=(0.6, 0.5)))])
+def test_a_small_float32_groups_moments_in_one_pass_keep_the_per_parameter_bits(name, kwargs, tie, monkeypatch):
+    """A small float32 group's two moments are updated side by side (``_small_moments_``, one float64 array and one
+    tie check for both): the same bits as ``lerp_`` and ``fma_`` per parameter, also when the tie check answers yes
+    (``tie``: forced, so every row goes through ``single_rounding``'s mending) and for a first-moment weight of 0.4
+    (betas[0] 0.6; a weight of 0.5 or more takes lerp's other form, through the general route)."""
+    from core.optim import _flat_adam
+
+    if tie:
+        monkeypatch.setattr(_flat_adam, "any_tie", lambda t: True)
+    taken = []
+    small = _flat_adam._small_moments_
+    monkeypatch.setattr(_flat_adam, "_small_moments_", lambda *a: taken.append(small(*a)) or taken[-1])
+    fused, _ = _run(core, name, kwargs, steps=20, dtype=np.float32)
+    assert taken and all(taken)
+    monkeypatch.setattr(core.optim.Adam, "_update_group", core.optim.Optimizer._update_group)
+    per_parameter, _ = _run(core, name, kwargs, steps=20, dtype=np.float32)
+    for a, b in zip(fused, per_parameter):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_small_moments_equal_lerp_and_fma_on_many_values():
+    """``_small_moments_`` against ``core._fused``'s ``lerp_`` and ``fma_`` on 4096 random moments and gradients over
+    a range of magnitudes (the float64 sums' roundings and any ties), and the flat state's rows are written in place."""
+    from core._fused import fma_, lerp_
+    from core.optim._flat_adam import _small_moments_
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        scale = rng.choice([1e-20, 1e-3, 1.0, 1e6], size=(3, 4096))
+        state = (np.abs(rng.standard_normal((2, 4096))) * scale[:2]).astype(np.float32)
+        grad = (rng.standard_normal(4096) * scale[2]).astype(np.float32)
+        m, v = state[0].copy(), state[1].copy()
+        lerp_(np, m, grad, 1 - 0.9)
+        v *= 0.999
+        fma_(np, v, grad * (1 - 0.999), grad)
+        assert _small_moments_(state, grad, (0.9, 0.999))
+        np.testing.assert_array_equal(state[0], m)
+        np.testing.assert_array_equal(state[1], v)
