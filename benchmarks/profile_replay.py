@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import os
 import statistics
 import sys
@@ -185,29 +186,14 @@ KERNELS = [
 # (a copy of every weight gradient instead)
 
 
-def phases(steps: int) -> None:
-    """The MLP step eager and compiled: phases and kernels, µs per step (medians of per-step sums)."""
+@contextlib.contextmanager
+def _kernels_timed(kernels: list, add):
+    """Each ``(module, function, group)`` of ``kernels`` wrapped in a timer that calls ``add(group, ns)``, restored
+    on exit (a class attribute such as ``Relu.raw`` through its class)."""
     import importlib
 
-    nn = core.nn
-    rng = np.random.default_rng(0)
-    x = core.tensor(rng.standard_normal((64, 784)).astype(np.float32))
-    y = core.tensor(rng.integers(0, 10, 64))
-    runs = {}
-    for name in ("eager", "core.compile"):
-        core.manual_seed(0)
-        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
-        opt = core.optim.SGD(model.parameters(), lr=0.01)
-
-        def loss_of(x, y, model=model):
-            return nn.functional.cross_entropy(model(x), y)
-        runs[name] = (opt, core.compile(loss_of) if name == "core.compile" else loss_of)
-    current: dict = {}  # the running step's sums, by row
-
-    def add(row, ns):
-        current[row] = current.get(row, 0) + ns
     saved = []
-    for module, path, group in KERNELS:
+    for module, path, group in kernels:
         mod = importlib.import_module(module)
         *owner, attr = path.split(".")
         for name in owner:  # (a class attribute: ``Relu.raw``)
@@ -221,40 +207,206 @@ def phases(steps: int) -> None:
             add(_group, _clock() - start)
             return out
         setattr(mod, attr, timed)
-    rows: dict = {name: collections.defaultdict(list) for name in runs}
     try:
-        for rep in range(steps // 50 + 2):
-            for name, (opt, loss_of) in runs.items():
-                for _ in range(50):
-                    current.clear()
-                    t0 = _clock()
-                    opt.zero_grad()
-                    t1 = _clock()
-                    loss = loss_of(x, y)
-                    t2 = _clock()
-                    loss.backward()
-                    t3 = _clock()
-                    opt.step()
-                    t4 = _clock()
-                    if rep < 2:  # warm-up (past capture_codegen.GENERATE_AFTER)
-                        continue
-                    kernels = sum(current.values())
-                    for row, ns in (("zero_grad", t1 - t0), ("forward", t2 - t1), ("backward()", t3 - t2),
-                                    ("optimizer.step()", t4 - t3), ("[the whole step]", t4 - t0),
-                                    ("[Python and small NumPy calls around the kernels]", t4 - t0 - kernels),
-                                    *current.items()):
-                        rows[name][row].append(ns)
+        yield
     finally:
         for mod, attr, fn in saved:
             setattr(mod, attr, fn)
-    rows["NumPy floor"] = _floor_phases(steps)
+
+
+def _phase_rows(runs: dict, kernels: list, steps: int, block: int = 50) -> dict:
+    """``runs``: name -> ``(zero_grad, loss_of, optimizer_step, args)``, run alternating in blocks of ``block`` steps;
+    per run, each phase's and each kernel group's ns per step (lists, one entry a step; the first two blocks warm
+    up, past ``capture_codegen.GENERATE_AFTER``)."""
+    current: dict = {}  # the running step's sums, by row
+
+    def add(row, ns):
+        current[row] = current.get(row, 0) + ns
+    rows: dict = {name: collections.defaultdict(list) for name in runs}
+    with _kernels_timed(kernels, add):
+        for rep in range(steps // block + 2):
+            for name, (zero_grad, loss_of, opt_step, args) in runs.items():
+                for _ in range(block):
+                    current.clear()
+                    t0 = _clock()
+                    zero_grad()
+                    t1 = _clock()
+                    loss = loss_of(*args)
+                    t2 = _clock()
+                    loss.backward()
+                    t3 = _clock()
+                    opt_step()
+                    t4 = _clock()
+                    if rep < 2:
+                        continue
+                    kernels_ns = sum(current.values())
+                    for row, ns in (("zero_grad", t1 - t0), ("forward", t2 - t1), ("backward()", t3 - t2),
+                                    ("optimizer.step()", t4 - t3), ("[the whole step]", t4 - t0),
+                                    ("[Python and small NumPy calls around the kernels]", t4 - t0 - kernels_ns),
+                                    *current.items()):
+                        rows[name][row].append(ns)
+    return rows
+
+
+def _print_rows(title: str, rows: dict) -> None:
     names = list(rows)
-    print("784-256-128-10 MLP step, eager, core.compile and the NumPy floor: median µs per step")
+    print(title)
     print(f"  {'':<56}" + "".join(f"{n:>14}" for n in names))
     order = list(dict.fromkeys([r for n in names for r in rows[n]]))
     for row in order:
         print(f"  {row:<56}" + "".join(f"{statistics.median(rows[n][row]) / 1000:14.1f}" if rows[n].get(row)
                                          else f"{'-':>14}" for n in names))
+
+
+def phases(steps: int) -> None:
+    """The MLP step eager and compiled: phases and kernels, µs per step (medians of per-step sums)."""
+    nn = core.nn
+    rng = np.random.default_rng(0)
+    x = core.tensor(rng.standard_normal((64, 784)).astype(np.float32))
+    y = core.tensor(rng.integers(0, 10, 64))
+    runs = {}
+    for name in ("eager", "core.compile"):
+        core.manual_seed(0)
+        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+        opt = core.optim.SGD(model.parameters(), lr=0.01)
+
+        def loss_of(x, y, model=model):
+            return nn.functional.cross_entropy(model(x), y)
+        runs[name] = (opt.zero_grad, core.compile(loss_of) if name == "core.compile" else loss_of, opt.step, (x, y))
+    rows = _phase_rows(runs, KERNELS, steps)
+    rows["NumPy floor"] = _floor_phases(steps)
+    _print_rows("784-256-128-10 MLP step, eager, core.compile and the NumPy floor: median µs per step", rows)
+
+
+# the tanh step's numeric kernels (``tanh_phases``), by the module attribute its callers look up
+TANH_KERNELS = [
+    ("core.nn.functional.misc", "_gemm", "GEMMs (OpenBLAS, one thread)"),
+    ("core.nn.functional.misc", "_short_gemm_bias", "layer 1's 2-feature product + bias (float64 fma)"),
+    ("core.ops.math_unary", "precise", "tanh rounded once from float64"),
+    ("core.ops.math_unary", "Tanh.raw", "tanh backward: g (1 - o^2), rounded once"),
+    ("core.nn.functional._loss_primitives", "precise", "BCE forward: log1p(exp(-|x|)) from float64"),
+    ("core.nn.functional._loss_primitives", "ordered_sum", "BCE mean: 200 losses in torch's order"),
+    ("core._sleef", "expf_u10", "BCE backward: SLEEF exp (sigmoid, 192 values)"),
+    ("core._sleef", "glibc_expf", "BCE backward: glibc expf (sigmoid, last 8)"),
+    ("core.nn.functional.misc", "sum_over_batch", "bias gradients: 200 rows in torch's order"),
+    ("core.optim.sgd", "_small_group", "optimizer: the flat update"),
+    ("core.optim._flat_adam", "_update", "optimizer: the flat update"),
+]
+
+
+def tanh_phases(steps: int, optimizer: str = "SGD") -> None:
+    """The 2-8-8-1 tanh step eager and compiled beside the hand-written NumPy loop (SGD: ``bench_training``'s own
+    floor; Adam: the same loop with a NumPy Adam update): phases and kernels, µs per step (medians)."""
+    nn = core.nn
+    pts, labels = bench_training._spiral_points()
+    x, y = core.tensor(pts), core.tensor(labels)
+    runs = {}
+    for name in ("eager", "core.compile"):
+        core.manual_seed(0)
+        model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
+        opt = getattr(core.optim, optimizer)(model.parameters(), lr=0.1 if optimizer == "SGD" else 0.01)
+
+        def loss_of(x, y, model=model):
+            return nn.functional.binary_cross_entropy_with_logits(model(x), y)
+        runs[name] = (opt.zero_grad, core.compile(loss_of) if name == "core.compile" else loss_of, opt.step, (x, y))
+    rows = _phase_rows(runs, TANH_KERNELS, steps)
+    rows["NumPy loop"] = _numpy_tanh_phases(steps, optimizer)
+    _print_rows(f"2-8-8-1 tanh MLP step ({optimizer}), eager, core.compile and the NumPy loop: median µs per step",
+                rows)
+
+
+def _numpy_tanh_phases(steps: int, optimizer: str) -> dict:
+    """``bench_training.numpy_tanh1000``'s step (with Adam: its gradients into a plain NumPy Adam update) timed as
+    ``_phase_rows`` times core's: the forward (to the loss's logits), the gradients, the update, and its GEMMs."""
+    rng = np.random.default_rng(0)
+    pts, y = bench_training._spiral_points()
+    params = []
+    for fan_in, fan_out in ((2, 8), (8, 8), (8, 1)):
+        bound = np.float32(1 / np.sqrt(fan_in))
+        params += [rng.uniform(-bound, bound, (fan_in, fan_out)).astype(np.float32),
+                   rng.uniform(-bound, bound, fan_out).astype(np.float32)]
+    w1, b1, w2, b2, w3, b3 = params
+    lr, n = np.float32(0.1 if optimizer == "SGD" else 0.01), np.float32(len(pts))
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    gemm_ns = [0]
+
+    def mm(a, b):
+        start = _clock()
+        out = a @ b
+        gemm_ns[0] += _clock() - start
+        return out
+    out: dict = collections.defaultdict(list)
+    for rep in range(steps + 50):
+        gemm_ns[0] = 0
+        t0 = _clock()
+        h1 = np.tanh(mm(pts, w1) + b1)
+        h2 = np.tanh(mm(h1, w2) + b2)
+        z = mm(h2, w3) + b3
+        t1 = _clock()
+        gz = (1 / (1 + np.exp(-z)) - y) / n
+        gh2 = mm(gz, w3.T) * (1 - h2 * h2)
+        gh1 = mm(gh2, w2.T) * (1 - h1 * h1)
+        grads = [mm(pts.T, gh1), gh1.sum(0), mm(h1.T, gh2), gh2.sum(0), mm(h2.T, gz), gz.sum(0)]
+        t2 = _clock()
+        if optimizer == "SGD":
+            for p, g in zip(params, grads):
+                p -= lr * g
+        else:
+            k = rep + 1
+            for p, g, (m, v) in zip(params, grads, moments):
+                m += np.float32(0.1) * (g - m)
+                v *= np.float32(0.999)
+                v += np.float32(0.001) * g * g
+                p -= (lr / np.float32(1 - 0.9 ** k)) * m / (np.sqrt(v) / np.float32((1 - 0.999 ** k) ** 0.5)
+                                                         + np.float32(1e-8))
+        t3 = _clock()
+        if rep < 50:
+            continue
+        for row, ns in (("forward", t1 - t0), ("backward()", t2 - t1), ("optimizer.step()", t3 - t2),
+                        ("[the whole step]", t3 - t0), ("[Python and small NumPy calls around the kernels]",
+                                                        t3 - t0 - gemm_ns[0]), ("GEMMs (OpenBLAS, one thread)",
+                                                                                gemm_ns[0])):
+            out[row].append(ns)
+    return out
+
+
+def z_phases(steps: int) -> None:
+    """``z = (x * w).sum() + b`` on 2-element leaves (``bench_autograd``), eager and compiled: the forward, the
+    backward and the three ``.grad = None``, µs per call (medians), and the Python calls each makes."""
+    def leaves():
+        return (core.tensor([2.0, 3.0], requires_grad=True), core.tensor([1.5, -0.5], requires_grad=True),
+                core.tensor(0.1, requires_grad=True))
+    z_of = core.compile(lambda x, w, b: (x * w).sum() + b)
+    runs = {"eager": (lambda x, w, b: (x * w).sum() + b, leaves()), "core.compile": (z_of, leaves())}
+    rows: dict = {name: collections.defaultdict(list) for name in runs}
+    for rep in range(steps // 200 + 2):
+        for name, (fn, (x, w, b)) in runs.items():
+            for _ in range(200):
+                t0 = _clock()
+                z = fn(x, w, b)
+                t1 = _clock()
+                z.backward()
+                t2 = _clock()
+                x.grad = w.grad = b.grad = None
+                t3 = _clock()
+                if rep >= 2:
+                    for row, ns in (("forward", t1 - t0), ("backward()", t2 - t1), ("three .grad = None", t3 - t2),
+                                    ("[the whole step]", t3 - t0)):
+                        rows[name][row].append(ns)
+    _print_rows("z = (x * w).sum() + b, forward + backward: median µs per step", rows)
+    for name, (fn, (x, w, b)) in runs.items():
+        functions: collections.Counter = collections.Counter()
+
+        def count(frame, event, arg, functions=functions):
+            if event == "call":
+                functions[f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_code.co_name}"] += 1
+        sys.setprofile(count)
+        for _ in range(10):
+            fn(x, w, b).backward()
+            x.grad = w.grad = b.grad = None
+        sys.setprofile(None)
+        print(f"  {name}: {sum(functions.values()) / 10:g} Python function calls a step; the most frequent: "
+              + ", ".join(f"{k} {v / 10:g}" for k, v in functions.most_common(6)))
 
 
 def _floor_phases(steps: int) -> dict:
@@ -348,7 +500,7 @@ def tanh(steps: int, optimizer: str = "SGD") -> None:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--only", choices=("mlp", "tanh", "phases"), default=None)
+    parser.add_argument("--only", choices=("mlp", "tanh", "phases", "tanh-phases", "z"), default=None)
     parser.add_argument("--optimizer", choices=("SGD", "Adam"), default="SGD", help="the tanh step's optimizer")
     args = parser.parse_args(argv)
     if args.only in (None, "mlp"):
@@ -357,6 +509,10 @@ def main(argv=None) -> None:
         tanh(args.steps * 3, args.optimizer)
     if args.only in (None, "phases"):
         phases(args.steps)
+    if args.only in (None, "tanh-phases"):
+        tanh_phases(args.steps * 3, args.optimizer)
+    if args.only in (None, "z"):
+        z_phases(args.steps * 10)
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
