@@ -4,7 +4,8 @@ The canvas draws an edge as a horizontal S-curve (a cubic Bézier) from its outp
 source node, to its input port, on the left side of the target; ``curve_points`` gives that curve's control points
 and the canvas builds its path from them, so the two cannot drift apart. Ports sit in rows under the title bar
 (``port_point``). ``crossings`` lists the (edge, node) pairs where a curve passes through a node's rectangle: what a
-layered layout must not leave, and what the tests check for the chapter's graphs and the lessons.
+layered layout must not leave, and what the tests check for the chapter's graphs and the lessons. ``edge_crossings``
+lists the pairs of curves that cross each other: what a layered layout keeps few.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from core.nodegraph.model.layout import NODE_WIDTH, PORT_ROW, TITLE_H, Point, Rect
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge, Graph
 
-__all__ = ["CURVE_PULL", "crossings", "curve_at", "curve_points", "curve_samples", "edge_ends", "port_point"]
+__all__ = ["CURVE_PULL", "crossings", "curve_at", "curve_points", "curve_samples", "edge_crossings", "edge_ends",
+           "port_point"]
 
 CURVE_PULL = 40.0  # the least horizontal reach of a curve's control points (a short edge still leaves sideways)
 SAMPLES = 48  # points along a curve where it is checked against nodes' rectangles
@@ -92,4 +96,56 @@ def crossings(graph: Graph, size: Callable[[str], Point], positions: Mapping[str
                 continue
             if any(_inside(p, r) for p in samples):
                 found.append((edge, nid))
+    return found
+
+
+def _segments_cross(p: Point, q: Point, r: Point, s: Point) -> bool:
+    """Whether segments pq and rs cross at a point inside both (touching or lying along each other does not count)."""
+    def side(a: Point, b: Point, c: Point) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    d1, d2, d3, d4 = side(r, s, p), side(r, s, q), side(p, q, r), side(p, q, s)
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+CROSSING_SAMPLES = 32  # points along a curve where it is checked against other curves
+
+
+class _Curve:
+    """An edge's curve as samples, for checking it against others: its box, and whether it runs left to right
+    without turning back (every edge of a layered layout does), so that two such curves cross where the difference
+    of their heights at the same x changes sign."""
+
+    def __init__(self, ends: tuple[Point, Point]) -> None:
+        self.ends = ends
+        self.samples = curve_samples(curve_points(*ends), CROSSING_SAMPLES)
+        xs, ys = np.array([p[0] for p in self.samples]), np.array([p[1] for p in self.samples])
+        self.xs, self.ys = xs, ys
+        self.box = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+        self.rightward = bool(np.all(np.diff(xs) > 0))
+
+    def crosses(self, other: _Curve) -> bool:
+        a, b = self.box, other.box
+        if a[0] > b[2] or b[0] > a[2] or a[1] > b[3] or b[1] > a[3]:
+            return False
+        if self.rightward and other.rightward:
+            xs = np.linspace(max(a[0], b[0]), min(a[2], b[2]), CROSSING_SAMPLES + 1)
+            sides = np.sign(np.interp(xs, self.xs, self.ys) - np.interp(xs, other.xs, other.ys))
+            sides = sides[sides != 0]  # where they meet: a crossing only if they go on on opposite sides
+            return bool(np.any(sides[:-1] != sides[1:]))
+        return any(_segments_cross(p, q, r, s) for p, q in zip(self.samples, self.samples[1:])
+                   for r, s in zip(other.samples, other.samples[1:]))
+
+
+def edge_crossings(graph: Graph, positions: Mapping[str, Point] | None = None,
+                   edges: Iterable[Edge] | None = None) -> list[tuple[Edge, Edge]]:
+    """``[(edge, edge)]``: the pairs of edges (of ``edges``, all by default) whose curves cross each other, the nodes
+    at ``positions`` where given. Two edges from one output port, or into one input port, meet there and do not
+    count as crossing."""
+    where = positions or {}
+    curves = [(edge, _Curve(edge_ends(graph, edge, where))) for edge in (graph.edges if edges is None else edges)]
+    found: list[tuple[Edge, Edge]] = []
+    for i, (e1, c1) in enumerate(curves):
+        for e2, c2 in curves[i + 1:]:
+            if c1.ends[0] != c2.ends[0] and c1.ends[1] != c2.ends[1] and c1.crosses(c2):
+                found.append((e1, e2))
     return found

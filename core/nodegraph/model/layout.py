@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge, Graph, Node
 
 __all__ = ["ALIGNMENTS", "COLUMN", "GAP", "HEAT_ROOM", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
-           "LANE", "fragment_layered", "free_offset", "free_spot", "layered", "node_size", "occupied"]
+           "LANE", "fragment_layered", "free_offset", "free_spot", "hop_crossings", "layered", "node_size", "occupied"]
 
 NODE_WIDTH = 190.0  # a node on the canvas
 TITLE_H = 24.0
@@ -41,6 +41,7 @@ COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
 Point = tuple[float, float]  # (x, y); also a size (w, h) and a gap (dx, dy)
 Rect = tuple[float, float, float, float]  # (x, y, w, h)
 Sizes = Mapping[str, Point] | None  # drawn sizes by node id
+Hop = tuple[str, str, int, int]  # (src, dst, src's port row, dst's port row) between neighbouring columns
 
 
 def node_size(node: Node) -> Point:
@@ -99,11 +100,11 @@ def _is_lane(entry: str) -> bool:
     return entry.startswith("\0")
 
 
-def _with_lanes(columns: list[list[str]], links: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+def _with_lanes(columns: list[list[str]], links: list[Hop]) -> list[Hop]:
     """Break each link that skips columns into one hop per column through lanes (ids starting with a NUL, added to
     the columns they pass), so the ordering keeps room for it; links are (src, dst, src row, dst row)."""
     where = {nid: c for c, column in enumerate(columns) for nid in column}
-    hops: list[tuple[str, str, int, int]] = []
+    hops: list[Hop] = []
     for i, (src, dst, out_row, in_row) in enumerate(links):
         prev, row = src, out_row
         for c in range(where[src] + 1, where[dst]):
@@ -115,11 +116,31 @@ def _with_lanes(columns: list[list[str]], links: list[tuple[str, str, int, int]]
     return hops
 
 
-def _order(columns: list[list[str]], hops: list[tuple[str, str, int, int]], lane_bias: float = 0.0,
-           sweeps: int = 4) -> None:
-    """Sort the columns, sweeping right then left, by the mean row of each entry's neighbours in the column before
-    (after), a port lower down counting a little lower (barycentre heuristic): edges cross less. A lane's row
-    counts ``lane_bias`` lower (negative: higher), which settles ties between a long edge and the nodes beside it."""
+def hop_crossings(columns: list[list[str]], hops: list[Hop]) -> int:
+    """How many pairs of hops cross between neighbouring columns with entries in the given order: two hops cross
+    when their ends come in opposite orders on the two sides (an end's place is its entry's index, then its port's
+    row), the count a layered layout's ordering lowers. Hops that share an end port do not cross."""
+    where = {nid: (c, i) for c, column in enumerate(columns) for i, nid in enumerate(column)}
+    by_gap: dict[int, list[tuple[tuple[int, int], tuple[int, int]]]] = {}
+    for src, dst, out_row, in_row in hops:
+        (c, i), (_, j) = where[src], where[dst]
+        by_gap.setdefault(c, []).append(((i, out_row), (j, in_row)))
+    count = 0
+    for ends in by_gap.values():
+        ends.sort()
+        for k, (a1, b1) in enumerate(ends):
+            count += sum(1 for a2, b2 in ends[k + 1:] if a2 != a1 and b2 < b1)
+    return count
+
+
+def _order(columns: list[list[str]], hops: list[Hop], lane_bias: float = 0.0, sweeps: int = 6,
+           exchange: bool = True) -> None:
+    """Order the columns (in place) so that hops cross less: sweeps right then left sort each column by the mean
+    row of each entry's neighbours in the column before (after), a port lower down counting a little lower
+    (barycentre heuristic); the order with the fewest crossings seen is kept (a later sweep can undo an earlier
+    one's gain), then neighbours in a column swap places while that removes crossings (``exchange``). A lane's row
+    counts ``lane_bias`` lower (negative: higher), which settles ties between a long edge and the nodes beside it.
+    Deterministic: ties keep the order they had."""
     into: dict[str, list[tuple[str, int]]] = {}
     out_of: dict[str, list[tuple[str, int]]] = {}
     for src, dst, out_row, in_row in hops:
@@ -133,27 +154,80 @@ def _order(columns: list[list[str]], hops: list[tuple[str, str, int, int]], lane
             keys[nid] = (sum(near) / len(near) if near else float(i)) + (lane_bias if _is_lane(nid) else 0.0)
         column.sort(key=keys.__getitem__)  # stable: ties keep the order they had
 
-    for _ in range(sweeps):
+    def sweep_right() -> None:
         for before, column in zip(columns, columns[1:]):
             sort(column, into, {nid: i for i, nid in enumerate(before)})
+
+    def sweep_left() -> None:
         for after, column in zip(reversed(columns), list(reversed(columns))[1:]):
             sort(column, out_of, {nid: i for i, nid in enumerate(after)})
-    for before, column in zip(columns, columns[1:]):
-        sort(column, into, {nid: i for i, nid in enumerate(before)})
+
+    sweep_right()
+    best, fewest = [list(c) for c in columns], hop_crossings(columns, hops)
+    for _ in range(sweeps):
+        for sweep in (sweep_left, sweep_right):
+            if not fewest:
+                break
+            sweep()
+            count = hop_crossings(columns, hops)
+            if count < fewest:
+                best, fewest = [list(c) for c in columns], count
+    columns[:] = best
+    if exchange and fewest:
+        _exchange(columns, hops, fewest)
+
+
+EXCHANGE_ROUNDS = 8  # passes of neighbour swaps at most (each pass that swaps nothing ends them)
+
+
+def _exchange(columns: list[list[str]], hops: list[Hop], count: int) -> None:
+    """Swap neighbouring entries of a column where that lowers the hop crossings, pass after pass until none does
+    (the transposition step of layered drawing). A swap changes only how the two entries' own hops cross each other,
+    so only those are counted."""
+    ends: dict[str, list[tuple[str, int, int]]] = {}  # entry -> (other end, own port row, other's port row), both sides
+    for src, dst, out_row, in_row in hops:
+        ends.setdefault(src, []).append((dst, out_row, in_row))
+        ends.setdefault(dst, []).append((src, in_row, out_row))
+    where = {nid: (c, i) for c, column in enumerate(columns) for i, nid in enumerate(column)}
+
+    def crossing(upper: str, lower: str) -> int:
+        """How many pairs of a hop of ``upper`` and one of ``lower`` cross with ``upper`` just above ``lower``."""
+        n = 0
+        for a, _, a_row in ends.get(upper, ()):
+            ca, ia = where[a]
+            for b, _, b_row in ends.get(lower, ()):
+                cb, ib = where[b]
+                if ca == cb and (ia, a_row) > (ib, b_row):
+                    n += 1
+        return n
+
+    for _ in range(EXCHANGE_ROUNDS):
+        swapped = False
+        for c, column in enumerate(columns):
+            for i in range(len(column) - 1):
+                u, v = column[i], column[i + 1]
+                if crossing(v, u) < crossing(u, v):
+                    column[i], column[i + 1] = v, u
+                    where[u], where[v] = (c, i + 1), (c, i)
+                    count, swapped = count - crossing(u, v) + crossing(v, u), True
+        if not swapped or not count:
+            return
 
 
 LANE_BIASES = (0.0, -0.5, 0.5)
+CROSSING_COST = 200.0  # px of height: one pair of crossing edges fewer is worth a layout about a node's row taller
 TRIED_UP_TO = 200  # nodes: a larger selection is laid out once, with the first bias
+BOTH_WAYS_UP_TO = 80  # nodes: a smaller selection also tries clearing edges by pushing nodes down only
 
 
 def _arrange(graph: Graph, ids: list[str], columns: list[list[str]], links: list[tuple[str, str, int, int]],
              edges: list[Edge], lane_bias: float, size: Callable[[str], Point],
-             gap: Point) -> tuple[bool, float, dict[str, Point]]:
+             gap: Point, sides: bool = True) -> tuple[bool, float, dict[str, Point]]:
     """One layered arrangement of ``columns`` (node ids by column, changed in place): lanes, order, rows, then edges
     cleared off nodes; (whether an edge still crosses a node, the height, the positions) with positions from the
     selection's left edge (``layered`` moves them to its corner)."""
     hops = _with_lanes(columns, links)
-    _order(columns, hops, lane_bias)
+    _order(columns, hops, lane_bias, exchange=len(ids) <= TRIED_UP_TO)
 
     def height(nid: str) -> float:
         return LANE if _is_lane(nid) else size(nid)[1]
@@ -180,7 +254,7 @@ def _arrange(graph: Graph, ids: list[str], columns: list[list[str]], links: list
             lefts[nid] = x
         x += max((size(n)[0] for n in column if not _is_lane(n)), default=NODE_WIDTH) + gap[0]
     positions = {nid: (lefts[nid], top[nid]) for nid in ids}
-    crossed = not _clear_edges(graph, columns, positions, size, gap, edges)
+    crossed = not _clear_edges(graph, columns, positions, size, gap, edges, sides)
     return crossed, max(p[1] for p in positions.values()) - min(p[1] for p in positions.values()), positions
 
 
@@ -202,10 +276,23 @@ def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, g
 
     links = [(e.src, e.dst, row(e.src, e.src_port, True), row(e.dst, e.dst_port, False)) for e in edges]
     # a long edge's curve does not follow its lane: where it would cross a node, the node is pushed down; of the
-    # orders that put lanes with, above or under their ties, the one that comes out least tall wins (small graphs)
-    biases = LANE_BIASES if len(ids) <= TRIED_UP_TO else LANE_BIASES[:1]
-    tries = [_arrange(graph, ids, [list(c) for c in columns], links, edges, bias, size, gap) for bias in biases]
-    positions = min(tries, key=lambda t: t[:2])[2]  # no crossing left, then the least tall
+    # orders that put lanes with, above or under their ties, the one with no edge through a node, then the fewest
+    # edges crossing each other as drawn, then the least tall wins (small graphs; a large one is laid out once)
+    if len(ids) > TRIED_UP_TO:
+        return _anchored(graph, ids, _arrange(graph, ids, columns, links, edges, LANE_BIASES[0], size, gap)[2])
+    from core.nodegraph.model import edge_routes  # it takes its sizes from here
+
+    tries = []
+    for bias in LANE_BIASES:
+        for sides in (True, False) if len(ids) <= BOTH_WAYS_UP_TO else (True,):
+            crossed, height, positions = _arrange(graph, ids, [list(c) for c in columns], links, edges, bias, size,
+                                                  gap, sides)
+            tries.append((crossed, len(edge_routes.edge_crossings(graph, positions, edges)), height, positions))
+    return _anchored(graph, ids, min(tries, key=lambda t: (t[0], t[1] * CROSSING_COST + t[2]))[3])
+
+
+def _anchored(graph: Graph, ids: list[str], positions: dict[str, Point]) -> dict[str, Point]:
+    """``positions`` moved up or down so that their top is the selection's top."""
     y0 = min(graph.node(n).position[1] for n in ids)
     shift = y0 - min(p[1] for p in positions.values())
     return {nid: (px, py + shift) for nid, (px, py) in positions.items()}
@@ -215,22 +302,27 @@ CLEARING_PASSES = 12  # at most this many rounds of pushes (a large graph's last
 
 
 def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Point], size: Callable[[str], Point],
-                 gap: Point, edges: list[Edge]) -> bool:
-    """Push laid-out nodes that an edge runs through down below its curve, with the nodes under them in their
-    column, round after round until no edge runs through one (or CLEARING_PASSES rounds); whether none does. Only an
-    edge that skips columns can: one into the next column stays in the gap between the two."""
+                 gap: Point, edges: list[Edge], sides: bool = True) -> bool:
+    """Move laid-out nodes that an edge runs through off its curve, round after round until no edge runs through one
+    (or CLEARING_PASSES rounds); whether none does. A node the edge's lane passes under (in the column's order, see
+    ``_with_lanes``) goes up above the curve with the nodes over it in its column, one the lane passes over goes down
+    below it with the nodes under it: the curve then keeps to the side the ordering gave it, so it crosses no edge the
+    ordering kept it clear of. Only an edge that skips columns can run through a node: one into the next column stays
+    in the gap between the two."""
     from core.nodegraph.model import edge_routes  # it takes its sizes from here
 
     column_of = {nid: c for c, column in enumerate(columns) for nid in column if nid in positions}
-    long = [e for e in edges if column_of[e.dst] - column_of[e.src] > 1]
+    place = {nid: i for column in columns for i, nid in enumerate(column)}
+    long = [(i, e) for i, e in enumerate(edges) if column_of[e.dst] - column_of[e.src] > 1]
     stacks = [[nid for nid in column if nid in positions] for column in columns]  # top to bottom
     sizes = {nid: size(nid) for nid in positions}
     spans = [(min((positions[n][0] for n in stack), default=0.0),
               max((positions[n][0] + sizes[n][0] for n in stack), default=0.0)) for stack in stacks]
     curves: dict[Edge, tuple[Point, Point, list[Point]]] = {}  # the curve's samples, while its ends stay put
     for _ in range(CLEARING_PASSES if long else 0):
-        pushes: dict[str, float] = {}
-        for edge in long:
+        downs: dict[str, float] = {}
+        ups: dict[str, float] = {}
+        for i, edge in long:
             ends = positions[edge.src], positions[edge.dst]
             known = curves.get(edge)
             if known is None or known[:2] != ends:
@@ -243,21 +335,31 @@ def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Po
                 if not here:
                     continue
                 low, high = min(p[1] for p in here), max(p[1] for p in here)
+                lane = place.get(f"\0{i}:{c}", -1)
                 for nid in stacks[c]:
                     (x, y), (w, h) = positions[nid], sizes[nid]
                     if y >= high or y + h <= low:
                         continue
                     passing = [py for px, py in here if x < px < x + w]
-                    if any(y < py < y + h for py in passing):
-                        pushes[nid] = max(pushes.get(nid, 0.0), max(passing) + gap[1] / 2 - y)
-        if not pushes:
+                    if not any(y < py < y + h for py in passing):
+                        continue
+                    if sides and lane > place[nid]:
+                        ups[nid] = max(ups.get(nid, 0.0), y + h - min(passing) + gap[1] / 2)
+                    else:
+                        downs[nid] = max(downs.get(nid, 0.0), max(passing) + gap[1] / 2 - y)
+        if not downs and not ups:
             return True
         for stack in stacks:
             shift = 0.0
             for nid in stack:
-                shift = max(shift, pushes.get(nid, 0.0))
+                shift = max(shift, downs.get(nid, 0.0))
                 if shift:
                     positions[nid] = (positions[nid][0], positions[nid][1] + shift)
+            shift = 0.0
+            for nid in reversed(stack):
+                shift = max(shift, ups.get(nid, 0.0))
+                if shift:
+                    positions[nid] = (positions[nid][0], positions[nid][1] - shift)
     return not long
 
 
