@@ -323,8 +323,9 @@ class Tensor(TensorBase):
         _torch_function.check_subclass(cls)
         out = object.__new__(cls)
         out._data, out._root, out._vc = data._data, data._root, data._vc
-        if require_grad:
-            out.requires_grad_(True)
+        if require_grad:  # torch's C++ sets the flag without calling the class's __torch_function__
+            with _torch_function.DisableTorchFunctionSubclass():
+                out._set_requires_grad(True, "only Tensors of floating point dtype can require gradients")
         return out
 
     def __new__(cls, *args, **kwargs):

@@ -359,7 +359,7 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
                 if not kwargs or not any(type(v) not in _plain_types and _overloading(v) for v in kwargs.values()):
                     return original(*args, **kwargs)
         if with_defaults:
-            kwargs = _spelled_out(original, args, kwargs)
+            args, kwargs = _spelled_out(original, args, kwargs)
         return dispatch(public or dispatching, original, args, kwargs)
 
     functools.update_wrapper(dispatching, original)  # (its __module__ stays the op's: core.ops.elementwise)
@@ -425,7 +425,7 @@ def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualn
 
     def handle(args, kwargs):
         if with_defaults:
-            kwargs = _spelled_out(op, args, kwargs)
+            args, kwargs = _spelled_out(op, args, kwargs)
         return dispatch(target, op, args, kwargs)
 
     fn.__code__ = _dispatching_code(len(fn.__code__.co_freevars)).replace(co_name=name, co_qualname=qualname)
@@ -439,23 +439,56 @@ def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualn
 _KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
 
-def _spelled_out(function, args, kwargs) -> dict:
-    """``kwargs`` plus the defaults of the parameters the call left out: torch's ``nn.functional`` functions
-    hand their handlers every argument (``F.relu(x)`` arrives as ``relu(x, inplace=False)``)."""
+# how many leading arguments torch's nn.functional functions hand their handlers as positionals (the rest go as
+# keywords: ``F.layer_norm(x, (3,), w)`` arrives as ``layer_norm(x, (3,), weight=w, bias=None, eps=1e-05)``)
+_TORCH_POSITIONALS = {
+    **dict.fromkeys((
+        "alpha_dropout", "celu", "dropout", "dropout1d", "dropout2d", "dropout3d", "elu", "feature_alpha_dropout",
+        "glu", "gumbel_softmax", "hardsigmoid", "hardswish", "hardtanh", "instance_norm", "leaky_relu",
+        "log_softmax", "mish", "normalize", "relu", "relu6", "rrelu", "selu", "silu", "softmax", "softmin",
+        "softsign", "tanhshrink"), 1),
+    **dict.fromkeys((
+        "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d_with_indices",
+        "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "affine_grid", "binary_cross_entropy",
+        "binary_cross_entropy_with_logits", "cross_entropy", "embedding", "embedding_bag",
+        "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices", "grid_sample", "group_norm",
+        "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "layer_norm", "local_response_norm",
+        "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices", "mse_loss",
+        "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss", "nll_loss", "poisson_nll_loss",
+        "rms_norm", "smooth_l1_loss", "soft_margin_loss", "unfold"), 2),
+    **dict.fromkeys((
+        "_threshold", "threshold", "batch_norm", "cosine_embedding_loss", "fold", "gaussian_nll_loss",
+        "linear_cross_entropy", "lp_pool1d", "lp_pool2d", "lp_pool3d", "margin_ranking_loss", "max_unpool1d",
+        "max_unpool2d", "max_unpool3d", "triplet_margin_loss", "triplet_margin_with_distance_loss"), 3),
+    "ctc_loss": 4, "multi_head_attention_forward": 13,
+}
+
+
+def _spelled_out(function, args, kwargs) -> tuple[tuple, dict]:
+    """``args`` and ``kwargs`` as torch's ``nn.functional`` functions hand them to their handlers: every argument
+    (``F.relu(x)`` arrives as ``relu(x, inplace=False)``), those after the function's leading positionals as
+    keywords (``_TORCH_POSITIONALS``)."""
     try:
         signature = inspect.signature(function)
         bound = signature.bind_partial(*args, **kwargs).arguments
     except (TypeError, ValueError):
-        return kwargs
+        return args, kwargs
+    keep = _TORCH_POSITIONALS.get(function.__name__, len(args))
+    positional = [n for n, p in signature.parameters.items() if p.kind in _KEYWORD_KINDS[:1]]
+    if keep >= len(args) or len(positional) < len(args):  # (a function taking *args keeps them)
+        keep = len(args)
+    moved = {positional[i]: args[i] for i in range(keep, len(args))}
     spelled = {}  # in the signature's order, as torch's handle_torch_function calls list them
     for n, p in signature.parameters.items():
         if p.kind not in _KEYWORD_KINDS or (n.startswith("_") and n != "_stacklevel"):
             continue  # (torch's softmax, log_softmax and softmin pass their _stacklevel on)
-        if n in kwargs:
+        if n in moved:
+            spelled[n] = moved[n]
+        elif n in kwargs:
             spelled[n] = kwargs[n]
         elif n not in bound and p.default is not inspect.Parameter.empty:
             spelled[n] = p.default
-    return {**spelled, **kwargs}
+    return tuple(args[:keep]), {**spelled, **kwargs}
 
 
 def _namespace_functions(module):

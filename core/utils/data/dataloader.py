@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-from typing import Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from core import _dtype, _factories, accelerator
 from core._user_warning import warn_in_core
@@ -15,7 +16,11 @@ from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampl
 
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
+_T = TypeVar("_T")
 _T_co = TypeVar("_T_co", covariant=True)  # ``DataLoader[tuple[Tensor, Tensor]]``, as torch's type parameter
+# the type aliases torch's module defines for its arguments (libraries annotate with them: Opacus' DPDataLoader)
+_worker_init_fn_t = Callable[[int], None]
+_collate_fn_t = Callable[[list[_T]], Any]
 
 
 def get_worker_info():
