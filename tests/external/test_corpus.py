@@ -55,10 +55,17 @@ def _run_chunk(lib: str, paths: list) -> dict:
     return json.loads(lines[-1])
 
 
+def _selected_recipes(session) -> list:
+    """The recipes of the corpus tests this session runs (all of them, or those ``-k``/node ids picked)."""
+    picked = {item.callspec.params["recipe"]["name"] for item in session.items
+              if hasattr(item, "callspec") and "recipe" in item.callspec.params}
+    return [r for r in RECIPES if r["name"] in picked]
+
+
 @pytest.fixture(scope="session")
-def corpus_outputs():
+def corpus_outputs(request):
     pytest.importorskip("torch", reason="PyTorch is not installed: the corpus compares against it")
-    paths = [_script(r) for r in RECIPES if os.path.exists(_script(r))]
+    paths = [_script(r) for r in _selected_recipes(request.session) if os.path.exists(_script(r))]
     if not paths:
         return {}
     return {"core": _run("core", paths), "torch": _run("torch", paths)}
