@@ -26,6 +26,7 @@ _BELOW_HALF_ULP = np.uint64((1 << 29) - 1)  # a float64's 29 bits under float32'
 _HALFWAY = np.uint64(1 << 28)  # those bits of a float32 halfway point
 _TIE_SHIFT = np.uint64(64 - 29)  # shifted left by this, those 29 bits of a halfway point read as int64's minimum
 _TIE_MIN = np.iinfo(np.int64).min
+_MIN = np.minimum.reduce
 
 
 def _any_tie(t, scratch=None) -> bool:
@@ -38,7 +39,7 @@ def _any_tie(t, scratch=None) -> bool:
     if not t.size:
         return False
     shifted = np.left_shift(t.view(np.uint64), _TIE_SHIFT, out=None if scratch is None else scratch.view(np.uint64))
-    return shifted.view(np.int64).min() == _TIE_MIN
+    return _MIN(shifted.view(np.int64), None) == _TIE_MIN  # (ndarray.min's Python wrapper skipped)
 
 
 def any_tie(t) -> bool:

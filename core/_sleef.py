@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from core._glibc import expf as glibc_expf
+from core._numpy_c import copyto as _copyto
 
 __all__ = ["expf_u10", "logf_u10", "log1pf_u10", "tanhf_u10", "loop_exp", "loop_sigmoid"]
 
@@ -125,7 +126,7 @@ def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool, 
     if not in_range:  # (read before ``u`` is written: it may be ``x`` itself)
         low, high, nan = x < -104, x > 100, np.isnan(x)
         carried = x[nan] + _F32(0)  # SLEEF's fmas carry the input's NaN (quieted) through, sign included
-    mul, add, sub, copyto = np.multiply, np.add, np.subtract, np.copyto
+    mul, add, sub, copyto = np.multiply, np.add, np.subtract, _copyto  # (copyto without its dispatcher: _numpy_c)
     mul(x, _K_R_LN2, out=q)
     np.rint(q, out=q)  # (vcvtps2dq: round half to even, of the float32 product)
     # NOTE: fma(q, -L2U, d) is exact (Sterbenz) and fma(q, -L2L, .) adds bits down to 2^-43: d - q (L2U + L2L) is

@@ -20,6 +20,8 @@ import numpy as np
 
 from core._backend import xp_of
 from core._fused import any_tie, fma_, lerp_, scaled_add, single_rounding
+from core._numpy_c import concatenate as _concatenate
+from core._numpy_c import copyto as _copyto
 from core._tensor import Tensor, new_tensor
 from core.optim.optimizer import scalar_dtype
 
@@ -199,7 +201,8 @@ def _update(group, params, layout, xp, decoupled: bool) -> None:
     if xp is np and layout.stacked.shape[1] >= _STREAM_MIN and _streams(params):
         return _update_in_chunks(group, params, layout, decoupled)
     lr, wd = group["lr"], group["weight_decay"]
-    grad = xp.concatenate([p._grad._data for p in params], axis=None)  # (each flattened)
+    # (each flattened; NumPy arrays, as flat_adam_step checked, skip the dispatcher: core._numpy_c)
+    grad = (_concatenate if xp is np else xp.concatenate)([p._grad._data for p in params], axis=None)
     if group["maximize"]:
         grad = -grad
     if wd != 0:
@@ -257,7 +260,7 @@ def _small_moments_(state, grad, betas) -> bool:
     if any_tie(sums):  # rare: each row mended where its float64 sum lies on a float32 halfway point
         single_rounding(sums[0], w, d, m)
         single_rounding(sums[1], a, grad, v)
-    np.copyto(both, sums, casting="same_kind")
+    _copyto(both, sums, casting="same_kind")
     return True
 
 

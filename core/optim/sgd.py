@@ -7,6 +7,7 @@ import numpy as _np
 from core import _saxpy
 from core._backend import xp_of
 from core._fused import scaled_add, scaled_add_, scaled_add_f32_, single_rounding
+from core._numpy_c import concatenate as _concatenate
 from core.ops._float32_compute import is_reduced
 from core.optim.optimizer import Optimizer, required, state_tensor
 
@@ -120,8 +121,8 @@ def _small_group(params, scale) -> bool:
     if len(pairs) < 2:
         return False
     # NOTE: axis=None lays each array out flat in C order (as reshape(-1) does) without a reshape call per array
-    ys = _np.concatenate([y for _, _, y in pairs], axis=None)
-    xs = _np.concatenate([x for _, x, _ in pairs], axis=None)
+    ys = _concatenate([y for _, _, y in pairs], axis=None)  # (NumPy arrays, checked above: core._numpy_c)
+    xs = _concatenate([x for _, x, _ in pairs], axis=None)
     if scale and _saxpy.saxpy_(xs, ys, scale):  # the BLAS's fused saxpy where it has one (core._saxpy): one call
         new = xs
     else:
