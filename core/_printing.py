@@ -246,4 +246,13 @@ def tensor_repr(t) -> str:
         tangent = tangent_of(t)
         if tangent is not None:
             suffixes.append(f"tangent={tangent}")
-    return _add_suffixes(prefix + body, suffixes, indent)
+    text = _add_suffixes(prefix + body, suffixes, indent)
+    return f"Parameter({text})" if prefix != "tensor(" and _is_parameter(t) else text
+
+
+def _is_parameter(t) -> bool:
+    """A Parameter subclass (geoopt's ManifoldParameter) or a subclass instance made a parameter shows as
+    ``Parameter(Sub([...]))``, as PyTorch's ``_str_intern`` prints it."""
+    from core.nn.parameter import Parameter  # (the tensor layer imports this module)
+
+    return isinstance(t, Parameter)

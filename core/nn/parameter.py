@@ -4,8 +4,6 @@ A Parameter is a leaf ``Tensor`` subclass sharing the storage of the tensor it w
 on it are plain tensors, as in PyTorch.
 """
 
-from __future__ import annotations
-
 from core import _torch_dispatch
 from core._factories import empty
 from core._tensor import _INSTANCE_DICT, Tensor, cache_slotnames
@@ -57,13 +55,13 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         out._set_requires_grad(bool(requires_grad))
         return out
 
-    def __init__(self, data=None, requires_grad=True):
-        """All the work is done in ``__new__`` (Tensor's legacy ``__init__`` must not run)."""
+    def __init__(self, *args, **kwargs):
+        """All the work is done in ``__new__`` (Tensor's legacy ``__init__`` must not run). Any arguments are
+        accepted, as torch's ``object.__init__`` accepts them: a subclass's ``__new__`` may take more
+        (geoopt's ``ManifoldParameter(data, manifold=...)``)."""
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
-
-    __str__ = __repr__
 
     def __deepcopy__(self, memo):
         if id(self) in memo:
@@ -94,8 +92,8 @@ class Buffer(Tensor):
         out._is_buffer = True  # (PyTorch's mark of a buffer, which its instance check reads)
         return out
 
-    def __init__(self, data=None, *, persistent=True):
-        """Built in ``__new__``."""
+    def __init__(self, *args, **kwargs):
+        """Built in ``__new__`` (any arguments accepted, as Parameter's)."""
 
 
 def is_lazy(param) -> bool:

@@ -14,3 +14,68 @@ def test_serialization_exports_default_protocol_as_save_default():
     core_default = inspect.signature(core.save).parameters["pickle_protocol"].default
     torch_default = inspect.signature(torch.save).parameters["pickle_protocol"].default
     assert core_default == torch_default == torch.serialization.DEFAULT_PROTOCOL
+
+
+def _subclass_with_extra_argument(lib, base):
+    class Extra(base):
+        def __new__(cls, data=None, manifold=None, requires_grad=True):
+            instance = lib.Tensor._make_subclass(cls, data, requires_grad)
+            instance.manifold = manifold
+            return instance
+
+    return Extra
+
+
+def test_parameter_subclass_new_may_take_arguments_parameter_does_not():
+    for name in ("Parameter", "Buffer"):
+        got = {}
+        for lib in (core, torch):
+            cls = _subclass_with_extra_argument(lib, getattr(lib.nn, name))
+            p = cls(lib.ones(2), manifold="sphere", requires_grad=False)
+            got[lib.__name__] = (p.manifold, p.requires_grad, p.tolist(), isinstance(p, getattr(lib.nn, name)))
+        assert got["core"] == got["torch"]
+
+
+def _manifold_parameter_case(lib):
+    class ManifoldTensor(lib.Tensor):
+        def __new__(cls, *args, manifold="euclidean", requires_grad=False, **kwargs):
+            data = args[0].data if len(args) == 1 and isinstance(args[0], lib.Tensor) else lib.Tensor(*args)
+            instance = lib.Tensor._make_subclass(cls, data, requires_grad)
+            instance.manifold = manifold
+            return instance
+
+    class ManifoldParameter(ManifoldTensor, lib.nn.Parameter):
+        def __new__(cls, data=None, manifold=None, requires_grad=True):
+            data = ManifoldTensor(data, manifold=manifold or "euclidean")
+            instance = ManifoldTensor._make_subclass(cls, data, requires_grad)
+            instance.manifold = data.manifold
+            return instance
+
+    p = ManifoldParameter(lib.arange(3.0), manifold="sphere")
+    module = lib.nn.Linear(1, 1)
+    module.w = p
+    return p.manifold, p.requires_grad, p.tolist(), sorted(dict(module.named_parameters())), type(p).__mro__[1].__name__
+
+
+def test_manifold_parameter_pattern_subclassing_tensor_and_parameter():
+    """geoopt's ManifoldParameter: a Tensor subclass with a keyword-only ``manifold`` mixed into Parameter."""
+    assert _manifold_parameter_case(core) == _manifold_parameter_case(torch)
+
+
+def _parameter_reprs(lib):
+    class Plain(lib.nn.Parameter):
+        pass
+
+    class Own(lib.nn.Parameter):
+        def __repr__(self):
+            return "on a manifold:\n" + lib.Tensor.__repr__(self)
+
+    data = lib.arange(4.0).reshape(2, 2)
+    return [repr(Plain(data)), str(Plain(data)), lib.Tensor.__repr__(Plain(data)), str(Own(data)),
+            repr(Own(data, requires_grad=False)), str(lib.nn.Parameter(data))]
+
+
+def test_parameter_subclass_repr_and_str_follow_the_subclass():
+    """str() of a Parameter subclass calls its own __repr__ (torch's Parameter has no __str__), and
+    Tensor.__repr__ of a Parameter subclass wraps it as Parameter(Sub([...]))."""
+    assert _parameter_reprs(core) == _parameter_reprs(torch)
