@@ -20,8 +20,6 @@ where the function cannot run batched). ``functional_call`` runs a module with o
 parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
-from __future__ import annotations
-
 import functools
 
 import core
@@ -489,6 +487,8 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
             [f"Missing key(s): {', '.join(map(repr, missing))}."] if missing else [])
         if errors:
             raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t" + "\n\t".join(errors))
+    if tie_weights:
+        tensors = _untied(module, tensors)
     args = () if args is None else (args if isinstance(args, tuple) else (args,))
     swapped = [_swap(module, name, value) for name, value in tensors.items()]
     try:
@@ -496,6 +496,27 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
     finally:
         for store, key, old in reversed(swapped):
             store[key] = old
+
+
+def _untied(module, tensors: dict) -> dict:
+    """``tensors`` plus, for each given name of a tensor the module holds under several names (tied weights,
+    Opacus' DPLSTM's renamed parameters), the same value under its other names; two values for one tied tensor are
+    refused, as torch's ``_untie_named_tensors_map`` refuses them."""
+    names_of: dict = {}
+    for name, tensor in [*module.named_parameters(remove_duplicate=False),
+                         *module.named_buffers(remove_duplicate=False)]:
+        names_of.setdefault(id(tensor), set()).add(name)
+    tied = {name: names for names in names_of.values() if len(names) > 1 for name in names}
+    given = [name for name in tensors if name in tied]
+    untied = dict(tensors)
+    for name in given:
+        values = {id(tensors[n]) for n in tied[name] if n in tensors}
+        if len(values) > 1:
+            raise ValueError(f"functional_call got multiple values for keys {sorted(tied[name])}, "
+                             "which are tied. Consider using tie_weights=False")
+        for other in tied[name]:
+            untied[other] = tensors[name]
+    return untied
 
 
 def _swap(module, name: str, value):

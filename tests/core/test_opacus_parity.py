@@ -180,3 +180,36 @@ def test_dataloader_module_type_aliases():
     for name in ("_collate_fn_t", "_worker_init_fn_t"):
         assert typing.get_origin(getattr(ours, name)) is typing.get_origin(getattr(theirs, name))
         assert len(typing.get_args(getattr(ours, name))) == len(typing.get_args(getattr(theirs, name)))
+
+
+def _tied_calls(lib):
+    """functional_call on a module whose two layers share a weight: the given value reaches both (tie_weights)."""
+    lib.manual_seed(0)
+    nn = lib.nn
+
+    class Tied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = nn.Linear(3, 3), nn.Linear(3, 3)
+            self.b.weight = self.a.weight
+
+        def forward(self, x):
+            return self.b(self.a(x))
+
+    m, x = Tied(), lib.randn(2, 3)
+    call = lib.func.functional_call
+    return [_outcome(lambda: to_numpy(call(m, {"a.weight": lib.eye(3)}, (x,)))),
+            _outcome(lambda: to_numpy(call(m, {"a.weight": lib.eye(3)}, (x,), tie_weights=False))),
+            _outcome(lambda: call(m, {"a.weight": lib.eye(3), "b.weight": lib.zeros(3, 3)}, (x,))),
+            _outcome(lambda: to_numpy(call(m, {"a.weight": lib.eye(3), "b.weight": lib.zeros(3, 3)}, (x,),
+                                           tie_weights=False))),
+            _outcome(lambda: to_numpy(m(x)))]
+
+
+def test_functional_call_unties_tied_weights_as_torch():
+    for (kind, ours), (other, theirs) in zip(_tied_calls(core), _tied_calls(torch)):
+        assert kind == other
+        if kind == "ok":
+            np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+        else:
+            assert ours == theirs
