@@ -90,8 +90,17 @@ def saxpy_(x, y, alpha) -> bool:
     # NOTE: a writable array's address through ctypes' buffer protocol (byref of a c_char over it) costs ~0.7 µs,
     # ``ndarray.ctypes.data`` ~2 µs (the small parameters of a training step are updated a few µs each)
     py = _byref(_char_over(y)) if y.flags.writeable else y.ctypes.data
-    _blas_threads.run_single_threaded(axpy, x.size, alpha, py, 1, _byref(_char_over(x)), 1)
+    if x.size <= _ALONE:  # NOTE: OpenBLAS's axpy runs these on one thread itself (no thread-count switch needed)
+        axpy(x.size, alpha, py, 1, _byref(_char_over(x)), 1)
+    else:
+        _blas_threads.run_single_threaded(axpy, x.size, alpha, py, 1, _byref(_char_over(x)), 1)
     return True
+
+
+# elements up to which OpenBLAS's ``?axpy`` interface runs on one thread whatever its thread count (interface/axpy.c:
+# "n <= 10000: nthreads = 1"): a small model's update then skips ``run_single_threaded``'s lock and two BLAS calls
+# where NumPy's BLAS has several threads (the playground's default), ~3 µs of a ~5 µs update
+_ALONE = 10000
 
 
 _byref, _char_over = ctypes.byref, ctypes.c_char.from_buffer
