@@ -4,8 +4,6 @@
 CPU-only PyTorch; ``is_available()`` and ``device_count()`` follow it.
 """
 
-from __future__ import annotations
-
 import warnings
 
 from core import _backend, cuda

@@ -10,8 +10,6 @@ its ops replay with the same values, and whatever it does that a replay cannot r
 outside an op) makes that call run eagerly, as dynamo's graph break would.
 """
 
-from __future__ import annotations
-
 import functools
 import sys
 import traceback

@@ -3,8 +3,6 @@
 ``cartesian_prod``, ``chain_matmul``, ``unravel_index``), built from core ops.
 """
 
-from __future__ import annotations
-
 import core
 from core._tensor import Tensor
 from core._user_warning import warn_in_core

@@ -7,8 +7,6 @@ weights under its ``checkpoints``. Models from a repository's ``hubconf.py`` (``
 from ``core._hub_repos``.
 """
 
-from __future__ import annotations
-
 import hashlib
 import os
 import re

@@ -9,8 +9,6 @@ schema text. ``opcheck`` runs the checks core can: the schema's mutations, the f
 strides against the real ones, and a second run (forward and backward) against the first.
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 import core

@@ -4,8 +4,6 @@ Loaded lazily by ``core.__getattr__``. The primitives live in ``core.ops.linalg*
 functions, SVD, decompositions); the matrix norms here are composites of them.
 """
 
-from __future__ import annotations
-
 import math
 
 from core import _c_namespaces

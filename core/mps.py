@@ -4,8 +4,6 @@
 in their first lines); the calls that need the backend raise PyTorch's RuntimeError.
 """
 
-from __future__ import annotations
-
 __all__ = ["is_available", "device_count", "manual_seed", "seed", "synchronize", "empty_cache", "get_rng_state",
            "set_rng_state", "current_allocated_memory", "driver_allocated_memory"]
 

@@ -6,8 +6,6 @@ for them; a process that raises makes the parent raise ``ProcessRaisedException`
 processes: ``core.distributed`` has a world of one process).
 """
 
-from __future__ import annotations
-
 import multiprocessing
 import traceback
 from multiprocessing import *  # noqa: F403  (PyTorch's module re-exports Python's)

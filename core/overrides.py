@@ -9,8 +9,6 @@ wins, and a TypeError when every one declines. The dispatch itself, and how core
 is ``core._torch_function``'s.
 """
 
-from __future__ import annotations
-
 import contextlib
 import functools
 import inspect

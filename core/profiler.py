@@ -1,8 +1,6 @@
 """``core.profiler``: PyTorch's newer profiler API (``profile``, ``record_function``, ``ProfilerActivity``,
 ``schedule``) over ``core.autograd.profiler``'s recorder. Only the CPU is measured."""
 
-from __future__ import annotations
-
 import enum
 
 from core.autograd import profiler as _autograd_profiler

@@ -9,8 +9,6 @@ scramble and a random digital shift) draws its bits with ``core.randint`` in PyT
 seeded scrambled engine gives PyTorch's points too.
 """
 
-from __future__ import annotations
-
 import functools
 from pathlib import Path
 

@@ -4,8 +4,6 @@ core draws every device's numbers from one default generator (``core.cuda.manual
 stream), so forking it forks all of them; ``devices`` and ``device_type`` are accepted for PyTorch's signature.
 """
 
-from __future__ import annotations
-
 import contextlib
 
 from core._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state

@@ -16,8 +16,6 @@ An object the structure can't describe (a whole model, ``torch.save(model, path)
 follows PyTorch 2.6+: refused by default (``weights_only=True``), unpickled with ``weights_only=False``.
 """
 
-from __future__ import annotations
-
 import json
 import math
 import os

@@ -1,8 +1,6 @@
 """``core.sparse``: ``torch.sparse``'s functions on core's COO tensors (``core._sparse_coo``), and its legacy typed
 constructors (``torch.sparse.FloatTensor(indices, values, size)``, which older GCN code uses)."""
 
-from __future__ import annotations
-
 from core import _dtype
 from core import _sparse_compressed_checks as _checks
 from core._sparse_coo import SparseCooTensor, sparse_coo_tensor, spmm, to_sparse

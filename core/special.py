@@ -9,8 +9,6 @@ formulas do. ``gammainc``/``gammaincc`` reuse the regularised incomplete gamma f
 ``core.distributions``.
 """
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

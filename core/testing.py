@@ -7,8 +7,6 @@ sequences and mappings of them, with PyTorch's default tolerances per dtype, its
 ``make_tensor`` draws from the same generator calls as PyTorch's, so a seeded call gives torch's values.
 """
 
-from __future__ import annotations
-
 import cmath
 import collections.abc
 import math

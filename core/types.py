@@ -4,8 +4,6 @@ Third-party code imports them for its signatures (``from torch.types import Numb
 against the tuple form (``isinstance(x, torch.types._Number)``).
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Sequence
 from typing import IO, TypeAlias

@@ -12,8 +12,6 @@ input; ``create_graph=True`` gives results that can be differentiated again.
 ``core.autograd.forward_ad``.
 """
 
-from __future__ import annotations
-
 import core
 from core.autograd import forward_ad as fwAD
 from core.autograd.engine import grad as _grad

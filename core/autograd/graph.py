@@ -38,8 +38,6 @@ Saved-tensor hooks, as PyTorch's (``core.autograd.saved_hooks``): ``saved_tensor
 and ``disable_saved_tensors_hooks``.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from core._backend import xp_of

@@ -1,7 +1,5 @@
 """``core.cuda``: is a GPU there, how many, and seeding it (all through CuPy, lazily)."""
 
-from __future__ import annotations
-
 import warnings
 
 from core import _backend, _random

@@ -8,8 +8,6 @@ gathers copy, and a world size other than 1 is refused with a ``RuntimeError``. 
 ``WORLD_SIZE`` from the environment as PyTorch does.
 """
 
-from __future__ import annotations
-
 import enum
 import os
 

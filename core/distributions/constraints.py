@@ -7,8 +7,6 @@
 checked statically.
 """
 
-from __future__ import annotations
-
 import core
 
 __all__ = [

@@ -5,8 +5,6 @@ specific registered pair for ``(type(p), type(q))`` (warning when the choice is 
 PyTorch does) and raises NotImplementedError when no pair matches.
 """
 
-from __future__ import annotations
-
 import warnings
 from functools import total_ordering
 

@@ -7,8 +7,6 @@ transform remembers its last ``(x, y)`` pair so the inverse of a sample returns 
 ``TransformedDistribution`` pushes a base distribution through a list of these.
 """
 
-from __future__ import annotations
-
 import math
 import weakref
 

@@ -18,8 +18,6 @@ and argument orders). What differs from torch:
   inside core's own kernels) raises NotImplementedError instead of exporting a program with frozen values.
 """
 
-from __future__ import annotations
-
 import operator
 
 import core

@@ -5,8 +5,6 @@ A nested tensor here is ``core.nested._nested_tensor.NestedTensor``, a plain Pyt
 switches on core's ``__torch_function__`` dispatch, so ``torch.*`` and ``F.*`` functions hand it to the class.
 """
 
-from __future__ import annotations
-
 import core
 from core._user_warning import warn_in_core
 from core._warn_once import warn_once

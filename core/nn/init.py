@@ -5,8 +5,6 @@ PyTorch's formulas for the bounds, so after the same seed they give PyTorch's nu
 to rounding: its QR runs in NumPy's LAPACK).
 """
 
-from __future__ import annotations
-
 import math
 import warnings
 

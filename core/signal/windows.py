@@ -5,8 +5,6 @@
 (the symmetric window one sample longer, its last sample dropped).
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Iterable
 

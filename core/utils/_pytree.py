@@ -8,8 +8,6 @@ compare equal and hash alike. ``register_pytree_node`` adds container types; ``t
 checks them against the first one's structure with torch's ``ValueError`` messages.
 """
 
-from __future__ import annotations
-
 import dataclasses
 import functools
 import threading

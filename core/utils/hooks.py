@@ -1,7 +1,5 @@
 """``torch.utils.hooks``: the handle every ``register_*hook`` returns (``RemovableHandle``)."""
 
-from __future__ import annotations
-
 from core.autograd.hooks import RemovableHandle
 
 __all__ = ["RemovableHandle"]

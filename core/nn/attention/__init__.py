@@ -5,8 +5,6 @@
 computes attention one way whatever the flags say, so the numbers are the same under any choice.
 """
 
-from __future__ import annotations
-
 import contextlib
 import enum
 

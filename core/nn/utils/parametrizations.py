@@ -15,8 +15,6 @@ reflections otherwise). With ``use_trivialization`` (the default) the registered
 the buffer ``base`` and the parameter starts at the map's preimage of the identity, as PyTorch does.
 """
 
-from __future__ import annotations
-
 import core
 from core.nn import functional as F
 from core.nn.module import Module

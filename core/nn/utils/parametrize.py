@@ -9,8 +9,6 @@ tensors ``original0``, ``original1``...). The module's class becomes ``Parametri
 ``remove_parametrizations`` puts a plain tensor back.
 """
 
-from __future__ import annotations
-
 import collections.abc
 import contextlib
 import copy
