@@ -219,7 +219,7 @@ def _short_columns_sums(cols: np.ndarray, full: int, width: int) -> np.ndarray:
 def _short_vector_sum(v: np.ndarray, full: int):
     """``_short_row_sums`` of one row: the same steps on a 1-d array (a 0-d result). Fewer than 4 vectors make
     no group: partial 0 is their in-order sum and the others stay 0, so the lanes are that sum (two adds)."""
-    groups, width = full // ILP, _lanes(v)
+    groups, width = full // ILP, _VECTOR_BYTES // v.itemsize  # (``_lanes``)
     if groups:
         partials = _add_reduce(v[:groups * ILP * width].reshape(groups, ILP * width), 0)
         for i in range(groups * ILP, full):
@@ -392,10 +392,11 @@ def ordered_sum(x, axes: tuple, keepdim: bool):
     is split by outputs, each added whole, so any size keeps the order)."""
     if type(x) is np.ndarray and x.size < 4 and x.dtype.kind != "V" and x.dtype != np.float16:
         return _add_reduce(x, axes, keepdims=keepdim)  # NOTE: NumPy's sum without ndarray.sum's Python wrapper
-    if (type(x) is np.ndarray and len(axes) == x.ndim and x.dtype in _ORDERED_TYPES and x.flags.c_contiguous
-            and _lanes(x) <= x.size < _SHORT * _lanes(x)):  # NOTE: a loss's mean (a (batch, 1) loss is one row too)
-        total = _short_vector_sum(x.reshape(-1), x.size // _lanes(x)) + _ZERO  # (a NumPy scalar's add)
-        return total.reshape((1,) * x.ndim) if keepdim else total
+    if type(x) is np.ndarray and len(axes) == x.ndim and x.dtype in _ORDERED_TYPES and x.flags.c_contiguous:
+        lanes = _VECTOR_BYTES // x.itemsize  # (``_lanes``)
+        if lanes <= x.size < _SHORT * lanes:  # NOTE: a loss's mean (a (batch, 1) loss is one row too)
+            total = _short_vector_sum(x.reshape(-1), x.size // lanes) + _ZERO  # (a NumPy scalar's add)
+            return total.reshape((1,) * x.ndim) if keepdim else total
     if type(x) is np.ndarray and (x.dtype == np.float16 or x.dtype.kind == "V"):  # float16, bfloat16 (ml_dtypes)
         return np.asarray(_half_sum(x, axes, keepdim)).astype(x.dtype)  # rounded once from float32, as PyTorch
     ordered = _ordered(x, axes, keepdim)
