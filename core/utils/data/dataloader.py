@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import itertools
 import multiprocessing
 from collections.abc import Callable
@@ -103,18 +104,27 @@ class DataLoader(Generic[_T_co]):
         if self._iterable and self.num_workers > 0:  # each worker iterates its own copy (PyTorch's duplicates)
             batches = _workers.worker_batches(self, base_seed)
         else:
-            batches = self._stream() if self._iterable else self._epoch()
+            batches = self._stream() if self._iterable else self._epoch(self._indices())
         kind = _MultiProcessingDataLoaderIter if self.num_workers > 0 else _SingleProcessDataLoaderIter
         return kind(self, batches)
 
-    def _epoch(self):
+    def _indices(self):
+        """The epoch's indices (or index batches). With workers, PyTorch's iterator sends ``prefetch_factor *
+        num_workers`` of them to its workers as it is created and one more with each batch it returns, so a shuffling
+        sampler draws its order from the global generator at ``iter(loader)``, not at the first batch; core, which
+        loads in-process, takes them from the sampler at those moments too (what seeds the generator in between,
+        Ignite's DeterministicEngine, then shuffles as in PyTorch)."""
+        source = iter(self.batch_sampler if self._auto_collation else self.sampler)
+        return _IndicesAhead(source, self.prefetch_factor * self.num_workers) if self.num_workers > 0 else source
+
+    def _epoch(self, order):
         if not self._auto_collation:
-            for index in self.sampler:
+            for index in order:
                 yield self.collate_fn(self.dataset[index])
             return
         fast = _tensor_rows(self.dataset) if self.collate_fn is default_collate else None
         batched = getattr(self.dataset, "__getitems__", None)  # as torch's fetcher: a dataset may fetch a batch
-        for indices in self.batch_sampler:
+        for indices in order:
             if fast is not None:
                 yield fast(indices)
             elif callable(batched):
@@ -141,6 +151,33 @@ class DataLoader(Generic[_T_co]):
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
         return len(self.batch_sampler if self._auto_collation else self.sampler)
+
+
+class _IndicesAhead:
+    """A sampler's iterator read ``ahead`` items early (``DataLoader._indices``): that many as it is made, then one
+    more with each item it gives, as PyTorch's multiprocessing iterator fills its workers' index queues."""
+
+    def __init__(self, source, ahead: int):
+        self._source, self._queue = source, collections.deque()
+        for _ in range(ahead):
+            self._pull()
+
+    def _pull(self) -> None:
+        if self._source is not None:
+            try:
+                self._queue.append(next(self._source))
+            except StopIteration:
+                self._source = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self._queue:
+            raise StopIteration
+        item = self._queue.popleft()
+        self._pull()
+        return item
 
 
 class _BaseDataLoaderIter:

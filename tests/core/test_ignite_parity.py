@@ -1,0 +1,56 @@
+"""What PyTorch-Ignite's own tests found different from PyTorch (the corpus' ``recipes_ignite.py``), checked against
+torch: each test runs the same code in core and in torch and compares."""
+
+import pytest
+
+import core
+
+
+def _shuffled_epochs(lib, workers, reseed_at):
+    """Batches of a shuffling loader with ``workers``, the global generator reseeded after ``iter(loader)`` and
+    after batch ``reseed_at`` (Ignite's DeterministicEngine seeds between them)."""
+    lib.manual_seed(0)
+    data = lib.utils.data.TensorDataset(lib.arange(24.0))
+    loader = lib.utils.data.DataLoader(data, batch_size=4, shuffle=True, num_workers=workers)
+    out = []
+    for epoch in range(2):
+        it = iter(loader)
+        lib.manual_seed(100 + epoch)
+        for i, (batch,) in enumerate(it):
+            out.append(batch.tolist())
+            if i == reseed_at:
+                lib.manual_seed(200 + epoch)
+    out.append(lib.rand(2).tolist())  # where the generator's stream is after the epochs
+    return out
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("reseed_at", [0, 3])
+def test_loader_with_workers_draws_its_order_when_iterated_like_torch(torch, workers, reseed_at):
+    assert _shuffled_epochs(core, workers, reseed_at) == _shuffled_epochs(torch, workers, reseed_at)
+
+
+def test_loader_with_workers_takes_index_batches_ahead_like_torch(torch):
+    """A sampler's iterator is read ``prefetch_factor * num_workers`` batches ahead, one more per batch returned."""
+    def seen(lib, workers, prefetch):
+        taken = []
+
+        class Logged(lib.utils.data.Sampler):
+            def __iter__(self):
+                for i in range(6):
+                    taken.append(i)
+                    yield i
+
+            def __len__(self):
+                return 6
+
+        loader = lib.utils.data.DataLoader(list(range(6)), sampler=Logged(), num_workers=workers,
+                                           prefetch_factor=prefetch)
+        it = iter(loader)
+        counts = [len(taken)]
+        for _ in it:
+            counts.append(len(taken))
+        return counts
+
+    for workers, prefetch in [(1, 2), (2, 1), (2, None)]:
+        assert seen(core, workers, prefetch) == seen(torch, workers, prefetch)
