@@ -56,6 +56,13 @@ def _seed_words(seed: int) -> np.ndarray:
     return words
 
 
+def _address(words: np.ndarray) -> int:
+    """The array's data address. ``ndarray.ctypes`` imports NumPy's ``_internal`` module on first use, which fails
+    while a caller hides NumPy (``sys.modules["numpy"] = None``: Ignite's tests of ``keep_random_state`` without
+    NumPy), where torch's generators still work; the array interface imports nothing."""
+    return words.__array_interface__["data"][0]
+
+
 class _Engine:
     """One NumPy ``MT19937`` that every ``Generator`` borrows under a lock.
 
@@ -72,20 +79,20 @@ class _Engine:
     def _layout_is_known(self) -> bool:
         self.bit_generator.random_raw(3)
         words = np.empty(_N + 1, dtype=np.uint32)
-        ctypes.memmove(words.ctypes.data, self.address, words.nbytes)
+        ctypes.memmove(_address(words), self.address, words.nbytes)
         st = self.bit_generator.state["state"]
         return bool(np.array_equal(words[:_N], st["key"])) and int(words[_N]) == int(st["pos"])
 
     def _load(self, words: np.ndarray) -> None:
         if self.direct:
-            ctypes.memmove(self.address, words.ctypes.data, words.nbytes)
+            ctypes.memmove(self.address, _address(words), words.nbytes)
         else:
             self.bit_generator.state = {"bit_generator": "MT19937",
                                         "state": {"key": words[:_N], "pos": int(words[_N])}}
 
     def _store(self, words: np.ndarray) -> None:
         if self.direct:
-            ctypes.memmove(words.ctypes.data, self.address, words.nbytes)
+            ctypes.memmove(_address(words), self.address, words.nbytes)
         else:
             st = self.bit_generator.state["state"]
             words[:_N], words[_N] = st["key"], st["pos"]

@@ -54,3 +54,23 @@ def test_loader_with_workers_takes_index_batches_ahead_like_torch(torch):
 
     for workers, prefetch in [(1, 2), (2, 1), (2, None)]:
         assert seen(core, workers, prefetch) == seen(torch, workers, prefetch)
+
+
+def _draws_without_numpy(lib):
+    """Ignite's ``keep_random_state`` test: seeding, drawing and restoring a generator's state while
+    ``sys.modules["numpy"]`` is None (no NumPy installed, as far as imports can tell)."""
+    from unittest.mock import patch
+
+    with patch.dict("sys.modules", {"numpy": None}):
+        lib.manual_seed(54)
+        first = lib.rand(3).tolist()
+        state = lib.get_rng_state()
+        second = lib.randn(2).tolist()
+        lib.set_rng_state(state)
+        again = lib.randn(2).tolist()
+        g = lib.Generator().manual_seed(7)
+        return first, second, again, lib.randint(0, 100, (4,), generator=g).tolist()
+
+
+def test_generators_work_while_numpy_is_hidden_like_torch(torch):
+    assert _draws_without_numpy(core) == _draws_without_numpy(torch)
