@@ -221,12 +221,14 @@ def _check_std(std) -> None:
         if std.numel() and bool((std._data < 0).any()):
             raise RuntimeError("normal expects all elements of std >= 0.0")
     elif std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")  # (C++'s stream of a double)
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False) -> Tensor:
     """Normal samples: tensor ``mean``/``std`` broadcast together, or numbers with a ``size``."""
+    if size is not None and (isinstance(mean, Tensor) or isinstance(std, Tensor)):
+        mean, std = _sized_normal_numbers(mean, std, size)
     _check_std(std)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         return _normal_tensors(mean, std, generator, out)
@@ -236,6 +238,32 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     _floating(dt, "normal_kernel_cpu")
     _sampling.normal_(arr, float(mean), float(std), generator)
     return _result(arr, out, requires_grad)
+
+
+_NORMAL_OVERLOADS = (
+    " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
+    "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n")
+
+
+def _sized_normal_numbers(mean, std, size) -> tuple:
+    """``normal(mean, std, size)`` takes numbers: PyTorch's parser reads a 0-d tensor that does not require grad as
+    its number (Opacus' noise with an adaptive clipping bound, a 0-d tensor std), and refuses other tensors."""
+    from core._arg_types import tp_name
+
+    numbers = []
+    for value in (mean, std):
+        if isinstance(value, Tensor):
+            if value.dim() != 0 or value.requires_grad:
+                raise TypeError("normal() received an invalid combination of arguments - got "
+                                f"({tp_name(mean)}, {tp_name(std)}, size={tp_name(size)}), but expected one of:\n"
+                                + _NORMAL_OVERLOADS)
+            value = value.item()
+        numbers.append(value)
+    return tuple(numbers)
 
 
 def _normal_tensors(mean, std, generator, out) -> Tensor:

@@ -213,3 +213,27 @@ def test_functional_call_unties_tied_weights_as_torch():
             np.testing.assert_allclose(ours, theirs, rtol=1e-6)
         else:
             assert ours == theirs
+
+
+def _sized_normals(lib):
+    """``torch.normal`` with a ``size`` and a 0-d tensor mean or std (Opacus' adaptive clipping's noise): the tensor
+    is read as its number; other tensors are refused."""
+    g = lib.Generator().manual_seed(7)
+    cases = [lambda: lib.normal(mean=0, std=lib.tensor(1.5), size=(4, 3), generator=g),
+             lambda: lib.normal(lib.tensor(0.5), 1.0, (5,), generator=g),
+             lambda: lib.normal(lib.tensor(1), lib.tensor(2.0), size=(), generator=g),
+             lambda: lib.normal(0.0, lib.tensor([2.0]), size=(3,)),
+             lambda: lib.normal(0.0, lib.tensor(1.0, requires_grad=True), (2,)),
+             lambda: lib.normal(0.0, lib.tensor(-1.0), (2,))]
+    results = []
+    for case in cases:
+        kind, value = _outcome(case)
+        if kind == "ok":
+            results.append((kind, tuple(value.shape), str(value.dtype), to_numpy(value).tolist()))
+        else:
+            results.append((kind, value.split(" - got")[0]))
+    return results
+
+
+def test_normal_with_size_reads_zero_dim_tensors_as_numbers():
+    assert _sized_normals(core) == _sized_normals(torch)
