@@ -55,3 +55,44 @@ def test_collate_string_array_pattern_as_torch():
     for mod in (ours, theirs):
         with pytest.raises(TypeError, match="default_collate: batch must contain"):
             mod.default_collate([np.array(["a"]), np.array(["b"])])
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize("kwargs", [{}, {"padding": 1}, {"stride": 2, "padding": 1}])
+def test_conv3d_output_is_contiguous_as_torch(transposed, kwargs):
+    """MONAI's SSIMMetric views a grouped conv3d's output as (batch, -1): torch's output is contiguous."""
+    results = []
+    for lib in (core, torch):
+        x = lib.from_numpy(np.random.default_rng(0).random((2, 3, 6, 7, 8), dtype=np.float32))
+        w = lib.from_numpy(np.random.default_rng(1).random((3, 2, 3, 3, 3), dtype=np.float32))
+        if transposed:
+            out = lib.nn.functional.conv_transpose3d(x, w, **kwargs)
+        else:
+            out = lib.nn.functional.conv3d(x, w[:3, :1], groups=3, **kwargs)
+        assert out.is_contiguous()
+        results.append((out.shape, out.stride(), out.view(2, -1).mean(1).numpy()))
+    assert results[0][:2] == results[1][:2]
+    np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-5)
+
+
+@pytest.mark.parametrize("lib", [core, torch], ids=["core", "torch"])
+def test_default_collate_stacks_through_torch_function(lib):
+    """default_collate's tensor batch is torch.stack's, so a subclass's __torch_function__ (MONAI's MetaTensor) makes
+    it, seeing what torch's Python collate passes: is_nested, layout, then stack(batch, 0, out=None)."""
+    from importlib import import_module
+
+    collate = import_module(f"{lib.__name__}.utils.data._utils.collate")
+    seen = []
+
+    class Tagged(lib.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append((getattr(func, "__name__", "?"), len(args), sorted((kwargs or {}).items())))
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    batch = collate.default_collate([{"x": lib.ones(2).as_subclass(Tagged)}, {"x": lib.zeros(2).as_subclass(Tagged)}])
+    calls = list(seen)
+    assert type(batch["x"]) is Tagged and batch["x"].shape == (2, 2)
+    assert calls == [("__get__", 1, []), ("__get__", 1, []), ("stack", 2, [("out", None)])]
+    with pytest.raises(RuntimeError, match="Batches of sparse tensors are not currently supported"):
+        collate.default_collate([lib.ones(2).to_sparse(), lib.ones(2).to_sparse()])

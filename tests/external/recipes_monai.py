@@ -124,19 +124,27 @@ _MODULES = {
 }
 MONAI_PACKAGE = [(f"monai/{folder}/{name}.py".replace("//", "/"), f"monai/{folder}/{name}.py".replace("//", "/"))
                  for folder, names in _MODULES.items() for name in names.split()]
-TESTS_SUPPORT = [(p, p) for p in ("tests/__init__.py", "tests/test_utils.py")]
+TESTS_SUPPORT = [(p, p) for p in ("tests/__init__.py", "tests/test_utils.py", "tests/croppers.py", "tests/padders.py",
+                                   "tests/lazy_transforms_utils.py")]  # what the test files import from ``tests``
 RUN_TESTS = ("    unittest.main()", "    __import__('corpus_monai').run_tests(globals())")
 
 
 def _test(path, every=1, **kw):
     """MONAI's tests/PATH.py, its unittest classes run by ``corpus_monai.run_tests`` (every ``every``-th test)."""
-    folder = path.rpartition("/")[0]
-    inits = [(f"tests/{folder}/__init__.py", f"tests/{folder}/__init__.py")] if folder else []
     run = RUN_TESTS if every == 1 else (RUN_TESTS[0], RUN_TESTS[1][:-1] + f", every={every})")
     return _r("monai_test_" + path.rpartition("/")[2].removeprefix("test_"), MONAI, f"tests/{path}.py", [run],
-              support=[*MONAI_PACKAGE, *TESTS_SUPPORT, *inits], **kw)
+              support=[*MONAI_PACKAGE, *TESTS_SUPPORT], **kw)
 
 
 RECIPES += [
-    _test("losses/test_dice_loss"),
+    *map(_test, """losses/test_dice_loss losses/test_dice_ce_loss losses/test_dice_focal_loss losses/test_focal_loss
+        losses/test_tversky_loss losses/test_generalized_dice_loss losses/test_masked_dice_loss losses/test_ssim_loss
+        losses/test_contrastive_loss losses/test_ds_loss losses/test_hausdorff_loss losses/test_masked_loss
+        metrics/test_compute_meandice metrics/test_compute_meaniou metrics/test_compute_confusion_matrix
+        metrics/test_compute_roc_auc metrics/test_compute_regression_metrics metrics/test_ssim_metric
+        inferers/test_sliding_window_inference data/test_list_data_collate data/meta_tensor/test_meta_tensor
+        transforms/test_resize transforms/test_zoom transforms/test_rotate transforms/test_rotate90
+        transforms/test_flip transforms/test_spacing transforms/test_rand_affine transforms/test_as_discrete
+        transforms/test_activations transforms/test_keep_largest_connected_component
+        transforms/test_normalize_intensity transforms/test_scale_intensity""".split()),
 ]

@@ -92,7 +92,7 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         planes = core.nn.functional.pad(planes, (pads[2][0], pads[2][1], pads[1][0], pads[1][1]))
         hw_pad = [0, 0]
     y = core.nn.functional.conv2d(planes, w2, bias, stride[1:], hw_pad, dilation[1:], groups)
-    out = y.reshape(n, out_d, o, *y.shape[2:]).permute(0, 2, 1, 3, 4)
+    out = y.reshape(n, out_d, o, *y.shape[2:]).permute(0, 2, 1, 3, 4).contiguous()  # torch's is contiguous (.view)
     return out.squeeze(0) if unbatched else out
 
 
@@ -122,6 +122,7 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
     out = _depth_pad(out, 0, max(0, padding[0] + out_d - full))[:, :, padding[0]: padding[0] + out_d]
     if bias is not None:
         out = out + bias.reshape(1, -1, 1, 1, 1)
+    out = out.contiguous()  # as torch's (the depth slice above is a view)
     return out.squeeze(0) if unbatched else out
 
 

@@ -13,9 +13,9 @@ import re
 
 import numpy as np
 
+import core
 from core import _dtype, _factories
 from core._tensor import Tensor
-from core.ops.joining import stack
 
 __all__ = ["collate", "default_collate", "default_collate_fn_map", "default_convert", "collate_tensor_fn",
            "collate_numpy_array_fn", "collate_numpy_scalar_fn", "collate_float_fn", "collate_int_fn",
@@ -66,7 +66,16 @@ def collate(batch, *, collate_fn_map=None):
 
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
-    return stack(list(batch), 0)
+    elem = batch[0]
+    if elem.is_nested:
+        raise RuntimeError("Batches of nested tensors are not currently supported by the default collate_fn; "
+                           "please provide a custom collate_fn to handle them appropriately.")
+    if elem.layout in {core.sparse_coo, core.sparse_csr, core.sparse_bsr, core.sparse_csc, core.sparse_bsc}:
+        raise RuntimeError("Batches of sparse tensors are not currently supported by the default collate_fn; "
+                           "please provide a custom collate_fn to handle them appropriately.")
+    # the public torch.stack, with torch's arguments, so a Tensor subclass's __torch_function__ (MONAI's MetaTensor)
+    # makes the batch, as in torch, whose collate is Python
+    return core.stack(batch, 0, out=None)
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
