@@ -75,8 +75,10 @@ def _table() -> dict[str | None, Row]:
         _SPECIAL[_name(fn)] = special
     _SPECIAL["autograd.gradcheck"] = _gradcheck
     for attr, type_id in (("__radd__", "math.add"), ("__rsub__", "math.sub"), ("__rmul__", "math.mul"),
-                          ("__rtruediv__", "math.div"), ("__rpow__", "math.pow")):
+                          ("__rtruediv__", "math.div"), ("__rpow__", "math.pow"), ("__rmatmul__", "linalg.matmul")):
         _TABLE[_name(getattr(core.Tensor, attr))] = (type_id, {"a": 1, "b": 0}, None)
+    # x @ w is matmul (the operator wraps no registry op of its own: it was an opaque node with four outputs)
+    _TABLE[_name(core.Tensor.__matmul__)] = ("linalg.matmul", {"a": 0, "b": 1}, None)
     return _TABLE
 
 

@@ -216,6 +216,7 @@ def _exchange(columns: list[list[str]], hops: list[Hop], count: int) -> None:
 
 LANE_BIASES = (0.0, -0.5, 0.5)
 CROSSING_COST = 200.0  # px of height: one pair of crossing edges fewer is worth a layout about a node's row taller
+SLANT_COST = 5.0  # px of height per px the edges rise or fall on average: nodes kept near their inputs
 TRIED_UP_TO = 200  # nodes: a larger selection is laid out once, with the first bias
 BOTH_WAYS_UP_TO = 80  # nodes: a smaller selection also tries clearing edges by pushing nodes down only
 
@@ -239,10 +240,22 @@ def _arrange(graph: Graph, ids: list[str], columns: list[list[str]], links: list
     for src, dst, out_row, in_row in hops:
         into.setdefault(dst, []).append((src, out_row, in_row))
     top: dict[str, float] = {}
-    for column in columns:  # each entry level with its inputs' ports, else under the one above
+    fed = {dst for _, dst, _, _ in links}
+
+    def computed(entry: str) -> bool:  # a node with inputs, or a lane of an edge from one: part of a chain
+        return (links[int(entry[1:].partition(":")[0])][0] if _is_lane(entry) else entry) in fed
+
+    # each entry level with its inputs' ports, else under the one above; a node fed by one chain and otherwise by
+    # sources (h @ w + b) level with the chain, so a long chain runs straight along a row with its weights and
+    # biases beside it (levelled with all its inputs, a 3-layer MLP stepped down a row a layer, twice as tall)
+    for column in columns:
         floor = -float("inf")
         for nid in column:
-            wanted = [top[s] + port_y(s, out_row) - port_y(nid, in_row) for s, out_row, in_row in into.get(nid, ())]
+            ins = into.get(nid, ())
+            wanted = [top[s] + port_y(s, out_row) - port_y(nid, in_row) for s, out_row, in_row in ins]
+            chained = [w for w, (s, _, _) in zip(wanted, ins) if computed(s)]
+            if len(chained) == 1 and len(wanted) > 1:
+                wanted = chained
             y = sum(wanted) / len(wanted) if wanted else floor
             y = max(y, floor) if floor > -float("inf") else (y if wanted else 0.0)
             top[nid] = y
@@ -276,8 +289,9 @@ def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, g
 
     links = [(e.src, e.dst, row(e.src, e.src_port, True), row(e.dst, e.dst_port, False)) for e in edges]
     # a long edge's curve does not follow its lane: where it would cross a node, the node is pushed down; of the
-    # orders that put lanes with, above or under their ties, the one with no edge through a node, then the fewest
-    # edges crossing each other as drawn, then the least tall wins (small graphs; a large one is laid out once)
+    # orders that put lanes with, above or under their ties, the one with no edge through a node wins, then the one
+    # with the fewest edges crossing each other as drawn, the least tall and the least slanted edges, weighed
+    # together (small graphs; a large one is laid out once)
     if len(ids) > TRIED_UP_TO:
         return _anchored(graph, ids, _arrange(graph, ids, columns, links, edges, LANE_BIASES[0], size, gap)[2])
     from core.nodegraph.model import edge_routes  # it takes its sizes from here
@@ -287,8 +301,10 @@ def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, g
         for sides in (True, False) if len(ids) <= BOTH_WAYS_UP_TO else (True,):
             crossed, height, positions = _arrange(graph, ids, [list(c) for c in columns], links, edges, bias, size,
                                                   gap, sides)
-            tries.append((crossed, len(edge_routes.edge_crossings(graph, positions, edges)), height, positions))
-    return _anchored(graph, ids, min(tries, key=lambda t: (t[0], t[1] * CROSSING_COST + t[2]))[3])
+            ends = [edge_routes.edge_ends(graph, e, positions) for e in edges]
+            slant = sum(abs(b[1] - a[1]) for a, b in ends) / max(len(ends), 1)
+            tries.append((crossed, len(edge_routes.edge_crossings(graph, positions, edges)), height, positions, slant))
+    return _anchored(graph, ids, min(tries, key=lambda t: (t[0], t[1] * CROSSING_COST + t[2] + t[4] * SLANT_COST))[3])
 
 
 def _anchored(graph: Graph, ids: list[str], positions: dict[str, Point]) -> dict[str, Point]:
