@@ -74,3 +74,37 @@ def _draws_without_numpy(lib):
 
 def test_generators_work_while_numpy_is_hidden_like_torch(torch):
     assert _draws_without_numpy(core) == _draws_without_numpy(torch)
+
+
+def _augmented_epochs(lib, workers, init):
+    """A map-style dataset whose ``__getitem__`` draws from torch's, NumPy's and Python's generators (random
+    augmentations), read with ``workers``: each batch is drawn in its worker's random states (Ignite's
+    test_gradients_on_resume expects the augmentations not to replay in the main process)."""
+    import random
+
+    import numpy as np
+
+    class Augmented(lib.utils.data.Dataset):
+        def __len__(self):
+            return 12
+
+        def __getitem__(self, i):
+            info = lib.utils.data.get_worker_info()
+            return (lib.rand(1).item() + np.random.rand() + random.random() + i,
+                    -1 if info is None else info.id * 100 + info.num_workers)
+
+    def seed_more(worker_id):
+        lib.manual_seed(1000 + worker_id)
+
+    lib.manual_seed(0)
+    np.random.seed(0)
+    random.seed(0)
+    loader = lib.utils.data.DataLoader(Augmented(), batch_size=3, shuffle=True, num_workers=workers,
+                                       worker_init_fn=seed_more if init else None)
+    out = [[[round(v, 6) for v in x.tolist()], ids.tolist()] for _ in range(2) for x, ids in loader]
+    return out, lib.rand(1).item(), np.random.rand(), random.random()
+
+
+@pytest.mark.parametrize("workers, init", [(0, False), (1, False), (3, False), (2, True)])
+def test_map_style_dataset_draws_in_its_workers_random_states_like_torch(torch, workers, init):
+    assert _augmented_epochs(core, workers, init) == _augmented_epochs(torch, workers, init)

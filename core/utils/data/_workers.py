@@ -1,10 +1,12 @@
-"""``DataLoader(IterableDataset, num_workers=N)``: PyTorch's N worker processes, simulated in this process.
+"""``DataLoader(dataset, num_workers=N)``: PyTorch's N worker processes, simulated in this process.
 
 Each worker has its own copy of the dataset, its ``WorkerInfo`` (``get_worker_info()`` while it runs), its own
 random state (seeded as PyTorch's worker loop seeds it: ``base_seed + id`` for torch and ``random``, NumPy from
 ``_generate_state``), runs ``worker_init_fn(id)`` and then iterates its dataset copy, batching its own stream.
 The main process asks the live workers for a batch in turn (PyTorch's round-robin index queue, whose in-order
-results are these), and drops a worker whose stream has ended.
+results are these), and drops a worker whose stream has ended. A map-style dataset's workers (``map_workers``)
+read the loader's dataset itself and fetch batch k's indices in worker k mod N, so random augmentations in
+``__getitem__`` draw from the worker's generators, as in PyTorch.
 """
 
 from __future__ import annotations
@@ -71,14 +73,16 @@ def _generate_state(base_seed: int, worker_id: int) -> list:
 
 
 class _Worker:
-    def __init__(self, loader, worker_id: int, base_seed: int):
+    def __init__(self, loader, worker_id: int, base_seed: int, iterable: bool = True):
         import core
 
         self.loader = loader
-        try:  # a forked worker's copy of the dataset
-            dataset = copy.deepcopy(loader.dataset)
-        except Exception:  # (what cannot be copied is shared)
-            dataset = loader.dataset
+        dataset = loader.dataset
+        if iterable:
+            try:  # a forked worker's copy of the dataset
+                dataset = copy.deepcopy(loader.dataset)
+            except Exception:  # (what cannot be copied is shared)
+                pass
         seed = base_seed + worker_id
         self.info = WorkerInfo(worker_id, loader.num_workers, seed, dataset)
         saved = _states(core)
@@ -87,13 +91,14 @@ class _Worker:
         np.random.seed(_generate_state(base_seed, worker_id))
         self.states, self.ended = _states(core), False
         _restore(core, saved)
-        self.iterator = None
+        self.iterator, self.iterable = None, iterable
         self._run(self._start)
 
     def _start(self):
         if self.loader.worker_init_fn is not None:
             self.loader.worker_init_fn(self.info.id)
-        self.iterator = iter(self.info.dataset)
+        if self.iterable:
+            self.iterator = iter(self.info.dataset)
 
     def _run(self, fn):
         import core
@@ -107,6 +112,10 @@ class _Worker:
             self.states = _states(core)
             _current[0] = before
             _restore(core, saved)
+
+    def run(self, fn, *args):
+        """``fn(*args)`` as this worker: its random states and ``get_worker_info()``."""
+        return self._run(lambda: fn(*args))
 
     def fetch(self):
         """The worker's next batch (PyTorch's ``_IterableDatasetFetcher``); StopIteration once it has ended."""
@@ -134,6 +143,13 @@ def _restore(core, states) -> None:
     core.set_rng_state(states[0])
     random.setstate(states[1])
     np.random.set_state(states[2])
+
+
+def map_workers(loader, base_seed: int) -> list:
+    """A map-style dataset's N workers (``DataLoader._epoch`` hands batch k's indices to worker k mod N): each with
+    its random states and ``WorkerInfo``, its ``worker_init_fn`` run, reading the loader's dataset itself (a forked
+    process' copy of a map-style dataset holds what the parent's does; copying large tensors here would not pay)."""
+    return [_Worker(loader, i, base_seed, iterable=False) for i in range(loader.num_workers)]
 
 
 def worker_batches(loader, base_seed: int):

@@ -25,8 +25,8 @@ _collate_fn_t = Callable[[list[_T]], Any]
 
 
 def get_worker_info():
-    """None in the main process; inside a simulated worker of an IterableDataset's loader, its ``WorkerInfo``
-    (``core.utils.data._workers``). Map-style datasets load in the main process whatever ``num_workers`` says."""
+    """None in the main process; inside a simulated worker of a loader with ``num_workers``, its ``WorkerInfo``
+    (``core.utils.data._workers``)."""
     return _workers.get_worker_info()
 
 
@@ -98,13 +98,13 @@ class DataLoader(Generic[_T_co]):
         self._multiprocessing_context = context
 
     def __iter__(self):
-        # NOTE: like PyTorch's iterator, draw the (unused) worker base seed as the epoch starts, so the
-        # generators' streams after an epoch are PyTorch's; the order itself is drawn on the first batch
+        # NOTE: like PyTorch's iterator, draw the workers' base seed as the epoch starts, so the generators' streams
+        # after an epoch are PyTorch's; the order itself is drawn on the first batch (with workers: at once)
         base_seed = _random_int64(self.generator)
         if self._iterable and self.num_workers > 0:  # each worker iterates its own copy (PyTorch's duplicates)
             batches = _workers.worker_batches(self, base_seed)
         else:
-            batches = self._stream() if self._iterable else self._epoch(self._indices())
+            batches = self._stream() if self._iterable else self._epoch(self._indices(), base_seed)
         kind = _MultiProcessingDataLoaderIter if self.num_workers > 0 else _SingleProcessDataLoaderIter
         return kind(self, batches)
 
@@ -117,20 +117,31 @@ class DataLoader(Generic[_T_co]):
         source = iter(self.batch_sampler if self._auto_collation else self.sampler)
         return _IndicesAhead(source, self.prefetch_factor * self.num_workers) if self.num_workers > 0 else source
 
-    def _epoch(self, order):
-        if not self._auto_collation:
-            for index in order:
-                yield self.collate_fn(self.dataset[index])
+    def _epoch(self, order, base_seed):
+        fetch = self._fetcher()
+        fast = fetch is not None and self._auto_collation and self.collate_fn is default_collate \
+            and _tensor_rows(self.dataset) is not None  # (index ops only: no worker state to keep)
+        if self.num_workers == 0 or (fast and self.worker_init_fn is None):
+            for indices in order:
+                yield fetch(indices)
             return
+        workers = None
+        for k, indices in enumerate(order):
+            if workers is None:  # (started with the first batch)
+                workers = _workers.map_workers(self, base_seed)
+            yield workers[k % len(workers)].run(fetch, indices)  # PyTorch's round-robin index queues
+
+    def _fetcher(self):
+        """What turns an index (a batch of them) into a batch: PyTorch's ``_MapDatasetFetcher``."""
+        if not self._auto_collation:
+            return lambda index: self.collate_fn(self.dataset[index])
         fast = _tensor_rows(self.dataset) if self.collate_fn is default_collate else None
+        if fast is not None:
+            return fast
         batched = getattr(self.dataset, "__getitems__", None)  # as torch's fetcher: a dataset may fetch a batch
-        for indices in order:
-            if fast is not None:
-                yield fast(indices)
-            elif callable(batched):
-                yield self.collate_fn(batched(indices))
-            else:
-                yield self.collate_fn([self.dataset[i] for i in indices])
+        if callable(batched):
+            return lambda indices: self.collate_fn(batched(indices))
+        return lambda indices: self.collate_fn([self.dataset[i] for i in indices])
 
     def _stream(self):
         samples = iter(self.dataset)
@@ -205,7 +216,7 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
 
 
 class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
-    """core loads in the calling process whatever ``num_workers`` says; the class name is torch's for it."""
+    """core simulates the workers in the calling process (``_workers``); the class name is torch's for it."""
 
 
 def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers) -> None:
