@@ -95,6 +95,16 @@ _DUNDERS = frozenset(_OPERATOR_FUNCS) | {
     "__rrshift__", "__eq__", "__invert__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
     "__float__", "__int__", "__index__", "__bool__", "__complex__", "__len__", "__contains__", "__format__",
     "__reversed__", "__array__", "__getitem__", "__setitem__", "__repr__", "__dlpack__"}
+# the operators whose TypeError, a handler's too, becomes NotImplemented in torch (its C methods'
+# TypeError_to_NotImplemented_, its Python ones' _handle_torch_function_and_wrap_type_error_to_not_implemented), so
+# Python asks the other operand: a MetaTensor > ndarray falls to the array's reflected comparison and MONAI's
+# __array_ufunc__
+_TYPE_ERROR_NOT_IMPLEMENTED = frozenset({
+    "__add__", "__radd__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__sub__", "__isub__", "__div__",
+    "__truediv__", "__floordiv__", "__idiv__", "__ifloordiv__", "__mod__", "__imod__", "__eq__", "__ne__", "__lt__",
+    "__le__", "__gt__", "__ge__", "__rand__", "__ror__", "__rxor__", "__matmul__", "__rsub__", "__rdiv__",
+    "__rtruediv__", "__pow__", "__ipow__", "__rmod__", "__rpow__", "__rfloordiv__", "__rlshift__", "__rrshift__",
+    "__rmatmul__"})
 _NOT_DISPATCHED = frozenset({"as_subclass"})
 _PLAIN_METHOD = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error in future, "
                  "please define it as a classmethod.")
@@ -360,6 +370,11 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
                     return original(*args, **kwargs)
         if with_defaults:
             args, kwargs = _spelled_out(original, args, kwargs)
+        if name in _TYPE_ERROR_NOT_IMPLEMENTED and qualname.startswith("Tensor."):
+            try:
+                return dispatch(public or dispatching, original, args, kwargs)
+            except TypeError:
+                return NotImplemented
         return dispatch(public or dispatching, original, args, kwargs)
 
     functools.update_wrapper(dispatching, original)  # (its __module__ stays the op's: core.ops.elementwise)
@@ -427,6 +442,15 @@ def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualn
         if with_defaults:
             args, kwargs = _spelled_out(op, args, kwargs)
         return dispatch(target, op, args, kwargs)
+
+    if name in _TYPE_ERROR_NOT_IMPLEMENTED and qualname.startswith("Tensor."):
+        dispatch_only = handle
+
+        def handle(args, kwargs):  # an operator: a TypeError, the handler's too, is NotImplemented
+            try:
+                return dispatch_only(args, kwargs)
+            except TypeError:
+                return NotImplemented
 
     fn.__code__ = _dispatching_code(len(fn.__code__.co_freevars)).replace(co_name=name, co_qualname=qualname)
     fn.__kwdefaults__ = {"_torch_function_": (op, handle, _plain_types, _overloading, _mode_count, type)}

@@ -96,3 +96,22 @@ def test_default_collate_stacks_through_torch_function(lib):
     assert calls == [("__get__", 1, []), ("__get__", 1, []), ("stack", 2, [("out", None)])]
     with pytest.raises(RuntimeError, match="Batches of sparse tensors are not currently supported"):
         collate.default_collate([lib.ones(2).to_sparse(), lib.ones(2).to_sparse()])
+
+
+@pytest.mark.parametrize("lib", [core, torch], ids=["core", "torch"])
+def test_subclass_operator_type_error_is_not_implemented(lib):
+    """A subclass's operator whose handler raises TypeError answers NotImplemented, as torch's, so Python asks the
+    other operand: MONAI's MetaTensor > ndarray reaches MetaTensor.__array_ufunc__ through the array."""
+
+    class WithUfunc(lib.Tensor):
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return ufunc.__name__
+
+    t = lib.tensor([1.0, 2.0, 3.0]).as_subclass(WithUfunc)
+    assert (t > np.ones(3)) == "less"
+    assert (t <= np.ones(3)) == "greater_equal"
+    assert (t - np.ones(3)) == "subtract"
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for -: 'WithUfunc' and 'list'"):
+        t - [1]
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*\* or pow\(\): 'WithUfunc' and 'str'"):
+        t ** "a"
