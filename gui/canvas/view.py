@@ -71,6 +71,9 @@ class GraphView(QGraphicsView):
         from gui.canvas.minimap import Minimap  # a child of this view
 
         self.minimap = Minimap(self)
+        from gui.canvas.more_arrows import MoreArrows  # buttons on the viewport
+
+        self.more = MoreArrows(self)
         self.empty_hint = QLabel(EMPTY_HINT, self.viewport())  # an empty graph says how to begin
         self.empty_hint.setObjectName("emptyCanvasHint")
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -86,6 +89,7 @@ class GraphView(QGraphicsView):
         self.minimap.update_shown()
         if self.following_document:  # docks still settling after an open: the document stays framed
             self._frame_document()
+        self.more.place()
 
     def _show_empty_hint(self) -> None:
         """The hint in the middle of the canvas while the graph has no node."""
@@ -127,6 +131,7 @@ class GraphView(QGraphicsView):
             return
         if anchor is None:
             self.scale(target / current, target / current)
+            self.more.place()
             return
         before = self.mapToScene(anchor.toPoint())
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
@@ -135,6 +140,7 @@ class GraphView(QGraphicsView):
         drift = self.mapFromScene(before) - anchor.toPoint()
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() + drift.y())
+        self.more.place()
 
     def zoom_level(self) -> float:
         return self.transform().m11()
@@ -170,6 +176,7 @@ class GraphView(QGraphicsView):
         self.following_document = False
         self.fit_items(self.framed_items())
         self.minimap.refit()
+        self.more.refresh()
 
     def show_document(self) -> None:
         """Frame a just-opened document so that every node's value and gradient is readable: the whole graph
@@ -180,6 +187,7 @@ class GraphView(QGraphicsView):
         self.following_document = True
         self._frame_document()
         self.minimap.refit_soon()
+        self.more.refresh()
 
     def _frame_document(self) -> None:
         rect = QRectF()

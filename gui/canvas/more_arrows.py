@@ -1,0 +1,104 @@
+"""Buttons at the canvas's edges where more of the graph lies out of view: 'more ▶' at the right edge of a deep
+snippet's graph opened at a readable zoom on its inputs says that it goes on, and a click scrolls that way.
+
+A graph too big to read whole opens at a legible zoom framed on its start (``GraphView.show_document``); the
+minimap shows the rest small, but a newcomer read the first three columns of a twelve-column MLP as the whole
+graph (the mouse wheel zooms, and nothing at the edge said there was more). A button shows on each side (left,
+right, top, bottom) beyond which some node lies, in the middle of that edge; a click scrolls three quarters of the
+canvas that way, and the buttons follow as the view moves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtWidgets import QToolButton
+
+if TYPE_CHECKING:
+    from gui.canvas.view import GraphView
+
+SIDES = {"left": ("◀ more", -1, 0), "right": ("more ▶", 1, 0), "up": ("▲ more", 0, -1), "down": ("more ▼", 0, 1)}
+SLACK = 24.0  # scene units of a node out of view that do not count (a margin's worth, not a hidden node)
+STEP = 0.75  # of the canvas's width or height scrolled by a click
+INSET = 6  # px from the canvas's edge
+TOOLTIP = ("More of the graph lies this way: click to scroll there. The minimap in the corner shows it all (click "
+           "it to go to a place), Space+drag or the middle mouse button pans, and View ▸ Fit all (F) shows it whole.")
+STYLE = ("QToolButton { background: rgba(44, 62, 80, 215); color: #ecf0f1; border: 1px solid #5d6d7e;"
+         " border-radius: 9px; padding: 3px 9px; font-weight: bold; }"
+         " QToolButton:hover { background: rgba(52, 152, 219, 230); }")
+
+
+class MoreArrows:
+    """The four edge buttons of a view (children of its viewport), shown where nodes lie beyond that edge."""
+
+    def __init__(self, view: GraphView) -> None:
+        self.view = view
+        self.buttons: dict[str, QToolButton] = {}
+        for side, (text, dx, dy) in SIDES.items():
+            button = QToolButton(view.viewport())
+            button.setObjectName(f"more_{side}")
+            button.setText(text)
+            button.setToolTip(TOOLTIP)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.setStyleSheet(STYLE)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the canvas keeps the keyboard
+            button.clicked.connect(lambda _checked=False, dx=dx, dy=dy: self.scroll(dx, dy))
+            button.hide()
+            self.buttons[side] = button
+        self._nodes = QRectF()  # where the nodes are, at the last refresh
+        self._timer = QTimer(view)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(150)
+        self._timer.timeout.connect(self.refresh)
+        view.graph_scene.changed.connect(lambda _rects: self._timer.start())
+        for bar in (view.horizontalScrollBar(), view.verticalScrollBar()):
+            bar.valueChanged.connect(lambda _v: self.place())
+            bar.rangeChanged.connect(lambda _lo, _hi: self.place())
+
+    def refresh(self) -> None:
+        """Measure the nodes again (after the scene changed), then place the buttons."""
+        self._timer.stop()
+        rect = QRectF()
+        for item in self.view.graph_scene.node_items.values():
+            if item.isVisible():
+                rect = rect.united(item.sceneBoundingRect())
+        self._nodes = rect
+        self.place()
+
+    def hidden_sides(self) -> list[str]:
+        """The sides of the canvas beyond which some node lies out of view."""
+        nodes = self._nodes
+        if nodes.isNull():
+            return []
+        shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        out = {"left": shown.left() - nodes.left(), "right": nodes.right() - shown.right(),
+               "up": shown.top() - nodes.top(), "down": nodes.bottom() - shown.bottom()}
+        return [side for side in SIDES if out[side] > SLACK]
+
+    def place(self) -> None:
+        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge."""
+        room = self.view.viewport().rect()
+        hidden = self.hidden_sides()
+        for side, button in self.buttons.items():
+            if side not in hidden:
+                button.hide()
+                continue
+            button.adjustSize()
+            w, h = button.width(), button.height()
+            x = {"left": INSET, "right": room.width() - w - INSET}.get(side, (room.width() - w) // 2)
+            y = {"up": INSET, "down": room.height() - h - INSET}.get(side, (room.height() - h) // 2)
+            button.move(x, y)
+            button.show()
+            button.raise_()
+
+    def scroll(self, dx: int, dy: int) -> None:
+        """Scroll three quarters of the canvas that way (the view no longer follows the opened document's frame)."""
+        self.view.following_document = False
+        room = self.view.viewport().rect()
+        if dx:
+            bar = self.view.horizontalScrollBar()
+            bar.setValue(bar.value() + dx * int(room.width() * STEP))
+        if dy:
+            bar = self.view.verticalScrollBar()
+            bar.setValue(bar.value() + dy * int(room.height() * STEP))

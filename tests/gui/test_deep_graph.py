@@ -1,0 +1,54 @@
+"""A deep snippet (a 3-layer MLP with its loss and optimizer step, twelve columns) opened as code at 1366x768:
+it opens readable on its inputs, its chain along one row, and a 'more ▶' button at the canvas's right edge says
+it goes on; clicks on it walk the canvas to the loss, and a '◀ more' button leads back."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from gui.canvas.view import READABLE_ZOOM
+from tests.gui.real_input import click
+from tests.gui.test_imported_layout import opened
+from tests.nodegraph.test_edge_crossings import MLP3
+
+
+def in_view(view, item) -> bool:
+    return view.mapToScene(view.viewport().rect()).boundingRect().contains(item.sceneBoundingRect())
+
+
+def test_a_twelve_column_mlp_opens_readable_on_its_inputs_and_more_buttons_walk_it(qtbot, window, monkeypatch,
+                                                                                   tmp_path):
+    opened(qtbot, window, monkeypatch, tmp_path, MLP3)
+    view, items = window.view, window.scene.node_items
+    qtbot.waitUntil(lambda: len(items) == len(window.graph.nodes) == 20)
+    titles = {n.title: nid for nid, n in window.graph.nodes.items()}
+    right, left = view.more.buttons["right"], view.more.buttons["left"]
+    qtbot.waitUntil(right.isVisible)
+    assert view.zoom_level() >= READABLE_ZOOM and in_view(view, items[titles["x"]])
+    assert not left.isVisible() and not in_view(view, items[titles["loss"]])
+    shown = view.viewport().rect()
+    assert shown.contains(right.geometry()) and right.geometry().right() > shown.width() * 0.8  # at the right edge
+    assert not any(right.geometry().intersects(view.mapFromScene(items[nid].sceneBoundingRect()).boundingRect())
+                   for nid in (titles["x"], titles["w1"]))
+    for _ in range(12):  # each click scrolls three quarters of the canvas right, while there is more
+        if not right.isVisible():
+            break
+        before = view.horizontalScrollBar().value()
+        click(right)
+        qtbot.waitUntil(lambda: view.horizontalScrollBar().value() > before)  # noqa: B023 - waited on at once
+    qtbot.waitUntil(lambda: not right.isVisible() and left.isVisible())
+    assert in_view(view, items[titles["loss"]]) and view.zoom_level() >= READABLE_ZOOM
+    click(left)
+    qtbot.waitUntil(right.isVisible)
+    QTest.keyClick(view, Qt.Key_F)  # Fit all: the whole graph, no more buttons
+    qtbot.waitUntil(lambda: all(in_view(view, i) for i in items.values()))
+    qtbot.waitUntil(lambda: not any(b.isVisible() for b in view.more.buttons.values()))
+
+
+def test_a_graph_shown_whole_has_no_more_buttons(qtbot, window):
+    from tests.gui.real_input import shown
+
+    shown(qtbot, window)  # the chapter's graph, whole in the canvas
+    view = window.view
+    qtbot.waitUntil(lambda: all(in_view(view, i) for i in window.scene.node_items.values()))
+    view.more.refresh()
+    assert not any(b.isVisible() for b in view.more.buttons.values())
