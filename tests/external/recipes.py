@@ -56,3 +56,4 @@ RECIPES += __import__("recipes_pyg").RECIPES  # PyTorch Geometric: its examples,
 RECIPES += __import__("recipes_pyro").RECIPES  # Pyro: examples, tutorials, distributions, inference (helper s19 PYRO)
 RECIPES += __import__("recipes_torchaudio").RECIPES  # torchaudio: functional, transforms, models (helper s19 TORCHAUDIO)
 RECIPES += __import__("recipes_monai").RECIPES  # MONAI: its own tests, networks, losses, transforms (helper s20 MONAI)
+RECIPES += __import__("recipes_opacus").RECIPES  # Opacus: per-sample gradients, DP training, its tests (helper s20 OPACUS)

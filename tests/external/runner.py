@@ -371,6 +371,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "tqdm", "sklearn"})  # (its fakes)
     if "pyro" in present:  # recipes_pyro's tutorials plot and import pandas: the stand-ins stay (Pyro probes none)
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # but tqdm (fake_pyro_deps')
+    if "opacus" in present:  # recipes_opacus' examples use tqdm and torchvision's stub: the stand-ins stay but scipy
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_opacus_deps')
     if "torchaudio" in present:  # recipes_torchaudio's tutorials plot and show IPython's Audio: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})  # (torchaudio probes none of them)
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -391,6 +393,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_pyg_deps").modules())
     if "pyro" in present:  # a progress bar with the attributes pyro.infer.mcmc uses (fake_pyro_deps)
         deps.update(importlib.import_module("fake_pyro_deps").modules())
+    if "opacus" in present:  # recipes_opacus': SciPy's few functions its accountants call (fake_opacus_deps)
+        deps.update(importlib.import_module("fake_opacus_deps").modules())
     if "monai" in present:  # parameterized and the released wheel's monai._version (fake_monai_deps)
         deps.update(importlib.import_module("fake_monai_deps").modules())
     sys.modules.update(deps)
@@ -416,6 +420,7 @@ def _fetched_packages(folder: str):
 
 _FETCHED_PACKAGES += ("pyro", "pyroapi", "opt_einsum")  # recipes_pyro's: Pyro and the two packages it imports
 _FETCHED_PACKAGES += ("torchaudio", "torio")  # recipes_torchaudio's (without their compiled lib/*.so)
+_FETCHED_PACKAGES += ("opacus",)  # recipes_opacus': Opacus' own package
 _FETCHED_PACKAGES += ("monai",)  # recipes_monai's (its tests' own tests/test_utils.py loads from the folder as usual)
 _FETCHED_PACKAGES += ("ignite",)  # recipes_ignite's: PyTorch-Ignite's own package
 _FETCHED_PACKAGES += ("torch_pruning", "geoopt")  # recipes_pruning's: Torch-Pruning and geoopt, their own packages
