@@ -440,11 +440,11 @@ class ReduceLROnPlateau(LRScheduler):
             self.cooldown_counter -= 1
             self.num_bad_epochs = 0
         if self.num_bad_epochs > self.patience:
-            self._reduce_lr()
+            self._reduce_lr(self.last_epoch)
             self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
         self._last_lr = _lrs(self)
 
-    def _reduce_lr(self) -> None:
+    def _reduce_lr(self, epoch) -> None:  # (PyTorch's signature: Ignite's scheduler calls it)
         groups = self.optimizer.param_groups
         if len(groups) != len(self.min_lrs):
             if self.default_min_lr is None:

@@ -66,7 +66,7 @@ class LinearLR(LRScheduler):
         e, start, end = self.last_epoch, self.start_factor, self.end_factor
         if e == 0:
             return [lr * start for lr in _lrs(self)]
-        if e > self.total_iters:
+        if self._is_initial or e > self.total_iters:  # (a constructor resuming at a later epoch keeps the rates)
             return _lrs(self)
         return [lr * (1.0 + (end - start) / (self.total_iters * start + (e - 1) * (end - start))) for lr in _lrs(self)]
 
@@ -88,7 +88,7 @@ class MultiplicativeLR(LRScheduler):
 
     def get_lr(self):
         _warn_get_lr_called_within_step(self)
-        if self.last_epoch > 0:
+        if not self._is_initial:  # (PyTorch 2.13: the constructor's step keeps the rates, any other multiplies)
             return [lr * fn(self.last_epoch) for lr, fn in zip(_lrs(self), self.lr_lambdas)]
         return _lrs(self)
 
@@ -109,8 +109,8 @@ class PolynomialLR(LRScheduler):
     def get_lr(self):
         _warn_get_lr_called_within_step(self)
         e, total = self.last_epoch, self.total_iters
-        if e == 0 or e > total:
-            return _lrs(self)
+        if self._is_initial or e > total:  # (PyTorch 2.13: only the constructor's step keeps the rates, so a call
+            return _lrs(self)  # at epoch 0 after it decays: Ignite's LRScheduler asks get_lr one epoch ahead)
         factor = ((1.0 - e / total) / (1.0 - (e - 1) / total)) ** self.power
         return [lr * factor for lr in _lrs(self)]
 

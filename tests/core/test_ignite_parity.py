@@ -108,3 +108,64 @@ def _augmented_epochs(lib, workers, init):
 @pytest.mark.parametrize("workers, init", [(0, False), (1, False), (3, False), (2, True)])
 def test_map_style_dataset_draws_in_its_workers_random_states_like_torch(torch, workers, init):
     assert _augmented_epochs(core, workers, init) == _augmented_epochs(torch, workers, init)
+
+
+_SCHEDULERS = {
+    "PolynomialLR": lambda S, o: S.PolynomialLR(o, total_iters=6, power=2.0),
+    "LinearLR": lambda S, o: S.LinearLR(o, start_factor=0.25, total_iters=4),
+    "MultiplicativeLR": lambda S, o: S.MultiplicativeLR(o, lambda e: 0.9 if e % 2 else 0.8),
+    "ExponentialLR": lambda S, o: S.ExponentialLR(o, gamma=0.7),
+    "CosineAnnealingLR": lambda S, o: S.CosineAnnealingLR(o, T_max=5),
+    "StepLR": lambda S, o: S.StepLR(o, step_size=2),
+    "ConstantLR": lambda S, o: S.ConstantLR(o, factor=0.5, total_iters=3),
+}
+
+
+def _ignite_driven_lrs(lib, name, last_epoch):
+    """Ignite's LRScheduler handler: ``get_lr()`` asked with ``_get_lr_called_within_step`` set, then ``last_epoch``
+    advanced by hand, so ``get_lr`` runs at epoch 0 after the constructor's step; and a scheduler resumed at
+    ``last_epoch`` (its constructor's step must keep the rates)."""
+    param = lib.zeros(1, requires_grad=True)
+    opt = lib.optim.SGD([{"params": [param], "lr": 0.1, "initial_lr": 0.1}], lr=0.1)
+    scheduler = _SCHEDULERS[name](_Resumed(lib.optim.lr_scheduler, last_epoch), opt)
+    lrs = [opt.param_groups[0]["lr"]]
+    for _ in range(8):
+        scheduler._get_lr_called_within_step = True
+        values = scheduler.get_lr()
+        scheduler._get_lr_called_within_step = False
+        opt.param_groups[0]["lr"] = values[0]
+        scheduler.last_epoch += 1
+        lrs.append(values[0])
+    return lrs
+
+
+class _Resumed:
+    """``lr_scheduler`` whose classes are built with ``last_epoch`` given (a resumed schedule)."""
+
+    def __init__(self, module, last_epoch):
+        self.module, self.last_epoch = module, last_epoch
+
+    def __getattr__(self, name):
+        cls = getattr(self.module, name)
+        return lambda *args, **kwargs: cls(*args, **kwargs, last_epoch=self.last_epoch)
+
+
+@pytest.mark.parametrize("name", sorted(_SCHEDULERS))
+@pytest.mark.parametrize("last_epoch", [-1, 3])
+def test_schedulers_get_lr_outside_their_constructor_like_torch(torch, name, last_epoch):
+    assert _ignite_driven_lrs(core, name, last_epoch) == pytest.approx(_ignite_driven_lrs(torch, name, last_epoch),
+                                                                      rel=1e-15)
+
+
+def _plateau(lib):
+    param = lib.zeros(1, requires_grad=True)
+    opt = lib.optim.SGD([param], lr=1.0)
+    scheduler = lib.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0, factor=0.5)
+    scheduler._reduce_lr(7)  # (Ignite's ReduceLROnPlateauScheduler calls the private method with an epoch)
+    for loss in [1.0, 2.0, 3.0]:
+        scheduler.step(loss)
+    return opt.param_groups[0]["lr"], scheduler.last_epoch
+
+
+def test_reduce_lr_on_plateau_reduce_lr_takes_an_epoch_like_torch(torch):
+    assert _plateau(core) == _plateau(torch)
