@@ -114,6 +114,7 @@ def test_backward_twice_without_retain_graph_is_diagnosed_on_the_loss():
     s.backward()
     hints = _rules(diagnose(s), "backward_twice", "z")
     assert hints and "retain_graph=True" in hints[0].fix
+    assert "switch on Retain graph" in hints[0].fix  # the toolbar's toggle: a user of the app passes no argument
 
 
 def _log_graph(values):

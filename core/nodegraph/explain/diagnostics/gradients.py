@@ -98,4 +98,5 @@ def backward_twice(ctx: RuleContext) -> Iterator[Hint]:
             where = f" (needed by {ctx.label(err.origin)}, {err.autograd_node})" if err.origin else ""
             yield Hint(nid, "backward_twice", "error",
                        f"backward ran a second time through a graph whose saved tensors were freed{where}",
-                       "run forward again before each backward, or pass retain_graph=True to the first backward")
+                       "run forward again before each backward (Forward all), or switch on Retain graph "
+                       "(retain_graph=True) before the first backward")
