@@ -152,6 +152,15 @@ def cache_slotnames(obj) -> None:
     copyreg._slotnames(type(obj))  # type: ignore[attr-defined]
 
 
+def subclass_state(t):
+    """What torch pickles of a tensor beyond its data (``torch._utils._get_obj_state``): a class's own
+    ``__getstate__``'s result, else the attributes set on it (``__dict__``, without core's bookkeeping), so a
+    subclass's attributes, private ones too (MONAI's ``MetaTensor._meta``), come back when it is loaded."""
+    if type(t).__getstate__ is not object.__getstate__:
+        return t.__getstate__()
+    return dict(t.__dict__)
+
+
 def _strided_layout_error(name: str, want: str):
     raise RuntimeError(f"{name} expected {want} layout but got Strided")
 
@@ -802,7 +811,13 @@ class Tensor(TensorBase):
 
     def __reduce_ex__(self, protocol):
         cache_slotnames(self)
-        return (_rebuild, (_backend.to_numpy_array(self._data).copy(), str(self.device), self._requires_grad))
+        rebuilt = (_rebuild, (_backend.to_numpy_array(self._data).copy(), str(self.device), self._requires_grad))
+        state = subclass_state(self)
+        if type(self) is Tensor and not state:
+            return rebuilt
+        from core._torch_format import _rebuild_from_type_v2  # NOTE: at call time (it imports this module)
+
+        return _rebuild_from_type_v2, (rebuilt[0], type(self), rebuilt[1], state)  # the subclass, its attributes
 
     def _reduce_ex_internal(self, proto):
         """What ``__reduce_ex__`` gives (PyTorch's pickling worker, which its ``__reduce_ex__`` calls)."""

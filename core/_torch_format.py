@@ -131,6 +131,14 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     t = func(*args)
     if isinstance(new_type, type) and issubclass(new_type, Tensor) and type(t) is not new_type:
         t = t.as_subclass(new_type)
+    own = getattr(type(t), "__setstate__", None)
+    if own is not None and own is not getattr(Tensor, "__setstate__", None):  # the class's own
+        t.__setstate__(state)
+        return t
+    if isinstance(state, tuple):  # (__dict__, slots), as torch's _set_obj_state
+        state, slots = state
+        for key, value in (slots or {}).items():
+            setattr(t, key, value)
     for key, value in (state or {}).items():
         setattr(t, key, value)
     return t

@@ -44,7 +44,7 @@ from core import _backend, _dtype, _sparse_compressed
 from core._device import device as _device
 from core._meta import contiguous_strides
 from core._script_object import ScriptObject
-from core._tensor import Tensor, cache_slotnames
+from core._tensor import Tensor, cache_slotnames, subclass_state
 from core._torch_format import _STORAGES
 from core._typename import torch_module
 
@@ -170,7 +170,7 @@ class _Pickler(pickle._Pickler):  # type: ignore[name-defined]
         if type(t).__name__ == "Parameter" and type(t).__module__ == "core.nn.parameter":
             return self._global("torch._utils", "_rebuild_parameter"), (t.detach(), t.requires_grad, OrderedDict())
         func, args = self._reduce_plain(t)
-        state = {k: v for k, v in vars(t).items() if not k.startswith("_")}  # a user's attributes (core's are _x)
+        state = subclass_state(t)  # a user's attributes, as torch's _get_obj_state (core's bookkeeping hidden)
         if type(t) is Tensor and not state:
             return func, args
         new_type = self._global("torch", "Tensor") if type(t) is Tensor else type(t)

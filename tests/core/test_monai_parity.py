@@ -115,3 +115,51 @@ def test_subclass_operator_type_error_is_not_implemented(lib):
         t - [1]
     with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*\* or pow\(\): 'WithUfunc' and 'str'"):
         t ** "a"
+
+
+class Tagged(torch.Tensor):
+    """A torch subclass with attributes (pickled by reference: a module-level class)."""
+
+
+class CoreTagged(core.Tensor):
+    """core's counterpart of ``Tagged``."""
+
+
+class WithState(core.Tensor):
+    def __getstate__(self):
+        return {"from_getstate": 1}
+
+    def __setstate__(self, state):
+        self.restored = state
+
+
+@pytest.mark.parametrize("how", ["pickle", "save", "copy"])
+def test_subclass_attributes_survive_pickling_as_torch(how):
+    """MONAI's MetaTensor keeps its metadata in private attributes (_meta...): torch pickles a subclass's whole
+    __dict__ (or its own __getstate__), with its type, through pickle, torch.save and copy.copy."""
+    import copy
+    import io
+    import pickle
+
+    def roundtrip(lib, t):
+        if how == "pickle":
+            return pickle.loads(pickle.dumps(t))
+        if how == "copy":
+            return copy.copy(t)
+        buf = io.BytesIO()
+        lib.save(t, buf)
+        buf.seek(0)
+        return lib.load(buf, weights_only=False)
+
+    results = []
+    for lib, cls in ((core, CoreTagged), (torch, Tagged)):
+        t = lib.arange(3.0).as_subclass(cls)
+        t._meta, t.label = {"affine": lib.eye(2)}, "x"
+        plain = lib.ones(2)
+        plain.note = 1
+        back, back_plain = roundtrip(lib, t), roundtrip(lib, plain)
+        assert type(back) is cls and type(back_plain) is lib.Tensor
+        results.append((sorted(back.__dict__), back._meta["affine"].tolist(), back.tolist(), back_plain.__dict__))
+    assert results[0] == results[1]
+    restored = roundtrip(core, core.zeros(1).as_subclass(WithState))
+    assert type(restored) is WithState and restored.__dict__ == {"restored": {"from_getstate": 1}}
