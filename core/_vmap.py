@@ -50,6 +50,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                                       lambda first: _out_dims_of(first, out_dims, name))
         except (Exception, _vmap_batched.Unbatchable):
             pass  # NOTE: the loop runs func again and gives its results, or its error
+        if size == 0:
+            return _empty_results(func, args, kwargs, leaves, spec, dims, randomness, out_dims, name)
         return _stack_results(_run(func, args, kwargs, leaves, spec, dims, size, randomness), out_dims, name)
 
     return wrapped
@@ -152,6 +154,25 @@ def _run(func, args, kwargs, leaves, spec, dims, size, randomness) -> list:
         state.error = previous
         state.depth -= 1
     return results
+
+
+def _empty_results(func, args, kwargs, leaves, spec, dims, randomness, out_dims, name):
+    """A batch of size 0: PyTorch runs ``func`` on empty batched tensors and returns empty results. The loop has no
+    sample to run, so ``func`` runs once on a sample of zeros for its results' structure, shapes and dtypes, and each
+    mapped result is that one's stack of none (a 0-size dim at its out dim)."""
+    sample = [core.zeros(x.shape[:d] + x.shape[d + 1:], dtype=x.dtype, device=x.device).expand(
+        x.shape[:d] + (1,) + x.shape[d + 1:]) if d is not None else x for x, d in zip(leaves, dims)]
+    stand_in = _run(func, args, kwargs, sample, spec, dims, 1, randomness)[0]
+    outs = _out_dims_of(stand_in, out_dims, name)
+    flat, out_spec = tree_flatten(stand_in)
+    empty = []
+    for value, d in zip(flat, outs):
+        if d is None:
+            empty.append(value)
+            continue
+        stacked = _stack([value], d, name)
+        empty.append(stacked.narrow(d, 0, 0))
+    return tree_unflatten(empty, out_spec)
 
 
 def _stack_results(results, out_dims, name):

@@ -237,3 +237,23 @@ def _sized_normals(lib):
 
 def test_normal_with_size_reads_zero_dim_tensors_as_numbers():
     assert _sized_normals(core) == _sized_normals(torch)
+
+
+def _empty_vmaps(lib):
+    """vmap over a batch of 0 (Opacus' functorch per-sample gradients of an empty Poisson batch): empty results with
+    the shapes and dtypes torch's batched run gives."""
+    vmap, grad = lib.func.vmap, lib.func.grad
+    cases = [(vmap(lambda x: x.sum()), (lib.randn(0, 3),)),
+             (vmap(lambda x: (x * 2, x.sum().long())), (lib.randn(0, 3),)),
+             (vmap(grad(lambda w, x: (w * x).sum()), in_dims=(None, 0)), (lib.randn(3), lib.randn(0, 3))),
+             (vmap(lambda x: x[0], in_dims=1, out_dims=1), (lib.randn(2, 0, 4),)),
+             (vmap(lambda x: (x.sum(), lib.ones(2)), out_dims=(0, None)), (lib.randn(0, 3),))]
+    shapes = []
+    for fn, args in cases:
+        flat = lib.utils._pytree.tree_leaves(fn(*args))
+        shapes.append([(tuple(t.shape), str(t.dtype)) for t in flat])
+    return shapes
+
+
+def test_vmap_over_an_empty_batch():
+    assert _empty_vmaps(core) == _empty_vmaps(torch)
