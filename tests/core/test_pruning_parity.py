@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
 import torch
 
 import core
@@ -79,3 +80,41 @@ def test_parameter_subclass_repr_and_str_follow_the_subclass():
     """str() of a Parameter subclass calls its own __repr__ (torch's Parameter has no __str__), and
     Tensor.__repr__ of a Parameter subclass wraps it as Parameter(Sub([...]))."""
     assert _parameter_reprs(core) == _parameter_reprs(torch)
+
+
+def _graph(fn) -> list:
+    """The autograd graph under ``fn`` as (depth, node name) pairs, the way Torch-Pruning walks it."""
+    out, stack = [], [(fn, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None:
+            continue
+        out.append((depth, type(node).__name__))
+        stack.extend((nxt, depth + 1) for nxt, _ in reversed(node.next_functions))
+    return out
+
+
+@pytest.mark.parametrize("shape, weights", [((4, 6), 1), ((4, 6), 6), ((2, 6, 3, 3), 6), ((2, 6, 3, 3), 1),
+                                            ((6,), 1), ((), 1), ((2, 6, 5), 6), ((6,), 0)])
+def test_prelu_views_its_weight_whenever_the_ranks_differ(shape, weights):
+    """ATen's prelu reshapes the weight to the input's rank (ViewBackward0 under PreluKernelBackward0), for a
+    one-element weight too: Torch-Pruning's dependency graph follows that node."""
+    got = {}
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        weight = lib.nn.Parameter(lib.full((weights,) if weights else (), 0.25))
+        x = lib.randn(shape, requires_grad=True)
+        y = lib.nn.functional.prelu(x, weight)
+        y.sum().backward()
+        got[lib.__name__] = (_graph(y.grad_fn), y.shape, weight.grad.tolist())
+    assert got["core"] == got["torch"]
+
+
+@pytest.mark.parametrize("shape, weight_shape", [((), (3,)), ((2, 4), (2, 2)), ((2, 6), (2, 3))])
+def test_prelu_checks_in_atens_order(shape, weight_shape):
+    errors = {}
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.nn.functional.prelu(lib.ones(shape), lib.ones(weight_shape))
+        errors[lib.__name__] = str(info.value)
+    assert errors["core"] == errors["torch"]

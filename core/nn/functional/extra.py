@@ -26,16 +26,20 @@ def prelu(input, weight):
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {SCALAR_NAMES[input.dtype.name]} and "
                            f"{SCALAR_NAMES[weight.dtype.name]}")
-    if weight.dim() > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
     if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
         channels = input.shape[1] if input.dim() >= 2 else 1  # PyTorch: a 1-d input is one channel
         if weight.numel() != channels:
             raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
-        weight = weight.reshape((1, channels) + (1,) * (input.dim() - 2))
-    elif input.dim() == 0:  # (a one-element weight does not make a 0-d input's result 1-d)
-        weight = weight.reshape(())
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if input.dim() != weight.dim():  # ATen's prelu: the weight viewed as (1, C, 1, ...) whenever the ranks differ,
+        shape = [1] * input.dim()  # a one-element weight too (the ViewBackward0 node Torch-Pruning's graph walks)
+        if input.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
     return kernels.PreluKernel.apply(input, weight)
 
 
