@@ -37,11 +37,21 @@ def _rebind(self, other) -> Tensor:
 
 
 def set_(self, source=None, storage_offset=0, size=None, stride=None):
-    """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty."""
+    """``self`` shares ``source``'s memory, a tensor's or a storage's (a strided view of it with ``size``/``stride``
+    at ``storage_offset``, as multiprocessing's and MONAI's rebuilds call it); no source: empty."""
     if source is None:
         return _rebind(self, core.empty(0, dtype=self.dtype, device=self.device))
+    if core.is_storage(source):  # its bytes as self's dtype: the whole storage, or a strided view at the offset
+        from core.storage import over_storage  # NOTE: at call time (core.storage imports the ops)
+
+        flat = core.empty(0, dtype=self.dtype, device=self.device)
+        over_storage(flat, source, self.dtype)
+        if size is None:
+            return _rebind(self, flat)
+        return _rebind(self, as_strided(flat, size, stride if stride is not None else _contiguous(size),
+                                        storage_offset))
     if not isinstance(source, Tensor):
-        raise TypeError("set_(): core takes a tensor as the source (storages cannot be rebound here)")
+        raise TypeError(f"set_() received an invalid combination of arguments - got ({type(source).__name__})")
     if size is not None:
         source = as_strided(source.detach(), size, stride if stride is not None else _contiguous(size),
                             source.storage_offset() + storage_offset)

@@ -163,3 +163,19 @@ def test_subclass_attributes_survive_pickling_as_torch(how):
     assert results[0] == results[1]
     restored = roundtrip(core, core.zeros(1).as_subclass(WithState))
     assert type(restored) is WithState and restored.__dict__ == {"restored": {"from_getstate": 1}}
+
+
+@pytest.mark.parametrize("lib", [core, torch], ids=["core", "torch"])
+def test_set_to_a_storage_as_torch(lib):
+    """MONAI's MetaTensor rebuild for multiprocessing calls t.set_(untyped_storage, offset, size, stride)."""
+    x = lib.arange(12.0)
+    t = lib.tensor([])
+    t.set_(x.untyped_storage(), 2, (2, 3), (3, 1))
+    whole = lib.tensor([])
+    whole.set_(x.untyped_storage())
+    t[0, 0] = 100.0
+    assert t.tolist() == [[100.0, 3.0, 4.0], [5.0, 6.0, 7.0]] and t.stride() == (3, 1) and t.storage_offset() == 2
+    assert x[2].item() == 100.0 and whole.shape == (12,) and whole[2].item() == 100.0
+    assert t.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    with pytest.raises(RuntimeError, match="or an UntypedStorage, but got type Float"):
+        lib.tensor([], dtype=lib.int64).set_(x.storage())
