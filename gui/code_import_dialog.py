@@ -261,7 +261,10 @@ class CodeImports:
             self.window.resizeDocks([self.dock], [min(wanted, int(self.window.width() * 0.3))],
                                     Qt.Orientation.Horizontal)
         else:
+            in_front = self.dock.isVisible() and not self.dock.visibleRegion().isEmpty()
             self.dock.hide()
+            if in_front:  # the column shows the node library (how an empty graph begins), not whichever tab Qt
+                self.window.library_dock.raise_()  # raised next (File ▸ New showed an empty Diagnostics table)
 
     def selection_changed(self) -> None:
         if shiboken6.isValid(self.window.scene) and self.pane.lines:
