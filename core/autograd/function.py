@@ -27,7 +27,7 @@ from core.autograd import saved_hooks as _saved_hooks
 from core.autograd.hooks import RemovableHandle
 from core.autograd.inference import SAVED as _INFERENCE_SAVED
 from core.autograd.inference import InferenceCounter as _InferenceCounter
-from core.autograd.node_api import NodeApi, RawSaved
+from core.autograd.node_api import NodeApi, RawSaved, SavedFromCtx
 from core.autograd.node_call import BackwardCFunction, CallableNode, FunctionCtx, call_accumulate_grad
 
 __all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable", "FunctionCtx"]
@@ -342,6 +342,13 @@ class _FunctionMeta(type):
             cls._backward_cls = type(node_name, (BackwardCFunction, Node), {"_forward_cls": cls})
             cls._backward_cls._repr_module = f"{__name__}."
         cls._backward_cls._edgeless = tuple(getattr(cls, "edgeless_inputs", ()))
+        kept = {}  # saved ints and sizes read from the ctx (SavedFromCtx), a subclass's None removing one
+        for klass in reversed(cls.__mro__):
+            kept.update((k, v) for k, v in vars(klass).items() if k.startswith("_saved_")
+                        and (v is None or isinstance(v, SavedFromCtx)))
+        for key, value in kept.items():
+            if value is not None:
+                setattr(cls._backward_cls, key, value)
         names = getattr(cls, "saved_names", ())
         for name in dict.fromkeys(names):
             if name:  # (an unused slot is "")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from core.autograd.hooks import RemovableHandle
 from core.autograd.saved_hooks import HOOKED, Hooked
 
-__all__ = ["InputMetadata", "NodeApi", "SavedTensor", "RawSaved"]
+__all__ = ["InputMetadata", "NodeApi", "SavedTensor", "RawSaved", "SavedFromCtx"]
 
 _API = ("__call__", "_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_sequence_nr", "metadata", "name",
         "next_functions", "register_hook", "register_prehook", "requires_grad")
@@ -100,6 +100,33 @@ class _SavedCtxNumber:
             return node.__dict__[self.attr]
         except KeyError:
             raise AttributeError(f"_saved_{self.attr}") from None
+
+
+class SavedFromCtx:
+    """``grad_fn._saved_<name>`` for a saved int or size that PyTorch's node keeps (``_saved_dim``,
+    ``_saved_split_sizes``, ``_saved_self_sym_sizes``...): ``read(ctx_dict)`` of what the node's ctx kept; a
+    negative int shows as PyTorch shows it, wrapped to an unsigned 64-bit value. Torch-Pruning reads them to map
+    channels through splits, slices and concatenations."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, read):
+        self.read = read
+
+    def __get__(self, node, owner=None):
+        if node is None:
+            return self
+        try:
+            value = self.read(node.__dict__)
+        except KeyError:
+            raise AttributeError("_saved_") from None
+        if isinstance(value, tuple):
+            return tuple(_unsigned(int(v)) for v in value)
+        return _unsigned(int(value))
+
+
+def _unsigned(value: int) -> int:
+    return value + 2 ** 64 if value < 0 else value
 
 
 class NodeApi:

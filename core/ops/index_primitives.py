@@ -19,6 +19,7 @@ from core._tensor import Tensor
 from core._user_warning import warn_user
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._util import check_same_device, sum_to, xp_of
 from core.ops.elementwise import _TYPE_NAMES
 from core.ops.scatter import ufunc_at
@@ -32,6 +33,9 @@ __all__ = ["Select", "Slice", "ViewScatter", "Alias", "Index", "IndexPut", "pars
 
 class Select(Function):
     node_name = "SelectBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["args"][1])
+    _saved_index = SavedFromCtx(lambda c: c["raw_index"])
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["args"][0])
 
     @staticmethod
     def forward(ctx, a, *, dim, index):
@@ -39,6 +43,7 @@ class Select(Function):
         size = shape[dim]
         if not -size <= index < size:
             raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        ctx.raw_index = index
         index = index + size if index < 0 else index
         ctx.args = (a._data.shape, dim, index)
         fast = numpy_view(a, (slice(None),) * dim + (index, Ellipsis))  # Ellipsis: a 0-d result stays an array
@@ -58,9 +63,15 @@ class Select(Function):
 
 class Slice(Function):
     node_name = "SliceBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["args"][1])
+    _saved_start = SavedFromCtx(lambda c: c["raw"][0])  # as indexing gave them (None: 0 and INT64_MAX)
+    _saved_end = SavedFromCtx(lambda c: c["raw"][1])
+    _saved_step = SavedFromCtx(lambda c: c["args"][4])
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["args"][0])
 
     @staticmethod
     def forward(ctx, a, *, dim, start, stop, step):
+        ctx.raw = (0 if start is None else start, 2 ** 63 - 1 if stop is None else stop)
         shape, strides = list(a._data.shape), list(a.stride())
         size = shape[dim]
         start, stop = _clamp(0 if start is None else start, size), _clamp(size if stop is None else stop, size)

@@ -15,6 +15,7 @@ from core._memory_format import contiguous_format, format_of, in_format
 from core._tensor import Tensor
 from core.autograd.forward_ad import joint_linear_jvp
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops import views as _v
 from core.ops._strided import dense
 from core.ops._util import cast_array, check_same_device, normalize_dim, xp_of
@@ -48,6 +49,7 @@ def _tensor_list(name, tensors) -> tuple:
 
 class Cat(Function):
     node_name = "CatBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["dim"])
 
     @staticmethod
     def forward(ctx, *tensors, dim, dt):
@@ -150,6 +152,7 @@ def _out(result, out):
 
 class Stack(Function):
     node_name = "StackBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["dim"])
 
     @staticmethod
     def forward(ctx, *tensors, dim, dt):

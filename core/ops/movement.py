@@ -14,6 +14,7 @@ from core._tensor import Size, Tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.autograd.view_meta import mark_multi_output
 from core.autograd.view_meta import refuse as refuse_view_write
 from core.ops import views as _v
@@ -59,6 +60,11 @@ class _GeometryView(Function):
 
 class Slice(_GeometryView):
     node_name = "SliceBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["args"]["dim"])
+    _saved_start = SavedFromCtx(lambda c: c["args"]["start"])
+    _saved_end = SavedFromCtx(lambda c: c["args"]["start"] + c["args"]["length"])
+    _saved_step = SavedFromCtx(lambda c: 1)
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def geometry(shape, strides, offset, *, dim, start, length):
@@ -69,6 +75,11 @@ class Slice(_GeometryView):
 
 class StepSlice(_GeometryView):
     node_name = "SliceBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["args"]["dim"])
+    _saved_start = SavedFromCtx(lambda c: c["args"]["start"])
+    _saved_end = SavedFromCtx(lambda c: c["args"]["end"])
+    _saved_step = SavedFromCtx(lambda c: c["args"]["step"])
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def geometry(shape, strides, offset, *, dim, start, end, step):
@@ -80,6 +91,9 @@ class StepSlice(_GeometryView):
 
 class Select(_GeometryView):
     node_name = "SelectBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["args"]["dim"])
+    _saved_index = SavedFromCtx(lambda c: c["args"]["index"])
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def geometry(shape, strides, offset, *, dim, index):
@@ -179,6 +193,7 @@ def unfold(input: Tensor, dimension, size, step):
 
 class Unbind(Function):
     node_name = "UnbindBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["dim"])
 
     @staticmethod
     def forward(ctx, a, *, dim):
@@ -198,10 +213,13 @@ class Unbind(Function):
 
 class SplitWithSizes(Function):
     node_name = "SplitWithSizesBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c["dim"])
+    _saved_split_sizes = SavedFromCtx(lambda c: c["sizes"])
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def forward(ctx, a, *, sizes, dim):
-        ctx.dim = dim
+        ctx.dim, ctx.sizes, ctx.in_shape = dim, sizes, a._data.shape
         shape, strides, off = _v.geometry(a)
         outs, start = [], 0
         for n in sizes:
@@ -221,6 +239,8 @@ class SplitWithSizes(Function):
 
 class Split(SplitWithSizes):
     node_name = "SplitBackward0"
+    _saved_split_sizes = None
+    _saved_split_size = SavedFromCtx(lambda c: c["sizes"][0])
 
 
 def unbind(input: Tensor, dim=0):

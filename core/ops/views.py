@@ -16,6 +16,7 @@ from core._memory_format import copy_in, copy_preserving
 from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._fastpath import transposed_no_grad
 from core.ops._shape_args import reshape_sizes, view_sizes
 from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
@@ -131,6 +132,7 @@ def _shape_arg(shape):
 
 class View(Function):
     node_name = "ViewBackward0"
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def forward(ctx, a, *, shape):
@@ -391,6 +393,7 @@ def permute(input: Tensor, *args, dims=None):
 
 class Expand(Function):
     node_name = "ExpandBackward0"
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def forward(ctx, a, *, sizes):

@@ -118,3 +118,38 @@ def test_prelu_checks_in_atens_order(shape, weight_shape):
             lib.nn.functional.prelu(lib.ones(shape), lib.ones(weight_shape))
         errors[lib.__name__] = str(info.value)
     assert errors["core"] == errors["torch"]
+
+
+_SAVED_CASES = {
+    "split_sizes": lambda lib, x: x.split((4, 6), 1)[0],
+    "split_int": lambda lib, x: x.split(3, dim=1)[1],
+    "chunk": lambda lib, x: x.chunk(2, 1)[0],
+    "tensor_split": lambda lib, x: x.tensor_split(3, 1)[2],
+    "unbind": lambda lib, x: x.unbind(1)[0],
+    "cat": lambda lib, x: lib.cat([x, x], 1),
+    "stack": lambda lib, x: lib.stack([x, x], 2),
+    "slice_step": lambda lib, x: x[:, 2:8:2],
+    "slice_open": lambda lib, x: x[..., 1:],
+    "slice_negative": lambda lib, x: x[:, -3:],
+    "slice_head": lambda lib, x: x[:, :4],
+    "narrow": lambda lib, x: x.narrow(1, 2, 3),
+    "select": lambda lib, x: x[:, 3],
+    "select_negative": lambda lib, x: x[:, :, -1],
+    "view": lambda lib, x: x.view(2, -1),
+    "flatten": lambda lib, x: x.flatten(1),
+    "expand": lambda lib, x: x[:, :1].expand(2, 4, 3, 3),
+}
+
+
+def _saved_values(lib, make):
+    x = lib.randn(2, 10, 3, 3, requires_grad=True)
+    node = make(lib, x).grad_fn
+    names = sorted(n for n in dir(node) if n.startswith("_saved_"))
+    return type(node).__name__, {n: getattr(node, n) for n in names}
+
+
+@pytest.mark.parametrize("case", sorted(_SAVED_CASES))
+def test_view_nodes_keep_torchs_saved_sizes(case):
+    """grad_fn._saved_dim / _saved_split_sizes / _saved_start... of the shape ops, which Torch-Pruning reads to map
+    channels through splits, slices and concatenations (a negative saved int shows wrapped to 64 bits)."""
+    assert _saved_values(core, _SAVED_CASES[case]) == _saved_values(torch, _SAVED_CASES[case])
