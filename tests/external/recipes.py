@@ -57,3 +57,4 @@ RECIPES += __import__("recipes_pyro").RECIPES  # Pyro: examples, tutorials, dist
 RECIPES += __import__("recipes_torchaudio").RECIPES  # torchaudio: functional, transforms, models (helper s19 TORCHAUDIO)
 RECIPES += __import__("recipes_monai").RECIPES  # MONAI: its own tests, networks, losses, transforms (helper s20 MONAI)
 RECIPES += __import__("recipes_opacus").RECIPES  # Opacus: per-sample gradients, DP training, its tests (helper s20 OPACUS)
+RECIPES += __import__("recipes_sb3").RECIPES  # Stable-Baselines3 on Gymnasium: algorithms, tests, docs (helper s20 SB3)

@@ -397,6 +397,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_opacus_deps").modules())
     if "monai" in present:  # parameterized and the released wheel's monai._version (fake_monai_deps)
         deps.update(importlib.import_module("fake_monai_deps").modules())
+    if "stable_baselines3" in present:  # recipes_sb3's: pandas and matplotlib.figure (fake_sb3_deps)
+        deps.update(importlib.import_module("fake_sb3_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -420,6 +422,7 @@ def _fetched_packages(folder: str):
 
 _FETCHED_PACKAGES += ("pyro", "pyroapi", "opt_einsum")  # recipes_pyro's: Pyro and the two packages it imports
 _FETCHED_PACKAGES += ("torchaudio", "torio")  # recipes_torchaudio's (without their compiled lib/*.so)
+_FETCHED_PACKAGES += ("stable_baselines3", "gymnasium", "cloudpickle")  # recipes_sb3's: SB3 and what it imports
 _FETCHED_PACKAGES += ("opacus",)  # recipes_opacus': Opacus' own package
 _FETCHED_PACKAGES += ("monai",)  # recipes_monai's (its tests' own tests/test_utils.py loads from the folder as usual)
 _FETCHED_PACKAGES += ("ignite",)  # recipes_ignite's: PyTorch-Ignite's own package

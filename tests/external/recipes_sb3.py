@@ -1,0 +1,153 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Stable-Baselines3 on core (2026-12-05, corpus helper s20 SB3): DLR-RM/stable-baselines3 at its v2.8.0 release, with
+Farama-Foundation/Gymnasium at v1.2.3 (SB3 2.8 asks for ``gymnasium>=0.29.1,<1.3.0``) and cloudpipe/cloudpickle at
+v3.1.2, which both import (MIT, MIT, BSD-3-Clause). Each script holds the three packages beside it (``SB3_PACKAGES``:
+every ``.py`` file of SB3 and its ``version.txt``, Gymnasium's but its MuJoCo and Box2D environments, cloudpickle's),
+which the runner loads in both runs (``runner._fetched_packages``); pandas and ``matplotlib.figure``, which SB3's
+logger and monitor import at module level, are ``fake_sb3_deps``. The scripts are SB3's own test modules run as
+scripts (``corpus_sb3.run_tests``: each test's ``parametrize`` grid as pytest runs it), examples from its
+documentation (``docs/guide/*.md`` sections, their training shortened and ``verbose`` off, since the logger's table
+prints frames per second), and drivers of ours (``corpus_sb3.py``) appended to SB3's ``__init__`` run as its module:
+PPO, A2C, DQN, SAC, TD3 and DDPG trained for a few hundred seeded steps on CartPole, Pendulum and
+MountainCarContinuous, printing their logged losses, parameters, actions and evaluations at full precision.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+SB3 = ("DLR-RM/stable-baselines3", "5e00d26428f8633141b841a51be473971e2a6ea4", "MIT")  # the v2.8.0 release
+GYMNASIUM = ("Farama-Foundation/Gymnasium", "365080941ea3a815ac09e57a7d4ee263a142651d", "MIT")  # v1.2.3
+CLOUDPICKLE = ("cloudpipe/cloudpickle", "7576fff24b9769432f76cc6d2c01282583ee87a9", "BSD-3-Clause")  # v3.1.2
+
+_SB3_MODULES = {
+    "stable_baselines3": "__init__",
+    "stable_baselines3/a2c": "__init__ a2c policies",
+    "stable_baselines3/common": "__init__ atari_wrappers base_class buffers callbacks distributions env_checker "
+        "env_util evaluation logger monitor noise off_policy_algorithm on_policy_algorithm policies preprocessing "
+        "results_plotter running_mean_std save_util torch_layers type_aliases utils",
+    "stable_baselines3/common/envs": "__init__ bit_flipping_env identity_env multi_input_envs",
+    "stable_baselines3/common/sb2_compat": "__init__ rmsprop_tf_like",
+    "stable_baselines3/common/vec_env": "__init__ base_vec_env dummy_vec_env patch_gym stacked_observations "
+        "subproc_vec_env util vec_check_nan vec_extract_dict_obs vec_frame_stack vec_monitor vec_normalize "
+        "vec_transpose vec_video_recorder",
+    "stable_baselines3/ddpg": "__init__ ddpg policies",
+    "stable_baselines3/dqn": "__init__ dqn policies",
+    "stable_baselines3/her": "__init__ goal_selection_strategy her_replay_buffer",
+    "stable_baselines3/ppo": "__init__ policies ppo",
+    "stable_baselines3/sac": "__init__ policies sac",
+    "stable_baselines3/td3": "__init__ policies td3",
+}
+_GYMNASIUM_MODULES = {  # (not envs/mujoco and envs/box2d, which need MuJoCo and Box2D: registered by name only)
+    "gymnasium": "__init__ core error logger",
+    "gymnasium/envs": "__init__ functional_jax_env registration",
+    "gymnasium/envs/classic_control": "__init__ acrobot cartpole continuous_mountain_car mountain_car pendulum utils",
+    "gymnasium/envs/phys2d": "__init__ cartpole pendulum",
+    "gymnasium/envs/tabular": "__init__ blackjack cliffwalking",
+    "gymnasium/envs/toy_text": "__init__ blackjack cliffwalking frozen_lake taxi utils",
+    "gymnasium/experimental": "__init__ functional",
+    "gymnasium/spaces": "__init__ box dict discrete graph multi_binary multi_discrete oneof sequence space text tuple "
+        "utils",
+    "gymnasium/utils": "__init__ colorize env_checker env_match ezpickle passive_env_checker performance play "
+        "record_constructor save_video seeding step_api_compatibility",
+    "gymnasium/vector": "__init__ async_vector_env sync_vector_env vector_env",
+    "gymnasium/vector/utils": "__init__ misc shared_memory space_utils",
+    "gymnasium/wrappers": "__init__ array_conversion atari_preprocessing common jax_to_numpy jax_to_torch "
+        "numpy_to_torch rendering stateful_action stateful_observation stateful_reward transform_action "
+        "transform_observation transform_reward utils",
+    "gymnasium/wrappers/vector": "__init__ array_conversion common dict_info_to_list jax_to_numpy jax_to_torch "
+        "numpy_to_torch rendering stateful_observation stateful_reward vectorize_action vectorize_observation "
+        "vectorize_reward",
+}
+
+
+def _files(modules):
+    return [f"{folder}/{name}.py" for folder, names in modules.items() for name in names.split()]
+
+
+SB3_PACKAGES = [*((p, p) for p in [*_files(_SB3_MODULES), "stable_baselines3/version.txt"]),
+                *((*GYMNASIUM[:2], p, p) for p in _files(_GYMNASIUM_MODULES)),
+                *((*CLOUDPICKLE[:2], p, p) for p in ("cloudpickle/__init__.py", "cloudpickle/cloudpickle.py",
+                                                     "cloudpickle/cloudpickle_fast.py"))]
+DRIVERS = "import torch\nsb = __import__('corpus_sb3')"
+INIT_LAST = '    "get_system_info",\n]\n'  # the end of stable_baselines3/__init__.py's __all__
+
+
+def _driver(name, *calls):
+    """stable_baselines3/__init__.py run as the package's module (its version read from the package's folder), the
+    drivers' ``calls`` appended."""
+    first = "import os\n"
+    line = "__package__ = 'stable_baselines3'  # run as the package's module\n"
+    return _r(f"sb3_{name}", SB3, "stable_baselines3/__init__.py",
+              [(first, first + line),
+               ("os.path.dirname(__file__)", "'stable_baselines3'"),  # (version.txt is in the package's folder)
+               (INIT_LAST, "\n".join([INIT_LAST, DRIVERS, *calls, ""]))], support=SB3_PACKAGES)
+
+
+RECIPES += [
+    _driver("ppo_cartpole", "sb.ppo_cartpole()"),
+    _driver("ppo_pendulum_sde", "sb.ppo_pendulum_sde()"),
+    _driver("ppo_multi_envs", "sb.ppo_multi_envs()"),
+    _driver("a2c_cartpole_tflike", "sb.a2c_cartpole_tflike()"),
+    _driver("a2c_pendulum", "sb.a2c_pendulum()"),
+    _driver("dqn_cartpole", "sb.dqn_cartpole()"),
+    _driver("sac_pendulum", "sb.sac_pendulum()"),
+    _driver("sac_sde", "sb.sac_sde()"),
+    _driver("td3_pendulum", "sb.td3_pendulum()"),
+    _driver("ddpg_mountaincar", "sb.ddpg_mountaincar()"),
+    _driver("distributions", "sb.distributions()"),
+    _driver("utils", "sb.utils()"),
+    _driver("buffers", "sb.buffers()"),
+    _driver("vec_envs", "sb.vec_envs()"),
+    _driver("save_load", "sb.save_load()"),
+    _driver("custom_policy", "sb.custom_policy()"),
+    _driver("her", "sb.her()"),
+    _driver("callbacks", "sb.callbacks()"),
+    _driver("multi_input", "sb.multi_input()"),
+]
+
+
+# SB3's own test modules run as scripts: each test's parametrize grid as pytest runs it (``corpus_sb3.run_tests``),
+# appended after the module's last lines; the tests that start processes (SubprocVecEnv) or need tensorboard, a GPU
+# or a video recorder are listed as not run
+_LAST = {
+    "buffers": '        A2C("MlpPolicy", "Pendulum-v1", rollout_buffer_class=DictRolloutBuffer)\n',
+    "callbacks": "    model.learn(64, callback=eval_callback)\n",
+    "cnn": '    else:\n        model_class("CnnPolicy", vec_env, **kwargs).learn(128)\n',
+    "custom_policy": "    assert net[-1].out_features == 2\n",
+    "deterministic": "    assert sum(rewards[0]) == sum(rewards[1]), rewards\n",
+    "dict_env": '    assert (env.observation_space.spaces["img"].high == env.clip_obs).all()\n',
+    "distributions": "        assert th.allclose(full_kl_div, ad_hoc_kl)\n",
+    "env_checker": "        check_env(env, warn=True)\n",
+    "envs": '    assert "img" in str(excinfo.value)\n',
+    "gae": "        assert abs(infinite_horizon_value - value) > 1.0\n",
+    "her": "    assert np.mean(model.ep_success_buffer) > 0.90\n",
+    "logger": '    assert logger.name_to_value["rollout/success_rate"] == 0.8\n',
+    "monitor": "    os.remove(monitor_file2)\n",
+    "n_step_replay": "    np.testing.assert_allclose(batch1.rewards.numpy(), batch2.rewards.numpy(), rtol=1e-6)\n",
+    "predict": "        model.predict(wrong_obs)\n",
+    "preprocessing": "    expected = torch.tensor([[[1.5, 0.3, -1.8], [0.1, -0.6, -1.4]]], dtype=torch.float32)\n"
+                     "    torch.testing.assert_close(actual, expected)\n",
+    "save_load": "    assert model.clip_range.value_schedule.val == 0.2\n",
+    "sde": "        return super().step(action)\n",
+    "spaces": '        A2C("MlpPolicy", env)\n',
+    "train_eval_mode": "        assert th.isclose(param_before, param_after).all()\n",
+    "utils": "        assert np.allclose(fn(0.5), float_schedule_2(0.5))\n",
+    "vec_check_nan": "    env.reset()\n",
+    "vec_envs": '    assert "agent-CartPole-v1-step-0-to-step-10.mp4" in video_files[1]\n',
+    "vec_extract_dict_obs": "    model.learn(total_timesteps=250)\n",
+    "vec_monitor": "        VecMonitor(VecNormalize(env))\n",
+    "vec_normalize": "    _make_warmstart(lambda: DummyMixedDictEnv(), norm_obs=False)\n",
+    "vec_stacked_obs": "        assert np.array_equal(true_stacked_obs, stacked_obs[key])\n",
+}
+
+
+def _tests(module, name=None, **run):
+    """tests/test_MODULE.py with ``corpus_sb3.run_tests(globals(), **run)`` after its last lines."""
+    last = _LAST[module]
+    arguments = "".join(f", {k}={v!r}" for k, v in run.items())
+    call = f"\n__import__('corpus_sb3').run_tests(globals(){arguments})\n"
+    return _r(f"sb3_test_{name or module}", SB3, f"tests/test_{module}.py", [(last, last + call)], support=SB3_PACKAGES)
