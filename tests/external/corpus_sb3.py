@@ -14,7 +14,8 @@ import inspect
 import itertools
 import os
 import shutil
-import tempfile
+import sys
+import time
 import traceback
 
 import numpy as np
@@ -82,9 +83,12 @@ def run_tests(namespace, only=None, skip=(), every=1):
             torch.manual_seed(0)
             np.random.seed(0)
             random.seed(0)
-            folder = tempfile.mkdtemp(prefix="sb3_test_")
+            folder = os.path.join("tmp_path", name)  # (beside the script: the paths the tests print are the same)
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
             if "tmp_path" in inspect.signature(fn).parameters:
                 kwargs = {**kwargs, "tmp_path": pathlib.Path(folder)}
+            start = time.process_time()
             try:
                 fn(**kwargs)
                 print(label, "ok")
@@ -100,6 +104,8 @@ def run_tests(namespace, only=None, skip=(), every=1):
                 print(label, "raised", type(exc).__name__, text)
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
+                if os.environ.get("CORPUS_SB3_TIMES"):  # (for whoever picks the tests that fit a script's time)
+                    sys.stderr.write(f"TIME {time.process_time() - start:.3f} {label}\n")
 
 
 # What the drivers print ---------------------------------------------------------------------------------------------

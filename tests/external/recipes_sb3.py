@@ -151,3 +151,63 @@ def _tests(module, name=None, **run):
     arguments = "".join(f", {k}={v!r}" for k, v in run.items())
     call = f"\n__import__('corpus_sb3').run_tests(globals(){arguments})\n"
     return _r(f"sb3_test_{name or module}", SB3, f"tests/test_{module}.py", [(last, last + call)], support=SB3_PACKAGES)
+
+
+
+# SB3's documentation's examples (docs/guide/*.md sections at the release): training shortened (PPO's 2048-step
+# rollouts to 32 or 64 steps), ``verbose=1`` off (its logger table prints frames per second), seeds given, and a
+# print of what the example computes where it prints nothing
+SB3_SHOW = "__import__('corpus_sb3')"
+
+
+def _doc(name, page, section, edits):
+    return _r(f"sb3_doc_{name}", SB3, f"docs/guide/{page}.md#{section}", edits, support=SB3_PACKAGES)
+
+
+RECIPES += [
+    _doc("dict_observations", "examples", "Dict Observations", [
+        ('model = PPO("MultiInputPolicy", env, verbose=1)',
+         'model = PPO("MultiInputPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0)'),
+        ("model.learn(total_timesteps=100_000)",
+         f"model.learn(total_timesteps=64)\n{SB3_SHOW}.show_parameters(model.policy, 3)")]),
+    _doc("eval_callback", "examples", "Callbacks: Evaluate Agent Performance", [
+        ("eval_freq=max(500 // n_training_envs, 1)", "eval_freq=max(100 // n_training_envs, 1)"),
+        ('model = SAC("MlpPolicy", train_env)',
+         'model = SAC("MlpPolicy", train_env, seed=0, learning_starts=150, batch_size=32)'),
+        ("model.learn(5000, callback=eval_callback)",
+         f"model.learn(200, callback=eval_callback)\n{SB3_SHOW}.show_parameters(model.actor, 3)")]),
+    _doc("lr_schedule", "examples", "Learning Rate Schedule", [
+        ('learning_rate=linear_schedule(0.001), verbose=1)',
+         'learning_rate=linear_schedule(0.001), n_steps=64, batch_size=32, seed=0)'),
+        ("model.learn(total_timesteps=20_000)",
+         "model.learn(total_timesteps=128)\nprint(model.policy.optimizer.param_groups[0]['lr'])"),
+        ("model.learn(total_timesteps=10_000, reset_num_timesteps=True)",
+         "model.learn(total_timesteps=128, reset_num_timesteps=True)\n"
+         f"print(model.policy.optimizer.param_groups[0]['lr'])\n{SB3_SHOW}.show_parameters(model.policy, 3)")]),
+    _doc("advanced_saving", "examples", "Advanced Saving and Loading", [
+        ('model = SAC("MlpPolicy", "Pendulum-v1", verbose=1,', 'model = SAC("MlpPolicy", "Pendulum-v1", seed=0,'),
+        ("model.learn(total_timesteps=6000)", "model.learn(total_timesteps=130)"),
+        ("n_eval_episodes=10, deterministic=True)", "n_eval_episodes=1, deterministic=True)"),
+        ("n_eval_episodes=10, deterministic=True)", "n_eval_episodes=1, deterministic=True)")]),
+    _doc("modify_parameters", "examples", "Accessing and modifying model parameters", [
+        ("    seed=0,\n", "    seed=0, n_steps=8,\n"),
+        # (40 steps: five A2C updates. At the example's learning rate 0.05, RMSprop's first steps are 0.5 whatever the
+        # gradient's size, and float32 rounding differences grow threefold per update: 1e-7 after one, 1e-4 after
+        # twelve, different actions after 17; 10_000 steps end in different parameters in any two builds)
+        ("model.learn(total_timesteps=10_000)", "model.learn(total_timesteps=40)"),
+        ("pop_size = 50", "pop_size = 10"), ("for iteration in range(10):", "for iteration in range(1):"),
+        ("fitness, _ = evaluate_policy(model, vec_env)", "fitness, _ = evaluate_policy(model, vec_env, n_eval_episodes=1)")]),
+    _doc("custom_network", "custom_policy", "Custom Network Architecture", [
+        ("policy_kwargs=policy_kwargs, verbose=1)", "policy_kwargs=policy_kwargs, n_steps=64, batch_size=32, seed=0)"),
+        ("model.learn(total_timesteps=20_000)", "model.learn(total_timesteps=128)"),
+        ('model = PPO.load("ppo_cartpole", env=env)',
+         f'model = PPO.load("ppo_cartpole", env=env)\n{SB3_SHOW}.show_parameters(model.policy, 3)')]),
+    _doc("custom_actor_critic", "custom_policy", "Advanced Example", [
+        ('model = PPO(CustomActorCriticPolicy, "CartPole-v1", verbose=1)',
+         'model = PPO(CustomActorCriticPolicy, "CartPole-v1", n_steps=64, batch_size=32, seed=0)'),
+        ("model.learn(5000)", f"model.learn(128)\n{SB3_SHOW}.show_parameters(model.policy, 3)")]),
+    _doc("off_policy_network", "custom_policy", "Off-Policy Algorithms", [
+        ('policy_kwargs=policy_kwargs, verbose=1)', 'policy_kwargs=policy_kwargs, seed=0, learning_starts=100, '
+                                                    'batch_size=32)'),
+        ("model.learn(5000)", f"model.learn(130)\n{SB3_SHOW}.show_parameters(model.policy, 3)")]),
+]
