@@ -10,6 +10,7 @@ the methods here forward to them by name so each op is written once.
 from __future__ import annotations
 
 import collections.abc
+import copy
 import copyreg
 import sys as _sys
 import weakref
@@ -182,6 +183,15 @@ class _TensorMeta(type):
     """Tensor's metaclass, as PyTorch's ``torch._C._TensorMeta``: ``dir(torch.Tensor)`` (and ``dir(nn.Parameter)``)
     lists PyTorch's names, without core's implementation details (``volatile`` stays: torch's class lists it)."""
 
+    def __new__(mcls, name, bases, namespace, **kwargs):
+        tensor = globals().get("Tensor")
+        if tensor is not None and "__dict__" not in namespace and any(
+                not issubclass(base, TensorBase) and "__dict__" in dir(base) for base in bases):
+            # a mixin before Tensor (MONAI's MetaTensor(MetaObj, Tensor)) would show the instance dictionary whole,
+            # core's autograd fields with it: Tensor's view of it, the user's attributes only, stays in front
+            namespace = {**namespace, "__dict__": vars(tensor)["__dict__"]}
+        return super().__new__(mcls, name, bases, namespace, **kwargs)
+
     def __dir__(cls):
         return sorted(n for n in type.__dir__(cls) if (n not in _INTERNALS or n == "volatile")
                       and not n.startswith(_INTERNAL_PREFIXES))
@@ -237,6 +247,15 @@ class _UserAttributes(collections.abc.MutableMapping):
 
     def copy(self) -> dict:
         return dict(self)
+
+    def __copy__(self) -> dict:  # copy.copy / copy.deepcopy / pickle of t.__dict__: torch's is a dict of those
+        return dict(self)
+
+    def __deepcopy__(self, memo) -> dict:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self):
+        return dict, (dict(self),)
 
 
 def _is_internal(key) -> bool:

@@ -179,3 +179,27 @@ def test_set_to_a_storage_as_torch(lib):
     assert t.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     with pytest.raises(RuntimeError, match="or an UntypedStorage, but got type Float"):
         lib.tensor([], dtype=lib.int64).set_(x.storage())
+
+
+@pytest.mark.parametrize("lib", [core, torch], ids=["core", "torch"])
+def test_mixin_subclass_dict_shows_user_attributes_only(lib):
+    """MONAI's MetaTensor(MetaObj, Tensor): the mixin's own __dict__ descriptor comes first in the MRO; its
+    __dict__ must still hold only what was set on it (MONAI deep-copies it into every op's result)."""
+    import copy
+    import pickle
+
+    class Mixin:
+        def attributes(self):
+            return sorted(self.__dict__)
+
+    class Meta(Mixin, lib.Tensor):
+        pass
+
+    w = lib.ones(2, requires_grad=True)
+    m = lib.ones(2).as_subclass(Meta) * w
+    m.meta = {"a": 1}
+    assert m.attributes() == ["meta"] and sorted(vars(m[0:1])) == []
+    assert copy.deepcopy(m.__dict__) == copy.copy(m.__dict__) == pickle.loads(pickle.dumps(m.__dict__)) == {
+        "meta": {"a": 1}}
+    m.__dict__ = {"b": 2}
+    assert m.attributes() == ["b"] and m.requires_grad and m.grad_fn is not None
