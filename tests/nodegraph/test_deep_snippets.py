@@ -2,8 +2,10 @@
 layer's weights and biases beside it (it stepped down a row a layer, as tall as wide), and ``x @ w`` is a matmul
 node (it was an opaque op with four outputs)."""
 
+from core.nodegraph.files import io as files
 from core.nodegraph.files.code_import import import_here
-from core.nodegraph.model import edge_routes, layout
+from core.nodegraph.model import edge_routes, layout, tensor_store
+from core.nodegraph.run.session import Session
 from tests.nodegraph.test_code_import import by_title, run_snippet, stepped
 from tests.nodegraph.test_edge_crossings import MLP3
 
@@ -41,3 +43,21 @@ def test_a_three_layer_mlp_opens_with_its_chain_along_one_row_and_its_parameters
     assert all(n.position[0] in columns for n in sources)
     size = lambda nid: layout.node_size(graph.node(nid))  # noqa: E731
     assert edge_routes.crossings(graph, size) == [] and edge_routes.edge_crossings(graph) == []
+
+
+def test_a_hand_written_weight_of_many_values_evaluates_after_saving_and_opening_the_graph():
+    """w2 = torch.randn(16, 16, requires_grad=True) is a parameter node of 256 values: saved (or sent from the
+    import's child process) it is a TensorValue, and the node failed with "cannot reshape array of size 256 into
+    shape ()", so every node after it was skipped."""
+    graph = import_here(MLP3).graph
+    reopened = files.loads(files.dumps(graph))
+    w2 = next(n for n in reopened.nodes.values() if n.title == "w2")
+    assert isinstance(w2.params["tensor"], tensor_store.TensorValue) and w2.params["tensor"].size > \
+        tensor_store.INLINE_MAX
+    before, after = Session(graph), Session(reopened)
+    before.forward()
+    after.forward()
+    assert after.errors == {}
+    loss = next(nid for nid, n in graph.nodes.items() if n.title == "loss")
+    assert after.values[loss]["out"].item() == before.values[loss]["out"].item()
+    assert after.values[w2.id]["out"].shape == (16, 16)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 import core
-from core.nodegraph.model import code_ops
+from core.nodegraph.model import code_ops, tensor_store
 from core.nodegraph.model.nodes._common import DEVICE_NOTES, DEVICES, DTYPE_NOTES, device_of, dtype_of
 from core.nodegraph.model.spec import CodeGen, EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
 
@@ -121,7 +121,10 @@ def _values(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tenso
         arr = np.asarray(p["tensor"])
         key = (arr.shape, arr.dtype.str, arr.tobytes(), p["dtype"])
         if ctx.state.get("key") != key or "tensor" not in ctx.state:
-            t = core.tensor(p["tensor"], dtype=dtype_of(p["dtype"]), device=device_of(ctx, p["device"]))
+            # a saved or imported literal of more than INLINE_MAX values is a TensorValue, not a list (a 16 x 16
+            # weight opened from code failed: "cannot reshape array of size 256 into shape ()")
+            t = core.tensor(tensor_store.literal(p["tensor"]), dtype=dtype_of(p["dtype"]),
+                            device=device_of(ctx, p["device"]))
             if not t.is_floating_point():
                 raise ParamError(f"parameter 'tensor': a parameter must hold floating point values, got {t.dtype}")
             ctx.state["tensor"], ctx.state["key"] = core.nn.Parameter(t), key
