@@ -211,3 +211,15 @@ RECIPES += [
                                                     'batch_size=32)'),
         ("model.learn(5000)", f"model.learn(130)\n{SB3_SHOW}.show_parameters(model.policy, 3)")]),
 ]
+
+
+RECIPES += [
+    _tests("preprocessing"),
+    _tests("gae", every=4, skip=("test_infinite_horizon",)),
+    _tests("n_step_replay"),
+    _tests("vec_normalize", skip=("test_her_normalization", "test_offpolicy_normalization")),
+    _tests("spaces", only=("test_env", "test_sde_multi_dim", "test_multidim_binary_not_supported")),
+    _tests("vec_stacked_obs"),
+    _tests("env_checker"),
+    _tests("envs"),
+]
