@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from gui.canvas.view import READABLE_ZOOM
-from tests.gui.real_input import click
+from tests.gui.real_input import click, click_toolbar
 from tests.gui.test_imported_layout import opened
 from tests.nodegraph.test_edge_crossings import MLP3
 
@@ -52,3 +52,21 @@ def test_a_graph_shown_whole_has_no_more_buttons(qtbot, window):
     qtbot.waitUntil(lambda: all(in_view(view, i) for i in window.scene.node_items.values()))
     view.more.refresh()
     assert not any(b.isVisible() for b in view.more.buttons.values())
+
+
+def test_the_straight_chains_shape_labels_sit_in_the_gaps_between_its_nodes(qtbot, window, monkeypatch, tmp_path):
+    """With the chain along one row its edges are straight and as short as the gap between columns: the gap has
+    room for a shape label ('(64, 16)', '() scalar'), which sat on the nodes' title bars, drawn on a patch."""
+    opened(qtbot, window, monkeypatch, tmp_path, MLP3)
+    scene = window.scene
+    qtbot.waitUntil(lambda: len(scene.edge_items) == len(window.graph.edges))
+    click_toolbar(window, "forward")  # Forward all: every edge gets its shape
+    qtbot.waitUntil(lambda: all(i.display.value for i in scene.node_items.values()), timeout=30_000)
+    nodes = [i.sceneBoundingRect() for i in scene.node_items.values()]
+    straight = [e for e in scene.edge_items.values()
+                if abs(e.src_port.scene_anchor().y() - e.dst_port.scene_anchor().y()) < 1]
+    qtbot.waitUntil(lambda: sum(bool(e.label_text) for e in straight) >= 8)
+    straight = [e for e in straight if e.label_text]
+    for edge in straight:
+        box = edge.label.text_box()
+        assert not edge.label.boxed and not any(box.intersects(n) for n in nodes), edge.label_text

@@ -35,7 +35,7 @@ PORT_ROW = 20.0
 # stepped twice backward grew into the 40 between them and their badges sat on the node above
 PREVIEW_ROOM = 72.0
 HEAT_ROOM = 52.0  # a 2-D value's small colour table under a node's lines, where the caller knows one will come
-GAP = (48.0, 40.0)  # room between columns (for the edges and their shape labels) and between nodes in a column
+GAP = (56.0, 40.0)  # room between columns: a straight edge's shape label ("() scalar", "(64, 16)", 45 px) fits in it
 COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
 
 Point = tuple[float, float]  # (x, y); also a size (w, h) and a gap (dx, dy)
