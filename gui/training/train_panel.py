@@ -208,6 +208,7 @@ class TrainPanel(QWidget):
             layout.addWidget(w)
         for line in (self.progress_label, self.step_mode, self.message):  # empty: no blank band above the settings
             line.setVisible(False)
+        self.progress_bar.setVisible(False)  # until a run has steps: empty, it read as a blank text field
         layout.addWidget(self.settings_scroll, 1)
 
     def _add_refusal_row(self, form: QFormLayout, box: FloatSpinBox | IntSpinBox) -> None:
@@ -390,10 +391,13 @@ class TrainPanel(QWidget):
     def show_progress(self, info: dict[str, Any]) -> None:
         if not info["total"]:  # a new run (Reset) or another document: nothing trained yet
             self.progress_bar.reset()
+            self.progress_bar.setVisible(False)
             for line in (self.progress_label, self.step_mode, self.message):
                 _say(line, "")
             return
         total = max(info["total"], 1)
+        if self.progress_bar.isHidden():
+            self.progress_bar.setVisible(True)
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(min(info["done"], total))
         eta = info["eta"]

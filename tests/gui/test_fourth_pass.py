@@ -36,7 +36,8 @@ def test_the_loss_legend_names_each_optimizer_a_run_used_after_a_switch_mid_run(
 
 def test_the_train_dock_leaves_no_blank_band_above_its_settings_until_training_says_something(qtbot, node_types):
     """At 1366x768 the empty progress, step-mode and message lines left a band of ~70 px between the progress bar
-    and 'More settings'; they show once they have something to say."""
+    and 'More settings'; they show once they have something to say. The progress bar too: empty before the first
+    step, it read as a blank text field under the buttons."""
     from core.nodegraph.files.toy import classifier_graph
     from tests.gui.real_input import show_dock
 
@@ -45,8 +46,9 @@ def test_the_train_dock_leaves_no_blank_band_above_its_settings_until_training_s
     show_dock(qtbot, w, w.training.docks["train"])
     lines = (panel.progress_label, panel.step_mode, panel.message)
     spacing = panel.layout().spacing()
-    qtbot.waitUntil(lambda: panel.settings_scroll.y() - panel.progress_bar.geometry().bottom() <= spacing + 1)
-    assert not any(line.isVisible() for line in lines)
+    above = panel.buttons["Train"]
+    qtbot.waitUntil(lambda: panel.settings_scroll.y() - above.geometry().bottom() <= spacing + 1)
+    assert not any(line.isVisible() for line in lines) and not panel.progress_bar.isVisible()
     type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "5")
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: w.training.trainer.state == "idle" and w.training.trainer.done == 5, timeout=60_000)
@@ -54,6 +56,6 @@ def test_the_train_dock_leaves_no_blank_band_above_its_settings_until_training_s
     assert panel.progress_label.geometry().top() > panel.progress_bar.geometry().bottom()
     assert panel.settings_scroll.y() > panel.progress_label.geometry().bottom()
     click(panel.buttons["Reset"])  # a new run: the lines empty and the band closes again
-    qtbot.waitUntil(lambda: not panel.progress_label.isVisible())
-    qtbot.waitUntil(lambda: panel.settings_scroll.y() - panel.progress_bar.geometry().bottom() <= spacing + 1)
+    qtbot.waitUntil(lambda: not panel.progress_label.isVisible() and not panel.progress_bar.isVisible())
+    qtbot.waitUntil(lambda: panel.settings_scroll.y() - above.geometry().bottom() <= spacing + 1)
     w.undo_stack.setClean()
