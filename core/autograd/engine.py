@@ -20,6 +20,7 @@ from core._memory_format import _non_overlapping_and_dense, contiguous_format
 from core._warn_once import warn_once
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
+from core.autograd import grad_adopt as _grad_adopt
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
 from core.autograd.grad_adopt import adopted
 from core.autograd.grad_dtype import cast_incoming
@@ -115,6 +116,7 @@ def _new_tensor(arr):
 
 
 _object_new = object.__new__
+_ndarray = _function._ndarray
 
 
 def _make_roots(tensors, grad_tensors):
@@ -637,7 +639,10 @@ def _accumulate(leaf, g, create_graph, held: int = 0):
             leaf._grad = _graph_copy(leaf, g)
         else:
             variable = leaf._data
-            arr = adopted(g, held, variable)
+            # NOTE: a small gradient (a bias; every gradient of a small model) is copied without asking ``adopted``,
+            # which declines it (no local holds the array here: ``adopted`` counts its references)
+            small = type(g._data) is _ndarray and g._data.size < _grad_adopt.ADOPT_MIN
+            arr = None if small else adopted(g, held, variable)
             leaf._grad = _new_tensor(grad_copy(g._data, variable) if arr is None else arr)
         if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the
             mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
