@@ -4,16 +4,18 @@ snippet's graph opened at a readable zoom on its inputs says that it goes on, an
 A graph too big to read whole opens at a legible zoom framed on its start (``GraphView.show_document``); the
 minimap shows the rest small, but a newcomer read the first three columns of a twelve-column MLP as the whole
 graph (the mouse wheel zooms, and nothing at the edge said there was more). A button shows on each side (left,
-right, top, bottom) beyond which some node lies, in the middle of that edge; a click scrolls three quarters of the
-canvas that way, and the buttons follow as the view moves.
+right, top, bottom) beyond which some node lies, in the middle of that edge or the nearest spot along it clear of
+nodes; a click scrolls three quarters of the canvas that way, and the buttons follow as the view moves.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QRect, QRectF, Qt, QTimer
 from PySide6.QtWidgets import QToolButton
+
+from gui.canvas.node_item import NodeItem
 
 if TYPE_CHECKING:
     from gui.canvas.view import GraphView
@@ -77,7 +79,8 @@ class MoreArrows:
         return [side for side in SIDES if out[side] > SLACK]
 
     def place(self) -> None:
-        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge."""
+        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node is
+        drawn there, at the nearest spot along the edge clear of nodes (else in the middle, over the node)."""
         room = self.view.viewport().rect()
         hidden = self.hidden_sides()
         for side, button in self.buttons.items():
@@ -86,8 +89,18 @@ class MoreArrows:
                 continue
             button.adjustSize()
             w, h = button.width(), button.height()
+            along = side in ("left", "right")  # the button slides along the edge: y for a side edge, x for top/bottom
             x = {"left": INSET, "right": room.width() - w - INSET}.get(side, (room.width() - w) // 2)
             y = {"up": INSET, "down": room.height() - h - INSET}.get(side, (room.height() - h) // 2)
+            strip = QRect(x, 0, w, room.height()) if along else QRect(0, y, room.width(), h)
+            nodes = [self.view.mapFromScene(item.sceneBoundingRect()).boundingRect()  # only those on the strip
+                     for item in self.view.items(strip) if isinstance(item, NodeItem)]
+            length, size = (room.height(), h) if along else (room.width(), w)
+            for shift in (k * sign * size for k in range(length // (2 * size) + 1) for sign in (1, -1)):
+                spot = QRect(x, y + shift, w, h) if along else QRect(x + shift, y, w, h)
+                if room.contains(spot) and not any(spot.intersects(n) for n in nodes):
+                    x, y = spot.x(), spot.y()
+                    break
             button.move(x, y)
             button.show()
             button.raise_()

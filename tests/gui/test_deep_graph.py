@@ -27,8 +27,8 @@ def test_a_twelve_column_mlp_opens_readable_on_its_inputs_and_more_buttons_walk_
     assert not left.isVisible() and not in_view(view, items[titles["loss"]])
     shown = view.viewport().rect()
     assert shown.contains(right.geometry()) and right.geometry().right() > shown.width() * 0.8  # at the right edge
-    assert not any(right.geometry().intersects(view.mapFromScene(items[nid].sceneBoundingRect()).boundingRect())
-                   for nid in (titles["x"], titles["w1"]))
+    on_screen = lambda: [view.mapFromScene(i.sceneBoundingRect()).boundingRect() for i in items.values()]  # noqa: E731
+    assert not any(right.geometry().intersects(r) for r in on_screen())  # beside h1 and w2, not over them
     for _ in range(12):  # each click scrolls three quarters of the canvas right, while there is more
         if not right.isVisible():
             break
