@@ -5,10 +5,10 @@ and takes them out afterwards; its own stand-ins (matplotlib, tqdm...) are out o
 imports of tqdm, rich's progress bar, psutil and tensorboard's writer find nothing, as where they are not installed.
 
 - ``pandas``: ``common/logger.py`` and ``common/monitor.py`` import it at module level (``pandas.DataFrame`` in their
-  annotations); ``monitor.load_results`` reads ``Monitor``'s CSV files with ``read_csv``, ``concat``, ``sort_values``
-  and ``reset_index``, ``logger.read_csv``/``read_json`` read the logger's files. ``DataFrame`` here is a dict of
-  NumPy columns with those methods (a column is int64 where every value is an integer, float64 otherwise, as pandas
-  infers them), not pandas.
+  annotations); ``monitor.load_results`` reads ``Monitor``'s CSV files with ``read_csv``, ``empty``, ``concat``,
+  ``sort_values`` and ``reset_index``, ``logger.read_csv``/``read_json`` read the logger's files. ``DataFrame`` here is
+  a dict of NumPy columns with those methods (a column is int64 where every value is an integer, float64 otherwise, as
+  pandas infers them), not pandas.
 - ``matplotlib.figure``: ``logger.Figure``'s annotation names ``matplotlib.figure.Figure``; nothing draws.
 
 Gymnasium and cloudpickle are pure Python and fetched beside each script with SB3.
@@ -50,6 +50,13 @@ class DataFrame:
     @property
     def columns(self) -> list:
         return list(self._columns)
+
+    def keys(self) -> list:
+        return self.columns
+
+    @property
+    def empty(self) -> bool:
+        return len(self) == 0
 
     def __len__(self) -> int:
         return len(next(iter(self._columns.values()))) if self._columns else 0
