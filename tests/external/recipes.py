@@ -56,5 +56,6 @@ RECIPES += __import__("recipes_pyg").RECIPES  # PyTorch Geometric: its examples,
 RECIPES += __import__("recipes_pyro").RECIPES  # Pyro: examples, tutorials, distributions, inference (helper s19 PYRO)
 RECIPES += __import__("recipes_torchaudio").RECIPES  # torchaudio: functional, transforms, models (helper s19 TORCHAUDIO)
 RECIPES += __import__("recipes_monai").RECIPES  # MONAI: its own tests, networks, losses, transforms (helper s20 MONAI)
+RECIPES += __import__("recipes_pruning").RECIPES  # Torch-Pruning and geoopt, their own packages (helper s20 PRUNE)
 RECIPES += __import__("recipes_opacus").RECIPES  # Opacus: per-sample gradients, DP training, its tests (helper s20 OPACUS)
 RECIPES += __import__("recipes_sb3").RECIPES  # Stable-Baselines3 on Gymnasium: algorithms, tests, docs (helper s20 SB3)

@@ -393,6 +393,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_pyg_deps").modules())
     if "pyro" in present:  # a progress bar with the attributes pyro.infer.mcmc uses (fake_pyro_deps)
         deps.update(importlib.import_module("fake_pyro_deps").modules())
+    if "geoopt" in present:  # scipy.optimize's line searches, which geoopt.optim imports (fake_pruning_deps)
+        deps.update(importlib.import_module("fake_pruning_deps").modules())
     if "opacus" in present:  # recipes_opacus': SciPy's few functions its accountants call (fake_opacus_deps)
         deps.update(importlib.import_module("fake_opacus_deps").modules())
     if "monai" in present:  # parameterized and the released wheel's monai._version (fake_monai_deps)
