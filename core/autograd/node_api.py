@@ -6,8 +6,9 @@ lists what PyTorch's lists.
 API, ``variable`` for an ``AccumulateGrad`` and the node's ``_saved_*`` values: core's bookkeeping (``_edges``,
 ``_saved``...) and the ctx API of custom Functions, which PyTorch's C++ nodes do not have, are left out (they
 exist, so nothing listed is missing). A custom Function's node keeps Python's full listing, as PyTorch's does,
-less core's private fields. PyTorch also lists ``_raw_saved_*`` (its ``SavedTensor`` handles) and a few saved
-sizes (``_saved_self_sym_sizes``) that core does not keep.
+less core's private fields. PyTorch also lists ``_raw_saved_*`` (its ``SavedTensor`` handles); of its saved ints and
+sizes, core keeps the shape ops' (``SavedFromCtx``: ``_saved_dim``, ``_saved_split_sizes``,
+``_saved_self_sym_sizes``...).
 """
 
 from __future__ import annotations
