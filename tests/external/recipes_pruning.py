@@ -97,6 +97,11 @@ RECIPES += [
     _tp_test("unused_parameters", torchvision=False),
 ]
 
+RECIPES += [  # Torch-Pruning's QuickStart notebook, cell by cell; its last pruning loop ends at the output's shape
+    _r("tp_quickstart", TP, "examples/notebook/0 - QuickStart.ipynb", [NO_PRETRAINED, SMALL_, NO_PRETRAINED, SMALL],
+       support=WITH_TV),
+]
+
 DRIVERS = "cp = __import__('corpus_pruning')"
 
 
