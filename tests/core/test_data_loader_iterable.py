@@ -52,7 +52,8 @@ def test_loader_builds_torch_default_samplers(torch):
     loader = core.utils.data.DataLoader(ds, batch_size=2, shuffle=True)
     assert type(loader.sampler).__name__ == "RandomSampler" and loader.batch_sampler.batch_size == 2
     assert type(core.utils.data.DataLoader(ds).sampler).__name__ == "SequentialSampler"
-    assert core.utils.data.DataLoader(_stream(core)).sampler is None
+    assert type(core.utils.data.DataLoader(_stream(core)).sampler).__name__ == \
+        type(torch.utils.data.DataLoader(_stream(torch)).sampler).__name__ == "_InfiniteConstantSampler"
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [

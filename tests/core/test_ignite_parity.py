@@ -1,6 +1,8 @@
 """What PyTorch-Ignite's own tests found different from PyTorch (the corpus' ``recipes_ignite.py``), checked against
 torch: each test runs the same code in core and in torch and compares."""
 
+import itertools
+
 import pytest
 
 import core
@@ -169,3 +171,28 @@ def _plateau(lib):
 
 def test_reduce_lr_on_plateau_reduce_lr_takes_an_epoch_like_torch(torch):
     assert _plateau(core) == _plateau(torch)
+
+
+@pytest.mark.parametrize("batch_size, drop_last", [(2, False), (2, True), (None, False)])
+def test_iterable_dataset_loader_has_torchs_placeholder_samplers(torch, batch_size, drop_last):
+    """Ignite's auto_dataloader test checks ``loader.sampler`` of an IterableDataset: torch's
+    ``_InfiniteConstantSampler`` (importable from ``torch.utils.data.dataloader``), under a BatchSampler."""
+    from core.utils.data.dataloader import _InfiniteConstantSampler
+
+    def described(lib, placeholder):
+        loader = lib.utils.data.DataLoader(_stream_of(lib), batch_size=batch_size, drop_last=drop_last)
+        b = loader.batch_sampler
+        return (isinstance(loader.sampler, placeholder), type(b).__name__,
+                None if b is None else (b.batch_size, b.drop_last, b.sampler is loader.sampler),
+                [x.tolist() for x in loader], list(itertools.islice(iter(loader.sampler), 3)))
+
+    assert described(core, _InfiniteConstantSampler) == \
+        described(torch, torch.utils.data.dataloader._InfiniteConstantSampler)
+
+
+def _stream_of(lib):
+    class Count(lib.utils.data.IterableDataset):
+        def __iter__(self):
+            return iter(lib.arange(5.0).unbind(0))
+
+    return Count()

@@ -13,7 +13,7 @@ from core._user_warning import warn_in_core
 from core.utils.data import _workers
 from core.utils.data._utils.collate import default_collate, default_convert
 from core.utils.data.dataset import IterableDataset, TensorDataset
-from core.utils.data.sampler import BatchSampler, RandomSampler, SequentialSampler
+from core.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = ["DataLoader", "default_collate", "default_convert", "get_worker_info"]
 
@@ -58,9 +58,11 @@ class DataLoader(Generic[_T_co]):
             batch_size, drop_last = None, False
         elif batch_size is None and drop_last:
             raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with drop_last")
-        if sampler is None and not self._iterable:
+        if self._iterable:  # PyTorch's placeholders, which reading the stream never consults (Ignite checks them)
+            sampler = _InfiniteConstantSampler()
+        elif sampler is None:
             sampler = RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
-        if batch_size is not None and batch_sampler is None and not self._iterable:
+        if batch_size is not None and batch_sampler is None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
@@ -162,6 +164,14 @@ class DataLoader(Generic[_T_co]):
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
         return len(self.batch_sampler if self._auto_collation else self.sampler)
+
+
+class _InfiniteConstantSampler(Sampler):
+    """An IterableDataset's sampler, as PyTorch's: None forever (``itertools.repeat(None)``)."""
+
+    def __iter__(self):
+        while True:
+            yield None
 
 
 class _IndicesAhead:
