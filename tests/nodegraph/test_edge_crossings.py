@@ -107,3 +107,11 @@ def test_an_imported_snippet_opens_with_at_most_one_pair_of_crossing_edges_and_n
 def test_the_layout_is_the_same_every_time():
     graph = files.load(EXAMPLES_DIR / "10-diagnosing.json")
     assert layout.layered(graph) == layout.layered(graph)
+
+
+def test_lesson_8_is_stored_with_no_more_crossing_edges_than_auto_layout_gives_it():
+    """Lesson 8 is stored as Auto layout places it (rounded, y and target a little lower for w's gradient line):
+    three pairs of crossing edges where its hand-placed rows had six."""
+    graph = files.load(EXAMPLES_DIR / "08-gradient-flow.json")
+    assert len(edge_routes.edge_crossings(graph)) <= len(edge_routes.edge_crossings(graph, layout.layered(graph)))
+    assert edge_routes.crossings(graph, model_size(graph)) == []

@@ -142,21 +142,22 @@ def gradcheck() -> Graph:
 
 def gradient_flow() -> Graph:
     b = Builder()
-    b.node("x", "source.randn", 0, 0, shape=[8, 4], seed=1)
-    # w a little under its row, and g's inputs port level with w's output: w's edge to g runs straight under pred
-    # and loss (under pred's colour column too, once it has a value) and over eval_pred
-    b.node("w", "param.parameter", 0, 1.25, name="w", shape=[4, 1], seed=0)
-    b.node("pred", "linalg.matmul", 1, 0, {"a": "x", "b": "w"})
-    b.node("y", "source.randn", 0, 2.6, shape=[8, 1], seed=2, requires_grad=True)
-    b.node("target", "grad.detach", 1, 2.6, {"x": "y"})
-    b.node("loss", "loss.mse", 2, 0, {"input": "pred", "target": "target"})
-    b.node("eval_pred", "grad.no_grad", 2, 1.65, {"x": "pred"})
-    b.node("w2", "param.parameter", 0, 3.9, name="w2", shape=[4, 1], seed=1)
-    b.node("side", "linalg.matmul", 1, 3.9, {"a": "x", "b": "w2"})
-    b.node("branch", "grad.detach", 2, 3.9, {"x": "side"})
-    b.node("penalty", "reduce.mean", 3, 3.9, {"x": "branch"})
-    b.node("total", "math.add", 4, 0, {"a": "loss", "b": "penalty"})
-    b.node("g", "grad.autograd_grad", 3, 1.25 - 20 / ROW, {"outputs": "loss", "inputs": "w"})
+    # placed as View ▸ Auto layout places it (core.nodegraph.model.layout.layered), rounded: the side branch through
+    # w2 on top, pred and its no_grad copy in the middle, the detached target under them; three pairs of edges cross
+    # (the hand-placed rows with the side branch at the bottom had six: x's edge to side crossed w's, y's and g's)
+    b.node("x", "source.randn", 0, 0.25, shape=[8, 4], seed=1)
+    b.node("w", "param.parameter", 0, 2.48, name="w", shape=[4, 1], seed=0)
+    b.node("pred", "linalg.matmul", 1, 1.63, {"a": "x", "b": "w"})
+    b.node("y", "source.randn", 0, 4.0, shape=[8, 1], seed=2, requires_grad=True)  # under w once w shows its grad
+    b.node("target", "grad.detach", 1, 4.0, {"x": "y"})
+    b.node("loss", "loss.mse", 2, 2.37, {"input": "pred", "target": "target"})
+    b.node("eval_pred", "grad.no_grad", 2, 1.26, {"x": "pred"})
+    b.node("w2", "param.parameter", 0, 1.36, name="w2", shape=[4, 1], seed=1)
+    b.node("side", "linalg.matmul", 1, 0.37, {"a": "x", "b": "w2"})
+    b.node("branch", "grad.detach", 2, 0, {"x": "side"})
+    b.node("penalty", "reduce.mean", 3, 0.73, {"x": "branch"})
+    b.node("total", "math.add", 4, 1.85, {"a": "loss", "b": "penalty"})
+    b.node("g", "grad.autograd_grad", 3, 3.99, {"outputs": "loss", "inputs": "w"})
     return b.train("total")
 
 
