@@ -26,10 +26,22 @@ __all__ = [
 _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 
 
+class _ModuleName(str):
+    """The class's ``__module__`` (a str: ``core``, where pickle finds the class) that reads ``torch`` on an instance,
+    as ``torch.float32.__module__`` does: code that tells torch's dtypes from NumPy's by it (MONAI's
+    ``MetaTensor.astype(torch.float)``) takes a core dtype for torch's."""
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else "torch"
+
+    def __reduce__(self):  # pickling the class writes its module name: a plain str
+        return str, (str(self),)
+
+
 class dtype:
     """A tensor element type; ``repr`` is ``torch.float32`` like PyTorch's."""
 
-    __module__ = "core"
+    __module__ = _ModuleName("core")
     __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_signed", "category", "is_complex")
 
     def __init__(self, name: str, np_dtype, category: int):

@@ -203,3 +203,15 @@ def test_mixin_subclass_dict_shows_user_attributes_only(lib):
         "meta": {"a": 1}}
     m.__dict__ = {"b": 2}
     assert m.attributes() == ["b"] and m.requires_grad and m.grad_fn is not None
+
+
+@pytest.mark.parametrize("lib", [core, torch], ids=["core", "torch"])
+def test_dtype_instances_name_torch_as_their_module(lib):
+    """MONAI's MetaTensor.astype tells torch dtypes from NumPy's by getattr(dtype, "__module__")."""
+    import pickle
+
+    assert lib.float32.__module__ == lib.int64.__module__ == "torch"
+    assert np.float32.__module__ == "numpy"
+    assert pickle.loads(pickle.dumps(lib.float16)) is lib.float16
+    assert pickle.loads(pickle.dumps(lib.dtype)) is lib.dtype
+    assert repr(lib.dtype) == "<class 'torch.dtype'>" if lib is torch else repr(lib.dtype) == "<class 'core.dtype'>"
