@@ -49,11 +49,13 @@ def _tensor_list(name, tensors) -> tuple:
 
 class Cat(Function):
     node_name = "CatBackward0"
-    _saved_dim = SavedFromCtx(lambda c: c["dim"])
+    _saved_dim = SavedFromCtx(lambda c: c.get("raw_dim", c["dim"]))  # the dim as the call gave it, as torch's
 
     @staticmethod
-    def forward(ctx, *tensors, dim, dt):
+    def forward(ctx, *tensors, dim, dt, raw_dim=None):
         ctx.dim = dim
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim
         ctx.sizes = [None if _skipped(t) else t._data.shape[dim] for t in tensors]
         arrays = [cast_array(t._data, dt) for t in tensors if not _skipped(t)]
         if not arrays:
@@ -121,9 +123,10 @@ def _cat(name, tensors, dim, out):
     tensors = _tensor_list(name, tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")  # (concat and concatenate too)
+    raw = dim if type(dim) is int else None
     dim = _check_cat(tensors, dim)
     _check_out_apart(out, tensors)
-    result = Cat.apply(*tensors, dim=dim, dt=_common_dtype(tensors))
+    result = Cat.apply(*tensors, dim=dim, dt=_common_dtype(tensors), raw_dim=raw)
     return _out(result, out)
 
 

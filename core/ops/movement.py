@@ -213,13 +213,15 @@ class Unbind(Function):
 
 class SplitWithSizes(Function):
     node_name = "SplitWithSizesBackward0"
-    _saved_dim = SavedFromCtx(lambda c: c["dim"])
+    _saved_dim = SavedFromCtx(lambda c: c.get("raw_dim", c["dim"]))  # the dim as the call gave it, as torch's
     _saved_split_sizes = SavedFromCtx(lambda c: c["sizes"])
     _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
-    def forward(ctx, a, *, sizes, dim):
+    def forward(ctx, a, *, sizes, dim, raw_dim=None):
         ctx.dim, ctx.sizes, ctx.in_shape = dim, sizes, a._data.shape
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim
         shape, strides, off = _v.geometry(a)
         outs, start = [], 0
         for n in sizes:
@@ -251,13 +253,14 @@ def unbind(input: Tensor, dim=0):
 
 
 def split_with_sizes(input: Tensor, split_sizes, dim=0):
+    raw = dim if type(dim) is int else None
     dim = _split_dim(input, dim)
     size = input._data.shape[dim]
     sizes = [_index(s) for s in split_sizes]
     if sum(sizes) != size or any(s < 0 for s in sizes):
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
                            f"at dimension {dim}), but got split_sizes={sizes}")
-    return mark_multi_output(SplitWithSizes.apply(input, sizes=tuple(sizes), dim=dim))
+    return mark_multi_output(SplitWithSizes.apply(input, sizes=tuple(sizes), dim=dim, raw_dim=raw))
 
 
 def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None):
@@ -267,6 +270,7 @@ def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None
         return tensor.split(split_size_or_sections, dim)
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(tensor, split_size_or_sections, dim)
+    raw = dim if type(dim) is int else None
     dim = _split_dim(tensor, dim)
     size = tensor._data.shape[dim]
     n = _index(split_size_or_sections)
@@ -275,7 +279,7 @@ def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None
     if n == 0 and size != 0:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
     sizes = [n] * (size // n) + ([size % n] if size % n else []) if n else []
-    return mark_multi_output(Split.apply(tensor, sizes=tuple(sizes or [0]), dim=dim))
+    return mark_multi_output(Split.apply(tensor, sizes=tuple(sizes or [0]), dim=dim, raw_dim=raw))
 
 
 def _split_dim(input: Tensor, dim) -> int:
@@ -293,11 +297,12 @@ def chunk(input: Tensor, chunks, dim=0):
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    dim = _split_dim(input, dim)
+    raw, dim = dim, _split_dim(input, dim)
     size = input._data.shape[dim]
     if size == 0:
-        return mark_multi_output(Split.apply(input, sizes=(0,) * chunks, dim=dim))
-    return split(input, -(-size // chunks), dim)
+        return mark_multi_output(Split.apply(input, sizes=(0,) * chunks, dim=dim,
+                                             raw_dim=raw if type(raw) is int else None))
+    return split(input, -(-size // chunks), raw)  # (the node keeps the dim as given, as torch's)
 
 
 _TENSOR_SPLIT_OVERLOADS = (" * (Tensor input, tuple of ints indices, int dim = 0)\n"
