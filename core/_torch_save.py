@@ -40,7 +40,7 @@ from collections import OrderedDict
 import numpy as np
 
 import core
-from core import _backend, _dtype, _sparse_compressed
+from core import _backend, _dtype, _sparse_compressed, _torch_format
 from core._device import device as _device
 from core._meta import contiguous_strides
 from core._script_object import ScriptObject
@@ -324,6 +324,45 @@ def write(obj, f, archive: str = "archive", protocol: int = 2, byteorder: bool =
     with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as zf:
         for name, data in entries:
             _entry(zf, name, data)
+
+
+class _LegacyPickler(_Pickler):
+    """PyTorch's format before 1.6 (``_use_new_zipfile_serialization=False``): a storage's persistent id ends in its
+    view metadata (None), and each storage's element count is kept for its header."""
+
+    def __init__(self, file, storages: dict, protocol: int = 2) -> None:
+        super().__init__(file, storages, protocol)
+        self.numels: dict = {}
+
+    def persistent_id(self, obj):
+        return (*obj.pid, None) if type(obj) is _Storage else None
+
+    def _add_storage(self, t: Tensor, array) -> _Storage:
+        storage = super()._add_storage(t, array)
+        self.numels[storage.pid[2]] = storage.pid[4]
+        return storage
+
+
+def write_legacy(obj, f, protocol: int = 2) -> None:
+    """torch.save's ``_legacy_save``: the magic number, protocol version and system description pickled, then the
+    object's pickle, its storages' keys (sorted as strings) and each storage as its element count (int64, little
+    endian) and bytes, which ``torch.load`` (and ``core.load``) read. The object is pickled first: nothing is written
+    when that raises."""
+    storages: dict = {}
+    buf = io.BytesIO()
+    pickler = _LegacyPickler(buf, storages, protocol)
+    pickler.dump(obj)
+    sizes = {"short": 2, "int": 4, "long": 4}  # (torch's values, what its loader checks a file against)
+    for header in (_torch_format._MAGIC, _torch_format._LEGACY_PROTOCOL,
+                   {"protocol_version": _torch_format._LEGACY_PROTOCOL, "little_endian": sys.byteorder == "little",
+                    "type_sizes": sizes}):
+        pickle.dump(header, f, protocol=protocol)
+    f.write(buf.getvalue())
+    keys = sorted(storages)
+    pickle.dump(keys, f, protocol=protocol)
+    for key in keys:
+        f.write(struct.pack("<q", pickler.numels[key]))
+        f.write(memoryview(storages[key]))
 
 
 def archive_name(path) -> str:

@@ -144,12 +144,11 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_ne
     written in core's own ``.npz`` format instead (``core.load`` reads both).
 
     ``pickle_protocol`` and ``_disable_byteorder_record`` act as in torch.save; the pickle is always written by
-    core's pickler (``pickle_module`` is accepted and not used); PyTorch's format before 1.6
-    (``_use_new_zipfile_serialization=False``) is read but not written."""
-    if not _use_new_zipfile_serialization:
-        raise NotImplementedError("core.save writes PyTorch's zip format only (core.load reads the format before "
-                                  "PyTorch 1.6); leave _use_new_zipfile_serialization at True")
+    core's pickler (``pickle_module`` is accepted and not used); ``_use_new_zipfile_serialization=False`` writes
+    PyTorch's format before 1.6 (``core._torch_save.write_legacy``)."""
     options = {"protocol": pickle_protocol, "byteorder": not _disable_byteorder_record}
+    if not _use_new_zipfile_serialization:  # PyTorch's format before 1.6
+        options = {"legacy": True, "protocol": pickle_protocol}
     if hasattr(f, "write"):
         _write(obj, f, "archive", options)
         return
@@ -161,6 +160,9 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_ne
 
 def _write(obj, out, archive: str, options: dict) -> None:
     try:
+        if options.get("legacy"):
+            _torch_save.write_legacy(obj, out, options["protocol"])
+            return
         _torch_save.write(obj, out, archive, **options)  # pickles first: nothing is written when it raises
     except _torch_save.NotTorchFormat:
         _save_npz(obj, out)

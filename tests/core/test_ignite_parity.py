@@ -196,3 +196,45 @@ def _stream_of(lib):
             return iter(lib.arange(5.0).unbind(0))
 
     return Count()
+
+
+def _legacy_objects(lib):
+    lib.manual_seed(0)
+    base = lib.arange(10.0)
+    return {"model": lib.nn.Linear(3, 2).state_dict(), "view": base.view(2, 5)[:, 1:3], "base": base,
+            "int": lib.tensor([1, 2]), "half": lib.ones(2, dtype=lib.float16), "n": 3, "opt": [1.5, "a"]}
+
+
+def _described(obj):
+    if hasattr(obj, "stride"):
+        return obj.tolist(), str(obj.dtype), obj.stride(), obj.storage_offset()
+    if isinstance(obj, dict):
+        return {k: _described(v) for k, v in obj.items()}
+    return obj
+
+
+@pytest.mark.parametrize("to_file", [False, True])
+def test_save_writes_the_format_before_pytorch_1_6_like_torch(torch, tmp_path, to_file):
+    """``_use_new_zipfile_serialization=False`` (Ignite's DiskSaver passes it on): torch.load reads core's file as
+    torch's own, views of a base load as its views again, and core.load reads torch's."""
+    ours, theirs = tmp_path / "core.pt", tmp_path / "torch.pt"
+    if to_file:
+        with open(ours, "wb") as f:
+            core.save(_legacy_objects(core), f, _use_new_zipfile_serialization=False)
+    else:
+        core.save(_legacy_objects(core), ours, _use_new_zipfile_serialization=False)
+    torch.save(_legacy_objects(torch), theirs, _use_new_zipfile_serialization=False)
+    assert not __import__("zipfile").is_zipfile(ours)
+    assert _described(torch.load(ours)) == _described(torch.load(theirs)) == _described(core.load(theirs))
+    loaded = torch.load(ours)
+    assert loaded["view"].untyped_storage().data_ptr() == loaded["base"].untyped_storage().data_ptr()
+    assert _described(core.load(ours)) == _described(core.load(theirs))
+
+
+def test_legacy_save_of_an_unpicklable_object_raises_like_torch(torch, tmp_path):
+    raised = []
+    for lib in (core, torch):
+        with pytest.raises(Exception) as info:
+            lib.save({"f": lambda x: x}, tmp_path / "x.pt", _use_new_zipfile_serialization=False)
+        raised.append((type(info.value), str(info.value).split(" at 0x")[0]))
+    assert raised[0] == raised[1]

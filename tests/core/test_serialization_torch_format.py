@@ -409,11 +409,6 @@ def test_pickle_protocol_and_disable_byteorder_record_act_as_in_torch_save(torch
     assert got[0] == got[1]
 
 
-def test_the_format_before_pytorch_1_6_is_refused_before_anything_is_written(tmp_path):
-    with pytest.raises(NotImplementedError, match="zip format only"):
-        core.save(core.ones(2), tmp_path / "old.pt", _use_new_zipfile_serialization=False)
-    assert list(tmp_path.iterdir()) == []
-
 
 def _on_cuda(path):
     """The file at ``path`` with its storages' location rewritten from ``cpu`` to ``cuda:0`` (a GPU's checkpoint)."""
