@@ -18,7 +18,7 @@ import core
 from core._cascade_sum import nll_total, ordered_sum
 from core._memory_format import empty_strided_array, iterator_strides
 from core._precise import precise
-from core._sleef import loop_sigmoid
+from core._sleef import expf_u10, log1pf_u10, loop_sigmoid
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -145,6 +145,19 @@ def _softplus_neg(xp, x):
     return precise(xp.log1p, precise(xp.exp, -xp.abs(x))) + xp.maximum(-x, 0)
 
 
+def _log_sigmoid(xp, x):
+    """``x.log_sigmoid()`` as PyTorch's kernel computes it, min(x, 0) - log1p(exp(-|x|)) (float32: SLEEF's exp and
+    log1p in its vectorised loop, as ``F.logsigmoid``): ``binary_cross_entropy_with_logits`` subtracts it from
+    ``(1 - target) * input``, so a confident logit's loss is 0 where it rounds to 0 in torch (x = -20,
+    t = sigmoid(x))."""
+    if is_reduced(x.dtype):  # a half type's kernel computes in float32, rounds once
+        return _log_sigmoid(xp, x.astype(np.float32)).astype(x.dtype)
+    if x.dtype == np.float32 and type(x) is np.ndarray:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.minimum(x, np.float32(0)) - log1pf_u10(expf_u10(-np.abs(x)))
+    return (xp.minimum(x, 0) - precise(xp.log1p, precise(xp.exp, -xp.abs(x)))).astype(x.dtype)
+
+
 def _sigmoid(xp, x):
     """``x.sigmoid()`` as PyTorch's kernel computes it (float32: SLEEF's exp in its vectorised loop)."""
     if is_reduced(x.dtype):  # a half type's kernel computes in float32, rounds once
@@ -169,10 +182,10 @@ class BinaryCrossEntropyWithLogits(Function):
         with quiet():
             if x.dtype != t.dtype:
                 loss = _logits_loss_mixed(xp, x, t, w, pw)
-            elif pw is None:  # (1 - t) x + softplus(-x) = max(x, 0) - t x + log(1 + exp(-|x|))
-                loss = xp.maximum(x, 0) - t * x + precise(xp.log1p, precise(xp.exp, -xp.abs(x)))
-            else:
-                loss = (1 - t) * x + (1 + (pw - 1) * t) * _softplus_neg(xp, x)
+            elif pw is None:  # PyTorch's (1 - target).mul_(input).sub_(log_sigmoid(input)), each step rounded
+                loss = (1 - t) * x - _log_sigmoid(xp, x)
+            else:  # log_sigmoid(input).mul_((pos_weight - 1).mul(target).add_(1)) before it is subtracted
+                loss = (1 - t) * x - _log_sigmoid(xp, x) * ((pw - 1) * t + 1)
             if w is not None and x.dtype == t.dtype:
                 loss = loss * w
             # NOTE: PyTorch composes it from (1 - target).mul_(input)...: the target's layout
