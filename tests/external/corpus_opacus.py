@@ -275,3 +275,31 @@ def run_tests(namespace, every=1):
     from corpus_labml import run_tests as _run_tests
 
     _run_tests(namespace, every)
+
+
+class FakeData:
+    """torchvision's ``FakeData`` (Opacus' tests' image set; the runner's torchvision has no datasets): ``size``
+    images of ``image_size`` (C, H, W) drawn from a generator seeded with the index plus ``random_offset`` and a label
+    below ``num_classes``, as torchvision draws them, handed to ``transform`` as an H x W x C uint8 array (torchvision
+    hands a PIL image of the same pixels; ``ToTensor`` reads either)."""
+
+    def __init__(self, size=1000, image_size=(3, 224, 224), num_classes=10, transform=None, target_transform=None,
+                 random_offset=0):
+        self.size, self.image_size, self.num_classes = size, tuple(image_size), num_classes
+        self.transform, self.target_transform, self.random_offset = transform, target_transform, random_offset
+
+    def __len__(self):
+        return self.size
+
+    def __getitem__(self, index):
+        torch = _torch()
+        if index >= len(self):
+            raise IndexError(f"{type(self).__name__} index out of range")
+        generator = torch.Generator().manual_seed(index + self.random_offset)
+        image = torch.randn(*self.image_size, generator=generator)
+        target = int(torch.randint(0, self.num_classes, size=(1,), dtype=torch.long, generator=generator)[0])
+        pixels = (image.clamp(-2.0, 2.0) * 63.0 + 127.0).to(torch.uint8).permute(1, 2, 0).numpy()
+        sample = self.transform(pixels) if self.transform is not None else torch.from_numpy(pixels.copy())
+        if self.target_transform is not None:
+            target = self.target_transform(target)
+        return sample, target

@@ -15,6 +15,7 @@ derandomised and few (``corpus_opacus.hypothesis_profile``); and its examples on
 from __future__ import annotations
 
 from recipe_kit import _r
+from recipes_torchvision import TV, TV_PACKAGE
 
 RECIPES: list[dict] = []
 
@@ -92,4 +93,96 @@ RECIPES += [
             "op.private_training(poisson=False, accountant='gdp', optimizer='adam')",
             "op.optimizer_step()", "op.optimizer_step(reduction='sum', accumulate=2, optimizer='adamw')",
             first=COPYRIGHT),
+]
+
+
+# the last lines of Opacus' test files (none ends with ``unittest.main()``): their tests run after them
+_TEST_ENDS = {
+    'accountants_test': '        epsilon = new_rdp_accountant.get_epsilon(delta=1e-5)\n        self.assertAlmostEqual(epsilon, 7.32911117143)',
+    'batch_memory_manager_test': '    GSM_MODE = "functorch"',
+    'dp_layers/dp_multihead_attention_test': '            self.assertFalse("in_proj_bias" in dp_attn.state_dict())',
+    'dp_layers/dp_rnn_test': '            self.compare_gradients(\n                rnn,\n                dp_rnn,\n                rnn_train_fn,\n                x,\n                (h0, c0) if use_cn else h0,\n                atol=1e-5,\n                rtol=1e-3,\n            )',
+    'dpdataloader_test': '        _ = DPDataLoader.from_data_loader(data_loader)',
+    'grad_sample_module_fast_gradient_clipping_test': '        )\n\n        logging.info(f"Max difference between (vanilla) Opacus and FGC = {max(diff)}")\n        msg = "Fail: Gradients from vanilla DP-SGD and from fast gradient clipping are different"\n        assert torch.allclose(flat_grads_normal, flat_grads_gc, atol=1e-3), msg',
+    'grad_sample_module_test': '    def test_disable_hooks(self) -> None:\n        pass',
+    'grad_samples/conv1d_test': '            x, conv, batch_first=True, atol=10e-5, rtol=10e-4, ew_compatible=N > 0\n        )',
+    'grad_samples/conv2d_test': '            torch.norm(m._module.weight.grad_sample[0] - m._module.weight.grad), 1e-7\n        )',
+    'grad_samples/conv3d_test': '            ew_compatible=is_ew_compatible,\n        )',
+    'grad_samples/dp_multihead_attention_test': '        self.run_test(x, attn, batch_first=False)',
+    'grad_samples/dp_rnn_test': '        self.run_test(x, rnn, batch_first=batch_first, ew_compatible=False)',
+    'grad_samples/embedding_bag_test': '        )',
+    'grad_samples/embedding_norm_sample_test': '        )\n        computed_norms = result[embedding_layer.weight]\n\n        # Verify the computed norms match the expected norms\n        torch.testing.assert_close(computed_norms, expected_norms, atol=1e-4, rtol=1e-4)',
+    'grad_samples/embedding_test': '        self.run_test(x, emb, batch_first=batch_first, ew_compatible=N > 0)',
+    'grad_samples/group_norm_test': '        self.run_test(x, norm, batch_first=True, ew_compatible=N > 0)',
+    'grad_samples/instance_norm1d_test': '        self.run_test(x, norm, batch_first=True)',
+    'grad_samples/instance_norm2d_test': '        self.run_test(x, norm, batch_first=True)',
+    'grad_samples/instance_norm3d_test': '        self.run_test(x, norm, batch_first=True)',
+    'grad_samples/layer_norm_test': '        return normalized_shape, x_shape',
+    'grad_samples/linear_test': '        self.run_test(x, linear, batch_first=batch_first, ew_compatible=N > 0)',
+    'grad_samples/rms_norm_test': '        return normalized_shape, x_shape',
+    'grad_samples/sequence_bias_test': '        self.run_test(x, seqbias, batch_first, ew_compatible=False)',
+    'gradient_accumulation_test': '        self.GRAD_SAMPLE_MODE = "functorch"',
+    'module_validator_test': '            ModuleValidator.fix(m, replace_bn_with_in=True, num_groups=4)',
+    'per_sample_gradients_utils_test': '        self.per_sample_grads_utils_test(x, linear, grad_sample_mode, N == 0)',
+    'poisson_test': '        self.assertNotEqual(batch_sizes1, batch_sizes2)',
+    'privacy_engine_test': '        return ModelWithCustomLinear()',
+    'privacy_engine_validation_test': '        module.extra_param.requires_grad = False\n\n        module, optim, dl = self.privacy_engine.make_private(\n            module=module,\n            optimizer=optim,\n            data_loader=dl,\n            noise_multiplier=1.0,\n            max_grad_norm=1.0,\n            grad_sample_mode="ew",\n        )\n\n        for x in dl:\n            module(x)',
+    'randomness_test': '        self.assertFalse(torch.allclose(data1, data2))',
+    'schedulers/grad_clip_scheduler_test': '        self.assertEqual(self.optimizer.max_grad_norm, scheduler_function(1))',
+    'schedulers/noise_scheduler_test': '        self.assertEqual(self.optimizer.noise_multiplier, noise_lambda(1))',
+    'validators/batch_norm_test': '        self.assertTrue(isinstance(fixs, nn.GroupNorm))',
+    'validators/instance_norm_test': '        self.assertTrue(fixs is self.in_no_stats)',
+    'validators/lstm_test': '        )',
+    'validators/multihead_attention_test': '        )',
+}
+
+
+def _test(path, every=1, examples=3, edits=(), support=(), **kw):
+    """Opacus' opacus/tests/PATH.py run as its module, Hypothesis' profile loaded first (``examples`` examples per
+    property test), its ``unittest`` classes run after its last lines by ``corpus_opacus.run_tests`` (only every
+    ``every``-th test where the whole file takes seconds)."""
+    module = f"tests/{path}"
+    package = ".".join(["opacus", *module.split("/")[:-1]])
+    source = f"opacus/{module}.py"
+    last = _TEST_ENDS[path]
+    profile = f"__import__('corpus_opacus').hypothesis_profile({examples})"
+    run = f"__import__('corpus_opacus').run_tests(globals(){f', every={every}' if every != 1 else ''})"
+    first = SHEBANG if path not in _COPYRIGHT_FIRST else COPYRIGHT
+    return _r(f"opacus_test_{path.replace('/', '_').removesuffix('_test')}", OPACUS, source,
+              [(first, f"__package__ = {package!r}  # run as the package's module\n{profile}\n{first}"),
+               *edits, (last, f"{last}\n\n\n{run}\n")], support=[*OPACUS_PACKAGE, *support], **kw)
+
+
+_COPYRIGHT_FIRST = {"batch_memory_manager_test", "dpdataloader_test", "privacy_engine_validation_test",
+                    "randomness_test"}
+# torchvision's own package (recipes_torchvision's) for the tests' models and transforms; its FakeData images are
+# corpus_opacus.FakeData's (the runner's torchvision has no datasets)
+TORCHVISION = [(*TV[:2], path, target) for path, target in TV_PACKAGE]
+FAKE_DATA = ("from torchvision.datasets import FakeData", "from corpus_opacus import FakeData  # (a stand-in)")
+WITH_IMAGES = {"edits": [FAKE_DATA], "support": TORCHVISION}
+# the files whose whole run takes seconds run every n-th test (``every``) and fewer Hypothesis examples
+_SPECIAL = {
+    "grad_sample_module_test": {**WITH_IMAGES, "every": 3},
+    "gradient_accumulation_test": {**WITH_IMAGES, "every": 5, "examples": 1},
+    "module_validator_test": {"support": TORCHVISION, "every": 4},
+    "grad_sample_module_fast_gradient_clipping_test": {"examples": 1, "every": 2},
+    "batch_memory_manager_test": {"examples": 1, "every": 3},
+    "randomness_test": {"every": 2},
+    "dp_layers/dp_multihead_attention_test": {"examples": 1},
+    "grad_samples/dp_rnn_test": {"examples": 2},
+}
+# left out: accountants_test (its searches for a noise multiplier take seconds of NumPy in either run) and
+# privacy_engine_test (176 tests, 11 minutes of core's CPU at three examples each: all give torch's outcomes, once
+# FakeData is corpus_opacus' and opt_einsum (recipes_pyro's) is beside it; two download torchvision weights)
+_LEFT_OUT = {"accountants_test", "privacy_engine_test"}
+RECIPES += [_test(name, **_SPECIAL.get(name, {})) for name in _TEST_ENDS if name not in _LEFT_OUT]
+
+
+MNIST_ARGS = ["-b", "8", "--test-batch-size", "8", "-n", "1", "--lr", "0.25", "--sigma", "1.3", "-c", "1.0",
+              "--device", "cpu", "--data-root", "."]
+SMALL_MNIST = ("datasets.MNIST(", "__import__('corpus_support').fake_mnist_small(")  # 32 training, 8 test images
+RECIPES += [
+    _r("opacus_example_mnist", OPACUS, "examples/mnist.py",
+       [("args = parser.parse_args()", f"args = parser.parse_args({MNIST_ARGS!r})"), SMALL_MNIST, SMALL_MNIST],
+       support=OPACUS_PACKAGE),
 ]
