@@ -4,7 +4,7 @@
 CPU-only PyTorch; ``is_available()`` and ``device_count()`` follow it.
 """
 
-import warnings
+import warnings as _warnings
 
 from core import _backend, cuda
 from core._device import device
@@ -41,7 +41,7 @@ def current_device_index() -> int:
 
 
 def current_device_idx() -> int:
-    warnings.warn("Use `current_device_index` instead.", FutureWarning, stacklevel=2)
+    _warnings.warn("Use `current_device_index` instead.", FutureWarning, stacklevel=2)
     return current_device_index()
 
 
@@ -51,7 +51,7 @@ def set_device_index(device, /) -> None:
 
 
 def set_device_idx(device, /) -> None:
-    warnings.warn("Use `set_device_index` instead.", FutureWarning, stacklevel=2)
+    _warnings.warn("Use `set_device_index` instead.", FutureWarning, stacklevel=2)
     set_device_index(device)
 
 

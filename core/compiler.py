@@ -10,9 +10,9 @@ its ops replay with the same values, and whatever it does that a replay cannot r
 outside an op) makes that call run eagerly, as dynamo's graph break would.
 """
 
-import functools
-import sys
-import traceback
+import functools as _functools
+import sys as _sys
+import traceback as _traceback
 
 from core.autograd import capture as _capture
 from core.jit import compile
@@ -69,7 +69,7 @@ class set_stance:
 
     def __init__(self, stance: str = "default", *, skip_guard_eval_unsafe: bool = False, force_backend=None):
         if _capture.capturing():
-            raise _forbidden(f"<function set_stance at {id(set_stance):#x}>", sys._getframe(1))
+            raise _forbidden(f"<function set_stance at {id(set_stance):#x}>", _sys._getframe(1))
         self.stance = stance
         self.prev = _capture.stance[0]
         _capture.stance[0] = stance
@@ -78,10 +78,10 @@ class set_stance:
         _capture.stance[0] = self.prev
         stance = self.stance
 
-        @functools.wraps(fn)
+        @_functools.wraps(fn)
         def run(*args, **kwargs):
             if _capture.capturing():
-                raise _forbidden(repr(run), sys._getframe(1))
+                raise _forbidden(repr(run), _sys._getframe(1))
             before = _capture.stance[0]
             _capture.stance[0] = stance
             try:
@@ -106,10 +106,10 @@ def _forbidden(callable_repr: str, frame) -> Exception:
     code = frame.f_code
     positions = list(code.co_positions())[frame.f_lasti // 2] if hasattr(code, "co_positions") else (None,) * 4
     line, _, col, end_col = positions  # (dynamo's summary has no end line: 3.11 then underlines one more column
-    summary = traceback.FrameSummary(code.co_filename, line or frame.f_lineno, code.co_name, lookup_line=False,
+    summary = _traceback.FrameSummary(code.co_filename, line or frame.f_lineno, code.co_name, lookup_line=False,
                                      colno=col, end_colno=end_col)  # when the statement goes on after the call)
     return AssertionError(f"Attempt to trace forbidden callable {callable_repr}\n\nfrom user code:\n "
-                           + "".join(traceback.format_list([summary]))
+                           + "".join(_traceback.format_list([summary]))
                            + "\nSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if "
                            "you're reporting a bug to PyTorch). For even more developer context, set "
                            'TORCH_LOGS="+dynamo"\n')

@@ -10,16 +10,16 @@ forward by 1/n). The adjoint of a transform is the opposite-direction transform 
 (backward <-> forward), which is how each primitive's backward is written.
 """
 
-from __future__ import annotations
-
-import numpy as np
+import numpy as _np
 
 from core import _c_namespaces, _dtype
-from core._tensor import Tensor, new_tensor
-from core.autograd.function import Function
+from core._tensor import Tensor
+from core._tensor import new_tensor as _new_tensor
+from core.autograd.function import Function as _Function
 from core.ops import out_arg as _out_arg
-from core.ops.complex_ops import conj, real
-from core.ops.rearranging import roll
+from core.ops.complex_ops import conj as _conj
+from core.ops.complex_ops import real as _real
+from core.ops.rearranging import roll as _roll
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
            "rfftn", "irfftn", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -58,7 +58,7 @@ def _as_real(t: Tensor, name: str) -> Tensor:
     return t if t.dtype is d else t.to(d)
 
 
-class _Resize(Function):
+class _Resize(_Function):
     """Zero-pad or trim dims ``dims`` to ``sizes`` (the signal lengths ``n``/``s``); the gradient goes back."""
 
     node_name = "ConstantPadNdBackward0"
@@ -68,7 +68,7 @@ class _Resize(Function):
         x = a._data
         ctx.in_shape = x.shape
         ctx.dims = dims
-        return new_tensor(_resized(x, dims, sizes))
+        return _new_tensor(_resized(x, dims, sizes))
 
     @staticmethod
     def backward(ctx, g):
@@ -79,7 +79,7 @@ def _resized(x, dims, sizes):
     shape = list(x.shape)
     for d, n in zip(dims, sizes):
         shape[d] = n
-    out = np.zeros(shape, dtype=x.dtype)
+    out = _np.zeros(shape, dtype=x.dtype)
     common = tuple(slice(0, min(x.shape[d], shape[d])) if d in dims else slice(None) for d in range(x.ndim))
     out[common] = x[common]
     return out
@@ -91,15 +91,15 @@ def _resize(t: Tensor, dims, sizes) -> Tensor:
     return _Resize.apply(t, dims=tuple(dims), sizes=tuple(sizes))
 
 
-class _C2C(Function):
+class _C2C(_Function):
     node_name = "FftC2CBackward0"
 
     @staticmethod
     def forward(ctx, a, *, dims, norm, forward):
         ctx.dims, ctx.norm, ctx.forward = dims, norm, forward
         x = a._data
-        fn = np.fft.fftn if forward else np.fft.ifftn
-        return new_tensor(np.asarray(fn(x, axes=dims, norm=norm), dtype=x.dtype) if x.size else x.copy())
+        fn = _np.fft.fftn if forward else _np.fft.ifftn
+        return _new_tensor(_np.asarray(fn(x, axes=dims, norm=norm), dtype=x.dtype) if x.size else x.copy())
 
     @staticmethod
     def backward(ctx, g):
@@ -110,7 +110,7 @@ def _c2c(t, dims, norm, forward):
     return _C2C.apply(t, dims=tuple(dims), norm=norm, forward=forward)
 
 
-class _R2C(Function):
+class _R2C(_Function):
     """The one-sided transform of a real signal (the last of ``dims`` keeps n // 2 + 1 entries)."""
 
     node_name = "FftR2CBackward0"
@@ -119,17 +119,17 @@ class _R2C(Function):
     def forward(ctx, a, *, dims, norm):
         x = a._data
         ctx.dims, ctx.norm, ctx.n = dims, norm, x.shape[dims[-1]]
-        out = np.fft.rfftn(x, axes=dims, norm=norm)
-        return new_tensor(np.asarray(out, dtype=np.result_type(x.dtype, np.complex64)))
+        out = _np.fft.rfftn(x, axes=dims, norm=norm)
+        return _new_tensor(_np.asarray(out, dtype=_np.result_type(x.dtype, _np.complex64)))
 
     @staticmethod
     def backward(ctx, g):
         # the one-sided half padded with zeros to the full length, then the dual inverse, real part
         full = _resize(g, (ctx.dims[-1],), (ctx.n,))
-        return real(_c2c(full, ctx.dims, _DUAL[ctx.norm], False))
+        return _real(_c2c(full, ctx.dims, _DUAL[ctx.norm], False))
 
 
-class _C2R(Function):
+class _C2R(_Function):
     """The inverse of ``_R2C``: a one-sided spectrum (Hermitian symmetry fills the rest) to a real signal of n."""
 
     node_name = "FftC2RBackward0"
@@ -139,8 +139,8 @@ class _C2R(Function):
         x = a._data
         ctx.dims, ctx.norm, ctx.n = dims, norm, n
         s = [x.shape[d] for d in dims[:-1]] + [n]
-        out = np.fft.irfftn(x, s=s, axes=dims, norm=norm)
-        return new_tensor(np.asarray(out, dtype=x.real.dtype))
+        out = _np.fft.irfftn(x, s=s, axes=dims, norm=norm)
+        return _new_tensor(_np.asarray(out, dtype=x.real.dtype))
 
     @staticmethod
     def backward(ctx, g):
@@ -150,11 +150,11 @@ class _C2R(Function):
         last = ctx.dims[-1]
         double = ctx.n - gi.shape[last]
         if double > 0:
-            scale = np.ones(gi.shape[last], dtype=gi._data.real.dtype)
+            scale = _np.ones(gi.shape[last], dtype=gi._data.real.dtype)
             scale[1:1 + double] = 2
             shape = [1] * gi.ndim
             shape[last] = -1
-            gi = gi * new_tensor(scale.reshape(shape))
+            gi = gi * _new_tensor(scale.reshape(shape))
         return gi
 
 
@@ -209,7 +209,7 @@ def fft(input, n=None, dim=-1, norm=None, *, out=None):
 def ifft(input, n=None, dim=-1, norm=None, *, out=None):
     s, d = _one_dim(n, dim)
     if not input.is_complex():  # PyTorch: the conjugate of the forward transform with the dual norm (its r2c), so
-        return conj(_cfftn(input, s, d, _DUAL[_norm(norm)], True, "ifft"))  # zero imaginary parts are -0.0000j
+        return _conj(_cfftn(input, s, d, _DUAL[_norm(norm)], True, "ifft"))  # zero imaginary parts are -0.0000j
     return _cfftn(input, s, d, norm, False, "ifft")
 
 
@@ -279,21 +279,21 @@ def irfftn(input, s=None, dim=None, norm=None, *, out=None):
 def hfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The real transform of a one-sided Hermitian signal: irfft of its conjugate with the dual norm."""
     s, d = _one_dim(n, dim)
-    return _irfftn(conj(_as_complex(input)), s, d, _DUAL[_norm(norm)], "hfft")
+    return _irfftn(_conj(_as_complex(input)), s, d, _DUAL[_norm(norm)], "hfft")
 
 
 def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
     """The inverse of ``hfft``: the conjugate of rfft with the dual norm."""
     s, d = _one_dim(n, dim)
-    return conj(_rfftn(input, s, d, _DUAL[_norm(norm)], "ihfft"))
+    return _conj(_rfftn(input, s, d, _DUAL[_norm(norm)], "ihfft"))
 
 
 def hfftn(input, s=None, dim=None, norm=None, *, out=None):
-    return _irfftn(conj(_as_complex(input)), s, dim, _DUAL[_norm(norm)], "hfftn")
+    return _irfftn(_conj(_as_complex(input)), s, dim, _DUAL[_norm(norm)], "hfftn")
 
 
 def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
-    return conj(_rfftn(input, s, dim, _DUAL[_norm(norm)], "ihfftn"))
+    return _conj(_rfftn(input, s, dim, _DUAL[_norm(norm)], "ihfftn"))
 
 
 def hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
@@ -308,7 +308,7 @@ def ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
 def _frequencies(k, n, d, dtype, device, requires_grad):
     """``k / (d * n)`` as PyTorch computes it: the integers in ``dtype``, times the reciprocal (rounded to dtype)."""
     dt = _dtype.get_default_dtype() if dtype is None else _dtype.to_dtype(dtype)
-    values = new_tensor(k.astype(dt.np)) * (1.0 / (n * d))
+    values = _new_tensor(k.astype(dt.np)) * (1.0 / (n * d))
     if device is not None:
         values = values.to(device)
     return values.requires_grad_(requires_grad) if requires_grad else values
@@ -316,20 +316,20 @@ def _frequencies(k, n, d, dtype, device, requires_grad):
 
 def fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False):
     """The sample frequencies of an n-point ``fft``: [0, 1, ..., -(n // 2), ..., -1] / (d * n)."""
-    k = np.concatenate((np.arange((n + 1) // 2), np.arange(-(n // 2), 0)))
+    k = _np.concatenate((_np.arange((n + 1) // 2), _np.arange(-(n // 2), 0)))
     return _frequencies(k, n, d, dtype, device, requires_grad)
 
 
 def rfftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False):
     """The sample frequencies of an n-point ``rfft``: [0, 1, ..., n // 2] / (d * n)."""
-    return _frequencies(np.arange(n // 2 + 1), n, d, dtype, device, requires_grad)
+    return _frequencies(_np.arange(n // 2 + 1), n, d, dtype, device, requires_grad)
 
 
 def _shift(input, dim, inverse: bool):
     dims = range(input.ndim) if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
     dims = [d % max(input.ndim, 1) for d in dims]
     shifts = [input.shape[d] // 2 for d in dims]
-    return roll(input, [-s if inverse else s for s in shifts], dims) if dims else input
+    return _roll(input, [-s if inverse else s for s in shifts], dims) if dims else input
 
 
 def fftshift(input, dim=None):

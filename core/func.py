@@ -20,7 +20,7 @@ where the function cannot run batched). ``functional_call`` runs a module with o
 parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
-import functools
+import functools as _functools
 
 import core
 from core import _random, _vmap, _vmap_batched
@@ -158,7 +158,7 @@ def _split_aux(output, has_aux: bool, api: str):
 # ----- grad, grad_and_value, vjp -----------------------------------------------------------------
 def grad_and_value(func, argnums=0, has_aux=False):
     """``f -> (gradient of f w.r.t. argnums, f's value)``; ``f`` returns a scalar tensor (and aux)."""
-    @functools.wraps(func)
+    @_functools.wraps(func)
     def wrapper(*args, **kwargs):
         scope = _Scope()
         with core.enable_grad():
@@ -182,7 +182,7 @@ def grad(func, argnums=0, has_aux=False):
     """``f -> gradient of f w.r.t. argnums`` (a tuple for a tuple of argnums; ``(grad, aux)`` with has_aux)."""
     inner = grad_and_value(func, argnums, has_aux)
 
-    @functools.wraps(func)
+    @_functools.wraps(func)
     def wrapper(*args, **kwargs):
         grads, value = inner(*args, **kwargs)
         return (grads, value[1]) if has_aux else grads
@@ -244,7 +244,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     called, as PyTorch's vmap checks it."""
     reverse = _jacobian_transform(func, argnums, has_aux, "jacfwd")
 
-    @functools.wraps(func)
+    @_functools.wraps(func)
     def wrapper(*args, **kwargs):
         if randomness not in ("error", "different", "same"):
             raise RuntimeError("Only allowed values for randomness are 'error', 'different', or 'same'. "
@@ -311,7 +311,7 @@ def _with_batched_duals(args, leaves, sizes) -> tuple:
 
 
 def _jacobian_transform(func, argnums, has_aux, api, chunk_size=None):
-    @functools.wraps(func)
+    @_functools.wraps(func)
     def wrapper(*args, **kwargs):
         scope = _Scope()
         with core.enable_grad():

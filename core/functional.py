@@ -5,8 +5,8 @@
 
 import core
 from core._tensor import Tensor
-from core._user_warning import warn_in_core
-from core._warn_once import warn_once
+from core._user_warning import warn_in_core as _warn_in_core
+from core._warn_once import warn_once as _warn_once
 from core.ops import (  # re-exported under torch.functional's names
     atleast_1d,
     atleast_2d,
@@ -21,7 +21,7 @@ from core.ops import (  # re-exported under torch.functional's names
     unique_consecutive,
 )
 from core.ops.cdist import cdist
-from core.ops.out_arg import accept_out
+from core.ops.out_arg import accept_out as _accept_out
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_shapes", "broadcast_tensors",
            "cartesian_prod", "cdist", "chain_matmul", "einsum", "meshgrid", "norm", "split", "tensordot",
@@ -36,8 +36,8 @@ def meshgrid(*tensors, indexing: str | None = None):
     """Grids from 1-D tensors, as expanded views (``indexing='ij'`` by default, with PyTorch's warning)."""
     tensors = _tensors(tensors)
     if indexing is None:
-        warn_once("meshgrid", "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
-                  "argument.", warn_in_core)  # (PyTorch's TORCH_WARN_ONCE, under torch.functional's wrapper)
+        _warn_once("meshgrid", "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                  "argument.", _warn_in_core)  # (PyTorch's TORCH_WARN_ONCE, under torch.functional's wrapper)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
@@ -87,12 +87,12 @@ def cartesian_prod(*tensors):
     return core.stack([g.reshape(-1) for g in grids], dim=1)
 
 
-@accept_out
+@_accept_out
 def chain_matmul(*matrices):
     """The product of the matrices (deprecated in PyTorch for ``torch.linalg.multi_dot``); ``out=`` as torch's."""
-    warn_once("chain_matmul", "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
+    _warn_once("chain_matmul", "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
               "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
-              "multiple parameters.", warn_in_core)
+              "multiple parameters.", _warn_in_core)
     out = matrices[0]
     for m in matrices[1:]:
         out = out @ m

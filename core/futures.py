@@ -9,10 +9,12 @@ is reported on stderr and dropped, as torch logs it.
 
 from __future__ import annotations
 
-import sys
-import threading
-import traceback
-from typing import Any, Callable, Generic, TypeVar
+import sys as _sys
+import threading as _threading
+import traceback as _traceback
+from typing import Any as _Any
+from typing import Callable as _Callable
+from typing import Generic, TypeVar
 
 __all__ = ["Future", "collect_all", "wait_all"]
 
@@ -25,11 +27,11 @@ class _Future:
 
     def __init__(self, devices: list | None = None):
         self._devices = list(devices or [])
-        self._done = threading.Event()
-        self._lock = threading.Lock()
-        self._value: Any = None
+        self._done = _threading.Event()
+        self._lock = _threading.Lock()
+        self._value: _Any = None
         self._error: BaseException | None = None
-        self._callbacks: list[Callable[[_Future], None]] = []
+        self._callbacks: list[_Callable[[_Future], None]] = []
 
     def done(self) -> bool:
         return self._done.is_set()
@@ -64,7 +66,7 @@ class _Future:
             raise AssertionError(f"{result} is of type {type(result)}, not an Exception.")
         self._complete(None, result)
 
-    def _add(self, callback: Callable[[_Future], None]) -> None:
+    def _add(self, callback: _Callable[[_Future], None]) -> None:
         with self._lock:
             if not self._done.is_set():
                 self._callbacks.append(callback)
@@ -90,7 +92,7 @@ class _Future:
             try:
                 callback(fut)
             except Exception as exc:  # torch logs it and carries on
-                print(_callback_error(exc), file=sys.stderr)
+                print(_callback_error(exc), file=_sys.stderr)
 
         self._add(run)
 
@@ -101,7 +103,7 @@ _Future.__module__ = "core"
 
 def _callback_error(exc: BaseException) -> str:
     """torch's message for a callback that raised: the exception, then its frames, innermost first."""
-    frames = traceback.extract_tb(exc.__traceback__)[1:]  # not the frame that called the callback
+    frames = _traceback.extract_tb(exc.__traceback__)[1:]  # not the frame that called the callback
     where = "".join(f"  {f.filename}({f.lineno}): {f.name}\n" for f in reversed(frames))
     return f"Got the following error when running the callback: {type(exc).__name__}: {exc}\n\nAt:\n{where}"
 
@@ -134,7 +136,7 @@ def collect_all(futures: list) -> _Future:
                             f"\n\nInvoked with: {futures!r}")
     combined = _Future()
     remaining = [len(futures)]
-    lock = threading.Lock()
+    lock = _threading.Lock()
 
     def one_done(_):
         with lock:

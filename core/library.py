@@ -9,7 +9,7 @@ schema text. ``opcheck`` runs the checks core can: the schema's mutations, the f
 strides against the real ones, and a second run (forward and backward) against the first.
 """
 
-import numpy as np
+import numpy as _np
 
 import core
 from core._library import custom_ops as _ops
@@ -245,4 +245,4 @@ def _clone_args(value):
 
 
 def _same_values(a, b) -> bool:
-    return np.array_equal(np.asarray(a.detach().cpu()._data), np.asarray(b.detach().cpu()._data), equal_nan=True)
+    return _np.array_equal(_np.asarray(a.detach().cpu()._data), _np.asarray(b.detach().cpu()._data), equal_nan=True)

@@ -4,13 +4,16 @@ Loaded lazily by ``core.__getattr__``. The primitives live in ``core.ops.linalg*
 functions, SVD, decompositions); the matrix norms here are composites of them.
 """
 
-import math
+import math as _math
 
 from core import _c_namespaces
-from core._tensor import Tensor
-from core.ops import elementwise, movement, reduction, views
+from core._tensor import Tensor as _Tensor
+from core.ops import elementwise as _elementwise
+from core.ops import movement as _movement
 from core.ops import out_arg as _out_arg
-from core.ops._util import normalize_dim
+from core.ops import reduction as _reduction
+from core.ops import views as _views
+from core.ops._util import normalize_dim as _normalize_dim
 from core.ops.linalg import matmul
 from core.ops.linalg_decomp import (
     cholesky,
@@ -30,8 +33,9 @@ from core.ops.linalg_eig import eig, eigvals
 from core.ops.linalg_householder import householder_product
 from core.ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from core.ops.linalg_lu import cholesky_ex, lstsq, lu, lu_factor, lu_factor_ex, lu_solve, matrix_exp, solve_ex
-from core.ops.linalg_more import LinAlgError, det, inverse, matrix_power, slogdet, solve, vector_norm
+from core.ops.linalg_more import LinAlgError, det, matrix_power, slogdet, solve, vector_norm
 from core.ops.linalg_more import cross as _cross
+from core.ops.linalg_more import inverse as _inverse
 from core.ops.linalg_svd import linalg_svd as svd
 from core.ops.linalg_svd import svdvals
 
@@ -42,7 +46,7 @@ __all__ = ["matmul", "det", "slogdet", "inv", "solve", "cross", "vector_norm", "
            "cholesky_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve", "matrix_exp", "solve_ex",
            "householder_product", "eig", "eigvals", "ldl_factor", "ldl_factor_ex", "ldl_solve"]
 
-inv = inverse
+inv = _inverse
 
 
 def cross(input, other, *, dim=-1):
@@ -51,7 +55,7 @@ def cross(input, other, *, dim=-1):
 
 def vecdot(x, y, *, dim=-1):
     """Sum of ``x * y`` over ``dim`` (real tensors: no conjugation)."""
-    return reduction.sum(elementwise.mul(x, y), dim)
+    return _reduction.sum(_elementwise.mul(x, y), dim)
 
 
 def multi_dot(tensors):
@@ -66,11 +70,11 @@ def multi_dot(tensors):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """'fro' is a 2-D vector norm; 1 / inf (and -1 / -inf) reduce column / row sums of |A|; 'nuc' / 2 / -2
     come from the singular values."""
-    if not isinstance(A, Tensor) or A.ndim < 2:
+    if not isinstance(A, _Tensor) or A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
-    d0, d1 = (normalize_dim(d, A.ndim) for d in dim)
+    d0, d1 = (_normalize_dim(d, A.ndim) for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
     if ord == "fro":
@@ -78,19 +82,20 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     if ord in ("nuc", 2, -2):
         if dtype is not None:
             A = A.to(dtype)
-        s = svdvals(movement.movedim(A, (d0, d1), (-2, -1)))
-        out = reduction.sum(s, -1) if ord == "nuc" else (reduction.amax(s, -1) if ord == 2 else reduction.amin(s, -1))
-        return views.unsqueeze(views.unsqueeze(out, min(d0, d1)), max(d0, d1)) if keepdim else out
-    if ord in (1, -1, math.inf, -math.inf):
+        s = svdvals(_movement.movedim(A, (d0, d1), (-2, -1)))
+        out = (_reduction.sum(s, -1) if ord == "nuc"
+               else _reduction.amax(s, -1) if ord == 2 else _reduction.amin(s, -1))
+        return _views.unsqueeze(_views.unsqueeze(out, min(d0, d1)), max(d0, d1)) if keepdim else out
+    if ord in (1, -1, _math.inf, -_math.inf):
         inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
         sums = vector_norm(A, 1, inner, True, dtype=dtype)
-        out = reduction.amax(sums, outer, keepdim=True) if ord > 0 else reduction.amin(sums, outer, keepdim=True)
-        return out if keepdim else views.squeeze(out, (d0, d1))
+        out = _reduction.amax(sums, outer, keepdim=True) if ord > 0 else _reduction.amin(sums, outer, keepdim=True)
+        return out if keepdim else _views.squeeze(out, (d0, d1))
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
-    return movement.diagonal(A, offset, dim1, dim2)
+    return _movement.diagonal(A, offset, dim1, dim2)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):

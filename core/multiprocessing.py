@@ -7,7 +7,7 @@ processes: ``core.distributed`` has a world of one process).
 """
 
 import multiprocessing
-import traceback
+import traceback as _traceback
 from multiprocessing import *  # noqa: F403  (PyTorch's module re-exports Python's)
 
 __all__ = [*multiprocessing.__all__, "spawn", "start_processes", "ProcessContext", "ProcessException",
@@ -58,7 +58,7 @@ def _wrap(fn, i, args, errors):
     except KeyboardInterrupt:
         pass
     except BaseException:  # the parent re-raises it
-        errors.put((i, traceback.format_exc()))
+        errors.put((i, _traceback.format_exc()))
         raise SystemExit(1) from None
 
 

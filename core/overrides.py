@@ -11,7 +11,7 @@ is ``core._torch_function``'s.
 
 import contextlib
 import functools
-import inspect
+import inspect as _inspect
 import types
 
 from core import _testing_overrides, _torch_function
@@ -214,7 +214,7 @@ def get_testing_overrides() -> dict:
                 continue
             dummy = lambda *args, **kwargs: -1  # noqa: E731
             try:
-                dummy.__signature__ = inspect.signature(func)
+                dummy.__signature__ = _inspect.signature(func)
             except (TypeError, ValueError):
                 pass
             dummies[func] = dummy

@@ -1,10 +1,11 @@
 """``core.profiler``: PyTorch's newer profiler API (``profile``, ``record_function``, ``ProfilerActivity``,
 ``schedule``) over ``core.autograd.profiler``'s recorder. Only the CPU is measured."""
 
-import enum
+import enum as _enum
 
 from core.autograd import profiler as _autograd_profiler
-from core.autograd.profiler import EventList, record_function
+from core.autograd.profiler import EventList as _EventList
+from core.autograd.profiler import record_function
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
            "tensorboard_trace_handler", "kineto_available", "supported_activities"]
@@ -20,14 +21,14 @@ def supported_activities() -> set:
     return {ProfilerActivity.CPU}
 
 
-class ProfilerActivity(enum.Enum):
+class ProfilerActivity(_enum.Enum):
     CPU = 0
     CUDA = 2
     XPU = 3
     MTIA = 4
 
 
-class ProfilerAction(enum.Enum):
+class ProfilerAction(_enum.Enum):
     NONE = 0
     WARMUP = 1
     RECORD = 2
@@ -82,7 +83,7 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
     def stop(self) -> None:
         self._stop()
         if self.schedule is not None:
-            self.function_events = EventList(self._kept)
+            self.function_events = _EventList(self._kept)
         if self.on_trace_ready is not None and self.schedule is None:
             self.on_trace_ready(self)
 
@@ -98,11 +99,11 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
                 self._kept.extend(self._events)
             self._events.clear()
             if act is ProfilerAction.RECORD_AND_SAVE and self.on_trace_ready is not None:
-                self.function_events = EventList(self._kept)
+                self.function_events = _EventList(self._kept)
                 self.on_trace_ready(self)
         self.step_num += 1
 
-    def events(self) -> EventList:
+    def events(self) -> _EventList:
         return self.function_events
 
     def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:

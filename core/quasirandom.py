@@ -9,45 +9,46 @@ scramble and a random digital shift) draws its bits with ``core.randint`` in PyT
 seeded scrambled engine gives PyTorch's points too.
 """
 
-import functools
-from pathlib import Path
+import functools as _functools
+from pathlib import Path as _Path
 
-import numpy as np
+import numpy as _np
 
 import core
-from core._dtype import SCALAR_NAMES, get_default_dtype
+from core._dtype import SCALAR_NAMES
+from core._dtype import get_default_dtype as _get_default_dtype
 
 __all__ = ["SobolEngine"]
 
 # NOTE: beside this file, not importlib.resources: a `torch` import alias (tests/external) replaces core's __spec__
-_TABLE = Path(__file__).resolve().with_name("_sobol_directions.npz")
+_TABLE = _Path(__file__).resolve().with_name("_sobol_directions.npz")
 
 
-@functools.cache
-def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@_functools.cache
+def _table() -> tuple[_np.ndarray, _np.ndarray, _np.ndarray]:
     """Each dimension's degree s, its bit row offset and the packed bits (see tools/gen_sobol_table.py)."""
-    with np.load(_TABLE) as data:
-        degree = data["degree"].astype(np.int64)
-        bits = np.unpackbits(data["bits"])
-    width = np.maximum(degree - 1, 0) * (degree + 2) // 2  # s-1 coefficient bits + 1+2+...+(s-1) bits of m
-    offsets = np.concatenate(([0], np.cumsum(width)[:-1]))
+    with _np.load(_TABLE) as data:
+        degree = data["degree"].astype(_np.int64)
+        bits = _np.unpackbits(data["bits"])
+    width = _np.maximum(degree - 1, 0) * (degree + 2) // 2  # s-1 coefficient bits + 1+2+...+(s-1) bits of m
+    offsets = _np.concatenate(([0], _np.cumsum(width)[:-1]))
     return degree, offsets, bits
 
 
-def _read_bits(rows: np.ndarray, start: int, count: int) -> np.ndarray:
+def _read_bits(rows: _np.ndarray, start: int, count: int) -> _np.ndarray:
     """The unsigned integers held by ``count`` bits at column ``start`` of each row (most significant first)."""
-    weights = np.left_shift(1, np.arange(count - 1, -1, -1, dtype=np.int64))
+    weights = _np.left_shift(1, _np.arange(count - 1, -1, -1, dtype=_np.int64))
     return rows[:, start : start + count] @ weights
 
 
-def _direction_numbers(dimension: int, maxbit: int) -> np.ndarray:
+def _direction_numbers(dimension: int, maxbit: int) -> _np.ndarray:
     """PyTorch's ``sobolstate``: (dimension, maxbit) int64, direction number j of dimension d in bits."""
     degree, offsets, bits = _table()
-    state = np.ones((dimension, maxbit), dtype=np.int64)  # the first dimension's numbers are all 1
-    for s in np.unique(degree[1:dimension]).tolist():
-        dims = 1 + np.flatnonzero(degree[1:dimension] == s)
+    state = _np.ones((dimension, maxbit), dtype=_np.int64)  # the first dimension's numbers are all 1
+    for s in _np.unique(degree[1:dimension]).tolist():
+        dims = 1 + _np.flatnonzero(degree[1:dimension] == s)
         width = (s - 1) * (s + 2) // 2
-        rows = bits[offsets[dims][:, None] + np.arange(width)].astype(np.int64)
+        rows = bits[offsets[dims][:, None] + _np.arange(width)].astype(_np.int64)
         coefficients = rows[:, : s - 1]  # a_1..a_(s-1)
         column = s - 1
         for i in range(1, s):  # m_1 = 1, then m_(i+1) = 2 * stored + 1
@@ -58,29 +59,29 @@ def _direction_numbers(dimension: int, maxbit: int) -> np.ndarray:
             for k in range(1, s):
                 value ^= coefficients[:, k - 1] * (state[dims, j - k] << k)
             state[dims, j] = value
-    return state << np.arange(maxbit - 1, -1, -1, dtype=np.int64)
+    return state << _np.arange(maxbit - 1, -1, -1, dtype=_np.int64)
 
 
-def _lowest_zero_bit(counters: np.ndarray) -> np.ndarray:
+def _lowest_zero_bit(counters: _np.ndarray) -> _np.ndarray:
     """The index of the lowest 0 bit of each counter (0 for even counters)."""
     lowest = ~counters & (counters + 1)
-    return np.frexp(lowest.astype(np.float64))[1] - 1
+    return _np.frexp(lowest.astype(_np.float64))[1] - 1
 
 
 def _gray(counter: int) -> int:
     return counter ^ (counter >> 1)
 
 
-def _scramble(state: np.ndarray, lower: np.ndarray) -> np.ndarray:
+def _scramble(state: _np.ndarray, lower: _np.ndarray) -> _np.ndarray:
     """PyTorch's linear matrix scramble: bit p of each new number is <row p of L, old number's bits> mod 2.
 
     ``lower`` holds one random lower triangular 0/1 matrix a dimension with a unit diagonal; row p
     reads the old number's bits from the top (bit maxbit-1) down, and gives bit maxbit-1-p.
     """
     maxbit = state.shape[1]
-    top_down = np.arange(maxbit - 1, -1, -1, dtype=np.int64)
-    old_bits = ((state[:, :, None] >> top_down) & 1).astype(np.float32)  # (d, j, q): bit maxbit-1-q of v_dj
-    parity = (old_bits @ lower.transpose(0, 2, 1).astype(np.float32)).astype(np.int64) & 1  # (d, j, p)
+    top_down = _np.arange(maxbit - 1, -1, -1, dtype=_np.int64)
+    old_bits = ((state[:, :, None] >> top_down) & 1).astype(_np.float32)  # (d, j, q): bit maxbit-1-q of v_dj
+    parity = (old_bits @ lower.transpose(0, 2, 1).astype(_np.float32)).astype(_np.int64) & 1  # (d, j, p)
     return (parity << top_down).sum(axis=-1)
 
 
@@ -113,7 +114,7 @@ class SobolEngine:
     def draw(self, n=1, out=None, dtype=None):
         """The next ``n`` points of the sequence, an (n, dimension) tensor (in ``out`` when given)."""
         if dtype is None:
-            dtype = get_default_dtype()
+            dtype = _get_default_dtype()
         if self.num_generated == 0:
             if n == 1:
                 result = self._first_point.to(dtype)
@@ -169,12 +170,12 @@ class SobolEngine:
         if dtype not in (core.float32, core.float64):
             raise NotImplementedError(f'"_sobol_engine_draw" not implemented for \'{SCALAR_NAMES[dtype.name]}\'')
         state = self.sobolstate.numpy()
-        columns = _lowest_zero_bit(np.arange(start, start + n, dtype=np.int64))
-        points = np.bitwise_xor.accumulate(state.T[columns], axis=0) ^ self.quasi.numpy()
+        columns = _lowest_zero_bit(_np.arange(start, start + n, dtype=_np.int64))
+        points = _np.bitwise_xor.accumulate(state.T[columns], axis=0) ^ self.quasi.numpy()
         if n:
             self.quasi = core.from_numpy(points[-1].copy())
-        values = points.astype(np.float64) * 2.0**-self.MAXBIT  # exact; rounds once to float32 below
-        return core.from_numpy(values.astype(np.float32 if dtype == core.float32 else np.float64))
+        values = points.astype(_np.float64) * 2.0**-self.MAXBIT  # exact; rounds once to float32 below
+        return core.from_numpy(values.astype(_np.float32 if dtype == core.float32 else _np.float64))
 
     def _scramble(self):
         g = None
@@ -185,7 +186,7 @@ class SobolEngine:
         self.shift = core.mv(shift_ints, core.pow(2, core.arange(0, self.MAXBIT, device="cpu")))
         lower = core.randint(2, (self.dimension, self.MAXBIT, self.MAXBIT), generator=g, device="cpu").tril()
         lower = lower.numpy().copy()
-        lower[:, np.arange(self.MAXBIT), np.arange(self.MAXBIT)] = 1
+        lower[:, _np.arange(self.MAXBIT), _np.arange(self.MAXBIT)] = 1
         self.sobolstate = core.from_numpy(_scramble(self.sobolstate.numpy(), lower))
 
     def __repr__(self):

@@ -9,14 +9,14 @@ formulas do. ``gammainc``/``gammaincc`` reuse the regularised incomplete gamma f
 ``core.distributions``.
 """
 
-import math
+import math as _math
 
-import numpy as np
+import numpy as _np
 
 import core
 from core import _bessel, _c_namespaces
 from core._tensor import Tensor
-from core.autograd import Function
+from core.autograd import Function as _Function
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfcx", "erfinv", "gammaln", "digamma", "psi", "polygamma",
            "multigammaln", "xlogy", "xlog1py", "log_softmax", "softmax", "logsumexp", "i0", "i0e", "i1", "i1e",
@@ -29,8 +29,8 @@ from core._special_api import refuse_two_numbers as _refuse_two_numbers
 
 __all__ += _MORE
 
-_SQRT2 = math.sqrt(2.0)
-_SQRT_2PI = math.sqrt(2.0 * math.pi)
+_SQRT2 = _math.sqrt(2.0)
+_SQRT_2PI = _math.sqrt(2.0 * _math.pi)
 
 
 def _floating(x):
@@ -40,12 +40,12 @@ def _floating(x):
     return x if x.is_floating_point() else x.to(core.get_default_dtype())
 
 
-def _host(t) -> np.ndarray:
-    return t.detach().cpu().numpy().astype(np.float64)
+def _host(t) -> _np.ndarray:
+    return t.detach().cpu().numpy().astype(_np.float64)
 
 
-def _like(array: np.ndarray, t):
-    return core.tensor(np.asarray(array), dtype=t.dtype, device=t.device)
+def _like(array: _np.ndarray, t):
+    return core.tensor(_np.asarray(array), dtype=t.dtype, device=t.device)
 
 
 # ----- aliases of core ops ----------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def entr(input, *, out=None):
     positive = x > 0
     safe = core.where(positive, x, core.ones_like(x))
     value = core.where(positive, -safe * core.log(safe), core.zeros_like(x))
-    value = core.where(x < 0, core.full_like(x, -math.inf), value)
+    value = core.where(x < 0, core.full_like(x, -_math.inf), value)
     return _write(core.where(core.isnan(x), x, value), out)
 
 
@@ -156,7 +156,7 @@ def multigammaln(input, p: int, *, out=None):
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     steps = core.arange(p, dtype=x.dtype, device=x.device) * -0.5
-    value = core.lgamma(x.unsqueeze(-1) + steps).sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
+    value = core.lgamma(x.unsqueeze(-1) + steps).sum(-1) + p * (p - 1) / 4 * _math.log(_math.pi)
     return _write(value, out)
 
 
@@ -181,33 +181,33 @@ def _write(result, out):
 
 
 # ----- functions with no core op underneath -------------------------------------------------------------------------
-_ERFC = np.frompyfunc(math.erfc, 1, 1)
+_ERFC = _np.frompyfunc(_math.erfc, 1, 1)
 
 
-def _erfc_array(x: np.ndarray) -> np.ndarray:
+def _erfc_array(x: _np.ndarray) -> _np.ndarray:
     """``math.erfc`` elementwise as a float64 array (also for a 0-d ``x``, where frompyfunc gives a float)."""
-    return np.asarray(_ERFC(x), dtype=np.float64)
+    return _np.asarray(_ERFC(x), dtype=_np.float64)
 
 
-def _erfcx_array(x: np.ndarray) -> np.ndarray:
+def _erfcx_array(x: _np.ndarray) -> _np.ndarray:
     """``exp(x^2) erfc(x)``: directly below 26, the asymptotic series above (where erfc underflows)."""
-    out = np.empty_like(x)
+    out = _np.empty_like(x)
     big = x >= 26.0
     small = ~big
-    with np.errstate(over="ignore", invalid="ignore"):
+    with _np.errstate(over="ignore", invalid="ignore"):
         xs = x[small]
-        out[small] = np.exp(xs * xs) * _erfc_array(xs)
+        out[small] = _np.exp(xs * xs) * _erfc_array(xs)
         xb = x[big]
         inv2 = 1.0 / (2.0 * xb * xb)
-        series, term = np.ones_like(xb), np.ones_like(xb)
+        series, term = _np.ones_like(xb), _np.ones_like(xb)
         for k in range(1, 8):
             term = -term * (2 * k - 1) * inv2
             series = series + term
-        out[big] = series / (xb * math.sqrt(math.pi))
+        out[big] = series / (xb * _math.sqrt(_math.pi))
     return out
 
 
-class Erfcx(Function):
+class Erfcx(_Function):
     """d/dx erfcx(x) = 2 x erfcx(x) - 2 / sqrt(pi)."""
 
     @staticmethod
@@ -219,20 +219,20 @@ class Erfcx(Function):
     @staticmethod
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        return grad * (2 * x * result - 2 / math.sqrt(math.pi))
+        return grad * (2 * x * result - 2 / _math.sqrt(_math.pi))
 
 
-class LogNdtr(Function):
+class LogNdtr(_Function):
     """log(ndtr(x)): ``log1p(-erfc(x / sqrt 2) / 2)`` above -1, ``log(erfcx(-x / sqrt 2) / 2) - x^2 / 2`` below."""
 
     @staticmethod
     def forward(ctx, x):
         h = _host(x)
         t = h / _SQRT2
-        with np.errstate(divide="ignore", invalid="ignore"):
-            upper = np.log1p(-_erfc_array(t) / 2)
-            lower = np.log(_erfcx_array(-t) / 2) - t * t
-        result = _like(np.where(h < -1.0, lower, upper), x)
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            upper = _np.log1p(-_erfc_array(t) / 2)
+            lower = _np.log(_erfcx_array(-t) / 2) - t * t
+        result = _like(_np.where(h < -1.0, lower, upper), x)
         ctx.save_for_backward(x, result)
         return result
 
@@ -242,32 +242,32 @@ class LogNdtr(Function):
         return grad / _SQRT_2PI * core.exp(-(result + x * x / 2))
 
 
-def _ndtri_lower(r: np.ndarray) -> np.ndarray:
+def _ndtri_lower(r: _np.ndarray) -> _np.ndarray:
     """ndtri for 0 < r <= 1/2: Abramowitz and Stegun's 26.2.23 guess, then Newton steps on log ndtr."""
-    t = np.sqrt(-2.0 * np.log(r))
+    t = _np.sqrt(-2.0 * _np.log(r))
     x = -(t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t ** 3))
     for _ in range(4):
         scaled = _erfcx_array(-x / _SQRT2)
-        log_cdf = np.log(scaled / 2) - x * x / 2
-        x = x - (log_cdf - np.log(r)) * scaled / math.sqrt(2 / math.pi)
+        log_cdf = _np.log(scaled / 2) - x * x / 2
+        x = x - (log_cdf - _np.log(r)) * scaled / _math.sqrt(2 / _math.pi)
     cdf = 0.5 * _erfc_array(-x / _SQRT2)
-    x = x - (cdf - r) * _SQRT_2PI * np.exp(x * x / 2)  # a last step on ndtr itself: exact near 1/2
-    return np.where(r == 0.5, 0.0, x)
+    x = x - (cdf - r) * _SQRT_2PI * _np.exp(x * x / 2)  # a last step on ndtr itself: exact near 1/2
+    return _np.where(r == 0.5, 0.0, x)
 
 
-class Ndtri(Function):
+class Ndtri(_Function):
     """The standard normal quantile; d/dp ndtri(p) = sqrt(2 pi) exp(ndtri(p)^2 / 2)."""
 
     @staticmethod
     def forward(ctx, p):
         h = _host(p)
         inside = (h > 0) & (h < 1)
-        q = np.where(inside, h, 0.5)
-        with np.errstate(all="ignore"):
-            lower = _ndtri_lower(np.minimum(q, 1 - q))
+        q = _np.where(inside, h, 0.5)
+        with _np.errstate(all="ignore"):
+            lower = _ndtri_lower(_np.minimum(q, 1 - q))
             central = _SQRT2 * core.erfinv(core.tensor(2 * q - 1)).numpy()  # 2q - 1 is exact here
-        x = np.where(np.abs(q - 0.5) < 0.25, central, np.where(q > 0.5, -lower, lower))
-        x = np.where(h == 0, -np.inf, np.where(h == 1, np.inf, np.where(inside, x, np.nan)))
+        x = _np.where(_np.abs(q - 0.5) < 0.25, central, _np.where(q > 0.5, -lower, lower))
+        x = _np.where(h == 0, -_np.inf, _np.where(h == 1, _np.inf, _np.where(inside, x, _np.nan)))
         result = _like(x, p)
         ctx.save_for_backward(result)
         return result

@@ -7,15 +7,15 @@ sequences and mappings of them, with PyTorch's default tolerances per dtype, its
 ``make_tensor`` draws from the same generator calls as PyTorch's, so a seeded call gives torch's values.
 """
 
-import cmath
-import collections.abc
-import math
-import warnings
+import cmath as _cmath
+import math as _math
+import warnings as _warnings
+from collections import abc as _abc
 
-import numpy as np
+import numpy as _np
 
-import core
-from core._user_warning import warn_user
+import core as _core
+from core._user_warning import warn_user as _warn_user
 
 __all__ = ["assert_close", "assert_allclose", "make_tensor"]
 
@@ -73,19 +73,19 @@ def _scalar_message(actual, expected, rtol, atol):
 
 
 def _is_number(x):
-    return isinstance(x, (int, float, complex, np.number)) and not isinstance(x, (bool, np.bool_))
+    return isinstance(x, (int, float, complex, _np.number)) and not isinstance(x, (bool, _np.bool_))
 
 
 def _compare_numbers(actual, expected, path, opts):
-    actual = actual.item() if isinstance(actual, np.number) else actual
-    expected = expected.item() if isinstance(expected, np.number) else expected
+    actual = actual.item() if isinstance(actual, _np.number) else actual
+    expected = expected.item() if isinstance(expected, _np.number) else expected
     rtol, atol = _tolerances([_NUMBER_DTYPES[type(x)] for x in (actual, expected)], opts["rtol"], opts["atol"], path)
     if opts["check_dtype"] and type(actual) is not type(expected):
         raise _Failure(AssertionError, f"The (d)types do not match: {type(actual)} != {type(expected)}.", path)
-    if actual == expected or (opts["equal_nan"] and cmath.isnan(actual) and cmath.isnan(expected)):
+    if actual == expected or (opts["equal_nan"] and _cmath.isnan(actual) and _cmath.isnan(expected)):
         return
     diff = abs(actual - expected)
-    if cmath.isfinite(diff) and diff <= atol + rtol * abs(expected):
+    if _cmath.isfinite(diff) and diff <= atol + rtol * abs(expected):
         return
     raise _Failure(AssertionError, _scalar_message(actual, expected, rtol, atol), path)
 
@@ -106,43 +106,43 @@ def _check_attributes(actual, expected, path, opts):
 
 def _host_arrays(actual, expected):
     """Both values as host NumPy arrays of one (promoted) dtype."""
-    if isinstance(actual, np.ndarray):
-        dtype = np.promote_types(actual.dtype, expected.dtype)
+    if isinstance(actual, _np.ndarray):
+        dtype = _np.promote_types(actual.dtype, expected.dtype)
         return actual.astype(dtype), expected.astype(dtype)
     if actual.dtype != expected.dtype:
-        dtype = core.promote_types(actual.dtype, expected.dtype)
+        dtype = _core.promote_types(actual.dtype, expected.dtype)
         actual, expected = actual.to(dtype), expected.to(dtype)
-    if actual.dtype in (core.bfloat16, core.float8_e4m3fn, core.float8_e5m2):  # numpy() refuses ml_dtypes' types
+    if actual.dtype in (_core.bfloat16, _core.float8_e4m3fn, _core.float8_e5m2):  # numpy() refuses ml_dtypes' types
         return actual.detach().cpu()._data, expected.detach().cpu()._data  # (their differences round as torch's)
-    return (np.asarray(actual.detach().cpu().numpy()), np.asarray(expected.detach().cpu().numpy()))
+    return (_np.asarray(actual.detach().cpu().numpy()), _np.asarray(expected.detach().cpu().numpy()))
 
 
 def _matches(a, e, rtol, atol, equal_nan):
     if a.dtype.kind in "biu" and rtol == 0 and atol == 0:
         return a == e
-    wide_a, wide_e = (a, e) if a.dtype.kind in "fc" else (a.astype(np.float64), e.astype(np.float64))
-    error = np.abs(wide_a - wide_e)
-    close = (wide_a == wide_e) | (np.isfinite(error) & (error <= atol + rtol * np.abs(wide_e)))
+    wide_a, wide_e = (a, e) if a.dtype.kind in "fc" else (a.astype(_np.float64), e.astype(_np.float64))
+    error = _np.abs(wide_a - wide_e)
+    close = (wide_a == wide_e) | (_np.isfinite(error) & (error <= atol + rtol * _np.abs(wide_e)))
     if equal_nan:
-        close |= np.isnan(wide_a) & np.isnan(wide_e)
+        close |= _np.isnan(wide_a) & _np.isnan(wide_e)
     return close
 
 
 def _tensor_message(a, e, matches, rtol, atol):
-    total, bad = matches.size, int(matches.size - np.count_nonzero(matches))
+    total, bad = matches.size, int(matches.size - _np.count_nonzero(matches))
     extra = f"Mismatched elements: {bad} / {total} ({bad / total:.1%})"
     if a.dtype.kind in "biu":
-        a, e = a.astype(np.int64).ravel(), e.astype(np.int64).ravel()
-        rel_dtype = np.dtype(str(core.get_default_dtype()).replace("torch.", ""))
+        a, e = a.astype(_np.int64).ravel(), e.astype(_np.int64).ravel()
+        rel_dtype = _np.dtype(str(_core.get_default_dtype()).replace("torch.", ""))
     else:
         a, e, rel_dtype = a.ravel(), e.ravel(), a.dtype
     flat = matches.ravel()
-    abs_diff = np.abs(a - e)
+    abs_diff = _np.abs(a - e)
     abs_diff[flat] = 0
-    rel_diff = (abs_diff / np.abs(e)).astype(rel_dtype)
+    rel_diff = (abs_diff / _np.abs(e)).astype(rel_dtype)
     rel_diff[flat] = 0
-    i, j = int(np.argmax(abs_diff)), int(np.argmax(rel_diff))
-    abs_index, rel_index = (tuple(int(v) for v in np.unravel_index(k, matches.shape)) for k in (i, j))
+    i, j = int(_np.argmax(abs_diff)), int(_np.argmax(rel_diff))
+    abs_index, rel_index = (tuple(int(v) for v in _np.unravel_index(k, matches.shape)) for k in (i, j))
     return _mismatch_message("Tensor-likes", extra, abs_diff[i].item(), abs_index, rel_diff[j].item(), rel_index,
                              rtol, atol)
 
@@ -152,7 +152,7 @@ def _compare_tensors(actual, expected, path, opts):
     names = [str(x.dtype).replace("torch.", "") for x in (actual, expected)]
     rtol, atol = _tolerances(names, opts["rtol"], opts["atol"], path)
     a, e = _host_arrays(actual, expected)
-    with np.errstate(all="ignore"):
+    with _np.errstate(all="ignore"):
         matches = _matches(a, e, rtol, atol, opts["equal_nan"])
         if matches.all():
             return
@@ -162,7 +162,7 @@ def _compare_tensors(actual, expected, path, opts):
 
 
 def _is_sequence(x):
-    return isinstance(x, collections.abc.Sequence) and not isinstance(x, str)
+    return isinstance(x, _abc.Sequence) and not isinstance(x, str)
 
 
 def _compare_mappings(actual, expected, path, opts):
@@ -193,13 +193,13 @@ def _compare(actual, expected, path, opts):
     if actual is None or expected is None:
         if actual is not expected:
             raise _Failure(AssertionError, f"None mismatch: {actual} is not {expected}", path)
-    elif isinstance(actual, (bool, np.bool_)) and isinstance(expected, (bool, np.bool_)):
+    elif isinstance(actual, (bool, _np.bool_)) and isinstance(expected, (bool, _np.bool_)):
         if bool(actual) is not bool(expected):
             raise _Failure(AssertionError, f"Booleans mismatch: {bool(actual)} is not {bool(expected)}", path)
     elif _is_number(actual) and _is_number(expected):
         _compare_numbers(actual, expected, path, opts)
-    elif (all(isinstance(x, core.Tensor) for x in (actual, expected)) or
-          all(isinstance(x, np.ndarray) for x in (actual, expected))) and _related(actual, expected, opts):
+    elif (all(isinstance(x, _core.Tensor) for x in (actual, expected)) or
+          all(isinstance(x, _np.ndarray) for x in (actual, expected))) and _related(actual, expected, opts):
         _compare_tensors(actual, expected, path, opts)
     elif _is_sequence(actual) and _is_sequence(expected):
         if len(actual) != len(expected):
@@ -207,7 +207,7 @@ def _compare(actual, expected, path, opts):
                            path)
         for i, (a, e) in enumerate(zip(actual, expected)):
             _compare(a, e, path + (i,), opts)
-    elif isinstance(actual, collections.abc.Mapping) and isinstance(expected, collections.abc.Mapping):
+    elif isinstance(actual, _abc.Mapping) and isinstance(expected, _abc.Mapping):
         _compare_mappings(actual, expected, path, opts)
     else:
         raise _Failure(TypeError, f"No comparison pair was able to handle inputs of type {type(actual)} "
@@ -232,13 +232,13 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
 
 def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
     """The deprecated ``torch.testing.assert_allclose``: dtypes may differ and NaNs compare equal."""
-    warn_user("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a future release. "
+    _warn_user("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a future release. "
               "Please use `torch.testing.assert_close()` instead. You can find detailed upgrade instructions in "
               "https://github.com/pytorch/pytorch/issues/61844.", FutureWarning)
-    if not isinstance(actual, core.Tensor):
-        actual = core.tensor(actual)
-    if not isinstance(expected, core.Tensor):
-        expected = core.tensor(expected, dtype=actual.dtype)
+    if not isinstance(actual, _core.Tensor):
+        actual = _core.tensor(actual)
+    if not isinstance(expected, _core.Tensor):
+        expected = _core.tensor(expected, dtype=actual.dtype)
     if rtol is None and atol is None:
         names = [str(x.dtype).replace("torch.", "") for x in (actual, expected)]
         rtol, atol = _tolerances(names, None, None, ())
@@ -255,10 +255,10 @@ def _low_high(dtype, low, high, lowest, highest, default_low, default_high):
     low = default_low if low is None else low
     high = default_high if high is None else high
     name = str(dtype).replace("torch.", "")
-    if any(isinstance(v, float) and math.isnan(v) for v in (low, high)):
+    if any(isinstance(v, float) and _math.isnan(v) for v in (low, high)):
         raise ValueError(f"`low` and `high` cannot be NaN, but got low={low} and high={high}")
     if low == high and name in _FLOATS:
-        warnings.warn("Passing `low==high` to `torch.testing.make_tensor` for floating or complex types is "
+        _warnings.warn("Passing `low==high` to `torch.testing.make_tensor` for floating or complex types is "
                       "deprecated since 2.1 and will be removed in 2.3. Use `torch.full(...)` instead.",
                       FutureWarning, stacklevel=4)
     elif low >= high:
@@ -268,7 +268,7 @@ def _low_high(dtype, low, high, lowest, highest, default_low, default_high):
                          f"but {dtype} only supports [{lowest}, {highest})")
     low, high = min(max(low, lowest), highest), min(max(high, lowest), highest)
     if name in _INTEGERS or name == "bool":
-        return math.ceil(low), math.ceil(high)
+        return _math.ceil(low), _math.ceil(high)
     return low, high
 
 
@@ -276,15 +276,15 @@ def _draw(shape, dtype, device, low, high):
     name = str(dtype).replace("torch.", "")
     if name == "bool":
         low, high = _low_high(dtype, low, high, 0, 2, 0, 2)
-        return core.randint(low, high, shape, device=device, dtype=dtype)
+        return _core.randint(low, high, shape, device=device, dtype=dtype)
     if name in _INTEGERS:
-        info = core.iinfo(dtype)
+        info = _core.iinfo(dtype)
         low, high = _low_high(dtype, low, high, info.min, info.max + (name != "int64"), -9, 10)
-        return core.randint(low, high, shape, device=device, dtype=dtype)
+        return _core.randint(low, high, shape, device=device, dtype=dtype)
     if name in _FLOATS:
-        info = core.finfo(dtype)
+        info = _core.finfo(dtype)
         low, high = _low_high(dtype, low, high, info.min, info.max, -9, 9)
-        out = core.empty(shape, device=device, dtype=dtype)
+        out = _core.empty(shape, device=device, dtype=dtype)
         if high - low >= info.max:
             return out.uniform_(low / 2, high / 2).mul_(2)
         return out.uniform_(low, high)
@@ -299,7 +299,7 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     ``noncontiguous`` returns a strided view; ``exclude_zero`` replaces zeros by 1 (integers) or the
     dtype's smallest normal number (floats).
     """
-    if len(shape) == 1 and isinstance(shape[0], collections.abc.Sequence):
+    if len(shape) == 1 and isinstance(shape[0], _abc.Sequence):
         shape = shape[0]
     shape = tuple(shape)
     name = str(dtype).replace("torch.", "")
@@ -309,7 +309,7 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     if requires_grad and (name in _INTEGERS or name == "bool"):
         raise ValueError(f"`requires_grad=True` is not supported for boolean and integral dtypes, but got "
                          f"dtype={dtype}")
-    noncontiguous = noncontiguous and math.prod(shape) > 1
+    noncontiguous = noncontiguous and _math.prod(shape) > 1
     if noncontiguous:
         shape = (*shape[:-1], 2 * shape[-1])
     result = _draw(shape, dtype, device, low, high)
@@ -318,7 +318,7 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     elif memory_format is not None:
         result = result.clone(memory_format=memory_format)
     if exclude_zero:
-        result[result == 0] = 1 if name in _INTEGERS or name == "bool" else core.finfo(dtype).tiny
+        result[result == 0] = 1 if name in _INTEGERS or name == "bool" else _core.finfo(dtype).tiny
     if name in _FLOATS:
         result.requires_grad_(requires_grad)
     return result

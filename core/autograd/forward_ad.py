@@ -19,11 +19,11 @@ below, so that the rule's own ops carry the lower level's tangents (a second der
 Not supported (they raise): in-place ops on dual tensors, custom ``autograd.Function``s.
 """
 
-from __future__ import annotations
+from __future__ import annotations as _annotations  # (bound privately: not in dir())
 
-import functools
-import re
-import weakref
+import functools as _functools
+import re as _re
+import weakref as _weakref
 from typing import Any, NamedTuple
 
 from core.autograd import forward_batch
@@ -99,7 +99,7 @@ class dual_level:
         exit_dual_level()
 
     def __call__(self, fn):
-        @functools.wraps(fn)
+        @_functools.wraps(fn)
         def wrapper(*args, **kwargs):
             with dual_level():
                 return fn(*args, **kwargs)
@@ -321,7 +321,7 @@ def _attach(o, tangent, level):
     if below is not None and below[0] is level:
         below = below[2] if len(below) > 2 else None
     o._fw_grad = (level, tangent) if below is None or not below[0].active else (level, tangent, below)
-    level.duals.append(weakref.ref(o))
+    level.duals.append(_weakref.ref(o))
     return o
 
 
@@ -330,8 +330,8 @@ def _unsupported(cls) -> Exception:
         return NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
                                    "with forward mode AD (core does not support forward AD through custom "
                                    "Functions yet).")
-    name = re.sub(r"Backward\d*$", "", cls._backward_cls.__name__)
-    name = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    name = _re.sub(r"Backward\d*$", "", cls._backward_cls.__name__)
+    name = _re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
     return NotImplementedError(f"Trying to use forward AD with {name} that does not support it because it has "
                                "not been implemented yet.")
 

@@ -8,8 +8,8 @@ gathers copy, and a world size other than 1 is refused with a ``RuntimeError``. 
 ``WORLD_SIZE`` from the environment as PyTorch does.
 """
 
-import enum
-import os
+import enum as _enum
+import os as _os
 
 __all__ = ["is_available", "is_torchelastic_launched", "is_nccl_available", "is_gloo_available", "is_mpi_available",
            "is_initialized",
@@ -22,7 +22,7 @@ __all__ = ["is_available", "is_torchelastic_launched", "is_nccl_available", "is_
 _NOT_INITIALIZED = "Default process group has not been initialized, please make sure to call init_process_group."
 
 
-class RedOpType(enum.Enum):
+class RedOpType(_enum.Enum):
     SUM = 0
     AVG = 1
     PRODUCT = 2
@@ -141,16 +141,16 @@ def is_initialized() -> bool:
 
 def is_torchelastic_launched() -> bool:
     """Whether ``torchrun`` started this process: it sets ``TORCHELASTIC_RUN_ID`` (torch's test)."""
-    return os.getenv("TORCHELASTIC_RUN_ID") is not None
+    return _os.getenv("TORCHELASTIC_RUN_ID") is not None
 
 
 def _world_from_env(name: str, given: int) -> int:
     if given != -1:
         return given
-    if name not in os.environ:
+    if name not in _os.environ:
         raise ValueError(f"Error initializing torch.distributed using env:// rendezvous: environment variable "
                          f"{name} expected, but not set")
-    return int(os.environ[name])
+    return int(_os.environ[name])
 
 
 def init_process_group(backend=None, init_method=None, timeout=None, world_size: int = -1, rank: int = -1,

@@ -6,6 +6,7 @@ moments, ``cdf``/``icdf`` where PyTorch has them, ``expand`` and argument valida
 PyTorch's ValueErrors. ``kl_divergence`` covers the common same-family pairs.
 """
 
+from core._module_dir import hiding_submodules as _hiding_submodules
 from core.distributions import (  # noqa: F401 - the kl_* modules register KL pairs
     constraint_registry,
     constraints,
@@ -75,3 +76,9 @@ __all__ = [
     "LKJCholesky", "Wishart",
     *transforms.__all__,
 ]
+
+
+# dir() lists torch.distributions' names: core's extra files stay out of it
+__dir__ = _hiding_submodules(__name__, (
+    "kl_continuous_bernoulli", "kl_mixed", "kl_more", "kl_pareto", "straight_through", "transforms_more",
+))

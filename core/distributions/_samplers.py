@@ -21,7 +21,7 @@ import core
 from core import _random
 from core import _rejection_kernels as kernels
 from core._backend import to_numpy_array
-from core.autograd import Function, once_differentiable
+from core.autograd.function import Function, once_differentiable
 from core.distributions import _reparam_grads
 from core.ops import _special
 

@@ -15,12 +15,13 @@ pair and ``Final`` is ``typing.Final``.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import io
-import sys
+import contextlib as _contextlib
+import functools as _functools
+import io as _io
+import sys as _sys
 import warnings
-from typing import Final, NamedTuple
+from typing import Final
+from typing import NamedTuple as _NamedTuple
 
 from core._jit_function import ScriptFunction, script_function, scriptable
 from core.autograd.capture import CompiledFunction
@@ -74,7 +75,7 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
         return script_module(_prepare_scriptable(obj, {}))
     if not scriptable(obj):
         return obj
-    return script_function(obj, sys._getframe(1 + _frames_up).f_locals)  # annotations may name the caller's locals
+    return script_function(obj, _sys._getframe(1 + _frames_up).f_locals)  # annotations may name the caller's locals
 
 
 def _prepare_scriptable(module, memo: dict):
@@ -120,9 +121,9 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
 
 def _traced_function(func):
     """A traced function runs its recorded tensor operations: no Python prints."""
-    @functools.wraps(func)
+    @_functools.wraps(func)
     def traced(*args, **kwargs):
-        with contextlib.redirect_stdout(io.StringIO()):
+        with _contextlib.redirect_stdout(_io.StringIO()):
             return func(*args, **kwargs)
     return traced
 
@@ -139,7 +140,7 @@ def _run_as_traced(func, example_inputs, example_kwarg_inputs, check_trace: bool
     if not check_trace:
         return
     func(*args, **kwargs)
-    with contextlib.redirect_stdout(io.StringIO()):
+    with _contextlib.redirect_stdout(_io.StringIO()):
         graph = func(*args, **kwargs)
     python = func(*args, **kwargs)
     import core
@@ -149,7 +150,7 @@ def _run_as_traced(func, example_inputs, example_kwarg_inputs, check_trace: bool
         return [leaf for leaf in tree_leaves(value) if isinstance(leaf, core.Tensor)]
 
     if _all_close(tensors(graph), tensors(python), check_tolerance):
-        with contextlib.redirect_stdout(io.StringIO()):
+        with _contextlib.redirect_stdout(_io.StringIO()):
             func(*args, **kwargs)
 
 
@@ -191,7 +192,7 @@ def export(fn):
 def _script_if_tracing(fn):
     """``fn`` compiled when called under ``jit.trace`` and run as it is otherwise (torchvision's box and image helpers
     are wrapped with it). Core's trace runs the code eagerly, so the wrapper calls ``fn``."""
-    @functools.wraps(fn)
+    @_functools.wraps(fn)
     def wrapper(*args, **kwargs):
         return fn(*args, **kwargs)
 
@@ -222,7 +223,7 @@ def annotate(the_type, the_value):
     return the_value
 
 
-class Attribute(NamedTuple):
+class Attribute(_NamedTuple):
     """A module attribute's value with its TorchScript type, ``Attribute(value=0, type=<class 'int'>)``."""
 
     value: object

@@ -1,5 +1,6 @@
 """``core.nn``: modules, parameters, containers, layers, losses, ``functional``, ``init``, ``utils``, ``parallel``."""
 
+from core._module_dir import hiding_submodules as _hiding_submodules
 from core.nn import _module_paths, attention, common_types, functional, grad, init  # noqa: F401
 from core.nn import utils as _nn_utils
 from core.nn.containers import *  # noqa: F403
@@ -21,3 +22,9 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# dir() lists torch.nn's names: core's files for Module and the containers stay out of it
+__dir__ = _hiding_submodules(__name__, (
+    "containers", "module",
+))

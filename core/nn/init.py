@@ -8,13 +8,13 @@ to rounding: its QR runs in NumPy's LAPACK).
 import math
 import warnings
 
-import numpy as np
+import numpy as _np
 
 import core
 from core import _backend
 from core._tensor import Tensor
-from core._user_warning import warn_in_core
-from core.autograd.function import note_untracked
+from core._user_warning import warn_in_core as _warn_in_core
+from core.autograd.function import note_untracked as _note_untracked
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
            "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_",
@@ -46,9 +46,9 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
 
 def _no_grad_fill_(tensor: Tensor, values) -> Tensor:
     """Write ``values`` (a host array or number) into ``tensor``'s memory; bump its version."""
-    note_untracked("it writes into a tensor outside an op (an nn.init function)")
+    _note_untracked("it writes into a tensor outside an op (an nn.init function)")
     arr = tensor._data
-    if isinstance(values, np.ndarray) and type(arr) is not np.ndarray:
+    if isinstance(values, _np.ndarray) and type(arr) is not _np.ndarray:
         values = _backend.to_device_array(values, tensor.device)
     arr[...] = values
     tensor._vc[0] += 1
@@ -74,7 +74,7 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     """Normal(mean, std) restricted to [a, b], by PyTorch's rejection: redraw the normals outside [a, b] when
     most of the mass is inside, else uniform proposals on [a, b] accepted by the density."""
     if mean < a - 2 * std or mean > b + 2 * std:
-        warn_in_core("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
+        _warn_in_core("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
                      "may be incorrect.")
     with core.no_grad():
         if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
@@ -131,7 +131,7 @@ def zeros_(tensor: Tensor) -> Tensor:
 def eye_(tensor: Tensor) -> Tensor:
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    return _no_grad_fill_(tensor, np.eye(*tensor.shape))
+    return _no_grad_fill_(tensor, _np.eye(*tensor.shape))
 
 
 def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
@@ -144,7 +144,7 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
         raise ValueError("dim 0 must be divisible by groups")
     out_per_group = sizes[0] // groups
     min_dim = min(out_per_group, sizes[1])
-    values = np.zeros(tuple(sizes))
+    values = _np.zeros(tuple(sizes))
     centre = tuple(s // 2 for s in sizes[2:])
     for g in range(groups):
         for d in range(min_dim):
@@ -216,8 +216,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
                                    .normal_(0, 1, generator=generator)._data)
     if rows < cols:
         flat = flat.T
-    q, r = np.linalg.qr(flat)
-    q = q * np.sign(np.diag(r))
+    q, r = _np.linalg.qr(flat)
+    q = q * _np.sign(_np.diag(r))
     if rows < cols:
         q = q.T
     _no_grad_fill_(tensor, q.reshape(tensor.shape))

@@ -5,15 +5,17 @@ on it are plain tensors, as in PyTorch.
 """
 
 from core import _torch_dispatch
-from core._factories import empty
-from core._tensor import _INSTANCE_DICT, Tensor, cache_slotnames
+from core._factories import empty as _empty
+from core._tensor import _INSTANCE_DICT
+from core._tensor import Tensor as _Tensor
+from core._tensor import cache_slotnames as _cache_slotnames
 
 _instance_dict = _INSTANCE_DICT.__get__  # a tensor's real dictionary (t.__dict__ is a filtering property, ~1 µs)
 
 __all__ = ["Parameter", "Buffer", "is_lazy"]
 
 
-def _share(cls, data: Tensor):
+def _share(cls, data: _Tensor):
     """A ``cls`` instance over ``data``'s storage (the same array and version counter)."""
     out = object.__new__(cls)
     out._data = data._data
@@ -22,25 +24,25 @@ def _share(cls, data: Tensor):
     return out
 
 
-class _ParameterMeta(type(Tensor)):
+class _ParameterMeta(type(_Tensor)):
     """torch's: a ``__torch_dispatch__`` subclass instance made a parameter (``_is_param``) is a Parameter too."""
 
     def __instancecheck__(cls, instance):
         if type.__instancecheck__(cls, instance):
             return True
-        return (cls is Parameter and isinstance(instance, Tensor)
+        return (cls is Parameter and isinstance(instance, _Tensor)
                 and _instance_dict(instance).get("_is_param", False))
 
 
-class Parameter(Tensor, metaclass=_ParameterMeta):
+class Parameter(_Tensor, metaclass=_ParameterMeta):
     """A tensor that is a module's parameter; ``requires_grad=True`` unless said otherwise."""
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            data = empty(0)
-        if not isinstance(data, Tensor):
+            data = _empty(0)
+        if not isinstance(data, _Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}")
-        if type(data) is not Tensor and not isinstance(data, Parameter) and _torch_dispatch.is_dispatch_type(
+        if type(data) is not _Tensor and not isinstance(data, Parameter) and _torch_dispatch.is_dispatch_type(
                 type(data)):  # torch's path for custom tensors: the subclass stays, marked as a parameter
             t = data.detach().requires_grad_(requires_grad)
             if type(t) is not type(data):
@@ -73,7 +75,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         return out
 
     def __reduce_ex__(self, protocol):
-        cache_slotnames(self)
+        _cache_slotnames(self)
         return (_rebuild_parameter, (self.detach(), self.requires_grad))
 
 
@@ -81,12 +83,12 @@ def _rebuild_parameter(data, requires_grad):
     return Parameter(data, requires_grad)
 
 
-class Buffer(Tensor):
+class Buffer(_Tensor):
     """``nn.Buffer(data, persistent=True)``: assigning it to a module registers a buffer."""
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
-            data = empty(0)
+            data = _empty(0)
         out = _share(cls, data.detach())
         out.persistent = persistent
         out._is_buffer = True  # (PyTorch's mark of a buffer, which its instance check reads)

@@ -7,8 +7,8 @@ register their ONNX symbolics when imported): ``register_custom_op_symbolic``, `
 
 from __future__ import annotations
 
-import enum
-import re
+import enum as _enum
+import re as _re
 
 from . import symbolic_helper, symbolic_opset11
 
@@ -32,7 +32,7 @@ def export(model, args=(), f=None, *, dynamo: bool = True, **kwargs):
     raise OnnxExporterError("Module onnx is not installed!")
 
 
-class TensorProtoDataType(enum.IntEnum):
+class TensorProtoDataType(_enum.IntEnum):
     """ONNX's element types (``TensorProto.DataType``), as a symbolic function names them in a ``Cast``."""
 
     UNDEFINED = 0
@@ -62,7 +62,7 @@ _custom_symbolics: dict[tuple[str, int], object] = {}
 
 
 def _verify_custom_op_name(symbolic_name: str) -> None:
-    if not re.match(r"^[a-zA-Z0-9-_]*::[a-zA-Z-_]+[a-zA-Z0-9-_]*$", symbolic_name):
+    if not _re.match(r"^[a-zA-Z0-9-_]*::[a-zA-Z-_]+[a-zA-Z0-9-_]*$", symbolic_name):
         raise OnnxExporterError(
             f"Failed to register operator {symbolic_name}. The symbolic name must match the format domain::name, "
             "and should start with a letter and contain only alphanumeric characters")

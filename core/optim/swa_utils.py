@@ -16,7 +16,7 @@ from copy import deepcopy
 
 import core
 from core._tensor import Tensor
-from core.autograd.grad_mode import no_grad
+from core.autograd.grad_mode import no_grad as _no_grad
 from core.nn.module import Module
 from core.nn.modules.normalization import _BatchNorm
 from core.optim.lr_scheduler import LRScheduler
@@ -43,7 +43,7 @@ def get_ema_multi_avg_fn(decay=0.999):
     """An in-place EMA over lists of tensors: ``ema.lerp_(model, 1 - decay)``."""
     _check_decay(decay)
 
-    @no_grad()
+    @_no_grad()
     def ema_update(ema_param_list, current_param_list, _) -> None:
         if _floating(ema_param_list[0]):
             for p_ema, p_model in zip(ema_param_list, current_param_list, strict=True):
@@ -57,7 +57,7 @@ def get_ema_multi_avg_fn(decay=0.999):
 def get_swa_multi_avg_fn():
     """An in-place equal-weight average over lists of tensors: ``avg.lerp_(model, 1 / (n + 1))``."""
 
-    @no_grad()
+    @_no_grad()
     def swa_update(averaged_param_list, current_param_list, num_averaged) -> None:
         if _floating(averaged_param_list[0]):
             weight = _weight(1 / (num_averaged + 1))
@@ -77,7 +77,7 @@ def get_ema_avg_fn(decay=0.999):
     """An EMA of one tensor: returns ``decay * ema + (1 - decay) * model``."""
     _check_decay(decay)
 
-    @no_grad()
+    @_no_grad()
     def ema_update(ema_param, current_param, num_averaged):
         return decay * ema_param + (1 - decay) * current_param
     return ema_update
@@ -86,7 +86,7 @@ def get_ema_avg_fn(decay=0.999):
 def get_swa_avg_fn():
     """An equal-weight average of one tensor: returns ``avg + (model - avg) / (n + 1)``."""
 
-    @no_grad()
+    @_no_grad()
     def swa_update(averaged_param, current_param, num_averaged):
         return averaged_param + (current_param - averaged_param) / (num_averaged + 1)
     return swa_update
@@ -162,7 +162,7 @@ class AveragedModel(Module):
                     p_averaged.copy_(avg_fn(p_averaged, p_model, n_averaged))
 
 
-@no_grad()
+@_no_grad()
 def update_bn(loader, model: Module, device=None) -> None:
     """Recompute every BatchNorm's running statistics as a plain average over one pass of ``loader``
     (a batch is a tensor or a list/tuple whose first item is the input)."""

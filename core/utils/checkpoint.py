@@ -24,7 +24,8 @@ from __future__ import annotations
 import contextlib
 
 import core
-from core._user_warning import warn_in_core, warn_user
+from core._user_warning import warn_in_core as _warn_in_core
+from core._user_warning import warn_user as _warn_user
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "check_backward_validity", "detach_variable",
            "noop_context_fn", "set_checkpoint_early_stop", "set_checkpoint_debug_enabled"]
@@ -62,7 +63,7 @@ def set_checkpoint_debug_enabled(enabled: bool | None):
 
 def check_backward_validity(inputs) -> None:
     if not any(inp.requires_grad for inp in inputs if isinstance(inp, core.Tensor)):
-        warn_in_core("None of the inputs have requires_grad=True. Gradients will be None")
+        _warn_in_core("None of the inputs have requires_grad=True. Gradients will be None")
 
 
 def detach_variable(inputs):
@@ -84,7 +85,7 @@ def checkpoint(function, *args, use_reentrant: bool | None = None, context_fn=no
                determinism_check: str = "default", debug: bool = False, early_stop: bool = True, **kwargs):
     """``function(*args, **kwargs)``, checked and warned about as PyTorch's checkpoint (module docstring)."""
     if use_reentrant is None:
-        warn_in_core("torch.utils.checkpoint: " + _MISSING_REENTRANT)
+        _warn_in_core("torch.utils.checkpoint: " + _MISSING_REENTRANT)
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs and use_reentrant:
@@ -155,7 +156,7 @@ def _run_segment(functions, start: int, end: int):
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run ``functions`` (a list or ``nn.Sequential``) on ``input`` in ``segments`` checkpointed chunks."""
     if use_reentrant is None:
-        warn_user("torch.utils.checkpoint.checkpoint_sequential: " + _MISSING_REENTRANT_SEQUENTIAL)
+        _warn_user("torch.utils.checkpoint.checkpoint_sequential: " + _MISSING_REENTRANT_SEQUENTIAL)
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs:

@@ -6,7 +6,7 @@ import pytest
 
 import core
 import core as torch
-from core.autograd import Function, once_differentiable
+from core.autograd.function import Function, once_differentiable
 from tests.core.oracle import assert_same
 
 

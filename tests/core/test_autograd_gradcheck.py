@@ -5,7 +5,8 @@ import warnings
 import pytest
 
 import core
-from core.autograd import Function, GradcheckError, gradcheck, gradgradcheck
+from core.autograd import Function, gradcheck, gradgradcheck
+from core.autograd.gradcheck import GradcheckError
 
 
 def _double(*shape):

@@ -6,14 +6,14 @@ computes attention one way whatever the flags say, so the numbers are the same u
 """
 
 import contextlib
-import enum
+import enum as _enum
 
 from core.backends import cuda as _cuda_flags
 
 __all__ = ["SDPBackend", "sdpa_kernel"]
 
 
-class SDPBackend(enum.Enum):
+class SDPBackend(_enum.Enum):
     """The attention implementations PyTorch can pick from (``<SDPBackend.MATH: 0>``)."""
 
     ERROR = -1

@@ -1,5 +1,6 @@
 """``core.nn.functional``: PyTorch's functional layers, activations and losses."""
 
+from core._module_dir import hiding_submodules as _hiding_submodules
 from core.nn import grad  # noqa: F401  (torch.nn.functional.grad is torch.nn.grad)
 from core.nn.functional.activation import *  # noqa: F403
 from core.nn.functional.activation_more import *  # noqa: F403
@@ -25,3 +26,10 @@ from core.nn.functional.sliding import *  # noqa: F403
 from core.nn.functional.upsampling import *  # noqa: F403
 from core.nn.functional.volumetric import *  # noqa: F403
 from core.ops.native_forms import conv_tbc  # noqa: F401  (torch.nn.functional.conv_tbc is torch.conv_tbc)
+
+# dir() lists torch.nn.functional's names: the files core groups the functions in stay out of it
+__dir__ = _hiding_submodules(__name__, (
+    "activation", "activation_kernels", "activation_more", "attention", "bags", "conv", "ctc", "extra",
+    "extra_kernels", "fractional_pool", "grid", "inplace_forms", "linear_cross_entropy", "loss", "loss_more", "misc",
+    "multilabel", "norm", "pooling", "pooling_3d", "pooling_more", "sliding", "upsampling", "volumetric",
+))

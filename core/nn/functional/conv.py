@@ -10,7 +10,7 @@ from core.nn.functional._conv import Conv, ConvInput, Spec
 from core.ops._util import check_same_device
 from core.ops.linalg import _C_NAMES
 
-__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "pair"]
+__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
 
 _DT_NAMES = _dtype.SCALAR_NAMES  # ATen's ScalarType names (BFloat16, ComplexFloat... too)
 

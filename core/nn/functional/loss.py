@@ -22,7 +22,7 @@ from core.ops.elementwise import MulByNumber as _MulByNumber
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "soft_margin_loss",
-           "poisson_nll_loss", "cosine_similarity", "legacy_reduction"]
+           "poisson_nll_loss", "cosine_similarity"]
 
 _REDUCTIONS = ("none", "mean", "sum")
 

@@ -19,8 +19,10 @@ import core
 from core.nn import functional as F
 from core.nn.module import Module
 from core.nn.utils import parametrize
-from core.nn.utils.weight_norm import norm_except_dim, weight_norm_of
-from core.ops.linalg_householder import geqrf, householder_product
+from core.nn.utils.weight_norm import norm_except_dim as _norm_except_dim
+from core.nn.utils.weight_norm import weight_norm_of as _weight_norm_of
+from core.ops.linalg_householder import geqrf as _geqrf
+from core.ops.linalg_householder import householder_product as _householder_product
 
 __all__ = ["weight_norm", "spectral_norm", "orthogonal"]
 
@@ -31,10 +33,10 @@ class _WeightNorm(Module):
         self.dim = -1 if dim is None else dim
 
     def forward(self, weight_g, weight_v):
-        return weight_norm_of(weight_v, weight_g, self.dim)
+        return _weight_norm_of(weight_v, weight_g, self.dim)
 
     def right_inverse(self, weight):
-        return norm_except_dim(weight, 2, self.dim), weight
+        return _norm_except_dim(weight, 2, self.dim), weight
 
 
 def weight_norm(module: Module, name: str = "weight", dim: int = 0) -> Module:
@@ -115,8 +117,8 @@ def _is_orthogonal(q) -> bool:
 
 def _make_orthogonal(a):
     """The Q of ``a``'s QR with R's diagonal made positive: the orthogonal matrix nearest in QR's sense."""
-    x, tau = geqrf(a)
-    return householder_product(x, tau) * x.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
+    x, tau = _geqrf(a)
+    return _householder_product(x, tau) * x.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
 
 
 class _Orthogonal(Module):
@@ -147,7 +149,7 @@ class _Orthogonal(Module):
         else:
             a = x.tril(diagonal=-1)
             tau = 2.0 / (1.0 + (a * a).sum(dim=-2))
-            q = householder_product(a, tau) * x.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
+            q = _householder_product(a, tau) * x.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
         if hasattr(self, "base"):
             q = self.base @ q
         return q.mT if transposed else q
@@ -169,7 +171,7 @@ class _Orthogonal(Module):
             if self.orthogonal_map in ("matrix_exp", "cayley"):
                 raise NotImplementedError("It is not possible to assign to the matrix exponential or the Cayley "
                                           "parametrizations when use_trivialization=False.")
-            a, tau = geqrf(q)
+            a, tau = _geqrf(q)
             diag = a.diagonal(dim1=-2, dim2=-1)
             diag.copy_(core.where(tau == 0.0, -diag.sign(), diag.sign()))
             return a.mT if transpose else a

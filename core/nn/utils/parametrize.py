@@ -10,8 +10,8 @@ tensors ``original0``, ``original1``...). The module's class becomes ``Parametri
 """
 
 import collections.abc
-import contextlib
-import copy
+import contextlib as _contextlib
+import copy as _copy
 
 import core
 from core._tensor import Tensor
@@ -26,7 +26,7 @@ _cache_enabled = 0
 _cache: dict = {}
 
 
-@contextlib.contextmanager
+@_contextlib.contextmanager
 def cached():
     """Inside, each parametrized tensor is computed on first access and reused."""
     global _cache_enabled, _cache
@@ -145,7 +145,7 @@ def _default_deepcopy(self, memo):
         return obj
     replica = self.__new__(self.__class__)
     memo[id(self)] = replica
-    replica.__dict__ = copy.deepcopy(self.__dict__, memo)
+    replica.__dict__ = _copy.deepcopy(self.__dict__, memo)
     return replica
 
 

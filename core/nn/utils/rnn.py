@@ -6,12 +6,12 @@ how many sequences are still running at step ``t``. Packing, padding and unpacki
 indexing, ``cat`` and ``stack``, so gradients flow through them like through any other core op.
 """
 
-from __future__ import annotations
+from __future__ import annotations as _annotations  # (bound privately: not in dir())
 
 from collections.abc import Iterable
 from typing import NamedTuple
 
-import numpy as np
+import numpy as _np
 
 import core
 from core._tensor import Tensor
@@ -98,25 +98,25 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     return core.argsort(permutation)
 
 
-def _lengths_array(lengths) -> np.ndarray:
+def _lengths_array(lengths) -> _np.ndarray:
     """``lengths`` as a 1-D int64 NumPy array, checked like PyTorch checks it."""
     if isinstance(lengths, Tensor):
         if lengths.dim() != 1 or lengths.device.type != "cpu":
             kind = lengths.type().split(".")[-1].replace("Tensor", "")
             raise RuntimeError("'lengths' argument should be a 1D CPU int64 tensor, but got "
                                f"{lengths.dim()}D {lengths.device} {kind} tensor")
-        return np.asarray(lengths.to(core.int64)._data)
-    return np.asarray(list(lengths), dtype=np.int64).reshape(-1)
+        return _np.asarray(lengths.to(core.int64)._data)
+    return _np.asarray(list(lengths), dtype=_np.int64).reshape(-1)
 
 
-def _batch_sizes(lengths: np.ndarray, steps: int) -> np.ndarray:
+def _batch_sizes(lengths: _np.ndarray, steps: int) -> _np.ndarray:
     if lengths.size and lengths.min() <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
                            "that is <= 0")
     if lengths.size and lengths.max() > steps:
         raise RuntimeError(f"a length in 'lengths' ({int(lengths.max())}) is longer than the padded input "
                            f"({steps} steps)")
-    return (lengths[None, :] > np.arange(int(lengths.max()) if lengths.size else 0)[:, None]).sum(1)
+    return (lengths[None, :] > _np.arange(int(lengths.max()) if lengths.size else 0)[:, None]).sum(1)
 
 
 def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
@@ -126,7 +126,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
     batch_dim = 0 if batch_first else 1
     sorted_indices = None
     if enforce_sorted:
-        if np.any(lens[1:] > lens[:-1]):
+        if _np.any(lens[1:] > lens[:-1]):
             raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
                                "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
                                "to sidestep this requirement if you do not need ONNX exportability.")
@@ -134,7 +134,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
         # NOTE: the order of equal lengths is core.sort's (stable); PyTorch's unstable CPU sort may order ties
         # differently for more than 16 sequences, which changes only the packed row order (and dropout masks).
         order = core.sort(core.tensor(lens), descending=True).indices
-        lens = lens[np.asarray(order._data)]
+        lens = lens[_np.asarray(order._data)]
         sorted_indices = order.to(input.device)
         input = input.index_select(batch_dim, sorted_indices)
     batch = input.shape[batch_dim]
@@ -144,8 +144,8 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
     steps = input.shape[1 - batch_dim]
     batch_sizes = _batch_sizes(lens, steps)
     # Row (t, b) of the packed data is row t * B + b of the time-major input (b * T + t when batch first).
-    t_idx = np.concatenate([np.full(n, t) for t, n in enumerate(batch_sizes)]).astype(np.int64)
-    b_idx = np.concatenate([np.arange(n) for n in batch_sizes]).astype(np.int64)
+    t_idx = _np.concatenate([_np.full(n, t) for t, n in enumerate(batch_sizes)]).astype(_np.int64)
+    b_idx = _np.concatenate([_np.arange(n) for n in batch_sizes]).astype(_np.int64)
     flat = b_idx * steps + t_idx if batch_first else t_idx * batch + b_idx
     rows = input.reshape((batch * steps,) + tuple(input.shape[2:]))
     data = rows[core.tensor(flat, device=input.device)]
@@ -155,7 +155,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
 def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, padding_value: float = 0.0,
                         total_length: int | None = None) -> tuple[Tensor, Tensor]:
     """Undo ``pack_padded_sequence``: the padded batch and each sequence's length (int64, on the CPU)."""
-    batch_sizes = np.asarray(sequence.batch_sizes._data, dtype=np.int64)
+    batch_sizes = _np.asarray(sequence.batch_sizes._data, dtype=_np.int64)
     steps = batch_sizes.shape[0]
     if total_length is not None:
         if total_length < steps:
@@ -163,7 +163,7 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, pad
                              f"but got total_length={total_length} and max sequence length being {steps}")
         steps = total_length
     batch = int(batch_sizes[0]) if batch_sizes.size else 0
-    lengths = core.tensor((batch_sizes[:, None] > np.arange(batch)).sum(0), dtype=core.int64)  # steps per sequence
+    lengths = core.tensor((batch_sizes[:, None] > _np.arange(batch)).sum(0), dtype=core.int64)  # steps per sequence
     padded = _padded_time_major(sequence.data, batch_sizes, steps, padding_value)
     if batch_first:
         padded = padded.transpose(0, 1)  # a view, as PyTorch's: not contiguous
