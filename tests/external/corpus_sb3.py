@@ -749,3 +749,28 @@ def multi_input():
               policy_kwargs=dict(features_extractor_kwargs=dict(features_dim=16), net_arch=[8]))
     dqn.learn(20)
     show_parameters(dqn.q_net, 3)
+
+
+def multibinary():
+    """PPO and A2C on SB3's IdentityEnvMultiBinary: BernoulliDistribution's log-probabilities and entropies
+    (``binary_cross_entropy_with_logits``) in the loss, and the trained policy's entropy on confident logits."""
+    from stable_baselines3 import A2C, PPO
+    from stable_baselines3.common.envs import IdentityEnvMultiBinary
+
+    for algo, kwargs in ((PPO, dict(n_steps=32, batch_size=16, n_epochs=2, ent_coef=0.01)),
+                         (A2C, dict(n_steps=8))):
+        env = IdentityEnvMultiBinary(dim=4, ep_length=16)
+        env.observation_space.seed(0)  # (the environment's states are samples of its space)
+        model = algo("MlpPolicy", env, seed=0, policy_kwargs=dict(net_arch=[16]), **kwargs)
+        model.set_logger(printing_logger())
+        model.learn(64, log_interval=2)
+        show_parameters(model.policy, 3)
+        obs = torch.tensor([[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0]])
+        dist = model.policy.get_distribution(obs)
+        show("  logits", dist.distribution.logits, 8)
+        show("  entropy", dist.entropy())
+        show("  log_prob", dist.log_prob(obs))
+        values, log_prob, entropy = model.policy.evaluate_actions(obs, obs)
+        show("  evaluate_actions", torch.cat([values.flatten(), log_prob, entropy]), 6)
+        big = dist.proba_distribution(dist.distribution.logits * 40)  # confident logits: entropies near 0
+        show("  confident entropy", big.entropy())

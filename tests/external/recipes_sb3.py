@@ -107,6 +107,7 @@ RECIPES += [
     _driver("her", "sb.her()"),
     _driver("callbacks", "sb.callbacks()"),
     _driver("multi_input", "sb.multi_input()"),
+    _driver("multibinary", "sb.multibinary()"),
 ]
 
 
