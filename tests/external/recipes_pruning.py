@@ -63,6 +63,7 @@ WITH_TV = [*TP_PACKAGE, *((*TV[:2], path, target) for path, target in TV_PACKAGE
 SMALL = ("224, 224", "32, 32")  # an ImageNet-sized input becomes CIFAR-sized (each occurrence is one edit)
 SMALL_ = ("224,224", "32,32")
 NO_PRETRAINED = ("pretrained=True", "")  # torchvision's weights would download
+FEWER_STEPS = ("iterative_steps = 5", "iterative_steps = 1")  # 20 pruner-importance pairs pruned in one step, not 5
 
 
 def _tp_test(name, edits=(), torchvision=True, **kw):
@@ -81,14 +82,14 @@ RECIPES += [
     _tp_test("flops", [SMALL]),
     _tp_test("fully_connected_layers", torchvision=False),
     _tp_test("group_prune", [SMALL_, SMALL_, NO_PRETRAINED, NO_PRETRAINED]),
-    _tp_test("hessian_importance", [SMALL, SMALL, NO_PRETRAINED]),
+    _tp_test("hessian_importance", [SMALL, SMALL, NO_PRETRAINED, ("randn(10, 3, 32, 32)", "randn(2, 3, 32, 32)")]),
     _tp_test("importance_reduction", [SMALL_]),
     _tp_test("interactive_pruner", [SMALL]),
-    _tp_test("isomorphic", [SMALL, SMALL]),
-    _tp_test("load", [SMALL]),
+    _tp_test("isomorphic", [SMALL, SMALL, FEWER_STEPS]),
+    _tp_test("load", [SMALL, ("iterative_steps = 5", "iterative_steps = 2")]),
     _tp_test("multiple_inputs_and_outputs", torchvision=False),
     _tp_test("non_feature_dim_cat", torchvision=False),
-    _tp_test("pruner", [SMALL, SMALL]),
+    _tp_test("pruner", [SMALL, SMALL, FEWER_STEPS]),
     _tp_test("pruning_fn"),
     _tp_test("single_channel_output", torchvision=False),
     _tp_test("soft_pruning", [SMALL]),
