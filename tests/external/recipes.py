@@ -59,3 +59,4 @@ RECIPES += __import__("recipes_monai").RECIPES  # MONAI: its own tests, networks
 RECIPES += __import__("recipes_pruning").RECIPES  # Torch-Pruning and geoopt, their own packages (helper s20 PRUNE)
 RECIPES += __import__("recipes_opacus").RECIPES  # Opacus: per-sample gradients, DP training, its tests (helper s20 OPACUS)
 RECIPES += __import__("recipes_sb3").RECIPES  # Stable-Baselines3 on Gymnasium: algorithms, tests, docs (helper s20 SB3)
+RECIPES += __import__("recipes_ignite").RECIPES  # PyTorch-Ignite: its tests, examples, metrics, handlers (helper s20 IGNITE)

@@ -375,6 +375,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_opacus_deps')
     if "torchaudio" in present:  # recipes_torchaudio's tutorials plot and show IPython's Audio: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})  # (torchaudio probes none of them)
+    if "ignite" in present:  # recipes_ignite's examples use the torchvision stub: the stand-ins stay, but tqdm
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_ignite_deps')
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
               if name in sys.modules and name.partition(".")[0] not in kept}
     sys.modules["kornia_rs"] = types.ModuleType("kornia_rs")
@@ -393,6 +395,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_pyg_deps").modules())
     if "pyro" in present:  # a progress bar with the attributes pyro.infer.mcmc uses (fake_pyro_deps)
         deps.update(importlib.import_module("fake_pyro_deps").modules())
+    if "ignite" in present:  # ProgressBar's tqdm.autonotebook, the examples' tqdm.write (fake_ignite_deps)
+        deps.update(importlib.import_module("fake_ignite_deps").modules())
     if "geoopt" in present:  # scipy.optimize's line searches, which geoopt.optim imports (fake_pruning_deps)
         deps.update(importlib.import_module("fake_pruning_deps").modules())
     if "opacus" in present:  # recipes_opacus': SciPy's few functions its accountants call (fake_opacus_deps)
