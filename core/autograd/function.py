@@ -40,6 +40,12 @@ _FREED = ("Trying to backward through the graph a second time (or directly acces
           "calling backward.")
 
 
+# PyTorch's hand-written C++ nodes (not generated from derivatives.yaml): their name() is the demangled C++ class
+# name, torch::autograd::AccumulateGrad, while their type prints as <class 'AccumulateGrad'>
+_CPP_NODES = frozenset(("AccumulateGrad", "CopySlices", "CopyBackwards", "NotImplemented", "DelayedError", "Error",
+                        "GraphRoot", "UndefinedGrad", "UndefinedGradBackward", "Identity"))
+
+
 class Node(NodeApi):
     """A node of the backward graph. ``next_functions`` are its edges towards the inputs.
 
@@ -70,7 +76,7 @@ class Node(NodeApi):
 
     def name(self) -> str:
         name = type(self).__name__
-        return "torch::autograd::NotImplemented" if name == "NotImplemented" else name  # (torch's C++ node's)
+        return f"torch::autograd::{name}" if name in _CPP_NODES else name
 
     def __repr__(self) -> str:
         return f"<{self._repr_module}{type(self).__name__} object at {hex(id(self))}>"

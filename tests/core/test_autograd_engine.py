@@ -62,7 +62,7 @@ def test_grad_fn_names_and_next_functions_follow_pytorch():
     mul_c = s.next_functions[0][0]
     assert mul_c.name() == "MulBackward0" and mul_c.next_functions[1] == (None, 0)
     acc_x, acc_w = (f for f, _ in mul_c.next_functions[0][0].next_functions)
-    assert acc_x.name() == "AccumulateGrad" and acc_x.variable is x and acc_w.variable is w
+    assert acc_x.name() == "torch::autograd::AccumulateGrad" and acc_x.variable is x and acc_w.variable is w
     assert (x * 1).grad_fn.next_functions[0][0] is acc_x  # one AccumulateGrad per leaf
 
 

@@ -176,7 +176,7 @@ def test_setitem_writes_through_views_of_non_leafs(torch):
     check_grads(fn, [np.random.default_rng(3).standard_normal((3, 4))], torch)
     y = core.ones(3, 4, requires_grad=True) * 1
     y[0] = 0.0
-    assert y.grad_fn.name() == "CopySlices"
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
 
 
 def test_setitem_converts_dtype_and_truncates_like_torch(torch):

@@ -34,7 +34,7 @@ def test_copy_records_copybackwards_and_routes_the_gradient_to_src(torch):
         return y.clone().copy_(y * y)
     check_grads(fn, [X, np.ones((2, 4))], torch)
     y = core.ones(2, requires_grad=True) * 1
-    assert y.copy_(core.zeros(2)).grad_fn.name() == "CopyBackwards"
+    assert y.copy_(core.zeros(2)).grad_fn.name() == "torch::autograd::CopyBackwards"
 
 
 def test_copy_of_a_double_into_a_float_gives_a_double_gradient(torch):

@@ -63,7 +63,9 @@ def autograd_rows(session: AutogradSession) -> tuple[list[Row], str | None]:
     rows: list[Row] = []
     for n in order:
         edges = [(fn, meta) for (fn, _), meta in zip(n.next_functions, _metas(n)) if fn is not None]
-        rows.append({"name": n.name(), "owner": session.owner_of(n), "node": n, "next": [index[e] for e, _ in edges],
+        # a row is named by its class (AccumulateGrad); name() says torch::autograd::AccumulateGrad as torch's
+        rows.append({"name": type(n).__name__, "owner": session.owner_of(n), "node": n,
+                     "next": [index[e] for e, _ in edges],
                      "grads": [meta[0] if meta is not None else None for _, meta in edges],
                      "saved": _saved(session, n, names), "freed": n.is_released, "leaf": _leaf(session, n, names)})
     for row in rows:  # a leaf no node registered (made inside a node) belongs to the node that uses it

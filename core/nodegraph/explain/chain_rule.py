@@ -140,11 +140,11 @@ class ChainLog:
                 saved = saved_tensors(anode, session.saved_backup(anode))
             words, value = local_factor(anode, k, saved, lambda t: self._name_of(session, t))
             value = array_of(value) if isinstance(value, core.Tensor) else value
-            sent.append(SentGrad(id(edge[0]), edge[1], edge[0].name(), keep(array_of(g)), words,
+            sent.append(SentGrad(id(edge[0]), edge[1], type(edge[0]).__name__, keep(array_of(g)), words,
                                  None if value is None else keep(value)))
         leaf = session.leaf_key(step.accumulated) if step.accumulated is not None else None
         grads_in = tuple(None if g is None else keep(array_of(g)) for g in step.grad_outputs)
-        rec = StepRecord(id(anode), weakref.ref(anode), anode.name(), owner,
+        rec = StepRecord(id(anode), weakref.ref(anode), type(anode).__name__, owner,
                          _produced_name(session, anode, owner, leaf),
                          grads_in, tuple(sent), leaf)
         self.calls.setdefault(call, {})[rec.node] = rec
@@ -194,11 +194,11 @@ def _produced_name(session: ChainSession, anode: Node, owner: str | None, leaf: 
         nid, _, port = leaf.partition(".")
         return port_name(session.graph, nid, port)
     if owner is None:
-        return anode.name()
+        return type(anode).__name__
     for port, t in (session.values.get(owner) or {}).items():
         if isinstance(t, core.Tensor) and t.grad_fn is anode:
             return port_name(session.graph, owner, port)
-    op = anode.name().split("Backward")[0]
+    op = type(anode).__name__.split("Backward")[0]
     return f"{title(session.graph, owner)}:{op}"
 
 

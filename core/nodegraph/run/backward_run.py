@@ -45,8 +45,8 @@ class BackwardRun:
             if e is None or g is None:
                 continue
             sent = self.senders.setdefault(e[0], [])
-            if step.node.name() not in sent:
-                sent.append(step.node.name())
+            if type(step.node).__name__ not in sent:
+                sent.append(type(step.node).__name__)
             nxt_owner = owner.get(e[0], nid)
             bucket = pending.setdefault(e[0], [])
             for p in paths:  # links are interned: equal paths are the same object, ``in`` compares identities
@@ -65,7 +65,7 @@ class BackwardRun:
         a failed backward needed), or ``(None, None)``."""
         for anode, nid in owner.items():
             if anode.is_released and anode in self.paths:
-                return nid, anode.name()
+                return nid, type(anode).__name__
         return None, None
 
 

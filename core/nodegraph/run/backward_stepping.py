@@ -160,7 +160,7 @@ class BackwardStepping:
         paths = bw.follow(step, self.ownership.owner, nid)
         self.chain_log.record(self, step, bw.call, nid)
         changed: list[str] = []
-        detail: dict[str, Any] = {"autograd_node": anode.name(), "backward_call": bw.call}
+        detail: dict[str, Any] = {"autograd_node": type(anode).__name__, "backward_call": bw.call}
         if bw.done == 1:
             detail["starts"] = True  # the first step of a backward call (after a finished one: a new pass)
         leaf = step.accumulated

@@ -68,7 +68,7 @@ class PortInspector:
 
     def autograd_info(self, nid: str) -> list[tuple[str, bool]]:
         """``[(grad_fn name, is_released)]`` for the autograd nodes the node created."""
-        return [(a.name(), a.is_released) for a in self.session.autograd_nodes(nid)]
+        return [(type(a).__name__, a.is_released) for a in self.session.autograd_nodes(nid)]
 
     def port_info(self, nid: str, port: str = "out", _storages: Storages | None = None) -> PortInfo:
         """The value of port (or owned parameter) ``port`` of node ``nid`` and its facts."""
