@@ -19,6 +19,7 @@ from collections import OrderedDict
 import numpy as np
 
 from core import _backend, _dtype, _from_data, _memory_format, _removed_attrs, _torch_dispatch, _torch_function
+from core._alias import alias
 from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
@@ -489,12 +490,12 @@ class Tensor(TensorBase):
     def dim(self) -> int:
         return self._data.ndim
 
-    ndimension = dim
+    ndimension = alias(dim, "ndimension")  # (torch's aliases are methods of their own)
 
     def numel(self) -> int:
         return int(self._data.size)
 
-    nelement = numel
+    nelement = alias(numel, "nelement")
 
     def element_size(self) -> int:
         return self._data.itemsize

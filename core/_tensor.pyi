@@ -57,6 +57,9 @@ _INTERNAL_PREFIXES: tuple
 def cache_slotnames(obj) -> None:
     """What pickling a tensor leaves on its class in PyTorch: its ``__reduce_ex__`` asks the object's state"""
 
+def subclass_state(t):
+    """What torch pickles of a tensor beyond its data (``torch._utils._get_obj_state``): a class's own"""
+
 def _strided_layout_error(name: str, want: str): ...
 
 def no_cpu_kernel(op: str):
@@ -66,6 +69,7 @@ def data_ptr_of(arr) -> int: ...
 
 class _TensorMeta(type):
     """Tensor's metaclass, as PyTorch's ``torch._C._TensorMeta``: ``dir(torch.Tensor)`` (and ``dir(nn.Parameter)``)"""
+    def __new__(mcls, name, bases, namespace, **kwargs): ...
     def __dir__(cls): ...
 
 class TensorBase:
@@ -85,6 +89,9 @@ class _UserAttributes(collections.abc.MutableMapping):
     def __repr__(self) -> str: ...
     def __eq__(self, other) -> bool: ...
     def copy(self) -> dict: ...
+    def __copy__(self) -> dict: ...
+    def __deepcopy__(self, memo) -> dict: ...
+    def __reduce__(self): ...
 
 def _is_internal(key) -> bool: ...
 
@@ -445,7 +452,7 @@ class Tensor(TensorBase):
     def abs(self):
         """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
     def absolute(self):
-        """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.abs)"""
+        """``torch.abs``: elementwise, with gradient ``AbsBackward0``. (core.ops.math_unary.absolute)"""
     def exp(self):
         """``torch.exp``: elementwise, with gradient ``ExpBackward0``. (core.ops.math_unary.exp)"""
     def exp2(self):
@@ -519,19 +526,19 @@ class Tensor(TensorBase):
     def atanh(self):
         """``torch.atanh``: elementwise, with gradient ``AtanhBackward0``. (core.ops.math_unary.atanh)"""
     def arcsin(self):
-        """``torch.asin``: elementwise, with gradient ``AsinBackward0``. (core.ops.math_unary.asin)"""
+        """``torch.asin``: elementwise, with gradient ``AsinBackward0``. (core.ops.math_unary.arcsin)"""
     def arccos(self):
-        """``torch.acos``: elementwise, with gradient ``AcosBackward0``. (core.ops.math_unary.acos)"""
+        """``torch.acos``: elementwise, with gradient ``AcosBackward0``. (core.ops.math_unary.arccos)"""
     def arctan(self):
-        """``torch.atan``: elementwise, with gradient ``AtanBackward0``. (core.ops.math_unary.atan)"""
+        """``torch.atan``: elementwise, with gradient ``AtanBackward0``. (core.ops.math_unary.arctan)"""
     def arcsinh(self):
-        """``torch.asinh``: elementwise, with gradient ``AsinhBackward0``. (core.ops.math_unary.asinh)"""
+        """``torch.asinh``: elementwise, with gradient ``AsinhBackward0``. (core.ops.math_unary.arcsinh)"""
     def arccosh(self):
-        """``torch.acosh``: elementwise, with gradient ``AcoshBackward0``. (core.ops.math_unary.acosh)"""
+        """``torch.acosh``: elementwise, with gradient ``AcoshBackward0``. (core.ops.math_unary.arccosh)"""
     def arctanh(self):
-        """``torch.atanh``: elementwise, with gradient ``AtanhBackward0``. (core.ops.math_unary.atanh)"""
+        """``torch.atanh``: elementwise, with gradient ``AtanhBackward0``. (core.ops.math_unary.arctanh)"""
     def fix(self):
-        """``torch.trunc``: elementwise, with gradient ``TruncBackward0``. (core.ops.math_unary.trunc)"""
+        """``torch.trunc``: elementwise, with gradient ``TruncBackward0``. (core.ops.math_unary.fix)"""
     def logit(self, eps=...):
         """``core.ops.math_unary.logit`` with ``self`` as its first argument."""
     def lgamma(self):
@@ -553,23 +560,23 @@ class Tensor(TensorBase):
     def neg(self):
         """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
     def negative(self):
-        """``core.ops.elementwise.neg`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.negative`` with ``self`` as its first argument."""
     def add(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.add`` with ``self`` as its first argument."""
     def sub(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
     def subtract(self, other, deprecated_other=..., *, alpha=...):
-        """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.subtract`` with ``self`` as its first argument."""
     def mul(self, other):
         """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
     def multiply(self, other):
-        """``core.ops.elementwise.mul`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.multiply`` with ``self`` as its first argument."""
     def div(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def divide(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.div`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.divide`` with ``self`` as its first argument."""
     def true_divide(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.div`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.true_divide`` with ``self`` as its first argument."""
     def add_(self, other, deprecated_other=..., *, alpha=...):
         """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
     def sub_(self, other, deprecated_other=..., *, alpha=...):
@@ -579,17 +586,17 @@ class Tensor(TensorBase):
     def div_(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
     def subtract_(self, other, deprecated_other=..., *, alpha=...):
-        """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.subtract_`` with ``self`` as its first argument."""
     def multiply_(self, other):
-        """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.multiply_`` with ``self`` as its first argument."""
     def divide_(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.divide_`` with ``self`` as its first argument."""
     def true_divide_(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.true_divide_`` with ``self`` as its first argument."""
     def clamp(self, min=..., max=...):
         """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
     def clip(self, min=..., max=...):
-        """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
+        """``core.ops.math_binary.clip`` with ``self`` as its first argument."""
     def clamp_min(self, min):
         """``core.ops.math_binary.clamp_min`` with ``self`` as its first argument."""
     def clamp_max(self, max):
@@ -625,7 +632,7 @@ class Tensor(TensorBase):
     def xlogy(self, other):
         """``core.ops.math_pairwise.xlogy`` with ``self`` as its first argument."""
     def arctan2(self, other):
-        """``core.ops.math_pairwise.atan2`` with ``self`` as its first argument."""
+        """``core.ops.math_pairwise.arctan2`` with ``self`` as its first argument."""
     def logaddexp(self, other):
         """``core.ops.math_pairwise.logaddexp`` with ``self`` as its first argument."""
     def heaviside(self, values):
@@ -661,15 +668,15 @@ class Tensor(TensorBase):
     def ge(self, other):
         """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ge)"""
     def greater(self, other):
-        """``torch.gt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.gt)"""
+        """``torch.gt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.greater)"""
     def less(self, other):
-        """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.lt)"""
+        """``torch.lt``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.less)"""
     def greater_equal(self, other):
-        """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ge)"""
+        """``torch.ge``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.greater_equal)"""
     def less_equal(self, other):
-        """``torch.le``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.le)"""
+        """``torch.le``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.less_equal)"""
     def not_equal(self, other):
-        """``torch.ne``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.ne)"""
+        """``torch.ne``: elementwise, after PyTorch's type promotion; a bool tensor. (core.ops.comparison.not_equal)"""
     def isnan(self):
         """``core.ops.comparison.isnan`` with ``self`` as its first argument."""
     def isinf(self):
@@ -719,15 +726,15 @@ class Tensor(TensorBase):
     def bitwise_right_shift(self, other):
         """``core.ops.comparison.bitwise_right_shift`` with ``self`` as its first argument."""
     def greater_(self, other):
-        """``core.ops.comparison.gt_`` with ``self`` as its first argument."""
+        """``core.ops.comparison.greater_`` with ``self`` as its first argument."""
     def less_(self, other):
-        """``core.ops.comparison.lt_`` with ``self`` as its first argument."""
+        """``core.ops.comparison.less_`` with ``self`` as its first argument."""
     def greater_equal_(self, other):
-        """``core.ops.comparison.ge_`` with ``self`` as its first argument."""
+        """``core.ops.comparison.greater_equal_`` with ``self`` as its first argument."""
     def less_equal_(self, other):
-        """``core.ops.comparison.le_`` with ``self`` as its first argument."""
+        """``core.ops.comparison.less_equal_`` with ``self`` as its first argument."""
     def not_equal_(self, other):
-        """``core.ops.comparison.ne_`` with ``self`` as its first argument."""
+        """``core.ops.comparison.not_equal_`` with ``self`` as its first argument."""
     def bitwise_left_shift_(self, other):
         """``core.ops.comparison.bitwise_left_shift_`` with ``self`` as its first argument."""
     def bitwise_right_shift_(self, other):
@@ -771,7 +778,7 @@ class Tensor(TensorBase):
     def clamp_(self, min=..., max=...):
         """``core.ops.math_inplace.clamp_`` with ``self`` as its first argument."""
     def clip_(self, min=..., max=...):
-        """``core.ops.math_inplace.clamp_`` with ``self`` as its first argument."""
+        """``core.ops.math_inplace.clip_`` with ``self`` as its first argument."""
     def pow_(self, exponent):
         """``core.ops.math_inplace.pow_`` with ``self`` as its first argument."""
     def remainder_(self, other):
@@ -831,35 +838,35 @@ class Tensor(TensorBase):
     def nan_to_num_(self, nan=..., posinf=..., neginf=...):
         """``core.ops.math_inplace.nan_to_num_`` with ``self`` as its first argument."""
     def absolute_(self):
-        """In-place ``abs``. (core.ops.math_inplace.abs_)"""
+        """In-place ``abs``. (core.ops.math_inplace.absolute_)"""
     def negative_(self):
-        """``core.ops.math_inplace.neg_`` with ``self`` as its first argument."""
+        """``core.ops.math_inplace.negative_`` with ``self`` as its first argument."""
     def addcmul_(self, tensor1, tensor2, deprecated_tensor2=..., *, value=...):
         """``core.ops.math_inplace.addcmul_`` with ``self`` as its first argument."""
     def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=..., *, value=...):
         """``core.ops.math_inplace.addcdiv_`` with ``self`` as its first argument."""
     def arcsin_(self):
-        """In-place ``asin``. (core.ops.math_inplace.asin_)"""
+        """In-place ``asin``. (core.ops.math_inplace.arcsin_)"""
     def arccos_(self):
-        """In-place ``acos``. (core.ops.math_inplace.acos_)"""
+        """In-place ``acos``. (core.ops.math_inplace.arccos_)"""
     def arctan_(self):
-        """In-place ``atan``. (core.ops.math_inplace.atan_)"""
+        """In-place ``atan``. (core.ops.math_inplace.arctan_)"""
     def asinh_(self):
         """In-place ``asinh``. (core.ops.math_inplace.asinh_)"""
     def arcsinh_(self):
-        """In-place ``asinh``. (core.ops.math_inplace.asinh_)"""
+        """In-place ``asinh``. (core.ops.math_inplace.arcsinh_)"""
     def acosh_(self):
         """In-place ``acosh``. (core.ops.math_inplace.acosh_)"""
     def arccosh_(self):
-        """In-place ``acosh``. (core.ops.math_inplace.acosh_)"""
+        """In-place ``acosh``. (core.ops.math_inplace.arccosh_)"""
     def atanh_(self):
         """In-place ``atanh``. (core.ops.math_inplace.atanh_)"""
     def arctanh_(self):
-        """In-place ``atanh``. (core.ops.math_inplace.atanh_)"""
+        """In-place ``atanh``. (core.ops.math_inplace.arctanh_)"""
     def sgn_(self):
         """In-place ``sgn``. (core.ops.math_inplace.sgn_)"""
     def fix_(self):
-        """In-place ``trunc``. (core.ops.math_inplace.trunc_)"""
+        """In-place ``trunc``. (core.ops.math_inplace.fix_)"""
     def lgamma_(self):
         """In-place ``lgamma``. (core.ops.math_inplace.lgamma_)"""
     def digamma_(self):
@@ -877,7 +884,7 @@ class Tensor(TensorBase):
     def float_power_(self, exponent):
         """``core.ops.math_inplace.float_power_`` with ``self`` as its first argument."""
     def arctan2_(self, other):
-        """``core.ops.math_inplace.atan2_`` with ``self`` as its first argument."""
+        """``core.ops.math_inplace.arctan2_`` with ``self`` as its first argument."""
     def copysign_(self, other):
         """``core.ops.math_inplace.copysign_`` with ``self`` as its first argument."""
     def heaviside_(self, values):
@@ -1007,9 +1014,9 @@ class Tensor(TensorBase):
     def clone(self, *, memory_format=...):
         """``core.ops.views.clone`` with ``self`` as its first argument."""
     def swapaxes(self, dim0, dim1):
-        """``core.ops.views.transpose`` with ``self`` as its first argument."""
+        """``core.ops.views.swapaxes`` with ``self`` as its first argument."""
     def swapdims(self, dim0, dim1):
-        """``core.ops.views.transpose`` with ``self`` as its first argument."""
+        """``core.ops.views.swapdims`` with ``self`` as its first argument."""
     def flatten(self, start_dim=..., end_dim=...):
         """``core.ops.movement.flatten`` with ``self`` as its first argument."""
     def unflatten(self, dim, sizes):
@@ -1031,7 +1038,7 @@ class Tensor(TensorBase):
     def movedim(self, source, destination):
         """``core.ops.movement.movedim`` with ``self`` as its first argument."""
     def moveaxis(self, source, destination):
-        """``core.ops.movement.movedim`` with ``self`` as its first argument."""
+        """``core.ops.movement.moveaxis`` with ``self`` as its first argument."""
     def squeeze_(self, dim=...):
         """``core.ops.movement.squeeze_`` with ``self`` as its first argument."""
     def unsqueeze_(self, dim):
@@ -1059,9 +1066,9 @@ class Tensor(TensorBase):
     def adjoint(self):
         """``core.ops.movement.adjoint`` with ``self`` as its first argument."""
     def swapaxes_(self, dim0, dim1):
-        """``core.ops.movement.transpose_`` with ``self`` as its first argument."""
+        """``core.ops.movement.swapaxes_`` with ``self`` as its first argument."""
     def swapdims_(self, dim0, dim1):
-        """``core.ops.movement.transpose_`` with ``self`` as its first argument."""
+        """``core.ops.movement.swapdims_`` with ``self`` as its first argument."""
     def repeat(self, *sizes, repeats=...):
         """``core.ops.rearranging.repeat`` with ``self`` as its first argument."""
     def tile(self, *args, dims=...):
@@ -1113,7 +1120,7 @@ class Tensor(TensorBase):
     def vdot(self, other):
         """``dot`` that conjugates its first argument (complex tensors). (core.ops.linalg.vdot)"""
     def ger(self, vec2):
-        """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.outer)"""
+        """``input[:, None] * vec2``, with ``mul``'s promotion (like PyTorch). (core.ops.linalg.ger)"""
     def addmm(self, mat1, mat2, *deprecated, beta=..., alpha=...):
         """``core.ops.linalg_addmm.addmm`` with ``self`` as its first argument."""
     def addmv(self, mat, vec, *, beta=..., alpha=...):
@@ -1347,7 +1354,7 @@ class Tensor(TensorBase):
     def __dlpack_device__(self) -> tuple:
         """``Tensor.__dlpack_device__``: (device type, index) of the array's memory. (core._dlpack.dlpack_device)"""
     def set_(self, source=..., storage_offset=..., size=..., stride=...):
-        """``self`` shares ``source``'s memory (a strided view of it with ``size``/``stride``); no source: empty. (core.ops.tensor_gaps.set_)"""
+        """``self`` shares ``source``'s memory, a tensor's or a storage's (a strided view of it with ``size``/``stride`` (core.ops.tensor_gaps.set_)"""
     def as_strided_(self, size, stride, storage_offset=...):
         """``self`` looks at its storage with the given geometry, recorded as torch's in-place node. (core.ops.tensor_gaps.as_strided_)"""
     def as_strided_scatter(self, src, size, stride, storage_offset=...):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._alias import alias
 from core._arg_types import require_one_tensor, require_tensor_input, require_tensors
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
@@ -108,11 +109,11 @@ lt, lt_ = _comparison("lt", "less")
 le, le_ = _comparison("le", "less_equal")
 gt, gt_ = _comparison("gt", "greater")
 ge, ge_ = _comparison("ge", "greater_equal")
-greater, greater_ = gt, gt_
-less, less_ = lt, lt_
-greater_equal, greater_equal_ = ge, ge_
-less_equal, less_equal_ = le, le_
-not_equal, not_equal_ = ne, ne_
+greater, greater_ = alias(gt, "greater"), alias(gt_, "greater_")  # PyTorch's aliases are functions of their own
+less, less_ = alias(lt, "less"), alias(lt_, "less_")
+greater_equal, greater_equal_ = alias(ge, "greater_equal"), alias(ge_, "greater_equal_")
+less_equal, less_equal_ = alias(le, "less_equal"), alias(le_, "less_equal_")
+not_equal, not_equal_ = alias(ne, "not_equal"), alias(ne_, "not_equal_")
 
 
 def _tensor_other(name, other, position):

@@ -12,6 +12,7 @@ import sys
 import numpy as np
 
 from core import _dtype
+from core._alias import alias
 from core._arg_types import tp_name
 from core._fused import fma
 from core._memory_format import _non_overlapping_and_dense, laid_out_like_operands
@@ -334,7 +335,7 @@ def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
         return handle_torch_function(sub, (input, other), input, other, alpha=alpha, **_given_out(out))
 
 
-subtract = sub
+subtract = alias(sub, "subtract")
 
 
 def mul(input, other, *, out=None):
@@ -353,7 +354,7 @@ def mul(input, other, *, out=None):
     return res if out is None else _out(res, out, input, other)
 
 
-multiply = mul
+multiply = alias(mul, "multiply")
 
 
 def div(input, other, *, rounding_mode=None, out=None):
@@ -372,7 +373,7 @@ def div(input, other, *, rounding_mode=None, out=None):
         return handle_torch_function(div, (input, other), input, other, **_given_out(out))
 
 
-divide = true_divide = div
+divide, true_divide = alias(div, "divide"), alias(div, "true_divide")
 
 
 def neg(input, *, out=None):
@@ -384,7 +385,7 @@ def neg(input, *, out=None):
         return handle_torch_function(neg, (input,), input, **_given_out(out))
 
 
-negative = neg
+negative = alias(neg, "negative")
 
 
 def _out(result, out, *inputs):

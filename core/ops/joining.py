@@ -11,6 +11,7 @@ from functools import reduce
 import numpy as np
 
 from core import _dtype
+from core._alias import alias
 from core._memory_format import contiguous_format, format_of, in_format
 from core._tensor import Tensor
 from core.autograd.forward_ad import joint_linear_jvp
@@ -210,7 +211,7 @@ def column_stack(tensors, *, out=None):
     return hstack(cols, out=out)
 
 
-row_stack = vstack
+row_stack = alias(vstack, "row_stack")
 
 
 def _atleast(fix):

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from core import _dtype
+from core._alias import alias
 from core._arg_types import require_tensor_input
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
@@ -521,7 +522,7 @@ def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
         return handle_torch_function(clamp, (input,), input, min, max, **_given_out(out))
 
 
-clip = clamp
+clip = alias(clamp, "clip")
 
 
 def clamp_min(input, min, *, out=None):

@@ -9,6 +9,7 @@ bumps the version counter, and, when grad is needed, records the primitive's bac
 from __future__ import annotations
 
 from core import _dtype
+from core._alias import alias
 from core._arg_types import require_tensors
 from core._tensor import Tensor
 from core.autograd.function import Function, capturing
@@ -105,23 +106,24 @@ def _unary_(cls, name):
     return op_
 
 
-abs_ = absolute_ = _unary_(mu.Abs, "abs")
+abs_ = _unary_(mu.Abs, "abs")
+absolute_ = alias(abs_, "absolute_")
 exp_, exp2_, log_, log2_ = _unary_(mu.Exp, "exp"), _unary_(mu.Exp2, "exp2"), _unary_(mu.Log, "log"), \
     _unary_(mu.Log2, "log2")
 log10_, log1p_, expm1_ = _unary_(mu.Log10, "log10"), _unary_(mu.Log1p, "log1p"), _unary_(mu.Expm1, "expm1")
 sqrt_, rsqrt_ = _unary_(mu.Sqrt, "sqrt"), _unary_(mu.Rsqrt, "rsqrt")
 sin_, cos_, tan_ = _unary_(mu.Sin, "sin"), _unary_(mu.Cos, "cos"), _unary_(mu.Tan, "tan")
-asin_ = arcsin_ = _unary_(mu.Asin, "asin")
-acos_ = arccos_ = _unary_(mu.Acos, "acos")
-atan_ = arctan_ = _unary_(mu.Atan, "atan")
+asin_, acos_, atan_ = _unary_(mu.Asin, "asin"), _unary_(mu.Acos, "acos"), _unary_(mu.Atan, "atan")
+arcsin_, arccos_, arctan_ = alias(asin_, "arcsin_"), alias(acos_, "arccos_"), alias(atan_, "arctan_")
 sinh_, cosh_, tanh_ = _unary_(mu.Sinh, "sinh"), _unary_(mu.Cosh, "cosh"), _unary_(mu.Tanh, "tanh")
-asinh_ = arcsinh_ = _unary_(mu.Asinh, "asinh")
-acosh_ = arccosh_ = _unary_(mu.Acosh, "acosh")
-atanh_ = arctanh_ = _unary_(mu.Atanh, "atanh")
+asinh_, acosh_, atanh_ = _unary_(mu.Asinh, "asinh"), _unary_(mu.Acosh, "acosh"), _unary_(mu.Atanh, "atanh")
+arcsinh_, arccosh_ = alias(asinh_, "arcsinh_"), alias(acosh_, "arccosh_")
+arctanh_ = alias(atanh_, "arctanh_")
 sigmoid_, relu_ = _unary_(mu.Sigmoid, "sigmoid"), _unary_(mu.Relu, "relu")
 sign_, sgn_ = _unary_(mu.Sign, "sign"), _unary_(mu.Sgn, "sgn")
 floor_, ceil_ = _unary_(mu.Floor, "floor"), _unary_(mu.Ceil, "ceil")
-trunc_ = fix_ = _unary_(mu.Trunc, "trunc")
+trunc_ = _unary_(mu.Trunc, "trunc")
+fix_ = alias(trunc_, "fix_")
 frac_, reciprocal_ = _unary_(mu.Frac, "frac"), _unary_(mu.Reciprocal, "reciprocal")
 erf_, erfc_, erfinv_ = _unary_(mu.Erf, "erf"), _unary_(mu.Erfc, "erfc"), _unary_(mu.Erfinv, "erfinv")
 lgamma_, digamma_ = _unary_(mu.Lgamma, "lgamma"), _unary_(mu.Digamma, "digamma")
@@ -137,7 +139,7 @@ def neg_(self):
     return run_inplace(Neg, self, dt=self.dtype)
 
 
-negative_ = neg_
+negative_ = alias(neg_, "negative_")
 
 
 def round_(self, *, decimals=None):
@@ -191,7 +193,7 @@ def clamp_(self, min=None, max=None):  # PyTorch's names
     return run_inplace(mb.Clamp, self, dt=dt, lo=min, hi=max)
 
 
-clip_ = clamp_
+clip_ = alias(clamp_, "clip_")
 
 
 def clamp_min_(self, min):
@@ -290,4 +292,4 @@ def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
 
 subtract_ = sub_
 multiply_ = mul_
-divide_ = true_divide_ = div_
+divide_, true_divide_ = alias(div_, "divide_"), alias(div_, "true_divide_")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype, _glibc, _libm
+from core._alias import alias
 from core._arg_types import require_one_tensor, require_tensor_input, require_tensors
 from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
@@ -344,7 +345,7 @@ def atan2(input, other, *, out=None):
     return _out(Atan2.apply(input, other), out, input, other)
 
 
-arctan2 = atan2
+arctan2 = alias(atan2, "arctan2")
 
 
 def hypot(input, other, *, out=None):

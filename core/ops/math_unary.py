@@ -14,6 +14,7 @@ import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not
 import numpy as np
 
 from core import _dtype
+from core._alias import alias
 from core._arg_types import tp_name
 from core._factories import zeros_like
 from core._memory_format import laid_out_like
@@ -397,23 +398,23 @@ for _cls, _kernel in ((Round, "round_vml_cpu"), (RoundDecimals, "round_cpu"), (R
                       (Logit, "logit_cpu"), (Lgamma, "lgamma_vml_cpu"), (Digamma, "digamma_vml_cpu")):
     _cls.complex_error = (NotImplementedError, f"\"{_kernel}\" not implemented for '{{dtype}}'")
 
-abs = absolute = _public(Abs, "abs")  # PyTorch's names
+abs = _public(Abs, "abs")
+absolute = alias(abs, "absolute")  # PyTorch's aliases are functions of their own
 exp, exp2, log, log2, log10 = (_public(c, n) for c, n in ((Exp, "exp"), (Exp2, "exp2"), (Log, "log"),
                                                           (Log2, "log2"), (Log10, "log10")))
 log1p, expm1, sqrt, rsqrt = (_public(c, n) for c, n in ((Log1p, "log1p"), (Expm1, "expm1"), (Sqrt, "sqrt"),
                                                         (Rsqrt, "rsqrt")))
 sin, cos, tan = _public(Sin, "sin"), _public(Cos, "cos"), _public(Tan, "tan")
-asin = arcsin = _public(Asin, "asin")
-acos = arccos = _public(Acos, "acos")
-atan = arctan = _public(Atan, "atan")
+asin, acos, atan = _public(Asin, "asin"), _public(Acos, "acos"), _public(Atan, "atan")
+arcsin, arccos, arctan = alias(asin, "arcsin"), alias(acos, "arccos"), alias(atan, "arctan")
 sinh, cosh, tanh = _public(Sinh, "sinh"), _public(Cosh, "cosh"), _public(Tanh, "tanh")
-asinh = arcsinh = _public(Asinh, "asinh")
-acosh = arccosh = _public(Acosh, "acosh")
-atanh = arctanh = _public(Atanh, "atanh")
+asinh, acosh, atanh = _public(Asinh, "asinh"), _public(Acosh, "acosh"), _public(Atanh, "atanh")
+arcsinh, arccosh, arctanh = alias(asinh, "arcsinh"), alias(acosh, "arccosh"), alias(atanh, "arctanh")
 sigmoid, relu = _public(Sigmoid, "sigmoid"), _public(Relu, "relu")
 sign, sgn = _public(Sign, "sign"), _public(Sgn, "sgn")
 floor, ceil = _public(Floor, "floor"), _public(Ceil, "ceil")
-trunc = fix = _public(Trunc, "trunc")
+trunc = _public(Trunc, "trunc")
+fix = alias(trunc, "fix")
 frac, reciprocal = _public(Frac, "frac"), _public(Reciprocal, "reciprocal")
 erf, erfc, erfinv = _public(Erf, "erf"), _public(Erfc, "erfc"), _public(Erfinv, "erfinv")
 lgamma, digamma = _public(Lgamma, "lgamma"), _public(Digamma, "digamma")

@@ -9,6 +9,7 @@ differentiable. The copying rearrangements (flip, roll, repeat, tril...) live in
 
 from __future__ import annotations
 
+from core._alias import alias
 from core._arg_types import require_input, tp_name
 from core._tensor import Size, Tensor
 from core.autograd import grad_mode
@@ -445,7 +446,7 @@ def movedim(input: Tensor, source, destination):
     return _v.permute(input, perm)
 
 
-moveaxis = movedim
+moveaxis = alias(movedim, "moveaxis")
 
 
 # ----- broadcasting --------------------------------------------------------------------------
@@ -520,7 +521,7 @@ def t_(input: Tensor):
     return _inplace_view(input, _T)
 
 
-swapaxes_ = swapdims_ = transpose_
+swapaxes_, swapdims_ = alias(transpose_, "swapaxes_"), alias(transpose_, "swapdims_")
 
 
 def adjoint(input: Tensor):

@@ -9,10 +9,13 @@ table by ``python tools/gen_tensor_stub.py`` (a test checks that the stub is cur
 
 from __future__ import annotations
 
+from types import FunctionType as _FunctionType
+
 import numpy as np
 
 from core import _dlpack, _legacy_storages, _sparse_coo, _stft
 from core import storage as _storage
+from core._alias import alias
 from core._tensor import Tensor
 from core.ops import (
     comparison,
@@ -327,6 +330,17 @@ TENSOR_METHODS = {
 TENSOR_METHODS.update(tensor_gaps.TENSOR_METHODS)  # set_, as_strided_, resize, i0, igamma, prelu, ...
 TENSOR_METHODS.update(tensor_internals.TENSOR_METHODS)  # _is_all_true, _neg_view, __delitem__, reinforce, ...
 TENSOR_METHODS.update(python_operators.TENSOR_METHODS)  # +t, x in t, <<, >>, &=, reversed(t), xpu()...
+
+# PyTorch's aliased methods are methods of their own, named for the alias (Tensor.absolute.__name__ == "absolute")
+_ALIASES = ("absolute absolute_ arccos arccos_ arccosh arccosh_ arcsin arcsin_ arcsinh arcsinh_ arctan arctan_ arctan2 "
+            "arctan2_ arctanh arctanh_ clip clip_ divide divide_ true_divide true_divide_ fix fix_ greater greater_ "
+            "greater_equal greater_equal_ less less_ less_equal less_equal_ not_equal not_equal_ multiply multiply_ "
+            "subtract subtract_ negative negative_ moveaxis swapaxes swapdims swapaxes_ swapdims_ ger ndimension "
+            "nelement").split()
+for _name in _ALIASES:
+    _method = TENSOR_METHODS.get(_name)
+    if type(_method) is _FunctionType and _method.__name__ != _name:
+        TENSOR_METHODS[_name] = alias(_method, _name)
 
 
 def install(cls) -> None:

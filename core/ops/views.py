@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._alias import alias
 from core._arg_types import require_input, tp_name
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
@@ -342,7 +343,7 @@ def transpose(input: Tensor, dim0, dim1):
     return Transpose.apply(input, d0=dim0, d1=dim1)
 
 
-swapaxes = swapdims = transpose
+swapaxes, swapdims = alias(transpose, "swapaxes"), alias(transpose, "swapdims")
 
 
 def t(input: Tensor):

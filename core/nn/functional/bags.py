@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._alias import alias
 from core._tensor import Tensor, new_tensor
 from core.nn._fused_names import fused_name
 from core.nn.functional.misc import embedding
@@ -133,7 +134,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return fused_name(grouped.transpose(1, 2).contiguous().reshape(input.shape), "ChannelShuffleBackward0")
 
 
-native_channel_shuffle = channel_shuffle
+native_channel_shuffle = alias(channel_shuffle, "native_channel_shuffle")
 
 
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
