@@ -4,10 +4,11 @@ A sparse tensor here keeps PyTorch's COO description (``_indices()``: sparse_dim
 entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints it. For computing, it also holds the
 dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
 result (``sparse @ dense``, ``dense + sparse``). Core has no sparse kernels: an op whose PyTorch result is sparse
-(``sparse * 2``, ``sparse.t()``) gives a dense tensor here. Autograd reaches through one path only: a tensor
+(``sparse.mul(2)``, ``sparse.sin()``) gives a dense tensor here. Autograd reaches through one path only: a tensor
 made by ``sparse_coo_tensor`` from ``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``,
 and the ops on it (which compute with its dense array) send that node a dense gradient, of which each value gets
-the entry at its index (peft's SHiRA adapter trains its values so: ``dense_weight += sparse_delta``).
+the entry at its index (peft's SHiRA adapter trains its values so: ``dense_weight += sparse_delta``);
+``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and ``-sparse`` of it stay sparse and record torch's node.
 """
 
 from __future__ import annotations
@@ -152,27 +153,31 @@ class SparseCooTensor(Tensor):
         values = np.take(self._sp_values, np.arange(start, start + length), axis=vd)
         return _make(self._sp_indices.copy(), values, shape, self._sp_coalesced)
 
-    def _scaled(self, fn) -> SparseCooTensor:
+    def _scaled(self, fn, node=None, by=None) -> SparseCooTensor:
+        """The entries mapped by ``fn`` (a scalar product, quotient or negation), the indices kept; where this
+        tensor needs grad (and the scalar does not) the ``node`` Function records torch's node for it."""
+        if node is not None and self.requires_grad and is_grad_enabled() and not getattr(by, "requires_grad", False):
+            return node.apply(self, fn=fn)
         values = fn(self._values())
         return _make(self._sp_indices, to_numpy_array(values._data), self._data.shape, self._sp_coalesced)
 
     def __mul__(self, other):
         if _is_scalar(other):
-            return self._scaled(lambda v: v * other)
+            return self._scaled(lambda v: v * other, _SparseMul, other)
         return super().__mul__(other)
 
     def __rmul__(self, other):
         if _is_scalar(other):
-            return self._scaled(lambda v: other * v)
+            return self._scaled(lambda v: other * v, _SparseMul, other)
         return super().__rmul__(other)
 
     def __truediv__(self, other):
         if _is_scalar(other):
-            return self._scaled(lambda v: v / other)
+            return self._scaled(lambda v: v / other, _SparseDiv, other)
         return super().__truediv__(other)
 
     def __neg__(self):
-        return self._scaled(lambda v: -v)
+        return self._scaled(lambda v: -v, _SparseNeg)
 
     def clone(self, *, memory_format=None) -> SparseCooTensor:
         return _make(self._sp_indices.copy(), self._sp_values.copy(), self._data.shape, self._sp_coalesced)
@@ -298,6 +303,34 @@ class _Values(Function):
         grad = np.zeros(shape, dtype=to_numpy_array(g._data).dtype)
         np.add.at(grad, tuple(indices), to_numpy_array(g._data))
         return new_tensor(grad)
+
+
+class _SparseScaled(Function):
+    """``sparse * 2``, ``2 * sparse``, ``sparse / 2``, ``-sparse`` of a COO tensor that needs grad: a COO result
+    whose entries are ``fn`` of the input's; the gradient is ``fn`` of the incoming one (dense), as the map is
+    linear (torch's MulBackward0, DivBackward0, NegBackward0)."""
+
+    @staticmethod
+    def forward(ctx, t, *, fn):
+        ctx.args = fn
+        values = fn(t._values())
+        return _make(t._sp_indices, to_numpy_array(values._data), t._data.shape, t._sp_coalesced)
+
+    @staticmethod
+    def backward(ctx, g):
+        return ctx.args(g.to_dense() if getattr(g, "is_sparse", False) else g)
+
+
+class _SparseMul(_SparseScaled):
+    node_name = "MulBackward0"
+
+
+class _SparseDiv(_SparseScaled):
+    node_name = "DivBackward0"
+
+
+class _SparseNeg(_SparseScaled):
+    node_name = "NegBackward0"
 
 
 class _Coalesce(Function):
