@@ -2,10 +2,13 @@
 
 Layout: the header first (``format``, ``version``, ``app_version``, ``node_types`` with each type's spec
 version), then ``nodes`` (one block per node, in document order), ``edges``, ``comments``, ``training``,
-``view``. Short lists (positions, shapes, edges) stay on one line. Tensor literal parameters are inline
-lists up to ``INLINE_MAX`` elements, else ``{"npy_base64": ...}`` (``np.save`` bytes, read back with
-``allow_pickle=False``), and above ``tensor_store.SIDECAR_MIN`` bytes entries of a ``.npz`` sidecar beside the
-file, written atomically with it (``core.nodegraph.model.tensor_store``); in a document they are ``TensorValue``s.
+``view``, then ``trained`` when there is something in it: the parameter values of a session that trained
+(``Session.trained_values``, ``{node id: {name: tensor}}``), which a new session puts back into the nodes'
+parameters on their first evaluation, so a saved model reopens trained. Short lists (positions, shapes, edges)
+stay on one line. Tensor literal parameters are inline lists up to ``INLINE_MAX`` elements, else
+``{"npy_base64": ...}`` (``np.save`` bytes, read back with ``allow_pickle=False``), and above
+``tensor_store.SIDECAR_MIN`` bytes entries of a ``.npz`` sidecar beside the file, written atomically with it
+(``core.nodegraph.model.tensor_store``); in a document they are ``TensorValue``s.
 
 Loading parses the JSON (nesting depth bounded), checks the header, migrates older versions through
 ``core.nodegraph.files.migrations``, validates every field against the schema (types, missing fields, dangling
@@ -44,6 +47,7 @@ WIDTH = 100  # a list or small object that fits in this many columns is written 
 
 NodeDict = dict[str, Any]  # one node as a file holds it
 FileText = str | bytes | bytearray  # a file's or the clipboard's text (bytes: UTF-8)
+Trained = dict[str, dict[str, Any]]  # {node id: {parameter name: values}}: a session's trained parameters
 
 
 # ----- saving -----------------------------------------------------------------------------------------
@@ -71,17 +75,27 @@ def _types_used(nodes: list[NodeDict], found: dict[str, None]) -> dict[str, None
     return found
 
 
-def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> dict[str, Any]:
+def _encode_trained(trained: Trained, sidecar: tensor_store.Sidecar | None) -> dict[str, Any]:
+    return {nid: {name: tensor_store.encode(np.asarray(v), sidecar) for name, v in params.items()}
+            for nid, params in trained.items() if params}
+
+
+def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None,
+                 trained: Trained | None = None) -> dict[str, Any]:
     """The file's content as plain data: header then the document, large tensors encoded (the largest into
-    ``sidecar``, see ``tensor_store.save_with_sidecar``, when given)."""
+    ``sidecar``, see ``tensor_store.save_with_sidecar``, when given). ``trained`` (``Session.trained_values()``;
+    by default what the file it was loaded from held) is written as the ``trained`` section after ``view``."""
     body = graph.to_dict()
     kept = graph.file_node_types
+    kept_trained = {nid: v for nid, v in (graph.trained_values if trained is None else trained).items()
+                    if nid in graph.nodes and v}
     types = {t: (_spec._REGISTRY[t].version if t in _spec._REGISTRY else kept.get(t, 1))
              for t in sorted(_types_used(body["nodes"], {}))}
     return {"format": FORMAT, "version": migrations.CURRENT_VERSION, "app_version": APP_VERSION,
             "node_types": types, "nodes": _encode_nodes(body["nodes"], sidecar), "edges": body["edges"],
             "comments": body["comments"], "training": body["training"], "view": body["view"],
-            **({"code": body["code"]} if "code" in body else {})}
+            **({"code": body["code"]} if "code" in body else {}),
+            **({"trained": _encode_trained(kept_trained, sidecar)} if kept_trained else {})}
 
 
 def _json_default(obj: object) -> Any:
@@ -158,12 +172,12 @@ def _format(value: Any, level: int = 0) -> str:
     return "[\n" + ",\n".join(pad + _format(v, level + 1) for v in value) + "\n" + end + "]"
 
 
-def dumps(graph: Graph, sidecar: tensor_store.Sidecar | None = None) -> str:
+def dumps(graph: Graph, sidecar: tensor_store.Sidecar | None = None, trained: Trained | None = None) -> str:
     """The file text of ``graph`` (ends with a newline); every tensor in the text unless ``sidecar`` is given."""
-    return _format(to_file_dict(graph, sidecar)) + "\n"
+    return _format(to_file_dict(graph, sidecar, trained)) + "\n"
 
 
-def save(graph: Graph, path: str | os.PathLike[str]) -> None:
+def save(graph: Graph, path: str | os.PathLike[str], trained: Trained | None = None) -> None:
     """Write atomically (``core.serialization.atomic_write``: a temporary file beside it, fsynced, renamed over
     ``path``; a symlink is written through; stale temporaries of interrupted saves are removed). Tensors above
     ``tensor_store.SIDECAR_MIN`` bytes go to a new ``.npz`` sidecar written before the JSON; the document's older
@@ -171,7 +185,7 @@ def save(graph: Graph, path: str | os.PathLike[str]) -> None:
 
     An error while serialising or writing leaves ``path`` (and its sidecar) as it was.
     """
-    tensor_store.save_with_sidecar(path, lambda sidecar: dumps(graph, sidecar).encode("utf-8"))
+    tensor_store.save_with_sidecar(path, lambda sidecar: dumps(graph, sidecar, trained).encode("utf-8"))
 
 
 # ----- loading: parsing and the header ------------------------------------------------------------------
@@ -322,8 +336,10 @@ def _build(data: Any) -> Graph:
             raise LoadError(f"(version {version} file) {exc}") from None
     data = migrations.migrate_nodes(data, {s.type_id: s.version for s in _spec._REGISTRY.values()})
     doc, file_types = schema.check_document(data)
+    trained = doc.pop("trained", {})
     graph = Graph.from_dict(doc)
     graph.file_node_types = file_types
+    graph.trained_values = trained
     return graph
 
 

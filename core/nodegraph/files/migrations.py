@@ -9,7 +9,9 @@ Format history (``version`` in the file header):
 - **3** (current): a tensor literal may also be a reference to an entry of a ``.npz`` sidecar beside the file
   (``{"npz", "key", "dtype", "shape"}``, see ``core.nodegraph.model.tensor_store``). A version 2 file is a valid
   version 3 file, so ``v2_to_v3`` only sets the version; an older app refuses version 3 files instead of
-  meeting a sidecar reference it can't read.
+  meeting a sidecar reference it can't read. A version 3 file may also hold a ``trained`` section (the parameter
+  values of a session that trained, added without a version change): an app from before it ignores the section
+  and opens the untrained recipe, as it always did.
 
 Node types have versions too (``node_types`` in the header, ``NodeSpec.version``): when a node type
 changes its parameters, it registers ``register_node_migration(type_id, v, fn)`` (``fn(node_dict) ->

@@ -366,7 +366,37 @@ def check_document(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]
            "view": _check_view(data.get("view", {}))}
     if data.get("code") is not None:
         doc["code"] = _check_code(data["code"], ids)
+    if data.get("trained") is not None:
+        doc["trained"] = check_trained(data["trained"], ids)
     return doc, file_types
+
+
+def _trained_array(v: object, path: str) -> np.ndarray:
+    """One saved parameter: a list of numbers (any nesting, rectangular) or a stored tensor, as a float array."""
+    if isinstance(v, dict):
+        arr = decode_tensor(v, path).array
+    elif isinstance(v, (list, int, float)) and not isinstance(v, bool):
+        try:
+            arr = np.asarray(v, dtype=np.float64)
+        except (TypeError, ValueError):
+            _fail(path, "must be a rectangular list of numbers")
+    else:
+        _fail(path, f"must be a list of numbers or a stored tensor, got {what(v)}")
+    if arr.dtype.kind != "f" or arr.size > _spec.MAX_NUMEL:
+        _fail(path, f"must hold at most {_spec.MAX_NUMEL} floating-point numbers")
+    return arr
+
+
+def check_trained(raw: object, ids: set[str]) -> dict[str, dict[str, np.ndarray]]:
+    """The ``trained`` section: ``{node id: {parameter name: values}}``, the parameter values a session had when
+    the file was saved (a node the file lacks is refused, as a dangling edge is)."""
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for nid, params in _obj(raw, "trained").items():
+        if nid not in ids:
+            _fail(f"trained.{nid[:60]}", "no node has this id")
+        out[nid] = {_str(name, f"trained.{nid}", max_len=200): _trained_array(v, f"trained.{nid}.{name}")
+                    for name, v in _obj(params, f"trained.{nid}").items()}
+    return out
 
 
 def check_fragment(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, list[str]]]]:

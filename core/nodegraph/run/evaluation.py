@@ -60,8 +60,11 @@ class NodeEvaluation:
         _plans: dict[str, Plan]
         _lean: dict[str, tuple[Any, ...] | None]
 
+        _trained_pending: dict[str, dict[str, Any]]
+
         def node_parameters(self, nid: str) -> dict[str, Any]: ...
         def _touch(self, nid: str) -> None: ...
+        def _restore_trained(self, nid: str) -> bool: ...
 
     # ----- the one route that evaluates a node -------------------------------------------------------
     def run_node(self, nid: str, *, lean: bool = False, reuse: bool = False) -> dict[str, Any] | None:
@@ -109,6 +112,8 @@ class NodeEvaluation:
             self.ownership.register_leaves(nid, self._found_leaves(nid, out))
             if self._trace:
                 self.ownership.record(nid, out, self._touch)
+            if nid in self._trained_pending and self._restore_trained(nid):
+                return self._evaluate(nid)  # its outputs again, from the values the file kept
         else:
             err = store.errors[nid]
             self.errors[nid] = NodeError("forward", err.type, err.message)

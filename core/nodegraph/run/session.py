@@ -36,6 +36,7 @@ from core.nodegraph.model.evaluate import Values
 from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.gc_pause import gc_paused
 from core.nodegraph.run import lean as _lean
+from core.nodegraph.run import trained as _trained
 from core.nodegraph.run.backward_run import BackwardRun
 from core.nodegraph.run.backward_stepping import BackwardStepping
 from core.nodegraph.run.changes import ChangeJournal
@@ -72,6 +73,9 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         self._subscribers: list[Listener] = []
         self._event_count = 0
         self.states: dict[str, dict[str, Any]] = {}
+        # the file's trained values of nodes not evaluated yet, and the nodes that got theirs (run.trained)
+        self._trained_pending: dict[str, dict[str, Any]] = dict(graph.trained_values)
+        self._trained_restored: set[str] = set()
         self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
         self._plans: dict[str, Plan] = {}  # per node: its context and input edges (see _plan)
         self._lean: dict[str, tuple[Any, ...] | None] = {}  # per node: its lean plan (run.lean.lean_plan)
@@ -255,6 +259,23 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
                 out[f"{nid}.{name}"] = t
         return out
 
+    def trained_values(self) -> dict[str, dict[str, Any]]:
+        """The parameter values to save with the document (``files.io.save``'s ``trained``): each node's current
+        ones once the optimizer stepped or when they came from the file, and the file's own for the nodes not
+        evaluated yet. Empty for a graph that never trained: its file holds only the recipe."""
+        out = {nid: v for nid, v in self._trained_pending.items() if nid in self.graph.nodes}
+        for nid in self.order:
+            if self.step_count or nid in self._trained_restored:
+                params = self.node_parameters(nid)
+                if params:
+                    out[nid] = _trained.values_of(params)
+        return out
+
+    def _restore_trained(self, nid: str) -> bool:
+        """Put the file's trained values into node ``nid``'s parameters (after its first evaluation made them)."""
+        self._trained_restored.add(nid)
+        return _trained.restore(self.node_parameters(nid), self._trained_pending.pop(nid))
+
     def leaves(self) -> dict[str, core.Tensor]:
         """Every leaf that requires grad and that a node made or owns (parameters and grad-enabled sources)."""
         return {f"{nid}.{name}": t for t, nid, name in self.ownership.leaves.values()}
@@ -413,6 +434,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         self.abandon_backward()
         if not keep_parameters:
             self.states = {}
+            self._trained_pending, self._trained_restored = {}, set()
         self._plans = {}
         self._init_run_state()
         self.trainer.forget_plans()
