@@ -156,11 +156,13 @@ def _out(result, out):
 
 class Stack(Function):
     node_name = "StackBackward0"
-    _saved_dim = SavedFromCtx(lambda c: c["dim"])
+    _saved_dim = SavedFromCtx(lambda c: c.get("raw_dim", c["dim"]))  # the dim as the call gave it, as torch's
 
     @staticmethod
-    def forward(ctx, *tensors, dim, dt):
+    def forward(ctx, *tensors, dim, dt, raw_dim=None):
         ctx.dim = dim
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim
         xp = xp_of(tensors[0]._data)
         return dense(xp.ascontiguousarray(xp.stack([cast_array(t._data, dt) for t in tensors], axis=dim)))
 
@@ -180,9 +182,9 @@ def stack(tensors, dim=0, *, out=None):
         if t._data.shape != ref:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 and "
                                f"{list(t._data.shape)} at entry {i}")
-    dim = normalize_dim(dim, len(ref) + 1)
+    raw, dim = dim if type(dim) is int else None, normalize_dim(dim, len(ref) + 1)
     _check_out_apart(out, tensors)
-    return _out(Stack.apply(*tensors, dim=dim, dt=_common_dtype(tensors)), out)
+    return _out(Stack.apply(*tensors, dim=dim, dt=_common_dtype(tensors), raw_dim=raw), out)
 
 
 def _non_empty(name: str, tensors):

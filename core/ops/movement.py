@@ -194,11 +194,13 @@ def unfold(input: Tensor, dimension, size, step):
 
 class Unbind(Function):
     node_name = "UnbindBackward0"
-    _saved_dim = SavedFromCtx(lambda c: c["dim"])
+    _saved_dim = SavedFromCtx(lambda c: c.get("raw_dim", c["dim"]))  # the dim as the call gave it, as torch's
 
     @staticmethod
-    def forward(ctx, a, *, dim):
+    def forward(ctx, a, *, dim, raw_dim=None):
         ctx.dim = dim
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim
         shape, strides, off = _v.geometry(a)
         rest = (shape[:dim] + shape[dim + 1:], strides[:dim] + strides[dim + 1:])
         return tuple(make_view(a, *rest, off + i * strides[dim]) for i in range(shape[dim]))
@@ -250,7 +252,8 @@ def unbind(input: Tensor, dim=0):
     require_input("unbind", input)
     if input._data.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return mark_multi_output(Unbind.apply(input, dim=normalize_dim(dim, input._data.ndim)))
+    return mark_multi_output(Unbind.apply(input, dim=normalize_dim(dim, input._data.ndim),
+                                          raw_dim=dim if type(dim) is int else None))
 
 
 def split_with_sizes(input: Tensor, split_sizes, dim=0):

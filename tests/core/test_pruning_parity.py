@@ -139,6 +139,8 @@ _SAVED_CASES = {
     "split_negative_dim": lambda lib, x: x.split(2, -2)[0],
     "split_sizes_negative_dim": lambda lib, x: lib.split(x, [1, 2], -1)[1],
     "chunk_negative_dim": lambda lib, x: x.chunk(3, -1)[2],
+    "stack_negative_dim": lambda lib, x: lib.stack([x, x], -2),
+    "unbind_negative_dim": lambda lib, x: x.unbind(-3)[1],
     "view": lambda lib, x: x.view(2, -1),
     "flatten": lambda lib, x: x.flatten(1),
     "expand": lambda lib, x: x[:, :1].expand(2, 4, 3, 3),
