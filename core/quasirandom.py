@@ -15,7 +15,7 @@ from pathlib import Path as _Path
 import numpy as _np
 
 import core
-from core._dtype import SCALAR_NAMES
+from core._dtype import SCALAR_NAMES as _SCALAR_NAMES
 from core._dtype import get_default_dtype as _get_default_dtype
 
 __all__ = ["SobolEngine"]
@@ -168,7 +168,7 @@ class SobolEngine:
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}, {self.dimension}]")
         if dtype not in (core.float32, core.float64):
-            raise NotImplementedError(f'"_sobol_engine_draw" not implemented for \'{SCALAR_NAMES[dtype.name]}\'')
+            raise NotImplementedError(f'"_sobol_engine_draw" not implemented for \'{_SCALAR_NAMES[dtype.name]}\'')
         state = self.sobolstate.numpy()
         columns = _lowest_zero_bit(_np.arange(start, start + n, dtype=_np.int64))
         points = _np.bitwise_xor.accumulate(state.T[columns], axis=0) ^ self.quasi.numpy()

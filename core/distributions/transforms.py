@@ -8,7 +8,7 @@ transform remembers its last ``(x, y)`` pair so the inverse of a sample returns 
 """
 
 import math
-import weakref
+import weakref as _weakref
 
 import core
 from core.distributions import constraints
@@ -46,7 +46,7 @@ class Transform:
         inv = self._inv() if self._inv is not None else None
         if inv is None:
             inv = _InverseTransform(self)
-            self._inv = weakref.ref(inv)
+            self._inv = _weakref.ref(inv)
         return inv
 
     @property
@@ -203,8 +203,8 @@ class ComposeTransform(Transform):
         inv = self._inv() if self._inv is not None else None
         if inv is None:
             inv = ComposeTransform([p.inv for p in reversed(self.parts)])
-            self._inv = weakref.ref(inv)
-            inv._inv = weakref.ref(self)
+            self._inv = _weakref.ref(inv)
+            inv._inv = _weakref.ref(self)
         return inv
 
     def with_cache(self, cache_size=1):
