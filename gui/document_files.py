@@ -141,7 +141,8 @@ class DocumentFiles(_Window):
         return self.path is not None and file_ops.is_bundled_example(self.path)
 
     def save_to(self, path: str) -> bool:
-        error = file_ops.save_graph(self.graph, path)
+        trained = self.bridge.trained_values()
+        error = file_ops.save_graph(self.graph, path, trained)
         if error:
             QMessageBox.warning(self, "Can't save", sentence(error))
             return False
@@ -149,7 +150,8 @@ class DocumentFiles(_Window):
         self.undo_stack.setClean()
         file_ops.remember_file(path)
         self._update_title()
-        self.show_message(f"Saved {path}")
+        kept = trained if trained is not None else self.graph.trained_values
+        self.show_message(f"Saved {path} with the trained parameter values" if kept else f"Saved {path}")
         return True
 
     def revert(self) -> None:

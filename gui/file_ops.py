@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from PySide6.QtCore import QRectF, QSettings, QSize
 from PySide6.QtGui import QImage, QPainter
@@ -32,10 +33,11 @@ def load_graph(path: str) -> tuple[Graph, None] | tuple[None, str]:
         return None, f"Can't read {path}: {exc.strerror or exc}"
 
 
-def save_graph(graph: Graph, path: str) -> str | None:
-    """Save atomically through ``files.save``; returns an error message or None."""
+def save_graph(graph: Graph, path: str, trained: dict[str, dict[str, Any]] | None = None) -> str | None:
+    """Save atomically through ``files.save`` (with ``trained``, a session's parameter values: see
+    ``Session.trained_values``); returns an error message or None."""
     try:
-        files.save(graph, path)
+        files.save(graph, path, trained)
     except (OSError, ValueError, TypeError) as exc:
         return f"Can't save {path}: {exc}"
     return None

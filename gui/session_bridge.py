@@ -13,7 +13,7 @@ with its seed, as the command line and the exported scripts do.
 from __future__ import annotations
 
 from collections.abc import Container, Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -81,6 +81,11 @@ class SessionBridge(QObject):
             self.session.subscribe(self._on_event)
             self.session_created.emit(self.session)
         return self.session
+
+    def trained_values(self) -> dict[str, dict[str, Any]] | None:
+        """The session's trained parameter values to save with the document (None without a session: the
+        document keeps what its file held)."""
+        return None if self.session is None else self.session.trained_values()
 
     def _on_event(self, event: SessionEvent) -> None:
         self.last_event = event

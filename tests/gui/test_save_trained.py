@@ -1,0 +1,54 @@
+"""A graph saved after training reopens trained: Train, Ctrl+S, open the file again, Forward all (F5) gives the
+trained loss, not the untrained one; the status bar says the trained values were saved."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from core.nodegraph.files.toy import classifier_graph
+from gui.main_window import MainWindow
+from tests.gui.real_input import click, press, shown
+
+
+@pytest.fixture
+def window(qtbot, monkeypatch):
+    monkeypatch.setattr(MainWindow, "maybe_save", lambda self: True)  # no modal question when closing
+    w = MainWindow(classifier_graph("moons", batch_size=0, steps=15))  # the whole set each step: one loss
+    qtbot.addWidget(w)
+    yield w
+    w.training.trainer.pause()
+    w.undo_stack.clear()
+    w.close()
+
+
+def _forward_loss(qtbot, w) -> float:
+    press(w, Qt.Key_F5)  # Run > Forward all
+    qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.value("n3") is not None,
+                    timeout=30_000)
+    return w.bridge.session.value("n3").item()
+
+
+def test_train_save_and_reopen_gives_the_trained_loss(qtbot, window, tmp_path):
+    w = shown(qtbot, window)
+    path = str(tmp_path / "trained.json")
+    assert w.save_to(path)  # the document has a file: Ctrl+S writes there without a dialog
+    untrained = _forward_loss(qtbot, w)
+    click(w.training.panel.buttons["Train"])
+    qtbot.waitUntil(lambda: w.training.trainer.state == "idle" and w.bridge.session.step_count == 15,
+                    timeout=60_000)
+    trained = _forward_loss(qtbot, w)
+    assert trained < untrained * 0.9
+    press(w, Qt.Key_S, Qt.ControlModifier)  # File > Save
+    qtbot.waitUntil(lambda: "with the trained parameter values" in w.status_label.text())
+    assert w.open_path(path)
+    assert w.bridge.session is None or w.bridge.session.step_count == 0
+    assert _forward_loss(qtbot, w) == pytest.approx(trained, rel=1e-6)
+
+
+def test_a_graph_saved_before_training_says_nothing_of_trained_values(qtbot, window, tmp_path):
+    w = shown(qtbot, window)
+    path = str(tmp_path / "plain.json")
+    assert w.save_to(path)
+    _forward_loss(qtbot, w)
+    press(w, Qt.Key_S, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.status_label.text().startswith("Saved"))
+    assert "trained" not in w.status_label.text()
