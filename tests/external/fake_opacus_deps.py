@@ -59,9 +59,12 @@ def _log_ndtr_scalar(x: float) -> float:
     return -0.5 * x2 - math.log(-x) - 0.5 * math.log(2 * math.pi) + math.log(series)
 
 
+_NUMBERS = (float, int, np.floating, np.integer)
+
+
 def _vectorised(scalar):
     def function(x):
-        if np.ndim(x) == 0:
+        if isinstance(x, _NUMBERS) or np.ndim(x) == 0:  # (a number first: the RDP series calls these 10^5 times)
             return np.float64(scalar(float(x)))
         return np.vectorize(scalar, otypes=[np.float64])(np.asarray(x, dtype=np.float64))
 
@@ -158,16 +161,28 @@ _GAUSS_WEIGHTS = (0.129484966168869693270611432679082, 0.27970539148927666790146
                   0.381830050505118944950369775488975, 0.417959183673469387755102040816327)
 
 
+_NODES = np.array([-x for x in _KRONROD_NODES[:-1]] + list(reversed(_KRONROD_NODES)))
+_WEIGHTS_K = np.array(list(_KRONROD_WEIGHTS[:-1]) + list(reversed(_KRONROD_WEIGHTS)))
+_WEIGHTS_G = np.zeros(15)
+_WEIGHTS_G[[1, 3, 5, 7, 9, 11, 13]] = [*_GAUSS_WEIGHTS[:3], _GAUSS_WEIGHTS[3], *reversed(_GAUSS_WEIGHTS[:3])]
+
+
+def _values(f, points):
+    """``f`` at the 15 ``points``: in one call where ``f`` takes an array (the PRV's vectorised CDF)."""
+    try:
+        values = np.asarray(f(points), dtype=np.float64)
+        if values.shape == points.shape:
+            return values
+    except Exception:  # a function of one number: point by point
+        pass
+    return np.array([float(f(float(x))) for x in points])
+
+
 def _kronrod(f, a, b):
     """G7-K15 on [a, b]: the Kronrod estimate and its difference from Gauss' as the error."""
     centre, half = (a + b) / 2, (b - a) / 2
-    kronrod = gauss = 0.0
-    for i, (x, w) in enumerate(zip(_KRONROD_NODES, _KRONROD_WEIGHTS)):
-        points = (centre,) if x == 0.0 else (centre - half * x, centre + half * x)
-        values = [float(f(point)) for point in points]
-        kronrod += w * sum(values)
-        if i % 2 == 1:
-            gauss += _GAUSS_WEIGHTS[i // 2] * sum(values)
+    values = _values(f, centre + half * _NODES)
+    kronrod, gauss = float(values @ _WEIGHTS_K), float(values @ _WEIGHTS_G)
     return kronrod * half, abs((kronrod - gauss) * half)
 
 
@@ -197,7 +212,7 @@ def modules() -> dict:
     made["scipy"].__path__ = []
     made["scipy"].__version__ = "1.16.0"
     special, stats, optimize = made["scipy.special"], made["scipy.stats"], made["scipy.optimize"]
-    special.binom = lambda n, k: (np.float64(_binom(n, k)) if np.ndim(n) == np.ndim(k) == 0
+    special.binom = lambda n, k: (np.float64(_binom(float(n), k)) if isinstance(n, _NUMBERS) and isinstance(k, _NUMBERS)
                                   else np.vectorize(_binom, otypes=[np.float64])(n, k))
     special.log_ndtr = _vectorised(_log_ndtr_scalar)
     special.erfc = _vectorised(math.erfc)

@@ -186,3 +186,37 @@ RECIPES += [
        [("args = parser.parse_args()", f"args = parser.parse_args({MNIST_ARGS!r})"), SMALL_MNIST, SMALL_MNIST],
        support=OPACUS_PACKAGE),
 ]
+
+
+def _tutorial(name, path, edits=()):
+    """Opacus' tutorials/PATH.ipynb cell by cell, each cell's error printed as Jupyter shows it (``keep_going``: the
+    guides' cells are fragments that name what earlier prose defines, and the advanced-features tutorial shows a
+    second backward refused on purpose)."""
+    return _r(f"opacus_tutorial_{name}", OPACUS, f"tutorials/{path}.ipynb", list(edits), support=OPACUS_PACKAGE,
+              keep_going=True)
+
+
+RECIPES += [
+    _tutorial("advanced_features", "intro_to_advanced_features"),
+    _tutorial("grad_sampler", "guide_to_grad_sampler"),
+    _tutorial("module_validator", "guide_to_module_validator"),
+]
+
+
+def _cifar10(name, *args):
+    """examples/cifar10.py for one epoch of four batches of 2 seeded images (``corpus_opacus.tiny_cifar10``: 8
+    training, 8 test images; its transforms are the runner's stubs, the stand-in hands tensors), epsilon printed at
+    the first step only (the PRV accountant takes half a second of NumPy a call, in either run)."""
+    argv = ["--epochs", "1", "--batch-size", "2", "--batch-size-test", "8", "--lr", "0.05", "--sigma", "1.5", "-c", "1.0",
+            "-p", "4", "-j", "0", "--data-root", ".", *args]
+    return _r(f"opacus_example_cifar10_{name}", OPACUS, "examples/cifar10.py",
+              [("from torchvision.datasets import CIFAR10",
+                "CIFAR10 = __import__('corpus_opacus').tiny_cifar10  # seeded images"),
+               ("    return parser.parse_args()", f"    return parser.parse_args({argv!r})")],
+              support=OPACUS_PACKAGE)
+
+
+RECIPES += [
+    _cifar10("functorch", "--grad_sample_mode", "no_op"),  # its own vmap(grad_and_value) per-sample gradients
+    _cifar10("per_layer", "--clip_per_layer", "--optim", "Adam", "--lr-schedule", "constant", "--lr", "0.01"),
+]
