@@ -42,8 +42,11 @@ class Parameter(_Tensor, metaclass=_ParameterMeta):
             data = _empty(0)
         if not isinstance(data, _Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}")
-        if type(data) is not _Tensor and not isinstance(data, Parameter) and _torch_dispatch.is_dispatch_type(
-                type(data)):  # torch's path for custom tensors: the subclass stays, marked as a parameter
+        kind = type(data)
+        if kind is not _Tensor and not isinstance(data, Parameter) and (
+                _torch_dispatch.is_dispatch_type(kind) or kind.__module__.partition(".")[0] != "core"):
+            # torch's path for custom tensors (a user's subclass, geoopt's ManifoldTensor; not core's own sparse,
+            # quantized or nested tensors, which are plain tensors in torch): the subclass stays, marked a parameter
             t = data.detach().requires_grad_(requires_grad)
             if type(t) is not type(data):
                 raise RuntimeError(f"Creating a Parameter from an instance of type {type(data).__name__} requires "

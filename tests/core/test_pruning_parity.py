@@ -159,3 +159,29 @@ def test_view_nodes_keep_torchs_saved_sizes(case):
     """grad_fn._saved_dim / _saved_split_sizes / _saved_start... of the shape ops, which Torch-Pruning reads to map
     channels through splits, slices and concatenations (a negative saved int shows wrapped to 64 bits)."""
     assert _saved_values(core, _SAVED_CASES[case]) == _saved_values(torch, _SAVED_CASES[case])
+
+
+def _parameter_of_subclass(lib):
+    class Plain(lib.Tensor):
+        pass
+
+    class Disabled(lib.Tensor):
+        __torch_function__ = lib._C._disabled_torch_function_impl
+
+    out = []
+    for cls in (Plain, Disabled):
+        try:
+            p = lib.nn.Parameter(lib.arange(3.0).as_subclass(cls))
+            module = lib.nn.Linear(1, 1)
+            module.extra = p
+            out.append((type(p).__name__, isinstance(p, lib.nn.Parameter), p.requires_grad, repr(p),
+                        sorted(dict(module.named_parameters()))))
+        except RuntimeError as exc:
+            out.append(("RuntimeError", str(exc)[:90]))
+    return out
+
+
+def test_parameter_of_a_tensor_subclass_keeps_the_subclass():
+    """torch's Parameter(custom subclass instance) is the subclass marked as a parameter (geoopt's ManifoldTensor
+    wrapped in nn.Parameter); a subclass whose detach() leaves it is refused."""
+    assert _parameter_of_subclass(core) == _parameter_of_subclass(torch)
