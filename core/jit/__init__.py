@@ -27,10 +27,17 @@ from core._jit_function import ScriptFunction, script_function, scriptable
 from core.autograd.capture import CompiledFunction
 
 __all__ = ["script", "ScriptFunction", "trace", "trace_module", "ignore", "unused", "export", "script_method",
-           "is_scripting", "is_tracing", "compile", "annotate", "Attribute", "Final"]
+           "is_scripting", "is_tracing", "compile", "annotate", "Attribute", "Final", "fork", "wait",
+           "script_if_tracing"]
 # and, from core._jit_script: save, load, ScriptModule, ...
 _SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "TracedModule", "TopLevelTracedModule",
                  "freeze", "optimize_for_inference")
+
+
+class Error(Exception):
+    """``torch.jit.Error`` (torch's ``JITException``): what TorchScript raises for a ``raise`` or ``assert`` in scripted
+    code. core's scripted code runs eagerly and raises the Python exception itself, but libraries name the class in
+    ``except`` clauses (e3nn's ``assert_auto_jitable`` catches ``(torch.jit.Error, RuntimeError)``)."""
 
 
 class TracerWarning(Warning):
@@ -199,6 +206,30 @@ def _script_if_tracing(fn):
     wrapper.__original_fn = fn  # type: ignore[attr-defined]
     wrapper.__script_if_tracing_wrapper = True  # type: ignore[attr-defined]
     return wrapper
+
+
+def script_if_tracing(fn):
+    """``torch.jit.script_if_tracing``: ``fn`` as it is outside a trace (see ``_script_if_tracing``)."""
+    return _script_if_tracing(fn)
+
+
+def fork(func, *args, **kwargs):
+    """``torch.jit.fork``: outside TorchScript PyTorch runs ``func`` at once (its exception raises from ``fork``)
+    and hands back a completed ``torch.Future`` of the result, which ``wait`` returns."""
+    warnings.warn("`torch.jit.fork` is deprecated. Please use `torch.compile` instead.", DeprecationWarning,
+                  stacklevel=2)
+    from core.futures import _Future
+
+    future = _Future()
+    future.set_result(func(*args, **kwargs))
+    return future
+
+
+def wait(future):
+    """``torch.jit.wait``: the result of a ``fork``'s future (its exception, if it holds one)."""
+    warnings.warn("`torch.jit.wait` is deprecated. Please use `torch.compile` instead.", DeprecationWarning,
+                  stacklevel=2)
+    return future.wait()
 
 
 def _overload(fn):

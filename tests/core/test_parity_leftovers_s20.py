@@ -176,3 +176,28 @@ def test_sparse_coo_scalar_ops_keep_the_graph(torch, op):
                 values.grad.tolist())
 
     assert run(core) == run(torch)
+
+
+def test_jit_fork_runs_now_and_wait_returns_the_result(torch):
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            future = lib.jit.fork(lambda a, b=1: a * b, 2, b=3)
+            done, value, waited = future.done(), future.wait(), lib.jit.wait(future)
+        return type(future).__name__, done, value, waited, [(w.category, str(w.message)) for w in caught]
+
+    assert run(core) == run(torch)
+
+    def failing():
+        raise ValueError("inside fork")
+
+    for lib in (core, torch):
+        with pytest.raises(ValueError, match="inside fork"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lib.jit.fork(failing)
+
+
+def test_jit_script_if_tracing_runs_the_function_eagerly(torch):
+    for lib in (core, torch):
+        double = lib.jit.script_if_tracing(lambda x: x * 2)
+        assert double(lib.tensor([1.0, 2.0])).tolist() == [2.0, 4.0]
