@@ -182,8 +182,11 @@ class StandardScaler:
 
 
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
-    """``sklearn.metrics.accuracy_score``: the fraction (or, without ``normalize``, the count) of equal labels."""
+    """``sklearn.metrics.accuracy_score``: the fraction (or, without ``normalize``, the count) of equal labels; of
+    multilabel indicator rows (2-D), the rows whose labels all match (subset accuracy, Ignite's multilabel tests)."""
     matches = np.asarray(y_true) == np.asarray(y_pred)
+    if matches.ndim == 2:
+        matches = matches.all(axis=1)
     return float(matches.mean()) if normalize else int(matches.sum())
 
 

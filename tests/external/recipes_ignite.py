@@ -78,6 +78,7 @@ def _tests(name, path, last, **options):
               [(last, f"{last}\n\n\n__import__('corpus_ignite').run_tests({call})\n")], support=IGNITE_PACKAGE)
 
 
+METRICS_CONFTESTS = ("tests.ignite.conftest", "tests.ignite.metrics.conftest")
 RECIPES += [
     # 197 cases: every other one
     _tests('engine_engine', 'engine/test_engine', '    state.max_epochs = None\n    state = engine.run(data, max_epochs=max_epochs)\n    assert state.iteration == max_epochs * len(data) and state.epoch == max_epochs\n    assert num_calls_check_iter_epoch == 1', every=2),
@@ -133,6 +134,12 @@ RECIPES += [
     _tests('engine_memory_leaks', 'engine/test_memory_leaks', '\n        assert counter == i + 1'),
     _tests('contrib_metrics_deprecation', 'contrib/metrics/test_warnings_of_deprecation_of_metrics', '            getattr(imported, attr)'),
     _tests('contrib_handlers_deprecation', 'contrib/handlers/test_warnings_of_deprecation_of_handlers', '            getattr(imported, attr)'),
+    # with the metrics conftest's 14-case binary, multiclass and multilabel fixtures (and fake_sklearn's accuracy_score:
+    # the test's reference); every other case of test_accuracy's 144 (core's run of all took 2.5 s of CPU)
+    _tests('metrics_accuracy', 'metrics/test_accuracy', '    assert y_multi_t.tolist() == [1, 1, 0, 1]',
+           conftests=METRICS_CONFTESTS, every=2),
+    _tests('metrics_top_k_categorical_accuracy', 'metrics/test_top_k_categorical_accuracy',
+           '    xmp_executor(_test_distrib_xla_nprocs, args=(), nprocs=n)', conftests=METRICS_CONFTESTS),
     _tests('utils', 'test_utils', '        hash_checkpoint(f"{tmp_path}/not_found.pt", tmp_path)'),
     _tests('base_mixins', 'base/test_mixins', '        s2.load_state_dict({"base1": "b1", "base2": "b2", "pos1": "pos", "opt4": "opt"})'),
     _tests('contrib_engines_tbptt', 'contrib/engines/test_tbptt', '    _test_create_supervised_tbptt_trainer("cuda")'),
