@@ -288,6 +288,7 @@ def isreal(input):
 def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
     """``|a - b| <= atol + rtol * |b|`` (or equal, or both NaN with ``equal_nan``), in a's dtype."""
     require_tensors("isclose", input=(1, input), other=(2, other))
+    rtol, atol = _tolerance("isclose", "rtol", rtol), _tolerance("isclose", "atol", atol)
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{_TYPE_NAMES[input.dtype.name]} did not match {_TYPE_NAMES[other.dtype.name]}")
     if rtol < 0 or atol < 0:
@@ -307,8 +308,19 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: b
     return new_tensor(close if close.ndim < 2 else laid_out_like_operands(close, x, y))
 
 
+def _tolerance(name, argument, value) -> float:
+    """``rtol``/``atol`` as a Python float: torch's argument parser takes a 0-dim tensor for a float (e3nn's tests
+    pass ``atol=torch.tensor(1e-3)``) and refuses any other tensor."""
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise TypeError(f"{name}(): argument '{argument}' must be float, not Tensor")
+        return float(value.item().real if value.is_complex() else value.item())
+    return value
+
+
 def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
     require_tensors("allclose", input=(1, input), other=(2, other))
+    rtol, atol = _tolerance("allclose", "rtol", rtol), _tolerance("allclose", "atol", atol)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
