@@ -122,8 +122,6 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{core.typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        if isinstance(tensor, Buffer):
-            tensor = tensor.detach()
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)

@@ -86,16 +86,26 @@ def _rebuild_parameter(data, requires_grad):
     return Parameter(data, requires_grad)
 
 
-class Buffer(_Tensor):
-    """``nn.Buffer(data, persistent=True)``: assigning it to a module registers a buffer."""
+class _BufferMeta(type(_Tensor)):
+    """torch's: ``isinstance(t, Buffer)`` holds for a tensor ``nn.Buffer`` marked (``_is_buffer``)."""
+
+    def __instancecheck__(cls, instance):
+        if type.__instancecheck__(cls, instance):
+            return True
+        return cls is Buffer and isinstance(instance, _Tensor) and _instance_dict(instance).get("_is_buffer", False)
+
+
+class Buffer(_Tensor, metaclass=_BufferMeta):
+    """``nn.Buffer(data, persistent=True)``: assigning it to a module registers a buffer. As torch's, it is the data
+    detached (a plain tensor, or the data's subclass) marked ``_is_buffer`` with its ``persistent`` flag."""
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
             data = _empty(0)
-        out = _share(cls, data.detach())
-        out.persistent = persistent
-        out._is_buffer = True  # (PyTorch's mark of a buffer, which its instance check reads)
-        return out
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True  # (PyTorch's mark of a buffer, which its instance check reads)
+        return t
 
     def __init__(self, *args, **kwargs):
         """Built in ``__new__`` (any arguments accepted, as Parameter's)."""

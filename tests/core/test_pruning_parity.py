@@ -185,3 +185,20 @@ def test_parameter_of_a_tensor_subclass_keeps_the_subclass():
     """torch's Parameter(custom subclass instance) is the subclass marked as a parameter (geoopt's ManifoldTensor
     wrapped in nn.Parameter); a subclass whose detach() leaves it is refused."""
     assert _parameter_of_subclass(core) == _parameter_of_subclass(torch)
+
+
+def _buffers(lib):
+    b = lib.nn.Buffer(lib.ones(2))
+    module = lib.nn.Linear(1, 1)
+    module.kept = lib.nn.Buffer(lib.zeros(2), persistent=False)
+    module.saved = lib.nn.Buffer(lib.arange(2.0))
+    grad = lib.nn.Buffer(lib.ones(1, requires_grad=True))
+    return [type(b).__name__, repr(b), isinstance(b, lib.nn.Buffer), b.persistent, sorted(module.state_dict()),
+            type(module.kept).__name__, isinstance(module.kept, lib.nn.Buffer), isinstance(lib.ones(1), lib.nn.Buffer),
+            grad.requires_grad, grad.is_leaf, sorted(dict(module.named_buffers()))]
+
+
+def test_buffer_is_a_marked_tensor_as_torchs():
+    """torch's nn.Buffer(data) is data detached, a plain tensor marked ``_is_buffer`` (its repr is tensor(...)), and
+    a module keeps it as given, so isinstance(module.buf, nn.Buffer) holds."""
+    assert _buffers(core) == _buffers(torch)
