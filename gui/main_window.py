@@ -40,6 +40,7 @@ from gui.node_library import NodeLibrary
 from gui.node_library_panel import NodeLibraryPanel
 from gui.palette import NodePalette
 from gui.run_commands import RunCommands
+from gui.status_details import StatusDetails
 from gui.step_runner import StepRunner
 from gui.training.controls import TrainingControls
 from gui.training.status_line import StatusLine
@@ -92,6 +93,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.arrangement = self._arrange_docks()  # two tabbed side columns; Plots and Data wait for training
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
+        self.status_details = StatusDetails(self.status_label)  # the whole message, when the line cuts it
+        self.statusBar().addPermanentWidget(self.status_details)
         self.refresh_session_view()
         self.resize(1280, 720)
         self._update_title()

@@ -3,13 +3,14 @@
 A ``QLabel.setText`` asks its layout to recompute, and each layout up the chain does the same: every
 progress update relaid out the dock and the main window (with its dock animations), 1-3 ms each. This
 line has a fixed height and a size hint that does not depend on its text, so a new text is only a repaint
-of the line. Text too long for the width is elided.
+of the line. Text too long for the width is elided (a text of several lines shows its first); ``cut_changed``
+says when the text stops or starts fitting, so the window can offer the whole of it (``gui.status_details``).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 __all__ = ["StatusLine"]
@@ -18,11 +19,14 @@ __all__ = ["StatusLine"]
 class StatusLine(QWidget):
     """A label for text that changes while training: ``setText``/``text`` like ``QLabel``."""
 
+    cut_changed = Signal(bool)  # True: the text no longer shows whole (too wide, or more than one line)
+
     def __init__(self, text: str = "", parent: QWidget | None = None, objectName: str = ""):
         super().__init__(parent)
         if objectName:
             self.setObjectName(objectName)
         self._text = text
+        self._cut = False
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(self.fontMetrics().height() + 2)
 
@@ -34,6 +38,21 @@ class StatusLine(QWidget):
             self._text = text
             self.setToolTip(text)
             self.update()
+            self._note_cut()
+
+    def is_cut(self) -> bool:
+        """Whether the line shows less than the whole text."""
+        return "\n" in self._text or self.fontMetrics().horizontalAdvance(self._text) > self.width()
+
+    def _note_cut(self) -> None:
+        cut = self.is_cut()
+        if cut != self._cut:
+            self._cut = cut
+            self.cut_changed.emit(cut)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._note_cut()
 
     def sizeHint(self) -> QSize:
         return QSize(self.fontMetrics().averageCharWidth() * 40, self.height())
@@ -41,5 +60,7 @@ class StatusLine(QWidget):
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setPen(self.palette().windowText().color())
-        shown = self.fontMetrics().elidedText(self._text, Qt.TextElideMode.ElideRight, self.width())
+        first, more, _ = self._text.partition("\n")
+        shown = self.fontMetrics().elidedText(first + (" …" if more else ""), Qt.TextElideMode.ElideRight,
+                                              self.width())
         painter.drawText(self.rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
