@@ -311,3 +311,123 @@ def tiny_cifar10(*args, train=True, **kwargs):
     from corpus_support import FakeCIFAR10
 
     return FakeCIFAR10(*args, train=train, size=8, **kwargs)
+
+
+def _sequence_model(nn):
+    """An LSTM under multi-head attention (a module-level class: ``ModuleValidator.fix`` clones through pickle)."""
+    global Sequence
+
+    class Sequence(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(4, 6, batch_first=True)
+            self.attention = nn.MultiheadAttention(6, 2, batch_first=True)
+            self.head = nn.Linear(6, 3)
+
+        def forward(self, x):
+            h = self.lstm(x)[0]
+            return self.head(self.attention(h, h, h)[0].mean(1))
+
+    Sequence.__qualname__ = "Sequence"
+    return Sequence()
+
+
+def validators_and_layers():
+    """``ModuleValidator`` as its tutorial uses it: a CNN with BatchNorm and a model with an ``nn.LSTM`` and an
+    ``nn.MultiheadAttention`` validated (the errors), fixed (BatchNorm to GroupNorm, LSTM to DPLSTM, attention to
+    DPMultiheadAttention: the fixed models printed) and trained privately a step; ``DPLSTM``/``DPGRU``/
+    ``DPMultiheadAttention`` loaded from the state dicts of torch's layers give their outputs."""
+    torch = _torch()
+    nn = torch.nn
+    from opacus import PrivacyEngine
+    from opacus.layers import DPGRU, DPLSTM, DPMultiheadAttention
+    from opacus.validators import ModuleValidator
+
+    torch.manual_seed(0)
+    cnn = nn.Sequential(nn.Conv2d(1, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.AdaptiveAvgPool2d(2), nn.Flatten(),
+                        nn.Linear(16, 3))
+
+    sequence = _sequence_model(nn)
+    for name, model, x in (("cnn", cnn, torch.randn(6, 1, 6, 6)), ("sequence", sequence, torch.randn(6, 5, 4))):
+        print(name, "valid:", ModuleValidator.is_valid(model))
+        for error in ModuleValidator.validate(model, strict=False):
+            print("  ", type(error).__name__, str(error)[:90])
+        fixed = ModuleValidator.fix(model)
+        print(fixed)
+        print("fixed valid:", ModuleValidator.is_valid(fixed))
+        optimizer = torch.optim.SGD(fixed.parameters(), lr=0.1)
+        loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, torch.arange(6) % 3), batch_size=6)
+        fixed, optimizer, loader = PrivacyEngine(accountant="gdp").make_private(
+            module=fixed, optimizer=optimizer, data_loader=loader, noise_multiplier=0.8, max_grad_norm=1.0,
+            poisson_sampling=False, noise_generator=torch.Generator().manual_seed(3))
+        for inputs, labels in loader:
+            loss = torch.nn.functional.cross_entropy(fixed(inputs), labels)
+            loss.backward()
+            optimizer.step()
+            show(f"{name} loss", loss)
+        for pname, p in list(fixed.named_parameters())[:4]:
+            show(f"{name} {pname}", p)
+    torch.manual_seed(1)
+    x = torch.randn(3, 5, 4)
+    for dp_cls, cls in ((DPLSTM, nn.LSTM), (DPGRU, nn.GRU)):
+        reference = cls(4, 6, num_layers=2, batch_first=True, bidirectional=True)
+        layer = dp_cls(4, 6, num_layers=2, batch_first=True, bidirectional=True)
+        layer.load_state_dict(reference.state_dict())
+        show(f"{dp_cls.__name__} output", layer(x)[0])
+        show(f"{cls.__name__} output", reference(x)[0])
+    reference = nn.MultiheadAttention(4, 2, batch_first=True)
+    attention = DPMultiheadAttention(4, 2, batch_first=True)
+    attention.load_state_dict(reference.state_dict())
+    show("DPMultiheadAttention", attention(x, x, x))
+    show("MultiheadAttention", reference(x, x, x))
+
+
+def engine_features():
+    """``make_private_with_epsilon`` (the noise multiplier it finds for a target epsilon, GDP) and an epoch with it;
+    then (RDP) noise and clipping schedulers stepping each epoch, and ``save_checkpoint``/``load_checkpoint``
+    restoring the model, the optimizer's state, the accountant and the schedulers."""
+    torch = _torch()
+    from opacus import PrivacyEngine
+    from opacus.schedulers import ExponentialNoise, StepGradClip
+
+    def private(engine, make, **options):
+        model = _mlp(torch)
+        optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+        loader = torch.utils.data.DataLoader(_data(torch, n=40), batch_size=8)
+        return getattr(engine, make)(module=model, optimizer=optimizer, data_loader=loader, max_grad_norm=1.0,
+                                     noise_generator=torch.Generator().manual_seed(5), **options)
+
+    def epoch(model, optimizer, loader):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+
+    engine = PrivacyEngine(accountant="gdp")
+    model, optimizer, loader = private(engine, "make_private_with_epsilon", target_epsilon=3.0, target_delta=1e-5,
+                                       epochs=3)
+    print("noise multiplier", round(optimizer.noise_multiplier, 6), "expected batch", optimizer.expected_batch_size)
+    epoch(model, optimizer, loader)
+    print("epsilon", round(engine.get_epsilon(1e-5), 6))
+    engine = PrivacyEngine(accountant="rdp")
+    model, optimizer, loader = private(engine, "make_private", noise_multiplier=1.2)
+    noise, clip = ExponentialNoise(optimizer, gamma=0.9), StepGradClip(optimizer, step_size=1, gamma=0.5)
+    for i in range(2):
+        epoch(model, optimizer, loader)
+        noise.step()
+        clip.step()
+        print("epoch", i, "noise", round(optimizer.noise_multiplier, 6), "clip", optimizer.max_grad_norm,
+              "epsilon", round(engine.accountant.get_epsilon(1e-5, alphas=ALPHAS), 6))
+    engine.save_checkpoint(path="opacus_checkpoint.pt", module=model, optimizer=optimizer, noise_scheduler=noise,
+                           grad_clip_scheduler=clip, checkpoint_dict={"epoch": 2})
+    before = [p.detach().clone() for p in model.parameters()]
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(1.0)
+    again = PrivacyEngine(accountant="rdp")
+    noise2 = ExponentialNoise(optimizer, gamma=0.5)
+    checkpoint = again.load_checkpoint(path="opacus_checkpoint.pt", module=model, optimizer=optimizer,
+                                       noise_scheduler=noise2)
+    print("restored", all(torch.equal(a, b) for a, b in zip(before, model.parameters())), checkpoint["epoch"],
+          again.accountant.history, noise2.gamma)
+    show("adam exp_avg", next(iter(optimizer.original_optimizer.state.values()))["exp_avg"])

@@ -93,6 +93,9 @@ RECIPES += [
             "op.private_training(poisson=False, accountant='gdp', optimizer='adam')",
             "op.optimizer_step()", "op.optimizer_step(reduction='sum', accumulate=2, optimizer='adamw')",
             first=COPYRIGHT),
+    _module("validators_layers", "validators/__init__", '    "register_module_validator",\n    "register_module_fixer",\n]',
+            "op.validators_and_layers()"),
+    _module("engine_features", "privacy_engine", ENGINE_END, "op.engine_features()"),
 ]
 
 
