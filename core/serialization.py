@@ -313,8 +313,32 @@ def _read_arrays(fh, name) -> dict:
         raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError,
             KeyError, TypeError, OverflowError, SyntaxError) as exc:
-        raise RuntimeError(f"{name} is not a valid core.save file (corrupt or foreign data): "
-                           f"{type(exc).__name__}: {str(exc)[:200]}") from None
+        error = _foreign_data_error(fh)
+        why = "the file is empty" if error is _EmptyFileError else f"{type(exc).__name__}: {str(exc)[:200]}"
+        raise error(f"{name} is not a valid core.save file (corrupt or foreign data): {why}") from None
+
+
+class _EmptyFileError(RuntimeError, EOFError):
+    """An empty file: torch.load raises EOFError there (its unpickler runs out of input), core a RuntimeError."""
+
+
+class _NotAPickleError(RuntimeError, pickle.UnpicklingError):
+    """Bytes that are neither a zip nor a pickle: torch.load's unpickler raises UnpicklingError there (code that
+    catches it, as Stable-Baselines3's tests do, catches this), core a RuntimeError that says what is wrong."""
+
+
+def _foreign_data_error(fh) -> type:
+    """The exception class for an unreadable file: torch's exception type as well as RuntimeError."""
+    try:
+        fh.seek(0)
+        start = fh.read(4)
+    except (OSError, ValueError):
+        return RuntimeError
+    if not start:
+        return _EmptyFileError
+    if start.startswith((b"PK", b"\x80")):  # a damaged zip, or a pickle that is not torch's: torch's RuntimeError
+        return RuntimeError
+    return _NotAPickleError
 
 
 def _check_layout(infos: list, size: int, name) -> None:

@@ -138,3 +138,24 @@ def test_a_save_removes_the_temporaries_interrupted_saves_of_that_file_left(tmp_
         os.utime(p, (old, old))
     core.save(core.ones(2), tmp_path / "w.npz")
     assert sorted(os.listdir(tmp_path)) == sorted([p.name for p in others + [fresh]] + ["w.npz"])
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip or a pickle", b"\x80\x02}q\x00.", b"PK\x03\x04garbage"])
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_unreadable_data_raises_torchs_exception_type_and_a_runtime_error(content, weights_only):
+    """Code written for torch catches EOFError for an empty file and pickle.UnpicklingError for bytes that are no
+    pickle (Stable-Baselines3's tests); core's error is also the RuntimeError the app shows."""
+    import pickle
+
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped")
+
+    def raised(lib):
+        with pytest.raises(Exception) as info:
+            lib.load(io.BytesIO(content), weights_only=weights_only)
+        return info.value
+
+    theirs, ours = raised(torch), raised(core)
+    assert isinstance(ours, RuntimeError)
+    for kind in (EOFError, pickle.UnpicklingError, RuntimeError):
+        if isinstance(theirs, kind):
+            assert isinstance(ours, kind), (type(theirs), type(ours))
