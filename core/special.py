@@ -207,8 +207,10 @@ def _erfcx_array(x: _np.ndarray) -> _np.ndarray:
     return out
 
 
-class Erfcx(_Function):
+class _Erfcx(_Function):
     """d/dx erfcx(x) = 2 x erfcx(x) - 2 / sqrt(pi)."""
+
+    node_name = "SpecialErfcxBackward0"  # (torch's)
 
     @staticmethod
     def forward(ctx, x):
@@ -222,8 +224,10 @@ class Erfcx(_Function):
         return grad * (2 * x * result - 2 / _math.sqrt(_math.pi))
 
 
-class LogNdtr(_Function):
+class _LogNdtr(_Function):
     """log(ndtr(x)): ``log1p(-erfc(x / sqrt 2) / 2)`` above -1, ``log(erfcx(-x / sqrt 2) / 2) - x^2 / 2`` below."""
+
+    node_name = "SpecialLogNdtrBackward0"  # (torch's)
 
     @staticmethod
     def forward(ctx, x):
@@ -255,8 +259,10 @@ def _ndtri_lower(r: _np.ndarray) -> _np.ndarray:
     return _np.where(r == 0.5, 0.0, x)
 
 
-class Ndtri(_Function):
+class _Ndtri(_Function):
     """The standard normal quantile; d/dp ndtri(p) = sqrt(2 pi) exp(ndtri(p)^2 / 2)."""
+
+    node_name = "SpecialNdtriBackward0"  # (torch's)
 
     @staticmethod
     def forward(ctx, p):
@@ -300,16 +306,16 @@ def i1e(input, *, out=None):
 
 def erfcx(input, *, out=None):
     """The scaled complementary error function ``exp(x^2) erfc(x)``."""
-    return _write(Erfcx.apply(_floating(input)), out)
+    return _write(_Erfcx.apply(_floating(input)), out)
 
 
 def log_ndtr(input, *, out=None):
     """``log(ndtr(x))``, accurate far into the lower tail."""
-    return _write(LogNdtr.apply(_floating(input)), out)
+    return _write(_LogNdtr.apply(_floating(input)), out)
 
 
 def ndtri(input, *, out=None):
     """The inverse of ``ndtr``: -inf at 0, inf at 1, NaN outside [0, 1]."""
-    return _write(Ndtri.apply(_floating(input)), out)
+    return _write(_Ndtri.apply(_floating(input)), out)
 
 _c_namespaces.publish(globals())  # torch.special.X is special_X (core._c_namespaces): last, after every rebinding above

@@ -17,7 +17,7 @@ CLEAN_MODULES = [
     "distributions.kl", "optim", "optim.swa_utils", "utils", "utils.data", "utils.checkpoint", "testing", "random",
     "masked", "types", "amp", "cuda", "hub", "fx", "signal", "signal.windows", "utils.hooks", "nn.attention", "ao",
     "cpu", "mps", "xpu", "compiler", "utils._pytree", "futures", "profiler", "distributions.constraints",
-    "distributions.kl", "distributions.transforms", "functional", "onnx", "quasirandom", "nn.common_types",
+    "distributions.kl", "distributions.transforms", "functional", "onnx", "quasirandom", "nn.common_types", "special",
 ]
 
 # Names core deliberately has that torch's module lacks
@@ -201,3 +201,10 @@ def test_jit_script_if_tracing_runs_the_function_eagerly(torch):
     for lib in (core, torch):
         double = lib.jit.script_if_tracing(lambda x: x * 2)
         assert double(lib.tensor([1.0, 2.0])).tolist() == [2.0, 4.0]
+
+
+@pytest.mark.parametrize("name", ["erfcx", "log_ndtr", "ndtri"])
+def test_special_grad_fn_names_are_torchs(torch, name):
+    names = [type(getattr(lib.special, name)(lib.tensor([0.3, 0.6], requires_grad=True)).grad_fn).__name__
+             for lib in (core, torch)]
+    assert names[0] == names[1]
