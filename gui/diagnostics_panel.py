@@ -4,7 +4,7 @@ gradients, loss flat or diverging...) with severity, message and the first thing
 Hints come from ``core.nodegraph.explain.diagnostics.diagnose`` (run on this panel's throttled timer when the
 session moved, never per training step, with the current run's losses for the trend rules). Clicking a
 hint emits ``node_selected(node_id)``; the window selects and frames that node. Another document clears the list
-until its own session has run.
+until its own session has run; an empty list always says why (``NOT_RUN`` before then, ``NONE_FOUND`` after).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from gui.session_bridge import SessionBridge
 
 __all__ = ["DiagnosticsPanel"]
 
+NOT_RUN = "No problems found yet: hints come when the graph runs (Forward all, F5)"
+NONE_FOUND = "No problems found"
 COLORS = {"error": QColor(255, 200, 200), "warning": QColor(255, 235, 180), "info": QColor(215, 230, 255)}
 
 
@@ -45,7 +47,7 @@ class DiagnosticsPanel(QWidget):
         self.detail.setObjectName("diagnosticsDetail")
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.caption = QLabel("")
+        self.caption = QLabel(NOT_RUN)
         self.caption.setObjectName("diagnosticsCaption")
         self.caption.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -65,7 +67,7 @@ class DiagnosticsPanel(QWidget):
         self.hints = []
         self.tree.clear()
         self.detail.setText("")
-        self.caption.setText("")
+        self.caption.setText(NOT_RUN)
 
     def refresh(self, force: bool = False) -> list:
         s = self.bridge.session
@@ -93,7 +95,7 @@ class DiagnosticsPanel(QWidget):
             item.setToolTip(2, h.message)
             item.setToolTip(3, h.fix)
         self.caption.setText(f"{len(self.hints)} hint(s): click one to see its node" if self.hints
-                             else "No problems found")
+                             else NONE_FOUND)
         self._show_detail(self.tree.topLevelItem(0))  # the first in full until the reader picks another
 
     def _show_detail(self, item: QTreeWidgetItem | None) -> None:
