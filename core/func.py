@@ -22,14 +22,17 @@ parameters and buffers (for ``vmap(grad(...))`` over a model).
 
 import functools as _functools
 
-import core
+import core as _core
 from core import _random, _vmap, _vmap_batched
 from core._func_more import functionalize, linearize, replace_all_batch_norm_modules_
 from core._vmap import vmap
 from core.autograd import forward_ad as _forward_ad
 from core.autograd.engine import grad as _autograd_grad
-from core.autograd.function import AccumulateGrad
-from core.utils._pytree import tree_flatten, tree_map, tree_unflatten, treespec_pprint
+from core.autograd.function import AccumulateGrad as _AccumulateGrad
+from core.utils._pytree import tree_flatten as _tree_flatten
+from core.utils._pytree import tree_map as _tree_map
+from core.utils._pytree import tree_unflatten as _tree_unflatten
+from core.utils._pytree import treespec_pprint as _treespec_pprint
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap", "functional_call",
            "stack_module_state", "linearize", "functionalize", "replace_all_batch_norm_modules_"]
@@ -65,14 +68,14 @@ class _Scope:
     """One transform's leaves: which tensors it owns, and whether the outer world records a graph."""
 
     def __init__(self):
-        self.outer = core.is_grad_enabled()
+        self.outer = _core.is_grad_enabled()
         self.leaves: set = set()
         self._owned: list = []  # keeps the leaves alive, so their ids stay theirs
 
     def enter(self, t):
         """The tensor ``f`` receives for ``t``: a view when ``t`` is tracked outside, else an owned leaf; inside a
         batched ``vmap``, broadcast over its batch when ``t`` is not batched (each sample's own gradient)."""
-        if not isinstance(t, core.Tensor):
+        if not isinstance(t, _core.Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
         top = _vmap_batched.current()
         if top is not None and not _vmap_batched.is_batched(t, top.level):
@@ -92,7 +95,7 @@ class _Scope:
 
     def leave(self, tree):
         """Results to hand back: detached unless they depend on something tracked outside this transform."""
-        return tree_map(lambda t: t if not isinstance(t, core.Tensor) or self._tracked_outside(t) else t.detach(),
+        return _tree_map(lambda t: t if not isinstance(t, _core.Tensor) or self._tracked_outside(t) else t.detach(),
                          tree)
 
     def _tracked_outside(self, t) -> bool:
@@ -106,7 +109,7 @@ class _Scope:
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            if type(node) is AccumulateGrad:
+            if type(node) is _AccumulateGrad:
                 if id(node.variable) not in self.leaves:
                     return True
                 continue
@@ -120,7 +123,7 @@ def _enter_args(scope, args, argnums):
     picked = (argnums,) if isinstance(argnums, int) else argnums
     args = list(args)
     for i in picked:
-        args[i] = tree_map(scope.enter, args[i])
+        args[i] = _tree_map(scope.enter, args[i])
     diff = args[argnums] if isinstance(argnums, int) else tuple(args[i] for i in argnums)
     return tuple(args), diff
 
@@ -133,7 +136,7 @@ def _grads(outputs, inputs, grad_outputs=None, *, create_graph, retain_graph=Non
     if pairs:
         outs, gouts = zip(*pairs)
         found = _engine_grad(outs, inputs, gouts, retain_graph=retain_graph, create_graph=create_graph)
-    return [core.zeros_like(x) if g is None else g for g, x in zip(found, inputs)]
+    return [_core.zeros_like(x) if g is None else g for g, x in zip(found, inputs)]
 
 
 def _engine_grad(outputs, inputs, grad_outputs, **kwargs) -> list:
@@ -149,8 +152,8 @@ def _split_aux(output, has_aux: bool, api: str):
         return output, None
     if not (isinstance(output, tuple) and len(output) == 2):
         raise RuntimeError(f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
-    for leaf in tree_flatten(output[1])[0]:
-        if not isinstance(leaf, core.Tensor):
+    for leaf in _tree_flatten(output[1])[0]:
+        if not isinstance(leaf, _core.Tensor):
             raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
     return output
 
@@ -161,18 +164,18 @@ def grad_and_value(func, argnums=0, has_aux=False):
     @_functools.wraps(func)
     def wrapper(*args, **kwargs):
         scope = _Scope()
-        with core.enable_grad():
+        with _core.enable_grad():
             args, diff = _enter_args(scope, args, argnums)
             output, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value(f)(*args)")
-            if not isinstance(output, core.Tensor):
+            if not isinstance(output, _core.Tensor):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, "
                                    f"got {type(output)}")
             if output.dim() != 0:
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs "
                                    "instead?")
-            leaves, spec = tree_flatten(diff)
-            grads = tree_unflatten(_grads([output], leaves, create_graph=scope.outer), spec)
+            leaves, spec = _tree_flatten(diff)
+            grads = _tree_unflatten(_grads([output], leaves, create_graph=scope.outer), spec)
         grads, output = scope.leave(grads), scope.leave(output)
         return (grads, (output, scope.leave(aux))) if has_aux else (grads, output)
     return wrapper
@@ -192,28 +195,28 @@ def grad(func, argnums=0, has_aux=False):
 def vjp(func, *primals, has_aux=False):
     """``(f(*primals), vjp_fn)``; ``vjp_fn(cotangents)`` gives one gradient per primal, as a tuple."""
     scope = _Scope()
-    with core.enable_grad():
-        entered = tree_map(scope.enter, primals)
+    with _core.enable_grad():
+        entered = _tree_map(scope.enter, primals)
         output, aux = _split_aux(func(*entered), has_aux, "vjp(f, *primals)")
-        flat_out, out_spec = tree_flatten(output)
+        flat_out, out_spec = _tree_flatten(output)
         _check_outputs(flat_out, "vjp(f, *primals)")
         for o in flat_out:
             if not o.is_floating_point():
                 raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got "
                                    f"Tensor with dtype {o.dtype}")
-    flat_in, in_spec = tree_flatten(entered)
+    flat_in, in_spec = _tree_flatten(entered)
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
         if create_graph is None:
-            create_graph = core.is_grad_enabled()
-        flat_ct, ct_spec = tree_flatten(cotangents)
+            create_graph = _core.is_grad_enabled()
+        flat_ct, ct_spec = _tree_flatten(cotangents)
         if ct_spec != out_spec:
             raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of outputs "
-                               f"to the function. cotangents: {treespec_pprint(ct_spec)}, primal output: "
-                               f"{treespec_pprint(out_spec)}")
-        with core.enable_grad():
+                               f"to the function. cotangents: {_treespec_pprint(ct_spec)}, primal output: "
+                               f"{_treespec_pprint(out_spec)}")
+        with _core.enable_grad():
             grads = _grads(flat_out, flat_in, flat_ct, create_graph=create_graph, retain_graph=retain_graph)
-        return scope.leave(tree_unflatten(grads, in_spec))
+        return scope.leave(_tree_unflatten(grads, in_spec))
 
     result = (scope.leave(output), vjp_fn)
     return result + (scope.leave(aux),) if has_aux else result
@@ -223,7 +226,7 @@ def _check_outputs(flat, api: str) -> None:
     if not flat or (len(flat) == 1 and flat[0] is None):
         raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = {flat})")
     for o in flat:
-        if not isinstance(o, core.Tensor):
+        if not isinstance(o, _core.Tensor):
             raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
 
 
@@ -265,9 +268,9 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
     ``cos(x)`` in direction ``e_k`` is ``-sin(x) * e_k``, so a zero entry of column ``k`` takes the sign of its row's
     ``-sin``, where a reverse row would give its column's."""
     scope, given = _Scope(), args
-    with core.enable_grad():
+    with _core.enable_grad():
         args, diff = _enter_args(scope, args, argnums)
-        leaves, spec = tree_flatten(diff)
+        leaves, spec = _tree_flatten(diff)
         sizes = [x.numel() for x in leaves]
         n = sum(sizes)
         if n == 0:  # no input element: nothing to push forward
@@ -276,7 +279,7 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
         try:
             entered = _with_batched_duals(args, leaves, sizes)
             output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")
-            flat_out, out_spec = tree_flatten(output)
+            flat_out, out_spec = _tree_flatten(output)
             _check_outputs(flat_out, "jvp(f, primals, tangents)")
             unpacked = [_vmap_batched.unpack_dual(o) if _vmap_batched.is_batched(o) else _forward_ad.unpack_dual(o)
                         for o in flat_out]
@@ -285,15 +288,15 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
         blocks = []
         for u in unpacked:
             out = u.primal
-            tangent = core.zeros((n, *out.shape), dtype=out.dtype, device=out.device) if u.tangent is None \
+            tangent = _core.zeros((n, *out.shape), dtype=out.dtype, device=out.device) if u.tangent is None \
                 else u.tangent
             per_leaf, start = [], 0
             for x, size in zip(leaves, sizes):
                 columns = tangent[start:start + size].reshape(size, out.numel())
                 per_leaf.append(columns.movedim(0, -1).reshape(tuple(out.shape) + tuple(x.shape)))
                 start += size
-            blocks.append(tree_unflatten(per_leaf, spec))
-    jac = scope.leave(tree_unflatten(blocks, out_spec))
+            blocks.append(_tree_unflatten(per_leaf, spec))
+    jac = scope.leave(_tree_unflatten(blocks, out_spec))
     return (jac, scope.leave(aux)) if has_aux else jac
 
 
@@ -301,31 +304,31 @@ def _with_batched_duals(args, leaves, sizes) -> tuple:
     """``args`` with each differentiated leaf made dual: its rows of the identity as its batch of tangents."""
     n, start, duals = sum(sizes), 0, {}
     for leaf, size in zip(leaves, sizes):
-        directions = core.zeros(n, size, dtype=leaf.dtype, device=leaf.device)
-        directions[start:start + size] = core.eye(size, dtype=leaf.dtype, device=leaf.device)
+        directions = _core.zeros(n, size, dtype=leaf.dtype, device=leaf.device)
+        directions[start:start + size] = _core.eye(size, dtype=leaf.dtype, device=leaf.device)
         directions = directions.reshape((n, *leaf.shape))
         duals[id(leaf)] = _vmap_batched.make_dual(leaf, directions) if _vmap_batched.is_batched(leaf) else \
             _forward_ad._make_batched_dual(leaf, directions)
         start += size
-    return tuple(tree_map(lambda t: duals.get(id(t), t), a) for a in args)
+    return tuple(_tree_map(lambda t: duals.get(id(t), t), a) for a in args)
 
 
 def _jacobian_transform(func, argnums, has_aux, api, chunk_size=None):
     @_functools.wraps(func)
     def wrapper(*args, **kwargs):
         scope = _Scope()
-        with core.enable_grad():
+        with _core.enable_grad():
             args, diff = _enter_args(scope, args, argnums)
             output, aux = _split_aux(func(*args, **kwargs), has_aux, "vjp(f, *primals)")
-            flat_out, out_spec = tree_flatten(output)
+            flat_out, out_spec = _tree_flatten(output)
             _check_outputs(flat_out, "vjp(f, *primals)" if api == "jacrev" else "jvp(f, primals, tangents)")
-            leaves, spec = tree_flatten(diff)
+            leaves, spec = _tree_flatten(diff)
             blocks = None
             if api == "jacrev":
                 blocks = _batched_blocks(func, args, kwargs, argnums, has_aux, flat_out, leaves, spec, chunk_size)
             if blocks is None:
                 blocks = _blocks(flat_out, leaves, spec, scope.outer, vmapped=api == "jacrev")
-        jac = scope.leave(tree_unflatten(blocks, out_spec))
+        jac = scope.leave(_tree_unflatten(blocks, out_spec))
         return (jac, scope.leave(aux)) if has_aux else jac
     return wrapper
 
@@ -342,25 +345,25 @@ def _batched_blocks(func, args, kwargs, argnums, has_aux, flat_out, leaves, spec
     picked = _argnums(argnums, len(args))
 
     def recompute(*new_leaves):
-        new, diff = list(args), tree_unflatten(list(new_leaves), spec)
+        new, diff = list(args), _tree_unflatten(list(new_leaves), spec)
         for i, d in ([(picked, diff)] if isinstance(picked, int) else zip(picked, diff)):
             new[i] = d
         output, _ = _split_aux(func(*new, **kwargs), has_aux, "vjp(f, *primals)")
-        return tuple(tree_flatten(output)[0])
+        return tuple(_tree_flatten(output)[0])
 
     blocks = []
     for i, out in enumerate(flat_out):
         n = out.numel()
-        basis = core.eye(n, dtype=out.dtype, device=out.device).reshape((n, *out.shape))
+        basis = _core.eye(n, dtype=out.dtype, device=out.device).reshape((n, *out.shape))
 
         def row(unit, i=i):
-            cotangents = tuple(unit if j == i else core.zeros_like(o) for j, o in enumerate(flat_out))
+            cotangents = tuple(unit if j == i else _core.zeros_like(o) for j, o in enumerate(flat_out))
             return vjp(recompute, *leaves)[1](cotangents)
 
         rows = _vmap.batched_only(row, basis, chunk_size)
         if rows is None:
             return None
-        blocks.append(tree_unflatten([r.reshape(tuple(out.shape) + tuple(x.shape)) for r, x in zip(rows, leaves)],
+        blocks.append(_tree_unflatten([r.reshape(tuple(out.shape) + tuple(x.shape)) for r, x in zip(rows, leaves)],
                                      spec))
     return blocks
 
@@ -371,7 +374,7 @@ def _blocks(flat_out, leaves, spec, create_graph, vmapped: bool) -> list:
     state = _random.vmap_state
     state.depth += vmapped
     try:
-        return [tree_unflatten(_jacobian_of(flat_out, i, leaves, create_graph), spec) for i in range(len(flat_out))]
+        return [_tree_unflatten(_jacobian_of(flat_out, i, leaves, create_graph), spec) for i in range(len(flat_out))]
     finally:
         state.depth -= vmapped
 
@@ -387,21 +390,21 @@ def _jacobian_of(outs, index, inputs, create_graph) -> list:
     if len(outs) == 1:
         rows = [_grads([flat[k]], inputs, create_graph=create_graph, retain_graph=True) for k in range(flat.numel())]
     else:
-        zeros = [core.zeros_like(o) for o in outs]
+        zeros = [_core.zeros_like(o) for o in outs]
         rows = [_grads(outs, inputs, [_unit(out, k) if i == index else z for i, z in enumerate(zeros)],
                        create_graph=create_graph, retain_graph=True) for k in range(flat.numel())]
     blocks = []
     for j, x in enumerate(inputs):
         shape = tuple(out.shape) + tuple(x.shape)
         if rows:
-            blocks.append(core.stack([r[j] for r in rows], 0).reshape(shape))
+            blocks.append(_core.stack([r[j] for r in rows], 0).reshape(shape))
         else:
-            blocks.append(core.zeros(shape, dtype=x.dtype, device=x.device))
+            blocks.append(_core.zeros(shape, dtype=x.dtype, device=x.device))
     return blocks
 
 
 def _unit(out, k: int):
-    unit = core.zeros(out.numel(), dtype=out.dtype, device=out.device)
+    unit = _core.zeros(out.numel(), dtype=out.dtype, device=out.device)
     unit[k] = 1
     return unit.reshape(out.shape)
 
@@ -419,8 +422,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(f(*primals), J @ tangents)`` (and aux), by the double-vjp trick on the reverse engine."""
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{_JVP}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
-    flat_p, p_spec = tree_flatten(primals)
-    flat_t, t_spec = tree_flatten(tangents)
+    flat_p, p_spec = _tree_flatten(primals)
+    flat_t, t_spec = _tree_flatten(tangents)
     if p_spec != t_spec:
         raise RuntimeError(f"{_JVP}: Expected primals and tangents to have the same python structure. For example, "
                            "if primals is a tuple of 3 tensors, tangents also must be. Got primals with structure "
@@ -429,7 +432,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         if not flat:
             raise RuntimeError(f"{_JVP}: Expected {name} to contain at least one Tensor.")
         for x in flat:
-            if not isinstance(x, core.Tensor):
+            if not isinstance(x, _core.Tensor):
                 raise RuntimeError(f"{_JVP}: Expected {name} to only contain Tensors, got {type(x)}")
     for p, t in zip(flat_p, flat_t):
         if tuple(p.shape) != tuple(t.shape):
@@ -437,35 +440,35 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                f"Tensor, this is not supported. Tensor is of size {list(p.shape)} while the given "
                                f"forward gradient is of size {list(t.shape)}.")
     scope = _Scope()
-    with core.enable_grad():
+    with _core.enable_grad():
         leaves = [scope.enter(p) for p in flat_p]
-        output, aux = _split_aux(func(*tree_unflatten(leaves, p_spec)), has_aux, _JVP)
-        flat_out, out_spec = tree_flatten(output)
+        output, aux = _split_aux(func(*_tree_unflatten(leaves, p_spec)), has_aux, _JVP)
+        flat_out, out_spec = _tree_flatten(output)
         _check_outputs(flat_out, _JVP)
         tangents_out = _double_vjp(flat_out, leaves, flat_t, strict)
-    result = (scope.leave(output), scope.leave(tree_unflatten(tangents_out, out_spec)))
+    result = (scope.leave(output), scope.leave(_tree_unflatten(tangents_out, out_spec)))
     return result + (scope.leave(aux),) if has_aux else result
 
 
 def _double_vjp(outputs, inputs, tangents, strict) -> list:
     """``J v`` as the gradient of ``u -> (J^T u) . v`` w.r.t. a dummy cotangent ``u``."""
-    dummies = [core.zeros_like(o, requires_grad=o.is_floating_point()) for o in outputs]
+    dummies = [_core.zeros_like(o, requires_grad=o.is_floating_point()) for o in outputs]
     pairs = [(o, u) for o, u in zip(outputs, dummies) if o.requires_grad]
     if strict and len(pairs) < len(outputs):
         raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. "
                            "This is not allowed with strict=True.")
     if not pairs:
-        return [core.zeros_like(o) for o in outputs]
+        return [_core.zeros_like(o) for o in outputs]
     outs, us = zip(*pairs)
     back = _engine_grad(outs, inputs, us, create_graph=True)
     used = [(b, t) for b, t in zip(back, tangents) if b is not None and b.requires_grad]
     found = [None] * len(dummies)
     if used:
-        found = _engine_grad([b for b, _ in used], dummies, [t for _, t in used], create_graph=core.is_grad_enabled())
+        found = _engine_grad([b for b, _ in used], dummies, [t for _, t in used], create_graph=_core.is_grad_enabled())
     if strict and any(f is None for f in found):
         raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. "
                            "This is not allowed with strict=True.")
-    return [core.zeros_like(o) if f is None else f for f, o in zip(found, outputs)]
+    return [_core.zeros_like(o) if f is None else f for f, o in zip(found, outputs)]
 
 
 # ----- functional_call -------------------------------------------------------------------------------
@@ -552,6 +555,6 @@ def _stacked(models, which: str) -> dict:
         flags = {t.requires_grad for t in tensors}
         if len(flags) != 1:
             raise RuntimeError(f"Expected {key} from each model to have the same .requires_grad")
-        stacked = core.stack(tensors)
+        stacked = _core.stack(tensors)
         out[key] = stacked.detach().requires_grad_() if flags == {True} else stacked
     return out

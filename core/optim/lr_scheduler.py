@@ -249,13 +249,13 @@ class LambdaLR(LRScheduler):
         return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
 
     def state_dict(self) -> dict:
-        return lambdas_state_dict(self)
+        return _lambdas_state_dict(self)
 
     def load_state_dict(self, state_dict: dict) -> None:
-        load_lambdas_state_dict(self, state_dict)
+        _load_lambdas_state_dict(self, state_dict)
 
 
-def lambdas_state_dict(scheduler) -> dict:
+def _lambdas_state_dict(scheduler) -> dict:
     """As PyTorch's LambdaLR: everything but the optimizer, and ``lr_lambdas`` last, one entry per function:
     None for a plain function or lambda, a copy of a callable object's ``__dict__``."""
     state = {k: v for k, v in scheduler.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
@@ -264,7 +264,7 @@ def lambdas_state_dict(scheduler) -> dict:
     return state
 
 
-def load_lambdas_state_dict(scheduler, state_dict: dict) -> None:
+def _load_lambdas_state_dict(scheduler, state_dict: dict) -> None:
     saved = state_dict.get("lr_lambdas", [])
     scheduler.__dict__.update({k: v for k, v in state_dict.items() if k != "lr_lambdas"})
     for fn, fields in zip(scheduler.lr_lambdas, saved):
@@ -272,7 +272,7 @@ def load_lambdas_state_dict(scheduler, state_dict: dict) -> None:
             fn.__dict__.update(fields)
 
 
-def set_momentum(group: dict, value, use_beta1: bool) -> None:
+def _set_momentum(group: dict, value, use_beta1: bool) -> None:
     """Write a cycled momentum into a param group: ``betas[0]`` for Adam-like optimizers, else ``momentum``."""
     if use_beta1:
         group["betas"] = (value, *group["betas"][1:])
@@ -327,7 +327,7 @@ class OneCycleLR(LRScheduler):
                         _per_group(base_momentum, groups, "base_momentum"), groups)
             if last_epoch == -1:
                 for m_max, m_base, group in pairs:
-                    set_momentum(group, m_max, self.use_beta1)
+                    _set_momentum(group, m_max, self.use_beta1)
                     group["max_momentum"], group["base_momentum"] = m_max, m_base
         super().__init__(optimizer, last_epoch)
 
@@ -359,7 +359,7 @@ class OneCycleLR(LRScheduler):
                     pct = (step - start) / (end - start)
                     lrs.append(self._anneal_func(group[phase["start_lr"]], group[phase["end_lr"]], pct))
                     if self.cycle_momentum:
-                        set_momentum(group, self._anneal_func(group[phase["start_momentum"]],
+                        _set_momentum(group, self._anneal_func(group[phase["start_momentum"]],
                                                               group[phase["end_momentum"]], pct), self.use_beta1)
                     break
                 start = end

@@ -16,13 +16,13 @@ from bisect import bisect_right
 from core.optim import lr_scheduler as base
 from core.optim.lr_scheduler import (
     LRScheduler,
+    _lambdas_state_dict,
+    _load_lambdas_state_dict,
     _lrs,
     _per_group,
     _set_lr,
+    _set_momentum,
     _warn_get_lr_called_within_step,
-    lambdas_state_dict,
-    load_lambdas_state_dict,
-    set_momentum,
 )
 
 __all__ = ["ConstantLR", "LinearLR", "MultiplicativeLR", "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR",
@@ -93,10 +93,10 @@ class MultiplicativeLR(LRScheduler):
         return _lrs(self)
 
     def state_dict(self) -> dict:
-        return lambdas_state_dict(self)
+        return _lambdas_state_dict(self)
 
     def load_state_dict(self, state_dict: dict) -> None:
-        load_lambdas_state_dict(self, state_dict)
+        _load_lambdas_state_dict(self, state_dict)
 
 
 class PolynomialLR(LRScheduler):
@@ -194,7 +194,7 @@ class CyclicLR(LRScheduler):
             self.max_momentums = _per_group(max_momentum, groups, "max_momentum")
             if last_epoch == -1:
                 for m, b, group in zip(self.max_momentums, self.base_momentums, groups):
-                    set_momentum(group, m, self.use_beta1)
+                    _set_momentum(group, m, self.use_beta1)
                     group["max_momentum"], group["base_momentum"] = m, b
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
@@ -237,7 +237,7 @@ class CyclicLR(LRScheduler):
         lrs = [b + (m - b) * scale_factor * self.scale_fn(arg) for b, m in zip(self.base_lrs, self.max_lrs)]
         if self.cycle_momentum:
             for group, b, m in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
-                set_momentum(group, m - (m - b) * scale_factor * self.scale_fn(arg), self.use_beta1)
+                _set_momentum(group, m - (m - b) * scale_factor * self.scale_fn(arg), self.use_beta1)
         return lrs
 
     def state_dict(self) -> dict:
