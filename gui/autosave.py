@@ -146,7 +146,7 @@ class Autosaver(QObject):
                 return f"another instance holds {self.lock.path}"
         except OSError as exc:
             return f"can't write to {os.path.dirname(self.path)}: {exc.strerror or exc}"
-        error = file_ops.save_graph(w.graph, self.path)
+        error = file_ops.save_graph(w.graph, self.path, w.bridge.trained_values())  # a recovered graph stays trained
         if error is not None:
             return error
         document = os.path.abspath(w.path) if w.path else None

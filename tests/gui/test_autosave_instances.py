@@ -123,7 +123,7 @@ def test_a_failing_autosave_says_so_in_the_status_bar_and_warns_once_per_run_of_
     window = edited_window(qtbot, node_types)
     real_save = files.save
 
-    def full_disk(graph, path):
+    def full_disk(graph, path, trained=None):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(files, "save", full_disk)

@@ -52,3 +52,26 @@ def test_a_graph_saved_before_training_says_nothing_of_trained_values(qtbot, win
     press(w, Qt.Key_S, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.status_label.text().startswith("Saved"))
     assert "trained" not in w.status_label.text()
+
+
+
+def test_the_recovery_file_of_a_trained_graph_keeps_its_trained_values(qtbot, tmp_path, monkeypatch):
+    from core.nodegraph.files import io as files
+    from gui import autosave
+
+    monkeypatch.setattr(autosave, "recovery_dir", lambda: str(tmp_path / "recovery"))  # never the user's cache
+    monkeypatch.setattr(MainWindow, "maybe_save", lambda self: True)
+    w = MainWindow(classifier_graph("moons", batch_size=0, steps=15))
+    qtbot.addWidget(w)
+    shown(qtbot, w)
+    click(w.training.panel.buttons["Train"])
+    qtbot.waitUntil(lambda: w.training.trainer.state == "idle" and w.bridge.session.step_count == 15,
+                    timeout=60_000)
+    trained = _forward_loss(qtbot, w)
+    w.scene.add_node("math.exp", (0, 300))  # an edit: the document is modified, so it is autosaved
+    assert w.autosaver.autosave()
+    assert set(files.load(w.autosaver.path).trained_values) == {"n2"}
+    assert w.open_path(w.autosaver.path)
+    assert _forward_loss(qtbot, w) == pytest.approx(trained, rel=1e-6)
+    w.undo_stack.clear()
+    w.close()
