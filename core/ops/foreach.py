@@ -18,6 +18,7 @@ import numbers
 
 import numpy as np
 
+from core._arg_types import tp_name
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 
@@ -60,7 +61,7 @@ def _tensor_list(op: str, value, position: int, args, kwargs) -> list | tuple:
         raise _invalid(op, args, kwargs)
     for i, t in enumerate(value):
         if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument {position}, but got {type(t).__name__}")
+            raise TypeError(f"expected Tensor as element {i} in argument {position}, but got {tp_name(t)}")
     return value
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
+from core._arg_types import tp_name
 from core._factories import arange, tensor, zeros
 from core._from_data import check_scalar_fits
 from core._tensor import Tensor
@@ -50,7 +51,7 @@ def _adv_of(t: Tensor, indices) -> list:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim} (got {len(indices)})")
     for i, index in enumerate(indices):
         if not isinstance(index, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(index).__name__}")
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(index)}")
     items = [classify(i) for i in indices]
     items = [("adv", np.asarray(v, dtype=np.int64)) if k == "int" else (k, v) for k, v in items]
     return apply_basic(t, items, keep_full=False)[1]

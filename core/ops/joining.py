@@ -12,6 +12,7 @@ import numpy as np
 
 from core import _dtype
 from core._alias import alias
+from core._arg_types import tp_name
 from core._memory_format import contiguous_format, format_of, in_format
 from core._tensor import Tensor
 from core.autograd.forward_ad import joint_linear_jvp
@@ -42,8 +43,7 @@ def _tensor_list(name, tensors) -> tuple:
     tensors = tuple(tensors)
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(t).__name__}")
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(t)}")
     check_same_device(*tensors)
     return tensors
 

@@ -215,3 +215,12 @@ def test_dtype_instances_name_torch_as_their_module(lib):
     assert pickle.loads(pickle.dumps(lib.float16)) is lib.float16
     assert pickle.loads(pickle.dumps(lib.dtype)) is lib.dtype
     assert repr(lib.dtype) == "<class 'torch.dtype'>" if lib is torch else repr(lib.dtype) == "<class 'core.dtype'>"
+
+
+@pytest.mark.parametrize("lib", [core, torch], ids=["core", "torch"])
+@pytest.mark.parametrize("op", ["stack", "cat", "_foreach_add"])
+def test_tensor_list_type_error_names_numpy_ndarray(lib, op):
+    """MONAI's list_data_collate explains a collate TypeError when its message names 'numpy' (torch's C type name)."""
+    args = (1,) if op == "_foreach_add" else ()
+    with pytest.raises(TypeError, match=r"^expected Tensor as element 1 in argument 0, but got numpy\.ndarray$"):
+        getattr(lib, op)([lib.ones(2), np.ones(2)], *args)
