@@ -121,6 +121,9 @@ class DocumentFiles(_Window):
             self.set_document(graph, path)
         file_ops.remember_file(path)
         self.lessons.document_opened(path)
+        if graph.trained_values:  # the parameters start where the saved training left them, not from their seeds
+            self.show_message(f"Opened {os.path.basename(path)} with its trained parameter values "
+                              "(Run ▸ Reset starts again from the initial ones)")
         return True
 
     def save(self) -> bool:

@@ -40,8 +40,12 @@ def test_train_save_and_reopen_gives_the_trained_loss(qtbot, window, tmp_path):
     press(w, Qt.Key_S, Qt.ControlModifier)  # File > Save
     qtbot.waitUntil(lambda: "with the trained parameter values" in w.status_label.text())
     assert w.open_path(path)
+    assert w.status_label.text().startswith("Opened trained.json with its trained parameter values")
     assert w.bridge.session is None or w.bridge.session.step_count == 0
     assert _forward_loss(qtbot, w) == pytest.approx(trained, rel=1e-6)
+    press(w, Qt.Key_R, Qt.ControlModifier)  # Run > Reset: the parameters start again from their seeds
+    qtbot.waitUntil(lambda: w.bridge.session.value("n3") is None)
+    assert _forward_loss(qtbot, w) == pytest.approx(untrained, rel=1e-6)
 
 
 def test_a_graph_saved_before_training_says_nothing_of_trained_values(qtbot, window, tmp_path):
@@ -51,6 +55,8 @@ def test_a_graph_saved_before_training_says_nothing_of_trained_values(qtbot, win
     _forward_loss(qtbot, w)
     press(w, Qt.Key_S, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.status_label.text().startswith("Saved"))
+    assert "trained" not in w.status_label.text()
+    assert w.open_path(path)
     assert "trained" not in w.status_label.text()
 
 
