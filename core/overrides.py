@@ -15,8 +15,8 @@ import inspect as _inspect
 import types
 
 from core import _testing_overrides, _torch_function
-from core._c_namespaces import PREFIXES
-from core._tensor import Tensor
+from core._c_namespaces import PREFIXES as _PREFIXES
+from core._tensor import Tensor as _Tensor
 
 __all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap_functions",
            "get_ignored_functions", "get_overridable_functions", "get_testing_overrides", "handle_torch_function",
@@ -29,7 +29,7 @@ _PUBLIC_PACKAGES = ("core.nn.functional", "core.nn.init", "core.linalg", "core.f
 
 def _overrides(obj) -> bool:
     kind = type(obj)
-    if kind is Tensor or not _torch_function.is_enabled():
+    if kind is _Tensor or not _torch_function.is_enabled():
         return False
     impl = getattr(kind, "__torch_function__", None)
     return impl is not None and impl is not _torch_function.disabled_torch_function_impl
@@ -52,7 +52,7 @@ def has_torch_function_variadic(*args) -> bool:
 
 
 def is_tensor_like(inp) -> bool:
-    return type(inp) is Tensor or hasattr(type(inp), "__torch_function__")
+    return type(inp) is _Tensor or hasattr(type(inp), "__torch_function__")
 
 
 def is_tensor_method_or_property(func) -> bool:
@@ -74,7 +74,7 @@ def resolve_name(f) -> str | None:
     if module != "core" and not module.startswith("core."):
         return None  # not a torch function (torch's answer for one of the user's)
     package = next((p for p in _PUBLIC_PACKAGES if module == p or module.startswith(p + ".")), "core")
-    prefix = PREFIXES.get(package)
+    prefix = _PREFIXES.get(package)
     if prefix:  # torch.linalg.inv, whose own name is linalg_inv
         qualname = qualname.removeprefix(f"{prefix}_")
     return f"torch{package[len('core'):]}.{qualname}"  # core.ops.elementwise.add is torch.add
@@ -166,7 +166,7 @@ def get_default_nowrap_functions() -> set:
     """The accessors whose result ``Tensor.__torch_function__`` hands back as it is, not as the subclass:
     ``Tensor._base.__get__``, ``Tensor.grad.__get__`` and ``Tensor._grad.__get__``."""
     _torch_function.activate()  # (the accessors a handler receives are the dispatching properties')
-    return {Tensor._base.__get__, Tensor.grad.__get__, Tensor._grad.__get__}
+    return {_Tensor._base.__get__, _Tensor.grad.__get__, _Tensor._grad.__get__}
 
 
 def _is_factory(func) -> bool:
@@ -184,7 +184,7 @@ def get_ignored_functions() -> set:
     wrapped = {id(f) for fs in overridable.values() for f in fs}
     ignored = set()
     for namespace in overridable:
-        if namespace is Tensor:
+        if namespace is _Tensor:
             continue
         for name in dir(namespace):
             obj = getattr(namespace, name)

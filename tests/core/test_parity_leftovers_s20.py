@@ -18,7 +18,7 @@ CLEAN_MODULES = [
     "masked", "types", "amp", "cuda", "hub", "fx", "signal", "signal.windows", "utils.hooks", "nn.attention", "ao",
     "cpu", "mps", "xpu", "compiler", "utils._pytree", "futures", "profiler", "distributions.constraints",
     "distributions.kl", "distributions.transforms", "functional", "onnx", "quasirandom", "nn.common_types", "special",
-    "func", "optim.lr_scheduler",
+    "func", "optim.lr_scheduler", "overrides",
 ]
 
 # Names core deliberately has that torch's module lacks
