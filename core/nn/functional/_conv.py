@@ -378,14 +378,17 @@ class ConvInput(Function):
     node_name = "ConvolutionBackward0"
 
     @staticmethod
-    def forward(ctx, g, w, b, *, spec: Spec, in_hw):
+    def forward(ctx, g, w, b, *, spec: Spec, in_hw, transposed=False):
         ctx.save_for_backward(g, w)
         ctx.spec = spec
         hw = (1,) + tuple(in_hw) if spec.one_d else tuple(in_hw)
         out = conv_input_grad(_to2d(g._data, spec), _to2d(w._data, spec), hw, spec)
         if b is not None:
             out = out + b._data.reshape(1, -1, 1, 1)
-        return _from2d(out, spec)
+        out = _from2d(out, spec)
+        if transposed and not spec.one_d and not is_meta(out):  # conv_transpose2d: laid out as a convolution's
+            return _in_conv_format(out, g._data, w._data)
+        return out
 
     @staticmethod
     def backward(ctx, gg):

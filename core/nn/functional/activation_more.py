@@ -38,7 +38,9 @@ class _RreluWithNoise(Function):
     @staticmethod
     def forward(ctx, input, noise):
         ctx.save_for_backward(noise)
-        return input._data * noise._data
+        out = input._data * noise._data
+        flags = getattr(out, "flags", None)  # torch's kernel writes a contiguous output (a channels-last input too)
+        return out.copy(order="C") if flags is not None and not flags.c_contiguous else out
 
     @staticmethod
     def backward(ctx, g):

@@ -156,7 +156,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         spec = Spec((1, stride[0]), ((0, 0), (padding[0], padding[0])), (1, dilation[0]), groups, True)
     else:
         spec = Spec(stride, tuple((p, p) for p in padding), dilation, groups)
-    out = ConvInput.apply(x, weight, bias, spec=spec, in_hw=out_hw)
+    out = ConvInput.apply(x, weight, bias, spec=spec, in_hw=out_hw, transposed=True)
     return out.squeeze(0) if unbatched else out
 
 
