@@ -149,6 +149,16 @@ RECIPES += [
         transforms/test_activations transforms/test_keep_largest_connected_component
         transforms/test_normalize_intensity transforms/test_scale_intensity""".split()),
 ]
+RECIPES += [*map(_test, """networks/layers/test_drop_path transforms/test_rand_gaussian_noise transforms/test_rand_flip
+    transforms/test_affine_grid transforms/test_gaussian_smooth transforms/test_divisible_pad
+    transforms/test_rand_spatial_crop transforms/test_scale_intensity_range transforms/test_threshold_intensity
+    transforms/test_rand_affine_grid transforms/test_rand_elastic_3d transforms/test_grid_distortion
+    data/utils/test_decollate inferers/test_sliding_window_splitter
+    inferers/test_avg_merger""".split()),
+    # files of many cases: every second or third of them
+    _test("networks/layers/test_affine_transform", every=2), _test("networks/blocks/test_convolutions", every=2),
+    _test("transforms/test_resampler", every=3), _test("transforms/test_spatial_pad", every=2),
+    _test("transforms/test_crop_foreground", every=3)]
 
 
 DRIVERS = "import sys\nimport torch\ncm = __import__('corpus_monai')"
