@@ -102,7 +102,10 @@ class Buffer(_Tensor, metaclass=_BufferMeta):
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
             data = _empty(0)
-        t = data.detach().requires_grad_(data.requires_grad)
+        if cls is Buffer:
+            t = data.detach().requires_grad_(data.requires_grad)
+        else:  # a subclass (the lazy modules' UninitializedBuffer) is an instance of itself, as torch's
+            t = _share(cls, data.detach())
         t.persistent = persistent
         t._is_buffer = True  # (PyTorch's mark of a buffer, which its instance check reads)
         return t
