@@ -242,7 +242,8 @@ def dispatch(public, original, args, kwargs, overloaded=None, python_level=False
     """Run ``public(*args, **kwargs)`` as torch would: the innermost mode, then the overloaded arguments; the
     op itself (``original``) where there is nothing to hand the call to."""
     kwargs = kwargs or {}
-    handed = kwargs or None  # torch's C functions and methods hand a call without keywords None
+    handed = kwargs if python_level else kwargs or None  # torch's C functions and methods hand a call without
+    # keywords None, its Python functions (handle_torch_function: einsum, the user's) an empty dict
     state = _state
     if overloaded is None:
         overloaded = overloaded_args((*args, *kwargs.values())) if state.subclass_enabled else []

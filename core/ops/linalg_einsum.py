@@ -421,10 +421,26 @@ def _pairwise_dtype(inputs, out, operands):
 
 
 def einsum(equation, *operands):
+    """The einsum of ``operands``, which may come as one list (the old interface) or interleaved with their
+    subscript lists. Like torch's Python ``einsum``, the call is handed to ``__torch_function__`` only once
+    normalised, as ``einsum(equation, *operands)``: an ``fx`` graph traced through opt_einsum's torch backend (which
+    passes the operands as a tuple) has einsum nodes with the operands as arguments, which opt_einsum_fx reads."""
+    tf = _torch_function
     if not isinstance(equation, str):
+        if not isinstance(equation, Tensor) and (tf._modes_entered or tf._overloading((equation, *operands))):
+            return tf.dispatch(einsum, None, (equation, *operands), {}, python_level=True)  # (a Proxy: no Tensor)
         equation, operands = _from_sublists((equation,) + operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    if tf._modes_entered or any(type(t) not in tf._plain_types and tf._overloading(t) for t in operands):
+        return tf.dispatch(einsum, _einsum, (equation, *operands), {}, python_level=True)
+    return _einsum(equation, *operands)
+
+
+einsum.dispatches = True  # (it hands itself to __torch_function__ once its arguments are normalised)
+
+
+def _einsum(equation, *operands):
     if not operands:
         raise ValueError("einsum(): must specify the equation string and at least one operand, or at least one "
                          "operand and its subscripts list")

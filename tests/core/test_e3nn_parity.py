@@ -1,6 +1,7 @@
 """What e3nn and torchsde (``tests/external/recipes_e3nn.py``) need of core, against PyTorch: tolerances given as
-0-dim tensors (e3nn's tests pass ``atol=float_tolerance``, a 0-dim tensor) and ``torch.jit.Error``, which
-e3nn's ``assert_auto_jitable`` names in an ``except`` clause."""
+0-dim tensors (e3nn's tests pass ``atol=float_tolerance``, a 0-dim tensor), ``torch.jit.Error``, which e3nn's
+``assert_auto_jitable`` names in an ``except`` clause, and einsum handed to ``__torch_function__`` with its operands
+unpacked (opt_einsum's torch backend passes them as one tuple; opt_einsum_fx reads the fx nodes' arguments)."""
 
 import numpy as np
 import pytest
@@ -43,3 +44,37 @@ def test_jit_error_is_the_exception_class_torchscript_raises(torch):
         except (lib.jit.Error, RuntimeError) as exc:
             shapes.append(type(exc).__name__)
     assert shapes[0] == shapes[2] and shapes[1] == shapes[3]
+
+
+def _einsum_nodes(lib):
+    class Products(lib.nn.Module):
+        def forward(self, a, b):
+            old = lib.einsum("ij,ik->ijk", (a, b))  # the old interface: the operands in one tuple (opt_einsum's)
+            listed = lib.einsum("ij,ik->ijk", [a, b])
+            sublists = lib.einsum(a, [0, 1], b, [0, 2], [0, 1, 2])
+            return old + listed + sublists
+
+    graph = lib.fx.symbolic_trace(Products())
+    nodes = [(n.op, getattr(n.target, "__name__", str(n.target)), tuple(str(a) for a in n.args))
+             for n in graph.graph.nodes]
+    return nodes, graph(lib.arange(6.0).view(2, 3), lib.arange(8.0).view(2, 4)).tolist()
+
+
+def test_fx_records_einsum_with_its_operands_as_arguments(torch):
+    assert _einsum_nodes(core) == _einsum_nodes(torch)
+
+
+def test_einsum_hands_torch_function_the_operands_unpacked(torch):
+    seen = []
+    for lib in (core, torch):
+        class Logged(lib.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                if func.__name__ == "einsum":
+                    seen.append(([type(a).__name__ for a in args], kwargs))
+                return super().__torch_function__(func, types, args, kwargs)
+
+        x = lib.ones(2, 3).as_subclass(Logged)
+        out = lib.einsum("ij,ik->ijk", [x, lib.ones(2, 4)])
+        seen.append(type(out).__name__)
+    assert seen[:2] == seen[2:]
