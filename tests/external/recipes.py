@@ -60,3 +60,4 @@ RECIPES += __import__("recipes_pruning").RECIPES  # Torch-Pruning and geoopt, th
 RECIPES += __import__("recipes_opacus").RECIPES  # Opacus: per-sample gradients, DP training, its tests (helper s20 OPACUS)
 RECIPES += __import__("recipes_sb3").RECIPES  # Stable-Baselines3 on Gymnasium: algorithms, tests, docs (helper s20 SB3)
 RECIPES += __import__("recipes_ignite").RECIPES  # PyTorch-Ignite: its tests, examples, metrics, handlers (helper s20 IGNITE)
+RECIPES += __import__("recipes_e3nn").RECIPES  # e3nn and torchsde, their own packages (helper s20 E3NN)

@@ -405,6 +405,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_monai_deps").modules())
     if "stable_baselines3" in present:  # recipes_sb3's: pandas and matplotlib.figure (fake_sb3_deps)
         deps.update(importlib.import_module("fake_sb3_deps").modules())
+    if {"e3nn", "torchsde"} & set(present):  # recipes_e3nn's: trampoline and SciPy's find_peaks (fake_e3nn_deps)
+        deps.update(importlib.import_module("fake_e3nn_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -433,6 +435,7 @@ _FETCHED_PACKAGES += ("opacus",)  # recipes_opacus': Opacus' own package
 _FETCHED_PACKAGES += ("monai",)  # recipes_monai's (its tests' own tests/test_utils.py loads from the folder as usual)
 _FETCHED_PACKAGES += ("ignite",)  # recipes_ignite's: PyTorch-Ignite's own package
 _FETCHED_PACKAGES += ("torch_pruning", "geoopt")  # recipes_pruning's: Torch-Pruning and geoopt, their own packages
+_FETCHED_PACKAGES += ("e3nn", "opt_einsum_fx", "torchsde")  # recipes_e3nn's (opt_einsum is recipes_pyro's)
 
 
 def _reset(lib) -> None:
