@@ -62,14 +62,20 @@ def mlp784_case(lib, seed: int = 0, compiled: bool = False):
     return step
 
 
-def numpy_mlp784_data(seed: int = 0):
-    """The NumPy floor's weights (stored (in, out), so every GEMM takes contiguous operands), batch and labels."""
-    rng = np.random.default_rng(seed)
+def _uniform_layers(rng, sizes) -> list:
+    """Each layer's float32 weight (stored (in, out)) and bias, uniform in +-1/sqrt(fan_in) as torch's Linear."""
     params = []
-    for fan_in, fan_out in ((784, 256), (256, 128), (128, 10)):
+    for fan_in, fan_out in sizes:
         bound = np.float32(1 / np.sqrt(fan_in))
         params += [rng.uniform(-bound, bound, (fan_in, fan_out)).astype(np.float32),
                    rng.uniform(-bound, bound, fan_out).astype(np.float32)]
+    return params
+
+
+def numpy_mlp784_data(seed: int = 0):
+    """The NumPy floor's weights (stored (in, out), so every GEMM takes contiguous operands), batch and labels."""
+    rng = np.random.default_rng(seed)
+    params = _uniform_layers(rng, ((784, 256), (256, 128), (128, 10)))
     x = rng.standard_normal((64, 784)).astype(np.float32)
     return params, x, rng.integers(0, 10, 64)
 
@@ -145,15 +151,15 @@ def tanh1000_case(lib, steps: int = 1000, seed: int = 0, optimizer: str = "SGD",
     return train
 
 
+def numpy_tanh_data(seed: int = 0):
+    """The NumPy loop's points, labels and 2-8-8-1 weights."""
+    pts, y = _spiral_points(seed=seed)
+    return pts, y, _uniform_layers(np.random.default_rng(seed), ((2, 8), (8, 8), (8, 1)))
+
+
 def numpy_tanh1000(steps: int = 1000, seed: int = 0):
     """The floor: the same 2-8-8-1 training written by hand in NumPy (forward, backward, update)."""
-    rng = np.random.default_rng(seed)
-    pts, y = _spiral_points(seed=seed)
-    params = []
-    for fan_in, fan_out in ((2, 8), (8, 8), (8, 1)):
-        bound = np.float32(1 / np.sqrt(fan_in))
-        params += [rng.uniform(-bound, bound, (fan_in, fan_out)).astype(np.float32),
-                   rng.uniform(-bound, bound, fan_out).astype(np.float32)]
+    pts, y, params = numpy_tanh_data(seed)
     w1, b1, w2, b2, w3, b3 = params
     lr, n = np.float32(0.1), np.float32(len(pts))
 

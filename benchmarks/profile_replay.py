@@ -315,19 +315,8 @@ def tanh_phases(steps: int, optimizer: str = "SGD") -> None:
                 rows)
 
 
-def _numpy_tanh_phases(steps: int, optimizer: str) -> dict:
-    """``bench_training.numpy_tanh1000``'s step (with Adam: its gradients into a plain NumPy Adam update) timed as
-    ``_phase_rows`` times core's: the forward (to the loss's logits), the gradients, the update, and its GEMMs."""
-    rng = np.random.default_rng(0)
-    pts, y = bench_training._spiral_points()
-    params = []
-    for fan_in, fan_out in ((2, 8), (8, 8), (8, 1)):
-        bound = np.float32(1 / np.sqrt(fan_in))
-        params += [rng.uniform(-bound, bound, (fan_in, fan_out)).astype(np.float32),
-                   rng.uniform(-bound, bound, fan_out).astype(np.float32)]
-    w1, b1, w2, b2, w3, b3 = params
-    lr, n = np.float32(0.1 if optimizer == "SGD" else 0.01), np.float32(len(pts))
-    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+def _timed_matmul():
+    """``mm(a, b)``: ``a @ b`` that adds its time to ``gemm_ns[0]``, and that one-element list."""
     gemm_ns = [0]
 
     def mm(a, b):
@@ -335,6 +324,27 @@ def _numpy_tanh_phases(steps: int, optimizer: str) -> dict:
         out = a @ b
         gemm_ns[0] += _clock() - start
         return out
+    return mm, gemm_ns
+
+
+def _record_floor_phases(out: dict, clocks: tuple, gemm: int) -> None:
+    """One NumPy step's phases (its clock at the start, after the forward, the gradients and the update)."""
+    t0, t1, t2, t3 = clocks
+    for row, ns in (("forward", t1 - t0), ("backward()", t2 - t1), ("optimizer.step()", t3 - t2),
+                    ("[the whole step]", t3 - t0),
+                    ("[Python and small NumPy calls around the kernels]", t3 - t0 - gemm),
+                    ("GEMMs (OpenBLAS, one thread)", gemm)):
+        out[row].append(ns)
+
+
+def _numpy_tanh_phases(steps: int, optimizer: str) -> dict:
+    """``bench_training.numpy_tanh1000``'s step (with Adam: its gradients into a plain NumPy Adam update) timed as
+    ``_phase_rows`` times core's: the forward (to the loss's logits), the gradients, the update, and its GEMMs."""
+    pts, y, params = bench_training.numpy_tanh_data(0)
+    w1, b1, w2, b2, w3, b3 = params
+    lr, n = np.float32(0.1 if optimizer == "SGD" else 0.01), np.float32(len(pts))
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    mm, gemm_ns = _timed_matmul()
     out: dict = collections.defaultdict(list)
     for rep in range(steps + 50):
         gemm_ns[0] = 0
@@ -362,11 +372,7 @@ def _numpy_tanh_phases(steps: int, optimizer: str) -> dict:
         t3 = _clock()
         if rep < 50:
             continue
-        for row, ns in (("forward", t1 - t0), ("backward()", t2 - t1), ("optimizer.step()", t3 - t2),
-                        ("[the whole step]", t3 - t0), ("[Python and small NumPy calls around the kernels]",
-                                                        t3 - t0 - gemm_ns[0]), ("GEMMs (OpenBLAS, one thread)",
-                                                                                gemm_ns[0])):
-            out[row].append(ns)
+        _record_floor_phases(out, (t0, t1, t2, t3), gemm_ns[0])
     return out
 
 
@@ -415,13 +421,7 @@ def _floor_phases(steps: int) -> dict:
     params, x, y = bench_training.numpy_mlp784_data(0)
     w1, b1, w2, b2, w3, b3 = params
     rows_, lr = np.arange(64), np.float32(0.01)
-    gemm_ns = [0]
-
-    def mm(a, b):
-        start = _clock()
-        out = a @ b
-        gemm_ns[0] += _clock() - start
-        return out
+    mm, gemm_ns = _timed_matmul()
     out: dict = collections.defaultdict(list)
     for rep in range(steps + 50):
         gemm_ns[0] = 0
@@ -446,11 +446,7 @@ def _floor_phases(steps: int) -> dict:
         t3 = _clock()
         if rep < 50:
             continue
-        for row, ns in (("forward", t1 - t0), ("backward()", t2 - t1), ("optimizer.step()", t3 - t2),
-                        ("[the whole step]", t3 - t0), ("[Python and small NumPy calls around the kernels]",
-                                                        t3 - t0 - gemm_ns[0]), ("GEMMs (OpenBLAS, one thread)",
-                                                                                gemm_ns[0])):
-            out[row].append(ns)
+        _record_floor_phases(out, (t0, t1, t2, t3), gemm_ns[0])
     return out
 
 
