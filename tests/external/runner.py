@@ -407,6 +407,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_sb3_deps").modules())
     if {"e3nn", "torchsde"} & set(present):  # recipes_e3nn's: trampoline and SciPy's find_peaks (fake_e3nn_deps)
         deps.update(importlib.import_module("fake_e3nn_deps").modules())
+    if "segmentation_models_pytorch" in present:  # recipes_smp's: the Hub with its model mixin, safetensors, tqdm
+        deps.update(importlib.import_module("fake_smp_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -436,6 +438,7 @@ _FETCHED_PACKAGES += ("monai",)  # recipes_monai's (its tests' own tests/test_ut
 _FETCHED_PACKAGES += ("ignite",)  # recipes_ignite's: PyTorch-Ignite's own package
 _FETCHED_PACKAGES += ("torch_pruning", "geoopt")  # recipes_pruning's: Torch-Pruning and geoopt, their own packages
 _FETCHED_PACKAGES += ("e3nn", "opt_einsum_fx", "torchsde")  # recipes_e3nn's (opt_einsum is recipes_pyro's)
+_FETCHED_PACKAGES += ("segmentation_models_pytorch",)  # recipes_smp's (timm and torchvision: _SHARED_PACKAGES)
 
 
 def _reset(lib) -> None:
