@@ -80,3 +80,17 @@ RECIPES += [
          "s.pretrained_round_trip('DeepLabV3Plus', 'mobilenet_v2', aux_params={'classes': 3})"),
     _smp("train_binary", "s.training_loop('FPN', 'tu-test_resnet')"),
 ]
+
+
+def _smp_test(name, path, first):
+    """tests/PATH, one of smp's own test modules, run by pytest in the script's process (``corpus_pruning.run_pytest``:
+    each test's outcome printed), smp's package beside it."""
+    run = ("if __name__ == '__main__':  # the module run by pytest, which imports it again\n"
+           "    __import__('corpus_pruning').run_pytest(__file__)\n    raise SystemExit\n")
+    return _r(f"smp_test_{name}", SMP, f"tests/{path}", [(first, run + first)], support=SUPPORT)
+
+
+RECIPES += [
+    _smp_test("losses", "test_losses.py", "import pytest\n"),
+    _smp_test("preprocessing", "test_preprocessing.py", "import numpy as np\n"),
+]
