@@ -73,6 +73,10 @@ class _Compiled(ScriptModule):
             for original, mode in pairs:
                 original.training = mode
             return self.__dict__["_original"](*args, **kwargs)
+        except Exception as exc:
+            if not isinstance(self, RecursiveScriptModule):
+                raise
+            raise _interpreter_error(exc) from exc
         finally:
             for original, mode in saved:
                 original.training = mode
@@ -85,6 +89,32 @@ class _Compiled(ScriptModule):
             return super().__getattr__(name)
         except AttributeError:
             return getattr(self.__dict__["_original"], name)  # the original's own attributes (sizes, flags)
+
+
+_INTERPRETER = "The following operation failed in the TorchScript interpreter."
+
+
+def _interpreter_error(exc: Exception) -> Exception:
+    """The exception a scripted module's call raises where its code raised ``exc``, as TorchScript's interpreter
+    rethrows: ``torch.jit.Error`` for the code's own ``raise`` and ``assert`` (raised outside core), a RuntimeError
+    for an op's error, both with the interpreter's first line; NotImplementedError and an error a scripted
+    submodule already rethrew pass as they are (e3nn's ``assert_auto_jitable`` expects one of the two on a bad
+    input shape)."""
+    from core.jit import Error
+
+    if isinstance(exc, (NotImplementedError, Error)) or getattr(exc, "_torchscript_rethrown", False):
+        return exc
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    in_core = tb is not None and tb.tb_frame.f_globals.get("__name__", "").partition(".")[0] == "core"
+    name = type(exc).__name__
+    if in_core:
+        error: Exception = RuntimeError(f"{_INTERPRETER}\nRuntimeError: {exc}")
+    else:
+        error = Error(f"{_INTERPRETER}\nRuntimeError: {name}: {exc}")
+    error._torchscript_rethrown = True  # type: ignore[attr-defined]
+    return error
 
 
 class RecursiveScriptModule(_Compiled):

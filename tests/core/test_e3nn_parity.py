@@ -3,6 +3,8 @@
 ``assert_auto_jitable`` names in an ``except`` clause, and einsum handed to ``__torch_function__`` with its operands
 unpacked (opt_einsum's torch backend passes them as one tuple; opt_einsum_fx reads the fx nodes' arguments)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -78,3 +80,28 @@ def test_einsum_hands_torch_function_the_operands_unpacked(torch):
         out = lib.einsum("ij,ik->ijk", [x, lib.ones(2, 4)])
         seen.append(type(out).__name__)
     assert seen[:2] == seen[2:]
+
+
+def _scripted_failures(lib):
+    class Checked(lib.nn.Module):
+        def forward(self, x):
+            assert x.shape[0] == 2, "invalid input shape"
+            return x.sum() + x[0, 1]
+
+    scripted = lib.jit.script(Checked())
+    seen = []
+    for x in (lib.ones(3, 2), lib.ones(2, 1)):
+        try:
+            scripted(x)
+        except (lib.jit.Error, RuntimeError) as exc:  # e3nn's assert_auto_jitable catches these two
+            lines = str(exc).splitlines()
+            seen.append((type(exc).__name__, isinstance(exc, RuntimeError), lines[0]))
+            if isinstance(exc, lib.jit.Error):  # (pytest rewrites this file's asserts: their messages grow)
+                seen.append("RuntimeError: AssertionError: invalid input shape" in str(exc))
+    return seen
+
+
+def test_scripted_module_raises_torchscripts_errors(torch):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # torch 2.10+: torch.jit.script is deprecated
+        assert _scripted_failures(core) == _scripted_failures(torch)
