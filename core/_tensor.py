@@ -191,6 +191,8 @@ class _TensorMeta(type):
             # a mixin before Tensor (MONAI's MetaTensor(MetaObj, Tensor)) would show the instance dictionary whole,
             # core's autograd fields with it: Tensor's view of it, the user's attributes only, stays in front
             namespace = {**namespace, "__dict__": vars(tensor)["__dict__"]}
+        if "__module__" not in namespace:  # type(name, (Tensor,), {}): the caller's module, as type() alone names
+            namespace = {**namespace, "__module__": _sys._getframe(1).f_globals.get("__name__", "builtins")}
         return super().__new__(mcls, name, bases, namespace, **kwargs)
 
     def __dir__(cls):

@@ -224,3 +224,12 @@ def test_tensor_list_type_error_names_numpy_ndarray(lib, op):
     args = (1,) if op == "_foreach_add" else ()
     with pytest.raises(TypeError, match=r"^expected Tensor as element 1 in argument 0, but got numpy\.ndarray$"):
         getattr(lib, op)([lib.ones(2), np.ones(2)], *args)
+
+
+def test_a_subclass_made_by_type_is_the_callers_and_keeps_its_type_through_ops():
+    """type('Sub', (Tensor,), {}) names the calling module as torch's does (it was core's module, so core took it
+    for one of its own subclasses and ops returned plain tensors)."""
+    for lib in (core, torch):
+        sub = type("Sub", (lib.Tensor,), {})
+        assert sub.__module__ == __name__
+        assert type(lib.ones(2, requires_grad=True).as_subclass(sub) * 2) is sub
