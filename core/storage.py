@@ -85,6 +85,12 @@ class UntypedStorage:
         storage._owner = owner  # keeps the root (and so its id, the cache key) alive
         return storage
 
+    @classmethod
+    def _new_shared(cls, size: int, *, device=None) -> UntypedStorage:
+        """torch's storage for a DataLoader worker's batch (in shared memory there; core's workers run in-process,
+        so a plain new storage: PyG's and torch's collate call it when ``get_worker_info()`` is set)."""
+        return cls(size, device=device)
+
     def data_ptr(self) -> int:
         return data_ptr_of(self._bytes)
 

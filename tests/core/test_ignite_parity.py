@@ -238,3 +238,13 @@ def test_legacy_save_of_an_unpicklable_object_raises_like_torch(torch, tmp_path)
             lib.save({"f": lambda x: x}, tmp_path / "x.pt", _use_new_zipfile_serialization=False)
         raised.append((type(info.value), str(info.value).split(" at 0x")[0]))
     assert raised[0] == raised[1]
+
+
+def test_a_worker_batch_can_ask_for_a_new_shared_storage():
+    """PyG's collate asks untyped_storage()._new_shared(n) inside a DataLoader worker (core's run in-process)."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped")
+    for lib in (core, torch):
+        storage = lib.ones(3).untyped_storage()._new_shared(12)
+        assert isinstance(storage, lib.UntypedStorage) and storage.nbytes() == 12
+        out = lib.empty(0).new(storage).resize_(3)
+        assert out.shape == (3,)
