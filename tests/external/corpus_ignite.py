@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import inspect
-import itertools
 import os
 import shutil
 import sys
@@ -21,9 +20,9 @@ import time
 import traceback
 from pathlib import Path
 
+import corpus_pytest_marks as marks
 import numpy as np
 import torch
-from corpus_pyg import _arg
 
 # fixtures these drivers do not provide: several processes, TPUs, Horovod, servers, pytest's own capture objects
 _UNSUPPORTED = {"distributed", "multinode_distributed", "local_rank", "world_size", "xmp_executor",
@@ -50,11 +49,6 @@ def _fixtures(namespace, conftests):
     return found
 
 
-def _held(marks) -> bool:
-    """Whether a ``skipif`` among ``marks`` holds (a ``pytest.param`` for CUDA or MPS)."""
-    return any(m.name == "skipif" and m.args and m.args[0] for m in marks) or any(m.name == "skip" for m in marks)
-
-
 def _fixture_params(name, fixtures, seen=()):
     """The parametrized fixtures ``name`` needs (itself and those it takes), each with its params."""
     if name not in fixtures or name in seen:
@@ -64,7 +58,7 @@ def _fixture_params(name, fixtures, seen=()):
     for arg in inspect.signature(fn).parameters:
         out.update(_fixture_params(arg, fixtures, (*seen, name)))
     if marker.params is not None:
-        params = [p for p in marker.params if not (type(p).__name__ == "ParameterSet" and _held(p.marks))]
+        params = [p for p in marker.params if not (type(p).__name__ == "ParameterSet" and marks.held(p.marks))]
         out[name] = [p.values[0] if type(p).__name__ == "ParameterSet" else p for p in params]
     return out
 
@@ -72,21 +66,12 @@ def _fixture_params(name, fixtures, seen=()):
 def _cases(fn, fixtures):
     """The argument sets pytest would call ``fn`` with (its ``parametrize`` grid times its parametrized fixtures'
     params), or the reason it is not run (a ``skipif`` that holds, a fixture we do not provide)."""
-    marks = getattr(fn, "pytestmark", [])
-    if _held(marks):
-        return next(m.kwargs.get("reason", "skipped") for m in marks if m.name in ("skip", "skipif"))
-    grids = []
-    for mark in reversed(marks):  # (the decorator nearest the function varies slowest, as pytest's ids)
-        if mark.name == "parametrize":
-            names, values = mark.args[0], mark.args[1]
-            names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
-            rows = [tuple(v.values) if type(v).__name__ == "ParameterSet" else
-                    tuple(v) if len(names) > 1 else (v,) for v in values
-                    if not (type(v).__name__ == "ParameterSet" and _held(v.marks))]
-            grids.append([dict(zip(names, row)) for row in rows])
+    reason = marks.skip_reason(fn)
+    if reason is not None:
+        return reason
+    grids = marks.parametrize_grids(fn)
     given = {name for grid in grids for row in grid[:1] for name in row}
-    wanted = [p.name for p in inspect.signature(fn).parameters.values()
-              if p.default is inspect.Parameter.empty and p.name not in given]
+    wanted = marks.required_args(fn, given=given)
     for name in wanted:
         if name in _UNSUPPORTED or (name not in fixtures and name not in ("tmp_path", "monkeypatch")):
             return f"needs the {name} fixture"
@@ -94,7 +79,7 @@ def _cases(fn, fixtures):
     for name in wanted:
         params.update(_fixture_params(name, fixtures))
     grids += [[{("@", name): p} for p in values] for name, values in params.items()]
-    return [dict(kw for part in combo for kw in part.items()) for combo in itertools.product(*grids)] or [{}]
+    return marks.product(grids)
 
 
 @contextlib.contextmanager
@@ -139,8 +124,8 @@ def _instantiated(fn, case, fixtures):
 
 
 def _label(name, case):
-    shown = [(k if isinstance(k, str) else k[1], v) for k, v in case.items()]
-    return name + (f"[{', '.join(f'{k}={_arg(v)}' for k, v in shown)}]" if shown else "")
+    """A case's label: a fixture's param (keyed ``("@", fixture)``) shown under the fixture's name."""
+    return marks.case_label(name, [(k if isinstance(k, str) else k[1], v) for k, v in case.items()])
 
 
 def _tests(namespace):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import traceback
 
+import corpus_pytest_marks as marks
 import numpy as np
 import torch
 from corpus_show import show
@@ -99,39 +100,13 @@ def tudataset(root, name, transform=None, pre_transform=None, use_node_attr=Fals
 
 
 def _cases(fn):
-    """The argument sets pytest would call ``fn`` with: its ``parametrize`` marks expanded (their product), or
-    None where it needs a fixture; a ``skipif`` mark that holds gives the reason instead."""
-    import inspect
-    import itertools
-
-    marks = getattr(fn, "pytestmark", [])
-    for mark in marks:
-        if mark.name == "skipif" and mark.args and mark.args[0]:
-            return mark.kwargs.get("reason", "skipped")
-        if mark.name == "skip":
-            return mark.kwargs.get("reason", "skipped")
-    grids = []
-    for mark in reversed(marks):  # (the decorator nearest the function varies slowest, as pytest's ids)
-        if mark.name == "parametrize":
-            names, values = mark.args[0], mark.args[1]
-            names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
-            rows = [tuple(v.values) if type(v).__name__ == "ParameterSet" else  # (pytest.param(...))
-                    tuple(v) if len(names) > 1 else (v,) for v in values]
-            grids.append([dict(zip(names, row)) for row in rows])
-    cases = [dict(kw for part in combo for kw in part.items()) for combo in itertools.product(*grids)] or [{}]
-    wanted = [p.name for p in inspect.signature(fn).parameters.values() if p.default is inspect.Parameter.empty]
-    if any(name not in cases[0] for name in wanted):
-        return None
-    return cases
-
-
-def _arg(value):
-    """A test argument as its repr, a function or class by its name (their reprs hold addresses and kinds), inside
-    tuples and lists too."""
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_arg(v) for v in value)
-        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
-    return getattr(value, "__name__", None) or repr(value) if callable(value) else repr(value)
+    """The argument sets pytest would call ``fn`` with, or None where it needs a fixture; a ``skip``/``skipif`` mark
+    that holds gives the reason instead."""
+    reason = marks.skip_reason(fn)
+    if reason is not None:
+        return reason
+    cases = marks.product(marks.parametrize_grids(fn))
+    return None if marks.required_args(fn, given=cases[0]) else cases
 
 
 def run_tests(namespace, skip=(), max_cases=24):
@@ -157,7 +132,7 @@ def run_tests(namespace, skip=(), max_cases=24):
             print(name, f"{max_cases} of {len(cases)} cases")
             cases = [cases[int(i * step)] for i in range(max_cases)]
         for kwargs in cases:
-            label = name + (f"[{', '.join(f'{k}={_arg(v)}' for k, v in kwargs.items())}]" if kwargs else "")
+            label = marks.case_label(name, kwargs.items())
             torch.manual_seed(0)
             np.random.seed(0)
             try:

@@ -11,48 +11,26 @@ number for number.
 from __future__ import annotations
 
 import inspect
-import itertools
 import os
 import shutil
 import sys
 import time
 import traceback
 
+import corpus_pytest_marks as marks
 import numpy as np
 import torch
 
 
 def _cases(fn):
-    """The argument sets pytest would call ``fn`` with: its ``parametrize`` marks expanded (their product), or a
-    reason it is not run (a ``skip``/``skipif`` that holds, a fixture other than ``tmp_path``)."""
-    marks = getattr(fn, "pytestmark", [])
-    for mark in marks:
-        if mark.name == "skipif" and mark.args and mark.args[0]:
-            return mark.kwargs.get("reason", "skipped")
-        if mark.name == "skip":
-            return mark.kwargs.get("reason", "skipped")
-    grids = []
-    for mark in reversed(marks):  # (the decorator nearest the function varies slowest, as pytest's ids)
-        if mark.name == "parametrize":
-            names, values = mark.args[0], mark.args[1]
-            names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
-            rows = [tuple(v.values) if type(v).__name__ == "ParameterSet" else
-                    tuple(v) if len(names) > 1 else (v,) for v in values]
-            grids.append([dict(zip(names, row)) for row in rows])
-    cases = [dict(kw for part in combo for kw in part.items()) for combo in itertools.product(*grids)] or [{}]
-    wanted = [p.name for p in inspect.signature(fn).parameters.values() if p.default is inspect.Parameter.empty]
-    missing = [name for name in wanted if name not in cases[0] and name != "tmp_path"]
+    """The argument sets pytest would call ``fn`` with, or a reason it is not run (a ``skip``/``skipif`` that holds,
+    a fixture other than ``tmp_path``)."""
+    reason = marks.skip_reason(fn)
+    if reason is not None:
+        return reason
+    cases = marks.product(marks.parametrize_grids(fn))
+    missing = [name for name in marks.required_args(fn, given=cases[0]) if name != "tmp_path"]
     return f"needs the fixture {missing[0]}" if missing else cases
-
-
-def _arg(value):
-    """A test argument as its repr, a function or class by its name (their reprs hold addresses)."""
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_arg(v) for v in value)
-        return f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_arg(v)}" for k, v in value.items()) + "}"
-    return getattr(value, "__name__", None) or repr(value) if callable(value) else repr(value)
 
 
 def run_tests(namespace, only=None, skip=(), every=1):
@@ -76,7 +54,7 @@ def run_tests(namespace, only=None, skip=(), every=1):
             print(name, f"every {every}th of {len(cases)} cases")
             cases = cases[::every]
         for kwargs in cases:
-            label = name + (f"[{', '.join(f'{k}={_arg(v)}' for k, v in kwargs.items())}]" if kwargs else "")
+            label = marks.case_label(name, kwargs.items())
             if "SubprocVecEnv" in label:  # (a process per environment: the runner runs scripts in one process)
                 print(label, "not run: SubprocVecEnv")
                 continue
