@@ -4,11 +4,13 @@ A sparse tensor here keeps PyTorch's COO description (``_indices()``: sparse_dim
 entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints it. For computing, it also holds the
 dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
 result (``sparse @ dense``, ``dense + sparse``). Core has no sparse kernels: an op whose PyTorch result is sparse
-(``sparse.mul(2)``, ``sparse.sin()``) gives a dense tensor here. Autograd reaches through one path only: a tensor
+(``torch.mul(sparse, 2)``, ``sparse.sin()``) gives a dense tensor here. Autograd reaches through one path only: a tensor
 made by ``sparse_coo_tensor`` from ``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``,
 and the ops on it (which compute with its dense array) send that node a dense gradient, of which each value gets
 the entry at its index (peft's SHiRA adapter trains its values so: ``dense_weight += sparse_delta``);
-``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and ``-sparse`` of it stay sparse and record torch's node.
+``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and ``-sparse`` (and the methods ``mul``/``div``/``neg``) of it stay
+sparse and record torch's node. ``values()`` hands out the entries themselves: a write through it moves the version
+counter, and the dense mirror is rebuilt from the entries when next read (``_DenseMirror``).
 """
 
 from __future__ import annotations
@@ -44,17 +46,76 @@ sparse_coo = _SparseCooLayout()
 _UNCOALESCED = "Cannot get {} on an uncoalesced tensor, please call .coalesce() first"
 
 
+_DENSE_SLOT = Tensor.__dict__["_data"]
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+
+
+class _DenseMirror:
+    """``_data`` of a COO tensor: the dense array its entries make, which the ops compute with, brought up to date
+    first when a write moved the version counter (``SparseCooTensor._sp_sync``)."""
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        if obj._vc[0] != obj._sp_synced:
+            obj._sp_sync()
+        return _DENSE_SLOT.__get__(obj, cls)
+
+    def __set__(self, obj, value) -> None:
+        _DENSE_SLOT.__set__(obj, value)
+
+
 class SparseCooTensor(Tensor):
     """A COO tensor: indices and values, plus their dense array for the ops (see the module's docstring)."""
 
     layout = sparse_coo
     is_sparse = True
 
+    _data = _DenseMirror()
+    _sp_synced = 0
+    _sp_snapshot = None
+
     def _indices(self) -> Tensor:
         return new_tensor(self._sp_indices.copy())
 
     def _values(self) -> Tensor:
-        return new_tensor(self._sp_values.copy())
+        """The values themselves, not a copy (torch's alias: a write into it changes this tensor)."""
+        return self._sp_values_alias()
+
+    def _sp_values_alias(self, base=None) -> Tensor:
+        """A tensor over the values array sharing this tensor's version counter, so that a write through it reaches
+        the dense mirror (``_DenseMirror``); ``base`` makes it a view of this tensor, as ``values()`` is."""
+        self._sp_sync()
+        out = _object_new(Tensor)
+        out._data = out._root = self._sp_values
+        out._vc = self._vc
+        if base is not None:
+            out._base = base
+        return out
+
+    def _sp_sync(self) -> None:
+        """Brings the dense mirror and the values back in step after a write (the version counter moved): values
+        written through ``values()``/``_values()`` give the dense array anew (in place); an in-place op on this
+        tensor itself wrote the dense array, whose entries a coalesced tensor's values then take."""
+        if self._vc[0] == self._sp_synced and self._sp_snapshot is not None:
+            return
+        dense = _DENSE_SLOT.__get__(self)
+        values, indices = self._sp_values, tuple(self._sp_indices)
+        snapshot = self._sp_snapshot
+        if snapshot is not None and not _same(values, snapshot):
+            dense[...] = 0
+            if self._sp_indices.shape[1]:
+                np.add.at(dense, indices, values)
+        elif snapshot is not None and self._sp_coalesced and self._sp_indices.shape[1]:
+            entries = dense[indices]
+            if not _same(entries, values):
+                values[...] = entries
+                dense[...] = 0  # (what was written off the entries, a -0.0 among them, is not this tensor's)
+                np.add.at(dense, indices, values)
+        self._sp_snapshot, self._sp_synced = values.copy(), self._vc[0]
 
     def indices(self) -> Tensor:
         if not self._sp_coalesced:
@@ -66,7 +127,7 @@ class SparseCooTensor(Tensor):
             raise RuntimeError(_UNCOALESCED.format("values"))
         if self.requires_grad and is_grad_enabled():
             return _Values.apply(self)
-        return self._values()
+        return self._sp_values_alias(base=self)
 
     def _nnz(self) -> int:
         return self._sp_indices.shape[1]
@@ -179,6 +240,33 @@ class SparseCooTensor(Tensor):
     def __neg__(self):
         return self._scaled(lambda v: -v, _SparseNeg)
 
+    def mul(self, other):
+        """``s.mul(2)``, ``s.multiply(t0)``: sparse as ``s * 2`` (a scalar or 0-d dense factor), else the dense op."""
+        return self.__mul__(other) if _is_scalar(other) else super().mul(other)
+
+    def div(self, other, *, rounding_mode=None):
+        """``s.div(2)``, ``s.divide``, ``s.true_divide``: sparse as ``s / 2``; a rounding mode takes the dense op."""
+        if rounding_mode is None and _is_scalar(other):
+            return self.__truediv__(other)
+        return super().div(other, rounding_mode=rounding_mode)
+
+    def true_divide(self, other):
+        return self.div(other)
+
+    def neg(self):
+        return self.__neg__()
+
+    multiply, divide, negative = mul, div, neg
+
+    def detach(self) -> SparseCooTensor:
+        """A sparse tensor over the same entries, out of the graph (sharing the version counter as torch's does, so a
+        write through either reaches the other's dense mirror)."""
+        self._sp_sync()
+        out = _make(self._sp_indices, self._sp_values, self._data.shape, self._sp_coalesced)
+        out._vc = self._vc
+        out._sp_synced = self._vc[0]
+        return out
+
     def clone(self, *, memory_format=None) -> SparseCooTensor:
         return _make(self._sp_indices.copy(), self._sp_values.copy(), self._data.shape, self._sp_coalesced)
 
@@ -207,6 +295,7 @@ def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> Spa
     t._data = t._root = dense
     t._vc = [0]
     t._sp_indices, t._sp_values, t._sp_coalesced = indices, values, coalesced or indices.shape[1] < 2
+    t._sp_snapshot = values.copy()
     return t
 
 

