@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core import _torch_function
 from core._file_reader import PyTorchFileReader  # noqa: F401 (torch._C's, torch.PyTorchFileReader)
+from core._jit_types import *  # noqa: F403 (torch._C's TorchScript types, torch.TensorType...)
 from core._random import Generator
 from core._tensor import TensorBase, _TensorMeta  # noqa: F401 (torch._C's: Tensor's base class, its metaclass)
 from core._torch_dispatch import DisableTorchDispatch as _DisableTorchDispatch  # noqa: F401 (torch's name)

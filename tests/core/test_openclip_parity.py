@@ -1,0 +1,60 @@
+"""Parity with torch for what open_clip 3.3.0's own code needs (#19, the open_clip corpus, recipes_openclip.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+
+LEAVES = ["TensorType", "IntType", "FloatType", "BoolType", "StringType", "NoneType", "NumberType", "AnyType",
+          "DeviceObjType", "ComplexType"]
+
+
+def _containers(lib):
+    return [lib.ListType(lib.IntType.get()), lib.OptionalType(lib.TensorType.get()),
+            lib.TupleType([lib.IntType.get(), lib.FloatType.get()]),
+            lib.DictType(lib.StringType.get(), lib.TensorType.get()), lib.ListType.ofTensors(),
+            lib.OptionalType.ofTensor(), lib.ListType(lib.OptionalType(lib.ListType(lib.FloatType.get()))),
+            lib.TupleType([]), lib.OptionalType(lib.NumberType.get())]
+
+
+def _describe(t):
+    return (repr(t), str(t), t.kind(), t.annotation_str, t.str(), [repr(c) for c in t.containedTypes()])
+
+
+@pytest.mark.parametrize("name", LEAVES)
+def test_jit_leaf_types_are_torchs_singletons(torch, name):
+    """open_clip's hf_model imports ``from torch import TensorType`` for its poolers' annotations."""
+    ours, theirs = getattr(core, name), getattr(torch, name)
+    assert ours.__name__ == theirs.__name__ and getattr(core._C, name) is ours
+    assert _describe(ours.get()) == _describe(theirs.get())
+    assert ours.get() is ours.get() and ours.get() == ours.get()
+    assert isinstance(ours.get(), core.Type) and issubclass(ours, core.Type)
+    with pytest.raises(TypeError, match="No constructor defined"):
+        theirs()
+    with pytest.raises(TypeError, match="No constructor defined"):
+        ours()
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(theirs.get())
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(ours.get())
+
+
+def test_jit_container_types_print_and_compare_as_torchs(torch):
+    ours, theirs = _containers(core), _containers(torch)
+    assert [_describe(t) for t in ours] == [_describe(t) for t in theirs]
+    assert [[a == b for b in ours] for a in ours] == [[a == b for b in theirs] for a in theirs]
+    assert ours[0].getElementType() is core.IntType.get()
+    assert repr(ours[3].getKeyType()) == repr(theirs[3].getKeyType())
+    assert repr(ours[3].getValueType()) == repr(theirs[3].getValueType())
+    assert [repr(e) for e in ours[2].elements()] == [repr(e) for e in theirs[2].elements()]
+
+
+def test_jit_types_subtyping_is_torchs(torch):
+    def table(lib):
+        types = [getattr(lib, n).get() for n in LEAVES] + _containers(lib) + [
+            lib.OptionalType(lib.IntType.get()), lib.TupleType([lib.IntType.get(), lib.IntType.get()]),
+            lib.TupleType([lib.NumberType.get(), lib.FloatType.get()]), lib.ListType(lib.NumberType.get())]
+        return [[a.isSubtypeOf(b) for b in types] for a in types]
+
+    assert table(core) == table(torch)
