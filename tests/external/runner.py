@@ -375,6 +375,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_opacus_deps')
     if "torchaudio" in present:  # recipes_torchaudio's tutorials plot and show IPython's Audio: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})  # (torchaudio probes none of them)
+    if "captum" in present:  # Captum's visualisation imports matplotlib and its tests tqdm: the stand-ins stay
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "ignite" in present:  # recipes_ignite's examples use the torchvision stub: the stand-ins stay, but tqdm
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_ignite_deps')
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -439,6 +441,7 @@ _FETCHED_PACKAGES += ("ignite",)  # recipes_ignite's: PyTorch-Ignite's own packa
 _FETCHED_PACKAGES += ("torch_pruning", "geoopt")  # recipes_pruning's: Torch-Pruning and geoopt, their own packages
 _FETCHED_PACKAGES += ("e3nn", "opt_einsum_fx", "torchsde")  # recipes_e3nn's (opt_einsum is recipes_pyro's)
 _FETCHED_PACKAGES += ("segmentation_models_pytorch",)  # recipes_smp's (timm and torchvision: _SHARED_PACKAGES)
+_FETCHED_PACKAGES += ("captum",)  # recipes_captum's and recipes_labml's Captum scripts (the stand-ins stay)
 
 
 def _reset(lib) -> None:
