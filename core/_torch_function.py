@@ -352,9 +352,34 @@ TORCH_C_FUNCTIONAL = {
 }
 
 
-def _hands_defaults(module: str, name: str, qualname: str) -> bool:
-    """torch's functions written in Python hand their handlers every argument: nn.functional's, Tensor.backward."""
-    return (module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL) or qualname == "Tensor.backward"
+def _hands_defaults(module: str, name: str, qualname: str):
+    """How a function's arguments reach the handlers, where torch's function is written in Python: nn.functional's
+    and Tensor.backward hand every argument (``_spelled_out``), ``split`` its size and ``dim=`` (``_split_layout``);
+    None: as the call spelled them."""
+    if qualname in ("split", "Tensor.split") and module == "core":
+        return _split_layout
+    if (module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL) or qualname == "Tensor.backward":
+        return _spelled_out
+    return None
+
+
+def _split_layout(function, args, kwargs) -> tuple[tuple, dict]:
+    """``torch.split`` and ``Tensor.split`` (Python functions in torch) call ``handle_torch_function(split, (t,),
+    t, size, dim=dim)``: the tensor and the size positionally, ``dim`` as a keyword, 0 when not given."""
+    rest = dict(kwargs)
+    if not 1 <= len(args) <= 3:
+        return args, kwargs
+    if len(args) >= 2:
+        size = args[1]
+    elif len(rest) and ("split_size_or_sections" in rest) != ("split_size" in rest):
+        size = rest.pop("split_size_or_sections") if "split_size_or_sections" in rest else rest.pop("split_size")
+    else:
+        return args, kwargs
+    if len(args) == 3:
+        if "dim" in rest:
+            return args, kwargs
+        rest["dim"] = args[2]
+    return (args[0], size), {"dim": rest.pop("dim", 0), **rest}
 
 
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
@@ -370,7 +395,7 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
                 if not kwargs or not any(type(v) not in _plain_types and _overloading(v) for v in kwargs.values()):
                     return original(*args, **kwargs)
         if with_defaults:
-            args, kwargs = _spelled_out(original, args, kwargs)
+            args, kwargs = with_defaults(original, args, kwargs)
         if name in _TYPE_ERROR_NOT_IMPLEMENTED and qualname.startswith("Tensor."):
             try:
                 return dispatch(public or dispatching, original, args, kwargs)
@@ -441,7 +466,7 @@ def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualn
 
     def handle(args, kwargs):
         if with_defaults:
-            args, kwargs = _spelled_out(op, args, kwargs)
+            args, kwargs = with_defaults(op, args, kwargs)
         return dispatch(target, op, args, kwargs)
 
     if name in _TYPE_ERROR_NOT_IMPLEMENTED and qualname.startswith("Tensor."):

@@ -98,3 +98,57 @@ def test_sparse_sum_gradient_still_flows(torch):
     assert ours == theirs
     mask = np.array(_sparse(torch).to_dense().tolist()) != 0
     assert np.array_equal(ours_grad[mask], theirs_grad[mask])
+
+
+# ----- __torch_function__: split and its family hand their handlers torch's layout -----------------------------
+
+_SPLIT_CALLS = ["lib.split(t, 2, dim=1)", "lib.split(t, 2, 1)", "lib.split(t, [1, 3], dim=1)", "lib.split(t, 2)",
+                "lib.split(t, split_size_or_sections=2)", "lib.split(t, lib.tensor(2), 1)", "t.split(2, dim=1)",
+                "t.split(2, 1)", "t.split([1, 3], 1)", "t.split(2)", "t.split(split_size=2)", "lib.chunk(t, 2, dim=1)",
+                "lib.chunk(t, 2)", "t.chunk(2, 1)", "lib.tensor_split(t, 2, dim=1)", "lib.tensor_split(t, [1, 2])",
+                "t.tensor_split(3)", "lib.unbind(t, 1)", "lib.unbind(t)", "t.unbind(1)", "t.unbind()",
+                "lib.unbind(t, dim=1)", "lib.hsplit(t, 2)", "t.vsplit([1])", "t.split_with_sizes([1, 3], 1)"]
+
+
+def _recorded_split(lib, expr):
+    seen = []
+
+    def shape(a):
+        if isinstance(a, lib.Tensor):
+            return "T"
+        return type(a)(shape(x) for x in a) if isinstance(a, (list, tuple)) else a
+
+    class Recording(lib.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            seen.append((func.__name__, func is lib.split, func is lib.Tensor.split,
+                         [t.__name__ for t in types], shape(args), shape(kwargs)))
+            return super().__torch_function__(func, types, args, kwargs)
+
+    t = lib.arange(12.0).reshape(3, 4).as_subclass(Recording)
+    pieces = eval(expr, {"lib": lib, "t": t})
+    return seen[0], [(type(p).__name__, tuple(p.shape), p.tolist()) for p in pieces]
+
+
+@pytest.mark.parametrize("expr", _SPLIT_CALLS)
+def test_split_family_hands_handlers_torchs_arguments(torch, expr):
+    assert _recorded_split(core, expr) == _recorded_split(torch, expr)
+
+
+def test_a_mode_sees_splits_dim_as_a_keyword(torch):
+    def run(lib):
+        seen = []
+
+        class Mode(lib.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                seen.append((func.__name__, len(args), dict(kwargs)))
+                return func(*args, **kwargs)
+
+        x = lib.ones(4, 4)
+        with Mode():
+            pieces = lib.split(x, 2, 1) + x.split(3) + lib.split(x, [1, 3], dim=0)
+        return seen, [tuple(p.shape) for p in pieces]
+
+    assert run(core) == run(torch)
