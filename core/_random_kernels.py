@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from core import _boxmuller, _libm
+from core import _boxmuller, _libm, _randperm
 
 __all__ = ["uniform", "normal", "random_from_to", "random_full_range", "random_default", "bernoulli_scalar",
            "bernoulli_tensor", "exponential", "geometric", "log_normal", "cauchy", "randperm",
@@ -262,15 +262,8 @@ def cauchy(gen, n: int, median: float, sigma: float, dt) -> np.ndarray:
 
 
 def randperm(gen, n: int) -> np.ndarray:
-    """``randperm``: Fisher-Yates from the front, swapping ``i`` with ``i + draw % (n - i)``."""
-    if n < 2:
-        return np.arange(n, dtype=np.int64)
-    offsets = (gen.random32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
-    perm = list(range(n))
-    for i, z in enumerate(offsets):
-        j = i + z
-        perm[i], perm[j] = perm[j], perm[i]
-    return np.array(perm, dtype=np.int64)
+    """``randperm``: PyTorch's Fisher-Yates shuffle (``core._randperm`` applies its swaps in vectorised rounds)."""
+    return _randperm.randperm(gen, n)
 
 
 def multinomial_with_replacement(gen, probs: np.ndarray, n_sample: int) -> np.ndarray:

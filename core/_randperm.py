@@ -1,0 +1,148 @@
+"""``randperm`` on the CPU: PyTorch's Fisher-Yates shuffle, bit for bit, with its swaps applied in vectorised rounds.
+
+PyTorch's ``randperm_cpu`` (``aten/src/ATen/native/TensorFactories.cpp``) starts from ``0 .. n-1`` and, for
+``i = 0 .. n-2``, swaps positions ``i`` and ``i + draw % (n - i)`` (one 32-bit draw per step). That loop is
+sequential, but most of its swaps touch positions no nearby swap touches, and swaps on disjoint positions commute.
+So the steps go a block at a time: every step of the block that is the first of the block to touch both of its
+positions is applied at once (one gather and one scatter), then the same question is asked of the steps left
+over, until few are left, which a short Python loop applies in order. A step is only ever applied after every
+earlier step that shares a position with it, so the result is the sequential loop's.
+
+NOTE: the hot path of ``DataLoader(shuffle=True)`` (``randperm(len(dataset))`` every epoch). Blocks are a fixed
+fraction of the positions still open (``_FRACTION``): a block of ``B`` steps among ``m`` open positions has about
+``B * B / m`` colliding steps, so the rounds stay few; the last ``_TAIL`` steps, where nearly every swap collides,
+run in Python on a list.
+
+For ``n`` of ``2**32 // 20`` or more PyTorch switches to the "inside-out" variant with 64-bit draws (position ``i``
+takes ``i``, then swaps with ``draw % (i + 1)``), which is the same swap machinery on other pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["randperm", "INSIDE_OUT_FROM"]
+
+INSIDE_OUT_FROM = (2**32 - 1) // 20  # PyTorch's switch to 64-bit draws and the inside-out shuffle
+_FRACTION = 16  # a block is this fraction of the positions still open
+_MIN_BLOCK = 256
+_TAIL = 1024  # steps left for the plain Python loop
+_LOOP = 32  # a round with fewer steps left goes to the Python loop
+
+
+def randperm(gen, n: int) -> np.ndarray:
+    """PyTorch's ``randperm(n)`` (int64) from ``gen``'s stream."""
+    if n < 2:  # (no draws)
+        return np.arange(n, dtype=np.int64)
+    if n >= INSIDE_OUT_FROM:
+        return _inside_out(gen, n)
+    return forward_swaps(n, _offsets(gen, n))
+
+
+def _offsets(gen, n: int) -> np.ndarray:
+    """``draw % (n - i)`` for ``i = 0 .. n-2`` (the draws are 32-bit, the moduli below 2**32: uint32 arithmetic)."""
+    raw = gen.random32(n - 1)
+    low = raw.view(np.uint32)[::2] if np.little_endian else raw.astype(np.uint32)
+    return low % np.arange(n, 1, -1, dtype=np.uint32)
+
+
+def forward_swaps(n: int, offsets: np.ndarray) -> np.ndarray:
+    """``arange(n)`` after swapping ``i`` with ``i + offsets[i]`` for ``i = 0, 1, ..`` in order."""
+    perm = np.arange(n, dtype=np.int64)
+    partners = np.arange(offsets.size, dtype=np.int64)
+    np.add(partners, offsets, out=partners, casting="unsafe")
+    return apply_swaps(perm, partners, forward=True)
+
+
+def inside_out_swaps(n: int, partners: np.ndarray) -> np.ndarray:
+    """``arange(n)`` after swapping ``i`` with ``partners[i] <= i`` for ``i = 0 .. n-1`` in order (PyTorch's
+    ``r[i] = i; r[i] = r[z]; r[z] = i`` is that swap, since ``r[i]`` is still ``i``)."""
+    return apply_swaps(np.arange(n, dtype=np.int64), partners.astype(np.int64, copy=False), forward=False)
+
+
+def _inside_out(gen, n: int) -> np.ndarray:
+    raw = gen.random64(n)
+    partners = raw % np.arange(1, n + 1, dtype=np.uint64)
+    return inside_out_swaps(n, partners)
+
+
+def apply_swaps(perm: np.ndarray, partners: np.ndarray, forward: bool) -> np.ndarray:
+    """Swap ``perm[i]`` and ``perm[partners[i]]`` for ``i = 0 .. len(partners)-1`` in order, in place.
+
+    ``forward``: every partner is at or after its step (``partners[i] >= i``: the positions still open are the
+    tail), else at or before it (the open positions are the head)."""
+    steps = partners.size
+    owner = np.zeros(perm.size, dtype=np.int64)  # per position: the key of the round's first step to touch it
+    base = 0  # keys grow from round to round, so an older round's keys never count
+    start, stop = 0, steps - min(steps, _TAIL)
+    if not forward:  # the first steps share few positions: nearly all collide
+        stop = min(steps, _TAIL)
+        _loop(perm, np.arange(stop), partners[:stop])
+        start, stop = stop, steps
+    while start < stop:
+        open_positions = perm.size - start if forward else start + 1
+        end = min(stop, start + max(open_positions // _FRACTION, _MIN_BLOCK))
+        base = _block(perm, owner, start, end, partners[start:end], base)
+        start = end
+    _loop(perm, np.arange(start, steps), partners[start:])
+    return perm
+
+
+def _block(perm, owner, start: int, end: int, seconds, base: int) -> int:
+    """Steps ``start .. end-1`` (``_rounds``, its first round on the slice ``start:end`` rather than by index)."""
+    keys = np.arange(base + end - start, base, -1)  # an earlier step has a larger key; every key is above ``base``
+    base += end - start + 1
+    np.maximum.at(owner, seconds, keys)
+    mine = owner[start:end]
+    np.maximum(mine, keys, out=mine)
+    late = mine != keys
+    late |= owner[seconds] != keys
+    firsts = slice(start, end)
+    if late.any():
+        free = ~late
+        firsts = np.flatnonzero(free)
+        firsts += start
+        seconds, rest = seconds[free], seconds[late]
+    _swap(perm, firsts, seconds)
+    if isinstance(firsts, slice):
+        return base
+    return _rounds(perm, owner, np.flatnonzero(late) + start, rest, base)
+
+
+def _rounds(perm, owner, firsts, seconds, base: int) -> int:
+    """Apply the swaps ``(firsts[k], seconds[k])`` in order: the steps first to touch both positions at once, then
+    the same for what is left; the last few in a Python loop. Returns the next free key."""
+    while firsts.size >= _LOOP:
+        top = int(firsts[-1])
+        keys = (base + top + 1) - firsts  # an earlier step has a larger key; every key is above ``base``
+        base += top + 2 - int(firsts[0])
+        np.maximum.at(owner, seconds, keys)
+        np.maximum.at(owner, firsts, keys)
+        late = owner[firsts] != keys
+        late |= owner[seconds] != keys
+        free = ~late
+        _swap(perm, firsts[free], seconds[free])
+        firsts, seconds = firsts[late], seconds[late]
+    _loop(perm, firsts, seconds)
+    return base
+
+
+def _swap(perm, firsts, seconds) -> None:
+    """Swaps on pairwise disjoint positions, all at once (``firsts``: an index array or a slice)."""
+    a, b = perm[firsts].copy() if isinstance(firsts, slice) else perm[firsts], perm[seconds]
+    perm[firsts] = b
+    perm[seconds] = a
+
+
+def _loop(perm, firsts, seconds) -> None:
+    """The swaps one by one: in place for a few, else on a list of the values at the positions they touch."""
+    if firsts.size < _LOOP:
+        for i, j in zip(firsts.tolist(), seconds.tolist()):
+            perm[i], perm[j] = perm[j], perm[i]
+        return
+    where, local = np.unique(np.concatenate([firsts, seconds]), return_inverse=True)
+    vals = perm[where].tolist()
+    k = firsts.size
+    for i, j in zip(local[:k].tolist(), local[k:].tolist()):
+        vals[i], vals[j] = vals[j], vals[i]
+    perm[where] = vals

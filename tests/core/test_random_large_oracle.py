@@ -1,0 +1,111 @@
+"""Large random tensors are PyTorch's bit for bit: the vectorised samplers' block edges, sizes and generators.
+
+core's samplers work a block at a time (``randperm``'s swap rounds in ``core._randperm``, the uniform and normal
+kernels' cache-sized blocks); these tests put sizes on and around every edge (PyTorch's switch between its two
+normal algorithms at 16 elements, the blocks, ``randperm``'s Python tail) and far beyond, with the default
+generator, with ``Generator`` objects and after ``set_rng_state``, and compare with PyTorch exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from core import _randperm
+from tests.core.oracle import to_numpy
+
+_BLOCK = 1 << 16  # core._random_kernels' block of draws
+
+
+def _same(ours, theirs) -> None:
+    a, b = to_numpy(ours), to_numpy(theirs)
+    assert str(ours.dtype).replace("torch.", "") == str(theirs.dtype).replace("torch.", "")
+    assert a.shape == b.shape
+    assert np.array_equal(a, b, equal_nan=True), f"{np.count_nonzero(a != b)} of {a.size} differ"
+
+
+def _check(torch, fn, seed: int) -> None:
+    """``fn(lib, generator)`` after the same seed, with the default generator and with a fresh ``Generator``."""
+    for use_generator in (False, True):
+        results = []
+        for lib in (core, torch):
+            lib.manual_seed(seed)
+            gen = lib.Generator().manual_seed(seed + 1) if use_generator else None
+            results.append((fn(lib, gen), (gen or lib.default_generator).get_state()))
+        (ours, our_state), (theirs, their_state) = results
+        for o, t in zip(ours, theirs):
+            _same(o, t)
+        assert np.array_equal(to_numpy(our_state), to_numpy(their_state)), "streams diverged"
+
+
+# ----- randperm -------------------------------------------------------------------------------------
+
+def _torch_forward_loop(n: int, offsets: np.ndarray) -> np.ndarray:
+    """PyTorch's ``randperm_cpu`` loop as written: swap ``i`` and ``i + offsets[i]``, in order."""
+    perm = list(range(n))
+    for i, z in enumerate(offsets.tolist()):
+        perm[i], perm[i + z] = perm[i + z], perm[i]
+    return np.array(perm, dtype=np.int64)
+
+
+def _torch_inside_out_loop(partners: np.ndarray) -> np.ndarray:
+    """PyTorch's loop for ``n >= 2**32 // 20``: ``r[i] = i; r[i] = r[z]; r[z] = i``."""
+    r = [0] * partners.size
+    for i, z in enumerate(partners.tolist()):
+        r[i] = i
+        r[i] = r[z]
+        r[z] = i
+    return np.array(r, dtype=np.int64)
+
+
+_SIZES = [0, 1, 2, 3, 31, 32, 33, 1023, 1024, 1025, 1026, 1300, 5000, 70_001, 300_000]
+
+
+@pytest.mark.parametrize("n", _SIZES)
+def test_the_vectorised_swaps_equal_torchs_sequential_loops(n):
+    rng = np.random.default_rng(n)
+    for _ in range(3):
+        draws = rng.integers(0, 2**32, max(n, 1), dtype=np.uint64)
+        offsets = draws[:max(n - 1, 0)] % np.arange(n, 1, -1, dtype=np.uint64)
+        assert np.array_equal(_randperm.forward_swaps(n, offsets), _torch_forward_loop(n, offsets))
+        partners = draws[:n] % np.arange(1, n + 1, dtype=np.uint64)
+        assert np.array_equal(_randperm.inside_out_swaps(n, partners), _torch_inside_out_loop(partners))
+
+
+@pytest.mark.parametrize("pattern", ["none", "all_last", "all_next", "same_target", "few_targets"])
+def test_the_vectorised_swaps_equal_torchs_loop_when_every_swap_collides(pattern):
+    n = 20_000
+    i = np.arange(n - 1)
+    left = n - 1 - i  # the largest offset at step i
+    offsets = {"none": np.zeros(n - 1, dtype=np.int64), "all_last": left, "all_next": np.minimum(left, 1),
+               "same_target": (n - 1) - i, "few_targets": np.minimum(left, (7 - i) % 7)}[pattern]
+    assert np.array_equal(_randperm.forward_swaps(n, offsets), _torch_forward_loop(n, offsets))
+    partners = {"none": np.arange(n), "all_last": np.arange(n), "all_next": np.maximum(np.arange(n) - 1, 0),
+                "same_target": np.zeros(n, dtype=np.int64), "few_targets": np.arange(n) % 3}[pattern]
+    assert np.array_equal(_randperm.inside_out_swaps(n, partners), _torch_inside_out_loop(partners))
+
+
+def test_torchs_switch_to_the_inside_out_shuffle_is_where_core_switches():
+    assert _randperm.INSIDE_OUT_FROM == np.iinfo(np.uint32).max // 20
+
+
+@pytest.mark.parametrize("n", _SIZES + [1_000_003])
+def test_randperm_matches_torch_on_and_around_the_block_edges(torch, n):
+    _check(torch, lambda T, g: (T.randperm(n, generator=g), T.rand(3, generator=g)), seed=n)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_randperm_matches_torch_for_many_seeds(torch, seed):
+    _check(torch, lambda T, g: (T.randperm(40_000 + seed, generator=g), T.randperm(2_000, generator=g)), seed)
+
+
+def test_randperm_continues_torchs_stream_after_set_rng_state_and_in_other_dtypes(torch):
+    def draws(T, g):
+        T.randn(7)
+        state = T.get_rng_state()
+        first = T.randperm(50_000)
+        T.set_rng_state(state)
+        return (first, T.randperm(50_000), T.randperm(3_000, dtype=T.int32), T.randperm(2_000, dtype=T.float32),
+                T.randperm(4_000, out=T.empty(0, dtype=T.int64)))
+    _check(torch, draws, seed=3)
