@@ -62,4 +62,5 @@ RECIPES += __import__("recipes_sb3").RECIPES  # Stable-Baselines3 on Gymnasium: 
 RECIPES += __import__("recipes_ignite").RECIPES  # PyTorch-Ignite: its tests, examples, metrics, handlers (helper s20 IGNITE)
 RECIPES += __import__("recipes_e3nn").RECIPES  # e3nn and torchsde, their own packages (helper s20 E3NN)
 RECIPES += __import__("recipes_smp").RECIPES  # segmentation_models.pytorch, its own package on timm (helper s20 SMP)
+RECIPES += __import__("recipes_openclip").RECIPES  # open_clip: CLIP, CoCa, SigLIP towers, losses, tokenizer (helper s21 OPENCLIP)
 RECIPES += __import__("recipes_captum").RECIPES  # Captum: attributions, metrics, attacks on core (helper s21 CAPTUM)

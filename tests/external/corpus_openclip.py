@@ -1,0 +1,300 @@
+"""Drivers for open_clip's own Python code (``recipes_openclip.py``; our text).
+
+A recipe fetches open_clip's ``__init__.py`` as its script (run as the package's module), with open_clip's package
+(its model configs and BPE vocabulary), timm's and torchvision's beside it (the runner loads all three in both runs),
+and appends calls to the drivers here. They do what open_clip's README, docs and tests do: a model config of our own,
+small (``open_clip.add_model_config`` on a folder of JSON files written here, as its tests add theirs), built through
+``create_model_and_transforms`` without pretrained weights (seeded), its preprocessing applied to seeded image
+tensors, its tokenizer on a few captions, ``encode_image``/``encode_text``/``forward`` with ``logit_scale``, zero-shot
+probabilities as the README computes them, the losses with ``output_dict`` and a few training steps. Values print
+at fixed decimals (5) or, for scalars, 8 significant digits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import types
+
+import torch
+
+CAPTIONS = ["a diagram", "a dog", "a cat", "a photo of a red car on the road"]
+_CONFIGS = "openclip_configs"  # the folder beside the script that the small configs are written to
+
+
+def _oc():
+    import open_clip
+
+    return open_clip
+
+
+def _values(t, n=6):
+    return [f"{v:.5f}" for v in t.detach().flatten()[:n].tolist()]
+
+
+def show(name, out):
+    """A tensor's shape, dtype, abs sum and first values (a tuple, list or dict: each part)."""
+    if isinstance(out, dict):
+        for key, value in out.items():
+            show(f"{name}[{key!r}]", value)
+        return
+    if isinstance(out, (tuple, list)):
+        for i, value in enumerate(out):
+            show(f"{name}[{i}]", value)
+        return
+    if not isinstance(out, torch.Tensor):
+        print(name, repr(out))
+        return
+    if out.is_floating_point():
+        total = out.detach().double().abs().sum().item() if out.numel() else 0.0
+        print(name, tuple(out.shape), str(out.dtype), f"abs sum {total:.7g}", _values(out))
+    else:
+        print(name, tuple(out.shape), str(out.dtype), out.flatten()[:12].tolist())
+
+
+def _scalar(x):
+    return f"{float(x):.8g}"
+
+
+def register(name, cfg):
+    """``cfg`` written as ``openclip_configs/NAME.json`` and that folder added with ``open_clip.add_model_config``."""
+    os.makedirs(_CONFIGS, exist_ok=True)
+    with open(os.path.join(_CONFIGS, f"{name}.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+    _oc().add_model_config(_CONFIGS)
+    return name
+
+
+def vit_cfg(embed_dim=32, *, vision=None, text=None, **top):
+    """A CLIP config at a tenth of ViT-B-32's sizes: 32x32 images in 8x8 patches, 2 blocks a tower, 16 tokens."""
+    cfg = {"embed_dim": embed_dim,
+           "vision_cfg": {"image_size": 32, "patch_size": 8, "width": 64, "head_width": 16, "layers": 2},
+           "text_cfg": {"context_length": 16, "vocab_size": 49408, "width": 32, "heads": 4, "layers": 2}}
+    cfg["vision_cfg"].update(vision or {})
+    cfg["text_cfg"].update(text or {})
+    cfg.update(top)
+    return cfg
+
+
+def images(n=4, size=32, seed=1):
+    """Seeded images in [0, 1], channels first (what ``ToTensor`` makes of a picture), a little larger than the model's
+    input, so the preprocessing resizes and crops."""
+    g = torch.Generator().manual_seed(seed)
+    return [torch.rand(3, size + 8, size + 12, generator=g) for _ in range(n)]
+
+
+def batch(n=2, size=32, seed=2):
+    """``n`` seeded images of the model's size, normalised as the preprocessing leaves them."""
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(n, 3, size, size, generator=g)
+
+
+def clip(name, cfg, *, captions=CAPTIONS, steps=2, lr=1e-3, show_model=False, **kwargs):
+    """``create_model_and_transforms`` (seeded), the README's zero-shot recipe, the forward's outputs, ClipLoss (or
+    SigLipLoss with a logit bias) with ``output_dict`` and ``steps`` AdamW steps."""
+    oc = _oc()
+    register(name, cfg)
+    torch.manual_seed(0)
+    model, preprocess_train, preprocess = oc.create_model_and_transforms(name, pretrained=None, **kwargs)
+    tokenizer = oc.get_tokenizer(name)
+    print(name, type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()),
+          "modules:", len(list(model.modules())), "output_dict:", getattr(model, "output_dict", None))
+    if show_model:
+        print(model)
+    print("preprocess:", preprocess)
+    print("preprocess_train:", preprocess_train)
+    print("preprocess cfg:", oc.get_model_preprocess_cfg(model), "tokenize cfg:", oc.get_model_tokenize_cfg(model))
+    size = model.visual.image_size if hasattr(model.visual, "image_size") else 32
+    size = size[0] if isinstance(size, (tuple, list)) else size
+    image = torch.stack([preprocess(im) for im in images(len(captions), size)])
+    text = tokenizer(captions)
+    show("image", image)
+    show("text", text)
+    model.eval()
+    with torch.no_grad():
+        image_features = model.encode_image(image)
+        text_features = model.encode_text(text)
+        show("image_features", image_features)
+        show("text_features", text_features)
+        image_features = image_features / image_features.norm(dim=-1, keepdim=True)
+        text_features = text_features / text_features.norm(dim=-1, keepdim=True)
+        show("text_probs", (100.0 * image_features @ text_features.T).softmax(dim=-1))
+        show("normalized", model.encode_image(image, normalize=True))
+        out = model(image, text)
+        show("forward", out)
+        if hasattr(model, "get_logits"):
+            show("get_logits", model.get_logits(image, text))
+    train(model, image, text, steps=steps, lr=lr)
+    return model
+
+
+def _loss_for(model):
+    from open_clip.loss import ClipLoss, SigLipLoss
+
+    return SigLipLoss() if getattr(model, "logit_bias", None) is not None else ClipLoss()
+
+
+def train(model, image, text, *, steps=2, lr=1e-3, loss=None):
+    """``steps`` AdamW steps on the contrastive loss of a batch (the training script's loop in miniature)."""
+    if not steps:
+        return
+    loss_fn = loss or _loss_for(model)
+    model.train()
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr, weight_decay=0.1)
+    for step in range(steps):
+        out = model(image, text)
+        if isinstance(out, dict):
+            args = {k: v for k, v in out.items() if k in ("image_features", "text_features", "logit_scale",
+                                                          "logit_bias")}
+        else:
+            names = ["image_features", "text_features", "logit_scale", "logit_bias"][:len(out)]
+            args = dict(zip(names, out))
+        if type(loss_fn).__name__ == "SigLipLoss":
+            args.setdefault("logit_bias", None)
+        losses = loss_fn(**args, output_dict=True)
+        total = sum(losses.values())
+        opt.zero_grad()
+        total.backward()
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1e9)
+        opt.step()
+        with torch.no_grad():
+            model.logit_scale.clamp_(0, 4.6052)
+        print("step", step, {k: _scalar(v) for k, v in losses.items()}, "grad norm", f"{float(norm):.5g}",
+              "logit_scale", _scalar(model.logit_scale.exp().flatten()[0]))
+
+
+def model_tour(name, cfg, **kwargs):
+    """What open_clip's model classes offer beside the forward: ``forward_intermediates``, ``no_weight_decay``,
+    ``lock_image_tower``/``lock_text_tower`` (trainable parameters left), gradient checkpointing (the same loss and
+    gradients), ``output_dict``, and a checkpoint saved and loaded back through ``create_model(pretrained=path)``."""
+    oc = _oc()
+    register(name, cfg)
+    torch.manual_seed(0)
+    model = oc.create_model(name, output_dict=True, **kwargs)
+    image = batch(2, 32)
+    text = oc.get_tokenizer(name)(CAPTIONS[:2])
+    model.eval()
+    with torch.no_grad():
+        out = model(image, text)
+        print("output_dict keys:", sorted(out))
+        show("out", out)
+        inter = model.forward_intermediates(image, text, image_indices=2, text_indices=[0, 1],
+                                            output_logit_scale_bias=True)
+        show("intermediates", inter)
+        only = model.forward_intermediates(image, text, image_indices=1, intermediates_only=True,
+                                           image_output_fmt="NLC")
+        show("intermediates_only", only)
+    print("no_weight_decay:", sorted(model.no_weight_decay()))
+    trainable = lambda: sum(p.numel() for p in model.parameters() if p.requires_grad)  # noqa: E731
+    print("trainable:", trainable())
+    model.train()
+    loss_fn = oc.ClipLoss()
+    grads = []
+    for checkpointing in (False, True):
+        model.set_grad_checkpointing(checkpointing)
+        model.zero_grad()
+        out = model(image, text)
+        loss = loss_fn(out["image_features"], out["text_features"], out["logit_scale"])
+        loss.backward()
+        grads.append(torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None]))
+        print("checkpointing", checkpointing, "loss", _scalar(loss), "grad abs sum", f"{grads[-1].abs().sum():.6g}")
+    print("checkpointed grads match:", torch.allclose(grads[0], grads[1], atol=1e-6))
+    model.set_grad_checkpointing(False)
+    model.lock_image_tower(unlocked_groups=0)
+    print("image tower locked:", trainable())
+    model.lock_text_tower(unlocked_layers=1, freeze_layer_norm=True)
+    print("text tower locked but its last layer:", trainable())
+    path = os.path.join(_CONFIGS, f"{name}.pt")
+    torch.save({"epoch": 3, "state_dict": {f"module.{k}": v for k, v in model.state_dict().items()}}, path)
+    torch.manual_seed(1)
+    again = oc.create_model(name, pretrained=path, output_dict=True, **kwargs).eval()
+    with torch.no_grad():
+        same = again(image, text)
+    print("reloaded matches:", all(torch.equal(out_v, same[k]) for k, out_v in model.eval()(image, text).items()))
+
+
+def tokenizers():
+    """open_clip's BPE tokenizer (``tokenize``, ``decode``, ``SimpleTokenizer`` and its cleaning and reduction
+    modes, ``get_tokenizer``) on a few captions."""
+    oc = _oc()
+    from open_clip import tokenizer as tk
+
+    texts = ["A photo of a DOG.", "Two  cats   sleeping on a sofa!!", "an image of the number 42, in HTML &amp; text",
+             "The quick brown fox jumps over the lazy dog's back, then runs into the woods at 10pm."]
+    tokens = oc.tokenize(texts)
+    show("tokenize", tokens)
+    for row in tokens:
+        print(row[row != 0].tolist())
+    print([oc.decode(row[row != 0]) for row in tokens])
+    print("context 8:", oc.tokenize(texts, context_length=8).tolist())
+    t = tk.SimpleTokenizer()
+    print("vocab", t.vocab_size, "special", t.all_special_ids, t.sot_token_id, t.eot_token_id)
+    print(t.encode(texts[3]))
+    print(repr(t.decode(t.encode(texts[3]))))
+    print([t.bpe(w) for w in ("photograph", "unbelievable", "tokenizer", "CLIP")])
+    for clean in ("lower", "whitespace", "canonicalize"):  # (one tokenizer: building one reads 49k merges)
+        t.clean_fn = tk.get_clean_fn(clean)
+        print(clean, [t.encode(x)[:10] for x in texts[:3]], t(texts[1], context_length=24).tolist())
+    t.clean_fn = tk.get_clean_fn("lower")
+    extra = tk.SimpleTokenizer(additional_special_tokens=["<mask>", "<sep>"], context_length=12)
+    print("extra specials", extra.all_special_ids, extra("a <mask> on a <sep> mat").tolist())
+    print("canonicalize", [tk.canonicalize_text(x) for x in texts],
+          tk.canonicalize_text("keep {} this, please!", keep_punctuation_exact_string="{}"))
+    for mode in ("simple", "random", "shuffle"):
+        torch.manual_seed(0)
+        __import__("random").seed(0)
+        t.reduction_fn = tk.get_reduction_mask_fn(mode)
+        print(mode, t(texts, context_length=10).tolist())
+    g = oc.get_tokenizer("ViT-B-32")
+    print(type(g).__name__, g.context_length, g(["a diagram"]).shape, oc.get_tokenizer("ViT-B-32", context_length=5)(
+        texts[:2]).tolist())
+
+
+def losses():
+    """open_clip's losses on seeded features: ClipLoss (cached labels), CoCaLoss, DistillClipLoss and SigLipLoss,
+    each with ``output_dict``, and their gradients; ``create_loss`` from training arguments."""
+    oc = _oc()
+    from open_clip.loss import SigLipLoss
+
+    torch.manual_seed(0)
+    img = torch.nn.functional.normalize(torch.randn(6, 16), dim=-1).requires_grad_()
+    txt = torch.nn.functional.normalize(torch.randn(6, 16), dim=-1).requires_grad_()
+    scale = torch.tensor(14.285714, requires_grad=True)
+    bias = torch.tensor(-10.0, requires_grad=True)
+    clip_loss = oc.ClipLoss(cache_labels=True)
+    for _ in range(2):
+        value = clip_loss(img, txt, scale)
+    print("ClipLoss", _scalar(value), clip_loss(img, txt, scale, output_dict=True), clip_loss.labels,
+          clip_loss.prev_num_logits)
+    show("ClipLoss logits", clip_loss.get_logits(img, txt, scale, logit_bias=bias))
+    value.backward()
+    show("grad img", img.grad)
+    show("grad scale", scale.grad)
+    logits = torch.randn(6, 7, 50, requires_grad=True)
+    labels = torch.randint(0, 50, (6, 7))
+    labels[:, 5:] = 0
+    coca = oc.CoCaLoss(caption_loss_weight=2.0, clip_loss_weight=1.0, pad_id=0)
+    parts = coca(img, txt, logits, labels, scale, output_dict=True)
+    print("CoCaLoss", {k: _scalar(v) for k, v in parts.items()})
+    sum(parts.values()).backward()
+    show("grad logits", logits.grad)
+    print("CoCaLoss no clip", [_scalar(v) for v in oc.CoCaLoss(1.0, 0.0)(img, txt, logits, labels, scale)])
+    teacher_img, teacher_txt = torch.randn(6, 16), torch.randn(6, 16)
+    distill = oc.DistillClipLoss()(img, txt, scale, teacher_img, teacher_txt, torch.tensor(10.0), output_dict=True)
+    print("DistillClipLoss", {k: _scalar(v) for k, v in distill.items()})
+    sig = SigLipLoss()
+    img.grad = None
+    value = sig(img, txt, scale, bias)
+    parts = sig(img, txt, scale, bias, output_dict=True)
+    print("SigLipLoss", _scalar(value), {k: _scalar(v) for k, v in parts.items()})
+    show("SigLip labels", sig.get_ground_truth("cpu", torch.float32, 4))
+    value.backward()
+    show("grad img", img.grad)
+    show("grad bias", bias.grad)
+    for kind in ({}, {"distill": True}, {"model": "coca_ViT-B-32"}, {"siglip": True}):
+        args = types.SimpleNamespace(distill=False, model="ViT-B-32", siglip=False, local_loss=False,
+                                     gather_with_grad=False, rank=0, world_size=1, horovod=False,
+                                     coca_caption_loss_weight=2.0, coca_contrastive_loss_weight=1.0,
+                                     loss_dist_impl=None)
+        vars(args).update(kind)
+        print(kind, type(oc.create_loss(args)).__name__)

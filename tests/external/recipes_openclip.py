@@ -1,0 +1,81 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+open_clip's own Python code on core (2026-12-05, corpus helper s21 OPENCLIP): mlfoundations/open_clip at its v3.3.0
+release (MIT), its package fetched beside each script (``OPENCLIP_PACKAGE``: every module of ``src/open_clip``, its
+144 model configs and its BPE vocabulary, ``bpe_simple_vocab_16e6.txt.gz``, which ``import open_clip`` reads to build
+its default tokenizer; and the modules of ``src/open_clip_train`` the drivers call: ``precision``, ``scheduler``,
+``zero_shot``), with timm's (``recipes_timm.TIMM_PACKAGE``, v1.0.28: its towers) and torchvision's
+(``recipes_torchvision``'s pin: its transforms) beside it. The CoCa scripts hold transformers' package too
+(``recipes_hf.HF_PACKAGE``, v4.57.6, with its ``generation/beam_search.py``): CoCa's ``generate`` takes its logits
+processors, stopping criteria and ``BeamSearchScorer`` from it. The runner loads all of them in both runs;
+``fake_openclip_deps.py`` stands in for ftfy, regex, the Hub, safetensors and tqdm. Each script is open_clip's
+``__init__.py`` run as the package's module (``__package__`` set before its first line) with calls to
+``corpus_openclip.py``'s drivers appended: small model configs of ours built without pretrained weights.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+from recipes_hf import HF, HF_PACKAGE
+from recipes_timm import TIMM, TIMM_PACKAGE
+from recipes_torchvision import TV, TV_PACKAGE
+
+RECIPES: list[dict] = []
+
+OPENCLIP = ("mlfoundations/open_clip", "30573618fc375b12f094ef64cb3a1391cf611c45", "MIT")  # v3.3.0
+_MODULES = """__init__ coca_model constants convert factory hf_configs hf_model loss model modified_resnet openai
+pos_embed pretrained push_to_hf_hub timm_model tokenizer transform transformer utils version zero_shot_classifier
+zero_shot_metadata"""
+_CONFIGS = """EVA01-g-14-plus EVA01-g-14 EVA02-B-16 EVA02-E-14-plus EVA02-E-14 EVA02-L-14-336 EVA02-L-14 MobileCLIP-B
+MobileCLIP-S1 MobileCLIP-S2 MobileCLIP2-B MobileCLIP2-L-14 MobileCLIP2-S0 MobileCLIP2-S2 MobileCLIP2-S3
+MobileCLIP2-S4 PE-Core-B-16 PE-Core-L-14-336 PE-Core-S-16-384 PE-Core-T-16-384 PE-Core-bigG-14-448 RN101-quickgelu
+RN101 RN50-quickgelu RN50 RN50x16-quickgelu RN50x16 RN50x4-quickgelu RN50x4 RN50x64-quickgelu RN50x64
+ViT-B-16-SigLIP-256 ViT-B-16-SigLIP-384 ViT-B-16-SigLIP-512 ViT-B-16-SigLIP-i18n-256 ViT-B-16-SigLIP
+ViT-B-16-SigLIP2-256 ViT-B-16-SigLIP2-384 ViT-B-16-SigLIP2-512 ViT-B-16-SigLIP2 ViT-B-16-plus-240 ViT-B-16-plus
+ViT-B-16-quickgelu ViT-B-16 ViT-B-32-256 ViT-B-32-SigLIP2-256 ViT-B-32-plus-256 ViT-B-32-quickgelu ViT-B-32
+ViT-H-14-378-quickgelu ViT-H-14-378 ViT-H-14-CLIPA-336 ViT-H-14-CLIPA ViT-H-14-quickgelu ViT-H-14-worldwide-378
+ViT-H-14-worldwide-quickgelu ViT-H-14-worldwide ViT-H-14 ViT-H-16 ViT-L-14-280 ViT-L-14-336-quickgelu ViT-L-14-336
+ViT-L-14-CLIPA-336 ViT-L-14-CLIPA ViT-L-14-quickgelu ViT-L-14-worldwide-quickgelu ViT-L-14-worldwide ViT-L-14
+ViT-L-16-320 ViT-L-16-SigLIP-256 ViT-L-16-SigLIP-384 ViT-L-16-SigLIP2-256 ViT-L-16-SigLIP2-384 ViT-L-16-SigLIP2-512
+ViT-L-16 ViT-M-16-alt ViT-M-16 ViT-M-32-alt ViT-M-32 ViT-S-16-alt ViT-S-16 ViT-S-32-alt ViT-S-32
+ViT-SO400M-14-SigLIP-378 ViT-SO400M-14-SigLIP-384 ViT-SO400M-14-SigLIP ViT-SO400M-14-SigLIP2-378
+ViT-SO400M-14-SigLIP2 ViT-SO400M-16-SigLIP-i18n-256 ViT-SO400M-16-SigLIP2-256 ViT-SO400M-16-SigLIP2-384
+ViT-SO400M-16-SigLIP2-512 ViT-bigG-14-CLIPA-336 ViT-bigG-14-CLIPA ViT-bigG-14-quickgelu ViT-bigG-14-worldwide-378
+ViT-bigG-14-worldwide ViT-bigG-14 ViT-e-14 ViT-g-14 ViT-gopt-16-SigLIP2-256 ViT-gopt-16-SigLIP2-384 ViTamin-B-LTT
+ViTamin-B ViTamin-L-256 ViTamin-L-336 ViTamin-L-384 ViTamin-L ViTamin-L2-256 ViTamin-L2-336 ViTamin-L2-384
+ViTamin-L2 ViTamin-S-LTT ViTamin-S ViTamin-XL-256 ViTamin-XL-336 ViTamin-XL-384 coca_ViT-B-32 coca_ViT-L-14
+coca_base coca_roberta-ViT-B-32 convnext_base convnext_base_w convnext_base_w_320 convnext_large convnext_large_d
+convnext_large_d_320 convnext_small convnext_tiny convnext_xlarge convnext_xxlarge convnext_xxlarge_320
+mt5-base-ViT-B-32 mt5-xl-ViT-H-14 nllb-clip-base-siglip nllb-clip-base nllb-clip-large-siglip nllb-clip-large
+roberta-ViT-B-32 swin_base_patch4_window7_224 vit_medium_patch16_gap_256 vit_relpos_medium_patch16_cls_224
+xlm-roberta-base-ViT-B-32 xlm-roberta-large-ViT-H-14"""
+OPENCLIP_PACKAGE = ([(f"src/open_clip/{m}.py", f"open_clip/{m}.py") for m in _MODULES.split()]
+                    + [(f"src/open_clip/model_configs/{c}.json", f"open_clip/model_configs/{c}.json")
+                       for c in _CONFIGS.split()]
+                    + [("src/open_clip/bpe_simple_vocab_16e6.txt.gz", "open_clip/bpe_simple_vocab_16e6.txt.gz")]
+                    + [(f"src/open_clip_train/{m}.py", f"open_clip_train/{m}.py")
+                       for m in ("__init__", "precision", "scheduler", "zero_shot")])
+SUPPORT = (OPENCLIP_PACKAGE + [(*TIMM[:2], path, target) for path, target in TIMM_PACKAGE]
+           + [(*TV[:2], path, target) for path, target in TV_PACKAGE])
+WITH_HF = SUPPORT + [(*HF[:2], *entry) if len(entry) == 2 else entry for entry in HF_PACKAGE] + [
+    (*HF[:2], f"src/transformers/generation/{m}.py", f"transformers/generation/{m}.py")
+    for m in ("beam_search", "beam_constraints")]
+FIRST = "from .version import __version__"
+LAST = "from .zero_shot_metadata import OPENAI_IMAGENET_TEMPLATES, SIMPLE_IMAGENET_TEMPLATES, IMAGENET_CLASSNAMES"
+
+
+def _oc(name, *calls, xfail=None, hf=False):
+    """open_clip's ``__init__.py`` run as the package's module, the ``calls`` to ``corpus_openclip``'s drivers (``o``)
+    after it."""
+    return _r(f"openclip_{name}", OPENCLIP, "src/open_clip/__init__.py",
+              [(FIRST, f"__package__ = 'open_clip'  # run as the package's module\n{FIRST}"),
+               (LAST, "\n".join([LAST, "", "o = __import__('corpus_openclip')", *calls]))],
+              support=WITH_HF if hf else SUPPORT, xfail=xfail)
+
+
+RECIPES += [
+    _oc("vit", "o.clip('tiny-vit', o.vit_cfg(), show_model=True)"),
+    _oc("model_tour", "o.model_tour('tiny-vit', o.vit_cfg())"),
+    _oc("tokenizer", "o.tokenizers()"),
+    _oc("losses", "o.losses()"),
+]
