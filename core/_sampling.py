@@ -81,6 +81,10 @@ def normal_(arr, mean: float, std: float, generator=None) -> None:
 def random_from_to_(arr, span: int, base: int, generator=None) -> None:
     """Integers ``base + [0, span)``."""
     if _cpu(arr):
+        out = _flat_out(arr) if _drawn(arr) else None
+        if out is not None:
+            K.random_from_to(_random.generator_for(generator), arr.size, arr.dtype, span, base, out=out)
+            return
         return _cpu_draw(arr, generator, K.random_from_to, arr.dtype, span, base)
     _put(arr, _cuda_rng(arr, generator).integers(base, base + span, arr.shape, dtype=np.int64))
 

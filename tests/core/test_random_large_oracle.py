@@ -109,3 +109,29 @@ def test_randperm_continues_torchs_stream_after_set_rng_state_and_in_other_dtype
         return (first, T.randperm(50_000), T.randperm(3_000, dtype=T.int32), T.randperm(2_000, dtype=T.float32),
                 T.randperm(4_000, out=T.empty(0, dtype=T.int64)))
     _check(torch, draws, seed=3)
+
+
+# ----- integers, uniforms, normals --------------------------------------------------------------------
+
+_EDGES = [1, 15, 16, 17, 31, 32, 33, _BLOCK - 1, _BLOCK, _BLOCK + 1, _BLOCK + 17, 3 * _BLOCK + 5, 1_000_003]
+
+
+@pytest.mark.parametrize("n", _EDGES)
+def test_randint_matches_torch_on_and_around_the_block_edges(torch, n):
+    def draws(T, g):
+        return (T.randint(0, 10, (n,), generator=g), T.randint(-7, 2**27, (n,), generator=g, dtype=T.int32),
+                T.randint(3, 300, (n,), generator=g, dtype=T.float32), T.randint(0, 2, (n,), generator=g,
+                                                                             dtype=T.uint8),
+                T.randint(-2**40, 2**40, (min(n, 1000),), generator=g), T.randint(0, 5, (n, 2), generator=g).t())
+    _check(torch, draws, seed=n)
+
+
+def test_random_from_to_into_views_and_after_set_rng_state_matches_torch(torch):
+    def draws(T, g):
+        x = T.zeros(300, 400)
+        x[:, ::2].random_(-5, 5)
+        state = T.get_rng_state()
+        first = T.randint(0, 1000, (100_000,))
+        T.set_rng_state(state)
+        return x, first, T.randint(0, 1000, (100_000,)), T.empty(70_000, dtype=T.int16).random_(-3, 12)
+    _check(torch, draws, seed=11)
