@@ -152,3 +152,78 @@ def test_a_mode_sees_splits_dim_as_a_keyword(torch):
         return seen, [tuple(p.shape) for p in pieces]
 
     assert run(core) == run(torch)
+
+
+# ----- DataLoader workers: each works on its own copy of the dataset (and of worker_init_fn's, collate_fn's) -----
+
+def _workers_story(lib, persistent):
+    import random
+
+    get_worker_info = lib.utils.data.get_worker_info
+
+    class Counting(lib.utils.data.Dataset):
+        def __init__(self):
+            self.calls, self.seed, self.rng = 0, None, random.Random(0)
+
+        def __len__(self):
+            return 8
+
+        def __getitem__(self, i):
+            self.calls += 1  # per worker: torch's workers each count in their own copy
+            info = get_worker_info()
+            own = info is not None and info.dataset is self
+            return lib.tensor([i, self.calls, -1 if info is None else info.id, own, self.rng.randint(0, 1000),
+                               self.seed or 0])
+
+    def init(worker_id):  # MONAI's way: re-seed the worker's dataset's own generator
+        dataset = get_worker_info().dataset
+        dataset.seed = 100 + worker_id
+        dataset.rng = random.Random(dataset.seed)
+
+    class Collate:
+        def __init__(self):
+            self.n = 0
+
+        def __call__(self, batch):
+            self.n += 1
+            return lib.stack(batch), self.n
+
+    class Stream(lib.utils.data.IterableDataset):
+        def __init__(self):
+            self.calls = 0
+
+        def __iter__(self):
+            info = get_worker_info()
+            for i in range(info.id, 6, info.num_workers):
+                self.calls += 1
+                yield lib.tensor([i, self.calls])
+
+    lib.manual_seed(0)
+    seen = []
+    dataset, collate, stream = Counting(), Collate(), Stream()
+    loader = lib.utils.data.DataLoader(dataset, batch_size=2, num_workers=2, worker_init_fn=init, collate_fn=collate,
+                                       persistent_workers=persistent, shuffle=True)
+    streams = lib.utils.data.DataLoader(stream, batch_size=2, num_workers=2, persistent_workers=persistent)
+    for _ in range(2):
+        seen.append([(batch.tolist(), n) for batch, n in loader])
+        seen.append([batch.tolist() for batch in streams])
+    seen.append((dataset.calls, dataset.seed, dataset.rng.randint(0, 1000), collate.n, stream.calls))
+    seen.append(lib.randint(0, 1000, (3,)).tolist())  # persistent workers draw their base seed once
+    return seen
+
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")  # (torch's note about this machine's CPUs)
+@pytest.mark.parametrize("persistent", [False, True])
+def test_workers_change_their_own_dataset_copies_as_torchs(torch, persistent):
+    assert _workers_story(core, persistent) == _workers_story(torch, persistent)
+
+
+def test_a_tensor_dataset_with_worker_init_fn_still_loads(torch):
+    def run(lib):
+        lib.manual_seed(0)
+        data = lib.utils.data.TensorDataset(lib.arange(10.0), lib.arange(10))
+        loader = lib.utils.data.DataLoader(data, batch_size=3, shuffle=True, num_workers=2,
+                                           worker_init_fn=lambda i: None)
+        return [[t.tolist() for t in batch] for batch in loader], data.tensors[0].tolist()
+
+    assert run(core) == run(torch)

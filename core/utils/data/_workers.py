@@ -1,12 +1,17 @@
 """``DataLoader(dataset, num_workers=N)``: PyTorch's N worker processes, simulated in this process.
 
-Each worker has its own copy of the dataset, its ``WorkerInfo`` (``get_worker_info()`` while it runs), its own
-random state (seeded as PyTorch's worker loop seeds it: ``base_seed + id`` for torch and ``random``, NumPy from
-``_generate_state``), runs ``worker_init_fn(id)`` and then iterates its dataset copy, batching its own stream.
-The main process asks the live workers for a batch in turn (PyTorch's round-robin index queue, whose in-order
-results are these), and drops a worker whose stream has ended. A map-style dataset's workers (``map_workers``)
-read the loader's dataset itself and fetch batch k's indices in worker k mod N, so random augmentations in
-``__getitem__`` draw from the worker's generators, as in PyTorch.
+Each worker has its own copy of the dataset, ``worker_init_fn`` and ``collate_fn`` (``copy.deepcopy``, as a
+forked or spawned process holds them: what a worker changes in its dataset, a counter or a generator seeded in
+``worker_init_fn``, stays in that worker and never reaches the loader's dataset; what cannot be copied is shared),
+its ``WorkerInfo`` (``get_worker_info()`` while it runs, ``.dataset`` its copy), its own random state (seeded as
+PyTorch's worker loop seeds it: ``base_seed + id`` for torch and ``random``, NumPy from ``_generate_state``), runs
+``worker_init_fn(id)`` and then iterates its dataset copy, batching its own stream. The main process asks the live
+workers for a batch in turn (PyTorch's round-robin index queue, whose in-order results are these), and drops a
+worker whose stream has ended. A map-style dataset's workers fetch batch k's indices in worker k mod N, so random
+augmentations in ``__getitem__`` draw from the worker's generators, as in PyTorch. The workers live for one
+iterator (``WorkerPool``), or for all of them with ``persistent_workers=True`` (copies, random states and
+``worker_init_fn``'s work kept; a stream restarts on the same copy). A TensorDataset read with the default
+collate and no ``worker_init_fn`` keeps no worker state: it is indexed directly, with no copies.
 """
 
 from __future__ import annotations
@@ -77,14 +82,10 @@ class _Worker:
         import core
 
         self.loader = loader
-        dataset = loader.dataset
-        if iterable:
-            try:  # a forked worker's copy of the dataset
-                dataset = copy.deepcopy(loader.dataset)
-            except Exception:  # (what cannot be copied is shared)
-                pass
+        self.dataset, self.init_fn, self.collate_fn = _forked(loader)
+        self.fetcher = None if iterable else loader._fetcher(self.dataset, self.collate_fn)
         seed = base_seed + worker_id
-        self.info = WorkerInfo(worker_id, loader.num_workers, seed, dataset)
+        self.info = WorkerInfo(worker_id, loader.num_workers, seed, self.dataset)
         saved = _states(core)
         random.seed(seed)
         core.manual_seed(seed)
@@ -95,10 +96,15 @@ class _Worker:
         self._run(self._start)
 
     def _start(self):
-        if self.loader.worker_init_fn is not None:
-            self.loader.worker_init_fn(self.info.id)
+        if self.init_fn is not None:
+            self.init_fn(self.info.id)
         if self.iterable:
-            self.iterator = iter(self.info.dataset)
+            self.iterator = iter(self.dataset)
+
+    def restart(self) -> None:
+        """A persistent worker's next epoch of an IterableDataset: its stream anew from the same copy."""
+        self.ended = False
+        self._run(lambda: setattr(self, "iterator", iter(self.dataset)))
 
     def _run(self, fn):
         import core
@@ -117,6 +123,10 @@ class _Worker:
         """``fn(*args)`` as this worker: its random states and ``get_worker_info()``."""
         return self._run(lambda: fn(*args))
 
+    def fetch_indices(self, indices):
+        """A map-style batch (or sample) from this worker's dataset copy, collated by its ``collate_fn``."""
+        return self._run(lambda: self.fetcher(indices))
+
     def fetch(self):
         """The worker's next batch (PyTorch's ``_IterableDatasetFetcher``); StopIteration once it has ended."""
         return self._run(self._fetch)
@@ -126,13 +136,13 @@ class _Worker:
         if self.ended:
             raise StopIteration
         if not loader._auto_collation:
-            return loader.collate_fn(next(self.iterator))
+            return self.collate_fn(next(self.iterator))
         batch = list(itertools.islice(self.iterator, loader.batch_size))
         if len(batch) < loader.batch_size:
             self.ended = True
         if not batch or (loader.drop_last and len(batch) < loader.batch_size):
             raise StopIteration
-        return loader.collate_fn(batch)
+        return self.collate_fn(batch)
 
 
 def _states(core):
@@ -145,17 +155,38 @@ def _restore(core, states) -> None:
     np.random.set_state(states[2])
 
 
-def map_workers(loader, base_seed: int) -> list:
-    """A map-style dataset's N workers (``DataLoader._epoch`` hands batch k's indices to worker k mod N): each with
-    its random states and ``WorkerInfo``, its ``worker_init_fn`` run, reading the loader's dataset itself (a forked
-    process' copy of a map-style dataset holds what the parent's does; copying large tensors here would not pay)."""
-    return [_Worker(loader, i, base_seed, iterable=False) for i in range(loader.num_workers)]
+def _forked(loader) -> tuple:
+    """A worker's dataset, ``worker_init_fn`` and ``collate_fn``: copies, as a worker process holds them (one copy
+    for the three, so a bound method of the dataset binds the worker's dataset), or the loader's own where they
+    cannot be copied (a file handle, a lock). NOTE: a plain function is itself, so what it writes to module globals
+    reaches the main process, which a forked worker's would not."""
+    own = (loader.dataset, loader.worker_init_fn, loader.collate_fn)
+    try:
+        return copy.deepcopy(own)
+    except Exception:
+        return own
 
 
-def worker_batches(loader, base_seed: int):
+class WorkerPool:
+    """The N workers of one iterator of ``loader`` (or of every one, with ``persistent_workers``): started with its
+    first batch, as PyTorch's iterator starts its processes, from the base seed drawn when the pool was made."""
+
+    def __init__(self, loader, base_seed: int):
+        self.loader, self.base_seed, self.workers = loader, base_seed, None
+
+    def start(self, iterable: bool) -> list:
+        """The workers, made the first time (``worker_init_fn`` run); a persistent pool's streams restart."""
+        if self.workers is None:
+            self.workers = [_Worker(self.loader, i, self.base_seed, iterable) for i in range(self.loader.num_workers)]
+        elif iterable:
+            for worker in self.workers:
+                worker.restart()
+        return self.workers
+
+
+def worker_batches(pool: WorkerPool):
     """The batches of an IterableDataset as N workers deliver them in order."""
-    workers = [_Worker(loader, i, base_seed) for i in range(loader.num_workers)]
-    live = list(workers)
+    live = list(pool.start(iterable=True))
     while live:
         for worker in list(live):
             try:

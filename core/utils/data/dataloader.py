@@ -102,11 +102,17 @@ class DataLoader(Generic[_T_co]):
     def __iter__(self):
         # NOTE: like PyTorch's iterator, draw the workers' base seed as the epoch starts, so the generators' streams
         # after an epoch are PyTorch's; the order itself is drawn on the first batch (with workers: at once)
-        base_seed = _random_int64(self.generator)
-        if self._iterable and self.num_workers > 0:  # each worker iterates its own copy (PyTorch's duplicates)
-            batches = _workers.worker_batches(self, base_seed)
+        # (persistent workers are made once: their base seed is drawn then, not again each epoch, as in PyTorch)
+        pool = vars(self).get("_persistent_pool") if self.persistent_workers else None
+        if pool is None:
+            base_seed = _random_int64(self.generator)
+            pool = _workers.WorkerPool(self, base_seed) if self.num_workers > 0 else None
+            if self.persistent_workers:
+                self._persistent_pool = pool
+        if self._iterable and pool is not None:  # each worker iterates its own copy (PyTorch's duplicates)
+            batches = _workers.worker_batches(pool)
         else:
-            batches = self._stream() if self._iterable else self._epoch(self._indices(), base_seed)
+            batches = self._stream() if self._iterable else self._epoch(self._indices(), pool)
         kind = _MultiProcessingDataLoaderIter if self.num_workers > 0 else _SingleProcessDataLoaderIter
         return kind(self, batches)
 
@@ -119,31 +125,32 @@ class DataLoader(Generic[_T_co]):
         source = iter(self.batch_sampler if self._auto_collation else self.sampler)
         return _IndicesAhead(source, self.prefetch_factor * self.num_workers) if self.num_workers > 0 else source
 
-    def _epoch(self, order, base_seed):
-        fetch = self._fetcher()
-        fast = fetch is not None and self._auto_collation and self.collate_fn is default_collate \
+    def _epoch(self, order, pool):
+        fast = self._auto_collation and self.collate_fn is default_collate \
             and _tensor_rows(self.dataset) is not None  # (index ops only: no worker state to keep)
-        if self.num_workers == 0 or (fast and self.worker_init_fn is None):
+        if pool is None or (fast and self.worker_init_fn is None):
+            fetch = self._fetcher(self.dataset, self.collate_fn)
             for indices in order:
                 yield fetch(indices)
             return
         workers = None
         for k, indices in enumerate(order):
             if workers is None:  # (started with the first batch)
-                workers = _workers.map_workers(self, base_seed)
-            yield workers[k % len(workers)].run(fetch, indices)  # PyTorch's round-robin index queues
+                workers = pool.start(iterable=False)
+            yield workers[k % len(workers)].fetch_indices(indices)  # PyTorch's round-robin index queues
 
-    def _fetcher(self):
-        """What turns an index (a batch of them) into a batch: PyTorch's ``_MapDatasetFetcher``."""
+    def _fetcher(self, dataset, collate_fn):
+        """What turns an index (a batch of them) into a batch: PyTorch's ``_MapDatasetFetcher`` (over a worker's
+        copies of the dataset and collate_fn, or the loader's own)."""
         if not self._auto_collation:
-            return lambda index: self.collate_fn(self.dataset[index])
-        fast = _tensor_rows(self.dataset) if self.collate_fn is default_collate else None
+            return lambda index: collate_fn(dataset[index])
+        fast = _tensor_rows(dataset) if collate_fn is default_collate else None
         if fast is not None:
             return fast
-        batched = getattr(self.dataset, "__getitems__", None)  # as torch's fetcher: a dataset may fetch a batch
+        batched = getattr(dataset, "__getitems__", None)  # as torch's fetcher: a dataset may fetch a batch
         if callable(batched):
-            return lambda indices: self.collate_fn(batched(indices))
-        return lambda indices: self.collate_fn([self.dataset[i] for i in indices])
+            return lambda indices: collate_fn(batched(indices))
+        return lambda indices: collate_fn([dataset[i] for i in indices])
 
     def _stream(self):
         samples = iter(self.dataset)
