@@ -4,11 +4,14 @@ Layout: the header first (``format``, ``version``, ``app_version``, ``node_types
 version), then ``nodes`` (one block per node, in document order), ``edges``, ``comments``, ``training``,
 ``view``, then ``trained`` when there is something in it: the parameter values of a session that trained
 (``Session.trained_values``, ``{node id: {name: tensor}}``), which a new session puts back into the nodes'
-parameters on their first evaluation, so a saved model reopens trained. Short lists (positions, shapes, edges)
-stay on one line. Tensor literal parameters are inline lists up to ``INLINE_MAX`` elements, else
-``{"npy_base64": ...}`` (``np.save`` bytes, read back with ``allow_pickle=False``), and above
-``tensor_store.SIDECAR_MIN`` bytes entries of a ``.npz`` sidecar beside the file, written atomically with it
-(``core.nodegraph.model.tensor_store``); in a document they are ``TensorValue``s.
+parameters on their first evaluation, so a saved model reopens trained, and under ``"@session"``
+(``schema.SESSION_KEY``) where training stood: step count, generator, optimizer and schedule state, running
+statistics (``core.nodegraph.run.training_state``), so its next step is the one it would have made. Short
+lists (positions, shapes, edges) stay on one line. Tensor literal parameters are inline lists up to
+``INLINE_MAX`` elements, else ``{"npy_base64": ...}`` (``np.save`` bytes, read back with
+``allow_pickle=False``), and above ``tensor_store.SIDECAR_MIN`` bytes entries of a ``.npz`` sidecar beside
+the file, written atomically with it (``core.nodegraph.model.tensor_store``); in a document they are
+``TensorValue``s.
 
 Loading parses the JSON (nesting depth bounded), checks the header, migrates older versions through
 ``core.nodegraph.files.migrations``, validates every field against the schema (types, missing fields, dangling
@@ -75,8 +78,21 @@ def _types_used(nodes: list[NodeDict], found: dict[str, None]) -> dict[str, None
     return found
 
 
+def _encode_state(value: Any, sidecar: tensor_store.Sidecar | None) -> Any:
+    """Where training stood (``schema.check_session_state``) as file data: every array a stored tensor, its dtype
+    and bits kept (a scalar optimizer step too), so it reads back as it was written."""
+    if isinstance(value, dict):
+        return {k: _encode_state(v, sidecar) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_encode_state(v, sidecar) for v in value]
+    if isinstance(value, np.ndarray):
+        return tensor_store.encode(value, sidecar, inline=False)
+    return value
+
+
 def _encode_trained(trained: Trained, sidecar: tensor_store.Sidecar | None) -> dict[str, Any]:
-    return {nid: {name: tensor_store.encode(np.asarray(v), sidecar) for name, v in params.items()}
+    return {nid: _encode_state(params, sidecar) if nid == schema.SESSION_KEY else
+            {name: tensor_store.encode(np.asarray(v), sidecar) for name, v in params.items()}
             for nid, params in trained.items() if params}
 
 
@@ -88,7 +104,7 @@ def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None,
     body = graph.to_dict()
     kept = graph.file_node_types
     kept_trained = {nid: v for nid, v in (graph.trained_values if trained is None else trained).items()
-                    if nid in graph.nodes and v}
+                    if (nid in graph.nodes or nid == schema.SESSION_KEY) and v}
     types = {t: (_spec._REGISTRY[t].version if t in _spec._REGISTRY else kept.get(t, 1))
              for t in sorted(_types_used(body["nodes"], {}))}
     return {"format": FORMAT, "version": migrations.CURRENT_VERSION, "app_version": APP_VERSION,

@@ -20,12 +20,17 @@ from core.nodegraph.model import spec as _spec
 from core.nodegraph.model import tensor_store, training_settings
 from core.nodegraph.model.document import SUBGRAPH_TYPE, Comment, Node
 
-__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "check_document", "check_fragment", "check_names",
-           "decode_npy", "decode_tensor", "what"]
+__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "SESSION_KEY", "check_document", "check_fragment",
+           "check_names", "decode_npy", "decode_tensor", "what"]
 
 MAX_DEPTH = 64  # JSON nesting deeper than this is refused before any recursive walk
 MAX_SUBGRAPH_DEPTH = 12
 MAX_ID = 200
+# the ``trained`` section's entry that holds where training stood (step count, generator, optimizer state,
+# running statistics: ``check_session_state``) rather than a node's parameters; a node with this id keeps its
+# parameters under it as before, and its file then has no such entry
+SESSION_KEY = "@session"
+MAX_SETTING_LIST = 10_000  # numbers in one list of an optimizer's or schedule's settings
 
 
 class LoadError(ValueError):
@@ -387,15 +392,85 @@ def _trained_array(v: object, path: str) -> np.ndarray:
     return arr
 
 
-def check_trained(raw: object, ids: set[str]) -> dict[str, dict[str, np.ndarray]]:
+def check_trained(raw: object, ids: set[str]) -> dict[str, dict[str, Any]]:
     """The ``trained`` section: ``{node id: {parameter name: values}}``, the parameter values a session had when
     the file was saved (a node the file lacks is refused, as a dangling edge is)."""
-    out: dict[str, dict[str, np.ndarray]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for nid, params in _obj(raw, "trained").items():
+        if nid == SESSION_KEY and nid not in ids:
+            out[nid] = check_session_state(params, f"trained.{SESSION_KEY}", ids)
+            continue
         if nid not in ids:
             _fail(f"trained.{nid[:60]}", "no node has this id")
         out[nid] = {_str(name, f"trained.{nid}", max_len=200): _trained_array(v, f"trained.{nid}.{name}")
                     for name, v in _obj(params, f"trained.{nid}").items()}
+    return out
+
+
+def _stored(v: object, path: str) -> np.ndarray:
+    """A stored tensor (``{"npy_base64"}`` or a sidecar reference) as its array, dtype and all."""
+    return decode_tensor(_obj(v, path), path).array
+
+
+def _setting(v: object, path: str) -> Any:
+    """An optimizer's or schedule's setting: a number, boolean, text, null or a list of them."""
+    if isinstance(v, list):
+        if len(v) > MAX_SETTING_LIST:
+            _fail(path, f"longer than {MAX_SETTING_LIST} items")
+        if any(isinstance(x, (list, dict)) for x in v):
+            _fail(path, "must be a flat list")
+        return [_setting(x, f"{path}[{i}]") for i, x in enumerate(v)]
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, str):
+        return _str(v, path, max_len=200)
+    _fail(path, f"must be a number, boolean, text, null or a list of them, got {what(v)}")
+
+
+def _check_optimizer_state(raw: object, path: str) -> dict[str, Any]:
+    """An optimizer's ``state_dict()`` with its parameters named (``"node.name"``) instead of numbered."""
+    obj = _obj(raw, path)
+    groups = []
+    for i, g in enumerate(_list(_required(obj, "param_groups", f"{path}."), f"{path}.param_groups")):
+        gpath = f"{path}.param_groups[{i}]"
+        g = _obj(g, gpath)
+        groups.append({k: [_str(n, f"{gpath}.params", max_len=MAX_ID * 2) for n in _list(v, f"{gpath}.params")]
+                       if k == "params" else _setting(v, f"{gpath}.{k}") for k, v in g.items()})
+    state: dict[str, dict[str, Any]] = {}
+    for name, entries in _obj(obj.get("state", {}), f"{path}.state").items():
+        epath = f"{path}.state.{name[:60]}"
+        state[name] = {k: _stored(v, f"{epath}.{k}") if isinstance(v, dict) else _setting(v, f"{epath}.{k}")
+                       for k, v in _obj(entries, epath).items()}
+    out = {"type": _str(_required(obj, "type", f"{path}."), f"{path}.type", max_len=100), "param_groups": groups,
+           "state": state}
+    if obj.get("schedule") is not None:
+        out["schedule"] = {k: _setting(v, f"{path}.schedule.{k}")
+                           for k, v in _obj(obj["schedule"], f"{path}.schedule").items()}
+    return out
+
+
+def check_session_state(raw: object, path: str, ids: set[str]) -> dict[str, Any]:
+    """Where training stood when the file was saved (``core.nodegraph.run.training_state``): ``step`` (the step
+    count), ``generator`` (the session generator's state), ``optimizer`` (``_check_optimizer_state``) and
+    ``buffers`` (``{node id: {port: stored tensor}}``, running statistics a training step updated in place)."""
+    obj = _obj(raw, path)
+    out: dict[str, Any] = {}
+    if obj.get("step") is not None:
+        out["step"] = _int(obj["step"], f"{path}.step")
+    if obj.get("generator") is not None:
+        out["generator"] = _stored(obj["generator"], f"{path}.generator")
+        if out["generator"].dtype != np.uint8 or out["generator"].ndim != 1:
+            _fail(f"{path}.generator", "must be a 1-d uint8 tensor")
+    if obj.get("optimizer") is not None:
+        out["optimizer"] = _check_optimizer_state(obj["optimizer"], f"{path}.optimizer")
+    if obj.get("buffers") is not None:
+        buffers: dict[str, dict[str, np.ndarray]] = {}
+        for nid, ports in _obj(obj["buffers"], f"{path}.buffers").items():
+            if nid not in ids:
+                _fail(f"{path}.buffers.{nid[:60]}", "no node has this id")
+            buffers[nid] = {_str(port, f"{path}.buffers.{nid}", max_len=200): _stored(v, f"{path}.buffers.{nid}.{port}")
+                            for port, v in _obj(ports, f"{path}.buffers.{nid}").items()}
+        out["buffers"] = buffers
     return out
 
 

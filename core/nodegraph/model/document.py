@@ -178,7 +178,8 @@ class Graph:
         self.training: dict[str, Any] = copy.deepcopy(DEFAULT_TRAINING)
         self.view: dict[str, Any] = {"zoom": 1.0, "center": [0.0, 0.0]}
         self.file_node_types: dict[str, int] = {}  # versions of unknown (placeholder) node types, kept for saving back
-        # the trained parameter values the file held ({node id: {name: array}}): a new session starts from them
+        # the trained parameter values the file held ({node id: {name: array}}, and under "@session" where training
+        # stood: core.nodegraph.run.training_state): a new session starts from them
         self.trained_values: dict[str, dict[str, Any]] = {}
         # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
         self.code: dict[str, Any] | None = None

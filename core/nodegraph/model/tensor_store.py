@@ -122,14 +122,15 @@ def is_reference(value: Any) -> bool:
     return isinstance(value, dict) and "npz" in value
 
 
-def encode(value: Any, sidecar: Sidecar | None) -> Any:
+def encode(value: Any, sidecar: Sidecar | None, inline: bool = True) -> Any:
     """A tensor literal as file data: a list, ``{"npy_base64"}`` or, with ``sidecar`` (``{"name", "arrays"}``)
-    and more than ``SIDECAR_MIN`` bytes, a reference to a new entry of that sidecar."""
+    and more than ``SIDECAR_MIN`` bytes, a reference to a new entry of that sidecar. Without ``inline`` a small
+    one is ``{"npy_base64"}`` too (its dtype kept: a list reads back as float64)."""
     import base64
     import io
 
     arr = np.asarray(value)
-    if arr.size <= INLINE_MAX:
+    if inline and arr.size <= INLINE_MAX:
         return arr.tolist() if isinstance(value, (np.ndarray, TensorValue)) else value
     if sidecar is not None and arr.nbytes > SIDECAR_MIN:
         key = f"t{len(sidecar['arrays'])}"

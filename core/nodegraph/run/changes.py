@@ -37,6 +37,7 @@ class ChangeJournal:
         ownership: Ownership
         generator: core.Generator
         step_count: int
+        trained_revision: int
         _gen_state: core.Tensor | None
         _journal: dict[str, tuple[Any, ...]] | None
         _step_tensors: list[core.Tensor]
@@ -67,6 +68,8 @@ class ChangeJournal:
         """Put back a ``capture()``: generator, step count, optimizer state. The per-node entries, the ledger and
         the tensors are put back by ``undo_changes``/``redo_changes`` (``History``'s part)."""
         self.abandon_backward()
+        if state["step_count"] != self.step_count:
+            self.trained_revision += 1  # the parameters are those of another step
         self.generator.set_state(state["gen"])
         self._gen_state = state["gen"]
         self.step_count, self._no_gradient = state["step_count"], state["no_gradient"]

@@ -61,10 +61,12 @@ class NodeEvaluation:
         _lean: dict[str, tuple[Any, ...] | None]
 
         _trained_pending: dict[str, dict[str, Any]]
+        _buffers_pending: dict[str, dict[str, Any]]
 
         def node_parameters(self, nid: str) -> dict[str, Any]: ...
         def _touch(self, nid: str) -> None: ...
         def _restore_trained(self, nid: str) -> bool: ...
+        def _restore_buffers(self, nid: str, out: dict[str, Any]) -> None: ...
 
     # ----- the one route that evaluates a node -------------------------------------------------------
     def run_node(self, nid: str, *, lean: bool = False, reuse: bool = False) -> dict[str, Any] | None:
@@ -114,6 +116,8 @@ class NodeEvaluation:
                 self.ownership.record(nid, out, self._touch)
             if nid in self._trained_pending and self._restore_trained(nid):
                 return self._evaluate(nid)  # its outputs again, from the values the file kept
+            if nid in self._buffers_pending:
+                self._restore_buffers(nid, out)
         else:
             err = store.errors[nid]
             self.errors[nid] = NodeError("forward", err.type, err.message)

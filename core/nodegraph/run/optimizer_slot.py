@@ -5,7 +5,9 @@ document's training settings name over the session's parameters, and builds it a
 the settings change; ``retune`` puts new hyperparameters on the live one instead, keeping its state. ``step``
 runs ``optimizer.step()`` and the schedule and measures the update/weight ratios and gradient norms the metrics
 show (``core.nodegraph.run.stepnorms``). For time travel the optimizer's state (momentum buffers, step counts,
-learning rates, schedule) is copied after a step (``keep_state``) and put back by ``restore_state``.
+learning rates, schedule) is copied after a step (``keep_state``) and put back by ``restore_state``. A file's
+saved state (``pending``, ``core.nodegraph.run.training_state``) goes into the optimizer when it is first built;
+``file_state`` gives the state to save.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 import core
 from core import optim
 from core.autograd.graph import array_of
+from core.nodegraph.run import training_state
 from core.nodegraph.run.stepnorms import StepNorms
 from core.optim.lr_scheduler import LRScheduler
 
@@ -37,6 +40,9 @@ class OptimizerSlot:
         self.entry: Entry | None = None  # (key, optimizer, scheduler)
         self.saved: Saved | None = None  # the optimizer's state after its last step (save_optimizer)
         self._norms = StepNorms()  # the metrics' weight, update and gradient norms
+        self.names: list[str] = []  # the parameter keys the optimizer was built over, in order
+        self.pending: dict[str, Any] | None = None  # a file's optimizer state, for the first optimizer built
+        self.loaded: Saved | None = None  # the state the file gave (restore_state's "before the first step")
 
     @property
     def current(self) -> optim.Optimizer | None:
@@ -53,7 +59,19 @@ class OptimizerSlot:
             opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
                                                                      **(settings.get("optimizer_params") or {}))
             self.entry = (key, opt, _scheduler(opt, settings.get("schedule")))
+            self.names = list(params)
+            pending, self.pending = self.pending, None
+            if pending is not None and training_state.load_optimizer_state(opt, self.entry[2], self.names, pending):
+                self.loaded = self.saved = save_optimizer(self.entry)
         return self.entry[1]
+
+    def file_state(self) -> dict[str, Any] | None:
+        """The optimizer's state as a file keeps it (``training_state.optimizer_state``): the live optimizer's
+        once it stepped, else the file's not yet used; None when there is none."""
+        if self.pending is not None or self.entry is None or self.saved is None and self.loaded is None:
+            return self.pending
+        _, opt, scheduler = self.entry
+        return training_state.optimizer_state(opt, scheduler, self.names)
 
     def retune(self, params: Params, settings: Settings) -> bool:
         """Put ``settings``' ``optimizer_params`` on the live optimizer's param groups, keeping its state, and keep
@@ -66,6 +84,7 @@ class OptimizerSlot:
         for group in opt.param_groups:
             group.update(settings.get("optimizer_params") or {})
         self.entry = (_key(params, settings), opt, scheduler)
+        self.names = list(params)
         return True
 
     def step(self, opt: optim.Optimizer, params: Params, grads: dict[str, Any] | None = None, gflat: Any = None
@@ -92,9 +111,9 @@ class OptimizerSlot:
         self.saved = save_optimizer(self.entry)
 
     def restore_state(self, saved: Saved | None) -> None:
-        """Put back a state ``keep_state`` copied (None: before the first step)."""
+        """Put back a state ``keep_state`` copied (None: before the first step, so the file's if it gave one)."""
         self.saved = saved
-        restore_optimizer(self.entry, saved)
+        restore_optimizer(self.entry, saved if saved is not None else self.loaded)
 
 
 def _key(params: Params, settings: Settings) -> Key:

@@ -30,6 +30,7 @@ from typing import Any
 import core
 from core.autograd.graph import grad_of
 from core.nodegraph.explain.chain_rule import ChainLog
+from core.nodegraph.files.schema import SESSION_KEY
 from core.nodegraph.model.budget import quick
 from core.nodegraph.model.document import Graph, GraphEvent
 from core.nodegraph.model.evaluate import Values
@@ -37,6 +38,7 @@ from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.gc_pause import gc_paused
 from core.nodegraph.run import lean as _lean
 from core.nodegraph.run import trained as _trained
+from core.nodegraph.run import training_state as _position
 from core.nodegraph.run.backward_run import BackwardRun
 from core.nodegraph.run.backward_stepping import BackwardStepping
 from core.nodegraph.run.changes import ChangeJournal
@@ -76,12 +78,18 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         # the file's trained values of nodes not evaluated yet, and the nodes that got theirs (run.trained)
         self._trained_pending: dict[str, dict[str, Any]] = dict(graph.trained_values)
         self._trained_restored: set[str] = set()
+        # where the file's training stood (run.training_state); its running statistics wait for their nodes
+        saved = self._trained_pending.pop(SESSION_KEY, None) if SESSION_KEY not in graph.nodes else None
+        self._buffers_pending: dict[str, dict[str, Any]] = {}
+        self.trained_revision = 0  # grows whenever what trained_values() gives changes (a step, a reset...)
         self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
         self._plans: dict[str, Plan] = {}  # per node: its context and input edges (see _plan)
         self._lean: dict[str, tuple[Any, ...] | None] = {}  # per node: its lean plan (run.lean.lean_plan)
         self._index: tuple[list[str], dict[str, int]] | None = None  # (order, {node: index}) for _position
         self._static = _lean.StaticOutputs()  # outputs of static nodes reused across training steps
         self._init_run_state()
+        if saved:
+            self._resume(saved)
         graph.subscribe(self._on_graph_event)
         self.history.record(("reset", None))
 
@@ -262,14 +270,59 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
     def trained_values(self) -> dict[str, dict[str, Any]]:
         """The parameter values to save with the document (``files.io.save``'s ``trained``): each node's current
         ones once the optimizer stepped or when they came from the file, and the file's own for the nodes not
-        evaluated yet. Empty for a graph that never trained: its file holds only the recipe."""
+        evaluated yet, and under ``"@session"`` where training stood (``training_position``). Empty for a graph
+        that never trained: its file holds only the recipe."""
         out = {nid: v for nid, v in self._trained_pending.items() if nid in self.graph.nodes}
         for nid in self.order:
             if self.step_count or nid in self._trained_restored:
                 params = self.node_parameters(nid)
                 if params:
                     out[nid] = _trained.values_of(params)
+        position = self.training_position() if SESSION_KEY not in self.graph.nodes else {}
+        if position:
+            out[SESSION_KEY] = position
         return out
+
+    def training_position(self) -> dict[str, Any]:
+        """Where training stands, to save beside the parameter values (``core.nodegraph.run.training_state``):
+        ``{"step", "generator", "optimizer", "buffers"}``; empty before the first step."""
+        if not self.step_count:
+            return {}
+        out: dict[str, Any] = {"step": self.step_count,
+                               "generator": _position.array_of(self.generator.get_state())}
+        opt = self._opt.file_state()
+        if opt is not None:
+            out["optimizer"] = opt
+        buffers: dict[str, dict[str, Any]] = dict(self._buffers_pending)
+        for nid, port in _position.running_stat_sources(self.graph):
+            t = self.values.get(nid, {}).get(port)
+            if isinstance(t, core.Tensor):
+                buffers.setdefault(nid, {})[port] = _position.array_of(t)
+        if buffers:
+            out["buffers"] = buffers
+        return out
+
+    def _resume(self, saved: dict[str, Any]) -> None:
+        """Start where a file's training stood (``training_position``): step count, generator, the optimizer's
+        state for when it is built, the running statistics for when their nodes first run."""
+        self.step_count = int(saved.get("step") or 0)
+        gen = saved.get("generator")
+        if gen is not None:
+            try:
+                self.generator.set_state(_position.tensor_like(gen))
+            except (RuntimeError, ValueError, TypeError):  # another generator's state: the seed's stays
+                pass
+        self._opt.pending = saved.get("optimizer")
+        self._buffers_pending = {nid: dict(ports) for nid, ports in (saved.get("buffers") or {}).items()
+                                 if nid in self.graph.nodes}
+
+    def _restore_buffers(self, nid: str, out: dict[str, Any]) -> None:
+        """Put a file's running statistics into node ``nid``'s fresh outputs, in place (a batch norm updates them)."""
+        with core.no_grad():
+            for port, arr in self._buffers_pending.pop(nid).items():
+                t = out.get(port)
+                if isinstance(t, core.Tensor) and tuple(t.shape) == tuple(arr.shape):
+                    t.copy_(_position.tensor_like(arr, t).to(t.dtype))
 
     def _restore_trained(self, nid: str) -> bool:
         """Put the file's trained values into node ``nid``'s parameters (after its first evaluation made them)."""
@@ -339,6 +392,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         concatenated) are given, their norms as ``"grad_norm"`` (``OptimizerSlot.step``)."""
         info = self._opt.step(opt, self.parameters() if params is None else params, grads, gflat)
         self.step_count += 1
+        self.trained_revision += 1
         if self._journal is not None:
             for nid in self._done:
                 self._touch(nid)
@@ -432,9 +486,12 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         """Forget values, gradients, ledger and history; parameters are rebuilt from their seeds
         unless ``keep_parameters``."""
         self.abandon_backward()
+        if self.step_count or self._trained_restored or self._trained_pending or self._buffers_pending:
+            self.trained_revision += 1  # what a save writes changes: the file's trained values go
         if not keep_parameters:
             self.states = {}
             self._trained_pending, self._trained_restored = {}, set()
+        self._buffers_pending = {}
         self._plans = {}
         self._init_run_state()
         self.trainer.forget_plans()
