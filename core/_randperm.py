@@ -24,7 +24,7 @@ import numpy as np
 __all__ = ["randperm", "INSIDE_OUT_FROM"]
 
 INSIDE_OUT_FROM = (2**32 - 1) // 20  # PyTorch's switch to 64-bit draws and the inside-out shuffle
-_FRACTION = 16  # a block is this fraction of the positions still open
+_FRACTION = 8  # a block is this fraction of the positions still open
 _MIN_BLOCK = 256
 _TAIL = 1024  # steps left for the plain Python loop
 _LOOP = 32  # a round with fewer steps left goes to the Python loop
@@ -48,7 +48,7 @@ def _offsets(gen, n: int) -> np.ndarray:
 
 def forward_swaps(n: int, offsets: np.ndarray) -> np.ndarray:
     """``arange(n)`` after swapping ``i`` with ``i + offsets[i]`` for ``i = 0, 1, ..`` in order."""
-    perm = np.arange(n, dtype=np.int64)
+    perm = np.arange(n + 1, dtype=np.int64)  # (and a spare slot)
     partners = np.arange(offsets.size, dtype=np.int64)
     np.add(partners, offsets, out=partners, casting="unsafe")
     return apply_swaps(perm, partners, forward=True)
@@ -57,7 +57,8 @@ def forward_swaps(n: int, offsets: np.ndarray) -> np.ndarray:
 def inside_out_swaps(n: int, partners: np.ndarray) -> np.ndarray:
     """``arange(n)`` after swapping ``i`` with ``partners[i] <= i`` for ``i = 0 .. n-1`` in order (PyTorch's
     ``r[i] = i; r[i] = r[z]; r[z] = i`` is that swap, since ``r[i]`` is still ``i``)."""
-    return apply_swaps(np.arange(n, dtype=np.int64), partners.astype(np.int64, copy=False), forward=False)
+    perm = np.arange(n + 1, dtype=np.int64)  # (and a spare slot)
+    return apply_swaps(perm, partners.astype(np.int64, copy=False), forward=False)
 
 
 def _inside_out(gen, n: int) -> np.ndarray:
@@ -67,7 +68,8 @@ def _inside_out(gen, n: int) -> np.ndarray:
 
 
 def apply_swaps(perm: np.ndarray, partners: np.ndarray, forward: bool) -> np.ndarray:
-    """Swap ``perm[i]`` and ``perm[partners[i]]`` for ``i = 0 .. len(partners)-1`` in order, in place.
+    """Swap ``perm[i]`` and ``perm[partners[i]]`` for ``i = 0 .. len(partners)-1`` in order, in place; the last slot
+    of ``perm`` is spare scratch and is cut off the result.
 
     ``forward``: every partner is at or after its step (``partners[i] >= i``: the positions still open are the
     tail), else at or before it (the open positions are the head)."""
@@ -80,33 +82,39 @@ def apply_swaps(perm: np.ndarray, partners: np.ndarray, forward: bool) -> np.nda
         _loop(perm, np.arange(stop), partners[:stop])
         start, stop = stop, steps
     while start < stop:
-        open_positions = perm.size - start if forward else start + 1
+        open_positions = perm.size - 1 - start if forward else start + 1
         end = min(stop, start + max(open_positions // _FRACTION, _MIN_BLOCK))
         base = _block(perm, owner, start, end, partners[start:end], base)
         start = end
     _loop(perm, np.arange(start, steps), partners[start:])
-    return perm
+    return perm[:-1]
 
 
 def _block(perm, owner, start: int, end: int, seconds, base: int) -> int:
-    """Steps ``start .. end-1`` (``_rounds``, its first round on the slice ``start:end`` rather than by index)."""
+    """Steps ``start .. end-1`` (``_rounds``, its first round on the slice ``start:end`` rather than by index).
+
+    NOTE: the hot path. The first round moves the whole slice at once: a step that must wait swaps the spare last
+    slot of ``perm`` instead of its partner and keeps its own value, so no index array of the free steps is made."""
     keys = np.arange(base + end - start, base, -1)  # an earlier step has a larger key; every key is above ``base``
     base += end - start + 1
     np.maximum.at(owner, seconds, keys)
     mine = owner[start:end]
     np.maximum(mine, keys, out=mine)
     late = mine != keys
-    late |= owner[seconds] != keys
-    firsts = slice(start, end)
-    if late.any():
-        free = ~late
-        firsts = np.flatnonzero(free)
-        firsts += start
-        seconds, rest = seconds[free], seconds[late]
-    _swap(perm, firsts, seconds)
-    if isinstance(firsts, slice):
+    late |= owner.take(seconds) != keys
+    waiting = np.flatnonzero(late)
+    partners = seconds
+    if waiting.size:
+        partners = seconds.copy()
+        partners[waiting] = perm.size - 1  # the spare slot
+    mine = perm[start:end].copy()
+    theirs = perm.take(partners)  # (take and put: the plain gather and scatter, a little faster than indexing)
+    theirs[waiting] = mine[waiting]
+    perm[start:end] = theirs
+    np.put(perm, partners, mine)
+    if not waiting.size:
         return base
-    return _rounds(perm, owner, np.flatnonzero(late) + start, rest, base)
+    return _rounds(perm, owner, waiting + start, seconds[waiting], base)
 
 
 def _rounds(perm, owner, firsts, seconds, base: int) -> int:
@@ -128,10 +136,10 @@ def _rounds(perm, owner, firsts, seconds, base: int) -> int:
 
 
 def _swap(perm, firsts, seconds) -> None:
-    """Swaps on pairwise disjoint positions, all at once (``firsts``: an index array or a slice)."""
-    a, b = perm[firsts].copy() if isinstance(firsts, slice) else perm[firsts], perm[seconds]
-    perm[firsts] = b
-    perm[seconds] = a
+    """Swaps on pairwise disjoint positions, all at once."""
+    a, b = perm.take(firsts), perm.take(seconds)
+    np.put(perm, firsts, b)
+    np.put(perm, seconds, a)
 
 
 def _loop(perm, firsts, seconds) -> None:
