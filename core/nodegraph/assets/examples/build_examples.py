@@ -43,6 +43,11 @@ class Builder:
             self.g.connect(Edge(self.ids[name], out or "out", nid, port))
         return nid
 
+    def wire(self, src: str, dst: str, port: str) -> None:
+        """Connect ``src`` (a title, or ``title:port``) to ``dst``'s input ``port``: for a node made after ``dst``."""
+        name, _, out = src.partition(":")
+        self.g.connect(Edge(self.ids[name], out or "out", self.ids[dst], port))
+
     def comment(self, text: str, rect: tuple[float, ...], titles: Iterable[str] = ()) -> None:
         cid = f"c{len(self.g.comments) + 1}"
         self.g.add_comment(Comment(cid, text, rect, [self.ids[t] for t in titles]))
@@ -64,22 +69,24 @@ def tensors() -> Graph:
 
 def broadcasting() -> Graph:
     b = Builder()
-    gap = 0.35  # the first gap a third of a column wider: "(32, 1)  ⇲ broadcast" reads there, not boxed on a title
+    gap = 0.35  # a gap a third of a column wider before the subtractions: "(32, 1)  ⇲ broadcast" reads there
     b.node("a", "source.randn", 0, 0, shape=[3, 1], seed=1)
     b.node("b", "source.randn", 0, 1, shape=[4], seed=2)
     b.node("a_plus_b", "math.add", 1 + gap, 0, {"a": "a", "b": "b"})
-    b.node("pred", "source.randn", 0, 3, shape=[32, 1], seed=3)
-    b.node("target", "source.randn", 0, 4.1, shape=[32], seed=4)
-    b.node("diff", "math.sub", 1 + gap, 3, {"a": "pred", "b": "target"})
-    b.node("sq", "math.square", 2 + gap, 3, {"x": "diff"})
-    b.node("loss", "reduce.mean", 3 + gap, 3, {"x": "sq"})
-    # pred_flat a little under its row: target's edge to diff_fixed passes above it
-    b.node("pred_flat", "shape.squeeze", 1 + gap, 5.45, {"x": "pred"}, dim=-1)
-    b.node("diff_fixed", "math.sub", 2 + gap, 5, {"a": "pred_flat", "b": "target"})
-    b.node("sq_fixed", "math.square", 3 + gap, 5, {"x": "diff_fixed"})
-    b.node("loss_fixed", "reduce.mean", 4 + gap, 5, {"x": "sq_fixed"})
-    b.comment("The trap: (32, 1) - (32,) is (32, 32)", (-20, 400, 1000 + gap * COLUMN, 260), ("pred", "target", "diff"))
-    b.comment("The fix: squeeze(-1) first", (200 + gap * COLUMN, 680, 1000, 210), ("pred_flat", "diff_fixed"))
+    # target a column right of pred, between pred's edge up to the trap and its edge down to the fix; the fix
+    # subtracts the other way round (target - pred_flat, the same squared error), so each subtraction's inputs come
+    # from the side of their ports and no two edges cross
+    b.node("pred", "source.randn", 0, 3.45, shape=[32, 1], seed=3)
+    b.node("target", "source.randn", 1, 4.0, shape=[32], seed=4)
+    b.node("diff", "math.sub", 2 + gap, 3, {"a": "pred", "b": "target"})
+    b.node("sq", "math.square", 3 + gap, 3, {"x": "diff"})
+    b.node("loss", "reduce.mean", 4 + gap, 3, {"x": "sq"})
+    b.node("pred_flat", "shape.squeeze", 1, 5.45, {"x": "pred"}, dim=-1)
+    b.node("diff_fixed", "math.sub", 2 + gap, 5.2, {"a": "target", "b": "pred_flat"})
+    b.node("sq_fixed", "math.square", 3 + gap, 5.2, {"x": "diff_fixed"})
+    b.node("loss_fixed", "reduce.mean", 4 + gap, 5.2, {"x": "sq_fixed"})
+    b.comment("The trap: (32, 1) - (32,) is (32, 32)", (-20, 390, 1190 + gap * COLUMN, 310), ("pred", "target", "diff"))
+    b.comment("The fix: squeeze(-1) first", (220, 700, 950 + gap * COLUMN, 190), ("pred_flat", "diff_fixed"))
     return b.train("loss")
 
 
@@ -170,52 +177,61 @@ def higher_order() -> Graph:
     b.node("grads", "grad.autograd_grad", 3, 0.75 - 20 / ROW, {"outputs": "score", "inputs": "x"})
     b.node("gnorm", "reduce.norm", 4, 0, {"x": "grads"}, dim=1)
     b.node("gp", "expr.expression", 5, 0, {"g": "gnorm"}, formula="((g - 1) ** 2).mean()", inputs="g")
-    b.node("w", "param.parameter", 0, 2, name="w", shape=[2, 1], seed=0)
-    b.node("xs", "source.randn", 0, 3.25, shape=[8, 2], seed=1)
-    b.node("ys", "source.randn", 0, 4.25, shape=[8, 1], seed=2)
+    # w under the batches, its edges running under the inner step; each input enters the port level with where it
+    # comes from (w last, g above w), so no two edges cross
+    b.node("w", "param.parameter", 0, 4.35, name="w", shape=[2, 1], seed=0)
+    b.node("xs", "source.randn", 0, 2.25, shape=[8, 2], seed=1)
+    b.node("ys", "source.randn", 0, 3.25, shape=[8, 1], seed=2)
     mse = "((x @ w - y) ** 2).mean()"
-    b.node("inner_loss", "expr.expression", 1, 3.25, {"x": "xs", "w": "w", "y": "ys"}, formula=mse, inputs="x, w, y")
-    # g_inner a little above inner_loss: w's edge to it passes over inner_loss
-    b.node("g_inner", "grad.autograd_grad", 2, 2.8, {"outputs": "inner_loss", "inputs": "w"})
-    b.node("w_fast", "expr.expression", 3, 2, {"w": "w", "g": "g_inner"}, formula="w - 0.1 * g", inputs="w, g")
-    b.node("xq", "source.randn", 3, 4.25, shape=[8, 2], seed=3)
-    b.node("yq", "source.randn", 3, 5.25, shape=[8, 1], seed=4)
-    b.node("outer_loss", "expr.expression", 4, 3.25, {"x": "xq", "w": "w_fast", "y": "yq"}, formula=mse,
-           inputs="x, w, y")
+    b.node("inner_loss", "expr.expression", 1, 2.25, {"x": "xs", "y": "ys", "w": "w"}, formula=mse, inputs="x, y, w")
+    b.node("g_inner", "grad.autograd_grad", 2, 3.0, {"outputs": "inner_loss", "inputs": "w"})
+    b.node("w_fast", "expr.expression", 3, 4.35, {"g": "g_inner", "w": "w"}, formula="w - 0.1 * g", inputs="g, w")
+    b.node("xq", "source.randn", 3, 2.25, shape=[8, 2], seed=3)
+    b.node("yq", "source.randn", 3, 3.25, shape=[8, 1], seed=4)
+    b.node("outer_loss", "expr.expression", 4, 2.25, {"x": "xq", "y": "yq", "w": "w_fast"}, formula=mse,
+           inputs="x, y, w")
     return b.train("gp")
 
 
 def diagnosing() -> Graph:
     b = Builder()
+    # each fault a small graph of its own rows, with its own inputs (x_dead and the targets y_big, y_flat drawn from
+    # the same seeds as x_cut and y_cut, so the same values): no edge leaves its fault's rows, and none cross
     b.node("p", "source.randn", 0, 0, shape=[4], seed=0)
     b.node("log_p", "math.log", 1, 0, {"x": "p"})
     b.node("nan_loss", "reduce.mean", 2, 0, {"x": "log_p"})
     b.node("pred", "source.randn", 0, 1, shape=[32, 1], seed=3)
     b.node("target", "source.randn", 0, 2, shape=[32], seed=4)
-    b.node("diff", "math.sub", 1, 1, {"a": "pred", "b": "target"})
-    b.node("x", "source.randn", 0, 3, shape=[16, 2], seed=5)
-    # y, the targets of three faults' losses, sits in the column before them: its edges run down the last gap
-    b.node("y", "source.randn", 3, 7.35, shape=[16, 1], seed=6)
-    b.node("w_cut", "param.parameter", 0, 5, name="w_cut", shape=[2, 1], seed=0)
-    b.node("h_cut", "linalg.matmul", 1, 5, {"a": "x", "b": "w_cut"})
-    b.node("cut", "grad.detach", 2, 5, {"x": "h_cut"})
-    b.node("b_cut", "param.parameter", 2, 4, name="b_cut", shape=[1], init="zeros")
-    b.node("pred_cut", "math.add", 3, 5, {"a": "cut", "b": "b_cut"})
-    b.node("loss_cut", "loss.mse", 4, 5, {"input": "pred_cut", "target": "y"})
-    b.node("big_x", "source.full", 0, 6.25, shape=[16, 2], fill_value=1000.0)
-    b.node("w_big", "param.parameter", 0, 7.35, name="w_big", shape=[2, 1], seed=1)
-    b.node("h_big", "linalg.matmul", 1, 6.25, {"a": "big_x", "b": "w_big"})
-    b.node("loss_big", "loss.mse", 4, 6.25, {"input": "h_big", "target": "y"})
-    b.node("w_dead", "param.parameter", 0, 8.65, name="w_dead", shape=[2, 1], seed=2)
-    b.node("h_dead", "linalg.matmul", 1, 8.65, {"a": "x", "b": "w_dead"})
-    b.node("shifted", "expr.expression", 2, 8.65, {"h": "h_dead"}, formula="h - 100", inputs="h")
-    b.node("dead", "nn.relu", 3, 8.65, {"x": "shifted"})
-    b.node("loss_flat", "loss.mse", 4, 8.65, {"input": "dead", "target": "y"})
-    b.node("v", "source.randn", 0, 10, shape=[3], seed=7, requires_grad=True)
-    b.node("e", "math.exp", 1, 10, {"x": "v"})
-    b.node("one", "source.tensor", 1, 11, tensor=1.0)
-    b.node("bump", "inplace.add_", 2, 10, {"x": "e", "other": "one"})
-    b.node("loss_inplace", "reduce.sum", 3, 10, {"x": "bump"})
+    b.node("diff", "math.sub", 1.35, 1, {"a": "pred", "b": "target"})  # room for the broadcast label
+    b.node("x_cut", "source.randn", 0, 3.25, shape=[16, 2], seed=5)
+    b.node("y_cut", "source.randn", 3, 4.5, shape=[16, 1], seed=6)
+    b.node("w_cut", "param.parameter", 0, 4.25, name="w_cut", shape=[2, 1], seed=0)
+    b.node("h_cut", "linalg.matmul", 1, 3.25, {"a": "x_cut", "b": "w_cut"})
+    b.node("cut", "grad.detach", 2, 3.25, {"x": "h_cut"})
+    b.node("b_cut", "param.parameter", 2, 4.5, name="b_cut", shape=[1], init="zeros")
+    b.node("pred_cut", "math.add", 3, 3.25, {"a": "cut", "b": "b_cut"})
+    b.node("loss_cut", "loss.mse", 4, 3.25, {"input": "pred_cut", "target": "y_cut"})
+    b.node("big_x", "source.full", 0, 5.75, shape=[16, 2], fill_value=1000.0)
+    b.node("w_big", "param.parameter", 0, 6.75, name="w_big", shape=[2, 1], seed=1)
+    b.node("h_big", "linalg.matmul", 1, 5.75, {"a": "big_x", "b": "w_big"})
+    b.node("loss_big", "loss.mse", 4, 5.75, {"input": "h_big"})
+    b.node("w_dead", "param.parameter", 0, 9, name="w_dead", shape=[2, 1], seed=2)
+    b.node("h_dead", "linalg.matmul", 1, 8, {"b": "w_dead"})
+    b.node("shifted", "expr.expression", 2, 8, {"h": "h_dead"}, formula="h - 100", inputs="h")
+    b.node("dead", "nn.relu", 3, 8, {"x": "shifted"})
+    b.node("loss_flat", "loss.mse", 4, 8, {"input": "dead"})
+    b.node("v", "source.randn", 0, 10.25, shape=[3], seed=7, requires_grad=True)
+    b.node("e", "math.exp", 1, 10.25, {"x": "v"})
+    b.node("one", "source.tensor", 1, 11.25, tensor=1.0)
+    b.node("bump", "inplace.add_", 2, 10.25, {"x": "e", "other": "one"})
+    b.node("loss_inplace", "reduce.sum", 3, 10.25, {"x": "bump"})
+    # made last, so the lesson's links (node:n1 ... n28) keep their nodes
+    b.node("y_big", "source.randn", 3, 6.75, shape=[16, 1], seed=6)
+    b.wire("y_big", "loss_big", "target")
+    b.node("x_dead", "source.randn", 0, 8, shape=[16, 2], seed=5)
+    b.wire("x_dead", "h_dead", "a")
+    b.node("y_flat", "source.randn", 3, 9, shape=[16, 1], seed=6)
+    b.wire("y_flat", "loss_flat", "target")
     return b.train("loss_cut", optimizer="SGD", optimizer_params={"lr": 0.01})
 
 
