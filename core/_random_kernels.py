@@ -132,7 +132,7 @@ def normal(gen, n: int, dt, mean: float, std: float, contiguous: bool = True,
     if op is np.float32:
         _normal_f32_blocks(gen, full if op is not np.dtype(dt).type else n, full, mean, std, out)
     else:
-        out[:full] = blocks(draw(gen, n)[:full], mean, std)
+        _normal_f64_blocks(gen, n, full, mean, std, out)
     if n % 16:  # then PyTorch redoes the last 16 values from 16 fresh uniforms
         out[n - 16:] = blocks(draw(gen, 16), mean, std)
     return out
@@ -153,6 +153,37 @@ def _normal_f32_blocks(gen, draws: int, full: int, mean: float, std: float, out:
             _boxmuller.blocks_f32(u[:stop - start], mean, std, out=out[start:stop])
 
     gen.random32_each(draws, _BLOCK, consume)
+
+
+_BLOCK64 = 1 << 14  # float64 values per step of _normal_f64_blocks (a multiple of 16)
+
+
+def _normal_f64_blocks(gen, draws: int, full: int, mean: float, std: float, out: np.ndarray) -> None:
+    """float64 normals from the first ``full`` of ``draws`` uniforms into ``out[:full]``, a block at a time (as
+    ``_normal_f32_blocks``: each block's uniforms go through Box-Muller while they are in cache)."""
+    u = np.empty(min(_BLOCK64, draws))
+    bits = np.empty(min(_BLOCK64, draws), dtype=np.uint32)
+
+    def consume(start: int, raw: np.ndarray) -> None:
+        first, k = start // 2, raw.size // 2
+        stop = min(first + k, full)
+        if stop > first:
+            _u53_block(raw, bits[:k], u[:k])
+            out[first:stop] = _boxmuller.blocks_f64(u[:stop - first], mean, std)
+
+    gen.random32_each(2 * draws, 2 * _BLOCK64, consume)
+
+
+def _u53_block(raw: np.ndarray, bits: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """float64 uniforms from pairs of 32-bit draws (``random64``'s first one high) into ``out``: the low 53 bits of
+    the 64-bit draw times 2**-53, which is ``(high & (2**21 - 1)) * 2**-21 + low * 2**-53``, every step exact."""
+    words = _low_words(raw)
+    np.bitwise_and(words[0::2], np.uint32((1 << 21) - 1), out=bits)
+    np.copyto(out, bits)
+    out *= 2.0 ** -21
+    low = np.multiply(words[1::2], 2.0 ** -53)
+    out += low
+    return out
 
 
 def _put(out: np.ndarray | None, vals: np.ndarray) -> np.ndarray:

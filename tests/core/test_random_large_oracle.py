@@ -135,3 +135,44 @@ def test_random_from_to_into_views_and_after_set_rng_state_matches_torch(torch):
         T.set_rng_state(state)
         return x, first, T.randint(0, 1000, (100_000,)), T.empty(70_000, dtype=T.int16).random_(-3, 12)
     _check(torch, draws, seed=11)
+
+
+_NORMAL_EDGES = [1, 15, 16, 17, 31, 32, 33, (1 << 14) - 1, 1 << 14, (1 << 14) + 1, (1 << 14) + 16, _BLOCK - 1, _BLOCK,
+                 _BLOCK + 1, _BLOCK + 17, 3 * _BLOCK + 5, 1_000_003]
+
+
+@pytest.fixture
+def avx2_torch(torch):
+    if torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"):
+        pytest.skip("PyTorch's float32 normal_ kernel differs on CPUs without AVX2 (core follows the AVX2 one)")
+    return torch
+
+
+@pytest.mark.parametrize("n", _NORMAL_EDGES)
+def test_normal_matches_torch_on_and_around_the_block_edges(avx2_torch, n):
+    def draws(T, g):
+        return (T.randn(n, generator=g), T.randn(n, dtype=T.float64, generator=g),
+                T.empty(n).normal_(0.25, 3.0, generator=g), T.empty(n, dtype=T.float64).normal_(-1.5, 0.5, generator=g),
+                T.randn(3, generator=g))
+    _check(avx2_torch, draws, seed=n)
+
+
+@pytest.mark.parametrize("n", [16, 17, _BLOCK + 17, 1_000_003])
+def test_rand_and_uniform_match_torch_on_and_around_the_block_edges(torch, n):
+    def draws(T, g):
+        return (T.rand(n, generator=g), T.rand(n, dtype=T.float64, generator=g),
+                T.empty(n).uniform_(-2.0, 0.5, generator=g), T.empty(n, dtype=T.float16).uniform_(generator=g))
+    _check(torch, draws, seed=n)
+
+
+def test_normal_continues_torchs_stream_after_set_rng_state(avx2_torch):
+    def draws(T, g):
+        T.randn(5)  # a cached second value of the scalar sampler is part of the state
+        state = T.get_rng_state()
+        first = (T.randn(70_000), T.randn(50_001, dtype=T.float64))
+        T.set_rng_state(state)
+        if g is not None:
+            g.set_state(state)
+        return (*first, T.randn(70_000), T.randn(50_001, dtype=T.float64), T.randn(40_000, generator=g),
+                T.randn(3, dtype=T.float64, generator=g))
+    _check(avx2_torch, draws, seed=5)
