@@ -227,3 +227,53 @@ def test_a_tensor_dataset_with_worker_init_fn_still_loads(torch):
         return [[t.tolist() for t in batch] for batch in loader], data.tensors[0].tolist()
 
     assert run(core) == run(torch)
+
+
+# ----- Expanded Weights: nn.RNN/LSTM/GRU run as steps of linear calls, per-sample gradients as torch's ----------
+
+def _rnn_per_sample(lib, kind, batch_first, layers, bidirectional, reduction="sum", packed=False, **extra):
+    import importlib
+
+    call = importlib.import_module(f"{lib.__name__}.nn.utils._per_sample_grad").call_for_per_sample_grads
+    lib.manual_seed(0)
+    cls, kw = (lib.nn.RNN, {"nonlinearity": "relu"}) if kind == "RNN_relu" else (getattr(lib.nn, kind), {})
+    module = cls(3, 4, num_layers=layers, bidirectional=bidirectional, batch_first=batch_first, **kw, **extra)
+    module = module.double()
+    x = lib.randn(*((5, 3, 3) if batch_first else (3, 5, 3)), dtype=lib.float64, requires_grad=True)
+    if packed:
+        x_in = lib.nn.utils.rnn.pack_padded_sequence(x, [3, 2, 2, 1, 1], batch_first=True)
+        out = call(module, batch_size=5)(x_in)[0].data
+    else:
+        out = call(module, batch_first=batch_first, loss_reduction=reduction)(x)[0]
+    weights = lib.randn(tuple(out.shape), dtype=lib.float64, generator=lib.Generator().manual_seed(3))
+    loss = (out * weights).sum()
+    (loss / 5 if reduction == "mean" else loss).backward()
+    samples = {name: np.array(p.grad_sample.tolist()) for name, p in module.named_parameters()}
+    return samples, np.array(x.grad.tolist()), [p.grad for p in module.parameters()]
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN", "RNN_relu"])
+@pytest.mark.parametrize("batch_first", [True, False])
+@pytest.mark.parametrize("layers, bidirectional", [(1, False), (2, True)])
+def test_expanded_weights_on_recurrent_layers_match_torch(torch, kind, batch_first, layers, bidirectional):
+    ours = _rnn_per_sample(core, kind, batch_first, layers, bidirectional)
+    theirs = _rnn_per_sample(torch, kind, batch_first, layers, bidirectional)
+    assert ours[0].keys() == theirs[0].keys()
+    for name in ours[0]:
+        assert ours[0][name].shape == theirs[0][name].shape and ours[0][name].shape[0] == 5
+        np.testing.assert_allclose(ours[0][name], theirs[0][name], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10, atol=1e-12)
+    assert ours[2] == theirs[2] == [None] * len(ours[2])  # only grad_sample is filled
+
+
+@pytest.mark.parametrize("case", ["packed_lstm", "packed_gru", "projection", "mean_no_bias"])
+def test_expanded_weights_on_packed_projected_and_mean_rnns_match_torch(torch, case):
+    args = {"packed_lstm": ("LSTM", True, 1, False), "packed_gru": ("GRU", True, 2, True),
+            "projection": ("LSTM", True, 2, False), "mean_no_bias": ("RNN", False, 1, False)}[case]
+    kwargs = {"packed_lstm": {"packed": True}, "packed_gru": {"packed": True}, "projection": {"proj_size": 2},
+              "mean_no_bias": {"reduction": "mean", "bias": False}}[case]
+    ours, theirs = _rnn_per_sample(core, *args, **kwargs), _rnn_per_sample(torch, *args, **kwargs)
+    assert ours[0].keys() == theirs[0].keys()
+    for name in ours[0]:
+        np.testing.assert_allclose(ours[0][name], theirs[0][name], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10, atol=1e-12)

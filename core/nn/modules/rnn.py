@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 import weakref
 from typing import NamedTuple
 
@@ -83,6 +84,8 @@ def composite_direction(mode, gi, batch_sizes, state, w: _Weights, reverse: bool
 def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padded: bool, onednn: bool):
     """One layer in one direction over packed rows ``x``: its output (``(steps, batch, hidden)`` with ``padded``,
     packed rows otherwise) and the final state; one fused node where ``_fused_rnn`` applies, else composed steps."""
+    if _expanded(w):  # Expanded Weights: steps of linear calls, whose per-sample gradients add up
+        return _run_direction_expanded(mode, x, batch_sizes, state, w, reverse, padded, onednn)
     gi = F.linear(x, w.ih, w.b_ih)  # the input's share of every step's gates, in one matmul
     if gi.dim() == 3:  # the first layer's (steps, batch, features) input, as PyTorch's projects it
         gi = gi.reshape(-1, gi.size(-1))
@@ -90,6 +93,30 @@ def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padd
         name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
         return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded)
     outs, final = composite_direction(mode, gi, batch_sizes, state, w, reverse)
+    return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
+
+
+def _expanded(w: _Weights) -> bool:
+    """Whether the weights are ``ExpandedWeight``s (``call_for_per_sample_grads``; none exist before its module is
+    imported)."""
+    module = sys.modules.get("core.nn.utils._expanded_weights")
+    return module is not None and any(isinstance(t, module.ExpandedWeight) for t in w)
+
+
+def _run_direction_expanded(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padded: bool, onednn: bool):
+    """``_run_direction`` with Expanded Weights, as torch's RNN decompositions run it: the input projection step by
+    step on that step's rows (batch first, so each linear's per-sample gradient is the step's; a packed sequence's
+    smaller batches allowed), then the composed steps (their hidden linear likewise)."""
+    weights = [t for t in w if t is not None]
+    for t in weights:
+        t.set_allow_smaller_batches(True)
+    try:
+        rows = x.reshape(-1, x.size(-1))
+        gi = core.cat([F.linear(step, w.ih, w.b_ih) for step in rows.split(list(batch_sizes))])
+        outs, final = composite_direction(mode, gi, batch_sizes, state, w, reverse)
+    finally:
+        for t in weights:
+            t.set_allow_smaller_batches(False)
     return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
 
 

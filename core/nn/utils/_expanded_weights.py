@@ -10,8 +10,10 @@ in ``param.grad_sample`` (added to one already there; times the batch size for a
 
 The per-sample gradients are linear's two einsums, as torch's, and for the other layers the gradient of the same
 function on each sample alone (each is independent across the batch), so their last bits may differ from torch's
-unfold-and-einsum. Not here: torch's decompositions of ``nn.RNN``/``LSTM``/``GRU`` into linear cells (they raise
-the "cannot handle" error).
+unfold-and-einsum. ``nn.RNN``/``LSTM``/``GRU`` with expanded weights run their steps composed of ``linear`` calls
+(``core.nn.modules.rnn``), as torch's decompositions of them do: each step's input and hidden projections on that
+step's rows (a packed sequence's shrinking batch included: the missing samples get zeros), so a weight's per-sample
+gradient is the sum of its steps'.
 """
 
 from __future__ import annotations
@@ -161,6 +163,9 @@ class _PerSampleGrad(Function):
             for (_, weight), grad_sample in zip(places, per_sample):
                 if weight.loss_reduction == "mean":
                     grad_sample = grad_sample * weight.batch_size
+                if grad_sample.shape[0] < weight.batch_size:  # a packed sequence's step: its rows are the first
+                    grad_sample = core.cat([grad_sample, grad_sample.new_zeros(
+                        (weight.batch_size - grad_sample.shape[0], *grad_sample.shape[1:]))])
                 owner = weight.orig_weight
                 if getattr(owner, "grad_sample", None) is not None:
                     owner.grad_sample = owner.grad_sample + grad_sample
@@ -180,6 +185,8 @@ def _per_sample_grads(func, args: tuple, kwargs: dict, places: list, grad_output
     """Each ExpandedWeight's gradient per sample: linear's einsums, else the function's gradient on each sample."""
     input = args[0]
     if func is F.linear:
+        if not all(w.batch_first for _, w in places):  # (batch second: a time-major RNN's input, as torch's)
+            grad_output, input = grad_output.transpose(0, 1), input.transpose(0, 1)
         grads = []
         for where, _ in places:
             if where in (1, "weight"):
