@@ -106,7 +106,8 @@ class Autosaver(QObject):
         self.failure: str | None = None  # the last autosave's error, None after a success
         self._warned = False  # the warning of the current run of failures was shown
         self._adopted: tuple[str, InstanceLock] | None = None  # (recovery file, lock) recovered here, kept until safe
-        self._written_index: tuple[int, int] | None = None  # (id of the graph, undo index) last written
+        # (id of the graph, undo index, the session's trained revision) last written
+        self._written_index: tuple[int, int, int] | None = None
         self.timer = QTimer(self)
         self.timer.setObjectName("autosaveTimer")
         self.timer.timeout.connect(self.autosave)
@@ -121,14 +122,17 @@ class Autosaver(QObject):
         """Write the recovery file if the document is modified and changed since the last write."""
         w = self.window
         if not w.is_modified():
+            if self._written_index is not None:  # saved, discarded or reset since: the recovery file is stale
+                self.discard()
             return False
-        if self._written_index == (id(w.graph), w.undo_stack.index()) and os.path.exists(self.path):
+        written = (id(w.graph), w.undo_stack.index(), w.bridge.trained_revision)  # an edit or a training step
+        if self._written_index == written and os.path.exists(self.path):
             return False
         error = self._write()
         if error is not None:
             self._failed(error)
             return False
-        self._written_index = (id(w.graph), w.undo_stack.index())
+        self._written_index = written
         if self.failure is not None:
             w.show_message("Autosave works again")
         self.failure, self._warned = None, False

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QUndoStack
     from PySide6.QtWidgets import QMainWindow
 
+    from gui.autosave import Autosaver
     from gui.canvas.comments import CommentLayer
     from gui.canvas.scene import GraphScene
     from gui.canvas.view import GraphView
@@ -55,6 +56,7 @@ class DocumentFiles(_Window):
         inspector: Inspector
         training: TrainingControls
         lessons: LessonController
+        autosaver: Autosaver
         highlight: str | None
         _edit_index: int
 
@@ -151,6 +153,8 @@ class DocumentFiles(_Window):
             return False
         self.path = path
         self.undo_stack.setClean()
+        self.bridge.mark_saved()
+        self.autosaver.discard()  # the changes are safe in the file (training alone leaves the stack clean)
         file_ops.remember_file(path)
         self._update_title()
         kept = trained if trained is not None else self.graph.trained_values

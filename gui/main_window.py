@@ -159,6 +159,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         t.message.connect(self.show_message)
         t.canvas_stale.connect(self.refresh_session_view)
         t.trainer.state_changed.connect(lambda _state: self._update_cancel())
+        t.trainer.progress.connect(lambda _info: self._clean_changed(False))  # trained: the title's asterisk
         self.inspector.watch_requested.connect(t.pin)
 
     def _saving_start_path(self, name: str = "") -> str:
@@ -249,6 +250,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.scene.display_for = lambda nid: session_view.node_display(self.bridge.session, self.graph, nid)
         self.setAcceptDrops(True)
         self.bridge.stepped.connect(self._on_step)
+        self.bridge.stepped.connect(lambda _event: self._clean_changed(False))  # Optimizer step, Reset: the title
         self.bridge.message.connect(self.show_message)
 
     def toggle_history(self) -> None:
@@ -270,14 +272,15 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     def _update_title(self) -> None:
         code = (self.graph.code or {}).get("name")  # a graph imported from code, not saved yet
         name = os.path.basename(self.path) if self.path else f"untitled (from {code})" if code else "untitled"
-        self.setWindowTitle(f"{name}{'' if self.undo_stack.isClean() else '*'} — Nodegrad")
+        self.setWindowTitle(f"{name}{'*' if self.is_modified() else ''} — Nodegrad")
 
     def _clean_changed(self, _clean: bool) -> None:
         if self._alive():
             self._update_title()
 
     def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        """An edit not saved, or training that changed the parameter values (or optimizer state) a save keeps."""
+        return not self.undo_stack.isClean() or self.bridge.training_unsaved
 
     def _alive(self) -> bool:
         """False while Qt tears the window down (a child may still emit into it then)."""

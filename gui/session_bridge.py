@@ -48,6 +48,7 @@ class SessionBridge(QObject):
         self.setObjectName("sessionBridge")
         self.session: Session | None = None
         self.graph = graph
+        self._saved_revision = 0  # the session's trained_revision the document's file holds (a new one's: 0)
         self._reset_options()
 
     def _reset_options(self) -> None:
@@ -70,6 +71,7 @@ class SessionBridge(QObject):
             self.session.unsubscribe(self._on_event)
             self.session.close()
             self.session = None
+        self._saved_revision = 0
 
     def ensure(self) -> Session:
         """The session (created on first use, so opening a window costs nothing)."""
@@ -78,7 +80,7 @@ class SessionBridge(QObject):
 
             t = self.graph.training
             self.session = Session(self.graph, device=_usable(t.get("device") or "cpu"), seed=int(t.get("seed") or 0))
-            self.session.subscribe(self._on_event)
+            self.session.subscribe(self._on_event)  # it starts where the document's file left its training
             self.session_created.emit(self.session)
         return self.session
 
@@ -86,6 +88,21 @@ class SessionBridge(QObject):
         """The session's trained parameter values to save with the document (None without a session: the
         document keeps what its file held)."""
         return None if self.session is None else self.session.trained_values()
+
+    @property
+    def trained_revision(self) -> int:
+        """``Session.trained_revision`` (0 without a session): grows whenever training changes what a save writes."""
+        return 0 if self.session is None else self.session.trained_revision
+
+    @property
+    def training_unsaved(self) -> bool:
+        """Whether training (a step, Reset, stepping back over a step) changed what a save would write since the
+        document was saved or opened: the document is modified, as an edit makes it."""
+        return self.trained_revision != self._saved_revision
+
+    def mark_saved(self) -> None:
+        """The document was just saved with ``trained_values()``: its training is no unsaved change any more."""
+        self._saved_revision = self.trained_revision
 
     def _on_event(self, event: SessionEvent) -> None:
         self.last_event = event
