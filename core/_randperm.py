@@ -28,6 +28,7 @@ _FRACTION = 8  # a block is this fraction of the positions still open
 _MIN_BLOCK = 256
 _TAIL = 1024  # steps left for the plain Python loop
 _LOOP = 32  # a round with fewer steps left goes to the Python loop
+_KEY_LIMIT = 2**31 - 1
 
 
 def randperm(gen, n: int) -> np.ndarray:
@@ -48,7 +49,7 @@ def _offsets(gen, n: int) -> np.ndarray:
 
 def forward_swaps(n: int, offsets: np.ndarray) -> np.ndarray:
     """``arange(n)`` after swapping ``i`` with ``i + offsets[i]`` for ``i = 0, 1, ..`` in order."""
-    perm = np.arange(n + 1, dtype=np.int64)  # (and a spare slot)
+    perm = np.arange(n + 1, dtype=_values(n))  # (and a spare slot)
     partners = np.arange(offsets.size, dtype=np.int64)
     np.add(partners, offsets, out=partners, casting="unsafe")
     return apply_swaps(perm, partners, forward=True)
@@ -57,8 +58,14 @@ def forward_swaps(n: int, offsets: np.ndarray) -> np.ndarray:
 def inside_out_swaps(n: int, partners: np.ndarray) -> np.ndarray:
     """``arange(n)`` after swapping ``i`` with ``partners[i] <= i`` for ``i = 0 .. n-1`` in order (PyTorch's
     ``r[i] = i; r[i] = r[z]; r[z] = i`` is that swap, since ``r[i]`` is still ``i``)."""
-    perm = np.arange(n + 1, dtype=np.int64)  # (and a spare slot)
+    perm = np.arange(n + 1, dtype=_values(n))  # (and a spare slot)
     return apply_swaps(perm, partners.astype(np.int64, copy=False), forward=False)
+
+
+def _values(n: int):
+    """The dtype the shuffle moves values in: int32 while they fit (half the memory traffic of int64: a quarter
+    faster at 1e6), the result is int64 either way."""
+    return np.int32 if n < _KEY_LIMIT else np.int64
 
 
 def _inside_out(gen, n: int) -> np.ndarray:
@@ -74,7 +81,7 @@ def apply_swaps(perm: np.ndarray, partners: np.ndarray, forward: bool) -> np.nda
     ``forward``: every partner is at or after its step (``partners[i] >= i``: the positions still open are the
     tail), else at or before it (the open positions are the head)."""
     steps = partners.size
-    owner = np.zeros(perm.size, dtype=np.int64)  # per position: the key of the round's first step to touch it
+    owner = np.zeros(perm.size, dtype=perm.dtype)  # per position: the key of the round's first step to touch it
     base = 0  # keys grow from round to round, so an older round's keys never count
     start, stop = 0, steps - min(steps, _TAIL)
     if not forward:  # the first steps share few positions: nearly all collide
@@ -87,7 +94,7 @@ def apply_swaps(perm: np.ndarray, partners: np.ndarray, forward: bool) -> np.nda
         base = _block(perm, owner, start, end, partners[start:end], base)
         start = end
     _loop(perm, np.arange(start, steps), partners[start:])
-    return perm[:-1]
+    return perm[:-1].astype(np.int64, copy=False)
 
 
 def _block(perm, owner, start: int, end: int, seconds, base: int) -> int:
@@ -95,7 +102,8 @@ def _block(perm, owner, start: int, end: int, seconds, base: int) -> int:
 
     NOTE: the hot path. The first round moves the whole slice at once: a step that must wait swaps the spare last
     slot of ``perm`` instead of its partner and keeps its own value, so no index array of the free steps is made."""
-    keys = np.arange(base + end - start, base, -1)  # an earlier step has a larger key; every key is above ``base``
+    base = _room(owner, base, end - start + 1)
+    keys = np.arange(base + end - start, base, -1, dtype=owner.dtype)  # an earlier step: a larger key, all > base
     base += end - start + 1
     np.maximum.at(owner, seconds, keys)
     mine = owner[start:end]
@@ -122,7 +130,8 @@ def _rounds(perm, owner, firsts, seconds, base: int) -> int:
     the same for what is left; the last few in a Python loop. Returns the next free key."""
     while firsts.size >= _LOOP:
         top = int(firsts[-1])
-        keys = (base + top + 1) - firsts  # an earlier step has a larger key; every key is above ``base``
+        base = _room(owner, base, top + 2 - int(firsts[0]))
+        keys = ((base + top + 1) - firsts).astype(owner.dtype)  # an earlier step: a larger key, all above ``base``
         base += top + 2 - int(firsts[0])
         np.maximum.at(owner, seconds, keys)
         np.maximum.at(owner, firsts, keys)
@@ -133,6 +142,15 @@ def _rounds(perm, owner, firsts, seconds, base: int) -> int:
         firsts, seconds = firsts[late], seconds[late]
     _loop(perm, firsts, seconds)
     return base
+
+
+def _room(owner, base: int, span: int) -> int:
+    """``base``, or 0 after clearing ``owner`` when ``span`` more keys would not fit its dtype (int32: only in
+    shuffles whose swaps nearly all collide)."""
+    if base + span < np.iinfo(owner.dtype).max:
+        return base
+    owner.fill(0)
+    return 0
 
 
 def _swap(perm, firsts, seconds) -> None:

@@ -86,6 +86,23 @@ def test_the_vectorised_swaps_equal_torchs_loop_when_every_swap_collides(pattern
     assert np.array_equal(_randperm.inside_out_swaps(n, partners), _torch_inside_out_loop(partners))
 
 
+@pytest.mark.parametrize("forward", [True, False])
+def test_the_swaps_stay_right_when_their_keys_run_out_of_room(forward):
+    # int16 values and keys: the keys run out of room mid-shuffle and the owner array is cleared
+    n = 20_000
+    rng = np.random.default_rng(1)
+    draws = rng.integers(0, 2**32, n, dtype=np.uint64)
+    if forward:
+        offsets = (draws[:n - 1] % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
+        expected, partners = _torch_forward_loop(n, offsets), np.arange(n - 1) + offsets
+    else:
+        partners = (draws % np.arange(1, n + 1, dtype=np.uint64)).astype(np.int64)
+        expected = _torch_inside_out_loop(partners)
+    got = _randperm.apply_swaps(np.arange(n + 1, dtype=np.int16), partners, forward)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, expected)
+
+
 def test_torchs_switch_to_the_inside_out_shuffle_is_where_core_switches():
     assert _randperm.INSIDE_OUT_FROM == np.iinfo(np.uint32).max // 20
 
