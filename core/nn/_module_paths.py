@@ -59,8 +59,9 @@ TORCH_LAYOUT = {
 
 # classes torch.nn does not export: private bases code tests with isinstance (``nn.modules.batchnorm._BatchNorm``)
 # and MultiheadAttention's out_proj class; each with the core submodule that defines it
-UNEXPORTED = {"batchnorm": ("normalization", "_BatchNorm"), "instancenorm": ("activation_more", "_InstanceNorm"),
-              "linear": ("transformer", "NonDynamicallyQuantizableLinear")}
+UNEXPORTED = [("batchnorm", "normalization", "_BatchNorm"), ("batchnorm", "normalization", "_NormBase"),
+              ("instancenorm", "activation_more", "_InstanceNorm"),
+              ("linear", "transformer", "NonDynamicallyQuantizableLinear")]
 
 
 def _submodule(package: types.ModuleType, name: str) -> types.ModuleType:
@@ -140,7 +141,7 @@ def place(nn_name: str) -> None:
         for cls in classes.split():
             if not hasattr(package, cls) and hasattr(nn, cls):
                 setattr(package, cls, getattr(nn, cls))
-    for name, (source, cls) in UNEXPORTED.items():
+    for name, source, cls in UNEXPORTED:
         setattr(sys.modules[f"{package.__name__}.{name}"], cls, getattr(_submodule(package, source), cls))
     # load_state_dict's result type, which libraries import from its module (Lightning's bitsandbytes plugin)
     sys.modules[f"{package.__name__}.module"]._IncompatibleKeys = importlib.import_module(

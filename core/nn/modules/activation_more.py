@@ -7,7 +7,7 @@ import warnings
 
 from core.nn import functional as F
 from core.nn.module import Module
-from core.nn.modules.normalization import _BatchNorm
+from core.nn.modules.normalization import _NormBase
 
 __all__ = ["Hardshrink", "Softshrink", "RReLU", "InstanceNorm1d", "InstanceNorm2d", "GaussianNLLLoss",
            "MultiLabelSoftMarginLoss", "MultiMarginLoss"]
@@ -46,7 +46,7 @@ class RReLU(Module):
         return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
 
 
-class _InstanceNorm(_BatchNorm):
+class _InstanceNorm(_NormBase):
     """Normalises each sample's channels over their own spatial extent."""
 
     _dims = 3

@@ -11,7 +11,10 @@ from core.nn.modules.linear import empty_param
 __all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "LayerNorm", "GroupNorm", "RMSNorm"]
 
 
-class _BatchNorm(Module):
+class _NormBase(Module):
+    """What batch and instance norms share (PyTorch's ``nn.modules.batchnorm._NormBase``): the affine parameters, the
+    running statistics and their state-dict versions; ``_BatchNorm`` and ``_InstanceNorm`` each add their forward."""
+
     _version = 2  # (version 2 added num_batches_tracked: older state dicts may lack it)
     __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
 
@@ -55,18 +58,6 @@ class _BatchNorm(Module):
     def _check_input_dim(self, input) -> None:
         raise NotImplementedError
 
-    def forward(self, input):
-        self._check_input_dim(input)
-        factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            self.num_batches_tracked.add_(1)
-            factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
-        bn_training = self.training or (self.running_mean is None and self.running_var is None)
-        use_running = not self.training or self.track_running_stats
-        return F.batch_norm(input, self.running_mean if use_running else None,
-                            self.running_var if use_running else None, self.weight, self.bias, bn_training,
-                            factor, self.eps)
-
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
                 f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
@@ -83,6 +74,22 @@ class _BatchNorm(Module):
                 core.tensor(0, dtype=core.long)
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                                       error_msgs)
+
+
+class _BatchNorm(_NormBase):
+    """Batch norm's forward: each channel normalised over the batch (and spatial dims), updating running stats."""
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
+        bn_training = self.training or (self.running_mean is None and self.running_var is None)
+        use_running = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if use_running else None,
+                            self.running_var if use_running else None, self.weight, self.bias, bn_training,
+                            factor, self.eps)
 
 
 class BatchNorm1d(_BatchNorm):
