@@ -260,3 +260,18 @@ def test_a_damaged_training_state_is_refused_naming_the_field(state, reason):
     data["trained"] = {"@session": state}
     with pytest.raises(files.LoadError, match=reason.replace(".", r"\.").replace("[", r"\[")):
         files.loads(json.dumps(data))
+
+
+def test_a_large_optimizer_state_goes_to_the_sidecar_and_reads_back(tmp_path):
+    g = Graph()
+    g.add_node(Node("x", "source.randn", {"shape": [8, 600], "seed": 1}))
+    g.add_node(Node("lin", "layer.linear", {"in_features": 600, "out_features": 600, "seed": 0}))
+    g.add_node(Node("loss", "reduce.mean"))
+    g.connect(Edge("x", "out", "lin", "x"))
+    g.connect(Edge("lin", "out", "loss", "x"))
+    g.training.update(loss="loss", optimizer="Adam", optimizer_params={"lr": 0.01})
+    s = _trained(g, 3)
+    path = _save(s, tmp_path)
+    assert len(files.sidecar_paths(path)) == 1  # Adam's moments of the 600x600 weight: over a MiB each
+    assert path.stat().st_size < 100_000
+    _assert_same_steps(s, Session(files.load(path)), 1)
