@@ -8,11 +8,13 @@ generator, with ``Generator`` objects and after ``set_rng_state``, and compare w
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 import core
-from core import _randperm
+from core import _libm, _randperm
 from tests.core.oracle import to_numpy
 
 _BLOCK = 1 << 16  # core._random_kernels' block of draws
@@ -193,3 +195,28 @@ def test_normal_continues_torchs_stream_after_set_rng_state(avx2_torch):
         return (*first, T.randn(70_000), T.randn(50_001, dtype=T.float64), T.randn(40_000, generator=g),
                 T.randn(3, dtype=T.float64, generator=g))
     _check(avx2_torch, draws, seed=5)
+
+
+@pytest.mark.skipif(not _libm._X87, reason="the bit test reads x87's 80-bit long double (x86-64)")
+def test_the_bitwise_halfway_test_of_log_and_exp_asks_the_c_library_exactly_where_the_general_test_does():
+    rng = np.random.default_rng(3)
+    u = 1 - rng.random(200_000)
+    for name, x in (("log", u), ("log", u * 1e-300), ("exp", 1500 * (u - 0.5)), ("exp", 20 * (u - 0.5)),
+                    ("exp", np.array([0.0, -745.2, -745.1, -708.4, 709.7, 709.8, np.inf, -np.inf, np.nan]))):
+        with np.errstate(all="ignore"):
+            wide = getattr(np, name)(x.astype(np.longdouble))
+            out = wide.astype(np.float64)
+            frac = np.abs((wide - out).astype(np.float64)) / np.spacing(np.abs(out))
+        general = (np.abs(frac - 0.5) < _libm._HALFWAY_BAND) | (np.abs(np.frexp(out)[0]) == 0.5) | ~np.isfinite(frac)
+        bitwise = _libm._doubtful_x87(wide, out)
+        assert not (general & ~bitwise).any()  # every value the general test asks for is asked for
+        assert not (bitwise & ~general & (np.abs(out) >= _libm._BITS_FROM) & np.isfinite(out)).any()
+
+
+def test_log_and_exp_are_the_c_librarys_on_many_draws():
+    u = 1 - np.random.default_rng(4).random(100_000)
+    assert np.array_equal(_libm.log(u), np.array([math.log(v) for v in u.tolist()]))
+    x = 1400 * (u - 0.5)
+    expected = [math.exp(v) if v < 709.78 else math.inf for v in x.tolist()]
+    with np.errstate(over="ignore"):
+        assert np.array_equal(_libm.exp(x), np.array(expected))
