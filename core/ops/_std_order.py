@@ -215,8 +215,118 @@ def torch_mode_index(row) -> int:
     return index
 
 
+def _comparison_keys(row: np.ndarray, descending: bool) -> np.ndarray:
+    """Integer keys with ``comp(a, b) == key[a] < key[b]`` for the comparison ``sort`` uses: each value's dense rank
+    (NaN above every number), negated for a descending sort."""
+    values = row.astype(np.float64) if row.dtype.kind == "f" else row
+    nan = np.isnan(values) if values.dtype.kind == "f" else np.zeros(len(values), dtype=bool)
+    ranks = np.zeros(len(values), dtype=np.int64)
+    if (~nan).any():
+        ranks[~nan] = np.unique(values[~nan], return_inverse=True)[1].reshape(-1)
+    ranks[nan] = ranks.max(initial=-1) + 1
+    return -ranks if descending else ranks
+
+
+_VECTOR_RANGE = 256  # ranges longer than this partition in NumPy, shorter ones in a Python loop on lists
+
+
+def _pick_median(k, first: int, last: int) -> int:
+    a, b, c = first + 1, first + (last - first) // 2, last - 1
+    ka, kb, kc = k[a], k[b], k[c]
+    if ka < kb:
+        return b if kb < kc else (c if ka < kc else a)
+    if ka < kc:
+        return a
+    return c if kb < kc else b
+
+
+def _partition_vectorised(k: np.ndarray, ix: np.ndarray, first: int, last: int) -> int:
+    """``_partition`` of ``[first, last)`` around the pivot at ``first`` in one pass of array operations.
+
+    The left scan stops at keys not below the pivot, the right scan at keys not above it. Until the scans cross,
+    every stop is where the range as it was says (the L-th left stop, the R-th right stop from the top), and each
+    swap exchanges the j-th of each; the swaps continue while ``L[j] < R[j]`` (a prefix: L rises, R falls).
+    Where they stop, the left scan ends at ``L[J]`` or, sooner, at ``R[J-1]``, which now holds a key not below
+    the pivot."""
+    pivot = k[first]
+    left = np.flatnonzero(k[first + 1:last] >= pivot) + (first + 1)
+    right = (np.flatnonzero(k[first:last] <= pivot) + first)[::-1]
+    m = min(len(left), len(right))
+    swaps = int(np.count_nonzero(left[:m] < right[:m]))
+    if swaps:
+        lo, hi = left[:swaps], right[:swaps]
+        k[lo], k[hi] = k[hi], k[lo].copy()
+        ix[lo], ix[hi] = ix[hi], ix[lo].copy()
+    cut = int(left[swaps]) if swaps < len(left) else last
+    return min(cut, int(right[swaps - 1])) if swaps else cut
+
+
+def _partition_lists(k: list, ix: list, first: int, last: int) -> int:
+    pivot, lo, hi = k[first], first + 1, last
+    while True:
+        while k[lo] < pivot:
+            lo += 1
+        hi -= 1
+        while pivot < k[hi]:
+            hi -= 1
+        if not lo < hi:
+            return lo
+        k[lo], k[hi], ix[lo], ix[hi] = k[hi], k[lo], ix[hi], ix[lo]
+        lo += 1
+
+
+def _heap_sort_range(k, ix, first: int, last: int) -> None:
+    q = list(zip(list(k[first:last]), list(ix[first:last])))
+    _heap_select(q, 0, len(q), len(q), _plain_less)
+    _sort_heap(q, 0, len(q), _plain_less)
+    k[first:last], ix[first:last] = [a for a, _ in q], [b for _, b in q]
+
+
+def _introsort_ranges(k, ix, stack: list, partition, small: list | None) -> None:
+    """``_introsort_loop`` over the ranges on ``stack`` (disjoint ranges partition independently, so their order
+    does not matter); with ``small``, ranges of at most ``_VECTOR_RANGE`` are put there instead."""
+    while stack:
+        first, last, depth = stack.pop()
+        while last - first > 16:
+            if small is not None and last - first <= _VECTOR_RANGE:
+                small.append((first, last, depth))
+                break
+            if depth == 0:  # heap sort of the range, as _introsort_loop falls back to
+                _heap_sort_range(k, ix, first, last)
+                break
+            depth -= 1
+            pick = _pick_median(k, first, last)
+            k[first], k[pick] = k[pick], k[first]
+            ix[first], ix[pick] = ix[pick], ix[first]
+            cut = partition(k, ix, first, last)
+            stack.append((cut, last, depth))
+            last = cut
+
+
+def _introsort_by_keys(keys: np.ndarray) -> np.ndarray:
+    """GNU ``std::sort`` of positions by integer keys (``_sort`` with ``comp`` a ``<`` on keys), fast: long ranges
+    partition in NumPy (``_partition_vectorised``), short ones on two flat lists with the pivot's key held (it stays
+    put while its range is partitioned), and the closing insertion sort, which is stable and meets ranges already
+    in order, is a stable argsort."""
+    n = len(keys)
+    k, ix = np.array(keys, dtype=np.int64), np.arange(n, dtype=np.int64)
+    small: list = []
+    if n > 1:
+        _introsort_ranges(k, ix, [(0, n, 2 * _lg(n))], _partition_vectorised, small)
+    k_list, ix_list = k.tolist(), ix.tolist()
+    _introsort_ranges(k_list, ix_list, small, _partition_lists, None)
+    order = np.asarray(ix_list, dtype=np.int64)
+    return order[np.argsort(np.asarray(k_list, dtype=np.int64), kind="stable")]
+
+
 def torch_sort_rows(rows: np.ndarray, descending: bool) -> np.ndarray:
     """The ``(len(rows), n)`` indices PyTorch's CPU ``sort`` (not stable) gives each row of ``rows``."""
+    out = [_introsort_by_keys(_comparison_keys(row, descending)) for row in rows]
+    return np.array(out, dtype=np.int64).reshape(rows.shape)
+
+
+def _torch_sort_rows_replayed(rows: np.ndarray, descending: bool) -> np.ndarray:
+    """``torch_sort_rows`` by the generic replay on ``(value, index)`` pairs (the reference the fast one matches)."""
     comp = _greater if descending else _less
     out = []
     for row in rows:
