@@ -69,8 +69,19 @@ def _values(n: int):
 
 
 def _inside_out(gen, n: int) -> np.ndarray:
-    raw = gen.random64(n)
-    partners = raw % np.arange(1, n + 1, dtype=np.uint64)
+    """``random64() % (i + 1)`` for ``i = 0 .. n-1``, drawn a block at a time (no 2n-long array of draws), then the
+    swaps."""
+    partners = np.empty(n, dtype=np.uint64)
+    block = 1 << 17  # 32-bit draws per step: two per 64-bit draw
+
+    def consume(start: int, raw: np.ndarray) -> None:
+        first = start // 2
+        wide = raw[0::2] << np.uint64(32)
+        wide |= raw[1::2]
+        bounds = np.arange(first + 1, first + wide.size + 1, dtype=np.uint64)
+        np.remainder(wide, bounds, out=partners[first:first + wide.size])
+
+    gen.random32_each(2 * n, block, consume)
     return inside_out_swaps(n, partners)
 
 

@@ -105,6 +105,16 @@ def test_the_swaps_stay_right_when_their_keys_run_out_of_room(forward):
     assert np.array_equal(got, expected)
 
 
+@pytest.mark.parametrize("n", [1, 2, 1025, 65_537, 200_003])
+def test_the_inside_out_shuffle_draws_torchs_64_bit_numbers_block_by_block(n):
+    # (PyTorch takes this route from n = 2**32 // 20 on: 1.7 GB of int64, too big to compare here)
+    ours, reference = core.Generator().manual_seed(n), core.Generator().manual_seed(n)
+    got = _randperm._inside_out(ours, n)
+    partners = reference.random64(n) % np.arange(1, n + 1, dtype=np.uint64)
+    assert np.array_equal(got, _torch_inside_out_loop(partners.astype(np.int64)))
+    assert np.array_equal(to_numpy(ours.get_state()), to_numpy(reference.get_state()))
+
+
 def test_torchs_switch_to_the_inside_out_shuffle_is_where_core_switches():
     assert _randperm.INSIDE_OUT_FROM == np.iinfo(np.uint32).max // 20
 
