@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from core.nodegraph.model.events import SessionEvent
     from core.nodegraph.run.inspection import PortInfo
     from gui.canvas.scene import GraphScene
+    from gui.canvas.view import GraphView
     from gui.inspector import Inspector
     from gui.session_bridge import SessionBridge
     from gui.step_runner import StepRunner
@@ -47,6 +48,7 @@ class RunCommands(_Window):
     if TYPE_CHECKING:  # what it uses of MainWindow (set in MainWindow.__init__)
         graph: Graph
         scene: GraphScene
+        view: GraphView
         bridge: SessionBridge
         stepper: StepRunner
         inspector: Inspector
@@ -156,6 +158,7 @@ class RunCommands(_Window):
         if last is not None and last.phase == "backward" and self.highlight is not None:
             active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
         self.scene.set_displays(nodes, edges, active)
+        self.view.keep_document_framed()  # grown nodes stay in view while the opened document is followed
         for nid in self.bridge.breakpoints & set(self.scene.node_items):  # a rebuilt node item keeps its mark
             self.scene.node_items[nid].set_breakpoint(True)
         self.inspector.refresh_values()

@@ -66,6 +66,7 @@ class GraphView(QGraphicsView):
         self._pan_from: QPointF | None = None
         self._space = False
         self.following_document = False  # after show_document: refit on resize until the user zooms or pans
+        self.framed_whole = False  # the last framing showed every node whole
         self.magnification = 1.0  # presentation mode: a document opens this much bigger (see set_magnification)
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
         from gui.canvas.minimap import Minimap  # a child of this view
@@ -190,6 +191,22 @@ class GraphView(QGraphicsView):
         self.more.refresh()
 
     def _frame_document(self) -> None:
+        self._place_document()
+        self.framed_whole = self.all_nodes_shown()
+
+    def all_nodes_shown(self) -> bool:
+        """Whether every node's box lies wholly inside the viewport."""
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        return all(shown.contains(item.sceneBoundingRect()) for item in self.graph_scene.node_items.values())
+
+    def keep_document_framed(self) -> None:
+        """The nodes' sizes changed (their values and gradients drawn, colour tables after training): a document
+        framed whole and not zoomed or panned since is framed again where a node grew out of view (the classifier's
+        data node under the plots once training opened them and drew its values)."""
+        if self.following_document and self.framed_whole and not self.all_nodes_shown():
+            self._frame_document()
+
+    def _place_document(self) -> None:
         rect = QRectF()
         for item in self.graph_scene.node_items.values():
             rect = rect.united(item.sceneBoundingRect())
