@@ -298,3 +298,179 @@ def losses():
                                      loss_dist_impl=None)
         vars(args).update(kind)
         print(kind, type(oc.create_loss(args)).__name__)
+
+
+def coca_cfg(embed_dim=32):
+    """CoCa at coca_ViT-B-32's layout, small: an attentional-pool ViT with output tokens, a text tower with a CLS
+    embedding, a 2-layer multimodal decoder; the tokenizer's 49408 ids."""
+    return {"embed_dim": embed_dim,
+            "vision_cfg": {"image_size": 32, "layers": 2, "width": 64, "head_width": 16, "patch_size": 8,
+                           "attentional_pool": True, "attn_pooler_heads": 4, "attn_pooler_queries": 8,
+                           "output_tokens": True},
+            "text_cfg": {"context_length": 12, "vocab_size": 49408, "width": 32, "heads": 4, "layers": 2,
+                         "embed_cls": True, "output_tokens": True},
+            "multimodal_cfg": {"context_length": 12, "vocab_size": 49408, "width": 32, "heads": 4, "layers": 2,
+                               "attn_pooler_heads": 4},
+            "custom_text": True}
+
+
+def _init_projection(decoder):
+    """open_clip 3.3.0's MultimodalTransformer makes its ``text_projection`` with ``torch.empty`` and never initialises
+    it (its ``init_parameters`` is not called and reads a ``self.transformer`` it lacks): what torch's run would read
+    is whatever memory it got, so the driver draws it as ``init_parameters`` means to (seeded)."""
+    torch.nn.init.normal_(decoder.text_projection, std=decoder.width ** -0.5)
+
+
+def _bind_generation():
+    """open_clip 3.3.0's coca_model imports transformers' generation pieces in one ``try`` whose last name,
+    ``BeamSearchScorer``, transformers 4.57 no longer exports from ``transformers`` or ``transformers.generation``
+    (the class is still in ``transformers.generation.beam_search``): the import fails and ``generate`` asserts
+    transformers is missing. The names that import binds are bound here, from the modules that hold them."""
+    from open_clip import coca_model
+    from transformers import generation
+    from transformers.generation.beam_search import BeamSearchScorer
+
+    for name in ("LogitsProcessorList", "TopPLogitsWarper", "TopKLogitsWarper", "RepetitionPenaltyLogitsProcessor",
+                 "MinLengthLogitsProcessor", "MaxLengthCriteria", "StopStringCriteria", "EosTokenCriteria",
+                 "StoppingCriteriaList"):
+        setattr(coca_model, name, getattr(generation, name))
+    coca_model.BeamSearchScorer = BeamSearchScorer
+    coca_model.GENERATION_TYPES = {"top_k": generation.TopKLogitsWarper, "top_p": generation.TopPLogitsWarper,
+                                   "beam_search": "beam_search"}
+    coca_model._has_transformers = True
+
+
+def coca(name="tiny-coca", *, steps=2, generate=()):
+    """CoCa from ``create_model_and_transforms``: its forward's dict, CoCaLoss with ``output_dict`` over a few AdamW
+    steps, then ``generate`` with each ``generation_type`` asked (transformers' logits processors)."""
+    oc = _oc()
+    register(name, coca_cfg())
+    torch.manual_seed(0)
+    model, _, preprocess = oc.create_model_and_transforms(name)
+    _init_projection(model.text_decoder)
+    print(name, type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()))
+    image = torch.stack([preprocess(im) for im in images(3, 32)])
+    text = oc.get_tokenizer(name)(CAPTIONS[1:])
+    model.eval()
+    with torch.no_grad():
+        out = model(image, text)
+        show("forward", out)
+        show("image only", model(image))
+        show("encode_image", model.encode_image(image))
+        show("encode_text", model.encode_text(text, normalize=False))
+    loss_fn = oc.CoCaLoss(caption_loss_weight=2.0, clip_loss_weight=1.0, pad_id=0)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    model.train()
+    for step in range(steps):
+        out = model(image, text)
+        parts = loss_fn(**{k: out[k] for k in ("image_features", "text_features", "logits", "labels",
+                                               "logit_scale")}, output_dict=True)
+        opt.zero_grad()
+        sum(parts.values()).backward()
+        opt.step()
+        print("step", step, {k: _scalar(v) for k, v in parts.items()})
+    model.eval()
+    if generate:
+        _bind_generation()
+    for kind, kwargs in generate:
+        torch.manual_seed(0)
+        tokens = model.generate(image[:2], generation_type=kind, seq_len=8, **kwargs)
+        print("generate", kind, kwargs, tokens.tolist())
+        print([oc.decode(row) for row in tokens])
+
+
+def transformer_pieces():
+    """``open_clip.transformer``'s building blocks on seeded inputs: its Attention (plain, QK-norm, scaled cosine,
+    head scales, inner norm), the residual and custom blocks, Transformer with intermediates, AttentionalPooler,
+    LayerScale, PatchDropout, QuickGELU, LayerNormFp32, text_global_pool and the multimodal decoder."""
+    from open_clip import transformer as tr
+
+    torch.manual_seed(0)
+    x = torch.randn(2, 5, 16)
+    mask = torch.full((5, 5), float("-inf")).triu(1)
+    # (not scaled_cosine: open_clip 3.3.0's scaled cosine attention calls torch.bmm on 4-D heads, which both refuse)
+    for kwargs in ({}, {"qk_norm": True}, {"scale_heads": True, "inner_norm": True}):
+        attn = tr.Attention(16, num_heads=4, **kwargs)
+        y = attn(x, attn_mask=mask)
+        y.sum().backward()
+        show(f"Attention {kwargs}", y)
+        show("  in_proj_weight grad", attn.in_proj_weight.grad)
+    for block in (tr.ResidualAttentionBlock(16, 4, ls_init_value=0.1),
+                  tr.ResidualAttentionBlock(16, 4, act_layer=tr.QuickGELU, is_cross_attention=True),
+                  tr.CustomResidualAttentionBlock(16, 4, qk_norm=True, scale_attn=True, scale_fc=True),
+                  tr.CustomResidualAttentionBlock(16, 4, scale_heads=True, scale_attn_inner=True)):
+        with torch.no_grad():
+            if getattr(block, "ln_1_kv", None) is not None:
+                show(type(block).__name__ + " cross", block(x, k_x=x[:, :3], v_x=x[:, :3]))
+            else:
+                show(type(block).__name__, block(x, attn_mask=mask))
+    t = tr.Transformer(16, 3, 4, ls_init_value=1e-2)
+    with torch.no_grad():
+        show("Transformer", t(x, attn_mask=mask))
+        last, inter = t.forward_intermediates(x, indices=[0, 2], attn_mask=mask)
+        show("Transformer intermediates", [last, *inter])
+    print("pruned", t.prune_intermediate_layers(2), len(t.resblocks))
+    custom = tr.CustomTransformer(16, 2, 4, ls_init_value=0.1)
+    with torch.no_grad():
+        show("CustomTransformer", custom(x))
+    pooler = tr.AttentionalPooler(8, 16, n_head=2, n_queries=3)
+    with torch.no_grad():
+        show("AttentionalPooler", pooler(x))
+    show("LayerScale", tr.LayerScale(16, init_values=0.5)(x))
+    show("QuickGELU", tr.QuickGELU()(x))
+    show("LayerNormFp32", tr.LayerNormFp32(16)(x.half()))
+    show("LayerNorm half", tr.LayerNorm(16)(x.half()))
+    drop = tr.PatchDropout(0.5)
+    torch.manual_seed(1)
+    show("PatchDropout train", drop.train()(torch.randn(2, 9, 4)))
+    show("PatchDropout eval", drop.eval()(x))
+    tokens = torch.tensor([[49406, 320, 1929, 49407, 0], [49406, 1237, 49407, 0, 0]])
+    for pool in ("first", "last", "argmax", "eos", "none"):
+        show(f"text_global_pool {pool}", tr.text_global_pool(x, tokens, pool_type=pool, eos_token_id=49407))
+    mm = tr.MultimodalTransformer(16, 2, 4, context_length=5, output_dim=20)
+    _init_projection(mm)
+    with torch.no_grad():
+        show("MultimodalTransformer", mm(torch.randn(2, 7, 16), x))
+    print("build_attention_mask", mm.build_attention_mask()[:3].tolist())
+
+
+def text_towers(**variants):
+    """TextTransformer for each variant of its configuration (pool type, CLS embedding, no causal mask, MLP or no
+    projection, layer scale), on the tokenizer's ids: pooled and token outputs, and ``lock``."""
+    oc = _oc()
+    from open_clip import transformer as tr
+
+    text = oc.tokenize(CAPTIONS, context_length=12)
+    for label, kwargs in variants.items():
+        torch.manual_seed(0)
+        tower = tr.TextTransformer(context_length=12, vocab_size=49408, width=32, heads=4, layers=2, output_dim=24,
+                                   output_tokens=True, **kwargs)
+        with torch.no_grad():
+            show(label, tower(text))
+            inter = tower.forward_intermediates(text, indices=1, output_fmt="NLC")
+            show(label + " intermediates", inter)
+        tower.lock(unlocked_layers=1)
+        print(label, "trainable after lock(1):", sum(p.numel() for p in tower.parameters() if p.requires_grad))
+
+
+def vision_towers(**variants):
+    """VisionTransformer for each variant of its configuration (pool types, attentional pooler, 2-D sin-cos
+    positions, no pre-norm, final norm after pooling, custom blocks, patch dropout in training), seeded."""
+    from open_clip import transformer as tr
+
+    image = batch(2, 32)
+    for label, kwargs in variants.items():
+        torch.manual_seed(0)
+        tower = tr.VisionTransformer(image_size=32, patch_size=8, width=32, layers=2, heads=4, mlp_ratio=2.0,
+                                     output_dim=24, **kwargs)
+        with torch.no_grad():
+            show(label, tower.eval()(image))
+            inter = tower.forward_intermediates(image, indices=[0], output_extra_tokens=True)
+            show(label + " intermediates", inter)
+        torch.manual_seed(1)
+        out = tower.train()(image)
+        out = out[0] if isinstance(out, tuple) else out
+        out.square().sum().backward()
+        grads = [p.grad.abs().sum().item() for p in tower.parameters() if p.grad is not None]
+        print(label, "train", f"{out.square().sum().item():.7g}", "grad abs sum", f"{sum(grads):.6g}",
+              "no_weight_decay", sorted(tower.no_weight_decay()))

@@ -15,6 +15,7 @@ runs use the same stand-ins, so the tokens the library's own BPE code makes are 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import re
 import sys
 import types
@@ -40,6 +41,7 @@ def _regex() -> types.ModuleType:
         function = getattr(re, name)
         setattr(module, name, lambda pattern, *args, _f=function, **kw: _f(_translate(pattern), *args, **kw))
     module.__version__ = "2025.11.3"
+    module.__spec__ = importlib.machinery.ModuleSpec("regex", None)  # transformers asks find_spec which exist
     return module
 
 
@@ -47,6 +49,7 @@ def _ftfy() -> types.ModuleType:
     module = types.ModuleType("ftfy")
     module.fix_text = lambda text, *args, **kwargs: unicodedata.normalize("NFC", text)
     module.__version__ = "6.3.1"
+    module.__spec__ = importlib.machinery.ModuleSpec("ftfy", None)
     return module
 
 

@@ -78,4 +78,17 @@ RECIPES += [
     _oc("model_tour", "o.model_tour('tiny-vit', o.vit_cfg())"),
     _oc("tokenizer", "o.tokenizers()"),
     _oc("losses", "o.losses()"),
+    _oc("transformer", "o.transformer_pieces()"),
+    _oc("coca", "o.coca()"),
+    _oc("coca_generate", "o.coca(steps=0, generate=[('top_k', {'top_k': 5}), ('top_p', {'top_p': 0.5}), "
+        "('beam_search', {'num_beams': 4, 'num_beam_groups': 2, 'min_seq_len': 2})])", hf=True),
+    _oc("text_towers", "o.text_towers(argmax={}, first={'pool_type': 'first'}, last={'pool_type': 'last', "
+        "'no_causal_mask': True}, cls={'embed_cls': True}, eos={'pool_type': 'eos', 'eos_id': 49407, 'proj_bias': "
+        "True}, mlp={'proj_type': 'mlp'}, no_proj={'proj_type': 'none'}, layer_scale={'ls_init_value': 0.1}, "
+        "custom={'block_type': 'custom', 'qk_norm': True, 'scale_fc': True})"),
+    _oc("vision_towers", "o.vision_towers(tok={}, avg={'pool_type': 'avg'}, none={'pool_type': 'none'}, "
+        "attn_pool={'attentional_pool': True, 'attn_pooler_queries': 4, 'attn_pooler_heads': 2, "
+        "'output_tokens': True}, sincos={'pos_embed_type': 'sin_cos_2d', 'no_ln_pre': True}, "
+        "final_ln={'final_ln_after_pool': True, 'pool_type': 'avg', 'ls_init_value': 0.1}, "
+        "custom={'block_type': 'custom', 'scale_heads': True, 'scale_attn_inner': True}, patch_dropout={'patch_dropout': 0.5})"),
 ]
