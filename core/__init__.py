@@ -100,7 +100,7 @@ from core.amp.autocast_mode import (  # full precision (see module)
     is_autocast_enabled,
 )
 from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index
-from core.jit import compile  # torch.compile: a pass-through
+from core.jit import _compile as compile  # torch.compile: a pass-through
 from core.ops.foreach import *  # torch._foreach_add_, _foreach_norm... (the 91 list ops)
 from core.ops.private_forms import *  # torch._native_batch_norm_legit, _safe_softmax, _chunk_cat...
 from core.ops.random_counts import (  # torch's private-named samplers and their reparameterised gradients
@@ -125,7 +125,7 @@ def __getattr__(name):
         globals()[name] = module
         return module
     if name == "jagged":  # torch.jagged, the nested tensors' layout
-        return _importlib.import_module("core.nested").jagged
+        return _importlib.import_module("core.nested._nested_tensor").jagged
     if name == "vmap":  # torch.vmap is torch.func.vmap
         return _importlib.import_module("core.func").vmap
     if name == "Future":  # torch.Future, torch._C.Future: the base class of torch.futures.Future

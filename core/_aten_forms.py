@@ -276,7 +276,7 @@ FORMS = {
     "_pin_memory": lambda input, device=None: input.pin_memory(device),
     "_sparse_addmm": lambda input, mat1, mat2, *, beta=1, alpha=1: core.addmm(input, mat1, mat2, beta=beta,
                                                                               alpha=alpha),
-    "_sparse_mm_reduce_impl": lambda input, other, reduce: core.sparse.mm_reduce(input, other, reduce),
+    "_sparse_mm_reduce_impl": lambda input, other, reduce: core.sparse._mm_reduce(input, other, reduce),
     **_upsample_forms(),
     **ATEN_ONLY,
 }

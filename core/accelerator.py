@@ -6,8 +6,9 @@ CPU-only PyTorch; ``is_available()`` and ``device_count()`` follow it.
 
 import warnings as _warnings
 
-from core import _backend, cuda
-from core._device import device
+from core import _backend
+from core import cuda as _cuda
+from core._device import device as _device
 
 __all__ = ["is_available", "current_accelerator", "device_count", "current_device_index", "current_device_idx",
            "set_device_index", "set_device_idx", "device_index", "synchronize", "empty_cache", "memory_allocated",
@@ -23,7 +24,7 @@ def is_available() -> bool:
 
 
 def current_accelerator(check_available: bool = False):
-    return device("cuda") if _backend.cuda_available() else None
+    return _device("cuda") if _backend.cuda_available() else None
 
 
 def device_count() -> int:
@@ -37,7 +38,7 @@ def _require() -> None:
 
 def current_device_index() -> int:
     _require()
-    return cuda.current_device()
+    return _cuda.current_device()
 
 
 def current_device_idx() -> int:
@@ -47,7 +48,7 @@ def current_device_idx() -> int:
 
 def set_device_index(device, /) -> None:
     _require()
-    cuda.set_device(device)
+    _cuda.set_device(device)
 
 
 def set_device_idx(device, /) -> None:
@@ -73,14 +74,14 @@ class device_index:
 
 def synchronize(device=None) -> None:
     _require()
-    cuda.synchronize(device)
+    _cuda.synchronize(device)
 
 
 def _cuda_call(name: str):
     """``core.accelerator.<name>``: ``core.cuda.<name>`` with a GPU, PyTorch's RuntimeError without one."""
     def call(*args, **kwargs):
         _require()
-        return getattr(cuda, name, lambda *a, **k: None)(*args, **kwargs)  # (a statistic core.cuda keeps none of)
+        return getattr(_cuda, name, lambda *a, **k: None)(*args, **kwargs)  # (a statistic core.cuda keeps none of)
     call.__name__ = call.__qualname__ = name
     return call
 

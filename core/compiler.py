@@ -15,7 +15,7 @@ import sys as _sys
 import traceback as _traceback
 
 from core.autograd import capture as _capture
-from core.jit import compile
+from core.jit import _compile as compile
 
 __all__ = ["compile", "is_compiling", "is_dynamo_compiling", "is_exporting", "reset", "disable", "allow_in_graph",
            "assume_constant_result", "cudagraph_mark_step_begin", "set_stance", "list_backends",

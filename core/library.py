@@ -14,7 +14,8 @@ import numpy as _np
 import core
 from core._library import custom_ops as _ops
 from core._library import tags as _tags
-from core._library.schema import infer_schema, parse_schema
+from core._library.schema import infer_schema
+from core._library.schema import parse_schema as _parse_schema
 
 __all__ = ["Library", "CustomOpDef", "custom_op", "define", "impl", "register_fake", "register_autograd",
            "register_kernel", "opcheck", "infer_schema", "get_ctx"]
@@ -30,7 +31,7 @@ class CustomOpDef:
     def __init__(self, namespace: str, name: str, schema: str, fn):
         self._namespace, self._name, self._init_fn = namespace, name, fn
         self._schema = schema
-        parsed = parse_schema(name + schema)  # (as torch's: its parse errors quote "name(args) -> returns")
+        parsed = _parse_schema(name + schema)  # (as torch's: its parse errors quote "name(args) -> returns")
         parsed.name = f"{namespace}::{name}"
         self._entry = _ops.register(parsed, custom=self)
         self._entry.kernels["default"] = fn
@@ -122,7 +123,7 @@ class Library:
         """Defines the operator of ``schema`` ("name(Tensor x) -> Tensor") in this namespace; returns its name."""
         if self.kind == "IMPL":
             raise RuntimeError("define() is not allowed on an IMPL library")
-        parsed = parse_schema(schema)
+        parsed = _parse_schema(schema)
         parsed.name = f"{self.ns}::{parsed.name}"
         self._entries.append(_ops.register(parsed))
         return parsed.name.partition("::")[2]
@@ -207,23 +208,26 @@ def get_ctx():
 
 # ---- opcheck ---------------------------------------------------------------------------------------------------
 
-DEFAULT_TEST_UTILS = ("test_schema", "test_autograd_registration", "test_faketensor", "test_aot_dispatch_dynamic")
+_DEFAULT_TEST_UTILS = ("test_schema", "test_autograd_registration", "test_faketensor", "test_aot_dispatch_dynamic")
 
 
-class OpCheckError(Exception):
-    pass
+class _OpCheckError(Exception):
+    """What a failed check raises (torch's lives in ``torch.testing._internal.optests``: not a torch.library name)."""
 
 
-def opcheck(op, args, kwargs=None, *, test_utils=DEFAULT_TEST_UTILS, raise_exception=True, atol=None, rtol=None):
+_OpCheckError.__name__ = _OpCheckError.__qualname__ = "OpCheckError"
+
+
+def opcheck(op, args, kwargs=None, *, test_utils=_DEFAULT_TEST_UTILS, raise_exception=True, atol=None, rtol=None):
     """``{test: "SUCCESS" or the exception}`` of the checks core can run on ``op`` with these arguments."""
     from core._library.opcheck import CHECKS
 
     kwargs = kwargs or {}
     if isinstance(test_utils, str):
         test_utils = (test_utils,)
-    unknown = set(test_utils) - set(DEFAULT_TEST_UTILS)
+    unknown = set(test_utils) - set(_DEFAULT_TEST_UTILS)
     if unknown:
-        raise ValueError(f"test_utils={test_utils} is not a subset of {DEFAULT_TEST_UTILS}")
+        raise ValueError(f"test_utils={test_utils} is not a subset of {_DEFAULT_TEST_UTILS}")
     entry, results = _entry_of(op), {}
     for name in test_utils:
         try:
@@ -231,7 +235,7 @@ def opcheck(op, args, kwargs=None, *, test_utils=DEFAULT_TEST_UTILS, raise_excep
             results[name] = "SUCCESS"
         except Exception as e:
             if raise_exception:
-                raise OpCheckError(f"opcheck(op, ...): {name} failed with {e} (scroll up for stack trace)") from e
+                raise _OpCheckError(f"opcheck(op, ...): {name} failed with {e} (scroll up for stack trace)") from e
             results[name] = e
     return results
 

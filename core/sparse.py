@@ -3,10 +3,13 @@ constructors (``torch.sparse.FloatTensor(indices, values, size)``, which older G
 
 from core import _dtype
 from core import _sparse_compressed_checks as _checks
-from core._sparse_coo import SparseCooTensor, sparse_coo_tensor, spmm, to_sparse
-from core._tensor import strided
+from core._sparse_coo import SparseCooTensor as _SparseCooTensor
+from core._sparse_coo import sparse_coo_tensor as _sparse_coo_tensor
+from core._sparse_coo import spmm as _spmm
+from core._sparse_coo import to_sparse as _to_sparse
+from core._tensor import strided as _strided
 
-__all__ = ["mm", "mm_reduce", "sum", "check_sparse_tensor_invariants", "FloatTensor", "DoubleTensor", "LongTensor",
+__all__ = ["mm", "sum", "check_sparse_tensor_invariants", "FloatTensor", "DoubleTensor", "LongTensor",
            "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "HalfTensor"]
 
 
@@ -17,13 +20,13 @@ def mm(mat1, mat2, reduce="sum"):
     from core._sparse_compressed import sparse_csr, sparse_mm
 
     if reduce != "sum":
-        return mm_reduce(mat1, mat2, reduce)[0]
-    if mat1.layout is sparse_csr and mat2.layout is strided and mat1.dim() == mat2.dim() == 2:
+        return _mm_reduce(mat1, mat2, reduce)[0]
+    if mat1.layout is sparse_csr and mat2.layout is _strided and mat1.dim() == mat2.dim() == 2:
         return sparse_mm(mat1, mat2)
-    return spmm(mat1, mat2)
+    return _spmm(mat1, mat2)
 
 
-def mm_reduce(mat1, mat2, reduce):
+def _mm_reduce(mat1, mat2, reduce):
     """ATen's ``_sparse_mm_reduce_impl``: ``mat1 @ mat2`` with each output row reduced over its stored products by
     ``reduce`` (an empty row gives 0), and for "amax"/"amin" with a gradient to record the position among the stored
     values each output took (``nnz`` where the row is empty; an empty index tensor otherwise)."""
@@ -32,7 +35,7 @@ def mm_reduce(mat1, mat2, reduce):
 
     if mat1.layout is not sparse_csr:
         raise NotImplementedError(f"Could not run 'aten::_sparse_mm_reduce_impl' with arguments from the "
-                                  f"'{'SparseCPU' if mat1.layout is not strided else 'CPU'}' backend.")
+                                  f"'{'SparseCPU' if mat1.layout is not _strided else 'CPU'}' backend.")
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (PyTorch's reductions take both spellings)
     if reduce == "prod":
         raise RuntimeError(f"sparse_mm_reduce: reduce type of {reduce} has not been enabled.")
@@ -58,16 +61,16 @@ def mm_reduce(mat1, mat2, reduce):
 def sum(input, dim=None, dtype=None):  # PyTorch's name
     """``torch.sparse.sum``: a dense 0-d sum of all entries, or a sum over ``dim`` that stays sparse in the sparse
     dims left (entries summing to exactly 0 are dropped here, where PyTorch keeps them)."""
-    dense = input.to_dense() if isinstance(input, SparseCooTensor) else input
+    dense = input.to_dense() if isinstance(input, _SparseCooTensor) else input
     if dtype is not None:
         dense = dense.to(dtype)
     if dim is None:
         return dense.sum()
     dims = [d % dense.dim() for d in ((dim,) if isinstance(dim, int) else dim)]
-    sparse_dim = input.sparse_dim() if isinstance(input, SparseCooTensor) else dense.dim()
+    sparse_dim = input.sparse_dim() if isinstance(input, _SparseCooTensor) else dense.dim()
     left = sparse_dim - len([d for d in dims if d < sparse_dim])
     out = dense.sum(dims)
-    return to_sparse(out, left) if left else out
+    return _to_sparse(out, left) if left else out
 
 
 class check_sparse_tensor_invariants:
@@ -112,13 +115,13 @@ class check_sparse_tensor_invariants:
 
 def _legacy(dtype):
     def constructor(indices, values, size=None):
-        return sparse_coo_tensor(indices, values, size, dtype=dtype)
+        return _sparse_coo_tensor(indices, values, size, dtype=dtype)
 
-    constructor.__doc__ = f"``torch.sparse.{dtype_name(dtype)}``: a legacy sparse constructor of that dtype."
+    constructor.__doc__ = f"``torch.sparse.{_dtype_name(dtype)}``: a legacy sparse constructor of that dtype."
     return constructor
 
 
-def dtype_name(dtype) -> str:
+def _dtype_name(dtype) -> str:
     names = {_dtype.float32: "FloatTensor", _dtype.float64: "DoubleTensor", _dtype.int64: "LongTensor",
              _dtype.int32: "IntTensor", _dtype.int16: "ShortTensor", _dtype.int8: "CharTensor",
              _dtype.uint8: "ByteTensor", _dtype.float16: "HalfTensor"}

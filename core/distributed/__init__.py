@@ -22,23 +22,21 @@ __all__ = ["is_available", "is_torchelastic_launched", "is_nccl_available", "is_
 _NOT_INITIALIZED = "Default process group has not been initialized, please make sure to call init_process_group."
 
 
-class RedOpType(_enum.Enum):
-    SUM = 0
-    AVG = 1
-    PRODUCT = 2
-    MIN = 3
-    MAX = 4
-    BAND = 5
-    BOR = 6
-    BXOR = 7
-    PREMUL_SUM = 8
-    UNUSED = 9
-
-
 class ReduceOp:
     """The reductions of ``all_reduce`` and friends (``ReduceOp.SUM`` prints as ``<RedOpType.SUM: 0>``)."""
 
-    RedOpType = RedOpType
+    class RedOpType(_enum.Enum):  # (torch's nests it: the module lists no RedOpType)
+        SUM = 0
+        AVG = 1
+        PRODUCT = 2
+        MIN = 3
+        MAX = 4
+        BAND = 5
+        BOR = 6
+        BXOR = 7
+        PREMUL_SUM = 8
+        UNUSED = 9
+
     SUM, AVG, PRODUCT, MIN, MAX = RedOpType.SUM, RedOpType.AVG, RedOpType.PRODUCT, RedOpType.MIN, RedOpType.MAX
     BAND, BOR, BXOR, PREMUL_SUM = RedOpType.BAND, RedOpType.BOR, RedOpType.BXOR, RedOpType.PREMUL_SUM
 

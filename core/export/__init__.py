@@ -18,22 +18,22 @@ and argument orders). What differs from torch:
   inside core's own kernels) raises NotImplementedError instead of exporting a program with frozen values.
 """
 
-import operator
+import operator as _operator
 
 import core
 from core.export import graph_signature
-from core.export._trace import trace
-from core.export.dynamic_shapes import Dim, dim_range, symbol_for
+from core.export._trace import trace as _trace_graph
+from core.export.dynamic_shapes import Dim
+from core.export.dynamic_shapes import dim_range as _dim_range
+from core.export.dynamic_shapes import symbol_for as _symbol_for
 from core.export.exported_program import ExportedProgram
-from core.export.graph_signature import (
-    ExportGraphSignature,
-    InputKind,
-    InputSpec,
-    OutputKind,
-    OutputSpec,
-    TensorArgument,
-)
-from core.utils._pytree import tree_map
+from core.export.graph_signature import ExportGraphSignature
+from core.export.graph_signature import InputKind as _InputKind
+from core.export.graph_signature import InputSpec as _InputSpec
+from core.export.graph_signature import OutputKind as _OutputKind
+from core.export.graph_signature import OutputSpec as _OutputSpec
+from core.export.graph_signature import TensorArgument as _TensorArgument
+from core.utils._pytree import tree_map as _tree_map
 
 __all__ = ["Dim", "ExportGraphSignature", "ExportedProgram", "export", "graph_signature", "load", "save"]
 
@@ -50,20 +50,20 @@ def _signature(graph, model, user: list[str], constants: dict) -> tuple[ExportGr
     for node in graph.find_nodes(op="placeholder"):
         name = node.name
         if name in params:
-            inputs.append(InputSpec(InputKind.PARAMETER, TensorArgument(name), params[name]))
+            inputs.append(_InputSpec(_InputKind.PARAMETER, _TensorArgument(name), params[name]))
             state[params[name]] = node.meta["val"]
         elif name in buffers:
             target, value = buffers[name]
             keep = target in persistent
-            inputs.append(InputSpec(InputKind.BUFFER, TensorArgument(name), target, keep))
+            inputs.append(_InputSpec(_InputKind.BUFFER, _TensorArgument(name), target, keep))
             (state if keep else consts)[target] = value
         elif name in lifted:
-            inputs.append(InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(name), lifted[name]))
+            inputs.append(_InputSpec(_InputKind.CONSTANT_TENSOR, _TensorArgument(name), lifted[name]))
             consts[lifted[name]] = constants[lifted[name]]
         else:
-            inputs.append(InputSpec(InputKind.USER_INPUT, TensorArgument(node.target), None))
+            inputs.append(_InputSpec(_InputKind.USER_INPUT, _TensorArgument(node.target), None))
     out_node = next(iter(graph.find_nodes(op="output")))
-    outputs = [OutputSpec(OutputKind.USER_OUTPUT, TensorArgument(a.name if isinstance(a, core.fx.Node) else str(a)),
+    outputs = [_OutputSpec(_OutputKind.USER_OUTPUT, _TensorArgument(a.name if isinstance(a, core.fx.Node) else str(a)),
                           None) for a in out_node.args[0]]
     return ExportGraphSignature(inputs, outputs), state, consts
 
@@ -82,7 +82,7 @@ def _dynamic_dims(dynamic_shapes, names: list[str], values: list) -> list[tuple[
             continue
         dims = sorted(spec.items()) if isinstance(spec, dict) else enumerate(spec)
         for dim, d in dims:
-            rng = dim_range(d, values[i].shape[dim])
+            rng = _dim_range(d, values[i].shape[dim])
             if rng is not None:
                 out.append((i, dim, d, rng))
     return out
@@ -100,7 +100,7 @@ def _mark_symbols(graph, model, args, kwargs, user_values, dynamic) -> dict:
     taken, groups = set(), {}
     names = [n.name for n in graph.find_nodes(op="placeholder")][-len(user_values):] if user_values else []
     for i, dim, spec, rng in dynamic:
-        symbol = symbol_for(f"L['{names[i]}'].size()[{dim}]", taken)
+        symbol = _symbol_for(f"L['{names[i]}'].size()[{dim}]", taken)
         key = id(spec) if isinstance(spec, Dim) else (i, dim)
         members, _, _ = groups.get(key, ([], None, None))
         groups[key] = (members + [(i, dim)], symbol, rng)
@@ -112,7 +112,7 @@ def _mark_symbols(graph, model, args, kwargs, user_values, dynamic) -> dict:
             grown_values[i] = _grown(grown_values[i], dim)
         new_args, new_kwargs = _replaced(args, kwargs, user_values, grown_values)
         try:
-            other, *_ = trace(model, new_args, new_kwargs)
+            other, *_ = _trace_graph(model, new_args, new_kwargs)
         except Exception:  # the model refuses another size: its sizes stay the example's
             continue
         nodes, others = list(graph.nodes), list(other.nodes)
@@ -157,15 +157,15 @@ class _SizeReads:
 def _replaced(args, kwargs, old: list, new: list):
     """``(args, kwargs)`` with each leaf that is one of ``old`` swapped for its ``new`` (nested inputs too)."""
     swap = {id(o): n for o, n in zip(old, new)}
-    return tree_map(lambda v: swap.get(id(v), v), (tuple(args), dict(kwargs)))
+    return _tree_map(lambda v: swap.get(id(v), v), (tuple(args), dict(kwargs)))
 
 
 class _SymbolicTensor(tuple):
     """A node's value with symbolic sizes, as a TensorMetadata-like (shape, dtype) pair the code printer reads."""
 
     _fields = ("shape", "dtype")
-    shape = property(operator.itemgetter(0))
-    dtype = property(operator.itemgetter(1))
+    shape = property(_operator.itemgetter(0))
+    dtype = property(_operator.itemgetter(1))
 
 
 def _symbolic_sizes(node, twin, size: int, symbol) -> None:
@@ -188,7 +188,7 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict: bool = False,
     if not isinstance(args, tuple):
         raise ValueError(f"Expecting `args` to be a tuple of example positional inputs, got {type(args)}")
     kwargs = kwargs or {}
-    graph, out_spec, user, constants = trace(mod, args, kwargs)
+    graph, out_spec, user, constants = _trace_graph(mod, args, kwargs)
     signature, state, consts = _signature(graph, mod, user, constants)
     placeholders = {n.name: n for n in graph.find_nodes(op="placeholder")}
     user_values = [placeholders[n].meta.get("val") for n in user]

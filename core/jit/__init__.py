@@ -23,11 +23,13 @@ import warnings
 from typing import Final
 from typing import NamedTuple as _NamedTuple
 
-from core._jit_function import ScriptFunction, script_function, scriptable
-from core.autograd.capture import CompiledFunction
+from core._jit_function import ScriptFunction
+from core._jit_function import script_function as _script_function
+from core._jit_function import scriptable as _scriptable
+from core.autograd.capture import CompiledFunction as _CompiledFunction
 
 __all__ = ["script", "ScriptFunction", "trace", "trace_module", "ignore", "unused", "export", "script_method",
-           "is_scripting", "is_tracing", "compile", "annotate", "Attribute", "Final", "fork", "wait",
+           "is_scripting", "is_tracing", "annotate", "Attribute", "Final", "fork", "wait",
            "script_if_tracing"]
 # and, from core._jit_script: save, load, ScriptModule, ...
 _SCRIPT_NAMES = ("save", "load", "ScriptModule", "RecursiveScriptModule", "TracedModule", "TopLevelTracedModule",
@@ -80,9 +82,9 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
         from core._jit_script import script_module
 
         return script_module(_prepare_scriptable(obj, {}))
-    if not scriptable(obj):
+    if not _scriptable(obj):
         return obj
-    return script_function(obj, _sys._getframe(1 + _frames_up).f_locals)  # annotations may name the caller's locals
+    return _script_function(obj, _sys._getframe(1 + _frames_up).f_locals)  # annotations may name the caller's locals
 
 
 def _prepare_scriptable(module, memo: dict):
@@ -277,7 +279,7 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     The other arguments are accepted for PyTorch's signature; ``disable=True`` returns ``model`` unchanged.
     """
     if model is None:
-        return lambda fn: compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
+        return lambda fn: _compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
                                   options=options, disable=disable)
     if not callable(model):
         raise RuntimeError("torch.compile() expected a callable or an nn.Module")
@@ -288,4 +290,8 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
 
     if isinstance(model, Module):  # a module stays a module, as PyTorch's OptimizedModule
         return OptimizedModule(model)
-    return CompiledFunction(model)
+    return _CompiledFunction(model)
+
+
+_compile = compile  # core.compile (torch.jit has no compile: the name is bound privately here)
+del compile

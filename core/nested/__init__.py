@@ -6,12 +6,14 @@ switches on core's ``__torch_function__`` dispatch, so ``torch.*`` and ``F.*`` f
 """
 
 import core
-from core._user_warning import warn_in_core
-from core._warn_once import warn_once
-from core.nested._nested_tensor import NestedInt, NestedTensor, jagged, wrap_components
+from core._user_warning import warn_in_core as _warn_in_core
+from core._warn_once import warn_once as _warn_once
+from core.nested._nested_tensor import NestedTensor as _NestedTensor
+from core.nested._nested_tensor import jagged as _jagged_layout
+from core.nested._nested_tensor import wrap_components as _wrap_components
 
 __all__ = ["as_nested_tensor", "masked_select", "narrow", "nested_tensor", "nested_tensor_from_jagged",
-           "to_padded_tensor", "NestedTensor", "NestedInt", "jagged"]
+           "to_padded_tensor"]
 
 _STRIDED_WARNING = (
     "The PyTorch API of nested tensors is in prototype stage and will change in the near future. We recommend "
@@ -22,7 +24,7 @@ _STRIDED_WARNING = (
 def _check_layout(layout):
     if layout is None:
         return core.strided
-    if layout is not core.strided and layout is not jagged:
+    if layout is not core.strided and layout is not _jagged_layout:
         raise RuntimeError(f"Specified layout is unsupported for nested tensors: {layout}")
     return layout
 
@@ -48,27 +50,27 @@ def _jagged(parts, requires_grad):
         values.requires_grad_(True)
     lengths = [p.shape[0] for p in parts]
     offsets = core.tensor([0] + lengths, dtype=core.int64).cumsum(0)
-    return NestedTensor.from_values(values, offsets)
+    return _NestedTensor.from_values(values, offsets)
 
 
 def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A nested tensor with copies of ``tensor_list``'s tensors (a leaf, no autograd history)."""
     layout = _check_layout(layout)
     parts = _components(tensor_list, dtype, device)
-    if layout is jagged:
+    if layout is _jagged_layout:
         return _jagged(parts, requires_grad)
-    warn_once("nested prototype", _STRIDED_WARNING, warn_in_core)  # (PyTorch's TORCH_WARN_ONCE)
+    _warn_once("nested prototype", _STRIDED_WARNING, _warn_in_core)  # (PyTorch's TORCH_WARN_ONCE)
     if len({p.dim() for p in parts}) > 1:
         raise RuntimeError("When constructing a nested tensor, all tensors in list must have the same dim")
     copies = [p.detach().clone().requires_grad_(requires_grad) for p in parts]
-    return wrap_components(copies, core.strided)
+    return _wrap_components(copies, core.strided)
 
 
 def as_nested_tensor(ts, dtype=None, device=None, layout=None):
     """Like ``nested_tensor`` but the constituents keep their autograd history (a list of tensors, or a tensor
     whose first dim is the batch)."""
     layout = _check_layout(layout)
-    if isinstance(ts, NestedTensor):
+    if isinstance(ts, _NestedTensor):
         if layout is ts.layout and dtype in (None, ts.dtype):
             return ts
         ts = ts.unbind()
@@ -76,11 +78,11 @@ def as_nested_tensor(ts, dtype=None, device=None, layout=None):
     if not all(isinstance(p, core.Tensor) for p in parts):
         raise TypeError("as_nested_tensor(): Expected first argument to be a tensor or a list / tuple of tensors ")
     parts = [p.to(dtype=dtype, device=device) for p in parts]
-    if layout is jagged:
+    if layout is _jagged_layout:
         values = core.cat(parts, 0)
         offsets = core.tensor([0] + [p.shape[0] for p in parts], dtype=core.int64).cumsum(0)
-        return NestedTensor.from_values(values, offsets)
-    return wrap_components(parts, core.strided)
+        return _NestedTensor.from_values(values, offsets)
+    return _wrap_components(parts, core.strided)
 
 
 def nested_tensor_from_jagged(values, offsets=None, lengths=None, jagged_dim=None, min_seqlen=None,
@@ -94,7 +96,7 @@ def nested_tensor_from_jagged(values, offsets=None, lengths=None, jagged_dim=Non
         lengths = None
     if jagged_dim not in (None, 1):
         raise NotImplementedError("nested_tensor_from_jagged(): jagged_dim other than 1 is not supported in core")
-    return NestedTensor.from_values(values, offsets, lengths)
+    return _NestedTensor.from_values(values, offsets, lengths)
 
 
 def narrow(tensor, dim, start, length, layout=core.strided):
@@ -107,14 +109,14 @@ def narrow(tensor, dim, start, length, layout=core.strided):
     starts = start.tolist() if isinstance(start, core.Tensor) else [start] * len(rows)
     lengths = length.tolist() if isinstance(length, core.Tensor) else [length] * len(rows)
     parts = [r.narrow(0, s, n) for r, s, n in zip(rows, starts, lengths)]
-    if layout is jagged:
-        return as_nested_tensor(parts, layout=jagged)
-    return wrap_components(parts, core.strided)
+    if layout is _jagged_layout:
+        return as_nested_tensor(parts, layout=_jagged_layout)
+    return _wrap_components(parts, core.strided)
 
 
 def to_padded_tensor(input, padding, output_size=None, out=None):
     """A dense tensor with the constituents placed at the start of each row and ``padding`` elsewhere."""
-    if not isinstance(input, NestedTensor):
+    if not isinstance(input, _NestedTensor):
         raise RuntimeError("to_padded_tensor(): expected a nested tensor")
     return input.to_padded_tensor(padding, output_size)
 
@@ -124,4 +126,4 @@ def masked_select(tensor, mask):
     if tensor.dim() != 2 or mask.shape != tensor.shape:
         raise RuntimeError("masked_select(): only 2-D tensor and mask of the same shape are supported in core")
     res = [tensor[i][mask[i]] for i in range(tensor.shape[0])]
-    return as_nested_tensor(res, layout=jagged)
+    return as_nested_tensor(res, layout=_jagged_layout)
