@@ -52,8 +52,8 @@ from core.distributions.normal import Normal
 from core.distributions.one_hot_categorical import OneHotCategorical
 from core.distributions.pareto import Pareto
 from core.distributions.poisson import Poisson
-from core.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
-from core.distributions.relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
+from core.distributions.relaxed_bernoulli import RelaxedBernoulli
+from core.distributions.relaxed_categorical import RelaxedOneHotCategorical
 from core.distributions.straight_through import OneHotCategoricalStraightThrough
 from core.distributions.studentT import StudentT
 from core.distributions.transformed_distribution import TransformedDistribution
@@ -69,7 +69,7 @@ __all__ = [
     "Uniform", "constraints", "kl_divergence", "register_kl",
     "Binomial", "Cauchy", "Chi2", "Geometric", "Gumbel", "HalfNormal", "LogNormal", "StudentT",
     "TransformedDistribution", "biject_to", "LowRankMultivariateNormal", "MixtureSameFamily", "RelaxedBernoulli",
-    "RelaxedOneHotCategorical", "LogitRelaxedBernoulli", "ExpRelaxedCategorical",
+    "RelaxedOneHotCategorical",
     "HalfCauchy", "Pareto", "Weibull", "NegativeBinomial",
     "transform_to", "transforms", "constraint_registry", "ContinuousBernoulli", "FisherSnedecor", "GeneralizedPareto",
     "InverseGamma", "Kumaraswamy", "LogisticNormal", "OneHotCategoricalStraightThrough", "VonMises",

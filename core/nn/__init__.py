@@ -6,6 +6,7 @@ from core.nn import utils as _nn_utils
 from core.nn.containers import *  # noqa: F403
 from core.nn.module import Module  # noqa: F401
 from core.nn.modules import *  # noqa: F403
+from core.nn.modules.lazy import UninitializedBuffer, UninitializedParameter  # noqa: F401
 from core.nn.parallel import DataParallel  # noqa: F401
 from core.nn.parameter import Buffer, Parameter  # noqa: F401
 

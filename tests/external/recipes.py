@@ -64,3 +64,4 @@ RECIPES += __import__("recipes_e3nn").RECIPES  # e3nn and torchsde, their own pa
 RECIPES += __import__("recipes_smp").RECIPES  # segmentation_models.pytorch, its own package on timm (helper s20 SMP)
 RECIPES += __import__("recipes_openclip").RECIPES  # open_clip: CLIP, CoCa, SigLIP towers, losses, tokenizer (helper s21 OPENCLIP)
 RECIPES += __import__("recipes_captum").RECIPES  # Captum: attributions, metrics, attacks on core (helper s21 CAPTUM)
+RECIPES += __import__("recipes_books5").RECIPES  # x-transformers, Spotlight, course notebooks (helper s21)

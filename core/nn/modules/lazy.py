@@ -16,7 +16,8 @@ from core.nn.modules.linear import Linear
 from core.nn.modules.normalization import BatchNorm1d, BatchNorm2d
 from core.nn.parameter import Buffer, Parameter
 
-__all__ = ["UninitializedParameter", "UninitializedBuffer", "LazyModuleMixin", "LazyLinear", "LazyConv1d",
+# (as torch's: the placeholders are torch.nn's and torch.nn.parameter's names, the mixin this module's only)
+__all__ = ["LazyLinear", "LazyConv1d",
            "LazyConv2d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyBatchNorm1d", "LazyBatchNorm2d"]
 
 

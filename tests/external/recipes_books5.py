@@ -1,0 +1,86 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Books, courses and small libraries, fifth batch (2026-12-05, corpus helper s21): lucidrains/x-transformers' own package
+at v1.40 (October 2024, the last release that needs only einops; later ones import einx, loguru and
+torch-einops-utils) and maciejkula/spotlight's (a recommender library: factorization and sequence models, its losses
+and ``fit`` loops), each run through drivers of ours appended to the package's ``__init__`` (``corpus_books5.py``:
+small seeded models, a few training steps, generation; MovieLens' download replaced by seeded interactions of its
+shape); x-transformers' copy-task example and Spotlight's layer tests run as they are, shortened.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+EINOPS = ("arogozhnikov/einops", "ccb89f27599f26d7140a1bd2703305309fe3a3bd", "MIT")
+EINOPS_PACKAGE = [(*EINOPS[:2], f"einops/{m}.py", f"einops/{m}.py") for m in (
+    "__init__", "_backends", "_torch_specific", "einops", "packing", "parsing", "array_api",
+    "layers/__init__", "layers/_einmix", "layers/torch")]
+
+# lucidrains/x-transformers (MIT) at 11b0af9 (1.40.x, 2024-10-28).
+XT = ("lucidrains/x-transformers", "11b0af9e8c338c471caa999421c2db98face9a9f", "MIT")
+XT_PACKAGE = [*EINOPS_PACKAGE, *((f"x_transformers/{m}.py", f"x_transformers/{m}.py") for m in (
+    "__init__", "attend", "autoregressive_wrapper", "continuous", "dpo", "multi_input", "nonautoregressive_wrapper",
+    "x_transformers", "xl_autoregressive_wrapper", "xval"))]
+XT_LAST = "from x_transformers.dpo import (\n    DPO\n)"
+XT_NS = "ns = __import__('types').SimpleNamespace(**globals())\nb5 = __import__('corpus_books5')\n"
+
+
+def _xt(name, *calls):
+    """x_transformers/__init__.py run as a script beside its package, with driver ``calls`` on its names."""
+    return _r(f"books5_xt_{name}", XT, "x_transformers/__init__.py",
+              [(XT_LAST, XT_LAST + "\n" + XT_NS + "\n".join(f"b5.{c}" for c in calls) + "\n")], support=XT_PACKAGE)
+
+
+RECIPES += [
+    _xt("decoder", "xt_decoder(ns)"),
+    _xt("decoder_rotary", "xt_decoder(ns, rotary_pos_emb=True, attn_dim_head=32, ff_glu=True, use_rmsnorm=True)",
+        "xt_decoder(ns, rotary_xpos=True, attn_dim_head=32, attn_qk_norm=True, attn_qk_norm_dim_scale=True)"),
+    _xt("decoder_alibi", "xt_decoder(ns, alibi_pos_bias=True, alibi_num_heads=1, ff_swish=True)",
+        "xt_decoder(ns, rel_pos_bias=True, sandwich_norm=True, attn_gate_values=True)"),
+    _xt("decoder_variants", "xt_encoder(ns, dynamic_pos_bias=True, dynamic_pos_bias_log_distance=True)",
+        "xt_decoder(ns, attn_pre_talking_heads=True, attn_post_talking_heads=True, residual_attn=True)",
+        "xt_decoder(ns, macaron=True, shift_tokens=1, gate_residual=True, use_scalenorm=True)",
+        "xt_decoder(ns, attn_num_mem_kv=2, attn_one_kv_head=True, ff_relu_squared=True, resi_dual=True)"),
+    _xt("encoder", "xt_encoder(ns)", "xt_encoder(ns, rotary_pos_emb=True, attn_dim_head=32, attn_sparse_topk=4, pre_norm=False)",
+        "xt_encoder(ns, attn_head_scale=True, ff_post_act_ln=True, layer_dropout=0.0, cross_residual_attn=False)"),
+    _xt("xtransformer", "xt_xtransformer(ns)"),
+    _xt("vit", "xt_vit(ns)"),
+    _xt("continuous", "xt_continuous(ns)"),
+    _xt("nar", "xt_nar(ns)"),
+    _xt("xl", "xt_xl(ns)"),
+    _xt("xval", "xt_xval(ns)"),
+    _xt("multi_input", "xt_multi_input(ns)"),
+    _xt("dpo", "xt_dpo(ns)"),
+]
+
+# maciejkula/spotlight (MIT) at 75f4c8c (v0.1.6 and later fixes, 2020-02-09).
+SPOTLIGHT = ("maciejkula/spotlight", "75f4c8c55090771b52b88ef1a00f75bb39f9f2a9", "MIT")
+SPOTLIGHT_PACKAGE = [(f"spotlight/{m}.py", f"spotlight/{m}.py") for m in (
+    "__init__", "cross_validation", "evaluation", "helpers", "interactions", "layers", "losses", "sampling",
+    "torch_utils", "datasets/__init__", "datasets/synthetic", "factorization/__init__", "factorization/_components",
+    "factorization/explicit", "factorization/implicit", "factorization/representations", "sequence/__init__",
+    "sequence/implicit", "sequence/representations")]
+SPOTLIGHT_LAST = "__version__ = 'v0.1.6'"
+
+
+def _spotlight(name, *calls):
+    """spotlight/__init__.py run as a script beside its package, with driver ``calls``."""
+    return _r(f"books5_spotlight_{name}", SPOTLIGHT, "spotlight/__init__.py",
+              [(SPOTLIGHT_LAST, SPOTLIGHT_LAST + "\nb5 = __import__('corpus_books5')\n"
+                + "\n".join(f"b5.{c}" for c in calls) + "\n")], support=SPOTLIGHT_PACKAGE)
+
+
+RECIPES += [
+    _spotlight("explicit", "spotlight_factorization(globals(), 'explicit', ('regression', 'poisson', 'logistic'))"),
+    _spotlight("implicit", "spotlight_factorization(globals(), 'implicit', ('pointwise', 'bpr', 'hinge', "
+               "'adaptive_hinge'))"),
+    _spotlight("implicit_bloom", "spotlight_factorization(globals(), 'implicit', ('bpr',), use_cuda=False, "
+               "sparse=False, l2=1e-4)"),
+    _spotlight("sequence_pooling", "spotlight_sequence(globals(), ('pooling',), ('pointwise', 'bpr', 'hinge', "
+               "'adaptive_hinge'))"),
+    _spotlight("sequence_lstm_cnn", "spotlight_sequence(globals(), ('lstm', 'cnn', 'mixture'))"),
+    _spotlight("layers", "spotlight_layers(globals())"),
+]
