@@ -16,26 +16,29 @@ An object the structure can't describe (a whole model, ``torch.save(model, path)
 follows PyTorch 2.6+: refused by default (``weights_only=True``), unpickled with ``weights_only=False``.
 """
 
-import json
-import math
+import json as _json
+import math as _math
 import os
 import pickle
 import re
 import tempfile
-import time
-import zipfile
-from collections import OrderedDict
+import time as _time
+import zipfile as _zipfile
+from collections import OrderedDict as _OrderedDict
 from collections.abc import Callable
 from typing import TypeAlias
 
-import numpy as np
+import numpy as _np
 
 from core import _backend, _dtype, _pickled, _quantized, _sparse_compressed, _torch_format, _torch_save
-from core._device import device
-from core._factories import tensor
-from core._tensor import Tensor, cache_slotnames, new_tensor
-from core.ops._strided import strided_array
-from core.storage import TypedStorage, UntypedStorage
+from core._device import device as _device
+from core._factories import tensor as _tensor
+from core._tensor import Tensor as _Tensor
+from core._tensor import cache_slotnames as _cache_slotnames
+from core._tensor import new_tensor as _new_tensor
+from core.ops._strided import strided_array as _strided_array
+from core.storage import TypedStorage as _TypedStorage
+from core.storage import UntypedStorage as _UntypedStorage
 from core.types import Storage
 
 __all__ = ["save", "load", "atomic_write", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
@@ -45,12 +48,12 @@ add_safe_globals, get_safe_globals = _pickled.add_safe_globals, _pickled.get_saf
 clear_safe_globals, safe_globals = _pickled.clear_safe_globals, _pickled.safe_globals
 
 # the annotations torch.serialization exports (a library's ``load(..., map_location: MAP_LOCATION = None)``)
-MAP_LOCATION: TypeAlias = Callable[[Storage, str], Storage] | device | str | dict[str, str] | None
-STORAGE: TypeAlias = Storage | TypedStorage | UntypedStorage
+MAP_LOCATION: TypeAlias = Callable[[Storage, str], Storage] | _device | str | dict[str, str] | None
+STORAGE: TypeAlias = Storage | _TypedStorage | _UntypedStorage
 DEFAULT_PROTOCOL = 2  # torch.save's pickle protocol, which libraries import (Torch-Pruning's serialization)
 
-FORMAT = "nodegrad-tensors"
-VERSION = 2
+_FORMAT = "nodegrad-tensors"
+_VERSION = 2
 _HEADER = "__nodegrad__"
 _PICKLE = "pickle"
 
@@ -82,24 +85,24 @@ def _encode(obj, arrays: dict, roots: dict | None = None):
     """The JSON node of ``obj``; its arrays go to ``arrays``, each storage once (``roots["storages"]``: id of a
     storage's array -> its key; ``roots["memo"]``: id of a tensor already written -> its number)."""
     roots = {"storages": {}, "memo": {}} if roots is None else roots
-    if isinstance(obj, Tensor) and (obj.is_quantized or obj.layout in _sparse_compressed.LAYOUTS):
+    if isinstance(obj, _Tensor) and (obj.is_quantized or obj.layout in _sparse_compressed.LAYOUTS):
         module = _quantized if obj.is_quantized else _sparse_compressed  # their members as arrays
         return module.encode(obj, f"t{len(arrays)}", arrays)
-    if isinstance(obj, Tensor) and obj.is_sparse:  # a COO tensor: its indices and values (core._sparse_coo)
+    if isinstance(obj, _Tensor) and obj.is_sparse:  # a COO tensor: its indices and values (core._sparse_coo)
         key = f"t{len(arrays)}"
-        arrays[key + "i"], arrays[key + "v"] = obj._sp_indices, np.ascontiguousarray(obj._sp_values)
+        arrays[key + "i"], arrays[key + "v"] = obj._sp_indices, _np.ascontiguousarray(obj._sp_values)
         return {"sparse_coo": key, "size": list(obj.shape), "coalesced": obj.is_coalesced()}
-    if isinstance(obj, Tensor) and id(obj) in roots["memo"]:  # the same tensor again: loads as the same object
+    if isinstance(obj, _Tensor) and id(obj) in roots["memo"]:  # the same tensor again: loads as the same object
         return {"same": roots["memo"][id(obj)]}
-    if isinstance(obj, Tensor):
+    if isinstance(obj, _Tensor):
         roots["memo"][id(obj)] = len(roots["memo"])
-        cache_slotnames(obj)  # torch.save pickles the tensor, which leaves __slotnames__ on its class
+        _cache_slotnames(obj)  # torch.save pickles the tensor, which leaves __slotnames__ on its class
         if _shared_storage(obj):
             node = _storage_node(obj, arrays, roots)
         else:
             key = f"t{len(arrays)}"
             arr = _backend.to_numpy_array(obj.detach()._data)
-            arr = np.ascontiguousarray(arr).reshape(arr.shape)  # NOTE: ascontiguousarray makes 0-d arrays 1-d
+            arr = _np.ascontiguousarray(arr).reshape(arr.shape)  # NOTE: ascontiguousarray makes 0-d arrays 1-d
             arrays[key] = arr.view(f"V{arr.itemsize}") if obj.dtype in _ML_DTYPES else arr  # (.npy can't name them)
             node = {"tensor": key}
         node.update(dtype=obj.dtype.name, device=str(obj.device))
@@ -108,23 +111,23 @@ def _encode(obj, arrays: dict, roots: dict | None = None):
         if type(obj).__name__ == "Parameter":
             node["parameter"] = True
         return node
-    if isinstance(obj, (np.generic, np.ndarray)):  # NumPy's own objects, which torch.save pickles as NumPy's
+    if isinstance(obj, (_np.generic, _np.ndarray)):  # NumPy's own objects, which torch.save pickles as NumPy's
         if obj.dtype.hasobject:
             raise TypeError("an object array is pickled")
         key = f"n{len(arrays)}"
-        arrays[key] = np.asarray(obj)
-        return {"numpy_scalar" if isinstance(obj, np.generic) else "ndarray": key}
+        arrays[key] = _np.asarray(obj)
+        return {"numpy_scalar" if isinstance(obj, _np.generic) else "ndarray": key}
     if obj is None or isinstance(obj, (bool, str)):
         return {"value": obj}
     if isinstance(obj, (int, float)):
-        if isinstance(obj, float) and not np.isfinite(obj):
+        if isinstance(obj, float) and not _np.isfinite(obj):
             return {"float": repr(obj)}
         return {"value": obj}
     if isinstance(obj, _dtype.dtype):
         return {"dtype": obj.name}
     if isinstance(obj, dict):
         return {"dict": [[_encode_key(k), _encode(v, arrays, roots)] for k, v in obj.items()],
-                "ordered": isinstance(obj, OrderedDict)}
+                "ordered": isinstance(obj, _OrderedDict)}
     if isinstance(obj, (list, tuple)):
         return {"list" if isinstance(obj, list) else "tuple": [_encode(v, arrays, roots) for v in obj]}
     raise TypeError(f"core.save can't store an object of type {type(obj).__name__} (tensors, numbers, strings, "
@@ -174,11 +177,11 @@ def _save_npz(obj, out) -> None:
     try:
         root = _encode(obj, arrays)
     except TypeError:  # a model, an optimizer, a custom class: pickled, as torch.save does
-        arrays = {_PICKLE: np.frombuffer(_pickled.dumps(obj), dtype=np.uint8)}
+        arrays = {_PICKLE: _np.frombuffer(_pickled.dumps(obj), dtype=_np.uint8)}
         root = {"pickle": _PICKLE}
-    tree = {"format": FORMAT, "version": VERSION, "root": root}
-    arrays[_HEADER] = np.frombuffer(json.dumps(tree).encode(), dtype=np.uint8)
-    np.savez(out, **arrays)
+    tree = {"format": _FORMAT, "version": _VERSION, "root": root}
+    arrays[_HEADER] = _np.frombuffer(_json.dumps(tree).encode(), dtype=_np.uint8)
+    _np.savez(out, **arrays)
 
 
 # ----- atomic writes ------------------------------------------------------------------------------------
@@ -191,7 +194,7 @@ def atomic_write(path, write) -> None:
     file is removed and ``path`` is as it was. After a save, the temporaries of ``path`` that interrupted
     saves left (older than this save) are removed. Used by ``core.save`` and the playground's graph files.
     """
-    started = time.time()
+    started = _time.time()
     path = os.path.realpath(os.fspath(path))
     folder, name = os.path.split(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
@@ -210,7 +213,7 @@ def atomic_write(path, write) -> None:
     _remove_stale(folder, name, started)
 
 
-STALE_AFTER = 5.0  # seconds: a temporary this much older than a save's start is no concurrent save's
+_STALE_AFTER = 5.0  # seconds: a temporary this much older than a save's start is no concurrent save's
 
 
 def _remove_stale(folder: str, name: str, started: float) -> None:
@@ -225,7 +228,7 @@ def _remove_stale(folder: str, name: str, started: float) -> None:
             continue
         try:
             if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < \
-                    started - STALE_AFTER:
+                    started - _STALE_AFTER:
                 os.unlink(entry.path)
         except OSError:
             pass  # gone already, or not ours to remove
@@ -275,15 +278,15 @@ def load(f, map_location=None, weights_only=True, **_ignored):
                 return _torch_format.load(fh, map_location, weights_only is not False)
             arrays = _read_arrays(fh, name)
     try:
-        tree = json.loads(bytes(arrays.pop(_HEADER)).decode())
+        tree = _json.loads(bytes(arrays.pop(_HEADER)).decode())
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise RuntimeError(f"{name} has a corrupt header: {str(exc)[:200]}") from None
-    if not isinstance(tree, dict) or tree.get("format") != FORMAT:
+    if not isinstance(tree, dict) or tree.get("format") != _FORMAT:
         found = tree.get("format") if isinstance(tree, dict) else f"a JSON {type(tree).__name__}"
         raise RuntimeError(f"{name} is not a file written by core.save (format {str(found)[:100]!r})")
-    if not isinstance(tree.get("version"), int) or tree["version"] > VERSION:
+    if not isinstance(tree.get("version"), int) or tree["version"] > _VERSION:
         raise RuntimeError(f"{name} was written by a newer version ({str(tree.get('version'))[:20]}); this one "
-                           f"reads up to version {VERSION}")
+                           f"reads up to version {_VERSION}")
     root = tree.get("root")
     if isinstance(root, dict) and "pickle" in root and _PICKLE in arrays:
         return _pickled.loads(bytes(arrays[_PICKLE]), weights_only=weights_only is not False)
@@ -294,7 +297,7 @@ def load(f, map_location=None, weights_only=True, **_ignored):
 
 
 # ----- reading the arrays without trusting the sizes the file declares -----------------------------------
-MAX_RATIO = 1100  # deflate expands at most ~1032x: a larger claim is a zip bomb or a damaged file
+_MAX_RATIO = 1100  # deflate expands at most ~1032x: a larger claim is a zip bomb or a damaged file
 
 
 def _read_arrays(fh, name) -> dict:
@@ -302,7 +305,7 @@ def _read_arrays(fh, name) -> dict:
     try:
         size = fh.seek(0, os.SEEK_END)
         fh.seek(0)
-        with zipfile.ZipFile(fh) as zf:
+        with _zipfile.ZipFile(fh) as zf:
             infos = zf.infolist()
             _check_layout(infos, size, name)
             keys = {info.filename.removesuffix(".npy"): info for info in infos}
@@ -311,7 +314,7 @@ def _read_arrays(fh, name) -> dict:
             return {key: _read_entry(zf, info, name) for key, info in keys.items()}
     except RuntimeError:
         raise
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError,
+    except (OSError, ValueError, EOFError, _zipfile.BadZipFile, _zipfile.LargeZipFile, NotImplementedError,
             KeyError, TypeError, OverflowError, SyntaxError) as exc:
         error = _foreign_data_error(fh)
         why = "the file is empty" if error is _EmptyFileError else f"{type(exc).__name__}: {str(exc)[:200]}"
@@ -351,36 +354,36 @@ def _check_layout(infos: list, size: int, name) -> None:
         if end > size:
             raise RuntimeError(f"{name} is not a valid core.save file: entry {info.filename[:100]!r} claims more "
                                "bytes than the file holds")
-        stored = info.compress_type == zipfile.ZIP_STORED
-        if (stored and info.file_size != info.compress_size) or info.file_size > MAX_RATIO * info.compress_size + 4096:
+        stored = info.compress_type == _zipfile.ZIP_STORED
+        if (stored and info.file_size != info.compress_size) or info.file_size > _MAX_RATIO * info.compress_size + 4096:
             raise RuntimeError(f"{name} is not a valid core.save file: entry {info.filename[:100]!r} declares "
                                f"{info.file_size} bytes from {info.compress_size} stored")
 
 
 def _read_entry(zf, info, name):
     with zf.open(info) as member:
-        major, _ = np.lib.format.read_magic(member)
+        major, _ = _np.lib.format.read_magic(member)
         if major not in (1, 2, 3):
             raise ValueError(f"unsupported .npy version {major}")
-        read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+        read_header = _np.lib.format.read_array_header_1_0 if major == 1 else _np.lib.format.read_array_header_2_0
         shape, fortran, dtype = read_header(member)
         if dtype.hasobject:
             raise RuntimeError(f"{name}: entry {info.filename[:100]!r} holds Python objects (never unpickled)")
-        declared = math.prod(shape) * dtype.itemsize
+        declared = _math.prod(shape) * dtype.itemsize
         if declared != info.file_size - member.tell():
             raise RuntimeError(f"{name} is not a valid core.save file: entry {info.filename[:100]!r} declares "
                                f"shape {str(shape)[:100]} of {dtype} ({declared} bytes) but stores "
                                f"{info.file_size - member.tell()} bytes")
     with zf.open(info) as member:
-        return np.lib.format.read_array(member, allow_pickle=False)
+        return _np.lib.format.read_array(member, allow_pickle=False)
 
 
-def _at_version_one(t: Tensor) -> Tensor:
+def _at_version_one(t: _Tensor) -> _Tensor:
     t._vc = type(t._vc)([1])  # (see _view_of)
     return t
 
 
-def _view_of(storage: Tensor, node) -> Tensor:
+def _view_of(storage: _Tensor, node) -> _Tensor:
     """A new tensor (not a view: its own version counter, as PyTorch's loaded tensors) over ``storage``'s memory at
     the node's offset, shape and strides; the declared window must lie inside the storage."""
     shape, stride, offset = [int(n) for n in node["shape"]], [int(n) for n in node["stride"]], int(node["offset"])
@@ -388,7 +391,7 @@ def _view_of(storage: Tensor, node) -> Tensor:
     last = offset + sum((n - 1) * s for n, s in zip(shape, stride)) if all(shape) else offset - 1
     if offset < 0 or min(stride, default=0) < 0 or last >= root.size:
         raise ValueError(f"tensor window (offset {offset}, shape {shape}, stride {stride}) outside its storage")
-    t = new_tensor(strided_array(root, shape, stride, offset))
+    t = _new_tensor(_strided_array(root, shape, stride, offset))
     t._root = root  # (the storage it shares with the other tensors of the file)
     t._vc = type(storage._vc)([1])  # its own counter, of the kind the storage got (an inference tensor's), at 1
     # NOTE: as PyTorch's, whose loaded tensors are set_ onto their storage (an in-place change: version 1)
@@ -406,7 +409,7 @@ def _decode(node, arrays, map_location, weights_only=False, storages=None):
     storages = {"storages": {}, "memo": []} if storages is None else storages
     if "numpy_scalar" in node or "ndarray" in node:  # NOTE: as PyTorch 2.6+, weights_only refuses NumPy objects
         scalar = "numpy_scalar" in node
-        fn = _numpy_global(np.float64(0) if scalar else np.zeros(1))
+        fn = _numpy_global(_np.float64(0) if scalar else _np.zeros(1))
         if weights_only and fn not in _pickled.get_safe_globals():
             raise pickle.UnpicklingError(_pickled._refusal(f"{fn.__module__}.{fn.__name__}"))
         arr = arrays[node["numpy_scalar" if scalar else "ndarray"]]
@@ -434,7 +437,7 @@ def _decode(node, arrays, map_location, weights_only=False, storages=None):
         return _dtype.to_dtype(node["dtype"])
     if "dict" in node:
         items = [(k, _decode(v, arrays, map_location, weights_only, storages)) for k, v in node["dict"]]
-        return OrderedDict(items) if node.get("ordered") else dict(items)
+        return _OrderedDict(items) if node.get("ordered") else dict(items)
     if "list" in node:
         return [_decode(v, arrays, map_location, weights_only, storages) for v in node["list"]]
     if "tuple" in node:
@@ -456,7 +459,7 @@ def _decode_tensor(node, arrays, map_location, storages):
             arr = arr.view(dt.np)  # ml_dtypes' bfloat16 and float8 are stored as raw bytes ('|V2', '|V1')
         if arr.dtype != dt.np:
             raise ValueError(f"tensor {key} holds {arr.dtype} data but is declared {dt}")
-        t = tensor(arr, dtype=dt, device=device)
+        t = _tensor(arr, dtype=dt, device=device)
         if "storage" in node:
             storages[key] = t
         t = _view_of(t, node) if "storage" in node else _at_version_one(t)
