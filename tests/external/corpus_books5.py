@@ -295,3 +295,168 @@ def spotlight_layers(ns):
     show("regression_loss", losses.regression_loss(ratings, pos))
     show("poisson_loss", losses.poisson_loss(ratings, pos.exp()))
     show("logistic_loss", losses.logistic_loss((ratings > 2.5).float() * 2 - 1, pos))
+
+
+# --- Build a Reasoning Model (From Scratch) -------------------------------------------------------------------------
+
+class CharTokenizer:
+    """A character-level stand-in for the book's Qwen3 tokenizer (which downloads its vocabulary): byte values mod
+    the vocabulary, id 0 the end-of-text token; ``chat_wrapped`` adds chat markers as the real one adds its template."""
+
+    def __init__(self, vocab_size=128):
+        self.vocab_size, self.eos_token_id, self.pad_token_id = vocab_size, 0, 0
+
+    def encode(self, prompt, chat_wrapped=None):
+        text = f"<|user|>{prompt}<|assistant|>" if chat_wrapped or chat_wrapped is None else prompt
+        return [1 + ord(c) % (self.vocab_size - 1) for c in text]
+
+    def decode(self, token_ids):
+        if isinstance(token_ids, int):
+            token_ids = [token_ids]
+        return "".join(chr(31 + (i % 95)) if i else "" for i in token_ids)
+
+
+def rfs_config(dtype=None):
+    """A two-layer Qwen3 with the 0.6B model's structure (QK norm, grouped-query attention, RoPE) at small sizes."""
+    return {"vocab_size": 128, "context_length": 256, "emb_dim": 32, "n_heads": 4, "n_layers": 2, "hidden_dim": 64,
+            "head_dim": 8, "qk_norm": True, "n_kv_groups": 2, "rope_base": 1_000_000.0,
+            "dtype": dtype or torch.float32}
+
+
+def rfs_qwen3(pkg):
+    """Chapter 2: the Qwen3 model's logits and greedy generation with and without the KV cache (the same tokens),
+    streamed; the model in bfloat16 as the book loads it."""
+    from reasoning_from_scratch import ch02, qwen3
+
+    torch.manual_seed(123)
+    model = qwen3.Qwen3Model(rfs_config())
+    print("parameters", sum(p.numel() for p in model.parameters()))
+    tok = CharTokenizer()
+    ids = torch.tensor(tok.encode("Explain large language models.")).unsqueeze(0)
+    show("logits", model(ids))
+    plain = ch02.generate_text_basic(model, ids, 8)
+    cached = ch02.generate_text_basic_cache(model, ids, 8)
+    show("generated", plain)
+    print("cache agrees", torch.equal(plain, cached))
+    streamed = torch.cat(list(ch02.generate_text_basic_stream_cache(model, ids, 8, eos_token_id=0)), dim=1)
+    print("streamed agrees", torch.equal(plain, streamed), repr(tok.decode(streamed.squeeze(0).tolist())))
+    show("rope cos", qwen3.compute_rope_params(8, context_length=6)[0])
+    torch.manual_seed(123)
+    bf16 = qwen3.Qwen3Model(rfs_config(torch.bfloat16))
+    out = bf16(ids)
+    show("bf16 logits", out)
+    show("bf16 generated", ch02.generate_text_basic_cache(bf16, ids, 4))
+
+
+def rfs_variants(pkg):
+    """The book's optimized and batched Qwen3 models loaded with the plain one's weights: their logits, greedy
+    generation with its preallocated KV cache, and batched generation of left-padded prompts (with per-row stops)."""
+    from reasoning_from_scratch import ch02, qwen3, qwen3_batched, qwen3_optimized
+
+    torch.manual_seed(123)
+    model = qwen3.Qwen3Model(rfs_config())
+    tok = CharTokenizer()
+    ids = torch.tensor(tok.encode("What is 2+3?")).unsqueeze(0)
+    ref = model(ids)
+    fast = qwen3_optimized.Qwen3Model(rfs_config())
+    fast.load_state_dict(model.state_dict())
+    show("optimized logits", fast(ids))
+    print("optimized close", torch.allclose(ref, fast(ids), atol=1e-5))
+    show("optimized generated", qwen3_optimized.generate_text_basic_cache(fast, ids, 6))
+    show("plain generated", ch02.generate_text_basic_cache(model, ids, 6))
+    batched = qwen3_batched.Qwen3Model(rfs_config())
+    batched.load_state_dict(model.state_dict(), strict=False)
+    prompts = [tok.encode("What is 2+3?"), tok.encode("Hi")]
+    width = max(map(len, prompts))
+    padded = torch.tensor([[0] * (width - len(p)) + p for p in prompts])
+    mask = torch.tensor([[False] * (width - len(p)) + [True] * len(p) for p in prompts])
+    show("batched logits", batched(padded, attn_mask=mask)[:, -1])
+    show("batched generated", qwen3_batched.generate_text_basic_batched_cache(batched, padded, 6, attn_mask=mask,
+                                                                             pad_id=0))
+    show("batched with stops", qwen3_batched.generate_text_basic_batched_cache_stop(batched, padded, 6, eos_token_id=5,
+                                                                                    attn_mask=mask, pad_id=0))
+
+
+def rfs_sampling(pkg):
+    """Chapters 4 and 5: temperature scaling, top-p filtering, sampled generation, the heuristic scores and the
+    next-token and answer log-probabilities."""
+    from reasoning_from_scratch import ch04, ch05, qwen3
+
+    torch.manual_seed(0)
+    logits = torch.randn(2, 10)
+    show("scaled", ch04.scale_logits_by_temperature(logits, 0.5))
+    probas = torch.softmax(logits, dim=-1)
+    for p in (0.5, 0.9, 1.0):
+        show(f"top_p {p}", ch04.top_p_filter(probas, p))
+    torch.manual_seed(123)
+    model = qwen3.Qwen3Model(rfs_config())
+    tok = CharTokenizer()
+    ids = torch.tensor(tok.encode("Solve x+1=3.")).unsqueeze(0)
+    for temp in (0.0, 0.7, 1.5):
+        torch.manual_seed(7)
+        out = torch.cat(list(ch04.generate_text_temp_stream_cache(model, ids, 6, temperature=temp)), dim=1)
+        show(f"temperature {temp}", out)
+    torch.manual_seed(7)
+    show("top_p 0.8", torch.cat(list(ch04.generate_text_top_p_stream_cache(model, ids, 6, temperature=0.9,
+                                                                           top_p=0.8)), dim=1))
+    for answer in ("The answer is \\boxed{4}.", "It is 4", "four"):
+        print(repr(answer), f"{ch05.heuristic_score(answer):.6g}")
+    show("next-token probas", ch05.calc_next_token_probas(model, tok, "2+2=", "cpu"))
+    show("answer logprob", ch05.avg_logprob_answer(model, tok, "2+2=", "4", device="cpu"))
+
+
+def rfs_grpo(pkg, steps=2):
+    """Chapters 6 and 7: GRPO on the tiny model: rollouts sampled with top-p, verifiable rewards graded with SymPy,
+    advantages, the policy-gradient loss and its Adam steps; log-probabilities and entropies of a rollout."""
+    from reasoning_from_scratch import ch06, ch07, qwen3
+
+    torch.manual_seed(123)
+    model = qwen3.Qwen3Model(rfs_config())
+    tok = CharTokenizer()
+    for text, truth in (("so \\boxed{\\frac{1}{2}}", "0.5"), ("\\boxed{3}", "4"), ("x = 2", "2")):
+        print(repr(text), truth, ch06.reward_rlvr(text, truth))
+    graded = ch06.reward_rlvr
+    # an untrained model never writes \\boxed{2}: a stand-in reward gives the rollouts
+    # different advantages, so the policy-gradient loss and its steps are not zero (the parity of the characters' codes)
+    ch06.reward_rlvr = lambda text, truth: float(sum(map(ord, text)) % 2)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for step in range(steps):
+        torch.manual_seed(10 + step)
+        stats = ch06.compute_grpo_loss(model=model, tokenizer=tok, example={"problem": "1+1?", "answer": "2"},
+                                       device="cpu", num_rollouts=3, max_new_tokens=5, temperature=0.9, top_p=0.9)
+        opt.zero_grad()
+        stats["loss_tensor"].backward()
+        opt.step()
+        print(f"step {step}: loss {stats['loss']:.6g} rewards {stats['rewards']}",
+              [s["gen_len"] for s in stats["samples"]], [repr(s["text"]) for s in stats["samples"]])
+    ch06.reward_rlvr = graded
+    token_ids = torch.tensor(tok.encode("1+1?") + [5, 9, 13])
+    show("logprob/entropy", ch07.sequence_logprob_and_entropy(model, token_ids, len(token_ids) - 3))
+    advantages, adv_avg, adv_std = ch07.compute_advantage_stats([1.0, 0.0, 0.5, 0.0])
+    show("advantages", advantages)
+    print(f"mean {adv_avg:.5f} std {adv_std:.5f}")  # (the mean: rounding noise around 0)
+    print("moving average", [f"{v:.6g}" for v in ch07.moving_average([1.0, 2.0, 4.0, 3.0, 5.0, 0.0, 2.0, 8.0])])
+    print("format reward", ch07.reward_format(torch.tensor([1, 2, 151667, 7, 151668]), 2))
+
+
+def rfs_distill(pkg):
+    """Chapter 8: distillation data built into examples, their answer-only losses and a short training run with
+    validation and checkpoints (AdamW, gradient clipping)."""
+    from reasoning_from_scratch import ch08, qwen3
+
+    torch.manual_seed(123)
+    model = qwen3.Qwen3Model(rfs_config())
+    tok = CharTokenizer()
+    data = [{"problem": f"What is {a}+{b}?", "message_thinking": f"{a} plus {b}",
+             "message_content": f"\\boxed{{{a + b}}}"}
+            for a, b in ((1, 2), (3, 4), (2, 2), (5, 1))] + [{"problem": "broken"}]
+    print(ch08.format_distilled_answer(data[0]))
+    examples, skipped = ch08.build_examples(data, tok)
+    print("examples", len(examples), "skipped", skipped, [e["prompt_len"] for e in examples])
+    ch08.compute_length(examples)
+    ch08.compute_length(examples, answer_only=True)
+    show("loss", ch08.compute_example_loss(model, examples[0], "cpu"))
+    print(f"val loss {ch08.evaluate_examples(model, examples[2:], 'cpu'):.6g}")
+    ch08.train_distillation(model, examples[:2], examples[2:], "cpu", epochs=2, lr=1e-3, grad_clip_norm=1.0,
+                            log_every=1, checkpoint_dir="checkpoints", csv_log_path="metrics.csv")
+    print(open("metrics.csv").read().splitlines()[0])

@@ -84,3 +84,27 @@ RECIPES += [
     _spotlight("sequence_lstm_cnn", "spotlight_sequence(globals(), ('lstm', 'cnn', 'mixture'))"),
     _spotlight("layers", "spotlight_layers(globals())"),
 ]
+
+# rasbt/reasoning-from-scratch (Apache-2.0) at f79c9cd (2026-04-21): the book's own package, its Qwen3 model at a small
+# configuration with seeded weights and a character tokenizer (the real one downloads Qwen3's vocabulary).
+RFS = ("rasbt/reasoning-from-scratch", "f79c9cd0ae7d824aa4e9a9bc2ca4a85167f81958", "Apache-2.0")
+RFS_PACKAGE = [(f"reasoning_from_scratch/{m}.py", f"reasoning_from_scratch/{m}.py") for m in (
+    "__init__", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "qwen3", "qwen3_batched", "qwen3_optimized",
+    "utils")]
+RFS_LAST = '__version__ = "0.1.21"'
+
+
+def _rfs(name, *calls):
+    """reasoning_from_scratch/__init__.py run as a script beside its package, with driver ``calls``."""
+    return _r(f"books5_rfs_{name}", RFS, "reasoning_from_scratch/__init__.py",
+              [(RFS_LAST, RFS_LAST + "\nb5 = __import__('corpus_books5')\n" + "\n".join(f"b5.{c}" for c in calls)
+                + "\n")], support=RFS_PACKAGE)
+
+
+RECIPES += [
+    _rfs("qwen3", "rfs_qwen3(globals())"),
+    _rfs("variants", "rfs_variants(globals())"),
+    _rfs("sampling", "rfs_sampling(globals())"),
+    _rfs("grpo", "rfs_grpo(globals())"),
+    _rfs("distill", "rfs_distill(globals())"),
+]
