@@ -12,16 +12,24 @@ per process, the first time any TypedStorage method is used; so does it here.
 from __future__ import annotations
 
 import warnings
-import weakref
+import weakref as _weakref
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 import numpy as np
 
 from core import _backend, _dtype
-from core._device import CPU, canonical
-from core._factories import tensor, zeros
-from core._tensor import _LEGACY_NAMES, Tensor, data_ptr_of
-from core._typename import typename
-from core.autograd.anomaly import user_stacklevel
+from core._device import CPU as _CPU
+from core._device import canonical as _canonical
+from core._factories import tensor as _tensor
+from core._factories import zeros as _zeros
+from core._tensor import _LEGACY_NAMES
+from core._tensor import Tensor as _Tensor
+from core._tensor import data_ptr_of as _data_ptr_of
+from core._typename import typename as _typename_of
+from core.autograd.anomaly import user_stacklevel as _user_stacklevel
+
+if _TYPE_CHECKING:
+    from core._tensor import Tensor
 
 __all__ = ["UntypedStorage", "TypedStorage", "is_storage", "over_storage"]
 
@@ -37,7 +45,7 @@ def _warn_typed_storage_removal() -> None:
     (``__torch_function__``'s dispatching wrappers, once on, add a frame between it and the user's line)."""
     global _has_warned
     if not _has_warned:
-        warnings.warn(_REMOVAL_MESSAGE, UserWarning, stacklevel=user_stacklevel())
+        warnings.warn(_REMOVAL_MESSAGE, UserWarning, stacklevel=_user_stacklevel())
         _has_warned = True
 
 
@@ -74,7 +82,7 @@ class UntypedStorage:
     # object overhead to ``__sizeof__`` (torchinfo reports input sizes as ``sys.getsizeof(x.untyped_storage())``)
 
     def __init__(self, size: int = 0, *, device=None) -> None:
-        dev = canonical(device) if device is not None else CPU
+        dev = _canonical(device) if device is not None else _CPU
         self._bytes = _backend.xp_for(dev).zeros(int(size), dtype=np.uint8)
         self._owner = self._bytes
 
@@ -92,7 +100,7 @@ class UntypedStorage:
         return cls(size, device=device)
 
     def data_ptr(self) -> int:
-        return data_ptr_of(self._bytes)
+        return _data_ptr_of(self._bytes)
 
     def nbytes(self) -> int:
         return int(self._bytes.size)
@@ -155,13 +163,13 @@ class UntypedStorage:
         return self
 
     def type(self) -> str:
-        return typename(self)
+        return _typename_of(self)
 
     def is_shared(self) -> bool:
         return False
 
     def __repr__(self) -> str:
-        info = f"[{typename(self)}(device={self.device}) of size {len(self)}]"
+        info = f"[{_typename_of(self)}(device={self.device}) of size {len(self)}]"
         return " " + "\n ".join(str(b) for b in self.tolist()) + "\n" + info
 
     __str__ = __repr__
@@ -192,7 +200,7 @@ class TypedStorage:
         if len(args) > 1:
             raise RuntimeError("TypedStorage(): too many positional arguments")
         data = args[0] if args else 0
-        make = zeros if isinstance(data, (int, np.integer)) else tensor
+        make = _zeros if isinstance(data, (int, np.integer)) else _tensor
         self._untyped_storage = make(data, dtype=self.dtype, device=device).untyped_storage()
 
     def _elements(self):
@@ -261,7 +269,7 @@ class TypedStorage:
             raise RuntimeError(f"can't index a {type(self)} with {type(idx)}")
         if isinstance(idx, (int, np.integer)):
             idx = _check_index(idx, self._size())
-        self._elements()[idx] = value._data if isinstance(value, Tensor) else value
+        self._elements()[idx] = value._data if isinstance(value, _Tensor) else value
 
     def tolist(self) -> list:
         _warn_typed_storage_removal()
@@ -288,7 +296,7 @@ class TypedStorage:
 
     def __repr__(self) -> str:
         _warn_typed_storage_removal()
-        info = (f"[{typename(self)}(dtype={self.dtype}, device={self._untyped_storage.device}) "
+        info = (f"[{_typename_of(self)}(dtype={self.dtype}, device={self._untyped_storage.device}) "
                 f"of size {self._size()}]")
         return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + info
 
@@ -297,7 +305,7 @@ class TypedStorage:
 
 # One UntypedStorage object per root array while it lives: x.untyped_storage() is y.untyped_storage()
 # for views of one tensor, as in PyTorch. The storage holds its root, so the id key can't be reused.
-_STORAGES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_STORAGES: _weakref.WeakValueDictionary = _weakref.WeakValueDictionary()
 
 
 def untyped_storage(self: Tensor) -> UntypedStorage:
@@ -334,7 +342,7 @@ def over_storage(t: Tensor, storage, dtype) -> None:
 
 def is_set_to(self: Tensor, tensor: Tensor) -> bool:
     """True when both tensors are the same view of the same storage: offset, size and stride."""
-    if not isinstance(tensor, Tensor):
+    if not isinstance(tensor, _Tensor):
         raise TypeError(f"is_set_to(): argument 'tensor' (position 1) must be Tensor, not {type(tensor).__name__}")
     return (untyped_storage(self) is untyped_storage(tensor) and self.data_ptr() == tensor.data_ptr()
             and self.shape == tensor.shape and self._data.strides == tensor._data.strides)
