@@ -77,6 +77,7 @@ def _doubtful_x87(wide: np.ndarray, out: np.ndarray) -> np.ndarray:
     ulp, so ``|those bits - 1024| <= 61`` is exactly the general test's ``|frac - 0.5| < 0.03``; powers of two
     (whose ulp below is half the one above), zeros, subnormals, infinities and NaNs are all asked, as there, and so
     are doubles below ``_BITS_FROM``, where the general test's difference is itself a subnormal that rounds."""
+    wide, out = np.ascontiguousarray(wide), np.ascontiguousarray(out)  # (bit views need C order: the mask's shape)
     extra = (wide.view(np.uint64)[..., ::2] & np.uint64((1 << _EXTRA_BITS) - 1)).view(np.int64)
     extra -= 1 << (_EXTRA_BITS - 1)
     doubtful = np.abs(extra) <= _HALFWAY_WIDTH

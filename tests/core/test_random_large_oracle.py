@@ -230,3 +230,6 @@ def test_log_and_exp_are_the_c_librarys_on_many_draws():
     expected = [math.exp(v) if v < 709.78 else math.inf for v in x.tolist()]
     with np.errstate(over="ignore"):
         assert np.array_equal(_libm.exp(x), np.array(expected))
+    grid = u[:6000].reshape(60, 100)
+    for view in (grid.T, grid[:, ::3], grid[::2, 1::2].T, np.asarray(grid[3, 5])):
+        assert np.array_equal(_libm.log(view), np.vectorize(math.log)(view))
