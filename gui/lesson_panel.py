@@ -117,6 +117,7 @@ class LessonPanel(QWidget):
         self.setObjectName("lessonPanel")
         self.lesson: Lesson | None = None
         self.checklist: Checklist | None = None
+        self._drawn_ticks: list[list[bool]] = []  # the checklist's ticks as the text last showed them
         self.step_index = -1
         self.done_steps: set[int] = set()  # steps whose actions Page Down already did
         self._press: QPoint | None = None  # where the last mouse press in the text was (the clicked link's step)
@@ -142,12 +143,15 @@ class LessonPanel(QWidget):
         """Show ``lesson`` with none of its promises ticked (``graph`` names the nodes its promises name by id)."""
         self.lesson = lesson
         self.checklist = Checklist(lesson, graph)
+        self._drawn_ticks = [list(row) for row in self.checklist.ticked]
         self.step_index = -1
         self.done_steps = set()
         self.browser.setMarkdown(display_markdown(lesson.text, self.checklist))
 
     def redraw(self) -> None:
-        """Redraw the text with the checklist's ticks, where the reader had scrolled to."""
+        """Redraw the text with the checklist's ticks, where the reader had scrolled to; a promise that just came
+        true out of view (below the fold, after a toolbar button stepped on) is scrolled into view, so the learner
+        sees the lesson follow them."""
         if self.lesson is None:
             return
         bar = self.browser.verticalScrollBar()
@@ -155,6 +159,35 @@ class LessonPanel(QWidget):
         self.browser.setMarkdown(display_markdown(self.lesson.text, self.checklist))
         self.browser.document().documentLayout().documentSize()  # lays the text out: the bar gets its range
         bar.setValue(at)
+        newest = self._newest_tick()
+        if newest is not None:
+            self._bring_into_view(newest)
+
+    def _newest_tick(self) -> str | None:
+        """The text of the last promise ticked since the text was last drawn (None if none was)."""
+        checklist = self.checklist
+        if checklist is None:
+            return None
+        ticked = [list(row) for row in checklist.ticked]
+        before, self._drawn_ticks = self._drawn_ticks, ticked
+        newest = None
+        for i, row in enumerate(ticked):
+            for k, tick in enumerate(row):
+                if tick and not (i < len(before) and k < len(before[i]) and before[i][k]):
+                    newest = checklist.items(i)[k][0]
+        return newest
+
+    def _bring_into_view(self, text: str) -> None:
+        """Scroll the least that shows the checklist line holding ``text`` whole."""
+        found = self.browser.document().find(text)
+        if found.isNull():
+            return
+        box = self.browser.document().documentLayout().blockBoundingRect(found.block())
+        bar, height = self.browser.verticalScrollBar(), self.browser.viewport().height()
+        if box.bottom() > bar.value() + height:
+            bar.setValue(int(box.bottom() - height + box.height()))
+        elif box.top() < bar.value():
+            bar.setValue(int(box.top() - box.height()))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is self.browser.viewport() and isinstance(event, QMouseEvent) \

@@ -1,6 +1,7 @@
 """The first hour, by hand, an eighth time: what a newcomer met walking the README under a real screen, each driven
 here through the real widgets (clicks on the buttons and the canvas where a user clicks them)."""
 
+from tests.gui import real_input as d
 from tests.gui.real_input import click, show_dock, shown
 from tests.gui.scenarios.test_lessons_by_their_links import open_example
 
@@ -26,4 +27,34 @@ def test_training_a_playground_keeps_its_whole_graph_in_view_above_the_plots(qtb
     qtbot.waitUntil(lambda: w.training.trainer.state == "idle" and w.training.trainer.done > 0, timeout=60_000)
     qtbot.waitUntil(lambda: plots.isVisible() and not plots.visibleRegion().isEmpty())
     qtbot.waitUntil(lambda: _nodes_in_view(w) == ["data", "loss", "mlp"])
+    w.undo_stack.setClean()
+
+
+def _line_shown(browser, text: str) -> bool:
+    """Whether the lesson's line holding ``text`` lies wholly inside the browser's viewport."""
+    found = browser.document().find(text)
+    box = browser.document().documentLayout().blockBoundingRect(found.block())
+    top = browser.verticalScrollBar().value()
+    return not found.isNull() and top <= box.top() and box.bottom() <= top + browser.viewport().height()
+
+
+def test_the_lesson_scrolls_to_a_promise_ticked_below_the_fold_by_the_toolbar(qtbot, window, tmp_path):
+    """Lesson 4 on the first start at 1366x768, stepped with the toolbar's buttons (not the lesson's links): after
+    Forward all and two Backward steps, step 3's 'b.grad is 1.0' ticks; it sat below the fold, and the learner saw
+    nothing happen in the lesson until they scrolled."""
+    from PySide6.QtCore import QSettings
+
+    assert window.lessons.first_start(QSettings(str(tmp_path / "first.ini"), QSettings.IniFormat))
+    w = shown(qtbot, window)
+    browser = w.lessons.panel.browser
+    qtbot.waitUntil(browser.isVisible)
+    assert browser.verticalScrollBar().value() == 0 and not _line_shown(browser, "b.grad is 1.0")
+    d.click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: "☑ z is 1.6" in browser.toPlainText())
+    assert _line_shown(browser, "☑ z is 1.6") and browser.verticalScrollBar().value() == 0, "in view: no scroll"
+    d.click_toolbar(w, "backward_step")
+    qtbot.waitUntil(lambda: "☑ the last step ran z" in browser.toPlainText())
+    d.click_toolbar(w, "backward_step")
+    qtbot.waitUntil(lambda: "☑ b.grad is 1.0" in browser.toPlainText())
+    qtbot.waitUntil(lambda: _line_shown(browser, "☑ b.grad is 1.0"))
     w.undo_stack.setClean()
