@@ -96,7 +96,7 @@ def clip(name, cfg, *, captions=CAPTIONS, steps=2, lr=1e-3, show_model=False, **
     register(name, cfg)
     torch.manual_seed(0)
     model, preprocess_train, preprocess = oc.create_model_and_transforms(name, pretrained=None, **kwargs)
-    tokenizer = oc.get_tokenizer(name)
+    tokenizer = oc.get_tokenizer(name, context_length=getattr(model, "context_length", None))
     print(name, type(model).__name__, "parameters:", sum(p.numel() for p in model.parameters()),
           "modules:", len(list(model.modules())), "output_dict:", getattr(model, "output_dict", None))
     if show_model:
@@ -474,3 +474,188 @@ def vision_towers(**variants):
         grads = [p.grad.abs().sum().item() for p in tower.parameters() if p.grad is not None]
         print(label, "train", f"{out.square().sum().item():.7g}", "grad abs sum", f"{sum(grads):.6g}",
               "no_weight_decay", sorted(tower.no_weight_decay()))
+
+
+def rn_cfg(embed_dim=32):
+    """RN50's layout (a ModifiedResNet: three-conv stem, anti-aliased strided blocks, attention pooling) with one
+    block a stage and a width of 8, on 64x64 images (attention pools the 2x2 grid)."""
+    return vit_cfg(embed_dim, vision={"image_size": 64, "layers": [1, 1, 1, 1], "width": 8, "head_width": 16,
+                                      "patch_size": None})
+
+
+def timm_cfg(model_name, embed_dim=32, **vision):
+    """A timm image tower (``timm_model_name``: one of timm's test models) with open_clip's own text tower."""
+    return vit_cfg(embed_dim, vision={"timm_model_name": model_name, "timm_model_pretrained": False,
+                                      "image_size": 32, **vision})
+
+
+def resnet_tour(name="tiny-rn"):
+    """ModifiedResNet's own methods: ``forward_intermediates``, ``lock`` with frozen BatchNorm statistics, and the
+    BatchNorm running statistics after a training forward."""
+    oc = _oc()
+    register(name, rn_cfg())
+    torch.manual_seed(0)
+    model = oc.create_model(name)
+    visual = model.visual
+    image = batch(2, 64)
+    with torch.no_grad():
+        inter = visual.forward_intermediates(image)
+        show("intermediates", inter)
+        visual.train()(image)
+    show("bn1 running_mean", visual.bn1.running_mean)
+    show("bn1 running_var", visual.bn1.running_var)
+    model.lock_image_tower(unlocked_groups=0, freeze_bn_stats=True)
+    print("trainable", sum(p.numel() for p in visual.parameters() if p.requires_grad),
+          [type(m).__name__ for m in visual.modules()][:8])
+
+
+def zero_shot(name="tiny-vit", classes=12, templates=3):
+    """The zero-shot classifier as open_clip_train's ``zero_shot_eval`` builds it (``build_zero_shot_classifier``
+    over ImageNet class names and templates, in batches; the legacy one-class-at-a-time builder agrees) and its
+    ``run`` over a loader of seeded images with labels: top-1 and top-5 accuracy."""
+    oc = _oc()
+    from open_clip_train import zero_shot as zs
+
+    register(name, vit_cfg())
+    torch.manual_seed(0)
+    model, _, preprocess = oc.create_model_and_transforms(name)
+    model.eval()
+    tokenizer = oc.get_tokenizer(name)
+    names = oc.IMAGENET_CLASSNAMES[:classes]
+    print(len(oc.IMAGENET_CLASSNAMES), names, len(oc.OPENAI_IMAGENET_TEMPLATES), len(oc.SIMPLE_IMAGENET_TEMPLATES))
+    chosen = oc.OPENAI_IMAGENET_TEMPLATES[:templates]
+    print([t("goldfish") for t in chosen])
+    classifier = oc.build_zero_shot_classifier(model, tokenizer=tokenizer, classnames=names, templates=chosen,
+                                               num_classes_per_batch=5, device="cpu", use_tqdm=True)
+    show("classifier", classifier)
+    legacy = oc.build_zero_shot_classifier_legacy(model, tokenizer, names, chosen)
+    print("legacy agrees:", torch.allclose(classifier, legacy, atol=1e-6))
+    formatted = oc.build_zero_shot_classifier(model, tokenizer, names[:4], ["a photo of a {}.", "a {} in the wild."],
+                                              num_classes_per_batch=None)
+    show("format templates", formatted)
+    images_ = torch.stack([preprocess(im) for im in images(10, 32, seed=3)])
+    labels = torch.arange(10) % classes
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(images_, labels), batch_size=4)
+    with torch.no_grad():
+        logits = 100.0 * model.encode_image(images_, normalize=True) @ classifier
+    show("logits", logits)
+    print("top-5", logits.topk(5, 1, True, True)[1].t().tolist(), "predicted", logits.argmax(dim=1).tolist())
+    args = types.SimpleNamespace(device="cpu", precision="fp32", batch_size=4, zeroshot_frequency=1, epochs=1,
+                                 distributed=False, horovod=False, model=name)
+    print("zero_shot_eval without ImageNet:", zs.zero_shot_eval(model, {}, 1, args))
+    print("get_autocast fp32:", zs.get_autocast("fp32"), "amp_bf16:", zs.get_autocast("amp_bf16", "cpu").func)
+    # last: its accuracy() takes float() of a 1-element 1-D array, which NumPy 2.4 refuses in both runs
+    print("run", zs.run(model, classifier, loader, args))
+
+
+def schedulers():
+    """open_clip_train's learning-rate schedules (``const_lr``, ``const_lr_cooldown`` with its power, ``cosine_lr``)
+    stepped over a short run on an AdamW, as its training loop calls them each step."""
+    from open_clip_train import scheduler as sc
+
+    model = torch.nn.Linear(4, 2)
+    for label, make in (("const", lambda o: sc.const_lr(o, 0.1, 3, 12)),
+                        ("cooldown", lambda o: sc.const_lr_cooldown(o, 0.1, 3, 12, 5, cooldown_power=2.0,
+                                                                    cooldown_end_lr=0.01)),
+                        ("cosine", lambda o: sc.cosine_lr(o, 0.1, 3, 12))):
+        opt = torch.optim.AdamW(model.parameters(), lr=0.5)
+        step = make(opt)
+        print(label, [f"{step(i):.6f}" for i in range(12)], opt.param_groups[0]["lr"])
+
+
+def factory_tour():
+    """open_clip's registries: the model configs it ships (``list_models``, ``get_model_config``), the pretrained
+    tags (``list_pretrained``, by model and by tag, their configs and URLs), ``parse_model_name``'s schemas, and
+    ``create_model``'s refusals (an unknown name, an unknown tag, a missing local folder)."""
+    oc = _oc()
+    from open_clip import factory
+
+    names = oc.list_models()
+    print(len(names), names[:12], names[-5:])
+    for name in ("ViT-B-32", "RN50", "coca_ViT-B-32", "ViT-B-16-SigLIP"):
+        print(name, json.dumps(oc.get_model_config(name), sort_keys=True))
+    tags = oc.list_pretrained()
+    print(len(tags) > 50, tags[:5], oc.list_pretrained(as_str=True)[:3])
+    print(oc.list_pretrained_tags_by_model("ViT-B-32")[:6], oc.list_pretrained_models_by_tag("openai")[:6])
+    print(oc.is_pretrained_cfg("ViT-B-32", "openai"), oc.is_pretrained_cfg("ViT-B-32", "nothing"))
+    cfg = oc.get_pretrained_cfg("ViT-B-32", "laion2b_s34b_b79k")
+    print(sorted(cfg), cfg.get("hf_hub"), oc.get_pretrained_url("RN50", "openai")[:40])
+    for spec in ("ViT-B-32", "hf-hub:timm/ViT-B-16-SigLIP", "local-dir:/tmp/model"):
+        print(spec, factory.parse_model_name(spec))
+    for call in (lambda: oc.create_model("no-such-model"),
+                 lambda: oc.create_model("ViT-B-32", pretrained="no-such-tag"),
+                 lambda: oc.create_model("local-dir:/no/such/folder")):
+        try:
+            call()
+        except Exception as e:  # the library's own refusals, printed as they read
+            print(type(e).__name__, str(e)[:160])
+    print(oc.get_model_config("no-such-model"), oc.OPENAI_DATASET_MEAN, oc.OPENAI_DATASET_STD)
+
+
+def preprocessing():
+    """open_clip's image transforms on seeded image tensors: ``image_transform`` for evaluation in each resize mode
+    (shortest, longest with ``CenterCropOrPad``, squash), for training with an ``AugmentationCfg`` (random resized
+    crop, colour jitter, grayscale: seeded), and ``image_transform_v2`` from a ``PreprocessCfg``."""
+    oc = _oc()
+    from open_clip import transform as tf
+
+    torch.manual_seed(0)
+    picture = torch.rand(3, 30, 44)
+    # (not resize_mode "longest" nor a non-square "shortest": their ResizeKeepRatio reads a PIL image's size)
+    for mode in ("shortest", "squash"):
+        t = tf.image_transform(24, is_train=False, resize_mode=mode,
+                               interpolation="bilinear" if mode == "squash" else "bicubic", fill_color=0)
+        print(mode, t)
+        show(mode, t(picture))
+    print(tf.image_transform(24, is_train=False, resize_mode="longest", fill_color=0))
+    show("center_crop_or_pad", tf.center_crop_or_pad(picture, [36, 20], fill=0.5))
+    show("CenterCropOrPad", tf.CenterCropOrPad(40, fill=1)(picture))
+    aug = tf.AugmentationCfg(scale=(0.5, 1.0), color_jitter=(0.4, 0.4, 0.4, 0.1), color_jitter_prob=0.8,
+                             gray_scale_prob=0.5)
+    train = oc.image_transform(24, is_train=True, aug_cfg=aug)
+    print(train)
+    __import__("random").seed(0)
+    torch.manual_seed(0)
+    for i in range(3):
+        show(f"train {i}", train(picture))
+    cfg = tf.PreprocessCfg(size=20, mean=(0.5, 0.5, 0.5), std=(0.25, 0.25, 0.25), resize_mode="squash")
+    print(cfg, cfg.num_channels, cfg.input_size)
+    show("v2", tf.image_transform_v2(cfg, is_train=False)(picture))
+    print(tf.merge_preprocess_kwargs(cfg, interpolation="bilinear", size=16))
+
+
+def openai_weights(half_forward=True):
+    """What open_clip does with OpenAI-format checkpoints and older weights: ``build_model_from_openai_state_dict``
+    infers a CLIP from a state dict's shapes (float16 weights, as OpenAI's), ``convert_weights_to_lp`` and
+    ``convert_to_custom_text_state_dict``, ``resize_pos_embed`` to a larger image size and
+    ``resize_text_pos_embed`` to a longer context, and ``pos_embed``'s 2-D sin-cos tables."""
+    oc = _oc()
+    from open_clip import model as m
+    from open_clip import pos_embed
+
+    torch.manual_seed(0)
+    cfg = vit_cfg(text={"width": 64, "heads": 1})
+    small = m.CLIP(cfg["embed_dim"], cfg["vision_cfg"], cfg["text_cfg"], quick_gelu=True)
+    state = small.state_dict()
+    built = m.build_model_from_openai_state_dict(dict(state), cast_dtype=None)
+    print(type(built).__name__, built.visual.image_size, built.context_length, built.vocab_size,
+          sorted({str(p.dtype) for p in built.parameters()}))
+    image, text = batch(2, 32), oc.tokenize(CAPTIONS[:2], context_length=16)
+    with torch.no_grad():
+        if half_forward:  # (float16 attention: recipes_openclip's openclip_fp16 says how core differs)
+            show("built (float16 weights) image", built.encode_image(image.half()))
+            show("built (float16 weights) text", built.encode_text(text))
+        show("original image", small.eval().encode_image(image))
+    m.convert_weights_to_lp(small, dtype=torch.bfloat16)
+    print(sorted({str(p.dtype) for p in small.parameters()}))
+    custom = m.convert_to_custom_text_state_dict(dict(state))
+    print(sorted(k for k in custom if k.startswith("text."))[:6])
+    bigger = m.CLIP(cfg["embed_dim"], dict(cfg["vision_cfg"], image_size=48), dict(cfg["text_cfg"], context_length=20))
+    resized = dict(state)
+    m.resize_pos_embed(resized, bigger)
+    m.resize_text_pos_embed(resized, bigger)
+    show("resized visual.positional_embedding", resized["visual.positional_embedding"])
+    show("resized positional_embedding", resized["positional_embedding"])
+    print(bigger.load_state_dict(resized, strict=False))
+    table = pos_embed.get_2d_sincos_pos_embed(16, 4, cls_token=True)
+    print(table.shape, table.dtype, [f"{v:.6f}" for v in table[1:3].flatten()[:8]])

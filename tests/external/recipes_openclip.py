@@ -64,6 +64,13 @@ FIRST = "from .version import __version__"
 LAST = "from .zero_shot_metadata import OPENAI_IMAGENET_TEMPLATES, SIMPLE_IMAGENET_TEMPLATES, IMAGENET_CLASSNAMES"
 
 
+FP16_ATTENTION = ("float16 attention: the OpenAI-format model's weights are float16 and its attention runs through "
+                  "scaled_dot_product_attention in float16, which PyTorch's CPU flash kernel computes in float32 "
+                  "blocks (its exp_u20, oneDNN/MKL's half GEMMs) and core as float32 products rounded once "
+                  "(_flash_reduced): on this machine 20% of a 17x16 head's outputs differ by a float16 ulp or two, "
+                  "which the 2-layer towers carry to the 4th digit (0.10516 vs 0.10492)")
+
+
 def _oc(name, *calls, xfail=None, hf=False):
     """open_clip's ``__init__.py`` run as the package's module, the ``calls`` to ``corpus_openclip``'s drivers (``o``)
     after it."""
@@ -90,5 +97,31 @@ RECIPES += [
         "attn_pool={'attentional_pool': True, 'attn_pooler_queries': 4, 'attn_pooler_heads': 2, "
         "'output_tokens': True}, sincos={'pos_embed_type': 'sin_cos_2d', 'no_ln_pre': True}, "
         "final_ln={'final_ln_after_pool': True, 'pool_type': 'avg', 'ls_init_value': 0.1}, "
-        "custom={'block_type': 'custom', 'scale_heads': True, 'scale_attn_inner': True}, patch_dropout={'patch_dropout': 0.5})"),
+        "custom={'block_type': 'custom', 'scale_heads': True, 'scale_attn_inner': True}, "
+        "patch_dropout={'patch_dropout': 0.5})"),
+]
+RECIPES += [
+    _oc("rn", "o.clip('tiny-rn', o.rn_cfg())", "o.resnet_tour()"),
+    _oc("timm_vit", "o.clip('timm-vit', o.timm_cfg('test_vit', timm_pool='', timm_proj='linear'))"),
+    # (rot_attn pooling needs a model whose default config names its pool size: timm's test models name none)
+    _oc("timm_resnet_attnpool", "o.clip('timm-rn-rot', o.timm_cfg('resnet10t', timm_pool='rot_attn', timm_proj='', "
+        "image_size=64), steps=1)"),
+    _oc("timm_convnext_mlp", "o.clip('timm-convnext', o.timm_cfg('test_convnext', timm_pool='avg', "
+        "timm_proj='mlp', timm_drop=0.1, timm_drop_path=0.1))"),
+    _oc("siglip", "o.clip('tiny-sigmoid', o.vit_cfg(init_logit_bias=-10, custom_text=True, "
+        "vision={'pool_type': 'avg', 'final_ln_after_pool': True}, text={'pool_type': 'last', "
+        "'no_causal_mask': True, 'proj_bias': True, 'norm_kwargs': {'eps': 1e-6}}))"),
+    _oc("custom_text", "o.clip('tiny-custom', o.vit_cfg(custom_text=True, text={'embed_cls': True, "
+        "'pool_type': 'first', 'proj_type': 'mlp'}))", "o.model_tour('tiny-custom-tour', o.vit_cfg(custom_text=True))"),
+    _oc("forced", "o.clip('tiny-forced', o.vit_cfg(), force_quick_gelu=True, force_patch_dropout=0.25, "
+        "force_image_size=24, force_context_length=10)"),
+    _oc("attn_pool_clip", "o.clip('tiny-attnpool', o.vit_cfg(vision={'attentional_pool': True, "
+        "'attn_pooler_queries': 4, 'attn_pooler_heads': 4, 'pos_embed_type': 'sin_cos_2d', 'ls_init_value': 0.1, "
+        "'act_kwargs': {'approximate': 'tanh'}}, text={'ls_init_value': 0.1}, nonscalar_logit_scale=True))"),
+    _oc("zero_shot", "o.zero_shot()"),
+    _oc("schedulers", "o.schedulers()"),
+    _oc("factory", "o.factory_tour()"),
+    _oc("preprocessing", "o.preprocessing()"),
+    _oc("openai_weights", "o.openai_weights(half_forward=False)"),
+    _oc("fp16", "o.openai_weights()", xfail=FP16_ATTENTION),
 ]
