@@ -65,10 +65,11 @@ LAST = "from .zero_shot_metadata import OPENAI_IMAGENET_TEMPLATES, SIMPLE_IMAGEN
 
 
 FP16_ATTENTION = ("float16 attention: the OpenAI-format model's weights are float16 and its attention runs through "
-                  "scaled_dot_product_attention in float16, which PyTorch's CPU flash kernel computes in float32 "
-                  "blocks (its exp_u20, oneDNN/MKL's half GEMMs) and core as float32 products rounded once "
-                  "(_flash_reduced): on this machine 20% of a 17x16 head's outputs differ by a float16 ulp or two, "
-                  "which the 2-layer towers carry to the 4th digit (0.10516 vs 0.10492)")
+                  "scaled_dot_product_attention in float16, which PyTorch's CPU flash kernel computes on its half "
+                  "brgemm path (CPU-dependent, as litgpt's bf16 one) and core as float32 products rounded to half "
+                  "where that kernel stores (_flash_reduced): on the 2026-12-05 machine 20% of a 17x16 head's "
+                  "outputs differ by a float16 ulp or two, which the towers carry to the 4th digit (0.10516 vs "
+                  "0.10492)")
 
 
 def _oc(name, *calls, xfail=None, hf=False):
