@@ -34,10 +34,19 @@ def _scalar(fn):
 _MATH = {name: _scalar(getattr(math, name)) for name in ("log", "log1p", "exp", "tan")}
 
 
+_MATH_DIRECT = {name: np.frompyfunc(getattr(math, name), 1, 1) for name in ("log", "log1p", "exp", "tan")}
+
+
 def _per_element(name: str, x: np.ndarray) -> np.ndarray:
+    """``math.<name>`` of each element. NOTE: the C function straight through ``frompyfunc`` first (half the time of
+    the guarded one: float64 ``normal_`` asks it for ~6% of its logs); if an element raises, the guarded one."""
     if not x.size:
         return np.empty(x.shape)
-    return np.asarray(_MATH[name](x), dtype=np.float64)  # (a 0-d x gives a Python float)
+    try:
+        vals = _MATH_DIRECT[name](x)
+    except (ValueError, OverflowError):
+        vals = _MATH[name](x)
+    return np.asarray(vals, dtype=np.float64)  # (a 0-d x gives a Python float)
 
 
 def _nearly_rounded(name: str, x: np.ndarray) -> np.ndarray:
