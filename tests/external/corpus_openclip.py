@@ -659,3 +659,58 @@ def openai_weights(half_forward=True):
     print(bigger.load_state_dict(resized, strict=False))
     table = pos_embed.get_2d_sincos_pos_embed(16, 4, cls_token=True)
     print(table.shape, table.dtype, [f"{v:.6f}" for v in table[1:3].flatten()[:8]])
+
+
+def hf_text():
+    """open_clip's Hugging Face text tower (``hf_model``): its poolers as its own test_poolers runs them, then
+    ``HFTextEncoder`` around a small RoBERTa built from a config (transformers' own modeling code) with each pooler
+    and projection, its token outputs, padding masked by the config's pad id, ``lock`` of all but the last layer,
+    and a contrastive step of an image tower against it."""
+    from open_clip.hf_model import _POOLERS, HFTextEncoder
+    from transformers import RobertaConfig
+    from transformers.modeling_outputs import BaseModelOutput
+
+    bs, sl, d = 2, 10, 5
+    h = torch.arange(sl).repeat(bs).reshape(bs, sl)[..., None] * torch.linspace(0.2, 1., d)
+    mask = torch.ones(bs, sl, dtype=torch.bool)
+    mask[:2, 6:] = False
+    for name, cls in _POOLERS.items():
+        show(name, cls()(BaseModelOutput(h), mask))
+    cfg = RobertaConfig(vocab_size=120, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                        intermediate_size=64, max_position_embeddings=40, pad_token_id=1)
+    torch.manual_seed(1)
+    tokens = torch.randint(3, 120, (3, 10))
+    tokens[1, 7:] = 1
+    tokens[2, 4:] = 1
+    # (no projection only where the width is the output's: HFTextEncoder sets none otherwise)
+    for pooler, proj, dim in (("mean_pooler", "linear", 24), ("cls_pooler", "mlp", 24),
+                              ("cls_last_hidden_state_pooler", None, 32)):
+        torch.manual_seed(0)
+        encoder = HFTextEncoder("roberta", dim, config=cfg, pooler_type=pooler, proj_type=proj, output_tokens=True)
+        encoder.eval()
+        with torch.no_grad():
+            pooled, token_out = encoder(tokens)
+        show(f"{pooler} {proj}", pooled)
+        show("  tokens", token_out)
+        print("  vocab", encoder.vocab_size, "context", encoder.context_length, type(encoder.proj).__name__)
+    encoder.lock(unlocked_layers=1, freeze_layer_norm=True)
+    print("trainable after lock(1):", sum(p.numel() for p in encoder.parameters() if p.requires_grad))
+    encoder.lock(unlocked_layers=0, freeze_layer_norm=False)
+    print("trainable after lock(0):", sum(p.numel() for p in encoder.parameters() if p.requires_grad))
+    torch.manual_seed(0)
+    encoder = HFTextEncoder("roberta", 24, config=cfg, pooler_type="mean_pooler", proj_type="mlp")
+    from open_clip import transformer as tr
+
+    vision = tr.VisionTransformer(image_size=32, patch_size=8, width=32, layers=2, heads=4, mlp_ratio=2.0,
+                                  output_dim=24)
+    params = list(encoder.parameters()) + list(vision.parameters())
+    opt = torch.optim.AdamW(params, lr=1e-3)
+    loss_fn = _oc().ClipLoss()
+    image = batch(3, 32)
+    for step in range(2):
+        loss = loss_fn(torch.nn.functional.normalize(vision(image), dim=-1),
+                       torch.nn.functional.normalize(encoder(tokens), dim=-1), torch.tensor(10.0))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print("step", step, _scalar(loss))

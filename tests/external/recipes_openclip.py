@@ -125,4 +125,5 @@ RECIPES += [
     _oc("preprocessing", "o.preprocessing()"),
     _oc("openai_weights", "o.openai_weights(half_forward=False)"),
     _oc("fp16", "o.openai_weights()", xfail=FP16_ATTENTION),
+    _oc("hf_text", "o.hf_text()", hf=True),
 ]
