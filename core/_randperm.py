@@ -156,9 +156,9 @@ def _rounds(perm, owner, firsts, seconds, base: int) -> int:
 
 
 def _room(owner, base: int, span: int) -> int:
-    """``base``, or 0 after clearing ``owner`` when ``span`` more keys would not fit its dtype (a shuffle takes a
-    little more than one key per step: with int32 keys, only the inside-out shuffle of 2**31 values or shuffles whose
-    swaps nearly all collide get here)."""
+    """``base``, or 0 after clearing ``owner`` when ``span`` more keys would not fit its dtype (a shuffle of a
+    million values takes ~3.3 keys per step: with int32 keys, only inside-out shuffles of more than ~6e8 values or
+    ones whose swaps nearly all collide get here)."""
     if base + span < np.iinfo(owner.dtype).max:
         return base
     owner.fill(0)
