@@ -714,3 +714,60 @@ def hf_text():
         loss.backward()
         opt.step()
         print("step", step, _scalar(loss))
+
+
+def training(name="tiny-train", *, epochs=2, accum_freq=1, distill=False, coca=False, precision="fp32"):
+    """open_clip_train's own loop: ``train_one_epoch`` (its scheduler each step, gradient clipping, the logit scale
+    clamped; with ``accum_freq`` its feature cache across batches; with ``distill`` a teacher CLIP and
+    DistillClipLoss) over a loader of seeded images and captions, then ``evaluate``'s retrieval metrics
+    (``get_clip_metrics``) and loss on a held-out loader. Its log lines carry wall-clock rates; the driver prints
+    the losses and parameters instead."""
+    oc = _oc()
+    from open_clip_train import scheduler as sc
+    from open_clip_train import train as tr
+
+    register(name, coca_cfg() if coca else vit_cfg())
+    torch.manual_seed(0)
+    model, _, preprocess = oc.create_model_and_transforms(name, output_dict=True)
+    if coca:
+        _init_projection(model.text_decoder)
+    tokenizer = oc.get_tokenizer(name)
+    words = ["dog", "cat", "car", "tree", "boat", "bird", "house", "horse"]
+    captions = [f"a photo of a {w}" for w in words] + [f"a drawing of a {w}" for w in words[:4]]
+
+    def loader(seed, n, batch_size):
+        pictures = torch.stack([preprocess(im) for im in images(n, 32, seed=seed)])
+        dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(pictures, tokenizer(captions[:n])),
+                                         batch_size=batch_size, shuffle=False)
+        dl.num_batches, dl.num_samples = len(dl), n
+        return types.SimpleNamespace(dataloader=dl, set_epoch=lambda epoch: None)
+
+    data = {"train": loader(4, 12, 4), "val": loader(5, 8, 4)}
+    args = types.SimpleNamespace(device="cpu", precision=precision, distill=distill, accum_freq=accum_freq,
+                                 skip_scheduler=False, horovod=False, grad_clip_norm=1.0, log_every_n_steps=1,
+                                 world_size=1, rank=0, local_rank=0, batch_size=4, wandb=False, epochs=epochs,
+                                 val_frequency=1, distributed=False, save_logs=False, zeroshot_frequency=0,
+                                 model=name, coca_caption_loss_weight=2.0, coca_contrastive_loss_weight=1.0,
+                                 siglip=False, local_loss=False, gather_with_grad=False)
+    loss = oc.create_loss(args)
+    dist_model = None
+    if distill:
+        torch.manual_seed(1)
+        dist_model = oc.create_model(name, output_dict=True)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.2, betas=(0.9, 0.98), eps=1e-6)
+    scheduler = sc.cosine_lr(optimizer, 1e-3, 2, epochs * (3 // accum_freq))
+    print(type(loss).__name__, "metrics before:", _metrics(tr.evaluate(model, data, 0, args)))
+    for epoch in range(epochs):
+        tr.train_one_epoch(model, data, loss, epoch, optimizer, None, scheduler, dist_model, args)
+        total = sum(p.detach().double().abs().sum().item() for p in model.parameters())
+        print("epoch", epoch, "lr", f"{optimizer.param_groups[0]['lr']:.6g}", "parameters abs sum", f"{total:.7g}",
+              "logit_scale", _scalar(model.logit_scale))
+        print("  metrics:", _metrics(tr.evaluate(model, data, epoch + 1, args)))
+    meter = tr.AverageMeter()
+    for v in (1.0, 3.0, 2.0):
+        meter.update(v, n=2)
+    print("AverageMeter", meter.val, meter.avg, meter.count)
+
+
+def _metrics(metrics):
+    return {k: (round(float(v), 5) if isinstance(v, float) or hasattr(v, "dtype") else v) for k, v in metrics.items()}

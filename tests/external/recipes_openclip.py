@@ -3,8 +3,8 @@
 open_clip's own Python code on core (2026-12-05, corpus helper s21 OPENCLIP): mlfoundations/open_clip at its v3.3.0
 release (MIT), its package fetched beside each script (``OPENCLIP_PACKAGE``: every module of ``src/open_clip``, its
 144 model configs and its BPE vocabulary, ``bpe_simple_vocab_16e6.txt.gz``, which ``import open_clip`` reads to build
-its default tokenizer; and the modules of ``src/open_clip_train`` the drivers call: ``precision``, ``scheduler``,
-``zero_shot``), with timm's (``recipes_timm.TIMM_PACKAGE``, v1.0.28: its towers) and torchvision's
+its default tokenizer; and the modules of ``src/open_clip_train`` the drivers call: ``distributed``, ``precision``,
+``scheduler``, ``train``, ``zero_shot``), with timm's (``recipes_timm.TIMM_PACKAGE``, v1.0.28: its towers) and torchvision's
 (``recipes_torchvision``'s pin: its transforms) beside it. The CoCa scripts hold transformers' package too
 (``recipes_hf.HF_PACKAGE``, v4.57.6, with its ``generation/beam_search.py``): CoCa's ``generate`` takes its logits
 processors, stopping criteria and ``BeamSearchScorer`` from it. The runner loads all of them in both runs;
@@ -54,7 +54,7 @@ OPENCLIP_PACKAGE = ([(f"src/open_clip/{m}.py", f"open_clip/{m}.py") for m in _MO
                        for c in _CONFIGS.split()]
                     + [("src/open_clip/bpe_simple_vocab_16e6.txt.gz", "open_clip/bpe_simple_vocab_16e6.txt.gz")]
                     + [(f"src/open_clip_train/{m}.py", f"open_clip_train/{m}.py")
-                       for m in ("__init__", "precision", "scheduler", "zero_shot")])
+                       for m in ("__init__", "distributed", "precision", "scheduler", "train", "zero_shot")])
 SUPPORT = (OPENCLIP_PACKAGE + [(*TIMM[:2], path, target) for path, target in TIMM_PACKAGE]
            + [(*TV[:2], path, target) for path, target in TV_PACKAGE])
 WITH_HF = SUPPORT + [(*HF[:2], *entry) if len(entry) == 2 else entry for entry in HF_PACKAGE] + [
@@ -126,4 +126,8 @@ RECIPES += [
     _oc("openai_weights", "o.openai_weights(half_forward=False)"),
     _oc("fp16", "o.openai_weights()", xfail=FP16_ATTENTION),
     _oc("hf_text", "o.hf_text()", hf=True),
+    _oc("train", "o.training()"),
+    _oc("train_accum", "o.training(epochs=1, accum_freq=3)"),
+    _oc("train_distill", "o.training(epochs=1, distill=True)"),
+    _oc("train_coca", "o.training('tiny-coca-train', epochs=1, coca=True)"),
 ]
