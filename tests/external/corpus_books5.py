@@ -460,3 +460,64 @@ def rfs_distill(pkg):
     ch08.train_distillation(model, examples[:2], examples[2:], "cpu", epochs=2, lr=1e-3, grad_clip_norm=1.0,
                             log_every=1, checkpoint_dir="checkpoints", csv_log_path="metrics.csv")
     print(open("metrics.csv").read().splitlines()[0])
+
+
+# --- ML2021 Spring (Hung-yi Lee's course) homework data stand-ins ---------------------------------------------------
+
+def covid_csv(train_rows=300, test_rows=90, seed=0):
+    """HW01's ``covid.train.csv``/``covid.test.csv`` (downloaded in the notebook), seeded: an id, 40 one-hot states
+    and three days of 18 survey features (the last day's ``tested_positive`` only in the training file)."""
+    import csv
+
+    rng = np.random.RandomState(seed)
+    header = ["id", *(f"state{i}" for i in range(40)),
+              *(f"f{d}_{j}" for d in range(3) for j in range(18))]
+    for path, rows, with_target in (("covid.train.csv", train_rows, True), ("covid.test.csv", test_rows, False)):
+        with open(path, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(header if with_target else header[:-1])
+            for i in range(rows):
+                states = np.eye(40)[rng.randint(40)]
+                days = np.round(rng.uniform(0, 40, 54), 4)
+                writer.writerow([i, *states.astype(int), *(days if with_target else days[:-1])])
+
+
+def timit(train_frames=640, test_frames=160, seed=0):
+    """HW02's ``timit_11/*.npy`` (downloaded in the notebook), seeded: 11 frames of 39 MFCCs a row, 39 phoneme
+    classes stored as strings as the course's files store them."""
+    import os
+
+    rng = np.random.RandomState(seed)
+    os.makedirs("timit_11", exist_ok=True)
+    np.save("timit_11/train_11.npy", rng.randn(train_frames, 429).astype(np.float32))
+    np.save("timit_11/train_label_11.npy", rng.randint(0, 39, train_frames).astype(str))
+    np.save("timit_11/test_11.npy", rng.randn(test_frames, 429).astype(np.float32))
+
+
+def speaker_dataset(speakers=6, utterances=10, seed=0):
+    """HW04's ``Dataset`` folder (VoxCeleb mel-spectrograms, downloaded in the notebook), seeded: ``mapping.json``,
+    ``metadata.json``, ``testdata.json`` and a (frames, 40) tensor file per utterance, written with the running
+    library's ``torch.save`` (the notebook reads them with its ``torch.load``)."""
+    import json
+    import os
+
+    g = torch.Generator().manual_seed(seed)
+    os.makedirs("Dataset", exist_ok=True)
+    names = [f"id{10000 + i}" for i in range(speakers)]
+    meta, test = {}, []
+    for s, name in enumerate(names):
+        meta[name] = []
+        for u in range(utterances):
+            frames = int(torch.randint(100, 160, (1,), generator=g))
+            path = f"uttr-{s}-{u}.pt"
+            torch.save(torch.randn(frames, 40, generator=g) + s * 0.1, os.path.join("Dataset", path))
+            meta[name].append({"feature_path": path, "mel_len": frames})
+    for u in range(6):
+        path = f"test-{u}.pt"
+        torch.save(torch.randn(120, 40, generator=g), os.path.join("Dataset", path))
+        test.append({"feature_path": path, "mel_len": 120})
+    mapping = {"speaker2id": {n: i for i, n in enumerate(names)}, "id2speaker": {str(i): n for i, n in enumerate(names)}}
+    for file, content in (("mapping.json", mapping), ("metadata.json", {"n_mels": 40, "speakers": meta}),
+                          ("testdata.json", {"n_mels": 40, "utterances": test})):
+        with open(os.path.join("Dataset", file), "w") as f:
+            json.dump(content, f)

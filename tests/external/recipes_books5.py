@@ -108,3 +108,29 @@ RECIPES += [
     _rfs("grpo", "rfs_grpo(globals())"),
     _rfs("distill", "rfs_distill(globals())"),
 ]
+
+# ga642381/ML2021-Spring: Hung-yi Lee's Machine Learning 2021 course, its PyTorch tutorial and homework notebooks (no
+# licence stated; nothing of it is committed here). The homework downloads its data with gdown: corpus_books5 writes
+# seeded files of the same layout instead.
+ML21 = ("ga642381/ML2021-Spring", "94b2798d6e79dde49466f2416f36b45aaa958793", "none stated")
+RECIPES += [
+    _r("books5_ml21_pytorch_tutorial", ML21, "Pytorch/Pytorch_Tutorial.ipynb",
+       [("import torch\n", "import torch\ntorch.manual_seed(0)\n")], keep_going=True),
+    _r("books5_ml21_hw01_regression", ML21, "HW01/HW01.ipynb",
+       [("tr_path = 'covid.train.csv'", "__import__('corpus_books5').covid_csv()\ntr_path = 'covid.train.csv'"),
+        ("'n_epochs': 3000,", "'n_epochs': 30,"), ("'early_stop': 200,", "'early_stop': 10,")], keep_going=True),
+    _r("books5_ml21_hw02_phoneme", ML21, "HW02/HW02-1.ipynb",
+       [("data_root='./timit_11/'", "__import__('corpus_books5').timit()\ndata_root='./timit_11/'"),
+        ("y = y.astype(np.int)", "y = y.astype(int)"),  # np.int left NumPy in 1.24
+        ("num_epoch = 20 ", "num_epoch = 3 "),
+        ("__shown = (gc.collect())", "__shown = (gc.collect()) and None")],  # how many objects it freed: not torch's
+       keep_going=True),
+    _r("books5_ml21_hw04_speaker", ML21, "HW04/HW04.ipynb",
+       [("class myDataset(Dataset):", "__import__('corpus_books5').speaker_dataset()\nclass myDataset(Dataset):"),
+        ('"n_workers": 8,', '"n_workers": 0,'), ('"batch_size": 32,', '"batch_size": 4,'),
+        ('"valid_steps": 2000,', '"valid_steps": 4,'), ('"warmup_steps": 1000,', '"warmup_steps": 2,'),
+        ('"save_steps": 10000,', '"save_steps": 4,'), ('"total_steps": 70000,', '"total_steps": 8,'),
+        ("num_workers=8,", "num_workers=0,"),
+        ("    writer.writerows(results)\n", "    writer.writerows(results)\n  print(open(output_path).read())\n")],
+       keep_going=True),
+]
