@@ -923,9 +923,9 @@ class Tensor(TensorBase):
         """``core.ops.reduction.mean`` with ``self`` as its first argument."""
     def prod(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.prod`` with ``self`` as its first argument."""
-    def max(self, dim=..., keepdim: builtins.bool = ..., *, other=...):
+    def max(self, dim=..., keepdim: builtins.bool = ..., *extra, other=...):
         """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum). (core.ops.reduction.max)"""
-    def min(self, dim=..., keepdim: builtins.bool = ..., *, other=...):
+    def min(self, dim=..., keepdim: builtins.bool = ..., *extra, other=...):
         """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum). (core.ops.reduction.min)"""
     def amax(self, dim=..., keepdim: builtins.bool = ...):
         """``core.ops.reduction.amax`` with ``self`` as its first argument."""

@@ -602,31 +602,50 @@ def _into(result: Tensor, out: Tensor) -> Tensor:
     return _out(result, out)
 
 
+_EXTREME_OVERLOADS = (" * (Tensor input, *, Tensor out = None)",
+                      " * (Tensor input, Tensor other, *, Tensor out = None)",
+                      " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
+
+
 def _require_tensor(input, dim, name: str) -> None:
     """PyTorch's TypeError for ``torch.max(0, x)`` (a number first: max is no maximum) or ``torch.max([1, 2])``."""
     if dim is None:
         require_input(name, input)
     else:
-        require_tensor_input(name, input, dim, (" * (Tensor input, *, Tensor out = None)",
-                                                " * (Tensor input, Tensor other, *, Tensor out = None)",
-                                                " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors "
-                                                "out = None)"))
+        require_tensor_input(name, input, dim, _EXTREME_OVERLOADS)
 
 
-def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):  # PyTorch's name
+def _check_extreme_args(name: str, dim, keepdim, extra: tuple) -> None:
+    """PyTorch's TypeErrors for arguments no overload of max/min takes: a fourth positional argument (``torch.max(x, 0,
+    False, out)``: out is keyword-only), or a ``dim`` that is neither a tensor (``other``) nor an int, such as a bool
+    (``torch.max(x, True)``: bool is an int in Python, not in PyTorch's parser) or a float."""
+    if len(extra) == 1:
+        raise TypeError(f"{name}() takes from 2 to 3 positional arguments but 4 were given")
+    bad_dim = dim is not None and not isinstance(dim, Tensor) and (
+        isinstance(dim, bool) or not hasattr(type(dim), "__index__"))
+    if extra or bad_dim:
+        given = [dim] + ([] if keepdim is False and not extra else [keepdim]) + list(extra)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"{', '.join(tp_name(v) for v in given)}), but expected one of:\n"
+                        + "\n".join(_EXTREME_OVERLOADS) + "\n")
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *extra, other=None, out=None):  # PyTorch's name
     """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum).
 
     ``out``: a tensor, or ``(values, indices)`` with ``dim``."""
     _require_tensor(input, dim, "max")
+    _check_extreme_args("max", dim, keepdim, extra)
     _refuse_complex_extreme(input, dim, "max")
     return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum", out)
 
 
-def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None, out=None):
+def min(input: Tensor, dim=None, keepdim: bool = False, *extra, other=None, out=None):
     """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum).
 
     ``out``: as ``max``'s."""
     _require_tensor(input, dim, "min")
+    _check_extreme_args("min", dim, keepdim, extra)
     _refuse_complex_extreme(input, dim, "min")
     return _extreme(input, dim, keepdim, other, "min", MinAll, MinDim, "minimum", out)
 
