@@ -516,7 +516,8 @@ def speaker_dataset(speakers=6, utterances=10, seed=0):
         path = f"test-{u}.pt"
         torch.save(torch.randn(120, 40, generator=g), os.path.join("Dataset", path))
         test.append({"feature_path": path, "mel_len": 120})
-    mapping = {"speaker2id": {n: i for i, n in enumerate(names)}, "id2speaker": {str(i): n for i, n in enumerate(names)}}
+    mapping = {"speaker2id": {n: i for i, n in enumerate(names)},
+               "id2speaker": {str(i): n for i, n in enumerate(names)}}
     for file, content in (("mapping.json", mapping), ("metadata.json", {"n_mels": 40, "speakers": meta}),
                           ("testdata.json", {"n_mels": 40, "utterances": test})):
         with open(os.path.join("Dataset", file), "w") as f:
