@@ -26,7 +26,7 @@ import re as _re
 import weakref as _weakref
 from typing import Any, NamedTuple
 
-from core.autograd import forward_batch
+from core.autograd import forward_batch as _forward_batch
 from core.autograd import shortcuts as _shortcuts
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
@@ -264,7 +264,7 @@ def apply_dual(cls, args, kwargs):
             return out  # comparisons, argmax...: nothing to differentiate
         rule = cls.jvp
         if fallback and level.batch is not None:
-            res = forward_batch.per_direction(lambda *ts: _jvp_from_backward(cls, args, kwargs, ts, rng, before),
+            res = _forward_batch.per_direction(lambda *ts: _jvp_from_backward(cls, args, kwargs, ts, rng, before),
                                               tangents, level.batch)
         elif fallback:
             res = _jvp_from_backward(cls, args, kwargs, tangents, rng, before)
@@ -272,7 +272,7 @@ def apply_dual(cls, args, kwargs):
             raise _unsupported(cls)
         elif level.batch is not None:
             ctx = DualContext(args, kwargs, out, keep[0] if keep else None)
-            res = forward_batch.run(cls, rule, ctx, tangents, level.batch)
+            res = _forward_batch.run(cls, rule, ctx, tangents, level.batch)
         else:
             res = rule(DualContext(args, kwargs, out, keep[0] if keep else None), *tangents)
     finally:
@@ -314,7 +314,7 @@ def _attach(o, tangent, level):
         return o
     shape = o.shape if level.batch is None else (level.batch, *o.shape)
     if tangent.shape != shape:  # a broadcast input: its tangent broadcasts with it
-        tangent = (tangent if level.batch is None else forward_batch.pad(tangent, o.dim())).expand(shape)
+        tangent = (tangent if level.batch is None else _forward_batch.pad(tangent, o.dim())).expand(shape)
     if tangent.dtype != o.dtype:
         tangent = tangent.to(o.dtype)
     below = o.__dict__.get("_fw_grad")

@@ -40,9 +40,11 @@ and ``disable_saved_tensors_hooks``.
 
 from typing import NamedTuple
 
-from core._backend import xp_of
+from core._backend import xp_of as _xp_of
 from core.autograd import function as _function
-from core.autograd.function import AccumulateGrad, Node, accumulate_node, shown_per_input
+from core.autograd.function import AccumulateGrad, Node
+from core.autograd.function import accumulate_node as _accumulate_node
+from core.autograd.function import shown_per_input as _shown_per_input
 from core.autograd.multi_grad_hook import _MultiHandle, register_multi_grad_hook
 from core.autograd.saved_hooks import (
     allow_mutation_on_saved_tensors,
@@ -60,7 +62,7 @@ __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumul
 
 
 def _root(t) -> Node:
-    return t.grad_fn if t.grad_fn is not None else accumulate_node(t)
+    return t.grad_fn if t.grad_fn is not None else _accumulate_node(t)
 
 
 def topological_nodes(*tensors) -> list:
@@ -100,7 +102,7 @@ def edges(*tensors) -> list:
 # ----- nodes -------------------------------------------------------------------------------------
 def grad_accumulator(t) -> AccumulateGrad:
     """The ``AccumulateGrad`` node of a leaf that requires grad (made once per leaf, then cached)."""
-    return accumulate_node(t)
+    return _accumulate_node(t)
 
 
 def sequence_nr(node) -> int | float:
@@ -122,7 +124,7 @@ def primitive_name(node) -> str | None:
 def input_metadata(node) -> tuple:
     """Per edge of ``node`` (as ``next_functions`` lists them): ``(shape, numpy dtype)`` of that input when it
     required grad, else None."""
-    return shown_per_input(node, node._in_meta) if node._edgeless else node._in_meta
+    return _shown_per_input(node, node._in_meta) if node._edgeless else node._in_meta
 
 
 def output_metadata(node) -> tuple:
@@ -169,7 +171,7 @@ def array_of(t):
 
 def array_module(x):
     """NumPy or CuPy: the array module of a tensor or of a backend array."""
-    return xp_of(x._data if isinstance(x, _tensor()) else x)
+    return _xp_of(x._data if isinstance(x, _tensor()) else x)
 
 
 def from_array(arr):

@@ -21,12 +21,20 @@ CLEAN_MODULES = [
     "func", "optim.lr_scheduler", "overrides",
     # session 21: helpers bound privately, core's extra names nested or hidden
     "accelerator", "distributed", "library", "jit", "nested", "sparse", "export", "nn.modules", "nn", "distributions",
-    "serialization", "storage",
+    "serialization", "storage", "autograd.graph", "autograd.forward_ad",
 ]
 
 # Names core deliberately has that torch's module lacks
 ALLOWED = {
     "autograd": {"BackwardStep", "backward_steps"},  # core.nodegraph steps a backward pass through these
+    # the nodegraph's seam into autograd (documented in core.autograd.graph's docstring)
+    "autograd.graph": {"AccumulateGrad", "SavedTensor", "TensorState", "array_module", "array_of", "creation_mark",
+                       "edges", "from_array", "grad_accumulator", "grad_of", "input_metadata", "output_metadata",
+                       "output_nr", "primitive_name", "restore_tensor_state", "saved_state", "saved_tensors",
+                       "sequence_nr", "set_saved_state", "tensor_state", "topological_nodes"},
+    # the forward-mode rules' helpers, which core's op modules import
+    "autograd.forward_ad": {"DualContext", "apply_dual", "bilinear_jvp", "has_dual", "joint_linear_jvp", "linear_jvp",
+                            "tangent_of", "total"},
     "serialization": {"atomic_write"},  # the nodegraph's and the app's files are written through it
     # Tensor's storage methods and the legacy constructors' storage helpers, which five core modules import
     "storage": {"untyped_storage", "storage", "is_set_to", "is_storage", "over_storage"},
