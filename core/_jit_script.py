@@ -65,6 +65,10 @@ class _Compiled(ScriptModule):
         return module if isinstance(module, ScriptModule) else cls(module)
 
     def forward(self, *args, **kwargs):
+        return self._run_original(self.__dict__["_original"], *args, **kwargs)
+
+    def _run_original(self, fn, *args, **kwargs):
+        """``fn`` (the original or one of its methods) called under the compiled modules' training flags."""
         # NOTE: a scripted module keeps its own training flags (eval() on it leaves the original's as they were),
         # so the original runs under the scripted ones and gets its own back afterwards
         pairs = [(m.__dict__["_original"], m.training) for m in self.modules() if isinstance(m, _Compiled)]
@@ -72,7 +76,7 @@ class _Compiled(ScriptModule):
         try:
             for original, mode in pairs:
                 original.training = mode
-            return self.__dict__["_original"](*args, **kwargs)
+            return fn(*args, **kwargs)
         except Exception as exc:
             if not isinstance(self, RecursiveScriptModule):
                 raise
@@ -153,7 +157,30 @@ class TracedModule(_Compiled):
 
 
 class TopLevelTracedModule(TracedModule):
-    """What ``jit.trace(module, example_inputs)`` returns; core runs the original eagerly on every call."""
+    """What ``jit.trace(module, example_inputs)`` returns; core runs the original eagerly on every call. Each method
+    ``jit.trace_module`` traced besides ``forward`` (open_clip's ``trace_model`` traces ``encode_image`` and
+    ``encode_text``) is a ``ScriptMethod`` of it, run the same way."""
+
+    def __getattr__(self, name: str):
+        if name in self.__dict__.get("_traced_methods", ()):
+            return ScriptMethod(self, name)
+        return super().__getattr__(name)
+
+
+class ScriptMethod:
+    """``torch.ScriptMethod``: a traced method of a traced module, its tensor operations only (its prints are gone)."""
+
+    def __init__(self, owner: TopLevelTracedModule, name: str):
+        self._owner, self.name = owner, name
+
+    def __call__(self, *args, **kwargs):
+        owner = self._owner
+        method = getattr(owner.__dict__["_original"], self.name)
+        with contextlib.redirect_stdout(io.StringIO()):
+            return owner._run_original(method, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<torch.ScriptMethod object at {hex(id(self))}>"
 
 
 class _Frozen(RecursiveScriptModule):
@@ -210,6 +237,7 @@ def optimize_for_inference(mod, other_methods=None) -> ScriptModule:
 
 for _cls in (ScriptModule, RecursiveScriptModule, _Frozen):  # PyTorch's names in reprs and type()
     _cls.__module__ = "core.jit._script"
+ScriptMethod.__module__ = "core"
 for _cls in (TracedModule, TopLevelTracedModule):
     _cls.__module__ = "core.jit._trace"
 
@@ -223,9 +251,13 @@ def script_module(module: Module) -> ScriptModule:
     return _scripted(module)
 
 
-def trace_module(module: Module) -> ScriptModule:
-    """``core.jit.trace(module, example_inputs)``."""
-    return module if isinstance(module, ScriptModule) else TopLevelTracedModule(module)
+def trace_module(module: Module, methods=()) -> ScriptModule:
+    """``core.jit.trace(module, example_inputs)``; ``methods``: the others ``jit.trace_module`` traced."""
+    if isinstance(module, ScriptModule):
+        return module
+    traced = TopLevelTracedModule(module)
+    traced.__dict__["_traced_methods"] = tuple(m for m in methods if m != "forward")
+    return traced
 
 
 class _FrozenFile:

@@ -180,7 +180,7 @@ def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None
         _run_as_traced(getattr(mod, name), example, None, check_trace, check_tolerance)
     from core._jit_script import trace_module as traced
 
-    return traced(mod)
+    return traced(mod, tuple(inputs))
 
 
 def ignore(drop=False, **kwargs):

@@ -77,3 +77,44 @@ def test_unstable_sort_of_a_long_row_of_ties_orders_them_as_torch(torch, descend
     assert np.array_equal(ours.values.numpy(), theirs.values.numpy(), equal_nan=True)
     assert np.array_equal(core.argsort(core.tensor(rows[:, ::7].copy()), descending=descending).numpy(),
                           torch.argsort(torch.tensor(rows[:, ::7].copy()), descending=descending).numpy())
+
+
+def _traced_two_methods(lib):
+    class Towers(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = lib.nn.Linear(3, 2)
+
+        def forward(self, x):
+            return self.proj(x)
+
+        def encode(self, x):
+            return self.proj(x).tanh()
+
+        def untraced(self, x):
+            return x
+
+    lib.manual_seed(0)
+    example = lib.ones(2, 3)
+    return lib.jit.trace_module(Towers(), {"forward": (example,), "encode": (example,)}), example
+
+
+def test_trace_module_keeps_each_traced_method(torch):
+    """open_clip's ``trace_model`` traces forward, encode_text and encode_image with ``jit.trace_module`` and calls
+    ``encode_text`` on the result: each traced method is a ``ScriptMethod`` of the traced module."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, x = _traced_two_methods(core)
+        theirs, y = _traced_two_methods(torch)
+    assert type(ours).__name__ == type(theirs).__name__ == "TopLevelTracedModule"
+    assert type(ours.encode).__name__ == type(theirs.encode).__name__ == "ScriptMethod"
+    assert ours.encode.name == theirs.encode.name == "encode"
+    assert repr(ours.encode).startswith("<torch.ScriptMethod object at ")
+    assert repr(theirs.encode).startswith("<torch.ScriptMethod object at ")
+    assert ours.encode(x * 2).detach().numpy().tolist() == theirs.encode(y * 2).detach().numpy().tolist()
+    assert ours(x).detach().numpy().tolist() == theirs(y).detach().numpy().tolist()
+    for traced in (ours, theirs):
+        with pytest.raises(AttributeError, match="'RecursiveScriptModule' object has no attribute 'untraced'"):
+            traced.untraced  # noqa: B018 (the lookup raises)
