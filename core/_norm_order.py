@@ -32,6 +32,8 @@ _F32 = np.float32
 def _reduced_trailing(x: np.ndarray, axes) -> int | None:
     """How many trailing dims ``axes`` reduces, when they are exactly the trailing, C-contiguous ones."""
     nd = x.ndim
+    if isinstance(axes, (int, np.integer)):  # one dim given as an int (norm's dim=-1)
+        axes = (axes,)
     axes = tuple(range(nd)) if axes is None else tuple(sorted(a % nd for a in axes))
     k = len(axes)
     if k == 0 or axes != tuple(range(nd - k, nd)):

@@ -148,3 +148,19 @@ def test_barlow_twins_style_all_reduce_gradient_as_torchs(world_of_one):
     assert got[0][0] == pytest.approx(got[1][0], rel=1e-6)
     np.testing.assert_allclose(got[0][1], got[1][1], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[0][2], got[1][2], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0])
+def test_cdist_of_transposed_token_features_as_torchs(p, torch):
+    """cdist between a (batch, tokens, dim) view made by ``transpose`` (conv features flattened, as lightly's DSE
+    regularizer's k-means++ passes them) and a few of its rows: core raised TypeError for p=2 on such a layout."""
+    x = np.random.default_rng(3).standard_normal((4, 6, 9)).astype(np.float32)
+    got = []
+    for lib in (core, torch):
+        feats = lib.from_numpy(x).transpose(1, 2).requires_grad_()
+        d = lib.cdist(feats, feats[:, :2].detach(), p=p)
+        d.sum().backward()
+        got.append((d.detach().numpy().copy(), feats.grad.numpy().copy()))
+    np.testing.assert_allclose(got[0][0], got[1][0], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(got[0][1], got[1][1], rtol=1e-5, atol=1e-6)
+
