@@ -78,6 +78,17 @@ class SparseCooTensor(Tensor):
     _sp_synced = 0
     _sp_snapshot = None
 
+    @property
+    def _sp_values(self):
+        """The entries (``nnz`` x dense dims), brought in step with the dense mirror first (``_sp_sync``)."""
+        if self._vc[0] != self._sp_synced:
+            self._sp_sync()
+        return self._sp_vals
+
+    @_sp_values.setter
+    def _sp_values(self, values) -> None:
+        self._sp_vals = values
+
     def _indices(self) -> Tensor:
         return new_tensor(self._sp_indices.copy())
 
@@ -88,9 +99,8 @@ class SparseCooTensor(Tensor):
     def _sp_values_alias(self, base=None) -> Tensor:
         """A tensor over the values array sharing this tensor's version counter, so that a write through it reaches
         the dense mirror (``_DenseMirror``); ``base`` makes it a view of this tensor, as ``values()`` is."""
-        self._sp_sync()
         out = _object_new(Tensor)
-        out._data = out._root = self._sp_values
+        out._data = out._root = self._sp_values  # (brought in step first)
         out._vc = self._vc
         if base is not None:
             out._base = base
@@ -103,7 +113,7 @@ class SparseCooTensor(Tensor):
         if self._vc[0] == self._sp_synced and self._sp_snapshot is not None:
             return
         dense = _DENSE_SLOT.__get__(self)
-        values, indices = self._sp_values, tuple(self._sp_indices)
+        values, indices = self._sp_vals, tuple(self._sp_indices)
         snapshot = self._sp_snapshot
         if snapshot is not None and not _same(values, snapshot):
             dense[...] = 0
@@ -261,7 +271,6 @@ class SparseCooTensor(Tensor):
     def detach(self) -> SparseCooTensor:
         """A sparse tensor over the same entries, out of the graph (sharing the version counter as torch's does, so a
         write through either reaches the other's dense mirror)."""
-        self._sp_sync()
         out = _make(self._sp_indices, self._sp_values, self._data.shape, self._sp_coalesced)
         out._vc = self._vc
         out._sp_synced = self._vc[0]

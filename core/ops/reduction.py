@@ -218,7 +218,28 @@ def _fill_shared_out(out, input, identity) -> None:
         out._data[...] = identity
 
 
+def _refuse_bool_dim(name: str, dim, kind: str) -> None:
+    """PyTorch's TypeError for a bool or float ``dim`` (a bool is an int in Python, not in PyTorch's parser, so
+    ``x.sum(True)`` is no sum over dim 1): ``kind`` is the parameter's type in its message ("int", "tuple of ints"), or
+    the overloads' lines of an "invalid combination" message."""
+    if not isinstance(dim, (bool, float)):
+        return
+    if isinstance(kind, tuple):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {tp_name(dim)}), but "
+                        "expected one of:\n" + "\n".join(kind) + "\n")
+    raise TypeError(f"{name}(): argument 'dim' (position 2) must be {kind}, not {tp_name(dim)}")
+
+
+_SUM_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None)",
+                  " * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out "
+                  "= None)")
+_MEAN_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None, Tensor out = None)", _SUM_OVERLOADS[1])
+_PROD_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None)",
+                   " * (Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)")
+
+
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):  # PyTorch's name
+    _refuse_bool_dim("sum", dim, _SUM_OVERLOADS)
     if out is not None:  # only the dim overload takes out=, as PyTorch's
         if dim is ALL_DIMS:
             raise TypeError("sum() got an unexpected keyword argument 'out'")
@@ -261,6 +282,7 @@ class Nansum(Function):
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    _refuse_bool_dim("nansum", dim, "tuple of ints")
     dims = reduce_dims(input, dim)
     if input._data.dtype.kind == "c" and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
@@ -316,6 +338,7 @@ class MeanDim(Mean):
 
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):
+    _refuse_bool_dim("mean", dim, _MEAN_OVERLOADS)
     if out is not None:
         _fill_shared_out(out, input, 0)
         return _out(mean(input, dim, keepdim, dtype=dtype), out)
@@ -403,6 +426,7 @@ def prod_backward(g: Tensor, a: Tensor, dim: int) -> Tensor:
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
+    _refuse_bool_dim("prod", dim, _PROD_OVERLOADS)
     try:
         dt = _int_promoted(input, dtype)
     except AttributeError:
@@ -494,6 +518,7 @@ class MinAll(MaxAll):
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False):
+    _refuse_bool_dim("amax", dim, "tuple of ints")
     try:
         refuse_complex(input, NotImplementedError, "\"max_values_cpu\" not implemented for '{dtype}'")
         dims = reduce_dims(input, dim)
@@ -504,6 +529,7 @@ def amax(input: Tensor, dim=(), keepdim: bool = False):
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False):
+    _refuse_bool_dim("amin", dim, "tuple of ints")
     try:
         refuse_complex(input, NotImplementedError, "\"min_values_cpu\" not implemented for '{dtype}'")
         dims = reduce_dims(input, dim)
@@ -691,6 +717,7 @@ def _refuse_complex_extreme(input, dim, name: str) -> None:
 
 
 def _arg(input: Tensor, dim, keepdim, name: str):
+    _refuse_bool_dim(name, dim, "int")
     refuse_complex(input, RuntimeError, f"{name}(): does not support complex input")
     x = input._data
     xp = xp_of(x)

@@ -57,3 +57,24 @@ def test_max_min_overloads_still_answer(name):
     g(cx, 1, out=(values, indices))
     assert values.tolist() == f(x, 1).values.tolist()
     assert indices.tolist() == f(x, 1).indices.tolist()
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin", "amax", "amin", "sum", "mean", "prod", "nansum"])
+@pytest.mark.parametrize("dim", [True, False, 1.0])
+def test_reductions_refuse_a_bool_or_float_dim(name, dim):
+    """The same parser rule for the other reductions over a dim: each with PyTorch's own message ("must be int",
+    "must be tuple of ints" or its overloads)."""
+    x = torch.randn(3, 4)
+    ours = _error(core, lambda lib: getattr(lib, name)(core.tensor(x.numpy()), dim))
+    theirs = _error(torch, lambda lib: getattr(lib, name)(x, dim))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin", "amax", "amin", "sum", "mean", "prod", "nansum"])
+def test_reductions_over_an_int_dim_still_answer(name):
+    x = torch.randn(3, 4)
+    cx = core.tensor(x.numpy())
+    for args in ((1,), (0, True)):
+        expected, got = getattr(torch, name)(x, *args), getattr(core, name)(cx, *args)
+        assert got.shape == expected.shape
+        assert torch.allclose(torch.tensor(got.numpy()), expected, rtol=1e-6)
