@@ -771,3 +771,33 @@ def training(name="tiny-train", *, epochs=2, accum_freq=1, distill=False, coca=F
 
 def _metrics(metrics):
     return {k: (round(float(v), 5) if isinstance(v, float) or hasattr(v, "dtype") else v) for k, v in metrics.items()}
+
+
+def local_dir(name="tiny-local"):
+    """A model saved as open_clip's Hub layout (``push_to_hf_hub.save_config_for_hf``'s ``open_clip_config.json``
+    with the weights beside it) and loaded back through ``create_model_from_pretrained('local-dir:...')`` and
+    ``get_tokenizer('local-dir:...')``, with its preprocessing read from the config."""
+    oc = _oc()
+    import importlib
+    from pathlib import Path
+
+    hub = importlib.import_module("open_clip.push_to_hf_hub")  # (the package's name is its function's)
+    cfg = vit_cfg()
+    register(name, cfg)
+    torch.manual_seed(0)
+    model = oc.create_model(name, force_preprocess_cfg={"mean": (0.5, 0.5, 0.5), "std": (0.5, 0.5, 0.5)})
+    folder = Path(_CONFIGS) / "local"
+    folder.mkdir(parents=True, exist_ok=True)
+    hub.save_config_for_hf(model, folder / "open_clip_config.json", model_config=cfg)
+    torch.save(model.state_dict(), folder / "open_clip_pytorch_model.bin")
+    print(json.dumps(json.load(open(folder / "open_clip_config.json")), sort_keys=True))
+    again, preprocess = oc.create_model_from_pretrained(f"local-dir:{folder}")
+    tokenizer = oc.get_tokenizer(f"local-dir:{folder}")
+    print(type(again).__name__, preprocess, type(tokenizer).__name__, tokenizer.context_length)
+    image = torch.stack([preprocess(im) for im in images(2, 32)])
+    with torch.no_grad():
+        show("reloaded", again(image, tokenizer(CAPTIONS[:2])))
+        # (close, not equal: torch's GEMMs round by the weights' memory alignment, which a reload changes)
+        print("same as saved:", torch.allclose(again.encode_image(image), model.eval().encode_image(image),
+                                               atol=1e-6))
+

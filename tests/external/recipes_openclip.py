@@ -130,4 +130,5 @@ RECIPES += [
     _oc("train_accum", "o.training(epochs=1, accum_freq=3)"),
     _oc("train_distill", "o.training(epochs=1, distill=True)"),
     _oc("train_coca", "o.training('tiny-coca-train', epochs=1, coca=True)"),
+    _oc("local_dir", "o.local_dir()"),
 ]
