@@ -602,3 +602,150 @@ def robust():
     print("MinParamPerturbation epsilon", None if eps is None else round(float(eps), 7))
     if adv is not None:
         show("MinParamPerturbation input", adv)
+
+
+# captum.influence -------------------------------------------------------------------------------------------------
+
+
+def _influence_setup():
+    """A small regression model trained for three SGD steps on seeded data, a checkpoint saved with ``torch.save``
+    after each step; Captum's loader for them, and the test examples."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 5), nn.Tanh(), nn.Linear(5, 1))
+    g = torch.Generator().manual_seed(4)
+    x, y = torch.randn(12, 4, generator=g), torch.randn(12, 1, generator=g)
+    test = (torch.randn(3, 4, generator=g), torch.randn(3, 1, generator=g))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    checkpoints = []
+    folder = __import__("tempfile").mkdtemp()
+    for step in range(3):
+        loss = nn.functional.mse_loss(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        path = f"{folder}/checkpoint-{step}.pt"
+        torch.save(model.state_dict(), path)
+        checkpoints.append(path)
+        print(f"step {step} loss {loss.item():.7f}")
+
+    def load(net, path):
+        net.load_state_dict(torch.load(path))
+        return 0.1  # the learning rate TracIn weighs each checkpoint by
+
+    return model, torch.utils.data.TensorDataset(x, y), test, checkpoints, load, folder
+
+
+def influence():
+    """TracIn's training-data influence from checkpoints (``_influence_setup``): TracInCP with per-example losses by
+    batch or with per-sample gradients from its hooks, on all layers or one, top-k proponents and opponents,
+    self-influence; TracInCPFast on the last layer. (TracInCPFastRandProj needs the annoy package.)"""
+    import shutil
+
+    from captum.influence import TracInCP, TracInCPFast
+
+    model, train, test, checkpoints, load, folder = _influence_setup()
+    tracin = TracInCP(model, train, checkpoints, load, loss_fn=nn.MSELoss(reduction="none"), batch_size=4)
+    show("TracInCP influence", tracin.influence(test))
+    show("TracInCP self influence", tracin.self_influence())
+    indices, scores = tracin.influence(test, k=3, proponents=True)
+    show("TracInCP proponents", scores)
+    print("proponent indices", indices.tolist())
+    print("opponent indices", tracin.influence(test, k=2, proponents=False)[0].tolist())
+    sample_wise = TracInCP(model, train, checkpoints, load, loss_fn=nn.MSELoss(reduction="sum"), batch_size=4,
+                           sample_wise_grads_per_batch=True)
+    show("TracInCP sample-wise grads", sample_wise.influence(test))
+    show("TracInCP layer 0 only", TracInCP(model, train, checkpoints, load, layers=["0"],
+                                           loss_fn=nn.MSELoss(reduction="none"), batch_size=6).self_influence())
+    fast = TracInCPFast(model, model[2], train, checkpoints, load, loss_fn=nn.MSELoss(reduction="sum"), batch_size=4)
+    show("TracInCPFast influence", fast.influence(test))
+    show("TracInCPFast self influence", fast.self_influence())
+    shutil.rmtree(folder)
+
+
+def influence_functions():
+    """Influence functions on the last checkpoint (``_influence_setup``): NaiveInfluenceFunction (the loss's Hessian
+    over the parameters through ``torch.autograd.functional``, inverted through ``torch.linalg.eig``) and
+    ArnoldiInfluenceFunction (its Arnoldi iteration on Hessian-vector products)."""
+    import shutil
+
+    from captum.influence import NaiveInfluenceFunction
+    from captum.influence._core.arnoldi_influence_function import ArnoldiInfluenceFunction
+
+    model, train, test, checkpoints, load, folder = _influence_setup()
+    naive = NaiveInfluenceFunction(model, train, checkpoints[-1], load, loss_fn=nn.MSELoss(reduction="none"),
+                                   batch_size=4)
+    show("NaiveInfluenceFunction influence", naive.influence(test))
+    show("NaiveInfluenceFunction self influence", naive.self_influence())
+    arnoldi = ArnoldiInfluenceFunction(model, train, checkpoints[-1], load, loss_fn=nn.MSELoss(reduction="none"),
+                                       batch_size=4, arnoldi_dim=10, projection_dim=5, seed=1)
+    show("ArnoldiInfluenceFunction influence", arnoldi.influence(test))
+    shutil.rmtree(folder)
+
+# Captum's own test files ------------------------------------------------------------------------------------------
+
+
+def test_stand_ins():
+    """``corpus_labml.captum_stand_ins()`` (matplotlib's modules, ``parameterized.expand`` and ``param``) and
+    ``parameterized_class``, which test_llm_attr uses."""
+    import sys
+
+    __import__("corpus_labml").captum_stand_ins()
+    sys.modules["parameterized"].parameterized_class = _parameterized_class
+
+
+def _parameterized_class(attrs, input_values=None, class_name_func=None, classname_func=None):
+    """``parameterized.parameterized_class``: one subclass of the decorated TestCase per row of class attributes
+    (``attrs`` names them, ``input_values`` gives the rows; or a list of dicts), named ``Class_0``, ``Class_1``...
+    in the defining module; the decorated class keeps no tests of its own, as the package does."""
+    import sys
+
+    rows = [dict(zip((attrs,) if isinstance(attrs, str) else attrs, (v,) if isinstance(attrs, str) else v))
+            for v in input_values] if input_values is not None else list(attrs)
+
+    def decorate(cls):
+        namespace = sys._getframe(1).f_globals
+        tests = {k: v for k, v in vars(cls).items() if k.startswith("test")}
+        for i, row in enumerate(rows):
+            name = f"{cls.__name__}_{i}"
+            namespace[name] = type(cls)(name, (cls,), {**tests, **row, "__module__": cls.__module__})
+        for key in tests:
+            setattr(cls, key, None)
+        return cls
+
+    return decorate
+
+
+def run_tests(namespace, leave_out=(), every=1):
+    """``corpus_labml.run_tests`` without the tests named in ``leave_out`` (``Class.test_name``, or ``test_name`` in
+    every class): the ones that take tens of seconds (a thousand Shapley samples through a language model)."""
+    import os
+    import unittest
+
+    corpus_labml = __import__("corpus_labml")
+    cases = sorted((v for v in namespace.values() if isinstance(v, type) and issubclass(v, unittest.TestCase)
+                    and v.__module__ == "__main__"), key=lambda c: c.__name__)
+    timing = os.environ.get("CORPUS_CAPTUM_TIMES")  # (to choose what to leave out; never in the output compared)
+    for case in cases:
+        for name in [n for n in unittest.defaultTestLoader.getTestCaseNames(case)
+                     if n in leave_out or f"{case.__name__}.{n}" in leave_out]:
+            setattr(case, name, None)
+        if timing:
+            for name in unittest.defaultTestLoader.getTestCaseNames(case):
+                setattr(case, name, _timed(getattr(case, name), f"{case.__name__}.{name}"))
+    corpus_labml.run_tests({c.__name__: c for c in cases}, every=every)
+
+
+def _timed(method, name):
+    import functools
+    import sys
+    import time
+
+    @functools.wraps(method)
+    def timed(self, *args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            print(f"{time.perf_counter() - start:8.3f} {name}", file=sys.stderr)
+
+    return timed
