@@ -277,3 +277,32 @@ def test_expanded_weights_on_packed_projected_and_mean_rnns_match_torch(torch, c
     for name in ours[0]:
         np.testing.assert_allclose(ours[0][name], theirs[0][name], rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10, atol=1e-12)
+
+
+def test_a_worker_init_fn_that_cannot_be_copied_still_leaves_the_dataset_per_worker(torch):
+    import threading
+
+    def run(lib):
+        class Counting(lib.utils.data.Dataset):
+            def __init__(self):
+                self.calls = 0
+
+            def __len__(self):
+                return 4
+
+            def __getitem__(self, i):
+                self.calls += 1
+                return lib.tensor([i, self.calls])
+
+        class Trainer:  # holds a lock: copying it fails, as pickling it would in torch's spawned workers
+            def __init__(self):
+                self.lock, self.seen = threading.Lock(), []
+
+            def init(self, worker_id):
+                self.seen.append(worker_id)
+
+        dataset, trainer = Counting(), Trainer()
+        loader = lib.utils.data.DataLoader(dataset, batch_size=1, num_workers=2, worker_init_fn=trainer.init)
+        return [batch.tolist() for batch in loader], dataset.calls
+
+    assert run(core) == run(torch)

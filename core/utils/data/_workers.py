@@ -157,14 +157,21 @@ def _restore(core, states) -> None:
 
 def _forked(loader) -> tuple:
     """A worker's dataset, ``worker_init_fn`` and ``collate_fn``: copies, as a worker process holds them (one copy
-    for the three, so a bound method of the dataset binds the worker's dataset), or the loader's own where they
+    for the three, so a bound method of the dataset binds the worker's dataset), or the loader's own for one that
     cannot be copied (a file handle, a lock). NOTE: a plain function is itself, so what it writes to module globals
     reaches the main process, which a forked worker's would not."""
     own = (loader.dataset, loader.worker_init_fn, loader.collate_fn)
     try:
         return copy.deepcopy(own)
+    except Exception:  # one of them cannot be copied (a trainer's bound method holding a lock): the others still are
+        return tuple(_copied(obj) for obj in own)
+
+
+def _copied(obj):
+    try:
+        return copy.deepcopy(obj)
     except Exception:
-        return own
+        return obj
 
 
 class WorkerPool:
