@@ -604,6 +604,115 @@ def robust():
         show("MinParamPerturbation input", adv)
 
 
+class InplaceNet(nn.Module):
+    """A torchvision-style block: conv, BatchNorm (eval), ``ReLU(inplace=True)``, a residual add, adaptive average
+    pooling and a Linear; the in-place ReLUs are what Captum's hooks must work around."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(4)
+        self.relu1 = nn.ReLU(inplace=True)
+        self.conv2 = nn.Conv2d(4, 4, 3, padding=1)
+        self.relu2 = nn.ReLU(inplace=True)
+        self.pool = nn.AdaptiveAvgPool2d(2)
+        self.fc = nn.Linear(16, 3)
+
+    def forward(self, x):
+        h = self.relu1(self.bn1(self.conv1(x)))
+        h = self.relu2(self.conv2(h) + h)
+        return self.fc(self.pool(h).flatten(1))
+
+
+def inplace_model():
+    """Attributions of a model with in-place ReLUs and eval-mode BatchNorm (running statistics set from a seeded
+    batch): Saliency, IntegratedGradients, DeepLift, GuidedBackprop, LayerGradCam on the residual block, LRP-free
+    methods' NoiseTunnel; the model's output unchanged afterwards (no hook left behind)."""
+    from captum.attr import (
+        DeepLift,
+        GuidedBackprop,
+        IntegratedGradients,
+        LayerAttribution,
+        LayerGradCam,
+        NoiseTunnel,
+        Saliency,
+    )
+
+    net = _seeded(InplaceNet)
+    net.train()
+    net(images(8, seed=21))  # BatchNorm's running statistics
+    net.eval()
+    x = images(2)
+    before = net(x).detach()
+    show("logits", before)
+    show("Saliency", Saliency(net).attribute(x, target=1))
+    attr, delta = IntegratedGradients(net).attribute(x, target=2, n_steps=16, return_convergence_delta=True)
+    show("IG", attr)
+    show("IG delta", delta)
+    attr, delta = DeepLift(net).attribute(x, baselines=x * 0.5, target=0, return_convergence_delta=True)
+    show("DeepLift", attr)
+    show("DeepLift delta", delta)
+    show("GuidedBackprop", GuidedBackprop(net).attribute(x, target=1))
+    cam = LayerGradCam(net, net.conv2).attribute(x, target=2, relu_attributions=True)
+    show("GradCam conv2", cam)
+    show("GradCam upsampled", LayerAttribution.interpolate(cam, (10, 10), interpolate_mode="bilinear"))
+    torch.manual_seed(0)
+    show("NoiseTunnel GuidedBackprop", NoiseTunnel(GuidedBackprop(net)).attribute(x, nt_samples=3, stdevs=0.1,
+                                                                                   target=0))
+    print("output unchanged:", torch.equal(before, net(x)))
+
+
+def utilities():
+    """Captum's gradient utilities and modules: per-sample gradients from SampleGradientWrapper's hooks (Linear and
+    Conv2d), ``compute_gradients``, ``compute_layer_gradients_and_eval``, the stochastic gates (binary concrete and
+    Gaussian) trained a few steps with their L0 regularisation, Summarizer statistics over batches of attributions,
+    and the visualisation's normalisation of an attribution map."""
+    from captum._utils.gradient import compute_gradients, compute_layer_gradients_and_eval
+    from captum._utils.sample_gradient import SampleGradientWrapper
+    from captum.attr import CommonStats, Saliency, Summarizer
+    from captum.attr._utils.visualization import _cumulative_sum_threshold, _normalize_attr
+    from captum.module import BinaryConcreteStochasticGates, GaussianStochasticGates
+
+    cnn, x = _seeded(ConvNet), images(3)
+    wrapper = SampleGradientWrapper(cnn)
+    wrapper.add_hooks()
+    out = cnn(x.clone().requires_grad_())  # (its backward hooks sit on each layer's input tensor too)
+    wrapper.compute_param_sample_gradients(out[:, 1].sum(), loss_mode="sum")
+    for name, p in cnn.named_parameters():
+        show(f"sample grad {name}", p.sample_grad)
+    wrapper.remove_hooks()
+    show("compute_gradients", compute_gradients(cnn, x.clone().requires_grad_(), target_ind=2))
+    grads, evals = compute_layer_gradients_and_eval(cnn, cnn.fc1, x, target_ind=0)
+    show("layer grads fc1", grads)
+    show("layer eval fc1", evals)
+    for cls, kwargs in ((BinaryConcreteStochasticGates, {"temperature": 0.5}), (GaussianStochasticGates, {"std": 0.4})):
+        torch.manual_seed(1)
+        gates = cls(6, reg_weight=0.1, **kwargs)
+        optimizer = torch.optim.Adam(gates.parameters(), lr=0.05)
+        tab, rows_ = _seeded(TabularNet), rows(8)
+        for step in range(4):
+            gated, reg = gates(rows_)
+            loss = tab(gated)[:, 1].sum() + reg
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print(f"{cls.__name__} step {step} loss {loss.item():.6f} reg {reg.item():.6f}")
+        gates.eval()
+        show(f"{cls.__name__} gate values", gates.get_gate_values())
+        show(f"{cls.__name__} active probabilities", gates.get_gate_active_probs())
+    summary = Summarizer(CommonStats())
+    saliency = Saliency(cnn)
+    for seed in range(3):
+        summary.update(saliency.attribute(images(2, seed=30 + seed), target=seed))
+    for stat, value in sorted(summary.summary.items()):  # (its order follows the stats' hashes: classes' ids)
+        show(f"summary {stat}", value)
+    attr = saliency.attribute(x, target=1, abs=False)[0].permute(1, 2, 0).numpy()
+    for sign in ("all", "positive", "negative", "absolute_value"):
+        normalised = _normalize_attr(attr, sign, outlier_perc=2)
+        print(f"normalised {sign}", normalised.shape, f"{normalised.sum():.6f}", f"{abs(normalised).max():.6f}")
+    print("threshold", f"{_cumulative_sum_threshold(abs(attr), 98):.7f}")
+
+
 # captum.influence -------------------------------------------------------------------------------------------------
 
 

@@ -48,6 +48,8 @@ RECIPES += [
     _driver("gradcam", "attr/__init__", "cc.gradcam_methods()"),
     _driver("neuron", "attr/__init__", "cc.neuron_methods()"),
     _driver("lrp", "attr/__init__", "cc.lrp()"),
+    _driver("inplace_model", "attr/__init__", "cc.inplace_model()"),
+    _driver("utilities", "attr/__init__", "cc.utilities()"),
     _driver("metrics", "metrics/__init__", "cc.metrics()"),
     _driver("robust", "metrics/__init__", "cc.robust()"),
     _driver("influence", "metrics/__init__", "cc.influence()"),
