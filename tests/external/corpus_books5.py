@@ -50,11 +50,11 @@ def _train(model, batches, steps=3, lr=1e-3, **kwargs):
 
 # --- x-transformers -------------------------------------------------------------------------------------------------
 
-def xt_decoder(ns, **layers):
+def xt_decoder(ns, wrapper=None, **layers):
     """TransformerWrapper over a Decoder with ``layers``' options: logits, a few AutoregressiveWrapper training steps,
     then generation with top-k, top-p, min-p and greedy decoding, with and without the key/value cache."""
     torch.manual_seed(0)
-    net = ns.TransformerWrapper(num_tokens=20, max_seq_len=16,
+    net = ns.TransformerWrapper(num_tokens=20, max_seq_len=16, **(wrapper or {}),
                                 attn_layers=ns.Decoder(dim=16, depth=2, heads=2, **{"attn_dim_head": 8, **layers}))
     print("parameters", sum(p.numel() for p in net.parameters()))
     x = torch.randint(0, 20, (2, 10))
@@ -70,11 +70,11 @@ def xt_decoder(ns, **layers):
         show(f"generate {name}", model.generate(prompt, 5, **kw))
 
 
-def xt_encoder(ns, **layers):
+def xt_encoder(ns, wrapper=None, **layers):
     """TransformerWrapper over an Encoder with ``layers``' options: logits with a padding mask, their gradient and
     one SGD step's change."""
     torch.manual_seed(0)
-    net = ns.TransformerWrapper(num_tokens=20, max_seq_len=16,
+    net = ns.TransformerWrapper(num_tokens=20, max_seq_len=16, **(wrapper or {}),
                                 attn_layers=ns.Encoder(dim=16, depth=2, heads=2, **{"attn_dim_head": 8, **layers}))
     x = torch.randint(0, 20, (2, 10))
     mask = torch.ones(2, 10, dtype=torch.bool)
@@ -88,6 +88,27 @@ def xt_encoder(ns, **layers):
     out, inter = net(x, mask=mask, return_intermediates=True)
     print("intermediates", len(inter.hiddens), [tuple(h.shape) for h in inter.hiddens][:3])
     show("attn maps", net(x, mask=mask, return_attn=True)[1][0])
+
+
+def xt_cross_cache(ns, **layers):
+    """A decoder cross-attending to a context (x-transformers' own kv-cache test at small sizes): logits of the
+    whole sequence against those computed from the cache of the shorter one."""
+    torch.manual_seed(0)
+    model = ns.TransformerWrapper(num_tokens=30, max_seq_len=32,
+                                  attn_layers=ns.Decoder(dim=16, depth=2, heads=4, cross_attend=True, **layers))
+    model.eval()
+    prompts = torch.zeros((2, 6), dtype=torch.long)
+    context = torch.randn(2, 5, 16)
+    logits, cache = model(prompts, context=context, return_intermediates=True)
+    sampled = logits[:, -1].argmax(dim=-1, keepdim=True)
+    prompts = torch.cat((prompts, sampled), dim=-1)
+    full = model(prompts, context=context)
+    cached = model(prompts, context=context, cache=cache)
+    show("next logits", full[:, -1])
+    print("cache agrees", torch.allclose(full[:, -1], cached[:, -1], atol=1e-5))
+    context_mask = torch.ones(2, 5, dtype=torch.bool)
+    context_mask[0, 3:] = False
+    show("masked context", model(prompts, context=context, context_mask=context_mask)[:, -1])
 
 
 def xt_xtransformer(ns):

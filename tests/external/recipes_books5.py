@@ -47,6 +47,15 @@ RECIPES += [
     _xt("encoder", "xt_encoder(ns)", "xt_encoder(ns, rotary_pos_emb=True, attn_dim_head=32, attn_sparse_topk=4, pre_norm=False)",
         "xt_encoder(ns, attn_head_scale=True, ff_post_act_ln=True, layer_dropout=0.0, cross_residual_attn=False)"),
     _xt("xtransformer", "xt_xtransformer(ns)"),
+    _xt("cross_cache", "xt_cross_cache(ns)", "xt_cross_cache(ns, rotary_pos_emb=True, attn_kv_heads=2)"),
+    _xt("decoder_flash", "xt_decoder(ns, attn_flash=True, attn_kv_heads=1, use_simple_rmsnorm=True, ff_no_bias=True)",
+        "xt_decoder(ns, wrapper=dict(l2norm_embed=True, num_memory_tokens=2, emb_frac_gradient=0.5), "
+        "attn_qk_norm=True, attn_flash=True)"),
+    _xt("encoder_more", "xt_encoder(ns, attn_sigmoid=True, softclamp_output=True)",
+        "xt_encoder(ns, attn_softclamp_logits=True, attn_l2_distance=True)",
+        "xt_decoder(ns, attn_use_cope=True, attn_cope_max_pos=8)",
+        "xt_encoder(ns, wrapper=dict(num_memory_tokens=2, use_abs_pos_emb=False), attn_hard=False, "
+        "attn_value_dim_head=4, attn_gate_value_heads=True, add_value_residual=True)"),
     _xt("vit", "xt_vit(ns)"),
     _xt("continuous", "xt_continuous(ns)"),
     _xt("nar", "xt_nar(ns)"),
