@@ -34,6 +34,10 @@ def show(name, value):
     sum, each number to seven significant digits (what core and torch are compared on); under 1, to 7 decimals
     (sums to 6): a cancelling difference of outputs or a sum over hundreds of them keeps the float32 matrix
     products' and convolutions' last-bit rounding, which is not torch's (tests/external/README.md)."""
+    if isinstance(value, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in value):
+        for i, v in enumerate(value):
+            show(f"{name}[{i}]", v)
+        return
     if isinstance(value, torch.Tensor) and value.is_floating_point():
         flat = value.detach().flatten().tolist()
         print(name, tuple(value.shape), str(value.dtype).replace("torch.", ""),
@@ -711,6 +715,75 @@ def utilities():
         normalised = _normalize_attr(attr, sign, outlier_perc=2)
         print(f"normalised {sign}", normalised.shape, f"{normalised.sum():.6f}", f"{abs(normalised).max():.6f}")
     print("threshold", f"{_cumulative_sum_threshold(abs(attr), 98):.7f}")
+
+
+class TinyTransformer(nn.Module):
+    """A BERT-like classifier in miniature: token and position embeddings, one post-norm TransformerEncoderLayer
+    (2 heads, GELU, no dropout), the first token's state through a Linear."""
+
+    def __init__(self, vocab=30, dim=8, length=7):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab, dim, padding_idx=0)
+        self.position = nn.Embedding(length, dim)
+        layer = nn.TransformerEncoderLayer(dim, 2, dim_feedforward=16, dropout=0.0, activation="gelu",
+                                           batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, 1, enable_nested_tensor=False)
+        self.classifier = nn.Linear(dim, 2)
+
+    def forward(self, tokens, mask=None):
+        h = self.embedding(tokens) + self.position(torch.arange(tokens.shape[1]).expand_as(tokens))
+        return self.classifier(self.encoder(h, src_key_padding_mask=mask)[:, 0])
+
+
+def transformer_attribution():
+    """The BERT tutorial's pattern on a tiny Transformer: LayerIntegratedGradients on the token embedding (padding
+    references, deltas, a key-padding mask as an additional argument), on both embeddings at once, LayerConductance
+    and LayerActivation of the encoder layer, InternalInfluence of its feed-forward Linear, FeatureAblation and
+    Occlusion over token positions, and Saliency on the summed embeddings through ``forward`` hooks."""
+    from captum.attr import (
+        FeatureAblation,
+        InternalInfluence,
+        LayerActivation,
+        LayerConductance,
+        LayerIntegratedGradients,
+        Occlusion,
+        Saliency,
+    )
+
+    net, toks = _seeded(TinyTransformer), tokens()
+    mask = torch.zeros(2, 7, dtype=torch.bool)
+    mask[1, 5:] = True
+    show("logits", net(toks, mask))
+    reference = torch.zeros_like(toks)
+    lig = LayerIntegratedGradients(net, net.embedding)
+    attr, delta = lig.attribute(toks, baselines=reference, target=1, additional_forward_args=(mask,), n_steps=16,
+                                return_convergence_delta=True)
+    show("LIG token embedding per token", attr.sum(-1))
+    show("LIG delta", delta)
+    both = LayerIntegratedGradients(net, [net.embedding, net.position])
+    show("LIG both embeddings", [a.sum(-1) for a in both.attribute(toks, baselines=reference, target=0,
+                                                                   n_steps=10)])
+    layer = net.encoder.layers[0]
+    show("LayerActivation encoder layer", LayerActivation(net, layer).attribute(toks, additional_forward_args=(mask,)))
+    show("LayerActivation norm1 input", LayerActivation(net, layer.norm1).attribute(toks,
+                                                                                   attribute_to_layer_input=True))
+    position_mask = torch.arange(7).expand(2, 7)
+    show("FeatureAblation tokens", FeatureAblation(net).attribute(toks, baselines=0, target=1,
+                                                                  feature_mask=position_mask,
+                                                                  additional_forward_args=(mask,)))
+    show("Occlusion windows of 2", Occlusion(net).attribute(toks, sliding_window_shapes=(2,), strides=1,
+                                                            baselines=0, target=0))
+
+    class Embedded(nn.Module):  # the embeddings as the input (captum's interpretable-embedding pattern)
+        def forward(self, h):
+            return net.classifier(net.encoder(h)[:, 0])
+
+    embedded = (net.embedding(toks) + net.position(torch.arange(7))).detach()
+    show("Saliency on embeddings", Saliency(Embedded()).attribute(embedded, target=1, abs=False).sum(-1))
+    show("LayerConductance encoder layer", LayerConductance(Embedded(), layer).attribute(
+        embedded, target=1, n_steps=8).sum(-1))
+    show("InternalInfluence linear1", InternalInfluence(Embedded(), layer.linear1).attribute(
+        embedded, target=0, n_steps=8).sum(-1))
 
 
 # captum.influence -------------------------------------------------------------------------------------------------
