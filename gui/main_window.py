@@ -19,7 +19,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMessageBox, QUndoView
 
@@ -371,29 +371,41 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     # ----- formulas and subgraphs --------------------------------------------------------------------------
     def insert_expression(self, formula: str) -> list[str]:
         """Expand ``formula`` into connected nodes laid out left to right, beside the selection or at the view's
-        centre where there is room (one Paste); refusals are shown."""
+        centre where there is room (one Paste); refusals are shown (``expression_error`` keeps the last)."""
         from core.nodegraph.model.expression import ExpressionError, expand
         from core.nodegraph.model.layout import fragment_layered
 
+        self.expression_error: ExpressionError | None = None
         try:
             fragment = fragment_layered(expand(formula))
         except ExpressionError as exc:
+            self.expression_error = exc
             self.show_message(str(exc))
             return []
         return self.scene.paste_fragment(fragment, self.scene.new_node_anchor(self.view.center_scene()),
                                          f"Insert {' '.join(formula.split())}")
 
     def insert_expression_dialog(self) -> None:
-        from PySide6.QtWidgets import QInputDialog
+        from PySide6.QtWidgets import QInputDialog, QLineEdit
 
-        formula, error = "(x * w).sum() + b", ""
+        formula, error, column = "(x * w).sum() + b", "", None
         prompt = "Formula (each name, such as x, becomes a tensor node to fill in):"  # also widens the box
-        while True:  # a bad formula asks again, showing the parser's message above the typed text
-            label = f"{error}\n\n{prompt}" if error else prompt
-            formula, ok = QInputDialog.getText(self, "Insert expression", label, text=formula)
+        while True:  # a bad formula asks again: the parser's message above the typed text, the cursor where it points
+            dialog = QInputDialog(self)
+            dialog.setWindowTitle("Insert expression")
+            dialog.setLabelText(f"{error}\n\n{prompt}" if error else prompt)
+            dialog.setTextValue(formula)
+            edit = dialog.findChild(QLineEdit)
+            if column is not None and edit is not None:  # the typed text stays, unselected, to be fixed in place
+                at = min(max(column - 1, 0), len(formula))
+                QTimer.singleShot(0, dialog, lambda edit=edit, at=at: (edit.deselect(), edit.setCursorPosition(at)))
+            ok = dialog.exec() == QInputDialog.DialogCode.Accepted
+            formula = dialog.textValue()
+            dialog.deleteLater()
             if not ok or not formula.strip() or self.insert_expression(formula):
                 return
             error = self.status_label.text()
+            column = self.expression_error.column if self.expression_error is not None else None
 
     def open_subgraph(self, node_id: str) -> MainWindow | None:
         """Show a block's inside in a window of its own, read-only (Expand edits it in place)."""

@@ -227,3 +227,15 @@ def _filled(frag):
         if node["title"] in CHAPTER:
             node["params"]["tensor"] = CHAPTER[node["title"]].tolist()
     return frag
+
+
+@pytest.mark.parametrize("formula, column", [("(x * w).sum( + b", 12), ("x +* y", 4), ("x + foo(x)", 5)])
+def test_a_refused_formula_names_the_column_a_box_puts_its_cursor_on(formula, column):
+    """The Insert expression box puts its cursor where the message points: ``ExpressionError.column`` reads it."""
+    with pytest.raises(ExpressionError) as refused:
+        expand(formula)
+    assert refused.value.column == column and f"at column {column}" in str(refused.value)
+
+
+def test_an_error_naming_no_position_has_no_column():
+    assert ExpressionError("no formula").column is None

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -41,7 +42,13 @@ Row = tuple[str, tuple[str, ...]]  # (node type, positional slots), see FUNCTION
 
 
 class ExpressionError(ValueError):
-    """A formula the safe parser refuses or cannot evaluate; the message names the position."""
+    """A formula the safe parser refuses or cannot evaluate; the message names the position (``column``)."""
+
+    @property
+    def column(self) -> int | None:
+        """The 1-based column the message names ("at column 12"), for a box to put its cursor there; None if none."""
+        found = re.search(r"at column (\d+)", str(self))
+        return int(found.group(1)) if found else None
 
 
 def _unary_math(*names: str) -> dict[str, Row]:
