@@ -143,3 +143,14 @@ RECIPES += [
         ("    writer.writerows(results)\n", "    writer.writerows(results)\n  print(open(output_path).read())\n")],
        keep_going=True),
 ]
+TO_TENSOR = ("transforms.ToTensor(),", "transforms.Lambda(lambda x: x),  # the stand-in's images are tensors already")
+RECIPES += [
+    _r("books5_ml21_hw14_lifelong", ML21, "HW14/HW14.ipynb",
+       [("datasets.MNIST(", "__import__('corpus_books5').transformed_mnist("), TO_TENSOR,
+        ("transforms.Normalize((0.1307,), (0.3081,)),",  # the runner's torchvision is a stub: Normalize, written out
+         "transforms.Lambda(lambda x: (x - 0.1307) / 0.3081),"), TO_TENSOR,
+        ("task_number = 5", "task_number = 3"), ("epochs_per_task = 10", "epochs_per_task = 1"),
+        ("from tqdm import trange\n", "from tqdm import trange\n"
+         "tqdm.auto.trange = __import__('corpus_books5').trange  # the runner's tqdm stub has no trange\n")],
+       keep_going=True),
+]
