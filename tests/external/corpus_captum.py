@@ -786,6 +786,68 @@ def transformer_attribution():
         embedded, target=0, n_steps=8).sum(-1))
 
 
+class MixedNet(nn.Module):
+    """The nonlinearities DeepLift rescales besides ReLU, on 1-d and 3-d data: ELU, LeakyReLU, Softplus-free
+    Sigmoid gates, MaxPool1d/MaxPool3d (unpooled by index in its backward), Softmax over a middle dimension."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1d = nn.Conv1d(2, 3, 3)
+        self.elu = nn.ELU()
+        self.pool1d = nn.MaxPool1d(2)
+        self.conv3d = nn.Conv3d(1, 2, 2)
+        self.leaky = nn.LeakyReLU(0.2)
+        self.pool3d = nn.MaxPool3d(2)
+        self.softmax = nn.Softmax(dim=1)
+        self.fc = nn.Linear(3 * 3 + 2 * 2 * 2 * 2, 3)
+
+    def forward(self, seq, vol):
+        a = self.pool1d(self.elu(self.conv1d(seq))).flatten(1)
+        b = self.pool3d(self.leaky(self.conv3d(vol))).flatten(1)
+        return self.fc(torch.cat([self.softmax(a.view(-1, 3, 3)).flatten(1), b], 1))
+
+
+def mixed_model():
+    """Two-input attributions through ELU, LeakyReLU, MaxPool1d/3d and a Softmax over dim 1: DeepLift (with deltas),
+    DeepLiftShap, IntegratedGradients, GuidedBackprop, LayerDeepLift on the 3-d pooling, Occlusion with a window per
+    input, FeatureAblation with masks per input; LayerIntegratedGradients on the LSTM model's LSTM (a tuple output)."""
+    from captum.attr import (
+        DeepLift,
+        DeepLiftShap,
+        FeatureAblation,
+        GuidedBackprop,
+        IntegratedGradients,
+        LayerDeepLift,
+        LayerIntegratedGradients,
+        Occlusion,
+    )
+
+    net = _seeded(MixedNet)
+    g = torch.Generator().manual_seed(41)
+    seq, vol = torch.randn(2, 2, 8, generator=g), torch.randn(2, 1, 5, 5, 5, generator=g)
+    show("logits", net(seq, vol))
+    attr, delta = DeepLift(net).attribute((seq, vol), baselines=(seq * 0.1, vol * 0.1), target=1,
+                                          return_convergence_delta=True)
+    show("DeepLift", attr)
+    show("DeepLift delta", delta)
+    show("DeepLiftShap", DeepLiftShap(net).attribute(
+        (seq, vol), baselines=(torch.randn(3, 2, 8, generator=g), torch.randn(3, 1, 5, 5, 5, generator=g)),
+        target=2))
+    attr, delta = IntegratedGradients(net).attribute((seq, vol), target=0, n_steps=12, return_convergence_delta=True)
+    show("IG", attr)
+    show("IG delta", delta)
+    show("GuidedBackprop", GuidedBackprop(net).attribute((seq, vol), target=1))
+    show("LayerDeepLift pool3d", LayerDeepLift(net, net.pool3d).attribute((seq, vol), target=0))
+    show("Occlusion", Occlusion(net).attribute((seq, vol), sliding_window_shapes=((2, 3), (1, 2, 2, 2)),
+                                               strides=((1, 2), (1, 2, 2, 2)), target=2))
+    show("FeatureAblation masks", FeatureAblation(net).attribute(
+        (seq, vol), target=1, feature_mask=(torch.arange(8).expand(1, 2, 8) // 4,
+                                            2 + (torch.arange(125).view(1, 1, 5, 5, 5) % 3))))
+    lstm, toks = _seeded(LSTMNet), tokens()
+    show("LIG on the LSTM", LayerIntegratedGradients(lstm, lstm.lstm).attribute(toks, target=1, n_steps=8,
+                                                                                 attribute_to_layer_input=True))
+
+
 # captum.influence -------------------------------------------------------------------------------------------------
 
 
