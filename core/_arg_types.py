@@ -66,6 +66,13 @@ def require_one_tensor(fn: str, input, other) -> None:
                                                 _BINARY_OVERLOADS[1]))
 
 
+def refuse_bool_dim(fn: str, dim, kind: str = "int", position: int = 2) -> None:
+    """PyTorch's TypeError for a bool or float ``dim``: its parser takes neither as an int (``torch.cumsum(x, True)``
+    is no sum along dim 1, as Python's ``bool`` subclassing ``int`` would make it)."""
+    if isinstance(dim, (bool, float)):
+        raise TypeError(f"{fn}(): argument 'dim' (position {position}) must be {kind}, not {tp_name(dim)}")
+
+
 def is_index(value) -> bool:
     """What PyTorch's argument parser takes as one int of an int list: an int (not a bool), a NumPy integer, or a
     one-element integer tensor."""

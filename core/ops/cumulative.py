@@ -10,6 +10,7 @@ import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not
 import numpy as np
 
 from core import _dtype
+from core._arg_types import refuse_bool_dim
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -97,6 +98,7 @@ def _cumulative_dtype(input: Tensor, dtype, name: str):
 
 
 def cumsum(input: Tensor, dim, *, dtype=None, out=None):
+    refuse_bool_dim("cumsum", dim)
     if dtype is None and isinstance(out, Tensor):  # out's dtype is the one summed in, as torch's
         dtype = out.dtype
     result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumsum"))
@@ -144,6 +146,7 @@ def cumprod_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
 
 
 def cumprod(input: Tensor, dim, *, dtype=None):
+    refuse_bool_dim("cumprod", dim)
     return Cumprod.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumprod"))
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from core import _dtype
 from core import _softmax_kernels as softmax_kernels
-from core._arg_types import require_tensors, tp_name
+from core._arg_types import refuse_bool_dim, require_tensors, tp_name
 from core._cascade_sum import ordered_sum
 from core._factories import ones_like
 from core._lane_sum import row_max, softmax_sum
@@ -127,6 +127,7 @@ class Logsumexp(Function):
 def logsumexp(input: Tensor, dim, keepdim: bool = False):
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    refuse_bool_dim("logsumexp", dim, "tuple of ints")
     if input.is_complex():
         return _complex_logsumexp(input, reduce_dims(input, dim), bool(keepdim))
     dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()

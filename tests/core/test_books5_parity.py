@@ -78,3 +78,14 @@ def test_reductions_over_an_int_dim_still_answer(name):
         expected, got = getattr(torch, name)(x, *args), getattr(core, name)(cx, *args)
         assert got.shape == expected.shape
         assert torch.allclose(torch.tensor(got.numpy()), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize(("name", "dim"), [("cumsum", True), ("cumsum", 1.0), ("cumprod", False),
+                                           ("logsumexp", True), ("logsumexp", 1.0)])
+def test_cumulative_and_logsumexp_refuse_a_bool_or_float_dim(name, dim):
+    x = torch.randn(3, 4)
+    ours = _error(core, lambda lib: getattr(lib, name)(core.tensor(x.numpy()), dim))
+    theirs = _error(torch, lambda lib: getattr(lib, name)(x, dim))
+    assert ours == theirs
+    got = getattr(core, name)(core.tensor(x.numpy()), 1)
+    assert torch.allclose(torch.tensor(got.numpy()), getattr(torch, name)(x, 1))
