@@ -848,6 +848,45 @@ def mixed_model():
                                                                                  attribute_to_layer_input=True))
 
 
+def dtypes():
+    """The same attributions of the tabular model in float64, bfloat16 and float16 (Captum multiplies the gradients
+    by float32 step sizes, so dtypes promote), and of the CNN in float64: IG with deltas, Saliency, DeepLift,
+    GradientShap, FeatureAblation, Occlusion, NoiseTunnel."""
+    from captum.attr import (
+        DeepLift,
+        FeatureAblation,
+        GradientShap,
+        IntegratedGradients,
+        NoiseTunnel,
+        Occlusion,
+        Saliency,
+    )
+
+    for dtype in (torch.float64, torch.bfloat16, torch.float16):
+        tab, x = _seeded(TabularNet).to(dtype), rows().to(dtype)
+        name = str(dtype).replace("torch.", "")
+        attr, delta = IntegratedGradients(tab).attribute(x, target=1, n_steps=10, return_convergence_delta=True)
+        show(f"{name} IG", attr)
+        show(f"{name} IG delta", delta)
+        show(f"{name} IG riemann", IntegratedGradients(tab).attribute(x, target=0, n_steps=6,
+                                                                      method="riemann_middle"))
+        show(f"{name} Saliency", Saliency(tab).attribute(x, target=0, abs=False))
+        attempt(f"{name} DeepLift", lambda tab=tab, x=x: DeepLift(tab).attribute(x, baselines=x * 0.5, target=1))
+        torch.manual_seed(0)
+        attempt(f"{name} GradientShap", lambda tab=tab, x=x, dtype=dtype: GradientShap(tab).attribute(
+            x, baselines=torch.zeros(2, 6, dtype=dtype), n_samples=3, target=1))  # (its noise is float32: both raise)
+        show(f"{name} FeatureAblation", FeatureAblation(tab).attribute(x, target=1, perturbations_per_eval=2))
+        torch.manual_seed(1)
+        attempt(f"{name} NoiseTunnel", lambda tab=tab, x=x: NoiseTunnel(Saliency(tab)).attribute(
+            x, nt_samples=3, stdevs=0.2, target=0))
+    cnn, imgs = _seeded(ConvNet).double(), images(2).double()
+    show("float64 CNN Occlusion", Occlusion(cnn).attribute(imgs, sliding_window_shapes=(1, 3, 3), strides=2,
+                                                           target=1))
+    attr, delta = DeepLift(cnn).attribute(imgs, target=2, return_convergence_delta=True)
+    show("float64 CNN DeepLift", attr)
+    show("float64 CNN DeepLift delta", delta)
+
+
 # captum.influence -------------------------------------------------------------------------------------------------
 
 

@@ -51,6 +51,7 @@ RECIPES += [
     _driver("inplace_model", "attr/__init__", "cc.inplace_model()"),
     _driver("transformer", "attr/__init__", "cc.transformer_attribution()"),
     _driver("mixed_model", "attr/__init__", "cc.mixed_model()"),
+    _driver("dtypes", "attr/__init__", "cc.dtypes()"),
     _driver("utilities", "attr/__init__", "cc.utilities()"),
     _driver("metrics", "metrics/__init__", "cc.metrics()"),
     _driver("robust", "metrics/__init__", "cc.robust()"),
