@@ -63,5 +63,6 @@ RECIPES += __import__("recipes_ignite").RECIPES  # PyTorch-Ignite: its tests, ex
 RECIPES += __import__("recipes_e3nn").RECIPES  # e3nn and torchsde, their own packages (helper s20 E3NN)
 RECIPES += __import__("recipes_smp").RECIPES  # segmentation_models.pytorch, its own package on timm (helper s20 SMP)
 RECIPES += __import__("recipes_openclip").RECIPES  # open_clip: CLIP, CoCa, SigLIP towers, losses, tokenizer (helper s21 OPENCLIP)
+RECIPES += __import__("recipes_lightly").RECIPES  # lightly: SSL losses, heads, examples, its tests (helper s21 LIGHTLY)
 RECIPES += __import__("recipes_captum").RECIPES  # Captum: attributions, metrics, attacks on core (helper s21 CAPTUM)
 RECIPES += __import__("recipes_books5").RECIPES  # x-transformers, Spotlight, course notebooks (helper s21)

@@ -411,6 +411,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_e3nn_deps").modules())
     if "segmentation_models_pytorch" in present:  # recipes_smp's: the Hub with its model mixin, safetensors, tqdm
         deps.update(importlib.import_module("fake_smp_deps").modules())
+    if "lightly" in present:  # recipes_lightly's: its version check, pytest-mock, Pillow's image (fake_lightly_deps)
+        deps.update(importlib.import_module("fake_lightly_deps").modules())
     if "open_clip" in present:  # recipes_openclip's: ftfy, regex, the Hub, safetensors, tqdm (fake_openclip_deps)
         deps.update(importlib.import_module("fake_openclip_deps").modules())
     sys.modules.update(deps)
@@ -444,6 +446,7 @@ _FETCHED_PACKAGES += ("torch_pruning", "geoopt")  # recipes_pruning's: Torch-Pru
 _FETCHED_PACKAGES += ("e3nn", "opt_einsum_fx", "torchsde")  # recipes_e3nn's (opt_einsum is recipes_pyro's)
 _FETCHED_PACKAGES += ("segmentation_models_pytorch",)  # recipes_smp's (timm and torchvision: _SHARED_PACKAGES)
 _FETCHED_PACKAGES += ("captum",)  # recipes_captum's and recipes_labml's Captum scripts (the stand-ins stay)
+_FETCHED_PACKAGES += ("lightly",)  # recipes_lightly's (timm and torchvision beside it, as smp's)
 _FETCHED_PACKAGES += ("open_clip", "open_clip_train")  # recipes_openclip's (timm, torchvision: _SHARED_PACKAGES)
 
 
