@@ -242,9 +242,10 @@ def _interactions(ns, n=400, users=30, items=25, seed=42):
                         num_users=users, num_items=items)
 
 
-def spotlight_factorization(ns, kind, losses, **options):
+def spotlight_factorization(ns, kind, losses, bloom=None, **options):
     """``kind`` ("explicit" or "implicit") factorization models fitted for two epochs per loss: per-epoch losses
-    (verbose), predictions, RMSE or MRR scores."""
+    (verbose), predictions, RMSE or MRR scores; ``bloom``: a compression ratio, the network a BilinearNet over
+    BloomEmbedding layers (two hash functions), as Spotlight's own bloom tests build it."""
     _spotlight_deps()
     from spotlight.cross_validation import random_train_test_split
     from spotlight.evaluation import mrr_score, precision_recall_score, rmse_score
@@ -256,6 +257,14 @@ def spotlight_factorization(ns, kind, losses, **options):
     print(train, test)
     for loss in losses:
         Model = ExplicitFactorizationModel if kind == "explicit" else ImplicitFactorizationModel
+        if bloom:
+            from spotlight.factorization.representations import BilinearNet
+            from spotlight.layers import BloomEmbedding
+
+            options["representation"] = BilinearNet(
+                data.num_users, data.num_items, embedding_dim=8,
+                user_embedding_layer=BloomEmbedding(data.num_users, 8, compression_ratio=bloom, num_hash_functions=2),
+                item_embedding_layer=BloomEmbedding(data.num_items, 8, compression_ratio=bloom, num_hash_functions=2))
         model = Model(loss=loss, n_iter=2, batch_size=64, embedding_dim=8, learning_rate=1e-2,
                       random_state=np.random.RandomState(42), **options)
         model.fit(train, verbose=True)

@@ -86,8 +86,8 @@ RECIPES += [
     _spotlight("explicit", "spotlight_factorization(globals(), 'explicit', ('regression', 'poisson', 'logistic'))"),
     _spotlight("implicit", "spotlight_factorization(globals(), 'implicit', ('pointwise', 'bpr', 'hinge', "
                "'adaptive_hinge'))"),
-    _spotlight("implicit_bloom", "spotlight_factorization(globals(), 'implicit', ('bpr',), use_cuda=False, "
-               "sparse=False, l2=1e-4)"),
+    _spotlight("implicit_bloom", "spotlight_factorization(globals(), 'implicit', ('bpr', 'adaptive_hinge'), "
+               "bloom=0.5, l2=1e-4)", "spotlight_factorization(globals(), 'explicit', ('regression',), bloom=1.0)"),
     _spotlight("sequence_pooling", "spotlight_sequence(globals(), ('pooling',), ('pointwise', 'bpr', 'hinge', "
                "'adaptive_hinge'))"),
     _spotlight("sequence_lstm_cnn", "spotlight_sequence(globals(), ('lstm', 'cnn', 'mixture'))"),
