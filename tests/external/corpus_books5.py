@@ -111,6 +111,28 @@ def xt_cross_cache(ns, **layers):
     show("masked context", model(prompts, context=context, context_mask=context_mask)[:, -1])
 
 
+def xt_layers(ns):
+    """The attention-layer stacks on their own, on embeddings: a PrefixDecoder (bidirectional over a prefix),
+    a CrossAttender, an Encoder with adaptive layer norm and layer scale on a condition (DiT's ada-LN-zero), one
+    with U-Net skips, and their gradients."""
+    torch.manual_seed(0)
+    x = torch.randn(2, 8, 16, requires_grad=True)
+    prefix = ns.PrefixDecoder(dim=16, depth=2, heads=2, attn_dim_head=8)
+    show("prefix decoder", prefix(x, prefix_attn_len=3))
+    cross = ns.CrossAttender(dim=16, depth=2, heads=2)
+    context = torch.randn(2, 5, 16)
+    show("cross attender", cross(x, context=context))
+    ada = ns.Encoder(dim=16, depth=2, heads=2, use_adaptive_layernorm=True, use_adaptive_layerscale=True,
+                     dim_condition=6)
+    out = ada(x, condition=torch.randn(2, 6))
+    show("adaptive", out)
+    skips = ns.Encoder(dim=16, depth=4, heads=2, unet_skips=True)
+    out = out + skips(x)
+    show("unet skips", out)
+    out.square().mean().backward()
+    show("input grad", x.grad)
+
+
 def xt_xtransformer(ns):
     """XTransformer on the copy task of its example: a few training steps and a generated copy."""
     torch.manual_seed(0)

@@ -56,6 +56,7 @@ RECIPES += [
         "xt_decoder(ns, attn_use_cope=True, attn_cope_max_pos=8)",
         "xt_encoder(ns, wrapper=dict(num_memory_tokens=2, use_abs_pos_emb=False), attn_hard=False, "
         "attn_value_dim_head=4, attn_gate_value_heads=True, add_value_residual=True)"),
+    _xt("layers", "xt_layers(ns)"),
     _xt("vit", "xt_vit(ns)"),
     _xt("continuous", "xt_continuous(ns)"),
     _xt("nar", "xt_nar(ns)"),
