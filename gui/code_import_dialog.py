@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.code_pane import CodePane
-from gui.dock_layout import make_dock, tab_titles_width
+from gui.dock_layout import make_dock, size_columns, tab_titles_width
 
 if TYPE_CHECKING:
     from core.nodegraph.files.code_import import ImportResult
@@ -261,10 +261,13 @@ class CodeImports:
             self.window.resizeDocks([self.dock], [min(wanted, int(self.window.width() * 0.3))],
                                     Qt.Orientation.Horizontal)
         else:
-            in_front = self.dock.isVisible() and not self.dock.visibleRegion().isEmpty()
+            shown = self.dock.isVisible()
+            in_front = shown and not self.dock.visibleRegion().isEmpty()
             self.dock.hide()
             if in_front:  # the column shows the node library (how an empty graph begins), not whichever tab Qt
                 self.window.library_dock.raise_()  # raised next (File ▸ New showed an empty Diagnostics table)
+            if shown:  # the column gives back the width the code took (File ▸ New kept the canvas narrower), once
+                QTimer.singleShot(0, self.window, lambda: size_columns(self.window))  # the hidden dock left it
 
     def selection_changed(self) -> None:
         if shiboken6.isValid(self.window.scene) and self.pane.lines:

@@ -109,3 +109,27 @@ def test_a_refused_formula_comes_back_with_the_cursor_where_the_parser_points(qt
     assert "'(' was never closed (at column 12)" in seen["said"]
     assert seen["text"] == "(x * w).sum( + b" and seen["cursor"] == 11  # on the open bracket, column 12
     assert seen["selected"] is False
+
+
+def test_file_new_after_imported_code_gives_the_canvas_back_the_codes_width(qtbot, window, monkeypatch, tmp_path):
+    """An imported snippet widens the left column for its code; File ▸ New (Ctrl+N) hides the Code tab, and the
+    column, showing the node library again, kept the code's width: the empty canvas stayed a hundred pixels
+    narrower. It now goes back to the column's share of the window, as on a start."""
+    from PySide6.QtCore import Qt
+
+    from gui import dock_layout
+    from tests.gui.real_input import press
+    from tests.gui.test_code_pane import SNIPPET, open_code
+
+    path = tmp_path / "z.py"
+    path.write_text(SNIPPET.replace("x = ", "a_long_name_for_the_input_tensor = x = "))
+    w = shown(qtbot, window)
+    docks = [w.arrangement.docks[name] for name in dock_layout.LEFT if name in w.arrangement.docks]
+    share = dock_layout.side_widths(w.width(), dock_layout.tab_titles_width(docks))[0]  # the column's, 1366 wide
+    open_code(qtbot, w, monkeypatch, path)
+    qtbot.waitUntil(lambda: w.graph.code is not None and w.code.dock.isVisible(), timeout=30_000)
+    qtbot.waitUntil(lambda: w.code.dock.width() > share + 40)
+    press(w, Qt.Key_N, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not w.graph.nodes and not w.code.dock.isVisible())
+    qtbot.waitUntil(lambda: abs(w.library_dock.width() - share) <= 4)
+    w.undo_stack.setClean()
