@@ -148,7 +148,7 @@ class GridSampler2D(Function):
             v, _, _ = _gather(flat, x, y, (h, w))
             term = v if f is None else v * (f[0][0] * f[1][0]).unsqueeze(1)
             out = term if out is None else out + term
-        return out.reshape(n, c, *ix.shape[1:])
+        return out.reshape(n, c, *ix.shape[1:])._data  # a fresh output, as torch's kernel gives: not a view
 
     @staticmethod
     def backward(ctx, g):
@@ -209,7 +209,7 @@ class GridSampler3D(Function):
             v, _, _ = _gather_3d(flat, xyz, (d, h, w))
             term = v if f is None else v * (f[0][0] * f[1][0] * f[2][0]).unsqueeze(1)
             out = term if out is None else out + term
-        return out.reshape(n, c, *ix.shape[1:])
+        return out.reshape(n, c, *ix.shape[1:])._data  # (a fresh output, as GridSampler2D's)
 
     @staticmethod
     def backward(ctx, g):
