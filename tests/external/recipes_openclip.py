@@ -106,7 +106,7 @@ RECIPES += [
     _oc("timm_vit", "o.clip('timm-vit', o.timm_cfg('test_vit', timm_pool='', timm_proj='linear'))"),
     # (rot_attn pooling needs a model whose default config names its pool size: timm's test models name none)
     _oc("timm_resnet_attnpool", "o.clip('timm-rn-rot', o.timm_cfg('resnet10t', timm_pool='rot_attn', timm_proj='', "
-        "image_size=64), steps=1)"),
+        "image_size=32), steps=1)"),
     _oc("timm_convnext_mlp", "o.clip('timm-convnext', o.timm_cfg('test_convnext', timm_pool='avg', "
         "timm_proj='mlp', timm_drop=0.1, timm_drop_path=0.1))"),
     _oc("siglip", "o.clip('tiny-sigmoid', o.vit_cfg(init_logit_bias=-10, custom_text=True, "
