@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from recipe_kit import _r
 from recipes_labml import CAPTUM_PACKAGE as _LATER_PACKAGE
+from recipes_torchvision import TV, TV_PACKAGE
 
 RECIPES: list[dict] = []
 
@@ -126,5 +127,16 @@ RECIPES += [  # its CIFAR tutorial on the stand-in CIFAR-10, with the tutorial's
          "    print(name, a.shape, '%.6f %.6f' % (a.sum(), abs(a).sum()), np.round(a.flatten()[:6], 6))\n"
          "print('Original Image')")],
        support=[*CAPTUM_PACKAGE, ("tutorials/models/cifar_torchvision.pt", "models/cifar_torchvision.pt")],
+       keep_going=True),
+]
+
+RECIPES += [  # its robustness tutorial: torchvision's own transforms (RandomRotation, GaussianBlur) as attacks
+    _r("captum_tut_cifar_robustness", CAPTUM, "tutorials/CIFAR_Captum_Robustness.ipynb",
+       [("import matplotlib.pyplot as plt\n", f"{STAND_INS}\nimport matplotlib.pyplot as plt\n"),
+        ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+        ("num_workers=2", "num_workers=0"),
+        ("n_batches = 100", "n_batches = 2")],  # (100 batches of 50 perturbations each: minutes)
+       support=[*CAPTUM_PACKAGE, *(TV[:2] + path for path in TV_PACKAGE),
+                ("tutorials/models/cifar_torchvision.pt", "models/cifar_torchvision.pt")],
        keep_going=True),
 ]
