@@ -801,3 +801,23 @@ def local_dir(name="tiny-local"):
         print("same as saved:", torch.allclose(again.encode_image(image), model.eval().encode_image(image),
                                                atol=1e-6))
 
+
+
+def partial_locks(name="tiny-locks"):
+    """Fine-tuning with part of each tower frozen, as open_clip_train's ``--lock-image-unlocked-groups`` and
+    ``--lock-text-unlocked-layers`` do: ``lock_image_tower`` leaving the last groups trainable, ``lock_text_tower``
+    its last layers, then AdamW steps that move only those (the frozen parameters' sums stay)."""
+    oc = _oc()
+    register(name, vit_cfg(vision={"layers": 3}, text={"layers": 3}))
+    image, captions = batch(4, 32), CAPTIONS
+    for groups, layers in ((1, 0), (2, 1), (4, 2)):
+        torch.manual_seed(0)
+        model = oc.create_model(name)
+        model.lock_image_tower(unlocked_groups=groups)
+        model.lock_text_tower(unlocked_layers=layers, freeze_layer_norm=True)
+        trainable = sorted(n for n, p in model.named_parameters() if p.requires_grad)
+        print(groups, layers, len(trainable), trainable[:4], trainable[-3:])
+        frozen = {n: p.detach().clone() for n, p in model.named_parameters() if not p.requires_grad}
+        train(model, image, oc.get_tokenizer(name)(captions), steps=2)
+        print("  frozen unchanged:", all(torch.equal(p, frozen[n]) for n, p in model.named_parameters()
+                                        if n in frozen))

@@ -131,4 +131,9 @@ RECIPES += [
     _oc("train_distill", "o.training(epochs=1, distill=True)"),
     _oc("train_coca", "o.training('tiny-coca-train', epochs=1, coca=True)"),
     _oc("local_dir", "o.local_dir()"),
+    _oc("partial_locks", "o.partial_locks()"),
+    _oc("coca_generate_options", "o.coca(steps=0, generate=[('top_k', {'top_k': 3, 'temperature': 0.7, "
+        "'repetition_penalty': 1.3, 'fixed_output_length': True, 'min_seq_len': 3}), ('top_p', {'top_p': 0.9, "
+        "'text': o.torch.tensor([[49406, 320, 1125]]).repeat(2, 1)}), ('beam_search', {'num_beams': 2, "
+        "'num_beam_groups': 1, 'min_seq_len': 3, 'fixed_output_length': True})])", hf=True),
 ]
