@@ -3,7 +3,7 @@
 Captum's robustness tutorial hands ``transforms.RandomRotation`` an image that requires grad; torchvision's rotate
 samples it with ``grid_sample(mode="nearest")`` and then fills the corners in place through a view of the result
 (``img[mask] = fill_img[mask]``). torch's grid sampler returns a fresh tensor; core's returned a view of a tensor made
-inside its forward, so the in-place write was refused as "a view of a leaf Variable"."""
+inside its forward, so the in-place write was refused as "a view of a leaf Variable" (affine_grid's too)."""
 
 from __future__ import annotations
 
@@ -59,5 +59,22 @@ def test_grid_sample_bicubic_output_is_written_in_place(torch):
         y[:, 1:].clamp_(max=0.5)
         y.sum().backward()
         return y._base is None, _rounded(x.grad)
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_affine_grid_output_is_written_in_place(torch, dims):
+    """affine_grid's result is fresh too: a spatial transformer shifting its grid in place (``grid[..., 0] += dx``)
+    backpropagates into theta, as in torch (core's was a view of its forward's matmul and the write was refused)."""
+    def run(lib):
+        theta = (lib.tensor([[[0.8, -0.6, 0.1], [0.6, 0.8, 0.0]]]) if dims == 2
+                 else lib.tensor([[[0.8, -0.6, 0.0, 0.1], [0.6, 0.8, 0.0, 0.0], [0.0, 0.0, 1.0, 0.2]]]))
+        theta.requires_grad_()
+        size = (1, 3, 4, 4) if dims == 2 else (1, 2, 3, 4, 4)
+        grid = lib.nn.functional.affine_grid(theta, size, align_corners=False)
+        grid[..., 0] += 0.1
+        (grid * grid).sum().backward()
+        return grid._base is None, type(grid.grad_fn).__name__, _rounded(grid), _rounded(theta.grad)
 
     assert run(core) == run(torch)

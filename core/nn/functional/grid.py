@@ -47,7 +47,7 @@ class AffineGridGenerator(Function):
     @staticmethod
     def forward(ctx, theta, *, base, shape):
         ctx.base = base
-        return core.matmul(base, theta.transpose(1, 2)).reshape(shape)
+        return core.matmul(base, theta.transpose(1, 2)).reshape(shape)._data  # fresh, as torch's (not a view)
 
     @staticmethod
     def backward(ctx, g):
