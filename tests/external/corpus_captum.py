@@ -964,6 +964,15 @@ def influence_functions():
     show("ArnoldiInfluenceFunction influence", arnoldi.influence(test))
     shutil.rmtree(folder)
 
+def ordered(value):
+    """``value`` with every dict's keys in sorted order: AttackComparator's results come from Summarizers, whose
+    stats are a set hashed by their classes' ids, so their order (Mean, Min, Max) changes from run to run in torch
+    as in core (a notebook cell shows the dict's repr)."""
+    if isinstance(value, dict):
+        return {k: ordered(value[k]) for k in sorted(value)}
+    return value
+
+
 # Captum's own test files ------------------------------------------------------------------------------------------
 
 

@@ -135,7 +135,10 @@ RECIPES += [  # its robustness tutorial: torchvision's own transforms (RandomRot
        [("import matplotlib.pyplot as plt\n", f"{STAND_INS}\nimport matplotlib.pyplot as plt\n"),
         ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
         ("num_workers=2", "num_workers=0"),
-        ("n_batches = 100", "n_batches = 2")],  # (100 batches of 50 perturbations each: minutes)
+        ("n_batches = 100", "n_batches = 2"),  # (100 batches of 50 perturbations each: minutes)
+        ("comparator.evaluate(image, target=label)", "__import__('corpus_captum').ordered(comparator.evaluate(image, "
+                                                     "target=label))"),  # (its stats' order follows ids: sorted)
+        ("comparator.summary()", "__import__('corpus_captum').ordered(comparator.summary())")],
        support=[*CAPTUM_PACKAGE, *(TV[:2] + path for path in TV_PACKAGE),
                 ("tutorials/models/cifar_torchvision.pt", "models/cifar_torchvision.pt")],
        keep_going=True),
