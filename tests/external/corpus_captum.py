@@ -423,12 +423,9 @@ def embedding_attribution():
     show("LIG embedding", attr)
     show("LIG per token", attr.sum(dim=2))
     show("LIG delta", delta)
-    show("LIG embedding input", lig.attribute(toks, target=0, n_steps=10, attribute_to_layer_input=True))
     lstm = _seeded(LSTMNet)
     attr = LayerIntegratedGradients(lstm, lstm.embedding).attribute(toks, target=2, n_steps=10)
     show("LIG LSTM per token", attr.sum(dim=2))
-    lig2 = LayerIntegratedGradients(net, [net.embedding, net.conv])
-    show("LIG [embedding, conv]", lig2.attribute(toks, target=1, n_steps=8))
     interpretable = configure_interpretable_embedding_layer(net, "embedding")
     embedded = interpretable.indices_to_embeddings(toks)
     show("IG on embeddings", IntegratedGradients(net).attribute(embedded, target=1, n_steps=10).sum(2))
@@ -498,16 +495,15 @@ def neuron_methods():
 
 def lrp():
     """LRP with Captum's default rules (epsilon for Linear and Conv, pass-through for ReLU), its own rules set per
-    layer (EpsilonRule, GammaRule, Alpha1_Beta0_Rule, IdentityRule), convergence deltas; LayerLRP."""
+    Linear layer (GammaRule, EpsilonRule), convergence deltas; LayerLRP."""
     from captum.attr import LRP, LayerLRP
-    from captum.attr._utils.lrp_rules import Alpha1_Beta0_Rule, EpsilonRule, GammaRule, IdentityRule
+    from captum.attr._utils.lrp_rules import EpsilonRule, GammaRule
 
     cnn, x = _seeded(ConvNet), images(2)
     attr, delta = LRP(cnn).attribute(x, target=1, return_convergence_delta=True)
     show("LRP default rules", attr)
     show("LRP delta", delta)
-    cnn.conv1.rule, cnn.conv2.rule = GammaRule(gamma=0.25), Alpha1_Beta0_Rule()
-    cnn.fc1.rule, cnn.fc2.rule = EpsilonRule(epsilon=0.1), IdentityRule()
+    cnn.fc1.rule, cnn.fc2.rule = GammaRule(gamma=0.25), EpsilonRule(epsilon=0.1)
     show("LRP own rules", LRP(cnn).attribute(x, target=2))
     plain = _seeded(ConvNet)
     attr, delta = LayerLRP(plain, plain.fc1).attribute(x, target=0, return_convergence_delta=True)
@@ -535,8 +531,8 @@ def metrics():
         return noise, inputs - noise
 
     @infidelity_perturb_func_decorator(multiply_by_inputs=True)
-    def perturb_decorated(inputs):
-        return inputs - torch.randn(inputs.shape) * 0.05
+    def perturb_decorated(inputs, baselines):
+        return inputs - torch.randn(inputs.shape) * 0.05 * (inputs - baselines)
 
     ig = IntegratedGradients(tab)
     attr = ig.attribute(x, target=1, n_steps=20)
@@ -558,7 +554,7 @@ def metrics():
 
 
 def robust():
-    """FGSM (untargeted and targeted, bounded, masked), PGD (Linf and L2, random start from torch's seeded RNG),
+    """FGSM (untargeted and targeted, bounded, masked), PGD (L2, Linf with a random start from torch's seeded RNG),
     AttackComparator over FGSM and a noise transform, MinParamPerturbation's search for the smallest epsilon."""
     from captum.robust import FGSM, PGD, AttackComparator, MinParamPerturbation
 
@@ -575,9 +571,10 @@ def robust():
     show("FGSM masked", fgsm.perturb(x, epsilon=0.2, target=labels, mask=mask))
     pgd = PGD(cnn, lower_bound=0.0, upper_bound=1.0)
     show("PGD Linf", pgd.perturb(x, radius=0.1, step_size=0.02, step_num=5, target=labels))
-    torch.manual_seed(0)
-    show("PGD L2 random start", pgd.perturb(x, radius=0.5, step_size=0.1, step_num=4, target=labels, norm="L2",
-                                            random_start=True))
+    show("PGD L2", pgd.perturb(x, radius=0.5, step_size=0.1, step_num=4, target=labels, norm="L2"))
+    torch.manual_seed(0)  # (its L2 random start broadcasts a per-example norm over the last dim: 4-d input fails)
+    show("PGD Linf random start", pgd.perturb(x, radius=0.1, step_size=0.02, step_num=3, target=labels,
+                                              random_start=True))
     show("PGD targeted", pgd.perturb(x, radius=0.2, step_size=0.05, step_num=3, target=1, targeted=True))
 
     def accuracy(out, target):
@@ -592,9 +589,9 @@ def robust():
     comparator.add_attack(gaussian_noise, "noise", num_attempts=3, attack_kwargs={"std": 0.3})
     results = comparator.evaluate(x, target=labels, additional_forward_args=None)
     for name, value in sorted(results.items()):
-        print(name, {k: round(float(v), 7) for k, v in value.items()} if isinstance(value, dict) else value)
-    summary = comparator.summary()
-    print("summary", {k: {m: round(float(v), 7) for m, v in d.items()} for k, d in sorted(summary.items())})
+        print(name, {k: round(float(v), 7) for k, v in sorted(value.items())} if isinstance(value, dict) else value)
+    summary = comparator.summary()  # (sorted: its stats' order follows their classes' ids, see ``ordered``)
+    print("summary", {k: {m: round(float(v), 7) for m, v in sorted(d.items())} for k, d in sorted(summary.items())})
 
     def correct(out, target):
         return bool((out.argmax(1) == target).all())
