@@ -87,8 +87,6 @@ hypersphere_loss|import pytest
 ibot_loss|import pytest
 ibot_plusplus_loss|import pytest
 koleo_loss|import math
-lejepa_loss|from __future__ import annotations
-macl_loss|import numpy as np
 msn_loss|import pytest
 negative_cosine_similarity|import pytest
 ntx_ent_loss|import numpy as np
@@ -105,25 +103,20 @@ for _line in _LOSS_TESTS.splitlines():
     _name, _first = _line.split("|")
     RECIPES.append(_test(f"loss_{_name.lower()}", f"loss/test_{_name}.py", _first + "\n"))
 
+# left out for time (each 20 s or more of core's CPU, mostly trunc_normal_'s erfinv over ViT-B weights): the LeJEPA
+# and MACL loss tests, the high-level BYOL/NNCLR/SimCLR/SimSiam model tests, the MAE and timm masked-ViT tests
 _MVT_BASE = [("tests/models/modules/masked_vision_transformer_test.py", "masked_vision_transformer_test.py")]
 _MVT_IMPORT = ("from .masked_vision_transformer_test import", "from masked_vision_transformer_test import")
 RECIPES += [
     _test("model_utils", "models/test_ModelUtils.py", FUTURE),
-    _test("models_byol", "models/test_ModelsBYOL.py", "import unittest\n"),
     _test("models_moco", "models/test_ModelsMoCo.py", "import unittest\n"),
-    _test("models_nnclr", "models/test_ModelsNNCLR.py", "import unittest\n"),
-    _test("models_simclr", "models/test_ModelsSimCLR.py", "import unittest\n"),
-    _test("models_simsiam", "models/test_ModelsSimSiam.py", "import unittest\n"),
     _test("projection_heads", "models/test_ProjectionHeads.py", "import unittest\n"),
     _test("center", "models/modules/test_center.py", "import pytest\n"),
     _test("memory_bank", "models/modules/test_memory_bank.py", "import re\n"),
-    _test("masked_autoencoder", "models/modules/test_masked_autoencoder.py", FUTURE),
     _test("masked_autoencoder_timm", "models/modules/test_masked_autoencoder_timm.py", "import unittest\n"),
     _test("ijepa_timm", "models/modules/test_ijepa_timm.py", "import unittest\n"),
     # the shared tests' class is imported relative to the tests' package; here it sits beside the script
     _test("mvt_torchvision", "models/modules/test_masked_vision_transformer_torchvision.py",
-          "from typing import Optional\n", [_MVT_IMPORT], _MVT_BASE),
-    _test("mvt_timm", "models/modules/test_masked_vision_transformer_timm.py",
           "from typing import Optional\n", [_MVT_IMPORT], _MVT_BASE),
     _test("scheduler", "utils/test_scheduler.py", "import io\n"),
     _test("optim", "utils/test_optim.py", "from typing import Any, Dict, List\n"),
