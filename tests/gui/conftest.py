@@ -63,6 +63,7 @@ def window(qtbot, node_types):
     w = make_window(qtbot, default_graph())
     yield w
     w.undo_stack.setClean()
+    w.bridge.mark_saved()  # (training marks the document modified too)
 
 
 @pytest.fixture
@@ -70,6 +71,7 @@ def empty_window(qtbot, node_types):
     w = make_window(qtbot)
     yield w
     w.undo_stack.setClean()
+    w.bridge.mark_saved()
 
 
 @pytest.fixture(autouse=True)

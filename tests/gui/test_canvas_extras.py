@@ -159,19 +159,35 @@ def test_auto_layout_of_a_selection_moves_only_the_selection(window):
     assert window.graph.node("n4").position[0] < window.graph.node("n5").position[0]
 
 
-def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, monkeypatch):
+def test_a_bad_formula_asks_again_showing_the_expression_error(empty_window, qtbot):
     import pytest
-    from PySide6.QtWidgets import QInputDialog
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
 
     from core.nodegraph.model.expression import ExpressionError, expand
     from gui.format import sentence
 
     with pytest.raises(ExpressionError) as expected:
         expand("(x * w")
-    answers = [("(x * w", True), ("(x * w).sum() + b", True)]
-    labels = []
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: labels.append(a[2]) or answers.pop(0))
-    empty_window.named_actions["insert_expression"].trigger()
+    answers = ["(x * w", "(x * w).sum() + b"]
+    labels: list[str] = []
+
+    def answer() -> None:  # types into the box the way a user does, once it is up (the next one after each answer)
+        dialog = QApplication.activeModalWidget()
+        if not (isinstance(dialog, QInputDialog) and dialog.isVisible()):
+            QTimer.singleShot(10, answer)
+            return
+        labels.append(dialog.labelText())
+        edit = dialog.findChild(QLineEdit)
+        edit.selectAll()
+        QTest.keyClicks(edit, answers.pop(0))
+        QTest.keyClick(edit, Qt.Key_Return)
+        if answers:
+            QTimer.singleShot(10, answer)
+
+    QTimer.singleShot(0, answer)
+    empty_window.insert_expression_dialog()
     assert labels[0].startswith("Formula (each name, such as x, becomes a tensor node")
     assert labels[1] == f"{sentence(str(expected.value))}\n\n{labels[0]}"  # core's message, as a sentence
     assert {n.type for n in empty_window.graph.nodes.values()} >= {"math.mul", "math.add"}

@@ -58,5 +58,6 @@ def app_window(qtbot, node_types, real_message_boxes, screen):
     window = start(qtbot, screen)
     yield window
     window.undo_stack.setClean()
+    window.bridge.mark_saved()  # (training marks the document modified too)
     window.close()
     window.deleteLater()
