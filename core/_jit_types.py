@@ -113,13 +113,14 @@ def _check_type(value, who: str) -> Type:
     return value
 
 
-class ListType(Type):
-    """``torch.ListType(element)``: ``List[T]``."""
+class _ElementType(Type):
+    """A type around one element type (``List[T]``, ``Optional[T]``): the parts the two share."""
 
-    _kind = "ListType"
+    _kind = ""
+    _annotation = ""  # List, Optional
 
     def __init__(self, element: Type):
-        self._element = _check_type(element, "ListType")
+        self._element = _check_type(element, self._kind)
 
     def getElementType(self) -> Type:
         return self._element
@@ -129,7 +130,13 @@ class ListType(Type):
 
     @property
     def annotation_str(self) -> str:
-        return f"List[{self._element.annotation_str}]"
+        return f"{self._annotation}[{self._element.annotation_str}]"
+
+
+class ListType(_ElementType):
+    """``torch.ListType(element)``: ``List[T]``."""
+
+    _kind, _annotation = "ListType", "List"
 
     def str(self) -> str:
         return f"{self._element.str()}[]"
@@ -155,23 +162,10 @@ class ListType(Type):
         return ListType(TensorType.get())
 
 
-class OptionalType(Type):
+class OptionalType(_ElementType):
     """``torch.OptionalType(element)``: ``Optional[T]``."""
 
-    _kind = "OptionalType"
-
-    def __init__(self, element: Type):
-        self._element = _check_type(element, "OptionalType")
-
-    def getElementType(self) -> Type:
-        return self._element
-
-    def containedTypes(self) -> list:
-        return [self._element]
-
-    @property
-    def annotation_str(self) -> str:
-        return f"Optional[{self._element.annotation_str}]"
+    _kind, _annotation = "OptionalType", "Optional"
 
     def str(self) -> str:
         return f"{self._element.str()}?"
