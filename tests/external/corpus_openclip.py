@@ -17,6 +17,7 @@ import os
 import types
 
 import torch
+from corpus_show import show as show_value
 
 CAPTIONS = ["a diagram", "a dog", "a cat", "a photo of a red car on the road"]
 _CONFIGS = "openclip_configs"  # the folder beside the script that the small configs are written to
@@ -28,28 +29,14 @@ def _oc():
     return open_clip
 
 
-def _values(t, n=6):
-    return [f"{v:.5f}" for v in t.detach().flatten()[:n].tolist()]
+def _abs_sum(t) -> str:
+    total = t.detach().double().abs().sum().item() if t.numel() else 0.0
+    return f"abs sum {total:.7g}"
 
 
 def show(name, out):
-    """A tensor's shape, dtype, abs sum and first values (a tuple, list or dict: each part)."""
-    if isinstance(out, dict):
-        for key, value in out.items():
-            show(f"{name}[{key!r}]", value)
-        return
-    if isinstance(out, (tuple, list)):
-        for i, value in enumerate(out):
-            show(f"{name}[{i}]", value)
-        return
-    if not isinstance(out, torch.Tensor):
-        print(name, repr(out))
-        return
-    if out.is_floating_point():
-        total = out.detach().double().abs().sum().item() if out.numel() else 0.0
-        print(name, tuple(out.shape), str(out.dtype), f"abs sum {total:.7g}", _values(out))
-    else:
-        print(name, tuple(out.shape), str(out.dtype), out.flatten()[:12].tolist())
+    """A tensor's shape, dtype, first values and abs sum (a tuple, list or dict: each part): ``corpus_show``'s."""
+    show_value(name, out, summary=_abs_sum)
 
 
 def _scalar(x):
