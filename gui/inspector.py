@@ -2,8 +2,9 @@
 
 Parameter widgets come from the node's spec (``gui.param_widgets``); a typed value is validated with
 ``Param.validate`` before anything changes, and a refusal is shown in red with the validator's message (the
-document is never changed half-way): a number field keeps the refused text, framed in red, with the message under
-it (``gui.refusal_note``, as the Train dock's fields), the other fields' messages go under the form. Accepted
+document is never changed half-way): a number or text field (shape, dims, tensor) keeps the refused text, framed in
+red, with the message under it (``gui.refusal_note``, as the Train dock's fields), so the field at fault is the
+one marked; the other fields' messages (a check box's, a combo box's) go under the form. Accepted
 values go through ``edit(SetParam)`` (undoable). Values, statistics and the gradient ledger are read from the
 session.
 
@@ -45,7 +46,7 @@ from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
 from gui.number_spin_box import FloatSpinBox, IntSpinBox
 from gui.param_widgets import make_editor, parse_text, text_of
-from gui.refusal_note import add_refusal_row
+from gui.refusal_note import add_line_refusal_row, add_refusal_row
 from gui.undo_keys import DocumentUndoKeys
 from gui.watch_buttons import WatchButtons, watchable_ports
 
@@ -85,6 +86,8 @@ class Inspector(QWidget):
         self.session: Session | None = None
         self.node_id: str | None = None
         self.editors: dict[str, QWidget] = {}
+        self.refusal_notes: dict[str, QLabel] = {}  # a number or text field's red line under it, by parameter
+        self._line_marks: dict[str, Callable[[str], None]] = {}  # a text field's refusal mark (gui.refusal_note)
         self._form_for: tuple[Graph | None, str | None, str] | None = None  # (graph, node id, type) of the editors
         self._applying = False  # an editor's edit is being applied: selection changes wait
         self._pending: str | None | Literal[_Nothing.NOTHING] = _NOTHING  # the node asked for while an edit was applied
@@ -168,7 +171,9 @@ class Inspector(QWidget):
                 self.undo_keys.watch(w)
             self.form.addRow(p.name, w)
             if isinstance(w, (FloatSpinBox, IntSpinBox)):  # refused text stays in the field, and why, under it
-                add_refusal_row(self.form, w)
+                self.refusal_notes[p.name] = add_refusal_row(self.form, w)
+            elif isinstance(w, QLineEdit):
+                self.refusal_notes[p.name], self._line_marks[p.name] = add_line_refusal_row(self.form, w)
         self.form_host.setVisible(bool(self.editors))  # no empty band between Watch and the value (an add node)
         self.refresh_values()
 
@@ -204,6 +209,8 @@ class Inspector(QWidget):
                     w.hide()
                     w.deleteLater()
         self.editors = {}
+        self.refusal_notes = {}
+        self._line_marks = {}
         self._form_for = None
 
     def apply(self, param: Param, value: object) -> str | None:
@@ -213,17 +220,30 @@ class Inspector(QWidget):
                 value = parse_text(param, value[1])
             value = param.validate(value)
         except ParamError as exc:
-            if not isinstance(self.editors.get(param.name), (FloatSpinBox, IntSpinBox)):  # those say it under them
-                self._say(str(exc))
+            self._refuse(param.name, str(exc))
             return str(exc)
         graph, nid = self.graph, self.node_id
         node = graph.nodes.get(nid) if graph is not None and nid is not None else None  # an editor's node
         if node is None or node.params.get(param.name) == value:
-            self._say("")
+            self._refuse(param.name, "")
             return None
+        mark = self._line_marks.get(param.name)
         error = self._edit_from_editor(commands.SetParam(node.id, param.name, value))
-        self._say(error or "")
+        if mark is not None and self._line_marks.get(param.name) is mark:  # the same field (not a rebuilt form)
+            mark(error or "")
+            self._say("")
+        else:
+            self._say(error or "")
         return error
+
+    def _refuse(self, name: str, error: str) -> None:
+        """Say ``error`` (or take the last one away) where the field ``name`` shows it: a text field is framed and
+        the message goes under it, a number field says it under itself already, the others under the form."""
+        mark = self._line_marks.get(name)
+        if mark is not None:
+            mark(error)
+        said_by_field = mark is not None or isinstance(self.editors.get(name), (FloatSpinBox, IntSpinBox))
+        self._say("" if said_by_field else error)
 
     def _edit_from_editor(self, command: Command) -> str | None:
         """Run an editor's edit; the selection the canvas settles on afterwards is shown once it is done."""
@@ -282,6 +302,8 @@ class Inspector(QWidget):
             del blocker
             if isinstance(w, (FloatSpinBox, IntSpinBox)):
                 w.refusal.clear()  # the document's value is shown again (the blocker kept that from the box)
+            elif name in self._line_marks:
+                self._line_marks[name]("")
 
     def refresh_values(self) -> None:
         node = self.graph.nodes.get(self.node_id) if self.node_id is not None and self.graph is not None else None

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox, QWidget
 
 from gui.format import sentence
 
-__all__ = ["FloatSpinBox", "IntSpinBox", "refusal", "settle"]
+__all__ = ["REFUSED_FRAME", "FloatSpinBox", "IntSpinBox", "refusal", "settle"]
 
 _RETURN = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 REFUSED_FRAME = "border: 1px solid #e74c3c;"  # the Inspector's refusal red

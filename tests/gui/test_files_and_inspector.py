@@ -84,7 +84,7 @@ def test_a_bad_parameter_value_is_refused_with_the_message_and_not_applied(windo
     edit.clear()
     qtbot.keyClicks(edit, "[[1, 2], [3]]")
     qtbot.keyClick(edit, Qt.Key_Return)
-    assert "tensor" in window.inspector.error_label.text()
+    assert "tensor" in window.inspector.refusal_notes["tensor"].text()
     assert window.graph.to_dict() == before and window.undo_stack.count() == count
 
 

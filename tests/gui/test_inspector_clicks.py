@@ -113,7 +113,7 @@ def test_a_refused_text_is_shown_and_the_document_kept(shown_window, qtbot, tmp_
     nid = _inserted(qtbot, w, tmp_path, "source.tensor")
     before = dict(w.graph.nodes[nid].params)
     type_text(qtbot, _editor(qtbot, w, nid, "tensor"), "[1, oops]")
-    qtbot.waitUntil(lambda: "tensor" in w.inspector.error_label.text())
+    qtbot.waitUntil(lambda: "tensor" in w.inspector.refusal_notes["tensor"].text())
     assert w.graph.nodes[nid].params == before
 
 

@@ -98,6 +98,7 @@ def test_a_ragged_literal_typed_into_a_tensor_field_is_refused_as_torch_says_it(
     show_dock(qtbot, w, w.inspector_dock)
     qtbot.waitUntil(lambda: w.inspector.node_id == "n1" and "tensor" in w.inspector.editors)
     type_into(qtbot, w.inspector.editors["tensor"], "[[1, 2], [3]]")
-    qtbot.waitUntil(lambda: "expected sequence of length 2 at dim 1 (got 1)" in w.inspector.error_label.text())
-    assert "inhomogeneous" not in w.inspector.error_label.text()
+    note = w.inspector.refusal_notes["tensor"]  # under the field
+    qtbot.waitUntil(lambda: "expected sequence of length 2 at dim 1 (got 1)" in note.text())
+    assert "inhomogeneous" not in note.text()
     assert w.graph.nodes["n1"].params["tensor"] == [2.0, 3.0]

@@ -33,12 +33,12 @@ def test_pasting_a_line_of_brackets_into_a_field_is_refused_with_a_message(tenso
     w, field = tensor_field
     _enter(qtbot, field, paste="[" * 100_000)
     assert len(field.text()) > 2000  # deeper than Python's recursion limit even if the field cut it
-    qtbot.waitUntil(lambda: "nested deeper than" in w.inspector.error_label.text())
+    qtbot.waitUntil(lambda: "nested deeper than" in w.inspector.refusal_notes["tensor"].text())
     assert w.graph.nodes["n1"].params["tensor"] == [2.0, 3.0]
 
 
 def test_typing_1e999_into_a_tensor_field_is_refused_instead_of_becoming_infinity(tensor_field, qtbot):
     w, field = tensor_field
     _enter(qtbot, field, typed="1e999")
-    qtbot.waitUntil(lambda: "too large" in w.inspector.error_label.text())
+    qtbot.waitUntil(lambda: "too large" in w.inspector.refusal_notes["tensor"].text())
     assert w.graph.nodes["n1"].params["tensor"] == [2.0, 3.0]

@@ -81,7 +81,7 @@ def test_no_node_of_a_lesson_grows_over_the_one_below_it_after_forward_and_backw
 
 def test_a_shape_typed_as_in_a_call_is_taken_and_a_doubled_comma_is_refused(window, qtbot):
     """A randn node added from the Node library: its shape typed ``2, 3`` (as ``torch.randn(2, 3)`` is written) is
-    stored as [2, 3] and Forward all makes a (2, 3) tensor; ``3,,4`` is refused under the form in words and leaves
+    stored as [2, 3] and Forward all makes a (2, 3) tensor; ``3,,4`` is refused under the field in words and leaves
     the shape as it was; ``(4,)`` with Python's trailing comma is taken too."""
     from PySide6.QtWidgets import QLineEdit
 
@@ -103,7 +103,7 @@ def test_a_shape_typed_as_in_a_call_is_taken_and_a_doubled_comma_is_refused(wind
     assert tuple(w.bridge.session.value(nid).shape) == (2, 3)
     qtbot.waitUntil(lambda: shape_field() is not None)
     type_text(qtbot, shape_field(), "3,,4")
-    qtbot.waitUntil(lambda: "can't read '3,,4'" in w.inspector.error_label.text())
+    qtbot.waitUntil(lambda: "can't read '3,,4'" in w.inspector.refusal_notes["shape"].text())
     assert w.graph.nodes[nid].params["shape"] == (2, 3)
     type_text(qtbot, shape_field(), "(4,)")
     qtbot.waitUntil(lambda: w.graph.nodes[nid].params["shape"] == (4,))
