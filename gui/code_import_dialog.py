@@ -58,6 +58,7 @@ z = (x * w).sum() + b
 z.backward()
 """
 POLL_MS = 30
+TITLE_ROOM = 200  # px beside the progress dialog's title for the window manager's icon and buttons
 INDENT = "    "  # what Tab types in the snippet box: Python's usual indent (a tab beside pasted spaces is a TabError)
 ERROR_LINE = QColor(231, 76, 60, 60)  # the band on the line a failed import points at
 
@@ -202,6 +203,8 @@ class CodeImports:
         progress = QProgressDialog(f"Running {name}…", "Cancel", 0, 0, self.window)
         progress.setObjectName("codeImportProgress")
         progress.setWindowTitle("Importing code")
+        # NOTE: the bar alone sized it 200 px wide, and the window manager cut the title to "Impor…g code"
+        progress.setMinimumWidth(progress.fontMetrics().horizontalAdvance(progress.windowTitle()) + TITLE_ROOM)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
         progress.canceled.connect(cancel.set)
