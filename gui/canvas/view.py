@@ -93,7 +93,7 @@ class GraphView(QGraphicsView):
         self.more.place()
 
     def _show_empty_hint(self) -> None:
-        """The hint in the middle of the canvas while the graph has no node."""
+        """The hint in the middle of the canvas while the graph has no node, and no scroll bars then."""
         empty = not self.graph_scene.node_items
         if empty:
             room = self.viewport().rect()
@@ -103,6 +103,11 @@ class GraphView(QGraphicsView):
             self.empty_hint.move(room.center().x() - self.empty_hint.width() // 2,
                                  room.center().y() - self.empty_hint.height() // 2)
         self.empty_hint.setVisible(empty)
+        # an empty graph has nothing to scroll to: the scroll bars of the room around it would only say it's big
+        policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if empty else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        if self.horizontalScrollBarPolicy() != policy:
+            self.setHorizontalScrollBarPolicy(policy)
+            self.setVerticalScrollBarPolicy(policy)
 
     def _take_in(self, items: QRectF) -> None:
         """The scrollable area grows to hold the graph's items (``items``, the scene's growing bounds) with room
