@@ -3,7 +3,8 @@ It shows only while part of the graph is out of the canvas's view (a graph seen 
 the map would cover some of it) and the canvas is big enough for it not to hide much of the graph. It keeps off
 the graph: it sits in the first corner of the canvas (bottom right, bottom left, top right, top left) where no
 node, edge or shape label is drawn, else in the first where no node is; when every corner has a node it hides,
-unless most of the graph is out of view (a big graph, where the map is how one finds the rest: bottom right).
+unless most of the graph is out of view (a big graph, where the map is how one finds the rest): then it stays in
+its corner while no node is under it, else moves to the first corner without one, else sits bottom right.
 Where it does cover part of the graph it is drawn translucent, so the edges under it still show. Its shape
 follows the graph's (a long row of nodes gets a low, wide map).
 
@@ -137,8 +138,13 @@ class Minimap(QGraphicsView):
     def _spot(self, visible: QRectF) -> tuple[QRect | None, bool]:
         """Where the map goes (None: hidden) and whether it covers part of the graph there."""
         corners = self._corners()
-        if self._mostly_out(visible):  # a big graph: the map stays where one looks for it (the other corners go
-            return corners[0], any(self._covers(corners[0]))  # unsearched: this runs on every pan)
+        if self._mostly_out(visible):  # a big graph: the map stays where one looks for it while no node is under
+            here = [c for c in corners if self.isVisible() and c.topLeft() == self.pos()]  # it (it hid lesson
+            for corner in here + corners:  # 10's y_cut at 1366x768), else takes the first corner without one
+                nodes, edges = self._covers(corner)
+                if not nodes:
+                    return corner, edges
+            return corners[0], True  # a node in every corner: bottom right, translucent
         spot: QRect | None = None
         for corner in corners:  # the first clear corner, else the first without a node
             nodes, edges = self._covers(corner)

@@ -1,0 +1,91 @@
+"""The first hour, by hand, a ninth time: four rough spots a newcomer met under a real 1366x768 screen, each driven
+here through the real widgets (typing in the field, the menu, the shortcut a user presses)."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLineEdit, QProgressDialog
+
+from tests.gui.real_input import click_node, double_click_library, shown, type_text
+from tests.gui.scenarios.test_lessons_by_their_links import open_example
+from tests.gui.test_code_pane import open_code
+
+
+def test_a_refused_shape_frames_its_field_red_with_the_reason_under_it_and_keeps_the_text(window, qtbot):
+    """A randn node's shape typed ``4,,3``: the shape field itself is framed red and the reason shows right under
+    it (it showed under all the fields, none marked), the text stays as typed to be fixed, the document keeps
+    its shape; typing ``4, 3`` takes it and the mark goes."""
+    w = shown(qtbot, window)
+    nid = double_click_library(qtbot, w, "source.randn")
+    click_node(qtbot, w, nid)
+
+    def shape_field():
+        return next((f for f in w.inspector.findChildren(QLineEdit, "param_shape") if f.isVisible()), None)
+
+    qtbot.waitUntil(lambda: shape_field() is not None)
+    before = w.graph.nodes[nid].params.get("shape")
+    field = shape_field()
+    type_text(qtbot, field, "4,,3")
+    note = w.inspector.refusal_notes["shape"]
+    qtbot.waitUntil(lambda: note.isVisible() and "can't read '4,,3'" in note.text())
+    assert "#e74c3c" in field.styleSheet() and "can't read" in field.toolTip()
+    assert field.text() == "4,,3" and w.graph.nodes[nid].params.get("shape") == before
+    assert not w.inspector.error_label.isVisible()  # said once, beside the field at fault
+    assert 0 <= note.geometry().top() - field.geometry().bottom() < field.height()  # the row right under it
+    seed = w.inspector.editors["seed"]
+    assert seed.styleSheet() == "" and not w.inspector.refusal_notes["seed"].isVisible()
+    type_text(qtbot, field, "4, 3")
+    qtbot.waitUntil(lambda: w.graph.nodes[nid].params["shape"] == (4, 3))
+    qtbot.waitUntil(lambda: not note.isVisible())
+    assert field.styleSheet() == ""
+    w.undo_stack.setClean()
+
+
+def test_the_import_progress_dialog_is_wide_enough_for_its_title(window, qtbot, monkeypatch, tmp_path):
+    """File ▸ Open code on a slow snippet: the progress dialog is wide enough for "Importing code" beside the
+    window manager's buttons (the bar alone made it 200 px, and the title read "Impor…g code")."""
+    path = tmp_path / "slow.py"
+    path.write_text("import time\nwhile True:\n    time.sleep(0.01)\n")
+    shown(qtbot, window)
+    open_code(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: isinstance(window.code.progress, QProgressDialog) and window.code.progress.isVisible(),
+                    timeout=10_000)
+    progress = window.code.progress
+    title = progress.fontMetrics().horizontalAdvance("Importing code")
+    assert progress.windowTitle() == "Importing code" and progress.width() >= title + 150
+    QTest.keyClick(progress, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)
+
+
+def test_an_empty_canvas_shows_no_scroll_bars_and_a_graph_larger_than_it_does(window, qtbot):
+    """File ▸ New (Ctrl+N): the empty canvas has nothing to scroll to and shows no scroll bars (it always did);
+    a node added from the Node library brings them back (the canvas scrolls around a graph)."""
+    w = shown(qtbot, window)
+    view = w.view
+    assert view.horizontalScrollBar().isVisible()  # the chapter's graph
+    QTest.keyClick(w, Qt.Key_N, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not w.graph.nodes and view.empty_hint.isVisible())
+    qtbot.waitUntil(lambda: not view.horizontalScrollBar().isVisible() and not view.verticalScrollBar().isVisible())
+    double_click_library(qtbot, w, "source.randn")
+    qtbot.waitUntil(lambda: view.horizontalScrollBar().isVisible() and view.verticalScrollBar().isVisible())
+    w.undo_stack.setClean()
+
+
+def _nodes_under_minimap(w) -> list[str]:
+    from gui.canvas.node_item import NodeItem
+
+    mini = w.view.minimap
+    box = mini.geometry().translated(-w.view.viewport().geometry().topLeft())  # in the canvas's viewport
+    items = w.scene.items(w.view.mapToScene(box).boundingRect())
+    return sorted(w.graph.nodes[i.node_id].title or i.node_id for i in items if isinstance(i, NodeItem))
+
+
+def test_lesson_10_opened_at_1366x768_has_no_node_under_the_minimap(window, qtbot):
+    """File ▸ Examples ▸ lesson 10 at 1366x768: most of the graph is out of view, so the map shows, and it takes a
+    corner with no node under it (it sat bottom right over y_cut)."""
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "10-diagnosing")
+    mini = w.view.minimap
+    qtbot.waitUntil(lambda: mini.isVisible() and not mini._timer.isActive())
+    assert _nodes_under_minimap(w) == []
+    w.undo_stack.setClean()
+
