@@ -274,6 +274,8 @@ def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None
         return tensor.split(split_size_or_sections, dim)
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(tensor, split_size_or_sections, dim)
+    if isinstance(split_size_or_sections, Tensor) and split_size_or_sections.numel() != 1:  # torch's Tensor.split
+        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not Tensor")
     raw = dim if type(dim) is int else None
     dim = _split_dim(tensor, dim)
     size = tensor._data.shape[dim]
