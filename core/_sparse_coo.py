@@ -3,14 +3,15 @@
 A sparse tensor here keeps PyTorch's COO description (``_indices()``: sparse_dim x nnz int64, ``_values()``: nnz
 entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints it. For computing, it also holds the
 dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
-result (``sparse @ dense``, ``dense + sparse``). Core has no sparse kernels: an op whose PyTorch result is sparse
-(``torch.mul(sparse, 2)``, ``sparse.sin()``) gives a dense tensor here. Autograd reaches through one path only: a tensor
-made by ``sparse_coo_tensor`` from ``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``,
-and the ops on it (which compute with its dense array) send that node a dense gradient, of which each value gets
-the entry at its index (peft's SHiRA adapter trains its values so: ``dense_weight += sparse_delta``);
-``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and ``-sparse`` (and the methods ``mul``/``div``/``neg``) of it stay
-sparse and record torch's node. ``values()`` hands out the entries themselves: a write through it moves the version
-counter, and the dense mirror is rebuilt from the entries when next read (``_DenseMirror``).
+result (``sparse @ dense``, ``dense + sparse``). Core has few sparse kernels: an op whose PyTorch result is sparse
+(``sparse.sin()``, ``sparse * dense``) gives a dense tensor here. A tensor made by ``sparse_coo_tensor`` from
+``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``, and the ops on it (which compute
+with its dense array) send that node a gradient, of which each value gets the entry at its index (peft's SHiRA
+adapter trains its values so: ``dense_weight += sparse_delta``); ``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and
+``-sparse`` (the methods ``mul``/``div``/``neg`` and the functions ``torch.mul``/``div``/``neg`` too) stay sparse
+and record torch's node. A sparse leaf's gradient through ``to_dense``, ``values()`` and ``torch.sparse.sum`` is a
+COO tensor over its entries, as torch's. ``values()`` hands out the entries themselves: a write through it moves
+the version counter, and the dense mirror is rebuilt from the entries when next read (``_DenseMirror``).
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ class SparseCooTensor(Tensor):
         return _make(indices, values, self._data.shape, coalesced=True)
 
     def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
-        out = _ToDense.apply(self) if self.requires_grad and is_grad_enabled() else new_tensor(self._data.copy())
+        out = _CooToDense.apply(self) if self.requires_grad and is_grad_enabled() else new_tensor(self._data.copy())
         return out if dtype is None else out.to(dtype)
 
     def to_sparse(self, *args, **kwargs) -> SparseCooTensor:
@@ -233,17 +234,17 @@ class SparseCooTensor(Tensor):
         return _make(self._sp_indices, to_numpy_array(values._data), self._data.shape, self._sp_coalesced)
 
     def __mul__(self, other):
-        if _is_scalar(other):
+        if is_scalar_factor(other):
             return self._scaled(lambda v: v * other, _SparseMul, other)
         return super().__mul__(other)
 
     def __rmul__(self, other):
-        if _is_scalar(other):
+        if is_scalar_factor(other):
             return self._scaled(lambda v: other * v, _SparseMul, other)
         return super().__rmul__(other)
 
     def __truediv__(self, other):
-        if _is_scalar(other):
+        if is_scalar_factor(other):
             return self._scaled(lambda v: v / other, _SparseDiv, other)
         return super().__truediv__(other)
 
@@ -252,11 +253,11 @@ class SparseCooTensor(Tensor):
 
     def mul(self, other):
         """``s.mul(2)``, ``s.multiply(t0)``: sparse as ``s * 2`` (a scalar or 0-d dense factor), else the dense op."""
-        return self.__mul__(other) if _is_scalar(other) else super().mul(other)
+        return self.__mul__(other) if is_scalar_factor(other) else super().mul(other)
 
     def div(self, other, *, rounding_mode=None):
         """``s.div(2)``, ``s.divide``, ``s.true_divide``: sparse as ``s / 2``; a rounding mode takes the dense op."""
-        if rounding_mode is None and _is_scalar(other):
+        if rounding_mode is None and is_scalar_factor(other):
             return self.__truediv__(other)
         return super().div(other, rounding_mode=rounding_mode)
 
@@ -292,8 +293,10 @@ class SparseCooTensor(Tensor):
     __str__ = __repr__
 
 
-def _is_scalar(x) -> bool:
-    return isinstance(x, (int, float, bool)) or (isinstance(x, Tensor) and not x.is_sparse and x.dim() == 0)
+def is_scalar_factor(x) -> bool:
+    """A number or a 0-d dense tensor: what ``s * x`` scales the entries by, the result staying sparse."""
+    return isinstance(x, (int, float, bool)) or (isinstance(x, Tensor) and not x.is_sparse and x.dim() == 0
+                                                 and not x.requires_grad)  # (one that needs grad: the dense op's graph)
 
 
 def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> SparseCooTensor:
@@ -396,11 +399,73 @@ class _Values(Function):
         return t._values()
 
     @staticmethod
-    def backward(ctx, g):
+    def backward(ctx, g):  # torch's values_backward: a COO gradient over the same indices (not marked coalesced)
         indices, shape = ctx.args
-        grad = np.zeros(shape, dtype=to_numpy_array(g._data).dtype)
-        np.add.at(grad, tuple(indices), to_numpy_array(g._data))
-        return new_tensor(grad)
+        return _make(indices, np.array(to_numpy_array(g._data)), shape, coalesced=False)
+
+
+def _masked_grad(g, indices: np.ndarray, shape, coalesced: bool) -> SparseCooTensor:
+    """A COO gradient with ``indices`` (a coalesced input's) and the incoming gradient ``g`` (dense or sparse, of
+    ``shape``) there, as torch's backward of ``to_dense``/``sparse.sum`` gives a sparse leaf (marked coalesced where
+    torch's is: a gradient from ``to_dense`` or ``sparse.sum(s, dim)`` is not, so ``.grad.values()`` refuses)."""
+    arr = np.broadcast_to(np.asarray(to_numpy_array(g._data)), tuple(shape))  # (the sparse mirror is dense)
+    return _make(indices, np.ascontiguousarray(arr[tuple(indices)]), shape, coalesced)
+
+
+def _coalesced_indices(t: SparseCooTensor) -> np.ndarray:
+    return t._sp_indices if t._sp_coalesced else t._sp_coalesce()._sp_indices
+
+
+class _CooToDense(_ToDense):
+    """``to_dense()`` of a COO tensor that needs grad: the gradient is the incoming one at the tensor's entries, a COO
+    tensor (torch's ``to_dense_backward`` masks it with the input)."""
+
+    @staticmethod
+    def forward(ctx, t):
+        ctx.args = (_coalesced_indices(t), t._data.shape)
+        return t._data.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return _masked_grad(g, *ctx.args, coalesced=False)
+
+
+def sparse_sum(input: SparseCooTensor, dims: list | None, left: int = 0, dtype=None):
+    """``torch.sparse.sum(s, dim)`` of a COO tensor: the sum over ``dims``, sparse where ``left`` sparse dims remain
+    (all of them, ``dims=None``: a dense 0-d sum); of one that needs grad with torch's node (``SparseSumBackward0``,
+    ``SumBackward0`` for all dims) giving a COO gradient over the input's entries."""
+    node = _SparseSum if dims is not None else _SparseSumAll
+    dims = tuple(range(input.dim())) if dims is None else tuple(dims)
+    if input.requires_grad and is_grad_enabled():
+        return node.apply(input, dims=dims, left=left, dtype=dtype, coalesced_grad=node is _SparseSumAll)
+    return _SparseSum._sum(input, dims, left, dtype)
+
+
+class _SparseSum(Function):
+    node_name = "SparseSumBackward0"
+
+    @staticmethod
+    def _sum(t, dims, left, dtype):
+        dense = new_tensor(t._data.copy())
+        out = (dense if dtype is None else dense.to(dtype)).sum(list(dims))
+        return to_sparse(out, left) if left else out
+
+    @staticmethod
+    def forward(ctx, t, *, dims, left, dtype, coalesced_grad):
+        ctx.args = (_coalesced_indices(t), t._data.shape, sorted(dims), t._data.dtype, coalesced_grad)
+        return _SparseSum._sum(t, dims, left, dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        indices, shape, dims, dt, coalesced = ctx.args
+        arr = np.asarray(to_numpy_array(g._data)).astype(dt, copy=False)
+        for d in dims:
+            arr = np.expand_dims(arr, d)
+        return _masked_grad(new_tensor(arr), indices, shape, coalesced)
+
+
+class _SparseSumAll(_SparseSum):
+    node_name = "SumBackward0"
 
 
 class _SparseScaled(Function):
@@ -416,7 +481,7 @@ class _SparseScaled(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return ctx.args(g.to_dense() if getattr(g, "is_sparse", False) else g)
+        return ctx.args(g)  # (a COO gradient stays one: the map of its entries)
 
 
 class _SparseMul(_SparseScaled):
@@ -442,7 +507,7 @@ class _Coalesce(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g.to_dense() if getattr(g, "is_sparse", False) else g
+        return g
 
 
 class _MarkCoalesced(Function):

@@ -5,6 +5,7 @@ from core import _dtype
 from core import _sparse_compressed_checks as _checks
 from core._sparse_coo import SparseCooTensor as _SparseCooTensor
 from core._sparse_coo import sparse_coo_tensor as _sparse_coo_tensor
+from core._sparse_coo import sparse_sum as _sparse_sum
 from core._sparse_coo import spmm as _spmm
 from core._sparse_coo import to_sparse as _to_sparse
 from core._tensor import strided as _strided
@@ -60,15 +61,18 @@ def _mm_reduce(mat1, mat2, reduce):
 
 def sum(input, dim=None, dtype=None):  # PyTorch's name
     """``torch.sparse.sum``: a dense 0-d sum of all entries, or a sum over ``dim`` that stays sparse in the sparse
-    dims left (entries summing to exactly 0 are dropped here, where PyTorch keeps them)."""
+    dims left (entries summing to exactly 0 are dropped here, where PyTorch keeps them); of a COO tensor that needs
+    grad with torch's node and a COO gradient (``core._sparse_coo.sparse_sum``)."""
     dense = input.to_dense() if isinstance(input, _SparseCooTensor) else input
     if dtype is not None:
         dense = dense.to(dtype)
     if dim is None:
-        return dense.sum()
+        return _sparse_sum(input, None, 0, dtype) if isinstance(input, _SparseCooTensor) else dense.sum()
     dims = [d % dense.dim() for d in ((dim,) if isinstance(dim, int) else dim)]
     sparse_dim = input.sparse_dim() if isinstance(input, _SparseCooTensor) else dense.dim()
     left = sparse_dim - len([d for d in dims if d < sparse_dim])
+    if isinstance(input, _SparseCooTensor):
+        return _sparse_sum(input, dims, left, dtype)
     out = dense.sum(dims)
     return _to_sparse(out, left) if left else out
 

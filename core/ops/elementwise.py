@@ -17,6 +17,7 @@ from core._arg_types import tp_name
 from core._fused import fma
 from core._memory_format import _non_overlapping_and_dense, laid_out_like_operands
 from core._meta import MetaArray
+from core._sparse_coo import SparseCooTensor, is_scalar_factor
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp, total
@@ -339,6 +340,10 @@ subtract = alias(sub, "subtract")
 
 
 def mul(input, other, *, out=None):
+    if type(input) is not Tensor and out is None:  # NOTE: a dense tensor pays one identity test
+        res = _on_sparse_coo(input, other, "__mul__", "__rmul__")
+        if res is not None:
+            return res
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _shortcuts.ok:
         if input._data.dtype is not _np_bool:
@@ -358,6 +363,10 @@ multiply = alias(mul, "multiply")
 
 
 def div(input, other, *, rounding_mode=None, out=None):
+    if type(input) is not Tensor and out is None and rounding_mode is None:  # (a dense tensor: one identity test)
+        res = _on_sparse_coo(input, other, "__truediv__", None)
+        if res is not None:
+            return res
     if rounding_mode is not None:
         from core.ops import math as _math  # floor/trunc division live there; the math modules import this one
 
@@ -377,6 +386,8 @@ divide, true_divide = alias(div, "divide"), alias(div, "true_divide")
 
 
 def neg(input, *, out=None):
+    if type(input) is not Tensor and out is None and isinstance(input, SparseCooTensor):  # (dense: one identity test)
+        return input.__neg__()
     try:
         return _out(Neg.apply(input), out, input)
     except AttributeError:
@@ -386,6 +397,16 @@ def neg(input, *, out=None):
 
 
 negative = alias(neg, "negative")
+
+
+def _on_sparse_coo(input, other, op: str, rop: str | None):
+    """``torch.mul(s, 2)``, ``torch.mul(2, s)``, ``torch.div(s, t0)`` of a COO tensor and a scalar factor (a number
+    or a 0-d dense tensor): the COO tensor's own operator, a sparse result with torch's node; None for the dense op."""
+    if isinstance(input, SparseCooTensor):
+        return getattr(input, op)(other) if is_scalar_factor(other) else None
+    if rop is not None and isinstance(other, SparseCooTensor) and is_scalar_factor(input):
+        return getattr(other, rop)(input)
+    return None
 
 
 def _out(result, out, *inputs):
