@@ -251,6 +251,16 @@ class SparseCooTensor(Tensor):
     def __neg__(self):
         return self._scaled(lambda v: -v, _SparseNeg)
 
+    def __add__(self, other):
+        """``s1 + s2`` of two COO tensors of one shape outside a graph (a gradient that reaches a node twice, too):
+        torch's merge of the two entry lists, a COO result; else the dense op."""
+        if (isinstance(other, SparseCooTensor) and other.shape == self.shape
+                and not ((self.requires_grad or other.requires_grad) and is_grad_enabled())):
+            from core.autograd.sparse_grad import sparse_add  # (it makes its result with _make from here)
+
+            return sparse_add(self, other)
+        return super().__add__(other)
+
     def mul(self, other):
         """``s.mul(2)``, ``s.multiply(t0)``: sparse as ``s * 2`` (a scalar or 0-d dense factor), else the dense op."""
         return self.__mul__(other) if is_scalar_factor(other) else super().mul(other)

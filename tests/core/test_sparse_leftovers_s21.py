@@ -158,3 +158,30 @@ def test_split_by_a_one_element_tensor_still_splits(torch, expr):
         return [x.tolist() for x in eval(expr, {"t": lib.arange(8.0).reshape(2, 4), "lib": lib})]
 
     assert run(core) == run(torch)
+
+
+# ----- two COO tensors add up sparse (a gradient reaching a node twice too) ----------------------------------------
+
+def _pairs(lib):
+    a, u = _sparse(lib), _uncoalesced(lib).detach()
+    h = _hybrid(lib).detach()
+    return [(a, a), (a, u), (u, a), (u, u), (h, h), (a, -a)]
+
+
+def test_two_sparse_tensors_add_sparse(torch):
+    def run(lib):
+        return [(r.layout == lib.sparse_coo, r.is_coalesced(), r._indices().tolist(), r._values().tolist())
+                for r in (x + y for x, y in _pairs(lib))]
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("expr", ["s.to_dense().sum() + lib.sparse.sum(s)",
+                                  "lib.sparse.sum(s * 2) + lib.sparse.sum(-s)"])
+def test_sparse_gradients_meeting_in_one_graph_stay_sparse(torch, expr):
+    def run(lib):
+        s = _sparse(lib, requires_grad=True)
+        eval(expr, {"s": s, "lib": lib}).backward()
+        return s.grad.layout == lib.sparse_coo, _state(s.grad)
+
+    assert run(core) == run(torch)
