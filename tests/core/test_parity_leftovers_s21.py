@@ -74,15 +74,9 @@ def test_gradients_through_the_methods_still_match(torch, expr):
         s = _sparse(lib).requires_grad_()
         out = eval(expr, {"s": s, "lib": lib})
         out.backward()
-        return out.item(), type(out.grad_fn).__name__, s.grad.to_dense().tolist()
+        return out.item(), type(out.grad_fn).__name__, s.grad.layout == lib.sparse_coo, s.grad.to_dense().tolist()
 
-    ours, theirs = run(core), run(torch)
-    if expr in ("s.sum()", "s.neg().sum()", "s.div(2).sum()"):  # torch's gradient is dense here too
-        assert ours == theirs
-    else:  # a sparse leaf's gradient: torch's is sparse (its entries only), core's dense, equal where torch has one
-        assert ours[:2] == theirs[:2]
-        mask = np.array(_sparse(torch).to_dense().tolist()) != 0
-        assert np.array_equal(np.array(ours[2])[mask], np.array(theirs[2])[mask])
+    assert run(core) == run(torch)  # (a sparse leaf's gradient is sparse where torch's is: its entries only)
 
 
 def test_sparse_sum_gradient_still_flows(torch):
@@ -92,12 +86,9 @@ def test_sparse_sum_gradient_still_flows(torch):
             warnings.simplefilter("ignore")
             out = lib.sparse.sum(s.mul(3))
         out.backward()
-        return out.item(), np.array(s.grad.to_dense().tolist())
+        return out.item(), s.grad.layout == lib.sparse_coo, s.grad.to_dense().tolist()
 
-    (ours, ours_grad), (theirs, theirs_grad) = run(core), run(torch)
-    assert ours == theirs
-    mask = np.array(_sparse(torch).to_dense().tolist()) != 0
-    assert np.array_equal(ours_grad[mask], theirs_grad[mask])
+    assert run(core) == run(torch)
 
 
 # ----- __torch_function__: split and its family hand their handlers torch's layout -----------------------------
