@@ -266,9 +266,12 @@ class SparseCooTensor(Tensor):
         return self.__mul__(other) if is_scalar_factor(other) else super().mul(other)
 
     def div(self, other, *, rounding_mode=None):
-        """``s.div(2)``, ``s.divide``, ``s.true_divide``: sparse as ``s / 2``; a rounding mode takes the dense op."""
+        """``s.div(2)``, ``s.divide``, ``s.true_divide``: sparse as ``s / 2``, with a rounding mode too (torch's
+        ``DivBackward2``, whose gradient is an empty COO tensor); a dense divisor takes the dense op."""
         if rounding_mode is None and is_scalar_factor(other):
             return self.__truediv__(other)
+        if rounding_mode in ("floor", "trunc") and is_scalar_factor(other):
+            return self._scaled(lambda v: v.div(other, rounding_mode=rounding_mode), _SparseDivRounding, other)
         return super().div(other, rounding_mode=rounding_mode)
 
     def true_divide(self, other):
@@ -504,6 +507,24 @@ class _SparseDiv(_SparseScaled):
 
 class _SparseNeg(_SparseScaled):
     node_name = "NegBackward0"
+
+
+class _SparseDivRounding(_SparseScaled):
+    """``s.div(2, rounding_mode=...)``: a step function, whose gradient torch gives as a COO tensor with no entries."""
+
+    node_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx, t, *, fn):
+        out = _SparseScaled.forward(ctx, t, fn=fn)
+        ctx.args = (t.sparse_dim(), t._sp_values.shape[1:], t._data.shape)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        sparse_dim, dense_shape, shape = ctx.args
+        dt = np.asarray(to_numpy_array(g._data)).dtype
+        return _make(np.zeros((sparse_dim, 0), np.int64), np.zeros((0,) + dense_shape, dt), shape, coalesced=True)
 
 
 class _Coalesce(Function):

@@ -341,7 +341,7 @@ subtract = alias(sub, "subtract")
 
 def mul(input, other, *, out=None):
     if type(input) is not Tensor and out is None:  # NOTE: a dense tensor pays one identity test
-        res = _on_sparse_coo(input, other, "__mul__", "__rmul__")
+        res = _on_sparse_coo(input, other, SparseCooTensor.__mul__, SparseCooTensor.__rmul__)
         if res is not None:
             return res
     if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
@@ -363,8 +363,8 @@ multiply = alias(mul, "multiply")
 
 
 def div(input, other, *, rounding_mode=None, out=None):
-    if type(input) is not Tensor and out is None and rounding_mode is None:  # (a dense tensor: one identity test)
-        res = _on_sparse_coo(input, other, "__truediv__", None)
+    if type(input) is not Tensor and out is None and rounding_mode in _SPARSE_ROUNDING:  # (dense: one identity test)
+        res = _on_sparse_coo(input, other, lambda s, x: s.div(x, rounding_mode=rounding_mode))
         if res is not None:
             return res
     if rounding_mode is not None:
@@ -399,13 +399,17 @@ def neg(input, *, out=None):
 negative = alias(neg, "negative")
 
 
-def _on_sparse_coo(input, other, op: str, rop: str | None):
+_SPARSE_ROUNDING = (None, "floor", "trunc")
+
+
+def _on_sparse_coo(input, other, op, rop=None):
     """``torch.mul(s, 2)``, ``torch.mul(2, s)``, ``torch.div(s, t0)`` of a COO tensor and a scalar factor (a number
-    or a 0-d dense tensor): the COO tensor's own operator, a sparse result with torch's node; None for the dense op."""
+    or a 0-d dense tensor): ``op(s, factor)`` (``rop`` with the factor first), the COO tensor's own operator, a
+    sparse result with torch's node; None for the dense op."""
     if isinstance(input, SparseCooTensor):
-        return getattr(input, op)(other) if is_scalar_factor(other) else None
+        return op(input, other) if is_scalar_factor(other) else None
     if rop is not None and isinstance(other, SparseCooTensor) and is_scalar_factor(input):
-        return getattr(other, rop)(input)
+        return rop(other, input)
     return None
 
 

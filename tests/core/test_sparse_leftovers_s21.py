@@ -55,7 +55,23 @@ def test_function_forms_stay_sparse(torch, expr):
     assert ours[0] and ours == theirs
 
 
-@pytest.mark.parametrize("expr", ["lib.div(s, 2)", "lib.mul(s, 2.5)", "lib.neg(s)", "lib.mul(s, True)"])
+@pytest.mark.parametrize("expr", ["lib.div(s, 2, rounding_mode='floor')", "s.div(-2, rounding_mode='floor')",
+                                  "lib.div(s, lib.tensor(2.0), rounding_mode='trunc')",
+                                  "lib.divide(s, 4, rounding_mode='trunc')"])
+def test_division_with_a_rounding_mode_stays_sparse(torch, expr):
+    def run(lib):
+        plain = eval(expr, {"s": _sparse(lib), "lib": lib})
+        leaf = _sparse(lib, requires_grad=True)
+        graded = eval(expr, {"s": leaf, "lib": lib})
+        graded.to_dense().sum().backward()
+        return (plain.layout == lib.sparse_coo, _state(plain), type(graded.grad_fn).__name__, _state(graded),
+                leaf.grad.layout == lib.sparse_coo, leaf.grad._nnz(), _state(leaf.grad))
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("expr", ["lib.div(s, 2)", "lib.mul(s, 2.5)", "lib.neg(s)", "lib.mul(s, True)",
+                                  "lib.div(s, 2, rounding_mode='floor')", "lib.div(s, -2, rounding_mode='trunc')"])
 def test_function_forms_of_an_integer_sparse_tensor(torch, expr):
     def run(lib):
         out = eval(expr, {"s": lib.tensor([[0, 3], [-2, 0]]).to_sparse(), "lib": lib})
