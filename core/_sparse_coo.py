@@ -188,6 +188,18 @@ class SparseCooTensor(Tensor):
     def to_sparse(self, *args, **kwargs) -> SparseCooTensor:
         return self
 
+    def to(self, *args, **kwargs) -> SparseCooTensor:
+        """``s.to(float64)``, ``s.double()``, ``s.type(...)``: a COO tensor of the entries cast (the indices kept), of
+        one that needs grad with torch's ``ToCopyBackward0``. The arguments are read, and refused, as a dense
+        tensor's ``to`` reads them, on a 0-d stand-in of this dtype."""
+        probe = new_tensor(np.zeros((), dtype=self._sp_values.dtype))
+        moved = Tensor.to(probe, *args, **kwargs)
+        if moved is probe:  # nothing to change
+            return self
+        if self.requires_grad and is_grad_enabled() and (moved.is_floating_point() or moved.is_complex()):
+            return _SparseToCopy.apply(self, dtype=moved.dtype)
+        return _SparseToCopy._cast(self, moved.dtype)
+
     def transpose(self, dim0: int, dim1: int) -> SparseCooTensor:
         """Two sparse dims swapped: the index rows swap, the entries keep their order (uncoalesced, as PyTorch's)."""
         d0, d1 = dim0 % self.dim(), dim1 % self.dim()
@@ -507,6 +519,26 @@ class _SparseDiv(_SparseScaled):
 
 class _SparseNeg(_SparseScaled):
     node_name = "NegBackward0"
+
+
+class _SparseToCopy(Function):
+    """``s.to(dtype)`` of a COO tensor that needs grad: the gradient cast back to the input's dtype (sparse stays)."""
+
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def _cast(t, dtype) -> SparseCooTensor:
+        values = t._sp_values_alias().to(dtype)  # (core's cast of the entries)
+        return _make(t._sp_indices, to_numpy_array(values._data), t._data.shape, t._sp_coalesced)
+
+    @staticmethod
+    def forward(ctx, t, *, dtype):
+        ctx.args = t.dtype
+        return _SparseToCopy._cast(t, dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.to(ctx.args)
 
 
 class _SparseDivRounding(_SparseScaled):

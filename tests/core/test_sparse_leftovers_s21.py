@@ -201,3 +201,32 @@ def test_sparse_gradients_meeting_in_one_graph_stay_sparse(torch, expr):
         return s.grad.layout == lib.sparse_coo, _state(s.grad)
 
     assert run(core) == run(torch)
+
+
+# ----- dtype casts keep the layout -----------------------------------------------------------------------------------
+
+_CASTS = ["s.double()", "s.to(lib.float64)", "s.float()", "s.long()", "s.to('cpu')", "s.to(lib.float64, copy=True)",
+          "s.type(lib.float64)", "s.half()", "s.bool()", "s.to(dtype=lib.int32)", "s.to('cpu', copy=True)",
+          "s.to(lib.zeros(1, dtype=lib.float64))"]
+
+
+@pytest.mark.parametrize("expr", _CASTS)
+def test_casts_stay_sparse(torch, expr):
+    def run(lib):
+        out = []
+        for requires_grad in (False, True):
+            s = _sparse(lib, requires_grad)
+            r = eval(expr, {"s": s, "lib": lib})
+            out.append((r.layout == lib.sparse_coo, _state(r), type(r.grad_fn).__name__, r is s))
+        return out
+
+    assert run(core) == run(torch)
+
+
+def test_cast_passes_a_sparse_gradient_back(torch):
+    def run(lib):
+        s = _sparse(lib, requires_grad=True)
+        (s.double().to_dense() * 3).sum().backward()
+        return s.grad.layout == lib.sparse_coo, _state(s.grad)
+
+    assert run(core) == run(torch)
