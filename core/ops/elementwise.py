@@ -340,11 +340,12 @@ subtract = alias(sub, "subtract")
 
 
 def mul(input, other, *, out=None):
-    if type(input) is not Tensor and out is None:  # NOTE: a dense tensor pays one identity test
+    plain = type(input) is Tensor  # NOTE: the sparse check costs a dense tensor nothing: this test replaces an
+    if not plain and out is None:  # isinstance call of the shortcut's
         res = _on_sparse_coo(input, other, SparseCooTensor.__mul__, SparseCooTensor.__rmul__)
         if res is not None:
             return res
-    if out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
+    if out is None and (plain or isinstance(input, Tensor)) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _shortcuts.ok:
         if input._data.dtype is not _np_bool:
             res = binary_no_grad(_np_multiply, input, other)
