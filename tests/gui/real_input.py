@@ -108,6 +108,21 @@ def double_click_library(qtbot, window, type_id: str) -> str:
     return (set(window.graph.nodes) - before).pop()
 
 
+def new_randn_shape_field(qtbot, window):
+    """A randn node added from the Node library and selected by a click: its id and its Inspector shape field (the
+    visible ``param_shape`` line edit, waited for)."""
+    from PySide6.QtWidgets import QLineEdit
+
+    nid = double_click_library(qtbot, window, "source.randn")
+    click_node(qtbot, window, nid)
+
+    def field():
+        return next((f for f in window.inspector.findChildren(QLineEdit, "param_shape") if f.isVisible()), None)
+
+    qtbot.waitUntil(lambda: field() is not None)
+    return nid, field()
+
+
 def toolbar_button(window, action_name: str):
     """The toolbar button of ``window.named_actions[action_name]``."""
     from PySide6.QtWidgets import QToolBar

@@ -3,9 +3,9 @@ here through the real widgets (typing in the field, the menu, the shortcut a use
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLineEdit, QProgressDialog
+from PySide6.QtWidgets import QProgressDialog
 
-from tests.gui.real_input import click_node, double_click_library, shown, type_text
+from tests.gui.real_input import double_click_library, new_randn_shape_field, shown, type_text
 from tests.gui.scenarios.test_lessons_by_their_links import open_example
 from tests.gui.test_code_pane import open_code
 
@@ -15,15 +15,8 @@ def test_a_refused_shape_frames_its_field_red_with_the_reason_under_it_and_keeps
     it (it showed under all the fields, none marked), the text stays as typed to be fixed, the document keeps
     its shape; typing ``4, 3`` takes it and the mark goes."""
     w = shown(qtbot, window)
-    nid = double_click_library(qtbot, w, "source.randn")
-    click_node(qtbot, w, nid)
-
-    def shape_field():
-        return next((f for f in w.inspector.findChildren(QLineEdit, "param_shape") if f.isVisible()), None)
-
-    qtbot.waitUntil(lambda: shape_field() is not None)
+    nid, field = new_randn_shape_field(qtbot, w)
     before = w.graph.nodes[nid].params.get("shape")
-    field = shape_field()
     type_text(qtbot, field, "4,,3")
     note = w.inspector.refusal_notes["shape"]
     qtbot.waitUntil(lambda: note.isVisible() and "can't read '4,,3'" in note.text())
