@@ -310,8 +310,8 @@ def transforms():
     fimage = image.float() / 255
     show("rfft2d", T.RFFT2DTransform()(fimage))
     show("irfft2d", T.IRFFT2DTransform((40, 40))(T.RFFT2DTransform()(fimage)))
-    show("phase_shift", T.PhaseShiftTransform(range=(0.5, 0.5))(T.RFFT2DTransform()(fimage)))
-    show("amplitude_rescale", T.AmplitudeRescaleTransform(range=(0.5, 0.5))(T.RFFT2DTransform()(fimage)))
+    show("phase_shift", T.PhaseShiftTransform(range=(0.4, 0.6))(T.RFFT2DTransform()(fimage)))
+    show("amplitude_rescale", T.AmplitudeRescaleTransform(range=(0.4, 0.6))(T.RFFT2DTransform()(fimage)))
     show("freq_mask", T.RandomFrequencyMaskTransform(k=(1, 3))(T.RFFT2DTransform()(fimage)))
     show("gmm_mask", T.GaussianMixtureMask(num_gaussians=2, std_range=(5, 10))(T.RFFT2DTransform()(fimage)))
     from PIL import Image  # (the stand-in's: a PIL image holding the pixels, which solarisation takes)
