@@ -15,7 +15,7 @@ import types
 import numpy as np
 
 from core import _dtype
-from core._arg_types import require_input, require_tensor_input, tp_name
+from core._arg_types import refuse_bool_dim, require_input, require_tensor_input, tp_name
 from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
@@ -218,16 +218,13 @@ def _fill_shared_out(out, input, identity) -> None:
         out._data[...] = identity
 
 
-def _refuse_bool_dim(name: str, dim, kind: str) -> None:
-    """PyTorch's TypeError for a bool or float ``dim`` (a bool is an int in Python, not in PyTorch's parser, so
-    ``x.sum(True)`` is no sum over dim 1): ``kind`` is the parameter's type in its message ("int", "tuple of ints"), or
-    the overloads' lines of an "invalid combination" message."""
-    if not isinstance(dim, (bool, float)):
-        return
-    if isinstance(kind, tuple):
+def _refuse_bool_dim(name: str, dim, overloads: tuple) -> None:
+    """PyTorch's TypeError for a bool or float ``dim`` of a function with several overloads (a bool is an int in
+    Python, not in PyTorch's parser, so ``x.sum(True)`` is no sum over dim 1): its "invalid combination" message
+    listing ``overloads`` (one overload: ``refuse_bool_dim``)."""
+    if isinstance(dim, (bool, float)):
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {tp_name(dim)}), but "
-                        "expected one of:\n" + "\n".join(kind) + "\n")
-    raise TypeError(f"{name}(): argument 'dim' (position 2) must be {kind}, not {tp_name(dim)}")
+                        "expected one of:\n" + "\n".join(overloads) + "\n")
 
 
 _SUM_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None)",
@@ -282,7 +279,7 @@ class Nansum(Function):
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
-    _refuse_bool_dim("nansum", dim, "tuple of ints")
+    refuse_bool_dim("nansum", dim, "tuple of ints")
     dims = reduce_dims(input, dim)
     if input._data.dtype.kind == "c" and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
@@ -518,7 +515,7 @@ class MinAll(MaxAll):
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False):
-    _refuse_bool_dim("amax", dim, "tuple of ints")
+    refuse_bool_dim("amax", dim, "tuple of ints")
     try:
         refuse_complex(input, NotImplementedError, "\"max_values_cpu\" not implemented for '{dtype}'")
         dims = reduce_dims(input, dim)
@@ -529,7 +526,7 @@ def amax(input: Tensor, dim=(), keepdim: bool = False):
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False):
-    _refuse_bool_dim("amin", dim, "tuple of ints")
+    refuse_bool_dim("amin", dim, "tuple of ints")
     try:
         refuse_complex(input, NotImplementedError, "\"min_values_cpu\" not implemented for '{dtype}'")
         dims = reduce_dims(input, dim)
@@ -717,7 +714,7 @@ def _refuse_complex_extreme(input, dim, name: str) -> None:
 
 
 def _arg(input: Tensor, dim, keepdim, name: str):
-    _refuse_bool_dim(name, dim, "int")
+    refuse_bool_dim(name, dim)
     refuse_complex(input, RuntimeError, f"{name}(): does not support complex input")
     x = input._data
     xp = xp_of(x)
