@@ -66,3 +66,4 @@ RECIPES += __import__("recipes_openclip").RECIPES  # open_clip: CLIP, CoCa, SigL
 RECIPES += __import__("recipes_lightly").RECIPES  # lightly: SSL losses, heads, examples, its tests (helper s21 LIGHTLY)
 RECIPES += __import__("recipes_captum").RECIPES  # Captum: attributions, metrics, attacks on core (helper s21 CAPTUM)
 RECIPES += __import__("recipes_books5").RECIPES  # x-transformers, Spotlight, course notebooks (helper s21)
+RECIPES += __import__("recipes_botorch").RECIPES  # BoTorch: models, acquisition, optimisation, its tests (helper s22 BOTORCH)

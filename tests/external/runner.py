@@ -339,6 +339,7 @@ _FETCHED_PACKAGES = ("kornia", "torchmetrics", "lightning_utilities",  # recipes
                      "torch_geometric")  # recipes_pyg's
 _STAND_INS: set[str] = set()  # the module names _install_stubs put in sys.modules (main records them)
 _FETCHED_PACKAGES += ("gpytorch", "linear_operator")  # recipes_gpytorch's (the stand-ins stay: its notebooks plot)
+_FETCHED_PACKAGES += ("botorch", "multipledispatch")  # recipes_botorch's (gpytorch, pyro: as above)
 
 
 def _datapipe_functions() -> list:
@@ -379,6 +380,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "ignite" in present:  # recipes_ignite's examples use the torchvision stub: the stand-ins stay, but tqdm
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_ignite_deps')
+    if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
+        kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
               if name in sys.modules and name.partition(".")[0] not in kept}
     sys.modules["kornia_rs"] = types.ModuleType("kornia_rs")
@@ -393,6 +396,8 @@ def _fetched_packages(folder: str):
             deps[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
     if {"gpytorch", "linear_operator"} & set(present):  # recipes_gpytorch's: scipy, sklearn and tqdm
         deps.update(importlib.import_module("fake_gpytorch_deps").modules())
+    if "botorch" in present:  # recipes_botorch's: SciPy, threadpoolctl, pyre_extensions (fake_botorch_deps)
+        deps.update(importlib.import_module("fake_botorch_deps").modules())
     if "torch_geometric" in present:  # recipes_pyg's: xxhash, tqdm, psutil, requests (fake_pyg_deps)
         deps.update(importlib.import_module("fake_pyg_deps").modules())
     if "pyro" in present:  # a progress bar with the attributes pyro.infer.mcmc uses (fake_pyro_deps)
