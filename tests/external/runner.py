@@ -420,6 +420,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_lightly_deps").modules())
     if "open_clip" in present:  # recipes_openclip's: ftfy, regex, the Hub, safetensors, tqdm (fake_openclip_deps)
         deps.update(importlib.import_module("fake_openclip_deps").modules())
+    if "tianshou" in present:  # recipes_tianshou's: numba, sensai, overrides, deepdiff... (fake_tianshou_deps)
+        deps.update(importlib.import_module("fake_tianshou_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -453,6 +455,7 @@ _FETCHED_PACKAGES += ("segmentation_models_pytorch",)  # recipes_smp's (timm and
 _FETCHED_PACKAGES += ("captum",)  # recipes_captum's and recipes_labml's Captum scripts (the stand-ins stay)
 _FETCHED_PACKAGES += ("lightly",)  # recipes_lightly's (timm and torchvision beside it, as smp's)
 _FETCHED_PACKAGES += ("open_clip", "open_clip_train")  # recipes_openclip's (timm, torchvision: _SHARED_PACKAGES)
+_FETCHED_PACKAGES += ("tianshou",)  # recipes_tianshou's (gymnasium: recipes_sb3's)
 
 
 def _reset(lib) -> None:
