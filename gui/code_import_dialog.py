@@ -205,8 +205,12 @@ class CodeImports:
         progress.setWindowTitle("Importing code")
         # NOTE: the bar alone sized it 200 px wide, and the window manager cut the title to "Impor…g code"
         progress.setMinimumWidth(progress.fontMetrics().horizontalAdvance(progress.windowTitle()) + TITLE_ROOM)
+        # NOTE: a fixed size: resizable, it had the window manager draw a resize handle, a stray line with grips,
+        # along its bottom under the label and the bar (and there is nothing to show in a bigger one)
+        progress.setFixedSize(progress.sizeHint().expandedTo(progress.minimumSize()))
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
+        progress.setValue(0)  # NOTE: starts the 300 ms; the duration set after construction showed it after Qt's 4 s
         progress.canceled.connect(cancel.set)
         progress.rejected.connect(cancel.set)  # Esc can close the dialog without emitting canceled (Qt 6)
         self.progress = progress

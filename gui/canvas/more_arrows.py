@@ -5,7 +5,8 @@ A graph too big to read whole opens at a legible zoom framed on its start (``Gra
 minimap shows the rest small, but a newcomer read the first three columns of a twelve-column MLP as the whole
 graph (the mouse wheel zooms, and nothing at the edge said there was more). A button shows on each side (left,
 right, top, bottom) beyond which some node lies, in the middle of that edge or the nearest spot along it clear of
-nodes; a click scrolls three quarters of the canvas that way, and the buttons follow as the view moves.
+nodes; a click scrolls three quarters of the canvas that way, and the buttons follow as the view moves. The view's
+scroll bars show on the same rule (``GraphView.check_scroll_bars``): only when some node lies out of view.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ class MoreArrows:
             button.move(x, y)
             button.show()
             button.raise_()
+        self.view.check_scroll_bars()  # scroll bars only where there is something to scroll to
 
     def scroll(self, dx: int, dy: int) -> None:
         """Scroll three quarters of the canvas that way (the view no longer follows the opened document's frame)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QDragEnterEvent,
     QDragMoveEvent,
@@ -74,6 +74,10 @@ class GraphView(QGraphicsView):
         self.minimap = Minimap(self)
         from gui.canvas.more_arrows import MoreArrows  # buttons on the viewport
 
+        self._bars_timer = QTimer(self)  # check_scroll_bars: once the view has settled
+        self._bars_timer.setSingleShot(True)
+        self._bars_timer.setInterval(0)
+        self._bars_timer.timeout.connect(self._settle_scroll_bars)
         self.more = MoreArrows(self)
         self.empty_hint = QLabel(EMPTY_HINT, self.viewport())  # an empty graph says how to begin
         self.empty_hint.setObjectName("emptyCanvasHint")
@@ -93,7 +97,7 @@ class GraphView(QGraphicsView):
         self.more.place()
 
     def _show_empty_hint(self) -> None:
-        """The hint in the middle of the canvas while the graph has no node, and no scroll bars then."""
+        """The hint in the middle of the canvas while the graph has no node (and no scroll bars then)."""
         empty = not self.graph_scene.node_items
         if empty:
             room = self.viewport().rect()
@@ -103,8 +107,23 @@ class GraphView(QGraphicsView):
             self.empty_hint.move(room.center().x() - self.empty_hint.width() // 2,
                                  room.center().y() - self.empty_hint.height() // 2)
         self.empty_hint.setVisible(empty)
-        # an empty graph has nothing to scroll to: the scroll bars of the room around it would only say it's big
-        policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if empty else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        if empty:  # at once: the edge buttons measure the nodes a moment after the scene changed
+            self._set_scroll_bars(False)
+
+    def check_scroll_bars(self) -> None:
+        """Scroll bars only while some node lies out of view, decided once the view has settled (``MoreArrows``
+        asks whenever it places its edge buttons): the canvas scrolls far around the graph, so Qt's bars showed
+        over every graph, one that fit whole too, as if there were more to see. Hidden, the canvas still pans
+        (middle drag, Space+drag, the minimap). Decided on the spot, a reframing's passing transform (reset, then
+        scaled) toggled the bars, whose resize reframed again, without end."""
+        self._bars_timer.start()
+
+    def _settle_scroll_bars(self) -> None:
+        self._set_scroll_bars(bool(self.graph_scene.node_items) and bool(self.more.hidden_sides()))
+
+    def _set_scroll_bars(self, shown: bool) -> None:
+        # bars shown shrink the viewport and hidden ones grow it, so a settled choice never flips back by itself
+        policy = Qt.ScrollBarPolicy.ScrollBarAsNeeded if shown else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
         if self.horizontalScrollBarPolicy() != policy:
             self.setHorizontalScrollBarPolicy(policy)
             self.setVerticalScrollBarPolicy(policy)

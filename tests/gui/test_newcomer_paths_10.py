@@ -1,0 +1,75 @@
+"""The first hour, by hand, a tenth time: rough spots a newcomer met under a real virtual screen (1366x768 and
+1920x1080), each driven here through the real widgets (the menu, the wheel over the canvas, the toolbar, the
+dialog's button)."""
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
+
+from tests.gui.real_input import click, click_toolbar, shown
+from tests.gui.scenarios.test_lessons_by_their_links import open_example
+from tests.gui.test_code_pane import open_code
+
+
+def _bars(view) -> tuple[bool, bool]:
+    return view.horizontalScrollBar().isVisible(), view.verticalScrollBar().isVisible()
+
+
+def _wheel(view, notches: int) -> None:
+    """Turn the mouse wheel over the middle of the canvas (a notch up zooms in by 15 %, down zooms out)."""
+    viewport = view.viewport()
+    centre = QPointF(viewport.rect().center())
+    for _ in range(abs(notches)):
+        QApplication.sendEvent(viewport, QWheelEvent(centre, viewport.mapToGlobal(centre), QPoint(),
+                                                     QPoint(0, 120 if notches > 0 else -120), Qt.NoButton,
+                                                     Qt.NoModifier, Qt.NoScrollPhase, False))
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_a_lesson_that_fits_whole_shows_no_scroll_bars_until_the_wheel_zooms_past_it(window, qtbot, size):
+    """File ▸ Examples ▸ lesson 6 opens whole: nothing to scroll to, and no scroll bars (both showed over every
+    graph, the canvas scrolling far around it). Three notches of the wheel put nodes out of view: the bars come,
+    with the 'more' buttons; Fit all on the toolbar shows it whole again and they go."""
+    w = shown(qtbot, window, size)
+    view = w.view
+    open_example(qtbot, w, "06-training-step")
+    qtbot.waitUntil(lambda: view.all_nodes_shown() and _bars(view) == (False, False))
+    assert view.framed_whole and not any(b.isVisible() for b in view.more.buttons.values())
+    _wheel(view, 3)
+    qtbot.waitUntil(lambda: not view.all_nodes_shown() and _bars(view) == (True, True))
+    assert any(b.isVisible() for b in view.more.buttons.values())  # the edge buttons say the same
+    click_toolbar(w, "fit_all")
+    qtbot.waitUntil(lambda: view.all_nodes_shown() and _bars(view) == (False, False))
+    w.undo_stack.setClean()
+
+
+def test_a_lesson_too_big_to_read_whole_opens_with_scroll_bars(window, qtbot):
+    """Lesson 10 at 1366x768 opens readable at its start, the rest out of view: the bars show (and stay while
+    the view settles: shown, they shrink the canvas, so nothing more comes into view to hide them)."""
+    w = shown(qtbot, window)
+    view = w.view
+    open_example(qtbot, w, "10-diagnosing")
+    qtbot.waitUntil(lambda: not view.all_nodes_shown() and _bars(view) == (True, True))
+    view.more.refresh()
+    assert view.more.hidden_sides() and _bars(view) == (True, True)
+    w.undo_stack.setClean()
+
+
+def test_the_import_progress_dialog_has_a_fixed_size_and_no_resize_handle(window, qtbot, monkeypatch, tmp_path):
+    """File ▸ Open code on a slow snippet: the progress dialog keeps one size, so the window manager draws no
+    resize handle along its bottom (under the label and the bar it read as a stray line); Cancel stops the run."""
+    path = tmp_path / "slow.py"
+    path.write_text("import time\nwhile True:\n    time.sleep(0.01)\n")
+    shown(qtbot, window)
+    open_code(qtbot, window, monkeypatch, path)
+    qtbot.waitUntil(lambda: isinstance(window.code.progress, QProgressDialog) and window.code.progress.isVisible(),
+                    timeout=10_000)
+    progress = window.code.progress
+    assert progress.minimumSize() == progress.maximumSize() == progress.size()
+    title = progress.fontMetrics().horizontalAdvance("Importing code")
+    assert progress.width() >= title + 150  # still wide enough for its title
+    button = next(b for b in progress.findChildren(QPushButton) if b.text() == "Cancel")
+    click(button)
+    qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)
+    assert "cancelled" in window.status_label.text()
