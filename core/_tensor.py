@@ -24,6 +24,7 @@ from core._device import CPU, canonical
 from core._memory_format import is_contiguous_in
 from core._meta import NO_DATA, MetaArray
 from core._printing import tensor_repr
+from core._tensor_deepcopy import deepcopy_tensor
 from core._user_warning import warn_in_core, warn_user
 from core._warn_once import warn_once
 from core.autograd import engine as _engine
@@ -851,18 +852,7 @@ class Tensor(TensorBase):
         return id(self)
 
     def __deepcopy__(self, memo):
-        if not self.is_leaf:  # NOTE: PyTorch's refusal: a copy could not keep the graph (fadel's EMA copies state)
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
-                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
-                               "because of a torch.nn.utils.weight_norm usage, see "
-                               "https://github.com/pytorch/pytorch/pull/103001")
-        out = self.detach().clone()
-        if self._requires_grad:
-            out.requires_grad_(True)
-        if self._grad is not None:
-            out._grad = self._grad.clone()
-        memo[id(self)] = out
-        return out
+        return deepcopy_tensor(Tensor, self, memo)
 
     # ----- autograd fields --------------------------------------------------------------------
     @property

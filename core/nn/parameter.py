@@ -71,10 +71,8 @@ class Parameter(_Tensor, metaclass=_ParameterMeta):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        out = Parameter(self.detach().clone(), self.requires_grad)
-        if self._grad is not None:
-            out._grad = self._grad.clone()
-        memo[id(self)] = out
+        out = type(self)(self.detach().clone(), self.requires_grad)  # (no grad:
+        memo[id(self)] = out  # PyTorch's copy of a parameter leaves its gradient and attributes behind)
         return out
 
     def __reduce_ex__(self, protocol):
