@@ -9,11 +9,13 @@ Tensor, not numpy.ndarray`` for the first argument that is not a tensor; ``conv_
 
 from __future__ import annotations
 
+import numpy as np
+
 from core._tensor import Tensor
 
 __all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
            "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error", "is_index",
-           "require_int_list"]
+           "require_int_list", "number_arg"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -27,6 +29,18 @@ def tp_name(obj) -> str:
     if cls.__flags__ & _HEAP_TYPE or cls.__module__ == "builtins":
         return cls.__name__
     return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def number_arg(fn: str, name: str, position: int, value):
+    """A ``Number`` (ATen ``Scalar``) argument as a Python number: a number passes, a 0-d tensor gives its value
+    (BoTorch's ``softplus(x, beta=1 / tau)`` with a tensor ``tau``), anything else (a tensor with dimensions
+    included) raises PyTorch's ``argument 'beta' (position 2) must be Number, not Tensor``."""
+    if isinstance(value, Tensor):
+        if value.dim() == 0:
+            return value.item()
+    elif isinstance(value, (bool, int, float, complex, np.generic)):
+        return value
+    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, not {tp_name(value)}")
 
 
 def require_tensors(fn: str, optional: tuple = (), **args) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import core
 from core import _fused as fused
 from core import _glibc as glibc
+from core._arg_types import number_arg
 from core._dtype import SCALAR_NAMES
 from core._precise import precise
 from core._sleef import expf_u10, log1pf_u10, vector_loop
@@ -140,6 +141,7 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    min_val, max_val = number_arg("hardtanh", "min_val", 2, min_val), number_arg("hardtanh", "max_val", 3, max_val)
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if input.dtype is core.bool:
@@ -157,6 +159,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    threshold, value = number_arg("threshold", "threshold", 2, threshold), number_arg("threshold", "value", 3, value)
     if input.dtype is core.bool:
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
 
@@ -348,8 +351,9 @@ class Softplus(Function):
                 return f
             with np.errstate(over="ignore", invalid="ignore"):
                 return new_tensor(vector_loop(x._data, form(expf_u10), form(glibc.expf), g._data))
-        z = x * beta
-        return core.where(z > threshold, g, g * core.sigmoid(z))
+        z = x * beta  # softplus_backward's formula, g z / (z + 1) with z = exp(x beta), below the threshold
+        ez = core.exp(z.clamp(max=threshold))  # (clamped where the threshold passes g: no inf / inf there)
+        return core.where(z > threshold, g, g * ez / (ez + 1))
 
 
 def _softplus_form(beta, threshold, exp, log1p):
@@ -377,6 +381,7 @@ def nn_out(result: Tensor, out, input: Tensor) -> Tensor:
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0, *, out=None) -> Tensor:
     _float_check(input, "softplus_cpu")
+    beta, threshold = number_arg("softplus", "beta", 2, beta), number_arg("softplus", "threshold", 3, threshold)
     return nn_out(Softplus.apply(input, beta=beta, threshold=threshold), out, input)
 
 

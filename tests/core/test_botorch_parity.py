@@ -1,0 +1,63 @@
+"""Oracle tests for what the BoTorch corpus batch (recipes_botorch.py) found core doing differently.
+
+BoTorch's ``safe_math.log_softplus`` calls ``softplus(x, beta=1 / tau, threshold=...)`` with ``tau`` a 0-d tensor:
+PyTorch's argument parser takes a 0-d tensor for a ``Number`` argument (its value), core multiplied the NumPy data by
+the tensor and failed. ``hardtanh`` and ``threshold`` take their bounds the same way.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as TF
+
+import core
+import core.nn.functional as CF
+
+CALLS = {
+    "softplus beta keyword": lambda F, x, t: F.softplus(x, beta=1 / t(0.5), threshold=32),
+    "softplus positional": lambda F, x, t: F.softplus(x, t(2.0), t(1.0)),
+    "softplus int tensor": lambda F, x, t: F.softplus(x, t(2).long()),
+    "hardtanh": lambda F, x, t: F.hardtanh(x, t(-0.5), t(0.5)),
+    "threshold": lambda F, x, t: F.threshold(x, t(0.0), t(-2.0)),
+}
+
+
+def _run(lib, F, name, dtype):
+    x = lib.tensor([-8.0, -1.0, 0.25, 0.5, 3.0, 40.0], dtype=dtype, requires_grad=True)
+
+    def t(v):
+        return lib.tensor(v, dtype=lib.float64)
+
+    y = CALLS[name](F, x, t)
+    (grad,) = lib.autograd.grad(y.sum(), x)
+    return y.detach().numpy(), grad.numpy(), y.dtype, type(y.grad_fn).__name__
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(CALLS))
+def test_number_arguments_take_a_zero_dim_tensor(name, dtype):
+    ours = _run(core, CF, name, getattr(core, dtype))
+    theirs = _run(torch, TF, name, getattr(torch, dtype))
+    assert ours[0].tolist() == theirs[0].tolist()
+    assert ours[1].tolist() == theirs[1].tolist()
+    assert str(ours[2]) == str(theirs[2])
+    assert ours[3] == theirs[3]
+
+
+@pytest.mark.parametrize("value", ["tensor([2.0])", "tensor([1.0, 2.0])", "'a'"])
+def test_softplus_refuses_a_tensor_with_dimensions_or_a_string(value):
+    def message(lib, F):
+        beta = eval(value, {"tensor": lib.tensor})
+        with pytest.raises(TypeError) as info:
+            F.softplus(lib.ones(3), beta)
+        return str(info.value)
+
+    assert message(core, CF) == message(torch, TF)
+
+
+def test_softplus_module_with_a_tensor_beta():
+    x = [-2.0, 0.0, 1.5]
+    ours = core.nn.Softplus(beta=core.tensor(0.5, dtype=core.float64))(core.tensor(x, dtype=core.float64))
+    theirs = torch.nn.Softplus(beta=torch.tensor(0.5, dtype=torch.float64))(torch.tensor(x, dtype=torch.float64))
+    assert ours.tolist() == theirs.tolist()
