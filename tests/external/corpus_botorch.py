@@ -4,6 +4,8 @@ samplers and utilities used as its documentation and tutorials use them, printin
 
 from __future__ import annotations
 
+import importlib
+
 from corpus_gpytorch import show as _show
 from corpus_labml import run_tests as _run_tests
 
@@ -359,3 +361,276 @@ def multi_objective():
         model, ref.tolist(), x, sampler=_sobol(torch, 16), prune_baseline=True), torch, q=2, restarts=2, raw=16,
         steps=8, sequential=True)
     show("qLogNEHVI candidates", candidate)
+
+
+def synthetic_functions():
+    """``botorch.test_functions.synthetic``: each problem at seeded points in its bounds (noiseless, noisy with a
+    seed, negated), its optimal value and optimizers, and the gradient of its value."""
+    torch = _torch()
+    from botorch.test_functions import synthetic
+    from botorch.utils.transforms import unnormalize
+
+    names = ["Ackley", "Beale", "Branin", "Bukin", "Cosine8", "DropWave", "DixonPrice", "EggHolder", "Griewank",
+             "Hartmann", "HolderTable", "Levy", "Michalewicz", "Powell", "Rastrigin", "Rosenbrock", "Shekel",
+             "SixHumpCamel", "StyblinskiTang", "ThreeHumpCamel", "AckleyMixed", "Labs", "PressureVessel",
+             "WeldedBeamSO", "TensionCompressionString", "SpeedReducer", "ConstrainedGramacy",
+             "ConstrainedHartmann", "ConstrainedHartmannSmooth"]
+    generator = torch.Generator().manual_seed(21)
+    for name in names:
+        cls = getattr(synthetic, name, None)
+        if cls is None:
+            print(name, "not in this release")
+            continue
+        problem = cls().to(torch.float64)
+        x = unnormalize(torch.rand(3, problem.dim, generator=generator, dtype=torch.float64), problem.bounds)
+        if getattr(problem, "discrete_inds", None) or getattr(problem, "integer_inds", None):
+            x = x.round()
+        show(f"{name} dim {problem.dim} value", problem(x))
+        show(f"{name} optimal value", getattr(problem, "_optimal_value", None))
+        if getattr(problem, "num_constraints", 0):
+            show(f"{name} slack", problem.evaluate_slack(x))
+            show(f"{name} feasible", problem.is_feasible(x))
+        if not (getattr(problem, "discrete_inds", None) or getattr(problem, "integer_inds", None)
+                or name in ("Labs",)):
+            leaf = x.clone().requires_grad_(True)
+            problem.evaluate_true(leaf).sum().backward()
+            show(f"{name} grad", leaf.grad)
+    noisy = synthetic.Hartmann(dim=6, noise_std=0.1, negate=True).to(torch.float64)
+    torch.manual_seed(3)
+    show("Hartmann6 noisy negated", noisy(torch.full((2, 6), 0.3, dtype=torch.float64)))
+    show("Hartmann6 optimizers", synthetic.Hartmann(dim=6).optimizers)
+    show("Branin optimizers value", synthetic.Branin().evaluate_true(synthetic.Branin().optimizers))
+    show("Ackley 5", synthetic.Ackley(dim=5, negate=True)(torch.zeros(1, 5)))
+    show("Rosenbrock float32", synthetic.Rosenbrock(dim=3)(torch.tensor([[0.5, -0.2, 1.3]])))
+
+
+def multi_objective_functions():
+    """``botorch.test_functions.multi_objective``: DTLZ, ZDT, BraninCurrin, VehicleSafety, CarSideImpact...,
+    their values at seeded points, Pareto fronts generated, reference points and max hypervolumes."""
+    torch = _torch()
+    from botorch.test_functions import multi_objective as mo
+    from botorch.utils.transforms import unnormalize
+
+    generator = torch.Generator().manual_seed(22)
+    problems = [mo.DTLZ1(dim=4), mo.DTLZ2(dim=4), mo.DTLZ3(dim=4), mo.DTLZ4(dim=4), mo.DTLZ5(dim=4), mo.DTLZ7(dim=4),
+                mo.ZDT1(dim=3), mo.ZDT2(dim=3), mo.ZDT3(dim=3), mo.BraninCurrin(), mo.DH1(dim=3), mo.DH2(dim=3),
+                mo.DH3(dim=3), mo.DH4(dim=3), mo.GMM(num_objectives=2), mo.Penicillin(), mo.ToyRobust(),
+                mo.VehicleSafety(), mo.CarSideImpact(), mo.BNH(), mo.SRN(), mo.CONSTR(), mo.ConstrainedBraninCurrin(),
+                mo.C2DTLZ2(dim=3, num_objectives=2), mo.DiscBrake(), mo.OSY(), mo.WeldedBeam(), mo.MW7(dim=3)]
+    for problem in problems:
+        problem = problem.to(torch.float64)
+        name = type(problem).__name__
+        x = unnormalize(torch.rand(3, problem.dim, generator=generator, dtype=torch.float64), problem.bounds)
+        show(f"{name} value", problem(x))
+        show(f"{name} ref point", problem.ref_point)
+        if getattr(problem, "num_constraints", 0):
+            show(f"{name} slack", problem.evaluate_slack(x))
+        try:
+            show(f"{name} max hv", problem.max_hv)
+        except NotImplementedError as exc:
+            print(f"{name} max hv: NotImplementedError {exc}")
+        if hasattr(problem, "gen_pareto_front"):
+            try:
+                show(f"{name} pareto front", problem.gen_pareto_front(4))
+            except NotImplementedError as exc:
+                print(f"{name} pareto front: NotImplementedError {exc}")
+
+
+def sobol_and_sampling():
+    """torch.quasirandom.SobolEngine (scrambled and not, draw, draw_base2, fast_forward, reset, float32/64 and
+    int64 dims up to 21201... a few) bit for bit, and ``botorch.utils.sampling``'s seeded draws: Sobol samples in
+    bounds, Sobol normals, the simplex and hypersphere, ``manual_seed``, batched multinomial, polytope samples by
+    hit-and-run (with a starting point), ``sparse_to_dense_constraints``; ``botorch.sampling.qmc``'s engines."""
+    torch = _torch()
+    from torch.quasirandom import SobolEngine
+
+    for dim, scramble, seed in ((1, False, None), (3, True, 0), (5, True, 7), (40, True, 123), (2, False, None)):
+        engine = SobolEngine(dimension=dim, scramble=scramble, seed=seed)
+        show(f"sobol {dim} {scramble} draw", engine.draw(5, dtype=torch.float64))
+        engine.fast_forward(3)
+        show(f"sobol {dim} after fast_forward", engine.draw(2))
+        engine.reset()
+        show(f"sobol {dim} draw_base2", engine.draw_base2(3))
+        show(f"sobol {dim} num_generated", engine.num_generated)
+        print(repr(engine))
+    engine = SobolEngine(3, scramble=True, seed=5)
+    show("sobol quasi", engine.quasi)
+    show("sobol shift", engine.shift)
+    show("sobol sobolstate", engine.sobolstate[:, :4])
+    from botorch.sampling.qmc import MultivariateNormalQMCEngine, NormalQMCEngine
+    from botorch.utils import sampling as su
+
+    show("NormalQMCEngine", NormalQMCEngine(d=3, seed=1).draw(4, dtype=torch.float64))
+    show("NormalQMCEngine no Box-Muller", NormalQMCEngine(d=3, seed=1, inv_transform=True).draw(4))
+    mean = torch.tensor([1.0, -1.0], dtype=torch.float64)
+    cov = torch.tensor([[2.0, 0.5], [0.5, 1.0]], dtype=torch.float64)
+    show("MultivariateNormalQMCEngine", MultivariateNormalQMCEngine(mean, cov, seed=2).draw(4))
+    bounds = torch.tensor([[0.0, -1.0, 2.0], [1.0, 1.0, 5.0]], dtype=torch.float64)
+    show("draw_sobol_samples", su.draw_sobol_samples(bounds, n=4, q=2, seed=3))
+    show("draw_sobol_normal_samples", su.draw_sobol_normal_samples(3, 4, dtype=torch.float64, seed=4))
+    show("sample_simplex", su.sample_simplex(3, n=4, qmc=True, seed=5, dtype=torch.float64))
+    show("sample_simplex iid", su.sample_simplex(3, n=2, seed=5, dtype=torch.float64))
+    show("sample_hypersphere", su.sample_hypersphere(3, n=4, qmc=True, seed=6, dtype=torch.float64))
+    with su.manual_seed(7):
+        show("manual_seed rand", torch.rand(3))
+    show("after manual_seed", torch.rand(1).shape)
+    show("batched_multinomial", su.batched_multinomial(torch.tensor([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]]), 2,
+                                                          generator=torch.Generator().manual_seed(8)))
+    eye = torch.eye(3, dtype=torch.float64)  # x0 + x1 >= 1 in the unit cube, as A x <= b
+    a = torch.cat([torch.tensor([[-1.0, -1.0, 0.0]], dtype=torch.float64), eye, -eye])
+    b = torch.tensor([[-1.0], [1.0], [1.0], [1.0], [0.0], [0.0], [0.0]], dtype=torch.float64)
+    samples = su.sample_polytope(A=a, b=b, x0=torch.tensor([[0.6], [0.6], [0.5]], dtype=torch.float64), n=5, n0=10,
+                                 seed=10)
+    show("sample_polytope", samples)
+    show("sparse_to_dense", su.sparse_to_dense_constraints(3, [(torch.tensor([0, 2]), torch.tensor([1.0, 2.0]),
+                                                                 0.5)]))
+    show("draw_sobol_samples batch", su.draw_sobol_samples(bounds, n=2, q=1, batch_shape=torch.Size([2]), seed=11))
+
+
+def utils_and_safe_math():
+    """``botorch.utils.transforms`` (normalize, standardize, the t-batch decorators), ``safe_math``'s smooth and
+    log-space functions with their gradients, ``utils.probability``'s bivariate normal and truncated normal
+    helpers, ``utils.objective``'s feasibility weighting, ``utils.low_rank`` and ``utils.rounding``."""
+    torch = _torch()
+    from botorch.utils import safe_math, transforms
+    from botorch.utils.objective import compute_feasibility_indicator, compute_smoothed_feasibility_indicator
+    from botorch.utils.probability import utils as putils
+
+    bvn = importlib.import_module("botorch.utils.probability.bvn")  # (the package's ``bvn`` is the function)
+    from botorch.utils.rounding import approximate_round
+
+    generator = torch.Generator().manual_seed(31)
+    x = torch.randn(4, 3, generator=generator, dtype=torch.float64)
+    bounds = torch.tensor([[-2.0, -1.0, 0.0], [2.0, 3.0, 1.0]], dtype=torch.float64)
+    show("normalize", transforms.normalize(x, bounds))
+    show("unnormalize", transforms.unnormalize(transforms.normalize(x, bounds), bounds))
+    show("standardize", transforms.standardize(x))
+    show("standardize constant", transforms.standardize(torch.ones(3, 1, dtype=torch.float64)))
+    show("match_batch_shape", transforms.match_batch_shape(x, torch.zeros(2, 5, 4, 3)).shape)
+    show("is_ensemble", transforms.is_ensemble(None) if hasattr(transforms, "is_ensemble") else None)
+    leaf = x.clone().requires_grad_(True)
+    functions = {
+        "logmeanexp": lambda t: safe_math.logmeanexp(t, dim=-1),
+        "smooth_amax": lambda t: safe_math.smooth_amax(t, dim=-1, tau=0.1),
+        "smooth_amin": lambda t: safe_math.smooth_amin(t, dim=-1, tau=0.1),
+        "fatmax": lambda t: safe_math.fatmax(t, dim=-1, tau=0.1),
+        "fatmin": lambda t: safe_math.fatmin(t, dim=-1, tau=0.1),
+        "fatmaximum": lambda t: safe_math.fatmaximum(t, t.flip(-1), tau=0.1),
+        "log1pexp": safe_math.log1pexp,
+        "standard_normal_log_hazard": lambda t: putils.standard_normal_log_hazard(t),
+        "fatplus": lambda t: safe_math.fatplus(t, tau=0.5),
+        "log_fatplus": lambda t: safe_math.log_fatplus(t, tau=0.5),
+        "log_fatmoid": lambda t: safe_math.log_fatmoid(t, tau=0.5),
+        "fatmoid": lambda t: safe_math.fatmoid(t, tau=0.5),
+        "log_softplus": lambda t: safe_math.log_softplus(t, tau=0.5),
+        "logexpit": safe_math.logexpit,
+        "logplusexp": lambda t: safe_math.logplusexp(t, t.flip(-1)),
+        "logdiffexp": lambda t: safe_math.logdiffexp(t - 3.0, t),
+        "logsumexp": lambda t: safe_math.logsumexp(t, dim=0),
+        "log1mexp": lambda t: safe_math.log1mexp(-t.abs() - 0.1),
+        "cauchy": lambda t: safe_math.cauchy(t),
+        "sigmoid fat": lambda t: safe_math.sigmoid(t, fat=True),
+        "log_erfc": lambda t: putils.log_erfc(t),
+        "log_erfcx": lambda t: putils.log_erfcx(t),
+        "log_ndtr": lambda t: putils.log_ndtr(t),
+        "log_phi": lambda t: putils.log_phi(t),
+        "ndtr": lambda t: putils.ndtr(t),
+        "phi": lambda t: putils.phi(t),
+        "log_prob_normal_in": lambda t: putils.log_prob_normal_in(t - 1.0, t + 0.5),
+        "approximate_round": lambda t: approximate_round(t * 3.0),
+        "feasibility": lambda t: compute_smoothed_feasibility_indicator(
+            [lambda s: s[..., 0], lambda s: -s[..., 1]], t, eta=1e-1, log=True),
+    }
+    for name, function in functions.items():
+        if leaf.grad is not None:
+            leaf.grad = None
+        value = function(leaf)
+        value.sum().backward()
+        show(f"{name} value", value)
+        show(f"{name} grad", leaf.grad)
+    show("feasibility indicator", compute_feasibility_indicator([lambda s: s[..., 0]], x))
+    show("log_ndtr extremes", putils.log_ndtr(torch.tensor([-40.0, -5.0, 0.0, 5.0, 40.0], dtype=torch.float64)))
+    show("log_erfc extremes", putils.log_erfc(torch.tensor([-30.0, -2.0, 0.0, 3.0, 30.0], dtype=torch.float64)))
+    def f64(*values):
+        return torch.tensor(values, dtype=torch.float64)
+
+    r = f64(-0.9, -0.3, 0.0, 0.5, 0.95)
+    show("bvn", bvn.bvn(r, f64(-1.0, -2.0, -0.5, 0.0, -1.5), f64(-0.5, -1.0, -1.0, -0.2, -3.0),
+                        f64(1.0, 0.5, 2.0, 1.5, 0.5), f64(0.7, 2.5, 0.3, 1.0, 0.25)))
+    show("bvnu", bvn.bvnu(r, f64(0.3, -0.1, 1.2, -2.0, 0.0), f64(0.9, 0.4, -0.3, 1.0, 0.0)))
+    show("bvnmom", bvn.bvnmom(r, f64(-1.0, -2.0, -0.5, 0.0, -1.5), f64(-0.5, -1.0, -1.0, -0.2, -3.0),
+                              f64(1.0, 0.5, 2.0, 1.5, 0.5), f64(0.7, 2.5, 0.3, 1.0, 0.25)))
+    show("swap_along_dim", putils.swap_along_dim_(x.clone(), i=0, j=2, dim=0))
+    show("percentile_of_score", putils.percentile_of_score(x, x[:, :1]))
+    show("leggauss", putils.leggauss(5, dtype=torch.float64))
+
+
+def input_outcome_transforms():
+    """``botorch.models.transforms``: input transforms (Normalize with learned and given bounds, InputStandardize,
+    Warp's Kumaraswamy CDF, Log10, Round, AppendFeatures, InputPerturbation, FilterFeatures, a chain) forward,
+    untransform and their training/eval behaviour; outcome transforms (Standardize, Log, Power, Bilog, a chain)
+    forward, untransform with variances, and a GP posterior untransformed."""
+    torch = _torch()
+    from botorch.models.transforms import input as tin
+    from botorch.models.transforms import outcome as tout
+
+    generator = torch.Generator().manual_seed(41)
+    x = torch.rand(5, 3, generator=generator, dtype=torch.float64) * torch.tensor([2.0, 10.0, 1.0],
+                                                                                   dtype=torch.float64)
+    bounds = torch.tensor([[0.0, 0.0, 0.0], [2.0, 10.0, 1.0]], dtype=torch.float64)
+    transforms = {
+        "Normalize learned": tin.Normalize(d=3),
+        "Normalize bounds": tin.Normalize(d=3, bounds=bounds),
+        "Normalize indices": tin.Normalize(d=3, indices=[1]),
+        "InputStandardize": tin.InputStandardize(d=3),
+        "Warp": tin.Warp(d=3, indices=[0, 2], bounds=bounds),
+        "Log10": tin.Log10(indices=[1]),
+        "Round": tin.Round(integer_indices=[1], approximate=True, tau=0.1),
+        "AppendFeatures": tin.AppendFeatures(feature_set=torch.tensor([[0.5], [0.25]], dtype=torch.float64)),
+        "InputPerturbation": tin.InputPerturbation(torch.tensor([[0.01, 0.0, 0.0], [-0.01, 0.1, 0.0]],
+                                                                dtype=torch.float64)),
+        "FilterFeatures": tin.FilterFeatures(feature_indices=torch.tensor([0, 2])),
+        "Chained": tin.ChainedInputTransform(log=tin.Log10(indices=[1]), norm=tin.Normalize(d=3)),
+    }
+    for name, transform in transforms.items():
+        transform.train()
+        show(f"{name} train", transform(x))
+        transform.eval()
+        show(f"{name} eval", transform(x[:2]))
+        if transform.is_one_to_many is False and name not in ("FilterFeatures", "Round"):
+            try:
+                show(f"{name} untransform", transform.untransform(transform(x[:2])))
+            except NotImplementedError as exc:
+                print(f"{name} untransform: NotImplementedError {exc}")
+        show(f"{name} params", [p for p in transform.parameters()])
+    y = torch.rand(6, 2, generator=generator, dtype=torch.float64) * 3.0 + 0.5
+    yvar = torch.full_like(y, 0.04)
+    outcomes = {"Standardize": tout.Standardize(m=2), "Log": tout.Log(), "Power": tout.Power(power=0.5),
+                "Bilog": tout.Bilog(), "Chained": tout.ChainedOutcomeTransform(log=tout.Log(),
+                                                                                std=tout.Standardize(m=2)),
+                "Standardize outputs": tout.Standardize(m=2, outputs=[1])}
+    for name, transform in outcomes.items():
+        transform.train()
+        transformed, tvar = transform(y, yvar if name in ("Standardize", "Standardize outputs") else None)
+        show(f"{name} Y", transformed)
+        show(f"{name} Yvar", tvar)
+        transform.eval()
+        back, backvar = transform.untransform(transformed, tvar)
+        show(f"{name} untransformed Y", back)
+        show(f"{name} untransformed Yvar", backvar)
+    standardize = outcomes["Standardize"]
+    show("Standardize means stdvs", (standardize.means, standardize.stdvs))
+    from botorch.models import SingleTaskGP
+
+    model = SingleTaskGP(x[:, :2] / 10.0, y[:5], outcome_transform=tout.Standardize(m=2))
+    model.eval()
+    posterior = model.posterior(torch.tensor([[0.1, 0.5]], dtype=torch.float64))
+    show("untransformed posterior mean", posterior.mean)
+    show("untransformed posterior variance", posterior.variance)
+    log_model = SingleTaskGP(x[:, :2] / 10.0, y[:5], outcome_transform=tout.Log())
+    log_model.eval()
+    log_posterior = log_model.posterior(torch.tensor([[0.1, 0.5]], dtype=torch.float64))
+    show("log-normal posterior mean", log_posterior.mean)
+    show("log-normal posterior variance", log_posterior.variance)
+    torch.manual_seed(1)
+    show("log-normal posterior samples", log_posterior.rsample(torch.Size([3])))

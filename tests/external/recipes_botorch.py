@@ -107,3 +107,10 @@ RECIPES += [
     _driver("optimize_acqf", "bt.optimize_acquisition()"),
     _driver("multi_objective", "bt.multi_objective()"),
 ]
+RECIPES += [
+    _driver("synthetic_functions", "bt.synthetic_functions()"),
+    _driver("multi_objective_functions", "bt.multi_objective_functions()"),
+    _driver("sobol_sampling", "bt.sobol_and_sampling()"),
+    _driver("utils_safe_math", "bt.utils_and_safe_math()"),
+    _driver("transforms", "bt.input_outcome_transforms()"),
+]
