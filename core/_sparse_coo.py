@@ -3,8 +3,9 @@
 A sparse tensor here keeps PyTorch's COO description (``_indices()``: sparse_dim x nnz int64, ``_values()``: nnz
 entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints it. For computing, it also holds the
 dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
-result (``sparse @ dense``, ``dense + sparse``). Core has few sparse kernels: an op whose PyTorch result is sparse
-(``sparse.sin()``, ``sparse * dense``) gives a dense tensor here. A tensor made by ``sparse_coo_tensor`` from
+result (``sparse @ dense``, ``dense + sparse``). The ops PyTorch keeps sparse (products, sums of two COO tensors,
+the unary maps of the entries, ``sparse.softmax``) live in ``core._sparse_coo_ops``; an op with no sparse kernel
+here (``sparse.exp()``) gives a dense tensor. A tensor made by ``sparse_coo_tensor`` from
 ``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``, and the ops on it (which compute
 with its dense array) send that node a gradient, of which each value gets the entry at its index (peft's SHiRA
 adapter trains its values so: ``dense_weight += sparse_delta``); ``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and
@@ -201,10 +202,13 @@ class SparseCooTensor(Tensor):
         return _SparseToCopy._cast(self, moved.dtype)
 
     def transpose(self, dim0: int, dim1: int) -> SparseCooTensor:
-        """Two sparse dims swapped: the index rows swap, the entries keep their order (uncoalesced, as PyTorch's)."""
+        """Two sparse dims swapped: the index rows swap, the entries keep their order (uncoalesced, as PyTorch's);
+        of a tensor that needs grad with torch's TransposeBackward0, the gradient transposed back."""
         d0, d1 = dim0 % self.dim(), dim1 % self.dim()
         if max(d0, d1) >= self.sparse_dim():
             return super().transpose(dim0, dim1)
+        if self.requires_grad and is_grad_enabled():
+            return _ops.transpose(self, dim0, dim1)
         order = list(range(self.sparse_dim()))
         order[d0], order[d1] = d1, d0
         shape = list(self._data.shape)
@@ -214,6 +218,8 @@ class SparseCooTensor(Tensor):
     def t(self) -> SparseCooTensor:
         if self.dim() != 2:
             return super().t()
+        if self.requires_grad and is_grad_enabled():
+            return _ops.transpose(self, 0, 1, node=_ops.SparseT)
         return self.transpose(0, 1)
 
     def narrow_copy(self, dim: int, start: int, length: int) -> SparseCooTensor:
@@ -246,36 +252,49 @@ class SparseCooTensor(Tensor):
         return _make(self._sp_indices, to_numpy_array(values._data), self._data.shape, self._sp_coalesced)
 
     def __mul__(self, other):
+        """``s * 2`` scales the entries; ``s * t`` with a tensor is the sparse product (``core._sparse_coo_ops.mul``,
+        a COO result as torch's) unless ``t`` would grow ``s`` by broadcasting (the dense op)."""
         if is_scalar_factor(other):
             return self._scaled(lambda v: v * other, _SparseMul, other)
-        return super().__mul__(other)
+        out = _ops.mul(self, other) if isinstance(other, Tensor) else None
+        return super().__mul__(other) if out is None else out
 
     def __rmul__(self, other):
         if is_scalar_factor(other):
             return self._scaled(lambda v: other * v, _SparseMul, other)
-        return super().__rmul__(other)
+        out = _ops.mul(other, self) if isinstance(other, Tensor) else None
+        return super().__rmul__(other) if out is None else out
 
     def __truediv__(self, other):
         if is_scalar_factor(other):
             return self._scaled(lambda v: v / other, _SparseDiv, other)
+        refuse_tensor_divisor(other)
         return super().__truediv__(other)
 
     def __neg__(self):
         return self._scaled(lambda v: -v, _SparseNeg)
 
     def __add__(self, other):
-        """``s1 + s2`` of two COO tensors of one shape outside a graph (a gradient that reaches a node twice, too):
-        torch's merge of the two entry lists, a COO result; else the dense op."""
-        if (isinstance(other, SparseCooTensor) and other.shape == self.shape
-                and not ((self.requires_grad or other.requires_grad) and is_grad_enabled())):
-            from core.autograd.sparse_grad import sparse_add  # (it makes its result with _make from here)
+        """``s1 + s2`` of two COO tensors: torch's merge of the two entry lists, a COO result (with AddBackward0
+        where one needs grad); a dense tensor or a number is torch's error (``dense + s`` is the dense sum)."""
+        return self.add(other)
 
-            return sparse_add(self, other)
-        return super().__add__(other)
+    def __sub__(self, other):
+        return self.sub(other)
+
+    def add(self, other, *, alpha=1):
+        if _ops.takes_sum(other):
+            return _ops.add(self, other, alpha)
+        return super().add(other, alpha=alpha)
+
+    def sub(self, other, *, alpha=1):
+        if _ops.takes_sum(other):
+            return _ops.add(self, other, alpha, name="sub")
+        return super().sub(other, alpha=alpha)
 
     def mul(self, other):
-        """``s.mul(2)``, ``s.multiply(t0)``: sparse as ``s * 2`` (a scalar or 0-d dense factor), else the dense op."""
-        return self.__mul__(other) if is_scalar_factor(other) else super().mul(other)
+        """``s.mul(2)``, ``s.multiply(t)``: sparse as ``s * 2`` and ``s * t``."""
+        return self.__mul__(other)
 
     def div(self, other, *, rounding_mode=None):
         """``s.div(2)``, ``s.divide``, ``s.true_divide``: sparse as ``s / 2``, with a rounding mode too (torch's
@@ -284,6 +303,7 @@ class SparseCooTensor(Tensor):
             return self.__truediv__(other)
         if rounding_mode in ("floor", "trunc") and is_scalar_factor(other):
             return self._scaled(lambda v: v.div(other, rounding_mode=rounding_mode), _SparseDivRounding, other)
+        refuse_tensor_divisor(other)
         return super().div(other, rounding_mode=rounding_mode)
 
     def true_divide(self, other):
@@ -292,7 +312,17 @@ class SparseCooTensor(Tensor):
     def neg(self):
         return self.__neg__()
 
-    multiply, divide, negative = mul, div, neg
+    multiply, divide, negative, subtract = mul, div, neg, sub
+
+    def pow(self, exponent):
+        """``s.pow(p)``, ``s ** p`` with a number: the entries raised, sparse (torch's error for ``p == 0``)."""
+        out = _ops.pow(self, exponent)
+        return super().pow(exponent) if out is None else out
+
+    __pow__ = pow
+
+    def square(self):
+        return _ops.unary(self, "square", lambda v: v.square(), "PowBackward0", lambda v, out: v * 2)
 
     def detach(self) -> SparseCooTensor:
         """A sparse tensor over the same entries, out of the graph (sharing the version counter as torch's does, so a
@@ -316,6 +346,13 @@ class SparseCooTensor(Tensor):
         return _sparse_repr(self)
 
     __str__ = __repr__
+
+
+def refuse_tensor_divisor(other) -> None:
+    """torch's error for ``s / t`` with a tensor ``t`` of one dim or more (dense or sparse): no sparse kernel."""
+    if isinstance(other, Tensor) and other.dim() > 0:
+        raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor divisor (got shape "
+                           f"{list(other.shape)} for divisor)")
 
 
 def is_scalar_factor(x) -> bool:
@@ -421,7 +458,7 @@ class _Values(Function):
     @staticmethod
     def forward(ctx, t):
         ctx.args = (t._sp_indices, t._data.shape)
-        return t._values()
+        return t._sp_values_alias(base=t)  # a view of the entries, as torch's
 
     @staticmethod
     def backward(ctx, g):  # torch's values_backward: a COO gradient over the same indices (not marked coalesced)
@@ -633,3 +670,9 @@ def _sparse_repr(t: SparseCooTensor) -> str:
     suffixes.append(f"layout={t.layout!r}")
     body = "tensor(" + (",\n" + " " * indent).join(parts) + ",\n" + " " * indent + suffixes[0]  # always a new line
     return _printing._add_suffixes(body, suffixes[1:], indent)
+
+
+from core import _sparse_coo_ops as _ops  # noqa: E402  (its ops build their results with _make from here)
+
+for _name in _ops.UNARY:
+    setattr(SparseCooTensor, _name, _ops.unary_method(_name))

@@ -3,15 +3,17 @@ constructors (``torch.sparse.FloatTensor(indices, values, size)``, which older G
 
 from core import _dtype
 from core import _sparse_compressed_checks as _checks
+from core import _sparse_coo_ops as _coo_ops
 from core._sparse_coo import SparseCooTensor as _SparseCooTensor
 from core._sparse_coo import sparse_coo_tensor as _sparse_coo_tensor
 from core._sparse_coo import sparse_sum as _sparse_sum
 from core._sparse_coo import spmm as _spmm
 from core._sparse_coo import to_sparse as _to_sparse
 from core._tensor import strided as _strided
+from core.autograd import grad_mode as _grad_mode
 
-__all__ = ["mm", "sum", "check_sparse_tensor_invariants", "FloatTensor", "DoubleTensor", "LongTensor",
-           "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "HalfTensor"]
+__all__ = ["mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants", "FloatTensor", "DoubleTensor",
+           "LongTensor", "IntTensor", "ShortTensor", "CharTensor", "ByteTensor", "HalfTensor"]
 
 
 def mm(mat1, mat2, reduce="sum"):
@@ -24,7 +26,21 @@ def mm(mat1, mat2, reduce="sum"):
         return _mm_reduce(mat1, mat2, reduce)[0]
     if mat1.layout is sparse_csr and mat2.layout is _strided and mat1.dim() == mat2.dim() == 2:
         return sparse_mm(mat1, mat2)
+    if (isinstance(mat1, _SparseCooTensor) and mat2.layout is _strided and _grad_mode.is_grad_enabled()
+            and (mat1.requires_grad or mat2.requires_grad)):
+        return _coo_ops.sparse_mm(mat1, mat2)  # torch's SparseAddmmBackward0: a COO gradient for mat1
     return _spmm(mat1, mat2)
+
+
+def softmax(input, dim, *, dtype=None):  # PyTorch's names
+    """``torch.sparse.softmax``: along ``dim`` over the specified entries only (the others count as -inf), a COO
+    result (``core._sparse_coo_ops.sparse_softmax``)."""
+    return _coo_ops.sparse_softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """``torch.sparse.log_softmax``: ``softmax``'s logarithm, over the specified entries only."""
+    return _coo_ops.sparse_softmax(input, dim, dtype, log=True)
 
 
 def _mm_reduce(mat1, mat2, reduce):

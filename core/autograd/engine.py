@@ -369,7 +369,7 @@ def _send(run, node, grads, ready, buffers, deps) -> None:
             # input buffer, the heap's push and pop, is the same order and the same sum (earlier ones + g)
             earlier = buffers.pop(nxt, None)
             if earlier is not None:
-                g = earlier[0] if g is None else earlier[0] + g
+                g = earlier[0] if g is None else _sum(earlier[0], g)
             leaf = nxt._variable() if g is not None else None
             if leaf is not None:
                 _accumulate(leaf, g, run.create_graph, held if earlier is None else 0)
@@ -393,7 +393,13 @@ def _add_to_buffer(buffers, node, nr, g):
     elif nr >= len(slot):
         slot.extend([None] * (nr + 1 - len(slot)))
     old = slot[nr]
-    slot[nr] = g if old is None else old + g
+    slot[nr] = g if old is None else _sum(old, g)
+
+
+def _sum(old, g):
+    """Two gradients of one tensor added up: a COO one and a dense one as ``dense + sparse`` (``sparse + dense`` is
+    PyTorch's error), as its InputBuffer adds them."""
+    return g + old if old.is_sparse and not g.is_sparse else old + g
 
 
 def _execute(node, grads_in, run):

@@ -17,7 +17,9 @@ from core._arg_types import tp_name
 from core._fused import fma
 from core._memory_format import _non_overlapping_and_dense, laid_out_like_operands
 from core._meta import MetaArray
-from core._sparse_coo import SparseCooTensor, is_scalar_factor
+from core._sparse_coo import SparseCooTensor, is_scalar_factor, refuse_tensor_divisor
+from core._sparse_coo_ops import add as sparse_coo_add
+from core._sparse_coo_ops import takes_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp, total
@@ -310,6 +312,8 @@ def _argument_error(name: str, input, other, error: TypeError) -> TypeError:
 def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     if deprecated_other is not NOT_GIVEN:  # add(alpha, other)
         other, alpha = scalar_first("add", other, deprecated_other, keyword="alpha", keyword_value=alpha)
+    if type(input) is not Tensor and out is None and isinstance(input, SparseCooTensor) and takes_sum(other):
+        return sparse_coo_add(input, other, alpha)  # (a dense tensor: one identity test)
     plain = type(alpha) is int and alpha == 1  # (alpha=True or 1.0 is checked against the result dtype)
     if plain and out is None and isinstance(input, Tensor) and isinstance(other, Tensor) and not (
             (input._requires_grad or other._requires_grad) and _grad_state.enabled) and _shortcuts.ok:
@@ -328,6 +332,8 @@ def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
 def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
     if deprecated_other is not NOT_GIVEN:  # sub(alpha, other)
         other, alpha = scalar_first("sub", other, deprecated_other, keyword="alpha", keyword_value=alpha)
+    if type(input) is not Tensor and out is None and isinstance(input, SparseCooTensor) and takes_sum(other):
+        return sparse_coo_add(input, other, alpha, name="sub")  # (a dense tensor: one identity test)
     try:
         return _out(Sub.apply(input, other, alpha=alpha), out, input, other, deprecated_other)
     except TypeError as error:
@@ -342,7 +348,7 @@ subtract = alias(sub, "subtract")
 def mul(input, other, *, out=None):
     plain = type(input) is Tensor  # NOTE: the sparse check costs a dense tensor nothing: this test replaces an
     if not plain and out is None:  # isinstance call of the shortcut's
-        res = _on_sparse_coo(input, other, SparseCooTensor.__mul__, SparseCooTensor.__rmul__)
+        res = _on_sparse_coo(input, other, SparseCooTensor.__mul__, SparseCooTensor.__rmul__, tensors=True)
         if res is not None:
             return res
     if out is None and (plain or isinstance(input, Tensor)) and isinstance(other, Tensor) and not (
@@ -368,6 +374,8 @@ def div(input, other, *, rounding_mode=None, out=None):
         res = _on_sparse_coo(input, other, lambda s, x: s.div(x, rounding_mode=rounding_mode))
         if res is not None:
             return res
+        if isinstance(input, SparseCooTensor):
+            refuse_tensor_divisor(other)
     if rounding_mode is not None:
         from core.ops import math as _math  # floor/trunc division live there; the math modules import this one
 
@@ -403,12 +411,13 @@ negative = alias(neg, "negative")
 _SPARSE_ROUNDING = (None, "floor", "trunc")
 
 
-def _on_sparse_coo(input, other, op, rop=None):
+def _on_sparse_coo(input, other, op, rop=None, tensors: bool = False):
     """``torch.mul(s, 2)``, ``torch.mul(2, s)``, ``torch.div(s, t0)`` of a COO tensor and a scalar factor (a number
     or a 0-d dense tensor): ``op(s, factor)`` (``rop`` with the factor first), the COO tensor's own operator, a
-    sparse result with torch's node; None for the dense op."""
+    sparse result with torch's node; None for the dense op. ``tensors``: ``op`` takes any tensor ``other`` too
+    (``torch.mul(s, dense)``: the operator picks the sparse product or the dense op)."""
     if isinstance(input, SparseCooTensor):
-        return op(input, other) if is_scalar_factor(other) else None
+        return op(input, other) if is_scalar_factor(other) or (tensors and isinstance(other, Tensor)) else None
     if rop is not None and isinstance(other, SparseCooTensor) and is_scalar_factor(input):
         return rop(other, input)
     return None

@@ -338,8 +338,8 @@ class T(Function):
 
 def transpose(input: Tensor, dim0, dim1):
     require_input("transpose", input)
-    if input.is_quantized:  # its integers transposed, the quantizer kept (torch.transpose in ShuffleNet's shuffle)
-        return input.transpose(dim0, dim1)
+    if type(input) is not Tensor and (input.is_quantized or input.is_sparse):  # (a dense tensor: one identity test)
+        return input.transpose(dim0, dim1)  # quantized: its integers transposed (ShuffleNet's shuffle); COO: its own
     return Transpose.apply(input, d0=dim0, d1=dim1)
 
 
@@ -348,6 +348,8 @@ swapaxes, swapdims = alias(transpose, "swapaxes"), alias(transpose, "swapdims")
 
 def t(input: Tensor):
     require_input("t", input)
+    if type(input) is not Tensor and input.is_sparse:  # a COO tensor's own (a dense tensor: one identity test)
+        return input.t()
     fast = transposed_no_grad(input)
     return fast if fast is not None else T.apply(input)
 
