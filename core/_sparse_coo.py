@@ -482,6 +482,8 @@ class _CooToDense(_ToDense):
     """``to_dense()`` of a COO tensor that needs grad: the gradient is the incoming one at the tensor's entries, a COO
     tensor (torch's ``to_dense_backward`` masks it with the input)."""
 
+    node_name = "ToDenseBackward0"  # (a Function's node is named from its own class body)
+
     @staticmethod
     def forward(ctx, t):
         ctx.args = (_coalesced_indices(t), t._data.shape)

@@ -48,7 +48,7 @@ def _state(t, lib):
     if t.layout == lib.sparse_coo:
         return ("sparse", t.is_coalesced(), str(t.dtype), tuple(t.shape), t._indices().tolist(),
                 _nan_safe(t.detach()._values().tolist()), node)
-    return ("dense", str(t.dtype), tuple(t.shape), _nan_safe(t.detach().tolist()), node)
+    return ("dense", str(t.dtype), tuple(t.shape), _nan_safe([t.detach().tolist()]), node)
 
 
 def _run(lib, expr, requires_grad, check_flag=True):
@@ -199,6 +199,12 @@ def test_sparse_softmax_negative_dim(torch, dims):
                                   "lib.sparse.softmax(s, True)", "lib.sparse.log_softmax(s, -3)"])
 def test_sparse_softmax_errors(torch, expr):
     assert _run(core, expr, False) == _run(torch, expr, False)
+
+
+@pytest.mark.parametrize("expr", ["s.to_dense()", "u.to_dense()", "h.to_dense()", "u.coalesce()", "u.t()",
+                                  "u * 2", "u.abs()", "u * u", "lib.sparse.softmax(u, 1)", "lib.sparse.sum(u)"])
+def test_uncoalesced_inputs_keep_their_graph(torch, expr):
+    assert _run(core, expr, True) == _run(torch, expr, True)
 
 
 # ----- values() of a tensor that needs grad is a view ----------------------------------------------------------------
