@@ -171,15 +171,24 @@ def _blocks_f32(w: _Work, b: np.ndarray, mean: float, std: float, out: np.ndarra
         w.fma(out, _F(std), _F(mean), out)
 
 
-def blocks_f64(u: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """Normals from float64 uniforms (a multiple of 16 of them)."""
+def blocks_f64(u: np.ndarray, mean: float, std: float, out: np.ndarray | None = None) -> np.ndarray:
+    """Normals from float64 uniforms (a multiple of 16 of them), into ``out`` (float64, ``u``'s size) if given.
+
+    NOTE: the hot path of float64 ``normal_``: each block's halves are made contiguous first (strided operands
+    take NumPy's slower loops), and the radii and results are computed in place."""
     b = u.reshape(-1, 16)
-    radius = np.sqrt(-2.0 * _libm.log(1.0 - b[:, :8]))
-    theta = (2.0 * math.pi) * b[:, 8:]
-    out = np.empty_like(b)
-    out[:, :8] = radius * np.cos(theta)
-    out[:, 8:] = radius * np.sin(theta)
-    return fma64(out, std, mean).reshape(-1)
+    res = np.empty_like(b) if out is None else out.reshape(-1, 16)
+    radius = _libm.log(1.0 - b[:, :8])
+    radius *= -2.0
+    np.sqrt(radius, out=radius)
+    theta = b[:, 8:] * (2.0 * math.pi)
+    np.multiply(radius, np.cos(theta), out=res[:, :8])
+    np.multiply(radius, np.sin(theta), out=res[:, 8:])
+    if std == 1:  # (fma64's a * 1 + c, in place)
+        res += mean
+    else:
+        res[...] = fma64(res, std, mean)
+    return res.reshape(-1)
 
 
 def fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:

@@ -4,8 +4,10 @@ PyTorch's CPU samplers call the C library's scalar functions; NumPy's own vector
 differ from them in the last bit for a fraction of inputs (0.3% for ``log``, 5% for ``exp``).
 ``log`` and ``exp`` evaluate in extended precision, round, and ask Python's ``math`` (the C
 library) again only where the exact value lies so close to halfway between two doubles that the
-C library may round the other way. glibc's ``log1p`` and ``tan`` are not that close to correctly
-rounded, so they call ``math`` per element (they serve small draws and rare samplers).
+C library may round the other way; where that library is glibc, ``log`` of 64 or more elements runs
+glibc's own algorithm instead (``core._glibc_log``: ~3x faster, far fewer elements asked).
+glibc's ``log1p`` and ``tan`` are not that close to correctly rounded, so they call ``math`` per
+element (they serve small draws and rare samplers).
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ import math
 
 import numpy as np
 
+from core import _glibc_log
+
 __all__ = ["log", "log1p", "exp", "tan"]
 
 # x86-64 Linux has an 80-bit long double (63-bit mantissa); elsewhere it may be plain double.
 _EXTENDED = np.finfo(np.longdouble).nmant >= 60
+_PORT_FROM = 64  # elements from which log runs glibc's algorithm (where the C library is glibc's)
 _HALFWAY_BAND = 0.03  # in units in the last place; glibc promises < 0.52 ulp for log/exp
 
 
@@ -97,6 +102,13 @@ def _doubtful_x87(wide: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 def log(x):
+    x = np.asarray(x, dtype=np.float64)
+    if x.size >= _PORT_FROM and _glibc_log.available():  # glibc's own steps (core._glibc_log), 3x faster
+        flat = np.ascontiguousarray(x).reshape(-1)
+        vals, doubtful = _glibc_log.log(flat)
+        if doubtful.any():
+            vals[doubtful] = _per_element("log", flat[doubtful])
+        return vals.reshape(x.shape)
     return _nearly_rounded("log", x)
 
 

@@ -169,7 +169,7 @@ def _normal_f64_blocks(gen, draws: int, full: int, mean: float, std: float, out:
         stop = min(first + k, full)
         if stop > first:
             _u53_block(raw, bits[:k], u[:k])
-            out[first:stop] = _boxmuller.blocks_f64(u[:stop - first], mean, std)
+            _boxmuller.blocks_f64(u[:stop - first], mean, std, out=out[first:stop])
 
     gen.random32_each(2 * draws, 2 * _BLOCK64, consume)
 
