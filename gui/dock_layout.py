@@ -237,6 +237,10 @@ class DockArrangement:
             self.reveal_pending = False
             self.reveal_training(with_data=self._offer_data())
 
+    def runs_restored(self) -> None:
+        """A document opened with the runs its file saved: the plots open to draw them, as at a first step."""
+        self.reveal_training(with_data=self._offer_data())
+
     def _offer_data(self) -> bool:
         """Whether Data opens now: once a document, at the first run step that gives it something to draw (a graph
         without a dataset, lesson 6, would get an empty plot and a caption instead)."""

@@ -180,6 +180,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         trainer.run_started.connect(lambda _run: arrangement.run_started())
         trainer.progress.connect(lambda _info: arrangement.run_stepped() if trainer.done > 0 else None)
         trainer.history_cleared.connect(arrangement.document_changed)  # another document: no runs to plot
+        trainer.history_restored.connect(arrangement.runs_restored)  # unless its file saved some
         self.training.watch_requested.connect(lambda _key: arrangement.reveal_training("watch"))
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.code.dock)
         self.tabifyDockWidget(self.library_dock, self.code.dock)

@@ -18,7 +18,8 @@ The trainer computes nothing: the session does; stop conditions and bookkeeping 
 
 Every view shows the current document and run: a session reset (the Train dock's Reset, Run ▸ Reset, a
 lesson's reset link) begins a new run and sets the progress back; another document (New, Open, a lesson)
-stops training and forgets the runs (``history_cleared``), so the plots start empty.
+stops training and forgets the runs (``history_cleared``), so the plots start empty, or with the runs the opened
+file saved (the session saves the trainer's runs with its training position).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from core.nodegraph.run.training_state import saved_history
 from core.nodegraph.training.runs import Metrics, Run, RunHistory, StopConditions, StopInfo
 from core.nodegraph.training.trainview import retune
 
@@ -63,6 +65,7 @@ class Trainer(QObject):
     run_started = Signal(object)
     frame = Signal()
     history_cleared = Signal()
+    history_restored = Signal()  # an opened document's file saved the runs its plots drew: they are back
 
     def __init__(self, bridge: SessionBridge, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -91,6 +94,13 @@ class Trainer(QObject):
         self._timer.timeout.connect(self._slice)
         bridge.stepped.connect(self._on_outside_event)
         bridge.document_changed.connect(self.forget)
+        bridge.session_created.connect(self._keep_runs_with)
+        if bridge.session is not None:
+            self._keep_runs_with(bridge.session)
+
+    def _keep_runs_with(self, session: Session) -> None:
+        """The session saves the runs the plots draw with where its training stands (``Session.run_history``)."""
+        session.run_history = self.history
 
     @property
     def session(self) -> Session:
@@ -164,7 +174,9 @@ class Trainer(QObject):
         self.progress.emit(self.progress_info())
 
     def forget(self) -> None:
-        """Another document: training stops and its runs are forgotten (the plots start empty)."""
+        """Another document: training stops and its runs are forgotten (the plots start empty), then the runs its
+        file saved come back (``training_state.saved_history``): the plots draw them again, and the next step
+        goes on with the last one, where the file's training stopped."""
         was_training = self.state == "training"
         self._timer.stop()
         self._close_steps()
@@ -172,6 +184,9 @@ class Trainer(QObject):
         self.history_cleared.emit()
         self._set_state("idle")
         self._begin_new_run()
+        if self.history.restore(saved_history(self.bridge.graph)):
+            self._new_run = False
+            self.history_restored.emit()
         if was_training:
             self.stopped.emit({"message": "stopped: another document was opened", "node": None})
 

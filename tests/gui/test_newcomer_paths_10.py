@@ -2,9 +2,11 @@
 1920x1080), each driven here through the real widgets (the menu, the wheel over the canvas, the toolbar, the
 dialog's button)."""
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 
 from tests.gui.real_input import click, click_toolbar, shown
@@ -73,3 +75,44 @@ def test_the_import_progress_dialog_has_a_fixed_size_and_no_resize_handle(window
     click(button)
     qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)
     assert "cancelled" in window.status_label.text()
+
+
+def test_a_saved_training_session_reopens_with_its_loss_plot(qtbot, node_types, monkeypatch, tmp_path):
+    """The moons classifier trained 12 steps from the Train dock, File ▸ Save As (Ctrl+Shift+S), File ▸ New, File ▸
+    Open (Ctrl+O): the Plots dock draws the 12 losses again (it came back empty while the step count and the
+    optimizer's state came back), and Train goes on with the same run from step 12."""
+    from PySide6.QtWidgets import QFileDialog, QWidget
+
+    from core.nodegraph.files.toy import classifier_graph
+    from tests.gui.conftest import make_window
+    from tests.gui.real_input import show_dock, type_text
+
+    w = shown(qtbot, make_window(qtbot, classifier_graph("moons")))
+    panel, trainer, plot = w.training.panel, w.training.trainer, w.training.plot
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "12")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.history.current is not None
+                    and len(trainer.history.current) == 12, timeout=60_000)
+    qtbot.waitUntil(lambda: (1, "loss") in plot.items and len(plot.items[(1, "loss")].getData()[0]) == 12)
+    steps, losses = (a.copy() for a in plot.items[(1, "loss")].getData())
+    label = trainer.history.current.label
+    saved = tmp_path / "moons.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(saved), "Nodegrad graphs (*.json)"))
+    QTest.keyClick(w, Qt.Key_S, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(saved.exists)
+    QTest.keyClick(w, Qt.Key_N, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not w.graph.nodes and not plot.items and not trainer.history.runs)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(saved), "Nodegrad graphs (*.json)"))
+    QTest.keyClick(w, Qt.Key_O, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == len(classifier_graph("moons").nodes))
+    show_dock(qtbot, w, w.training.docks["plots"])
+    qtbot.waitUntil(lambda: (1, "loss") in plot.items and len(plot.items[(1, "loss")].getData()[0]) == 12)
+    x, y = plot.items[(1, "loss")].getData()
+    np.testing.assert_array_equal(x, steps)
+    np.testing.assert_array_equal(y, losses)
+    assert [run.label for run in trainer.history.runs] == [label]
+    type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "5")
+    click(panel.buttons["Train"])
+    qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.runs[0]) == 17, timeout=60_000)
+    assert len(trainer.history.runs) == 1 and trainer.history.runs[0].steps()[12] == steps[-1] + 1
+    w.undo_stack.setClean()

@@ -452,7 +452,8 @@ def _check_optimizer_state(raw: object, path: str) -> dict[str, Any]:
 def check_session_state(raw: object, path: str, ids: set[str]) -> dict[str, Any]:
     """Where training stood when the file was saved (``core.nodegraph.run.training_state``): ``step`` (the step
     count), ``generator`` (the session generator's state), ``optimizer`` (``_check_optimizer_state``) and
-    ``buffers`` (``{node id: {port: stored tensor}}``, running statistics a training step updated in place)."""
+    ``buffers`` (``{node id: {port: stored tensor}}``, running statistics a training step updated in place) and
+    ``history`` (``{"runs": [_check_run...]}``, what the plots drew; files saved before it have none)."""
     obj = _obj(raw, path)
     out: dict[str, Any] = {}
     if obj.get("step") is not None:
@@ -471,7 +472,63 @@ def check_session_state(raw: object, path: str, ids: set[str]) -> dict[str, Any]
             buffers[nid] = {_str(port, f"{path}.buffers.{nid}", max_len=200): _stored(v, f"{path}.buffers.{nid}.{port}")
                             for port, v in _obj(ports, f"{path}.buffers.{nid}").items()}
         out["buffers"] = buffers
+    if obj.get("history") is not None:
+        out["history"] = {"runs": [_check_run(run, f"{path}.history.runs[{i}]") for i, run in
+                                   enumerate(_list(_obj(obj["history"], f"{path}.history").get("runs", []),
+                                                   f"{path}.history.runs"))]}
     return out
+
+
+def _series(v: object, path: str, n: int | None = None) -> np.ndarray:
+    """A stored 1-d series of numbers (``n`` of them where given), as float64."""
+    arr = _stored(v, path)
+    if arr.ndim != 1 or arr.dtype.kind not in "iuf" or (n is not None and len(arr) != n):
+        _fail(path, "must be a 1-d tensor of numbers" + (f", {n} long" if n is not None else ""))
+    return arr.astype(np.float64)
+
+
+def _check_run(raw: object, path: str) -> dict[str, Any]:
+    """One plotted training run (``core.nodegraph.training.runs.Run.state``): its step axis, series as long as it,
+    the sparse validation series as (rows, values), markers ``[step, text]`` and optimizers ``[rows, settings]``."""
+    obj = _obj(raw, path)
+    steps = _series(_required(obj, "steps", f"{path}."), f"{path}.steps")
+    n = len(steps)
+    series = {_str(name, f"{path}.series", max_len=200): _series(v, f"{path}.series.{name[:60]}", n)
+              for name, v in _obj(obj.get("series", {}), f"{path}.series").items()}
+    val: dict[str, list[np.ndarray]] = {}
+    for name, pair in _obj(obj.get("val", {}), f"{path}.val").items():
+        vpath = f"{path}.val.{name[:60]}"
+        items = _list(pair, vpath)
+        if len(items) != 2:
+            _fail(vpath, "must be [rows, values]")
+        rows = _series(items[0], f"{vpath}[0]")
+        if len(rows) and (rows.min() < 0 or rows.max() >= n or np.any(rows != np.round(rows))):
+            _fail(f"{vpath}[0]", f"rows must be whole numbers below {n}")
+        val[_str(name, f"{path}.val", max_len=200)] = [rows, _series(items[1], f"{vpath}[1]", len(rows))]
+    markers = []
+    for i, m in enumerate(_list(obj.get("markers", []), f"{path}.markers")):
+        mpath = f"{path}.markers[{i}]"
+        m = _list(m, mpath)
+        if len(m) != 2:
+            _fail(mpath, "must be [step, text]")
+        markers.append([_int(m[0], f"{mpath}[0]"), _str(m[1], f"{mpath}[1]", max_len=1000)])
+    optimizers = []
+    for i, o in enumerate(_list(obj.get("optimizers", []), f"{path}.optimizers")):
+        opath = f"{path}.optimizers[{i}]"
+        o = _list(o, opath)
+        if len(o) != 2:
+            _fail(opath, "must be [rows, settings]")
+        settings = _obj(o[1], f"{opath}[1]")
+        kept: dict[str, Any] = {}
+        if settings.get("optimizer") is not None:
+            kept["optimizer"] = _str(settings["optimizer"], f"{opath}[1].optimizer", max_len=100)
+        if settings.get("optimizer_params") is not None:
+            kept["optimizer_params"] = {k: _setting(v, f"{opath}[1].optimizer_params.{k[:60]}")
+                                        for k, v in _obj(settings["optimizer_params"],
+                                                         f"{opath}[1].optimizer_params").items()}
+        optimizers.append([_int(o[0], f"{opath}[0]", hi=n + 1), kept])
+    return {"number": _int(_required(obj, "number", f"{path}."), f"{path}.number", lo=1), "steps": steps,
+            "series": series, "val": val, "markers": markers, "optimizers": optimizers}
 
 
 def check_fragment(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, list[str]]]]:

@@ -50,6 +50,7 @@ from core.nodegraph.run.ledger import GradLedger
 from core.nodegraph.run.optimizer_slot import OptimizerSlot
 from core.nodegraph.run.ownership import Ownership
 from core.nodegraph.run.step_owners import StepMarks, mark
+from core.nodegraph.training.runs import RunHistory
 from core.nodegraph.training.trainer import Training
 
 __all__ = ["Session"]
@@ -81,6 +82,9 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         # where the file's training stood (run.training_state); its running statistics wait for their nodes
         saved = self._trained_pending.pop(SESSION_KEY, None) if SESSION_KEY not in graph.nodes else None
         self._buffers_pending: dict[str, dict[str, Any]] = {}
+        # the runs the plots drew, saved with the position (whoever records the steps keeps them here: the GUI's
+        # trainer); a file's come back in it
+        self.run_history = RunHistory()
         self.trained_revision = 0  # grows whenever what trained_values() gives changes (a step, a reset...)
         self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
         self._plans: dict[str, Plan] = {}  # per node: its context and input edges (see _plan)
@@ -285,11 +289,15 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
 
     def training_position(self) -> dict[str, Any]:
         """Where training stands, to save beside the parameter values (``core.nodegraph.run.training_state``):
-        ``{"step", "generator", "optimizer", "buffers"}``; empty before the first step."""
-        if not self.step_count:
-            return {}
+        ``{"step", "generator", "optimizer", "buffers", "history"}`` (``history``: ``run_history``'s runs, what the
+        plots drew); empty before the first step, only ``history`` after a reset that left runs drawn."""
+        history = self.run_history.state()
+        if not self.step_count:  # after a reset: the runs still drawn, nothing else
+            return {"history": history} if history["runs"] else {}
         out: dict[str, Any] = {"step": self.step_count,
                                "generator": _position.array_of(self.generator.get_state())}
+        if history["runs"]:
+            out["history"] = history
         opt = self._opt.file_state()
         if opt is not None:
             out["optimizer"] = opt
@@ -315,6 +323,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         self._opt.pending = saved.get("optimizer")
         self._buffers_pending = {nid: dict(ports) for nid, ports in (saved.get("buffers") or {}).items()
                                  if nid in self.graph.nodes}
+        self.run_history.restore(saved.get("history"))
 
     def _restore_buffers(self, nid: str, out: dict[str, Any]) -> None:
         """Put a file's running statistics into node ``nid``'s fresh outputs, in place (a batch norm updates them)."""

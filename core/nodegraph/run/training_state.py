@@ -7,8 +7,11 @@ batch and row order from it), ``generator``, the session generator's state (drop
 ``optimizer``, the optimizer's ``state_dict()`` (Adam's moments and step counts, SGD's momentum buffers, the
 param groups' settings) with each parameter named by its ``"node.name"`` key rather than its position, and its
 schedule's ``state_dict()``, and ``buffers``, the running statistics a batch norm updates in place during
-training (``{node id: {port: array}}``). Arrays keep their dtype and bits. Everything goes through ``core``'s
-public API (``Optimizer.state_dict``/``load_state_dict``, ``LRScheduler`` likewise, ``Generator.get_state``).
+training (``{node id: {port: array}}``), and ``history``, the runs the plots drew (``RunHistory.state``: the loss
+and the other series per step, as the session's training steps reported them), which ``saved_history`` reads
+back from an opened document before any session runs it. Arrays keep their dtype and bits. Everything goes
+through ``core``'s public API (``Optimizer.state_dict``/``load_state_dict``, ``LRScheduler`` likewise,
+``Generator.get_state``).
 """
 
 from __future__ import annotations
@@ -18,12 +21,20 @@ from typing import Any
 import numpy as np
 
 import core
+from core.nodegraph.files.schema import SESSION_KEY
 from core.nodegraph.model.document import Graph
 
-__all__ = ["optimizer_state", "load_optimizer_state", "running_stat_sources", "array_of", "tensor_like"]
+__all__ = ["optimizer_state", "load_optimizer_state", "running_stat_sources", "array_of", "tensor_like",
+           "saved_history"]
 
 _RUNNING_PORTS = ("running_mean", "running_var")
 _BATCH_NORM_OPS = ("F.batch_norm", "torch.batch_norm", "torch.nn.functional.batch_norm")
+
+
+def saved_history(graph: Graph) -> dict[str, Any] | None:
+    """The plotted runs ``graph``'s file saved with its training (``RunHistory.restore`` takes them), None when
+    it saved none (a file from before they were kept, or one never trained)."""
+    return (graph.trained_values.get(SESSION_KEY) or {}).get("history")
 
 
 def array_of(t: core.Tensor) -> np.ndarray:

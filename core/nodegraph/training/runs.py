@@ -5,6 +5,7 @@ every run since the document was opened: ``Reset`` starts a new ``Run`` and the 
 the training settings it started with and markers where a hyperparameter changed during training.
 Series grow in amortised O(1) (``_Buffer`` doubles its capacity) so thousands of steps per second cost
 little; ``decimate`` keeps each bucket's min and max so a plot of a million steps still shows spikes.
+``RunHistory.state``/``restore`` give the runs as file data: a saved session's plots come back when it is opened.
 """
 
 from __future__ import annotations
@@ -277,6 +278,40 @@ class Run:
         data = self.series(name)
         return float(data[-1]) if len(data) else math.nan
 
+    def state(self) -> dict[str, Any]:
+        """The run as file data (``RunHistory.state``): its step axis and every series as arrays, the sparse
+        validation series as (rows, values), its markers and the optimizers it ran (what its legend names)."""
+        self._flush()
+        return {"number": self.number, "steps": self._steps.view().copy(),
+                "series": {name: buf.view().copy() for name, buf in self._series.items()},
+                "val": {name: [rows.view().copy(), values.view().copy()]
+                        for name, (rows, values) in self._sparse.items()},
+                "markers": [[int(step), str(text)] for step, text in self.markers],
+                "optimizers": [[int(rows), {k: copy.deepcopy(settings.get(k)) for k in _OPTIMIZER_KEYS}]
+                               for rows, settings in self._optimizers]}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Run:
+        """A run as ``state`` saved it; the smoothed loss is computed again from its losses (the same average)."""
+        optimizers = [(int(rows), dict(settings)) for rows, settings in state.get("optimizers") or []] or [(0, {})]
+        run = cls(int(state["number"]), optimizers[0][1])
+        steps = np.asarray(state["steps"], dtype=np.float64)
+        run._steps.extend(steps)
+        for name, values in state.get("series", {}).items():
+            run._series[name] = buf = _Buffer()
+            buf.extend(np.asarray(values, dtype=np.float64))
+        for name, (rows, values) in state.get("val", {}).items():
+            kept = run._sparse[name] = (_Buffer(), _Buffer())
+            kept[0].extend(np.asarray(rows, dtype=np.float64))
+            kept[1].extend(np.asarray(values, dtype=np.float64))
+        run._smooth.extend(run._smoothed(run.series("loss")))
+        run.markers = [(int(step), str(text)) for step, text in state.get("markers", [])]
+        run._optimizers = [(0, run.settings), *optimizers[1:]]
+        return run
+
+
+_OPTIMIZER_KEYS = ("optimizer", "optimizer_params")  # the settings a run's legend names (``Run.label``)
+
 
 def _optimizer_name(settings: dict[str, Any]) -> str:
     """``Adam(lr=0.05, betas=(0.9, 0.999))``: an optimizer and its settings, as a legend names them."""
@@ -296,9 +331,20 @@ class RunHistory:
         return self.runs[-1] if self.runs else None
 
     def new_run(self, settings: dict[str, Any]) -> Run:
-        run = Run(len(self.runs) + 1, settings)
+        run = Run(self.runs[-1].number + 1 if self.runs else 1, settings)
         self.runs.append(run)
         return run
+
+    def state(self) -> dict[str, Any]:
+        """Every run that took a step, as file data: what the plots drew, saved with where training stood
+        (``Session.training_position``'s ``history``) so a reopened document draws it again."""
+        return {"runs": [run.state() for run in self.runs if len(run)]}
+
+    def restore(self, state: dict[str, Any] | None) -> bool:
+        """Take the runs ``state`` (a file's, ``state()``) saved in place of these; False when it held none (a
+        file saved before the history was kept: the runs stay empty)."""
+        self.runs = [Run.from_state(run) for run in (state or {}).get("runs", [])]
+        return bool(self.runs)
 
     def to_csv(self) -> str:
         """All runs as CSV: ``run, step, <series...>`` with one row per step (empty cells for NaN)."""
