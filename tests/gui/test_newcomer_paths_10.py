@@ -116,3 +116,54 @@ def test_a_saved_training_session_reopens_with_its_loss_plot(qtbot, node_types, 
     qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.runs[0]) == 17, timeout=60_000)
     assert len(trainer.history.runs) == 1 and trainer.history.runs[0].steps()[12] == steps[-1] + 1
     w.undo_stack.setClean()
+
+
+def _drawn_curve(item, samples: int = 80) -> list[tuple[float, float]]:
+    """Points along an edge as the canvas draws it, in scene coordinates."""
+    path = item.path()
+    points = [item.mapToScene(path.pointAtPercent(i / samples)) for i in range(samples + 1)]
+    return [(p.x(), p.y()) for p in points]
+
+
+def _segments_cross(p, q, r, s) -> bool:
+    def side(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    return side(p, q, r) * side(p, q, s) < 0 and side(r, s, p) * side(r, s, q) < 0
+
+
+def _crossing_edges(w) -> list[tuple[str, str]]:
+    """Pairs of drawn edges whose curves cross (two leaving one port, or entering one node, meet at its side)."""
+    title = {nid: node.title for nid, node in w.graph.nodes.items()}
+    items = list(w.scene.edge_items.values())
+    curves = [_drawn_curve(item) for item in items]
+    found = []
+    for i, a in enumerate(items):
+        for j in range(i + 1, len(items)):
+            b = items[j]
+            if (a.edge.src, a.edge.src_port) == (b.edge.src, b.edge.src_port) or a.edge.dst == b.edge.dst:
+                continue
+            ca, cb = curves[i], curves[j]
+            if any(_segments_cross(ca[k], ca[k + 1], cb[m], cb[m + 1])
+                   for k in range(len(ca) - 1) for m in range(len(cb) - 1)):
+                found.append((f"{title[a.edge.src]}->{title[a.edge.dst]}", f"{title[b.edge.src]}->{title[b.edge.dst]}"))
+    return found
+
+
+def test_lesson_8_opens_whole_with_no_crossing_edges_before_and_after_forward_and_backward(window, qtbot):
+    """File ▸ Examples ▸ lesson 8 at 1366x768: three pairs of its edges crossed (x -> pred over w2 -> side, w -> g
+    over target -> loss, loss and penalty into total). Its total is now penalty + loss, as the lesson says: the
+    graph opens whole, without scroll bars, and no two drawn edges cross, nor after Forward all and Backward all."""
+    from tests.gui import real_input as d
+
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "08-gradient-flow")
+    view = w.view
+    qtbot.waitUntil(lambda: view.all_nodes_shown() and _bars(view) == (False, False))
+    assert _crossing_edges(w) == []
+    assert "from total = penalty + loss" in w.lessons.panel.browser.toPlainText()  # what the lesson says of it
+    for action in ("forward", "backward"):
+        with qtbot.waitSignal(w.stepper.finished, timeout=60_000):
+            d.click_toolbar(w, action)
+        assert _crossing_edges(w) == [], f"after {action}"
+    w.undo_stack.setClean()

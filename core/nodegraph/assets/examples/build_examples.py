@@ -149,22 +149,22 @@ def gradcheck() -> Graph:
 
 def gradient_flow() -> Graph:
     b = Builder()
-    # placed as View ▸ Auto layout places it (core.nodegraph.model.layout.layered), rounded: the side branch through
-    # w2 on top, pred and its no_grad copy in the middle, the detached target under them; three pairs of edges cross
-    # (the hand-placed rows with the side branch at the bottom had six: x's edge to side crossed w's, y's and g's)
-    b.node("x", "source.randn", 0, 0.25, shape=[8, 4], seed=1)
-    b.node("w", "param.parameter", 0, 2.48, name="w", shape=[4, 1], seed=0)
-    b.node("pred", "linalg.matmul", 1, 1.63, {"a": "x", "b": "w"})
-    b.node("y", "source.randn", 0, 4.0, shape=[8, 1], seed=2, requires_grad=True)  # under w once w shows its grad
-    b.node("target", "grad.detach", 1, 4.0, {"x": "y"})
-    b.node("loss", "loss.mse", 2, 2.37, {"input": "pred", "target": "target"})
-    b.node("eval_pred", "grad.no_grad", 2, 1.26, {"x": "pred"})
-    b.node("w2", "param.parameter", 0, 1.36, name="w2", shape=[4, 1], seed=1)
-    b.node("side", "linalg.matmul", 1, 0.37, {"a": "x", "b": "w2"})
-    b.node("branch", "grad.detach", 2, 0, {"x": "side"})
-    b.node("penalty", "reduce.mean", 3, 0.73, {"x": "branch"})
-    b.node("total", "math.add", 4, 1.85, {"a": "loss", "b": "penalty"})
-    b.node("g", "grad.autograd_grad", 3, 3.99, {"outputs": "loss", "inputs": "w"})
+    # no two edges cross: total = penalty + loss, so the side branch (w2, side, branch, penalty) runs along the top and
+    # the prediction's along the middle; w2 sits between x's edges up to side and down to pred, y between w's edges
+    # to pred and to g (whose line runs under y, target and the loss), eval_pred beside the loss, above it
+    b.node("x", "source.randn", 0, 0.3, shape=[8, 4], seed=1)
+    b.node("w", "param.parameter", 0, 4.7, name="w", shape=[4, 1], seed=0)
+    b.node("pred", "linalg.matmul", 1, 2.0, {"a": "x", "b": "w"})
+    b.node("y", "source.randn", 1, 3.4, shape=[8, 1], seed=2, requires_grad=True)
+    b.node("target", "grad.detach", 2, 3.4, {"x": "y"})
+    b.node("loss", "loss.mse", 3, 2.6, {"input": "pred", "target": "target"})
+    b.node("eval_pred", "grad.no_grad", 3, 1.3, {"x": "pred"})
+    b.node("w2", "param.parameter", 1, 0.8, name="w2", shape=[4, 1], seed=1)
+    b.node("side", "linalg.matmul", 2, 0, {"a": "x", "b": "w2"})
+    b.node("branch", "grad.detach", 3, 0, {"x": "side"})
+    b.node("penalty", "reduce.mean", 4, 0.5, {"x": "branch"})
+    b.node("total", "math.add", 5, 1.5, {"a": "penalty", "b": "loss"})
+    b.node("g", "grad.autograd_grad", 4, 4.55, {"outputs": "loss", "inputs": "w"})
     return b.train("total")
 
 
