@@ -3,8 +3,9 @@
     PYTHONPATH=. python benchmarks/bench_init.py [--repeat 5] [--threads 1]
 
 Times building AlexNet (61M parameters), ``nn.Embedding(50000, 300)`` (``normal_`` on 15M float32),
-``nn.Linear(4096, 4096)`` (``kaiming_uniform_``: ``uniform_`` on 16.7M), ``nn.Conv2d(256, 512, 3)`` and one Adam
-step on 4M float32 parameters and on 5.9M in 110 tensors, as medians over ``--repeat`` runs that alternate between
+``nn.Linear(4096, 4096)`` (``kaiming_uniform_``: ``uniform_`` on 16.7M), ``nn.Conv2d(256, 512, 3)``, ``trunc_normal_``
+(``erfinv_`` on 2.4M, ViT and timm initialisation) and one Adam step on 4M float32 parameters and on 5.9M in 110
+tensors, as medians over ``--repeat`` runs that alternate between
 the two libraries so that machine load hits both alike. Prints wall seconds and core/torch ratios.
 """
 
@@ -53,6 +54,8 @@ def _cases(lib):
         "nn.Embedding(50000, 300) (normal_, 15M)": lambda: nn.Embedding(50000, 300),
         "nn.Linear(4096, 4096) (uniform_, 16.7M)": lambda: nn.Linear(4096, 4096),
         "nn.Conv2d(256, 512, 3) (uniform_, 1.2M)": lambda: nn.Conv2d(256, 512, 3),
+        "trunc_normal_, ViT-B MLP (erfinv_, 2.4M)": lambda: lib.nn.init.trunc_normal_(
+            lib.empty(3072, 768), std=0.02),
         "Adam step, 4M float32 in one tensor": _adam(lib, [(4_000_000,)]),
         "Adam step, 5.9M float32 in 110 tensors": _adam(lib, [(53_700,)] * 110),
     }
