@@ -164,7 +164,7 @@ def _split(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # per subinterval: invc, logc and invc's halves for the exact product z * invc
-_COLUMNS = tuple(np.ascontiguousarray(c) for c in (_TAB[:, 0], _TAB[:, 1], *_split(_TAB[:, 0])))
+_ROWS = np.ascontiguousarray(np.column_stack([_TAB[:, 0], _TAB[:, 1], *_split(_TAB[:, 0])]))
 _LN2_HI, _LN2_LO = float.fromhex("0x1.62e42fefa3800p-1"), float.fromhex("0x1.ef35793c76730p-45")
 _A = tuple(float.fromhex(v) for v in ("-0x1.0000000000001p-1", "0x1.555555551305bp-2", "-0x1.fffffffeb459p-3",
                                       "0x1.999b324f10111p-3", "-0x1.55575e506c89fp-3"))
@@ -222,7 +222,7 @@ def _main(ix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     tmp = ix - np.int64(_OFF)
     i = tmp >> 45
     i &= 127
-    invc, logc, inv_hi, inv_lo = (column.take(i) for column in _COLUMNS)
+    invc, logc, inv_hi, inv_lo = _ROWS.take(i, axis=0).T  # (one gather of the four: faster than four)
     kd = (tmp >> 52).astype(np.float64)
     iz = tmp & _TOP_MASK
     np.subtract(ix, iz, out=iz)
