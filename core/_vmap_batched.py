@@ -486,8 +486,8 @@ def _getitem(func, level, args, kwargs):
             raise Unbatchable("index")
     if tensors > 1:
         return _advanced_index(x, items, level)
-    if x._phys.dim() == 1 and items:
-        raise Unbatchable("indexing a 0-dim tensor")
+    if x._phys.dim() == 1 and any(item is not None and item is not Ellipsis for item in items):
+        raise Unbatchable("indexing a 0-dim tensor")  # (PyTorch's IndexError, from the loop; None and ... are fine)
     return _wrap(x._phys[(slice(None), *items)], level)
 
 
@@ -514,6 +514,12 @@ def _advanced_index(x, items, level):
     out = _phys(x, level)[index]
     if places == list(range(places[0], places[-1] + 1)) and places[0]:  # adjacent, after slices
         out = out.movedim(places[0], 0)
+    elif is_batched(x, level) and rank and len(places) > 1 and places[1] > 1 \
+            and places[1:] == list(range(places[1], places[-1] + 1)):
+        # the sample's own indices are adjacent, after slices: its result has their broadcast dims there, where the
+        # batch's index in front (apart from them) put them first, behind the batch
+        for k in range(places[1] - 1):  # (the slices' dims in front of them, one at a time: an int dim at a time is
+            out = out.movedim(1 + rank + k, 1 + k)  # what an outer level's rule takes)
     if out.dim() == 0 or out.shape[0] != size:
         raise Unbatchable("the result lost the batch dim")
     return _wrap(out, level)
