@@ -1,9 +1,10 @@
 """Random number generation on large tensors: core vs NumPy's generator vs PyTorch, side by side in one process.
 
-    PYTHONPATH=. python benchmarks/bench_random.py [--repeat 7] [--sizes 100000,1000000,10000000] [--only randperm]
-                                                   [--cpu]
+    PYTHONPATH=. python benchmarks/bench_random.py [--repeat 7] [--sizes 10000,100000,1000000,10000000]
+                                                   [--only randperm] [--cpu]
 
-Times ``randperm(n)``, ``rand(n)``, ``randn(n)`` (float32 and float64), ``empty(n).normal_()``,
+Times ``randperm(n)`` (from 1e4: a small dataset's ``DataLoader`` shuffle, which core draws in closed form below
+2**16), ``rand(n)``, ``randn(n)`` (float32 and float64), ``empty(n).normal_()``,
 ``empty(n).uniform_()`` and ``randint(0, 10, (n,))`` for each size: core (PyTorch's values bit for bit), NumPy's
 ``Generator(MT19937)`` doing the nearest thing (its own algorithms, so other values: the floor of a vectorised
 NumPy sampler) and PyTorch on one thread. The libraries alternate within each repeat, so that machine load hits
@@ -59,7 +60,7 @@ _TARGET = {"randperm": 3.0}  # else 2.0
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--sizes", default="100000,1000000,10000000")
+    parser.add_argument("--sizes", default="10000,100000,1000000,10000000")
     parser.add_argument("--only", default=None, help="run only the workloads whose name contains this")
     parser.add_argument("--cpu", action="store_true", help="CPU time of the process instead of wall time")
     args = parser.parse_args()

@@ -15,10 +15,13 @@ import torch
 
 # What the drivers print ---------------------------------------------------------------------------------------------
 def _values(t, n=6):
-    """A tensor's or array's first ``n`` values (flattened) at full precision."""
+    """A tensor's or array's first ``n`` values (flattened), floats to 7 decimals: float32 products differ in their last
+    bit between core's and torch's matrix kernels, which a value near 0 after a cancellation shows relative to its
+    size (-0.00270014 vs -0.00270011)."""
     if isinstance(t, torch.Tensor):
         t = t.detach().cpu().numpy()
-    return np.asarray(t).reshape(-1)[:n].tolist()
+    values = np.asarray(t).reshape(-1)[:n]
+    return [f"{v:.7f}" for v in values.tolist()] if values.dtype.kind == "f" else values.tolist()
 
 
 def show(name, t, n=6):
@@ -31,7 +34,7 @@ def show(name, t, n=6):
 def show_parameters(module, n=3):
     """Every parameter's shape and first values to 7 decimals."""
     for name, p in module.named_parameters():
-        print(" ", name, tuple(p.shape), [f"{v:.7f}" for v in _values(p, n)])
+        print(" ", name, tuple(p.shape), _values(p, n))
 
 
 def seed(value=0):
@@ -78,3 +81,229 @@ def batch():
     b3[1] = Batch(a=np.array([5.0, 6.0]))
     print(b3.a)
     print(Batch({"a": [4, 4], "b": (5, 5)}).a, Batch(a=[np.zeros(2), np.ones(2)]).a.shape)
+
+
+# Tianshou's algorithm tests (test/discrete, test/continuous...) run with short arguments ------------------------------
+class QuietWriter:
+    """A ``SummaryWriter`` that makes its log folder (the tests save their best policy there) and records nothing:
+    torch's run has no tensorboard package (the runner's stub writer makes no folder), core's keeps scalars."""
+
+    def __init__(self, log_dir="runs", *args, **kwargs):
+        import os
+
+        self.log_dir = log_dir
+        os.makedirs(log_dir, exist_ok=True)
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def expert_buffer(path, task, size=300, seed=0):
+    """A pickled ``ReplayBuffer`` of ``size`` transitions of ``task`` under seeded random actions: the offline tests'
+    expert data (their ``gather_data`` trains an agent for minutes to collect it)."""
+    import pickle
+
+    import gymnasium as gym
+    from tianshou.data import Batch, ReplayBuffer
+
+    env = gym.make(task)
+    env.action_space.seed(seed)
+    buffer = ReplayBuffer(size)
+    obs, _ = env.reset(seed=seed)
+    for _ in range(size):
+        act = env.action_space.sample()
+        obs_next, rew, terminated, truncated, _ = env.step(act)
+        buffer.add(Batch(obs=obs, act=act, rew=rew, terminated=terminated, truncated=truncated, obs_next=obs_next,
+                         info={}))
+        obs = env.reset()[0] if terminated or truncated else obs_next
+    with open(path, "wb") as f:
+        pickle.dump(buffer, f)
+
+
+def run_test(namespace, function, *args, buffer=None):
+    """``namespace[function]`` (a test function of an algorithm test module run as a script) called with
+    ``namespace["get_args"]()``, its ``SummaryWriter`` a ``QuietWriter``; the result is printed where the test trains
+    (``show_result``). ``buffer``: the task whose ``expert_buffer`` an offline test loads (``--load-buffer-name``)."""
+    namespace["SummaryWriter"] = QuietWriter
+    arguments = namespace["get_args"]()
+    if buffer is not None:
+        expert_buffer(arguments.load_buffer_name, buffer)
+    namespace[function](arguments, *args)
+
+
+def show_result(result, policy):
+    """A trainer's ``InfoStats`` (not its timings) and the trained policy's parameters."""
+    print("gradient_step", result.gradient_step, "best_reward", result.best_reward, "best_reward_std",
+          result.best_reward_std, "best_score", result.best_score)
+    print("train_step", result.train_step, "train_episode", result.train_episode, "test_step", result.test_step,
+          "test_episode", result.test_episode)
+    show_parameters(policy)
+
+
+def _without_timings(value):
+    """A stats dataclass's ``asdict`` (or a dict) with its wall-clock entries (``*time*``, ``*speed*``) left out."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: _without_timings(v) for k, v in value.items() if "time" not in str(k) and "speed" not in str(k)}
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":  # (a list: NumPy pads an array's columns to the
+        return np.round(value, 7).tolist()  # widest value's repr, whose digits follow float32's last bit)
+    return value
+
+
+def show_stats(stats):
+    """What ``stats.pprint_asdict()`` shows (a collector's or a policy update's statistics) but its timings."""
+    import pprint
+
+    print(type(stats).__name__)
+    pprint.pprint(_without_timings(stats), width=120)
+
+
+# tianshou.utils.net -------------------------------------------------------------------------------------------------
+def nets():
+    """``Net`` (plain, dueling, distributional, with norm layers and softmax, concatenating state and action), the
+    discrete and continuous actors and critics, ``ActorProb`` bounded and unbounded with conditioned sigma,
+    ``Recurrent``, ``RecurrentActorProb``/``RecurrentCritic`` with their hidden states, IQN's and FQF's quantile
+    networks, ``NoisyLinear``, the ICM and the VAE: outputs and one backward pass each."""
+    from tianshou.utils.net import common, continuous, discrete
+
+    seed()
+    obs = torch.randn(5, 4)
+    act = torch.randn(5, 2)
+    cases = {
+        "net": common.Net(4, 3, hidden_sizes=[8, 8]),
+        "dueling": common.Net(4, 3, hidden_sizes=[8], dueling_param=({"hidden_sizes": [6]}, {"hidden_sizes": [6]})),
+        "atoms": common.Net(4, 3, hidden_sizes=[8], num_atoms=5, softmax=True),
+        "norm": common.Net(4, 3, hidden_sizes=[8, 8], norm_layer=torch.nn.LayerNorm, activation=torch.nn.Tanh),
+        "concat": common.Net(4, 2, hidden_sizes=[8], concat=True),
+    }
+    for name, net in cases.items():
+        out, state = net(torch.cat([obs, act], 1) if name == "concat" else obs)
+        out.square().sum().backward()  # (a softmax output sums to 1: its sum has no gradient)
+        show(name, out)
+        print("  grad", _values(next(net.parameters()).grad, 3), state)
+    mlp = common.MLP(4, 3, [6], activation=[torch.nn.ReLU], norm_layer=torch.nn.BatchNorm1d)
+    show("mlp", mlp(obs))
+    base = common.Net(4, hidden_sizes=[8])
+    logits, _ = discrete.Actor(base, 3, hidden_sizes=[6])(obs)
+    show("discrete actor", logits)
+    show("discrete critic", discrete.Critic(base, hidden_sizes=[6])(obs))
+    show("continuous actor", continuous.Actor(base, 2, max_action=2.0)(obs)[0])
+    show("continuous critic", continuous.Critic(common.Net(4, 2, hidden_sizes=[8], concat=True))(obs, act))
+    for unbounded, conditioned in ((False, False), (True, False), (False, True)):
+        (mu, sigma), _ = continuous.ActorProb(base, 2, unbounded=unbounded, conditioned_sigma=conditioned)(obs)
+        show(f"actor prob unbounded={unbounded} conditioned={conditioned} mu", mu)
+        show("  sigma", sigma)
+    seq = torch.randn(3, 4, 4)
+    rnn = common.Recurrent(2, 4, 3, hidden_layer_size=8)
+    q, state = rnn(seq)
+    show("recurrent", q)
+    show("  hidden", state["hidden"])
+    q2, _ = rnn(seq[:, -1], state)
+    show("  step", q2)
+    (mu, sigma), state = continuous.RecurrentActorProb(layer_num=1, state_shape=(4,), action_shape=(2,),
+                                                       hidden_layer_size=8)(seq)
+    show("recurrent actor prob mu", mu)
+    show("  sigma", sigma)
+    show("recurrent critic", continuous.RecurrentCritic(1, (4,), (2,), hidden_layer_size=8)(seq, act[:3]))
+    iqn = discrete.ImplicitQuantileNetwork(common.Net(4, hidden_sizes=[8]), 3, hidden_sizes=[6], num_cosines=4)
+    (quantiles, taus), _ = iqn(obs, sample_size=4)
+    show("iqn quantiles", quantiles)
+    show("  taus", taus)
+    fpn = discrete.FractionProposalNetwork(5, 8)
+    embedding = torch.randn(2, 8)
+    taus, tau_hats, entropies = fpn(embedding)
+    show("fqf taus", taus)
+    show("  tau_hats", tau_hats)
+    show("  entropies", entropies)
+    noisy = discrete.NoisyLinear(4, 3)
+    show("noisy linear train", noisy(obs))
+    noisy.eval()
+    show("noisy linear eval", noisy(obs))
+    icm = discrete.IntrinsicCuriosityModule(common.MLP(4, 8, [8]), 8, 3, hidden_sizes=[6])
+    mse, logits = icm(obs, torch.tensor([0, 1, 2, 0, 1]), obs + 0.1)
+    show("icm mse", mse)
+    show("  act logits", logits)
+    vae = continuous.VAE(common.MLP(6, 0, [8]), common.MLP(4 + 4, 2, [8]), hidden_dim=8, latent_dim=4,
+                         max_action=1.0)
+    recon, mean, std = vae(obs, act)
+    show("vae recon", recon)
+    show("  mean", mean)
+    show("  std", std)
+    show("  decode", vae.decode(obs))
+
+
+# buffers and returns ------------------------------------------------------------------------------------------------
+def buffers_returns():
+    """``ReplayBuffer``, ``PrioritizedReplayBuffer`` (seeded sampling, importance weights, ``update_weight`` from a TD
+    error tensor), ``VectorReplayBuffer`` and ``PrioritizedVectorReplayBuffer`` with their sub-buffer indices,
+    frame stacking; then ``BasePolicy.compute_episodic_return`` (GAE with critic values) and
+    ``compute_nstep_return`` with a torch target-Q function, as the policies call them."""
+    from tianshou.data import (
+        Batch,
+        PrioritizedReplayBuffer,
+        PrioritizedVectorReplayBuffer,
+        ReplayBuffer,
+        VectorReplayBuffer,
+    )
+    from tianshou.policy import BasePolicy
+
+    seed()
+
+    def step(i, done, env_id=None):
+        return Batch(obs=np.array([i, -i], dtype=np.float32), act=i % 2, rew=float(i) / 4, terminated=done,
+                     truncated=False, obs_next=np.array([i + 1, -i - 1], dtype=np.float32), info={})
+
+    buf = ReplayBuffer(12, stack_num=3)
+    for i in range(14):
+        buf.add(step(i, i % 5 == 4))
+    print(buf.obs[:, 0], buf.done, buf.get(np.array([0, 5, 11]), "obs")[..., 0])
+    print(buf.prev(np.arange(12)), buf.next(np.arange(12)), buf.unfinished_index())
+    prio = PrioritizedReplayBuffer(16, alpha=0.6, beta=0.4)
+    for i in range(10):
+        prio.add(step(i, i == 9))
+    batch, indices = prio.sample(6)
+    print("prio sample", indices, batch.weight)
+    prio.update_weight(indices, torch.tensor([0.5, -2.0, 1.5, 0.1, 3.0, -0.7]))
+    print("prio weight", prio.weight[np.arange(10)], prio.get_weight(np.arange(10)))
+    batch, indices = prio.sample(6)
+    print("prio resample", indices, batch.weight)
+    prio.set_beta(1.0)
+    print("prio beta 1", prio.get_weight(indices))
+    vec = VectorReplayBuffer(12, 3)
+    for i in range(8):
+        stacked = Batch.stack([step(i + 10 * k, i == 5 and k == 1) for k in range(3)])
+        ptr, ep_rew, ep_len, ep_idx = vec.add(stacked, buffer_ids=[0, 1, 2])
+    print("vec", len(vec), ptr, ep_rew, ep_len, ep_idx, vec.subbuffer_edges)
+    batch, indices = vec.sample(5)
+    print("vec sample", indices, batch.obs[:, 0], vec.sample_indices(0))
+    pvec = PrioritizedVectorReplayBuffer(12, 2, alpha=0.5, beta=0.5)
+    for i in range(6):
+        pvec.add(Batch.stack([step(i, False), step(i + 20, i == 3)]), buffer_ids=[0, 1])
+    batch, indices = pvec.sample(4)
+    print("pvec sample", indices, batch.weight)
+
+    # returns: GAE over a buffer with episode ends, as A2C/PPO's process_fn calls it
+    buf = ReplayBuffer(20)
+    for i in range(10):
+        buf.add(Batch(obs=i, act=0, rew=float(i % 3) - 0.5, terminated=i in (3, 8), truncated=i == 6, obs_next=i + 1,
+                      info={}))
+    batch, indices = buf.sample(0)
+    v_s = np.linspace(-1, 1, 10).astype(np.float32)
+    v_s_ = np.linspace(1, -1, 10).astype(np.float32)
+    for gamma, lam in ((0.99, 0.95), (0.9, 1.0), (1.0, 0.0)):
+        returns, advantages = BasePolicy.compute_episodic_return(batch, buf, indices, v_s_=v_s_, v_s=v_s,
+                                                                 gamma=gamma, gae_lambda=lam)
+        print("gae", gamma, lam, returns.tolist(), advantages.tolist())
+    net = torch.nn.Linear(1, 2)
+
+    def target_q(buffer, idx):
+        obs_next = torch.as_tensor(buffer[idx].obs_next, dtype=torch.float32).reshape(-1, 1)
+        return net(obs_next).max(dim=1)[0]
+
+    for n_step, gamma in ((1, 0.99), (3, 0.9)):
+        out = BasePolicy.compute_nstep_return(batch=buf[indices], buffer=buf, indices=indices, target_q_fn=target_q,
+                                              gamma=gamma, n_step=n_step)
+        show(f"nstep n={n_step} gamma={gamma}", out.returns, 10)
