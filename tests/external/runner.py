@@ -380,6 +380,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "ignite" in present:  # recipes_ignite's examples use the torchvision stub: the stand-ins stay, but tqdm
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_ignite_deps')
+    if "einx" in present:  # recipes_lucidrains' examples use the torchvision stub: the stand-ins stay, but tqdm
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_lucidrains_deps')
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -420,6 +422,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_lightly_deps").modules())
     if "open_clip" in present:  # recipes_openclip's: ftfy, regex, the Hub, safetensors, tqdm (fake_openclip_deps)
         deps.update(importlib.import_module("fake_openclip_deps").modules())
+    if "einx" in present:  # recipes_lucidrains': frozendict (einx's), fire and tqdm (fake_lucidrains_deps)
+        deps.update(importlib.import_module("fake_lucidrains_deps").modules())
     if "tianshou" in present:  # recipes_tianshou's: numba, sensai, overrides, deepdiff... (fake_tianshou_deps)
         deps.update(importlib.import_module("fake_tianshou_deps").modules())
     sys.modules.update(deps)
@@ -455,6 +459,7 @@ _FETCHED_PACKAGES += ("segmentation_models_pytorch",)  # recipes_smp's (timm and
 _FETCHED_PACKAGES += ("captum",)  # recipes_captum's and recipes_labml's Captum scripts (the stand-ins stay)
 _FETCHED_PACKAGES += ("lightly",)  # recipes_lightly's (timm and torchvision beside it, as smp's)
 _FETCHED_PACKAGES += ("open_clip", "open_clip_train")  # recipes_openclip's (timm, torchvision: _SHARED_PACKAGES)
+_FETCHED_PACKAGES += ("vector_quantize_pytorch", "einx")  # recipes_lucidrains' (einops loads from the folder as usual)
 _FETCHED_PACKAGES += ("tianshou",)  # recipes_tianshou's (gymnasium: recipes_sb3's)
 
 

@@ -1,0 +1,72 @@
+"""What lucidrains' packages (``recipes_lucidrains.py``) import and is not installed here (our text).
+
+- ``frozendict``: einx (which vector-quantize-pytorch imports) freezes a call's keyword arguments into a
+  ``frozendict.frozendict`` to use them as a cache key; the stand-in is a dict subclass that hashes its items.
+- ``fire``: the vector-quantize-pytorch examples end with ``fire.Fire(train)``; the stand-in calls ``train()`` with
+  its defaults, as ``fire`` does without command-line arguments.
+- ``tqdm``: the examples' ``tqdm.auto.trange`` bar, whose ``set_description`` text (the training losses) is printed
+  on stdout, so the losses the examples only show in the bar are compared.
+
+The runner's other stand-ins (torchvision's stub, whose datasets the recipes replace) stay while such a script runs.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import types
+
+
+class frozendict(dict):
+    """A dict that is hashable by its items (einx only reads it and uses it as a cache key)."""
+
+    def __hash__(self):
+        return hash(tuple(sorted(self.items(), key=repr)))
+
+
+def _fire(component, *args, **kwargs):
+    """``fire.Fire(fn)`` without command-line arguments: ``fn()``."""
+    return component() if callable(component) else component
+
+
+class _Bar:
+    """``tqdm``'s bar over ``range(n)``: iterates, prints each ``set_description`` text."""
+
+    def __init__(self, iterable=None, *args, **kwargs):
+        self.iterable = iterable if iterable is not None else []
+
+    def __iter__(self):
+        return iter(self.iterable)
+
+    def __len__(self):
+        return len(self.iterable)
+
+    def set_description(self, text="", refresh=True):
+        print(text)
+
+    def set_postfix(self, *args, **kwargs):
+        print(*args, *(f"{k}={v}" for k, v in kwargs.items()))
+
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
+def _trange(*args, **kwargs):
+    return _Bar(range(*args), **kwargs)
+
+
+def _module(name, **attributes):
+    module = types.ModuleType(name)
+    module.__dict__.update(attributes)
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None)  # (torch's imports ask find_spec("tqdm"))
+    return module
+
+
+def modules() -> dict:
+    """The stand-in modules by name."""
+    auto = _module("tqdm.auto", tqdm=_Bar, trange=_trange)
+    return {"frozendict": _module("frozendict", frozendict=frozendict),
+            "fire": _module("fire", Fire=_fire),
+            "tqdm": _module("tqdm", tqdm=_Bar, trange=_trange, auto=auto), "tqdm.auto": auto}
