@@ -149,17 +149,18 @@ def gradcheck() -> Graph:
 
 def gradient_flow() -> Graph:
     b = Builder()
-    # no two edges cross: total = penalty + loss, so the side branch (w2, side, branch, penalty) runs along the top and
-    # the prediction's along the middle; w2 sits between x's edges up to side and down to pred, y between w's edges
-    # to pred and to g (whose line runs under y, target and the loss), eval_pred beside the loss, above it
-    b.node("x", "source.randn", 0, 0.3, shape=[8, 4], seed=1)
+    # no two edges cross: total = penalty + loss, so the side branch (w2, side, branch, penalty) runs along the top
+    # and the prediction's along the middle; w2 sits between x's edges to side (straight, x level with side) and down
+    # to pred, a short hop under side.b (its edge's shape label beside w2's hint badge, not under it); y between w's
+    # edges to pred and to g (whose line runs under y, target and the loss); eval_pred beside the loss, above it
+    b.node("x", "source.randn", 0, 0, shape=[8, 4], seed=1)
     b.node("w", "param.parameter", 0, 4.7, name="w", shape=[4, 1], seed=0)
     b.node("pred", "linalg.matmul", 1, 2.0, {"a": "x", "b": "w"})
     b.node("y", "source.randn", 1, 3.4, shape=[8, 1], seed=2, requires_grad=True)
     b.node("target", "grad.detach", 2, 3.4, {"x": "y"})
     b.node("loss", "loss.mse", 3, 2.6, {"input": "pred", "target": "target"})
     b.node("eval_pred", "grad.no_grad", 3, 1.3, {"x": "pred"})
-    b.node("w2", "param.parameter", 1, 0.8, name="w2", shape=[4, 1], seed=1)
+    b.node("w2", "param.parameter", 1, 0.45, name="w2", shape=[4, 1], seed=1)
     b.node("side", "linalg.matmul", 2, 0, {"a": "x", "b": "w2"})
     b.node("branch", "grad.detach", 3, 0, {"x": "side"})
     b.node("penalty", "reduce.mean", 4, 0.5, {"x": "branch"})
