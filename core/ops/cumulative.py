@@ -197,6 +197,7 @@ def logcumsumexp_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor
 
 
 def logcumsumexp(input: Tensor, dim):
+    refuse_bool_dim("logcumsumexp", dim)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{type_name(input.dtype)}\'')
     return Logcumsumexp.apply(input, dim=normalize_dim(dim, input._data.ndim))
@@ -242,12 +243,14 @@ def _refuse_complex(input: Tensor, op: str) -> None:
 
 
 def cummax(input: Tensor, dim):
+    refuse_bool_dim("cummax", dim)
     _refuse_complex(input, "cummax_cpu")
     values, indices = Cummax.apply(input, dim=normalize_dim(dim, input._data.ndim))
     return return_types.cummax(values, indices)
 
 
 def cummin(input: Tensor, dim):
+    refuse_bool_dim("cummin", dim)
     _refuse_complex(input, "cummin_cpu")
     values, indices = Cummin.apply(input, dim=normalize_dim(dim, input._data.ndim))
     return return_types.cummin(values, indices)

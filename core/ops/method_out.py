@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import inspect
 
+from core.ops.method_args import parser_form
+
 __all__ = ["refuse_out"]
 
 _METHOD_NAMES = {"__abs__": "abs", "__neg__": "neg"}  # the C method PyTorch's dunder is
@@ -31,10 +33,18 @@ def _message(name: str, params: dict) -> str:
 
 
 def _refusing(fn, message: str, params: dict):
+    name = fn.__name__
+
     def method(*args, **kwargs):
         if "out" in kwargs:
             raise TypeError(message)
-        return fn(*args, **kwargs)
+        try:  # NOTE: no cost unless it raises; then the op's argument errors take the method's wording
+            return fn(*args, **kwargs)
+        except TypeError as error:
+            translated = parser_form(error, name, args, kwargs, method=True)
+            if translated is None:
+                raise
+            raise translated from None
 
     method.__name__, method.__qualname__ = fn.__name__, getattr(fn, "__qualname__", fn.__name__)
     method.__module__, method.__doc__ = fn.__module__, fn.__doc__

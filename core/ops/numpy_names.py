@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-__all__ = ["install", "rename_numpy_kwargs"]
+__all__ = ["install", "rename_numpy_kwargs", "call_with_keywords"]
 
 # PyTorch defines these in Python: they take ``dim`` only.
 _PYTHON_DEFINED = frozenset({"split", "unflatten", "norm", "unique", "unique_consecutive", "stft", "istft"})
@@ -47,11 +47,25 @@ def with_numpy_names(fn):
 
     @functools.wraps(fn)
     def op(*args, **kwargs):
-        if kwargs:
-            rename_numpy_kwargs(fn.__name__, kwargs)
-        return fn(*args, **kwargs)
+        if not kwargs:
+            return fn(*args)
+        return call_with_keywords(fn, args, rename_numpy_kwargs(fn.__name__, kwargs))
 
     return op
+
+
+def call_with_keywords(fn, args: tuple, kwargs: dict):
+    """``fn(*args, **kwargs)``, an argument error naming a keyword argument's position worded as PyTorch's parser
+    words it (no position: ``torch.cumsum(x, dim=True)``; ``core.ops.method_args``)."""
+    try:  # NOTE: no cost unless it raises
+        return fn(*args, **kwargs)
+    except TypeError as error:
+        from core.ops.method_args import parser_form  # (it imports core._arg_types, which imports tensors)
+
+        translated = parser_form(error, fn.__name__, args, kwargs, method=False)
+        if translated is None:
+            raise
+        raise translated from None
 
 
 def install(namespace: dict, methods: dict) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _backend, _dtype
+from core._arg_types import refuse_bool_dim
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._std_order import torch_mode_index
@@ -223,6 +224,7 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
     if dim is None:
         _check_sortable(input, "median_cpu", input._data.size > 0)
         return Median.apply(input)
+    refuse_bool_dim("median", dim)
     _check_sortable(input, "median_out")
     return _selecting(MedianDim, "median", input, dim, keepdim)
 
@@ -232,11 +234,13 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     if dim is None:
         _check_sortable(input, "median_cpu", input._data.size > 0)
         return Nanmedian.apply(input)
+    refuse_bool_dim("nanmedian", dim)
     _check_sortable(input, "median_out")
     return _selecting(NanmedianDim, "nanmedian", input, dim, keepdim, op="median")
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+    refuse_bool_dim("mode", dim)
     if input.is_complex():
         _check_sortable(input, "mode_cpu")
     return _selecting(ModeDim, "mode", input, dim, keepdim)

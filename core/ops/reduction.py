@@ -28,7 +28,8 @@ from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.conversion import to
 from core.ops.elementwise import DivByNumber, _out
-from core.ops.numpy_names import rename_numpy_kwargs
+from core.ops.method_args import only_plausible
+from core.ops.numpy_names import call_with_keywords, rename_numpy_kwargs
 from core.ops.views import expand, reshape, unsqueeze
 from core.overrides import handle_torch_function, has_torch_function_unary
 
@@ -75,9 +76,9 @@ def accept_numpy_names(namespace: dict, names) -> None:
             continue
 
         def op(*args, _fn=fn, **kwargs):
-            if kwargs:
-                rename_numpy_kwargs(_fn.__name__, kwargs)
-            return _fn(*args, **kwargs)
+            if not kwargs:
+                return _fn(*args)
+            return call_with_keywords(_fn, args, rename_numpy_kwargs(_fn.__name__, kwargs))
 
         namespace[name] = functools.wraps(fn)(op)
 
@@ -218,13 +219,16 @@ def _fill_shared_out(out, input, identity) -> None:
         out._data[...] = identity
 
 
-def _refuse_bool_dim(name: str, dim, overloads: tuple) -> None:
-    """PyTorch's TypeError for a bool or float ``dim`` of a function with several overloads (a bool is an int in
-    Python, not in PyTorch's parser, so ``x.sum(True)`` is no sum over dim 1): its "invalid combination" message
-    listing ``overloads`` (one overload: ``refuse_bool_dim``)."""
-    if isinstance(dim, (bool, float)):
-        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {tp_name(dim)}), but "
-                        "expected one of:\n" + "\n".join(overloads) + "\n")
+def _refuse_bool_dim(name: str, dim, overloads: tuple, given: int = 0) -> None:
+    """PyTorch's TypeError for a bool or float ``dim`` (the caller found it one) of a function with several overloads
+    (a bool is an int in Python, not in PyTorch's parser, so ``x.sum(True)`` is no sum over dim 1): its "invalid
+    combination" message listing ``overloads``, or the dim overload's own error where the call's ``given`` other
+    arguments (keepdim, dtype, out) rule the others out (one overload: ``refuse_bool_dim``)."""
+    single = only_plausible(overloads, 2 + given)
+    if single is not None and "dim" in single:
+        refuse_bool_dim(name, dim, single["dim"])
+    raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {tp_name(dim)}), but "
+                    "expected one of:\n" + "\n".join(overloads) + "\n")
 
 
 _SUM_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None)",
@@ -236,7 +240,8 @@ _PROD_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None)",
 
 
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):  # PyTorch's name
-    _refuse_bool_dim("sum", dim, _SUM_OVERLOADS)
+    if isinstance(dim, (bool, float)):
+        _refuse_bool_dim("sum", dim, _SUM_OVERLOADS, (keepdim is not False) + (dtype is not None) + (out is not None))
     if out is not None:  # only the dim overload takes out=, as PyTorch's
         if dim is ALL_DIMS:
             raise TypeError("sum() got an unexpected keyword argument 'out'")
@@ -335,7 +340,8 @@ class MeanDim(Mean):
 
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):
-    _refuse_bool_dim("mean", dim, _MEAN_OVERLOADS)
+    if isinstance(dim, (bool, float)):
+        _refuse_bool_dim("mean", dim, _MEAN_OVERLOADS, (keepdim is not False) + (dtype is not None) + (out is not None))
     if out is not None:
         _fill_shared_out(out, input, 0)
         return _out(mean(input, dim, keepdim, dtype=dtype), out)
@@ -351,6 +357,7 @@ def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     """``nansum / count of non-NaN``, composed like PyTorch's (its grad_fn is DivBackward0)."""
+    refuse_bool_dim("nanmean", dim, "tuple of ints")
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            f"{type_name(input.dtype)}")
@@ -423,7 +430,8 @@ def prod_backward(g: Tensor, a: Tensor, dim: int) -> Tensor:
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
-    _refuse_bool_dim("prod", dim, _PROD_OVERLOADS)
+    if isinstance(dim, (bool, float)):
+        _refuse_bool_dim("prod", dim, _PROD_OVERLOADS, (keepdim is not False) + (dtype is not None))
     try:
         dt = _int_promoted(input, dtype)
     except AttributeError:

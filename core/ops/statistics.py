@@ -486,6 +486,8 @@ def _softmax_input(input: Tensor, dim, dtype, name: str):
         input = to(input, _dtype.to_dtype(dtype))
     if dim is None:
         raise TypeError(f"{name}() missing 1 required positional argument: 'dim'")
+    if type(dim) is not int:  # (an int: one identity test)
+        refuse_bool_dim(name, dim)
     d = normalize_dim(dim, input._data.ndim)
     if not input.dtype.is_floating_point and input._data.size:
         kernel = "lastdim_kernel_impl" if d >= input._data.ndim - 1 else "kernel_impl"

@@ -40,6 +40,7 @@ from core.ops import (
     math_reflected,
     math_ternary,
     math_unary,
+    method_args,
     method_out,
     movement,
     numeric_more,
@@ -345,7 +346,11 @@ for _name in _ALIASES:
 
 def install(cls) -> None:
     """Give ``cls`` (``Tensor``) every method of the table; ``core.ops`` calls it once."""
+    unwrapped = {name: TENSOR_METHODS[name] for name in method_args.TRANSLATED}
     method_out.refuse_out(TENSOR_METHODS, skip=("__add__", "__mul__"))  # (their hot path refuses out itself)
+    for name, function in unwrapped.items():  # (refuse_out's wrappers translate the method's argument errors too)
+        if TENSOR_METHODS[name] is function:
+            TENSOR_METHODS[name] = method_args.translating(function, name)
     python_operators.install(TENSOR_METHODS)  # binary operators answer NotImplemented to operands they cannot take
     for name, function in TENSOR_METHODS.items():
         setattr(cls, name, function)

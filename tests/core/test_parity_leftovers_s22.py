@@ -233,3 +233,43 @@ def test_values_written_without_grad_change_the_tensor(torch):
         return s.to_dense().tolist(), (s @ lib.ones(3, 1)).tolist()
 
     assert run(core) == run(torch)
+
+
+# ----- a bool dim is refused as torch's parser refuses it, in the method and function forms ------------------------
+
+_BOOL_DIM_OPS = ["softmax", "log_softmax", "cummax", "cummin", "cumprod", "cumsum", "logsumexp", "mean", "sum", "prod",
+                 "argmax", "argmin", "amax", "amin", "nansum", "nanmean", "logcumsumexp", "median", "nanmedian", "mode"]
+
+
+def _refusal(lib, expr):
+    x = lib.arange(12.0).reshape(3, 4)
+    with pytest.raises(TypeError) as info:
+        eval(expr, {"lib": lib, "x": x})
+    return str(info.value)
+
+
+@pytest.mark.parametrize("form", ["x.{}(True)", "x.{}(dim=True)", "lib.{}(x, True)", "lib.{}(x, dim=True)",
+                                  "x.{}(1.0)", "lib.{}(x, 1.0)"])
+@pytest.mark.parametrize("op", _BOOL_DIM_OPS)
+def test_bool_dim_is_refused(torch, op, form):
+    expr = form.format(op)
+    assert _refusal(core, expr) == _refusal(torch, expr)
+
+
+@pytest.mark.parametrize("expr", ["lib.nn.functional.softmax(x, True)", "lib.nn.functional.log_softmax(x, dim=True)",
+                                  "x.sum(True, keepdim=True)", "x.mean(1.0, dtype=lib.float64)",
+                                  "lib.sum(x, True, keepdim=True)", "lib.sum(x, True, True)", "x.prod(True, True)",
+                                  "lib.mean(x, 1.0, dtype=lib.float64)", "x.sum(True, dtype=lib.float64)",
+                                  "x.norm(dim=True)", "lib.norm(x, dim=True)", "x.norm(2, True)"])
+def test_bool_dim_refusals_through_other_routes(torch, expr):
+    assert _refusal(core, expr) == _refusal(torch, expr)
+
+
+@pytest.mark.parametrize("expr", ["x.std(True)", "lib.std(x, True)", "x.var(True)", "x.std(1, True)", "x.softmax(-1)",
+                                  "x.sum(dim=(0, 1))",
+                                  "x.cumsum(axis=1)", "lib.sum(x, axis=0, keepdims=True)", "x.mean(dim=[1])"])
+def test_overloads_that_take_a_bool_still_work(torch, expr):
+    def run(lib):
+        return eval(expr, {"lib": lib, "x": lib.arange(12.0).reshape(3, 4)}).tolist()
+
+    assert run(core) == run(torch)
