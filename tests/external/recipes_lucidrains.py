@@ -103,3 +103,11 @@ RECIPES += [
     _vq("sim_vq", "sim_vq(ns)", "sim_vq(ns, rotation_trick=False)", "sim_vq(ns, residual=True)"),
     _vq("binary_mapper", "binary_mapper(ns)", "sequential(ns)"),
 ]
+
+# The package's own examples: a convolutional autoencoder on FashionMNIST around each quantizer, trained with AdamW;
+# their progress bars' descriptions (losses, active codes) are what they print.
+VQ_EXAMPLE_EDITS = [("datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist_small("),
+                    ("train_iter = 1000,", "train_iter = 4,"), ("batch_size = 256", "batch_size = 16")]
+RECIPES += [_r(f"lucid_vq_example_{name}", VQ, f"examples/{file}.py", VQ_EXAMPLE_EDITS, support=VQ_PACKAGE)
+            for name, file in (("vq", "autoencoder"), ("fsq", "autoencoder_fsq"), ("lfq", "autoencoder_lfq"),
+                               ("sim_vq", "autoencoder_sim_vq"))]
