@@ -78,7 +78,7 @@ for _name in _TENSOR_ONLY:
     globals().pop(_name, None)
 del _name, _TENSOR_ONLY
 
-from core._dlpack import from_dlpack
+from core._dlpack import from_dlpack, to_dlpack
 from core._frombuffer import frombuffer
 from core._global_flags import *  # set_anomaly_enabled, set_warn_always, set_flush_denormal, ...
 from core._quantized import *  # qint8..., qschemes, quantize_per_tensor/channel, fake_quantize_*
@@ -91,13 +91,25 @@ from core._streams import Event, Stream  # torch.Stream/torch.Event (device-gene
 from core._symbolic import *  # sym_int, sym_max, SymInt... on plain numbers
 from core._tensor import strided
 from core._traceable import _assert  # torch._assert: an assert that core.fx tracing records
-from core.amp.autocast_mode import (  # full precision (see module)
+from core.amp.autocast_mode import (  # full precision (see module); torch's switches of autocast's state
     autocast,
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
     get_autocast_cpu_dtype,
     get_autocast_dtype,
     get_autocast_gpu_dtype,
+    is_autocast_cache_enabled,
     is_autocast_cpu_enabled,
     is_autocast_enabled,
+    is_autocast_ipu_enabled,
+    is_autocast_xla_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+    set_autocast_gpu_dtype,
 )
 from core.functional import block_diag, cartesian_prod, cdist, chain_matmul, meshgrid, unravel_index
 from core.jit import _compile as compile  # torch.compile: a pass-through

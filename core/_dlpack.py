@@ -63,4 +63,19 @@ def from_dlpack(ext_tensor) -> Tensor:
     device_type = ext_tensor.__dlpack_device__()[0]
     if device_type == _CUDA:  # CuPy takes it (core._backend's clear error without CUDA)
         return new_tensor(xp_for(device("cuda")).from_dlpack(ext_tensor))
-    return from_numpy(np.from_dlpack(ext_tensor))
+    array = np.from_dlpack(ext_tensor)
+    if isinstance(ext_tensor, _Capsule) and not array.flags.writeable:
+        array = np.asarray(_Writable(array))
+    return from_numpy(array)
+
+
+class _Writable:
+    """A legacy capsule's memory as a writable array. NumPy marks what it imports from a "dltensor" capsule
+    read-only (that format cannot say whether writing is allowed); PyTorch's ``from_dlpack`` gives a writable
+    tensor over it, and so does core: the same memory through the array interface, the imported array kept alive."""
+
+    def __init__(self, array: np.ndarray):
+        self._array = array
+        interface = dict(array.__array_interface__)
+        interface["data"] = (interface["data"][0], False)
+        self.__array_interface__ = interface

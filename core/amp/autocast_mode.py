@@ -101,6 +101,38 @@ def get_autocast_cpu_dtype():
     return _state.dtype["cpu"]
 
 
+def _deprecated_setter(old: str, new: str) -> None:
+    """torch's wording for its deprecated setters (``torch.set_autocast_cpu_dtype(dtype)``)."""
+    warnings.warn(f"torch.{old} is deprecated. Please use torch.{new} instead.", DeprecationWarning, stacklevel=3)
+
+
+def set_autocast_cpu_enabled(enabled: bool) -> None:
+    _deprecated_setter("set_autocast_cpu_enabled(enabled)", "set_autocast_enabled('cpu', enabled)")
+    set_autocast_enabled("cpu", enabled)
+
+
+def set_autocast_cpu_dtype(dtype) -> None:
+    _deprecated_setter("set_autocast_cpu_dtype(dtype)", "set_autocast_dtype('cpu', dtype)")
+    _state.dtype["cpu"] = dtype
+
+
+def set_autocast_gpu_dtype(dtype) -> None:
+    _deprecated_setter("set_autocast_gpu_dtype(dtype)", "set_autocast_dtype('cuda', dtype)")
+    _state.dtype["cuda"] = dtype
+
+
+def is_autocast_xla_enabled() -> bool:
+    """False: core has no XLA device (torch's deprecated question, with its warning)."""
+    _deprecated("is_autocast_xla_enabled", "is_autocast_enabled('xla')")
+    return False
+
+
+def is_autocast_ipu_enabled() -> bool:
+    """False: core has no IPU device (torch's deprecated question, with its warning)."""
+    _deprecated("is_autocast_ipu_enabled", "is_autocast_enabled('ipu')")
+    return False
+
+
 def is_autocast_cache_enabled() -> bool:
     return _state.cache_enabled
 
