@@ -85,9 +85,17 @@ def _test(module, *args, name=None):
 SHORT = ["--epoch", "1", "--step-per-epoch", "200", "--step-per-collect", "50", "--training-num", "2", "--test-num",
          "2", "--buffer-size", "1000", "--batch-size", "16", "--hidden-sizes", "16", "16", "--repeat-per-collect", "2",
          "--start-timesteps", "100"]
-PENDULUM = ["--test-num", "1", "--step-per-epoch", "100"]  # (a 200-step test episode before training and one after)
+PENDULUM = ["--test-num", "1", "--step-per-epoch", "100"]  # (a test episode before training and one after)
 OFFLINE = ["--step-per-epoch", "20", "--test-num", "1"]  # (an offline epoch is step_per_epoch updates)
 RUN = "    ).run()\n"
+
+
+def _episodes(steps, train=True):
+    """Edits that end each of a test's Pendulum episodes after ``steps`` steps (its 200-step episodes are most of a
+    short run's time), its test environments' and, with ``train``, its training environments'."""
+    made = [(f"gym.make(args.task) for _ in range(args.{n})", f"gym.make(args.task, max_episode_steps={steps}) "
+             f"for _ in range(args.{n})") for n in ("test_num", *(["training_num"] if train else []))]
+    return made
 
 
 def _algo(name, module, function, last, extra=(), *, run=RUN, result="result", edits=(), buffer=None, **kw):
@@ -122,7 +130,7 @@ RECIPES += [
     _algo("dqn", "discrete/test_dqn", "test_dqn", "    test_dqn(args)\n"),
     _algo("c51", "discrete/test_c51", "test_c51", _det("discrete", "c51")),
     _algo("ppo_discrete", "discrete/test_ppo", "test_ppo", _det("discrete", "ppo")),
-    _algo("ddpg", "continuous/test_ddpg", "test_ddpg", _det("continuous", "ddpg"), PENDULUM),
+    _algo("ddpg", "continuous/test_ddpg", "test_ddpg", _det("continuous", "ddpg"), PENDULUM, edits=_episodes(50)),
     _algo("qrdqn", "discrete/test_qrdqn", "test_qrdqn", _det("discrete", "qrdqn")),
     _algo("iqn", "discrete/test_iqn", "test_iqn", _det("discrete", "iqn")),
     _algo("fqf", "discrete/test_fqf", "test_fqf", _det("discrete", "fqf")),
@@ -135,18 +143,19 @@ RECIPES += [
     _algo("bdq", "discrete/test_bdq", "test_bdq", _det("discrete", "bdq"),
           ["--common-hidden-sizes", "16", "--action-hidden-sizes", "16", "--value-hidden-sizes", "16",
            "--action-per-branch", "5"], edits=[("    OffpolicyTrainer(\n", "    result = OffpolicyTrainer(\n")]),
-    _algo("td3", "continuous/test_td3", "test_td3", _det("continuous", "td3"), PENDULUM),
-    _algo("sac_continuous", "continuous/test_sac_with_il", "test_sac_with_il", _det("continuous", "sac"), PENDULUM),
+    _algo("td3", "continuous/test_td3", "test_td3", _det("continuous", "td3"), PENDULUM, edits=_episodes(50)),
+    _algo("sac_continuous", "continuous/test_sac_with_il", "test_sac_with_il", _det("continuous", "sac"), PENDULUM,
+          edits=_episodes(50)),
     _algo("ppo_continuous", "continuous/test_ppo", "test_ppo", _det("continuous", "ppo"),
-          ["--episode-per-collect", "2", *PENDULUM]),
+          ["--episode-per-collect", "2", *PENDULUM], edits=_episodes(50)),
     # (NPG and TRPO take one full batch per update, as their tests do: on 16-sample minibatches the KL's Hessian is
     # nearly singular and ten conjugate-gradient steps blow float32 rounding up to NaN parameters)
     _algo("npg", "continuous/test_npg", "test_npg", _det("continuous", "npg"), ["--batch-size", "99999", *PENDULUM],
-          xfail=CG_ROUNDING),
+          xfail=CG_ROUNDING, edits=_episodes(50)),
     _algo("trpo", "continuous/test_trpo", "test_trpo", _det("continuous", "trpo"),
-          ["--batch-size", "99999", *PENDULUM], xfail=CG_ROUNDING),
+          ["--batch-size", "99999", *PENDULUM], xfail=CG_ROUNDING, edits=_episodes(50)),
     _algo("redq", "continuous/test_redq", "test_redq", "        ignored_messages=ignored_messages,\n    ).run()\n",
-          ["--ensemble-size", "3", "--subset-size", "2", "--update-per-step", "1", *PENDULUM]),
+          ["--ensemble-size", "3", "--subset-size", "2", "--update-per-step", "1", *PENDULUM], edits=_episodes(50)),
     _algo("dqn_icm", "modelbased/test_dqn_icm", "test_dqn_icm", "    assert stop_fn(result.best_reward)\n"),
     _algo("ppo_icm", "modelbased/test_ppo_icm", "test_ppo", "    assert stop_fn(result.best_reward)\n"),
 ]
@@ -154,13 +163,14 @@ RECIPES += [
 # the offline ones: test/offline/test_MODULE.py on a seeded random-action buffer of Pendulum or CartPole
 OFFLINE_RUN = "    stats = trainer.run()\n"
 RECIPES += [
-    _algo("bcq", "offline/test_bcq", "test_bcq", _det("offline", "bcq", True), OFFLINE, buffer="Pendulum-v1"),
+    _algo("bcq", "offline/test_bcq", "test_bcq", _det("offline", "bcq", True), OFFLINE, buffer="Pendulum-v1",
+          edits=_episodes(50, train=False)),
     _algo("cql", "offline/test_cql", "test_cql", _det("offline", "cql", True), OFFLINE, buffer="Pendulum-v1",
           run=OFFLINE_RUN,
-          result="stats"),
+          result="stats", edits=_episodes(50, train=False)),
     _algo("td3_bc", "offline/test_td3_bc", "test_td3_bc", _det("offline", "td3_bc", True), OFFLINE,
           buffer="Pendulum-v1",
-          run=OFFLINE_RUN, result="stats"),
+          run=OFFLINE_RUN, result="stats", edits=_episodes(50, train=False)),
     _algo("discrete_bcq", "offline/test_discrete_bcq", "test_discrete_bcq", _det("offline", "discrete_bcq", True),
           OFFLINE, buffer="CartPole-v1"),
     _algo("discrete_cql", "offline/test_discrete_cql", "test_discrete_cql", _det("offline", "discrete_cql", True),
@@ -169,7 +179,7 @@ RECIPES += [
           OFFLINE, buffer="CartPole-v1"),
     _algo("gail", "offline/test_gail", "test_gail", _det("offline", "gail", True),
           ["--episode-per-collect", "2", *PENDULUM],
-          buffer="Pendulum-v1"),
+          buffer="Pendulum-v1", edits=_episodes(50)),
 ]
 
 
