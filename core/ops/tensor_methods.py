@@ -18,6 +18,7 @@ from core import storage as _storage
 from core._alias import alias
 from core._tensor import Tensor
 from core.ops import (
+    _fastpath,
     comparison,
     complex_ops,
     conversion,
@@ -352,6 +353,7 @@ def install(cls) -> None:
         if TENSOR_METHODS[name] is function:
             TENSOR_METHODS[name] = method_args.translating(function, name)
     python_operators.install(TENSOR_METHODS)  # binary operators answer NotImplemented to operands they cannot take
+    TENSOR_METHODS["sum"] = _fastpath.whole_sum(TENSOR_METHODS["sum"], reduction.Sum)  # (t.sum(): the hot path)
     for name, function in TENSOR_METHODS.items():
         setattr(cls, name, function)
     for name, value in tensor_internals.TENSOR_ATTRIBUTES.items():  # _make_wrapper_subclass, ...
