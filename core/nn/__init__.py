@@ -15,6 +15,24 @@ utils = _nn_utils  # (``nn.modules``' star import above brought its own ``utils`
 _module_paths.place(__name__)  # torch.nn.modules.sparse.Embedding and PyTorch's other class paths
 
 
+def factory_kwargs(kwargs):
+    """``torch.nn.factory_kwargs``: a module's ``device``/``dtype``/``memory_format`` keywords (and an explicit
+    ``factory_kwargs`` dict of them) as one dict for the factory functions, with torch's TypeErrors for unknown
+    keys and for a key given twice."""
+    if kwargs is None:
+        return {}
+    simple = {"device", "dtype", "memory_format"}
+    allowed = simple | {"factory_kwargs"}
+    if not kwargs.keys() <= allowed:
+        raise TypeError(f"unexpected kwargs {kwargs.keys() - allowed}")
+    out = dict(kwargs.get("factory_kwargs", {}))
+    for key in simple & kwargs.keys():
+        if key in out:
+            raise TypeError(f"{key} specified twice, in **kwargs and in factory_kwargs")
+        out[key] = kwargs[key]
+    return out
+
+
 def __getattr__(name: str):
     """``nn.quantized``, ``nn.intrinsic`` and ``nn.qat`` (torch's older names for ``torch.ao.nn``'s), imported when
     first used: ``core.ao`` builds on ``core.nn``."""

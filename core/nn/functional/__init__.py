@@ -26,6 +26,19 @@ from core.nn.functional.sliding import *  # noqa: F403
 from core.nn.functional.upsampling import *  # noqa: F403
 from core.nn.functional.volumetric import *  # noqa: F403
 from core.ops.native_forms import conv_tbc  # noqa: F401  (torch.nn.functional.conv_tbc is torch.conv_tbc)
+from core.overrides import (  # noqa: F401  (torch.nn.functional imports them: code reaches them through it)
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
+
+
+def assert_int_or_pair(arg, arg_name: str, message: str) -> None:
+    """torch.nn.functional's check that ``arg`` is an int or a pair (``message`` formatted with ``arg_name``)."""
+    if not (isinstance(arg, int) or len(arg) == 2):
+        raise AssertionError(message.format(arg_name))
+
 
 # dir() lists torch.nn.functional's names: the files core groups the functions in stay out of it
 __dir__ = _hiding_submodules(__name__, (
