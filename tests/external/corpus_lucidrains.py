@@ -343,3 +343,66 @@ def sequential(ns):
     show("out", out)
     show("codes", indices)
     show("loss", loss)
+
+
+# --- local-attention ------------------------------------------------------------------------------------------------
+
+def local_attention(ns, heads=2, seq=24, dim_head=8, masked=False, **options):
+    """LocalAttention(window_size=8, **options) on seeded queries, keys and values (2, heads, seq, dim_head): the
+    output, optionally under a padding mask, and the gradients of the three inputs."""
+    torch.manual_seed(0)
+    attn = ns.LocalAttention(window_size=8, dim=dim_head, **options)
+    q, k, v = (torch.randn(2, heads, seq, dim_head, requires_grad=True) for _ in range(3))
+    kwargs = {"mask": torch.arange(seq) < torch.tensor([[seq], [seq - 5]])} if masked else {}
+    out = attn(q, k, v, **kwargs)
+    show("out", out)
+    (out * torch.randn_like(out)).sum().backward()
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        show(f"{name} grad", t.grad)
+
+
+def local_mha_cache(ns, window_size=8, use_attn_bias=False, **options):
+    """The package's cache test at a small size: a causal LocalMHA's output for the last token, computed from the
+    whole sequence and from the cache of the sequence before it, with a DynamicPositionBias or without."""
+    torch.manual_seed(0)
+    attn_bias = None
+    if use_attn_bias:
+        bias_mlp = ns.DynamicPositionBias(dim=8, heads=2)
+        bias_mlp.eval()
+        attn_bias = bias_mlp(window_size, window_size * 2)
+        show("attn bias", attn_bias)
+    mha = ns.LocalMHA(dim=16, heads=2, dim_head=8, window_size=window_size, causal=True, **options)
+    mha.eval()
+    seq = torch.randn(2, 20, 16)
+    _, cache = mha(seq, return_cache=True)
+    show("cache", cache)
+    next_token = torch.randn(2, 1, 16)
+    full = mha(torch.cat((seq, next_token), dim=1), attn_bias=attn_bias)[:, -1]
+    cached = mha(next_token, cache=cache, attn_bias=attn_bias)[:, -1]
+    show("without cache", full)
+    show("with cache", cached)
+    print("cache agrees", torch.allclose(full, cached, atol=1e-5))
+
+
+def local_transformer(ns, steps=3, **options):
+    """LocalTransformer (a language model of local-attention layers) trained ``steps`` SGD steps on its own loss
+    (``return_loss``), then sampled with and without the key/value cache."""
+    torch.manual_seed(0)
+    model = ns.LocalTransformer(num_tokens=20, max_seq_len=32, dim=16, depth=2, heads=2, dim_head=8,
+                                local_attn_window_size=8, **options)
+    print("parameters", sum(p.numel() for p in model.parameters()))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    for step in range(steps):
+        x = torch.randint(0, 20, (2, 25))
+        loss = model(x, return_loss=True)
+        opt.zero_grad()
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        print(f"step {step}: loss {loss.item():.8g} grad norm {norm.item():.8g}")
+    model.eval()
+    show("logits", model(torch.randint(0, 20, (2, 12))))
+    prime = torch.randint(0, 20, (1, 4))
+    for cache in (True, False):
+        torch.manual_seed(1)
+        show(f"generate kv cache {cache}", model.generate(prime, 10, use_kv_cache=cache))

@@ -111,3 +111,33 @@ VQ_EXAMPLE_EDITS = [("datasets.FashionMNIST(", "__import__('corpus_support').fak
 RECIPES += [_r(f"lucid_vq_example_{name}", VQ, f"examples/{file}.py", VQ_EXAMPLE_EDITS, support=VQ_PACKAGE)
             for name, file in (("vq", "autoencoder"), ("fsq", "autoencoder_fsq"), ("lfq", "autoencoder_lfq"),
                                ("sim_vq", "autoencoder_sim_vq"))]
+
+# lucidrains/local-attention (MIT) at its 1.10.0 release (2025-01-12; later ones import hyper-connections).
+LOCAL = ("lucidrains/local-attention", "b44c268e6c1c238c86c37834b46381f9477a37fe", "MIT")
+LOCAL_PACKAGE = [*EINOPS_PACKAGE, *((f"local_attention/{m}.py", f"local_attention/{m}.py")
+                                    for m in ("__init__", "local_attention", "rotary", "transformer"))]
+LOCAL_LAST = "from local_attention.transformer import LocalTransformer, LocalMHA, DynamicPositionBias"
+
+
+def _local(name, *calls, xfail=None):
+    """local_attention/__init__.py run as a script beside its package, with driver ``calls`` on its names."""
+    return _r(f"lucid_local_{name}", LOCAL, "local_attention/__init__.py",
+              [(LOCAL_LAST, LOCAL_LAST + "\n" + VQ_NS + "\n".join(f"lr.{c}" for c in calls) + "\n")],
+              support=LOCAL_PACKAGE, xfail=xfail)
+
+
+RECIPES += [
+    _local("attention", "local_attention(ns, causal=True)", "local_attention(ns, causal=False, look_forward=1)",
+           "local_attention(ns, causal=True, exact_windowsize=True, seq=22, autopad=True)",
+           xfail="float32 cos/sin: the rotary embedding's cos(1.0) is 0.54030234 in torch (SLEEF's u10 vector kernel, "
+           "one ulp from the correctly rounded 0.54030228 core gives; 5% of float32 cos/sin values differ so), which "
+           "moves a cancelling element of k's gradient from 0.00049202889 to 0.00049201399"),
+    _local("attention_more", "local_attention(ns, masked=True, causal=False, use_rotary_pos_emb=False)",
+           "local_attention(ns, causal=True, use_xpos=True, xpos_scale_base=16, look_backward=2)",
+           "local_attention(ns, shared_qk=True, causal=True)"),
+    _local("mha_cache", "local_mha_cache(ns)", "local_mha_cache(ns, use_attn_bias=True, exact_windowsize=True)",
+           "local_mha_cache(ns, use_rotary_pos_emb=False, qk_rmsnorm=True, gate_values_per_head=True)"),
+    _local("transformer", "local_transformer(ns)"),
+    _local("transformer_variants", "local_transformer(ns, use_dynamic_pos_bias=True, ff_mult=2)",
+           "local_transformer(ns, use_xpos=True, qk_rmsnorm=True)"),
+]
