@@ -574,13 +574,24 @@ _ONE_INPUT = (True,)
 
 def _regrade_views(outs, args, Tensor) -> None:
     """Views an op's forward made (where grad mode is off, so marked as no-grad views) when the op ran with grad
-    mode on: each keeps the kind of the input it views, as PyTorch's ``propagate_creation_meta`` does."""
+    mode on: each keeps the kind of the input it views, as PyTorch's ``propagate_creation_meta`` does.
+
+    NOTE: loops, not generator expressions (every Linear's ``weight.t()`` comes here: two generator frames less)."""
     for o in outs:
         if isinstance(o, Tensor) and o._creation is not None:
             root = o._root
-            o._creation = next((a._creation for a in args if isinstance(a, Tensor) and a._root is root), None)
-            if o._grad_fn is None and not any(o is a for a in args):  # recording decides whether it requires grad
-                o._requires_grad = False
+            creation = None
+            for a in args:
+                if isinstance(a, Tensor) and a._root is root:
+                    creation = a._creation
+                    break
+            o._creation = creation
+            if o._grad_fn is None:  # recording decides whether it requires grad, unless the view is an input
+                for a in args:
+                    if o is a:
+                        break
+                else:
+                    o._requires_grad = False
 
 
 def _input_flags(args, Tensor) -> tuple:
