@@ -78,23 +78,34 @@ def test_the_import_progress_dialog_has_a_fixed_size_and_no_resize_handle(window
 
 
 def test_a_saved_training_session_reopens_with_its_loss_plot(qtbot, node_types, monkeypatch, tmp_path):
-    """The moons classifier trained 12 steps from the Train dock, File ▸ Save As (Ctrl+Shift+S), File ▸ New, File ▸
-    Open (Ctrl+O): the Plots dock draws the 12 losses again (it came back empty while the step count and the
-    optimizer's state came back), and Train goes on with the same run from step 12."""
+    """The moons classifier, its loss pinned to the Watch list (the Inspector's Watch button), trained 12 steps from
+    the Train dock, File ▸ Save As (Ctrl+Shift+S), File ▸ New, File ▸ Open (Ctrl+O): the Plots dock draws the 12
+    losses again and the Watch dock its 12 points (both came back empty while the step count and the optimizer's
+    state came back), and Train goes on with the same run from step 12."""
     from PySide6.QtWidgets import QFileDialog, QWidget
 
     from core.nodegraph.files.toy import classifier_graph
     from tests.gui.conftest import make_window
-    from tests.gui.real_input import show_dock, type_text
+    from tests.gui.real_input import click_node, show_dock, type_text
 
     w = shown(qtbot, make_window(qtbot, classifier_graph("moons")))
     panel, trainer, plot = w.training.panel, w.training.trainer, w.training.plot
+    loss_id = w.graph.training["loss"]
+    click_node(qtbot, w, loss_id)
+    show_dock(qtbot, w, w.inspector_dock)
+    watch_buttons = w.inspector.watch_buttons
+    qtbot.waitUntil(lambda: "out" in watch_buttons.buttons and watch_buttons.buttons["out"].isVisible())
+    click(watch_buttons.buttons["out"])
+    key = f"{loss_id}.out"
+    qtbot.waitUntil(lambda: w.training.watch.watch.keys == [key])
     type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "12")
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.history.current is not None
                     and len(trainer.history.current) == 12, timeout=60_000)
     qtbot.waitUntil(lambda: (1, "loss") in plot.items and len(plot.items[(1, "loss")].getData()[0]) == 12)
     steps, losses = (a.copy() for a in plot.items[(1, "loss")].getData())
+    watched = w.training.watch.watch.series(key)
+    assert len(watched[0]) == 12
     label = trainer.history.current.label
     saved = tmp_path / "moons.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(saved), "Nodegrad graphs (*.json)"))
@@ -111,6 +122,11 @@ def test_a_saved_training_session_reopens_with_its_loss_plot(qtbot, node_types, 
     np.testing.assert_array_equal(x, steps)
     np.testing.assert_array_equal(y, losses)
     assert [run.label for run in trainer.history.runs] == [label]
+    show_dock(qtbot, w, w.training.docks["watch"])
+    watch_plot = w.training.watch.plot
+    qtbot.waitUntil(lambda: key in watch_plot.items and len(watch_plot.curves(key)[0][0]) == 12)
+    for drawn, saved in zip(watch_plot.curves(key)[0], watched[:2]):
+        np.testing.assert_array_equal(drawn, saved)
     type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "5")
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.runs[0]) == 17, timeout=60_000)

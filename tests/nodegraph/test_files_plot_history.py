@@ -115,3 +115,47 @@ def test_a_damaged_history_is_refused_with_where(tmp_path, damage, where):
     path.write_text(json.dumps(data))
     with pytest.raises(LoadError, match=re.escape(f"@session.history.runs[0].{where}")):
         files.load(path)
+
+
+def test_the_watch_lists_recorded_points_come_back_with_its_pins(tmp_path):
+    """Ports pinned to the Watch list (a parameter and the loss) and recorded over 5 training steps: the file keeps
+    the points, and the watch list made for the reopened document has them, each port's value and gradient kinds
+    too; a watch list of a file saved before has its pins and no points."""
+    from core.nodegraph.training.watch import WatchList
+
+    graph = _batch_norm_graph()
+    s = Session(graph)
+    watch = WatchList(graph)
+    assert watch.add("w.out") is None and watch.add("loss.out") is None
+    watch.attach(s)
+    for _ in s.train(5):
+        pass
+    path = tmp_path / "g.json"
+    files.save(graph, path, trained=s.trained_values())
+    reopened = WatchList(files.load(path))
+    assert reopened.keys == ["w.out", "loss.out"]
+    for key in reopened.keys:
+        for saved, back in zip(watch.series(key), reopened.series(key)):
+            np.testing.assert_array_equal(saved, back)
+        assert reopened.labels(key) == watch.labels(key)
+    assert len(reopened.series("loss.out")[0]) == 5
+    data = json.loads(path.read_text())
+    del data["trained"][SESSION_KEY]["watch"]
+    path.write_text(json.dumps(data))
+    older = WatchList(files.load(path))
+    assert older.keys == ["w.out", "loss.out"] and all(len(older.series(k)[0]) == 0 for k in older.keys)
+
+
+def test_a_watch_list_detached_from_a_session_is_not_saved_with_it(tmp_path):
+    from core.nodegraph.training.watch import WatchList
+
+    graph = _batch_norm_graph()
+    s = Session(graph)
+    watch = WatchList(graph)
+    watch.add("w.out")
+    watch.attach(s)
+    for _ in s.train(2):
+        pass
+    assert "watch" in s.training_position()
+    watch.detach()
+    assert s.watch_list is None and "watch" not in s.training_position()

@@ -453,7 +453,8 @@ def check_session_state(raw: object, path: str, ids: set[str]) -> dict[str, Any]
     """Where training stood when the file was saved (``core.nodegraph.run.training_state``): ``step`` (the step
     count), ``generator`` (the session generator's state), ``optimizer`` (``_check_optimizer_state``) and
     ``buffers`` (``{node id: {port: stored tensor}}``, running statistics a training step updated in place) and
-    ``history`` (``{"runs": [_check_run...]}``, what the plots drew; files saved before it have none)."""
+    ``history`` (``{"runs": [_check_run...]}``, what the plots drew; files saved before it have none) and ``watch``
+    (``{"node.port": _check_watched...}``, the Watch dock's recorded points)."""
     obj = _obj(raw, path)
     out: dict[str, Any] = {}
     if obj.get("step") is not None:
@@ -472,11 +473,28 @@ def check_session_state(raw: object, path: str, ids: set[str]) -> dict[str, Any]
             buffers[nid] = {_str(port, f"{path}.buffers.{nid}", max_len=200): _stored(v, f"{path}.buffers.{nid}.{port}")
                             for port, v in _obj(ports, f"{path}.buffers.{nid}").items()}
         out["buffers"] = buffers
+    if obj.get("watch") is not None:
+        out["watch"] = {_str(key, f"{path}.watch", max_len=400): _check_watched(v, f"{path}.watch.{key[:60]}")
+                        for key, v in _obj(obj["watch"], f"{path}.watch").items()}
     if obj.get("history") is not None:
         out["history"] = {"runs": [_check_run(run, f"{path}.history.runs[{i}]") for i, run in
                                    enumerate(_list(_obj(obj["history"], f"{path}.history").get("runs", []),
                                                    f"{path}.history.runs"))]}
     return out
+
+
+def _check_watched(raw: object, path: str) -> dict[str, Any]:
+    """A watched port's recorded points (``core.nodegraph.training.watch.WatchList.state``): ``points`` (n, 3) of
+    step, value and gradient, the ``stride`` they are kept apart, the two ``kinds`` of number."""
+    obj = _obj(raw, path)
+    points = _stored(_required(obj, "points", f"{path}."), f"{path}.points")
+    if points.ndim != 2 or points.shape[1] != 3 or points.dtype.kind not in "iuf":
+        _fail(f"{path}.points", "must be an (n, 3) tensor of numbers")
+    kinds = _list(obj.get("kinds", ["", ""]), f"{path}.kinds")
+    if len(kinds) != 2:
+        _fail(f"{path}.kinds", "must be [value kind, gradient kind]")
+    return {"points": points.astype(np.float64), "stride": _int(obj.get("stride", 1), f"{path}.stride", lo=1),
+            "kinds": [_str(k, f"{path}.kinds", max_len=20) for k in kinds]}
 
 
 def _series(v: object, path: str, n: int | None = None) -> np.ndarray:

@@ -52,6 +52,7 @@ from core.nodegraph.run.ownership import Ownership
 from core.nodegraph.run.step_owners import StepMarks, mark
 from core.nodegraph.training.runs import RunHistory
 from core.nodegraph.training.trainer import Training
+from core.nodegraph.training.watch import WatchList
 
 __all__ = ["Session"]
 
@@ -85,6 +86,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         # the runs the plots drew, saved with the position (whoever records the steps keeps them here: the GUI's
         # trainer); a file's come back in it
         self.run_history = RunHistory()
+        self.watch_list: WatchList | None = None  # the watch list attached to it (its points are saved too)
         self.trained_revision = 0  # grows whenever what trained_values() gives changes (a step, a reset...)
         self._params = _lean.ParameterCache()  # per node: its trainable tensors (node_parameters)
         self._plans: dict[str, Plan] = {}  # per node: its context and input edges (see _plan)
@@ -289,15 +291,19 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
 
     def training_position(self) -> dict[str, Any]:
         """Where training stands, to save beside the parameter values (``core.nodegraph.run.training_state``):
-        ``{"step", "generator", "optimizer", "buffers", "history"}`` (``history``: ``run_history``'s runs, what the
-        plots drew); empty before the first step, only ``history`` after a reset that left runs drawn."""
+        ``{"step", "generator", "optimizer", "buffers", "history", "watch"}`` (``history``: ``run_history``'s runs,
+        what the plots drew; ``watch``: the attached watch list's points); empty before the first step, only
+        ``history`` after a reset that left runs drawn."""
         history = self.run_history.state()
+        watch = self.watch_list.state() if self.watch_list is not None else {}
         if not self.step_count:  # after a reset: the runs still drawn, nothing else
             return {"history": history} if history["runs"] else {}
         out: dict[str, Any] = {"step": self.step_count,
                                "generator": _position.array_of(self.generator.get_state())}
         if history["runs"]:
             out["history"] = history
+        if watch:
+            out["watch"] = watch
         opt = self._opt.file_state()
         if opt is not None:
             out["optimizer"] = opt

@@ -24,7 +24,9 @@ runs for comparing them). An empty watch list returns from each event at once.
 
 Pins are saved in the document's ``view`` dict (``graph.view["watch"]``), like zoom and centre: they
 are a way of looking at the graph (a lesson file can open with its ports pinned), not an edit of it,
-so they are neither undoable nor a reason to ask to save. Recorded values are never saved.
+so they are neither undoable nor a reason to ask to save. The recorded points are saved with where training
+stood (the ``"@session"`` entry's ``watch``, ``state()``): the attached session's ``training_position`` takes
+them, and a watch list made for a document whose file saved some draws them again.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import numpy as np
 
 import core
 from core.autograd.graph import array_module, array_of, grad_of
+from core.nodegraph.files.schema import SESSION_KEY
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph, Node
@@ -58,6 +61,7 @@ class WatchedSession(Protocol):
     def step_count(self) -> int: ...
     @property
     def retain_grad_nodes(self) -> set[str]: ...
+    watch_list: WatchList | None  # the watch list attached to it, whose points it saves with its position
     def value(self, nid: str, port: str = "out") -> Any: ...
     def subscribe(self, listener: Callable[[SessionEvent], None]) -> None: ...
     def unsubscribe(self, listener: Callable[[SessionEvent], None]) -> None: ...
@@ -142,6 +146,8 @@ class WatchList:
         for key in saved if isinstance(saved, list) else ():
             if valid_key(key) and key not in self._series:
                 self._series[key] = _Series(capacity)
+        if graph is not None:
+            self.restore((graph.trained_values.get(SESSION_KEY) or {}).get("watch"))
 
     @property
     def keys(self) -> list[str]:
@@ -196,12 +202,14 @@ class WatchList:
 
     # ----- the session -----------------------------------------------------------------------------------------
     def attach(self, session: WatchedSession | None) -> None:
-        """Record from ``session``'s events from now on (detaching from the previous one)."""
+        """Record from ``session``'s events from now on (detaching from the previous one); the session saves the
+        recorded points with its training position."""
         if session is self.session:
             return
         self.detach()
         self.session = session
         if session is not None:
+            session.watch_list = self
             self._listen()
             self._retain()
 
@@ -224,6 +232,8 @@ class WatchList:
             for nid in self._retained:
                 self.session.retain_grad_nodes.discard(nid)
             self._retained = set()
+            if self.session.watch_list is self:
+                self.session.watch_list = None
             self.session = None
 
     def _on_event(self, event: SessionEvent) -> None:
@@ -270,6 +280,26 @@ class WatchList:
         elif gkind:
             series.kinds = (series.kinds[0], gkind)
         series.add(int(step), v, g)
+
+    def state(self) -> dict[str, Any]:
+        """The recorded points as file data, ``{key: {"points": (n, 3) array of step, value, grad, "stride",
+        "kinds"}}`` for each pinned port with some."""
+        return {key: {"points": s.view().copy(), "stride": s.stride, "kinds": list(s.kinds)}
+                for key, s in self._series.items() if s.n}
+
+    def restore(self, state: dict[str, Any] | None) -> None:
+        """Take the points ``state`` (a file's, ``state()``) saved for the pinned ports (at most ``capacity`` of each,
+        the latest kept)."""
+        for key, saved in (state or {}).items():
+            series = self._series.get(key)
+            if series is None:
+                continue
+            points = np.asarray(saved["points"], dtype=np.float64).reshape(-1, 3)[-len(series.data):]
+            series.data[:len(points)] = points
+            series.n = len(points)
+            series.stride = max(int(saved.get("stride") or 1), 1)
+            kinds = list(saved.get("kinds") or ("", ""))
+            series.kinds = (str(kinds[0]), str(kinds[1])) if len(kinds) == 2 else ("", "")
 
     def clear(self) -> None:
         """Forget the recorded points (the pins stay)."""
