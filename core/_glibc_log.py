@@ -212,7 +212,7 @@ def log(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if near.size:
         limit[near] *= (1.0 - _MARGIN_NEAR_ONE) / (1.0 - _MARGIN)
     doubtful = e > limit
-    if not (x.min() >= _SMALLEST_NORMAL and x.max() <= _LARGEST):  # (False for NaNs)
+    if not (np.min(x) >= _SMALLEST_NORMAL and np.max(x) <= _LARGEST):  # (False for NaNs)
         doubtful |= (ix - np.int64(0x0010 << 48)).view(np.uint64) >= np.uint64((0x7FF0 - 0x0010) << 48)
     return out, doubtful
 
@@ -284,12 +284,12 @@ def _matches_c_library() -> bool:
             return False
     except (AttributeError, ValueError, OSError):  # no confstr (Windows), no such name (not glibc)
         return False
-    rng = np.random.default_rng(20181)
-    sample = np.concatenate([1.0 - rng.random(3000), 1.0 + rng.uniform(-2.0 ** -4, 2.0 ** -4, 1000),
-                             np.exp2(rng.uniform(-1000, 1000, 1000))])
+    # (ufuncs and np.any only: a first draw may come while a caller hides NumPy's modules, as Ignite's tests do)
+    u = np.arange(1.0, 3001.0) * 0.6180339887498949 % 1.0
+    sample = np.concatenate([1.0 - u, 1.0 + (u - 0.5) * 2.0**-3, np.exp2((u - 0.5) * 2000.0)])
     vals, doubtful = log(sample)
     expected = np.array([math.log(v) for v in sample.tolist()])
-    return bool(np.array_equal(vals[~doubtful], expected[~doubtful]))
+    return not np.any((vals != expected) & ~doubtful)
 
 
 _AVAILABLE: bool | None = None

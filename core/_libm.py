@@ -69,7 +69,7 @@ def _nearly_rounded(name: str, x: np.ndarray) -> np.ndarray:
             frac = np.abs((wide - out).astype(np.float64)) / np.spacing(np.abs(out))
             mantissa = np.frexp(out)[0]
             doubtful = (np.abs(frac - 0.5) < _HALFWAY_BAND) | (np.abs(mantissa) == 0.5) | ~np.isfinite(frac)
-    if doubtful.any():
+    if np.any(doubtful):
         out[doubtful] = _per_element(name, x[doubtful])
     return out
 
@@ -106,7 +106,7 @@ def log(x):
     if x.size >= _PORT_FROM and _glibc_log.available():  # glibc's own steps (core._glibc_log), 3x faster
         flat = np.ascontiguousarray(x).reshape(-1)
         vals, doubtful = _glibc_log.log(flat)
-        if doubtful.any():
+        if np.any(doubtful):
             vals[doubtful] = _per_element("log", flat[doubtful])
         return vals.reshape(x.shape)
     return _nearly_rounded("log", x)

@@ -72,6 +72,9 @@ class _Engine:
 
     def __init__(self):
         self.bit_generator = np.random.MT19937(0)
+        # NumPy's legacy randint on the same engine: its uint64 draws below 2**53 are a 64-bit draw (two 32-bit
+        # ones, the first high, as PyTorch's random64) masked to its low 53 bits, in one C loop (NEP 19 freezes it)
+        self.legacy = np.random.RandomState(self.bit_generator)
         self.lock = threading.Lock()
         self.address = self.bit_generator.ctypes.state_address
         self.direct = self._layout_is_known()
@@ -113,13 +116,18 @@ class _Engine:
             self._store(words)
         return out
 
-    def draw_each(self, words: np.ndarray, n: int, block: int, consume) -> None:
-        """``draw``'s ``n`` outputs ``block`` at a time, each handed to ``consume(start, raw)`` as it is drawn."""
+    def draw_each(self, words: np.ndarray, n: int, block: int, consume, low53: bool = False) -> None:
+        """``draw``'s ``n`` outputs ``block`` at a time, each handed to ``consume(start, raw)`` as it is drawn; with
+        ``low53``, ``n`` 64-bit draws' low 53 bits instead (uint64)."""
         with self.lock:
             self._load(words)
             try:
                 for start in range(0, n, block):
-                    consume(start, self.bit_generator.random_raw(min(block, n - start)))
+                    size = min(block, n - start)
+                    if low53:
+                        consume(start, self.legacy.randint(0, 1 << 53, size=size, dtype=np.uint64))
+                    else:
+                        consume(start, self.bit_generator.random_raw(size))
             finally:
                 self._store(words)
 
@@ -193,6 +201,15 @@ class Generator:
         if n:
             self._fresh = False
             _ENGINE.draw_each(self._words, n, block, consume)
+
+    def random53_each(self, n: int, block: int, consume) -> None:
+        """The low 53 bits of the next ``n`` 64-bit outputs (``random64``'s), ``block`` at a time as
+        ``random32_each``: what a float64 uniform keeps (drawn in one C loop, no 32-bit halves to put together)."""
+        if vmap_state.error:
+            raise RuntimeError(_VMAP_RANDOM)
+        if n:
+            self._fresh = False
+            _ENGINE.draw_each(self._words, n, block, consume, low53=True)
 
     def peek32(self, n: int) -> np.ndarray:
         """The next ``n`` 32-bit outputs without moving the stream: rejection samplers read ahead, then

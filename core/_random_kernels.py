@@ -22,7 +22,6 @@ __all__ = ["uniform", "normal", "random_from_to", "random_full_range", "random_d
            "multinomial_with_replacement", "default_span", "fill", "memory_order"]
 
 _F32_MASK = np.uint64((1 << 24) - 1)
-_F64_MASK = np.uint64((1 << 53) - 1)
 
 
 def _u24(gen, n: int) -> np.ndarray:
@@ -53,7 +52,17 @@ def _low_words(raw: np.ndarray) -> np.ndarray:
 
 
 def _u53(gen, n: int) -> np.ndarray:
-    return (gen.random64(n) & _F64_MASK).astype(np.float64) * 2.0 ** -53
+    """float64 uniforms: the low 53 bits of ``n`` 64-bit draws times 2**-53."""
+    out = np.empty(n)
+    gen.random53_each(n, _BLOCK, lambda start, bits: _u53_block(bits, out[start:start + bits.size]))
+    return out
+
+
+def _u53_block(bits: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``_u53``'s values of one block of 53-bit draws into ``out`` (as int64, whose conversion NumPy does fast)."""
+    np.copyto(out, bits.view(np.int64))
+    out *= 2.0 ** -53
+    return out
 
 
 def _opmath(dt) -> type:
@@ -162,28 +171,14 @@ def _normal_f64_blocks(gen, draws: int, full: int, mean: float, std: float, out:
     """float64 normals from the first ``full`` of ``draws`` uniforms into ``out[:full]``, a block at a time (as
     ``_normal_f32_blocks``: each block's uniforms go through Box-Muller while they are in cache)."""
     u = np.empty(min(_BLOCK64, draws))
-    bits = np.empty(min(_BLOCK64, draws), dtype=np.uint32)
 
-    def consume(start: int, raw: np.ndarray) -> None:
-        first, k = start // 2, raw.size // 2
-        stop = min(first + k, full)
-        if stop > first:
-            _u53_block(raw, bits[:k], u[:k])
-            _boxmuller.blocks_f64(u[:stop - first], mean, std, out=out[first:stop])
+    def consume(start: int, bits: np.ndarray) -> None:
+        stop = min(start + bits.size, full)
+        if stop > start:
+            _u53_block(bits, u[:bits.size])
+            _boxmuller.blocks_f64(u[:stop - start], mean, std, out=out[start:stop])
 
-    gen.random32_each(2 * draws, 2 * _BLOCK64, consume)
-
-
-def _u53_block(raw: np.ndarray, bits: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """float64 uniforms from pairs of 32-bit draws (``random64``'s first one high) into ``out``: the low 53 bits of
-    the 64-bit draw times 2**-53, which is ``(high & (2**21 - 1)) * 2**-21 + low * 2**-53``, every step exact."""
-    words = _low_words(raw)
-    np.bitwise_and(words[0::2], np.uint32((1 << 21) - 1), out=bits)
-    np.copyto(out, bits)
-    out *= 2.0 ** -21
-    low = np.multiply(words[1::2], 2.0 ** -53)
-    out += low
-    return out
+    gen.random53_each(draws, _BLOCK64, consume)
 
 
 def _put(out: np.ndarray | None, vals: np.ndarray) -> np.ndarray:

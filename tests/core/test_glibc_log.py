@@ -82,3 +82,18 @@ def test_float64_normal_matches_torch_with_generators_and_after_set_rng_state(to
         results.append([to_numpy(t) for t in (a, b, c, d, lib.get_rng_state())])
     for ours, theirs in zip(*results):
         assert np.array_equal(ours, theirs)
+
+
+def _float64_draws_without_numpy(lib):
+    """Ignite's ``keep_random_state`` test hides NumPy (``sys.modules["numpy"] = None``); float64 draws (the log
+    port, the 53-bit draws) must still work there, as torch's do."""
+    from unittest.mock import patch
+
+    with patch.dict("sys.modules", {"numpy": None}):
+        lib.manual_seed(3)
+        return (lib.rand(5, dtype=lib.float64).tolist(), lib.randn(300, dtype=lib.float64).tolist(),
+                lib.empty(40, dtype=lib.float64).uniform_().tolist())
+
+
+def test_float64_draws_work_while_numpy_is_hidden_like_torch(torch):
+    assert _float64_draws_without_numpy(core) == _float64_draws_without_numpy(torch)
