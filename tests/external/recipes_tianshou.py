@@ -230,6 +230,8 @@ RECIPES += [
     _driver("batch", "batch()"),
     _driver("nets", "nets()"),
     _driver("buffers_returns", "buffers_returns()"),
+    _driver("discrete_policies", "discrete_policies()"),
+    _driver("continuous_policies", "continuous_policies()"),
     _test("returns"),
     _test("batch"),
     _test("buffer", "-k", "not segtree and not hdf5 and not from_data"),  # (h5py is not installed; the segment tree's
