@@ -406,3 +406,72 @@ def local_transformer(ns, steps=3, **options):
     for cache in (True, False):
         torch.manual_seed(1)
         show(f"generate kv cache {cache}", model.generate(prime, 10, use_kv_cache=cache))
+
+
+# --- mixture-of-experts ---------------------------------------------------------------------------------------------
+
+class _ThreeLayerExperts(torch.nn.Module):
+    """The README's custom experts: a 3-layer MLP per expert as batched weights (our text, its shapes)."""
+
+    def __init__(self, dim, num_experts=4):
+        super().__init__()
+        self.w1 = torch.nn.Parameter(torch.randn(num_experts, dim, dim * 2) * 0.1)
+        self.w2 = torch.nn.Parameter(torch.randn(num_experts, dim * 2, dim * 2) * 0.1)
+        self.w3 = torch.nn.Parameter(torch.randn(num_experts, dim * 2, dim) * 0.1)
+        self.act = torch.nn.LeakyReLU(inplace=True)
+
+    def forward(self, x):
+        hidden1 = self.act(torch.einsum('end,edh->enh', x, self.w1))
+        hidden2 = self.act(torch.einsum('end,edh->enh', hidden1, self.w2))
+        return torch.einsum('end,edh->enh', hidden2, self.w3)
+
+
+def moe(ns, hierarchical=False, custom_experts=False, leaky=False, steps=3, **options):
+    """MoE (or HeirarchicalMoE) of 4 experts on (2, 12, 8) inputs: output and balancing loss in training mode (its
+    top-2 gating draws the second expert's threshold), three SGD steps, then eval mode."""
+    torch.manual_seed(0)
+    if leaky:
+        options["activation"] = torch.nn.LeakyReLU
+    if hierarchical:
+        layer = ns.HeirarchicalMoE(dim=8, num_experts=(2, 2), **options)
+    else:
+        experts = _ThreeLayerExperts(8, 4) if custom_experts else None
+        layer = ns.MoE(dim=8, num_experts=4, hidden_dim=16, experts=experts, **options)
+    print("parameters", sum(p.numel() for p in layer.parameters()))
+    head = torch.nn.Linear(8, 8)
+    opt = torch.optim.SGD([*layer.parameters(), *head.parameters()], lr=0.1, momentum=0.9)
+    for step in range(steps):
+        x = torch.randn(2, 12, 8)
+        out, aux_loss = layer(x)
+        loss = (head(out) - x).pow(2).mean() + aux_loss.sum()
+        opt.zero_grad()
+        loss.backward()
+        print(f"step {step}: loss {loss.item():.8g}")
+        show(f"step {step} out", out)
+        show(f"step {step} aux", aux_loss)
+        print(f"step {step} grad norms", " ".join(f"{p.grad.norm().item():.8g}" for p in layer.parameters()
+                                                   if p.grad is not None))
+        opt.step()
+    layer.eval()
+    out, aux_loss = layer(torch.randn(2, 12, 8))
+    show("eval out", out)
+    show("eval aux", aux_loss)
+
+
+def top2_gating(ns, **options):
+    """The gate alone: its dispatch and combine tensors (which expert and capacity slot each token goes to) and the
+    balancing loss, in training and eval mode."""
+    torch.manual_seed(0)
+    gating = __import__("sys").modules[ns.MoE.__module__].Top2Gating  # (the package does not export it)
+    gate = gating(dim=8, num_gates=4, **options)
+    x = torch.randn(2, 10, 8, requires_grad=True)
+    dispatch, combine, loss = gate(x)
+    show("dispatch", dispatch)
+    print("dispatch slots", dispatch.nonzero().tolist()[:12])
+    show("combine", combine)
+    show("loss", loss)
+    (combine.sum() + loss).backward()
+    show("input grad", x.grad)
+    gate.eval()
+    dispatch, combine, loss = gate(x.detach())
+    show("eval combine", combine)

@@ -141,3 +141,28 @@ RECIPES += [
     _local("transformer_variants", "local_transformer(ns, use_dynamic_pos_bias=True, ff_mult=2)",
            "local_transformer(ns, use_xpos=True, qk_rmsnorm=True)"),
 ]
+
+# lucidrains/mixture-of-experts (MIT) at its 0.2.3 release (2023-08-21).
+MOE = ("lucidrains/mixture-of-experts", "b6cb2ec6980216882ae2cf8b928d42210dec3f85", "MIT")
+MOE_LAST = "from mixture_of_experts.mixture_of_experts import MoE, HeirarchicalMoE, Experts"
+
+
+def _moe(name, *calls, xfail=None):
+    """mixture_of_experts/__init__.py run as a script beside its package, with driver ``calls`` on its names."""
+    return _r(f"lucid_moe_{name}", MOE, "mixture_of_experts/__init__.py",
+              [(MOE_LAST, MOE_LAST + "\n" + VQ_NS + "\n".join(f"lr.{c}" for c in calls) + "\n")],
+              support=[("mixture_of_experts/mixture_of_experts.py", "mixture_of_experts/mixture_of_experts.py")],
+              xfail=xfail)
+
+
+RECIPES += [
+    _moe("moe", "moe(ns)", "moe(ns, leaky=True, second_policy_train='all', second_policy_eval='none')"),
+    _moe("policies", "moe(ns, second_threshold_train=0.3, capacity_factor_train=2.)",
+         "moe(ns, second_policy_eval='all', capacity_factor_eval=1., loss_coef=0.1)"),
+    _moe("custom_experts", "moe(ns, custom_experts=True)"),
+    _moe("hierarchical", "moe(ns, hierarchical=True)", "moe(ns, hierarchical=True, second_policy_train='all')",
+         xfail="float32 GEMM rounding: the experts' second layer is a batch of 8x32 @ 32x8 products (2048 "
+         "multiply-adds each, past the small-bmm route that adds in PyTorch's order), where OpenBLAS and MKL add the 32 "
+         "products in other orders; a cancelling output element prints -0.0017633684 vs -0.0017633878 at step 2"),
+    _moe("gating", "top2_gating(ns)", "top2_gating(ns, second_policy_train='none', capacity_factor_train=1.)"),
+]
