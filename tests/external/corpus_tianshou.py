@@ -472,3 +472,13 @@ def continuous_policies():
 
 def to_numpy(x):
     return x.detach().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+
+def show_experiment(result):
+    """A high-level ``Experiment.run()``'s result: its trainer's state (the release's ``run`` leaves the result's
+    ``trainer_result`` None) and the trained policy."""
+    trainer = result.world.trainer
+    print(type(result).__name__, result.trainer_result, type(trainer).__name__)
+    print("best_reward", trainer.best_reward, "best_reward_std", trainer.best_reward_std, "best_epoch",
+          trainer.best_epoch, "env_step", trainer.env_step, "gradient_step", trainer._gradient_step)
+    show_parameters(result.world.policy, 2)

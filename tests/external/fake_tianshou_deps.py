@@ -7,9 +7,10 @@ them out afterwards. Tianshou 1.2.0 and Gymnasium are pure Python and fetched be
   loops and the buffer manager's index walks with it; here ``njit`` returns the function, so the same NumPy code runs
   as plain Python in both runs (numba's compiled float arithmetic is not asked).
 - ``overrides.override``: a decorator that returns the method.
-- ``sensai.util``: ``logging`` (the standard library's, with ``datetime_tag``), ``pickle.setstate`` (sets the
-  attributes a pickle lacks, as sensai's does), ``hash.pickle_hash`` (a SHA-1 of the pickle), ``string.ToStringMixin``
-  and ``git`` (a status that says nothing is known).
+- ``sensai.util``: ``logging`` (the standard library's, with ``datetime_tag``, ``run_main`` calling the function and a
+  ``FileLoggerContext`` that writes no file), ``pickle.setstate`` (sets the attributes a pickle lacks, as sensai's
+  does), ``hash.pickle_hash`` (a SHA-1 of the pickle), ``string.ToStringMixin`` (attributes listed, ``pprints``) and
+  ``git`` (a status that says nothing is known).
 - ``deepdiff.DeepDiff``: ``Batch.__eq__`` asks whether two nested dicts of arrays differ; the stand-in compares keys,
   types and values (arrays with ``np.array_equal``) and is empty where they are equal.
 - ``h5py``, ``matplotlib.figure.Figure``, ``tensorboard``'s event accumulator, ``pettingzoo``'s
@@ -63,13 +64,34 @@ def setstate(cls, obj, state, renamed_properties=None, new_optional_properties=N
 
 
 class ToStringMixin:
-    """sensai's mixin: ``str`` lists the object's attributes."""
+    """sensai's mixin: ``str`` lists the object's attributes (but those ``_tostring_excludes`` names)."""
+
+    def _tostring_excludes(self) -> list:
+        return []
 
     def __str__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        excluded = set(self._tostring_excludes())
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_") and k not in excluded)
         return f"{type(self).__name__}[{fields}]"
 
     __repr__ = __str__
+
+    def pprints(self) -> str:
+        return str(self)
+
+
+class _FileLoggerContext:
+    """sensai's ``logging.FileLoggerContext``: the high-level API logs to a file while an experiment runs; nothing
+    here."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
 
 
 def _differs(a, b) -> bool:
@@ -157,7 +179,8 @@ def modules() -> dict:
     add("sensai", __version__="1.4.0")
     add("sensai.util")
     logging_names = {k: v for k, v in vars(logging).items() if not k.startswith("__")}
-    add("sensai.util.logging", **logging_names,
+    add("sensai.util.logging", **logging_names, FileLoggerContext=_FileLoggerContext,
+        run_main=lambda main, *args, **kwargs: main(),
         datetime_tag=lambda: time.strftime("%Y%m%d-%H%M%S"))
     add("sensai.util.pickle", setstate=setstate,
         dump_pickle=lambda obj, path: pickle.dump(obj, open(path, "wb")),

@@ -226,6 +226,25 @@ RECIPES += [
         ("(train_result.pprint_asdict())", f"({SHOW}(train_result))")]),
 ]
 
+# the high-level API's DQN example (``tianshou.highlevel``'s files beside it too): one epoch of 200 steps
+HIGHLEVEL = [(p, p) for p in _files({
+    "tianshou/highlevel": "__init__ agent config env experiment logger optim persistence trainer world",
+    "tianshou/highlevel/module": "__init__ actor core critic intermediate module_opt special",
+    "tianshou/highlevel/params": "__init__ alpha dist_fn env_param lr_scheduler noise policy_params policy_wrapper"})]
+RECIPES += [
+    _r("tianshou_ex_dqn_hl", TIANSHOU, "examples/discrete/discrete_dqn_hl.py", [
+        # (the release's example passes train_seed and test_seed, which its EnvFactoryRegistered hands to
+        # gym.make: CartPoleEnv refuses them; the experiment seeds its environments from ExperimentConfig.seed)
+        ("                train_seed=0,\n                test_seed=10,\n", ""),
+        ("                watch=True,", "                watch=False,"),
+        ("num_epochs=10,", "num_epochs=1,"), ("step_per_epoch=10000,", "step_per_epoch=200,"),
+        ("batch_size=64,", "batch_size=16,"), ("num_train_envs=10,", "num_train_envs=2,"),
+        ("num_test_envs=100,", "num_test_envs=2,"), ("buffer_size=20000,", "buffer_size=1000,"),
+        ("hidden_sizes=(64, 64)", "hidden_sizes=(16, 16)"),
+        ("    experiment.run()", "    result = experiment.run()\n    __import__('corpus_tianshou').show_experiment(result)")],
+       support=[*TIANSHOU_PACKAGES, *HIGHLEVEL]),
+]
+
 RECIPES += [
     _driver("batch", "batch()"),
     _driver("nets", "nets()"),
