@@ -103,7 +103,11 @@ def _log_ps(w: _Work, m: int):
     z *= _F(0.5)
     y -= z
     y += x
-    return w.fma(e, _LOG_Q2, y, y)
+    # the last fused multiply-add's product e * _LOG_Q2 is exact in float32 (a small integer times a 9-bit
+    # constant), so it is a plain float32 add
+    np.multiply(e, _LOG_Q2, out=z)
+    y += z
+    return y
 
 
 def _sincos_ps(w: _Work, m: int):
@@ -113,10 +117,15 @@ def _sincos_ps(w: _Work, m: int):
     np.copyto(j, y, casting="unsafe")  # truncation, as _mm256_cvttps_epi32
     j += 1
     j &= ~1
+    # x - j * pi/4 in three fused multiply-adds; j is an even integer up to 8, so the first two products (of 8-
+    # and 11-bit constants) are exact in float32 and those steps are plain float32 adds
+    np.copyto(y, j, casting="unsafe")
+    for dp in _DP[:2]:
+        np.multiply(y, dp, out=z)
+        x += z
     y64 = w.x64[:m]
     y64[...] = j
-    for dp in _DP:
-        w.fma(y64, dp, x, x)
+    w.fma(y64, _DP[2], x, x)
     np.multiply(x, x, out=z)
     z64 = w.z64[:m]
     z64[...] = z
