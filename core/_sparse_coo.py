@@ -26,7 +26,7 @@ from core._sparse_compressed import _ToDense
 from core._sparse_compressed_checks import invariant_checks_enabled
 from core._tensor import Tensor, _Layout, _object_new, new_tensor
 from core.autograd.function import Function
-from core.autograd.grad_mode import is_grad_enabled
+from core.autograd.grad_mode import is_grad_enabled, no_grad
 
 __all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm", "dsmm"]
 
@@ -291,6 +291,34 @@ class SparseCooTensor(Tensor):
         if _ops.takes_sum(other):
             return _ops.add(self, other, alpha, name="sub")
         return super().sub(other, alpha=alpha)
+
+    def add_(self, other, *, alpha=1):
+        """In place: another COO tensor's entries merged in (``s1 + s2``'s entries become this tensor's, its new
+        indices too); a dense tensor or a number is torch's error, as for ``s + 1``."""
+        _ops.refuse_dense_sum(other)
+        if isinstance(other, SparseCooTensor) and not (self.requires_grad and is_grad_enabled()):
+            with no_grad():
+                return self._sp_take(_ops.add(self, other, alpha))
+        return super().add_(other, alpha=alpha)
+
+    def sub_(self, other, *, alpha=1):
+        _ops.refuse_dense_sum(other)
+        if isinstance(other, SparseCooTensor) and not (self.requires_grad and is_grad_enabled()):
+            with no_grad():
+                return self._sp_take(_ops.add(self, other, alpha, name="sub"))
+        return super().sub_(other, alpha=alpha)
+
+    def _sp_take(self, other: SparseCooTensor) -> SparseCooTensor:
+        """This tensor becomes ``other``'s entries (an in-place result with new indices), its version moved."""
+        self._sp_indices, self._sp_vals, self._sp_coalesced = other._sp_indices, other._sp_vals, other._sp_coalesced
+        dense = _DENSE_SLOT.__get__(other)
+        self._root = dense
+        _DENSE_SLOT.__set__(self, dense)
+        self._vc[0] += 1
+        self._sp_snapshot, self._sp_synced = self._sp_vals.copy(), self._vc[0]
+        return self
+
+    __iadd__, __isub__ = add_, sub_
 
     def mul(self, other):
         """``s.mul(2)``, ``s.multiply(t)``: sparse as ``s * 2`` and ``s * t``."""

@@ -200,6 +200,12 @@ def takes_sum(other) -> bool:
         isinstance(other, Tensor) and other.layout in (sparse_coo, strided))
 
 
+def refuse_dense_sum(other) -> None:
+    """torch's error for adding a dense tensor or a number into a COO tensor (it only adds sparse into dense)."""
+    if not isinstance(other, SparseCooTensor) and takes_sum(other):
+        raise RuntimeError(_ADD_DENSE)
+
+
 def add(a: SparseCooTensor, b, alpha=1, name: str = "add"):
     """``s1 + s2``, ``s1 - s2``, ``s1.add(s2, alpha=...)`` of two COO tensors: PyTorch's merge of their entry lists,
     a COO result, with its ``AddBackward0``/``SubBackward0`` where one needs grad (``alpha`` is negated for a

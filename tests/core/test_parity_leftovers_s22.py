@@ -95,6 +95,21 @@ def test_sums_and_differences(torch, expr, requires_grad):
     assert _run(core, expr, requires_grad) == _run(torch, expr, requires_grad)
 
 
+@pytest.mark.parametrize("code", ["s += 1", "s -= 1", "s.add_(1)", "s.sub_(2.5)", "s.add_(d)", "s -= d", "s += s2",
+                                  "s.add_(s2, alpha=2)", "s.sub_(s2)", "s -= s", "d += s", "d.sub_(s)",
+                                  "x = sum([s, s2])", "x = 0 + s"])
+def test_in_place_sums(torch, code):
+    def run(lib):
+        names = _inputs(lib, False)
+        try:
+            exec(code, {"lib": lib}, names)
+        except RuntimeError as error:
+            return str(error)
+        return [_state(names[n], lib) for n in ("s", "d")]
+
+    assert run(core) == run(torch)
+
+
 @pytest.mark.parametrize("expr", ["s * 0.5 + s", "s + s * s2"])
 def test_sparse_gradients_meeting_in_one_backward(torch, expr):
     """The gradient's entries match torch's; its coalesced flag does not always (torch's AccumulateGrad decides it
