@@ -240,6 +240,18 @@ def test_values_of_a_tensor_that_needs_grad_is_a_view(torch):
     assert run(core) == run(torch)
 
 
+def test_values_of_a_sparse_gradient_are_a_view(torch):
+    def run(lib):
+        s = _inputs(lib, True)["s"]
+        lib.sparse.sum(s).backward()
+        g = s.grad
+        v = g.values()
+        v.mul_(2)
+        return g.is_coalesced(), v._is_view(), v._base is g, g.to_dense().tolist(), g.requires_grad
+
+    assert run(core) == run(torch)
+
+
 def test_values_written_without_grad_change_the_tensor(torch):
     def run(lib):
         s = _inputs(lib, True)["s"]
