@@ -127,7 +127,7 @@ _SUBMODULES = ("nn", "optim", "utils", "datasets", "linalg", "testing", "seriali
                "distributed", "_dynamo", "_functorch", "_inductor", "mps", "multiprocessing", "onnx", "sparse", "fft",
                "signal", "_C", "hub", "masked", "compiler", "xpu", "mtia", "overrides", "quasirandom", "fx", "export",
                "ao", "quantization", "_utils", "_logging", "_higher_order_ops", "_tensor_str", "nested", "types",
-               "futures", "__config__")
+               "futures", "__config__", "_VF")
 
 
 def __getattr__(name):

@@ -37,6 +37,7 @@ from core.ops.native_forms import *
 from core.ops.nn_aliases import *
 from core.ops.numeric_more import *
 from core.ops.random_counts import *
+from core.ops.rnn_forms import *  # torch.lstm, gru, rnn_tanh, rnn_relu (nn.LSTM's native forms)
 from core.ops.removed_ops import *  # range, triangular_solve and the removed solve, lstsq, symeig, eig...
 from core.ops.reduction import *
 from core.ops.segment_reduce import *

@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 import numbers
 import sys
+import warnings
 import weakref
 from typing import NamedTuple
 
 import core
 from core._user_warning import warn_in_core
+from core._warn_once import warn_once
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
@@ -192,7 +194,23 @@ def _layer_weights(module, names: list) -> _Weights:
                     params.get("weight_hr"))
 
 
-def _run(module, data, batch_sizes: list, state: tuple, padded: bool = False) -> tuple:
+class _Stack(NamedTuple):
+    """What the layer loop runs: the recurrence, the weights of each layer and direction (layer-major), and the
+    dropout between layers. A module makes it from its parameters, ``torch.lstm`` & co. from their flat list."""
+    mode: str
+    num_layers: int
+    bidirectional: bool
+    weights: list
+    dropout: float
+    training: bool
+
+
+def _module_stack(module) -> _Stack:
+    return _Stack(module.mode, module.num_layers, module.bidirectional,
+                  [_layer_weights(module, names) for names in module._all_weights], module.dropout, module.training)
+
+
+def _run(stack: _Stack, data, batch_sizes: list, state: tuple, padded: bool = False) -> tuple:
     """All layers and directions over packed rows (or, padded, the ``(steps, batch, features)`` input, whose rows
     the first layer's projection reads as PyTorch's does): the last layer's output and the final states.
 
@@ -201,24 +219,44 @@ def _run(module, data, batch_sizes: list, state: tuple, padded: bool = False) ->
     """
     if not batch_sizes:
         raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-    directions = 2 if module.bidirectional else 1
-    onednn = _rnn_output.uses_onednn(module.mode, module.proj_size, data)
+    directions = 2 if stack.bidirectional else 1
+    onednn = _rnn_output.uses_onednn(stack.mode, int(stack.weights[0].hr is not None), data)
     finals, x = [], data
-    for layer in range(module.num_layers):
-        outs, last = [], padded and layer == module.num_layers - 1
+    for layer in range(stack.num_layers):
+        outs, last = [], padded and layer == stack.num_layers - 1
         for direction in range(directions):
             k = layer * directions + direction
-            out, final = _run_direction(module.mode, x, batch_sizes, tuple(s[k] for s in state),
-                                        _layer_weights(module, module._all_weights[k]), direction == 1, last, onednn)
+            out, final = _run_direction(stack.mode, x, batch_sizes, tuple(s[k] for s in state), stack.weights[k],
+                                        direction == 1, last, onednn)
             outs.append(out)
             finals.append(final)
         if last:
             x = _rnn_output.time_major_output(outs)
             break
         x = outs[0] if directions == 1 else core.cat(outs, 1)
-        if module.dropout > 0 and module.training and layer < module.num_layers - 1:
-            x = F.dropout(x, module.dropout, True)
+        if stack.dropout > 0 and stack.training and layer < stack.num_layers - 1:
+            x = F.dropout(x, stack.dropout, True)
     return x, tuple(core.stack([f[i] for f in finals]) for i in range(len(state)))
+
+
+def _warn_at_forward(message: str) -> None:
+    """A warning named at ``_run_padded``'s line, as PyTorch's names its module's forward (through ``warn_once``)."""
+    warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def _run_padded(stack: _Stack, input, batch_first: bool, state: tuple, warn=_warn_at_forward) -> tuple:
+    """A padded 3-D batch through ``_run``: the output (batch first where asked, as PyTorch's view) and the final
+    states. ``warn`` reports PyTorch's one-time note on a projected LSTM (``warn_user`` from ``torch.lstm``)."""
+    if stack.weights[0].hr is not None and _rnn_output.uses_onednn(stack.mode, 0, input) and input.numel():
+        warn_once("lstm_projection_onednn", "LSTM with projections is not supported with oneDNN. Using default "
+                  "implementation.", warn)
+    batch_dim = 0 if batch_first else 1
+    batch, steps = input.size(batch_dim), input.size(1 - batch_dim)
+    time_major = input.transpose(0, 1) if batch_first else input
+    if not _fused_rnn.steps_wanted():  # the rows as one contiguous matrix: the projection rounds as torch's
+        time_major = time_major.reshape(steps * batch, input.size(-1))
+    out, state = _run(stack, time_major, [batch] * steps, state, padded=True)
+    return (_rnn_output.to_batch_first(out, stack.mode) if batch_first else out), state
 
 
 def _as_state(module, hx) -> tuple:
@@ -246,7 +284,7 @@ def _forward_packed(module, input: PackedSequence, hx):
         _check_packed_lstm(module, data, hx, batch_sizes)
     elif sizes:
         module.check_forward_args(data, hx, batch_sizes)
-    out, state = _run(module, data, sizes, _as_state(module, hx))
+    out, state = _run(_module_stack(module), data, sizes, _as_state(module, hx))
     final = state if module.mode == "LSTM" else state[0]
     return PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices), module.permute_hidden(final,
                                                                                                       unsorted_indices)
@@ -270,14 +308,7 @@ def _forward_padded(module, input, hx):
     else:
         hx = module.permute_hidden(hx, None)
         module.check_forward_args(input, hx, None)
-    steps = input.size(1 - batch_dim)
-    time_major = input.transpose(0, 1) if module.batch_first else input
-    if not _fused_rnn.steps_wanted():  # the rows as one contiguous matrix: the projection rounds as torch's
-        time_major = time_major.reshape(steps * batch, input.size(-1))
-    out, state = _run(module, time_major, [batch] * steps,
-                      _as_state(module, hx), padded=True)
-    if module.batch_first:
-        out = _rnn_output.to_batch_first(out, module.mode)
+    out, state = _run_padded(_module_stack(module), input, module.batch_first, _as_state(module, hx))
     if not batched:
         out, state = out.squeeze(batch_dim), tuple(s.squeeze(1) for s in state)
     return out, module.permute_hidden(state if module.mode == "LSTM" else state[0], None)
