@@ -22,6 +22,7 @@ from core._sparse_compressed_checks import infer_size, invariant_checks_enabled,
 from core._tensor import Tensor, _Layout, _object_new, strided
 from core._warn_once import warn_once
 from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
 
 __all__ = ["sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed_tensor", "sparse_csr_tensor",
            "sparse_csc_tensor", "sparse_bsr_tensor", "sparse_bsc_tensor"]
@@ -59,10 +60,72 @@ def layout_enum(layout) -> str:
     return getattr(layout, "enum", None) or ("Sparse" if repr(layout) == "torch.sparse_coo" else "Strided")
 
 
+_DENSE_SLOT = Tensor.__dict__["_data"]
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+
+
+class _DenseMirror:
+    """``_data`` of a compressed tensor: the dense array its entries make, brought up to date first when a write
+    moved the version counter (``SparseCompressedTensor._sc_sync``)."""
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        if obj._vc[0] != obj._sc_synced:
+            obj._sc_sync()
+        return _DENSE_SLOT.__get__(obj, cls)
+
+    def __set__(self, obj, value) -> None:
+        _DENSE_SLOT.__set__(obj, value)
+
+
 class SparseCompressedTensor(Tensor):
     """A CSR/CSC/BSR/BSC tensor: indices and values, plus their dense array for the ops (see the module)."""
 
     is_sparse = False
+
+    _data = _DenseMirror()
+    _sc_synced = 0
+    _sc_snapshot = None
+
+    @property
+    def _sc_values(self):
+        """The entries, brought in step with the dense mirror first (``_sc_sync``)."""
+        if self._vc[0] != self._sc_synced:
+            self._sc_sync()
+        return self._sc_vals
+
+    @_sc_values.setter
+    def _sc_values(self, values) -> None:
+        self._sc_vals = values
+
+    def _sc_sync(self) -> None:
+        """Brings the dense mirror and the entries back in step after a write (the version counter moved): values or
+        indices written through ``values()``/``crow_indices()``... give the dense array anew (in place); an in-place
+        op on this tensor itself (``mul_``) wrote the dense array, whose entries the values then take."""
+        arrays = (self._sc_vals, self._sc_compressed, self._sc_plain)
+        snapshot, self._sc_synced = self._sc_snapshot, self._vc[0]
+        dense = _DENSE_SLOT.__get__(self)
+        if snapshot is not None and all(_same(a, b) for a, b in zip(arrays, snapshot)):
+            entries = _gather(dense, *self._sc_positions())
+            if _same(entries, self._sc_vals):
+                return
+            self._sc_vals[...] = entries
+        _fill(dense, self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_vals)
+        self._sc_snapshot = tuple(a.copy() for a in arrays)
+
+    def _sc_alias(self, array: np.ndarray, base=None) -> Tensor:
+        """A tensor over one of this tensor's arrays sharing its version counter, so that a write through it reaches
+        the dense mirror (torch's ``values()`` is a view, its index getters share their storage)."""
+        out = _object_new(Tensor)
+        out._data = out._root = array
+        out._vc = self._vc
+        if base is not None:
+            out._base = base
+        return out
 
     @property
     def layout(self):
@@ -90,7 +153,7 @@ class SparseCompressedTensor(Tensor):
             kind = "row" if want_rows else "column"
             raise RuntimeError(f"{name} expected sparse {kind} compressed tensor layout but got "
                                f"{self._sc_layout.enum}")
-        return Tensor._wrap((self._sc_compressed, self._sc_plain)[which].copy())
+        return self._sc_alias((self._sc_compressed, self._sc_plain)[which])
 
     def crow_indices(self) -> Tensor:
         return self._sc_index(0, "crow_indices")
@@ -105,10 +168,11 @@ class SparseCompressedTensor(Tensor):
         return self._sc_index(1, "row_indices")
 
     def values(self) -> Tensor:
-        """The specified entries (a copy; with autograd, read from this tensor so gradients reach its sources)."""
-        if self.requires_grad:
+        """The specified entries, a view as torch's (with autograd, read from this tensor so gradients reach its
+        sources)."""
+        if self.requires_grad and is_grad_enabled():
             return _gather(self, *self._sc_positions())
-        return Tensor._wrap(self._sc_values.copy())
+        return self._sc_alias(self._sc_values, base=self)
 
     def _sc_positions(self):
         return _sc_positions(self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_block, self.dense_dim(),
@@ -122,7 +186,12 @@ class SparseCompressedTensor(Tensor):
         return self.to_dense(dtype)
 
     def detach(self) -> SparseCompressedTensor:
-        return _build(self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_values, self._data.shape)
+        """The same arrays out of the graph, sharing the version counter as torch's (a write through either reaches
+        the other's dense mirror)."""
+        out = _build(self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_values, self._data.shape)
+        out._vc = self._vc
+        out._sc_synced = self._vc[0]
+        return out
 
     def clone(self, *, memory_format=None) -> SparseCompressedTensor:
         if self.requires_grad:
@@ -260,21 +329,30 @@ def _build(layout, compressed, plain, values, shape) -> SparseCompressedTensor:
     values = np.asarray(values)
     nb = plain.ndim - 1
     block = tuple(values.shape[nb + 1:nb + 3]) if layout.blocked else (1, 1)
-    dense_dim = values.ndim - nb - 1 - (2 if layout.blocked else 0)
-    index = _sc_positions(layout, compressed, plain, block, dense_dim, shape)[0]
-    flat = values if layout.blocked else values.reshape(values.shape[:nb + 1] + (1, 1) + values.shape[nb + 1:])
-    blocked, _ = _blocked_shape(shape, block, dense_dim)
-    dense = np.zeros(blocked, values.dtype)
-    if plain.shape[-1]:
-        np.add.at(np.transpose(dense, _blocked_order(nb, dense_dim)), index, flat)
+    dense = np.zeros(tuple(shape), values.dtype)
+    _fill(dense, layout, compressed, plain, values)
     warn_once("beta", f"Sparse {layout.enum[6:].upper()} tensor support is in beta state. If you miss a functionality "
                       "in the sparse tensor support, please submit a feature request to "
                       "https://github.com/pytorch/pytorch/issues.")
     t = _object_new(SparseCompressedTensor)
-    t._data = t._root = dense.reshape(tuple(shape))
+    t._data = t._root = dense
     t._vc = [0]
     t._sc_layout, t._sc_compressed, t._sc_plain, t._sc_values, t._sc_block = layout, compressed, plain, values, block
+    t._sc_snapshot = (values.copy(), compressed.copy(), plain.copy())
     return t
+
+
+def _fill(dense: np.ndarray, layout, compressed, plain, values) -> None:
+    """``dense`` (the tensor's shape) set in place to what the entries make."""
+    nb = plain.ndim - 1
+    block = tuple(values.shape[nb + 1:nb + 3]) if layout.blocked else (1, 1)
+    dense_dim = values.ndim - nb - 1 - (2 if layout.blocked else 0)
+    index = _sc_positions(layout, compressed, plain, block, dense_dim, dense.shape)[0]
+    flat = values if layout.blocked else values.reshape(values.shape[:nb + 1] + (1, 1) + values.shape[nb + 1:])
+    tiled, _ = _blocked_shape(dense.shape, block, dense_dim)
+    dense[...] = 0
+    if plain.shape[-1]:
+        np.add.at(np.transpose(dense.reshape(tiled), _blocked_order(nb, dense_dim)), index, flat)
 
 
 class _FromValues(Function):
