@@ -273,3 +273,20 @@ def test_projected_float32_lstm_notes_that_onednn_is_not_used_as_torch(torch, vi
                              False, False)
         finally:
             lib.set_warn_always(always)
+
+
+def test_rnn_module_file_has_torchs_helpers_that_copied_forwards_import(torch):
+    from core.nn.modules import rnn
+
+    assert rnn._rnn_impls == {"RNN_TANH": core.rnn_tanh, "RNN_RELU": core.rnn_relu}
+    assert set(rnn._rnn_impls) == set(torch.nn.modules.rnn._rnn_impls)
+    x = np.arange(6.0).reshape(2, 3)
+    results = []
+    for lib, module in ((core, rnn), (torch, torch.nn.modules.rnn)):
+        permutation = lib.tensor([2, 0, 1])
+        private = module._apply_permutation(lib.tensor(x), permutation)
+        with pytest.warns(FutureWarning, match="`apply_permutation` is deprecated") as record:
+            public = module.apply_permutation(lib.tensor(x), permutation)
+        assert record[0].filename == __file__
+        results.append([private, public])
+    assert_same(results[0], results[1])

@@ -27,10 +27,23 @@ from core.nn.module import Module
 from core.nn.modules import _fused_rnn, _rnn_loops, _rnn_output
 from core.nn.modules.linear import empty_param
 from core.nn.utils.rnn import PackedSequence
+from core.ops.rnn_forms import rnn_relu, rnn_tanh
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+_rnn_impls = {"RNN_TANH": rnn_tanh, "RNN_RELU": rnn_relu}  # (torch's name: copies of RNN.forward look it up)
+
+
+def _apply_permutation(tensor, permutation, dim: int = 1):
+    """``tensor`` with ``dim`` in ``permutation``'s order (torch's helper for a packed sequence's hidden state)."""
+    return tensor.index_select(dim, permutation)
+
+
+def apply_permutation(tensor, permutation, dim: int = 1):
+    warnings.warn("`apply_permutation` is deprecated, please use `tensor.index_select(dim, permutation)` instead",
+                  FutureWarning, stacklevel=2)
+    return _apply_permutation(tensor, permutation, dim)
 
 
 class _Weights(NamedTuple):
