@@ -98,17 +98,29 @@ def _episodes(steps, train=True):
     return made
 
 
-def _algo(name, module, function, last, extra=(), *, run=RUN, result="result", edits=(), buffer=None, **kw):
+def _algo(name, module, function, last, extra=(), *, run=RUN, result="result", edits=(), buffer=None, args=(),
+          **kw):
     """test/MODULE.py's ``function`` run with ``SHORT`` and ``extra`` arguments; ``last``: the module's last line;
     ``buffer``: an offline test's task, whose seeded random-action data ``corpus_tianshou.expert_buffer`` writes to the
     file the test loads (its ``gather_data`` would train an expert agent for minutes)."""
     arguments = [*SHORT, *extra, *(["--load-buffer-name", "expert.pkl"] if buffer else [])]
-    show = f"{run}    __import__('corpus_tianshou').show_result({result}, policy)\n    return\n"
-    call = f"run_test(globals(), {function!r}" + (f", buffer={buffer!r})" if buffer else ")")
+    show = [(run, f"{run}    __import__('corpus_tianshou').show_result({result}, policy)\n    return\n")] if run else []
+    call = f"run_test(globals(), {', '.join(map(repr, (function, *args)))}"
+    call += f", buffer={buffer!r})" if buffer else ")"
     return _r(f"tianshou_{name}", TIANSHOU, f"test/{module}.py",
               [("return parser.parse_known_args()[0]", f"return parser.parse_known_args({arguments!r})[0]"), *edits,
-               (run, show), (last, f"{last}\n__import__('corpus_tianshou').{call}\n")],
+               *show, (last, f"{last}\n__import__('corpus_tianshou').{call}\n")],
               support=[*TIANSHOU_PACKAGES, *TEST_SUPPORT], **kw)
+
+
+def _il(name, module, function, kind, algo, extra=(), edits=()):
+    """test/MODULE.py's ``function`` through its imitation-learning stage (``enable_assertions=False``): the imitation
+    policy's result shown after its trainer's assertion (``skip_il`` stays False)."""
+    end = "        assert stop_fn(result.best_reward)\n\n\ndef test_"
+    shown = ("        assert stop_fn(result.best_reward)\n"
+             "    __import__('corpus_tianshou').show_result(result, il_policy)\n\n\ndef test_")
+    return _algo(name, module, function, _det(kind, algo), ["--il-step-per-epoch", "50", *extra], run=None,
+                 edits=[*edits, (end, shown)], args=(False,))
 
 
 # NPG's and TRPO's natural-gradient step: ten conjugate-gradient iterations with ``residual_tol=1e-10``, below float32's
@@ -146,6 +158,10 @@ RECIPES += [
     _algo("td3", "continuous/test_td3", "test_td3", _det("continuous", "td3"), PENDULUM, edits=_episodes(50)),
     _algo("sac_continuous", "continuous/test_sac_with_il", "test_sac_with_il", _det("continuous", "sac"), PENDULUM,
           edits=_episodes(50)),
+    _il("sac_il", "continuous/test_sac_with_il", "test_sac_with_il", "continuous", "sac", PENDULUM,
+        [*_episodes(50), ("il_test_env = gym.make(args.task)",  # (its imitation stage's test environment)
+                          "il_test_env = gym.make(args.task, max_episode_steps=50)")]),
+    _il("a2c_il", "discrete/test_a2c_with_il", "test_a2c_with_il", "discrete", "a2c"),
     _algo("ppo_continuous", "continuous/test_ppo", "test_ppo", _det("continuous", "ppo"),
           ["--episode-per-collect", "2", *PENDULUM], edits=_episodes(50)),
     # (NPG and TRPO take one full batch per update, as their tests do: on 16-sample minibatches the KL's Hessian is
@@ -241,7 +257,8 @@ RECIPES += [
         ("batch_size=64,", "batch_size=16,"), ("num_train_envs=10,", "num_train_envs=2,"),
         ("num_test_envs=100,", "num_test_envs=2,"), ("buffer_size=20000,", "buffer_size=1000,"),
         ("hidden_sizes=(64, 64)", "hidden_sizes=(16, 16)"),
-        ("    experiment.run()", "    result = experiment.run()\n    __import__('corpus_tianshou').show_experiment(result)")],
+        ("    experiment.run()",
+         "    result = experiment.run()\n    __import__('corpus_tianshou').show_experiment(result)")],
        support=[*TIANSHOU_PACKAGES, *HIGHLEVEL]),
 ]
 
