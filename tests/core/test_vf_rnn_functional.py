@@ -290,3 +290,36 @@ def test_rnn_module_file_has_torchs_helpers_that_copied_forwards_import(torch):
         assert record[0].filename == __file__
         results.append([private, public])
     assert_same(results[0], results[1])
+
+
+def _with_torchs_forward(torch, lib, name):
+    """``lib.nn.<name>`` subclassed with torch's own ``forward`` source, verbatim, run against ``lib`` (its ``_VF``
+    calls, ``PackedSequence``, ``_rnn_impls``): what a user's copy of that forward does."""
+    import inspect
+    import textwrap
+
+    from core.nn.modules import rnn
+
+    namespace = {"torch": lib, "_VF": lib._VF, "PackedSequence": lib.nn.utils.rnn.PackedSequence, "Tensor": lib.Tensor,
+                 "_rnn_impls": (rnn if lib is core else torch.nn.modules.rnn)._rnn_impls}
+    exec(textwrap.dedent(inspect.getsource(getattr(torch.nn, name).forward)), namespace)
+    return type("My" + name, (getattr(lib.nn, name),), {"forward": namespace["forward"]})
+
+
+@pytest.mark.parametrize(("name", "kw"), [("LSTM", {"proj_size": 2}), ("LSTM", {}), ("GRU", {}),
+                                          ("RNN", {"nonlinearity": "relu"})], ids=["lstm-proj", "lstm", "gru", "rnn"])
+def test_torchs_own_forward_source_runs_on_core_vf_padded_packed_and_unbatched(torch, name, kw):
+    torch.manual_seed(0)
+    reference = getattr(torch.nn, name)(3, 4, num_layers=2, bidirectional=True, **kw)
+    results = []
+    for lib in (core, torch):
+        model = _with_torchs_forward(torch, lib, name)(3, 4, num_layers=2, bidirectional=True, **kw)
+        model.load_state_dict({k: lib.tensor(v.detach().numpy()) for k, v in reference.state_dict().items()})
+        x = lib.tensor(randn(4, 3, 3), requires_grad=True)
+        packed = lib.nn.utils.rnn.pack_padded_sequence(x, lib.tensor([4, 2, 3]), enforce_sorted=False)
+        (padded_out, padded_h), (packed_out, packed_h), (one_out, one_h) = model(x), model(packed), model(x[:, 0])
+        outs = [padded_out, packed_out.data, one_out, *[h for hs in (padded_h, packed_h, one_h)
+                                                        for h in (hs if name == "LSTM" else (hs,))]]
+        sum((o * o).sum() for o in outs).backward()
+        results.append((outs, x.grad, [p.grad for p in model.parameters()]))
+    assert_same(results[0], results[1], **TOL)
