@@ -14,9 +14,9 @@ import numpy as np
 
 import core
 from core import _torch_function
-from core._tensor import Tensor
+from core._tensor import _INSTANCE_DICT, Tensor
 from core._user_warning import warn_user
-from core.autograd import grad_mode
+from core.autograd import grad_mode, view_meta
 from core.autograd.function import Function
 from core.ops.copy_variants import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 from core.ops.elementwise import check_inplace
@@ -215,7 +215,21 @@ def _as_subclass(self, cls):
     """``self`` seen as an instance of the Tensor subclass ``cls`` (same memory, same autograd history)."""
     _torch_function.check_subclass(cls)
     out = Alias.apply(self)  # torch's alias: AliasBackward0 when it records
-    out.__class__ = cls
+    try:
+        out.__class__ = cls
+    except TypeError:  # cls declares __slots__ (another layout): an instance of it takes over the alias
+        out = _moved_into(out, cls)
+    return out
+
+
+def _moved_into(t, cls):
+    """A new ``cls`` instance with ``t``'s array, version counter and autograd state (grad_fn, base, view
+    bookkeeping): ``t`` itself, for a class whose extra slots forbid assigning ``__class__``."""
+    out = object.__new__(cls)
+    out._data, out._root, out._vc = t._data, t._root, t._vc
+    _INSTANCE_DICT.__get__(out).update(_INSTANCE_DICT.__get__(t))
+    if t._creation is not None and t._requires_grad and t._grad_fn is None:  # a no-grad view following its base
+        view_meta.note_no_grad_view(t._base, out)
     return out
 
 

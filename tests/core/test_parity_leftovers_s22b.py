@@ -4,6 +4,7 @@ share its arrays (writes through them change it, as PyG's EGConv relies on), ``a
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import pytest
@@ -60,5 +61,50 @@ def test_values_of_a_compressed_tensor_that_needs_grad_without_grad_mode(torch):
         with lib.no_grad():
             c.values().mul_(2)
         return c.to_dense().tolist(), c.requires_grad
+
+    assert run(core) == run(torch)
+
+
+# ----- as_subclass to a subclass that declares __slots__ ------------------------------------------------------------
+
+def _slotted(lib):
+    class Tagged(lib.Tensor):
+        __slots__ = ("tag", "other")
+
+        def new_empty(self, *args, **kwargs):  # (what deepcopy builds the copy with)
+            return super().new_empty(*args, **kwargs).as_subclass(Tagged)
+
+    return Tagged
+
+
+def test_as_subclass_with_slots_keeps_the_graph(torch):
+    def run(lib):
+        tagged = _slotted(lib)
+        x = lib.arange(4.0).requires_grad_()
+        y = (x * 2).as_subclass(tagged)
+        y.tag = 3
+        out = [type(y) is tagged, type(y.grad_fn).__name__, y._is_view(), y.tag, y.requires_grad]
+        (y * y).sum().backward()
+        out.append(x.grad.tolist())
+        v = x.detach().as_subclass(tagged)
+        v.add_(1)  # (the alias shares x's memory and version counter)
+        out += [x.tolist(), x._version, v._version]
+        with lib.no_grad():
+            n = x.as_subclass(tagged)
+        out += [n.requires_grad, n.grad_fn is None]
+        x.requires_grad_(False)  # (a view made without grad follows its base)
+        return out + [n.requires_grad]
+
+    assert run(core) == run(torch)
+
+
+def test_deepcopy_of_a_slotted_subclass_copies_its_slots(torch):
+    def run(lib):
+        tagged = _slotted(lib)
+        z = lib.ones(3).as_subclass(tagged).requires_grad_()
+        z.tag, z.extra = [1], {"a": 1}
+        c = copy.deepcopy(z)
+        return (type(c) is tagged, c.tag, c.tag is z.tag, hasattr(c, "other"), c.extra, c.tolist(), c.requires_grad,
+                c.is_leaf)
 
     assert run(core) == run(torch)
