@@ -301,7 +301,7 @@ def _key(t: Tensor, adv):
                          + ", ".join(str(list(a.shape)) for _, a in adv)) from None
     reads = t._data.size and all(bshape)  # like torch, nothing is checked when nothing is read
     key = [slice(None)] * t._data.ndim
-    for dim, arr in adv:
+    for position, (dim, arr) in enumerate(adv):
         if type(arr) is not type(t._data):
             arr = _backend.to_device_array(arr, t.device)
         size = t._data.shape[dim]
@@ -312,7 +312,8 @@ def _key(t: Tensor, adv):
             if hi >= size or lo < -size:  # torch's kernel names the first bad index it reads
                 flat = arr.ravel()
                 bad = int(flat[int(xp_of(flat).argmax((flat >= size) | (flat < -size)))])
-                raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+                # NOTE: torch's index kernel names the index tensor's position among the indexing tensors
+                raise IndexError(f"index {bad} is out of bounds for dimension {position} with size {size}")
             if lo < 0:
                 arr = xp_of(arr).where(arr < 0, arr + size, arr)
         key[dim] = arr

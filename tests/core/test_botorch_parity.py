@@ -61,3 +61,31 @@ def test_softplus_module_with_a_tensor_beta():
     ours = core.nn.Softplus(beta=core.tensor(0.5, dtype=core.float64))(core.tensor(x, dtype=core.float64))
     theirs = torch.nn.Softplus(beta=torch.tensor(0.5, dtype=torch.float64))(torch.tensor(x, dtype=torch.float64))
     assert ours.tolist() == theirs.tolist()
+
+
+INDEXINGS = ["P[..., T([0, 5])]", "P[:, T([1]), T([7])]", "P[T([0]), :, T([9])]", "P[1, T([0]), T([4])]",
+             "P[T([True, False]), T([5])]", "P[:, :, T([-5])]", "P[None, :, T([7])]", "P[..., R + 3, C]", "P[..., R, C + 4]"]
+
+
+@pytest.mark.parametrize("expression", INDEXINGS)
+def test_advanced_index_out_of_bounds_names_the_index_tensors_position(expression):
+    """BoTorch's interaction_features indexes ``[..., rows, cols]`` and its test matches the message: PyTorch names
+    the position of the bad index tensor among the indexing tensors, not the dimension it indexes."""
+    def message(lib):
+        P = lib.arange(24, dtype=lib.float).reshape(2, 3, 4)
+        R, C = lib.triu_indices(2, 2, offset=1)
+        with pytest.raises(IndexError) as info:
+            eval(expression, {"P": P, "T": lib.tensor, "R": R, "C": C})
+        return str(info.value)
+
+    assert message(core) == message(torch)
+
+
+def test_advanced_index_put_out_of_bounds_message():
+    def message(lib):
+        P = lib.zeros(2, 3, 4)
+        with pytest.raises(IndexError) as info:
+            P[:, lib.tensor([1]), lib.tensor([7])] = 1.0
+        return str(info.value)
+
+    assert message(core) == message(torch)
