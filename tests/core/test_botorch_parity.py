@@ -64,7 +64,8 @@ def test_softplus_module_with_a_tensor_beta():
 
 
 INDEXINGS = ["P[..., T([0, 5])]", "P[:, T([1]), T([7])]", "P[T([0]), :, T([9])]", "P[1, T([0]), T([4])]",
-             "P[T([True, False]), T([5])]", "P[:, :, T([-5])]", "P[None, :, T([7])]", "P[..., R + 3, C]", "P[..., R, C + 4]"]
+             "P[T([True, False]), T([5])]", "P[:, :, T([-5])]", "P[None, :, T([7])]", "P[..., R + 3, C]",
+             "P[..., R, C + 4]"]
 
 
 @pytest.mark.parametrize("expression", INDEXINGS)
