@@ -53,6 +53,9 @@ def _stack(mode: str, params, has_biases: bool, num_layers: int, dropout, train:
 
 
 def _padded(mode, input, state, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+    if input.dim() < 3 and mode == "GRU":  # (ATen's GRU chunks each time step's gates at dim 1)
+        rank = max(input.dim() - 1, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got 1)")
     stack = _stack(mode, params, has_biases, num_layers, dropout, train, bidirectional, state)
     output, final = _rnn()._run_padded(stack, input, batch_first, state, warn_user)
     return (output, *final)

@@ -323,3 +323,14 @@ def test_torchs_own_forward_source_runs_on_core_vf_padded_packed_and_unbatched(t
         sum((o * o).sum() for o in outs).backward()
         results.append((outs, x.grad, [p.grad for p in model.parameters()]))
     assert_same(results[0], results[1], **TOL)
+
+
+@pytest.mark.parametrize(("fn", "module"), [("gru", "GRU")])
+def test_padded_gru_refuses_an_unbatched_input_as_torch(torch, fn, module):
+    def call(lib):
+        lib.manual_seed(0)
+        weights = getattr(lib.nn, module)(3, 4).double()._flat_weights
+        return getattr(lib, fn)(lib.zeros(5, 3, dtype=lib.float64), lib.zeros(1, 5, 4, dtype=lib.float64), weights,
+                                True, 1, 0.0, False, False, False)
+    check_error(lambda lib: call(lib), [], torch, match=r"Dimension out of range \(expected to be in range of "
+                                                         r"\[-1, 0\], but got 1\)")
