@@ -4,8 +4,8 @@ A sparse tensor here keeps PyTorch's COO description (``_indices()``: sparse_dim
 entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints it. For computing, it also holds the
 dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
 result (``sparse @ dense``, ``dense + sparse``). The ops PyTorch keeps sparse (products, sums of two COO tensors,
-the unary maps of the entries, ``sparse.softmax``) live in ``core._sparse_coo_ops``; an op with no sparse kernel
-here (``sparse.exp()``) gives a dense tensor. A tensor made by ``sparse_coo_tensor`` from
+the unary maps of the entries, ``sparse.softmax``) live in ``core._sparse_coo_ops``; the methods PyTorch has no
+sparse kernel for (``sparse.exp()``) raise its NotImplementedError, other ops give a dense tensor. A tensor made by ``sparse_coo_tensor`` from
 ``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``, and the ops on it (which compute
 with its dense array) send that node a gradient, of which each value gets the entry at its index (peft's SHiRA
 adapter trains its values so: ``dense_weight += sparse_delta``); ``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and
@@ -706,3 +706,5 @@ from core import _sparse_coo_ops as _ops  # noqa: E402  (its ops build their res
 
 for _name in _ops.UNARY:
     setattr(SparseCooTensor, _name, _ops.unary_method(_name))
+for _name in _ops.NO_KERNEL:
+    setattr(SparseCooTensor, _name, _ops.no_kernel_method(_name))

@@ -304,6 +304,24 @@ UNARY = {
 }
 
 
+# the methods whose op PyTorch has no SparseCPU kernel for (its NotImplementedError names the aten op: arccos's is
+# acos); the functions (torch.exp(s)) still compute densely, a check on every dense call avoided
+NO_KERNEL = {name + suffix: aten + suffix for name, aten in (
+    ("exp", "exp"), ("exp2", "exp2"), ("cos", "cos"), ("cosh", "cosh"), ("acos", "acos"), ("arccos", "acos"),
+    ("acosh", "acosh"), ("arccosh", "acosh"), ("log", "log"), ("log2", "log2"), ("log10", "log10"),
+    ("sigmoid", "sigmoid"), ("logit", "logit"), ("rsqrt", "rsqrt"), ("reciprocal", "reciprocal"), ("erfc", "erfc"),
+    ("lgamma", "lgamma"), ("digamma", "digamma"), ("i0", "i0"), ("sinc", "sinc")) for suffix in ("", "_")}
+
+
+def no_kernel_method(name: str):
+    """The ``SparseCooTensor`` method ``name`` of ``NO_KERNEL``: PyTorch's dispatcher error for a COO tensor."""
+    def method(self, *args, **kwargs):
+        raise _no_sparse_kernel(NO_KERNEL[name])
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``s.{name}()``: PyTorch has no sparse COO kernel for it (NotImplementedError)."
+    return method
+
+
 def unary_method(op: str):
     """The ``SparseCooTensor`` method for ``UNARY``'s ``op``."""
     def method(self):

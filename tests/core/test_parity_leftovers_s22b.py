@@ -108,3 +108,31 @@ def test_deepcopy_of_a_slotted_subclass_copies_its_slots(torch):
                 c.is_leaf)
 
     assert run(core) == run(torch)
+
+
+# ----- the COO methods torch has no sparse kernel for --------------------------------------------------------------
+
+_NO_KERNEL = ["exp", "exp_", "cos", "cos_", "log", "log_", "sigmoid", "sigmoid_", "cosh", "exp2", "log2", "log10",
+              "rsqrt", "reciprocal", "acos", "arccos", "acosh", "arccosh_", "lgamma", "digamma", "erfc", "logit",
+              "i0", "sinc"]
+
+
+@pytest.mark.parametrize("op", _NO_KERNEL)
+def test_coo_methods_without_a_sparse_kernel_are_refused(torch, op):
+    def run(lib):
+        s = lib.tensor([[0.0, 0.5], [0.25, 0.0]]).to_sparse()
+        with pytest.raises(NotImplementedError) as info:
+            getattr(s, op)()
+        return str(info.value).split(" This could")[0], s.to_dense().tolist()  # (then torch lists its backends)
+
+    assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("op", ["sin", "abs", "sqrt", "tanh_", "neg_", "expm1_", "log1p_"])
+def test_coo_methods_with_a_sparse_kernel_still_work(torch, op):
+    def run(lib):
+        s = lib.tensor([[0.0, 0.5], [0.25, 0.0]]).to_sparse()
+        out = getattr(s, op)()
+        return out.layout == lib.sparse_coo, out.to_dense().tolist(), s.to_dense().tolist()
+
+    assert run(core) == run(torch)
