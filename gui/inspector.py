@@ -45,7 +45,7 @@ from core.nodegraph.model.spec import ParamError
 from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
 from gui.number_spin_box import FloatSpinBox, IntSpinBox
-from gui.param_widgets import make_editor, parse_text, text_of
+from gui.param_widgets import make_editor, parse_text, show_text, text_of
 from gui.refusal_note import add_line_refusal_row, add_refusal_row
 from gui.undo_keys import DocumentUndoKeys
 from gui.watch_buttons import WatchButtons, watchable_ports
@@ -298,7 +298,7 @@ class Inspector(QWidget):
             elif hasattr(w, "setCurrentIndex"):
                 w.setCurrentIndex(list(p.choices).index(v) if v in p.choices else 0)
             else:
-                cast(QLineEdit, w).setText(text_of(p, v))  # the remaining editors are line edits
+                show_text(cast(QLineEdit, w), text_of(p, v))  # the remaining editors are line edits
             del blocker
             if isinstance(w, (FloatSpinBox, IntSpinBox)):
                 w.refusal.clear()  # the document's value is shown again (the blocker kept that from the box)

@@ -41,6 +41,15 @@ def text_of(param: Param, value: Any) -> str:
     return json.dumps(value)
 
 
+def show_text(line: QLineEdit, text: str) -> None:
+    """Put ``text`` in ``line`` showing its start: a long tensor literal read from its last digits
+    (``0.20357746, 0.030856013]]``), as a QLineEdit shows a text set in it, says nothing of its shape or first row.
+    A field being typed in keeps its cursor where it is."""
+    line.setText(text)
+    if not line.hasFocus():
+        line.setCursorPosition(0)
+
+
 def parse_text(param: Param, text: str) -> Any:
     """The value typed for a line-edit param (``core.nodegraph.model.numtext.parse``: never eval, bounded nesting, no
     ``1e999`` read as infinity); ParamError naming the parameter when it can't be read."""
@@ -79,7 +88,8 @@ def make_editor(param: Param, value: Any, apply: Apply) -> QWidget:
         combo.activated.connect(lambda i: apply(param.choices[i]))
         w = combo
     else:
-        line = QLineEdit(text_of(param, value))
+        line = QLineEdit()
+        show_text(line, text_of(param, value))
         line.setReadOnly(getattr(value, "size", 0) > TEXT_MAX and hasattr(value, "tolist"))
         line.setPlaceholderText({"dims": "null, 0 or [0, 1]", "seed": "empty: session's seed"}.get(kind, ""))
         line.editingFinished.connect(lambda: apply(("text", line.text())))

@@ -65,6 +65,7 @@ class GraphView(QGraphicsView):
         self._take_in(scene.sceneRect())
         self._pan_from: QPointF | None = None
         self._space = False
+        self._pointer: QPointF | None = None  # where the mouse is over the canvas (viewport px), None once it left
         self.following_document = False  # after show_document: refit on resize until the user zooms or pans
         self.framed_whole = False  # the last framing showed every node whole
         self.magnification = 1.0  # presentation mode: a document opens this much bigger (see set_magnification)
@@ -286,11 +287,23 @@ class GraphView(QGraphicsView):
     def center_scene(self) -> QPointF:
         return self.mapToScene(self.viewport().rect().center())
 
+    def new_node_point(self) -> QPointF:
+        """Where Tab's palette puts a node: at the mouse pointer while it is over the canvas, as a double-click
+        does (a newcomer clicks an empty spot, presses Tab, and the node went to the view's centre, over the
+        graph's edges), else the view's centre (the keyboard alone)."""
+        if self._pointer is not None and QRectF(self.viewport().rect()).contains(self._pointer):
+            return self.mapToScene(self._pointer.toPoint())
+        return self.center_scene()
+
     # ----- input ---------------------------------------------------------------------------------
     def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
         self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
 
     def viewportEvent(self, event: QEvent) -> bool:  # Qt override: pinch zoom around the fingers
+        if event.type() in (QEvent.Type.MouseMove, QEvent.Type.MouseButtonPress) and isinstance(event, QMouseEvent):
+            self._pointer = event.position()
+        elif event.type() == QEvent.Type.Leave:
+            self._pointer = None
         if event.type() == QEvent.Type.NativeGesture and isinstance(event, QNativeGestureEvent) \
                 and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture:
             self.zoom(1.0 + event.value(), event.position())  # a trackpad pinch: value is the scale delta
@@ -316,7 +329,7 @@ class GraphView(QGraphicsView):
         elif key == Qt.Key.Key_Minus:
             self.zoom(1 / 1.2)
         elif key == Qt.Key.Key_Tab:
-            self.palette_requested.emit(self.center_scene())
+            self.palette_requested.emit(self.new_node_point())
         elif (step := key_select.DIRECTIONS.get(int(key))) is not None \
                 and event.modifiers() == Qt.KeyboardModifier.NoModifier and self._select_by_key(step):
             pass
