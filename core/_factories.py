@@ -109,6 +109,8 @@ def _arg_type(value) -> str:
     if isinstance(value, Tensor):
         return "Tensor"
     kind = type(value)
+    if kind.__name__ == "Size" and kind.__module__ == "core":  # torch.Size is a C type: its tp_name is qualified
+        return "torch.Size"
     return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
 
 
@@ -143,7 +145,7 @@ def size_arg(size: tuple, fn: str, keyword: bool = False) -> tuple:
             s = int(s)
         if not isinstance(s, (int, np.integer)):
             raise TypeError(f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
-                            f"\"type must be tuple of ints,but got {type(s).__name__}\"")
+                            f"\"type must be tuple of ints,but got {_arg_type(s)}\"")
         out.append(int(s))
     if any(s < 0 for s in out):
         if fn == "zeros":

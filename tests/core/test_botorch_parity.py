@@ -7,6 +7,7 @@ the tensor and failed. ``hardtanh`` and ``threshold`` take their bounds the same
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as TF
@@ -87,6 +88,18 @@ def test_advanced_index_put_out_of_bounds_message():
         P = lib.zeros(2, 3, 4)
         with pytest.raises(IndexError) as info:
             P[:, lib.tensor([1]), lib.tensor([7])] = 1.0
+        return str(info.value)
+
+    assert message(core) == message(torch)
+
+
+@pytest.mark.parametrize("call", ["x.view(S([]), 2, 3)", "x.view(S([2]), 3)", "x.reshape(S([2]), 3)",
+                                  "ones(2, S([3]))", "x.view(2, S([3]))", "ones(2, F(3.0))"])
+def test_argument_errors_name_a_size_torch_size(call):
+    """BoTorch's NEHVI ``view(batch_sample_shape, *shape)`` fails alike in both: the parser names ``torch.Size``."""
+    def message(lib):
+        with pytest.raises(TypeError) as info:
+            eval(call, {"x": lib.zeros(6), "S": lib.Size, "ones": lib.ones, "F": np.float32})
         return str(info.value)
 
     assert message(core) == message(torch)
