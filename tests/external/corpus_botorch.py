@@ -634,3 +634,133 @@ def input_outcome_transforms():
     show("log-normal posterior variance", log_posterior.variance)
     torch.manual_seed(1)
     show("log-normal posterior samples", log_posterior.rsample(torch.Size([3])))
+
+
+def torch_fit(steps=30):
+    """``fit_gpytorch_mll``'s keyword arguments for BoTorch's torch path (the tutorials' default is SciPy's L-BFGS-B,
+    not installed here): ``fit_gpytorch_mll_torch`` (Adam) for ``steps`` steps."""
+    from botorch.optim.fit import fit_gpytorch_mll_torch
+
+    return {"optimizer": fit_gpytorch_mll_torch, "optimizer_kwargs": {"step_limit": steps}}
+
+
+def torch_gen():
+    """``gen_candidates_torch``: ``optimize_acqf``'s torch path (its default, ``gen_candidates_scipy``, needs SciPy)."""
+    from botorch.generation.gen import gen_candidates_torch
+
+    return gen_candidates_torch
+
+
+def posteriors_and_samplers():
+    """GPyTorchPosterior's mean, variance, quantiles, base sample shape and samples through each sampler
+    (SobolQMCNormalSampler, IIDNormalSampler, StochasticSampler, ``get_sampler``, ListSampler over a
+    PosteriorList), TransformedPosterior, TorchPosterior, PosteriorList; and the deterministic models."""
+    torch = _torch()
+    from botorch.models import ModelListGP
+    from botorch.models.deterministic import AffineDeterministicModel, GenericDeterministicModel
+    from botorch.posteriors import PosteriorList, TorchPosterior, TransformedPosterior
+    from botorch.sampling import IIDNormalSampler, ListSampler, SobolQMCNormalSampler, StochasticSampler
+    from botorch.sampling.get_sampler import get_sampler
+
+    model, x, y = _fitted(torch, m=1, seed=51)
+    test = torch.tensor([[0.2, 0.4], [0.6, 0.9], [0.95, 0.05]], dtype=torch.float64)
+    posterior = model.posterior(test)
+    show("mean", posterior.mean)
+    show("variance", posterior.variance)
+    show("quantile", posterior.quantile(torch.tensor([0.1, 0.5, 0.9], dtype=torch.float64)))
+    show("base sample shape", posterior.base_sample_shape)
+    show("batch range", posterior.batch_range)
+    for sampler in (SobolQMCNormalSampler(torch.Size([4]), seed=1), IIDNormalSampler(torch.Size([4]), seed=2),
+                    StochasticSampler(torch.Size([3]))):
+        torch.manual_seed(3)
+        show(f"{type(sampler).__name__} samples", sampler(posterior))
+    show("get_sampler", type(get_sampler(posterior, torch.Size([8]))).__name__)
+    sampler = SobolQMCNormalSampler(torch.Size([2]), seed=4)
+    sampler(posterior)
+    show("sampler base samples", sampler.base_samples)
+    transformed = TransformedPosterior(posterior, sample_transform=torch.exp,
+                                       mean_transform=lambda m, v: torch.exp(m + v / 2),
+                                       variance_transform=lambda m, v: (torch.exp(v) - 1) * torch.exp(2 * m + v))
+    show("transformed mean", transformed.mean)
+    show("transformed variance", transformed.variance)
+    show("transformed samples", transformed.rsample_from_base_samples(torch.Size([2]), sampler.base_samples))
+    torch_posterior = TorchPosterior(torch.distributions.Gamma(torch.tensor([2.0, 3.0], dtype=torch.float64),
+                                                               torch.tensor([1.0, 0.5], dtype=torch.float64)))
+    torch.manual_seed(5)
+    show("TorchPosterior mean", torch_posterior.mean)
+    show("TorchPosterior rsample", torch_posterior.rsample(torch.Size([3])))
+    show("TorchPosterior variance", torch_posterior.variance)
+    second, _, _ = _fitted(torch, m=1, seed=52)
+    listed = ModelListGP(model, second).posterior(test)
+    show("posterior list type", type(listed).__name__)
+    show("posterior list mean", listed.mean)
+    show("list sampler", ListSampler(SobolQMCNormalSampler(torch.Size([2]), seed=6),
+                                     SobolQMCNormalSampler(torch.Size([2]), seed=7))(
+        PosteriorList(posterior, second.posterior(test))))
+    show("PosteriorList of two", PosteriorList(posterior, second.posterior(test)).variance)
+    generic = GenericDeterministicModel(lambda X: X.sum(-1, keepdim=True) ** 2, num_outputs=1)
+    show("generic deterministic", generic.posterior(test).mean)
+    affine = AffineDeterministicModel(torch.tensor([[1.0, -1.0], [0.5, 2.0]], dtype=torch.float64), b=0.25)
+    show("affine deterministic", affine.posterior(test).mean)
+    show("affine variance", affine.posterior(test).variance)
+
+
+def more_models():
+    """SingleTaskMultiFidelityGP, MixedSingleTaskGP (a categorical column), SingleTaskVariationalGP with its
+    ELBO, AdditiveMapSaasSingleTaskGP, HigherOrderGP: built, fitted a few steps, posterior mean and variance;
+    ``batch_cross_validation`` over leave-one-out folds; Matheron-path Thompson samples."""
+    torch = _torch()
+    from botorch.cross_validation import batch_cross_validation, gen_loo_cv_folds
+    from botorch.fit import fit_gpytorch_mll
+    from botorch.models import (
+        HigherOrderGP,
+        MixedSingleTaskGP,
+        SingleTaskGP,
+        SingleTaskMultiFidelityGP,
+        SingleTaskVariationalGP,
+    )
+    from botorch.models.map_saas import AdditiveMapSaasSingleTaskGP
+    from botorch.optim.fit import fit_gpytorch_mll_torch
+    from botorch.sampling.pathwise import draw_matheron_paths
+    from gpytorch.mlls import ExactMarginalLogLikelihood, VariationalELBO
+
+    x, y = _data(torch, n=10, d=3, seed=61)
+    test = torch.tensor([[0.1, 0.5, 1.0], [0.7, 0.3, 0.0]], dtype=torch.float64)
+    fidelity = SingleTaskMultiFidelityGP(x, y, data_fidelities=[2])
+    _fit(fidelity, 10)
+    show("multi-fidelity mean", fidelity.posterior(test).mean)
+    show("multi-fidelity variance", fidelity.posterior(test).variance)
+    categorical = x.clone()
+    categorical[:, 2] = (x[:, 2] * 3).floor()
+    mixed = MixedSingleTaskGP(categorical, y, cat_dims=[2])
+    _fit(mixed, 10)
+    show("mixed mean", mixed.posterior(test).mean)
+    show("mixed variance", mixed.posterior(test).variance)
+    torch.manual_seed(0)
+    variational = SingleTaskVariationalGP(x, y, inducing_points=4)
+    mll = VariationalELBO(variational.likelihood, variational.model, num_data=10)
+    fit_gpytorch_mll(mll, optimizer=fit_gpytorch_mll_torch, optimizer_kwargs={"step_limit": 10})
+    show("variational mean", variational.posterior(test).mean)
+    show("variational variance", variational.posterior(test).variance)
+    saas = AdditiveMapSaasSingleTaskGP(x, y)
+    _fit(saas, 10)
+    show("map saas mean", saas.posterior(test).mean)
+    torch.manual_seed(0)
+    outputs = torch.stack([y.squeeze(-1) * k for k in (1.0, 0.5, -0.25)], -1).unsqueeze(-1).expand(10, 3, 2)
+    higher = HigherOrderGP(x, outputs.clone())
+    mll = ExactMarginalLogLikelihood(higher.likelihood, higher)
+    fit_gpytorch_mll(mll, optimizer=fit_gpytorch_mll_torch, optimizer_kwargs={"step_limit": 5})
+    show("higher order mean", higher.posterior(test).mean)
+    show("higher order variance", higher.posterior(test).variance)
+    folds = gen_loo_cv_folds(train_X=x[:6], train_Y=y[:6])
+    show("cv folds", (folds.train_X.shape, folds.test_X.shape))
+    results = batch_cross_validation(model_cls=SingleTaskGP, mll_cls=ExactMarginalLogLikelihood, cv_folds=folds,
+                                     fit_args={"optimizer": fit_gpytorch_mll_torch,
+                                               "optimizer_kwargs": {"step_limit": 10}})
+    show("cv mean", results.posterior.mean)
+    show("cv observed", results.observed_Y)
+    model = SingleTaskGP(x, y)
+    _fit(model, 10)
+    torch.manual_seed(1)
+    paths = draw_matheron_paths(model, sample_shape=torch.Size([3]))
+    show("matheron paths", paths(test))
