@@ -111,9 +111,15 @@ def reset_max_memory_allocated(device=None) -> None:
 
 
 def __getattr__(name):
-    """``core.cuda.amp`` (PyTorch's deprecated aliases) loads on first use."""
+    """``core.cuda.amp`` (PyTorch's deprecated aliases) loads on first use; ``_initialized``, PyTorch's flag that
+    libraries read before saving CUDA's random state (performer-pytorch's reversible layers), is
+    ``is_initialized()``: False without a GPU."""
     if name == "amp":
         import importlib
 
         return importlib.import_module("core.cuda.amp")
+    if name == "_initialized":
+        from core.cuda._runtime import is_initialized as initialized
+
+        return initialized()
     raise AttributeError(f"module 'core.cuda' has no attribute '{name}'")

@@ -28,7 +28,8 @@ from core._user_warning import warn_in_core as _warn_in_core
 from core._user_warning import warn_user as _warn_user
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "check_backward_validity", "detach_variable",
-           "noop_context_fn", "set_checkpoint_early_stop", "set_checkpoint_debug_enabled"]
+           "get_device_states", "set_device_states", "noop_context_fn", "set_checkpoint_early_stop",
+           "set_checkpoint_debug_enabled"]
 
 _MISSING_REENTRANT = ("the use_reentrant parameter should be passed explicitly. Starting in PyTorch 2.9, calling "
                       "checkpoint without use_reentrant will raise an exception. use_reentrant=False is recommended, "
@@ -59,6 +60,33 @@ def set_checkpoint_early_stop(enable: bool):
 def set_checkpoint_debug_enabled(enabled: bool | None):
     """Accepted for compatibility: core does not recompute, so there is nothing to debug."""
     yield
+
+
+def get_device_states(*args):
+    """``(device ids, random states)`` of the accelerators that ``args``' tensors (nested in containers too) are on,
+    which reversible layers save beside the CPU generator's state to replay a forward's dropout: empty lists for
+    CPU and meta tensors and for non-tensors."""
+    from core.utils._pytree import tree_leaves
+
+    on_device = [t for t in tree_leaves(args) if isinstance(t, core.Tensor) and t.device.type not in ("cpu", "meta")]
+    states = []
+    for t in on_device:
+        module = getattr(core, t.device.type)
+        with module.device(t.get_device()):
+            states.append(module.get_rng_state())
+    return [t.get_device() for t in on_device], states
+
+
+def set_device_states(devices, states, *, device_type=None) -> None:
+    """Put back what ``get_device_states`` saved: each device's random state (``device_type`` defaults to cuda, as
+    PyTorch's ``DefaultDeviceType``; nothing to do for meta, or for the empty lists of CPU tensors)."""
+    device_type = "cuda" if device_type is None else device_type
+    if device_type == "meta":
+        return
+    module = getattr(core, device_type)
+    for device, state in zip(devices, states):
+        with module.device(device):
+            module.set_rng_state(state)
 
 
 def check_backward_validity(inputs) -> None:

@@ -88,3 +88,37 @@ def test_nested_vmap_unmapped_inner_index_keeps_the_sample_dims_order(torch):
         inner = lib.vmap(lambda t, c: t[c[None]], in_dims=(1, None))
         return lib.vmap(inner)(lib.tensor(codes), lib.tensor(indices))
     assert_same(f(core), f(torch))
+
+
+def test_checkpoint_device_states_of_cpu_tensors_are_empty_as_torch(torch):
+    """performer-pytorch's reversible layers import get_device_states/set_device_states to replay dropout."""
+    for lib in (torch, core):
+        x = lib.randn(3)
+        assert lib.utils.checkpoint.get_device_states(x, 1, [x, {"a": x}], None) == ([], [])
+        assert lib.utils.checkpoint.set_device_states([], []) is None
+        assert lib.utils.checkpoint.set_device_states([], [], device_type="meta") is None
+    assert {"get_device_states", "set_device_states"} <= set(core.utils.checkpoint.__all__)
+
+
+def test_reversible_layer_replays_dropout_from_saved_states_as_torch(torch):
+    """The reversible block's pattern: save the CPU generator's and the devices' states, run, restore, run again."""
+    def replay(lib):
+        lib.manual_seed(0)
+        x = lib.ones(8)
+        cpu_state = lib.get_rng_state()
+        devices, states = lib.utils.checkpoint.get_device_states(x)
+        first = lib.nn.functional.dropout(x, 0.5)
+        lib.set_rng_state(cpu_state)
+        lib.utils.checkpoint.set_device_states(devices, states)
+        return first, lib.nn.functional.dropout(x, 0.5)
+    ours, theirs = replay(core), replay(torch)
+    assert_same(ours, theirs)
+    assert core.equal(*ours)
+
+
+def test_cuda_initialized_flag_reads_as_torch_without_a_gpu(torch):
+    """performer-pytorch's reversible layers read torch.cuda._initialized before saving CUDA's random state."""
+    if core.cuda.is_available():
+        assert core.cuda._initialized is True
+    else:
+        assert core.cuda._initialized is torch.cuda._initialized is False
