@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
-from tests.gui.real_input import click, click_node, press, shown
+from tests.gui.real_input import click, click_node, press, show_dock, shown
 
 LONG_TENSOR = "[[0.97726315, 1.1569, -0.3807], [1.2525, -0.3068, -1.4705], [-1.0575, 1.9248, -0.5356]]"
 
@@ -114,4 +114,33 @@ def test_a_long_tensor_literal_shows_its_start_in_the_inspector(window, qtbot):
     press(w, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)  # redo: the long one, shown from its start
     qtbot.waitUntil(lambda: _text(w).startswith("[[0.97726315"))
     assert _shows_its_start(_tensor_field(w))
+    w.undo_stack.setClean()
+
+
+def test_the_node_librarys_filter_marks_the_match_return_adds(window, qtbot):
+    """Nodes tab, 'mul' typed: the tree lists mul_, matmul and addcmul above mul; mul, the one Return adds, is the
+    row marked (none was), and Return in the field adds it; with the text cleared no row is marked."""
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.library_dock)
+    field = w.library_panel.filter_edit
+    qtbot.waitUntil(field.isVisible)
+    tree = w.library
+    click(field)
+    qtbot.waitUntil(field.hasFocus)
+    QTest.keyClicks(field, "mul")
+    shown_types = [i.data(0, Qt.UserRole) for i in tree.type_items() if not i.isHidden()]
+    assert shown_types.index("math.mul") > 0  # not the first row
+    qtbot.waitUntil(lambda: tree.currentItem() is not None and tree.currentItem().data(0, Qt.UserRole) == "math.mul")
+    marked = tree.currentItem()
+    assert marked.isSelected() and tree.viewport().rect().contains(tree.visualItemRect(marked))
+
+    before = set(w.graph.nodes)
+    QTest.keyClick(field, Qt.Key_Return)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == len(before) + 1)
+    (new,) = set(w.graph.nodes) - before
+    assert w.graph.nodes[new].type == "math.mul"
+
+    QTest.keyClick(field, Qt.Key_A, Qt.ControlModifier)
+    QTest.keyClick(field, Qt.Key_Delete)  # no text: every type, none marked
+    qtbot.waitUntil(lambda: not tree.selectedItems())
     w.undo_stack.setClean()
