@@ -475,3 +475,45 @@ def top2_gating(ns, **options):
     gate.eval()
     dispatch, combine, loss = gate(x.detach())
     show("eval combine", combine)
+
+
+# --- performer-pytorch ----------------------------------------------------------------------------------------------
+
+def performer_lm(ns, steps=3, causal=True, **options):
+    """PerformerLM (FAVOR+ attention: orthogonal random features from a QR of Gaussian blocks) of 2 layers, trained
+    ``steps`` SGD steps through AutoregressiveWrapper (or on a token loss when not causal), its features redrawn,
+    then sampled."""
+    torch.manual_seed(0)
+    net = ns.PerformerLM(num_tokens=20, max_seq_len=32, dim=16, depth=2, heads=2, dim_head=8, causal=causal,
+                         nb_features=16, **options)
+    print("parameters", sum(p.numel() for p in net.parameters()))
+    model = ns.AutoregressiveWrapper(net) if causal else net
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    for step in range(steps):
+        x = torch.randint(0, 20, (2, 17))
+        loss = model(x) if causal else torch.nn.functional.cross_entropy(net(x).transpose(1, 2), x)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(f"step {step}: loss {loss.item():.8g}")
+    torch.manual_seed(2)
+    net.performer.proj_updater.redraw_projections()  # (what training does every feature_redraw_interval steps)
+    net.fix_projection_matrices_()
+    net.eval()
+    show("logits", net(torch.randint(0, 20, (2, 12))))
+    if causal:
+        torch.manual_seed(1)
+        show("generate", model.generate(torch.randint(0, 20, (1, 3)), 8))
+
+
+def fast_attention(ns, causal=False, **options):
+    """FastAttention on seeded (2, 2, 12, 8) queries, keys and values, and the three inputs' gradients."""
+    torch.manual_seed(0)
+    attn = ns.FastAttention(dim_heads=8, nb_features=16, causal=causal, **options)
+    show("projection", attn.projection_matrix)
+    q, k, v = (torch.randn(2, 2, 12, 8, requires_grad=True) for _ in range(3))
+    out = attn(q, k, v)
+    show("out", out)
+    (out * torch.randn_like(out)).sum().backward()
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        show(f"{name} grad", t.grad)

@@ -166,3 +166,39 @@ RECIPES += [
          "products in other orders; a cancelling output element prints -0.0017633684 vs -0.0017633878 at step 2"),
     _moe("gating", "top2_gating(ns)", "top2_gating(ns, second_policy_train='none', capacity_factor_train=1.)"),
 ]
+
+# lucidrains/performer-pytorch (MIT) at its 1.1.4 release (2022-02-02), on local-attention 1.10.0 (above) and
+# lucidrains/axial-positional-embedding (MIT) at 0.3.0 (2025-01-04, einops only).
+PERFORMER = ("lucidrains/performer-pytorch", "fc8b78441b1e27eb5d9b01fc738a8772cee07127", "MIT")
+AXIAL = ("lucidrains/axial-positional-embedding", "66d52f6de022c89034901ede3ccf583aa7500c0b", "MIT")
+PERFORMER_PACKAGE = [*EINOPS_PACKAGE,
+                     *((*LOCAL[:2], f"local_attention/{m}.py", f"local_attention/{m}.py")
+                       for m in ("__init__", "local_attention", "rotary", "transformer")),
+                     *((*AXIAL[:2], f"axial_positional_embedding/{m}.py", f"axial_positional_embedding/{m}.py")
+                       for m in ("__init__", "axial_positional_embedding")),
+                     *((f"performer_pytorch/{m}.py", f"performer_pytorch/{m}.py")
+                       for m in ("__init__", "autoregressive_wrapper", "performer_enc_dec", "performer_pytorch",
+                                 "reversible"))]
+PERFORMER_LAST = "from performer_pytorch.performer_enc_dec import PerformerEncDec"
+
+
+def _performer(name, *calls, xfail=None):
+    """performer_pytorch/__init__.py run as a script beside its package, with driver ``calls`` on its names."""
+    return _r(f"lucid_performer_{name}", PERFORMER, "performer_pytorch/__init__.py",
+              [(PERFORMER_LAST, PERFORMER_LAST + "\n" + VQ_NS + "\n".join(f"lr.{c}" for c in calls) + "\n")],
+              support=PERFORMER_PACKAGE, xfail=xfail)
+
+
+RECIPES += [
+    _performer("lm", "performer_lm(ns)"),
+    _performer("lm_variants", "performer_lm(ns, causal=False, generalized_attention=True, ff_glu=True)",
+               "performer_lm(ns, local_attn_heads=1, local_window_size=8, use_scalenorm=True, shift_tokens=True)"),
+    _performer("lm_reversible", "performer_lm(ns, reversible=True, ff_chunks=2, use_rezero=True)"),
+    _performer("lm_axial", "performer_lm(ns, causal=False, rotary_position_emb=False, axial_position_emb=True, "
+               "axial_position_shape=(4, 8), tie_embed=True)"),
+    _performer("fast_attention", "fast_attention(ns)", "fast_attention(ns, causal=True)",
+               "fast_attention(ns, generalized_attention=True)", "fast_attention(ns, no_projection=True)",
+               xfail="float32 QR: FAVOR+'s random features are torch.linalg.qr of Gaussian 8x8 blocks, whose Q "
+               "MKL's LAPACK and NumPy's round differently (51 of 64 entries, up to 4e-7); the queries' gradient has "
+               "cancelling elements (-1.4e-05 from terms of 0.1) that show it: -1.4060719e-05 vs -1.4078269e-05"),
+]
