@@ -203,7 +203,7 @@ def _test(path, every=1, **kw):
 # loaded state dict gives a posterior variance of 1e-10 (the clamp) where torch's is 0.076, still to be found in core
 # every n-th test of the files whose whole suite takes seconds in core
 _EVERY = {"test_functions/test_synthetic": 2, "acquisition/test_analytic": 3, "acquisition/test_monte_carlo": 2,
-          "acquisition/multi_objective/test_monte_carlo": 3}
+          "acquisition/multi_objective/test_monte_carlo": 6}
 RECIPES += [_test(path, _EVERY.get(path, 1)) for path in _LAST]
 
 
