@@ -15,7 +15,7 @@ from core._tensor import Tensor
 
 __all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
            "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error", "is_index",
-           "require_int_list", "number_arg"]
+           "require_int_list", "number_arg", "dim_overloads_error"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -214,4 +214,34 @@ def spaced_arguments_error(fn: str, start, end, steps) -> TypeError:
              f"{tp_name(steps)}), but expected one of:"]
     lines += [f" * ({a} start, {b} end, {rest}" for a, b in
               (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))]
+    return TypeError("\n".join(lines) + "\n")
+
+
+# PyTorch's overloads of the ops whose dim a bool or float is refused by, as its parser lists them (method form: no
+# ``Tensor input``), each with whether the parser adds its "didn't match" line for one positional bool or float dim
+_DIM_OVERLOADS = {
+    ("squeeze", True): (("()", True), ("(int dim)", True), ("(tuple of ints dim)", True)),
+    ("squeeze", False): (("(Tensor input)", False), ("(Tensor input, int dim)", True),
+                         ("(Tensor input, tuple of ints dim)", True)),
+    ("count_nonzero", True): (("(int dim = None)", True), ("(tuple of ints dim)", True)),
+    ("count_nonzero", False): (("(Tensor input, int dim = None)", True), ("(Tensor input, tuple of ints dim)", True)),
+    ("all", True): (("()", True), ("(tuple of ints dim = None, bool keepdim = False)", False),
+                    ("(int dim, bool keepdim = False)", False)),
+    ("all", False): (("(Tensor input, *, Tensor out = None)", False),
+                     ("(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)", False),
+                     ("(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)", False)),
+}
+_DIM_OVERLOADS.update({("any", m): v for (name, m), v in list(_DIM_OVERLOADS.items()) if name == "all"})
+
+
+def dim_overloads_error(fn: str, dim, method: bool) -> TypeError:
+    """PyTorch's parser error for ``x.squeeze(True)``/``torch.all(x, 1.0)``...: a bool or float dim matches none of
+    ``fn``'s overloads (``_DIM_OVERLOADS``), listed as its parser lists them for a method or a function."""
+    got = tp_name(dim) if method else f"Tensor, {tp_name(dim)}"
+    marked = f"!{tp_name(dim)}!" if method else f"Tensor, !{tp_name(dim)}!"
+    lines = [f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:"]
+    for overload, mismatch in _DIM_OVERLOADS[fn, method]:
+        lines.append(f" * {overload}")
+        if mismatch:
+            lines.append(f"      didn't match because some of the arguments have invalid types: ({marked})")
     return TypeError("\n".join(lines) + "\n")

@@ -950,15 +950,15 @@ class Tensor(TensorBase):
     def norm(self, p=..., dim=..., keepdim: builtins.bool = ..., dtype=...):
         """``torch.norm``: a vector norm (any float p; 'fro' over at most two dims), else ``linalg.matrix_norm`` (core.ops.statistics.norm)"""
     def all(self, dim=..., keepdim: builtins.bool = ...):
-        """``core.ops.statistics.all`` with ``self`` as its first argument."""
+        """``x.all(dim)``: ``all``, its argument errors in the method's form. (core.ops.statistics.all)"""
     def any(self, dim=..., keepdim: builtins.bool = ...):
-        """``core.ops.statistics.any`` with ``self`` as its first argument."""
+        """``x.any(dim)``: ``any``, its argument errors in the method's form. (core.ops.statistics.any)"""
     def softmax(self, dim=..., dtype=..., *, _stacklevel=...):
         """``core.ops.statistics.softmax`` with ``self`` as its first argument."""
     def log_softmax(self, dim=..., dtype=..., *, _stacklevel=...):
         """``core.ops.statistics.log_softmax`` with ``self`` as its first argument."""
     def count_nonzero(self, dim=...):
-        """``core.ops.statistics.count_nonzero`` with ``self`` as its first argument."""
+        """``x.count_nonzero(dim)``: ``count_nonzero``, its argument errors in the method's form. (core.ops.statistics.count_nonzero)"""
     def dist(self, other: Tensor, p=...):
         """``core.ops.statistics.dist`` with ``self`` as its first argument."""
     def cumsum(self, dim, *, dtype=...):
@@ -1000,9 +1000,9 @@ class Tensor(TensorBase):
     def permute(self, *args, dims=...):
         """``core.ops.views.permute`` with ``self`` as its first argument."""
     def squeeze(self, dim=...):
-        """``core.ops.views.squeeze`` with ``self`` as its first argument."""
+        """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form. (core.ops.views.squeeze)"""
     def unsqueeze(self, dim):
-        """``core.ops.views.unsqueeze`` with ``self`` as its first argument."""
+        """``x.unsqueeze(dim)``: ``unsqueeze`` with the method's argument positions in its error (self not counted). (core.ops.views.unsqueeze)"""
     def expand(self, *sizes, size=...):
         """``core.ops.views.expand`` with ``self`` as its first argument."""
     def expand_as(self, other: Tensor):
@@ -1074,7 +1074,7 @@ class Tensor(TensorBase):
     def tile(self, *args, dims=...):
         """``core.ops.rearranging.tile`` with ``self`` as its first argument."""
     def flip(self, *args, dims=...):
-        """``core.ops.rearranging.flip`` with ``self`` as its first argument."""
+        """``x.flip(dims)``: ``flip`` with the method's argument positions in its error (self not counted). (core.ops.rearranging.flip)"""
     def roll(self, shifts, dims=...):
         """``core.ops.rearranging.roll`` with ``self`` as its first argument."""
     def tril(self, diagonal=...):

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from core import _dtype, _factories
-from core._arg_types import require_tensors
+from core._arg_types import require_tensors, tp_name
 from core._norm_order import two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -493,6 +493,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
         real_dt = None if dtype is None else _dtype.to_dtype(dtype).to_real()
         return vector_norm(x.abs(), ord, dim, keepdim, dtype=real_dt)
     dt = _dtype.to_dtype(dtype) if dtype is not None else x.dtype
+    if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: no norm over dim 1)
+        raise TypeError(f"linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, not {tp_name(dim)}")
     if isinstance(dim, int):
         dim = (dim,)
     dims = normalize_dims(dim, x.ndim) if x.ndim else ()

@@ -8,7 +8,7 @@ differentiable ops so double backward works.
 from __future__ import annotations
 
 from core import _dtype
-from core._arg_types import require_input
+from core._arg_types import is_index, require_input, tp_name
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
@@ -93,12 +93,43 @@ class Flip(Function):
 
 def flip(input: Tensor, *args, dims=None):
     require_input("flip", input)
+    return _flip(input, args, dims, 2)
+
+
+def flip_method(self: Tensor, *args, dims=None):
+    """``x.flip(dims)``: ``flip`` with the method's argument positions in its error (self not counted)."""
+    return _flip(self, args, dims, 1)
+
+
+flip_method.__name__ = flip_method.__qualname__ = "flip"  # (PyTorch's method name)
+
+
+def _flip(input: Tensor, args: tuple, dims, position: int):
+    if dims is not None:
+        given, position = dims, None  # (PyTorch names no position for a keyword argument)
+    else:
+        given = args[0] if len(args) == 1 else args
     dims = (dims,) if dims is not None else args
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
+    for i, d in enumerate(dims):
+        if type(d) is not int and not is_index(d) and not (i and isinstance(d, bool)):
+            _refuse_dims(given, position, i)  # (PyTorch's parser matches on the first; a later bool unpacks as int)
     nd = input._data.ndim
     dims = normalize_dims(dims, nd) if dims else ()
     return Flip.apply(input, dims=dims if nd else ())
+
+
+def _refuse_dims(given, position, bad: int) -> None:
+    """PyTorch's parser error for flip's dims whose element ``bad`` is no int (a bool or float)."""
+    where = "" if position is None else f" (position {position})"
+    if not isinstance(given, (tuple, list)):
+        raise TypeError(f"flip(): argument 'dims'{where} must be tuple of ints, not {tp_name(given)}")
+    if bad:
+        raise TypeError(f"flip(): argument 'dims' failed to unpack the object at pos {bad + 1} with error \"type must "
+                        f"be tuple of ints,but got {tp_name(given[bad])}\"")
+    raise TypeError(f"flip(): argument 'dims'{where} must be tuple of ints, but found element of type "
+                    f"{tp_name(given[0])} at pos 0")
 
 
 def fliplr(input: Tensor):

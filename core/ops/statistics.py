@@ -14,7 +14,7 @@ import numpy as np
 
 from core import _dtype
 from core import _softmax_kernels as softmax_kernels
-from core._arg_types import refuse_bool_dim, require_tensors, tp_name
+from core._arg_types import dim_overloads_error, refuse_bool_dim, require_tensors, tp_name
 from core._cascade_sum import ordered_sum
 from core._factories import ones_like
 from core._lane_sum import row_max, softmax_sum
@@ -70,6 +70,8 @@ def _logical(input: Tensor, dim, keepdim, fn: str):
 
 @recorded
 def all(input: Tensor, dim=None, keepdim: bool = False):  # PyTorch's name
+    if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: torch.all(x, True) is no all over dim 1)
+        raise dim_overloads_error("all", dim, method=False)
     try:
         return _logical(input, dim, keepdim, "all")
     except AttributeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where a plain one failed
@@ -81,11 +83,47 @@ def all(input: Tensor, dim=None, keepdim: bool = False):  # PyTorch's name
 
 @recorded
 def any(input: Tensor, dim=None, keepdim: bool = False):
+    if isinstance(dim, (bool, float)):
+        raise dim_overloads_error("any", dim, method=False)
     return _logical(input, dim, keepdim, "any")
 
 
 @recorded
+def all_method(self: Tensor, dim=None, keepdim: bool = False):
+    """``x.all(dim)``: ``all``, its argument errors in the method's form."""
+    if isinstance(dim, (bool, float)):
+        raise dim_overloads_error("all", dim, method=True)
+    return _logical(self, dim, keepdim, "all")
+
+
+@recorded
+def any_method(self: Tensor, dim=None, keepdim: bool = False):
+    """``x.any(dim)``: ``any``, its argument errors in the method's form."""
+    if isinstance(dim, (bool, float)):
+        raise dim_overloads_error("any", dim, method=True)
+    return _logical(self, dim, keepdim, "any")
+
+
+@recorded
 def count_nonzero(input: Tensor, dim=None):
+    if isinstance(dim, (bool, float)):
+        raise dim_overloads_error("count_nonzero", dim, method=False)
+    return _count_nonzero(input, dim)
+
+
+@recorded
+def count_nonzero_method(self: Tensor, dim=None):
+    """``x.count_nonzero(dim)``: ``count_nonzero``, its argument errors in the method's form."""
+    if isinstance(dim, (bool, float)):
+        raise dim_overloads_error("count_nonzero", dim, method=True)
+    return _count_nonzero(self, dim)
+
+
+for _method, _name in ((all_method, "all"), (any_method, "any"), (count_nonzero_method, "count_nonzero")):
+    _method.__name__ = _method.__qualname__ = _name  # (PyTorch's method names; their errors name the op)
+
+
+def _count_nonzero(input: Tensor, dim):
     x = input._data
     xp = xp_of(x)
     dims = reduce_dims(input, dim)
@@ -598,3 +636,4 @@ def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
 
 
 accept_numpy_names(globals(), [n for n in __all__ if n not in _cumulative_all])
+accept_numpy_names(globals(), ["all_method", "any_method", "count_nonzero_method"])  # (x.all(axis=0))

@@ -236,9 +236,9 @@ TENSOR_METHODS = {
     "nansum": reduction.nansum, "aminmax": reduction.aminmax, "nanmean": reduction.nanmean,
     # statistics
     "var": statistics.var, "std": statistics.std, "logsumexp": statistics.logsumexp, "norm": statistics.norm,
-    "all": statistics.all, "any": statistics.any, "softmax": statistics.softmax,
+    "all": statistics.all_method, "any": statistics.any_method, "softmax": statistics.softmax,
     "log_softmax": statistics.log_softmax,
-    "count_nonzero": statistics.count_nonzero, "dist": statistics.dist,
+    "count_nonzero": statistics.count_nonzero_method, "dist": statistics.dist,
     # cumulative
     "cumsum": cumulative.cumsum, "cumprod": cumulative.cumprod, "logcumsumexp": cumulative.logcumsumexp,
     "cummax": cumulative.cummax, "cummin": cumulative.cummin, "diff": cumulative.diff,
@@ -247,8 +247,8 @@ TENSOR_METHODS = {
     "kthvalue": order_stats.kthvalue, "quantile": order_stats.quantile, "nanquantile": order_stats.nanquantile,
     # views
     "view": views.view, "view_as": views.view_as, "reshape": views.reshape, "reshape_as": views.reshape_as,
-    "transpose": views.transpose, "t": views.t, "permute": views.permute, "squeeze": views.squeeze,
-    "unsqueeze": views.unsqueeze, "expand": views.expand, "expand_as": views.expand_as,
+    "transpose": views.transpose, "t": views.t, "permute": views.permute, "squeeze": views.squeeze_method,
+    "unsqueeze": views.unsqueeze_method, "expand": views.expand, "expand_as": views.expand_as,
     "as_strided": views.as_strided, "contiguous": views.contiguous, "clone": views.clone, "swapaxes": views.transpose,
     "swapdims": views.transpose,
     # movement
@@ -261,7 +261,7 @@ TENSOR_METHODS = {
     "dsplit": movement.dsplit, "split_with_sizes": movement.split_with_sizes, "narrow_copy": movement.narrow_copy,
     "adjoint": movement.adjoint, "swapaxes_": movement.transpose_, "swapdims_": movement.transpose_,
     # rearranging
-    "repeat": rearranging.repeat, "tile": rearranging.tile, "flip": rearranging.flip, "roll": rearranging.roll,
+    "repeat": rearranging.repeat, "tile": rearranging.tile, "flip": rearranging.flip_method, "roll": rearranging.roll,
     "tril": rearranging.tril, "triu": rearranging.triu, "tril_": rearranging.tril_, "triu_": rearranging.triu_,
     "fliplr": rearranging.fliplr, "flipud": rearranging.flipud, "rot90": rearranging.rot90, "diag": rearranging.diag,
     "diag_embed": rearranging.diag_embed, "trace": rearranging.trace, "select_scatter": rearranging.select_scatter,

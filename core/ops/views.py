@@ -11,7 +11,7 @@ import numpy as np
 
 from core import _dtype
 from core._alias import alias
-from core._arg_types import require_input, tp_name
+from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input, tp_name
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
 from core._tensor import Size, Tensor
@@ -473,7 +473,19 @@ class Unsqueeze(Function):
 
 def unsqueeze(input: Tensor, dim):
     require_input("unsqueeze", input)
+    if type(dim) is not int:  # (a bool is no int to PyTorch's parser: torch.unsqueeze(x, True) is refused)
+        refuse_bool_dim("unsqueeze", dim)
     return Unsqueeze.apply(input, dim=dim)
+
+
+def unsqueeze_method(self: Tensor, dim):
+    """``x.unsqueeze(dim)``: ``unsqueeze`` with the method's argument positions in its error (self not counted)."""
+    if type(dim) is not int:
+        refuse_bool_dim("unsqueeze", dim, position=1)
+    return Unsqueeze.apply(self, dim=dim)
+
+
+unsqueeze_method.__name__ = unsqueeze_method.__qualname__ = "unsqueeze"  # (PyTorch's method name)
 
 
 class Squeeze(Function):
@@ -512,7 +524,23 @@ def squeeze(input: Tensor, dim=None):
         return Squeeze.apply(input, dims=None)
     if isinstance(dim, (tuple, list)):
         return SqueezeDims.apply(input, dims=tuple(dim))
+    if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: torch.squeeze(x, True) squeezes no dim 1)
+        raise dim_overloads_error("squeeze", dim, method=False)
     return SqueezeDim.apply(input, dims=(dim,))
+
+
+def squeeze_method(self: Tensor, dim=None):
+    """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form."""
+    if dim is None:
+        return Squeeze.apply(self, dims=None)
+    if isinstance(dim, (tuple, list)):
+        return SqueezeDims.apply(self, dims=tuple(dim))
+    if isinstance(dim, (bool, float)):
+        raise dim_overloads_error("squeeze", dim, method=True)
+    return SqueezeDim.apply(self, dims=(dim,))
+
+
+squeeze_method.__name__ = squeeze_method.__qualname__ = "squeeze"  # (PyTorch's method name)
 
 
 class Clone(Function):

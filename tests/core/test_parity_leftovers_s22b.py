@@ -136,3 +136,43 @@ def test_coo_methods_with_a_sparse_kernel_still_work(torch, op):
         return out.layout == lib.sparse_coo, out.to_dense().tolist(), s.to_dense().tolist()
 
     assert run(core) == run(torch)
+
+
+# ----- a bool or float dim refused by the ops that took it as an int -----------------------------------------------
+
+def _refusal(lib, expr):
+    x = lib.arange(12.0).reshape(3, 4)
+    with pytest.raises(TypeError) as info:
+        eval(expr, {"lib": lib, "x": x})
+    return str(info.value)
+
+
+@pytest.mark.parametrize("value", ["True", "1.0"])
+@pytest.mark.parametrize("form", ["x.{}({})", "lib.{}(x, {})"])
+@pytest.mark.parametrize("op", ["unsqueeze", "squeeze", "flip", "all", "any", "count_nonzero"])
+def test_bool_or_float_dim_is_refused(torch, op, form, value):
+    expr = form.format(op, value)
+    assert _refusal(core, expr) == _refusal(torch, expr)
+
+
+@pytest.mark.parametrize("expr", ["x.flip((True,))", "lib.flip(x, [1.0])", "x.flip(dims=True)", "x.flip([0, 1.0])",
+                                  "x.flip(0, 1.0)", "x.flip(dims=(0, 1, 1.0))",
+                                  "x.max(True)", "x.min(True)", "x.max(1.0)", "lib.max(x, True)",
+                                  "lib.linalg.vector_norm(x, 2, True)", "lib.linalg.vector_norm(x, 2, 1.0)"])
+def test_bool_dim_refusals_in_other_forms(torch, expr):
+    assert _refusal(core, expr) == _refusal(torch, expr)
+
+
+@pytest.mark.parametrize("expr", ["x.unsqueeze(1)", "lib.unsqueeze(x, -1)", "x.unsqueeze(lib.tensor(0))",
+                                  "x.unsqueeze(0).squeeze(0)", "x.squeeze()", "x.squeeze((0, 1))", "x.flip(0)",
+                                  "x.flip(0, 1)", "x.flip([1])", "lib.flip(x, (0,))", "x.flip(dims=[0])",
+                                  "x.flip([0, True])", "x.flip(0, True)",
+                                  "x.all(1)", "x.any(dim=0, keepdim=True)", "lib.all(x)", "lib.any(x, 1)",
+                                  "x.count_nonzero(1)", "lib.count_nonzero(x, (0, 1))", "x.count_nonzero()",
+                                  "lib.linalg.vector_norm(x, 2, 1)", "x.std(True)", "x.max(1)[0]"])
+def test_int_dims_still_work(torch, expr):
+    def run(lib):
+        out = eval(expr, {"lib": lib, "x": lib.arange(12.0).reshape(3, 4) - 5})
+        return str(out.dtype), out.tolist()
+
+    assert run(core) == run(torch)
