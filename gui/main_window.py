@@ -120,6 +120,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.recent_menu.setObjectName("menuRecent")
         self.menus["File"].insertMenu(self.named_actions["save"], self.recent_menu)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.menus["File"].aboutToShow.connect(self._offer_revert)
         self.menus["View"].addSeparator()
         for dock in (self.library_dock, self.inspector_dock):
             self.menus["View"].addAction(dock.toggleViewAction())
@@ -195,6 +196,11 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.scene.clearSelection()
         item.setSelected(True)
         self.view.fit_selection()
+
+    def _offer_revert(self) -> None:
+        """File > Revert only where it does something: a document read from a file, with changes to drop (on an
+        untitled or unchanged graph it was offered and did nothing)."""
+        self.named_actions["revert"].setEnabled(bool(self.path) and self.is_modified())
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()

@@ -144,3 +144,43 @@ def test_the_node_librarys_filter_marks_the_match_return_adds(window, qtbot):
     QTest.keyClick(field, Qt.Key_Delete)  # no text: every type, none marked
     qtbot.waitUntil(lambda: not tree.selectedItems())
     w.undo_stack.setClean()
+
+
+def _revert_offered(qtbot, window) -> bool:
+    """Open File from the menu bar (a click) and read whether its Revert entry can be chosen; close it again."""
+    from PySide6.QtWidgets import QApplication
+
+    bar = window.menuBar()
+    top = next(a for a in bar.actions() if a.text().replace("&", "") == "File")
+    click(bar, bar.actionGeometry(top).center())
+    menu = top.menu()
+    qtbot.waitUntil(menu.isVisible)
+    revert = next(a for a in menu.actions() if a.text().replace("&", "") == "Revert")
+    offered = revert.isEnabled()
+    QTest.keyClick(menu, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not menu.isVisible() and QApplication.activePopupWidget() is None)
+    window.activateWindow()  # the offscreen platform leaves the closed menu the active window; a desktop does not
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    return offered
+
+
+def test_file_revert_is_offered_only_for_a_changed_file(window, qtbot):
+    """File ▸ Revert on the untitled chapter graph did nothing; now it is greyed there and on an example just
+    opened, offered once an edit changes the example, and choosing it puts the file's graph back, unmodified."""
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+    from tests.gui.test_window_fits import choose_menu
+
+    w = shown(qtbot, window)
+    assert not _revert_offered(qtbot, w)
+    open_example(qtbot, w, "06-training-step")
+    qtbot.waitUntil(lambda: w.path is not None and not w.is_modified())
+    assert not _revert_offered(qtbot, w)
+    nodes = set(w.graph.nodes)
+    click_node(qtbot, w, sorted(nodes)[0])
+    qtbot.waitUntil(w.view.hasFocus)
+    QTest.keyClick(w.view.viewport(), Qt.Key_Delete)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == len(nodes) - 1 and w.is_modified())
+    assert _revert_offered(qtbot, w)
+    choose_menu(qtbot, w, ["File", "Revert"])
+    qtbot.waitUntil(lambda: set(w.graph.nodes) == nodes and not w.is_modified())
+    assert "*" not in w.windowTitle()
