@@ -15,7 +15,8 @@ from core._tensor import Tensor
 
 __all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
            "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error", "is_index",
-           "require_int_list", "number_arg", "dim_overloads_error"]
+           "require_int_list", "number_arg", "dim_overloads_error",
+           "keyword_dim_error"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -232,6 +233,22 @@ _DIM_OVERLOADS = {
                      ("(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)", False)),
 }
 _DIM_OVERLOADS.update({("any", m): v for (name, m), v in list(_DIM_OVERLOADS.items()) if name == "all"})
+
+
+_STD_OVERLOADS = (" * (tuple of ints dim, bool unbiased = True, bool keepdim = False)",
+                  " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)",
+                  " * (bool unbiased = True)")
+
+
+def keyword_dim_error(fn: str, kwargs: dict) -> TypeError:
+    """PyTorch's parser error for ``x.std(dim=True)``/``x.var(dim=1.0)``: a bool given as ``dim`` by keyword is no
+    ``unbiased`` (a bool by position is), and matches none of the overloads (worded as for the method)."""
+    got = "".join(f"{k}={tp_name(v)}, " for k, v in reversed(kwargs.items()))
+    lines = [f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:",
+             *_STD_OVERLOADS]
+    if len(kwargs) == 1:
+        lines.append("      didn't match because some of the keywords were incorrect: dim")
+    return TypeError("\n".join(lines) + "\n")
 
 
 def dim_overloads_error(fn: str, dim, method: bool) -> TypeError:

@@ -57,6 +57,10 @@ def with_numpy_names(fn):
 def call_with_keywords(fn, args: tuple, kwargs: dict):
     """``fn(*args, **kwargs)``, an argument error naming a keyword argument's position worded as PyTorch's parser
     words it (no position: ``torch.cumsum(x, dim=True)``; ``core.ops.method_args``)."""
+    if fn.__name__ in ("std", "var") and len(args) == 1 and isinstance(kwargs.get("dim"), (bool, float)):
+        from core._arg_types import keyword_dim_error  # (it imports tensors)
+
+        raise keyword_dim_error(fn.__name__, kwargs)  # (the function reads a bool dim as unbiased, as by position)
     try:  # NOTE: no cost unless it raises
         return fn(*args, **kwargs)
     except TypeError as error:

@@ -176,3 +176,21 @@ def test_int_dims_still_work(torch, expr):
         return str(out.dtype), out.tolist()
 
     assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("expr", ["x.std(dim=True)", "x.var(dim=True)", "x.std(dim=1.0)",
+                                  "x.var(dim=True, keepdim=True)"])
+def test_std_and_var_refuse_a_bool_dim_by_keyword(torch, expr):
+    """A bool by position is ``unbiased`` (``x.std(True)``); by keyword it is no dim."""
+    assert _refusal(core, expr) == _refusal(torch, expr)
+
+
+@pytest.mark.parametrize("expr", ["x.std(True)", "x.var(False)", "x.std(dim=1)", "x.var(dim=(0, 1), keepdim=True)",
+                                  "x.std(axis=0)", "lib.var(x, dim=0, unbiased=False)", "x.std(1, True)",
+                                  "x.var(dim=None, correction=0)"])
+def test_std_and_var_still_take_their_overloads(torch, expr):
+    def run(lib):
+        out = eval(expr, {"lib": lib, "x": lib.arange(12.0).reshape(3, 4) ** 1.5})
+        return [round(v, 4) for v in out.reshape(-1).tolist()]
+
+    assert run(core) == run(torch)
