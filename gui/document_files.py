@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from gui.lesson_panel import LessonController
     from gui.session_bridge import SessionBridge
     from gui.training.controls import TrainingControls
+    from gui.training.status_line import StatusLine
 
     _Window = QMainWindow
 else:
@@ -58,6 +59,7 @@ class DocumentFiles(_Window):
         lessons: LessonController
         autosaver: Autosaver
         highlight: str | None
+        status_label: StatusLine
         _edit_index: int
 
         def show_message(self, text: str) -> None: ...
@@ -126,6 +128,8 @@ class DocumentFiles(_Window):
         if graph.trained_values:  # the parameters start where the saved training left them, not from their seeds
             self.show_message(f"Opened {os.path.basename(path)} with its trained parameter values "
                               "(Run ▸ Reset starts again from the initial ones)")
+        elif not self.status_label.text():  # what was opened, as Save says what was saved (the line stayed empty)
+            self.show_message(f"Opened {os.path.basename(path)}")
         return True
 
     def save(self) -> bool:

@@ -184,3 +184,13 @@ def test_file_revert_is_offered_only_for_a_changed_file(window, qtbot):
     choose_menu(qtbot, w, ["File", "Revert"])
     qtbot.waitUntil(lambda: set(w.graph.nodes) == nodes and not w.is_modified())
     assert "*" not in w.windowTitle()
+
+
+def test_opening_a_file_says_so_in_the_status_bar(window, qtbot):
+    """File ▸ Examples ▸ lesson 6: the status bar names the file opened, as Save names the file saved (it stayed
+    empty, the title's change the only sign)."""
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "06-training-step")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Opened 06-training-step.json" and w.status_label.isVisible())
