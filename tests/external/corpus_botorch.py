@@ -125,7 +125,7 @@ def model_list_and_multitask():
     models = [SingleTaskGP(x, y[:, i:i + 1], outcome_transform=Standardize(m=1)) for i in range(2)]
     model = ModelListGP(*models)
     mll = SumMarginalLogLikelihood(model.likelihood, model)
-    fit_gpytorch_mll(mll, optimizer=fit_gpytorch_mll_torch, optimizer_kwargs={"step_limit": 20})
+    fit_gpytorch_mll(mll, optimizer=fit_gpytorch_mll_torch, optimizer_kwargs={"step_limit": 10})
     test = torch.tensor([[0.3, 0.6], [0.7, 0.1]], dtype=torch.float64)
     posterior = model.posterior(test)
     show("list mean", posterior.mean)
@@ -133,12 +133,12 @@ def model_list_and_multitask():
     tasks = torch.cat([torch.cat([x, torch.full_like(x[:, :1], i)], -1) for i in range(2)])
     multitask = MultiTaskGP(tasks, torch.cat([y[:, :1], y[:, 1:]]), task_feature=-1,
                             outcome_transform=Standardize(m=1))
-    _fit(multitask, 20)
+    _fit(multitask, 10)
     show("multitask mean", multitask.posterior(test).mean)
     show("multitask variance", multitask.posterior(test).variance)
     show("multitask output 1 mean", multitask.posterior(test, output_indices=[1]).mean)
     kronecker = KroneckerMultiTaskGP(x, y)
-    _fit(kronecker, 15)
+    _fit(kronecker, 10)
     posterior = kronecker.posterior(test)
     show("kronecker mean", posterior.mean)
     show("kronecker variance", posterior.variance)
@@ -245,7 +245,7 @@ def knowledge_gradient():
     show("posterior mean", PosteriorMean(model)(points[:, :1]))
 
 
-def _optimize(acqf, torch, q=1, restarts=3, raw=32, steps=15, bounds=None, **kw):
+def _optimize(acqf, torch, q=1, restarts=2, raw=16, steps=8, bounds=None, **kw):
     """``optimize_acqf`` through ``gen_candidates_torch`` (Adam on the restarts, BoTorch's torch path)."""
     from botorch.generation.gen import gen_candidates_torch
     from botorch.optim import optimize_acqf
@@ -358,8 +358,8 @@ def multi_objective():
     _value_and_grad("ParEGO qLogNEI", parego, points)
     torch.manual_seed(0)
     candidate, value = _optimize(qLogNoisyExpectedHypervolumeImprovement(
-        model, ref.tolist(), x, sampler=_sobol(torch, 16), prune_baseline=True), torch, q=2, restarts=2, raw=16,
-        steps=8, sequential=True)
+        model, ref.tolist(), x, sampler=_sobol(torch, 16), prune_baseline=True), torch, q=1, restarts=2, raw=8,
+        steps=4)
     show("qLogNEHVI candidates", candidate)
 
 
