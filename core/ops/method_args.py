@@ -14,7 +14,7 @@ import re
 from core._arg_types import tp_name
 from core._dtype import dtype
 
-__all__ = ["parser_form", "only_plausible", "translating", "TRANSLATED"]
+__all__ = ["parser_form", "only_plausible", "translating", "named_as", "TRANSLATED"]
 
 # the methods whose functions refuse a bool dim (core._arg_types.refuse_bool_dim) and take no out= (those that do
 # are wrapped by method_out, which translates too)
@@ -93,6 +93,12 @@ def translating(fn, name: str):
                 raise
             raise translated from None
 
+    return named_as(method, fn)
+
+
+def named_as(method, fn):
+    """``method`` (a wrapper computing ``fn``) under ``fn``'s name, module and docstring; ``__wrapped__`` is the op
+    it computes, for code that names ops."""
     method.__name__, method.__qualname__ = fn.__name__, getattr(fn, "__qualname__", fn.__name__)
     method.__module__, method.__doc__ = fn.__module__, fn.__doc__
     method.__wrapped__ = getattr(fn, "__wrapped__", fn)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 
-from core.ops.method_args import parser_form
+from core.ops.method_args import named_as, parser_form
 
 __all__ = ["refuse_out"]
 
@@ -46,9 +46,7 @@ def _refusing(fn, message: str, params: dict):
                 raise
             raise translated from None
 
-    method.__name__, method.__qualname__ = fn.__name__, getattr(fn, "__qualname__", fn.__name__)
-    method.__module__, method.__doc__ = fn.__module__, fn.__doc__
-    method.__wrapped__ = getattr(fn, "__wrapped__", fn)  # the op it computes, for code that names ops
+    named_as(method, fn)
     method.__signature__ = inspect.Signature([p for name, p in params.items() if name != "out"])  # (the stub's)
     return method
 
