@@ -169,6 +169,7 @@ def analytic_acquisition():
     from botorch import acquisition as acq
 
     model, x, y = _fitted(torch)
+    two = _fitted(torch, m=2, seed=4)[0]
     best = y.max()
     points = torch.rand(4, 1, 2, generator=torch.Generator().manual_seed(7), dtype=torch.float64)
     made = {
@@ -185,9 +186,9 @@ def analytic_acquisition():
             __import__("botorch.models", fromlist=["SingleTaskGP"]).SingleTaskGP(
                 x, y, train_Yvar=torch.full_like(y, 0.01)), x, num_fantasies=4),
         "ConstrainedEI": acq.ConstrainedExpectedImprovement(
-            _fitted(torch, m=2, seed=4)[0], best_f=0.5, objective_index=0, constraints={1: (None, 0.3)}),
+            two, best_f=0.5, objective_index=0, constraints={1: (None, 0.3)}),
         "LogConstrainedEI": acq.analytic.LogConstrainedExpectedImprovement(
-            _fitted(torch, m=2, seed=4)[0], best_f=0.5, objective_index=0, constraints={1: (None, 0.3)}),
+            two, best_f=0.5, objective_index=0, constraints={1: (None, 0.3)}),
     }
     for name, function in made.items():
         _value_and_grad(name, function, points)
@@ -245,7 +246,7 @@ def knowledge_gradient():
     show("posterior mean", PosteriorMean(model)(points[:, :1]))
 
 
-def _optimize(acqf, torch, q=1, restarts=2, raw=16, steps=8, bounds=None, **kw):
+def _optimize(acqf, torch, q=1, restarts=2, raw=16, steps=5, bounds=None, **kw):
     """``optimize_acqf`` through ``gen_candidates_torch`` (Adam on the restarts, BoTorch's torch path)."""
     from botorch.generation.gen import gen_candidates_torch
     from botorch.optim import optimize_acqf
