@@ -20,7 +20,7 @@ from core.nodegraph.model import commands, layout
 from core.nodegraph.model.document import Node
 from gui import style
 from gui.canvas import overview
-from gui.canvas.edge_item import EdgeItem, curve
+from gui.canvas.edge_item import EdgeItem, EdgeLabel, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
 from gui.canvas.view import GraphView
@@ -117,6 +117,7 @@ class GraphScene(QGraphicsScene):
         kind, nid, edge = event.kind, event.node_id, event.edge
         if kind == "node_added" and nid is not None:
             self._add_node_item(nid)
+            self._move_labels_off(nid)
         elif kind == "node_removed":
             node_item = self.node_items.pop(nid, None) if nid is not None else None
             if node_item is not None:
@@ -131,11 +132,26 @@ class GraphScene(QGraphicsScene):
             self._syncing = True
             self.node_items[nid].setPos(*self.graph.node(nid).position)
             self._syncing = False
+            self._move_labels_off(nid)
         elif kind in ("node_changed", "param_changed") and nid is not None:
             self._refresh_node(nid)
         elif kind == "reset":
             self._rebuild()
         overview.changed(self)
+
+    def _move_labels_off(self, nid: str) -> None:
+        """Place again the labels of other edges that the node ``nid``, just added or moved, now covers: a label
+        keeps off nodes where it is placed, but a node put on it later hid it (Tab's randn over the chapter's
+        ``() scalar``)."""
+        item = self.node_items.get(nid)
+        if item is None:
+            return
+        covered = {id(it) for it in self.items(item.mapRectToScene(item.body_rect())) if isinstance(it, EdgeLabel)}
+        if not covered:  # the scene's index answers for most nodes: no edge to look through (a layout moves all)
+            return
+        for e, edge_item in self.edge_items.items():
+            if nid not in (e.src, e.dst) and edge_item.label_text and id(edge_item.label) in covered:
+                edge_item.update_path()
 
     def _refresh_node(self, nid: str) -> None:
         """Rebuild one node's item (its title or, for dynamic nodes, its ports may have changed)."""

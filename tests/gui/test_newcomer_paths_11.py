@@ -194,3 +194,40 @@ def test_opening_a_file_says_so_in_the_status_bar(window, qtbot):
     w = shown(qtbot, window)
     open_example(qtbot, w, "06-training-step")
     qtbot.waitUntil(lambda: w.status_label.text() == "Opened 06-training-step.json" and w.status_label.isVisible())
+
+
+def _labels_under_nodes(window) -> list[str]:
+    """The edge labels that a node other than the edge's own two covers."""
+    out = []
+    for e, edge in window.scene.edge_items.items():
+        if not edge.label_text or not edge.label.isVisible():
+            continue
+        label = edge.label.sceneBoundingRect()
+        for nid, item in window.scene.node_items.items():
+            if nid not in (e.src, e.dst) and item.mapRectToScene(item.body_rect()).intersects(label):
+                out.append(f"{edge.label_text} under {nid}")
+    return out
+
+
+def test_a_node_added_on_an_edge_label_moves_the_label_off_it(window, qtbot):
+    """The chapter's graph after Forward all, a randn added with Ctrl+1 and Tab (the keyboard alone: the view's
+    centre) lands beside z, where b -> z's '() scalar' label was: the label moves off the new node (it stayed,
+    printed over randn's title)."""
+    from tests.gui.real_input import click_toolbar
+
+    w = shown(qtbot, window)
+    click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete)
+    qtbot.waitUntil(lambda: any(edge.label_text for edge in w.scene.edge_items.values()))
+    assert not _labels_under_nodes(w)
+    click(w.inspector)
+    press(w, Qt.Key_1, Qt.ControlModifier)
+    qtbot.waitUntil(w.view.hasFocus)
+    QTest.keyClick(w.view.viewport(), Qt.Key_Tab)
+    qtbot.waitUntil(lambda: w.node_palette is not None and w.node_palette.search_edit.isVisible())
+    before = set(w.graph.nodes)
+    QTest.keyClicks(w.node_palette.search_edit, "randn")
+    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Return)
+    qtbot.waitUntil(lambda: len(w.graph.nodes) == len(before) + 1)
+    qtbot.waitUntil(lambda: not _labels_under_nodes(w))
+    w.undo_stack.setClean()
