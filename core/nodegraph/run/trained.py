@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 import core
+from core.nodegraph.run.training_state import array_of, tensor_like
 
 __all__ = ["restore", "values_of"]
 
@@ -26,11 +27,11 @@ def restore(params: dict[str, core.Tensor], saved: dict[str, Any]) -> bool:
             arr = saved.get(name)
             if arr is None or tuple(np.shape(arr)) != tuple(t.shape):
                 continue
-            t.copy_(core.as_tensor(np.array(arr, copy=True), dtype=t.dtype))
+            t.copy_(tensor_like(arr, like=t))  # (copy_ casts to the parameter's dtype)
             done = True
     return done
 
 
 def values_of(params: dict[str, core.Tensor]) -> dict[str, np.ndarray]:
     """The parameters' current values as NumPy arrays (copies, on the CPU), for saving."""
-    return {name: t.detach().cpu().numpy().copy() for name, t in params.items()}
+    return {name: array_of(t) for name, t in params.items()}
