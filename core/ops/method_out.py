@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import inspect
 
-from core.ops.method_args import named_as, parser_form
+from core.ops.method_args import TRANSLATED, named_as, parser_form
 
 __all__ = ["refuse_out"]
 
 _METHOD_NAMES = {"__abs__": "abs", "__neg__": "neg"}  # the C method PyTorch's dunder is
+# the ops whose argument errors are worded for the function (method_args rewords them for the method); the others'
+# own errors already read as the method's (``x.maximum(2.0)``: 'other' (position 1))
+_REWORDED = frozenset({*TRANSLATED, "max", "min"})
 
 
 def _parameters(fn) -> dict | None:
@@ -41,6 +44,8 @@ def _refusing(fn, message: str, params: dict):
         try:  # NOTE: no cost unless it raises; then the op's argument errors take the method's wording
             return fn(*args, **kwargs)
         except TypeError as error:
+            if name not in _REWORDED:
+                raise
             translated = parser_form(error, name, args, kwargs, method=True)
             if translated is None:
                 raise
