@@ -273,7 +273,16 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
 def _solve_triangular(T, B, upper):
     """PyTorch's triangular solve (BLAS trsm) never checks the diagonal: a zero there gives inf and nan (kornia's
     RANSAC solves with the LU factors of singular minimal samples and drops those models); the LU solve refuses
-    such a matrix, so then the rows are substituted one at a time (with autograd, as trsm's backward)."""
+    such a matrix, so then the rows are substituted one at a time (with autograd, as trsm's backward).
+    ``B`` is always a matrix (or a batch of them) here: its batch dimensions are broadcast first, as ``solve`` would
+    otherwise read a ``B`` shaped like ``T.shape[:-1]`` as a batch of vectors (GPyTorch's batched Cholesky solve
+    against an unbatched identity)."""
+    try:
+        batch = np.broadcast_shapes(tuple(T.shape[:-2]), tuple(B.shape[:-2]))
+    except ValueError:  # (solve gives PyTorch's error for batches that do not broadcast)
+        batch = tuple(B.shape[:-2])
+    if tuple(B.shape[:-2]) != batch:
+        B = B.expand(*batch, *B.shape[-2:])
     try:
         return solve(T, B)
     except _LinAlgError:
