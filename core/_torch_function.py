@@ -106,6 +106,8 @@ _TYPE_ERROR_NOT_IMPLEMENTED = frozenset({
     "__rtruediv__", "__pow__", "__ipow__", "__rmod__", "__rpow__", "__rfloordiv__", "__rlshift__", "__rrshift__",
     "__rmatmul__"})
 _NOT_DISPATCHED = frozenset({"as_subclass"})
+# public functions torch writes in Python without handing the call to __torch_function__: a mode never sees them
+_PLAIN_FUNCTIONS = frozenset({"broadcast_shapes", "assert_int_or_pair"})
 _PLAIN_METHOD = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error in future, "
                  "please define it as a classmethod.")
 
@@ -545,7 +547,8 @@ def _namespace_functions(module):
     """``(name, function)`` of a namespace's functions that dispatch (ops or, once active, their wrappers)."""
     for name in dir(module):
         obj = getattr(module, name)
-        if not name.startswith("_") and isinstance(obj, types.FunctionType) and obj.__module__.startswith(_OP_MODULES):
+        if not name.startswith("_") and isinstance(obj, types.FunctionType) and obj.__module__.startswith(_OP_MODULES) \
+                and name not in _PLAIN_FUNCTIONS:
             yield name, obj
 
 
