@@ -5,14 +5,15 @@ entries, duplicates allowed until ``coalesce()``) and prints as PyTorch prints i
 dense array those entries make, so every op accepts it and gives what PyTorch's sparse kernels give as a dense
 result (``sparse @ dense``, ``dense + sparse``). The ops PyTorch keeps sparse (products, sums of two COO tensors,
 the unary maps of the entries, ``sparse.softmax``) live in ``core._sparse_coo_ops``; the methods PyTorch has no
-sparse kernel for (``sparse.exp()``) raise its NotImplementedError, other ops give a dense tensor. A tensor made by ``sparse_coo_tensor`` from
-``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``, and the ops on it (which compute
-with its dense array) send that node a gradient, of which each value gets the entry at its index (peft's SHiRA
-adapter trains its values so: ``dense_weight += sparse_delta``); ``sparse * 2``, ``2 * sparse``, ``sparse / 2`` and
-``-sparse`` (the methods ``mul``/``div``/``neg`` and the functions ``torch.mul``/``div``/``neg`` too) stay sparse
-and record torch's node. A sparse leaf's gradient through ``to_dense``, ``values()`` and ``torch.sparse.sum`` is a
-COO tensor over its entries, as torch's. ``values()`` hands out the entries themselves: a write through it moves
-the version counter, and the dense mirror is rebuilt from the entries when next read (``_DenseMirror``).
+sparse kernel for (``sparse.exp()``) raise its NotImplementedError, other ops give a dense tensor. A tensor made by
+``sparse_coo_tensor`` from ``values`` that need grad records ``SparseCooTensorWithDimsAndTensorsBackward0``, and the
+ops on it (which compute with its dense array) send that node a gradient, of which each value gets the entry at its
+index (peft's SHiRA adapter trains its values so: ``dense_weight += sparse_delta``); ``sparse * 2``, ``2 * sparse``,
+``sparse / 2`` and ``-sparse`` (the methods ``mul``/``div``/``neg`` and the functions ``torch.mul``/``div``/``neg``
+too) stay sparse and record torch's node. A sparse leaf's gradient through ``to_dense``, ``values()`` and
+``torch.sparse.sum`` is a COO tensor over its entries, as torch's. ``values()`` hands out the entries themselves: a
+write through it moves the version counter, and the dense mirror is rebuilt from the entries when next read
+(``_DenseMirror``).
 """
 
 from __future__ import annotations
