@@ -135,11 +135,17 @@ def test_a_module_copy_shares_nothing_with_the_original(torch):
         lib.manual_seed(0)
         m = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.BatchNorm1d(2))
         m(lib.randn(4, 3)).sum().backward()
+        before = {k: v.clone() for k, v in m.state_dict().items()}
         c = copy.deepcopy(m)
         with lib.no_grad():
             c[0].weight.add_(1.0)
             c[1].running_mean.add_(1.0)
-        return (m[0].weight.tolist(), c[0].weight.tolist(), m[1].running_mean.tolist(),
-                c[1].running_mean.tolist(), c[0].weight.grad, c[1].num_batches_tracked.item())
+        after = m.state_dict()
+        unchanged = all(lib.equal(before[k], after[k]) for k in before)
+        moved = bool(lib.allclose(c[0].weight, before["0.weight"] + 1)) and bool(
+            lib.allclose(c[1].running_mean, before["1.running_mean"] + 1))
+        shared = any(a.data_ptr() == b.data_ptr() for a, b in zip(m.state_dict().values(), c.state_dict().values()))
+        return unchanged, moved, shared, c[0].weight.grad, m[0].weight.grad is not None, \
+            c[1].num_batches_tracked.item(), type(c[0].weight).__name__
 
-    assert run(core) == run(torch)
+    assert run(core) == run(torch) == (True, True, False, None, True, 1, "Parameter")
