@@ -59,6 +59,14 @@ def _list(v: object, path: str) -> list[Any]:
     return v
 
 
+def _two(v: object, path: str, names: str) -> list[Any]:
+    """A two-item list (``names`` says what the two are, for the message)."""
+    items = _list(v, path)
+    if len(items) != 2:
+        _fail(path, f"must be [{names}]")
+    return items
+
+
 def _required(d: dict[str, Any], key: str, path: str) -> Any:
     if key not in d:
         _fail(f"{path}{key}", "missing field")
@@ -490,9 +498,7 @@ def _check_watched(raw: object, path: str) -> dict[str, Any]:
     points = _stored(_required(obj, "points", f"{path}."), f"{path}.points")
     if points.ndim != 2 or points.shape[1] != 3 or points.dtype.kind not in "iuf":
         _fail(f"{path}.points", "must be an (n, 3) tensor of numbers")
-    kinds = _list(obj.get("kinds", ["", ""]), f"{path}.kinds")
-    if len(kinds) != 2:
-        _fail(f"{path}.kinds", "must be [value kind, gradient kind]")
+    kinds = _two(obj.get("kinds", ["", ""]), f"{path}.kinds", "value kind, gradient kind")
     return {"points": points.astype(np.float64), "stride": _int(obj.get("stride", 1), f"{path}.stride", lo=1),
             "kinds": [_str(k, f"{path}.kinds", max_len=20) for k in kinds]}
 
@@ -516,9 +522,7 @@ def _check_run(raw: object, path: str) -> dict[str, Any]:
     val: dict[str, list[np.ndarray]] = {}
     for name, pair in _obj(obj.get("val", {}), f"{path}.val").items():
         vpath = f"{path}.val.{name[:60]}"
-        items = _list(pair, vpath)
-        if len(items) != 2:
-            _fail(vpath, "must be [rows, values]")
+        items = _two(pair, vpath, "rows, values")
         rows = _series(items[0], f"{vpath}[0]")
         if len(rows) and (rows.min() < 0 or rows.max() >= n or np.any(rows != np.round(rows))):
             _fail(f"{vpath}[0]", f"rows must be whole numbers below {n}")
@@ -526,16 +530,12 @@ def _check_run(raw: object, path: str) -> dict[str, Any]:
     markers = []
     for i, m in enumerate(_list(obj.get("markers", []), f"{path}.markers")):
         mpath = f"{path}.markers[{i}]"
-        m = _list(m, mpath)
-        if len(m) != 2:
-            _fail(mpath, "must be [step, text]")
+        m = _two(m, mpath, "step, text")
         markers.append([_int(m[0], f"{mpath}[0]"), _str(m[1], f"{mpath}[1]", max_len=1000)])
     optimizers = []
     for i, o in enumerate(_list(obj.get("optimizers", []), f"{path}.optimizers")):
         opath = f"{path}.optimizers[{i}]"
-        o = _list(o, opath)
-        if len(o) != 2:
-            _fail(opath, "must be [rows, settings]")
+        o = _two(o, opath, "rows, settings")
         settings = _obj(o[1], f"{opath}[1]")
         kept: dict[str, Any] = {}
         if settings.get("optimizer") is not None:
