@@ -2,9 +2,10 @@
 
 Layout: the header first (``format``, ``version``, ``app_version``, ``node_types`` with each type's spec
 version), then ``nodes`` (one block per node, in document order), ``edges``, ``comments``, ``training``,
-``view``, then ``trained`` when there is something in it: the parameter values of a session that trained
-(``Session.trained_values``, ``{node id: {name: tensor}}``), which a new session puts back into the nodes'
-parameters on their first evaluation, so a saved model reopens trained, and under ``"@session"``
+``view``, then ``code`` (an imported snippet) and ``lesson`` (the id of the bundled lesson the document
+belongs to, ``Graph.lesson``) when set, then ``trained`` when there is something in it: the parameter values
+of a session that trained (``Session.trained_values``, ``{node id: {name: tensor}}``), which a new session puts
+back into the nodes' parameters on their first evaluation, so a saved model reopens trained, and under ``"@session"``
 (``schema.SESSION_KEY``) where training stood: step count, generator, optimizer and schedule state, running
 statistics (``core.nodegraph.run.training_state``), so its next step is the one it would have made. Short
 lists (positions, shapes, edges) stay on one line. Tensor literal parameters are inline lists up to
@@ -111,6 +112,7 @@ def to_file_dict(graph: Graph, sidecar: tensor_store.Sidecar | None = None,
             "node_types": types, "nodes": _encode_nodes(body["nodes"], sidecar), "edges": body["edges"],
             "comments": body["comments"], "training": body["training"], "view": body["view"],
             **({"code": body["code"]} if "code" in body else {}),
+            **({"lesson": graph.lesson} if graph.lesson else {}),
             **({"trained": _encode_trained(kept_trained, sidecar)} if kept_trained else {})}
 
 
@@ -353,9 +355,11 @@ def _build(data: Any) -> Graph:
     data = migrations.migrate_nodes(data, {s.type_id: s.version for s in _spec._REGISTRY.values()})
     doc, file_types = schema.check_document(data)
     trained = doc.pop("trained", {})
+    lesson = doc.pop("lesson", None)
     graph = Graph.from_dict(doc)
     graph.file_node_types = file_types
     graph.trained_values = trained
+    graph.lesson = lesson
     return graph
 
 

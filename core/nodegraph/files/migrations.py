@@ -11,7 +11,9 @@ Format history (``version`` in the file header):
   version 3 file, so ``v2_to_v3`` only sets the version; an older app refuses version 3 files instead of
   meeting a sidecar reference it can't read. A version 3 file may also hold a ``trained`` section (the parameter
   values of a session that trained, added without a version change): an app from before it ignores the section
-  and opens the untrained recipe, as it always did.
+  and opens the untrained recipe, as it always did. Likewise ``lesson`` (the id of the bundled lesson a document
+  belongs to, so a copy of an example saved elsewhere reopens with its lesson): an app from before it ignores it
+  (unknown top-level fields are ignored) and opens the graph without the lesson.
 
 Node types have versions too (``node_types`` in the header, ``NodeSpec.version``): when a node type
 changes its parameters, it registers ``register_node_migration(type_id, v, fn)`` (``fn(node_dict) ->

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+import re
 from typing import Any, NoReturn
 
 import numpy as np
@@ -20,8 +21,8 @@ from core.nodegraph.model import spec as _spec
 from core.nodegraph.model import tensor_store, training_settings
 from core.nodegraph.model.document import SUBGRAPH_TYPE, Comment, Node
 
-__all__ = ["LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "SESSION_KEY", "check_document", "check_fragment",
-           "check_names", "decode_npy", "decode_tensor", "what"]
+__all__ = ["LESSON_ID", "LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "SESSION_KEY", "check_document",
+           "check_fragment", "check_lesson_id", "check_names", "decode_npy", "decode_tensor", "what"]
 
 MAX_DEPTH = 64  # JSON nesting deeper than this is refused before any recursive walk
 MAX_SUBGRAPH_DEPTH = 12
@@ -30,6 +31,7 @@ MAX_ID = 200
 # running statistics: ``check_session_state``) rather than a node's parameters; a node with this id keeps its
 # parameters under it as before, and its file then has no such entry
 SESSION_KEY = "@session"
+LESSON_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # a bundled lesson's file name, without its .json
 MAX_SETTING_LIST = 10_000  # numbers in one list of an optimizer's or schedule's settings
 
 
@@ -357,6 +359,17 @@ def _check_code(raw: object, ids: set[str]) -> dict[str, Any]:
             "lines": {k: v for k, v in lines.items() if k in ids}, "notes": notes}
 
 
+def check_lesson_id(raw: object, path: str) -> str:
+    """A lesson id: the name of a bundled lesson's files without folder or extension (``04-autograd-graph``),
+    never a path, so a file can't point the app at another file. Whether such a lesson exists is the app's
+    question (an unknown one opens without its lesson), not the schema's."""
+    text = _str(raw, path, max_len=MAX_ID)
+    if not LESSON_ID.fullmatch(text):
+        _fail(path, f"must be a lesson id such as '04-autograd-graph' (letters, digits, '-' and '_'), "
+                    f"got {_spec.quote(text, 60)}")
+    return text
+
+
 def _check_node_types(raw: object) -> dict[str, int]:
     types = _obj(raw, "node_types")
     for name, version in types.items():
@@ -379,6 +392,8 @@ def check_document(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]
            "view": _check_view(data.get("view", {}))}
     if data.get("code") is not None:
         doc["code"] = _check_code(data["code"], ids)
+    if data.get("lesson") is not None:
+        doc["lesson"] = check_lesson_id(data["lesson"], "lesson")
     if data.get("trained") is not None:
         doc["trained"] = check_trained(data["trained"], ids)
     return doc, file_types

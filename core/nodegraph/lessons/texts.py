@@ -52,8 +52,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["EXAMPLES_DIR", "ACTIONS", "ATTRIBUTES", "Action", "Expectation", "Link", "Step", "Lesson",
-           "LessonError", "list_lessons", "load_lesson", "parse_lesson", "parse_action", "parse_steps", "links",
-           "check_prose"]
+           "LessonError", "bundled_lesson", "list_lessons", "load_lesson", "parse_lesson", "parse_action",
+           "parse_steps", "links", "check_prose"]
 
 # Package data of core.nodegraph. The package is always installed as plain files (Qt cannot load from a zip),
 # so the resource is a real folder and the lessons' paths are ordinary paths (Open Recent, the Lesson dock).
@@ -245,6 +245,17 @@ def load_lesson(path: str | os.PathLike[str]) -> Lesson:
     text = md.read_text(encoding="utf-8")
     title, intro, steps = parse_lesson(text, md.name)
     return Lesson(path.stem, title, path, text, intro, steps)
+
+
+def bundled_lesson(key: str) -> Lesson | None:
+    """The bundled lesson with id ``key`` (its files' name, ``04-autograd-graph``: what a graph file's ``lesson``
+    field holds), or None when this app has no such lesson. A key that is not a plain name is no lesson."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", key):
+        return None
+    path = EXAMPLES_DIR / f"{key}.json"
+    if not (path.is_file() and path.with_suffix(".md").is_file()):
+        return None
+    return load_lesson(path)
 
 
 def _order(path: Path) -> tuple[int, int, str]:

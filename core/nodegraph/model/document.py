@@ -183,6 +183,9 @@ class Graph:
         self.trained_values: dict[str, dict[str, Any]] = {}
         # an imported snippet: {"text", "name", "lines": {node: line}, "notes"}
         self.code: dict[str, Any] | None = None
+        # the bundled lesson the document belongs to (a lesson id such as "04-autograd-graph", never a path), so a
+        # copy saved elsewhere reopens with its lesson beside it; kept in the file's ``lesson`` field
+        self.lesson: str | None = None
         self._listeners: list[Callable[[GraphEvent], None]] = []
         self._size_band = (0, _gc_spacing.LARGE)  # node counts the collector's spacing needn't hear of (gc_spacing)
 
