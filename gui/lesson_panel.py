@@ -37,6 +37,7 @@ from core.nodegraph.lessons.texts import (
     EXAMPLES_DIR,
     Expectation,
     LessonError,
+    bundled_lesson,
     list_lessons,
     load_lesson,
     parse_action,
@@ -372,12 +373,22 @@ class LessonController:
         return self.window.maybe_save() and self.window.open_path(str(lesson.file))
 
     def document_opened(self, path: str) -> None:
-        """A file was opened: an example from the examples folder shows its lesson beside it."""
-        resolved = Path(path).resolve()
-        if resolved.parent != EXAMPLES_DIR or not resolved.with_suffix(".md").is_file():
-            return
+        """A file was opened: an example from the examples folder, or a file naming its lesson (a copy of an example
+        saved elsewhere), shows its lesson beside it; the example's document is marked as the lesson's, so its
+        copies name it. A file naming a lesson this app lacks opens without one, and the status bar says so."""
+        graph, resolved = self.window.graph, Path(path).resolve()
         try:
-            lesson = load_lesson(resolved)
+            if graph.lesson is not None:
+                lesson = bundled_lesson(graph.lesson)
+                if lesson is None:
+                    self.window.show_message(f"Opened {resolved.name} without its lesson: this version of Nodegrad "
+                                             f"has no lesson '{graph.lesson}'")
+                    return
+            elif resolved.parent == EXAMPLES_DIR and resolved.with_suffix(".md").is_file():
+                lesson = load_lesson(resolved)
+                graph.lesson = lesson.key
+            else:
+                return
         except LessonError as exc:
             self.window.show_message(str(exc))
             return
