@@ -110,6 +110,9 @@ def reset_max_memory_allocated(device=None) -> None:
     reset_peak_memory_stats(device)
 
 
+from core.cuda import random  # noqa: E402, F401  (torch.cuda.random, a submodule PyTorch imports with the package)
+
+
 def __getattr__(name):
     """``core.cuda.amp`` (PyTorch's deprecated aliases) loads on first use; ``_initialized``, PyTorch's flag that
     libraries read before saving CUDA's random state (performer-pytorch's reversible layers), is
