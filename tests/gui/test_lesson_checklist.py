@@ -129,3 +129,18 @@ def test_train_first_in_lesson_six_ticks_the_training_steps_parts(qtbot, window)
                  "model.weight.grad.shape is [1, 4]", "the first loss is 11.1638")
     text = _text(browser)
     assert "☐ model.weight.grad is None" not in text and "☐ loss is 11.1638" not in text
+
+
+def test_forward_all_in_lesson_three_ticks_the_steps_that_only_describe_its_result(qtbot, window):
+    """Lesson 3 says Forward all once; "view(12) fails", "reshape, or contiguous().view" and the in-place write
+    have nothing of their own to press and describe what that pass computed: clicking the lesson's Forward all
+    link ticks them too (they stayed open, b_view's failure on the canvas beside an empty box)."""
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    shown(qtbot, window)
+    open_example(qtbot, window, "03-views")
+    browser = window.lessons.panel.browser
+    click_link(qtbot, browser, "action:forward")
+    _wait_ticked(qtbot, browser, "b is not contiguous", "b_view fails with “view size is not compatible”",
+                 "a hint on b_view: view non contiguous", "c is [0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]",
+                 "b_contig is contiguous", "row is [1.0, 1.0, 1.0]", "base.version is 1")

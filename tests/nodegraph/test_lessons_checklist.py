@@ -249,3 +249,30 @@ def test_a_training_run_passes_no_step_of_a_lesson_whose_steps_do_more_than_trai
     metrics = list(run.session.train(3))
     checklist.update(SessionRefs(run.session, metrics=metrics, ran=[TRAINED]))
     assert not any(n for row in checklist.passed for n in row)
+
+
+@pytest.mark.parametrize("key", ["02-broadcasting", "03-views"])
+def test_forward_all_ticks_the_steps_after_it_that_only_describe_what_it_computed(key):
+    """Lessons 2 and 3 say Forward all in their first step; the steps after it have no action of their own
+    ("view(12) fails", "reshape, or contiguous().view") and describe what that pass left: they tick with it,
+    where they stayed open until some unrelated change."""
+    lesson = LESSONS[key]
+    run, checklist, ran = _learner_with_steps(lesson)
+    run.perform(Action("forward"))
+    checklist.update(SessionRefs(run.session, ran=ran, hints=run.diagnostics.update))
+    without_action = [i for i, step in enumerate(lesson.steps) if step.expects and not step.actions]
+    assert without_action, "the lesson still has steps that only describe"
+    assert [all(_ticks(checklist, i)) for i in without_action] == [True] * len(without_action)
+
+
+def test_a_step_without_an_action_whose_promises_do_not_hold_stays_open():
+    """Lesson 3's "view(12) fails" stays open when the learner changed b_view to a view that works: no tick for
+    what did not happen."""
+    lesson = LESSONS["03-views"]
+    run, checklist, ran = _learner_with_steps(lesson)
+    view_fails = next(i for i, step in enumerate(lesson.steps) if step.title.startswith("view(12)"))
+    b_view = next(n for n in run.graph.nodes if run.graph.nodes[n].title == "b_view")
+    run.graph.set_param(b_view, "shape", (4, 3))  # b's own shape: a view that needs no copy
+    run.perform(Action("forward"))
+    checklist.update(SessionRefs(run.session, ran=ran, hints=run.diagnostics.update))
+    assert not any(_ticks(checklist, view_fails))

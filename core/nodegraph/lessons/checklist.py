@@ -24,7 +24,9 @@ Likewise a training run (``TRAINED`` in ``ran``) passes through the steps that d
 before a step that trains (lesson 6's Zero, Forward, Backward, Step, for a learner who presses Train first).
 When a step completes on an action that steps in
 the direction of the next step's ``do:`` (lesson 6: "Zero" held already and the learner pressed Forward all, as
-"Forward" says), the next step is checked against that action too instead of waiting for another change.
+"Forward" says), the next step is checked against that action too instead of waiting for another change; so is a
+next step with no ``do:`` of its own (lesson 3's "view(12) fails" and "reshape" describe the state Forward all left:
+they waited, open, for some unrelated change).
 """
 
 from __future__ import annotations
@@ -269,11 +271,13 @@ class Checklist:
             completed = self.current
             self.current, changed = self._with_promises(self.current + 1), True
             if self.current >= len(self.texts) or not (done & set(self.phases[self.current])
-                                                        or "train" in done and self.loop_parts[completed]):
+                                                        or "train" in done and self.loop_parts[completed]
+                                                        or not self.lesson.steps[self.current].actions):
                 return changed  # checked from the next change on
             # else the action was the next step's own (a training run is a training step's parts; a learner who
-            # skipped a step that held already pressed
-            # Forward all as the next one says): its promises are checked against it now
+            # skipped a step that held already pressed Forward all as the next one says), or the next step has
+            # no action of its own (lesson 3's "view(12) fails" describes what Forward all left): its promises
+            # are checked against it now
 
     def _tick_reached(self, refs: SessionRefs) -> bool:
         """Tick, in written order, what holds now of the steps up to the current one."""
