@@ -707,5 +707,7 @@ from core import _sparse_coo_ops as _ops  # noqa: E402  (its ops build their res
 
 for _name in _ops.UNARY:
     setattr(SparseCooTensor, _name, _ops.unary_method(_name))
+for _name, _op in _ops.ALIASES.items():
+    setattr(SparseCooTensor, _name, _ops.unary_method(_op))
 for _name in _ops.NO_KERNEL:
     setattr(SparseCooTensor, _name, _ops.no_kernel_method(_name))

@@ -21,7 +21,7 @@ from core._tensor import Tensor, new_tensor, strided
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled, no_grad
 
-__all__ = ["mul", "add", "unary", "pow", "sparse_softmax", "sparse_mm", "transpose"]
+__all__ = ["mul", "add", "unary", "pow", "sparse_softmax", "sparse_mm", "transpose", "sparse_function"]
 
 
 def _coalesced(t: SparseCooTensor) -> SparseCooTensor:
@@ -300,17 +300,35 @@ UNARY = {
     "tan": ("TanBackward0", _ADD_SPARSE_DENSE), "asin": ("AsinBackward0", _ADD_SPARSE_DENSE),
     "atan": ("AtanBackward0", _ADD_SPARSE_DENSE), "asinh": ("AsinhBackward0", _ADD_SPARSE_DENSE),
     "expm1": ("Expm1Backward0", _ADD_SPARSE_DENSE),
-    "signbit": (None, None), "isnan": (None, None), "isinf": (None, None),
+    "signbit": (None, None), "isnan": (None, None), "isinf": (None, None), "isposinf": (None, None),
+    "isneginf": (None, None),
 }
+
+# PyTorch's alias methods of ``UNARY``'s ops (``s.arcsin()`` is ``s.asin()``: sparse too)
+ALIASES = {"absolute": "abs", "arcsin": "asin", "arcsinh": "asinh", "arctan": "atan", "arctanh": "atanh",
+           "fix": "trunc"}
 
 
 # the methods whose op PyTorch has no SparseCPU kernel for (its NotImplementedError names the aten op: arccos's is
-# acos); the functions (torch.exp(s)) still compute densely, a check on every dense call avoided
+# acos); the functions (torch.exp(s)) call them (``sparse_function``)
 NO_KERNEL = {name + suffix: aten + suffix for name, aten in (
     ("exp", "exp"), ("exp2", "exp2"), ("cos", "cos"), ("cosh", "cosh"), ("acos", "acos"), ("arccos", "acos"),
     ("acosh", "acosh"), ("arccosh", "acosh"), ("log", "log"), ("log2", "log2"), ("log10", "log10"),
     ("sigmoid", "sigmoid"), ("logit", "logit"), ("rsqrt", "rsqrt"), ("reciprocal", "reciprocal"), ("erfc", "erfc"),
     ("lgamma", "lgamma"), ("digamma", "digamma"), ("i0", "i0"), ("sinc", "sinc")) for suffix in ("", "_")}
+NO_KERNEL["isfinite"] = "ne.Scalar"  # (torch's isfinite is ``x == x`` and ``abs(x) != inf``: ne has no sparse kernel)
+
+
+def sparse_function(name: str, input):
+    """``torch.exp(s)``, ``torch.abs(s)``...: for a COO tensor, its method ``s.exp()`` (sparse, or PyTorch's
+    NotImplementedError where it has no sparse kernel), as PyTorch's dispatcher sends the function and the method to
+    one SparseCPU kernel; None for any other tensor. The functions ask only when ``type(input) is not Tensor`` (a
+    dense tensor pays that identity test, no isinstance)."""
+    if isinstance(input, SparseCooTensor):
+        method = SparseCooTensor.__dict__.get(name)
+        if method is not None:
+            return method(input)
+    return None
 
 
 def no_kernel_method(name: str):

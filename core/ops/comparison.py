@@ -15,6 +15,7 @@ from core._arg_types import require_one_tensor, require_tensor_input, require_te
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
 from core._memory_format import laid_out_like_operands
+from core._sparse_coo_ops import sparse_function
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._recorded import recorded
@@ -240,6 +241,8 @@ def bitwise_right_shift_(self, other):
 
 # ----- float classification ----------------------------------------------------------------------
 def _classify(input, fn_name, int_value: bool):
+    if type(input) is not Tensor and (res := sparse_function(fn_name, input)) is not None:  # (dense: one identity test)
+        return res  # a COO tensor's method: sparse, as torch's (isfinite: torch's NotImplementedError)
     x = input._data
     xp = xp_of(x)
     if x.dtype.kind != "f":

@@ -20,6 +20,7 @@ from core._factories import zeros_like
 from core._memory_format import laid_out_like
 from core._precise import precise
 from core._sleef import log1pf_u10, loop_exp, loop_sigmoid, vector_loop
+from core._sparse_coo_ops import sparse_function
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -161,10 +162,15 @@ def check_tensor(name, input):
 
 def _public(cls, name):
     def op(input, *, out=None):
-        if not isinstance(input, Tensor):
-            if has_torch_function_unary(input):  # a tensor-like (MaskedTensor) takes the call
-                return handle_torch_function(op, (input,), input, **_given_out(out))
-            check_tensor(name, input)
+        if type(input) is not Tensor:  # NOTE: a dense tensor pays this identity test only (it replaced an isinstance)
+            if out is None:
+                res = sparse_function(name, input)  # a COO tensor's own method: sparse, as torch's (or its error)
+                if res is not None:
+                    return res
+            if not isinstance(input, Tensor):
+                if has_torch_function_unary(input):  # a tensor-like (MaskedTensor) takes the call
+                    return handle_torch_function(op, (input,), input, **_given_out(out))
+                check_tensor(name, input)
         return _out(cls.apply(input), out, input)
 
     op.__name__ = op.__qualname__ = name
@@ -423,6 +429,8 @@ sinc, deg2rad, rad2deg = _public(Sinc, "sinc"), _public(Deg2rad, "deg2rad"), _pu
 
 def square(input, *, out=None):
     """``input ** 2``: bool squares to int64 like ``pow(bool, 2)``."""
+    if type(input) is not Tensor and out is None and (res := sparse_function("square", input)) is not None:
+        return res
     if input.dtype is _dtype.bool:
         input = input.to(_dtype.int64)
     return _out(Square.apply(input), out, input)
@@ -433,6 +441,8 @@ def round(input, *, decimals=None, out=None):  # PyTorch's name
     if decimals is not None:
         cls = RoundDecimals if decimals else RoundZeroDecimals
         return _out(cls.apply(input, decimals=int(decimals)), out, input)
+    if type(input) is not Tensor and out is None and (res := sparse_function("round", input)) is not None:
+        return res
     return _out(Round.apply(input), out, input)
 
 
@@ -447,6 +457,8 @@ def polygamma(n: int, input, *, out=None):
 
 
 def logit(input, eps=None, *, out=None):
+    if type(input) is not Tensor and out is None and (res := sparse_function("logit", input)) is not None:
+        return res  # (torch has no sparse kernel: its NotImplementedError)
     eps = None if eps is None else float(eps)
     if isinstance(input, Tensor) and input.dtype in (_dtype.float16, _dtype.bfloat16):
         return _out(Logit.apply(input, eps=eps, low=input._data.dtype), out, input)  # (rounded between steps: as torch)
@@ -456,6 +468,8 @@ def logit(input, eps=None, *, out=None):
 @recorded
 def signbit(input, *, out=None):
     """True where the sign bit is set (-0.0 included); never differentiable."""
+    if type(input) is not Tensor and out is None and (res := sparse_function("signbit", input)) is not None:
+        return res
     x = input._data
     if x.dtype.kind == "V":  # bfloat16 and the float8 types: through float32, exactly (-0.0 keeps its sign bit)
         x = x.astype(np.float32)
