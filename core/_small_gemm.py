@@ -1,0 +1,93 @@
+"""Small float32/float64 matrix products in the order PyTorch's CPU GEMM (MKL's sgemm/dgemm) adds them.
+
+PyTorch's ``mm``/``addmm`` (so ``matmul``, ``F.linear`` and their backward products) call MKL's GEMM, which
+rounds differently from NumPy's OpenBLAS in the last bit; the drift then grows over a training loop. Measured
+against torch 2.13 (MKL 2024.2, AMD EPYC with AVX-512, one and two threads, operands at several storage
+offsets, thousands of random shapes), a product ``a @ b`` of an (M, K) ``a`` and a (K, N) ``b`` is, in these
+regions, an **in-order multiply-add chain without FMA**: each product rounded, then added to the accumulator
+for k = 0..K-1 (the same rule as PyTorch's own small ``bmm`` loop, ``core.ops.linalg._naive_bmm``):
+
+- ``b`` with contiguous rows (PyTorch passes it untransposed; ``a`` either way): N in (2, 3) or a multiple
+  of 4, or M = 1, or K <= 5; except M >= 4 with N >= 12. ``addmm``'s bias (beta = alpha = 1) is the chain's
+  starting value;
+- ``b`` a transposed view (``x @ W.T``, a Linear's forward): K <= 2, N <= 3 with K <= 3, or N in (2, 3) with
+  K <= 5; except M >= 4 with N >= 12. The bias is added to the finished chain;
+- a column ``b`` (N = 1, either layout): K = 2 without a bias, or ``a`` transposed (the weight gradient
+  ``g.T @ x`` of a one-feature input).
+
+Outside these regions: M >= 4 with N >= 12 and K up to ~128 is an in-order chain *with* FMA, which OpenBLAS
+already computes (NumPy's result is torch's for almost every such shape); a Linear's forward with fewer than 12
+outputs and K > 5 takes MKL's dot-product kernels, whose summation order depends on each row's address
+alignment (measured: one product's rows summed in three different orders), so core leaves those, and larger
+products, to NumPy. float64 (dgemm) follows the same rule in the same regions but N = 3 (its vectors hold 4).
+
+NOTE: an in-order chain is one NumPy multiply and add per k (about 1 µs each on small arrays); for K > 32 all
+products are formed at once and ``np.add.accumulate`` adds them along k, element after element. Products above
+``LIMIT`` multiply-adds keep NumPy's GEMM.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["LIMIT", "mkl_gemm"]
+
+LIMIT = 1 << 20  # multiply-adds above which a product keeps NumPy's GEMM (the chain's memory and time)
+_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _in_order_region(m: int, k: int, n: int, a_transposed: bool, b_transposed: bool, double: bool,
+                     bias: bool) -> bool:
+    """Whether MKL's GEMM of this shape and layout adds the K products in order without FMA (module docstring)."""
+    if m >= 4 and n >= 12 or double and n == 3:
+        return False
+    if n == 1:  # (a column b reads the same either way)
+        return k == 1 or a_transposed or k == 2 and not bias
+    if b_transposed:
+        return k <= 2 or (n <= 3 and k <= 3) or (n in (2, 3) and k <= 5)
+    return m == 1 or n in (2, 3) or n % 4 == 0 or k <= 5
+
+
+def mkl_gemm(a, b, c=None):
+    """``a @ b`` (+ ``c``, a bias broadcast to the result, as ``addmm`` with beta = alpha = 1) for 2-d NumPy
+    arrays of one float dtype, added in MKL's order; None where that order is not known (module docstring): the
+    caller then keeps NumPy's GEMM."""
+    if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype or a.dtype not in _DTYPES \
+            or a.ndim != 2 or b.ndim != 2:
+        return None
+    (m, k), n = a.shape, b.shape[1]
+    if not 0 < m * k * n <= LIMIT or b.shape[0] != k:
+        return None
+    size = a.itemsize
+    b_transposed = b.strides[1] != size and b.strides[0] == size and n > 1
+    a_transposed = a.strides[1] != size and a.strides[0] == size and m > 1
+    if not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
+        return None
+    if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
+        return None
+    start = c if c is not None and not b_transposed else None
+    out = _chain(a, b, start)
+    if c is not None and b_transposed:
+        out += c
+    return out
+
+
+def _chain(a, b, start):
+    """Each product rounded, then added in order of k to ``start`` (or +0); a new (M, N) array."""
+    m, n = a.shape[0], b.shape[1]
+    if start is None:
+        acc = a[:, 0, None] * b[0]
+        acc += 0  # NOTE: the sum starts at +0, so products that are all -0 give +0
+        first = 1
+    else:
+        acc = np.array(np.broadcast_to(start, (m, n)), dtype=a.dtype)
+        first = 0
+    if a.shape[1] - first <= 32:
+        term = np.empty_like(acc)
+        for k in range(first, a.shape[1]):
+            np.multiply(a[:, k, None], b[k], out=term)
+            acc += term
+        return acc
+    products = a[:, first:, None] * b[None, first:, :]  # (M, K, N), each rounded once
+    products[:, 0] += acc
+    return np.ascontiguousarray(np.add.accumulate(products, axis=1)[:, -1])
