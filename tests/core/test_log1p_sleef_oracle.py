@@ -67,3 +67,27 @@ def test_log1p_of_other_dtypes_still_matches(torch):
         ours = core.log1p(core.tensor(x).to(getattr(core, dtype))).double().numpy()
         theirs = torch.log1p(torch.tensor(x).to(getattr(torch, dtype))).double().numpy()
         np.testing.assert_allclose(ours, theirs, rtol=1e-15 if dtype == "float64" else 0)
+
+
+# positive values in [2^-36, 1e38] without special values: core's shorter route (as a loss's log1p(exp(-|x|)))
+PLAIN = np.concatenate([np.exp(RNG.uniform(-24.9, 87.5, 6000)), RNG.uniform(0, 1, 2000),
+                        [2.0 ** -36, 1e38, 1.0, 0.5, 1.5]]).astype(np.float32)
+
+
+@pytest.mark.parametrize("size", [PLAIN.size, 200, 33, 1])
+def test_log1p_of_positive_values_without_special_ones_equals_torchs(torch, one_thread, size):
+    x = PLAIN[-size:]
+    _same_bits(core.log1p(core.tensor(x)).numpy(), torch.log1p(torch.tensor(x)).numpy())
+
+
+def test_a_training_steps_logits_loss_equals_torchs(torch, one_thread):
+    logits = RNG.normal(0, 3, (200, 1)).astype(np.float32)
+    labels = (RNG.uniform(0, 1, (200, 1)) < 0.5).astype(np.float32)
+    results = []
+    for lib in (core, torch):
+        x = lib.tensor(logits, requires_grad=True)
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(x, lib.tensor(labels))
+        loss.backward()
+        results.append((loss.detach().numpy(), x.grad.numpy()))
+    _same_bits(results[0][0], results[1][0])
+    _same_bits(results[0][1], results[1][1])
