@@ -16,6 +16,7 @@ import numpy as np
 
 from core import _blas_threads as _blas
 from core import _dtype
+from core._small_gemm import mkl_gemm
 from core._tensor import Tensor, new_tensor
 from core._threads import get_num_threads
 from core.amp import _casting as _autocast
@@ -122,7 +123,9 @@ class Mm(Function):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        out = xp_of(a._data).matmul(a._data, b._data)
+        out = mkl_gemm(a._data, b._data)  # a small product in PyTorch's GEMM order (core._small_gemm)
+        if out is None:
+            out = xp_of(a._data).matmul(a._data, b._data)
         return out if out.dtype is a._data.dtype else out.astype(a._data.dtype)  # bfloat16's comes as float32
 
     @staticmethod
@@ -403,6 +406,9 @@ def matmul(input, other, *, out=None):
         _check_matmul_shapes(input._data.shape, other._data.shape)
         return _matmul_graph(input, other, da, db)
     x, y = input._data, other._data
+    out = _small_product(x, y) if type(x) is _ndarray and type(y) is _ndarray else None
+    if out is not None:
+        return new_tensor(out)
     try:
         out = xp_of(x).matmul(x, y)
     except ValueError:
@@ -429,16 +435,31 @@ def _matmul_fast(a, b):
             except ValueError:
                 return None  # batch dims that do not broadcast: the full path raises PyTorch's message
             return new_tensor(out[..., 0, :] if x.ndim == 1 else out)
-    try:
-        out = _np_matmul(x, y)
-    except ValueError:
-        return None  # the full path raises PyTorch's message
+    out = _small_product(x, y)
+    if out is None:
+        try:
+            out = _np_matmul(x, y)
+        except ValueError:
+            return None  # the full path raises PyTorch's message
     if type(out) is not _ndarray or out.dtype is not x.dtype:  # 0-d; bfloat16's product comes as float32
         out = np.asarray(out).astype(x.dtype, copy=False)
     return new_tensor(out)
 
 
 _ndarray, _np_matmul, _bool = np.ndarray, np.matmul, np.dtype(np.bool_)
+
+
+def _small_product(x, y):
+    """``x @ y`` in PyTorch's GEMM order (``core._small_gemm``) for a 2-d ``y`` and a 2-d ``x``, or a contiguous
+    ``x`` of more dims that PyTorch folds into one ``mm``; None for other products and shapes."""
+    if y.ndim != 2 or x.ndim < 2 or x.shape[-1] != y.shape[0]:
+        return None
+    if x.ndim == 2:
+        return mkl_gemm(x, y)
+    if not x.flags.c_contiguous:
+        return None
+    out = mkl_gemm(x.reshape(-1, x.shape[-1]), y)
+    return None if out is None else out.reshape(x.shape[:-1] + (y.shape[1],))
 
 
 def _matmul_dtype_error(a, b, da, db):

@@ -17,6 +17,7 @@ from core._arg_types import require_tensors
 from core._backend import xp_for
 from core._cascade_sum import sum_over_batch
 from core._memory_format import empty_strided_array, preserved_strides
+from core._small_gemm import mkl_gemm
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.amp import _casting as _autocast
@@ -114,13 +115,20 @@ def _transposed_copy(p):
     return out
 
 
+def _input_gemm(ga, w):
+    """``ga @ W``, the input gradient's GEMM: in PyTorch's order where ``core._small_gemm`` knows it."""
+    out = mkl_gemm(ga, w)
+    return _gemm(ga, w) if out is None else out
+
+
 def _weight_gemm(ga, xa):
     """``ga.T @ xa``, the weight gradient's GEMM. NOTE: a batch of one is an outer product, each value one
     rounded float product either way; as a K=1 GEMM the multi-threaded BLAS took 4x as long (a VGG's
     25088x4096 layer: 0.36 s against 0.08 s, its backward's slowest step on one image)."""
     if ga.shape[0] == 1 and type(ga) is np.ndarray and ga.dtype.kind == "f" and ga.dtype == xa.dtype:
         return np.multiply.outer(ga[0], xa[0])
-    return _gemm(ga.T, xa)
+    out = mkl_gemm(ga.T, xa)  # a small product in PyTorch's GEMM order (core._small_gemm)
+    return _gemm(ga.T, xa) if out is None else out
 
 
 class Linear2dNoBias(Function):
@@ -137,6 +145,9 @@ class Linear2dNoBias(Function):
             out = gemm_float16(xa, wt._data)
             return (out if b is None else out + b._data.astype(np.float32)).astype(xa.dtype)
         wa = wt._data
+        out = mkl_gemm(xa, wa, None if b is None else b._data)  # a small product in PyTorch's GEMM order
+        if out is not None:
+            return out
         if b is not None and xa.dtype == _F32 and wa.shape[0] <= 2 and type(xa) is np.ndarray:
             out = _short_gemm_bias(xa, wa, b._data)
             if out is not None:
@@ -155,7 +166,7 @@ class Linear2dNoBias(Function):
         if not _grad_state.enabled and ga.dtype == x._data.dtype and type(ga) is type(x._data):
             # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops). Wᵀ's
             # gradient is W's GEMM seen transposed, so TBackward0 hands W a contiguous (out, in) array
-            gx = new_tensor(_gemm(ga, wt._data.T)) if nx else None
+            gx = new_tensor(_input_gemm(ga, wt._data.T)) if nx else None
             gw = new_tensor(_weight_gemm(ga, x._data).T) if nw else None
             # the bias's gradient: the batch summed in PyTorch's order (a float32 column sum is not NumPy's);
             # bfloat16 adds in float32 (the engine rounds)

@@ -1,0 +1,122 @@
+"""Small float32 matrix products bit for bit as PyTorch's CPU GEMM computes them (``core._small_gemm``).
+
+Oracle tests: the same products in core and torch, compared bitwise (sign of zero included), for the shapes
+where core follows MKL's in-order chain: mm, matmul (2-d and a 3-d batch folded into one mm), addmm, linear
+with and without a bias, a small Linear's backward, and a few steps of a small training loop."""
+
+import numpy as np
+import pytest
+import torch
+
+import core
+
+# (M, K, N) inside the region of core._small_gemm, for each layout
+PLAIN = [(1, 7, 5), (1, 64, 20), (3, 16, 12), (5, 9, 2), (8, 8, 8), (16, 33, 3), (64, 8, 4), (7, 200, 8),
+         (10, 5, 7), (33, 4, 11), (2, 40, 16), (100, 3, 6)]
+TRANSPOSED_B = [(4, 2, 8), (16, 2, 5), (64, 1, 10), (8, 3, 3), (32, 5, 2), (5, 4, 3), (100, 2, 11)]
+
+
+def _same_bits(c, t):
+    c, t = c.detach().numpy(), t.detach().numpy()
+    assert c.dtype == t.dtype and c.shape == t.shape
+    assert np.array_equal(c.view(np.uint32 if c.itemsize == 4 else np.uint64),
+                          t.view(np.uint32 if t.itemsize == 4 else np.uint64))
+
+
+def _pair(shape, seed, dtype=np.float32):
+    arr = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    return core.tensor(arr), torch.tensor(arr)
+
+
+@pytest.mark.parametrize("m,k,n", PLAIN)
+@pytest.mark.parametrize("seed", range(3))
+def test_mm_and_matmul_match_torch_bitwise(m, k, n, seed):
+    ca, ta = _pair((m, k), seed)
+    cb, tb = _pair((k, n), seed + 100)
+    _same_bits(core.mm(ca, cb), torch.mm(ta, tb))
+    _same_bits(ca @ cb, ta @ tb)
+    ca.requires_grad_(True)
+    _same_bits(core.matmul(ca, cb), torch.matmul(ta, tb))
+
+
+@pytest.mark.parametrize("m,k,n", PLAIN)
+def test_float64_mm_matches_torch_bitwise(m, k, n):
+    if n == 3:
+        n = 4  # (dgemm adds N = 3 in another order; core keeps NumPy's there)
+    ca, ta = _pair((m, k), 7, np.float64)
+    cb, tb = _pair((k, n), 8, np.float64)
+    _same_bits(core.mm(ca, cb), torch.mm(ta, tb))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_folded_batch_matmul_matches_torch_bitwise(seed):
+    ca, ta = _pair((3, 5, 9), seed)
+    cb, tb = _pair((9, 4), seed + 1)
+    _same_bits(ca @ cb, ta @ tb)
+
+
+@pytest.mark.parametrize("m,k,n", PLAIN)
+def test_addmm_bias_matches_torch_bitwise(m, k, n):
+    ca, ta = _pair((m, k), 1)
+    cb, tb = _pair((k, n), 2)
+    cc, tc = _pair((n,), 3)
+    _same_bits(core.addmm(cc, ca, cb), torch.addmm(tc, ta, tb))
+
+
+@pytest.mark.parametrize("m,k,n", TRANSPOSED_B)
+@pytest.mark.parametrize("seed", range(3))
+def test_linear_with_and_without_bias_matches_torch_bitwise(m, k, n, seed):
+    cx, tx = _pair((m, k), seed)
+    cw, tw = _pair((n, k), seed + 10)
+    cb, tb = _pair((n,), seed + 20)
+    _same_bits(core.nn.functional.linear(cx, cw), torch.nn.functional.linear(tx, tw))
+    _same_bits(core.nn.functional.linear(cx, cw, cb), torch.nn.functional.linear(tx, tw, tb))
+
+
+def test_issue_example_linear_3_to_2_on_a_batch_of_4():
+    core.manual_seed(0)
+    torch.manual_seed(0)
+    c_layer, t_layer = core.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    x = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)
+    _same_bits(c_layer(core.tensor(x)), t_layer(torch.tensor(x)))
+
+
+@pytest.mark.parametrize("batch,features", [(4, (8, 2)), (16, (8, 4)), (64, (3, 8)), (10, (2, 1))])
+def test_small_linear_gradients_match_torch_bitwise(batch, features):
+    """grad_input = g @ W (K = outputs) and grad_W = g.T @ x (K = batch): MKL's chain in core too."""
+    out_f, in_f = features
+    cx, tx = _pair((batch, in_f), 5)
+    cw, tw = _pair((out_f, in_f), 6)
+    cg, tg = _pair((batch, out_f), 7)
+    for t in (cx, tx, cw, tw):
+        t.requires_grad_(True)
+    core.nn.functional.linear(cx, cw).backward(cg)
+    torch.nn.functional.linear(tx, tw).backward(tg)
+    _same_bits(cx.grad, tx.grad)
+    _same_bits(cw.grad, tw.grad)
+
+
+def _tanh_mlp_losses(lib, sizes, x, y, steps):
+    lib.manual_seed(0)
+    layers = []
+    for a, b in zip(sizes, sizes[1:]):
+        layers += [lib.nn.Linear(a, b), lib.nn.Tanh()]
+    model = lib.nn.Sequential(*layers[:-1])
+    opt = lib.optim.SGD(model.parameters(), lr=0.1)
+    xs, ys = lib.tensor(x), lib.tensor(y)
+    losses = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = ((model(xs) - ys) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+
+
+def test_small_tanh_mlp_training_losses_match_torch_bitwise():
+    """A 2-3-2 tanh MLP trained 20 SGD steps: every layer's forward and backward product is in the region."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 2)).astype(np.float32)
+    y = rng.standard_normal((8, 2)).astype(np.float32)
+    assert _tanh_mlp_losses(core, (2, 3, 2), x, y, 20) == _tanh_mlp_losses(torch, (2, 3, 2), x, y, 20)
