@@ -44,6 +44,7 @@ from core.nodegraph.model.numtext import magnitudes, tensor_values
 from core.nodegraph.model.spec import ParamError
 from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
+from gui.escape_puts_back import EscapePutsBack
 from gui.number_spin_box import FloatSpinBox, IntSpinBox
 from gui.param_widgets import make_editor, parse_text, show_text, text_of
 from gui.refusal_note import add_line_refusal_row, add_refusal_row
@@ -103,6 +104,8 @@ class Inspector(QWidget):
         self.name_edit.setToolTip("The node's name on the canvas and in messages (empty: the node type's name)")
         self.name_edit.editingFinished.connect(self._rename)
         self.undo_keys.watch(self.name_edit)
+        self.escape_keys = EscapePutsBack(self._shows_other_text, self._put_back, self)
+        self.escape_keys.watch(self.name_edit)
         self.name_row = QWidget()
         name_layout = QFormLayout(self.name_row)
         name_layout.setContentsMargins(0, 0, 0, 0)
@@ -174,6 +177,8 @@ class Inspector(QWidget):
                 self.refusal_notes[p.name] = add_refusal_row(self.form, w)
             elif isinstance(w, QLineEdit):
                 self.refusal_notes[p.name], self._line_marks[p.name] = add_line_refusal_row(self.form, w)
+                self.escape_keys.watch(w)
+                w.textChanged.connect(lambda _text, w=w: self._unmark_if_applied(w))
         self.form_host.setVisible(bool(self.editors))  # no empty band between Watch and the value (an add node)
         self.refresh_values()
 
@@ -277,6 +282,32 @@ class Inspector(QWidget):
         if isinstance(field, QDoubleSpinBox):
             return field.text() == field.textFromValue(float(value))
         return cast(QLineEdit, field).text() == text_of(p, value)  # the other watched fields are line edits
+
+    def _shows_other_text(self, field: QLineEdit) -> bool:
+        """True when a text field shows typed text or a refusal: Escape puts the document's value back."""
+        name = next((n for n, w in self.editors.items() if w is field), None)
+        refused = name is not None and bool(self.refusal_notes[name].text())
+        return refused or not self._shows_applied_value(field)
+
+    def _put_back(self, field: QLineEdit) -> None:
+        """Show the document's value in ``field`` again (Escape), taking the refusal away with the typed text."""
+        node = self.graph.nodes.get(self.node_id) if self.graph is not None and self.node_id is not None else None
+        if node is None:
+            return
+        if field is self.name_edit:
+            self.name_edit.setText(node.title or "")
+            return
+        name = next((n for n, w in self.editors.items() if w is field), None)
+        if name is not None and node.spec is not None:
+            p = node.spec.param(name)
+            show_text(field, text_of(p, node.params.get(name, p.default)))
+            self._line_marks[name]("")
+
+    def _unmark_if_applied(self, field: QLineEdit) -> None:
+        """A text field taken back to the document's value (Ctrl+Z in it) shows no refusal of other text."""
+        name = next((n for n, w in self.editors.items() if w is field), None)
+        if name in self._line_marks and self._shows_applied_value(field):
+            self._line_marks[name]("")
 
     def sync_params(self) -> None:
         """Re-read parameter values after an undo/redo without re-emitting edits."""

@@ -102,3 +102,54 @@ def test_a_ragged_literal_typed_into_a_tensor_field_is_refused_as_torch_says_it(
     qtbot.waitUntil(lambda: "expected sequence of length 2 at dim 1 (got 1)" in note.text())
     assert "inhomogeneous" not in note.text()
     assert w.graph.nodes["n1"].params["tensor"] == [2.0, 3.0]
+
+
+@pytest.fixture
+def randn_fields(qtbot, node_types):
+    """A window on a randn source selected, its Inspector showing the shape and seed text fields."""
+    graph = Graph()
+    add = commands.AddNode({"type": "source.randn", "params": {"shape": [2, 3]}, "position": [0.0, 0.0]})
+    add.do(graph)
+    window = shown(qtbot, make_window(qtbot, graph))
+    nid = add.node["id"]
+    click_node(qtbot, window, nid)
+    show_dock(qtbot, window, window.inspector_dock)
+    qtbot.waitUntil(lambda: window.inspector.node_id == nid and "seed" in window.inspector.editors)
+    yield window, window.graph.nodes[nid]
+    window.undo_stack.setClean()
+
+
+@pytest.mark.parametrize("name, typed, shown_again", [("seed", "abc", ""), ("shape", "2,,3", "[2, 3]")])
+def test_escape_in_a_refusing_text_field_puts_the_value_back_and_the_marks_go(randn_fields, qtbot, name, typed,
+                                                                              shown_again):
+    """A newcomer typed text into a seed (or a broken shape), read the red reason and pressed Escape, as in a number
+    field: the text and the reason stayed until they typed a valid value."""
+    window, node = randn_fields
+    field = window.inspector.editors[name]
+    type_into(qtbot, field, typed)
+    qtbot.waitUntil(lambda: _says_under(window, field, "can't read"))
+    QTest.keyClick(field, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not _note(window, field).isVisible())
+    assert field.text() == shown_again and field.styleSheet() == ""
+    assert node.params["shape"] == (2, 3) and node.params.get("seed") is None and window.undo_stack.count() == 0
+
+
+def test_escape_in_a_text_field_with_an_unapplied_edit_puts_the_value_back(randn_fields, qtbot):
+    window, node = randn_fields
+    field = window.inspector.editors["shape"]
+    type_into(qtbot, field, "4, 5", enter=False)
+    QTest.keyClick(field, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: field.text() == "[2, 3]")
+    assert node.params["shape"] == (2, 3) and window.undo_stack.count() == 0
+
+
+def test_ctrl_z_taking_the_typing_back_takes_the_refusal_away(randn_fields, qtbot):
+    """Ctrl+Z in the field first takes back what was typed: the field shows the value again, and no reason for
+    text that is gone stays under it."""
+    window, node = randn_fields
+    field = window.inspector.editors["seed"]
+    type_into(qtbot, field, "abc")
+    qtbot.waitUntil(lambda: _says_under(window, field, "can't read"))
+    QTest.keyClick(field, Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: field.text() == "")
+    qtbot.waitUntil(lambda: not _note(window, field).isVisible() and field.styleSheet() == "")
