@@ -16,7 +16,7 @@ from core._tensor import Tensor
 __all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
            "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error", "is_index",
            "require_int_list", "number_arg", "dim_overloads_error",
-           "keyword_dim_error"]
+           "keyword_dim_error", "dim_error", "reworded", "std_dim_error"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -220,45 +220,109 @@ def spaced_arguments_error(fn: str, start, end, steps) -> TypeError:
 
 # PyTorch's overloads of the ops whose dim a bool or float is refused by, as its parser lists them (method form: no
 # ``Tensor input``), each with whether the parser adds its "didn't match" line for one positional bool or float dim
-_DIM_OVERLOADS = {
-    ("squeeze", True): (("()", True), ("(int dim)", True), ("(tuple of ints dim)", True)),
-    ("squeeze", False): (("(Tensor input)", False), ("(Tensor input, int dim)", True),
-                         ("(Tensor input, tuple of ints dim)", True)),
-    ("count_nonzero", True): (("(int dim = None)", True), ("(tuple of ints dim)", True)),
-    ("count_nonzero", False): (("(Tensor input, int dim = None)", True), ("(Tensor input, tuple of ints dim)", True)),
-    ("all", True): (("()", True), ("(tuple of ints dim = None, bool keepdim = False)", False),
-                    ("(int dim, bool keepdim = False)", False)),
-    ("all", False): (("(Tensor input, *, Tensor out = None)", False),
-                     ("(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)", False),
-                     ("(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)", False)),
+_DIM_OVERLOADS = {  # (overload, its line for a positional dim, its line for a keyword dim: "types", "keyword", "")
+    ("squeeze", True): (("()", True, "keyword"), ("(int dim)", True, "types"), ("(tuple of ints dim)", True, "types")),
+    ("squeeze", False): (("(Tensor input)", False, ""), ("(Tensor input, int dim)", True, "types"),
+                         ("(Tensor input, tuple of ints dim)", True, "types")),
+    ("count_nonzero", True): (("(int dim = None)", True, "keyword"), ("(tuple of ints dim)", True, "types")),
+    ("count_nonzero", False): (("(Tensor input, int dim = None)", True, "keyword"),
+                               ("(Tensor input, tuple of ints dim)", True, "types")),
+    ("all", True): (("()", True, "keyword"), ("(tuple of ints dim = None, bool keepdim = False)", False, ""),
+                    ("(int dim, bool keepdim = False)", False, "")),
+    ("all", False): (("(Tensor input, *, Tensor out = None)", False, ""),
+                     ("(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)", False,
+                      ""),
+                     ("(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)", False, "")),
 }
+for _name, _out in (("sort", "tuple of Tensors out = None"), ("argsort", "Tensor out = None")):  # (no lines at all)
+    _DIM_OVERLOADS[_name, True] = (("(*, bool stable, int dim = -1, bool descending = False)", False, ""),
+                                   ("(int dim = -1, bool descending = False)", False, ""))
+    _DIM_OVERLOADS[_name, False] = (
+        (f"(Tensor input, *, bool stable, int dim = -1, bool descending = False, {_out})", False, ""),
+        ("(Tensor input, int dim = -1, bool descending = False" + (", *, tuple of Tensors out = None)"
+                                                                   if _name == "sort" else ")"), False, ""))
 _DIM_OVERLOADS.update({("any", m): v for (name, m), v in list(_DIM_OVERLOADS.items()) if name == "all"})
 
 
 _STD_OVERLOADS = (" * (tuple of ints dim, bool unbiased = True, bool keepdim = False)",
                   " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)",
                   " * (bool unbiased = True)")
+_STD_FUNCTION_OVERLOADS = (
+    " * (Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, Tensor out = None)",
+    " * (Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False, Tensor out = None)",
+    " * (Tensor input, bool unbiased = True)")
 
 
-def keyword_dim_error(fn: str, kwargs: dict) -> TypeError:
-    """PyTorch's parser error for ``x.std(dim=True)``/``x.var(dim=1.0)``: a bool given as ``dim`` by keyword is no
-    ``unbiased`` (a bool by position is), and matches none of the overloads (worded as for the method)."""
-    got = "".join(f"{k}={tp_name(v)}, " for k, v in reversed(kwargs.items()))
+def dim_error(message: str, fn: str, dim, method: bool, keyword: bool) -> TypeError:
+    """A parser TypeError for a bool or float ``dim`` that knows how it was called (``fn``, the ``dim``, ``method``,
+    ``keyword``: its ``dim_call``), so a wrapper that knows better (the function form of a method's op, a keyword
+    where the op saw a position) can raise the same error in PyTorch's words for that call (``reworded``). A plain
+    TypeError, as torch's."""
+    error = TypeError(message)
+    error.dim_call = (fn, dim, method, keyword)
+    return error
+
+
+def reworded(error: TypeError, *, method: bool | None = None, keyword: bool | None = None) -> TypeError:
+    """``dim_error``'s ``error`` in PyTorch's words for the method or function form, a keyword or a positional dim."""
+    fn, dim, was_method, was_keyword = error.dim_call
+    method = was_method if method is None else method
+    keyword = was_keyword if keyword is None else keyword
+    if fn in ("std", "var", "var_mean", "std_mean"):
+        return std_dim_error(fn, dim, method, keyword)
+    return dim_overloads_error(fn, dim, method, keyword)
+
+
+def keyword_dim_error(fn: str, kwargs: dict, method: bool = True) -> TypeError:
+    """PyTorch's parser error for ``x.std(dim=True)``/``torch.var(x, dim=1.0)``: a bool given as ``dim`` by keyword
+    is no ``unbiased`` (a bool by position is), and matches none of the overloads (worded for the method or the
+    function)."""
+    if len(kwargs) == 1 and "dim" in kwargs:
+        return std_dim_error(fn, kwargs["dim"], method, keyword=True)
+    got = ("" if method else "Tensor, ") + ", ".join(f"{k}={tp_name(v)}" for k, v in reversed(kwargs.items()))
+    got += ", " if method else ""
     lines = [f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:",
-             *_STD_OVERLOADS]
-    if len(kwargs) == 1:
-        lines.append("      didn't match because some of the keywords were incorrect: dim")
+             *_std_overloads(fn, method)]
     return TypeError("\n".join(lines) + "\n")
 
 
-def dim_overloads_error(fn: str, dim, method: bool) -> TypeError:
-    """PyTorch's parser error for ``x.squeeze(True)``/``torch.all(x, 1.0)``...: a bool or float dim matches none of
-    ``fn``'s overloads (``_DIM_OVERLOADS``), listed as its parser lists them for a method or a function."""
-    got = tp_name(dim) if method else f"Tensor, {tp_name(dim)}"
-    marked = f"!{tp_name(dim)}!" if method else f"Tensor, !{tp_name(dim)}!"
+def std_dim_error(fn: str, dim, method: bool, keyword: bool) -> TypeError:
+    """PyTorch's parser error for a float ``dim`` of ``std``/``var``/``var_mean``/``std_mean`` (``x.std(1.0)``), or a
+    bool one by keyword (``x.std(dim=True)``; a bool by position is ``unbiased``)."""
+    name = tp_name(dim)
+    if keyword:
+        got, why = (f"dim={name}, " if method else f"Tensor, dim={name}"), "some of the keywords were incorrect: dim"
+    else:
+        marked = f"!{name}!" if method else f"Tensor, !{name}!"
+        got, why = (name if method else f"Tensor, {name}"), f"some of the arguments have invalid types: ({marked})"
+    lines = [f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:",
+             *_std_overloads(fn, method), f"      didn't match because {why}"]
+    return dim_error("\n".join(lines) + "\n", fn, dim, method, keyword)
+
+
+def _std_overloads(fn: str, method: bool) -> tuple:
+    if method:
+        return _STD_OVERLOADS
+    if fn in ("std", "var"):
+        return _STD_FUNCTION_OVERLOADS
+    return tuple(line.replace(", *, Tensor out = None", "").replace(", Tensor out = None", "")
+                 for line in _STD_FUNCTION_OVERLOADS)  # (var_mean, std_mean: no out=)
+
+
+def dim_overloads_error(fn: str, dim, method: bool, keyword: bool = False) -> TypeError:
+    """PyTorch's parser error for ``x.squeeze(True)``/``torch.all(x, 1.0)``/``x.all(dim=True)``...: a bool or float
+    dim matches none of ``fn``'s overloads (``_DIM_OVERLOADS``), listed as its parser lists them for a method or a
+    function, with its "didn't match" lines for a positional or a keyword ``dim``."""
+    name = tp_name(dim)
+    given = f"dim={name}" if keyword else name
+    got = (f"{given}, " if keyword else given) if method else f"Tensor, {given}"
+    marked = (f"!{given}!, " if keyword else f"!{given}!") if method else f"Tensor, !{given}!"
     lines = [f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:"]
-    for overload, mismatch in _DIM_OVERLOADS[fn, method]:
+    for overload, mismatch, by_keyword in _DIM_OVERLOADS[fn, method]:
         lines.append(f" * {overload}")
-        if mismatch:
+        why = by_keyword if keyword else mismatch and "types"
+        if why == "types":
             lines.append(f"      didn't match because some of the arguments have invalid types: ({marked})")
-    return TypeError("\n".join(lines) + "\n")
+        elif why == "keyword":
+            lines.append("      didn't match because some of the keywords were incorrect: dim")
+    return dim_error("\n".join(lines) + "\n", fn, dim, method, keyword)

@@ -52,8 +52,9 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
             where = "" if "dim" in kwargs else f" (position {1 if method else 2})"
             return TypeError(f"{name}(): argument 'dim'{where} must be {single['dim']}, not {tp_name(value)}")
         listed = ", ".join(got) + (", " if method and kwargs else "")
-        if method and name in ("max", "min") and len(got) == 1 and not kwargs:  # (x.max(True): the overloads of
-            why = f"      didn't match because some of the arguments have invalid types: (!{got[0]}!)"  # no or a tensor
+        if method and name in ("max", "min") and len(got) == 1:  # (x.max(True): the overloads of no or a tensor
+            why = (f"      didn't match because some of the arguments have invalid types: (!{got[0]}!)" if not kwargs
+                   else f"      didn't match because some of the keywords were incorrect: {next(iter(kwargs))}")
             overloads = overloads.replace(" * ()\n", f" * ()\n{why}\n").replace(" * (Tensor other)\n",
                                                                                  f" * (Tensor other)\n{why}\n")
         return TypeError(f"{name}() received an invalid combination of arguments - got ({listed}), but expected one "

@@ -54,18 +54,27 @@ def with_numpy_names(fn):
     return op
 
 
+_STD_NAMES = ("std", "var", "var_mean", "std_mean")
+
+
 def call_with_keywords(fn, args: tuple, kwargs: dict):
     """``fn(*args, **kwargs)``, an argument error naming a keyword argument's position worded as PyTorch's parser
     words it (no position: ``torch.cumsum(x, dim=True)``; ``core.ops.method_args``)."""
-    if fn.__name__ in ("std", "var") and len(args) == 1 and isinstance(kwargs.get("dim"), (bool, float)):
+    name = fn.__name__
+    if name in _STD_NAMES and len(args) == 1 and isinstance(kwargs.get("dim"), (bool, float)):
         from core._arg_types import keyword_dim_error  # (it imports tensors)
 
-        raise keyword_dim_error(fn.__name__, kwargs)  # (the function reads a bool dim as unbiased, as by position)
+        # (the op reads a bool dim as unbiased, as by position; var_mean/std_mean are functions only)
+        raise keyword_dim_error(name, kwargs, method=name in ("std", "var"))
     try:  # NOTE: no cost unless it raises
         return fn(*args, **kwargs)
     except TypeError as error:
+        from core._arg_types import reworded
         from core.ops.method_args import parser_form  # (it imports core._arg_types, which imports tensors)
 
+        call = getattr(error, "dim_call", None)  # a bool or float dim the op took as a position: given by keyword
+        if call is not None and not call[3] and len(args) == 1 and list(kwargs) == ["dim"]:
+            raise reworded(error, keyword=True) from None  # (x.all(dim=True): the parser's keyword lines)
         translated = parser_form(error, fn.__name__, args, kwargs, method=False)
         if translated is None:
             raise

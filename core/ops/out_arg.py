@@ -18,6 +18,7 @@ import functools
 import inspect
 
 from core import _dtype
+from core._arg_types import reworded
 from core._tensor import Tensor
 from core._user_warning import warn_user
 
@@ -124,7 +125,13 @@ def accept_out(fn):
     @functools.wraps(fn)
     def op(*args, out=None, **kwargs):
         if out is None:
-            return fn(*args, **kwargs)
+            try:  # NOTE: no cost unless it raises
+                return fn(*args, **kwargs)
+            except TypeError as error:  # torch.std(x, dim=True): worded for the function, not the method
+                call = getattr(error, "dim_call", None)
+                if call is None or not call[2]:
+                    raise
+                raise reworded(error, method=False) from None
         if name in _BOOL_RESULT:
             _check_bool_out(name, out)
         if name in _BOOL_ONLY and isinstance(out, Tensor) and out.dtype is not _dtype.bool:

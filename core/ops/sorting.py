@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from core._arg_types import tp_name
+from core._arg_types import dim_overloads_error, tp_name
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -81,6 +81,8 @@ def _unstable_order(x, idx, dim: int, descending: bool):
 def sort(input: Tensor, dim: int = -1, descending: bool = False, stable=None):
     """Values and indices in order; without ``stable``, equal values come as PyTorch's CPU ``std::sort`` leaves
     them."""
+    if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: x.sort(True) sorts along no dim 1; the
+        raise dim_overloads_error("sort", dim, method=True)  # function form rewords it: out_arg)
     refuse_complex(input, RuntimeError, " Sort does not support complex dtypes on CPU")
     d = normalize_dim(dim, input._data.ndim)
     cls = Sort if stable is None else SortStable
@@ -90,6 +92,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable=None):
 
 @recorded
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    if isinstance(dim, (bool, float)):
+        raise dim_overloads_error("argsort", dim, method=True)
     x = input._data
     d = normalize_dim(dim, x.ndim)
     if x.ndim == 0:

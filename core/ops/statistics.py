@@ -14,7 +14,7 @@ import numpy as np
 
 from core import _dtype
 from core import _softmax_kernels as softmax_kernels
-from core._arg_types import dim_overloads_error, refuse_bool_dim, require_tensors, tp_name
+from core._arg_types import dim_overloads_error, refuse_bool_dim, require_tensors, std_dim_error, tp_name
 from core._cascade_sum import ordered_sum
 from core._factories import ones_like
 from core._lane_sum import row_max, softmax_sum
@@ -191,6 +191,8 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
     ``correction=``; ``whole``: no dim given (its backward then records ``mean()``, as PyTorch's)."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
+    elif isinstance(dim, float):  # (no int to PyTorch's parser; the method's words for var/std, whose function
+        raise std_dim_error(op, dim, method=op in ("var", "std"), keyword=False)  # form rewords it: out_arg)
     if unbiased is not None and correction is not None:
         raise TypeError(f"{op}() received an invalid combination of arguments - got both unbiased and correction")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
