@@ -69,3 +69,4 @@ RECIPES += __import__("recipes_books5").RECIPES  # x-transformers, Spotlight, co
 RECIPES += __import__("recipes_botorch").RECIPES  # BoTorch: models, acquisition, optimisation, its tests (helper s22 BOTORCH)
 RECIPES += __import__("recipes_tianshou").RECIPES  # Tianshou: Batch, buffers, collectors, policies, trainers (helper s22 TIANSHOU)
 RECIPES += __import__("recipes_lucidrains").RECIPES  # vector-quantize-pytorch and friends on einx/einops (helper s22 LUCIDRAINS)
+RECIPES += __import__("recipes_torchattacks").RECIPES  # torchattacks: adversarial attacks, its tests (helper s23 TATK)

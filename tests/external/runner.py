@@ -426,6 +426,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_lucidrains_deps").modules())
     if "tianshou" in present:  # recipes_tianshou's: numba, sensai, overrides, deepdiff... (fake_tianshou_deps)
         deps.update(importlib.import_module("fake_tianshou_deps").modules())
+    if "torchattacks" in present:  # recipes_torchattacks': the few SciPy names it imports (fake_torchattacks_deps)
+        deps.update(importlib.import_module("fake_torchattacks_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -461,6 +463,7 @@ _FETCHED_PACKAGES += ("lightly",)  # recipes_lightly's (timm and torchvision bes
 _FETCHED_PACKAGES += ("open_clip", "open_clip_train")  # recipes_openclip's (timm, torchvision: _SHARED_PACKAGES)
 _FETCHED_PACKAGES += ("vector_quantize_pytorch", "einx")  # recipes_lucidrains' (einops loads from the folder as usual)
 _FETCHED_PACKAGES += ("tianshou",)  # recipes_tianshou's (gymnasium: recipes_sb3's)
+_FETCHED_PACKAGES += ("torchattacks",)  # recipes_torchattacks' (SciPy: fake_torchattacks_deps)
 
 
 def _reset(lib) -> None:
