@@ -18,7 +18,7 @@ import core
 from core._cascade_sum import nll_total, ordered_sum
 from core._memory_format import empty_strided_array, iterator_strides
 from core._precise import precise
-from core._sleef import expf_u10, log1pf_u10, loop_sigmoid
+from core._sleef import exp_neg_abs_and_neg, expf_u10, log1pf_u10, loop_sigmoid
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
@@ -158,12 +158,30 @@ def _log_sigmoid(xp, x):
     return (xp.minimum(x, 0) - precise(xp.log1p, precise(xp.exp, -xp.abs(x)))).astype(x.dtype)
 
 
-def _sigmoid(xp, x):
-    """``x.sigmoid()`` as PyTorch's kernel computes it (float32: SLEEF's exp in its vectorised loop)."""
+# NOTE: a small float32 logits loss that records a graph computes its backward's exp(-x) beside its own exp(-|x|)
+# (one SLEEF call for both: ``exp_neg_abs_and_neg``); up to here the two rows fit one of SLEEF's blocks
+_KEEP_EXP_MAX = 8192
+
+
+def _log_sigmoid_keeping_exp(ctx, x):
+    """``(_log_sigmoid(np, x), exp(-x) or None)``: SLEEF's ``exp(-x)`` kept for the backward's sigmoid where the
+    op records a graph (``ctx.needs_input_grad`` is set) on a small C-contiguous float32 array of 32 elements or
+    more (``loop_sigmoid``'s vectorised case); the loss's values are the same either way."""
+    if ctx.needs_input_grad and type(x) is np.ndarray and x.dtype == np.float32 and x.flags.c_contiguous \
+            and 32 <= x.size <= _KEEP_EXP_MAX:
+        exp_neg_abs, exp_neg = exp_neg_abs_and_neg(x)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.minimum(x, np.float32(0)) - log1pf_u10(exp_neg_abs), exp_neg
+    return _log_sigmoid(np if type(x) is np.ndarray else xp_of(x), x), None
+
+
+def _sigmoid(xp, x, exp_neg=None):
+    """``x.sigmoid()`` as PyTorch's kernel computes it (float32: SLEEF's exp in its vectorised loop; ``exp_neg``:
+    ``_log_sigmoid_keeping_exp``'s)."""
     if is_reduced(x.dtype):  # a half type's kernel computes in float32, rounds once
         return _sigmoid(xp, x.astype(np.float32)).astype(x.dtype)
     if x.dtype == np.float32 and type(x) is np.ndarray:
-        return loop_sigmoid(x)
+        return loop_sigmoid(x, exp_neg)
     return 1 / (1 + precise(xp.exp, -x))
 
 
@@ -179,13 +197,16 @@ class BinaryCrossEntropyWithLogits(Function):
         xp = xp_of(x)
         w = None if weight is None else weight._data
         pw = None if pos_weight is None else pos_weight._data
+        ctx.exp_neg = None
         with quiet():
             if x.dtype != t.dtype:
                 loss = _logits_loss_mixed(xp, x, t, w, pw)
-            elif pw is None:  # PyTorch's (1 - target).mul_(input).sub_(log_sigmoid(input)), each step rounded
-                loss = (1 - t) * x - _log_sigmoid(xp, x)
-            else:  # log_sigmoid(input).mul_((pos_weight - 1).mul(target).add_(1)) before it is subtracted
-                loss = (1 - t) * x - _log_sigmoid(xp, x) * ((pw - 1) * t + 1)
+            else:
+                log_sig, ctx.exp_neg = _log_sigmoid_keeping_exp(ctx, x)
+                if pw is None:  # PyTorch's (1 - target).mul_(input).sub_(log_sigmoid(input)), each step rounded
+                    loss = (1 - t) * x - log_sig
+                else:  # log_sigmoid(input).mul_((pos_weight - 1).mul(target).add_(1)) before it is subtracted
+                    loss = (1 - t) * x - log_sig * ((pw - 1) * t + 1)
             if w is not None and x.dtype == t.dtype:
                 loss = loss * w
             # NOTE: PyTorch composes it from (1 - target).mul_(input)...: the target's layout
@@ -210,7 +231,8 @@ class BinaryCrossEntropyWithLogits(Function):
         xp = xp_of(x)
         with quiet():
             soft = _softplus_neg(xp, x) if need[1] and pw is not None else None
-            grads = _bce_grads(x, t, _sigmoid(xp, x), soft, w, pw, g._data, _mean_count(ctx.reduction, x.size), need)
+            sig = _sigmoid(xp, x, ctx.exp_neg)
+            grads = _bce_grads(x, t, sig, soft, w, pw, g._data, _mean_count(ctx.reduction, x.size), need)
         # NOTE: PyTorch's layouts: input.sigmoid() - target, or pos_weight * target first; the target's from -input
         gx, gt = grads[0], grads[1]  # (_bce_grads gives weight and pos_weight no gradient)
         return (None if gx is None else _result(laid_out(gx, *((x, t) if pw is None else (pw, t))), x),
