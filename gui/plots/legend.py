@@ -1,10 +1,11 @@
 """The plots' legends: dark text on a see-through white box with a thin frame, and nothing at all while empty.
 
 ``add_legend`` puts one inside a plot's top right corner (pyqtgraph's place; drag it elsewhere);
-``add_legend_beside`` puts one to the right of the plot's data area, in the plot's own layout, so that it never
-covers a curve: the loss plot's legend, inside the plot, covered the loss curves of a 1366x768 window. Both
-paint nothing while they have no entry (pyqtgraph's ``LegendItem`` paints its box and frame even then, which
-left an empty square on a plot before the first run or pin); clicking an entry's sample hides its curve.
+``add_legend_beside`` puts one to the right of the plot's data area, under the plot's title, in the plot's own
+layout, so that it never covers a curve: the loss plot's legend, inside the plot, covered the loss curves of a
+1366x768 window. Both paint nothing while they have no entry (pyqtgraph's ``LegendItem`` paints its box and frame
+even then, which left an empty square on a plot before the first run or pin); clicking an entry's sample hides its
+curve.
 """
 
 from __future__ import annotations
@@ -62,7 +63,12 @@ def add_legend_beside(plot: pg.PlotItem, **options: Any) -> pg.LegendItem:
     legend = _LaidOutLegend(**{**STYLE, "offset": None, **options})
     legend.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)  # the plot's height, see sizeHint
     legend.setFlag(QGraphicsItem.GraphicsItemFlag.ItemClipsChildrenToShape)
-    plot.layout.addItem(legend, 0, 3, 4, 1)  # pyqtgraph's PlotItem: title, axes and view box in rows 0-3, columns 0-2
+    # pyqtgraph's PlotItem: title, axes and view box in rows 0-3, columns 0-2. The legend takes rows 1-3 of a fourth
+    # column and the title spans it too, so the legend sits under the plot's own title, level with its curves (it
+    # stood at the title's height in the gap before the next plot, and read as belonging to neither)
+    plot.layout.addItem(legend, 1, 3, 3, 1)
     plot.layout.setAlignment(legend, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    plot.layout.removeItem(plot.titleLabel)
+    plot.layout.addItem(plot.titleLabel, 0, 1, 1, 3)
     plot.legend = legend
     return legend

@@ -39,7 +39,7 @@ MARKER_ROWS = (0.85, 0.35)  # heights of markers' labels (fraction of the plot),
 # a few steps apart (an lr change, then the stop it caused) sit on two rows instead of over each other, apart by more
 # than a label's height even in a 1366x768 window's loss plot (70 px high)
 EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
-NO_ACCURACY = "no accuracy:\nnot a classifier"  # written in the empty accuracy plot after steps of another loss
+NO_ACCURACY = "no accuracy: not a classifier"  # the loss plot's title says it when steps of another loss hid accuracy
 PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "learning rate", 1, 0, 1),
          ("grad_norm", "gradient norm", 1, 1, 1), ("update_ratio", "update / weight", 1, 2, 1))  # two rows: a
 # bottom dock is wide and low, and a third row left each plot too short to read
@@ -85,12 +85,8 @@ class LossPlot(QWidget):
             for side in ("left", "bottom"):  # major ticks only: half the cost of a redraw during training
                 p.getAxis(side).setStyle(maxTickLevel=0)
             self.plots[name] = p
-        self.legend = add_legend_beside(self.plots["loss"])  # beside the curves, never over them
-        self.no_accuracy = pg.TextItem(NO_ACCURACY, color=(120, 120, 120), anchor=(0.5, 0.5))
-        self.no_accuracy.setTextWidth(-1)
-        self.no_accuracy.hide()
-        self.plots["accuracy"].addItem(self.no_accuracy, ignoreBounds=True)
-        self.plots["accuracy"].vb.sigRangeChanged.connect(self._centre_no_accuracy)
+        self.legend = add_legend_beside(self.plots["loss"])  # beside the curves, never over them, under its title
+        self.accuracy_shown = True  # False once steps of a loss that is not a classifier's left it nothing to show
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -168,14 +164,25 @@ class LossPlot(QWidget):
             self._title_accuracy()
 
     def _title_accuracy(self) -> None:
-        """A regression's steps leave the accuracy plot empty: a note in it says why instead of bare axes."""
+        """A regression's steps leave the accuracy plot empty: it gives its place to the loss plot, whose title says
+        why there is no accuracy (an empty plot took a third of the row)."""
         stepped = any(len(run) for run in self.history.runs)
-        self.no_accuracy.setVisible(stepped and not self._accuracy_runs)
-        self._centre_no_accuracy()
+        self.show_accuracy(not stepped or bool(self._accuracy_runs))
 
-    def _centre_no_accuracy(self, *_args: object) -> None:
-        (x0, x1), (y0, y1) = self.plots["accuracy"].vb.viewRange()
-        self.no_accuracy.setPos((x0 + x1) / 2, (y0 + y1) / 2)
+    def show_accuracy(self, on: bool) -> None:
+        """Give the accuracy plot its column (``on``), or hide it and let the loss plot take the whole first row."""
+        if on == self.accuracy_shown:
+            return
+        self.accuracy_shown = on
+        grid, loss, accuracy = self.canvas.ci.layout, self.plots["loss"], self.plots["accuracy"]
+        grid.removeItem(loss)
+        if on:
+            grid.addItem(accuracy, 0, 2, 1, 1)
+        else:
+            grid.removeItem(accuracy)
+        accuracy.setVisible(on)
+        grid.addItem(loss, 0, 0, 1, 2 if on else 3)
+        loss.setTitle("loss" if on else f"loss · {NO_ACCURACY}")
 
     def clear(self) -> None:
         """Forget every drawn run (the trainer forgot its runs: another document)."""
@@ -187,7 +194,7 @@ class LossPlot(QWidget):
         self.legend.clear()
         self.items, self._drawn, self._markers = {}, {}, {}
         self._accuracy_runs.clear()
-        self.no_accuracy.hide()
+        self.show_accuracy(True)
         self.hover.setText("")
         for plot in self.plots.values():  # the axes of no run, not the old document's (nor its hand zoom)
             plot.setRange(xRange=EMPTY_RANGE, yRange=EMPTY_RANGE, padding=0)

@@ -271,7 +271,10 @@ def test_a_2d_values_text_keeps_more_of_the_inspector_than_its_colour_table(wind
 
 
 @pytest.mark.parametrize("example, says", [("regression", True), ("classifier", False)])
-def test_training_a_regression_says_in_the_empty_accuracy_plot_why_it_is_empty(qtbot, node_types, example, says):
+def test_training_a_regression_gives_the_empty_accuracy_plots_room_to_the_loss_plot(qtbot, node_types, example, says):
+    """A regression's steps leave the accuracy plot nothing to show: it is hidden, the loss plot takes the whole
+    row and its title says why (an empty 'not a classifier' plot took a third of it); a classifier keeps its
+    accuracy plot. Either way the loss legend sits inside the loss plot, under its title, beside its curves."""
     from core.nodegraph.files import io as files
     from core.nodegraph.files.toy import classifier_graph
     from core.nodegraph.lessons.texts import EXAMPLES_DIR
@@ -283,17 +286,23 @@ def test_training_a_regression_says_in_the_empty_accuracy_plot_why_it_is_empty(q
         else classifier_graph("spiral")
     w = shown(qtbot, make_window(qtbot, graph))
     panel, trainer, plot = w.training.panel, w.training.trainer, w.training.plot
-    assert not plot.no_accuracy.isVisible()  # nothing trained yet: nothing to explain
+    loss, accuracy = plot.plots["loss"], plot.plots["accuracy"]
+    assert plot.accuracy_shown  # nothing trained yet: nothing known
     type_text(qtbot, panel.findChild(QWidget, "trainSteps"), "15")
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: trainer.state == "idle" and len(trainer.history.current) == 15, timeout=60_000)
     qtbot.waitUntil(lambda: plot.isVisible() and plot._drawn.get((1, "accuracy")) == (15, 0))
-    assert plot.no_accuracy.isVisible() == says
+    qtbot.waitUntil(lambda: accuracy.isVisible() != says and bool(plot.legend.items))
+    row = plot.canvas.ci.boundingRect()
     if says:
-        assert plot.no_accuracy.textItem.toPlainText() == NO_ACCURACY
-        (x0, x1), (y0, y1) = plot.plots["accuracy"].vb.viewRange()
-        pos = plot.no_accuracy.pos()
-        assert x0 < pos.x() < x1 and y0 < pos.y() < y1  # inside the plot, where its curve would be
+        assert NO_ACCURACY in loss.titleLabel.text
+        qtbot.waitUntil(lambda: loss.sceneBoundingRect().width() > 0.9 * row.width())  # the whole row
+    else:
+        assert loss.titleLabel.text == "loss" and accuracy.listDataItems()
+        assert not accuracy.sceneBoundingRect().intersects(loss.sceneBoundingRect())
+    legend, title = plot.legend.sceneBoundingRect(), loss.titleLabel.sceneBoundingRect()
+    assert loss.sceneBoundingRect().contains(legend) and legend.top() >= title.bottom() - 1
+    assert legend.left() >= loss.vb.sceneBoundingRect().right() - 1  # beside the curves, never over them
     w.undo_stack.setClean()
 
 
