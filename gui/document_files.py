@@ -74,6 +74,7 @@ class DocumentFiles(_Window):
         self.scene.set_graph(graph)
         self.comments.attach(graph)
         self.undo_stack.clear()
+        self.undo_stack.setClean()  # clear() leaves an empty stack's 'never clean' mark (a recovered document's)
         self._edit_index = 0  # the status bar's count of edits starts over with the history
         self.highlight = None
         self.show_message("")

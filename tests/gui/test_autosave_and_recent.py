@@ -142,3 +142,30 @@ def test_dropping_another_kind_of_file_is_refused(empty_window, tmp_path):
     other.write_text("hello")
     assert not _drop(empty_window, str(other))
     assert empty_window.path is None
+
+
+def test_a_document_opened_after_recovering_one_is_not_modified(window, files, qtbot, tmp_path, dialogs,
+                                                               monkeypatch):
+    """Recovered changes are unsaved (the title's '*'); the next document opened from File ▸ Examples is not: its
+    title had the '*' too, Undo was greyed, and every later File ▸ New or Open asked to save it (Qt's clear() of an
+    empty undo stack keeps the recovery's 'never clean' mark)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from gui import autosave
+    from tests.gui.real_input import shown
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    window.scene.add_node("math.exp", (0, 0))
+    window.autosaver.autosave()
+    window.autosaver.lock.release()  # the first instance crashes: the OS drops its lock
+    answers = {"Recover unsaved changes": QMessageBox.Yes, "Unsaved changes": QMessageBox.Discard}
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: dialogs.append(("question", a[1])) or answers[a[1]])
+    fresh = shown(qtbot, make_window(qtbot))
+    assert autosave.offer(fresh) and fresh.is_modified()
+    open_example(qtbot, fresh, "01-tensors")
+    assert dialogs[-1] == ("question", "Unsaved changes")  # the recovered graph's changes: asked, discarded
+    qtbot.waitUntil(lambda: fresh.windowTitle() == "01-tensors.json — Nodegrad")
+    assert not fresh.is_modified()
+    asked = len(dialogs)
+    open_example(qtbot, fresh, "04-autograd-graph")
+    assert len(dialogs) == asked, "an example just opened has nothing to save"
