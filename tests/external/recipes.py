@@ -70,3 +70,4 @@ RECIPES += __import__("recipes_botorch").RECIPES  # BoTorch: models, acquisition
 RECIPES += __import__("recipes_tianshou").RECIPES  # Tianshou: Batch, buffers, collectors, policies, trainers (helper s22 TIANSHOU)
 RECIPES += __import__("recipes_lucidrains").RECIPES  # vector-quantize-pytorch and friends on einx/einops (helper s22 LUCIDRAINS)
 RECIPES += __import__("recipes_torchattacks").RECIPES  # torchattacks: adversarial attacks, its tests (helper s23 TATK)
+RECIPES += __import__("recipes_torchcam").RECIPES  # torch-cam: CAM, Grad-CAM, Score-CAM methods (helper s23 TCAM)

@@ -382,6 +382,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_ignite_deps')
     if "einx" in present:  # recipes_lucidrains' examples use the torchvision stub: the stand-ins stay, but tqdm
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_lucidrains_deps')
+    if "torchcam" in present:  # torchcam.utils imports Pillow and matplotlib at module level: the stand-ins stay
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -435,12 +437,16 @@ def _fetched_packages(folder: str):
         root.__name__ = "torch"  # "core" (put back after the script)
     finder = _FetchedFinder(folder, present)
     sys.meta_path.insert(0, finder)
+    extra = [importlib.import_module("fake_torchcam_deps").MetadataFinder()] if "torchcam" in present else []
+    sys.meta_path.extend(extra)  # recipes_torchcam's: its version, as an installed wheel's metadata gives it
     pipes = _datapipe_functions()
     try:
         yield
     finally:
         root.__name__ = root_name
         sys.meta_path.remove(finder)
+        for other in extra:
+            sys.meta_path.remove(other)
         for cls, functions in pipes:  # a package loaded again registers its functional DataPipes again (PyG)
             cls.functions.clear()
             cls.functions.update(functions)
@@ -464,6 +470,7 @@ _FETCHED_PACKAGES += ("open_clip", "open_clip_train")  # recipes_openclip's (tim
 _FETCHED_PACKAGES += ("vector_quantize_pytorch", "einx")  # recipes_lucidrains' (einops loads from the folder as usual)
 _FETCHED_PACKAGES += ("tianshou",)  # recipes_tianshou's (gymnasium: recipes_sb3's)
 _FETCHED_PACKAGES += ("torchattacks",)  # recipes_torchattacks' (SciPy: fake_torchattacks_deps)
+_FETCHED_PACKAGES += ("torchcam",)  # recipes_torchcam's (its version: fake_torchcam_deps)
 
 
 def _reset(lib) -> None:
