@@ -9,7 +9,8 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
   until the window's first training run or a port pinned to the Watch list
   (``DockArrangement.reveal_training``), or until the user opens them from the View menu; then they take a
   bit less than half of the height; Data joins the first run step that gives it points to draw (a graph without a
-  dataset keeps the whole width for the plots). Another document hides them again (``document_changed``).
+  dataset keeps the whole width for the plots). Another document hides them again (``document_changed``). Plots
+  reopened from the View menu bring Data back beside them where it has points to draw.
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
   forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
   their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
@@ -205,6 +206,8 @@ class DockArrangement:
         self.reveal_pending = False  # a run started and has not stepped yet
         _seed_bottom_sizes(window, docks)
         _place(window, docks)
+        if "plots" in docks and "data" in docks:  # View ▸ Plots (the user's toggle; a program's show() is not heard)
+            docks["plots"].toggleViewAction().triggered.connect(self._plots_toggled)
         window.installEventFilter(_RaiseOnShow(window, [docks["library"], docks["inspector"]]))
         self.keep_canvas = _KeepCanvasShare(window, docks, self.size_columns)
         self.size_columns()
@@ -248,6 +251,13 @@ class DockArrangement:
             return False
         self.data_offered = True
         return True
+
+    def _plots_toggled(self, shown: bool) -> None:
+        """The user opened Plots from the View menu: Data, which belongs beside them, opens with them where it has
+        something to draw (it stayed closed, and its points had to be found under View separately)."""
+        if shown and not self.docks["data"].isVisible() and self.has_data():
+            self.data_offered = True
+            self.reveal_training(with_data=True)
 
     def reveal_training(self, front: str = "plots", with_data: bool = False) -> None:
         """Show Plots and Watch (the first time: BOTTOM_SHARE of the height), and ``with_data`` Data beside them (60 %
