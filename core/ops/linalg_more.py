@@ -362,21 +362,25 @@ class LinalgSolveEx(Function):
 
 
 def solve(A, B, *, left=True):
-    """``X`` with ``A @ X = B``; ``B`` is a batch of vectors when it has one dim fewer than ``A``."""
-    if not left:
-        return _mT(solve(_mT(A), _mT(B)))
+    """``X`` with ``A @ X = B`` (``left=False``: ``X @ A = B``); ``B`` is a batch of vectors when it has one dim
+    fewer than ``A`` (or one dim), as torch's ``linalg_solve_is_vector_rhs``, which ``X @ A`` refuses: torch checks
+    the vector as a column (n x 1), which ``XA = B`` never fits."""
     _check_float("linalg.solve", A)
-    _check_square("linalg.solve", A)
     check_same_device(A, B)
     if A._data.dtype != B._data.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
                            f"{_type_name(A)} and B of type {_type_name(B)} instead")
+    _check_square("linalg.solve", A)
+    if B.ndim == 0:
+        raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
-    rows = B._data.shape[-1] if vector else B._data.shape[-2]
-    if rows != A._data.shape[-1]:
-        cols = 1 if vector else B._data.shape[-1]
-        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
-                           f"({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
+    rows, cols = (B._data.shape[-1], 1) if vector else B._data.shape[-2:]
+    if (rows if left else cols) != A._data.shape[-1]:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {'AX' if left else 'XA'} "
+                           f"= B ({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
+    if not left:
+        broadcast_shapes(B.shape[:-2], A.shape[:-2])  # (torch's message names B's batch first from this side)
+        return _mT(solve(_mT(A), _mT(B)))
     return LinalgSolveEx.apply(A, B, vector=vector)
 
 
