@@ -15,6 +15,7 @@ from core import _backend
 from core._tensor import Tensor
 from core._user_warning import warn_in_core as _warn_in_core
 from core.autograd.function import note_untracked as _note_untracked
+from core.nn.parameter import is_lazy as _is_lazy
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
            "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_",
@@ -55,12 +56,23 @@ def _no_grad_fill_(tensor: Tensor, values) -> Tensor:
     return tensor
 
 
+def _refuse_placeholder(tensor, function) -> None:
+    """torch's uniform_, normal_, constant_ and kaiming_uniform_ hand a lazy module's placeholder parameter to its
+    ``__torch_function__``, which refuses them by name; the others fail at the first Tensor method they call on it
+    (``function`` is then that method's name)."""
+    if _is_lazy(tensor):
+        type(tensor).refuse(f"<method '{function}' of 'torch._C.TensorBase' objects>" if isinstance(function, str)
+                            else function)
+
+
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    _refuse_placeholder(tensor, uniform_)
     with core.no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    _refuse_placeholder(tensor, normal_)
     with core.no_grad():
         return tensor.normal_(mean, std, generator=generator)
 
@@ -76,6 +88,7 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     if mean < a - 2 * std or mean > b + 2 * std:
         _warn_in_core("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values "
                      "may be incorrect.")
+    _refuse_placeholder(tensor, "new_tensor")
     with core.no_grad():
         if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
             return _trunc_by_normals(tensor, mean, std, a, b, generator)
@@ -117,18 +130,22 @@ def _trunc_by_uniforms(tensor, mean, std, a, b, generator):
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
+    _refuse_placeholder(tensor, constant_)
     return _no_grad_fill_(tensor, val)
 
 
 def ones_(tensor: Tensor) -> Tensor:
+    _refuse_placeholder(tensor, "fill_")
     return _no_grad_fill_(tensor, 1)
 
 
 def zeros_(tensor: Tensor) -> Tensor:
+    _refuse_placeholder(tensor, "zero_")
     return _no_grad_fill_(tensor, 0)
 
 
 def eye_(tensor: Tensor) -> Tensor:
+    _refuse_placeholder(tensor, "dim")
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     return _no_grad_fill_(tensor, _np.eye(*tensor.shape))
@@ -136,6 +153,7 @@ def eye_(tensor: Tensor) -> Tensor:
 
 def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     """Identity-preserving conv weights: a 1 at the kernel centre of each in/out channel pair."""
+    _refuse_placeholder(tensor, "dim")
     dims = tensor.ndim
     if dims not in (3, 4, 5):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
@@ -187,6 +205,7 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
                      generator=None) -> Tensor:
+    _refuse_placeholder(tensor, kaiming_uniform_)
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
@@ -206,6 +225,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     """A (semi-)orthogonal matrix from the QR decomposition of a normal draw, signs fixed by diag(R).
 
     The draw is PyTorch's; the QR runs in NumPy's LAPACK, so values agree with PyTorch's to rounding."""
+    _refuse_placeholder(tensor, "dim")
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -228,6 +248,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
 def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
     """Normal(0, std) columns with a fraction ``sparsity`` of each column's entries zeroed (rows picked by
     ``randperm`` from the default generator, as PyTorch does)."""
+    _refuse_placeholder(tensor, "dim")
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape

@@ -43,11 +43,45 @@ class _Uninitialized:
                            "initialized one. Call `forward` to initialize the parameters before accessing their "
                            "attributes.")
 
-    def size(self, dim=None):
-        return self.shape
+    @classmethod
+    def refuse(cls, func):
+        """torch's ``UninitializedTensorMixin.__torch_function__`` refusal: ``func`` used on a placeholder."""
+        raise ValueError(f"Attempted to use an uninitialized parameter in {func}. This error happens when you are "
+                         "using a `LazyModule` or explicitly manipulating `torch.nn.parameter."
+                         f"{cls.__name__}` objects. When using LazyModules Call `forward` with a dummy batch to "
+                         "initialize the parameters before calling torch functions")
+
+    # NOTE: torch refuses every function and method on a placeholder but a few (size, copy_, to, the dtype
+    # casts...) through __torch_function__; core keeps that protocol off until something needs it, so the refusal
+    # is written for the methods that code (nn.init's, skrl's model instantiators') reaches first, named as torch's
+    # C methods (``ndimension``, ``nelement``: torch's aliases of dim, numel)
+    def dim(self):
+        type(self).refuse("<method 'dim' of 'torch._C.TensorBase' objects>")
+
+    ndimension = dim
 
     def numel(self):
-        return self.shape
+        type(self).refuse("<method 'numel' of 'torch._C.TensorBase' objects>")
+
+    nelement = numel
+
+    def element_size(self):
+        type(self).refuse("<method 'element_size' of 'torch._C.TensorBase' objects>")
+
+    def fill_(self, value):
+        type(self).refuse("<method 'fill_' of 'torch._C.TensorBase' objects>")
+
+    def zero_(self):
+        type(self).refuse("<method 'zero_' of 'torch._C.TensorBase' objects>")
+
+    def normal_(self, *args, **kwargs):
+        type(self).refuse("<method 'normal_' of 'torch._C.TensorBase' objects>")
+
+    def uniform_(self, *args, **kwargs):
+        type(self).refuse("<method 'uniform_' of 'torch._C.TensorBase' objects>")
+
+    def new_tensor(self, *args, **kwargs):
+        type(self).refuse("<method 'new_tensor' of 'torch._C.TensorBase' objects>")
 
 
 class UninitializedParameter(_Uninitialized, Parameter):

@@ -87,3 +87,42 @@ def test_lazy_batch_norm_without_affine_or_running_stats_keeps_them_none(torch):
     theirs(torch.ones(3, 4))
     assert repr(ours) == repr(theirs)
     assert ours.weight is None and ours.running_mean is None
+
+
+def _refusal(lib, call):
+    """What ``call(placeholder weight)`` raises in ``lib``: type and message, addresses blanked."""
+    import re
+
+    try:
+        call(lib, lib.nn.LazyLinear(3).weight)
+    except Exception as exc:  # the error itself is compared
+        return type(exc).__name__, re.sub("0x[0-9a-f]+", "0x?", str(exc))
+    return "no error", ""
+
+
+@pytest.mark.parametrize("name, args", [
+    ("uniform_", ()), ("normal_", (0.0, 0.1)), ("constant_", (0.5,)), ("kaiming_uniform_", ()),
+    ("trunc_normal_", ()), ("ones_", ()), ("zeros_", ()), ("eye_", ()), ("dirac_", ()), ("xavier_uniform_", ()),
+    ("xavier_normal_", ()), ("kaiming_normal_", ()), ("orthogonal_", ()), ("sparse_", (0.5,))])
+def test_nn_init_on_an_uninitialized_parameter_raises_torchs_error(torch, name, args):
+    """skrl's model instantiators build LazyLinear layers and call ``nn.init.normal_`` on them before a forward:
+    torch refuses (ValueError naming the function, or the first Tensor method it reaches); core initialised the
+    empty placeholder and went on."""
+    def call(lib, weight):
+        return getattr(lib.nn.init, name)(weight, *args)
+
+    assert _refusal(core, call) == _refusal(torch, call)
+
+
+@pytest.mark.parametrize("method, args", [("dim", ()), ("ndimension", ()), ("numel", ()), ("nelement", ()),
+                                          ("element_size", ()), ("fill_", (1.0,)), ("zero_", ()),
+                                          ("normal_", ()), ("uniform_", ()), ("new_tensor", ([1.0],))])
+def test_tensor_methods_on_an_uninitialized_parameter_raise_torchs_error(torch, method, args):
+    def call(lib, weight):
+        return getattr(weight, method)(*args)
+
+    assert _refusal(core, call) == _refusal(torch, call)
+
+
+def test_an_uninitialized_parameter_still_answers_size_as_torchs(torch):
+    assert tuple(nn.LazyLinear(3).weight.size()) == tuple(torch.nn.LazyLinear(3).weight.size()) == (0,)
