@@ -430,6 +430,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_tianshou_deps").modules())
     if "torchattacks" in present:  # recipes_torchattacks': the few SciPy names it imports (fake_torchattacks_deps)
         deps.update(importlib.import_module("fake_torchattacks_deps").modules())
+    if "skrl" in present:  # recipes_skrl's: tqdm, tensorboard's event writer printing scalars (fake_skrl_deps)
+        deps.update(importlib.import_module("fake_skrl_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -471,6 +473,7 @@ _FETCHED_PACKAGES += ("vector_quantize_pytorch", "einx")  # recipes_lucidrains' 
 _FETCHED_PACKAGES += ("tianshou",)  # recipes_tianshou's (gymnasium: recipes_sb3's)
 _FETCHED_PACKAGES += ("torchattacks",)  # recipes_torchattacks' (SciPy: fake_torchattacks_deps)
 _FETCHED_PACKAGES += ("torchcam",)  # recipes_torchcam's (its version: fake_torchcam_deps)
+_FETCHED_PACKAGES += ("skrl", "ncps")  # recipes_skrl's (gymnasium, cloudpickle: recipes_sb3's)
 
 
 def _reset(lib) -> None:
