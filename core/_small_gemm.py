@@ -21,14 +21,15 @@ outputs and K > 5 takes MKL's dot-product kernels, whose summation order depends
 alignment (measured: one product's rows summed in three different orders), so core leaves those, and larger
 products, to NumPy. float64 (dgemm) follows the same rule in the same regions but N = 3 (its vectors hold 4).
 
-NOTE: an in-order chain is one NumPy multiply and add per k (about 1 µs each on small arrays); for K > 32 all
-products are formed at once and ``np.add.accumulate`` adds them along k, element after element. Products above
-``LIMIT`` multiply-adds keep NumPy's GEMM.
+NOTE: the chain forms all K products in one NumPy multiply and adds them along k in one more call (``_chain``);
+products above ``LIMIT`` multiply-adds keep NumPy's GEMM.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from core._cascade_sum import in_order
 
 __all__ = ["LIMIT", "mkl_gemm"]
 
@@ -73,21 +74,23 @@ def mkl_gemm(a, b, c=None):
 
 
 def _chain(a, b, start):
-    """Each product rounded, then added in order of k to ``start`` (or +0); a new (M, N) array."""
-    m, n = a.shape[0], b.shape[1]
+    """Each product rounded, then added in order of k to ``start`` (or +0); a new C-contiguous (M, N) array.
+
+    NOTE: the K products are formed in one flat multiply of two operands repeated out to (K, N, M) (or
+    (K, M, N), whichever puts the longer of M and N last): NumPy's broadcast multiply of a (200,) by an (8,)
+    took 7-20 µs here (its loop with a stride-0 operand), ``np.repeat`` and a flat multiply ~3 µs. NumPy's
+    reduction over the first axis of a C-contiguous block with 2 or more lanes last adds its slabs one after
+    the other, in order (``core._cascade_sum.in_order`` explains; it handles a single lane)."""
+    m, k = a.shape
+    n = b.shape[1]
+    rows, lanes = (b, a.T) if m >= n else (a.T, b)  # (k, outer) and (k, inner)
+    outer, inner = rows.shape[1], lanes.shape[1]
+    products = np.repeat(np.ascontiguousarray(rows).reshape(-1), inner)
+    products *= np.repeat(np.ascontiguousarray(lanes), outer, axis=0).reshape(-1)
+    products = products.reshape(k, outer, inner)
+    if start is not None:
+        products[0] += start[:, None] if m >= n else start
+    acc = np.add.reduce(products, axis=0) if inner >= 2 else in_order(products)
     if start is None:
-        acc = a[:, 0, None] * b[0]
         acc += 0  # NOTE: the sum starts at +0, so products that are all -0 give +0
-        first = 1
-    else:
-        acc = np.array(np.broadcast_to(start, (m, n)), dtype=a.dtype)
-        first = 0
-    if a.shape[1] - first <= 32:
-        term = np.empty_like(acc)
-        for k in range(first, a.shape[1]):
-            np.multiply(a[:, k, None], b[k], out=term)
-            acc += term
-        return acc
-    products = a[:, first:, None] * b[None, first:, :]  # (M, K, N), each rounded once
-    products[:, 0] += acc
-    return np.ascontiguousarray(np.add.accumulate(products, axis=1)[:, -1])
+    return np.ascontiguousarray(acc.T) if m >= n else acc

@@ -120,3 +120,10 @@ def test_small_tanh_mlp_training_losses_match_torch_bitwise():
     x = rng.standard_normal((8, 2)).astype(np.float32)
     y = rng.standard_normal((8, 2)).astype(np.float32)
     assert _tanh_mlp_losses(core, (2, 3, 2), x, y, 20) == _tanh_mlp_losses(torch, (2, 3, 2), x, y, 20)
+
+
+def test_products_that_are_all_negative_zero_sum_to_positive_zero():
+    a, b = np.zeros((4, 3), np.float32), -np.ones((3, 2), np.float32)
+    _same_bits(core.mm(core.tensor(a), core.tensor(b)), torch.mm(torch.tensor(a), torch.tensor(b)))
+    _same_bits(core.nn.functional.linear(core.tensor(a[:, :2]), core.tensor(b.T[:, :2])),
+               torch.nn.functional.linear(torch.tensor(a[:, :2]), torch.tensor(b.T[:, :2])))
