@@ -325,6 +325,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
                            f"but got {driver}")
     vector = B.ndim == A.ndim - 1
     rhs = B.unsqueeze(-1) if vector else B
+    _refuse_nan("torch.linalg.lstsq", A, rhs, driver)
     m, n = A.shape[-2:]
     eps = np.finfo(A._data.dtype).eps
     rtol = rcond if rcond is not None else eps * max(m, n)
@@ -342,6 +343,29 @@ def lstsq(A, B, rcond=None, *, driver=None):
     rank_t = new_tensor(rank.astype(np.int64)) if driver != "gels" else _factories.empty(0, dtype=_dtype.int64)
     values = new_tensor(s.astype(empty._data.dtype)) if driver in ("gelsd", "gelss") else empty
     return _lstsq(fused_name(solution.squeeze(-1) if vector else solution, node), residuals, rank_t, values)
+
+
+def _refuse_nan(name, A, rhs, driver) -> None:
+    """PyTorch's CPU build hands lstsq to MKL's LAPACK, which refuses a NaN in A (argument 4 of ?gelsy/?gelsd/?gelss,
+    5 of ?gels, whose first argument is TRANS) or in B (6, or 7) as an illegal value; PyTorch reports the first batch
+    element refused, in its internal assert's words (efficient-kan's grid update fails so in torch)."""
+    a = np.asarray(A.detach().cpu().numpy())
+    b = np.asarray(rhs.detach().cpu().numpy())
+    if not (np.isnan(a).any() or np.isnan(b).any()) or b.ndim > a.ndim or a.shape[-2] != b.shape[-2]:
+        return  # (shapes PyTorch refuses first are left to the solve's own checks)
+    try:
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        return
+    a_nan = np.isnan(np.broadcast_to(a, batch + a.shape[-2:])).reshape(-1, a.shape[-2] * a.shape[-1]).any(-1)
+    b_nan = np.isnan(np.broadcast_to(b, batch + b.shape[-2:])).reshape(-1, b.shape[-2] * b.shape[-1]).any(-1)
+    index = int(np.argmax(a_nan | b_nan))
+    argument = (4 if a_nan[index] else 6) + (driver == "gels")
+    where = f"(Batch element {index}): " if math.prod(a.shape[:-2]) > 1 else ""  # (PyTorch's infos follow A's batch)
+    raise RuntimeError(f'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+                       f'BatchLinearAlgebra.cpp":1613, please report a bug to PyTorch. {name}: {where}Argument '
+                       f"{argument} has illegal value. Most certainly there is a bug in the implementation calling "
+                       f"the backend library.")
 
 
 def legacy_qr(input, some=True):
