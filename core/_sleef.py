@@ -474,8 +474,12 @@ def _log1pf_plain(d: np.ndarray) -> np.ndarray:
     ufuncs on one dtype (a float32 operand cast inside a float64 call, ``np.multiply(a, b, dtype=float64)``, costs
     ~3x a float64 call on copies made first: the casts are exact, so the products are too); the constants as 0-d
     arrays; the exponent's ``(sx, sy)``, ``2^-e`` and ``2^-e - 1`` looked up in tables their own float32 steps made
-    (``_LOG1P_E``); ``2 + m``'s error by Fast2Sum (|m| < 1 <= 2: exact, as TwoSum's six operations are, and both
-    give +0 for an exact sum); the operands that meet the same float64 multiply laid in rows of one array."""
+    (``_LN2_E``, ``_POW2_NEG_E``); ``2 + m``'s error by Fast2Sum (|m| < 1 <= 2: exact, as TwoSum's six operations
+    are, and both give +0 for an exact sum); the operands that meet the same float64 multiply laid in rows of one
+    array; and, as in ``logf_u10``, ``fms(r, m, q)`` (the error of the product q = m r, normal here) and
+    ``fnma(dx, r, 1)`` (the residual of the reciprocal r = 1 / dx) exact in float32, so their float64 values go on
+    into the next fma without the round trip. All checked against the general route on every float32 in
+    [2^-14, 8) (every ``dx`` there is) and on random ones up to 1e38."""
     shape, flat = d.shape, d.reshape(-1)
     n = flat.size
     scaled = np.add(flat, _K_ONE)
@@ -498,14 +502,13 @@ def _log1pf_plain(d: np.ndarray) -> np.ndarray:
     q = np.multiply(m, r, out=pair[0])
     products = rows.astype(_F64)  # r m, r dx, r dy: exact
     np.multiply(products, r.astype(_F64), out=products)
-    u = np.subtract(products[0], q.astype(_F64)).astype(_F32)  # fms(r, m, q)
-    c = np.subtract(_K_ONE64, products[1])  # fnma(dx, r, 1), rounded
-    np.copyto(c, c.astype(_F32))
+    q64 = q.astype(_F64)
+    u = np.subtract(products[0], q64)  # fms(r, m, q): a product's error, exact in float32 (see the NOTE)
+    c = np.subtract(_K_ONE64, products[1])  # fnma(dx, r, 1): the reciprocal's residual, exact in float32
     np.subtract(c, products[2], out=c)  # v = fnma(dy, r, .), rounded
-    v = c.astype(_F32)
-    w64 = q.astype(_F64)  # xy = fma(q, v, u)
-    np.multiply(w64, v.astype(_F64), out=w64)
-    np.add(w64, u.astype(_F64), out=w64)
+    w64 = c.astype(_F32).astype(_F64)  # xy = fma(q, v, u)
+    np.multiply(w64, q64, out=w64)
+    np.add(w64, u, out=w64)
     np.copyto(pair[1], w64, casting="same_kind")
     xx = q
     x2 = xx * xx
