@@ -108,6 +108,9 @@ _TYPE_ERROR_NOT_IMPLEMENTED = frozenset({
 _NOT_DISPATCHED = frozenset({"as_subclass"})
 # public functions torch writes in Python without handing the call to __torch_function__: a mode never sees them
 _PLAIN_FUNCTIONS = frozenset({"broadcast_shapes", "assert_int_or_pair"})
+# ... and those of one namespace: torch's F.sigmoid and F.tanh are ``input.sigmoid()``, ``input.tanh()``, so a mode
+# sees ``Tensor.sigmoid`` (torch.sigmoid dispatches as itself)
+_PLAIN_IN = {"core.nn.functional": frozenset({"sigmoid", "tanh"})}
 _PLAIN_METHOD = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error in future, "
                  "please define it as a classmethod.")
 
@@ -545,10 +548,11 @@ def _spelled_out(function, args, kwargs) -> tuple[tuple, dict]:
 
 def _namespace_functions(module):
     """``(name, function)`` of a namespace's functions that dispatch (ops or, once active, their wrappers)."""
+    plain = _PLAIN_IN.get(module.__name__, ())
     for name in dir(module):
         obj = getattr(module, name)
         if not name.startswith("_") and isinstance(obj, types.FunctionType) and obj.__module__.startswith(_OP_MODULES) \
-                and name not in _PLAIN_FUNCTIONS:
+                and name not in _PLAIN_FUNCTIONS and name not in plain:
             yield name, obj
 
 

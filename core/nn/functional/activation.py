@@ -386,11 +386,11 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0, *, out=N
 
 
 def sigmoid(input: Tensor) -> Tensor:
-    return core.sigmoid(input)
+    return input.sigmoid()  # (torch's: a TorchFunctionMode sees Tensor.sigmoid, not F.sigmoid)
 
 
 def tanh(input: Tensor) -> Tensor:
-    return core.tanh(input)
+    return input.tanh()  # (torch's: a mode sees Tensor.tanh)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
