@@ -61,9 +61,10 @@ class Builder:
 
 def tensors() -> Graph:
     b = Builder()
+    gap = 0.35  # a third of a column wider than the grid's: "(32, 3, 224, 224)" reads between x and y
     b.node("x", "source.randn", 0, 0, shape=[32, 3, 224, 224], seed=0)
     b.node("w", "source.randn", 0, 1, shape=[64, 3, 7, 7], seed=1)
-    b.node("y", "nn.conv2d", 1, 0, {"x": "x", "weight": "w"}, stride=2, padding=3)
+    b.node("y", "nn.conv2d", 1 + gap, 0, {"x": "x", "weight": "w"}, stride=2, padding=3)
     return b.train("y")
 
 
