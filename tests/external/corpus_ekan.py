@@ -102,7 +102,7 @@ def train(ns, widths=(2, 5, 1), steps=6, opt="adam", dtype="float64", update_eve
         x = torch.rand(64, widths[0], dtype=dtype)
         target = ((x[:, 0] + x[:, -1]) / (1 + x[:, 0] * x[:, -1])).unsqueeze(-1).expand(-1, widths[-1])
 
-        def closure():
+        def closure(x=x, target=target, step=step):
             optimizer.zero_grad()
             y = kan(x, update_grid=step % update_every == 0)
             loss = F.mse_loss(y, target)

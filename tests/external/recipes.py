@@ -71,3 +71,4 @@ RECIPES += __import__("recipes_tianshou").RECIPES  # Tianshou: Batch, buffers, c
 RECIPES += __import__("recipes_lucidrains").RECIPES  # vector-quantize-pytorch and friends on einx/einops (helper s22 LUCIDRAINS)
 RECIPES += __import__("recipes_torchattacks").RECIPES  # torchattacks: adversarial attacks, its tests (helper s23 TATK)
 RECIPES += __import__("recipes_torchcam").RECIPES  # torch-cam: CAM, Grad-CAM, Score-CAM methods (helper s23 TCAM)
+RECIPES += __import__("recipes_ekan").RECIPES  # efficient-kan: KAN layers, grid updates, training (helper s23 EKAN)
