@@ -171,7 +171,7 @@ class SparseCompressedTensor(Tensor):
         """The specified entries, a view as torch's (with autograd, read from this tensor so gradients reach its
         sources)."""
         if self.requires_grad and is_grad_enabled():
-            return _gather(self, *self._sc_positions())
+            return _Values.apply(self)
         return self._sc_alias(self._sc_values, base=self)
 
     def _sc_positions(self):
@@ -179,7 +179,7 @@ class SparseCompressedTensor(Tensor):
                           self._data.shape)
 
     def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
-        out = _ToDense.apply(self)
+        out = _CompressedToDense.apply(self)
         return out if dtype is None else out.to(dtype)
 
     def _to_dense(self, dtype=None, masked_grad=None) -> Tensor:
@@ -212,6 +212,15 @@ class SparseCompressedTensor(Tensor):
         if _is_scalar(other):
             return self._sc_with_values(self.values() * other)
         return super().__mul__(other)
+
+    def __add__(self, other):
+        """A compressed tensor of the same layout, indices and dtype adds its values (torch's sum keeps the layout;
+        the autograd engine adds two gradients of one tensor so); anything else adds densely."""
+        if isinstance(other, SparseCompressedTensor) and other._sc_layout is self._sc_layout and \
+                other.dtype is self.dtype and tuple(other.shape) == tuple(self.shape) and \
+                _same(other._sc_compressed, self._sc_compressed) and _same(other._sc_plain, self._sc_plain):
+            return self._sc_with_values(self.values() + other.values())
+        return super().__add__(other)
 
     def __rmul__(self, other):
         if _is_scalar(other):
@@ -371,6 +380,42 @@ class _FromValues(Function):
         return _gather(g, *ctx.positions), None, None, None, None
 
 
+def _grad_pattern(t) -> tuple:
+    """What a gradient of compressed ``t`` needs: its layout, indices and shape, and whether torch would refuse it
+    (a CSC, BSR or BSC leaf: ``_pattern_grad``)."""
+    return t._sc_layout, t._sc_compressed, t._sc_plain, tuple(t.shape), t.grad_fn is None and t._sc_layout is not \
+        sparse_csr
+
+
+def _pattern_grad(pattern: tuple, values: np.ndarray) -> SparseCompressedTensor:
+    """The gradient of a compressed tensor: one of its layout and indices holding ``values`` (a CSR leaf's ``.grad``
+    is CSR, as torch's).
+
+    NOTE: torch's AccumulateGrad refuses a CSC, BSR or BSC gradient for a leaf ("Sparse CSC tensors do not have
+    is_contiguous"); the nodes raise that error where their input is such a leaf (a tensor made from values that
+    need grad passes the gradient on to them, as torch's)."""
+    layout, compressed, plain, shape, refused = pattern
+    if refused:
+        raise RuntimeError(f"Sparse {layout.enum[6:].upper()} tensors do not have is_contiguous")
+    return _build(layout, compressed, plain, values, shape)
+
+
+class _Values(Function):
+    """``values()`` of a compressed tensor that needs grad, torch's ``ValuesBackward0``: the entries; their gradient
+    is the compressed tensor of the incoming values (``_pattern_grad``)."""
+
+    node_name = "ValuesBackward0"
+
+    @staticmethod
+    def forward(ctx, t):
+        ctx.args = _grad_pattern(t)
+        return t._sc_values.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        return _pattern_grad(ctx.args, to_numpy_array(g._data))
+
+
 class _ToDense(Function):
     """``to_dense()`` of a sparse tensor (compressed or COO) that needs grad: the dense gradient passes through (the
     sparse tensor's own node takes each value's entry of it)."""
@@ -384,6 +429,23 @@ class _ToDense(Function):
     @staticmethod
     def backward(ctx, g):
         return g
+
+
+class _CompressedToDense(_ToDense):
+    """``to_dense()`` of a compressed tensor that needs grad: the dense gradient read at the entries, a compressed
+    tensor (``_pattern_grad``: torch's ``ToDenseBackward0`` masks it to the tensor's pattern)."""
+
+    node_name = "ToDenseBackward0"
+
+    @staticmethod
+    def forward(ctx, t):
+        ctx.args = (_grad_pattern(t), t._sc_positions())
+        return t._data.copy()
+
+    @staticmethod
+    def backward(ctx, g):
+        pattern, positions = ctx.args
+        return _pattern_grad(pattern, _gather(np.asarray(to_numpy_array(g._data)), *positions))
 
 
 class _SparseMm(Function):

@@ -305,3 +305,56 @@ def test_save_and_load_keep_a_compressed_tensor_as_torch(torch, name, tmp_path):
             lib.save({"m": MAKERS[name](lib)}, path)
             loaded.append(repr(lib.load(path)["m"]))
     assert loaded[0] == loaded[1]
+
+
+# ----- values() and to_dense() of a compressed tensor that needs grad --------------------------------------------
+
+def _grad_of(lib, make, loss):
+    """``make``'s leaf (requires grad) after ``loss(leaf).backward()``: its gradient's layout, indices and values,
+    or the error torch's AccumulateGrad raises for the layout."""
+    leaf = make(lib).requires_grad_()
+    try:
+        loss(lib, leaf).backward()
+    except RuntimeError as error:
+        return str(error)
+    g = leaf.grad
+    return str(g.layout), g.crow_indices().tolist(), g.col_indices().tolist(), g.values().tolist()
+
+
+LOSSES = {
+    "values_sum": lambda lib, s: s.values().sum(),
+    "values_times": lambda lib, s: (s.values() * lib.arange(s.values().numel(), dtype=s.dtype)).sum(),
+    "to_dense_weighted": lambda lib, s: (s.to_dense() * lib.arange(16.0).reshape(4, 4)).sum(),
+    "values_and_to_dense": lambda lib, s: s.values().sum() + s.to_dense().sum(),
+}
+
+
+# (torch adds two CSC/BSR/BSC gradients of one tensor with errors of its kernels' own: "values_and_to_dense" is CSR's)
+@pytest.mark.parametrize(("layout", "loss"), [(lay, loss) for lay in ("csr", "csc", "bsr", "bsc") for loss in LOSSES
+                                              if lay == "csr" or loss != "values_and_to_dense"])
+def test_values_and_to_dense_of_a_compressed_leaf_give_torchs_gradient(torch, layout, loss):
+    ours, theirs = _both(torch, lambda lib: _grad_of(lib, MAKERS[layout], LOSSES[loss]))  # (csc/bsr/bsc: an error)
+    assert ours == theirs
+
+
+def test_values_of_a_compressed_tensor_record_values_backward(torch):
+    def run(lib):
+        s = MAKERS["csr"](lib).requires_grad_()
+        values = lib.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        made = lib.sparse_csr_tensor([0, 2, 4], [0, 2, 1, 3], values, (2, 4))
+        (made.values() * lib.tensor([1.0, -1.0, 2.0, 0.5])).sum().backward()
+        name = s.values().grad_fn.name() if lib is core else type(s.values().grad_fn).__name__
+        return name, values.grad.tolist()
+
+    ours, theirs = _both(torch, run)
+    assert ours == theirs
+
+
+def test_csr_tensors_with_one_pattern_add_to_a_csr_tensor(torch):
+    def run(lib):
+        a = MAKERS["csr"](lib)
+        total = a + a * 2
+        return str(total.layout), total.col_indices().tolist(), total.values().tolist()
+
+    ours, theirs = _both(torch, run)
+    assert ours == theirs
