@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from core.nodegraph.model.document import Graph
 from core.nodegraph.model.gc_pause import gc_paused
@@ -40,7 +41,28 @@ if TYPE_CHECKING:
 else:
     _Window = object
 
-__all__ = ["DocumentFiles"]
+__all__ = ["DocumentFiles", "mnemonic_text"]
+
+# the platform's words for Discard (Qt's own texts carry no mnemonic) and the letter a user presses for each
+_DISCARD_MNEMONICS = {"Don't Save": "Do&n't Save", "Close without Saving": "Close &without Saving"}
+
+
+def mnemonic_text(text: str) -> str:
+    """A standard button's text with a mnemonic (``&Save``, ``&Discard``, ``Do&n't Save``); one that has one
+    (``&Yes``) as it is."""
+    return text if "&" in text else _DISCARD_MNEMONICS.get(text, f"&{text}")
+
+
+def _add_mnemonics() -> None:
+    """Give the open "Unsaved changes" box's Save and Discard buttons mnemonics (S, and D or the platform's letter:
+    Qt's static question writes them without), so a keyboard user answers with one key; Esc is Cancel already."""
+    box = QApplication.activeModalWidget()
+    if not isinstance(box, QMessageBox):
+        return
+    for which in (QMessageBox.StandardButton.Save, QMessageBox.StandardButton.Discard):
+        button = box.button(which)
+        if button is not None:
+            button.setText(mnemonic_text(button.text()))
 
 
 class DocumentFiles(_Window):
@@ -98,6 +120,7 @@ class DocumentFiles(_Window):
         """True when it is fine to drop the current document (saved, discarded, or unmodified)."""
         if not self.is_modified():
             return True
+        QTimer.singleShot(0, _add_mnemonics)  # runs in the question's own event loop, once its box is up
         answer = QMessageBox.question(self, "Unsaved changes", "Save the changes to this graph first?",
                                       QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                                       | QMessageBox.StandardButton.Cancel)
