@@ -33,7 +33,7 @@ from core._cascade_sum import in_order
 
 __all__ = ["LIMIT", "mkl_gemm"]
 
-LIMIT = 1 << 20  # multiply-adds above which a product keeps NumPy's GEMM (the chain's memory and time)
+LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -57,7 +57,7 @@ def mkl_gemm(a, b, c=None):
             or a.ndim != 2 or b.ndim != 2:
         return None
     (m, k), n = a.shape, b.shape[1]
-    if not 0 < m * k * n <= LIMIT or b.shape[0] != k:
+    if not 1 < k <= LIMIT // (m * n or LIMIT) or b.shape[0] != k:  # (K = 1: one product each, NumPy's too)
         return None
     size = a.itemsize
     b_transposed = b.strides[1] != size and b.strides[0] == size and n > 1
