@@ -67,6 +67,11 @@ NOTHING_SELECTED = ("No node selected: click one on the canvas (or press Ctrl+1,
                     "value and gradient and edit it.")
 
 
+def several_selected(count: int) -> str:
+    """The heading while ``count`` (> 1) nodes are selected: the Inspector shows one node at a time."""
+    return f"{count} nodes selected: click one of them to see its value and gradient and edit it."
+
+
 class _Nothing(Enum):
     NOTHING = 0
 
@@ -92,6 +97,7 @@ class Inspector(QWidget):
         self._form_for: tuple[Graph | None, str | None, str] | None = None  # (graph, node id, type) of the editors
         self._applying = False  # an editor's edit is being applied: selection changes wait
         self._pending: str | None | Literal[_Nothing.NOTHING] = _NOTHING  # the node asked for while an edit was applied
+        self._several = 0  # how many nodes the canvas has selected when more than one (the heading says so)
         self.undo_keys = DocumentUndoKeys(self._shows_applied_value,
                                           lambda: self._from_editor(self.undo_requested.emit),
                                           lambda: self._from_editor(self.redo_requested.emit), self)
@@ -142,6 +148,11 @@ class Inspector(QWidget):
         self.graph, self.session = graph, session
         self.show_node(self.node_id if graph is not None and self.node_id in graph.nodes else None)
 
+    def show_selection(self, node_ids: list[str]) -> None:
+        """Show the canvas's selection: its node when it is one, else nothing, saying how many are selected."""
+        self._several = len(node_ids) if len(node_ids) > 1 else 0
+        self.show_node(node_ids[0] if len(node_ids) == 1 else None)
+
     def show_node(self, node_id: str | None) -> None:
         """Show ``node_id`` (None clears): the same node is updated in place, another one gets new editors."""
         if self._applying:
@@ -157,7 +168,7 @@ class Inspector(QWidget):
         self.node_id = node_id
         self._retire_editors()
         if node is None:
-            self.heading.setText(NOTHING_SELECTED)
+            self.heading.setText(several_selected(self._several) if self._several else NOTHING_SELECTED)
             self.name_row.hide()
             self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")

@@ -315,7 +315,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         if not self._alive():
             return
         ids = self.scene.selected_node_ids()
-        self.inspector.show_node(ids[0] if len(ids) == 1 else None)
+        self.inspector.show_selection(ids)
 
     def select_all(self) -> None:
         for item in self.scene.node_items.values():

@@ -4,7 +4,7 @@ document and on a node loaded from a file: each edit reaches the document, and t
 """
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QStyle, QStyleOptionSpinBox
 
@@ -125,3 +125,21 @@ def test_undo_after_a_click_restores_the_checkbox(shown_window, qtbot, tmp_path)
     QTest.keyClick(w.view, Qt.Key_Z, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.graph.nodes[nid].params["requires_grad"] is False)
     assert not w.inspector.editors["requires_grad"].isChecked()
+
+
+def test_with_several_nodes_selected_the_inspector_says_how_many_instead_of_none(shown_window, qtbot):
+    """Ctrl+A on the canvas selects the chapter's six nodes: the Inspector said 'No node selected', which a newcomer
+    looking at six highlighted nodes could not square; it says how many and how to see one."""
+    window = shown_window
+    show_dock(qtbot, window, window.inspector_dock)
+    click_node(qtbot, window, "n1")  # the canvas has the keyboard focus
+    press(window, Qt.Key_A, Qt.ControlModifier)  # Edit > Select all
+    qtbot.waitUntil(lambda: len(window.scene.selected_node_ids()) == len(window.graph.nodes) == 6)
+    heading = window.inspector.heading
+    qtbot.waitUntil(lambda: heading.text().startswith("6 nodes selected: click one of them"))
+    assert "No node selected" not in heading.text() and window.inspector.editors == {}
+    click_node(qtbot, window, "n2")
+    qtbot.waitUntil(lambda: window.inspector.node_id == "n2" and heading.text().startswith("<b>w</b>"))
+    below_all = window.view.mapFromScene(window.scene.itemsBoundingRect().bottomRight()) + QPoint(20, 20)
+    click(window.view.viewport(), below_all)  # the canvas's background: nothing selected
+    qtbot.waitUntil(lambda: heading.text().startswith("No node selected"))
