@@ -72,3 +72,4 @@ RECIPES += __import__("recipes_lucidrains").RECIPES  # vector-quantize-pytorch a
 RECIPES += __import__("recipes_torchattacks").RECIPES  # torchattacks: adversarial attacks, its tests (helper s23 TATK)
 RECIPES += __import__("recipes_torchcam").RECIPES  # torch-cam: CAM, Grad-CAM, Score-CAM methods (helper s23 TCAM)
 RECIPES += __import__("recipes_ekan").RECIPES  # efficient-kan: KAN layers, grid updates, training (helper s23 EKAN)
+RECIPES += __import__("recipes_nflows").RECIPES  # nflows: flows, spline transforms, its tests (helper s23 NFLOWS)
