@@ -57,8 +57,8 @@ def mkl_gemm(a, b, c=None):
             or a.ndim != 2 or b.ndim != 2:
         return None
     (m, k), n = a.shape, b.shape[1]
-    if not 1 < k <= LIMIT // (m * n or LIMIT) or b.shape[0] != k:  # (K = 1: one product each, NumPy's too)
-        return None
+    if not (1 if c is None else 0) < k <= LIMIT // (m * n or LIMIT) or b.shape[0] != k:
+        return None  # (K = 1 without a bias: one rounded product each, NumPy's too)
     size = a.itemsize
     b_transposed = b.strides[1] != size and b.strides[0] == size and n > 1
     a_transposed = a.strides[1] != size and a.strides[0] == size and m > 1
