@@ -50,3 +50,27 @@ RECIPES += [
     _drive("checks", "errors(torchcam)"),
     _drive("metrics", "metric(torchcam)", "metric(torchcam, 'LayerCAM')", "metric(torchcam, 'ScoreCAM', batch_size=8)"),
 ]
+
+# torch-cam's own tests by pytest in the script's process, with its conftest (its mock models); the tests on
+# torchvision's pretrained-architecture models (MobileNet, ResNet at 224x224) left out by ``-k``.
+RUN_TESTS = ("if __name__ == '__main__':  # the module run by pytest, which imports it again\n"
+             "    __import__('corpus_pruning').run_pytest(__file__, {args})\n    raise SystemExit\n")
+
+
+IMG_TENSOR = ("from torchcam.methods import core\n", "from torchcam.methods import core\n\n\n"
+              "@pytest.fixture(scope='session')\ndef mock_img_tensor():  # the conftest's fallback: it downloads a photo\n"
+              "    return torch.rand((1, 3, 224, 224)).requires_grad_(True)\n")
+
+
+def _test(name, path, first, k=None, edits=(), xfail=None):
+    args = repr("-k") + ", " + repr(k) if k else ""
+    run = (first, RUN_TESTS.format(args=args) + first)
+    return _r(f"tcam_test_{name}", TCAM, f"tests/{path}", [run, *edits],
+              support=[*TCAM_PACKAGE, ("tests/conftest.py", "conftest.py")], xfail=xfail)
+
+
+RECIPES += [
+    _test("core", "test_methods_core.py", "import pytest\n", edits=[IMG_TENSOR]),
+    _test("activation", "test_methods_activation.py", "import pytest\n", "conv1x1 or video"),
+    _test("gradient", "test_methods_gradient.py", "import pytest\n", "video or fuse"),
+]
