@@ -186,6 +186,12 @@ class FloatSpinBox(QDoubleSpinBox):
         value = _taken(self, text)
         return float(value) if value is not None else super().valueFromText(text)
 
+    def textFromValue(self, value: float) -> str:  # Qt override
+        """The value as Python writes it, to the box's decimals: ``0.05`` and ``0.0``, not ``0.050000`` and
+        ``0.00000`` (the padding read as precision the setting does not have, beside the lesson's ``lr 0.05``)."""
+        text = f"{value:.{self.decimals()}f}".rstrip("0")
+        return text + "0" if text.endswith(".") else text
+
     def event(self, event: QEvent) -> bool:
         return self.refusal.claims(event) or super().event(event)
 

@@ -244,3 +244,24 @@ def test_escape_in_a_field_with_refused_text_reverts_it_and_training_goes_on(qtb
     QTest.keyClick(panel.lr, Qt.Key_Escape)  # nothing left to revert: Esc is Cancel again
     qtbot.waitUntil(lambda: trainer.state != "training")
     w.undo_stack.setClean()
+
+
+def test_the_train_docks_numbers_read_as_python_writes_them(window, qtbot):
+    """The classifier playground's lesson says Adam (lr 0.05); its Train dock said 0.050000, weight decay 0.00000
+    and stop below loss 0.00000. They read 0.05 and 0.0, a typed 0.125 stays 0.125, and the up arrow steps on
+    from what is shown."""
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "playground-classifier")
+    show_dock(qtbot, w, w.training.docks["train"])
+    panel = w.training.panel
+    qtbot.waitUntil(lambda: panel.lr.isVisible() and panel.lr.lineEdit().text() == "0.05")
+    assert panel.weight_decay.lineEdit().text() == "0.0" and panel.loss_below.lineEdit().text() == "0.0"
+    type_into(qtbot, panel.lr, "0.125")
+    qtbot.waitUntil(lambda: _lr(w) == 0.125)
+    assert panel.lr.lineEdit().text() == "0.125"
+    QTest.keyClick(panel.lr, Qt.Key_Up)  # the lr box steps by 0.001
+    qtbot.waitUntil(lambda: _lr(w) == 0.126)
+    assert panel.lr.lineEdit().text() == "0.126"
+    w.undo_stack.setClean()
