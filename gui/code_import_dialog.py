@@ -76,6 +76,13 @@ class SnippetEdit(QPlainTextEdit):
         font = QFont("Monospace")
         font.setStyleHint(QFont.StyleHint.TypeWriter)
         self.setFont(font)
+        self.textChanged.connect(self._unband)
+
+    def _unband(self) -> None:
+        """The first edit after a failed import takes the band away: it marked a line of the text that failed (a
+        band left on a line typed over moved with the cursor, onto lines the message never named)."""
+        if self.extraSelections():
+            self.setExtraSelections([])
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier

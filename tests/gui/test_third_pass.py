@@ -64,6 +64,7 @@ def test_the_snippet_box_takes_code_typed_with_tab_imports_on_ctrl_return_and_pu
     QTest.keyClick(again.edit, Qt.Key_End)
     for _ in range(4):
         QTest.keyClick(again.edit, Qt.Key_Backspace)
+    assert again.edit.extraSelections() == []  # the band marked the text that failed: it goes with the first edit
     QTest.keyClicks(again.edit, "yb)")
     QTest.keyClick(again.edit, Qt.Key_Return, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.graph.code is not None, timeout=60_000)
@@ -530,3 +531,24 @@ def test_file_new_clears_the_last_documents_autograd_graph(window, qtbot):
     qtbot.waitUntil(lambda: not w.graph.nodes)
     qtbot.waitUntil(lambda: view.boxes == [] and view.rows == [])
     assert "behind the loss" not in view.caption.text() and view.detail.toPlainText() == ""
+
+
+def test_the_failed_lines_band_does_not_follow_the_cursor_once_the_snippet_is_typed_over(window, qtbot, dialogs):
+    """A newcomer's snippet failed on line 1; they selected it all and typed it again: the red band stayed on the
+    line under the cursor, six lines below the line the message named, as if that one were wrong."""
+    w = shown(qtbot, window)
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    qtbot.waitUntil(lambda: _code_dialog(w) is not None)
+    first = _code_dialog(w)
+    QTest.keyClick(first.edit, Qt.Key_A, Qt.ControlModifier)
+    QTest.keyClicks(first.edit, "import torchx = 1")
+    QTest.keyClick(first.edit, Qt.Key_Return, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: _code_dialog(w, first) is not None, timeout=60_000)
+    again = _code_dialog(w, first)
+    assert "line 1: SyntaxError" in again.error_label.text() and len(again.edit.extraSelections()) == 1
+    QTest.keyClick(again.edit, Qt.Key_A, Qt.ControlModifier)
+    for line in ("import torch", "x = torch.ones(2)", "y = x * 2"):
+        QTest.keyClicks(again.edit, line)
+        QTest.keyClick(again.edit, Qt.Key_Return)
+    assert again.edit.extraSelections() == []
+    QTest.keyClick(again.edit, Qt.Key_Escape)
