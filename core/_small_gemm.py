@@ -2,7 +2,7 @@
 
 PyTorch's ``mm``/``addmm`` (so ``matmul``, ``F.linear`` and their backward products) call MKL's GEMM, which
 rounds differently from NumPy's OpenBLAS in the last bit; the drift then grows over a training loop. Measured
-against torch 2.13 (MKL 2024.2, AMD EPYC with AVX-512, one and two threads, operands at several storage
+against torch 2.13 (MKL 2024.2, AMD EPYC Zen 4 with AVX-512, one and two threads, operands at several storage
 offsets, thousands of random shapes), a product ``a @ b`` of an (M, K) ``a`` and a (K, N) ``b`` is, in these
 regions, an **in-order multiply-add chain without FMA**: each product rounded, then added to the accumulator
 for k = 0..K-1 (the same rule as PyTorch's own small ``bmm`` loop, ``core.ops.linalg._naive_bmm``):
@@ -20,6 +20,7 @@ already computes (NumPy's result is torch's for almost every such shape); a Line
 outputs and K > 5 takes MKL's dot-product kernels, whose summation order depends on each row's address
 alignment (measured: one product's rows summed in three different orders), so core leaves those, and larger
 products, to NumPy. float64 (dgemm) follows the same rule in the same regions but N = 3 (its vectors hold 4).
+MKL chooses its kernels by CPU: the route is taken only on the kind of CPU it was measured on (``ACTIVE``).
 
 NOTE: the chain forms all K products in one NumPy multiply and adds them along k in one more call (``_chain``);
 products above ``LIMIT`` multiply-adds keep NumPy's GEMM.
@@ -31,8 +32,29 @@ import numpy as np
 
 from core._cascade_sum import in_order
 
-__all__ = ["LIMIT", "mkl_gemm"]
+__all__ = ["ACTIVE", "LIMIT", "mkl_gemm"]
 
+def _measured_cpu() -> bool:
+    """Whether this machine is the kind the region was measured on: an AMD CPU of family 25 (Zen 4) with AVX-512.
+
+    NOTE: MKL picks its small-GEMM kernels by CPU vendor and instruction set. On the machine an earlier rule was
+    measured on (``Linear(1, n)``'s bias fused into the product, in ``core.nn.functional.misc``), torch 2.13
+    rounds differently from this one, so elsewhere core keeps NumPy's GEMM rather than guess."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            info = {}
+            for line in f:
+                key, _, value = line.partition(":")
+                if not key.strip():
+                    break  # the first processor's block is enough
+                info[key.strip()] = value.strip()
+    except OSError:
+        return False
+    return info.get("vendor_id") == "AuthenticAMD" and info.get("cpu family") == "25" and \
+        "avx512f" in info.get("flags", "").split()
+
+
+ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -53,8 +75,8 @@ def mkl_gemm(a, b, c=None):
     """``a @ b`` (+ ``c``, a bias broadcast to the result, as ``addmm`` with beta = alpha = 1) for 2-d NumPy
     arrays of one float dtype, added in MKL's order; None where that order is not known (module docstring): the
     caller then keeps NumPy's GEMM."""
-    if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype or a.dtype not in _DTYPES \
-            or a.ndim != 2 or b.ndim != 2:
+    if not ACTIVE or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
+            or a.dtype not in _DTYPES or a.ndim != 2 or b.ndim != 2:
         return None
     (m, k), n = a.shape, b.shape[1]
     if not (1 if c is None else 0) < k <= LIMIT // (m * n or LIMIT) or b.shape[0] != k:
