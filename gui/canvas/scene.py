@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QPainter, QPen, QUndoStack
 from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QGraphicsSceneMouseEvent, QToolTip
 
-from core.nodegraph.model import commands, layout
+from core.nodegraph.model import commands, edge_routes, layout
 from core.nodegraph.model.document import Node
 from gui import style
 from gui.canvas import overview
@@ -191,9 +191,12 @@ class GraphScene(QGraphicsScene):
         return {nid: (item.body_rect().width(), item.body_rect().height()) for nid, item in self.node_items.items()}
 
     def room_for(self, node: dict[str, Any], pos: Sequence[float]) -> layout.Point:
-        """The free place nearest to ``pos`` for the node ``node`` ({type, params}) to appear at."""
+        """The free place nearest to ``pos`` for the node ``node`` ({type, params}) to appear at: clear of the nodes
+        and off the edges' curves (Tab over an edge put the new node on its line)."""
         size = layout.node_size(Node.from_dict({"id": "new", **node}))
-        return layout.free_spot(layout.occupied(self.graph, self.item_sizes()), size, (pos[0], pos[1]))
+        near = (pos[0], pos[1])
+        curves = edge_routes.edge_curves(self.graph, within=layout.search_area(size, near))  # off edges' lines too
+        return layout.free_spot(layout.occupied(self.graph, self.item_sizes()), size, near, curves=curves)
 
     def new_node_anchor(self, fallback: QPointF) -> layout.Point:
         """Where a node added without a pointed-at place goes: right of the selection, else around ``fallback``

@@ -20,8 +20,8 @@ from core.nodegraph.model.layout import NODE_WIDTH, PORT_ROW, TITLE_H, Point, Re
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge, Graph
 
-__all__ = ["CURVE_PULL", "crossings", "curve_at", "curve_points", "curve_samples", "edge_crossings", "edge_ends",
-           "port_point"]
+__all__ = ["CURVE_PULL", "crossings", "curve_at", "curve_points", "curve_samples", "edge_crossings", "edge_curves",
+           "edge_ends", "port_point"]
 
 CURVE_PULL = 40.0  # the least horizontal reach of a curve's control points (a short edge still leaves sideways)
 SAMPLES = 48  # points along a curve where it is checked against nodes' rectangles
@@ -67,6 +67,24 @@ def edge_ends(graph: Graph, edge: Edge, positions: Mapping[str, Point] | None = 
     where = positions or {}
     return (port_point(graph, edge.src, edge.src_port, True, where.get(edge.src)),
             port_point(graph, edge.dst, edge.dst_port, False, where.get(edge.dst)))
+
+
+def edge_curves(graph: Graph, within: Rect | None = None) -> list[list[Point]]:
+    """The edges' curves as points along them (``curve_samples``), where the canvas draws them: what a node placed
+    anew keeps off (``layout.free_spot``'s ``curves``). With ``within`` (x, y, w, h), only the curves that may pass
+    through it (a Bézier stays inside its control points' box), so a large graph's far edges are not sampled."""
+    out = []
+    for e in graph.edges:
+        if e.src not in graph.nodes or e.dst not in graph.nodes:
+            continue
+        points = curve_points(*edge_ends(graph, e))
+        if within is not None:
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            if max(xs) < within[0] or min(xs) > within[0] + within[2] or max(ys) < within[1] \
+                    or min(ys) > within[1] + within[3]:
+                continue
+        out.append(curve_samples(points))
+    return out
 
 
 def _inside(p: Point, r: Rect) -> bool:

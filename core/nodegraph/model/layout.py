@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge, Graph, Node
 
 __all__ = ["ALIGNMENTS", "COLUMN", "GAP", "HEAT_ROOM", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
-           "LANE", "fragment_layered", "free_offset", "free_spot", "hop_crossings", "layered", "node_size", "occupied"]
+           "LANE", "fragment_layered", "free_offset", "free_spot", "hop_crossings", "layered", "node_size", "occupied",
+           "CURVE_GAP", "Polyline", "search_area"]
 
 NODE_WIDTH = 190.0  # a node on the canvas
 TITLE_H = 24.0
@@ -404,11 +405,20 @@ def occupied(graph: Graph, sizes: Sizes = None, exclude: Container[str] = ()) ->
     return [(n.position[0], n.position[1], *size(nid)) for nid, n in graph.nodes.items() if nid not in exclude]
 
 
-def free_spot(rects: list[Rect], size: Point, near: Point, gap: Point = (30.0, 30.0)) -> Point:
-    """The top-left corner nearest to ``near`` where a ``size`` rect keeps ``gap`` from every rect in ``rects``.
+Polyline = list[Point]  # an edge's curve as points along it (``edge_routes.edge_curves``)
+CURVE_GAP = 12.0  # room a new node keeps from an edge's curve (the curve's pen and a bit of air)
+SEARCH_STEP = 20.0  # pitch of the extra candidate places tried around the wanted point when curves are to be avoided
+SEARCH_RINGS = 20  # how many pitches out from the wanted point they go
+
+
+def free_spot(rects: list[Rect], size: Point, near: Point, gap: Point = (30.0, 30.0),
+              curves: Collection[Polyline] = ()) -> Point:
+    """The top-left corner nearest to ``near`` where a ``size`` rect keeps ``gap`` from every rect in ``rects``
+    (and ``CURVE_GAP`` from every curve in ``curves``: a node dropped on an edge sat on its line).
 
     Candidates are ``near`` itself and the places just beside, above and below each rect (lined up with
-    ``near`` or with that rect's edges); the nearest free one wins, and below everything always is."""
+    ``near`` or with that rect's edges), and with curves a grid around ``near``; the nearest free one wins, and
+    below everything always is."""
     w, h = size
     nx, ny = near
     ordered = sorted(rects, key=lambda r: (r[0] - nx) ** 2 + (r[1] - ny) ** 2)
@@ -417,10 +427,52 @@ def free_spot(rects: list[Rect], size: Point, near: Point, gap: Point = (30.0, 3
         right, left, below, above = x + rw + gap[0], x - w - gap[0], y + rh + gap[1], y - h - gap[1]
         candidates.update({(right, ny), (left, ny), (nx, below), (nx, above), (right, y), (left, y), (x, below),
                            (x, above)})
+    lines: list[Polyline] = []
+    if curves:
+        area = search_area(size, near)
+        lines = [c for c in curves if _curve_meets(c, area)]  # only the curves near enough to matter
+        candidates.update((nx + i * SEARCH_STEP, ny + j * SEARCH_STEP) for i in range(-SEARCH_RINGS, SEARCH_RINGS + 1)
+                          for j in range(-SEARCH_RINGS, SEARCH_RINGS + 1))
     for cx, cy in sorted(candidates, key=lambda p: ((p[0] - nx) ** 2 + (p[1] - ny) ** 2, p)):
-        if not any(_overlaps((cx, cy, w, h), r, gap) for r in ordered):
+        if any(_overlaps((cx, cy, w, h), r, gap) for r in ordered):
+            continue
+        room = (cx - CURVE_GAP, cy - CURVE_GAP, w + 2 * CURVE_GAP, h + 2 * CURVE_GAP)
+        if not any(_curve_meets(c, room) for c in lines):
             return cx, cy
     return nx, max((r[1] + r[3] for r in rects), default=ny) + gap[1]
+
+
+def search_area(size: Point, near: Point) -> Rect:
+    """The rect (x, y, w, h) within which ``free_spot`` looks at curves for a ``size`` node wanted at ``near``."""
+    pad = SEARCH_STEP * SEARCH_RINGS + CURVE_GAP
+    return near[0] - pad, near[1] - pad, size[0] + 2 * pad, size[1] + 2 * pad
+
+
+def _curve_meets(curve: Polyline, r: Rect) -> bool:
+    """Whether the polyline ``curve`` has a point in rect ``r`` (x, y, w, h) or a segment across it."""
+    left, top, right, bottom = r[0], r[1], r[0] + r[2], r[1] + r[3]
+    if len(curve) == 1:
+        return left <= curve[0][0] <= right and top <= curve[0][1] <= bottom
+    for (ax, ay), (bx, by) in zip(curve, curve[1:]):
+        if max(ax, bx) < left or min(ax, bx) > right or max(ay, by) < top or min(ay, by) > bottom:
+            continue  # the segment's box misses the rect
+        if left <= ax <= right and top <= ay <= bottom or left <= bx <= right and top <= by <= bottom:
+            return True
+        t0, t1, dx, dy = 0.0, 1.0, bx - ax, by - ay  # Liang-Barsky: clip the segment to the rect
+        for p, q in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
+            if p == 0:
+                if q < 0:
+                    break
+                continue
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+        else:
+            if t0 <= t1:
+                return True
+    return False
 
 
 def _block(boxes: list[Rect]) -> Rect:
