@@ -17,6 +17,7 @@ from core._arg_types import require_tensors
 from core._backend import xp_for
 from core._cascade_sum import sum_over_batch
 from core._memory_format import empty_strided_array, preserved_strides
+from core._small_gemm import ACTIVE as small_gemm_cpu
 from core._small_gemm import mkl_gemm
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
@@ -50,7 +51,7 @@ def _short_gemm_bias(x, w, b):
       rounded first, then the bias added, which is NumPy's order);
     - two features, 12 or more rows and outputs: ``fma(x1, w1, x0 w0)``, then the bias added."""
     m, (k, n) = x.shape[0], w.shape
-    if k == 1 and m > 1 and n > 1:
+    if k == 1 and m > 1 and n > 1 and not small_gemm_cpu:  # (on AMD Zen 4 MKL rounds the product first)
         return (x.astype(_F64) @ w.astype(_F64) + b).astype(_F32)
     if k == 2 and m >= 12 and n >= 12:
         first = np.multiply.outer(x[:, 0], w[0])  # float32: rounded
