@@ -80,14 +80,15 @@ def _moons(n, seed=3):
     return torch.stack([x, y], 1) + 0.1 * torch.randn(n, 2, generator=g, dtype=torch.float64)
 
 
-def transform(nf, build, features=4, n=5, context=None, inverse=True):
+def transform(nf, build, features=4, n=5, context=None, inverse=True, dtype="float64"):
     """A transform built by ``build(nf)``: forward values and log-determinants, the inverse's, and the gradients of
-    the log-determinant's sum with respect to the transform's parameters."""
+    the log-determinant's sum with respect to the transform's parameters. ``dtype`` "float32": for the elementwise
+    transforms (no matrix product to round in BLAS's order)."""
     torch.manual_seed(0)
-    with _default():
+    with _default(getattr(torch, dtype)):
         t = build(nf)
-        x = _inputs(n, features)
-        ctx = _inputs(n, context, seed=2) if context else None
+        x = _inputs(n, features).to(torch.get_default_dtype())
+        ctx = _inputs(n, context, seed=2).to(x.dtype) if context else None
         y, logdet = t(x, context=ctx)
         show("y", y)
         show("logdet", logdet)

@@ -112,4 +112,16 @@ RECIPES += [
            "o, 6)), " + T + "AdditiveCouplingTransform(" + "nf.utils.create_alternating_binary_mask(4, even=True), "
            "lambda i, o: nf.nn.nets.ResidualNet(i, o, 6))]), context=None)"),
     _drive("drive_distributions", "distributions(nf)"),
+    _drive("drive_elementwise_float32",
+           "transform(nf, lambda nf: " + T + "PiecewiseRationalQuadraticCDF([4], num_bins=4, tails='linear', "
+           "tail_bound=3.), dtype='float32')",
+           "transform(nf, lambda nf: " + T + "CompositeTransform([" + T + "Sigmoid(), " + T
+           + "PiecewiseLinearCDF([4], num_bins=5), " + T + "PiecewiseQuadraticCDF([4], num_bins=3), " + T
+           + "PiecewiseCubicCDF([4], num_bins=3), " + T + "Logit()]), dtype='float32')",
+           "transform(nf, lambda nf: " + T + "CompositeTransform([" + T + "ActNorm(4), " + T + "LeakyReLU(), " + T
+           + "Tanh(), " + T + "LogTanh(), " + T + "RandomPermutation(4)]), dtype='float32')",
+           xfail="float32 log: the rational-quadratic spline's log-determinant is log(numerator) - 2 log(denominator) "
+           "on 19 float32 values, and torch.log on float32 is MKL VML's vsLn, not correctly rounded (4.5% of 100000 "
+           "random values differ from the correctly rounded log, which core gives): a logdet prints -0.165153861 vs "
+           "-0.165153891, and the inverse's root finding carries it to 0.379179001 vs 0.379171371"),
 ]
