@@ -86,13 +86,17 @@ def coeffs(ns, dtype="float64"):
     print("residual norms", [round(v, 12) for v in fit.norm(dim=0).flatten().tolist()])  # (x**2 fits to rounding)
 
 
-def train(ns, widths=(2, 5, 1), steps=6, opt="adam", dtype="float64", update_every=3, reg=(1.0, 0.5), **kwargs):
+def train(ns, widths=(2, 5, 1), steps=6, opt="adam", dtype="float64", update_every=3, reg=(1.0, 0.5), cast=None,
+          **kwargs):
     """A ``KAN`` fitted to (u + v) / (1 + u v) as the package's test does, with Adam, SGD or LBFGS: each step's
     loss and regularization loss, the grid updated every ``update_every`` steps, the final spline weights."""
     dtype = getattr(torch, dtype)
     torch.manual_seed(0)
     with _default(dtype):
         kan = ns.KAN(list(widths), **kwargs)
+    if cast:  # built in float64 (its lstsq initialisation), then trained in ``cast``
+        dtype = getattr(torch, cast)
+        kan = kan.to(dtype)
     params = list(kan.parameters())
     optimizer = {"adam": lambda: torch.optim.Adam(params, lr=0.01),
                  "sgd": lambda: torch.optim.SGD(params, lr=0.05, momentum=0.9),

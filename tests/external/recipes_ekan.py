@@ -66,5 +66,7 @@ RECIPES += [
     _drive("train_sgd", "train(ns, opt='sgd', reg=(1.0, 0.0))", "train(ns, widths=(2, 3, 3, 1), opt='sgd', "
            "update_every=2)"),
     _drive("train_lbfgs", "train(ns, opt='lbfgs', steps=4)"),
+    _drive("train_float32", "train(ns, opt='sgd', cast='float32', update_every=10)",
+           "train(ns, widths=(3, 4, 2), opt='adam', cast='float32', grid_size=3, update_every=10)"),
     _drive("shapes", "shapes(ns)"),
 ]
