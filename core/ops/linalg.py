@@ -458,7 +458,7 @@ def _small_product(x, y):
         return mkl_gemm(x, y)
     if not x.flags.c_contiguous:
         return None
-    out = mkl_gemm(x.reshape(-1, x.shape[-1]), y)
+    out = mkl_gemm(x.reshape(math.prod(x.shape[:-1]), x.shape[-1]), y)
     return None if out is None else out.reshape(x.shape[:-1] + (y.shape[1],))
 
 
