@@ -19,7 +19,7 @@ import ctypes
 import re
 import threading
 
-__all__ = ["available", "single_threaded", "run_single_threaded", "openblas_libraries"]
+__all__ = ["available", "single_threaded", "run_single_threaded", "openblas_libraries", "set_threads"]
 
 _SYMBOLS = ("scipy_openblas_{}_num_threads64_", "scipy_openblas_{}_num_threads", "openblas_{}_num_threads64_",
             "openblas_{}_num_threads")
@@ -88,6 +88,26 @@ def single_threaded():
             _state["users"] -= 1
             if _state["users"] == 0:
                 put(_state["saved"])
+
+
+def set_threads(n: int) -> None:
+    """NumPy's BLAS on ``n`` threads from now on: ``torch.set_num_threads(n)``, as torch's own BLAS and LAPACK
+    follow its intra-op thread count (inside a ``single_threaded`` block, the count it restores). A no-op where
+    ``available()`` is False.
+
+    NOTE: OpenBLAS starts with a thread per core, and its spinning workers collapse on a loaded machine: BoTorch's
+    ``test_get_sampler`` (a 22000 x 22000 Cholesky factor and its product) spent 2-3 times torch's CPU time in
+    core under ``set_num_threads(1)``, which core only recorded. Past OpenBLAS's threading threshold (a few hundred
+    rows) its results depend on the thread count, as they did on the machine's core count before."""
+    funcs = _funcs()
+    if not funcs:
+        return
+    with _lock:
+        if _state["users"]:
+            _state["saved"] = n
+        else:
+            funcs[1](n)
+        _state["one"] = n == 1
 
 
 def run_single_threaded(fn, *args):

@@ -1,8 +1,9 @@
 """Thread counts and determinism switches: ``torch.get_num_threads`` and its neighbours.
 
-core's kernels are NumPy's, so these numbers change no computation; they are kept because scripts
-read and set them in their first lines, and ``arange`` splits its work as PyTorch does for that many
-threads. The default follows PyTorch: ``OMP_NUM_THREADS`` when set, else the physical cores.
+core's kernels are NumPy's: ``set_num_threads`` sets NumPy's BLAS thread count (OpenBLAS, where core finds it:
+``core._blas_threads``), as torch's sets its BLAS's, and ``arange`` splits its work as PyTorch does for that
+many threads; the rest are kept because scripts read and set them in their first lines. The default follows
+PyTorch: ``OMP_NUM_THREADS`` when set, else the physical cores (the BLAS keeps its own until a count is set).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ def set_num_threads(n: int) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
     _state["threads"] = n
+    from core import _blas_threads  # (it loads NumPy's BLAS through ctypes: only once a script sets a count)
+
+    _blas_threads.set_threads(n)  # NumPy's BLAS and LAPACK follow it, as torch's MKL and OpenMP do
 
 
 def get_num_interop_threads() -> int:

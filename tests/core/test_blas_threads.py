@@ -86,3 +86,38 @@ def test_a_linear_forward_gives_numpys_bits_in_either_gemm_orientation(m, k, n):
     assert got.flags.c_contiguous
     assert np.array_equal(got, want + b)
     assert np.array_equal(core.nn.functional.linear(core.tensor(x), core.tensor(w)).numpy(), want)
+
+
+def test_set_num_threads_sets_numpys_blas_count_as_torchs_sets_its_own(torch):
+    """``torch.set_num_threads(1)`` puts torch's BLAS and LAPACK on one thread; core's puts NumPy's there (inside a
+    ``single_threaded`` block, as the count the block restores), and a Cholesky factor and product come out as
+    NumPy's on one thread, bit for bit (BoTorch's get_sampler tests factor a 22000 x 22000 covariance)."""
+    import core
+
+    if not _blas_threads.available():
+        pytest.skip("no OpenBLAS found in this process: NumPy's BLAS keeps its own thread count")
+    before, threads, one = _count(), core.get_num_threads(), _blas_threads._state["one"]
+    torch_threads = torch.get_num_threads()
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((700, 700))
+    spd = a @ a.T / 700 + np.eye(700)
+    try:
+        core.set_num_threads(1)
+        torch.set_num_threads(1)
+        assert (_count(), core.get_num_threads()) == (1, torch.get_num_threads())
+        want = np.linalg.cholesky(spd), a @ a
+        factor = core.linalg.cholesky(core.tensor(spd))
+        assert np.array_equal(factor.numpy(), want[0]) and np.array_equal((core.tensor(a) @ core.tensor(a)).numpy(),
+                                                                           want[1])
+        core.set_num_threads(2)
+        with _blas_threads.single_threaded():
+            assert _count() == 1
+            core.set_num_threads(3)
+            assert _count() == 1
+        assert _count() == 3
+    finally:
+        torch.set_num_threads(torch_threads)
+        core.set_num_threads(threads)
+        _blas_threads.set_threads(before)
+        _blas_threads._state["one"] = one
+    assert _count() == before
