@@ -229,14 +229,30 @@ class BinaryCrossEntropyWithLogits(Function):
             return gx, gt, None, None
         x, t = input._data, target._data
         xp = xp_of(x)
+        count = _mean_count(ctx.reduction, x.size)
+        sleef_target = need[1] and pw is not None and x.dtype == np.float32 and type(x) is np.ndarray
         with quiet():
-            soft = _softplus_neg(xp, x) if need[1] and pw is not None else None
+            soft = _softplus_neg(xp, x) if need[1] and pw is not None and not sleef_target else None
             sig = _sigmoid(xp, x, ctx.exp_neg)
-            grads = _bce_grads(x, t, sig, soft, w, pw, g._data, _mean_count(ctx.reduction, x.size), need)
+            grads = _bce_grads(x, t, sig, soft, w, pw, g._data, count, (need[0], need[1] and not sleef_target))
+            if sleef_target:
+                grads = grads[0], _logits_target_grad(x, pw, w, g._data, count)
         # NOTE: PyTorch's layouts: input.sigmoid() - target, or pos_weight * target first; the target's from -input
         gx, gt = grads[0], grads[1]  # (_bce_grads gives weight and pos_weight no gradient)
         return (None if gx is None else _result(laid_out(gx, *((x, t) if pw is None else (pw, t))), x),
                 None if gt is None else _result(laid_out(gt, x), t), None, None)
+
+
+def _logits_target_grad(x, pw, w, g, count):
+    """A float32 target's gradient with a ``pos_weight`` as PyTorch's ``binary_cross_entropy_with_logits_target_
+    backward`` computes it: ``log_sigmoid(-x).sub_(log_sigmoid(x).mul_(pos_weight)).mul_(grad)``, times the weight,
+    divided by numel for a mean, each step rounded in float32 (log_sigmoid SLEEF's: ``_log_sigmoid``). NOTE: the
+    softplus form ``(pw - 1) softplus(-x) - x`` with softplus rounded from float64 differed in the last bit on about
+    a third of the elements."""
+    gt = (_log_sigmoid(np, -x) - _log_sigmoid(np, x) * pw) * g
+    if w is not None:
+        gt = gt * w
+    return gt if count is None else with_number(np.true_divide, gt, count)
 
 
 def _logits_loss_mixed(xp, x, t, w, pw):
