@@ -709,5 +709,8 @@ for _name in _ops.UNARY:
     setattr(SparseCooTensor, _name, _ops.unary_method(_name))
 for _name, _op in _ops.ALIASES.items():
     setattr(SparseCooTensor, _name, _ops.unary_method(_op))
+for _name, _op in [*((n, n) for n in _ops.UNARY), *_ops.ALIASES.items(), ("neg", "neg"), ("negative", "neg")]:
+    if _name not in ("signbit", "isnan", "isinf", "isposinf", "isneginf"):  # (no in-place forms)
+        setattr(SparseCooTensor, _name + "_", _ops.inplace_method(_name, _op))
 for _name in _ops.NO_KERNEL:
     setattr(SparseCooTensor, _name, _ops.no_kernel_method(_name))

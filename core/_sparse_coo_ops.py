@@ -316,6 +316,7 @@ NO_KERNEL = {name + suffix: aten + suffix for name, aten in (
     ("acosh", "acosh"), ("arccosh", "acosh"), ("log", "log"), ("log2", "log2"), ("log10", "log10"),
     ("sigmoid", "sigmoid"), ("logit", "logit"), ("rsqrt", "rsqrt"), ("reciprocal", "reciprocal"), ("erfc", "erfc"),
     ("lgamma", "lgamma"), ("digamma", "digamma"), ("i0", "i0"), ("sinc", "sinc")) for suffix in ("", "_")}
+NO_KERNEL["square_"] = "pow_.Scalar"  # (torch's square_ is pow_(2), which has no sparse kernel)
 NO_KERNEL["isfinite"] = "ne.Scalar"  # (torch's isfinite is ``x == x`` and ``abs(x) != inf``: ne has no sparse kernel)
 
 
@@ -346,6 +347,31 @@ def unary_method(op: str):
         return unary(self, op)
     method.__name__ = method.__qualname__ = op
     method.__doc__ = f"``s.{op}()``: ``{op}`` of the entries, a COO tensor (``core._sparse_coo_ops.unary``)."
+    return method
+
+
+def inplace_method(op: str, aten: str):
+    """The ``SparseCooTensor`` method ``s.abs_()`` (``op + "_"``) of ``UNARY``'s ops and ``neg``: the entries
+    overwritten by ``op`` of them, as torch's in-place sparse kernels, which refuse an uncoalesced tensor
+    ("``aten``_ requires coalesced input"; ``neg_`` takes one). Where a graph records it or the result's dtype
+    differs (``sqrt_`` of integers), the dense in-place op runs as before."""
+    name = op + "_"
+
+    def method(self, *args, **kwargs):
+        if args or kwargs or (self.requires_grad and is_grad_enabled()):
+            return getattr(Tensor, name)(self, *args, **kwargs)
+        if not self._sp_coalesced and op not in ("neg", "negative"):
+            raise RuntimeError(f"{aten}_ requires coalesced input")
+        values = self._sp_values
+        out = to_numpy_array(getattr(new_tensor(values), op)()._data)
+        if out.dtype != values.dtype:
+            return getattr(Tensor, name)(self)
+        values[...] = out
+        self._vc[0] += 1  # (the dense mirror is rebuilt from the entries when next read)
+        return self
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``s.{name}()``: ``{op}`` of the entries, in place (``core._sparse_coo_ops.inplace_method``)."
     return method
 
 

@@ -68,3 +68,37 @@ def test_round_with_decimals_and_dense_inputs_keep_the_dense_ops(torch):
     x = [[0.5, -1.25], [2.0, 0.0]]
     assert core.round(core.tensor(x), decimals=1).tolist() == torch.round(torch.tensor(x), decimals=1).tolist()
     assert core.exp(core.tensor(x)).layout is core.strided
+
+
+INPLACE = ["abs_", "absolute_", "sqrt_", "sin_", "asin_", "arcsin_", "atan_", "asinh_", "atanh_", "arctanh_", "tanh_",
+           "log1p_", "expm1_", "erf_", "erfinv_", "relu_", "sign_", "sgn_", "floor_", "ceil_", "round_", "trunc_",
+           "fix_", "frac_", "deg2rad_", "rad2deg_", "neg_", "negative_", "square_"]
+
+
+def _uncoalesced(lib):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return lib.sparse_coo_tensor(lib.tensor([[0, 1, 1, 0], [2, 0, 2, 2]]),
+                                     lib.tensor([0.5, -0.25, 0.75, 0.125], dtype=lib.float64), (2, 3))
+
+
+@pytest.mark.parametrize("name", INPLACE)
+@pytest.mark.parametrize("coalesced", [True, False])
+def test_inplace_unary_method_of_a_coo_tensor_writes_its_entries_as_torch(torch, name, coalesced):
+    """torch's in-place sparse kernels overwrite the entries of a coalesced tensor (``neg_`` of any) and refuse an
+    uncoalesced one; core's left the entries as they were and changed the dense view only."""
+    def run(lib):
+        s = _uncoalesced(lib)
+        s = s.coalesce() if coalesced else s
+        try:
+            out = getattr(s, name)()
+        except (RuntimeError, NotImplementedError) as error:
+            return type(error).__name__, str(error).split(" This")[0]
+        assert out is s
+        return _state(s), s._values().tolist(), s.to_dense().tolist()
+
+    ours, theirs = run(core), run(torch)
+    assert ours[0] == theirs[0]
+    if not isinstance(ours[0], str):
+        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-15)
+        np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-15)
