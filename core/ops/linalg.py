@@ -450,12 +450,14 @@ _ndarray, _np_matmul, _bool = np.ndarray, np.matmul, np.dtype(np.bool_)
 
 
 def _small_product(x, y):
-    """``x @ y`` in PyTorch's GEMM order (``core._small_gemm``) for a 2-d ``y`` and a 2-d ``x``, or a contiguous
-    ``x`` of more dims that PyTorch folds into one ``mm``; None for other products and shapes."""
-    if y.ndim != 2 or x.ndim < 2 or x.shape[-1] != y.shape[0]:
+    """``x @ y`` in PyTorch's GEMM order (``core._small_gemm``) for a 2-d ``y`` and a 2-d ``x``, a vector ``x``
+    (PyTorch's ``mm`` of it as one row) or a contiguous ``x`` of more dims that PyTorch folds into one ``mm``;
+    None for other products and shapes."""
+    if y.ndim != 2 or x.shape[-1] != y.shape[0]:
         return None
-    if x.ndim == 2:
-        return mkl_gemm(x, y)
+    if x.ndim <= 2:
+        out = mkl_gemm(x if x.ndim == 2 else x[None], y)
+        return out if out is None or x.ndim == 2 else out[0]
     if not x.flags.c_contiguous:
         return None
     out = mkl_gemm(x.reshape(math.prod(x.shape[:-1]), x.shape[-1]), y)

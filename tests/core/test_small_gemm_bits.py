@@ -42,6 +42,16 @@ def test_mm_and_matmul_match_torch_bitwise(m, k, n, seed):
     _same_bits(core.matmul(ca, cb), torch.matmul(ta, tb))
 
 
+@pytest.mark.parametrize("k,n", [(7, 5), (64, 20), (200, 3), (2, 1)])
+def test_vector_times_matrix_matches_torch_bitwise(k, n):
+    """PyTorch's matmul of a vector and a matrix is ``mm`` of the vector as one row: M = 1, in order."""
+    cv, tv = _pair((k,), 4)
+    cb, tb = _pair((k, n), 5)
+    _same_bits(cv @ cb, tv @ tb)
+    cv.requires_grad_(True)
+    _same_bits(core.matmul(cv, cb), torch.matmul(tv, tb))
+
+
 @pytest.mark.parametrize("m,k,n", PLAIN)
 def test_float64_mm_matches_torch_bitwise(m, k, n):
     if n == 3:
