@@ -173,6 +173,8 @@ def _cpu_order(x, idx, k: int, dim: int, largest: bool, sorted_: bool):
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     """The ``k`` largest (or smallest) values along ``dim`` and their indices; equal values (and ``sorted=False``
     results) come in the order PyTorch's CPU kernel gives them."""
+    if isinstance(k, (bool, float)):  # (no int to torch's parser: topk(x, True) is no top-1; the method's
+        raise TypeError(f"topk(): argument 'k' (position 2) must be int, not {tp_name(k)}")  # words: method_args)
     refuse_complex(input, RuntimeError, " topk does not support complex dtypes on CPU")
     x = input._data
     d = normalize_dim(dim, x.ndim)

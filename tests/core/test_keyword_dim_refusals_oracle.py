@@ -54,3 +54,19 @@ def test_int_dims_and_a_positional_unbiased_still_work(torch, expr):
         return [[round(v, 4) for v in p.reshape(-1).tolist()] for p in parts]
 
     assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("expr", ["x.topk(True)", "lib.topk(x, True)", "x.topk(1.0)", "lib.topk(x, 2.0)",
+                                  "x.topk(k=True)", "lib.topk(x, k=1.0)"])
+def test_topk_refuses_a_bool_or_float_k_in_torchs_words(torch, expr):
+    """torch's parser takes no bool as ``k`` (core's topk(x, True) was the top 1)."""
+    assert _refusal(core, expr) == _refusal(torch, expr)
+
+
+@pytest.mark.parametrize("expr", ["x.topk(2)", "lib.topk(x, 1, dim=0)", "x.topk(k=2, largest=False)"])
+def test_topk_with_an_int_k_still_works(torch, expr):
+    def run(lib):
+        values, indices = eval(expr, {"lib": lib, "x": lib.arange(12.0).reshape(3, 4) ** 1.5})
+        return [round(v, 4) for v in values.reshape(-1).tolist()], indices.tolist()
+
+    assert run(core) == run(torch)
