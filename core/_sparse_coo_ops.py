@@ -318,6 +318,8 @@ NO_KERNEL = {name + suffix: aten + suffix for name, aten in (
     ("lgamma", "lgamma"), ("digamma", "digamma"), ("i0", "i0"), ("sinc", "sinc")) for suffix in ("", "_")}
 NO_KERNEL["square_"] = "pow_.Scalar"  # (torch's square_ is pow_(2), which has no sparse kernel)
 NO_KERNEL["isfinite"] = "ne.Scalar"  # (torch's isfinite is ``x == x`` and ``abs(x) != inf``: ne has no sparse kernel)
+NO_KERNEL.update({"angle": "angle", "logical_not": "logical_not.out", "bitwise_not": "bitwise_not",
+                  "logical_not_": "logical_not.out", "bitwise_not_": "bitwise_not_"})
 
 
 def sparse_function(name: str, input):

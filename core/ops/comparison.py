@@ -143,6 +143,8 @@ logical_xor, logical_xor_ = _logical("logical_xor", "logical_xor")
 
 @recorded
 def logical_not(input, *, out=None):
+    if type(input) is not Tensor and out is None and (res := sparse_function("logical_not", input)) is not None:
+        return res  # (a COO tensor: torch's NotImplementedError)
     return _out(new_tensor(xp_of(input._data).asarray(input._data == 0)), out, input)
 
 
@@ -192,6 +194,8 @@ def _invert(input):
 
 @recorded
 def bitwise_not(input, *, out=None):
+    if type(input) is not Tensor and out is None and (res := sparse_function("bitwise_not", input)) is not None:
+        return res  # (a COO tensor: torch's NotImplementedError)
     return _out(new_tensor(xp_of(input._data).asarray(_invert(input))), out, input)
 
 

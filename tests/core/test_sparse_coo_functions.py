@@ -16,7 +16,8 @@ SPARSE = ["abs", "absolute", "sqrt", "sin", "asin", "arcsin", "atan", "arctan", 
           "arctanh", "tanh", "log1p", "expm1", "erf", "erfinv", "relu", "sign", "sgn", "signbit", "floor", "ceil",
           "round", "trunc", "fix", "frac", "square", "deg2rad", "rad2deg", "isnan", "isinf", "isposinf", "isneginf"]
 NO_KERNEL = ["exp", "exp2", "log", "log2", "log10", "cos", "cosh", "acos", "arccos", "acosh", "arccosh", "sigmoid",
-             "rsqrt", "reciprocal", "erfc", "lgamma", "digamma", "sinc", "logit", "isfinite"]
+             "rsqrt", "reciprocal", "erfc", "lgamma", "digamma", "sinc", "logit", "isfinite", "angle", "logical_not",
+             "bitwise_not"]
 
 
 def _coo(lib, requires_grad=False):
@@ -51,6 +52,11 @@ def test_unary_function_without_a_sparse_kernel_raises_torchs_error(torch, name)
     with pytest.raises(NotImplementedError) as ours:
         getattr(core, name)(_coo(core))
     assert str(ours.value).split(" This")[0] == str(theirs.value).split(" This")[0]
+    if name in ("logical_not", "bitwise_not"):  # (their in-place methods: torch's errors too)
+        for lib in (torch, core):
+            with pytest.raises(NotImplementedError) as inplace:
+                getattr(_coo(lib), name + "_")()
+            assert "SparseCPU" in str(inplace.value)
 
 
 def test_unary_function_of_a_coo_tensor_records_torchs_node_and_gradient(torch):
