@@ -29,7 +29,6 @@ from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QLabel,
     QMessageBox,
     QPlainTextEdit,
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui import file_ops
 from gui.code_pane import CodePane
 from gui.dock_layout import make_dock, size_columns, tab_titles_width
 
@@ -163,8 +163,8 @@ class CodeImports:
 
     # ----- import ----------------------------------------------------------------------------------------
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open code", self.window.start_path(),
-                                              "Python code (*.py);;All files (*)")
+        path, _ = file_ops.open_file_name(self.window, "Open code", self.window.start_path(),
+                                          "Python code (*.py);;All files (*)")
         if path and self.progress is None and self.window.maybe_save():  # ask first, as File ▸ Open does
             self.open_path(path)
 

@@ -16,7 +16,7 @@ import os
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from core.nodegraph.model.document import Graph
 from core.nodegraph.model.gc_pause import gc_paused
@@ -133,8 +133,8 @@ class DocumentFiles(_Window):
             self.set_document(Graph(), None)
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open graph", self.start_path(),
-                                              "Nodegrad graphs (*.json);;All files (*)")
+        path, _ = file_ops.open_file_name(self, "Open graph", self.start_path(),
+                                          "Nodegrad graphs (*.json);;All files (*)")
         if path and self.maybe_save():
             self.open_path(path)
 
@@ -166,7 +166,7 @@ class DocumentFiles(_Window):
         suggested = os.path.basename(self.path) if self.path else \
             f"{os.path.splitext(code)[0]}.json" if code else "graph.json"
         start = self.path if self.path and not self._is_example() else self.start_path(suggested, saving=True)
-        path, chosen = QFileDialog.getSaveFileName(self, "Save graph", start, "Nodegrad graphs (*.json)")
+        path, chosen = file_ops.save_file_name(self, "Save graph", start, "Nodegrad graphs (*.json)")
         path = file_ops.save_path(self, path, chosen or "(*.json)")
         return bool(path) and self.save_to(path)
 
@@ -194,8 +194,8 @@ class DocumentFiles(_Window):
             self.open_path(self.path)
 
     def export_image_dialog(self) -> None:
-        path, chosen = QFileDialog.getSaveFileName(self, "Export image", self.start_path("graph.png", saving=True),
-                                                   "PNG (*.png);;SVG (*.svg)")
+        path, chosen = file_ops.save_file_name(self, "Export image", self.start_path("graph.png", saving=True),
+                                               "PNG (*.png);;SVG (*.svg)")
         path = file_ops.save_path(self, path, chosen or "(*.png)")
         if path:
             self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")

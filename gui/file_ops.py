@@ -1,6 +1,8 @@
 """Files for the window: loading and saving through ``core.nodegraph.files.io``, recent files, images.
 
 The loader's ``LoadError`` message is shown after the file's name; a failed load never replaces the open document.
+The window's file dialogs go through ``open_file_name`` and ``save_file_name`` (Qt's static dialogs, sized so their
+names and types read: Qt's own dialog at 1366x768 cut the type column to "JSO…ent").
 """
 
 from __future__ import annotations
@@ -9,15 +11,60 @@ import os
 import re
 from typing import Any
 
-from PySide6.QtCore import QRectF, QSettings, QSize
+from PySide6.QtCore import QRectF, QSettings, QSize, QTimer
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QGraphicsScene, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QGraphicsScene,
+    QHeaderView,
+    QMessageBox,
+    QTreeView,
+    QWidget,
+)
 
 from core.nodegraph.files import io as files
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from core.nodegraph.model.document import Graph
 
 MAX_RECENT = 10
+FILE_DIALOG_SIZE = (900, 540)  # Qt's own file dialog at least this big (within the screen): every column reads
+
+
+def open_file_name(parent: QWidget, caption: str, start: str, filters: str) -> tuple[str, str]:
+    """``QFileDialog.getOpenFileName``, its dialog sized to read (``fit_file_dialog``)."""
+    QTimer.singleShot(0, fit_file_dialog)  # runs in the dialog's own event loop, once it is up
+    return QFileDialog.getOpenFileName(parent, caption, start, filters)
+
+
+def save_file_name(parent: QWidget, caption: str, start: str, filters: str) -> tuple[str, str]:
+    """``QFileDialog.getSaveFileName``, its dialog sized to read (``fit_file_dialog``)."""
+    QTimer.singleShot(0, fit_file_dialog)
+    return QFileDialog.getSaveFileName(parent, caption, start, filters)
+
+
+def fit_file_dialog() -> None:
+    """Give the open file dialog (Qt's own, where the platform has no native one) room to read: at least
+    ``FILE_DIALOG_SIZE`` within its screen, the detail view's size, type and date columns as wide as their texts
+    (they follow the folder's entries as they load) and the name column the rest. A native dialog has no such view
+    and is left as it is."""
+    dialog = QApplication.activeModalWidget()
+    if not isinstance(dialog, QFileDialog):
+        return
+    room = dialog.screen().availableGeometry()
+    dialog.resize(max(dialog.width(), min(FILE_DIALOG_SIZE[0], room.width() * 9 // 10)),
+                  max(dialog.height(), min(FILE_DIALOG_SIZE[1], room.height() * 8 // 10)))
+    frame = dialog.frameGeometry()
+    if not room.contains(frame):  # grown past the screen's edge: back inside it
+        frame.moveCenter(room.center())
+        dialog.move(frame.topLeft())
+    view = dialog.findChild(QTreeView)
+    if view is not None:
+        header = view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, header.count()):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
 
 
 def load_graph(path: str) -> tuple[Graph, None] | tuple[None, str]:

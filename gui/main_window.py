@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import shiboken6
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMessageBox, QUndoView
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.files.io import LoadError, loads_fragment
 from core.nodegraph.model.document import Graph
@@ -450,8 +450,8 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         from core.nodegraph.export.script import ExportError, write_script
 
         start = self.start_path("graph.py", saving=True)
-        path, chosen = QFileDialog.getSaveFileName(self, "Export Python script", start,
-                                                   "core script (*.py);;torch script (*.py)")
+        path, chosen = file_ops.save_file_name(self, "Export Python script", start,
+                                               "core script (*.py);;torch script (*.py)")
         path = file_ops.save_path(self, path, chosen or "(*.py)")
         if path:
             try:

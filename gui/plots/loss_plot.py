@@ -20,7 +20,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.nodegraph.training.runs import decimate
 from gui import file_ops
@@ -319,9 +319,9 @@ class LossPlot(QWidget):
 
     def _export_dialog(self, kind: str) -> None:
         name = f"training.{kind}"
-        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}",
-                                              self.start_path(name) if self.start_path else name,
-                                              f"{kind.upper()} (*.{kind})")
+        path, _ = file_ops.save_file_name(self, f"Export {kind.upper()}",
+                                          self.start_path(name) if self.start_path else name,
+                                          f"{kind.upper()} (*.{kind})")
         path = file_ops.save_path(self, path, f"(*.{kind})")
         if path:
             self.export_png(path) if kind == "png" else self.export_csv(path)
