@@ -7,11 +7,11 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
+from PySide6.QtWidgets import QApplication, QPushButton
 
+from tests.gui.import_progress import open_endless_import, title_room
 from tests.gui.real_input import click, click_toolbar, shown
 from tests.gui.scenarios.test_lessons_by_their_links import open_example
-from tests.gui.test_code_pane import open_code
 
 
 def _bars(view) -> tuple[bool, bool]:
@@ -61,16 +61,9 @@ def test_a_lesson_too_big_to_read_whole_opens_with_scroll_bars(window, qtbot):
 def test_the_import_progress_dialog_has_a_fixed_size_and_no_resize_handle(window, qtbot, monkeypatch, tmp_path):
     """File ▸ Open code on a slow snippet: the progress dialog keeps one size, so the window manager draws no
     resize handle along its bottom (under the label and the bar it read as a stray line); Cancel stops the run."""
-    path = tmp_path / "slow.py"
-    path.write_text("import time\nwhile True:\n    time.sleep(0.01)\n")
-    shown(qtbot, window)
-    open_code(qtbot, window, monkeypatch, path)
-    qtbot.waitUntil(lambda: isinstance(window.code.progress, QProgressDialog) and window.code.progress.isVisible(),
-                    timeout=10_000)
-    progress = window.code.progress
+    progress = open_endless_import(qtbot, window, monkeypatch, tmp_path)
     assert progress.minimumSize() == progress.maximumSize() == progress.size()
-    title = progress.fontMetrics().horizontalAdvance("Importing code")
-    assert progress.width() >= title + 150  # still wide enough for its title
+    assert progress.width() >= title_room(progress)  # still wide enough for its title
     button = next(b for b in progress.findChildren(QPushButton) if b.text() == "Cancel")
     click(button)
     qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)

@@ -3,11 +3,10 @@ here through the real widgets (typing in the field, the menu, the shortcut a use
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QProgressDialog
 
+from tests.gui.import_progress import TITLE, open_endless_import, title_room
 from tests.gui.real_input import double_click_library, new_randn_shape_field, shown, type_text
 from tests.gui.scenarios.test_lessons_by_their_links import open_example
-from tests.gui.test_code_pane import open_code
 
 
 def test_a_refused_shape_frames_its_field_red_with_the_reason_under_it_and_keeps_the_text(window, qtbot):
@@ -36,15 +35,8 @@ def test_a_refused_shape_frames_its_field_red_with_the_reason_under_it_and_keeps
 def test_the_import_progress_dialog_is_wide_enough_for_its_title(window, qtbot, monkeypatch, tmp_path):
     """File ▸ Open code on a slow snippet: the progress dialog is wide enough for "Importing code" beside the
     window manager's buttons (the bar alone made it 200 px, and the title read "Impor…g code")."""
-    path = tmp_path / "slow.py"
-    path.write_text("import time\nwhile True:\n    time.sleep(0.01)\n")
-    shown(qtbot, window)
-    open_code(qtbot, window, monkeypatch, path)
-    qtbot.waitUntil(lambda: isinstance(window.code.progress, QProgressDialog) and window.code.progress.isVisible(),
-                    timeout=10_000)
-    progress = window.code.progress
-    title = progress.fontMetrics().horizontalAdvance("Importing code")
-    assert progress.windowTitle() == "Importing code" and progress.width() >= title + 150
+    progress = open_endless_import(qtbot, window, monkeypatch, tmp_path)
+    assert progress.windowTitle() == TITLE and progress.width() >= title_room(progress)
     QTest.keyClick(progress, Qt.Key_Escape)
     qtbot.waitUntil(lambda: window.code.progress is None, timeout=10_000)
 
