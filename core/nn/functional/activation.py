@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 import core
+from core import _cpu
 from core import _fused as fused
 from core import _glibc as glibc
 from core._arg_types import number_arg
@@ -20,6 +21,7 @@ from core._user_warning import warn_caller
 from core.autograd.function import Function
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
+from core.ops import _special
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 from core.ops.elementwise import _out, check_inplace, write_inplace
@@ -237,11 +239,13 @@ class Gelu(Function):
     node_name = "GeluBackward0"
 
     @staticmethod
-    def forward(ctx, x, *, approximate, onednn=False):
+    def forward(ctx, x, *, approximate, onednn=False, half_step=0):
         ctx.save_for_backward(x)
-        ctx.approximate, ctx.onednn = approximate, onednn
+        ctx.approximate, ctx.onednn, ctx.half_step = approximate, onednn, half_step
         if onednn:  # PyTorch's route for a contiguous float32 CPU tensor (see _gelu_onednn)
             return gelu_erf_f32(x._data)
+        if half_step:  # a half type's GeluKernel (float32 values here; see _gelu_half_step)
+            return vector_loop(x._data, _gelu_erf_vec, _gelu_erf_scalar, pair=half_step)
         return _gelu(x, approximate)._data
 
     @staticmethod
@@ -249,6 +253,10 @@ class Gelu(Function):
         (x,) = ctx.saved_tensors
         if ctx.onednn and g.dtype is core.float32 and not core.is_grad_enabled():  # (create_graph: the formula)
             return new_tensor(g._data * gelu_erf_grad_f32(x._data))
+        if ctx.half_step and _plain_float32(x, g):
+            with np.errstate(over="ignore"):
+                return new_tensor(vector_loop(x._data, _gelu_erf_grad_vec, _gelu_erf_grad_scalar, g._data,
+                                              pair=ctx.half_step))
         if ctx.approximate == "tanh":
             k = math.sqrt(2.0 / math.pi)
             inner = k * (x + 0.044715 * x * x * x)
@@ -267,16 +275,62 @@ def _gelu(x: Tensor, approximate: str) -> Tensor:
     return 0.5 * x * (1 + core.erf(x * (1 / math.sqrt(2.0))))
 
 
-_ONEDNN_GELU = (core.float32, core.float16, core.bfloat16)  # the dtypes PyTorch's CPU GELU hands to oneDNN
+_GELU_ALPHA, _GELU_BETA = np.float32(math.sqrt(0.5)), np.float32(2 / math.sqrt(math.pi) * math.sqrt(0.5) * 0.5)
+_HALF, _ONE, _MINUS_HALF = np.float32(0.5), np.float32(1), np.float32(-0.5)
+
+
+def _gelu_erf_vec(v):
+    """GeluKernel's vector form for a half type, on its float32 values: ``x * 0.5 * (1 + erf(x / sqrt 2))`` with
+    ``Vectorized<float>::erf``."""
+    return v * _HALF * (_ONE + _special.erf_vector_form(v * _GELU_ALPHA))
+
+
+def _gelu_erf_scalar(v):
+    """Its scalar form (the loop's tail, a strided input): the C library's erff."""
+    return v * _HALF * (_ONE + glibc.erff(v * _GELU_ALPHA))
+
+
+def _gelu_erf_grad_vec(x, dy):
+    """GeluBackwardKernel's vector form: ``dy * (0.5 (1 + erf(x / sqrt 2)) + x * beta * exp(x * x * -0.5))``."""
+    cdf = _HALF * (_ONE + _special.erf_vector_form(x * _GELU_ALPHA))
+    return dy * (cdf + x * (_GELU_BETA * expf_u10(x * x * _MINUS_HALF)))
+
+
+def _gelu_erf_grad_scalar(x, dy):
+    cdf = _HALF * (_ONE + glibc.erff(x * _GELU_ALPHA))
+    return dy * (cdf + x * (_GELU_BETA * glibc.expf(x * x * _MINUS_HALF)))
+
+
+def _gelu_half_step(input: Tensor, onednn: bool) -> int:
+    """For a bfloat16/float16 erf GELU that PyTorch does not hand to oneDNN: the float32 elements of one step of
+    its vector loop (two ``Vectorized<Half>``, so 64 in ATen's AVX-512 build, 32 in its AVX2 one); else 0.
+
+    NOTE: PyTorch 2.13 takes oneDNN for a contiguous half tensor only where the CPU converts the type natively
+    (``core._cpu.onednn_takes_half``): an AMD Zen 4 has no avx512_fp16, so its float16 GELU is GeluKernel's
+    (oneDNN's polynomial differed from it in 13 of 19,200 elements, the gradient in 9)."""
+    if onednn or input.dtype not in (core.float16, core.bfloat16) or input.device.type != "cpu" \
+            or type(input._data) is not np.ndarray:
+        return 0
+    return _cpu.vector_bytes()  # (two vectors of 2-byte elements: the vector's bytes in elements)
+
+
+def _onednn_gelu(input: Tensor) -> bool:
+    """Whether PyTorch's CPU GELU (erf form) hands ``input`` to oneDNN (``use_mkldnn`` in Activation.cpp): a
+    contiguous CPU tensor of more than one element, float32, or a half type the CPU converts natively."""
+    if input.device.type != "cpu" or input.numel() <= 1 or not input.is_contiguous():
+        return False
+    d = input.dtype
+    return d is core.float32 or d in (core.float16, core.bfloat16) and _cpu.onednn_takes_half(d.name)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     _float_check(input, "GeluKernelImpl")
-    onednn = (approximate == "none" and input.dtype in _ONEDNN_GELU and input.device.type == "cpu"
-              and input.numel() > 1 and input.is_contiguous())  # (the half types' in float32, rounded once)
-    return Gelu.apply(input, approximate=approximate, onednn=onednn)
+    if approximate != "none":
+        return Gelu.apply(input, approximate=approximate)
+    onednn = _onednn_gelu(input)  # (the half types' in float32, rounded once)
+    return Gelu.apply(input, approximate=approximate, onednn=onednn, half_step=_gelu_half_step(input, onednn))
 
 
 @computes_in_float32

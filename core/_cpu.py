@@ -1,0 +1,87 @@
+"""This machine's CPU as PyTorch's CPU kernels see it: read once, here, for every route that depends on it.
+
+PyTorch picks its kernels by the CPU it runs on: ATen's vectorized kernels by ``get_cpu_capability()`` (the
+width of ``Vectorized<T>``, so where a loop's vector steps end and its scalar tail begins), oneDNN's kernels by
+the data types the CPU converts natively, MKL's GEMM by vendor and instruction set. core cannot ask torch, so it
+reads the first processor's ``vendor_id``, ``cpu family`` and ``flags`` from ``/proc/cpuinfo`` (Linux's names
+for cpuinfo's checks); where that file is missing it takes NumPy's report of the instruction sets (no vendor).
+
+- ``capability()``: ``torch.backends.cpu.get_cpu_capability()``'s answer, by ATen's ``compute_cpu_capability``:
+  ``ATEN_CPU_CAPABILITY`` when set, else 'AVX512' with avx512vl, avx512bw, avx512dq and fma, 'AVX2' with avx2
+  and fma, else 'DEFAULT';
+- ``vector_bytes()``: the bytes of one ``Vectorized<T>`` at that capability (64 for AVX-512, else 32);
+- ``onednn_takes_half(name)``: whether PyTorch's ``mkldnn_bf16_device_check`` / ``mkldnn_fp16_device_check``
+  holds (oneDNN's ``has_data_type_support``): bfloat16 with AVX-512 core or avx_ne_convert, float16 with
+  avx512_fp16 or avx_ne_convert. Ops such as GELU hand those dtypes to oneDNN only then.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+
+__all__ = ["VENDOR", "FAMILY", "FLAGS", "capability", "vector_bytes", "onednn_takes_half"]
+
+# NumPy's names of the instruction sets (its ``__cpu_features__``) -> Linux's flags, where /proc/cpuinfo is missing
+_NUMPY_NAMES = {"AVX512F": "avx512f", "AVX512VL": "avx512vl", "AVX512BW": "avx512bw", "AVX512DQ": "avx512dq",
+                "AVX512FP16": "avx512_fp16", "AVX512BF16": "avx512_bf16", "AVX2": "avx2", "FMA3": "fma"}
+
+
+def _first_processor() -> dict:
+    """The first processor's block of /proc/cpuinfo as a dict, or {} where it cannot be read."""
+    info = {}
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if not key.strip():
+                    break  # the first processor's block is enough
+                info[key.strip()] = value.strip()
+    except OSError:
+        return {}
+    return info
+
+
+def _numpy_flags() -> frozenset:
+    try:
+        found = np._core._multiarray_umath.__cpu_features__
+    except AttributeError:
+        return frozenset()
+    return frozenset(flag for name, flag in _NUMPY_NAMES.items() if found.get(name))
+
+
+_INFO = _first_processor()
+VENDOR: str = _INFO.get("vendor_id", "")  # 'AuthenticAMD', 'GenuineIntel'; '' where unknown
+FAMILY: str = _INFO.get("cpu family", "")
+FLAGS: frozenset = frozenset(_INFO["flags"].split()) if "flags" in _INFO else _numpy_flags()
+_AVX512_CORE = {"avx512f", "avx512vl", "avx512bw", "avx512dq"}
+
+
+@functools.cache
+def capability() -> str:
+    """What ``torch.backends.cpu.get_cpu_capability()`` answers on this machine (module docstring); read once, as
+    ATen reads it."""
+    asked = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    if asked in ("avx512", "avx2", "default"):
+        return asked.upper()
+    if {"avx512vl", "avx512bw", "avx512dq", "fma"} <= FLAGS:
+        return "AVX512"
+    if {"avx2", "fma"} <= FLAGS:
+        return "AVX2"
+    return "DEFAULT"
+
+
+def vector_bytes() -> int:
+    """The bytes of one ``Vectorized<T>``: 64 in ATen's AVX-512 build, 32 in its AVX2 and default ones."""
+    return 64 if capability() == "AVX512" else 32
+
+
+def onednn_takes_half(name: str) -> bool:
+    """Whether PyTorch's oneDNN device check holds for the half type ``name`` ('float16' or 'bfloat16')."""
+    if "avx_ne_convert" in FLAGS:
+        return True
+    if name == "bfloat16":
+        return _AVX512_CORE <= FLAGS
+    return name == "float16" and "avx512_fp16" in FLAGS and _AVX512_CORE <= FLAGS

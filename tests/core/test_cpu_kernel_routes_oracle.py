@@ -1,0 +1,39 @@
+"""core reads this machine's CPU as PyTorch's kernels do (``core._cpu``), and the routes that depend on it give
+torch's bits here: the SIMD capability, oneDNN's half-precision device checks, and GELU of a half tensor (oneDNN
+where the CPU converts the type natively, GeluKernel's vector loop and scalar tail elsewhere)."""
+
+import numpy as np
+import pytest
+
+import core
+import core._cpu as cpu
+
+
+def test_capability_is_torchs(torch):
+    assert cpu.capability() == torch.backends.cpu.get_cpu_capability()
+
+
+def test_onednn_half_device_checks_are_torchs(torch):
+    assert cpu.onednn_takes_half("bfloat16") == torch.ops.mkldnn._is_mkldnn_bf16_supported()
+    assert cpu.onednn_takes_half("float16") == torch.ops.mkldnn._is_mkldnn_fp16_supported()
+
+
+def _gelu_and_gradient(lib, x, g, dtype, transposed):
+    t = lib.tensor(x.T.copy() if transposed else x).to(getattr(lib, dtype))
+    t = (t.t() if transposed else t).requires_grad_()
+    y = lib.nn.functional.gelu(t)
+    y.backward(lib.tensor(g).to(y.dtype))
+    return y.detach().float().numpy(), t.grad.float().numpy()
+
+
+# sizes whose vector loop ends before, inside and after a 32-element step of the last 64 (AVX-512's two
+# Vectorized<Half>), and a transposed (strided) input
+@pytest.mark.parametrize("shape", [(64, 300), (5, 101), (7, 13), (3, 21), (1, 96), (40, 9)])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_half_gelu_and_its_gradient_are_torchs_bit_for_bit(torch, shape, dtype, transposed):
+    rng = np.random.default_rng(sum(shape))
+    x, g = (rng.standard_normal(shape).astype(np.float32) * 2 for _ in range(2))
+    ours, theirs = (_gelu_and_gradient(lib, x, g, dtype, transposed) for lib in (core, torch))
+    for a, b in zip(ours, theirs):
+        assert np.array_equal(a, b)
