@@ -27,11 +27,12 @@ import inspect
 import ml_dtypes
 import numpy as np
 
-from core import _dtype
+from core import _cpu, _dtype
 from core._tensor import Tensor, new_tensor
 
-__all__ = ["computes_in_float32", "is_reduced", "with_number", "half_steps", "gemm_float16", "log_softmax_bfloat16",
-           "add_scaled_bfloat16", "adam_step_bfloat16", "rmsprop_step_bfloat16", "adagrad_step_bfloat16", "BF16", "F16"]
+__all__ = ["computes_in_float32", "is_reduced", "with_number", "half_steps", "gemm_float16", "bmm_float16",
+           "log_softmax_bfloat16", "add_scaled_bfloat16", "adam_step_bfloat16", "rmsprop_step_bfloat16",
+           "adagrad_step_bfloat16", "BF16", "F16"]
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F16 = np.dtype(np.float16)
@@ -177,6 +178,37 @@ def gemm_float16(a, b):
     for k in range(a.shape[1]):
         acc += a32[:, k, None] * b32[k]
     return acc
+
+
+_NAIVE_BMM = 400  # n * k * m below which PyTorch's bmm runs its own loop (in order of k, as NumPy's float16 matmul)
+
+
+def bmm_float16(x, y):
+    """PyTorch's CPU ``bmm`` of float16 NumPy stacks (b, n, k) @ (b, k, m) where its order is known and is not
+    NumPy's, else None (the caller keeps NumPy's float16 matmul: float32 products added in order of k).
+
+    Where oneDNN does not take float16 (``core._cpu.onednn_takes_half``: no avx512_fp16 or avx_ne_convert, as on
+    an AMD Zen 4) and the product is not small, each matrix goes to ATen's own GEMM (``cpublas``): with both
+    operands' rows contiguous that is ``gemm_notrans_``, whose ``sum`` keeps four float32 partial sums (k = 0, 4,
+    8... into the first, k = 1, 5... into the second, ...; the last k % 4 products into the first), then adds the
+    other three to the first in order; one rounding to float16 at the end. NOTE: a transposed ``x`` takes
+    ``gemm_transb_`` (in order of k: NumPy's), a transposed ``y`` ``gemm_transa_``'s vectorised dot (not
+    reproduced: NumPy's)."""
+    if type(x) is not np.ndarray or type(y) is not np.ndarray or x.dtype != F16 or y.dtype != F16 \
+            or x.ndim != 3 or y.ndim != 3 or _cpu.onednn_takes_half("float16") \
+            or x.shape[1] * x.shape[2] * y.shape[2] < _NAIVE_BMM \
+            or x.strides[2] != x.itemsize and x.shape[2] > 1 or y.strides[2] != y.itemsize and y.shape[2] > 1:
+        return None
+    k = x.shape[2]
+    x32, y32 = x.astype(_F32), y.astype(_F32)
+    parts = np.zeros((4, *np.broadcast_shapes(x.shape[:1], y.shape[:1]), x.shape[1], y.shape[2]), _F32)
+    for i in range(k - k % 4):
+        parts[i % 4] += x32[:, :, i, None] * y32[:, None, i]
+    for i in range(k - k % 4, k):
+        parts[0] += x32[:, :, i, None] * y32[:, None, i]
+    for i in (1, 2, 3):
+        parts[0] += parts[i]
+    return parts[0].astype(F16)
 
 
 def half_steps(ctx, *tensors):

@@ -24,7 +24,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import bilinear_jvp, linear_jvp
 from core.autograd.function import Function
 from core.autograd.shortcuts import state as _shortcuts
-from core.ops._float32_compute import computes_in_float32
+from core.ops._float32_compute import bmm_float16, computes_in_float32
 from core.ops._strided import dense
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.complex_ops import conj_of
@@ -223,6 +223,8 @@ class Bmm(Function):
         x, y = a._data, b._data
         if _naive_bmm_applies(x, y):
             out = _naive_bmm(x, y)
+        elif x.dtype == np.float16 and (half := bmm_float16(x, y)) is not None:  # PyTorch's own GEMM's order
+            out = half
         elif type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind in "fc":
             out = _stacked_matmul(x, y)
         else:

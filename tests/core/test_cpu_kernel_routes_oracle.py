@@ -37,3 +37,25 @@ def test_half_gelu_and_its_gradient_are_torchs_bit_for_bit(torch, shape, dtype, 
     ours, theirs = (_gelu_and_gradient(lib, x, g, dtype, transposed) for lib in (core, torch))
     for a, b in zip(ours, theirs):
         assert np.array_equal(a, b)
+
+
+def _bmm_and_gradients(lib, a, b, g, x_transposed):
+    x = lib.tensor(a.transpose(0, 2, 1).copy()).to(lib.float16).transpose(1, 2) if x_transposed \
+        else lib.tensor(a).to(lib.float16)
+    x.requires_grad_()
+    y = lib.tensor(b).to(lib.float16).requires_grad_()
+    out = lib.bmm(x, y)
+    out.backward(lib.tensor(g).to(lib.float16))
+    return [t.detach().float().numpy() for t in (out, x.grad, y.grad)]
+
+
+# (b, n, k, m): k with and without a remainder of 4, products around the small-product loop's 400
+@pytest.mark.parametrize("shape", [(1, 64, 300, 6), (3, 17, 41, 9), (2, 5, 101, 7), (4, 8, 10, 5), (2, 7, 7, 7)])
+@pytest.mark.parametrize("x_transposed", [False, True])
+def test_float16_bmm_and_its_gradients_are_torchs_bit_for_bit(torch, shape, x_transposed):
+    b, n, k, m = shape
+    rng = np.random.default_rng(k)
+    a, w, g = (rng.standard_normal(s).astype(np.float32) for s in ((b, n, k), (b, k, m), (b, n, m)))
+    ours, theirs = (_bmm_and_gradients(lib, a, w, g, x_transposed) for lib in (core, torch))
+    for p, q in zip(ours, theirs):
+        assert np.array_equal(p, q)
