@@ -164,8 +164,9 @@ def _driver(name, *calls, xfail=None):
 
 
 RECIPES += [
-    _driver("mixins", "mixins()", xfail=GEMM.format("gradients").replace(
-        "the first actions' means differ", "the mixins' 4-8-3 MLP outputs differ in the last bit (5 rows)")),
+    _driver("mixins", "mixins()", xfail="float32 GEMM rounding (MKL's sgemm order in torch, OpenBLAS's in core "
+            "outside core/_small_gemm.py's regions): the mixins' 4-8-3 MLP gives 0.31895217 in torch where core "
+            "gives 0.31895214 (a net output, 5 rows), so log-probabilities, entropies and a gradient differ past 1e-5"),
     _driver("preprocessor", "preprocessor()"),
     _driver("noises_scheduler", "noises()", "scheduler()"),
     _driver("memory", "memory()"),
