@@ -3,8 +3,9 @@
 kornia's ``canny`` on a bfloat16 image convolves it with a float32 kernel: core raised KeyError('bfloat16') while
 building the message. ATen words it by the input's dtype: a float32/float64 input "expected scalar type Float but
 found BFloat16"; a float16/bfloat16 one "Input type (CPUBFloat16Type) and weight type (torch.FloatTensor) should be
-the same or input should be a MKLDNN tensor and weight is a dense tensor" (oneDNN takes those); a complex one the
-same without the oneDNN clause.
+the same or input should be a MKLDNN tensor and weight is a dense tensor" where oneDNN takes that dtype on this CPU
+(core._cpu.onednn_takes_half; an AMD Zen 4's float16 gets "expected scalar type Half but found Float"); a complex
+one the same without the oneDNN clause.
 """
 
 import itertools

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core import _dtype
+from core import _cpu, _dtype
 from core._arg_types import conv_arguments_error
 from core._tensor import Tensor
 from core.amp import _casting as _autocast
@@ -35,7 +35,8 @@ def _check_dtypes(input: Tensor, weight: Tensor, bias, bias_first: bool = False)
         _check_bias(input, bias)
     if input.dtype is not weight.dtype:
         kind = input.dtype.name
-        if kind in ("float32", "float64") or kind not in _DT_NAMES:
+        if kind in ("float32", "float64") or kind not in _DT_NAMES or kind in _MKLDNN_INPUTS \
+                and not _cpu.onednn_takes_half(kind):  # (no oneDNN: ATen's own kernel's check words it)
             raise RuntimeError(f"expected scalar type {_DT_NAMES.get(kind, kind)} but found "
                                f"{_DT_NAMES.get(weight.dtype.name, weight.dtype.name)}")
         mkldnn = " or input should be a MKLDNN tensor and weight is a dense tensor" if kind in _MKLDNN_INPUTS else ""
@@ -44,7 +45,7 @@ def _check_dtypes(input: Tensor, weight: Tensor, bias, bias_first: bool = False)
     _check_bias(input, bias)
 
 
-_MKLDNN_INPUTS = ("float16", "bfloat16")  # inputs ATen would hand to oneDNN: its message says so
+_MKLDNN_INPUTS = ("float16", "bfloat16")  # inputs ATen hands to oneDNN where the CPU converts them: its message says so
 _LEGACY_TYPE_NAMES = {"float16": "torch.HalfTensor", "float32": "torch.FloatTensor", "float64": "torch.DoubleTensor"}
 
 
