@@ -5,10 +5,11 @@ split, the validation loss and accuracy (dashed, with a dot per measured step) b
 The widget polls the history on its own timer (``REFRESH_MS``), so it redraws at a steady rate however
 fast training runs; each (run, series) is one plot item updated with ``setData`` on min/max-decimated
 data (``core.nodegraph.training.runs.decimate``), and finished runs are not redrawn. Runs are told apart by
-colour with a legend entry carrying their hyperparameters (right of the loss plot, never over its curves, the
-newest run first); markers (hyperparameter changes, stop messages) are vertical lines. Hovering shows the step
-and values under the cursor; the plots can be frozen, zoomed (following the latest step again with Follow) and
-exported as PNG or CSV.
+colour with a legend entry carrying their hyperparameters (under the loss plot's title, right of its curves, never
+over them, the newest run first); a model that is not a classifier gets no accuracy plot once it has stepped (the
+loss plot takes its room, its title says why); markers (hyperparameter changes, stop messages) are vertical lines.
+Hovering shows the step and values under the cursor; the plots can be frozen, zoomed (following the latest step
+again with Follow) and exported as PNG or CSV.
 """
 
 from __future__ import annotations
