@@ -12,7 +12,11 @@ for cpuinfo's checks); where that file is missing it takes NumPy's report of the
 - ``vector_bytes()``: the bytes of one ``Vectorized<T>`` at that capability (64 for AVX-512, else 32);
 - ``onednn_takes_half(name)``: whether PyTorch's ``mkldnn_bf16_device_check`` / ``mkldnn_fp16_device_check``
   holds (oneDNN's ``has_data_type_support``): bfloat16 with AVX-512 core or avx_ne_convert, float16 with
-  avx512_fp16 or avx_ne_convert. Ops such as GELU hand those dtypes to oneDNN only then.
+  avx512_fp16 or avx_ne_convert. Ops such as GELU hand those dtypes to oneDNN only then;
+- ``mkl_fuses()``: whether MKL's unblocked LAPACK kernels (``getf2``, so ``lu_factor``, ``det``, ``slogdet``)
+  update with fused multiply-adds. MKL picks its code path by CPU vendor: measured with torch 2.13's MKL, they
+  fuse on the Intel CPU core's LU reproduction was written on, and on an AMD EPYC (Zen 4, AVX-512) they round
+  each product before subtracting it.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import os
 
 import numpy as np
 
-__all__ = ["VENDOR", "FAMILY", "FLAGS", "capability", "vector_bytes", "onednn_takes_half"]
+__all__ = ["VENDOR", "FAMILY", "FLAGS", "capability", "vector_bytes", "onednn_takes_half", "mkl_fuses"]
 
 # NumPy's names of the instruction sets (its ``__cpu_features__``) -> Linux's flags, where /proc/cpuinfo is missing
 _NUMPY_NAMES = {"AVX512F": "avx512f", "AVX512VL": "avx512vl", "AVX512BW": "avx512bw", "AVX512DQ": "avx512dq",
@@ -85,3 +89,8 @@ def onednn_takes_half(name: str) -> bool:
     if name == "bfloat16":
         return _AVX512_CORE <= FLAGS
     return name == "float16" and "avx512_fp16" in FLAGS and _AVX512_CORE <= FLAGS
+
+
+def mkl_fuses() -> bool:
+    """Whether MKL's unblocked LAPACK kernels fuse their multiply-adds here: not on an AMD CPU (module docstring)."""
+    return VENDOR != "AuthenticAMD"

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from core import _dtype, _factories
+from core import _cpu, _dtype, _factories
 from core._user_warning import warn_in_core
 from core._warn_once import warn_once
 from core.autograd.function import Function
@@ -45,6 +45,7 @@ def _getrf(a):
     m, n = lu.shape[-2:]
     k = min(m, n)
     mkl_like = _mkl_like(a)
+    fused = mkl_like and _cpu.mkl_fuses()  # NOTE: on an AMD CPU MKL's getf2 rounds the product, then subtracts
     batch = lu.shape[:-2]
     pivots = xp.zeros(batch + (k,), dtype=np.int32)
     info = xp.zeros(batch, dtype=np.int32)
@@ -63,9 +64,9 @@ def _getrf(a):
             flat[:, j + 1:, j] *= (1 / scale)[:, None]
         else:
             flat[:, j + 1:, j] /= scale[:, None]
-        if mkl_like and flat.dtype == np.float64:  # fused multiply-adds in double: c - a*b rounded once
+        if fused and flat.dtype == np.float64:  # fused multiply-adds in double: c - a*b rounded once
             flat[:, j + 1:, j + 1:] = _fms(flat[:, j + 1:, j + 1:], flat[:, j + 1:, j:j + 1], flat[:, j:j + 1, j + 1:])
-        elif mkl_like:  # and updates with fused multiply-adds: a float64 product and difference rounded once
+        elif fused:  # and updates with fused multiply-adds: a float64 product and difference rounded once
             update = flat[:, j + 1:, j:j + 1].astype(np.float64) * flat[:, j:j + 1, j + 1:]
             flat[:, j + 1:, j + 1:] = flat[:, j + 1:, j + 1:] - update
         else:
