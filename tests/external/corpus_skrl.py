@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 
 
-def run_tests(path, *args, max_examples=4):
+def run_tests(path, *args, max_examples=2):
     """skrl's test module at ``path`` through pytest (``corpus_pruning.run_pytest``), hypothesis seeded."""
     import hypothesis
 

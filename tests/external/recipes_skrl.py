@@ -179,27 +179,30 @@ RECIPES += [
 ]
 
 # skrl's own test modules through pytest in the script's process (corpus_skrl.run_tests: hypothesis derandomised,
-# no example database, at most 4 examples per test: the agent tests' explicit ``max_examples=15`` becomes 4; not
+# no example database, at most 2 examples per test: the agent tests' explicit ``max_examples=15`` becomes 2; not
 # tests/memories, whose tests instantiate the abstract ``Memory`` and fail in torch too);
 # ``from ...utilities import`` (the tests package's helpers, fetched beside the script) becomes an absolute import
 TEST_SUPPORT = [(p, p) for p in ("tests/__init__.py", "tests/utilities.py", "tests/strategies.py")]
 
 
-def _tests(name, path, edits=(), xfail=None):
-    run = ("import hypothesis\n", "if __name__ == '__main__':  # (pytest imports the file as a module)\n"
-           "    __import__('corpus_skrl').run_tests(__file__)\n    raise SystemExit\nimport hypothesis\n")
+def _tests(name, path, edits=(), xfail=None, first="import hypothesis\n", args=()):
+    run = (first, "if __name__ == '__main__':  # (pytest imports the file as a module)\n"
+           f"    __import__('corpus_skrl').run_tests(__file__, *{args!r})\n    raise SystemExit\n{first}")
     return _r(f"skrl_test_{name}", SKRL, f"tests/{path}.py", [run, *edits], support=[*SKRL_PACKAGES, *TEST_SUPPORT],
               xfail=xfail)
 
 
 UTILITIES = ("from ...utilities import", "from tests.utilities import")
-FEWER = ("max_examples=15,", "max_examples=4,")
+FEWER = ("max_examples=15,", "max_examples=2,")
 RECIPES += [
     *(_tests(agent, f"agents/torch/test_{agent}", [UTILITIES, FEWER]) for agent in (
         "a2c", "cem", "ddpg", "ddqn", "dqn", "ppo", "q_learning", "rpo", "sac", "sarsa", "td3", "trpo", "amp")),
     *(_tests(agent, f"multi_agents/torch/test_{agent}", [UTILITIES, FEWER]) for agent in ("ippo", "mappo")),
     _tests("sequential_trainer", "trainers/torch/test_sequential", [UTILITIES]),
     _tests("step_trainer", "trainers/torch/test_step", [UTILITIES]),
+    # (not its AsyncVectorEnv case, which starts worker processes)
+    _tests("gymnasium_wrapper", "envs/wrappers/torch/test_gymnasium_envs", first="import pytest\n",
+           args=("-k", "not async")),
 ]
 
 # mlech26l/ncps (Apache-2.0) at its 1.0.1 release commit (2024-08-14, "Bump version to 1.0.1"; untagged, the
