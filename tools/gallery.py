@@ -193,6 +193,7 @@ def render(name: str, size: tuple, out: Path, app=None) -> Path:
     finally:
         window.training.trainer.pause()
         window.undo_stack.setClean()
+        window.bridge.mark_saved()  # a trained document is modified too: closing it would wait on "Save changes?"
         window.close()
         window.deleteLater()
         app.processEvents()
