@@ -1,18 +1,9 @@
-"""``core.backends.cpu``: what the CPU kernels use (NumPy's, whatever SIMD it was built with)."""
+"""``core.backends.cpu``: what the CPU kernels use."""
 
-import numpy as np
+from core import _cpu
 
 
 def get_cpu_capability() -> str:
-    """PyTorch's name of the widest SIMD level NumPy reports, or 'DEFAULT'."""
-    try:
-        found = np._core._multiarray_umath.__cpu_features__  # NumPy's only report of it
-    except AttributeError:
-        try:
-            found = np.core._multiarray_umath.__cpu_features__
-        except AttributeError:
-            return "DEFAULT"
-    for name, ours in (("AVX512F", "AVX512"), ("AVX2", "AVX2")):
-        if found.get(name):
-            return ours
-    return "DEFAULT"
+    """PyTorch's name of the SIMD level its CPU kernels use here ('AVX512', 'AVX2' or 'DEFAULT'), by ATen's rule
+    (``core._cpu.capability``: ``ATEN_CPU_CAPABILITY``, else the CPU's flags)."""
+    return _cpu.capability()

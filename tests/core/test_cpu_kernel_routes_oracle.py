@@ -11,6 +11,7 @@ import core._cpu as cpu
 
 def test_capability_is_torchs(torch):
     assert cpu.capability() == torch.backends.cpu.get_cpu_capability()
+    assert core.backends.cpu.get_cpu_capability() == torch.backends.cpu.get_cpu_capability()
 
 
 def test_onednn_half_device_checks_are_torchs(torch):
