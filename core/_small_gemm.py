@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _cpu
 from core._cascade_sum import in_order
 
 __all__ = ["ACTIVE", "LIMIT", "mkl_gemm"]
@@ -39,19 +40,9 @@ def _measured_cpu() -> bool:
 
     NOTE: MKL picks its small-GEMM kernels by CPU vendor and instruction set. On the machine an earlier rule was
     measured on (``Linear(1, n)``'s bias fused into the product, in ``core.nn.functional.misc``), torch 2.13
-    rounds differently from this one, so elsewhere core keeps NumPy's GEMM rather than guess."""
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
-            info = {}
-            for line in f:
-                key, _, value = line.partition(":")
-                if not key.strip():
-                    break  # the first processor's block is enough
-                info[key.strip()] = value.strip()
-    except OSError:
-        return False
-    return info.get("vendor_id") == "AuthenticAMD" and info.get("cpu family") == "25" and \
-        "avx512f" in info.get("flags", "").split()
+    rounds differently from this one, so elsewhere core keeps NumPy's GEMM rather than guess. (The CPU is read
+    once, in ``core._cpu``.)"""
+    return _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and "avx512f" in _cpu.FLAGS
 
 
 ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
