@@ -106,4 +106,4 @@ def _chain(a, b, start):
     acc = np.add.reduce(products, axis=0) if inner >= 2 else in_order(products)
     if start is None:
         acc += 0  # NOTE: the sum starts at +0, so products that are all -0 give +0
-    return np.ascontiguousarray(acc.T) if m >= n else acc
+    return acc.T.copy() if m >= n else acc  # (a copy: ascontiguousarray keeps a size-1 dim's odd stride)

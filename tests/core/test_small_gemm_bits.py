@@ -20,6 +20,7 @@ TRANSPOSED_B = [(4, 2, 8), (16, 2, 5), (64, 1, 10), (8, 3, 3), (32, 5, 2), (5, 4
 
 
 def _same_bits(c, t):
+    assert c.stride() == t.stride()  # (a (2, 1) result's strides are (1, 1), as torch's)
     c, t = c.detach().numpy(), t.detach().numpy()
     assert c.dtype == t.dtype and c.shape == t.shape
     assert np.array_equal(c.view(np.uint32 if c.itemsize == 4 else np.uint64),
