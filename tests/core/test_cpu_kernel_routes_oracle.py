@@ -1,6 +1,7 @@
 """core reads this machine's CPU as PyTorch's kernels do (``core._cpu``), and the routes that depend on it give
-torch's bits here: the SIMD capability, oneDNN's half-precision device checks, and GELU of a half tensor (oneDNN
-where the CPU converts the type natively, GeluKernel's vector loop and scalar tail elsewhere)."""
+torch's bits here: the SIMD capability, oneDNN's half-precision device checks, GELU of a half tensor (oneDNN
+where the CPU converts the type natively, GeluKernel's vector loop and scalar tail elsewhere), and float16 bmm
+(ATen's own GEMM where oneDNN does not take float16: four interleaved partial sums)."""
 
 import numpy as np
 import pytest
