@@ -16,7 +16,7 @@ import numpy as np
 
 from core import _blas_threads as _blas
 from core import _dtype
-from core._small_gemm import mkl_gemm
+from core._small_gemm import mkl_gemm, mkl_gemm_stack
 from core._tensor import Tensor, new_tensor
 from core._threads import get_num_threads
 from core.amp import _casting as _autocast
@@ -223,6 +223,8 @@ class Bmm(Function):
         x, y = a._data, b._data
         if _naive_bmm_applies(x, y):
             out = _naive_bmm(x, y)
+        elif (stacked := mkl_gemm_stack(x, y)) is not None:  # MKL's GEMM order per matrix (core._small_gemm)
+            out = stacked
         elif x.dtype == np.float16 and (half := bmm_float16(x, y)) is not None:  # PyTorch's own GEMM's order
             out = half
         elif type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind in "fc":
@@ -436,6 +438,8 @@ def _matmul_fast(a, b):
                 out = _naive_bmm(x2, y)
             except ValueError:
                 return None  # batch dims that do not broadcast: the full path raises PyTorch's message
+            return new_tensor(out[..., 0, :] if x.ndim == 1 else out)
+        if (out := mkl_gemm_stack(x2, y)) is not None:  # MKL's GEMM order per matrix (core._small_gemm)
             return new_tensor(out[..., 0, :] if x.ndim == 1 else out)
     out = _small_product(x, y)
     if out is None:
