@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._small_gemm import mkl_gemm
+from core._small_gemm import mkl_addbmm, mkl_gemm
 from core._tensor import Tensor
 from core.amp import _casting as _autocast
 from core.autograd.function import Function
@@ -114,6 +114,17 @@ def _sum_keeping_dtype(m):
 class Addbmm(_AddProduct):
     node_name = "AddbmmBackward0"
     product = staticmethod(lambda xp, x, y: _sum_keeping_dtype(xp.matmul(x, y)))
+
+    @classmethod
+    def forward(cls, ctx, input, m1, m2, *, beta, alpha):
+        if getattr(ctx, "half_dtype", None) is None and isinstance(beta, (int, float)) \
+                and isinstance(alpha, (int, float)):
+            out = mkl_addbmm(input._data, m1._data, m2._data, beta, alpha)  # PyTorch's addmm_ per matrix
+            if out is not None:
+                ctx.save_for_backward(m1, m2)
+                ctx.beta, ctx.alpha = beta, alpha
+                return out
+        return super().forward(ctx, input, m1, m2, beta=beta, alpha=alpha)
 
     @staticmethod
     def product_grads(g, b1, b2, need):
