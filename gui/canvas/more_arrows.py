@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from gui.canvas.view import GraphView
 
 SIDES = {"left": ("◀ more", -1, 0), "right": ("more ▶", 1, 0), "up": ("▲ more", 0, -1), "down": ("more ▼", 0, 1)}
-SLACK = 24.0  # scene units of a node out of view that do not count (a margin's worth, not a hidden node)
+SLACK = 24.0  # px on screen of a node out of view that do not count (a margin's worth, not a hidden node)
 STEP = 0.75  # of the canvas's width or height scrolled by a click
 INSET = 6  # px from the canvas's edge
 TOOLTIP = ("More of the graph lies this way: click to scroll there. The minimap in the corner shows it all (click "
@@ -70,14 +70,16 @@ class MoreArrows:
         self.place()
 
     def hidden_sides(self) -> list[str]:
-        """The sides of the canvas beyond which some node lies out of view."""
+        """The sides of the canvas beyond which some node lies out of view (more than SLACK px of it on screen: in
+        scene units, zoomed in 5x a node with its ports cut off on both sides, 89 px each, counted as in view)."""
         nodes = self._nodes
         if nodes.isNull():
             return []
         shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
         out = {"left": shown.left() - nodes.left(), "right": nodes.right() - shown.right(),
                "up": shown.top() - nodes.top(), "down": nodes.bottom() - shown.bottom()}
-        return [side for side in SIDES if out[side] > SLACK]
+        slack = SLACK / self.view.zoom_level()
+        return [side for side in SIDES if out[side] > slack]
 
     def place(self) -> None:
         """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node is

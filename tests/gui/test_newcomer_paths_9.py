@@ -1,9 +1,11 @@
 """The first hour, by hand, a ninth time: four rough spots a newcomer met under a real 1366x768 screen, each driven
 here through the real widgets (typing in the field, the menu, the shortcut a user presses)."""
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from gui.canvas.view import MAX_ZOOM
 from tests.gui.import_progress import TITLE, open_endless_import, title_room
 from tests.gui.real_input import double_click_library, new_randn_shape_field, shown, type_text
 from tests.gui.scenarios.test_lessons_by_their_links import open_example
@@ -44,7 +46,10 @@ def test_the_import_progress_dialog_is_wide_enough_for_its_title(window, qtbot, 
 def test_an_empty_canvas_shows_no_scroll_bars_and_a_graph_larger_than_it_does(window, qtbot):
     """File ▸ New (Ctrl+N): the empty canvas has nothing to scroll to and shows no scroll bars (it always did);
     a node added from the Node library fits in view and brings none either (tests/gui/test_newcomer_paths_10), but
-    zoomed in past it (+ on the canvas) the canvas has somewhere to scroll to and shows them."""
+    zoomed in past it (+ on the canvas, up to the most zoom, 5x) the canvas has somewhere to scroll to and shows them.
+    At 1366x768 the 198-unit node is then 990 px wide on an 822 px canvas: both its sides, with its ports, out of
+    view by 89 px each, counted in px on screen (in scene units, 18, it was taken for a margin and the bars stayed
+    off where the docks left the canvas wider than 750 px)."""
     w = shown(qtbot, window)
     view = w.view
     QTest.keyClick(w, Qt.Key_N, Qt.ControlModifier)
@@ -53,8 +58,11 @@ def test_an_empty_canvas_shows_no_scroll_bars_and_a_graph_larger_than_it_does(wi
     double_click_library(qtbot, w, "source.randn")
     qtbot.waitUntil(lambda: len(w.scene.node_items) == 1)
     view.setFocus()
-    for _ in range(12):  # 1.2 ** 12: about 9 times as big, the node's box wider and taller than the canvas
+    for _ in range(12):  # 1.2 ** 12 would be about 9 times as big: the zoom stops at its most, 5
         QTest.keyClick(view, Qt.Key_Plus)
+    box = view.mapFromScene(next(iter(w.scene.node_items.values())).sceneBoundingRect()).boundingRect()
+    assert view.zoom_level() == pytest.approx(MAX_ZOOM)
+    assert box.width() > view.viewport().width()  # both the node's sides out of view
     qtbot.waitUntil(lambda: view.horizontalScrollBar().isVisible() and view.verticalScrollBar().isVisible())
     w.undo_stack.setClean()
 
