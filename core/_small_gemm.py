@@ -13,7 +13,10 @@ for k = 0..K-1 (the same rule as PyTorch's own small ``bmm`` loop, ``core.ops.li
 - ``b`` a transposed view (``x @ W.T``, a Linear's forward): K <= 2, N <= 3 with K <= 3, or N in (2, 3) with
   K <= 5; except M >= 4 with N >= 12. The bias is added to the finished chain;
 - a column ``b`` (N = 1, either layout): K = 2 without a bias, or ``a`` transposed (the weight gradient
-  ``g.T @ x`` of a one-feature input).
+  ``g.T @ x`` of a one-feature input); a transposed row (``W.T`` of a ``Linear(K, 1)``, which PyTorch passes
+  transposed) also for K <= 4, the bias added to the finished chain (measured: 3,600 products, M up to 300,
+  float32 and float64, with and without a bias, all bit for bit; K = 5 almost never). A contiguous column with
+  a bias is left to NumPy: the chain matched all but ~0.3% of such products there.
 
 Outside these regions: M >= 4 with N >= 12 and K up to ~128 is an in-order chain *with* FMA, which OpenBLAS
 already computes (NumPy's result is torch's for almost every such shape); a Linear's forward with fewer than 12
@@ -57,8 +60,8 @@ def _in_order_region(m: int, k: int, n: int, a_transposed: bool, b_transposed: b
     """Whether MKL's GEMM of this shape and layout adds the K products in order without FMA (module docstring)."""
     if m >= 4 and n >= 12 or double and n == 3:
         return False
-    if n == 1:  # (a column b reads the same either way)
-        return k == 1 or a_transposed or k == 2 and not bias
+    if n == 1:  # (a column b: a contiguous one reads the same either way; a row's transpose, W.T, up to K = 4)
+        return k == 1 or a_transposed or k == 2 and not bias or b_transposed and k <= 4
     if b_transposed:
         return k <= 2 or (n <= 3 and k <= 3) or (n in (2, 3) and k <= 5)
     return m == 1 or n in (2, 3) or n % 4 == 0 or k <= 5
@@ -75,8 +78,10 @@ def mkl_gemm(a, b, c=None):
     if not (1 if c is None else 0) < k <= LIMIT // (m * n or LIMIT) or b.shape[0] != k:
         return None  # (K = 1 without a bias: one rounded product each, NumPy's too)
     size = a.itemsize
-    b_transposed = b.strides[1] != size and b.strides[0] == size and n > 1
     a_transposed = a.strides[1] != size and a.strides[0] == size and m > 1
+    # (a column b counts as transposed, W.T, only beside an untransposed a: with a transposed a the chain starts
+    # at the bias, as measured)
+    b_transposed = b.strides[1] != size and b.strides[0] == size and (n > 1 or k > 1 and not a_transposed)
     if not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
         return None
     if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
