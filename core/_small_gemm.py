@@ -25,6 +25,9 @@ alignment (measured: one product's rows summed in three different orders), so co
 products, to NumPy. float64 (dgemm) follows the same rule in the same regions but N = 3 (its vectors hold 4).
 MKL chooses its kernels by CPU: the route is taken only on the kind of CPU it was measured on (``ACTIVE``).
 
+Stacks: PyTorch's ``bmm`` above its own small-product loop (``matmul`` of stacks too) calls the GEMM per matrix
+(``mkl_gemm_stack``), and ``addbmm`` is ``addmm_`` per matrix into the running result (``mkl_addbmm``).
+
 NOTE: the chain forms all K products in one NumPy multiply and adds them along k in one more call (``_chain``);
 products above ``LIMIT`` multiply-adds keep NumPy's GEMM.
 """
