@@ -103,5 +103,7 @@ def mkl_fuses() -> bool:
 
 
 def mkl_vml_rounds_correctly() -> bool:
-    """Whether MKL's float32 vector exp/log are correctly rounded here, as core's are: not on an AMD CPU."""
+    """Whether MKL's float32 vector math (torch's float32 exp, log, sqrt on contiguous arrays) rounds as core's
+    kernels do here: not on an AMD CPU, where 1-17% of those results (and of sin, cos, erf, log1p) are an ulp off
+    (measured on an AMD EPYC Zen 4 against torch 2.13, 2026-12-06)."""
     return VENDOR != "AuthenticAMD"
