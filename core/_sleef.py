@@ -395,6 +395,13 @@ def _logf_normal(d: np.ndarray) -> np.ndarray:
     np.multiply(poly, x2, out=p64, dtype=_F64)
     p64 += _K_LOG_POLY[2]
     poly = p64.astype(_F32)
+    return _log_finish(pair, sx, sy, xx, x2, poly).reshape(shape)
+
+
+def _log_finish(pair, sx, sy, xx, x2, poly):
+    """The last steps SLEEF's ``logf_u10`` and ``log1pf_u10`` share: ``e ln 2`` as the double-float ``(sx, sy)``,
+    plus ``2 x`` (``pair`` holds ``x`` and its error part, doubled by one multiply), plus ``x2 x poly``, summed as
+    its double-float additions do and rounded once."""
     a, b = np.multiply(pair, _K_TWO)  # s += 2 x, then s += x2 x poly
     s0 = sx + a
     s1 = sx - s0
@@ -408,7 +415,7 @@ def _logf_normal(d: np.ndarray) -> np.ndarray:
     s0 += w
     s0 += s1
     r0 += s0
-    return r0.reshape(shape)
+    return r0
 
 
 _R_075 = _F32(1 / 0.75)
@@ -519,20 +526,7 @@ def _log1pf_plain(d: np.ndarray) -> np.ndarray:
     np.multiply(p64, x2_64, out=p64)
     np.add(p64, _K_LOG_POLY64[2], out=p64)
     poly = p64.astype(_F32)
-    a, b = np.multiply(pair, _K_TWO)  # s += 2 x, then s += x2 x poly
-    s0 = sx + a
-    s1 = sx - s0
-    s1 += a
-    s1 += sy
-    s1 += b
-    w = x2 * xx
-    w *= poly
-    r0 = s0 + w
-    s0 -= r0
-    s0 += w
-    s0 += s1
-    r0 += s0
-    return r0.reshape(shape)
+    return _log_finish(pair, sx, sy, xx, x2, poly).reshape(shape)
 
 
 def _pow2_neg_exponents():
