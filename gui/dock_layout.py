@@ -441,9 +441,10 @@ def _keep_corner(window: MainWindow, corner: QPoint) -> None:
 class _MoveWhenFramed(QObject):
     """Moves ``window``'s frame to ``corner`` when the window manager's frame first shows around it. The frame
     can come without a Move or Resize of the window (the client area stays where it is), so a timer looks too,
-    for a few seconds."""
+    for up to 20 s: on a busy machine the window manager framed it seconds late (openbox held back 6 s), after
+    the 3 s this looked before, and the window opened 5 px lower again."""
 
-    TRIES, INTERVAL_MS = 60, 50
+    TRIES, INTERVAL_MS = 400, 50
 
     def __init__(self, window: MainWindow, corner: QPoint) -> None:
         super().__init__(window)
