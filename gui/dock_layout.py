@@ -423,19 +423,21 @@ def place_on_screen(window: MainWindow, settings: QSettings | None = None, avail
         size_columns(window)
         corner = settings.value(FRAME_CORNER_KEY)
         if isinstance(corner, QPoint):
-            _keep_corner(window, corner)
+            _keep_corner(window, corner, window.size())
     else:
         fit_to_screen(window, available)
 
 
-def _keep_corner(window: MainWindow, corner: QPoint) -> None:
+def _keep_corner(window: MainWindow, corner: QPoint, size: QSize) -> None:
     """Move ``window``'s frame to ``corner`` once the window manager has framed it: restoreGeometry on a window
-    whose title bar is not there yet leaves a screen-high window a few pixels lower on every start."""
+    whose title bar is not there yet leaves a screen-high window a few pixels lower on every start. ``size``
+    (the restored one) is put back then too: with the window manager a second late, it framed the window at
+    the size it was made with (1280x720) and the restored size was lost."""
     if window.frameGeometry().size() != window.geometry().size():  # framed already
         if window.frameGeometry().topLeft() != corner:
             window.move(corner)
     elif window.findChild(_MoveWhenFramed) is None:
-        _MoveWhenFramed(window, corner)
+        _MoveWhenFramed(window, corner, size)
 
 
 class _MoveWhenFramed(QObject):
@@ -446,9 +448,9 @@ class _MoveWhenFramed(QObject):
 
     TRIES, INTERVAL_MS = 400, 50
 
-    def __init__(self, window: MainWindow, corner: QPoint) -> None:
+    def __init__(self, window: MainWindow, corner: QPoint, size: QSize) -> None:
         super().__init__(window)
-        self.window, self.corner, self.tries = window, corner, 0
+        self.window, self.corner, self.size, self.tries = window, corner, size, 0
         window.installEventFilter(self)
         self.timer = QTimer(self)
         self.timer.setInterval(self.INTERVAL_MS)
@@ -466,5 +468,7 @@ class _MoveWhenFramed(QObject):
         if framed or self.tries >= self.TRIES:
             self.timer.stop()
             self.window.removeEventFilter(self)
+            if framed and self.window.size() != self.size:
+                self.window.resize(self.size)
             if framed and self.window.frameGeometry().topLeft() != self.corner:
                 self.window.move(self.corner)
