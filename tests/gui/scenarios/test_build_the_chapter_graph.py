@@ -131,6 +131,7 @@ def test_build_step_and_backward_the_chapter_graph_by_mouse_and_keyboard(qtbot, 
     qtbot.waitUntil(lambda: w.named_actions["retain_graph"].isChecked())
     d.click_toolbar(w, "reset")
     d.click_toolbar(w, "backward")
+    qtbot.waitUntil(lambda: "pass #1 complete" in w.status_label.text())  # as a user sees it end
     d.click_toolbar(w, "backward")  # the graph was kept: the second backward accumulates
     qtbot.waitUntil(lambda: grads(w, ids)["x"] == pytest.approx(2 * W))
     assert grads(w, ids) == {"x": pytest.approx(2 * W), "w": pytest.approx(2 * X), "b": pytest.approx([2.0])}
