@@ -166,3 +166,16 @@ def click_link(qtbot, browser, href: str) -> None:
 def press(window, key, modifier=Qt.NoModifier) -> None:
     """Press a key (a shortcut) on the window."""
     QTest.keyClick(window, key, modifier)
+
+
+def add_by_tab(qtbot, window, type_name: str) -> str:
+    """Tab on the focused canvas, type ``type_name`` into the node palette's search and press Return, as a user
+    adds a node at the pointer; the new node's id."""
+    QTest.keyClick(window.view.viewport(), Qt.Key_Tab)
+    qtbot.waitUntil(lambda: window.node_palette is not None and window.node_palette.search_edit.isVisible())
+    before = set(window.graph.nodes)
+    QTest.keyClicks(window.node_palette.search_edit, type_name)
+    QTest.keyClick(window.node_palette.search_edit, Qt.Key_Return)
+    qtbot.waitUntil(lambda: len(window.graph.nodes) == len(before) + 1)
+    (new,) = set(window.graph.nodes) - before
+    return new

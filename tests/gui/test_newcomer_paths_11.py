@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
-from tests.gui.real_input import click, click_node, press, show_dock, shown
+from tests.gui.real_input import add_by_tab, click, click_node, press, show_dock, shown
 
 LONG_TENSOR = "[[0.97726315, 1.1569, -0.3807], [1.2525, -0.3068, -1.4705], [-1.0575, 1.9248, -0.5356]]"
 
@@ -37,13 +37,7 @@ def test_tab_after_a_click_on_an_empty_spot_puts_the_node_there(window, qtbot, s
     at = _empty_spot(w)
     click(view.viewport(), at)
     qtbot.waitUntil(view.hasFocus)
-    QTest.keyClick(view.viewport(), Qt.Key_Tab)
-    qtbot.waitUntil(lambda: w.node_palette is not None and w.node_palette.search_edit.isVisible())
-    before = set(w.graph.nodes)
-    QTest.keyClicks(w.node_palette.search_edit, "randn")
-    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Return)
-    qtbot.waitUntil(lambda: len(w.graph.nodes) == len(before) + 1)
-    (new,) = set(w.graph.nodes) - before
+    new = add_by_tab(qtbot, w, "randn")
     wanted = view.mapToScene(at)
     assert w.graph.nodes[new].position == pytest.approx([wanted.x(), wanted.y()], abs=1.0)
     w.undo_stack.setClean()

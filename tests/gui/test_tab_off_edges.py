@@ -7,7 +7,7 @@ from PySide6.QtTest import QTest
 
 from core.nodegraph.model import layout
 from core.nodegraph.model.document import Node
-from tests.gui.real_input import press, shown
+from tests.gui.real_input import add_by_tab, press, shown
 
 pytest.importorskip("pytestqt")
 
@@ -45,13 +45,7 @@ def test_tab_over_an_edge_puts_the_new_node_off_every_edge_and_node(window, qtbo
     qtbot.waitUntil(lambda: view.new_node_point() == view.mapToScene(on_edge))
     press(w, Qt.Key_1, Qt.ControlModifier)  # View > Focus canvas (the pointer stays on the edge)
     qtbot.waitUntil(view.hasFocus)
-    QTest.keyClick(view.viewport(), Qt.Key_Tab)
-    qtbot.waitUntil(lambda: w.node_palette is not None and w.node_palette.search_edit.isVisible())
-    before = set(w.graph.nodes)
-    QTest.keyClicks(w.node_palette.search_edit, "randn")
-    QTest.keyClick(w.node_palette.search_edit, Qt.Key_Return)
-    qtbot.waitUntil(lambda: len(w.graph.nodes) == len(before) + 1)
-    (new,) = set(w.graph.nodes) - before
+    new = add_by_tab(qtbot, w, "randn")
     item = w.scene.node_items[new]
     qtbot.waitUntil(lambda: item.isVisible())
     rect = item.mapRectToScene(item.body_rect())
