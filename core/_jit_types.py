@@ -12,7 +12,8 @@ by their elements: lists and dicts invariantly, tuples and optionals covariantly
 from __future__ import annotations
 
 __all__ = ["Type", "AnyType", "BoolType", "ComplexType", "DeviceObjType", "DictType", "FloatType", "IntType",
-           "ListType", "NoneType", "NumberType", "OptionalType", "StringType", "TensorType", "TupleType"]
+           "ListType", "NoneType", "NumberType", "OptionalType", "StringType", "TensorType", "TupleType",
+           "Block", "Node", "Value"]
 
 
 class Type:
@@ -222,6 +223,27 @@ class DictType(Type):
         return f"Dict({self._key_type.str()}, {self._value_type.str()})"
 
 
-for _cls in (Type, ListType, OptionalType, TupleType, DictType):
+class _IRObject:
+    """A TorchScript IR object's class (``torch._C.Value``, ``Node``, ``Block``): a graph's parts, which only a
+    scripted or traced function's graph hands out. core builds no such graphs, so none exists; the classes are
+    there to import and name in annotations (snnTorch's ``functional/loss.py`` imports ``Value`` and never uses it)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(f"torch._C.{type(self).__name__}: No constructor defined!")
+
+
+class Value(_IRObject):
+    """``torch.Value``: a value in a TorchScript graph."""
+
+
+class Node(_IRObject):
+    """``torch.Node``: an operation in a TorchScript graph."""
+
+
+class Block(_IRObject):
+    """``torch.Block``: a nested list of nodes in a TorchScript graph (an ``if``'s branch, a loop's body)."""
+
+
+for _cls in (Type, ListType, OptionalType, TupleType, DictType, Value, Node, Block):
     _cls.__module__ = "core"
 del _cls
