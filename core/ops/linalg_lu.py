@@ -17,7 +17,7 @@ from core import _cpu, _dtype, _factories
 from core._user_warning import warn_in_core
 from core._warn_once import warn_once
 from core.autograd.function import Function
-from core.ops import rearranging
+from core.ops import lstsq_inf, rearranging
 from core.ops._util import new_tensor, xp_of
 from core.ops.joining import cat
 from core.ops.linalg import matmul
@@ -327,6 +327,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     vector = B.ndim == A.ndim - 1
     rhs = B.unsqueeze(-1) if vector else B
     _refuse_nan("torch.linalg.lstsq", A, rhs, driver)
+    lstsq_inf.refuse_inf("torch.linalg.lstsq", A, rhs, driver)
     m, n = A.shape[-2:]
     eps = np.finfo(A._data.dtype).eps
     rtol = rcond if rcond is not None else eps * max(m, n)
@@ -341,6 +342,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
         residuals = fused_name((matmul(A, solution) - rhs).abs().square().sum(-2), node)
     else:
         residuals = ignored_output(empty, (A, B), node)
+    solution, residuals = lstsq_inf.nan_for_inf_rhs(A, rhs, solution, residuals)
     rank_t = new_tensor(rank.astype(np.int64)) if driver != "gels" else _factories.empty(0, dtype=_dtype.int64)
     values = new_tensor(s.astype(empty._data.dtype)) if driver in ("gelsd", "gelss") else empty
     return _lstsq(fused_name(solution.squeeze(-1) if vector else solution, node), residuals, rank_t, values)
