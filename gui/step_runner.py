@@ -8,6 +8,11 @@ shorten it) or ``WALL_S`` of wall time, then returns to the event loop, so input
 slice plus one step. Between two steps the session is at rest and consistent: ``cancel`` leaves the nodes
 done so far done (and a backward pass in progress, which Backward all continues).
 
+A pass started from the window while another runs waits its turn: clicking Backward all twice runs two passes, one
+after the other, as ``loss.backward()`` written twice does (the gradients accumulate twice, or the second pass fails
+with PyTorch's message without Retain graph). Restarting the running pass instead would continue it from where it
+was, and the second click would be lost. Esc, an error, another step or another document drop the waiting passes.
+
 The runner computes nothing; it only decides when the next step is pulled.
 """
 
@@ -27,9 +32,10 @@ __all__ = ["StepRunner"]
 
 
 class StepRunner(QObject):
-    """Runs one pass at a time. Signals: ``finished(str)`` (``""`` when the pass ended by itself, else the
-    status text: an error or "Cancelled after N of M nodes"), ``progress(str)`` (the status text while steps
-    are left), ``active_changed(bool)``."""
+    """Runs one pass at a time; a pass started from the window while one runs waits in ``queued``. Signals:
+    ``finished(str)`` (``""`` when the pass ended by itself, else the status text: an error or "Cancelled after N
+    of M nodes"), ``progress(str)`` (the status text while steps are left), ``active_changed(bool)`` (True from the
+    first pass's start to the last queued pass's end)."""
 
     FIRST_S = 0.04  # the slice run inside start(): a small graph never waits for the event loop
     SLICE_S = 0.015  # the later slices: the event loop waits at most this long plus one step
@@ -47,6 +53,7 @@ class StepRunner(QObject):
         self.kind = ""
         self.counts = {"forward": 0, "backward": 0}
         self.total = 0
+        self.queued: list[tuple[str, Container[str], str | None]] = []  # passes clicked while one ran, in order
         self._timer = QTimer(self)
         self._timer.setObjectName("stepRunnerTimer")
         self._timer.setInterval(0)
@@ -59,8 +66,20 @@ class StepRunner(QObject):
     def start(self, kind: str, breakpoints: Container[str] = frozenset(), until: str | None = None,
               background: bool = True) -> None:
         """Begin Forward all (``kind`` "forward", up to and including ``until`` when given) or Backward all;
-        ``background=False`` runs the whole pass before returning (a script or a lesson that reads the result)."""
+        ``background=False`` runs the whole pass before returning (a script or a lesson that reads the result). While
+        a pass runs, a ``background`` one is queued to run once it (and the passes queued before) ended by itself;
+        one not in the background stops them and runs now."""
+        if background and self.active:
+            self.queued.append((kind, breakpoints, until))
+            self.progress.emit(self._progress_text())
+            return
         self.stop()
+        self._begin(kind, breakpoints, until)
+        self._slice(self.FIRST_S if background else float("inf"))
+        if self.active:
+            self._timer.start()
+
+    def _begin(self, kind: str, breakpoints: Container[str], until: str | None) -> None:
         session = self.bridge.ensure()
         self.kind, self.counts = kind, {"forward": 0, "backward": 0}
         self.total = self.bridge.forward_left()
@@ -68,11 +87,9 @@ class StepRunner(QObject):
             self._steps = self.bridge.forward_steps(breakpoints, until)
         else:
             self._steps = self.bridge.backward_steps(breakpoints)
+        if self._session is None:
+            self.active_changed.emit(True)
         self._session = session
-        self.active_changed.emit(True)
-        self._slice(self.FIRST_S if background else float("inf"))
-        if self.active:
-            self._timer.start()
 
     def _slice(self, budget: float) -> None:
         steps = self._steps
@@ -96,10 +113,12 @@ class StepRunner(QObject):
         self.progress.emit(self._progress_text())
 
     def _progress_text(self) -> str:
+        more = len(self.queued)
+        then = f", then {more} more pass{'es' if more > 1 else ''}" if more else ""
         if self.counts["backward"]:
-            return f"Backward all: {self.counts['backward']} steps (Esc cancels)"
+            return f"Backward all: {self.counts['backward']} steps{then} (Esc cancels)"
         return f"{'Forward' if self.kind == 'forward' else 'Backward'} all: {self.counts['forward']} of " \
-               f"{self.total} nodes (Esc cancels)"
+               f"{self.total} nodes{then} (Esc cancels)"
 
     def cancel(self) -> bool:
         """Stop after the step that ran last; False when nothing was running."""
@@ -116,12 +135,35 @@ class StepRunner(QObject):
         """Stop without a message (another step, another document)."""
         if self.active:
             self._end(None)
+        else:
+            self.queued.clear()
 
     def _end(self, text: str | None) -> None:
+        """End the running pass; one that ended by itself (``text`` "") lets the next queued pass begin."""
         self._timer.stop()
-        steps, self._steps, self._session = self._steps, None, None
+        steps, self._steps = self._steps, None
         if steps is not None:
             steps.close()
-        self.active_changed.emit(False)
+        if text != "":
+            self.queued.clear()  # Esc, an error, another step or document: the clicks after it are void
+        going_on = bool(self.queued)
+        if not going_on:
+            self._session = None
+            self.active_changed.emit(False)
         if text is not None:
-            self.finished.emit(text)
+            self.finished.emit(text)  # the pass's last step in the status bar, and the canvas redrawn
+        if going_on:
+            self._next()
+
+    def _next(self) -> None:
+        """The next queued pass, its slices run from the event loop; none when a ``finished`` handler stopped the
+        runner or changed the document (one that started a pass itself runs it first)."""
+        if self._steps is not None:
+            return
+        if self.queued and self._session is not None and self._session is self.bridge.session:
+            self._begin(*self.queued.pop(0))
+            self._timer.start()
+        else:
+            self.queued.clear()
+            self._session = None
+            self.active_changed.emit(False)
