@@ -21,7 +21,8 @@ from core._tensor import Tensor, new_tensor, strided
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled, no_grad
 
-__all__ = ["mul", "add", "unary", "pow", "sparse_softmax", "sparse_mm", "transpose", "sparse_function"]
+__all__ = ["mul", "add", "unary", "pow", "sparse_softmax", "sparse_mm", "transpose", "sparse_function", "nan_to_num",
+           "nan_to_num_"]
 
 
 def _coalesced(t: SparseCooTensor) -> SparseCooTensor:
@@ -387,6 +388,49 @@ def unary(t: SparseCooTensor, op: str, fn=None, node: str | None = None, derivat
     if node is not None and t.requires_grad and is_grad_enabled():
         return _node_class(node).apply(t, fn=fn, derivative=derivative)
     return _make(c._sp_indices, to_numpy_array(fn(_values(c))._data), t.shape, True)
+
+
+def _no_csr_kernel(op: str) -> NotImplementedError:
+    return NotImplementedError(f"Could not run 'aten::{op}' with arguments from the 'SparseCsrCPU' backend. This "
+                               "could be because the operator doesn't exist for this backend, or was omitted during "
+                               "the selective/custom build process (if using custom build).")
+
+
+# (torch's nan_to_num backward masks the gradient with ``x != x``-style tests, which have no sparse kernel)
+_NAN_TO_NUM_GRAD = _backward_fails(lambda: _no_sparse_kernel("ne.Scalar"))
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, out=None):
+    """``torch.nan_to_num`` of a sparse input or into a sparse ``out``, as PyTorch's kernels: a COO tensor's
+    entries mapped (coalesced first), a COO ``out`` taking the result; a compressed (CSR/CSC/BSR/BSC) tensor has no
+    kernel. None for dense tensors, which take the dense op."""
+    sparse_in, sparse_out = isinstance(input, SparseCooTensor), isinstance(out, SparseCooTensor)
+    for t in (input, out):
+        if isinstance(t, Tensor) and t.layout is not strided and not isinstance(t, SparseCooTensor):
+            raise _no_csr_kernel("nan_to_num.out")
+    if not (sparse_in or sparse_out):
+        return None
+    if out is not None and not (sparse_in and sparse_out):
+        raise RuntimeError("Expected self.is_sparse() && result.is_sparse() to be true, but got false.  (Could this "
+                           "error message be improved?  If so, please report an enhancement request to PyTorch.)")
+    result = unary(input, "nan_to_num", fn=lambda v: v.nan_to_num(nan, posinf, neginf), node="NanToNumBackward0",
+                   derivative=_NAN_TO_NUM_GRAD)
+    return result if out is None else out._sp_take(result)
+
+
+def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    """``s.nan_to_num_()`` of a COO tensor: its entries replaced, which torch's kernel refuses uncoalesced; a
+    compressed tensor has no kernel. None for dense tensors and a graph's (the dense in-place op's checks)."""
+    if isinstance(self, Tensor) and self.layout is not strided and not isinstance(self, SparseCooTensor):
+        raise _no_csr_kernel("nan_to_num.out")
+    if not isinstance(self, SparseCooTensor) or (self.requires_grad and is_grad_enabled()):
+        return None
+    if not self._sp_coalesced:
+        raise RuntimeError("nan_to_num_ requires coalesced input")
+    values = self._sp_values
+    values[...] = to_numpy_array(new_tensor(values).nan_to_num(nan, posinf, neginf)._data)
+    self._vc[0] += 1  # (the dense mirror is rebuilt from the entries when next read)
+    return self
 
 
 _NODES: dict = {}

@@ -162,6 +162,11 @@ def logit_(self, eps=None):
 
 
 def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    if type(self) is not Tensor:
+        from core._sparse_coo_ops import nan_to_num_ as sparse_nan_to_num_
+
+        if (res := sparse_nan_to_num_(self, nan, posinf, neginf)) is not None:  # a COO tensor's entries
+            return res
     return run_inplace(mu.NanToNum, self, nan, posinf, neginf, dt=self.dtype)
 
 

@@ -510,5 +510,10 @@ class NanToNum(Function):
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    if type(input) is not Tensor or (out is not None and type(out) is not Tensor):
+        from core._sparse_coo_ops import nan_to_num as sparse_nan_to_num
+
+        if (res := sparse_nan_to_num(input, nan, posinf, neginf, out)) is not None:  # sparse, as torch's kernels
+            return res
     return _out(NanToNum.apply(input, nan, posinf, neginf), out, input)
 

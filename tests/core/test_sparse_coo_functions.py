@@ -108,3 +108,59 @@ def test_inplace_unary_method_of_a_coo_tensor_writes_its_entries_as_torch(torch,
     if not isinstance(ours[0], str):
         np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-15)
         np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-15)
+
+
+def _with_specials(lib, layout):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (torch's beta-state and invariant-check notes)
+        d = lib.tensor([[0.0, float("nan"), 2.0], [float("inf"), 0.0, -float("inf")]])
+        return {"coo": d.to_sparse, "csr": d.to_sparse_csr, "csc": d.to_sparse_csc,
+                "bsr": lambda: d.to_sparse_bsr((1, 1))}[layout]()
+
+
+NAN_TO_NUM_FORMS = {
+    "function": lambda lib, s: lib.nan_to_num(s),
+    "function with values": lambda lib, s: lib.nan_to_num(s, nan=1.0, posinf=5.0, neginf=-5.0),
+    "method": lambda lib, s: s.nan_to_num(0.5),
+    "in place": lambda lib, s: s.nan_to_num_(neginf=-1.0),
+    "out": lambda lib, s: lib.nan_to_num(s, out=_with_specials(lib, "coo") * 0),
+}
+
+
+def _outcome(lib, layout, form):
+    try:
+        r = NAN_TO_NUM_FORMS[form](lib, _with_specials(lib, layout))
+    except (NotImplementedError, RuntimeError) as exc:
+        return type(exc).__name__, str(exc).split(" If you are")[0]  # (torch's text goes on with its backends)
+    return str(r.layout), r.is_coalesced(), r._indices().tolist(), r._values().tolist()
+
+
+@pytest.mark.parametrize("form", list(NAN_TO_NUM_FORMS))
+@pytest.mark.parametrize("layout", ["coo", "csr", "csc", "bsr"])
+def test_nan_to_num_of_a_sparse_tensor_is_sparse_or_refused_as_torch(torch, layout, form):
+    """COO stays COO (entries mapped); compressed layouts have no kernel; core densified both."""
+    assert _outcome(core, layout, form) == _outcome(torch, layout, form)
+
+
+def test_nan_to_num_of_uncoalesced_coo_coalesces_first_and_refuses_in_place_as_torch(torch):
+    def parts(lib):
+        s = lib.sparse_coo_tensor(lib.tensor([[0, 0], [1, 1]]), lib.tensor([float("nan"), 1.0]), (2, 2))
+        r = lib.nan_to_num(s)
+        with pytest.raises(RuntimeError) as info:
+            s.nan_to_num_()
+        return r._indices().tolist(), r._values().tolist(), str(info.value)
+
+    assert parts(core) == parts(torch)
+
+
+def test_nan_to_num_into_a_dense_out_or_backward_of_coo_raises_as_torch(torch):
+    def errors(lib):
+        s = _with_specials(lib, "coo")
+        with pytest.raises(RuntimeError) as dense_out:
+            lib.nan_to_num(s, out=lib.zeros(2, 3))
+        r = lib.nan_to_num(s.requires_grad_())
+        with pytest.raises(NotImplementedError) as backward:
+            r.to_dense().sum().backward()
+        return str(dense_out.value), r.grad_fn.name(), str(backward.value).split(" If you are")[0]
+
+    assert errors(core) == errors(torch)
