@@ -215,7 +215,7 @@ class GraphScene(QGraphicsScene):
         parameters); returns its id (None when refused)."""
         node = {"type": type_id, "params": dict(params or {})}
         x, y = self.room_for(node, pos)
-        cmd = commands.AddNode({**node, "position": [x, y]})
+        cmd = commands.AddNode({**node, "position": [x, y]}, distinct=True)
         return None if self.edit(cmd) else self._select_only(cmd.node["id"])
 
     def add_connected(self, type_id: str, pos: Sequence[float], end: PortEnd) -> str | None:
@@ -233,7 +233,7 @@ class GraphScene(QGraphicsScene):
         link = (nid, port, new, ports[0]) if is_output else (new, ports[0], nid, port)
         x, y = self.room_for({"type": type_id}, pos)
         cmd = commands.Macro(f"Add {spec.title} and connect", [
-            commands.AddNode({"id": new, "type": type_id, "position": [x, y]}), commands.Connect(*link)])
+            commands.AddNode({"id": new, "type": type_id, "position": [x, y]}, distinct=True), commands.Connect(*link)])
         return None if self.edit(cmd) else self._select_only(new)
 
     def _select_only(self, nid: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node, plain_copy
-from core.nodegraph.model.names import key_label, node_label
+from core.nodegraph.model.names import free_label, key_label, node_label
 
 __all__ = ["Command", "AddNode", "RemoveNodes", "Connect", "Disconnect", "SetParam", "SetNodeAttr", "MoveNodes",
            "AddComment", "RemoveComment", "UpdateComment", "SetTraining", "Paste", "Macro",
@@ -39,16 +39,27 @@ def _edge_text(graph: Graph, edge: Edge) -> str:
 
 
 class AddNode(Command):
-    """Add a node from its dict (``id`` may be omitted: a fresh one is chosen)."""
+    """Add a node from its dict (``id`` may be omitted: a fresh one is chosen).
 
-    def __init__(self, node: dict[str, Any]) -> None:
+    With ``distinct=True`` (a node a user adds: palette, library, drop) an untitled node whose label another node
+    reads already is titled with the next free one, ``randn_2``, as an exported script names its variable, so the
+    canvas, the status bar and the history tell the two apart. Scripts adding nodes by the thousand leave it off:
+    it reads every node's label."""
+
+    def __init__(self, node: dict[str, Any], distinct: bool = False) -> None:
         self.node = plain_copy(node)  # several times faster than deepcopy: scripts add nodes by the thousand
+        self.distinct = distinct
         self.text = f"Add {node.get('title') or node['type']}"
 
     def do(self, graph: Graph) -> None:
         if not self.node.get("id"):
             self.node["id"] = graph.new_id()
-        graph.add_node(Node.from_dict(self.node))
+        node = Node.from_dict(self.node)
+        if self.distinct and not node.title:
+            label = node.spec.title if node.spec is not None else node.type
+            if (title := free_label(graph, label)) != label:
+                node.title = title
+        graph.add_node(node)
         self.node = graph.node(self.node["id"]).to_dict()
         self.text = f"Add {node_label(graph, self.node['id'])}"
 

@@ -3,8 +3,9 @@
 Ids (``n1``, ``n3.out``) are the document's stable references; messages, narration and labels say ``x``,
 ``x.grad``, ``mlp.0.weight``. ``node_label`` is the title (else the node type's title, else the type id);
 ``key_label`` turns a ``"node.port"`` or ``"node.param.name"`` key into the node's label followed by the port,
-leaving out the usual ``out`` port (``"n1.out"`` -> ``"x"``). An id the graph does not hold is returned as
-it is, and so is every id when there is no graph (a watch list not attached to a document).
+leaving out the usual ``out`` port (``"n1.out"`` -> ``"x"``); ``free_label`` is the first of ``randn``,
+``randn_2``, ``randn_3``... that no node reads yet (a node added beside another of its type). An id the graph does
+not hold is returned as it is, and so is every id when there is no graph (a watch list not attached to a document).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
 
-__all__ = ["node_label", "key_label", "split_key"]
+__all__ = ["node_label", "key_label", "split_key", "free_label"]
 
 
 def node_label(graph: Graph | None, node_id: object) -> str:
@@ -23,6 +24,15 @@ def node_label(graph: Graph | None, node_id: object) -> str:
         return str(node_id)
     spec = node.spec
     return node.title or (spec.title if spec is not None else node.type)
+
+
+def free_label(graph: Graph, base: str) -> str:
+    """``base``, else ``base_2``, ``base_3``...: the first label no node of ``graph`` reads (title or type title)."""
+    labels = {node_label(graph, nid) for nid in graph.nodes}
+    k, label = 2, base
+    while label in labels:
+        label, k = f"{base}_{k}", k + 1
+    return label
 
 
 def split_key(graph: Graph | None, key: str) -> tuple[str | None, str]:
