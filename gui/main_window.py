@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoStack
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.files.io import LoadError, loads_fragment
@@ -72,6 +72,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self._refreshed_at = 0.0
         self._message = ""
         self._edit_index = 0  # the undo stack's index the status bar last spoke of
+        self._next_edit: QUndoCommand | None = None  # the command a redo would apply then (_say_edit)
         self.highlight: str | None = None
         self.node_palette: NodePalette | None = None  # made when first asked for
         self._palette_pos: Point = (0.0, 0.0)  # where the palette's node goes
@@ -303,13 +304,19 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.refresh_session_view()
 
     def _say_edit(self, index: int) -> None:
-        """The status bar names the edit just made, undone or redone (its undo history line)."""
+        """The status bar names the edit just made, undone ("Undone: …") or redone ("Redone: …"), by its undo
+        history line. A redo re-applies the command that was next in the history; a new edit is a command never
+        seen there (``_next_edit`` holds the one a redo would apply, until the next change)."""
         before, self._edit_index = self._edit_index, index
+        stack, next_edit = self.undo_stack, self._next_edit
+        self._next_edit = stack.command(index) if index < stack.count() else None
         if index < before:
-            text = self.undo_stack.text(index)
+            text = stack.text(index)
             self.show_message(f"Undone: {text}" if text else "")
         elif index > before:
-            self.show_message(self.undo_stack.text(index - 1))
+            text = stack.text(index - 1)
+            redone = next_edit is not None and stack.command(before) is next_edit
+            self.show_message(f"Redone: {text}" if redone and text else text)
 
     def _on_selection(self) -> None:
         if not self._alive():

@@ -351,7 +351,7 @@ def test_the_status_bar_and_the_history_name_each_edit_by_the_nodes_titles(windo
     QTest.keyClick(vp, Qt.Key_Z, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.status_label.text() == f"Undone: {said}")
     QTest.keyClick(vp, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
-    qtbot.waitUntil(lambda: w.status_label.text() == said)
+    qtbot.waitUntil(lambda: w.status_label.text() == f"Redone: {said}")  # as Undo says "Undone: "
 
 
 def test_before_the_first_step_a_leafs_value_and_requires_grad_show_whole(window, qtbot):
