@@ -526,7 +526,12 @@ def t_(input: Tensor):
     return _inplace_view(input, _T)
 
 
-swapaxes_, swapdims_ = alias(transpose_, "swapaxes_"), alias(transpose_, "swapdims_")
+def swapaxes_(input: Tensor, axis0, axis1):
+    """``transpose_`` under NumPy's name, its dims named ``axis0`` and ``axis1`` as ``swapaxes``'."""
+    return transpose_(input, axis0, axis1)
+
+
+swapdims_ = alias(transpose_, "swapdims_")
 
 
 def adjoint(input: Tensor):

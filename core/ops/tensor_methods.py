@@ -249,7 +249,7 @@ TENSOR_METHODS = {
     "view": views.view, "view_as": views.view_as, "reshape": views.reshape, "reshape_as": views.reshape_as,
     "transpose": views.transpose, "t": views.t, "permute": views.permute, "squeeze": views.squeeze_method,
     "unsqueeze": views.unsqueeze_method, "expand": views.expand, "expand_as": views.expand_as,
-    "as_strided": views.as_strided, "contiguous": views.contiguous, "clone": views.clone, "swapaxes": views.transpose,
+    "as_strided": views.as_strided, "contiguous": views.contiguous, "clone": views.clone, "swapaxes": views.swapaxes,
     "swapdims": views.transpose,
     # movement
     "flatten": movement.flatten, "unflatten": movement.unflatten, "narrow": movement.narrow,
@@ -259,7 +259,7 @@ TENSOR_METHODS = {
     "transpose_": movement.transpose_, "broadcast_to": movement.broadcast_to, "ravel": movement.ravel,
     "hsplit": movement.hsplit, "vsplit": movement.vsplit, "tensor_split": movement.tensor_split,
     "dsplit": movement.dsplit, "split_with_sizes": movement.split_with_sizes, "narrow_copy": movement.narrow_copy,
-    "adjoint": movement.adjoint, "swapaxes_": movement.transpose_, "swapdims_": movement.transpose_,
+    "adjoint": movement.adjoint, "swapaxes_": movement.swapaxes_, "swapdims_": movement.transpose_,
     # rearranging
     "repeat": rearranging.repeat, "tile": rearranging.tile, "flip": rearranging.flip_method, "roll": rearranging.roll,
     "tril": rearranging.tril, "triu": rearranging.triu, "tril_": rearranging.tril_, "triu_": rearranging.triu_,

@@ -343,7 +343,14 @@ def transpose(input: Tensor, dim0, dim1):
     return Transpose.apply(input, d0=dim0, d1=dim1)
 
 
-swapaxes, swapdims = alias(transpose, "swapaxes"), alias(transpose, "swapdims")
+def swapaxes(input: Tensor, axis0, axis1):
+    """``transpose`` under NumPy's name, its dims named as NumPy's: ``torch.swapaxes(input=x, axis0=0, axis1=1)``
+    (snnTorch's regression tutorial calls it so); ``swapdims`` keeps ``dim0`` and ``dim1``."""
+    require_input("swapaxes", input)
+    return transpose(input, axis0, axis1)
+
+
+swapdims = alias(transpose, "swapdims")
 
 
 def t(input: Tensor):

@@ -17,3 +17,26 @@ def test_torchscript_ir_classes_import_from_torch_C_and_refuse_construction(torc
         theirs()
     with pytest.raises(TypeError, match=f"^torch._C.{name}: No constructor defined!$"):
         ours()
+
+
+def test_swapaxes_takes_numpys_axis_names_as_keywords(torch):
+    """snnTorch's regression tutorial calls ``torch.swapaxes(input=feature, axis0=0, axis1=1)``: swapaxes names its
+    dims ``axis0``/``axis1`` (as NumPy), swapdims and transpose ``dim0``/``dim1``."""
+
+    def run(lib):
+        x = lib.arange(24.0).reshape(2, 3, 4).requires_grad_()
+        y = lib.swapaxes(input=x, axis0=0, axis1=2)
+        z = x.swapaxes(axis0=1, axis1=-1)
+        w = lib.swapdims(input=x, dim0=0, dim1=1)
+        (y * lib.arange(24.0).reshape(4, 3, 2)).sum().backward()
+        inplace = lib.ones(2, 5).swapaxes_(axis0=0, axis1=1)
+        errors = []
+        for call in (lambda: lib.swapaxes(x, dim0=0, dim1=1), lambda: lib.swapdims(x, axis0=0, axis1=1),
+                     lambda: lib.transpose(x, axis0=0, axis1=1)):
+            with pytest.raises(TypeError) as info:
+                call()
+            errors.append("dim0" in str(info.value) or "axis0" in str(info.value))
+        return (y.tolist(), z.tolist(), w.tolist(), x.grad.tolist(), y.grad_fn.name(), tuple(inplace.shape),
+                lib.Tensor.swapaxes.__name__, errors)
+
+    assert run(core) == run(torch)
