@@ -181,12 +181,16 @@ class CodeImports:
         """Edit ▸ Insert Code: the snippet box, holding the chapter's example."""
         return self.snippet_dialog(EXAMPLE)
 
-    def snippet_dialog(self, text: str, error: str = "", line: int | None = None) -> CodeInputDialog:
+    def snippet_dialog(self, text: str, error: str = "", line: int | None = None,
+                       asked: bool = False) -> CodeInputDialog:
         """The snippet box holding ``text`` (after a failed import: that snippet, its ``error`` above it and the
-        cursor on its ``line``)."""
+        cursor on its ``line``). Its Import asks about unsaved changes first, unless ``asked``: the box came back
+        after a failed import whose question the user answered (the box is modal, so the document is as they
+        left it), and a retry asked again, once per try."""
         dialog = CodeInputDialog(self.window, text, error, line)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self.start_asked(dialog.edit.toPlainText(), "snippet.py", pasted=True))
+        run = self.start if asked else self.start_asked
+        dialog.accepted.connect(lambda: run(dialog.edit.toPlainText(), "snippet.py", pasted=True))
         dialog.open()
         if error:
             dialog.edit.setFocus()
@@ -252,7 +256,7 @@ class CodeImports:
                 self.window.show_message(f"Import of {name} cancelled")
             elif pasted is not None:
                 self.window.show_message(f"Nothing imported: {name}: {exc}")
-                self.snippet_dialog(pasted, f"{name}: {exc}", exc.line)
+                self.snippet_dialog(pasted, f"{name}: {exc}", exc.line, asked=True)  # unsaved changes: answered
             else:
                 QMessageBox.warning(self.window, "Can't import code", f"{name}: {exc}")
             return
