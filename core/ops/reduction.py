@@ -580,8 +580,10 @@ class MaxDim(Function):
             zero = wrap(xp_of(g._data).zeros(ctx.in_shape, dtype=g._data.dtype))
             return scatter(zero, ctx.dim, wrap(ctx.index.astype(np.int64)), unsqueeze_reduced(g, ctx.in_shape,
                                                                                             (ctx.dim,), ctx.keepdim))
-        g = expand_reduced(g, ctx.in_shape, (ctx.dim,), ctx.keepdim)
-        return g * const(ctx.onehot, g)
+        # NOTE: zeros with the gradient put at the indices, not g * onehot: a negative gradient times False is -0.0
+        # where PyTorch's scatter leaves +0.0 (snnTorch's ce_max_membrane_loss's input gradient printed -0.0)
+        g = expand_reduced(g, ctx.in_shape, (ctx.dim,), ctx.keepdim)._data
+        return wrap(xp_of(g).where(ctx.onehot, g, xp_of(g).zeros((), dtype=g.dtype)))
 
 
 class MinDim(MaxDim):

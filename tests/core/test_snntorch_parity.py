@@ -40,3 +40,19 @@ def test_swapaxes_takes_numpys_axis_names_as_keywords(torch):
                 lib.Tensor.swapaxes.__name__, errors)
 
     assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("op", ["max", "min", "median", "kthvalue", "mode"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_value_selecting_reductions_leave_positive_zeros_in_their_gradient(torch, op, create_graph):
+    """The gradient of ``max(dim)``'s values is zeros with the gradient put at the indices: +0.0 elsewhere, even
+    where the incoming gradient is negative (snnTorch's ce_max_membrane_loss's input gradient printed -0.0)."""
+
+    def run(lib):
+        x = lib.tensor([[1.0, 5.0, 2.0], [3.0, 2.0, 3.0], [0.5, -1.0, 4.0]], dtype=lib.float64, requires_grad=True)
+        values, _ = x.kthvalue(2, 1) if op == "kthvalue" else getattr(x, op)(1)
+        (grad,) = lib.autograd.grad((values * lib.tensor([-2.0, 3.0, -0.5], dtype=lib.float64)).sum(), x,
+                                    create_graph=create_graph)
+        return [[(v, str(v)) for v in row] for row in grad.tolist()]
+
+    assert run(core) == run(torch)
