@@ -22,6 +22,9 @@ for cpuinfo's checks); where that file is missing it takes NumPy's report of the
   it does not: about 3% of float32 logs in [0.5, 100] and 1% of exps in [-10, 0] are one ulp off (at most 0.81
   ulp from the exact value), an algorithm core does not reproduce; oracle tests of those outputs allow the ulp
   there.
+- ``mkl_vml_sse_sqrt()``: whether MKL's float32 vector sqrt (every float32 ``torch.sqrt``) is its SSE kernel
+  started from this CPU's ``rsqrtps`` estimate, as ``core._mkl_vml`` reproduces it: on an AMD Zen 4 (family 25 with
+  AVX-512), where that kernel and that instruction's table were measured.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import os
 import numpy as np
 
 __all__ = ["VENDOR", "FAMILY", "FLAGS", "capability", "vector_bytes", "onednn_takes_half", "mkl_fuses",
-           "mkl_vml_rounds_correctly"]
+           "mkl_vml_rounds_correctly", "mkl_vml_sse_sqrt"]
 
 # NumPy's names of the instruction sets (its ``__cpu_features__``) -> Linux's flags, where /proc/cpuinfo is missing
 _NUMPY_NAMES = {"AVX512F": "avx512f", "AVX512VL": "avx512vl", "AVX512BW": "avx512bw", "AVX512DQ": "avx512dq",
@@ -107,3 +110,9 @@ def mkl_vml_rounds_correctly() -> bool:
     kernels do here: not on an AMD CPU, where 1-17% of those results (and of sin, cos, erf, log1p) are an ulp off
     (measured on an AMD EPYC Zen 4 against torch 2.13, 2026-12-06)."""
     return VENDOR != "AuthenticAMD"
+
+
+def mkl_vml_sse_sqrt() -> bool:
+    """Whether torch's float32 sqrt is MKL's SSE kernel on AMD Zen 4's ``rsqrtps`` here (module docstring): MKL takes
+    that kernel on AMD CPUs, and ``rsqrtps``'s table was read on a Zen 4 (family 25, the one with AVX-512)."""
+    return VENDOR == "AuthenticAMD" and FAMILY == "25" and "avx512f" in FLAGS

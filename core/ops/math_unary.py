@@ -13,7 +13,7 @@ import math
 import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
-from core import _dtype
+from core import _dtype, _mkl_vml
 from core._alias import alias
 from core._arg_types import tp_name
 from core._factories import zeros_like
@@ -338,7 +338,10 @@ Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c,
 Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / (x * _LN10), "x")
 Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: _log1p(xp, x), lambda c, g, x, o: g / (x + 1), "x")
 Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
-Sqrt = _op("sqrt", "SqrtBackward0", lambda xp, x: xp.sqrt(x), lambda c, g, x, o: g / (o * 2), "o")
+Sqrt = _op("sqrt", "SqrtBackward0", _mkl_vml.sqrt, lambda c, g, x, o: g / (o * 2), "o")  # MKL's on some CPUs
+# NOTE: a half type's sqrt is ATen's own (correctly rounded float32) loop, never MKL's (core._mkl_vml)
+Sqrt.half_forms, Sqrt.half_vector = True, staticmethod(lambda xp, v: xp.sqrt(v))
+Sqrt.half_scalar = staticmethod(lambda xp, v, low: xp.sqrt(v))
 Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")
 Rsqrt.half_forms = True
 Rsqrt.half_scalar = staticmethod(lambda xp, v, low: 1 / np.sqrt(v).astype(low).astype(np.float32))  # 1 / sqrt(half)

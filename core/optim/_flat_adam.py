@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _mkl_vml
 from core._backend import xp_of
 from core._fused import any_tie, fma_, lerp_, scaled_add, single_rounding
 from core._numpy_c import concatenate as _concatenate
@@ -51,7 +52,7 @@ def adam_change(xp, group: dict, grad, m, v, vmax, step: float, moved: bool = Fa
     if vmax is not None:
         xp.maximum(vmax, v, out=vmax)
         v = vmax
-    denom = xp.sqrt(v)  # (in place from here: the same ops and bits, two arrays instead of five on a big model)
+    denom = _mkl_vml.sqrt(xp, v)  # torch's exp_avg_sq.sqrt(); in place from here: two arrays instead of five
     denom /= bias_correction2_sqrt
     denom += eps
     if out is None or type(step_size) is not float:  # (a NumPy float64 lr would make the change float64)

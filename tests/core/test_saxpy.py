@@ -143,12 +143,11 @@ def test_adam_steps_on_a_large_parameter_give_torchs_bits(torch, route, name):
             p.grad = lib.tensor(g.reshape(256, 40) * np.float32(k + 1))
             opt.step()
         results.append(p.detach().numpy())
-    if not _cpu.mkl_vml_rounds_correctly():
+    if not _cpu.mkl_vml_rounds_correctly() and not _cpu.mkl_vml_sse_sqrt():
         # torch's single-tensor Adam takes ``exp_avg_sq.sqrt()``, a float32 sqrt through MKL's vector math, which on
-        # an AMD CPU is not correctly rounded (measured: 16-17% of the square roots of arrays of 16 or more
-        # elements one ulp off NumPy's, at most 0.75 ulp from exact) where core's np.sqrt is: after three steps 221
-        # (Adam) and 202 (AdamW) of 10,240 parameters differ, by at most 4 ulp (with torch's sqrt put in core's
-        # step, 2 elements by 1 ulp). There each parameter within 4 ulp, and at most 3% of them off
+        # an AMD CPU is not correctly rounded (16-17% of the square roots one ulp off NumPy's, at most 0.75 ulp from
+        # exact): core reproduces it on AMD Zen 4 (core._mkl_vml), elsewhere on AMD after three steps ~200 of
+        # 10,240 parameters differ, by at most 4 ulp. There each parameter within 4 ulp, and at most 3% of them off
         ulps = np.abs(results[0].view(np.int32).astype(np.int64) - results[1].view(np.int32))
         assert ulps.max() <= 4 and np.count_nonzero(ulps) <= 0.03 * ulps.size, (ulps.max(), np.count_nonzero(ulps))
         return
