@@ -12,6 +12,8 @@ ACTIONS: list[tuple[str, str, str, QKeySequence.StandardKey | str | None, str]] 
     ("open", "File", "&Open…", QKeySequence.StandardKey.Open, "Open a graph file"),
     ("open_code", "File", "Open &code…", "Ctrl+Shift+O", "Open a PyTorch-style .py snippet as a graph beside its code "
      "(runs the snippet)"),
+    ("insert_code", "File", "New &graph from code…", "Ctrl+Shift+I", "Paste a PyTorch-style snippet; it opens as a new "
+     "graph beside its code, in place of the open one (runs the snippet)"),
     ("save", "File", "&Save", QKeySequence.StandardKey.Save, "Save the graph"),
     ("save_as", "File", "Save &as…", QKeySequence.StandardKey.SaveAs, "Save the graph under a new name"),
     ("revert", "File", "&Revert", None, "Reload the file, dropping unsaved changes"),
@@ -28,8 +30,6 @@ ACTIONS: list[tuple[str, str, str, QKeySequence.StandardKey | str | None, str]] 
     ("select_all", "Edit", "Select &all", QKeySequence.StandardKey.SelectAll, "Select every node"),
     ("add_node", "Edit", "Add &node…", None, "Search the node palette (Tab or double-click on the canvas)"),
     ("insert_expression", "Edit", "Insert &expression…", "Ctrl+E", "Type a formula like (x * w).sum() + b; get nodes"),
-    ("insert_code", "Edit", "Insert c&ode…", "Ctrl+Shift+I", "Paste a PyTorch-style snippet; it opens as a graph "
-     "beside its code (runs the snippet)"),
     ("collapse", "Edit", "&Collapse to subgraph", "Ctrl+G", "Collapse the selected nodes into one block node"),
     ("expand", "Edit", "E&xpand subgraph", "Ctrl+Shift+G", "Replace the selected block node by its inside"),
     ("history", "Edit", "&History", "Ctrl+H", "Show the undo history"),

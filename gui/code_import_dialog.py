@@ -1,10 +1,10 @@
-"""File ▸ Open Code… and Edit ▸ Insert Code…: import a snippet as a graph, shown beside its code.
+"""File ▸ Open code… and File ▸ New graph from code…: import a snippet as a graph, shown beside its code.
 
 ``CodeImports(window)`` (made by the window, which places its dock and connects the two actions) holds the
 Code dock (``CodePane``, hidden until a document with code is open, then a tab of the left column brought to
 the front; ``document_changed`` shows or hides it) and wires:
 
-- Open Code (a ``.py`` file) and Insert Code (a snippet pasted into ``CodeInputDialog``) run the snippet
+- Open code (a ``.py`` file) and New graph from code (a snippet pasted into ``CodeInputDialog``) run the snippet
   through ``core.nodegraph.files.code_import.import_code``: in its own subprocess with a time and memory limit,
   waited on from a worker thread while a progress dialog keeps the window responsive; Cancel or Esc stops
   the run. The imported graph opens as the window's document (asking to save the old one first). A failing
@@ -117,7 +117,7 @@ class CodeInputDialog(QDialog):
                  line: int | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeInputDialog")
-        self.setWindowTitle("Insert code")
+        self.setWindowTitle("New graph from code")
         self.edit = SnippetEdit(text)
         self.edit.submitted.connect(self.accept)
         if not error:
@@ -178,7 +178,8 @@ class CodeImports:
         self.start(text, os.path.basename(path))
 
     def insert_dialog(self) -> CodeInputDialog:
-        """Edit ▸ Insert Code: the snippet box, holding the chapter's example."""
+        """File ▸ New graph from code (its action keeps the id ``insert_code``): the snippet box, holding the
+        chapter's example."""
         return self.snippet_dialog(EXAMPLE)
 
     def snippet_dialog(self, text: str, error: str = "", line: int | None = None,

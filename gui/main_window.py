@@ -87,7 +87,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.training = TrainingControls(self.bridge, self.scene, self,  # its PNG and CSV exports are saved files
                                          start_path=self._saving_start_path)
         self.lessons = LessonController(self, self.training)  # File > Examples, Help > Lessons, the Lesson dock
-        self.code = CodeImports(self)  # File > Open code, Edit > Insert code, the Code dock (hidden until code)
+        self.code = CodeImports(self)  # File > Open code, New graph from code, the Code dock (hidden until code)
         self._wire()
         self._add_training()
         self.autosaver = autosave.Autosaver(self)

@@ -103,7 +103,7 @@ def default_backward(app, window) -> None:
 def code_and_graph(app, window) -> None:
     from gui.code_import_dialog import EXAMPLE
 
-    window.code.start(EXAMPLE, "chapter.py")  # what Edit ▸ Insert Code… runs on OK, in its own process
+    window.code.start(EXAMPLE, "chapter.py")  # what File ▸ New graph from code… runs on OK, in its own process
     settle(app, 0.2, until=lambda: window.graph.code is not None and window.code.dock.isVisible(), timeout=120)
     summed = next(nid for nid, node in window.graph.nodes.items() if node.type == "reduce.sum")
     while summed not in window.bridge.session.values if window.bridge.session is not None else True:

@@ -137,8 +137,8 @@ def test_insert_code_on_a_modified_graph_asks_before_running_the_snippet(qtbot, 
 
 
 def test_a_typed_snippet_with_a_complex_number_comes_back_with_the_refusal_naming_its_line(qtbot, window):
-    """Edit ▸ Insert code… (Ctrl+Shift+I), typed, Ctrl+Return: a complex constant can't be a node's value, so the
-    snippet comes back with why above it, naming the number and its line (no 'stopped without a result')."""
+    """File ▸ New graph from code… (Ctrl+Shift+I), typed, Ctrl+Return: a complex constant can't be a node's value,
+    so the snippet comes back with why above it, naming the number and its line (no 'stopped without a result')."""
     from gui.code_import_dialog import CodeInputDialog
 
     def boxes():

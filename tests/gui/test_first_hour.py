@@ -58,8 +58,9 @@ def test_open_recent_lists_a_file_once_however_it_was_opened_and_names_the_folde
 
 
 def test_insert_code_says_before_importing_that_its_graph_replaces_the_open_one(qtbot, window, tmp_path):
-    """Edit ▸ Insert code… sits beside Insert expression…, which adds nodes to the open graph; the imported
-    snippet instead opens as a new untitled document, which the box now says before Import is pressed."""
+    """File ▸ New graph from code… (once Edit ▸ Insert code…, beside Insert expression…, which adds nodes to the
+    open graph): the imported snippet opens as a new untitled document, which the box says before Import is
+    pressed."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel
@@ -68,7 +69,7 @@ def test_insert_code_says_before_importing_that_its_graph_replaces_the_open_one(
     assert file_ops.save_graph(window.graph, path) is None
     w = shown(qtbot, window)
     assert w.open_path(path)
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: any(d.isVisible() for d in w.findChildren(QDialog, "codeInputDialog")))
     dialog = next(d for d in w.findChildren(QDialog, "codeInputDialog") if d.isVisible())
     said = " ".join(label.text() for label in dialog.findChildren(QLabel) if label.isVisible())

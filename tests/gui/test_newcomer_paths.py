@@ -207,7 +207,7 @@ def test_a_pasted_snippet_that_fails_comes_back_with_its_error_and_the_graph_sta
 
     w = shown(qtbot, window)
     before = w.graph.to_dict()
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert Code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     first = _code_dialog(w)
     snippet = "import torch\nx = torch.tensor([2.0, 3.0], requires_grad=True)\ny = (x * q).sum()\n"

@@ -49,10 +49,10 @@ def _code_dialog(w):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_chapters_snippet_imported_opens_whole_beside_its_code(qtbot, window, size):
-    """Edit ▸ Insert Code… holds the chapter's snippet: Import opens its graph with the Code dock beside it, F10
+    """File ▸ New graph from code… holds the chapter's snippet: Import opens its graph with the Code dock beside it, F10
     steps it, and after Forward all every node, z too, is inside the canvas with its value drawn."""
     w = shown(qtbot, window, size)
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert Code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     click(_code_dialog(w).findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
     qtbot.waitUntil(lambda: w.graph.code is not None and w.code.dock.isVisible(), timeout=60_000)
@@ -163,7 +163,7 @@ def test_the_code_dock_is_as_wide_as_the_code_and_the_graph_beside_it_opens_read
     from gui.canvas.view import READABLE_ZOOM
 
     w = shown(qtbot, window, (1600, 1000))
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert Code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     click(_code_dialog(w).findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
     qtbot.waitUntil(lambda: w.graph.code is not None and w.code.dock.isVisible(), timeout=60_000)

@@ -43,7 +43,7 @@ def _type_loop(edit) -> None:
 def test_the_snippet_box_takes_code_typed_with_tab_imports_on_ctrl_return_and_puts_the_cursor_on_the_bad_line(
         window, qtbot, dialogs):
     w = shown(qtbot, window)
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     first = _code_dialog(w)
     metrics = QFontMetrics(first.edit.font())
@@ -310,7 +310,7 @@ def test_training_a_regression_gives_the_empty_accuracy_plots_room_to_the_loss_p
 def test_a_large_tensor_literal_reads_as_its_shape_on_its_node(window, qtbot, dialogs):
     """x = torch.randn(300, 400) imported: its node said 'tensor=TensorValue(shape=[...' (a Python repr)."""
     w = shown(qtbot, window)
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     box = _code_dialog(w)
     QTest.keyClick(box.edit, Qt.Key_A, Qt.ControlModifier)
@@ -333,7 +333,7 @@ def test_an_imported_graph_with_2d_values_keeps_its_nodes_apart_once_stepped(win
     from tests.gui.real_input import click_toolbar
 
     w = shown(qtbot, window)
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     box = _code_dialog(w)
     QTest.keyClick(box.edit, Qt.Key_A, Qt.ControlModifier)
@@ -405,7 +405,7 @@ def test_a_module_class_snippet_names_its_layers_after_the_model_and_says_what_r
     from tests.nodegraph.test_code_import import MODULE_LOOP
 
     w = shown(qtbot, window)
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     box = _code_dialog(w)
     box.edit.selectAll()
@@ -537,7 +537,7 @@ def test_the_failed_lines_band_does_not_follow_the_cursor_once_the_snippet_is_ty
     """A newcomer's snippet failed on line 1; they selected it all and typed it again: the red band stayed on the
     line under the cursor, six lines below the line the message named, as if that one were wrong."""
     w = shown(qtbot, window)
-    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # Edit ▸ Insert code…
+    QTest.keyClick(w, Qt.Key_I, Qt.ControlModifier | Qt.ShiftModifier)  # File ▸ New graph from code…
     qtbot.waitUntil(lambda: _code_dialog(w) is not None)
     first = _code_dialog(w)
     QTest.keyClick(first.edit, Qt.Key_A, Qt.ControlModifier)
