@@ -18,18 +18,29 @@ for k = 0..K-1 (the same rule as PyTorch's own small ``bmm`` loop, ``core.ops.li
   float32 and float64, with and without a bias, all bit for bit; K = 5 almost never). A contiguous column with
   a bias is left to NumPy: the chain matched all but ~0.3% of such products there.
 
+**MKL's dot kernels** (``_dot_kernels``): ``x @ W.T`` (``b`` transposed, ``x``'s rows contiguous) of 2 or more
+rows and 2 or more outputs outside the chain's region, except M >= 4 with N >= 12, float32. Each output is a dot
+of x's row and W's row, W's rows 4 at a time in 4 lanes and the last ``N % 4`` (all of them for N < 4) in 8
+lanes, each product rounded, no FMA: a row that starts p = 1..3 floats before a 16-byte boundary adds its first
+p products in order into lane 0; the lanes then take 4 (8) products at a time, each lane adding its own in order;
+the lanes are added in halves ((0 + 2) + (1 + 3); 8 lanes first fold 4..7 onto 0..3) and the products after the
+last full group are added in order to that; the bias to the finished sum. So the order follows each row's
+address mod 16 bytes (W's address does not matter: measured with W at 6 offsets). Measured: 2,304 shapes x
+offsets (M 2..200, K 1..784, N 2..100 with M < 4, N 2..11 otherwise, x at 16 offsets), one and two threads,
+with and without a bias, and 300 random products, all bit for bit. NumPy's buffers, like torch's, start on a
+16-byte boundary, so core's and torch's rows start at the same phase. Not reproduced: a single row (M = 1,
+MKL's gemv; its order does not follow x's address), float64, a transposed ``x``.
+
 Outside these regions: M >= 4 with N >= 12 and K up to ~128 is an in-order chain *with* FMA, which OpenBLAS
-already computes (NumPy's result is torch's for almost every such shape); a Linear's forward with fewer than 12
-outputs and K > 5 takes MKL's dot-product kernels, whose summation order depends on each row's address
-alignment (measured: one product's rows summed in three different orders), so core leaves those, and larger
-products, to NumPy. float64 (dgemm) follows the same rule in the same regions but N = 3 (its vectors hold 4).
-MKL chooses its kernels by CPU: the route is taken only on the kind of CPU it was measured on (``ACTIVE``).
+already computes (NumPy's result is torch's for almost every such shape); larger products keep NumPy's.
+float64 (dgemm) follows the chain's rule in the same regions but N = 3 (its vectors hold 4). MKL chooses its
+kernels by CPU: the route is taken only on the kind of CPU it was measured on (``ACTIVE``).
 
 Stacks: PyTorch's ``bmm`` above its own small-product loop (``matmul`` of stacks too) calls the GEMM per matrix
 (``mkl_gemm_stack``), and ``addbmm`` is ``addmm_`` per matrix into the running result (``mkl_addbmm``).
 
 NOTE: the chain forms all K products in one NumPy multiply and adds them along k in one more call (``_chain``);
-products above ``LIMIT`` multiply-adds keep NumPy's GEMM.
+products above ``LIMIT`` multiply-adds keep NumPy's GEMM (``DOT_LIMIT`` for the dot kernels, ~2 ns each).
 """
 
 from __future__ import annotations
@@ -55,6 +66,8 @@ def _measured_cpu() -> bool:
 
 ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
+_FEW_GROUPS = 6  # groups of lanes added one call each rather than by in_order
+DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -78,22 +91,97 @@ def mkl_gemm(a, b, c=None):
             or a.dtype not in _DTYPES or a.ndim != 2 or b.ndim != 2:
         return None
     (m, k), n = a.shape, b.shape[1]
-    if not (1 if c is None else 0) < k <= LIMIT // (m * n or LIMIT) or b.shape[0] != k:
+    if not (1 if c is None else 0) < k or b.shape[0] != k:
         return None  # (K = 1 without a bias: one rounded product each, NumPy's too)
     size = a.itemsize
     a_transposed = a.strides[1] != size and a.strides[0] == size and m > 1
     # (a column b counts as transposed, W.T, only beside an untransposed a: with a transposed a the chain starts
     # at the bias, as measured)
     b_transposed = b.strides[1] != size and b.strides[0] == size and (n > 1 or k > 1 and not a_transposed)
-    if not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
-        return None
     if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
         return None
+    if k > LIMIT // (m * n or LIMIT) \
+            or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
+        if not (b_transposed and _dot_region(m, k, n, a, size)):
+            return None
+        out = _dot_kernels(a, b)
+        if c is not None:
+            out += c
+        return out
     start = c if c is not None and not b_transposed else None
     out = _chain(a, b, start)
     if c is not None and b_transposed:
         out += c
     return out
+
+
+def _dot_region(m, k, n, a, size) -> bool:
+    """Whether ``x @ W.T`` (``b`` transposed) takes MKL's dot-product kernels here: float32, 2 or more rows of
+    ``x`` with contiguous rows, 2 or more outputs, fewer than 12 outputs once there are 4 rows, at most
+    ``DOT_LIMIT`` multiply-adds (module docstring)."""
+    return size == 4 and m >= 2 and n >= 2 and (m < 4 or n < 12) and m * n * k <= DOT_LIMIT \
+        and (a.strides[1] == size or k == 1) and a.strides[0] % size == 0
+
+
+def _dot_kernels(a, b):
+    """``a @ b`` (a (M, K) x with contiguous rows, b = W.T) as MKL's float32 dot kernels add it (module docstring):
+    each output a dot of x's row and W's row, W's rows 4 at a time in 4 lanes and the last ``N % 4`` (N < 4: all)
+    in 8 lanes; products rounded, no FMA. A row starting p elements before a 16-byte boundary adds its first p
+    products in order into lane 0; then the lanes take ``lanes`` products at a time, each adding its own in
+    order; the lanes are added in halves ((0 + 2) + (1 + 3) for 4; 8 first folds 4..7 onto 0..3), and the tail
+    (products past the last full group) is added in order to that. A new C-contiguous (M, N) array.
+
+    NOTE: rows ``period`` apart start at the same address mod 16 bytes, so each kind of row is a strided slice
+    (one kind when the row stride is a multiple of 4 floats, 2 or 4 otherwise); W's rows go a kernel at a time. A
+    product too short to fill one group of lanes after its peel is the in-order chain (``_chain``)."""
+    m, k = a.shape
+    n = b.shape[1]
+    start, step = a.__array_interface__["data"][0] // 4, a.strides[0] // 4
+    period = min(4 // math.gcd(step, 4), m)
+    peels = [min(-(start + row * step) % 4, k) for row in range(period)]
+    four = n // 4 * 4
+    groups = [(cols, lanes) for cols, lanes in ((slice(0, four), 4), (slice(four, n), 8)) if cols.start < cols.stop]
+    if all(k - min(peels) < lanes for _, lanes in groups):
+        return _chain(a, b, None)
+    out = np.empty((m, n), np.float32)
+    for row, peel in enumerate(peels):
+        rows = slice(row, None, period)
+        for cols, lanes in groups:
+            out[rows, cols] = _dot_lanes(a[rows], b[:, cols], peel, lanes).T
+    return out
+
+
+def _dot_lanes(x, b, peel, lanes):
+    """One kind of row's dots (the rows of ``x`` start ``peel`` elements before a 16-byte boundary) with the
+    columns of ``b``, in ``lanes`` lanes as ``_dot_kernels`` says: an (N, M) array.
+
+    NOTE: the products are laid out (K, N, M), C-contiguous (a broadcast multiply without ``out`` lays them
+    out as its operands are, K last), so the lanes' sums over k are in-order sums of whole blocks (``in_order``
+    past a few blocks)."""
+    (m, k), n = x.shape, b.shape[1]
+    products = np.empty((k, n, m), np.float32)
+    np.multiply(np.ascontiguousarray(b)[:, :, None], np.ascontiguousarray(x.T)[:, None, :], out=products)
+    body = (k - peel) // lanes
+    total = products[0].copy() if peel or not body else None
+    for i in range(1, peel):
+        total += products[i]
+    if body:
+        if peel:
+            products[peel] += total  # lane 0 starts at the peeled products' sum
+        groups = products[peel:peel + body * lanes].reshape(body, lanes, n, m)
+        if body > _FEW_GROUPS:
+            acc = in_order(groups)
+        else:
+            acc = groups[0] + groups[1] if body > 1 else groups[0]
+            for i in range(2, body):
+                acc += groups[i]
+        if lanes == 8:
+            acc = acc[:4] + acc[4:]
+        total = (acc[0] + acc[2]) + (acc[1] + acc[3])
+    for i in range(peel + body * lanes if body or peel else 1, k):
+        total += products[i]
+    total += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
+    return total
 
 
 def _chain(a, b, start):
