@@ -166,12 +166,14 @@ _KEEP_EXP_MAX = 8192
 def _log_sigmoid_keeping_exp(ctx, x):
     """``(_log_sigmoid(np, x), exp(-x) or None)``: SLEEF's ``exp(-x)`` kept for the backward's sigmoid where the
     op records a graph (``ctx.needs_input_grad`` is set) on a small C-contiguous float32 array of 32 elements or
-    more (``loop_sigmoid``'s vectorised case); the loss's values are the same either way."""
+    more (``loop_sigmoid``'s vectorised case); the loss's values are the same either way.
+
+    NOTE: its one caller (the loss's forward) runs it under ``quiet()``, which silences every NumPy warning:
+    no ``np.errstate`` of its own here (~1.5 µs a step)."""
     if ctx.needs_input_grad and type(x) is np.ndarray and x.dtype == np.float32 and x.flags.c_contiguous \
             and 32 <= x.size <= _KEEP_EXP_MAX:
         exp_neg_abs, exp_neg = exp_neg_abs_and_neg(x)
-        with np.errstate(over="ignore", invalid="ignore"):
-            return np.minimum(x, np.float32(0)) - log1pf_u10(exp_neg_abs), exp_neg
+        return np.minimum(x, np.float32(0)) - log1pf_u10(exp_neg_abs), exp_neg
     return _log_sigmoid(np if type(x) is np.ndarray else xp_of(x), x), None
 
 
