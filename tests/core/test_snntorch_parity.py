@@ -56,3 +56,21 @@ def test_value_selecting_reductions_leave_positive_zeros_in_their_gradient(torch
         return [[(v, str(v)) for v in row] for row in grad.tolist()]
 
     assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("sizes", [(4, 3, 8, 2), (3, 5, 6, 1)])
+def test_relu_rnn_hidden_weight_and_bias_gradients_add_up_step_by_step_as_torchs(torch, sizes):
+    """snnTorch's LeakyParallel is an ``nn.RNN(nonlinearity='relu')``: PyTorch adds each step's ``h^T dgh`` and
+    ``dgh.sum(0)`` into ``weight_hh``'s and ``bias_hh``'s gradients, last step first; core's fused layer took one
+    product over all steps, an ulp off in float32 (``bias_hh``'s gradient then differed from ``bias_ih``'s there)."""
+    inputs, hidden, steps, batch = sizes
+
+    def run(lib):
+        lib.manual_seed(0)
+        rnn = lib.nn.RNN(inputs, hidden, nonlinearity="relu")
+        x = lib.rand(steps, batch, inputs) * 2
+        out, _ = rnn(x)
+        ((out - 0.3) ** 2).mean().backward()
+        return [(name, p.grad.flatten().tolist()) for name, p in rnn.named_parameters()]
+
+    assert run(core) == run(torch)

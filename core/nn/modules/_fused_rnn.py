@@ -166,10 +166,11 @@ class _Layer(Function):
     """All steps of one layer and direction: ``(gi, W_hh, b_hh, *state0) -> (steps' outputs, *final state)``."""
 
     @staticmethod
-    def forward(ctx, gi, whh, bhh, *state0, mode, batch_sizes, reverse, shape):
+    def forward(ctx, gi, whh, bhh, *state0, mode, batch_sizes, reverse, shape, onednn=False):
         outs, final, saved, h_in = _forward_steps(_FORWARD[mode], gi, batch_sizes, state0, whh, bhh, reverse)
         out = core.stack(outs) if shape is not None else core.cat(outs)
         ctx.mode, ctx.batch_sizes, ctx.reverse, ctx.steps, ctx.h_in = mode, batch_sizes, reverse, saved, h_in
+        ctx.onednn = onednn
         ctx.save_for_backward(gi, whh, bhh, *state0)
         return (out._data, *(s._data for s in final))
 
@@ -185,18 +186,34 @@ class _Layer(Function):
         offsets, n_steps = _rnn_loops.step_offsets(batch_sizes), len(batch_sizes)
         order = range(n_steps) if ctx.reverse else range(n_steps - 1, -1, -1)
         dgi, dgh = np.empty(gi.shape, gi._data.dtype), np.empty(gi.shape, gi._data.dtype)
-        h_in = np.empty((gi.shape[0], whh.shape[1]), gi._data.dtype)
+        need, wrap = ctx.needs_input_grad, core.from_numpy
+        dw = db = None
+        h_in = np.empty((gi.shape[0], whh.shape[1]), gi._data.dtype) if ctx.onednn else None
         for t in order:
             k = n_steps - 1 - t if ctx.reverse else t  # the step's place in processing order
             n, rows = batch_sizes[t], slice(offsets[t], offsets[t] + batch_sizes[t])
             dh = dstate[0][:n] + dy[rows]
             d_in, d_hid, prev = back(ctx.steps[k], dh, dstate[1][:n] if mode == "LSTM" else None, w)
-            dgi[rows], dgh[rows], h_in[rows] = d_in, d_hid, ctx.h_in[k]
+            dgi[rows], dgh[rows] = d_in, d_hid
+            # NOTE: W_hh's and b_hh's gradients add up step by step, the last step's first, as PyTorch's engine adds
+            # each step's addmm gradients (h^T dgh, dgh summed over the batch) into them; one product over all steps
+            # rounds differently (snnTorch's LeakyParallel printed b_hh's gradient an ulp off). oneDNN's LSTM
+            # (PyTorch's float32 CPU LSTM) takes them over all steps at once, as before
+            if ctx.onednn:
+                h_in[rows] = ctx.h_in[k]
+            elif need[1]:
+                part = core.mm(wrap(ctx.h_in[k]).t(), wrap(d_hid))._data.T
+                dw = part if dw is None else dw + part
+            if need[2] and not ctx.onednn:
+                part = d_hid.sum(0)
+                db = part if db is None else db + part
             for s, p in zip(dstate, prev):
                 s[:n] = p
-        need, wrap = ctx.needs_input_grad, core.from_numpy
-        grads = (dgi, (dgh.T @ h_in) if need[1] else None, dgh.sum(0) if need[2] else None, *dstate)
-        return tuple(wrap(g) if g is not None and wanted else None for g, wanted in zip(grads, need))
+        if ctx.onednn:
+            dw, db = (dgh.T @ h_in) if need[1] else None, dgh.sum(0) if need[2] else None
+        grads = (dgi, dw, db, *dstate)
+        return tuple(wrap(np.ascontiguousarray(g)) if g is not None and wanted else None
+                     for g, wanted in zip(grads, need))
 
 
 def _composite_grads(ctx, inputs, grads):
@@ -223,10 +240,11 @@ def _layer_cls(node_name: str) -> type:
     return cls
 
 
-def run_direction(mode: str, gi, batch_sizes: list, state0: tuple, w, reverse: bool, node_name: str, padded: bool):
+def run_direction(mode: str, gi, batch_sizes: list, state0: tuple, w, reverse: bool, node_name: str, padded: bool,
+                  onednn: bool = False):
     """The fused layer over packed rows' gates ``gi``: the outputs, ``(steps, batch, hidden)`` with ``padded`` or
-    packed rows otherwise, and the final state tuple."""
+    packed rows otherwise, and the final state tuple (``onednn``: PyTorch runs the layer on oneDNN)."""
     shape = (len(batch_sizes), batch_sizes[0]) if padded else None
     res = _layer_cls(node_name).apply(gi, w.hh, w.b_hh, *state0, mode=mode, batch_sizes=list(batch_sizes),
-                                      reverse=reverse, shape=shape)
+                                      reverse=reverse, shape=shape, onednn=onednn)
     return res[0], tuple(res[1:])

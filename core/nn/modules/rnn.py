@@ -106,7 +106,7 @@ def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padd
         gi = gi.reshape(-1, gi.size(-1))
     if _fused_rnn.applies(mode, gi, state, w):
         name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
-        return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded)
+        return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded, onednn)
     outs, final = composite_direction(mode, gi, batch_sizes, state, w, reverse)
     return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
 
