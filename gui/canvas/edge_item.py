@@ -1,6 +1,9 @@
 """An edge on the canvas: a bezier curve from an output port to an input port, labelled with the shape.
 
-A broadcast that changes the shape on the way into an elementwise op is marked (orange label).
+A broadcast that changes the shape on the way into an elementwise op is marked (orange label). Edges are drawn under
+the nodes, except one whose curve runs under a node it does not join (a node added from the library and wired to a
+source across the graph): that one is drawn over the nodes' boxes (``OVER_NODES``, under the ports and labels), so a
+connection is never hidden (``EdgeItem.restack``, called by the scene as edges and nodes come and move).
 """
 
 from __future__ import annotations
@@ -19,13 +22,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.nodegraph.model.edge_routes import curve_points
+from core.nodegraph.model.edge_routes import curve_points, curve_samples
 from gui import style
 from gui.canvas.node_item import LABELS_BELOW, SMALL_PRINT_BELOW, TEXT_KEPT_FROM, NodeItem, simple_at, text_scale
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge
     from gui.canvas.port_item import PortItem
+
+
+UNDER_NODES, OVER_NODES = 0.0, 1.5  # an edge's z: nodes' boxes are at 1, their ports at 2, labels at 3
+RESTACK_SAMPLES = 32  # points along a curve checked against the boxes of the nodes it may pass under
 
 
 def curve(a: QPointF, b: QPointF) -> QPainterPath:
@@ -206,6 +213,24 @@ class EdgeItem(QGraphicsPathItem):
         self._cache_bounds()
         if self.label_text:  # an empty label needs no place (set_label places it when it gets a text)
             self._place_label(path)
+
+    def restack(self) -> None:
+        """Draw the edge over the nodes' boxes while its curve passes through a node it does not join, else under
+        them as every other edge: what makes it visible where it crosses a node."""
+        scene = self.scene()
+        if scene is None:
+            return
+        ends = (self.edge.src, self.edge.dst)
+        path = self.path()
+        near = scene.items(path.boundingRect(), Qt.ItemSelectionMode.IntersectsItemBoundingRect)  # no edge shapes
+        nodes = [i.mapRectToScene(i.body_rect()).adjusted(1, 1, -1, -1) for i in near
+                 if isinstance(i, NodeItem) and i.node_id not in ends and i.isVisible()]
+        under = False
+        if nodes:
+            points = [QPointF(*p) for p in curve_samples(curve_points(*(e.toTuple() for e in self._ends)),
+                                                          RESTACK_SAMPLES)]
+            under = any(r.contains(p) for r in nodes for p in points)
+        self.setZValue(OVER_NODES if under else UNDER_NODES)
 
     # where along the curve the label may sit, nearest the middle first
     _LABEL_AT = tuple(sorted((i / 40 for i in range(2, 39)), key=lambda t: abs(t - 0.5)))

@@ -20,7 +20,7 @@ from core.nodegraph.model import commands, edge_routes, layout
 from core.nodegraph.model.document import Node
 from gui import style
 from gui.canvas import overview
-from gui.canvas.edge_item import EdgeItem, EdgeLabel, curve
+from gui.canvas.edge_item import UNDER_NODES, EdgeItem, EdgeLabel, curve
 from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
 from gui.canvas.view import GraphView
@@ -86,8 +86,9 @@ class GraphScene(QGraphicsScene):
         self.node_items, self.edge_items = {}, {}
         for nid in self.graph.nodes:
             self._add_node_item(nid)
+        self.edges_over: set[Edge] = set()  # the edges drawn over the nodes (EdgeItem.restack)
         for e in self.graph.edges:
-            self._add_edge_item(e)
+            self._add_edge_item(e, restack=False)  # an opened graph's layout keeps edges off nodes (layout.layered)
 
     def _add_node_item(self, nid: str) -> None:
         node = self.graph.node(nid)
@@ -98,7 +99,7 @@ class GraphScene(QGraphicsScene):
         if self.display_for is not None:
             item.set_display(self.display_for(nid))
 
-    def _add_edge_item(self, edge: Edge) -> None:
+    def _add_edge_item(self, edge: Edge, restack: bool = True) -> None:
         src, dst = self.node_items.get(edge.src), self.node_items.get(edge.dst)
         sp = src.port(edge.src_port, True) if src else None
         dp = dst.port(edge.dst_port, False) if dst else None
@@ -111,6 +112,8 @@ class GraphScene(QGraphicsScene):
         item = EdgeItem(edge, sp, dp)
         self.edge_items[edge] = item
         self.addItem(item)
+        if restack:
+            self._restack(item)
         overview.item_added(self, item)
 
     def _on_graph_event(self, event: GraphEvent) -> None:
@@ -118,16 +121,19 @@ class GraphScene(QGraphicsScene):
         if kind == "node_added" and nid is not None:
             self._add_node_item(nid)
             self._move_labels_off(nid)
+            self._restack_edges(nid)
         elif kind == "node_removed":
             node_item = self.node_items.pop(nid, None) if nid is not None else None
             if node_item is not None:
                 self.removeItem(node_item)
+                self._restack_edges(None)
         elif kind == "edge_added" and edge is not None:
             self._add_edge_item(edge)
         elif kind == "edge_removed":
             edge_item = self.edge_items.pop(edge, None) if edge is not None else None
             if edge_item is not None:
                 self.removeItem(edge_item)
+                self.edges_over.discard(edge_item.edge)
         elif kind == "node_moved" and nid is not None:
             self._syncing = True
             self.node_items[nid].setPos(*self.graph.node(nid).position)
@@ -174,6 +180,28 @@ class GraphScene(QGraphicsScene):
         for e, item in self.edge_items.items():
             if nid in (e.src, e.dst):
                 item.update_path()
+                self._restack(item)
+        self._restack_edges(nid)
+
+    def _restack(self, item: EdgeItem) -> None:
+        item.restack()
+        if item.zValue() == UNDER_NODES:
+            self.edges_over.discard(item.edge)
+        else:
+            self.edges_over.add(item.edge)
+
+    def _restack_edges(self, nid: str | None) -> None:
+        """Stack again (``EdgeItem.restack``) the edges drawn over the nodes (node ``nid`` may have moved off them,
+        or gone: None) and those node ``nid`` now covers (the scene's index finds them)."""
+        edges = set(self.edges_over)
+        item = self.node_items.get(nid) if nid is not None else None
+        if item is not None:
+            box = item.mapRectToScene(item.body_rect())
+            edges.update(i.edge for i in self.items(box, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
+                         if isinstance(i, EdgeItem) and nid not in (i.edge.src, i.edge.dst))
+        for e in edges:
+            if e in self.edge_items:
+                self._restack(self.edge_items[e])
 
     # ----- edits ----------------------------------------------------------------------------------
     def edit(self, command: Command) -> str | None:
