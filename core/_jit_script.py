@@ -157,9 +157,34 @@ class TracedModule(_Compiled):
 
 
 class TopLevelTracedModule(TracedModule):
-    """What ``jit.trace(module, example_inputs)`` returns; core runs the original eagerly on every call. Each method
-    ``jit.trace_module`` traced besides ``forward`` (open_clip's ``trace_model`` traces ``encode_image`` and
-    ``encode_text``) is a ``ScriptMethod`` of it, run the same way."""
+    """What ``jit.trace(module, example_inputs)`` returns: a call replays the tensor operations recorded while the
+    original's forward ran on the example inputs (``core.jit._trace``), under this module's training flags; its
+    ``graph``, ``inlined_graph`` and ``code`` print them. Each method ``jit.trace_module`` traced besides ``forward``
+    (open_clip's ``trace_model`` traces ``encode_image`` and ``encode_text``) is a ``ScriptMethod`` of it, run by the
+    original's Python code with its prints silenced."""
+
+    def forward(self, *args, **kwargs):
+        tracer = self.__dict__.get("_tracer")
+        return super().forward(*args, **kwargs) if tracer is None else tracer(*args, **kwargs)
+
+    def _rendered(self, index: int):
+        from core.jit._trace import render
+
+        original = self.__dict__["_original"]
+        tracer = self.__dict__.get("_tracer")
+        return render(tracer.first if tracer is not None else None, original.forward, original)[index]
+
+    @property
+    def graph(self):
+        from core.jit._trace import Graph
+
+        return Graph(self._rendered(0))
+
+    inlined_graph = graph
+
+    @property
+    def code(self) -> str:
+        return self._rendered(1)
 
     def __getattr__(self, name: str):
         if name in self.__dict__.get("_traced_methods", ()):

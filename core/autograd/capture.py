@@ -28,7 +28,7 @@ from core.autograd import grad_mode
 from core.autograd import shortcuts as _shortcuts
 from core.autograd.capture_plan import NotReplayable, Plan, tensors_in, unshell
 
-__all__ = ["CompiledFunction", "Plan", "capture"]
+__all__ = ["CompiledFunction", "Plan", "capture", "record"]
 
 _MAX_PLANS = 8  # keys kept per compiled function (e.g. the training batch and a smaller last batch)
 
@@ -46,14 +46,18 @@ def capturing() -> bool:
 class Recorder:
     """Collects the top-level ``Function.apply`` calls of one eager run, and anything that forbids a replay."""
 
-    def __init__(self):
+    def __init__(self, on_value_read=None, on_enter=None):
         self.calls: list = []
+        self._on_value_read = on_value_read  # (``record``: a value read stays a constant of the calls)
+        self._on_enter = on_enter  # (``record``: shown each top-level call's arguments before it runs)
         self.reason: str | None = None
         self._stack: list = []
         self._rng = _rng_state()
         self._versions: dict = {}  # id(version counter) -> (counter, its value after the last recorded op)
 
     def enter(self, ctx, args, kwargs) -> None:
+        if not self._stack and self._on_enter is not None:
+            self._on_enter(args, kwargs, self.calls)
         if not self._stack and self.reason is None:
             if not _same_rng(self._rng, _rng_state()):
                 self.reason = "it draws random numbers outside an op"
@@ -83,7 +87,10 @@ class Recorder:
         return True
 
     def value_read(self) -> None:
-        self.untracked("it reads a tensor's value in Python (item, bool, tolist or numpy)")
+        if self._on_value_read is None:
+            self.untracked("it reads a tensor's value in Python (item, bool, tolist or numpy)")
+        elif not self._stack:
+            self._on_value_read()
 
     def untracked(self, what: str) -> None:
         if not self._stack and self.reason is None:
@@ -134,6 +141,28 @@ def capture(fn, args: tuple, kwargs: dict):
         except NotReplayable as exc:
             reason = str(exc)
     return unshell(result, inputs, args), plan, reason
+
+
+def record(fn, args: tuple, kwargs: dict, on_value_read, on_enter=None):
+    """Run ``fn(*args, **kwargs)`` eagerly while recording its top-level primitive calls, for ``jit.trace``:
+    ``(result, calls, reason)``, ``reason`` None when the calls replay the run. Unlike ``capture``, Python reading
+    a tensor's value (a branch on it, ``item``) does not refuse the recording: ``on_value_read()`` is told and the
+    value stays what it was, as in a PyTorch trace; ``on_enter(args, kwargs, calls)``, if given, sees each top-level
+    call's arguments before it runs (``calls``: those recorded so far). Nothing stands in for the arguments: the
+    calls name them."""
+    state = _function._capture_state
+    if grad_mode._state.inference or state.recorder is not None or _function._dual_state.token is not None:
+        return fn(*args, **kwargs), [], "inference mode, forward-mode AD or another capture is active"
+    recorder = Recorder(on_value_read, on_enter)
+    state.recorder = recorder
+    _shortcuts.block()  # every op goes through Function.apply, where the recorder sees it
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        _shortcuts.unblock()
+        state.recorder = None
+    recorder.finish()
+    return result, recorder.calls, recorder.reason
 
 
 def _stand_in(t):

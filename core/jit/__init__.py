@@ -4,20 +4,18 @@
 ``script`` makes a module a ``RecursiveScriptModule`` (``core._jit_script``: PyTorch's repr, the original's
 tensors, ``save``; ``jit.save``/``jit.load`` write and read it) and a function a ``ScriptFunction``
 (``core._jit_function``: a call checked against the function's schema, then run eagerly); ``trace`` makes a
-module a ``TopLevelTracedModule`` the same way and returns a function itself (both run eagerly, with the same
-results, after running on the example inputs as often as PyTorch's tracer and checker do); ``freeze`` and
+module a ``TopLevelTracedModule`` the same way and a function a ``ScriptFunction``, both replaying the tensor
+operations recorded while the Python code ran on the example inputs (``core.jit._trace``); ``freeze`` and
 ``optimize_for_inference`` give a frozen scripted module (no parameters, no gradients); the decorators
 ``ignore``, ``unused``, ``export`` and ``script_method`` return their function (a ``ScriptModule`` subclass scripts
-its submodules when made); ``is_scripting`` and ``is_tracing`` are False. The type hints eager code carries for the
-compiler are PyTorch's pass-throughs: ``annotate(type, value)`` is ``value``, ``Attribute(value, type)`` a named
-pair and ``Final`` is ``typing.Final``.
+its submodules when made); ``is_scripting`` is False, ``is_tracing`` True while ``trace`` records. The type hints
+eager code carries for the compiler are PyTorch's pass-throughs: ``annotate(type, value)`` is ``value``,
+``Attribute(value, type)`` a named pair and ``Final`` is ``typing.Final``.
 """
 
 from __future__ import annotations
 
-import contextlib as _contextlib
 import functools as _functools
-import io as _io
 import sys as _sys
 import warnings
 from typing import Final
@@ -43,8 +41,9 @@ class Error(Exception):
 
 
 class TracerWarning(Warning):
-    """What PyTorch's tracer warns about code a trace cannot follow (a Python branch on a tensor's value); core's
-    trace runs the code itself and warns nothing, but libraries filter the category (Pyro's ``ignore_jit_warnings``)."""
+    """What PyTorch's tracer warns about code a trace cannot follow (a Python branch on a tensor's value, ``item``);
+    core's trace warns the same (``core.jit._trace``), and libraries filter the category (Pyro's
+    ``ignore_jit_warnings``)."""
 
     @staticmethod
     def ignore_lib_warnings():
@@ -114,70 +113,94 @@ def _prepare_scriptable(module, memo: dict):
 def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5,
           strict=True, _force_outplace=False, _module_class=None, _compilation_unit=None, example_kwarg_inputs=None,
           _store_inputs=True):
-    """A module as a ``TopLevelTracedModule`` (run eagerly by the original: no graph is recorded); a function as
-    itself, its prints silenced as a trace's are. Like PyTorch's, it runs the function on the example inputs (so a
-    shape error raises here) as often as PyTorch's tracer and checker do (see ``_run_as_traced``), so prints in
-    ``forward``, dropout masks drawn after it and batch-norm statistics are the same."""
+    """A module as a ``TopLevelTracedModule``, a function as a ``ScriptFunction``, each replaying the tensor
+    operations its Python code ran on the example inputs (``core.jit._trace``): the Python code runs here, as
+    often as PyTorch's tracer and checker run it (three times, once without ``check_trace``), its prints shown and
+    its reads of tensor values warned about (``TracerWarning``); later calls run the recorded operations."""
+    from core.jit._trace import TracedFunction, Tracer
     from core.nn.module import Module
 
-    _run_as_traced(func, example_inputs, example_kwarg_inputs, check_trace, check_tolerance)
+    args, kwargs = _examples(example_inputs, example_kwarg_inputs)
     if isinstance(func, Module):
+        from core._jit_script import TopLevelTracedModule
         from core._jit_script import trace_module as traced
 
-        return traced(func)
-    return _traced_function(func)
+        module = traced(func)
+        if not isinstance(module, TopLevelTracedModule):  # a scripted module traces as itself
+            _trace_runs(Tracer(func), args, kwargs, check_trace, check_tolerance, strict)
+            return module
+        tracer = Tracer(lambda *a, **k: module._run_original(func, *a, **k), module.modules)
+        _trace_runs(tracer, args, kwargs, check_trace, check_tolerance, strict)
+        module.__dict__["_tracer"] = tracer
+        return module
+    tracer = Tracer(func)
+    _trace_runs(tracer, args, kwargs, check_trace, check_tolerance, strict)
+    return TracedFunction(func, tracer)
 
 
-def _traced_function(func):
-    """A traced function runs its recorded tensor operations: no Python prints."""
-    @_functools.wraps(func)
-    def traced(*args, **kwargs):
-        with _contextlib.redirect_stdout(_io.StringIO()):
-            return func(*args, **kwargs)
-    return traced
+def _examples(example_inputs, example_kwarg_inputs) -> tuple:
+    """``(args, kwargs)`` as PyTorch's tracer takes them: a tensor or a dict is the one argument, another iterable
+    the arguments; anything but tensors in (nested) tuples, lists and dicts can't be traced."""
+    import core
 
-
-def _run_as_traced(func, example_inputs, example_kwarg_inputs, check_trace: bool, check_tolerance: float) -> None:
-    """PyTorch runs the Python function to record the trace; its checker then traces again (Python), runs the
-    recorded graph, runs the Python function, and when those two outputs agree runs the second recording too. A
-    recorded graph only does the tensor work, so core runs those two with the function's prints silenced."""
     if example_inputs is None and example_kwarg_inputs is None:
         raise TypeError("'NoneType' object is not iterable")  # torch's, from flattening the missing inputs
-    args = example_inputs if isinstance(example_inputs, tuple) else () if example_inputs is None else (example_inputs,)
-    kwargs = example_kwarg_inputs or {}
-    func(*args, **kwargs)
-    if not check_trace:
-        return
-    func(*args, **kwargs)
-    with _contextlib.redirect_stdout(_io.StringIO()):
-        graph = func(*args, **kwargs)
-    python = func(*args, **kwargs)
-    import core
-    from core.utils._pytree import tree_leaves
-
-    def tensors(value):
-        return [leaf for leaf in tree_leaves(value) if isinstance(leaf, core.Tensor)]
-
-    if _all_close(tensors(graph), tensors(python), check_tolerance):
-        with _contextlib.redirect_stdout(_io.StringIO()):
-            func(*args, **kwargs)
+    if example_inputs is None:
+        return (), dict(example_kwarg_inputs)
+    if isinstance(example_inputs, (core.Tensor, dict)):
+        args = (example_inputs,)
+    else:
+        args = example_inputs if isinstance(example_inputs, tuple) else tuple(example_inputs)
+    if not _traceable(args):
+        raise RuntimeError(f"Type '{_type_name(args)}' cannot be traced. Only Tensors and (possibly nested) Lists, "
+                           f"Dicts, and Tuples of Tensors can be traced")
+    return args, dict(example_kwarg_inputs or {})
 
 
-def _all_close(ours: list, theirs: list, rtol: float) -> bool:
+def _traceable(value) -> bool:
     import core
 
-    if len(ours) != len(theirs):
-        return False
-    with core.no_grad():
-        return all(a.shape == b.shape and core.allclose(a.double(), b.double(), rtol=rtol, atol=1e-5, equal_nan=True)
-                   for a, b in zip(ours, theirs))
+    if isinstance(value, (tuple, list)):
+        return all(_traceable(v) for v in value)
+    if isinstance(value, dict):
+        return all(_traceable(v) for v in value.values())
+    return isinstance(value, core.Tensor)
+
+
+def _type_name(value) -> str:
+    """TorchScript's name of a value's type (``Tuple[Tensor, int]``)."""
+    import core
+
+    if isinstance(value, core.Tensor):
+        return "Tensor"
+    if isinstance(value, tuple):
+        return f"Tuple[{', '.join(_type_name(v) for v in value)}]"
+    if isinstance(value, list):
+        return f"List[{_type_name(value[0]) if value else 'Tensor'}]"
+    if isinstance(value, dict):
+        key, item = next(iter(value.items()), ("", None))
+        return f"Dict[{_type_name(key)}, {_type_name(item) if value else 'Tensor'}]"
+    return {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}.get(type(value),
+                                                                                         type(value).__name__)
+
+
+def _trace_runs(tracer, args, kwargs, check_trace: bool, check_tolerance: float, strict: bool) -> None:
+    """The trace, then PyTorch's checks of it (``Tracer.check``)."""
+    from core.jit._trace import check_output
+
+    check_output(tracer.record(args, kwargs, warn=True), strict)
+    if check_trace:
+        tracer.check(args, kwargs, check_tolerance)
 
 
 def trace_module(mod, inputs, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5, *args,
                  **kwargs):
-    """``torch.jit.trace_module(mod, {"forward": example_inputs})``: each method run on its inputs, as ``trace``."""
+    """``torch.jit.trace_module(mod, {"forward": example_inputs})``: each method run on its inputs, as ``trace``
+    runs it (core's traced methods then run the module's Python code, prints silenced)."""
+    from core.jit._trace import Tracer
+
     for name, example in inputs.items():
-        _run_as_traced(getattr(mod, name), example, None, check_trace, check_tolerance)
+        _trace_runs(Tracer(getattr(mod, name)), *_examples(example, None), check_trace, check_tolerance, True)
     from core._jit_script import trace_module as traced
 
     return traced(mod, tuple(inputs))
@@ -268,7 +291,10 @@ def is_scripting() -> bool:
 
 
 def is_tracing() -> bool:
-    return False
+    """True while ``trace`` runs the Python code to record it."""
+    from core.jit._trace import tracing
+
+    return tracing()
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None,

@@ -4,6 +4,7 @@ as a scripted module; a traced function is the function; oracle tests against to
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -220,3 +221,148 @@ def test_trace_runs_forward_as_often_as_torchs_tracer_and_checker(torch, capsys,
     assert ours[:2] == theirs[:2]
     np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6)
     assert ours[3:] == theirs[3:]
+
+
+def test_a_traced_function_replays_its_ops_without_running_its_python(torch, capsys):
+    """PyTorch runs the Python function three times while tracing and checking (prints shown); later calls run
+    the recorded operations: no prints, no side effects. core ran the Python five times and on every call."""
+    def report(lib):
+        calls = []
+
+        def f(x, y):
+            calls.append(1)
+            print("call", len(calls))
+            return (x * y).relu() + 1
+
+        traced = lib.jit.trace(f, (lib.arange(3.0), lib.ones(3)))
+        traced_once = lib.jit.trace(f, (lib.arange(3.0), lib.ones(3)), check_trace=False)
+        out = traced(lib.arange(3.0) - 1, lib.full((3,), 2.0))
+        traced_once(lib.ones(3), lib.ones(3))
+        return (capsys.readouterr().out, len(calls), out.tolist(), isinstance(traced, lib.jit.ScriptFunction),
+                traced.name)
+    ours, theirs = _both(torch, report)
+    assert ours == theirs
+    assert ours[0] == "call 1\ncall 2\ncall 3\ncall 4\n"
+
+
+READS = {"bool": lambda x: x * 2 if x.sum() > 0 else -x, "item": lambda x: x * x.sum().item(),
+         "int": lambda x: x * int(x[0] > 0), "float": lambda x: x * float(x[0]), "tolist": lambda x: x * x.tolist()[0]}
+
+
+@pytest.mark.parametrize("read", list(READS))
+def test_a_python_read_of_a_tensor_value_warns_and_stays_a_constant_of_the_trace(torch, read):
+    """PyTorch's TracerWarning (once per tracing run, at the user's line) and the branch or number taken while
+    tracing, whatever the later input."""
+    def report(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            traced = lib.jit.trace(READS[read], (lib.ones(2),))
+        seen = [(str(w.message), w.filename) for w in caught if w.category.__name__ == "TracerWarning"]
+        return seen, traced(lib.tensor([-3.0, 2.0])).tolist()
+    ours, theirs = _both(torch, report)
+    assert ours == theirs
+    assert len(ours[0]) == 2 and ours[0][0][1] == __file__
+
+
+def test_a_traced_function_shows_its_recorded_ops_as_graph_and_code(torch):
+    """``graph`` prints TorchScript IR (typed inputs, one aten node per op) and ``code`` the Python-like code;
+    core's functions had neither."""
+    def shown(lib):
+        def f(x, y):
+            return (x * y).relu() + 1
+
+        traced = lib.jit.trace(f, (lib.ones(3), lib.ones(3)))
+        graph = str(traced.graph)
+        return (re.findall(r"aten::\w+", graph), graph.splitlines()[:2], "return (%" in graph,
+                traced.code.splitlines()[:2], "torch.mul(x, y)" in traced.code, str(traced.inlined_graph) == graph)
+    ours, theirs = _both(torch, shown)
+    assert ours == theirs
+    assert ours[0] == ["aten::mul", "aten::relu", "aten::add"]
+
+
+def test_a_traced_module_shows_a_graph_over_self_and_its_inputs(torch):
+    def shown(lib):
+        _, traced = _traced(lib)
+        heads = re.sub(r"___torch_mangle_\d+\.", "", str(traced.graph)).splitlines()[:2]  # (torch numbers classes)
+        return heads, traced.code.splitlines()[:2], "aten::" in str(traced.inlined_graph)
+    ours, theirs = _both(torch, shown)
+    assert ours == theirs
+
+
+def _cell_classes(lib):
+    """The TorchScript tutorial's ``MyCell`` with its ``MyDecisionGate`` (a branch on a tensor's value)."""
+    class MyDecisionGate(lib.nn.Module):
+        def forward(self, x):
+            return x if x.sum() > 0 else -x
+
+    class MyCell(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.dg = MyDecisionGate()
+            self.linear = lib.nn.Linear(4, 4)
+
+        def forward(self, x, h):
+            new_h = lib.tanh(self.dg(self.linear(x)) + h)
+            return new_h, new_h
+
+    return MyCell
+
+
+def test_a_traced_cell_keeps_its_traced_branch_trains_and_takes_a_new_batch_size(torch):
+    def report(lib):
+        lib.manual_seed(0)
+        cell = _cell_classes(lib)()
+        x, h = lib.rand(3, 4), lib.rand(3, 4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the branch's TracerWarning
+            traced = lib.jit.trace(cell, (x, h))
+        frozen_branch = traced(-5 * x, h)[0].tolist()
+        optimizer = lib.optim.SGD(traced.parameters(), lr=0.1)
+        losses = []
+        for _ in range(3):
+            out, _ = traced(x, h)
+            loss = out.pow(2).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return frozen_branch, losses, out.grad_fn.name(), tuple(traced(lib.rand(5, 4), lib.rand(5, 4))[0].shape)
+    ours, theirs = _both(torch, report)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+    assert ours[2:] == theirs[2:]
+
+
+def test_a_trace_replays_ops_on_tensors_it_makes_and_reports_tracing(torch):
+    """A tensor made inside (``zeros``) and written in place starts afresh each call; ``is_tracing`` is True while
+    the tracer runs the code."""
+    def report(lib):
+        seen = []
+
+        def accumulate(x):
+            seen.append(lib.jit.is_tracing())
+            h = lib.zeros(3)
+            h += x
+            return h * 2
+
+        traced = lib.jit.trace(accumulate, (lib.ones(3),))
+        return traced(lib.ones(3)).tolist(), traced(lib.ones(3)).tolist(), seen, lib.jit.is_tracing()
+    ours, theirs = _both(torch, report)
+    assert ours == theirs
+
+
+def test_trace_refuses_what_it_cannot_trace_as_torch(torch):
+    def errors(lib):
+        texts = []
+        for fn, example in ((lambda x, n: x * n, (lib.ones(2), 3)), (lambda x: {"a": x}, (lib.ones(2),)),
+                            (lambda x: x, 3)):
+            with pytest.raises((RuntimeError, TypeError)) as error:
+                lib.jit.trace(fn, example)
+            texts.append((type(error.value).__name__, str(error.value)))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.jit.trace(lambda x: [x, x + 1], (lib.ones(2),))
+        texts.append(sorted({str(w.message)[:40] for w in caught if w.category.__name__ == "TracerWarning"}))
+        return texts
+    ours, theirs = _both(torch, errors)
+    assert ours == theirs

@@ -1,0 +1,567 @@
+"""``jit.trace``'s recording: a function's tensor operations recorded once and replayed on later calls.
+
+PyTorch's tracer runs the Python function on the example inputs and keeps the tensor operations it ran as a
+graph; calling the traced function runs that graph, not the Python code: prints, counters and list appends happen
+while tracing only, and a Python branch on a tensor's value stays the branch taken (a ``TracerWarning`` says so
+when the value is read). With ``check_trace`` (the default) PyTorch's checker traces the function again, runs the
+first graph, runs the Python function, and runs the second graph when those two outputs agree: three Python runs.
+
+core records the top-level primitive calls of a run (``core.autograd.capture.record``) and replays them through
+``Function.apply`` on the new inputs, so results carry the same autograd nodes as eager code. A recording is kept
+per input signature (shapes, dtypes, ``requires_grad``, the other arguments, grad mode, the modules' training
+flags): PyTorch's graph also follows sizes read with ``x.size(0)``, which core's calls hold as numbers, so a call
+with new shapes records anew (its Python runs once more, prints silenced). A tensor made inside without an op
+(``zeros``) and filled in place starts each replay from its value before the run; a module's buffer written in place
+is written itself. Where a run can't be replayed (random numbers drawn outside an op, a tensor written outside an
+op), calls run the Python function with its prints silenced, as before.
+
+``graph``, ``inlined_graph`` and ``code`` print the recorded operations in the shape of PyTorch's TorchScript IR
+and code: one node per primitive (``aten::mul``), inputs typed as PyTorch types them, a module's parameters read
+with ``prim::GetAttr``; submodule calls are inlined (PyTorch's ``graph`` keeps them as ``prim::CallMethod``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import io
+import re
+import sys
+import warnings
+
+from core._jit_function import ScriptFunction
+from core.autograd.capture import record
+
+__all__ = ["Tracer", "TracedFunction", "Graph", "tracing", "render", "check_output"]
+
+_state = {"tracing": False}
+
+
+def map_tensors(obj, fn):
+    """``obj`` with every tensor ``t`` in it (in tuples, named tuples, lists and dicts) replaced by ``fn(t)``."""
+    from core import Tensor
+
+    if isinstance(obj, Tensor):
+        return fn(obj)
+    if type(obj) in (tuple, list):
+        return type(obj)([map_tensors(o, fn) for o in obj])
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*[map_tensors(o, fn) for o in obj])
+    if type(obj) is dict:
+        return {k: map_tensors(v, fn) for k, v in obj.items()}
+    return obj
+
+
+def tensors_in(obj) -> list:
+    found: list = []
+    map_tensors(obj, found.append)
+    return found
+_MAX_RECORDINGS = 8
+
+
+def tracing() -> bool:
+    """True while ``jit.trace`` records (``torch.jit.is_tracing()``)."""
+    return _state["tracing"]
+
+
+_READS = {"__bool__": "a Python boolean", "item": "a Python number", "__int__": "a Python integer",
+          "__float__": "a Python float", "tolist": "a Python list", "numpy": "a NumPy array",
+          "__array__": "a NumPy array", "__index__": "a Python index", "__complex__": "a Python complex"}
+
+
+def _warn_value_read() -> None:
+    """PyTorch's TracerWarning for Python reading a tensor's value while tracing, at the user's line."""
+    from core.jit import TracerWarning
+
+    frame, level, what = sys._getframe(1), 2, "a Python number"  # (level 2: the frame calling this function)
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "core":
+        what = _READS.get(frame.f_code.co_name, what)
+        frame, level = frame.f_back, level + 1
+    warnings.warn(f"Converting a tensor to {what} might cause the trace to be incorrect. We can't record the data "
+                  f"flow of Python values, so this value will be treated as a constant in the future. This means "
+                  f"that the trace might not generalize to other inputs!", TracerWarning, stacklevel=level)
+
+
+def _silent() -> None:
+    pass
+
+
+def _key(args, kwargs, modules):
+    """What a recording depends on besides the code; None for arguments it can't key on (unhashable ones)."""
+    from core import Tensor, is_grad_enabled
+    from core.utils._pytree import tree_flatten
+
+    leaves, spec = tree_flatten((args, kwargs))
+    parts: list = [is_grad_enabled(), str(spec)]
+    for leaf in leaves:
+        if isinstance(leaf, Tensor):
+            parts.append((tuple(leaf.shape), leaf.dtype, leaf.requires_grad, str(leaf.layout), str(leaf.device)))
+        else:
+            try:
+                hash(leaf)
+            except TypeError:
+                return None
+            parts.append((type(leaf), leaf))
+    if modules is not None:
+        parts.append(tuple(m.training for m in modules()))
+    return tuple(parts)
+
+
+def _state_tensors(fn, modules) -> set:
+    """Ids of the tensors that exist before ``fn`` runs and that its code may reach: the modules' parameters and
+    buffers, and the tensors and modules in its closure, its globals and its ``__self__``."""
+    from core import Tensor
+    from core.nn.module import Module
+
+    values = list(modules()) if modules is not None else []
+    values += [c.cell_contents for c in getattr(fn, "__closure__", None) or () if c.cell_contents is not None]
+    values += [*getattr(fn, "__globals__", {}).values(), getattr(fn, "__self__", None)]
+    found: set = set()
+    for v in values:
+        if isinstance(v, Tensor):
+            found.add(id(v))
+        elif isinstance(v, Module):
+            found.update(id(t) for t in (*v.parameters(), *v.buffers()))
+    return found
+
+
+class _Snapshots:
+    """The values tensors the recorded calls did not make had before the first call that used them, for those that
+    need no grad and are not state the function reaches (``_state_tensors``): a ``zeros`` the function fills in
+    place must start as zeros on each replay, while a buffer's in-place update (``num_batches_tracked += 1``)
+    writes the buffer itself, as PyTorch's graph does."""
+
+    def __init__(self, inputs, state: set):
+        self.seen = {id(t) for t in tensors_in(inputs)} | state
+        self.values: dict = {}
+        self.known_calls = 0
+
+    def before_call(self, args, kwargs, calls) -> None:
+        import core
+
+        for call in calls[self.known_calls:]:  # what the calls made is not a snapshot's
+            self.seen.update(id(o) for o in call[4] if o is not None)
+        self.known_calls = len(calls)
+        for t in tensors_in((args, kwargs)):
+            if id(t) not in self.seen:
+                self.seen.add(id(t))
+                if not t.requires_grad:
+                    with core.no_grad():
+                        self.values[id(t)] = t.clone()
+
+
+class _Slot:
+    """Where a recording's step finds a tensor the run makes or takes (an input, an op's output)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+
+def _template(obj, slots: dict):
+    """``obj`` with each tensor that has a slot replaced by its ``_Slot`` (the others are constants)."""
+    from core import Tensor
+
+    if isinstance(obj, Tensor):
+        index = slots.get(id(obj))
+        return obj if index is None else _Slot(index)
+    if type(obj) in (tuple, list):
+        return type(obj)([_template(o, slots) for o in obj])
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*[_template(o, slots) for o in obj])
+    if type(obj) is dict:
+        return {k: _template(v, slots) for k, v in obj.items()}
+    return obj
+
+
+def _fill(obj, env: list):
+    if type(obj) is _Slot:
+        return env[obj.index]
+    if type(obj) in (tuple, list):
+        return type(obj)([_fill(o, env) for o in obj])
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*[_fill(o, env) for o in obj])
+    if type(obj) is dict:
+        return {k: _fill(v, env) for k, v in obj.items()}
+    return obj
+
+
+class Recording:
+    """One run's top-level primitive calls as steps over slots, replayed on new inputs of the same signature. The
+    run's own tensors are not kept (only their types, for ``graph``): the constants are (parameters, buffers, and
+    tensors made without an op), and the values before the run of those made inside and written in place."""
+
+    def __init__(self, calls, args, kwargs, result, snapshots: _Snapshots):
+        inputs = tensors_in((args, kwargs))
+        slots = {id(t): i for i, t in enumerate(inputs)}
+        constants: dict = {}  # id(root) -> the tensors the calls did not make, over that storage
+        written: set = set()  # roots of those an in-place call writes
+        produced = set(slots)
+        for _cls, _ctx, a, k, outs in calls:
+            arg_tensors = tensors_in((a, k))
+            for t in arg_tensors:
+                if id(t) not in produced:
+                    constants.setdefault(id(t._root), []).append(t)
+            for o in outs:
+                if o is not None:
+                    if any(o is t for t in arg_tensors) and id(o._root) in constants:
+                        written.add(id(o._root))
+                    produced.add(id(o))
+        self.fresh = []  # (slot, value before the run): made anew for each replay, as PyTorch's graph makes them
+        for root in written:
+            for t in constants[root]:
+                if id(t) in snapshots.values and id(t) not in slots:
+                    slots[id(t)] = len(slots)
+                    self.fresh.append((slots[id(t)], snapshots.values[id(t)]))
+        self.types = {i: _tensor_type(t) for i, t in enumerate(inputs)}
+        self.types.update((i, _tensor_type(value)) for i, value in self.fresh)
+        self.input_count = len(inputs)
+        steps = []
+        for cls, _ctx, a, k, outs in calls:
+            a, k = _template(a, slots), _template(k, slots)
+            out_slots = []
+            for o in outs:
+                if o is not None and id(o) not in slots:
+                    slots[id(o)] = len(slots)
+                    self.types[slots[id(o)]] = _tensor_type(o)
+                out_slots.append(None if o is None else slots[id(o)])
+            steps.append((cls, a, k, tuple(out_slots)))
+        self.steps, self.size = steps, len(slots)
+        self.result = _template(result, slots)
+
+    def run(self, args, kwargs):
+        env: list = [None] * self.size
+        env[:self.input_count] = tensors_in((args, kwargs))
+        for index, value in self.fresh:
+            env[index] = value.clone()
+        for cls, a, k, out_slots in self.steps:
+            res = cls.apply(*_fill(a, env), **_fill(k, env))
+            for index, new in zip(out_slots, res if type(res) is tuple else (res,)):
+                if index is not None:
+                    env[index] = new
+        return _fill(self.result, env)
+
+
+class Tracer:
+    """A traced callable: ``fn`` recorded on each new input signature, its recordings replayed on later calls."""
+
+    def __init__(self, fn, modules=None):
+        self.fn, self.modules = fn, modules
+        self._recordings: dict = {}
+        self.first: Recording | None = None  # what ``graph`` and ``code`` show
+        self.reason: str | None = None  # why the last recording does not replay (None: it does)
+
+    def record(self, args, kwargs, warn: bool):
+        """Run ``fn`` (prints as they are) while recording it: its result."""
+        key = _key(args, kwargs, self.modules)
+        snapshots = _Snapshots((args, kwargs), _state_tensors(self.fn, self.modules))
+        _state["tracing"] = True
+        try:
+            result, calls, reason = record(self.fn, args, kwargs, _warn_value_read if warn else _silent,
+                                           snapshots.before_call)
+        finally:
+            _state["tracing"] = False
+        recording = None
+        if reason is None:
+            recording = Recording(calls, args, kwargs, result, snapshots)
+        self.reason = reason
+        if self.first is None:
+            self.first = recording
+        if key is not None:
+            if len(self._recordings) >= _MAX_RECORDINGS:
+                self._recordings.pop(next(iter(self._recordings)))
+            self._recordings[key] = recording
+        return result
+
+    def __call__(self, *args, **kwargs):
+        key = _key(args, kwargs, self.modules)
+        recording = self._recordings.get(key, _MISSING) if key is not None else None
+        if recording is not None and recording is not _MISSING:
+            return recording.run(args, kwargs)
+        with contextlib.redirect_stdout(io.StringIO()):  # a trace runs its tensor operations: no prints
+            if recording is _MISSING:  # new shapes: recorded anew (PyTorch's graph follows the sizes)
+                return self.record(args, kwargs, warn=False)
+            return self.fn(*args, **kwargs)
+
+    def check(self, args, kwargs, tolerance: float) -> None:
+        """PyTorch's trace checker: trace again, run the graph, run the Python function, and when those two agree
+        run the repeated trace's graph (on copies of the inputs)."""
+        self.record(_cloned(args), _cloned(kwargs), warn=True)
+        graph = self(*_cloned(args), **_cloned(kwargs))
+        python = self.fn(*_cloned(args), **_cloned(kwargs))
+        if _all_close(tensors_in(graph), tensors_in(python), tolerance):
+            self(*_cloned(args), **_cloned(kwargs))
+
+
+_MISSING = object()
+
+
+def _cloned(obj):
+    import core
+
+    def clone(t):
+        with core.no_grad():
+            c = t.clone()
+        return c.requires_grad_(t.requires_grad) if t.is_leaf else c
+    return map_tensors(obj, clone)
+
+
+def _all_close(ours: list, theirs: list, rtol: float) -> bool:
+    import core
+
+    if len(ours) != len(theirs):
+        return False
+    with core.no_grad():
+        return all(a.shape == b.shape and core.allclose(a.double(), b.double(), rtol=rtol, atol=1e-5, equal_nan=True)
+                   for a, b in zip(ours, theirs))
+
+
+def check_output(result, strict: bool) -> None:
+    """PyTorch's tracer refuses a dict among the outputs (under ``strict``) and warns about a list."""
+    from core.jit import TracerWarning
+
+    for kind, container in (("dict", dict), ("list", list)):
+        if _holds(result, container):
+            text = (f"Encountering a {kind} at the output of the tracer might cause the trace to be incorrect, this "
+                    f"is only valid if the container structure does not change based on the module's inputs. "
+                    f"Consider using a constant container instead (e.g. for `list`, use a `tuple` instead. for "
+                    f"`dict`, use a `NamedTuple` instead). If you absolutely need this and know the side effects, "
+                    f"pass strict=False to trace() to allow this behavior.")
+            if kind == "dict" and strict:
+                raise RuntimeError(text)
+            if kind == "list" and strict:
+                warnings.warn(text, TracerWarning, stacklevel=4)
+
+
+def _holds(obj, container) -> bool:
+    if isinstance(obj, container):
+        return True
+    if isinstance(obj, (tuple, list)):
+        return any(_holds(o, container) for o in obj)
+    if isinstance(obj, dict):
+        return any(_holds(o, container) for o in obj.values())
+    return False
+
+
+# ----- the recording as TorchScript IR and code ---------------------------------------------------------------------
+
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+               "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+               "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _tensor_type(t) -> str:
+    name = _TYPE_NAMES.get(str(t.dtype).rpartition(".")[2], "Tensor")
+    sizes = ", ".join(str(s) for s in t.shape)
+    strides = ", ".join(str(s) for s in t.stride())
+    layout = f"{sizes}, strides=[{strides}], " if sizes else ""
+    return f"{name}({layout}requires_grad={int(t.requires_grad)}, device={t.device})"
+
+
+def _scalar_type(v) -> str:
+    from core import dtype
+
+    if isinstance(v, dtype):
+        return "ScalarType"
+    return {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}.get(type(v), "Any")
+
+
+def _op_name(cls) -> str:
+    name = re.sub(r"Backward\d*$", "", getattr(cls, "node_name", None) or cls.__name__).lstrip("_")
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+class _Namer:
+    """Names of the recording's values in the IR (``%x``, ``%3``) and in the code (``x``, ``_0``): slots by index,
+    constants by identity."""
+
+    def __init__(self, recording: Recording, params: list, owner):
+        self.types = recording.types
+        self.ir: dict = {}
+        self.py: dict = {}
+        self.lines: list = []
+        self.code: list = []
+        self.counter = len(params) - 1  # (PyTorch numbers the first node after the inputs)
+        self.constants = 0
+        self.attrs = {}
+        if owner is not None:
+            self.attrs = {id(t): name for name, t in [*owner.named_parameters(), *owner.named_buffers()]}
+        for i, name in enumerate(params):
+            self.ir[("slot", i)], self.py[("slot", i)] = f"%{name}", name
+
+    def fresh(self) -> str:
+        self.counter += 1
+        return f"%{self.counter}"
+
+    def value(self, v) -> tuple:
+        """The IR name and code text of an argument, adding the nodes that make a constant."""
+        from core import Tensor
+
+        if type(v) is _Slot:
+            key = ("slot", v.index)
+            if key not in self.ir:  # (a tensor made inside and written in place: made afresh each run)
+                ir = self.fresh()
+                self.ir[key], self.py[key] = ir, f"CONSTANTS.c{self.constants}"
+                self.constants += 1
+                self.lines.append(f"  {ir} : {self.types.get(v.index, 'Tensor')} = prim::Constant[value=<Tensor>]()")
+            return self.ir[key], self.py[key]
+        if isinstance(v, Tensor):
+            key = ("constant", id(v))
+            if key not in self.ir:
+                if id(v) in self.attrs:
+                    name = self.attrs[id(v)]
+                    self.ir[key], self.py[key] = f"%{name}", f"self.{name}"
+                    self.lines.append(f'  %{name} : Tensor = prim::GetAttr[name="{name}"](%self.1)')
+                else:
+                    ir = self.fresh()
+                    self.ir[key], self.py[key] = ir, f"CONSTANTS.c{self.constants}"
+                    self.constants += 1
+                    self.lines.append(f"  {ir} : {_tensor_type(v)} = prim::Constant[value=<Tensor>]()")
+            return self.ir[key], self.py[key]
+        if isinstance(v, (list, tuple)):
+            parts = [self.value(x) for x in v]
+            ir = self.fresh()
+            self.lines.append(f"  {ir} : {'int' if all(type(x) is int for x in v) else 'Any'}[] = "
+                              f"prim::ListConstruct({', '.join(p[0] for p in parts)})")
+            return ir, f"[{', '.join(p[1] for p in parts)}]"
+        ir, kind = self.fresh(), _scalar_type(v)
+        shown = repr(v) if kind != "Any" else "<object>"
+        self.lines.append(f"  {ir} : {kind} = prim::Constant[value={shown}]()" if v is not None
+                          else f"  {ir} : NoneType = prim::Constant()")
+        return ir, shown
+
+
+def _class_path(cls) -> str:
+    """TorchScript's name of a module class: ``__torch__.`` and its module's path (none for ``__main__``'s)."""
+    module = cls.__module__
+    return f"__torch__.{'' if module == '__main__' else module + '.'}{cls.__name__}"
+
+
+def _signature_names(fn) -> list:
+    try:
+        return [p.name for p in inspect.signature(fn).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    except (TypeError, ValueError):
+        return []
+
+
+def _slots_in(obj) -> list:
+    found: list = []
+
+    def visit(o):
+        if type(o) is _Slot:
+            found.append(o.index)
+        elif isinstance(o, (tuple, list)):
+            for x in o:
+                visit(x)
+        elif type(o) is dict:
+            for x in o.values():
+                visit(x)
+    visit(obj)
+    return found
+
+
+def _live_steps(recording: Recording) -> list:
+    """The steps whose results reach the output, and in-place ones: a Python branch's comparison is left out, as
+    PyTorch's graph leaves it (the tracer records it; dead-code elimination removes it)."""
+    live = set(_slots_in(recording.result))
+    kept = []
+    for step in reversed(recording.steps):
+        _cls, a, k, out_slots = step
+        read = _slots_in((a, k))
+        if any(i is not None and (i in live or i in read) for i in out_slots):
+            kept.append(step)
+            live.update(read)
+    return kept[::-1]
+
+
+def render(recording: Recording | None, fn, owner=None) -> tuple:
+    """``(graph, code)`` texts of ``recording`` (``fn``: the function or forward traced; ``owner``: its module)."""
+    if recording is None:
+        return None, None
+    names = _signature_names(fn)
+    params = [names[i] if i < len(names) else f"input{i}" for i in range(recording.input_count)]
+    namer = _Namer(recording, params, owner)
+    self_ir = [f"%self.1 : {_class_path(type(owner))}"] if owner is not None else []
+    heads = self_ir + [f"%{p} : {recording.types[i]}" for i, p in enumerate(params)]
+    for cls, a, k, out_slots in _live_steps(recording):
+        parts = [namer.value(v) for v in (*a, *k.values())]
+        op = _op_name(cls) + ("_" if set(out_slots) & set(_slots_in((a, k))) else "")  # (in place: add_)
+        results = [i for i in out_slots if i is not None]
+        ir_names = [namer.fresh() for _ in results]
+        py_names = [f"_{len(namer.code)}{'_' + str(n) if len(results) > 1 else ''}" for n in range(len(results))]
+        typed = ", ".join(f"{n} : {recording.types.get(i, 'Tensor')}" for n, i in zip(ir_names, results))
+        namer.lines.append(f"  {typed} = aten::{op}({', '.join(p[0] for p in parts)})")
+        namer.code.append(f"  {', '.join(py_names)} = torch.{op}({', '.join(p[1] for p in parts)})")
+        for i, ir, py in zip(results, ir_names, py_names):
+            namer.ir[("slot", i)], namer.py[("slot", i)] = ir, py
+    outputs = _outputs(recording.result)
+    returned = [namer.value(t) for t in outputs]
+    if len(returned) == 1 and outputs[0] is recording.result:
+        ret_ir, ret_py = returned[0]
+    else:
+        ret_ir = namer.fresh()
+        types = ", ".join(recording.types.get(t.index, "Tensor") if type(t) is _Slot else _tensor_type(t)
+                          for t in outputs)
+        namer.lines.append(f"  {ret_ir} : ({types}) = prim::TupleConstruct({', '.join(r[0] for r in returned)})")
+        ret_py = f"({', '.join(r[1] for r in returned)}{',' if len(returned) == 1 else ''})"
+    graph = "graph(" + ",\n      ".join(heads) + "):\n" + "\n".join(namer.lines) + f"\n  return ({ret_ir})\n"
+    args = (["self"] if owner is not None else []) + [f"{p}: Tensor" for p in params]
+    name = "forward" if owner is not None else getattr(fn, "__name__", "forward")
+    code = f"def {name}(" + ",\n    ".join(args) + ") -> Tensor:\n" + "\n".join(namer.code) + f"\n  return {ret_py}\n"
+    return graph, code
+
+
+def _outputs(obj) -> list:
+    """The slots and constant tensors among a recording's result, in order."""
+    from core import Tensor
+
+    if type(obj) is _Slot or isinstance(obj, Tensor):
+        return [obj]
+    if isinstance(obj, (tuple, list)):
+        return [x for o in obj for x in _outputs(o)]
+    if type(obj) is dict:
+        return [x for o in obj.values() for x in _outputs(o)]
+    return []
+
+
+class TracedFunction(ScriptFunction):
+    """What ``jit.trace(function, ...)`` returns (PyTorch's ``ScriptFunction``): calls replay the recording."""
+
+    def __init__(self, fn, tracer: Tracer):  # (no schema check: a trace takes the tensors it was traced with)
+        self._fn, self._tracer = fn, tracer
+        self.name = self.__name__ = getattr(fn, "__name__", "fn")
+        self.__doc__ = getattr(fn, "__doc__", None)
+
+    def __call__(self, *args, **kwargs):
+        return self._tracer(*args, **kwargs)
+
+    @property
+    def graph(self) -> Graph:
+        return Graph(render(self._tracer.first, self._fn)[0])
+
+    inlined_graph = graph
+
+    @property
+    def code(self) -> str:
+        return render(self._tracer.first, self._fn)[1]
+
+
+class Graph(str):
+    """A recording's TorchScript IR as text (``print(traced.graph)``; PyTorch's ``torch.Graph`` prints the same
+    shape); None's stand-in is an empty graph when the trace could not be recorded."""
+
+    def __new__(cls, text):
+        return super().__new__(cls, text if text is not None else "graph():\n  return ()\n")
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def __getattr__(name: str):
+    if name in ("TracedModule", "TopLevelTracedModule"):  # the classes' __module__ (pickles find them here)
+        from core import _jit_script
+
+        return getattr(_jit_script, name)
+    raise AttributeError(f"module 'core.jit._trace' has no attribute '{name}'")
