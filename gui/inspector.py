@@ -26,6 +26,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QDoubleSpinBox,
@@ -41,7 +42,7 @@ from PySide6.QtWidgets import (
 from core.nodegraph.model import commands
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.numtext import magnitudes, tensor_values
-from core.nodegraph.model.spec import ParamError
+from core.nodegraph.model.spec import ParamError, category_title
 from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
 from gui.escape_puts_back import EscapePutsBack
@@ -126,6 +127,7 @@ class Inspector(QWidget):
         self.value_view = QPlainTextEdit()
         self.value_view.setObjectName("inspectorValue")
         self.value_view.setReadOnly(True)
+        self.value_view.setWordWrapMode(QTextOption.WrapMode.WordWrap)  # at spaces only: a matrix row stays whole
         self.heatmap: Heatmap | None = None  # created on first use (pyqtgraph loads only when a 2-D value is shown)
         self.watch_buttons = WatchButtons()
         self.watch_buttons.watch_requested.connect(self.watch_requested)
@@ -169,6 +171,7 @@ class Inspector(QWidget):
         self._retire_editors()
         if node is None:
             self.heading.setText(several_selected(self._several) if self._several else NOTHING_SELECTED)
+            self.heading.setToolTip("")
             self.name_row.hide()
             self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")
@@ -199,9 +202,15 @@ class Inspector(QWidget):
         self.error_label.setVisible(bool(error))
 
     def _show_heading(self, node: Node) -> None:
+        """The node's name, its type's name when the node has its own, and the Node library group it is in, then
+        what the type computes (``x  tensor · Sources (new tensors)``); the type id and node id, which files and
+        bug reports use, are the heading's tooltip."""
         spec = node.spec
-        self.heading.setText(f"<b>{node.title or (spec.title if spec else node.type)}</b>  {node.type} ({node.id})"
+        name = node.title or (spec.title if spec else node.type)
+        kind = (spec.title + " · " if spec.title != name else "") + category_title(spec.category) if spec else ""
+        self.heading.setText(f"<b>{name}</b>  {kind}"
                              + (f"<br>{spec.description}" if spec else "<br>unknown node type (placeholder)"))
+        self.heading.setToolTip(f"{node.type} ({node.id})")
         blocker = QSignalBlocker(self.name_edit)  # showing the name is no rename
         self.name_edit.setText(node.title or "")
         self.name_edit.setPlaceholderText(spec.title if spec is not None else node.type)
@@ -412,8 +421,9 @@ class Inspector(QWidget):
 
 
 def _numbers(prefix: str, t: object) -> str:
-    """``out = [[1., 2.],`` with the next rows under the first, as PyTorch aligns them under ``tensor(``."""
-    return prefix + fmt.full_text(t).replace("\n", "\n" + " " * len(prefix))
+    """``out = [[1., 2.],`` with the next rows under the first, as PyTorch aligns them under ``tensor(``; its spaces
+    are no-break spaces, so a row wider than the Inspector stays whole (scrolled to, never wrapped mid-row)."""
+    return (prefix + fmt.full_text(t).replace("\n", "\n" + " " * len(prefix))).replace(" ", "\u00a0")
 
 
 def _stats_line(t: object) -> str:
