@@ -37,7 +37,12 @@ float64 (dgemm) follows the chain's rule in the same regions but N = 3 (its vect
 kernels by CPU: the route is taken only on the kind of CPU it was measured on (``ACTIVE``).
 
 Stacks: PyTorch's ``bmm`` above its own small-product loop (``matmul`` of stacks too) calls the GEMM per matrix
-(``mkl_gemm_stack``), and ``addbmm`` is ``addmm_`` per matrix into the running result (``mkl_addbmm``).
+(``mkl_gemm_stack``), and ``addbmm`` is ``addmm_`` per matrix into the running result (``mkl_addbmm``). A matrix
+times a stack, ``(10, 5) @ (4, 5, 10)``, is bmm of the matrix expanded over the batch when the matrix needs no
+grad (the same per-matrix GEMMs); one that requires grad folds the stack into one ``mm`` of ``stack.mT``
+(copied, (40, 5)) against ``W.T``: a dot-kernel product. W's gradient there, ``(g.T @ stack.mT)`` with a
+transposed ``a`` and N = 5..20 columns, is neither the chain nor NumPy's (measured: 4-76% of elements an ulp
+off with either), so it is not reproduced.
 
 NOTE: the chain forms all K products in one NumPy multiply and adds them along k in one more call (``_chain``);
 products above ``LIMIT`` multiply-adds keep NumPy's GEMM (``DOT_LIMIT`` for the dot kernels, ~2 ns each).

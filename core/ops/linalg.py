@@ -439,7 +439,9 @@ def _matmul_fast(a, b):
             except ValueError:
                 return None  # batch dims that do not broadcast: the full path raises PyTorch's message
             return new_tensor(out[..., 0, :] if x.ndim == 1 else out)
-        if (out := mkl_gemm_stack(x2, y)) is not None:  # MKL's GEMM order per matrix (core._small_gemm)
+        # MKL's GEMM order per matrix (core._small_gemm); a matrix x is broadcast over y's batch, as PyTorch's
+        # bmm of its expanded x (it folds y's batch into one mm only when x requires grad: _matmul_graph)
+        if (out := mkl_gemm_stack(x[None] if x.ndim == 2 else x2, y)) is not None:
             return new_tensor(out[..., 0, :] if x.ndim == 1 else out)
     out = _small_product(x, y)
     if out is None:

@@ -96,3 +96,17 @@ def test_small_classifier_training_losses_match_torch_bitwise():
         return out
 
     assert losses(core) == losses(torch)
+
+
+@pytest.mark.parametrize("x_shape,y_shape", [((10, 5), (4, 5, 10)), ((10, 20), (4, 20, 3)), ((8, 12), (3, 12, 8)),
+                                             ((3, 6), (2, 5, 6, 4))])
+@pytest.mark.parametrize("grad", [False, True])
+def test_matrix_times_a_batch_matches_torch_bitwise(x_shape, y_shape, grad):
+    """``W @ batch``: without grad PyTorch runs bmm on W expanded over the batch (MKL's GEMM per matrix); a W that
+    requires grad folds the batch into one ``mm`` of batch.mT against W.T, a Linear-like product in the dot
+    kernels. (W's gradient there is a GEMM of a transposed operand core does not reproduce: core._small_gemm.)"""
+    cx, tx = _pair(x_shape, 11)
+    cy, ty = _pair(y_shape, 12)
+    cx.requires_grad_(grad)
+    tx.requires_grad_(grad)
+    _same_bits(cx @ cy, tx @ ty)
