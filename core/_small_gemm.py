@@ -71,6 +71,7 @@ def _measured_cpu() -> bool:
 
 ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
+_BROADCAST_LANES = 16  # lanes from which _chain's products are one broadcast multiply
 _FEW_GROUPS = 6  # groups of lanes added one call each rather than by in_order
 DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -165,7 +166,7 @@ def _dot_lanes(x, b, peel, lanes):
     past a few blocks)."""
     (m, k), n = x.shape, b.shape[1]
     products = np.empty((k, n, m), np.float32)
-    np.multiply(np.ascontiguousarray(b)[:, :, None], np.ascontiguousarray(x.T)[:, None, :], out=products)
+    np.multiply(b[:, :, None], x.T[:, None, :], out=products)
     body = (k - peel) // lanes
     total = products[0].copy() if peel or not body else None
     for i in range(1, peel):
@@ -192,24 +193,35 @@ def _dot_lanes(x, b, peel, lanes):
 def _chain(a, b, start):
     """Each product rounded, then added in order of k to ``start`` (or +0); a new C-contiguous (M, N) array.
 
-    NOTE: the K products are formed in one flat multiply of two operands repeated out to (K, N, M) (or
-    (K, M, N), whichever puts the longer of M and N last): NumPy's broadcast multiply of a (200,) by an (8,)
-    took 7-20 µs here (its loop with a stride-0 operand), ``np.repeat`` and a flat multiply ~3 µs. NumPy's
-    reduction over the first axis of a C-contiguous block with 2 or more lanes last adds its slabs one after
-    the other, in order (``core._cascade_sum.in_order`` explains; it handles a single lane)."""
+    NOTE: the K products are laid out (K, N, M) (or (K, M, N), whichever puts the longer of M and N last) and
+    added along k by one reduction straight into the result (its transpose for (K, N, M)); without ``start``
+    the reduction starts at ``initial=0``, so products that are all -0 give +0 as MKL's. NumPy's reduction over
+    the first axis of a block with 2 or more contiguous lanes last adds its slabs one after the other, in order
+    (``core._cascade_sum.in_order`` explains; it handles a single lane). A long row of lanes is one broadcast
+    multiply; a short one (under ``_BROADCAST_LANES``) two operands repeated out and one flat multiply: NumPy's
+    broadcast multiply of a (200,) by an (8,) runs its inner loop 8 elements at a time (7-20 µs here), the
+    repeats and a flat multiply ~3 µs."""
     m, k = a.shape
     n = b.shape[1]
-    rows, lanes = (b, a.T) if m >= n else (a.T, b)  # (k, outer) and (k, inner)
-    outer, inner = rows.shape[1], lanes.shape[1]
-    products = np.repeat(np.ascontiguousarray(rows).reshape(-1), inner)
-    products *= np.repeat(np.ascontiguousarray(lanes), outer, axis=0).reshape(-1)
-    products = products.reshape(k, outer, inner)
+    out = np.empty((m, n), a.dtype)
+    rows, lanes, target = (b, a.T, out.T) if m >= n else (a.T, b, out)  # (k, outer), (k, inner), (outer, inner)
+    outer, inner = target.shape
+    if inner >= _BROADCAST_LANES:
+        products = np.empty((k, outer, inner), a.dtype)
+        np.multiply(rows[:, :, None], np.ascontiguousarray(lanes)[:, None, :], out=products)
+    else:
+        products = np.repeat(np.ascontiguousarray(rows).reshape(-1), inner)
+        products *= np.repeat(np.ascontiguousarray(lanes), outer, axis=0).reshape(-1)
+        products = products.reshape(k, outer, inner)
     if start is not None:
         products[0] += start[:, None] if m >= n else start
-    acc = np.add.reduce(products, axis=0) if inner >= 2 else in_order(products)
-    if start is None:
-        acc += 0  # NOTE: the sum starts at +0, so products that are all -0 give +0
-    return acc.T.copy() if m >= n else acc  # (a copy: ascontiguousarray keeps a size-1 dim's odd stride)
+    if inner < 2:
+        target[...] = in_order(products) if start is not None else in_order(products) + 0
+    elif start is not None:
+        np.add.reduce(products, 0, out=target)
+    else:
+        np.add.reduce(products, 0, out=target, initial=0)
+    return out
 
 
 def mkl_gemm_stack(a, b):
