@@ -6,8 +6,9 @@ The widget polls the history on its own timer (``REFRESH_MS``), so it redraws at
 fast training runs; each (run, series) is one plot item updated with ``setData`` on min/max-decimated
 data (``core.nodegraph.training.runs.decimate``), and finished runs are not redrawn. Runs are told apart by
 colour with a legend entry carrying their hyperparameters (under the loss plot's title, right of its curves, never
-over them, the newest run first); a model that is not a classifier gets no accuracy plot once it has stepped (the
-loss plot takes its room, its title says why); markers (hyperparameter changes, stop messages) are vertical lines.
+over them, the newest run first), parameters by colour, named in a legend beside the gradient norm plot's curves;
+a model that is not a classifier gets no accuracy plot once it has stepped (the loss plot takes its room, its title
+says why); markers (hyperparameter changes, stop messages) are vertical lines.
 Hovering shows the step and values under the cursor; the plots can be frozen, zoomed (following the latest step
 again with Follow) and exported as PNG or CSV.
 """
@@ -57,7 +58,7 @@ class LossPlot(QWidget):
     MAX_POINTS = 2000
 
     def __init__(self, history: RunHistory, parent: QWidget | None = None,
-                 start_path: Callable[[str], str] | None = None) -> None:
+                 start_path: Callable[[str], str] | None = None, label: Callable[[str], str] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lossPlot")
         self.history = history
@@ -67,6 +68,7 @@ class LossPlot(QWidget):
         self._accuracy_runs: set[int] = set()  # runs that reported an accuracy (a classifier's loss)
         self._only: set[str] | None = None  # the plots the current refresh draws (None: all)
         self.start_path = start_path  # name -> where the export dialog starts (the window's document folder)
+        self.label = label or str  # a parameter's key (n2.0.weight) -> what the learner reads (mlp.0.weight)
         self._build()
         self.timer = QTimer(self)
         self.timer.setObjectName("lossPlotTimer")
@@ -87,6 +89,9 @@ class LossPlot(QWidget):
                 p.getAxis(side).setStyle(maxTickLevel=0)
             self.plots[name] = p
         self.legend = add_legend_beside(self.plots["loss"])  # beside the curves, never over them, under its title
+        # which curve is which parameter: the colours are the same in every run and in the update / weight plot
+        self.param_legend = add_legend_beside(self.plots["grad_norm"])
+        self._params_named: tuple[int, tuple[str, ...]] | None = None  # (run, parameters) the param legend names
         self.accuracy_shown = True  # False once steps of a loss that is not a classifier's left it nothing to show
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
@@ -193,6 +198,8 @@ class LossPlot(QWidget):
         for line in self._markers.values():
             self.plots["loss"].removeItem(line)
         self.legend.clear()
+        self.param_legend.clear()
+        self._params_named = None
         self.items, self._drawn, self._markers = {}, {}, {}
         self._accuracy_runs.clear()
         self.show_accuracy(True)
@@ -245,6 +252,7 @@ class LossPlot(QWidget):
             self._set(self._item(run, "grad_norm", name, pen), steps, run.series(name))
             self._set(self._item(run, "update_ratio", f"update_ratio/{param}", pen), steps,
                       run.series(f"update_ratio/{param}"))
+        self._name_params(run, params)
         for k, (step, text) in enumerate(run.markers):
             if (run.number, k) not in self._markers:
                 short = text if len(text) <= MARKER_CHARS else text[:MARKER_CHARS - 1] + "…"
@@ -254,6 +262,20 @@ class LossPlot(QWidget):
                 line.setToolTip(text)  # the whole message (a stop condition's can be long)
                 self.plots["loss"].addItem(line)
                 self._markers[(run.number, k)] = line
+
+    def _name_params(self, run: Run, params: list[str]) -> None:
+        """The gradient norm plot's legend names the parameters of the newest run drawn (``mlp.0.weight``, by
+        ``label``), one entry a curve, in the colours both parameter plots use."""
+        named = (run.number, tuple(params))
+        last = self._params_named
+        if not params or (last is not None and (last[0] > run.number or last == named)):  # an older run, or named
+            return
+        if any((run.number, name) not in self.items for name in params):
+            return  # a refresh that leaves the gradient norm plot alone
+        self._params_named = named
+        self.param_legend.clear()
+        for name in params:
+            self.param_legend.addItem(self.items[(run.number, name)], self.label(name.split("/", 1)[1]))
 
     def _draw_validation(self, run: Run) -> None:
         """The sparse val series (steps that measured them) dashed in the run's colour, once there are any."""

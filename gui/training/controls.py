@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+from core.nodegraph.model.names import key_label
 from gui import dock_layout
 from gui import format as fmt
 from gui.autograd_view import AutogradView
@@ -68,7 +69,8 @@ class TrainingControls(QObject):
         self.bridge, self.scene = bridge, scene
         self.trainer = Trainer(bridge, self)
         self.panel = TrainPanel(self.trainer, scene.edit)
-        self.plot = LossPlot(self.trainer.history, start_path=start_path)
+        self.plot = LossPlot(self.trainer.history, start_path=start_path,
+                             label=lambda key: key_label(self.bridge.graph, key))  # mlp.0.weight, not n2.0.weight
         self.data = DataView(bridge)
         self.autograd = AutogradView(bridge)
         self.diagnostics = DiagnosticsPanel(bridge, self.trainer.history)
