@@ -24,7 +24,7 @@ from core.autograd import grad_mode
 from core.autograd.forward_ad import bilinear_jvp, linear_jvp
 from core.autograd.function import Function
 from core.autograd.shortcuts import state as _shortcuts
-from core.ops._float32_compute import bmm_float16, computes_in_float32
+from core.ops._float32_compute import bmm_float16, computes_in_float32, mm_float16
 from core.ops._strided import dense
 from core.ops._util import broadcast_shapes, check_same_device, xp_of
 from core.ops.complex_ops import conj_of
@@ -124,6 +124,8 @@ class Mm(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         out = mkl_gemm(a._data, b._data)  # a small product in PyTorch's GEMM order (core._small_gemm)
+        if out is None and a._data.dtype == np.float16:
+            out = mm_float16(a._data, b._data)  # ATen's own float16 GEMM's order
         if out is None:
             out = xp_of(a._data).matmul(a._data, b._data)
         return out if out.dtype is a._data.dtype else out.astype(a._data.dtype)  # bfloat16's comes as float32
@@ -463,12 +465,13 @@ def _small_product(x, y):
     None for other products and shapes."""
     if y.ndim != 2 or x.shape[-1] != y.shape[0]:
         return None
+    gemm = mm_float16 if x.dtype == np.float16 else mkl_gemm  # (float16: ATen's own GEMM's order)
     if x.ndim <= 2:
-        out = mkl_gemm(x if x.ndim == 2 else x[None], y)
+        out = gemm(x if x.ndim == 2 else x[None], y)
         return out if out is None or x.ndim == 2 else out[0]
     if not x.flags.c_contiguous:
         return None
-    out = mkl_gemm(x.reshape(math.prod(x.shape[:-1]), x.shape[-1]), y)
+    out = gemm(x.reshape(math.prod(x.shape[:-1]), x.shape[-1]), y)
     return None if out is None else out.reshape(x.shape[:-1] + (y.shape[1],))
 
 
