@@ -12,7 +12,7 @@ import numpy as np
 
 from core import _dtype
 from core._alias import alias
-from core._arg_types import tp_name
+from core._arg_types import is_index, tp_name
 from core._memory_format import contiguous_format, format_of, in_format
 from core._tensor import Tensor
 from core.autograd.forward_ad import joint_linear_jvp
@@ -120,8 +120,16 @@ def _check_out_apart(out, tensors) -> None:
             check_no_partial_overlap(out, t, same_is_fine=False)
 
 
+def _refuse_dim_type(name: str, dim) -> None:
+    """PyTorch's parser error for a ``dim`` that is no int (a float, a bool, a string); the keyword wrappers
+    (``core.ops.numpy_names``) reword it without the position for ``dim=``."""
+    if not is_index(dim):
+        raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not {tp_name(dim)}")
+
+
 def _cat(name, tensors, dim, out):
     tensors = _tensor_list(name, tensors)
+    _refuse_dim_type(name, dim)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")  # (concat and concatenate too)
     raw = dim if type(dim) is int else None
@@ -175,6 +183,7 @@ class Stack(Function):
 
 def stack(tensors, dim=0, *, out=None):
     tensors = _tensor_list("stack", tensors)
+    _refuse_dim_type("stack", dim)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     ref = tensors[0]._data.shape

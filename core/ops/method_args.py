@@ -41,7 +41,7 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
         return TypeError(f"{name}(): argument '{arg}' (position {position - 1}) {rest}") if method else None
     if message.startswith(name + _COMBINATION) and (method or kwargs):
         got = ([] if method else ["Tensor"]) + [_type_name(a) for a in args[1:]]
-        got += [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
+        got += [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]  # (the parser lists them last first)
         _, _, overloads = message.partition("), but expected one of:\n")
         if method:
             for old, new in _METHOD_OVERLOAD:
@@ -52,6 +52,11 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
             where = "" if "dim" in kwargs else f" (position {1 if method else 2})"
             return TypeError(f"{name}(): argument 'dim'{where} must be {single['dim']}, not {tp_name(value)}")
         listed = ", ".join(got) + (", " if method and kwargs else "")
+        if not method and name in ("max", "min") and len(args) == 1 and len(kwargs) > 1:  # (keywords alone: those
+            names = ", ".join(reversed(kwargs))  # the first overload takes none of, named from two on)
+            first = " * (Tensor input, *, Tensor out = None)\n"
+            overloads = overloads.replace(first, f"{first}      didn't match because some of the keywords were "
+                                          f"incorrect: {names}\n", 1)
         if method and name in ("max", "min") and len(got) == 1:  # (x.max(True): the overloads of no or a tensor
             why = (f"      didn't match because some of the arguments have invalid types: (!{got[0]}!)" if not kwargs
                    else f"      didn't match because some of the keywords were incorrect: {next(iter(kwargs))}")

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from core import _dtype
+from core import _dtype, _mkl_vml
 from core import _softmax_kernels as softmax_kernels
 from core._arg_types import dim_overloads_error, refuse_bool_dim, require_tensors, std_dim_error, tp_name
 from core._cascade_sum import ordered_sum
@@ -144,8 +144,8 @@ class Logsumexp(Function):
                 out = xp.log(xp.sum(xp.exp(x), axis=ax, keepdims=True))
             else:
                 m = xp.max(x, axis=ax, keepdims=True)  # NOTE: torch's steps: sum(exp(x - max)), log, + max, with
-                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))  # its exp and log (core._precise) and sum order
-                out = precise(xp.log, ordered_sum(precise(xp.exp, x - m), ax, True)) + m
+                m = xp.where(xp.isfinite(m), m, xp.zeros_like(m))  # its exp and log (MKL's: core._mkl_vml) and
+                out = _mkl_vml.log(xp, ordered_sum(_mkl_vml.exp(xp, x - m), ax, True)) + m  # its sum order
         res = wrap(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
         ctx.save_for_backward(a, res)
         return res
@@ -522,12 +522,16 @@ def dist(input: Tensor, other: Tensor, p=2):
 def _softmax_input(input: Tensor, dim, dtype, name: str):
     if not isinstance(input, Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(input)}")
-    if dtype is not None:
-        input = to(input, _dtype.to_dtype(dtype))
     if dim is None:
         raise TypeError(f"{name}() missing 1 required positional argument: 'dim'")
     if type(dim) is not int:  # (an int: one identity test)
         refuse_bool_dim(name, dim)
+        if isinstance(dim, str):  # (PyTorch's parser checks dim, then dtype)
+            raise TypeError(f"{name}(): argument 'dim' (position 2) must be int, not str")
+    if dtype is not None:
+        if isinstance(dtype, (int, float, str)):
+            raise TypeError(f"{name}(): argument 'dtype' (position 3) must be torch.dtype, not {tp_name(dtype)}")
+        input = to(input, _dtype.to_dtype(dtype))
     d = normalize_dim(dim, input._data.ndim)
     if not input.dtype.is_floating_point and input._data.size:
         kernel = "lastdim_kernel_impl" if d >= input._data.ndim - 1 else "kernel_impl"

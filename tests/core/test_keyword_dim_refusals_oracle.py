@@ -70,3 +70,16 @@ def test_topk_with_an_int_k_still_works(torch, expr):
         return [round(v, 4) for v in values.reshape(-1).tolist()], indices.tolist()
 
     assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "lib.cat([x, x], dim=1.5)", "lib.cat([x, x], 1.5)", "lib.cat(tensors=[x], dim='a')", "lib.cat([x], True)",
+    "lib.cat([x], dim=True)", "lib.stack([x], dim=1.5)", "lib.stack([x], 'a')", "lib.concat([x], dim=1.5)",
+    "lib.concatenate([x], axis=1.5)", "lib.cat([x], dim=1.5, out=lib.empty(0))",
+    "x.sum(dim=1.0, keepdim='a')", "lib.sum(x, dim=1.0, keepdim='a')", "lib.max(x, dim=1.0, keepdim='b')",
+    "lib.min(x, keepdim='b', dim=1.0)", "x.std(dim=1.0, unbiased='a')", "lib.softmax(x, dim='a', dtype=3)",
+    "x.softmax(1, dtype=3)", "lib.log_softmax(x, 1, 3)"])
+def test_several_wrong_arguments_are_refused_in_torchs_words(torch, expr):
+    """The parser's first wrong argument (dim before dtype), the keywords listed last first, cat and stack naming
+    their ``dim`` (core said 'dim must be an int, got float' and read softmax's dtype first)."""
+    assert _refusal(core, expr) == _refusal(torch, expr)
