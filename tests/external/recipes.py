@@ -74,3 +74,4 @@ RECIPES += __import__("recipes_torchcam").RECIPES  # torch-cam: CAM, Grad-CAM, S
 RECIPES += __import__("recipes_ekan").RECIPES  # efficient-kan: KAN layers, grid updates, training (helper s23 EKAN)
 RECIPES += __import__("recipes_nflows").RECIPES  # nflows: flows, spline transforms, its tests (helper s23 NFLOWS)
 RECIPES += __import__("recipes_skrl").RECIPES  # skrl's agents, models, trainers on Gymnasium; ncps (helper s23 SKRL)
+RECIPES += __import__("recipes_snntorch").RECIPES  # snnTorch: spiking neurons, surrogates, tutorials, its tests (helper s24 SNN)

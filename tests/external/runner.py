@@ -384,6 +384,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_lucidrains_deps')
     if "torchcam" in present:  # torchcam.utils imports Pillow and matplotlib at module level: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
+    if "snntorch" in present:  # snntorch.spikeplot imports matplotlib and pandas at module level: the stand-ins stay
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # but tqdm (fake_snntorch_deps')
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -432,6 +434,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_torchattacks_deps").modules())
     if "skrl" in present:  # recipes_skrl's: tqdm, tensorboard's event writer printing scalars (fake_skrl_deps)
         deps.update(importlib.import_module("fake_skrl_deps").modules())
+    if "snntorch" in present:  # recipes_snntorch's: matplotlib's gridspec, figure, artist; tqdm (fake_snntorch_deps)
+        deps.update(importlib.import_module("fake_snntorch_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -452,7 +456,9 @@ def _fetched_packages(folder: str):
         for cls, functions in pipes:  # a package loaded again registers its functional DataPipes again (PyG)
             cls.functions.clear()
             cls.functions.update(functions)
-        for name in [n for n in sys.modules if n.partition(".")[0] in (*_FETCHED_PACKAGES, "kornia_rs", *deps)]:
+        for name in [n for n in sys.modules  # (and a stand-in submodule of a kept stub: matplotlib.gridspec)
+                     if n.partition(".")[0] in (*_FETCHED_PACKAGES, "kornia_rs", *deps)
+                     or (n in deps and n.partition(".")[0] in kept)]:
             del sys.modules[name]
         sys.modules.update(hidden)
 
@@ -474,6 +480,7 @@ _FETCHED_PACKAGES += ("tianshou",)  # recipes_tianshou's (gymnasium: recipes_sb3
 _FETCHED_PACKAGES += ("torchattacks",)  # recipes_torchattacks' (SciPy: fake_torchattacks_deps)
 _FETCHED_PACKAGES += ("torchcam",)  # recipes_torchcam's (its version: fake_torchcam_deps)
 _FETCHED_PACKAGES += ("skrl", "ncps")  # recipes_skrl's (gymnasium, cloudpickle: recipes_sb3's)
+_FETCHED_PACKAGES += ("snntorch",)  # recipes_snntorch's (its spikeplot's matplotlib, pandas: the stubs)
 
 
 def _reset(lib) -> None:
