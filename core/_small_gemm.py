@@ -29,7 +29,9 @@ address mod 16 bytes (W's address does not matter: measured with W at 6 offsets)
 offsets (M 2..200, K 1..784, N 2..100 with M < 4, N 2..11 otherwise, x at 16 offsets), one and two threads,
 with and without a bias, and 300 random products, all bit for bit. NumPy's buffers, like torch's, start on a
 16-byte boundary, so core's and torch's rows start at the same phase. Not reproduced: a single row (M = 1,
-MKL's gemv; its order does not follow x's address), float64, a transposed ``x``.
+MKL's gemv: its order follows W's rows' address mod 16 bytes, not x's; the dot kernels' family, 4/8/16 lanes
+peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of outputs at best), float64, a
+transposed ``x``.
 
 Outside these regions: M >= 4 with N >= 12 and K up to ~128 is an in-order chain *with* FMA, which OpenBLAS
 already computes (NumPy's result is torch's for almost every such shape); larger products keep NumPy's.

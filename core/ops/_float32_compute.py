@@ -193,7 +193,9 @@ def bmm_float16(x, y):
     8... into the first, k = 1, 5... into the second, ...; the last k % 4 products into the first), then adds the
     other three to the first in order; one rounding to float16 at the end. NOTE: a transposed ``x`` takes
     ``gemm_transb_`` (in order of k: NumPy's), a transposed ``y`` ``gemm_transa_``'s vectorised dot (not
-    reproduced: NumPy's)."""
+    reproduced: NumPy's; ATen's ``fp16_dot_with_fp32_arith`` as its source reads, 8 registers of 16 float lanes
+    folded in halves, a vector tail of 32 and a scalar tail, matched no better than NumPy: 0-5 of 24-192 outputs
+    of cancelling values off with either, measured on the AMD EPYC with k = 20-300)."""
     if type(x) is not np.ndarray or type(y) is not np.ndarray or x.ndim != 3 or y.ndim != 3 \
             or x.shape[1] * x.shape[2] * y.shape[2] < _NAIVE_BMM or not _takes_notrans(x, y):
         return None
