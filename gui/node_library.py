@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
 
-from core.nodegraph.model.spec import all_specs
+from core.nodegraph.model.spec import all_specs, category_title
 from gui.canvas.view import NODE_MIME
 
 
@@ -28,12 +28,16 @@ class NodeLibrary(QTreeWidget):
         self.populate()
 
     def populate(self) -> None:
+        """One group per category, named in a learner's words ("In-place ops", not "inplace") and listed in their
+        alphabetical order; the category id is the group's tooltip and its data."""
         self.clear()
         groups: dict[str, QTreeWidgetItem] = {}
-        for s in all_specs():
+        for s in sorted(all_specs(), key=lambda s: (category_title(s.category).lower(), s.title)):
             parent = groups.get(s.category)
             if parent is None:
-                parent = groups[s.category] = QTreeWidgetItem(self, [s.category])
+                parent = groups[s.category] = QTreeWidgetItem(self, [category_title(s.category)])
+                parent.setData(0, Qt.ItemDataRole.UserRole + 1, s.category)
+                parent.setToolTip(0, f"node types {s.category}.*")
                 parent.setFlags(Qt.ItemFlag.ItemIsEnabled)
             item = QTreeWidgetItem(parent, [s.title])
             item.setData(0, Qt.ItemDataRole.UserRole, s.type_id)

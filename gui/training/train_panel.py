@@ -66,6 +66,21 @@ TIPS = {  # what each training control does, for the status bar and the Train pa
 }
 
 
+STEP_MODES = {  # Training.step_mode's states, in a learner's words (the reason after "eager — " is kept)
+    "captured (replaying)": "fast replay (the recorded ops run again, the same numbers)",
+    "captured (recording)": "full, recording its ops for fast replay",
+    "captured (checked against eager)": "fast replay, checked against a full step",
+}
+
+
+def step_mode_words(mode: str) -> str:
+    """The Train panel's line for ``Training.step_mode``: ``"Training step: fast replay (…)"`` or, for an eager step,
+    ``"Training step: full (every node runs): <why>"``."""
+    kind, _, why = mode.partition(" — ")
+    words = STEP_MODES.get(mode) or (f"full (every node runs): {why}" if kind == "eager" and why else mode)
+    return f"Training step: {words}"
+
+
 def _say(line: QLabel | StatusLine, text: str) -> None:
     """Set a progress or message line, shown only while it says something (empty, it left a blank band)."""
     line.setText(text)
@@ -192,10 +207,10 @@ class TrainPanel(QWidget):
         self.progress_bar = _named(QProgressBar(), "trainProgress")
         self.progress_label = StatusLine(objectName="trainProgressLabel")  # a QLabel would relayout the window
         self.step_mode = StatusLine(objectName="trainStepMode")  # which path the steps took: captured or eager
-        self.step_mode.setToolTip("Captured: after the first steps, each step replays the ops the forward pass "
-                                  "recorded (core.compile) instead of running every node's Python again; the "
-                                  "numbers are the same, bit for bit. Eager: every node runs as it does when you "
-                                  "step, for the reason shown.")
+        self.step_mode.setToolTip("Fast replay: after the first steps, each step replays the ops the forward pass "
+                                  "recorded (core.compile, a captured step) instead of running every node's Python "
+                                  "again; the numbers are the same, bit for bit. Full: every node runs as it does "
+                                  "when you step (an eager step), for the reason shown.")
         settings = _named(QWidget(), "trainSettings")
         settings.setLayout(more)
         more.setContentsMargins(0, 0, 0, 0)
@@ -407,4 +422,4 @@ class TrainPanel(QWidget):
         shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
         _say(self.progress_label, f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s{left}")
         ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming
-        _say(self.step_mode, f"Step: {info['step_mode']}" if ran else "")
+        _say(self.step_mode, step_mode_words(info["step_mode"]) if ran else "")

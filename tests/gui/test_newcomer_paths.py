@@ -121,7 +121,8 @@ def test_a_node_added_from_the_palette_or_the_library_is_selected_and_its_fields
 
     mul = double_click_library(qtbot, w, "math.mul")
     qtbot.waitUntil(lambda: w.scene.selected_node_ids() == [mul] and w.inspector.node_id == mul)
-    assert "math.mul" in w.inspector.heading.text()
+    assert w.inspector.heading.text().startswith("<b>mul</b>  Math<br>")  # the library's group, not "math.mul"
+    assert w.inspector.heading.toolTip() == f"math.mul ({mul})"  # the ids, for a bug report
 
 
 def test_the_inspector_renames_a_node_and_undo_gives_the_old_name_back(qtbot, empty_window):

@@ -1,4 +1,5 @@
-"""The Train panel says which path the training steps took: the captured replay or eager, and why."""
+"""The Train panel says which path the training steps took, in a learner's words: the fast replay of the captured
+forward pass, or a full (eager) step and why (it said "Step: captured (replaying)", the code's state names)."""
 
 import pytest
 from PySide6.QtCore import Qt
@@ -25,7 +26,8 @@ def test_the_train_panel_labels_captured_steps_after_training(qtbot, window):
     panel = window.training.panel
     QTest.mouseClick(panel.buttons["Train"], Qt.LeftButton)
     qtbot.waitUntil(lambda: window.training.trainer.state == "idle", timeout=60_000)
-    qtbot.waitUntil(lambda: panel.step_mode.text() == "Step: captured (replaying)", timeout=10_000)
+    qtbot.waitUntil(lambda: panel.step_mode.text()
+                    == "Training step: fast replay (the recorded ops run again, the same numbers)", timeout=10_000)
     assert window.training.trainer.session.trainer.compiled.replays > 0
 
 
@@ -34,4 +36,5 @@ def test_the_train_panel_says_why_steps_ran_eagerly(qtbot, window):
     window.graph.training["steps"] = 5
     panel = window.training.panel
     QTest.mouseClick(panel.buttons["Train"], Qt.LeftButton)
-    qtbot.waitUntil(lambda: panel.step_mode.text() == "Step: eager — capture is off", timeout=60_000)
+    qtbot.waitUntil(lambda: panel.step_mode.text() == "Training step: full (every node runs): capture is off",
+                    timeout=60_000)

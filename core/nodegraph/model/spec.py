@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from core.nodegraph.model.inference import PortInfo
 
 __all__ = ["PORT_KINDS", "PARAM_KINDS", "Port", "Param", "NodeSpec", "EvalContext", "ParamError",
-           "register", "unregister", "get_spec", "has_spec", "all_specs", "categories", "quote", "QUOTE_MAX",
+           "register", "unregister", "get_spec", "has_spec", "all_specs", "categories", "category_title", "quote",
+           "QUOTE_MAX",
            "SEED_RANGE", "NamedValues", "EvalFn", "CodeGen", "CodeHook"]
 
 PORT_KINDS = ("tensor", "scalar", "parameter", "gradient", "module", "any")
@@ -368,6 +369,23 @@ def all_specs() -> list[NodeSpec]:
 
 def categories() -> list[str]:
     return sorted({s.category for s in _REGISTRY.values()})
+
+
+# What a learner reads for a category (the Node library's groups); the ids stay the type ids' prefixes.
+CATEGORY_TITLES = {
+    "check": "Gradient checks", "code": "Imported ops", "compare": "Comparisons and logic", "data": "Datasets",
+    "expr": "Expressions", "grad": "Autograd (grad, detach, no_grad)", "graph": "Subgraphs",
+    "inplace": "In-place ops", "join": "Joining (cat, stack)", "layer": "Layers (with weights)",
+    "linalg": "Linear algebra", "loss": "Losses", "math": "Math", "nn": "Neural-net functions (relu…)",
+    "param": "Parameters", "probe": "Probes (watch values)", "reduce": "Reductions (sum, mean…)",
+    "shape": "Shape and indexing", "source": "Sources (new tensors)",
+}
+
+
+def category_title(category: str) -> str:
+    """The words a learner reads for ``category`` (``"inplace"`` -> ``"In-place ops"``); a category without
+    words of its own (a plugin's) reads as its id, capitalised."""
+    return CATEGORY_TITLES.get(category, category[:1].upper() + category[1:])
 
 
 # Node types declare how their old saved forms become current (core.nodegraph.files.migrations applies them).

@@ -50,8 +50,10 @@ op_node("nn.conv1d", "conv1d", "1-d convolution of (N, C, L) by weight (out, C/g
 _POOL = (Param("kernel_size", "dims", 2), Param("stride", "dims", None, doc="null: the kernel size"),
          Param("padding", "dims", 0))
 for _name in ("max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d"):
-    op_node(f"nn.{_name}", _name, f"{_name.replace('_', ' ')}ing", (lambda fn: lambda x, **p: fn(x, **p))(
-        getattr(F, _name)), params=_POOL, code=call_code(f"F.{_name}", ("x",), _POOL))
+    _what = "max pooling: the largest value" if _name.startswith("max") else "average pooling: the mean"
+    op_node(f"nn.{_name}", _name, f"{_what} of each kernel_size window ({_name[-2]}-d)",
+            (lambda fn: lambda x, **p: fn(x, **p))(getattr(F, _name)), params=_POOL,
+            code=call_code(f"F.{_name}", ("x",), _POOL))
 for _name in ("adaptive_avg_pool1d", "adaptive_avg_pool2d"):
     op_node(f"nn.{_name}", _name, "average pooling to a fixed output size",
             (lambda fn: lambda x, output_size: fn(x, output_size))(getattr(F, _name)),
