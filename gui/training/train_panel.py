@@ -66,18 +66,18 @@ TIPS = {  # what each training control does, for the status bar and the Train pa
 }
 
 
-STEP_MODES = {  # Training.step_mode's states, in a learner's words (the reason after "eager — " is kept)
-    "captured (replaying)": "fast replay (the recorded ops run again, the same numbers)",
-    "captured (recording)": "full, recording its ops for fast replay",
-    "captured (checked against eager)": "fast replay, checked against a full step",
+STEP_MODES = {  # Training.step_mode's states in a learner's words, short enough for the Train dock's line
+    "captured (replaying)": "fast replay (same numbers)",
+    "captured (recording)": "full, recording for fast replay",
+    "captured (checked against eager)": "fast replay, checked",
 }
 
 
 def step_mode_words(mode: str) -> str:
-    """The Train panel's line for ``Training.step_mode``: ``"Training step: fast replay (…)"`` or, for an eager step,
-    ``"Training step: full (every node runs): <why>"``."""
+    """The Train panel's line for ``Training.step_mode``: ``"Training step: fast replay (same numbers)"`` or, for an
+    eager step, ``"Training step: full (<why>)"`` (every node runs, as when you step)."""
     kind, _, why = mode.partition(" — ")
-    words = STEP_MODES.get(mode) or (f"full (every node runs): {why}" if kind == "eager" and why else mode)
+    words = STEP_MODES.get(mode) or (f"full ({why})" if kind == "eager" and why else mode)
     return f"Training step: {words}"
 
 
@@ -210,7 +210,7 @@ class TrainPanel(QWidget):
         self.step_mode.setToolTip("Fast replay: after the first steps, each step replays the ops the forward pass "
                                   "recorded (core.compile, a captured step) instead of running every node's Python "
                                   "again; the numbers are the same, bit for bit. Full: every node runs as it does "
-                                  "when you step (an eager step), for the reason shown.")
+                                  "when you step (an eager step), for the reason in brackets.")
         settings = _named(QWidget(), "trainSettings")
         settings.setLayout(more)
         more.setContentsMargins(0, 0, 0, 0)
