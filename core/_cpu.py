@@ -20,8 +20,11 @@ for cpuinfo's checks); where that file is missing it takes NumPy's report of the
 - ``mkl_vml_rounds_correctly()``: whether MKL's vector math (PyTorch's float32 ``exp``, ``log`` and their
   neighbours, ``VML_HA``) gives the correctly rounded results core computes (``core._precise``). On the AMD EPYC
   it does not: about 3% of float32 logs in [0.5, 100] and 1% of exps in [-10, 0] are one ulp off (at most 0.81
-  ulp from the exact value), an algorithm core does not reproduce; oracle tests of those outputs allow the ulp
-  there.
+  ulp from the exact value). core reproduces MKL's exp and log there (``mkl_vml_sse``) and its sqrt on Zen 4
+  (``mkl_vml_sse_sqrt``); its erf and log1p not yet;
+- ``mkl_vml_sse()``: whether MKL's float32 vector math runs its SSE kernels (``exp``, ``log``...), as
+  ``core._mkl_vml`` reproduces them: on an AMD CPU (measured on the Zen 4), where MKL does not take its
+  AVX-512 or AVX2 kernels;
 - ``mkl_vml_sse_sqrt()``: whether MKL's float32 vector sqrt (every float32 ``torch.sqrt``) is its SSE kernel
   started from this CPU's ``rsqrtps`` estimate, as ``core._mkl_vml`` reproduces it: on an AMD Zen 4 (family 25 with
   AVX-512), where that kernel and that instruction's table were measured.
@@ -35,7 +38,8 @@ import os
 import numpy as np
 
 __all__ = ["VENDOR", "FAMILY", "FLAGS", "capability", "vector_bytes", "onednn_takes_half", "mkl_fuses",
-           "mkl_vml_rounds_correctly", "mkl_vml_sse_sqrt"]
+           "mkl_vml_rounds_correctly", "mkl_vml_sse",
+           "mkl_vml_sse_sqrt"]
 
 # NumPy's names of the instruction sets (its ``__cpu_features__``) -> Linux's flags, where /proc/cpuinfo is missing
 _NUMPY_NAMES = {"AVX512F": "avx512f", "AVX512VL": "avx512vl", "AVX512BW": "avx512bw", "AVX512DQ": "avx512dq",
@@ -106,10 +110,15 @@ def mkl_fuses() -> bool:
 
 
 def mkl_vml_rounds_correctly() -> bool:
-    """Whether MKL's float32 vector math (torch's float32 exp, log, sqrt on contiguous arrays) rounds as core's
-    kernels do here: not on an AMD CPU, where 1-17% of those results (and of sin, cos, erf, log1p) are an ulp off
-    (measured on an AMD EPYC Zen 4 against torch 2.13, 2026-12-06)."""
+    """Whether MKL's float32 vector math (torch's float32 exp, log, sqrt of any layout) is correctly rounded here:
+    not on an AMD CPU, where 1-17% of those results (and of erf, log1p) are an ulp off (measured on an AMD EPYC
+    Zen 4 against torch 2.13, 2026-12-06); ``mkl_vml_sse`` and ``mkl_vml_sse_sqrt`` say where core follows them."""
     return VENDOR != "AuthenticAMD"
+
+
+def mkl_vml_sse() -> bool:
+    """Whether MKL's float32 vector math runs its SSE kernels here (module docstring): on an AMD CPU."""
+    return VENDOR == "AuthenticAMD"
 
 
 def mkl_vml_sse_sqrt() -> bool:

@@ -1,9 +1,18 @@
-"""PyTorch's float32 ``sqrt`` as MKL's vector math computes it on an AMD CPU: the same steps in NumPy, bit for bit.
+"""PyTorch's float32 ``sqrt``, ``exp`` and ``log`` as MKL's vector math computes them on an AMD CPU: the same
+steps in NumPy, bit for bit.
 
-torch 2.13's float32 ``sqrt`` (any size from one element, any layout, in place or not: ATen's ``vml::vsqrt``)
-is MKL's ``vmsSqrt`` with ``VML_HA``, whose kernel MKL picks by CPU. Where ``core._cpu.mkl_vml_sse_sqrt()``
-holds (an AMD CPU of the Zen 4 kind) MKL runs its SSE kernel (``mkl_vml_kernel_sSqrt_EXHAynn`` in
-libtorch_cpu, read with objdump and checked by calling it): for x in [2^-126, 0x7f7ff000 as bits]
+torch 2.13's float32 ``sqrt``, ``exp`` and ``log`` (any size from one element, any layout, in place or not: ATen's
+``vml::vsqrt``/``vexp``/``vlog``) are MKL's ``vmsSqrt``/``vmsExp``/``vmsLn`` with ``VML_HA``, whose kernels MKL
+picks by CPU. On an AMD CPU it runs its SSE kernels (``mkl_vml_kernel_sSqrt_EXHAynn`` and its siblings in
+libtorch_cpu, read with objdump and checked by calling them), which are not correctly rounded: about 17% of the
+square roots, 1% of the exps and 8% of the logs are an ulp from the correctly rounded value core computes
+elsewhere (``core._precise``). Each function below runs the kernel's steps in float32, each rounded (no fused
+multiply-adds), on inputs of its fast path; the rest (zero, subnormals, negatives, inf, NaN, overflowing ranges)
+take MKL's scalar path, correctly rounded, as core's own functions are. Measured against torch 2.13 on an AMD
+EPYC Zen 4 (2026-12-06), bit for bit on every positive normal float32 (sqrt) and on whole binades and random bit
+patterns (exp, log).
+
+- ``sqrt`` (where ``core._cpu.mkl_vml_sse_sqrt()`` holds) for x in [2^-126, 0x7f7ff000 as bits]::
 
     r = rsqrtps(x)                    # the CPU's 12-bit estimate of 1/sqrt(x)
     y = x * r;  h = r * 0.5
@@ -11,28 +20,33 @@ libtorch_cpu, read with objdump and checked by calling it): for x in [2^-126, 0x
     y = y * e + y;  h = h * e + h
     sqrt = (x - y * y) * h + y
 
-each step rounded to float32 (no fused multiply-adds), so about 17% of the results are one ulp from the correctly
-rounded root (at most 0.75 ulp from the exact value); zero, subnormals, negatives, inf, NaN and the largest floats
-take MKL's scalar path, which is correctly rounded (NumPy's ``sqrt``). Measured against torch 2.13 on an AMD EPYC
-Zen 4 (2026-12-06): every float32 in [1, 4) and in [2^-126, 2^-124) and samples of all positive floats match.
-
-``rsqrtps`` is not specified to the bit, each CPU design has its own table; AMD Zen 4's depends on the exponent's
-parity and the top 12 mantissa bits only and has 12 mantissa bits. ``_RSQRTPS`` holds its 8192 results for x in
-[1, 4), packed (``tools/gen_rsqrtps_table.py`` measures them and prints the string; they were checked against the
-instruction on every positive normal float32, scaled by 2^-k for x = 4^k x0).
+  ``rsqrtps`` is not specified to the bit, each CPU design has its own table; AMD Zen 4's depends on the
+  exponent's parity and the top 12 mantissa bits only and has 12 mantissa bits. ``_RSQRTPS`` holds its 8192
+  results for x in [1, 4), packed (``tools/gen_rsqrtps_table.py`` measures them and prints the string; they were
+  checked against the instruction on every positive normal float32, scaled by 2^-k for x = 4^k x0);
+- ``exp`` (where ``core._cpu.mkl_vml_sse()`` holds) for |x| <= 87.33654: ``t = x * 128/ln2 + 1.5 * 2^23``,
+  ``n = t - 1.5 * 2^23``, ``r = (x - n * L1) + n * L2`` (``L1 - L2 = ln2 / 128``), ``p = r * r * 0.5 + r``, then
+  ``((p * A_j + B_j) + A_j) * 2^k`` with j and k the low 7 and next bits of t's integer, A_j = 2^(j/128) rounded to
+  float32 and B_j the rest, rounded;
+- ``log`` (where ``core._cpu.mkl_vml_sse()`` holds) for positive normal x: x = 2^k m with m in [2/3, 4/3),
+  ``f = m - 1``, a degree-10 polynomial ``((C9 - C8 f) f + P1) f ... + P7) f f + f`` in Horner's order, then
+  ``k * LN2_HI + (k * LN2_LO + poly)``.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import decimal
 import functools
 import zlib
 
 import numpy as np
 
 from core import _cpu
+from core._precise import precise
 
-__all__ = ["vsqrt", "sqrt"]
+__all__ = ["vsqrt", "vexp", "vlog", "sqrt", "exp", "log"]
 
 # tools/gen_rsqrtps_table.py on an AMD EPYC Zen 4: the first mantissa of rsqrtps over [1, 2) and over [2, 4), then
 # each half's successive drops, compressed
@@ -45,19 +59,49 @@ _RSQRTPS = (
 
 _U32 = np.uint32
 _F32 = np.dtype(np.float32)
-_HALF = np.array(0.5, np.float32)  # (a 0-d array: the fastest scalar operand of an in-place ufunc)
+_BLOCK = 16384  # elements per step: the temporaries stay in cache
+_SSE_SQRT = _cpu.mkl_vml_sse_sqrt()
+_SSE = _cpu.mkl_vml_sse()
+
+
+def _f32(bits: int) -> np.ndarray:
+    """The float32 with these bits, as a 0-d array (the fastest scalar operand of a ufunc)."""
+    return np.array(bits, _U32).view(np.float32)
+
+
+def _blockwise(x: np.ndarray, steps) -> np.ndarray:
+    """``steps(block, out_block)`` over ``x`` (float32) in C order, ``_BLOCK`` elements at a time; C-ordered."""
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = np.empty(flat.size, _F32)
+    for i in range(0, flat.size, _BLOCK):
+        steps(flat[i:i + _BLOCK], out[i:i + _BLOCK])
+    return out.reshape(x.shape)
+
+
+def _quiet(fast: bool):
+    """No context on the fast path (it raises no floating-point error); else one that ignores the garbage lanes'."""
+    return contextlib.nullcontext() if fast else np.errstate(all="ignore")
+
+
+def _mend(x: np.ndarray, out: np.ndarray, off: np.ndarray, f) -> None:
+    """MKL's scalar path where ``off``: ``f`` computed in float64 and rounded once (``core._precise``)."""
+    if off.any():
+        out[off] = precise(f, x[off])
+
+
+# -- sqrt
+
+_HALF = _f32(0x3F000000)
 _LOW, _TOP = 0x00800000, 0x7F7FF000  # MKL's vector steps take x whose bits lie in [_LOW, _TOP]
 # x's bits >> 11 (its exponent and top 12 mantissa bits) in [_KEY_LOW, _KEY_TOP]: every x of the key takes the
 # vector steps (the key of _TOP holds larger x too)
 _KEY_LOW, _KEY_TOP = _LOW >> 11, (_TOP >> 11) - 1
-_BLOCK = 16384  # elements per step: the temporaries stay in cache
-_ON = _cpu.mkl_vml_sse_sqrt()
 
 
 @functools.cache
 def _table() -> np.ndarray:
     """rsqrtps of every positive float32 whose bits >> 11 are the index (float32; 4 MiB, built on first use): the
-    8192 results over [1, 4) scaled by 2^-k for x = 4^k x0. Keys outside the vector steps' range hold garbage."""
+    8192 results over [1, 4) scaled by 2^-k for x = 4^k x0. Keys outside the vector steps' range hold 0."""
     drops = np.frombuffer(zlib.decompress(base64.b64decode(_RSQRTPS)), np.uint8).astype(np.int64)
     low = _FIRST[0] - np.concatenate([[0], np.cumsum(drops[:4095])])   # x in [1, 2)
     high = _FIRST[1] - np.concatenate([[0], np.cumsum(drops[4095:])])  # x in [2, 4)
@@ -68,44 +112,152 @@ def _table() -> np.ndarray:
     return np.where((key >= _KEY_LOW) & (key <= _TOP >> 11), bits, 0).astype(_U32).view(np.float32)
 
 
-def _steps(x: np.ndarray, r: np.ndarray, out: np.ndarray) -> None:
-    """MKL's vector steps (module docstring) on float32 ``x`` and its estimates ``r`` (overwritten) into ``out``."""
-    y = x * r
-    r *= _HALF                 # h
-    e = y * r
-    np.subtract(_HALF, e, out=e)
-    t = y * e
-    y += t                     # y1 = y * e + y
-    np.multiply(r, e, out=t)
-    r += t                     # h1 = h * e + h
-    np.multiply(y, y, out=t)
-    np.subtract(x, t, out=t)   # x - y1 * y1
-    t *= r
-    np.add(t, y, out=out)
+def _sqrt_steps(x: np.ndarray, out: np.ndarray) -> None:
+    """MKL's vector sqrt (module docstring) of float32 ``x`` into ``out``; NumPy's sqrt outside its range."""
+    key = np.right_shift(x.view(_U32), 11)
+    fast = key.min() >= _KEY_LOW and key.max() <= _KEY_TOP
+    r = _table().take(key, mode="raise" if fast else "clip")
+    with _quiet(fast):
+        y = x * r
+        r *= _HALF                 # h
+        e = y * r
+        np.subtract(_HALF, e, out=e)
+        t = y * e
+        y += t                     # y1 = y * e + y
+        np.multiply(r, e, out=t)
+        r += t                     # h1 = h * e + h
+        np.multiply(y, y, out=t)
+        np.subtract(x, t, out=t)   # x - y1 * y1
+        t *= r
+        np.add(t, y, out=out)
+    if not fast:
+        off = (x.view(_U32) - _U32(_LOW)) > _U32(_TOP - _LOW)
+        if off.any():
+            out[off] = np.sqrt(x[off])
 
 
 def vsqrt(x: np.ndarray) -> np.ndarray:
-    """MKL's float32 vector sqrt of a float32 NumPy array (the module docstring's steps; NumPy's ``sqrt`` outside
-    their range), C-ordered."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F32)
-    table = _table()
-    for i in range(0, flat.size, _BLOCK):
-        xs, os = flat[i:i + _BLOCK], out[i:i + _BLOCK]
-        key = np.right_shift(xs.view(_U32), 11)
-        if key.min() >= _KEY_LOW and key.max() <= _KEY_TOP:
-            _steps(xs, table.take(key), os)
-            continue
-        with np.errstate(all="ignore"):
-            _steps(xs, table.take(key, mode="clip"), os)
-        off = (xs.view(_U32) - _U32(_LOW)) > _U32(_TOP - _LOW)
-        os[off] = np.sqrt(xs[off])
-    return out.reshape(x.shape)
+    """MKL's float32 vector sqrt on AMD Zen 4 of a float32 NumPy array (module docstring), C-ordered."""
+    return _blockwise(x, _sqrt_steps)
 
+
+# -- exp
+
+_EXP_TOP = _f32(0x42AEAC4F)                              # 87.33654: larger |x| take the scalar path
+_LOG2E_128, _SHIFT = _f32(0x4338AA3B), _f32(0x4B400000)  # 128 / ln2; 1.5 * 2^23
+_LN2_128_HI, _LN2_128_LO = _f32(0x3BB18000), _f32(0x35DE8083)  # hi - lo = ln2 / 128
+_ONE_BITS = _U32(0x3F800000)
+
+
+@functools.cache
+def _exp_table() -> tuple[np.ndarray, np.ndarray]:
+    """A_j = 2^(j/128) rounded to float32 and B_j = 2^(j/128) - A_j rounded, j = 0..127 (exact to 60 digits)."""
+    decimal.getcontext().prec = 60
+    ln2 = decimal.Decimal(2).ln()
+    exact = [(ln2 * j / 128).exp() for j in range(128)]
+    high = np.array([float(e) for e in exact]).astype(np.float32)
+    low = np.array([float(e - decimal.Decimal(float(h))) for e, h in zip(exact, high)]).astype(np.float32)
+    return high, low
+
+
+def _exp_steps(x: np.ndarray, out: np.ndarray) -> None:
+    """MKL's vector exp (module docstring) of float32 ``x`` into ``out``; correctly rounded outside its range."""
+    high, low = _exp_table()
+    fast = x.min() >= -_EXP_TOP and x.max() <= _EXP_TOP  # (a NaN fails both)
+    with _quiet(fast):
+        t = x * _LOG2E_128
+        t += _SHIFT
+        n = t - _SHIFT
+        r = n * _LN2_128_HI
+        np.subtract(x, r, out=r)
+        n *= _LN2_128_LO
+        r += n
+        p = r * r
+        p *= _HALF
+        p += r
+        bits = t.view(_U32)
+        j = bits & _U32(127)
+        a = high.take(j)
+        p *= a
+        p += low.take(j)
+        p += a
+        bits <<= _U32(16)
+        bits += _ONE_BITS
+        bits &= _U32(0x7F800000)   # 2^k
+        np.multiply(p, t, out=out)
+    if not fast:
+        _mend(x, out, np.abs(x) > _EXP_TOP, np.exp)
+
+
+def vexp(x: np.ndarray) -> np.ndarray:
+    """MKL's float32 vector exp on an AMD CPU of a float32 NumPy array (module docstring), C-ordered."""
+    return _blockwise(x, _exp_steps)
+
+
+# -- log
+
+_TWO_THIRDS_BITS = _U32(0x3F2AAAAB)
+_ONE = _f32(0x3F800000)
+_C8, _C9 = _f32(0x3E0402C8), _f32(0x3E0F335D)
+_POLY = tuple(_f32(b) for b in (0xBDF9889E, 0x3E0F6B8C, 0xBE2ACEE6, 0x3E4CE814, 0xBE7FFF78, 0x3EAAAA83, 0xBF000000))
+_LN2_HI, _LN2_LO = _f32(0x3F317200), _f32(0x35BFBE8E)
+_MIN_NORMAL, _MAX = _f32(0x00800000), _f32(0x7F7FFFFF)
+
+
+def _log_steps(x: np.ndarray, out: np.ndarray) -> None:
+    """MKL's vector log (module docstring) of float32 ``x`` into ``out``; correctly rounded outside its range."""
+    fast = x.min() >= _MIN_NORMAL and x.max() <= _MAX  # (a NaN fails both)
+    with _quiet(fast):
+        u = x.view(_U32) - _TWO_THIRDS_BITS
+        f = u & _U32(0x7FFFFF)
+        f += _TWO_THIRDS_BITS
+        f = f.view(np.float32)      # m in [2/3, 4/3)
+        f -= _ONE
+        p = f * _C8
+        np.subtract(_C9, p, out=p)
+        for c in _POLY:
+            p *= f
+            p += c
+        p *= f
+        p *= f
+        p += f
+        u = u.view(np.int32)
+        u >>= 23
+        k = u.astype(np.float32)
+        u = u.view(np.float32)
+        np.multiply(k, _LN2_LO, out=u)
+        p += u
+        k *= _LN2_HI
+        np.add(k, p, out=out)
+    if not fast:
+        _mend(x, out, (x.view(_U32) - _U32(0x00800000)) >= _U32(0x7F000000), np.log)
+
+
+def vlog(x: np.ndarray) -> np.ndarray:
+    """MKL's float32 vector log on an AMD CPU of a float32 NumPy array (module docstring), C-ordered."""
+    return _blockwise(x, _log_steps)
+
+
+# -- what core's ops call
 
 def sqrt(xp, x):
-    """torch's float32 ``sqrt`` of a backend array: MKL's steps where ``core._cpu.mkl_vml_sse_sqrt()`` holds and ``x``
-    is a float32 NumPy array, else ``xp.sqrt``."""
-    if _ON and x.dtype is _F32 and type(x) is np.ndarray:
+    """torch's ``sqrt`` of a backend array: MKL's steps where ``core._cpu.mkl_vml_sse_sqrt()`` holds and ``x`` is a
+    float32 NumPy array, else ``xp.sqrt``."""
+    if _SSE_SQRT and x.dtype is _F32 and type(x) is np.ndarray:
         return vsqrt(x)
     return xp.sqrt(x)
+
+
+def exp(xp, x):
+    """torch's ``exp`` of a backend array: MKL's steps where ``core._cpu.mkl_vml_sse()`` holds and ``x`` is a float32
+    NumPy array, else ``core._precise``'s correctly rounded one."""
+    if _SSE and x.dtype is _F32 and type(x) is np.ndarray:
+        return vexp(x)
+    return precise(xp.exp, x)
+
+
+def log(xp, x):
+    """torch's ``log`` of a backend array: as ``exp``."""
+    if _SSE and x.dtype is _F32 and type(x) is np.ndarray:
+        return vlog(x)
+    return precise(xp.log, x)

@@ -331,17 +331,21 @@ _NO_BOOL = "Boolean inputs not supported for relu"
 Abs = _op("abs", "AbsBackward0", lambda xp, x: xp.abs(x), _abs_grad, "x", "keep",
           bool_error=(NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
 Abs.real_result = True
-Exp = _op("exp", "ExpBackward0", lambda xp, x: precise(xp.exp, x), _exp_grad, "o", raw=lambda xp, g, o: g * o)
+Exp = _op("exp", "ExpBackward0", _mkl_vml.exp, _exp_grad, "o", raw=lambda xp, g, o: g * o)  # MKL's on an AMD CPU
 Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: precise(xp.exp2, x), lambda c, g, x, o: g * o * _LN2, "o")
-Log = _op("log", "LogBackward0", lambda xp, x: precise(xp.log, x), lambda c, g, x, o: g / x, "x")
+Log = _op("log", "LogBackward0", _mkl_vml.log, lambda c, g, x, o: g / x, "x")  # MKL's on an AMD CPU
 Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c, g, x, o: g / (x * _LN2), "x")
 Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / (x * _LN10), "x")
 Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: _log1p(xp, x), lambda c, g, x, o: g / (x + 1), "x")
 Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
 Sqrt = _op("sqrt", "SqrtBackward0", _mkl_vml.sqrt, lambda c, g, x, o: g / (o * 2), "o")  # MKL's on some CPUs
-# NOTE: a half type's sqrt is ATen's own (correctly rounded float32) loop, never MKL's (core._mkl_vml)
+# NOTE: a half type's sqrt, exp and log are ATen's own float32 loops (correctly rounded), never MKL's (core._mkl_vml)
 Sqrt.half_forms, Sqrt.half_vector = True, staticmethod(lambda xp, v: xp.sqrt(v))
 Sqrt.half_scalar = staticmethod(lambda xp, v, low: xp.sqrt(v))
+Exp.half_forms, Exp.half_vector = True, staticmethod(lambda xp, v: precise(xp.exp, v))
+Exp.half_scalar = staticmethod(lambda xp, v, low: precise(xp.exp, v))
+Log.half_forms, Log.half_vector = True, staticmethod(lambda xp, v: precise(xp.log, v))
+Log.half_scalar = staticmethod(lambda xp, v, low: precise(xp.log, v))
 Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")
 Rsqrt.half_forms = True
 Rsqrt.half_scalar = staticmethod(lambda xp, v, low: 1 / np.sqrt(v).astype(low).astype(np.float32))  # 1 / sqrt(half)
