@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import _cpu
 from tests.core.differential import lines, same_call
 
 SOURCES = {
@@ -189,10 +188,8 @@ def test_half_precision_reductions_accumulate_as_torch(op, dtype, torch):
     float16 added in float16: up to 33 % off for bfloat16 nanmean), float32 in PyTorch's order."""
     a = np.random.default_rng(0).uniform(-2, 2, (37, 53)).astype(np.float32)
     a[3, 5] = a[7, 0] = np.nan if op.startswith("nan") else a[3, 5]
-    # NOTE: float32 logsumexp's final log is MKL's vector log, one ulp off the correctly rounded one on ~3% of
-    # inputs on an AMD CPU (core._cpu.mkl_vml_rounds_correctly): there the result may be an ulp (of 4.5) off
-    rtol = 0 if dtype != "float32" or "logsumexp" not in op or _cpu.mkl_vml_rounds_correctly() else 2.4e-7
-    same_call(torch, f"torch.tensor(a).to(torch.{dtype}).{op}.double()", names={"a": a}, rtol=rtol, atol=0)
+    # (float32 logsumexp's exp and log are MKL's vector math: core._mkl_vml's steps on an AMD CPU)
+    same_call(torch, f"torch.tensor(a).to(torch.{dtype}).{op}.double()", names={"a": a}, rtol=0, atol=0)
 
 
 _shapes = st.lists(st.integers(0, 4), min_size=1, max_size=4)
