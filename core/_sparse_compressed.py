@@ -409,7 +409,7 @@ class _Values(Function):
     @staticmethod
     def forward(ctx, t):
         ctx.args = _grad_pattern(t)
-        return t._sc_values.copy()
+        return t._sc_alias(t._sc_values, base=t)  # a view of the entries, as torch's (COO's too)
 
     @staticmethod
     def backward(ctx, g):

@@ -465,6 +465,15 @@ def broadcast_to(input: Tensor, size):
     return _v.expand(input, tuple(size))
 
 
+def broadcast_to_method(self: Tensor, *sizes, **kwargs):
+    """``Tensor.broadcast_to``: the sizes as one sequence, as several ints (``x.broadcast_to(3, 4)``, which PyTorch's
+    method parser takes and the function refuses) or as ``size=``."""
+    if not sizes:
+        return broadcast_to(self, **kwargs)
+    return broadcast_to(self, sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes,
+                        **kwargs)
+
+
 def broadcast_tensors(*tensors):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])

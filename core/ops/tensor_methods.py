@@ -256,7 +256,7 @@ TENSOR_METHODS = {
     "select": movement.select, "unbind": movement.unbind, "split": movement.split, "chunk": movement.chunk,
     "diagonal": movement.diagonal, "unfold": movement.unfold, "movedim": movement.movedim,
     "moveaxis": movement.movedim, "squeeze_": movement.squeeze_, "unsqueeze_": movement.unsqueeze_, "t_": movement.t_,
-    "transpose_": movement.transpose_, "broadcast_to": movement.broadcast_to, "ravel": movement.ravel,
+    "transpose_": movement.transpose_, "broadcast_to": movement.broadcast_to_method, "ravel": movement.ravel,
     "hsplit": movement.hsplit, "vsplit": movement.vsplit, "tensor_split": movement.tensor_split,
     "dsplit": movement.dsplit, "split_with_sizes": movement.split_with_sizes, "narrow_copy": movement.narrow_copy,
     "adjoint": movement.adjoint, "swapaxes_": movement.swapaxes_, "swapdims_": movement.transpose_,

@@ -193,8 +193,8 @@ def _view_dtype(input: Tensor, dtype) -> Tensor:
     sizes differ (the last dim is then resized)."""
     if not isinstance(dtype, _dtype.dtype):
         raise TypeError(f"view(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
-    if dtype is input.dtype:
-        return input
+    if dtype is input.dtype:  # NOTE: PyTorch's view(dtype) shares the storage but is no view for autograd or
+        return input._alias(input._data, base=False)  # _base/_is_view, and needs no grad, whatever the dtype
     old, new = input.dtype, dtype
     if old.itemsize != new.itemsize:
         names = _dtype.SCALAR_NAMES
@@ -214,7 +214,7 @@ def _view_dtype(input: Tensor, dtype) -> Tensor:
                 if input.stride(d) % ratio:
                     raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} {what}, but got "
                                        f"{input.stride(d)}")
-    return input._alias(input._data.view(new.np))
+    return input._alias(input._data.view(new.np), base=False)
 
 
 def _require_other(name: str, other) -> None:

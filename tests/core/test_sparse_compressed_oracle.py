@@ -358,3 +358,28 @@ def test_csr_tensors_with_one_pattern_add_to_a_csr_tensor(torch):
 
     ours, theirs = _both(torch, run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("layout", ["to_sparse_csr", "to_sparse"])  # (BSR/CSC: torch's backward refuses them)
+def test_values_of_a_sparse_tensor_that_needs_grad_is_a_view_of_it_as_torch(torch, layout):
+    """``values()`` is a view of the sparse tensor (``_base`` is it) with or without grad; core's compressed
+    ``values()`` of a tensor that needs grad was a copy (no ``_base``). Its gradient still reaches the entries."""
+    def report(lib):
+        d = lib.tensor([[0.0, 1.0], [2.0, 0.0]])
+        s = getattr(d, layout)().requires_grad_()
+        v = s.values()
+        (v.reshape(-1) * lib.tensor([3.0, 5.0])).sum().backward()
+        plain = s.detach().values()
+        return (v._is_view(), v._base is s, v.grad_fn.name(), plain._is_view(), s.grad.to_dense().tolist(),
+                str(s.grad.layout))
+    assert report(core) == report(torch)
+
+
+def test_broadcast_to_method_takes_sizes_as_several_ints_as_torch(torch):
+    def report(lib):
+        x = lib.ones(1, 4)
+        views = [x.broadcast_to(3, 4), x.broadcast_to((3, 4)), x.broadcast_to(size=(3, 4))]
+        with pytest.raises(TypeError) as error:
+            lib.broadcast_to(x, 3, 4)
+        return [(tuple(v.shape), v._base is x) for v in views], str(error.value)
+    assert report(core) == report(torch)

@@ -47,4 +47,18 @@ def test_a_dtype_view_shares_storage_so_writes_show_through():
     y[0, 0] = 1065353216  # the bits of 1.0 in float32
     assert x[0, 0].item() == 1.0
     assert y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
-    assert x.view(core.float32) is x
+    same = x.view(core.float32)
+    assert same is not x and same.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32"])
+def test_a_dtype_view_is_no_autograd_view_and_needs_no_grad_as_torch(torch, dtype):
+    """PyTorch's view(dtype) shares the storage but reports no ``_base``, ``_is_view()`` False and no grad, even for
+    the same dtype (a new tensor); core gave the tensor itself or a view of it that required grad."""
+    def report(lib):
+        x = lib.ones(4, requires_grad=True)
+        v = x.view(getattr(lib, dtype))
+        with lib.no_grad():
+            w = x.view(getattr(lib, dtype))
+        return v is x, v._is_view(), v._base is None, v.requires_grad, v.is_leaf, w._is_view(), w.requires_grad
+    assert report(core) == report(torch)
