@@ -20,6 +20,7 @@ where the function cannot run batched). ``functional_call`` runs a module with o
 parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
+import contextlib as _contextlib
 import functools as _functools
 
 import core as _core
@@ -483,6 +484,15 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
             if name in tensors:
                 raise ValueError(f"{name} appeared in multiple dictionaries; behavior of functional call is ambiguous")
             tensors[name] = value
+    args = () if args is None else (args if isinstance(args, tuple) else (args,))
+    with _reparametrized(module, tensors, tie_weights=tie_weights, strict=strict):
+        return module(*args, **(kwargs or {}))
+
+
+@_contextlib.contextmanager
+def _reparametrized(module, tensors: dict, *, tie_weights: bool, strict: bool):
+    """The named tensors stand in for ``module``'s parameters and buffers inside the block (what
+    ``functional_call`` and ``nn.utils.stateless._reparametrize_module`` do); the module is restored afterwards."""
     if strict:
         expected = {n for n, _ in module.named_parameters()} | {n for n, _ in module.named_buffers()}
         missing, unexpected = sorted(expected - set(tensors)), sorted(set(tensors) - expected)
@@ -492,10 +502,9 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
             raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t" + "\n\t".join(errors))
     if tie_weights:
         tensors = _untied(module, tensors)
-    args = () if args is None else (args if isinstance(args, tuple) else (args,))
     swapped = [_swap(module, name, value) for name, value in tensors.items()]
     try:
-        return module(*args, **(kwargs or {}))
+        yield
     finally:
         for store, key, old in reversed(swapped):
             store[key] = old
