@@ -101,8 +101,18 @@ class ScriptFunction:
         self._kinds = [("Tensor (inferred)" if p.annotation is _EMPTY else "Tensor") if t == "Tensor"
                        else "Optional[Tensor]" if t == "Tensor?" else None for p, t in zip(self._params, types)]
 
+    @property
+    def code(self) -> str:
+        """The function's source (PyTorch prints the TorchScript it compiled from it)."""
+        from core._jit_script import _source
+
+        return _source(self._fn)
+
     def __call__(self, *args, **kwargs):
         self._check(args, kwargs)
+        from core._jit_script import _note_scripted_call  # (a scripted function keeps its control flow in a trace)
+
+        _note_scripted_call()
         return self._fn(*args, **kwargs)
 
     def _check(self, args, kwargs) -> None:

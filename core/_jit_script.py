@@ -68,7 +68,11 @@ class _Compiled(ScriptModule):
         return self._run_original(self.__dict__["_original"], *args, **kwargs)
 
     def _run_original(self, fn, *args, **kwargs):
-        """``fn`` (the original or one of its methods) called under the compiled modules' training flags."""
+        """``fn`` (the original or one of its methods) called under the compiled modules' training flags. A scripted
+        module called while ``jit.trace`` records keeps its control flow in PyTorch's trace, so the trace is not
+        replayed (``note_untracked``: calls then run the Python code)."""
+        if isinstance(self, RecursiveScriptModule):
+            _note_scripted_call()
         # NOTE: a scripted module keeps its own training flags (eval() on it leaves the original's as they were),
         # so the original runs under the scripted ones and gets its own back afterwards
         pairs = [(m.__dict__["_original"], m.training) for m in self.modules() if isinstance(m, _Compiled)]
@@ -88,11 +92,35 @@ class _Compiled(ScriptModule):
     def extra_repr(self) -> str:
         return f"original_name={self.original_name}"
 
+    @property
+    def code(self) -> str:
+        """The original's ``forward`` source (PyTorch prints the TorchScript it compiled from it: the same
+        statements, typed and normalised; a traced module's own ``code`` prints its recorded operations)."""
+        return _source(type(self.__dict__["_original"]).forward)
+
     def __getattr__(self, name: str):
         try:
             return super().__getattr__(name)
         except AttributeError:
             return getattr(self.__dict__["_original"], name)  # the original's own attributes (sizes, flags)
+
+
+def _source(fn) -> str:
+    import inspect
+    import textwrap
+
+    try:
+        return textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):  # (no source file: a function made by exec)
+        return ""
+
+
+def _note_scripted_call() -> None:
+    from core.autograd.function import note_untracked
+    from core.jit._trace import tracing
+
+    if tracing():
+        note_untracked("it calls scripted code, whose control flow a trace keeps")
 
 
 _INTERPRETER = "The following operation failed in the TorchScript interpreter."
@@ -166,6 +194,13 @@ class TopLevelTracedModule(TracedModule):
     def forward(self, *args, **kwargs):
         tracer = self.__dict__.get("_tracer")
         return super().forward(*args, **kwargs) if tracer is None else tracer(*args, **kwargs)
+
+    def __getstate__(self):
+        """Without the recording (its calls hold op classes and the tracer a closure, which do not pickle): a traced
+        module saved inside another module loads running its original, prints silenced."""
+        state = super().__getstate__()
+        state.pop("_tracer", None)
+        return state
 
     def _rendered(self, index: int):
         from core.jit._trace import render
@@ -309,7 +344,18 @@ def load(f, map_location=None, _extra_files=None, _restore_shapes=False) -> Scri
     loaded = core.load(f, map_location=map_location, weights_only=False)
     if isinstance(loaded, _FrozenFile):
         return _Frozen(_scripted(loaded.original).eval())
-    return _scripted(loaded)
+    return _untraced(_scripted(loaded))
+
+
+def _untraced(module: Module) -> Module:
+    """``module`` with each traced submodule saved inside it loaded as a scripted one, as PyTorch loads every
+    submodule of a saved module as a ``RecursiveScriptModule``."""
+    for m in list(module.modules()):
+        children = m.__dict__["_modules"]
+        for name, child in children.items():
+            if isinstance(child, TracedModule):
+                children[name] = _untraced(RecursiveScriptModule(child.__dict__["_original"]))
+    return module
 
 
 _Frozen.__name__ = _Frozen.__qualname__ = "RecursiveScriptModule"  # PyTorch's class: type(frozen) names it

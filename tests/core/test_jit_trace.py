@@ -366,3 +366,72 @@ def test_trace_refuses_what_it_cannot_trace_as_torch(torch):
         return texts
     ours, theirs = _both(torch, errors)
     assert ours == theirs
+
+
+def _rnn_classes(lib):
+    """The TorchScript tutorial's MyRNNLoop (a traced cell over a scripted gate, in a scripted loop) and WrapRNN (a
+    trace of it)."""
+    cell_class = _cell_classes(lib)
+
+    class GateCell(cell_class):
+        def __init__(self, gate):
+            super().__init__()
+            self.dg = gate
+
+    class MyDecisionGate(lib.nn.Module):
+        def forward(self, x):
+            return x if x.sum() > 0 else -x
+
+    gate = lib.jit.script(MyDecisionGate())
+    x, h = lib.rand(3, 4), lib.rand(3, 4)
+
+    class MyRNNLoop(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = lib.jit.trace(GateCell(gate), (x, h))
+
+        def forward(self, xs):
+            h, y = lib.zeros(3, 4), lib.zeros(3, 4)
+            for i in range(xs.size(0)):
+                y, h = self.cell(xs[i], h)
+            return y, h
+
+    class WrapRNN(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.loop = lib.jit.script(MyRNNLoop())
+
+        def forward(self, xs):
+            y, h = self.loop(xs)
+            return lib.relu(y)
+
+    for cls in (GateCell, MyDecisionGate, MyRNNLoop, WrapRNN):  # (reachable by name: core's save pickles originals)
+        cls.__qualname__ = name = f"_{cls.__name__}_{lib.__name__}"
+        globals()[name] = cls
+    return gate, MyRNNLoop, WrapRNN
+
+
+def test_a_scripted_module_inside_a_trace_keeps_its_control_flow_and_the_whole_saves(torch, tmp_path):
+    """A scripted gate called while tracing keeps its branch on the data (core's trace froze it: the tutorial's
+    RNN loop gave other numbers); a module holding traced and scripted ones saves and loads as scripted modules
+    (core's save failed on the trace's recording, its load on ``torch.jit._script``); ``code`` of a scripted or
+    traced submodule shows its forward."""
+    def report(lib):
+        lib.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the branch's TracerWarning
+            gate, loop_class, wrap_class = _rnn_classes(lib)
+            xs = lib.rand(10, 3, 4)
+            loop = lib.jit.script(loop_class())
+            traced = lib.jit.trace(wrap_class(), (lib.rand(10, 3, 4),))
+        path = str(tmp_path / f"wrapped_{lib.__name__}.pt")
+        traced.save(path)
+        loaded = lib.jit.load(path)
+        return (loop(xs)[0].tolist(), traced(xs).tolist(), repr(loaded), loaded(xs).tolist(),
+                "def forward" in gate.code, "def forward" in loop.cell.dg.code)
+    ours, theirs = _both(torch, report)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+    assert ours[2] == theirs[2]
+    np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-5)
+    assert ours[4:] == theirs[4:] == (True, True)
