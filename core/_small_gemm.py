@@ -74,7 +74,8 @@ def _measured_cpu() -> bool:
 ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
 _BROADCAST_LANES = 16  # lanes from which _chain's products are one broadcast multiply
-_FEW_GROUPS = 6  # groups of lanes added one call each rather than by in_order
+_FEW_GROUPS = 6  # groups of lanes added one call each rather than by one reduction
+_CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
 DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -164,10 +165,12 @@ def _dot_lanes(x, b, peel, lanes):
     columns of ``b``, in ``lanes`` lanes as ``_dot_kernels`` says: an (N, M) array.
 
     NOTE: the products are laid out (K, N, M), C-contiguous (a broadcast multiply without ``out`` lays them
-    out as its operands are, K last), so the lanes' sums over k are in-order sums of whole blocks (``in_order``
-    past a few blocks)."""
+    out as its operands are, K last), so the lanes' sums over k are in-order sums of whole blocks (one reduction
+    over the first axis past a few blocks, as ``_chain``'s)."""
     (m, k), n = x.shape, b.shape[1]
     products = np.empty((k, n, m), np.float32)
+    if k * m >= _CONTIGUOUS_FROM:  # (x.T's rows contiguous: its strided multiply took 37 µs for 64x128x8, 24)
+        x = np.ascontiguousarray(x.T).T
     np.multiply(b[:, :, None], x.T[:, None, :], out=products)
     body = (k - peel) // lanes
     total = products[0].copy() if peel or not body else None
@@ -178,7 +181,7 @@ def _dot_lanes(x, b, peel, lanes):
             products[peel] += total  # lane 0 starts at the peeled products' sum
         groups = products[peel:peel + body * lanes].reshape(body, lanes, n, m)
         if body > _FEW_GROUPS:
-            acc = in_order(groups)
+            acc = np.add.reduce(groups.reshape(body, -1), 0).reshape(groups.shape[1:])  # in order (_chain)
         else:
             acc = groups[0] + groups[1] if body > 1 else groups[0]
             for i in range(2, body):
