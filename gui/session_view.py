@@ -46,6 +46,7 @@ def param_display(graph: Graph, nid: str, highlight: bool = False) -> NodeDispla
              if k not in ("requires_grad", "retain_grad") and v != defaults.get(k)
              and not (k == "name" and v == node.title)]  # a parameter's name is its title already
     d.badges = [" ".join(shown)] if shown else []
+    d.params = shown  # the node lays them out a few to a line, each whole (gui.canvas.node_item.pack_params)
     d.leaf = bool(node.params.get("requires_grad"))
     d.retain = bool(node.params.get("retain_grad"))
     if d.leaf:

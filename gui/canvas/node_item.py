@@ -34,6 +34,7 @@ class NodeDisplay:
     grad: str = ""
     grad_note: str = ""  # "sum of 2 backward calls" when .grad accumulated several, a line under the gradient
     badges: list[str] = field(default_factory=list)
+    params: list[str] = field(default_factory=list)  # "k=v" of a parameter summary badge (" ".join(params))
     error: str = ""
     leaf: bool = False
     retain: bool = False
@@ -86,6 +87,32 @@ def simple_at(lod: float) -> bool:
     return lod < SIMPLE_BELOW
 
 
+_small_metrics: QFontMetricsF | None = None
+
+
+def small_metrics() -> QFontMetricsF:
+    """The metrics of the preview lines' font (8 pt of the application's family, as ``NodeItem.paint`` sets it)."""
+    global _small_metrics
+    if _small_metrics is None:
+        font = QFont(QFont().family())
+        font.setPointSizeF(8)
+        _small_metrics = QFontMetricsF(font)
+    return _small_metrics
+
+
+def pack_params(params: list[str], width: float) -> list[str]:
+    """A parameter summary's ``k=v`` parts as lines no wider than ``width``, as many to a line as fit and each one
+    whole (``in_features=16`` / ``out_features=32 bias=False``, never ``in_features=16 out_fe…``); a part longer than
+    a line alone is elided when drawn, and the node's tooltip has the whole summary."""
+    metrics, lines = small_metrics(), []
+    for part in params:
+        if lines and metrics.horizontalAdvance(f"{lines[-1]} {part}") <= width:
+            lines[-1] = f"{lines[-1]} {part}"
+        else:
+            lines.append(part)
+    return lines
+
+
 def metrics_elided(font: QFont, text: str, width: float) -> str:
     """``text`` cut with '…' to ``width`` in ``font``."""
     return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
@@ -122,6 +149,7 @@ class NodeItem(QGraphicsItem):
         self.painted_simple: bool | None = None
         self.painted_preview = False
         self.painted_value = ""  # the value line as the last paint drew it (elided where it had no room)
+        self._param_lines: list[str] = []  # the display's parameter summary laid out in lines (pack_params)
         self.painted_error: list[str] = []  # the error's lines as the last paint drew them (whole lines, '…')
         self.badge: DiagnosticBadge | None = None  # the diagnostics badge (a child item) while the node has hints
         self.ports: dict[tuple[str, bool], PortItem] = {}
@@ -178,7 +206,9 @@ class NodeItem(QGraphicsItem):
             lines.append(("grad", f"grad {d.grad}"))
             if d.grad_note:
                 lines.append(("grad", d.grad_note))
-        lines.extend(("badge", badge) for badge in d.badges)  # a line each: joined, the second was cut off
+        summary = " ".join(d.params) if d.params else None
+        for badge in d.badges:  # a line each: joined, the second was cut off
+            lines.extend(("badge", line) for line in (self._param_lines if badge == summary else [badge]))
         if d.error:
             lines.append(("error", d.error))
         return lines
@@ -206,9 +236,13 @@ class NodeItem(QGraphicsItem):
             return  # a refresh sets every node's display, most of them unchanged (20,000 on a large graph)
         self.prepareGeometryChange()
         self.display = display
+        self._param_lines = pack_params(display.params, style.NODE_WIDTH - 16)
         self._update_geometry()
         self.setOpacity(0.45 if display.spent else 1.0)
-        self.setToolTip(display.tooltip or self._base_tooltip)
+        tip = display.tooltip or self._base_tooltip
+        if any(small_metrics().horizontalAdvance(line) > style.NODE_WIDTH - 16 for line in self._param_lines):
+            tip += "\n" + "\n".join(display.params)  # a part too long for a line: drawn elided, whole here
+        self.setToolTip(tip)
         set_badge(self, display.diagnostics)
         self.update()
 
