@@ -2,6 +2,7 @@
 ``schedule``) over ``core.autograd.profiler``'s recorder. Only the CPU is measured."""
 
 import enum as _enum
+import warnings as _warnings
 
 from core.autograd import profiler as _autograd_profiler
 from core.autograd.profiler import EventList as _EventList
@@ -76,6 +77,7 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
         self.schedule, self.on_trace_ready, self.step_num = schedule, on_trace_ready, 0
         self.with_stack = with_stack
         self._kept: list = []
+        self._acc_events, self._cycles = bool(kwargs.get("acc_events", False)), 0
 
     def start(self) -> None:
         self._start()
@@ -92,16 +94,26 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
         return False
 
     def step(self) -> None:
-        """End one step: with a schedule, keep or drop what it recorded."""
-        if self.schedule is not None:
-            act = self.schedule(self.step_num)
+        """End one step: with a schedule, keep or drop what it recorded. As PyTorch's, the step number moves on
+        first, so ``on_trace_ready`` at the end of a cycle sees the next step's number, and a new cycle starts
+        from no events unless ``acc_events=True`` (PyTorch warns so once)."""
+        act = self.schedule(self.step_num) if self.schedule is not None else None
+        if act is not None:
             if act in (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE):
                 self._kept.extend(self._events)
             self._events.clear()
-            if act is ProfilerAction.RECORD_AND_SAVE and self.on_trace_ready is not None:
+        self.step_num += 1
+        if act is ProfilerAction.RECORD_AND_SAVE:
+            self._cycles += 1
+            if self.on_trace_ready is not None:
                 self.function_events = _EventList(self._kept)
                 self.on_trace_ready(self)
-        self.step_num += 1
+            if not self._acc_events:
+                if self._cycles == 1:
+                    _warnings.warn("Warning: Profiler clears events at the end of each cycle. Only events from the "
+                                  "current cycle will be reported. To keep events across cycles, set "
+                                  "acc_events=True.", stacklevel=2)
+                self._kept = []
 
     def events(self) -> _EventList:
         return self.function_events

@@ -1,0 +1,36 @@
+"""``torch.profiler.profile`` with a ``schedule`` as the profiler recipe uses it: ``on_trace_ready`` sees the step
+number after the cycle's last step (core's was one less), each cycle reports only its own events unless
+``acc_events=True`` (core's kept every cycle's), and PyTorch's warning about that comes once."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import core
+
+
+@pytest.mark.parametrize("acc_events", [False, True])
+def test_a_scheduled_profile_reports_each_cycle_at_torchs_step(torch, acc_events):
+    def report(lib):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.ReLU())
+        seen = []
+
+        def handler(p):
+            relu = [e for e in p.key_averages() if e.key == "aten::relu"]
+            seen.append((p.step_num, relu[0].count if relu else 0))
+
+        kwargs = {"acc_events": True} if acc_events else {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            schedule = lib.profiler.schedule(wait=1, warmup=1, active=2)
+            with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], schedule=schedule,
+                                      on_trace_ready=handler, **kwargs) as p:
+                for _ in range(8):
+                    model(lib.ones(2, 4))
+                    p.step()
+        cleared = [str(w.message) for w in caught if "clears events" in str(w.message)]
+        return seen, cleared
+    assert report(core) == report(torch)
