@@ -80,7 +80,9 @@ class EventList(list):
             if key not in groups:
                 groups[key] = FunctionEventAvg(e.key, e.input_shapes if group_by_input_shape else None)
             groups[key].add(e)
-        return EventList(groups.values())
+        averages = EventList(groups.values())
+        averages._input_shapes = group_by_input_shape  # (its table then shows PyTorch's Input Shapes column)
+        return averages
 
     def total_average(self) -> FunctionEventAvg:
         total = FunctionEventAvg("Total")
@@ -94,7 +96,7 @@ class EventList(list):
 
     def table(self, sort_by: str | None = None, row_limit: int = 100, max_name_column_width: int = 55,
               header: str | None = None, top_level_events_only: bool = False, **kwargs) -> str:
-        return _table(self, sort_by, row_limit, max_name_column_width, header)
+        return _table(self, sort_by, row_limit, max_name_column_width, header, getattr(self, "_input_shapes", False))
 
     def export_chrome_trace(self, path: str) -> None:
         trace = [{"name": e.name, "ph": "X", "ts": e.start_us, "dur": e.cpu_time_total, "pid": 0, "tid": 0,
@@ -114,7 +116,7 @@ def _format_time(us: float) -> str:
 _SORT_KEYS = {"cpu_time_total", "self_cpu_time_total", "cpu_time", "count", "self_cpu_time"}
 
 
-def _table(events, sort_by, row_limit, name_width, header) -> str:
+def _table(events, sort_by, row_limit, name_width, header, input_shapes: bool = False) -> str:
     rows = list(events)
     if sort_by is not None:
         key = "self_cpu_time_total" if sort_by == "self_cpu_time" else sort_by
@@ -126,6 +128,9 @@ def _table(events, sort_by, row_limit, name_width, header) -> str:
     width = min(max([len(e.key) for e in rows] + [4]) + 4, name_width)
     heads = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls"]
     widths = [width] + [12] * 6
+    if input_shapes:  # (PyTorch's width: the longest shapes of all the events, plus 4, at most 80)
+        heads.append("Input Shapes")
+        widths.append(min(max([len(str(e.input_shapes)) for e in events] + [len(heads[-1])]) + 4, 80))
     line = "".join("-" * w + "  " for w in widths)
     fmt = lambda cells: "".join(str(c).rjust(w) + "  " for c, w in zip(cells, widths))  # noqa: E731
     out = ([header] if header else []) + [line, fmt(heads), line]
@@ -133,7 +138,7 @@ def _table(events, sort_by, row_limit, name_width, header) -> str:
         name = e.key if len(e.key) <= width - 3 else e.key[:width - 6] + "..."
         out.append(fmt([name, f"{e.self_cpu_time_total / self_total * 100:.2f}%", _format_time(e.self_cpu_time_total),
                         f"{e.cpu_time_total / self_total * 100:.2f}%", _format_time(e.cpu_time_total),
-                        _format_time(e.cpu_time_total / max(e.count, 1)), e.count]))
+                        _format_time(e.cpu_time_total / max(e.count, 1)), e.count, str(e.input_shapes)]))
     out += [line, f"Self CPU time total: {_format_time(self_total)}", ""]
     return "\n".join(out)
 

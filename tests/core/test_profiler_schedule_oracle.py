@@ -34,3 +34,18 @@ def test_a_scheduled_profile_reports_each_cycle_at_torchs_step(torch, acc_events
         cleared = [str(w.message) for w in caught if "clears events" in str(w.message)]
         return seen, cleared
     assert report(core) == report(torch)
+
+
+def test_key_averages_grouped_by_input_shape_shows_the_shapes_column_as_torch(torch):
+    """The profiler recipe's ``key_averages(group_by_input_shape=True).table()`` has PyTorch's Input Shapes column
+    (core's table had none); the relu row shows its input's shape."""
+    def report(lib):
+        with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], record_shapes=True) as prof:
+            lib.ones(2, 3).relu()
+        grouped = prof.key_averages(group_by_input_shape=True)
+        table = grouped.table(sort_by="cpu_time_total", row_limit=10)
+        heads = table.splitlines()[1].split("  ")
+        relu = [line for line in table.splitlines() if "aten::relu " in line]
+        return ([h.strip() for h in heads if h.strip()], relu[0].rstrip().endswith("[[2, 3]]"),
+                "Input Shapes" in prof.key_averages().table())
+    assert report(core) == report(torch)
