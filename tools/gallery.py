@@ -135,6 +135,19 @@ def playground_classifier(app, window) -> None:
     window.training.docks["data"].raise_()
 
 
+@screen("playground-convnet-opened", "The convnet playground as it opens", extra=True)
+def playground_convnet_opened(app, window) -> None:
+    open_lesson(window, "playground-convnet")
+    settle(app)
+
+
+@screen("playground-convnet", "The convnet playground after 30 training steps: shapes on its edges", extra=True)
+def playground_convnet(app, window) -> None:
+    open_lesson(window, "playground-convnet")
+    settle(app)
+    train(app, window, 30)
+
+
 def _big_graph(n_nodes: int):
     path = ROOT / "benchmarks" / "bench_nodegraph_files.py"
     spec = importlib.util.spec_from_file_location("bench_nodegraph_files", path)
