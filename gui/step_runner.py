@@ -34,8 +34,8 @@ __all__ = ["StepRunner"]
 class StepRunner(QObject):
     """Runs one pass at a time; a pass started from the window while one runs waits in ``queued``. Signals:
     ``finished(str)`` (``""`` when the pass ended by itself, else the status text: an error or "Cancelled after N
-    of M nodes"), ``progress(str)`` (the status text while steps are left), ``active_changed(bool)`` (True from the
-    first pass's start to the last queued pass's end)."""
+    of M nodes", then "; the queued pass was dropped" when one waited), ``progress(str)`` (the status text while
+    steps are left), ``active_changed(bool)`` (True from the first pass's start to the last queued pass's end)."""
 
     FIRST_S = 0.04  # the slice run inside start(): a small graph never waits for the event loop
     SLICE_S = 0.015  # the later slices: the event loop waits at most this long plus one step
@@ -128,6 +128,9 @@ class StepRunner(QObject):
             text = (f"Cancelled after {self.counts['backward']} backward steps; Backward all continues the pass")
         else:
             text = f"Cancelled after {self.counts['forward']} of {self.total} nodes"
+        more = len(self.queued)  # said, or the learner waits for the pass they clicked for after this one
+        if more:
+            text += "; the queued pass was dropped" if more == 1 else f"; the {more} queued passes were dropped"
         self._end(text)
         return True
 

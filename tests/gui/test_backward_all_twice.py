@@ -92,7 +92,9 @@ def test_esc_during_the_first_pass_drops_the_pass_clicked_after_it(qtbot, slow_c
     w = shown(qtbot, make_window(qtbot, slow_chain))
     _two_clicks_on_backward_all(qtbot, w)
     press(w, Qt.Key_Escape)
-    assert not w.stepper.active and w.status_label.text().startswith("Cancelled after ")
+    status = w.status_label.text()
+    assert not w.stepper.active and status.startswith("Cancelled after ")
+    assert status.endswith("; the queued pass was dropped")  # the learner is not left waiting for the second pass
     session = w.bridge.session
     done = len(session.values)
     event_loop_turns(qtbot)  # a queued pass would have begun in these
