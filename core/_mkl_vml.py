@@ -31,6 +31,13 @@ patterns (exp, log).
 - ``log`` (where ``core._cpu.mkl_vml_sse()`` holds) for positive normal x: x = 2^k m with m in [2/3, 4/3),
   ``f = m - 1``, a degree-10 polynomial ``((C9 - C8 f) f + P1) f ... + P7) f f + f`` in Horner's order, then
   ``k * LN2_HI + (k * LN2_LO + poly)``.
+
+How they were found (2026-12-06, for the functions still missing): libtorch_cpu exports every MKL kernel
+(``nm -D``: ``mkl_vml_kernel_s<Op>_<arch><accuracy>``, arch E2/EX/H8 the SSE ones, L9 AVX2, Z0 AVX-512); called
+through ctypes as ``f(n, in, out)`` each gives its own bits, and on this AMD CPU torch's ``exp``, ``log``,
+``sqrt`` and ``erf`` equal the EX kernels' and not the L9/Z0 ones' (``sin``/``cos``: every kernel gives torch's
+bits, and core's correctly rounded ones differ in ~5%; ``erf``'s EX kernel is a table-driven float32 one, not done).
+``objdump -d`` of the EX kernel's main loop gives the steps and the addresses of its constants.
 """
 
 from __future__ import annotations
