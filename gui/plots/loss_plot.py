@@ -90,7 +90,8 @@ class LossPlot(QWidget):
             self.plots[name] = p
         self.legend = add_legend_beside(self.plots["loss"])  # beside the curves, never over them, under its title
         # which curve is which parameter: the colours are the same in every run and in the update / weight plot
-        self.param_legend = add_legend_beside(self.plots["grad_norm"])
+        # (small and tight: a 1366x768 window's plot row is about 100 px high, and a 2-layer MLP has four entries)
+        self.param_legend = add_legend_beside(self.plots["grad_norm"], labelTextSize="7pt", verSpacing=-8)
         self._params_named: tuple[int, tuple[str, ...]] | None = None  # (run, parameters) the param legend names
         self.accuracy_shown = True  # False once steps of a loss that is not a classifier's left it nothing to show
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
