@@ -78,14 +78,16 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
         self.with_stack = with_stack
         self._kept: list = []
         self._acc_events, self._cycles = bool(kwargs.get("acc_events", False)), 0
+        self._saved: list = []  # the last finished cycle's events
+        self._just_saved = False  # True while no step has begun after a cycle finished
 
     def start(self) -> None:
         self._start()
 
     def stop(self) -> None:
         self._stop()
-        if self.schedule is not None:
-            self.function_events = _EventList(self._kept)
+        if self.schedule is not None:  # (the cycle that just finished, else the one under way)
+            self.function_events = _EventList(self._saved if self._just_saved else self._kept)
         if self.on_trace_ready is not None and self.schedule is None:
             self.on_trace_ready(self)
 
@@ -103,10 +105,12 @@ class profile(_autograd_profiler.profile):  # PyTorch's name
                 self._kept.extend(self._events)
             self._events.clear()
         self.step_num += 1
-        if act is ProfilerAction.RECORD_AND_SAVE:
+        self._just_saved = act is ProfilerAction.RECORD_AND_SAVE
+        if self._just_saved:
             self._cycles += 1
+            self._saved = list(self._kept)
             if self.on_trace_ready is not None:
-                self.function_events = _EventList(self._kept)
+                self.function_events = _EventList(self._saved)
                 self.on_trace_ready(self)
             if not self._acc_events:
                 if self._cycles == 1:

@@ -49,3 +49,18 @@ def test_key_averages_grouped_by_input_shape_shows_the_shapes_column_as_torch(to
         return ([h.strip() for h in heads if h.strip()], relu[0].rstrip().endswith("[[2, 3]]"),
                 "Input Shapes" in prof.key_averages().table())
     assert report(core) == report(torch)
+
+
+@pytest.mark.parametrize("steps", [4, 5, 6, 7, 8])
+def test_a_scheduled_profile_keeps_the_finished_or_running_cycles_events_as_torch(torch, steps):
+    """After the profile: the cycle that just finished, else the one under way (empty in its wait and warmup)."""
+    def kept(lib):
+        x = lib.ones(3, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (the once-only note that cycles clear their events)
+            with lib.profiler.profile(schedule=lib.profiler.schedule(wait=1, warmup=1, active=2)) as prof:
+                for _ in range(steps):
+                    x.exp()
+                    prof.step()
+        return [e.key for e in prof.events() if e.key == "aten::exp"]
+    assert kept(core) == kept(torch)
