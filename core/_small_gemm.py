@@ -127,9 +127,11 @@ def mkl_gemm(a, b, c=None):
 def _dot_region(m, k, n, a, size) -> bool:
     """Whether ``x @ W.T`` (``b`` transposed) takes MKL's dot-product kernels here: float32, 2 or more rows of
     ``x`` with contiguous rows, 2 or more outputs, fewer than 12 outputs once there are 4 rows, at most
-    ``DOT_LIMIT`` multiply-adds (module docstring)."""
+    ``DOT_LIMIT`` multiply-adds (module docstring). NOTE: the order follows the rows' addresses, so x's rows must
+    lie as PyTorch's do: forwards, K or more apart; an expanded x (rows 0 apart) is a contiguous copy in PyTorch
+    (BLAS's lda >= K), and in ``_dot_kernels``."""
     return size == 4 and m >= 2 and n >= 2 and (m < 4 or n < 12) and m * n * k <= DOT_LIMIT \
-        and (a.strides[1] == size or k == 1) and a.strides[0] % size == 0
+        and (a.strides[1] == size or k == 1) and (a.strides[0] >= k * size or a.strides[0] == 0)
 
 
 def _dot_kernels(a, b):
@@ -145,6 +147,8 @@ def _dot_kernels(a, b):
     product too short to fill one group of lanes after its peel is the in-order chain (``_chain``)."""
     m, k = a.shape
     n = b.shape[1]
+    if a.strides[0] == 0:
+        a = np.ascontiguousarray(a)  # (a fresh buffer starts on a 16-byte boundary, as PyTorch's copy)
     start, step = a.__array_interface__["data"][0] // 4, a.strides[0] // 4
     period = min(4 // math.gcd(step, 4), m)
     peels = [min(-(start + row * step) % 4, k) for row in range(period)]

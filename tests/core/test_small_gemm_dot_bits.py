@@ -59,6 +59,17 @@ def test_linear_of_a_column_slice_matches_torch_bitwise(start):
                torch.nn.functional.linear(twide[:, start:start + 13], tw))
 
 
+@pytest.mark.parametrize("k,n,m", [(10, 5, 6), (7, 3, 5), (33, 9, 4)])
+def test_linear_of_an_expanded_row_matches_torch_bitwise(k, n, m):
+    """One row expanded over a batch (rows 0 apart): PyTorch hands BLAS a contiguous copy, whose rows start at
+    their own offsets; core sums as over that copy."""
+    cx, tx = _pair((1, k), 14)
+    cw, tw = _pair((n, k), 15)
+    cb, tb = _pair((n,), 16)
+    _same_bits(core.nn.functional.linear(cx.expand(m, k), cw, cb),
+               torch.nn.functional.linear(tx.expand(m, k), tw, tb))
+
+
 @pytest.mark.parametrize("features", [(6, 5), (10, 2), (784, 10), (20, 7)])
 def test_linear_layer_forward_on_a_small_batch_matches_torch_bitwise(features):
     core.manual_seed(0)
