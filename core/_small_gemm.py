@@ -25,10 +25,12 @@ lanes, each product rounded, no FMA: a row that starts p = 1..3 floats before a 
 p products in order into lane 0; the lanes then take 4 (8) products at a time, each lane adding its own in order;
 the lanes are added in halves ((0 + 2) + (1 + 3); 8 lanes first fold 4..7 onto 0..3) and the products after the
 last full group are added in order to that; the bias to the finished sum. So the order follows each row's
-address mod 16 bytes (W's address does not matter: measured with W at 6 offsets). Measured: 2,304 shapes x
-offsets (M 2..200, K 1..784, N 2..100 with M < 4, N 2..11 otherwise, x at 16 offsets), one and two threads,
-with and without a bias, and 300 random products, all bit for bit. NumPy's buffers, like torch's, start on a
-16-byte boundary, so core's and torch's rows start at the same phase. Not reproduced: a single row (M = 1,
+address mod 16 bytes (W's address does not matter: measured with W at 6 offsets). Measured bit for bit: K 1..5,
+6, 7, 9, 10, 13, 16, 17, 30, 33, 40, 50, 64, 100 and 784, N 2..11 (12..100 with M = 2, 3), M 2..400, x at 16
+offsets, one and two threads, with and without a bias, and 300 random products (M 2..69, K 1..299, N 2..11, x
+at random offsets). NumPy's buffers, like torch's, start on a 16-byte boundary, so a fresh tensor's rows, and
+the same view of one, start at the same phase in both (a core tensor kept as a view into a larger buffer where
+torch has its own would not). Not reproduced: a single row (M = 1,
 MKL's gemv: its order follows W's rows' address mod 16 bytes, not x's; the dot kernels' family, 4/8/16 lanes
 peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of outputs at best), float64, a
 transposed ``x``.
