@@ -32,7 +32,7 @@ def test_the_rsqrtps_table_is_a_12_bit_estimate_of_one_over_sqrt():
     """Each of the 8192 cells of [1, 4) (and its scaled copies) holds a 12-bit estimate within rsqrtps's
     documented bound, 1.5 * 2^-12 relative, falling as x grows."""
     table = _mkl_vml._table()
-    x = _floats(0x00800000, 0x7F7FF800)[::2047]
+    x = _floats(0x00800000, 0x7F7FF800, 2047)
     r = table[_bits(x) >> 11].astype(np.float64)
     exact = 1 / np.sqrt(x.astype(np.float64))
     assert np.abs(r / exact - 1).max() <= 1.5 * 2.0 ** -12
@@ -53,7 +53,7 @@ def test_every_third_float_of_a_binade_pair_gives_torchs_bits(torch, first, last
 @zen4
 def test_zeros_subnormals_negatives_infs_nans_and_random_bits_give_torchs_bits(torch):
     x = np.concatenate([np.array([0.0, -0.0, -1.0, np.inf, -np.inf, np.nan, 3.4028235e38], np.float32),
-                        _floats(0, 0x00800000)[::97], _floats(0x7F7FE000, 0x7F800000),
+                        _floats(0, 0x00800000, 97), _floats(0x7F7FE000, 0x7F800000),
                         np.random.default_rng(0).integers(0, 2 ** 32, 200_000, dtype=np.uint32).view(np.float32)])
     got = core.sqrt(core.from_numpy(x)).numpy()
     want = torch.from_numpy(x).sqrt().numpy()
