@@ -32,8 +32,9 @@ at random offsets). NumPy's buffers, like torch's, start on a 16-byte boundary, 
 the same view of one, start at the same phase in both (a core tensor kept as a view into a larger buffer where
 torch has its own would not). Not reproduced: a single row (M = 1,
 MKL's gemv: its order follows W's rows' address mod 16 bytes, not x's; the dot kernels' family, 4/8/16 lanes
-peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of outputs at best), float64, a
-transposed ``x``.
+peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of outputs at best); float64
+(measured: W's rows 4 at a time follow the same rule with 2 lanes, a peel to 16 bytes = 2 doubles, bit for bit
+for K 6..33; the last ``N % 4`` outputs' kernel was not found, 58-73% at best); a transposed ``x``.
 
 Outside these regions: M >= 4 with N >= 12 and K up to ~128 is an in-order chain *with* FMA, which OpenBLAS
 already computes (NumPy's result is torch's for almost every such shape); larger products keep NumPy's.
