@@ -80,6 +80,10 @@ def _blockwise(x: np.ndarray, steps) -> np.ndarray:
     """``steps(block, out_block)`` over ``x`` (float32) in C order, ``_BLOCK`` elements at a time; C-ordered."""
     flat = np.ascontiguousarray(x).reshape(-1)
     out = np.empty(flat.size, _F32)
+    if flat.size <= _BLOCK:  # (one block: no slicing)
+        if flat.size:
+            steps(flat, out)
+        return out.reshape(x.shape)
     for i in range(0, flat.size, _BLOCK):
         steps(flat[i:i + _BLOCK], out[i:i + _BLOCK])
     return out.reshape(x.shape)
