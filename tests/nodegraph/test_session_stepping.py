@@ -180,6 +180,20 @@ def test_unconnected_inputs_and_unknown_types_are_node_errors(test_types):
     assert "unknown node type" in s.errors["u"].message
 
 
+def test_the_apps_own_node_errors_read_as_sentences_without_a_class_name(test_types):
+    from core.nodegraph.model.document import Graph
+
+    g = Graph()
+    g.add_node(Node("a", "test.add"))
+    g.add_node(Node("u", "no.such", {}))
+    s = Session(g)
+    s.forward()
+    # what the canvas and the status bar show: no "MissingInput:" or "UnknownNodeType:" in front
+    assert str(s.errors["a"]) == "Input 'a' is not connected"
+    assert str(s.errors["u"]).startswith("Unknown node type 'no.such' (a placeholder")
+    assert s.errors["a"].type == "MissingInput" and s.errors["u"].type == "UnknownNodeType"  # the kinds stay
+
+
 def test_changing_a_parameter_recomputes_only_its_downstream():
     g = chapter_graph()
     s = Session(g)

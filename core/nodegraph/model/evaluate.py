@@ -26,6 +26,7 @@ import core
 from core.nodegraph.model import budget as _budget
 from core.nodegraph.model import spec as _spec
 from core.nodegraph.model.document import Edge, Graph, GraphError, Node
+from core.nodegraph.model.events import error_text
 from core.nodegraph.model.names import key_label, node_label
 
 __all__ = ["NodeError", "Values", "evaluate", "evaluate_node", "make_context", "input_ports", "run_subgraph",
@@ -45,8 +46,8 @@ class NodeError:
     skipped: bool = False
     exception: Any = field(default=None, repr=False, compare=False)
 
-    def __str__(self) -> str:
-        return f"{self.type}: {self.message}"  # "Skipped: input 'a' comes from x, which failed"
+    def __str__(self) -> str:  # "Skipped: input 'a' comes from x, which failed", "Input 'x' is not connected"
+        return error_text(self.type, self.message)
 
 
 class Values:

@@ -12,9 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PHASES", "SessionEvent", "NodeError"]
+__all__ = ["PHASES", "SessionEvent", "NodeError", "error_text"]
 
 PHASES = ("forward", "backward", "zero_grad", "optimizer", "reset", "error", "train", "history", "device")
+
+# The app's own error kinds whose message says it all: shown as a sentence ("Input 'x' is not connected"),
+# not behind a class name that no PyTorch user has met ("MissingInput: input 'x' is not connected").
+SENTENCE_KINDS = frozenset({"MissingInput", "UnknownNodeType"})
+
+
+def error_text(kind: str, message: str) -> str:
+    """How an error reads on a node and in the status bar: ``RuntimeError: ...`` as PyTorch prints it, or the
+    message alone, capitalised, for the app's own kinds in ``SENTENCE_KINDS``."""
+    if kind in SENTENCE_KINDS and message:
+        return message[0].upper() + message[1:]
+    return f"{kind}: {message}"
 
 
 @dataclass(frozen=True)
@@ -47,4 +59,4 @@ class NodeError:
         return cls(phase, type(exc).__name__, str(exc), origin, autograd_node)
 
     def __str__(self) -> str:
-        return f"{self.type}: {self.message}"
+        return error_text(self.type, self.message)
