@@ -149,7 +149,10 @@ class DocumentFiles(_Window):
             self.set_document(graph, path)
         file_ops.remember_file(path)
         self.lessons.document_opened(path)
-        if graph.trained_values:  # the parameters start where the saved training left them, not from their seeds
+        unknown = _placeholder_note(graph)
+        if unknown:  # a file from a newer version: say so now, not first when a step stops at the node
+            self.show_message(f"Opened {os.path.basename(path)}: {unknown}")
+        elif graph.trained_values:  # the parameters start where the saved training left them, not from their seeds
             self.show_message(f"Opened {os.path.basename(path)} with its trained parameter values "
                               "(Run ▸ Reset starts again from the initial ones)")
         elif not self.status_label.text():  # what was opened, as Save says what was saved (the line stayed empty)
@@ -199,3 +202,16 @@ class DocumentFiles(_Window):
         path = file_ops.save_path(self, path, chosen or "(*.png)")
         if path:
             self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
+
+
+def _placeholder_note(graph: Graph) -> str:
+    """What a newcomer needs to know about a graph's nodes of unknown types (placeholders), or ''."""
+    nodes = [n for n in graph.nodes.values() if n.spec is None and n.graph is None]
+    if not nodes:
+        return ""
+    titles = ", ".join(n.title or n.id for n in nodes[:3]) + (", ..." if len(nodes) > 3 else "")
+    types = ", ".join(sorted({n.type for n in nodes}))
+    one = len(nodes) == 1
+    return (f"{'node' if one else f'{len(nodes)} nodes'} {titles} {'has a type' if one else 'have types'} this "
+            f"version of Nodegrad doesn't know ({types}), kept as {'a placeholder' if one else 'placeholders'} that "
+            "can't run (a file from a newer Nodegrad?)")
