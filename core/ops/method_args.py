@@ -48,6 +48,8 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
                 overloads = overloads.replace(old, new)
         single = only_plausible(overloads.splitlines(), len(got))
         if single is not None and "dim" in single:  # the one overload the call's argument count leaves
+            if "dim" not in kwargs and len(args) < 2:  # (x.sum(keepdim=True, dtype=...): its dim not given)
+                return TypeError(f'{name}() missing 1 required positional arguments: "dim"')
             value = kwargs["dim"] if "dim" in kwargs else args[1]
             where = "" if "dim" in kwargs else f" (position {1 if method else 2})"
             return TypeError(f"{name}(): argument 'dim'{where} must be {single['dim']}, not {tp_name(value)}")

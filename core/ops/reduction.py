@@ -28,7 +28,7 @@ from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.conversion import to
 from core.ops.elementwise import DivByNumber, _out
-from core.ops.method_args import only_plausible
+from core.ops.method_args import only_plausible, parser_form
 from core.ops.numpy_names import call_with_keywords, rename_numpy_kwargs
 from core.ops.views import expand, reshape, unsqueeze
 from core.overrides import handle_torch_function, has_torch_function_unary
@@ -74,10 +74,13 @@ def accept_numpy_names(namespace: dict, names) -> None:
         fn = namespace[name]
         if not callable(fn) or isinstance(fn, type):
             continue
+        overloads = _KEEPDIM_NEEDS_DIM.get(fn.__name__)
 
-        def op(*args, _fn=fn, **kwargs):
+        def op(*args, _fn=fn, _overloads=overloads, **kwargs):
             if not kwargs:
                 return _fn(*args)
+            if _overloads is not None and len(args) == 1:
+                _refuse_keepdim_without_dim(_fn.__name__, args, kwargs, _overloads)
             return call_with_keywords(_fn, args, rename_numpy_kwargs(_fn.__name__, kwargs))
 
         namespace[name] = functools.wraps(fn)(op)
@@ -237,6 +240,19 @@ _SUM_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None)",
 _MEAN_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None, Tensor out = None)", _SUM_OVERLOADS[1])
 _PROD_OVERLOADS = (" * (Tensor input, *, torch.dtype dtype = None)",
                    " * (Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)")
+
+
+_KEEPDIM_NEEDS_DIM = {"sum": _SUM_OVERLOADS, "mean": _MEAN_OVERLOADS, "prod": _PROD_OVERLOADS}
+
+
+def _refuse_keepdim_without_dim(name: str, args: tuple, kwargs: dict, overloads: tuple) -> None:
+    """PyTorch's TypeError for ``keepdim`` given by keyword without a ``dim`` (``x.sum(keepdim=True)``): only the
+    dim overload of sum, mean and prod takes keepdim, so even ``keepdim=False`` is refused. Worded by the parser
+    (the method's form by ``method_args.translating`` on the way out); nothing is checked without keywords."""
+    if ("keepdim" in kwargs or "keepdims" in kwargs) and "dim" not in kwargs and "axis" not in kwargs:
+        error = TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, ), but expected "
+                          "one of:\n" + "\n".join(overloads) + "\n")
+        raise parser_form(error, name, args, kwargs, method=False) from None
 
 
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):  # PyTorch's name

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import core
-from tests.core.oracle import assert_same, check, check_error, check_grads, inputs
+from tests.core.oracle import assert_same, check, check_error, check_grads, inputs, raised
 
 RNG = np.random.default_rng(0)
 
@@ -345,3 +345,30 @@ def test_numpy_style_axis_and_keepdims_are_accepted_like_torch(torch):
                lambda lib, x: x.var(axis=1), lambda lib, x: x.cumsum(axis=2), lambda lib, x: x.softmax(axis=0),
                lambda lib, x: x.logsumexp(axis=1), lambda lib, x: x.argmax(axis=1), lambda lib, x: x.all(axis=0)]:
         check(fn, [arr], torch)
+
+
+KEEPDIM_WITHOUT_DIM = {  # only the dim overload takes keepdim, so even keepdim=False is refused
+    "method": lambda lib, x: x.sum(keepdim=True), "method False": lambda lib, x: x.mean(keepdim=False),
+    "NumPy's name": lambda lib, x: x.sum(keepdims=True), "prod": lambda lib, x: x.prod(keepdim=True),
+    "function": lambda lib, x: lib.sum(x, keepdim=True), "mean function": lambda lib, x: lib.mean(x, keepdim=True),
+    "method with dtype": lambda lib, x: x.mean(keepdim=True, dtype=lib.float64),
+    "function with dtype": lambda lib, x: lib.sum(x, keepdim=True, dtype=lib.float64),
+    "mean function with dtype": lambda lib, x: lib.mean(x, dtype=lib.float64, keepdim=True),
+    "function with out": lambda lib, x: lib.sum(x, keepdim=True, out=lib.empty(())),
+    "int keepdim": lambda lib, x: x.sum(keepdim=1),
+}
+
+
+@pytest.mark.parametrize("call", KEEPDIM_WITHOUT_DIM.values(), ids=KEEPDIM_WITHOUT_DIM.keys())
+def test_keepdim_without_dim_is_refused_in_torchs_words(torch, call):
+    x = sample((2, 3), "float32")
+    theirs = raised(lambda: call(torch, torch.tensor(x)))
+    assert theirs is not None and theirs[0] == "TypeError"
+    assert raised(lambda: call(core, core.tensor(x))) == theirs
+
+
+def test_keepdim_with_dim_none_still_reduces_every_dim(torch):
+    x = sample((2, 3), "float32")
+    for call in (lambda lib, t: t.sum(None, keepdim=True), lambda lib, t: t.mean(dim=None, keepdim=True),
+                 lambda lib, t: lib.sum(t, axis=None, keepdims=True), lambda lib, t: t.nansum(keepdim=True)):
+        check(call, [x], torch)
