@@ -75,3 +75,4 @@ RECIPES += __import__("recipes_ekan").RECIPES  # efficient-kan: KAN layers, grid
 RECIPES += __import__("recipes_nflows").RECIPES  # nflows: flows, spline transforms, its tests (helper s23 NFLOWS)
 RECIPES += __import__("recipes_skrl").RECIPES  # skrl's agents, models, trainers on Gymnasium; ncps (helper s23 SKRL)
 RECIPES += __import__("recipes_snntorch").RECIPES  # snnTorch: spiking neurons, surrogates, tutorials, its tests (helper s24 SNN)
+RECIPES += __import__("recipes_zuko").RECIPES  # zuko: normalizing flows, transforms, its tests (helper s24 SNN)

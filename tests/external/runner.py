@@ -386,6 +386,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "snntorch" in present:  # snntorch.spikeplot imports matplotlib and pandas at module level: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # but tqdm (fake_snntorch_deps')
+    if "zuko" in present:  # recipes_zuko's tutorials plot with matplotlib: the stand-ins stay (zuko probes none)
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -481,6 +483,7 @@ _FETCHED_PACKAGES += ("torchattacks",)  # recipes_torchattacks' (SciPy: fake_tor
 _FETCHED_PACKAGES += ("torchcam",)  # recipes_torchcam's (its version: fake_torchcam_deps)
 _FETCHED_PACKAGES += ("skrl", "ncps")  # recipes_skrl's (gymnasium, cloudpickle: recipes_sb3's)
 _FETCHED_PACKAGES += ("snntorch",)  # recipes_snntorch's (its spikeplot's matplotlib, pandas: the stubs)
+_FETCHED_PACKAGES += ("zuko",)  # recipes_zuko's (NumPy and torch only)
 
 
 def _reset(lib) -> None:
