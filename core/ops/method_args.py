@@ -20,7 +20,8 @@ __all__ = ["parser_form", "only_plausible", "translating", "named_as", "TRANSLAT
 # are wrapped by method_out, which translates too)
 TRANSLATED = ("softmax", "log_softmax", "cummax", "cummin", "cumprod", "logcumsumexp", "logsumexp", "argmax",
               "argmin", "amax", "amin", "nansum", "nanmean", "median", "nanmedian", "mode", "cumsum", "sum", "mean",
-              "prod", "topk")  # (topk: a bool or float k)
+              "prod", "topk", "transpose", "transpose_", "swapaxes", "swapaxes_", "swapdims", "swapdims_")  # (topk: a
+# bool or float k; transpose and its names: a dim that is no int)
 
 _POSITIONAL = re.compile(r"^(\w+)\(\): argument '(\w+)' \(position (\d+)\) (must be .*)$", re.S)
 _COMBINATION = "() received an invalid combination of arguments - got (Tensor, "

@@ -528,7 +528,11 @@ def unsqueeze_(input: Tensor, dim):
 
 
 def transpose_(input: Tensor, dim0, dim1):
-    return _inplace_view(input, _Transpose, d0=dim0, d1=dim1)
+    try:
+        return _inplace_view(input, _Transpose, d0=dim0, d1=dim1)
+    except TypeError:
+        _v.refuse_non_int_dims("transpose_", ("dim0", dim0), ("dim1", dim1))
+        raise
 
 
 def t_(input: Tensor):
@@ -537,10 +541,20 @@ def t_(input: Tensor):
 
 def swapaxes_(input: Tensor, axis0, axis1):
     """``transpose_`` under NumPy's name, its dims named ``axis0`` and ``axis1`` as ``swapaxes``'."""
-    return transpose_(input, axis0, axis1)
+    try:
+        return transpose_(input, axis0, axis1)
+    except TypeError:
+        _v.refuse_non_int_dims("swapaxes_", ("axis0", axis0), ("axis1", axis1))
+        raise
 
 
-swapdims_ = alias(transpose_, "swapdims_")
+def swapdims_(input: Tensor, dim0, dim1):
+    """``transpose_`` under its other name (an argument error names ``swapdims_``)."""
+    try:
+        return transpose_(input, dim0, dim1)
+    except TypeError:
+        _v.refuse_non_int_dims("swapdims_", ("dim0", dim0), ("dim1", dim1))
+        raise
 
 
 def adjoint(input: Tensor):

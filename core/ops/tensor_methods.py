@@ -250,7 +250,7 @@ TENSOR_METHODS = {
     "transpose": views.transpose, "t": views.t, "permute": views.permute, "squeeze": views.squeeze_method,
     "unsqueeze": views.unsqueeze_method, "expand": views.expand, "expand_as": views.expand_as,
     "as_strided": views.as_strided, "contiguous": views.contiguous, "clone": views.clone, "swapaxes": views.swapaxes,
-    "swapdims": views.transpose,
+    "swapdims": views.swapdims,
     # movement
     "flatten": movement.flatten, "unflatten": movement.unflatten, "narrow": movement.narrow,
     "select": movement.select, "unbind": movement.unbind, "split": movement.split, "chunk": movement.chunk,
@@ -259,7 +259,7 @@ TENSOR_METHODS = {
     "transpose_": movement.transpose_, "broadcast_to": movement.broadcast_to_method, "ravel": movement.ravel,
     "hsplit": movement.hsplit, "vsplit": movement.vsplit, "tensor_split": movement.tensor_split,
     "dsplit": movement.dsplit, "split_with_sizes": movement.split_with_sizes, "narrow_copy": movement.narrow_copy,
-    "adjoint": movement.adjoint, "swapaxes_": movement.swapaxes_, "swapdims_": movement.transpose_,
+    "adjoint": movement.adjoint, "swapaxes_": movement.swapaxes_, "swapdims_": movement.swapdims_,
     # rearranging
     "repeat": rearranging.repeat, "tile": rearranging.tile, "flip": rearranging.flip_method, "roll": rearranging.roll,
     "tril": rearranging.tril, "triu": rearranging.triu, "tril_": rearranging.tril_, "triu_": rearranging.triu_,

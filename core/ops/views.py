@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype
-from core._alias import alias
 from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input, tp_name
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
@@ -340,17 +339,40 @@ def transpose(input: Tensor, dim0, dim1):
     require_input("transpose", input)
     if type(input) is not Tensor and (input.is_quantized or input.is_sparse):  # (a dense tensor: one identity test)
         return input.transpose(dim0, dim1)  # quantized: its integers transposed (ShuffleNet's shuffle); COO: its own
-    return Transpose.apply(input, d0=dim0, d1=dim1)
+    try:
+        return Transpose.apply(input, d0=dim0, d1=dim1)
+    except TypeError:
+        refuse_non_int_dims("transpose", ("dim0", dim0), ("dim1", dim1))
+        raise
+
+
+def refuse_non_int_dims(name: str, *named) -> None:
+    """PyTorch's parser error for the first of ``named`` (``(argument name, value)`` pairs, from position 2) that is
+    not an int, ``transpose(): argument 'dim0' (position 2) must be int, not float`` (a method's position and a
+    keyword's none: ``method_args.translating``); nothing for ints. Called once a dim was refused (the error path)."""
+    for position, (arg, value) in enumerate(named, 2):
+        if not hasattr(type(value), "__index__") or isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be int, not {tp_name(value)}")
 
 
 def swapaxes(input: Tensor, axis0, axis1):
     """``transpose`` under NumPy's name, its dims named as NumPy's: ``torch.swapaxes(input=x, axis0=0, axis1=1)``
     (snnTorch's regression tutorial calls it so); ``swapdims`` keeps ``dim0`` and ``dim1``."""
     require_input("swapaxes", input)
-    return transpose(input, axis0, axis1)
+    try:
+        return transpose(input, axis0, axis1)
+    except TypeError:
+        refuse_non_int_dims("swapaxes", ("axis0", axis0), ("axis1", axis1))
+        raise
 
 
-swapdims = alias(transpose, "swapdims")
+def swapdims(input: Tensor, dim0, dim1):
+    """``transpose`` under its other name (an argument error names ``swapdims``)."""
+    try:
+        return transpose(input, dim0, dim1)
+    except TypeError:
+        refuse_non_int_dims("swapdims", ("dim0", dim0), ("dim1", dim1))
+        raise
 
 
 def t(input: Tensor):

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import core
-from tests.core.oracle import assert_same, check_error, check_grads, to_numpy
+from tests.core.oracle import assert_same, check_error, check_grads, raised, to_numpy
 
 # ----- the chapter's snippet ----------------------------------------------------------------------
 
@@ -465,3 +465,29 @@ def test_views_made_without_grad_in_a_loop_leave_no_memory_behind():
     finally:
         tracemalloc.stop()
     assert after - before < 8 * 1024, (before, after)  # a kept reference per view would be > 100 KiB
+
+
+NON_INT_DIMS = {  # PyTorch's parser takes no float or str as an int: its words, a method's positions from 1
+    "method": lambda lib, x: x.transpose(0.0, 1), "second": lambda lib, x: x.transpose(0, 1.0),
+    "function": lambda lib, x: lib.transpose(x, 0.0, 1), "keyword": lambda lib, x: x.transpose(dim0=0.0, dim1=1),
+    "str": lambda lib, x: x.transpose("a", 1), "in place": lambda lib, x: x.transpose_(0.5, 1),
+    "swapaxes": lambda lib, x: x.swapaxes(0.0, 1), "swapaxes function": lambda lib, x: lib.swapaxes(x, 0.0, 1),
+    "swapdims": lambda lib, x: x.swapdims(0, 1.0), "swapdims function": lambda lib, x: lib.swapdims(x, 0.0, 1),
+    "swapaxes_": lambda lib, x: x.swapaxes_(0.5, 1), "swapdims_": lambda lib, x: x.swapdims_(0, "a"),
+}
+
+
+@pytest.mark.parametrize("call", NON_INT_DIMS.values(), ids=NON_INT_DIMS.keys())
+def test_transpose_refuses_a_dim_that_is_no_int_in_torchs_words(torch, call):
+    x = np.arange(6.0).reshape(2, 3)
+    theirs = raised(lambda: call(torch, torch.tensor(x)))
+    assert theirs is not None and theirs[0] == "TypeError"
+    assert raised(lambda: call(core, core.tensor(x))) == theirs
+
+
+def test_swapdims_is_transpose_under_its_own_name(torch):
+    x = np.arange(6.0).reshape(2, 3)
+    for lib in (core, torch):
+        assert lib.swapdims.__name__ == "swapdims"
+    assert_same(core.tensor(x).swapdims(0, 1), torch.tensor(x).swapdims(0, 1))
+    assert_same(core.swapdims(core.tensor(x), -1, 0), torch.swapdims(torch.tensor(x), -1, 0))
