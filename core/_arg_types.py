@@ -82,9 +82,9 @@ def require_one_tensor(fn: str, input, other) -> None:
 
 
 def refuse_bool_dim(fn: str, dim, kind: str = "int", position: int = 2) -> None:
-    """PyTorch's TypeError for a bool or float ``dim``: its parser takes neither as an int (``torch.cumsum(x, True)``
-    is no sum along dim 1, as Python's ``bool`` subclassing ``int`` would make it)."""
-    if isinstance(dim, (bool, float)):
+    """PyTorch's TypeError for a bool, float or str ``dim``: its parser takes none as an int (``torch.cumsum(x, True)``
+    is no sum along dim 1, as Python's ``bool`` subclassing ``int`` would make it; core has no named dims)."""
+    if isinstance(dim, (bool, float, str)):
         raise TypeError(f"{fn}(): argument 'dim' (position {position}) must be {kind}, not {tp_name(dim)}")
 
 

@@ -223,13 +223,13 @@ def _fill_shared_out(out, input, identity) -> None:
 
 
 def _refuse_bool_dim(name: str, dim, overloads: tuple, given: int = 0) -> None:
-    """PyTorch's TypeError for a bool or float ``dim`` (the caller found it one) of a function with several overloads
-    (a bool is an int in Python, not in PyTorch's parser, so ``x.sum(True)`` is no sum over dim 1): its "invalid
-    combination" message listing ``overloads``, or the dim overload's own error where the call's ``given`` other
-    arguments (keepdim, dtype, out) rule the others out (one overload: ``refuse_bool_dim``)."""
+    """PyTorch's TypeError for a bool, float or str ``dim`` (the caller found it one) of a function with several
+    overloads (a bool is an int in Python, not in PyTorch's parser, so ``x.sum(True)`` is no sum over dim 1): its
+    "invalid combination" message listing ``overloads``, or the dim overload's own error where the call's ``given``
+    other arguments (keepdim, dtype, out) rule the others out (``x.mean(dim="a", keepdim=True)``)."""
     single = only_plausible(overloads, 2 + given)
     if single is not None and "dim" in single:
-        refuse_bool_dim(name, dim, single["dim"])
+        raise TypeError(f"{name}(): argument 'dim' (position 2) must be {single['dim']}, not {tp_name(dim)}")
     raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {tp_name(dim)}), but "
                     "expected one of:\n" + "\n".join(overloads) + "\n")
 
@@ -256,7 +256,7 @@ def _refuse_keepdim_without_dim(name: str, args: tuple, kwargs: dict, overloads:
 
 
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):  # PyTorch's name
-    if isinstance(dim, (bool, float)):
+    if isinstance(dim, (bool, float, str)):
         _refuse_bool_dim("sum", dim, _SUM_OVERLOADS, (keepdim is not False) + (dtype is not None) + (out is not None))
     if out is not None:  # only the dim overload takes out=, as PyTorch's
         if dim is ALL_DIMS:
@@ -356,7 +356,7 @@ class MeanDim(Mean):
 
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):
-    if isinstance(dim, (bool, float)):
+    if isinstance(dim, (bool, float, str)):
         _refuse_bool_dim("mean", dim, _MEAN_OVERLOADS, (keepdim is not False) + (dtype is not None) + (out is not None))
     if out is not None:
         _fill_shared_out(out, input, 0)
@@ -446,7 +446,7 @@ def prod_backward(g: Tensor, a: Tensor, dim: int) -> Tensor:
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
-    if isinstance(dim, (bool, float)):
+    if isinstance(dim, (bool, float, str)):
         _refuse_bool_dim("prod", dim, _PROD_OVERLOADS, (keepdim is not False) + (dtype is not None))
     try:
         dt = _int_promoted(input, dtype)

@@ -372,3 +372,23 @@ def test_keepdim_with_dim_none_still_reduces_every_dim(torch):
     for call in (lambda lib, t: t.sum(None, keepdim=True), lambda lib, t: t.mean(dim=None, keepdim=True),
                  lambda lib, t: lib.sum(t, axis=None, keepdims=True), lambda lib, t: t.nansum(keepdim=True)):
         check(call, [x], torch)
+
+
+STR_DIMS = {  # a str is no dim to PyTorch's parser (core has no named dims): its words for each form of call
+    "mean keyword": lambda lib, x: x.mean(dim="a"), "mean": lambda lib, x: x.mean("a"),
+    "mean function": lambda lib, x: lib.mean(x, "a"), "mean function keyword": lambda lib, x: lib.mean(x, dim="a"),
+    "mean with keepdim": lambda lib, x: x.mean(dim="a", keepdim=True), "sum": lambda lib, x: x.sum("a"),
+    "sum function with keepdim": lambda lib, x: lib.sum(x, "a", True), "NumPy's name": lambda lib, x: x.sum(axis="a"),
+    "mean with dtype": lambda lib, x: lib.mean(x, "a", dtype=lib.float64), "prod": lambda lib, x: x.prod(dim="a"),
+    "nansum": lambda lib, x: x.nansum("a"), "nanmean": lambda lib, x: x.nanmean(dim="a"),
+    "amax": lambda lib, x: x.amax("a"), "logsumexp": lambda lib, x: x.logsumexp("a"),
+    "argmax": lambda lib, x: x.argmax(dim="a"), "cumsum": lambda lib, x: x.cumsum("a"),
+}
+
+
+@pytest.mark.parametrize("call", STR_DIMS.values(), ids=STR_DIMS.keys())
+def test_a_str_dim_is_refused_in_torchs_words(torch, call):
+    x = sample((2, 3), "float32")
+    theirs = raised(lambda: call(torch, torch.tensor(x)))
+    assert theirs is not None and theirs[0] == "TypeError"
+    assert raised(lambda: call(core, core.tensor(x))) == theirs
