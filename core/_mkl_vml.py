@@ -30,7 +30,10 @@ patterns (exp, log).
   float32 and B_j the rest, rounded;
 - ``log`` (where ``core._cpu.mkl_vml_sse()`` holds) for positive normal x: x = 2^k m with m in [2/3, 4/3),
   ``f = m - 1``, a degree-10 polynomial ``((C9 - C8 f) f + P1) f ... + P7) f f + f`` in Horner's order, then
-  ``k * LN2_HI + (k * LN2_LO + poly)``.
+  ``k * LN2_HI + (k * LN2_LO + poly)``. The reduction, the polynomial's nine coefficients and ln2's two parts are
+  the ones Intel publishes under the MIT licence in its graphics compiler's OpenCL builtins
+  (intel/intel-graphics-compiler, ``IGC/BiFModule``, ``__spirv_ocl_log`` of a float), where they are evaluated
+  with fused multiply-adds; MKL's SSE kernel rounds each step.
 
 How they were found (2026-12-06, for the functions still missing): libtorch_cpu exports every MKL kernel
 (``nm -D``: ``mkl_vml_kernel_s<Op>_<arch><accuracy>``, arch E2/EX/H8 the SSE ones, L9 AVX2, Z0 AVX-512); called
