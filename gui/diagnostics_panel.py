@@ -2,7 +2,9 @@
 gradients, loss flat or diverging...) with severity, message and the first thing to try.
 
 Hints come from ``core.nodegraph.explain.diagnostics.diagnose`` (run on this panel's throttled timer when the
-session moved, never per training step, with the current run's losses for the trend rules). Clicking a
+session moved, never per training step, with the current run's losses for the trend rules, or, after steps run
+by hand, the loss at each Optimizer step since the last Reset or training run, as a headless ``Diagnostics``
+records them). Clicking a
 hint emits ``node_selected(node_id)``; the window selects and frames that node. Another document clears the list
 until its own session has run; an empty list always says why (``NOT_RUN`` before then, ``NONE_FOUND`` after).
 """
@@ -16,7 +18,9 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+import core
 from core.nodegraph.explain.diagnostics import Hint, diagnose
+from core.nodegraph.model.events import SessionEvent
 from core.nodegraph.training.runs import RunHistory
 from gui.session_bridge import SessionBridge
 
@@ -36,6 +40,7 @@ class DiagnosticsPanel(QWidget):
         self.setObjectName("diagnosticsPanel")
         self.bridge, self.history = bridge, history
         self.hints: list[Hint] = []
+        self.step_losses: list[float] = []  # the loss at each Optimizer step run by hand (the Run menu's loop)
         self._key: tuple | None = None
         self.tree = QTreeWidget()
         self.tree.setObjectName("diagnosticsTree")
@@ -60,11 +65,24 @@ class DiagnosticsPanel(QWidget):
         self.timer.timeout.connect(self.refresh)
         self.timer.start(self.REFRESH_MS)
         bridge.document_changed.connect(self.clear)
+        bridge.stepped.connect(self._on_step)
+
+    def _on_step(self, event: SessionEvent) -> None:
+        """Note the loss at each Optimizer step run by hand (the trend rules read it, as they read a training run's
+        losses); a Reset or a training step starts over."""
+        if event.phase == "optimizer":
+            s = self.bridge.session
+            nid = s.loss_node() if s is not None else None
+            loss = s.value(nid) if nid is not None else None
+            if isinstance(loss, core.Tensor) and loss.numel() == 1:
+                self.step_losses.append(float(loss.detach().item()))
+        elif event.phase in ("reset", "train"):
+            self.step_losses = []
 
     def clear(self) -> None:
         """Another document: the last one's hints go (they named its nodes); the new one's come with its session."""
         self._key = None
-        self.hints = []
+        self.hints, self.step_losses = [], []
         self.tree.clear()
         self.detail.setText("")
         self.caption.setText(NOT_RUN)
@@ -74,11 +92,15 @@ class DiagnosticsPanel(QWidget):
         if s is None:
             return self.hints
         run = self.history.current if self.history is not None else None
-        key = (id(s), s.step_count, len(s.values), getattr(s.ledger, "backward_calls", 0), len(run) if run else 0)
+        key = (id(s), s.step_count, len(s.values), getattr(s.ledger, "backward_calls", 0), len(run) if run else 0,
+               len(self.step_losses))
         if key == self._key and not force:
             return self.hints
         self._key = key
-        losses = [float(v) for v in run.series("loss")[-200:] if np.isfinite(v)] if run is not None else []
+        if self.step_losses:  # steps by hand since the last Reset or run
+            losses = [v for v in self.step_losses[-200:] if np.isfinite(v)]
+        else:
+            losses = [float(v) for v in run.series("loss")[-200:] if np.isfinite(v)] if run is not None else []
         self.show_hints(diagnose(s, losses))
         return self.hints
 

@@ -43,3 +43,26 @@ def test_a_file_of_known_types_just_says_it_opened(window, qtbot, monkeypatch, t
     _open_by_keyboard(qtbot, w, monkeypatch, path)
     qtbot.waitUntil(lambda: w.path == str(path))
     assert w.status_label.text() == "Opened mine.json"
+
+
+def test_lesson_six_forgetting_zero_grad_flags_the_diverging_loss_as_its_text_says(window, qtbot):
+    """Lesson 6 done as written, at 1366x768: Train 100 steps, Reset, then 'Train 20 steps without zero_grad' (the
+    loop by the Run actions). The text promises hints on the model (grad accumulation) and on the loss (loss
+    diverging); the loss's never came: the Diagnostics panel read the trend only from Train's runs."""
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+    from tests.gui.real_input import click_link, click_toolbar, show_dock
+
+    w = shown(qtbot, window)
+    assert w.open_path(str(EXAMPLES_DIR / "06-training-step.json"))
+    show_dock(qtbot, w, w.lessons.dock)
+    browser, trainer = w.lessons.panel.browser, w.training.trainer
+    click_link(qtbot, browser, "action:train?n=100")
+    qtbot.waitUntil(lambda: trainer.state == "idle" and trainer.done == 100, timeout=60_000)
+    click_toolbar(w, "reset")
+    click_link(qtbot, browser, "action:train?n=20&zero_grad=false")
+    qtbot.waitUntil(lambda: "☑ the last loss is 30.91" in browser.toPlainText(), timeout=30_000)
+    qtbot.waitUntil(lambda: "☑ a hint on loss: loss diverging" in browser.toPlainText(), timeout=10_000)
+    assert "☑ a hint on model: grad accumulation" in browser.toPlainText()
+    loss = w.graph.training["loss"]
+    hints = w.training.diagnostics.hints
+    assert any(h.rule == "loss_diverging" and h.node_id == loss and "11.16" in h.message for h in hints)
