@@ -31,31 +31,20 @@ import warnings
 
 from core._jit_function import ScriptFunction
 from core.autograd.capture import record
+from core.autograd.capture_plan import map_tensors
 
 __all__ = ["Tracer", "TracedFunction", "Graph", "tracing", "render", "check_output"]
 
 _state = {"tracing": False}
 
 
-def map_tensors(obj, fn):
-    """``obj`` with every tensor ``t`` in it (in tuples, named tuples, lists and dicts) replaced by ``fn(t)``."""
-    from core import Tensor
-
-    if isinstance(obj, Tensor):
-        return fn(obj)
-    if type(obj) in (tuple, list):
-        return type(obj)([map_tensors(o, fn) for o in obj])
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*[map_tensors(o, fn) for o in obj])
-    if type(obj) is dict:
-        return {k: map_tensors(v, fn) for k, v in obj.items()}
-    return obj
-
-
 def tensors_in(obj) -> list:
+    """Every tensor in ``obj`` (tuples, named tuples, lists and dicts), in order."""
     found: list = []
     map_tensors(obj, found.append)
     return found
+
+
 _MAX_RECORDINGS = 8
 
 
