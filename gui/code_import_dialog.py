@@ -7,9 +7,10 @@ the front; ``document_changed`` shows or hides it) and wires:
 - Open code (a ``.py`` file) and New graph from code (a snippet pasted into ``CodeInputDialog``) run the snippet
   through ``core.nodegraph.files.code_import.import_code``: in its own subprocess with a time and memory limit,
   waited on from a worker thread while a progress dialog keeps the window responsive; Cancel or Esc stops
-  the run. The imported graph opens as the window's document (asking to save the old one first). A failing
-  snippet shows the importer's message (``line 3: NameError: ...``) and the open document stays; a pasted one
-  comes back in the snippet box, as typed, with the message above it.
+  the run. The imported graph opens as the window's document (asking to save the old one first: for a pasted
+  snippet while its box is still open, so Cancel there leaves the box as typed). A failing snippet shows the
+  importer's message (``line 3: NameError: ...``) and the open document stays; a pasted one comes back in the
+  snippet box, as typed, with the message above it; a file's message offers the same box, holding its code.
 - the canvas's selection bands the lines that made the selected nodes; a click on a line selects its nodes;
   each forward or backward step moves the pane's marker to the line of the node just computed.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -109,13 +111,15 @@ class SnippetEdit(QPlainTextEdit):
 
 
 class CodeInputDialog(QDialog):
-    """A box to paste a snippet into; ``accepted`` when the user presses Import (or Ctrl+Return). Opened again after
-    a failed import, it holds the snippet as typed and shows why it failed (``error``) above it, the cursor on the
-    ``line`` it names."""
+    """A box to paste a snippet into; ``accepted`` when the user presses Import (or Ctrl+Return) and ``confirm``,
+    when given, says yes (asked while the box is open: a no leaves it open, the snippet as typed). Opened again
+    after a failed import, it holds the snippet as typed and shows why it failed (``error``) above it, the cursor on
+    the ``line`` it names."""
 
     def __init__(self, parent: QWidget | None = None, text: str = EXAMPLE, error: str = "",
-                 line: int | None = None) -> None:
+                 line: int | None = None, confirm: Callable[[], bool] | None = None) -> None:
         super().__init__(parent)
+        self.confirm = confirm
         self.setObjectName("codeInputDialog")
         self.setWindowTitle("New graph from code")
         self.edit = SnippetEdit(text)
@@ -146,6 +150,12 @@ class CodeInputDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(560, 380)
 
+    def accept(self) -> None:  # Qt override: Import and Ctrl+Return
+        if self.confirm is None or self.confirm():
+            super().accept()
+        else:  # "Save the changes?" answered Cancel: nothing typed is lost
+            self.edit.setFocus()
+
 
 class CodeImports:
     """The Code dock and the import runs of one window (see the module docstring)."""
@@ -175,7 +185,7 @@ class CodeImports:
         except (OSError, UnicodeDecodeError) as exc:
             QMessageBox.warning(self.window, "Can't open code", f"Can't read {path}: {getattr(exc, 'strerror', exc)}")
             return
-        self.start(text, os.path.basename(path))
+        self.start(text, os.path.basename(path), source=path)
 
     def insert_dialog(self) -> CodeInputDialog:
         """File ▸ New graph from code (its action keeps the id ``insert_code``): the snippet box, holding the
@@ -183,29 +193,24 @@ class CodeImports:
         return self.snippet_dialog(EXAMPLE)
 
     def snippet_dialog(self, text: str, error: str = "", line: int | None = None,
-                       asked: bool = False) -> CodeInputDialog:
+                       asked: bool = False, name: str = "snippet.py") -> CodeInputDialog:
         """The snippet box holding ``text`` (after a failed import: that snippet, its ``error`` above it and the
-        cursor on its ``line``). Its Import asks about unsaved changes first, unless ``asked``: the box came back
-        after a failed import whose question the user answered (the box is modal, so the document is as they
-        left it), and a retry asked again, once per try."""
-        dialog = CodeInputDialog(self.window, text, error, line)
+        cursor on its ``line``). Its Import asks about unsaved changes first, the box still open, unless ``asked``:
+        the box came back after a failed import whose question the user answered (the box is modal, so the
+        document is as they left it), and a retry asked again, once per try."""
+        confirm = None if asked else lambda: self.progress is None and self.window.maybe_save()
+        dialog = CodeInputDialog(self.window, text, error, line, confirm)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        run = self.start if asked else self.start_asked
-        dialog.accepted.connect(lambda: run(dialog.edit.toPlainText(), "snippet.py", pasted=True))
+        dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), name, source=""))
         dialog.open()
         if error:
             dialog.edit.setFocus()
         return dialog
 
-    def start_asked(self, text: str, name: str, pasted: bool = False) -> None:
-        """Ask about unsaved changes, then import: Cancel keeps the document and runs nothing."""
-        if self.progress is None and self.window.maybe_save():
-            self.start(text, name, pasted)
-
-    def start(self, text: str, name: str, pasted: bool = False) -> None:
+    def start(self, text: str, name: str, source: str = "") -> None:
         """Run the import off the GUI thread (the caller has asked about unsaved changes); a progress dialog offers
-        Cancel (Esc). A ``pasted`` snippet that fails comes back in the snippet box with its error, so nothing
-        typed is lost."""
+        Cancel (Esc). A pasted snippet (no ``source`` file) that fails comes back in the snippet box with its error,
+        so nothing typed is lost; a file's failure offers that box with the file's code."""
         from core.nodegraph.files.code_import import import_code  # only when code is imported
 
         if self.progress is not None:
@@ -233,12 +238,12 @@ class CodeImports:
                 timer.stop()
                 # NOTE: finish from the event loop, not inside this timer's timeout: opening the imported graph
                 # inside it hung twice under load on Qt's signal mutex (a disconnect, then a scroll bar's signal)
-                QTimer.singleShot(0, self.window, lambda: self.finish(future, name, timer, text if pasted else None))
+                QTimer.singleShot(0, self.window, lambda: self.finish(future, name, timer, text, source))
 
         timer.timeout.connect(poll)
         timer.start(POLL_MS)
 
-    def finish(self, future: Future[ImportResult], name: str, timer: QTimer, pasted: str | None = None) -> None:
+    def finish(self, future: Future[ImportResult], name: str, timer: QTimer, text: str, source: str = "") -> None:
         timer.stop()
         progress, self.progress = self.progress, None
         if progress is not None:  # always set while a run is polled
@@ -255,16 +260,32 @@ class CodeImports:
         except CodeImportError as exc:
             if exc.message == "cancelled":
                 self.window.show_message(f"Import of {name} cancelled")
-            elif pasted is not None:
+            elif not source:
                 self.window.show_message(f"Nothing imported: {name}: {exc}")
-                self.snippet_dialog(pasted, f"{name}: {exc}", exc.line, asked=True)  # unsaved changes: answered
+                self.snippet_dialog(text, f"{name}: {exc}", exc.line, asked=True)  # unsaved changes: answered
             else:
-                QMessageBox.warning(self.window, "Can't import code", f"{name}: {exc}")
+                self.offer_fix(text, name, exc.line, f"{name}: {exc}")
             return
         self.window.set_document(result.graph, None)  # unsaved changes were settled before the run
         count = len(result.notes)
         notes = f"; {count} note{'' if count == 1 else 's'} under the code" if count else ""
         self.window.show_message(f"Imported {name}: {len(result.graph.nodes)} nodes{notes}")
+
+    def offer_fix(self, text: str, name: str, line: int | None, error: str) -> QMessageBox:
+        """A file's code failed: say why, and offer the snippet box holding its code to fix and import again (the
+        file stays as it is; the unsaved-changes question was answered before the run)."""
+        self.window.show_message(f"Nothing imported: {error}")
+        box = QMessageBox(QMessageBox.Icon.Warning, "Can't import code", error, QMessageBox.StandardButton.Close,
+                          self.window)
+        box.setObjectName("codeImportFailed")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        fix = box.addButton("&Edit in the snippet box…", QMessageBox.ButtonRole.AcceptRole)
+        fix.setToolTip("Fix the code in the New graph from code box and import it from there")
+        box.setDefaultButton(fix)
+        box.buttonClicked.connect(
+            lambda button: self.snippet_dialog(text, error, line, asked=True, name=name) if button is fix else None)
+        box.open()
+        return box
 
     # ----- links between code and canvas -------------------------------------------------------------------
     def document_changed(self) -> None:

@@ -59,14 +59,19 @@ def test_open_code_shows_the_snippet_beside_its_graph_linked_line_by_line(qtbot,
 
 
 def test_a_failing_snippet_shows_its_line_in_a_message_and_keeps_the_open_document(qtbot, window, monkeypatch,
-                                                                                   tmp_path, dialogs):
+                                                                                   tmp_path):
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
     path = tmp_path / "bad.py"
     path.write_text("import torch\nx = torch.ones(2)\ny = x * q\n")
     shown(qtbot, window)
     before = window.graph
     open_code(qtbot, window, monkeypatch, path)
-    qtbot.waitUntil(lambda: bool(dialogs), timeout=30_000)
-    assert dialogs == [("warning", "bad.py: line 3: NameError: name 'q' is not defined")]
+    qtbot.waitUntil(lambda: isinstance(QApplication.activeModalWidget(), QMessageBox), timeout=30_000)
+    message = QApplication.activeModalWidget()
+    assert message.text() == "bad.py: line 3: NameError: name 'q' is not defined"
+    click(message.button(QMessageBox.Close))
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
     assert window.graph is before and not window.code.dock.isVisible()
 
 
