@@ -14,8 +14,7 @@ import math
 import numpy as np
 
 from core import _dtype
-from core._alias import alias
-from core._arg_types import require_tensor_input
+from core._arg_types import require_tensor_input, tp_name
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
 from core._memory_format import laid_out_like_operands
@@ -488,9 +487,19 @@ class ClampMaxTensor(ClampTensor):
 def check_bounds(name, lo, hi):
     """PyTorch's clamp takes two numbers or two tensors (or None), never one of each."""
     if (lo is not None and not isinstance(lo, Tensor)) or (hi is not None and not isinstance(hi, Tensor)):
-        got = ", ".join(type(v).__name__ if not isinstance(v, Tensor) else "Tensor" for v in (lo, hi))
-        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {got}), but "
-                        "expected (Tensor input, Tensor min, Tensor max) or (Tensor input, Number min, Number max)")
+        refuse_bounds(name, lo, hi, always=True)
+
+
+def refuse_bounds(name, lo, hi, always=False) -> None:
+    """PyTorch's parser error for bounds neither overload of clamp takes (a str, a list; with ``always``, any mix
+    the caller found): both overloads listed, the bounds given named by type (a trailing None is no bound given).
+    A method's and a keyword's form come from ``method_args.translating`` on the way out."""
+    bounds = [lo, hi] if hi is not None else [lo]
+    if not always and all(v is None or isinstance(v, (Tensor, bool, int, float, complex, np.generic)) for v in bounds):
+        return
+    got = ", ".join("Tensor" if isinstance(v, Tensor) else tp_name(v) for v in bounds)
+    raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {got}), but expected one "
+                    "of:\n" + "\n".join(_CLAMP_OVERLOADS) + "\n")
 
 
 def number_bounds(lo, hi):
@@ -509,20 +518,32 @@ def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
     require_tensor_input("clamp", input, min if min is not None else max, _CLAMP_OVERLOADS)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    min, max = number_bounds(min, max)
+    lo, hi = number_bounds(min, max)
     refuse_complex(input, NotImplementedError, "clamp is not supported for complex types")
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
+    if isinstance(lo, Tensor) or isinstance(hi, Tensor):
         check_bounds("clamp", min, max)
-        return _out(ClampTensor.apply(input, min, max), out, input, min, max)
+        return _out(ClampTensor.apply(input, lo, hi), out, input, lo, hi)
     try:
-        return _out(Clamp.apply(input, lo=min, hi=max), out, input, min, max)
+        return _out(Clamp.apply(input, lo=lo, hi=hi), out, input, lo, hi)
     except TypeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where a plain one failed
         if not has_torch_function_unary(input):
+            refuse_bounds("clamp", min, max)  # (a str bound: the parser's words)
             raise
-        return handle_torch_function(clamp, (input,), input, min, max, **_given_out(out))
+        return handle_torch_function(clamp, (input,), input, lo, hi, **_given_out(out))
 
 
-clip = alias(clamp, "clip")
+def clip(input, min=None, max=None, *, out=None):
+    """``clamp`` under NumPy's name (an argument error names ``clip``)."""
+    try:
+        return clamp(input, min, max, out=out)
+    except TypeError as error:
+        raise renamed(error, "clamp", "clip") from None
+
+
+def renamed(error: TypeError, name: str, alias_name: str) -> TypeError:
+    """``error`` raised by op ``name``, its message naming ``alias_name`` (the op the user called) instead."""
+    message = str(error)
+    return TypeError(alias_name + message[len(name):]) if message.startswith(name + "()") else error
 
 
 def clamp_min(input, min, *, out=None):

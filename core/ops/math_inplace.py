@@ -189,16 +189,25 @@ def float_power_(self, exponent):
 def clamp_(self, min=None, max=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    min, max = mb.number_bounds(min, max)
+    lo, hi = mb.number_bounds(min, max)
     refuse_complex(self, NotImplementedError, "clamp is not supported for complex types")
-    dt = mb._bounds_dtype(self, min, max)
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        mb.check_bounds("clamp_", min, max)
-        return run_inplace(mb.ClampTensor, self, min, max, dt=dt)
-    return run_inplace(mb.Clamp, self, dt=dt, lo=min, hi=max)
+    try:
+        dt = mb._bounds_dtype(self, lo, hi)
+        if isinstance(lo, Tensor) or isinstance(hi, Tensor):
+            mb.check_bounds("clamp_", min, max)
+            return run_inplace(mb.ClampTensor, self, lo, hi, dt=dt)
+        return run_inplace(mb.Clamp, self, dt=dt, lo=lo, hi=hi)
+    except TypeError:
+        mb.refuse_bounds("clamp_", min, max)  # (a str bound: the parser's words)
+        raise
 
 
-clip_ = alias(clamp_, "clip_")
+def clip_(self, min=None, max=None):
+    """``clamp_`` under NumPy's name (an argument error names ``clip_``)."""
+    try:
+        return clamp_(self, min, max)
+    except TypeError as error:
+        raise mb.renamed(error, "clamp_", "clip_") from None
 
 
 def clamp_min_(self, min):

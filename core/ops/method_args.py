@@ -20,8 +20,10 @@ __all__ = ["parser_form", "only_plausible", "translating", "named_as", "TRANSLAT
 # are wrapped by method_out, which translates too)
 TRANSLATED = ("softmax", "log_softmax", "cummax", "cummin", "cumprod", "logcumsumexp", "logsumexp", "argmax",
               "argmin", "amax", "amin", "nansum", "nanmean", "median", "nanmedian", "mode", "cumsum", "sum", "mean",
-              "prod", "topk", "transpose", "transpose_", "swapaxes", "swapaxes_", "swapdims", "swapdims_")  # (topk: a
-# bool or float k; transpose and its names: a dim that is no int)
+              "prod", "topk", "transpose", "transpose_", "swapaxes", "swapaxes_", "swapdims", "swapdims_", "clamp",
+              "clip", "clamp_", "clip_")  # (topk: a bool or float k; transpose and its names: a dim that is no int;
+# clamp: a str bound)
+_CLAMPS = ("clamp", "clip", "clamp_", "clip_")
 
 _POSITIONAL = re.compile(r"^(\w+)\(\): argument '(\w+)' \(position (\d+)\) (must be .*)$", re.S)
 _COMBINATION = "() received an invalid combination of arguments - got (Tensor, "
@@ -54,7 +56,7 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
             value = kwargs["dim"] if "dim" in kwargs else args[1]
             where = "" if "dim" in kwargs else f" (position {1 if method else 2})"
             return TypeError(f"{name}(): argument 'dim'{where} must be {single['dim']}, not {tp_name(value)}")
-        listed = ", ".join(got) + (", " if method and kwargs else "")
+        listed = ", ".join(got) + (", " if method and kwargs and len(args) == 1 else "")  # (keywords alone)
         if not method and name in ("max", "min") and len(args) == 1 and len(kwargs) > 1:  # (keywords alone: those
             names = ", ".join(reversed(kwargs))  # the first overload takes none of, named from two on)
             first = " * (Tensor input, *, Tensor out = None)\n"
@@ -65,6 +67,11 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
                    else f"      didn't match because some of the keywords were incorrect: {next(iter(kwargs))}")
             overloads = overloads.replace(" * ()\n", f" * ()\n{why}\n").replace(" * (Tensor other)\n",
                                                                                  f" * (Tensor other)\n{why}\n")
+        if method and name in _CLAMPS and len(got) == 2:  # (both bounds given: the parser says why each overload
+            why = (f"some of the keywords were incorrect: {', '.join(reversed(kwargs))}" if kwargs  # refused them)
+                   else f"some of the arguments have invalid types: ({', '.join(f'!{g}!' for g in got)})")
+            overloads = "".join(f"{line}      didn't match because {why}\n" if line.startswith(" * (") else line
+                                for line in overloads.splitlines(keepends=True))
         return TypeError(f"{name}() received an invalid combination of arguments - got ({listed}), but expected one "
                          f"of:\n{overloads}")
     return None

@@ -167,7 +167,7 @@ TENSOR_METHODS = {
     "mul_": elementwise.mul_, "div_": elementwise.div_, "subtract_": elementwise.sub_, "multiply_": elementwise.mul_,
     "divide_": elementwise.div_, "true_divide_": elementwise.div_,
     # math_binary
-    "clamp": math_binary.clamp, "clip": math_binary.clamp, "clamp_min": math_binary.clamp_min,
+    "clamp": math_binary.clamp, "clip": math_binary.clip, "clamp_min": math_binary.clamp_min,
     "clamp_max": math_binary.clamp_max, "minimum": math_binary.minimum_method, "maximum": math_binary.maximum_method,
     "pow": math_binary.pow, "float_power": math_binary.float_power, "fmax": math_binary.fmax_method,
     "fmin": math_binary.fmin_method,
@@ -202,7 +202,7 @@ TENSOR_METHODS = {
     "sqrt_": math_inplace.sqrt_, "sin_": math_inplace.sin_, "cos_": math_inplace.cos_, "tanh_": math_inplace.tanh_,
     "sigmoid_": math_inplace.sigmoid_, "relu_": math_inplace.relu_, "floor_": math_inplace.floor_,
     "ceil_": math_inplace.ceil_, "round_": math_inplace.round_, "trunc_": math_inplace.trunc_,
-    "reciprocal_": math_inplace.reciprocal_, "clamp_": math_inplace.clamp_, "clip_": math_inplace.clamp_,
+    "reciprocal_": math_inplace.reciprocal_, "clamp_": math_inplace.clamp_, "clip_": math_inplace.clip_,
     "pow_": math_inplace.pow_, "remainder_": math_inplace.remainder_, "floor_divide_": math_inplace.floor_divide_,
     "lerp_": math_inplace.lerp_, "square_": math_inplace.square_, "sign_": math_inplace.sign_,
     "exp2_": math_inplace.exp2_, "log2_": math_inplace.log2_, "log10_": math_inplace.log10_,

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core
-from tests.core.oracle import assert_same, check, check_error, check_grads, inputs
+from tests.core.oracle import assert_same, check, check_error, check_grads, inputs, raised
 
 DTYPES = ["float32", "float64", "float16", "int32", "int64", "bool"]
 
@@ -577,3 +577,37 @@ def test_the_add_and_mul_operators_of_zero_dimensional_tensors_give_tensors_and_
         a, b = lib.tensor(1.5), lib.tensor(2.0)
         assert (a + b).item() == 3.5 and (a * b).item() == 3.0
         assert a.__add__(b, alpha=2).item() == 5.5
+
+
+BAD_BOUNDS = {  # neither overload of clamp takes a str (or a list): the parser's words, and why each refused both
+    "method": lambda lib, x: x.clamp("a"), "keyword": lambda lib, x: x.clamp(min="a"),
+    "max keyword": lambda lib, x: x.clamp(max="b"), "both": lambda lib, x: x.clamp("a", "b"),
+    "str and int": lambda lib, x: x.clamp("a", 1), "None and str": lambda lib, x: x.clamp(None, "b"),
+    "both keywords": lambda lib, x: x.clamp(min="a", max="b"), "str and keyword": lambda lib, x: x.clamp("a", max=1),
+    "tensor and str": lambda lib, x: x.clamp(lib.tensor(0.5), "b"), "list": lambda lib, x: x.clamp([1]),
+    "function": lambda lib, x: lib.clamp(x, "a", 1), "function's max": lambda lib, x: lib.clamp(x, 0, "b"),
+    "clip": lambda lib, x: x.clip("a"), "clip function": lambda lib, x: lib.clip(x, "a", "b"),
+    "in place": lambda lib, x: x.clamp_("a", "b"), "in place keyword": lambda lib, x: x.clamp_(min="a"),
+    "clip_": lambda lib, x: x.clip_("a"), "tensor and number": lambda lib, x: x.clamp(lib.zeros(3), 1),
+    "function's tensor and str": lambda lib, x: lib.clamp(x, lib.zeros(3), "a"),
+}
+
+
+@pytest.mark.parametrize("call", BAD_BOUNDS.values(), ids=BAD_BOUNDS.keys())
+def test_clamp_refuses_a_str_bound_in_torchs_words(torch, call):
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    theirs = raised(lambda: call(torch, torch.tensor(x)))
+    assert theirs is not None and theirs[0] == "TypeError"
+    assert raised(lambda: call(core, core.tensor(x))) == theirs
+
+
+def test_clip_is_clamp_under_its_own_name(torch):
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    for lib in (core, torch):
+        assert lib.clip.__name__ == "clip"
+    assert_same(core.tensor(x).clip(-0.5, 0.5), torch.tensor(x).clip(-0.5, 0.5))
+    assert_same(core.clip(core.tensor(x), max=0.2), torch.clip(torch.tensor(x), max=0.2))
+    ours, theirs = core.tensor(x), torch.tensor(x)
+    ours.clip_(min=0.0)
+    theirs.clip_(min=0.0)
+    assert_same(ours, theirs)
