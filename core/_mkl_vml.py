@@ -35,6 +35,24 @@ patterns (exp, log).
   (intel/intel-graphics-compiler, ``IGC/BiFModule``, ``__spirv_ocl_log`` of a float), where they are evaluated
   with fused multiply-adds; MKL's SSE kernel rounds each step.
 
+Float64 ``exp`` (``vexp64``, where ``core._cpu.mkl_vml_sse()`` holds; 2026-12-06): torch's is MKL's
+``vmdExp`` with ``VML_HA``, on this AMD EPYC Zen 4 its SSE kernel ``mkl_vml_kernel_dExp_EXHAynn`` (E2 gives the
+same bits; L9 differs in 0.07% of 100k inputs in [-20, 20], Z0 in 4.5%, as NumPy's exp, which core took before).
+Tang's table method with 64 entries, each step a rounded double operation (no fused multiply-adds), for |x|
+whose high 32 bits are at most 0x4086232A (|x| < 708.3964)::
+
+    t = x * (64/ln2) + 1.5 * 2^52;  n = t - 1.5 * 2^52       # n = round(x * 64/ln2)
+    r = (x - n * L1) - n * L2                                # L1 + L2 = ln2/64, L1's last 16 bits zero
+    p = ((((P4 r + P3) r + P2) r + P1) (r r)) + r
+    exp = ((p * T_j + t_j) + T_j) * 2^k                      # j, k: t's low 6 bits and the ones above
+
+T_j + t_j = 2^(j/64) (each rounded, computed with ``decimal``); the 2^k by adding k to the result's exponent
+field. P1, P2 and P3 are the bits of Coq.Interval's ``ExpImpl`` (``src/Interval/Float_full_primfloat.v``, CeCILL-C,
+its q2..q4); its q5 is P4 but for P4's last 6 bits (0x...54c8 for MKL's 0x...549b), which changes p by under
+2^-80: no sampled result differed from the kernel's (1M uniform inputs in each of [-20, 20], [-708, 708], [-1e-3,
+1e-3], [-800, 800], 2M random bit patterns). Elsewhere (|x| >= 708.3964, inf, NaN) the kernel's scalar path gave
+NumPy's exp on every sample. Cost (1M elements): ~9 ms, NumPy's exp 0.8 ms.
+
 How they were found (2026-12-06, for the functions still missing): libtorch_cpu exports every MKL kernel
 (``nm -D``: ``mkl_vml_kernel_s<Op>_<arch><accuracy>``, arch E2/EX/H8 the SSE ones, L9 AVX2, Z0 AVX-512); called
 through ctypes as ``f(n, in, out)`` each gives its own bits, and on this AMD CPU torch's ``exp``, ``log``,
@@ -56,7 +74,7 @@ import numpy as np
 from core import _cpu
 from core._precise import precise
 
-__all__ = ["vsqrt", "vexp", "vlog", "sqrt", "exp", "log"]
+__all__ = ["vsqrt", "vexp", "vexp64", "vlog", "sqrt", "exp", "log"]
 
 # tools/gen_rsqrtps_table.py on an AMD EPYC Zen 4: the first mantissa of rsqrtps over [1, 2) and over [2, 4), then
 # each half's successive drops, compressed
@@ -252,6 +270,80 @@ def vlog(x: np.ndarray) -> np.ndarray:
     return _blockwise(x, _log_steps)
 
 
+# -- float64 exp
+
+_F64 = np.dtype(np.float64)
+_U64 = np.uint64
+_D_BLOCK = 8192  # float64 elements per step
+_D_SHIFT = 1.5 * 2.0 ** 52
+_D_TOP = _U64(0x4086232A)  # |x|'s high 32 bits above this (|x| >= 708.3964..., inf, NaN): the scalar path
+# (MKL's P1..P4 but P4's last 6 bits: Coq.Interval's src/Interval/Float_full_primfloat.v, CeCILL-C; module docstring)
+_D_POLY = tuple(float.fromhex(h) for h in ("0x1.111112d9f54c8p-7", "0x1.555573f218b93p-5", "0x1.555555555653ep-3",
+                                            "0x1.fffffffffdb3bp-2"))
+
+
+@functools.cache
+def _dexp_constants() -> tuple[float, float, float, np.ndarray, np.ndarray]:
+    """64/ln2; ln2/64 split into L1 (rounded, the low 16 bits of its 52 cleared: n * L1 is exact) and L2 = ln2/64
+    - L1; T_j = 2^(j/64) rounded and t_j = 2^(j/64) - T_j rounded, j = 0..63 (``decimal``, 80 digits)."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 80
+        ln2 = decimal.Decimal(2).ln()
+        inv = float(64 / ln2)
+        l1 = float(np.array(int(np.array(float(ln2 / 64)).view(_U64)) & 0xFFFFFFFFFFFF0000, _U64).view(_F64))
+        l2 = float(ln2 / 64 - decimal.Decimal(l1))
+        exact = [(ln2 * j / 64).exp() for j in range(64)]
+        high = np.array([float(e) for e in exact])
+        low = np.array([float(e - decimal.Decimal(float(h))) for e, h in zip(exact, high)])
+    return inv, l1, l2, high, low
+
+
+def _dexp_steps(x: np.ndarray, out: np.ndarray) -> None:
+    """MKL's SSE float64 vector exp (module docstring) of float64 ``x`` into ``out``; NumPy's on its scalar path."""
+    inv, l1, l2, high, low = _dexp_constants()
+    p4, p3, p2, p1 = _D_POLY
+    top = (x.view(_U64) >> _U64(32)) & _U64(0x7FFFFFFF)
+    fast = bool(top.max() <= _D_TOP)
+    with _quiet(fast):
+        t = x * inv
+        t += _D_SHIFT
+        n = t - _D_SHIFT
+        r = n * l1
+        np.subtract(x, r, out=r)
+        n *= l2
+        r -= n                       # r = (x - n L1) - n L2
+        p = r * p4
+        p += p3
+        p *= r
+        p += p2
+        p *= r
+        p += p1
+        np.multiply(r, r, out=n)
+        p *= n
+        p += r                       # r + r^2 (P1 + r (P2 + r (P3 + r P4)))
+        bits = t.view(_U64)
+        j = bits & _U64(63)
+        a = high.take(j)
+        p *= a
+        p += low.take(j)
+        p += a                       # (p T_j + t_j) + T_j
+        bits <<= _U64(46)
+        bits &= _U64(0xFFF0000000000000)
+        np.add(p.view(_U64), bits, out=out.view(_U64))  # times 2^k: k added to the exponent field
+    if not fast:
+        off = top > _D_TOP
+        out[off] = np.exp(x[off])
+
+
+def vexp64(x: np.ndarray) -> np.ndarray:
+    """MKL's float64 vector exp on an AMD CPU of a float64 NumPy array (module docstring), C-ordered."""
+    flat = np.ascontiguousarray(x).reshape(-1)
+    out = np.empty(flat.size, _F64)
+    for i in range(0, flat.size, _D_BLOCK):
+        _dexp_steps(flat[i:i + _D_BLOCK], out[i:i + _D_BLOCK])
+    return out.reshape(x.shape)
+
+
 # -- what core's ops call
 
 def sqrt(xp, x):
@@ -265,8 +357,11 @@ def sqrt(xp, x):
 def exp(xp, x):
     """torch's ``exp`` of a backend array: MKL's steps where ``core._cpu.mkl_vml_sse()`` holds and ``x`` is a float32
     NumPy array, else ``core._precise``'s correctly rounded one."""
-    if _SSE and x.dtype is _F32 and type(x) is np.ndarray:
-        return vexp(x)
+    if _SSE and type(x) is np.ndarray:
+        if x.dtype is _F32:
+            return vexp(x)
+        if x.dtype is _F64:
+            return vexp64(x)
     return precise(xp.exp, x)
 
 
