@@ -68,19 +68,23 @@ _return_type("aminmax", "min max")
 # ----- helpers ---------------------------------------------------------------------------------
 
 
-def accept_numpy_names(namespace: dict, names) -> None:
-    """Let each op take NumPy's ``axis``/``keepdims`` for ``dim``/``keepdim``, as PyTorch's parser does."""
+def accept_numpy_names(namespace: dict, names, checks=None) -> None:
+    """Let each op take NumPy's ``axis``/``keepdims`` for ``dim``/``keepdim``, as PyTorch's parser does; ``checks``
+    maps a name to a check of the keyword call's ``(args, kwargs)`` (run only when keywords are given)."""
     for name in names:
         fn = namespace[name]
         if not callable(fn) or isinstance(fn, type):
             continue
         overloads = _KEEPDIM_NEEDS_DIM.get(fn.__name__)
+        check = (checks or {}).get(name)
 
-        def op(*args, _fn=fn, _overloads=overloads, **kwargs):
+        def op(*args, _fn=fn, _overloads=overloads, _check=check, **kwargs):
             if not kwargs:
                 return _fn(*args)
             if _overloads is not None and len(args) == 1:
                 _refuse_keepdim_without_dim(_fn.__name__, args, kwargs, _overloads)
+            if _check is not None:
+                _check(args, kwargs)
             return call_with_keywords(_fn, args, rename_numpy_kwargs(_fn.__name__, kwargs))
 
         namespace[name] = functools.wraps(fn)(op)

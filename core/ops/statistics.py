@@ -14,7 +14,14 @@ import numpy as np
 
 from core import _dtype, _mkl_vml
 from core import _softmax_kernels as softmax_kernels
-from core._arg_types import dim_overloads_error, refuse_bool_dim, require_tensors, std_dim_error, tp_name
+from core._arg_types import (
+    dim_overloads_error,
+    is_index,
+    refuse_bool_dim,
+    require_tensors,
+    std_dim_error,
+    tp_name,
+)
 from core._cascade_sum import ordered_sum
 from core._factories import ones_like
 from core._lane_sum import row_max, softmax_sum
@@ -641,5 +648,43 @@ def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
     return LogSoftmax.apply(input, dim=d)
 
 
-accept_numpy_names(globals(), [n for n in __all__ if n not in _cumulative_all])
-accept_numpy_names(globals(), ["all_method", "any_method", "count_nonzero_method"])  # (x.all(axis=0))
+_LOGICAL_OVERLOADS = ("()", "(tuple of ints dim = None, bool keepdim = False)", "(int dim, bool keepdim = False)")
+
+
+def _logical_keywords_check(name: str, method: bool):
+    """A check of ``all``'s/``any``'s keyword call (``accept_numpy_names``): PyTorch's parser error where a keyword
+    is unknown (``x.any(dim=0, out=None)``), ``keepdim`` is no bool, or a ``dim`` given among several keywords is no
+    int or ints; its "didn't match" lines as the parser prints them for the call's argument count (observed)."""
+    def check(args, kwargs):
+        dim = kwargs.get("dim", kwargs.get("axis", args[1] if len(args) > 1 else None))
+        keepdim = kwargs.get("keepdim", kwargs.get("keepdims", False))
+        unknown = builtins.any(k not in ("dim", "axis", "keepdim", "keepdims") for k in kwargs)
+        bad_dim = not (dim is None or is_index(dim) or (isinstance(dim, (tuple, list)) and builtins.all(
+            is_index(d) for d in dim)))
+        if not (unknown or not isinstance(keepdim, bool) or (bad_dim and len(kwargs) > 1)):
+            return
+        keys = list(reversed(kwargs))  # (the parser lists keywords last first)
+        given = [tp_name(a) for a in args[1:]] + [f"{k}={tp_name(v)}" for k, v in reversed(kwargs.items())]
+        count = len(given)
+        if method:
+            lines = [(" * " + o, keys if (count == 1 and i == 0) or (count == 2 and i == 1) else
+                      [k for k in keys if k != "dim"] if count == 2 and i == 2 else [])
+                     for i, o in enumerate(_LOGICAL_OVERLOADS)]
+            listed = ", ".join(given) + (", " if len(args) == 1 else "")
+        else:
+            lines = [(f" * (Tensor input, {o[1:-1]}{', ' if o != '()' else ''}*, Tensor out = None)",
+                      keys if count == 2 and i == 0 else []) for i, o in enumerate(_LOGICAL_OVERLOADS)]
+            listed = ", ".join(["Tensor", *given])
+        text = "".join(f"{line}\n" + (f"      didn't match because some of the keywords were incorrect: "
+                                      f"{', '.join(why)}\n" if why else "") for line, why in lines)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({listed}), but expected one "
+                        f"of:\n{text}")
+
+    return check
+
+
+_LOGICAL_CHECKS = {"all": _logical_keywords_check("all", False), "any": _logical_keywords_check("any", False),
+                   "all_method": _logical_keywords_check("all", True),
+                   "any_method": _logical_keywords_check("any", True)}
+accept_numpy_names(globals(), [n for n in __all__ if n not in _cumulative_all], _LOGICAL_CHECKS)
+accept_numpy_names(globals(), ["all_method", "any_method", "count_nonzero_method"], _LOGICAL_CHECKS)  # (x.all(axis=0))

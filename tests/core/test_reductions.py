@@ -392,3 +392,36 @@ def test_a_str_dim_is_refused_in_torchs_words(torch, call):
     theirs = raised(lambda: call(torch, torch.tensor(x)))
     assert theirs is not None and theirs[0] == "TypeError"
     assert raised(lambda: call(core, core.tensor(x))) == theirs
+
+
+LOGICAL_KEYWORDS = {  # all/any: an unknown keyword, a keepdim that is no bool, or a bad dim among keywords
+    "three keywords": lambda lib, b: b.all(dim=0, keepdim=True, foo=1),
+    "out on the method": lambda lib, b: b.any(dim=0, keepdim=True, out=None),
+    "str dim": lambda lib, b: b.all(dim="a", keepdim=True), "float dim": lambda lib, b: b.any(dim=1.0, keepdim=True),
+    "unknown keyword": lambda lib, b: b.all(foo=1), "str keepdim": lambda lib, b: b.all(dim=0, keepdim="x"),
+    "dim by position": lambda lib, b: b.all(0, keepdim="x"), "keepdim first": lambda lib, b: b.all(keepdim="x", dim=0),
+    "unknown and dim": lambda lib, b: b.all(dim=0, foo=1), "dim and unknown": lambda lib, b: b.all(0, foo=1),
+    "int keepdim": lambda lib, b: b.all(dim=[0, 1], keepdim=1),
+    "function": lambda lib, b: lib.all(b, dim=0, keepdim=True, foo=1),
+    "function str dim": lambda lib, b: lib.any(b, dim="a", keepdim=True),
+    "function unknown": lambda lib, b: lib.all(b, foo=1),
+    "function str keepdim": lambda lib, b: lib.any(b, 0, keepdim="x"),
+    "function keepdim first": lambda lib, b: lib.all(b, keepdim="x", dim=0),
+    "function unknown and dim": lambda lib, b: lib.all(b, dim=0, foo=1),
+}
+
+
+@pytest.mark.parametrize("call", LOGICAL_KEYWORDS.values(), ids=LOGICAL_KEYWORDS.keys())
+def test_all_and_any_refuse_bad_keywords_in_torchs_words(torch, call):
+    b = sample((2, 3), "bool")
+    theirs = raised(lambda: call(torch, torch.tensor(b)))
+    assert theirs is not None and theirs[0] == "TypeError"
+    assert raised(lambda: call(core, core.tensor(b))) == theirs
+
+
+def test_all_and_any_take_their_keywords_as_torch(torch):
+    b = sample((2, 3), "bool")
+    for call in (lambda lib, t: t.all(dim=0, keepdim=True), lambda lib, t: t.any(axis=0, keepdims=True),
+                 lambda lib, t: lib.all(t, dim=(0, 1), keepdim=False), lambda lib, t: t.all(keepdim=True),
+                 lambda lib, t: t.any(dim=lib.tensor(1), keepdim=True)):
+        check(call, [b], torch)
