@@ -28,6 +28,7 @@ class StatusDetails(QToolButton):
         self.setToolTip("Show the whole message")
         self.setAutoRaise(True)
         self.setFixedHeight(line.height())  # appearing never makes the bar taller (the canvas keeps its height)
+        line.height_changed.connect(self.setFixedHeight)  # and follows it as presentation mode's font grows
         self.line = line
         self.popup = QFrame(self, Qt.WindowType.Popup)
         self.popup.setObjectName("statusDetailsPopup")

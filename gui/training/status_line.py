@@ -9,7 +9,7 @@ says when the text stops or starts fitting, so the window can offer the whole of
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -20,6 +20,7 @@ class StatusLine(QWidget):
     """A label for text that changes while training: ``setText``/``text`` like ``QLabel``."""
 
     cut_changed = Signal(bool)  # True: the text no longer shows whole (too wide, or more than one line)
+    height_changed = Signal(int)  # a new font (presentation mode's) gave the line a new fixed height
 
     def __init__(self, text: str = "", parent: QWidget | None = None, objectName: str = ""):
         super().__init__(parent)
@@ -49,6 +50,15 @@ class StatusLine(QWidget):
         if cut != self._cut:
             self._cut = cut
             self.cut_changed.emit(cut)
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        """A bigger font (presentation mode) makes the line taller: its fixed height cut the text's bottom (an
+        underscore, ``loss_flat`` read ``loss flat``)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self.height() != self.fontMetrics().height() + 2:
+            self.setFixedHeight(self.fontMetrics().height() + 2)
+            self.height_changed.emit(self.height())
+            self._note_cut()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -66,3 +66,22 @@ def test_lesson_six_forgetting_zero_grad_flags_the_diverging_loss_as_its_text_sa
     loss = w.graph.training["loss"]
     hints = w.training.diagnostics.hints
     assert any(h.rule == "loss_diverging" and h.node_id == loss and "11.16" in h.message for h in hints)
+
+
+def test_presentation_mode_makes_the_status_bar_line_tall_enough_for_its_bigger_font(window, qtbot):
+    """Ctrl+Shift+P at 1366x768 after a forward pass (lesson 10 said loss_flat there): the status bar's line kept the
+    height of the normal font, so the bigger text lost its bottom ('Forward: loss flat = ...', no underscore)."""
+    from tests.gui.test_window_fits import active
+
+    w = active(qtbot, window, (1366, 768))
+    QTest.keyClick(w, Qt.Key_F5)  # Forward all: the status bar names the last node
+    qtbot.waitUntil(lambda: w.status_label.text().startswith("Forward: "))
+    line, details = w.status_label, w.status_details
+    normal = line.fontMetrics().height()
+    assert line.height() >= normal
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: line.fontMetrics().height() > normal)
+    qtbot.waitUntil(lambda: line.height() >= line.fontMetrics().height())  # the whole text's height, descenders too
+    assert details.height() == line.height()
+    QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: line.fontMetrics().height() == normal and line.height() == normal + 2)
