@@ -13,6 +13,13 @@ PyTorch's ``SoftMaxKernel.cpp`` computes, for float32 NumPy arrays here:
   inner positions that fill whole vectors (of each row for softmax's forward, of each chunk otherwise) and
   glibc's ``expf`` (``core._glibc``, what ``std::exp`` calls) on the rest.
 
+Float64 softmax's forward over the last dim on ATen's AVX-512 build (``softmax_double``): SLEEF's ``expd_u10``
+(``Vectorized<double>::exp``), the row sums over 8 lanes, times the reciprocal; bit for bit where NumPy's exp, sum
+and division differed in about half the elements (``tests/core/test_softmax_f64_oracle.py``). It costs: the exact
+fused multiply-adds of ``expd_u10`` in NumPy make a (64, 10) softmax ~0.65 ms (NumPy's steps 10 µs), a
+(1000, 1000) one ~0.2 s (2.5 ms), measured 2026-12-06 on the shared AMD EPYC. Its backward and log_softmax stay as
+they were (float64 log_softmax differs from torch's in ~1% of elements: its sum order and log, not done).
+
 NumPy's pairwise sums and an unfused ``g - e * s`` differed from torch on 20-60% of the gradient's elements;
 these functions equal torch's bit for bit (``tests/core/test_grad_bits.py``). Each returns None for what it
 does not cover (other dtypes, CuPy arrays, 0-d or empty arrays), and the caller keeps its general formula.
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _cpu
 from core._cascade_sum import in_order
 from core._glibc import expf as glibc_expf
 from core._lane_sum import LANES, lane_row_sum
@@ -29,10 +37,46 @@ from core._precise import precise
 from core._sleef import expf_u10, logf_u10
 from core.ops._util import xp_of
 
-__all__ = ["kernel_exp", "kernel_log", "softmax_backward", "log_softmax_backward"]
+__all__ = ["kernel_exp", "kernel_log", "softmax_backward", "log_softmax_backward", "softmax_double"]
 
 _F32, _F64 = np.dtype(np.float32), np.float64
 _BLOCK = 128 * 1024  # bytes of the non-last-dim kernels' working block
+
+
+_DOUBLE_LANES = 8  # float64 lanes of an AVX-512 vector
+
+
+def _double_last(a: np.ndarray, axis: int) -> bool:
+    """A non-empty float64 NumPy array over its last dim, on ATen's AVX-512 build (where the float64 steps of
+    ``softmax_double`` were measured)."""
+    return (type(a) is np.ndarray and a.dtype == _F64 and a.ndim and a.size and axis % a.ndim == a.ndim - 1
+            and _cpu.capability() == "AVX512")
+
+
+def _double_exp(s: np.ndarray) -> np.ndarray:
+    from core.nn.functional._flash_cpu import expd_u10  # (core.nn imports core: not at core's import)
+    return expd_u10(s)
+
+
+def softmax_double(e: np.ndarray, axis: int):
+    """Softmax's float64 output over the last dim from its exps ``e`` (``kernel_exp``'s, SLEEF's ``expd_u10``) as
+    ``_vec_softmax_lastdim`` computes it on AVX-512, or None for other arrays: each row's sum by ``vec::reduce_all``
+    (a row shorter than 8 left to right; else 8 lane sums chunk by chunk, the partial last chunk into the first
+    lanes, then lanes 0..7 left to right), then ``e * (1 / sum)``. (Measured against torch 2.13, 2026-12-06: with
+    NumPy's exp and a division about half the elements differed.)"""
+    if not _double_last(e, axis):
+        return None
+    n = e.shape[-1]
+    if n < _DOUBLE_LANES:
+        total = np.add.accumulate(e, axis=-1)[..., -1:]
+    else:
+        full, rest = divmod(n, _DOUBLE_LANES)
+        lanes = e[..., :full * _DOUBLE_LANES].reshape(*e.shape[:-1], full, _DOUBLE_LANES)
+        acc = in_order(np.moveaxis(lanes, -2, 0))
+        if rest:
+            acc[..., :rest] += e[..., full * _DOUBLE_LANES:]
+        total = np.add.accumulate(acc, axis=-1)[..., -1:]
+    return e * (1.0 / total)
 
 
 def _covered(*arrays) -> bool:
@@ -45,6 +89,8 @@ def kernel_exp(s: np.ndarray, axis: int, chunked: bool = False, in_place: bool =
     softmax's (``_vec_softmax``) takes whole vectors of each row's inner positions, log_softmax's
     (``_vec_logsoftmax``) whole vectors of each 128 KiB chunk, with SLEEF's exp, and the rest with the C
     library's (glibc's ``expf``). ``in_place``: ``s`` may receive them (softmax's, which needs ``s`` no more)."""
+    if not chunked and _double_last(s, axis):  # float64 softmax over the last dim: SLEEF's (``softmax_double``)
+        return _double_exp(s)
     if not _covered(s):
         return None
     axis %= s.ndim

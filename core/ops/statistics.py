@@ -585,8 +585,11 @@ class Softmax(Function):
                     out = wrap(np.multiply(e, np.float32(1) / total, out=e) if last else np.divide(e, total, out=e))
                 else:
                     out = wrap(e * (np.float32(1) / total) if last else e / total)
-            else:
-                out = wrap((e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False))
+            else:  # float64 over the last dim (AVX-512): PyTorch's order of adds too (core._softmax_kernels)
+                out = softmax_kernels.softmax_double(e, dim)
+                if out is None:
+                    out = (e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False)
+                out = wrap(out)
         ctx.save_for_backward(out)
         return out
 
