@@ -22,9 +22,9 @@ for cpuinfo's checks); where that file is missing it takes NumPy's report of the
   it does not: about 3% of float32 logs in [0.5, 100] and 1% of exps in [-10, 0] are one ulp off (at most 0.81
   ulp from the exact value). core reproduces MKL's exp and log there (``mkl_vml_sse``) and its sqrt on Zen 4
   (``mkl_vml_sse_sqrt``); its erf and log1p not yet;
-- ``mkl_vml_sse()``: whether MKL's float32 vector math runs its SSE kernels (``exp``, ``log``...), as
-  ``core._mkl_vml`` reproduces them: on an AMD CPU (measured on the Zen 4), where MKL does not take its
-  AVX-512 or AVX2 kernels;
+- ``mkl_vml_sse()``: whether MKL's float32 vector math runs its SSE kernels (``exp``, ``log``...), and its
+  float64 ``exp`` its SSE kernel, as ``core._mkl_vml`` reproduces them: on an AMD CPU (measured on the Zen 4),
+  where MKL does not take its AVX-512 or AVX2 kernels;
 - ``mkl_vml_sse_sqrt()``: whether MKL's float32 vector sqrt (every float32 ``torch.sqrt``) is its SSE kernel
   started from this CPU's ``rsqrtps`` estimate, as ``core._mkl_vml`` reproduces it: on an AMD Zen 4 (family 25 with
   AVX-512), where that kernel and that instruction's table were measured.
