@@ -197,6 +197,15 @@ class DualContext:
         self.output = output
         self.node = node
 
+    @property
+    def saved_tensors(self) -> tuple:
+        """What ``save_for_forward`` saved (nothing: ``()``; in PyTorch's ``jvp`` what ``save_for_backward`` saved is
+        not among them)."""
+        node = self.node
+        if node is None:
+            raise AttributeError("'DualContext' object has no attribute 'saved_tensors'")
+        return node._saved_forward if node._saved_forward is not None else ()
+
     def __getattr__(self, name):
         node = object.__getattribute__(self, "node")
         if node is None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.oracle import assert_same
+from tests.core.oracle import assert_same, raised
 
 
 def _exp_function(lib, wrong=False):
@@ -151,3 +151,78 @@ def test_detect_anomaly_lives_in_torchs_module_name(torch):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             assert type(lib.autograd.detect_anomaly()).__module__ == f"{lib.__name__}.autograd.anomaly_mode"
+
+
+def _saving_functions(lib):
+    class Scale(lib.autograd.Function):  # jvp reads what save_for_forward saved, backward what save_for_backward did
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x)
+            ctx.save_for_forward(y)
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 0, g * x
+
+        @staticmethod
+        def jvp(ctx, tx, ty):
+            y, = ctx.saved_tensors
+            return tx * y
+
+    class Square(lib.autograd.Function):  # the Extending PyTorch note's pattern: both saved, gradcheck'd both ways
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            ctx.save_for_forward(x)
+            return x ** 2
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * x * g
+
+        @staticmethod
+        def jvp(ctx, t):
+            x, = ctx.saved_tensors
+            return 2 * x * t
+
+    class BackwardOnly(lib.autograd.Function):  # nothing saved for forward: jvp's saved_tensors is empty
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.sin()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.saved_tensors[0].cos()
+
+        @staticmethod
+        def jvp(ctx, t):
+            x, = ctx.saved_tensors
+            return t * x.cos()
+
+    return Scale, Square, BackwardOnly
+
+
+def test_save_for_forward_hands_jvp_its_tensors_as_torch(torch):
+    def run(lib):
+        scale, square, backward_only = _saving_functions(lib)
+        fwad = lib.autograd.forward_ad
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        with fwad.dual_level():
+            out = scale.apply(fwad.make_dual(x, lib.ones(2, dtype=lib.float64)), y)
+            tangent = fwad.unpack_dual(out).tangent
+            out.sum().backward()
+            square_tangent = fwad.unpack_dual(square.apply(fwad.make_dual(x.detach(), x.detach() + 1))).tangent
+            refused = raised(lambda: backward_only.apply(fwad.make_dual(x.detach(), lib.ones(2, dtype=lib.float64))))
+        checked = lib.autograd.gradcheck(square.apply, (x,), check_forward_ad=True)
+        return tangent, x.grad, y.grad, square_tangent, refused, checked
+
+    ours, theirs = run(core), run(torch)
+    for a, b in zip(ours[:4], theirs[:4]):
+        assert_same(a, b)
+    assert ours[4] == theirs[4] and ours[4][0] == "ValueError"
+    assert ours[5] is theirs[5] is True
