@@ -58,7 +58,7 @@ __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumul
            "saved_state", "set_saved_state", "array_of", "array_module", "from_array", "grad_of", "output_nr",
            "TensorState", "tensor_state", "restore_tensor_state", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "_MultiHandle",
-           "allow_mutation_on_saved_tensors", "region_activation_memory_budget"]
+           "allow_mutation_on_saved_tensors", "region_activation_memory_budget", "increment_version"]
 
 
 def _root(t) -> Node:
@@ -97,6 +97,15 @@ def edges(*tensors) -> list:
             if e is not None:
                 out.append((node, e[0], i))
     return out
+
+
+def increment_version(tensor) -> None:
+    """Count an in-place change autograd could not see (a kernel writing through ``data_ptr``) on ``tensor`` or each
+    of an iterable of tensors, so a backward that needs the old values refuses, as PyTorch's."""
+    from core._tensor import Tensor  # (tensors import autograd)
+
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        t._bump_version()
 
 
 # ----- nodes -------------------------------------------------------------------------------------

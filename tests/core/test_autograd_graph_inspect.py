@@ -97,3 +97,20 @@ def test_tensor_state_is_a_copy_that_restore_writes_back_in_place_with_version_a
     assert view.item() == 1.0 and w._version == state.version  # views see it: written in place
     np.testing.assert_array_equal(w.grad.numpy(), [2.0, 4.0])
     assert graph.tensor_state(w, data=False).data is None
+
+
+def test_increment_version_makes_backward_refuse_as_torch(torch):
+    def run(lib):
+        x = lib.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        lib.autograd.graph.increment_version(y)
+        lib.autograd.graph.increment_version([y, x])
+        versions = (y._version, x._version)
+        try:
+            y.sum().backward()
+        except RuntimeError as error:
+            return versions, str(error)
+        return versions, None
+
+    ours, theirs = run(core), run(torch)
+    assert ours == theirs and theirs[0] == (2, 1) and theirs[1] is not None
