@@ -135,16 +135,34 @@ class DocumentFiles(_Window):
     def open_dialog(self) -> None:
         path, _ = file_ops.open_file_name(self, "Open graph", self.start_path(),
                                           "Nodegrad graphs (*.json);;All files (*)")
-        if path and self.maybe_save():
-            self.open_path(path)
+        if path:
+            self.open_asking(path)
+
+    def open_asking(self, path: str) -> bool:
+        """File ▸ Open's way: read ``path`` first, then ask to save the changes; a file that can't be opened is
+        refused without asking about a save that opening it would never need."""
+        graph, error = file_ops.load_graph(path)
+        if graph is None:
+            return self._refuse(error)
+        modified = self.is_modified()
+        if not self.maybe_save():
+            return False
+        if modified and not self.is_modified():  # saved first, maybe over this very file: read what it holds now
+            return self.open_path(path)
+        return self._show_opened(graph, path)
 
     def open_path(self, path: str) -> bool:
         """Load ``path``; a bad file shows the loader's message and keeps the open document."""
         graph, error = file_ops.load_graph(path)
-        if graph is None:  # error says why
-            self.show_message(str(error))
-            QMessageBox.warning(self, "Can't open file", sentence(str(error)))
-            return False
+        return self._refuse(error) if graph is None else self._show_opened(graph, path)
+
+    def _refuse(self, error: object) -> bool:
+        """A file that can't be opened: its name and the loader's message (``error``), the document kept."""
+        self.show_message(str(error))
+        QMessageBox.warning(self, "Can't open file", sentence(str(error)))
+        return False
+
+    def _show_opened(self, graph: Graph, path: str) -> bool:
         with gc_paused():  # a large document's canvas items all stay: no collection walks them while they are made
             self.set_document(graph, path)
         file_ops.remember_file(path)

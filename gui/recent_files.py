@@ -22,4 +22,4 @@ def open_recent(window: MainWindow, path: str) -> bool:
         window.show_message(message)
         QMessageBox.warning(window, "File not found", message)
         return False
-    return window.maybe_save() and window.open_path(path)
+    return window.open_asking(path)  # a damaged file is refused before any question about saving

@@ -85,3 +85,52 @@ def test_presentation_mode_makes_the_status_bar_line_tall_enough_for_its_bigger_
     assert details.height() == line.height()
     QTest.keyClick(w, Qt.Key_P, Qt.ControlModifier | Qt.ShiftModifier)
     qtbot.waitUntil(lambda: line.fontMetrics().height() == normal and line.height() == normal + 2)
+
+
+def test_opening_a_damaged_file_over_unsaved_changes_refuses_it_without_asking_to_save(
+        window, qtbot, monkeypatch, tmp_path, dialogs):
+    """Ctrl+O on a truncated file with an unsaved edit open: 'Save the changes to this graph first?' came before the
+    file was read, so the learner answered a question for a file that then could not open."""
+    from tests.gui.real_input import double_click_library
+
+    w = shown(qtbot, window)
+    double_click_library(qtbot, w, "math.exp")  # an unsaved edit
+    before = w.graph.to_dict()
+    bad = tmp_path / "truncated.json"
+    bad.write_text(dumps(default_graph())[:200])
+    _open_by_keyboard(qtbot, w, monkeypatch, bad)
+    qtbot.waitUntil(lambda: any(kind == "warning" for kind, _ in dialogs))
+    assert [kind for kind, _ in dialogs] == ["warning"]  # no question about saving first
+    assert w.graph.to_dict() == before and w.is_modified()
+
+
+def test_opening_a_good_file_over_unsaved_changes_still_asks_to_save_first(
+        window, qtbot, monkeypatch, tmp_path, dialogs):
+    from tests.gui.real_input import double_click_library
+
+    w = shown(qtbot, window)
+    double_click_library(qtbot, w, "math.exp")
+    good = tmp_path / "good.json"
+    good.write_text(dumps(default_graph()))
+    _open_by_keyboard(qtbot, w, monkeypatch, good)
+    qtbot.waitUntil(lambda: w.path == str(good))
+    assert [kind for kind, _ in dialogs] == ["question"]  # answered Discard by the fixture
+    assert not w.is_modified()
+
+
+def test_opening_the_open_file_again_after_saving_its_changes_shows_what_was_saved(
+        window, qtbot, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.gui.real_input import double_click_library
+
+    w = shown(qtbot, window)
+    path = tmp_path / "mine.json"
+    path.write_text(dumps(default_graph()))
+    assert w.open_path(str(path))
+    double_click_library(qtbot, w, "math.exp")  # an unsaved edit of mine.json
+    edited = len(w.graph.nodes)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Save)
+    _open_by_keyboard(qtbot, w, monkeypatch, path)  # mine.json again: Save writes the edit, then it opens
+    qtbot.waitUntil(lambda: not w.is_modified())
+    assert len(w.graph.nodes) == edited and json.loads(path.read_text())["nodes"][-1]["type"] == "math.exp"
