@@ -73,7 +73,7 @@ class DiagnosticsPanel(QWidget):
         if event.phase == "optimizer":
             s = self.bridge.session
             nid = s.loss_node() if s is not None else None
-            loss = s.value(nid) if nid is not None else None
+            loss = s.value(nid) if s is not None and nid is not None else None
             if isinstance(loss, core.Tensor) and loss.numel() == 1:
                 self.step_losses.append(float(loss.detach().item()))
         elif event.phase in ("reset", "train"):
