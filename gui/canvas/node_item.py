@@ -104,7 +104,8 @@ def pack_params(params: list[str], width: float) -> list[str]:
     """A parameter summary's ``k=v`` parts as lines no wider than ``width``, as many to a line as fit and each one
     whole (``in_features=16`` / ``out_features=32 bias=False``, never ``in_features=16 out_fe…``); a part longer than
     a line alone is elided when drawn, and the node's tooltip has the whole summary."""
-    metrics, lines = small_metrics(), []
+    metrics = small_metrics()
+    lines: list[str] = []
     for part in params:
         if lines and metrics.horizontalAdvance(f"{lines[-1]} {part}") <= width:
             lines[-1] = f"{lines[-1]} {part}"
