@@ -1,7 +1,10 @@
 """``core.nn``: modules, parameters, containers, layers, losses, ``functional``, ``init``, ``utils``, ``parallel``."""
 
+import sys as _sys
+
 from core._module_dir import hiding_submodules as _hiding_submodules
 from core.nn import _module_paths, attention, common_types, functional, grad, init  # noqa: F401
+from core.nn import module as _module_file
 from core.nn import utils as _nn_utils
 from core.nn.containers import *  # noqa: F403
 from core.nn.module import Module  # noqa: F401
@@ -13,6 +16,10 @@ from core.nn.parameter import Buffer, Parameter  # noqa: F401
 utils = _nn_utils  # (``nn.modules``' star import above brought its own ``utils`` module under that name)
 
 _module_paths.place(__name__)  # torch.nn.modules.sparse.Embedding and PyTorch's other class paths
+# torch.nn.modules.module's global hooks, defined beside Module
+for _hook_fn in ("register_module_forward_pre_hook", "register_module_forward_hook"):
+    setattr(_sys.modules[__name__ + ".modules.module"], _hook_fn, getattr(_module_file, _hook_fn))
+del _hook_fn
 
 
 def factory_kwargs(kwargs):

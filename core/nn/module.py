@@ -23,7 +23,32 @@ from core.nn._legacy_backward_hooks import check_full_hook_allowed, register_leg
 from core.nn.parameter import Buffer, Parameter
 from core.ops.conversion import _parse  # the same argument rules as Tensor.to
 
-__all__ = ["Module", "addindent"]
+__all__ = ["Module", "addindent", "register_module_forward_pre_hook", "register_module_forward_hook"]
+
+# hooks every module runs on each call, before its own (PyTorch's global module hooks)
+_global_forward_pre_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks_with_kwargs: dict = {}
+_global_forward_hooks_always_called: dict = {}
+
+
+def register_module_forward_pre_hook(hook) -> RemovableHandle:
+    """``hook(module, args)`` before every module's forward, before the module's own pre-hooks; it may return new
+    args (a tuple, or one value). Global state: for debugging and profiling, as PyTorch warns."""
+    return RemovableHandle(_global_forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
+    """``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args, kwargs, output)``) after every module's
+    forward, before the module's own forward hooks; it may return a new output. (``always_call`` is kept; core runs
+    no hook when a forward raises.)"""
+    handle = RemovableHandle(_global_forward_hooks, hook,
+                             extra_dict=[_global_forward_hooks_with_kwargs, _global_forward_hooks_always_called])
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
 
 
 def addindent(s: str, spaces: int) -> str:
@@ -424,8 +449,13 @@ class Module:
         return handle
 
     def _call_impl(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks
+                or _global_forward_pre_hooks or _global_forward_hooks):
             return self.forward(*args, **kwargs)
+        for hook in list(_global_forward_pre_hooks.values()):
+            res = hook(self, args)
+            if res is not None:
+                args = res if isinstance(res, tuple) else (res,)
         for hid, hook in list(self._forward_pre_hooks.items()):
             if hid in self._forward_pre_hooks_with_kwargs:
                 res = hook(self, args, kwargs)
@@ -442,6 +472,11 @@ class Module:
         if hooked:  # NOTE: as PyTorch: inputs hooked before forward, outputs after the forward hooks ran
             args, state = hook_inputs(self, args)
         result = self.forward(*args, **kwargs)
+        for hid, hook in list(_global_forward_hooks.items()):
+            res = hook(self, args, kwargs, result) if hid in _global_forward_hooks_with_kwargs else hook(self, args,
+                                                                                                          result)
+            if res is not None:
+                result = res
         for hid, hook in list(self._forward_hooks.items()):
             if hid in self._forward_hooks_with_kwargs:
                 res = hook(self, args, kwargs, result)
