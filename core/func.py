@@ -20,6 +20,7 @@ where the function cannot run batched). ``functional_call`` runs a module with o
 parameters and buffers (for ``vmap(grad(...))`` over a model).
 """
 
+import collections.abc as _abc
 import contextlib as _contextlib
 import functools as _functools
 
@@ -476,17 +477,30 @@ def _double_vjp(outputs, inputs, tangents, strict) -> list:
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False):
     """``module(*args, **kwargs)`` with the named tensors (``"layer.weight"``...) standing in for its
     parameters and buffers during the call; the module is restored afterwards."""
-    dicts = parameter_and_buffer_dicts if isinstance(parameter_and_buffer_dicts, (tuple, list)) else (
-        parameter_and_buffer_dicts,)
-    tensors: dict = {}
-    for d in dicts:
-        for name, value in d.items():
-            if name in tensors:
-                raise ValueError(f"{name} appeared in multiple dictionaries; behavior of functional call is ambiguous")
-            tensors[name] = value
+    tensors = _one_dict(parameter_and_buffer_dicts)
     args = () if args is None else (args if isinstance(args, tuple) else (args,))
     with _reparametrized(module, tensors, tie_weights=tie_weights, strict=strict):
         return module(*args, **(kwargs or {}))
+
+
+def _one_dict(dicts) -> dict:
+    """``functional_call``'s dict, or its sequence of dicts merged; PyTorch's ValueErrors for anything else and for
+    names in several dicts (all of them listed)."""
+    if isinstance(dicts, dict):
+        return dicts
+    if not isinstance(dicts, _abc.Sequence):
+        raise ValueError("Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of dicts, but got "
+                         f"{type(dicts)}")
+    if not all(isinstance(d, dict) for d in dicts):
+        raise ValueError("Expected all elements of parameter_and_buffer_dicts to be dictionaries")
+    counts: dict = {}
+    for d in dicts:
+        for name in d:
+            counts[name] = counts.get(name, 0) + 1
+    repeated = [name for name, n in counts.items() if n > 1]
+    if repeated:
+        raise ValueError(f"{repeated} appeared in multiple dictionaries; behavior of functional call is ambiguous")
+    return {name: value for d in dicts for name, value in d.items()}
 
 
 @_contextlib.contextmanager

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import core
-from tests.core.oracle import assert_same
+from tests.core.oracle import assert_same, raised
 
 _RNG = np.random.default_rng(5)
 X = _RNG.standard_normal(3)
@@ -218,3 +218,30 @@ def test_per_sample_gradients_with_vmap_grad_and_functional_call_match_torch(tor
         assert model.weight.requires_grad and tuple(model.weight.shape) == (2, 3)  # the module is restored
         return grads["weight"], grads["bias"]
     _both(torch, call)
+
+
+FUNCTIONAL_CALL_STATES = {  # what functional_call takes as its state, and torch's words for what it does not
+    "a name in two dicts": lambda lib: ({"weight": lib.eye(2)}, {"weight": lib.eye(2), "bias": lib.ones(2)},
+                                        {"bias": lib.zeros(2)}),
+    "a list holding a number": lambda lib: [{"weight": lib.eye(2)}, 3], "a str": lambda lib: "abc",
+    "a set": lambda lib: {1}, "a list of dicts": lambda lib: [{"weight": lib.eye(2)}, {"bias": lib.zeros(2)}],
+    "no dicts": lambda lib: (),
+}
+
+
+@pytest.mark.parametrize("state", FUNCTIONAL_CALL_STATES.values(), ids=FUNCTIONAL_CALL_STATES.keys())
+def test_functional_call_takes_a_dict_or_dicts_as_torch(torch, state):
+    def run(lib):
+        lib.manual_seed(0)
+        model = lib.nn.Linear(2, 2)
+
+        def call():
+            return lib.func.functional_call(model, state(lib), lib.ones(1, 2))
+
+        error = raised(call)
+        return error, (call() if error is None else None)
+
+    (ours, our_out), (theirs, their_out) = run(core), run(torch)
+    assert ours == theirs
+    if their_out is not None:
+        assert_same(our_out, their_out)
