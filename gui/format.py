@@ -14,8 +14,8 @@ from typing import Any
 from core.nodegraph.model import numtext
 from core.nodegraph.model.numtext import magnitudes, printed, tensor_values
 
-__all__ = ["sentence", "number", "scalar", "param_text", "short", "badge", "shape_text", "full_text", "grad_note",
-           "heat_rows"]
+__all__ = ["sentence", "number", "compact", "scalar", "param_text", "short", "badge", "shape_text", "full_text",
+           "grad_note", "heat_rows"]
 
 _LEADING_WORD = re.compile(r"[a-z]{2,}(?:['’][a-z]+)?(?=[ :,])|a(?= )")  # an English word, not an identifier
 
@@ -36,6 +36,16 @@ def number(v: object) -> str:
     if isinstance(v, float):
         return format(v, ".4g")
     return str(v)
+
+
+def compact(v: object) -> str:
+    """A number in a node's value line, whose room is a 190 px node: as ``number`` writes it (``4.747``, ``True``),
+    but a float that needs an exponent keeps it with two digits (``1.3e-10``, not ``1.344e-10`` cut to ``1.34…``:
+    the exponent is the news in a gradient check's ``max_error``)."""
+    if isinstance(v, float) and v == v and v not in (0.0, float("inf"), float("-inf")) \
+            and not 1e-4 <= abs(v) < 1e4:  # where ".4g" turns to an exponent
+        return format(v, ".2g")
+    return number(v)
 
 
 def scalar(v: float) -> str:

@@ -92,11 +92,12 @@ def _error_tip(d: NodeDisplay) -> NodeDisplay:
 
 def _value_text(value: object) -> str:
     """A port's value in short; a result held as a dict (gradcheck's) by its numbers and flags,
-    ``passed False  max_error 4.747``, not ``dict`` (``dict`` when it holds none)."""
+    ``passed False max_error 4.747``, not ``dict`` (``dict`` when it holds none); a tiny or huge number with a
+    short mantissa, so its exponent fits the node (``passed True max_error 1.3e-10``)."""
     if not isinstance(value, dict):
         return fmt.short(value)
-    shown = [f"{k} {fmt.number(v)}" for k, v in value.items() if isinstance(v, (bool, int, float))]
-    return "  ".join(shown) or "dict"
+    shown = [f"{k} {fmt.compact(v)}" for k, v in value.items() if isinstance(v, (bool, int, float))]
+    return " ".join(shown) or "dict"
 
 
 def _freed_note(session: Session, nid: str) -> str:

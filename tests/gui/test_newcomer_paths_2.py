@@ -84,7 +84,7 @@ def test_a_gradcheck_node_shows_whether_it_passed_instead_of_dict(window, qtbot)
         nid = next(i for i, n in w.graph.nodes.items() if n.title == title)
         qtbot.waitUntil(lambda nid=nid: bool(w.scene.node_items[nid].display.value))
         result = s.values[nid]
-        expected = f"passed {result['passed']}  max_error {fmt.number(result['max_error'])}"
+        expected = f"passed {result['passed']} max_error {fmt.compact(result['max_error'])}"
         assert w.scene.node_items[nid].display.value == expected
     # the last node run says it too, once the run has finished (under load the status bar may still show progress)
     qtbot.waitUntil(lambda: w.status_label.text() == f"Forward: check_wrong = {expected}")
