@@ -83,8 +83,8 @@ class RunCommands(_Window):
         marks &= set(self.graph.nodes)
         if action in ("forward", "backward"):
             if not self.graph.nodes:  # no pass to start: the status bar said nothing at all, as if the click was lost
-                self.show_message("Nothing to run: the graph is empty — add a node from the Nodes panel "
-                                  "(Tab on the canvas)")
+                self.show_message("Nothing to run: the graph is empty — add a node with Tab on the canvas or from "
+                                  "the Nodes tab")  # as the empty canvas's own hint names them
                 return
             self._pass_marks = bool(marks)
             self.stepper.start(action, marks, background=background)
