@@ -30,7 +30,6 @@ def _answer_when_asked(answered: list, button) -> None:
 
 def test_cancel_in_the_save_question_after_import_keeps_the_box_with_the_snippet_as_typed(qtbot, window,
                                                                                          monkeypatch):
-    monkeypatch.setattr(QMessageBox, "question", REAL_QUESTION)
     w = shown(qtbot, window)
     click_node(qtbot, w, next(iter(w.graph.nodes)))
     QTest.keyClick(w.view.viewport(), Qt.Key_Delete)  # a real edit: the graph is modified
@@ -47,7 +46,9 @@ def test_cancel_in_the_save_question_after_import_keeps_the_box_with_the_snippet
     typed = box.edit.toPlainText()
     answered: list[str] = []
     QTimer.singleShot(0, lambda: _answer_when_asked(answered, QMessageBox.Cancel))
-    click(box.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))  # Import
+    monkeypatch.setattr(QMessageBox, "question", REAL_QUESTION)
+    click(box.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))  # Import (returns once the question is answered)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)  # as the conftest answers
     qtbot.waitUntil(lambda: bool(answered))
     assert answered == ["Save the changes to this graph first?"]
     qtbot.waitUntil(lambda: QApplication.activeModalWidget() is box)
@@ -55,7 +56,6 @@ def test_cancel_in_the_save_question_after_import_keeps_the_box_with_the_snippet
     assert w.graph is before and w.is_modified() and w.code.progress is None  # nothing ran
     QTest.keyClick(box.edit, Qt.Key_Escape)
     qtbot.waitUntil(lambda: not _boxes(w))
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)  # closing the window
 
 
 def test_open_code_that_fails_offers_the_snippet_box_to_fix_it_and_import_from_there(qtbot, window, monkeypatch,
