@@ -596,7 +596,7 @@ class Tensor(TensorBase):
     def clamp(self, min=..., max=...):
         """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
     def clip(self, min=..., max=...):
-        """``core.ops.math_binary.clip`` with ``self`` as its first argument."""
+        """``clamp`` under NumPy's name (an argument error names ``clip``). (core.ops.math_binary.clip)"""
     def clamp_min(self, min):
         """``core.ops.math_binary.clamp_min`` with ``self`` as its first argument."""
     def clamp_max(self, max):
@@ -778,7 +778,7 @@ class Tensor(TensorBase):
     def clamp_(self, min=..., max=...):
         """``core.ops.math_inplace.clamp_`` with ``self`` as its first argument."""
     def clip_(self, min=..., max=...):
-        """``core.ops.math_inplace.clip_`` with ``self`` as its first argument."""
+        """``clamp_`` under NumPy's name (an argument error names ``clip_``). (core.ops.math_inplace.clip_)"""
     def pow_(self, exponent):
         """``core.ops.math_inplace.pow_`` with ``self`` as its first argument."""
     def remainder_(self, other):
@@ -1013,10 +1013,10 @@ class Tensor(TensorBase):
         """``core.ops.views.contiguous`` with ``self`` as its first argument."""
     def clone(self, *, memory_format=...):
         """``core.ops.views.clone`` with ``self`` as its first argument."""
-    def swapaxes(self, dim0, dim1):
-        """``core.ops.views.swapaxes`` with ``self`` as its first argument."""
+    def swapaxes(self, axis0, axis1):
+        """``transpose`` under NumPy's name, its dims named as NumPy's: ``torch.swapaxes(input=x, axis0=0, axis1=1)`` (core.ops.views.swapaxes)"""
     def swapdims(self, dim0, dim1):
-        """``core.ops.views.swapdims`` with ``self`` as its first argument."""
+        """``transpose`` under its other name (an argument error names ``swapdims``). (core.ops.views.swapdims)"""
     def flatten(self, start_dim=..., end_dim=...):
         """``core.ops.movement.flatten`` with ``self`` as its first argument."""
     def unflatten(self, dim, sizes):
@@ -1047,8 +1047,8 @@ class Tensor(TensorBase):
         """``core.ops.movement.t_`` with ``self`` as its first argument."""
     def transpose_(self, dim0, dim1):
         """``core.ops.movement.transpose_`` with ``self`` as its first argument."""
-    def broadcast_to(self, size):
-        """``core.ops.movement.broadcast_to`` with ``self`` as its first argument."""
+    def broadcast_to(self, *sizes, **kwargs):
+        """``Tensor.broadcast_to``: the sizes as one sequence, as several ints (``x.broadcast_to(3, 4)``, which PyTorch's (core.ops.movement.broadcast_to_method)"""
     def ravel(self):
         """``core.ops.movement.ravel`` with ``self`` as its first argument."""
     def hsplit(self, indices_or_sections):
@@ -1065,10 +1065,10 @@ class Tensor(TensorBase):
         """``core.ops.movement.narrow_copy`` with ``self`` as its first argument."""
     def adjoint(self):
         """``core.ops.movement.adjoint`` with ``self`` as its first argument."""
-    def swapaxes_(self, dim0, dim1):
-        """``core.ops.movement.swapaxes_`` with ``self`` as its first argument."""
+    def swapaxes_(self, axis0, axis1):
+        """``transpose_`` under NumPy's name, its dims named ``axis0`` and ``axis1`` as ``swapaxes``'. (core.ops.movement.swapaxes_)"""
     def swapdims_(self, dim0, dim1):
-        """``core.ops.movement.swapdims_`` with ``self`` as its first argument."""
+        """``transpose_`` under its other name (an argument error names ``swapdims_``). (core.ops.movement.swapdims_)"""
     def repeat(self, *sizes, repeats=...):
         """``core.ops.rearranging.repeat`` with ``self`` as its first argument."""
     def tile(self, *args, dims=...):

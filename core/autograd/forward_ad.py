@@ -204,7 +204,7 @@ class DualContext:
         node = self.node
         if node is None:
             raise AttributeError("'DualContext' object has no attribute 'saved_tensors'")
-        return node._saved_forward if node._saved_forward is not None else ()
+        return node._forward_saved if node._forward_saved is not None else ()
 
     def __getattr__(self, name):
         node = object.__getattribute__(self, "node")

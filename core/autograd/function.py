@@ -66,7 +66,7 @@ class Node(NodeApi):
     _retained = None
     _dirty = ()
     _non_diff = ()
-    _saved_forward = None  # ``save_for_forward``'s tensors, for jvp
+    _forward_saved = None  # ``save_for_forward``'s tensors, for jvp
     _materialize = True
     _trace = None
     _checked_grads = False  # its backward's gradients always match its edges (a replayed plan's node: see _Compiled)
@@ -142,7 +142,7 @@ class Node(NodeApi):
     def save_for_forward(self, *tensors) -> None:
         """Tensors for the Function's ``jvp``, where ``ctx.saved_tensors`` answers them (``forward_ad.DualContext``),
         as PyTorch's ``ctx.save_for_forward``."""
-        self._saved_forward = tensors
+        self._forward_saved = tensors
 
     def mark_dirty(self, *tensors) -> None:
         self._dirty = tensors
