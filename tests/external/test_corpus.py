@@ -142,6 +142,33 @@ CPU_DEPENDENT = {
     "ncps_ltc": None,
     "idl_chapter10": None,  # GEMM reasons and AdamW's sqrt: they pass on the AMD EPYC Zen 4 of 2026-12-06
     "skrl_mixins": None,
+    # their GEMM reasons hold on the Intel machines; core's small-GEMM dot-kernel route (core/_small_gemm.py, the
+    # AMD EPYC Zen 4 of 2026-12-06) gives torch's bits there and they pass
+    "cyt_ch4_nn": None,
+    "cyt_v1_ch4_nn": None,
+    "dtu_4_1_cnn_introduction": None,
+    "hkdl_04_2_multi_variable_linear_regression": None,
+    "hkdl_04_3_file_input_linear_regression": None,
+    "captum_readme_getting_started": None,
+    "lucid_moe_hierarchical": None,
+    # equal to torch's on the Intel development machines of earlier sessions; on the AMD EPYC Zen 4 of 2026-12-06
+    # they differ, with the same numbers at that session's start (0c77f9ee) and end: not its changes; the op that
+    # first differs is not traced yet (float32 kernels MKL and oneDNN run differently there: README, "Which CPU")
+    "zxp_bn_and_initialize": CPU_MODEL + "on an AMD Zen 4 a printed value differs in the 5th digit",
+    "p100_adversarial_feature_learning": CPU_MODEL + "on an AMD Zen 4 a loss prints 0.6493 (torch 0.6491)",
+    "llama2c_train": CPU_MODEL + "on an AMD Zen 4 a training value differs in the 6th digit",
+    "graphnets_deepwalk": CPU_MODEL + "on an AMD Zen 4 a loss prints 4.5471e-04 (torch 4.5468e-04)",
+    "torchleet_lstm": CPU_MODEL + "on an AMD Zen 4 an LSTM's output differs in the 5th digit",
+    "lib2_vit_levit": CPU_MODEL + "on an AMD Zen 4 a LeViT's output prints 1.21546 (torch 1.21473)",
+    "lib2_metric_triplet_losses": CPU_MODEL + "on an AMD Zen 4 a triplet loss differs in the 5th digit",
+    "pyro_mcmc_hmc_nuts": CPU_MODEL + "on an AMD Zen 4 an HMC/NUTS statistic differs in the 5th digit",
+    "pyro_mcmc_nuts_jit_full_mass": CPU_MODEL + "on an AMD Zen 4 a NUTS statistic differs in the 5th digit",
+    "ta_kaldi": CPU_MODEL + "on an AMD Zen 4 a Kaldi feature differs in the 6th digit",
+    "lucid_vq_lfq": CPU_MODEL + "on an AMD Zen 4 an LFQ loss differs in the 5th digit",
+    # torch's own run prints 'reloaded matches: False' on the AMD Zen 4 (its reloaded model's float32 output is not
+    # equal to the original's there), where core's prints True; traced no further
+    "openclip_model_tour": CPU_MODEL + "on an AMD Zen 4 torch's reloaded model does not equal its original",
+    "openclip_custom_text": CPU_MODEL + "on an AMD Zen 4 torch's reloaded model does not equal its original",
 }
 
 
