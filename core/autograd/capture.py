@@ -125,14 +125,7 @@ def capture(fn, args: tuple, kwargs: dict):
         return fn(*args, **kwargs), None, "forward-mode AD is active"
     inputs = [_stand_in(a) if isinstance(a, _function._TENSOR) else a for a in args]
     recorder = Recorder()
-    state.recorder = recorder
-    _shortcuts.block()  # every op goes through Function.apply, where the recorder sees it
-    try:
-        result = fn(*inputs, **kwargs)
-    finally:
-        _shortcuts.unblock()
-        state.recorder = None
-    recorder.finish()
+    result = _run_recorded(fn, inputs, kwargs, recorder)
     reason = recorder.reason
     plan = None
     if reason is None:
@@ -154,6 +147,13 @@ def record(fn, args: tuple, kwargs: dict, on_value_read, on_enter=None):
     if grad_mode._state.inference or state.recorder is not None or _function._dual_state.token is not None:
         return fn(*args, **kwargs), [], "inference mode, forward-mode AD or another capture is active"
     recorder = Recorder(on_value_read, on_enter)
+    result = _run_recorded(fn, args, kwargs, recorder)
+    return result, recorder.calls, recorder.reason
+
+
+def _run_recorded(fn, args, kwargs: dict, recorder):
+    """``fn(*args, **kwargs)`` with ``recorder`` seeing its calls (``capture`` and ``record`` share this)."""
+    state = _function._capture_state
     state.recorder = recorder
     _shortcuts.block()  # every op goes through Function.apply, where the recorder sees it
     try:
@@ -162,7 +162,7 @@ def record(fn, args: tuple, kwargs: dict, on_value_read, on_enter=None):
         _shortcuts.unblock()
         state.recorder = None
     recorder.finish()
-    return result, recorder.calls, recorder.reason
+    return result
 
 
 def _stand_in(t):
