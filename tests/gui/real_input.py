@@ -179,3 +179,20 @@ def add_by_tab(qtbot, window, type_name: str) -> str:
     qtbot.waitUntil(lambda: len(window.graph.nodes) == len(before) + 1)
     (new,) = set(window.graph.nodes) - before
     return new
+
+
+def open_lesson_by_mouse(qtbot, w, title_start: str) -> None:
+    """Help ▸ Lessons by clicks, then a double-click on the lesson whose title starts with ``title_start``."""
+    from gui.lessons_dialog import LessonsDialog
+
+    bar = w.menuBar()
+    help_menu = next(a for a in bar.actions() if a.text().replace("&", "") == "Help")
+    click(bar, bar.actionGeometry(help_menu).center())
+    menu = help_menu.menu()
+    qtbot.waitUntil(menu.isVisible)
+    click(menu, menu.actionGeometry(next(a for a in menu.actions() if a.objectName() == "action_lessons")).center())
+    qtbot.waitUntil(lambda: isinstance(QApplication.activeModalWidget(), LessonsDialog))
+    lessons = QApplication.activeModalWidget().list
+    row = next(i for i in range(lessons.count()) if lessons.item(i).text().startswith(title_start))
+    lessons.scrollToItem(lessons.item(row))
+    double_click(lessons.viewport(), lessons.visualItemRect(lessons.item(row)).center())

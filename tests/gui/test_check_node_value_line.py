@@ -5,15 +5,14 @@ import pytest
 
 from gui import style
 from gui.canvas.node_item import small_metrics
-from tests.gui.real_input import click_toolbar, shown
-from tests.gui.test_lesson_copies import _open_lesson_by_mouse
+from tests.gui.real_input import click_toolbar, open_lesson_by_mouse, shown
 
 pytest.importorskip("pytestqt")
 
 
 def test_lesson_7s_check_node_shows_max_error_with_its_exponent_within_the_node(qtbot, window):
     w = shown(qtbot, window)
-    _open_lesson_by_mouse(qtbot, w, "7.")
+    open_lesson_by_mouse(qtbot, w, "7.")
     qtbot.waitUntil(lambda: w.lessons.panel.lesson is not None and "gradcheck" in w.lessons.panel.lesson.key)
     check = next(nid for nid, n in w.graph.nodes.items() if n.title == "check")
     item = w.scene.node_items[check]

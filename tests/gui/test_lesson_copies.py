@@ -6,31 +6,15 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QFileDialog
 
 from core.nodegraph.files import io as files
 from core.nodegraph.lessons import EXAMPLES_DIR
-from gui.lessons_dialog import LessonsDialog
-from tests.gui.real_input import click, double_click, press, shown
+from tests.gui.real_input import open_lesson_by_mouse, press, shown
 
 pytest.importorskip("pytestqt")
 
 JSON = "Nodegrad graphs (*.json)"
-
-
-def _open_lesson_by_mouse(qtbot, w, title_start: str) -> None:
-    """Help ▸ Lessons by clicks, then a double-click on the lesson whose title starts with ``title_start``."""
-    bar = w.menuBar()
-    help_menu = next(a for a in bar.actions() if a.text().replace("&", "") == "Help")
-    click(bar, bar.actionGeometry(help_menu).center())
-    menu = help_menu.menu()
-    qtbot.waitUntil(menu.isVisible)
-    click(menu, menu.actionGeometry(next(a for a in menu.actions() if a.objectName() == "action_lessons")).center())
-    qtbot.waitUntil(lambda: isinstance(QApplication.activeModalWidget(), LessonsDialog))
-    lessons = QApplication.activeModalWidget().list
-    row = next(i for i in range(lessons.count()) if lessons.item(i).text().startswith(title_start))
-    lessons.scrollToItem(lessons.item(row))
-    double_click(lessons.viewport(), lessons.visualItemRect(lessons.item(row)).center())
 
 
 def _shown_lesson(w) -> str | None:
@@ -39,7 +23,7 @@ def _shown_lesson(w) -> str | None:
 
 def test_a_copy_of_an_example_saved_elsewhere_reopens_with_its_lesson(qtbot, window, tmp_path, monkeypatch):
     w = shown(qtbot, window)
-    _open_lesson_by_mouse(qtbot, w, "Playground: fitting a curve")
+    open_lesson_by_mouse(qtbot, w, "Playground: fitting a curve")
     qtbot.waitUntil(lambda: _shown_lesson(w) == "playground-regression")
     copy = tmp_path / "my models" / "regression copy.json"
     copy.parent.mkdir()
