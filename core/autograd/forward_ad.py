@@ -262,7 +262,7 @@ def apply_dual(cls, args, kwargs):
     fallback = cls.jvp is None and cls.__module__.startswith("core.")
     try:
         rng = _generator_state() if fallback else None  # the rerun of a random op must draw the same numbers
-        before = [None if t is None or not fallback else a.detach().clone() for a, t in zip(args, tangents)]
+        before = [None if t is None or not fallback else _kept_copy(a) for a, t in zip(args, tangents)]
         keep = _state.keep = []  # NOTE: after the clones above, so that the op's own ctx comes first
         out = cls.apply(*args, **kwargs)
         _state.keep = None
@@ -389,18 +389,34 @@ def _generator_state():
     return _random.default_generator.get_state()
 
 
+def _kept_copy(a):
+    """A copy of a dual input before its op runs (an in-place op changes it) for ``_jvp_from_backward``: in the
+    caller's grad mode and level, so the copy stays on ``a``'s reverse graph and keeps a lower level's tangent."""
+    from core.autograd import grad_mode
+
+    if grad_mode.is_grad_enabled():
+        return a.clone()
+    with grad_mode.no_grad():
+        return a.clone()
+
+
 def _jvp_from_backward(cls, args, kwargs, tangents, rng, before):
     """The tangents of a core primitive without a jvp rule, from its backward (linear in the gradient and
     written with differentiable ops): with a dummy cotangent ``u``, ``J t = d <J^T u, t> / du``. The op runs
     again on copies of its inputs as they were before the first run (an in-place op changed them), from the
-    random state the first run started at."""
+    random state the first run started at.
+    NOTE: the copies stay on the inputs' reverse graph (``_kept_copy``), and when an input or tangent requires
+    grad the last ``grad`` records its graph, so a tangent is differentiable as PyTorch's (``GeluBackwardBackward0``
+    there): a backward through it, or a nested ``jacfwd`` (whose outer level's tangents ride on the copies)."""
     from core import _random
     from core._factories import zeros_like
     from core.autograd import grad_mode
     from core.autograd.engine import grad
 
     dual = [(i, t) for i, t in enumerate(tangents) if t is not None]
-    copies, leaves = list(args), {i: before[i].requires_grad_() for i, _ in dual}
+    graph = grad_mode.is_grad_enabled() and any(getattr(x, "requires_grad", False) for x in (*args, *tangents))
+    copies = list(args)
+    leaves = {i: before[i] if before[i].requires_grad else before[i].requires_grad_() for i, _ in dual}
     for i, _ in dual:
         copies[i] = leaves[i].clone()  # NOTE: not the leaf itself, which an in-place op may not modify
     after = _random.default_generator.get_state()
@@ -422,7 +438,7 @@ def _jvp_from_backward(cls, args, kwargs, tangents, rng, before):
             for p in pairs[1:]:
                 total = total + p
             if total is not None and total.requires_grad:
-                for i, j in zip(live, grad([total], us, allow_unused=True)):
+                for i, j in zip(live, grad([total], us, create_graph=graph, allow_unused=True)):
                     if j is not None:
                         res[i] = j
     return tuple(res) if type(out) is tuple else res[0]

@@ -60,3 +60,44 @@ def test_a_custom_function_without_jvp_still_refuses_forward_mode():
         with pytest.raises(NotImplementedError, match="You must implement the jvp function for custom "
                                                       "autograd.Function to use it with forward mode AD"):
             NoJvp.apply(core.autograd.forward_ad.make_dual(core.ones(2), core.ones(2)))
+
+
+_SECOND_ORDER = {
+    "gelu": lambda lib, a: lib.nn.functional.gelu(a).sum(),
+    "silu": lambda lib, a: lib.nn.functional.silu(a).sum(),
+    "softplus": lambda lib, a: lib.nn.functional.softplus(a).sum(),
+    "elu": lambda lib, a: lib.nn.functional.elu(a).sum(),
+    "cross_entropy": lambda lib, a: lib.nn.functional.cross_entropy(a[None], lib.tensor([1])),
+}
+
+
+def _tangent_backward(lib, fn):
+    x = lib.tensor([-1.5, 0.25, 2.0], dtype=lib.float64, requires_grad=True)
+    fw = lib.autograd.forward_ad
+    with fw.dual_level():
+        tangent = fw.unpack_dual(fn(lib, fw.make_dual(x, lib.tensor([1.0, -2.0, 0.5], dtype=lib.float64)))).tangent
+        assert tangent.requires_grad and tangent.grad_fn is not None
+        return lib.autograd.grad(tangent.sum(), x)[0]
+
+
+@pytest.mark.parametrize("name", ["elu", "gelu", "silu", "softplus"])  # (torch's log_softmax tangent refuses it)
+def test_a_tangent_from_an_op_without_a_jvp_rule_is_differentiable_as_torchs(torch, name):
+    assert_same(_tangent_backward(core, _SECOND_ORDER[name]), _tangent_backward(torch, _SECOND_ORDER[name]),
+                rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(_SECOND_ORDER))
+def test_jacfwd_of_jacfwd_through_an_op_without_a_jvp_rule_gives_torchs_hessian(torch, name):
+    def hessian(lib):
+        fn = _SECOND_ORDER[name]
+        x = lib.tensor([-1.5, 0.25, 2.0], dtype=lib.float64)
+        return lib.func.jacfwd(lib.func.jacfwd(lambda a: fn(lib, a)))(x)
+
+    assert_same(hessian(core), hessian(torch), rtol=1e-10, atol=1e-12)
+
+
+def test_a_tangent_is_not_differentiable_when_nothing_requires_grad():
+    fw = core.autograd.forward_ad
+    with fw.dual_level():
+        out = core.nn.functional.gelu(fw.make_dual(core.ones(3), core.ones(3)))
+        assert not fw.unpack_dual(out).tangent.requires_grad
