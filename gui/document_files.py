@@ -182,10 +182,14 @@ class DocumentFiles(_Window):
         file is the lesson's own, which a learner's changes must not replace."""
         return self.save_to(self.path) if self.path and not self._is_example() else self.save_as()
 
+    def document_stem(self) -> str:
+        """The document's name without its extension, for the files it is saved or exported to: its file's
+        (``curve_fit``), else its code's for a graph imported from code (``snippet``), else ``graph``."""
+        name = self.path or (self.graph.code or {}).get("name") or "graph"
+        return os.path.splitext(os.path.basename(name))[0]
+
     def save_as(self) -> bool:
-        code = (self.graph.code or {}).get("name")  # a graph imported from code: named after its snippet
-        suggested = os.path.basename(self.path) if self.path else \
-            f"{os.path.splitext(code)[0]}.json" if code else "graph.json"
+        suggested = os.path.basename(self.path) if self.path else f"{self.document_stem()}.json"
         start = self.path if self.path and not self._is_example() else self.start_path(suggested, saving=True)
         path, chosen = file_ops.save_file_name(self, "Save graph", start, "Nodegrad graphs (*.json)")
         path = file_ops.save_path(self, path, chosen or "(*.json)")
@@ -215,7 +219,10 @@ class DocumentFiles(_Window):
             self.open_path(self.path)
 
     def export_image_dialog(self) -> None:
-        path, chosen = file_ops.save_file_name(self, "Export image", self.start_path("graph.png", saving=True),
+        """Export image: the image named after the document (``curve_fit.png``), beside its file, or in the
+        last-used folder for an example or a new document (``start_path``)."""
+        start = self.start_path(f"{self.document_stem()}.png", saving=True)
+        path, chosen = file_ops.save_file_name(self, "Export image", start,
                                                "PNG (*.png);;SVG (*.svg)")
         path = file_ops.save_path(self, path, chosen or "(*.png)")
         if path:

@@ -196,3 +196,13 @@ def open_lesson_by_mouse(qtbot, w, title_start: str) -> None:
     row = next(i for i in range(lessons.count()) if lessons.item(i).text().startswith(title_start))
     lessons.scrollToItem(lessons.item(row))
     double_click(lessons.viewport(), lessons.visualItemRect(lessons.item(row)).center())
+
+
+def click_menu_action(qtbot, window, name: str) -> None:
+    """Open the menu that holds ``window.named_actions[name]`` from the menu bar by a click and click the entry."""
+    action = window.named_actions[name]
+    menu = next(m for m in window.menus.values() if action in m.actions())
+    bar = window.menuBar()
+    click(bar, bar.actionGeometry(menu.menuAction()).center())
+    qtbot.waitUntil(menu.isVisible)
+    click(menu, menu.actionGeometry(action).center())
