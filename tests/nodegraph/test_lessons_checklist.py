@@ -276,3 +276,56 @@ def test_a_step_without_an_action_whose_promises_do_not_hold_stays_open():
     run.perform(Action("forward"))
     checklist.update(SessionRefs(run.session, ran=ran, hints=run.diagnostics.update))
     assert not any(_ticks(checklist, view_fails))
+
+
+def _lesson_six_after_the_loop():
+    """Lesson 6 done up to 'The loop' (Reset, Train 100 steps) by a learner: the checklist and the learner's refs."""
+    run, checklist = _learner(LESSONS["06-training-step"])
+    checklist.focus(4)
+    for action in LESSONS["06-training-step"].steps[4].actions:
+        run.perform(action)
+    checklist.update(SessionRefs(run.session, metrics=run.metrics, hints=run.diagnostics.update))
+    assert all(_ticks(checklist, 4)), checklist.items(4)
+    return run, checklist
+
+
+def test_reset_takes_back_the_ticks_about_the_run_it_ended():
+    """'The loop' ticked its 100 losses; Reset starts a new run, so those ticks go (the plots start a new run too),
+    while the promises about stepping by hand (Zero, Forward...) are not about a run and stay as they were."""
+    run, checklist = _lesson_six_after_the_loop()
+    before = [list(row) for row in checklist.ticked]
+    checklist.focus(5)
+    run.perform(Action("reset"))
+    assert run.metrics == [], "a reset ends the run its figures came from"
+    assert checklist.forget_run()
+    assert not any(_ticks(checklist, 4))
+    assert [row for i, row in enumerate(checklist.ticked) if i != 4] == [row for i, row in enumerate(before) if i != 4]
+    checklist.update(SessionRefs(run.session, metrics=run.metrics, hints=run.diagnostics.update))
+    assert not any(_ticks(checklist, 5)), "'the first loss is 11.1638' waits for the buggy loop's own run"
+
+
+def test_the_buggy_loop_ticks_its_step_and_a_second_reset_takes_those_ticks_back():
+    run, checklist = _lesson_six_after_the_loop()
+    checklist.focus(5)
+    for action in LESSONS["06-training-step"].steps[5].actions:
+        run.perform(action)
+        if action.name == "reset":
+            checklist.forget_run()
+    refs = SessionRefs(run.session, metrics=run.metrics, hints=run.diagnostics.update)
+    checklist.update(refs)
+    assert _ticks(checklist, 5) == [True] * 4, checklist.items(5)
+    assert not any(_ticks(checklist, 4)), "the buggy loop's 20 losses are not 'The loop's 100"
+    run.perform(Action("reset"))
+    assert checklist.forget_run()
+    checklist.update(SessionRefs(run.session, metrics=run.metrics, hints=run.diagnostics.update))
+    assert not any(_ticks(checklist, 5)), checklist.items(5)
+
+
+def test_a_lesson_without_training_keeps_its_ticks_over_a_reset():
+    run, checklist = _learner(LESSONS["04-autograd-graph"])
+    run.perform(Action("forward_step"))
+    checklist.update(run)
+    assert _ticks(checklist, 0)[:2] == [True, True]
+    run.perform(Action("reset"))
+    assert not checklist.forget_run()
+    assert _ticks(checklist, 0)[:2] == [True, True]

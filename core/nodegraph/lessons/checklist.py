@@ -6,7 +6,9 @@ promise it can't phrase for learners (the panel hides it). ``promises(step, sess
 step, each promise's text and whether it holds in that session now.
 
 ``Checklist`` keeps the ticks of a whole lesson as the learner works through it. A promise ticks when it
-holds and stays ticked (the learner saw it come true; later steps change the state again). The promises of a
+holds and stays ticked (the learner saw it come true; later steps change the state again), except that a reset
+(``forget_run``) takes back the ticks of promises about a training run (its losses, or what a ``do: train`` left):
+that run is gone, and the next run ticks them again or not. The promises of a
 step tick in the order they are written (each describes the state after the actions before it), and only
 for the steps the learner has reached: the current step (``focus`` moves it on when a link of a later step is
 followed; it also moves on by itself once every promise of the step has ticked, to be checked from the next
@@ -172,6 +174,22 @@ def _ran(refs: SessionRefs, e: Expectation, phase: str | None) -> bool:
     return any(n == node and (phase is None or p == phase) for p, n in refs.ran)
 
 
+_RUN_FIGURES = ("losses.first", "losses.last", "losses.count", "accuracy.last", "val_loss.last", "val_accuracy.last")
+
+
+def _of_run(step: Step) -> list[bool]:
+    """For each of ``step``'s expectations, whether it is about a training run: a run's figures (``losses.last``),
+    or anything written after a ``do: train`` (lesson 6's hints describe what the buggy loop left)."""
+    trained = False
+    out: list[bool] = []
+    for kind, item in step.program:
+        if kind == "do" and isinstance(item, Action):
+            trained = trained or item.name == "train"
+        elif kind == "expect" and isinstance(item, Expectation):
+            out.append(trained or item.ref in _RUN_FIGURES)
+    return out if len(out) == len(step.expects) else [e.ref in _RUN_FIGURES for e in step.expects]
+
+
 def _anchors(step: Step) -> list[int | None]:
     """For each of ``step``'s expectations, the index of the ``step = x`` promise it follows within the same
     ``do:`` (the state it describes is the one right after x ran), or None."""
@@ -238,6 +256,8 @@ class Checklist:
         anchors = [_anchors(step) for step in lesson.steps]
         self.anchors = [[a for a, (t, _, _) in zip(row, items) if t is not None] for row, items in
                         zip(anchors, phrased)]  # every shipped promise is phrasable: the indices agree
+        self.of_run = [[r for r, (t, _, _) in zip(_of_run(step), items) if t is not None]
+                       for step, items in zip(lesson.steps, phrased)]
         self.ticked = [[False] * len(items) for items in self.texts]
         self.passed = [[0] * len(items) for items in self.texts]  # ticked as passed through: steps back to see it
         self.loop_parts = _loop_parts(lesson)
@@ -252,6 +272,16 @@ class Checklist:
         only moves on: a link of an earlier step (Backward step is in several) redoes an action, it does not
         take the learner back."""
         self.current = max(self.current, min(step_index, len(self.texts)))
+
+    def forget_run(self) -> bool:
+        """The session was reset: the run the promises about training described is gone (a new run begins), so
+        their ticks are taken back, to tick again from the next run's figures; True when a tick changed."""
+        changed = False
+        for i, row in enumerate(self.of_run):
+            for k, of_run in enumerate(row):
+                if of_run and self.ticked[i][k]:
+                    self.ticked[i][k], self.passed[i][k], changed = False, 0, True
+        return changed
 
     def items(self, step_index: int) -> list[tuple[str, bool]]:
         """``[(text, ticked)]`` of a step's phrasable promises, in written order."""

@@ -227,21 +227,14 @@ class LessonRun(SessionRefs):
         self.graph.set_training("loss", self.node_id(args["node"]))
 
     def _do_train(self, args: dict[str, Any]) -> None:
-        n = int(args.get("n", 1))
-        if args.get("zero_grad", True):
-            self.metrics = list(self.session.train(n))
-        else:
-            self.metrics = [self._step_without_zero_grad() for _ in range(n)]
+        """``n`` steps of the canonical loop (``zero_grad=false``: the loop that forgets zero_grad), as the app's
+        Train runs them; their metrics are the run the ``losses.*`` refs read."""
+        self.metrics = list(self.session.train(int(args.get("n", 1)), bool(args.get("zero_grad", True))))
 
-    def _step_without_zero_grad(self) -> StepMetrics:
-        """The chapter's loop with ``optimizer.zero_grad()`` forgotten: forward, backward, step."""
-        s = self.session
-        s.forward()
-        nid = s.loss_node()
-        loss = s.value(nid) if nid is not None else None
-        s.backward()
-        s.optimizer_step()
-        return {"loss": float(loss.item()) if loss is not None else None}
+    def _do_reset(self, _args: dict[str, Any]) -> None:
+        """The session starts again from the seeds, and the last run's figures go with it (a new run begins)."""
+        self.session.reset()
+        self.metrics = []
 
     # ----- steps ----------------------------------------------------------------------------------
     def run_step(self, step: Step) -> list[Failure]:

@@ -418,9 +418,10 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         """Copy the optimizer's state for time travel (steps recorded from now on go back to it at most)."""
         self._opt.keep_state()
 
-    def train(self, n: int | None = None) -> Generator[dict[str, Any], None, None]:
-        """``trainer.train(n)`` (``core.nodegraph.training.trainer.Training``): yields one metrics dict per step."""
-        return self.trainer.train(n)
+    def train(self, n: int | None = None, zero_grad: bool = True) -> Generator[dict[str, Any], None, None]:
+        """``trainer.train(n, zero_grad)`` (``core.nodegraph.training.trainer.Training``): yields one metrics dict per
+        step; ``zero_grad=False`` runs the loop that forgets ``optimizer.zero_grad()``."""
+        return self.trainer.train(n, zero_grad)
 
     # ----- graph edits ------------------------------------------------------------------------------
     def _on_graph_event(self, event: GraphEvent) -> None:

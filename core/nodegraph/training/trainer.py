@@ -174,8 +174,10 @@ class Training:
         """Stop a running ``train`` before its next step."""
         self._cancelled = True
 
-    def train(self, n: int | None = None) -> Generator[Metrics, None, None]:
-        """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer.
+    def train(self, n: int | None = None, zero_grad: bool = True) -> Generator[Metrics, None, None]:
+        """Run ``n`` steps (default ``graph.training["steps"]``) of zero_grad, forward, backward, optimizer;
+        ``zero_grad=False`` is the loop that forgets ``optimizer.zero_grad()`` (each backward adds to the gradients
+        of the steps before: lesson 6's bug), the same steps otherwise.
 
         Yields one metrics dict per step: ``step``, ``loss``, ``grad_norm`` and ``update_ratio`` per
         parameter, ``lr``, ``accuracy`` (classification graphs with a dataset, else None), ``no_gradient``;
@@ -194,7 +196,7 @@ class Training:
                 if self._cancelled:
                     return
                 last = i == n - 1 or self._finishing
-                metrics = self.step(last=last)
+                metrics = self.step(last=last, zero_grad=zero_grad)
                 holdout.after_step(session, metrics, last=0 < i == n - 1)
                 session.emit("train", None, (), metrics, snapshot=False)  # builds no event when nobody listens
                 yield metrics
@@ -204,14 +206,16 @@ class Training:
             self._finishing = False
             session.keep_optimizer_state()
 
-    def step(self, last: bool = True) -> Metrics:
-        """One step: zero_grad, forward, ``loss.backward()``, ``optimizer.step()``; the step's metrics.
+    def step(self, last: bool = True, zero_grad: bool = True) -> Metrics:
+        """One step: zero_grad (unless ``zero_grad`` is False), forward, ``loss.backward()``, ``optimizer.step()``;
+        the step's metrics.
 
         The forward replays the captured pass where it applies, unless ``last`` (a step after which the
         session should hold the eager pass's state: the last of a ``train`` call, a single step)."""
         session = self.session
         step = session.step_count
-        session.zero_grad(emit=False)
+        if zero_grad:
+            session.zero_grad(emit=False)
         session.new_pass()
         loss_id = session.loss_node()
         if loss_id is None:  # no nodes: the same error dict as any step that can't run
