@@ -193,21 +193,24 @@ class CodeImports:
         return self.snippet_dialog(EXAMPLE)
 
     def snippet_dialog(self, text: str, error: str = "", line: int | None = None,
-                       asked: bool = False, name: str = "snippet.py") -> CodeInputDialog:
+                       asked: bool = False, edited_from: str = "") -> CodeInputDialog:
         """The snippet box holding ``text`` (after a failed import: that snippet, its ``error`` above it and the
         cursor on its ``line``). Its Import asks about unsaved changes first, the box still open, unless ``asked``:
         the box came back after a failed import whose question the user answered (the box is modal, so the
-        document is as they left it), and a retry asked again, once per try."""
+        document is as they left it), and a retry asked again, once per try. What it imports is a snippet
+        (``snippet.py``), a new untitled graph, also when it holds a file's code to fix (``edited_from``, that
+        file's name): Save must not suggest the file's name for a graph of code the file does not hold."""
         confirm = None if asked else lambda: self.progress is None and self.window.maybe_save()
         dialog = CodeInputDialog(self.window, text, error, line, confirm)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self.start(dialog.edit.toPlainText(), name, source=""))
+        dialog.accepted.connect(
+            lambda: self.start(dialog.edit.toPlainText(), "snippet.py", source="", edited_from=edited_from))
         dialog.open()
         if error:
             dialog.edit.setFocus()
         return dialog
 
-    def start(self, text: str, name: str, source: str = "") -> None:
+    def start(self, text: str, name: str, source: str = "", edited_from: str = "") -> None:
         """Run the import off the GUI thread (the caller has asked about unsaved changes); a progress dialog offers
         Cancel (Esc). A pasted snippet (no ``source`` file) that fails comes back in the snippet box with its error,
         so nothing typed is lost; a file's failure offers that box with the file's code."""
@@ -238,12 +241,14 @@ class CodeImports:
                 timer.stop()
                 # NOTE: finish from the event loop, not inside this timer's timeout: opening the imported graph
                 # inside it hung twice under load on Qt's signal mutex (a disconnect, then a scroll bar's signal)
-                QTimer.singleShot(0, self.window, lambda: self.finish(future, name, timer, text, source))
+                QTimer.singleShot(0, self.window, lambda: self.finish(future, name, timer, text, source,
+                                                                      edited_from))
 
         timer.timeout.connect(poll)
         timer.start(POLL_MS)
 
-    def finish(self, future: Future[ImportResult], name: str, timer: QTimer, text: str, source: str = "") -> None:
+    def finish(self, future: Future[ImportResult], name: str, timer: QTimer, text: str, source: str = "",
+               edited_from: str = "") -> None:
         timer.stop()
         progress, self.progress = self.progress, None
         if progress is not None:  # always set while a run is polled
@@ -262,14 +267,16 @@ class CodeImports:
                 self.window.show_message(f"Import of {name} cancelled")
             elif not source:
                 self.window.show_message(f"Nothing imported: {name}: {exc}")
-                self.snippet_dialog(text, f"{name}: {exc}", exc.line, asked=True)  # unsaved changes: answered
+                self.snippet_dialog(text, f"{name}: {exc}", exc.line, asked=True,  # unsaved changes: answered
+                                    edited_from=edited_from)
             else:
                 self.offer_fix(text, name, exc.line, f"{name}: {exc}")
             return
         self.window.set_document(result.graph, None)  # unsaved changes were settled before the run
         count = len(result.notes)
         notes = f"; {count} note{'' if count == 1 else 's'} under the code" if count else ""
-        self.window.show_message(f"Imported {name}: {len(result.graph.nodes)} nodes{notes}")
+        what = f"{name} ({edited_from}'s code as edited; {edited_from} is unchanged)" if edited_from else name
+        self.window.show_message(f"Imported {what}: {len(result.graph.nodes)} nodes{notes}")
 
     def offer_fix(self, text: str, name: str, line: int | None, error: str) -> QMessageBox:
         """A file's code failed: say why, and offer the snippet box holding its code to fix and import again (the
@@ -283,7 +290,8 @@ class CodeImports:
         fix.setToolTip("Fix the code in the New graph from code box and import it from there")
         box.setDefaultButton(fix)
         box.buttonClicked.connect(
-            lambda button: self.snippet_dialog(text, error, line, asked=True, name=name) if button is fix else None)
+            lambda button: self.snippet_dialog(text, error, line, asked=True, edited_from=name) if button is fix
+            else None)
         box.open()
         return box
 

@@ -2,9 +2,11 @@
 Import leaves the snippet box open with the snippet as typed (the box had closed before the question, and the snippet
 was gone), and code from File ▸ Open code… that fails can be fixed in that box and imported from there."""
 
+import os
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QMessageBox
 
 from gui.code_import_dialog import CodeInputDialog
 from tests.gui.real_input import click, click_node, shown
@@ -82,6 +84,14 @@ def test_open_code_that_fails_offers_the_snippet_box_to_fix_it_and_import_from_t
     QTest.keyClick(box.edit, Qt.Key_Return)
     QTest.keyClick(box.edit, Qt.Key_Return, Qt.ControlModifier)  # Import
     qtbot.waitUntil(lambda: w.graph is not before and w.code.progress is None, timeout=60_000)
-    assert w.status_label.text().startswith("Imported bad.py: ")
+    # a new untitled graph from a snippet, not bad.py's graph: Save must not suggest bad.py's name for code the
+    # file does not hold (it was titled "untitled (from bad.py)" and Save As suggested bad.json)
+    assert w.status_label.text().startswith("Imported snippet.py (bad.py's code as edited; bad.py is unchanged): ")
+    assert w.windowTitle().startswith("untitled (from snippet.py)")
     assert dialogs == []  # no question, no warning: the file's code came in through the box
     assert path.read_text() == code  # the file is left as it was
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: offered.append(a[2]) or ("", ""))
+    QTest.keyClick(w, Qt.Key_S, Qt.ControlModifier)  # Save of an untitled graph asks where
+    qtbot.waitUntil(lambda: len(offered) == 1)
+    assert os.path.basename(offered[0]) == "snippet.json"
