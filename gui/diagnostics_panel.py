@@ -2,9 +2,9 @@
 gradients, loss flat or diverging...) with severity, message and the first thing to try.
 
 Hints come from ``core.nodegraph.explain.diagnostics.diagnose`` (run on this panel's throttled timer when the
-session moved, never per training step, with the current run's losses for the trend rules, or, after steps run
-by hand, the loss at each Optimizer step since the last Reset or training run, as a headless ``Diagnostics``
-records them). Clicking a
+session moved, never per training step, with the current run's losses for the trend rules (none after a Reset,
+until the next run's first step), or, after steps run by hand, the loss at each Optimizer step since the last Reset
+or training run, as a headless ``Diagnostics`` records them). Clicking a
 hint emits ``node_selected(node_id)``; the window selects and frames that node. Another document clears the list
 until its own session has run; an empty list always says why (``NOT_RUN`` before then, ``NONE_FOUND`` after).
 """
@@ -41,6 +41,7 @@ class DiagnosticsPanel(QWidget):
         self.bridge, self.history = bridge, history
         self.hints: list[Hint] = []
         self.step_losses: list[float] = []  # the loss at each Optimizer step run by hand (the Run menu's loop)
+        self._ended_run: object | None = None  # the run a Reset ended: its losses are no trend of the session's now
         self._key: tuple | None = None
         self.tree = QTreeWidget()
         self.tree.setObjectName("diagnosticsTree")
@@ -78,6 +79,8 @@ class DiagnosticsPanel(QWidget):
                 self.step_losses.append(float(loss.detach().item()))
         elif event.phase in ("reset", "train"):
             self.step_losses = []
+            if event.phase == "reset" and self.history is not None:
+                self._ended_run = self.history.current
 
     def clear(self) -> None:
         """Another document: the last one's hints go (they named its nodes); the new one's come with its session."""
@@ -99,6 +102,8 @@ class DiagnosticsPanel(QWidget):
         self._key = key
         if self.step_losses:  # steps by hand since the last Reset or run
             losses = [v for v in self.step_losses[-200:] if np.isfinite(v)]
+        elif run is self._ended_run:  # reset since that run's last step (lesson 6's diverging loop is gone)
+            losses = []
         else:
             losses = [float(v) for v in run.series("loss")[-200:] if np.isfinite(v)] if run is not None else []
         self.show_hints(diagnose(s, losses))

@@ -242,8 +242,6 @@ class LessonController:
         self.dock = make_dock("Lesson", "lessonDock", self.panel, window)  # the window places it (gui.dock_layout)
         self.panel.action_requested.connect(self.perform)
         window.bridge.document_changed.connect(self.panel.clear)  # an example shows its lesson again once opened
-        # the buggy loop's losses (train zero_grad=false), until the trainer runs again
-        self.loop_metrics: Metrics | None = None
         self._check = QTimer(self.panel)  # checks the promises once the session settles (coalesces a pass's events)
         self._check.setSingleShot(True)
         self._check.setInterval(0)
@@ -284,7 +282,10 @@ class LessonController:
 
     def _on_session_event(self, event: SessionEvent) -> None:
         """A session step: check the promises once it settles; while training, when the trainer stops. A forward
-        or backward step is noted as one the learner ran (Forward all's every step: "the last step ran x")."""
+        or backward step is noted as one the learner ran (Forward all's every step: "the last step ran x"). A reset
+        ends the run: the ticks about it are taken back (``Checklist.forget_run``)."""
+        if event.phase == "reset" and self.panel.checklist is not None and self.panel.checklist.forget_run():
+            self._render.start()
         if event.phase in ("forward", "backward") and event.node is not None and not event.detail.get("recompute"):
             if self._ran_checked:
                 self._ran, self._ran_checked = [], False
@@ -295,7 +296,6 @@ class LessonController:
     def _on_run_started(self, _run: Run) -> None:
         """A training run is the learner's action: noted as ``TRAINED`` (it passes through lesson 6's Zero, Forward,
         Backward and Step)."""
-        self.loop_metrics = None
         self._ran, self._ran_checked = [TRAINED], False
 
     def check_promises(self) -> None:
@@ -333,10 +333,8 @@ class LessonController:
         return self._lesson_graph[1]
 
     def _metrics(self) -> Metrics:
-        """The last training's figures: the buggy loop's, else the Train dock's current run."""
-        if self.loop_metrics is not None:
-            return self.loop_metrics
-        return metrics_of_run(self.training.trainer.history.current)
+        """The last training's figures: the Train dock's current run (none after a reset, until the next step)."""
+        return metrics_of_run(self.training.trainer.current_run)
 
     def _action(self, name: str, text: str, shortcut: str | QKeySequence.StandardKey,
                 slot: Callable[[bool], None] | Callable[[], None], checkable: bool = False) -> QAction:
@@ -407,7 +405,6 @@ class LessonController:
         return True
 
     def show(self, lesson: Lesson) -> None:
-        self.loop_metrics = None
         self.panel.show_lesson(lesson, self.window.graph)
         self.dock.show()
         self.dock.raise_()
@@ -497,18 +494,7 @@ class LessonController:
 
     def train(self, n: int, zero_grad: bool) -> None:
         """``n`` steps by the Train dock's trainer (the plots, the progress and the data view follow, as for
-        Train); without zero_grad, the buggy loop through the Run actions."""
-        if zero_grad:
-            self.training.docks["plots"].raise_()
-            self.training.trainer.train(n)
-            return
-        self.loop_metrics = []
-        for _ in range(n):
-            self.window.run_step("forward")
-            session = self.window.bridge.ensure()  # made by the forward step
-            loss_id = session.loss_node()
-            loss = session.value(loss_id) if loss_id else None
-            self.loop_metrics.append({"loss": float(loss.item()) if loss is not None else None})
-            for step in ("backward", "optimizer_step"):
-                self.window.run_step(step)
+        Train); ``zero_grad=False``: the loop that forgets zero_grad, plotted as a run of its own."""
+        self.training.docks["plots"].raise_()
+        self.training.trainer.train(n, zero_grad)
 

@@ -78,6 +78,7 @@ class Trainer(QObject):
         self.done = 0
         self.last_loss: float | None = None  # the latest step's loss, from the session's metrics
         self._new_run = True
+        self._zero_grad = True  # the steps zero the gradients first (False: lesson 6's loop that forgets to)
         # (session, its live train generator) between slices
         self._steps: tuple[Session, Generator[Metrics, None, None]] | None = None
         self._stepping = False  # inside that generator (its own events must not close it)
@@ -107,6 +108,12 @@ class Trainer(QObject):
         return self.bridge.ensure()
 
     @property
+    def current_run(self) -> Run | None:
+        """The run the session's latest steps went to; None after a reset (or before any step), until a step
+        begins the next one."""
+        return None if self._new_run else self.history.current
+
+    @property
     def run(self) -> Run:
         """The run new steps go to (started on the first step after a reset)."""
         if self._new_run or self.history.current is None:
@@ -123,13 +130,15 @@ class Trainer(QObject):
             self.state_changed.emit(state)
 
     # ----- actions ---------------------------------------------------------------------------------------
-    def train(self, steps: int | None = None) -> None:
-        """Start (or resume) training for ``steps`` more steps (default: the document's ``steps``)."""
+    def train(self, steps: int | None = None, zero_grad: bool = True) -> None:
+        """Start (or resume) training for ``steps`` more steps (default: the document's ``steps``); ``zero_grad=False``
+        runs the loop that forgets ``optimizer.zero_grad()`` (lesson 6), recorded and plotted as any run."""
         if self.state == "training":
             return
         if self.state != "paused" or steps is not None:
             self.target = int(steps if steps is not None else self.bridge.graph.training.get("steps") or 100)
             self.done = 0
+            self._zero_grad = zero_grad
         self._times.clear()
         self._slice_end, self._outside, self._progress_at = None, 0.0, 0.0
         self._next_frame = time.process_time() + self.FRAME_S
@@ -153,6 +162,7 @@ class Trainer(QObject):
     def step(self) -> Metrics | None:
         """One full iteration now (training stays paused); it runs eagerly, as the last step of a call does."""
         self.pause()
+        self._zero_grad = True
         self.session.trainer.finish()
         metrics = self._one_step()
         self._close_steps()
@@ -239,7 +249,7 @@ class Trainer(QObject):
                 self._finish({"message": "stopped: another document was opened", "node": None})
                 return None
         if self._steps is None:
-            self._steps = (session, session.train(max(self.target - self.done, 1)))
+            self._steps = (session, session.train(max(self.target - self.done, 1), self._zero_grad))
         return self._steps
 
     def _one_step(self) -> Metrics | None:
