@@ -76,3 +76,4 @@ RECIPES += __import__("recipes_nflows").RECIPES  # nflows: flows, spline transfo
 RECIPES += __import__("recipes_skrl").RECIPES  # skrl's agents, models, trainers on Gymnasium; ncps (helper s23 SKRL)
 RECIPES += __import__("recipes_snntorch").RECIPES  # snnTorch: spiking neurons, surrogates, tutorials, its tests (helper s24 SNN)
 RECIPES += __import__("recipes_zuko").RECIPES  # zuko: normalizing flows, transforms, its tests (helper s24 SNN)
+RECIPES += __import__("recipes_deepxde").RECIPES  # DeepXDE: PINNs, DeepONets on its PyTorch backend (helper s25 DEEPXDE)

@@ -388,6 +388,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # but tqdm (fake_snntorch_deps')
     if "zuko" in present:  # recipes_zuko's tutorials plot with matplotlib: the stand-ins stay (zuko probes none)
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
+    if "deepxde" in present:  # DeepXDE imports matplotlib at module level: the stand-ins stay, but its fakes'
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "sklearn"})  # (fake_deepxde_deps)
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -438,6 +440,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_skrl_deps").modules())
     if "snntorch" in present:  # recipes_snntorch's: matplotlib's gridspec, figure, artist; tqdm (fake_snntorch_deps)
         deps.update(importlib.import_module("fake_snntorch_deps").modules())
+    if "deepxde" in present:  # recipes_deepxde's: SciPy, scikit-learn, scikit-optimize (fake_deepxde_deps)
+        deps.update(importlib.import_module("fake_deepxde_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -484,6 +488,7 @@ _FETCHED_PACKAGES += ("torchcam",)  # recipes_torchcam's (its version: fake_torc
 _FETCHED_PACKAGES += ("skrl", "ncps")  # recipes_skrl's (gymnasium, cloudpickle: recipes_sb3's)
 _FETCHED_PACKAGES += ("snntorch",)  # recipes_snntorch's (its spikeplot's matplotlib, pandas: the stubs)
 _FETCHED_PACKAGES += ("zuko",)  # recipes_zuko's (NumPy and torch only)
+_FETCHED_PACKAGES += ("deepxde",)  # recipes_deepxde's (SciPy, scikit-learn, scikit-optimize: fake_deepxde_deps)
 
 
 def _reset(lib) -> None:
