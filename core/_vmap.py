@@ -4,21 +4,22 @@ mapped dimension with the results stacked, where it cannot run batched.
 The batched path wraps each mapped input in a tensor that looks like one sample and holds the whole batch; every op
 ``func`` calls has a batching rule that runs it once on the batch (elementwise ops, reductions and softmaxes, matrix
 products, views and indexing, joins, convolutions and pooling, the common ``nn.functional`` layers and losses, and
-``grad``/``vjp``/``jvp``/``jacrev``/``jacfwd`` inside). An op without a rule, a value read (``.item()``, Python control
-flow on a value), a random draw, a user's ``autograd.Function`` or any error sends the call to the loop, which runs
-``func`` again from the start: so results and errors are the loop's wherever the batched path cannot be sure of
-them, and a ``func`` with side effects (appending to a list) sees them twice when it falls back.
+``grad``/``vjp``/``jvp``/``jacrev``/``jacfwd`` inside). An op without a rule, a random draw, a user's
+``autograd.Function`` or any error sends the call to the loop, which runs ``func`` again from the start: so results
+and errors are the loop's wherever the batched path cannot be sure of them. In-place changes to mapped inputs are
+undone first; other side effects of ``func`` (appending to a list) happen twice when it falls back.
 
 Values, shapes, ``in_dims``/``out_dims`` (ints, None, or nested tuples/lists/dicts matching the inputs), keyword
 arguments (never mapped), ``chunk_size`` (checked; the batch runs whole), nesting and composition with
 ``grad``/``jacrev`` are PyTorch's, and so are its argument errors. ``randomness``: ``"error"`` (the default) refuses
 random ops inside ``func`` with PyTorch's message; ``"same"`` restores the generator before each call, so every
 sample draws what one call draws; ``"different"`` lets each call draw in turn (PyTorch draws the batch at once:
-uniform draws agree, normal draws of 16 or more elements do not). What differs by design: where PyTorch refuses a
-value read inside ``func`` (``.item()``, data-dependent shapes), core runs the loop, whose inputs are ordinary
-tensors. Batched results equal the loop's bit for bit except where a kernel's rounding depends on the array it runs
-on (float32 sigmoid/silu's vector loop and tail, matrix products batched into one call) and in cross_entropy's
-mean (the last bit), as PyTorch's batched kernels' do.
+uniform draws agree, normal draws of 16 or more elements do not). A value read of a batched tensor inside ``func``
+(``.item()``, ``bool(x)``, ``tolist()``...) raises PyTorch's RuntimeError. What differs by design: where PyTorch refuses
+data-dependent shapes, or a value read after an op that sends the call to the loop, core runs the loop, whose inputs
+are ordinary tensors. Batched results equal the loop's bit for bit except where a kernel's rounding depends on the
+array it runs on (float32 sigmoid/silu's vector loop and tail, matrix products batched into one call) and in
+cross_entropy's mean (the last bit), as PyTorch's batched kernels' do.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         try:
             return _vmap_batched.call(func, args, kwargs, leaves, spec, dims, size,
                                       lambda first: _out_dims_of(first, out_dims, name))
+        except _vmap_batched.Refusal as refusal:
+            raise refusal.error from None
         except (Exception, _vmap_batched.Unbatchable):
             pass  # NOTE: the loop runs func again and gives its results, or its error
         if size == 0:

@@ -7,9 +7,12 @@ once on the physical tensors (elementwise ops align their operands from the righ
 past the batch dim, matrix products and views say where the batch goes) and wraps the result. Nested ``vmap``
 calls have levels: a rule unwraps its own level, and ops on the tensors below reach the outer level's rules.
 
-An op without a rule, a value read (``.item()``, ``bool(x)``, Python control flow on a value), a random draw or any
-error raises ``Unbatchable``, or the error itself, out of ``func``; ``core._vmap`` then runs ``func`` as its loop
-does, so the results, errors and randomness are the loop's wherever the batched path cannot be sure of them.
+An op without a rule, a random draw or any error raises ``Unbatchable``, or the error itself, out of ``func``;
+``core._vmap`` then runs ``func`` as its loop does, so the results, errors and randomness are the loop's wherever the
+batched path cannot be sure of them. An in-place op on a mapped input is undone before the loop runs (``_journal``),
+so the loop's own in-place op counts once (a BatchNorm's ``num_batches_tracked`` under ``functional_call``). A value
+read of a batched tensor (``.item()``, ``float(x)``, ``bool(x)`` and Python control flow, ``tolist()``,
+``numpy()``) raises ``Refusal``, which vmap turns into PyTorch's RuntimeError: PyTorch refuses these too.
 
 Autograd through it: the physical tensors carry the graph, samples never mix, so a backward pass over the physical
 outputs gives each sample its gradient (``core.func``'s ``grad``/``vjp``/``jvp``/``jacrev`` inside ``vmap`` call
@@ -27,7 +30,7 @@ import threading
 import core
 from core import _dtype
 
-__all__ = ["Unbatchable", "call", "current", "grads", "is_batched", "physical_chain", "broadcast_entered"]
+__all__ = ["Refusal", "Unbatchable", "call", "current", "grads", "is_batched", "physical_chain", "broadcast_entered"]
 
 
 class Unbatchable(BaseException):
@@ -35,16 +38,43 @@ class Unbatchable(BaseException):
     must not swallow it.)"""
 
 
-class _Level:
-    __slots__ = ("level", "size")
+class Refusal(Unbatchable):
+    """A value read of a batched tensor: ``vmap`` raises ``error`` (PyTorch's RuntimeError) instead of running its
+    loop; callers with their own fallback (``batched_only``) take it as Unbatchable."""
 
-    def __init__(self, level: int, size: int):
-        self.level, self.size = level, size
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.error = RuntimeError(message)
+
+
+_ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling .item() on a "
+         "Tensor, please try to rewrite what you're doing with other operations. If error is occurring somewhere "
+         "inside PyTorch internals, please file a bug report.")
+_REFUSALS = {
+    **dict.fromkeys(("item", "__float__", "__int__", "__complex__"), _ITEM),
+    "__bool__": ("vmap: It looks like you're attempting to use a Tensor in some data-dependent control flow. We "
+                 "don't support that yet, please file an issue at https://github.com/pytorch/pytorch/issues ."),
+    **dict.fromkeys(("tolist", "numpy", "data_ptr"), "Cannot access data pointer of Tensor that doesn't have storage"),
+}
+
+
+def _refuse_read(func, level, args, kwargs):
+    if not is_batched(args[0], level):
+        raise Unbatchable(func.__name__)
+    raise Refusal(_REFUSALS[func.__name__])
+
+
+class _Level:
+    __slots__ = ("level", "size", "roots")
+
+    def __init__(self, level: int, size: int, roots: frozenset = frozenset()):
+        self.level, self.size, self.roots = level, size, roots  # roots: ids of the mapped inputs' arrays
 
 
 class _Active(threading.local):
     def __init__(self):
         self.levels: list = []  # this thread's batched vmap calls running, innermost last
+        self.journal: list = []  # (array, its values before) for each mapped input an in-place op changed
 
 
 _active = _Active()
@@ -226,7 +256,16 @@ def _inplace(func, level, args, kwargs):
     own = _ndim(args[0], level)
     if any(isinstance(a, core.Tensor) and _ndim(a, level) > own for a in (*args[1:], *kwargs.values())):
         raise Unbatchable("in place with a wider operand")
+    _journal(physical_chain(args[0])[-1])
     return _elementwise(func, level, args, kwargs)
+
+
+def _journal(real) -> None:
+    """Keep the values of a mapped input's array before its first in-place change, for ``call`` to put back when the
+    loop runs instead (which changes it again)."""
+    root = real._root
+    if any(id(root) in entry.roots for entry in _active.levels) and all(a is not root for a, _ in _active.journal):
+        _active.journal.append((root, root.copy()))
 
 
 def _unary_same(func, level, args, kwargs):
@@ -828,6 +867,8 @@ def _build_rules() -> dict:
         rules[name] = functools.partial(_reduction, dim_required=True)
     for name in _METADATA:
         rules[name] = _metadata
+    for name in _REFUSALS:
+        rules[name] = _refuse_read
     rules.update({
         "reshape": _reshape, "view": _reshape, "view_as": _view_as, "expand": _expand, "expand_as": _expand_as,
         "permute": _permute,
@@ -889,7 +930,9 @@ def call(func, args, kwargs, leaves, spec, dims, size, columns):
     state = _random.vmap_state
     saved_error = state.error
     state.error, state.depth = True, state.depth + 1  # a random draw fails over to the loop, which draws as it should
-    levels.append(_Level(level, size))
+    roots = frozenset(id(physical_chain(x)[-1]._root) for x, d in zip(leaves, dims) if d is not None)
+    levels.append(_Level(level, size, roots))
+    journal, mark = _active.journal, len(_active.journal)
     try:
         wrapped = [x if d is None else _wrap(x.movedim(d, 0), level) for x, d in zip(leaves, dims)]
         out = func(*tree_unflatten(wrapped, spec), **kwargs)
@@ -913,7 +956,16 @@ def call(func, args, kwargs, leaves, spec, dims, size, columns):
                 raise Unbatchable("a value read through the placeholder storage")
             results.append(phys if d == 0 else phys.movedim(0, d))
         return tree_unflatten(results, out_spec)
+    except Refusal:
+        raise
+    except BaseException:
+        for root, before in reversed(journal[mark:]):  # NOTE: the loop that runs next changes them again
+            root[...] = before
+        del journal[mark:]
+        raise
     finally:
+        if len(levels) == 1:
+            journal.clear()  # (an inner call's entries wait for its outer call, whose loop would undo them too)
         levels.pop()
         state.error, state.depth = saved_error, state.depth - 1
 

@@ -94,6 +94,22 @@ def test_vmap_of_functional_call_over_stacked_models_equals_each_model_and_torch
     assert_same(ours, loop)
 
 
+def test_vmap_over_stacked_models_in_training_mode_updates_each_models_buffers_once_as_torch(torch):
+    def ensemble(lib):
+        params, buffers = lib.func.stack_module_state(_models(lib))
+        base = _models(lib, 1)[0].to("meta")
+        x = lib.linspace(-1.0, 1.0, 3 * 5 * 4).reshape(3, 5, 4)
+        out = lib.vmap(lambda p, b, x: lib.func.functional_call(base, (p, b), (x,)))(params, buffers, x)
+        return out, buffers
+
+    (ours, our_buffers), (theirs, their_buffers) = ensemble(core), ensemble(torch)
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-6)
+    assert list(our_buffers) == list(their_buffers)
+    for name in their_buffers:
+        assert_same(our_buffers[name], their_buffers[name], rtol=1e-5, atol=1e-6)
+    assert our_buffers["1.num_batches_tracked"].tolist() == [1, 1, 1]
+
+
 @pytest.mark.parametrize("models, error", [
     (lambda lib: [], "Expected at least one model, got 0."),
     (lambda lib: [lib.nn.Linear(2, 2), lib.nn.Linear(2, 2).eval()], "same training/eval mode"),

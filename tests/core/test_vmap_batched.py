@@ -326,18 +326,54 @@ def test_jacrev_computes_its_rows_in_one_batched_call(torch, monkeypatch):
 
 
 @pytest.mark.parametrize("per_sample", [
-    lambda lib, x: x * x.sum().item(),  # a value read
-    lambda lib, x: x if float(x.max()) > 0 else -x,  # data-dependent control flow
     lambda lib, x: lib.fft.rfft(x).abs(),  # an op without a batching rule
     lambda lib, x: x[x > 0].sum(),  # a data-dependent shape
     lambda lib, x: lib.where(x > 0)[1].sum(),  # where(condition) is nonzero
-], ids=["item", "control-flow", "no-rule", "boolean-mask", "where-condition"])
+], ids=["no-rule", "boolean-mask", "where-condition"])
 def test_a_call_that_cannot_run_batched_falls_back_to_the_loop(torch, loop_runs, per_sample):
-    """NOTE: PyTorch refuses the first, second and last inside vmap; core's loop computes them sample by sample, so
-    torch's reference is its own per-sample results, stacked."""
+    """NOTE: PyTorch refuses the last two inside vmap; core's loop computes them sample by sample, so torch's
+    reference is its own per-sample results, stacked."""
     ours = core.vmap(lambda x: per_sample(core, x))(core.tensor(A))
     assert loop_runs, "expected the loop to run"
     assert_same(ours, torch.stack([per_sample(torch, torch.tensor(a)) for a in A]))
+
+
+@pytest.mark.parametrize("read", [
+    lambda lib, x: x * x.sum().item(),
+    lambda lib, x: x * float(x.max()),
+    lambda lib, x: x * int(x.sum()),
+    lambda lib, x: x if x.max() > 0 else -x,  # data-dependent control flow: bool(x)
+    lambda lib, x: x * len(x.tolist()),
+    lambda lib, x: x * x.numpy().size,
+], ids=["item", "float", "int", "control-flow", "tolist", "numpy"])
+def test_a_value_read_of_a_batched_tensor_raises_torchs_runtime_error(torch, read):
+    messages = []
+    for lib in (core, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.vmap(lambda x, lib=lib: read(lib, x))(lib.tensor(B))
+        messages.append((type(info.value), str(info.value)))
+    assert messages[0] == messages[1]
+
+
+def test_a_value_read_of_an_unbatched_tensor_inside_vmap_runs_as_torchs(torch):
+    def run(lib):
+        scale = lib.tensor(S)
+        return lib.vmap(lambda x: x * scale.sum().item() + float(scale[0]))(lib.tensor(B))
+
+    assert_same(run(core), run(torch))
+
+
+def test_a_fallback_undoes_the_batched_calls_in_place_changes_to_its_inputs(torch, loop_runs):
+    def run(lib):
+        count, x = lib.zeros(4, dtype=lib.long), lib.tensor(B)
+
+        def per_sample(n, row):
+            n.add_(1)
+            return lib.fft.rfft(row).abs()  # (no batching rule in core: its loop runs after the add_)
+        return lib.vmap(per_sample)(count, x), count
+
+    assert_same(run(core), run(torch))
+    assert loop_runs
 
 
 def test_errors_inside_func_are_the_loops_and_torchs(torch, loop_runs):
