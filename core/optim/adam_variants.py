@@ -6,12 +6,12 @@ Each keeps PyTorch's state names (``exp_avg``, ``exp_inf``, ``exp_avg_sq``, ``mu
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from core._backend import xp_of
+from core._fused import lerp_, scaled_add
 from core._tensor import new_tensor
+from core.optim._pointwise import addcdiv_, addcmul_, sqrt
 from core.optim.adam import _check
 from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
@@ -20,6 +20,13 @@ __all__ = ["Adamax", "NAdam", "RAdam"]
 
 def _signed(grad, group):
     return -grad if group["maximize"] else grad
+
+
+def _moments(xp, grad, m, v, beta1, beta2) -> None:
+    """``exp_avg.lerp_(grad, 1 - beta1)`` and ``exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)``."""
+    lerp_(xp, m, grad, 1 - beta1)
+    v *= beta2
+    addcmul_(xp, v, grad, grad, 1 - beta2)
 
 
 class Adamax(Optimizer):
@@ -40,13 +47,16 @@ class Adamax(Optimizer):
             state["exp_avg"], state["exp_inf"] = state_tensor(p), state_tensor(p)
         step = step_tensor(state)
         param = p._data
+        xp = xp_of(param)
         if wd != 0:
-            grad = grad + param * wd
+            grad = scaled_add(xp, grad, param, wd)
         m, u = state["exp_avg"]._data, state["exp_inf"]._data
-        m += (grad - m) * (1 - beta1)
+        lerp_(xp, m, grad, 1 - beta1)
         u *= beta2
-        xp_of(param).maximum(u, xp_of(param).abs(grad) + eps, out=u)
-        param -= m / u * (lr / (1 - beta1 ** step))
+        bound = xp.abs(grad)
+        bound += eps
+        xp.maximum(u, bound, out=u)
+        addcdiv_(xp, param, m, u, -(lr / (1 - beta1 ** step)))
 
 
 class NAdam(Optimizer):
@@ -73,11 +83,12 @@ class NAdam(Optimizer):
             state["exp_avg"], state["exp_avg_sq"] = state_tensor(p), state_tensor(p)
         step = step_tensor(state)
         param = p._data
+        xp = xp_of(param)
         if wd != 0:
             if group["decoupled_weight_decay"]:
                 param *= 1 - lr * wd
             else:
-                grad = grad + param * wd
+                grad = scaled_add(xp, grad, param, wd)
         decay = group["momentum_decay"]
         mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
         mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
@@ -85,12 +96,11 @@ class NAdam(Optimizer):
         product *= product.dtype.type(mu)
         mu_product = float(product)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        m += (grad - m) * (1 - beta1)
-        v *= beta2
-        v += grad * (1 - beta2) * grad
-        denom = xp_of(param).sqrt(v / (1 - beta2 ** step)) + eps
-        param += grad / denom * (-lr * (1.0 - mu) / (1.0 - mu_product))
-        param += m / denom * ((-lr * mu_next) / (1.0 - mu_product * mu_next))
+        _moments(xp, grad, m, v, beta1, beta2)
+        denom = sqrt(xp, v / (1 - beta2 ** step))
+        denom += eps
+        addcdiv_(xp, param, grad, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
+        addcdiv_(xp, param, m, denom, (-lr * mu_next) / (1.0 - mu_product * mu_next))
 
 
 class RAdam(Optimizer):
@@ -112,22 +122,25 @@ class RAdam(Optimizer):
             state["exp_avg"], state["exp_avg_sq"] = state_tensor(p), state_tensor(p)
         step = step_tensor(state)
         param = p._data
+        xp = xp_of(param)
         if wd != 0:
             if group["decoupled_weight_decay"]:
                 param *= 1 - lr * wd
             else:
-                grad = grad + param * wd
+                grad = scaled_add(xp, grad, param, wd)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        m += (grad - m) * (1 - beta1)
-        v *= beta2
-        v += grad * (1 - beta2) * grad
+        _moments(xp, grad, m, v, beta1, beta2)
         bias_correction1, bias_correction2 = 1 - beta1 ** step, 1 - beta2 ** step
         corrected = m / bias_correction1
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-        if rho_t > 5.0:
-            rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-            adaptive = bias_correction2 ** 0.5 / (xp_of(param).sqrt(v) + eps)
-            param -= corrected * lr * adaptive * rect
-        else:
-            param -= corrected * lr
+        update = corrected * lr
+        if rho_t > 5.0:  # (torch's ``** 0.5`` of Python floats, and ``float / tensor`` as reciprocal() * float)
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive = sqrt(xp, v)
+            adaptive += eps
+            xp.reciprocal(adaptive, out=adaptive)
+            adaptive *= bias_correction2 ** 0.5
+            update *= adaptive
+            update *= rect
+        param -= update

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from core._backend import xp_of
-from core._fused import scaled_add
+from core._fused import lerp_, scaled_add, scaled_add_
 from core._tensor import new_tensor
 from core.ops._float32_compute import adagrad_step_bfloat16, is_reduced, rmsprop_step_bfloat16
+from core.optim._pointwise import addcdiv_, addcmul_, sqrt
 from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
 __all__ = ["RMSprop", "Adagrad", "Adadelta"]
@@ -23,9 +24,7 @@ def _positive(**values):
 def _l2(grad, param, group):
     grad = -grad if group.get("maximize") else grad
     wd = group["weight_decay"]
-    if wd != 0 and is_reduced(grad.dtype):  # half types: grad.add(param, alpha=wd) as PyTorch's add kernel rounds
-        return scaled_add(xp_of(grad), grad, param, wd)
-    return grad + param * wd if wd != 0 else grad
+    return scaled_add(xp_of(grad), grad, param, wd) if wd != 0 else grad  # grad.add(param, alpha=wd): one rounding
 
 
 class RMSprop(Optimizer):
@@ -56,23 +55,25 @@ class RMSprop(Optimizer):
         if is_reduced(sq.dtype):  # half types: each of PyTorch's kernels rounds (core.ops._float32_compute)
             ga, buf = (state[k]._data if k in state else None for k in ("grad_avg", "momentum_buffer"))
             return rmsprop_step_bfloat16(group, param, grad, sq, ga, buf)
-        sq *= alpha
-        sq += grad * (1 - alpha) * grad
         xp = xp_of(param)
+        sq *= alpha
+        addcmul_(xp, sq, grad, grad, 1 - alpha)
         if group["centered"]:
             ga = state["grad_avg"]._data
-            ga += (grad - ga) * (1 - alpha)
-            avg = xp.sqrt(sq + ga * -1 * ga)
+            lerp_(xp, ga, grad, 1 - alpha)
+            avg = sq.copy()
+            addcmul_(xp, avg, ga, ga, -1)
+            avg = sqrt(xp, avg)
         else:
-            avg = xp.sqrt(sq)
+            avg = sqrt(xp, sq)
         avg += eps
         if momentum > 0:
             buf = state["momentum_buffer"]._data
             buf *= momentum
-            buf += grad / avg
-            param -= buf * lr
+            addcdiv_(xp, buf, grad, avg)
+            scaled_add_(xp, param, buf, -lr)
         else:
-            param -= grad / avg * lr
+            addcdiv_(xp, param, grad, avg, -lr)
 
 
 class Adagrad(Optimizer):
@@ -101,9 +102,11 @@ class Adagrad(Optimizer):
         total = state["sum"]._data
         if is_reduced(total.dtype):  # half types: each of PyTorch's kernels rounds (core.ops._float32_compute)
             return adagrad_step_bfloat16(param, grad, total, clr, group["eps"])
-        total += grad * grad
-        std = xp_of(param).sqrt(total) + group["eps"]
-        param -= grad / std * clr
+        xp = xp_of(param)
+        addcmul_(xp, total, grad, grad)
+        std = sqrt(xp, total)
+        std += group["eps"]
+        addcdiv_(xp, param, grad, std, -clr)
 
 
 class Adadelta(Optimizer):
@@ -130,9 +133,11 @@ class Adadelta(Optimizer):
         xp = xp_of(param)
         sq, acc = state["square_avg"]._data, state["acc_delta"]._data
         sq *= rho
-        sq += grad * (1 - rho) * grad
-        std = xp.sqrt(sq + eps)
-        delta = xp.sqrt(acc + eps) / std * grad
+        addcmul_(xp, sq, grad, grad, 1 - rho)
+        std = sqrt(xp, sq + eps)
+        delta = sqrt(xp, acc + eps)
+        delta /= std
+        delta *= grad
         acc *= rho
-        acc += delta * (1 - rho) * delta
-        param -= delta * group["lr"]
+        addcmul_(xp, acc, delta, delta, 1 - rho)
+        scaled_add_(xp, param, delta, -group["lr"])

@@ -1,0 +1,78 @@
+"""Every optimizer's float32 step equals torch's bit for bit over 20 steps (issue #19).
+
+torch's single-tensor optimizers call ``lerp_``, ``addcmul_``, ``add_(alpha=)`` (a fused multiply-add in ATen's
+CPU kernels), ``addcdiv_`` (value times the numerator, then the quotient, then the sum), ``sqrt`` (MKL's vector
+kernel) and ``float / tensor`` (``reciprocal() * float``); core's steps round where those kernels round
+(``core.optim._pointwise``). The gradients are given (three tensors, one of a vector's tail length, changing every
+step), so only the optimizers' arithmetic is compared; the parameters and every state tensor are compared after
+each step. ``foreach=True`` runs torch's multi-tensor route, which core takes as its single-tensor one.
+
+They run where core reproduces torch's float32 sqrt: MKL's SSE kernel on AMD Zen 4 (``core._cpu.mkl_vml_sse_sqrt``)
+or a CPU whose MKL sqrt is correctly rounded (``core._cpu.mkl_vml_rounds_correctly``: not AMD).
+"""
+
+import numpy as np
+import pytest
+
+import core
+from core import _cpu
+
+pytestmark = pytest.mark.skipif(not (_cpu.mkl_vml_sse_sqrt() or _cpu.mkl_vml_rounds_correctly()),
+                                reason="torch's float32 sqrt here is MKL's SSE kernel on an AMD CPU whose rsqrtps "
+                                "table core does not have (core._cpu.mkl_vml_sse_sqrt)")
+
+CASES = [
+    ("RMSprop", {}),
+    ("RMSprop", dict(momentum=0.9)),
+    ("RMSprop", dict(centered=True)),
+    ("RMSprop", dict(lr=1e-3, momentum=0.9, centered=True, weight_decay=0.05)),
+    ("RMSprop", dict(lr=1e-3, alpha=0.9, maximize=True)),
+    ("RMSprop", dict(momentum=0.5, foreach=True)),
+    ("Adagrad", {}),
+    ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.1, initial_accumulator_value=0.5)),
+    ("Adagrad", dict(foreach=True)),
+    ("Adadelta", {}),
+    ("Adadelta", dict(lr=0.5, rho=0.8, weight_decay=0.1)),
+    ("Adadelta", dict(foreach=True)),
+    ("NAdam", {}),
+    ("NAdam", dict(weight_decay=0.01)),
+    ("NAdam", dict(weight_decay=0.01, decoupled_weight_decay=True)),
+    ("RAdam", {}),
+    ("RAdam", dict(weight_decay=0.01)),
+    ("RAdam", dict(weight_decay=0.01, decoupled_weight_decay=True, maximize=True)),
+    ("Adamax", {}),
+    ("Adamax", dict(weight_decay=0.01, foreach=True)),
+    ("Adam", dict(amsgrad=True, foreach=True)),
+    ("AdamW", dict(maximize=True)),
+    ("AdamW", dict(maximize=True, amsgrad=True)),
+    ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True)),
+    ("SGD", dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.01, foreach=True)),
+]
+
+
+def _steps(lib, name, options, steps=20):
+    """Each step's parameters and state tensors (NumPy copies) of ``name`` fed the same gradients."""
+    rng = np.random.default_rng(4)
+    values = [rng.standard_normal(s).astype(np.float32) for s in [(40, 30), (30,), (7,)]]
+    grads = [[rng.standard_normal(v.shape).astype(np.float32) * np.float32(0.1 * (k % 5 + 1)) for v in values]
+             for k in range(steps)]
+    params = [lib.tensor(v, requires_grad=True) for v in values]
+    opt = getattr(lib.optim, name)(params, **options)
+    seen = []
+    for step in grads:
+        for p, g in zip(params, step):
+            p.grad = lib.tensor(g)
+        opt.step()
+        seen.append({(i, key): t.detach().numpy().copy() for i, p in enumerate(params)
+                     for key, t in [("param", p), *opt.state[p].items()] if key != "step"})
+    return seen
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}-{o}" for n, o in CASES])
+def test_twenty_float32_steps_give_torchs_bits(torch, name, options):
+    ours, theirs = _steps(core, name, options), _steps(torch, name, options)
+    for step, (got, want) in enumerate(zip(ours, theirs), 1):
+        assert got.keys() == want.keys()
+        for key in want:
+            assert got[key].dtype == want[key].dtype == np.float32
+            assert got[key].tobytes() == want[key].tobytes(), f"step {step}: {key} differs"
