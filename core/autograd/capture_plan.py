@@ -55,7 +55,7 @@ def unshell(result, shells, args):
 
 def map_tensors(obj, fn):
     """``obj`` with every tensor ``t`` in it (in tuples, named tuples, lists and dicts) replaced by ``fn(t)``."""
-    if isinstance(obj, _function._TENSOR):
+    if isinstance(obj, _function._TENSOR or _function._tensor_cls()):  # (None until an op ran: jit.trace as the first)
         return fn(obj)
     if type(obj) in (tuple, list):
         return type(obj)([map_tensors(o, fn) for o in obj])

@@ -435,3 +435,15 @@ def test_a_scripted_module_inside_a_trace_keeps_its_control_flow_and_the_whole_s
     assert ours[2] == theirs[2]
     np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-5)
     assert ours[4:] == theirs[4:] == (True, True)
+
+
+def test_trace_works_as_the_first_tensor_op_of_a_process():
+    """``jit.trace(f, torch.ones(3))`` right after the import (no op had run: core's capture found no Tensor class
+    yet and raised a TypeError)."""
+    import subprocess
+    import sys
+
+    code = "import {lib}; print({lib}.jit.trace(lambda x: x * 2, {lib}.ones(3))({lib}.ones(2)).tolist())"
+    outs = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True, text=True).stdout
+            for lib in ("core", "torch")]
+    assert outs[0] == outs[1] == "[2.0, 2.0]\n"
