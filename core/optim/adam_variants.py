@@ -97,7 +97,11 @@ class NAdam(Optimizer):
         mu_product = float(product)
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
         _moments(xp, grad, m, v, beta1, beta2)
-        denom = sqrt(xp, v / (1 - beta2 ** step))
+        if group["foreach"]:  # torch's multi-tensor NAdam: _foreach_sqrt(v), then divided by sqrt(bias_correction2)
+            denom = sqrt(xp, v)
+            denom /= (1 - beta2 ** step) ** 0.5
+        else:
+            denom = sqrt(xp, v / (1 - beta2 ** step))
         denom += eps
         addcdiv_(xp, param, grad, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
         addcdiv_(xp, param, m, denom, (-lr * mu_next) / (1.0 - mu_product * mu_next))
@@ -131,10 +135,12 @@ class RAdam(Optimizer):
         m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
         _moments(xp, grad, m, v, beta1, beta2)
         bias_correction1, bias_correction2 = 1 - beta1 ** step, 1 - beta2 ** step
-        corrected = m / bias_correction1
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-        update = corrected * lr
+        if group["foreach"]:
+            return _radam_multi_tensor(xp, param, m, v, lr, eps, rho_inf, rho_t, bias_correction1, bias_correction2)
+        update = m / bias_correction1
+        update *= lr
         if rho_t > 5.0:  # (torch's ``** 0.5`` of Python floats, and ``float / tensor`` as reciprocal() * float)
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
             adaptive = sqrt(xp, v)
@@ -144,3 +150,19 @@ class RAdam(Optimizer):
             update *= adaptive
             update *= rect
         param -= update
+
+
+def _radam_multi_tensor(xp, param, m, v, lr, eps, rho_inf, rho_t, bias_correction1, bias_correction2) -> None:
+    """torch's multi-tensor RAdam step (``foreach=True``), which rounds differently from its single-tensor one:
+    ``param += exp_avg * (1 / ((sqrt(v) + eps) / s2) + s1)`` (``_foreach_addcmul_``: one rounding), where s2 is the
+    rectified step size and s1 the unrectified one, one of them 0."""
+    rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5 if rho_t > 5 else 0
+    unrect_step_size = (lr * (0 if rect > 0 else 1.0) / bias_correction1) * -1
+    scaled = (bias_correction2 ** 0.5) * (lr * rect / bias_correction1) * -1
+    buffer = sqrt(xp, v)
+    buffer += eps
+    with np.errstate(divide="ignore"):  # (unrectified: scaled is -0.0, so 1 / (x / -0.0) is -0.0)
+        buffer /= scaled
+        xp.reciprocal(buffer, out=buffer)
+    buffer += unrect_step_size
+    addcmul_(xp, param, m, buffer)

@@ -5,7 +5,8 @@ CPU kernels), ``addcdiv_`` (value times the numerator, then the quotient, then t
 kernel) and ``float / tensor`` (``reciprocal() * float``); core's steps round where those kernels round
 (``core.optim._pointwise``). The gradients are given (three tensors, one of a vector's tail length, changing every
 step), so only the optimizers' arithmetic is compared; the parameters and every state tensor are compared after
-each step. ``foreach=True`` runs torch's multi-tensor route, which core takes as its single-tensor one.
+each step. ``foreach=True`` runs torch's multi-tensor route: the same roundings as its single-tensor one but for NAdam's
+denominator and RAdam's whole update, which core follows there.
 
 They run where core reproduces torch's float32 sqrt: MKL's SSE kernel on AMD Zen 4 (``core._cpu.mkl_vml_sse_sqrt``)
 or a CPU whose MKL sqrt is correctly rounded (``core._cpu.mkl_vml_rounds_correctly``: not AMD).
@@ -37,9 +38,13 @@ CASES = [
     ("NAdam", {}),
     ("NAdam", dict(weight_decay=0.01)),
     ("NAdam", dict(weight_decay=0.01, decoupled_weight_decay=True)),
+    ("NAdam", dict(foreach=True)),
+    ("NAdam", dict(weight_decay=0.01, maximize=True, foreach=True)),
     ("RAdam", {}),
     ("RAdam", dict(weight_decay=0.01)),
     ("RAdam", dict(weight_decay=0.01, decoupled_weight_decay=True, maximize=True)),
+    ("RAdam", dict(foreach=True)),
+    ("RAdam", dict(weight_decay=0.01, foreach=True)),
     ("Adamax", {}),
     ("Adamax", dict(weight_decay=0.01, foreach=True)),
     ("Adam", dict(amsgrad=True, foreach=True)),
