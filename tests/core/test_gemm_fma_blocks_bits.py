@@ -1,0 +1,86 @@
+"""Float32 matrix products with 4 or more rows and 12 or more columns bit for bit as PyTorch's CPU GEMM computes
+them on the AMD CPU ``core._small_gemm`` was measured on: MKL's FMA chains over blocks of k (one block up to
+K = 192, two halves up to 384, blocks of 192 beyond), the blocks added in order. A Linear's forward, ``mm``,
+``addmm`` and a Linear's gradients, at K on each side of the block edges, on one thread as the corpus runs (with
+two, MKL hands the rows past the last multiple of 4 of a small product to its few-row kernels)."""
+
+import numpy as np
+import pytest
+import torch
+
+import core
+from core import _small_gemm
+
+pytestmark = [pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM order was measured on AMD Zen 4 with "
+                                 "AVX-512 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)"),
+              pytest.mark.usefixtures("one_thread")]
+# (rows, K, columns): one block, two halves (K even and odd), blocks of 192 with a shorter last one
+SHAPES = [(4, 64, 12), (16, 128, 16), (8, 192, 32), (5, 193, 17), (16, 256, 256), (6, 301, 40), (12, 384, 13),
+          (4, 385, 12), (32, 784, 64), (7, 1000, 100)]
+
+
+def _same_bits(c, t):
+    c, t = c.detach().numpy(), t.detach().numpy()
+    assert c.dtype == t.dtype and c.shape == t.shape
+    assert np.array_equal(c.view(np.uint32), t.view(np.uint32))
+
+
+def _pair(shape, seed):
+    arr = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    return core.tensor(arr), torch.tensor(arr)
+
+
+@pytest.mark.parametrize("m,k,n", SHAPES)
+def test_linear_forward_with_and_without_bias_matches_torch_bitwise(m, k, n):
+    cx, tx = _pair((m, k), 1)
+    cw, tw = _pair((n, k), 2)
+    cb, tb = _pair((n,), 3)
+    _same_bits(core.nn.functional.linear(cx, cw), torch.nn.functional.linear(tx, tw))
+    _same_bits(core.nn.functional.linear(cx, cw, cb), torch.nn.functional.linear(tx, tw, tb))
+
+
+@pytest.mark.parametrize("m,k,n", SHAPES)
+def test_mm_addmm_and_a_transposed_left_operand_match_torch_bitwise(m, k, n):
+    ca, ta = _pair((m, k), 4)
+    cb, tb = _pair((k, n), 5)
+    cc, tc = _pair((n,), 6)
+    cat, tat = _pair((k, m), 7)
+    _same_bits(core.mm(ca, cb), torch.mm(ta, tb))
+    _same_bits(ca @ cb, ta @ tb)
+    _same_bits(core.addmm(cc, ca, cb), torch.addmm(tc, ta, tb))
+    _same_bits(core.mm(cat.T, cb), torch.mm(tat.T, tb))
+
+
+@pytest.mark.parametrize("m,k,n", [(16, 256, 256), (200, 50, 30), (300, 20, 16), (8, 400, 24)])
+def test_linear_layer_gradients_match_torch_bitwise(m, k, n):
+    """The input gradient (g @ W) and the weight gradient (g.T @ x, summed over the batch: two halves for a
+    batch of 200 and 300) are the same blocked GEMMs."""
+    core.manual_seed(0)
+    torch.manual_seed(0)
+    clin, tlin = core.nn.Linear(k, n), torch.nn.Linear(k, n)
+    cx, tx = _pair((m, k), 8)
+    cx.requires_grad_(True)
+    tx.requires_grad_(True)
+    cy, ty = clin(cx), tlin(tx)
+    _same_bits(cy, ty)
+    cg, tg = _pair((m, n), 9)
+    cy.backward(cg)
+    ty.backward(tg)
+    _same_bits(cx.grad, tx.grad)
+    _same_bits(clin.weight.grad, tlin.weight.grad)
+
+
+def test_batchnorm_mlp_layer_stds_match_torch_bitwise():
+    """The corpus script zxp_bn_and_initialize's loop (Linear(256, 256) on 16 rows, BatchNorm, ReLU): its
+    printed standard deviations followed this product's last bits."""
+    core.manual_seed(1)
+    torch.manual_seed(1)
+    cnet = core.nn.Sequential(*[core.nn.Sequential(core.nn.Linear(256, 256, bias=False), core.nn.BatchNorm1d(256),
+                                                   core.nn.ReLU()) for _ in range(5)])
+    tnet = torch.nn.Sequential(*[torch.nn.Sequential(torch.nn.Linear(256, 256, bias=False),
+                                                     torch.nn.BatchNorm1d(256), torch.nn.ReLU()) for _ in range(5)])
+    cx, tx = core.randn(16, 256), torch.randn(16, 256)
+    for clayer, tlayer in zip(cnet, tnet):
+        cx, tx = clayer(cx), tlayer(tx)
+        assert cx.std().item() == tx.std().item()
+    _same_bits(cx, tx)
