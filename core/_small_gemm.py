@@ -36,10 +36,19 @@ peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of out
 (measured: W's rows 4 at a time follow the same rule with 2 lanes, a peel to 16 bytes = 2 doubles, bit for bit
 for K 6..33; the last ``N % 4`` outputs' kernel was not found, 58-73% at best); a transposed ``x``.
 
-Outside these regions: M >= 4 with N >= 12 and K up to ~128 is an in-order chain *with* FMA, which OpenBLAS
-already computes (NumPy's result is torch's for almost every such shape); larger products keep NumPy's.
-float64 (dgemm) follows the chain's rule in the same regions but N = 3 (its vectors hold 4). MKL chooses its
-kernels by CPU: the route is taken only on the kind of CPU it was measured on (``ACTIVE``).
+**MKL's blocked FMA kernel** (``_fma_blocks``): float32 with M >= 4 and N >= 12, any K, any layout. Each output
+is an in-order chain *with* FMA over a block of k, the blocks' sums added in order: K <= 192 one block; 192 < K
+<= 384 two halves of K // 2 each, an odd K's last product rounded and added after them (not fused); K > 384
+blocks of 192 from k = 0, the last one shorter. ``addmm``'s bias is the starting value the blocks are added to.
+Measured bit for bit: K 100..1024 at 30 values, 300 random products (M 4..79, N 12..299, K 1..1299, x, W.T or
+a transposed x, with and without a bias), and (M, K, N) up to (512, 1000, 700), (128, 3000, 256), (300, 785,
+2000), one and two threads (with two, MKL hands the rows past the last multiple of 4 of a small product, M =
+5..9 measured, to its few-row kernels: not reproduced; the corpus runs on one). NumPy's OpenBLAS computes each
+block's chain when ``a`` is column-major (its products with a row-major ``a`` and a transposed ``b``, a Linear's
+forward, are another order for small M * N * K: 10-20% of elements equal), so ``a`` is copied to column-major.
+float64 (dgemm) follows the chain's rule in the same regions but N = 3 (its vectors hold 4); its blocked kernel
+is not measured (products outside the regions keep NumPy's). MKL chooses its kernels by CPU: the route is taken
+only on the kind of CPU it was measured on (``ACTIVE``).
 
 Stacks: PyTorch's ``bmm`` above its own small-product loop (``matmul`` of stacks too) calls the GEMM per matrix
 (``mkl_gemm_stack``), and ``addbmm`` is ``addmm_`` per matrix into the running result (``mkl_addbmm``). A matrix
@@ -78,6 +87,7 @@ ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always an
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
 _BROADCAST_LANES = 16  # lanes from which _chain's products are one broadcast multiply
 _FEW_GROUPS = 6  # groups of lanes added one call each rather than by one reduction
+_FMA_BLOCK = 192  # k per block of MKL's float32 FMA kernel (M >= 4, N >= 12)
 _CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
 DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -112,6 +122,8 @@ def mkl_gemm(a, b, c=None):
     b_transposed = b.strides[1] != size and b.strides[0] == size and (n > 1 or k > 1 and not a_transposed)
     if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
         return None
+    if m >= 4 and n >= 12 and size == 4:
+        return _fma_blocks(a, b, c)
     if k > LIMIT // (m * n or LIMIT) \
             or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
         if not (b_transposed and _dot_region(m, k, n, a, size)):
@@ -125,6 +137,33 @@ def mkl_gemm(a, b, c=None):
     if c is not None and b_transposed:
         out += c
     return out
+
+
+def _fma_blocks(a, b, c):
+    """``a @ b`` (+ ``c``) as MKL's float32 kernel for M >= 4, N >= 12 adds it (module docstring): an FMA chain
+    over each block of k (NumPy's GEMM of a column-major ``a``), the blocks added in order to ``c`` (or to the
+    first block). A new (M, N) array."""
+    k = a.shape[1]
+    a = np.asfortranarray(a)
+    if not (b.flags.c_contiguous or b.flags.f_contiguous):
+        b = np.asfortranarray(b)
+    if k <= _FMA_BLOCK:
+        blocks, last = [(0, k)], None
+    elif k <= 2 * _FMA_BLOCK:
+        half = k // 2
+        blocks, last = [(0, half), (half, 2 * half)], (2 * half if k % 2 else None)
+    else:
+        blocks, last = [(s, min(s + _FMA_BLOCK, k)) for s in range(0, k, _FMA_BLOCK)], None
+    out = None if c is None else np.array(np.broadcast_to(c, (a.shape[0], b.shape[1])), order="C")
+    for start, stop in blocks:
+        part = a[:, start:stop] @ b[start:stop]
+        if out is None:
+            out = part
+        else:
+            out += part
+    if last is not None:
+        out += a[:, last, None] * b[last]  # NOTE: an odd K's last product, rounded, then added: not fused
+    return out if out.flags.c_contiguous else np.ascontiguousarray(out)  # (rows contiguous, as PyTorch's)
 
 
 def _dot_region(m, k, n, a, size) -> bool:
