@@ -13,12 +13,16 @@ from __future__ import annotations
 import numpy as np
 
 from core import _softmax_kernels as softmax_kernels
+from core._factories import zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._fastpath import relu_grad
 from core.ops._float32_compute import is_reduced
 from core.ops._util import quiet_off, quiet_on, xp_of
+from core.ops.comparison import le, where
 
-__all__ = ["tanh_backward", "tanh_grad_arrays", "softmax_backward_data", "log_softmax_backward_data"]
+__all__ = ["tanh_backward", "tanh_grad_arrays", "threshold_backward", "softmax_backward_data",
+           "log_softmax_backward_data"]
 
 
 _ONE64 = np.array(1.0)  # (a 0-d array: a ufunc converts a Python or NumPy scalar operand on every call)
@@ -83,6 +87,41 @@ def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
         except RuntimeError:
             return grad_output * (1 - output * output)
     return TanhBackward.apply(grad_output, output)
+
+
+class ThresholdBackward(Function):
+    """``threshold_backward(grad_output, self, 0)``: ReLU's gradient, ``grad_output`` where ``self > 0`` and +0
+    elsewhere (``self`` the ReLU's result), as an op of its own, as PyTorch records it under ``create_graph=True``
+    (grad_fn ``ThresholdBackwardBackward0``). Its result depends on ``self`` too, with PyTorch's zero derivative, so
+    a second derivative through a ReLU network reaches the network's input as zeros (and carries a grad_fn even where
+    ``grad_output`` is a constant): a selection by a constant mask did not, and ``autograd.grad`` refused (DeepXDE's
+    Hessians of a ReLU net)."""
+
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, out):
+        ctx.save_for_backward(out)
+        xp = xp_of(out._data)
+        return xp.asarray(relu_grad(xp, g._data, out._data))
+
+    @staticmethod
+    def backward(ctx, gg):
+        (out,) = ctx.saved_tensors
+        # NOTE: PyTorch's formulas: d/d grad_output is threshold_backward itself, d/d self is zeros_like(grad)
+        return threshold_backward(gg, out), zeros_like(gg)
+
+    @staticmethod
+    def jvp(ctx, tg, tout):
+        g, out = ctx.inputs
+        return threshold_backward(tg, out) if tg is not None else zeros_like(g)
+
+
+def threshold_backward(grad_output: Tensor, output: Tensor) -> Tensor:
+    """``torch.ops.aten.threshold_backward(grad_output, output, 0)``: ReLU's gradient, differentiable again."""
+    if grad_output.dtype != output.dtype or grad_output.shape != output.shape:  # (mixed dtypes, broadcasting)
+        return where(le(output, 0), 0, grad_output)
+    return ThresholdBackward.apply(grad_output, output)
 
 
 class SoftmaxBackwardData(Function):
