@@ -144,28 +144,51 @@ def _table() -> np.ndarray:
     return np.where((key >= _KEY_LOW) & (key <= _TOP >> 11), bits, 0).astype(_U32).view(np.float32)
 
 
+@functools.cache
+def _vector_table() -> np.ndarray:
+    """``_table()`` with the cell of ``_TOP``'s key zeroed too: every x whose estimate here is nonzero takes the
+    vector steps (that key's one such x, ``_TOP`` itself, gets its estimate back on the slow path)."""
+    table = _table().copy()
+    table[_TOP >> 11] = 0
+    return table
+
+
+_COUNT_BELOW = 2048  # elements under which np.count_nonzero finds a zero faster than a min reduction
+
+
+def _sqrt_arith(x: np.ndarray, r: np.ndarray, out: np.ndarray) -> None:
+    """The vector steps (module docstring) from the estimates ``r`` (overwritten) into ``out``."""
+    y = x * r
+    r *= _HALF                 # h
+    e = y * r
+    np.subtract(_HALF, e, out=e)
+    t = y * e
+    y += t                     # y1 = y * e + y
+    np.multiply(r, e, out=t)
+    r += t                     # h1 = h * e + h
+    np.multiply(y, y, out=t)
+    np.subtract(x, t, out=t)   # x - y1 * y1
+    t *= r
+    np.add(t, y, out=out)
+
+
 def _sqrt_steps(x: np.ndarray, out: np.ndarray) -> None:
-    """MKL's vector sqrt (module docstring) of float32 ``x`` into ``out``; NumPy's sqrt outside its range."""
-    key = np.right_shift(x.view(_U32), 11)
-    fast = key.min() >= _KEY_LOW and key.max() <= _KEY_TOP
-    r = _table().take(key, mode="raise" if fast else "clip")
-    with _quiet(fast):
-        y = x * r
-        r *= _HALF                 # h
-        e = y * r
-        np.subtract(_HALF, e, out=e)
-        t = y * e
-        y += t                     # y1 = y * e + y
-        np.multiply(r, e, out=t)
-        r += t                     # h1 = h * e + h
-        np.multiply(y, y, out=t)
-        np.subtract(x, t, out=t)   # x - y1 * y1
-        t *= r
-        np.add(t, y, out=out)
-    if not fast:
-        off = (x.view(_U32) - _U32(_LOW)) > _U32(_TOP - _LOW)
-        if off.any():
-            out[off] = np.sqrt(x[off])
+    """MKL's vector sqrt (module docstring) of float32 ``x`` into ``out``; NumPy's sqrt outside its range.
+
+    NOTE: one test of the estimates decides the route (a zero cell: x outside [_LOW, _TOP), or a key past the
+    table, clipped to its last, zero cell: negative x), where two min/max reductions of the keys did."""
+    r = _vector_table().take(np.right_shift(x.view(_U32), 11), mode="clip")
+    if (np.count_nonzero(r) == r.size) if r.size < _COUNT_BELOW else r.min() > 0:
+        _sqrt_arith(x, r, out)
+        return
+    top = x.view(_U32) == _U32(_TOP)
+    if top.any():
+        r[top] = _table()[_TOP >> 11]
+    off = r == 0               # (x outside [_LOW, _TOP])
+    with np.errstate(all="ignore"):
+        _sqrt_arith(x, r, out)
+    if off.any():
+        out[off] = np.sqrt(x[off])
 
 
 def vsqrt(x: np.ndarray) -> np.ndarray:
