@@ -7,9 +7,9 @@ that rounds differently. This tool runs ``SCRIPT`` as ``runner.py`` does (the sa
 one thread), once under core and once under torch, each in its own process and inside a logging
 ``TorchFunctionMode``: every torch function and Tensor method the script (or a library it runs) calls is
 recorded with its name, the script line that called it, and a digest of the bits of its tensor inputs and
-outputs (``item()``'s and ``tolist()``'s Python numbers too). The two streams are aligned by op name (an op
-that only one library's Python calls, an extra ``dim()`` in a module, is skipped over) and the first pair whose
-outputs differ is reported:
+outputs (``item()``'s and ``tolist()``'s Python numbers too). The two streams are aligned by op name and
+input shapes (an op only one library's Python calls, an extra ``dim()`` in a module, is skipped over) and the
+first pair whose outputs differ is reported:
 
 - ``inputs equal``: the op itself rounds differently from torch's kernel on the same bits: the place to
   fix core. Its inputs and both outputs are saved to ``DIR/first_diff_{core,torch}.npz`` (``in0``, ``in1``...
@@ -55,8 +55,8 @@ def _to_numpy(lib, t):
 
 
 def _digest_array(a: np.ndarray) -> str:
-    if a.dtype.kind in "fc":
-        a = np.where(np.isnan(a), np.array(np.nan, a.dtype), a)  # NaN payloads and signs are not results
+    if a.dtype.kind in "fc":  # NaN payloads and signs, and zeros' signs, are not results (-0 + 0 is +0)
+        a = np.where(np.isnan(a), np.array(np.nan, a.dtype), a) + a.dtype.type(0)
     return hashlib.blake2b(a.tobytes() + str(a.dtype).encode() + str(a.shape).encode(), digest_size=8).hexdigest()
 
 
@@ -209,19 +209,25 @@ def _run_recorder(which: str, script: str, out: str, nodes: bool, dump_at: int |
         return pickle.load(f)
 
 
+def _key(rec) -> tuple:
+    """What two runs' records must share to be the same call: the op's name and its inputs' dtypes and shapes."""
+    return rec[0], tuple((d, s) for d, s, _ in rec[2])
+
+
 def align(a: list, b: list):
-    """Pairs ``(i, j)`` of records with the same op name, in order; an op only one stream has is skipped (the
-    nearest resynchronisation within ``LOOKAHEAD`` wins). Yields ``(i, j, skipped_a, skipped_b)``."""
+    """Pairs ``(i, j)`` of records of the same op on inputs of the same shapes, in order; an op only one stream has
+    is skipped (the nearest resynchronisation within ``LOOKAHEAD`` wins). Yields ``(i, j, skipped_a, skipped_b)``."""
+    a, b = [_key(r) for r in a], [_key(r) for r in b]
     i = j = 0
     while i < len(a) and j < len(b):
-        if a[i][0] == b[j][0]:
+        if a[i] == b[j]:
             yield i, j, 0, 0
             i, j = i + 1, j + 1
             continue
         best = None
         for d in range(1, LOOKAHEAD):
             for di, dj in ((d, 0), (0, d), *((k, d - k) for k in range(1, d))):
-                if i + di < len(a) and j + dj < len(b) and a[i + di][0] == b[j + dj][0]:
+                if i + di < len(a) and j + dj < len(b) and a[i + di] == b[j + dj]:
                     best = (di, dj)
                     break
             if best:
