@@ -43,7 +43,8 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
             return TypeError(f"{name}(): argument '{arg}' {rest}")
         return TypeError(f"{name}(): argument '{arg}' (position {position - 1}) {rest}") if method else None
     if message.startswith(name + _COMBINATION) and (method or kwargs):
-        got = ([] if method else ["Tensor"]) + [_type_name(a) for a in args[1:]]
+        keyword_input = not method and not args and "input" in kwargs  # (torch.sum(input=x, keepdim=True))
+        got = ([] if method or keyword_input else ["Tensor"]) + [_type_name(a) for a in args[1:]]
         got += [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]  # (the parser lists them last first)
         _, _, overloads = message.partition("), but expected one of:\n")
         if method:
@@ -56,7 +57,8 @@ def parser_form(error: TypeError, name: str, args: tuple, kwargs: dict, method: 
             value = kwargs["dim"] if "dim" in kwargs else args[1]
             where = "" if "dim" in kwargs else f" (position {1 if method else 2})"
             return TypeError(f"{name}(): argument 'dim'{where} must be {single['dim']}, not {tp_name(value)}")
-        listed = ", ".join(got) + (", " if method and kwargs and len(args) == 1 else "")  # (keywords alone)
+        listed = ", ".join(got) + (", " if method and kwargs and len(args) == 1 or keyword_input else "")  # (keywords
+        # alone)
         if not method and name in ("max", "min") and len(args) == 1 and len(kwargs) > 1:  # (keywords alone: those
             names = ", ".join(reversed(kwargs))  # the first overload takes none of, named from two on)
             first = " * (Tensor input, *, Tensor out = None)\n"

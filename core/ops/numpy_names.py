@@ -81,8 +81,29 @@ def call_with_keywords(fn, args: tuple, kwargs: dict):
         raise translated from None
 
 
+# functions without a ``dim`` whose argument errors name a keyword argument as PyTorch's parser does (``torch.clamp(x,
+# min="a")``: "got (Tensor, min=str)"; ``torch.transpose(x, dim0=0.0, dim1=1)``: "argument 'dim0' must be int"); their
+# methods' errors are reworded by ``method_args.translating``
+_KEYWORD_WORDED = ("transpose", "swapaxes", "swapdims", "clamp", "clip")
+
+
+def with_keyword_wording(fn):
+    """``fn`` whose argument errors, when called with keywords, are worded as PyTorch's parser words them."""
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        if not kwargs:
+            return fn(*args)
+        return call_with_keywords(fn, args, kwargs)
+
+    return op
+
+
 def install(namespace: dict, methods: dict) -> None:
-    """Wrap every op taking ``dim`` in ``namespace`` (``core.ops``' names) and ``methods`` (``Tensor``'s table)."""
+    """Wrap every op taking ``dim`` in ``namespace`` (``core.ops``' names) and ``methods`` (``Tensor``'s table), and
+    the functions of ``_KEYWORD_WORDED`` in ``namespace``."""
+    for name in _KEYWORD_WORDED:
+        namespace[name] = with_keyword_wording(namespace[name])
     wrapped = {}
     for table in (namespace, methods):
         for name, fn in list(table.items()):

@@ -81,7 +81,7 @@ def accept_numpy_names(namespace: dict, names, checks=None) -> None:
         def op(*args, _fn=fn, _overloads=overloads, _check=check, **kwargs):
             if not kwargs:
                 return _fn(*args)
-            if _overloads is not None and len(args) == 1:
+            if _overloads is not None and (len(args) == 1 or not args and "input" in kwargs):
                 _refuse_keepdim_without_dim(_fn.__name__, args, kwargs, _overloads)
             if _check is not None:
                 _check(args, kwargs)

@@ -198,7 +198,7 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
     ``correction=``; ``whole``: no dim given (its backward then records ``mean()``, as PyTorch's)."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    elif isinstance(dim, float):  # (no int to PyTorch's parser; the method's words for var/std, whose function
+    elif isinstance(dim, (float, str)):  # (no int to PyTorch's parser; the method's words for var/std, whose function
         raise std_dim_error(op, dim, method=op in ("var", "std"), keyword=False)  # form rewords it: out_arg)
     if unbiased is not None and correction is not None:
         raise TypeError(f"{op}() received an invalid combination of arguments - got both unbiased and correction")
@@ -465,12 +465,26 @@ class LinalgVectorNorm(Function):
         return sum(slope * t, ctx.dims, keepdim=ctx.keepdim)
 
 
+def _refuse_norm_dim(dim) -> None:
+    """PyTorch's parser error for a ``norm`` dim that is no int or sequence of ints (a bool, a float, a str); the
+    first element that is no int of a sequence (a NumPy or 0-d tensor integer passes, as torch's)."""
+    prefix = "linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints"
+    if isinstance(dim, (tuple, list)):
+        for pos, d in enumerate(dim):
+            if isinstance(d, bool) or not hasattr(type(d), "__index__"):
+                raise TypeError(f"{prefix}, but found element of type {tp_name(d)} at pos {pos}")
+        return
+    if isinstance(dim, bool):
+        raise TypeError(f"{prefix}, but found element of type bool at pos 0")
+    if not hasattr(type(dim), "__index__"):
+        raise TypeError(f"{prefix}, not {tp_name(dim)}")
+
+
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
     """``torch.norm``: a vector norm (any float p; 'fro' over at most two dims), else ``linalg.matrix_norm``
     ('nuc', or 'fro' over more dims), as torch.functional.norm dispatches."""
-    if isinstance(dim, bool) or (isinstance(dim, (tuple, list)) and builtins.any(isinstance(d, bool) for d in dim)):
-        raise TypeError("linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, but found element "
-                        "of type bool at pos 0")
+    if dim is not None and type(dim) is not int:
+        _refuse_norm_dim(dim)  # (nothing for a sequence of ints)
     if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
         from core.linalg import matrix_norm  # (core.linalg builds on this module)
         return matrix_norm(input, p, tuple(range(input.ndim)) if dim is None else dim, keepdim, dtype=dtype)

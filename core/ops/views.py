@@ -339,6 +339,8 @@ def transpose(input: Tensor, dim0, dim1):
     require_input("transpose", input)
     if type(input) is not Tensor and (input.is_quantized or input.is_sparse):  # (a dense tensor: one identity test)
         return input.transpose(dim0, dim1)  # quantized: its integers transposed (ShuffleNet's shuffle); COO: its own
+    if dim0.__class__ is bool or dim1.__class__ is bool:  # (an int to NumPy, not to PyTorch's parser)
+        refuse_non_int_dims("transpose", ("dim0", dim0), ("dim1", dim1))
     try:
         return Transpose.apply(input, d0=dim0, d1=dim1)
     except TypeError:
@@ -351,7 +353,7 @@ def refuse_non_int_dims(name: str, *named) -> None:
     not an int, ``transpose(): argument 'dim0' (position 2) must be int, not float`` (a method's position and a
     keyword's none: ``method_args.translating``); nothing for ints. Called once a dim was refused (the error path)."""
     for position, (arg, value) in enumerate(named, 2):
-        if not hasattr(type(value), "__index__") or isinstance(value, Tensor):
+        if not hasattr(type(value), "__index__") or isinstance(value, (Tensor, bool)):
             raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be int, not {tp_name(value)}")
 
 

@@ -590,6 +590,9 @@ BAD_BOUNDS = {  # neither overload of clamp takes a str (or a list): the parser'
     "in place": lambda lib, x: x.clamp_("a", "b"), "in place keyword": lambda lib, x: x.clamp_(min="a"),
     "clip_": lambda lib, x: x.clip_("a"), "tensor and number": lambda lib, x: x.clamp(lib.zeros(3), 1),
     "function's tensor and str": lambda lib, x: lib.clamp(x, lib.zeros(3), "a"),
+    "function keyword": lambda lib, x: lib.clamp(x, min="a"),
+    "function's max keyword": lambda lib, x: lib.clamp(x, max="a"),
+    "input keyword": lambda lib, x: lib.clamp(input=x, min="a"), "clip keyword": lambda lib, x: lib.clip(x, min=[1]),
 }
 
 

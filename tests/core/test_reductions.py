@@ -356,7 +356,27 @@ KEEPDIM_WITHOUT_DIM = {  # only the dim overload takes keepdim, so even keepdim=
     "mean function with dtype": lambda lib, x: lib.mean(x, dtype=lib.float64, keepdim=True),
     "function with out": lambda lib, x: lib.sum(x, keepdim=True, out=lib.empty(())),
     "int keepdim": lambda lib, x: x.sum(keepdim=1),
+    "input keyword": lambda lib, x: lib.sum(input=x, keepdim=True),
+    "input keyword prod": lambda lib, x: lib.prod(input=x, keepdim=False),
+    "input keyword with dtype": lambda lib, x: lib.sum(input=x, keepdim=True, dtype=lib.float64),
 }
+
+
+STR_DIMS = {  # no overload of std/var takes a str dim, and norm's dim is a tuple of ints: the parser's words
+    "std": lambda lib, x: lib.std(x, "a"), "std method": lambda lib, x: x.std("a"),
+    "std method keyword": lambda lib, x: x.std(dim="a"), "var keyword": lambda lib, x: lib.var(x, dim="a"),
+    "var method": lambda lib, x: x.var("a"), "norm keyword": lambda lib, x: lib.norm(x, dim="a"),
+    "norm method": lambda lib, x: x.norm(2, "a"), "norm float": lambda lib, x: lib.norm(x, 2, 1.5),
+    "norm tuple": lambda lib, x: x.norm(dim=("a",)),
+}
+
+
+@pytest.mark.parametrize("call", STR_DIMS.values(), ids=STR_DIMS.keys())
+def test_a_dim_that_is_no_int_is_refused_by_std_var_and_norm_in_torchs_words(torch, call):
+    x = sample((2, 3), "float32")
+    theirs = raised(lambda: call(torch, torch.tensor(x)))
+    assert theirs is not None and theirs[0] == "TypeError"
+    assert raised(lambda: call(core, core.tensor(x))) == theirs
 
 
 @pytest.mark.parametrize("call", KEEPDIM_WITHOUT_DIM.values(), ids=KEEPDIM_WITHOUT_DIM.keys())

@@ -474,6 +474,11 @@ NON_INT_DIMS = {  # PyTorch's parser takes no float or str as an int: its words,
     "swapaxes": lambda lib, x: x.swapaxes(0.0, 1), "swapaxes function": lambda lib, x: lib.swapaxes(x, 0.0, 1),
     "swapdims": lambda lib, x: x.swapdims(0, 1.0), "swapdims function": lambda lib, x: lib.swapdims(x, 0.0, 1),
     "swapaxes_": lambda lib, x: x.swapaxes_(0.5, 1), "swapdims_": lambda lib, x: x.swapdims_(0, "a"),
+    "function keywords": lambda lib, x: lib.transpose(x, dim0=0.0, dim1=1),
+    "function's None keyword": lambda lib, x: lib.transpose(x, dim0=0, dim1=None),
+    "bool": lambda lib, x: x.transpose(True, 0), "function bool": lambda lib, x: lib.transpose(x, 0, True),
+    "keyword bool": lambda lib, x: lib.transpose(x, dim0=True, dim1=1),
+    "swapaxes bool": lambda lib, x: lib.swapaxes(x, True, 0), "swapdims bool": lambda lib, x: x.swapdims(True, 0),
 }
 
 
