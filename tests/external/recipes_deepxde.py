@@ -106,6 +106,25 @@ RECIPES += [
         [("../dataset/", "dataset/"), ("num_domain=2540, num_boundary=80, num_initial=160",
                                        "num_domain=254, num_boundary=20, num_initial=40"),
          _iters(15000, 30), _lbfgs(10)], data=["Burgers.npz"]),
+    _ex("burgers_rar", "pinn_forward/Burgers_RAR",  # residual-based adaptive refinement, two rounds
+        [("../dataset/", "dataset/"), ("num_domain=2500, num_boundary=100, num_initial=160",
+                                       "num_domain=250, num_boundary=20, num_initial=40"),
+         _iters(10000, 20), _lbfgs(6), ("random_points(100000)", "random_points(2000)"),
+         ("err = 1\nwhile err > 0.005:", "err, rounds = 1, 0\nwhile err > 0.005 and rounds < 2:\n    rounds += 1"),
+         _iters(10000, 20)], data=["Burgers.npz"]),
+    _ex("helmholtz_neumann_2d_hole", "pinn_forward/Helmholtz_Neumann_2d_hole",
+        [("precision_train = 15", "precision_train = 4"), ("precision_test = 30", "precision_test = 6"),
+         ("iterations = 5000", "iterations = 10"), ("num_dense_nodes = 350", "num_dense_nodes = 24")]),
+    _ex("elasticity_plate", "pinn_forward/elasticity_plate",
+        [("num_domain=500,", "num_domain=60,"), ("num_boundary=500,", "num_boundary=40,"), _iters(5000, 15)]),
+    _ex("beltrami_flow", "pinn_forward/Beltrami_flow",
+        [("num_domain=50000,", "num_domain=200,"), ("num_boundary=5000,", "num_boundary=50,"),
+         ("num_initial=5000,", "num_initial=50,"), ("num_test=10000,", "num_test=100,"), _iters(30000, 8),
+         _lbfgs(4, 'model.compile("L-BFGS", loss_weights=[1, 1, 1, 1, 100, 100, 100, 100, 100, 100])')]),
+    _ex("heat_resample", "pinn_forward/heat_resample",
+        [("num_domain=2540,", "num_domain=254,"), ("num_boundary=80,", "num_boundary=20,"),
+         ("num_initial=160,", "num_initial=40,"), ("num_test=2540,", "num_test=254,"), ("period=10)", "period=5)"),
+         _iters(200000, 12), _lbfgs(6), ("heat_eq_exact_solution(x[i], t[j])", "heat_eq_exact_solution(x[i], t[j])[0]")]),
     _ex("heat", "pinn_forward/heat",
         [("num_domain=2540,", "num_domain=254,"), ("num_boundary=80,", "num_boundary=20,"),
          ("num_initial=160,", "num_initial=40,"), ("num_test=2540,", "num_test=254,"), _iters(20000, 20),
@@ -157,6 +176,36 @@ RECIPES += [
          ("eval_pts, 1000, function_variables=[0], num_test=100, batch_size=32",
           "eval_pts, 30, function_variables=[0], num_test=10, batch_size=8"),
          ("[50, 128, 128, 128]", "[50, 32, 32]"), ("[dim_x, 128, 128, 128]", "[dim_x, 32, 32]"), _iters(50000, 15)]),
+    _ex("advection_unaligned_pideeponet", "operator/advection_unaligned_pideeponet",
+        [("length_scale=1)", "length_scale=1, N=100)"), ("num_domain=250, num_initial=50, num_test=500",
+                                                        "num_domain=50, num_initial=10, num_test=50"),
+         ("eval_pts, 1000, function_variables=[0], num_test=1000", "eval_pts, 20, function_variables=[0], num_test=10"),
+         ("[50, 128, 128, 128]", "[50, 32, 32]"), ("[dim_x, 128, 128, 128]", "[dim_x, 32, 32]"), _iters(50000, 12)]),
+    _ex("advection_aligned_pideeponet_2d", "operator/advection_aligned_pideeponet_2d",
+        [("length_scale=1)", "length_scale=1, N=100)"), ("num_domain=200, num_boundary=200", "num_domain=40, num_boundary=20"),
+         ("eval_pts, 1000, function_variables=[0], num_test=100, batch_size=32",
+          "eval_pts, 30, function_variables=[0], num_test=10, batch_size=8"),
+         ("[50, 128, 128, 128]", "[50, 32, 32]"), ("[dim_x, 128, 128, 128]", "[dim_x, 32, 32]"), _iters(30000, 12)]),
+    _ex("diff_rec_aligned_pideeponet", "operator/diff_rec_aligned_pideeponet",
+        [("GRF(length_scale=0.2)", "GRF(length_scale=0.2, N=100)"),
+         ("num_domain=200,", "num_domain=50,"), ("num_boundary=40,", "num_boundary=10,"), ("num_test=500,", "num_test=50,"),
+         ("eval_pts, 1000, function_variables=[0], num_test=100, batch_size=50",
+          "eval_pts, 30, function_variables=[0], num_test=10, batch_size=8"),
+         ("[50, 128, 128, 128]", "[50, 32, 32]"), ("[2, 128, 128, 128]", "[2, 32, 32]"), _iters(20000, 12)],
+        support=ADR),
+    _ex("diff_rec_unaligned_pideeponet", "operator/diff_rec_unaligned_pideeponet",
+        [("GRF(length_scale=0.2)", "GRF(length_scale=0.2, N=100)"),
+         ("num_domain=200,", "num_domain=50,"), ("num_boundary=40,", "num_boundary=10,"), ("num_test=500,", "num_test=50,"),
+         ("eval_pts, 1000, function_variables=[0], num_test=1000", "eval_pts, 20, function_variables=[0], num_test=10"),
+         ("[50, 128, 128, 128]", "[50, 32, 32]"), ("[2, 128, 128, 128]", "[2, 32, 32]"), _iters(50000, 12)],
+        support=ADR),
+    _ex("stokes_aligned_pideeponet", "operator/stokes_aligned_pideeponet",
+        [("GRF(length_scale=0.2)", "GRF(length_scale=0.2, N=100)"), ("num_domain=5000,", "num_domain=100,"),
+         ("num_boundary=4000,", "num_boundary=80,"), ("num_test=500,", "num_test=50,"),
+         ("num_function=1000,", "num_function=20,"), ("num_test=100, batch_size=50", "num_test=6, batch_size=5"),
+         ("[n_pts_edge, 128, 128, 128]", "[n_pts_edge, 24, 24]"), ("[2, 128, 128, 128]", "[2, 24, 24]"),
+         ("decay=(\"inverse time\", 10000, 0.5)", "decay=(\"inverse time\", 4, 0.5)"), _iters(50000, 10),
+         ("../dataset/", "dataset/")], data=["stokes.npz"]),
     _ex("diff_rec_aligned_zcs_pideeponet", "operator/diff_rec_aligned_zcs_pideeponet",
         [("GRF(length_scale=0.2)", "GRF(length_scale=0.2, N=100)"),
          ("num_domain=200,", "num_domain=50,"), ("num_boundary=40,", "num_boundary=10,"), ("num_test=500,", "num_test=50,"),
@@ -164,4 +213,32 @@ RECIPES += [
           "eval_pts, 30, function_variables=[0], num_test=10, batch_size=8"),
          ("[50, 128, 128, 128]", "[50, 32, 32]"), ("[2, 128, 128, 128]", "[2, 32, 32]"), _iters(20000, 15)],
         support=ADR),
+]
+
+# drivers of ours (corpus_deepxde.py), run after the package is imported as the examples import it: the Poisson example's
+# text is the script, stopped after the preamble and the drivers
+DRIVE_BASE = "pinn_forward/Poisson_Neumann_1d"
+
+
+def _drive(name, *calls, xfail=None):
+    """The preamble (float64) and driver ``calls`` of corpus_deepxde on this script's deepxde package."""
+    code = PREAMBLE[1] + "\nlr = __import__('corpus_deepxde')\n" + "".join(f"lr.{c}\n" for c in calls)
+    return _r(f"dde_drive_{name}", DDE, f"examples/{DRIVE_BASE}.py",
+              [(PREAMBLE[0], code + "raise SystemExit  # (the drivers only)")], support=DDE_PACKAGE, xfail=xfail)
+
+
+RECIPES += [
+    _drive("activations", "activations(dde, ['relu', 'elu', 'gelu', 'selu', 'sigmoid', 'silu', 'swish', 'sin'])"),
+    _drive("activations_laaf", "activations(dde, ['LAAF-5 tanh', 'LAAF-2 sin', 'LAAF-10 relu'])"),
+    _drive("optimizers", "optimizers(dde)"),
+    _drive("lbfgs", "lbfgs(dde)"),
+    _drive("losses", "losses(dde)"),
+    _drive("nets", "nets(dde)"),
+    _drive("gradients", "gradients(dde)"),
+    _drive("nncg", "nncg(dde)"),
+    _drive("mixed", "mixed(dde)"),
+    _drive("callbacks", "callbacks(dde)"),
+    _drive("deeponets", "deeponets(dde)", "deeponets(dde, 'independent', 2)", "deeponets(dde, 'split_both', 2)",
+           "deeponets(dde, 'split_branch', 2)", "deeponets(dde, 'split_trunk', 2)"),
+    _drive("pod_mionet", "pod_and_mionet(dde)"),
 ]
