@@ -331,6 +331,9 @@ def save(m, f, _extra_files=None) -> None:
     """``torch.jit.save``: the scripted module's original, written with ``core.save``."""
     import core  # lazy: core imports core.jit before its serialisation is ready
 
+    saved_module = getattr(m, "saved_module", None)  # a traced function (jit._trace.TracedFunction)
+    if saved_module is not None:
+        m = _scripted(saved_module())
     if not isinstance(m, ScriptModule):
         raise AttributeError(f"'{type(m).__name__}' object has no attribute 'save'")
     original = m.__dict__.get("_original", m)

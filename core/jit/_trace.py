@@ -18,6 +18,8 @@ op), calls run the Python function with its prints silenced, as before.
 ``graph``, ``inlined_graph`` and ``code`` print the recorded operations in the shape of PyTorch's TorchScript IR
 and code: one node per primitive (``aten::mul``), inputs typed as PyTorch types them, a module's parameters read
 with ``prim::GetAttr``; submodule calls are inlined (PyTorch's ``graph`` keeps them as ``prim::CallMethod``).
+``jit.save`` of a traced function writes its first recording inside a ``PlaceholderModule``, which ``jit.load`` gives
+back as a scripted module whose forward replays it, as PyTorch's archive loads.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ import warnings
 from core._jit_function import ScriptFunction
 from core.autograd.capture import record
 from core.autograd.capture_plan import map_tensors
+from core.nn.module import Module
 
-__all__ = ["Tracer", "TracedFunction", "Graph", "tracing", "render", "check_output"]
+__all__ = ["Tracer", "TracedFunction", "PlaceholderModule", "Graph", "tracing", "render", "check_output"]
 
 _state = {"tracing": False}
 
@@ -535,6 +538,31 @@ class TracedFunction(ScriptFunction):
     @property
     def code(self) -> str:
         return render(self._tracer.first, self._fn)[1]
+
+    def save(self, f, **kwargs) -> None:
+        """``torch.jit.save(self, f)``: loads back as a module whose forward replays the trace."""
+        from core._jit_script import save
+
+        save(self, f, **kwargs)
+
+    def saved_module(self):
+        """What ``jit.save`` writes: a ``PlaceholderModule`` over the first recording (PyTorch's archive holds the
+        trace's graph as the forward of a module of that name); the function itself where its run could not be
+        recorded (found by name when loaded)."""
+        return PlaceholderModule(self._tracer.first or self._fn)
+
+
+class PlaceholderModule(Module):
+    """A saved traced function as ``jit.load`` gives it back (``RecursiveScriptModule(original_name=
+    PlaceholderModule)``, as PyTorch's): ``forward`` replays the recording."""
+
+    def __init__(self, run):
+        super().__init__()
+        self.run = run  # a Recording, or the traced Python function
+
+    def forward(self, *args, **kwargs):
+        run = self.run
+        return run.run(args, kwargs) if isinstance(run, Recording) else run(*args, **kwargs)
 
 
 class Graph(str):
