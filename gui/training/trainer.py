@@ -119,6 +119,8 @@ class Trainer(QObject):
         if self._new_run or self.history.current is None:
             self._new_run = False
             run = self.history.new_run(self.bridge.graph.training)
+            if not self._zero_grad:  # lesson 6's bug: the plots say which run forgot it
+                run.mark("without zero_grad")
             self.run_started.emit(run)
             return run  # the history's current run now
         return self.history.current

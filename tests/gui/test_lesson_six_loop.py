@@ -46,6 +46,7 @@ def test_the_buggy_loops_losses_are_plotted_and_reset_takes_back_its_ticks(qtbot
     expected.perform(Action("train", {"n": 20, "zero_grad": False}))
     assert _loss_points(w, 2) == [m["loss"] for m in expected.metrics]
     assert len(_loss_points(w, 1)) == 100, "the first run stays beside it"
+    assert trainer.history.runs[1].markers == [(0, "without zero_grad")], "the plot says which run forgot it"
     qtbot.waitUntil(lambda: all(line.startswith("☑") for line in _lines(browser, BUGGY)), timeout=30_000)
     assert "☑ the last loss is 30.91" in _lines(browser, BUGGY)
 
