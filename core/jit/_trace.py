@@ -10,7 +10,9 @@ core records the top-level primitive calls of a run (``core.autograd.capture.rec
 ``Function.apply`` on the new inputs, so results carry the same autograd nodes as eager code. A recording is kept
 per input signature (shapes, dtypes, ``requires_grad``, the other arguments, grad mode, the modules' training
 flags): PyTorch's graph also follows sizes read with ``x.size(0)``, which core's calls hold as numbers, so a call
-with new shapes records anew (its Python runs once more, prints silenced). A tensor made inside without an op
+with new shapes records anew (its Python runs once more, prints silenced); where that run took another Python branch
+than the first recording (its ops differ), the first recording replays on the new inputs instead, as PyTorch's graph
+keeps the traced branch (when the numbers it holds fit them). A tensor made inside without an op
 (``zeros``) and filled in place starts each replay from its value before the run; a module's buffer written in place
 is written itself. Where a run can't be replayed (random numbers drawn outside an op, a tensor written outside an
 op), calls run the Python function with its prints silenced, as before.
@@ -273,8 +275,25 @@ class Tracer:
             return recording.run(args, kwargs)
         with contextlib.redirect_stdout(io.StringIO()):  # a trace runs its tensor operations: no prints
             if recording is _MISSING:  # new shapes: recorded anew (PyTorch's graph follows the sizes)
-                return self.record(args, kwargs, warn=False)
+                return self._record_new_shapes(key, args, kwargs)
             return self.fn(*args, **kwargs)
+
+    def _record_new_shapes(self, key, args, kwargs):
+        """A call with new shapes, recorded anew: the new recording's result where its ops are the first
+        recording's; where the Python code took another branch (on a size, or on a value of the new inputs), the
+        first recording replayed, as PyTorch's one graph runs (its sizes are the new inputs' where they are read
+        with ``x.size(0)``; core's first recording holds the numbers it was made with, so where that replay fails
+        the new recording's result stands)."""
+        result = self.record(args, kwargs, warn=False)
+        first, new = self.first, self._recordings.get(key)
+        if first is None or new is None or new is first or _ops(new) == _ops(first):
+            return result
+        try:
+            replayed = first.run(args, kwargs)
+        except Exception:  # NOTE: the sizes the first recording holds do not fit these inputs
+            return result
+        self._recordings[key] = first
+        return replayed
 
     def check(self, args, kwargs, tolerance: float) -> None:
         """PyTorch's trace checker: trace again, run the graph, run the Python function, and when those two agree
@@ -287,6 +306,11 @@ class Tracer:
 
 
 _MISSING = object()
+
+
+def _ops(recording: Recording) -> tuple:
+    """The primitives a recording runs, in order (two runs of the same Python path run the same ones)."""
+    return tuple(step[0] for step in recording.steps)
 
 
 def _cloned(obj):

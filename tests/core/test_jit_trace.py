@@ -352,6 +352,32 @@ def test_a_traced_cell_keeps_its_traced_branch_trains_and_takes_a_new_batch_size
     assert ours[2:] == theirs[2:]
 
 
+def test_a_trace_keeps_its_traced_branch_on_inputs_of_new_shapes(torch):
+    """PyTorch runs its one graph on new shapes: a Python branch on a size or on a value stays the traced one, and
+    sizes read with ``x.size(0)`` follow the new inputs (core records the new shapes anew, and replays its first
+    recording where the new run took another branch)."""
+    def report(lib):
+        lib.manual_seed(0)
+
+        def on_size(x):
+            return x * 2 if x.shape[0] > 2 else x - 1
+
+        def flattened(x):
+            return x.view(x.size(0), -1).sum(1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the branches' TracerWarnings
+            cell = lib.jit.trace(_cell_classes(lib)(), (lib.rand(3, 4), lib.rand(3, 4)))
+            by_size = lib.jit.trace(on_size, lib.ones(3))
+            by_flattening = lib.jit.trace(flattened, lib.ones(3, 4))
+        x = lib.linspace(-1.0, 1.0, 20).reshape(5, 4)
+        return (by_size(lib.ones(2)).tolist(), by_size(lib.ones(2)).tolist(), by_flattening(lib.ones(5, 2)).tolist(),
+                cell(-5 * x.abs(), x)[0].detach().numpy(), cell(5 * x.abs(), x)[0].detach().numpy())
+    ours, theirs = _both(torch, report)
+    assert ours[:3] == theirs[:3]
+    for a, b in zip(ours[3:], theirs[3:]):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
 def test_a_trace_replays_ops_on_tensors_it_makes_and_reports_tracing(torch):
     """A tensor made inside (``zeros``) and written in place starts afresh each call; ``is_tracing`` is True while
     the tracer runs the code."""
