@@ -85,7 +85,9 @@ def save_graph(graph: Graph, path: str, trained: dict[str, dict[str, Any]] | Non
     ``Session.trained_values``); returns an error message or None."""
     try:
         files.save(graph, path, trained)
-    except (OSError, ValueError, TypeError) as exc:
+    except OSError as exc:  # NOTE: its text names the temporary file beside the target, which the user never chose
+        return f"Can't save {path}: {exc.strerror or exc}"
+    except (ValueError, TypeError) as exc:
         return f"Can't save {path}: {exc}"
     return None
 
