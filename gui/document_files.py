@@ -226,7 +226,10 @@ class DocumentFiles(_Window):
                                                "PNG (*.png);;SVG (*.svg)")
         path = file_ops.save_path(self, path, chosen or "(*.png)")
         if path:
-            self.show_message(file_ops.export_image(self.scene, path) or f"Exported {path}")
+            error = file_ops.export_image(self.scene, path)
+            self.show_message(error or f"Exported {path}")
+            if error:
+                QMessageBox.warning(self, "Can't export", error)
 
 
 def _placeholder_note(graph: Graph) -> str:

@@ -144,7 +144,14 @@ def recent_labels(paths: list[str]) -> list[str]:
 
 
 def export_image(scene: QGraphicsScene, path: str) -> str | None:
-    """Render the scene's items to a PNG or, for ``.svg`` paths, an SVG file."""
+    """Render the scene's items to a PNG or, for ``.svg`` paths, an SVG file; returns an error message or None (a
+    place that can't be written is refused with the reason before anything is drawn: the SVG writer failed
+    silently there, and the PNG's said only "can't write")."""
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        return f"Can't export {path}: {exc.strerror or exc}"
     rect = scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
     if path.lower().endswith(".svg"):
         try:
@@ -165,4 +172,4 @@ def export_image(scene: QGraphicsScene, path: str) -> str | None:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     scene.render(painter, QRectF(image.rect()), rect)
     painter.end()
-    return None if image.save(path) else f"can't write {path}"
+    return None if image.save(path) else f"Can't export {path}: the image could not be written"

@@ -63,3 +63,25 @@ def test_export_image_of_a_new_document_is_graph_png(qtbot, window, offered, tmp
     click_menu_action(qtbot, w, "export_image")
     qtbot.waitUntil(lambda: len(offered) == 1)
     assert offered == [str(tmp_path / "graph.png")]
+
+
+@pytest.mark.parametrize("suffix", ["png", "svg"])
+def test_export_image_where_it_cant_be_written_says_why(qtbot, window, dialogs, tmp_path, monkeypatch, suffix):
+    blocker = tmp_path / "notes.txt"  # a file where the chosen path needs a folder
+    blocker.write_text("x")
+    target = blocker / f"mine.{suffix}"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), f"{suffix.upper()} (*.{suffix})"))
+    w = shown(qtbot, window)
+    click_menu_action(qtbot, w, "export_image")
+    qtbot.waitUntil(lambda: bool(dialogs))
+    assert dialogs == [("warning", f"Can't export {target}: Not a directory")]  # the SVG's said "Exported"
+    assert w.status_label.text() == dialogs[0][1]
+
+
+def test_export_image_writes_the_file_and_says_so(qtbot, window, dialogs, tmp_path, monkeypatch):
+    target = tmp_path / "mine.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PNG (*.png)"))
+    w = shown(qtbot, window)
+    click_menu_action(qtbot, w, "export_image")
+    qtbot.waitUntil(lambda: target.exists() and target.stat().st_size > 0)
+    assert dialogs == [] and w.status_label.text() == f"Exported {target}"
