@@ -219,7 +219,10 @@ class TopLevelTracedModule(TracedModule):
 
     @property
     def code(self) -> str:
-        return self._rendered(1)
+        """The recorded operations as PyTorch's code; the forward's source where the run could not be recorded (a
+        scripted submodule's control flow: the tutorial's traced WrapRNN printed None)."""
+        rendered = self._rendered(1)
+        return rendered if rendered is not None else _source(type(self.__dict__["_original"]).forward)
 
     def __getattr__(self, name: str):
         if name in self.__dict__.get("_traced_methods", ()):

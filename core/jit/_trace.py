@@ -525,8 +525,17 @@ def render(recording: Recording | None, fn, owner=None) -> tuple:
     graph = "graph(" + ",\n      ".join(heads) + "):\n" + "\n".join(namer.lines) + f"\n  return ({ret_ir})\n"
     args = (["self"] if owner is not None else []) + [f"{p}: Tensor" for p in params]
     name = "forward" if owner is not None else getattr(fn, "__name__", "forward")
-    code = f"def {name}(" + ",\n    ".join(args) + ") -> Tensor:\n" + "\n".join(namer.code) + f"\n  return {ret_py}\n"
+    code = (f"def {name}(" + ",\n    ".join(args) + f") -> {_annotation(recording.result)}:\n" + "\n".join(namer.code)
+            + f"\n  return {ret_py}\n")
     return graph, code
+
+
+def _annotation(result) -> str:
+    """The TorchScript type of a recording's result, as PyTorch's code annotates the return (``Tuple[Tensor,
+    Tensor]``); a result that is no tuple of tensors is annotated ``Tensor``, as before."""
+    if isinstance(result, tuple) and result and all(type(r) is _Slot for r in result):
+        return f"Tuple[{', '.join('Tensor' for _ in result)}]"
+    return "Tensor"
 
 
 def _outputs(obj) -> list:

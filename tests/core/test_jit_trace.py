@@ -492,3 +492,47 @@ def test_trace_works_as_the_first_tensor_op_of_a_process():
     outs = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True, text=True).stdout
             for lib in ("core", "torch")]
     assert outs[0] == outs[1] == "[2.0, 2.0]\n"
+
+
+def test_a_traced_module_returning_a_tuple_annotates_its_code_as_torch(torch):
+    def heads(lib):
+        lib.manual_seed(0)
+        traced = lib.jit.trace(lib.nn.Linear(4, 4), lib.rand(3, 4))
+        cell = lib.jit.trace(_TupleCell(lib), (lib.rand(3, 4), lib.rand(3, 4)))
+        return traced.code.splitlines()[:2], cell.code.splitlines()[:3]
+    ours, theirs = _both(torch, heads)
+    assert ours == theirs
+
+
+def _TupleCell(lib):
+    class TupleCell(lib.nn.Module):
+        def forward(self, x, h):
+            new_h = lib.tanh(x + h)
+            return new_h, new_h
+    return TupleCell()
+
+
+def test_a_traced_module_around_a_scripted_one_still_prints_its_code(torch):
+    """The TorchScript tutorial's WrapRNN: a traced module calling a scripted one (whose control flow core's trace
+    does not record) printed None as its code; torch prints its forward."""
+    def code(lib):
+        class Loop(lib.nn.Module):
+            def forward(self, xs):
+                y = lib.zeros(3, 4)
+                for i in range(xs.size(0)):
+                    y = y + xs[i]
+                return y
+
+        class Wrap(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.loop = lib.jit.script(Loop())
+
+            def forward(self, xs):
+                return lib.relu(self.loop(xs))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            traced = lib.jit.trace(Wrap(), lib.rand(2, 3, 4))
+        return traced.code
+    ours, theirs = _both(torch, code)
+    assert isinstance(ours, str) and ours.startswith("def forward(self") and theirs.startswith("def forward(self")
