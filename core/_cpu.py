@@ -25,9 +25,9 @@ for cpuinfo's checks); where that file is missing it takes NumPy's report of the
 - ``mkl_vml_sse()``: whether MKL's float32 vector math runs its SSE kernels (``exp``, ``log``...), and its
   float64 ``exp`` its SSE kernel, as ``core._mkl_vml`` reproduces them: on an AMD CPU (measured on the Zen 4),
   where MKL does not take its AVX-512 or AVX2 kernels;
-- ``mkl_vml_sse_sqrt()``: whether MKL's float32 vector sqrt (every float32 ``torch.sqrt``) is its SSE kernel
-  started from this CPU's ``rsqrtps`` estimate, as ``core._mkl_vml`` reproduces it: on an AMD Zen 4 (family 25 with
-  AVX-512), where that kernel and that instruction's table were measured.
+- ``mkl_vml_sse_sqrt()``: whether MKL's float32 and float64 vector sqrt (every float32 and float64 ``torch.sqrt``)
+  are its SSE kernels started from this CPU's ``rsqrtps`` estimate, as ``core._mkl_vml`` reproduces them: on an
+  AMD Zen 4 (family 25 with AVX-512), where those kernels and that instruction's table were measured.
 """
 
 from __future__ import annotations
@@ -122,6 +122,7 @@ def mkl_vml_sse() -> bool:
 
 
 def mkl_vml_sse_sqrt() -> bool:
-    """Whether torch's float32 sqrt is MKL's SSE kernel on AMD Zen 4's ``rsqrtps`` here (module docstring): MKL takes
-    that kernel on AMD CPUs, and ``rsqrtps``'s table was read on a Zen 4 (family 25, the one with AVX-512)."""
+    """Whether torch's float32 and float64 sqrt are MKL's SSE kernels on AMD Zen 4's ``rsqrtps`` here (module
+    docstring): MKL takes those kernels on AMD CPUs, and ``rsqrtps``'s table was read on a Zen 4 (family 25, the one
+    with AVX-512)."""
     return VENDOR == "AuthenticAMD" and FAMILY == "25" and "avx512f" in FLAGS
