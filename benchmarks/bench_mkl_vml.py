@@ -1,14 +1,15 @@
-"""MKL's float32 vector sqrt, exp and log as core reproduces them on an AMD CPU, vs NumPy and the correctly rounded
+"""MKL's float32 vector sqrt, exp, log, sin and cos as core reproduces them, vs NumPy and the correctly rounded
 functions core takes elsewhere, and vs PyTorch, in one process.
 
     OMP_NUM_THREADS=1 PYTHONPATH=. python benchmarks/bench_mkl_vml.py [--repeat 15]
 
-``core._mkl_vml.vsqrt``/``vexp``/``vlog`` (the float32 steps of MKL's SSE kernels, a dozen NumPy calls per block
-of 16384 elements) against ``np.sqrt`` and ``core._precise``'s float64 ``exp``/``log`` (core's route where
-``core._cpu.mkl_vml_sse()`` does not hold), on 10^6 and on 200 float32 elements. Each row is the median of
-``--repeat`` runs that alternate between the functions (machine load hits all alike), in microseconds of this
-process's CPU time, with the ratio to the NumPy/precise route. torch runs on one thread. The functions run on any
-CPU (their bits are torch's only on the CPUs ``core._cpu`` names).
+``core._mkl_vml.vsqrt``/``vexp``/``vlog`` and ``core._mkl_trig.vsin``/``vcos`` (the steps of MKL's kernels, a dozen
+or two NumPy calls per block of 16384 elements) against ``np.sqrt`` and ``core._precise``'s float64 ``exp``/``log``/
+``sin``/``cos`` (core's route where ``core._cpu.mkl_vml_sse()`` does not hold, and its sin/cos before MKL's), and
+``sin32`` against NumPy's own float32 ``sin`` (SIMD, not torch's bits), on 10^6 and on 200 float32 elements. Each
+row is the median of ``--repeat`` runs that alternate between the functions (machine load hits all alike), in
+microseconds of this process's CPU time, with the ratio to the NumPy/precise route. torch runs on one thread. The
+functions run on any CPU (their bits are torch's only on the CPUs ``core._cpu`` names).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # r
 
 import numpy as np  # noqa: E402
 
-from core import _mkl_vml  # noqa: E402
+from core import _mkl_trig, _mkl_vml  # noqa: E402
 from core._precise import precise  # noqa: E402
 
 
@@ -53,6 +54,9 @@ def main() -> None:
             "sqrt": (positive, np.sqrt, _mkl_vml.vsqrt, "sqrt"),
             "exp": (signed, lambda v: precise(np.exp, v), _mkl_vml.vexp, "exp"),
             "log": (positive, lambda v: precise(np.log, v), _mkl_vml.vlog, "log"),
+            "sin": (signed, lambda v: precise(np.sin, v), _mkl_trig.vsin, "sin"),
+            "cos": (signed, lambda v: precise(np.cos, v), _mkl_trig.vcos, "cos"),
+            "sin32": (signed, np.sin, _mkl_trig.vsin, "sin"),
         }
         for name, (x, base, ours, op) in rows.items():
             t = torch.from_numpy(x) if torch is not None else None

@@ -13,7 +13,7 @@ import math
 import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
-from core import _dtype, _mkl_vml
+from core import _dtype, _mkl_trig, _mkl_vml
 from core._alias import alias
 from core._arg_types import tp_name
 from core._factories import zeros_like
@@ -29,8 +29,8 @@ from core.ops._fastpath import relu_grad
 from core.ops._float32_compute import BF16, F16
 from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
-from core.ops.activation_backward import tanh_backward, tanh_grad_arrays, threshold_backward
-from core.ops.comparison import eq, gt, isfinite, lt, where
+from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
+from core.ops.comparison import eq, gt, isfinite, le, lt, where
 from core.ops.complex_ops import conj, real
 from core.ops.elementwise import _TYPE_NAMES, _out
 from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
@@ -234,7 +234,7 @@ def _relu(xp, x):
 
 
 def _relu_grad(ctx, g, x, out):
-    return threshold_backward(g, out)  # NOTE: relu'(0) = 0, a nan input passes g; differentiable in out too (zeros)
+    return where(le(out, 0), 0, g)  # NOTE: threshold_backward's test: relu'(0) = 0, and a nan input passes g
 
 
 def _abs_grad(ctx, g, x, out):
@@ -349,8 +349,8 @@ Log.half_scalar = staticmethod(lambda xp, v, low: precise(xp.log, v))
 Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad, "o")
 Rsqrt.half_forms = True
 Rsqrt.half_scalar = staticmethod(lambda xp, v, low: 1 / np.sqrt(v).astype(low).astype(np.float32))  # 1 / sqrt(half)
-Sin = _op("sin", "SinBackward0", lambda xp, x: precise(xp.sin, x), lambda c, g, x, o: g * cos(x), "x")
-Cos = _op("cos", "CosBackward0", lambda xp, x: precise(xp.cos, x), lambda c, g, x, o: -g * sin(x), "x")
+Sin = _op("sin", "SinBackward0", _mkl_trig.sin, lambda c, g, x, o: g * cos(x), "x")  # MKL's (float32)
+Cos = _op("cos", "CosBackward0", _mkl_trig.cos, lambda c, g, x, o: -g * sin(x), "x")  # MKL's (float32)
 Tan = _op("tan", "TanBackward0", lambda xp, x: precise(xp.tan, x), lambda c, g, x, o: g * (1 + o * o), "o")
 Asin = _op("asin", "AsinBackward0", lambda xp, x: precise(xp.arcsin, x), _asin_grad, "x")
 Acos = _op("acos", "AcosBackward0", lambda xp, x: precise(xp.arccos, x), _acos_grad, "x")
