@@ -29,8 +29,8 @@ from core.ops._fastpath import relu_grad
 from core.ops._float32_compute import BF16, F16
 from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
-from core.ops.activation_backward import tanh_backward, tanh_grad_arrays
-from core.ops.comparison import eq, gt, isfinite, le, lt, where
+from core.ops.activation_backward import tanh_backward, tanh_grad_arrays, threshold_backward
+from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.complex_ops import conj, real
 from core.ops.elementwise import _TYPE_NAMES, _out
 from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
@@ -234,7 +234,7 @@ def _relu(xp, x):
 
 
 def _relu_grad(ctx, g, x, out):
-    return where(le(out, 0), 0, g)  # NOTE: threshold_backward's test: relu'(0) = 0, and a nan input passes g
+    return threshold_backward(g, out)  # NOTE: relu'(0) = 0, a nan input passes g; differentiable in out too (zeros)
 
 
 def _abs_grad(ctx, g, x, out):
