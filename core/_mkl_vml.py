@@ -317,6 +317,7 @@ _U64 = np.uint64
 _D_BLOCK = 8192  # float64 elements per step
 _D_SHIFT = 1.5 * 2.0 ** 52
 _D_TOP = _U64(0x4086232A)  # |x|'s high 32 bits above this (|x| >= 708.3964..., inf, NaN): the scalar path
+_D_BOUND = float(np.array(0x4086232B00000000, _U64).view(_F64))  # the least |x| above _D_TOP
 # (MKL's P1..P4 but P4's last 6 bits: Coq.Interval's src/Interval/Float_full_primfloat.v, CeCILL-C; module docstring)
 _D_POLY = tuple(float.fromhex(h) for h in ("0x1.111112d9f54c8p-7", "0x1.555573f218b93p-5", "0x1.555555555653ep-3",
                                             "0x1.fffffffffdb3bp-2"))
@@ -342,8 +343,7 @@ def _dexp_steps(x: np.ndarray, out: np.ndarray) -> None:
     """MKL's SSE float64 vector exp (module docstring) of float64 ``x`` into ``out``; NumPy's on its scalar path."""
     inv, l1, l2, high, low = _dexp_constants()
     p4, p3, p2, p1 = _D_POLY
-    top = (x.view(_U64) >> _U64(32)) & _U64(0x7FFFFFFF)
-    fast = bool(top.max() <= _D_TOP)
+    fast = x.min() > -_D_BOUND and x.max() < _D_BOUND  # (|x|'s high 32 bits <= _D_TOP; a NaN fails both)
     with _quiet(fast):
         t = x * inv
         t += _D_SHIFT
@@ -362,7 +362,7 @@ def _dexp_steps(x: np.ndarray, out: np.ndarray) -> None:
         p *= n
         p += r                       # r + r^2 (P1 + r (P2 + r (P3 + r P4)))
         bits = t.view(_U64)
-        j = bits & _U64(63)
+        j = t.view(np.int64) & 63  # (int64: take's own index type, no conversion)
         a = high.take(j)
         p *= a
         p += low.take(j)
@@ -371,7 +371,7 @@ def _dexp_steps(x: np.ndarray, out: np.ndarray) -> None:
         bits &= _U64(0xFFF0000000000000)
         np.add(p.view(_U64), bits, out=out.view(_U64))  # times 2^k: k added to the exponent field
     if not fast:
-        off = top > _D_TOP
+        off = ((x.view(_U64) >> _U64(32)) & _U64(0x7FFFFFFF)) > _D_TOP
         out[off] = np.exp(x[off])
 
 
