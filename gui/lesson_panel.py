@@ -46,6 +46,7 @@ from core.nodegraph.lessons.texts import (
 from core.nodegraph.model import commands
 from gui.dock_layout import make_dock, tab_titles_width
 from gui.lessons_dialog import LessonsDialog
+from gui.toolbar_fit import ToolbarFit
 
 if TYPE_CHECKING:
     from core.nodegraph.lessons.texts import Action, Lesson, Step
@@ -267,6 +268,7 @@ class LessonController:
         window.menus["Help"].insertAction(window.named_actions["shortcuts"], help_action)  # first; About stays last
         window.menus["View"].addAction(self.dock.toggleViewAction())
         self._normal_font: QFont | None = None
+        self.toolbar_fit = ToolbarFit(window.run_toolbar)  # presenting: every toolbar button in view
         self.presentation = self._action("presentation", "&Presentation mode", "Ctrl+Shift+P", self.set_presentation,
                                          checkable=True)
         self._action("lesson_next", "Next lesson step", QKeySequence.StandardKey.MoveToNextPage, self.next_step)
@@ -427,13 +429,16 @@ class LessonController:
         self.panel.go_to_step(self.panel.step_index - 1)
 
     def set_presentation(self, on: bool) -> None:
-        """Full screen, fonts scaled by PRESENTATION_SCALE, the lesson beside the canvas; off restores."""
+        """Full screen, fonts scaled by PRESENTATION_SCALE (the toolbar's as far as every button still shows:
+        ``gui.toolbar_fit``), the lesson beside the canvas, the canvas magnified (without its minimap); off restores."""
         w = self.window
         if on and self._normal_font is None:
             self._normal_font = w.font()
             font = w.font()
             font.setPointSizeF(font.pointSizeF() * PRESENTATION_SCALE)
             w.setFont(font)
+            if font.pointSizeF() > 0:  # the toolbar in the largest font that shows every button, down to the usual
+                self.toolbar_fit.start(font.pointSizeF(), self._normal_font.pointSizeF())
             self.panel.browser.setFont(font)  # set, not inherited: leaving presentation sets the normal one back
             self.panel.browser.zoomIn(4)
             self.panel.redraw()  # inline code keeps the size it was set in: set again, it grows with the text
@@ -446,6 +451,7 @@ class LessonController:
             w.setWindowState(w.windowState() | Qt.WindowState.WindowFullScreen)
             w.view.set_magnification(PRESENTATION_SCALE)  # the nodes' text grows with the lesson's
         elif not on and self._normal_font is not None:
+            self.toolbar_fit.stop()
             w.setFont(self._normal_font)
             self._normal_font = None
             # the window's font, as before: zoomOut(4) from the enlarged font left the lesson half as big again

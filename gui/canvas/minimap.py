@@ -6,7 +6,9 @@ node, edge or shape label is drawn, else in the first where no node is; when eve
 unless most of the graph is out of view (a big graph, where the map is how one finds the rest): then it stays in
 its corner while no node is under it, else moves to the first corner without one, else sits bottom right.
 Where it does cover part of the graph it is drawn translucent, so the edges under it still show. Its shape
-follows the graph's (a long row of nodes gets a low, wide map).
+follows the graph's (a long row of nodes gets a low, wide map). In presentation mode (the canvas magnified for a
+class) it hides: its small print reads on no projector and at 1366x768 it covered the enlarged graph's nodes;
+``more ▶`` and Fit all still lead to the rest.
 
 It is a second, non-interactive view of the same scene, refitted at most every 150 ms after changes.
 The scene is rendered into a pixmap at refit time and a paint only blits it and draws the frame: the
@@ -122,6 +124,9 @@ class Minimap(QGraphicsView):
         in a corner free of nodes (see the module's docstring)."""
         if not shiboken6.isValid(self.scene()):
             return  # the window is being torn down: its scene went first, the scroll bars still report
+        if self.main_view.magnification > 1.0:  # presenting (see the module docstring)
+            self.setVisible(False)
+            return
         room = self.main_view.viewport().size()
         roomy = (room.width() >= 2 * self.width() and room.height() >= 2 * self.height()
                  and self.width() * self.height() <= MAX_SHARE * room.width() * room.height())

@@ -182,6 +182,7 @@ class GraphView(QGraphicsView):
             self._frame_document()
         else:
             self.zoom(change, QPointF(self.viewport().rect().center()))
+        self.minimap.update_shown()  # hidden while magnified (presenting), back after
 
     def fit_items(self, items: Iterable[QGraphicsItem]) -> None:
         rect = QRectF()

@@ -1,0 +1,75 @@
+"""Presentation mode's toolbar: every button in view, in the largest font that fits between two sizes.
+
+A teacher presenting at 1366x768 saw the Run toolbar, in the presentation font, cut at Create graph: Fit all,
+Undo, Redo and the device box hid behind "»", where a class can't see what is pressed. ``ToolbarFit(toolbar)``
+gives the toolbar, while ``start(largest, smallest)`` holds, the largest point size from ``largest`` down to
+``smallest`` at which all its buttons fit its width (again at each resize: the window going full screen, another
+screen), and ``stop()`` gives it back the window's font. At 1920x1080 it keeps the presentation size; at 1366x768
+it takes about 1.3 times the usual one. Below ``smallest`` it stops shrinking (the usual size never overflowed
+at 1366x768; a narrower window gets the "»" it always had).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QToolBar
+
+__all__ = ["ToolbarFit"]
+
+STEP_PT = 0.5  # how much smaller each try is
+
+
+class ToolbarFit(QObject):
+    """Fits ``toolbar``'s font to its width between ``start``'s two sizes (see the module docstring)."""
+
+    def __init__(self, toolbar: QToolBar) -> None:
+        super().__init__(toolbar)
+        self.toolbar = toolbar
+        self._sizes: tuple[float, float] | None = None  # (largest, smallest) point sizes while started
+        self._fitting = False
+
+    @property
+    def active(self) -> bool:
+        return self._sizes is not None
+
+    def start(self, largest: float, smallest: float) -> None:
+        """Fit from now on (and at each resize of the toolbar) between ``largest`` and ``smallest`` points."""
+        self._sizes = (largest, min(smallest, largest))
+        self.toolbar.installEventFilter(self)
+        self.fit()
+
+    def stop(self) -> None:
+        """The toolbar takes the window's font again."""
+        self._sizes = None
+        self.toolbar.removeEventFilter(self)
+        self.toolbar.setFont(QFont())  # nothing set: inherited from the window again
+
+    def needed_width(self) -> int:
+        """The width the toolbar's buttons take in its current font, laid out in one row."""
+        layout = self.toolbar.layout()
+        if layout is not None:
+            layout.invalidate()
+        return self.toolbar.sizeHint().width()
+
+    def fit(self) -> None:
+        if self._sizes is None or self._fitting:
+            return
+        largest, smallest = self._sizes
+        self._fitting = True  # a font change lays the toolbar out again: its events must not start another fit
+        try:
+            size, room = largest, self.toolbar.width()
+            while True:
+                font = QFont(self.toolbar.font())
+                font.setPointSizeF(size)
+                self.toolbar.setFont(font)
+                if size <= smallest or self.needed_width() <= room:
+                    return
+                size = max(smallest, size - STEP_PT)
+        finally:
+            self._fitting = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override: refit at each new width
+        if watched is self.toolbar and event.type() == QEvent.Type.Resize:
+            self.fit()
+        return super().eventFilter(watched, event)
