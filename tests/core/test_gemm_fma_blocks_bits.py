@@ -84,3 +84,24 @@ def test_batchnorm_mlp_layer_stds_match_torch_bitwise():
         cx, tx = clayer(cx), tlayer(tx)
         assert cx.std().item() == tx.std().item()
     _same_bits(cx, tx)
+
+
+@pytest.mark.parametrize("k,n", [(8, 2), (11, 3), (6, 2), (4, 4), (9, 3)])
+def test_one_row_times_a_transposed_weight_matches_torch_bitwise(k, n):
+    """A single row against W.T with 2 or 3 outputs (K up to 11) or 4 (K up to 4) is MKL's in-order chain without
+    FMA, W at any offset: the backward of a vector @ (N, K) matrix (corpus graphnets_deepwalk's skip-gram), a
+    Linear on one sample."""
+    cflat, tflat = _pair((n * k + 3,), 11)
+    cg, tg = _pair((1, k), 12)
+    cb, tb = _pair((n,), 13)
+    for offset in range(4):
+        cw, tw = cflat[offset:offset + n * k].view(n, k), tflat[offset:offset + n * k].view(n, k)
+        _same_bits(cg @ cw.T, tg @ tw.T)
+        _same_bits(core.nn.functional.linear(cg, cw, cb), torch.nn.functional.linear(tg, tw, tb))
+    ch, th = _pair((n,), 14)
+    cw, tw = _pair((n, k), 15)
+    ch.requires_grad_(True)
+    th.requires_grad_(True)
+    core.matmul(ch, cw).sum().backward()
+    torch.matmul(th, tw).sum().backward()
+    _same_bits(ch.grad, th.grad)
