@@ -202,20 +202,26 @@ class TopLevelTracedModule(TracedModule):
         state.pop("_tracer", None)
         return state
 
-    def _rendered(self, index: int):
+    def _rendered(self, index: int, inline: bool = False):
         from core.jit._trace import render
 
         original = self.__dict__["_original"]
         tracer = self.__dict__.get("_tracer")
-        return render(tracer.first if tracer is not None else None, original.forward, original)[index]
+        return render(tracer.first if tracer is not None else None, original.forward, original, inline)[index]
 
     @property
     def graph(self):
+        """The recorded operations as PyTorch's IR, a submodule's call as a ``prim::CallMethod`` node."""
         from core.jit._trace import Graph
 
         return Graph(self._rendered(0))
 
-    inlined_graph = graph
+    @property
+    def inlined_graph(self):
+        """The IR with the submodules' operations in place of their calls."""
+        from core.jit._trace import Graph
+
+        return Graph(self._rendered(0, inline=True))
 
     @property
     def code(self) -> str:

@@ -129,7 +129,7 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
         if not isinstance(module, TopLevelTracedModule):  # a scripted module traces as itself
             _trace_runs(Tracer(func), args, kwargs, check_trace, check_tolerance, strict)
             return module
-        tracer = Tracer(lambda *a, **k: module._run_original(func, *a, **k), module.modules)
+        tracer = Tracer(lambda *a, **k: module._run_original(func, *a, **k), module.modules, root=func)
         _trace_runs(tracer, args, kwargs, check_trace, check_tolerance, strict)
         module.__dict__["_tracer"] = tracer
         return module

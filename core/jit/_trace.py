@@ -19,7 +19,8 @@ op), calls run the Python function with its prints silenced, as before.
 
 ``graph``, ``inlined_graph`` and ``code`` print the recorded operations in the shape of PyTorch's TorchScript IR
 and code: one node per primitive (``aten::mul``), inputs typed as PyTorch types them, a module's parameters read
-with ``prim::GetAttr``; submodule calls are inlined (PyTorch's ``graph`` keeps them as ``prim::CallMethod``).
+with ``prim::GetAttr``; a submodule's call is a ``prim::CallMethod`` node (``core.jit._submodule_calls``), its
+operations shown by ``inlined_graph``.
 ``jit.save`` of a traced function writes its first recording inside a ``PlaceholderModule``, which ``jit.load`` gives
 back as a scripted module whose forward replays it, as PyTorch's archive loads.
 """
@@ -36,6 +37,7 @@ import warnings
 from core._jit_function import ScriptFunction
 from core.autograd.capture import record
 from core.autograd.capture_plan import map_tensors
+from core.jit import _submodule_calls
 from core.nn.module import Module
 
 __all__ = ["Tracer", "TracedFunction", "PlaceholderModule", "Graph", "tracing", "render", "check_output"]
@@ -186,7 +188,7 @@ class Recording:
     run's own tensors are not kept (only their types, for ``graph``): the constants are (parameters, buffers, and
     tensors made without an op), and the values before the run of those made inside and written in place."""
 
-    def __init__(self, calls, args, kwargs, result, snapshots: _Snapshots):
+    def __init__(self, calls, args, kwargs, result, snapshots: _Snapshots, submodules=None):
         inputs = tensors_in((args, kwargs))
         slots = {id(t): i for i, t in enumerate(inputs)}
         constants: dict = {}  # id(root) -> the tensors the calls did not make, over that storage
@@ -223,6 +225,8 @@ class Recording:
             steps.append((cls, a, k, tuple(out_slots)))
         self.steps, self.size = steps, len(slots)
         self.result = _template(result, slots)
+        self.calls_shown = [] if submodules is None else _submodule_calls.placed(
+            submodules.found, submodules.root, slots, steps, _slots_in(self.result), _class_path)
 
     def run(self, args, kwargs):
         env: list = [None] * self.size
@@ -240,8 +244,8 @@ class Recording:
 class Tracer:
     """A traced callable: ``fn`` recorded on each new input signature, its recordings replayed on later calls."""
 
-    def __init__(self, fn, modules=None):
-        self.fn, self.modules = fn, modules
+    def __init__(self, fn, modules=None, root=None):
+        self.fn, self.modules, self.root = fn, modules, root  # root: the module traced (its submodule calls shown)
         self._recordings: dict = {}
         self.first: Recording | None = None  # what ``graph`` and ``code`` show
         self.reason: str | None = None  # why the last recording does not replay (None: it does)
@@ -250,15 +254,21 @@ class Tracer:
         """Run ``fn`` (prints as they are) while recording it: its result."""
         key = _key(args, kwargs, self.modules)
         snapshots = _Snapshots((args, kwargs), _state_tensors(self.fn, self.modules))
+        submodules = None if self.root is None else _submodule_calls.SubmoduleCalls(self.root)
+
+        def on_enter(a, k, calls):
+            if submodules is not None:
+                submodules.seen(calls)
+            snapshots.before_call(a, k, calls)
         _state["tracing"] = True
         try:
-            result, calls, reason = record(self.fn, args, kwargs, _warn_value_read if warn else _silent,
-                                           snapshots.before_call)
+            with submodules.watching() if submodules is not None else contextlib.nullcontext():
+                result, calls, reason = record(self.fn, args, kwargs, _warn_value_read if warn else _silent, on_enter)
         finally:
             _state["tracing"] = False
         recording = None
         if reason is None:
-            recording = Recording(calls, args, kwargs, result, snapshots)
+            recording = Recording(calls, args, kwargs, result, snapshots, submodules)
         self.reason = reason
         if self.first is None:
             self.first = recording
@@ -410,6 +420,9 @@ class _Namer:
         self.counter += 1
         return f"%{self.counter}"
 
+    def value_of_slot(self, index: int) -> tuple:
+        return self.value(_Slot(index))
+
     def value(self, v) -> tuple:
         """The IR name and code text of an argument, adding the nodes that make a constant."""
         from core import Tensor
@@ -451,6 +464,8 @@ class _Namer:
 def _class_path(cls) -> str:
     """TorchScript's name of a module class: ``__torch__.`` and its module's path (none for ``__main__``'s)."""
     module = cls.__module__
+    if module.startswith("core."):  # (core's classes under the names of PyTorch's, which core mirrors)
+        module = "torch." + module[5:]
     return f"__torch__.{'' if module == '__main__' else module + '.'}{cls.__name__}"
 
 
@@ -479,21 +494,22 @@ def _slots_in(obj) -> list:
 
 
 def _live_steps(recording: Recording) -> list:
-    """The steps whose results reach the output, and in-place ones: a Python branch's comparison is left out, as
-    PyTorch's graph leaves it (the tracer records it; dead-code elimination removes it)."""
+    """The steps whose results reach the output, and in-place ones, with their indices: a Python branch's comparison
+    is left out, as PyTorch's graph leaves it (the tracer records it; dead-code elimination removes it)."""
     live = set(_slots_in(recording.result))
     kept = []
-    for step in reversed(recording.steps):
-        _cls, a, k, out_slots = step
+    for index in range(len(recording.steps) - 1, -1, -1):
+        _cls, a, k, out_slots = step = recording.steps[index]
         read = _slots_in((a, k))
         if any(i is not None and (i in live or i in read) for i in out_slots):
-            kept.append(step)
+            kept.append((index, step))
             live.update(read)
     return kept[::-1]
 
 
-def render(recording: Recording | None, fn, owner=None) -> tuple:
-    """``(graph, code)`` texts of ``recording`` (``fn``: the function or forward traced; ``owner``: its module)."""
+def render(recording: Recording | None, fn, owner=None, inline: bool = False) -> tuple:
+    """``(graph, code)`` texts of ``recording`` (``fn``: the function or forward traced; ``owner``: its module);
+    submodule calls as ``prim::CallMethod`` nodes, or with ``inline`` their operations (``inlined_graph``)."""
     if recording is None:
         return None, None
     names = _signature_names(fn)
@@ -501,7 +517,15 @@ def render(recording: Recording | None, fn, owner=None) -> tuple:
     namer = _Namer(recording, params, owner)
     self_ir = [f"%self.1 : {_class_path(type(owner))}"] if owner is not None else []
     heads = self_ir + [f"%{p} : {recording.types[i]}" for i, p in enumerate(params)]
-    for cls, a, k, out_slots in _live_steps(recording):
+    calls = [] if inline else getattr(recording, "calls_shown", [])
+    shown: set = set()
+    for index, (cls, a, k, out_slots) in _live_steps(recording):
+        call = next((c for c in calls if c.start <= index < c.end), None)
+        if call is not None:  # (a submodule's operation: its call is shown once, where its first one runs)
+            if call not in shown:
+                shown.add(call)
+                _submodule_calls.show_call(call, namer)
+            continue
         parts = [namer.value(v) for v in (*a, *k.values())]
         op = _op_name(cls) + ("_" if set(out_slots) & set(_slots_in((a, k))) else "")  # (in place: add_)
         results = [i for i in out_slots if i is not None]

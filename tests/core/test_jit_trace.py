@@ -536,3 +536,37 @@ def test_a_traced_module_around_a_scripted_one_still_prints_its_code(torch):
         return traced.code
     ours, theirs = _both(torch, code)
     assert isinstance(ours, str) and ours.startswith("def forward(self") and theirs.startswith("def forward(self")
+
+
+def test_a_traced_module_shows_its_submodule_calls_as_call_method_nodes_as_torch(torch):
+    """``graph`` and ``code`` show a submodule's call (``prim::CallMethod`` on the submodule read with
+    ``prim::GetAttr``; ``(linear).forward(x, )``), ``inlined_graph`` its operations; core inlined both. (The nodes'
+    order and numbering, and PyTorch's mangled class names, are not compared.)"""
+    def shown(lib):
+        class Block(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.linear = lib.nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.linear(x).relu()
+
+        class Net(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block()
+                self.head = lib.nn.Linear(4, 2)
+
+            def forward(self, x):
+                return self.head(self.block(x) + x)
+        lib.manual_seed(0)
+        traced = lib.jit.trace(Net(), lib.rand(3, 4))
+        graph, inlined = str(traced.graph), str(traced.inlined_graph)
+        return (sorted(re.findall(r'prim::GetAttr\[name="(\w+)"\]\(%self\.1\)', graph)),
+                sorted(re.findall(r'prim::CallMethod\[name="forward"\]\(%(\w+)', graph)),
+                sorted(re.findall(r"\((\w+)\)\.forward\(", traced.code)),
+                sorted(re.findall(r"(\w+) = self\.(\w+)", traced.code)),
+                "prim::CallMethod" in inlined, "aten::relu" in inlined, "aten::relu" in graph)
+    ours, theirs = _both(torch, shown)
+    assert ours == theirs
+    assert ours[1] == ["block", "head"]
