@@ -10,15 +10,21 @@ PyTorch's ``SoftMaxKernel.cpp`` computes, for float32 NumPy arrays here:
 - over another dim (vectorised across the inner positions, in chunks that fit its 128 KiB block): sums along
   the dim left to right, softmax's as fused multiply-adds ``acc = g * y + acc``; log_softmax's backward fused
   as over the last dim; the exps (softmax's and log_softmax's forward, log_softmax's backward) SLEEF's on the
-  inner positions that fill whole vectors (of each row for softmax's forward, of each chunk otherwise) and
-  glibc's ``expf`` (``core._glibc``, what ``std::exp`` calls) on the rest.
+  inner positions that fill whole vectors (for softmax's forward, of each row within each thread's run of
+  positions, ``_vector_positions``; of each chunk otherwise) and glibc's ``expf`` (``core._glibc``, what
+  ``std::exp`` calls) on the rest.
 
 Float64 softmax's forward over the last dim on ATen's AVX-512 build (``softmax_double``): SLEEF's ``expd_u10``
 (``Vectorized<double>::exp``), the row sums over 8 lanes, times the reciprocal; bit for bit where NumPy's exp, sum
 and division differed in about half the elements (``tests/core/test_softmax_f64_oracle.py``). It costs: the exact
 fused multiply-adds of ``expd_u10`` in NumPy make a (64, 10) softmax ~0.65 ms (NumPy's steps 10 µs), a
-(1000, 1000) one ~0.2 s (2.5 ms), measured 2026-12-06 on the shared AMD EPYC. Its backward and log_softmax stay as
-they were (float64 log_softmax differs from torch's in ~1% of elements: its sum order and log, not done).
+(1000, 1000) one ~0.2 s (2.5 ms), measured 2026-12-06 on the shared AMD EPYC. Over another dim (``_vec_softmax``,
+2026-12-06): SLEEF's ``expd_u10`` on the vector positions of each thread's run (8 lanes), glibc's ``exp``
+(``core._libm``) on the rest, each position's sum along the dim left to right, then a division; bit for bit where
+NumPy's steps differed in 4-12% of elements (a (6, 300, 50) softmax over dim 1: 0.8 -> 25 ms). Its backward and
+log_softmax stay as they were (float64 log_softmax differs from torch's in 1-18% of elements: its sums and log,
+SLEEF's ``logd_u10``, which core does not have: with softmax_double's exps and sum order and a correctly
+rounded log, 0.8% of a (64, 10) one still differed).
 
 NumPy's pairwise sums and an unfused ``g - e * s`` differed from torch on 20-60% of the gradient's elements;
 these functions equal torch's bit for bit (``tests/core/test_grad_bits.py``). Each returns None for what it
@@ -58,12 +64,39 @@ def _double_exp(s: np.ndarray) -> np.ndarray:
     return expd_u10(s)
 
 
+def _double_dim(a: np.ndarray, axis: int) -> bool:
+    """A non-empty float64 NumPy array over a dim other than its last, on ATen's AVX-512 build."""
+    return (type(a) is np.ndarray and a.dtype == _F64 and a.ndim > 1 and a.size and axis % a.ndim != a.ndim - 1
+            and _cpu.capability() == "AVX512")
+
+
+def _vector_positions(outer: int, inner: int, lanes: int) -> np.ndarray:
+    """Which (outer, inner) positions ``_vec_softmax`` (softmax over a dim other than the last) takes in its
+    vector branch, (outer, inner) booleans: ``at::parallel_for`` cuts the ``outer * inner`` positions into
+    ``core.get_num_threads()`` runs of ``ceil(n / threads)`` (OpenMP's split, grain 1), and in each run a
+    position starts a vector when ``lanes`` more fit both in its run and in its row of inner positions; the
+    rest go one by one (``std::exp``). So the split, not only the row, decides (measured: 2 threads on the
+    AMD EPYC, where a (32, 10, 5) softmax over dim 0 differed in 6% of elements with the one-thread split)."""
+    from core._threads import get_num_threads  # (at call time: a set_num_threads applies)
+
+    n = outer * inner
+    threads = max(1, min(get_num_threads(), n))
+    run = -(-n // threads)
+    p = np.arange(n)
+    row = p - p % inner
+    start = np.maximum(p - p % run, row)
+    stop = np.minimum(np.minimum(p - p % run + run, n), row + inner)
+    return ((p - start) < (stop - start) // lanes * lanes).reshape(outer, inner)
+
+
 def softmax_double(e: np.ndarray, axis: int):
     """Softmax's float64 output over the last dim from its exps ``e`` (``kernel_exp``'s, SLEEF's ``expd_u10``) as
     ``_vec_softmax_lastdim`` computes it on AVX-512, or None for other arrays: each row's sum by ``vec::reduce_all``
     (a row shorter than 8 left to right; else 8 lane sums chunk by chunk, the partial last chunk into the first
     lanes, then lanes 0..7 left to right), then ``e * (1 / sum)``. (Measured against torch 2.13, 2026-12-06: with
     NumPy's exp and a division about half the elements differed.)"""
+    if _double_dim(e, axis):  # ``_vec_softmax``: each position's sum left to right along the dim, then divided
+        return e / np.expand_dims(in_order(np.moveaxis(e, axis, 0)), axis)
     if not _double_last(e, axis):
         return None
     n = e.shape[-1]
@@ -91,15 +124,22 @@ def kernel_exp(s: np.ndarray, axis: int, chunked: bool = False, in_place: bool =
     library's (glibc's ``expf``). ``in_place``: ``s`` may receive them (softmax's, which needs ``s`` no more)."""
     if not chunked and _double_last(s, axis):  # float64 softmax over the last dim: SLEEF's (``softmax_double``)
         return _double_exp(s)
+    if not chunked and _double_dim(s, axis):  # float64 softmax over another dim: SLEEF's and glibc's
+        from core import _libm
+
+        s3 = _three(s, axis % s.ndim)
+        return _masked_exp(s3, _vector_positions(s3.shape[0], s3.shape[2], _DOUBLE_LANES), _double_exp,
+                           _libm.exp).reshape(s.shape)
     if not _covered(s):
         return None
     axis %= s.ndim
     if axis == s.ndim - 1:  # (in place: one big array less to allocate and fault in, ~5% of a 16M softmax)
         return expf_u10(s, out=s if in_place and s.flags.c_contiguous else None)
     s3 = _three(s, axis)
-    inner = s3.shape[2]
-    chunk = _chunk(s3.shape[1], inner) if chunked else inner
-    return _split_exp(s3, chunk).reshape(s.shape)
+    if not chunked:  # softmax's (``_vec_softmax``): the vector positions of its threads' runs
+        return _masked_exp(s3, _vector_positions(s3.shape[0], s3.shape[2], LANES), expf_u10,
+                           glibc_expf).reshape(s.shape)
+    return _split_exp(s3, _chunk(s3.shape[1], s3.shape[2])).reshape(s.shape)
 
 
 def kernel_log(total):
@@ -208,6 +248,19 @@ def _chunk(dim: int, inner: int) -> int:
 def _chunked_exp(y3: np.ndarray) -> np.ndarray:
     """exp of (outer, dim, inner) ``y3`` as log_softmax's backward takes it over a non-last dim, by chunks."""
     return _split_exp(y3, _chunk(y3.shape[1], y3.shape[2]))
+
+
+def _masked_exp(s3: np.ndarray, vector: np.ndarray, vec_exp, scalar_exp) -> np.ndarray:
+    """exp of (outer, dim, inner) ``s3``: ``vec_exp`` (SLEEF's) where ``vector`` (outer, inner) holds, ``scalar_exp``
+    (the C library's) on the other positions, along the whole dim."""
+    if vector.all():
+        return vec_exp(s3)
+    e = np.empty_like(s3)
+    where = np.broadcast_to(vector[:, None, :], s3.shape)
+    if vector.any():
+        e[where] = vec_exp(np.ascontiguousarray(s3[where]))
+    e[~where] = scalar_exp(np.ascontiguousarray(s3[~where]))
+    return e
 
 
 def _split_exp(y3: np.ndarray, chunk: int) -> np.ndarray:

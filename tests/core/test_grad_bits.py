@@ -77,13 +77,16 @@ def test_softmax_gradient_over_another_dim_matches_torch_bit_for_bit(torch, op, 
 def test_softmax_over_another_dim_and_its_gradient_match_torch_bit_for_bit(torch, op, shape, dim):
     """The forward's exps over a non-last dim: SLEEF's on whole vectors of inner positions (softmax's per row,
     log_softmax's per 128 KiB chunk: (1, 3, 12000) has both cuts), glibc's expf on the rest (DTU's CIFAR-10
-    notebook prints softmax(1) of an NCHW output); single-threaded sizes (below the kernels' grain)."""
-    threads = torch.get_num_threads()
+    notebook prints softmax(1) of an NCHW output); on one thread in both (softmax's split of the positions among
+    threads changes which take the vector branch: tests/core/test_softmax_other_dim_oracle.py)."""
+    threads = torch.get_num_threads(), core.get_num_threads()
     torch.set_num_threads(1)
+    core.set_num_threads(1)
     try:
         assert_bits(torch, lambda L, x: getattr(L, op)(x, dim), [shape])
     finally:
-        torch.set_num_threads(threads)
+        torch.set_num_threads(threads[0])
+        core.set_num_threads(threads[1])
 
 
 @pytest.mark.parametrize("shape", [(64, 10), (5, 3), (8, 40)])
