@@ -47,34 +47,77 @@ def _float_check(x: Tensor, name: str) -> None:
 _TYPE = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
+def _times_slope(g, slope):
+    """``g * slope`` on arrays, +0 where the slope is 0 (torch selects there: a negative ``g`` leaves +0, not -0)."""
+    res = g * slope
+    return xp_of(res).where(slope != 0, res, 0) if (slope == 0).any() else res
+
+
+class _SlopeGrad(Function):
+    """The gradient of a ``_Slope`` op recorded under ``create_graph=True``, an op of its own as PyTorch's
+    ``leaky_relu_backward``/``hardtanh_backward``/``threshold_backward(grad, self, ...)``: ``grad`` times the slope,
+    and, with PyTorch's zero derivative, a function of ``self`` too, so a second derivative reaches the input as
+    zeros (a product by a constant slope was not connected to it: ``autograd.grad`` refused)."""
+
+    @staticmethod
+    def forward(ctx, g, x, *, slope):
+        ctx.slope = slope
+        ctx.save_for_backward(x)
+        return xp_of(g._data).asarray(_times_slope(g._data, slope))
+
+    @classmethod
+    def backward(cls, ctx, gg):
+        (x,) = ctx.saved_tensors
+        return cls.apply(gg, x, slope=ctx.slope), core.zeros_like(gg)  # NOTE: d/d self is zeros, as PyTorch's
+
+    @classmethod
+    def jvp(cls, ctx, tg, tx):
+        g, x = ctx.inputs
+        return cls.apply(tg, x, slope=ctx.kw["slope"]) if tg is not None else core.zeros_like(g)
+
+
 class _Slope(Function):
-    """y = x * slope(x) with a piecewise-constant slope: the backward multiplies by the saved slope."""
+    """y = x * slope(x) with a piecewise-constant slope: the backward multiplies by the saved slope (a recorded
+    backward through ``grad_op``, PyTorch's ``*_backward`` op, which depends on the input too)."""
+
+    grad_op = None
 
     @staticmethod
     def forward(ctx, x, *, fn):
         out, slope = fn(x._data)
         ctx.slope = slope
+        ctx.save_for_backward(x)
         return out
 
-    @staticmethod
-    def backward(ctx, g):
+    @classmethod
+    def backward(cls, ctx, g):
+        (x,) = ctx.saved_tensors
+        if core.is_grad_enabled() and cls.grad_op is not None and g.dtype == x.dtype and g.shape == x.shape:
+            return cls.grad_op.apply(g, x, slope=ctx.slope)
         slope = new_tensor(ctx.slope)
         if not (ctx.slope == 0).any():
             return g * slope
         return core.where(slope != 0, g * slope, 0)  # NOTE: +0 where the slope is 0, as torch selects (not -0)
 
 
+def _grad_op(name):
+    return type(name, (_SlopeGrad,), {"node_name": name})
+
+
 @computes_in_float32  # (the slope in float32, as PyTorch's half kernels take it)
 class LeakyRelu(_Slope):
     node_name = "LeakyReluBackward0"
+    grad_op = _grad_op("LeakyReluBackwardBackward0")
 
 
 class Hardtanh(_Slope):
     node_name = "HardtanhBackward0"
+    grad_op = _grad_op("HardtanhBackwardBackward0")
 
 
 class Threshold(_Slope):
     node_name = "ThresholdBackward0"
+    grad_op = _grad_op("ThresholdBackwardBackward0")
 
 
 class _Inplace(Function):
