@@ -87,10 +87,23 @@ class Cdist(Function):
     def backward(ctx, grad):
         x1, x2, res = ctx.saved_tensors
         diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-        g = norm_backward(grad, diff, res, ctx.p, (diff.ndim - 1,), False)
+        if ctx.p == 2:  # NOTE: ATen's cdist backward kernel: (grad * diff) / dist, 0 where dist is 0
+            g = ((grad.unsqueeze(-1) * diff) / res.unsqueeze(-1)).masked_fill((res == 0).unsqueeze(-1), 0)
+        else:
+            g = norm_backward(grad, diff, res, ctx.p, (diff.ndim - 1,), False)
         if g is None:  # p = 0: PyTorch's gradient is zero
             return core.zeros_like(x1), core.zeros_like(x2)
-        return g.sum(-2).sum_to_size(x1.shape), (-g.sum(-3)).sum_to_size(x2.shape)
+        # x2's terms are x1's negated (x2[i] - x1[j] = -(x1[j] - x2[i]) exactly), so its sum is theirs negated
+        return _sum_in_order(g, -2).sum_to_size(x1.shape), (-_sum_in_order(g, -3)).sum_to_size(x2.shape)
+
+
+def _sum_in_order(t: Tensor, dim: int) -> Tensor:
+    """The slices of ``t`` along ``dim`` added one after the other to +0, as ATen's cdist backward kernel adds each
+    pair's term into a row's gradient (its vectors run along the features, the pairs in order)."""
+    total = t.select(dim, 0) + 0.0  # NOTE: from +0, so terms that are all -0 give +0
+    for j in range(1, t.shape[dim]):
+        total = total + t.select(dim, j)
+    return total
 
 
 def _check(x1: Tensor, x2: Tensor, p: float, compute_mode) -> int:
