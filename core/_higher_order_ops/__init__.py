@@ -1,6 +1,7 @@
-"""``torch._higher_order_ops``: ``foreach_map``, which applies a function across lists of tensors (the foreach_map
-recipe builds fused optimizer steps with it). PyTorch compiles it into one kernel under ``torch.compile``; run
-eagerly it is a loop over the lists, which is what core does."""
+"""``torch._higher_order_ops``: the control flow operators (``cond``, ``while_loop``, ``map``, ``scan``,
+``associative_scan``, run eagerly), and ``foreach_map``, which applies a function across lists of tensors (the
+foreach_map recipe builds fused optimizer steps with it). PyTorch compiles it into one kernel under
+``torch.compile``; run eagerly it is a loop over the lists, which is what core does."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["foreach_map"]
+__all__ = ["foreach_map", "cond", "while_loop", "map", "scan", "associative_scan"]
 
 
 def foreach_map(op: Callable, *operands: Any, **kwargs: dict[str, Any]):
@@ -22,3 +23,11 @@ def foreach_map(op: Callable, *operands: Any, **kwargs: dict[str, Any]):
         return op(*operands)
     columns = [operand if isinstance(operand, (list, tuple)) else itertools.repeat(operand) for operand in operands]
     return [op(*items) for items in zip(*columns)]
+
+
+# the control flow operators, each in its module as PyTorch's (the package names the function, as PyTorch's does)
+from core._higher_order_ops.associative_scan import associative_scan  # noqa: E402
+from core._higher_order_ops.cond import cond  # noqa: E402
+from core._higher_order_ops.map import map  # noqa: E402
+from core._higher_order_ops.scan import scan  # noqa: E402
+from core._higher_order_ops.while_loop import while_loop  # noqa: E402
