@@ -56,14 +56,9 @@ def scalar(v: float) -> str:
 
 def param_text(v: object, limit: int = 40) -> str:
     """A parameter's value as the Inspector's field writes it (``[2.0, 3.0]``, ``0.1``), cut to ``limit`` chars; a
-    large tensor literal (held as an array) as its shape, ``(300, 400) values`` (the node's dtype parameter says
-    what they become; the array holds them as read)."""
-    import json
-
-    if hasattr(v, "shape") and hasattr(v, "dtype") and hasattr(v, "tolist"):
-        return f"{tuple(v.shape)} values"
-    text = str(v) if isinstance(v, bool) else json.dumps(list(v) if isinstance(v, tuple) else v)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    large tensor literal (held as an array) as its shape, ``(300, 400) values``: ``numtext.param_text``, as the
+    names of parameter edits write it ("w: dtype set to float64")."""
+    return numtext.param_text(v, limit)
 
 
 def _nested(v: object) -> str:

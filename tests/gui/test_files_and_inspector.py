@@ -92,7 +92,7 @@ def test_a_good_parameter_value_is_one_undoable_set_param(window):
     window.inspector.show_node("n5")
     window.inspector.editors["keepdim"].setChecked(True)
     assert window.graph.node("n5").params["keepdim"] is True
-    assert window.undo_stack.undoText() == "Set s.keepdim"  # the node by its title, as the canvas draws it
+    assert window.undo_stack.undoText() == "s: keepdim set to True"  # the node by its title, as the canvas draws it
     window.undo_stack.undo()
     assert window.graph.node("n5").params["keepdim"] is False
     assert not window.inspector.editors["keepdim"].isChecked()

@@ -4,7 +4,8 @@ A command holds ids and ``to_dict()`` snapshots, never live objects, so undo res
 exactly (``graph.to_dict()`` before ``do`` equals it after ``undo``). ``do`` validates before it changes
 anything: a refused edit raises ``GraphError`` and leaves the document untouched, so the app pushes a
 command on its undo stack only after ``do`` succeeded. Its ``text`` (the undo history's line) names nodes
-as the canvas draws them, by title, once ``do`` has seen the graph ("Connect x → xw.a", "Set x.tensor").
+as the canvas draws them, by title, once ``do`` has seen the graph ("Connect x → xw.a"); a parameter edit says what
+it set, for a learner rather than as code ("w: dtype set to float64", "x: tensor set to [2.0, 3.0]").
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node, plain_copy
 from core.nodegraph.model.names import free_label, key_label, node_label
+from core.nodegraph.model.numtext import param_text
 
 __all__ = ["Command", "AddNode", "RemoveNodes", "Connect", "Disconnect", "SetParam", "SetNodeAttr", "MoveNodes",
            "AddComment", "RemoveComment", "UpdateComment", "SetTraining", "Paste", "Macro",
@@ -141,15 +143,17 @@ class Disconnect(Command):
 
 
 class SetParam(Command):
+    """A node's parameter set; named "w: dtype set to float64" (the value as stored, as its field shows it)."""
+
     def __init__(self, node_id: str, name: str, value: Any) -> None:
         self.node_id, self.name, self.value = node_id, name, copy.deepcopy(value)
-        self.text = f"Set {name}"
+        self.text = f"{name} set to {param_text(value)}"
 
     def do(self, graph: Graph) -> None:
         node = graph.node(self.node_id)
         self.had = self.name in node.params
         self.old = graph.set_param(self.node_id, self.name, self.value)
-        self.text = f"Set {node_label(graph, self.node_id)}.{self.name}"
+        self.text = f"{node_label(graph, self.node_id)}: {self.name} set to {param_text(node.params.get(self.name))}"
 
     def undo(self, graph: Graph) -> None:
         if self.had:

@@ -11,6 +11,8 @@ its shape, dtype and first numbers (``Summary``), so recording never keeps or co
 canvas shows on hovering a gradient), anything bigger as its shape and first numbers (``(64, 10) [ 0.1000,
 -0.2000,  0.3000, …]``). ``printed(t)`` writes a tensor's numbers as ``print(t)`` does in
 PyTorch (``[2., 3.]``, ``[ 1.5000, -0.5000]``, ``1.6000``), for the values the app shows beside the chapter's code.
+``param_text(value)`` writes a parameter's value as its field holds it (``[2.0, 3.0]``, ``0.1``, ``float64``,
+``True``), cut short, for the canvas's parameter lines and the names of edits ("w: dtype set to float64").
 The GUI has its own formatter; this one never imports it.
 """
 
@@ -29,7 +31,7 @@ from core.nodegraph.model.spec import Param, ParamError, quote
 
 __all__ = ["tensor_values", "magnitudes",
            "KEEP_NUMEL", "SHORT_NUMEL", "MAX_NESTING", "MAX_TEXT", "Summary", "keep", "host", "number", "parse",
-           "printed", "scalar", "shape_text", "text"]
+           "param_text", "printed", "scalar", "shape_text", "text"]
 
 KEEP_NUMEL = 4096  # arrays up to this many elements are copied whole
 SHORT_NUMEL = 6  # vectors and matrices up to this many elements are written in full
@@ -148,6 +150,22 @@ def _one_line(shown: str) -> str:
 
 def _big(shape: tuple[int, ...], head: Array) -> str:
     return f"{shape_text(shape)} {_one_line(printed(head))[:-1]}, …]"
+
+
+def param_text(v: object, limit: int = 40) -> str:
+    """A parameter's value as its field holds it (``[2.0, 3.0]``, ``0.1``, ``True``, ``float64``, ``None``), cut to
+    ``limit`` characters with ``…``; a large tensor literal (held as an array) as its shape, ``(300, 400) values``
+    (the node's dtype parameter says what they become; the array holds them as read)."""
+    if hasattr(v, "shape") and hasattr(v, "dtype") and hasattr(v, "tolist"):
+        return f"{tuple(v.shape)} values"
+    if v is None or isinstance(v, (bool, str)):
+        text = str(v)
+    else:
+        try:
+            text = json.dumps(list(v) if isinstance(v, tuple) else v)
+        except (TypeError, ValueError):  # a value JSON can't write (never a validated parameter's): as Python does
+            text = str(v)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def parse(param: Param, text: str) -> object:
