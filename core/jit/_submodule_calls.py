@@ -69,7 +69,7 @@ def placed(found, root, slots: dict, steps: list, result_slots: list, class_path
     """The ``Call``s among ``found`` that can be shown as nodes (``slots``: id of a tensor -> its slot; ``steps``: the
     recording's ``(cls, args, kwargs, out_slots)``)."""
     from core import Tensor
-    from core.jit._trace import _slots_in  # (the recording's own walk over its templates)
+    from core.jit._trace_render import _slots_in  # (the recording's own walk over its templates)
 
     names = {id(m): name for name, m in root.named_modules() if name}
     made_at = {i: n for n, step in enumerate(steps) for i in step[3] if i is not None}
