@@ -21,10 +21,12 @@ fused multiply-adds of ``expd_u10`` in NumPy make a (64, 10) softmax ~0.65 ms (N
 (1000, 1000) one ~0.2 s (2.5 ms), measured 2026-12-06 on the shared AMD EPYC. Over another dim (``_vec_softmax``,
 2026-12-06): SLEEF's ``expd_u10`` on the vector positions of each thread's run (8 lanes), glibc's ``exp``
 (``core._libm``) on the rest, each position's sum along the dim left to right, then a division; bit for bit where
-NumPy's steps differed in 4-12% of elements (a (6, 300, 50) softmax over dim 1: 0.8 -> 25 ms). Its backward and
-log_softmax stay as they were (float64 log_softmax differs from torch's in 1-18% of elements: its sums and log,
-SLEEF's ``logd_u10``, which core does not have: with softmax_double's exps and sum order and a correctly
-rounded log, 0.8% of a (64, 10) one still differed).
+NumPy's steps differed in 4-12% of elements (a (6, 300, 50) softmax over dim 1: 0.8 -> 25 ms). Float64
+log_softmax's forward (2026-12-06): SLEEF's ``expd_u10`` (over another dim: on each 128 KiB chunk's vector
+positions, glibc's ``exp`` on the rest), the sums in the kernels' orders (``log_softmax_sum``: 8 lanes over the last
+dim, along the dim otherwise) and SLEEF's ``logd_u10`` of them (``core._sleef_logd``), then ``(x - max) - log``;
+NumPy's sums and a correctly rounded log differed in 1-18% of elements (with the sums right, 0.8%: the log). It
+costs as the softmax: (64, 10) 39 us -> 1.1 ms, (256, 1000) 1.4 -> 71 ms. Their backwards stay as they were.
 
 NumPy's pairwise sums and an unfused ``g - e * s`` differed from torch on 20-60% of the gradient's elements;
 these functions equal torch's bit for bit (``tests/core/test_grad_bits.py``). Each returns None for what it
@@ -38,12 +40,13 @@ import numpy as np
 from core import _cpu
 from core._cascade_sum import in_order
 from core._glibc import expf as glibc_expf
-from core._lane_sum import LANES, lane_row_sum
+from core._lane_sum import LANES, lane_row_sum, softmax_sum
 from core._precise import precise
 from core._sleef import expf_u10, logf_u10
+from core._sleef_logd import logd_u10
 from core.ops._util import xp_of
 
-__all__ = ["kernel_exp", "kernel_log", "softmax_backward", "log_softmax_backward", "softmax_double"]
+__all__ = ["kernel_exp", "kernel_log", "softmax_backward", "log_softmax_backward", "softmax_double", "log_softmax_sum"]
 
 _F32, _F64 = np.dtype(np.float32), np.float64
 _BLOCK = 128 * 1024  # bytes of the non-last-dim kernels' working block
@@ -99,17 +102,31 @@ def softmax_double(e: np.ndarray, axis: int):
         return e / np.expand_dims(in_order(np.moveaxis(e, axis, 0)), axis)
     if not _double_last(e, axis):
         return None
+    return e * (1.0 / _double_lane_total(e))
+
+
+def _double_lane_total(e: np.ndarray) -> np.ndarray:
+    """Each row's sum (keepdims) in ``vec::reduce_all``'s and ``vec::map_reduce_all``'s order over 8 lanes."""
     n = e.shape[-1]
     if n < _DOUBLE_LANES:
-        total = np.add.accumulate(e, axis=-1)[..., -1:]
-    else:
-        full, rest = divmod(n, _DOUBLE_LANES)
-        lanes = e[..., :full * _DOUBLE_LANES].reshape(*e.shape[:-1], full, _DOUBLE_LANES)
-        acc = in_order(np.moveaxis(lanes, -2, 0))
-        if rest:
-            acc[..., :rest] += e[..., full * _DOUBLE_LANES:]
-        total = np.add.accumulate(acc, axis=-1)[..., -1:]
-    return e * (1.0 / total)
+        return np.add.accumulate(e, axis=-1)[..., -1:]
+    full, rest = divmod(n, _DOUBLE_LANES)
+    lanes = e[..., :full * _DOUBLE_LANES].reshape(*e.shape[:-1], full, _DOUBLE_LANES)
+    acc = in_order(np.moveaxis(lanes, -2, 0))
+    if rest:
+        acc[..., :rest] += e[..., full * _DOUBLE_LANES:]
+    return np.add.accumulate(acc, axis=-1)[..., -1:]
+
+
+def log_softmax_sum(e: np.ndarray, axis: int) -> np.ndarray:
+    """log_softmax's sums of its exps ``e`` (keepdims) in PyTorch's order of adds: float64 on AVX-512 as
+    ``_vec_log_softmax_lastdim`` (8 lanes) and ``serial_vec_logsoftmax_range`` (along the dim, left to right) add,
+    other arrays as ``core._lane_sum.softmax_sum``."""
+    if _double_last(e, axis):
+        return _double_lane_total(e)
+    if _double_dim(e, axis):
+        return np.expand_dims(in_order(np.moveaxis(e, axis, 0)), axis)
+    return softmax_sum(e, axis)
 
 
 def _covered(*arrays) -> bool:
@@ -122,14 +139,18 @@ def kernel_exp(s: np.ndarray, axis: int, chunked: bool = False, in_place: bool =
     softmax's (``_vec_softmax``) takes whole vectors of each row's inner positions, log_softmax's
     (``_vec_logsoftmax``) whole vectors of each 128 KiB chunk, with SLEEF's exp, and the rest with the C
     library's (glibc's ``expf``). ``in_place``: ``s`` may receive them (softmax's, which needs ``s`` no more)."""
-    if not chunked and _double_last(s, axis):  # float64 softmax over the last dim: SLEEF's (``softmax_double``)
+    if _double_last(s, axis):  # float64 over the last dim: SLEEF's (``softmax_double``, ``log_softmax_sum``)
         return _double_exp(s)
-    if not chunked and _double_dim(s, axis):  # float64 softmax over another dim: SLEEF's and glibc's
+    if _double_dim(s, axis):  # float64 over another dim: SLEEF's and glibc's
         from core import _libm
 
         s3 = _three(s, axis % s.ndim)
-        return _masked_exp(s3, _vector_positions(s3.shape[0], s3.shape[2], _DOUBLE_LANES), _double_exp,
-                           _libm.exp).reshape(s.shape)
+        if chunked:
+            chunk = min(max(_BLOCK // s3.shape[1] // 8, _DOUBLE_LANES) // _DOUBLE_LANES * _DOUBLE_LANES, s3.shape[2])
+            vector = np.broadcast_to(_chunk_vector(s3.shape[2], chunk, _DOUBLE_LANES), (s3.shape[0], s3.shape[2]))
+        else:
+            vector = _vector_positions(s3.shape[0], s3.shape[2], _DOUBLE_LANES)
+        return _masked_exp(s3, vector, _double_exp, _libm.exp).reshape(s.shape)
     if not _covered(s):
         return None
     axis %= s.ndim
@@ -147,6 +168,8 @@ def kernel_log(total):
     ``Vectorized::log`` over them, over any dim), else correctly rounded (``core._precise``)."""
     if type(total) is np.ndarray and total.dtype == _F32:
         return logf_u10(total)
+    if type(total) is np.ndarray and total.dtype == _F64 and _cpu.capability() == "AVX512":
+        return logd_u10(total)  # SLEEF's, as ``Vectorized<double>::log`` on AVX-512 (core._sleef_logd)
     return precise(xp_of(total).log, total)
 
 
@@ -261,6 +284,13 @@ def _masked_exp(s3: np.ndarray, vector: np.ndarray, vec_exp, scalar_exp) -> np.n
         e[where] = vec_exp(np.ascontiguousarray(s3[where]))
     e[~where] = scalar_exp(np.ascontiguousarray(s3[~where]))
     return e
+
+
+def _chunk_vector(inner: int, chunk: int, lanes: int) -> np.ndarray:
+    """Which of ``inner`` positions, cut in runs of ``chunk``, fill whole vectors of ``lanes`` within their run."""
+    pos = np.arange(inner) % chunk
+    size = np.minimum(chunk, inner - (np.arange(inner) // chunk) * chunk)
+    return pos < size - size % lanes
 
 
 def _split_exp(y3: np.ndarray, chunk: int) -> np.ndarray:

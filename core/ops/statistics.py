@@ -636,7 +636,7 @@ class LogSoftmax(Function):
             return out
         with quiet():  # (as in Softmax.forward)
             s, e = _shifted(x, dim, log=True)
-            total = softmax_sum(e, dim) if x.ndim else e  # PyTorch's order of adds for float32
+            total = softmax_kernels.log_softmax_sum(e, dim) if x.ndim else e  # PyTorch's order of adds
             out = wrap((s - softmax_kernels.kernel_log(total)).astype(x.dtype, copy=False))
         ctx.save_for_backward(out)
         return out

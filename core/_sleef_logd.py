@@ -1,0 +1,82 @@
+"""SLEEF's ``logd_u10`` (``xlog_u1``, its AVX-512 build with fused multiply-adds) on float64 arrays, bit for bit:
+what ``Vectorized<double>::log()`` gives on ATen's AVX-512 build, so float64 log_softmax's log of its sums.
+
+For positive finite x (2026-12-06, from SLEEF's ``sleefsimddp.c`` and ``dd.h``, its FMA forms)::
+
+    e = getexp(x / 0.75);  m = getmant(x) in [0.75, 1.5)            # x = m 2^e
+    X = dddiv(m - 1 (TwoSum), m + 1 (TwoSum))                       # a double-double quotient
+    x2 = X.hi^2;  x4 = x2^2;  x8 = x4^2
+    t = fma(x8, fma(x4, C6, fma(x2, C5, C4)), fma(x4, fma(x2, C3, C2), fma(x2, C1, C0)))   # Estrin
+    S = ddmul((ln2_hi, ln2_lo), e);  S = ddadd(S, 2 X);  S = ddadd(S, (x2 X.hi) t)
+    log = S.hi + S.lo
+
+each ``fma`` one rounding (``core.nn.functional._flash_cpu``'s exact Dekker/TwoSum form). Zero gives -inf, negative
+numbers and NaN give NaN, +inf gives +inf (SLEEF's fixup).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["logd_u10"]
+
+_POLY = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0, 0.2222214519839380009e+0,
+         0.2857142932794299317e+0, 0.3999999999635251990e+0, 0.6666666666667333541e+0)
+_LN2_HI, _LN2_LO = 0.693147180559945286226764, 2.319046813846299558417771e-17
+
+
+def _fma(a, b, c):
+    from core.nn.functional._flash_cpu import _fma_split, _split  # (core.nn imports core: not at core's import)
+
+    return _fma_split(a, *_split(a), b, *_split(np.float64(b)), c)
+
+
+def _two_sum(a, b):
+    s = a + b
+    v = s - a
+    return s, (a - (s - v)) + (b - v)
+
+
+def _steps(x: np.ndarray) -> np.ndarray:
+    """``xlog_u1`` of positive finite normal float64 ``x``."""
+    c6, c5, c4, c3, c2, c1, c0 = _POLY
+    e = (np.frexp(x * (1.0 / 0.75))[1] - 1).astype(np.float64)  # getexp(x * (1 / 0.75))
+    bits = x.view(np.uint64) & np.uint64(0x000FFFFFFFFFFFFF)
+    top = bits >= np.uint64(0x0008000000000000)          # getmant(x), normalised to [0.75, 1.5): a significand
+    bits |= np.where(top, np.uint64(1022 << 52), np.uint64(1023 << 52))  # from 1.5 up is halved
+    m = bits.view(np.float64)
+    nx, ny = _two_sum(m, -1.0)
+    dx, dy = _two_sum(m, 1.0)
+    t = 1.0 / dx                                         # dddiv
+    s = nx * t
+    u = _fma(t, nx, -s)
+    v = _fma(-dy, t, _fma(-dx, t, 1.0))
+    hx = s
+    hy = _fma(s, v, _fma(ny, t, u))
+    x2 = hx * hx
+    x4 = x2 * x2
+    x8 = x4 * x4
+    poly = _fma(x8, _fma(x4, c6, _fma(x2, c5, c4)), _fma(x4, _fma(x2, c3, c2), _fma(x2, c1, c0)))
+    sx = _LN2_HI * e                                     # ddmul((ln2_hi, ln2_lo), e)
+    sy = _fma(np.full_like(e, _LN2_LO), e, _fma(np.full_like(e, _LN2_HI), e, -sx))
+    ax, ay = hx * 2, hy * 2                              # ddadd(S, 2X): |S| >= |2X| assumed, as SLEEF's
+    r = sx + ax
+    sy = (((sx - r) + ax) + sy) + ay
+    sx = r
+    w = (x2 * hx) * poly                                 # ddadd(S, w)
+    r = sx + w
+    sy = ((sx - r) + w) + sy
+    return r + sy
+
+
+def logd_u10(x: np.ndarray) -> np.ndarray:
+    """SLEEF's ``logd_u10`` of a float64 array (module docstring)."""
+    x = np.asarray(x, np.float64)
+    out = np.empty_like(x)
+    ok = (x > 0) & (x < np.inf) & (x >= np.finfo(np.float64).tiny)
+    if ok.all():
+        return _steps(x)
+    out[ok] = _steps(x[ok])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out[~ok] = np.log(x[~ok])  # 0: -inf, negative and NaN: NaN, inf: inf (SLEEF's fixup)
+    return out
