@@ -73,7 +73,7 @@ import numpy as np
 from core import _cpu
 from core._cascade_sum import in_order
 
-__all__ = ["ACTIVE", "LIMIT", "mkl_gemm", "mkl_gemm_stack", "mkl_addbmm"]
+__all__ = ["ACTIVE", "LIMIT", "mkl_gemm", "mkl_gemm_stack", "mkl_gemv", "mkl_addbmm"]
 
 def _measured_cpu() -> bool:
     """Whether this machine is the kind the region was measured on: an AMD CPU of family 25 (Zen 4) with AVX-512.
@@ -140,6 +140,20 @@ def mkl_gemm(a, b, c=None):
     if c is not None and b_transposed:
         out += c
     return out
+
+
+def mkl_gemv(a, v):
+    """``a @ v`` for a float32 (M, K) matrix and a (K,) vector (PyTorch's ``mv``, MKL's sgemv) where MKL adds each
+    row's products in order without FMA: K <= 4, or M <= 3 with K <= 11 (measured: 40-60 random products per shape,
+    M 1..200, ``a`` row-major, transposed or at offsets 0..3 floats; K = 5 from M = 4 on, and float64 with M = 3,
+    K = 11, are other orders). None elsewhere: the caller keeps NumPy's."""
+    if not ACTIVE or type(a) is not np.ndarray or type(v) is not np.ndarray or a.dtype is not v.dtype \
+            or a.dtype != np.float32 or a.ndim != 2 or v.ndim != 1:
+        return None
+    m, k = a.shape
+    if v.shape[0] != k or not k or not (k <= 4 or m <= 3 and k <= 11):
+        return None
+    return _chain(a, v[:, None], None)[:, 0]
 
 
 def _fma_blocks(a, b, c):

@@ -16,7 +16,7 @@ import numpy as np
 
 from core import _blas_threads as _blas
 from core import _dtype
-from core._small_gemm import mkl_gemm, mkl_gemm_stack
+from core._small_gemm import mkl_gemm, mkl_gemm_stack, mkl_gemv
 from core._tensor import Tensor, new_tensor
 from core._threads import get_num_threads
 from core.amp import _casting as _autocast
@@ -254,7 +254,8 @@ class Mv(Function):
     @staticmethod
     def forward(ctx, a, v):
         ctx.save_for_backward(a, v)
-        return xp_of(a._data).matmul(a._data, v._data)
+        out = mkl_gemv(a._data, v._data)  # a short product in MKL's sgemv order (core._small_gemm)
+        return xp_of(a._data).matmul(a._data, v._data) if out is None else out
 
     @staticmethod
     def backward(ctx, g):
@@ -463,6 +464,8 @@ def _small_product(x, y):
     """``x @ y`` in PyTorch's GEMM order (``core._small_gemm``) for a 2-d ``y`` and a 2-d ``x``, a vector ``x``
     (PyTorch's ``mm`` of it as one row) or a contiguous ``x`` of more dims that PyTorch folds into one ``mm``;
     None for other products and shapes."""
+    if y.ndim == 1 and x.ndim == 2:
+        return mkl_gemv(x, y)  # (PyTorch's mv)
     if y.ndim != 2 or x.shape[-1] != y.shape[0]:
         return None
     gemm = mm_float16 if x.dtype == np.float16 else mkl_gemm  # (float16: ATen's own GEMM's order)

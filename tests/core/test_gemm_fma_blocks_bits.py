@@ -105,3 +105,17 @@ def test_one_row_times_a_transposed_weight_matches_torch_bitwise(k, n):
     core.matmul(ch, cw).sum().backward()
     torch.matmul(th, tw).sum().backward()
     _same_bits(ch.grad, th.grad)
+
+
+@pytest.mark.parametrize("m,k", [(20, 2), (50, 3), (7, 4), (3, 11), (2, 7), (1, 9)])
+def test_matrix_times_vector_matches_torch_bitwise(m, k):
+    """``mv`` (a 2-d @ 1-d matmul) with K <= 4, or 3 rows or fewer with K <= 11, is MKL's sgemv adding each row's
+    products in order without FMA: Pyro's ``x @ weight`` in corpus pyro_mcmc_hmc_nuts (20 rows, K = 2)."""
+    ca, ta = _pair((m, k), 16)
+    cv, tv = _pair((k,), 17)
+    _same_bits(ca @ cv, ta @ tv)
+    _same_bits(core.mv(ca, cv), torch.mv(ta, tv))
+    _same_bits(ca.T.contiguous().T @ cv, ta.T.contiguous().T @ tv)
+    cv.requires_grad_(True)
+    tv.requires_grad_(True)
+    _same_bits(ca @ cv, ta @ tv)
