@@ -315,7 +315,9 @@ def _gelu(x: Tensor, approximate: str) -> Tensor:
     """GELU from core ops (run inside Gelu.forward, where no graph is recorded)."""
     if approximate == "tanh":
         return 0.5 * x * (1 + core.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)))
-    return 0.5 * x * (1 + core.erf(x * (1 / math.sqrt(2.0))))
+    u = (x * (1 / math.sqrt(2.0)))._data
+    erf = np.asarray(_special.erf(u)).astype(u.dtype, copy=False)  # NOTE: GeluKernel's own erf, never torch.erf's MKL
+    return 0.5 * x * (1 + new_tensor(erf))
 
 
 _GELU_ALPHA, _GELU_BETA = np.float32(math.sqrt(0.5)), np.float32(2 / math.sqrt(math.pi) * math.sqrt(0.5) * 0.5)
