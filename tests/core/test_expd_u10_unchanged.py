@@ -2,7 +2,8 @@
 after the twenty-fifth session's cut gives the bits of the route it replaced.
 
 The reference is ``expd_u10`` as it stood before (commit 9d38d74e), kept verbatim: each fma through
-``core._fused.fma``. The new one clamps the input, shares the operands' splits and skips the overflow checks;
+``core._fused.fma``. The new one clamps the input, shares the operands' splits, skips the overflow checks and
+takes the BLAS's fused ``daxpy`` for the fmas with a constant multiplier (``core._daxpy``, where it is probed);
 hypothesis draws values over the whole range (signed zeros, subnormals, both cut-offs, infinities, NaN), and
 both must agree bit for bit, on any CPU (torch's bits are ``test_softmax_f64_oracle.py``'s question)."""
 

@@ -1,0 +1,91 @@
+"""``y += alpha * x`` on float64 arrays rounded once per element, by the BLAS's ``daxpy`` where it is an fma.
+
+The float64 sibling of ``core._saxpy``: NumPy has no fma, so a float64 ``a * b + c`` rounded once is Dekker's
+product and TwoSum (``core._arange_values.fma``, ~16 NumPy passes); OpenBLAS's ``daxpy`` kernels for AVX2 and
+AVX-512 CPUs are ``vfmadd`` loops with fused tails, one pass. SLEEF's float64 ``expd_u10``
+(``core.nn.functional._flash_cpu``) takes it for its fmas with a scalar multiplier.
+
+NOTE: as ``core._saxpy``, the loaded kernel is probed before it is used (``_fuses``, once a process): every length
+1-160 at every start offset 0-15 doubles and one long length, on operands whose fused result differs from the
+unfused one; a kernel that fails anywhere is never used and ``daxpy_`` answers False (the caller keeps its
+NumPy route). The BLAS runs it single-threaded (``_blas_threads.run_single_threaded``) above OpenBLAS's own
+one-thread size.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from core import _blas_threads
+
+__all__ = ["daxpy_", "available"]
+
+_SYMBOLS = ("scipy_cblas_daxpy64_", "cblas_daxpy64_")  # (the ILP64 names: int64 is certain from the name)
+_state: dict = {"axpy": None, "ready": False}
+_ALONE = 10000  # elements up to which OpenBLAS's ?axpy runs on one thread itself (interface/axpy.c)
+
+
+def _find():
+    """``cblas_daxpy(n, alpha, x, incx, y, incy)`` of NumPy's OpenBLAS, or None."""
+    for lib in _blas_threads.openblas_libraries():
+        for name in _SYMBOLS:
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn.restype = None
+                fn.argtypes = [ctypes.c_int64, ctypes.c_double, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
+                               ctypes.c_int64]
+                return fn
+    return None
+
+
+def _fuses(axpy) -> bool:
+    """Whether ``axpy`` rounds ``alpha * x + y`` once at every position: ``(1 + 2^-30)^2 - (1 + 2^-29)`` is
+    ``2^-60`` fused and 0 with the product rounded first; each length 1-160 at each start offset 0-15 in a row of
+    its own (elements outside the range left alone), and one long length (20,000)."""
+    alpha, big = 1 + 2.0 ** -30, 20000
+    minus, fused = -(1 + 2.0 ** -29), 2.0 ** -60
+    x = np.full(big, alpha)
+    long = np.full(big + 1, minus)
+    axpy(big, alpha, x.ctypes.data, 1, long.ctypes.data + 8, 1)
+    if long[0] != minus or not (long[1:] == fused).all():
+        return False
+    cases = [(offset, n) for offset in range(16) for n in range(1, 161)]
+    width = 176
+    y = np.full((len(cases), width), minus)
+    px, py = x.ctypes.data, y.ctypes.data
+    for i, (offset, n) in enumerate(cases):
+        axpy(n, alpha, px, 1, py + 8 * (i * width + offset), 1)
+    starts, lengths = np.array(cases).T
+    column = np.arange(width)
+    inside = (column >= starts[:, None]) & (column < (starts + lengths)[:, None])
+    return bool((y == np.where(inside, fused, minus)).all())
+
+
+def available() -> bool:
+    """True when ``daxpy_`` can update in place (a fusing ``daxpy`` found and probed; the first call probes)."""
+    if not _state["ready"]:
+        axpy = _find()
+        if axpy is not None and not _blas_threads.run_single_threaded(_fuses, axpy):
+            axpy = None
+        _state["axpy"], _state["ready"] = axpy, True
+    return _state["axpy"] is not None
+
+
+def daxpy_(y, x, alpha: float) -> bool:
+    """``y += alpha * x`` rounded once (``y``, ``x``: C-contiguous, aligned float64 arrays of one size that do not
+    overlap, ``y`` writable; ``alpha`` a nonzero finite float: BLAS skips ``alpha == 0``); False, with nothing done,
+    where no fusing ``daxpy`` is available or an array is not as said."""
+    if not _state["ready"] and not available():
+        return False
+    axpy = _state["axpy"]
+    if axpy is None or not (alpha and y.flags.writeable and y.flags.c_contiguous and x.flags.c_contiguous
+                            and y.flags.aligned and x.flags.aligned and x.size == y.size
+                            and x.dtype == y.dtype == np.float64):
+        return False
+    if y.size <= _ALONE:
+        axpy(y.size, alpha, x.ctypes.data, 1, y.ctypes.data, 1)
+    else:
+        _blas_threads.run_single_threaded(axpy, y.size, alpha, x.ctypes.data, 1, y.ctypes.data, 1)
+    return True
