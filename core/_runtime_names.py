@@ -57,7 +57,9 @@ def cond(pred, true_fn, false_fn, operands=()):
     if not isinstance(operands, (tuple, list)):
         raise RuntimeError(f"Expect operands to be a tuple of possibly nested dict/list/tuple that only consists "
                            f"of tensor leaves, but got {operands}.")
-    return true_fn(*operands) if _truth(pred) else false_fn(*operands)
+    from core._higher_order_ops.cond import recorded  # (autograd's node for it, as PyTorch names it)
+
+    return recorded(pred, true_fn if _truth(pred) else false_fn, tuple(operands))
 
 
 def while_loop(cond_fn, body_fn, carried_inputs):

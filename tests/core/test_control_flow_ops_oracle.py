@@ -76,3 +76,19 @@ def test_while_loop_and_cond_from_their_modules_compute_as_torch(torch):
         return loop, chosen
     assert_same(run(core), run(torch))
     assert core._higher_order_ops.scan is _op(core, "scan")  # (the package names the function, as torch's)
+
+
+def test_a_cond_records_one_cond_autograd_op_node_as_torchs(torch):
+    """Its outputs' grad_fn is ``CondAutogradOpBackward`` over pred and the operands, as in torch (core recorded the
+    branch's own nodes); gradients flow through the branch."""
+    def run(lib):
+        x = lib.tensor(A[0], requires_grad=True)
+        y = lib.cond(x.sum() > 0, lambda t: (t * t, t.sin()), lambda t: (t.sin(), t * 2), (x,))
+        nodes = [(type(n).__name__ if n is not None else None) for n, _ in y[0].grad_fn.next_functions]
+        (y[0].sum() + y[1].sum()).backward()
+        z = lib.tensor(A[1], requires_grad=True)
+        g = lib.autograd.grad(lib.cond(z.sum() > 0, lambda t: (t ** 3).sum(), lambda t: (t ** 2).sum(), (z,)), z)[0]
+        return (y[0].grad_fn.name(), nodes, repr(y[0]).split("grad_fn=")[1]), (y, x.grad, g)
+    (our_names, ours), (their_names, theirs) = run(core), run(torch)
+    assert our_names == their_names
+    assert_same(ours, theirs)
