@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core._backend import xp_of
+from core._fused import fma_, scaled_add, scaled_add_
 from core._tensor import new_tensor
 from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
@@ -66,15 +69,26 @@ class ASGD(Optimizer):
             state["ax"] = state_tensor(p)
         step = step_tensor(state)
         param = p._data
+        xp = xp_of(param)
         if wd != 0:
-            grad = grad + param * wd
+            grad = scaled_add(xp, grad, param, wd)  # grad.add(param, alpha=wd): one rounding
         eta = float(state["eta"]._data)
-        param *= 1 - lambd * eta
-        param -= grad * eta
         ax, mu = state["ax"]._data, float(state["mu"]._data)
-        if mu != 1:
-            ax += (param - ax) * mu
+        if group["foreach"]:  # torch's multi-tensor ASGD rounds otherwise: (grad + lambd p) * eta fused into p,
+            step_part = scaled_add(xp, grad, param, lambd)  # and ax's average fused, mu 1 included
+            fma_(xp, param, -step_part, param.dtype.type(eta))
+            fma_(xp, ax, param - ax, ax.dtype.type(mu))
         else:
-            ax[...] = param
-        state["eta"]._data[...] = lr / ((1 + lambd * lr * step) ** alpha)
+            param *= 1 - lambd * eta
+            scaled_add_(xp, param, grad, -eta)  # param.add_(grad, alpha=-eta): one rounding
+            if mu != 1:
+                ax += (param - ax) * mu
+            else:
+                ax[...] = param
+        if group["foreach"]:  # torch's multi-tensor ASGD: lr / ((1 + lambd * lr * step_t) ** alpha) in tensor ops of
+            f = state["eta"]._data.dtype.type  # the step's dtype: std::pow(float, double), and lr / t as
+            powed = f(math.pow(float(f(1) + f(step) * f(lambd * lr)), alpha))  # reciprocal() * lr
+            state["eta"]._data[...] = f(lr) * (f(1) / powed)
+        else:
+            state["eta"]._data[...] = lr / ((1 + lambd * lr * step) ** alpha)
         state["mu"]._data[...] = 1 / max(1, step - t0)

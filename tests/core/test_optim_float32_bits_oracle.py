@@ -6,7 +6,7 @@ kernel) and ``float / tensor`` (``reciprocal() * float``); core's steps round wh
 (``core.optim._pointwise``). The gradients are given (three tensors, one of a vector's tail length, changing every
 step), so only the optimizers' arithmetic is compared; the parameters and every state tensor are compared after
 each step. ``foreach=True`` runs torch's multi-tensor route: the same roundings as its single-tensor one but for NAdam's
-denominator and RAdam's whole update, which core follows there.
+denominator, RAdam's whole update and ASGD's update and step size (in the step's dtype), which core follows there.
 
 They run where core reproduces torch's float32 sqrt: MKL's SSE kernel on AMD Zen 4 (``core._cpu.mkl_vml_sse_sqrt``)
 or a CPU whose MKL sqrt is correctly rounded (``core._cpu.mkl_vml_rounds_correctly``: not AMD).
@@ -52,6 +52,10 @@ CASES = [
     ("AdamW", dict(maximize=True, amsgrad=True)),
     ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True)),
     ("SGD", dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.01, foreach=True)),
+    ("ASGD", dict(lr=0.05, lambd=1e-3, t0=3, maximize=True, weight_decay=0.1)),
+    ("ASGD", dict(lr=0.3, lambd=0.5, alpha=0.6, t0=2, foreach=True)),
+    ("ASGD", dict(weight_decay=0.01, foreach=True)),
+    ("Rprop", dict(etas=(0.3, 1.5), maximize=True)),
 ]
 
 
