@@ -101,17 +101,29 @@ def small_metrics() -> QFontMetricsF:
 
 
 def pack_params(params: list[str], width: float) -> list[str]:
-    """A parameter summary's ``k=v`` parts as lines no wider than ``width``, as many to a line as fit and each one
-    whole (``in_features=16`` / ``out_features=32 bias=False``, never ``in_features=16 out_fe…``); a part longer than
-    a line alone is elided when drawn, and the node's tooltip has the whole summary."""
+    """A parameter summary's ``k=v`` parts as lines no wider than ``width``, each part whole (``in_features=16`` /
+    ``out_features=32 bias=False``, never ``in_features=16 out_fe…``): a list's part (a shape, a tensor literal, dims:
+    ``shape=[32, 3, 224, 224]``) on a line of its own, the other parts as many to a line as fit. So two nodes of one
+    kind lay out alike whatever their numbers (lesson 1's x and w: ``shape=[…]`` / ``seed=…`` both; x's longer shape
+    wrapped its seed to a second line while w's stayed on one). A part longer than a line alone is elided when drawn,
+    and the node's tooltip has the whole summary."""
     metrics = small_metrics()
     lines: list[str] = []
+    alone = False  # the last line holds a list's part: nothing joins it
     for part in params:
-        if lines and metrics.horizontalAdvance(f"{lines[-1]} {part}") <= width:
+        listed = _is_list_part(part)
+        if lines and not alone and not listed and metrics.horizontalAdvance(f"{lines[-1]} {part}") <= width:
             lines[-1] = f"{lines[-1]} {part}"
         else:
             lines.append(part)
+        alone = listed
     return lines
+
+
+def _is_list_part(part: str) -> bool:
+    """Whether a summary's ``k=v`` part holds a list (``shape=[2, 3]``) or a large literal's shape
+    (``tensor=(300, 400) values``), as ``gui.format.param_text`` writes them."""
+    return part.partition("=")[2].startswith(("[", "("))
 
 
 def metrics_elided(font: QFont, text: str, width: float) -> str:

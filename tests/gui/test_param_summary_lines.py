@@ -49,3 +49,34 @@ def test_a_part_longer_than_a_line_is_elided_on_the_node_and_whole_in_its_toolti
 
     item.set_display(NodeDisplay(badges=[" ".join(parts)], params=parts))
     assert parts[1] in item.toolTip()
+
+
+def test_a_lists_part_takes_a_line_of_its_own_whatever_its_length():
+    """Lesson 1's x showed ``shape=[32, 3, 224, 224]`` / ``seed=0`` and w ``shape=[64, 3, 7, 7] seed=1``: the same
+    kind of summary laid out two ways, by the digits in it. A list (a shape, a tensor literal, dims) now stands on its
+    line."""
+    room = style.NODE_WIDTH - 16
+    assert pack_params(["shape=[32, 3, 224, 224]", "seed=0"], room) == ["shape=[32, 3, 224, 224]", "seed=0"]
+    assert pack_params(["shape=[64, 3, 7, 7]", "seed=1"], room) == ["shape=[64, 3, 7, 7]", "seed=1"]
+    assert pack_params(["shape=[4]", "seed=0", "dtype=float64"], room) == ["shape=[4]", "seed=0 dtype=float64"]
+    assert pack_params(["stride=2", "padding=3"], room) == ["stride=2 padding=3"]
+    assert pack_params(["tensor=(300, 400) values", "dtype=float16"], room) == ["tensor=(300, 400) values",
+                                                                               "dtype=float16"]
+
+
+def test_lesson_ones_x_and_w_lay_their_summaries_out_alike(qtbot, window):
+    """Opened from File ▸ Examples at 1366x768, as the hand test did."""
+    from tests.gui.scenarios.test_lessons_by_their_links import open_example
+
+    w = shown(qtbot, window)
+    open_example(qtbot, w, "01-tensors")
+    titles = {node.title: nid for nid, node in w.graph.nodes.items()}
+    items = {name: w.scene.node_items[titles[name]] for name in ("x", "w")}
+
+    def lines(name):
+        return [text for kind, text in items[name]._preview_lines() if kind == "badge"]
+
+    qtbot.waitUntil(lambda: all(lines(name) for name in items))
+    assert lines("x") == ["shape=[32, 3, 224, 224]", "seed=0"]
+    assert lines("w") == ["shape=[64, 3, 7, 7]", "seed=1"]
+    assert items["x"].body_rect().height() == items["w"].body_rect().height()
