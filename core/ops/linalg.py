@@ -117,6 +117,23 @@ def _check_matmul_shapes(sa, sb) -> None:
 
 # ----- primitives -------------------------------------------------------------------------------
 
+def _column_major(t) -> bool:
+    stride = t.stride()
+    return stride[0] == 1 and stride[1] == t.shape[0]
+
+
+def mm_grads(g, a, b, need_a: bool, need_b: bool):
+    """``a @ b``'s input gradients as PyTorch's ``mm_mat1_backward``/``mm_mat2_backward`` form them: a column-major
+    operand (``W.t()``, a transposed view) gets its gradient as the transpose of a product of the other shape
+    (``(b @ g.t()).t()``, ``(g.t() @ a).t()``), which MKL may add in another order than ``g @ b.t()``/``a.t() @ g``."""
+    ga = gb = None
+    if need_a:
+        ga = _t(mm(b, _t(g))) if _column_major(a) else mm(g, _t(b))
+    if need_b:
+        gb = _t(mm(_t(g), a)) if _column_major(b) else mm(_t(a), g)
+    return ga, gb
+
+
 class Mm(Function):
     node_name = "MmBackward0"
 
@@ -135,9 +152,7 @@ class Mm(Function):
         a, b = ctx.saved_tensors
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
             a, b = conj_of(a), conj_of(b)
-        ga = mm(g, _t(b)) if ctx.needs_input_grad[0] else None
-        gb = mm(_t(a), g) if ctx.needs_input_grad[1] else None
-        return ga, gb
+        return mm_grads(g, a, b, ctx.needs_input_grad[0], ctx.needs_input_grad[1])
 
     jvp = bilinear_jvp
 

@@ -27,7 +27,7 @@ from core.ops.linalg import (
     _type_name,
     bmm,
     matmul,
-    mm,
+    mm_grads,
     mv,
     outer,
 )
@@ -92,7 +92,7 @@ class Addmm(_AddProduct):
 
     @staticmethod
     def product_grads(g, m1, m2, need):
-        return (mm(g, _t(m2)) if need[1] else None), (mm(_t(m1), g) if need[2] else None)
+        return mm_grads(g, m1, m2, need[1], need[2])
 
 
 @computes_in_float32

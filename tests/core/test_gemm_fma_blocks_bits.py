@@ -119,3 +119,22 @@ def test_matrix_times_vector_matches_torch_bitwise(m, k):
     cv.requires_grad_(True)
     tv.requires_grad_(True)
     _same_bits(ca @ cv, ta @ tv)
+
+
+@pytest.mark.parametrize("m,k,n", [(24, 16, 6), (30, 20, 5), (16, 24, 8)])
+def test_gradient_of_a_transposed_operand_is_formed_as_torch_forms_it(m, k, n):
+    """PyTorch's mm backward gives a column-major operand (``W.t()``) its gradient as ``(g.t() @ a).t()`` and
+    ``(b @ g.t()).t()``: a product with 12+ columns (MKL's blocked FMA order) where ``a.t() @ g`` would have N < 12."""
+    ca, ta = _pair((m, k), 18)
+    cb, tb = _pair((n, k), 19)
+    cg, tg = _pair((m, n), 20)
+    cat, tat = _pair((k, m), 21)
+    cc, tc = _pair((n,), 22)
+    for t in (ca, ta, cb, tb, cat, tat, cc, tc):
+        t.requires_grad_(True)
+    core.mm(ca, cb.t()).backward(cg)
+    torch.mm(ta, tb.t()).backward(tg)
+    core.addmm(cc, cat.t(), cb.t()).backward(cg)
+    torch.addmm(tc, tat.t(), tb.t()).backward(tg)
+    for c, t in ((ca, ta), (cb, tb), (cat, tat), (cc, tc)):
+        _same_bits(c.grad, t.grad)
