@@ -8,8 +8,8 @@ one thread), once under core and once under torch, each in its own process and i
 ``TorchFunctionMode``: every torch function and Tensor method the script (or a library it runs) calls is
 recorded with its name, the script line that called it, and a digest of the bits of its tensor inputs and
 outputs (``item()``'s and ``tolist()``'s Python numbers too). The two streams are aligned by op name and
-input shapes (an op only one library's Python calls, an extra ``dim()`` in a module, is skipped over) and the
-first pair whose outputs differ is reported:
+input and output shapes (an op only one library's Python calls, an extra ``dim()`` in a module, is skipped over)
+and the first pair whose outputs differ is reported:
 
 - ``inputs equal``: the op itself rounds differently from torch's kernel on the same bits: the place to
   fix core. Its inputs and both outputs are saved to ``DIR/first_diff_{core,torch}.npz`` (``in0``, ``in1``...
@@ -210,8 +210,9 @@ def _run_recorder(which: str, script: str, out: str, nodes: bool, dump_at: int |
 
 
 def _key(rec) -> tuple:
-    """What two runs' records must share to be the same call: the op's name and its inputs' dtypes and shapes."""
-    return rec[0], tuple((d, s) for d, s, _ in rec[2])
+    """What two runs' records must share to be the same call: the op's name and its inputs' and outputs' dtypes and
+    shapes (autograd nodes of one name on one gradient's shape may return another's: a view's)."""
+    return rec[0], tuple((d, s) for d, s, _ in rec[2]), tuple((d, s) for d, s, _ in rec[3])
 
 
 def align(a: list, b: list):
@@ -236,6 +237,28 @@ def align(a: list, b: list):
             return
         yield i + best[0], j + best[1], best[0], best[1]
         i, j = i + best[0] + 1, j + best[1] + 1
+
+
+def first_by_inputs(a: list, b: list):
+    """The first of ``a``'s records whose op ran in ``b`` on the same input bits (and shapes) and never gave the same
+    result there: an op that rounds otherwise, found whatever order the two runs call their ops in. None if none."""
+    results: dict = {}
+    for j, r in enumerate(b):
+        if r[2]:
+            results.setdefault((r[0], tuple(r[2])), []).append(j)
+    for i, r in enumerate(a):
+        seen = results.get((r[0], tuple(r[2]))) if r[2] else None
+        if seen and all(b[j][3] != r[3] for j in seen):
+            return i, seen[0]
+    return None
+
+
+def _twin(rec, other: list, near: int) -> bool:
+    """Whether ``other`` holds, within ``LOOKAHEAD`` of ``near``, the same call on the same bits with the same result:
+    then a pair that differs in its inputs too was paired across the two runs' differing op sequences (Pyro's
+    handlers call other ops in core's run), not a difference."""
+    bits = rec[0], rec[2], rec[3]
+    return any((r[0], r[2], r[3]) == bits for r in other[max(0, near - LOOKAHEAD):near + LOOKAHEAD])
 
 
 def _show(rec) -> str:
@@ -277,14 +300,19 @@ def main(argv=None) -> int:
     for i, j, si, sj in align(a, b):
         skipped[0] += si
         skipped[1] += sj
-        if [d for _, _, d in a[i][3]] == [d for _, _, d in b[j][3]]:
+        if [d for _, _, d in a[i][3]] == [d for _, _, d in b[j][3]] or _twin(a[i], b, j) and _twin(b[j], a, i):
             recent = (recent + [a[i]])[-ns.context:]
             continue
+        same_in = [d for _, _, d in a[i][2]] == [d for _, _, d in b[j][2]]
+        if not same_in and (found := first_by_inputs(a, b)):  # (the runs' op orders differ: pair by input bits)
+            i, j = found
+            print(f"\n(the aligned pair differs in its inputs; by input bits, core's op {i} and torch's op {j} "
+                  "are the first that ran on the same bits and gave different results)")
+            same_in = True
         print(f"\n{i} of core's ops and {j} of torch's ran before it ({skipped[0]} and {skipped[1]} ops only one "
               f"library's Python called were skipped); the last equal ones:")
         for r in recent:
             print("   ", _show(r))
-        same_in = [d for _, _, d in a[i][2]] == [d for _, _, d in b[j][2]]
         print(f"FIRST DIFFERENCE, inputs {'equal' if same_in else 'differ'}:\n    core:  {_show(a[i])}\n"
               f"    torch: {_show(b[j])}")
         dumps = {lib: _run_recorder(lib, script, f"{stem}_{lib}_dump.pkl", ns.nodes, k)["dumped"]

@@ -178,13 +178,18 @@ CPU_DEPENDENT = {
                                   "(6, 24).t(): both gradients are (24, 24) @ (24, 6) products in torch (a "
                                   "transposed mat2's as (g.t() @ a).t()), N = 6: MKL's order not reproduced",
     "pyro_mcmc_hmc_nuts": CPU_MODEL + "on an AMD Zen 4 an HMC/NUTS statistic differs in the 5th digit; its first "
-                          "differing op, Pyro's (20, 2) @ (2,) mv, matches since session 25 (next: not traced)",
-    "pyro_mcmc_nuts_jit_full_mass": CPU_MODEL + "on an AMD Zen 4 a NUTS statistic differs in the 5th digit",
+                          "differing op, Pyro's (20, 2) @ (2,) mv, matches since session 25; the next: the kinetic "
+                          "energy's float32 dot of (4,) vectors (pyro/infer/mcmc/hmc.py:155): MKL's sdot adds 4-8 "
+                          "products in 4 lanes ((0 + 2) + (1 + 3)) for fresh vectors, in an order that follows their "
+                          "addresses mod 16 bytes otherwise (n <= 3 in order): not reproduced",
+    "pyro_mcmc_nuts_jit_full_mass": CPU_MODEL + "on an AMD Zen 4 a NUTS statistic differs in the 5th digit (not "
+                                    "traced; pyro_mcmc_hmc_nuts' float32 sdot is likely its difference too)",
     "ta_kaldi": CPU_MODEL + "on an AMD Zen 4 a Kaldi feature differs in the 6th digit; first differing op: float32 "
                 "sin of its (4000,) waveform (186 elements 1 ulp: MKL's vector sin, core/_mkl_vml.py)",
-    "lucid_vq_lfq": CPU_MODEL + "on an AMD Zen 4 an LFQ loss differs in the 5th digit; first differing: a "
-                    "gradient of (2, 24, 1, 8) in backward (first_diff --nodes: the node that makes it is one only "
-                    "core's graph has; not traced further)",
+    "lucid_vq_lfq": CPU_MODEL + "on an AMD Zen 4 an LFQ loss differs in the 5th digit; first differing op (first_diff "
+                    "--nodes): the backward of LFQ's distances einsum('... i d, j d -> ... i j') of (48, 1, 8) and "
+                    "(256, 8): torch's einsum is permute + bmm, whose BmmBackward0 takes a (48, 256) @ (256, 8) "
+                    "product (MKL's order: not reproduced past K = 170), core's einsum node its own product",
     # torch's own run prints 'reloaded matches: False' on the AMD Zen 4, core's True: the script compares the reloaded
     # model's output under no_grad with the original's in grad mode, and torch's eval-mode nn.MultiheadAttention
     # (batch_first) takes its fast path (_native_multi_head_attention) only under no_grad, whose float32 bits differ
