@@ -1,4 +1,4 @@
-"""core._mkl_trig: torch's float32 ``sin`` and ``cos`` (MKL's vector math, not correctly rounded), bit for bit.
+"""core._mkl_trig: torch's float32 ``sin``, ``cos`` and ``tan`` (MKL's vector math, not correctly rounded), bit for bit.
 
 About 5% of torch's float32 sines and cosines of |x| in [0.25, 4096] are an ulp from the correctly rounded values,
 so every sinusoidal positional encoding printed in a transformer tutorial differed in its last digit. torch runs
@@ -151,3 +151,41 @@ def test_the_tables_are_one_over_two_pi_and_the_turns_sines_and_cosines():
     assert np.abs(table[:, 0] + table[:, 3] - np.cos(theta)).max() <= 1e-7
     heads = table[:, 3][table[:, 3] != 0]
     assert (np.log2(np.abs(heads)) == np.round(np.log2(np.abs(heads)))).all()
+
+
+@amd
+@pytest.mark.parametrize("first, last", [(0x3D800000, 0x3E000000), (0x3F800000, 0x40000000),
+                                         (0x44800000, 0x45000000), (0x45800000, 0x46000000), (0x00000000, 0x00800000)],
+                         ids=["[1/16,1/8)", "[1,2)", "[1024,2048)", "[4096,8192)", "subnormal"])
+def test_tan_of_every_third_float_of_a_binade_gives_torchs_bits(torch, first, last):
+    """tan (MKL's SSE kernel on an AMD CPU; Intel's kernels differ in ~18%) for |x| <= 10000."""
+    x = _floats(first, last, 3)
+    x = np.concatenate([x, -x])
+    _assert_torchs(_mkl_trig.vtan(x), torch.from_numpy(x).tan().numpy())
+
+
+@amd
+def test_tan_next_to_its_poles_and_of_random_bits_gives_torchs_bits(torch):
+    """Next to odd multiples of pi/2 (the rational function's denominator cancels) and random bit patterns up to
+    |x| = 10000 (beyond, core's tan is the correctly rounded one: ~0.1% differ from torch's table method)."""
+    near = (np.arange(1, 6367) * (np.pi / 2)).astype(np.float32).view(np.uint32).astype(np.int64)
+    poles = (near[:, None] + np.arange(-4, 5)).reshape(-1).astype(np.uint32).view(np.float32)
+    bits = np.random.default_rng(8).integers(0, 2 ** 32, 400_000, dtype=np.uint32).view(np.float32)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e4, -1e4, 1e-45], np.float32)
+    x = np.concatenate([poles, -poles, bits[np.abs(bits) <= 1e4], specials])
+    _assert_torchs(core.tan(core.from_numpy(x)).numpy(), torch.tan(torch.from_numpy(x)).numpy())
+
+
+@amd
+@pytest.mark.parametrize("n", [1, 7, 17, 16385])
+def test_tan_of_every_size_layout_and_form_and_its_gradient_give_torchs_bits(torch, n):
+    x = np.random.default_rng(n).uniform(-60, 60, n).astype(np.float32)
+    results = []
+    for lib in (core, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = t.tan()
+        (g,) = lib.autograd.grad((y * 0.5).sum(), t)
+        d = lib.from_numpy(x.copy())
+        results.append([y.detach(), d[::2].tan(), d.clone().tan_(), g])
+    for got, want in zip(*results):
+        _assert_torchs(got.numpy(), want.numpy())
