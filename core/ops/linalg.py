@@ -16,7 +16,7 @@ import numpy as np
 
 from core import _blas_threads as _blas
 from core import _dtype
-from core._small_gemm import mkl_gemm, mkl_gemm_stack, mkl_gemv
+from core._small_gemm import mkl_gemm, mkl_gemm_stack, mkl_gemv, mkl_sdot
 from core._tensor import Tensor, new_tensor
 from core._threads import get_num_threads
 from core.amp import _casting as _autocast
@@ -292,7 +292,8 @@ class Dot(Function):
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
         x = a._data
-        return xp_of(x).asarray(xp_of(x).dot(x, b._data), dtype=x.dtype)
+        out = mkl_sdot(x, b._data)  # a short float32 dot in MKL's order (core._small_gemm)
+        return xp_of(x).asarray(xp_of(x).dot(x, b._data), dtype=x.dtype) if out is None else out
 
     @staticmethod
     def backward(ctx, g):
@@ -481,6 +482,8 @@ def _small_product(x, y):
     None for other products and shapes."""
     if y.ndim == 1 and x.ndim == 2:
         return mkl_gemv(x, y)  # (PyTorch's mv)
+    if y.ndim == 1 and x.ndim == 1:
+        return mkl_sdot(x, y)  # (PyTorch's dot)
     if y.ndim != 2 or x.shape[-1] != y.shape[0]:
         return None
     gemm = mm_float16 if x.dtype == np.float16 else mkl_gemm  # (float16: ATen's own GEMM's order)

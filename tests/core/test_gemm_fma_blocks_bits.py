@@ -138,3 +138,19 @@ def test_gradient_of_a_transposed_operand_is_formed_as_torch_forms_it(m, k, n):
     torch.addmm(tc, tat.t(), tb.t()).backward(tg)
     for c, t in ((ca, ta), (cb, tb), (cat, tat), (cc, tc)):
         _same_bits(c.grad, t.grad)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8])
+def test_short_float32_dot_matches_torch_bitwise(n):
+    """MKL's sdot: up to 3 products in order, 4, 5 and 8 (fresh vectors) in 4 lanes added in halves: Pyro's HMC
+    kinetic energy ``r.dot(r)`` of a 4-dimensional momentum (corpus pyro_mcmc_hmc_nuts)."""
+    for seed in range(20):
+        cx, tx = _pair((n,), 30 + seed)
+        cy, ty = _pair((n,), 60 + seed)
+        _same_bits(core.dot(cx, cy), torch.dot(tx, ty))
+        _same_bits(cx @ cy, tx @ ty)
+    cflat, tflat = _pair((n + 3,), 99)
+    for offset in range(4 if n <= 5 else 0):  # (x at any offset up to 5 products; up to 3, y too)
+        _same_bits(core.dot(cflat[offset:offset + n], cy), torch.dot(tflat[offset:offset + n], ty))
+        if n <= 3:
+            _same_bits(core.dot(cx, cflat[offset:offset + n]), torch.dot(tx, tflat[offset:offset + n]))
