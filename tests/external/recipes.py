@@ -77,3 +77,4 @@ RECIPES += __import__("recipes_skrl").RECIPES  # skrl's agents, models, trainers
 RECIPES += __import__("recipes_snntorch").RECIPES  # snnTorch: spiking neurons, surrogates, tutorials, its tests (helper s24 SNN)
 RECIPES += __import__("recipes_zuko").RECIPES  # zuko: normalizing flows, transforms, its tests (helper s24 SNN)
 RECIPES += __import__("recipes_deepxde").RECIPES  # DeepXDE: PINNs, DeepONets on its PyTorch backend (helper s25 DEEPXDE)
+RECIPES += __import__("recipes_entmax").RECIPES  # entmax: sparsemax, entmax15, bisection, losses (helper s25 DEEPXDE)

@@ -71,6 +71,20 @@ NO_SCIPY_ODE = ('plt.xlabel("t")', 'raise SystemExit  # its reference solution i
 RECIPES += [
     _ex("poisson_dirichlet_1d", "pinn_forward/Poisson_Dirichlet_1d", [_iters(10000, 60)], tf=True),
     _ex("poisson_dirichlet_1d_f32", "pinn_forward/Poisson_Dirichlet_1d", [_iters(10000, 5)], tf=True, f32=True),
+    _ex("burgers_f32", "pinn_forward/Burgers",
+        [("../dataset/", "dataset/"), ("num_domain=2540, num_boundary=80, num_initial=160",
+                                       "num_domain=254, num_boundary=20, num_initial=40"),
+         _iters(15000, 30), _lbfgs(10)], data=["Burgers.npz"], f32=True,
+        xfail="float32 tanh and GEMM rounding: torch.tanh is MKL's vector tanh, not correctly rounded (0.08% of "
+        "float32 values an ulp from core's correctly rounded ones; SLEEF's tanhf_u10 matches torch on 99.7% only), "
+        "and the 20 -> 1 output layer's addmm adds in another order than core in 20% of rows; 30 Adam steps and 10 "
+        "L-BFGS iterations grow those ulps to 2e-5 in a printed loss (the float64 dde_burgers matches)"),
+    _ex("diffusion_1d_f32", "pinn_forward/diffusion_1d", [("num_test=10000,", "num_test=500,"), _iters(10000, 40)],
+        tf=True, f32=True),
+    _ex("helmholtz_dirichlet_2d_f32", "pinn_forward/Helmholtz_Dirichlet_2d",
+        [("iterations = 5000", "iterations = 10"), ("precision_train = 10", "precision_train = 3"),
+         ("precision_test = 30", "precision_test = 5"), ("parameters = [1e-3, 3, 150,", "parameters = [1e-3, 3, 30,")],
+        f32=True),
     _ex("poisson_neumann_1d", "pinn_forward/Poisson_Neumann_1d", [_iters(10000, 60)]),
     _ex("poisson_robin_1d", "pinn_forward/Poisson_Robin_1d", [_iters(10000, 60)]),
     _ex("poisson_periodic_1d", "pinn_forward/Poisson_periodic_1d", [_iters(10000, 60)], tf=True),

@@ -489,6 +489,7 @@ _FETCHED_PACKAGES += ("skrl", "ncps")  # recipes_skrl's (gymnasium, cloudpickle:
 _FETCHED_PACKAGES += ("snntorch",)  # recipes_snntorch's (its spikeplot's matplotlib, pandas: the stubs)
 _FETCHED_PACKAGES += ("zuko",)  # recipes_zuko's (NumPy and torch only)
 _FETCHED_PACKAGES += ("deepxde",)  # recipes_deepxde's (SciPy, scikit-learn, scikit-optimize: fake_deepxde_deps)
+_FETCHED_PACKAGES += ("entmax",)  # recipes_entmax's (torch only)
 
 
 def _reset(lib) -> None:
