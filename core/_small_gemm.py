@@ -307,8 +307,8 @@ def _chain(a, b, start):
         products = np.empty((k, outer, inner), a.dtype)
         np.multiply(rows[:, :, None], np.ascontiguousarray(lanes)[:, None, :], out=products)
     else:
-        products = np.repeat(np.ascontiguousarray(rows).reshape(-1), inner)
-        products *= np.repeat(np.ascontiguousarray(lanes), outer, axis=0).reshape(-1)
+        products = np.ascontiguousarray(rows).reshape(-1).repeat(inner)  # (the method: np.repeat's wrapper ~0.6 µs)
+        products *= np.ascontiguousarray(lanes).repeat(outer, axis=0).reshape(-1)
         products = products.reshape(k, outer, inner)
     if start is not None:
         products[0] += start[:, None] if m >= n else start
