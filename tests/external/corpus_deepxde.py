@@ -154,7 +154,7 @@ def gradients(dde):
     """dde.grad's jacobian and hessian of a seeded net's outputs (reverse mode), their caches, and a forward-mode
     (torch.func.jvp) training run."""
     net = dde.nn.FNN([2, 8, 8, 3], "tanh", "Glorot normal")
-    x = torch.as_tensor(np.linspace(-1, 1, 10).reshape(5, 2)).requires_grad_()
+    x = torch.as_tensor(np.linspace(-1, 1, 10).reshape(5, 2), dtype=torch.get_default_dtype()).requires_grad_()
     y = net(x)
     print("y", _floats(y, 15))
     for i, j in ((0, 0), (1, 1), (2, None)):
@@ -191,7 +191,7 @@ def callbacks(dde):
     """EarlyStopping, ModelCheckpoint with Model.restore, OperatorPredictor and FirstDerivative, the resampler."""
     shutil.rmtree("model", ignore_errors=True)  # (the other library's run wrote its checkpoints here too)
     os.makedirs("model")
-    x = np.linspace(-1, 1, 5)[:, None]
+    x = np.linspace(-1, 1, 5, dtype=dde.config.real(np))[:, None]
     predictor = dde.callbacks.OperatorPredictor(x, lambda x, y: dde.grad.hessian(y, x), period=4, precision=10)
     first = dde.callbacks.FirstDerivative(x, period=4)
     checkpoint = dde.callbacks.ModelCheckpoint("model/ckpt", save_better_only=True, period=4)
@@ -212,8 +212,8 @@ def callbacks(dde):
 
 def deeponets(dde, strategy=None, outputs=1):
     """DeepONet on seeded aligned data (TripleCartesianProd) with a multi-output strategy, and the unaligned one."""
-    rng = np.random.RandomState(0)
-    branch, trunk = rng.rand(12, 6), np.linspace(0, 1, 7)[:, None]
+    rng, real = np.random.RandomState(0), dde.config.real(np)
+    branch, trunk = rng.rand(12, 6).astype(real), np.linspace(0, 1, 7, dtype=real)[:, None]
     y = np.sin(branch.sum(axis=1, keepdims=True) * trunk.T)
     y = np.stack([y * (k + 1) for k in range(outputs)], axis=-1) if outputs > 1 else y
     data = dde.data.TripleCartesianProd((branch[:8], trunk), y[:8], (branch[8:], trunk), y[8:])
@@ -255,3 +255,8 @@ def pod_and_mionet(dde):
         model = dde.Model(data, net)
         model.compile("adam", lr=1e-3)
         model.train(iterations=6, display_every=3)
+
+
+def float32(dde):
+    """The drivers below in float32, DeepXDE's default (the preamble sets float64)."""
+    dde.config.set_default_float("float32")

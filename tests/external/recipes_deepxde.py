@@ -256,3 +256,12 @@ RECIPES += [
            "deeponets(dde, 'split_branch', 2)", "deeponets(dde, 'split_trunk', 2)"),
     _drive("pod_mionet", "pod_and_mionet(dde)"),
 ]
+
+# the same drivers in float32, DeepXDE's default, a few steps each
+RECIPES += [
+    _drive("gradients_f32", "float32(dde)", "gradients(dde)"),
+    _drive("activations_f32", "float32(dde)", "activations(dde, ['relu', 'elu', 'gelu', 'selu', 'sigmoid', 'silu', 'sin'])"),
+    _drive("optimizers_f32", "float32(dde)", "optimizers(dde)"),
+    _drive("deeponets_f32", "float32(dde)", "deeponets(dde)", "deeponets(dde, 'split_both', 2)"),
+    _drive("callbacks_f32", "float32(dde)", "callbacks(dde)"),
+]
