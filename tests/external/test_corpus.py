@@ -178,12 +178,11 @@ CPU_DEPENDENT = {
                                   "(6, 24).t(): both gradients are (24, 24) @ (24, 6) products in torch (a "
                                   "transposed mat2's as (g.t() @ a).t()), N = 6: MKL's order not reproduced",
     "pyro_mcmc_hmc_nuts": CPU_MODEL + "on an AMD Zen 4 an HMC/NUTS statistic differs in the 5th digit; its first "
-                          "differing op, Pyro's (20, 2) @ (2,) mv, matches since session 25; the next: the kinetic "
-                          "energy's float32 dot of (4,) vectors (pyro/infer/mcmc/hmc.py:155): MKL's sdot adds 4-8 "
-                          "products in 4 lanes ((0 + 2) + (1 + 3)) for fresh vectors, in an order that follows their "
-                          "addresses mod 16 bytes otherwise (n <= 3 in order): not reproduced",
+                          "differing ops, Pyro's (20, 2) @ (2,) mv and its kinetic energy's float32 dot of (4,) "
+                          "vectors, match since session 25; the next: a float32 rfft of length 6 (n = 12) in "
+                          "pyro/ops/stats.py:110's autocorrelation (3 of 7 outputs 1 ulp: MKL's DFT in torch)",
     "pyro_mcmc_nuts_jit_full_mass": CPU_MODEL + "on an AMD Zen 4 a NUTS statistic differs in the 5th digit (not "
-                                    "traced; pyro_mcmc_hmc_nuts' float32 sdot is likely its difference too)",
+                                    "traced; likely pyro_mcmc_hmc_nuts' float32 rfft too)",
     "ta_kaldi": CPU_MODEL + "on an AMD Zen 4 a Kaldi feature differs in the 6th digit; first differing op: float32 "
                 "sin of its (4000,) waveform (186 elements 1 ulp: MKL's vector sin, core/_mkl_vml.py)",
     "lucid_vq_lfq": CPU_MODEL + "on an AMD Zen 4 an LFQ loss differs in the 5th digit; first differing op (first_diff "
