@@ -13,7 +13,7 @@ import math
 import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
-from core import _dtype, _mkl_erf, _mkl_trig, _mkl_vml
+from core import _dtype, _exp2, _mkl_asin, _mkl_erf, _mkl_trig, _mkl_vml
 from core._alias import alias
 from core._arg_types import tp_name
 from core._factories import zeros_like
@@ -332,7 +332,7 @@ Abs = _op("abs", "AbsBackward0", lambda xp, x: xp.abs(x), _abs_grad, "x", "keep"
           bool_error=(NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
 Abs.real_result = True
 Exp = _op("exp", "ExpBackward0", _mkl_vml.exp, _exp_grad, "o", raw=lambda xp, g, o: g * o)  # MKL's on an AMD CPU
-Exp2 = _op("exp2", "Exp2Backward0", lambda xp, x: precise(xp.exp2, x), lambda c, g, x, o: g * o * _LN2, "o")
+Exp2 = _op("exp2", "Exp2Backward0", _exp2.exp2, lambda c, g, x, o: g * o * _LN2, "o")  # SLEEF's and glibc's (float32)
 Log = _op("log", "LogBackward0", _mkl_vml.log, lambda c, g, x, o: g / x, "x")  # MKL's on an AMD CPU
 Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c, g, x, o: g / (x * _LN2), "x")
 Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / (x * _LN10), "x")
@@ -352,8 +352,8 @@ Rsqrt.half_scalar = staticmethod(lambda xp, v, low: 1 / np.sqrt(v).astype(low).a
 Sin = _op("sin", "SinBackward0", _mkl_trig.sin, lambda c, g, x, o: g * cos(x), "x")  # MKL's (float32)
 Cos = _op("cos", "CosBackward0", _mkl_trig.cos, lambda c, g, x, o: -g * sin(x), "x")  # MKL's (float32)
 Tan = _op("tan", "TanBackward0", _mkl_trig.tan, lambda c, g, x, o: g * (1 + o * o), "o")  # MKL's on an AMD CPU
-Asin = _op("asin", "AsinBackward0", lambda xp, x: precise(xp.arcsin, x), _asin_grad, "x")
-Acos = _op("acos", "AcosBackward0", lambda xp, x: precise(xp.arccos, x), _acos_grad, "x")
+Asin = _op("asin", "AsinBackward0", _mkl_asin.asin, _asin_grad, "x")  # MKL's on AMD Zen 4 (float32)
+Acos = _op("acos", "AcosBackward0", _mkl_asin.acos, _acos_grad, "x")  # MKL's on AMD Zen 4 (float32)
 Atan = _op("atan", "AtanBackward0", lambda xp, x: precise(xp.arctan, x), lambda c, g, x, o: g / (1 + x * x), "x")
 Sinh = _op("sinh", "SinhBackward0", lambda xp, x: precise(xp.sinh, x), lambda c, g, x, o: g * cosh(x), "x")
 Cosh = _op("cosh", "CoshBackward0", lambda xp, x: precise(xp.cosh, x), lambda c, g, x, o: g * sinh(x), "x")
