@@ -270,8 +270,10 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
             self.history_dock.raise_()
 
     # ----- status, title, selection -------------------------------------------------------------------
-    def show_message(self, text: str) -> None:
-        text = sentence(text)
+    def show_message(self, text: str, as_written: bool = False) -> None:
+        """Say ``text`` in the status bar, as a sentence (``gui.format.sentence``) unless ``as_written``: an edit's
+        name starts with the node's title as the canvas draws it ("xw: dtype set to float64", not "Xw: …")."""
+        text = text if as_written else sentence(text)
         self._message = text  # a running pass's count covers it for a while (_pass_progress)
         self.status_label.setText(text)
         if text:  # a button's hover tip hides the line until the pointer leaves: what just happened comes first
@@ -316,7 +318,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         elif index > before:
             text = stack.text(index - 1)
             redone = next_edit is not None and stack.command(before) is next_edit
-            self.show_message(f"Redone: {text}" if redone and text else text)
+            self.show_message(f"Redone: {text}" if redone and text else text, as_written=True)
 
     def _on_selection(self) -> None:
         if not self._alive():

@@ -44,3 +44,28 @@ def test_a_typed_tensor_and_a_ticked_box_are_named_the_same_way(window, qtbot):
     qtbot.waitUntil(lambda: w.status_label.text() == "x: requires_grad set to False")
     QTest.keyClick(w.view.viewport(), Qt.Key_Z, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.status_label.text() == "Undone: x: requires_grad set to False")
+
+
+def test_a_training_setting_typed_in_the_train_dock_is_named_the_same_way(window, qtbot):
+    from tests.gui.real_input import show_dock
+
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.training.docks["train"])
+    type_text(qtbot, w.training.panel.steps, "300")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Training: steps set to 300")
+    click_toolbar(w, "undo")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Undone: Training: steps set to 300")
+
+
+def test_an_edit_of_a_node_whose_title_is_a_word_keeps_the_title_as_drawn(window, qtbot):
+    """The status bar writes a message as a sentence ("can't open…" -> "Can't open…"); an edit's name starts with the
+    node's title, which stays as the canvas draws it: "xw: …", never "Xw: …"."""
+    w = shown(qtbot, window)
+    click_node(qtbot, w, "n5")  # s, a sum: its title renamed to a word
+    type_text(qtbot, w.inspector.name_edit, "total")
+    qtbot.waitUntil(lambda: w.graph.node("n5").title == "total")
+    box = _field(qtbot, w, QCheckBox, "param_keepdim")
+    from tests.gui.real_input import click_checkbox
+
+    click_checkbox(box)
+    qtbot.waitUntil(lambda: w.status_label.text() == "total: keepdim set to True")

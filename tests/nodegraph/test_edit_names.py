@@ -54,3 +54,36 @@ def test_a_renamed_node_is_named_by_its_new_title():
     cmd = commands.SetParam("n2", "dtype", "float16")
     cmd.do(graph)
     assert cmd.text == "weight: dtype set to float16"
+
+
+def _lesson_six():
+    from core.nodegraph.files import io
+    from core.nodegraph.lessons.texts import list_lessons
+
+    return io.load(next(x for x in list_lessons() if x.key == "06-training-step").file)
+
+
+@pytest.mark.parametrize(("key", "value", "text"), [
+    ("steps", 300, "Training: steps set to 300"),
+    ("optimizer", "Adam", "Training: optimizer set to Adam"),
+    ("optimizer_params", {"lr": 0.1}, "Training: lr set to 0.1"),  # the one that changed, not a dict
+    ("loss", "n5", "Training: loss set to loss"),  # the node by its title
+    ("schedule", {"type": "StepLR", "step_size": 10, "gamma": 0.5}, "Training: schedule set to StepLR"),
+    ("stop", {"loss_below": 0.01, "patience": None, "stop_on_nan": True},
+     "Training: loss_below set to 0.01, stop_on_nan set to True"),
+])
+def test_a_training_setting_is_named_as_a_parameter_edit_is(key, value, text):
+    graph = _lesson_six()
+    cmd = commands.SetTraining(key, value)
+    cmd.do(graph)
+    assert cmd.text == text
+    cmd.undo(graph)
+    assert cmd.text == text
+
+
+def test_a_schedules_setting_changed_is_named_alone():
+    graph = _lesson_six()
+    commands.SetTraining("schedule", {"type": "StepLR", "step_size": 10, "gamma": 0.5}).do(graph)
+    cmd = commands.SetTraining("schedule", {"type": "StepLR", "step_size": 20, "gamma": 0.5})
+    cmd.do(graph)
+    assert cmd.text == "Training: step_size set to 20"

@@ -241,15 +241,35 @@ class UpdateComment(Command):
 
 
 class SetTraining(Command):
+    """A training setting set; named as a parameter edit is, "Training: steps set to 300" (a node by its title,
+    "Training: loss set to loss"; a settings group by what changed in it, "Training: lr set to 0.1")."""
+
     def __init__(self, key: str, value: Any) -> None:
         self.key, self.value = key, copy.deepcopy(value)
-        self.text = f"Set training {key}"
+        self.text = f"Training: {key} set to {param_text(value)}"
 
     def do(self, graph: Graph) -> None:
         self.old = graph.set_training(self.key, self.value)
+        self.text = f"Training: {_training_change(graph, self.key, self.old, self.value)}"
 
     def undo(self, graph: Graph) -> None:
         graph.set_training(self.key, self.old)
+
+
+def _training_change(graph: Graph, key: str, old: Any, new: Any) -> str:
+    """What setting ``key`` from ``old`` to ``new`` changed, in words: ``steps set to 300``, ``loss set to z`` (the
+    node's title), for a group of settings (optimizer_params, schedule, stop) the ones that changed in it."""
+    if key == "loss" and isinstance(new, str) and new in graph.nodes:
+        return f"loss set to {node_label(graph, new)}"
+    if isinstance(new, dict):
+        if not isinstance(old, dict) and "type" in new:  # a schedule chosen: its type names it
+            return f"{key} set to {new['type']}"
+        before = old if isinstance(old, dict) else {}
+        changed = [f"{k} set to {param_text(v)}" for k, v in new.items()
+                   if (k in before and before[k] != v) or (k not in before and v is not None)]
+        if changed:
+            return ", ".join(changed)
+    return f"{key} set to {param_text(new)}"
 
 
 class Paste(Command):
