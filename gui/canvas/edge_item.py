@@ -209,28 +209,40 @@ class EdgeItem(QGraphicsPathItem):
         self.prepareGeometryChange()
         self.setPath(path)
         self._line: QPainterPath | None = None  # the stroked line, made when a label asks
+        self._samples: list[tuple[float, float]] | None = None  # points along the curve, made when asked
         self._ends = (a, b)
         self._cache_bounds()
         if self.label_text:  # an empty label needs no place (set_label places it when it gets a text)
             self._place_label(path)
 
-    def restack(self) -> None:
+    def restack(self) -> set[str]:
         """Draw the edge over the nodes' boxes while its curve passes through a node it does not join, else under
-        them as every other edge: what makes it visible where it crosses a node."""
+        them as every other edge: what makes it visible where it crosses a node. Returns the ids of the nodes it
+        passes through."""
         scene = self.scene()
         if scene is None:
-            return
+            return set()
         ends = (self.edge.src, self.edge.dst)
         path = self.path()
-        near = scene.items(path.boundingRect(), Qt.ItemSelectionMode.IntersectsItemBoundingRect)  # no edge shapes
-        nodes = [i.mapRectToScene(i.body_rect()).adjusted(1, 1, -1, -1) for i in near
-                 if isinstance(i, NodeItem) and i.node_id not in ends and i.isVisible()]
-        under = False
-        if nodes:
-            points = [QPointF(*p) for p in curve_samples(curve_points(*(e.toTuple() for e in self._ends)),
-                                                          RESTACK_SAMPLES)]
-            under = any(r.contains(p) for r in nodes for p in points)
-        self.setZValue(OVER_NODES if under else UNDER_NODES)
+        # NOTE: a straight edge (ports at one height) has a path rectangle 0 high, in which the scene finds nothing
+        near = scene.items(path.boundingRect().adjusted(-1, -1, 1, 1),
+                           Qt.ItemSelectionMode.IntersectsItemBoundingRect)  # no edge shapes
+        crossed = {i.node_id for i in near if isinstance(i, NodeItem) and i.node_id not in ends and i.isVisible()
+                   and self.crosses(i.mapRectToScene(i.body_rect()))}
+        self.setZValue(OVER_NODES if crossed else UNDER_NODES)
+        return crossed
+
+    def ends(self) -> tuple[QPointF, QPointF]:
+        """The curve's two ends on the scene: the output port's anchor, the input port's."""
+        return self._ends
+
+    def crosses(self, box: QRectF) -> bool:
+        """Whether the curve passes through ``box``, a node's box on the scene (less a pixel on each side: a curve
+        leaving a port on the node's side does not count)."""
+        left, top, right, bottom = box.left() + 1, box.top() + 1, box.right() - 1, box.bottom() - 1
+        if self._samples is None:
+            self._samples = curve_samples(curve_points(*(e.toTuple() for e in self._ends)), RESTACK_SAMPLES)
+        return any(left < x < right and top < y < bottom for x, y in self._samples)
 
     # where along the curve the label may sit, nearest the middle first
     _LABEL_AT = tuple(sorted((i / 40 for i in range(2, 39)), key=lambda t: abs(t - 0.5)))
