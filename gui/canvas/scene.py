@@ -128,7 +128,7 @@ class GraphScene(QGraphicsScene):
             self._restack_edges(nid)
         elif kind == "node_removed":
             node_item = self.node_items.pop(nid, None) if nid is not None else None
-            if node_item is not None:
+            if node_item is not None and nid is not None:
                 self.removeItem(node_item)
                 self._restack_edges(nid)
         elif kind == "edge_added" and edge is not None:

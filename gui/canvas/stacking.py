@@ -88,5 +88,6 @@ def crossing_pairs(pairs: Iterable[tuple[Edge, str]], edge_items: Mapping[Edge, 
         rects = (np.array([boxes[nid] for _, nid in known]) + (1.0, 1.0, -1.0, -1.0))[:, None, :]
         x, y = points[..., 0], points[..., 1]
         inside = ((rects[..., 0] < x) & (x < rects[..., 2]) & (rects[..., 1] < y) & (y < rects[..., 3])).any(axis=1)
-        crossing = {pair for pair, hit in zip(known, inside.tolist()) if hit}
+        hits: list[bool] = np.asarray(inside).tolist()
+        crossing = {pair for pair, hit in zip(known, hits) if hit}
     return crossing, set(listed) - crossing

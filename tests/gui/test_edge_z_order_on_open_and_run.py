@@ -1,6 +1,6 @@
 """An edge through a node it does not join is drawn over that node's box also when the node grows after Forward (its
-value preview appears under its ports) and when a file opens with such an edge: the stacking followed only edits and
-moves, so a file's layout, or a preview grown onto a line, hid the connection under the node."""
+value preview appears under its ports; back under it after Reset) and when a file opens with such an edge: the
+stacking followed only edits and moves, so a file's layout, or a preview grown onto a line, hid the connection."""
 
 import pytest
 from PySide6.QtCore import Qt
@@ -55,6 +55,9 @@ def test_an_edge_a_node_grows_onto_after_forward_is_drawn_over_it(qtbot, empty_w
     qtbot.waitUntil(lambda: c.mapRectToScene(c.body_rect()).bottom() > line_y + 4)  # c's value preview grew onto it
     qtbot.waitUntil(lambda: edge.zValue() > c.zValue())
     assert all(edge.zValue() < p.zValue() for p in c.ports.values())  # c's ports stay on top
+    click_toolbar(w, "reset")  # the preview goes, c's box is clear of the line again: the edge back under the nodes
+    qtbot.waitUntil(lambda: c.mapRectToScene(c.body_rect()).bottom() < line_y)
+    qtbot.waitUntil(lambda: edge.zValue() < c.zValue())
 
 
 def test_an_edge_through_a_node_in_an_opened_file_is_drawn_over_it(qtbot, empty_window, monkeypatch, tmp_path):
