@@ -183,8 +183,6 @@ CPU_DEPENDENT = {
                           "pyro/ops/stats.py:110's autocorrelation (3 of 7 outputs 1 ulp: MKL's DFT in torch)",
     "pyro_mcmc_nuts_jit_full_mass": CPU_MODEL + "on an AMD Zen 4 a NUTS statistic differs in the 5th digit (not "
                                     "traced; likely pyro_mcmc_hmc_nuts' float32 rfft too)",
-    "ta_kaldi": CPU_MODEL + "on an AMD Zen 4 a Kaldi feature differs in the 6th digit; first differing op: float32 "
-                "sin of its (4000,) waveform (186 elements 1 ulp: MKL's vector sin, core/_mkl_vml.py)",
     "lucid_vq_lfq": CPU_MODEL + "on an AMD Zen 4 an LFQ loss differs in the 5th digit; first differing op (first_diff "
                     "--nodes): the backward of LFQ's distances einsum('... i d, j d -> ... i j') of (48, 1, 8) and "
                     "(256, 8): torch's einsum is permute + bmm, whose BmmBackward0 takes a (48, 256) @ (256, 8) "
