@@ -52,6 +52,18 @@ def test_run_single_threaded_calls_on_one_thread_and_restores_the_count():
     assert _count() == before
 
 
+def _one_thread_product(a, b, c=None):
+    """``a @ b`` (+ ``c``) as core computes it on one thread: ``core._small_gemm``'s MKL order where its route
+    holds on this CPU (the AMD Zen 4's blocked FMA kernel for 4+ rows and 12+ columns), else NumPy's GEMM."""
+    from core import _small_gemm
+
+    with _blas_threads.single_threaded():
+        got = _small_gemm.mkl_gemm(a, b, c)
+        if got is None:
+            got = a @ b if c is None else a @ b + c
+    return got
+
+
 def test_a_small_linear_gives_the_one_thread_blas_bits_whatever_the_thread_count():
     """nn.Linear's GEMMs up to ``_ONE_THREAD_GEMM`` multiply-adds run on one BLAS thread (OpenBLAS's threads
     made a training step wait on them; for some shapes they also round otherwise), so its output, input and
@@ -62,8 +74,7 @@ def test_a_small_linear_gives_the_one_thread_blas_bits_whatever_the_thread_count
     rng = np.random.default_rng(0)
     x, w, g = (rng.standard_normal(s).astype(np.float32) for s in ((64, 2000), (256, 2000), (64, 256)))
     assert 64 * 2000 * 256 <= misc._ONE_THREAD_GEMM
-    with _blas_threads.single_threaded():
-        want = (x @ w.T, g @ w, g.T @ x)
+    want = (_one_thread_product(x, w.T), _one_thread_product(g, w), _one_thread_product(g.T, x))
     xt, wt = core.tensor(x, requires_grad=True), core.tensor(w, requires_grad=True)
     out = core.nn.functional.linear(xt, wt)
     out.backward(core.tensor(g))
@@ -75,18 +86,17 @@ def test_a_small_linear_gives_the_one_thread_blas_bits_whatever_the_thread_count
                                      (256, 512, 512), (64, 256, 12)])
 def test_a_linear_forward_gives_numpys_bits_in_either_gemm_orientation(m, k, n):
     """A batch of at most half the outputs is computed as (W @ xᵀ)ᵀ, faster on OpenBLAS: the same dot products,
-    so the output (and its layout) is NumPy's ``x @ Wᵀ + b`` on one thread, bit for bit. (Shapes outside
-    ``core._small_gemm``'s regions, where core keeps NumPy's GEMM on every CPU: 2-3 rows, or fewer than 12
-    outputs, take MKL's dot kernels' order on the AMD CPU.)"""
+    so the output (and its layout) is the one-thread product's ``x @ Wᵀ + b``, bit for bit: NumPy's GEMM, or
+    where ``core._small_gemm``'s route holds on this CPU (on the AMD Zen 4: MKL's blocked FMA order for 4+ rows
+    and 12+ outputs, its dot kernels' for 2-3 rows or fewer outputs) that route's."""
     import core
 
     rng = np.random.default_rng(m * k * n)
     x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((m, k), (n, k), (n,)))
-    with _blas_threads.single_threaded():
-        want = x @ w.T
+    want = _one_thread_product(x, w.T)
     got = core.nn.functional.linear(core.tensor(x), core.tensor(w), core.tensor(b)).numpy()
     assert got.flags.c_contiguous
-    assert np.array_equal(got, want + b)
+    assert np.array_equal(got, _one_thread_product(x, w.T, b))
     assert np.array_equal(core.nn.functional.linear(core.tensor(x), core.tensor(w)).numpy(), want)
 
 
