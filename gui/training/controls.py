@@ -8,7 +8,7 @@ listens to three signals:
 
 - ``node_chosen(str)``: a graph node to select and frame (an autograd node or a diagnostic was clicked, or
   training stopped at a node; for NaN/Inf the first one that produced it);
-- ``message(str)``: a line for the status bar (why training stopped, a refused Watch pin);
+- ``message(str)``: a line for the status bar (why training stopped or did not start, a refused Watch pin);
 - ``canvas_stale()``: the canvas should redraw from the session (while training, and when it stops).
 
 While training runs, the views redraw on the trainer's frames (``gui.training.frames``): one visible view
@@ -115,6 +115,7 @@ class TrainingControls(QObject):
         self.trainer.state_changed.connect(self._on_state)
         self.preview_timer.timeout.connect(lambda: self.preview())
         self.watch.message.connect(self.message)
+        self.panel.train_refused.connect(self.message)
         self.port_menu.watch_requested.connect(self.pin)
 
     def _pace(self) -> FramePacer:

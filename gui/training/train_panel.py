@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -115,6 +116,8 @@ def _int_spin(lo: float, hi: float, step: int, name: str) -> IntSpinBox:
 
 
 class TrainPanel(QWidget):
+    train_refused = Signal(str)  # a line for the status bar: why Train did not start (a field holds refused text)
+
     def __init__(self, trainer: Trainer, edit: Callable[[Command], object], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("trainPanel")
@@ -122,6 +125,7 @@ class TrainPanel(QWidget):
         self.graph: Graph = trainer.bridge.graph
         self._syncing = False
         self.refusals: dict[FloatSpinBox | IntSpinBox, QLabel] = {}  # each number field's refusal line
+        self.field_names: dict[FloatSpinBox | IntSpinBox, str] = {}  # each number field's row label
         self._build()
         trainer.state_changed.connect(self._on_state)
         trainer.progress.connect(self.show_progress)
@@ -187,6 +191,7 @@ class TrainPanel(QWidget):
                 form.addRow(label, w)
             if isinstance(w, (FloatSpinBox, IntSpinBox)):  # typed text the field refuses: kept, and why, at it
                 self._add_refusal_row(form, w)
+                self.field_names[w] = label
 
     def _build_layout(self, common: QFormLayout, more: QFormLayout) -> None:
         """Optimizer, learning rate and steps, the buttons, progress and messages stay in view; the other settings
@@ -233,10 +238,14 @@ class TrainPanel(QWidget):
 
     def train(self) -> None:
         """Train (the button, Run ▸ Train, Ctrl+T): numbers typed but not applied yet are applied first; while a
-        field holds text it refused, nothing starts and the field takes the focus."""
+        field holds text it refused, nothing starts, the field takes the focus and ``train_refused`` says why in the
+        field's own words ("Can't train: Learning rate: can't read 'abc' (type a number)")."""
         refused = [box for box in self.refusals if box.isEnabled() and not settle(box)]
         if refused:
-            refused[0].setFocus()
+            box = refused[0]
+            box.setFocus()
+            why = self.refusals[box].text()  # the refusal line under the field, as it shows it
+            self.train_refused.emit(f"Can't train: {self.field_names[box]}: {why[:1].lower()}{why[1:]}")
             return
         self.trainer.train()
 
