@@ -41,7 +41,9 @@ def param_display(graph: Graph, nid: str, highlight: bool = False) -> NodeDispla
     if spec is None:
         return d
     defaults = spec.default_params()
+    notes = {p.name: p.value_note(node.params.get(p.name)) for p in spec.params}  # batch_size=0 (whole set)
     shown = [f"{k}={fmt.param_text(v) if isinstance(v, (list, tuple, int, float)) or hasattr(v, 'tolist') else v}"
+             + (f" ({notes[k]})" if notes.get(k) else "")
              for k, v in node.params.items()
              if k not in ("requires_grad", "retain_grad") and v != defaults.get(k)
              and not (k == "name" and v == node.title)]  # a parameter's name is its title already

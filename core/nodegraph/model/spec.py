@@ -86,6 +86,9 @@ class Param:
     # (choice, what it means) for a choice whose name says too little; a note may be a function read each time the
     # choice is offered (``default``'s dtype is core's default dtype at that moment)
     choice_notes: tuple[tuple[Any, str | Callable[[], str]], ...] = ()
+    # (value, what it means) for a number that stands for something else (a dataset's batch_size 0: the whole set),
+    # said beside it where the value is summed up (the canvas writes ``batch_size=0 (whole set)``)
+    value_notes: tuple[tuple[Any, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:
@@ -103,6 +106,10 @@ class Param:
         if callable(note):
             note = note()
         return f"{choice} ({note})" if note else str(choice)
+
+    def value_note(self, value: Any) -> str:
+        """What ``value`` stands for when it is one of ``value_notes`` (``"whole set"``), else ``""``."""
+        return next((note for v, note in self.value_notes if v == value and type(v) is type(value)), "")
 
     def validate(self, value: Any) -> Any:
         """The value in canonical form (ints, floats, tuples...), or ParamError naming the parameter."""

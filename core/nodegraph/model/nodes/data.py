@@ -151,8 +151,8 @@ register(NodeSpec(
     outputs=(Port("x"), Port("y")),
     params=(Param("generator", "choice", "moons", choices=tuple(datasets.GENERATORS)),
             Param("n_samples", "int", 200, 1, 100_000), Param("noise", "float", 0.1, 0.0, 10.0),
-            Param("seed", "int", 0, 0, 2 ** 31 - 1), Param("batch_size", "int", 32, 0, 100_000,
-                                                           doc="rows per step; 0: all"),
+            Param("seed", "int", 0, 0, 2 ** 31 - 1),
+            Param("batch_size", "int", 32, 0, 100_000, doc="rows per step; 0: all", value_notes=((0, "whole set"),)),
             Param("shuffle", "bool", True, doc="a new order every epoch"),
             Param("val_fraction", "float", 0.0, 0.0, 0.9, doc="rows held out for validation (0: no split)")),
     code=_code, version=2))
