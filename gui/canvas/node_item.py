@@ -163,6 +163,7 @@ class NodeItem(QGraphicsItem):
         self.painted_preview = False
         self.painted_value = ""  # the value line as the last paint drew it (elided where it had no room)
         self._param_lines: list[str] = []  # the display's parameter summary laid out in lines (pack_params)
+        self._badge_lines: list[list[str]] = []  # each badge's lines: the summary's, the others word-wrapped
         self.painted_error: list[str] = []  # the error's lines as the last paint drew them (whole lines, '…')
         self.badge: DiagnosticBadge | None = None  # the diagnostics badge (a child item) while the node has hints
         self.ports: dict[tuple[str, bool], PortItem] = {}
@@ -219,9 +220,8 @@ class NodeItem(QGraphicsItem):
             lines.append(("grad", f"grad {d.grad}"))
             if d.grad_note:
                 lines.append(("grad", d.grad_note))
-        summary = " ".join(d.params) if d.params else None
-        for badge in d.badges:  # a line each: joined, the second was cut off
-            lines.extend(("badge", line) for line in (self._param_lines if badge == summary else [badge]))
+        for wrapped in self._badge_lines:  # a line each at least: joined, the second was cut off
+            lines.extend(("badge", line) for line in wrapped)
         if d.error:
             lines.append(("error", d.error))
         return lines
@@ -249,12 +249,19 @@ class NodeItem(QGraphicsItem):
             return  # a refresh sets every node's display, most of them unchanged (20,000 on a large graph)
         self.prepareGeometryChange()
         self.display = display
-        self._param_lines = pack_params(display.params, style.NODE_WIDTH - 16)
+        room = style.NODE_WIDTH - 16
+        self._param_lines = pack_params(display.params, room)
+        summary = " ".join(display.params) if display.params else None
+        widest = room / text_scale(SMALL_PRINT_BELOW)  # the room at the zoom that draws text biggest in the scene
+        self._badge_lines = [self._param_lines if badge == summary else pack_params(badge.split(" "), widest)
+                             for badge in display.badges]  # "shares memory with base, write" on two lines
         self._update_geometry()
         self.setOpacity(0.45 if display.spent else 1.0)
         tip = display.tooltip or self._base_tooltip
-        if any(small_metrics().horizontalAdvance(line) > style.NODE_WIDTH - 16 for line in self._param_lines):
+        if any(small_metrics().horizontalAdvance(line) > room for line in self._param_lines):
             tip += "\n" + "\n".join(display.params)  # a part too long for a line: drawn elided, whole here
+        tip += "".join(f"\n{badge}" for badge, wrapped in zip(display.badges, self._badge_lines, strict=True)
+                       if badge != summary and any(small_metrics().horizontalAdvance(x) > widest for x in wrapped))
         self.setToolTip(tip)
         set_badge(self, display.diagnostics)
         self.update()

@@ -211,7 +211,10 @@ class TrainPanel(QWidget):
             self.buttons[name] = b
         self.progress_bar = _named(QProgressBar(), "trainProgress")
         self.progress_label = StatusLine(objectName="trainProgressLabel")  # a QLabel would relayout the window
-        self.step_mode = StatusLine(objectName="trainStepMode")  # which path the steps took: captured or eager
+        # which path the steps took, captured or eager: words that wrap (an eager step's reason, "an in-place node
+        # changes tensors as it runs", was cut even 1920 wide); they change a few times a run, a relayout each
+        self.step_mode = _named(QLabel(""), "trainStepMode")
+        self.step_mode.setWordWrap(True)
         self.step_mode.setToolTip("Fast replay: after the first steps, each step replays the ops the forward pass "
                                   "recorded (core.compile, a captured step) instead of running every node's Python "
                                   "again; the numbers are the same, bit for bit. Full: every node runs as it does "
