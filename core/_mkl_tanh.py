@@ -19,7 +19,9 @@ non-negative float32 bit pattern (the 2^31 of them), 2M random bit patterns, 1M 
 NaN, sizes 1-69 and larger, strided and transposed inputs, in place and ``nn.Tanh``. The steps use no CPU estimate
 (as ``rsqrtps``), so they are taken wherever ``core._cpu.mkl_vml_sse()`` holds (an AMD CPU); elsewhere tanh stays
 core's correctly rounded one. Its gradient, ``tanh_backward``, is plain float32 arithmetic
-(``core.ops.activation_backward``), unchanged.
+(``core.ops.activation_backward``), unchanged. Cost (timeit medians on the loaded AMD EPYC): 200 floats ~14 us,
+10^6 ~10 ms (NumPy's float32 tanh 0.4 us and 0.37 ms; the correctly rounded float64 route 1.5 us and 2.1 ms): the
+gather of seven coefficients per element and Horner's twelve float64 steps.
 """
 
 from __future__ import annotations
@@ -65,10 +67,14 @@ def _u32(bits: int) -> np.ndarray:
     return np.array(bits, _U32)
 
 
-_ABS, _SIGN, _KEY = _u32(0x7FFFFFFF), _u32(0x80000000), _u32(0x7FE00000)
-_FIRST = _u32(0x3DE00000)  # the key of the quarter binade below 0.125: each key above it is 2^21 more
-_SHIFT, _LAST = _u32(21), _u32(26)
-_SCALAR = _u32(0x7F000000)  # keys above it (|x| >= 1.25 * 2^127, inf, NaN) take MKL's scalar path
+_SHIFT = _u32(21)  # |x|'s bits >> 21: its exponent and top two mantissa bits, the kernel's key
+_RARE = _u32(0x7F200000)  # |x|'s bits from here (|x| >= 1.25 * 2^127, inf, NaN) take MKL's scalar path
+
+
+@functools.cache
+def _interval() -> np.ndarray:
+    """The interval of each key (|x|'s bits >> 21): 0 below 0.125, then one per quarter binade, 26 from 10 on."""
+    return np.clip(np.arange(1 << 10) - (0x3DE00000 >> 21), 0, 26).astype(np.intp)
 
 
 @functools.cache
@@ -80,27 +86,23 @@ def _rows() -> np.ndarray:
 
 def _steps(x: np.ndarray, out: np.ndarray) -> None:
     """MKL's SSE tanh (module docstring) of a float32 block into ``out``."""
-    bits = x.view(_U32)
-    ab = np.bitwise_and(bits, _ABS)
-    key = np.bitwise_and(ab, _KEY)
-    i = np.maximum(key, _FIRST)
-    np.subtract(i, _FIRST, out=i)  # 0 for a < 0.125
-    np.right_shift(i, _SHIFT, out=i)
-    np.minimum(i, _LAST, out=i)
-    c = _rows().take(i.astype(np.intp), axis=1)  # NOTE: one gather into seven contiguous rows (fast operands)
-    a = ab.view(np.float32).astype(np.float64)
-    rare = np.greater(key, _SCALAR)
-    with np.errstate(invalid="ignore") if rare.any() else contextlib.nullcontext():  # (inf * 0 in inf's lanes)
+    ax = np.abs(x)
+    bits = ax.view(_U32)
+    c = _rows().take(_interval().take(np.right_shift(bits, _SHIFT)), axis=1)  # NOTE: one gather, 7 contiguous rows
+    a = ax.astype(np.float64)
+    rare = bits.max() >= _RARE
+    with np.errstate(invalid="ignore") if rare else contextlib.nullcontext():  # (inf * 0 in inf's lanes)
         p = np.multiply(c[0], a)
         for j in range(1, 6):
             np.add(p, c[j], out=p)
             np.multiply(p, a, out=p)
         np.add(p, c[6], out=p)
-        res = p.astype(np.float32)
-    np.bitwise_or(res.view(_U32), np.bitwise_and(bits, _SIGN), out=out.view(_U32))
-    if rare.any():
-        xr = x[rare]
-        out[rare] = np.where(np.isnan(xr), xr + xr, np.copysign(np.float32(1), xr))
+        np.copysign(p, x, out=p)  # (p >= 0: x's sign bit set on it, as MKL's or)
+        out[...] = p
+    if rare:
+        at = bits >= _RARE
+        xr = x[at]
+        out[at] = np.where(np.isnan(xr), xr + xr, np.copysign(np.float32(1), xr))
 
 
 def vtanh(x: np.ndarray) -> np.ndarray:
