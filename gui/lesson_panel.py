@@ -38,6 +38,7 @@ from core.nodegraph.lessons.texts import (
     Expectation,
     LessonError,
     bundled_lesson,
+    links,
     list_lessons,
     load_lesson,
     parse_action,
@@ -234,6 +235,21 @@ class LessonPanel(QWidget):
                 return
 
 
+def _connected_to(graph: Graph, node_ids: list[str]) -> list[str]:
+    """The nodes joined to any of ``node_ids`` by edges, either way (their connected parts of ``graph``)."""
+    near: dict[str, set[str]] = {nid: set() for nid in graph.nodes}
+    for e in graph.edges:
+        near.setdefault(e.src, set()).add(e.dst)
+        near.setdefault(e.dst, set()).add(e.src)
+    seen, todo = set(node_ids), list(node_ids)
+    while todo:
+        for other in near.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return [nid for nid in graph.nodes if nid in seen]
+
+
 class LessonController:
     """Wires a LessonPanel to a MainWindow: opens lessons and performs their actions."""
 
@@ -393,6 +409,19 @@ class LessonController:
             self.window.show_message(str(exc))
             return
         self.show(lesson)
+        self._frame_first_step(lesson)
+
+    def _frame_first_step(self, lesson: Lesson) -> None:
+        """A lesson made of separate small graphs (lesson 10: one per fault), too big to read whole, opens on the
+        graphs its first step links to, readable; a lesson of one connected graph still opens whole."""
+        first = next((ids for step in lesson.steps
+                      if (ids := [nid for link in links(step.text) if link.kind == "node"
+                                  and (nid := self._node(link.target)) is not None])), [])
+        parts = _connected_to(self.window.graph, first)
+        view = self.window.view
+        view.set_document_focus(self.window.graph, parts if len(parts) < len(self.window.graph.nodes) else ())
+        if view.following_document:
+            view.show_document()
 
     def first_start(self, settings: QSettings | None = None) -> bool:
         """On the very first start (and with the default document open) show lesson 4 beside it."""

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QGestureEvent, QGraphicsItem, QGraphicsView, QLabe
 
 from gui.canvas import key_select, overview
 from gui.canvas.edge_item import set_labels_grown
-from gui.canvas.node_item import SMALL_PRINT_BELOW, NodeItem, simple_at, text_scale
+from gui.canvas.node_item import SMALL_PRINT_BELOW, TEXT_KEPT_FROM, NodeItem, simple_at, text_scale
 
 if TYPE_CHECKING:
     from gui.canvas.scene import GraphScene
@@ -69,6 +69,7 @@ class GraphView(QGraphicsView):
         self.following_document = False  # after show_document: refit on resize until the user zooms or pans
         self.framed_whole = False  # the last framing showed every node whole
         self.magnification = 1.0  # presentation mode: a document opens this much bigger (see set_magnification)
+        self._focus: tuple[object, tuple[str, ...]] = (None, ())  # (document, node ids): see set_document_focus
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
         from gui.canvas.minimap import Minimap  # a child of this view
 
@@ -216,6 +217,38 @@ class GraphView(QGraphicsView):
         self.minimap.refit_soon()
         self.more.refresh()
 
+    def set_document_focus(self, graph: object, node_ids: Iterable[str]) -> None:
+        """The nodes of ``graph`` to frame, readable, when it opens too big to read whole (a lesson's first step's
+        nodes: lesson 10 framed whole at 1920x1080 drew its text ~6 px high); another document ignores them."""
+        self._focus = (graph, tuple(node_ids))
+
+    def _focus_rect(self) -> QRectF:
+        """The focus nodes' box in the scene (null when the shown document has none)."""
+        graph, ids = self._focus
+        rect = QRectF()
+        if graph is self.graph_scene.graph:
+            for nid in ids:
+                item = self.graph_scene.node_items.get(nid)
+                rect = rect.united(item.sceneBoundingRect()) if item is not None else rect
+        return rect
+
+    def _placed_on_focus(self, whole: QRectF) -> bool:
+        """Frame the document's focus nodes (``set_document_focus``) instead of ``whole`` (its nodes with margins),
+        when ``whole`` would open whole with its text tiny (from WHOLE_ZOOM up to TEXT_KEPT_FROM; a graph too big
+        for that opens readable at its start, as before) and the focus nodes fit at READABLE_ZOOM or more;
+        magnified, the same framing, bigger. True when it did."""
+        focus, real = self._focus_rect(), self.viewport().size()
+        if focus.isNull() or not WHOLE_ZOOM <= min(real.width() / whole.width(),
+                                                   real.height() / whole.height()) < TEXT_KEPT_FROM:
+            return False
+        focus = focus.adjusted(-DOCUMENT_MARGIN, -DOCUMENT_MARGIN, DOCUMENT_MARGIN, DOCUMENT_MARGIN)
+        fit = min(real.width() / focus.width(), real.height() / focus.height(), DOCUMENT_ZOOM_CAP)
+        if fit < READABLE_ZOOM:
+            return False
+        self.scale(fit * self.magnification, fit * self.magnification)
+        self.centerOn(focus.center())
+        return True
+
     def _frame_document(self) -> None:
         self._place_document()
         self.framed_whole = self.all_nodes_shown()
@@ -244,6 +277,8 @@ class GraphView(QGraphicsView):
         size = self.viewport().size() / self.magnification  # magnified: framed as in a smaller viewport
         zoom = min(size.width() / rect.width(), size.height() / rect.height(), DOCUMENT_ZOOM_CAP)
         bare = min(size.width() / nodes.width(), size.height() / nodes.height())
+        if self._placed_on_focus(rect):
+            return
         if WHOLE_ZOOM <= zoom and bare < READABLE_ZOOM:  # a bit too wide (a snippet's graph beside its code): whole
             self.scale(zoom * self.magnification, zoom * self.magnification)
             self.centerOn(rect.center())

@@ -87,3 +87,24 @@ def test_a_long_badge_wraps_to_lines_that_fit_the_node_at_every_zoom_that_draws_
     room = (style.NODE_WIDTH - 16) / text_scale(SMALL_PRINT_BELOW)  # text drawn biggest (a fitted lesson's zoom)
     assert all(small_metrics().horizontalAdvance(line) <= room for line in lines)
     w.undo_stack.setClean()
+
+
+def test_lesson_10_opens_at_a_readable_zoom_on_its_first_steps_nodes_at_1920x1080(window, qtbot):
+    """Framed whole, lesson 10 opened so far out that node text was ~6 px high at 1920x1080; it opens on the nodes
+    its first step links to (log_p, nan_loss, diff), at a zoom where values are readable."""
+    from gui.canvas.view import READABLE_ZOOM
+    from tests.gui.real_input import open_lesson_by_mouse
+
+    w = shown(qtbot, window, size=(1920, 1080))
+    open_lesson_by_mouse(qtbot, w, "10.")
+    qtbot.waitUntil(lambda: any(n.title == "nan_loss" for n in w.graph.nodes.values()))
+    view = w.view
+    first = [nid for nid, n in w.graph.nodes.items() if n.title in ("log_p", "nan_loss", "diff")]
+    assert len(first) == 3
+
+    def framed() -> bool:
+        shown_rect = view.mapToScene(view.viewport().rect()).boundingRect()
+        return all(shown_rect.contains(w.scene.node_items[nid].sceneBoundingRect()) for nid in first)
+
+    qtbot.waitUntil(lambda: view.zoom_level() >= READABLE_ZOOM and framed())
+    assert view.transform().m11() >= READABLE_ZOOM  # the view's scale: 8 pt text at 0.75 or more
