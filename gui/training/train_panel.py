@@ -5,7 +5,10 @@ the other settings scroll under them ("More settings"): a 1366x768 window shows 
 starts, and the dock gets short just then.
 
 Every settings edit is a ``SetTraining`` command pushed through the window's undo stack (so it is saved
-in the file and undoable); the editors follow the document back on undo/redo. A hyperparameter changed
+in the file and undoable); the editors follow the document back on undo/redo. "Batch size" is the dataset
+node's own ``batch_size`` (what each training step draws by: ``core.nodegraph.model.batch_size``), so its edit is
+the node's parameter edit ("data: batch_size set to 16"); without a dataset node, or with ones that disagree, the
+field is disabled and its tooltip says why. A hyperparameter changed
 while training is applied to the live optimizer by the trainer (momentum and Adam moments are kept) and
 marked on the plots. Stop conditions (loss below, patience and the loss it watches, NaN) go to the trainer's
 ``StopConditions``.
@@ -30,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.nodegraph.model import batch_size as batches
 from core.nodegraph.model import commands
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.training_settings import RANGES
@@ -261,7 +265,7 @@ class TrainPanel(QWidget):
         self.schedule.activated.connect(lambda _i: self._set_schedule())
         self.gamma.valueChanged.connect(lambda _v: self._set_schedule())
         self.step_size.valueChanged.connect(lambda _v: self._set_schedule())
-        self.batch_size.valueChanged.connect(lambda v: self._set("batch_size", v))
+        self.batch_size.valueChanged.connect(self._set_batch_size)
         self.steps.valueChanged.connect(lambda v: self._set("steps", v))
         self.seed.valueChanged.connect(lambda v: self._set("seed", v))
         self.val_every.valueChanged.connect(lambda v: self._set("val_every", v))
@@ -281,6 +285,12 @@ class TrainPanel(QWidget):
     def _on_graph_event(self, event: GraphEvent) -> None:
         if event.kind in ("training_changed", "node_added", "node_removed", "node_changed", "reset"):
             self.sync()
+        elif event.kind == "param_changed" and event.detail == "batch_size":
+            self._syncing = True
+            try:
+                self._sync_batch_size()
+            finally:
+                self._syncing = False
         elif event.kind in ("edge_added", "edge_removed") or (event.kind == "param_changed"
                                                               and event.detail == "val_fraction"):
             self._show_watch()
@@ -307,7 +317,7 @@ class TrainPanel(QWidget):
             self.schedule.setCurrentText(s.get("type", "none"))
             self.gamma.setValue(s.get("gamma", 0.5))
             self.step_size.setValue(s.get("step_size", 100))
-            self.batch_size.setValue(int(t.get("batch_size") or 0))
+            self._sync_batch_size()
             self.steps.setValue(int(t.get("steps") or 100))
             self.seed.setValue(int(t.get("seed") or 0))
             self.val_every.setValue(holdout.val_every(self.graph))
@@ -317,6 +327,18 @@ class TrainPanel(QWidget):
             self._show_watch()
         finally:
             self._syncing = False
+
+    def _sync_batch_size(self) -> None:
+        """Show the dataset nodes' batch size; disabled, with the reason as tooltip, where there is no one size."""
+        size, why = batches.batch_size(self.graph), batches.why_fixed(self.graph)
+        self.batch_size.setValue(size if size is not None else 0)
+        self.batch_size.setEnabled(why is None)
+        self.batch_size.setToolTip(why or "rows per training step (0: the whole set): the dataset node's batch_size")
+
+    def _set_batch_size(self, value: int) -> None:
+        if self._syncing or batches.why_fixed(self.graph) is not None or batches.batch_size(self.graph) == value:
+            return
+        self.edit(batches.set_batch_size(self.graph, value))
 
     def _show_relevant(self) -> None:
         names = OPTIMIZERS.get(self.optimizer.currentText(), ())
