@@ -7,6 +7,10 @@ load and then fail: a value of the wrong type or out of range, a device ``core``
 schedule that the training loop can't drive (``LBFGS`` needs a closure, ``ReduceLROnPlateau`` the metric), and
 arguments ``core.optim`` refuses (it builds the optimizer and schedule on a stand-in parameter and steps them
 twice, so PyTorch's own checks of ``betas``, ``eps``, ``milestones``... apply).
+
+``batch_size`` is checked where a file holds it, but no run reads it: the rows per step are the dataset node's
+``batch_size`` (``core.nodegraph.model.batch_size``, what the Train dock edits); files keep the key so they load
+in older versions.
 """
 
 from __future__ import annotations
