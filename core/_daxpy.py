@@ -18,7 +18,7 @@ import ctypes
 
 import numpy as np
 
-from core import _blas_threads
+from core import _blas_threads, _saxpy
 
 __all__ = ["daxpy_", "available"]
 
@@ -29,15 +29,7 @@ _ALONE = 10000  # elements up to which OpenBLAS's ?axpy runs on one thread itsel
 
 def _find():
     """``cblas_daxpy(n, alpha, x, incx, y, incy)`` of NumPy's OpenBLAS, or None."""
-    for lib in _blas_threads.openblas_libraries():
-        for name in _SYMBOLS:
-            fn = getattr(lib, name, None)
-            if fn is not None:
-                fn.restype = None
-                fn.argtypes = [ctypes.c_int64, ctypes.c_double, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
-                               ctypes.c_int64]
-                return fn
-    return None
+    return _saxpy.find_axpy(_SYMBOLS, ctypes.c_double)
 
 
 def _fuses(axpy) -> bool:
@@ -51,16 +43,7 @@ def _fuses(axpy) -> bool:
     axpy(big, alpha, x.ctypes.data, 1, long.ctypes.data + 8, 1)
     if long[0] != minus or not (long[1:] == fused).all():
         return False
-    cases = [(offset, n) for offset in range(16) for n in range(1, 161)]
-    width = 176
-    y = np.full((len(cases), width), minus)
-    px, py = x.ctypes.data, y.ctypes.data
-    for i, (offset, n) in enumerate(cases):
-        axpy(n, alpha, px, 1, py + 8 * (i * width + offset), 1)
-    starts, lengths = np.array(cases).T
-    column = np.arange(width)
-    inside = (column >= starts[:, None]) & (column < (starts + lengths)[:, None])
-    return bool((y == np.where(inside, fused, minus)).all())
+    return _saxpy.fused_at_every_offset(axpy, alpha, x, minus, fused)
 
 
 def available() -> bool:

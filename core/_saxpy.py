@@ -29,17 +29,38 @@ _SYMBOLS = ("scipy_cblas_saxpy64_", "cblas_saxpy64_")
 _state: dict = {"axpy": None, "ready": False}
 
 
-def _find():
-    """``cblas_saxpy(n, alpha, x, incx, y, incy)`` of NumPy's OpenBLAS, or None."""
+def find_axpy(symbols, scalar):
+    """``cblas_?axpy(n, alpha, x, incx, y, incy)`` of NumPy's OpenBLAS under the first of ``symbols`` it has
+    (``scalar``: ``alpha``'s ctypes type), or None (``core._daxpy`` finds its float64 sibling so)."""
     for lib in _blas_threads.openblas_libraries():
-        for name in _SYMBOLS:
+        for name in symbols:
             fn = getattr(lib, name, None)
             if fn is not None:
                 fn.restype = None
-                fn.argtypes = [ctypes.c_int64, ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
-                               ctypes.c_int64]
+                fn.argtypes = [ctypes.c_int64, scalar, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
                 return fn
     return None
+
+
+def _find():
+    """``cblas_saxpy`` of NumPy's OpenBLAS, or None."""
+    return find_axpy(_SYMBOLS, ctypes.c_float)
+
+
+def fused_at_every_offset(axpy, alpha, x, start, fused) -> bool:
+    """Whether ``axpy`` gives ``fused`` (``alpha * x + start`` rounded once) at each length 1-160 from each start
+    offset 0-15 elements, in a row of its own, leaving the elements outside the range at ``start`` (the vector
+    body, its unrolled remainder, the scalar tail and any alignment peeling); ``x``: 160+ equal elements."""
+    cases = [(offset, n) for offset in range(16) for n in range(1, 161)]
+    width = 176
+    y = np.full((len(cases), width), start, x.dtype)
+    px, py = x.ctypes.data, y.ctypes.data
+    for i, (offset, n) in enumerate(cases):
+        axpy(n, alpha, px, 1, py + x.itemsize * (i * width + offset), 1)
+    starts, lengths = np.array(cases).T
+    column = np.arange(width)
+    inside = (column >= starts[:, None]) & (column < (starts + lengths)[:, None])
+    return bool((y == np.where(inside, fused, start)).all())
 
 
 def _fuses(axpy) -> bool:
@@ -53,16 +74,7 @@ def _fuses(axpy) -> bool:
     axpy(20000, alpha, x.ctypes.data, 1, long.ctypes.data + 4, 1)
     if long[0] != one or not (long[1:] == fused).all():
         return False
-    cases = [(offset, n) for offset in range(16) for n in range(1, 161)]
-    width = 176
-    y = np.ones((len(cases), width), np.float32)
-    px, py = x.ctypes.data, y.ctypes.data
-    for i, (offset, n) in enumerate(cases):
-        axpy(n, alpha, px, 1, py + 4 * (i * width + offset), 1)
-    starts, lengths = np.array(cases).T
-    column = np.arange(width)
-    inside = (column >= starts[:, None]) & (column < (starts + lengths)[:, None])
-    return bool((y == np.where(inside, fused, one)).all())
+    return fused_at_every_offset(axpy, alpha, x, one, fused)
 
 
 def available() -> bool:
