@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _cpu
+from core import _cpu, _mkl_vml
 from core._mkl_vml import _table as _rsqrtps_table
 from core._precise import precise
 
@@ -125,12 +125,8 @@ def _acos_steps(x: np.ndarray, out: np.ndarray) -> None:
 
 
 def _blockwise(x: np.ndarray, steps) -> np.ndarray:
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F32)
     with np.errstate(all="ignore"):
-        for i in range(0, flat.size, _BLOCK):
-            steps(flat[i:i + _BLOCK], out[i:i + _BLOCK])
-    return out.reshape(x.shape)
+        return _mkl_vml.blockwise(x, steps, block=_BLOCK)
 
 
 def vasin(x: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ import functools
 
 import numpy as np
 
-from core import _cpu
+from core import _cpu, _mkl_vml
 from core._mkl_trig import _pi_bits
 
 __all__ = ["verf", "erf"]
@@ -116,11 +116,7 @@ def _steps(x: np.ndarray, out: np.ndarray) -> None:
 
 def verf(x: np.ndarray) -> np.ndarray:
     """MKL's float32 SSE vector erf of a float32 NumPy array (module docstring), C-ordered."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F32)
-    for i in range(0, flat.size, _BLOCK):
-        _steps(flat[i:i + _BLOCK], out[i:i + _BLOCK])
-    return out.reshape(x.shape)
+    return _mkl_vml.blockwise(x, _steps, block=_BLOCK)
 
 
 def erf(x, fallback):

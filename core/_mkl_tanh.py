@@ -32,7 +32,7 @@ import functools
 
 import numpy as np
 
-from core import _cpu
+from core import _cpu, _mkl_vml
 from core._precise import precise
 
 __all__ = ["vtanh", "tanh"]
@@ -107,11 +107,7 @@ def _steps(x: np.ndarray, out: np.ndarray) -> None:
 
 def vtanh(x: np.ndarray) -> np.ndarray:
     """MKL's float32 SSE vector tanh on an AMD CPU of a float32 NumPy array (module docstring), C-ordered."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F32)
-    for s in range(0, flat.size, _BLOCK):
-        _steps(flat[s:s + _BLOCK], out[s:s + _BLOCK])
-    return out.reshape(x.shape)
+    return _mkl_vml.blockwise(x, _steps, block=_BLOCK)
 
 
 def tanh(xp, x):

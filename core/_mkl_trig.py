@@ -50,7 +50,7 @@ import functools
 
 import numpy as np
 
-from core import _cpu
+from core import _cpu, _mkl_vml
 from core._precise import precise
 
 __all__ = ["vsin", "vcos", "vtan", "sin", "cos", "tan"]
@@ -298,20 +298,12 @@ def _steps(x: np.ndarray, out: np.ndarray, cos: bool) -> None:
 
 
 def _blockwise(x: np.ndarray, cos: bool) -> np.ndarray:
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F32)
-    for i in range(0, flat.size, _BLOCK):
-        _steps(flat[i:i + _BLOCK], out[i:i + _BLOCK], cos)
-    return out.reshape(x.shape)
+    return _mkl_vml.blockwise(x, _steps, cos, block=_BLOCK)
 
 
 def vtan(x: np.ndarray) -> np.ndarray:
     """MKL's float32 SSE vector tan for |x| <= 10000 (correctly rounded beyond) of a float32 NumPy array."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F32)
-    for i in range(0, flat.size, _BLOCK):
-        _tan_steps(flat[i:i + _BLOCK], out[i:i + _BLOCK])
-    return out.reshape(x.shape)
+    return _mkl_vml.blockwise(x, _tan_steps, block=_BLOCK)
 
 
 def vsin(x: np.ndarray) -> np.ndarray:

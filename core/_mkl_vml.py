@@ -114,16 +114,18 @@ def _f32(bits: int) -> np.ndarray:
     return np.array(bits, _U32).view(np.float32)
 
 
-def _blockwise(x: np.ndarray, steps) -> np.ndarray:
-    """``steps(block, out_block)`` over ``x`` (float32) in C order, ``_BLOCK`` elements at a time; C-ordered."""
+def blockwise(x: np.ndarray, steps, *args, block: int = _BLOCK) -> np.ndarray:
+    """``steps(block, out_block, *args)`` over ``x`` in C order, ``block`` elements at a time (the temporaries stay
+    in cache); a new C-ordered array of ``x``'s shape and dtype. Every vector kernel here and in its siblings
+    (``core._mkl_trig``, ``_mkl_erf``, ``_mkl_asin``, ``_mkl_atan``, ``_mkl_tanh``) runs its steps so."""
     flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F32)
-    if flat.size <= _BLOCK:  # (one block: no slicing)
+    out = np.empty(flat.size, flat.dtype)
+    if flat.size <= block:  # (one block: no slicing)
         if flat.size:
-            steps(flat, out)
+            steps(flat, out, *args)
         return out.reshape(x.shape)
-    for i in range(0, flat.size, _BLOCK):
-        steps(flat[i:i + _BLOCK], out[i:i + _BLOCK])
+    for i in range(0, flat.size, block):
+        steps(flat[i:i + block], out[i:i + block], *args)
     return out.reshape(x.shape)
 
 
@@ -210,7 +212,7 @@ def _sqrt_steps(x: np.ndarray, out: np.ndarray) -> None:
 
 def vsqrt(x: np.ndarray) -> np.ndarray:
     """MKL's float32 vector sqrt on AMD Zen 4 of a float32 NumPy array (module docstring), C-ordered."""
-    return _blockwise(x, _sqrt_steps)
+    return blockwise(x, _sqrt_steps)
 
 
 # -- exp
@@ -263,7 +265,7 @@ def _exp_steps(x: np.ndarray, out: np.ndarray) -> None:
 
 def vexp(x: np.ndarray) -> np.ndarray:
     """MKL's float32 vector exp on an AMD CPU of a float32 NumPy array (module docstring), C-ordered."""
-    return _blockwise(x, _exp_steps)
+    return blockwise(x, _exp_steps)
 
 
 # -- log
@@ -307,7 +309,7 @@ def _log_steps(x: np.ndarray, out: np.ndarray) -> None:
 
 def vlog(x: np.ndarray) -> np.ndarray:
     """MKL's float32 vector log on an AMD CPU of a float32 NumPy array (module docstring), C-ordered."""
-    return _blockwise(x, _log_steps)
+    return blockwise(x, _log_steps)
 
 
 # -- float64 exp
@@ -377,11 +379,7 @@ def _dexp_steps(x: np.ndarray, out: np.ndarray) -> None:
 
 def vexp64(x: np.ndarray) -> np.ndarray:
     """MKL's float64 vector exp on an AMD CPU of a float64 NumPy array (module docstring), C-ordered."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F64)
-    for i in range(0, flat.size, _D_BLOCK):
-        _dexp_steps(flat[i:i + _D_BLOCK], out[i:i + _D_BLOCK])
-    return out.reshape(x.shape)
+    return blockwise(x, _dexp_steps, block=_D_BLOCK)
 
 
 # -- float64 sqrt
@@ -441,11 +439,7 @@ def vsqrt64(x: np.ndarray) -> np.ndarray:
     """MKL's float64 vector sqrt on AMD Zen 4 of a float64 NumPy array (module docstring), C-ordered.
 
     NOTE: Adam's and RMSprop's float64 steps take it on every parameter, every step."""
-    flat = np.ascontiguousarray(x).reshape(-1)
-    out = np.empty(flat.size, _F64)
-    for i in range(0, flat.size, _D_BLOCK):
-        _dsqrt_steps(flat[i:i + _D_BLOCK], out[i:i + _D_BLOCK])
-    return out.reshape(x.shape)
+    return blockwise(x, _dsqrt_steps, block=_D_BLOCK)
 
 
 # -- what core's ops call

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import _mkl_vml
-from core._mkl_vml import _HALF, _KEY_LOW, _KEY_TOP, _LOW, _TOP, _U32, _blockwise, _quiet, _table
+from core._mkl_vml import _HALF, _KEY_LOW, _KEY_TOP, _LOW, _TOP, _U32, _quiet, _table, blockwise
 
 
 def _old_sqrt_steps(x, out):
@@ -38,7 +38,7 @@ def _old_sqrt_steps(x, out):
 
 def _same(x):
     with np.errstate(all="ignore"):
-        old, new = _blockwise(x, _old_sqrt_steps), _mkl_vml.vsqrt(x)
+        old, new = blockwise(x, _old_sqrt_steps), _mkl_vml.vsqrt(x)
     assert np.array_equal(old.view(_U32), new.view(_U32))
 
 
