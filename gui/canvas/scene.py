@@ -446,8 +446,10 @@ class GraphScene(QGraphicsScene):
 
     # ----- mouse: connecting and moving -----------------------------------------------------------------
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
-        item = self.itemAt(event.scenePos(), self.views()[0].transform()) if self.views() else None
-        if isinstance(item, PortItem) and event.button() == Qt.MouseButton.LeftButton:
+        # a port under the press starts a wire even where an edge is drawn over its node (EdgeItem.restack)
+        under = self.items(event.scenePos(), deviceTransform=self.views()[0].transform()) if self.views() else []
+        item = next((i for i in under if isinstance(i, PortItem)), None)
+        if item is not None and event.button() == Qt.MouseButton.LeftButton:
             self._start_drag(item)
             event.accept()
             return

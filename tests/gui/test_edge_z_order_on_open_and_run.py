@@ -73,3 +73,24 @@ def test_an_edge_through_a_node_in_an_opened_file_is_drawn_over_it(qtbot, empty_
     line_y, box, edge = _line_and_c(w)
     assert box.top() < line_y < box.bottom()
     assert edge.zValue() > w.scene.node_items["c"].zValue()
+
+
+def test_a_port_under_an_edge_drawn_over_its_node_still_starts_a_wire(qtbot, empty_window, monkeypatch, tmp_path):
+    """A press on a port that an over-drawn edge covers (the edge passes through the port's node, so it is stacked
+    over it) starts a wire from that port: the press went to the edge and the wire never started."""
+    from tests.gui.scenarios import driver as d
+
+    w = shown(qtbot, empty_window, (1920, 1080))
+    g = _graph(0.0)  # c's output port in its first row, at the line's height: the line a -> b runs over it
+    g.add_node(Node("d", "math.neg", {}, (700.0, 300.0)))
+    path = tmp_path / "covered.json"
+    files.save(g, str(path))
+    _open_by_ctrl_o(qtbot, w, monkeypatch, path)
+    click_toolbar(w, "fit_all")
+    c, target = w.scene.node_items["c"], w.scene.node_items["d"]
+    a = d.canvas_point(w, c, c.port("out", True).pos())
+    edge = w.scene.edge_items[next(iter(w.graph.edges))]
+    qtbot.waitUntil(lambda: edge.zValue() > c.zValue())  # drawn over c ...
+    assert edge in w.view.items(a)  # ... and over its output port's dot
+    d.drag(w.view.viewport(), a, d.canvas_point(w, target, target.port("x", False).pos()))
+    qtbot.waitUntil(lambda: Edge("c", "out", "d", "x") in w.graph.edges)
