@@ -38,10 +38,11 @@ peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of out
 (measured: W's rows 4 at a time follow the same rule with 2 lanes, a peel to 16 bytes = 2 doubles, bit for bit
 for K 6..33; the last ``N % 4`` outputs' kernel was not found, 58-73% at best); a transposed ``x``.
 
-**MKL's blocked FMA kernel** (``_fma_blocks``): float32 with M >= 4 and N >= 12, any K, any layout. Each output
-is an in-order chain *with* FMA over a block of k, the blocks' sums added in order: K <= 192 one block; 192 < K
-<= 384 two halves of K // 2 each, an odd K's last product rounded and added after them (not fused); K > 384
-blocks of 192 from k = 0, the last one shorter. ``addmm``'s bias is the starting value the blocks are added to.
+**MKL's blocked FMA kernel** (``_fma_blocks``): float32 with M >= 4 and N >= 12, any K, any layout, up to
+``FMA_BLOCKS_LIMIT`` multiply-adds (larger products keep NumPy's one GEMM, for speed: their bits are NumPy's).
+Each output is an in-order chain *with* FMA over a block of k, the blocks' sums added in order: K <= 192 one
+block; 192 < K <= 384 two halves of K // 2 each, an odd K's last product rounded and added after them (not fused);
+K > 384 blocks of 192 from k = 0, the last one shorter. ``addmm``'s bias is the starting value the blocks are added to.
 Measured bit for bit: K 100..1024 at 30 values, 300 random products (M 4..79, N 12..299, K 1..1299, x, W.T or
 a transposed x, with and without a bias), and (M, K, N) up to (512, 1000, 700), (128, 3000, 256), (300, 785,
 2000), one and two threads (with two, MKL hands the rows past the last multiple of 4 of a small product, M =
@@ -90,6 +91,10 @@ LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the c
 _BROADCAST_LANES = 16  # lanes from which _chain's products are one broadcast multiply
 _FEW_GROUPS = 6  # groups of lanes added one call each rather than by one reduction
 _FMA_BLOCK = 192  # k per block of MKL's float32 FMA kernel (M >= 4, N >= 12)
+# NOTE: multiply-adds above which a float32 product keeps NumPy's one GEMM rather than MKL's blocks: the blocks are
+# one GEMM each plus a sum, ~1.7x NumPy's time at 1024x1024x1024 (issue #23's matmul row, met at 1.01x before them);
+# a 784-256 Linear on a batch of 64 (12.8M) keeps PyTorch's bits
+FMA_BLOCKS_LIMIT = 1 << 24
 _CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
 DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -125,7 +130,7 @@ def mkl_gemm(a, b, c=None):
     b_transposed = b.strides[1] != size and b.strides[0] == size and (n > 1 or k > 1 and not a_transposed)
     if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
         return None
-    if m >= 4 and n >= 12 and size == 4:
+    if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
         return _fma_blocks(a, b, c)
     if k > LIMIT // (m * n or LIMIT) \
             or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):

@@ -154,3 +154,15 @@ def test_short_float32_dot_matches_torch_bitwise(n):
         _same_bits(core.dot(cflat[offset:offset + n], cy), torch.dot(tflat[offset:offset + n], ty))
         if n <= 3:
             _same_bits(core.dot(cx, cflat[offset:offset + n]), torch.dot(tx, tflat[offset:offset + n]))
+
+
+def test_a_product_beyond_the_blocks_limit_keeps_numpys_one_gemm():
+    """Above ``FMA_BLOCKS_LIMIT`` multiply-adds a float32 product is NumPy's one GEMM (MKL's blocks, one GEMM each
+    and a sum, took 1.7x its time on a 1024-cube product: issue #23's matmul row), so its bits are NumPy's."""
+    from core import _small_gemm
+
+    m, k, n = 256, 512, 160
+    assert m * k * n > _small_gemm.FMA_BLOCKS_LIMIT
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in ((m, k), (k, n)))
+    assert np.array_equal((core.tensor(a) @ core.tensor(b)).numpy(), a @ b)
