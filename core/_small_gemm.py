@@ -93,8 +93,8 @@ _FEW_GROUPS = 6  # groups of lanes added one call each rather than by one reduct
 _FMA_BLOCK = 192  # k per block of MKL's float32 FMA kernel (M >= 4, N >= 12)
 # NOTE: multiply-adds above which a float32 product keeps NumPy's one GEMM rather than MKL's blocks: the blocks are
 # one GEMM each plus a sum, ~1.7x NumPy's time at 1024x1024x1024 (issue #23's matmul row, met at 1.01x before them);
-# a 784-256 Linear on a batch of 64 (12.8M) keeps PyTorch's bits
-FMA_BLOCKS_LIMIT = 1 << 24
+# a tutorial MLP's 1024-wide Linear on a batch of 32 (33.5M) or 256-cube (16.7M) keeps PyTorch's bits
+FMA_BLOCKS_LIMIT = 1 << 27
 _CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
 DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))

@@ -161,7 +161,7 @@ def test_a_product_beyond_the_blocks_limit_keeps_numpys_one_gemm():
     and a sum, took 1.7x its time on a 1024-cube product: issue #23's matmul row), so its bits are NumPy's."""
     from core import _small_gemm
 
-    m, k, n = 256, 512, 160
+    m, k, n = 512, 512, 520
     assert m * k * n > _small_gemm.FMA_BLOCKS_LIMIT
     rng = np.random.default_rng(3)
     a, b = (rng.standard_normal(s).astype(np.float32) for s in ((m, k), (k, n)))
