@@ -128,10 +128,7 @@ def _local(name, *calls, xfail=None):
 
 RECIPES += [
     _local("attention", "local_attention(ns, causal=True)", "local_attention(ns, causal=False, look_forward=1)",
-           "local_attention(ns, causal=True, exact_windowsize=True, seq=22, autopad=True)",
-           xfail="float32 cos/sin: the rotary embedding's cos(1.0) is 0.54030234 in torch (SLEEF's u10 vector kernel, "
-           "one ulp from the correctly rounded 0.54030228 core gives; 5% of float32 cos/sin values differ so), which "
-           "moves a cancelling element of k's gradient from 0.00049202889 to 0.00049201399"),
+           "local_attention(ns, causal=True, exact_windowsize=True, seq=22, autopad=True)"),
     _local("attention_more", "local_attention(ns, masked=True, causal=False, use_rotary_pos_emb=False)",
            "local_attention(ns, causal=True, use_xpos=True, xpos_scale_base=16, look_backward=2)",
            "local_attention(ns, shared_qk=True, causal=True)"),

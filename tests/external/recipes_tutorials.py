@@ -103,9 +103,7 @@ RECIPES += [
     _r("tut_examples_polynomial_autograd", _tut("92f11a171bb3f3f6bbd8dfb102c59d67c2385032"),
        "beginner_source/examples_autograd/polynomial_autograd.py", [SEED, POLY_SHORT]),
     _r("tut_examples_polynomial_custom_function", _tut("c53e7d4efc0e39e455c531d21ec7db28ba220214"),
-       "beginner_source/examples_autograd/polynomial_custom_function.py", [SEED, POLY_SHORT],
-       xfail="a and c settle at float32 rounding noise around 0 (sums of an odd function over a symmetric grid), "
-             "and torch's vectorised sin differs from the correctly rounded one on 5% of elements: that noise differs"),
+       "beginner_source/examples_autograd/polynomial_custom_function.py", [SEED, POLY_SHORT]),
     _r("tut_examples_polynomial_nn", _tut("90fb0068a1941e996b100fd9b4e05dbaa497076e"),
        "beginner_source/examples_nn/polynomial_nn.py", [SEED, POLY_SHORT]),
     _r("tut_examples_polynomial_optim", _tut("96efa19f4e1be1b64c5474c1f3ae18a47d98aa90"),
