@@ -14,7 +14,8 @@ import numpy as np
 
 import core
 
-__all__ = ["inputs", "run_both", "assert_same", "check", "check_error", "check_grads", "raised", "to_numpy"]
+__all__ = ["inputs", "run_both", "assert_same", "assert_float32_bits", "check", "check_error", "check_grads", "raised",
+           "to_numpy"]
 
 
 def to_numpy(x):
@@ -79,6 +80,15 @@ def assert_same(ours, theirs, rtol=1e-5, atol=1e-6, check_stride=False, check_dt
             f"{path}: {ours} != {theirs}"
     else:
         assert ours == theirs, f"{path}: {ours!r} != {theirs!r}"
+
+
+def assert_float32_bits(ours, theirs):
+    """Two float32 arrays equal bit for bit, NaN where the other is NaN (any NaN: MKL's and core's NaN payloads may
+    differ). The vector-math oracles (``test_mkl_*_oracle.py``) compare every sampled value so."""
+    got, want = np.asarray(ours), np.asarray(theirs)
+    nan = np.isnan(want)
+    assert (np.isnan(got) == nan).all()
+    np.testing.assert_array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32))
 
 
 def check(fn, arrays, torch, **compare):

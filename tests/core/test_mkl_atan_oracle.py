@@ -10,6 +10,7 @@ import pytest
 
 import core
 from core import _cpu, _mkl_atan
+from tests.core.oracle import assert_float32_bits
 
 zen4 = pytest.mark.skipif(not _cpu.mkl_vml_sse_sqrt(), reason="torch's float32 atan here is not MKL's SSE kernel "
                           "on AMD Zen 4's rcpps (core._cpu.mkl_vml_sse_sqrt): core keeps its own")
@@ -17,13 +18,6 @@ zen4 = pytest.mark.skipif(not _cpu.mkl_vml_sse_sqrt(), reason="torch's float32 a
 
 def _bits(a):
     return np.asarray(a).view(np.uint32)
-
-
-def _assert_torchs(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    nan = np.isnan(want)
-    assert (np.isnan(got) == nan).all()
-    np.testing.assert_array_equal(_bits(got[~nan]), _bits(want[~nan]))
 
 
 def test_the_rcpps_table_is_a_12_bit_estimate_of_one_over_x_falling_as_x_grows():
@@ -42,7 +36,7 @@ def test_the_rcpps_table_is_a_12_bit_estimate_of_one_over_x_falling_as_x_grows()
 def test_every_third_float_of_a_range_gives_torchs_bits(torch, first, last):
     x = np.arange(first, last, 3, dtype=np.uint32).view(np.float32)
     x = np.concatenate([x, -x])
-    _assert_torchs(_mkl_atan.vatan(x), torch.from_numpy(x).atan().numpy())
+    assert_float32_bits(_mkl_atan.vatan(x), torch.from_numpy(x).atan().numpy())
 
 
 @zen4
@@ -53,7 +47,7 @@ def test_random_bits_and_region_edges_give_torchs_bits(torch):
     x = np.concatenate([x, np.array([0.0, np.inf, np.nan], np.float32),
                         np.random.default_rng(5).integers(0, 2 ** 32, 300_000, dtype=np.uint32).view(np.float32)])
     x = np.concatenate([x, -x])
-    _assert_torchs(core.atan(core.from_numpy(x)).numpy(), torch.atan(torch.from_numpy(x)).numpy())
+    assert_float32_bits(core.atan(core.from_numpy(x)).numpy(), torch.atan(torch.from_numpy(x)).numpy())
 
 
 @zen4
@@ -70,4 +64,4 @@ def test_every_size_layout_and_form_and_the_gradient_give_torchs_bits(torch, n):
         lib.atan(d, out=into)
         results.append([y.detach(), d[::2].atan(), d.clone().atan_(), into, lib.arctan(d), g])
     for got, want in zip(*results):
-        _assert_torchs(got.numpy(), want.numpy())
+        assert_float32_bits(got.numpy(), want.numpy())

@@ -12,6 +12,7 @@ import pytest
 
 import core
 from core import _cpu, _mkl_trig
+from tests.core.oracle import assert_float32_bits
 
 amd = pytest.mark.skipif(not _cpu.mkl_vml_sse(), reason="torch's float32 sin and cos of |x| > 10000 are MKL's SSE "
                          "kernels' only on an AMD CPU (core._cpu.mkl_vml_sse); Intel's kernels differ in ~0.02%")
@@ -26,14 +27,6 @@ def _floats(first, last, step=1):
     return np.arange(first, last, step, dtype=np.uint32).view(np.float32)
 
 
-def _assert_torchs(lib_core, lib_torch):
-    """Two float32 arrays equal bit for bit, NaN where the other is NaN (any NaN)."""
-    got, want = np.asarray(lib_core), np.asarray(lib_torch)
-    nan = np.isnan(want)
-    assert (np.isnan(got) == nan).all()
-    np.testing.assert_array_equal(_bits(got[~nan]), _bits(want[~nan]))
-
-
 @pytest.mark.parametrize("op", ["sin", "cos"])
 @pytest.mark.parametrize("first, last", [(0x3D800000, 0x3E000000), (0x3F800000, 0x40000000),
                                          (0x44800000, 0x45000000), (0x00000000, 0x00800000)],
@@ -41,7 +34,7 @@ def _assert_torchs(lib_core, lib_torch):
 def test_every_third_float_of_a_binade_gives_torchs_bits(torch, op, first, last):
     x = _floats(first, last, 3)
     x = np.concatenate([x, -x])
-    _assert_torchs(getattr(_mkl_trig, "v" + op)(x), getattr(torch.from_numpy(x), op)().numpy())
+    assert_float32_bits(getattr(_mkl_trig, "v" + op)(x), getattr(torch.from_numpy(x), op)().numpy())
 
 
 @amd
@@ -52,7 +45,7 @@ def test_floats_next_to_multiples_of_half_pi_give_torchs_bits(torch, op):
     near = (np.arange(1, 6367) * (np.pi / 2)).astype(np.float32).view(np.uint32).astype(np.int64)
     x = (near[:, None] + np.arange(-4, 5)).reshape(-1).astype(np.uint32).view(np.float32)
     x = np.concatenate([x, -x])
-    _assert_torchs(getattr(core.from_numpy(x), op)().numpy(), getattr(torch.from_numpy(x), op)().numpy())
+    assert_float32_bits(getattr(core.from_numpy(x), op)().numpy(), getattr(torch.from_numpy(x), op)().numpy())
 
 
 @amd
@@ -65,7 +58,7 @@ def test_large_arguments_of_a_binade_give_torchs_bits(torch, op, first, last):
     """Beyond 10000 the kernel reduces by 2 pi with 96 bits of 1/(2 pi) and a 256-entry table."""
     x = _floats(first, last, 7)
     x = np.concatenate([x, -x])
-    _assert_torchs(getattr(_mkl_trig, "v" + op)(x), getattr(torch.from_numpy(x), op)().numpy())
+    assert_float32_bits(getattr(_mkl_trig, "v" + op)(x), getattr(torch.from_numpy(x), op)().numpy())
 
 
 @amd
@@ -75,7 +68,7 @@ def test_random_bits_and_special_values_give_torchs_bits(torch, op):
                          -3.4028235e38, 1e-45, -1e-45, 1.1754944e-38, 105414.35, 1e30], np.float32)
     x = np.concatenate([specials, np.random.default_rng(5).integers(0, 2 ** 32, 300_000, dtype=np.uint32)
                         .view(np.float32)])
-    _assert_torchs(getattr(core.from_numpy(x), op)().numpy(), getattr(torch.from_numpy(x), op)().numpy())
+    assert_float32_bits(getattr(core.from_numpy(x), op)().numpy(), getattr(torch.from_numpy(x), op)().numpy())
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 15, 16, 17, 33, 16385, 40000])
@@ -93,7 +86,7 @@ def test_every_size_layout_and_form_gives_torchs_bits(torch, op, n):
                         getattr(lib, op)(t[0].clone())])
     for got, want in zip(*results):
         assert got.shape == want.shape
-        _assert_torchs(got.numpy(), want.numpy())
+        assert_float32_bits(got.numpy(), want.numpy())
 
 
 @pytest.mark.parametrize("op", ["sin", "cos"])
@@ -105,7 +98,7 @@ def test_a_transposed_and_a_0d_tensor_give_torchs_bits(torch, op):
         results.append([getattr(t.t(), op)(), getattr(t[:, ::3], op)(), getattr(lib.tensor(1.2345), op)()])
     for got, want in zip(*results):
         assert got.shape == want.shape and got.stride() == want.stride()
-        _assert_torchs(got.numpy(), want.numpy())
+        assert_float32_bits(got.numpy(), want.numpy())
 
 
 def test_a_sinusoidal_positional_encoding_gives_torchs_bits(torch):
@@ -161,7 +154,7 @@ def test_tan_of_every_third_float_of_a_binade_gives_torchs_bits(torch, first, la
     """tan (MKL's SSE kernel on an AMD CPU; Intel's kernels differ in ~18%) for |x| <= 10000."""
     x = _floats(first, last, 3)
     x = np.concatenate([x, -x])
-    _assert_torchs(_mkl_trig.vtan(x), torch.from_numpy(x).tan().numpy())
+    assert_float32_bits(_mkl_trig.vtan(x), torch.from_numpy(x).tan().numpy())
 
 
 @amd
@@ -173,7 +166,7 @@ def test_tan_next_to_its_poles_and_of_random_bits_gives_torchs_bits(torch):
     bits = np.random.default_rng(8).integers(0, 2 ** 32, 400_000, dtype=np.uint32).view(np.float32)
     specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e4, -1e4, 1e-45], np.float32)
     x = np.concatenate([poles, -poles, bits[np.abs(bits) <= 1e4], specials])
-    _assert_torchs(core.tan(core.from_numpy(x)).numpy(), torch.tan(torch.from_numpy(x)).numpy())
+    assert_float32_bits(core.tan(core.from_numpy(x)).numpy(), torch.tan(torch.from_numpy(x)).numpy())
 
 
 @amd
@@ -188,4 +181,4 @@ def test_tan_of_every_size_layout_and_form_and_its_gradient_give_torchs_bits(tor
         d = lib.from_numpy(x.copy())
         results.append([y.detach(), d[::2].tan(), d.clone().tan_(), g])
     for got, want in zip(*results):
-        _assert_torchs(got.numpy(), want.numpy())
+        assert_float32_bits(got.numpy(), want.numpy())
