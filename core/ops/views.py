@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core import _dtype
+from core import _dtype, _torch_dispatch
 from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input, tp_name
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
@@ -162,6 +162,13 @@ class View(Function):
         return reshape(t, ctx.output.shape)  # NOTE: the tangent's strides may not allow a view
 
 
+class ReshapeAlias(View):
+    """The view branch of ``reshape`` on a non-contiguous tensor: PyTorch's ``_reshape_alias`` (the same view and
+    gradient as ``view``; a contiguous input is a ``view``). Under a dispatch mode PyTorch takes ``view`` instead."""
+
+    node_name = "ReshapeAliasBackward0"
+
+
 class UnsafeView(Function):
     """The copy branch of ``reshape``: a fresh tensor, but the same gradient rule as a view."""
 
@@ -232,7 +239,8 @@ def reshape(input: Tensor, *shape_args, shape=None):
     shape = (shape,) if shape is not None else shape_args
     size = infer_size(reshape_sizes(shape), input._data.size)
     if compute_view_strides(input._data.shape, input.stride(), size) is not None:
-        return View.apply(input, shape=size)
+        alias = not _torch_dispatch.live and not input.is_contiguous()
+        return (ReshapeAlias if alias else View).apply(input, shape=size)
     return UnsafeView.apply(input, shape=size)
 
 
