@@ -58,7 +58,8 @@ class LossPlot(QWidget):
     MAX_POINTS = 2000
 
     def __init__(self, history: RunHistory, parent: QWidget | None = None,
-                 start_path: Callable[[str], str] | None = None, label: Callable[[str], str] | None = None) -> None:
+                 start_path: Callable[[str], str] | None = None,
+                 labels: Callable[[list[str]], dict[str, str]] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("lossPlot")
         self.history = history
@@ -68,7 +69,8 @@ class LossPlot(QWidget):
         self._accuracy_runs: set[int] = set()  # runs that reported an accuracy (a classifier's loss)
         self._only: set[str] | None = None  # the plots the current refresh draws (None: all)
         self.start_path = start_path  # name -> where the export dialog starts (the window's document folder)
-        self.label = label or str  # a parameter's key (n2.0.weight) -> what the learner reads (mlp.0.weight)
+        # a run's parameter keys (n2.0.weight, n9.w_cut) -> what the learner reads (mlp.0.weight, w_cut)
+        self.labels = labels or (lambda keys: {key: key for key in keys})
         self._build()
         self.timer = QTimer(self)
         self.timer.setObjectName("lossPlotTimer")
@@ -265,8 +267,8 @@ class LossPlot(QWidget):
                 self._markers[(run.number, k)] = line
 
     def _name_params(self, run: Run, params: list[str]) -> None:
-        """The gradient norm plot's legend names the parameters of the newest run drawn (``mlp.0.weight``, by
-        ``label``), one entry a curve, in the colours both parameter plots use."""
+        """The gradient norm plot's legend names the parameters of the newest run drawn (``w_cut``, ``mlp.0.weight``,
+        by ``labels``), one entry a curve, in the colours both parameter plots use."""
         named = (run.number, tuple(params))
         last = self._params_named
         if not params or (last is not None and (last[0] > run.number or last == named)):  # an older run, or named
@@ -275,8 +277,9 @@ class LossPlot(QWidget):
             return  # a refresh that leaves the gradient norm plot alone
         self._params_named = named
         self.param_legend.clear()
+        labels = self.labels([name.split("/", 1)[1] for name in params])
         for name in params:
-            self.param_legend.addItem(self.items[(run.number, name)], self.label(name.split("/", 1)[1]))
+            self.param_legend.addItem(self.items[(run.number, name)], labels[name.split("/", 1)[1]])
 
     def _draw_validation(self, run: Run) -> None:
         """The sparse val series (steps that measured them) dashed in the run's colour, once there are any."""

@@ -24,7 +24,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from core.nodegraph.model.names import key_label
+from core.nodegraph.model.names import parameter_labels
 from gui import dock_layout
 from gui import format as fmt
 from gui.autograd_view import AutogradView
@@ -70,7 +70,7 @@ class TrainingControls(QObject):
         self.trainer = Trainer(bridge, self)
         self.panel = TrainPanel(self.trainer, scene.edit)
         self.plot = LossPlot(self.trainer.history, start_path=start_path,
-                             label=lambda key: key_label(self.bridge.graph, key))  # mlp.0.weight, not n2.0.weight
+                             labels=lambda keys: parameter_labels(self.bridge.graph, keys))  # w_cut, mlp.0.weight
         self.data = DataView(bridge)
         self.autograd = AutogradView(bridge)
         self.diagnostics = DiagnosticsPanel(bridge, self.trainer.history)

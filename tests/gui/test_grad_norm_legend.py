@@ -64,3 +64,24 @@ def test_the_gradient_norm_legend_names_each_parameter_in_its_curves_colour(qtbo
     qtbot.waitUntil(lambda: all(item is plot.items.get((newest, f"grad_norm/{param}"))
                                 for param, (_text, item) in zip(params, _entries(plot.param_legend))))
     assert [text for text, _item in _entries(plot.param_legend)] == [text for text, _item in entries]
+
+
+def test_a_parameter_nodes_curve_is_named_by_the_nodes_title_not_title_dot_tensor_name(qtbot, node_types, monkeypatch):
+    """Lesson 8's Parameter nodes each own one tensor, named as the node (w_cut's is 'w_cut'): the legend read
+    'w_cut.w_cut'; a learner reads the node's title, as on the canvas."""
+    monkeypatch.setattr(MainWindow, "maybe_save", lambda self: True)
+    graph = files.load(EXAMPLES_DIR / "08-gradient-flow.json")
+    w = shown(qtbot, MainWindow(graph))
+    qtbot.addWidget(w)
+    show_dock(qtbot, w, w.training.docks["train"])
+    _step(qtbot, w, 1)
+    plot = w.training.plot
+    qtbot.waitUntil(lambda: len(plot.param_legend.items) > 0 and w.training.docks["plots"].isVisible())
+    run = w.training.trainer.history.current
+    keys = [n.split("/", 1)[1] for n in run.names() if n.startswith("grad_norm/")]
+    owners = [w.graph.nodes[key.split(".", 1)[0]] for key in keys]
+    assert owners and all(node.type == "param.parameter" for node in owners)
+    assert [text for text, _item in _entries(plot.param_legend)] == [node.title for node in owners]
+    assert all("." not in text for text, _item in _entries(plot.param_legend))
+    w.training.trainer.pause()
+    w.undo_stack.clear()

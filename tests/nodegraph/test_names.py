@@ -2,7 +2,7 @@
 
 import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
 from core.nodegraph.model.document import Graph, Node
-from core.nodegraph.model.names import key_label, node_label, split_key
+from core.nodegraph.model.names import key_label, node_label, parameter_labels, split_key
 
 
 def _graph():
@@ -57,3 +57,13 @@ def test_a_node_type_titled_after_a_torch_function_spells_it_as_torch_does():
     assert respelled == {}
     classes = {s.type_id: s.title for s in all_specs() if s.category == "layer"}
     assert all(isinstance(getattr(core.nn, t, None), type) for t in classes.values() if t != "MLP")
+
+
+def test_a_parameter_is_named_by_its_nodes_title_unless_the_node_owns_several():
+    g = _graph()
+    g.add_node(Node("n9", "param.parameter", {"name": "w_cut"}, title="w_cut"))
+    keys = ["n9.w_cut", "n3.0.weight", "n3.0.bias", "gone.w"]
+    assert parameter_labels(g, keys) == {"n9.w_cut": "w_cut", "n3.0.weight": "mlp.0.weight",
+                                         "n3.0.bias": "mlp.0.bias", "gone.w": "gone.w"}
+    assert parameter_labels(g, ["n3.0.weight"]) == {"n3.0.weight": "mlp"}  # the one tensor of the layer named
+    assert parameter_labels(None, ["n9.w_cut"]) == {"n9.w_cut": "n9.w_cut"}

@@ -3,19 +3,23 @@
 Ids (``n1``, ``n3.out``) are the document's stable references; messages, narration and labels say ``x``,
 ``x.grad``, ``mlp.0.weight``. ``node_label`` is the title (else the node type's title, else the type id);
 ``key_label`` turns a ``"node.port"`` or ``"node.param.name"`` key into the node's label followed by the port,
-leaving out the usual ``out`` port (``"n1.out"`` -> ``"x"``); ``free_label`` is the first of ``randn``,
+leaving out the usual ``out`` port (``"n1.out"`` -> ``"x"``); ``parameter_labels`` names trainable tensors
+(``"n9.w_cut"`` -> ``"w_cut"``: a node's title alone where it owns one of them, ``mlp.0.weight`` where it owns
+several); ``free_label`` is the first of ``randn``,
 ``randn_2``, ``randn_3``... that no node reads yet (a node added beside another of its type). An id the graph does
 not hold is returned as it is, and so is every id when there is no graph (a watch list not attached to a document).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
 
-__all__ = ["node_label", "key_label", "split_key", "free_label"]
+__all__ = ["node_label", "key_label", "parameter_labels", "split_key", "free_label"]
 
 
 def node_label(graph: Graph | None, node_id: object) -> str:
@@ -53,3 +57,15 @@ def key_label(graph: Graph | None, key: str) -> str:
         return key
     label = node_label(graph, nid)
     return label if rest in ("", "out") else f"{label}.{rest}"
+
+
+def parameter_labels(graph: Graph | None, keys: Iterable[str]) -> dict[str, str]:
+    """What a learner reads for each of the parameter ``keys`` (``"node.name"``, as ``Session.parameters`` names
+    them): the node's title where the node owns one of ``keys`` (a Parameter node's ``n9.w_cut`` is ``w_cut``, not
+    ``w_cut.w_cut``, its tensor's name repeated), the title and the tensor's name where it owns several
+    (``mlp.0.weight``, ``mlp.0.bias``). A key of no node of ``graph`` is left as it is."""
+    keys = list(keys)
+    owners = {key: split_key(graph, key)[0] for key in keys}
+    owned = Counter(nid for nid in owners.values() if nid is not None)
+    return {key: node_label(graph, nid) if nid is not None and owned[nid] == 1 else key_label(graph, key)
+            for key, nid in owners.items()}
