@@ -272,6 +272,7 @@ class Trainer(QObject):
             return None
         (session, steps), listener = live, self.bridge._on_event
         run, stop_info, times, clock = self.run, self.stop_conditions.stop_info, self._times, time.perf_counter
+        run.use_optimizer(session.graph.training)  # what these steps' optimizer is built or retuned from
         done, stop, metrics, good = 0, None, None, None
         session.unsubscribe(listener)  # one train event per step would flood the window: views poll instead
         self._stepping = True

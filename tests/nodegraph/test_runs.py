@@ -9,7 +9,7 @@ import numpy as np
 from core.nodegraph.files.examples import default_graph
 from core.nodegraph.files.toy import classifier_graph
 from core.nodegraph.run.session import Session
-from core.nodegraph.training.runs import RunHistory, StopConditions, decimate, ema
+from core.nodegraph.training.runs import Run, RunHistory, StopConditions, decimate, ema
 from core.nodegraph.training.trainview import autograd_graph, prediction_view, retune
 
 
@@ -170,3 +170,20 @@ def test_an_optimizer_switched_mid_run_is_marked_and_named_in_the_label_after_th
         run.switch_optimizer({"optimizer": name, "optimizer_params": {"lr": 0.1}})
     assert run.label == "run 1: Adam(lr=0.05) → … → AdamW(lr=0.1)"
     assert h.new_run({"optimizer": "SGD", "optimizer_params": {"lr": 0.1}}).label == "run 2: SGD(lr=0.1)"
+
+
+def test_a_new_learning_rate_is_named_in_the_label_from_the_step_it_took_over():
+    h = RunHistory()
+    run = h.new_run({"optimizer": "SGD", "optimizer_params": {"lr": 0.1}, "steps": 5})
+    for i in range(3):
+        run.add(_metrics(i, 1.0))
+    run.use_optimizer({"optimizer": "SGD", "optimizer_params": {"lr": 0.1}})  # the same: nothing new
+    assert run.label == "run 1: SGD(lr=0.1)"
+    run.use_optimizer({"optimizer": "SGD", "optimizer_params": {"lr": 0.5}})
+    run.use_optimizer({"optimizer": "SGD", "optimizer_params": {"lr": 0.05}})  # before any step at 0.5: replaces it
+    assert run.label == "run 1: SGD(lr=0.1) → SGD(lr=0.05)"
+    assert run.markers == []  # the window marks the change with what changed (Trainer.retune)
+    run.add(_metrics(3, 1.0))
+    run.use_optimizer({"optimizer": "SGD", "optimizer_params": {"lr": 0.1}})  # undone after a step at 0.05
+    assert run.label == "run 1: SGD(lr=0.1) → SGD(lr=0.05) → SGD(lr=0.1)"
+    assert Run.from_state(run.state()).label == run.label  # a saved run names them too

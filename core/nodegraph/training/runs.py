@@ -170,9 +170,19 @@ class Run:
         if _optimizer_name(settings) == _optimizer_name(old):
             return
         self.mark(f"optimizer {old.get('optimizer', 'SGD')} → {settings.get('optimizer', 'SGD')}")
-        new = {k: copy.deepcopy(settings.get(k)) for k in ("optimizer", "optimizer_params")}
+        self.use_optimizer(settings)
+
+    def use_optimizer(self, settings: dict[str, Any]) -> None:
+        """The next steps run under the optimizer and hyperparameters of the training ``settings`` (what the
+        session builds or retunes its optimizer from for each step): the label names them from here on when they
+        differ from the last ones it names (``run 1: SGD(lr=0.1) → SGD(lr=0.05)`` after a new learning rate, set
+        mid-run or between two Train presses of one run, or undone). Settings replaced before any step under them
+        are dropped (back to the last ones: nothing new)."""
+        new = {k: copy.deepcopy(settings.get(k)) for k in _OPTIMIZER_KEYS}
+        if _optimizer_name(new) == _optimizer_name(self._optimizers[-1][1]):
+            return
         if len(self._optimizers) > 1 and self._optimizers[-1][0] == len(self):
-            self._optimizers.pop()  # the last switch ran no step
+            self._optimizers.pop()  # the last ones ran no step
             if _optimizer_name(self._optimizers[-1][1]) == _optimizer_name(new):
                 return
         self._optimizers.append((len(self), new))
