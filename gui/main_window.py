@@ -250,6 +250,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.scene.selectionChanged.connect(self._on_selection)
         self.view.palette_requested.connect(self.show_palette)
         self.view.block_opened.connect(self.open_subgraph)
+        self.view.node_opened.connect(lambda _id: self.named_actions["focus_inspector"].trigger())  # as Ctrl+2
         self.scene.edge_dropped.connect(lambda end, pos: self.show_palette(pos, end))
         self.view.node_dropped.connect(lambda t, pos: self.scene.add_node(t, (pos.x(), pos.y())))
         self.library.activated_type.connect(lambda t: self.add_node_at_center(t))

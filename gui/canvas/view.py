@@ -1,7 +1,8 @@
 """The canvas view: pan (middle drag or space+drag), zoom (wheel, pinch, +/-), fit, rubber-band selection.
 
 Tab or a double-click on empty canvas asks for the palette (``palette_requested`` with the scene point),
-a double-click on a subgraph block asks to show its inside (``block_opened`` with the node id);
+a double-click on a subgraph block asks to show its inside (``block_opened`` with the node id), on any other
+node to edit it (``node_opened`` with the node id: the Inspector comes to the front);
 a node type dragged from the library is dropped as ``node_dropped(type_id, scene point)``. An empty graph
 shows a hint in the middle saying how to add nodes.
 """
@@ -49,6 +50,7 @@ EMPTY_HINT = ("An empty graph. Press Tab or double-click here to add a node, dra
 class GraphView(QGraphicsView):
     palette_requested = Signal(object)  # QPointF in scene coordinates
     block_opened = Signal(str)  # a subgraph node double-clicked: show its inside
+    node_opened = Signal(str)  # any other node double-clicked: edit it in the Inspector
     node_dropped = Signal(str, object)
 
     def __init__(self, scene: GraphScene, parent: QWidget | None = None) -> None:
@@ -436,6 +438,8 @@ class GraphView(QGraphicsView):
             self.block_opened.emit(item.node_id)
             return
         super().mouseDoubleClickEvent(event)
+        if item is not None:  # after the node's items had the event
+            self.node_opened.emit(item.node_id)
 
     # ----- drops from the node library ----------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # Qt override
