@@ -84,13 +84,26 @@ def _rows() -> np.ndarray:
     return np.ascontiguousarray(table.T[::-1], np.float64)
 
 
+@functools.cache
+def _by_key() -> np.ndarray:
+    """``_rows()``'s column for each key of x's own bits >> 21, sign bit included (the upper 1024 keys repeat the
+    lower: tanh's intervals are of |x|): (7, 2048), one gather per block with no ``abs`` or interval lookup first."""
+    return np.ascontiguousarray(_rows()[:, np.tile(_interval(), 2)])
+
+
+_FAR = np.array(np.float64(np.uint32(0x7F200000).view(np.float32)))  # |x| from here (and NaN): MKL's scalar path
+
+
 def _steps(x: np.ndarray, out: np.ndarray) -> None:
-    """MKL's SSE tanh (module docstring) of a float32 block into ``out``."""
-    ax = np.abs(x)
-    bits = ax.view(_U32)
-    c = _rows().take(_interval().take(np.right_shift(bits, _SHIFT)), axis=1)  # NOTE: one gather, 7 contiguous rows
-    a = ax.astype(np.float64)
-    rare = bits.max() >= _RARE
+    """MKL's SSE tanh (module docstring) of a float32 block into ``out``.
+
+    NOTE: the coefficients come from x's bits in one gather (``_by_key``, ``mode="clip"``: an 11-bit key can't be
+    out of range), ``a`` is |x| in float64 in one call, and rare values are found by a's max (NaN compares False
+    with ``_FAR``): 200 elements 12.2 -> 12.0 us, 1600 25.5 -> 24.1, 8192 245 -> 217 against the gathers through
+    the interval table (load 6), the same bits (``test_mkl_tanh_steps_unchanged``)."""
+    c = _by_key().take(np.right_shift(x.view(_U32), _SHIFT), axis=1, mode="clip")
+    a = np.absolute(x, dtype=np.float64)
+    rare = not np.maximum.reduce(a) < _FAR
     with np.errstate(invalid="ignore") if rare else contextlib.nullcontext():  # (inf * 0 in inf's lanes)
         p = np.multiply(c[0], a)
         for j in range(1, 6):
@@ -98,9 +111,9 @@ def _steps(x: np.ndarray, out: np.ndarray) -> None:
             np.multiply(p, a, out=p)
         np.add(p, c[6], out=p)
         np.copysign(p, x, out=p)  # (p >= 0: x's sign bit set on it, as MKL's or)
-        out[...] = p
+        np.copyto(out, p, casting="same_kind")
     if rare:
-        at = bits >= _RARE
+        at = (x.view(_U32) & _U32(0x7FFFFFFF)) >= _RARE
         xr = x[at]
         out[at] = np.where(np.isnan(xr), xr + xr, np.copysign(np.float32(1), xr))
 

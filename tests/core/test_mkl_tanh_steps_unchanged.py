@@ -1,0 +1,70 @@
+"""``core._mkl_tanh``'s steps with one gather by x's own bits give the bits of the steps they replaced (issue #23).
+
+The reference below is ``_steps`` as it stood before the cut (commit 2e8bf282), kept verbatim: |x|, its key, the
+interval, then the coefficients. hypothesis draws float32 bit patterns (every sign, exponent and special value)
+and block sizes, and both must agree bit for bit; the torch oracle tests are ``test_mkl_tanh_oracle.py``."""
+
+import contextlib
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core import _mkl_tanh
+
+_U32 = np.uint32
+
+
+def _old_steps(x, out):
+    ax = np.abs(x)
+    bits = ax.view(_U32)
+    c = _mkl_tanh._rows().take(_mkl_tanh._interval().take(np.right_shift(bits, _mkl_tanh._SHIFT)), axis=1)
+    a = ax.astype(np.float64)
+    rare = bits.max() >= _mkl_tanh._RARE
+    with np.errstate(invalid="ignore") if rare else contextlib.nullcontext():
+        p = np.multiply(c[0], a)
+        for j in range(1, 6):
+            np.add(p, c[j], out=p)
+            np.multiply(p, a, out=p)
+        np.add(p, c[6], out=p)
+        np.copysign(p, x, out=p)
+        out[...] = p
+    if rare:
+        at = bits >= _mkl_tanh._RARE
+        xr = x[at]
+        out[at] = np.where(np.isnan(xr), xr + xr, np.copysign(np.float32(1), xr))
+
+
+def _both(x):
+    old, new = np.empty_like(x), np.empty_like(x)
+    _old_steps(x, old)
+    _mkl_tanh._steps(x, new)
+    return old.view(_U32), new.view(_U32)
+
+
+_SPECIAL = [0x00000000, 0x00000001, 0x00800000, 0x3DFFFFFF, 0x3E000000, 0x41200000, 0x7F1FFFFF, 0x7F200000,
+            0x7F7FFFFF, 0x7F800000, 0x7FC00000, 0x7F800001]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 2 ** 32 - 1), st.sampled_from(_SPECIAL + [b | 0x80000000 for b in _SPECIAL])),
+                min_size=1, max_size=300))
+def test_the_steps_give_the_old_steps_bits_on_any_bit_patterns(patterns):
+    x = np.array(patterns, np.uint32).view(np.float32)
+    old, new = _both(x)
+    np.testing.assert_array_equal(new, old)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9000), st.floats(0.01, 30), st.integers(0, 2 ** 32 - 1))
+def test_the_steps_give_the_old_steps_bits_on_blocks_of_ordinary_values(n, scale, seed):
+    x = (np.random.default_rng(seed).standard_normal(n) * scale).astype(np.float32)
+    old, new = _both(x)
+    np.testing.assert_array_equal(new, old)
+
+
+def test_every_key_of_every_sign_gives_the_old_steps_bits():
+    keys = np.arange(1 << 11, dtype=np.uint32) << 21
+    x = (keys[:, None] + np.array([0, 1, 0x0FFFFF, 0x1FFFFF], np.uint32)).reshape(-1).view(np.float32)
+    old, new = _both(x)
+    np.testing.assert_array_equal(new, old)
