@@ -16,6 +16,7 @@ from core._memory_format import copy_in, copy_preserving
 from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
 from core.autograd.node_api import SavedFromCtx
 from core.ops._fastpath import transposed_no_grad
 from core.ops._shape_args import reshape_sizes, view_sizes
@@ -241,6 +242,8 @@ def reshape(input: Tensor, *shape_args, shape=None):
     if compute_view_strides(input._data.shape, input.stride(), size) is not None:
         alias = not _torch_dispatch.live and not input.is_contiguous()
         return (ReshapeAlias if alias else View).apply(input, shape=size)
+    if input.requires_grad and is_grad_enabled():  # NOTE: PyTorch's copy is a clone: a node under the _unsafe_view
+        input = Clone.apply(input, memory_format=_CONTIGUOUS)
     return UnsafeView.apply(input, shape=size)
 
 
