@@ -161,6 +161,25 @@ _SMALL_GEMM = 1 << 21  # multiply-adds per matrix below which a stack's GEMMs ru
 _SMALL_STACK = 1 << 22  # multiply-adds of the whole stack above which threads pay for themselves
 
 
+def _gemm_per_matrix(x, y):
+    """``bmm`` as PyTorch's CPU bmm computes it above its small loop, MKL's GEMM per matrix (measured: torch.bmm
+    equals torch.mm of each matrix bit for bit), where ``mkl_gemm`` knows each matrix's order and the stack routes
+    do not (a transposed operand, the FMA-blocked kernel of M >= 4, N >= 12: einsum's and attention's products
+    with a transposed gradient); None elsewhere. Each matrix is a Python call: small stacks only."""
+    if type(x) is not np.ndarray or type(y) is not np.ndarray or x.ndim != 3 \
+            or math.prod(x.shape) * y.shape[-1] > _PER_MATRIX_LIMIT:
+        return None
+    out = []
+    for a, b in zip(x, y):
+        if (product := mkl_gemm(a, b)) is None:
+            return None
+        out.append(product)
+    return np.stack(out) if out else None
+
+
+_PER_MATRIX_LIMIT = 1 << 20  # multiply-adds of a stack done per matrix (~0.4 ms; NumPy's one matmul above)
+
+
 def _stacked_matmul(x, y):
     """``np.matmul`` of two (B, n, k) @ (B, k, m) NumPy stacks; a stack of small products splits its batch over
     ``core.get_num_threads()`` Python threads with NumPy's BLAS single-threaded meanwhile.
@@ -242,6 +261,8 @@ class Bmm(Function):
             out = _naive_bmm(x, y)
         elif (stacked := mkl_gemm_stack(x, y)) is not None:  # MKL's GEMM order per matrix (core._small_gemm)
             out = stacked
+        elif (each := _gemm_per_matrix(x, y)) is not None:
+            out = each
         elif x.dtype == np.float16 and (half := bmm_float16(x, y)) is not None:  # PyTorch's own GEMM's order
             out = half
         elif type(x) is np.ndarray and type(y) is np.ndarray and x.dtype == y.dtype and x.dtype.kind in "fc":
