@@ -4,8 +4,11 @@ The public function checks the equation the way PyTorch does, spells every ellip
 and expands size-1 dims that broadcast, then one ``Einsum`` primitive computes the result as PyTorch's
 aten lowers it (``_as_aten``: operands permuted to the output's labels then the contracted ones, contracted
 left to right by permute / reshape / bmm), so the result has PyTorch's strides (``'bchw,co->bohw'`` is a
-channels-last view of a bmm; dropout's mask and ``view`` follow them) and its sums. The gradient of each
-operand is itself an einsum of the output gradient with the other operands, so it is differentiable again.
+channels-last view of a bmm; dropout's mask and ``view`` follow them) and its sums. Recorded (grad mode, an
+operand that requires grad), two or more operands are contracted by those same steps as core's tensor ops, so the
+graph is PyTorch's (``ViewBackward0`` over ``PermuteBackward0`` over ``BmmBackward0``...) and the gradients are
+bmm's products, with its bits. A single operand keeps the primitive, whose gradient is itself an einsum of the
+output gradient (with identities for diagonals), so it is differentiable again.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from core._dtype import promote_types
 from core._memory_format import copy_preserving
 from core._tensor import Tensor
 from core.autograd.function import Function, _capture_state
-from core.autograd.grad_mode import no_grad
+from core.autograd.grad_mode import is_grad_enabled, no_grad
 from core.ops._strided import strided_array
 from core.ops._util import check_same_device, xp_of
 from core.ops.complex_ops import conj_of
@@ -42,7 +45,7 @@ class Einsum(Function):
         ctx.save_for_backward(*operands)
         arrays = [t._data for t in operands]
         xp = xp_of(arrays[0])
-        if arrays[0].dtype.kind in "fcViu" and all(type(a) is np.ndarray and a.size for a in raw):  # ("V": bfloat16)
+        if _lowers(raw):
             return _as_aten(raw, inputs, output, ellipsis)
         eq = ",".join(inputs) + "->" + output
         out = xp.einsum(eq, *arrays, optimize=len(arrays) > 1)
@@ -53,6 +56,11 @@ class Einsum(Function):
         operands = ctx.saved_tensors
         return tuple(_operand_grad(ctx, g, operands, k) if need else None
                      for k, need in enumerate(ctx.needs_input_grad))
+
+
+def _lowers(arrays):
+    """Whether ``_as_aten`` computes the einsum of these arrays (NumPy ones, not empty; "V": bfloat16)."""
+    return arrays[0].dtype.kind in "fcViu" and all(type(a) is np.ndarray and a.size for a in arrays)
 
 
 # NOTE: PyTorch lowers einsum to permute / sum / mul / bmm, so its result's grad_fn is the last of those: one
@@ -93,23 +101,28 @@ def _as_aten(arrays, inputs, output, ellipsis):
     reshape's copy) go through core's tensors: a small einsum (einops' models call one per layer) costs about half
     of the dozen tensor ops it was. Under a dispatch or ``__torch_function__`` mode, or while core.compile
     captures, every step is core's tensor op (``_TensorSteps``), so the mode sees aten's ops as PyTorch's does."""
-    order, (operands, pairs) = _plan(tuple(inputs), output, ellipsis, tuple(a.shape for a in arrays))
     watched = _torch_dispatch.live or _torch_function.mode_stack() or _capture_state.recorder is not None
     steps = _TensorSteps if watched else _ArraySteps
     with no_grad():
-        ops = [steps.operand(array, term, dims, order) for array, term, dims in zip(arrays, inputs, operands)]
-        for a_only, b_only, summed in pairs:
-            a, b = ops.pop(0), ops.pop(0)
-            a = steps.sum(a, a_only) if a_only else a
-            b = steps.sum(b, b_only) if b_only else b
-            ops.insert(0, _sumproduct_pair(a, b, list(summed), steps))
-        out = ops[0]
-        if len(order) > len(output):
-            out = steps.view(out, out.shape[:len(output)]) if len(arrays) > 1 else \
-                steps.sum(out, range(len(output), len(order)), keepdim=False)
-        out = steps.array(out)
+        out = steps.array(_contract(arrays, inputs, output, ellipsis, steps))
     if any(np.may_share_memory(out, a) for a in arrays):  # NOTE: PyTorch returns a view ('ij->ji'); core copies it
         return copy_preserving(out)  # (in its dim order), as the primitive's output has no view tracking
+    return out
+
+
+def _contract(operands, inputs, output, ellipsis, steps):
+    """The steps of aten's einsum on ``operands`` (arrays for ``_ArraySteps``, tensors for ``_TensorSteps``)."""
+    order, (dims, pairs) = _plan(tuple(inputs), output, ellipsis, tuple(tuple(t.shape) for t in operands))
+    ops = [steps.operand(t, term, d, order) for t, term, d in zip(operands, inputs, dims)]
+    for a_only, b_only, summed in pairs:
+        a, b = ops.pop(0), ops.pop(0)
+        a = steps.sum(a, a_only) if a_only else a
+        b = steps.sum(b, b_only) if b_only else b
+        ops.insert(0, _sumproduct_pair(a, b, list(summed), steps))
+    out = ops[0]
+    if len(order) > len(output):
+        out = steps.view(out, out.shape[:len(output)]) if len(operands) > 1 else \
+            steps.sum(out, range(len(output), len(order)), keepdim=False)
     return out
 
 
@@ -213,7 +226,7 @@ class _TensorSteps:
 
     @staticmethod
     def operand(array, term, dims, order):
-        op, where = Tensor._wrap(array), {}
+        op, where = array if isinstance(array, Tensor) else Tensor._wrap(array), {}
         for c in term:
             if c in where:  # a repeated label: its diagonal, in the first one's place
                 op = op.diagonal(0, where[c], len(where)).movedim(-1, where[c])
@@ -453,5 +466,9 @@ def _einsum(equation, *operands):
         result = _pairwise_dtype(inputs, out, operands)
         operands = tuple(t if t.dtype == result else t.to(result) for t in operands)
     raw = tuple(t._data for t in operands)
+    if len(operands) > 1 and is_grad_enabled() and any(t.requires_grad for t in operands) and _lowers(raw):
+        # NOTE: recorded, the contraction is aten's ops themselves (PyTorch's graph: a bmm under views and
+        # permutes, or a mul), so the gradients are bmm's products with PyTorch's bits and nodes
+        return _contract(operands, inputs, out, ellipsis, _TensorSteps)
     operands = _broadcast(inputs, operands)
     return _as_torch_lowers(inputs, out).apply(*operands, inputs=inputs, output=out, raw=raw, ellipsis=ellipsis)
