@@ -173,6 +173,8 @@ BAD_FILES = [
     (_with_node(type="tt.randn", params={"shape": [-2, 3]}), "nodes[0].params: parameter 'shape' has a negative"),
     (_with_node(type="tt.randn", params={"shape": [10 ** 6, 10 ** 6]}), "parameter 'shape' is too large"),
     (_with_node(params={"tensor": {"npy_base64": "!!!"}}), "nodes[0].params.tensor: damaged tensor data"),
+    (_with_node(params={"tensor": {"values": [2.0, 3.0]}}), "nodes[0].params.tensor: must be a number, a rectangular "
+     'list of numbers or a stored tensor {"npy_base64": "..."}, got an object with keys \'values\''),
     (_with_node(params={"tensor": {"npy_base64": _npy(np.array([{"a": 1}], dtype=object))}}),
      "nodes[0].params.tensor: stored tensor of dtype object"),
     (_with_node(params={"tensor": {"npy_base64": _npy(np.zeros(80))[:-40]}}), "damaged tensor data"),

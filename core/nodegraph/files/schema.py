@@ -162,13 +162,24 @@ def decode_npy(value: dict[str, Any], path: str) -> tensor_store.TensorValue:
 # ----- nodes and edges --------------------------------------------------------------------------------
 def _params(spec: _spec.NodeSpec, params: dict[str, Any], path: str) -> dict[str, Any]:
     kinds = {p.name: p.kind for p in spec.params}
-    params = {k: decode_tensor(v, f"{path}.{k}") if kinds.get(k) == "tensor" and isinstance(v, dict) else v
+    params = {k: _param_tensor(v, f"{path}.{k}") if kinds.get(k) == "tensor" and isinstance(v, dict) else v
               for k, v in params.items()}
     try:
         checked = spec.validate_params(params)
     except _spec.ParamError as exc:
         _fail(path, str(exc))
     return {k: tensor_store.frozen(v) if kinds.get(k) == "tensor" else v for k, v in checked.items()}
+
+
+def _param_tensor(value: dict[str, Any], path: str) -> tensor_store.TensorValue:
+    """A tensor parameter written as an object: a stored tensor. Any other object is refused naming every form the
+    parameter takes (a lesson's file writes ``"tensor": [2.0, 3.0]``: a hand edit that broke it must not read as
+    if only the base64 form were allowed)."""
+    if not tensor_store.is_reference(value) and list(value) != ["npy_base64"]:
+        keys = ", ".join(_spec.quote(k, 40) for k in list(value)[:4]) or "none"
+        _fail(path, 'must be a number, a rectangular list of numbers or a stored tensor {"npy_base64": "..."}, '
+                    f"got an object with keys {keys}")
+    return decode_tensor(value, path)
 
 
 def _check_node(nd: object, path: str, level: int) -> dict[str, Any]:
