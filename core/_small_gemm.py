@@ -71,7 +71,7 @@ import math
 
 import numpy as np
 
-from core import _cpu
+from core import _blas_threads, _cpu
 from core._cascade_sum import in_order
 
 __all__ = ["ACTIVE", "LIMIT", "mkl_gemm", "mkl_gemm_stack", "mkl_gemv", "mkl_sdot", "mkl_addbmm"]
@@ -95,6 +95,11 @@ _FMA_BLOCK = 192  # k per block of MKL's float32 FMA kernel (M >= 4, N >= 12)
 # one GEMM each plus a sum, ~1.7x NumPy's time at 1024x1024x1024 (issue #23's matmul row, met at 1.01x before them);
 # a tutorial MLP's 1024-wide Linear on a batch of 32 (33.5M) or 256-cube (16.7M) keeps PyTorch's bits
 FMA_BLOCKS_LIMIT = 1 << 27
+# NOTE: multiply-adds up to which the blocks run on one BLAS thread (``core.nn.functional.misc``'s Linear GEMMs do the
+# same up to this size): with OpenBLAS's own threads each block's GEMM waits for its workers, whose spinning collapses
+# on a loaded machine (two threads, load 7: a 64-row batch through 784 -> 256 took 13.6 ms against 1.8 on one
+# thread). The threads split rows and columns, never k, so every element's chains, and the bits, are the same
+_ONE_THREAD_BLOCKS = 1 << 26
 _CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
 DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -131,6 +136,8 @@ def mkl_gemm(a, b, c=None):
     if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
         return None
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
+        if m * n * k <= _ONE_THREAD_BLOCKS:
+            return _blas_threads.run_single_threaded(_fma_blocks, a, b, c)
         return _fma_blocks(a, b, c)
     if k > LIMIT // (m * n or LIMIT) \
             or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
