@@ -1,0 +1,87 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+PyTorch's own tutorials the corpus lacked (2026-12-06, session 26's tutorials helper, issue #19): "Learning
+PyTorch with Examples"' two-layer networks (tensors, autograd, nn, optim, a custom Module), the FGSM adversarial-example
+tutorial, the former-Torch-users multi-GPU page on the CPU, the video series' TensorBoard page and knowledge
+distillation; each read at the commit it is pinned to (pytorch/tutorials is too large to clone).
+"""
+
+from __future__ import annotations
+
+from recipe_kit import SEED, _r, _tut
+
+RECIPES: list[dict] = []
+
+# "Learning PyTorch with Examples", the 2017-2019 pages: a two-layer ReLU network on 64 random 1000-vectors, by hand
+# (tensors), with autograd, with nn, with optim's Adam and as a custom Module; seeded. The 2017 pages print
+# ``loss.data[0]``, an IndexError on a 0-dim tensor since PyTorch 0.4: ``loss.item()`` there (what the later pages
+# print); their ``MSELoss(size_average=False)`` (deprecated, a warning on stderr) stays
+# The tensor and autograd pages multiply h_relu (64, 100) by w2 (100, 10), an untransposed b with N = 10: MKL's
+# sgemm adds columns 2..9 as core._small_gemm's in-order chain, but the first N % 4 columns of every odd row in
+# another order (measured with torch 2.13 on the AMD Zen 4: for K 8..15 two chains over alternating blocks of 4
+# products, added, then the tail in order; K >= 16 not found), so a quarter of those outputs are an ulp apart; at
+# lr 1e-6 over 500 steps that reaches 1e-5 of the loss (jcj_two_layer_net_* run the same code for 50 steps and pass)
+TWO_LAYER_GEMM = ("float32 GEMM order: MKL's sgemm of (64, 100) @ (100, 10) adds the first N % 4 = 2 columns of odd rows "
+                  "in an order core does not reproduce (first_diff: Tensor.mm at line 46, 471 of 640 outputs an ulp "
+                  "apart from NumPy's); over 500 steps at lr 1e-6 the loss differs in the 5th digit")
+DATA0 = ("print(t, loss.data[0])", "print(t, loss.item())")
+RECIPES += [
+    _r("tutm_two_layer_net_tensor", _tut("0ad33d606682537466f3430fc6d6ac7d47460f1a"),
+       "beginner_source/examples_tensor/two_layer_net_tensor.py", [SEED], xfail=TWO_LAYER_GEMM),
+    _r("tutm_two_layer_net_autograd", _tut("15bfd259a60e64010d98cc9ed47c2ba45b12726b"),
+       "beginner_source/examples_autograd/two_layer_net_autograd.py", [SEED], xfail=TWO_LAYER_GEMM),
+    _r("tutm_two_layer_net_nn", _tut("12645e91811595c58a0de1308639aef9870a2be5"),
+       "beginner_source/examples_nn/two_layer_net_nn.py", [SEED]),
+    _r("tutm_two_layer_net_optim", _tut("29c5caad33fdcd34418e62e7cfdddab5c3bd2021"),
+       "beginner_source/examples_nn/two_layer_net_optim.py", [SEED, DATA0]),
+    _r("tutm_two_layer_net_module", _tut("6f53cd7c257a9ace7f6198bc3d22bdd8547414fd"),
+       "beginner_source/examples_nn/two_layer_net_module.py", [SEED, DATA0]),
+]
+
+# FGSM (the 2018 page): the pretrained LeNet is a download, so the seeded initial weights stand in, saved and loaded
+# back through torch.save/torch.load as the page loads its file; MNIST's test set is corpus_support's 100 noise
+# images (an untrained net gets about a tenth right, and each of those is attacked at the 7 epsilons)
+RECIPES += [
+    _r("tutm_fgsm", _tut("03cd4915be50f10014722c35b8b04736c145d199"), "beginner_source/fgsm_tutorial.py",
+       [SEED, ("datasets.MNIST(", "__import__('corpus_support').fake_mnist("),
+        ('pretrained_model = "data/lenet_mnist_model.pth"', 'pretrained_model = "lenet_mnist_model.pth"'),
+        ("model.load_state_dict(torch.load(pretrained_model",
+         "torch.save(Net().state_dict(), pretrained_model)\nmodel.load_state_dict(torch.load(pretrained_model")]),
+]
+
+# "PyTorch for former Torch users"' multi-GPU page defines its models and runs nothing: a driver appended runs the
+# DataParallel-wrapped model on the CPU (DataParallel holds the module, with no device ids), its state_dict's keys and
+# the page's own data_parallel() without devices
+PARALLEL_DRIVER = ("# .. _Chat with other users on Slack: pytorch.slack.com/messages/beginner/\n",
+                   "# .. _Chat with other users on Slack: pytorch.slack.com/messages/beginner/\nimport torch\n"
+                   "torch.manual_seed(0)\nmodel = DataParallelModel()\nprint(model)\nx = torch.randn(4, 10)\n"
+                   "print(model(x))\nprint(list(model.state_dict()), model.block2.device_ids)\n"
+                   "print(data_parallel(model.block1, x, []))\n")
+RECIPES += [
+    _r("tutm_former_torchies_parallelism", _tut("16be8bdc6b301d60a578618d74fa717ce37410e6"),
+       "beginner_source/former_torchies/parallelism_tutorial.py", [PARALLEL_DRIVER]),
+]
+
+# the "Introduction to PyTorch" video series' TensorBoard page: Fashion-MNIST is corpus_support's 300 training and 100
+# test images, the writer corpus_support's SilentWriter (torch's run has no tensorboard package), the validation
+# check every 25 batches of 4 (not 1000) with the averaged losses it logs printed; seeded
+TB_YT = [SEED, ("from torch.utils.tensorboard import SummaryWriter", "from corpus_support import SilentWriter as SummaryWriter")]
+TB_YT += [("torchvision.datasets.FashionMNIST(", "__import__('corpus_support').fake_fashion_mnist(")] * 2
+TB_YT += [("num_workers=2", "num_workers=0")] * 2
+TB_YT += [("if i % 1000 == 999:", "if i % 25 == 24:"), ("avg_loss = running_loss / 1000", "avg_loss = running_loss / 25"),
+          ("            avg_vloss = running_vloss / len(validation_loader)\n",
+           "            avg_vloss = running_vloss / len(validation_loader)\n            print(avg_loss, avg_vloss)\n"),
+          ("writer.flush()\nwriter.close()\n", "writer.flush()\nwriter.close()\nprint(features.float().sum(), class_labels[:8])\n")]
+RECIPES += [
+    _r("tutm_introyt_tensorboard", _tut("1830f17e3b895f1d1186b6562623e60d549efa41"),
+       "beginner_source/introyt/tensorboardyt_tutorial.py", TB_YT),
+]
+
+# knowledge distillation (the 2024 page): CIFAR-10 becomes corpus_support's 32 training and 16 test images (one batch
+# of 128 each), each of the five trainings 2 epochs (not 10); the page seeds its networks itself
+KD = [("datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10_small(")] * 2
+KD += [("num_workers=2", "num_workers=0")] * 2 + [("epochs=10,", "epochs=2,")] * 5
+RECIPES += [
+    _r("tutm_knowledge_distillation", _tut("035c541fa706ab2b1eca57e0625b5bbdca5e04cb"),
+       "beginner_source/knowledge_distillation_tutorial.py", KD),
+]
