@@ -85,3 +85,24 @@ RECIPES += [
     _r("tutm_knowledge_distillation", _tut("035c541fa706ab2b1eca57e0625b5bbdca5e04cb"),
        "beginner_source/knowledge_distillation_tutorial.py", KD),
 ]
+
+# "Learn the Basics"' 2021 drafts of its Tensors and Autograd pages (named tensors_tutorial and autograds_tutorial
+# before the pages were renamed): seeded
+BASICS_DRAFT = _tut("020e9fcc6fb9d95df1fcb3c15556217d17862fa5")
+RECIPES += [
+    _r("tutm_basics_tensors_draft", BASICS_DRAFT, "beginner_source/basics/tensors_tutorial.py", [SEED]),
+    _r("tutm_basics_autograds_draft", BASICS_DRAFT, "beginner_source/basics/autograds_tutorial.py", [SEED]),
+]
+
+# torch function modes under torch.compile: the page exits on a machine without CUDA (it asks the CUDA device's
+# capability), so that check goes; compiled with the eager backend (inductor's C++ build takes seconds in torch), the
+# results printed beside the page's assertions; seeded
+TF_MODES = [("import torch\n", "import torch\ntorch.manual_seed(0)\n"),
+            ("if torch.cuda.get_device_capability() < (7, 0):", "if False:  # (no CUDA device on this machine)")]
+TF_MODES += [("@torch.compile()", '@torch.compile(backend="eager")')] * 2
+TF_MODES += [(f"assert torch.allclose(z, x * y * x)\n\n{after}", f"assert torch.allclose(z, x * y * x)\nprint(z, x * y * x)\n\n{after}")
+             for after in ("# The mode", "####")]
+RECIPES += [
+    _r("tutm_compile_torch_function_modes", _tut("2a64b21e1c0ffecea380e1b2ddddf46822f633fc"),
+       "recipes_source/torch_compile_torch_function_modes.py", TF_MODES),
+]
