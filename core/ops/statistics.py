@@ -483,6 +483,8 @@ def _refuse_norm_dim(dim) -> None:
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
     """``torch.norm``: a vector norm (any float p; 'fro' over at most two dims), else ``linalg.matrix_norm``
     ('nuc', or 'fro' over more dims), as torch.functional.norm dispatches."""
+    if not isinstance(input, Tensor):  # torch.functional.norm reads input.layout first: a NumPy array raises
+        getattr(input, "layout")  # noqa: B009 AttributeError there (TensorLy's PyTorch backend given an array: tl.norm(ndarray))
     if dim is not None and type(dim) is not int:
         _refuse_norm_dim(dim)  # (nothing for a sequence of ints)
     if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
