@@ -273,8 +273,10 @@ class CodeImports:
                 self.offer_fix(text, name, exc.line, f"{name}: {exc}")
             return
         self.window.set_document(result.graph, None)  # unsaved changes were settled before the run
+        self.pane.show_output(result.output)
         count = len(result.notes)
         notes = f"; {count} note{'' if count == 1 else 's'} under the code" if count else ""
+        notes += "; what it printed is under the code" if result.output.strip() else ""
         what = f"{name} ({edited_from}'s code as edited; {edited_from} is unchanged)" if edited_from else name
         self.window.show_message(f"Imported {what}: {len(result.graph.nodes)} nodes{notes}")
 

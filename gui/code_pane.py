@@ -8,6 +8,9 @@ the importer's notes). It paints two kinds of marks and emits one signal:
   gutter), moved by every forward or backward step;
 - ``line_clicked(line)`` when the user clicks a line: the window selects the nodes made on that line.
 
+Under the code, ``show_output(text)`` shows what the snippet printed when it was imported (as a terminal would:
+``print(x.grad)`` in the chapter's snippet); a document opened or made after it clears it.
+
 The pane computes nothing and never runs the code; the node -> line map comes from the importer.
 """
 
@@ -24,6 +27,7 @@ __all__ = ["CodeEditor", "CodePane"]
 SELECTED = QColor(255, 236, 153)  # the selected nodes' lines
 MARKER = QColor(160, 210, 255)  # the line of the node just computed
 MARKER_TEXT = "▶"
+PRINTED_LINES = 12  # the last lines of a snippet's output the pane shows
 
 
 class _Gutter(QWidget):
@@ -132,9 +136,17 @@ class CodePane(QWidget):
         self.notes.setObjectName("codeNotes")
         self.notes.setWordWrap(True)
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.printed = QLabel("")
+        self.printed.setObjectName("codePrinted")
+        self.printed.setTextFormat(Qt.TextFormat.PlainText)
+        self.printed.setWordWrap(True)
+        self.printed.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.printed.setFont(self.editor.font())
+        self.printed.setContentsMargins(4, 2, 4, 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.editor, 1)
+        layout.addWidget(self.printed)
         layout.addWidget(self.notes)
         self.editor.line_clicked.connect(self.line_clicked)
         self.lines: dict[str, int] = {}  # node id -> line
@@ -150,6 +162,16 @@ class CodePane(QWidget):
         self.notes.setVisible(bool(notes))
         self.editor.selected_lines, self.editor.marker = set(), None
         self.editor.refresh_marks()
+        self.show_output("")
+
+    def show_output(self, text: str) -> None:
+        """What the snippet printed when it ran, its last ``PRINTED_LINES`` lines, under the code ("" hides it)."""
+        lines = text.rstrip("\n").splitlines()
+        head = "Printed:"
+        if len(lines) > PRINTED_LINES:
+            head = f"Printed (the last {PRINTED_LINES} of {len(lines)} lines):"
+        self.printed.setText("\n".join([head, *lines[-PRINTED_LINES:]]) if lines else "")
+        self.printed.setVisible(bool(lines))
 
     def text_width(self) -> int:
         """The pane's width that shows the code's longest line whole beside the gutter and a scroll bar."""
