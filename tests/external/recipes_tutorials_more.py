@@ -106,3 +106,21 @@ RECIPES += [
     _r("tutm_compile_torch_function_modes", _tut("2a64b21e1c0ffecea380e1b2ddddf46822f633fc"),
        "recipes_source/torch_compile_torch_function_modes.py", TF_MODES),
 ]
+
+# the control flow operators (cond, while_loop, scan, associative_scan, map; PyTorch 2.9's page): on the CPU, so the
+# associative_scan "pointwise" mode (CUDA only, Triton's scan; the S5 example's default) runs in the "generic" mode
+# and the S5 example's tensors are made on the CPU; the three LSTMs compiled with the eager backend (inductor's C++ build takes seconds in
+# torch), their timings (wall-clock) not printed, their outputs' sums printed instead; seeded
+CONTROL_FLOW = [("import torch\nfrom torch._higher_order_ops.map import map\n",
+                 "import torch\ntorch.manual_seed(0)\nfrom torch._higher_order_ops.map import map\n"),
+                ('xs=xs.cuda(), dim=0, combine_mode="pointwise")', 'xs=xs, dim=0, combine_mode="generic")')]
+CONTROL_FLOW += [("fullgraph=True)", 'fullgraph=True, backend="eager")')] * 3
+CONTROL_FLOW += [("device='cuda'", "device='cpu'")] * 2 + [("associative_scan(s5_operator, xs, dim=0,)",
+                                                          'associative_scan(s5_operator, xs, dim=0, combine_mode="generic")')]
+CONTROL_FLOW += [("print(f'T={time_steps}:')", "print(f'T={time_steps}:', result_forloop.sum().item(), "
+                  "result_scan[0][1].sum().item(), result_scan_cell_comp[1].sum().item())"),
+                 ("print(f'Compile times", "if False: print(f'Compile times"), ("print(f'Run times", "if False: print(f'Run times")]
+RECIPES += [
+    _r("tutm_control_flow_operators", _tut("2cec80df511ce6c31967a7e59cc891459ccf8cef"),
+       "intermediate_source/torch_controlflow_tutorial.py", CONTROL_FLOW),
+]
