@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _daxpy
+
 __all__ = ["logd_u10"]
 
 _POLY = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0, 0.2222214519839380009e+0,
@@ -31,6 +33,16 @@ def _fma(a, b, c):
     return _fma_split(a, *_split(a), b, *_split(np.float64(b)), c)
 
 
+def _scaled_fma(x, alpha: float, y):
+    """``fma(alpha, x, y)`` for a float64 array ``x`` and a number ``alpha``: OpenBLAS's fused ``daxpy`` on ``y``
+    (a fresh array, a number filled out to ``x``'s shape) where ``core._daxpy`` has one, else Dekker's form."""
+    if type(x) is np.ndarray:  # (a 0-d x's steps give NumPy scalars)
+        y = np.full(x.shape, y) if np.ndim(y) == 0 else y
+        if _daxpy.daxpy_(y, x, alpha):
+            return y
+    return _fma(x, alpha, y)
+
+
 def _two_sum(a, b):
     s = a + b
     v = s - a
@@ -38,7 +50,14 @@ def _two_sum(a, b):
 
 
 def _steps(x: np.ndarray) -> np.ndarray:
-    """``xlog_u1`` of positive finite normal float64 ``x``."""
+    """``xlog_u1`` of positive finite normal float64 ``x``.
+
+    NOTE: the six fmas with a constant multiplier (the polynomial's inner terms, ``e ln 2``'s error) are one
+    ``daxpy`` each (``_scaled_fma``) instead of Dekker's product and TwoSum (~16 NumPy passes), and ``t``, the
+    quotient's reciprocal, is split once for its four fmas (each keeps its operands' order): the same bits
+    (``test_sleef_logd_steps_unchanged``)."""
+    from core.nn.functional._flash_cpu import _fma_split, _split
+
     c6, c5, c4, c3, c2, c1, c0 = _POLY
     e = (np.frexp(x * (1.0 / 0.75))[1] - 1).astype(np.float64)  # getexp(x * (1 / 0.75))
     bits = x.view(np.uint64) & np.uint64(0x000FFFFFFFFFFFFF)
@@ -48,17 +67,19 @@ def _steps(x: np.ndarray) -> np.ndarray:
     nx, ny = _two_sum(m, -1.0)
     dx, dy = _two_sum(m, 1.0)
     t = 1.0 / dx                                         # dddiv
+    split_t = _split(t)
     s = nx * t
-    u = _fma(t, nx, -s)
-    v = _fma(-dy, t, _fma(-dx, t, 1.0))
+    u = _fma_split(t, *split_t, nx, *_split(nx), -s)
+    v = _fma_split(-dy, *_split(-dy), t, *split_t, _fma_split(-dx, *_split(-dx), t, *split_t, 1.0))
     hx = s
-    hy = _fma(s, v, _fma(ny, t, u))
+    hy = _fma(s, v, _fma_split(ny, *_split(ny), t, *split_t, u))
     x2 = hx * hx
     x4 = x2 * x2
     x8 = x4 * x4
-    poly = _fma(x8, _fma(x4, c6, _fma(x2, c5, c4)), _fma(x4, _fma(x2, c3, c2), _fma(x2, c1, c0)))
+    poly = _fma(x8, _scaled_fma(x4, c6, _scaled_fma(x2, c5, c4)),
+                _fma(x4, _scaled_fma(x2, c3, c2), _scaled_fma(x2, c1, c0)))
     sx = _LN2_HI * e                                     # ddmul((ln2_hi, ln2_lo), e)
-    sy = _fma(np.full_like(e, _LN2_LO), e, _fma(np.full_like(e, _LN2_HI), e, -sx))
+    sy = _scaled_fma(e, _LN2_LO, _scaled_fma(e, _LN2_HI, -sx))
     ax, ay = hx * 2, hy * 2                              # ddadd(S, 2X): |S| >= |2X| assumed, as SLEEF's
     r = sx + ax
     sy = (((sx - r) + ax) + sy) + ay
