@@ -457,9 +457,12 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
                 self.scene.edit(Expand(nid))
 
     def export_python_dialog(self) -> None:
+        """Export Python script: named after the document (``curve_fit.py`` beside ``curve_fit.json``, as Export image
+        names its image); a graph imported from code gets ``<code>_export.py``, never its own source's name."""
         from core.nodegraph.export.script import ExportError, write_script
 
-        start = self.start_path("graph.py", saving=True)
+        stem = self.document_stem() + ("_export" if self.path is None and self.graph.code else "")
+        start = self.start_path(f"{stem}.py", saving=True)
         path, chosen = file_ops.save_file_name(self, "Export Python script", start,
                                                "core script (*.py);;torch script (*.py)")
         path = file_ops.save_path(self, path, chosen or "(*.py)")
