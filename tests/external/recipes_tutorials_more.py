@@ -124,3 +124,13 @@ RECIPES += [
     _r("tutm_control_flow_operators", _tut("2cec80df511ce6c31967a7e59cc891459ccf8cef"),
        "intermediate_source/torch_controlflow_tutorial.py", CONTROL_FLOW),
 ]
+
+# MaskedTensor's sparse Adagrad page (2022): its docstring closes with four quotes, a SyntaxError in any Python, so one
+# goes; ``torch.masked.maskedtensor`` (a package since 2023) no longer exports ``masked_tensor``, an ImportError in
+# both, so it is imported from ``torch.masked``; sparse COO gradients, sparse_mask, masked tensors with sparse masks
+# and their printouts
+RECIPES += [
+    _r("tutm_maskedtensor_adagrad", _tut("6f2478f4feb8193608daf09ba69da71e514cfc86"),
+       "beginner_source/maskedtensor_adagrad_sparse_semantics.py",
+       [('""""\n', '"""\n'), ("from torch.masked.maskedtensor import masked_tensor", "from torch.masked import masked_tensor")]),
+]
