@@ -2,8 +2,9 @@
 
 Parameter names, shapes, construction order (hence what a seed draws), reprs and forward arguments
 are PyTorch's; the forward passes are composed from ``core`` ops through
-``F.multi_head_attention_forward``, so autograd differentiates them. PyTorch's fast paths (nested
-tensors, fused kernels) compute the same values and are not reproduced.
+``F.multi_head_attention_forward``, so autograd differentiates them. ``MultiheadAttention``'s fast path (no graph
+to record, eval mode: ``_mha_fast_path``) computes in PyTorch's fused kernel's order; the others (nested tensors,
+the encoder layer's fused kernel) compute the same values in the composite order.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from core.nn import init
 from core.nn.containers import ModuleList
 from core.nn.functional.attention import _canonical_mask, multi_head_attention_forward
 from core.nn.module import Module
+from core.nn.modules import _mha_fast_path
 from core.nn.modules.activation import GELU, ReLU
 from core.nn.modules.dropout import Dropout
 from core.nn.modules.linear import Linear, empty_param
@@ -90,6 +92,8 @@ class MultiheadAttention(Module):
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
+        if _mha_fast_path.takes_fast_path(self, query, key, value, attn_mask, key_padding_mask):
+            return _mha_fast_path.forward(self, query, attn_mask, key_padding_mask, need_weights, average_attn_weights)
         batched = query.dim() == 3
         if self.batch_first and batched:
             query, key, value = (x.transpose(1, 0) for x in (query, key, value))
