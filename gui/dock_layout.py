@@ -11,6 +11,10 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
   bit less than half of the height; Data joins the first run step that gives it points to draw (a graph without a
   dataset keeps the whole width for the plots). Another document hides them again (``document_changed``). Plots
   reopened from the View menu bring Data back beside them where it has points to draw.
+  Plots alone (lesson 6: no Data) take less, ``PLOTS_SHARE``: their plots then stand in one row, and a lesson's graph
+  keeps a readable canvas above them at 1366x768 (at ``BOTTOM_SHARE`` it was cut under the plots). The height the
+  user drags the bottom docks to is kept, as a share of the window's height, for the next reveal and the next start
+  (``PLOTS_HEIGHT_KEY``, saved with the geometry).
 - Panels that are long forms or fixed-size plots scroll inside their dock (``SCROLLED``), so no dock
   forces a minimum size on the window: the window's minimum stays far below 1366x768 whatever is open;
   their forms wrap long labels (``compact``) so a side column needs no sideways scrolling.
@@ -54,6 +58,8 @@ FIRST_SHARE = 0.9  # of the screen's available width and height, on a first star
 GEOMETRY_KEY = "window/geometry"  # in QSettings("Nodegrad", "Nodegrad"): where the window was when it closed
 FRAME_CORNER_KEY = "window/frameCorner"  # and where its frame's top-left corner was (QPoint)
 BOTTOM_SHARE = 0.45  # of the window's height, for Plots and Data once they have content
+PLOTS_SHARE = 0.3  # for Plots without Data: one row of plots (LossPlot.rows) and the rest for the canvas
+PLOTS_HEIGHT_KEY = "window/plotsHeightShare"  # the share of the window's height the user left the bottom docks at
 
 
 class FittingScroll(QScrollArea):
@@ -204,6 +210,8 @@ class DockArrangement:
         self.data_offered = False  # Data was opened for this document's runs
         self.revealed_training = False
         self.reveal_pending = False  # a run started and has not stepped yet
+        self.bottom_share: float | None = _saved_share()  # the height the user left Plots at (None: the default)
+        self._placed_bottom: int | None = None  # the height reveal_training gave Plots (a different one: the user's)
         _seed_bottom_sizes(window, docks)
         _place(window, docks)
         if "plots" in docks and "data" in docks:  # View ▸ Plots (the user's toggle; a program's show() is not heard)
@@ -225,6 +233,7 @@ class DockArrangement:
         first run, or a pinned port, opens them as before."""
         self.data_offered = False
         if self.revealed_training:
+            self.keep_bottom_height()
             self.revealed_training = self.reveal_pending = False
             for name in BOTTOM:
                 if name in self.docks:
@@ -269,8 +278,9 @@ class DockArrangement:
             for name in BOTTOM:
                 if name in docks and (name != "data" or with_data):
                     docks[name].show()
-            window.resizeDocks([docks["plots"]], [int(window.height() * BOTTOM_SHARE)],
-                               Qt.Orientation.Vertical)
+            share = self.bottom_share or (BOTTOM_SHARE if with_data else PLOTS_SHARE)
+            self._placed_bottom = int(window.height() * share)
+            window.resizeDocks([docks["plots"]], [self._placed_bottom], Qt.Orientation.Vertical)
         elif with_data:
             docks["data"].show()
         if with_data:
@@ -280,6 +290,36 @@ class DockArrangement:
         if front in docks:
             docks[front].show()
             docks[front].raise_()
+
+
+    def keep_bottom_height(self, settings: QSettings | None = None) -> None:
+        """Remember the height the user dragged the shown bottom docks to (as a share of the window's height), for
+        their next reveal and in ``settings`` for the next start; a height the window gave them is not kept."""
+        plots, height = self.docks.get("plots"), self.window.height()
+        if plots is None or not plots.isVisible() or plots.isFloating() or height <= 0:
+            return
+        area = self._bottom_area(plots)
+        if self._placed_bottom is not None and abs(area - self._placed_bottom) <= 2:
+            return  # as placed: the default for this window, not a choice
+        self.bottom_share = area / height
+        (settings or QSettings("Nodegrad", "Nodegrad")).setValue(PLOTS_HEIGHT_KEY, self.bottom_share)
+
+
+    def _bottom_area(self, plots: QDockWidget) -> int:
+        """The height of the bottom dock area (``resizeDocks``'s measure: the docks with their tab bar), from the
+        top of ``plots`` to the status bar."""
+        status = self.window.statusBar()
+        bottom = status.geometry().top() if status.isVisible() else self.window.height()
+        return bottom - plots.geometry().top()
+
+
+def _saved_share() -> float | None:
+    """The bottom docks' height share the last window kept (``keep_bottom_height``), if any and sensible."""
+    try:
+        share = float(QSettings("Nodegrad", "Nodegrad").value(PLOTS_HEIGHT_KEY, 0.0))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return share if 0.1 <= share <= 0.7 else None
 
 
 CANVAS_MIN_SHARE = (0.4, 0.35)  # of the window's width and height that the canvas keeps when the window shrinks
@@ -412,6 +452,9 @@ def save_geometry(window: QMainWindow, settings: QSettings | None = None) -> Non
     if not window.isFullScreen():
         settings = settings or QSettings("Nodegrad", "Nodegrad")
         settings.setValue(GEOMETRY_KEY, window.saveGeometry())
+        arrangement = getattr(window, "arrangement", None)  # a MainWindow's (a bare QMainWindow has none)
+        if isinstance(arrangement, DockArrangement):
+            arrangement.keep_bottom_height(settings)
         settings.setValue(FRAME_CORNER_KEY, window.frameGeometry().topLeft())
 
 

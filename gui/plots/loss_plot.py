@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtGui import QColor, QPen, QResizeEvent
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.nodegraph.training.runs import decimate
@@ -42,9 +42,19 @@ MARKER_ROWS = (0.85, 0.35)  # heights of markers' labels (fraction of the plot),
 # than a label's height even in a 1366x768 window's loss plot (70 px high)
 EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
 NO_ACCURACY = "no accuracy: not a classifier"  # the loss plot's title says it when steps of another loss hid accuracy
-PLOTS = (("loss", "loss", 0, 0, 2), ("accuracy", "accuracy", 0, 2, 1), ("lr", "learning rate", 1, 0, 1),
-         ("grad_norm", "gradient norm", 1, 1, 1), ("update_ratio", "update / weight", 1, 2, 1))  # two rows: a
-# bottom dock is wide and low, and a third row left each plot too short to read
+PLOTS = (("loss", "loss"), ("accuracy", "accuracy"), ("lr", "learning rate"), ("grad_norm", "gradient norm"),
+         ("update_ratio", "update / weight"))
+# where each plot sits (row, column, columns spanned), in two rows (a third row left each plot too short to read), or
+# in one row where the plots are wide and low (a bottom dock under a lesson's small graph: two rows left the loss plot
+# 65 px high at 1366x768 and the dock took half the window); without accuracy the loss plot takes its column too
+GRIDS = {2: {"loss": (0, 0, 2), "accuracy": (0, 2, 1), "lr": (1, 0, 1), "grad_norm": (1, 1, 1),
+             "update_ratio": (1, 2, 1)},
+         1: {"loss": (0, 0, 3), "accuracy": (0, 3, 1), "lr": (0, 4, 1), "grad_norm": (0, 5, 1),
+             "update_ratio": (0, 6, 1)}}
+ONE_ROW_BELOW = 300  # px: the plots' widget lower than this lays them out in one row, where it is wide enough...
+ONE_ROW_FROM = 1000  # px: ...for seven columns (a 1366x768 window's full-width dock, not the plots beside Data)
+MIN_HEIGHT = {2: 240, 1: 140}  # the plots' least height by rows, tick labels apart (gui.plots.axis): two rows in a
+# third of a 768-pixel screen, one row in a fifth (lower, the dock scrolls them)
 
 
 def _color(i: int, alpha: int = 255) -> QColor:
@@ -82,9 +92,11 @@ class LossPlot(QWidget):
         self.canvas = pg.GraphicsLayoutWidget()
         self.canvas.setObjectName("plotCanvas")
         self.canvas.setBackground("w")
-        self.canvas.setMinimumHeight(240)  # five plots in a third of a 768-pixel screen (ticks: gui.plots.axis)
+        self.canvas.setMinimumHeight(MIN_HEIGHT[2])
         self.plots: dict[str, pg.PlotItem] = {}
-        for name, title, row, col, span in PLOTS:
+        self.rows = 2  # the plots' rows (GRIDS), one where the widget is wide and low (``resizeEvent``)
+        for name, title in PLOTS:
+            row, col, span = GRIDS[self.rows][name]
             p = self.canvas.addPlot(row=row, col=col, colspan=span, title=title, axisItems=compact_axes())
             p.showGrid(x=True, y=True, alpha=0.2)
             for side in ("left", "bottom"):  # major ticks only: half the cost of a redraw during training
@@ -179,19 +191,35 @@ class LossPlot(QWidget):
         self.show_accuracy(not stepped or bool(self._accuracy_runs))
 
     def show_accuracy(self, on: bool) -> None:
-        """Give the accuracy plot its column (``on``), or hide it and let the loss plot take the whole first row."""
+        """Give the accuracy plot its column (``on``), or hide it and let the loss plot take that column too (the
+        whole first row of two)."""
         if on == self.accuracy_shown:
             return
         self.accuracy_shown = on
-        grid, loss, accuracy = self.canvas.ci.layout, self.plots["loss"], self.plots["accuracy"]
-        grid.removeItem(loss)
-        if on:
-            grid.addItem(accuracy, 0, 2, 1, 1)
-        else:
-            grid.removeItem(accuracy)
-        accuracy.setVisible(on)
-        grid.addItem(loss, 0, 0, 1, 2 if on else 3)
-        loss.setTitle("loss" if on else f"loss · {NO_ACCURACY}")
+        self._lay_out()
+        self.plots["accuracy"].setVisible(on)
+        self.plots["loss"].setTitle("loss" if on else f"loss · {NO_ACCURACY}")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override: one row where wide and low, else two
+        super().resizeEvent(event)
+        size = event.size()
+        rows = 1 if size.height() < ONE_ROW_BELOW and size.width() >= ONE_ROW_FROM else 2
+        if rows != self.rows:
+            self.rows = rows
+            self._lay_out()
+
+    def _lay_out(self) -> None:
+        """Put the plots where ``GRIDS[self.rows]`` says (the accuracy plot only while shown)."""
+        self.canvas.setMinimumHeight(MIN_HEIGHT[self.rows])
+        grid = self.canvas.ci.layout
+        for i in reversed(range(grid.count())):
+            grid.removeAt(i)
+        for name, (row, col, span) in GRIDS[self.rows].items():
+            if name == "accuracy" and not self.accuracy_shown:
+                continue
+            if name == "loss" and not self.accuracy_shown:
+                span += 1
+            grid.addItem(self.plots[name], row, col, 1, span)
 
     def clear(self) -> None:
         """Forget every drawn run (the trainer forgot its runs: another document)."""
