@@ -1,4 +1,5 @@
-"""``nn.MultiheadAttention``'s fast path: ``torch._native_multi_head_attention`` as PyTorch's CPU kernel computes it.
+"""The attention modules' fast paths: ``torch._native_multi_head_attention`` as PyTorch's CPU kernel computes it, for
+``nn.MultiheadAttention`` and inside ``nn.TransformerEncoderLayer``'s ``_transformer_encoder_layer_fwd``.
 
 PyTorch's module hands self-attention to a fused kernel when no graph is recorded (``no_grad``, inference mode, or
 nothing requires grad) and the module is in its plain inference form (``takes_fast_path``: torch's
@@ -49,6 +50,42 @@ def takes_fast_path(module, query, key, value, attn_mask, key_padding_mask) -> b
     if core.overrides.has_torch_function(tensors) or any(t.device.type != "cpu" for t in tensors if t is not None):
         return False  # (torch's CUDA kernel is another order: core keeps the composite path there)
     return not (core.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors))
+
+
+def layer_takes_fast_path(layer, src, src_mask, src_key_padding_mask) -> bool:
+    """Whether PyTorch's ``TransformerEncoderLayer.forward`` calls ``_transformer_encoder_layer_fwd``: its
+    conditions are the attention's, but float masks pass (they come canonical), relu or gelu only, equal norm eps
+    and no forward hooks anywhere in the layer."""
+    attn = layer.self_attn
+    if not core.backends.mha.get_fastpath_enabled() or src.dim() != 3 or layer.training or not attn.batch_first \
+            or attn.in_proj_bias is None or not attn._qkv_same_embed_dim or not layer.activation_relu_or_gelu \
+            or layer.norm1.eps != layer.norm2.eps or src.is_nested or attn.num_heads % 2 \
+            or core.is_autocast_enabled():
+        return False
+    if any(len(getattr(m, "_forward_hooks", {})) + len(getattr(m, "_forward_pre_hooks", {})) for m in layer.modules()):
+        return False
+    tensors = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
+               layer.norm1.weight, layer.norm1.bias, layer.norm2.weight, layer.norm2.bias, layer.linear1.weight,
+               layer.linear1.bias, layer.linear2.weight, layer.linear2.bias)
+    if core.overrides.has_torch_function(tensors) or any(t.device.type != "cpu" for t in tensors if t is not None):
+        return False
+    return not (core.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors))
+
+
+def layer_forward(layer, src, src_mask, src_key_padding_mask):
+    """``_transformer_encoder_layer_fwd``: the fused attention without weights, then the layer's residuals, norms
+    and feed-forward block in the composite order (``x.add_(src)``, ``linear``, ``relu_``/``gelu_``, ``linear``).
+    The masks come canonical (float)."""
+    attn = layer.self_attn
+    mask, mask_type = attn.merge_masks(src_mask, src_key_padding_mask, src)
+    act = F.gelu if layer.activation_relu_or_gelu == 2 else F.relu
+    with core.no_grad():
+        x = layer.norm1(src) if layer.norm_first else src
+        x = _native(x, attn.num_heads, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
+                    attn.out_proj.bias, mask, mask_type, False, True)[0] + src
+        x = x if layer.norm_first else layer.norm1(x)
+        ffn = layer.linear2(act(layer.linear1(layer.norm2(x) if layer.norm_first else x))) + x
+        return ffn if layer.norm_first else layer.norm2(ffn)
 
 
 def forward(module, query, attn_mask, key_padding_mask, need_weights, average_attn_weights):

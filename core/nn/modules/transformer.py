@@ -2,9 +2,9 @@
 
 Parameter names, shapes, construction order (hence what a seed draws), reprs and forward arguments
 are PyTorch's; the forward passes are composed from ``core`` ops through
-``F.multi_head_attention_forward``, so autograd differentiates them. ``MultiheadAttention``'s fast path (no graph
-to record, eval mode: ``_mha_fast_path``) computes in PyTorch's fused kernel's order; the others (nested tensors,
-the encoder layer's fused kernel) compute the same values in the composite order.
+``F.multi_head_attention_forward``, so autograd differentiates them. The fast paths of ``MultiheadAttention`` and
+``TransformerEncoderLayer`` (no graph to record, eval mode: ``_mha_fast_path``) compute in PyTorch's fused kernels'
+order; the encoder's nested-tensor path computes the same values in the composite order.
 """
 
 from __future__ import annotations
@@ -179,6 +179,8 @@ class TransformerEncoderLayer(Module):
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                None if src_mask is None else src_mask.dtype, "src_mask", src.dtype)
         src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype)
+        if _mha_fast_path.layer_takes_fast_path(self, src, src_mask, src_key_padding_mask):
+            return _mha_fast_path.layer_forward(self, src, src_mask, src_key_padding_mask)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)

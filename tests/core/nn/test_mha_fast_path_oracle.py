@@ -113,3 +113,41 @@ def test_inference_mode_takes_the_fast_path(torch):
         with lib.inference_mode():
             results.append(m(x, x, x)[0])
     _same(*results)
+
+
+def _layer(lib, embed, heads, **kwargs):
+    layer = lib.nn.TransformerEncoderLayer(embed, heads, 32, dropout=0.0, batch_first=True, **kwargs)
+    rng = np.random.default_rng(embed + heads)
+    with lib.no_grad():
+        for p in layer.parameters():
+            p.copy_(lib.tensor((rng.standard_normal(tuple(p.shape)) * 0.3).astype(np.float32)))
+    return layer.eval()
+
+
+LAYERS = {  # head size 4: the fused attention's own order (a multiple of 8 without a mask is the flash kernel's)
+    "relu": ({}, (None, None)),
+    "gelu": ({"activation": "gelu"}, (None, None)),
+    "norm_first": ({"norm_first": True}, (None, None)),
+    "padding_mask": ({}, (None, _padding(3, 5))),
+    "float_causal_mask": ({}, (np.where(_causal(5), -np.inf, 0.0).astype(np.float32), None)),
+    "bool_causal_and_padding_masks": ({"norm_first": True}, (_causal(5), _padding(3, 5))),
+    "forward_hook_keeps_the_composite_path": ({"hook": True}, (None, None)),
+}
+
+
+def _layer_output(lib, name):
+    kwargs, masks = LAYERS[name]
+    kwargs = dict(kwargs)
+    hook = kwargs.pop("hook", False)
+    layer = _layer(lib, 16, 4, **kwargs)
+    if hook:
+        layer.linear1.register_forward_hook(lambda module, args, out: None)
+    x = lib.tensor(np.random.default_rng(4).standard_normal((3, 5, 16)).astype(np.float32))
+    src_mask, padding = (None if m is None else lib.tensor(m) for m in masks)
+    with lib.no_grad():
+        return layer(x, src_mask=src_mask, src_key_padding_mask=padding)
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_encoder_layer_under_no_grad_matches_torchs_fused_layer(name, torch):
+    _same(_layer_output(core, name), _layer_output(torch, name))
