@@ -94,8 +94,6 @@ class RunCommands(_Window):
         self._after_run()
 
     def _after_run(self) -> None:
-        if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
-            self.inspector.set_context(self.graph, self.bridge.session)
         self.refresh_session_view()
 
     def _pass_progress(self, text: str) -> None:
@@ -165,4 +163,6 @@ class RunCommands(_Window):
         self.view.keep_document_framed()  # grown nodes stay in view while the opened document is followed
         for nid in self.bridge.breakpoints & set(self.scene.node_items):  # a rebuilt node item keeps its mark
             self.scene.node_items[nid].set_breakpoint(True)
+        if self.bridge.session is not None and self.inspector.session is not self.bridge.session:
+            self.inspector.set_context(self.graph, self.bridge.session)  # also a session that training made
         self.inspector.refresh_values()
