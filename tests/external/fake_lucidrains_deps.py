@@ -6,6 +6,8 @@
   its defaults, as ``fire`` does without command-line arguments.
 - ``tqdm``: the examples' ``tqdm.auto.trange`` bar, whose ``set_description`` text (the training losses) is printed
   on stdout, so the losses the examples only show in the bar are compared.
+- ``loguru``: x-transformers (``recipes_xtransformers.py``) imports its ``logger`` and warns through it; the
+  stand-in's ``logger`` prints each warning on stdout, so a warning one run gives and the other not shows.
 
 The runner's other stand-ins (torchvision's stub, whose datasets the recipes replace) stay while such a script runs.
 """
@@ -53,6 +55,19 @@ class _Bar:
         pass
 
 
+class _Logger:
+    """loguru's ``logger``: its messages printed with their level."""
+
+    def _log(self, level, message, *args, **kwargs):
+        print(f"{level} | {message.format(*args, **kwargs) if args or kwargs else message}")
+
+    def warning(self, message, *args, **kwargs):
+        self._log("WARNING", message, *args, **kwargs)
+
+    def info(self, message, *args, **kwargs):
+        self._log("INFO", message, *args, **kwargs)
+
+
 def _trange(*args, **kwargs):
     return _Bar(range(*args), **kwargs)
 
@@ -68,5 +83,5 @@ def modules() -> dict:
     """The stand-in modules by name."""
     auto = _module("tqdm.auto", tqdm=_Bar, trange=_trange)
     return {"frozendict": _module("frozendict", frozendict=frozendict),
-            "fire": _module("fire", Fire=_fire),
+            "fire": _module("fire", Fire=_fire), "loguru": _module("loguru", logger=_Logger()),
             "tqdm": _module("tqdm", tqdm=_Bar, trange=_trange, auto=auto), "tqdm.auto": auto}

@@ -69,6 +69,7 @@ RECIPES += __import__("recipes_books5").RECIPES  # x-transformers, Spotlight, co
 RECIPES += __import__("recipes_botorch").RECIPES  # BoTorch: models, acquisition, optimisation, its tests (helper s22 BOTORCH)
 RECIPES += __import__("recipes_tianshou").RECIPES  # Tianshou: Batch, buffers, collectors, policies, trainers (helper s22 TIANSHOU)
 RECIPES += __import__("recipes_lucidrains").RECIPES  # vector-quantize-pytorch and friends on einx/einops (helper s22 LUCIDRAINS)
+RECIPES += __import__("recipes_xtransformers").RECIPES  # x-transformers: its tests, README models (helper s26 XT)
 RECIPES += __import__("recipes_torchattacks").RECIPES  # torchattacks: adversarial attacks, its tests (helper s23 TATK)
 RECIPES += __import__("recipes_torchcam").RECIPES  # torch-cam: CAM, Grad-CAM, Score-CAM methods (helper s23 TCAM)
 RECIPES += __import__("recipes_ekan").RECIPES  # efficient-kan: KAN layers, grid updates, training (helper s23 EKAN)

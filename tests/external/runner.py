@@ -490,6 +490,7 @@ _FETCHED_PACKAGES += ("snntorch",)  # recipes_snntorch's (its spikeplot's matplo
 _FETCHED_PACKAGES += ("zuko",)  # recipes_zuko's (NumPy and torch only)
 _FETCHED_PACKAGES += ("deepxde",)  # recipes_deepxde's (SciPy, scikit-learn, scikit-optimize: fake_deepxde_deps)
 _FETCHED_PACKAGES += ("entmax",)  # recipes_entmax's (torch only)
+_FETCHED_PACKAGES += ("x_transformers",)  # recipes_xtransformers' (einx, einops, loguru: recipes_lucidrains')
 
 
 def _reset(lib) -> None:
