@@ -1,14 +1,16 @@
 """The batch size of training is the dataset node's ``batch_size``: setting it (core.nodegraph.model.batch_size,
 what the Train dock's field does) changes the rows a training step sees, is one undoable edit named as the
-node's own edit, and is refused with a reason where the graph has no single batch size. A file's
-``training.batch_size`` (which no run ever read) still loads, and does not change the rows."""
+node's own edit, and is refused with a reason where the graph has no single batch size. An older (version 3)
+file's ``training.batch_size`` (which no run read) lands on its dataset node as it loads, and files are saved
+without it."""
+
+import json
 
 import pytest
 
 from core.nodegraph.files import io as files
 from core.nodegraph.files.toy import classifier_graph
 from core.nodegraph.model import batch_size as bs
-from core.nodegraph.model.commands import SetTraining
 from core.nodegraph.model.document import Node
 from core.nodegraph.run.session import Session
 
@@ -83,11 +85,45 @@ def test_a_batch_size_out_of_the_nodes_range_is_refused_and_changes_nothing():
     assert g.to_dict() == before
 
 
-def test_an_older_files_training_batch_size_loads_and_leaves_the_nodes_rows(tmp_path):
-    g = classifier_graph("moons", batch_size=32, steps=4)
-    SetTraining("batch_size", 8).do(g)  # as files saved before the dock edited the node carry it
+def _version_3(graph, training_batch_size) -> str:
+    """``graph`` as a version 3 file wrote it: the header's version 3, ``training.batch_size`` in its training."""
+    data = json.loads(files.dumps(graph))
+    assert data["version"] == 4 and "batch_size" not in data["training"]  # what this version writes
+    data["version"] = 3
+    data["training"] = {**data["training"], "batch_size": training_batch_size}
+    return json.dumps(data)
+
+
+def test_an_older_files_training_batch_size_lands_on_its_dataset_node_and_is_saved_no_more(tmp_path):
     path = tmp_path / "old.json"
-    files.save(g, path)
+    path.write_text(_version_3(classifier_graph("moons", batch_size=32, steps=4), 8), encoding="utf-8")
     loaded = files.load(path)
-    assert loaded.training["batch_size"] == 8  # kept as it was: the file saves back unchanged
-    assert bs.batch_size(loaded) == 32 and _rows_per_step(loaded) == [32, 32]  # what it always trained with
+    assert "batch_size" not in loaded.training
+    assert bs.batch_size(loaded) == 8 and _rows_per_step(loaded) == [8, 8]  # the size the learner chose runs
+    files.save(loaded, path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["version"] == 4 and "batch_size" not in saved["training"]  # no stale key
+    assert [n["params"]["batch_size"] for n in saved["nodes"] if n["type"] == "data.dataset"] == [8]
+
+
+def test_an_older_files_default_training_batch_size_leaves_the_nodes_own(tmp_path):
+    """Every version 3 document carried 32 (the default) whether or not anyone chose it; the node's own size, set
+    in the Inspector, is the one that ran and stays."""
+    g = classifier_graph("moons", batch_size=24, steps=4)
+    g.add_node(Node("n9", "data.dataset", {"generator": "circles", "batch_size": 24}, (0.0, 300.0), "other"))
+    loaded = files.loads(_version_3(g, 32))
+    assert bs.batch_size(loaded) == 24 and "batch_size" not in loaded.training
+    every = files.loads(_version_3(g, 5))  # another value: on every dataset node
+    assert {n.params["batch_size"] for n in every.nodes.values() if n.type == bs.DATASET_TYPE} == {5}
+
+
+def test_an_older_file_without_a_dataset_node_loses_its_training_batch_size():
+    g = classifier_graph("moons")
+    g.remove_node("n1")
+    loaded = files.loads(_version_3(g, 8))
+    assert "batch_size" not in loaded.training and bs.batch_size(loaded) is None
+
+
+def test_an_older_files_bad_training_batch_size_is_refused_naming_it():
+    with pytest.raises(files.LoadError, match=r"version 3 file\) training.batch_size: must be in \[0, 100000\]"):
+        files.loads(_version_3(classifier_graph("moons"), -1))

@@ -43,7 +43,7 @@ def _refused(data) -> str:
 def test_the_header_comes_first_with_the_node_type_versions():
     data = json.loads(files.dumps(linear_graph()))
     assert list(data)[:5] == ["format", "version", "app_version", "node_types", "nodes"]
-    assert data["format"] == "nodegrad-graph" and data["version"] == 3
+    assert data["format"] == "nodegrad-graph" and data["version"] == 4
     assert data["node_types"] == {"tt.add": 1, "tt.matmul": 1, "tt.sum": 1, "tt.tensor": 1}
 
 
@@ -160,7 +160,7 @@ BAD_FILES = [
     (_doc(format="something-else"), "format: expected 'nodegrad-graph', got 'something-else'"),
     ({"version": 2}, "format: missing field"),
     (_doc(version="2"), "version: must be an integer, got a string"),
-    (_doc(version=99), "version: file version 99 is newer than this app reads (up to 3)"),
+    (_doc(version=99), "version: file version 99 is newer than this app reads (up to 4)"),
     (_doc(version=0), "version: unknown file version 0"),
     ({k: v for k, v in _doc().items() if k != "nodes"}, "nodes: missing field"),
     (_doc(nodes={}), "nodes: must be a list, got an object"),

@@ -137,7 +137,7 @@ def test_copies_of_a_document_share_a_large_literal_instead_of_copying_it(tmp_pa
 @pytest.mark.parametrize(("values", "dtype"), [([0.5] * 100, core.float32), (list(range(100)), core.int64),
                                                ([True, False] * 50, core.bool)])
 def test_a_long_inline_list_loads_as_an_array_that_evaluates_like_the_list(values, dtype):
-    g = files.loads(files.dumps(tensor_graph(values)).replace('"version": 3', '"version": 2'))
+    g = files.loads(files.dumps(tensor_graph(values)).replace('"version": 4', '"version": 2'))
     value = g.nodes["t"].params["tensor"]
     assert isinstance(value, TensorValue) and value == values
     s = Session(g)

@@ -6,7 +6,7 @@ Format history (``version`` in the file header):
   (nodes and inner nodes of subgraphs alike). Everything else as in version 2. Early files that already
   used the version 2 shapes under version 1 (the first format brief's example) pass through unchanged.
 - **2**: edges are ``{"from": [node, port], "to": [node, port]}``; positions ``[x, y]``.
-- **3** (current): a tensor literal may also be a reference to an entry of a ``.npz`` sidecar beside the file
+- **3**: a tensor literal may also be a reference to an entry of a ``.npz`` sidecar beside the file
   (``{"npz", "key", "dtype", "shape"}``, see ``core.nodegraph.model.tensor_store``). A version 2 file is a valid
   version 3 file, so ``v2_to_v3`` only sets the version; an older app refuses version 3 files instead of
   meeting a sidecar reference it can't read. A version 3 file may also hold a ``trained`` section (the parameter
@@ -14,6 +14,12 @@ Format history (``version`` in the file header):
   and opens the untrained recipe, as it always did. Likewise ``lesson`` (the id of the bundled lesson a document
   belongs to, so a copy of an example saved elsewhere reopens with its lesson): an app from before it ignores it
   (unknown top-level fields are ignored) and opens the graph without the lesson.
+- **4** (current): ``training`` has no ``batch_size``: the rows a step draws are the dataset node's own
+  ``batch_size`` (``core.nodegraph.model.batch_size``), the one value runs read. ``v3_to_v4`` puts an older file's
+  ``training.batch_size`` (what the Train dock showed and edited then, unread by any run) on its ``data.dataset``
+  nodes, so the batch size the learner chose is the one that runs, and drops the key (a file without a dataset
+  node just loses it). The app's default, ``OLD_DEFAULT_BATCH_SIZE``, is left off the nodes: every older file
+  carries it whether or not anyone chose it, and a node's own size (set in the Inspector, the one that ran) stays.
 
 Node types have versions too (``node_types`` in the header, ``NodeSpec.version``): when a node type
 changes its parameters, it registers ``register_node_migration(type_id, v, fn)`` (``fn(node_dict) ->
@@ -30,13 +36,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from core.nodegraph.model.batch_size import DATASET_TYPE
 from core.nodegraph.model.spec import NODE_MIGRATIONS, register_node_migration
+from core.nodegraph.model.training_settings import SettingError, check_value
 
 __all__ = ["CURRENT_VERSION", "MIGRATIONS", "NODE_MIGRATIONS", "SAME_FRAGMENTS", "MigrationError", "migrate",
            "migrate_nodes", "register_node_migration"]
 
-CURRENT_VERSION = 3
-SAME_FRAGMENTS = (2, 3)  # clipboard fragments of these versions paste as they are (nothing to migrate)
+CURRENT_VERSION = 4
+SAME_FRAGMENTS = (2, 3, 4)  # clipboard fragments of these versions paste as they are (nothing to migrate)
+OLD_DEFAULT_BATCH_SIZE = 32  # training.batch_size of every document up to version 3 that never edited it
 
 FileData = dict[str, Any]  # a file's JSON object (or a subgraph's), before schema validation
 
@@ -100,7 +109,32 @@ def v2_to_v3(data: FileData) -> FileData:
     return {**data, "version": 3}
 
 
-MIGRATIONS: dict[int, Callable[[FileData], FileData]] = {1: v1_to_v2, 2: v2_to_v3}
+def v3_to_v4(data: FileData) -> FileData:
+    """``training.batch_size`` moved onto the file's ``data.dataset`` nodes (their ``params.batch_size``) unless it
+    is the old default, and dropped from ``training``; a value the Train dock would refuse is refused, naming the
+    field."""
+    out = {**data, "version": 4}
+    training = data.get("training")
+    if not isinstance(training, dict) or "batch_size" not in training:
+        return out
+    size = training["batch_size"]
+    try:
+        check_value("batch_size", size, "training.batch_size")
+    except SettingError as exc:
+        raise MigrationError(str(exc)) from None
+    out["training"] = {k: v for k, v in training.items() if k != "batch_size"}
+    nodes = data.get("nodes")
+    if isinstance(nodes, list) and size != OLD_DEFAULT_BATCH_SIZE:
+        out["nodes"] = [{**nd, "params": {**nd["params"], "batch_size": size}} if _is_dataset(nd) else nd
+                        for nd in nodes]
+    return out
+
+
+def _is_dataset(nd: object) -> bool:
+    return isinstance(nd, dict) and nd.get("type") == DATASET_TYPE and isinstance(nd.get("params"), dict)
+
+
+MIGRATIONS: dict[int, Callable[[FileData], FileData]] = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4}
 
 
 def migrate(data: FileData) -> FileData:

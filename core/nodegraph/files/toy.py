@@ -30,5 +30,4 @@ def classifier_graph(generator: str = "spiral", sizes: Sequence[int] = (2, 16, 1
     g.set_training("optimizer", optimizer)
     g.set_training("optimizer_params", {"lr": lr})
     g.set_training("steps", steps)
-    g.set_training("batch_size", batch_size)
     return g

@@ -7,9 +7,9 @@ it, a file saves it. The Train dock's "Batch size" field shows and edits it thro
 disabled, with ``why_fixed``'s words as its tooltip, when the graph has no dataset node or its dataset nodes
 disagree.
 
-The document's ``training["batch_size"]`` setting is not read by any run (it never was: runs always drew by the
-node's parameter, so files that carry it load and train exactly as before). It stays in the file format so files
-load in older versions of the app, and ``check`` still refuses a value out of range there.
+Documents hold no ``training["batch_size"]`` setting (files up to version 3 did, unread by any run: runs always drew
+by the node's parameter); loading such a file moves a value other than the old default onto its dataset nodes
+(``core.nodegraph.files.migrations.v3_to_v4``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ __all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBG
 
 SUBGRAPH_TYPE = "graph.subgraph"
 DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
-                    "batch_size": 32, "steps": 100, "seed": 0, "device": "cpu"}
+                    "steps": 100, "seed": 0, "device": "cpu"}  # no batch_size: the dataset node's (model.batch_size)
 # settings a document holds only once set (so files that never set them are saved as before)
 OPTIONAL_TRAINING = {"val_every": 10, "stop": None}  # saved only once set (None: the defaults of StopConditions)
 

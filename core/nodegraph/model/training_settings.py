@@ -8,9 +8,10 @@ schedule that the training loop can't drive (``LBFGS`` needs a closure, ``Reduce
 arguments ``core.optim`` refuses (it builds the optimizer and schedule on a stand-in parameter and steps them
 twice, so PyTorch's own checks of ``betas``, ``eps``, ``milestones``... apply).
 
-``batch_size`` is checked where a file holds it, but no run reads it: the rows per step are the dataset node's
-``batch_size`` (``core.nodegraph.model.batch_size``, what the Train dock edits); files keep the key so they load
-in older versions.
+There is no ``batch_size`` setting: the rows per step are the dataset node's ``batch_size``
+(``core.nodegraph.model.batch_size``, what the Train dock edits). Files up to version 3 held one, unread;
+``core.nodegraph.files.migrations.v3_to_v4`` checks it (``check_value``, ``RANGES["batch_size"]``: the node's range
+too) and moves it onto the dataset nodes.
 """
 
 from __future__ import annotations

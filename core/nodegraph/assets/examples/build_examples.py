@@ -136,7 +136,7 @@ def training_step() -> Graph:
     b.node("yb", "linalg.matmul", 1.25, 1.15, {"a": "xb", "b": "true_w"})
     b.node("model", "layer.linear", 1.25, 0, {"x": "xb"}, in_features=4, out_features=1, seed=0)
     b.node("loss", "loss.mse", 2.5, 0, {"input": "model", "target": "yb"})
-    return b.train("loss", optimizer="SGD", optimizer_params={"lr": 0.01}, batch_size=8, steps=100, seed=8)
+    return b.train("loss", optimizer="SGD", optimizer_params={"lr": 0.01}, steps=100, seed=8)
 
 
 def gradcheck() -> Graph:
@@ -243,7 +243,7 @@ def playground_classifier() -> Graph:
            val_fraction=0.2)  # data and loss a row under the model: y's edge to the loss runs clear of it
     b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[2, 8, 8, 2], activation="tanh", seed=3)
     b.node("loss", "loss.cross_entropy", 2, 1, {"input": "mlp", "target": "data:y"})
-    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.05}, batch_size=32, steps=200)
+    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.05}, steps=200)
 
 
 def playground_regression() -> Graph:
@@ -251,7 +251,7 @@ def playground_regression() -> Graph:
     b.node("data", "data.dataset", 0, 1, generator="sine", n_samples=100, noise=0.1, seed=0, batch_size=0)
     b.node("mlp", "layer.mlp", 1, 0, {"x": "data:x"}, sizes=[1, 16, 16, 1], activation="tanh", seed=0)
     b.node("loss", "loss.mse", 2, 1, {"input": "mlp", "target": "data:y"})
-    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=100, steps=300)
+    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, steps=300)
 
 
 def playground_convnet() -> Graph:
@@ -266,7 +266,7 @@ def playground_convnet() -> Graph:
     b.node("flat", "shape.flatten", 3, 0, {"x": "act"}, start_dim=1)
     b.node("head", "layer.linear", 4, 1.25, {"x": "flat"}, in_features=676, out_features=5, seed=0)
     b.node("loss", "loss.cross_entropy", 5, 2.5, {"input": "head", "target": "data:y"})
-    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, batch_size=16, steps=100)
+    return b.train("loss", optimizer="Adam", optimizer_params={"lr": 0.01}, steps=100)
 
 
 EXAMPLES: dict[str, Callable[[], Graph]] = {
