@@ -250,3 +250,19 @@ def test_backward_with_create_graph_records_gradients_that_can_be_differentiated
     np.testing.assert_allclose(g2._data, [1.0, 1.0])
     s.backward()  # the graph was kept: a second backward works and accumulates
     np.testing.assert_allclose(s.grad("x").detach()._data, [3.0, -1.0])
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_backward_from_a_node_that_outputs_no_tensor_says_where_backward_starts_and_what_to_change(named):
+    from core.nodegraph.files import io
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+
+    graph = io.load(EXAMPLES_DIR / "07-gradcheck.json")  # its last node, check_wrong, outputs gradcheck's result
+    last = next(nid for nid, n in graph.nodes.items() if n.title == "check_wrong")
+    if named:
+        graph.training["loss"] = last
+    s = Session(graph)
+    assert s.backward_step() is None
+    start = "the Train tab's Loss node" if named else "the last node"
+    assert str(s.errors[last]) == (f"TypeError: backward starts from {start}, and its output 'out' is a dict, not a "
+                                   "tensor: choose a node that outputs a tensor as Loss node in the Train tab")

@@ -140,11 +140,14 @@ class BackwardStepping:
         out = self.values.get(loss)
         if not out:
             return None
-        value = next(iter(out.values()))
+        port, value = next(iter(out.items()))
         if not isinstance(value, core.Tensor):
             self._touch(loss)
+            start = "the Train tab's Loss node" if self.graph.training.get("loss") == loss else "the last node"
             self.errors[loss] = NodeError("backward", "TypeError",
-                                          f"backward needs a tensor, got {type(value).__name__}")
+                                          f"backward starts from {start}, and its output {port!r} is a "
+                                          f"{type(value).__name__}, not a tensor: choose a node that outputs a "
+                                          "tensor as Loss node in the Train tab")
             self.emit("error", loss, (), {"error": self.errors[loss]})
             return None
         return value
