@@ -3,27 +3,31 @@
 Items are created and removed only in ``_on_graph_event`` (node_added, edge_removed, ...), never by the
 code that issues an edit, so undo, redo, paste and file loads all redraw the same way. Edits go through
 ``edit(command)``, which does the Qt-free command and pushes it on the undo stack only when it succeeded;
-a refusal is emitted on ``status`` (and shown as a tooltip when it came from a drag).
+a refusal is emitted on ``status`` (and shown as a tooltip when it came from a drag). Which edges are drawn over
+the nodes is kept by ``EdgeStacking`` (``gui.canvas.edge_stacking``), and a wire drawn from a port by ``WireDrag``
+(``gui.canvas.wire_drag``), each composed here.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint, QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QPainter, QPen, QUndoStack
-from PySide6.QtWidgets import QGraphicsPathItem, QGraphicsScene, QGraphicsSceneMouseEvent, QToolTip
+from PySide6.QtGui import QBrush, QPainter, QUndoStack
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
 
 from core.nodegraph.model import commands, edge_routes, layout
 from core.nodegraph.model.document import Node
 from gui import style
 from gui.canvas import overview, stacking
-from gui.canvas.edge_item import OVER_NODES, UNDER_NODES, EdgeItem, EdgeLabel, curve
+from gui.canvas.edge_item import EdgeItem, EdgeLabel
+from gui.canvas.edge_stacking import EdgeStacking
 from gui.canvas.node_item import NodeDisplay, NodeItem
 from gui.canvas.port_item import PortItem
 from gui.canvas.view import GraphView
+from gui.canvas.wire_drag import WireDrag
 from gui.undo import push
 
 if TYPE_CHECKING:
@@ -56,7 +60,8 @@ class GraphScene(QGraphicsScene):
         self.graph = graph
         self.node_items: dict[str, NodeItem] = {}
         self.edge_items: dict[Edge, EdgeItem] = {}
-        self._drag: tuple[PortItem, QGraphicsPathItem] | None = None  # (port, temporary path item) while connecting
+        self.edge_stacking = EdgeStacking(self)  # which edges are drawn over which nodes (gui.canvas.edge_stacking)
+        self.wire = WireDrag(self)  # the edge being drawn from a port, while one is (gui.canvas.wire_drag)
         self._syncing = False
         # node id -> NodeDisplay for a node that just appeared, set by the window
         self.display_for: Callable[[str], NodeDisplay] | None = None
@@ -86,13 +91,12 @@ class GraphScene(QGraphicsScene):
         self.node_items, self.edge_items = {}, {}
         for nid in self.graph.nodes:
             self._add_node_item(nid)
-        # the edges drawn over the nodes (EdgeItem.restack), each with the nodes whose boxes it passes through
-        self.edges_over: dict[Edge, set[str]] = {}
+        self.edge_stacking.clear()  # the edges drawn over the nodes, each with the nodes whose boxes it passes through
         for e in self.graph.edges:
             self._add_edge_item(e, restack=False)  # stacked below, at once for all: most need nothing
         # NOTE: a file's own layout (or one saved by hand) can run an edge through a node it does not join
-        self._restack_many((), {nid: stacking.box(item.mapRectToScene(item.body_rect()))
-                                for nid, item in self.node_items.items()})
+        self.edge_stacking.many((), {nid: stacking.box(item.mapRectToScene(item.body_rect()))
+                                     for nid, item in self.node_items.items()})
 
     def _add_node_item(self, nid: str) -> None:
         node = self.graph.node(nid)
@@ -117,7 +121,7 @@ class GraphScene(QGraphicsScene):
         self.edge_items[edge] = item
         self.addItem(item)
         if restack:
-            self._restack(item)
+            self.edge_stacking.restack(item)
         overview.item_added(self, item)
 
     def _on_graph_event(self, event: GraphEvent) -> None:
@@ -125,19 +129,19 @@ class GraphScene(QGraphicsScene):
         if kind == "node_added" and nid is not None:
             self._add_node_item(nid)
             self._move_labels_off(nid)
-            self._restack_edges(nid)
+            self.edge_stacking.around(nid)
         elif kind == "node_removed":
             node_item = self.node_items.pop(nid, None) if nid is not None else None
             if node_item is not None and nid is not None:
                 self.removeItem(node_item)
-                self._restack_edges(nid)
+                self.edge_stacking.around(nid)
         elif kind == "edge_added" and edge is not None:
             self._add_edge_item(edge)
         elif kind == "edge_removed":
             edge_item = self.edge_items.pop(edge, None) if edge is not None else None
             if edge_item is not None:
                 self.removeItem(edge_item)
-                self.edges_over.pop(edge_item.edge, None)
+                self.edge_stacking.forget(edge_item.edge)
         elif kind == "node_moved" and nid is not None:
             self._syncing = True
             self.node_items[nid].setPos(*self.graph.node(nid).position)
@@ -178,87 +182,16 @@ class GraphScene(QGraphicsScene):
         self.node_items[nid].setSelected(selected)
         for e in edges:
             self._add_edge_item(e)
-        self._restack_edges(nid)  # its size may have changed with its ports
+        self.edge_stacking.around(nid)  # its size may have changed with its ports
 
     def node_item_moved(self, nid: str) -> None:
         overview.changed(self)
         for e, item in self.edge_items.items():
             if nid in (e.src, e.dst):
                 item.update_path()
-                self._restack(item)
-        self._restack_edges(nid)
+                self.edge_stacking.restack(item)
+        self.edge_stacking.around(nid)
 
-    def _restack(self, item: EdgeItem) -> None:
-        crossed = item.restack()
-        if crossed:
-            self.edges_over[item.edge] = crossed
-        else:
-            self.edges_over.pop(item.edge, None)
-
-    def _restack_edges(self, nid: str) -> None:
-        """Stack again the edges drawn over node ``nid`` (it may have moved off them, or gone) and those it now
-        covers (the scene's index finds them)."""
-        item = self.node_items.get(nid)
-        self._restack_nodes({nid}, [] if item is None else [(nid, item.mapRectToScene(item.body_rect()))])
-
-    def _restack_nodes(self, changed: Collection[str], boxes: Iterable[tuple[str, QRectF]]) -> None:
-        """Bring the edges' stacking up to date after the nodes ``changed`` moved, changed size or went: each edge
-        drawn over one of them is checked against it again, and each edge whose bounds meet one of ``boxes``
-        (node id, scene rectangle: where a node now is, or the part it has grown by) against that node, but for the
-        node's own edges. One query of the scene's index a box and a node's box against a curve's points: no edge
-        looks for its nodes again (which cost a 20,000-node file seconds on opening)."""
-        # NOTE: sceneRect() brings the scene's index up to date first: the items of a document just opened are
-        # otherwise searched one by one, query after query (10 ms a query at 1,000 nodes instead of 3 us)
-        self.sceneRect()
-        pairs: dict[Edge, set[str]] = {}
-        if changed:
-            for e, crossed in self.edges_over.items():
-                if not crossed.isdisjoint(changed):
-                    pairs.setdefault(e, set()).update(crossed.intersection(changed))
-        for nid, box in boxes:
-            for i in self.items(box, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
-                if isinstance(i, EdgeItem) and nid not in (i.edge.src, i.edge.dst):
-                    pairs.setdefault(i.edge, set()).add(nid)
-        for e, nids in pairs.items():
-            edge_item = self.edge_items.get(e)
-            if edge_item is None:
-                continue
-            crossed = set(self.edges_over.get(e, ()))
-            for nid in nids:
-                node = self.node_items.get(nid)
-                if node is not None and node.isVisible() and edge_item.crosses(node.mapRectToScene(node.body_rect())):
-                    crossed.add(nid)
-                else:
-                    crossed.discard(nid)
-            if crossed:
-                self.edges_over[e] = crossed
-            else:
-                self.edges_over.pop(e, None)
-            z = OVER_NODES if crossed else UNDER_NODES
-            if edge_item.zValue() != z:
-                edge_item.setZValue(z)
-
-    def _restack_many(self, shrunk: Collection[str], grown: Mapping[str, stacking.Box]) -> None:
-        """``_restack_nodes`` for many nodes at once (a document opened, a Forward that grew every node's box by
-        its value preview, a Reset that took them away), in one go (``gui.canvas.stacking``): each edge drawn over
-        a ``shrunk`` node is checked against its box again, and the edges near the part of a node's box that grew
-        (``grown``: node id, that part's box; all of it for a node just made) against that part."""
-        boxes = {nid: stacking.box(self.node_items[nid].mapRectToScene(self.node_items[nid].body_rect()))
-                 for nid in shrunk if nid in self.node_items and self.node_items[nid].isVisible()}
-        again = {(e, nid) for e, crossed in self.edges_over.items() for nid in crossed.intersection(shrunk)}
-        crossing, clear = stacking.crossing_pairs(again, self.edge_items, boxes)
-        grown = {nid: b for nid, b in grown.items() if self.node_items[nid].isVisible()}
-        found, _ = stacking.crossing_pairs(stacking.near_pairs(self.edge_items, grown), self.edge_items, grown)
-        for e, nid in clear:
-            self.edges_over.get(e, set()).discard(nid)
-        for e, nid in crossing | found:
-            self.edges_over.setdefault(e, set()).add(nid)
-        for e in {e for e, _ in again} | {e for e, _ in found}:
-            if not self.edges_over.get(e):
-                self.edges_over.pop(e, None)
-            z = OVER_NODES if e in self.edges_over else UNDER_NODES
-            if self.edge_items[e].zValue() != z:
-                self.edge_items[e].setZValue(z)
 
     # ----- edits ----------------------------------------------------------------------------------
     def edit(self, command: Command) -> str | None:
@@ -414,7 +347,7 @@ class GraphScene(QGraphicsScene):
             elif after > before:
                 grown[nid] = stacking.box(node_item.mapRectToScene(node_item.body_rect()).adjusted(0, before, 0, 0))
         if shrunk or grown:
-            self._restack_many(shrunk, grown)
+            self.edge_stacking.many(shrunk, grown)
         for e, edge_item in self.edge_items.items():
             edge_item.set_label(*edge_labels.get(e, ("", False)))
             edge_item.set_active(e in active_edges)
@@ -456,66 +389,25 @@ class GraphScene(QGraphicsScene):
         super().mousePressEvent(event)
 
     def _start_drag(self, port: PortItem) -> None:
-        if not port.is_output:  # dragging from an input picks up its edge's source, if any
-            e = self.graph.edge_into(port.node_id, port.name)
-            source = self.node_items[e.src].port(e.src_port, True) if e is not None else None
-            if source is not None:
-                port = source
-        path = QGraphicsPathItem()
-        path.setPen(QPen(style.HIGHLIGHT, 2, Qt.PenStyle.DashLine))
-        self.addItem(path)
-        self._drag = (port, path)
-        for item in self.node_items.values():
-            for p in item.ports.values():
-                if p is port:
-                    continue
-                ok = p.is_output != port.is_output and not self._drag_refusal(port, p)
-                p.set_state("ok" if ok else "refused")
-
-    def _drag_refusal(self, a: PortItem, b: PortItem) -> str | None:
-        if a.is_output == b.is_output:
-            return "connect an output to an input"
-        out, inp = (a, b) if a.is_output else (b, a)
-        return self.refusal(out.node_id, out.name, inp.node_id, inp.name)
+        """Start a wire from ``port`` (``WireDrag.start``), as a press on it does."""
+        self.wire.start(port)
 
     def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
-        if self._drag is not None:
-            port, path = self._drag
-            a, b = port.scene_anchor(), event.scenePos()
-            path.setPath(curve(a, b) if port.is_output else curve(b, a))
+        if self.wire.active:
+            self.wire.follow(event.scenePos())
             return
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # Qt override
-        if self._drag is not None:
+        if self.wire.active:
             self._finish_drag(event.scenePos(), event.screenPos())
             return
         super().mouseReleaseEvent(event)
         self.commit_moves()
 
-    def _finish_drag(self, scene_pos: QPointF, screen_pos: QPoint) -> None:
-        if self._drag is None:
-            return
-        port, path = self._drag
-        self._drag = None
-        self.removeItem(path)
-        for item in self.node_items.values():
-            for p in item.ports.values():
-                p.set_state(None)
-        under = [i for i in self.items(scene_pos) if not hasattr(i, "comment_id")]  # a backdrop counts as empty
-        target = next((i for i in under if isinstance(i, PortItem)), None)
-        if target is None and not under:
-            self.edge_dropped.emit((port.node_id, port.name, port.is_output), scene_pos)
-            return
-        if target is None or target is port:
-            return
-        why = self._drag_refusal(port, target)
-        if why is None:
-            out, inp = (port, target) if port.is_output else (target, port)
-            why = self.connect_ports(out.node_id, out.name, inp.node_id, inp.name)
-        if why:
-            self.status.emit(why)
-            QToolTip.showText(screen_pos, why)
+    def _finish_drag(self, scene_pos: QPointF, screen_pos: QPoint | None) -> None:
+        """Drop the wire at ``scene_pos`` (``WireDrag.finish``), as the release does."""
+        self.wire.finish(scene_pos, screen_pos)
 
     def commit_moves(self) -> None:
         """One MoveNodes command for every node whose item was dragged away from its document position."""
