@@ -16,20 +16,15 @@ RECIPES: list[dict] = []
 # (tensors), with autograd, with nn, with optim's Adam and as a custom Module; seeded. The 2017 pages print
 # ``loss.data[0]``, an IndexError on a 0-dim tensor since PyTorch 0.4: ``loss.item()`` there (what the later pages
 # print); their ``MSELoss(size_average=False)`` (deprecated, a warning on stderr) stays
-# The tensor and autograd pages multiply h_relu (64, 100) by w2 (100, 10), an untransposed b with N = 10: MKL's
-# sgemm adds columns 2..9 as core._small_gemm's in-order chain, but the first N % 4 columns of every odd row in
-# another order (measured with torch 2.13 on the AMD Zen 4: for K 8..15 two chains over alternating blocks of 4
-# products, added, then the tail in order; K >= 16 not found), so a quarter of those outputs are an ulp apart; at
-# lr 1e-6 over 500 steps that reaches 1e-5 of the loss (jcj_two_layer_net_* run the same code for 50 steps and pass)
-TWO_LAYER_GEMM = ("float32 GEMM order: MKL's sgemm of (64, 100) @ (100, 10) adds the first N % 4 = 2 columns of odd rows "
-                  "in an order core does not reproduce (first_diff: Tensor.mm at line 46, 471 of 640 outputs an ulp "
-                  "apart from NumPy's); over 500 steps at lr 1e-6 the loss differs in the 5th digit")
+# The tensor and autograd pages multiply h_relu (64, 100) by w2 (100, 10), an untransposed b with N = 10: they matched
+# torch once core._small_gemm took MKL's order for those products (_pair_rows; before, the loss differed in the 5th
+# digit by step 500)
 DATA0 = ("print(t, loss.data[0])", "print(t, loss.item())")
 RECIPES += [
     _r("tutm_two_layer_net_tensor", _tut("0ad33d606682537466f3430fc6d6ac7d47460f1a"),
-       "beginner_source/examples_tensor/two_layer_net_tensor.py", [SEED], xfail=TWO_LAYER_GEMM),
+       "beginner_source/examples_tensor/two_layer_net_tensor.py", [SEED]),
     _r("tutm_two_layer_net_autograd", _tut("15bfd259a60e64010d98cc9ed47c2ba45b12726b"),
-       "beginner_source/examples_autograd/two_layer_net_autograd.py", [SEED], xfail=TWO_LAYER_GEMM),
+       "beginner_source/examples_autograd/two_layer_net_autograd.py", [SEED]),
     _r("tutm_two_layer_net_nn", _tut("12645e91811595c58a0de1308639aef9870a2be5"),
        "beginner_source/examples_nn/two_layer_net_nn.py", [SEED]),
     _r("tutm_two_layer_net_optim", _tut("29c5caad33fdcd34418e62e7cfdddab5c3bd2021"),
