@@ -390,6 +390,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "deepxde" in present:  # DeepXDE imports matplotlib at module level: the stand-ins stay, but its fakes'
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "sklearn"})  # (fake_deepxde_deps)
+    if "tensorly" in present:  # recipes_tensorly's examples plot with matplotlib: the stand-ins stay, but SciPy
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_tensorly_deps')
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -442,6 +444,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_snntorch_deps").modules())
     if "deepxde" in present:  # recipes_deepxde's: SciPy, scikit-learn, scikit-optimize (fake_deepxde_deps)
         deps.update(importlib.import_module("fake_deepxde_deps").modules())
+    if "tensorly" in present:  # recipes_tensorly's: SciPy's special, optimize, linalg and io (fake_tensorly_deps)
+        deps.update(importlib.import_module("fake_tensorly_deps").modules())
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -490,6 +494,7 @@ _FETCHED_PACKAGES += ("snntorch",)  # recipes_snntorch's (its spikeplot's matplo
 _FETCHED_PACKAGES += ("zuko",)  # recipes_zuko's (NumPy and torch only)
 _FETCHED_PACKAGES += ("deepxde",)  # recipes_deepxde's (SciPy, scikit-learn, scikit-optimize: fake_deepxde_deps)
 _FETCHED_PACKAGES += ("entmax",)  # recipes_entmax's (torch only)
+_FETCHED_PACKAGES += ("tensorly",)  # recipes_tensorly's (SciPy: fake_tensorly_deps)
 _FETCHED_PACKAGES += ("x_transformers",)  # recipes_xtransformers' (einx, einops, loguru: recipes_lucidrains')
 
 
