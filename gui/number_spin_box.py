@@ -7,8 +7,9 @@ gives the caller the typed text to say why (callers with rules of their own say 
 text)`` says why in words for callers without such rules.
 
 A box told ``keep_refused_text(reason)`` (the Train panel's settings, the Inspector's number parameters) instead
-keeps the refused text in the field, framed in red with the reason (``reason(text)``, the caller's rules, else
-``refusal``) as its tooltip, and emits ``refusal_changed(message)`` (``gui.refusal_note`` shows it under the field);
+keeps the refused text in the field, framed in red (painted over the box: a style sheet border made Qt draw the box
+itself, and its arrows were lost) with the reason (``reason(text)``, the caller's rules, else ``refusal``) as its
+tooltip, and emits ``refusal_changed(message)`` (``gui.refusal_note`` shows it under the field);
 the mark goes when the text becomes a number in range (typed, or the document's value shown again) or on Escape,
 which puts the value back (before Run ▸ Cancel's Esc, which takes Escape only when the field shows its value).
 ``settle(box)`` applies a typed number or marks typed text refused, for an action (Train) that must not run on what
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
+from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox, QWidget
 
 from gui.format import sentence
@@ -30,7 +31,8 @@ from gui.format import sentence
 __all__ = ["REFUSED_FRAME", "FloatSpinBox", "IntSpinBox", "refusal", "settle"]
 
 _RETURN = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-REFUSED_FRAME = "border: 1px solid #e74c3c;"  # the Inspector's refusal red
+REFUSED_RED = "#e74c3c"  # the Inspector's refusal red
+REFUSED_FRAME = f"border: 1px solid {REFUSED_RED};"  # a line edit's refusal frame (a spin box paints its own)
 
 SpinBox = QSpinBox | QDoubleSpinBox  # refusal reads any of Qt's; the fields here are FloatSpinBox and IntSpinBox
 Reason = Callable[[str], str | None]  # why a typed text is refused, in the caller's words; None: the caller took it
@@ -111,7 +113,7 @@ class _Refusal:
         if self.text is None:
             self.tip = box.toolTip()
         self.text = refused
-        box.setStyleSheet(REFUSED_FRAME)
+        box.update()  # the red frame (paint_frame)
         box.setToolTip(message)
         box.refusal_changed.emit(message)
 
@@ -119,9 +121,18 @@ class _Refusal:
         if self.text is None:
             return
         self.text = None
-        self.box.setStyleSheet("")
+        self.box.update()
         self.box.setToolTip(self.tip)
         self.box.refusal_changed.emit("")
+
+    def paint_frame(self) -> None:
+        """After the box painted itself: a red frame over its border while it keeps a refused text."""
+        if self.text is None:
+            return
+        painter = QPainter(self.box)
+        painter.setPen(QColor(REFUSED_RED))
+        painter.drawRect(self.box.rect().adjusted(0, 0, -1, -1))
+        painter.end()
 
     def reverts(self, event: QKeyEvent) -> bool:
         """Whether ``event`` is an Escape this field uses: it shows something other than its value."""
@@ -207,6 +218,10 @@ class FloatSpinBox(QDoubleSpinBox):
         super().focusOutEvent(event)
         self.refusal.keep(refused)
 
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        super().paintEvent(event)
+        self.refusal.paint_frame()
+
 
 class IntSpinBox(QSpinBox):
     refused = Signal(str)
@@ -240,3 +255,7 @@ class IntSpinBox(QSpinBox):
         refused = _refuse_typed(self)
         super().focusOutEvent(event)
         self.refusal.keep(refused)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        super().paintEvent(event)
+        self.refusal.paint_frame()

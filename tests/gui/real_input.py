@@ -206,3 +206,13 @@ def click_menu_action(qtbot, window, name: str) -> None:
     click(bar, bar.actionGeometry(menu.menuAction()).center())
     qtbot.waitUntil(menu.isVisible)
     click(menu, menu.actionGeometry(action).center())
+
+
+def framed_red(widget) -> bool:
+    """Whether ``widget`` shows the refusal's red frame, as the user sees it (its left border's middle pixel)."""
+    from PySide6.QtGui import QColor
+
+    from gui.number_spin_box import REFUSED_RED
+
+    image = widget.grab().toImage()
+    return image.pixelColor(0, image.height() // 2) == QColor(REFUSED_RED)

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.gui.real_input import click, press, show_dock, shown
+from tests.gui.real_input import click, framed_red, press, show_dock, shown
 from tests.gui.scenarios.driver import type_into
 
 
@@ -37,7 +37,7 @@ def _lr(w) -> float:
 def _says_at_the_field(panel, box, words: str) -> bool:
     """The refusal shows at ``box``: its red frame, its tooltip and the red line right under it say ``words``."""
     note = panel.refusals[box]
-    return (note.isVisible() and words in note.text() and words in box.toolTip() and "e74c3c" in box.styleSheet()
+    return (note.isVisible() and words in note.text() and words in box.toolTip() and framed_red(box)
             and 0 <= note.mapTo(panel, note.rect().topLeft()).y() - box.mapTo(panel, box.rect().bottomLeft()).y()
             < 2 * box.height())
 
@@ -94,7 +94,7 @@ def test_escape_puts_the_learning_rate_back_and_a_typed_number_is_taken_by_train
     qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read"))
     QTest.keyClick(panel.lr, Qt.Key_Escape)
     qtbot.waitUntil(lambda: not panel.refusals[panel.lr].isVisible())
-    assert panel.lr.lineEdit().text() == panel.lr.textFromValue(before) and panel.lr.styleSheet() == ""
+    assert panel.lr.lineEdit().text() == panel.lr.textFromValue(before) and not framed_red(panel.lr)
     type_into(qtbot, panel.lr, "0.05", enter=False)
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: w.training.trainer.state == "training")
@@ -111,7 +111,7 @@ def test_fixing_a_refused_value_clears_its_mark(train_dock, qtbot):
     qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read"))
     type_into(qtbot, panel.lr, "0.02")
     qtbot.waitUntil(lambda: _lr(w) == 0.02)
-    assert not panel.refusals[panel.lr].isVisible() and panel.lr.styleSheet() == ""
+    assert not panel.refusals[panel.lr].isVisible() and not framed_red(panel.lr)
 
 
 
@@ -265,3 +265,28 @@ def test_the_train_docks_numbers_read_as_python_writes_them(window, qtbot):
     qtbot.waitUntil(lambda: _lr(w) == 0.126)
     assert panel.lr.lineEdit().text() == "0.126"
     w.undo_stack.setClean()
+
+
+def _arrows(box):
+    """The picture of ``box``'s up and down buttons, inside the border the refusal frame paints over."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionSpinBox
+
+    opt = QStyleOptionSpinBox()
+    box.initStyleOption(opt)
+    style = box.style()
+    up = style.subControlRect(QStyle.CC_SpinBox, opt, QStyle.SC_SpinBoxUp, box)
+    down = style.subControlRect(QStyle.CC_SpinBox, opt, QStyle.SC_SpinBoxDown, box)
+    return box.grab().toImage().copy(up.united(down).adjusted(0, 2, -2, -2))
+
+
+def test_a_refused_learning_rate_is_framed_red_and_keeps_its_arrows(train_dock, qtbot):
+    """``-`` typed as the learning rate: the field is framed red and its up and down arrows look as before (a style
+    sheet border made Qt draw the box itself, and the arrows became two flat bars; session 26's walk)."""
+    w, panel = train_dock
+    click(panel.lr)
+    qtbot.waitUntil(panel.lr.hasFocus)
+    before = _arrows(panel.lr)
+    type_into(qtbot, panel.lr, "-")
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read '-'"))
+    assert framed_red(panel.lr) and panel.lr.hasFocus()
+    assert _arrows(panel.lr) == before
