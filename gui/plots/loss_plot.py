@@ -49,10 +49,10 @@ PLOTS = (("loss", "loss"), ("accuracy", "accuracy"), ("lr", "learning rate"), ("
 # 65 px high at 1366x768 and the dock took half the window); without accuracy the loss plot takes its column too
 GRIDS = {2: {"loss": (0, 0, 2), "accuracy": (0, 2, 1), "lr": (1, 0, 1), "grad_norm": (1, 1, 1),
              "update_ratio": (1, 2, 1)},
-         1: {"loss": (0, 0, 3), "accuracy": (0, 3, 1), "lr": (0, 4, 1), "grad_norm": (0, 5, 1),
-             "update_ratio": (0, 6, 1)}}
+         1: {"loss": (0, 0, 2), "accuracy": (0, 2, 1), "lr": (0, 3, 1), "grad_norm": (0, 4, 1),
+             "update_ratio": (0, 5, 1)}}
 ONE_ROW_BELOW = 300  # px: the plots' widget lower than this lays them out in one row, where it is wide enough...
-ONE_ROW_FROM = 1000  # px: ...for seven columns (a 1366x768 window's full-width dock, not the plots beside Data)
+ONE_ROW_FROM = 1000  # px: ...for six columns (a 1366x768 window's full-width dock, not the plots beside Data)
 MIN_HEIGHT = {2: 240, 1: 140}  # the plots' least height by rows, tick labels apart (gui.plots.axis): two rows in a
 # third of a 768-pixel screen, one row in a fifth (lower, the dock scrolls them)
 
@@ -220,6 +220,9 @@ class LossPlot(QWidget):
             if name == "loss" and not self.accuracy_shown:
                 span += 1
             grid.addItem(self.plots[name], row, col, 1, span)
+        columns = max(col + span for _row, col, span in GRIDS[self.rows].values())
+        for col in range(max(grid.columnCount(), columns)):  # a plot's width by the columns it spans
+            grid.setColumnStretchFactor(col, 1 if col < columns else 0)
 
     def clear(self) -> None:
         """Forget every drawn run (the trainer forgot its runs: another document)."""
