@@ -246,6 +246,8 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -
     n = x.size
     if x.dtype == np.float64:  # a vector holds half as many doubles
         pair //= 2
+    # an operand expanded from one value (a sum's incoming gradient, all strides 0) is TensorIterator's scalar
+    more = tuple(np.asarray(a.flat[0]) if a.ndim and a.size and not any(a.strides) else a for a in more)
     if not more and x.flags.c_contiguous and n >= pair:  # NOTE: the common case, without the general bookkeeping
         flat = x.reshape(-1)  # (~2 us less a call: it matters for the small tensors of a training step)
         cut = n - n % pair
