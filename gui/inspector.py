@@ -117,6 +117,7 @@ class Inspector(QWidget):
         name_layout = QFormLayout(self.name_row)
         name_layout.setContentsMargins(0, 0, 0, 0)
         name_layout.addRow("name", self.name_edit)
+        self.name_note, self._name_mark = add_line_refusal_row(name_layout, self.name_edit)  # a name taken already
         self.name_row.hide()
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
@@ -213,6 +214,7 @@ class Inspector(QWidget):
         self.heading.setToolTip(f"{node.type} ({node.id})")
         blocker = QSignalBlocker(self.name_edit)  # showing the name is no rename
         self.name_edit.setText(node.title or "")
+        self._name_mark("")
         self.name_edit.setPlaceholderText(spec.title if spec is not None else node.type)
         del blocker
         self.name_row.show()
@@ -222,7 +224,8 @@ class Inspector(QWidget):
         node = self.graph.nodes.get(self.node_id) if self.graph is not None and self.node_id is not None else None
         title = self.name_edit.text().strip() or None
         if node is not None and title != node.title:
-            self._edit_from_editor(commands.SetNodeAttr(node.id, "title", title))
+            error = self._edit_from_editor(commands.SetNodeAttr(node.id, "title", title))
+            self._name_mark(error or "")  # refused (a name another node has): framed red, why under it, text kept
 
     def _retire_editors(self) -> None:
         """Take the rows out of the form; their widgets are deleted once the event being handled is done."""
@@ -307,6 +310,7 @@ class Inspector(QWidget):
         """True when a text field shows typed text or a refusal: Escape puts the document's value back."""
         name = next((n for n, w in self.editors.items() if w is field), None)
         refused = name is not None and bool(self.refusal_notes[name].text())
+        refused = refused or (field is self.name_edit and bool(self.name_note.text()))
         return refused or not self._shows_applied_value(field)
 
     def _put_back(self, field: QLineEdit) -> None:
@@ -316,6 +320,7 @@ class Inspector(QWidget):
             return
         if field is self.name_edit:
             self.name_edit.setText(node.title or "")
+            self._name_mark("")
             return
         name = next((n for n, w in self.editors.items() if w is field), None)
         if name is not None and node.spec is not None:

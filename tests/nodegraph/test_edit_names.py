@@ -87,3 +87,19 @@ def test_a_schedules_setting_changed_is_named_alone():
     cmd = commands.SetTraining("schedule", {"type": "StepLR", "step_size": 20, "gamma": 0.5})
     cmd.do(graph)
     assert cmd.text == "Training: step_size set to 20"
+
+
+def test_renaming_a_node_to_a_name_another_node_has_is_refused_and_changes_nothing():
+    from core.nodegraph.model.document import GraphError
+
+    graph = default_graph()
+    before = graph.to_dict()
+    with pytest.raises(GraphError, match="another node is named x already: .*; try x_2$"):
+        commands.SetNodeAttr("n2", "title", "x").do(graph)
+    assert graph.to_dict() == before
+    commands.AddNode({"type": "source.randn", "params": {}}).do(graph)  # untitled: it reads "randn"
+    with pytest.raises(GraphError, match="another node is named randn already"):
+        commands.SetNodeAttr("n2", "title", "randn").do(graph)
+    commands.SetNodeAttr("n2", "title", "x_2").do(graph)  # a free name is taken
+    commands.SetNodeAttr("n2", "title", None).do(graph)  # and an empty one gives back the type's name
+    assert graph.node("n2").title is None

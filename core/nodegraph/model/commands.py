@@ -164,7 +164,9 @@ class SetParam(Command):
 
 
 class SetNodeAttr(Command):
-    """Rename, recolour, or replace a subgraph node's inner graph."""
+    """Rename, recolour, or replace a subgraph node's inner graph. A name another node reads already is refused:
+    two nodes named ``x`` read the same in every message, lesson check and Loss node list (a paste or an insert
+    picks ``x_2`` itself; a rename is the user's own choice, so it is refused rather than changed)."""
 
     def __init__(self, node_id: str, attr: str, value: Any) -> None:
         self.node_id, self.attr, self.value = node_id, attr, copy.deepcopy(value)
@@ -172,6 +174,10 @@ class SetNodeAttr(Command):
 
     def do(self, graph: Graph) -> None:
         before = node_label(graph, self.node_id)
+        if self.attr == "title" and self.value and self.value != before and any(
+                node_label(graph, nid) == self.value for nid in graph.nodes if nid != self.node_id):
+            raise GraphError(f"another node is named {self.value} already: two nodes with one name read the same "
+                             f"in every message; try {free_label(graph, self.value)}")
         self.old = graph.set_node_attr(self.node_id, self.attr, self.value)
         if self.attr == "title":
             self.text = f"Rename {before} to {node_label(graph, self.node_id)}"
