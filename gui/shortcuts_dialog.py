@@ -26,7 +26,8 @@ __all__ = ["CANVAS_KEYS", "ShortcutsDialog", "shortcut_rows"]
 
 # (what, key) the canvas answers itself, with no menu entry of its own
 CANVAS_KEYS = [
-    ("Add a node (the palette)", "Tab or a double-click"),
+    ("Add a node (the palette)", "Tab or a double-click on empty canvas"),
+    ("Edit a node in the Inspector (its first field)", "Double-click on the node"),
     ("Select the node nearest the middle, then the next one that way", "Arrow keys"),
     ("Connect two ports", "Drag from a port to a port"),
     ("Zoom around the mouse", "Mouse wheel or a pinch"),
