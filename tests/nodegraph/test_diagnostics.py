@@ -271,3 +271,11 @@ def test_a_manual_training_loop_without_zero_grad_accumulates_over_steps():
         s.backward()
         hints = _rules(diagnose(s), "grad_accumulation")
         assert {h.node_id for h in hints} == (set() if zero else {"lin"})
+
+
+def test_a_hint_names_a_parameter_node_by_its_title_not_title_dot_tensor_name():
+    """A Parameter node owns one tensor, named as the node (lesson 10's w_cut): 'w.w' repeated the word."""
+    g = _scaled_param_graph([1e4, 1e4])
+    g.nodes["w"].title = "w"
+    hints = _rules(diagnose(_run(g)), "exploding_gradient")
+    assert [h.message.split(" is ")[0] for h in hints] == ["gradient norm of w"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import core
-from core.nodegraph.model.names import key_label
+from core.nodegraph.model.names import key_label, parameter_labels
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
@@ -95,6 +95,7 @@ class Context(Generic[S]):
         self.session = session
         self.graph = session.graph
         self.losses = losses
+        self._parameter_labels: dict[str, str] | None = None  # parameter key -> label, made on first use
         try:
             self.order: list[str] = list(session.order)
         except Exception:  # a cyclic document: rules see no order
@@ -125,6 +126,14 @@ class Context(Generic[S]):
     def label(self, key_or_id: str) -> str:
         """What the learner reads for a node or a port key: its title, never the internal id."""
         return key_label(self.graph, key_or_id)
+
+    def parameter_label(self, key: str) -> str:
+        """What the learner reads for a trainable tensor's key (``names.parameter_labels``): its node's title where
+        the node owns one (a Parameter node's ``w_cut``, not ``w_cut.w_cut``), ``mlp.0.weight`` where it owns
+        several; any other key as ``label`` reads it."""
+        if self._parameter_labels is None:
+            self._parameter_labels = parameter_labels(self.graph, self.session.parameters())
+        return self._parameter_labels.get(key) or self.label(key)
 
     def node_of_key(self, key: str) -> str | None:
         """The node id of a ``"node.port"`` or ``"node.param.name"`` key."""

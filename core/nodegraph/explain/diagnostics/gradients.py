@@ -42,7 +42,7 @@ def no_gradient_path(ctx: RuleContext) -> Iterator[Hint]:
             why = "no differentiable path from the loss reaches it (an integer or non-differentiable op?)"
             fix = "check the ops between it and the loss (argmax, comparisons, casts cut gradients)"
         yield Hint(nid, "no_gradient_path", "warning",
-                   f"{ctx.label(key)} got no gradient from the last backward: {why}", fix)
+                   f"{ctx.parameter_label(key)} got no gradient from the last backward: {why}", fix)
 
 
 @rule("grad_accumulation")
@@ -53,9 +53,9 @@ def grad_accumulation(ctx: RuleContext) -> Iterator[Hint]:
         if len(calls) > 1:
             nid = ctx.node_of_key(key)
             yield Hint(nid, "grad_accumulation", "warning",
-                       f"{ctx.label(key)}.grad is the sum of {len(calls)} backward calls since the last zero_grad "
-                       "(gradients accumulate)", "call zero_grad() before each backward (optimizer.zero_grad() "
-                                                 "at the top of the training loop)")
+                       f"{ctx.parameter_label(key)}.grad is the sum of {len(calls)} backward calls since the last "
+                       "zero_grad (gradients accumulate)",
+                       "call zero_grad() before each backward (optimizer.zero_grad() at the top of the training loop)")
 
 
 def _grad_norms(ctx: RuleContext) -> dict[str, float]:
@@ -72,7 +72,7 @@ def exploding_gradient(ctx: RuleContext) -> Iterator[Hint]:
         if math.isfinite(norm) and norm > EXPLODING:
             lr = ctx.lr()
             yield Hint(ctx.node_of_key(key), "exploding_gradient", "warning",
-                       f"gradient norm of {ctx.label(key)} is {norm:.3g} (above {EXPLODING:g})",
+                       f"gradient norm of {ctx.parameter_label(key)} is {norm:.3g} (above {EXPLODING:g})",
                        "lower the learning rate" + (f" (now {lr:g})" if lr else "") + ", normalise the inputs, "
                        "or clip with clip_grad_norm_")
 
@@ -85,7 +85,7 @@ def vanishing_gradient(ctx: RuleContext) -> Iterator[Hint]:
     for key, norm in _grad_norms(ctx).items():
         if norm < VANISHING:
             yield Hint(ctx.node_of_key(key), "vanishing_gradient", "warning",
-                       f"gradient norm of {ctx.label(key)} is {norm:.3g} while the loss is {loss:.3g}",
+                       f"gradient norm of {ctx.parameter_label(key)} is {norm:.3g} while the loss is {loss:.3g}",
                        "check for saturated activations (sigmoid/tanh) or dead ReLUs; try ReLU/GELU, a better "
                        "initialisation or normalisation")
 

@@ -45,7 +45,7 @@ def non_finite(ctx: RuleContext) -> Iterator[Hint]:
     for key, t in ctx.session.parameters().items():
         if t.grad is not None and not _finite(t.grad):
             yield Hint(ctx.node_of_key(key), "non_finite", "error",
-                       f"the gradient of {ctx.label(key)} holds nan or inf",
+                       f"the gradient of {ctx.parameter_label(key)} holds nan or inf",
                        "find the first nan in the forward values; lower the learning rate or clip gradients")
             break
 
