@@ -12,7 +12,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.nodegraph.model.names import key_label
+from core.nodegraph.model.names import key_label, parameter_labels
 from gui import format as fmt
 from gui.canvas.node_item import NodeDisplay
 
@@ -188,16 +188,23 @@ def describe(event: SessionEvent, session: Session, graph: Graph) -> str:
     if event.phase == "backward":
         return _describe_backward(session, graph, name, d)
     if event.phase == "optimizer":
-        return _optimizer_text(graph, d)
+        return _optimizer_text(session, graph, d)
     return {"zero_grad": "Zero grad: every .grad cleared",
             "reset": "Reset: values and gradients cleared", "history": _history_text(graph, d.get("label"))}.get(
         event.phase, event.phase)
 
 
-def _optimizer_text(graph: Graph, d: Mapping[str, Any]) -> str:
+def _leaf_labels(session: Session, graph: Graph, keys: Sequence[str]) -> list[str]:
+    """What the learner reads for leaf keys: a parameter as ``names.parameter_labels`` names it among the session's
+    (``w``, not ``w.w``; ``model.weight``), any other leaf as ``key_label`` (``x``)."""
+    labels = parameter_labels(graph, session.parameters())
+    return [labels.get(k) or key_label(graph, k) for k in keys]
+
+
+def _optimizer_text(session: Session, graph: Graph, d: Mapping[str, Any]) -> str:
     """``Optimizer step (lr 0.01): w, b updated``: the learning rate used and the parameters it changed."""
     keys = list(d.get("update_ratio") or ())
-    names = ", ".join(key_label(graph, k) for k in keys[:4]) + (f" and {len(keys) - 4} more" if len(keys) > 4 else "")
+    names = ", ".join(_leaf_labels(session, graph, keys[:4])) + (f" and {len(keys) - 4} more" if len(keys) > 4 else "")
     lr = d.get("lr")
     used = f" (lr {fmt.number(float(lr))})" if isinstance(lr, (int, float)) else ""
     return f"Optimizer step{used}: {names or 'parameters'} updated"
@@ -242,14 +249,14 @@ def _describe_backward(session: Session, graph: Graph, name: str, d: Mapping[str
     says the pass is complete (a further Backward step starts another, as a second ``backward()`` would)."""
     text = _backward_step_text(session, graph, name, d)
     if d.get("done") and d.get("autograd_node"):
-        text += f". Backward pass #{d.get('backward_call')} complete" + _no_gradient_note(graph, d)
+        text += f". Backward pass #{d.get('backward_call')} complete" + _no_gradient_note(session, graph, d)
     if d.get("starts") and (d.get("backward_call") or 1) > 1:
         text = f"Backward pass #{d['backward_call']} starts: {text}"
     return text
 
 
-def _no_gradient_note(graph: Graph, d: Mapping[str, Any]) -> str:
-    missing = [key_label(graph, k) for k in d.get("no_gradient") or []]
+def _no_gradient_note(session: Session, graph: Graph, d: Mapping[str, Any]) -> str:
+    missing = _leaf_labels(session, graph, d.get("no_gradient") or [])
     return f"; no gradient for {', '.join(missing)}" if missing else ""
 
 
@@ -258,10 +265,10 @@ def _backward_step_text(session: Session, graph: Graph, name: str, d: Mapping[st
         key = d["accumulated"]
         contribs = session.ledger.contributions(key)
         last = contribs[-1] if contribs else None
-        leaf = key_label(graph, key)  # "x", or "model.weight" for a parameter a layer node holds
+        leaf = _leaf_labels(session, graph, [key])[0]  # "x", "w" or "model.weight" for a parameter a layer holds
         fn = " + ".join(d.get("sent_by") or ()) or None  # the autograd nodes that fed the leaf's AccumulateGrad
         grad = fmt.short_array(last.grad) if last is not None else ""
         return f"{fn or d.get('autograd_node')}: sent grad {grad} to {leaf}"
     if d.get("done") and not d.get("autograd_node"):
-        return f"Backward pass #{d.get('backward_call')} complete" + _no_gradient_note(graph, d)
+        return f"Backward pass #{d.get('backward_call')} complete" + _no_gradient_note(session, graph, d)
     return f"{d.get('autograd_node')} ran (node {name})"
