@@ -19,6 +19,7 @@ from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.autograd.function import Function
+from core.nn.functional import activation_grads as grads
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops import _special
@@ -239,17 +240,29 @@ class Elu(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        alpha, scale, input_scale = ctx.params
-        b, a = x._data, g._data
-        if _plain_float32(x, g):
-            negcoef, poscoef, negipt = np.float32(alpha) * np.float32(scale), np.float32(scale), np.float32(input_scale)
+        return elu_backward(g, x, *ctx.params)
 
-            def form(exp):  # elu_backward's kernel (not is_result): a * negiptcoef * negcoef * exp(b * negiptcoef)
-                return lambda v, w: np.where(v <= 0, w * negipt * negcoef * exp(np.minimum(v, 0) * negipt), w * poscoef)
-            with np.errstate(over="ignore"):
-                return new_tensor(vector_loop(b, form(expf_u10), form(glibc.expf), a))
-        neg = core.exp(core.clamp(x, max=0) * input_scale) * (alpha * scale * input_scale)
-        return core.where(x <= 0, g * neg, g * scale)  # NOTE: the kernel's test: a nan input gets g * scale
+
+_ELU_GRAD = grads.grad_op("EluBackwardBackward0")
+
+
+def elu_backward(g: Tensor, x: Tensor, alpha, scale, input_scale) -> Tensor:
+    """``elu_backward(grad_output, alpha, scale, input_scale, False, self)``, one recorded node under
+    ``create_graph=True`` (``activation_grads``)."""
+    return grads.recorded(_ELU_GRAD, _elu_grad, grads.elu_double, g, x, alpha, scale, input_scale)
+
+
+def _elu_grad(g: Tensor, x: Tensor, alpha, scale, input_scale) -> Tensor:
+    b, a = x._data, g._data
+    if _plain_float32(x, g):
+        negcoef, poscoef, negipt = np.float32(alpha) * np.float32(scale), np.float32(scale), np.float32(input_scale)
+
+        def form(exp):  # elu_backward's kernel (not is_result): a * negiptcoef * negcoef * exp(b * negiptcoef)
+            return lambda v, w: np.where(v <= 0, w * negipt * negcoef * exp(np.minimum(v, 0) * negipt), w * poscoef)
+        with np.errstate(over="ignore"):
+            return new_tensor(vector_loop(b, form(expf_u10), form(glibc.expf), a))
+    neg = g * input_scale * (alpha * scale) * core.exp(core.clamp(x, max=0) * input_scale)  # (the kernel's order)
+    return core.where(x <= 0, neg, g * scale)  # NOTE: the kernel's test: a nan input gets g * scale
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -268,6 +281,12 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
 
 class Celu(Elu):
     node_name = "CeluBackward0"  # PyTorch's celu is elu with input_scale 1 / alpha, under its own node
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        alpha, scale, _ = ctx.params  # NOTE: derivatives.yaml's input_scale is 1.0 / alpha.toFloat(): float32's alpha
+        return elu_backward(g, x, alpha, scale, 1.0 / float(np.float32(alpha)))
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -296,24 +315,33 @@ class Gelu(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        if ctx.onednn and g.dtype is core.float32 and not core.is_grad_enabled():  # (create_graph: the formula)
-            return new_tensor(g._data * gelu_erf_grad_f32(x._data))
-        if ctx.half_step and _plain_float32(x, g):
-            with np.errstate(over="ignore"):
-                return new_tensor(vector_loop(x._data, _gelu_erf_grad_vec, _gelu_erf_grad_scalar, g._data,
-                                              pair=ctx.half_step))
-        if ctx.approximate == "tanh" and _plain_float32(x, g):
-            return new_tensor(vector_loop(x._data, _gelu_tanh_grad_form(tanhf_u10),
-                                          _gelu_tanh_grad_form(glibc.tanhf), g._data))
-        if ctx.approximate == "tanh":
-            k = math.sqrt(2.0 / math.pi)
-            inner = k * (x + 0.044715 * x * x * x)
-            t = core.tanh(inner)
-            d_inner = k * (1 + 3 * 0.044715 * x * x)
-            return g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * d_inner)
-        cdf = 0.5 * (1 + core.erf(x * (1 / math.sqrt(2.0))))
-        pdf = core.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
-        return g * (cdf + x * pdf)
+        return grads.recorded(_GELU_GRAD, _gelu_grad, grads.gelu_double, g, x, ctx.approximate, ctx.onednn,
+                              ctx.half_step)
+
+
+_GELU_GRAD = grads.grad_op("GeluBackwardBackward0")
+
+
+def _gelu_grad(g: Tensor, x: Tensor, approximate: str, onednn: bool, half_step: int) -> Tensor:
+    """``gelu_backward(grad_output, self, approximate)``: the kernel of PyTorch's route where nothing is recorded."""
+    if onednn and g.dtype is core.float32 and not core.is_grad_enabled():  # (create_graph: the formula)
+        return new_tensor(g._data * gelu_erf_grad_f32(x._data))
+    if half_step and _plain_float32(x, g):
+        with np.errstate(over="ignore"):
+            return new_tensor(vector_loop(x._data, _gelu_erf_grad_vec, _gelu_erf_grad_scalar, g._data,
+                                          pair=half_step))
+    if approximate == "tanh" and _plain_float32(x, g):
+        return new_tensor(vector_loop(x._data, _gelu_tanh_grad_form(tanhf_u10),
+                                      _gelu_tanh_grad_form(glibc.tanhf), g._data))
+    if approximate == "tanh":
+        k = math.sqrt(2.0 / math.pi)
+        inner = k * (x + 0.044715 * x * x * x)
+        t = core.tanh(inner)
+        d_inner = k * (1 + 3 * 0.044715 * x * x)
+        return g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * d_inner)
+    cdf = 0.5 * (1 + core.erf(x * (1 / math.sqrt(2.0))))
+    pdf = core.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+    return g * (cdf + x * pdf)
 
 
 def _gelu(x: Tensor, approximate: str) -> Tensor:
@@ -472,20 +500,26 @@ class Softplus(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        beta, threshold = ctx.params
-        if _plain_float32(x, g):  # softplus_backward's kernel: z = exp(x beta); g z / (z + 1) below the threshold
-            b32, t32 = np.float32(beta), np.float32(threshold)
+        return grads.recorded(_SOFTPLUS_GRAD, _softplus_grad, grads.softplus_double, g, x, *ctx.params)
 
-            def form(exp):
-                def f(v, w):
-                    z = exp(v * b32)
-                    return np.where(v * b32 > t32, w, w * z / (z + 1))
-                return f
-            with np.errstate(over="ignore", invalid="ignore"):
-                return new_tensor(vector_loop(x._data, form(expf_u10), form(glibc.expf), g._data))
-        z = x * beta  # softplus_backward's formula, g z / (z + 1) with z = exp(x beta), below the threshold
-        ez = core.exp(z.clamp(max=threshold))  # (clamped where the threshold passes g: no inf / inf there)
-        return core.where(z > threshold, g, g * ez / (ez + 1))
+
+_SOFTPLUS_GRAD = grads.grad_op("SoftplusBackwardBackward0")
+
+
+def _softplus_grad(g: Tensor, x: Tensor, beta, threshold) -> Tensor:
+    if _plain_float32(x, g):  # softplus_backward's kernel: z = exp(x beta); g z / (z + 1) below the threshold
+        b32, t32 = np.float32(beta), np.float32(threshold)
+
+        def form(exp):
+            def f(v, w):
+                z = exp(v * b32)
+                return np.where(v * b32 > t32, w, w * z / (z + 1))
+            return f
+        with np.errstate(over="ignore", invalid="ignore"):
+            return new_tensor(vector_loop(x._data, form(expf_u10), form(glibc.expf), g._data))
+    z = x * beta  # softplus_backward's formula, g z / (z + 1) with z = exp(x beta), below the threshold
+    ez = core.exp(z.clamp(max=threshold))  # (clamped where the threshold passes g: no inf / inf there)
+    return core.where(z > threshold, g, g * ez / (ez + 1))
 
 
 def _softplus_form(beta, threshold, exp, log1p):

@@ -16,6 +16,7 @@ from core._precise import precise
 from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
 from core._tensor import new_tensor
 from core.autograd.function import Function
+from core.nn.functional import activation_grads as grads
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
@@ -80,8 +81,15 @@ class Hardswish(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        middle = g * (x / 3 + 0.5)  # (PyTorch's edges: 0 at x = -3, g at x = 3)
-        return core.where(x <= -3, core.zeros_like(g), core.where(x < 3, middle, g))
+        return grads.recorded(_HARDSWISH_GRAD, _hardswish_grad, grads.hardswish_double, g, x)
+
+
+_HARDSWISH_GRAD = grads.grad_op("HardswishBackwardBackward0")
+
+
+def _hardswish_grad(g, x):
+    middle = g * (x / 3 + 0.5)  # (PyTorch's edges: 0 at x = -3, g at x = 3)
+    return core.where(x <= -3, core.zeros_like(g), core.where(x < 3, middle, g))
 
 
 _ONE_SIXTH = float(np.float32(1 / 6))  # PyTorch's kernel: grad * (1.0f / 6.0f), a float32 constant for any dtype
@@ -101,7 +109,17 @@ class Hardsigmoid(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return core.where((x > -3) & (x < 3), g * _ONE_SIXTH, core.zeros_like(g))
+        return grads.recorded(_NOT_IMPLEMENTED, _hardsigmoid_grad, _HARDSIGMOID_DOUBLE, g, x)
+
+
+# NOTE: PyTorch has no derivative for hardsigmoid_backward: its recorded gradient's node is NotImplemented, which
+# raises when a second derivative reaches it
+_NOT_IMPLEMENTED = grads.grad_op("torch::autograd::NotImplemented")
+_HARDSIGMOID_DOUBLE = grads.not_implemented("hardsigmoid_backward")
+
+
+def _hardsigmoid_grad(g, x):
+    return core.where((x > -3) & (x < 3), g * _ONE_SIXTH, core.zeros_like(g))
 
 
 @computes_in_float32
@@ -125,17 +143,26 @@ class LogSigmoid(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        a, d = x._data, g._data
-        if (a.dtype == np.float32 and d.dtype == np.float32 and type(a) is np.ndarray and type(d) is np.ndarray
-                and a.shape == d.shape and not core.is_grad_enabled()):
-            buffer = expf_u10(-np.abs(a))  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
-            low = ctx.__dict__.get("half_dtype")  # a half input's buffer is kept in its dtype (computes_in_float32)
-            if low is not None:
-                buffer = buffer.astype(low.np).astype(np.float32)
-            neg = a < 0  # log_sigmoid_backward's kernel: (max_deriv - sign * (b / (1 + b))) * grad
-            max_deriv, sign = neg.astype(np.float32), np.where(neg, np.float32(1), np.float32(-1))
-            return new_tensor(np.asarray((max_deriv - sign * (buffer / (1 + buffer))) * d))  # (0-d: an array)
-        return g * core.sigmoid(-x)
+        return grads.recorded(_LOGSIGMOID_GRAD, _logsigmoid_grad, grads.logsigmoid_double, g, x,
+                              ctx.__dict__.get("half_dtype"))
+
+
+_LOGSIGMOID_GRAD = grads.grad_op("LogSigmoidBackwardBackward0")
+
+
+def _logsigmoid_grad(g, x, low):
+    """``log_sigmoid_backward``: its float32 kernel where nothing is recorded (``low``: a half input's dtype, whose
+    buffer is kept in that dtype), else ``g * sigmoid(-x)``."""
+    a, d = x._data, g._data
+    if (a.dtype == np.float32 and d.dtype == np.float32 and type(a) is np.ndarray and type(d) is np.ndarray
+            and a.shape == d.shape and not core.is_grad_enabled()):
+        buffer = expf_u10(-np.abs(a))  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
+        if low is not None:
+            buffer = buffer.astype(low.np).astype(np.float32)
+        neg = a < 0  # log_sigmoid_backward's kernel: (max_deriv - sign * (b / (1 + b))) * grad
+        max_deriv, sign = neg.astype(np.float32), np.where(neg, np.float32(1), np.float32(-1))
+        return new_tensor(np.asarray((max_deriv - sign * (buffer / (1 + buffer))) * d))  # (0-d: an array)
+    return g * core.sigmoid(-x)
 
 
 @computes_in_float32
@@ -193,16 +220,22 @@ class _Shrink(Function):
             return vector_loop(a, vec, scalar, pair=16)  # (torch's AVX2 build of the kernel)
         return vec(a).astype(a.dtype)
 
-    @staticmethod
-    def backward(ctx, g):
+    @classmethod
+    def backward(cls, ctx, g):
         (x,) = ctx.saved_tensors
-        return core.where((x > ctx.lambd) | (x < -ctx.lambd), g, core.zeros_like(g))
+        return grads.recorded(cls.grad_op, _shrink_grad, grads.zero_double, g, x, ctx.lambd)
+
+
+def _shrink_grad(g, x, lambd):
+    return core.where((x > lambd) | (x < -lambd), g, core.zeros_like(g))
 
 
 class Softshrink(_Shrink):
     node_name = "SoftshrinkBackward0"
     soft = True
+    grad_op = grads.grad_op("SoftshrinkBackwardBackward0")
 
 
 class Hardshrink(_Shrink):
     node_name = "HardshrinkBackward0"
+    grad_op = grads.grad_op("HardshrinkBackwardBackward0")
