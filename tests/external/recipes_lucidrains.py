@@ -93,10 +93,7 @@ RECIPES += [
         "lfq(ns, spherical=True, codebook_size=64, soft_clamp_input_value=10.)",
         "lfq(ns, experimental_softplus_entropy_loss=True, cosine_sim_project_in=True)"),
     _vq("residual_lfq", "residual_lfq(ns)", "residual_lfq(ns, quantize_dropout=True)",
-        "residual_lfq(ns, grouped=True)",
-        xfail="float32 GEMM rounding: LFQ's entropy loss takes the gradient of its distances to the 64 codes "
-        "through a 40x64 @ 64x6 product, where OpenBLAS and MKL add in other orders (199 of 240 elements differ by "
-        "an ulp), then scaled by its inverse temperature of 100; the first step's gradients differ at 3e-5"),
+        "residual_lfq(ns, grouped=True)"),  # (its 40x64 @ 64x6 entropy-loss product: MKL's order, _pair_rows)
     _vq("latent_quantize", "latent_quantize(ns)", "latent_quantize(ns, levels=(4, 8), dim=12, optimize_values=False, quantization_loss_weight=0.5)",
         "latent_quantize_image(ns)"),
     _vq("random_projection", "random_projection(ns)"),
