@@ -269,7 +269,7 @@ def reworded(error: TypeError, *, method: bool | None = None, keyword: bool | No
     method = was_method if method is None else method
     keyword = was_keyword if keyword is None else keyword
     if fn in ("std", "var", "var_mean", "std_mean"):
-        return std_dim_error(fn, dim, method, keyword)
+        return std_dim_error(fn, dim, method, keyword, getattr(error, "dim_more", ()))
     return dim_overloads_error(fn, dim, method, keyword)
 
 
@@ -286,18 +286,23 @@ def keyword_dim_error(fn: str, kwargs: dict, method: bool = True) -> TypeError:
     return TypeError("\n".join(lines) + "\n")
 
 
-def std_dim_error(fn: str, dim, method: bool, keyword: bool) -> TypeError:
+def std_dim_error(fn: str, dim, method: bool, keyword: bool, more: tuple = ()) -> TypeError:
     """PyTorch's parser error for a float ``dim`` of ``std``/``var``/``var_mean``/``std_mean`` (``x.std(1.0)``), or a
-    bool one by keyword (``x.std(dim=True)``; a bool by position is ``unbiased``)."""
+    bool one by keyword (``x.std(dim=True)``; a bool by position is ``unbiased``). ``more``: the type names of the
+    arguments given after a positional ``dim`` (``torch.std(x, "a", True)``); the parser lists them, and then no
+    overload takes that many arguments, so it says of none why it did not match."""
     name = tp_name(dim)
     if keyword:
         got, why = (f"dim={name}, " if method else f"Tensor, dim={name}"), "some of the keywords were incorrect: dim"
     else:
         marked = f"!{name}!" if method else f"Tensor, !{name}!"
-        got, why = (name if method else f"Tensor, {name}"), f"some of the arguments have invalid types: ({marked})"
+        got = ", ".join(([] if method else ["Tensor"]) + [name, *more])
+        why = None if more else f"some of the arguments have invalid types: ({marked})"
     lines = [f"{fn}() received an invalid combination of arguments - got ({got}), but expected one of:",
-             *_std_overloads(fn, method), f"      didn't match because {why}"]
-    return dim_error("\n".join(lines) + "\n", fn, dim, method, keyword)
+             *_std_overloads(fn, method)] + ([f"      didn't match because {why}"] if why else [])
+    error = dim_error("\n".join(lines) + "\n", fn, dim, method, keyword)
+    error.dim_more = more
+    return error
 
 
 def _std_overloads(fn: str, method: bool) -> tuple:

@@ -199,7 +199,8 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     elif isinstance(dim, (float, str)):  # (no int to PyTorch's parser; the method's words for var/std, whose function
-        raise std_dim_error(op, dim, method=op in ("var", "std"), keyword=False)  # form rewords it: out_arg)
+        more = () if unbiased is None else (tp_name(unbiased),)  # (the arguments after it, as the parser lists them)
+        raise std_dim_error(op, dim, method=op in ("var", "std"), keyword=False, more=more)  # form rewords it: out_arg)
     if unbiased is not None and correction is not None:
         raise TypeError(f"{op}() received an invalid combination of arguments - got both unbiased and correction")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
