@@ -57,8 +57,10 @@ def _taken(box: SpinBox, text: str) -> int | float | None:
 def refusal(box: SpinBox, text: str) -> str:
     """Why ``text`` can't be ``box``'s value, in words."""
     t = text.strip()
-    if _read(box, t) is not None:
-        return f"{t} is outside [{box.minimum():g}, {box.maximum():g}]"
+    if _read(box, t) is not None:  # a whole-number box's bounds as whole numbers: 10000000, not 1e+07
+        low, high = (box.minimum(), box.maximum()) if isinstance(box, QSpinBox) else (
+            f"{box.minimum():g}", f"{box.maximum():g}")
+        return f"{t} is outside [{low}, {high}]"
     try:
         if math.isinf(float(t)):  # 1e999 (2.5 in a whole-number box is no number it can read)
             return f"{t} is too large to read"

@@ -290,3 +290,11 @@ def test_a_refused_learning_rate_is_framed_red_and_keeps_its_arrows(train_dock, 
     qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.lr, "Can't read '-'"))
     assert framed_red(panel.lr) and panel.lr.hasFocus()
     assert _arrows(panel.lr) == before
+
+
+def test_a_step_count_out_of_range_names_its_bounds_as_whole_numbers(train_dock, qtbot):
+    """``0`` steps: the reason reads ``[1, 10000000]``, as the field takes them (it read ``[1, 1e+07]``)."""
+    w, panel = train_dock
+    type_into(qtbot, panel.steps, "0")
+    qtbot.waitUntil(lambda: _says_at_the_field(panel, panel.steps, f"0 is outside [1, {panel.steps.maximum()}]"))
+    assert "e+" not in panel.refusals[panel.steps].text()
