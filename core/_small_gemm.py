@@ -38,15 +38,16 @@ peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of out
 (measured: W's rows 4 at a time follow the same rule with 2 lanes, a peel to 16 bytes = 2 doubles, bit for bit
 for K 6..33; the last ``N % 4`` outputs' kernel was not found, 58-73% at best); a transposed ``x``.
 
-**MKL's kernel for N = 6 or 10** (``_pair_rows``): float32, ``b`` untransposed (``x @ W`` with W of 6 or 10
-columns, a 10-class head written by hand), 2 or more rows, K >= 6, ``a`` either way: the in-order chain above (from
-the bias), except the first N % 4 = 2 columns of every odd row, which take the products in blocks of 4 from k = 0:
+**MKL's kernel for N of 5, 6, 7, 10 or 11** (``_remainder_rows``): float32, ``b`` untransposed (``x @ W`` with W of
+such a width, a 10-class head written by hand), 2 or more rows, K >= 6, ``a`` either way: the in-order chain above
+(from the bias), except some of the first N % 4 columns, chosen by the row's index mod 4, q (N % 4 = 1: the rows
+q = 3; 2: the odd rows, both columns; 3: the first q columns), which take the products in blocks of 4 from k = 0:
 an even-numbered block's 4 products added in order to the running sum, an odd-numbered block's 4 summed in order
 apart and that sum added, then the last K % 4 products in order. Measured bit for bit against torch 2.13: 600
-random products (M 2..100, K 6..2000 up to ``LIMIT``, ``a`` row-major, transposed, at an offset or a strided view,
-``b`` at an offset, with and without a bias); the order was read from sums of ones beside one 2^24 (which partial
-sums meet before it). N of 5, 7, 9 or 11 put their first N % 4 columns of other rows in other orders (rows 3 mod 4
-for N % 4 = 1; rows 1..3 mod 4 for 3): not found, NumPy's GEMM is kept there.
+random products with N of 6 or 10 and 328 with 5, 7 or 11 (M 2..100, K 6..2000 up to ``LIMIT``, ``a`` row-major,
+transposed, at an offset or a strided view, ``b`` at an offset, with and without a bias); the order was read from
+sums of ones beside one 2^24 (which partial sums meet before it). N = 9 puts other columns in other orders too: not
+found, NumPy's GEMM is kept there.
 
 **MKL's blocked FMA kernel** (``_fma_blocks``): float32 with M >= 4 and N >= 12, any K, any layout, up to
 ``FMA_BLOCKS_LIMIT`` multiply-adds (larger products keep NumPy's one GEMM, for speed: their bits are NumPy's).
@@ -151,8 +152,8 @@ def mkl_gemm(a, b, c=None):
         return _fma_blocks(a, b, c)
     if k > LIMIT // (m * n or LIMIT) \
             or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
-        if _pair_rows_region(m, k, n, b_transposed, size):
-            return _pair_rows(a, b, c)
+        if _remainder_region(m, k, n, b_transposed, size):
+            return _remainder_rows(a, b, c)
         if not (b_transposed and _dot_region(m, k, n, a, size)):
             return None
         out = _dot_kernels(a, b)
@@ -285,38 +286,41 @@ def _transposed_copy(p):
     return out
 
 
-def _pair_rows_region(m, k, n, b_transposed, size) -> bool:
-    """Whether this float32 product takes MKL's kernel for N = 6 or 10 (N % 4 = 2) with ``b`` untransposed: 2 or
-    more rows, K of 6 or more, at most ``LIMIT`` multiply-adds (module docstring: ``_pair_rows``)."""
-    return size == 4 and not b_transposed and n in (6, 10) and m >= 2 and k >= 6 and m * n * k <= LIMIT
+def _remainder_region(m, k, n, b_transposed, size) -> bool:
+    """Whether this float32 product takes MKL's kernel for N of 5, 6, 7, 10 or 11 with ``b`` untransposed: 2 or more
+    rows, K of 6 or more, at most ``LIMIT`` multiply-adds (module docstring: ``_remainder_rows``)."""
+    return size == 4 and not b_transposed and n in (5, 6, 7, 10, 11) and m >= 2 and k >= 6 and m * n * k <= LIMIT
 
 
-def _pair_rows(a, b, c):
-    """``a @ b`` (+ ``c``) for N = 6 or 10, ``b`` untransposed, as MKL adds it (module docstring): the in-order chain
-    (``_chain``, from the bias), but the first 2 columns of every odd row take the products k in blocks of 4 from
-    k = 0, an even block's 4 added in order to the running sum, an odd block's summed in order apart and that sum
-    added, then the last K % 4 in order. A new C-contiguous (M, N) array.
+def _remainder_rows(a, b, c):
+    """``a @ b`` (+ ``c``) for N of 5, 6, 7, 10 or 11, ``b`` untransposed, as MKL adds it (module docstring): the
+    in-order chain (``_chain``, from the bias), but some of the first N % 4 columns take the products k in blocks of
+    4 from k = 0, an even block's 4 added in order to the running sum, an odd block's summed in order apart and that
+    sum added, then the last K % 4 in order. Which ones follows the row's index mod 4, q: for N % 4 = 1 the rows
+    q = 3; for 2 the odd rows, both columns; for 3 the first q columns. A new C-contiguous (M, N) array.
 
     NOTE: the running sum's steps are laid out as slabs (the even blocks' products, the odd blocks' sums, the tail)
-    and added in order by one reduction over the first axis (2 or more lanes: ``_chain``'s note)."""
+    and added in order (``in_order``), each kind of row (q) in one go."""
     out = _chain(a, b, c)
-    rows, k = a[1::2], a.shape[1]
-    products = np.multiply(np.ascontiguousarray(rows.T)[:, :, None], b[:, None, :2])  # (k, rows, 2)
-    blocks = k // 4
-    grouped = products[:blocks * 4].reshape(blocks, 4, *products.shape[1:])
-    odd = grouped[1::2]
-    sums = odd[:, 0] + odd[:, 1]
-    sums += odd[:, 2]
-    sums += odd[:, 3]
-    steps = [grouped[i] if i % 2 == 0 else sums[i // 2, None] for i in range(blocks)] + [products[blocks * 4:]]
-    slabs = np.concatenate(steps).reshape(-1, rows.shape[0] * 2)
-    target = np.empty(slabs.shape[1], np.float32)
-    if c is not None:
-        slabs[0] += np.tile(c[:2], rows.shape[0])
-        np.add.reduce(slabs, 0, out=target)
-    else:
-        np.add.reduce(slabs, 0, out=target, initial=0)
-    out[1::2, :2] = target.reshape(-1, 2)
+    r, k = b.shape[1] % 4, a.shape[1]
+    for q in range(1, 4):
+        cols = {1: int(q == 3), 2: 2 * (q % 2), 3: q}[r]
+        rows = a[q::4]
+        if not cols or not rows.shape[0]:
+            continue
+        products = np.multiply(np.ascontiguousarray(rows.T)[:, :, None], b[:, None, :cols])  # (k, rows, cols)
+        blocks = k // 4
+        grouped = products[:blocks * 4].reshape(blocks, 4, *products.shape[1:])
+        odd = grouped[1::2]
+        sums = odd[:, 0] + odd[:, 1]
+        sums += odd[:, 2]
+        sums += odd[:, 3]
+        steps = [grouped[i] if i % 2 == 0 else sums[i // 2, None] for i in range(blocks)] + [products[blocks * 4:]]
+        slabs = np.concatenate(steps).reshape(-1, rows.shape[0] * cols)
+        if c is not None:
+            slabs[0] += np.tile(c[:cols], rows.shape[0])
+        total = in_order(slabs) if c is not None else in_order(slabs) + 0  # NOTE: from +0 without a bias, as _chain
+        out[q::4, :cols] = total.reshape(-1, cols)
     return out
 
 

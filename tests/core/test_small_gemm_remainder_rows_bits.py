@@ -1,5 +1,6 @@
-"""Products ``x @ W`` with W of 6 or 10 columns bit for bit as PyTorch's CPU GEMM computes them (``core._small_gemm``'s
-``_pair_rows``: MKL adds the first two columns of every odd row in blocks of 4).
+"""Products ``x @ W`` with W of 5, 6, 7, 10 or 11 columns bit for bit as PyTorch's CPU GEMM computes them
+(``core._small_gemm``'s ``_remainder_rows``: MKL adds some of the first N % 4 columns, by the row's index mod 4, in
+blocks of 4).
 
 Oracle tests: the same products in core and torch, compared bitwise: mm, addmm, a transposed left operand (a weight
 gradient), and the "Learning PyTorch with Examples" two-layer network trained by hand and with autograd."""
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's small-GEMM
 
 # (M, K, N): odd and even M, K below, at and past the blocks of 4 and 8, up to the chain's limit of multiply-adds
 SHAPES = [(2, 6, 6), (2, 8, 10), (3, 13, 6), (4, 16, 10), (5, 23, 6), (8, 100, 10), (64, 100, 10), (17, 385, 6),
-          (2, 3000, 10), (101, 64, 10)]
+          (2, 3000, 10), (101, 64, 10), (4, 9, 5), (9, 40, 5), (8, 40, 7), (7, 30, 7), (64, 90, 11), (33, 20, 11)]
 
 
 def _same_bits(c, t):
@@ -31,7 +32,7 @@ def _pair(shape, seed):
 
 
 @pytest.mark.parametrize("m,k,n", SHAPES)
-def test_mm_with_six_or_ten_columns_matches_torch_bitwise(m, k, n):
+def test_mm_with_five_to_eleven_columns_matches_torch_bitwise(m, k, n):
     ca, ta = _pair((m, k), m + k)
     cb, tb = _pair((k, n), n + k)
     _same_bits(core.mm(ca, cb), torch.mm(ta, tb))
@@ -39,7 +40,7 @@ def test_mm_with_six_or_ten_columns_matches_torch_bitwise(m, k, n):
 
 
 @pytest.mark.parametrize("m,k,n", SHAPES)
-def test_addmm_bias_with_six_or_ten_columns_matches_torch_bitwise(m, k, n):
+def test_addmm_bias_with_five_to_eleven_columns_matches_torch_bitwise(m, k, n):
     ca, ta = _pair((m, k), 1)
     cb, tb = _pair((k, n), 2)
     cc, tc = _pair((n,), 3)
