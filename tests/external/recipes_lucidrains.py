@@ -93,7 +93,7 @@ RECIPES += [
         "lfq(ns, spherical=True, codebook_size=64, soft_clamp_input_value=10.)",
         "lfq(ns, experimental_softplus_entropy_loss=True, cosine_sim_project_in=True)"),
     _vq("residual_lfq", "residual_lfq(ns)", "residual_lfq(ns, quantize_dropout=True)",
-        "residual_lfq(ns, grouped=True)"),  # (its 40x64 @ 64x6 entropy-loss product: MKL's order, _pair_rows)
+        "residual_lfq(ns, grouped=True)"),  # (its 40x64 @ 64x6 entropy-loss product: MKL's order, _remainder_rows)
     _vq("latent_quantize", "latent_quantize(ns)", "latent_quantize(ns, levels=(4, 8), dim=12, optimize_values=False, quantization_loss_weight=0.5)",
         "latent_quantize_image(ns)"),
     _vq("random_projection", "random_projection(ns)"),

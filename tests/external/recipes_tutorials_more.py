@@ -17,7 +17,7 @@ RECIPES: list[dict] = []
 # ``loss.data[0]``, an IndexError on a 0-dim tensor since PyTorch 0.4: ``loss.item()`` there (what the later pages
 # print); their ``MSELoss(size_average=False)`` (deprecated, a warning on stderr) stays
 # The tensor and autograd pages multiply h_relu (64, 100) by w2 (100, 10), an untransposed b with N = 10: they matched
-# torch once core._small_gemm took MKL's order for those products (_pair_rows; before, the loss differed in the 5th
+# torch once core._small_gemm took MKL's order for those products (_remainder_rows; before, the loss differed in the 5th
 # digit by step 500)
 DATA0 = ("print(t, loss.data[0])", "print(t, loss.item())")
 RECIPES += [
