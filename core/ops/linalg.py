@@ -240,12 +240,15 @@ def _naive_bmm(x, y):
         batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
         return np.zeros(batch + (x.shape[-2], y.shape[-1]), dtype=np.result_type(x, y))
     if x.shape[-1] <= 32:
-        acc = x[..., :, 0, None] * y[..., None, 0, :]
+        # NOTE: order "C": PyTorch writes a new contiguous result; NumPy's default ("K") follows the operands'
+        # memory order, so a permuted operand (einsum's bmm of a permuted view) gave permuted strides, which a later
+        # reduction (mse_loss's mean) sums in another order
+        acc = np.multiply(x[..., :, 0, None], y[..., None, 0, :], order="C")
         for k in range(1, x.shape[-1]):
             acc += x[..., :, k, None] * y[..., None, k, :]
     else:
         products = x[..., :, :, None] * y[..., None, :, :]  # (..., n, k, m), each product rounded once
-        acc = np.add.accumulate(products, axis=-2)[..., -1, :]
+        acc = np.ascontiguousarray(np.add.accumulate(products, axis=-2)[..., -1, :])
     acc += 0  # NOTE: PyTorch's sum starts at +0, so products that are all -0 give +0
     return acc
 
