@@ -69,7 +69,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if query.dtype in (core.bfloat16, core.float16) and dropout_p == 0.0:
         out = _flash_reduced(query, key, value, attn_mask, is_causal, scale_factor)
         return _in_query_layout(out, query) if _flash_shapes(query, key, value, dropout_p) else out
-    scores = core.matmul(query, key.transpose(-2, -1)) * scale_factor
+    # NOTE: PyTorch's math kernel scales q and k each by sqrt(scale) before the product (for stability), and adds
+    # the mask (a bool or causal one as 0 / -inf)
+    root = math.sqrt(abs(scale_factor))
+    scores = core.matmul(query * (-root if scale_factor < 0 else root), key.transpose(-2, -1) * root)
     if is_causal:
         allowed = core.ones(L, S, dtype=core.bool, device=query.device).tril()
         scores = scores.masked_fill(allowed.logical_not(), -math.inf)
