@@ -361,10 +361,19 @@ class Inspector(QWidget):
             elif name in self._line_marks:
                 self._line_marks[name]("")
 
+    def _order_tabs(self) -> None:
+        """Tab goes down the Inspector as it reads: name, Watch buttons, parameters, value. (Qt's order is the order
+        the widgets were made in: the Watch buttons, remade for each node, came after the parameters, or after the
+        Train dock's fields, and Tab from the name skipped them.)"""
+        chain = [self.name_edit, *self.watch_buttons.buttons.values(), *self.editors.values(), self.value_view]
+        for a, b in zip(chain, chain[1:]):
+            QWidget.setTabOrder(a, b)
+
     def refresh_values(self) -> None:
         node = self.graph.nodes.get(self.node_id) if self.node_id is not None and self.graph is not None else None
         self.watch_buttons.set_ports(self.node_id, watchable_ports(node, self.session),
                                      node_label(self.graph, self.node_id) if node is not None else None)
+        self._order_tabs()
         # NOTE: PyTorch pads "[ 1.5000" for the sign; a no-break space keeps a wrapped line from breaking after the
         # bracket (toPlainText and copying give a plain space back)
         self.value_view.setPlainText(self.values_text().replace("[ ", "[\u00a0"))
