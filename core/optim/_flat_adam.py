@@ -26,7 +26,7 @@ from core._numpy_c import copyto as _copyto
 from core._tensor import Tensor, new_tensor
 from core.optim.optimizer import scalar_dtype
 
-__all__ = ["flat_adam_step", "adam_change", "chunked_adam_change", "decay_factor"]
+__all__ = ["flat_adam_step", "adam_change", "chunked_adam_change", "decay_factor", "group_layout", "uniform_group"]
 
 _STATE_KEYS = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
 
@@ -111,48 +111,68 @@ class _Layout:
         return True
 
 
-def flat_adam_step(opt, group: dict, index: int) -> bool:
-    """Adam's update of ``group`` on flat buffers; False (nothing done) when the group can't take this route."""
-    params = [p for p in group["params"] if p._grad is not None]
-    if not params:
-        return True
+def uniform_group(params):
+    """The dtype of ``params`` (each with a gradient) when their values and gradients are arrays of one float dtype
+    (not float16) on one backend, what a flat route takes; else None."""
     first = params[0]._data
     xp = xp_of(first)
     dtype = first.dtype
     if dtype.kind != "f" or dtype.char == "e":  # float16 takes the per-parameter steps that round as torch's
-        return False
+        return None
     if xp is np and type(first) is np.ndarray:  # NOTE: NumPy arrays, the common case: one type test each
         for p in params:
             data, grad = p._data, p._grad._data
             if type(data) is not np.ndarray or type(grad) is not np.ndarray or data.dtype != dtype \
                     or grad.dtype != dtype:
-                return False
+                return None
     else:
         for p in params:
             if p._data.dtype != dtype or p._grad._data.dtype != dtype or xp_of(p._data) is not xp \
                     or xp_of(p._grad._data) is not xp:
-                return False
-    states = [opt.state[p] for p in params]
-    layouts = opt.__dict__.setdefault("_flat_layouts", {})
-    layout = layouts.get(index)
+                return None
+    return dtype
+
+
+def flat_adam_step(opt, group: dict, index: int) -> bool:
+    """Adam's update of ``group`` on flat buffers; False (nothing done) when the group can't take this route."""
+    params = [p for p in group["params"] if p._grad is not None]
+    if not params:
+        return True
+    dtype = uniform_group(params)
+    if dtype is None:
+        return False
+    xp = xp_of(params[0]._data)
     keys = _STATE_KEYS if group["amsgrad"] else _STATE_KEYS[:2]
-    if layout is None or tuple(layout.flats) != keys or not layout.matches(params, states):
-        layout = _build(params, states, keys, xp, dtype)
-        if layout is None:
-            layouts.pop(index, None)
-            return False
-        layouts[index] = layout
+    layout = group_layout(opt, index, params, keys, _STATE_KEYS[:2], xp, dtype)
+    if layout is None:
+        return False
     _update(group, params, layout, xp, group["decoupled_weight_decay"])
     return True
 
 
-def _build(params, states, keys, xp, dtype):
+def group_layout(opt, index: int, params, keys: tuple, required: tuple, xp, dtype):
+    """The ``index``-th group's flat layout over ``params`` with the state ``keys`` (the one kept from the last step
+    when it still matches, else built from the state tensors' values), or None when the group can't have one
+    (``_build``; ``required``: the keys a parameter's existing state must hold)."""
+    states = [opt.state[p] for p in params]
+    layouts = opt.__dict__.setdefault("_flat_layouts", {})
+    layout = layouts.get(index)
+    if layout is None or tuple(layout.flats) != keys or not layout.matches(params, states):
+        layout = _build(params, states, keys, xp, dtype, required)
+        if layout is None:
+            layouts.pop(index, None)
+            return None
+        layouts[index] = layout
+    return layout
+
+
+def _build(params, states, keys, xp, dtype, required):
     """Flat arrays holding the group's state (its current values, or zeros on the first step); None when the
     parameters are at different step counts or only some of them have state."""
     fresh = [not st for st in states]
     if all(fresh):
         counts = {0.0}
-    elif any(fresh) or any("step" not in st or "exp_avg" not in st or "exp_avg_sq" not in st for st in states):
+    elif any(fresh) or any("step" not in st or any(k not in st for k in required) for st in states):
         return None
     elif any(st["step"]._data.shape != () for st in states):  # a saved torch.zeros(1) keeps its shape [1]
         return None
@@ -160,6 +180,11 @@ def _build(params, states, keys, xp, dtype):
         counts = {float(st["step"]._data) for st in states}
     if len(counts) != 1:
         return None
+    for st in states:  # NOTE: a state tensor of another dtype (a user's ``state[p][key] = core.ones(...)``) rounds
+        for key in keys:  # in its own dtype in the per-parameter update, as in torch's in-place ops: that route
+            t = st.get(key)
+            if t is not None and t._data.dtype != dtype:
+                return None
     layout = _Layout()
     layout.ids = [id(p) for p in params]
     layout.shapes = [p._data.shape for p in params]

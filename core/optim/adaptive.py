@@ -8,6 +8,7 @@ from core._backend import xp_of
 from core._fused import lerp_, scaled_add, scaled_add_
 from core._tensor import new_tensor
 from core.ops._float32_compute import adagrad_step_bfloat16, is_reduced, rmsprop_step_bfloat16
+from core.optim._flat_rmsprop import flat_rmsprop_step
 from core.optim._pointwise import addcdiv_, addcmul_, sqrt
 from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
@@ -39,6 +40,11 @@ class RMSprop(Optimizer):
         super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                                       weight_decay=weight_decay, capturable=capturable, foreach=foreach,
                                       maximize=maximize, differentiable=differentiable))  # torch's key order
+
+    def _update_group(self, group, index):
+        """The group on flat buffers (``_flat_rmsprop``: the same values, a dozen array ops in all), when it can."""
+        if type(self)._update is not RMSprop._update or not flat_rmsprop_step(self, group, index):
+            super()._update_group(group, index)
 
     def _update(self, group, p, grad, state):
         alpha, eps, lr, momentum = group["alpha"], group["eps"], group["lr"], group["momentum"]
