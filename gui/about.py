@@ -29,7 +29,8 @@ def about_text(actions: dict[str, QAction]) -> str:
         f"Forward step{_key(actions, 'forward_step')}, Forward all{_key(actions, 'forward')}, "
         f"Backward step{_key(actions, 'backward_step')}, Backward all{_key(actions, 'backward')}, "
         f"Step back{_key(actions, 'step_back')}.",
-        "Tab or a double-click on the canvas adds a node; drag from a port to a port to connect them; "
+        "Tab or a double-click on empty canvas adds a node, a double-click on a node edits it in the Inspector; "
+        "drag from a port to a port to connect them; "
         f"Edit ▸ Insert expression{_key(actions, 'insert_expression')} turns a formula into nodes; "
         f"File ▸ New graph from code{_key(actions, 'insert_code')} turns a PyTorch snippet into a new graph.",
         "Every menu entry shows its key, and each toolbar button's tip names it; "
