@@ -12,7 +12,8 @@ An op without a rule, a random draw or any error raises ``Unbatchable``, or the 
 batched path cannot be sure of them. An in-place op on a mapped input is undone before the loop runs (``_journal``),
 so the loop's own in-place op counts once (a BatchNorm's ``num_batches_tracked`` under ``functional_call``). A value
 read of a batched tensor (``.item()``, ``float(x)``, ``bool(x)`` and Python control flow, ``tolist()``,
-``numpy()``) raises ``Refusal``, which vmap turns into PyTorch's RuntimeError: PyTorch refuses these too.
+``numpy()``) raises ``Refusal``, which vmap turns into PyTorch's RuntimeError: PyTorch refuses these too, as it
+refuses the ops whose result's shape depends on the values (``nonzero``, ``unique``, ``where(condition)``...).
 
 Autograd through it: the physical tensors carry the graph, samples never mix, so a backward pass over the physical
 outputs gives each sample its gradient (``core.func``'s ``grad``/``vjp``/``jvp``/``jacrev`` inside ``vmap`` call
@@ -56,6 +57,32 @@ _REFUSALS = {
                  "don't support that yet, please file an issue at https://github.com/pytorch/pytorch/issues ."),
     **dict.fromkeys(("tolist", "numpy", "data_ptr"), "Cannot access data pointer of Tensor that doesn't have storage"),
 }
+
+
+_DYNAMIC = ("vmap: We do not support batching operators that can output dynamic shape. Attempted to vmap over "
+            "aten::{}. Please file an issue at https://github.com/pytorch/pytorch/issues if you need this feature.")
+_DYNAMIC_OPS = {"nonzero": "nonzero", "where": "where", "unique": "_unique2",
+                "unique_consecutive": "unique_consecutive"}
+_MASKED_SELECT = ("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot support this "
+                  "because for each batch this would return a differently shaped Tensor. Please file an issue at "
+                  "https://github.com/pytorch/pytorch/issues if you need this feature.")
+
+
+def _refuse_dynamic(func, level, args, kwargs):
+    """An op whose result's shape depends on the values (``nonzero``, ``unique``, one-argument ``where``,
+    ``masked_select`` by a batched mask): PyTorch's vmap refuses it even where every sample's shape would agree."""
+    name = func.__name__
+    if name == "masked_select":
+        mask = args[1] if len(args) > 1 else kwargs.get("mask")
+        if not is_batched(mask, level):
+            raise Unbatchable(name)
+        raise Refusal(_MASKED_SELECT)
+    if not is_batched(args[0] if args else kwargs.get("input"), level):
+        raise Unbatchable(name)
+    if name == "nonzero" and kwargs.get("as_tuple"):
+        raise Refusal("Batching rule not implemented for aten::nonzero_numpy. We could not generate a fallback.")
+    dim = kwargs.get("dim", args[4] if name == "unique" and len(args) > 4 else None)
+    raise Refusal(_DYNAMIC.format("unique_dim" if name == "unique" and dim is not None else _DYNAMIC_OPS[name]))
 
 
 def _refuse_read(func, level, args, kwargs):
@@ -226,7 +253,7 @@ def _elementwise(func, level, args, kwargs):
     cls = _class
     tensors = [a for a in ((*args, *kwargs.values()) if kwargs else args) if isinstance(a, core.Tensor)]
     if len(tensors) == 1 and func.__name__ == "where":
-        raise Unbatchable("where(condition): nonzero's data-dependent shape")
+        _refuse_dynamic(func, level, args, kwargs)
     rank = max(t._data.ndim for t in tensors)
     if len(tensors) > 1 and len({t._data.dtype for t in tensors}) > 1 and any(
             t._data.ndim == 0 and type(t) is cls and t._level == level for t in tensors):
@@ -869,6 +896,8 @@ def _build_rules() -> dict:
         rules[name] = _metadata
     for name in _REFUSALS:
         rules[name] = _refuse_read
+    for name in (*(n for n in _DYNAMIC_OPS if n != "where"), "masked_select"):
+        rules[name] = _refuse_dynamic
     rules.update({
         "reshape": _reshape, "view": _reshape, "view_as": _view_as, "expand": _expand, "expand_as": _expand_as,
         "permute": _permute,

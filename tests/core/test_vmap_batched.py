@@ -328,11 +328,11 @@ def test_jacrev_computes_its_rows_in_one_batched_call(torch, monkeypatch):
 @pytest.mark.parametrize("per_sample", [
     lambda lib, x: lib.fft.rfft(x).abs(),  # an op without a batching rule
     lambda lib, x: x[x > 0].sum(),  # a data-dependent shape
-    lambda lib, x: lib.where(x > 0)[1].sum(),  # where(condition) is nonzero
-], ids=["no-rule", "boolean-mask", "where-condition"])
+], ids=["no-rule", "boolean-mask"])
 def test_a_call_that_cannot_run_batched_falls_back_to_the_loop(torch, loop_runs, per_sample):
-    """NOTE: PyTorch refuses the last two inside vmap; core's loop computes them sample by sample, so torch's
-    reference is its own per-sample results, stacked."""
+    """NOTE: PyTorch refuses the last one inside vmap; core's loop computes it sample by sample, so torch's
+    reference is its own per-sample results, stacked. (where(condition), nonzero and unique are refused in torch's
+    words: test_vmap_dynamic_shape_refusals_oracle.py.)"""
     ours = core.vmap(lambda x: per_sample(core, x))(core.tensor(A))
     assert loop_runs, "expected the loop to run"
     assert_same(ours, torch.stack([per_sample(torch, torch.tensor(a)) for a in A]))
