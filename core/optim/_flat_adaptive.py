@@ -1,12 +1,12 @@
-"""RMSprop's update over one flat buffer per parameter group, as ``_flat_adam`` does Adam's: a dozen array ops per
-step, not a dozen per parameter.
+"""RMSprop's and Adagrad's updates over one flat buffer per parameter group, as ``_flat_adam`` does Adam's: a
+dozen array ops per step, not a dozen per parameter.
 
-Every op of PyTorch's single-tensor RMSprop is elementwise (``core.optim._pointwise``'s kernels round each element
-alone), so the same ops in the same order on the parameters' gradients laid end to end give every element the
-bits of the per-parameter loop. The state (``square_avg``, ``momentum_buffer``, ``grad_avg``, ``step``) lives in
-``_flat_adam``'s layout: each parameter's state tensor a view of its slice, rebuilt from the tensors' values when
-anything changed; a group the layout can't hold (mixed dtypes, different step counts, missing state) takes the
-per-parameter update.
+Every op of PyTorch's single-tensor RMSprop and Adagrad is elementwise (``core.optim._pointwise``'s kernels round
+each element alone), so the same ops in the same order on the parameters' gradients laid end to end give every
+element the bits of the per-parameter loop. The state (RMSprop's ``square_avg``, ``momentum_buffer``,
+``grad_avg``, Adagrad's ``sum``, and ``step``) lives in ``_flat_adam``'s layout: each parameter's state tensor a
+view of its slice, rebuilt from the tensors' values when anything changed; a group the layout can't hold (mixed
+dtypes, different step counts, missing state) takes the per-parameter update.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from core._numpy_c import concatenate as _concatenate
 from core.optim._flat_adam import group_layout, uniform_group
 from core.optim._pointwise import addcmul_, sqrt
 
-__all__ = ["flat_rmsprop_step"]
+__all__ = ["flat_rmsprop_step", "flat_adagrad_step"]
 
 
 def flat_rmsprop_step(opt, group: dict, index: int) -> bool:
@@ -77,3 +77,35 @@ def _update(group, params, layout, xp) -> None:
     for p, sl, shape in zip(params, layout.slices, layout.shapes):
         p._data += change[sl].reshape(shape)
         p._vc[0] += 1
+
+
+def flat_adagrad_step(opt, group: dict, index: int) -> bool:
+    """Adagrad's update of ``group`` on flat buffers; False (nothing done) when the group can't take this route."""
+    params = [p for p in group["params"] if p._grad is not None]
+    if not params:
+        return True
+    dtype = uniform_group(params)
+    if dtype is None:
+        return False
+    xp = xp_of(params[0]._data)
+    layout = group_layout(opt, index, params, ("sum",), ("sum",), xp, dtype)
+    if layout is None:
+        return False
+    concatenate = _concatenate if xp is np else xp.concatenate
+    grad = concatenate([p._grad._data for p in params], axis=None)
+    if group["maximize"]:
+        grad = -grad
+    if group["weight_decay"] != 0:  # grad.add(param, alpha=wd)
+        grad = scaled_add(xp, grad, concatenate([p._data for p in params], axis=None), group["weight_decay"])
+    layout.steps += 1
+    clr = group["lr"] / (1 + (float(layout.steps[0]) - 1) * group["lr_decay"])
+    total = layout.flats["sum"]
+    addcmul_(xp, total, grad, grad)
+    std = sqrt(xp, total)
+    std += group["eps"]
+    change = grad * grad.dtype.type(-clr) if -clr != 1 else grad  # param.addcdiv_(grad, std, value=-clr)
+    change /= std
+    for p, sl, shape in zip(params, layout.slices, layout.shapes):
+        p._data += change[sl].reshape(shape)
+        p._vc[0] += 1
+    return True

@@ -8,7 +8,7 @@ from core._backend import xp_of
 from core._fused import lerp_, scaled_add, scaled_add_
 from core._tensor import new_tensor
 from core.ops._float32_compute import adagrad_step_bfloat16, is_reduced, rmsprop_step_bfloat16
-from core.optim._flat_rmsprop import flat_rmsprop_step
+from core.optim._flat_adaptive import flat_adagrad_step, flat_rmsprop_step
 from core.optim._pointwise import addcdiv_, addcmul_, sqrt
 from core.optim.optimizer import Optimizer, scalar_dtype, state_tensor, step_tensor
 
@@ -42,7 +42,7 @@ class RMSprop(Optimizer):
                                       maximize=maximize, differentiable=differentiable))  # torch's key order
 
     def _update_group(self, group, index):
-        """The group on flat buffers (``_flat_rmsprop``: the same values, a dozen array ops in all), when it can."""
+        """The group on flat buffers (``_flat_adaptive``: the same values, a dozen array ops in all), when it can."""
         if type(self)._update is not RMSprop._update or not flat_rmsprop_step(self, group, index):
             super()._update_group(group, index)
 
@@ -99,6 +99,11 @@ class Adagrad(Optimizer):
                 state = self.state[p]  # both made here, as torch's constructor does (a state dict shows them)
                 state["step"] = new_tensor(np.zeros((), dtype=scalar_dtype()))
                 state["sum"] = state_tensor(p, group["initial_accumulator_value"])
+
+    def _update_group(self, group, index):
+        """The group on flat buffers (``_flat_adaptive``: the same values, a dozen array ops in all), when it can."""
+        if type(self)._update is not Adagrad._update or not flat_adagrad_step(self, group, index):
+            super()._update_group(group, index)
 
     def _update(self, group, p, grad, state):
         step = step_tensor(state)

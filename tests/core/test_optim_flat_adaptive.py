@@ -1,6 +1,6 @@
-"""RMSprop updates a group on flat buffers; every value equals the per-parameter update exactly.
+"""RMSprop and Adagrad update a group on flat buffers; every value equals the per-parameter update exactly.
 
-The flat route (core/optim/_flat_rmsprop.py) must be invisible: the same parameters bit for bit as the
+The flat routes (core/optim/_flat_adaptive.py) must be invisible: the same parameters bit for bit as the
 per-parameter route (each op is elementwise), PyTorch's trajectory, ``optimizer.state[p]`` holding each
 parameter's own state tensors in torch's order, and state dicts that save and load.
 """
@@ -30,29 +30,34 @@ def _loss(ps, k):
 
 
 def _run(lib, kwargs, steps=10, skip=None, reload_at=None, dtype=np.float64, shapes=_SHAPES, seed=0):
+    kwargs = dict(kwargs)
+    name = kwargs.pop("name", "RMSprop")
     ps = _params(lib, shapes, seed, dtype)
-    opt = lib.optim.RMSprop(ps, **kwargs)
+    opt = getattr(lib.optim, name)(ps, **kwargs)
     for step in range(steps):
         opt.zero_grad()
         _loss(ps, (skip or {}).get(step)).backward()
         opt.step()
         if step == reload_at:
             saved = opt.state_dict()
-            opt = lib.optim.RMSprop(ps, **kwargs)
+            opt = getattr(lib.optim, name)(ps, **kwargs)
             opt.load_state_dict(saved)
     return [p.detach().numpy().copy() for p in ps], opt
 
 
 def _per_parameter(monkeypatch):
-    monkeypatch.setattr(core.optim.RMSprop, "_update_group", core.optim.Optimizer._update_group)
+    for name in ("RMSprop", "Adagrad"):
+        monkeypatch.setattr(getattr(core.optim, name), "_update_group", core.optim.Optimizer._update_group)
 
 
 CASES = [dict(lr=0.01), dict(lr=0.01, momentum=0.9), dict(lr=0.01, centered=True),
-         dict(lr=1e-3, momentum=0.9, centered=True, weight_decay=0.05), dict(lr=0.02, alpha=0.9, maximize=True)]
+         dict(lr=1e-3, momentum=0.9, centered=True, weight_decay=0.05), dict(lr=0.02, alpha=0.9, maximize=True),
+         dict(name="Adagrad", lr=0.05), dict(name="Adagrad", lr=0.05, lr_decay=0.01, weight_decay=0.1, eps=1e-6),
+         dict(name="Adagrad", lr=0.05, initial_accumulator_value=0.5, maximize=True)]
 
 
 @pytest.mark.parametrize("kwargs", CASES)
-def test_flat_rmsprop_follows_pytorchs_trajectory(torch, kwargs):
+def test_flat_route_follows_pytorchs_trajectory(torch, kwargs):
     skip = {3: {1, 4}, 8: {0, 5}}
     ours, _ = _run(core, kwargs, skip=skip, reload_at=6)
     theirs, _ = _run(torch, kwargs, skip=skip, reload_at=6)
@@ -75,10 +80,15 @@ def test_flat_float32_parameters_equal_the_per_parameter_route_bit_for_bit(kwarg
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(shapes=st.lists(st.lists(st.integers(1, 40), max_size=2).map(tuple), min_size=1, max_size=5),
        seed=st.integers(0, 2 ** 16), momentum=st.sampled_from([0, 0.5]), centered=st.booleans(),
-       weight_decay=st.sampled_from([0, 0.1]), maximize=st.booleans(), dtype=st.sampled_from([np.float32, np.float64]))
+       weight_decay=st.sampled_from([0, 0.1]), maximize=st.booleans(), dtype=st.sampled_from([np.float32, np.float64]),
+       adagrad=st.booleans())
 def test_random_groups_flat_equal_the_per_parameter_route(shapes, seed, momentum, centered, weight_decay, maximize,
-                                                          dtype):
-    kwargs = dict(lr=0.01, momentum=momentum, centered=centered, weight_decay=weight_decay, maximize=maximize)
+                                                          dtype, adagrad):
+    kwargs = dict(lr=0.01, weight_decay=weight_decay, maximize=maximize)
+    if adagrad:
+        kwargs.update(name="Adagrad", lr_decay=momentum / 10)
+    else:
+        kwargs.update(momentum=momentum, centered=centered)
     flat, _ = _run(core, kwargs, steps=4, dtype=dtype, shapes=shapes, seed=seed)
     with pytest.MonkeyPatch.context() as monkeypatch:
         _per_parameter(monkeypatch)
