@@ -85,6 +85,34 @@ def _refuse_dynamic(func, level, args, kwargs):
     raise Refusal(_DYNAMIC.format("unique_dim" if name == "unique" and dim is not None else _DYNAMIC_OPS[name]))
 
 
+def _per_sample(func, level, args, kwargs):
+    """An op without a rule, as functorch's slow fallback runs it: once per sample on the physical slices, the
+    results stacked into a batched tensor, so the function goes on batched (a later ``.item()`` is still refused,
+    as in PyTorch). An in-place or ``out=`` op, a non-tensor result or samples of different shapes raise
+    Unbatchable (vmap's loop then runs the function); a random draw raises as it does anywhere here."""
+    name = getattr(func, "__name__", "") or ""
+    if (name.endswith("_") and not name.endswith("__")) or "out" in kwargs:
+        raise Unbatchable(getattr(func, "__qualname__", repr(func)))
+
+    def pick(a, i):
+        if type(a) is _class and a._level == level:
+            return a._phys[i]
+        if type(a) in (list, tuple):
+            return type(a)(pick(b, i) for b in a)
+        return a
+
+    outs = [func(*[pick(a, i) for a in args], **{k: pick(v, i) for k, v in kwargs.items()})
+            for i in range(_size(level))]
+    first = outs[0]
+    if isinstance(first, core.Tensor) and all(isinstance(o, core.Tensor) and o.shape == first.shape for o in outs):
+        return _wrap(core.stack(outs), level)
+    if type(first) is tuple and first and all(
+            type(o) is tuple and len(o) == len(first) and all(isinstance(t, core.Tensor) and t.shape == f.shape
+                                                              for t, f in zip(o, first)) for o in outs):
+        return tuple(_wrap(core.stack([o[j] for o in outs]), level) for j in range(len(first)))
+    raise Unbatchable(getattr(func, "__qualname__", repr(func)))
+
+
 def _refuse_read(func, level, args, kwargs):
     if not is_batched(args[0], level):
         raise Unbatchable(func.__name__)
@@ -144,7 +172,7 @@ def _batched_class():
                 level = _top_level(args, kwargs)
                 _size(level)  # (an escaped batched tensor: RuntimeError)
                 if rule is None:
-                    raise Unbatchable(getattr(func, "__qualname__", repr(func)))
+                    return _per_sample(func, level, args, kwargs)
                 return rule(func, level, args, kwargs)
 
         _class = BatchedTensor

@@ -326,9 +326,9 @@ def test_jacrev_computes_its_rows_in_one_batched_call(torch, monkeypatch):
 
 
 @pytest.mark.parametrize("per_sample", [
-    lambda lib, x: lib.fft.rfft(x).abs(),  # an op without a batching rule
+    lambda lib, x: x.clone().index_fill_(0, lib.tensor([0]), -1.0),  # an in-place op without a batching rule
     lambda lib, x: x[x > 0].sum(),  # a data-dependent shape
-], ids=["no-rule", "boolean-mask"])
+], ids=["no-rule-in-place", "boolean-mask"])
 def test_a_call_that_cannot_run_batched_falls_back_to_the_loop(torch, loop_runs, per_sample):
     """NOTE: PyTorch refuses the last one inside vmap; core's loop computes it sample by sample, so torch's
     reference is its own per-sample results, stacked. (where(condition), nonzero and unique are refused in torch's
@@ -369,11 +369,26 @@ def test_a_fallback_undoes_the_batched_calls_in_place_changes_to_its_inputs(torc
 
         def per_sample(n, row):
             n.add_(1)
-            return lib.fft.rfft(row).abs()  # (no batching rule in core: its loop runs after the add_)
+            return row.clone().index_fill_(0, lib.tensor([0]), -1.0)  # (no rule, in place: the loop runs)
         return lib.vmap(per_sample)(count, x), count
 
     assert_same(run(core), run(torch))
     assert loop_runs
+
+
+def test_an_op_without_a_rule_runs_per_sample_and_a_later_value_read_is_refused_as_in_torch(torch, loop_runs):
+    # NOTE: functorch's slow fallback: the op runs once per sample and the function goes on batched, so a value
+    # read after it is refused as any other (core's loop used to run instead and read the value)
+    x = core.tensor(A)
+    assert_same(core.vmap(lambda r: core.fft.rfft(r).abs())(x), torch.vmap(lambda r: torch.fft.rfft(r).abs())(
+        torch.tensor(A)))
+    messages = []
+    for lib, t in ((core, x), (torch, torch.tensor(A))):
+        with pytest.raises(RuntimeError) as info:
+            lib.vmap(lambda r, lib=lib: r * lib.fft.rfft(r).abs().sum().item())(t)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert not loop_runs
 
 
 def test_errors_inside_func_are_the_loops_and_torchs(torch, loop_runs):
