@@ -129,3 +129,19 @@ RECIPES += [
        "beginner_source/maskedtensor_adagrad_sparse_semantics.py",
        [('""""\n', '"""\n'), ("from torch.masked.maskedtensor import masked_tensor", "from torch.masked import masked_tensor")]),
 ]
+
+# the recipes' template page (2020): one ``torch.ones(2, 2, requires_grad=True)`` printed; unchanged
+RECIPES += [
+    _r("tutm_example_recipe", _tut("96bea9f974df7131be3024f10878605865806aa8"), "recipes_source/recipes/example_recipe.py",
+       []),
+]
+
+# the video series' 2021 draft of its data page: CIFAR-10 is corpus_support's images (the page's transform is not
+# applied), ``num_workers=0``; ``dataiter.next()`` (an AttributeError since PyTorch 1.13: the loader's iterator has only
+# ``__next__``) -> ``next(dataiter)``, so the shuffled batch's labels print; seeded
+RECIPES += [
+    _r("tutm_introyt_datayt_draft", _tut("8ee6bcf7e05def6440fd4d5075514e44e7114f57"),
+       "beginner_source/introyt/datayt_tutorial.py",
+       [SEED, ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
+        ("num_workers=2", "num_workers=0"), ("dataiter.next()", "next(dataiter)")]),
+]
