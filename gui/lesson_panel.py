@@ -2,8 +2,8 @@
 
 ``LessonController(window, training)`` (made by the window) adds File ▸ Examples ▸ (every lesson in reading order,
 then the playgrounds), Help ▸ Lessons (``gui.lessons_dialog``), and a "Lesson" tab beside the node library that
-shows the open lesson's Markdown (an example opened any other way shows its lesson too); ``first_start()`` shows
-lesson 4 beside the default graph the first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for
+shows the open lesson's Markdown (an example opened any other way shows its lesson too); ``first_start()`` opens
+lesson 4's document the first time the app runs. View ▸ Presentation mode (Ctrl+Shift+P) is for
 teaching: full screen, larger fonts, the lesson beside the canvas; Page Down does the lesson's next step (its
 ``do:`` actions, what its text says to press) and Page Up goes back to the previous step's text. Links in the text
 act on the window: ``action:`` links run the window's own Run actions (or, for lesson-only actions, the same
@@ -62,7 +62,7 @@ STEPS_BLOCK = re.compile(r"^```steps[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 SECTION = re.compile(r"^(## +.+)$", re.M)
 TICKED, OPEN = "☑", "☐"
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#])")
-FIRST_LESSON = "04-autograd-graph"  # its graph is the default document the app opens with
+FIRST_LESSON = "04-autograd-graph"  # opened on the first start (its graph is the default document's)
 FIRST_START_KEY = "lessons/firstStartDone"
 PRESENTATION_SCALE = 1.5
 NO_LESSON = "Open a lesson from **File ▸ Examples** or **Help ▸ Lessons**."
@@ -424,16 +424,14 @@ class LessonController:
             view.show_document()
 
     def first_start(self, settings: QSettings | None = None) -> bool:
-        """On the very first start (and with the default document open) show lesson 4 beside it."""
+        """On the very first start (and with the default document open) open lesson 4's document, as Help ▸ Lessons
+        does: its lesson beside it and its name in the title (the default graph shown under it read "untitled")."""
         settings = settings or QSettings("Nodegrad", "Nodegrad")
         if settings.value(FIRST_START_KEY, False, type=bool) or self.window.path is not None:
             return False
         settings.setValue(FIRST_START_KEY, True)
         lesson = next((x for x in list_lessons() if x.key == FIRST_LESSON), None)
-        if lesson is None:
-            return False
-        self.show(lesson)
-        return True
+        return lesson is not None and self.window.open_path(str(lesson.file))
 
     def show(self, lesson: Lesson) -> None:
         self.panel.show_lesson(lesson, self.window.graph)
