@@ -263,6 +263,12 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -
         return a if not a.ndim else a[index]
     order = "C" if all(a.flags.c_contiguous for a in shaped) else (
         "F" if all(a.flags.f_contiguous for a in shaped) else None)
+    if order is None and n >= pair and (axes := _dense_order(shaped)) is not None:
+        # NOTE: a permuted view of a whole tensor (attention's q after rearrange 'b n (h d) -> b h n d'):
+        # TensorIterator sorts the dims by stride and coalesces them into one loop over memory, so it vectorises
+        out = vector_loop(x.transpose(axes), vec, scalar, *(a.transpose(axes) if a.ndim else a for a in more),
+                          pair=pair * 2 if x.dtype == np.float64 else pair)
+        return out.transpose(np.argsort(axes))  # (the result in the operand's layout, as TensorIterator's)
     if order is None and n >= pair:
         d, inner = _contiguous_tail(shaped)
         if inner >= pair:  # rows contiguous but not adjacent (x[:, :40]): TensorIterator loops row by row
@@ -281,6 +287,22 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -
     out[:cut] = vec(*(part(f, np.s_[:cut]) for f in flats))
     out[cut:] = scalar(*(part(f, np.s_[cut:]) for f in flats))
     return out.reshape(x.shape) if order == "C" else out.reshape(x.T.shape).T
+
+
+def _dense_order(arrays) -> list | None:
+    """The dims of ``arrays`` (one shape and strides) from the largest stride to the smallest, where that order
+    lays them out contiguously (a permutation of a C-contiguous layout), else None. (Not with a dim of size 1,
+    whose stride in PyTorch's result ``empty_like`` infers otherwise.)"""
+    x = arrays[0]
+    if any(a.strides != x.strides for a in arrays[1:]) or 1 in x.shape:
+        return None
+    axes = sorted(range(x.ndim), key=lambda d: -x.strides[d])
+    expected = x.itemsize
+    for d in reversed(axes):
+        if x.strides[d] != expected:
+            return None
+        expected *= x.shape[d]
+    return axes
 
 
 def _contiguous_tail(arrays) -> tuple:
