@@ -145,3 +145,17 @@ RECIPES += [
        [SEED, ("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10("),
         ("num_workers=2", "num_workers=0"), ("dataiter.next()", "next(dataiter)")]),
 ]
+
+# "Writing Custom Datasets, DataLoaders and Transforms" (the 2019 page): its face-landmarks set (a download) is
+# corpus_tutorials_more's 69 seeded faces, read through that file's ``pd.read_csv``, ``io.imread`` and
+# ``transform.resize`` (pandas and scikit-image are not installed); ``.as_matrix()`` (gone since pandas 1.0) ->
+# ``.to_numpy()``; ``num_workers=0``; each shuffled batch's landmark sum printed beside its sizes
+FACES = [("import pandas as pd", "from corpus_tutorials_more import pd"),
+         ("from skimage import io, transform", "from corpus_tutorials_more import io, transform"),
+         (".as_matrix()", ".to_numpy()"), ("num_workers=4", "num_workers=0"),
+         ("    print(i_batch, sample_batched['image'].size(),",
+          "    print(i_batch, sample_batched['landmarks'].sum().item(), sample_batched['image'].size(),")]
+RECIPES += [
+    _r("tutm_data_loading", _tut("03b277366b12fc14f56a387cc5ec4cdf1ede744a"), "beginner_source/data_loading_tutorial.py",
+       FACES),
+]
