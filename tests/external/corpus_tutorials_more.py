@@ -7,6 +7,10 @@ integer (x, y) pairs drawn from a seeded NumPy generator inside each face's imag
 seeded uint8 RGB image of 260 to 400 rows and columns; ``transform.resize`` scales to the asked size by nearest
 neighbours and to floats in [0, 1] as scikit-image's does (not its interpolation). Only NumPy: both runs see the same
 arrays, so what differs is what torch (or core) makes of them.
+
+``write_ani(root)`` writes the Customizing Data Loading page's simplified ANI-1 set (a download): 100 molecules, each
+``<i>.xyz.npy`` (conformations, atoms, 3) in float32 and ``<i>.energy.npy`` (conformations,) in float64, with 3 to 20
+atoms and 1 to 200 seeded conformations, so that its 64-conformation chunks split some molecules and not others.
 """
 
 from __future__ import annotations
@@ -73,6 +77,15 @@ def _resize(image: np.ndarray, output_shape) -> np.ndarray:
     r = (np.arange(rows) * image.shape[0]) // rows
     c = (np.arange(cols) * image.shape[1]) // cols
     return image[r][:, c].astype(np.float64) / 255.0
+
+
+def write_ani(root: str) -> None:
+    os.makedirs(root, exist_ok=True)
+    rng = np.random.RandomState(0)
+    for i in range(100):
+        conformations, atoms = rng.randint(1, 201), rng.randint(3, 21)
+        np.save(os.path.join(root, f"{i}.xyz.npy"), rng.randn(conformations, atoms, 3).astype(np.float32))
+        np.save(os.path.join(root, f"{i}.energy.npy"), rng.randn(conformations) - 100.0)
 
 
 pd = types.SimpleNamespace(read_csv=_read_csv)

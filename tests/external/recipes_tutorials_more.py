@@ -159,3 +159,15 @@ RECIPES += [
     _r("tutm_data_loading", _tut("03b277366b12fc14f56a387cc5ec4cdf1ede744a"), "beginner_source/data_loading_tutorial.py",
        FACES),
 ]
+
+# "Customizing Data Loading" (2018): a custom batch sampler over a ConcatDataset of TensorDatasets and a custom
+# collate_fn calling default_collate; its simplified ANI-1 set (a download) is written first by corpus_tutorials_more's
+# write_ani (100 seeded molecules); each collated molecule's energy sum printed beside its shapes
+ANI = [("dataset = load_dataset('ANI-1-simplified/')",
+        "__import__('corpus_tutorials_more').write_ani('ANI-1-simplified/')\ndataset = load_dataset('ANI-1-simplified/')"),
+       ("print('molecule', j, i[j][0].shape, i[j][1].shape)",
+        "print('molecule', j, i[j][0].shape, i[j][1].shape, i[j][1].sum().item())")]
+RECIPES += [
+    _r("tutm_customize_data_loading", _tut("0c48f42f2688fd316ad914781873563ae1e02422"),
+       "intermediate_source/customize_data_loading.py", ANI),
+]
