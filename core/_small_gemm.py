@@ -32,11 +32,17 @@ address mod 16 bytes (W's address does not matter: measured with W at 6 offsets)
 offsets, one and two threads, with and without a bias, and 300 random products (M 2..69, K 1..299, N 2..11, x
 at random offsets). NumPy's buffers, like torch's, start on a 16-byte boundary, so a fresh tensor's rows, and
 the same view of one, start at the same phase in both (a core tensor kept as a view into a larger buffer where
-torch has its own would not). Not reproduced: a single row (M = 1,
-MKL's gemv: its order follows W's rows' address mod 16 bytes, not x's; the dot kernels' family, 4/8/16 lanes
-peeled by W's phase, with or without FMA, halves or pairs, matched 51-63% of outputs at best); float64
+torch has its own would not). A single row (M = 1) is MKL's gemv, below. Not reproduced: float64
 (measured: W's rows 4 at a time follow the same rule with 2 lanes, a peel to 16 bytes = 2 doubles, bit for bit
 for K 6..33; the last ``N % 4`` outputs' kernel was not found, 58-73% at best); a transposed ``x``.
+
+**MKL's gemv** (``_gemv``): float32 products with one output per row (``x @ W.T`` of a ``Linear(K, 1)``, ``x @ w``
+with w a column or 1-d, ``mv``; 2 or more rows) or one row (``w @ x.T``, and a Linear's forward on one sample:
+W's rows are then the matrix), the matrix's rows contiguous, up to ``GEMV_LIMIT`` multiply-adds: dots of the
+matrix's rows with the vector, 4 rows at a time with a peel by the matrix's address and row stride, the last
+M % 4 rows one at a time with a peel by the vector's address (``_gemv`` says the lanes). One row times x (a
+``Linear(K, 1)``'s weight gradient ``g.T @ x``) is the in-order chain up to ``GEMV_LIMIT`` too. Not found: one row
+times one contiguous column (a ``Linear(1, 1)``'s weight gradient; none of the gemv peels fits): NumPy's.
 
 **MKL's kernel for N of 5, 6, 7, 10 or 11** (``_remainder_rows``): float32, ``b`` untransposed (``x @ W`` with W of
 such a width, a 10-class head written by hand), 2 or more rows, K >= 6, ``a`` either way: the in-order chain above
@@ -112,6 +118,7 @@ FMA_BLOCKS_LIMIT = 1 << 27
 # thread). The threads split rows and columns, never k, so every element's chains, and the bits, are the same
 _ONE_THREAD_BLOCKS = 1 << 26
 _CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
+GEMV_LIMIT = 1 << 20  # multiply-adds above which a one-column (one-row) float32 product keeps NumPy's (~1 ns each)
 DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -146,6 +153,15 @@ def mkl_gemm(a, b, c=None):
     b_transposed = b.strides[1] != size and b.strides[0] == size and (n > 1 or k > 1 and not a_transposed)
     if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
         return None
+    if size == 4 and (n == 1 and m > 1 or m == 1 and b_transposed) and m * n * k <= GEMV_LIMIT:
+        # NOTE: one row times W.T is W's row(s) times x's row, also for one output (one row times a contiguous
+        # column is another order, not found: measured 7 of 16 address pairs either way)
+        x, v = (b.T, a.T) if m == 1 else (a, b)
+        if _gemv_region(x, v):
+            out = _gemv(x, v, c)
+            return out[None] if m == 1 else out[:, None]
+    if m == 1 and n > 1 and not b_transposed and size == 4 and n * k <= GEMV_LIMIT:
+        return _chain(a, b, c)  # (one row times x, a Linear(K, 1)'s weight gradient: the chain past LIMIT too)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
         if m * n * k <= _ONE_THREAD_BLOCKS:
             return _blas_threads.run_single_threaded(_fma_blocks, a, b, c)
@@ -168,15 +184,19 @@ def mkl_gemm(a, b, c=None):
 
 
 def mkl_gemv(a, v):
-    """``a @ v`` for a float32 (M, K) matrix and a (K,) vector (PyTorch's ``mv``, MKL's sgemv) where MKL adds each
-    row's products in order without FMA: K <= 4, or M <= 3 with K <= 11 (measured: 40-60 random products per shape,
-    M 1..200, ``a`` row-major, transposed or at offsets 0..3 floats; K = 5 from M = 4 on, and float64 with M = 3,
-    K = 11, are other orders). None elsewhere: the caller keeps NumPy's."""
+    """``a @ v`` for a float32 (M, K) matrix and a (K,) vector (PyTorch's ``mv``, MKL's sgemv): ``a`` with contiguous
+    rows and ``v`` contiguous in MKL's gemv order (``_gemv``); otherwise where MKL adds each row's products in order
+    without FMA: K <= 4, or M <= 3 with K <= 11 (measured: 40-60 random products per shape, M 1..200, ``a``
+    transposed or at offsets 0..3 floats). None elsewhere: the caller keeps NumPy's."""
     if not ACTIVE or type(a) is not np.ndarray or type(v) is not np.ndarray or a.dtype is not v.dtype \
             or a.dtype != np.float32 or a.ndim != 2 or v.ndim != 1:
         return None
     m, k = a.shape
-    if v.shape[0] != k or not k or not (k <= 4 or m <= 3 and k <= 11):
+    if v.shape[0] != k or not k:
+        return None
+    if m * k <= GEMV_LIMIT and _gemv_region(a, v[:, None]):
+        return _gemv(a, v[:, None], None)
+    if not (k <= 4 or m <= 3 and k <= 11):
         return None
     return _chain(a, v[:, None], None)[:, 0]
 
@@ -400,6 +420,80 @@ def _dot_lanes(x, b, peel, lanes):
         acc = acc[:2] + acc[2:]  # (lanes 0 + 2 and 1 + 3 in one call)
         total = acc[0] + acc[1]
     for i in range(peel + body * lanes if body or peel else 1, k):
+        total += products[i]
+    total += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
+    return total
+
+
+def _gemv_region(x, v) -> bool:
+    """Whether ``x @ v`` (``v`` (K, 1)) of a float32 product of one column (``x @ W.T`` of a ``Linear(K, 1)``,
+    ``x @ w``) or one row (``w @ x.T``, seen transposed) takes MKL's gemv kernels as ``_gemv`` reproduces them:
+    ``x`` with contiguous rows lying forwards (or expanded), ``v`` contiguous."""
+    size = x.itemsize
+    return x.shape[1] >= 1 and (x.strides[1] == size or x.shape[1] == 1) \
+        and (x.strides[0] >= x.shape[1] * size or x.strides[0] == 0) and (v.strides[0] == size or v.shape[0] == 1)
+
+
+def _gemv(x, v, c):
+    """``x @ v`` (+ ``c``) for an (M, K) ``x`` and a (K, 1) ``v``, an (M,) array, as MKL's float32 gemv adds it:
+    each output a dot of one of x's rows with the vector, products rounded, no FMA. x's rows go 4 at a time
+    through a kernel whose peel follows x's address and row stride: with x starting ``s`` floats past a 16-byte
+    boundary and its rows ``lda`` floats apart (K for a contiguous x), the first ``(lda - s - 1) % 4 + 1`` products
+    are added in order into lane 0, the rest in 4 lanes (lane j the products
+    j, j + 4, ... after the peel), added ((0 + 2) + (1 + 3)). The last M % 4 rows (all of them below 4) go one at a
+    time; their peel, p = 4 - (the vector's address in floats mod 4), products in order into lane 0; then the
+    1st and 3rd of them take groups of 8 products in 8 lanes (folded 4..7 onto 0..3, then halves), the 2nd pairs of
+    groups of 4 in 4 lanes; the products past the last whole group of 8 are added in order to the lanes' sum.
+    ``c`` (one value per output) is added to the finished sums. (One output, a row times W.T, takes W's row as
+    ``x``: measured.)
+
+    NOTE: read from sums of ones beside one 2^24 (which products meet before it), then measured bit for bit
+    against torch 2.13's ``F.linear`` (with and without a bias), ``x @ W.T``, ``x @ w`` with w a column or 1-d,
+    ``mv`` and ``w @ x.T``: 400 random products (M 1..300, K 5..2000, x and w each at any offset mod 64 bytes)."""
+    m, k = x.shape
+    if x.strides[0] == 0:
+        x = np.ascontiguousarray(x)  # (a fresh buffer starts on a 16-byte boundary, as PyTorch's copy)
+    out = np.empty(m, np.float32)
+    blocks = m // 4 * 4
+    if blocks:
+        phase = x.__array_interface__["data"][0] // 4 % 4
+        out[:blocks] = _gemv_blocks(x[:blocks], v[:, 0], min((x.strides[0] // 4 - phase - 1) % 4 + 1, k))
+    peel = min(4 - v.__array_interface__["data"][0] // 4 % 4, k)
+    cut = peel + (k - peel) // 8 * 8
+    for first, lanes in ((blocks, 8), (blocks + 1, 4)):  # (the 1st and 3rd of the last rows, then the 2nd)
+        rows = slice(first, m, 2) if lanes == 8 else slice(first, min(first + 1, m))
+        if first >= m:
+            continue
+        total = _dot_lanes(x[rows, :cut], v[:cut], peel, lanes)[0]
+        for i in range(cut, k):  # (at most 7)
+            total += x[rows, i] * v[i, 0]
+        out[rows] = total
+    if c is not None:
+        out += c
+    return out
+
+
+def _gemv_blocks(x, v, peel):
+    """``_gemv``'s rows in blocks of 4: the first ``peel`` products in order, then 4 lanes from lane 0 at that sum,
+    added ((0 + 2) + (1 + 3)), then the products past the last whole group in order; an (M,) array.
+
+    NOTE: the products are laid out (K, M) (x's transpose copied in blocks, then one multiply), so the lanes' sums
+    are in-order sums of whole (4, M) slabs (``in_order``)."""
+    k = x.shape[1]
+    products = _transposed_copy(x) if x.flags.c_contiguous else x.T
+    if np.may_share_memory(products, x):  # (x.T of a single column or a column-major x is a view: not in place)
+        products = products * v[:, None]
+    else:
+        products *= v[:, None]  # (K, M)
+    total = products[0].copy()
+    for i in range(1, peel):
+        total += products[i]
+    groups = (k - peel) // 4
+    if groups:
+        products[peel] += total  # lane 0 starts at the peeled products' sum
+        lanes = in_order(products[peel:peel + groups * 4].reshape(groups, 4, -1))
+        total = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+    for i in range(peel + groups * 4, k):  # (at most 3)
         total += products[i]
     total += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
     return total
