@@ -171,3 +171,14 @@ RECIPES += [
     _r("tutm_customize_data_loading", _tut("0c48f42f2688fd316ad914781873563ae1e02422"),
        "intermediate_source/customize_data_loading.py", ANI),
 ]
+
+# "Data Loading Optimization" (2026): the baseline loader, 4 workers with prefetch_factor, persistent workers and a
+# dataset's __getitems__, each training a conv + transformer model by SGD; its images 32x32 (not 224x224) and 6 batches
+# per training (not 160); its prints are timings, so its ``time`` is corpus_tutorials_more's tick_clock (perf_counter
+# counts one second per call, sleep returns at once) and the losses beside them are what differs
+LOADING_OPT = [("import time\n", "time = __import__('corpus_tutorials_more').tick_clock()\n"),
+               ("max_batches=160", "max_batches=6")] + [("feature_dim=224", "feature_dim=32")] * 4
+RECIPES += [
+    _r("tutm_data_loading_optimization", _tut("260123af8e140e21eda6cbbb76096755bb963ec1"),
+       "intermediate_source/intermediate_data_loading_tutorial.py", LOADING_OPT),
+]
