@@ -36,6 +36,7 @@ from gui.document_files import DocumentFiles
 from gui.format import sentence
 from gui.inspector import Inspector
 from gui.lesson_panel import LessonController
+from gui.menu_keys import MenuKeys
 from gui.node_library import NodeLibrary
 from gui.node_library_panel import NodeLibraryPanel
 from gui.palette import NodePalette
@@ -90,6 +91,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.code = CodeImports(self)  # File > Open code, New graph from code, the Code dock (hidden until code)
         self._wire()
         self._add_training()
+        self.menu_keys = MenuKeys(self, [self.named_actions["insert_expression"]])  # Ctrl+E from a field too
         self.autosaver = autosave.Autosaver(self)
         self.arrangement = self._arrange_docks()  # two tabbed side columns; Plots and Data wait for training
         self.statusBar().setObjectName("statusBar")
