@@ -31,9 +31,11 @@ def show(label, value):
           if t.numel() else "empty", head)
 
 
-def _sgd_steps(model, loss_fn, steps=3, lr=0.05):
-    """``steps`` SGD steps with momentum on ``loss_fn()``; prints each loss and gradient norm in full."""
-    opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+def _sgd_steps(model, loss_fn, steps=3, lr=0.05, optimizer="sgd"):
+    """``steps`` SGD steps with momentum (or Adam's, AdamW's, as the README trains) on ``loss_fn()``; prints each
+    loss and gradient norm in full."""
+    opt = (torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9) if optimizer == "sgd" else
+           getattr(torch.optim, {"adam": "Adam", "adamw": "AdamW"}[optimizer])(model.parameters(), lr=lr / 10))
     for step in range(steps):
         loss = loss_fn()
         if isinstance(loss, tuple):
@@ -49,7 +51,7 @@ def _tokens(*shape, num_tokens=32):
     return torch.randint(0, num_tokens, shape)
 
 
-def decoder(ns, wrapper=None, generate=True, **layers):
+def decoder(ns, wrapper=None, generate=True, optimizer="sgd", **layers):
     """A TransformerWrapper over a Decoder with ``layers``' options (``wrapper``'s for the wrapper): logits,
     embeddings, three AutoregressiveWrapper SGD steps, then greedy, top-k and top-p samples with the kv cache."""
     torch.manual_seed(0)
@@ -60,7 +62,7 @@ def decoder(ns, wrapper=None, generate=True, **layers):
     show("logits", net(x))
     show("embeddings", net(x, return_embeddings=True))
     model = ns.AutoregressiveWrapper(net)
-    _sgd_steps(model, lambda: model(_tokens(3, 12)))
+    _sgd_steps(model, lambda: model(_tokens(3, 12)), optimizer=optimizer)
     show("token_emb weight", net.token_emb.emb.weight)
     if not generate:
         return
@@ -399,6 +401,36 @@ def mdlm(ns, **kwargs):
     nar.eval()
     torch.manual_seed(1)
     show("generated", nar.generate(batch_size=2))
+
+
+def xtransformer(ns, **kwargs):
+    """XTransformer (the README's encoder-decoder) on the copy task with 2.x options on both sides: loss, SGD
+    steps, the cross-attention's gradient and a greedy generated copy."""
+    torch.manual_seed(0)
+    model = ns.XTransformer(dim=16, tie_token_emb=True, return_tgt_loss=True, enc_num_tokens=18, enc_depth=2,
+                            enc_heads=2, enc_max_seq_len=8, dec_num_tokens=18, dec_depth=2, dec_heads=2,
+                            dec_max_seq_len=17, enc_attn_dim_head=8, dec_attn_dim_head=8, **kwargs)
+
+    def batch():
+        src = torch.randint(2, 18, (4, 8))
+        return src, torch.cat((torch.ones(4, 1, dtype=torch.long), src, src), 1), torch.ones(4, 8).bool()
+
+    src, tgt, src_mask = batch()
+    _sgd_steps(model, lambda: model(src, tgt, mask=src_mask))
+    model.eval()
+    sample = model.generate(src[:1], torch.ones(1, 1).long(), 8, mask=src_mask[:1], temperature=0.)
+    show("sample", sample)
+
+
+def vit(ns, **layers):
+    """ViTransformerWrapper classifying images, with 2.x layer options: logits, embeddings, SGD steps."""
+    torch.manual_seed(0)
+    model = ns.ViTransformerWrapper(image_size=16, patch_size=4, num_classes=5,
+                                    attn_layers=ns.Encoder(dim=16, depth=2, heads=2, attn_dim_head=8, **layers))
+    img, labels = torch.randn(2, 3, 16, 16), torch.tensor([1, 3])
+    show("logits", model(img))
+    show("embeddings", model(img, return_embeddings=True))
+    _sgd_steps(model, lambda: torch.nn.functional.cross_entropy(model(img), labels))
 
 
 class Wandb:
