@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if path and not args.screenshot:
         window.open_path(path)  # once shown: a refused file's message stands over the window, not an empty screen
     if not args.screenshot and not autosave.offer(window):
-        window.lessons.first_start()  # lesson 4 beside the default graph, once
+        window.lessons.first_start()  # lesson 4's document and its lesson, once
     app.processEvents()
     window.view.show_document()
     if args.screenshot:

@@ -16,7 +16,7 @@ from typing import cast
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
 __all__ = ["MenuKeys"]
@@ -45,8 +45,8 @@ class MenuKeys(QObject):
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         if event.type() != QEvent.Type.ShortcutOverride:
             return False
-        key = cast(QKeyEvent, event).keyCombination()  # a shortcut override is a key event
-        if not any(a.isEnabled() and any(s.count() == 1 and s[0] == key for s in a.shortcuts()) for a in self.actions):
+        pressed = QKeySequence(cast(QKeyEvent, event).keyCombination())  # a shortcut override is a key event
+        if not any(a.isEnabled() and pressed in a.shortcuts() for a in self.actions):
             return False
         event.ignore()  # unclaimed: the window's shortcut runs
         return True
