@@ -19,7 +19,7 @@ from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.autograd.function import Function
-from core.nn.functional import activation_grads as grads
+from core.nn.functional import _activation_grads as grads
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops import _special
@@ -248,7 +248,7 @@ _ELU_GRAD = grads.grad_op("EluBackwardBackward0")
 
 def elu_backward(g: Tensor, x: Tensor, alpha, scale, input_scale) -> Tensor:
     """``elu_backward(grad_output, alpha, scale, input_scale, False, self)``, one recorded node under
-    ``create_graph=True`` (``activation_grads``)."""
+    ``create_graph=True`` (``_activation_grads``)."""
     return grads.recorded(_ELU_GRAD, _elu_grad, grads.elu_double, g, x, alpha, scale, input_scale)
 
 

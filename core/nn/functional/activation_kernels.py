@@ -16,7 +16,7 @@ from core._precise import precise
 from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
 from core._tensor import new_tensor
 from core.autograd.function import Function
-from core.nn.functional import activation_grads as grads
+from core.nn.functional import _activation_grads as grads
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
