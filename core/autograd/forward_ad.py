@@ -355,6 +355,46 @@ def total(*terms):
     return out
 
 
+def _tangent_sum(like, *terms):
+    """A tangent formula's sum of ``terms``, each ``(value, primal)``: ``value`` the term, or None where the input's
+    tangent is missing, ``primal`` the primal that term multiplies (None for a sum's own terms). PyTorch fills a
+    missing tangent with an efficient zero tensor and still computes the whole formula, so where the sum records
+    (grad mode, and a term or a missing term's primal requires grad) the tangent is the sum's node
+    (``AddBackward0``) and requires grad; the zero terms (``_zero_term``, -0.0) leave the values' bits as they are.
+    ``like``: the op's output (the zeros' shape, dtype and device)."""
+    import core
+
+    present = [value for value, _ in terms if value is not None]
+    out = total(*present)
+    if len(present) == len(terms) or not core.is_grad_enabled():
+        return out
+    if not ((out is not None and out.requires_grad) or any(
+            value is None and isinstance(primal, core.Tensor) and primal.requires_grad for value, primal in terms)):
+        return out
+    result = None
+    for value, primal in terms:
+        if value is None:
+            value = _zero_term(primal, like)
+            if value is None:
+                value = core.full(tuple(like.shape), -0.0, dtype=like.dtype, device=like.device)
+        result = value if result is None else result + value
+    return result
+
+
+def _zero_term(primal, like):
+    """PyTorch's term ``zero_tangent * primal`` of a product's tangent whose other input has no tangent: it fills the
+    missing tangent with an efficient zero tensor and still multiplies, so where ``primal`` requires grad (and grad
+    mode is on) the tangent is built from it: it requires grad, and its node is the sum's (``AddBackward0``). None
+    where nothing records. Its values are -0.0, so the sum keeps the other term's bits (its zeros' signs too)."""
+    import core
+
+    if not (isinstance(primal, core.Tensor) and primal.requires_grad and core.is_grad_enabled() and primal.numel()):
+        return None
+    negative_zero = core.full(tuple(like.shape), -0.0, dtype=like.dtype, device=like.device)
+    # (one element of the primal stands for it: a product's primal need not broadcast to the output)
+    return core.where(core.zeros((), dtype=core.bool, device=like.device), primal.reshape(-1)[0], negative_zero)
+
+
 def _apply_to_tangent(cls, ctx, t, *rest):
     return cls.apply(t, *ctx.inputs[1:], **ctx.kw)
 
@@ -365,7 +405,8 @@ linear_jvp = classmethod(_apply_to_tangent)
 
 def _bilinear(cls, ctx, ta, tb):
     a, b = ctx.inputs
-    return total(None if ta is None else cls.apply(ta, b), None if tb is None else cls.apply(a, tb))
+    return _tangent_sum(ctx.output, (None if ta is None else cls.apply(ta, b), b),
+                       (None if tb is None else cls.apply(a, tb), a))
 
 
 bilinear_jvp = classmethod(_bilinear)

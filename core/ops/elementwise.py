@@ -22,7 +22,7 @@ from core._sparse_coo_ops import add as sparse_coo_add
 from core._sparse_coo_ops import takes_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
-from core.autograd.forward_ad import linear_jvp, total
+from core.autograd.forward_ad import _tangent_sum, linear_jvp, total
 from core.autograd.function import Function, capturing, note_untracked
 from core.autograd.function import _modified_message as modified_message
 from core.autograd.shortcuts import state as _shortcuts
@@ -122,7 +122,7 @@ class Add(Function):
     @staticmethod
     def jvp(ctx, ta, tb):
         alpha = ctx.kw.get("alpha", 1)
-        return total(ta, tb if tb is None or alpha == 1 else tb * alpha)
+        return _tangent_sum(ctx.output, (ta, None), (tb if tb is None or alpha == 1 else tb * alpha, None))
 
 
 class Sub(Function):
@@ -151,7 +151,7 @@ class Sub(Function):
     @staticmethod
     def jvp(ctx, ta, tb):
         alpha = ctx.kw.get("alpha", 1)
-        return total(ta, tb if tb is None else (-tb if alpha == 1 else tb * -alpha))
+        return _tangent_sum(ctx.output, (ta, None), (tb if tb is None else (-tb if alpha == 1 else tb * -alpha), None))
 
 
 def _save_operands(ctx, a, b, keep_a: bool, keep_b: bool) -> None:
@@ -203,8 +203,8 @@ class Mul(Function):
 
     @staticmethod
     def jvp(ctx, ta, tb):
-        a, b = ctx.inputs
-        return total(None if ta is None else ta * b, None if tb is None else a * tb)
+        a, b = ctx.inputs  # NOTE: PyTorch's self_t * other + other_t * self, a missing tangent an efficient zero
+        return _tangent_sum(ctx.output, (None if ta is None else ta * b, b), (None if tb is None else a * tb, a))
 
 
 _NO = object()
