@@ -41,7 +41,8 @@ with w a column or 1-d, ``mv``; 2 or more rows) or one row (``w @ x.T``, and a L
 W's rows are then the matrix), the matrix's rows contiguous, up to ``GEMV_LIMIT`` multiply-adds: dots of the
 matrix's rows with the vector, 4 rows at a time with a peel by the matrix's address and row stride, the last
 M % 4 rows one at a time with a peel by the vector's address (``_gemv`` says the lanes). One row times x (a
-``Linear(K, 1)``'s weight gradient ``g.T @ x``) is the in-order chain up to ``GEMV_LIMIT`` too. Not found: one row
+``Linear(K, 1)``'s weight gradient ``g.T @ x``) and a transposed matrix times a column (``g.T @ x`` of one input
+feature) are the in-order chain up to ``GEMV_LIMIT`` too (measured: 18 shapes, K 10..2000, M 7..200). Not found: one row
 times one contiguous column (a ``Linear(1, 1)``'s weight gradient; none of the gemv peels fits): NumPy's.
 
 **MKL's kernel for N of 5, 6, 7, 10 or 11** (``_remainder_rows``): float32, ``b`` untransposed (``x @ W`` with W of
@@ -160,8 +161,10 @@ def mkl_gemm(a, b, c=None):
         if _gemv_region(x, v):
             out = _gemv(x, v, c)
             return out[None] if m == 1 else out[:, None]
-    if m == 1 and n > 1 and not b_transposed and size == 4 and n * k <= GEMV_LIMIT:
-        return _chain(a, b, c)  # (one row times x, a Linear(K, 1)'s weight gradient: the chain past LIMIT too)
+    if size == 4 and (m == 1 and n > 1 and not b_transposed or n == 1 and a_transposed) and m * n * k <= GEMV_LIMIT:
+        # (one row times x, a Linear(K, 1)'s weight gradient, and g.T times a column, a Linear(1, N)'s or an
+        # LSTM's of one input feature: the chain past LIMIT too, from the bias)
+        return _chain(a, b, c)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
         if m * n * k <= _ONE_THREAD_BLOCKS:
             return _blas_threads.run_single_threaded(_fma_blocks, a, b, c)

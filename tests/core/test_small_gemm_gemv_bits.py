@@ -109,3 +109,21 @@ def test_issue_19_regression_heads_match_torch_bitwise(batch, features):
     c_layer, t_layer = core.nn.Linear(features, 1), torch.nn.Linear(features, 1)
     x = np.random.default_rng(batch).standard_normal((batch, features)).astype(np.float32)
     _same_bits(c_layer(core.tensor(x)), t_layer(torch.tensor(x)))
+
+
+@pytest.mark.parametrize("batch,outputs", [(900, 200), (2000, 64), (500, 7)])
+def test_weight_gradient_of_one_input_feature_matches_torch_bitwise(batch, outputs):
+    """``g.T @ x`` with x one column (a ``Linear(1, N)``'s, or an ``LSTM(input_size=1)``'s input weights): the
+    in-order chain, also past the small products' limit of multiply-adds; and addmm of it from a bias."""
+    cg, tg = _pair((batch, outputs), batch)
+    cx, tx = _pair((batch, 1), outputs)
+    cb, tb = _pair((1,), 7)
+    _same_bits(cg.T @ cx, tg.T @ tx)
+    _same_bits(core.addmm(cb, cg.T, cx), torch.addmm(tb, tg.T, tx))
+    layers = []
+    for lib, x in ((core, cx), (torch, tx)):
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(1, outputs)
+        layer(x).square().sum().backward()
+        layers.append(layer.weight.grad)
+    _same_bits(*layers)
