@@ -79,4 +79,5 @@ RECIPES += __import__("recipes_snntorch").RECIPES  # snnTorch: spiking neurons, 
 RECIPES += __import__("recipes_zuko").RECIPES  # zuko: normalizing flows, transforms, its tests (helper s24 SNN)
 RECIPES += __import__("recipes_deepxde").RECIPES  # DeepXDE: PINNs, DeepONets on its PyTorch backend (helper s25 DEEPXDE)
 RECIPES += __import__("recipes_entmax").RECIPES  # entmax: sparsemax, entmax15, bisection, losses (helper s25 DEEPXDE)
+RECIPES += __import__("recipes_tensorly").RECIPES  # TensorLy on its PyTorch backend: its tests, examples (helper s26 TENSORLY)
 RECIPES += __import__("recipes_tutorials_more").RECIPES  # pytorch/tutorials pages the corpus lacked (helper s26 TUT)
