@@ -188,15 +188,21 @@ def mkl_gemm(a, b, c=None):
 
 def mkl_gemv(a, v):
     """``a @ v`` for a float32 (M, K) matrix and a (K,) vector (PyTorch's ``mv``, MKL's sgemv): ``a`` with contiguous
-    rows and ``v`` contiguous in MKL's gemv order (``_gemv``); otherwise where MKL adds each row's products in order
-    without FMA: K <= 4, or M <= 3 with K <= 11 (measured: 40-60 random products per shape, M 1..200, ``a``
-    transposed or at offsets 0..3 floats). None elsewhere: the caller keeps NumPy's."""
+    rows and ``v`` contiguous in MKL's gemv order (``_gemv``), a transposed ``a`` (columns contiguous) in order
+    (measured: M 10..1000, K 7..500); otherwise where MKL adds each row's products in order without FMA: K <= 4, or
+    M <= 3 with K <= 11 (measured: 40-60 random products per shape, M 1..200, ``a`` transposed or at offsets 0..3
+    floats). None elsewhere: the caller keeps NumPy's."""
     if not ACTIVE or type(a) is not np.ndarray or type(v) is not np.ndarray or a.dtype is not v.dtype \
             or a.dtype != np.float32 or a.ndim != 2 or v.ndim != 1:
         return None
     m, k = a.shape
     if v.shape[0] != k or not k:
         return None
+    if m * k <= GEMV_LIMIT and a.strides[0] == a.itemsize and a.strides[1] >= a.itemsize * m \
+            and v.strides[0] == v.itemsize:
+        # NOTE: a column-major a (x.T, mv's gradient x.T @ g; PyTorch's test: a (1, K) view with both strides 1
+        # too) is MKL's other gemv: the in-order chain
+        return _chain(a, v[:, None], None)[:, 0]
     if m * k <= GEMV_LIMIT and _gemv_region(a, v[:, None]):
         return _gemv(a, v[:, None], None)
     if not (k <= 4 or m <= 3 and k <= 11):

@@ -127,3 +127,13 @@ def test_weight_gradient_of_one_input_feature_matches_torch_bitwise(batch, outpu
         layer(x).square().sum().backward()
         layers.append(layer.weight.grad)
     _same_bits(*layers)
+
+
+@settings(max_examples=30, derandomize=True, deadline=None)
+@given(m=st.integers(2, 1000), k=st.integers(1, 500))
+def test_transposed_matrix_times_a_vector_matches_torch_bitwise(m, k):
+    """``mv(x.T, g)``, mv's gradient of its vector: the in-order chain over x's rows."""
+    cx, tx = _pair((m, k), m + 3 * k)
+    cg, tg = _pair((m,), 8)
+    _same_bits(core.mv(cx.T, cg), torch.mv(tx.T, tg))
+    _same_bits(cx.T @ cg, tx.T @ tg)
