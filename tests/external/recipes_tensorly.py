@@ -81,6 +81,9 @@ RECIPES += [_test(f"tests/test_{m}") for m in (
 RECIPES += [_test(f"decomposition/tests/test_{m}") for m in (
     "cmtf_als", "constrained_parafac", "cp_power", "parafac2", "robust_decomposition", "symmetric_cp", "tr_als",
     "tr_svd", "tt_decomposition", "tucker")]
+# (deselected: test_parafac's 128 parametrised fits, minutes in either library on the busy machine; the other PARAFAC
+# tests of the module run, masked, line search, non-negative, HALS, sampled Khatri-Rao and randomised)
+RECIPES += [_test("decomposition/tests/test_cp", "not test_parafac[")]
 RECIPES += [_test(f"tenalg/tests/test_{m}") for m in (
     "batched_tensordot", "generalised_inner_product", "khatri_rao", "kronecker", "n_mode_product", "outer_product",
     "proximal", "svd", "tenalg_utils", "unfolding_dot_khatri_rao")]
