@@ -1,0 +1,58 @@
+"""``core._small_gemm._gemv_blocks`` with the products laid out as x is and their groups of 4 transposed as 16-byte
+items gives the bits of the version it replaced (issue #23).
+
+The reference below is ``_gemv_blocks`` as it stood before the cut (commit cc4079cd), kept verbatim: x's transpose
+copied in blocks, one multiply, then the peel, the 4 lanes and the last products. hypothesis draws shapes, peels,
+row strides (padded rows, a single column of a wider array) and float32 values (signed zeros, infinities and NaNs
+among them), and both must agree bit for bit; the torch oracle tests are ``test_small_gemm_gemv_bits.py``."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core import _small_gemm
+from core._cascade_sum import in_order
+
+
+def _old_gemv_blocks(x, v, peel):
+    k = x.shape[1]
+    products = _small_gemm._transposed_copy(x) if x.flags.c_contiguous else x.T
+    if np.may_share_memory(products, x):  # (x.T of a single column or a column-major x is a view: not in place)
+        products = products * v[:, None]
+    else:
+        products *= v[:, None]  # (K, M)
+    total = products[0].copy()
+    for i in range(1, peel):
+        total += products[i]
+    groups = (k - peel) // 4
+    if groups:
+        products[peel] += total  # lane 0 starts at the peeled products' sum
+        lanes = in_order(products[peel:peel + groups * 4].reshape(groups, 4, -1))
+        total = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3])
+    for i in range(peel + groups * 4, k):  # (at most 3)
+        total += products[i]
+    total += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
+    return total
+
+
+_values = st.one_of(st.floats(-4, 4, width=32), st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -1e-45]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 300), st.one_of(st.integers(1, 40), st.integers(41, 900)), st.integers(1, 4),
+       st.integers(0, 5), st.booleans(), st.integers(0, 2**32 - 1), st.lists(_values, min_size=1, max_size=8))
+def test_gemv_blocks_gives_the_bits_of_the_old_order(m, k, peel, pad, one_column, seed, specials):
+    rng = np.random.default_rng(seed)
+    peel = min(peel, k)  # (a single column: peel 1)
+    width = 1 if one_column else k
+    base = rng.standard_normal((m, width + pad)).astype(np.float32)
+    vector = rng.standard_normal(width).astype(np.float32)
+    for i, value in enumerate(specials):  # a few special values at random places in x and the vector
+        target = base if i % 2 else vector[None]
+        target[rng.integers(target.shape[0]), rng.integers(width)] = value
+    x, before = base[:, :width], base.copy()
+    new = _small_gemm._gemv_blocks(x, vector, peel if width > 1 else 1)
+    old = _old_gemv_blocks(x, vector, peel if width > 1 else 1)
+    assert new.dtype == old.dtype == np.float32 and new.shape == old.shape == (m,)
+    assert np.array_equal(new.view(np.uint32), old.view(np.uint32))
+    assert np.array_equal(base.view(np.uint32), before.view(np.uint32))  # x is left as it was
