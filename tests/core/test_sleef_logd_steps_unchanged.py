@@ -16,7 +16,8 @@ from core._sleef_logd import _LN2_HI, _LN2_LO, _POLY, _fma, _two_sum
 
 def _old_steps(x):
     c6, c5, c4, c3, c2, c1, c0 = _POLY
-    e = (np.frexp(x * (1.0 / 0.75))[1] - 1).astype(np.float64)
+    with np.errstate(over="ignore"):  # (getexp of an overflowed x / 0.75, x above 1.35e308: SLEEF's 1024)
+        e = np.where(x * (1.0 / 0.75) == np.inf, 1024.0, (np.frexp(x * (1.0 / 0.75))[1] - 1).astype(np.float64))
     bits = x.view(np.uint64) & np.uint64(0x000FFFFFFFFFFFFF)
     top = bits >= np.uint64(0x0008000000000000)
     bits |= np.where(top, np.uint64(1022 << 52), np.uint64(1023 << 52))
@@ -70,6 +71,13 @@ def test_values_near_one_and_at_the_mantissas_edges_give_the_old_bits():
                 min_size=1, max_size=70))
 def test_any_positive_normals_give_the_old_bits(values):
     _assert_same(np.array(values))
+
+
+def test_the_largest_doubles_log_as_torchs(torch):
+    """x above 2^1024 * 0.75 (x / 0.75 overflows): SLEEF's getexp gives 1024 there, as torch's log."""
+    x = np.random.default_rng(2).uniform(1.3e308, 1.79e308, 4096)
+    np.testing.assert_array_equal(_sleef_logd.logd_u10(x).view(np.uint64),
+                                  torch.from_numpy(x).log().numpy().view(np.uint64))
 
 
 def test_a_zero_dimensional_value_gives_the_old_bits():

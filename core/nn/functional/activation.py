@@ -16,11 +16,13 @@ from core._arg_types import number_arg
 from core._dtype import SCALAR_NAMES
 from core._precise import precise
 from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
+from core._sleef_logd import log1pd_u10
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.autograd.function import Function
 from core.nn.functional import _activation_grads as grads
 from core.nn.functional import activation_kernels as kernels
+from core.nn.functional._flash_cpu import expd_u10
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops import _special
 from core.ops._float32_compute import computes_in_float32
@@ -37,6 +39,13 @@ def _plain_float32(x: Tensor, g: Tensor) -> bool:
     and nothing recorded (a double backward takes the differentiable formula)."""
     a, b = x._data, g._data
     return (a.dtype == np.float32 and b.dtype == np.float32 and type(a) is np.ndarray and type(b) is np.ndarray
+            and a.shape == b.shape and not core.is_grad_enabled())
+
+
+def _plain_float64(x: Tensor, g: Tensor) -> bool:
+    """``_plain_float32`` for float64 arrays."""
+    a, b = x._data, g._data
+    return (a.dtype == np.float64 and b.dtype == np.float64 and type(a) is np.ndarray and type(b) is np.ndarray
             and a.shape == b.shape and not core.is_grad_enabled())
 
 
@@ -492,6 +501,9 @@ class Softplus(Function):
         if a.dtype == np.float32 and type(a) is np.ndarray:  # SLEEF's exp and log1p in the vectorised loop, glibc's
             return vector_loop(a, _softplus_form(beta, threshold, expf_u10, log1pf_u10),  # for the rest
                                _softplus_form(beta, threshold, glibc.expf, glibc.log1pf))
+        if a.dtype == np.float64 and type(a) is np.ndarray:  # SLEEF's expd_u10 and log1pd_u10 in the vector
+            return vector_loop(a, _softplus_form(beta, threshold, expd_u10, log1pd_u10, np.float64),  # loop, the
+                               _softplus_form(beta, threshold, glibc.exp, glibc.log1p, np.float64))  # C library's after
         z = a * beta
         with np.errstate(over="ignore"):
             soft = precise(xp.log1p, precise(xp.exp, z)) / beta  # PyTorch's formula: log1p(exp(z)) below threshold
@@ -507,25 +519,27 @@ _SOFTPLUS_GRAD = grads.grad_op("SoftplusBackwardBackward0")
 
 
 def _softplus_grad(g: Tensor, x: Tensor, beta, threshold) -> Tensor:
-    if _plain_float32(x, g):  # softplus_backward's kernel: z = exp(x beta); g z / (z + 1) below the threshold
-        b32, t32 = np.float32(beta), np.float32(threshold)
+    if _plain_float32(x, g) or _plain_float64(x, g):  # softplus_backward's kernel: z = exp(x beta); g z / (z + 1)
+        dtype = x._data.dtype.type                       # below the threshold (beta, threshold in x's dtype)
+        b, t = dtype(beta), dtype(threshold)
 
         def form(exp):
             def f(v, w):
-                z = exp(v * b32)
-                return np.where(v * b32 > t32, w, w * z / (z + 1))
+                z = exp(v * b)
+                return np.where(v * b > t, w, w * z / (z + 1))
             return f
+        vec, scalar = (expf_u10, glibc.expf) if dtype is np.float32 else (expd_u10, glibc.exp)
         with np.errstate(over="ignore", invalid="ignore"):
-            return new_tensor(vector_loop(x._data, form(expf_u10), form(glibc.expf), g._data))
+            return new_tensor(vector_loop(x._data, form(vec), form(scalar), g._data))
     z = x * beta  # softplus_backward's formula, g z / (z + 1) with z = exp(x beta), below the threshold
     ez = core.exp(z.clamp(max=threshold))  # (clamped where the threshold passes g: no inf / inf there)
     return core.where(z > threshold, g, g * ez / (ez + 1))
 
 
-def _softplus_form(beta, threshold, exp, log1p):
-    """softplus's float32 kernel with the given exp and log1p: ``x`` where ``x beta > threshold``, else
-    ``log1p(exp(x beta)) / beta``, beta and threshold as float32."""
-    b, t = np.float32(beta), np.float32(threshold)
+def _softplus_form(beta, threshold, exp, log1p, dtype=np.float32):
+    """softplus's kernel with the given exp and log1p: ``x`` where ``x beta > threshold``, else
+    ``log1p(exp(x beta)) / beta``, beta and threshold in the input's dtype (float32 or float64)."""
+    b, t = dtype(beta), dtype(threshold)
 
     def form(v):
         z = v * b
