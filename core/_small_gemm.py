@@ -467,6 +467,17 @@ def _gemv(x, v, c):
     if blocks:
         phase = x.__array_interface__["data"][0] // 4 % 4
         out[:blocks] = _gemv_blocks(x[:blocks], v[:, 0], min((x.strides[0] // 4 - phase - 1) % 4 + 1, k))
+    if blocks < m:
+        _gemv_last_rows(x, v, blocks, out)
+    if c is not None:
+        out += c
+    return out
+
+
+def _gemv_last_rows(x, v, blocks, out):
+    """``_gemv``'s last M % 4 rows, from row ``blocks``, into ``out``: one at a time, the peel by the vector's
+    address, 8 lanes for the 1st and 3rd, 4 for the 2nd (``_gemv`` says the order)."""
+    m, k = x.shape
     peel = min(4 - v.__array_interface__["data"][0] // 4 % 4, k)
     cut = peel + (k - peel) // 8 * 8
     for first, lanes in ((blocks, 8), (blocks + 1, 4)):  # (the 1st and 3rd of the last rows, then the 2nd)
@@ -477,9 +488,6 @@ def _gemv(x, v, c):
         for i in range(cut, k):  # (at most 7)
             total += x[rows, i] * v[i, 0]
         out[rows] = total
-    if c is not None:
-        out += c
-    return out
 
 
 def _gemv_blocks(x, v, peel):
@@ -498,9 +506,14 @@ def _gemv_blocks(x, v, peel):
     groups = (k - peel) // 4
     if groups:
         products[:, peel] += total  # lane 0 starts at the peeled products' sum
-        slabs = np.ascontiguousarray(products[:, peel:peel + groups * 4].view(_LANES_ITEM).T)  # (groups, M)
-        lanes = in_order(slabs.view(np.float32).reshape(groups, m * 4)).reshape(m, 4)
-        total = (lanes[:, 0] + lanes[:, 2]) + (lanes[:, 1] + lanes[:, 3])
+        body = products[:, peel:peel + groups * 4]
+        if groups > 1:
+            slabs = np.ascontiguousarray(body.view(_LANES_ITEM).T)  # (groups, M)
+            lanes = in_order(slabs.view(np.float32).reshape(groups, m * 4)).reshape(m, 4)
+        else:  # (one group: the lanes as they lie; adding 2 or more where they lie, (M, 4) at a time, is slower)
+            lanes = body
+        halves = lanes[:, :2] + lanes[:, 2:]  # (lanes 0 + 2 and 1 + 3 in one call)
+        total = halves[:, 0] + halves[:, 1]
     for i in range(peel + groups * 4, k):  # (at most 3)
         total += products[:, i]
     total += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
