@@ -1,4 +1,4 @@
-"""float64 ``F.softplus`` and its gradient round as PyTorch 2.13's CPU kernels do, bit for bit.
+"""float64 ``F.softplus`` and ``F.silu`` and their gradients round as PyTorch 2.13's CPU kernels do, bit for bit.
 
 The forward kernel is ``x beta > threshold ? x : log1p(exp(x beta)) / beta``: SLEEF's ``expd_u10`` and
 ``log1pd_u10`` two vectors (16 doubles) at a time, glibc's ``exp`` and ``log1p`` for the last ``n % 16`` elements
@@ -68,3 +68,23 @@ def test_log1pd_u10_is_torchs_vectorised_log1p(torch, one_thread):
                         [-1.0, -2.0, -0.0, 0.0, np.inf, -np.inf, np.nan, 1e307, 1.1e307, 1.7e308, 5e-324, -5e-324,
                          1e-310, -0.5, 3.0, np.nextafter(-1.0, 0.0)]])
     assert _bits_equal(log1pd_u10(x), torch.from_numpy(x).log1p().numpy())
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.integers(1, 5000), seed=st.integers(0, 2**32 - 1), specials=st.booleans())
+def test_float64_silu_and_its_gradient_equal_torchs_bit_for_bit(torch, one_thread, size, seed, specials):
+    """silu's kernels, ``x / (1 + exp(-x))`` and ``dy s (1 + x (1 - s))`` (the sum an fma), with the same split of
+    SLEEF's ``expd_u10`` and glibc's ``exp``."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, 8, size)
+    if specials:
+        x[rng.integers(0, size, min(size, SPECIAL.size))] = SPECIAL[:min(size, SPECIAL.size)]
+    grad = rng.normal(0, 1, size)
+    results = []
+    for lib in (core, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.silu(t)
+        y.backward(lib.tensor(grad))
+        results.append((y.detach().numpy(), t.grad.numpy()))
+    assert _bits_equal(results[0][0], results[1][0])
+    assert _bits_equal(results[0][1], results[1][1])

@@ -459,21 +459,25 @@ class Silu(Function):
         with np.errstate(over="ignore"):
             if a.dtype == np.float32 and type(a) is np.ndarray:  # silu's kernel: x / (1 + exp(-x)), SLEEF or glibc
                 return vector_loop(a, lambda v: v / (1 + expf_u10(-v)), lambda v: v / (1 + glibc.expf(-v)))
+            if a.dtype == np.float64 and type(a) is np.ndarray:  # (SLEEF's expd_u10, glibc's exp)
+                return vector_loop(a, lambda v: v / (1 + expd_u10(-v)), lambda v: v / (1 + glibc.exp(-v)))
             return (a / (1 + precise(xp_of(a).exp, -a))).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         b, a = x._data, g._data
-        if _plain_float32(x, g):
+        if _plain_float32(x, g) or _plain_float64(x, g):
+            one = b.dtype.type(1)
 
             def form(exp):  # silu_backward's kernel: dy * sigmoid * (1 + x * (1 - sigmoid)), the sum fused
                 def f(v, dy):  # NOTE: GCC contracts x * (1 - sigmoid) + 1 to an fma in both of torch's forms
                     sig = 1 / (1 + exp(-v))
-                    return dy * sig * fused.fma(np, v, 1 - sig, np.float32(1))
+                    return dy * sig * fused.fma(np, v, 1 - sig, one)
                 return f
+            vec, scalar = (expf_u10, glibc.expf) if b.dtype == np.float32 else (expd_u10, glibc.exp)
             with np.errstate(over="ignore"):
-                return new_tensor(vector_loop(b, form(expf_u10), form(glibc.expf), a))
+                return new_tensor(vector_loop(b, form(vec), form(scalar), a))
         s = core.sigmoid(x)
         return g * (s * (1 + x * (1 - s)))
 
