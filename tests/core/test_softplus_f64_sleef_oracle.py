@@ -1,6 +1,7 @@
-"""float64 ``F.softplus`` and ``F.silu`` and their gradients round as PyTorch 2.13's CPU kernels do, bit for bit.
+"""float64 ``F.softplus``, ``F.silu`` and ``F.logsigmoid`` and their gradients round as PyTorch 2.13's CPU kernels
+do, bit for bit.
 
-The forward kernel is ``x beta > threshold ? x : log1p(exp(x beta)) / beta``: SLEEF's ``expd_u10`` and
+softplus's forward kernel is ``x beta > threshold ? x : log1p(exp(x beta)) / beta``: SLEEF's ``expd_u10`` and
 ``log1pd_u10`` two vectors (16 doubles) at a time, glibc's ``exp`` and ``log1p`` for the last ``n % 16`` elements
 and for a strided input; the backward is ``g z / (z + 1)`` with ``z = exp(x beta)``, the same split. With NumPy's
 exp and log1p, core's forward differed from torch's in the last bit in about 1 element in 10.
@@ -84,6 +85,26 @@ def test_float64_silu_and_its_gradient_equal_torchs_bit_for_bit(torch, one_threa
     for lib in (core, torch):
         t = lib.tensor(x, requires_grad=True)
         y = lib.nn.functional.silu(t)
+        y.backward(lib.tensor(grad))
+        results.append((y.detach().numpy(), t.grad.numpy()))
+    assert _bits_equal(results[0][0], results[1][0])
+    assert _bits_equal(results[0][1], results[1][1])
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.integers(1, 5000), seed=st.integers(0, 2**32 - 1), specials=st.booleans())
+def test_float64_logsigmoid_and_its_gradient_equal_torchs_bit_for_bit(torch, one_thread, size, seed, specials):
+    """log_sigmoid's kernel, ``min(x, 0) - log1p(exp(-|x|))``, SLEEF's on every element (its tail a partially
+    loaded vector); the backward's ``(max_deriv - sign b / (1 + b)) g`` with that buffer ``b = exp(-|x|)``."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, 8, size)
+    if specials:
+        x[rng.integers(0, size, min(size, SPECIAL.size))] = SPECIAL[:min(size, SPECIAL.size)]
+    grad = rng.normal(0, 1, size)
+    results = []
+    for lib in (core, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.logsigmoid(t)
         y.backward(lib.tensor(grad))
         results.append((y.detach().numpy(), t.grad.numpy()))
     assert _bits_equal(results[0][0], results[1][0])

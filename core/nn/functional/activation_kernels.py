@@ -14,13 +14,16 @@ from core import _glibc as glibc
 from core._glibc import expf as glibc_expf
 from core._precise import precise
 from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
+from core._sleef_logd import log1pd_u10
 from core._tensor import new_tensor
 from core.autograd.function import Function
 from core.nn.functional import _activation_grads as grads
+from core.nn.functional._flash_cpu import expd_u10
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
 _ALL_ONES = np.array(0xFFFFFFFF, np.uint32).view(np.float32)  # the NaN of a float32 mask of ones
+_ALL_ONES_64 = np.array(0xFFFFFFFFFFFFFFFF, np.uint64).view(np.float64)  # (a float64 one's)
 
 __all__ = ["Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "Glu", "Softshrink", "Hardshrink"]
 
@@ -131,11 +134,12 @@ class LogSigmoid(Function):
         ctx.save_for_backward(x)
         a = x._data
         xp = xp_of(a)
-        if a.dtype == np.float32 and type(a) is np.ndarray:  # NOTE: the kernel's vectorised form takes every element
-            with np.errstate(over="ignore", invalid="ignore"):  # (a tail as a padded vector): SLEEF's exp and log1p
-                out = np.minimum(a, np.float32(0)) - log1pf_u10(expf_u10(-np.abs(a)))
+        if a.dtype in (np.float32, np.float64) and type(a) is np.ndarray:  # NOTE: the kernel's vectorised form
+            exp, log1p = (expf_u10, log1pf_u10) if a.dtype == np.float32 else (expd_u10, log1pd_u10)  # takes every
+            with np.errstate(over="ignore", invalid="ignore"):  # element (a tail as a padded vector): SLEEF's exp
+                out = np.minimum(a, a.dtype.type(0)) - log1p(exp(-np.abs(a)))  # and log1p
             if np.isnan(out).any():  # NOTE: Vectorized's minimum ors an all-ones mask into a NaN: its sign bit is set
-                out[np.isnan(a)] = _ALL_ONES
+                out[np.isnan(a)] = _ALL_ONES if a.dtype == np.float32 else _ALL_ONES_64
             return out
         z = precise(xp.exp, -xp.abs(a))  # min(x, 0) - log1p(exp(-|x|)), as PyTorch's kernel
         return (xp.minimum(a, 0) - precise(xp.log1p, z)).astype(a.dtype)
@@ -154,13 +158,15 @@ def _logsigmoid_grad(g, x, low):
     """``log_sigmoid_backward``: its float32 kernel where nothing is recorded (``low``: a half input's dtype, whose
     buffer is kept in that dtype), else ``g * sigmoid(-x)``."""
     a, d = x._data, g._data
-    if (a.dtype == np.float32 and d.dtype == np.float32 and type(a) is np.ndarray and type(d) is np.ndarray
-            and a.shape == d.shape and not core.is_grad_enabled()):
-        buffer = expf_u10(-np.abs(a))  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
+    if (a.dtype in (np.float32, np.float64) and d.dtype == a.dtype and type(a) is np.ndarray
+            and type(d) is np.ndarray and a.shape == d.shape and not core.is_grad_enabled()):
+        f = a.dtype.type  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
+        with np.errstate(over="ignore", invalid="ignore"):
+            buffer = expf_u10(-np.abs(a)) if f is np.float32 else expd_u10(-np.abs(a))
         if low is not None:
             buffer = buffer.astype(low.np).astype(np.float32)
         neg = a < 0  # log_sigmoid_backward's kernel: (max_deriv - sign * (b / (1 + b))) * grad
-        max_deriv, sign = neg.astype(np.float32), np.where(neg, np.float32(1), np.float32(-1))
+        max_deriv, sign = neg.astype(f), np.where(neg, f(1), f(-1))
         return new_tensor(np.asarray((max_deriv - sign * (buffer / (1 + buffer))) * d))  # (0-d: an array)
     return g * core.sigmoid(-x)
 
