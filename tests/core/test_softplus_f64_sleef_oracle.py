@@ -109,3 +109,18 @@ def test_float64_logsigmoid_and_its_gradient_equal_torchs_bit_for_bit(torch, one
         results.append((y.detach().numpy(), t.grad.numpy()))
     assert _bits_equal(results[0][0], results[1][0])
     assert _bits_equal(results[0][1], results[1][1])
+
+
+def test_zero_dimensional_inputs_and_their_gradients(torch):
+    results = []
+    for lib in (core, torch):
+        row = []
+        for name in ("softplus", "silu", "logsigmoid"):
+            x = lib.tensor(-1.3, dtype=lib.float64, requires_grad=True)
+            y = getattr(lib.nn.functional, name)(x)
+            y.backward()
+            row += [y.detach().numpy(), x.grad.numpy()]
+        results.append(row)
+    for ours, theirs in zip(*results):
+        assert ours.shape == theirs.shape == ()
+        assert _bits_equal(ours, theirs)

@@ -137,7 +137,8 @@ class LogSigmoid(Function):
         if a.dtype in (np.float32, np.float64) and type(a) is np.ndarray:  # NOTE: the kernel's vectorised form
             exp, log1p = (expf_u10, log1pf_u10) if a.dtype == np.float32 else (expd_u10, log1pd_u10)  # takes every
             with np.errstate(over="ignore", invalid="ignore"):  # element (a tail as a padded vector): SLEEF's exp
-                out = np.minimum(a, a.dtype.type(0)) - log1p(exp(-np.abs(a)))  # and log1p
+                out = np.minimum(a, a.dtype.type(0)) - log1p(exp(-np.abs(a).reshape(-1))).reshape(a.shape)  # and
+                out = np.asarray(out)  # log1p (on a 1-d view: a 0-d one's steps would give NumPy scalars)
             if np.isnan(out).any():  # NOTE: Vectorized's minimum ors an all-ones mask into a NaN: its sign bit is set
                 out[np.isnan(a)] = _ALL_ONES if a.dtype == np.float32 else _ALL_ONES_64
             return out
@@ -162,7 +163,7 @@ def _logsigmoid_grad(g, x, low):
             and type(d) is np.ndarray and a.shape == d.shape and not core.is_grad_enabled()):
         f = a.dtype.type  # the forward kernel's exp(-|x|) (SLEEF's, its tail loaded partially)
         with np.errstate(over="ignore", invalid="ignore"):
-            buffer = expf_u10(-np.abs(a)) if f is np.float32 else expd_u10(-np.abs(a))
+            buffer = (expf_u10 if f is np.float32 else expd_u10)(-np.abs(a).reshape(-1)).reshape(a.shape)
         if low is not None:
             buffer = buffer.astype(low.np).astype(np.float32)
         neg = a < 0  # log_sigmoid_backward's kernel: (max_deriv - sign * (b / (1 + b))) * grad
