@@ -485,8 +485,10 @@ def _gemv_last_rows(x, v, blocks, out):
         if first >= m:
             continue
         total = _dot_lanes(x[rows, :cut], v[:cut], peel, lanes)[0]
-        for i in range(cut, k):  # (at most 7)
-            total += x[rows, i] * v[i, 0]
+        if cut < k:
+            tail = x[rows, cut:] * v[cut:, 0]  # (at most 7 products a row, in one multiply)
+            for i in range(k - cut):
+                total += tail[:, i]
         out[rows] = total
 
 

@@ -35,6 +35,30 @@ def _old_gemv_blocks(x, v, peel):
     return total
 
 
+def _old_gemv(x, v, c):
+    m, k = x.shape
+    if x.strides[0] == 0:
+        x = np.ascontiguousarray(x)  # (a fresh buffer starts on a 16-byte boundary, as PyTorch's copy)
+    out = np.empty(m, np.float32)
+    blocks = m // 4 * 4
+    if blocks:
+        phase = x.__array_interface__["data"][0] // 4 % 4
+        out[:blocks] = _old_gemv_blocks(x[:blocks], v[:, 0], min((x.strides[0] // 4 - phase - 1) % 4 + 1, k))
+    peel = min(4 - v.__array_interface__["data"][0] // 4 % 4, k)
+    cut = peel + (k - peel) // 8 * 8
+    for first, lanes in ((blocks, 8), (blocks + 1, 4)):  # (the 1st and 3rd of the last rows, then the 2nd)
+        rows = slice(first, m, 2) if lanes == 8 else slice(first, min(first + 1, m))
+        if first >= m:
+            continue
+        total = _small_gemm._dot_lanes(x[rows, :cut], v[:cut], peel, lanes)[0]
+        for i in range(cut, k):  # (at most 7)
+            total += x[rows, i] * v[i, 0]
+        out[rows] = total
+    if c is not None:
+        out += c
+    return out
+
+
 _values = st.one_of(st.floats(-4, 4, width=32), st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -1e-45]))
 
 
@@ -56,3 +80,20 @@ def test_gemv_blocks_gives_the_bits_of_the_old_order(m, k, peel, pad, one_column
     assert new.dtype == old.dtype == np.float32 and new.shape == old.shape == (m,)
     assert np.array_equal(new.view(np.uint32), old.view(np.uint32))
     assert np.array_equal(base.view(np.uint32), before.view(np.uint32))  # x is left as it was
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 40), st.one_of(st.integers(1, 40), st.integers(41, 900)), st.integers(0, 3), st.integers(0, 3),
+       st.integers(0, 5), st.booleans(), st.integers(0, 2**32 - 1), st.lists(_values, max_size=6))
+def test_gemv_gives_the_bits_of_the_old_order(m, k, x_at, v_at, pad, bias, seed, specials):
+    rng = np.random.default_rng(seed)
+    base = rng.standard_normal(x_at + m * (k + pad)).astype(np.float32)
+    x = base[x_at:].reshape(m, k + pad)[:, :k]  # (x's address and row stride set the blocks' peel)
+    vector = rng.standard_normal(v_at + k).astype(np.float32)[v_at:, None]  # (its address, the last rows' peel)
+    for i, value in enumerate(specials):
+        target = x if i % 2 else vector
+        target[rng.integers(target.shape[0]), rng.integers(target.shape[1])] = value
+    c = rng.standard_normal(m).astype(np.float32) if bias else None
+    new, old = _small_gemm._gemv(x, vector, c), _old_gemv(x, vector, c)
+    assert new.dtype == old.dtype == np.float32 and new.shape == old.shape == (m,)
+    assert np.array_equal(new.view(np.uint32), old.view(np.uint32))
