@@ -27,6 +27,8 @@ from core.autograd import forward_ad as _forward_ad
 from core.autograd.function import Function, capturing
 from core.nn import functional as F
 from core.nn.modules import _rnn_loops
+from core.ops.activation_backward import tanh_grad_arrays
+from core.ops.math_unary import _sigmoid_grad_arrays
 
 __all__ = ["enabled", "applies", "run_direction"]
 
@@ -115,16 +117,21 @@ _FORWARD = {"RNN_TANH": _rnn_step(core.tanh), "RNN_RELU": _rnn_step(core.relu), 
 # Backward steps: from the gradient of the new state (dh, dc) to the gate pre-activations' gradients for the
 # input share ``dgi`` and the hidden share ``dgh`` (n, gates) and the gradient of the previous state.
 
+def _mm(a, b):
+    """``a @ b`` as the composite's ``addmm`` backward computes it (core's mm: MKL's order), as an array."""
+    return core.mm(core.from_numpy(a), core.from_numpy(b))._data
+
+
 def _rnn_tanh_back(saved, dh, dc, whh):
     (h,) = saved
-    d = dh * (1 - h * h)
-    return d, d, (d @ whh,)
+    d = tanh_grad_arrays(np, dh, h)  # (tanh_backward: 1 - h² rounded once, PyTorch's fused multiply-add)
+    return d, d, (_mm(d, whh),)
 
 
 def _rnn_relu_back(saved, dh, dc, whh):
     (h,) = saved
-    d = dh * (h > 0)
-    return d, d, (d @ whh,)
+    d = np.where(h > 0, dh, dh.dtype.type(0))  # (threshold_backward: +0 where the output is 0)
+    return d, d, (_mm(d, whh),)
 
 
 def _lstm_back(saved, dh, dc, whh):
@@ -136,12 +143,17 @@ def _lstm_back(saved, dh, dc, whh):
 
 
 def _gru_back(saved, dh, dc, whh):
+    # NOTE: the composite step's autograd op for op (``(h - n) * z + n``: Add, Mul, Sub, then tanh_backward and
+    # sigmoid_backward's ``g * (1 - s) * s``), so float32 rounds as PyTorch's (its CPU GRU is that composite). The
+    # previous state's gradient comes in two terms, Sub's ``dh * z`` and the addmm's product, which the caller
+    # adds after that step's output gradient, in the order PyTorch's engine receives them
     r, z, n, h_n, h_prev = saved
-    dn = dh * (1 - z) * (1 - n * n)
-    dr = dn * h_n * r * (1 - r)
-    dz = dh * (h_prev - n) * z * (1 - z)
+    dsub = dh * z
+    dz = _sigmoid_grad_arrays(dh * (h_prev - n), z)
+    dn = tanh_grad_arrays(np, dh - dsub, n)
+    dr = _sigmoid_grad_arrays(dn * h_n, r)
     dgh = np.concatenate([dr, dz, dn * r], 1)
-    return np.concatenate([dr, dz, dn], 1), dgh, (dh * z + dgh @ whh,)
+    return np.concatenate([dr, dz, dn], 1), dgh, (dsub,), _mm(dgh, whh)
 
 
 _BACKWARD = {"RNN_TANH": _rnn_tanh_back, "RNN_RELU": _rnn_relu_back, "LSTM": _lstm_back, "GRU": _gru_back}
@@ -187,13 +199,19 @@ class _Layer(Function):
         order = range(n_steps) if ctx.reverse else range(n_steps - 1, -1, -1)
         dgi, dgh = np.empty(gi.shape, gi._data.dtype), np.empty(gi.shape, gi._data.dtype)
         need, wrap = ctx.needs_input_grad, core.from_numpy
-        dw = db = None
+        dw = db = late = None
         h_in = np.empty((gi.shape[0], whh.shape[1]), gi._data.dtype) if ctx.onednn else None
         for t in order:
             k = n_steps - 1 - t if ctx.reverse else t  # the step's place in processing order
             n, rows = batch_sizes[t], slice(offsets[t], offsets[t] + batch_sizes[t])
+            if late is not None and len(late) != n:  # packed, the batch changed: the later step's state was a
+                dstate[0][:len(late)] += late  # slice (a cat in reverse) of this one's, whose node adds both terms
+                late = None  # before this step's output gradient joins them
             dh = dstate[0][:n] + dy[rows]
-            d_in, d_hid, prev = back(ctx.steps[k], dh, dstate[1][:n] if mode == "LSTM" else None, w)
+            if late is not None:  # the later step's product term of this state's gradient, added last
+                dh += late
+            d_in, d_hid, prev, *rest = back(ctx.steps[k], dh, dstate[1][:n] if mode == "LSTM" else None, w)
+            late = rest[0] if rest else None
             dgi[rows], dgh[rows] = d_in, d_hid
             # NOTE: W_hh's and b_hh's gradients add up step by step, the last step's first, as PyTorch's engine adds
             # each step's addmm gradients (h^T dgh, dgh summed over the batch) into them; one product over all steps
@@ -202,13 +220,15 @@ class _Layer(Function):
             if ctx.onednn:
                 h_in[rows] = ctx.h_in[k]
             elif need[1]:
-                part = core.mm(wrap(ctx.h_in[k]).t(), wrap(d_hid))._data.T
+                part = core.mm(wrap(d_hid).t(), wrap(ctx.h_in[k]))._data  # (addmm's mat2 W_hh^T, column-major)
                 dw = part if dw is None else dw + part
             if need[2] and not ctx.onednn:
                 part = d_hid.sum(0)
                 db = part if db is None else db + part
             for s, p in zip(dstate, prev):
                 s[:n] = p
+        if late is not None:
+            dstate[0][:len(late)] += late
         if ctx.onednn:
             dw, db = (dgh.T @ h_in) if need[1] else None, dgh.sum(0) if need[2] else None
         grads = (dgi, dw, db, *dstate)

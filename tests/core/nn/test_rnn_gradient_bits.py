@@ -1,0 +1,72 @@
+"""float32 nn.RNN (tanh, relu) and nn.GRU give PyTorch's gradients bit for bit on the CPU: torch runs them as the
+composite steps (only the float32 LSTM goes to oneDNN), so the fused layer's backward (``core.nn.modules._fused_rnn``)
+takes the composite's ops in their order: ``tanh_backward``'s single rounding, ``sigmoid_backward``'s products, the
+previous state's gradient terms in the order the engine adds them, and each step's products through ``core.mm``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+from tests.core.nn.test_fused_rnn import wrapper
+from tests.core.nn.test_rnn import pair, run
+from tests.core.oracle import assert_float32_bits, to_numpy
+
+KINDS = [("RNN", {}), ("RNN", {"nonlinearity": "relu"}), ("GRU", {})]
+KIND_IDS = ["rnn-tanh", "rnn-relu", "gru"]
+CONFIGS = [{}, {"batch_first": True}, {"num_layers": 2}, {"bidirectional": True},
+           {"num_layers": 2, "bidirectional": True, "batch_first": True}]
+CONFIG_IDS = ["plain", "batch-first", "deep", "bi", "deep-bi-bf"]
+# NOTE: not the recurrence: the second layer's input projection, one (rows, 32 or 64) @ W_ih^T GEMM over all steps,
+# differs from MKL's in core's GEMM order for these row counts (its forward output already; the composite too)
+SMALL_GEMM = pytest.mark.xfail(strict=True, reason="layer 2's input projection GEMM of 6 (2 steps x 3) or 11 "
+                                                   "(packed) rows: core's GEMM order is not MKL's there")
+
+
+def step_cases():
+    for steps in (1, 2, 5, 10):
+        for config, cid in zip(CONFIGS, CONFIG_IDS):
+            deep = config.get("num_layers", 1) == 2 and steps == 2
+            yield pytest.param(config, steps, id=f"{cid}-{steps}", marks=[SMALL_GEMM] if deep else [])
+
+
+def inputs(config, steps, batch, hidden, given, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, steps, 3) if config.get("batch_first") else (steps, batch, 3)).astype(np.float32)
+    layers = config.get("num_layers", 1) * (2 if config.get("bidirectional") else 1)
+    return x, rng.standard_normal((layers, batch, hidden)).astype(np.float32) if given else None
+
+
+def assert_bits(torch, name, kw, config, x, h0, hidden, wrap=lambda lib, t: t):
+    torch.manual_seed(0)
+    ours, theirs = pair(torch, name, 3, hidden, dtype="float32", **kw, **config)
+    _, oo, go, po = run(core, ours, x, h0, wrap)
+    _, ot, gt, pt = run(torch, theirs, x, h0, wrap)
+    for a, b in zip(oo + go, ot + gt):
+        assert_float32_bits(to_numpy(a), to_numpy(b))
+    for key in pt:
+        assert_float32_bits(to_numpy(po[key]), to_numpy(pt[key]))
+
+
+@pytest.mark.parametrize(("config", "steps"), list(step_cases()))
+@pytest.mark.parametrize(("name", "kw"), KINDS, ids=KIND_IDS)
+def test_float32_gradients_are_torchs_bits(torch, name, kw, config, steps):
+    x, h0 = inputs(config, steps, 3, 32, given=steps % 2 == 0)
+    assert_bits(torch, name, kw, config, x, h0, 32)
+
+
+@pytest.mark.parametrize("hidden", [5, 8])
+@pytest.mark.parametrize(("name", "kw"), KINDS, ids=KIND_IDS)
+def test_float32_gradients_are_torchs_bits_on_narrow_gates(torch, name, kw, hidden):
+    x, h0 = inputs({"bidirectional": True}, 7, 2, hidden, given=True)
+    assert_bits(torch, name, kw, {"bidirectional": True}, x, h0, hidden)
+
+
+@pytest.mark.parametrize(("how", "layers"), [("packed-sorted", 1), ("packed-sorted", 2), ("packed-unsorted", 1),
+                                             pytest.param("packed-unsorted", 2, marks=SMALL_GEMM)])
+@pytest.mark.parametrize(("name", "kw"), KINDS, ids=KIND_IDS)
+def test_float32_gradients_of_packed_sequences_are_torchs_bits(torch, name, kw, how, layers):
+    config = {"bidirectional": True, "num_layers": layers}
+    x, h0 = inputs(config, 5, 4, 32, given=True)
+    assert_bits(torch, name, kw, config, x, h0, 32, wrap=wrapper(how, False))
