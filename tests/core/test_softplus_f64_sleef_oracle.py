@@ -124,3 +124,16 @@ def test_zero_dimensional_inputs_and_their_gradients(torch):
     for ours, theirs in zip(*results):
         assert ours.shape == theirs.shape == ()
         assert _bits_equal(ours, theirs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(size=st.integers(1, 5000), seed=st.integers(0, 2**32 - 1), weighted=st.booleans(),
+       reduction=st.sampled_from(["none", "mean", "sum"]))
+def test_float64_bce_with_logits_loss_equals_torchs(torch, one_thread, size, seed, weighted, reduction):
+    """The loss subtracts log_sigmoid(x) (SLEEF's, as ``F.logsigmoid``) from ``(1 - t) x``."""
+    rng = np.random.default_rng(seed)
+    x, t, pw = rng.normal(0, 5, size), rng.uniform(0, 1, size), rng.uniform(0.5, 2, size)
+    losses = [lib.nn.functional.binary_cross_entropy_with_logits(
+        lib.tensor(x), lib.tensor(t), reduction=reduction, pos_weight=lib.tensor(pw) if weighted else None).numpy()
+        for lib in (core, torch)]
+    assert _bits_equal(*losses)

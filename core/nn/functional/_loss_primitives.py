@@ -155,6 +155,11 @@ def _log_sigmoid(xp, x):
     if x.dtype == np.float32 and type(x) is np.ndarray:
         with np.errstate(over="ignore", invalid="ignore"):
             return np.minimum(x, np.float32(0)) - log1pf_u10(expf_u10(-np.abs(x)))
+    if x.dtype == np.float64 and type(x) is np.ndarray:  # (SLEEF's double exp and log1p, as F.logsigmoid)
+        from core._sleef_logd import log1pd_u10
+        from core.nn.functional._flash_cpu import expd_u10
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.minimum(x, 0.0) - log1pd_u10(expd_u10(-np.abs(x).reshape(-1))).reshape(x.shape)
     return (xp.minimum(x, 0) - precise(xp.log1p, precise(xp.exp, -xp.abs(x)))).astype(x.dtype)
 
 
