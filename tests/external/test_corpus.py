@@ -177,12 +177,6 @@ CPU_DEPENDENT = {
     # (core/_small_gemm.py: products with one output per row, as Linear(8, 1), or with one row) (session 26)
     "hkdl_05_2_logistic_regression_diabetes": None,
     "skrl_example_pendulumnovel_sac_gru": None,
-    "udacity_simple_rnn": CPU_MODEL + "on an AMD Zen 4 a printed loss differs in the 6th digit (0.00013217650 vs "
-                          "0.00013217496 after 75 steps); first differing op (first_diff.py, session 26): the "
-                          "nn.RNN(1, 32)'s weight_ih_l0 gradient read by Adam at script.py:124 (13 of 32 elements 1 "
-                          "ulp): the RNN's backward. Its forward (one sample's steps, h @ W_hh.T: MKL's gemv) matches "
-                          "since session 26; before, it passed with both off by ulps (a repro of its first step: 325 "
-                          "of 640 RNN outputs, 655 of 1024 weight_hh_l0 gradient elements)",
     # equal to torch's on the Intel development machines of earlier sessions; on the AMD EPYC Zen 4 of 2026-12-06
     # they differ, with the same numbers at that session's start (0c77f9ee) and end: not its changes. The first
     # differing op, traced with tests/external/first_diff.py (session 25), is in each reason
