@@ -1,5 +1,5 @@
-"""float64 ``F.softplus``, ``F.silu`` and ``F.logsigmoid`` and their gradients round as PyTorch 2.13's CPU kernels
-do, bit for bit.
+"""float64 ``F.softplus``, ``F.silu``, ``F.logsigmoid``, ``F.mish`` and their gradients round as PyTorch 2.13's CPU
+kernels do, bit for bit.
 
 softplus's forward kernel is ``x beta > threshold ? x : log1p(exp(x beta)) / beta``: SLEEF's ``expd_u10`` and
 ``log1pd_u10`` two vectors (16 doubles) at a time, glibc's ``exp`` and ``log1p`` for the last ``n % 16`` elements
@@ -115,7 +115,7 @@ def test_zero_dimensional_inputs_and_their_gradients(torch):
     results = []
     for lib in (core, torch):
         row = []
-        for name in ("softplus", "silu", "logsigmoid"):
+        for name in ("softplus", "silu", "logsigmoid", "mish"):
             x = lib.tensor(-1.3, dtype=lib.float64, requires_grad=True)
             y = getattr(lib.nn.functional, name)(x)
             y.backward()
@@ -137,3 +137,24 @@ def test_float64_bce_with_logits_loss_equals_torchs(torch, one_thread, size, see
         lib.tensor(x), lib.tensor(t), reduction=reduction, pos_weight=lib.tensor(pw) if weighted else None).numpy()
         for lib in (core, torch)]
     assert _bits_equal(*losses)
+
+
+@settings(max_examples=25, deadline=None)
+@given(size=st.integers(1, 5000), seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([1.0, 8.0, 40.0]),
+       specials=st.booleans())
+def test_float64_mish_and_its_gradient_equal_torchs_bit_for_bit(torch, one_thread, size, seed, scale, specials):
+    """mish's kernels, ``x tanh(log1p(exp x))`` with SLEEF's ``tanhd_u10`` (``core._sleef_tanhd``) and the rest on
+    the vector steps, glibc's for the last ``n % 16``; the backward's two fmas as float32's."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, scale, size)
+    if specials:
+        x[rng.integers(0, size, min(size, SPECIAL.size))] = SPECIAL[:min(size, SPECIAL.size)]
+    grad = rng.normal(0, 1, size)
+    results = []
+    for lib in (core, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.mish(t)
+        y.backward(lib.tensor(grad))
+        results.append((y.detach().numpy(), t.grad.numpy()))
+    assert _bits_equal(results[0][0], results[1][0])
+    assert _bits_equal(results[0][1], results[1][1])

@@ -10,11 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core import _fused as fused
 from core import _glibc as glibc
 from core._glibc import expf as glibc_expf
 from core._precise import precise
 from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
 from core._sleef_logd import log1pd_u10
+from core._sleef_tanhd import tanhd_u10
 from core._tensor import new_tensor
 from core.autograd.function import Function
 from core.nn.functional import _activation_grads as grads
@@ -41,6 +43,10 @@ class Mish(Function):
             with np.errstate(over="ignore"):  # glibc's for the rest
                 return vector_loop(a, lambda v: v * tanhf_u10(log1pf_u10(expf_u10(v))),
                                    lambda v: v * glibc.tanhf(glibc.log1pf(glibc_expf(v))))
+        if a.dtype == np.float64 and type(a) is np.ndarray:  # (SLEEF's double functions, glibc's)
+            with np.errstate(over="ignore"):
+                return vector_loop(a, lambda v: v * tanhd_u10(log1pd_u10(expd_u10(v))),
+                                   lambda v: v * glibc.tanh(glibc.log1p(glibc.exp(v))))
         with np.errstate(over="ignore"):  # x * tanh(log1p(exp(x))), as PyTorch's kernel
             return (a * precise(xp.tanh, precise(xp.log1p, precise(xp.exp, a)))).astype(a.dtype)
 
@@ -53,20 +59,26 @@ class Mish(Function):
             with np.errstate(over="ignore"):
                 return new_tensor(vector_loop(a, _mish_grad_form(expf_u10, log1pf_u10, tanhf_u10),
                                               _mish_grad_form(glibc_expf, glibc.log1pf, glibc.tanhf), d))
+        if (a.dtype == np.float64 and d.dtype == np.float64 and type(a) is np.ndarray and type(d) is np.ndarray
+                and a.shape == d.shape and not core.is_grad_enabled()):
+            with np.errstate(over="ignore"):
+                return new_tensor(vector_loop(a, _mish_grad_form(expd_u10, log1pd_u10, tanhd_u10, np.float64),
+                                              _mish_grad_form(glibc.exp, glibc.log1p, glibc.tanh, np.float64), d))
         t = core.tanh(core.nn.functional.softplus(x))
         return g * (t + x * core.sigmoid(x) * (1 - t * t))
 
 
-def _mish_grad_form(exp, log1p, tanh):
-    """mish_backward's float32 kernel: ``dy (t + x sigmoid(x) (1 - t^2))``, t = tanh(log1p(exp(x))), sigmoid as
+def _mish_grad_form(exp, log1p, tanh, dtype=np.float32):
+    """mish_backward's kernel: ``dy (t + x sigmoid(x) (1 - t^2))``, t = tanh(log1p(exp(x))), sigmoid as
     1 / (1 + exp(-x)); NOTE: its compiled loop fuses ``1 - t t`` and ``t + (x sigmoid) (...)`` into two fused
-    multiply-adds (without them 31% of the gradients were the other neighbour of torch's)."""
-    one = np.float32(1)
+    multiply-adds (without them 31% of the float32 gradients were the other neighbour of torch's)."""
+    one = dtype(1)
+    fma = _f32fma if dtype is np.float32 else (lambda a, b, c: fused.fma(np, a, b, c))
 
     def form(v, dy):
         sig = one / (one + exp(-v))
         t = tanh(log1p(exp(v)))
-        return dy * _f32fma(v * sig, _f32fma(-t, t, one), t)
+        return dy * fma(v * sig, fma(-t, t, one), t)
     return form
 
 
