@@ -135,11 +135,13 @@ def _rnn_relu_back(saved, dh, dc, whh):
 
 
 def _lstm_back(saved, dh, dc, whh):
+    # NOTE: PyTorch's composite LSTM cell's autograd op for op (its CPU LSTM where oneDNN doesn't take it: float64,
+    # mkldnn off), as for the GRU below: tanh_backward and sigmoid_backward of each gate's Mul gradient
     si, sf, tg, so, tc, c_prev = saved
-    dc = dc + dh * so * (1 - tc * tc)
-    d = np.concatenate([dc * tg * si * (1 - si), dc * c_prev * sf * (1 - sf), dc * si * (1 - tg * tg),
-                        dh * tc * so * (1 - so)], 1)
-    return d, d, (d @ whh, dc * sf)
+    dc = dc + tanh_grad_arrays(np, dh * so, tc)
+    d = np.concatenate([_sigmoid_grad_arrays(dc * tg, si), _sigmoid_grad_arrays(dc * c_prev, sf),
+                        tanh_grad_arrays(np, dc * si, tg), _sigmoid_grad_arrays(dh * tc, so)], 1)
+    return d, d, (_mm(d, whh), dc * sf)
 
 
 def _gru_back(saved, dh, dc, whh):

@@ -70,3 +70,19 @@ def test_float32_gradients_of_packed_sequences_are_torchs_bits(torch, name, kw, 
     config = {"bidirectional": True, "num_layers": layers}
     x, h0 = inputs(config, 5, 4, 32, given=True)
     assert_bits(torch, name, kw, config, x, h0, 32, wrap=wrapper(how, False))
+
+
+@pytest.fixture
+def without_onednn(torch, monkeypatch):
+    """torch's oneDNN off (its float32 CPU LSTM then runs the composite cell), and core's switch with it."""
+    monkeypatch.setattr(core.backends.mkldnn, "enabled", False)
+    with torch.backends.mkldnn.flags(enabled=False):
+        yield
+
+
+@pytest.mark.parametrize(("config", "steps"), [({}, 1), ({}, 5), ({"batch_first": True}, 10),
+                                               ({"num_layers": 2, "bidirectional": True}, 5)])
+def test_float32_lstm_gradients_are_torchs_bits_without_onednn(torch, without_onednn, config, steps):
+    x, h0 = inputs(config, steps, 3, 32, given=True)
+    c0 = np.random.default_rng(7).standard_normal(h0.shape).astype(np.float32)
+    assert_bits(torch, "LSTM", {}, config, x, (h0, c0), 32)
