@@ -184,7 +184,11 @@ CPU_DEPENDENT = {
                       "epochs (a Linear(50, 1) head: MKL's gemv, session 26) match; first differing op "
                       "(first_diff.py): the built-in nn.LSTM's weight_ih_l0 gradient (131 of 200 elements 1 ulp) read "
                       "by Adam at script.py:112, after its gates (float32 tanh of (90, 50) gates: MKL's/SLEEF's "
-                      "vector tanh, 1 ulp in a few elements)",
+                      "vector tanh, 1 ulp in a few elements). Cause: torch's float32 CPU nn.LSTM runs oneDNN's RNN "
+                      "primitive (grad_fn MkldnnRnnLayerBackward0: mkldnn_rnn_layer and its backward), whose kernels "
+                      "core does not reproduce; with oneDNN off torch runs the composite cell and core's gradients "
+                      "are its bits (session 26, test_rnn_gradient_bits.py); a repro (5 steps, batch 3, 4 -> 32) "
+                      "differs with oneDNN in 354 of 480 outputs and 426 of 512 weight_ih_l0 gradient elements",
     "lib2_vit_levit": CPU_MODEL + "on an AMD Zen 4 a LeViT's output prints 1.21546 (torch 1.21473); first differing "
                       "op: its stem's conv2d of (2, 3, 64, 64) by (32, 3, 3, 3), stride 2 (45281 of 65536 outputs, "
                       "1-2 ulp: oneDNN's direct convolution order in torch, core's im2col GEMM)",
