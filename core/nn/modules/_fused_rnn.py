@@ -96,17 +96,15 @@ def _lstm_step(gi, state, whh, bhh):
 
 
 def _gru_step(gi, state, whh, bhh):
-    h = state[0]
-    i_r, i_z, i_n = _gates(gi, 3)
+    h, hidden = state[0], state[0].shape[1]
     hh = F.linear(h, whh, bhh)
-    h_r, h_z, h_n = _gates(hh, 3)
-    if _whole_vectors(h, h.shape[1]):  # r and z in one sigmoid call
-        hidden = h.shape[1]
-        r, z = _gates(core.sigmoid(gi[:, :2 * hidden] + hh[:, :2 * hidden]), 2)
-    else:
-        r = core.sigmoid(i_r + h_r)
-        z = core.sigmoid(i_z + h_z)
-    n = core.tanh(i_n + r * h_n)
+    h_n = hh[:, 2 * hidden:]
+    rz = gi[:, :2 * hidden] + hh[:, :2 * hidden]
+    if _whole_vectors(h, hidden):  # r and z in one sigmoid call
+        r, z = _gates(core.sigmoid(rz), 2)
+    else:  # each gate's rows a strided view, as PyTorch's in-place sigmoid_ on its gates' chunks (see rnn._gru_step)
+        r, z = core.sigmoid(rz[:, :hidden]), core.sigmoid(rz[:, hidden:])
+    n = core.tanh(gi[:, 2 * hidden:] + r * h_n)
     return ((h - n) * z + n,), (r._data, z._data, n._data, h_n._data, h._data)
 
 

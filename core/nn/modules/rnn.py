@@ -77,11 +77,14 @@ def _lstm_step(gi, state, w: _Weights) -> tuple:
 
 def _gru_step(gi, state, w: _Weights) -> tuple:
     h = state[0]
-    i_r, i_z, i_n = gi.chunk(3, 1)
-    h_r, h_z, h_n = F.linear(h, w.hh, w.b_hh).chunk(3, 1)
-    r = core.sigmoid(i_r + h_r)
-    z = core.sigmoid(i_z + h_z)
-    n = core.tanh(i_n + r * h_n)
+    hidden = h.shape[1]
+    hh = F.linear(h, w.hh, w.b_hh)
+    # NOTE: PyTorch's CPU cell takes sigmoid_ in place on chunks of its hidden gates, each row of a gate a strided
+    # run of ``hidden`` elements; its vectorised kernel rounds such a run's tail as core's sigmoid does on the same
+    # strided view, not as on a contiguous (batch, hidden) sum (hidden 16: outputs differed in the last bit)
+    rz = gi[:, :2 * hidden] + hh[:, :2 * hidden]
+    r, z = core.sigmoid(rz[:, :hidden]), core.sigmoid(rz[:, hidden:])
+    n = core.tanh(gi[:, 2 * hidden:] + r * hh[:, 2 * hidden:])
     return ((h - n) * z + n,)
 
 

@@ -56,7 +56,7 @@ def test_float32_gradients_are_torchs_bits(torch, name, kw, config, steps):
     assert_bits(torch, name, kw, config, x, h0, 32)
 
 
-@pytest.mark.parametrize("hidden", [5, 8])
+@pytest.mark.parametrize("hidden", [5, 8, 16, 24, 48])
 @pytest.mark.parametrize(("name", "kw"), KINDS, ids=KIND_IDS)
 def test_float32_gradients_are_torchs_bits_on_narrow_gates(torch, name, kw, hidden):
     x, h0 = inputs({"bidirectional": True}, 7, 2, hidden, given=True)
