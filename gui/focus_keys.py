@@ -5,10 +5,6 @@ the node palette, so Tab can't leave it).
 view (it takes the focus) or a dock (shown, brought to the front of its tabs, and its first field that takes Tab
 gets the focus, or the field its panel's ``keyboard_start()`` names; the dock's panel itself when none does). The
 window lists them in its View menu, where the keys show beside the entries.
-
-``tab_target(window, forward)`` is where Tab (Shift+Tab) goes next in ``window``, as Qt picks it, except that it
-skips the docks tabbed behind another: Qt counts those as visible, and Tab from the Inspector's last field went into
-the Train dock the learner could not see.
 """
 
 from __future__ import annotations
@@ -17,7 +13,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QScrollArea, QWidget
 
-__all__ = ["make_actions", "first_field", "tab_target"]
+__all__ = ["make_actions", "first_field"]
 
 
 def first_field(panel: QWidget) -> QWidget:
@@ -34,44 +30,6 @@ def first_field(panel: QWidget) -> QWidget:
         if takes_tab and w.isVisible() and w.isEnabled() and not isinstance(w, QScrollArea):
             return w
     return panel
-
-
-def _out_of_sight(widget: QWidget, window: QWidget) -> bool:
-    """Whether ``widget`` sits in a dock of ``window`` that shows nothing: one tabbed behind another."""
-    w: QWidget | None = widget
-    while w is not None and w is not window:
-        if isinstance(w, QDockWidget):
-            return not w.isFloating() and w.visibleRegion().isEmpty()
-        w = w.parentWidget()
-    return False
-
-
-def _deepest_proxy(widget: QWidget) -> QWidget | None:
-    proxy = widget.focusProxy()
-    while proxy is not None and proxy.focusProxy() is not None:
-        proxy = proxy.focusProxy()
-    return proxy
-
-
-def tab_target(window: QWidget, forward: bool) -> QWidget | None:
-    """The widget Tab (``forward``) or Shift+Tab gives the focus to in ``window``: Qt's choice (its
-    ``focusNextPrevChild`` walk of the focus chain, focus proxies included), less the fields in a dock tabbed out of
-    sight."""
-    start = window.focusWidget() or window
-    found: QWidget | None = None
-    test = start.nextInFocusChain()
-    while test is not None and test is not start:
-        proxy = _deepest_proxy(test)
-        taker = proxy if proxy is not None else test
-        takes_tab = taker.isEnabled() and bool(taker.focusPolicy() & Qt.FocusPolicy.TabFocus)
-        composite = proxy is not None and (proxy.isAncestorOf(test) if forward else test.isAncestorOf(proxy))
-        if (takes_tab and not composite and test.isEnabled() and window.isAncestorOf(test)
-                and test.isVisibleTo(window) and proxy is not start and not _out_of_sight(test, window)):
-            found = test
-            if forward:
-                break
-        test = test.nextInFocusChain()
-    return found
 
 
 def focus(target: QWidget) -> None:

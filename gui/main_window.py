@@ -498,12 +498,6 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         if paths and self.maybe_save():
             self.open_path(paths[0])
 
-    def focusNextPrevChild(self, forward: bool) -> bool:  # Qt override: Tab skips docks tabbed out of sight
-        target = focus_keys.tab_target(self, forward)
-        if target is not None:
-            target.setFocus(Qt.FocusReason.TabFocusReason if forward else Qt.FocusReason.BacktabFocusReason)
-        return target is not None
-
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if self.maybe_save():
             dock_layout.save_geometry(self)  # the next start opens where this window was

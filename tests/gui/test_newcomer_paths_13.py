@@ -5,7 +5,7 @@ from PySide6.QtCore import QEvent, QKeyCombination, QObject, QSettings, Qt, QTim
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
 
-from tests.gui.real_input import click, click_node, open_lesson_by_mouse, press, shown
+from tests.gui.real_input import click, open_lesson_by_mouse, press, shown
 
 
 def test_the_first_start_names_lesson_fours_document_in_the_title_as_help_lessons_does(qtbot, window, tmp_path):
@@ -19,45 +19,6 @@ def test_the_first_start_names_lesson_fours_document_in_the_title_as_help_lesson
     qtbot.waitUntil(lambda: w.windowTitle().startswith("05-"))
     open_lesson_by_mouse(qtbot, w, "4. ")
     qtbot.waitUntil(lambda: w.windowTitle() == first)
-
-
-def _in_dock(widget, dock) -> bool:
-    return widget is dock or dock.isAncestorOf(widget)
-
-
-def test_tab_from_the_inspectors_last_field_skips_the_train_dock_tabbed_behind_it(qtbot, window):
-    """The Inspector and Train share a column; with the Inspector in front, Tab from its value went on into the
-    Train dock's fields behind it (Qt counts a dock in a background tab as visible): the learner lost the focus."""
-    w = shown(qtbot, window)
-    train, inspector = w.training.docks["train"], w.inspector
-    assert w.tabifiedDockWidgets(w.inspector_dock) and train in w.tabifiedDockWidgets(w.inspector_dock)
-    qtbot.waitUntil(lambda: train.visibleRegion().isEmpty() and not w.inspector_dock.visibleRegion().isEmpty())
-    click_node(qtbot, w, next(nid for nid, n in w.graph.nodes.items() if n.title == "x"))
-    press(w, Qt.Key_2, Qt.ControlModifier)  # View ▸ Focus Inspector: the first parameter
-    qtbot.waitUntil(lambda: inspector.editors["tensor"].hasFocus())
-    for _ in range(8):  # down the Inspector to its value, the last field
-        if inspector.value_view.hasFocus():
-            break
-        before = QApplication.focusWidget()
-        QTest.keyClick(before, Qt.Key_Tab)
-        qtbot.waitUntil(lambda before=before: QApplication.focusWidget() is not before)
-    assert inspector.value_view.hasFocus()
-    QTest.keyClick(inspector.value_view, Qt.Key_Tab)
-    qtbot.waitUntil(lambda: not inspector.value_view.hasFocus())
-    assert not _in_dock(QApplication.focusWidget(), train), "Tab went into the hidden Train dock"
-    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Tab, Qt.ShiftModifier)  # and Shift+Tab comes back
-    qtbot.waitUntil(inspector.value_view.hasFocus)
-
-    press(w, Qt.Key_3, Qt.ControlModifier)  # View ▸ Focus Train: now the Inspector is the one behind
-    qtbot.waitUntil(lambda: _in_dock(QApplication.focusWidget(), train))
-    qtbot.waitUntil(lambda: w.inspector_dock.visibleRegion().isEmpty())
-    for _ in range(30):  # Tab round the Train dock and out of it: never into the Inspector
-        before = QApplication.focusWidget()
-        QTest.keyClick(before, Qt.Key_Tab)
-        qtbot.waitUntil(lambda before=before: QApplication.focusWidget() is not before)
-        assert not _in_dock(QApplication.focusWidget(), w.inspector_dock), "Tab went into the hidden Inspector"
-        if not _in_dock(QApplication.focusWidget(), train):
-            break
 
 
 class _ClaimsCtrlE(QObject):
