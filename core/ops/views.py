@@ -235,12 +235,20 @@ def view_as(input: Tensor, other: Tensor):
     return View.apply(input, shape=tuple(other.shape))
 
 
+def _subclass_like(input: Tensor) -> bool:
+    """ATen's ``isTensorSubclassLike``: a dispatch mode is entered (in this thread) or ``input`` is a
+    ``__torch_dispatch__`` subclass; reshape's view branch is then ``view``, not ``_reshape_alias``. (Not
+    ``_torch_dispatch.live``: that stays on once any such subclass was defined in the process.)"""
+    live = _torch_dispatch.live
+    return live and (bool(_torch_dispatch.mode_stack()) or _torch_dispatch.is_dispatch_type(type(input)))
+
+
 def reshape(input: Tensor, *shape_args, shape=None):
     require_input("reshape", input)
     shape = (shape,) if shape is not None else shape_args
     size = infer_size(reshape_sizes(shape), input._data.size)
     if compute_view_strides(input._data.shape, input.stride(), size) is not None:
-        alias = not _torch_dispatch.live and not input.is_contiguous()
+        alias = not input.is_contiguous() and not _subclass_like(input)
         return (ReshapeAlias if alias else View).apply(input, shape=size)
     if input.requires_grad and is_grad_enabled():  # NOTE: PyTorch's copy is a clone: a node under the _unsafe_view
         input = Clone.apply(input, memory_format=_CONTIGUOUS)

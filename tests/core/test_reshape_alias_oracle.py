@@ -57,3 +57,17 @@ def test_reshape_alias_under_a_dispatch_mode_is_a_view_as_in_torch(torch):
 
     from core.utils._python_dispatch import TorchDispatchMode as CoreMode
     assert _under_dispatch_mode(core, CoreMode) == _under_dispatch_mode(torch, TorchMode)
+
+
+def test_reshape_alias_stays_after_a_dispatch_subclass_was_defined(torch):
+    """Defining a ``__torch_dispatch__`` subclass (as another test or library may) leaves plain tensors' reshape as
+    torch's ``_reshape_alias``: only a mode entered or a subclass instance makes it ``view`` (ATen's
+    ``isTensorSubclassLike``)."""
+
+    class Logged(core.Tensor):
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    assert _node_and_grad(core, "transposed_then_split")[0] == _node_and_grad(torch, "transposed_then_split")[0]
+    assert _node_and_grad(core, "transposed_then_split")[0] == "ReshapeAliasBackward0"
