@@ -28,8 +28,8 @@ def run(args: argparse.Namespace) -> int:
     dock_layout.place_on_screen(window)  # where it was last closed, or most of the screen on a first start
     if path and not args.screenshot:
         window.open_path(path)  # once shown: a refused file's message stands over the window, not an empty screen
-    if not args.screenshot and not autosave.offer(window):
-        window.lessons.first_start()  # lesson 4's document and its lesson, once
+    if not args.screenshot and not autosave.offer(window) and not path:
+        window.lessons.first_start()  # lesson 4's document and its lesson, once (not over a file the user named)
     app.processEvents()
     window.view.show_document()
     if args.screenshot:
