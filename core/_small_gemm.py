@@ -302,9 +302,10 @@ _COPY_BLOCK = 32768  # bytes of a source block ``_transposed_copy`` moves at a t
 
 
 def _transposed_copy(p):
-    """``p.T`` as a new C-contiguous array, a block of ``p``'s rows at a time (as ``core.nn.functional.misc``'s:
-    NumPy's copy of a transposed view walks ``p`` down its columns, and rows a power of two apart evict each other
-    from the cache: a 256x64 float32 array ~25 µs against ~6 in blocks)."""
+    """``p.T`` as a new C-contiguous array, a block of ``p``'s rows at a time (also a Linear's transposed forward's,
+    ``core.nn.functional.misc``): NumPy's copy of a transposed view walks ``p`` down its columns, and rows a power of
+    two apart evict each other from the cache (a 256x64 float32 array ~25 µs against ~6 in blocks; 2048x512 18 ms
+    against 1.4). The same values, only moved."""
     n, m = p.shape
     rows = max(8, _COPY_BLOCK // max(1, m * p.itemsize))
     if n <= rows:

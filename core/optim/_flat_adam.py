@@ -26,7 +26,8 @@ from core._numpy_c import copyto as _copyto
 from core._tensor import Tensor, new_tensor
 from core.optim.optimizer import scalar_dtype
 
-__all__ = ["flat_adam_step", "adam_change", "chunked_adam_change", "decay_factor", "group_layout", "uniform_group"]
+__all__ = ["flat_adam_step", "adam_change", "chunked_adam_change", "decay_factor", "group_layout", "stepped_params",
+           "uniform_group"]
 
 _STATE_KEYS = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
 
@@ -133,15 +134,19 @@ def uniform_group(params):
     return dtype
 
 
+def stepped_params(group: dict) -> tuple:
+    """A flat step's opening: the group's parameters with a gradient, their one dtype and array module; the dtype
+    is None when there are none or they can't share flat buffers (``uniform_group``)."""
+    params = [p for p in group["params"] if p._grad is not None]
+    dtype = uniform_group(params) if params else None
+    return params, dtype, xp_of(params[0]._data) if dtype is not None else None
+
+
 def flat_adam_step(opt, group: dict, index: int) -> bool:
     """Adam's update of ``group`` on flat buffers; False (nothing done) when the group can't take this route."""
-    params = [p for p in group["params"] if p._grad is not None]
-    if not params:
-        return True
-    dtype = uniform_group(params)
+    params, dtype, xp = stepped_params(group)
     if dtype is None:
-        return False
-    xp = xp_of(params[0]._data)
+        return not params  # (none with a gradient: done; no one dtype: the per-parameter route)
     keys = _STATE_KEYS if group["amsgrad"] else _STATE_KEYS[:2]
     layout = group_layout(opt, index, params, keys, _STATE_KEYS[:2], xp, dtype)
     if layout is None:

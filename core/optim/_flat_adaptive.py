@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._backend import xp_of
 from core._fused import lerp_, scaled_add, scaled_add_
 from core._numpy_c import concatenate as _concatenate
-from core.optim._flat_adam import group_layout, uniform_group
+from core.optim._flat_adam import group_layout, stepped_params
 from core.optim._pointwise import addcmul_, sqrt
 
 __all__ = ["flat_rmsprop_step", "flat_adagrad_step"]
@@ -24,13 +23,9 @@ __all__ = ["flat_rmsprop_step", "flat_adagrad_step"]
 
 def flat_rmsprop_step(opt, group: dict, index: int) -> bool:
     """RMSprop's update of ``group`` on flat buffers; False (nothing done) when the group can't take this route."""
-    params = [p for p in group["params"] if p._grad is not None]
-    if not params:
-        return True
-    dtype = uniform_group(params)
+    params, dtype, xp = stepped_params(group)
     if dtype is None:
-        return False
-    xp = xp_of(params[0]._data)
+        return not params  # (none with a gradient: done; no one dtype: the per-parameter route)
     keys = ("square_avg",) + (("momentum_buffer",) if group["momentum"] > 0 else ()) + \
         (("grad_avg",) if group["centered"] else ())
     layout = group_layout(opt, index, params, keys, keys, xp, dtype)
@@ -81,13 +76,9 @@ def _update(group, params, layout, xp) -> None:
 
 def flat_adagrad_step(opt, group: dict, index: int) -> bool:
     """Adagrad's update of ``group`` on flat buffers; False (nothing done) when the group can't take this route."""
-    params = [p for p in group["params"] if p._grad is not None]
-    if not params:
-        return True
-    dtype = uniform_group(params)
+    params, dtype, xp = stepped_params(group)
     if dtype is None:
-        return False
-    xp = xp_of(params[0]._data)
+        return not params  # (none with a gradient: done; no one dtype: the per-parameter route)
     layout = group_layout(opt, index, params, ("sum",), ("sum",), xp, dtype)
     if layout is None:
         return False

@@ -18,7 +18,7 @@ from core._backend import xp_for
 from core._cascade_sum import sum_over_batch
 from core._memory_format import empty_strided_array, preserved_strides
 from core._small_gemm import ACTIVE as small_gemm_cpu
-from core._small_gemm import mkl_gemm
+from core._small_gemm import _transposed_copy, mkl_gemm  # (_transposed_copy: a blocked p.T)
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.amp import _casting as _autocast
@@ -94,26 +94,6 @@ def _forward_gemm(xa, wt):
             and m * xa.shape[1] * n <= _ONE_THREAD_GEMM and _blas.available():  # (measured, and checked, on OpenBLAS)
         return _transposed_copy(_gemm(wt.T, xa.T))
     return _gemm(xa, wt)
-
-
-_COPY_BLOCK = 32768  # bytes of a source block ``_transposed_copy`` moves at a time (an L1 cache's share)
-
-
-def _transposed_copy(p):
-    """``p.T`` (``p`` a C-contiguous 2-d array) as a new C-contiguous array, a block of ``p``'s rows at a time.
-
-    NOTE: NumPy's copy of a transposed view walks ``p`` down its columns; when ``p`` is larger than L1, rows a
-    power-of-two apart share cache sets and evict each other (a 256x64 float32 product: ~25 µs against ~6 µs in
-    blocks; 2048x512: 18 ms against 1.4 ms). A block of rows of about ``_COPY_BLOCK`` bytes stays in cache. The
-    same values, only moved."""
-    n, m = p.shape
-    rows = max(8, _COPY_BLOCK // max(1, m * p.itemsize))
-    if n <= rows:
-        return np.ascontiguousarray(p.T)
-    out = np.empty((m, n), p.dtype)
-    for i in range(0, n, rows):
-        out[:, i:i + rows] = p[i:i + rows].T
-    return out
 
 
 def _input_gemm(ga, w):
