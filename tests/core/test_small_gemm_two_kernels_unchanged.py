@@ -50,9 +50,10 @@ def _values(rng, shape, kind):
 
 
 @settings(max_examples=300, deadline=None)
-@given(m=st.integers(2, 80), k=st.one_of(st.integers(1, 40), st.integers(41, 400)), n=st.sampled_from(
-       [5, 6, 7, 9, 10, 11]), offset=st.integers(0, 3), extra=st.sampled_from([0, 4, 8, 12]), kind=st.integers(0, 2),
-       seed=st.integers(0, 2 ** 32 - 1), specials=st.lists(_SPECIALS, max_size=6))
+@given(m=st.integers(2, 80), k=st.one_of(st.integers(1, 40), st.integers(41, 400)),
+       n=st.sampled_from([5, 6, 7, 9, 10, 11, 13, 18, 30]), offset=st.integers(0, 3),
+       extra=st.sampled_from([0, 4, 8, 12]), kind=st.integers(0, 2), seed=st.integers(0, 2 ** 32 - 1),
+       specials=st.lists(_SPECIALS, max_size=6))
 def test_two_kernels_give_the_old_routes_bits(m, k, n, offset, extra, kind, seed, specials):
     rng = np.random.default_rng(seed)
     width = -(-k // 4) * 4 + extra  # (a row stride of a multiple of 4 floats: every row at one peel)
