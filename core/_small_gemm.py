@@ -250,11 +250,11 @@ def _fma_blocks(a, b, c):
     a = np.asfortranarray(a)
     if not (b.flags.c_contiguous or b.flags.f_contiguous):
         b = np.asfortranarray(b)
-    out = None if c is None else np.array(np.broadcast_to(c, (a.shape[0], b.shape[1])), order="C")
+    out = None
     for start, stop in blocks:
         part = a[:, start:stop] @ b[start:stop]
-        if out is None:
-            out = part
+        if out is None:  # (the first block's fresh product, from the bias where there is one: c + part)
+            out = part if c is None else np.add(c, part, out=part)
         else:
             out += part
     if last is not None:
@@ -281,16 +281,14 @@ def _fma_blocks_by_columns(x, wt, c, blocks, last):
     ``_SMALL_KERNELS`` multiply-adds (a short last block of k: 784 = 4 * 192 + 16) takes the column-major route."""
     w = wt.T
     m, n = x.shape[0], w.shape[0]
-    out = np.empty((n, m), np.float32) if c is None else np.array(np.broadcast_to(c[:, None], (n, m)))
-    first = c is None
+    out = None
     for start, stop in blocks:
         if m * n * (stop - start) > _SMALL_KERNELS:
             part = w[:, start:stop] @ x.T[start:stop]
         else:
             part = (np.asfortranarray(x[:, start:stop]) @ wt[start:stop]).T  # (the column-major route's call)
-        if first:
-            np.copyto(out, part)
-            first = False
+        if out is None:  # (the first block's fresh product, from the bias where there is one: c + part)
+            out = part if c is None else np.add(c[:, None], part, out=part)
         else:
             out += part
     if last is not None:
