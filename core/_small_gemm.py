@@ -583,35 +583,49 @@ _REDUCED_SLABS = 32  # groups of 4 up to which ``_gemv_blocks`` sums its slabs w
 def _chain(a, b, start):
     """Each product rounded, then added in order of k to ``start`` (or +0); a new C-contiguous (M, N) array.
 
-    NOTE: the K products are laid out (K, N, M) (or (K, M, N), whichever puts the longer of M and N last) and
-    added along k by one reduction straight into the result (its transpose for (K, N, M)); without ``start``
-    the reduction starts at ``initial=0``, so products that are all -0 give +0 as MKL's. NumPy's reduction over
-    the first axis of a block with 2 or more contiguous lanes last adds its slabs one after the other, in order
-    (``core._cascade_sum.in_order`` explains; it handles a single lane). A long row of lanes is one broadcast
-    multiply; a short one (under ``_BROADCAST_LANES``) two operands repeated out and one flat multiply: NumPy's
-    broadcast multiply of a (200,) by an (8,) runs its inner loop 8 elements at a time (7-20 µs here), the
-    repeats and a flat multiply ~3 µs."""
+    NOTE: NumPy's reduction over the first axis of a block with 2 or more contiguous lanes last adds its slabs one
+    after the other, in order (``core._cascade_sum.in_order`` explains; it handles a single lane). A long row of
+    lanes (``_BROADCAST_LANES`` or more) is one broadcast multiply into (K, N, M) or (K, M, N), whichever puts the
+    longer of M and N last, added along k by one reduction straight into the result (its transpose for (K, N, M));
+    without ``start`` from ``initial=0``, so products that are all -0 give +0 as MKL's. M and N both short (a small
+    layer's weight gradient): two operands repeated out and one flat multiply into (K, M, N) (NumPy's broadcast
+    multiply of a (200,) by an (8,) runs its inner loop 8 elements at a time, 7-20 µs here; the repeats and a flat
+    multiply ~3 µs), summed into the result as it lies: without ``start`` by einsum's C core (one operand), which
+    zeroes its output first and adds the slabs in the same order, as the reduction from ``initial=0`` does, without
+    its ~20 ns a slab (K = 200: ~2 µs less)."""
     m, k = a.shape
     n = b.shape[1]
     out = np.empty((m, n), a.dtype)
-    rows, lanes, target = (b, a.T, out.T) if m >= n else (a.T, b, out)  # (k, outer), (k, inner), (outer, inner)
-    outer, inner = target.shape
-    if inner >= _BROADCAST_LANES:
-        products = np.empty((k, outer, inner), a.dtype)
-        np.multiply(rows[:, :, None], np.ascontiguousarray(lanes)[:, None, :], out=products)
+    if max(m, n) < _BROADCAST_LANES:
+        products = np.ascontiguousarray(a.T).reshape(-1).repeat(n)  # (the method: np.repeat's wrapper ~0.6 µs)
+        products *= np.ascontiguousarray(b).repeat(m, axis=0).reshape(-1)
+        products = products.reshape(k, m, n)
+        target = out
+        if start is not None:
+            products[0] += start
+        elif m * n > 1:
+            _einsum(products, _KMN, _MN, out=out)  # NOTE: out zeroed first, so -0 products give +0 (initial=0)
+            return out
     else:
-        products = np.ascontiguousarray(rows).reshape(-1).repeat(inner)  # (the method: np.repeat's wrapper ~0.6 µs)
-        products *= np.ascontiguousarray(lanes).repeat(outer, axis=0).reshape(-1)
-        products = products.reshape(k, outer, inner)
-    if start is not None:
-        products[0] += start[:, None] if m >= n else start
-    if inner < 2:
+        rows, lanes, target = (b, a.T, out.T) if m >= n else (a.T, b, out)  # (k, outer), (k, inner), (outer, inner)
+        products = np.empty((k, *target.shape), a.dtype)
+        np.multiply(rows[:, :, None], np.ascontiguousarray(lanes)[:, None, :], out=products)
+        if start is not None:
+            products[0] += start[:, None] if m >= n else start
+    if m * n < 2:
         target[...] = in_order(products) if start is not None else in_order(products) + 0
     elif start is not None:
         np.add.reduce(products, 0, out=target)
     else:
         np.add.reduce(products, 0, out=target, initial=0)
     return out
+
+
+try:  # NOTE: np.einsum's Python wrapper costs ~0.7 µs a call (``core._cascade_sum`` calls its C core the same way)
+    from numpy._core._multiarray_umath import c_einsum as _einsum
+except ImportError:
+    _einsum = np.einsum
+_KMN, _MN = [0, 1, 2], [1, 2]
 
 
 def mkl_gemm_stack(a, b):
