@@ -15,13 +15,13 @@ import math
 
 import numpy as np
 
-from core._memory_format import in_suggested_format
+from core._memory_format import contiguous_format, format_of, in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
-from core.nn.functional._group_norm_kernel import group_norm_forward
+from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import xp_of
 
@@ -244,10 +244,11 @@ class NativeGroupNorm(Function):
         arr = x._data
         shape = [1] * arr.ndim
         shape[1] = arr.shape[1]
-        ctx.groups, ctx.eps, ctx.shape = groups, eps, shape
+        ctx.groups, ctx.eps, ctx.shape, ctx.stats = groups, eps, shape, None
         ctx.save_for_backward(x, weight)
         kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps)
         if kernel is not None:  # float32: PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
+            ctx.stats = kernel[1:]
             return in_suggested_format(kernel[0], arr)  # NOTE: a channels-last input gives a channels-last output
         grouped = arr.reshape(arr.shape[0], groups, _group_size(arr.shape, groups))
         mean, _, invstd = _stats(grouped, (2,), eps)
@@ -262,6 +263,12 @@ class NativeGroupNorm(Function):
             grads = _group_norm_backward_half(g._data, x._data, weight, ctx.groups, ctx.eps, low.np)
             return tuple(None if a is None or not need else Tensor._wrap(a)
                          for a, need in zip(grads, ctx.needs_input_grad))
+        if low is None and ctx.stats is not None and not is_grad_enabled() \
+                and format_of(x._data) is contiguous_format:  # float32, a plain backward: PyTorch's kernel
+            grads = group_norm_backward(g._data, x._data, *ctx.stats, None if weight is None else weight._data,
+                                        ctx.groups, ctx.needs_input_grad)
+            if grads is not None:
+                return tuple(None if a is None else Tensor._wrap(a) for a in grads)
         n, size = x.shape[0], _group_size(tuple(x.shape), ctx.groups)
         xhat, invstd = _recompute(x.reshape(n, ctx.groups, size), (2,), ctx.eps)
         gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, size)
