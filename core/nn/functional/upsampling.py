@@ -19,8 +19,10 @@ import numpy as np
 
 from core._dtype import SCALAR_NAMES
 from core._memory_format import channels_last, channels_last_3d, in_suggested_format, is_contiguous_in
+from core._threads import get_num_threads
 from core._user_warning import warn_caller
 from core.autograd.function import Function
+from core.nn.functional import _bilinear_kernel
 from core.nn.functional._antialias import check_aa_dtype, interpolate_aa, interpolate_uint8
 from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 from core.nn.functional.volumetric import adaptive_avg_pool3d
@@ -68,6 +70,9 @@ class Resample(Function):
     def forward(ctx, x, *, taps, transposed=False):
         ctx.taps, ctx.transposed = taps, transposed
         data, xp = x._data, xp_of(x._data)
+        exact = _bilinear_float32(ctx, data, taps, transposed)
+        if exact is not None:
+            return exact
         first = data.ndim - len(taps)
         order = reversed(range(len(taps))) if transposed else range(len(taps))
         for i in order:
@@ -83,6 +88,23 @@ class Resample(Function):
     @staticmethod
     def backward(ctx, g):
         return _resample(g, ctx.taps, ctx.node_base, not ctx.transposed)
+
+
+def _bilinear_float32(ctx, data, taps, transposed):
+    """PyTorch's float32 ``upsample_bilinear2d`` (and its backward's) arithmetic where it applies
+    (``core.nn.functional._bilinear_kernel``), else None."""
+    if ctx.node_base != "UpsampleBilinear" or len(taps) != 2 or type(data) is not np.ndarray \
+            or data.dtype != np.float32 or ctx.__dict__.get("half_dtype") is not None:
+        return None
+    if transposed:
+        if not data.flags.c_contiguous:  # (a channels-last gradient: ATen's channels-last backward kernel)
+            return None
+        return _bilinear_kernel.bilinear_backward(data, taps)
+    fmt_last = is_contiguous_in(data.shape, [st // data.itemsize for st in data.strides], channels_last) \
+        and not data.flags.c_contiguous
+    kernel = _bilinear_kernel.uses_channels_last_kernel(data.shape, [t[0].shape[1] for t in taps], fmt_last,
+                                                        get_num_threads())
+    return in_suggested_format(_bilinear_kernel.bilinear_forward(data, taps, kernel), data)
 
 
 _CLASSES = {}
@@ -126,8 +148,15 @@ def _source(in_size, out_size, scale, align_corners, dtype, cubic):
     j = np.arange(out_size).astype(dtype)
     if align_corners:
         return s * j
-    src = s * (j + dtype.type(0.5)) - dtype.type(0.5)
-    return src if cubic else np.maximum(src, dtype.type(0))
+    if cubic:
+        return s * (j + dtype.type(0.5)) - dtype.type(0.5)
+    # NOTE: ATen's area_pixel_compute_source_index is compiled with the multiply-add fused (float32: exact in
+    # float64, rounded once); float64 keeps the two roundings (its exact fused product is not reproduced here)
+    if dtype == np.float32:
+        src = (s.astype(np.float64) * (j + dtype.type(0.5)) - 0.5).astype(dtype)
+    else:
+        src = s * (j + dtype.type(0.5)) - dtype.type(0.5)
+    return np.maximum(src, dtype.type(0))
 
 
 def _linear_taps(in_size, out_size, scale, align_corners, dtype):

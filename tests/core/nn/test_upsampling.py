@@ -91,3 +91,32 @@ def test_deprecated_upsample_functions_warn_and_interpolate(torch):
     np.testing.assert_allclose(ours.numpy(), expected.numpy(), rtol=1e-12)
     with pytest.warns(UserWarning, match="upsample_nearest"):
         core.nn.functional.upsample_nearest(x, size=3)
+
+
+@pytest.mark.parametrize("shape, spec, layout", [
+    ((2, 16, 8, 8), dict(scale_factor=2), "contiguous"), ((2, 16, 8, 8), dict(size=(13, 11)), "contiguous"),
+    ((2, 5, 8, 8), dict(size=(5, 3)), "contiguous"), ((2, 12, 8, 8), dict(scale_factor=2), "channels_last"),
+    ((2, 16, 40, 40), dict(scale_factor=2), "contiguous"), ((2, 6, 40, 40), dict(size=(77, 83)), "contiguous"),
+    ((1, 3, 70, 70), dict(scale_factor=2), "contiguous"), ((2, 12, 48, 48), dict(scale_factor=2), "channels_last"),
+    ((2, 8, 32, 32), dict(scale_factor=0.5), "contiguous"), ((2, 8, 9, 7), dict(scale_factor=1.7), "contiguous")])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_bilinear_float32_values_and_gradients_match_torch_bit_for_bit(torch, shape, spec, layout, align_corners):
+    """A U-Net decoder's nn.Upsample(mode='bilinear') trains with torch's numbers: the four taps summed in one
+    fused expression in the order of the kernel ATen picks (channels-last for small outputs, generic for large),
+    and the backward's raster-order fused accumulation (core.nn.functional._bilinear_kernel)."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape).astype(np.float32)
+    out = torch.nn.functional.interpolate(torch.tensor(x), mode="bilinear", align_corners=align_corners, **spec)
+    dy = rng.standard_normal(tuple(out.shape)).astype(np.float32)
+
+    def run(lib):
+        t = lib.tensor(x)
+        if layout == "channels_last":
+            t = t.to(memory_format=lib.channels_last)
+        t.requires_grad_()
+        y = lib.nn.Upsample(mode="bilinear", align_corners=align_corners, **spec)(t)
+        y.backward(lib.tensor(dy))
+        return y.detach().numpy(), t.grad.numpy()
+
+    for ours, theirs in zip(run(core), run(torch), strict=True):
+        np.testing.assert_array_equal(ours, theirs)

@@ -1,0 +1,98 @@
+"""PyTorch's CPU float32 bilinear ``interpolate`` arithmetic, forward and backward, step for step.
+
+ATen's ``upsample_bilinear2d`` (UpSampleKernel.cpp) computes each output from its four taps in one expression,
+not axis by axis as ``Resample`` does, and which kernel runs decides the order (measured against torch 2.13 on
+an AMD EPYC Zen 4, GCC's contractions into fused multiply-adds included):
+
+- its channels-last kernel (a channels-last input of more than 3 channels, an output of at most 128 rows plus
+  columns, or one thread and 3 channels): per output ``w00 = h0 * w0`` ... ``w11 = h1 * w1`` (each rounded),
+  the channels in vectors of 8 as ``fma(x00, w00, fma(x01, w01, fma(x11, w11, x10 * w10)))`` and the channels
+  past the last multiple of 8 as ``fma(x11, w11, fma(x10, w10, fma(x00, w00, x01 * w01)))``;
+- otherwise its generic kernel: ``fma(t0, h0, t1 * h1)`` with ``t0 = fma(x00, w0, x01 * w1)`` and
+  ``t1 = fma(x10, w0, x11 * w1)``.
+
+The backward (``cpu_upsample_linear_backward``, contiguous grad_output) walks each plane's outputs in raster
+order and adds ``(h * w) * g`` to the four taps' input gradients, fused: each input element gathers its
+contributions in that order here (at most a few per axis), one fused step per rank. A float32 fused
+multiply-add is computed in float64 and rounded once (the product of two float32 values is exact there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["bilinear_forward", "bilinear_backward", "uses_channels_last_kernel"]
+
+_F32 = np.dtype(np.float32)
+_LANES = 8
+
+
+def _fma(a, b, c):
+    return (np.asarray(a, np.float64) * b + c).astype(_F32)
+
+
+def uses_channels_last_kernel(shape, out_hw, channels_last: bool, threads: int) -> bool:
+    """ATen's choice of ``upsample_bilinear2d``'s channels-last kernel for a float input."""
+    return (channels_last and shape[1] > 3) or sum(out_hw) <= 128 or (threads == 1 and shape[1] == 3)
+
+
+def bilinear_forward(arr, taps, channels_last_kernel: bool):
+    """The (N, C, OH, OW) float32 result for ``arr`` (N, C, H, W) and ``taps`` ((idx (2, OH), weights (2, OH),
+    H), (idx (2, OW), weights (2, OW), W)) as PyTorch's chosen kernel computes it."""
+    (hi, hw, _), (wi, ww, _) = taps
+    rows0, rows1 = arr[:, :, hi[0]], arr[:, :, hi[1]]
+    x00, x01, x10, x11 = rows0[..., wi[0]], rows0[..., wi[1]], rows1[..., wi[0]], rows1[..., wi[1]]
+    h0, h1 = hw[0][:, None], hw[1][:, None]
+    w0, w1 = ww[0][None, :], ww[1][None, :]
+    if not channels_last_kernel:
+        t0 = _fma(x00, w0, x01 * w1)
+        t1 = _fma(x10, w0, x11 * w1)
+        return _fma(t0, h0, t1 * h1)
+    w00, w01, w10, w11 = h0 * w0, h0 * w1, h1 * w0, h1 * w1
+    full = arr.shape[1] // _LANES * _LANES
+    out = np.empty(x00.shape, _F32)
+    v = slice(0, full)
+    out[:, v] = _fma(x00[:, v], w00, _fma(x01[:, v], w01, _fma(x11[:, v], w11, x10[:, v] * w10)))
+    t = slice(full, None)
+    out[:, t] = _fma(x11[:, t], w11, _fma(x10[:, t], w10, _fma(x00[:, t], w00, x01[:, t] * w01)))
+    return out
+
+
+def _contributions(taps):
+    """For each input element (flat over H*W), its contributions in the kernel's order: (output flat index,
+    weight) arrays shaped (K, H*W) and a mask of the valid ones."""
+    (hi, hw, h), (wi, ww, w) = taps
+    oh, ow = hi.shape[1], wi.shape[1]
+    outs, targets, weights = [], [], []
+    for a in (0, 1):
+        for b in (0, 1):
+            outs.append(np.arange(oh * ow))
+            targets.append((hi[a][:, None] * w + wi[b][None, :]).reshape(-1))
+            weights.append((hw[a][:, None] * ww[b][None, :]).reshape(-1))
+    out = np.stack(outs, 1).reshape(-1)  # (outputs x 4) in the kernel's order: output, then i00 i01 i10 i11
+    target = np.stack(targets, 1).reshape(-1)
+    weight = np.stack(weights, 1).reshape(-1).astype(_F32)
+    order = np.argsort(target, kind="stable")
+    target, out, weight = target[order], out[order], weight[order]
+    counts = np.bincount(target, minlength=h * w)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank = np.arange(target.size) - starts[target]
+    k = int(counts.max()) if counts.size else 0
+    src = np.zeros((k, h * w), np.int64)
+    wt = np.zeros((k, h * w), _F32)
+    mask = np.zeros((k, h * w), bool)
+    src[rank, target], wt[rank, target], mask[rank, target] = out, weight, True
+    return src, wt, mask
+
+
+def bilinear_backward(g, taps):
+    """The input gradient (N, C, H, W) float32 of ``bilinear_forward`` for the contiguous gradient ``g``."""
+    n, c, oh, ow = g.shape
+    h, w = taps[0][2], taps[1][2]
+    src, wt, mask = _contributions(taps)
+    flat = g.reshape(n * c, oh * ow)
+    acc = np.zeros((n * c, h * w), _F32)
+    for r in range(src.shape[0]):
+        step = _fma(wt[r], flat[:, src[r]], acc)
+        acc = np.where(mask[r], step, acc)
+    return acc.reshape(n, c, h, w)
