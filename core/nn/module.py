@@ -269,12 +269,14 @@ class Module:
         self.__dict__.update(state)
 
     # ----- traversal ------------------------------------------------------------------------
-    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+    def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
+        """(name, member) pairs of ``get_members_fn(module)`` over the modules, as PyTorch names its arguments:
+        libraries call it by keyword (sentence-transformers' ``device`` of a model without parameters)."""
         memo = set()
         modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
             else [(prefix, self)]
         for module_prefix, module in modules:
-            for k, v in get_members(module):
+            for k, v in get_members_fn(module):
                 if v is None or (remove_duplicate and id(v) in memo):
                     continue
                 if remove_duplicate:
