@@ -13,7 +13,9 @@ an AMD EPYC Zen 4, GCC's contractions into fused multiply-adds included):
 
 The backward (``cpu_upsample_linear_backward``, contiguous grad_output) walks each plane's outputs in raster
 order and adds ``(h * w) * g`` to the four taps' input gradients, fused: each input element gathers its
-contributions in that order here (at most a few per axis), one fused step per rank. A float32 fused
+contributions in that order here (at most a few per axis), one fused step per rank. Nearest's backward
+(``cpu_upsample_nearest_backward``, 1-3 spatial dims, any float dtype) adds the gradients in the same raster
+order (``scatter_backward`` without weights); core's matrix product added them in another order. A float32 fused
 multiply-add is computed in float64 and rounded once (the product of two float32 values is exact there).
 """
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["bilinear_forward", "bilinear_backward", "uses_channels_last_kernel"]
+__all__ = ["bilinear_forward", "bilinear_backward", "scatter_backward", "uses_channels_last_kernel"]
 
 _F32 = np.dtype(np.float32)
 _LANES = 8
@@ -59,40 +61,54 @@ def bilinear_forward(arr, taps, channels_last_kernel: bool):
 
 
 def _contributions(taps):
-    """For each input element (flat over H*W), its contributions in the kernel's order: (output flat index,
-    weight) arrays shaped (K, H*W) and a mask of the valid ones."""
-    (hi, hw, h), (wi, ww, w) = taps
-    oh, ow = hi.shape[1], wi.shape[1]
-    outs, targets, weights = [], [], []
-    for a in (0, 1):
-        for b in (0, 1):
-            outs.append(np.arange(oh * ow))
-            targets.append((hi[a][:, None] * w + wi[b][None, :]).reshape(-1))
-            weights.append((hw[a][:, None] * ww[b][None, :]).reshape(-1))
-    out = np.stack(outs, 1).reshape(-1)  # (outputs x 4) in the kernel's order: output, then i00 i01 i10 i11
-    target = np.stack(targets, 1).reshape(-1)
-    weight = np.stack(weights, 1).reshape(-1).astype(_F32)
+    """For each input element (flat over the spatial dims), its contributions in the kernel's order: (output
+    flat index, weight or None) arrays shaped (K, inputs) and a mask of the valid ones. ``taps`` per axis:
+    (idx (k, O), weights (k, O) or None, input size); outputs in raster order, each adding to its taps in order
+    (the last axis's taps innermost)."""
+    outs = [int(t[0].shape[1]) for t in taps]
+    sizes = [int(t[2]) for t in taps]
+    target = np.zeros(outs + [1] * len(taps), np.int64)
+    weight = np.ones(outs + [1] * len(taps), _F32) if taps[0][1] is not None else None
+    for axis, (idx, w, size) in enumerate(taps):
+        shape = [1] * (2 * len(taps))
+        shape[axis], shape[len(taps) + axis] = idx.shape[1], idx.shape[0]
+        target = target * size + idx.T.reshape(shape)
+        if weight is not None:
+            weight = weight * w.T.reshape(shape).astype(_F32)
+    out = np.broadcast_to(np.arange(int(np.prod(outs))).reshape(outs + [1] * len(taps)), target.shape).reshape(-1)
+    target = target.reshape(-1)
     order = np.argsort(target, kind="stable")
-    target, out, weight = target[order], out[order], weight[order]
-    counts = np.bincount(target, minlength=h * w)
+    target, out = target[order], out[order]
+    inputs = int(np.prod(sizes))
+    counts = np.bincount(target, minlength=inputs)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     rank = np.arange(target.size) - starts[target]
-    k = int(counts.max()) if counts.size else 0
-    src = np.zeros((k, h * w), np.int64)
-    wt = np.zeros((k, h * w), _F32)
-    mask = np.zeros((k, h * w), bool)
-    src[rank, target], wt[rank, target], mask[rank, target] = out, weight, True
+    depth = int(counts.max()) if counts.size else 0
+    src = np.zeros((depth, inputs), np.int64)
+    mask = np.zeros((depth, inputs), bool)
+    src[rank, target], mask[rank, target] = out, True
+    wt = None
+    if weight is not None:
+        wt = np.zeros((depth, inputs), _F32)
+        wt[rank, target] = weight.reshape(-1)[order]
     return src, wt, mask
+
+
+def scatter_backward(g, taps):
+    """The input gradient (N, C, *sizes) of a resampling with ``taps`` for the contiguous gradient ``g``, added
+    as PyTorch's CPU backward kernels add it: each plane's outputs in raster order, ``acc += (w...) * g`` fused
+    (``acc += g`` for nearest)."""
+    lead = g.shape[:2]
+    sizes = tuple(int(t[2]) for t in taps)
+    src, wt, mask = _contributions(taps)
+    flat = g.reshape(lead[0] * lead[1], -1)
+    acc = np.zeros((flat.shape[0], int(np.prod(sizes))), g.dtype)
+    for r in range(src.shape[0]):
+        step = flat[:, src[r]] + acc if wt is None else _fma(wt[r], flat[:, src[r]], acc)
+        acc = np.where(mask[r], step, acc)
+    return acc.reshape(*lead, *sizes)
 
 
 def bilinear_backward(g, taps):
     """The input gradient (N, C, H, W) float32 of ``bilinear_forward`` for the contiguous gradient ``g``."""
-    n, c, oh, ow = g.shape
-    h, w = taps[0][2], taps[1][2]
-    src, wt, mask = _contributions(taps)
-    flat = g.reshape(n * c, oh * ow)
-    acc = np.zeros((n * c, h * w), _F32)
-    for r in range(src.shape[0]):
-        step = _fma(wt[r], flat[:, src[r]], acc)
-        acc = np.where(mask[r], step, acc)
-    return acc.reshape(n, c, h, w)
+    return scatter_backward(g, taps)

@@ -70,7 +70,7 @@ class Resample(Function):
     def forward(ctx, x, *, taps, transposed=False):
         ctx.taps, ctx.transposed = taps, transposed
         data, xp = x._data, xp_of(x._data)
-        exact = _bilinear_float32(ctx, data, taps, transposed)
+        exact = _aten_kernel(ctx, data, taps, transposed)
         if exact is not None:
             return exact
         first = data.ndim - len(taps)
@@ -90,11 +90,16 @@ class Resample(Function):
         return _resample(g, ctx.taps, ctx.node_base, not ctx.transposed)
 
 
-def _bilinear_float32(ctx, data, taps, transposed):
-    """PyTorch's float32 ``upsample_bilinear2d`` (and its backward's) arithmetic where it applies
-    (``core.nn.functional._bilinear_kernel``), else None."""
-    if ctx.node_base != "UpsampleBilinear" or len(taps) != 2 or type(data) is not np.ndarray \
-            or data.dtype != np.float32 or ctx.__dict__.get("half_dtype") is not None:
+def _aten_kernel(ctx, data, taps, transposed):
+    """PyTorch's arithmetic where core reproduces it (``core.nn.functional._bilinear_kernel``): float32
+    ``upsample_bilinear2d`` and its backward, and nearest's backward in float32 and float64; else None."""
+    if type(data) is not np.ndarray or ctx.__dict__.get("half_dtype") is not None:
+        return None
+    if ctx.node_base in ("UpsampleNearest", "UpsampleNearestExact"):
+        if not transposed or not data.flags.c_contiguous or data.dtype not in (np.float32, np.float64):
+            return None
+        return _bilinear_kernel.scatter_backward(data, taps)
+    if ctx.node_base != "UpsampleBilinear" or len(taps) != 2 or data.dtype != np.float32:
         return None
     if transposed:
         if not data.flags.c_contiguous:  # (a channels-last gradient: ATen's channels-last backward kernel)

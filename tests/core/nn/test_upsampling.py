@@ -120,3 +120,23 @@ def test_bilinear_float32_values_and_gradients_match_torch_bit_for_bit(torch, sh
 
     for ours, theirs in zip(run(core), run(torch), strict=True):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("shape, spec", [
+    ((2, 4, 9), dict(scale_factor=2)), ((2, 4, 9), dict(size=20)), ((2, 8, 8, 8), dict(scale_factor=2)),
+    ((2, 8, 16, 16), dict(scale_factor=0.5)), ((2, 8, 7, 9), dict(scale_factor=2.5)),
+    ((2, 3, 4, 5, 6), dict(scale_factor=2)), ((2, 3, 4, 5, 6), dict(size=(7, 9, 11)))])
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_nearest_gradients_match_torch_bit_for_bit(torch, shape, spec, mode, dtype):
+    """Nearest upsampling's input gradient adds each input's output gradients in the kernel's raster order."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape).astype(dtype)
+    dy = rng.standard_normal(tuple(torch.nn.functional.interpolate(torch.tensor(x), mode=mode, **spec).shape))
+
+    def grad(lib):
+        t = lib.tensor(x, requires_grad=True)
+        lib.nn.functional.interpolate(t, mode=mode, **spec).backward(lib.tensor(dy.astype(dtype)))
+        return t.grad.numpy()
+
+    np.testing.assert_array_equal(grad(core), grad(torch))
