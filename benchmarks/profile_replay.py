@@ -171,6 +171,8 @@ def _numpy_mlp_lines(steps: int) -> dict:
 # (module, function, group): the numeric kernels ``phases`` times, by the module attribute its callers look up
 KERNELS = [
     ("core.nn.functional.misc", "_gemm", "GEMMs (OpenBLAS, one thread)"),
+    # (core's own: MKL's FMA blocks and dot kernels in core._small_gemm, NumPy's GEMMs inside)
+    ("core.nn.functional.misc", "mkl_gemm", "GEMMs in MKL's order (core._small_gemm)"),
     ("core.nn.functional.misc", "_transposed_copy", "transposed product made contiguous"),
     ("core._softmax_kernels", "expf_u10", "SLEEF exp (log_softmax forward and backward)"),
     ("core._softmax_kernels", "logf_u10", "SLEEF log (log_softmax forward)"),
