@@ -45,16 +45,18 @@ M % 4 rows one at a time with a peel by the vector's address (``_gemv`` says the
 feature) are the in-order chain up to ``GEMV_LIMIT`` too (measured: 18 shapes, K 10..2000, M 7..200). Not found: one row
 times one contiguous column (a ``Linear(1, 1)``'s weight gradient; none of the gemv peels fits): NumPy's.
 
-**MKL's kernel for N of 5, 6, 7, 10 or 11** (``_remainder_rows``): float32, ``b`` untransposed (``x @ W`` with W of
-such a width, a 10-class head written by hand), 2 or more rows, K >= 6, ``a`` either way: the in-order chain above
-(from the bias), except some of the first N % 4 columns, chosen by the row's index mod 4, q (N % 4 = 1: the rows
-q = 3; 2: the odd rows, both columns; 3: the first q columns), which take the products in blocks of 4 from k = 0:
+**MKL's kernel for N of 5, 6, 7, 9, 10 or 11** (``_remainder_rows``): float32, ``b`` untransposed (``x @ W`` with W
+of such a width, a 10-class head written by hand), 2 or more rows, K >= 6, ``a`` either way: the in-order chain above
+(from the bias), except some of the first columns, chosen by the row's index mod 4, q (N = 5: the rows q = 3, one
+column; N = 9: the first 4 - q columns of the rows q = 1..3; N % 4 = 2: the odd rows, two columns; 3: the first q
+columns), which take the products in blocks of 4 from k = 0:
 an even-numbered block's 4 products added in order to the running sum, an odd-numbered block's 4 summed in order
 apart and that sum added, then the last K % 4 products in order. Measured bit for bit against torch 2.13: 600
 random products with N of 6 or 10 and 328 with 5, 7 or 11 (M 2..100, K 6..2000 up to ``LIMIT``, ``a`` row-major,
 transposed, at an offset or a strided view, ``b`` at an offset, with and without a bias); the order was read from
-sums of ones beside one 2^24 (which partial sums meet before it). N = 9 puts other columns in other orders too: not
-found, NumPy's GEMM is kept there.
+sums of ones beside one 2^24 (which partial sums meet before it); N = 9 from 30 random (8, 37) @ (37, 9) products
+(each output against the chain and the block orders), then 300 random products (M 2..99, K 6..2000 up to ``LIMIT``,
+``a`` row-major or transposed, ``b`` at offsets 0..3 floats, with and without a bias), all bit for bit.
 
 **MKL's blocked FMA kernel** (``_fma_blocks``): float32 with M >= 4 and N >= 12, any K, any layout, up to
 ``FMA_BLOCKS_LIMIT`` multiply-adds (larger products keep NumPy's one GEMM, for speed: their bits are NumPy's).
@@ -321,24 +323,25 @@ def _transposed_copy(p):
 
 
 def _remainder_region(m, k, n, b_transposed, size) -> bool:
-    """Whether this float32 product takes MKL's kernel for N of 5, 6, 7, 10 or 11 with ``b`` untransposed: 2 or more
+    """Whether this float32 product takes MKL's kernel for N of 5, 6, 7, 9, 10 or 11 with ``b`` untransposed: 2 or more
     rows, K of 6 or more, at most ``LIMIT`` multiply-adds (module docstring: ``_remainder_rows``)."""
-    return size == 4 and not b_transposed and n in (5, 6, 7, 10, 11) and m >= 2 and k >= 6 and m * n * k <= LIMIT
+    return size == 4 and not b_transposed and n in (5, 6, 7, 9, 10, 11) and m >= 2 and k >= 6 and m * n * k <= LIMIT
 
 
 def _remainder_rows(a, b, c):
-    """``a @ b`` (+ ``c``) for N of 5, 6, 7, 10 or 11, ``b`` untransposed, as MKL adds it (module docstring): the
-    in-order chain (``_chain``, from the bias), but some of the first N % 4 columns take the products k in blocks of
+    """``a @ b`` (+ ``c``) for N of 5, 6, 7, 9, 10 or 11, ``b`` untransposed, as MKL adds it (module docstring): the
+    in-order chain (``_chain``, from the bias), but some of the first columns take the products k in blocks of
     4 from k = 0, an even block's 4 added in order to the running sum, an odd block's summed in order apart and that
-    sum added, then the last K % 4 in order. Which ones follows the row's index mod 4, q: for N % 4 = 1 the rows
-    q = 3; for 2 the odd rows, both columns; for 3 the first q columns. A new C-contiguous (M, N) array.
+    sum added, then the last K % 4 in order. Which ones follows the row's index mod 4, q: for N = 5 the rows q = 3
+    (one column), for N = 9 the first 4 - q columns of the rows q = 1..3; for N % 4 = 2 the odd rows, both columns;
+    for 3 the first q columns. A new C-contiguous (M, N) array.
 
     NOTE: the running sum's steps are laid out as slabs (the even blocks' products, the odd blocks' sums, the tail)
     and added in order (``in_order``), each kind of row (q) in one go."""
     out = _chain(a, b, c)
     r, k = b.shape[1] % 4, a.shape[1]
     for q in range(1, 4):
-        cols = {1: int(q == 3), 2: 2 * (q % 2), 3: q}[r]
+        cols = {1: int(q == 3) if b.shape[1] == 5 else 4 - q, 2: 2 * (q % 2), 3: q}[r]
         rows = a[q::4]
         if not cols or not rows.shape[0]:
             continue
@@ -419,21 +422,24 @@ def _two_kernels(x, b, peel):
     products *= np.ascontiguousarray(x.T).reshape(-1)  # (each product W x, as _dot_lanes' operands' order)
     products = products.reshape(n, k, m)
     out = np.empty((n, m), np.float32)
-    out[:four] = _lane_sums(products[:four], peel, 4)
-    out[four:] = _lane_sums(products[four:], peel, 8)
+    _lane_sums(products[:four], peel, 4, out[:four])
+    _lane_sums(products[four:], peel, 8, out[four:])
+    out += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
     return np.ascontiguousarray(out.T)
 
 
-def _lane_sums(products, peel, lanes):
-    """``_dot_lanes``' sums for products laid out (N, K, M): the same adds in the same order, an (N, M) array.
+def _lane_sums(products, peel, lanes, total):
+    """``_dot_lanes``' sums for products laid out (N, K, M), into ``total`` (N, M): the same adds in the same order,
+    but for the last ``+ 0`` (the caller's, once for both kernels).
 
     NOTE: the groups of lanes are summed by one reduction over their axis, each element's slabs in order (the
     reduced axis is not the inner one: NumPy's pairwise sum is only along an inner loop, as ``_chain`` says)."""
     n, k, m = products.shape
     body = (k - peel) // lanes
-    total = products[:, 0].copy() if peel or not body else None
-    for i in range(1, peel):
-        total += products[:, i]
+    if peel or not body:
+        np.copyto(total, products[:, 0])
+        for i in range(1, peel):
+            total += products[:, i]
     if body:
         if peel:
             products[:, peel] += total  # lane 0 starts at the peeled products' sum
@@ -448,11 +454,9 @@ def _lane_sums(products, peel, lanes):
         if lanes == 8:
             acc = acc[:, :4] + acc[:, 4:]
         acc = acc[:, :2] + acc[:, 2:]  # (lanes 0 + 2 and 1 + 3 in one call)
-        total = acc[:, 0] + acc[:, 1]
+        np.add(acc[:, 0], acc[:, 1], out=total)
     for i in range(peel + body * lanes if body or peel else 1, k):
         total += products[:, i]
-    total += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
-    return total
 
 
 def _dot_lanes(x, b, peel, lanes):

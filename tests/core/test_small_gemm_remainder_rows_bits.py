@@ -1,4 +1,4 @@
-"""Products ``x @ W`` with W of 5, 6, 7, 10 or 11 columns bit for bit as PyTorch's CPU GEMM computes them
+"""Products ``x @ W`` with W of 5, 6, 7, 9, 10 or 11 columns bit for bit as PyTorch's CPU GEMM computes them
 (``core._small_gemm``'s ``_remainder_rows``: MKL adds some of the first N % 4 columns, by the row's index mod 4, in
 blocks of 4).
 
@@ -17,7 +17,8 @@ pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's small-GEMM
 
 # (M, K, N): odd and even M, K below, at and past the blocks of 4 and 8, up to the chain's limit of multiply-adds
 SHAPES = [(2, 6, 6), (2, 8, 10), (3, 13, 6), (4, 16, 10), (5, 23, 6), (8, 100, 10), (64, 100, 10), (17, 385, 6),
-          (2, 3000, 10), (101, 64, 10), (4, 9, 5), (9, 40, 5), (8, 40, 7), (7, 30, 7), (64, 90, 11), (33, 20, 11)]
+          (2, 3000, 10), (101, 64, 10), (4, 9, 5), (9, 40, 5), (8, 40, 7), (7, 30, 7), (64, 90, 11), (33, 20, 11),
+          (2, 6, 9), (4, 37, 9), (7, 100, 9), (64, 100, 9), (3, 2000, 9)]
 
 
 def _same_bits(c, t):
