@@ -31,6 +31,7 @@ from core._memory_format import channels_last, format_of, in_format
 from core._meta import is_meta, meta_array
 from core._threads import get_num_threads
 from core.autograd.function import Function
+from core.nn.functional._conv_thnn import takes_thnn, thnn_forward, thnn_input_grad, thnn_weight_grad
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
@@ -225,6 +226,8 @@ def conv_forward(x, w, spec: Spec, bias=None):
     oh, ow = _out_hw(x.shape[2:], (kh, kw), spec)
     if is_meta(x) or is_meta(w):  # the meta device: the shape only
         return meta_array((n, o, oh, ow), _np.result_type(x.dtype, w.dtype))
+    if xp is _np and (thnn := thnn_forward(x, w, spec, bias)) is not None:
+        return thnn  # (PyTorch's slow_conv2d, in its order: core.nn.functional._conv_thnn)
     xpad = _pad(x, spec.padding)
     kdim, length = cg * kh * kw, oh * ow
     wm = w.reshape(g, o // g, kdim)
@@ -365,8 +368,9 @@ class Conv(Function):
         x, w = ctx.saved_tensors
         spec = ctx.spec
         need = ctx.needs_input_grad
-        gx = ConvInput.apply(g, w, None, spec=spec, in_hw=x.shape[2:]) if need[0] else None
-        gw = ConvWeight.apply(x, g, spec=spec, wshape=tuple(w.shape)) if need[1] else None
+        thnn = takes_thnn(_to2d(x._data, spec), _to2d(w._data, spec), spec)  # (PyTorch's slow_conv2d: its order)
+        gx = ConvInput.apply(g, w, None, spec=spec, in_hw=x.shape[2:], thnn=thnn) if need[0] else None
+        gw = ConvWeight.apply(x, g, spec=spec, wshape=tuple(w.shape), thnn=thnn) if need[1] else None
         gb = g.sum((0, 2) if spec.one_d else (0, 2, 3)) if len(need) > 2 and need[2] else None
         return gx, gw, gb
 
@@ -378,11 +382,13 @@ class ConvInput(Function):
     node_name = "ConvolutionBackward0"
 
     @staticmethod
-    def forward(ctx, g, w, b, *, spec: Spec, in_hw, transposed=False):
+    def forward(ctx, g, w, b, *, spec: Spec, in_hw, transposed=False, thnn=False):
         ctx.save_for_backward(g, w)
         ctx.spec = spec
         hw = (1,) + tuple(in_hw) if spec.one_d else tuple(in_hw)
-        out = conv_input_grad(_to2d(g._data, spec), _to2d(w._data, spec), hw, spec)
+        ga, wa = _to2d(g._data, spec), _to2d(w._data, spec)
+        out = thnn_input_grad(ga, wa, hw, spec) if thnn else None  # (a convolution's backward in slow_conv2d's order)
+        out = conv_input_grad(ga, wa, hw, spec) if out is None else out
         if b is not None:
             out = out + b._data.reshape(1, -1, 1, 1)
         out = _from2d(out, spec)
@@ -416,11 +422,13 @@ class ConvWeight(Function):
     node_name = "ConvolutionBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, x, g, *, spec: Spec, wshape):
+    def forward(ctx, x, g, *, spec: Spec, wshape, thnn=False):
         ctx.save_for_backward(x, g)
         ctx.spec = spec
         shape2d = (wshape[0], wshape[1], 1, wshape[2]) if spec.one_d else wshape
-        gw = conv_weight_grad(_to2d(x._data, spec), _to2d(g._data, spec), shape2d, spec)
+        xa, ga = _to2d(x._data, spec), _to2d(g._data, spec)
+        gw = thnn_weight_grad(xa, ga, shape2d, spec) if thnn else None  # (slow_conv2d's order: _conv_thnn)
+        gw = conv_weight_grad(xa, ga, shape2d, spec) if gw is None else gw
         return gw.reshape(wshape)
 
     @staticmethod
