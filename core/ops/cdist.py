@@ -5,8 +5,9 @@
   them: ``[-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T`` (float32 products of a few columns as MKL's sgemm rounds
   them), clamped at 1e-30, square-rooted. Its node is
   ``EuclideanDistBackward0`` (under the ``ViewBackward0`` of the result's shape), with PyTorch's backward formula.
-- Otherwise (``_cdist_forward``, node ``CdistBackward0``) the differences of every pair are reduced directly; a float32
-  2-norm adds the squares in PyTorch's order (``core._norm_order``).
+- Otherwise (``_cdist_forward``, node ``CdistBackward0``) the differences of every pair are reduced directly, as
+  ATen's ``run_parallel_cdist`` loop does for p = 1 and 2 (``_in_feature_order``): one pair's terms added one at a
+  time in the features' order, not as a norm kernel's vector lanes; other p through the norm.
 
 The batch dims broadcast; the checks and messages are PyTorch's.
 """
@@ -17,6 +18,7 @@ import numpy as np
 
 import core
 from core._arg_types import require_tensors
+from core._fused import fma
 from core._norm_order import two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -75,7 +77,9 @@ class Cdist(Function):
     @staticmethod
     def forward(ctx, x1, x2, *, p):
         diff = x1._data[..., :, None, :] - x2._data[..., None, :, :]
-        out = two_norm(diff, (-1,), False) if p == 2 else None
+        out = _in_feature_order(diff, p)
+        if out is None and p == 2:
+            out = two_norm(diff, (-1,), False)
         if out is None:
             out = _vector_norm(diff, p, -1, False)
         res = core.from_numpy(out.astype(diff.dtype, copy=False)).to(x1.device)
@@ -95,6 +99,28 @@ class Cdist(Function):
             return core.zeros_like(x1), core.zeros_like(x2)
         # x2's terms are x1's negated (x2[i] - x1[j] = -(x1[j] - x2[i]) exactly), so its sum is theirs negated
         return _sum_in_order(g, -2).sum_to_size(x1.shape), (-_sum_in_order(g, -3)).sum_to_size(x2.shape)
+
+
+def _in_feature_order(diff, p: float):
+    """p = 1 or 2 distances of CPU float32/float64 differences ``diff`` (..., M) as ATen's cdist kernel adds them
+    (``run_parallel_cdist``, a scalar loop over the M features per pair): ``agg = agg + |d|`` or ``agg + d * d``
+    from 0, then the square root for p = 2. For p = 2 the compiled loop (PyTorch's AVX-512 build, unrolled by 4
+    floats or 2 doubles) rounds each square in the unrolled part and fuses the last M % 4 (float32) or M % 2
+    (float64) into multiply-adds, rounded once. ``None`` for anything else (the norm's route)."""
+    if p not in (1.0, 2.0) or type(diff) is not np.ndarray or diff.dtype not in (np.float32, np.float64):
+        return None
+    m = diff.shape[-1]
+    head = m - m % (4 if diff.dtype == np.float32 else 2)
+    agg = np.zeros(diff.shape[:-1], diff.dtype)
+    for i in range(m):
+        d = diff[..., i]
+        if p == 1.0:
+            agg = agg + np.abs(d)
+        elif i < head:
+            agg = agg + d * d
+        else:
+            agg = fma(np, d, d, agg)
+    return agg if p == 1.0 else np.sqrt(agg)
 
 
 def _sum_in_order(t: Tensor, dim: int) -> Tensor:
