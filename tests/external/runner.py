@@ -446,6 +446,10 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_deepxde_deps").modules())
     if "tensorly" in present:  # recipes_tensorly's: SciPy's special, optimize, linalg and io (fake_tensorly_deps)
         deps.update(importlib.import_module("fake_tensorly_deps").modules())
+    if "sentence_transformers" in present:  # recipes_sbert's: tqdm, SciPy's and sklearn's few names, transformers'
+        deps.update({**importlib.import_module("fake_sbert_deps").modules(), **_pil_without_images()})  # Trainer
+        for name in _PIL_PARTS:  # (transformers' import_utils asks find_spec("PIL"))
+            deps[name].__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=name == "PIL")
     sys.modules.update(deps)
     root = sys.modules["torch"]
     root_name = root.__name__
@@ -496,6 +500,7 @@ _FETCHED_PACKAGES += ("deepxde",)  # recipes_deepxde's (SciPy, scikit-learn, sci
 _FETCHED_PACKAGES += ("entmax",)  # recipes_entmax's (torch only)
 _FETCHED_PACKAGES += ("tensorly",)  # recipes_tensorly's (SciPy: fake_tensorly_deps)
 _FETCHED_PACKAGES += ("x_transformers",)  # recipes_xtransformers' (einx, einops, loguru: recipes_lucidrains')
+_FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
 
 
 def _reset(lib) -> None:
