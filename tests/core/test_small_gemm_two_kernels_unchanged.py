@@ -78,9 +78,9 @@ def test_a_ten_class_head_takes_the_one_multiply_route(monkeypatch):
     calls = []
     original = _small_gemm._lane_sums
 
-    def counted(products, peel, lanes):
+    def counted(products, peel, lanes, total):
         calls.append((products.shape, lanes))
-        return original(products, peel, lanes)
+        return original(products, peel, lanes, total)
 
     monkeypatch.setattr(_small_gemm, "_lane_sums", counted)
     new = _small_gemm._dot_kernels(x, w.T)
