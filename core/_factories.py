@@ -508,6 +508,12 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     """``base ** linspace(start, end, steps)`` (exponents spaced in the result dtype, as PyTorch)."""
     values, dt, dev = _spaced("logspace", start, end, steps, out_dtype("logspace", out, dtype), device)
     with np.errstate(all="ignore"):
+        if dt.is_floating_point and len(values) > 1:
+            arr = _real_logspace(_spaced_number(start, "start", 1), _spaced_number(end, "end", 2), len(values),
+                                 float(base), dt.np)
+            if out is not None:
+                return into_out(arr, out, requires_grad)
+            return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
         if dt.is_complex:  # (std::pow of complex numbers: exp(v * log(base)) in the dtype)
             powers = np.exp(values.astype(dt.np) * np.log(dt.np.type(base)))
         else:
@@ -521,6 +527,32 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     if out is not None:
         return into_out(arr, out, requires_grad)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
+
+
+def _c_pow(base: float, v: float) -> float:
+    """``std::pow`` of two doubles: the C library's (``math.pow``); NumPy's where that raises (an overflow's inf,
+    a negative base's NaN)."""
+    try:
+        return math.pow(base, v)
+    except (OverflowError, ValueError):
+        with np.errstate(all="ignore"):
+            return float(np.power(np.float64(base), np.float64(v)))
+
+
+def _real_logspace(start, end, steps: int, base: float, np_dtype) -> np.ndarray:
+    """PyTorch's CPU ``logspace`` of a floating dtype: ``start``/``end`` in the dtype, ``step = double(end - start)
+    / (steps - 1)``, the exponent ``start + step * i`` in double for the first half and ``end - step * (steps - 1 -
+    i)`` for the rest (each product rounded: not fused), ``std::pow(double, double)`` (the C library's, correctly
+    rounded: NumPy's float64 ``power`` is not) and the double result stored in the dtype (through float for the
+    half types, as c10's conversions go). NumPy's float32 exponents differed from torch in most float32 elements."""
+    s, e = np_dtype.type(start), np_dtype.type(end)
+    step = float(np_dtype.type(e - s)) / (steps - 1)
+    i = np.arange(steps, dtype=np.float64)
+    exponent = np.where(i < steps // 2, float(s) + step * i, float(e) - step * (steps - i - 1))
+    powers = np.fromiter((_c_pow(base, v) for v in exponent.tolist()), np.float64, count=steps)
+    if np_dtype.itemsize < 4:
+        powers = powers.astype(np.float32)
+    return powers.astype(np_dtype)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:

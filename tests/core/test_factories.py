@@ -518,3 +518,15 @@ def test_arange_lengths_agree_with_pytorch(start, length, step):
     torch = pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped")
     end = start + length * (1 if step > 0 else -1)
     assert_same(core.arange(start, end, step), torch.arange(start, end, step))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("start, end, steps, base", [
+    (0, 3, 50, 10.0), (-2, 2, 7, 2.0), (1, 10, 100, 3.5), (-10, 10, 1000, 10.0), (0.1, 2.7, 77, 2.0),
+    (0, 400, 5, 10.0), (0, 1, 5, -2.0), (1, -1, 9, 0.0)])
+def test_logspace_elements_match_torch_bit_for_bit(torch, dtype, start, end, steps, base):
+    """Each element is torch's: exponents start + step * i (then end - step * (steps - 1 - i)) in double from the
+    bounds in the dtype, and the C library's pow of two doubles, stored in the dtype."""
+    ours = core.logspace(start, end, steps, base=base, dtype=getattr(core, dtype)).float().numpy()
+    theirs = torch.logspace(start, end, steps, base=base, dtype=getattr(torch, dtype)).float().numpy()
+    np.testing.assert_array_equal(ours, theirs)
