@@ -43,6 +43,7 @@ from gui.palette import NodePalette
 from gui.run_commands import RunCommands
 from gui.status_details import StatusDetails
 from gui.step_runner import StepRunner
+from gui.tab_keys import HiddenDockTabs
 from gui.training.controls import TrainingControls
 from gui.training.status_line import StatusLine
 
@@ -92,6 +93,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self._wire()
         self._add_training()
         self.menu_keys = MenuKeys(self, [self.named_actions["insert_expression"]])  # Ctrl+E from a field too
+        self.hidden_dock_tabs = HiddenDockTabs(self)  # Tab passes over the docks tabbed out of sight
         self.autosaver = autosave.Autosaver(self)
         self.arrangement = self._arrange_docks()  # two tabbed side columns; Plots and Data wait for training
         self.statusBar().setObjectName("statusBar")
