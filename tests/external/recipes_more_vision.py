@@ -102,8 +102,8 @@ RECIPES += [
     _cifar("shufflenetv2"),
     _cifar("vgg"),
     _cifar("dla", [NO_PRINT_NET], run=MAIN_TEST, xfail=_flip("layer 6's root BatchNorm", "1.68534", "1.68353")),
-    _cifar("dla_simple", [NO_PRINT_NET], run=MAIN_TEST,
-           xfail=_flip("layer 4's root BatchNorm", "1.18928", "1.19049")),
+    _cifar("dla_simple", [NO_PRINT_NET], run=MAIN_TEST),  # (its one image's first convolutions are slow_conv2d's:
+    # in PyTorch's order since core.nn.functional._conv_thnn, the loss after the step within 4e-6 of torch's)
     _cifar("efficientnet", run=MAIN_TEST,
            xfail="BatchNorm over 8 values a channel at the 2x2 stage amplifies the convolutions' float32 rounding "
                  "(NumPy's BLAS order in core, oneDNN's in torch) to 1e-4 of the features: every gradient differs by "
