@@ -116,6 +116,8 @@ class TrainingControls(QObject):
         self.preview_timer.timeout.connect(lambda: self.preview())
         self.watch.message.connect(self.message)
         self.panel.train_refused.connect(self.message)
+        self.panel.undo_requested.connect(self.scene.undo_stack.undo)  # Ctrl+Z in a Train field, as in the Inspector
+        self.panel.redo_requested.connect(self.scene.undo_stack.redo)
         self.port_menu.watch_requested.connect(self.pin)
 
     def _pace(self) -> FramePacer:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -46,6 +46,7 @@ from gui.number_spin_box import FloatSpinBox, IntSpinBox, settle
 from gui.refusal_note import add_refusal_row
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
+from gui.undo_keys import DocumentUndoKeys
 
 if TYPE_CHECKING:
     from core.nodegraph.model.commands import Command
@@ -109,6 +110,14 @@ def _spin(lo: float, hi: float, decimals: int, step: float, name: str) -> FloatS
     return w
 
 
+def _shows_its_value(field: QWidget) -> bool:
+    """True when a number field shows its value (no typed text waiting for Return, no refused text)."""
+    if isinstance(field, IntSpinBox):
+        return field.lineEdit().text() == field.textFromValue(field.value())
+    box = cast(FloatSpinBox, field)  # DocumentUndoKeys watches the number fields only
+    return box.lineEdit().text() == box.textFromValue(box.value())
+
+
 def _int_spin(lo: float, hi: float, step: int, name: str) -> IntSpinBox:
     """A whole-number box over a RANGES entry (its bounds are ints for counts)."""
     w = IntSpinBox()
@@ -121,6 +130,8 @@ def _int_spin(lo: float, hi: float, step: int, name: str) -> IntSpinBox:
 
 class TrainPanel(QWidget):
     train_refused = Signal(str)  # a line for the status bar: why Train did not start (a field holds refused text)
+    undo_requested = Signal()  # Ctrl+Z in a number field that shows its applied value: undo the document's last edit
+    redo_requested = Signal()  # Ctrl+Shift+Z or Ctrl+Y there: redo
 
     def __init__(self, trainer: Trainer, edit: Callable[[Command], object], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -130,6 +141,9 @@ class TrainPanel(QWidget):
         self._syncing = False
         self.refusals: dict[FloatSpinBox | IntSpinBox, QLabel] = {}  # each number field's refusal line
         self.field_names: dict[FloatSpinBox | IntSpinBox, str] = {}  # each number field's row label
+        # a number field keeps the focus after Return and claims the undo keys for its own text, so Ctrl+Z after
+        # "Training: lr set to 0.1" did nothing there: once the field shows its value, the keys undo the document
+        self.undo_keys = DocumentUndoKeys(_shows_its_value, self.undo_requested.emit, self.redo_requested.emit, self)
         self._build()
         trainer.state_changed.connect(self._on_state)
         trainer.progress.connect(self.show_progress)
@@ -196,6 +210,7 @@ class TrainPanel(QWidget):
             if isinstance(w, (FloatSpinBox, IntSpinBox)):  # typed text the field refuses: kept, and why, at it
                 self._add_refusal_row(form, w)
                 self.field_names[w] = label
+                self.undo_keys.watch(w)
 
     def _build_layout(self, common: QFormLayout, more: QFormLayout) -> None:
         """Optimizer, learning rate and steps, the buttons, progress and messages stay in view; the other settings

@@ -1,0 +1,41 @@
+"""Ctrl+Z and Ctrl+Shift+Z in a Train dock field undo and redo the document, as in the Inspector's fields: a
+number field keeps the focus after Return and took the keys for its own text, so Ctrl+Z after "Training: lr set to
+0.1" did nothing (the Undo button did)."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from tests.gui.real_input import show_dock, shown, type_text
+
+
+def _lr(w):
+    return (w.graph.training.get("optimizer_params") or {}).get("lr")
+
+
+def test_ctrl_z_in_the_learning_rate_field_undoes_the_typed_rate_and_ctrl_shift_z_redoes_it(window, qtbot):
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.training.docks["train"])
+    lr = w.training.panel.lr
+    before = _lr(w)
+    type_text(qtbot, lr, "0.1")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Training: lr set to 0.1")
+    assert lr.hasFocus() and _lr(w) == 0.1
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.status_label.text() == "Undone: Training: lr set to 0.1")
+    assert _lr(w) == before and lr.value() == before
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: w.status_label.text() == "Redone: Training: lr set to 0.1")
+    assert _lr(w) == 0.1 and lr.value() == 0.1
+
+
+def test_ctrl_z_in_a_train_field_with_typed_text_takes_back_the_typing_first(window, qtbot):
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.training.docks["train"])
+    steps = w.training.panel.steps
+    type_text(qtbot, steps, "300")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Training: steps set to 300")
+    QTest.keyClicks(steps, "7")  # typed, not applied: Ctrl+Z is the field's own
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: steps.lineEdit().text() == "300")
+    assert w.graph.training["steps"] == 300 and w.status_label.text() == "Training: steps set to 300"
