@@ -122,15 +122,33 @@ def _column_major(t) -> bool:
     return stride[0] == 1 and stride[1] == t.shape[0]
 
 
-def mm_grads(g, a, b, need_a: bool, need_b: bool):
+def save_factors(ctx, a, b, needs=None) -> None:
+    """Save a product's two factors as PyTorch's autograd does: each only for the other's gradient (``a`` when ``b``
+    needs one, ``b`` when ``a`` does; ``needs`` the two factors' flags, ``ctx.needs_input_grad`` by default), and
+    the factors' layouts (``ctx.column_major``, what ``mm_grads`` reads) as PyTorch keeps their strides.
+
+    NOTE: a factor that is not saved is not version-checked in backward: a buffer written in place after a slice of
+    it went into a product with a constant (torchode's Runge-Kutta stages ``k[i] = f(einsum(a[i, :i], k[:i]))``)
+    backpropagates in PyTorch, where saving it would fail "modified by an inplace operation"."""
+    needs = ctx.needs_input_grad if needs is None else needs
+    if not needs:  # no node is recorded
+        return
+    ctx.save_for_backward(a if needs[1] else None, b if needs[0] else None)
+    ctx.column_major = (needs[0] and a.dim() == 2 and _column_major(a), needs[1] and b.dim() == 2 and _column_major(b))
+
+
+def mm_grads(g, a, b, need_a: bool, need_b: bool, column_major=None):
     """``a @ b``'s input gradients as PyTorch's ``mm_mat1_backward``/``mm_mat2_backward`` form them: a column-major
     operand (``W.t()``, a transposed view) gets its gradient as the transpose of a product of the other shape
-    (``(b @ g.t()).t()``, ``(g.t() @ a).t()``), which MKL may add in another order than ``g @ b.t()``/``a.t() @ g``."""
+    (``(b @ g.t()).t()``, ``(g.t() @ a).t()``), which MKL may add in another order than ``g @ b.t()``/``a.t() @ g``.
+    ``column_major``: the two operands' layouts as ``save_factors`` kept them (an operand may not be saved)."""
+    a_column, b_column = column_major if column_major is not None else (need_a and _column_major(a),
+                                                                         need_b and _column_major(b))
     ga = gb = None
     if need_a:
-        ga = _t(mm(b, _t(g))) if _column_major(a) else mm(g, _t(b))
+        ga = _t(mm(b, _t(g))) if a_column else mm(g, _t(b))
     if need_b:
-        gb = _t(mm(_t(g), a)) if _column_major(b) else mm(_t(a), g)
+        gb = _t(mm(_t(g), a)) if b_column else mm(_t(a), g)
     return ga, gb
 
 
@@ -139,7 +157,7 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        save_factors(ctx, a, b)
         out = mkl_gemm(a._data, b._data)  # a small product in PyTorch's GEMM order (core._small_gemm)
         if out is None and a._data.dtype == np.float16:
             out = mm_float16(a._data, b._data)  # ATen's own float16 GEMM's order
@@ -152,7 +170,7 @@ class Mm(Function):
         a, b = ctx.saved_tensors
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
             a, b = conj_of(a), conj_of(b)
-        return mm_grads(g, a, b, ctx.needs_input_grad[0], ctx.needs_input_grad[1])
+        return mm_grads(g, a, b, ctx.needs_input_grad[0], ctx.needs_input_grad[1], ctx.column_major)
 
     jvp = bilinear_jvp
 
@@ -258,7 +276,7 @@ class Bmm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        save_factors(ctx, a, b)
         x, y = a._data, b._data
         if _naive_bmm_applies(x, y):
             out = _naive_bmm(x, y)
@@ -292,7 +310,7 @@ class Mv(Function):
 
     @staticmethod
     def forward(ctx, a, v):
-        ctx.save_for_backward(a, v)
+        save_factors(ctx, a, v)
         out = mkl_gemv(a._data, v._data)  # a short product in MKL's sgemv order (core._small_gemm)
         return xp_of(a._data).matmul(a._data, v._data) if out is None else out
 
@@ -314,7 +332,7 @@ class Dot(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        save_factors(ctx, a, b)
         x = a._data
         out = mkl_sdot(x, b._data)  # a short float32 dot in MKL's order (core._small_gemm)
         return xp_of(x).asarray(xp_of(x).dot(x, b._data), dtype=x.dtype) if out is None else out
@@ -337,7 +355,7 @@ class Vdot(Dot):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        save_factors(ctx, a, b)
         x = a._data
         return xp_of(x).asarray(xp_of(x).vdot(x, b._data), dtype=x.dtype)
 

@@ -30,6 +30,7 @@ from core.ops.linalg import (
     mm_grads,
     mv,
     outer,
+    save_factors,
 )
 from core.ops.views import expand, transpose
 from core.ops.views import t as _t
@@ -44,7 +45,7 @@ class _AddProduct(Function):
 
     @classmethod
     def forward(cls, ctx, input, m1, m2, *, beta, alpha):
-        ctx.save_for_backward(m1, m2)
+        save_factors(ctx, m1, m2, ctx.needs_input_grad[1:])
         ctx.beta, ctx.alpha = beta, alpha
         xp = xp_of(m1._data)
         out = cls.product(xp, m1._data, m2._data)
@@ -68,7 +69,7 @@ class _AddProduct(Function):
             m1, m2 = conj_of(m1), conj_of(m2)  # conjugate (g @ m2^H, m1^H @ g), and the scalars' conjugates
             beta, alpha = beta.conjugate(), alpha.conjugate()
         gi = (g if beta == 1 else g * beta) if need[0] else None
-        g1, g2 = cls.product_grads(g, m1, m2, need)
+        g1, g2 = cls.product_grads(ctx, g, m1, m2, need)
         if alpha != 1:
             g1 = None if g1 is None else g1 * alpha
             g2 = None if g2 is None else g2 * alpha
@@ -85,14 +86,14 @@ class Addmm(_AddProduct):
         if beta == 1 and alpha == 1 and getattr(ctx, "half_dtype", None) is None:
             out = mkl_gemm(m1._data, m2._data, input._data)  # a small product in PyTorch's GEMM order, bias included
             if out is not None:
-                ctx.save_for_backward(m1, m2)
+                save_factors(ctx, m1, m2, ctx.needs_input_grad[1:])
                 ctx.beta, ctx.alpha = beta, alpha
                 return out
         return super().forward(ctx, input, m1, m2, beta=beta, alpha=alpha)
 
     @staticmethod
-    def product_grads(g, m1, m2, need):
-        return mm_grads(g, m1, m2, need[1], need[2])
+    def product_grads(ctx, g, m1, m2, need):
+        return mm_grads(g, m1, m2, need[1], need[2], ctx.column_major)
 
 
 @computes_in_float32
@@ -101,7 +102,7 @@ class Addmv(_AddProduct):
     product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
 
     @staticmethod
-    def product_grads(g, m, v, need):
+    def product_grads(ctx, g, m, v, need):
         return (outer(g, v) if need[1] else None), (mv(_t(m), g) if need[2] else None)
 
 
@@ -121,13 +122,13 @@ class Addbmm(_AddProduct):
                 and isinstance(alpha, (int, float)):
             out = mkl_addbmm(input._data, m1._data, m2._data, beta, alpha)  # PyTorch's addmm_ per matrix
             if out is not None:
-                ctx.save_for_backward(m1, m2)
+                save_factors(ctx, m1, m2, ctx.needs_input_grad[1:])
                 ctx.beta, ctx.alpha = beta, alpha
                 return out
         return super().forward(ctx, input, m1, m2, beta=beta, alpha=alpha)
 
     @staticmethod
-    def product_grads(g, b1, b2, need):
+    def product_grads(ctx, g, b1, b2, need):
         return (matmul(g, transpose(b2, 1, 2)) if need[1] else None), \
             (matmul(transpose(b1, 1, 2), g) if need[2] else None)
 
@@ -138,7 +139,7 @@ class Baddbmm(_AddProduct):
     product = staticmethod(lambda xp, x, y: _naive_bmm(x, y) if _naive_bmm_applies(x, y) else xp.matmul(x, y))
 
     @staticmethod
-    def product_grads(g, b1, b2, need):
+    def product_grads(ctx, g, b1, b2, need):
         return (bmm(g, transpose(b2, 1, 2)) if need[1] else None), \
             (bmm(transpose(b1, 1, 2), g) if need[2] else None)
 
@@ -149,7 +150,7 @@ class Addr(_AddProduct):
     product = staticmethod(lambda xp, x, y: xp.multiply.outer(x, y) if xp is np else x[:, None] * y[None, :])
 
     @staticmethod
-    def product_grads(g, v1, v2, need):
+    def product_grads(ctx, g, v1, v2, need):
         return (mv(g, v2) if need[1] else None), (mv(_t(g), v1) if need[2] else None)
 
 

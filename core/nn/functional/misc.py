@@ -120,7 +120,9 @@ class Linear2dNoBias(Function):
 
     @staticmethod
     def forward(ctx, x, wt, b=None):
-        ctx.save_for_backward(x, wt)
+        needs = ctx.needs_input_grad
+        if needs:  # NOTE: as PyTorch, x only for Wᵀ's gradient and Wᵀ only for x's (save_factors' rule)
+            ctx.save_for_backward(x if needs[-1] else None, wt if needs[-2] else None)
         xa = x._data
         if xa.dtype == F16 and type(xa) is np.ndarray:  # float16: PyTorch's GEMM, the bias added before rounding
             out = gemm_float16(xa, wt._data)
@@ -144,7 +146,8 @@ class Linear2dNoBias(Function):
         need = ctx.needs_input_grad
         nx, nw = need[-2:]
         ga = g._data
-        if not _grad_state.enabled and ga.dtype == x._data.dtype and type(ga) is type(x._data):
+        kept = (x if x is not None else wt)._data
+        if not _grad_state.enabled and ga.dtype == kept.dtype and type(ga) is type(kept):
             # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops). Wᵀ's
             # gradient is W's GEMM seen transposed, so TBackward0 hands W a contiguous (out, in) array
             gx = new_tensor(_input_gemm(ga, wt._data.T)) if nx else None

@@ -196,6 +196,8 @@ def _linear(anode: Node, k: int, saved: Saved, name_of: NameOf) -> Factor:
         return None, None
     x, wt = saved[0], saved[1]
     k -= 1 if name == "Linear2d" else 0
+    if (k == 0 and wt is None) or (k == 1 and x is None):  # (kept only for the other input's gradient)
+        return None, None
     if k == 0:
         return f"· {_named(_weight_behind(anode, wt), name_of, 'W')}", _data(wt).T
     if k == 1:
