@@ -223,6 +223,41 @@ class SparseCooTensor(Tensor):
             return _ops.transpose(self, 0, 1, node=_ops.SparseT)
         return self.transpose(0, 1)
 
+    def select(self, dim: int, index: int):
+        """A COO tensor of the entries at ``index`` along ``dim`` (PyTorch's ``select_sparse``): a sparse dim drops
+        its index row and keeps the matching entries in order, a dense dim selects in the values; the result is
+        marked coalesced only with fewer than two entries. With autograd recording, the dense route (as before)."""
+        if self.requires_grad and is_grad_enabled():
+            return super().select(dim, index)
+        shape = self._data.shape
+        if not shape:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        dim = dim + len(shape) if dim < 0 else dim
+        if not 0 <= dim < len(shape):
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, {len(shape) - 1}],"
+                             f" but got {dim})")
+        if not -shape[dim] <= index < shape[dim]:
+            raise IndexError(f"select(): index {index} out of range for tensor of size {list(shape)} at dimension "
+                             f"{dim}")
+        index = index + shape[dim] if index < 0 else index
+        indices, values, sparse = self._sp_indices, self._sp_values, self._sp_indices.shape[0]
+        if dim < sparse:
+            keep = indices[dim] == index
+            indices, values = np.delete(indices[:, keep], dim, axis=0), values[keep]
+        else:
+            indices, values = indices.copy(), np.take(values, index, axis=dim - sparse + 1)
+        return _make(indices, np.ascontiguousarray(values), shape[:dim] + shape[dim + 1:], False)
+
+    def unbind(self, dim: int = 0) -> tuple:
+        if self.requires_grad and is_grad_enabled():
+            return super().unbind(dim)
+        return tuple(self.select(dim, i) for i in range(self._data.shape[dim]))
+
+    def __getitem__(self, key):
+        if type(key) is int:  # (an int picks a row, as select; other indexing as before)
+            return self.select(0, key)
+        return super().__getitem__(key)
+
     def narrow_copy(self, dim: int, start: int, length: int) -> SparseCooTensor:
         """The entries within ``[start, start + length)`` of ``dim`` (a sparse dim filters the entries and shifts
         their indices, a dense dim narrows the values), as PyTorch's ``narrow_copy_sparse``."""
@@ -400,6 +435,20 @@ def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> Spa
     t._sp_indices, t._sp_values, t._sp_coalesced = indices, values, coalesced or indices.shape[1] < 2
     t._sp_snapshot = values.copy()
     return t
+
+
+def stack(tensors, dim: int):
+    """``torch.stack`` of COO tensors of one shape along a sparse dim (``dim`` at most their sparse dims): each
+    tensor's entries with its position as the new index row, in order, marked uncoalesced (PyTorch's cat of
+    unsqueezed tensors); ``None`` where the dense route applies (autograd recording, a dense dim)."""
+    sparse = tensors[0]._sp_indices.shape[0]
+    if dim > sparse or any(t._sp_indices.shape[0] != sparse for t in tensors) \
+            or any(t.requires_grad for t in tensors) and is_grad_enabled():
+        return None
+    indices = np.concatenate([np.insert(t._sp_indices, dim, k, axis=0) for k, t in enumerate(tensors)], axis=1)
+    values = np.concatenate([t._sp_values for t in tensors])
+    shape = tensors[0]._data.shape
+    return _make(indices, values, shape[:dim] + (len(tensors),) + shape[dim:], False)
 
 
 def sparse_mask(self: Tensor, mask) -> SparseCooTensor:

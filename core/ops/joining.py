@@ -193,6 +193,12 @@ def stack(tensors, dim=0, *, out=None):
                                f"{list(t._data.shape)} at entry {i}")
     raw, dim = dim if type(dim) is int else None, normalize_dim(dim, len(ref) + 1)
     _check_out_apart(out, tensors)
+    if out is None and all(getattr(t, "is_sparse", False) for t in tensors):  # COO rows stay COO (as torch)
+        from core import _sparse_coo  # (it imports the ops)
+
+        stacked = _sparse_coo.stack(tensors, dim)
+        if stacked is not None:
+            return stacked
     return _out(Stack.apply(*tensors, dim=dim, dt=_common_dtype(tensors), raw_dim=raw), out)
 
 
