@@ -4,12 +4,13 @@
   iterates what it wraps and draws nothing (the real bar draws on stderr, which is not compared).
 - ``scipy.stats``: ``pearsonr`` and ``spearmanr``, which the similarity evaluators report; textbook formulas in
   NumPy float64 (Pearson's r of the centred vectors; Spearman's as Pearson's of average ranks), not SciPy's code,
-  the same in both runs. ``scipy.sparse.coo_matrix`` is a name to import (``util.tensor`` converts sparse
-  embeddings to it only when asked).
+  the same in both runs. ``scipy.sparse.coo_matrix`` keeps its entries and gives them back dense (``toarray``):
+  ``util.manhattan_sim`` of sparse embeddings hands them to ``pairwise_distances``.
 - ``sklearn.metrics``: ``average_precision_score`` (binary, scikit-learn's step-wise definition over distinct
   thresholds), ``matthews_corrcoef``, ``f1_score`` (binary), ``ndcg_score`` (one query row at a time, ties
-  averaged as scikit-learn does them when ``ignore_ties`` is off) and ``pairwise_distances`` (euclidean,
-  manhattan, cosine); the same NumPy code in both runs.
+  averaged as scikit-learn does them when ``ignore_ties`` is off), ``accuracy_score``, ``pairwise_distances``
+  (euclidean, manhattan, cosine; of dense arrays or ``coo_matrix``) and ``pairwise.cosine_similarity``; the same
+  NumPy code in both runs.
 
 - transformers' training side (``trainer``, ``trainer_callback``, ``training_args``, ``modelcard``,
   ``data.data_collator``, ``integrations.integration_utils``): sentence-transformers' package imports its
@@ -182,9 +183,39 @@ def ndcg_score(y_true, y_score, *, k=None, sample_weight=None, ignore_ties=False
     return float(np.mean(values))
 
 
+class coo_matrix:
+    """``scipy.sparse.coo_matrix((data, (row, col)), shape=...)``: entries kept, ``toarray()`` their dense sum."""
+
+    def __init__(self, arg, shape=None):
+        self.data, (self.row, self.col) = np.asarray(arg[0]), (np.asarray(arg[1][0]), np.asarray(arg[1][1]))
+        self.shape = tuple(shape)
+
+    def toarray(self):
+        dense = np.zeros(self.shape, dtype=self.data.dtype)
+        np.add.at(dense, (self.row, self.col), self.data)
+        return dense
+
+
+def _dense(x):
+    return np.asarray(x.toarray() if isinstance(x, coo_matrix) else x, dtype=np.float64)
+
+
+def cosine_similarity(X, Y=None, dense_output=True):
+    X = _dense(X)
+    Y = X if Y is None else _dense(Y)
+    xn = X / np.linalg.norm(X, axis=1, keepdims=True)
+    yn = Y / np.linalg.norm(Y, axis=1, keepdims=True)
+    return xn @ yn.T
+
+
+def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
+    hits = np.asarray(y_true) == np.asarray(y_pred)
+    return float(hits.mean()) if normalize else float(hits.sum())
+
+
 def pairwise_distances(X, Y=None, metric="euclidean", **kwargs):
-    X = np.asarray(X, dtype=np.float64)
-    Y = X if Y is None else np.asarray(Y, dtype=np.float64)
+    X = _dense(X)
+    Y = X if Y is None else _dense(Y)
     if metric == "euclidean":
         return np.sqrt(np.maximum(((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1), 0))
     if metric == "manhattan":
@@ -335,14 +366,17 @@ def modules() -> dict:
     notebook = _module("tqdm.autonotebook", tqdm=_Bar, trange=_trange)
     tqdm = _module("tqdm", tqdm=_Bar, trange=_trange, auto=auto, autonotebook=notebook, __version__="4.67.1")
     stats = _module("scipy.stats", pearsonr=pearsonr, spearmanr=spearmanr)
-    sparse = _module("scipy.sparse", coo_matrix=_not_here("scipy.sparse.coo_matrix"))
+    sparse = _module("scipy.sparse", coo_matrix=coo_matrix)
     scipy = _module("scipy", stats=stats, sparse=sparse, __version__="1.16.3")
+    pairwise = _module("sklearn.metrics.pairwise", cosine_similarity=cosine_similarity,
+                       pairwise_distances=pairwise_distances)
     metrics = _module("sklearn.metrics", average_precision_score=average_precision_score,
                       matthews_corrcoef=matthews_corrcoef, f1_score=f1_score, ndcg_score=ndcg_score,
-                      pairwise_distances=pairwise_distances)
+                      pairwise_distances=pairwise_distances, accuracy_score=accuracy_score, pairwise=pairwise)
     sklearn = _module("sklearn", metrics=metrics, __version__="1.7.2")
     made = {"tqdm": tqdm, "tqdm.auto": auto, "tqdm.autonotebook": notebook, "scipy": scipy, "scipy.stats": stats,
-            "scipy.sparse": sparse, "sklearn": sklearn, "sklearn.metrics": metrics, **_transformers_training(),
+            "scipy.sparse": sparse, "sklearn": sklearn, "sklearn.metrics": metrics,
+            "sklearn.metrics.pairwise": pairwise, **_transformers_training(),
             **_hub_card_names()}
     sys.modules.update(made)
     _mt5_placeholders()
