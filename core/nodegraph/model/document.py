@@ -302,10 +302,31 @@ class Graph:
                 raise GraphError(str(exc).strip("'\"")) from None
             except _spec.ParamError as exc:
                 raise GraphError(f"node '{node_id}' ({node.type}): {exc}") from None
+            self._check_inputs_kept(node, name, value)
         old = node.params.get(name)
         node.params[name] = value
         self._emit("param_changed", node_id, detail=name)
         return old
+
+    def _check_inputs_kept(self, node: Node, name: str, value: Any) -> None:
+        """GraphError when ``value`` for the parameter ``name`` gives input ports that can't be (a bad input name in
+        an expression's ``inputs``) or drops an input an edge feeds: the edge would dangle and the saved file would
+        not open again."""
+        s = node.spec
+        if s is None or s.dynamic_inputs is None:
+            return
+        try:
+            ports = [p.name for p in s.dynamic_inputs({**s.default_params(), **node.params, name: value})]
+        except (_spec.ParamError, TypeError, ValueError) as exc:
+            try:
+                s.dynamic_inputs({**s.default_params(), **node.params})
+            except (_spec.ParamError, TypeError, ValueError):
+                return  # a file's bad value was there before (the static ports stand in): the rest stays editable
+            raise GraphError(f"node '{node.id}' ({node.type}): {exc}") from None
+        fed = [port for port in node.input_names() if port not in ports and self.edge_into(node.id, port) is not None]
+        if fed:
+            raise GraphError(f"node '{node.id}' ({node.type}): parameter '{name}' would remove the input '{fed[0]}', "
+                             "which an edge feeds; disconnect it first")
 
     def set_node_attr(self, node_id: str, attr: str, value: Any) -> Any:
         """Set ``title``, ``color`` or ``graph`` of a node; returns the old value."""
