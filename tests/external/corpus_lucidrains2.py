@@ -430,3 +430,30 @@ def palm(steps=3, **options):
     print("sample", model.generate(data[:, :4], 12).tolist())
     print("sample t=0.7", model.generate(data[:1, :4], 12, temperature=0.7, filter_thres=0.5).tolist())
     print("sample eos", model.generate(data[:, :4], 20, eos_token=int(data[0, 5])).tolist())
+
+
+# --- MEGABYTE-pytorch -------------------------------------------------------------------------------------------------
+
+def megabyte(steps=3, dim=(32, 16), depth=(1, 1), max_seq_len=(8, 4), generate=True, **options):
+    """MEGABYTE(num_tokens=64, dim, depth, max_seq_len, dim_head=8, heads=2, **options) on seeded (2, 8, 4) ids: the
+    loss, three Adam steps, logits of a flat sequence (padded to the patch size), and ``generate`` from nothing (its
+    start-token path) and from a prime, top-k and gumbel sampling."""
+    from MEGABYTE_pytorch import MEGABYTE
+    torch.manual_seed(0)
+    model = MEGABYTE(num_tokens=64, dim=dim, depth=depth, max_seq_len=max_seq_len, dim_head=8, heads=2, **options)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    ids = torch.randint(0, 64, (2, *max_seq_len))
+    for step in range(steps):
+        loss = model(ids, return_loss=True)
+        opt.zero_grad()
+        loss.backward()
+        print(f"step {step} loss", repr(loss.item()))
+        if step == 0:
+            _grads("step 0", list(model.named_parameters())[:5])
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        show("logits of 10 flat tokens", model(ids.reshape(2, -1)[:, :10]))
+        if generate:
+            print("generated", model.generate(temperature=0.9, filter_thres=0.9).tolist())
+            print("from a prime", model.generate(prime=ids.reshape(2, -1)[:, :5], filter_thres=0.5).tolist())

@@ -8,6 +8,8 @@
   on stdout, so the losses the examples only show in the bar are compared.
 - ``loguru``: x-transformers (``recipes_xtransformers.py``) imports its ``logger`` and warns through it; the
   stand-in's ``logger`` prints each warning on stdout, so a warning one run gives and the other not shows.
+- ``beartype``: MEGABYTE (``recipes_lucidrains2.py``) decorates its constructor with ``@beartype``, a runtime type
+  check; the stand-in returns the function unchecked (the drivers pass the annotated types).
 
 The runner's other stand-ins (torchvision's stub, whose datasets the recipes replace) stay while such a script runs.
 """
@@ -84,4 +86,5 @@ def modules() -> dict:
     auto = _module("tqdm.auto", tqdm=_Bar, trange=_trange)
     return {"frozendict": _module("frozendict", frozendict=frozendict),
             "fire": _module("fire", Fire=_fire), "loguru": _module("loguru", logger=_Logger()),
+            "beartype": _module("beartype", beartype=lambda fn: fn),
             "tqdm": _module("tqdm", tqdm=_Bar, trange=_trange, auto=auto), "tqdm.auto": auto}

@@ -4,8 +4,9 @@ More of lucidrains' small packages on core (2026-12-06, corpus helper s27 LUCID3
 package fetched beside each script and loaded from the script's folder in both runs (einops' package from
 ``recipes_lucidrains``' pin where one imports it): lion-pytorch 0.2.3, adam-atan2-pytorch at its newest commit
 (0.4.0 in its pyproject; the repository tags no release past 0.2.4, which lacks the tests), ema-pytorch 0.7.9,
-linformer 0.2.3, lambda-networks 0.4.0, soft-moe-pytorch 0.1.9, minGRU-pytorch 0.2.1 and PaLM-pytorch 0.2.2. Two
-kinds of script:
+linformer 0.2.3, lambda-networks 0.4.0, soft-moe-pytorch 0.1.9, minGRU-pytorch 0.2.1, PaLM-pytorch 0.2.2 and
+MEGABYTE-pytorch 0.3.6 (its ``beartype`` is ``fake_lucidrains_deps``', so the runner loads it as a fetched package).
+Two kinds of script:
 - ``lucid2_<pkg>_*``: the package's ``__init__.py`` run as a script beside its package with drivers of ours appended
   (``corpus_lucidrains2.py``): its README's usage at tiny sizes on seeded data, forward, backward and a few
   optimizer steps printed to the last bit, and its sampling and caching paths;
@@ -178,4 +179,23 @@ RECIPES += [
         ("np.fromstring(file.read(int(95e6)), dtype=np.uint8)",  # (NumPy 2 removed fromstring's binary mode)
          "np.frombuffer(file.read(int(95e6)), dtype=np.uint8).copy()"),
         ("np.split(X, [int(90e6)])", "np.split(X, [len(X) * 3 // 4])")], support=PALM[0][1]),
+]
+
+# lucidrains/MEGABYTE-pytorch (MIT) at its 0.3.6 release (2024-12-27); beartype is fake_lucidrains_deps' (the runner
+# loads the package as a fetched one for it).
+MEGABYTE = (_package("lucidrains/MEGABYTE-pytorch", "21eec73ae6e9268ad5b77be3c5dd5cbd7daeaa4d", "MEGABYTE_pytorch",
+                     ("megabyte", "attend"), einops=True), "MEGABYTE_pytorch")
+MEGABYTE_LAST = "from MEGABYTE_pytorch.megabyte import MEGABYTE"
+MEGABYTE_GEMM = ("float32 GEMM rounding: Attend's q @ k^T is einsum('b h i d, b h j d -> b h i j'), which PyTorch "
+                 "lowers to a bmm of (9, 8) @ (8, 9) matrices; k, a chunk of to_kv's output rearranged, cannot be viewed "
+                 "as a batch, so its copy is row-major, and MKL's kernel for 9 untransposed columns adds some of them in "
+                 "an order core._small_gemm does not reproduce ('N = 9 ... not found': NumPy's GEMM is kept), 26 of "
+                 "324 scores an ulp apart; the softmax carries that to the logits (690 elements) and a cancelling "
+                 "gradient element past 1e-5")
+RECIPES += [
+    _driver("megabyte", MEGABYTE, MEGABYTE_LAST, "megabyte", "megabyte()", xfail=MEGABYTE_GEMM),
+    _driver("megabyte", MEGABYTE, MEGABYTE_LAST, "variants", "megabyte(rel_pos=True, generate=False)",
+            "megabyte(pos_emb=True, flash_attn=True, generate=False)", xfail=MEGABYTE_GEMM),
+    _driver("megabyte", MEGABYTE, MEGABYTE_LAST, "three_stages", "megabyte(dim=(32, 24, 16), depth=(1, 1, 1), "
+            "max_seq_len=(4, 2, 2), rel_pos=True)"),
 ]

@@ -380,7 +380,7 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "ignite" in present:  # recipes_ignite's examples use the torchvision stub: the stand-ins stay, but tqdm
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_ignite_deps')
-    if "einx" in present:  # recipes_lucidrains' examples use the torchvision stub: the stand-ins stay, but tqdm
+    if {"einx", "MEGABYTE_pytorch"} & set(present):  # recipes_lucidrains{,2}': the stand-ins stay, but tqdm
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # (fake_lucidrains_deps')
     if "torchcam" in present:  # torchcam.utils imports Pillow and matplotlib at module level: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
@@ -432,7 +432,7 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_lightly_deps").modules())
     if "open_clip" in present:  # recipes_openclip's: ftfy, regex, the Hub, safetensors, tqdm (fake_openclip_deps)
         deps.update(importlib.import_module("fake_openclip_deps").modules())
-    if "einx" in present:  # recipes_lucidrains': frozendict (einx's), fire and tqdm (fake_lucidrains_deps)
+    if {"einx", "MEGABYTE_pytorch"} & set(present):  # frozendict (einx's), fire, tqdm, beartype (fake_lucidrains_deps)
         deps.update(importlib.import_module("fake_lucidrains_deps").modules())
     if "tianshou" in present:  # recipes_tianshou's: numba, sensai, overrides, deepdiff... (fake_tianshou_deps)
         deps.update(importlib.import_module("fake_tianshou_deps").modules())
@@ -500,6 +500,7 @@ _FETCHED_PACKAGES += ("deepxde",)  # recipes_deepxde's (SciPy, scikit-learn, sci
 _FETCHED_PACKAGES += ("entmax",)  # recipes_entmax's (torch only)
 _FETCHED_PACKAGES += ("tensorly",)  # recipes_tensorly's (SciPy: fake_tensorly_deps)
 _FETCHED_PACKAGES += ("x_transformers",)  # recipes_xtransformers' (einx, einops, loguru: recipes_lucidrains')
+_FETCHED_PACKAGES += ("MEGABYTE_pytorch",)  # recipes_lucidrains2's MEGABYTE (beartype: fake_lucidrains_deps)
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
 
 
