@@ -74,6 +74,19 @@ def test_a_missing_or_damaged_file_exits_2_with_one_line_and_no_traceback(tmp_pa
         assert err.count("\n") == 1 and err.startswith(f"nodegrad: can't load {path}") and "Traceback" not in err
 
 
+def test_a_python_file_given_as_the_graph_is_named_as_code_with_the_option_that_runs_it(tmp_path):
+    """A newcomer's snippet passed where a graph file goes got "not valid JSON ... line 1 column 1"."""
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text("import torch\nx = torch.ones(2, requires_grad=True)\ny = (x * x).sum()\n")
+    code, out, err = headless(snippet, "--forward")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"nodegrad: can't load {snippet}: it is Python code, not a graph file")
+    assert f"--import-py {snippet} OUT.json" in err
+    out_json = tmp_path / "snippet.json"
+    code, out, err = headless("--import-py", snippet, out_json)  # the option the line names does run it
+    assert code == 0 and out_json.is_file(), err
+
+
 def test_export_py_writes_a_script_that_runs(tmp_path):
     path = _save(chapter_graph(), tmp_path)
     code, out, err = headless(path, "--export-py", tmp_path / "z.py")

@@ -257,6 +257,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             try:
                 graph = _load(args.file)
             except LoadError as exc:
+                if str(args.file).lower().endswith(".py"):  # not JSON at all: say what the file is and what runs it
+                    return _fail(f"can't load {args.file}: it is Python code, not a graph file; --import-py "
+                                 f"{args.file} OUT.json runs it and writes the graph it computes", 2)
                 return _fail(f"can't load {args.file}: {exc}", 2)
         return _run_actions(graph, args, out)
     except KeyboardInterrupt:
