@@ -146,8 +146,8 @@ class Linear2dNoBias(Function):
         need = ctx.needs_input_grad
         nx, nw = need[-2:]
         ga = g._data
-        kept = (x if x is not None else wt)._data
-        if not _grad_state.enabled and ga.dtype == kept.dtype and type(ga) is type(kept):
+        kept = x if x is not None else wt  # None when only the bias needs its gradient (a frozen layer)
+        if not _grad_state.enabled and (kept is None or ga.dtype == kept._data.dtype and type(ga) is type(kept._data)):
             # NOTE: a plain backward records nothing: the GEMMs on arrays (create_graph uses core ops). Wᵀ's
             # gradient is W's GEMM seen transposed, so TBackward0 hands W a contiguous (out, in) array
             gx = new_tensor(_input_gemm(ga, wt._data.T)) if nx else None
