@@ -30,7 +30,7 @@ from core import _cpu, _glibc
 from core import _sleef as sl
 from core._sleef import vector_loop
 
-__all__ = ["powf_u10", "pow_float32"]
+__all__ = ["powf_u10", "pow_float32", "c_powf"]
 
 _F32, _F64 = np.float32, np.float64
 _LOGK_POLY = [_F32(c) for c in (0.240320354700088500976562, 0.285112679004669189453125, 0.400007992982864379882812)]
@@ -125,7 +125,7 @@ def powf_u10(x, y):
     return r.astype(_F32)
 
 
-def _c_powf(x, y):
+def c_powf(x, y):
     """``std::pow(float, float)``: the C library's ``powf`` per element (NumPy's float32 power where there is no
     glibc)."""
     x, y = np.broadcast_arrays(np.asarray(x, _F32), np.asarray(y, _F32))
@@ -147,20 +147,20 @@ def pow_float32(base, exponent):
         if exponent.ndim > 1 and not exponent.flags.c_contiguous and exponent.strides[-1] != exponent.itemsize:
             # NOTE: number ** tensor's output is contiguous (pow.Scalar's meta gives no strides), so a transposed
             # exponent's inner loop is strided: all of it takes the scalar form
-            return _c_powf(base, exponent)
-        return vector_loop(exponent, lambda e, b: powf_u10(b, e), lambda e, b: _c_powf(b, e), base)
+            return c_powf(base, exponent)
+        return vector_loop(exponent, lambda e, b: powf_u10(b, e), lambda e, b: c_powf(b, e), base)
     if exponent.ndim == 0 and base.ndim:
-        return vector_loop(base, powf_u10, _c_powf, exponent)
+        return vector_loop(base, powf_u10, c_powf, exponent)
     if base.shape == exponent.shape:
-        return vector_loop(base, powf_u10, _c_powf, exponent)
+        return vector_loop(base, powf_u10, c_powf, exponent)
     # NOTE: operands broadcast against each other do not coalesce: TensorIterator loops over the result's last dim,
     # vectorised where each operand is contiguous or constant (stride 0) along it, each row with its own tail
     base, exponent = np.broadcast_arrays(base, exponent)
     inner = base.shape[-1]
     if any(a.strides[-1] not in (0, a.itemsize) for a in (base, exponent)) or inner < _PAIR:
-        return _c_powf(base, exponent)
+        return c_powf(base, exponent)
     cut = inner - inner % _PAIR
     out = np.empty(base.shape, _F32)
     out[..., :cut] = powf_u10(base[..., :cut], exponent[..., :cut])
-    out[..., cut:] = _c_powf(base[..., cut:], exponent[..., cut:])
+    out[..., cut:] = c_powf(base[..., cut:], exponent[..., cut:])
     return out

@@ -13,7 +13,9 @@ import numpy as np
 
 from core import _dtype, _factories
 from core._arg_types import require_tensors, tp_name
+from core._cascade_sum import in_order
 from core._norm_order import two_norm
+from core._sleef_pow import c_powf
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
@@ -452,10 +454,12 @@ class LinalgVectorNorm(Function):
         if p < 1:  # NOTE: torch's norm_backward: sgn(x) |x|^(p-1) (0 where x is 0) * grad * norm^(1-p)
             powered = where(a == 0, 0.0, absx.pow(p - 1))
             return mul(mul(const(ctx.sign), powered), g * norm.pow(1 - p))
-        scale = g / (norm + zero) * (1 - zero)  # NOTE: a zero norm has zero gradient, as in PyTorch
-        if p < 2:  # sgn(x) |x|^(p-1) * grad / norm^(p-1): no 0 * inf where an element is 0
-            return mul(mul(const(ctx.sign), absx.pow(p - 1)), scale / (norm + zero).pow(p - 2))
-        return mul(mul(a, absx.pow(p - 2)), scale / (norm + zero).pow(p - 2))
+        # NOTE: torch's norm_backward: scale_v = grad / norm^(p-1), masked to 0 where the norm is 0 (here the norm
+        # is 1 there, then the scale times 0), times sgn(x) |x|^(p-1) (p < 2) or x |x|^(p-2)
+        scale = g / (norm + zero).pow(p - 1) * (1 - zero)
+        if p < 2:  # (no 0 * inf where an element is 0)
+            return mul(mul(const(ctx.sign), absx.pow(p - 1)), scale)
+        return mul(mul(a, absx.pow(p - 2)), scale)
 
     @staticmethod
     def jvp(ctx, t):
@@ -476,6 +480,9 @@ class _Primal:
         return getattr(self._ctx, name)
 
 
+_SERIAL_NORM = 32768  # elements up to which PyTorch's reduction runs on one thread (its GRAIN_SIZE)
+
+
 def _norm_array(xp, x, ax, ord, dims):
     if ord == math.inf:
         return ax.max(axis=dims, keepdims=True)
@@ -488,6 +495,16 @@ def _norm_array(xp, x, ax, ord, dims):
     if ord == 2:
         out = two_norm(x, dims, True)  # float32 over trailing dims: PyTorch's order
         return xp.sqrt((x * x).sum(axis=dims, keepdims=True)) if out is None else out
+    if xp is np and x.dtype == np.float32 and x.size <= _SERIAL_NORM:
+        # NOTE: PyTorch's NormOps reduction in float: |x|^p by the C library's powf, added one after another in
+        # memory order (one thread up to its grain size), then powf(sum, 1f / p); NumPy's pairwise sum and float32
+        # power differed in a quarter of the norms and so in their gradients
+        moved = np.moveaxis(ax, dims, tuple(range(ax.ndim - len(dims), ax.ndim)))
+        kept = moved.shape[:moved.ndim - len(dims)]
+        terms = c_powf(np.ascontiguousarray(moved).reshape(math.prod(kept), -1), np.float32(ord))
+        total = in_order(terms, axis=1) if terms.shape[1] else np.zeros(terms.shape[0], np.float32)
+        out = c_powf(total, np.float32(1) / np.float32(ord)).reshape(kept)
+        return np.expand_dims(out, tuple(sorted(dims))) if dims else out
     return (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
 
 
