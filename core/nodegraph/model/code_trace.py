@@ -507,6 +507,10 @@ def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = 
                 sys.settrace(previous)
     except _Stop as exc:
         raise SnippetError(str(exc), _snippet_line(exc, filename)) from None
+    except SystemExit as exc:  # exit(), quit(), sys.exit(): a script that ends there; the graph holds what ran
+        if exc.code not in (None, 0):
+            raise SnippetError(f"SystemExit: the snippet exited with status {str(exc.code)[:200]}",
+                               _snippet_line(exc, filename)) from None
     except Exception as exc:  # any error of the snippet becomes one message with its line
         raise SnippetError(f"{type(exc).__name__}: {exc}", _snippet_line(exc, filename)) from None
     rec.trace.output = out.getvalue()
