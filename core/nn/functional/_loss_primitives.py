@@ -319,7 +319,7 @@ def _nll_reduced(x, index, weight, keep, reduction: str):
     zero = x.dtype.type(0)
     picked = np.where(keep, x[index], zero)
     w = None if weight is None else np.where(keep, weight._data[index[1]], zero)
-    total = -nll_total(picked if w is None else picked * w, keep)
+    total = zero - nll_total(picked if w is None else picked * w, keep)  # NOTE: 0 - sum, as the kernel subtracts
     if reduction == "sum":
         return total
     count = x.dtype.type(np.count_nonzero(keep)) if w is None else nll_total(w, keep)
@@ -394,7 +394,7 @@ def _every_sample_kept(ctx, x, tgt, ignore_index: int, reduction: str):
     ctx.keep, ctx.w, ctx.every_kept = keep, w, True
     ctx.total = total = _F32.type(n)  # (the float32 count, exact below 2^24 samples, as _total_weight's)
     with quiet():
-        out = -nll_total(x[index])
+        out = _F32.type(0) - nll_total(x[index])  # NOTE: the kernel subtracts from 0: a zero loss is +0
         if reduction == "mean":
             out = np.asarray(out / total)
             ctx.coef = mean_coef
@@ -432,6 +432,8 @@ class NllLoss(Function):
             out = _nll_reduced(x, index, weight, keep, reduction)
             if out is None:  # (the per-sample losses: only where the kernel's ordered sum does not apply)
                 out = _reduced(xp, xp.where(keep, -x[index] * w, xp.zeros((), dtype=x.dtype)), reduction, total)
+                if x.ndim == 1 or x.ndim == 2 and reduction != "none":  # NOTE: the kernel's sums (one 1-D sample's
+                    out = xp.asarray(out + x.dtype.type(0))  # too) start at +0 and subtract: a zero loss is +0
             coef = -w / total if reduction == "mean" else -w
         ctx.index, ctx.reduction, ctx.every_kept = index, reduction, False
         ctx.coef = xp.where(keep, coef, xp.zeros((), dtype=x.dtype)).astype(x.dtype, copy=False)
