@@ -392,6 +392,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "sklearn"})  # (fake_deepxde_deps)
     if "tensorly" in present:  # recipes_tensorly's examples plot with matplotlib: the stand-ins stay, but SciPy
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_tensorly_deps')
+    if "kymatio" in present:  # recipes_kymatio's example plots with matplotlib: the stand-ins stay, but SciPy
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_sci_deps')
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -446,6 +448,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_deepxde_deps").modules())
     if "tensorly" in present:  # recipes_tensorly's: SciPy's special, optimize, linalg and io (fake_tensorly_deps)
         deps.update(importlib.import_module("fake_tensorly_deps").modules())
+    if {"torchode", "kymatio"} & set(present):  # torchtyping, SciPy's fft and sph_harm (fake_sci_deps)
+        deps.update(importlib.import_module("fake_sci_deps").modules())
     if "sentence_transformers" in present:  # recipes_sbert's: tqdm, SciPy's and sklearn's few names, transformers'
         deps.update({**importlib.import_module("fake_sbert_deps").modules(), **_pil_without_images()})  # Trainer
         for name in _PIL_PARTS:  # (transformers' import_utils asks find_spec("PIL"))
@@ -501,6 +505,7 @@ _FETCHED_PACKAGES += ("entmax",)  # recipes_entmax's (torch only)
 _FETCHED_PACKAGES += ("tensorly",)  # recipes_tensorly's (SciPy: fake_tensorly_deps)
 _FETCHED_PACKAGES += ("x_transformers",)  # recipes_xtransformers' (einx, einops, loguru: recipes_lucidrains')
 _FETCHED_PACKAGES += ("MEGABYTE_pytorch",)  # recipes_lucidrains2's MEGABYTE (beartype: fake_lucidrains_deps)
+_FETCHED_PACKAGES += ("torchode", "kymatio")  # recipes_torchode's, recipes_kymatio's (fake_sci_deps)
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
 
 
