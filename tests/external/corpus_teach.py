@@ -25,10 +25,10 @@ SIZES = {"mnist": ((600, 200), (28, 28)), "fashion-mnist": ((600, 200), (28, 28)
          "cifar": ((600, 200), (3, 32, 32))}
 
 
-def ce7454_data(name: str) -> str:
-    """Seeded stand-ins for ``data/<name>/{train,test}_{data,label}.pt``; returns ``'data/'``."""
+def ce7454_data(name: str, root: str = "data") -> str:
+    """Seeded stand-ins for ``<root>/<name>/{train,test}_{data,label}.pt``; returns ``'<root>/'``."""
     (n_train, n_test), shape = SIZES[name]
-    folder = os.path.join("data", name)
+    folder = os.path.join(root, name)
     os.makedirs(folder, exist_ok=True)
     rng = np.random.default_rng(7454)
     for split, n in (("train", n_train), ("test", n_test)):
@@ -36,7 +36,7 @@ def ce7454_data(name: str) -> str:
         labels = rng.integers(0, 10, size=n).astype(np.int64)
         torch.save(torch.from_numpy(images), os.path.join(folder, f"{split}_data.pt"))
         torch.save(torch.from_numpy(labels), os.path.join(folder, f"{split}_label.pt"))
-    return "data/"
+    return root + "/"
 
 
 def ce7454_utils():

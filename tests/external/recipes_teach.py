@@ -102,6 +102,14 @@ RECIPES += [
          ("run_epoch(data_gen(V, 30, 20), model,", "run_epoch(data_gen(V, 30, 5), model,")], utils=False),
 ]
 
+RECIPES += [  # lecture 14's LeNet-5 baseline for its graph ConvNets (its own check function writes ./mnist/)
+    _ce("traditional_convnets", "labs_lecture14/lab01_ChebGCNs/01_Traditional_ConvNets.ipynb",
+        [("_ = check_mnist_dataset_exists()", "_ = __import__('corpus_teach').ce7454_data('mnist', root='.')"),
+         (".reshape(60000,784)", ".reshape(600,784)"), (".reshape(10000,784)", ".reshape(200,784)"),
+         ("num_epochs = 30", "num_epochs = 3"), ("t_stop = time.time() - t_start", "t_stop = 0"),
+         ("t_stop_test = time.time() - t_start_test", "t_stop_test = 0")], utils=False),
+]
+
 # CE7454's lecture 15: DQN, REINFORCE, global-reward policy gradient, Q and advantage actor-critic on cart-pole, through
 # corpus_rl_more's stand-in of gym's pre-0.26 API (the notebooks' gym); 3 epochs, their wall-clock time printed as 0
 RL_TIME = ("time.time()-start, epoch_train_loss", "0, epoch_train_loss")
