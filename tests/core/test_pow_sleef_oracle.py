@@ -60,3 +60,27 @@ def test_sinusoidal_positional_encoding_frequencies_match_torch(torch):
     d = 64
     ours = (10000 ** (core.arange(0, d, 2) / d)).numpy()
     assert_float32_bits(ours, (10000 ** (torch.arange(0, d, 2) / d)).numpy())
+
+
+@pytest.mark.parametrize("exponent", [1.5, 0.7, 2.5, 4.0, 0.25, 0.5])
+@pytest.mark.parametrize("n", [20, 45, 1000])
+def test_float32_tensor_to_a_number_matches_torch(torch, exponent, n):
+    """The vector steps are SLEEF's powf_u10 with the exponent as a float, the tail the C library's pow of a double;
+    ``x ** 0.5`` is torch's sqrt (MKL's on this CPU)."""
+    x = np.abs(np.random.default_rng(n).standard_normal(n).astype(np.float32)) * np.float32(3)
+    assert_float32_bits((core.tensor(x) ** exponent).numpy(), (torch.tensor(x) ** exponent).numpy())
+
+
+def test_square_root_as_a_power_matches_torch_in_float64(torch):
+    x = np.random.default_rng(2).random(1000) * 10
+    np.testing.assert_array_equal((core.tensor(x) ** 0.5).numpy(), (torch.tensor(x) ** 0.5).numpy())
+
+
+def test_gradient_of_x_to_the_one_and_a_half_matches_torch(torch):
+    x = np.abs(np.random.default_rng(3).standard_normal(1000).astype(np.float32))
+    grads = []
+    for lib in (core, torch):
+        t = lib.tensor(x, requires_grad=True)
+        (t ** 1.5).sum().backward()
+        grads.append(t.grad.numpy())
+    assert_float32_bits(*grads)
