@@ -47,3 +47,37 @@ def ce7454_utils():
         return __import__("utils")
     finally:
         del sys.modules["seaborn"]
+
+
+PTB_SENTENCES = ("some analysts expect oil prices to remain relatively over the next days and weeks they say investors "
+                 "should look for stocks to prices averaging roughly $ N a barrel higher in the third i think my line "
+                 "has been very consistent mrs. hills said at a news this appears particularly true at gm which had "
+                 "strong sales in he was very")
+
+
+def ce7454_ptb_utils():
+    """Lecture 10's ``utils``, whose import builds ``../../data/ptb/*.pt`` from the raw Penn Treebank text: seeded
+    stand-in text (the labs' example sentences' words and 200 more, 5000/800/1500 tokens for train/valid/test) under
+    ``./data/ptb/data_raw/``, imported from two folders down so that its ``../../data/`` is ``./data/``."""
+    words = sorted(set(PTB_SENTENCES.split())) + [f"w{i}" for i in range(200)]
+    rng = np.random.default_rng(1054)
+    raw = os.path.join("data", "ptb", "data_raw")
+    os.makedirs(raw, exist_ok=True)
+    for name in ("train_data.pt", "test_data.pt", "idx2word.pt", "word2idx.pt"):  # built again by each run's torch
+        if os.path.exists(os.path.join("data", "ptb", name)):
+            os.remove(os.path.join("data", "ptb", name))
+    for split, n in (("train", 5000), ("valid", 800), ("test", 1500)):
+        lines, count = [], 0
+        while count < n:
+            line = [words[i] for i in rng.integers(0, len(words), size=int(rng.integers(5, 25)))]
+            lines.append(" " + " ".join(line) + " \n")  # PTB's lines start and end with a space
+            count += len(line) + 1
+        with open(os.path.join(raw, f"{split}.txt"), "w") as f:
+            f.writelines(lines)
+    here = os.getcwd()
+    os.makedirs(os.path.join("_cwd", "lab"), exist_ok=True)
+    os.chdir(os.path.join("_cwd", "lab"))
+    try:
+        return __import__("utils")
+    finally:
+        os.chdir(here)

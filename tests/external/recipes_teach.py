@@ -110,6 +110,17 @@ RECIPES += [  # lecture 14's LeNet-5 baseline for its graph ConvNets (its own ch
          ("t_stop_test = time.time() - t_start_test", "t_stop_test = 0")], utils=False),
 ]
 
+# lecture 10's language models on the Penn Treebank: corpus_teach's seeded stand-in text (utils.py builds its .pt
+# files when imported); the loops' literal row counts (46478, 4120: the real files' rows - 1) as the stand-in's
+PTB = [("import utils", "utils = __import__('corpus_teach').ce7454_ptb_utils()"),
+       ("data_path=check_ptb_dataset_exists()", "data_path=check_ptb_dataset_exists('data/')"), CPU,
+       ("4120-seq_length", "test_data.size(0)-1-seq_length"), ("46478-seq_length", "train_data.size(0)-1-seq_length"),
+       ("elapsed = time.time()-start", "elapsed = 0")]
+RECIPES += [
+    _ce("vrnn_demo", "labs_lecture10/lab01_vrnn/vrnn_demo.ipynb", [*PTB, ("for epoch in range(10):", "for epoch in range(2):")]),
+    _ce("lstm", "labs_lecture10/lab02_lstm/lstm_solution.ipynb", [*PTB, ("for epoch in range(8):", "for epoch in range(2):")]),
+]
+
 # CE7454's lecture 15: DQN, REINFORCE, global-reward policy gradient, Q and advantage actor-critic on cart-pole, through
 # corpus_rl_more's stand-in of gym's pre-0.26 API (the notebooks' gym); 3 epochs, their wall-clock time printed as 0
 RL_TIME = ("time.time()-start, epoch_train_loss", "0, epoch_train_loss")
