@@ -22,7 +22,7 @@ from core._arg_types import (
     std_dim_error,
     tp_name,
 )
-from core._cascade_sum import ordered_sum
+from core._cascade_sum import in_order, ordered_sum
 from core._factories import ones_like
 from core._lane_sum import row_max, softmax_sum
 from core._norm_order import two_norm
@@ -390,7 +390,9 @@ def _vector_norm(x, p, ax, keepdim):
         elif p == 0:
             out = xp.sum(ab != 0, axis=ax, keepdims=keepdim)
         elif p == 1:
-            out = xp.sum(ab, axis=ax, keepdims=keepdim)
+            out = _one_norm_in_order(ab, ax, keepdim)
+            if out is None:
+                out = xp.sum(ab, axis=ax, keepdims=keepdim)
         elif p == 2:
             out = two_norm(x, ax, keepdim)  # float32 over trailing dims: PyTorch's order
             if out is None:
@@ -398,6 +400,26 @@ def _vector_norm(x, p, ax, keepdim):
         else:
             out = xp.sum(ab ** x.dtype.type(p), axis=ax, keepdims=keepdim) ** x.dtype.type(1.0 / p)
     return xp.asarray(out, dtype=x.dtype)
+
+
+_GRAIN_SIZE = 32768  # ATen's internal::GRAIN_SIZE: a longer full reduction is split among the threads
+
+
+def _one_norm_in_order(ab, ax, keepdim):
+    """|x|'s 1-norm as PyTorch's CPU kernel adds it (``NormOneOps`` through ``binary_kernel_reduce``, not
+    vectorised): each output adds its terms one at a time, from the first, in memory order (a single output of more
+    than ``_GRAIN_SIZE`` terms is split among the threads: not here); NumPy's pairwise sum differed in the last bit
+    of ~half the norms of 16 or more terms (``F.pairwise_distance(p=1)``). ``None`` for anything else."""
+    if type(ab) is not np.ndarray or ab.dtype not in (np.float32, np.float64) or not ab.size or not ab.ndim:
+        return None
+    dims = tuple(range(ab.ndim)) if ax is None else ((ax,) if isinstance(ax, (int, np.integer)) else tuple(ax))
+    dims = tuple(sorted({d % ab.ndim for d in dims}))
+    moved = np.moveaxis(ab, dims, tuple(range(ab.ndim - len(dims), ab.ndim)))
+    kept = moved.shape[:ab.ndim - len(dims)]
+    if math.prod(kept) == 1 and ab.size > _GRAIN_SIZE:
+        return None
+    out = in_order(np.ascontiguousarray(moved).reshape(math.prod(kept), -1), 1).reshape(kept)
+    return np.expand_dims(out, dims) if keepdim else out
 
 
 def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
