@@ -83,5 +83,6 @@ RECIPES += __import__("recipes_tensorly").RECIPES  # TensorLy on its PyTorch bac
 RECIPES += __import__("recipes_tutorials_more").RECIPES  # pytorch/tutorials pages the corpus lacked (helper s26 TUT)
 RECIPES += __import__("recipes_teach").RECIPES  # CE7454 labs and other teaching notebooks (helper s27 TEACH)
 RECIPES += __import__("recipes_torchode").RECIPES  # torchode: ODE solvers, adjoints, its tests (helper s27 SCI)
+RECIPES += __import__("recipes_kymatio").RECIPES  # kymatio: wavelet scattering 1D/2D/3D on torch (helper s27 SCI)
 RECIPES += __import__("recipes_sbert").RECIPES  # sentence-transformers: encode, losses, its tests (helper s27 SBERT)
 RECIPES += __import__("recipes_lucidrains2").RECIPES  # lion, adam-atan2, EMA, linformer, soft-MoE, minGRU, PaLM (helper s27 LUCID3)
