@@ -174,6 +174,10 @@ RECIPES += [
          edits=[("import numpy as np\n", "import time\nimport numpy as np\n")]),  # its missing import (Jupyter fails too)
     _zoo("autoencoder/ae-cnn-cvae_no-out-concat", "num_epochs = 50"),
     _zoo("mechanics/manual-gradients", mnist=0, timers=0, keep_going=True),  # its TensorFlow cells fail alike
+    _zoo("tricks/cyclical-learning-rate", "num_epochs = 50", mnist=0, timers=8,  # the LR-range test and 3 runs
+         edits=[CIFAR, CIFAR, ("np.arange(50000)", "np.arange(300)"),  # its validation split of the 300 stand-ins
+                ("idx[:1000], idx[1000:]", "idx[:50], idx[50:]"), *[("num_epochs = 10", "num_epochs = 1")] * 2,
+                *[("num_epochs = 150", "num_epochs = 1")] * 3]),
 ]
 
 # GokuMohandas/Made-With-ML's foundations lessons (the notebooks before the course became MLOps; removed later): the
