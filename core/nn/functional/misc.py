@@ -434,7 +434,10 @@ def _renorm_rows(weight: Tensor, idx, max_norm: float, norm_type: float) -> None
     w = weight._data
     xp = xp_of(w)
     rows = xp.unique(idx.reshape(-1))
-    norms = (xp.abs(w[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    # NOTE: each row's norm as torch's row.norm(p) computes it (core's vector_norm: its reduction order), read as
+    # a double; the scale max_norm / (norm + 1e-7) in double, rounded to the weight's dtype for row *= scale
+    with grad_mode.no_grad():
+        norms = core.linalg.vector_norm(Tensor._wrap(w[rows]), norm_type, dim=1)._data.astype(np.float64)
     scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     w[rows] = w[rows] * scale[:, None].astype(w.dtype)
     weight._vc[0] += 1

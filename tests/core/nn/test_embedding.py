@@ -89,3 +89,22 @@ def test_from_pretrained_keeps_the_weights_and_freezes_them_on_request(torch, fr
 ], ids=["pretrained-1d", "weight-shape", "padding-idx", "float-indices", "negative-padding-idx", "out-of-range"])
 def test_bad_arguments_raise_torchs_errors(torch, fn):
     check_error(lambda lib: fn(lib), [], torch)
+
+
+@pytest.mark.parametrize("dtype, dim, norm_type, max_norm", [
+    (np.float32, 8, 2.0, 1.0), (np.float32, 100, 2.0, 3.0), (np.float32, 33, 3.0, 2.0), (np.float64, 16, 2.0, 1.0),
+    (np.float32, 16, 1.0, 2.0)])
+def test_max_norm_renormalises_rows_with_torchs_bits(torch, dtype, dim, norm_type, max_norm):
+    """The looked-up rows' norms as torch's row.norm(p) reduces them, scaled by max_norm / (norm + 1e-7) in double:
+    the output, the renormalised weight and its gradient equal torch's bit for bit."""
+    rng = np.random.default_rng(dim)
+    w = (rng.standard_normal((30, dim)) * 2).astype(dtype)
+    idx = rng.integers(0, 30, (5, 7))
+    out = []
+    for lib in (core, torch):
+        weight = lib.tensor(w.copy(), requires_grad=True)
+        y = lib.nn.functional.embedding(lib.tensor(idx), weight, max_norm=max_norm, norm_type=norm_type)
+        y.backward(lib.tensor(np.linspace(-1, 1, y.numel()).astype(dtype).reshape(tuple(y.shape))))
+        out.append((y.detach().numpy(), weight.detach().numpy(), weight.grad.numpy()))
+    for ours, theirs in zip(*out, strict=True):
+        np.testing.assert_array_equal(ours, theirs)
