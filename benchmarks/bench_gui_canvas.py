@@ -122,7 +122,8 @@ def whole_graph_zoom(window, repeats: int) -> None:
 
 def normal_zoom(window) -> None:
     window.view.resetTransform()
-    window.view.centerOn(window.scene.node_items["n255"])
+    items = window.scene.node_items  # a node in the middle of the graph (n255 of the default 500), any size
+    window.view.centerOn(items.get("n255") or list(items.values())[len(items) // 2])
 
 
 def main(repeats: int = 30, n: int = 500) -> None:
