@@ -118,14 +118,17 @@ _REGISTERED = {}
 
 
 def _register_tokenizer():
-    """``AutoTokenizer.register`` of ``WordPiece`` for the configs the drivers build (once per script)."""
-    if "cls" not in _REGISTERED:
+    """``AutoTokenizer.register`` of ``WordPiece`` for the configs the drivers build, once per import of
+    transformers (the runner loads the package afresh for each script; this module stays imported)."""
+    import transformers
+
+    if _REGISTERED.get("transformers") is not transformers:
         from transformers import AutoTokenizer, BertConfig, DistilBertConfig, MPNetConfig
 
         cls = _tokenizer_class()
         for config in (BertConfig, DistilBertConfig, MPNetConfig):
             AutoTokenizer.register(config, slow_tokenizer_class=cls, exist_ok=True)
-        _REGISTERED["cls"] = cls
+        _REGISTERED.update(cls=cls, transformers=transformers)
     return _REGISTERED["cls"]
 
 
@@ -768,3 +771,17 @@ def dense_config():
     print(model)
     print(model[2].get_config_dict())
     print(fullname(torch.nn.Tanh()), fullname(torch.nn.Identity()))
+
+
+def pretrained_stand_in(name=None):
+    """A seeded tiny model where sentence-transformers' examples load a pretrained one from the Hub (``name``:
+    the checkpoint they name, unused): BERT + mean pooling + Normalize, as all-MiniLM-L6-v2 is built."""
+    return tiny_model(_folder(), pooling="mean", normalize=True)
+
+
+def cross_encoder_stand_in(name=None):
+    """A seeded tiny one-label cross-encoder where the examples load a pretrained one (``name`` unused)."""
+    from sentence_transformers import CrossEncoder
+
+    folder = tiny_checkpoint(os.path.join(_folder(), "ce"), head="sequence_classification", num_labels=1)
+    return CrossEncoder(folder, device="cpu", model_kwargs=dict(ATTENTION))

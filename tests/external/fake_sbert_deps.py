@@ -83,6 +83,10 @@ class _Bar:
     def close(self):
         pass
 
+    @staticmethod
+    def write(text, file=None, end="\n", nolock=False):
+        """``tqdm.write``, through which ``LoggingHandler`` logs (time-stamped lines): not printed."""
+
 
 def _trange(*args, **kwargs):
     return _Bar(range(*args), **kwargs)

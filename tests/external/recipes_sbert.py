@@ -96,6 +96,13 @@ def _sb_test(name, path, *args, xfail=None):
               xfail=xfail)
 
 
+def _sb_example(name, path, load, stand_in="pretrained_stand_in"):
+    """examples/PATH, one of its application examples, with the pretrained model it downloads (``load``) replaced
+    by a seeded tiny one from ``corpus_sbert`` (its sentences are the example's own)."""
+    return _r(f"sbert_example_{name}", SBERT, f"examples/{path}", [(load, f"{DRIVERS}.{stand_in}()")],
+              support=SBERT_PACKAGE)
+
+
 POOLING = "\nclass Pooling(Module):"
 RECIPES += [
     _sb("encode_pooling", "models/Pooling", "encode_pooling", POOLING),
@@ -128,6 +135,12 @@ RECIPES += [
     _sb("dense_config", "models/Dense", "dense_config", "\nclass Dense(Module):"),
     _sb("sdpa_encode", "models/Pooling", "encode_pooling", POOLING, sdpa=True),
     _sb("sdpa_losses", "losses/AnglELoss", "losses_cosine", "\nclass AnglELoss(losses.CoSENTLoss):", sdpa=True),
+    _sb_example("computing_embeddings", "sentence_transformer/applications/computing-embeddings/computing_embeddings.py",
+                'SentenceTransformer("all-MiniLM-L6-v2")'),
+    _sb_example("semantic_search", "sentence_transformer/applications/semantic-search/semantic_search.py",
+                'SentenceTransformer("all-MiniLM-L6-v2")'),
+    _sb_example("cross_encoder_usage", "cross_encoder/applications/cross-encoder_usage.py",
+                'CrossEncoder("cross-encoder/stsb-distilroberta-base")', "cross_encoder_stand_in"),
     _sb_test("similarity", "util/test_similarity.py", "-k",  # (500 x 100000 dense: a timing test)
              "not test_pairwise_cos_sim and not test_performance_with_large_vectors"),
     _sb_test("retrieval", "util/test_retrieval.py", "-k", "not test_paraphrase_mining"),
