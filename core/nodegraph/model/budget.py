@@ -322,6 +322,56 @@ def _source(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     return _result(shape, dtype, _numel(shape))
 
 
+def _sizes(value: Any, n: int) -> Shape:
+    """A conv's ``stride``/``padding``/``dilation`` (an int or a tuple) as ``n`` ints; ValueError when it is neither."""
+    if isinstance(value, int):
+        return (value,) * n
+    value = tuple(int(v) for v in value)
+    if len(value) not in (1, n):
+        raise ValueError(f"{value} is not {n} sizes")
+    return value * n if len(value) == 1 else value
+
+
+def _conv(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
+    """A convolution (``nn.conv1d``, ``nn.conv2d``, ``layer.conv2d`` with the weight it builds): the largest of what
+    it makes, its output, the zero-padded input, the unfolded columns it multiplies and a layer's weight."""
+    x, n = inputs.get("x"), 1 if type_id == "nn.conv1d" else 2
+    if not isinstance(x, core.Tensor) or x.dim() not in (n + 1, n + 2):
+        return None
+    channels, spatial = x.shape[-n - 1], tuple(x.shape[-n:])
+    batch = x.shape[0] if x.dim() == n + 2 else 1
+    if type_id == "layer.conv2d":
+        out_c, kernel, dilation = int(params["out_channels"]), (int(params["kernel_size"]),) * 2, (1, 1)
+        weight: Shape = (out_c, int(params["in_channels"]) // max(1, int(params["groups"])), *kernel)
+    else:
+        w = inputs.get("weight")
+        if not isinstance(w, core.Tensor) or w.dim() != n + 2:
+            return None
+        out_c, kernel, dilation, weight = w.shape[0], tuple(w.shape[2:]), _sizes(params.get("dilation", 1), n), ()
+    stride, padding = _sizes(params.get("stride", 1), n), _sizes(params.get("padding", 0), n)
+    padded = tuple(s + 2 * p for s, p in zip(spatial, padding))
+    out = tuple((s - d * (k - 1) - 1) // st + 1 for s, d, k, st in zip(padded, dilation, kernel, stride))
+    if min(out) <= 0 or min(stride) <= 0:
+        return None  # the op refuses it itself
+    made = [(batch, out_c, *out), (batch, channels, *padded), (batch, channels * _numel(kernel), _numel(out)), weight]
+    flops = 2.0 * batch * out_c * _numel(out) * channels / max(1, int(params.get("groups", 1))) * _numel(kernel)
+    dtype = x.dtype if x.is_floating_point() else core.get_default_dtype()
+    return _result(max(made, key=_numel), dtype, flops)
+
+
+def _linear_layer(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
+    """``layer.linear`` and ``layer.mlp``: the largest weight or output they make, and the products' cost."""
+    x = inputs.get("x")
+    if not isinstance(x, core.Tensor) or x.dim() == 0:
+        return None
+    sizes = tuple(params["sizes"]) if type_id == "layer.mlp" else (params["in_features"], params["out_features"])
+    rows = _numel(x.shape[:-1])
+    made = [shape for a, b in zip(sizes[:-1], sizes[1:]) for shape in ((b, a), (*x.shape[:-1], b))]
+    flops = sum(2.0 * rows * a * b for a, b in zip(sizes[:-1], sizes[1:]))
+    dtype = x.dtype if x.is_floating_point() else core.get_default_dtype()
+    return _result(max(made, key=_numel), dtype, flops) if made else None
+
+
 _SAME_SIZE = ("reduce.cumsum", "reduce.cumprod", "reduce.cummax", "reduce.cummin", "reduce.logcumsumexp",
               "reduce.softmax", "reduce.log_softmax", "reduce.diff")
 _RULES: dict[str, Rule] = {
@@ -333,6 +383,8 @@ _RULES: dict[str, Rule] = {
     **dict.fromkeys(_SAME_SIZE, _same_size),
     **{f"shape.{n}": _copy for n in ("contiguous", "reshape", "flatten")},
     "join.cat": _join, "join.stack": _join,
+    "nn.conv1d": _conv, "nn.conv2d": _conv, "layer.conv2d": _conv, "layer.linear": _linear_layer,
+    "layer.mlp": _linear_layer,
     **{f"source.{n}": _source for n in ("zeros", "ones", "full", "rand", "randn", "eye", "arange")},
 }
 _NOT_SAME_SIZE = {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d",
