@@ -272,3 +272,16 @@ def test_transformer_layer_output_loss_and_gradient_bits(layer):
     assert _same(np.float32(got_loss), np.float32(want_loss))
     assert got_grads.keys() == want_grads.keys()
     assert all(_same(got_grads[name], want_grads[name]) for name in want_grads)
+
+
+@pytest.mark.parametrize("shape", [(4, 4, 16, 8), (1, 1, 64, 8), (2, 3, 40, 4)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_small_head_dims_forward_is_torchs_bit_for_bit(shape, causal):
+    """A toy transformer's heads of 4 or 8 dims: the kernel's acc += e V is MKL's small sgemm (N = head dim of 4 or
+    8), whose products add in order from the accumulator without fma (core._small_gemm's rule)."""
+    rng = np.random.default_rng(sum(shape))
+    q, k, v = (rng.standard_normal(shape).astype(np.float32) for _ in range(3))
+    ours = core.nn.functional.scaled_dot_product_attention(*(core.tensor(a) for a in (q, k, v)), is_causal=causal)
+    theirs = torch.nn.functional.scaled_dot_product_attention(*(torch.tensor(a) for a in (q, k, v)),
+                                                              is_causal=causal)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
