@@ -84,7 +84,7 @@ def test_any_text_in_any_parameter_is_set_or_refused_with_the_document_unchanged
         assert str(exc) and len(str(exc)) < 1000
         assert files.dumps(g) == before
         return
-    assert files.loads(files.dumps(g)) == g
+    assert files.dumps(files.loads(files.dumps(g))) == files.dumps(g)  # as text: a NaN value never equals itself
     _runs_without_raising(g)
 
 
