@@ -1,0 +1,35 @@
+"""The benchmarks the README names run to the end at their smallest sizes, as a newcomer tries them first.
+
+Each runs in its own process, as the README's command line does (the benchmarks register node types of their
+own, which must not reach the other tests' registry); nothing here looks at the times they print.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_bench_growth_runs_on_a_graph_smaller_than_its_comments_span():
+    done = _run("benchmarks/bench_growth.py", "--sizes", "100", "--no-100k", "--repeats", "1")
+    assert done.returncode == 0, done.stderr
+    assert "load+validate" in done.stdout
+
+
+def test_bench_gui_canvas_runs_on_a_graph_without_node_n255():
+    pytest.importorskip("PySide6")
+    done = _run("benchmarks/bench_gui_canvas.py", "1", "50")
+    assert done.returncode == 0, done.stderr
+    assert "load-to-visible (50 nodes)" in done.stdout
+    assert "Forward all through the Run menu (50 nodes" in done.stdout
