@@ -225,7 +225,10 @@ class Training:
         if isinstance(loss, dict):
             return {"step": step, **loss}
         params = session.parameters()
-        whole = self._ledger_step()
+        try:
+            whole = self._ledger_step()
+        except MemoryError as exc:  # the ledger's copy of the gradients: the step ends as a failed backward does
+            return {"step": step, "loss": loss, "error": NodeError.from_exception("backward", exc), "node": loss_id}
         grads = {k: None if t.grad is None else array_of(t.grad) for k, t in params.items()}
         # the ledger's copy holds the gradients one after the other already when its keys are the parameters
         gflat = whole[1] if whole is not None and whole[1].dtype.kind == "f" and whole[0] == list(grads) else None
@@ -235,7 +238,10 @@ class Training:
             opt = session.optimizer(params)
         except Exception as exc:  # nothing to train, a bad setting: ends the loop with an error dict
             return {"step": step, "error": NodeError.from_exception("optimizer", exc), "node": None}
-        info = session.optimizer_update(opt, params, grads, gflat)
+        try:
+            info = session.optimizer_update(opt, params, grads, gflat)
+        except MemoryError as exc:  # the optimizer's state (Adam's moments) did not fit
+            return {"step": step, "loss": loss, "error": NodeError.from_exception("optimizer", exc), "node": None}
         return {"step": step, "loss": loss, "grad_norm": info["grad_norm"], "update_ratio": info["update_ratio"],
                 "lr": info["lr"], "accuracy": self._accuracy(loss_id), "no_gradient": no_gradient}
 
