@@ -133,3 +133,20 @@ def test_opaque_op_tensor_count_below_a_connected_input_is_refused():
     with pytest.raises(GraphError, match="would remove the input 'in1'"):
         cmd.SetParam("op", "tensors", 1).do(g)
     assert files.loads(files.dumps(g)) == g
+
+
+def test_a_text_parameter_with_a_lone_surrogate_is_refused_so_the_document_still_saves(tmp_path):
+    g = _expression_fed_by_x_and_w()
+    with pytest.raises(GraphError, match=r"parameter 'formula' holds a lone surrogate \(\\ud800 at character 2\)"):
+        cmd.SetParam("e", "formula", "x\ud800").do(g)
+    files.save(g, tmp_path / "g.json")
+    assert files.load(tmp_path / "g.json") == g
+
+
+def test_a_title_with_a_lone_surrogate_is_refused_so_the_document_still_saves(tmp_path):
+    g = _expression_fed_by_x_and_w()
+    with pytest.raises(GraphError, match="lone surrogate"):
+        cmd.SetNodeAttr("e", "title", "loss\udc80").do(g)
+    assert g.nodes["e"].title is None
+    files.save(g, tmp_path / "g.json")
+    assert files.load(tmp_path / "g.json") == g

@@ -332,6 +332,8 @@ class Graph:
         """Set ``title``, ``color`` or ``graph`` of a node; returns the old value."""
         if attr not in ("title", "color", "graph"):
             raise GraphError(f"can't set node attribute '{attr}'")
+        if isinstance(value, str) and not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+            raise GraphError(f"the node's {attr} holds a lone surrogate, which a UTF-8 file can't hold")
         node = self.node(node_id)
         old = getattr(node, attr)
         setattr(node, attr, copy.deepcopy(value))

@@ -226,6 +226,10 @@ def _seed(p: Param, v: object) -> int | None:
 def _str(p: Param, v: object) -> str:
     if not isinstance(v, str) or len(v) > 10_000:
         raise ParamError(f"parameter '{p.name}' must be a text of at most 10000 characters")
+    bad = next((i for i, c in enumerate(v) if 0xD800 <= ord(c) <= 0xDFFF), None) if not v.isascii() else None
+    if bad is not None:  # a UTF-8 file can't hold it: the document would not save (the loader refuses it too)
+        raise ParamError(f"parameter '{p.name}' holds a lone surrogate (\\u{ord(v[bad]):04x} at character {bad + 1}), "
+                         "which a UTF-8 file can't hold")
     return v
 
 
