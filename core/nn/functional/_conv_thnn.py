@@ -57,7 +57,12 @@ def _sgemm_from_bias(a, b, bias):
     if m >= 4 and n >= 12:
         if m * n * k > _small_gemm.FMA_BLOCKS_LIMIT:
             return None
+        if k == 1:  # (one product each, rounded, then added; a (1, N) b is also "column-major" to _fma_blocks)
+            return bias[:, None] + a * b
         return _small_gemm._fma_blocks(a, b, bias[:, None])  # (the blocks added in order to the bias)
+    if n == 1 and m > 1:  # (one pixel: MKL's gemv, y = A x + y, the bias added to the finished dots)
+        y = _small_gemm.mkl_gemm(a, b)
+        return None if y is None else y + bias[:, None]
     if m * n * k > _small_gemm.LIMIT or not _small_gemm._in_order_region(m, k, n, False, False, False, True):
         return None
     return _chain_from(np.broadcast_to(bias[:, None], (m, n)), a, b)
@@ -111,6 +116,10 @@ def thnn_weight_grad(x, g, wshape, spec):
         if m >= 4 and n >= 12:  # (the running sum is the FMA blocks' starting value)
             if m * n * cols.shape[1] > _small_gemm.FMA_BLOCKS_LIMIT:
                 return None
+            if cols.shape[1] == 1:  # (one pixel: one rounded product each, added to the running sum)
+                product = gt * cols.T
+                total = product if total is None else total + product
+                continue
             total = _small_gemm._fma_blocks(gt, np.ascontiguousarray(cols.T), total)
             continue
         product = _small_gemm.mkl_gemm(gt, cols.T)  # (a transposed b: the running sum added after the product)

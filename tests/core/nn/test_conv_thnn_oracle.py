@@ -33,6 +33,10 @@ CASES = [  # input shape, weight shape, keyword arguments
     ((1, 2, 12, 12), (16, 2, 3, 3), {"padding": 1}),
     ((1, 8, 10, 10), (5, 8, 2, 2), {}),
     ((1, 6, 30, 30), (12, 6, 3, 3), {}),
+    ((2, 64, 1, 1), (16, 64, 1, 1), {}),  # a squeeze-and-excitation block's 1x1 convolutions on one pixel
+    ((2, 16, 1, 1), (64, 16, 1, 1), {}),
+    ((3, 1, 6, 6), (8, 1, 1, 1), {}),  # one input channel: one product per output
+    ((1, 1, 8, 8), (16, 1, 3, 3), {"padding": 1}),
 ]
 
 
