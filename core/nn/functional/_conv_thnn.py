@@ -28,7 +28,8 @@ def takes_thnn(x, w, spec) -> bool:
     """Whether PyTorch 2.13 runs this convolution of 4-d float32 NumPy arrays through ``slow_conv2d`` (module
     docstring), where core knows MKL's order."""
     if not _small_gemm.ACTIVE or type(x) is not np.ndarray or type(w) is not np.ndarray or x.dtype != np.float32 \
-            or w.dtype != np.float32 or format_of(x) is channels_last or format_of(w) is channels_last:
+            or w.dtype != np.float32 or not x.size or not w.size or format_of(x) is channels_last \
+            or format_of(w) is channels_last:
         return False
     n, c, h, wd = x.shape
     kh, kw = w.shape[2:]
@@ -106,7 +107,7 @@ def _columns(x, wshape, spec):
 
 def thnn_weight_grad(x, g, wshape, spec):
     """The weight gradient of ``slow_conv2d`` (module docstring), or None where MKL's order is not known here."""
-    if type(g) is not np.ndarray or g.dtype != np.float32:
+    if type(g) is not np.ndarray or g.dtype != np.float32 or not g.size:
         return None
     o = wshape[0]
     total = None
@@ -133,7 +134,8 @@ def thnn_input_grad(g, w, in_hw, spec):
     """The input gradient of ``slow_conv2d`` for a 1x1 kernel at stride 1 without padding (each sample's
     ``weight.T @ grad``: no col2im), or None."""
     pointwise = w.shape[2:] == (1, 1) and all(s == 1 for s in spec.stride) and not any(sum(spec.padding, ()))
-    if type(g) is not np.ndarray or g.dtype != np.float32 or not pointwise or tuple(in_hw) != tuple(g.shape[2:]):
+    if type(g) is not np.ndarray or g.dtype != np.float32 or not g.size or not pointwise \
+            or tuple(in_hw) != tuple(g.shape[2:]):
         return None
     n, o = g.shape[:2]
     wt = w.reshape(o, -1).T

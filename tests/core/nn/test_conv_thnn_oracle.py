@@ -99,3 +99,16 @@ def test_double_backward_through_a_slow_conv_still_matches_torch(one_thread):
         (gx,) = lib.autograd.grad(y.pow(2).sum(), tx, create_graph=True)
         return lib.autograd.grad(gx.sum(), tw)[0]
     check(second, [x, w, b], one_thread, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("x_shape, w_shape", [((0, 3, 5, 5), (4, 3, 1, 1)), ((0, 2, 4, 4), (5, 2, 3, 3))])
+def test_empty_slow_convolutions_match_torch(one_thread, x_shape, w_shape):
+    x, w, b = _arrays(x_shape, w_shape, 4)
+
+    def conv(lib, tx, tw, tb):
+        tx.requires_grad_(True)
+        tw.requires_grad_(True)
+        y = lib.nn.functional.conv2d(tx, tw, tb)
+        y.sum().backward()
+        return y, tx.grad, tw.grad
+    check(conv, [x, w, b], one_thread, rtol=0, atol=0)
