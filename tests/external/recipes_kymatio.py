@@ -46,11 +46,17 @@ TESTS = {  # name: (path, its first line, its reference data)
 }
 
 
+# test_gradients: gradcheck of a J=2 Scattering2D on an 8x8 input, unfinished in core after 50 s of CPU (5 minutes
+# at this machine's load): gradcheck's many passes through its FFTs; the other 2D tests run
+LEFT_OUT = {"s2d": ("-k", "not test_gradients")}
+
+
 def _test(name, xfail=None):
     """One of kymatio's torch test modules through pytest, its reference data beside it."""
     path, first, data = TESTS[name]
+    args = "".join(f", {a!r}" for a in LEFT_OUT.get(name, ()))
     run = (first, "if __name__ == '__main__':  # (pytest imports the file as a module)\n"
-           "    __import__('corpus_pruning').run_pytest(__file__)\n    raise SystemExit\n" + first)
+           f"    __import__('corpus_pruning').run_pytest(__file__{args})\n    raise SystemExit\n" + first)
     support = [*KYMATIO_PACKAGE, *([(data, data.rpartition("/")[2])] if data else [])]
     return _r(f"kymatio_test_{name}", KYMATIO, path, [run], support=support, xfail=xfail)
 
