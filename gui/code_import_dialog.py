@@ -5,8 +5,8 @@ Code dock (``CodePane``, hidden until a document with code is open, then a tab o
 the front; ``document_changed`` shows or hides it) and wires:
 
 - Open code (a ``.py`` file) and New graph from code (a snippet pasted into ``CodeInputDialog``) run the snippet
-  through ``core.nodegraph.files.code_import.import_code``: in its own subprocess with a time and memory limit,
-  waited on from a worker thread while a progress dialog keeps the window responsive; Cancel or Esc stops
+  through ``core.nodegraph.files.code_import.ImportRun``: in its own subprocess with a time and memory limit,
+  polled from the event loop while a progress dialog keeps the window responsive; Cancel or Esc stops
   the run. The imported graph opens as the window's document (asking to save the old one first: for a pasted
   snippet while its box is still open, so Cancel there leaves the box as typed). A failing snippet shows the
   importer's message (``line 3: NameError: ...``) and the open document stays; a pasted one comes back in the
@@ -20,9 +20,8 @@ The window runs nothing here itself: the importer runs the code, the session com
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 import shiboken6
@@ -165,7 +164,6 @@ class CodeImports:
         self.pane = CodePane()
         self.dock = make_dock("Code", "codeDock", self.pane, window)  # the window places it, beside the library
         self.progress: QProgressDialog | None = None
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="code-import")
         window.bridge.document_changed.connect(self.document_changed)
         window.bridge.stepped.connect(self.stepped)
         window.scene.selectionChanged.connect(self.selection_changed)
@@ -214,12 +212,14 @@ class CodeImports:
         """Run the import off the GUI thread (the caller has asked about unsaved changes); a progress dialog offers
         Cancel (Esc). A pasted snippet (no ``source`` file) that fails comes back in the snippet box with its error,
         so nothing typed is lost; a file's failure offers that box with the file's code."""
-        from core.nodegraph.files.code_import import import_code  # only when code is imported
+        from core.nodegraph.files.code_import import CodeImportError, ImportRun  # only when code is imported
 
         if self.progress is not None:
             return
-        cancel = threading.Event()
-        future = self._pool.submit(import_code, text, name=name, cancel=cancel)
+        # NOTE: the run is polled from this thread's event loop: a Python thread waiting on it let the garbage
+        # collector free this thread's Qt objects there, and the window hung on Qt's signal mutex under load
+        run = ImportRun(text, name=name)
+        future: Future[ImportResult] = Future()
         progress = QProgressDialog(f"Running {name}…", "Cancel", 0, 0, self.window)
         progress.setObjectName("codeImportProgress")
         progress.setWindowTitle("Importing code")
@@ -231,18 +231,26 @@ class CodeImports:
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
         progress.setValue(0)  # NOTE: starts the 300 ms; the duration set after construction showed it after Qt's 4 s
-        progress.canceled.connect(cancel.set)
-        progress.rejected.connect(cancel.set)  # Esc can close the dialog without emitting canceled (Qt 6)
+        progress.canceled.connect(run.cancel)
+        progress.rejected.connect(run.cancel)  # Esc can close the dialog without emitting canceled (Qt 6)
         self.progress = progress
         timer = QTimer(progress)
 
         def poll() -> None:
             if future.done():
-                timer.stop()
-                # NOTE: finish from the event loop, not inside this timer's timeout: opening the imported graph
-                # inside it hung twice under load on Qt's signal mutex (a disconnect, then a scroll bar's signal)
-                QTimer.singleShot(0, self.window, lambda: self.finish(future, name, timer, text, source,
-                                                                      edited_from))
+                return
+            try:
+                result = run.poll()
+            except CodeImportError as exc:
+                future.set_exception(exc)
+            else:
+                if result is None:
+                    return
+                future.set_result(result)
+            timer.stop()
+            # NOTE: finish from the event loop, not inside this timer's timeout: opening the imported graph
+            # inside it hung twice under load on Qt's signal mutex (a disconnect, then a scroll bar's signal)
+            QTimer.singleShot(0, self.window, lambda: self.finish(future, name, timer, text, source, edited_from))
 
         timer.timeout.connect(poll)
         timer.start(POLL_MS)

@@ -95,8 +95,8 @@ def watch_imports(monkeypatch) -> list:
     """Records each code import that runs (the names imported), still running them."""
     from core.nodegraph.files import code_import
 
-    ran, real = [], code_import.import_code
-    monkeypatch.setattr(code_import, "import_code", lambda text, **k: ran.append(k.get("name")) or real(text, **k))
+    ran, real = [], code_import.ImportRun
+    monkeypatch.setattr(code_import, "ImportRun", lambda text, **k: ran.append(k.get("name")) or real(text, **k))
     return ran
 
 

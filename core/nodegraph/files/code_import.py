@@ -6,7 +6,8 @@ is opened: the document keeps the snippet as text (``graph.code``) and nothing r
 
 ``import_code(text)`` runs it in a fresh Python subprocess with a time limit (the process is killed when it
 runs over), a memory limit (``resource.setrlimit``) and a ``cancel`` event that kills it at once; the child
-sends back the graph as file text, which is loaded through the same checks as any graph file.
+sends back the graph as file text, which is loaded through the same checks as any graph file. ``ImportRun``
+is the same run started and polled (the GUI's event loop polls it: no thread waits).
 ``import_here(text)`` does the same in this process (no memory limit; the time limit and cancel are
 checked on every line of the snippet), for tests and for the child itself.
 
@@ -35,13 +36,14 @@ from core.nodegraph.model.code_trace import SnippetError, trace
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
 
-__all__ = ["CodeImportError", "ImportResult", "import_code", "import_here", "import_path", "TIME_LIMIT",
+__all__ = ["CodeImportError", "ImportResult", "ImportRun", "import_code", "import_here", "import_path", "TIME_LIMIT",
            "MEMORY_LIMIT", "MAX_SOURCE"]
 
 TIME_LIMIT = 30.0  # seconds a snippet may run
 STARTUP_LIMIT = 120.0  # seconds the child may take to start Python and import core before the snippet runs
 MEMORY_LIMIT = 4 * 2 ** 30  # bytes of address space the child may use
 MAX_SOURCE = 1_000_000  # characters of a snippet
+_POLL_S = 0.05  # seconds between looks at a running child (import_code)
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))  # the folder that holds core/
 
 
@@ -102,72 +104,116 @@ def import_path(path: str | os.PathLike[str], **limits: Any) -> ImportResult:
 def import_code(text: str, name: str = "snippet.py", time_limit: float = TIME_LIMIT,
                 memory_limit: int | None = MEMORY_LIMIT, cancel: threading.Event | None = None) -> ImportResult:
     """Run the snippet in a subprocess with the limits and build its graph (see the module docstring)."""
-    text = _check_source(text)
-    with tempfile.TemporaryDirectory(prefix="nodegrad-import-") as tmp:
-        out = os.path.join(tmp, "result.json")
-        env = {**os.environ,
-               "PYTHONPATH": os.pathsep.join([_ROOT, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-               "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-        cmd = [sys.executable, "-m", "core.nodegraph.files.code_import", out, name, repr(float(time_limit)),
-               str(int(memory_limit or 0))]
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env=env, cwd=tmp)
+    run = ImportRun(text, name, time_limit, memory_limit)
+    try:
+        while True:
+            result = run.poll()
+            if result is not None:
+                return result
+            if cancel is None:
+                time.sleep(_POLL_S)
+            elif cancel.wait(_POLL_S):
+                run.cancel()  # the next poll raises "cancelled"
+    finally:
+        run.cancel()  # a no-op once the run has ended
+
+
+class ImportRun:
+    """An import started in its subprocess and not waited for: ``poll()`` it from an event loop until it gives
+    the result, or ``cancel()`` it. The GUI polls it from its own thread: waiting in a Python thread let the
+    cyclic garbage collector run there and free the GUI thread's Qt objects, and the window hung under load.
+
+    The time limit counts from the moment the child has imported core and starts the snippet (it creates
+    ``<out>.started``): on a busy machine starting Python and importing core alone can take many seconds."""
+
+    def __init__(self, text: str, name: str = "snippet.py", time_limit: float = TIME_LIMIT,
+                 memory_limit: int | None = MEMORY_LIMIT) -> None:
+        self.time_limit = float(time_limit)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._error: CodeImportError | None = None  # raised by the next poll
+        self._deadline = time.monotonic() + STARTUP_LIMIT
+        self._started = False
+        self._tmp = tempfile.TemporaryDirectory(prefix="nodegrad-import-")
+        self._out = os.path.join(self._tmp.name, "result.json")
+        self._stderr = os.path.join(self._tmp.name, "stderr.txt")
         try:
-            _wait(proc, text, time_limit, cancel, out + ".started")
-            with open(out, encoding="utf-8") as f:
+            text = _check_source(text)
+            snippet = os.path.join(self._tmp.name, "snippet.txt")
+            with open(snippet, "w", encoding="utf-8") as f:
+                f.write(text)
+            env = {**os.environ,
+                   "PYTHONPATH": os.pathsep.join([_ROOT, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+                   "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+            cmd = [sys.executable, "-m", "core.nodegraph.files.code_import", self._out, name,
+                   repr(self.time_limit), str(int(memory_limit or 0))]
+            # NOTE: the snippet and the child's messages go through files, not pipes: a pipe's write blocks once
+            # its buffer is full, and nobody reads it while the run is polled
+            with open(snippet, "rb") as stdin, open(self._stderr, "wb") as stderr:
+                self._proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr, env=env,
+                                              cwd=self._tmp.name)
+        except CodeImportError as exc:
+            self._fail(exc)
+        except OSError as exc:
+            self._fail(CodeImportError(f"can't start the import: {exc.strerror or exc}"))
+
+    def poll(self) -> ImportResult | None:
+        """None while the snippet runs; the result once the child has ended. Raises ``CodeImportError`` when it
+        failed, was cancelled or ran past its limits (the child is killed)."""
+        if self._error is not None:
+            raise self._error
+        assert self._proc is not None  # set unless _error is
+        if self._proc.poll() is None:
+            if not self._started and os.path.exists(self._out + ".started"):
+                self._started = True  # the child checks the limit itself; this is the backstop
+                self._deadline = time.monotonic() + self.time_limit + 10.0
+            if time.monotonic() <= self._deadline:
+                return None
+            if not self._started:
+                error = CodeImportError(f"stopped: Python did not start the import within {STARTUP_LIMIT:g} s "
+                                        "(is the machine very busy?); try again")
+            else:
+                error = CodeImportError(f"stopped: the snippet ran longer than its time limit ({self.time_limit:g} s)")
+            self._fail(error)
+            raise error
+        try:
+            return self._result()
+        except CodeImportError as exc:
+            self._error = exc
+            raise
+        finally:
+            self._tmp.cleanup()
+
+    def cancel(self) -> None:
+        """Kill the child; the next ``poll`` raises "cancelled". Nothing happens once the run has ended."""
+        if self._error is None and self._proc is not None and self._proc.poll() is None:
+            self._fail(CodeImportError("cancelled"))
+
+    def _fail(self, error: CodeImportError) -> None:
+        self._error = error
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+        self._tmp.cleanup()
+
+    def _result(self) -> ImportResult:
+        try:
+            with open(self._out, encoding="utf-8") as f:
                 result = json.load(f)
-        except CodeImportError:
-            raise  # cancelled or over the time limit (_wait)
         except (OSError, ValueError):
-            err = proc.stderr.read().decode("utf-8", "replace").strip().splitlines() if proc.stderr else []
+            try:
+                with open(self._stderr, encoding="utf-8", errors="replace") as f:
+                    err = f.read().strip().splitlines()
+            except OSError:
+                err = []
             raise CodeImportError(f"the import stopped without a result ({err[-1][:300] if err else 'no message'})") \
                 from None
-        finally:
-            if proc.stderr:
-                proc.stderr.close()
-    if not result.get("ok"):
-        raise CodeImportError(str(result.get("message", "failed"))[:2000], result.get("line"))
-    try:
-        graph = files.loads(result["graph"])
-    except files.LoadError as exc:
-        raise CodeImportError(f"the imported graph was refused: {exc}") from None
-    return ImportResult(graph, _notes(graph), str(result.get("output", "")))
-
-
-def _wait(proc: subprocess.Popen[bytes], text: str, time_limit: float, cancel: threading.Event | None,
-          started_path: str) -> None:
-    """Feed the snippet, then wait for the child; kill it on cancel or when it runs past the limit.
-
-    The limit counts from the moment the child has imported core and starts the snippet (it creates
-    ``started_path``): on a busy machine starting Python and importing core alone can take many seconds."""
-    try:
-        if proc.stdin is not None:  # always: the child starts with stdin=PIPE
-            proc.stdin.write(text.encode("utf-8"))
-            proc.stdin.close()
-    except OSError:
-        pass
-    deadline = time.monotonic() + STARTUP_LIMIT
-    started = False
-    while True:
-        if not started and os.path.exists(started_path):
-            started = True  # the child checks the limit itself; this is the backstop
-            deadline = time.monotonic() + time_limit + 10.0
+        if not result.get("ok"):
+            raise CodeImportError(str(result.get("message", "failed"))[:2000], result.get("line"))
         try:
-            proc.wait(timeout=0.05)
-            return
-        except subprocess.TimeoutExpired:
-            pass
-        if cancel is not None and cancel.is_set():
-            proc.kill()
-            proc.wait()
-            raise CodeImportError("cancelled")
-        if time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            if not started:
-                raise CodeImportError(f"stopped: Python did not start the import within {STARTUP_LIMIT:g} s "
-                                      "(is the machine very busy?); try again")
-            raise CodeImportError(f"stopped: the snippet ran longer than its time limit ({time_limit:g} s)")
+            graph = files.loads(result["graph"])
+        except files.LoadError as exc:
+            raise CodeImportError(f"the imported graph was refused: {exc}") from None
+        return ImportResult(graph, _notes(graph), str(result.get("output", "")))
 
 
 def _limit_memory(limit: int) -> None:
