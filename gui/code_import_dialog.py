@@ -44,7 +44,7 @@ from gui.code_pane import CodePane
 from gui.dock_layout import make_dock, size_columns, tab_titles_width
 
 if TYPE_CHECKING:
-    from core.nodegraph.files.code_import import ImportResult
+    from core.nodegraph.files.code_import import ImportResult, ImportRun
     from core.nodegraph.model.events import SessionEvent
     from gui.main_window import MainWindow
 
@@ -164,6 +164,7 @@ class CodeImports:
         self.pane = CodePane()
         self.dock = make_dock("Code", "codeDock", self.pane, window)  # the window places it, beside the library
         self.progress: QProgressDialog | None = None
+        self.run: ImportRun | None = None  # the import running, until finish
         window.bridge.document_changed.connect(self.document_changed)
         window.bridge.stepped.connect(self.stepped)
         window.scene.selectionChanged.connect(self.selection_changed)
@@ -218,7 +219,7 @@ class CodeImports:
             return
         # NOTE: the run is polled from this thread's event loop: a Python thread waiting on it let the garbage
         # collector free this thread's Qt objects there, and the window hung on Qt's signal mutex under load
-        run = ImportRun(text, name=name)
+        run = self.run = ImportRun(text, name=name)
         future: Future[ImportResult] = Future()
         progress = QProgressDialog(f"Running {name}…", "Cancel", 0, 0, self.window)
         progress.setObjectName("codeImportProgress")
@@ -258,6 +259,7 @@ class CodeImports:
     def finish(self, future: Future[ImportResult], name: str, timer: QTimer, text: str, source: str = "",
                edited_from: str = "") -> None:
         timer.stop()
+        self.run = None
         progress, self.progress = self.progress, None
         if progress is not None:  # always set while a run is polled
             progress.blockSignals(True)  # NOTE: not disconnect(), which deadlocked on Qt's signal mutex here under load
@@ -304,6 +306,11 @@ class CodeImports:
             else None)
         box.open()
         return box
+
+    def close(self) -> None:
+        """The window closes: a running import's child is killed (nothing would poll it any more)."""
+        if self.run is not None:
+            self.run.cancel()
 
     # ----- links between code and canvas -------------------------------------------------------------------
     def document_changed(self) -> None:

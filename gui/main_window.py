@@ -505,6 +505,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
             dock_layout.save_geometry(self)  # the next start opens where this window was
             self.autosaver.discard()
             self.training.close()  # a closed window trains no more
+            self.code.close()  # nor runs a code import
             self.bridge.close()
             for obj in (self.scene, self.undo_stack, self.bridge):  # no signals into a window being torn down
                 obj.blockSignals(True)
