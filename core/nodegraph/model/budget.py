@@ -341,7 +341,9 @@ def _conv(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     channels, spatial = x.shape[-n - 1], tuple(x.shape[-n:])
     batch = x.shape[0] if x.dim() == n + 2 else 1
     if type_id == "layer.conv2d":
-        out_c, kernel, dilation = int(params["out_channels"]), (int(params["kernel_size"]),) * 2, (1, 1)
+        out_c = int(params["out_channels"])
+        kernel: tuple[int, ...] = (int(params["kernel_size"]),) * 2
+        dilation: tuple[int, ...] = (1, 1)
         weight: Shape = (out_c, int(params["in_channels"]) // max(1, int(params["groups"])), *kernel)
     else:
         w = inputs.get("weight")
