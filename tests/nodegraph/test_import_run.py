@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from core.nodegraph.files.code_import import CodeImportError, ImportRun, MAX_SOURCE
+from core.nodegraph.files.code_import import MAX_SOURCE, CodeImportError, ImportRun
 
 SNIPPET = "import torch\nx = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\ny.backward()\n"
 
