@@ -150,3 +150,38 @@ def test_a_title_with_a_lone_surrogate_is_refused_so_the_document_still_saves(tm
     assert g.nodes["e"].title is None
     files.save(g, tmp_path / "g.json")
     assert files.load(tmp_path / "g.json") == g
+
+
+# ----- training settings (the Train dock's fields): refused when the file could not reopen ------------------------
+TRAINING_KEYS = ["loss", "optimizer", "optimizer_params", "schedule", "steps", "seed", "device", "val_every", "stop"]
+SETTING_VALUES = st.one_of(
+    st.sampled_from(["abc", "", -5, 0, 1, 300, 2 ** 70, 1.5, float("nan"), True, None, [], {}, "LBFGS", "Adam",
+                     "SGD", "Nope", "gpu", "cpu", "cuda:0", {"lr": -1}, {"lr": 0.1, "momentum": 0.9}, {"lr": "x"},
+                     {"type": "StepLR", "step_size": 5}, {"type": "ReduceLROnPlateau"}, {"type": "Nope"},
+                     {"betas": [2.0, 0.9]}, "x\ud800", "n5"]),
+    st.integers(), st.text(max_size=10))
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.sampled_from(TRAINING_KEYS), value=SETTING_VALUES)
+def test_any_training_setting_is_set_or_refused_and_the_document_always_reopens(key, value):
+    g = files.loads(EXAMPLES["06-training-step"])
+    before = files.dumps(g)
+    try:
+        cmd.SetTraining(key, value).do(g)
+    except GraphError as exc:
+        assert str(exc) and files.dumps(g) == before
+        return
+    files.loads(files.dumps(g))  # a LoadError here: an edit made a document that can't be reopened
+
+
+@pytest.mark.parametrize("key,value,reason", [
+    ("steps", "abc", "training.steps: must be an integer"), ("steps", -5, "training.steps: must be in [1, "),
+    ("optimizer", "LBFGS", "needs a closure"), ("optimizer_params", {"lr": -1}, "optimizer_params.lr: must be in"),
+    ("device", "gpu", "unknown device 'gpu'"), ("schedule", {"type": "Nope"}, "training.schedule")])
+def test_a_training_setting_the_file_could_not_reopen_is_refused_when_set(key, value, reason):
+    g = files.loads(EXAMPLES["06-training-step"])
+    with pytest.raises(GraphError) as err:
+        cmd.SetTraining(key, value).do(g)
+    assert reason in str(err.value)
+    assert files.loads(files.dumps(g)) == g

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from core.nodegraph.model import gc_spacing as _gc_spacing
 from core.nodegraph.model import spec as _spec
+from core.nodegraph.model import training_settings as _training_settings
 from core.nodegraph.model.edge_index import EdgeIndex as _EdgeIndex
 from core.nodegraph.model.edge_index import EdgeList as _EdgeList
 
@@ -454,6 +455,13 @@ class Graph:
     def set_training(self, key: str, value: Any) -> Any:
         if key not in DEFAULT_TRAINING and key not in OPTIONAL_TRAINING:
             raise GraphError(f"unknown training setting '{key}'")
+        if value is not None:
+            try:
+                _training_settings.check_setting(key, value)
+                if key in ("optimizer_params", "schedule"):  # tried with the optimizer as a file's are
+                    _training_settings.check({**self.training, key: value})
+            except _training_settings.SettingError as exc:  # the file would not open again
+                raise GraphError(str(exc)) from None
         old = self.training.get(key)
         if value is None and key in OPTIONAL_TRAINING:  # unset (undo of a first set): saved as before again
             self.training.pop(key, None)

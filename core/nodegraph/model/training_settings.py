@@ -24,7 +24,7 @@ import core
 from core import optim
 from core.nodegraph.model.spec import quote
 
-__all__ = ["RANGES", "NEEDS_CLOSURE", "NEEDS_METRIC", "SettingError", "check", "check_value"]
+__all__ = ["RANGES", "NEEDS_CLOSURE", "NEEDS_METRIC", "SettingError", "check", "check_setting", "check_value"]
 
 # setting -> (lowest, highest) the Train dock accepts; ints for counts, floats for rates
 RANGES = {"lr": (0.0, 10.0), "momentum": (0.0, 0.999), "weight_decay": (0.0, 1.0), "gamma": (0.01, 1.0),
@@ -207,3 +207,30 @@ def check(training: object, path: str = "training") -> dict[str, Any]:
         _check_stop(t["stop"], f"{path}.stop")
     _check_optimization(t, path)
     return dict(t)
+
+
+def check_setting(key: str, value: object, path: str = "training") -> None:
+    """One setting on its own, as ``check`` checks it in a file, so that an edit never makes a document its file
+    can't reopen; SettingError names it. The optimizer is tried with its arguments only by ``check``: the Train
+    dock sets the optimizer and then its arguments, one edit each."""
+    where = f"{path}.{key}"
+    if key == "loss":
+        _text(value, where, limit=200, optional=True)
+    elif key in ("batch_size", "steps", "seed", "val_every"):
+        check_value(key, value, where)
+    elif key == "device":
+        _check_device(value, where)
+    elif key == "stop":
+        _check_stop(value, where)
+    elif key == "optimizer":
+        _optimizer_class(value, where)
+    elif key == "optimizer_params":
+        params = _object(value, where)
+        for name in ("lr", "momentum", "weight_decay"):
+            if name in params:
+                check_value(name, params[name], f"{where}.{name}")
+        _arguments(params, where)
+    elif key == "schedule":
+        schedule = _object(value, where)
+        _scheduler_class(schedule, where)
+        _arguments({k: v for k, v in schedule.items() if k != "type"}, where)
