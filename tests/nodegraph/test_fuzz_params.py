@@ -185,3 +185,10 @@ def test_a_training_setting_the_file_could_not_reopen_is_refused_when_set(key, v
         cmd.SetTraining(key, value).do(g)
     assert reason in str(err.value)
     assert files.loads(files.dumps(g)) == g
+
+
+def test_a_very_long_bad_input_name_is_refused_with_a_short_message():
+    g = _expression_fed_by_x_and_w()
+    with pytest.raises(GraphError, match=r"is not a valid input name") as err:
+        cmd.SetParam("e", "inputs", "x, w, " + "1" * 5000).do(g)
+    assert len(str(err.value)) < 300 and "(5000 characters)" in str(err.value)

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from core.nodegraph.model import expression
-from core.nodegraph.model.spec import EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
+from core.nodegraph.model.spec import EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, quote, register
 
 MAX_INPUTS = 8
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
@@ -23,9 +23,9 @@ def input_names(text: str) -> list:
     names = [n.strip() for n in text.split(",") if n.strip()]
     bad = [n for n in names if not _NAME.match(n) or n in RESERVED]
     if bad:
-        raise ParamError(f"parameter 'inputs': {bad[0]!r} is not a valid input name")
+        raise ParamError(f"parameter 'inputs': {quote(bad[0])} is not a valid input name")
     if len(set(names)) != len(names) or len(names) > MAX_INPUTS:
-        raise ParamError(f"parameter 'inputs': names must be distinct and at most {MAX_INPUTS}, got {text!r}")
+        raise ParamError(f"parameter 'inputs': names must be distinct and at most {MAX_INPUTS}, got {quote(text)}")
     return names
 
 
