@@ -178,7 +178,9 @@ def test_any_training_setting_is_set_or_refused_and_the_document_always_reopens(
 @pytest.mark.parametrize("key,value,reason", [
     ("steps", "abc", "training.steps: must be an integer"), ("steps", -5, "training.steps: must be in [1, "),
     ("optimizer", "LBFGS", "needs a closure"), ("optimizer_params", {"lr": -1}, "optimizer_params.lr: must be in"),
-    ("device", "gpu", "unknown device 'gpu'"), ("schedule", {"type": "Nope"}, "training.schedule")])
+    ("device", "gpu", "unknown device 'gpu'"), ("schedule", {"type": "Nope"}, "training.schedule"),
+    ("steps", None, "training.steps: must be an integer"), ("optimizer", None, "training.optimizer"),
+    ("loss", "x\ud800", "training.loss: holds a lone surrogate")])
 def test_a_training_setting_the_file_could_not_reopen_is_refused_when_set(key, value, reason):
     g = files.loads(EXAMPLES["06-training-step"])
     with pytest.raises(GraphError) as err:

@@ -455,7 +455,7 @@ class Graph:
     def set_training(self, key: str, value: Any) -> Any:
         if key not in DEFAULT_TRAINING and key not in OPTIONAL_TRAINING:
             raise GraphError(f"unknown training setting '{key}'")
-        if value is not None:
+        if value is not None or (key in DEFAULT_TRAINING and DEFAULT_TRAINING[key] is not None):  # None: unset
             try:
                 _training_settings.check_setting(key, value)
                 if key in ("optimizer_params", "schedule"):  # tried with the optimizer as a file's are

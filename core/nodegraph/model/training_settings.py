@@ -214,6 +214,7 @@ def check_setting(key: str, value: object, path: str = "training") -> None:
     can't reopen; SettingError names it. The optimizer is tried with its arguments only by ``check``: the Train
     dock sets the optimizer and then its arguments, one edit each."""
     where = f"{path}.{key}"
+    _no_surrogates(value, where)
     if key == "loss":
         _text(value, where, limit=200, optional=True)
     elif key in ("batch_size", "steps", "seed", "val_every"):
@@ -234,3 +235,13 @@ def check_setting(key: str, value: object, path: str = "training") -> None:
         schedule = _object(value, where)
         _scheduler_class(schedule, where)
         _arguments({k: v for k, v in schedule.items() if k != "type"}, where)
+
+
+def _no_surrogates(value: object, path: str) -> None:
+    """SettingError for text (or a key, or text inside) holding a lone surrogate, which a UTF-8 file can't hold."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    if isinstance(value, str) and not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise SettingError(path, "holds a lone surrogate, which a UTF-8 file can't hold")
+    for k, v in items:
+        _no_surrogates(k, path)
+        _no_surrogates(v, f"{path}.{str(k)[:100]}")
