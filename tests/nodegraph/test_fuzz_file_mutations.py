@@ -20,7 +20,7 @@ import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types the ex
 from core.nodegraph.files import io as files
 from core.nodegraph.files.io import LoadError
 from core.nodegraph.lessons import texts as lessons
-from core.nodegraph.run.session import Session
+from tests.nodegraph.fuzz_checks import runs_without_raising
 
 PATHS = sorted(lessons.EXAMPLES_DIR.glob("*.json"))
 TEXTS = [p.read_text(encoding="utf-8") for p in PATHS]
@@ -119,22 +119,13 @@ def _loads_or_refuses(text) -> object:
         return None
 
 
-def _runs_without_raising(g) -> None:
-    assert files.dumps(files.loads(files.dumps(g))) == files.dumps(g)  # as text: a NaN value never equals itself
-    s = Session(g)
-    s.forward()  # errors are kept on their nodes
-    if s.loss_node() is not None:
-        s.backward()
-    for metrics in Session(g).train(1):  # or the step ends with an error in its metrics
-        assert "error" in metrics or metrics["loss"] is not None
-
 
 @FUZZ
 @given(text=json_mutants())
 def test_json_mutants_of_the_examples_load_and_run_or_are_refused_with_one_load_error(text):
     g = _loads_or_refuses(text)
     if g is not None:
-        _runs_without_raising(g)
+        runs_without_raising(g)
 
 
 @FUZZ
@@ -153,7 +144,7 @@ def test_byte_mutants_of_the_examples_load_and_run_or_are_refused_with_one_load_
             del raw[at:at + data.draw(st.integers(1, 30))]
     g = _loads_or_refuses(bytes(raw))
     if g is not None:
-        _runs_without_raising(g)
+        runs_without_raising(g)
 
 
 def test_the_smallest_example_truncated_at_every_byte_is_refused_with_one_load_error():

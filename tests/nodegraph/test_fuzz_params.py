@@ -19,7 +19,7 @@ from core.nodegraph.model import commands as cmd
 from core.nodegraph.model.document import Graph, GraphError
 from core.nodegraph.model.numtext import parse
 from core.nodegraph.model.spec import ParamError, all_specs
-from core.nodegraph.run.session import Session
+from tests.nodegraph.fuzz_checks import runs_without_raising
 
 FIELDS = [(s.type_id, p) for s in all_specs() if not s.type_id.startswith(("test.", "tt.")) for p in s.params]
 EXAMPLES = {p.stem: p.read_text(encoding="utf-8") for p in sorted(lessons.EXAMPLES_DIR.glob("*.json"))}
@@ -62,14 +62,6 @@ def _graph_with(type_id: str) -> tuple[Graph, str]:
     return g, c.node["id"]
 
 
-def _runs_without_raising(g: Graph) -> None:
-    s = Session(g)
-    s.forward()  # errors are kept on their nodes
-    if s.loss_node() is not None:
-        s.backward()
-    for metrics in Session(g).train(1):  # or the step ends with an error in its metrics
-        assert "error" in metrics or metrics["loss"] is not None
-
 
 @pytest.mark.parametrize("type_id,param", FIELDS, ids=[f"{t}.{p.name}" for t, p in FIELDS])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -85,7 +77,7 @@ def test_any_text_in_any_parameter_is_set_or_refused_with_the_document_unchanged
         assert files.dumps(g) == before
         return
     assert files.dumps(files.loads(files.dumps(g))) == files.dumps(g)  # as text: a NaN value never equals itself
-    _runs_without_raising(g)
+    runs_without_raising(g)
 
 
 # ----- escapes the fuzzing found --------------------------------------------------------------------------------
