@@ -14,33 +14,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-import shiboken6
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
+
+from gui.focus_watch import FocusedWidgetFilter
 
 __all__ = ["MenuKeys"]
 
 
-class MenuKeys(QObject):
+class MenuKeys(FocusedWidgetFilter):
     """Gives ``actions``' keys to the menu while a widget of ``window`` has the focus (an event filter on it)."""
 
     def __init__(self, window: QWidget, actions: Iterable[QAction]) -> None:
         super().__init__(window)
-        self.window = window
         self.actions = list(actions)
-        self.watched: QWidget | None = None
-        app = cast(QApplication, QApplication.instance())
-        app.focusChanged.connect(self._focus_changed)
-        self._focus_changed(None, app.focusWidget())
-
-    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if self.watched is not None and shiboken6.isValid(self.watched):  # (a field remade for another node is gone)
-            self.watched.removeEventFilter(self)
-            self.watched = None
-        if new is not None and new.window() is self.window:
-            new.installEventFilter(self)
-            self.watched = new
+        self.follow_focus()
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         if event.type() != QEvent.Type.ShortcutOverride:

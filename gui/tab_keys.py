@@ -20,7 +20,9 @@ from typing import cast
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication, QDockWidget, QTabBar, QWidget
+from PySide6.QtWidgets import QDockWidget, QTabBar, QWidget
+
+from gui.focus_watch import FocusedWidgetFilter
 
 __all__ = ["HiddenDockTabs", "out_of_sight"]
 
@@ -32,27 +34,18 @@ def out_of_sight(widget: QWidget) -> bool:
     return widget.isVisible() and widget.visibleRegion().isEmpty()
 
 
-class HiddenDockTabs(QObject):
+class HiddenDockTabs(FocusedWidgetFilter):
     """Tab and Shift+Tab in ``window`` pass over the fields of its docks tabbed out of sight."""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
-        self.window = window
-        self.watched: QWidget | None = None
         self._taken: dict[QWidget, Qt.FocusPolicy] = {}  # field -> its own policy, until the press is handled
-        app = cast(QApplication, QApplication.instance())
-        app.focusChanged.connect(self._focus_changed)
-        self._focus_changed(None, app.focusWidget())
+        self.follow_focus()
 
-    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+    def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
         if self._taken:  # the focus moved on a Tab press: the keys that come next find every field as it was
             self._give_back()
-        if self.watched is not None and shiboken6.isValid(self.watched):
-            self.watched.removeEventFilter(self)
-            self.watched = None
-        if new is not None and new.window() is self.window:
-            new.installEventFilter(self)
-            self.watched = new
+        super()._focus_changed(old, new)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         if event.type() == QEvent.Type.KeyPress and cast(QKeyEvent, event).key() in _TAB_KEYS:
