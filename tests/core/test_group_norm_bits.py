@@ -38,11 +38,22 @@ def test_group_norm_module_keeps_torchs_grad_fn_and_gradient_shape(torch):
     np.testing.assert_array_equal(outs[0][1], outs[1][1])
 
 
+@pytest.fixture
+def torch_on_two_threads(torch):
+    """PyTorch's group_norm input gradient on two or more threads, the path core reproduces: on one thread (the
+    corpus runner's setting) torch's differs in the last bit of some elements (README: still differing); an earlier
+    test of the session may have left torch on one thread, so the count is set here and given back after."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    yield torch
+    torch.set_num_threads(before)
+
+
 @pytest.mark.parametrize("shape, groups", [
     ((2, 32, 8, 8), 8), ((2, 64, 16, 16), 32), ((4, 128, 4, 4), 32), ((3, 32, 5, 7), 1), ((2, 64, 32, 32), 2),
     ((3, 96, 6, 6), 8), ((5, 120, 7, 7), 4), ((4, 72, 3, 3), 3), ((2, 48, 10), 2), ((2, 64, 3), 8), ((1, 20, 33), 4)])
 @pytest.mark.parametrize("affine", [True, False])
-def test_group_norm_gradients_match_torch_bit_for_bit(torch, shape, groups, affine):
+def test_group_norm_gradients_match_torch_bit_for_bit(torch_on_two_threads, shape, groups, affine):
     """A U-Net's GroupNorm trains with torch's input, weight and bias gradients: the kernel's per-channel sums,
     its 8-lane weighted group sums and fused dx = c1 dy + c2 x + c3 (core.nn.functional._group_norm_kernel)."""
     rng = np.random.default_rng(sum(shape) + groups)
@@ -58,5 +69,5 @@ def test_group_norm_gradients_match_torch_bit_for_bit(torch, shape, groups, affi
         y.backward(lib.tensor(dy))
         return [y.detach().numpy(), xs.grad.numpy()] + [p.grad.numpy() for p in params if p is not None]
 
-    for ours, theirs in zip(grads(core), grads(torch), strict=True):
+    for ours, theirs in zip(grads(core), grads(torch_on_two_threads), strict=True):
         np.testing.assert_array_equal(ours, theirs)
