@@ -23,6 +23,7 @@ import json
 import os
 import random
 import runpy
+import shutil
 import sys
 import time
 import traceback
@@ -527,6 +528,8 @@ def run_one(lib, path: str) -> str:
     here = os.getcwd()
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     os.chdir(os.path.dirname(os.path.abspath(path)))
+    runs = os.path.join(os.path.dirname(path), "runs")  # skrl's checkpoints, SummaryWriter's default log folder
+    had_runs = os.path.isdir(runs)
     _reset(lib)  # an unseeded script draws from seed 0 in both libraries (torch seeds a new process at random)
     random.seed(0)
     np.random.seed(0)
@@ -545,6 +548,8 @@ def run_one(lib, path: str) -> str:
     finally:
         os.chdir(here)
         sys.path.pop(0)
+        if not had_runs:  # NOTE: skrl's examples wrote ~1 GB of checkpoints a run each; runs filled the disk (67 GB)
+            shutil.rmtree(runs, ignore_errors=True)
         folder = os.path.dirname(os.path.abspath(path))
         doomed = []  # the script's own helper modules (model.py...) and packages, namespace ones (no __init__) too
         for name, mod in list(sys.modules.items()):  # (found first: a namespace package's path is recomputed from
