@@ -88,13 +88,19 @@ _OPERATOR_FUNCS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul
                    "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
                    "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
                    "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__str__": "__repr__",
-                   "__matmul__": "matmul"}
+                   "__matmul__": "matmul", "__idiv__": "div_"}
+# names torch/_tensor.py binds to another method (``__neg__ = _C.TensorBase.neg``, ``__rtruediv__ = __rdiv__``): one
+# function under both names, before activation and after, so a mode's ``func is Tensor.neg`` holds for ``-x``
+_SAME_METHODS = {"__neg__": "neg", "__pos__": "positive", "__abs__": "abs", "__rtruediv__": "__rdiv__",
+                 "__itruediv__": "__idiv__"}
+# torch's Python wrappers of its C ``pow``/``pow_`` keep the wrapped names (a mode sees ``func.__name__ == "pow"``)
+_WRAPPER_NAMES = {"__pow__": "pow", "__ipow__": "pow_"}
 _DUNDERS = frozenset(_OPERATOR_FUNCS) | {
     "__rsub__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__rmod__", "__pow__", "__rpow__", "__ipow__",
     "__matmul__", "__rmatmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rlshift__", "__rshift__",
     "__rrshift__", "__eq__", "__invert__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
     "__float__", "__int__", "__index__", "__bool__", "__complex__", "__len__", "__contains__", "__format__",
-    "__reversed__", "__array__", "__getitem__", "__setitem__", "__repr__", "__dlpack__"}
+    "__reversed__", "__array__", "__getitem__", "__setitem__", "__repr__", "__dlpack__", "__rdiv__"}
 # the operators whose TypeError, a handler's too, becomes NotImplemented in torch (its C methods'
 # TypeError_to_NotImplemented_, its Python ones' _handle_torch_function_and_wrap_type_error_to_not_implemented), so
 # Python asks the other operand: a MetaTensor > ndarray falls to the array's reflected comparison and MONAI's
@@ -756,11 +762,18 @@ def activate() -> None:
             register(prefix, public)
         setattr(importlib.import_module(namespace), name, public)
     originals = _tensor_methods(Tensor)
+    same = {alias: name for alias, name in _SAME_METHODS.items()
+            if alias in originals and originals.get(name) is originals[alias]}
     methods = {name: install(obj, "core", name, f"Tensor.{name}") for name, obj in originals.items()
-               if name not in _OPERATOR_FUNCS}
+               if name not in _OPERATOR_FUNCS and name not in same}
     for name, obj in originals.items():
-        if name in _OPERATOR_FUNCS:
+        if name in _OPERATOR_FUNCS and name not in same:
             methods[name] = install(obj, "core", name, f"Tensor.{name}", public=methods.get(_OPERATOR_FUNCS[name]))
+    for alias, name in same.items():
+        methods[alias] = methods[name]
+    for name, torch_name in _WRAPPER_NAMES.items():
+        if name in methods:
+            methods[name].__name__ = torch_name
     for name, method in methods.items():
         setattr(Tensor, name, method)
     _dispatching_properties(Tensor)

@@ -63,9 +63,13 @@ def fast_operator(ufunc, general, record):
 
 
 def install(table: dict) -> None:
-    """Wraps the table's binary operators (all but the hot ``__add__``/``__mul__``, see ``fast_operator``)."""
+    """Wraps the table's binary operators (all but the hot ``__add__``/``__mul__``, see ``fast_operator``); as
+    torch/_tensor.py, ``__rtruediv__`` is ``__rdiv__`` and ``__itruediv__`` is ``__idiv__`` (one function each)."""
     for name in BINARY:
         table[name] = returns_not_implemented(table[name], name)
+    for alias, name in (("__rtruediv__", "__rdiv__"), ("__itruediv__", "__idiv__")):
+        table[name].__name__, table[name].__qualname__ = name, f"Tensor.{name}"
+        table[alias] = table[name]
 
 
 def _contains(self, element) -> bool:

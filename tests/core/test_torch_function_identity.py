@@ -174,3 +174,52 @@ def test_functions_taken_before_activation_pickle_after_it():
         print([pickle.loads(pickle.dumps(f)) is f for f in (*kept, torch.tanh, torch.Tensor.add)])
         """)
     assert "False" not in _same_in_core_and_torch(script)
+
+
+# torch/_tensor.py binds these names to one method (``__neg__ = _C.TensorBase.neg``, ``__rtruediv__ = __rdiv__``,
+# ``__itruediv__ = _C.TensorBase.__idiv__``); the others of the list are methods of their own
+OPERATOR_PAIRS = ("__neg__ neg", "__pos__ positive", "__abs__ abs", "__rtruediv__ __rdiv__", "__itruediv__ __idiv__",
+                  "__pow__ pow", "__ipow__ pow_", "__truediv__ div", "__matmul__ matmul", "__add__ add")
+
+
+@pytest.mark.parametrize("trigger", ["none", *sorted(TRIGGERS)])
+def test_operator_methods_are_the_methods_torch_binds_them_to(trigger):
+    script = ("import {lib} as torch\nfrom {lib}.overrides import TorchFunctionMode\n"
+              + TRIGGERS.get(trigger, "") + textwrap.dedent(f"""\
+        pairs = [pair.split() for pair in {OPERATOR_PAIRS!r}]
+        print([(a, b, getattr(torch.Tensor, a) is getattr(torch.Tensor, b)) for a, b in pairs])
+        print([getattr(torch.Tensor, a).__name__ for a, _ in pairs[:7]])
+        """))
+    out = _same_in_core_and_torch(script)
+    assert "('__rtruediv__', '__rdiv__', True)" in out
+
+
+def test_a_mode_sees_the_functions_torch_passes_for_operators():
+    """``x ** 2`` passes ``Tensor.__pow__`` (named ``pow``), ``0.01 / x`` ``Tensor.__rdiv__``, ``-x`` ``Tensor.neg``:
+    a mode that tests ``func is torch.Tensor.X`` or ``func.__name__`` takes the same branch in core."""
+    script = textwrap.dedent("""\
+        import operator
+        import {lib} as torch
+        from {lib}.overrides import TorchFunctionMode
+        NAMES = ("pow", "__pow__", "pow_", "__ipow__", "__rpow__", "__rdiv__", "__rtruediv__", "div", "div_",
+                 "__idiv__", "__itruediv__", "neg", "__neg__", "positive", "__pos__", "abs", "__abs__", "matmul",
+                 "__rmatmul__", "__rsub__", "__floordiv__", "__rfloordiv__", "__rmod__", "add", "mul")
+        EXPRESSIONS = (lambda x: x ** 2, lambda x: x ** 2.5, lambda x: 2 ** x, lambda x: 0.01 / x, lambda x: x / 2,
+                       lambda x: -x, lambda x: +x, abs, lambda x: x @ x, lambda x: x.__rmatmul__(x), lambda x: 1 - x,
+                       lambda x: x // 2, lambda x: 2 // x, lambda x: 2 % x, lambda x: 1 + x, lambda x: 2 * x,
+                       lambda x: operator.ipow(x, 2), lambda x: operator.itruediv(x, 2), lambda x: x.__idiv__(2),
+                       lambda x: x.__rdiv__(2), lambda x: x.__rtruediv__(2))
+        seen = []
+        class Record(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                seen.append(func)
+                return func(*args, **(kwargs or {{}}))
+        for expression in EXPRESSIONS:
+            x = torch.tensor([[1.5, 2.0], [0.5, 3.0]])
+            seen.clear()
+            with Record():
+                expression(x)
+            print([(f.__name__, [name for name in NAMES if getattr(torch.Tensor, name) is f]) for f in seen])
+        """)
+    out = _same_in_core_and_torch(script)
+    assert "('pow', ['__pow__'])" in out and "('__rdiv__', ['__rdiv__', '__rtruediv__'])" in out
