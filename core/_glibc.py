@@ -13,11 +13,12 @@ to a rounding midpoint (about 1 input in 10^8).
 from __future__ import annotations
 
 import ctypes
+import itertools
 import os
 
 import numpy as np
 
-__all__ = ["erff", "exp", "expf", "expm1f", "log1p", "log1pf", "logf", "tanh", "tanhf"]
+__all__ = ["erff", "exp", "expf", "expm1f", "log1p", "log1pf", "logf", "pow_number", "tanh", "tanhf"]
 
 _N = 32
 _TAB = np.array([
@@ -88,6 +89,28 @@ def exp(x: np.ndarray) -> np.ndarray:
         return _per_element(_C_EXP, x, np.float64)
     with np.errstate(over="ignore"):
         return np.exp(x)
+
+
+def _c_pow_function():
+    """glibc's ``double pow(double, double)`` through ctypes, else None."""
+    function = _c_library_double_function("pow")
+    if function is not None:
+        function.argtypes = [ctypes.c_double, ctypes.c_double]
+    return function
+
+
+_C_POW = _c_pow_function()
+
+
+def pow_number(x: np.ndarray, exponent: float) -> np.ndarray:
+    """glibc's ``pow`` of each element of a float64 array and ``exponent``, as ``exp``: PyTorch's ``std::pow`` in its
+    double pow kernel's scalar loop (a short or strided tensor, the last ``n % 16`` elements)."""
+    x = np.asarray(x, np.float64)
+    if _C_POW is not None and x.size <= _FEW_DOUBLES:
+        return np.fromiter(map(_C_POW, x.ravel().tolist(), itertools.repeat(exponent, x.size)), np.float64,
+                           x.size).reshape(x.shape)
+    with np.errstate(all="ignore"):
+        return np.power(x, exponent)
 
 
 def tanh(x: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from core import _dtype, _mkl_vml
 from core._arg_types import require_tensor_input, tp_name
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
+from core._glibc import pow_number
 from core._memory_format import laid_out_like_operands
 from core._precise import precise
 from core._sleef import vector_loop
@@ -163,6 +164,10 @@ def _float_pow_steps(x, e):
         if type(x) is not np.ndarray or not x.ndim:
             return precise(lambda v: v ** scalar_e, x)
         return vector_loop(x, lambda v: powf_u10(v, vector_e), lambda v: precise(lambda w: w ** scalar_e, v))
+    if x.dtype == np.float64 and type(x) is np.ndarray:  # PyTorch's double kernel: SLEEF's pow_u10 two vectors at a
+        # time (not ported: NumPy's power, within an ulp of it), the C library's pow on the last n % 16 elements and
+        # all of a short or strided tensor (NumPy's power differs from glibc's in the last bit on some elements)
+        return vector_loop(x, lambda v: v ** e, lambda v: pow_number(v, e))
     if x.dtype.kind == "V":
         e = float(x.dtype.type(e))  # and its bfloat16 kernel as a bfloat16 (1.7 -> 1.703125)
     return precise(lambda v: v ** e, x)  # the C library's pow, rounded once (core._precise)
