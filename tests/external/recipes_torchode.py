@@ -69,24 +69,14 @@ RECIPES += [
     _drive("neural_fixed", "neural(to, 'euler', 'fixed')", "neural(to, 'heun', 'fixed')",
            "neural(to, 'heun', 'integral', seed=4)"),
     _drive("spans", "varying_spans(to)", "varying_spans(to, 'dopri5')"),
-    _drive("solve_ivp", "solve_ivp(to)",
-           xfail="cause not isolated: solve_ivp's Heun solution of the damped pendulum's second initial value "
-           "(float32, the default PID controller at atol = rtol = 1e-7, hundreds of steps) differs from torch's "
-           "from its third evaluation point on by a few units in the 6th digit; its statistics, Dopri5's and "
-           "Tsit5's solutions and every other value agree bit for bit, as do float32 sin, pow (n = 2) and the "
-           "Runge-Kutta einsum/addcmul steps checked alone"),
+    _drive("solve_ivp", "solve_ivp(to)"),
     _drive("backsolve", "backsolve(to)",
            xfail="cause not isolated: BacksolveAdjoint's forward solution agrees bit for bit, its gradients "
            "(the adjoint equations solved backwards with torch.func.vjp of the MLP under torch.func.vmap, float32) "
            "differ from torch's from the 6th digit; JointBacksolveAdjoint (autograd, no vmap) and AutoDiffAdjoint "
            "on the same problem agree bit for bit"),
     _drive("joint_backsolve", "backsolve(to, joint=True)"),
-    _drive("interpolation", "interpolation(to)",
-           xfail="float64 tensor ** number: torch's kernel takes glibc's pow in its scalar loop (the last n % 16 "
-           "elements, here the 2-element error ratios of the step size controller) and SLEEF's pow_u10 in its "
-           "vector loop, core NumPy's SIMD power, which differs in the last bit (pow(0.6413260972136376, -0.2): "
-           "1.0929095412590235 in torch and glibc, ...233 in core); Tsit5's sixth step size differs by an ulp and "
-           "its dense output from the 18th point by a few; Euler, Heun and Dopri5 agree bit for bit"),
+    _drive("interpolation", "interpolation(to)"),
 ]
 
 TORCHDIFFEQ_PACKAGE = [(*TORCHDIFFEQ[:2], f"torchdiffeq/{m}.py", f"torchdiffeq/{m}.py") for m in (
