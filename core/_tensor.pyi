@@ -386,9 +386,9 @@ class Tensor(TensorBase):
     def __truediv__(self, other, *, rounding_mode=..., out=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def __rtruediv__(self, other):
-        """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators._rdiv)"""
+        """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators.__rdiv__)"""
     def __itruediv__(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.__idiv__`` with ``self`` as its first argument."""
     def __floordiv__(self, other, *, out=...):
         """``input // other``: floors (Python's rule), with PyTorch's promotion. (core.ops.math_pairwise.floor_divide)"""
     def __rfloordiv__(self, other):
@@ -1526,9 +1526,9 @@ class Tensor(TensorBase):
     def __div__(self, other, *, rounding_mode=..., out=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def __idiv__(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise.__idiv__`` with ``self`` as its first argument."""
     def __rdiv__(self, other):
-        """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators._rdiv)"""
+        """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators.__rdiv__)"""
     def __nonzero__(self) -> builtins.bool:
         """Python 2's name for ``__bool__``: a method of its own, as torch's (a table keyed by methods tells them apart). (core.ops.python_operators.__nonzero__)"""
     def __long__(self) -> builtins.int:
