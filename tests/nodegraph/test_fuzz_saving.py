@@ -74,10 +74,9 @@ def test_a_save_interrupted_at_any_byte_leaves_the_previous_file_and_sidecar(tmp
     big = which == len(EXAMPLES)  # the last choice: a document with a sidecar, then the other writes fail
     old, new = (_with_big_tensor(0), _with_big_tensor(1)) if big else \
         (files.load(EXAMPLES[which]), files.load(EXAMPLES[(which + 1) % len(EXAMPLES)]))
-    files.save(new, folder / "scratch.json")  # how many bytes each write of this save makes
-    sizes = [os.path.getsize(p) for p in (*files.sidecar_paths(folder / "scratch.json"), folder / "scratch.json")]
-    for p in folder.iterdir():
-        p.unlink()
+    scratch = tmp_path_factory.mktemp("scratch") / path.name  # the same name: the JSON names its sidecar
+    files.save(new, scratch)  # how many bytes each write of this save makes
+    sizes = [os.path.getsize(p) for p in (*files.sidecar_paths(scratch), scratch)]
     files.save(old, path)
     before = _snapshot(folder)
     opened, real_fdopen, failing = [], os.fdopen, nth if big else 0

@@ -100,10 +100,24 @@ def test_deprecated_upsample_functions_warn_and_interpolate(torch):
     ((1, 3, 70, 70), dict(scale_factor=2), "contiguous"), ((2, 12, 48, 48), dict(scale_factor=2), "channels_last"),
     ((2, 8, 32, 32), dict(scale_factor=0.5), "contiguous"), ((2, 8, 9, 7), dict(scale_factor=1.7), "contiguous")])
 @pytest.mark.parametrize("align_corners", [False, True])
-def test_bilinear_float32_values_and_gradients_match_torch_bit_for_bit(torch, shape, spec, layout, align_corners):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bilinear_float32_values_and_gradients_match_torch_bit_for_bit(torch, shape, spec, layout, align_corners,
+                                                                     threads):
     """A U-Net decoder's nn.Upsample(mode='bilinear') trains with torch's numbers: the four taps summed in one
-    fused expression in the order of the kernel ATen picks (channels-last for small outputs, generic for large),
-    and the backward's raster-order fused accumulation (core.nn.functional._bilinear_kernel)."""
+    fused expression in the order of the kernel ATen picks (channels-last for small outputs, generic for large;
+    3 channels on one thread take the channels-last one, so both libraries run on ``threads`` here), and the
+    backward's raster-order fused accumulation (core.nn.functional._bilinear_kernel)."""
+    before = torch.get_num_threads(), core.get_num_threads()
+    torch.set_num_threads(threads)
+    core.set_num_threads(threads)
+    try:
+        _bilinear_matches(torch, shape, spec, layout, align_corners)
+    finally:
+        torch.set_num_threads(before[0])
+        core.set_num_threads(before[1])
+
+
+def _bilinear_matches(torch, shape, spec, layout, align_corners):
     rng = np.random.default_rng(sum(shape))
     x = rng.standard_normal(shape).astype(np.float32)
     out = torch.nn.functional.interpolate(torch.tensor(x), mode="bilinear", align_corners=align_corners, **spec)
