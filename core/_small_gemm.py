@@ -21,7 +21,9 @@ for k = 0..K-1 (the same rule as PyTorch's own small ``bmm`` loop, ``core.ops.li
   a bias is left to NumPy: the chain matched all but ~0.3% of such products there.
 
 **MKL's dot kernels** (``_dot_kernels``): ``x @ W.T`` (``b`` transposed, ``x``'s rows contiguous) of 2 or more
-rows and 2 or more outputs outside the chain's region, except M >= 4 with N >= 12, float32. Each output is a dot
+rows and 2 or more outputs outside the chain's region, except M >= 4 with N >= 12, float32, at any size (a 10-class
+head on a batch of 256 from 1024 features too: measured 240 random products, M 2..1500, K 1..3000, N 2..11, up to
+2^27 multiply-adds, one and two threads, x at offsets 0..3 floats, all bit for bit). Each output is a dot
 of x's row and W's row, W's rows 4 at a time in 4 lanes and the last ``N % 4`` (all of them for N < 4) in 8
 lanes, each product rounded, no FMA: a row that starts p = 1..3 floats before a 16-byte boundary adds its first
 p products in order into lane 0; the lanes then take 4 (8) products at a time, each lane adding its own in order;
@@ -82,7 +84,8 @@ transposed ``a`` and N = 5..20 columns, is neither the chain nor NumPy's (measur
 off with either), so it is not reproduced.
 
 NOTE: the chain forms all K products in one NumPy multiply and adds them along k in one more call (``_chain``);
-products above ``LIMIT`` multiply-adds keep NumPy's GEMM (``DOT_LIMIT`` for the dot kernels, ~2 ns each).
+products above ``LIMIT`` multiply-adds keep NumPy's GEMM (``DOT_LIMIT`` for the dot kernels of 12 or more outputs,
+~2 ns each; ``DOT_HEAD_LIMIT`` for 2..11 outputs, a block of rows at a time, ~0.7 ns each).
 """
 
 from __future__ import annotations
@@ -128,7 +131,12 @@ FMA_BLOCKS_LIMIT = 1 << 27
 _ONE_THREAD_BLOCKS = 1 << 26
 _CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
 GEMV_LIMIT = 1 << 20  # multiply-adds above which a one-column (one-row) float32 product keeps NumPy's (~1 ns each)
-DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T keeps NumPy's GEMM outside the in-order region (~2 ns each)
+DOT_LIMIT = 1 << 18  # multiply-adds above which x @ W.T of 12+ outputs (2 or 3 rows) keeps NumPy's GEMM (~2 ns each)
+# NOTE: multiply-adds up to which x @ W.T of 2..11 outputs (a classification head) takes the dot kernels, a block of
+# ``_DOT_BLOCK`` products at a time (~0.7 ns each, NumPy's one-thread GEMM ~0.1: a 256-row batch through 1024 -> 10
+# 1.7 ms); measured bit for bit up to 2^27 (M 2..1500, K 1..3000, one and two threads)
+DOT_HEAD_LIMIT = 1 << 23
+_DOT_BLOCK = 1 << 20  # products (a float32 each) of one block of x's rows in the dot kernels (in cache)
 _DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -183,7 +191,7 @@ def mkl_gemm(a, b, c=None):
             return _remainder_rows(a, b, c)
         if not (b_transposed and _dot_region(m, k, n, a, size)):
             return None
-        out = _dot_kernels(a, b)
+        out = _dot_kernels(a, b) if m * n * k <= DOT_LIMIT else _dot_kernels_by_rows(a, b)
         if c is not None:
             out += c
         return out
@@ -367,7 +375,8 @@ def _dot_region(m, k, n, a, size) -> bool:
     ``DOT_LIMIT`` multiply-adds (module docstring). NOTE: the order follows the rows' addresses, so x's rows must
     lie as PyTorch's do: forwards, K or more apart; an expanded x (rows 0 apart) is a contiguous copy in PyTorch
     (BLAS's lda >= K), and in ``_dot_kernels``."""
-    return size == 4 and m >= 2 and n >= 2 and (m < 4 or n < 12) and m * n * k <= DOT_LIMIT \
+    return size == 4 and m >= 2 and n >= 2 and (m < 4 or n < 12) \
+        and m * n * k <= (DOT_HEAD_LIMIT if n < 12 else DOT_LIMIT) \
         and (a.strides[1] == size or k == 1) and (a.strides[0] >= k * size or a.strides[0] == 0)
 
 
@@ -406,6 +415,21 @@ def _dot_kernels(a, b):
         rows = slice(row, None, period)
         for cols, lanes in groups:
             out[rows, cols] = _dot_lanes(a[rows], b[:, cols], peel, lanes).T
+    return out
+
+
+def _dot_kernels_by_rows(a, b):
+    """``_dot_kernels`` of a product above ``DOT_LIMIT``: blocks of 4j of x's rows, each ``_DOT_BLOCK`` products or
+    fewer, one call each (each output's order follows only its own row and address: the same bits, its products in
+    cache; one thread, load-noisy: 1024x1024 by 8 outputs 31 -> 20 ms, 1500x2000 by 5 50 -> 15). A new C-contiguous
+    (M, N) array."""
+    (m, k), n = a.shape, b.shape[1]
+    if a.strides[0] == 0:
+        a = np.ascontiguousarray(a)  # (as _dot_kernels: a fresh buffer starts on a 16-byte boundary)
+    rows = max(4, _DOT_BLOCK // (n * k) // 4 * 4)
+    out = np.empty((m, n), np.float32)
+    for start in range(0, m, rows):
+        out[start:start + rows] = _dot_kernels(a[start:start + rows], b)
     return out
 
 

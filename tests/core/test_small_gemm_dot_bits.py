@@ -121,3 +121,21 @@ def test_matrix_times_a_batch_matches_torch_bitwise(x_shape, y_shape, grad):
     cx.requires_grad_(grad)
     tx.requires_grad_(grad)
     _same_bits(cx @ cy, tx @ ty)
+
+
+# (batch, in_features, classes) above DOT_LIMIT: a classification head on a training batch, K odd (rows at 4 phases)
+HEADS = [(64, 512, 10), (256, 1024, 10), (100, 784, 10), (128, 512, 9), (64, 1024, 11), (300, 1000, 8),
+         (201, 999, 10), (1024, 1024, 5)]
+
+
+@pytest.mark.parametrize("m,k,n", HEADS)
+def test_classification_head_forward_above_the_small_products_matches_torch_bitwise(m, k, n):
+    """A 10-class head on a batch of 64-256 (2^18 or more multiply-adds) is still MKL's dot kernels in PyTorch:
+    core takes them a block of rows at a time (each row's order is its own)."""
+    assert m * k * n > _small_gemm.DOT_LIMIT
+    cx, tx = _pair((m, k), 21)
+    cw, tw = _pair((n, k), 22)
+    cb, tb = _pair((n,), 23)
+    _same_bits(core.nn.functional.linear(cx, cw, cb), torch.nn.functional.linear(tx, tw, tb))
+    _same_bits(cx @ cw.T, tx @ tw.T)
+    _same_bits(cx[1:] @ cw.T, tx[1:] @ tw.T)  # (a view one row in: each row at another address)
