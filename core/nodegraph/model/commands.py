@@ -255,11 +255,14 @@ class SetTraining(Command):
         self.text = f"Training: {key} set to {param_text(value)}"
 
     def do(self, graph: Graph) -> None:
+        self.old_params = copy.deepcopy(graph.training.get("optimizer_params"))  # a switch of optimizer drops some
         self.old = graph.set_training(self.key, self.value)
         self.text = f"Training: {_training_change(graph, self.key, self.old, self.value)}"
 
     def undo(self, graph: Graph) -> None:
         graph.set_training(self.key, self.old)
+        if self.key == "optimizer" and graph.training.get("optimizer_params") != self.old_params:
+            graph.set_training("optimizer_params", self.old_params)
 
 
 def _training_change(graph: Graph, key: str, old: Any, new: Any) -> str:

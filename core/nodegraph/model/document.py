@@ -462,6 +462,8 @@ class Graph:
                     _training_settings.check({**self.training, key: value})
             except _training_settings.SettingError as exc:  # the file would not open again
                 raise GraphError(str(exc)) from None
+        if key == "optimizer":
+            self._keep_arguments_of(value)
         old = self.training.get(key)
         if value is None and key in OPTIONAL_TRAINING:  # unset (undo of a first set): saved as before again
             self.training.pop(key, None)
@@ -469,6 +471,20 @@ class Graph:
             self.training[key] = copy.deepcopy(value)
         self._emit("training_changed", detail=key)
         return old
+
+    def _keep_arguments_of(self, optimizer: str) -> None:
+        """A switch to ``optimizer`` keeps the arguments it takes and drops the others (SGD's ``momentum`` when
+        Adam is chosen), so the document's file reopens; GraphError, nothing changed, when what is kept is still
+        refused (``SetTraining`` keeps the old arguments for its undo)."""
+        params = self.training.get("optimizer_params") or {}
+        kept = _training_settings.arguments_for(optimizer, params)
+        try:
+            _training_settings.check({**self.training, "optimizer": optimizer, "optimizer_params": kept})
+        except _training_settings.SettingError as exc:
+            raise GraphError(str(exc)) from None
+        if kept != params:
+            self.training["optimizer_params"] = kept
+            self._emit("training_changed", detail="optimizer_params")
 
     def set_code(self, code: dict[str, Any] | None) -> dict[str, Any] | None:
         """Attach an imported snippet (text, name, node lines, notes; None removes it); returns the old one."""

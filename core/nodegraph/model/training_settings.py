@@ -16,6 +16,7 @@ too) and moves it onto the dataset nodes.
 
 from __future__ import annotations
 
+import inspect
 import re
 import warnings
 from typing import Any, Literal, overload
@@ -24,7 +25,8 @@ import core
 from core import optim
 from core.nodegraph.model.spec import quote
 
-__all__ = ["RANGES", "NEEDS_CLOSURE", "NEEDS_METRIC", "SettingError", "check", "check_setting", "check_value"]
+__all__ = ["RANGES", "NEEDS_CLOSURE", "NEEDS_METRIC", "SettingError", "arguments_for", "check", "check_setting",
+           "check_value"]
 
 # setting -> (lowest, highest) the Train dock accepts; ints for counts, floats for rates
 RANGES = {"lr": (0.0, 10.0), "momentum": (0.0, 0.999), "weight_decay": (0.0, 1.0), "gamma": (0.01, 1.0),
@@ -95,6 +97,20 @@ def _optimizer_class(value: object, path: str) -> type[optim.Optimizer]:
     return cls
 
 
+def _takes(opt_cls: type[optim.Optimizer]) -> list[str]:
+    """The keyword arguments ``opt_cls`` takes besides its parameters."""
+    return [p.name for p in list(inspect.signature(opt_cls.__init__).parameters.values())[2:]
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def arguments_for(optimizer: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` less the arguments the optimizer named ``optimizer`` does not take: what a switch of optimizer
+    keeps (SGD's ``lr`` and ``weight_decay`` carry over to Adam, its ``momentum`` and ``nesterov`` do not).
+    SettingError for an optimizer name ``check`` refuses."""
+    takes = _takes(_optimizer_class(optimizer, "training.optimizer"))
+    return {k: v for k, v in params.items() if k in takes}
+
+
 def _optimizer_names() -> list[str]:
     return [n for n in optim.__all__ if n not in NEEDS_CLOSURE and n != "Optimizer"
             and isinstance(getattr(optim, n), type) and issubclass(getattr(optim, n), optim.Optimizer)]
@@ -163,6 +179,11 @@ def _check_optimization(t: dict[str, Any], path: str) -> None:
     if not isinstance(params.get("nesterov", False), bool):
         raise SettingError(f"{path}.optimizer_params.nesterov",
                            f"must be true or false, got {_what(params['nesterov'])}")
+    takes = _takes(opt_cls)
+    for key in params:
+        if key not in takes:  # a file saved before a switch of optimizer dropped them (Adam with SGD's momentum)
+            raise SettingError(f"{path}.optimizer_params.{str(key)[:100]}",
+                               f"{opt_cls.__name__} takes no argument {quote(key)} (it takes {', '.join(takes)})")
     _arguments(params, f"{path}.optimizer_params")
     schedule, sched_cls = t.get("schedule"), None
     if schedule is not None:
