@@ -101,12 +101,28 @@ def scatter_backward(g, taps):
     lead = g.shape[:2]
     sizes = tuple(int(t[2]) for t in taps)
     src, wt, mask = _contributions(taps)
-    flat = g.reshape(lead[0] * lead[1], -1)
-    acc = np.zeros((flat.shape[0], int(np.prod(sizes))), g.dtype)
+    # NOTE: the planes lie along the last axis (inputs, planes): each rank gathers whole rows of the gradient,
+    # and a rank that only some inputs have (the borders' clamped taps) touches only those rows.
+    flat_t = g.reshape(lead[0] * lead[1], -1).T
+    if wt is None:
+        grads = np.ascontiguousarray(flat_t)
+    else:  # the fused step in float64: the float32 product is exact there, the sum rounded once to float32
+        grads = np.empty(flat_t.shape, np.float64)
+        grads[...] = flat_t
+        wt = wt.astype(np.float64)
+    acc = np.zeros((int(np.prod(sizes)), flat_t.shape[1]), g.dtype)
+    buf = np.empty(acc.shape, grads.dtype)
     for r in range(src.shape[0]):
-        step = flat[:, src[r]] + acc if wt is None else _fma(wt[r], flat[:, src[r]], acc)
-        acc = np.where(mask[r], step, acc)
-    return acc.reshape(*lead, *sizes)
+        rows = None if mask[r].all() else np.flatnonzero(mask[r])
+        step = np.take(grads, src[r], axis=0, out=buf) if rows is None else grads[src[r, rows]]
+        if wt is not None:
+            step *= (wt[r] if rows is None else wt[r, rows])[:, None]
+        step += acc if rows is None else acc[rows]
+        if rows is None:
+            acc[...] = step
+        else:
+            acc[rows] = step
+    return np.ascontiguousarray(acc.T).reshape(*lead, *sizes)
 
 
 def bilinear_backward(g, taps):
