@@ -86,3 +86,4 @@ RECIPES += __import__("recipes_torchode").RECIPES  # torchode: ODE solvers, adjo
 RECIPES += __import__("recipes_kymatio").RECIPES  # kymatio: wavelet scattering 1D/2D/3D on torch (helper s27 SCI)
 RECIPES += __import__("recipes_sbert").RECIPES  # sentence-transformers: encode, losses, its tests (helper s27 SBERT)
 RECIPES += __import__("recipes_lucidrains2").RECIPES  # lion, adam-atan2, EMA, linformer, soft-MoE, minGRU, PaLM (helper s27 LUCID3)
+RECIPES += __import__("recipes_llm").RECIPES  # the rest of Build a Large Language Model (From Scratch) (helper s28 LLM)
