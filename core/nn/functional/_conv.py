@@ -31,6 +31,7 @@ from core._memory_format import channels_last, format_of, in_format
 from core._meta import is_meta, meta_array
 from core._threads import get_num_threads
 from core.autograd.function import Function
+from core.nn.functional._conv_dw import depthwise_forward
 from core.nn.functional._conv_thnn import takes_thnn, thnn_forward, thnn_input_grad, thnn_weight_grad
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
@@ -229,6 +230,8 @@ def conv_forward(x, w, spec: Spec, bias=None):
     if xp is _np and (thnn := thnn_forward(x, w, spec, bias)) is not None:
         return thnn  # (PyTorch's slow_conv2d, in its order: core.nn.functional._conv_thnn)
     xpad = _pad(x, spec.padding)
+    if xp is _np and (dw := depthwise_forward(xpad, w, spec, bias, (oh, ow))) is not None:
+        return dw  # (oneDNN's depthwise kernel, in its order: core.nn.functional._conv_dw)
     kdim, length = cg * kh * kw, oh * ow
     wm = w.reshape(g, o // g, kdim)
     out = xp.empty((n, g, o // g, length), dtype=x.dtype)
