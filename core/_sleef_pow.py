@@ -16,8 +16,8 @@ are SLEEF's)::
 with the double-float steps of ``core._sleef`` (fused multiply-adds, as SLEEF's FMA builds compute them).
 Measured against torch 2.13 on an AMD EPYC Zen 4: bases 2, 3.7, 10, 0.5 and 10000 over 300,000 normal exponents
 (x5), random positive bases and exponents, every pair of 13 special values, sizes 1..69, views and broadcasts: all
-bit for bit but ~1 in 10^5 elements (one ulp; not found which step). float64 keeps NumPy's power (SLEEF's
-``pow_u10`` not ported: ~6% of elements differ).
+bit for bit but ~1 in 10^5 elements (one ulp; not found which step). float64's ``pow_u10`` is
+``core._sleef_powd``, split the same way (``kernel_split``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from core import _cpu, _glibc
 from core import _sleef as sl
 from core._sleef import vector_loop
 
-__all__ = ["powf_u10", "pow_float32", "c_powf"]
+__all__ = ["powf_u10", "pow_float32", "c_powf", "kernel_split"]
 
 _F32, _F64 = np.float32, np.float64
 _LOGK_POLY = [_F32(c) for c in (0.240320354700088500976562, 0.285112679004669189453125, 0.400007992982864379882812)]
@@ -49,7 +49,6 @@ def _c_powf_function():
 
 
 _C_POWF = _c_powf_function()
-_PAIR = 2 * _cpu.vector_bytes() // 4  # float32 elements in two of torch's vectors (one vector loop step)
 
 
 def _logkf(d):
@@ -142,25 +141,32 @@ def c_powf(x, y):
 def pow_float32(base, exponent):
     """``pow`` of float32 NumPy arrays (either may be 0-d) in PyTorch's kernel's split: SLEEF's in the vector steps,
     the C library's ``powf`` in the tail (``vector_loop``)."""
-    base, exponent = np.asarray(base, _F32), np.asarray(exponent, _F32)
+    return kernel_split(np.asarray(base, _F32), np.asarray(exponent, _F32), powf_u10, c_powf)
+
+
+def kernel_split(base, exponent, vec, scalar):
+    """``pow_tensor_tensor_kernel``'s split of two arrays of one dtype (either may be 0-d) between ``vec`` (SLEEF's
+    function, two vectors a step) and ``scalar`` (the C library's): ``vector_loop``'s, and for operands broadcast
+    against each other, row by row."""
+    pair = 2 * _cpu.vector_bytes() // base.itemsize
     if base.ndim == 0 and exponent.ndim:
         if exponent.ndim > 1 and not exponent.flags.c_contiguous and exponent.strides[-1] != exponent.itemsize:
             # NOTE: number ** tensor's output is contiguous (pow.Scalar's meta gives no strides), so a transposed
             # exponent's inner loop is strided: all of it takes the scalar form
-            return c_powf(base, exponent)
-        return vector_loop(exponent, lambda e, b: powf_u10(b, e), lambda e, b: c_powf(b, e), base)
+            return scalar(base, exponent)
+        return vector_loop(exponent, lambda e, b: vec(b, e), lambda e, b: scalar(b, e), base)
     if exponent.ndim == 0 and base.ndim:
-        return vector_loop(base, powf_u10, c_powf, exponent)
+        return vector_loop(base, vec, scalar, exponent)
     if base.shape == exponent.shape:
-        return vector_loop(base, powf_u10, c_powf, exponent)
+        return vector_loop(base, vec, scalar, exponent)
     # NOTE: operands broadcast against each other do not coalesce: TensorIterator loops over the result's last dim,
     # vectorised where each operand is contiguous or constant (stride 0) along it, each row with its own tail
     base, exponent = np.broadcast_arrays(base, exponent)
     inner = base.shape[-1]
-    if any(a.strides[-1] not in (0, a.itemsize) for a in (base, exponent)) or inner < _PAIR:
-        return c_powf(base, exponent)
-    cut = inner - inner % _PAIR
-    out = np.empty(base.shape, _F32)
-    out[..., :cut] = powf_u10(base[..., :cut], exponent[..., :cut])
-    out[..., cut:] = c_powf(base[..., cut:], exponent[..., cut:])
+    if any(a.strides[-1] not in (0, a.itemsize) for a in (base, exponent)) or inner < pair:
+        return scalar(base, exponent)
+    cut = inner - inner % pair
+    out = np.empty(base.shape, base.dtype)
+    out[..., :cut] = vec(base[..., :cut], exponent[..., :cut])
+    out[..., cut:] = scalar(base[..., cut:], exponent[..., cut:])
     return out

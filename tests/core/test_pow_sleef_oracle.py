@@ -84,3 +84,95 @@ def test_gradient_of_x_to_the_one_and_a_half_matches_torch(torch):
         (t ** 1.5).sum().backward()
         grads.append(t.grad.numpy())
     assert_float32_bits(*grads)
+
+
+# ----- float64: SLEEF's pow_u10 in the vector steps (16 doubles a step), the C library's pow elsewhere
+# (core._sleef_powd); every comparison is of the raw bits, NaNs' signs and payloads included
+
+def _float64_pairs(n: int, seed: int) -> tuple:
+    """``n`` bases and exponents over wide ranges: normal, huge and subnormal bases, negative bases with integer
+    exponents, results near overflow and underflow, and the special values."""
+    rng = np.random.default_rng(seed)
+    kind = rng.integers(0, 6, n)
+    base = np.exp(rng.uniform(-700, 700, n))
+    base = np.where(kind == 1, rng.uniform(0, 1e-308, n), base)  # subnormal
+    base = np.where(kind == 2, -rng.uniform(0.01, 50, n), base)  # negative, integer exponents below
+    base = np.where(kind == 3, rng.uniform(0.5, 2, n), base)
+    exponent = rng.uniform(-3, 3, n)
+    exponent = np.where(kind == 2, np.round(rng.uniform(-40, 40, n)), exponent)
+    exponent = np.where(kind == 3, rng.uniform(-1500, 1500, n), exponent)  # results overflow and underflow
+    special = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 2.0, -2.0, 0.5, 5e-324, 1e300, -3.0])
+    pick = rng.random(n) < 0.02
+    base = np.where(pick, special[rng.integers(0, special.size, n)], base)
+    pick = rng.random(n) < 0.02
+    exponent = np.where(pick, special[rng.integers(0, special.size, n)], exponent)
+    return base, exponent
+
+
+def _bits(t) -> np.ndarray:
+    return t.detach().numpy().view(np.int64)
+
+
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 33, 1000, 100003])
+def test_float64_pow_of_two_tensors_is_torchs_bit_for_bit(torch, n):
+    base, exponent = _float64_pairs(n, n)
+    ours = core.pow(core.tensor(base), core.tensor(exponent))
+    np.testing.assert_array_equal(_bits(ours), _bits(torch.pow(torch.tensor(base), torch.tensor(exponent))))
+
+
+@pytest.mark.parametrize("exponent", [1.7, -0.2, 34.0, -3.5, 7.0, 1e-3, 300.0, -1e300, float("inf"), float("nan")])
+@pytest.mark.parametrize("n", [17, 1000])
+def test_float64_tensor_to_a_number_is_torchs_bit_for_bit(torch, exponent, n):
+    base = _float64_pairs(n, 7)[0]
+    np.testing.assert_array_equal(_bits(core.tensor(base) ** exponent), _bits(torch.tensor(base) ** exponent))
+
+
+@pytest.mark.parametrize("base", [2.0, 10.0, 0.5, 3.0, -2.0, 0.0, 1e-300])
+@pytest.mark.parametrize("n", [16, 1001])
+def test_a_number_to_the_power_of_a_float64_tensor_is_torchs_bit_for_bit(torch, base, n):
+    exponent = np.random.default_rng(n).standard_normal(n) * 60
+    np.testing.assert_array_equal(_bits(base ** core.tensor(exponent)), _bits(base ** torch.tensor(exponent)))
+    np.testing.assert_array_equal(_bits(core.pow(base, core.tensor(exponent))),
+                                  _bits(torch.pow(base, torch.tensor(exponent))))
+
+
+def test_exact_powers_halfway_between_two_doubles_are_torchs(torch):
+    """3 ** 34, 5 ** 23, 7 ** 19 and 17 ** 13 are odd 54-bit integers, halfway between two doubles: SLEEF's choice
+    of neighbour comes from the sign of its low-order terms, each fused multiply-add rounded once."""
+    pairs = np.array([(3, 34), (5, 23), (7, 19), (17, 13), (-5, 23), (-7, 19), (3, 33), (5, 22)] * 4, np.float64)
+    results = [_bits(lib.tensor(pairs[:, 0]) ** lib.tensor(pairs[:, 1])) for lib in (core, torch)]
+    np.testing.assert_array_equal(*results)
+
+
+@pytest.mark.parametrize("view", ["transposed", "row slice", "every other row", "broadcast"])
+def test_float64_pow_of_views_takes_torchs_vector_and_scalar_forms(torch, view):
+    base, exponent = (a.reshape(40, 50) for a in _float64_pairs(2000, 3))
+    take = {"transposed": lambda t: t.T, "row slice": lambda t: t[:, :37], "every other row": lambda t: t[::2],
+            "broadcast": lambda t: t[:, :1]}[view]
+    results = []
+    for lib in (core, torch):
+        b, e = lib.tensor(base), lib.tensor(exponent)
+        results.append([_bits(lib.pow(take(b), e if view == "broadcast" else take(e))), _bits(2.0 ** take(e)),
+                        _bits(take(b) ** 1.3)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("n", [5, 40, 1000])
+def test_float64_pow_gradients_are_torchs_bit_for_bit(torch, n):
+    """Each backward formula calls pow again (``exponent * self.pow(exponent - 1)``), through the same kernels."""
+    rng = np.random.default_rng(n)
+    base, exponent = rng.uniform(0.1, 5, n), rng.uniform(-2, 3, n)
+    grads = []
+    for lib in (core, torch):
+        b = lib.tensor(base, requires_grad=True)
+        e = lib.tensor(exponent, requires_grad=True)
+        c = lib.tensor(exponent, requires_grad=True)
+        w = lib.tensor(np.linspace(-1, 1, n))
+        ((b ** e) * w).sum().backward()
+        ((b.detach() ** 2.7) * w + (2.0 ** c) * w).sum().backward()
+        r = lib.tensor(base, requires_grad=True)
+        ((r ** 2.7) * w).sum().backward()
+        grads.append([b.grad, e.grad, c.grad, r.grad])
+    for ours, theirs in zip(*grads):
+        np.testing.assert_array_equal(_bits(ours), _bits(theirs))
