@@ -67,8 +67,8 @@ block; 192 < K <= 384 two halves of K // 2 each, an odd K's last product rounded
 K > 384 blocks of 192 from k = 0, the last one shorter. ``addmm``'s bias is the starting value the blocks are added to.
 Measured bit for bit: K 100..1024 at 30 values, 300 random products (M 4..79, N 12..299, K 1..1299, x, W.T or
 a transposed x, with and without a bias), and (M, K, N) up to (512, 1000, 700), (128, 3000, 256), (300, 785,
-2000), one and two threads (with two, MKL hands the rows past the last multiple of 4 of a small product, M =
-5..9 measured, to its few-row kernels: not reproduced; the corpus runs on one). NumPy's OpenBLAS computes each
+2000), one and two threads (with two, MKL hands the last M % 4 rows of a product of 5..11 rows to its few-row
+kernels: ``_split_blocks``, as ``core.get_num_threads()`` says). NumPy's OpenBLAS computes each
 block's chain when ``a`` is column-major (its products with a row-major ``a`` and a transposed ``b``, a Linear's
 forward, are another order for small M * N * K: 10-20% of elements equal), so ``a`` is copied to column-major.
 float64 (dgemm) follows the chain's rule in the same regions but N = 3 (its vectors hold 4); its blocked kernel
@@ -95,7 +95,9 @@ import math
 import numpy as np
 
 from core import _blas_threads, _cpu
+from core._bf16_gemm import gemm_bf16, takes_bf16_order
 from core._cascade_sum import in_order
+from core._threads import get_num_threads
 
 try:  # NOTE: np.einsum's Python wrapper costs ~0.7 µs a call (``core._cascade_sum`` calls its C core the same way)
     from numpy._core._multiarray_umath import c_einsum as _einsum
@@ -157,6 +159,9 @@ def mkl_gemm(a, b, c=None):
     """``a @ b`` (+ ``c``, a bias broadcast to the result, as ``addmm`` with beta = alpha = 1) for 2-d NumPy
     arrays of one float dtype, added in MKL's order; None where that order is not known (module docstring): the
     caller then keeps NumPy's GEMM."""
+    if takes_bf16_order(a, b) and a.ndim == 2 and b.ndim == 2 \
+            and (c is None or type(c) is np.ndarray and c.dtype is a.dtype and c.shape == b.shape[1:]):
+        return gemm_bf16(a, b, c)  # bfloat16: oneDNN's order (core._bf16_gemm)
     if not ACTIVE or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
             or a.dtype not in _DTYPES or a.ndim != 2 or b.ndim != 2:
         return None
@@ -182,6 +187,8 @@ def mkl_gemm(a, b, c=None):
         # LSTM's of one input feature: the chain past LIMIT too, from the bias)
         return _chain(a, b, c)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
+        if _split_rows(m, k, n) and (a.strides[1] == size or not b_transposed):
+            return _split_blocks(a, b, c, b_transposed)
         if m * n * k <= _ONE_THREAD_BLOCKS:
             return _blas_threads.run_single_threaded(_fma_blocks, a, b, c)
         return _fma_blocks(a, b, c)
@@ -276,6 +283,37 @@ def _fma_blocks(a, b, c):
     if last is not None:
         out += a[:, last, None] * b[last]  # NOTE: an odd K's last product, rounded, then added: not fused
     return out if out.flags.c_contiguous else np.ascontiguousarray(out)  # (rows contiguous, as PyTorch's)
+
+
+def _split_rows(m, k, n) -> bool:
+    """Whether MKL on two or more threads hands the last ``M % 4`` rows of this float32 product (M >= 4, N >= 12) to
+    its few-row kernels: M of 5..11 not a multiple of 4, N over 100, or K over 4 with N over 16, or K over 16
+    (measured: M 5..24, N 12..1000, K 2..1000, the three layouts; M of 12 or more never)."""
+    return 4 < m < 12 and m % 4 and (n > 100 or k > 4 and (n > 16 or k > 16)) and get_num_threads() >= 2
+
+
+def _split_blocks(a, b, c, b_transposed):
+    """``a @ b`` (+ ``c``) as MKL on two threads adds a product of 5..11 rows (``_split_rows``): the first M // 4 * 4
+    rows in its blocked FMA kernel (``_fma_blocks``), the last M % 4 as those rows' own product: for ``x @ W.T`` the
+    dot kernels (one row too), the bias added after; else the in-order chain from the bias, some first columns in
+    blocks of 4 (``_remainder_rows``'s rule for N % 4 of 1, as N = 9, 2 or 3). Measured bit for bit against torch
+    2.13 on two threads: M 5..11, N 12..2000, K 2..1000, ``a`` row-major or transposed, ``b`` transposed or not
+    (a 10-class head's weight gradient ``g.T @ x``: rows 8 and 9 were 10-20% of W's gradient an ulp off)."""
+    m, n = a.shape[0], b.shape[1]
+    head = m // 4 * 4
+    out = np.empty((m, n), a.dtype)
+    out[:head] = _blas_threads.run_single_threaded(_fma_blocks, a[:head], b, c)
+    tail = a[head:]
+    if b_transposed:
+        last = _dot_kernels(tail, b)
+        if c is not None:
+            last += c
+    elif n % 4 and m - head > 1:
+        last = _remainder_rows(np.ascontiguousarray(tail), b, c)
+    else:
+        last = _chain(np.ascontiguousarray(tail), b, c)
+    out[head:] = last
+    return out
 
 
 # NOTE: multiply-adds of one block's GEMM up to which OpenBLAS may take its small-matrix kernels (its
@@ -683,6 +721,11 @@ def mkl_gemm_stack(a, b):
     MKL's GEMM per matrix (measured: (32, 10, 5) @ (32, 5, 10), (3, 12, 8) @ (3, 8, 8), (5, 6, 7) @ (5, 7, 4) all
     match the per-matrix chain bit for bit, NumPy's matmul 42-50% an ulp off). Both operands' rows contiguous
     only (a transposed stack was not measured); None elsewhere, and the caller keeps NumPy's matmul."""
+    if takes_bf16_order(a, b) and a.ndim >= 3 and b.ndim >= 3 and a.shape[-1] == b.shape[-2]:
+        try:
+            return gemm_bf16(a, b)  # bfloat16: oneDNN's order, matrix by matrix (core._bf16_gemm)
+        except ValueError:
+            return None  # batch dims that do not broadcast
     if not ACTIVE or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
             or a.dtype not in _DTYPES or a.ndim < 3 or b.ndim < 3:
         return None
