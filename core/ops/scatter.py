@@ -28,7 +28,9 @@ def ufunc_at(name: str, target, key, values, native: bool = True) -> None:
     xp = xp_of(target)
     ufunc = getattr(xp, name)
     if native and xp is np:
-        ufunc.at(target, key, values)
+        if not (isinstance(key, tuple) and target.size and (_flat_at(ufunc, target, key, values)
+                                                             or _rows_at(ufunc, target, key, values))):
+            ufunc.at(target, key, values)
         return
     pos = xp.arange(target.size).reshape(target.shape)[key]
     vals = xp.broadcast_to(xp.asarray(values, dtype=target.dtype), pos.shape).reshape(-1)
@@ -42,6 +44,83 @@ def ufunc_at(name: str, target, key, values, native: bool = True) -> None:
         sel = rank == r
         coords = xp.unravel_index(pos[sel], target.shape)
         target[coords] = ufunc(target[coords], vals[sel])
+
+def _in_bounds(idx, size: int):
+    """``idx`` as int64 with negatives wrapped, or None where some index is out of range (``ufunc.at`` raises)."""
+    if not idx.size or not np.issubdtype(idx.dtype, np.integer):
+        return None
+    lo, hi = int(idx.min()), int(idx.max())
+    if lo < -size or hi >= size:
+        return None
+    idx = idx.astype(np.int64, copy=False)
+    return np.where(idx < 0, idx + size, idx) if lo < 0 else idx
+
+
+def _flat_at(ufunc, target, key, values) -> bool:
+    """``ufunc.at`` with one index array per dim (gather's key) as NumPy's 1-D ``at`` on flat positions: the same
+    elements combined in the same order (the key's C order), ~3x faster than the N-d key's general loop."""
+    if len(key) != target.ndim or not target.flags.c_contiguous or not all(type(k) is np.ndarray for k in key) \
+            or np.may_share_memory(target, values):
+        return False
+    pos = np.zeros((), np.int64)
+    for k, size in zip(key, target.shape):
+        k = _in_bounds(k, size)
+        if k is None:
+            return False
+        pos = pos * size + k
+    try:
+        shape = np.broadcast_shapes(*(k.shape for k in key))
+        vals = values if _weak(values) else np.broadcast_to(values, shape).reshape(-1)
+    except ValueError:
+        return False
+    ufunc.at(target.reshape(-1), np.broadcast_to(pos, shape).reshape(-1), vals)
+    return True
+
+
+def _weak(values) -> bool:
+    """A Python number, which takes the target's dtype in the ufunc (NumPy's weak scalars): kept as it is."""
+    return not isinstance(values, (np.ndarray, np.generic))
+
+
+_ROUND_COST = 2048  # a round's fixed cost in elements combined (~10 us); 0 takes the rounds always (tests)
+
+
+def _rows_at(ufunc, target, key, values) -> bool:
+    """``ufunc.at`` with one 1-D index along a dim and whole slices elsewhere (index_add's key) as a few rounds of
+    plain indexing: round r combines each index's r-th repeat, so every slice still takes its values in the
+    index's order (ufunc.at's), with no repeat within a round. Taken where the rounds are few against the data."""
+    arrays = [d for d, k in enumerate(key) if type(k) is np.ndarray]
+    if len(arrays) != 1 or len(key) > target.ndim or key[arrays[0]].ndim != 1 \
+            or any(not (isinstance(k, slice) and k == slice(None)) for k in key if type(k) is not np.ndarray):
+        return False
+    dim = arrays[0]
+    idx = _in_bounds(key[dim], target.shape[dim])
+    if idx is None:
+        return False
+    full = target.shape[:dim] + (idx.size,) + target.shape[dim + 1:]
+    if _weak(values):
+        vals = None
+    elif np.may_share_memory(target, values):  # (the values read as ufunc.at reads them, not between rounds)
+        return False
+    else:
+        try:
+            vals = np.broadcast_to(values, full)
+        except ValueError:
+            return False
+    order = np.argsort(idx, kind="stable")
+    first = np.ones(idx.size, bool)
+    first[1:] = idx[order[1:]] != idx[order[:-1]]
+    rank = np.empty(idx.size, np.int64)
+    rank[order] = np.arange(idx.size) - np.flatnonzero(first)[np.cumsum(first) - 1]
+    rounds = int(rank.max()) + 1
+    if _ROUND_COST and rounds * (_ROUND_COST + idx.size) > np.prod(full):
+        return False
+    lead = (slice(None),) * dim
+    for r in range(rounds):
+        sel = np.flatnonzero(rank == r) if rounds > 1 else slice(None)
+        at = lead + (idx[sel],)
+        target[at] = ufunc(target[at], values if vals is None else vals[lead + (sel,)])
+    return True
 
 # ----- gather / scatter ---------------------------------------------------------------------------
 
