@@ -117,10 +117,20 @@ _CPP_NAMES = {core.float32: "float", core.float64: "double", core.float16: "c10:
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5) -> Tensor:
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
-    c = input.shape[1]
+    c, shape = input.shape[1], list(input.shape)
+    grouped = [input.shape[0] * c // num_groups, num_groups, *shape[2:]]
+    if grouped[0] * math.prod(grouped[2:]) == 1:  # (PyTorch's _verify_batch_size on the grouped shape)
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {grouped}")
+    if num_groups <= 0:  # (then ATen's check_group_norm_inputs, in its order)
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input "
-                           f"of shape {list(input.shape)} and num_groups={num_groups}")
+                           f"of shape {shape} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):  # NOTE: ATen's bias message shows the weight's shape
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, but "
+                               f"got {name} of shape {[0] if weight is None else list(weight.shape)} and input of "
+                               f"shape {shape}")
     _check_mixed_dtypes(input, weight, bias)
     return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)
 
