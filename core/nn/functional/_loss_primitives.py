@@ -296,13 +296,21 @@ def _bce_grads(x, t, sig, soft, w, pw, g, count, need):
         else:
             pt = pw * t
             gx = (pt + 1 - t) * sig - pt
-        gx = gx * g if w is None else gx * g * w
-        gx = gx if count is None else with_number(np.true_divide, gx, count)
+        gx = _mean_divided(gx * g if w is None else gx * g * w, count)
     if need[1]:
         gt = -x if pw is None else (pw - 1) * soft - x
-        gt = gt * g if w is None else gt * (w * g)
-        gt = gt if count is None else with_number(np.true_divide, gt, count)
+        gt = _mean_divided(gt * g if w is None else gt * (w * g), count)
     return gx, gt, None, None
+
+
+def _mean_divided(grad, count):
+    """A mean-reduced gradient divided by ``count`` last: an array as PyTorch's kernel divides it (``with_number``),
+    a tensor (the recording branch, ``create_graph=True``) by core's differentiable division. NOTE: the tensor
+    went through ``with_number``'s NumPy ufunc, which asked it for an array and raised for one that requires grad
+    (#19: higher's inner loops differentiate a BCEWithLogitsLoss with create_graph=True)."""
+    if count is None:
+        return grad
+    return grad / count if isinstance(grad, Tensor) else with_number(np.true_divide, grad, count)
 
 
 def _nll_ordered(x) -> bool:
