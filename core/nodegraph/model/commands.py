@@ -89,6 +89,10 @@ class RemoveNodes(Command):
         self.memberships = {c.id: list(c.nodes) for c in graph.comments.values() if removing & set(c.nodes)}
         for n in self.node_ids:
             graph.remove_node(n)
+        lines = (graph.code or {}).get("lines") or {}
+        self.code = None  # an imported snippet's line of a removed node goes with it (a file keeps no others)
+        if removing.intersection(lines) and graph.code is not None:
+            self.code = graph.set_code({**graph.code, "lines": {k: v for k, v in lines.items() if k not in removing}})
 
     def undo(self, graph: Graph) -> None:
         for index, nd in self.saved:
@@ -97,6 +101,8 @@ class RemoveNodes(Command):
             graph.connect(Edge.from_dict(ed), i)
         for cid, nodes in self.memberships.items():
             graph.update_comment(cid, nodes=nodes)
+        if self.code is not None:
+            graph.set_code(self.code)
 
 
 class Connect(Command):

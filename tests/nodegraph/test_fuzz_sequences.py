@@ -1,0 +1,257 @@
+"""Fuzzing sequences of edits and runs: a hypothesis state machine drives the document and session API the app
+drives (add, remove, connect, disconnect, set a parameter or a training setting, paste, undo, redo; forward, step
+forward and backward, backward, zero_grad, optimizer step, train n steps, an edit between training steps; save and
+reopen; File > New graph from code).
+
+Invariants, after every step:
+- an edit is done or refused with a ``GraphError``/``ParamError`` carrying a message, the document unchanged;
+- undo of an edit gives back exactly the saved form it had before, redo exactly the one after;
+- running (forward, backward, training) never changes the saved form, and never raises: errors stay on their
+  nodes or in a step's metrics (``Session`` promises it);
+- a saved and reopened document equals the one saved;
+- no other exception, ever.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+import core.nodegraph.model.nodes  # noqa: F401 - registers the built-in node types
+from core.nodegraph.files import io as files
+from core.nodegraph.files.code_import import CodeImportError, import_here
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph, GraphError
+from core.nodegraph.model.numtext import parse
+from core.nodegraph.model.spec import ParamError, get_spec
+from core.nodegraph.run.session import Session
+from core.nodegraph.training.runs import RunHistory
+
+# cheap node kinds that wire into training graphs: sources, parameters, elementwise maths, reductions, losses
+TYPES = ["source.randn", "source.tensor", "source.ones", "param.parameter", "math.add", "math.mul", "math.exp",
+         "math.log", "reduce.sum", "reduce.mean", "nn.relu", "shape.reshape", "layer.linear", "loss.mse",
+         "data.dataset", "expr.expression"]
+TEXTS = ["", "0", "-1", "1", "2", "3", "nan", "inf", "1e308", "[2, 3]", "2, 3", "[3]", "[[1, 2], [3, 4]]",
+         "[1, nan]", "[]", "True", "abc", "x * w", "(x", "x, w", "float64", "100000, 100000", "-0", "0.5"]
+SETTINGS = [("optimizer", "SGD"), ("optimizer", "Adam"), ("optimizer", "RMSprop"), ("optimizer", "LBFGS"),
+            ("optimizer_params", {"lr": 0.1, "momentum": 0.9}), ("optimizer_params", {"lr": float("nan")}),
+            ("optimizer_params", {"lr": 1e308}), ("optimizer_params", {"lr": 10.0}), ("optimizer_params", {}),
+            ("schedule", {"type": "StepLR", "step_size": 1, "gamma": 0.5}), ("schedule", None),
+            ("steps", 3), ("steps", 0), ("seed", 5), ("device", "cuda"), ("loss", None), ("loss", "nope"),
+            ("stop", {"loss_below": 0.5, "patience": 2, "stop_on_nan": True, "watch": "loss"})]
+SNIPPETS = [
+    "import torch\nx = torch.tensor([2.0, 3.0], requires_grad=True)\nw = torch.tensor([1.5, -0.5], "
+    "requires_grad=True)\nz = (x * w).sum()\nz.backward()\n",
+    "import torch\nmodel = torch.nn.Linear(3, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    "for _ in range(2):\n    loss = model(torch.randn(4, 3)).pow(2).mean()\n    opt.zero_grad()\n"
+    "    loss.backward()\n    opt.step()\n",
+    "import torch\nx = torch.randn(3)\ny = x @ torch.randn(4)\n",  # refused: shapes
+    "import torch\nx = undefined_name + 1\n",  # refused: NameError
+]
+REFUSED = (GraphError, ParamError)
+
+
+def _message_of(exc: Exception) -> str:
+    text = str(exc)
+    assert text and len(text) < 2000, f"{type(exc).__name__} with an empty or huge message"
+    return text
+
+
+class DocumentAndSession(RuleBasedStateMachine):
+    """One open document, its session, the undo and redo stacks of the commands done, and the plotted runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.folder = tempfile.TemporaryDirectory()
+        self._open(Graph())
+
+    def teardown(self) -> None:
+        self.session.close()
+        self.folder.cleanup()
+
+    def _open(self, graph: Graph) -> None:
+        if hasattr(self, "session"):
+            self.session.close()
+        self.graph, self.session = graph, Session(graph)
+        self.undo_stack: list[tuple[cmd.Command, str, str]] = []  # (command, saved form before, after)
+        self.redo_stack: list[tuple[cmd.Command, str, str]] = []
+        self.runs = RunHistory()
+        self.saved = files.dumps(graph)
+
+    # ----- edits: done and pushed, or refused with the document unchanged ----------------------------------------
+    def _edit(self, command: cmd.Command) -> None:
+        before = files.dumps(self.graph)
+        try:
+            command.do(self.graph)
+        except REFUSED as exc:
+            _message_of(exc)
+            assert files.dumps(self.graph) == before, f"a refused {type(command).__name__} changed the document"
+            return
+        self.saved = files.dumps(self.graph)
+        if self.saved != before:
+            self.undo_stack.append((command, before, self.saved))
+            self.redo_stack.clear()
+
+    def _node(self, data: st.DataObject) -> str | None:
+        return data.draw(st.sampled_from(sorted(self.graph.nodes))) if self.graph.nodes else None
+
+    @rule(type_id=st.sampled_from(TYPES))
+    def add_node(self, type_id: str) -> None:
+        self._edit(cmd.AddNode({"type": type_id}))
+
+    @rule(data=st.data())
+    def remove_node(self, data: st.DataObject) -> None:
+        nid = self._node(data)
+        if nid is not None:
+            self._edit(cmd.RemoveNodes([nid]))
+
+    @rule(data=st.data())
+    def connect(self, data: st.DataObject) -> None:
+        src, dst = self._node(data), self._node(data)
+        if src is None or dst is None:
+            return
+        outs, ins = self.graph.port_names(src)[1], self.graph.port_names(dst)[0]
+        if outs and ins:
+            self._edit(cmd.Connect(src, data.draw(st.sampled_from(outs)), dst, data.draw(st.sampled_from(ins))))
+
+    @rule(data=st.data())
+    def disconnect(self, data: st.DataObject) -> None:
+        if self.graph.edges:
+            self._edit(cmd.Disconnect(*data.draw(st.sampled_from(list(self.graph.edges)))))
+
+    @rule(data=st.data(), text=st.sampled_from(TEXTS))
+    def set_param(self, data: st.DataObject, text: str) -> None:
+        nid = self._node(data)
+        if nid is None:
+            return
+        params = get_spec(self.graph.nodes[nid].type).params
+        if not params:
+            return
+        param = data.draw(st.sampled_from(params))
+        try:
+            value = param.validate(parse(param, text))
+        except REFUSED as exc:  # the Inspector's field refuses it
+            _message_of(exc)
+            return
+        self._edit(cmd.SetParam(nid, param.name, value))
+
+    @rule(setting=st.sampled_from(SETTINGS), data=st.data())
+    def set_training(self, setting: tuple[str, object], data: st.DataObject) -> None:
+        key, value = setting
+        if key == "loss" and value is None and self.graph.nodes:
+            value = self._node(data)  # a node as the loss (any node: a non-scalar one fails in training)
+        self._edit(cmd.SetTraining(key, value))
+
+    @rule(data=st.data())
+    def copy_and_paste(self, data: st.DataObject) -> None:
+        if self.graph.nodes:
+            chosen = data.draw(st.sets(st.sampled_from(sorted(self.graph.nodes)), min_size=1, max_size=3))
+            self._edit(cmd.Paste(files.loads_fragment(files.dumps_fragment(self.graph, chosen))))
+
+    @precondition(lambda self: self.undo_stack)
+    @rule()
+    def undo(self) -> None:
+        command, before, after = self.undo_stack.pop()
+        command.undo(self.graph)
+        assert files.dumps(self.graph) == before, f"undo of {command.text!r} did not restore the document"
+        self.redo_stack.append((command, before, after))
+        self.saved = before
+
+    @precondition(lambda self: self.redo_stack)
+    @rule()
+    def redo(self) -> None:
+        command, before, after = self.redo_stack.pop()
+        command.do(self.graph)
+        assert files.dumps(self.graph) == after, f"redo of {command.text!r} did not re-apply it"
+        self.undo_stack.append((command, before, after))
+        self.saved = after
+
+    # ----- runs: never raise, never change the document ------------------------------------------------------------
+    @rule(how=st.sampled_from(["forward", "forward_step", "backward", "backward_step", "zero_grad",
+                               "optimizer_step", "new_pass", "reset"]))
+    def run(self, how: str) -> None:
+        getattr(self.session, how)()
+
+    @rule(n=st.integers(1, 3), zero_grad=st.booleans())
+    def train(self, n: int, zero_grad: bool) -> None:
+        run = self.runs.new_run(dict(self.graph.training))
+        for metrics in self.session.train(n, zero_grad):
+            run.add(metrics)
+            if "error" not in metrics:
+                assert metrics["loss"] is None or isinstance(metrics["loss"], float)
+        assert len(run) <= n
+
+    @rule(data=st.data())
+    def edit_while_training(self, data: st.DataObject) -> None:
+        """An edit between two steps of one training run (the Train dock or canvas used while it trains)."""
+        run = self.runs.new_run(dict(self.graph.training))
+        steps = self.session.train(4)
+        for i, metrics in enumerate(steps):
+            run.add(metrics)
+            if i == 0:
+                edit = data.draw(st.sampled_from(["lr", "disconnect", "remove loss", "batch", "data"]))
+                self._edit_mid_run(edit, data)
+        assert all(math.isfinite(s) for s in run.steps())
+
+    def _edit_mid_run(self, edit: str, data: st.DataObject) -> None:
+        g = self.graph
+        if edit == "lr":
+            lr = data.draw(st.sampled_from([float("nan"), float("inf"), 1e308, -1.0, 10.0, 0.0]))
+            self._edit(cmd.SetTraining("optimizer_params", {**(g.training.get("optimizer_params") or {}), "lr": lr}))
+        elif edit == "disconnect" and g.edges:
+            self._edit(cmd.Disconnect(*data.draw(st.sampled_from(list(g.edges)))))
+        elif edit == "remove loss" and g.training.get("loss") in g.nodes:
+            self._edit(cmd.RemoveNodes([g.training["loss"]]))
+        elif edit in ("batch", "data"):
+            datasets = sorted(n for n, node in g.nodes.items() if node.type == "data.dataset")
+            if datasets:
+                name, value = (("batch_size", 100_000) if edit == "batch" else
+                               data.draw(st.sampled_from([("noise", float("nan")), ("n_samples", 2)])))
+                self._edit(cmd.SetParam(datasets[0], name, value))
+
+    # ----- files ----------------------------------------------------------------------------------------------------
+    @rule()
+    def save_and_reopen(self) -> None:
+        path = Path(self.folder.name) / "g.json"
+        trained = self.session.trained_values() or None
+        files.save(self.graph, path, trained=trained)
+        reopened = files.load(path)
+        assert reopened == self.graph
+        assert files.dumps(reopened) == files.dumps(self.graph, trained=trained)  # the trained values with it
+        self._open(reopened)
+
+    @rule(snippet=st.sampled_from(SNIPPETS))
+    def new_graph_from_code(self, snippet: str) -> None:
+        try:
+            result = import_here(snippet)
+        except CodeImportError as exc:
+            _message_of(exc)
+            return
+        self._open(result.graph)
+
+    @invariant()
+    def the_document_is_as_last_edited(self) -> None:
+        assert files.dumps(self.graph) == self.saved, "running or refusing changed the document"
+
+
+DocumentAndSession.TestCase.settings = settings(max_examples=30, stateful_step_count=25, deadline=None,
+                                                suppress_health_check=[HealthCheck.too_slow])
+TestDocumentAndSession = DocumentAndSession.TestCase
+
+
+# ----- escapes the sequences found -------------------------------------------------------------------------------
+def test_deleting_a_node_imported_from_code_drops_its_line_and_the_reopened_document_equals_it():
+    graph = import_here(SNIPPETS[0]).graph
+    before = files.dumps(graph)
+    first = next(iter(graph.code["lines"]))
+    remove = cmd.RemoveNodes([first])
+    remove.do(graph)
+    assert first not in graph.code["lines"]  # the loader keeps no line of a node the file lacks
+    assert files.loads(files.dumps(graph)) == graph
+    remove.undo(graph)
+    assert files.dumps(graph) == before
