@@ -15,6 +15,7 @@ from core._arg_types import require_one_tensor, require_tensor_input, require_te
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
 from core._memory_format import laid_out_like_operands
+from core._select import where as select
 from core._sparse_coo_ops import sparse_function
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
@@ -354,7 +355,7 @@ class Where(Function):
         x, y, c = as_array(a, dt, like), as_array(b, dt, like), as_array(cond, _dtype.bool, like)
         ctx.save_for_backward(cond)
         xp = xp_of(like)
-        res = xp.asarray(xp.where(c, x, y))
+        res = xp.asarray((select if xp is np else xp.where)(c, x, y))  # (branch-free on a random mask, same bits)
         return res if res.ndim < 2 else laid_out_like_operands(res, c, x, y)  # (condition, self, other: torch's order)
 
     @staticmethod

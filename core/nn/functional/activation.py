@@ -15,6 +15,7 @@ from core import _glibc as glibc
 from core._arg_types import number_arg
 from core._dtype import SCALAR_NAMES
 from core._precise import precise
+from core._select import where as select
 from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
 from core._sleef_logd import log1pd_u10
 from core._tensor import Tensor, new_tensor
@@ -185,9 +186,10 @@ def relu_(input: Tensor) -> Tensor:
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     _float_check(input, "leaky_relu_cpu")
 
-    def fn(a):
-        slope = xp_of(a).where(a > 0, 1, negative_slope).astype(a.dtype)
-        return a * slope, slope
+    def fn(a):  # (the slope picked in the input's dtype by a branch-free select: no float64 array between)
+        dt, xp = a.dtype.type, xp_of(a)
+        slope = (select if xp is np else xp.where)(a > 0, dt(1), dt(negative_slope))
+        return a * slope, slope.astype(a.dtype, copy=False)
     return _apply(LeakyRelu, input, inplace, fn=fn)
 
 
@@ -239,7 +241,7 @@ class Elu(Function):
         if a.dtype == np.float32 and type(a) is np.ndarray:  # SLEEF's expm1 in the vector loop, glibc's otherwise
 
             def form(expm1):
-                return lambda v: np.where(v < 0, expm1(np.minimum(v, 0) * negipt) * negcoef, v * poscoef)
+                return lambda v: select(v < 0, expm1(np.minimum(v, 0) * negipt) * negcoef, v * poscoef)
             with np.errstate(over="ignore"):
                 return vector_loop(a, form(lambda z: precise(np.expm1, z)), form(glibc.expm1f))
         with np.errstate(over="ignore"):
@@ -267,7 +269,7 @@ def _elu_grad(g: Tensor, x: Tensor, alpha, scale, input_scale) -> Tensor:
         negcoef, poscoef, negipt = np.float32(alpha) * np.float32(scale), np.float32(scale), np.float32(input_scale)
 
         def form(exp):  # elu_backward's kernel (not is_result): a * negiptcoef * negcoef * exp(b * negiptcoef)
-            return lambda v, w: np.where(v <= 0, w * negipt * negcoef * exp(np.minimum(v, 0) * negipt), w * poscoef)
+            return lambda v, w: select(v <= 0, w * negipt * negcoef * exp(np.minimum(v, 0) * negipt), w * poscoef)
         with np.errstate(over="ignore"):
             return new_tensor(vector_loop(b, form(expf_u10), form(glibc.expf), a))
     neg = g * input_scale * (alpha * scale) * core.exp(core.clamp(x, max=0) * input_scale)  # (the kernel's order)
@@ -547,7 +549,7 @@ def _softplus_grad(g: Tensor, x: Tensor, beta, threshold) -> Tensor:
         def form(exp):
             def f(v, w):
                 z = exp(v * b)
-                return np.where(v * b > t, w, w * z / (z + 1))
+                return select(v * b > t, w, w * z / (z + 1))
             return f
         vec, scalar = (expf_u10, glibc.expf) if dtype is np.float32 else (expd_u10, glibc.exp)
         with np.errstate(over="ignore", invalid="ignore"):
@@ -565,7 +567,7 @@ def _softplus_form(beta, threshold, exp, log1p, dtype=np.float32):
     def form(v):
         z = v * b
         with np.errstate(over="ignore"):
-            return np.where(z > t, v, log1p(exp(z)) / b)
+            return select(z > t, v, log1p(exp(z)) / b)
     return form
 
 
