@@ -185,18 +185,20 @@ def _expk(dx, dy, low, check: bool = False):
     if check:
         eps = 2.0 ** -88 * (1 + np.abs(dx))  # bounds the low words' error, ~2^-96 (1 + |D|), with room
         risk = (0.5 - np.abs(u - dq) <= 2.0 ** -48 * (1 + np.abs(u)))
-        risk |= (np.abs(x) > 2.0 ** -30) & ((np.abs(y) + eps >= _half_ulp(x)) | (np.abs(sy) > np.abs(sx)))
-        risk |= np.abs(ty - (r - tx)) + 2 * eps >= _half_ulp(r)
+        ax = np.abs(x)
+        risk |= (ax > 2.0 ** -30) & ((np.abs(y) + eps >= _half_ulp(ax)) | (np.abs(sy) > np.abs(sx)))
+        risk |= np.abs(ty - (r - tx)) + 2 * eps >= np.where(r > 1, 2.0 ** -53, 2.0 ** -54)  # (r in [0.7, 1.42])
+        risk |= ~np.isfinite(r)
         risk &= (dx >= -1000) & (dx <= _LOG_DBL_MAX)
     h = q >> 1
     r = r * ((h + 0x3FF) << 52).view(_F64) * ((q - h + 0x3FF) << 52).view(_F64)  # vldexp2
     return np.where(dx < -1000, 0.0, r), risk
 
 
-def _half_ulp(v):
-    """Half the gap from ``v`` to its nearer neighbour: a quarter of ``spacing`` at powers of two."""
-    a = np.abs(v)
-    return np.spacing(a) * np.where(a.view(np.uint64) & np.uint64(0x000FFFFFFFFFFFFF), 0.5, 0.25)
+def _half_ulp(a):
+    """Half the gap from normal ``a > 0`` to its nearer neighbour (below a power of two the gap halves)."""
+    power = (a.view(np.uint64) & np.uint64(0x7FF0000000000000)).view(_F64)  # 2^floor(log2 a)
+    return power * np.where(a == power, 2.0 ** -54, 2.0 ** -53)
 
 
 def _unfused(a, b, c, sa=None, sb=None):
@@ -214,16 +216,18 @@ def _dd_add2(xx, xy, y):
 def _finish(r, dx, x, y):
     """``xpow``'s overflow, sign and special-value selections on ``r = expk(D)``."""
     r = np.where(dx > _LOG_DBL_MAX, np.inf, r)
-    yisint = np.rint(y) == y
-    yisodd = (np.rint(y * 0.5) != y * 0.5) & yisint
-    r = r * np.where(x > 0, 1.0, np.where(yisint, np.where(yisodd, -1.0, 1.0), np.nan))
-    ax = np.abs(x)
-    efx = np.where(np.signbit(y), 1.0 - ax, ax - 1.0)  # vmulsign(|x| - 1, y)
-    r = np.where(np.isinf(y), np.where(efx < 0, 0.0, np.where(efx == 0, 1.0, np.inf)), r)
-    edge = np.where(np.signbit(y) ^ (x == 0), 0.0, np.inf)
-    edge = np.where(yisodd & np.signbit(x), -edge, edge)  # vmulsign(edge, yisodd ? x : 1)
-    r = np.where(np.isinf(x) | (x == 0), edge, r)
-    r = np.where(np.isnan(x) | np.isnan(y), _MINUS_NAN, r)
+    ordinary = (x > 0) & (x < np.inf) & np.isfinite(y)
+    if not ordinary.all():  # (selections every element would pass through unchanged, skipped when none is odd)
+        yisint = np.rint(y) == y
+        yisodd = (np.rint(y * 0.5) != y * 0.5) & yisint
+        r = r * np.where(x > 0, 1.0, np.where(yisint, np.where(yisodd, -1.0, 1.0), np.nan))
+        ax = np.abs(x)
+        efx = np.where(np.signbit(y), 1.0 - ax, ax - 1.0)  # vmulsign(|x| - 1, y)
+        r = np.where(np.isinf(y), np.where(efx < 0, 0.0, np.where(efx == 0, 1.0, np.inf)), r)
+        edge = np.where(np.signbit(y) ^ (x == 0), 0.0, np.inf)
+        edge = np.where(yisodd & np.signbit(x), -edge, edge)  # vmulsign(edge, yisodd ? x : 1)
+        r = np.where(np.isinf(x) | (x == 0), edge, r)
+        r = np.where(np.isnan(x) | np.isnan(y), _MINUS_NAN, r)
     return np.where((y == 0) | (x == 1), 1.0, r)
 
 
