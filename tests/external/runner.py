@@ -508,6 +508,7 @@ _FETCHED_PACKAGES += ("x_transformers",)  # recipes_xtransformers' (einx, einops
 _FETCHED_PACKAGES += ("MEGABYTE_pytorch",)  # recipes_lucidrains2's MEGABYTE (beartype: fake_lucidrains_deps)
 _FETCHED_PACKAGES += ("torchode", "kymatio")  # recipes_torchode's, recipes_kymatio's (fake_sci_deps)
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
+_FETCHED_PACKAGES += ("xlstm",)  # recipes_seq's (torch only: its vanilla and parallel backends)
 
 
 def _reset(lib) -> None:

@@ -1,0 +1,224 @@
+"""Drivers for the sequence-model scripts (``recipes_seq.py``): xLSTM's blocks on their pure-PyTorch backends,
+pytorch-tcn's TCN and its streaming inference, torchdyn's neural ODEs. Each builds seeded models at small sizes and
+prints outputs, gradients and a few training steps' losses with every digit (``repr`` of Python floats)."""
+
+from __future__ import annotations
+
+import torch
+
+
+def _show(name, t, n=16):
+    """``name``, the shape and the first ``n`` values of ``t`` with every digit, and its sum."""
+    flat = t.detach().reshape(-1)
+    print(name, tuple(t.shape), [float(v) for v in flat[:n].tolist()], "sum", float(flat.double().sum()))
+
+
+def _grads(model, n=6):
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            _show("  grad " + name, p.grad, n)
+
+
+# ---------------------------------------------------------------- xLSTM
+
+
+def xlstm_backends(xl, dtype=torch.float32):
+    """The mLSTM cell's parallel stabilized form against its recurrent step, token by token, with gradients."""
+    from xlstm.blocks.mlstm.backends import parallel_stabilized_simple, recurrent_step_stabilized_simple
+    torch.manual_seed(0)
+    B, NH, S, DH = 2, 3, 7, 5
+    q, k, v = (torch.randn(B, NH, S, DH, dtype=dtype, requires_grad=True) for _ in range(3))
+    ig, fg = (torch.randn(B, NH, S, 1, dtype=dtype, requires_grad=True) for _ in range(2))
+    h = parallel_stabilized_simple(q, k, v, ig, fg)
+    _show("parallel h", h, 24)
+    (h * torch.linspace(-1, 1, h.numel(), dtype=dtype).reshape(h.shape)).sum().backward()
+    for name, t in (("q", q), ("k", k), ("v", v), ("igate", ig), ("fgate", fg)):
+        _show("  grad " + name, t.grad, 12)
+    mask = torch.tril(torch.ones(S, S, dtype=torch.bool))
+    h2 = parallel_stabilized_simple(q, k, v, ig, fg, lower_triangular_matrix=mask, stabilize_rowwise=False)
+    _show("parallel (global max)", h2, 12)
+    c = torch.zeros(B, NH, DH, DH, dtype=dtype)
+    n = torch.zeros(B, NH, DH, 1, dtype=dtype)
+    m = torch.zeros(B, NH, 1, 1, dtype=dtype)
+    with torch.no_grad():
+        for t in range(S):
+            ht, (c, n, m) = recurrent_step_stabilized_simple(c, n, m, q[:, :, t:t + 1], k[:, :, t:t + 1],
+                                                            v[:, :, t:t + 1], ig[:, :, t:t + 1], fg[:, :, t:t + 1])
+            _show(f"step {t}", ht, 8)
+    _show("c", c, 12)
+    _show("n", n)
+    print("m", m.reshape(-1).tolist())
+
+
+def _mlstm_layer(xl, dtype, **kw):
+    kw.setdefault("conv1d_kernel_size", 4)
+    cfg = xl.mLSTMLayerConfig(embedding_dim=16, context_length=8, num_heads=2, qkv_proj_blocksize=4, **kw)
+    layer = xl.mLSTMLayer(cfg).to(dtype)
+    layer.reset_parameters()
+    return layer
+
+
+def mlstm_layer(xl, dtype=torch.float32, **kw):
+    """mLSTMLayer: the parallel forward and its input and parameter gradients, then the same sequence step by step."""
+    torch.manual_seed(1)
+    layer = _mlstm_layer(xl, dtype, **kw)
+    print(layer)
+    x = torch.randn(2, 8, 16, dtype=dtype, requires_grad=True)
+    y = layer(x)
+    _show("forward", y, 24)
+    (y ** 2).mean().backward()
+    _show("grad x", x.grad, 12)
+    _grads(layer)
+    state = {}
+    with torch.no_grad():
+        for t in range(8):
+            yt, state = layer.step(x[:, t:t + 1], **state)
+            _show(f"step {t}", yt, 6)
+            print("  max |step - forward|", float((yt - y[:, t:t + 1]).abs().max()))
+
+
+def _slstm_layer(xl, dtype, **kw):
+    kw.setdefault("num_heads", 2)
+    kw.setdefault("conv1d_kernel_size", 4)
+    cfg = xl.sLSTMLayerConfig(embedding_dim=16, backend="vanilla", **kw)
+    layer = xl.sLSTMLayer(cfg).to(dtype)
+    return layer
+
+
+def slstm_layer(xl, dtype=torch.float32, **kw):
+    """sLSTMLayer on the vanilla backend: forward with gradients, then step by step with the carried states."""
+    torch.manual_seed(2)
+    layer = _slstm_layer(xl, dtype, **kw)
+    print(layer)
+    x = torch.randn(2, 6, 16, dtype=dtype, requires_grad=True)
+    y = layer(x)
+    _show("forward", y, 24)
+    (y ** 2).mean().backward()
+    _show("grad x", x.grad, 12)
+    _grads(layer)
+    with torch.no_grad():
+        y2, state = layer(x, return_last_state=True)
+        _show("forward again", y2, 8)
+        for key, value in state.items():
+            _show("  state " + key, value, 8)
+        state = {}
+        for t in range(6):
+            yt, state = layer.step(x[:, t:t + 1], **state)
+            _show(f"step {t}", yt, 6)
+
+
+def _stack_config(xl, cls=None, slstm_at=(1,), num_blocks=3, dim=32, context=12, bias_init="powerlaw_blockdependent",
+                  conv=4, **kw):
+    cls = cls or xl.xLSTMBlockStackConfig
+    return cls(
+        mlstm_block=xl.mLSTMBlockConfig(mlstm=xl.mLSTMLayerConfig(conv1d_kernel_size=conv, qkv_proj_blocksize=4,
+                                                                   num_heads=4)),
+        slstm_block=xl.sLSTMBlockConfig(slstm=xl.sLSTMLayerConfig(backend="vanilla", num_heads=4,
+                                                                  conv1d_kernel_size=conv, bias_init=bias_init),
+                                        feedforward=xl.FeedForwardConfig(proj_factor=1.3, act_fn="gelu")),
+        context_length=context, num_blocks=num_blocks, embedding_dim=dim, slstm_at=list(slstm_at), **kw)
+
+
+def block_stack(xl, dtype=torch.float32, **kw):
+    """The README's xLSTMBlockStack at a small size (vanilla sLSTM backend): forward, gradients, steps."""
+    torch.manual_seed(3)
+    cfg = _stack_config(xl, **kw)
+    print(cfg)
+    stack = xl.xLSTMBlockStack(cfg).to(dtype)
+    stack.reset_parameters()
+    print(stack)
+    print("parameters", sum(p.numel() for p in stack.parameters()))
+    x = torch.randn(2, cfg.context_length, cfg.embedding_dim, dtype=dtype, requires_grad=True)
+    y = stack(x)
+    print("same shape", y.shape == x.shape)
+    _show("y", y, 24)
+    y.pow(2).mean().backward()
+    _show("grad x", x.grad, 12)
+    _grads(stack, 4)
+    state = None
+    with torch.no_grad():
+        for t in range(4):
+            yt, state = stack.step(x[:, t:t + 1], state)
+            _show(f"step {t}", yt, 6)
+            print("  max |step - forward|", float((yt - y[:, t:t + 1]).abs().max()))
+    print(sorted(state), {k: sorted(v) for k, v in state.items()})
+
+
+def lm_train(xl, dtype=torch.float32, steps=4, vocab=40, **kw):
+    """xLSTMLMModel: the README's model at a small size trained by AdamW on its weight-decay groups (as the package's
+    experiments/main.py does), then greedy generation through ``step``."""
+    torch.manual_seed(4)
+    cfg = _stack_config(xl, cls=xl.xLSTMLMModelConfig, vocab_size=vocab, **kw)
+    model = xl.xLSTMLMModel(cfg).to(dtype)
+    model.reset_parameters()
+    decay, no_decay = model.get_weight_decay_optim_groups()
+    print("groups", len(decay), len(no_decay), sum(p.numel() for p in decay), sum(p.numel() for p in no_decay))
+    opt = torch.optim.AdamW([{"weight_decay": 0.1, "params": decay}, {"weight_decay": 0.0, "params": no_decay}],
+                            lr=3e-3)
+    data = torch.randint(0, vocab, (3, cfg.context_length + 1))
+    for step in range(steps):
+        logits = model(data[:, :-1])
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, vocab), data[:, 1:].reshape(-1))
+        opt.zero_grad()
+        loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        print("step", step, "loss", loss.item(), "grad norm", norm.item())
+    _show("logits", logits, 12)
+    model.eval()
+    with torch.no_grad():
+        idx = data[:1, :1]
+        state = None
+        out = [int(idx)]
+        for _ in range(8):
+            logits, state = model.step(idx, state)
+            idx = logits[:, -1:].argmax(-1)
+            out.append(int(idx))
+            print("  logit max", logits.max().item())
+        print("generated", out)
+
+
+def components(xl, dtype=torch.float32):
+    """xLSTM's components alone: CausalConv1d (forward and step), LinearHeadwiseExpand, LayerNorm,
+    MultiHeadLayerNorm, GatedFeedForward, and its initialisers."""
+    from xlstm.components import conv, feedforward, init, linear_headwise, ln
+    torch.manual_seed(5)
+    c = conv.CausalConv1d(conv.CausalConv1dConfig(feature_dim=6, kernel_size=3)).to(dtype)
+    x = torch.randn(2, 5, 6, dtype=dtype, requires_grad=True)
+    y = c(x)
+    _show("causal conv", y, 24)
+    y.sum().backward()
+    _show("  grad x", x.grad)
+    _grads(c)
+    state = None
+    with torch.no_grad():
+        for t in range(5):
+            yt, state = c.step(x[:, t:t + 1], conv_state=state)
+            print("  step", t, "max diff", float((yt - y[:, t:t + 1]).abs().max()))
+    lh = linear_headwise.LinearHeadwiseExpand(linear_headwise.LinearHeadwiseExpandConfig(in_features=8, num_heads=2,
+                                                                                         bias=True)).to(dtype)
+    print(lh)
+    z = torch.randn(3, 4, 8, dtype=dtype)
+    _show("headwise", lh(z))
+    for cls, args in ((ln.LayerNorm, dict(ndim=8)), (ln.LayerNorm, dict(ndim=8, weight=False, bias=True)),
+                      (ln.MultiHeadLayerNorm, dict(ndim=8))):
+        m = cls(**args).to(dtype)
+        inp = torch.randn(2, 2, 3, 4, dtype=dtype) if cls is ln.MultiHeadLayerNorm else z
+        _show(cls.__name__ + " " + str(args), m(inp))
+    try:  # (four heads of 2 where the norm has 8 channels in 2 groups: group_norm's weight check)
+        ln.MultiHeadLayerNorm(ndim=8)(torch.randn(2, 3, 2, 4, dtype=dtype))
+    except RuntimeError as e:
+        print("MultiHeadLayerNorm, 3 heads:", e)
+    ff = feedforward.GatedFeedForward(feedforward.FeedForwardConfig(proj_factor=1.3, act_fn="gelu", embedding_dim=8,
+                                                                     dropout=0.0)).to(dtype)
+    ff.reset_parameters()
+    out = ff(z)
+    _show("gated ffn", out)
+    out.sum().backward()
+    _grads(ff)
+    w = torch.empty(16, 8, dtype=dtype)
+    for name, f in (("small_init", lambda: init.small_init_init_(w, dim=8)),
+                    ("wang", lambda: init.wang_init_(w, dim=8, num_blocks=3)),
+                    ("bias_linspace", lambda: init.bias_linspace_init_(torch.empty(6, dtype=dtype), start=3.0,
+                                                                       end=6.0))):
+        _show(name, f())
