@@ -280,6 +280,8 @@ def _ask(window: MainWindow, rec: str, doc: str | None, lock: InstanceLock) -> b
         QMessageBox.warning(window, "Can't recover", f"{sentence(str(error))}\n\nThe recovery file is kept: {rec}")
         return False
     window.set_document(graph, doc)
+    if doc is not None or graph.lesson is not None:  # a lesson's document comes back with its lesson in front
+        window.lessons.document_opened(doc or name)
     window.undo_stack.resetClean()  # recovered changes are unsaved: the title shows '*', closing asks
     window.autosaver.adopt(rec, lock)
     window.autosaver.autosave()  # into this instance's own recovery file; the old one goes once that worked
