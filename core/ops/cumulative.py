@@ -58,10 +58,30 @@ def _accumulated(scan, x, dim: int, dt):
     and a bfloat16 or float16 one in float32 (``acc_type``), rounding each output once, so core does too (NumPy's
     float32 scan rounds every step in float32, as the half types' accumulator does)."""
     if dt == np.float32 and x.dtype.kind == "f":
-        return scan(x, axis=dim, dtype=np.float64).astype(dt)
+        return (_scan_float64(scan, x, dim) if type(x) is np.ndarray
+                else scan(x, axis=dim, dtype=np.float64)).astype(dt)
     if is_reduced(np.dtype(dt)) and x.dtype == dt:
         return scan(x.astype(np.float32), axis=dim, dtype=np.float32).astype(dt)
     return scan(x, axis=dim, dtype=dt)
+
+
+_ROW_SCAN_MAX, _ROW_MIN = 4096, 64  # scans run as a loop over rows: at most 4096 rows of at least 64 elements
+
+
+def _scan_float64(scan, x: np.ndarray, dim: int) -> np.ndarray:
+    """``scan(x, axis=dim, dtype=np.float64)`` (NumPy's cumsum or cumprod), the same adds or products in the same
+    order: on one float64 copy of ``x`` in place (NumPy's casting scan is ~2x slower), and along a dim other than
+    the last as a loop over its rows, ``row[i] = row[i - 1] op row[i]``, when they are few and long (NumPy's
+    accumulate walks such a dim one column at a time, ~4x slower)."""
+    y = x.astype(np.float64)
+    n = y.shape[dim]
+    if dim != y.ndim - 1 and 1 < n <= _ROW_SCAN_MAX and y.size >= _ROW_MIN * n:
+        op = np.add if scan is np.cumsum else np.multiply
+        rows = np.moveaxis(y, dim, 0)
+        for i in range(1, n):
+            op(rows[i - 1], rows[i], out=rows[i])
+        return y
+    return scan(y, axis=dim, out=y)
 
 
 class Cumsum(Function):
