@@ -70,7 +70,7 @@ _ROW_SCAN_MAX, _ROW_MIN = 4096, 64  # scans run as a loop over rows: at most 409
 
 def _scan_float64(scan, x: np.ndarray, dim: int) -> np.ndarray:
     """``scan(x, axis=dim, dtype=np.float64)`` (NumPy's cumsum or cumprod), the same adds or products in the same
-    order: on one float64 copy of ``x`` in place (NumPy's casting scan is ~2x slower), and along a dim other than
+    order: on one float64 copy of ``x`` in place (no second float64 array), and along a dim other than
     the last as a loop over its rows, ``row[i] = row[i - 1] op row[i]``, when they are few and long (NumPy's
     accumulate walks such a dim one column at a time, ~4x slower)."""
     y = x.astype(np.float64)
