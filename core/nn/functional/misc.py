@@ -30,6 +30,7 @@ from core.ops._float32_compute import F16, gemm_float16, is_reduced, with_number
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 from core.ops.reduction import reduce_dims
+from core.ops.scatter import ufunc_at
 from core.ops.statistics import LinalgVectorNorm
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dropout", "embedding", "one_hot",
@@ -387,7 +388,11 @@ class EmbeddingDense(Function):
             ga = ga * scale.reshape(scale.shape + (1,) * (ga.ndim - scale.ndim)).astype(ga.dtype)
         flat = idx.reshape(-1)
         out = xp.zeros((num,) + ga.shape[idx.ndim:], dtype=ga.dtype)
-        xp.add.at(out, flat, ga.reshape((flat.shape[0],) + ga.shape[idx.ndim:]))
+        rows = ga.reshape((flat.shape[0],) + ga.shape[idx.ndim:])
+        if xp is np:  # (ufunc.at's order in rounds of whole rows: NumPy's own add.at walks them element by element)
+            ufunc_at("add", out, (flat,), rows)
+        else:
+            xp.add.at(out, flat, rows)
         if padding_idx is not None:
             out[padding_idx] = 0
         return out
