@@ -8,6 +8,7 @@ backward is the forward's selection again, so double backward works.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -274,21 +275,24 @@ def _window_sums(a, bins):
     """Each adaptive window's sum over the last ``len(bins)`` dims, its elements added in row-major order.
 
     NOTE: one gather-and-add per offset inside the largest window, over every window at once (a window shorter
-    than the largest adds 0 there): prod(largest window) NumPy steps, not one per output."""
+    than the largest adds 0 there, a zero placed after the flattened spatial dims): prod(largest window) NumPy
+    steps, not one per output, each one ``take`` along the last axis."""
     xp = xp_of(a)
     k = len(bins)
-    spatial = a.shape[-k:]
-    acc = xp.zeros(a.shape[:-k] + tuple(len(starts) for starts, _ in bins), a.dtype)
+    spatial, lead = a.shape[-k:], a.shape[:-k]
+    n = math.prod(spatial)
+    flat = xp.concatenate([a.reshape(lead + (n,)), xp.zeros(lead + (1,), a.dtype)], axis=-1)
+    outs = tuple(len(starts) for starts, _ in bins)
+    acc = xp.zeros(lead + (math.prod(outs),), a.dtype)
     for offsets in itertools.product(*(range(int(lens.max())) for _, lens in bins)):
-        index, valid = [], np.ones((1,) * k, bool)
+        pos, valid = np.zeros((1,) * k, np.int64), np.ones((1,) * k, bool)
         for d, ((starts, lens), off) in enumerate(zip(bins, offsets)):
             shape = [1] * k
             shape[d] = -1
-            index.append(xp.asarray(np.minimum(starts + off, spatial[d] - 1)).reshape(shape))
+            pos = pos * spatial[d] + np.minimum(starts + off, spatial[d] - 1).reshape(shape)
             valid = valid & (off < lens).reshape(shape)
-        term = a[(Ellipsis, *index)]
-        acc += term if valid.all() else xp.where(xp.asarray(valid), term, a.dtype.type(0))
-    return acc
+        acc += flat.take(xp.asarray(np.where(valid, pos, n).reshape(-1)), axis=-1)
+    return acc.reshape(lead + outs)
 
 
 class _AdaptiveAvgPoolNd(Function):
