@@ -110,11 +110,12 @@ def higher_learned_lr(opt_name="SGD", **opt_kwargs):
     import higher
 
     model = _mlp()
-    lr = torch.tensor([0.05, 0.1, 0.02, 0.07, 0.03, 0.04], requires_grad=True)
+    lr = torch.tensor([0.05, 0.1], requires_grad=True)  # one per parameter group
     meta_opt = torch.optim.SGD([*model.parameters(), lr], lr=1e-2)
     for outer_step in range(2):
         meta_opt.zero_grad()
-        inner_opt = getattr(torch.optim, opt_name)(model.parameters(), lr=0.1, **opt_kwargs)
+        groups = [{"params": model[0].parameters()}, {"params": [*model[2].parameters(), *model[4].parameters()]}]
+        inner_opt = getattr(torch.optim, opt_name)(groups, lr=0.1, **opt_kwargs)
         for i, (xs, ys, xq, yq) in enumerate(_tasks()):
             with higher.innerloop_ctx(model, inner_opt, override={"lr": list(lr.unbind())}) as (fmodel, diffopt):
                 for _ in range(3):
@@ -150,14 +151,24 @@ def higher_grad_callback():
                 diffopt.step(torch.nn.functional.mse_loss(fmodel(xs), ys), grad_callback=clip)
             query = torch.nn.functional.mse_loss(fmodel(xq), yq)
             show(f"task {i} query", query)
-            grads = torch.autograd.grad(query, [*model.parameters(), *opt_params["lr"]])
+            grads = torch.autograd.grad(query, [*model.parameters(), *opt_params["lr"]], allow_unused=True)
             show(f"task {i} meta-grads", list(grads))
 
 
-def higher_monkeypatch():
+def higher_monkeypatch(parts=("mlp",)):
     """``higher.monkeypatch``: a functional MLP called with explicit parameter lists, gradients of gradients through
     it, its ``fast_params`` history and ``parameters(time=...)``; a BatchNorm conv net and an LSTM patched alike."""
     import higher
+
+    if "mlp" in parts:
+        _patched_mlp(higher)
+    if "conv" in parts:
+        _patched_conv(higher)
+    if "lstm" in parts:
+        _patched_lstm(higher)
+
+
+def _patched_mlp(higher):
 
     model = _mlp()
     fmodel = higher.monkeypatch(model, copy_initial_weights=True)
@@ -173,9 +184,11 @@ def higher_monkeypatch():
     show("query", query)
     show("grad wrt initial", list(torch.autograd.grad(query, fmodel.parameters(time=0), retain_graph=True)))
     print("history", len(fmodel._fast_params))
-    hvp = torch.autograd.grad(grads[0].pow(2).sum(), fmodel.parameters(time=0)[0])[0]
+    hvp = torch.autograd.grad(grads[0].pow(2).sum(), list(fmodel.parameters(time=0))[0])[0]
     show("second order", hvp)
 
+
+def _patched_conv(higher):
     torch.manual_seed(3)
     net = torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
                               torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(4 * 3 * 3, 3))
@@ -191,6 +204,8 @@ def higher_monkeypatch():
     _grads("conv meta-grad", net)
     show("running mean", net[1].running_mean)
 
+
+def _patched_lstm(higher):
     torch.manual_seed(4)
     lstm = torch.nn.LSTM(3, 5, batch_first=True)
     seq = torch.randn(2, 6, 3)

@@ -37,11 +37,20 @@ HIGHER = ("facebookresearch/higher", "15a247ac06cac0d22601322677daff0dcfff062e",
 HIGHER_PACKAGE = [(f"higher/{m}.py", f"higher/{m}.py") for m in ("__init__", "optim", "patch", "utils")]
 
 
-def _higher(name, *calls):
+CONV_WEIGHT_GRAD = ("float32 summation order: a Conv2d weight's gradient sums batch x output pixels products (12 x 36 "
+                    "for Conv2d(1, 4, 3) on 8x8 images) in oneDNN's order in torch, NumPy's in core; it differs in the "
+                    "last bit even without create_graph, and the meta-gradients through it after")
+
+LSTM_FORWARD = ("float32 rounding of oneDNN's LSTM: torch's CPU LSTM (mkldnn_rnn) gives nn.LSTM(3, 5, batch_first=True)'s "
+                "output on a (2, 6, 3) input an ulp (5.96e-08) off core's, already without higher (a plain forward); "
+                "the losses and meta-gradients through it differ after")
+
+
+def _higher(name, *calls, xfail=None):
     """higher's ``tests/test_patch.py`` as the host of ``corpus_meta`` driver ``calls`` (its tests not run)."""
     return _r(f"meta_higher_{name}", HIGHER, "tests/test_patch.py",
               [(MAIN[0], MAIN[0].replace("unittest.main()", "pass") + NS + "\n".join(f"meta.{c}" for c in calls)
-                + "\n")], support=HIGHER_PACKAGE)
+                + "\n")], support=HIGHER_PACKAGE, xfail=xfail)
 
 
 RECIPES += [
@@ -58,7 +67,10 @@ RECIPES += [
         ("        plot(log)", "        print([(e['mode'], e['epoch'], repr(float(e['loss'])), e['acc']) for e in log])"),
         (" | Time: {iter_time:.2f}", ""),  # a wall-clock time
         ("batch_idx % 4 == 0", "batch_idx % 1 == 0")],
-       support=HIGHER_PACKAGE),
+       support=HIGHER_PACKAGE,
+       xfail="float32 summation order: its second and third Conv2d(64, 64, 3) sum 576 products an output in oneDNN's "
+             "order in torch, NumPy's GEMM's in core (the first forward already differs in the last bit there); the "
+             "query losses after 5 inner SGD steps differ from the 7th digit"),
     _higher("sgd", "higher_inner('SGD', lr=0.1)", "higher_inner('SGD', lr=0.1, momentum=0.9, dampening=0.1)",
             "higher_inner('SGD', lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.01)"),
     _higher("adam", "higher_inner('Adam', lr=0.05)", "higher_inner('Adam', lr=0.05, amsgrad=True, weight_decay=0.1)"),
@@ -77,6 +89,8 @@ RECIPES += [
     _higher("learned_lr", "higher_learned_lr()", "higher_learned_lr('SGD', momentum=0.5)"),
     _higher("grad_callback", "higher_grad_callback()"),
     _higher("monkeypatch", "higher_monkeypatch()"),
+    _higher("monkeypatch_conv", "higher_monkeypatch(['conv'])", xfail=CONV_WEIGHT_GRAD),
+    _higher("monkeypatch_lstm", "higher_monkeypatch(['lstm'])", xfail=LSTM_FORWARD),
 ]
 
 # learnables/learn2learn at its v0.2.1 release (2023-06-27).

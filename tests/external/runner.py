@@ -395,6 +395,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_tensorly_deps')
     if "kymatio" in present:  # recipes_kymatio's example plots with matplotlib: the stand-ins stay, but SciPy
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_sci_deps')
+    if {"higher", "learn2learn"} & set(present):  # recipes_meta: the stand-ins stay (tqdm, requests, lightning
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # for learn2learn) but SciPy's
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
         kept = tuple(name for name in kept if name != "scipy")
     hidden = {name: sys.modules.pop(name) for name in sorted(_STAND_INS)  # (_real_torchvision's own stay)
@@ -451,6 +453,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_tensorly_deps").modules())
     if {"torchode", "kymatio"} & set(present):  # torchtyping, SciPy's fft and sph_harm (fake_sci_deps)
         deps.update(importlib.import_module("fake_sci_deps").modules())
+    if {"higher", "learn2learn"} & set(present):  # parameterized, learn2learn's Cython and downloads (fake_meta_deps)
+        deps.update(importlib.import_module("fake_meta_deps").modules())
     if "sentence_transformers" in present:  # recipes_sbert's: tqdm, SciPy's and sklearn's few names, transformers'
         deps.update({**importlib.import_module("fake_sbert_deps").modules(), **_pil_without_images()})  # Trainer
         for name in _PIL_PARTS:  # (transformers' import_utils asks find_spec("PIL"))
@@ -508,6 +512,7 @@ _FETCHED_PACKAGES += ("x_transformers",)  # recipes_xtransformers' (einx, einops
 _FETCHED_PACKAGES += ("MEGABYTE_pytorch",)  # recipes_lucidrains2's MEGABYTE (beartype: fake_lucidrains_deps)
 _FETCHED_PACKAGES += ("torchode", "kymatio")  # recipes_torchode's, recipes_kymatio's (fake_sci_deps)
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
+_FETCHED_PACKAGES += ("higher", "learn2learn")  # recipes_meta's (parameterized, Cython parts: fake_meta_deps)
 _FETCHED_PACKAGES += ("xlstm",)  # recipes_seq's (torch only: its vanilla and parallel backends)
 
 
