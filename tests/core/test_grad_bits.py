@@ -177,6 +177,30 @@ def test_batch_norm_without_affine_parameters_has_torchs_input_gradient(torch):
     assert_bits(torch, lambda L, x: L.nn.functional.batch_norm(x, None, None, training=True), [(16, 8)])
 
 
+@pytest.mark.usefixtures("same_threads")
+@pytest.mark.parametrize("shape,order", [((8, 16, 5, 5), (0, 2, 3, 1)), ((4, 6, 7, 7), (1, 0, 2, 3)),
+                                         ((2, 3, 10, 10), (0, 1, 3, 2)), ((32, 12, 4, 4), (0, 2, 3, 1)),
+                                         ((64, 10), (1, 0)), ((4, 3, 9), (2, 0, 1))])
+def test_batch_norm_gradients_of_a_permuted_incoming_gradient_match_torch_bit_for_bit(torch, shape, order):
+    """A gradient laid out otherwise than the input (einsum's backward hands a permuted one, a channels-last
+    gradient): PyTorch takes its generic loop, not the vectorised kernel (corpus lucid2_lambda_global)."""
+    channels = shape[1]
+    arrays = [_data(shape, np.float32, 12), _data((channels,), np.float32, 13), _data((channels,), np.float32, 14)]
+    g = _data(tuple(shape[d] for d in order), np.float32, 15)
+    inverse = tuple(int(i) for i in np.argsort(order))
+
+    def grads(L):
+        ts = [L.tensor(a, requires_grad=True) for a in arrays]
+        y = L.nn.functional.batch_norm(ts[0], None, None, ts[1], ts[2], training=True)
+        incoming = L.tensor(g).permute(*inverse)
+        assert not incoming.is_contiguous()
+        y.backward(incoming)
+        return [t.grad.numpy() for t in ts]
+
+    for i, (a, b) in enumerate(zip(grads(core), grads(torch))):
+        np.testing.assert_array_equal(a, b, err_msg=f"gradient {i} (input, weight, bias)")
+
+
 def test_batch_norm_double_backward_still_records_a_graph():
     x = core.tensor(_data((6, 3), np.float32, 11), requires_grad=True)
     (g,) = core.autograd.grad((core.nn.functional.batch_norm(x, None, None, training=True) ** 3).sum(), x,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core._cascade_sum import in_order
 from core._threads import get_num_threads
 
 __all__ = ["batch_norm_forward", "batch_norm_backward"]
@@ -136,16 +137,19 @@ def batch_norm_forward(arr, weight, bias, running_mean, running_var, training: b
 _LANES = 8
 
 
-def batch_norm_backward(arr, g, weight, mean, invstd):
+def batch_norm_backward(arr, g, weight, mean, invstd, grad_sum=None):
     """``(grad_input, grad_weight, grad_bias)`` of training-mode batch norm as PyTorch's CPU kernel rounds them,
-    for C-contiguous float32 NumPy ``arr`` and ``g`` and the forward's float32 ``mean``/``invstd`` per channel;
-    None for any other input."""
-    if not all(type(a) is np.ndarray and a.dtype == _F32 and a.flags.c_contiguous for a in (arr, g)) or \
+    for a C-contiguous float32 NumPy ``arr``, a float32 ``g`` and the forward's float32 ``mean``/``invstd`` per
+    channel; a ``g`` that is not C-contiguous takes PyTorch's generic path (``_strided_backward``), given
+    ``grad_sum``, ``g``'s float32 sum per channel as ``torch.sum`` adds it. None for any other input."""
+    if not all(type(a) is np.ndarray and a.dtype == _F32 for a in (arr, g)) or not arr.flags.c_contiguous or \
             arr.shape != g.shape or arr.ndim < 2 or not arr.size:
         return None
     channels = arr.shape[1]
     w = np.ones(channels, _F32) if weight is None else weight.astype(_F32, copy=False)
     mean, invstd = mean.reshape(-1).astype(_F32), invstd.reshape(-1).astype(_F32)
+    if not g.flags.c_contiguous:
+        return None if grad_sum is None else _strided_backward(arr, g, w, mean, invstd, grad_sum)
     if arr.size // (arr.shape[0] * channels) == 1:
         return _channels_last_backward(arr.reshape(-1, channels), g.reshape(-1, channels), w, mean, invstd,
                                        arr.shape)
@@ -187,6 +191,28 @@ def _contiguous_backward(arr, g, w, mean, invstd):
     gx *= invstd[:, None]
     gx *= w[:, None]
     return gx.reshape(arr.shape), (dot * invstd).astype(_F32), total.astype(_F32)
+
+
+def _strided_backward(arr, g, w, mean, invstd, grad_sum):
+    """PyTorch's ``batch_norm_backward`` when ``g`` is not laid out as the input (a permuted gradient, as einsum's
+    backward hands over): not the vectorised kernel but ATen's generic loop, per channel in float32 but for
+    ``dotp``, the double sum of the float32 products ``(x - mean) * dy`` in the input's order (n, then the spatial
+    positions); ``k = dotp * invstd * invstd / N``, ``dx = (dy - sum / N - (x - mean) * k) * invstd * w``, each
+    step rounded (no FMA: Normalization.cpp's scalar code), ``grad_weight = dotp * invstd`` in double and
+    ``grad_bias = grad_sum`` (``torch.sum`` of ``g`` over all dims but 1, by the caller)."""
+    n, channels = arr.shape[:2]
+    x3, dy = arr.reshape(n, channels, -1), g.reshape(n, channels, -1)
+    count = _F32(arr.size // channels)
+    xm = x3 - mean[:, None]
+    products = np.ascontiguousarray((xm * dy).transpose(0, 2, 1)).reshape(-1, channels)  # (n, spatial) x C
+    dotp = in_order(products.astype(_F64))  # NOTE: added in double one after another, as the serial loop
+    k = dotp.astype(_F32) * invstd * invstd / count
+    grad_mean = grad_sum.astype(_F32) / count
+    gx = dy - grad_mean[:, None]
+    gx -= xm * k[:, None]
+    gx *= invstd[:, None]
+    gx *= w[:, None]
+    return gx.reshape(arr.shape), (dotp * invstd.astype(_F64)).astype(_F32), grad_sum.astype(_F32)
 
 
 def _lane_sum(a, b=None):

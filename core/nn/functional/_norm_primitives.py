@@ -152,8 +152,9 @@ class NativeBatchNorm(Function):
         x, weight = ctx.saved_tensors
         dims, shape = ctx.dims, ctx.shape
         if ctx.__dict__.get("kernel") and not is_grad_enabled():  # float32 training, a plain backward
+            gsum = None if g._data.flags.c_contiguous else g.sum(dims)._data  # (ATen's generic path sums g so)
             exact = batch_norm_backward(x._data, g._data, None if weight is None else weight._data, ctx.mean,
-                                        ctx.invstd)
+                                        ctx.invstd, gsum)
             if exact is not None:
                 need = ctx.needs_input_grad
                 return tuple(Tensor._wrap(a) if n else None for a, n in zip(exact, need))
