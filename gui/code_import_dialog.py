@@ -8,7 +8,8 @@ the front; ``document_changed`` shows or hides it) and wires:
   through ``core.nodegraph.files.code_import.ImportRun``: in its own subprocess with a time and memory limit,
   polled from the event loop while a progress dialog keeps the window responsive; Cancel or Esc stops
   the run. The imported graph opens as the window's document (asking to save the old one first: for a pasted
-  snippet while its box is still open, so Cancel there leaves the box as typed). A failing snippet shows the
+  snippet while its box is still open, so Cancel there leaves the box as typed, and only once its syntax is
+  checked: a snippet that can't run shows why in its box and asks nothing). A failing snippet shows the
   importer's message (``line 3: NameError: ...``) and the open document stays; a pasted one comes back in the
   snippet box, as typed, with the message above it; a file's message offers the same box, holding its code.
 - the canvas's selection bands the lines that made the selected nodes; a click on a line selects its nodes;
@@ -125,8 +126,6 @@ class CodeInputDialog(QDialog):
         self.edit.submitted.connect(self.accept)
         if not error:
             self.edit.selectAll()
-        elif line:
-            self.edit.mark_line(line)
         label = QLabel("Paste PyTorch-style code (import torch runs as core). Import (Ctrl+Return) runs it, like a "
                        "terminal, and opens the graph it computed as a new document in place of the open one.")
         label.setWordWrap(True)
@@ -135,6 +134,8 @@ class CodeInputDialog(QDialog):
         self.error_label.setStyleSheet("color: #e74c3c")
         self.error_label.setWordWrap(True)
         self.error_label.setVisible(bool(error))
+        if error and line:
+            self.edit.mark_line(line)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.setObjectName("codeInputButtons")
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
@@ -150,10 +151,25 @@ class CodeInputDialog(QDialog):
         self.resize(560, 380)
 
     def accept(self) -> None:  # Qt override: Import and Ctrl+Return
+        from core.nodegraph.files.code_import import CodeImportError, check_syntax  # only when code is imported
+
+        try:  # first: code that can't run replaces nothing, so there is nothing to ask about saving
+            check_syntax(self.edit.toPlainText())
+        except CodeImportError as exc:
+            self.show_error(f"snippet.py: {exc}", exc.line)
+            return
         if self.confirm is None or self.confirm():
             super().accept()
         else:  # "Save the changes?" answered Cancel: nothing typed is lost
             self.edit.setFocus()
+
+    def show_error(self, error: str, line: int | None) -> None:
+        """Say why the snippet can't be imported above it, the cursor on the ``line`` it names."""
+        self.error_label.setText(error)
+        self.error_label.show()
+        if line:
+            self.edit.mark_line(line)
+        self.edit.setFocus()
 
 
 class CodeImports:

@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any
 import core
 from core.nodegraph.files import io as files
 from core.nodegraph.model.code_build import build_graph
-from core.nodegraph.model.code_trace import SnippetError, trace
+from core.nodegraph.model.code_trace import SNIPPET_FILE, SnippetError, trace
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
 
-__all__ = ["CodeImportError", "ImportResult", "ImportRun", "import_code", "import_here", "import_path", "TIME_LIMIT",
-           "MEMORY_LIMIT", "MAX_SOURCE"]
+__all__ = ["CodeImportError", "ImportResult", "ImportRun", "check_syntax", "import_code", "import_here", "import_path",
+           "TIME_LIMIT", "MEMORY_LIMIT", "MAX_SOURCE"]
 
 TIME_LIMIT = 30.0  # seconds a snippet may run
 STARTUP_LIMIT = 120.0  # seconds the child may take to start Python and import core before the snippet runs
@@ -68,6 +68,18 @@ def _check_source(text: object) -> str:
     if len(text) > MAX_SOURCE:
         raise CodeImportError(f"the snippet is longer than {MAX_SOURCE} characters")
     return text
+
+
+def check_syntax(text: str) -> None:
+    """Raise the ``CodeImportError`` that importing ``text`` would raise for its syntax (or its size), without
+    running anything: the GUI checks a snippet this way before it asks about replacing the open document."""
+    text = _check_source(text)
+    try:
+        compile(text, SNIPPET_FILE, "exec")
+    except SyntaxError as exc:  # the message and line trace() gives
+        raise CodeImportError(f"SyntaxError: {exc.msg}", exc.lineno) from None
+    except ValueError as exc:  # a NUL character (a SyntaxError itself from Python 3.12)
+        raise CodeImportError(f"SyntaxError: {exc}") from None
 
 
 def import_here(text: str, name: str = "snippet.py", time_limit: float | None = TIME_LIMIT,
