@@ -34,6 +34,20 @@ def _index_map(n: int, left: int, right: int, mode: str):
     return np.where(r < n, r, period - r)
 
 
+def _runs(maps, shape):
+    """(output slices, source slices) where every map takes one contiguous run of the source to one contiguous
+    run of the output (constant padding, a crop by a negative pad); None for the other modes' maps."""
+    out, src = [slice(None)] * len(shape), [slice(None)] * len(shape)
+    for axis, m in maps:
+        kept = np.flatnonzero(m >= 0)
+        lo, n = (int(kept[0]), kept.size) if kept.size else (0, 0)
+        first = int(m[lo]) if n else 0
+        if n and not np.array_equal(m[lo:lo + n], np.arange(first, first + n)):
+            return None
+        out[axis], src[axis] = slice(lo, lo + n), slice(first, first + n)
+    return tuple(out), tuple(src)
+
+
 class Pad(Function):
     node_name = "ConstantPadNdBackward0"
     keeps_format = True  # NOTE: PyTorch's kernel allocates its output in the input's suggested memory format
@@ -43,6 +57,15 @@ class Pad(Function):
         a = source = x._data
         xp = xp_of(a)
         ctx.maps, ctx.in_shape = maps, a.shape
+        runs = _runs(maps, a.shape) if a.size else None
+        if runs is not None:  # the fill, then the source's run copied in (one pass each, no gather)
+            shape = list(a.shape)
+            for axis, m in maps:
+                shape[axis] = m.size
+            out = xp.empty(shape, a.dtype)
+            out[...] = xp.asarray(value, dtype=a.dtype)
+            out[runs[0]] = a[runs[1]]
+            return in_suggested_format(out, source) if cls.keeps_format else out
         for axis, m in maps:
             valid = m >= 0
             if not a.shape[axis]:  # (an empty dim padded with constants: nothing to take)
@@ -68,6 +91,11 @@ class PadBackward(Function):
         a = g._data
         xp = xp_of(a)
         ctx.maps = maps
+        runs = _runs(maps, in_shape)
+        if runs is not None:  # NOTE: PyTorch's constant_pad_nd backward is a slice: the padding's gradients (an
+            out = xp.zeros(in_shape, a.dtype)  # inf, a NaN) are dropped, not multiplied by 0 into the rest
+            out[runs[1]] = a[runs[0]]
+            return out
         for axis, m in reversed(maps):
             n = in_shape[axis]
             onehot = xp.asarray((m[:, None] == np.arange(n)[None, :]).astype(a.dtype))  # (padded, n)
