@@ -181,6 +181,8 @@ class Pow(Function):
 
     @staticmethod
     def forward(ctx, a, b):
+        if isinstance(b, np.generic) and b.dtype.kind in "iuf":  # NOTE: torch takes a NumPy number as the Python
+            b = b.item()  # number it holds: tensor ** np.float64(1.7) is its tensor ** number kernel
         if (type(b) is int or type(b) is float) and isinstance(a, Tensor) and a._data.dtype.kind in "fV":
             x = a._data  # NOTE: the hot path, float tensor ** Python number: NumPy keeps the tensor's dtype
             _save(ctx, a, b)

@@ -176,3 +176,13 @@ def test_float64_pow_gradients_are_torchs_bit_for_bit(torch, n):
         grads.append([b.grad, e.grad, c.grad, r.grad])
     for ours, theirs in zip(*grads):
         np.testing.assert_array_equal(_bits(ours), _bits(theirs))
+
+
+@pytest.mark.parametrize("exponent", [np.float64(1.7), np.float64(2.0), np.float32(1.7), np.int64(3), np.float64(-0.5)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_numpy_number_exponent_takes_torchs_tensor_to_a_number_kernel(torch, exponent, dtype):
+    """torch takes ``np.float64(1.7)`` as the Python number it holds: its special cases (2, -0.5) and split."""
+    x = np.random.default_rng(4).uniform(0.1, 10, 100).astype(dtype)
+    ours, theirs = core.tensor(x) ** exponent, torch.tensor(x) ** exponent
+    assert str(ours.dtype) == str(theirs.dtype)
+    assert ours.numpy().tobytes() == theirs.numpy().tobytes()
