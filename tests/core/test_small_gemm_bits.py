@@ -141,3 +141,37 @@ def test_products_that_are_all_negative_zero_sum_to_positive_zero():
     _same_bits(core.mm(core.tensor(a), core.tensor(b)), torch.mm(torch.tensor(a), torch.tensor(b)))
     _same_bits(core.nn.functional.linear(core.tensor(a[:, :2]), core.tensor(b.T[:, :2])),
                torch.nn.functional.linear(torch.tensor(a[:, :2]), torch.tensor(b.T[:, :2])))
+
+
+@pytest.mark.parametrize("m,k,n", [(144, 72, 8), (64, 512, 4), (1000, 300, 2), (3, 30000, 3), (256, 1000, 8),
+                                   (2, 20000, 4)])
+def test_narrow_products_past_the_small_region_match_torch_bitwise(m, k, n):
+    """2, 3, 4 or 8 columns past ``LIMIT`` multiply-adds are still MKL's in-order chain (core takes it a block of
+    rows at a time): ``x @ W`` by hand, a narrow layer's weight gradient ``g.T @ x``, einsum's bmm (corpus
+    lucid2_lambda_global's ``einsum('n m k u, b u v m -> b n k v')``, one (144, 72) @ (72, 8) matrix)."""
+    assert m * k * n > _small_gemm.LIMIT
+    ca, ta = _pair((m, k), 31)
+    cb, tb = _pair((k, n), 32)
+    cc, tc = _pair((n,), 33)
+    cat, tat = _pair((k, m), 34)
+    _same_bits(ca @ cb, ta @ tb)
+    _same_bits(core.addmm(cc, ca, cb), torch.addmm(tc, ta, tb))
+    _same_bits(cat.T @ cb, tat.T @ tb)
+
+
+def test_narrow_layer_weight_gradient_on_a_large_batch_matches_torch_bitwise():
+    """Linear(4, 8) on a batch of 4096: W's gradient g.T @ x is (8, 4096) @ (4096, 4), past ``LIMIT``."""
+    core.manual_seed(0)
+    torch.manual_seed(0)
+    clin, tlin = core.nn.Linear(4, 8), torch.nn.Linear(4, 8)
+    cx, tx = _pair((4096, 4), 35)
+    cg, tg = _pair((4096, 8), 36)
+    clin(cx).backward(cg)
+    tlin(tx).backward(tg)
+    _same_bits(clin.weight.grad, tlin.weight.grad)
+
+
+def test_einsum_lowered_to_a_narrow_bmm_matches_torch_bitwise():
+    cr, tr = _pair((36, 36, 4, 2), 37)
+    cv, tv = _pair((2, 2, 4, 36), 38)
+    _same_bits(core.einsum("nmku,buvm->bnkv", cr, cv), torch.einsum("nmku,buvm->bnkv", tr, tv))
