@@ -169,6 +169,14 @@ def _value_text(box: FloatSpinBox | IntSpinBox) -> str:
     return box.textFromValue(box.value())
 
 
+def select_whole(box: FloatSpinBox | IntSpinBox) -> None:
+    """Select all of ``box``'s text where part of it is selected. Qt keeps a selection's start and length over the
+    text a new value writes: "0.1" selected after Return, Ctrl+Z wrote 0.01 and "0.0" of it stayed selected."""
+    edit = box.lineEdit()
+    if edit.hasSelectedText() and edit.selectedText() != edit.text():
+        box.selectAll()
+
+
 def settle(box: FloatSpinBox | IntSpinBox) -> bool:
     """Apply what ``box`` shows: a number in range becomes its value (True); other text is refused and, for a box
     that keeps refused text, stays marked in the field (False)."""

@@ -42,7 +42,7 @@ from core.nodegraph.training.runs import StopConditions
 from gui import format as fmt
 from gui.dock_layout import FittingScroll, compact
 from gui.format import sentence
-from gui.number_spin_box import FloatSpinBox, IntSpinBox, settle
+from gui.number_spin_box import FloatSpinBox, IntSpinBox, select_whole, settle
 from gui.refusal_note import add_refusal_row
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
@@ -311,9 +311,12 @@ class TrainPanel(QWidget):
             self._show_watch()
 
     def sync(self) -> None:
-        """Show the document's training settings (without writing them back)."""
+        """Show the document's training settings (without writing them back); a field whose text this changes (an
+        undo while it has the focus) shows the new value whole selected, as after Return."""
         t = self.graph.training
         self._syncing = True
+        numbers = [*self.findChildren(FloatSpinBox), *self.findChildren(IntSpinBox)]
+        shown = [box.text() for box in numbers]
         try:
             self.loss.clear()
             self.loss.addItem("(last node)", None)
@@ -342,6 +345,9 @@ class TrainPanel(QWidget):
             self._show_watch()
         finally:
             self._syncing = False
+        for box, text in zip(numbers, shown, strict=True):
+            if box.text() != text:
+                select_whole(box)
 
     def _sync_batch_size(self) -> None:
         """Show the dataset nodes' batch size; disabled, with the reason as tooltip, where there is no one size."""

@@ -39,3 +39,22 @@ def test_ctrl_z_in_a_train_field_with_typed_text_takes_back_the_typing_first(win
     QTest.keyClick(QApplication.focusWidget(), Qt.Key_Z, Qt.ControlModifier)
     qtbot.waitUntil(lambda: steps.lineEdit().text() == "300")
     assert w.graph.training["steps"] == 300 and w.status_label.text() == "Training: steps set to 300"
+
+
+def test_after_ctrl_z_the_learning_rate_field_shows_its_restored_rate_whole_selected(window, qtbot):
+    """Qt kept the selection's length over the restored text: after 0.1 (selected whole by Return), Ctrl+Z wrote
+    0.02 and showed "0.0" of it selected, as if part of the rate were marked."""
+    w = shown(qtbot, window)
+    show_dock(qtbot, w, w.training.docks["train"])
+    lr = w.training.panel.lr
+    type_text(qtbot, lr, "0.02")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Training: lr set to 0.02")
+    type_text(qtbot, lr, "0.1")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Training: lr set to 0.1")
+    edit = lr.lineEdit()
+    assert edit.selectedText() == edit.text() == "0.1"  # as Return leaves it
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.status_label.text() == "Undone: Training: lr set to 0.1")
+    assert edit.text() == "0.02" and edit.selectedText() == "0.02"
+    QTest.keyClicks(edit, "0.5")  # typing replaces the whole rate, not part of it
+    assert edit.text() == "0.5"
