@@ -25,8 +25,9 @@ import sys
 import time
 
 _THREADS = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv else "1"
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # read when NumPy loads
-    os.environ.setdefault(_var, _THREADS)
+if __name__ == "__main__":  # (imported by tests and other benchmarks, it must leave their environment alone)
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # read when NumPy loads
+        os.environ.setdefault(_var, _THREADS)
 
 import numpy as np  # noqa: E402
 

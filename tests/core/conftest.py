@@ -17,6 +17,7 @@ file, so ``-ra`` folds all of its skips into one line instead of one line per te
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -51,9 +52,27 @@ def device(request):
         if request.node.get_closest_marker("cpu_only") is not None:
             pytest.skip(CPU_ONLY)
     before = core.get_default_device()
+    threads = _thread_counts()
     core.set_default_device(request.param)
     yield request.param
     core.set_default_device(before)
+    _restore_thread_counts(threads)
+
+
+def _thread_counts() -> tuple:
+    """Core's thread count and PyTorch's (None where the test session has not imported torch yet)."""
+    torch = sys.modules.get("torch")
+    return core.get_num_threads(), (torch.get_num_threads() if torch is not None else None)
+
+
+def _restore_thread_counts(before: tuple) -> None:
+    """Give both libraries back the thread counts a test found: a test that sets one (to get PyTorch's one-thread
+    summation order) and fails or forgets leaves every later oracle test comparing against another kernel."""
+    now = _thread_counts()
+    if now[0] != before[0]:
+        core.set_num_threads(before[0])
+    if before[1] is not None and now[1] != before[1]:
+        sys.modules["torch"].set_num_threads(before[1])
 
 
 
