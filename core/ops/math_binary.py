@@ -410,12 +410,23 @@ def _clamp_arrays(a, lo, hi):
     xp = xp_of(x)
     bounds = [operand_arrays(v, a, dt)[0] for v in (lo, hi) if v is not None]
     res = x
+    if _clips(x, lo, hi):  # (NumPy's clip: maximum then minimum in one pass, the same bits)
+        with np.errstate(all="ignore"):
+            return _result(np.clip(x, bounds[0], bounds[1]), dt, x, *bounds)
     with np.errstate(all="ignore"):
         if lo is not None:
             res = _keep_ties(xp, res, xp.maximum(res, bounds[0]), lo)
         if hi is not None:
             res = _keep_ties(xp, res, xp.minimum(res, bounds[-1]), hi)
     return _result(res, dt, x, *bounds)
+
+
+def _clips(x, lo, hi) -> bool:
+    """Both bounds numbers other than 0 (no ties to keep) and NaN (whose payload clip gives where x is NaN too) on a
+    float32/float64 NumPy array: ``np.clip``'s one pass gives ``minimum(maximum(x, lo), hi)``'s bits."""
+    return (type(x) is np.ndarray and x.dtype in (np.float32, np.float64) and lo is not None and hi is not None
+            and not isinstance(lo, Tensor) and not isinstance(hi, Tensor) and lo != 0 and hi != 0
+            and lo == lo and hi == hi)
 
 
 def _keep_ties(xp, before, after, bound):
