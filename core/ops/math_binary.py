@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from core import _dtype, _mkl_vml
+from core import _cpu, _dtype, _mkl_vml
 from core._arg_types import require_tensor_input, tp_name
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
@@ -148,7 +148,8 @@ def _float_pow_steps(x, e):
         if x.dtype.kind == "V" and type(x) is np.ndarray and x.ndim:  # bfloat16's pow is its rsqrt kernel: in
             # float32, rounded once, in its vector loop; its scalar loop (a tail, a strided input) rounds the sqrt
             return vector_loop(x, lambda v: 1 / np.sqrt(v.astype(np.float32)),
-                               lambda v: 1 / np.sqrt(v.astype(np.float32)).astype(x.dtype).astype(np.float32))
+                               lambda v: 1 / np.sqrt(v.astype(np.float32)).astype(x.dtype).astype(np.float32),
+                               pair=2 * _cpu.vector_bytes() // 2)  # (two vectors of 2-byte elements: 64 a step)
         if x.dtype.kind == "V":  # bfloat16: in float32, rounded once
             return (1 / x.astype(np.float32) ** 0.5).astype(x.dtype)
         return 1 / x ** 0.5  # rsqrt
@@ -197,6 +198,9 @@ class Pow(Function):
         with np.errstate(all="ignore"):
             if dt is _dtype.bool:  # bool ** True is the tensor, bool ** False is all True
                 res = x.copy() if b else xp.ones_like(x)
+            elif (type(b) is int or type(b) is float) and dt.is_floating_point and xp is np:
+                res = _float_pow(x, b)  # NOTE: an integer tensor ** a float: cast, then the float tensor ** number
+                # kernel (special cases, its split): int32 ** -0.5 is its rsqrt, int64 ** 1.7's tail std::pow
             else:
                 # NOTE: float32 is SLEEF's powf_u10 and the C library's powf in the tail (core._sleef_pow), as
                 # PyTorch's kernel: NumPy's float32 power differed in ~20% of elements (2 ** x, 10000 ** (i / d));

@@ -186,3 +186,15 @@ def test_a_numpy_number_exponent_takes_torchs_tensor_to_a_number_kernel(torch, e
     ours, theirs = core.tensor(x) ** exponent, torch.tensor(x) ** exponent
     assert str(ours.dtype) == str(theirs.dtype)
     assert ours.numpy().tobytes() == theirs.numpy().tobytes()
+
+
+@pytest.mark.parametrize("dtype, exponent", [("int64", 1.7), ("int32", -0.5), ("int64", -2.0), ("uint8", 0.3),
+                                             ("bool", 1.5), ("bfloat16", -0.5)])
+@pytest.mark.parametrize("n", [1, 33, 65, 200])
+def test_an_integer_or_bfloat16_tensor_to_a_float_takes_torchs_float_kernel(torch, dtype, exponent, n):
+    """An integer tensor ** a float is cast, then the float tensor ** number kernel: its special cases (rsqrt for
+    -0.5) and its vector/scalar split; bfloat16's rsqrt kernel takes 64 elements (two vectors) a step."""
+    x = np.random.default_rng(n).uniform(0.1, 10, n)
+    ours, theirs = (lib.tensor(x).to(getattr(lib, dtype)) ** exponent for lib in (core, torch))
+    assert str(ours.dtype) == str(theirs.dtype)
+    assert ours.float().numpy().tobytes() == theirs.float().numpy().tobytes()
