@@ -175,3 +175,27 @@ def test_einsum_lowered_to_a_narrow_bmm_matches_torch_bitwise():
     cr, tr = _pair((36, 36, 4, 2), 37)
     cv, tv = _pair((2, 2, 4, 36), 38)
     _same_bits(core.einsum("nmku,buvm->bnkv", cr, cv), torch.einsum("nmku,buvm->bnkv", tr, tv))
+
+
+@pytest.mark.parametrize("k", [3, 5, 8, 17, 100, 1000, 4096, 50000])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_one_row_times_one_column_matches_torch_bitwise(k, dtype):
+    """``(1, K) @ (K, 1)``: MKL adds the products in order, from the bias for ``addmm``, at any offset and for a
+    column of a wider matrix: a ``Linear(1, 1)``'s weight gradient ``g.T @ x``."""
+    cflat, tflat = _pair((k + 3,), 41, dtype)
+    cwide, twide = _pair((k + 3, 5), 42, dtype)
+    cb, tb = _pair((1,), 43, dtype)
+    for offset in range(4):
+        crow, trow = cflat[offset:offset + k].view(1, k), tflat[offset:offset + k].view(1, k)
+        ccol, tcol = cwide[offset:offset + k, offset:offset + 1], twide[offset:offset + k, offset:offset + 1]
+        _same_bits(crow @ ccol, trow @ tcol)
+        _same_bits(core.addmm(cb, crow, ccol.contiguous()), torch.addmm(tb, trow, tcol.contiguous()))
+    core.manual_seed(0)
+    torch.manual_seed(0)
+    clin, tlin = core.nn.Linear(1, 1).to(getattr(core, np.dtype(dtype).name)), \
+        torch.nn.Linear(1, 1).to(getattr(torch, np.dtype(dtype).name))
+    cx, tx = _pair((k, 1), 44, dtype)
+    cg, tg = _pair((k, 1), 45, dtype)
+    clin(cx).backward(cg)
+    tlin(tx).backward(tg)
+    _same_bits(clin.weight.grad, tlin.weight.grad)
