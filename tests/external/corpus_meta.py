@@ -38,20 +38,21 @@ def _grads(label, module):
         show(f"{label} {name}", p.grad)
 
 
-def _mlp(inputs=4, hidden=16, outputs=1, seed=0):
+def _mlp(inputs=4, hidden=16, outputs=1, seed=0, act="Tanh"):
     torch.manual_seed(seed)
-    return torch.nn.Sequential(torch.nn.Linear(inputs, hidden), torch.nn.Tanh(), torch.nn.Linear(hidden, hidden),
-                               torch.nn.ReLU(), torch.nn.Linear(hidden, outputs))
+    return torch.nn.Sequential(torch.nn.Linear(inputs, hidden), getattr(torch.nn, act)(),
+                               torch.nn.Linear(hidden, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, outputs))
 
 
-def _tasks(count=3, shots=8, inputs=4, seed=1):
+def _tasks(count=3, shots=8, inputs=4, seed=1, dtype=None):
     """``count`` seeded regression tasks: (support x, support y, query x, query y), y = a * sin(x @ w + b)."""
     g = torch.Generator().manual_seed(seed)
     tasks = []
     for _ in range(count):
         w, a, b = torch.randn(inputs, 1, generator=g), torch.rand(1, generator=g) * 2 + 0.5, torch.rand(1, generator=g)
         xs, xq = torch.randn(shots, inputs, generator=g), torch.randn(shots, inputs, generator=g)
-        tasks.append((xs, a * torch.sin(xs @ w + b), xq, a * torch.sin(xq @ w + b)))
+        task = (xs, a * torch.sin(xs @ w + b), xq, a * torch.sin(xq @ w + b))
+        tasks.append(task if dtype is None else tuple(t.to(dtype) for t in task))
     return tasks
 
 
@@ -70,19 +71,20 @@ def _classes(count=2, ways=3, shots=4, channels=1, size=28, seed=2):
 
 # --- higher ---------------------------------------------------------------------------------------------------------
 
-def higher_inner(opt_name, steps=3, outer=2, track=True, copy_initial_weights=False, **opt_kwargs):
+def higher_inner(opt_name, steps=3, outer=2, track=True, copy_initial_weights=False, dtype=None, act="Tanh",
+                 **opt_kwargs):
     """MAML with higher: ``opt_name``'s differentiable form adapts the MLP on each task's support set ``steps``
     times, the query losses' meta-gradients (through the inner steps) train the MLP with Adam ``outer`` times."""
     import higher
 
-    model = _mlp()
+    model = _mlp(act=act).to(dtype or torch.float32)
     meta_opt = torch.optim.Adam(model.parameters(), lr=1e-2)
-    print("higher", opt_name, opt_kwargs, "track", track, "copy", copy_initial_weights)
+    print("higher", opt_name, opt_kwargs, "track", track, "copy", copy_initial_weights, dtype, act)
     for outer_step in range(outer):
         meta_opt.zero_grad()
         inner_opt = getattr(torch.optim, opt_name)(model.parameters(), **opt_kwargs)
         total = 0.0
-        for i, (xs, ys, xq, yq) in enumerate(_tasks()):
+        for i, (xs, ys, xq, yq) in enumerate(_tasks(dtype=dtype)):
             with higher.innerloop_ctx(model, inner_opt, copy_initial_weights=copy_initial_weights,
                                       track_higher_grads=track) as (fmodel, diffopt):
                 for step in range(steps):
@@ -220,17 +222,73 @@ def _patched_lstm(higher):
         show("lstm meta-grad", list(torch.autograd.grad(out.sum(), f.parameters(time=0))))
 
 
+def higher_groups():
+    """Two parameter groups with their own hyperparameters (Adam: lr, betas, weight decay) under higher, the
+    per-step ``override`` of the learning rates as tensors, and ``track_higher_grads`` switched off for the last
+    step (its update detached from the graph, as the package's docs describe)."""
+    import higher
+
+    model = _mlp()
+    groups = [{"params": model[0].parameters(), "lr": 0.02, "betas": (0.8, 0.9)},
+              {"params": [*model[2].parameters(), *model[4].parameters()], "weight_decay": 0.05}]
+    inner_opt = torch.optim.Adam(groups, lr=0.05)
+    lrs = torch.tensor([0.03, 0.06], requires_grad=True)
+    for i, (xs, ys, xq, yq) in enumerate(_tasks(2)):
+        with higher.innerloop_ctx(model, inner_opt, copy_initial_weights=False) as (fmodel, diffopt):
+            for step in range(3):
+                loss = torch.nn.functional.mse_loss(fmodel(xs), ys)
+                show(f"task {i} inner {step}", loss)
+                diffopt.step(loss, override={"lr": [lrs[0] * (step + 1), lrs[1]]})
+            fmodel.track_higher_grads = False
+            diffopt.step(torch.nn.functional.mse_loss(fmodel(xs), ys))
+            query = torch.nn.functional.mse_loss(fmodel(xq), yq)
+            show(f"task {i} query", query)
+            show(f"task {i} adapted", list(fmodel.parameters()))
+    fmodel.track_higher_grads = True
+    with higher.innerloop_ctx(model, inner_opt, copy_initial_weights=False) as (fmodel, diffopt):
+        for _ in range(2):
+            diffopt.step(torch.nn.functional.mse_loss(fmodel(xs), ys), override={"lr": list(lrs.unbind())})
+        query = torch.nn.functional.mse_loss(fmodel(xq), yq)
+        grads = torch.autograd.grad(query, [lrs, *model.parameters()])
+    show("lr and meta grads", list(grads))
+
+
+def l2l_functional_updates():
+    """learn2learn's ``maml_update`` and ``meta_sgd_update`` called on a cloned module with gradients taken by hand
+    (``create_graph=True``), three steps, then the query loss's gradient back to the initial weights and the
+    per-parameter learning rates."""
+    import learn2learn as l2l
+
+    model = _mlp()
+    lrs = [torch.full_like(p, 0.05).requires_grad_() for p in model.parameters()]
+    for i, (xs, ys, xq, yq) in enumerate(_tasks(2)):
+        for update in ("maml", "meta_sgd"):
+            clone = l2l.clone_module(model)
+            for step in range(3):
+                loss = _mse(clone, xs, ys)
+                grads = torch.autograd.grad(loss, clone.parameters(), create_graph=True)
+                if update == "maml":
+                    clone = l2l.algorithms.maml_update(clone, 0.1, grads)
+                else:
+                    clone = l2l.algorithms.meta_sgd_update(clone, lrs, grads)
+                show(f"task {i} {update} step {step}", loss)
+            query = _mse(clone, xq, yq)
+            show(f"task {i} {update} query", query)
+            targets = [*model.parameters(), *(lrs if update == "meta_sgd" else ())]
+            show(f"task {i} {update} meta-grads", list(torch.autograd.grad(query, targets)))
+
+
 # --- learn2learn ----------------------------------------------------------------------------------------------------
 
 def _mse(model, x, y):
     return torch.nn.functional.mse_loss(model(x), y)
 
 
-def l2l_maml(first_order=False, steps=2, outer=2, algorithm="MAML", **kwargs):
+def l2l_maml(first_order=False, steps=2, outer=2, algorithm="MAML", dtype=None, act="Tanh", **kwargs):
     """learn2learn's MAML (or MetaSGD): clone, adapt on the support set, query loss, Adam on the meta-parameters."""
     import learn2learn as l2l
 
-    model = _mlp()
+    model = _mlp(act=act).to(dtype or torch.float32)
     if algorithm == "MAML":
         learner = l2l.algorithms.MAML(model, lr=0.1, first_order=first_order, **kwargs)
     else:
@@ -240,7 +298,7 @@ def l2l_maml(first_order=False, steps=2, outer=2, algorithm="MAML", **kwargs):
     for outer_step in range(outer):
         opt.zero_grad()
         total = 0.0
-        for i, (xs, ys, xq, yq) in enumerate(_tasks()):
+        for i, (xs, ys, xq, yq) in enumerate(_tasks(dtype=dtype)):
             clone = learner.clone()
             for step in range(steps):
                 loss = _mse(clone, xs, ys)
@@ -293,20 +351,17 @@ def l2l_learnable_optimizer():
     torch.manual_seed(6)
     meta = l2l.optim.LearnableOptimizer(model, l2l.optim.ModuleTransform(torch.nn.Linear), lr=0.1)
     meta_opt = torch.optim.Adam(meta.parameters(), lr=1e-2)
-    xs, ys, xq, yq = _tasks(1)[0]
-    for step in range(4):
-        meta_opt.zero_grad()
+    for step, (xs, ys, _, _) in enumerate(_tasks(5)):  # the loop of its hypergrad_mnist example
         meta.zero_grad()
+        meta_opt.zero_grad()
         loss = _mse(model, xs, ys)
         loss.backward()
-        meta.step()
-        after = _mse(model, xq, yq)
-        after.backward()
-        meta_opt.step()
+        meta_opt.step()  # the transforms, from the loss through the previous step's update
+        meta.step()  # the model
         show(f"step {step} loss", loss)
-        show(f"step {step} after", after)
     show("scales", list(meta.parameters()))
     show("model", list(model.parameters()))
+    xs, ys, xq, yq = _tasks(1)[0]
     update = l2l.optim.ParameterUpdate(model.parameters(), l2l.optim.ModuleTransform(torch.nn.Linear))
     loss = _mse(model, xs, ys)
     updates = update(loss, list(model.parameters()), create_graph=True)
@@ -331,7 +386,8 @@ def l2l_utils():
     query.backward()
     show("query", query)
     _grads("meta-grad", model)
-    detached = l2l.detach_module(l2l.clone_module(model), keep_requires_grad=True)
+    detached = l2l.clone_module(model)
+    l2l.detach_module(detached, keep_requires_grad=True)
     print("detached", [p.requires_grad for p in detached.parameters()], [p.grad_fn for p in detached.parameters()])
     mean = torch.randn(3, requires_grad=True)
     normal = torch.distributions.Normal(mean, torch.ones(3))
@@ -353,7 +409,7 @@ def l2l_nn():
     import learn2learn as l2l
 
     torch.manual_seed(7)
-    x = torch.randn(5, 12)
+    x = torch.randn(5, 3, 4)
     for name, layer in [("kron", l2l.nn.KroneckerLinear(3, 4)), ("kron psd", l2l.nn.KroneckerLinear(3, 4, psd=True))]:
         torch.nn.init.normal_(layer.left)
         torch.nn.init.normal_(layer.right)
@@ -361,18 +417,18 @@ def l2l_nn():
         out.pow(2).sum().backward()
         show(name, out)
         _grads(name, layer)
-    h = torch.zeros(5, 12)
+    h = torch.zeros(5, 3, 4)
     rnn = l2l.nn.KroneckerRNN(3, 4)
     out, h = rnn(x, h)
     show("kron rnn", [out, h])
     lstm = l2l.nn.KroneckerLSTM(3, 4)
-    out, (h, c) = lstm(x, (torch.zeros(5, 12), torch.zeros(5, 12)))
+    out, (h, c) = lstm(x, (torch.zeros(5, 3, 4), torch.zeros(5, 3, 4)))
     (out.sum() + c.sum()).backward()
     show("kron lstm", [out, h, c])
-    scale = l2l.nn.Scale((12,), alpha=0.5)
+    scale = l2l.nn.Scale((4,), alpha=0.5)
     show("scale", scale(x))
     net = torch.nn.Sequential(l2l.nn.Lambda(lambda t: t * 2), l2l.nn.Flatten(), torch.nn.Linear(12, 4))
-    show("lambda flatten", net(x.view(5, 3, 4)))
+    show("lambda flatten", net(x))
     support, labels = torch.randn(9, 6), torch.tensor([0, 1, 2, 0, 1, 2, 0, 1, 2])
     for distance in ("euclidean", "cosine"):
         classifier = l2l.nn.PrototypicalClassifier(support, labels, distance=distance)
@@ -404,9 +460,7 @@ def l2l_vision(name, ways=3, shots=2):
         "omniglot_fc": (lambda: l2l.vision.models.OmniglotFC(8 * 8, ways, sizes=[16, 8]), 1, 8),
         "omniglot_cnn": (lambda: l2l.vision.models.OmniglotCNN(ways, hidden_size=8, layers=2), 1, 12),
         "cnn4": (lambda: l2l.vision.models.CNN4(ways, hidden_size=8, layers=2, channels=3), 3, 12),
-        "mini_imagenet_cnn": (lambda: l2l.vision.models.MiniImagenetCNN(ways, hidden_size=8, layers=4), 3, 16),
-        "resnet12": (lambda: l2l.vision.models.ResNet12(ways, hidden_size=640, wider=True, dropblock_dropout=0.0), 3,
-                     12),
+        "mini_imagenet_cnn": (lambda: l2l.vision.models.MiniImagenetCNN(ways, hidden_size=8, layers=4), 3, 84),
     }[name]
     model = build()
     maml = l2l.algorithms.MAML(model, lr=0.1)

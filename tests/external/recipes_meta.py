@@ -45,6 +45,11 @@ LSTM_FORWARD = ("float32 rounding of oneDNN's LSTM: torch's CPU LSTM (mkldnn_rnn
                 "output on a (2, 6, 3) input an ulp (5.96e-08) off core's, already without higher (a plain forward); "
                 "the losses and meta-gradients through it differ after")
 
+TANH_F64 = ("float64 tanh and GEMM order: torch's vectorised float64 tanh is not correctly rounded, core's rounds once "
+            "from higher precision (README: equal on 92-100% of elements; 208 of 1000 random float64 inputs differ by "
+            "an ulp), and the MLP's float64 Linear(16, 16) on 8 rows adds in MKL's dgemm order in torch, NumPy's in "
+            "core (its output an ulp off with a SiLU in place of the tanh too)")
+
 
 def _higher(name, *calls, xfail=None):
     """higher's ``tests/test_patch.py`` as the host of ``corpus_meta`` driver ``calls`` (its tests not run)."""
@@ -89,6 +94,9 @@ RECIPES += [
     _higher("learned_lr", "higher_learned_lr()", "higher_learned_lr('SGD', momentum=0.5)"),
     _higher("grad_callback", "higher_grad_callback()"),
     _higher("monkeypatch", "higher_monkeypatch()"),
+    _higher("float64", "higher_inner('SGD', lr=0.1, momentum=0.9, dtype=torch.float64)",
+            "higher_inner('Adam', lr=0.05, dtype=torch.float64)", xfail=TANH_F64),
+    _higher("groups", "higher_groups()"),
     _higher("monkeypatch_conv", "higher_monkeypatch(['conv'])", xfail=CONV_WEIGHT_GRAD),
     _higher("monkeypatch_lstm", "higher_monkeypatch(['lstm'])", xfail=LSTM_FORWARD),
 ]
@@ -109,10 +117,11 @@ L2L_PACKAGE = [(f"learn2learn/{m}.py", f"learn2learn/{m}.py") for m in (
     "vision/models/cnn4", "vision/models/resnet12", "vision/models/wrn28")]
 
 
-def _l2l(name, *calls):
+def _l2l(name, *calls, xfail=None):
     """learn2learn's ``tests/unit/nn/misc.py`` as the host of ``corpus_meta`` driver ``calls`` (its test not run)."""
     return _r(f"meta_l2l_{name}", L2L, "tests/unit/nn/misc.py",
-              [(MAIN2[0], MAIN2[1] + NS + "\n".join(f"meta.{c}" for c in calls) + "\n")], support=L2L_PACKAGE)
+              [(MAIN2[0], MAIN2[1] + NS + "\n".join(f"meta.{c}" for c in calls) + "\n")], support=L2L_PACKAGE,
+              xfail=xfail)
 
 
 RECIPES += [
@@ -136,12 +145,24 @@ RECIPES += [
     _l2l("maml", "l2l_maml()", "l2l_maml(first_order=True)", "l2l_maml(allow_unused=True, allow_nograd=True)"),
     _l2l("metasgd", "l2l_maml(algorithm='MetaSGD')", "l2l_maml(first_order=True, algorithm='MetaSGD')"),
     _l2l("gbml_module", "l2l_gbml('module')", "l2l_gbml('module', adapt_transform=True)"),
-    _l2l("gbml_kronecker", "l2l_gbml('kronecker')", "l2l_gbml('kronecker', first_order=True)"),
+    _l2l("gbml_kronecker", "l2l_gbml('kronecker')", "l2l_gbml('kronecker', first_order=True)",
+         xfail="float32 GEMM order: the Kronecker factors' double backward multiplies two transposed views, (4, 6) "
+               "by (6, 6) and (6, 6) by (6, 6) (A.T @ B.T); core's small-GEMM route differs from MKL's transposed "
+               "sgemm there (every one of 200 random such products in a few elements), the second outer step's "
+               "meta-gradients of the factors by an ulp"),
     _l2l("gbml_metacurvature", "l2l_gbml('metacurvature')", "l2l_gbml('metacurvature', adapt_transform=True)"),
     _l2l("learnable_optimizer", "l2l_learnable_optimizer()"),
+    _l2l("float64", "l2l_maml(dtype=torch.float64)", xfail=TANH_F64),
+    _l2l("functional_updates", "l2l_functional_updates()"),
     _l2l("utils", "l2l_utils()"),
     _l2l("nn", "l2l_nn()"),
-    _l2l("vision_small", "l2l_vision('omniglot_fc')", "l2l_vision('omniglot_cnn')", "l2l_vision('cnn4')"),
-    _l2l("vision_mini_imagenet", "l2l_vision('mini_imagenet_cnn')"),
-    _l2l("vision_resnet12", "l2l_vision('resnet12')"),
+    _l2l("vision_small", "l2l_vision('omniglot_fc')", "l2l_vision('omniglot_cnn')", "l2l_vision('cnn4')",
+         xfail="batch_norm's gradient under create_graph=True: torch takes native_batch_norm_backward's kernel for the "
+               "first-order values even while recording (double backward from its own formula), core's recording "
+               "branch composes them from ops; OmniglotFC's BatchNorm1d(16) weight meta-gradient is the first to "
+               "differ (an ulp; a bare BatchNorm1d's input, weight and bias gradients differ so with create_graph, "
+               "not without)"),
+    _l2l("vision_mini_imagenet", "l2l_vision('mini_imagenet_cnn')",
+         xfail="float32 convolution rounding: MiniImagenetCNN's first Conv2d(3, 8, 3, padding=1) on 84x84 images "
+               "(oneDNN's order in torch) differs from core's in the last bit; the first inner loss already differs"),
 ]
