@@ -103,10 +103,13 @@ _C_POW = _c_pow_function()
 
 
 def pow_number(x: np.ndarray, exponent: float) -> np.ndarray:
-    """glibc's ``pow`` of each element of a float64 array and ``exponent``, as ``exp``: PyTorch's ``std::pow`` in its
-    double pow kernel's scalar loop (a short or strided tensor, the last ``n % 16`` elements)."""
+    """glibc's ``pow`` of each element of a float64 array and ``exponent``: PyTorch's ``std::pow`` in its double pow
+    kernel's scalar loop (a short or strided tensor, the last ``n % 16`` elements), NumPy's power without glibc.
+
+    NOTE: at any size (no ``_FEW_DOUBLES`` limit): ~0.5 us an element, about 1.7x the vector steps' SLEEF port
+    (core._sleef_powd), where NumPy's power differs from glibc's on ~5% of elements."""
     x = np.asarray(x, np.float64)
-    if _C_POW is not None and x.size <= _FEW_DOUBLES:
+    if _C_POW is not None:
         return np.fromiter(map(_C_POW, x.ravel().tolist(), itertools.repeat(exponent, x.size)), np.float64,
                            x.size).reshape(x.shape)
     with np.errstate(all="ignore"):

@@ -285,10 +285,10 @@ def _steps(x, y, logs, low=_unfused):
 
 
 def c_pow(x, y) -> np.ndarray:
-    """``std::pow(double, double)``: the C library's ``pow`` per element (broadcast), NumPy's power without glibc
-    or above ``core._glibc``'s per-element limit."""
+    """``std::pow(double, double)``: the C library's ``pow`` per element (broadcast), at any size (as
+    ``core._glibc.pow_number``); NumPy's power without glibc."""
     x, y = np.broadcast_arrays(np.asarray(x, _F64), np.asarray(y, _F64))
-    if _glibc._C_POW is None or x.size > _glibc._FEW_DOUBLES:
+    if _glibc._C_POW is None:
         with np.errstate(all="ignore"):
             return np.power(x, y)
     return np.fromiter(map(_glibc._C_POW, x.ravel().tolist(), y.ravel().tolist()), _F64, x.size).reshape(x.shape)

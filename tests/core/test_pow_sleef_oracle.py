@@ -198,3 +198,13 @@ def test_an_integer_or_bfloat16_tensor_to_a_float_takes_torchs_float_kernel(torc
     ours, theirs = (lib.tensor(x).to(getattr(lib, dtype)) ** exponent for lib in (core, torch))
     assert str(ours.dtype) == str(theirs.dtype)
     assert ours.float().numpy().tobytes() == theirs.float().numpy().tobytes()
+
+
+def test_a_large_strided_float64_pow_takes_the_c_librarys_pow_throughout(torch):
+    """A strided operand is all scalar loop: the C library's ``pow`` at any size (NumPy's power differs from it)."""
+    base, exponent = (a.reshape(100, 200) for a in _float64_pairs(20000, 11))
+    for take in (lambda t: t[:, ::2], lambda t: t[::2, ::3]):
+        results = [(_bits(lib.pow(take(lib.tensor(base)), take(lib.tensor(exponent)))),
+                    _bits(take(lib.tensor(base)) ** 0.7)) for lib in (core, torch)]
+        for ours, theirs in zip(*results):
+            np.testing.assert_array_equal(ours, theirs)
