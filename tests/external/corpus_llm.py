@@ -5,6 +5,7 @@
   the runner stubs pandas (not installed). Both runs use this same code, so only torch's part can differ.
 - ``spam_data(path)``: a seeded stand-in for the UCI SMS Spam Collection (the chapter downloads it): 120 ham and
   40 spam messages of seeded words, written as the tab-separated file the chapter reads.
+- ``fake_missing()``: stand-ins for three modules the ``llms_from_scratch`` package imports and its tests never use.
 - ``decoder(model, vocab, ns)``: a from-scratch decoder (Llama, Qwen3, Gemma 3, OLMo 3...) at its seeded
   initialisation, where the notebook would load the released weights: the logits of a seeded batch, greedy
   generation (through the notebook's ``KVCache`` when it has one, as its ``generate_text_basic_stream`` does), and
@@ -14,7 +15,10 @@
 from __future__ import annotations
 
 import csv
+import os
 import random
+import sys
+import types
 
 import torch
 
@@ -69,6 +73,26 @@ def decoder(model, vocab, ns, steps=2, new_tokens=6, lr=1e-3):
         optimizer.step()
     digest("first weight after", next(model.parameters()))
     model.eval()
+
+
+def _refuse(name):
+    def call(*args, **kwargs):
+        raise RuntimeError(f"{name}: a stand-in (corpus_llm.fake_missing); the corpus does not call it")
+    return call
+
+
+def fake_missing():
+    """``tiktoken.load``, ``nbformat`` and ``psutil``, which the llms_from_scratch package imports at module level
+    (the Llama 3 tokenizer's BPE file, the notebook loader, Ollama's process check): modules whose functions raise,
+    registered where none is. Their ``__file__`` lies in the script's folder, so the runner drops them after it."""
+    for name, attrs in (("tiktoken.load", ("load_tiktoken_bpe",)), ("nbformat", ("read",)),
+                        ("psutil", ("process_iter",))):
+        if name not in sys.modules:
+            module = types.ModuleType(name)
+            module.__file__ = os.path.join(os.getcwd(), f"{name}.py")
+            for attr in attrs:
+                setattr(module, attr, _refuse(f"{name}.{attr}"))
+            sys.modules[name] = module
 
 
 # chapter 6's data ---------------------------------------------------------------------------------------------------
