@@ -46,9 +46,14 @@ def _product(a: Tensor, b: Tensor) -> Tensor:
     k = x.shape[-1]
     if type(x) is not np.ndarray or x.dtype != np.float32 or k > FMA_CHAIN or x.shape[-2] < 8 or y.shape[-2] < 16:
         return a.matmul(b.mT)
-    acc = np.zeros(x.shape[:-1] + (y.shape[-2],), np.float32)
+    shape = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) + (x.shape[-2], y.shape[-2])
+    cols_x = np.ascontiguousarray(np.swapaxes(x, -1, -2), dtype=np.float64)  # (..., k, m): a feature per row
+    cols_y = np.ascontiguousarray(np.swapaxes(y, -1, -2), dtype=np.float64)
+    acc, step = np.zeros(shape, np.float32), np.empty(shape, np.float64)
     for i in range(k):  # each product is exact in float64; the sum is then rounded once to float32
-        acc = (x[..., :, i, None].astype(np.float64) * y[..., None, :, i] + acc).astype(np.float32)
+        np.multiply(cols_x[..., i, :, None], cols_y[..., i, None, :], out=step)
+        step += acc
+        acc[...] = step
     return core.from_numpy(acc)
 
 
