@@ -12,6 +12,11 @@ seconds of NumPy on a laptop core). The environment variables ``NODEGRAD_MEMORY_
 unit: ``512MiB``, ``2GB``) and ``NODEGRAD_FLOP_BUDGET`` (``1e11``) override the defaults, and
 ``set_memory_budget`` / ``set_flop_budget`` override both (``None``: back to the environment or default).
 
+The memory budget bounds an evaluation too, not only its largest tensor: ``Held`` counts the bytes the graph's
+nodes' outputs hold (an array's memory once, however many views of it they hold), ``check(..., held=...)``
+refuses an op whose result would take that sum over the budget, and ``Held.add`` refuses a node whose outputs
+did (an op without an estimate), so many medium tensors are refused as one huge one is.
+
 Estimates cover the ops whose cost can explode from small inputs (expanded views are free to make but not
 to compute on): products and factorisations, elementwise and broadcasting ops, copies, joins, sources and
 same-size reductions. Other ops give no estimate and run unchecked.
@@ -27,11 +32,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import core
+from core.autograd.graph import array_of
 
 if TYPE_CHECKING:
     from core.nodegraph.model.spec import NodeSpec
 
-__all__ = ["BudgetError", "check", "estimate", "quick", "EDIT_BYTES", "EDIT_FLOPS",
+__all__ = ["BudgetError", "Held", "check", "estimate", "quick", "EDIT_BYTES", "EDIT_FLOPS",
            "memory_budget", "flop_budget", "set_memory_budget",
            "set_flop_budget", "DEFAULT_FLOPS", "MEMORY_FRACTION", "format_bytes"]
 
@@ -133,9 +139,13 @@ def _shape_text(shape: Sequence[int]) -> str:
     return "x".join(map(str, shape)) if shape else "0-d"
 
 
-def check(spec: NodeSpec, inputs: ByName, params: ByName) -> None:
-    """Raise ``BudgetError`` when ``spec``'s op on ``inputs`` would make a result over the memory budget or cost
-    more FLOPs than the arithmetic budget; ops without an estimate pass."""
+_TO_CHANGE = f"(set {MEMORY_ENV} or call core.nodegraph.set_memory_budget to change it)"
+
+
+def check(spec: NodeSpec, inputs: ByName, params: ByName, held: int = 0) -> None:
+    """Raise ``BudgetError`` when ``spec``'s op on ``inputs`` would make a result over the memory budget (with the
+    ``held`` bytes the graph's other nodes hold: ``Held.total``) or cost more FLOPs than the arithmetic budget;
+    ops without an estimate pass."""
     found = estimate(spec.type_id, inputs, params)
     if found is None:
         return
@@ -143,14 +153,84 @@ def check(spec: NodeSpec, inputs: ByName, params: ByName) -> None:
     limit = memory_budget()
     if nbytes > limit:
         raise BudgetError(f"{spec.title} would make a {_shape_text(shape)} {dtype} tensor ({format_bytes(nbytes)}); "
-                          f"the memory budget is {format_bytes(limit)} (set {MEMORY_ENV} or call "
-                          "core.nodegraph.set_memory_budget to change it)", spec.title)
+                          f"the memory budget is {format_bytes(limit)} {_TO_CHANGE}", spec.title)
+    if held + nbytes > limit:
+        raise BudgetError(f"{spec.title} would make a {_shape_text(shape)} {dtype} tensor ({format_bytes(nbytes)}) "
+                          f"while the graph's nodes hold {format_bytes(held)}: {format_bytes(held + nbytes)} in all, "
+                          f"over the memory budget of {format_bytes(limit)} {_TO_CHANGE}", spec.title)
     limit_f = flop_budget()
     if flops > limit_f:
         raise BudgetError(f"{spec.title} would take about {flops:.2g} floating-point operations (a "
                           f"{_shape_text(shape)} {dtype} result); the compute budget is {limit_f:.2g} per op, so "
                           f"it would freeze the app (set {FLOP_ENV} or call core.nodegraph.set_flop_budget to "
                           "change it)", spec.title)
+
+
+class Held:
+    """The bytes an evaluation's node outputs hold, node by node: each array's memory counted once however many
+    views of it the outputs hold (a reshape or an in-place op's result adds nothing). ``drop`` before a node runs
+    again (its old outputs go), ``add`` after."""
+
+    __slots__ = ("total", "_nodes", "_roots")
+
+    def __init__(self) -> None:
+        self.total = 0
+        self._nodes: dict[str, list[int]] = {}  # node -> the ids of the arrays its outputs hold
+        self._roots: dict[int, list[int]] = {}  # array id -> [bytes, how many nodes' outputs hold it]
+
+    def clear(self) -> None:
+        self.total = 0
+        self._nodes.clear()
+        self._roots.clear()
+
+    def drop(self, node_id: str) -> None:
+        """Forget ``node_id``'s outputs."""
+        for key in self._nodes.pop(node_id, ()):
+            entry = self._roots[key]
+            entry[1] -= 1
+            if not entry[1]:
+                self.total -= entry[0]
+                del self._roots[key]
+
+    def add(self, node_id: str, outputs: Mapping[str, Any]) -> None:
+        """Count ``node_id``'s new ``outputs``; ``BudgetError`` (the node forgotten; the caller names it) when they
+        take what the graph holds over the memory budget, e.g. an op without an estimate that made more than
+        expected."""
+        self.drop(node_id)
+        keys = []
+        added = 0
+        for value in outputs.values():
+            if not isinstance(value, core.Tensor):
+                continue
+            root = array_of(value)
+            while isinstance(getattr(root, "base", None), type(root)):  # a view: the array that owns the memory
+                root = root.base
+            key = id(root)
+            entry = self._roots.get(key)
+            if entry is None:
+                nbytes = _span(root)
+                entry = self._roots[key] = [nbytes, 0]
+                added += nbytes
+            entry[1] += 1
+            keys.append(key)
+        self._nodes[node_id] = keys
+        self.total += added
+        limit = memory_budget()
+        if added and self.total > limit:
+            total = self.total
+            self.drop(node_id)
+            raise BudgetError(f"its result ({format_bytes(added)}) took what the graph's nodes hold to "
+                              f"{format_bytes(total)}, over the memory budget of {format_bytes(limit)} {_TO_CHANGE}")
+
+
+def _span(array: Any) -> int:
+    """The bytes ``array`` holds: all of them when it owns its memory, else those its strides reach (an expanded
+    view of one number reaches 4 bytes, however large its shape)."""
+    nbytes = int(getattr(array, "nbytes", 0))
+    flags = getattr(array, "flags", None)
+    if not nbytes or flags is None or flags.owndata:
+        return nbytes
+    return min(nbytes, array.itemsize + sum((d - 1) * abs(s) for d, s in zip(array.shape, array.strides)))
 
 
 def estimate(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:

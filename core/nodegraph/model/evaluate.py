@@ -57,6 +57,7 @@ class Values:
         self.device, self.seed, self.training = device, seed, training
         self.outputs: dict[str, dict[str, Any]] = {}
         self.errors: dict[str, NodeError] = {}
+        self.held = _budget.Held()  # the bytes the outputs hold: the memory budget bounds their sum
 
     def get(self, node_id: str, port: str = "out", default: Any = None) -> Any:
         return self.outputs.get(node_id, {}).get(port, default)
@@ -138,6 +139,7 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
     node = graph.node(node_id)
     values.outputs.pop(node_id, None)
     values.errors.pop(node_id, None)
+    values.held.drop(node_id)
     s = node.spec
     if s is None and node.graph is None:
         values.errors[node_id] = NodeError(node_id, f"unknown node type '{node.type}' (a placeholder that keeps "
@@ -154,9 +156,11 @@ def evaluate_node(graph: Graph, node_id: str, values: Values, ctx: _spec.EvalCon
             result = run_subgraph(ctx, gathered)
         else:
             params = s.validate_params(node.params) if params is None else params
-            _budget.check(s, gathered, params)  # refuses an op too big for memory or time before it runs
+            _budget.check(s, gathered, params, values.held.total)  # an op too big for memory or time: refused
             result = s.evaluate(ctx, gathered, params)
-        values.outputs[node_id] = _as_outputs(node, result)
+        outputs = _as_outputs(node, result)
+        values.held.add(node_id, outputs)  # (before they are kept: a refusal keeps none)
+        values.outputs[node_id] = outputs
         return True
     except _budget.BudgetError as exc:  # named by the node's title when the op is one of a formula's
         label = node_label(graph, node_id)

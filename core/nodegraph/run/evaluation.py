@@ -21,6 +21,7 @@ from core.nodegraph.model.document import Edge
 from core.nodegraph.model.evaluate import NodeError as EvalError
 from core.nodegraph.model.evaluate import evaluate_node, input_ports
 from core.nodegraph.model.events import NodeError
+from core.nodegraph.model.names import node_label
 from core.nodegraph.model.spec import EvalContext
 from core.nodegraph.run import lean as _lean
 
@@ -157,8 +158,10 @@ class NodeEvaluation:
             inputs = {name: values[src][port] for name, src, port in lean[_lean.SOURCES]}
         except KeyError:  # an input without a value: the full route reports it
             return self._evaluate(nid)
-        try:
-            check(lean[_lean.SPEC], inputs, lean[_lean.PARAMS])  # the memory and FLOP budgets, as on the full route
+        held = self._store.held
+        held.drop(nid)
+        try:  # the memory and FLOP budgets, as on the full route
+            check(lean[_lean.SPEC], inputs, lean[_lean.PARAMS], held.total)
         except BudgetError:  # the full route refuses it with the message that names the node
             return self._evaluate(nid)
         ctx = plan[0]
@@ -168,10 +171,14 @@ class NodeEvaluation:
         out, self._gen_state = None, None
         try:
             result = lean[_lean.EVALUATE](ctx, inputs, lean[_lean.PARAMS])
+            made = result if type(result) is dict else _lean.lean_outputs(lean[_lean.OUTPUTS], result)
+            held.add(nid, made)
+        except BudgetError as exc:  # its outputs took the graph over the memory budget: named as evaluate_node does
+            self.errors[nid] = NodeError("forward", type(exc).__name__, f"{node_label(self.graph, nid)}: {exc}")
         except Exception as exc:  # attached to the node as evaluate_node does
             self.errors[nid] = NodeError("forward", type(exc).__name__, str(exc) or type(exc).__name__)
         else:
-            out = values[nid] = result if type(result) is dict else _lean.lean_outputs(lean[_lean.OUTPUTS], result)
+            out = values[nid] = made
             if self.retain_grad_nodes:
                 self._retain_grads(nid, out)
             self.ownership.keep_leaves(nid, self._found_leaves(nid, out))
