@@ -220,8 +220,7 @@ class DocumentAndSession(RuleBasedStateMachine):
         path = Path(self.folder.name) / "g.json"
         trained = self.session.trained_values() or None
         files.save(self.graph, path, trained=trained)
-        reopened = files.load(path)
-        assert reopened == self.graph
+        reopened = files.load(path)  # compared as text: a NaN in a tensor parameter never equals itself
         assert files.dumps(reopened) == files.dumps(self.graph, trained=trained)  # the trained values with it
         self._open(reopened)
 
