@@ -76,6 +76,16 @@ RECIPES += [
        xfail="float32 summation order: its second and third Conv2d(64, 64, 3) sum 576 products an output in oneDNN's "
              "order in torch, NumPy's GEMM's in core (the first forward already differs in the last bit there); the "
              "query losses after 5 inner SGD steps differ from the 7th digit"),
+    _r("meta_higher_deep_energy", HIGHER, "examples/deep-energy-mnist.py",
+       [("import higher\n", "import higher\ntorch.manual_seed(0)\n"),
+        ("args = parser.parse_args()", "args = parser.parse_args([])"),
+        ("datasets.MNIST('/tmp/mnist-data', train=True",
+         "__import__('corpus_support').fake_mnist_small('/tmp/mnist-data', train=True"),
+        ("datasets.MNIST(\n            '/tmp/mnist-data', train=False",
+         "__import__('corpus_support').fake_mnist_small(\n            '/tmp/mnist-data', train=False"),
+        ('device = torch.device("cuda")', 'device = torch.device("cpu")'),
+        ("for epoch in range(10):", "for epoch in range(2):")],
+       support=HIGHER_PACKAGE),
     _higher("sgd", "higher_inner('SGD', lr=0.1)", "higher_inner('SGD', lr=0.1, momentum=0.9, dampening=0.1)",
             "higher_inner('SGD', lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.01)"),
     _higher("adam", "higher_inner('Adam', lr=0.05)", "higher_inner('Adam', lr=0.05, amsgrad=True, weight_decay=0.1)"),
