@@ -12,8 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.nn.functional import _bilinear_kernel
-from core.nn.functional._bilinear_kernel import _contributions, _fma
+from core.nn.functional._bilinear_kernel import _contributions
 from core.nn.functional.upsampling import _axis_taps
+
+
+def _fma(a, b, c):  # (the module's before the twenty-eighth session)
+    return (np.asarray(a, np.float64) * b + c).astype(np.float32)
 
 
 def _old_scatter_backward(g, taps):

@@ -29,10 +29,6 @@ _F32 = np.dtype(np.float32)
 _LANES = 8
 
 
-def _fma(a, b, c):
-    return (np.asarray(a, np.float64) * b + c).astype(_F32)
-
-
 def uses_channels_last_kernel(shape, out_hw, channels_last: bool, threads: int) -> bool:
     """ATen's choice of ``upsample_bilinear2d``'s channels-last kernel for a float input."""
     return (channels_last and shape[1] > 3) or sum(out_hw) <= 128 or (threads == 1 and shape[1] == 3)
@@ -40,23 +36,41 @@ def uses_channels_last_kernel(shape, out_hw, channels_last: bool, threads: int) 
 
 def bilinear_forward(arr, taps, channels_last_kernel: bool):
     """The (N, C, OH, OW) float32 result for ``arr`` (N, C, H, W) and ``taps`` ((idx (2, OH), weights (2, OH),
-    H), (idx (2, OW), weights (2, OW), W)) as PyTorch's chosen kernel computes it."""
+    H), (idx (2, OW), weights (2, OW), W)) as PyTorch's chosen kernel computes it.
+
+    NOTE: each tap one ``take`` along the flattened planes, each fused step into one float64 buffer and rounded
+    back in place (the product of two float32 values is exact in float64, the sum rounded once to float32)."""
     (hi, hw, _), (wi, ww, _) = taps
-    rows0, rows1 = arr[:, :, hi[0]], arr[:, :, hi[1]]
-    x00, x01, x10, x11 = rows0[..., wi[0]], rows0[..., wi[1]], rows1[..., wi[0]], rows1[..., wi[1]]
-    h0, h1 = hw[0][:, None], hw[1][:, None]
-    w0, w1 = ww[0][None, :], ww[1][None, :]
-    if not channels_last_kernel:
-        t0 = _fma(x00, w0, x01 * w1)
-        t1 = _fma(x10, w0, x11 * w1)
-        return _fma(t0, h0, t1 * h1)
-    w00, w01, w10, w11 = h0 * w0, h0 * w1, h1 * w0, h1 * w1
-    full = arr.shape[1] // _LANES * _LANES
-    out = np.empty(x00.shape, _F32)
-    v = slice(0, full)
-    out[:, v] = _fma(x00[:, v], w00, _fma(x01[:, v], w01, _fma(x11[:, v], w11, x10[:, v] * w10)))
-    t = slice(full, None)
-    out[:, t] = _fma(x11[:, t], w11, _fma(x10[:, t], w10, _fma(x00[:, t], w00, x01[:, t] * w01)))
+    n, c, h, w = arr.shape
+    oh, ow = hi.shape[1], wi.shape[1]
+    flat = arr.reshape(n, c, h * w)
+    x00, x01, x10, x11 = (flat.take((r[:, None] * w + q[None, :]).reshape(-1), axis=-1) for r in hi for q in wi)
+    step, out = np.empty(x00.shape, np.float64), np.empty(x00.shape, _F32)
+    h0, h1, w0, w1 = hw[0][:, None], hw[1][:, None], ww[0][None, :], ww[1][None, :]
+    if not channels_last_kernel:  # fma(t0, h0, t1 * h1), t0 = fma(x00, w0, x01 * w1), t1 = fma(x10, w0, x11 * w1)
+        w0, w1, h0, h1 = (np.broadcast_to(v, (oh, ow)).reshape(-1) for v in (w0, w1, h0, h1))
+        t0 = _fused(x00, w0.astype(np.float64), x01 * w1, step, np.empty(x00.shape, _F32))
+        t1 = _fused(x10, w0.astype(np.float64), x11 * w1, step, x11)
+        return _fused(t0, h0.astype(np.float64), t1 * h1, step, out).reshape(n, c, oh, ow)
+    taps_ = (x00, x01, x10, x11)
+    weights = [(a * b).reshape(-1) for a in (h0, h1) for b in (w0, w1)]  # w00, w01, w10, w11, each rounded
+    full = c // _LANES * _LANES
+    # the vectors' fma(x00, w00, fma(x01, w01, fma(x11, w11, x10 * w10))), the rest's
+    # fma(x11, w11, fma(x10, w10, fma(x00, w00, x01 * w01))): innermost product first
+    for part, order in ((slice(0, full), (2, 3, 1, 0)), (slice(full, None), (1, 0, 2, 3))):
+        o, s = out[:, part], step[:, part]
+        np.multiply(taps_[order[0]][:, part], weights[order[0]], out=o)
+        for j in order[1:]:
+            _fused(taps_[j][:, part], weights[j].astype(np.float64), o, s, o)
+    return out.reshape(n, c, oh, ow)
+
+
+def _fused(a, b, c, step, out):
+    """``out = fma(a, b, c)`` for float32 ``a``, ``c`` and float64 ``b`` (a float32 value): in ``step``, rounded
+    once into ``out`` (which may be ``c``)."""
+    np.multiply(a, b, out=step)
+    step += c
+    np.copyto(out, step, casting="same_kind")
     return out
 
 
