@@ -159,14 +159,59 @@ def kernel_split(base, exponent, vec, scalar):
         return vector_loop(base, vec, scalar, exponent)
     if base.shape == exponent.shape:
         return vector_loop(base, vec, scalar, exponent)
-    # NOTE: operands broadcast against each other do not coalesce: TensorIterator loops over the result's last dim,
-    # vectorised where each operand is contiguous or constant (stride 0) along it, each row with its own tail
-    base, exponent = np.broadcast_arrays(base, exponent)
-    inner = base.shape[-1]
-    if any(a.strides[-1] not in (0, a.itemsize) for a in (base, exponent)) or inner < pair:
-        return scalar(base, exponent)
-    cut = inner - inner % pair
-    out = np.empty(base.shape, base.dtype)
-    out[..., :cut] = vec(base[..., :cut], exponent[..., :cut])
-    out[..., cut:] = scalar(base[..., cut:], exponent[..., cut:])
-    return out
+    return _broadcast_rows(*np.broadcast_arrays(base, exponent), vec, scalar, pair)
+
+
+def _broadcast_rows(base, exponent, vec, scalar, pair):
+    """Operands broadcast against each other (same shape, strides 0 where broadcast), as TensorIterator loops over
+    them: dims ordered by the operands' strides (``reorder_dimensions``: the first operand's decides, a broadcast
+    stride defers to the next), the innermost ones coalesced where both stay contiguous across them, then row by row,
+    each row vectorised where both operands are contiguous along it or one is constant (stride 0) and the other
+    contiguous, with its own tail."""
+    shape = base.shape
+    dims = [d for d in range(base.ndim) if shape[d] != 1]
+    order = _loop_order(dims, base, exponent)  # innermost first
+    b, e = (np.transpose(a, [*reversed(order), *(d for d in range(a.ndim) if shape[d] == 1)])
+            for a in (base, exponent))
+    k = 1  # innermost dims that coalesce
+    while k < len(order) and all(a.strides[-k - 1] == a.strides[-k] * a.shape[-k] for a in (b, e)):
+        k += 1
+    inner = int(np.prod(b.shape[len(order) - k:len(order)])) if order else 1
+    rows_b, rows_e = (a.reshape(*a.shape[:len(order) - k], inner) for a in (b, e))
+    steps = {rows_b.strides[-1], rows_e.strides[-1]}
+    if inner < pair or steps not in ({base.itemsize}, {0, base.itemsize}):
+        out = scalar(rows_b, rows_e)
+    else:
+        cut = inner - inner % pair
+        out = np.empty(rows_b.shape, base.dtype)
+        out[..., :cut] = vec(rows_b[..., :cut], rows_e[..., :cut])
+        out[..., cut:] = scalar(rows_b[..., cut:], rows_e[..., cut:])
+    out = np.asarray(out, base.dtype).reshape(b.shape)
+    return np.transpose(out, np.argsort([*reversed(order), *(d for d in range(base.ndim) if shape[d] == 1)]))
+
+
+def _loop_order(dims, *operands) -> list:
+    """``dims`` innermost first as ``TensorIterator::reorder_dimensions`` sorts them (an insertion sort from the
+    reversed order: a dim moves inward past another where the first operand with neither stride 0 has it at a
+    smaller stride, or at an equal stride and a smaller size)."""
+    def swap(d0, d1) -> int:
+        for a in operands:
+            s0, s1 = a.strides[d0], a.strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if a.shape[d0] > a.shape[d1]:
+                return 1
+        return 0
+    perm = list(reversed(dims))
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm

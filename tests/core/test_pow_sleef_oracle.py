@@ -208,3 +208,26 @@ def test_a_large_strided_float64_pow_takes_the_c_librarys_pow_throughout(torch):
                     _bits(take(lib.tensor(base)) ** 0.7)) for lib in (core, torch)]
         for ours, theirs in zip(*results):
             np.testing.assert_array_equal(ours, theirs)
+
+
+_LAYOUTS = {  # base, exponent (as NumPy arrays) -> the two operands of one library
+    "transposed base, column exponent": lambda lib, a, b: (lib.tensor(a).T, lib.tensor(b[0]).reshape(100, 1)),
+    "outer product of views": lambda lib, a, b: (lib.tensor(a[:1, :]).T, lib.tensor(b[:, :1]).T),
+    "3-d base, per-batch exponent": lambda lib, a, b: (lib.tensor(a[:120].reshape(6, 40, 50)),
+                                                        lib.tensor(b[:6, :1]).reshape(6, 1, 1)),
+    "permuted base, broadcast exponent": lambda lib, a, b: (lib.tensor(a[:120].reshape(6, 40, 50)).permute(2, 0, 1),
+                                                             lib.tensor(b[:6, :1])),
+    "expanded base": lambda lib, a, b: (lib.tensor(a[0]).expand(30, 100), lib.tensor(b[:30])),
+}
+
+
+@pytest.mark.parametrize("layout", list(_LAYOUTS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_pow_of_broadcast_views_loops_as_torchs_tensor_iterator(torch, layout, dtype):
+    """Operands broadcast against each other: dims in the operands' memory order, the innermost coalesced, each
+    row vectorised with its own tail (``TensorIterator``'s reorder and coalescing)."""
+    rng = np.random.default_rng(9)
+    a, b = rng.uniform(0.1, 10, (200, 100)).astype(dtype), rng.uniform(-3, 3, (200, 100)).astype(dtype)
+    ours, theirs = (lib.pow(*_LAYOUTS[layout](lib, a, b)) for lib in (core, torch))
+    assert ours.shape == theirs.shape
+    assert np.ascontiguousarray(ours.numpy()).tobytes() == np.ascontiguousarray(theirs.numpy()).tobytes()
