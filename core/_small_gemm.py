@@ -199,7 +199,7 @@ def mkl_gemm(a, b, c=None):
         # LSTM's of one input feature: the chain past LIMIT too, from the bias)
         return _chain(a, b, c)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
-        if _split_rows(m, k, n) and (a.strides[1] == size or not b_transposed):
+        if _split_rows(m, k, n) and (not b_transposed or a.strides[1] == size and a.strides[0] >= k * size):
             return _split_blocks(a, b, c, b_transposed)
         if m * n * k <= _ONE_THREAD_BLOCKS:
             return _blas_threads.run_single_threaded(_fma_blocks, a, b, c)
