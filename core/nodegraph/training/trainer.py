@@ -22,6 +22,8 @@ import numpy as np
 
 from core.autograd.graph import array_module, array_of
 from core.nodegraph.model.events import NodeError
+from core.nodegraph.model.names import node_label
+from core.nodegraph.model.spec import quote
 from core.nodegraph.training import holdout
 from core.nodegraph.training.captured import CapturedForward
 
@@ -280,6 +282,12 @@ class Training:
             loss.backward()
         except Exception as exc:  # PyTorch's message goes on the loss node
             errors[loss_id] = NodeError.from_exception("backward", exc)
+            chosen = session.graph.training.get("loss")
+            if chosen != loss_id:  # the last node stood in for a loss that is not there: say so
+                why = f"the loss node {quote(chosen)} was deleted" if chosen else "no loss node is chosen"
+                label = node_label(session.graph, loss_id)
+                errors[loss_id] = NodeError("backward", type(exc).__name__, f"{why}, so training took the last "
+                                            f"node, {label}, as the loss: {exc} (choose the loss in the Train dock)")
             return {"loss": _scalar(loss), "error": errors[loss_id], "node": loss_id}
         return float(loss.item())
 
