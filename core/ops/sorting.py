@@ -147,10 +147,16 @@ def _head_order(x, dim: int, largest: bool, m: int):
         return np.take(sort_indices(x, dim, largest), np.arange(m), axis=dim)
     rows = np.moveaxis(x, dim, -1).reshape(-1, n)
     key = -rows if largest else rows  # ascending keys, ties in index order: sort_indices' order
-    part = np.sort(np.argpartition(key, m - 1, axis=1)[:, :m], axis=1)
-    head_keys = np.take_along_axis(key, part, 1)
-    head = np.take_along_axis(part, np.argsort(head_keys, axis=1, kind="stable"), 1)
-    tied = np.flatnonzero((key <= head_keys.max(axis=1, keepdims=True)).sum(axis=1) != m)
+    # NOTE: the m-th smallest key by a partition of the values (~2.5x faster than argpartition); a row with exactly
+    # m keys at or below it has those as its head (in index order from nonzero), the others tie there
+    below = key <= np.partition(key, m - 1, axis=1)[:, m - 1:m]
+    counts = below.sum(axis=1)
+    head = np.empty((len(rows), m), np.intp)
+    untied = counts == m
+    part = np.nonzero(below[untied])[1].reshape(-1, m)
+    head_keys = np.take_along_axis(key[untied], part, 1)
+    head[untied] = np.take_along_axis(part, np.argsort(head_keys, axis=1, kind="stable"), 1)
+    tied = np.flatnonzero(~untied)
     if len(tied):
         head[tied] = sort_indices(rows[tied], 1, largest)[:, :m]
     return np.moveaxis(head.reshape(np.moveaxis(x, dim, -1).shape[:-1] + (m,)), -1, dim)
