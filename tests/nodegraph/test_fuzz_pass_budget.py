@@ -73,3 +73,19 @@ def test_training_a_graph_over_the_budget_together_ends_with_the_error_and_withi
     core.nodegraph.set_memory_budget(1024 * KIB)
     steps = list(Session(g).train(3))
     assert len(steps) == 3 and all("error" not in s for s in steps)
+
+
+def test_the_time_travel_history_keeps_at_most_half_the_memory_budget_and_still_steps_back():
+    core.nodegraph.set_memory_budget(1024 * KIB)
+    g = build([("x", "source.randn", {"shape": [64, 256]}), ("e", "math.exp", {}), ("s", "reduce.sum", {})],
+              [("x", "out", "e", "x"), ("e", "out", "s", "x")])  # 64 KiB per tensor: each pass replaces 128 KiB
+    s = Session(g)
+    for _ in range(20):  # 60 steps: 100 snapshots would keep 2.5 MiB of old values
+        s.forward()
+    kept = sum(snap.nbytes for snap in s.history.snapshots)
+    assert 0 < kept <= 512 * KIB and len(s.history.snapshots) < 60
+    first = s.value("x").clone()
+    s.history.goto(len(s.history.snapshots) - 4)  # a pass back: the values it showed then
+    assert not core.equal(s.value("x"), first)
+    s.history.goto(len(s.history.snapshots) - 1)
+    assert core.equal(s.value("x"), first)

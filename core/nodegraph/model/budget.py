@@ -37,7 +37,7 @@ from core.autograd.graph import array_of
 if TYPE_CHECKING:
     from core.nodegraph.model.spec import NodeSpec
 
-__all__ = ["BudgetError", "Held", "check", "estimate", "quick", "EDIT_BYTES", "EDIT_FLOPS",
+__all__ = ["BudgetError", "Held", "bytes_held", "check", "estimate", "quick", "EDIT_BYTES", "EDIT_FLOPS",
            "memory_budget", "flop_budget", "set_memory_budget",
            "set_flop_budget", "DEFAULT_FLOPS", "MEMORY_FRACTION", "format_bytes"]
 
@@ -221,6 +221,17 @@ class Held:
             self.drop(node_id)
             raise BudgetError(f"its result ({format_bytes(added)}) took what the graph's nodes hold to "
                               f"{format_bytes(total)}, over the memory budget of {format_bytes(limit)} {_TO_CHANGE}")
+
+
+def bytes_held(value: Any) -> int:
+    """The bytes a tensor's (or an array's) memory takes: all of the array that owns it (a view keeps its base
+    alive), or what an expanded view's strides reach; 0 for anything else."""
+    root = array_of(value) if isinstance(value, core.Tensor) else value
+    if not hasattr(root, "strides"):
+        return 0
+    while isinstance(getattr(root, "base", None), type(root)):
+        root = root.base
+    return _span(root)
 
 
 def _span(array: Any) -> int:

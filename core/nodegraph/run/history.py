@@ -7,7 +7,9 @@ whose saved tensors the step freed; and, per tensor whose data or ``.grad`` chan
 counters and ``.grad`` identity/version among the tensors the step could change), its state before and
 after. Moving through the history undoes or redoes those changes one step at a time, so recording a step
 costs what the step changed, not the size of the graph, and memory stays flat once the window is full:
-the oldest snapshot just drops its changes when the window slides (it becomes the base, never undone).
+the oldest snapshot just drops its changes when the window slides (it becomes the base, never undone). The
+window holds ``limit`` steps, fewer when what they keep alive would take more than ``MEMORY_SHARE`` of the memory
+budget (``core.nodegraph.model.budget``): stepping through a graph of large tensors no longer keeps 100 passes.
 
 ``History`` talks to its session through the session's public methods only: ``capture()`` gives the
 session's scalar fields, ``take_changes()`` what changed since the last call, ``step_tensors(phase)`` the
@@ -23,12 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 import core
 from core.autograd.graph import TensorState, grad_of, restore_tensor_state, tensor_state
+from core.nodegraph.model.budget import bytes_held, memory_budget
 from core.nodegraph.model.events import SessionEvent
 
 if TYPE_CHECKING:
     from core.nodegraph.run.session import Session
 
-__all__ = ["Snapshot", "TensorTracker", "History"]
+__all__ = ["Snapshot", "TensorTracker", "History", "MEMORY_SHARE"]
+
+MEMORY_SHARE = 0.5  # of the memory budget (core.nodegraph.model.budget) the time-travel snapshots may keep
 
 TensorChange = tuple[core.Tensor, TensorState | None, TensorState, bool]  # tensor, before, after, data changed
 _Key = tuple[int, int, int]  # a tensor's version, its .grad's id and version
@@ -45,6 +50,7 @@ class Snapshot:
     state: dict[str, Any]
     changes: tuple[Any, ...] | None = None
     tensors: list[TensorChange] | None = None
+    nbytes: int = 0  # what it keeps alive: the values its step replaced, the tensor copies (``_kept_bytes``)
 
     def backward_state(self) -> tuple[int, int, bool] | None:
         """``(history index where the backward call began, steps done, retain_graph)`` of a backward call that was
@@ -55,6 +61,19 @@ class Snapshot:
 def _key(t: core.Tensor) -> _Key:
     g = grad_of(t)
     return t._version, id(g), g._version if g is not None else -1
+
+
+def _kept_bytes(changes: tuple[Any, ...] | None, tensors: list[TensorChange] | None) -> int:
+    """The bytes a snapshot keeps alive: the values its step replaced (each node's outputs before it) and the
+    copies of the tensors it changed."""
+    total = 0
+    for before, _ in (changes[0].values() if changes else ()):
+        outputs = before[0] if before else None
+        for value in (outputs.values() if isinstance(outputs, dict) else ()):
+            total += bytes_held(value)
+    for _, _, after, _ in tensors or ():
+        total += bytes_held(after.data) + bytes_held(after.grad)
+    return total
 
 
 class TensorTracker:
@@ -130,18 +149,22 @@ class History:
         kept: list[TensorChange] | None = found
         if not self.snapshots:
             changes, kept = None, None  # the base: never undone
-        self._push(Snapshot(label, state, changes, kept))
+        self._push(Snapshot(label, state, changes, kept, _kept_bytes(changes, kept)))
         return self.position
 
     def _push(self, snap: Snapshot) -> None:
-        """Record a new step; any redo future beyond the current position is dropped. The oldest snapshot beyond
-        the limit goes; the next one becomes the base and drops its changes."""
+        """Record a new step; any redo future beyond the current position is dropped. The oldest snapshots beyond
+        the limit, or beyond half the memory budget (``MEMORY_SHARE``: stepping through a graph of large tensors
+        kept every pass's values), go; the next one becomes the base and drops its changes."""
         del self.snapshots[self.position + 1:]
         self.snapshots.append(snap)
-        if len(self.snapshots) > self.limit:
+        kept, most = sum(s.nbytes for s in self.snapshots), memory_budget() * MEMORY_SHARE
+        while len(self.snapshots) > self.limit or (kept > most and len(self.snapshots) > 1):
+            kept -= self.snapshots[0].nbytes
             del self.snapshots[0]
             base = self.snapshots[0]
-            base.changes = base.tensors = None
+            kept -= base.nbytes
+            base.changes, base.tensors, base.nbytes = None, None, 0
         self.position = len(self.snapshots) - 1
 
     def clear(self) -> None:
