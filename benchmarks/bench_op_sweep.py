@@ -23,12 +23,13 @@ import os
 import statistics
 import time
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # read when NumPy loads
-    os.environ[_var] = "1"
+if __name__ == "__main__":  # (an importer's environment is left alone: tests import benchmarks)
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # read when NumPy loads
+        os.environ[_var] = "1"
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import core  # noqa: E402
+import core
 
 F32 = np.float32
 

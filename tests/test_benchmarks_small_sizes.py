@@ -33,3 +33,10 @@ def test_bench_gui_canvas_runs_on_a_graph_without_node_n255():
     assert done.returncode == 0, done.stderr
     assert "load-to-visible (50 nodes)" in done.stdout
     assert "Forward all through the Run menu (50 nodes" in done.stdout
+
+
+def test_bench_op_sweep_runs_one_op_at_its_smallest_size():
+    pytest.importorskip("torch")
+    done = _run("benchmarks/bench_op_sweep.py", "--only", "leaky_relu", "--sizes", "S", "--repeat", "1")
+    assert done.returncode == 0, done.stderr
+    assert "leaky_relu bwd" in done.stdout and "core/torch" in done.stdout
