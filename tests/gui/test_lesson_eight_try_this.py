@@ -23,23 +23,24 @@ def _connect(qtbot, w, src: str, dst: str, port: str) -> None:
     a, b = w.scene.node_items[src], w.scene.node_items[dst]
     start, end = canvas_point(w, a, a.port("out", True).pos()), canvas_point(w, b, b.port(port, False).pos())
     drag(w.view.viewport(), start, end)
-    qtbot.waitUntil(lambda: w.graph.edge_into(dst, port) is not None and w.graph.edge_into(dst, port).src == src)
+    qtbot.waitUntil(lambda: w.graph.edge_into(dst, port) is not None and w.graph.edge_into(dst, port).src == src,
+                    timeout=60_000)
 
 
 def _forward(qtbot, w) -> None:
     click_toolbar(w, "forward")
-    qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete, timeout=20_000)
+    qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete, timeout=60_000)
 
 
 def _backward(qtbot, w, passes: int) -> None:
     click_toolbar(w, "backward")
-    qtbot.waitUntil(lambda: f"Backward pass #{passes} complete" in w.status_label.text(), timeout=20_000)
+    qtbot.waitUntil(lambda: f"Backward pass #{passes} complete" in w.status_label.text(), timeout=60_000)
 
 
 def test_lesson_eights_try_this_works_as_its_text_says(qtbot, window):
     w = shown(qtbot, window)
     open_lesson_by_mouse(qtbot, w, "8.")
-    qtbot.waitUntil(lambda: w.path is not None and w.path.endswith("08-gradient-flow.json"))
+    qtbot.waitUntil(lambda: w.path is not None and w.path.endswith("08-gradient-flow.json"), timeout=60_000)
     w.activateWindow()  # as the window manager gives the keys back once the Lessons box is gone
     qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
     text = LESSON.read_text()
@@ -56,11 +57,11 @@ def test_lesson_eights_try_this_works_as_its_text_says(qtbot, window):
     assert not session.errors and tuple(session.grad(W2).shape) == (4, 1)  # w2 now trains
 
     press(w, Qt.Key_Z, Qt.ControlModifier)  # "Undo that"
-    qtbot.waitUntil(lambda: w.graph.edge_into(PENALTY, "x").src != SIDE)
+    qtbot.waitUntil(lambda: w.graph.edge_into(PENALTY, "x").src != SIDE, timeout=60_000)
     _connect(qtbot, w, EVAL_PRED, LOSS, "input")
     click_toolbar(w, "forward")
-    qtbot.waitUntil(lambda: G in w.bridge.session.errors, timeout=20_000)
+    qtbot.waitUntil(lambda: G in w.bridge.session.errors, timeout=60_000)
     assert "element 0 of tensors does not require grad" in str(w.bridge.session.errors[G])
     click_toolbar(w, "backward")
-    qtbot.waitUntil(lambda: TOTAL in w.bridge.session.errors, timeout=20_000)
+    qtbot.waitUntil(lambda: TOTAL in w.bridge.session.errors, timeout=60_000)
     assert "element 0 of tensors does not require grad" in str(w.bridge.session.errors[TOTAL])
