@@ -162,10 +162,11 @@ def _in_order_region(m: int, k: int, n: int, a_transposed: bool, b_transposed: b
     return m == 1 or n in (2, 3) or n % 4 == 0 or k <= 5
 
 
-def mkl_gemm(a, b, c=None):
+def mkl_gemm(a, b, c=None, *, nested=False):
     """``a @ b`` (+ ``c``, a bias broadcast to the result, as ``addmm`` with beta = alpha = 1) for 2-d NumPy
     arrays of one float dtype, added in MKL's order; None where that order is not known (module docstring): the
-    caller then keeps NumPy's GEMM."""
+    caller then keeps NumPy's GEMM. ``nested``: a call from inside one of PyTorch's parallel loops (its flash
+    attention's), where MKL runs on one thread whatever the thread count."""
     if takes_bf16_order(a, b) and a.ndim == 2 and b.ndim == 2 \
             and (c is None or type(c) is np.ndarray and c.dtype is a.dtype and c.shape == b.shape[1:]):
         return gemm_bf16(a, b, c)  # bfloat16: oneDNN's order (core._bf16_gemm)
@@ -199,7 +200,8 @@ def mkl_gemm(a, b, c=None):
         # LSTM's of one input feature: the chain past LIMIT too, from the bias)
         return _chain(a, b, c)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
-        if _split_rows(m, k, n) and (not b_transposed or a.strides[1] == size and a.strides[0] >= k * size):
+        if not nested and _split_rows(m, k, n) \
+                and (not b_transposed or a.strides[1] == size and a.strides[0] >= k * size):
             return _split_blocks(a, b, c, b_transposed)
         if m * n * k <= _ONE_THREAD_BLOCKS:
             return _blas_threads.run_single_threaded(_fma_blocks, a, b, c)

@@ -21,7 +21,7 @@ import pytest
 import torch
 
 import core
-from core import _cpu
+from core import _cpu, _small_gemm
 
 # MKL's GEMM kernels on an AMD CPU, not all reproduced (module docstring): the largest differences measured there
 # times three to four
@@ -285,3 +285,19 @@ def test_small_head_dims_forward_is_torchs_bit_for_bit(shape, causal):
     theirs = torch.nn.functional.scaled_dot_product_attention(*(torch.tensor(a) for a in (q, k, v)),
                                                               is_causal=causal)
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM orders core._small_gemm knows were "
+                    "measured on an AMD Zen 4 with AVX-512")
+@pytest.mark.parametrize("shape", [(2, 2, 8, 8), (2, 4, 16, 8), (1, 2, 32, 8), (2, 2, 16, 32), (4, 4, 32, 32),
+                                   (2, 2, 12, 32), (2, 2, 16, 4)], ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+def test_short_sequences_with_head_dims_8_and_32_are_torchs_bit_for_bit_on_the_amd_cpu(shape, causal):
+    """One query block of up to 32 rows: the kernel's products in MKL's orders on the AMD CPU (``core._small_gemm``
+    through ``_flash_cpu._mkl_products``, alpha where MKL applies it), output and every gradient, strictly."""
+    q, k, v, g = _arrays(shape, shape, shape, shape)
+    want_out, want = _grads(torch, q, k, v, g, is_causal=causal)
+    got_out, got = _grads(core, q, k, v, g, is_causal=causal)
+    assert np.array_equal(got_out.detach().numpy(), want_out.detach().numpy())
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)

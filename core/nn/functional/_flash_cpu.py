@@ -43,7 +43,7 @@ import math
 import numpy as np
 
 from core import _blas_threads as _blas
-from core import _cpu, _daxpy, _libm
+from core import _cpu, _daxpy, _libm, _small_gemm
 from core._fused import fma as _fma
 from core._fused import single_rounding
 from core._glibc import expf as glibc_expf
@@ -266,12 +266,49 @@ def _chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out[..., :m, :n]
 
 
+def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None) -> np.ndarray | None:
+    """``alpha (a @ b)`` of float32 stacks (2+ rows, inner dim and columns) per matrix as ``core._small_gemm``
+    knows MKL's order on the AMD CPU (one thread: the kernel calls MKL inside its parallel loop), alpha where MKL
+    applies it: while packing its ``A`` (our ``b``) in the blocked FMA kernel (4+ rows, 12+ columns), on our ``a``
+    in the in-order kernel (``b`` untransposed, 2, 3, 4 or 8 columns), on the finished sums in the dot kernels
+    (``b`` transposed: the scores ``Q K^T``). None elsewhere (measured: forward and backward of (B, H, 8..32, 8 or
+    32), causal or not, bit for bit; the head dims 8 and 32's gradients were 40-90% an ulp off before)."""
+    if not _small_gemm.ACTIVE or a.dtype != _F32 or b.dtype != _F32 or min(a.shape[-2:]) < 2 or b.shape[-1] < 2:
+        return None
+    m, n = a.shape[-2], b.shape[-1]
+    transposed = b.strides[-2] == b.itemsize and b.strides[-1] != b.itemsize
+    after = alpha
+    if alpha is not None:
+        if m >= 4 and n >= 12:
+            b, after = np.multiply(b, alpha, order="K"), None  # (order K: a transposed b stays transposed)
+        elif not transposed and n in (2, 3, 4, 8):
+            a, after = np.multiply(a, alpha, order="K"), None
+        elif not transposed or n >= 12:
+            return None
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = np.broadcast_to(a, lead + a.shape[-2:]), np.broadcast_to(b, lead + b.shape[-2:])
+    out = np.empty(lead + (m, n), _F32)
+    for index in np.ndindex(*lead):
+        product = _small_gemm.mkl_gemm(a[index], b[index], nested=True)
+        if product is None:
+            return None
+        out[index] = product
+    if after is not None:
+        out *= after
+    return out
+
+
 def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None) -> np.ndarray:
     """``a @ b`` (+ ``c``: beta 1) of float32 (or float64) stacks, rounded as MKL's ``sgemm`` (``dgemm``) rounds
     the kernel's block products: per element an fma chain over k (``_chain``), added to ``c``; an inner dim over
     384 in parts of ``ceil(k / parts)``, each part's chain added to the result in turn (measured, both dtypes:
-    k = 385..512 splits in two halves, the first the larger, and with beta 1 ``(c + part1) + part2``)."""
+    k = 385..512 splits in two halves, the first the larger, and with beta 1 ``(c + part1) + part2``). On the AMD
+    CPU, from a zero ``c``, ``core._small_gemm``'s orders where it knows them (``_mkl_products``)."""
     k = a.shape[-1]
+    if c is None or not c.any():
+        product = _mkl_products(a, b, alpha)
+        if product is not None:
+            return product if c is None else c + product
     if a.shape[-2] == 1 or k == 1:
         if alpha is not None:  # (MKL's gemv and rank-1 update scale that operand first, rounded)
             a = a * alpha
@@ -560,6 +597,10 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     MKL rounds that block's product (the kernel's call: ``gemm(T, N, kv, rows, E, alpha, K, Q)``)."""
     L, kv, head = q.shape[-2], k_blk.shape[-2], q.shape[-1]
     k_t = np.swapaxes(k_blk, -1, -2)
+    if L <= q_split and head % 4 == 0:  # (one query block; rows 16 bytes apart as torch's, whatever the layout)
+        product = _mkl_products(q, k_t, alpha)
+        if product is not None:
+            return product
     out = _blocked_chain(q, k_t)  # (one-row and one-key blocks are redone below)
     if alpha is not None:
         out *= alpha
