@@ -22,7 +22,7 @@ def test_lesson_seven_by_mouse_shows_the_formula_its_text_names_and_its_try_this
     open_lesson_by_mouse(qtbot, w, "7.")
     qtbot.waitUntil(lambda: w.path is not None and w.path.endswith("07-gradcheck.json"), timeout=60_000)
     w.activateWindow()  # as the window manager gives the keys back once the Lessons box is gone
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=60_000)
     assert "the formula `(x ** 3).sum()`" in (EXAMPLES_DIR / "07-gradcheck.md").read_text()
     click_link(qtbot, w.lessons.panel.browser, "action:forward")
     qtbot.waitUntil(lambda: w.bridge.session is not None and w.bridge.session.forward_complete, timeout=60_000)
@@ -30,20 +30,20 @@ def test_lesson_seven_by_mouse_shows_the_formula_its_text_names_and_its_try_this
 
     show_dock(qtbot, w, w.inspector_dock)
     click_node(qtbot, w, CHECK)
-    qtbot.waitUntil(lambda: w.inspector.node_id == CHECK)
+    qtbot.waitUntil(lambda: w.inspector.node_id == CHECK, timeout=60_000)
     assert w.inspector.editors["formula"].text() == "(x ** 3).sum()"
-    qtbot.waitUntil(lambda: w.inspector.editors["eps"].isVisible())
+    qtbot.waitUntil(lambda: w.inspector.editors["eps"].isVisible(), timeout=60_000)
     type_text(qtbot, w.inspector.editors["eps"], "0.01")  # Try this: eps 0.01
-    qtbot.waitUntil(lambda: w.graph.nodes[CHECK].params["eps"] == 0.01)
+    qtbot.waitUntil(lambda: w.graph.nodes[CHECK].params["eps"] == 0.01, timeout=60_000)
     qtbot.waitUntil(lambda: CHECK in w.bridge.session.values, timeout=60_000)
     out = _outputs(w, CHECK)
     assert bool(out["passed"]) and math.isclose(float(out["max_error"]), 1e-4, rel_tol=1e-3)  # eps ** 2
 
     click_node(qtbot, w, CHECK_WRONG)
-    qtbot.waitUntil(lambda: w.inspector.node_id == CHECK_WRONG)
-    qtbot.waitUntil(lambda: w.inspector.editors["formula"].isVisible())
+    qtbot.waitUntil(lambda: w.inspector.node_id == CHECK_WRONG, timeout=60_000)
+    qtbot.waitUntil(lambda: w.inspector.editors["formula"].isVisible(), timeout=60_000)
     type_text(qtbot, w.inspector.editors["formula"], "(x * x * x).sum()")
-    qtbot.waitUntil(lambda: w.graph.nodes[CHECK_WRONG].params["formula"] == "(x * x * x).sum()")
+    qtbot.waitUntil(lambda: w.graph.nodes[CHECK_WRONG].params["formula"] == "(x * x * x).sum()", timeout=60_000)
     qtbot.waitUntil(lambda: CHECK_WRONG in w.bridge.session.values, timeout=60_000)
     assert bool(_outputs(w, CHECK_WRONG)["passed"])
     w.undo_stack.setClean()
