@@ -8,11 +8,14 @@ the padding again.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from core._memory_format import in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.nn.functional._bilinear_kernel import scatter_backward
 from core.ops._util import xp_of
 
 __all__ = ["pad"]
@@ -48,6 +51,22 @@ def _runs(maps, shape):
     return tuple(out), tuple(src)
 
 
+def _added_in_raster_order(g, maps, in_shape):
+    """Reflect/replicate/circular padding's input gradient as ATen's ``cpu_padding_backward`` adds it: each plane's
+    outputs in raster order, ``grad_input[source] += grad_output`` from zeros (``scatter_backward``, nearest
+    upsampling's kernel); None for what it does not cover (then the 0/1-matrix product)."""
+    first = min(axis for axis, _ in maps)
+    k = g.ndim - first
+    if type(g) is not np.ndarray or g.dtype not in (np.float32, np.float64) or not 1 <= k <= 3 or not g.size:
+        return None
+    index = dict(maps)
+    taps = tuple((np.asarray(index.get(axis, np.arange(in_shape[axis]))).reshape(1, -1), None, in_shape[axis])
+                 for axis in range(first, g.ndim))
+    planes = math.prod(g.shape[:first])
+    out = scatter_backward(np.ascontiguousarray(g).reshape((1, planes) + g.shape[first:]), taps)
+    return out.reshape(in_shape)
+
+
 class Pad(Function):
     node_name = "ConstantPadNdBackward0"
     keeps_format = True  # NOTE: PyTorch's kernel allocates its output in the input's suggested memory format
@@ -79,15 +98,16 @@ class Pad(Function):
         return in_suggested_format(a, source) if cls.keeps_format else a  # (a channels-last image stays so)
 
     @staticmethod
-    def backward(ctx, g):
-        return PadBackward.apply(g, maps=ctx.maps, in_shape=ctx.in_shape)
+    def backward(ctx, g):  # (circular padding is a composite in PyTorch: its gradient adds in another order)
+        raster = ctx._forward_cls.node_name.startswith(("Reflection", "Replication"))
+        return PadBackward.apply(g, maps=ctx.maps, in_shape=ctx.in_shape, raster=raster)
 
 
 class PadBackward(Function):
     node_name = "PadBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, g, *, maps, in_shape):
+    def forward(ctx, g, *, maps, in_shape, raster=False):
         a = g._data
         xp = xp_of(a)
         ctx.maps = maps
@@ -96,6 +116,9 @@ class PadBackward(Function):
             out = xp.zeros(in_shape, a.dtype)  # inf, a NaN) are dropped, not multiplied by 0 into the rest
             out[runs[1]] = a[runs[0]]
             return out
+        added = _added_in_raster_order(a, maps, in_shape) if raster else None
+        if added is not None:
+            return added
         for axis, m in reversed(maps):
             n = in_shape[axis]
             onehot = xp.asarray((m[:, None] == np.arange(n)[None, :]).astype(a.dtype))  # (padded, n)
