@@ -7,7 +7,13 @@ folder in both runs (``runner._fetched_packages``):
   stabilized form and recurrent step, the sLSTM cell's "vanilla" backend (never the CUDA one), the layers, blocks,
   the README's xLSTMBlockStack and xLSTMLMModel at small sizes trained by AdamW and stepped token by token; the
   script is the package's ``xlstm/components/init.py`` (absolute imports only) with drivers of ours appended
-  (``corpus_seq.py``), in float32 and float64.
+  (``corpus_seq.py``), in float32 and float64, with and without the layers' causal depthwise conv;
+- ``tcn_*``: paul-krug's pytorch-tcn (MIT) at its head of 2024-11-09: its two unit-test modules through pytest
+  (test_tcn's model and input made smaller, the ONNX Runtime test deselected), and TCN, TemporalConv1d and
+  TemporalConvTranspose1d driven: forward, gradients, Adam steps and causal streaming through their buffers.
+The drivers print values with every digit; residuals between two routes of one library (a step against the parallel
+form, streamed against full) print as agreement, and values under 16 epsilons of their tensor's largest as 0 (the
+residue of an exactly cancelling sum: ``corpus_seq._show``).
 """
 
 from __future__ import annotations
@@ -36,46 +42,80 @@ def _xlstm(name, *calls, xfail=None):
 
 
 F64 = "torch.float64"
-# What differs, in the last bits (every script without the causal conv, and without the float64 headwise products
-# below, matches bit for bit: ``xlstm_*_noconv``):
-DW_BACKWARD = ("the causal depthwise conv1d's float32 backward: PyTorch runs oneDNN's depthwise backward-data and "
-               "backward-weights kernels (their own blocked accumulation orders; the forward is oneDNN's order in "
-               "core, core.nn.functional._conv_dw), core its NumPy GEMMs; the input gradient differs in the last bit "
-               "and grows through the layers' gradients")
-DW_F64 = ("the causal depthwise conv1d in float64: PyTorch runs ATen's slow_conv2d per group, MKL's dgemm adding "
-          "each tap's product to the bias in order, core NumPy's GEMM and then the bias (last bit of the forward)")
-HEADWISE_F64 = ("LinearHeadwiseExpand's einsum in float64 is a bmm of 2 heads, (12, 8) @ a transposed (8, 8), whose "
-                "dot kernels in MKL's dgemm add in another order than NumPy's BLAS (core._small_gemm reproduces "
-                "float32's, not float64's): the sLSTM gates differ in the last bit from the first step")
 RECIPES += [
     _xlstm("backends", "xlstm_backends(xl)"),
     _xlstm("backends_f64", f"xlstm_backends(xl, {F64})"),
-    _xlstm("mlstm_layer", "mlstm_layer(xl)", xfail=DW_BACKWARD),
-    _xlstm("mlstm_layer_f64", f"mlstm_layer(xl, {F64})", f"mlstm_layer(xl, {F64}, proj_factor=1.5, bias=True)",
-           xfail=DW_F64),
+    _xlstm("mlstm_layer", "mlstm_layer(xl)"),
+    _xlstm("mlstm_layer_f64", f"mlstm_layer(xl, {F64})", f"mlstm_layer(xl, {F64}, proj_factor=1.5, bias=True)"),
     _xlstm("slstm_layer", "slstm_layer(xl)"),
-    _xlstm("slstm_layer_f64", f"slstm_layer(xl, {F64})", f"slstm_layer(xl, {F64}, num_heads=4, group_norm_weight=False)",
-           xfail=HEADWISE_F64 + "; " + DW_F64),
+    _xlstm("slstm_layer_f64", f"slstm_layer(xl, {F64})", f"slstm_layer(xl, {F64}, num_heads=4, group_norm_weight=False)"),
     _xlstm("lstm_cell", f"slstm_layer(xl, {F64}, function='lstm')", f"slstm_layer(xl, {F64}, function='lstm', "
-           "bias_init='small_init', recurrent_weight_init='standard')", xfail=HEADWISE_F64 + "; " + DW_F64),
+           "bias_init='small_init', recurrent_weight_init='standard')"),
     _xlstm("slstm_inits", f"slstm_layer(xl, {F64}, bias_init='standard', recurrent_weight_init='standard')",
-           f"slstm_layer(xl, {F64}, bias_init='zeros')", xfail=HEADWISE_F64 + "; " + DW_F64),
-    _xlstm("block_stack", "block_stack(xl)", xfail=DW_BACKWARD),
-    _xlstm("block_stack_f64", f"block_stack(xl, {F64})", f"block_stack(xl, {F64}, slstm_at=(0, 2), bias=True)",
-           xfail=DW_F64),
-    _xlstm("block_stack_mlstm_only", f"block_stack(xl, {F64}, slstm_at=(), num_blocks=2)", xfail=DW_F64),
+           f"slstm_layer(xl, {F64}, bias_init='zeros')"),
+    _xlstm("block_stack", "block_stack(xl)"),
+    _xlstm("block_stack_f64", f"block_stack(xl, {F64})", f"block_stack(xl, {F64}, slstm_at=(0, 2), bias=True)"),
+    _xlstm("block_stack_mlstm_only", f"block_stack(xl, {F64}, slstm_at=(), num_blocks=2)"),
     _xlstm("block_stack_slstm_only", f"block_stack(xl, {F64}, slstm_at='all', num_blocks=2, bias_init='small_init')"),
     _xlstm("lm_train", "lm_train(xl)"),
     _xlstm("lm_train_f64", f"lm_train(xl, {F64})", f"lm_train(xl, {F64}, slstm_at=(), tie_weights=True, "
            "weight_decay_on_embedding=True)"),
-    _xlstm("components", "components(xl)", f"components(xl, {F64})", xfail=DW_BACKWARD + "; " + DW_F64),
+    _xlstm("components", "components(xl)", f"components(xl, {F64})"),
 ]
 # The same without the causal depthwise convolution (``conv1d_kernel_size=0``, a config option of the package).
 NOCONV = "conv1d_kernel_size=0"
 RECIPES += [
     _xlstm("mlstm_layer_noconv", f"mlstm_layer(xl, {NOCONV})", f"mlstm_layer(xl, {F64}, {NOCONV})"),
-    _xlstm("slstm_layer_noconv", f"slstm_layer(xl, {F64}, {NOCONV})", f"slstm_layer(xl, {F64}, {NOCONV}, function='lstm')",
-           xfail=HEADWISE_F64),
+    _xlstm("slstm_layer_noconv", f"slstm_layer(xl, {F64}, {NOCONV})", f"slstm_layer(xl, {F64}, {NOCONV}, function='lstm')"),
     _xlstm("block_stack_noconv", "block_stack(xl, conv=0)", f"block_stack(xl, {F64}, conv=0, slstm_at=(0, 2))"),
     _xlstm("lm_train_noconv", "lm_train(xl, conv=0)", f"lm_train(xl, {F64}, conv=0, slstm_at=(), tie_weights=True)"),
+]
+
+# paul-krug/pytorch-tcn (MIT) at its main branch's head of 2024-11-09 (1.2.2.dev1; it tags no releases): its two
+# unit-test modules through pytest (the ONNX Runtime streaming test deselected: not installed), and its package's
+# ``__init__`` run as a script beside it with drivers of ours appended.
+TCN = ("paul-krug/pytorch-tcn", "3b3deac30c9f6a74b5cffbf614378a928268f9bd", "MIT")
+TCN_PACKAGE = [(f"pytorch_tcn/{m}.py", f"pytorch_tcn/{m}.py") for m in ("__init__", "buffer", "conv", "pad", "tcn")]
+
+
+def _tcn_test(name, deselect="", xfail=None):
+    """tests/unit/test_NAME.py through pytest (``-k`` ``deselect``)."""
+    args = f", '-k', {deselect!r}" if deselect else ""
+    run = ("import unittest\n", "import unittest\nif __name__ == '__main__':  # (pytest imports the file as a module)\n"
+           f"    __import__('corpus_pruning').run_pytest(__file__{args})\n    raise SystemExit\n")
+    return _r(f"tcn_test_{name}", TCN, f"tests/unit/test_{name}.py", [run, *TCN_TEST_SIZES.get(name, ())],
+              support=TCN_PACKAGE, xfail=xfail)
+
+
+# test_tcn's model and input at a smaller size (the last layer's 128 channels kept: its expected shapes take them for
+# output_projection=128's; the grid search streams each of ~60 models frame by frame: 4 minutes
+# of torch at 8 layers of up to 128 channels, a batch of 10 and 196 steps; here ~30 s of core)
+TCN_TEST_SIZES = {"tcn": [("            32, 64, 64, 128,\n            32, 64, 64, 128,", "            4, 8, 8, 12,\n"
+                                                                                        "            4, 8, 8, 128,"),
+                          ("self.batch_size = 10", "self.batch_size = 2"), ("self.time_steps = 196", "self.time_steps = 12")]}
+
+
+TCN_LAST = "__version__ = '1.2.2.dev1'"
+
+
+def _tcn(name, *calls, xfail=None):
+    """pytorch_tcn/__init__.py run as a script beside its package, driver ``calls`` appended."""
+    body = TCN_LAST + "\nimport torch\nimport pytorch_tcn as pt\ncs = __import__('corpus_seq')\n" + "".join(
+        f"cs.{c}\n" for c in calls)
+    return _r(f"tcn_{name}", TCN, "pytorch_tcn/__init__.py", [(TCN_LAST, body)], support=TCN_PACKAGE, xfail=xfail)
+
+
+RECIPES += [
+    _tcn_test("tcn"), _tcn_test("conv", "not onnx"),
+    _tcn("train", "tcn_train(pt)", "tcn_train(pt, use_norm='batch_norm', activation='gelu')",
+         xfail="float32 summation order: the TCN's dense conv1d layers (batch 2, 3 to 12 channels, dilated) run "
+         "through oneDNN in torch and NumPy's GEMM in core; the last bits grow through ReLU and weight norm to "
+         "1.3e-4 (relative) in a layer's weight gradient (the float64 runs, tcn_train_f64, match)"),
+    _tcn("train_f64", f"tcn_train(pt, {F64})", f"tcn_train(pt, {F64}, use_skip_connections=True, use_gate=True)"),
+    _tcn("noncausal", f"tcn_train(pt, {F64}, causal=False, use_norm='layer_norm', output_projection=5, "
+         "output_activation='tanh')", "tcn_train(pt, causal=False, dilations=[1, 3, 9], use_norm=None)"),
+    _tcn("options", f"tcn_train(pt, {F64}, input_shape='NLC', kernel_initializer='kaiming_normal', "
+         "activation='leaky_relu')", f"tcn_train(pt, {F64}, dilation_reset=2, use_norm='weight_norm', dropout=0.0, "
+         "kernel_initializer='normal')"),
+    _tcn("temporal_convs", "temporal_convs(pt)", f"temporal_convs(pt, {F64})"),
 ]

@@ -513,7 +513,7 @@ _FETCHED_PACKAGES += ("MEGABYTE_pytorch",)  # recipes_lucidrains2's MEGABYTE (be
 _FETCHED_PACKAGES += ("torchode", "kymatio")  # recipes_torchode's, recipes_kymatio's (fake_sci_deps)
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
 _FETCHED_PACKAGES += ("higher", "learn2learn")  # recipes_meta's (parameterized, Cython parts: fake_meta_deps)
-_FETCHED_PACKAGES += ("xlstm",)  # recipes_seq's (torch only: its vanilla and parallel backends)
+_FETCHED_PACKAGES += ("xlstm", "pytorch_tcn")  # recipes_seq's (torch only: xLSTM's vanilla and parallel backends)
 
 
 def _reset(lib) -> None:
