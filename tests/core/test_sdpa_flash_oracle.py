@@ -290,11 +290,13 @@ def test_small_head_dims_forward_is_torchs_bit_for_bit(shape, causal):
 @pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM orders core._small_gemm knows were "
                     "measured on an AMD Zen 4 with AVX-512")
 @pytest.mark.parametrize("shape", [(2, 2, 8, 8), (2, 4, 16, 8), (1, 2, 32, 8), (2, 2, 16, 32), (4, 4, 32, 32),
-                                   (2, 2, 12, 32), (2, 2, 16, 4)], ids=str)
+                                   (2, 2, 12, 32), (2, 2, 16, 4), (2, 2, 48, 8), (2, 2, 64, 32), (1, 1, 600, 8)],
+                         ids=str)
 @pytest.mark.parametrize("causal", [False, True])
-def test_short_sequences_with_head_dims_8_and_32_are_torchs_bit_for_bit_on_the_amd_cpu(shape, causal):
-    """One query block of up to 32 rows: the kernel's products in MKL's orders on the AMD CPU (``core._small_gemm``
-    through ``_flash_cpu._mkl_products``, alpha where MKL applies it), output and every gradient, strictly."""
+def test_head_dims_8_and_32_are_torchs_bit_for_bit_on_the_amd_cpu(shape, causal):
+    """The kernel's products in MKL's orders on the AMD CPU (``core._small_gemm`` through
+    ``_flash_cpu._mkl_products``, alpha where MKL applies it, onto the running sums of a second query or key block):
+    output and every gradient, strictly."""
     q, k, v, g = _arrays(shape, shape, shape, shape)
     want_out, want = _grads(torch, q, k, v, g, is_causal=causal)
     got_out, got = _grads(core, q, k, v, g, is_causal=causal)

@@ -44,6 +44,7 @@ import numpy as np
 
 from core import _blas_threads as _blas
 from core import _cpu, _daxpy, _libm, _small_gemm
+from core._cascade_sum import in_order
 from core._fused import fma as _fma
 from core._fused import single_rounding
 from core._glibc import expf as glibc_expf
@@ -266,12 +267,14 @@ def _chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out[..., :m, :n]
 
 
-def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None) -> np.ndarray | None:
+def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarray | None:
     """``alpha (a @ b)`` of float32 stacks (2+ rows, inner dim and columns) per matrix as ``core._small_gemm``
     knows MKL's order on the AMD CPU (one thread: the kernel calls MKL inside its parallel loop), alpha where MKL
     applies it: while packing its ``A`` (our ``b``) in the blocked FMA kernel (4+ rows, 12+ columns), on our ``a``
     in the in-order kernel (``b`` untransposed, 2, 3, 4 or 8 columns), on the finished sums in the dot kernels
-    (``b`` transposed: the scores ``Q K^T``). None elsewhere (measured: forward and backward of (B, H, 8..32, 8 or
+    (``b`` transposed: the scores ``Q K^T``); with beta 1 onto a running sum ``c`` (a second query block's ``dK``, a
+    second key block's ``acc``) the in-order kernel's chain starts at ``c`` and the blocked kernel adds its blocks
+    to ``c`` in turn (``_blocked_chain``). None elsewhere (measured: forward and backward of (B, H, 8..600, 8, 16 or
     32), causal or not, bit for bit; the head dims 8 and 32's gradients were 40-90% an ulp off before)."""
     if not _small_gemm.ACTIVE or a.dtype != _F32 or b.dtype != _F32 or min(a.shape[-2:]) < 2 or b.shape[-1] < 2:
         return None
@@ -285,6 +288,14 @@ def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None) -> np.ndarray | None
             a, after = np.multiply(a, alpha, order="K"), None
         elif not transposed or n >= 12:
             return None
+    if c is not None:
+        if m >= 4 and n >= 12:
+            return _blocked_chain(a, b, c)  # (alpha is in b)
+        if transposed or n not in (2, 3, 4, 8):
+            return None
+        products = np.moveaxis(a, -1, 0)[..., :, None] * np.moveaxis(b, -2, 0)[..., None, :]  # (K, ..., M, N)
+        products[0] += c  # NOTE: the chain starts at the running sum: c + p0 + p1 + ... in order
+        return in_order(products)
     lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a, b = np.broadcast_to(a, lead + a.shape[-2:]), np.broadcast_to(b, lead + b.shape[-2:])
     out = np.empty(lead + (m, n), _F32)
@@ -309,6 +320,10 @@ def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None)
         product = _mkl_products(a, b, alpha)
         if product is not None:
             return product if c is None else c + product
+    else:
+        product = _mkl_products(a, b, alpha, c)
+        if product is not None:
+            return product
     if a.shape[-2] == 1 or k == 1:
         if alpha is not None:  # (MKL's gemv and rank-1 update scale that operand first, rounded)
             a = a * alpha
