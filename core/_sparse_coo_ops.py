@@ -323,15 +323,15 @@ NO_KERNEL.update({"angle": "angle", "logical_not": "logical_not.out", "bitwise_n
                   "logical_not_": "logical_not.out", "bitwise_not_": "bitwise_not_"})
 
 
-def sparse_function(name: str, input):
-    """``torch.exp(s)``, ``torch.abs(s)``...: for a COO tensor, its method ``s.exp()`` (sparse, or PyTorch's
-    NotImplementedError where it has no sparse kernel), as PyTorch's dispatcher sends the function and the method to
-    one SparseCPU kernel; None for any other tensor. The functions ask only when ``type(input) is not Tensor`` (a
-    dense tensor pays that identity test, no isinstance)."""
+def sparse_function(name: str, input, *args):
+    """``torch.exp(s)``, ``torch.abs(s)``, ``torch.pow(s, 2)``...: for a COO tensor, its method ``s.exp()`` (sparse,
+    or PyTorch's NotImplementedError where it has no sparse kernel), as PyTorch's dispatcher sends the function and the
+    method to one SparseCPU kernel; None for any other tensor. The functions ask only when ``type(input) is not
+    Tensor`` (a dense tensor pays that identity test, no isinstance)."""
     if isinstance(input, SparseCooTensor):
         method = SparseCooTensor.__dict__.get(name)
         if method is not None:
-            return method(input)
+            return method(input, *args)
     return None
 
 

@@ -22,6 +22,7 @@ from core._precise import precise
 from core._sleef import vector_loop
 from core._sleef_pow import pow_float32, powf_u10
 from core._sleef_powd import pow_float64, pow_number_float64
+from core._sparse_coo_ops import sparse_function
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
@@ -361,6 +362,8 @@ def pow(input, exponent, *, out=None):  # PyTorch's name
         return _out(PowScalarBase.apply(exponent, base=input), out, input, exponent)
     if isinstance(exponent, Tensor):
         return _out(PowTensor.apply(input, exponent), out, input, exponent)
+    if type(input) is not Tensor and out is None and (res := sparse_function("pow", input, exponent)) is not None:
+        return res  # a COO tensor's s.pow(p): sparse, as torch's (its error for p == 0)
     if input._data.dtype is F16 or input._data.dtype.kind == "V":  # (the float32 route would not see the half type)
         _pow_dtype(input, exponent)
     return _out(PowScalar.apply(input, exponent=exponent), out, input, exponent)

@@ -164,3 +164,28 @@ def test_nan_to_num_into_a_dense_out_or_backward_of_coo_raises_as_torch(torch):
         return str(dense_out.value), r.grad_fn.name(), str(backward.value).split(" If you are")[0]
 
     assert errors(core) == errors(torch)
+
+
+@pytest.mark.parametrize("exponent", [2, 3, 0.5, -1.0])
+def test_pow_function_of_a_coo_tensor_is_sparse_as_torch(torch, exponent):
+    """``torch.pow(s, p)`` with a number is the method ``s.pow(p)``: one SparseCPU kernel in torch (core gave a dense
+    result from the function); its node and the values' gradient are torch's."""
+    seen = []
+    for lib in (core, torch):
+        s = _coo(lib, requires_grad=True)
+        out = lib.pow(s, exponent)
+        seen.append((_state(out), type(out.grad_fn).__name__ if lib is torch else out.grad_fn.name()))
+        lib.sparse.sum(out).backward()
+        seen.append((out._values().tolist(), _state(s.grad.coalesce()), s.grad.coalesce()._values().tolist()))
+    assert seen[0] == seen[2]
+    np.testing.assert_allclose(seen[1][0], seen[3][0], rtol=1e-15)
+    assert seen[1][1] == seen[3][1]
+    np.testing.assert_allclose(seen[1][2], seen[3][2], rtol=1e-15)
+
+
+def test_pow_function_of_a_coo_tensor_to_the_zeroth_power_raises_torchs_error(torch):
+    with pytest.raises(RuntimeError) as theirs:
+        torch.pow(_coo(torch), 0)
+    with pytest.raises(RuntimeError) as ours:
+        core.pow(_coo(core), 0)
+    assert str(ours.value) == str(theirs.value)
