@@ -15,9 +15,11 @@ Invariants, after every step:
 from __future__ import annotations
 
 import math
+import re
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -153,6 +155,49 @@ class DocumentAndSession(RuleBasedStateMachine):
             chosen = data.draw(st.sets(st.sampled_from(sorted(self.graph.nodes)), min_size=1, max_size=3))
             self._edit(cmd.Paste(files.loads_fragment(files.dumps_fragment(self.graph, chosen))))
 
+    @rule(data=st.data(), title=st.sampled_from(["", "loss", "x", "a b", "é" * 3, "t" * 300, None]))
+    def set_title(self, data: st.DataObject, title: str | None) -> None:
+        nid = self._node(data)
+        if nid is not None:
+            self._edit(cmd.SetNodeAttr(nid, "title", title))
+
+    @rule(data=st.data(), where=st.sampled_from([(0.0, 0.0), (-1e6, 3.5), (1e308, 1.0), (float("nan"), 0.0)]))
+    def move(self, data: st.DataObject, where: tuple[float, float]) -> None:
+        nid = self._node(data)
+        if nid is not None:
+            self._edit(cmd.MoveNodes({nid: where}))
+
+    @rule(data=st.data())
+    def collapse(self, data: st.DataObject) -> None:
+        if self.graph.nodes:
+            chosen = data.draw(st.lists(st.sampled_from(sorted(self.graph.nodes)), min_size=1, max_size=3))
+            self._edit(cmd.Collapse(chosen))
+
+    @rule(data=st.data())
+    def expand(self, data: st.DataObject) -> None:
+        nid = self._node(data)
+        if nid is not None:
+            self._edit(cmd.Expand(nid))  # refused unless a subgraph
+
+    @rule(data=st.data(), text=st.sampled_from(["", "note", "x" * 5000]))
+    def comment(self, data: st.DataObject, text: str) -> None:
+        chosen = data.draw(st.lists(st.sampled_from(sorted(self.graph.nodes)), max_size=2)) if self.graph.nodes else []
+        self._edit(cmd.AddComment({"id": self.graph.new_id("c"), "text": text, "nodes": chosen}))
+
+    @rule(data=st.data())
+    def remove_comment(self, data: st.DataObject) -> None:
+        if self.graph.comments:
+            self._edit(cmd.RemoveComment(data.draw(st.sampled_from(sorted(self.graph.comments)))))
+
+    @rule(how=st.sampled_from(["step_back", "step_forward", "first"]))
+    def time_travel(self, how: str) -> None:
+        history = self.session.history
+        if how == "first":
+            if history.snapshots:
+                history.goto(0)
+        else:
+            getattr(history, how)()
+
     @precondition(lambda self: self.undo_stack)
     @rule()
     def undo(self) -> None:
@@ -254,3 +299,27 @@ def test_deleting_a_node_imported_from_code_drops_its_line_and_the_reopened_docu
     assert files.loads(files.dumps(graph)) == graph
     remove.undo(graph)
     assert files.dumps(graph) == before
+
+
+@pytest.mark.parametrize("make,reason", [
+    (lambda: cmd.MoveNodes({"n1": (float("nan"), 0.0)}), "a node's position must be 2 finite numbers"),
+    (lambda: cmd.MoveNodes({"n1": (0.0, 0.0), "n2": (1e309, 0.0)}), "a node's position must be 2 finite numbers"),
+    (lambda: cmd.SetNodeAttr("n1", "title", "t" * 1001), "the node's title is longer than 1000 characters (1001)"),
+    (lambda: cmd.SetNodeAttr("n1", "color", "#" * 101), "the node's color is longer than 100 characters"),
+    (lambda: cmd.SetNodeAttr("n1", "title", 5), "the node's title must be text or None, got int"),
+    (lambda: cmd.AddComment({"id": "c1", "text": "x" * 100_001}), "a comment's text is longer than 100000"),
+    (lambda: cmd.AddComment({"id": "c1", "text": "x\ud800"}), "a comment's text holds a lone surrogate"),
+    (lambda: cmd.AddComment({"id": "c1", "rect": [0, 0, float("inf"), 1]}), "a comment's rectangle must be 4 finite"),
+])
+def test_an_edit_a_file_could_not_hold_is_refused_and_the_document_still_reopens(make, reason):
+    g = Graph()
+    for nid in ("n1", "n2"):
+        cmd.AddNode({"id": nid, "type": "source.randn"}).do(g)
+    cmd.AddComment({"id": "c0", "text": "kept", "nodes": ["n1"]}).do(g)
+    before = files.dumps(g)
+    with pytest.raises(GraphError, match=re.escape(reason)):
+        make().do(g)
+    assert files.dumps(g) == before
+    with pytest.raises(GraphError, match="a comment's rectangle must be 4 finite numbers"):
+        cmd.UpdateComment("c0", rect=(0.0, float("nan"), 1.0, 1.0)).do(g)
+    assert files.dumps(files.loads(files.dumps(g))) == before

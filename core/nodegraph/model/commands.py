@@ -14,7 +14,7 @@ import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node, plain_copy
+from core.nodegraph.model.document import Comment, Edge, Graph, GraphError, Node, checked_position, plain_copy
 from core.nodegraph.model.names import free_label, key_label, node_label
 from core.nodegraph.model.numtext import param_text
 
@@ -200,8 +200,9 @@ class MoveNodes(Command):
         self.text = f"Move {len(self.positions)} node{'s' if len(self.positions) != 1 else ''}"
 
     def do(self, graph: Graph) -> None:
-        for n in self.positions:
+        for n, p in self.positions.items():  # all checked before any moves
             graph.node(n)
+            checked_position(p)
         self.old = {n: graph.move_node(n, p) for n, p in self.positions.items()}
 
     def undo(self, graph: Graph) -> None:

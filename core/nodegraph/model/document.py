@@ -12,6 +12,7 @@ views listen to; user edits go through the undoable commands in ``core.nodegraph
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -23,7 +24,7 @@ from core.nodegraph.model.edge_index import EdgeIndex as _EdgeIndex
 from core.nodegraph.model.edge_index import EdgeList as _EdgeList
 
 __all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING",
-           "OPTIONAL_TRAINING", "TENSOR_KINDS"]
+           "OPTIONAL_TRAINING", "TENSOR_KINDS", "checked_position"]
 
 SUBGRAPH_TYPE = "graph.subgraph"
 DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
@@ -36,6 +37,37 @@ TENSOR_KINDS = frozenset({"tensor", "scalar", "parameter", "gradient"})  # port 
 
 
 _ATOMS = (str, int, float, bool, type(None))
+# the longest texts a file holds (core.nodegraph.files.schema): an edit past them would save a file that won't reopen
+_MAX_TEXT = {"title": 1000, "color": 100, "text": 100_000}
+
+
+def _check_text(value: object, what: str, limit: int, optional: bool = True) -> None:
+    """GraphError unless ``value`` is text a file holds (or None when ``optional``)."""
+    if value is None and optional:
+        return
+    if not isinstance(value, str):
+        raise GraphError(f"{what} must be text{' or None' if optional else ''}, got {type(value).__name__}")
+    if len(value) > limit:
+        raise GraphError(f"{what} is longer than {limit} characters ({len(value)})")
+    if not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise GraphError(f"{what} holds a lone surrogate, which a UTF-8 file can't hold")
+
+
+def _finite(values: object, n: int, what: str) -> tuple[float, ...]:
+    """``values`` as ``n`` finite floats, else GraphError (a file holds no NaN or infinite coordinate)."""
+    try:
+        nums = tuple(float(v) for v in values)  # type: ignore[attr-defined]
+    except (TypeError, ValueError, OverflowError):
+        raise GraphError(f"{what} must be {n} numbers, got {str(values)[:60]}") from None
+    if len(nums) != n or not all(math.isfinite(v) for v in nums):
+        raise GraphError(f"{what} must be {n} finite numbers, got {str(values)[:60]}")
+    return nums
+
+
+def checked_position(position: object) -> tuple[float, float]:
+    """A node's position as two finite floats, else GraphError."""
+    x, y = _finite(position, 2, "a node's position")
+    return x, y
 
 
 def plain_copy(value: Any) -> Any:
@@ -333,8 +365,8 @@ class Graph:
         """Set ``title``, ``color`` or ``graph`` of a node; returns the old value."""
         if attr not in ("title", "color", "graph"):
             raise GraphError(f"can't set node attribute '{attr}'")
-        if isinstance(value, str) and not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-            raise GraphError(f"the node's {attr} holds a lone surrogate, which a UTF-8 file can't hold")
+        if attr in _MAX_TEXT:
+            _check_text(value, f"the node's {attr}", _MAX_TEXT[attr])
         node = self.node(node_id)
         old = getattr(node, attr)
         setattr(node, attr, copy.deepcopy(value))
@@ -344,7 +376,7 @@ class Graph:
     def move_node(self, node_id: str, position: Sequence[float]) -> tuple[float, float]:
         node = self.node(node_id)
         old = node.position
-        node.position = (float(position[0]), float(position[1]))
+        node.position = checked_position(position)
         self._emit("node_moved", node_id)
         return old
 
@@ -426,6 +458,8 @@ class Graph:
             raise GraphError(f"duplicate id '{comment.id}'")
         for n in comment.nodes:
             self.node(n)
+        _check_text(comment.text, "a comment's text", _MAX_TEXT["text"], optional=False)
+        _finite(comment.rect, 4, "a comment's rectangle")
         self.comments[comment.id] = comment
         self._emit("comment_added", detail=comment.id)
         return comment
@@ -444,9 +478,16 @@ class Graph:
             raise GraphError(f"no comment with id '{comment_id}'")
         comment = self.comments[comment_id]
         old: dict[str, Any] = {}
-        for key, value in changes.items():
+        for key in changes:
             if key not in ("text", "rect", "nodes"):
                 raise GraphError(f"can't set comment attribute '{key}'")
+        if "text" in changes:
+            _check_text(changes["text"], "a comment's text", _MAX_TEXT["text"], optional=False)
+        if "rect" in changes:
+            _finite(changes["rect"], 4, "a comment's rectangle")
+        for n in changes.get("nodes", ()):
+            self.node(n)
+        for key, value in changes.items():
             old[key] = getattr(comment, key)
             setattr(comment, key, tuple(value) if key == "rect" else (list(value) if key == "nodes" else value))
         self._emit("comment_changed", detail=comment_id)
