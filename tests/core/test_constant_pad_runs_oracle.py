@@ -62,3 +62,17 @@ def test_an_inf_gradient_in_the_padding_leaves_the_inputs_gradient_finite(torch)
         y.backward(g)
         assert x.grad.tolist() == [[0.0, 0.0, 0.0], [0.0, 1.0, 1.0]]
         assert str(x.grad[1, 0].item()) == "-0.0"
+
+
+def test_a_crop_past_the_input_is_refused_as_torch_refuses_it(torch):
+    """Negative pads crop by ``narrow``; one that crops more than the dim holds is narrow's error in both (core gave a
+    tensor for ``pad(zeros(1), [2, -2])``), while a crop to exactly nothing is an empty result in both."""
+    for shape, pads in [((1,), [2, -2]), ((1,), [-1, -1]), ((1,), [-2, 0]), ((2, 3), [0, 0, -3, 1]),
+                        ((4,), [-3, -2]), ((1,), [0, -1]), ((3,), [-1, -2]), ((2, 2), [-1, -1, 1, 1])]:
+        outcomes = []
+        for lib in (core, torch):
+            try:
+                outcomes.append(tuple(lib.nn.functional.pad(lib.zeros(*shape), pads).shape))
+            except RuntimeError as error:
+                outcomes.append(str(error))
+        assert outcomes[0] == outcomes[1], (shape, pads, outcomes)

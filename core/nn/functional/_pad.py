@@ -163,6 +163,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
                                f"got: padding ({left}, {right}) at dimension {axis} of input {list(input.shape)}")
         if mode == "circular" and (left > n or right > n):
             raise RuntimeError("Padding value causes wrapping around more than once.")
+        if mode == "constant" and (n + min(left, 0) < 0 or n + min(left, 0) + min(right, 0) < 0):
+            raise RuntimeError("narrow(): length must be non-negative.")  # (ATen crops negative pads by narrow)
         if left or right:
             maps.append((axis, _index_map(n, left, right, mode)))
     if not maps:
