@@ -94,3 +94,13 @@ def test_a_training_script_prints_its_losses_then_the_layers_parameters_by_name(
     weight = s.parameters()["lin.weight"]
     assert f"linear.weight = {weight!r}".splitlines()[0] in printed
     assert isinstance(weight, core.nn.Parameter)
+
+
+def test_the_scripts_docstring_counts_its_nodes_in_words():
+    """A one-node graph's script said "1 nodes" in its first line (File ▸ Export Python script of a new randn)."""
+    from core.nodegraph.model.document import Graph, Node
+
+    g = Graph()
+    g.add_node(Node("r", "source.randn"))
+    assert export_script(g, "core").startswith('"""Exported from Nodegrad (core): 1 node; runs forward.')
+    assert "): 6 nodes; " in export_script(_z_graph(), "core").splitlines()[0]

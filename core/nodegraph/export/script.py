@@ -424,7 +424,8 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
     rec_text = _recorded_text(*ex.record(mode, bool(val_loss)), bool(val_loss))
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
     what += " with DistributedDataParallel: torchrun --nproc_per_node=N SCRIPT" if ddp else ""
-    parts = [_docstring(f"Exported from Nodegrad ({api}): {len(order)} nodes; {what}.", bool(val_loss)),
+    count = f"{len(order)} node{'' if len(order) == 1 else 's'}"
+    parts = [_docstring(f"Exported from Nodegrad ({api}): {count}; {what}.", bool(val_loss)),
              f"import base64\nimport io\nimport json\nimport sys\n\nimport numpy as np\n\n{_IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
              f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}\n"
