@@ -63,7 +63,7 @@ def _fills_by_mask(items, value, accumulate: bool = False) -> bool:
     value of another dtype)."""
     if accumulate or not isinstance(value, Tensor) or value._data.size != 1:
         return False
-    tensors = [i for i in items if isinstance(i, (Tensor, list, np.ndarray))]
+    tensors = [i for i in items if isinstance(i, (Tensor, list, range, np.ndarray))]
     if len(tensors) != 1:
         return False
     mask = tensors[0]
@@ -82,7 +82,7 @@ def _advanced(index) -> bool:
         if isinstance(i, Tensor):
             if i._data.ndim or i.dtype is _dtype.bool:
                 return True
-        elif isinstance(i, (list, np.ndarray)):
+        elif isinstance(i, (list, range, np.ndarray)):  # (PyTorch makes a sequence, range included, a tensor)
             return True
     return False
 
