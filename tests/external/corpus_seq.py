@@ -296,3 +296,132 @@ def temporal_convs(pt, dtype=torch.float32):
                 streamed = torch.cat(parts, dim=2)
                 _show("  streamed", streamed, 8)
                 _close("  streamed == full", streamed, conv(x))
+
+
+# ---------------------------------------------------------------- torchdyn
+
+
+def _field(dtype, dim=2, hidden=16):
+    torch.manual_seed(8)
+    return torch.nn.Sequential(torch.nn.Linear(dim, hidden), torch.nn.Tanh(), torch.nn.Linear(hidden, dim)).to(dtype)
+
+
+def neural_ode(td, solver="tsit5", sensitivity="autograd", dtype=torch.float64, steps=3, **kw):
+    """torchdyn's NeuralODE (its quickstart's model, seeded stand-in data): the trajectory, its loss's gradients and
+    a few Adam steps, under ``solver`` and ``sensitivity``."""
+    from torchdyn.core import NeuralODE
+    model = NeuralODE(_field(dtype), solver=solver, sensitivity=sensitivity, **kw).to(dtype)
+    print(model)
+    torch.manual_seed(9)
+    x = torch.randn(6, 2, dtype=dtype)
+    target = torch.randn(6, 2, dtype=dtype)
+    t_span = torch.linspace(0, 1, 5, dtype=dtype)
+    t_eval, traj = model(x, t_span)
+    _show("t_eval", t_eval)
+    _show("trajectory", traj, 24)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    for step in range(steps):
+        _, traj = model(x, t_span)
+        loss = ((traj[-1] - target) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        if step == 0:
+            _grads(model, 6)
+        opt.step()
+        print("step", step, "loss", loss.item())
+
+
+def odeint_solvers(td, dtype=torch.float64):
+    """``torchdyn.numerics.odeint`` on its Van der Pol and Lorenz systems with each fixed and adaptive solver, and
+    its symplectic and multiple-shooting forms."""
+    from torchdyn.numerics import Lorenz, VanDerPol, odeint, odeint_mshooting, odeint_symplectic
+    torch.manual_seed(10)
+    x0 = torch.randn(4, 2, dtype=dtype)
+    t_span = torch.linspace(0, 1, 6, dtype=dtype)
+    vdp = VanDerPol(alpha=0.5)
+    for solver in ("euler", "midpoint", "rk4", "rk-4", "tsit5", "dopri5", "ieuler"):
+        try:
+            t, sol = odeint(vdp, x0, t_span, solver=solver, atol=1e-5, rtol=1e-5)
+            _show(f"vdp {solver}", sol[-1])
+            print("  t", t.tolist())
+        except (KeyError, ValueError, NotImplementedError) as e:
+            print(solver, type(e).__name__, e)
+    lorenz = Lorenz()
+    x3 = torch.randn(3, 3, dtype=dtype)
+    t, sol = odeint(lorenz, x3, torch.linspace(0, 0.5, 4, dtype=dtype), solver="dopri5", atol=1e-6, rtol=1e-6)
+    _show("lorenz dopri5", sol)
+    print("  t", t.tolist())
+    x4 = torch.randn(5, 4, dtype=dtype)  # (positions and velocities: a harmonic oscillator's acceleration field)
+    for name, run in (("symplectic", lambda: odeint_symplectic(lambda t, x: -x[:, :2], x4, t_span, solver="alf")),
+                      ("multiple shooting", lambda: odeint_mshooting(vdp, x0, t_span, solver="mszero", fine_steps=2,
+                                                                     maxiter=3))):
+        try:
+            t, sol = run()
+            _show(name, sol[-1])
+        except (RuntimeError, ValueError, TypeError, KeyError) as e:
+            print(name, type(e).__name__, e)
+
+
+def augmented_node(td, dtype=torch.float64, steps=4):
+    """The augmentation tutorial in miniature: ``Augmenter`` then a NeuralODE on the augmented state (with
+    ``DepthCat``'s time input), classification of seeded two-moons-like points with cross-entropy and Adam."""
+    from torchdyn.core import NeuralODE
+    from torchdyn.nn import Augmenter, DataControl, DepthCat
+    torch.manual_seed(11)
+    f = torch.nn.Sequential(DepthCat(1), torch.nn.Linear(5, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4)).to(dtype)
+    model = torch.nn.Sequential(Augmenter(augment_dims=2), NeuralODE(f, solver="rk4", sensitivity="autograd"),
+                                ).to(dtype)
+    head = torch.nn.Linear(4, 2).to(dtype)
+    x = torch.randn(16, 2, dtype=dtype)
+    y = (x[:, 0] * x[:, 1] > 0).long()
+    t_span = torch.linspace(0, 1, 3, dtype=dtype)
+    model[1].t_span = t_span
+    opt = torch.optim.Adam([*model.parameters(), *head.parameters()], lr=1e-2)
+    for step in range(steps):
+        _, traj = model[1](model[0](x), t_span)
+        loss = torch.nn.functional.cross_entropy(head(traj[-1]), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print("step", step, "loss", loss.item())
+    dc = torch.nn.Sequential(DataControl(), torch.nn.Linear(4, 2)).to(dtype)
+    _, traj = NeuralODE(dc, solver="euler")(x, t_span)  # (NeuralODE hands DataControl the initial condition)
+    _show("data control", traj[-1])
+
+
+def galerkin(td, dtype=torch.float64):
+    """torchdyn's Galerkin layers (GalLinear with each basis, GalConv2d) inside a NeuralODE: outputs and gradients."""
+    from torchdyn.core import NeuralODE
+    from torchdyn.nn import Chebychev, DepthCat, Fourier, GalConv2d, GalLinear, Polynomial
+    torch.manual_seed(12)
+    for basis in (Fourier(3), Polynomial(2), Chebychev(3)):
+        f = torch.nn.Sequential(DepthCat(1), GalLinear(2, 8, expfunc=basis), torch.nn.Tanh(),
+                                torch.nn.Linear(8, 2)).to(dtype)
+        node = NeuralODE(f, solver="rk4")
+        x = torch.randn(4, 2, dtype=dtype, requires_grad=True)
+        _, traj = node(x, torch.linspace(0, 1, 3, dtype=dtype))
+        _show(type(basis).__name__, traj[-1])
+        traj[-1].pow(2).sum().backward()
+        _show("  grad x", x.grad)
+    conv = torch.nn.Sequential(DepthCat(1), GalConv2d(2, 4, 3, padding=1, expfunc=Fourier(2)), torch.nn.Tanh(),
+                               torch.nn.Conv2d(4, 2, 3, padding=1)).to(dtype)
+    node = NeuralODE(conv, solver="euler")
+    x = torch.randn(2, 2, 5, 5, dtype=dtype)
+    _, traj = node(x, torch.linspace(0, 1, 3, dtype=dtype))
+    _show("GalConv2d", traj[-1])
+
+
+def energy_models(td, dtype=torch.float64):
+    """torchdyn's Hamiltonian, Lagrangian and Gaussian-normalising-flow vector fields: their outputs through
+    ``torch.autograd.grad`` and a NeuralODE over a HNN."""
+    from torchdyn.core import NeuralODE
+    from torchdyn.models.energy import HNN, LNN
+    torch.manual_seed(13)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1)).to(dtype)
+    hnn = HNN(net)
+    x = torch.randn(5, 2, dtype=dtype)
+    _show("HNN field", hnn(x))
+    _, traj = NeuralODE(hnn, solver="rk4")(x, torch.linspace(0, 1, 4, dtype=dtype))
+    _show("HNN trajectory", traj[-1])
+    lnn = LNN(torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Softplus(), torch.nn.Linear(16, 1)).to(dtype))
+    _show("LNN field", lnn(x))

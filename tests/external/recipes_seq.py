@@ -10,7 +10,11 @@ folder in both runs (``runner._fetched_packages``):
   (``corpus_seq.py``), in float32 and float64, with and without the layers' causal depthwise conv;
 - ``tcn_*``: paul-krug's pytorch-tcn (MIT) at its head of 2024-11-09: its two unit-test modules through pytest
   (test_tcn's model and input made smaller, the ONNX Runtime test deselected), and TCN, TemporalConv1d and
-  TemporalConvTranspose1d driven: forward, gradients, Adam steps and causal streaming through their buffers.
+  TemporalConvTranspose1d driven: forward, gradients, Adam steps and causal streaming through their buffers;
+- ``torchdyn_*``: DiffEqML's torchdyn at 1.0.6 (Apache-2.0) with torchcde v0.2.3, torchsde and torchdiffeq beside it
+  (pytorch_lightning, ``attr.s`` and its data sets' SciPy/scikit-learn names: ``fake_seq_deps.py``): its
+  test_problem through pytest, NeuralODE under autograd, adjoint and interpolated-adjoint sensitivities trained a
+  few Adam steps, its solvers on Van der Pol and Lorenz, augmentation and data control, Galerkin layers, HNN/LNN.
 The drivers print values with every digit; residuals between two routes of one library (a step against the parallel
 form, streamed against full) print as agreement, and values under 16 epsilons of their tensor's largest as 0 (the
 residue of an exactly cancelling sum: ``corpus_seq._show``).
@@ -19,6 +23,9 @@ residue of an exactly cancelling sum: ``corpus_seq._show``).
 from __future__ import annotations
 
 from recipe_kit import _r
+
+_E3NN = __import__("recipes_e3nn")  # (torchsde's pin and files)
+_LIB2 = __import__("recipes_libraries2")  # (torchdiffeq's)
 
 RECIPES: list[dict] = []
 
@@ -118,4 +125,56 @@ RECIPES += [
          "activation='leaky_relu')", f"tcn_train(pt, {F64}, dilation_reset=2, use_norm='weight_norm', dropout=0.0, "
          "kernel_initializer='normal')"),
     _tcn("temporal_convs", "temporal_convs(pt)", f"temporal_convs(pt, {F64})"),
+]
+
+# DiffEqML/torchdyn (Apache-2.0) at its 1.0.6 release (2023-09-01), with patrick-kidger/torchcde at v0.2.3 (2021-07-21,
+# Apache-2.0), torchsde v0.2.6 (recipes_e3nn's pin) and torchdiffeq (recipes_libraries2's), each loaded from the
+# script's folder; pytorch_lightning, attrs' ``attr.s`` and the data sets' SciPy and scikit-learn names are
+# fake_seq_deps' stand-ins. Its own test_problem through pytest, and its package's ``__init__`` run as a script
+# with drivers of ours appended: NeuralODE under each sensitivity, its solvers, augmentation, Galerkin layers,
+# energy models.
+TORCHDYN = ("DiffEqML/torchdyn", "c708c4c0c4df0fe809e46967d4ebb3b153ada12d", "Apache-2.0")
+TORCHCDE = ("patrick-kidger/torchcde", "7a2fd9a12ac7894a3f321a7760c48b5ffd0040fb", "Apache-2.0")
+_TORCHDYN_MODULES = (
+    "__init__ core/__init__ core/defunc core/neuralde core/problems core/utils datasets/__init__ "
+    "datasets/static_datasets models/__init__ models/cnf models/energy models/hybrid nn/__init__ nn/galerkin "
+    "nn/node_layers numerics/__init__ numerics/interpolators numerics/odeint numerics/sensitivity "
+    "numerics/solvers/_constants numerics/solvers/hyper numerics/solvers/ode numerics/solvers/root "
+    "numerics/solvers/sde numerics/solvers/templates numerics/systems numerics/utils").split()
+_TORCHCDE_MODULES = ("__init__ interpolation_base interpolation_cubic interpolation_hermite_cubic_bdiff "
+                     "interpolation_linear log_ode misc solver").split()
+TORCHDYN_PACKAGE = [*((f"torchdyn/{m}.py", f"torchdyn/{m}.py") for m in _TORCHDYN_MODULES),
+                    *(TORCHCDE[:2] + (f"torchcde/{m}.py", f"torchcde/{m}.py") for m in _TORCHCDE_MODULES),
+                    *(_E3NN.TORCHSDE[:2] + entry for entry in _E3NN.TORCHSDE_PACKAGE),
+                    *(_LIB2.TORCHDIFFEQ[:2] + entry for entry in _LIB2.TORCHDIFFEQ_PACKAGE)]
+TORCHDYN_LAST = "TTuple = Tuple[Tensor, Tensor]"
+
+
+def _torchdyn_test(name, deselect="", xfail=None):
+    """test/test_NAME.py through pytest (``-k`` ``deselect``)."""
+    args = f", '-k', {deselect!r}" if deselect else ""
+    run = ("import pytest\n", "import pytest\nif __name__ == '__main__':  # (pytest imports the file as a module)\n"
+           f"    __import__('corpus_pruning').run_pytest(__file__{args})\n    raise SystemExit\n")
+    return _r(f"torchdyn_test_{name}", TORCHDYN, f"test/test_{name}.py", [run], support=TORCHDYN_PACKAGE, xfail=xfail)
+
+
+def _torchdyn(name, *calls, xfail=None):
+    """torchdyn/__init__.py run as a script beside its package, driver ``calls`` appended."""
+    body = TORCHDYN_LAST + "\nimport torch\nimport torchdyn as td\ncs = __import__('corpus_seq')\n" + "".join(
+        f"cs.{c}\n" for c in calls)
+    return _r(f"torchdyn_{name}", TORCHDYN, "torchdyn/__init__.py", [(TORCHDYN_LAST, body)], support=TORCHDYN_PACKAGE,
+              xfail=xfail)
+
+
+RECIPES += [
+    _torchdyn_test("problem"),
+    _torchdyn("node_autograd", "neural_ode(td)", "neural_ode(td, solver='dopri5')", "neural_ode(td, solver='rk4')"),
+    _torchdyn("node_adjoint", "neural_ode(td, sensitivity='adjoint')",
+              "neural_ode(td, solver='dopri5', sensitivity='adjoint', atol_adjoint=1e-6, rtol_adjoint=1e-6)"),
+    _torchdyn("node_interpolated_adjoint", "neural_ode(td, sensitivity='interpolated_adjoint')"),
+    _torchdyn("node_f32", "neural_ode(td, dtype=torch.float32)", "neural_ode(td, solver='euler', dtype=torch.float32)"),
+    _torchdyn("odeint_solvers", "odeint_solvers(td)"),
+    _torchdyn("augmented", "augmented_node(td)"),
+    _torchdyn("galerkin", "galerkin(td, torch.float32)", "galerkin(td)"),  # (float64: its float32 eye refuses)
+    _torchdyn("energy", "energy_models(td)"),
 ]

@@ -431,6 +431,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_sb3_deps").modules())
     if {"e3nn", "torchsde"} & set(present):  # recipes_e3nn's: trampoline and SciPy's find_peaks (fake_e3nn_deps)
         deps.update(importlib.import_module("fake_e3nn_deps").modules())
+    if "torchdyn" in present:  # recipes_seq's: pytorch_lightning, attr, SciPy's and sklearn's names (fake_seq_deps)
+        deps.update(importlib.import_module("fake_seq_deps").modules())
     if "segmentation_models_pytorch" in present:  # recipes_smp's: the Hub with its model mixin, safetensors, tqdm
         deps.update(importlib.import_module("fake_smp_deps").modules())
     if "lightly" in present:  # recipes_lightly's: its version check, pytest-mock, Pillow's image (fake_lightly_deps)
@@ -513,7 +515,7 @@ _FETCHED_PACKAGES += ("MEGABYTE_pytorch",)  # recipes_lucidrains2's MEGABYTE (be
 _FETCHED_PACKAGES += ("torchode", "kymatio")  # recipes_torchode's, recipes_kymatio's (fake_sci_deps)
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
 _FETCHED_PACKAGES += ("higher", "learn2learn")  # recipes_meta's (parameterized, Cython parts: fake_meta_deps)
-_FETCHED_PACKAGES += ("xlstm", "pytorch_tcn")  # recipes_seq's (torch only: xLSTM's vanilla and parallel backends)
+_FETCHED_PACKAGES += ("xlstm", "pytorch_tcn", "torchdyn")  # recipes_seq's (torchdyn's deps: fake_seq_deps)
 
 
 def _reset(lib) -> None:
