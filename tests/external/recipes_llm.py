@@ -14,7 +14,14 @@ The rest of Sebastian Raschka's "Build a Large Language Model (From Scratch)" (r
 - ``llm_ch06_*``/``llm_ch07_*``: chapters 6 and 7's scripts in their ``--test_mode`` (the book's own small model
   and data cut), on ``corpus_llm``'s seeded spam-collection stand-in and the repository's instruction data; pandas
   is ``corpus_llm.pandas``; losses print with every digit.
+- ``llm_ch06_experiment_*``: chapter 6's bonus experiments (random weights; trainable layers, token positions, LoRA,
+  padding, causal mask options) on a shrunk GPT-2; ``llm_ch06_notebook``, ``llm_appendix_e`` (LoRA),
+  ``llm_ch07_notebook`` and ``llm_ch07_dpo``: the notebooks with GPT-2 shrunk to its seeded initialisation instead
+  of OpenAI's weights, shorter data and generation.
 - ``llm_pkg_test_*``: the ``llms_from_scratch`` package's own tests through pytest (beside the package).
+
+Not covered: ch05's Llama 2/3 conversion notebooks (several full-size configs, sentencepiece and Hugging Face
+downloads between their cells), ``10_llm-training-speed`` and ch04's FLOPs notebook (GPU, thop).
 """
 
 from __future__ import annotations
