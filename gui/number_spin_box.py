@@ -24,7 +24,7 @@ from typing import cast
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QValidator
-from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox, QWidget
 
 from gui.format import sentence
 
@@ -169,7 +169,7 @@ def _value_text(box: FloatSpinBox | IntSpinBox) -> str:
     return box.textFromValue(box.value())
 
 
-def select_whole(box: FloatSpinBox | IntSpinBox) -> None:
+def select_whole(box: QAbstractSpinBox) -> None:
     """Select all of ``box``'s text where part of it is selected. Qt keeps a selection's start and length over the
     text a new value writes: "0.1" selected after Return, Ctrl+Z wrote 0.01 and "0.0" of it stayed selected."""
     edit = box.lineEdit()
