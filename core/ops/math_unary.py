@@ -13,7 +13,7 @@ import math
 import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
-from core import _dtype, _exp2, _mkl_asin, _mkl_atan, _mkl_erf, _mkl_tanh, _mkl_trig, _mkl_vml
+from core import _cpu, _dtype, _exp2, _glibc, _mkl_asin, _mkl_atan, _mkl_erf, _mkl_tanh, _mkl_trig, _mkl_vml
 from core._alias import alias
 from core._arg_types import tp_name
 from core._factories import zeros_like
@@ -189,7 +189,18 @@ def _sigmoid(xp, x):
     ``_sigmoid_exp`` (float32 NumPy arrays: ``core._sleef.loop_sigmoid``, the same steps in place)."""
     if x.dtype == np.float32 and type(x) is np.ndarray:
         return loop_sigmoid(x)
+    if x.dtype == np.float64 and type(x) is np.ndarray and _cpu.capability() == "AVX512":
+        return _sigmoid_double(x)
     return 1 / (1 + _sigmoid_exp(xp, x))
+
+
+def _sigmoid_double(x: np.ndarray) -> np.ndarray:
+    """float64 sigmoid as ATen's AVX-512 kernel computes it: its vector loop ``(0 - x).exp()`` (SLEEF's
+    ``expd_u10``, ``Sleef_expd8_u10``), ``+ 1``, ``reciprocal()`` (one division), two 8-double vectors a step; its
+    scalar loop ``1 / (1 + std::exp(-x))`` (glibc's exp) for the last ``n % 16`` elements and a short or strided
+    tensor (``core._sleef.vector_loop``). NumPy's exp differed from torch's in ~3% of the results."""
+    from core.nn.functional._flash_cpu import expd_u10  # (core.nn imports core: not at core's import)
+    return vector_loop(x, lambda v: 1 / (1 + expd_u10(-v)), lambda v: 1 / (1 + _glibc.exp(-v)))
 
 
 def _log1p(xp, x):
