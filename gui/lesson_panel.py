@@ -258,7 +258,7 @@ class LessonController:
         self.panel = LessonPanel()
         self.dock = make_dock("Lesson", "lessonDock", self.panel, window)  # the window places it (gui.dock_layout)
         self.panel.action_requested.connect(self.perform)
-        window.bridge.document_changed.connect(self.panel.clear)  # an example shows its lesson again once opened
+        window.bridge.document_changed.connect(self._document_changed)
         self._check = QTimer(self.panel)  # checks the promises once the session settles (coalesces a pass's events)
         self._check.setSingleShot(True)
         self._check.setInterval(0)
@@ -439,6 +439,15 @@ class LessonController:
         self.dock.raise_()
         if not self.window.isVisible():  # raised again once the window is shown and its tabs exist
             QTimer.singleShot(0, self.dock.raise_)
+
+    def _document_changed(self) -> None:
+        """Another document: no lesson until one opens with it (``document_opened`` shows it again). A Lesson tab in
+        front gives way to the Nodes library, where a graph without a lesson begins (File ▸ New after a lesson
+        showed the no-lesson hint beside the empty canvas, whose own hint points at the Nodes tab)."""
+        in_front = self.dock.isVisible() and not self.dock.visibleRegion().isEmpty()
+        self.panel.clear()
+        if in_front:
+            self.window.library_dock.raise_()
 
     def next_step(self) -> None:
         """Show the next step of the lesson and do its actions (keyboard-only stepping)."""
