@@ -24,6 +24,7 @@ from core.autograd.function import Function
 from core.nn.functional import _activation_grads as grads
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._flash_cpu import expd_u10
+from core.nn.functional._gelu_double import gelu_tanh_double, gelu_tanh_grad_double
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops import _special
 from core.ops._float32_compute import computes_in_float32
@@ -325,6 +326,8 @@ class Gelu(Function):
             return vector_loop(x._data, _gelu_erf_vec, _gelu_erf_scalar)
         if approximate == "tanh" and x._data.dtype == np.float32 and type(x._data) is np.ndarray:
             return vector_loop(x._data, _gelu_tanh_form(tanhf_u10), _gelu_tanh_form(glibc.tanhf))
+        if approximate == "tanh" and _double_avx512(x._data):
+            return gelu_tanh_double(x._data)  # (SLEEF's tanhd_u10, glibc's tanh: core.nn.functional._gelu_double)
         return _gelu(x, approximate)._data
 
     @staticmethod
@@ -351,6 +354,9 @@ def _gelu_grad(g: Tensor, x: Tensor, approximate: str, onednn: bool, half_step: 
     if approximate == "tanh" and _plain_float32(x, g):
         return new_tensor(vector_loop(x._data, _gelu_tanh_grad_form(tanhf_u10),
                                       _gelu_tanh_grad_form(glibc.tanhf), g._data))
+    if approximate == "tanh" and _double_avx512(x._data) and _double_avx512(g._data) and g.shape == x.shape \
+            and not core.is_grad_enabled():
+        return new_tensor(gelu_tanh_grad_double(x._data, g._data))
     if approximate == "tanh":
         k = math.sqrt(2.0 / math.pi)
         inner = k * (x + 0.044715 * x * x * x)
@@ -360,6 +366,11 @@ def _gelu_grad(g: Tensor, x: Tensor, approximate: str, onednn: bool, half_step: 
     cdf = 0.5 * (1 + core.erf(x * (1 / math.sqrt(2.0))))
     pdf = core.exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
     return g * (cdf + x * pdf)
+
+
+def _double_avx512(a) -> bool:
+    """Whether ``a`` is a float64 NumPy array on ATen's AVX-512 build (where its float64 GELU steps were measured)."""
+    return a.dtype == np.float64 and type(a) is np.ndarray and _cpu.capability() == "AVX512"
 
 
 def _gelu(x: Tensor, approximate: str) -> Tensor:
