@@ -5,7 +5,8 @@
 Rows of issue #23's "faster than PyTorch CPU" table for the kernels that emulate SLEEF, glibc and oneDNN bit for
 bit (``core/_sleef.py``, ``core/_glibc.py``, ``core/nn/functional/_gelu_onednn.py``): gelu, sigmoid, softmax and
 log_softmax over the last dim, cross_entropy, tanh and exp, each on a 512x512 float32 tensor and on 200
-elements (the size of a small full-batch training step, where per-call cost is everything), forward only.
+elements (the size of a small full-batch training step, where per-call cost is everything), forward only;
+``--dtype float64`` times the same rows in float64.
 The NumPy floor is the same formula in plain NumPy float32 (not bit-exact: what NumPy alone costs). Each row is
 the median of ``--repeat`` runs that alternate between the three (machine load hits all alike), in
 microseconds of this process's CPU time (the fairer figure on a shared machine), with the ratios core/NumPy
@@ -73,6 +74,8 @@ def _time(fn, arg, loops: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--dtype", default="float32", choices=["float32", "float64"],
+                        help="float64: the SLEEF double kernels (sigmoid, gelu's tanh form, softmax) and MKL's")
     args = parser.parse_args()
     try:
         import torch
@@ -82,7 +85,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     print(f"{'row':24s} {'core us':>10s} {'numpy us':>10s} {'torch us':>10s} {'core/np':>8s} {'core/torch':>10s}")
     for shape, loops in (((512, 512), 5), ((4, 50), 300)):
-        a = rng.standard_normal(shape).astype(np.float32)
+        a = rng.standard_normal(shape).astype(args.dtype)
         libs = {"core": (_lib_ops(core), core.tensor(a)), "numpy": (_NUMPY, a)}
         if torch is not None:
             libs["torch"] = (_lib_ops(torch), torch.tensor(a))
