@@ -79,13 +79,13 @@ _C_TANH = _c_library_double_function("tanh")
 _FEW_DOUBLES = 4096  # NOTE: up to this many float64 elements, glibc's own function per element (~0.3 us each)
 
 
-def exp(x: np.ndarray) -> np.ndarray:
+def exp(x: np.ndarray, *, any_size: bool = False) -> np.ndarray:
     """glibc's ``exp`` of a float64 array, element for element through the C library: a scalar loop's part (the
     last ``n % 16`` elements of float64 softplus, all of a short or strided tensor). NumPy's own (its SIMD exp,
     which differs from glibc's in the last bit on about 1 input in 20) without glibc or above ``_FEW_DOUBLES``
-    elements."""
+    elements unless ``any_size`` (where the alternative is slower than glibc's per element: SLEEF's expd_u10)."""
     x = np.asarray(x, np.float64)
-    if _C_EXP is not None and x.size <= _FEW_DOUBLES:
+    if _C_EXP is not None and (any_size or x.size <= _FEW_DOUBLES):
         return _per_element(_C_EXP, x, np.float64)
     with np.errstate(over="ignore"):
         return np.exp(x)
@@ -116,10 +116,10 @@ def pow_number(x: np.ndarray, exponent: float) -> np.ndarray:
         return np.power(x, exponent)
 
 
-def tanh(x: np.ndarray) -> np.ndarray:
+def tanh(x: np.ndarray, *, any_size: bool = False) -> np.ndarray:
     """glibc's ``tanh`` of a float64 array, as ``exp``."""
     x = np.asarray(x, np.float64)
-    if _C_TANH is not None and x.size <= _FEW_DOUBLES:
+    if _C_TANH is not None and (any_size or x.size <= _FEW_DOUBLES):
         return _per_element(_C_TANH, x, np.float64)
     return np.tanh(x)
 

@@ -200,7 +200,8 @@ def _sigmoid_double(x: np.ndarray) -> np.ndarray:
     scalar loop ``1 / (1 + std::exp(-x))`` (glibc's exp) for the last ``n % 16`` elements and a short or strided
     tensor (``core._sleef.vector_loop``). NumPy's exp differed from torch's in ~3% of the results."""
     from core.nn.functional._flash_cpu import expd_u10  # (core.nn imports core: not at core's import)
-    return vector_loop(x, lambda v: 1 / (1 + expd_u10(-v)), lambda v: 1 / (1 + _glibc.exp(-v)))
+    return vector_loop(x, lambda v: 1 / (1 + expd_u10(-v)),  # NOTE: glibc's for a large strided tensor too
+                       lambda v: 1 / (1 + _glibc.exp(-v, any_size=True)))  # (~0.3 us an element: < expd_u10)
 
 
 def _log1p(xp, x):

@@ -85,3 +85,9 @@ def test_tanh_backward_of_a_strided_output_and_create_graph(torch, one_thread):
         (gg,) = lib.autograd.grad(g.sum(), x)
         results.append(gg.detach().numpy())
     np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-15)  # (tanh itself: an ulp apart)
+
+
+def test_sigmoid_of_a_large_strided_view_takes_glibcs_exp_throughout(torch, one_thread):
+    x = np.concatenate([VALUES, RNG.normal(0, 4, 20000)])
+    for step in (2, 3):
+        assert _bits_equal(core.tensor(x)[::step].sigmoid().numpy(), torch.tensor(x)[::step].sigmoid().numpy())
