@@ -298,7 +298,11 @@ class TrainPanel(QWidget):
         self.sync()
 
     def _on_graph_event(self, event: GraphEvent) -> None:
-        if event.kind in ("training_changed", "node_added", "node_removed", "node_changed", "reset"):
+        if event.kind == "training_changed":
+            shown = (self.optimizer.currentText(), self.optimizer_params())
+            self.sync()
+            self._retuned_from(*shown)
+        elif event.kind in ("node_added", "node_removed", "node_changed", "reset"):
             self.sync()
         elif event.kind == "param_changed" and event.detail == "batch_size":
             self._syncing = True
@@ -402,6 +406,13 @@ class TrainPanel(QWidget):
         self._show_relevant()
         if old != new:  # the next step builds the new optimizer: the plots mark where, the legend names both
             self.trainer.switch_optimizer()
+
+    def _retuned_from(self, optimizer: str, old: dict[str, Any]) -> None:
+        """The document's optimizer arguments changed under the fields (Undo, Redo): retune the live optimizer and
+        mark the plots, as typing them does (Ctrl+Z of lr 0.1 left 'lr 0.01 → 0.1' as the run's last marker)."""
+        new = self.optimizer_params()
+        if optimizer == self.optimizer.currentText() and old != new:
+            self.trainer.retune(", ".join(f"{k} {old.get(k, '-')} → {v}" for k, v in new.items() if old.get(k) != v))
 
     def _set_optimizer_params(self) -> None:
         if self._syncing:

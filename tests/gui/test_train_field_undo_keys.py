@@ -58,3 +58,28 @@ def test_after_ctrl_z_the_learning_rate_field_shows_its_restored_rate_whole_sele
     assert edit.text() == "0.02" and edit.selectedText() == "0.02"
     QTest.keyClicks(edit, "0.5")  # typing replaces the whole rate, not part of it
     assert edit.text() == "0.5"
+
+
+def test_ctrl_z_of_a_learning_rate_during_training_marks_the_plots_with_the_rate_put_back(window, qtbot):
+    """Typing a rate marks the run where it changed; its Ctrl+Z marked nothing, so the run's last marker still read
+    'lr 0.02 → 0.1' while the rate was back at 0.02 (and the live optimizer was rebuilt, not retuned)."""
+    from core.nodegraph.lessons.texts import EXAMPLES_DIR
+    from tests.gui.real_input import click
+
+    w = shown(qtbot, window)
+    assert w.open_path(str(EXAMPLES_DIR / "06-training-step.json"))  # a model to train
+    show_dock(qtbot, w, w.training.docks["train"])
+    lr = w.training.panel.lr
+    type_text(qtbot, lr, "0.02")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Training: lr set to 0.02")
+    click(w.training.panel.buttons["Step"])
+    qtbot.waitUntil(lambda: w.training.trainer.history.current is not None
+                    and len(w.training.trainer.history.current) == 1, timeout=60_000)
+    run = w.training.trainer.history.current
+    type_text(qtbot, lr, "0.1")
+    qtbot.waitUntil(lambda: w.status_label.text() == "Training: lr set to 0.1")
+    assert [text for _, text in run.markers][-1] == "lr 0.02 → 0.1"
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.status_label.text() == "Undone: Training: lr set to 0.1")
+    assert [text for _, text in run.markers][-2:] == ["lr 0.02 → 0.1", "lr 0.1 → 0.02"]
+    assert w.bridge.session.current_optimizer.param_groups[0]["lr"] == 0.02
