@@ -18,17 +18,10 @@ KIND_IDS = ["rnn-tanh", "rnn-relu", "gru"]
 CONFIGS = [{}, {"batch_first": True}, {"num_layers": 2}, {"bidirectional": True},
            {"num_layers": 2, "bidirectional": True, "batch_first": True}]
 CONFIG_IDS = ["plain", "batch-first", "deep", "bi", "deep-bi-bf"]
-# NOTE: not the recurrence: the second layer's input projection, one (rows, 32 or 64) @ W_ih^T GEMM over all steps,
-# differs from MKL's in core's GEMM order for these row counts (its forward output already; the composite too)
-SMALL_GEMM = pytest.mark.xfail(strict=True, reason="layer 2's input projection GEMM of 6 (2 steps x 3) or 11 "
-                                                   "(packed) rows: core's GEMM order is not MKL's there")
-
-
 def step_cases():
     for steps in (1, 2, 5, 10):
         for config, cid in zip(CONFIGS, CONFIG_IDS):
-            deep = config.get("num_layers", 1) == 2 and steps == 2
-            yield pytest.param(config, steps, id=f"{cid}-{steps}", marks=[SMALL_GEMM] if deep else [])
+            yield pytest.param(config, steps, id=f"{cid}-{steps}")
 
 
 def inputs(config, steps, batch, hidden, given, seed=0):
@@ -64,7 +57,7 @@ def test_float32_gradients_are_torchs_bits_on_narrow_gates(torch, name, kw, hidd
 
 
 @pytest.mark.parametrize(("how", "layers"), [("packed-sorted", 1), ("packed-sorted", 2), ("packed-unsorted", 1),
-                                             pytest.param("packed-unsorted", 2, marks=SMALL_GEMM)])
+                                             pytest.param("packed-unsorted", 2)])
 @pytest.mark.parametrize(("name", "kw"), KINDS, ids=KIND_IDS)
 def test_float32_gradients_of_packed_sequences_are_torchs_bits(torch, name, kw, how, layers):
     config = {"bidirectional": True, "num_layers": layers}
