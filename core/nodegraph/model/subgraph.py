@@ -52,10 +52,14 @@ def _unique(name: str, taken: set[str]) -> str:
     return out
 
 
+_LONGEST_NAME = 100  # a port name a title gives (a file holds names up to 200 characters, with a _k suffix)
+
+
 def _source_name(node: Node, fallback: str) -> str:
-    """A port name from the outer source: its title, or its ``name`` parameter, when they are identifiers."""
+    """A port name from the outer source: its title, or its ``name`` parameter, when they are identifiers (and not
+    too long for a file: a 300-character title made a subgraph whose file would not reopen)."""
     for candidate in (node.title, node.params.get("name") if isinstance(node.params, dict) else None):
-        if isinstance(candidate, str) and candidate.isidentifier():
+        if isinstance(candidate, str) and candidate.isidentifier() and len(candidate) <= _LONGEST_NAME:
             return candidate
     return fallback
 
