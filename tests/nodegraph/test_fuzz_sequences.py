@@ -333,3 +333,10 @@ def test_collapsing_a_node_with_a_very_long_title_makes_a_subgraph_whose_file_re
     cmd.SetNodeAttr("n1", "title", "t" * 300).do(g)
     cmd.Collapse(["n1", "n2"]).do(g)
     assert files.dumps(files.loads(files.dumps(g))) == files.dumps(g)
+
+
+def test_a_subgraph_node_without_its_inner_graph_is_refused():
+    g = Graph()
+    with pytest.raises(GraphError, match="a subgraph node carries its inner graph"):
+        cmd.AddNode({"type": "graph.subgraph"}).do(g)
+    assert not g.nodes

@@ -292,6 +292,8 @@ class Graph:
         """Insert ``node`` (at ``index`` in the node order, default last); its params are validated."""
         if node.id in self.nodes or node.id in self.comments:
             raise GraphError(f"duplicate id '{node.id}'")
+        if node.type == SUBGRAPH_TYPE and not isinstance(node.graph, dict):  # its file would not reopen
+            raise GraphError("a subgraph node carries its inner graph: select nodes and collapse them to make one")
         s = node.spec
         if s is not None and node.graph is None:
             try:
