@@ -340,3 +340,16 @@ def test_a_subgraph_node_without_its_inner_graph_is_refused():
     with pytest.raises(GraphError, match="a subgraph node carries its inner graph"):
         cmd.AddNode({"type": "graph.subgraph"}).do(g)
     assert not g.nodes
+
+
+def test_deleting_a_node_a_comment_names_twice_leaves_a_document_that_reopens():
+    g = Graph()
+    cmd.AddNode({"id": "n1", "type": "source.randn"}).do(g)
+    cmd.AddComment({"id": "c1", "text": "twice", "nodes": ["n1", "n1"]}).do(g)
+    before = files.dumps(g)
+    remove = cmd.RemoveNodes(["n1"])
+    remove.do(g)
+    assert g.comments["c1"].nodes == []
+    assert files.dumps(files.loads(files.dumps(g))) == files.dumps(g)
+    remove.undo(g)
+    assert files.dumps(g) == before

@@ -320,8 +320,8 @@ class Graph:
         del self.nodes[node_id]
         self._free_id(node_id)
         for c in self.comments.values():
-            if node_id in c.nodes:
-                c.nodes.remove(node_id)
+            if node_id in c.nodes:  # every mention: a comment may name a node twice
+                c.nodes[:] = [n for n in c.nodes if n != node_id]
         self._note_size()
         self._emit("node_removed", node_id)
         return node, index, removed
