@@ -504,10 +504,11 @@ def _matmul_fast(a, b):
         # bmm of its expanded x (it folds y's batch into one mm only when x requires grad: _matmul_graph)
         if (out := mkl_gemm_stack(x[None] if x.ndim == 2 else x2, y)) is not None:
             return new_tensor(out[..., 0, :] if x.ndim == 1 else out)
-        if x.ndim == y.ndim and x.shape[:-2] == y.shape[:-2]:  # MKL's GEMM per matrix, as Bmm.forward takes it
+        if x.ndim == y.ndim and x.shape[:-2] == y.shape[:-2] and x.size and y.size:  # MKL's GEMM per matrix (Bmm's)
             # NOTE: an attention's (B, H, T, T) @ (B, H, T, D) under no_grad went to NumPy's matmul here while the
             # same product with grad (Bmm) was torch's order (rasbt/LLMs-from-scratch ch06's bonus experiments)
-            each = _gemm_per_matrix(x.reshape(-1, *x.shape[-2:]), y.reshape(-1, *y.shape[-2:]))
+            each = _gemm_per_matrix(x.reshape(-1, *x.shape[-2:]), y.reshape(-1, *y.shape[-2:]))  # (no empty one:
+            # reshape(-1, 0, 0) has no size to infer)
             if each is not None:
                 return new_tensor(each.reshape(x.shape[:-1] + y.shape[-1:]))
     out = _small_product(x, y)
