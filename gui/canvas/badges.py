@@ -3,8 +3,9 @@
 The badge is a small circle on the node's top-right corner, coloured by the worst severity of the
 session's hints about that node, with their count; its tooltip gives each hint's message and the first
 thing to try. It keeps its size on screen at any zoom, so in a zoomed-out overview the nodes with
-problems still stand out. The device tag sits at the right of the value line: plain grey for the CPU,
-a filled pill for any other device.
+problems still stand out, and it stays whole on screen while part of its node is (``keep_in_view``: zoomed in on a
+node in error with its corner past the canvas's edge, the badge showed as a red sliver). The device tag sits at
+the right of the value line: plain grey for the CPU, a filled pill for any other device.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -90,6 +91,26 @@ def set_badge(node_item: NodeItem, hints: Sequence[Hint]) -> None:
         node_item.badge = DiagnosticBadge(node_item)
         node_item.badge.setPos(style.NODE_WIDTH, 0)
     node_item.badge.set_hints(hints)
+
+
+def keep_in_view(node_item: NodeItem, shown: QRectF, zoom: float) -> None:
+    """Put ``node_item``'s badge on its top-right corner or, where that corner lies out of the view's ``shown``
+    scene rectangle while some of the node is in it, at the nearest point inside it along the node's top and right
+    sides, whole (``zoom``: the view's scale, the badge's size in scene units is its size on screen over it)."""
+    badge = node_item.badge
+    if badge is None:
+        return
+    room = (RADIUS + 2) / zoom
+    inner = shown.adjusted(room, room, -room, -room)
+    body = node_item.mapRectToScene(node_item.boundingRect().adjusted(4, 4, -4, -4))  # (the bounds' 4-unit margin)
+    corner = node_item.mapToScene(style.NODE_WIDTH, 0)
+    spot = QPointF(corner)
+    if inner.isValid() and body.intersects(inner):
+        spot = QPointF(max(min(corner.x(), inner.right()), body.left()),
+                       min(max(corner.y(), inner.top()), body.bottom()))
+    place = node_item.mapFromScene(spot)
+    if place != badge.pos():
+        badge.setPos(place)
 
 
 def paint_device_tag(painter: QPainter, device: str, right: float, y: float, scale: float = 1.0) -> float:

@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap,
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from gui import style
+from gui.canvas.badges import keep_in_view
 from gui.canvas.edge_item import EdgeItem
 from gui.canvas.node_item import NodeItem, simple_at, simple_pen
 
@@ -341,6 +342,9 @@ def detailed(scene: GraphScene, target: QRectF, source: QRectF) -> Iterator[None
     if was and not simple_at(scale):
         set_simple(scene, False)
     scene.rendering_small = simple_at(scale)
+    if not scene.rendering_small:  # an exported picture: each badge on its node's corner, not where a view keeps it
+        for item in scene.node_items.values():
+            keep_in_view(item, QRectF(), 1.0)
     try:
         yield
     finally:

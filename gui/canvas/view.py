@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGestureEvent, QGraphicsItem, QGraphicsView, QLabel, QPinchGesture, QWidget
 
 from gui.canvas import key_select, overview
+from gui.canvas.badges import keep_in_view
 from gui.canvas.edge_item import set_labels_grown
 from gui.canvas.node_item import SMALL_PRINT_BELOW, TEXT_KEPT_FROM, NodeItem, simple_at, text_scale
 
@@ -147,7 +148,16 @@ class GraphView(QGraphicsView):
         grown = text_scale(self.zoom_level()) > 1.0  # a little zoomed out: edge labels keep their size on screen
         if grown != self.graph_scene.labels_grown:
             set_labels_grown(self.graph_scene, self.graph_scene.edge_items.values(), grown)
+        self.keep_badges_in_view()
         super().paintEvent(event)
+
+    def keep_badges_in_view(self) -> None:
+        """Each diagnostics badge whole on screen while part of its node is (``badges.keep_in_view``), checked as
+        the view paints: after a scroll, a zoom, a resize, a node moved or a badge added."""
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        for item in self.graph_scene.node_items.values():
+            if item.badge is not None:
+                keep_in_view(item, shown, self.zoom_level())
 
     # ----- zoom and fit ------------------------------------------------------------------------
     def zoom(self, factor: float, anchor: QPointF | None = None) -> None:
