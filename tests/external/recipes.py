@@ -89,3 +89,4 @@ RECIPES += __import__("recipes_lucidrains2").RECIPES  # lion, adam-atan2, EMA, l
 RECIPES += __import__("recipes_llm").RECIPES  # the rest of Build a Large Language Model (From Scratch) (helper s28 LLM)
 RECIPES += __import__("recipes_seq").RECIPES  # xLSTM, pytorch-tcn, torchdyn: sequence models, neural ODEs (helper s28 SEQ)
 RECIPES += __import__("recipes_meta").RECIPES  # higher and learn2learn: MAML, differentiable optimizers, their tests (helper s28 META)
+RECIPES += __import__("recipes_courses3").RECIPES  # Deep Learning Wizard, Kaixhin's Rainbow, girafe-ai's course (helper s29 COURSES)
