@@ -21,6 +21,7 @@ from core._sleef_logd import log1pd_u10
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.autograd.function import Function
+from core.nn.functional import _activation_f32 as f32
 from core.nn.functional import _activation_grads as grads
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._flash_cpu import expd_u10
@@ -486,6 +487,10 @@ class Silu(Function):
     def forward(ctx, x):
         ctx.save_for_backward(x)
         a = x._data
+        if f32.plain(a):  # silu's kernel, its denominator 1 + exp(-x) kept for the backward (a block at a time)
+            out, den = f32.silu_forward(a)
+            f32.keep(ctx, a, den)
+            return out
         with np.errstate(over="ignore"):
             if a.dtype == np.float32 and type(a) is np.ndarray:  # silu's kernel: x / (1 + exp(-x)), SLEEF or glibc
                 return vector_loop(a, lambda v: v / (1 + expf_u10(-v)), lambda v: v / (1 + glibc.expf(-v)))
@@ -497,6 +502,8 @@ class Silu(Function):
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
         b, a = x._data, g._data
+        if _plain_float32(x, g) and (den := f32.kept(ctx, b, a)) is not None:
+            return new_tensor(f32.silu_backward(b, a, den))
         if _plain_float32(x, g) or _plain_float64(x, g):
             one = b.dtype.type(1)
 
@@ -532,6 +539,10 @@ class Softplus(Function):
         ctx.params = beta, threshold
         a = x._data
         xp = xp_of(a)
+        if f32.plain(a):  # (the same kernel a block at a time, exp(x beta) kept for the backward)
+            out, exp = f32.softplus_forward(a, beta, threshold)
+            f32.keep(ctx, a, exp)
+            return out
         if a.dtype == np.float32 and type(a) is np.ndarray:  # SLEEF's exp and log1p in the vectorised loop, glibc's
             return vector_loop(a, _softplus_form(beta, threshold, expf_u10, log1pf_u10),  # for the rest
                                _softplus_form(beta, threshold, glibc.expf, glibc.log1pf))
@@ -546,6 +557,8 @@ class Softplus(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
+        if _plain_float32(x, g) and (exp := f32.kept(ctx, x._data, g._data)) is not None:
+            return new_tensor(f32.softplus_backward(x._data, g._data, exp, *ctx.params))
         return grads.recorded(_SOFTPLUS_GRAD, _softplus_grad, grads.softplus_double, g, x, *ctx.params)
 
 
