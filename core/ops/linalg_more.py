@@ -22,7 +22,7 @@ from core.ops._util import broadcast_shapes, check_same_device, new_tensor, norm
 from core.ops.comparison import where
 from core.ops.complex_ops import conj_of
 from core.ops.elementwise import add, mul
-from core.ops.linalg import _type_name, matmul, mm
+from core.ops.linalg import _type_name, dot, matmul, mm
 from core.ops.views import clone, permute, reshape, transpose, unsqueeze
 
 __all__ = ["tensordot", "kron", "cross", "det", "slogdet", "logdet", "inverse", "matrix_power", "solve",
@@ -116,6 +116,8 @@ def tensordot(a, b, dims=2, out=None):
     fa = [i for i in range(a.ndim) if i not in ca]
     fb = [j for j in range(b.ndim) if j not in cb]
     k = math.prod(sa[i] for i in ca)
+    if a.ndim == b.ndim == 1:  # NOTE: PyTorch's tensordot (so inner) of two vectors is a dot and a view:
+        return reshape(dot(a, b), ())  # MKL's sdot order, ViewBackward0 over DotBackward0 (not mm's GEMM)
     left = reshape(permute(a, fa + ca), (math.prod(sa[i] for i in fa), k))
     right = reshape(permute(b, cb + fb), (k, math.prod(sb[j] for j in fb)))
     return reshape(mm(left, right), tuple(sa[i] for i in fa) + tuple(sb[j] for j in fb))
