@@ -25,7 +25,8 @@ measured against torch 2.13 element for element:
   buffers are added in thread order. So these two depend on the thread count: core uses
   ``core.get_num_threads()``, whose default is PyTorch's, and matches PyTorch run with the same count.
 
-Float32 fused multiply-adds compute in float64 and round once (exact but for ~1 in 10^9 double roundings);
+Float32 fused multiply-adds compute in float64 and round once (exact but for ~1 in 10^9 double roundings; the
+Welford mean's, whose multiplier is one number, is the BLAS's fused saxpy where ``core._saxpy`` finds one);
 float64 ones use the exact two-product fma. The tests compare with torch bit for bit. ``layer_norm`` takes this
 route for float32 NumPy arrays, and for float64 ones only with ``EXACT_FLOAT64`` set (the cost, below); float64
 otherwise keeps double statistics (last-bit differences from torch on about half the elements).
@@ -35,8 +36,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _saxpy
 from core._cascade_sum import in_order
 from core._fused import fma as _fused_fma
+from core._numpy_c import copyto as _copyto
 from core._threads import get_num_threads
 
 __all__ = ["layer_norm_forward", "layer_norm_backward", "layer_norm_stats", "supported"]
@@ -88,8 +91,109 @@ def _merge_vec(add, into, dt):
     into[0] = n
 
 
+def _welford32(blocks):
+    """``_welford`` of float32 ``blocks``: the same steps on one contiguous row of lanes per step, through
+    preallocated buffers.
+
+    NOTE: ~1.5x ``_welford``'s speed (the steps were strided slices and every fma made four fresh arrays).
+    ``m1 = fma(d, 1 / (j + 1), m1)`` is the BLAS's fused ``saxpy`` where ``core._saxpy`` found one (its
+    multiplier is one number): rounded once, as the kernel's fma; the float64 route rounds twice, which differs
+    from it ~1 time in 10^9 (the module's note). ``m2``'s fma (two arrays) stays in float64."""
+    count_rows, chunks, steps, lanes = blocks.shape
+    k = count_rows * chunks * lanes
+    x = np.empty((steps, count_rows, chunks, lanes), _F32)
+    _copyto(x, blocks.transpose(2, 0, 1, 3))
+    x = x.reshape(steps, k)
+    m1, m2, d, e = np.zeros((4, k), _F32)
+    t, u, m2_wide = np.zeros((3, k), np.float64)
+    sub, mul, add = np.subtract, np.multiply, np.add
+    for j in range(steps):
+        xj = x[j]
+        sub(xj, m1, out=d)
+        r = np.float32(1) / np.float32(j + 1)
+        if j == 0:  # (fma(d, 1, m1) is the sum, rounded once)
+            add(d, m1, out=m1)
+        elif not _saxpy.saxpy_(m1, d, r):
+            _copyto(t, d)
+            mul(t, np.float64(r), out=t)
+            _copyto(u, m1)
+            add(t, u, out=t)
+            _copyto(m1, t, casting="same_kind")
+        sub(xj, m1, out=e)
+        _copyto(t, d)  # m2 = fma(d, x - m1, m2): the product exact in float64, one add, rounded
+        _copyto(u, e)
+        mul(t, u, out=t)
+        add(t, m2_wide, out=t)
+        _copyto(m2, t, casting="same_kind")
+        _copyto(m2_wide, m2)
+    shape = (count_rows, chunks, lanes)
+    return m1.reshape(shape), m2.reshape(shape)
+
+
+def _merged(into, add, dt):
+    """``AddMomentsVec`` of ``add`` into ``into`` (each ``(count, m1, m2)``, the count one number for all of
+    their rows), as a new triple: ``_merge_vec``'s steps on arrays that may hold many merges side by side."""
+    n = into[0] + add[0]
+    c = dt.type(0) if n == 0 else dt.type(add[0]) / dt.type(n)
+    d = add[1] - into[1]
+    return n, into[1] + c * d, _fma(d * c, d * dt.type(into[0]), into[2] + add[2])
+
+
+def _pairs(items, dt):
+    """One level of the cascade: ``(M(M(E, a), b) for the pairs (a, b) of items)``, ``items`` a list of
+    ``(counts, m1, m2)`` with ``m1``/``m2`` of shape (M, k, lanes) and ``counts`` the k items' counts; the pairs
+    of one count computed side by side (only the last item, the partial chunk's, may have another)."""
+    counts, m1, m2 = items
+    pairs = len(counts) // 2
+    groups = [(0, pairs)]
+    if pairs > 1 and (counts[2 * pairs - 2], counts[2 * pairs - 1]) != (counts[0], counts[1]):
+        groups = [(0, pairs - 1), (pairs - 1, pairs)]
+    out_counts, out_m1, out_m2 = [], [], []
+    for first, stop in groups:
+        left = slice(2 * first, 2 * stop, 2)
+        right = slice(2 * first + 1, 2 * stop, 2)
+        zero = np.zeros_like(m1[:, left])
+        a = _merged((0, zero, zero), (counts[2 * first], m1[:, left], m2[:, left]), dt)
+        n, p1, p2 = _merged(a, (counts[2 * first + 1], m1[:, right], m2[:, right]), dt)
+        out_counts += [n] * (stop - first)
+        out_m1.append(p1)
+        out_m2.append(p2)
+    if len(groups) == 1:
+        return out_counts, out_m1[0], out_m2[0]
+    return out_counts, np.concatenate(out_m1, axis=1), np.concatenate(out_m2, axis=1)
+
+
+def _cascade32(counts, m1, m2, depth, dt):
+    """``_chunk_moments``' cascade of the chunks' moments (``m1``/``m2``: (M, chunks, lanes)) a level at a time:
+    level j's items pair up as ``M(M(E, a), b)`` (the stack's carry), an odd one out stays in stack j as
+    ``M(E, last)``, the top level's one or two items are merged in order without a carry; then stacks 1.. merge
+    into stack 0 in order, as the chunk-by-chunk loop leaves and merges them."""
+    rows, lanes = m1.shape[0], m1.shape[2]
+    zero = np.zeros((rows, lanes), dt)
+    empty = (0, zero, zero)
+    stacks = []
+    items = (list(counts), m1, m2)
+    for level in range(depth):
+        k = len(items[0])
+        if level == depth - 1 or k == 0:  # (the top: at most two items, merged in order, no carry)
+            top = empty
+            for i in range(k):
+                top = _merged(top, (items[0][i], items[1][:, i], items[2][:, i]), dt)
+            stacks.append(top)
+            stacks += [empty] * (depth - 1 - level)
+            break
+        stacks.append(_merged(empty, (items[0][-1], items[1][:, -1], items[2][:, -1]), dt) if k % 2 else empty)
+        items = _pairs(items, dt) if k > 1 else ([], items[1][:, :0], items[2][:, :0])
+    total = stacks[0]
+    for j in range(1, depth):
+        total = _merged(total, stacks[j], dt)
+    return total
+
+
 def _chunk_moments(vecs, dt):
     """The lanes' merged moments [count, m1, m2] of ``vecs`` (M, n, lanes), chunk results up the cascade."""
+    if dt == _F32:
+        return _chunk_moments32(vecs)
     m, n = -(-vecs.shape[1] // CHUNK), vecs.shape[1]
     full = n // CHUNK
     chunks = []
@@ -112,6 +216,24 @@ def _chunk_moments(vecs, dt):
     for j in range(1, depth):
         _merge_vec(stack[j], stack[0], dt)
     return stack[0]
+
+
+def _chunk_moments32(vecs):
+    """``_chunk_moments`` of float32 ``vecs``: the full chunks' Welford passes in one ``_welford32``, the cascade
+    a level at a time (``_cascade32``) instead of one merge per chunk."""
+    dt = vecs.dtype
+    m, n = -(-vecs.shape[1] // CHUNK), vecs.shape[1]
+    full = n // CHUNK
+    parts, counts = [], []
+    if full:
+        parts.append(_welford32(vecs[:, :full * CHUNK].reshape(vecs.shape[0], full, CHUNK, -1)))
+        counts += [CHUNK] * full
+    if n > full * CHUNK:
+        parts.append(_welford32(vecs[:, None, full * CHUNK:]))
+        counts.append(n - full * CHUNK)
+    m1 = parts[0][0] if len(parts) == 1 else np.concatenate([p[0] for p in parts], axis=1)
+    m2 = parts[0][1] if len(parts) == 1 else np.concatenate([p[1] for p in parts], axis=1)
+    return list(_cascade32(counts, m1, m2, max(1, (m - 1).bit_length()), dt))
 
 
 def _moments(rows):
@@ -144,12 +266,32 @@ def layer_norm_forward(rows, weight, bias, eps: float):
     dt = rows.dtype
     mean, var = _moments(rows)
     rstd = dt.type(1) / np.sqrt(var + dt.type(eps))
+    if dt == _F32 and (weight is not None or bias is not None):
+        return _affine32(rows, mean, rstd, weight, bias), mean, rstd
     t = (rows - mean[:, None]) * rstd[:, None]
     if weight is None and bias is None:
         return t, mean, rstd
     w = np.ones(rows.shape[1], dt) if weight is None else weight
     b = np.zeros(rows.shape[1], dt) if bias is None else bias
     return _fma(t, w, b), mean, rstd
+
+
+_ROWS_BLOCK = 16384  # elements of the rows ``_affine32`` takes at a time (its float64 scratch stays in cache)
+
+
+def _affine32(rows, mean, rstd, weight, bias):
+    """``fma((x - mean) * rstd, weight, bias)`` of float32 ``rows``, a few rows at a time (the same expressions as
+    the whole-array route, so NaN payloads come out alike too; the float64 temporaries stay in cache)."""
+    count, size = rows.shape
+    w = np.ones(size, _F32) if weight is None else weight
+    b = np.zeros(size, _F32) if bias is None else bias
+    out = np.empty((count, size), _F32)
+    step = max(1, _ROWS_BLOCK // max(size, 1))
+    for start in range(0, count, step):
+        stop = min(start + step, count)
+        t = (rows[start:stop] - mean[start:stop, None]) * rstd[start:stop, None]
+        out[start:stop] = _fma(t, w, b)
+    return out
 
 
 def layer_norm_stats(arr, k: int, eps: float):
@@ -205,7 +347,21 @@ def _input_grad(dy, rows, mean, rstd, weight):
         wdy = rstd[:, None] * dy * weight
     b = _fma(db, mean, -ds) * rstd * rstd * rstd * scale
     c = _fma(-b, mean, -(db * rstd * scale))
+    if dt == _F32:
+        return _fma_rows32(b, rows, wdy, c)
     return _fma(b[:, None], rows, wdy) + c[:, None]
+
+
+def _fma_rows32(b, rows, wdy, c):
+    """``fma(b, x, wdy) + c`` (``b``, ``c`` per row) of float32 arrays, a few rows at a time (the whole-array
+    route's expressions, as ``_affine32``)."""
+    count, size = rows.shape
+    out = np.empty((count, size), _F32)
+    step = max(1, _ROWS_BLOCK // max(size, 1))
+    for start in range(0, count, step):
+        stop = min(start + step, count)
+        out[start:stop] = _fma(b[start:stop, None], rows[start:stop], wdy[start:stop]) + c[start:stop, None]
+    return out
 
 
 def _thread_blocks(arr, threads: int):
@@ -221,6 +377,9 @@ def _thread_blocks(arr, threads: int):
 
 def _weight_grad(dy, rows, mean, rstd, threads: int):
     """Each thread's buffer gets ``fma(dy, a * x + b, buf)`` row after row; the buffers add in thread order."""
+    per = -(-rows.shape[0] // min(threads, rows.shape[0]))
+    if rows.dtype == _F32 and rows.shape[0] % per == 0:
+        return _weight_grad32(dy, rows, mean, rstd, per)
     xhat = _fma(rstd[:, None], rows, (-rstd * mean)[:, None])
     if rows.dtype == np.float32:  # the product is exact in float64: one add and one rounding per row
         prods = _thread_blocks(dy.astype(np.float64) * xhat, threads)
@@ -232,6 +391,25 @@ def _weight_grad(dy, rows, mean, rstd, threads: int):
         buf = np.zeros((dys.shape[0], rows.shape[1]), rows.dtype)
         for r in range(dys.shape[1]):
             buf = _fma(dys[:, r], xhats[:, r], buf)
+    return in_order(buf)
+
+
+def _weight_grad32(dy, rows, mean, rstd, per: int):
+    """``_weight_grad`` of float32 arrays whose rows split evenly into blocks of ``per`` (no padded block): the
+    blocks' rows ``r0:r1`` at a time, their ``xhat`` and exact products with ``dy`` made by the whole-array
+    route's expressions (its float64 temporaries then stay in cache), then added row after row."""
+    count, size = rows.shape
+    blocks = count // per
+    xs, dys = rows.reshape(blocks, per, size), dy.reshape(blocks, per, size)
+    scale, shift = rstd.reshape(blocks, per, 1), (-rstd * mean).reshape(blocks, per, 1)
+    step = max(1, _ROWS_BLOCK // (blocks * size))
+    buf = np.zeros((blocks, size), _F32)
+    for r0 in range(0, per, step):
+        r1 = min(r0 + step, per)
+        xhat = _fma(scale[:, r0:r1], xs[:, r0:r1], shift[:, r0:r1])
+        prods = dys[:, r0:r1].astype(np.float64) * xhat
+        for i in range(r1 - r0):
+            buf = (prods[:, i] + buf).astype(_F32)
     return in_order(buf)
 
 
