@@ -13,7 +13,7 @@ import math
 import ml_dtypes  # finfo that knows bfloat16 and float8 (NumPy's finfo does not before ml_dtypes 0.7)
 import numpy as np
 
-from core import _cpu, _dtype, _exp2, _glibc, _mkl_asin, _mkl_atan, _mkl_erf, _mkl_tanh, _mkl_trig, _mkl_vml
+from core import _cpu, _dtype, _exp2, _glibc, _mkl_asin, _mkl_atan, _mkl_erf, _mkl_tanhd, _mkl_trig, _mkl_vml
 from core._alias import alias
 from core._arg_types import tp_name
 from core._factories import zeros_like
@@ -369,7 +369,7 @@ Acos = _op("acos", "AcosBackward0", _mkl_asin.acos, _acos_grad, "x")  # MKL's on
 Atan = _op("atan", "AtanBackward0", _mkl_atan.atan, lambda c, g, x, o: g / (1 + x * x), "x")  # MKL's on AMD Zen 4
 Sinh = _op("sinh", "SinhBackward0", lambda xp, x: precise(xp.sinh, x), lambda c, g, x, o: g * cosh(x), "x")
 Cosh = _op("cosh", "CoshBackward0", lambda xp, x: precise(xp.cosh, x), lambda c, g, x, o: g * sinh(x), "x")
-Tanh = _op("tanh", "TanhBackward0", _mkl_tanh.tanh, _tanh_grad, "o", raw=tanh_grad_arrays)  # MKL's on an AMD CPU
+Tanh = _op("tanh", "TanhBackward0", _mkl_tanhd.tanh, _tanh_grad, "o", raw=tanh_grad_arrays)  # MKL's on an AMD CPU
 Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
             lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
