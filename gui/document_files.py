@@ -90,7 +90,9 @@ class DocumentFiles(_Window):
         def _update_title(self) -> None: ...
 
     def set_document(self, graph: Graph, path: str | None) -> None:
-        """Show another document: the canvas, session and inspector follow; the undo history starts over."""
+        """Show another document: the canvas, session and inspector follow; the undo history starts over. A run
+        that was training stops, said in the status bar (the Train dock starts clean beside the new document)."""
+        was_training = self.training.trainer.state == "training"
         self.bridge.set_graph(graph)
         self.graph, self.path = graph, path
         self.scene.set_graph(graph)
@@ -99,7 +101,7 @@ class DocumentFiles(_Window):
         self.undo_stack.setClean()  # clear() leaves an empty stack's 'never clean' mark (a recovered document's)
         self._edit_index = 0  # the status bar's count of edits starts over with the history
         self.highlight = None
-        self.show_message("")
+        self.show_message("Training stopped: another document was opened" if was_training else "")
         self.inspector.set_context(graph, None)
         self.training.panel.set_graph(graph)  # the new document's training settings and stop conditions, now
         self.refresh_session_view()

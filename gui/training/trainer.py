@@ -195,12 +195,13 @@ class Trainer(QObject):
         self.history.runs.clear()
         self.history_cleared.emit()
         self._set_state("idle")
+        if was_training:  # said before the new run's empty progress clears the Train dock's lines: the new
+            # document never trained, and the dock kept "Stopped: another document was opened" beside it
+            self.stopped.emit({"message": "stopped: another document was opened", "node": None})
         self._begin_new_run()
         if self.history.restore(saved_history(self.bridge.graph)):
             self._new_run = False
             self.history_restored.emit()
-        if was_training:
-            self.stopped.emit({"message": "stopped: another document was opened", "node": None})
 
     def retune(self, text: str) -> None:
         """The document's hyperparameters changed: apply them to the live optimizer, mark the plots."""

@@ -139,5 +139,6 @@ def test_opening_another_document_stops_training_with_a_message(qtbot, window):
     qtbot.waitUntil(lambda: trainer.done >= 3, timeout=30_000)
     w.set_document(classifier_graph("circles"), None)
     qtbot.waitUntil(lambda: trainer.state == "idle", timeout=30_000)
-    assert "another document" in w.training.panel.message.text()
+    assert w.status_label.text() == "Training stopped: another document was opened"
+    assert w.training.panel.message.text() == ""  # the new document's Train dock says nothing of the old run
     assert trainer.session.graph is w.graph and trainer.session.step_count == 0  # nothing trained on the new one
