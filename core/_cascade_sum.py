@@ -22,9 +22,9 @@ vector (``_half_sum``); non-contiguous views go through PyTorch's iterator order
 
 Every step is an in-order sum of whole slices (``in_order``), a few NumPy calls each, so the emulation costs a
 small multiple of NumPy's own sum. ``ordered_sum`` reproduces it exactly (the tests compare bit for bit with
-torch); a sum to one value of more than ``LIMIT`` elements keeps NumPy's sum (PyTorch splits it among threads),
-unless ``set_num_threads(1)`` asked for one thread: PyTorch's single thread adds any size in one cascade, which
-core follows up to ``ONE_THREAD_LIMIT`` elements.
+torch); a sum to one value of more than ``LIMIT`` elements is split among PyTorch's threads, chunk by chunk
+(``_thread_sums``); PyTorch's single thread (``set_num_threads(1)``) adds any size in one cascade. core follows
+either up to ``ONE_THREAD_LIMIT`` elements a chunk.
 """
 
 from __future__ import annotations
@@ -426,9 +426,9 @@ EXPANDED_LIMIT = 2 ** 20  # elements: a larger expanded (stride-0) view sums as 
 def ordered_sum(x, axes: tuple, keepdim: bool):
     """``x.sum(axes, keepdims=keepdim)``, added in PyTorch's order for a C-contiguous float32 NumPy array of 4 or
     more elements, over everything or over neighbouring axes (PyTorch coalesces them into one); any other sum is
-    NumPy's (fewer than 4 elements: left to right in both), and so is a sum to one value of more than ``LIMIT``
-    elements when more than one thread is set (PyTorch splits that among its threads; a sum with several outputs
-    is split by outputs, each added whole, so any size keeps the order)."""
+    NumPy's (fewer than 4 elements: left to right in both). A contiguous sum to one value of more than ``LIMIT``
+    elements on more than one thread is PyTorch's split among its threads (``_thread_sums``); a sum with several
+    outputs is split by outputs, each added whole, so any size keeps the order."""
     if type(x) is np.ndarray and x.size < 4:
         dt = x.dtype
         if dt is _F32_DTYPE or dt is _F64_DTYPE or (dt.kind != "V" and dt != _F16_DTYPE):
@@ -492,9 +492,9 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
         return strided_sum(x, axes, keepdim, vector or _lanes(x))
     shape = x.shape
     if len(axes) == x.ndim:  # to one value: one row
-        if x.size > limit:
+        res = row_sums(x.reshape(-1), vector) if x.size <= limit else _thread_sums(x.reshape(-1), vector)
+        if res is None:
             return None
-        res = row_sums(x.reshape(-1), vector)
         return res.reshape((1,) * x.ndim) if keepdim else res
     if x.ndim == 2 and len(axes) == 1 and shape[0] > 1 and shape[1] > 1:  # NOTE: hot (a batch's or rows' sums)
         res = batch_sums(x, vector) if axes[0] == 0 else row_sums(x, vector)
@@ -507,6 +507,25 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
         return None  # one output after all
     res = _coalesced_sum(x, dims, reduced, vector)
     return None if res is None else res.reshape(out)
+
+
+GRAIN = 32768  # ATen's GRAIN_SIZE: a sum to one value of more elements is split among the threads
+
+
+def _thread_sums(x: np.ndarray, vector: int | None):
+    """The sum of a long 1-d ``x`` as PyTorch's two-pass reduction adds it on ``get_num_threads()`` threads, or None
+    (a chunk over ``ONE_THREAD_LIMIT``): ``parallel_for`` cuts it into min(threads, ceil(n / GRAIN)) chunks of
+    ceil(n / chunks) elements, each summed in one thread's order into its own slot (0 where a thread has no chunk),
+    then the slots are summed as a row. Measured bit for bit against torch 2.13 on 2 threads: 32768..10^6 + 1."""
+    n, threads = x.shape[0], get_num_threads()
+    chunks = min(threads, -(-n // GRAIN))
+    size = -(-n // chunks)
+    if size > ONE_THREAD_LIMIT:
+        return None
+    slots = np.zeros(threads, x.dtype)
+    for i in range(chunks):
+        slots[i] = row_sums(x[i * size:(i + 1) * size], vector)
+    return row_sums(slots) if threads >= ILP else _add_reduce(slots)
 
 
 def _coalesced_sum(x: np.ndarray, dims: list, reduced: list, vector: int | None):
