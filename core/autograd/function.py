@@ -543,6 +543,57 @@ def apply_pair(cls, a, b):
     return out
 
 
+def apply_single(cls, a, **kwargs):
+    """``cls.apply(a, **kwargs)`` for one tensor when grad mode is on and it requires grad: ``t.sum()``'s route
+    (``Sum``, from ``core.ops._fastpath.whole_sum``).
+
+    NOTE: the per-op hot path: ``_apply`` and ``_record`` unrolled for one CPU tensor that is not a view, whose op
+    returns one fresh float array with elements and marks nothing dirty or non-differentiable, as ``apply_pair``
+    for two: the same ctx, edge, metadata, sequence number, saved versions and output, without the argument
+    tuples' loops (``x.sum()`` with grad ~1 µs less). Anything else (no grad to record, a view, another device,
+    an empty input, forward-mode AD, ``core.compile``'s recorder) takes ``_apply``.
+    """
+    x = a._data
+    if type(x) is not _ndarray or not (a._requires_grad and _grad_state.enabled) or a._base is not None \
+            or not x.size or not _shortcuts.ok:
+        return _apply(cls, a, **kwargs)
+    Tensor = _TENSOR or _tensor_cls()
+    ctx = _new_object(cls._backward_cls)
+    ctx.needs_input_grad = _ONE_INPUT
+    state = _grad_state
+    state.enabled = False
+    try:
+        raw = cls._core_forward(ctx, a, **kwargs)
+    finally:
+        state.enabled = True
+    if type(raw) is not _ndarray and isinstance(raw, _generic):  # a 0-d reduction's NumPy scalar: a 0-d array
+        raw = _np.asarray(raw)
+    if type(raw) is not _ndarray or not raw.size or raw.dtype.kind not in "fVc" or ctx._dirty or ctx._non_diff:
+        outs = (_as_output(raw, Tensor),)  # (not an op this route is for: _apply's general tail)
+        _regrade_views(outs, (a,), Tensor)
+        _record(ctx, (a,), _ONE_INPUT, outs)
+        return outs[0]
+    out = _new_object(Tensor)
+    out._data = out._root = raw
+    out._vc = [0]
+    fn = a._grad_fn
+    if fn is None:
+        acc = a._accum
+        ctx._edges = ((acc if acc is not None else accumulate_node(a), 0),)
+    else:
+        ctx._edges = ((fn, a._output_nr),)
+    ctx._in_meta = ((x.shape, x.dtype),)
+    ctx._seq = next(_sequence)
+    ctx._out_meta = ((raw.shape, raw.dtype, _CPU),)
+    out._grad_fn = ctx
+    out._requires_grad = True
+    if ctx._saved is not None:
+        _record_saved(ctx, (out,))
+    if _anomaly._enabled:
+        ctx._trace = "".join(traceback.format_stack()[:-1])  # up to the method that called this
+    return out
+
+
 class Function(_SingleLevelFunction):
     """A differentiable operation; subclass it and call ``apply``.
 
@@ -645,6 +696,9 @@ def _as_output(o, Tensor):
     return Tensor._wrap(o)
 
 
+_UNSET_OUTPUT = object()
+
+
 def _record(ctx: Node, args, flags, outs) -> None:
     """Wire ``ctx`` into the graph: edges to the inputs, grad_fn of the outputs, saved tensors."""
     edges, meta = [], []
@@ -682,22 +736,29 @@ def _record(ctx: Node, args, flags, outs) -> None:
             o._requires_grad = True
     else:
         _record_outputs(ctx, outs)
-    saved = ctx._saved
-    if saved is not None:
-        packed = []
-        for t in saved:
-            if t is None:
-                packed.append(_NOTHING_SAVED)
-            elif o is not None and t is not o:  # an input (or other tensor): kept as it is, with its version
-                vc = t._vc
-                if isinstance(vc, _InferenceCounter):
-                    _refuse_inference(t)
-                packed.append((t, vc[0], -1))
-            else:
-                packed.append(_pack(t, outs))
-        ctx._saved = packed if not _hooks_state.stack else _saved_hooks.pack(packed)  # saved_tensors_hooks
+    if ctx._saved is not None:
+        _record_saved(ctx, outs, o)
     if _anomaly._enabled:
         ctx._trace = "".join(traceback.format_stack()[:-2])  # up to the caller of apply
+
+
+def _record_saved(ctx: Node, outs, o=_UNSET_OUTPUT) -> None:
+    """Pack what ``save_for_backward`` kept: an input with its version, an output as ``_pack`` keeps it (``o``:
+    the single output, None when there are several; unset: ``outs[0]``)."""
+    if o is _UNSET_OUTPUT:
+        o = outs[0]
+    packed = []
+    for t in ctx._saved:
+        if t is None:
+            packed.append(_NOTHING_SAVED)
+        elif o is not None and t is not o:  # an input (or other tensor): kept as it is, with its version
+            vc = t._vc
+            if isinstance(vc, _InferenceCounter):
+                _refuse_inference(t)
+            packed.append((t, vc[0], -1))
+        else:
+            packed.append(_pack(t, outs))
+    ctx._saved = packed if not _hooks_state.stack else _saved_hooks.pack(packed)  # saved_tensors_hooks
 
 
 _NOTHING_SAVED = (None, 0, -1)

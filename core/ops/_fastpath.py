@@ -17,7 +17,8 @@ value for value (the op's oracle tests run both). Kept here so a reader finds ev
 - ``whole_sum(general, function)``: ``Tensor.sum`` itself: ``t.sum()`` without arguments on a plain float CPU
   tensor goes to the op's ``Function.apply`` (``Sum``) with the dims, keepdim and dtype ``core.sum`` would pass,
   without the method's two wrappers (``out=`` refusal, NumPy's keyword names) and the op's argument checks;
-  anything else takes ``general``, the wrapped method. ``(x * w).sum()`` with grad ~25% less.
+  anything else takes ``general``, the wrapped method. ``(x * w).sum()`` with grad ~25% less. With a graph to
+  record, ``core.autograd.function.apply_single`` (``apply`` unrolled for one tensor, as ``apply_pair`` for two).
 - ``transposed_no_grad(a)``: ``a.t()`` of a 2-d CPU tensor when nothing records a graph (TBackward0's backward in
   every Linear layer's backward, ``linear`` under ``no_grad``). NumPy's transposed view of the same memory, made
   into the view tensor ``T.apply`` makes (the same ``_alias``, ``_base`` and version counter), without the
@@ -39,7 +40,7 @@ from core._dtype import _BY_NP
 from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
-from core.autograd.function import apply_pair
+from core.autograd.function import apply_pair, apply_single
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._util import broadcast_shapes
 
@@ -129,13 +130,11 @@ def whole_sum(general, function):
     ``general`` (the method as the table wraps it: ``out=`` refusal, NumPy's keyword names, the op's checks).
 
     NOTE: the per-op hot path (every loss's and the chapter's ``.sum()``)."""
-    apply = function.apply
-
     def sum(self, *args, **kwargs):
         if not args and not kwargs and type(self) is Tensor:
             x = self._data
             if type(x) is _ndarray and x.dtype.kind == "f":
-                return apply(self, dims=_ALL_DIMS[x.ndim], keepdim=False, dt=_BY_NP[x.dtype])
+                return apply_single(function, self, dims=_ALL_DIMS[x.ndim], keepdim=False, dt=_BY_NP[x.dtype])
         return general(self, *args, **kwargs)
 
     return functools.wraps(general)(sum)
