@@ -155,6 +155,7 @@ def test_the_forward_and_the_gradients_give_the_old_routes_bits(rows, size, affi
     b = rng.standard_normal(size).astype(np.float32) if affine in ("bias", "both") else None
     dy = rng.standard_normal((rows, size)).astype(np.float32)
     dy.flat[0] = -0.0
+    dy.flat[rng.integers(0, dy.size, len(special))] = special  # (an incoming NaN meets the weight gradient's NaNs)
     monkeypatch.setattr(kernel, "get_num_threads", lambda: threads)
     with np.errstate(all="ignore"):
         old, new = _old_forward(x, w, b, 1e-5), kernel.layer_norm_forward(x, w, b, 1e-5)

@@ -266,7 +266,7 @@ def layer_norm_forward(rows, weight, bias, eps: float):
     dt = rows.dtype
     mean, var = _moments(rows)
     rstd = dt.type(1) / np.sqrt(var + dt.type(eps))
-    if dt == _F32 and (weight is not None or bias is not None):
+    if dt == _F32 and (weight is not None or bias is not None) and _finite(mean, rstd, weight, bias):
         return _affine32(rows, mean, rstd, weight, bias), mean, rstd
     t = (rows - mean[:, None]) * rstd[:, None]
     if weight is None and bias is None:
@@ -279,18 +279,33 @@ def layer_norm_forward(rows, weight, bias, eps: float):
 _ROWS_BLOCK = 16384  # elements of the rows ``_affine32`` takes at a time (its float64 scratch stays in cache)
 
 
+def _finite(*arrays) -> bool:
+    """Whether the per-row statistics and coefficients (and the weight, bias: None counts as finite) are all
+    finite: then so is every row (an infinite or NaN element makes its row's mean so), no NaN meets another in the
+    elementwise steps, and computing them a few rows at a time gives the whole-array steps' bits, NaN payloads
+    included (where two NaNs meet, which one NumPy's loop returns depends on the operands' layout)."""
+    return all(a is None or bool(np.isfinite(a).all()) for a in arrays)
+
+
 def _affine32(rows, mean, rstd, weight, bias):
-    """``fma((x - mean) * rstd, weight, bias)`` of float32 ``rows``, a few rows at a time (the same expressions as
-    the whole-array route, so NaN payloads come out alike too; the float64 temporaries stay in cache)."""
+    """``fma((x - mean) * rstd, weight, bias)`` of float32 ``rows`` whose statistics are finite (``_finite``), a
+    few rows at a time through one float64 buffer (the fma: the exact product plus the bias in float64, rounded
+    once more, as ``_fma``)."""
     count, size = rows.shape
-    w = np.ones(size, _F32) if weight is None else weight
-    b = np.zeros(size, _F32) if bias is None else bias
+    w = np.ones(size) if weight is None else weight.astype(np.float64)
+    b = np.zeros(size) if bias is None else bias.astype(np.float64)
     out = np.empty((count, size), _F32)
     step = max(1, _ROWS_BLOCK // max(size, 1))
+    wide = np.empty((min(step, count), size))
     for start in range(0, count, step):
         stop = min(start + step, count)
-        t = (rows[start:stop] - mean[start:stop, None]) * rstd[start:stop, None]
-        out[start:stop] = _fma(t, w, b)
+        o, t = out[start:stop], wide[:stop - start]
+        np.subtract(rows[start:stop], mean[start:stop, None], out=o)
+        np.multiply(o, rstd[start:stop, None], out=o)
+        _copyto(t, o)
+        np.multiply(t, w, out=t)
+        np.add(t, b, out=t)
+        _copyto(o, t, casting="same_kind")
     return out
 
 
@@ -347,20 +362,29 @@ def _input_grad(dy, rows, mean, rstd, weight):
         wdy = rstd[:, None] * dy * weight
     b = _fma(db, mean, -ds) * rstd * rstd * rstd * scale
     c = _fma(-b, mean, -(db * rstd * scale))
-    if dt == _F32:
+    if dt == _F32 and _finite(mean, rstd, b, c, weight):
         return _fma_rows32(b, rows, wdy, c)
     return _fma(b[:, None], rows, wdy) + c[:, None]
 
 
 def _fma_rows32(b, rows, wdy, c):
-    """``fma(b, x, wdy) + c`` (``b``, ``c`` per row) of float32 arrays, a few rows at a time (the whole-array
-    route's expressions, as ``_affine32``)."""
+    """``fma(b, x, wdy) + c`` (``b``, ``c`` per row) of float32 arrays whose coefficients are finite
+    (``_finite``), a few rows at a time through float64 buffers (the exact product plus ``wdy`` in float64,
+    rounded once more, as ``_fma``)."""
     count, size = rows.shape
+    b64 = b.astype(np.float64)[:, None]
     out = np.empty((count, size), _F32)
     step = max(1, _ROWS_BLOCK // max(size, 1))
+    wide = np.empty((2, min(step, count), size))
     for start in range(0, count, step):
         stop = min(start + step, count)
-        out[start:stop] = _fma(b[start:stop, None], rows[start:stop], wdy[start:stop]) + c[start:stop, None]
+        o, t, u = out[start:stop], wide[0, :stop - start], wide[1, :stop - start]
+        _copyto(t, rows[start:stop])
+        np.multiply(t, b64[start:stop], out=t)
+        _copyto(u, wdy[start:stop])
+        np.add(t, u, out=t)
+        _copyto(o, t, casting="same_kind")
+        np.add(o, c[start:stop, None], out=o)
     return out
 
 
@@ -378,7 +402,7 @@ def _thread_blocks(arr, threads: int):
 def _weight_grad(dy, rows, mean, rstd, threads: int):
     """Each thread's buffer gets ``fma(dy, a * x + b, buf)`` row after row; the buffers add in thread order."""
     per = -(-rows.shape[0] // min(threads, rows.shape[0]))
-    if rows.dtype == _F32 and rows.shape[0] % per == 0:
+    if rows.dtype == _F32 and rows.shape[0] % per == 0 and _finite(mean, rstd):
         return _weight_grad32(dy, rows, mean, rstd, per)
     xhat = _fma(rstd[:, None], rows, (-rstd * mean)[:, None])
     if rows.dtype == np.float32:  # the product is exact in float64: one add and one rounding per row
@@ -395,21 +419,31 @@ def _weight_grad(dy, rows, mean, rstd, threads: int):
 
 
 def _weight_grad32(dy, rows, mean, rstd, per: int):
-    """``_weight_grad`` of float32 arrays whose rows split evenly into blocks of ``per`` (no padded block): the
-    blocks' rows ``r0:r1`` at a time, their ``xhat`` and exact products with ``dy`` made by the whole-array
-    route's expressions (its float64 temporaries then stay in cache), then added row after row."""
+    """``_weight_grad`` of float32 arrays whose rows split evenly into blocks of ``per`` (no padded block) and
+    whose statistics are finite: the blocks' rows ``r0:r1`` at a time, their ``xhat = fma(a, x, -a mean)`` and
+    exact products with ``dy`` in float64 buffers (in cache), then added row after row into the blocks' float32
+    buffers (``fl32(p + buf)``, the whole-array route's expression: a NaN of ``dy`` may meet one in ``buf``)."""
     count, size = rows.shape
     blocks = count // per
     xs, dys = rows.reshape(blocks, per, size), dy.reshape(blocks, per, size)
-    scale, shift = rstd.reshape(blocks, per, 1), (-rstd * mean).reshape(blocks, per, 1)
+    scale = rstd.astype(np.float64).reshape(blocks, per, 1)
+    shift = (-rstd * mean).astype(np.float64).reshape(blocks, per, 1)
     step = max(1, _ROWS_BLOCK // (blocks * size))
+    wide = np.empty((2, blocks, min(step, per), size))
+    narrow = np.empty((blocks, min(step, per), size), _F32)
     buf = np.zeros((blocks, size), _F32)
     for r0 in range(0, per, step):
         r1 = min(r0 + step, per)
-        xhat = _fma(scale[:, r0:r1], xs[:, r0:r1], shift[:, r0:r1])
-        prods = dys[:, r0:r1].astype(np.float64) * xhat
+        t, u, h = wide[0, :, :r1 - r0], wide[1, :, :r1 - r0], narrow[:, :r1 - r0]
+        _copyto(t, xs[:, r0:r1])
+        np.multiply(t, scale[:, r0:r1], out=t)
+        np.add(t, shift[:, r0:r1], out=t)
+        _copyto(h, t, casting="same_kind")  # xhat, rounded
+        _copyto(u, dys[:, r0:r1])
+        _copyto(t, h)
+        np.multiply(u, t, out=t)  # dy xhat: exact
         for i in range(r1 - r0):
-            buf = (prods[:, i] + buf).astype(_F32)
+            buf = (t[:, i] + buf).astype(_F32)
     return in_order(buf)
 
 
