@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._cascade_sum import in_order
+from core._numpy_c import copyto as _copyto
 from core.nn.functional._layer_norm_kernel import _fma, _lane_sum, _moments
 
 __all__ = ["group_norm_forward", "group_norm_backward"]
@@ -49,8 +50,25 @@ def group_norm_forward(arr, weight, bias, groups: int, eps: float):
         b = (np.zeros(c, _F32) if bias is None else bias.reshape(-1)).reshape(1, groups, per, 1)
         scale = rstd.reshape(n, groups, 1, 1) * w
         shift = _fma(-scale, mean.reshape(n, groups, 1, 1), b)
-        y = _fma(scale, x4, shift)
+        if _finite(scale, shift):  # NOTE: a sample at a time through one float64 buffer (in cache), as _fma
+            y = np.empty(x4.shape, _F32)
+            t = np.empty(x4.shape[1:])
+            scale64, shift64 = scale.astype(np.float64), shift.astype(np.float64)
+            for i in range(n):
+                _copyto(t, x4[i])
+                np.multiply(t, scale64[i], out=t)
+                np.add(t, shift64[i], out=t)
+                _copyto(y[i], t, casting="same_kind")
+        else:  # NaN meets NaN: which one NumPy's loop returns (its sign) depends on the operands' layout
+            y = _fma(scale, x4, shift)
     return y.reshape(arr.shape), mean.reshape(n, groups), rstd.reshape(n, groups)
+
+
+def _finite(*arrays) -> bool:
+    """Whether the (small) per-group coefficients are all finite: then every operand of the elementwise steps is
+    (an infinite or NaN input makes its group's mean so), no NaN meets another, and computing them a sample at a
+    time gives the whole-array steps' bits, NaN payloads included."""
+    return all(bool(np.isfinite(a).all()) for a in arrays)
 
 
 _LANES = 8  # the AVX2 kernel's float32 vector
@@ -114,8 +132,21 @@ def group_norm_backward(dy, arr, mean, rstd, weight, groups: int, need):
         c3 = _fma(-sum_b * rstd, s, -(c2 * mean))
         c1 = (r * gamma).reshape(n, c, 1)
         xs = x.reshape(n, groups, per * x.shape[1])
-        lin = (c2[..., None] * xs).reshape(n, c, -1)
-        dx = (_fma(c1, g.reshape(n, c, -1), lin).reshape(n, groups, -1) + c3[..., None]).reshape(arr.shape)
+        if _finite(c1, c2, c3):  # (a sample at a time through float64 buffers, as the forward's fma)
+            g3, c1_64 = g.reshape(n, c, -1), c1.astype(np.float64)
+            dx = np.empty((n, groups, per * x.shape[1]), _F32)
+            t, u = np.empty((2, c, x.shape[1]))
+            for i in range(n):
+                _copyto(t, g3[i])
+                np.multiply(t, c1_64[i], out=t)
+                _copyto(u, (c2[i, :, None] * xs[i]).reshape(c, -1))
+                np.add(t, u, out=t)
+                _copyto(dx[i].reshape(c, -1), t, casting="same_kind")
+                np.add(dx[i], c3[i, :, None], out=dx[i])
+            dx = dx.reshape(arr.shape)
+        else:
+            lin = (c2[..., None] * xs).reshape(n, c, -1)
+            dx = (_fma(c1, g.reshape(n, c, -1), lin).reshape(n, groups, -1) + c3[..., None]).reshape(arr.shape)
     if need[1]:
         acc = np.zeros((groups, per), _F32)
         for i in range(n):
