@@ -60,3 +60,18 @@ def test_gelu_double_backward_still_matches_torch(torch):
         (first,) = lib.autograd.grad(lib.nn.functional.gelu(t).sum(), t, create_graph=True)
         return lib.autograd.grad(first.sum(), t)[0]
     check(second, [x], torch, rtol=1e-5, atol=1e-6)
+
+
+def test_the_block_size_leaves_every_value_as_it_was(monkeypatch):
+    """The kernels run a block of ``_BLOCK`` elements at a time (16384 since the twenty-ninth session, 8192 before):
+    every step is elementwise, so the bits do not depend on it, specials and a partial last block included."""
+    from core.nn.functional import _gelu_onednn
+
+    rng = np.random.default_rng(29)
+    x = (rng.standard_normal(40_000) * 3).astype(np.float32)
+    x[[0, 8191, 8192, 16383, 16384, 39_999]] = [np.nan, -np.nan, np.inf, -np.inf, -0.0, 6.0]
+    new = _gelu_onednn.gelu_erf_f32(x), _gelu_onednn.gelu_erf_grad_f32(x)
+    monkeypatch.setattr(_gelu_onednn, "_BLOCK", 8192)
+    old = _gelu_onednn.gelu_erf_f32(x), _gelu_onednn.gelu_erf_grad_f32(x)
+    for a, b in zip(old, new):
+        np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))

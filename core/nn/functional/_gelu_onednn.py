@@ -40,7 +40,9 @@ _IDX_BIAS32, _SIGN_BIT = np.int32(_IDX_BIAS), np.int32(-2 ** 31)
 _RBOUND = np.array(0x40b15cee, dtype=np.uint32).view(np.float32)
 
 
-_BLOCK = 8192  # elements per block: the float64 temporaries of one block stay in cache
+# NOTE: elements per block: the float64 temporaries of one block stay in a core's L2 (the derivative's ~60 NumPy calls
+# a block made 8192 ~15% slower here: GELU's forward and backward of 131072 elements 4.5 -> 3.8 ms, of 1M 36 -> 30)
+_BLOCK = 16384
 
 
 def _blockwise(x, block, scratch_type) -> tuple:
