@@ -5,6 +5,9 @@
 count, so episodes are short and the same in both runs), ``cv2.resize`` (nearest-pixel sampling) and ``plotly``'s
 few names (plots draw nothing). ``show_rainbow(dqn, mem)`` prints what the training loop left: every parameter's
 sum with all its digits, the replay memory's priorities and the greedy Q-values of a fixed state.
+``install_bolts()`` and ``bolts_*()`` drive lightning-bolts' pure-PyTorch components (U-Net, DCGAN, pix2pix, the
+ResNet autoencoder parts, RL networks and losses, self-supervised losses) on seeded data: outputs, first gradients
+and a few Adam steps, printed as absolute sums and norms.
 """
 
 from __future__ import annotations
@@ -115,3 +118,169 @@ def show_rainbow(dqn, mem, state) -> None:
         q = dqn.online_net(state.unsqueeze(0))
     print("distribution", q[0, :, :5].tolist())
     print("act", dqn.act(state), "evaluate_q", repr(dqn.evaluate_q(state)))
+
+
+def install_bolts() -> None:
+    """``pl_bolts.utils.stability.under_review`` for the running script (its real module imports Lightning): the
+    decorator that marks code under review, here returning what it decorates unchanged."""
+    stability = _script_module("pl_bolts.utils.stability")
+    stability.under_review = lambda: (lambda obj: obj)
+
+
+def _digits(name, t) -> None:
+    """``t``'s absolute sum and 2-norm with all their digits (not its signed sum: a gradient whose elements cancel,
+    as batch norm's and softmax's do, sums to a few float32 roundings that follow the order of its reductions)."""
+    t = t.detach().double()
+    print(name, tuple(t.shape), repr(t.abs().sum().item()), repr(t.norm().item()))
+
+
+def _steps(model, batch, loss_fn, steps=3, lr=1e-3):
+    """``steps`` Adam steps of ``loss_fn(model, *batch)``: each loss, then the gradients' and parameters' sums."""
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    for step in range(steps):
+        opt.zero_grad()
+        loss = loss_fn(model, *batch)
+        loss.backward()
+        print("step", step, repr(loss.item()))
+        if step == 0:
+            for name, p in model.named_parameters():
+                if p.grad is not None:
+                    _digits("grad " + name, p.grad)
+        opt.step()
+    for name, p in model.named_parameters():
+        _digits(name, p)
+
+
+def bolts_unet() -> None:
+    from pl_bolts.models.vision.unet import UNet
+    torch.manual_seed(0)
+    for bilinear in (False, True):
+        model = UNet(num_classes=3, input_channels=2, num_layers=3, features_start=4, bilinear=bilinear)
+        x, y = torch.randn(2, 2, 16, 16), torch.randint(0, 3, (2, 16, 16))
+        print(model if not bilinear else "bilinear", model(x).shape)
+        _steps(model, (x, y), lambda m, x, y: torch.nn.functional.cross_entropy(m(x), y))
+    try:
+        UNet(num_classes=2, num_layers=0)
+    except ValueError as error:
+        print("ValueError", error)
+
+
+def bolts_dcgan() -> None:
+    from pl_bolts.models.gans.dcgan.components import DCGANDiscriminator, DCGANGenerator
+    torch.manual_seed(0)
+    gen, disc = DCGANGenerator(latent_dim=8, feature_maps=4, image_channels=1), DCGANDiscriminator(4, 1)
+    print(gen, disc)
+    noise, real = torch.randn(4, 8, 1, 1), torch.rand(4, 1, 64, 64) * 2 - 1
+    fake = gen(noise)
+    _digits("fake", fake)
+    _digits("disc(real)", disc(real))
+    bce = torch.nn.BCELoss()
+    ones, zeros = torch.ones(4), torch.zeros(4)
+    _steps(disc, (real, fake.detach()), lambda d, r, f: bce(d(r), ones) + bce(d(f), zeros), lr=2e-4)
+    _steps(gen, (noise,), lambda g, z: bce(disc(g(z)), ones), lr=2e-4)
+
+
+def bolts_pix2pix() -> None:
+    from pl_bolts.models.gans.pix2pix.components import Generator, PatchGAN
+    torch.manual_seed(0)
+    gen, patch = Generator(3, 3), PatchGAN(6)
+    x, y = torch.rand(1, 3, 256, 256), torch.rand(1, 3, 256, 256)
+    fake = gen(x)
+    _digits("generated", fake)
+    _digits("patch", patch(fake, x))
+    gen.eval()
+    with torch.no_grad():
+        _digits("generated eval", gen(x))
+    _steps(patch, (x, y), lambda p, x, y: torch.nn.functional.binary_cross_entropy_with_logits(
+        p(y, x), torch.ones_like(p(y, x))), steps=2)
+
+
+def bolts_autoencoders() -> None:
+    from pl_bolts.models.autoencoders.components import (
+        resnet18_decoder,
+        resnet18_encoder,
+        resnet50_decoder,
+        resnet50_encoder,
+    )
+    torch.manual_seed(0)
+    resnets = ((resnet18_encoder, resnet18_decoder, 512), (resnet50_encoder, resnet50_decoder, 2048))
+    for enc_fn, dec_fn, width in resnets:
+        for first_conv, maxpool1 in ((False, False), (True, True)):
+            enc, dec = enc_fn(first_conv, maxpool1), dec_fn(16, 32, first_conv, maxpool1)
+            model = torch.nn.ModuleDict({"enc": enc, "fc": torch.nn.Linear(width, 16), "dec": dec})
+            x = torch.rand(2, 3, 32, 32)
+            print(enc_fn.__name__, first_conv, maxpool1, enc(x).shape, dec(torch.randn(2, 16)).shape)
+            _steps(model, (x,), lambda m, x: torch.nn.functional.mse_loss(m["dec"](m["fc"](m["enc"](x))), x), steps=2)
+
+
+def bolts_rl_networks() -> None:
+    from pl_bolts.models.rl.common import networks as n
+    torch.manual_seed(0)
+    obs, img = torch.randn(5, 4), torch.rand(5, 4, 40, 40)
+    net = n.MLP((4,), 3, hidden_size=16)  # (its DuelingMLP's forward names a layer it does not have: left out)
+    print(net)
+    _digits("MLP", net(obs))
+    for cls in (n.CNN, n.DuelingCNN, n.NoisyCNN):
+        net = cls((4, 40, 40), 3)
+        _digits(cls.__name__, net(img))
+    noisy = n.NoisyLinear(4, 3)
+    _digits("noisy", noisy(obs))
+    _steps(noisy, (obs,), lambda m, x: m(x).pow(2).mean())
+    ac = n.ActorCriticMLP((4,), 2, 16)
+    logits, value = ac(obs)
+    _digits("actor-critic logits", logits)
+    _digits("actor-critic value", value)
+    actor = n.ActorCategorical(n.MLP((4,), 3, 16))
+    pi, actions = actor(obs)
+    print("categorical", actions.tolist(), actor.get_log_prob(pi, actions).tolist())
+    cont = n.ActorContinous(n.MLP((4,), 2, 16), 2)
+    pi, actions = cont(obs)
+    print("normal", actions.tolist(), cont.get_log_prob(pi, actions).tolist())
+    mlp = n.ContinuousMLP((4,), 2, hidden_size=16, action_bias=0.5, action_scale=2.0)
+    dist = mlp(obs)
+    action, z = dist.rsample_with_z()
+    _digits("tanh normal action", action)
+    _digits("log_prob_from_z", dist.log_prob_with_z(action, z))
+    print("get_action", mlp.get_action(obs).tolist())
+
+
+def bolts_rl_losses() -> None:
+    from pl_bolts.losses.rl import double_dqn_loss, dqn_loss, per_dqn_loss
+    from pl_bolts.models.rl.common.networks import MLP
+    torch.manual_seed(0)
+    net, target = MLP((4,), 3, 16), MLP((4,), 3, 16)
+    batch = (torch.randn(8, 4), torch.randint(0, 3, (8,)), torch.randn(8), torch.tensor([False, True] * 4),
+             torch.randn(8, 4))
+    _steps(net, (), lambda m: dqn_loss(batch, m, target))
+    _steps(net, (), lambda m: double_dqn_loss(batch, m, target, gamma=0.9))
+    weights = torch.linspace(0.2, 1.0, 8).tolist()
+    loss, priorities = per_dqn_loss(batch, weights, net, target)
+    print("per", repr(loss.item()), priorities.tolist())
+
+
+def bolts_ssl_losses() -> None:
+    from pl_bolts.losses.self_supervised_learning import (
+        AmdimNCELoss,
+        CPCTask,
+        FeatureMapContrastiveTask,
+        nt_xent_loss,
+        tanh_clip,
+    )
+    torch.manual_seed(0)
+    a, b = torch.randn(6, 8, requires_grad=True), torch.randn(6, 8)
+    loss = nt_xent_loss(torch.nn.functional.normalize(a, dim=1), torch.nn.functional.normalize(b, dim=1), 0.5)
+    loss.backward()
+    print("nt_xent", repr(loss.item()))
+    _digits("nt_xent grad", a.grad)
+    _digits("tanh_clip", tanh_clip(torch.linspace(-30, 30, 13), 10.0))
+    cpc = CPCTask(num_input_channels=8, target_dim=8)
+    z = torch.randn(2, 8, 6, 6)
+    print("cpc", repr(cpc(z).item()))
+    task = FeatureMapContrastiveTask("00, 11", bidirectional=True)
+    maps1 = (torch.randn(4, 8, 4, 4), torch.randn(4, 8, 2, 2))
+    maps2 = (torch.randn(4, 8, 4, 4), torch.randn(4, 8, 2, 2))
+    loss, regularizer = task(maps1, maps2)
+    print("feature map task", loss.tolist(), repr(regularizer.item()))
+    nce = AmdimNCELoss(tclip=10.0)
+    anchor, positive = torch.randn(4, 8), torch.randn(8, 4 * 3)
+    print("amdim", [repr(t.item()) for t in nce(anchor, positive, torch.eye(4))])
