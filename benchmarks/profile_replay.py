@@ -282,14 +282,15 @@ def phases(steps: int) -> None:
 
 # the tanh step's numeric kernels (``tanh_phases``), by the module attribute its callers look up
 TANH_KERNELS = [
+    ("core.nn.functional.misc", "mkl_gemm", "GEMMs in MKL's order (core._small_gemm)"),
     ("core.nn.functional.misc", "_gemm", "GEMMs (OpenBLAS, one thread)"),
     ("core.nn.functional.misc", "_short_gemm_bias", "layer 1's 2-feature product + bias (float64 fma)"),
-    ("core.ops.math_unary", "precise", "tanh rounded once from float64"),
+    ("core._mkl_tanh", "vtanh", "tanh forward: MKL's vsTanh steps (core._mkl_tanh)"),
     ("core.ops.math_unary", "Tanh.raw", "tanh backward: g (1 - o^2), rounded once"),
-    ("core.nn.functional._loss_primitives", "precise", "BCE forward: log1p(exp(-|x|)) from float64"),
+    ("core.nn.functional._loss_primitives", "exp_neg_abs_and_neg", "BCE forward: SLEEF exp of -|x| and -x (2 x 200)"),
+    ("core.nn.functional._loss_primitives", "log1pf_u10", "BCE forward: SLEEF log1p of exp(-|x|) (200)"),
     ("core.nn.functional._loss_primitives", "ordered_sum", "BCE mean: 200 losses in torch's order"),
-    ("core._sleef", "expf_u10", "BCE backward: SLEEF exp (sigmoid, 192 values)"),
-    ("core._sleef", "glibc_expf", "BCE backward: glibc expf (sigmoid, last 8)"),
+    ("core.nn.functional._loss_primitives", "loop_sigmoid", "BCE backward: sigmoid of the kept exp (glibc's last 8)"),
     ("core.nn.functional.misc", "sum_over_batch", "bias gradients: 200 rows in torch's order"),
     ("core.optim.sgd", "_small_group", "optimizer: the flat update"),
     ("core.optim._flat_adam", "_update", "optimizer: the flat update"),
