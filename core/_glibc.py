@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 import os
 
 import numpy as np
 
-__all__ = ["erff", "exp", "expf", "expm1f", "log1p", "log1pf", "logf", "pow_number", "tanh", "tanhf"]
+__all__ = ["erf", "erff", "exp", "expf", "expm1f", "log1p", "log1pf", "logf", "pow_number", "tanh", "tanhf"]
 
 _N = 32
 _TAB = np.array([
@@ -122,6 +123,16 @@ def tanh(x: np.ndarray, *, any_size: bool = False) -> np.ndarray:
     if _C_TANH is not None and (any_size or x.size <= _FEW_DOUBLES):
         return _per_element(_C_TANH, x, np.float64)
     return np.tanh(x)
+
+
+_C_ERF = _c_library_double_function("erf")
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """glibc's ``erf`` of a float64 array, element for element at any size (float64 GELU's scalar loop:
+    ``std::erf``); without glibc Python's ``math.erf`` (the platform's C library's) per element."""
+    x = np.asarray(x, np.float64)
+    return _per_element(_C_ERF if _C_ERF is not None else math.erf, x, np.float64)
 
 
 def log1p(x: np.ndarray) -> np.ndarray:

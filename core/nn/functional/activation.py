@@ -25,7 +25,12 @@ from core.nn.functional import _activation_f32 as f32
 from core.nn.functional import _activation_grads as grads
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional._flash_cpu import expd_u10
-from core.nn.functional._gelu_double import gelu_tanh_double, gelu_tanh_grad_double
+from core.nn.functional._gelu_double import (
+    gelu_erf_double,
+    gelu_erf_grad_double,
+    gelu_tanh_double,
+    gelu_tanh_grad_double,
+)
 from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops import _special
 from core.ops._float32_compute import computes_in_float32
@@ -329,6 +334,8 @@ class Gelu(Function):
             return vector_loop(x._data, _gelu_tanh_form(tanhf_u10), _gelu_tanh_form(glibc.tanhf))
         if approximate == "tanh" and _double_avx512(x._data):
             return gelu_tanh_double(x._data)  # (SLEEF's tanhd_u10, glibc's tanh: core.nn.functional._gelu_double)
+        if approximate == "none" and _double_avx512(x._data):
+            return gelu_erf_double(x._data)  # (SLEEF's erfd_u10, glibc's erf: core.nn.functional._gelu_double)
         return _gelu(x, approximate)._data
 
     @staticmethod
@@ -358,6 +365,9 @@ def _gelu_grad(g: Tensor, x: Tensor, approximate: str, onednn: bool, half_step: 
     if approximate == "tanh" and _double_avx512(x._data) and _double_avx512(g._data) and g.shape == x.shape \
             and not core.is_grad_enabled():
         return new_tensor(gelu_tanh_grad_double(x._data, g._data))
+    if approximate == "none" and _double_avx512(x._data) and _double_avx512(g._data) and g.shape == x.shape \
+            and not core.is_grad_enabled():
+        return new_tensor(gelu_erf_grad_double(x._data, g._data))
     if approximate == "tanh":
         k = math.sqrt(2.0 / math.pi)
         inner = k * (x + 0.044715 * x * x * x)
