@@ -284,3 +284,75 @@ def bolts_ssl_losses() -> None:
     nce = AmdimNCELoss(tclip=10.0)
     anchor, positive = torch.randn(4, 8), torch.randn(8, 4 * 3)
     print("amdim", [repr(t.item()) for t in nce(anchor, positive, torch.eye(4))])
+
+
+def bolts_basic_gan() -> None:
+    from pl_bolts.models.gans.basic.components import Discriminator, Generator
+    torch.manual_seed(0)
+    gen, disc = Generator(latent_dim=8, img_shape=(1, 8, 8), hidden_dim=16), Discriminator((1, 8, 8), hidden_dim=32)
+    print(gen, disc)
+    z, real = torch.randn(6, 8), torch.rand(6, 1, 8, 8)
+    bce = torch.nn.functional.binary_cross_entropy
+    _steps(disc, (real, gen(z).detach()), lambda d, r, f: bce(d(r), torch.ones(6, 1)) + bce(d(f), torch.zeros(6, 1)))
+    _steps(gen, (z,), lambda g, z: bce(disc(g(z)), torch.ones(6, 1)))
+
+
+def bolts_pixel_cnn() -> None:
+    from pl_bolts.models.vision.pixel_cnn import PixelCNN
+    torch.manual_seed(0)
+    model = PixelCNN(input_channels=4, hidden_channels=8, num_blocks=2)
+    print(model)
+    z = torch.randn(2, 4, 7, 7)
+    _digits("context", model(z))
+    _steps(model, (z,), lambda m, z: (m(z) - z).pow(2).mean())
+
+
+def bolts_optimizers() -> None:
+    """LARS under LinearWarmupCosineAnnealingLR and linear_warmup_decay, training SSLEvaluator (dropout on)."""
+    from pl_bolts.models.self_supervised.evaluator import SSLEvaluator
+    from pl_bolts.optimizers.lars import LARS
+    from pl_bolts.optimizers.lr_scheduler import LinearWarmupCosineAnnealingLR, linear_warmup_decay
+    torch.manual_seed(0)
+    x, y = torch.randn(16, 12), torch.randint(0, 3, (16,))
+    for name in ("cosine", "lambda"):
+        model = SSLEvaluator(n_input=12, n_classes=3, n_hidden=8, p=0.2)
+        opt = LARS(model.parameters(), lr=0.5, momentum=0.9, weight_decay=1e-4, nesterov=name == "lambda")
+        sched = (LinearWarmupCosineAnnealingLR(opt, warmup_epochs=3, max_epochs=10, warmup_start_lr=0.01)
+                 if name == "cosine" else torch.optim.lr_scheduler.LambdaLR(opt, linear_warmup_decay(3, 10)))
+        for epoch in range(10):
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            sched.step()
+            print(name, epoch, repr(loss.item()), sched.get_last_lr())
+        model.eval()
+        _digits("eval logits", model(x))
+    print(model)
+
+
+def bolts_swav() -> None:
+    from pl_bolts.models.self_supervised.swav.loss import SWAVLoss
+    from pl_bolts.models.self_supervised.swav.swav_resnet import resnet18
+    torch.manual_seed(0)
+    model = resnet18(normalize=True, output_dim=16, hidden_mlp=32, num_prototypes=10, first_conv=False,
+                     maxpool1=False)
+    crit = SWAVLoss(temperature=0.1, crops_for_assign=(0, 1), num_crops=(2, 1), sinkhorn_iterations=3,
+                    epsilon=0.05, gpus=0, num_nodes=1)
+    crops = [torch.rand(4, 3, 32, 32), torch.rand(4, 3, 32, 32), torch.rand(4, 3, 16, 16)]
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    for step in range(2):
+        with torch.no_grad():
+            w = model.prototypes.weight.data.clone()
+            model.prototypes.weight.copy_(torch.nn.functional.normalize(w, dim=1, p=2))
+        embedding, output = model(crops)
+        loss, queue, use_queue = crit(output, embedding.detach(), model.prototypes.weight, batch_size=4)
+        opt.zero_grad()
+        loss.backward()
+        print("step", step, repr(loss.item()), queue, use_queue)
+        _digits("embedding", embedding)
+        _digits("prototype grad", model.prototypes.weight.grad)
+        opt.step()
+    q = crit.sinkhorn(torch.exp(output[:4].detach() / 0.05).t(), 3)
+    print("assignments", q.argmax(1).tolist())
+    _digits("sinkhorn", q)

@@ -142,4 +142,12 @@ RECIPES += [
     _bolts("rl_networks", _NETWORKS),
     _bolts("rl_losses", ["losses/rl", *_NETWORKS]),
     _bolts("ssl_losses", ["losses/self_supervised_learning", "models/vision/pixel_cnn"]),
+    _bolts("basic_gan", ["models/gans/basic/components"]),
+    _bolts("pixel_cnn", ["models/vision/pixel_cnn"]),
+    _bolts("optimizers", ["optimizers/lars", "optimizers/lr_scheduler", "models/self_supervised/evaluator"]),
+    _bolts("swav", ["models/self_supervised/swav/loss", "models/self_supervised/swav/swav_resnet"],
+           xfail="float32 summation order amplified: the ResNet-18's embeddings differ from torch's by 1e-6 "
+                 "(convolution sums), and one SGD step at lr 0.1 through batch norms over 4 crops and SwAV's "
+                 "Sinkhorn targets (exp of scores / 0.05) moves the next loss by 5e-3; in float64 the printout "
+                 "equals torch's to 5e-14"),
 ]
