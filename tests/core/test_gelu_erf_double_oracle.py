@@ -41,6 +41,15 @@ def test_sleefs_erf_is_erf_within_an_ulp():
     assert np.isnan(ours[~finite & np.isnan(x)]).all() and (ours[np.isinf(x)] == np.sign(x[np.isinf(x)])).all()
 
 
+def test_sleefs_erf_of_each_element_is_the_same_alone_or_among_others():
+    """(core takes the elements up to 2.5 and those above through separate steps: SLEEF's lanes are independent.)"""
+    x = np.concatenate([SPECIALS, RNG.uniform(-7, 7, 300)])
+    together = erfd_u10(x)
+    alone = np.concatenate([erfd_u10(x[i:i + 1]) for i in range(x.size)])
+    assert _bits_equal(together, alone)
+    assert _bits_equal(erfd_u10(x.reshape(-1, 1)[:, 0]), together)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_gelu_and_its_gradient_equal_torchs_bit_for_bit(torch, one_thread, size):
     x, grad = VALUES[:size], RNG.normal(size=size)
