@@ -39,7 +39,7 @@ def _outcome(fn, x, mode):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("mode", ["warn", "raise", "ignore"])
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(data=st.data())
 def test_tiny_whole_sum_is_add_reduce_bit_for_bit(dtype, mode, data):
     values = data.draw(_values(dtype, _F32_EDGES if dtype == np.float32 else _F64_EDGES))
