@@ -131,5 +131,17 @@ def test_an_in_place_silu_and_a_second_backward_give_the_old_routes_bits():
     core.nn.functional.silu(y, inplace=True).backward(core.tensor(g), retain_graph=True)
     assert np.array_equal(_bits(t.grad.numpy()), _bits(_old_silu_grad(x, g)))
     t.grad = None
-    y.backward(core.tensor(g))  # (the node kept its exponentials for a second backward)
+    y.backward(core.tensor(g))  # (the first backward dropped the kept exponentials: this one recomputes them)
     assert np.array_equal(_bits(t.grad.numpy()), _bits(_old_silu_grad(x, g)))
+
+
+def test_the_kept_exponentials_live_until_the_nodes_backward_and_not_without_a_graph():
+    x, g = _draw(4096, 2.0, 3, [])
+    t = core.tensor(x, requires_grad=True)
+    for op in (core.nn.functional.silu, core.nn.functional.softplus):
+        y = op(t)
+        assert y.grad_fn.kept_exp[1].shape == (4096,)
+        y.backward(core.tensor(g))
+        assert getattr(y.grad_fn, "kept_exp", None) is None  # (freed as the saved input is)
+        with core.no_grad():
+            assert op(t).grad_fn is None

@@ -11,8 +11,8 @@ The backward of each needs the forward's exponential again (silu: ``1 + exp(-x)`
 the forward returns it, ``keep`` stores it on the node where a gradient is recorded, and ``kept`` hands it to the
 backward when the saved input is still the same array and the incoming gradient is laid out as the input (then
 ``vector_loop`` would split both alike), so the backward's ~30 NumPy passes of SLEEF's exp are not run twice.
-The cost is one float32 array of the input's size held while the graph lives (PyTorch's nodes save the input
-alone).
+The cost is one float32 array of the input's size held from the forward to the node's backward (PyTorch's nodes
+save the input alone).
 """
 
 from __future__ import annotations
@@ -46,8 +46,11 @@ def keep(ctx, a: np.ndarray, exp: np.ndarray) -> None:
 
 def kept(ctx, a: np.ndarray, g: np.ndarray):
     """The exponentials ``keep`` stored for the input array ``a``, where the gradient ``g`` is split as ``a`` is
-    (both ``plain``, one shape); else None (the backward recomputes them)."""
+    (both ``plain``, one shape); else None (the backward recomputes them). They are dropped from ``ctx`` here, as
+    the engine frees a node's saved tensors after its backward: a second backward (``retain_graph``) recomputes."""
     stored = getattr(ctx, "kept_exp", None)
+    if stored is not None:
+        del ctx.kept_exp
     if stored is None or stored[0] is not a or not plain(g) or g.shape != a.shape:
         return None
     return stored[1]
