@@ -72,10 +72,10 @@ class Pad(Function):
     keeps_format = True  # NOTE: PyTorch's kernel allocates its output in the input's suggested memory format
 
     @classmethod
-    def forward(cls, ctx, x, *, maps, value):
+    def forward(cls, ctx, x, *, maps, value, wraps=None):
         a = source = x._data
         xp = xp_of(a)
-        ctx.maps, ctx.in_shape = maps, a.shape
+        ctx.maps, ctx.in_shape, ctx.wraps = maps, a.shape, wraps
         runs = _runs(maps, a.shape) if a.size else None
         if runs is not None:  # the fill, then the source's run copied in (one pass each, no gather)
             shape = list(a.shape)
@@ -100,17 +100,19 @@ class Pad(Function):
     @staticmethod
     def backward(ctx, g):  # (circular padding is a composite in PyTorch: its gradient adds in another order)
         raster = ctx._forward_cls.node_name.startswith(("Reflection", "Replication"))
-        return PadBackward.apply(g, maps=ctx.maps, in_shape=ctx.in_shape, raster=raster)
+        return PadBackward.apply(g, maps=ctx.maps, in_shape=ctx.in_shape, raster=raster, wraps=ctx.wraps)
 
 
 class PadBackward(Function):
     node_name = "PadBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, g, *, maps, in_shape, raster=False):
+    def forward(ctx, g, *, maps, in_shape, raster=False, wraps=None):
         a = g._data
         xp = xp_of(a)
         ctx.maps = maps
+        if wraps is not None:
+            return _wrapped_back(a, wraps, in_shape)
         runs = _runs(maps, in_shape)
         if runs is not None:  # NOTE: PyTorch's constant_pad_nd backward is a slice: the padding's gradients (an
             out = xp.zeros(in_shape, a.dtype)  # inf, a NaN) are dropped, not multiplied by 0 into the rest
@@ -128,6 +130,33 @@ class PadBackward(Function):
     @staticmethod
     def backward(ctx, gg):
         return Pad.apply(gg, maps=ctx.maps, value=0)
+
+
+def _wrapped_back(g, wraps, in_shape):
+    """Circular padding's input gradient as PyTorch's autograd adds it: ATen's ``_pad_circular`` copies the input
+    into the middle of an empty output, then, the last dim first, its wrapped parts from the output itself (the left
+    pad, then the right), so the gradient runs those copies backwards: each adds the gradient of the part it wrote
+    to the part it read (``CopySlices``: ``g[read] + g[written]``, then ``g[written] = 0``), and the input's gradient
+    is the middle. ``wraps``: (axis, left, right) per padded dim, the last dim first."""
+    g = g.copy()
+    copies = []
+    for axis, left, right in wraps:
+        size = g.shape[axis]
+        if left > 0:
+            copies.append((axis, slice(0, left), slice(size - left - max(right, 0), size - max(right, 0))))
+        if right > 0:
+            copies.append((axis, slice(size - right, size), slice(max(left, 0), max(left, 0) + right)))
+    for axis, written, read in reversed(copies):
+        at = (slice(None),) * axis
+        g[at + (read,)] += g[at + (written,)]
+        g[at + (written,)] = 0
+    out = xp_of(g).zeros(in_shape, g.dtype)
+    middle, source = [slice(None)] * g.ndim, [slice(None)] * g.ndim
+    for axis, left, right in wraps:
+        middle[axis] = slice(max(left, 0), g.shape[axis] - max(right, 0))
+        source[axis] = slice(max(-left, 0), in_shape[axis] - max(-right, 0))
+    out[tuple(source)] = g[tuple(middle)]
+    return out
 
 
 # (padding length, input dims) that reflect/replicate/circular accept: a batch dim is optional.
@@ -170,7 +199,9 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     if not maps:
         return input.clone() if hasattr(input, "clone") else input
     cls = Pad if mode == "constant" else _mode_class(mode, len(pad) // 2)
-    return cls.apply(input, maps=tuple(maps), value=0 if value is None else value)
+    wraps = tuple((input.ndim - 1 - i, int(pad[2 * i]), int(pad[2 * i + 1])) for i in range(len(pad) // 2)) \
+        if mode == "circular" else None
+    return cls.apply(input, maps=tuple(maps), value=0 if value is None else value, wraps=wraps)
 
 
 _MODES = {}
