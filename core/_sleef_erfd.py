@@ -12,7 +12,8 @@ each fused multiply-add rounded once (``core._sleef_logd._fma``: Dekker's produc
 (``core._sleef_powd._expk``). Lanes take the same steps whatever their neighbours (SLEEF's branch for a vector
 all below 2.5 computes what the other branch's selections give them), so the elements up to 2.5 and those above
 go through their own steps here, with numbers for coefficients: their fmas with a number are the BLAS's fused
-``daxpy``. Cost (CPU, load ~10): 512x512 ~70 ms (~140 ms with per-element coefficients and both branches for all).
+``daxpy``, and a large array goes in blocks of 16,384. Cost (CPU, load ~8-10): 512x512 ~65 ms (~140 ms with
+per-element coefficients and both branches for all, ~100 ms in one block).
 """
 
 from __future__ import annotations
@@ -119,9 +120,23 @@ def erfd_u10(a: np.ndarray) -> np.ndarray:
     """SLEEF's ``erfd_u10`` of a float64 array (module docstring).
 
     NOTE: each element's steps are its own, so the elements up to 2.5 and those above go through their own steps
-    with numbers for coefficients (SLEEF selects per lane; the daxpy and the skipped branch pay the compress)."""
+    with numbers for coefficients (SLEEF selects per lane; the daxpy and the skipped branch pay the compress), and
+    a large array goes ``_BLOCK`` elements at a time (its ~600 passes then stay in cache: 512x512 ~1.5x faster)."""
     a = np.asarray(a, np.float64)
     flat = a.reshape(-1)
+    if flat.size <= 2 * _BLOCK:
+        return _erf(flat).reshape(a.shape)
+    out = np.empty(flat.size, np.float64)
+    for i in range(0, flat.size, _BLOCK):
+        out[i:i + _BLOCK] = _erf(flat[i:i + _BLOCK])
+    return out.reshape(a.shape)
+
+
+_BLOCK = 16384
+
+
+def _erf(flat: np.ndarray) -> np.ndarray:
+    """``erfd_u10``'s steps and selections on a 1-D array."""
     with np.errstate(all="ignore"):
         x = np.abs(flat)
         o25 = x <= 2.5
@@ -136,4 +151,4 @@ def erfd_u10(a: np.ndarray) -> np.ndarray:
         z = np.where(x < 1e-8, x * _TWO_OVER_SQRT_PI, z)
         z = np.where((x >= 6) | np.isinf(flat), 1.0, z)
         z = np.where(flat == 0, 0.0, z)
-        return np.copysign(z, flat).reshape(a.shape)
+        return np.copysign(z, flat)

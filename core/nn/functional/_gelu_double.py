@@ -18,7 +18,7 @@ The exact form (``approximate='none'``), its kernel's double steps::
 with SLEEF's ``erfd_u10`` and ``expd_u10`` (``core._sleef_erfd``, ``core.nn.functional._flash_cpu``) on the vector
 steps, where ``cdf + x * pdf`` is one fused multiply-add, and glibc's ``erf`` and ``exp`` in the scalar loop, unfused
 there (kBeta2 = M_2_SQRTPI * M_SQRT1_2 * 0.5). core's formula (its own erf) differed in ~19% of outputs and ~24% of
-gradients. Cost (CPU, load ~10): 200 elements ~0.5 ms, 512x512 ~95 ms forward (the formula 38 us and 26-39 ms):
+gradients. Cost (CPU, load ~8): 200 elements ~0.5 ms, 512x512 ~80 ms forward (the formula 38 us and 26-39 ms):
 the emulated fused multiply-adds of erfd_u10's polynomial and double-double steps.
 """
 
