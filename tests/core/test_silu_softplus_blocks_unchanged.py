@@ -145,3 +145,17 @@ def test_the_kept_exponentials_live_until_the_nodes_backward_and_not_without_a_g
         assert getattr(y.grad_fn, "kept_exp", None) is None  # (freed as the saved input is)
         with core.no_grad():
             assert op(t).grad_fn is None
+
+
+def test_a_large_input_split_among_threads_gives_the_old_routes_bits(monkeypatch):
+    """From 16 blocks (262,144 elements) the blocks run in one contiguous range per thread, as ``expf_u10``'s."""
+    import core._threads
+
+    monkeypatch.setattr(core._threads, "get_num_threads", lambda: 3)
+    x, g = _draw(300_017, 8.0, 4, [np.nan, np.inf, -np.inf, -0.0, 89.0, -105.0])
+    y, dx = _new(core.nn.functional.silu, x, g)
+    assert np.array_equal(_bits(y), _bits(_old_silu(x)))
+    assert np.array_equal(_bits(dx), _bits(_old_silu_grad(x, g)))
+    y, dx = _new(core.nn.functional.softplus, x, g, beta=1.5, threshold=10.0)
+    assert np.array_equal(_bits(y), _bits(_old_softplus(x, 1.5, 10.0)))
+    assert np.array_equal(_bits(dx), _bits(_old_softplus_grad(x, g, 1.5, 10.0)))

@@ -17,12 +17,14 @@ save the input alone).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from core import _fused as fused
 from core import _glibc as glibc
 from core._select import where as select
-from core._sleef import expf_u10, log1pf_u10
+from core._sleef import _workers, expf_u10, log1pf_u10
 
 __all__ = ["plain", "silu_forward", "silu_backward", "softplus_forward", "softplus_backward", "keep", "kept"]
 
@@ -56,8 +58,34 @@ def kept(ctx, a: np.ndarray, g: np.ndarray):
     return stored[1]
 
 
-def _blocks(n: int):
-    return ((start, min(start + _BLOCK, n)) for start in range(0, n, _BLOCK))
+def _run(n: int, block, errors: dict) -> None:
+    """``block(start, stop)`` over ``[0, n)`` a ``_BLOCK`` at a time, under ``np.errstate(**errors)``; from
+    ``core._sleef``'s threshold (16 blocks) the blocks in contiguous runs, one per thread of
+    ``core.get_num_threads()``, as ``expf_u10`` splits a whole array (NumPy's ufuncs release the GIL; every step is
+    elementwise, so the same values). NOTE: NumPy's error state is per thread: each run sets its own."""
+    def blocks(lo: int, hi: int) -> None:
+        with np.errstate(**errors):
+            for start in range(lo, hi, _BLOCK):
+                block(start, min(start + _BLOCK, hi))
+    workers = _workers(n)
+    if workers == 1:
+        blocks(0, n)
+        return
+    cuts = [(n // _BLOCK) * i // workers * _BLOCK for i in range(workers)] + [n]
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(lambda i: blocks(cuts[i], cuts[i + 1]), range(workers)))
+
+
+def _ranges(n: int, block, errors: dict) -> None:
+    """``_run`` over the vector loop's part ``[0, n - n % 32)``, then ``block`` on the tail by itself.
+
+    NOTE: as ``vector_loop`` called each form: where two NaNs meet, NumPy's loops return one or the other by
+    position in the call (a tail multiplied inside a longer call gave the other NaN's sign than by itself)."""
+    cut = n - n % _PAIR
+    _run(cut, block, errors)
+    if cut < n:
+        with np.errstate(**errors):
+            block(cut, n)
 
 
 def silu_forward(a: np.ndarray) -> tuple:
@@ -66,14 +94,16 @@ def silu_forward(a: np.ndarray) -> tuple:
     n = flat.size
     cut = n - n % _PAIR
     out, den = np.empty(n, _F32), np.empty(n, _F32)
-    with np.errstate(over="ignore"):
-        for start, stop in _blocks(cut):
-            d = den[start:stop]
-            expf_u10(flat[start:stop], negate=True, out=d)
-            np.add(d, _ONE, out=d)
-            np.divide(flat[start:stop], d, out=out[start:stop])
-        if cut < n:
-            tail = flat[cut:]
+
+    def block(start, stop):
+        d = den[start:stop]
+        expf_u10(flat[start:stop], negate=True, out=d)
+        np.add(d, _ONE, out=d)
+        np.divide(flat[start:stop], d, out=out[start:stop])
+    _run(cut, block, {"over": "ignore", "invalid": "ignore"})  # (-inf / inf: NaN, as torch, without a warning)
+    if cut < n:
+        tail = flat[cut:]
+        with np.errstate(over="ignore", invalid="ignore"):
             den[cut:] = 1 + glibc.expf(-tail)
             out[cut:] = tail / den[cut:]
     return out.reshape(a.shape), den
@@ -86,12 +116,13 @@ def silu_backward(a: np.ndarray, g: np.ndarray, den: np.ndarray) -> np.ndarray:
     flat, dy = a.reshape(-1), g.reshape(-1)
     out = np.empty(flat.size, _F32)
     one = _F32(1)
-    for start, stop in _blocks(flat.size):
-        sig = np.divide(_ONE, den[start:stop])
-        res = out[start:stop]
-        np.multiply(dy[start:stop], sig, out=res)
+
+    def block(start, stop):  # NOTE: no output over an operand where two NaNs may meet (an in-place multiply
+        sig = np.divide(_ONE, den[start:stop])  # returned the other NaN, its sign, than the fresh product)
+        res = np.multiply(dy[start:stop], sig)
         np.subtract(_ONE, sig, out=sig)
-        res *= fused.fma(np, flat[start:stop], sig, one)
+        np.multiply(res, fused.fma(np, flat[start:stop], sig, one), out=out[start:stop])
+    _ranges(flat.size, block, {"over": "ignore", "invalid": "ignore"})  # (inf x 0 in the fma: NaN, as torch)
     return out.reshape(a.shape)
 
 
@@ -103,13 +134,15 @@ def softplus_forward(a: np.ndarray, beta, threshold) -> tuple:
     n = flat.size
     cut = n - n % _PAIR
     out, exp = np.empty(n, _F32), np.empty(n, _F32)
-    with np.errstate(over="ignore"):
-        for start, stop in _blocks(cut):
-            v = flat[start:stop]
-            z = v * b
-            e = expf_u10(z, out=exp[start:stop])
-            out[start:stop] = select(z > t, v, log1pf_u10(e) / b)
-        if cut < n:
+
+    def block(start, stop):
+        v = flat[start:stop]
+        z = v * b
+        e = expf_u10(z, out=exp[start:stop])
+        out[start:stop] = select(z > t, v, log1pf_u10(e) / b)
+    _run(cut, block, {"over": "ignore"})
+    if cut < n:
+        with np.errstate(over="ignore"):
             v = flat[cut:]
             z = v * b
             exp[cut:] = glibc.expf(z)
@@ -123,10 +156,9 @@ def softplus_backward(a: np.ndarray, g: np.ndarray, exp: np.ndarray, beta, thres
     b, t = _F32(beta), _F32(threshold)
     flat, w = a.reshape(-1), g.reshape(-1)
     out = np.empty(flat.size, _F32)
-    with np.errstate(over="ignore", invalid="ignore"):
-        for start, stop in _blocks(flat.size):
-            z, wv = exp[start:stop], w[start:stop]
-            q = wv * z
-            q /= z + _ONE
-            out[start:stop] = select(flat[start:stop] * b > t, wv, q)
+
+    def block(start, stop):
+        z, wv = exp[start:stop], w[start:stop]
+        out[start:stop] = select(flat[start:stop] * b > t, wv, wv * z / (z + _ONE))
+    _ranges(flat.size, block, {"over": "ignore", "invalid": "ignore"})
     return out.reshape(a.shape)
