@@ -800,10 +800,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     results = [found[slots[i]] for i in range(len(inputs))]
     for i, r in enumerate(results):
         if r is None:
-            if materialize_grads:
-                from core._factories import zeros_like  # factories import the tensor layer
+            if materialize_grads:  # NOTE: under create_graph torch's zeros require grad (a leaf), so they can
+                from core._factories import zeros_like  # be differentiated again (BackPACK's R-op does)
 
-                results[i] = zeros_like(inputs[i])
+                results[i] = zeros_like(inputs[i], requires_grad=bool(create_graph))
             elif not allow_unused:
                 raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
