@@ -356,3 +356,24 @@ def bolts_swav() -> None:
     q = crit.sinkhorn(torch.exp(output[:4].detach() / 0.05).t(), 3)
     print("assignments", q.argmax(1).tolist())
     _digits("sinkhorn", q)
+
+
+def bolts_ssl_encoders() -> None:
+    """CPC's LayerNorm ResNet-50 (a training step) and the self-supervised ResNets (ResNet-18 with every feature map,
+    ResNeXt-50 32x4d's grouped convolutions) in eval mode with their input gradients."""
+    from pl_bolts.models.self_supervised.cpc.networks import cpc_resnet50
+    from pl_bolts.models.self_supervised.resnets import resnet18, resnext50_32x4d
+    torch.manual_seed(0)
+    x = torch.rand(2, 3, 32, 32)
+    cpc = cpc_resnet50(x)
+    _digits("cpc features", cpc(x))
+    _steps(cpc, (x,), lambda m, x: m(x).pow(2).mean(), steps=2)
+    for build, kwargs in ((resnet18, {"first_conv": False, "maxpool1": False, "return_all_feature_maps": True}),
+                          (resnext50_32x4d, {"num_classes": 10})):
+        model = build(**kwargs).eval()
+        x = torch.rand(2, 3, 32, 32, requires_grad=True)
+        maps = model(x)
+        for i, m in enumerate(maps):
+            _digits(f"{build.__name__} map {i}", m)
+        sum(m.pow(2).mean() for m in maps).backward()
+        _digits("input grad", x.grad)

@@ -12,12 +12,13 @@ Course and tutorial material not yet covered (2026-12-06, corpus helper s29 COUR
   distributional heads, n-step double-Q with prioritised replay on a NumPy sum tree) with agent.py, model.py,
   memory.py, env.py and test.py beside it on ``corpus_courses3``'s stand-in ALE (``atari_py``, ``cv2`` and ``plotly``
   for the script only), at small sizes given on its command line, both architectures, saving its memory and a
-  checkpoint, and in evaluation mode; ``corpus_courses3.show_rainbow`` prints the trained network at the end;
+  checkpoint, and in evaluation mode, and once at its 1.4 release (2019-06-17: its replay memory of Python
+  transitions stacked with ``torch.stack``); ``corpus_courses3.show_rainbow`` prints the trained network at the end;
 - ``gir_*``: girafe-ai's ml-course (MIT): its week 9 character-level RNN on the names list (100 Adam steps instead of
   1000, the loss printed where the notebook plots it, 10 of its 50 samples);
 - ``blt_*``: Lightning-Universe's lightning-bolts (Apache-2.0) at its 0.7.0 release (2023-06-30): the modules that
   need no Lightning (U-Net, DCGAN, pix2pix, the ResNet autoencoder components, the RL networks, distributions and
-  DQN losses, the self-supervised losses), fetched under ``pl_bolts/`` without the package's ``__init__`` files and
+  DQN losses, the self-supervised losses and encoders, SwAV, LARS and its schedules), fetched under ``pl_bolts/`` without the package's ``__init__`` files and
   driven by ``corpus_courses3.bolts_*`` (``under_review`` stood in): outputs, gradients and a few Adam steps.
 """
 
@@ -72,16 +73,21 @@ RAINBOW = ("Kaixhin/Rainbow", "1745b184c3dfc03d4ffa3ce2342ced9996b39a60", "MIT")
 _RAINBOW_FILES = [(f"{m}.py", f"{m}.py") for m in ("agent", "env", "memory", "model", "test")]
 
 
-def _rainbow(name, args, edits=()):
+def _rainbow(name, args, edits=(), source=RAINBOW):
     """main.py on ``corpus_courses3``'s ALE stand-in with the command line ``args``, no timestamps and no progress
     bar, and the trained agent shown at the end (``corpus_courses3.show_rainbow``)."""
-    return _r(name, RAINBOW, "main.py",
+    trange = [("from tqdm import trange\n", "trange = range  # no progress bar\n")] if source is RAINBOW else []
+    return _r(name, source, "main.py",
               [("import atari_py\n", "__import__('corpus_courses3').install_rainbow()\nimport atari_py\n"),
-               ("from tqdm import trange\n", "trange = range  # no progress bar\n"),
+               *trange,
                ("args = parser.parse_args()", f"args = parser.parse_args({args!r})"),
                ("str(datetime.now().strftime('%Y-%m-%dT%H:%M:%S'))", "'time'"),  # a wall-clock time
                ("\nenv.close()\n", "\nenv.close()\n__import__('corpus_courses3').show_rainbow(dqn, mem, state)\n"),
                *edits], support=_RAINBOW_FILES)
+
+
+# Its 1.4 release (2019-06-17): the replay memory of Python transitions stacked with torch.stack/cat.
+RAINBOW_14 = ("Kaixhin/Rainbow", "8a34488c1cd597f193326e7b858fa768ee1ee3d9", "MIT")
 
 
 _SMALL = ["--memory-capacity", "2000", "--evaluation-episodes", "2", "--evaluation-size", "40"]
@@ -99,6 +105,10 @@ RECIPES += [
               "--evaluation-interval", "80", "--target-update", "40", "--batch-size", "16", "--noisy-std", "0.5",
               *_SMALL]),
     _rainbow("rbw_evaluate", ["--architecture", "data-efficient", "--evaluate", *_SMALL]),
+    _rainbow("rbw_v14_data_efficient",
+             ["--architecture", "data-efficient", "--hidden-size", "64", "--T-max", "240", "--learn-start", "80",
+              "--evaluation-interval", "120", "--target-update", "80", "--batch-size", "16", *_SMALL],
+             source=RAINBOW_14),
 ]
 
 # girafe-ai/ml-course (MIT) at its head of 2024-08-24.
@@ -145,6 +155,7 @@ RECIPES += [
     _bolts("basic_gan", ["models/gans/basic/components"]),
     _bolts("pixel_cnn", ["models/vision/pixel_cnn"]),
     _bolts("optimizers", ["optimizers/lars", "optimizers/lr_scheduler", "models/self_supervised/evaluator"]),
+    _bolts("ssl_encoders", ["models/self_supervised/cpc/networks", "models/self_supervised/resnets"]),
     _bolts("swav", ["models/self_supervised/swav/loss", "models/self_supervised/swav/swav_resnet"],
            xfail="float32 summation order amplified: the ResNet-18's embeddings differ from torch's by 1e-6 "
                  "(convolution sums), and one SGD step at lr 0.1 through batch norms over 4 crops and SwAV's "
