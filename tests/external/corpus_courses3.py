@@ -377,3 +377,17 @@ def bolts_ssl_encoders() -> None:
             _digits(f"{build.__name__} map {i}", m)
         sum(m.pow(2).mean() for m in maps).backward()
         _digits("input grad", x.grad)
+
+
+def bolts_metrics() -> None:
+    """``pl_bolts.metrics``' accuracy, top-k precision and nested means, and ``utils.shaping.tile``."""
+    from pl_bolts.metrics.aggregation import accuracy, mean, precision_at_k
+    from pl_bolts.utils.shaping import tile
+    torch.manual_seed(0)
+    logits, labels = torch.randn(20, 7), torch.randint(0, 7, (20,))
+    print("accuracy", repr(accuracy(logits, labels).item()))
+    print("precision_at_k", [t.tolist() for t in precision_at_k(logits, labels, top_k=(1, 3, 5))])
+    print("mean", repr(mean([{"loss": torch.tensor(1.5)}, [{"loss": torch.tensor(2.0)}, {"loss": torch.tensor(4.5)}]],
+                            "loss").item()))
+    a = torch.arange(12.0).view(3, 4)
+    print("tile", tile(a, 0, 2).tolist(), tile(a, 1, 3).tolist())

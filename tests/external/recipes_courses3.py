@@ -18,7 +18,7 @@ Course and tutorial material not yet covered (2026-12-06, corpus helper s29 COUR
   1000, the loss printed where the notebook plots it, 10 of its 50 samples);
 - ``blt_*``: Lightning-Universe's lightning-bolts (Apache-2.0) at its 0.7.0 release (2023-06-30): the modules that
   need no Lightning (U-Net, DCGAN, pix2pix, the ResNet autoencoder components, the RL networks, distributions and
-  DQN losses, the self-supervised losses and encoders, SwAV, LARS and its schedules), fetched under ``pl_bolts/`` without the package's ``__init__`` files and
+  DQN losses, the self-supervised losses and encoders, SwAV, LARS and its schedules, the metrics), fetched under ``pl_bolts/`` without the package's ``__init__`` files and
   driven by ``corpus_courses3.bolts_*`` (``under_review`` stood in): outputs, gradients and a few Adam steps.
 """
 
@@ -155,6 +155,7 @@ RECIPES += [
     _bolts("basic_gan", ["models/gans/basic/components"]),
     _bolts("pixel_cnn", ["models/vision/pixel_cnn"]),
     _bolts("optimizers", ["optimizers/lars", "optimizers/lr_scheduler", "models/self_supervised/evaluator"]),
+    _bolts("metrics", ["metrics/aggregation", "utils/shaping"]),
     _bolts("ssl_encoders", ["models/self_supervised/cpc/networks", "models/self_supervised/resnets"]),
     _bolts("swav", ["models/self_supervised/swav/loss", "models/self_supervised/swav/swav_resnet"],
            xfail="float32 summation order amplified: the ResNet-18's embeddings differ from torch's by 1e-6 "
