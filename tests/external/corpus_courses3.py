@@ -391,3 +391,11 @@ def bolts_metrics() -> None:
                             "loss").item()))
     a = torch.arange(12.0).view(3, 4)
     print("tile", tile(a, 0, 2).tolist(), tile(a, 1, 3).tolist())
+
+
+def fake_fetch_openml(name, version=None, return_X_y=False, **kwargs):
+    """``sklearn.datasets.fetch_openml('mnist_784', return_X_y=True)`` as NumPy arrays (what it returned before
+    scikit-learn 0.24's data frames): 400 seeded noise images of 784 float64 pixels in 0..255, string labels."""
+    rng = np.random.default_rng(5)
+    labels = rng.integers(0, 10, size=400).astype(str).astype(object)
+    return rng.integers(0, 256, size=(400, 784)).astype(np.float64), labels

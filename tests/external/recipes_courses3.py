@@ -66,6 +66,11 @@ RECIPES += [
     _dlw("dlw_forward_backward_propagation",
          "boosting_models_pytorch/forwardpropagation_backpropagation_gradientdescent"),
     _dlw("dlw_fromscratch_logistic_regression", "fromscratch/fromscratch_logistic_regression"),
+    _dlw("dlw_fromscratch_cnn", "fromscratch/fromscratch_cnn",  # MNIST from OpenML: 400 seeded noise images
+         [("from sklearn.datasets import fetch_openml", "fetch_openml = __import__('corpus_courses3').fake_fetch_openml"),
+          ("from sklearn.utils import check_random_state", "from numpy.random import RandomState as check_random_state"),
+          ("train_samples = 60000", "train_samples = 300"), ("test_size=10000", "test_size=100"),
+          ("pd.DataFrame(output.numpy()).to_string(index=False, header=False)", "output.tolist()")]),  # pandas: a stub
 ]
 
 # Kaixhin/Rainbow (MIT) at its head of 2022-01-13 (after its 1.4 release of 2019, with the memory rewritten in NumPy).
