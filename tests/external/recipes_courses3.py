@@ -5,7 +5,7 @@ Course and tutorial material not yet covered (2026-12-06, corpus helper s29 COUR
   notebooks of its "Practical PyTorch", "Boosting Models" and "From Scratch" chapters (matrices, gradients,
   linear and logistic regression, feedforward, convolutional, recurrent and LSTM networks, an overcomplete
   autoencoder, optimizers, learning-rate schedules, weight initialisations and activations, overfitting,
-  SGDR, forward and backward propagation by hand, logistic regression from scratch), each notebook's code
+  SGDR, forward and backward propagation by hand, logistic regression and a CNN from scratch), each notebook's code
   cells as one script. MNIST and Fashion-MNIST are ``corpus_support``'s seeded stand-ins (300 training and 100 test
   images), so each training run's ``n_iters`` is 30 (10 epochs of 3 batches) and it reports every 10 iterations;
 - ``rbw_*``: Kaixhin's Rainbow (MIT) at its head of 2022-01-13: main.py trains its agent (noisy nets, dueling
