@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import core
 from core.nodegraph.files import io as files
 from core.nodegraph.model.code_build import build_graph
-from core.nodegraph.model.code_trace import SNIPPET_FILE, SnippetError, trace
+from core.nodegraph.model.code_trace import SnippetError, compile_snippet, trace
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
@@ -75,9 +75,9 @@ def check_syntax(text: str) -> None:
     running anything: the GUI checks a snippet this way before it asks about replacing the open document."""
     text = _check_source(text)
     try:
-        compile(text, SNIPPET_FILE, "exec")
-    except SyntaxError as exc:  # the message and line trace() gives
-        raise CodeImportError(f"SyntaxError: {exc.msg}", exc.lineno) from None
+        compile_snippet(text)
+    except SnippetError as exc:  # the message and line trace() gives
+        raise CodeImportError(exc.message, exc.line) from None
     except ValueError as exc:  # a NUL character (a SyntaxError itself from Python 3.12)
         raise CodeImportError(f"SyntaxError: {exc}") from None
 

@@ -49,7 +49,7 @@ import core
 import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph.model import code_gradcheck, code_ops
 
-__all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "trace"]
+__all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "compile_snippet", "trace"]
 
 SNIPPET_FILE = "<snippet>"
 _NN_DIR = os.path.dirname(core.nn.__file__)
@@ -486,13 +486,22 @@ def control_flow_notes(source: str, loop: TrainingLoop | None) -> list[str]:
     return sorted(notes, key=lambda n: int(n.split(":")[0][5:]))
 
 
+def compile_snippet(source: str, filename: str = SNIPPET_FILE) -> types.CodeType:
+    """``source`` compiled, or SnippetError: a syntax error at its line, or an expression nested too deeply for
+    Python's compiler (``x + x + ...`` a few thousand times raises RecursionError, not SyntaxError)."""
+    try:
+        return compile(source, filename, "exec")
+    except SyntaxError as exc:
+        raise SnippetError(f"SyntaxError: {exc.msg}", exc.lineno) from None
+    except (RecursionError, MemoryError) as exc:  # NOTE: CPython's compiler has no line for these
+        raise SnippetError(f"{type(exc).__name__}: the snippet nests too deeply for Python to compile "
+                           "(split the long expression over several lines)") from None
+
+
 def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = None,
           cancel: threading.Event | None = None) -> Trace:
     """Run ``source`` and record it (see the module docstring); SnippetError names the snippet's line."""
-    try:
-        code = compile(source, filename, "exec")
-    except SyntaxError as exc:
-        raise SnippetError(f"SyntaxError: {exc.msg}", exc.lineno) from None
+    code = compile_snippet(source, filename)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     rec = _Recorder(filename, deadline, cancel, source)
     env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": _import}}
