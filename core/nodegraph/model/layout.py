@@ -18,6 +18,7 @@ or drawn smaller than the model, takes the model's size, so a later Forward does
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Container, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -335,7 +336,7 @@ def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Po
     sizes = {nid: size(nid) for nid in positions}
     spans = [(min((positions[n][0] for n in stack), default=0.0),
               max((positions[n][0] + sizes[n][0] for n in stack), default=0.0)) for stack in stacks]
-    curves: dict[Edge, tuple[Point, Point, list[Point]]] = {}  # the curve's samples, while its ends stay put
+    curves: dict[Edge, tuple[Point, Point, list[Point], list[float]]] = {}  # samples by x, while its ends stay put
     for _ in range(CLEARING_PASSES if long else 0):
         downs: dict[str, float] = {}
         ups: dict[str, float] = {}
@@ -343,12 +344,13 @@ def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Po
             ends = positions[edge.src], positions[edge.dst]
             known = curves.get(edge)
             if known is None or known[:2] != ends:
-                known = curves[edge] = (*ends, edge_routes.curve_samples(
+                samples = sorted(edge_routes.curve_samples(
                     edge_routes.curve_points(*edge_routes.edge_ends(graph, edge, positions)), 64))
-            samples = known[2]
+                known = curves[edge] = (*ends, samples, [px for px, _ in samples])
+            samples, xs = known[2], known[3]
             for c in range(column_of[edge.src] + 1, column_of[edge.dst]):
-                left, right = spans[c]
-                here = [(px, py) for px, py in samples if left < px < right]
+                left, right = spans[c]  # NOTE: the samples strictly inside, found by bisection: an edge over many
+                here = samples[bisect_right(xs, left):bisect_left(xs, right)]  # columns, in each, was cubic
                 if not here:
                     continue
                 low, high = min(p[1] for p in here), max(p[1] for p in here)
