@@ -367,6 +367,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     check_same_device(input, mask)
     if input._data.ndim == 0 and mask._data.ndim == 0:  # select from a 1-element vector instead
         return MaskedSelect.apply(reshape(input, (1,)), mask=reshape(mask, (1,)))
+    broadcast_shapes(mask._data.shape, input._data.shape)  # (ATen broadcasts the mask first: its message's order)
     return MaskedSelect.apply(input, mask=mask)
 
 
@@ -379,7 +380,7 @@ class MaskedScatter(Function):
         m = xp.broadcast_to(mask._data, a._data.shape)
         count = int(m.sum())
         if source._data.size < count:
-            raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
+            raise RuntimeError("Number of elements of source < number of ones in mask")
         ctx.adv = tuple(enumerate(xp.nonzero(m)))
         ctx.count, ctx.source_shape = count, source._data.shape
         target = a._data if inplace else a._data.copy()
@@ -406,19 +407,36 @@ class MaskedScatter(Function):
         return gself, gsrc
 
 
-def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+def _check_scatter_mask(mask) -> None:
+    """masked_scatter's first check, in ATen's words: a boolean mask."""
+    if isinstance(mask, Tensor) and mask.dtype is not _dtype.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{_dtype.SCALAR_NAMES.get(mask.dtype.name, mask.dtype.name)}")
     _check_mask(mask, "masked_scatter_")
-    shape = broadcast_shapes(input._data.shape, mask._data.shape)
+
+
+def _check_scatter_source(input, source) -> None:
+    """masked_scatter's check after the shapes', in ATen's words: self's and source's dtypes."""
+    if isinstance(source, Tensor) and source.dtype != input.dtype:
+        names = (_dtype.SCALAR_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, source))
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got{} and {}"
+                           .format(*names))  # (sic: ATen's message has no space after "got")
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    _check_scatter_mask(mask)
+    shape = broadcast_shapes(mask._data.shape, input._data.shape)  # (ATen broadcasts the mask first: its message)
+    _check_scatter_source(input, source)
     src = input if tuple(input.shape) == shape else expand(input, shape)
     return MaskedScatter.apply(src, values_tensor(input, source), mask=mask, inplace=False)
 
 
 def masked_scatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    _check_mask(mask, "masked_scatter_")
+    _check_scatter_mask(mask)
     check_same_device(input, mask)
-    shape = broadcast_shapes(input._data.shape, mask._data.shape)
-    if shape != input._data.shape:
-        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
+    _check_scatter_source(input, source)
+    if mask._data.shape != input._data.shape:
+        expand(mask, tuple(input.shape))  # (ATen expands the mask to self's shape: its message for a mismatch)
     source = values_tensor(input, source)
     check_inplace(input)
     return MaskedScatter.apply(input, source, mask=mask, inplace=True)
