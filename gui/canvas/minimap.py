@@ -135,10 +135,14 @@ class Minimap(QGraphicsView):
             self.setVisible(False)
             return
         spot, covers = self._spot(visible)
+        was = (self.isVisible(), self.pos())
         if spot is not None:
             self.move(spot.topLeft())
             self._set_translucent(covers)
         self.setVisible(spot is not None)
+        more = getattr(self.main_view, "more", None)  # the edge buttons keep off the map where it went
+        if more is not None and (self.isVisible(), self.pos()) != was:
+            more.place()
 
     def _spot(self, visible: QRectF) -> tuple[QRect | None, bool]:
         """Where the map goes (None: hidden) and whether it covers part of the graph there."""

@@ -82,8 +82,8 @@ class MoreArrows:
         return [side for side in SIDES if out[side] > slack]
 
     def place(self) -> None:
-        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node is
-        drawn there, at the nearest spot along the edge clear of nodes (else in the middle, over the node)."""
+        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node or
+        the minimap is drawn there, at the nearest spot along the edge clear of them (else in the middle, over it)."""
         room = self.view.viewport().rect()
         hidden = self.hidden_sides()
         for side, button in self.buttons.items():
@@ -98,6 +98,9 @@ class MoreArrows:
             strip = QRect(x, 0, w, room.height()) if along else QRect(0, y, room.width(), h)
             nodes = [self.view.mapFromScene(item.sceneBoundingRect()).boundingRect()  # only those on the strip
                      for item in self.view.items(strip) if isinstance(item, NodeItem)]
+            minimap = self.view.minimap
+            if minimap.isVisible():  # nor over the minimap in its corner ('more ▼' sat on its edge at 1366x768)
+                nodes.append(minimap.geometry().translated(-self.view.viewport().pos()))
             length, size = (room.height(), h) if along else (room.width(), w)
             for shift in (k * sign * size for k in range(length // (2 * size) + 1) for sign in (1, -1)):
                 spot = QRect(x, y + shift, w, h) if along else QRect(x + shift, y, w, h)
