@@ -378,6 +378,8 @@ class GraphView(QGraphicsView):
             self.zoom(1 / 1.2)
         elif key == Qt.Key.Key_Tab:
             self.palette_requested.emit(self.new_node_point())
+        elif key == Qt.Key.Key_Escape and self.graph_scene.wire.cancel():
+            pass  # Esc dropped the wire being drawn: the release connects nothing and offers no palette
         elif (step := key_select.DIRECTIONS.get(int(key))) is not None \
                 and event.modifiers() == Qt.KeyboardModifier.NoModifier and self._select_by_key(step):
             pass

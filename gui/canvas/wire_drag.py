@@ -4,7 +4,8 @@
 the input has one) and marks every other port that could take the wire ("ok") or not ("refused"); ``follow`` draws
 the wire to the pointer; ``finish`` connects to the port under the drop through the scene's ``connect_ports`` (one
 undoable edit), says why it can't (the status bar, and a tooltip at the pointer), or, dropped on empty canvas, emits
-the scene's ``edge_dropped`` (the window offers the palette to add a node there, wired to that port).
+the scene's ``edge_dropped`` (the window offers the palette to add a node there, wired to that port); ``cancel``
+(Esc during the drag) drops the wire and the release that follows does nothing.
 """
 
 from __future__ import annotations
@@ -69,18 +70,31 @@ class WireDrag:
         a, b = port.scene_anchor(), scene_pos
         path.setPath(curve(a, b) if port.is_output else curve(b, a))
 
+    def cancel(self) -> bool:
+        """Drop the wire being drawn without connecting anything (Esc); False when none was."""
+        if self._drag is None:
+            return False
+        self._end()
+        return True
+
+    def _end(self) -> PortItem:
+        """The wire's port, once the wire and the ports' marks are gone."""
+        assert self._drag is not None
+        port, path = self._drag
+        self._drag = None
+        self.scene.removeItem(path)
+        for item in self.scene.node_items.values():
+            for p in item.ports.values():
+                p.set_state(None)
+        return port
+
     def finish(self, scene_pos: QPointF, screen_pos: QPoint | None) -> None:
         """Drop the wire at ``scene_pos``: connect, refuse with the reason (a tooltip at ``screen_pos``), or offer a
         node there (``edge_dropped``) on empty canvas."""
         if self._drag is None:
             return
         scene = self.scene
-        port, path = self._drag
-        self._drag = None
-        scene.removeItem(path)
-        for item in scene.node_items.values():
-            for p in item.ports.values():
-                p.set_state(None)
+        port = self._end()
         under = [i for i in scene.items(scene_pos) if not hasattr(i, "comment_id")]  # a backdrop counts as empty
         target = next((i for i in under if isinstance(i, PortItem)), None)
         if target is None and not under:
