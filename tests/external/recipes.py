@@ -90,3 +90,5 @@ RECIPES += __import__("recipes_llm").RECIPES  # the rest of Build a Large Langua
 RECIPES += __import__("recipes_seq").RECIPES  # xLSTM, pytorch-tcn, torchdyn: sequence models, neural ODEs (helper s28 SEQ)
 RECIPES += __import__("recipes_meta").RECIPES  # higher and learn2learn: MAML, differentiable optimizers, their tests (helper s28 META)
 RECIPES += __import__("recipes_courses3").RECIPES  # Deep Learning Wizard, Kaixhin's Rainbow, girafe-ai's course (helper s29 COURSES)
+RECIPES += __import__("recipes_backpack").RECIPES  # BackPACK: extensions, curvature products, its tests (helper s29 BPK)
+RECIPES += __import__("recipes_geomloss").RECIPES  # GeomLoss: Sinkhorn, kernel and Hausdorff losses, tensorized (helper s29 BPK)

@@ -387,6 +387,8 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "snntorch" in present:  # snntorch.spikeplot imports matplotlib and pandas at module level: the stand-ins stay
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm"})  # but tqdm (fake_snntorch_deps')
+    if {"backpack", "geomloss"} & set(present):  # their examples plot with matplotlib: the stand-ins stay
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "zuko" in present:  # recipes_zuko's tutorials plot with matplotlib: the stand-ins stay (zuko probes none)
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "deepxde" in present:  # DeepXDE imports matplotlib at module level: the stand-ins stay, but its fakes'
@@ -415,6 +417,8 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_gpytorch_deps").modules())
     if "botorch" in present:  # recipes_botorch's: SciPy, threadpoolctl, pyre_extensions (fake_botorch_deps)
         deps.update(importlib.import_module("fake_botorch_deps").modules())
+    if {"backpack", "geomloss"} & set(present):  # memlab, memory_profiler, tabulate, KernelDensity, no pykeops
+        deps.update(importlib.import_module("fake_backpack_deps").modules())
     if "torch_geometric" in present:  # recipes_pyg's: xxhash, tqdm, psutil, requests (fake_pyg_deps)
         deps.update(importlib.import_module("fake_pyg_deps").modules())
     if "pyro" in present:  # a progress bar with the attributes pyro.infer.mcmc uses (fake_pyro_deps)
@@ -516,6 +520,7 @@ _FETCHED_PACKAGES += ("torchode", "kymatio")  # recipes_torchode's, recipes_kyma
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
 _FETCHED_PACKAGES += ("higher", "learn2learn")  # recipes_meta's (parameterized, Cython parts: fake_meta_deps)
 _FETCHED_PACKAGES += ("xlstm", "pytorch_tcn", "torchdyn")  # recipes_seq's (torchdyn's deps: fake_seq_deps)
+_FETCHED_PACKAGES += ("backpack", "unfoldNd", "geomloss")  # recipes_backpack's, recipes_geomloss' (fake_backpack_deps)
 
 
 def _reset(lib) -> None:
