@@ -62,6 +62,7 @@ from core.distributions.uniform import Uniform
 from core.distributions.von_mises import VonMises
 from core.distributions.weibull import Weibull
 from core.distributions.wishart import Wishart
+from core.nn import _module_paths
 
 __all__ = [
     "Bernoulli", "Beta", "Categorical", "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "Gamma",
@@ -77,6 +78,12 @@ __all__ = [
     *transforms.__all__,
 ]
 
+
+# PyTorch's class paths (torch.distributions.transforms.StackTransform...): core keeps some in its own files
+_module_paths.place_classes(__name__, "transforms", "CatTransform CorrCholeskyTransform "
+                            "CumulativeDistributionTransform LowerCholeskyTransform PositiveDefiniteTransform "
+                            "StackTransform")
+del _module_paths
 
 # dir() lists torch.distributions' names: core's extra files stay out of it
 __dir__ = _hiding_submodules(__name__, (

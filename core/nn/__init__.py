@@ -16,6 +16,7 @@ from core.nn.parameter import Buffer, Parameter  # noqa: F401
 utils = _nn_utils  # (``nn.modules``' star import above brought its own ``utils`` module under that name)
 
 _module_paths.place(__name__)  # torch.nn.modules.sparse.Embedding and PyTorch's other class paths
+_module_paths.place_classes(__name__, "parameter", "UninitializedParameter UninitializedBuffer")
 # torch.nn.modules.module's global hooks, defined beside Module
 for _hook_fn in ("register_module_forward_pre_hook", "register_module_forward_hook"):
     setattr(_sys.modules[__name__ + ".modules.module"], _hook_fn, getattr(_module_file, _hook_fn))

@@ -146,3 +146,20 @@ def place(nn_name: str) -> None:
     # load_state_dict's result type, which libraries import from its module (Lightning's bitsandbytes plugin)
     sys.modules[f"{package.__name__}.module"]._IncompatibleKeys = importlib.import_module(
         f"{nn_name}._state")._IncompatibleKeys
+
+
+def place_classes(package_name: str, name: str, classes: str) -> None:
+    """Give ``<package_name>.<name>`` (made as a plain module where core has no such file) each of ``classes`` (the
+    package's, or the module's own where it already holds it) with that module as the class's ``__module__``, as
+    PyTorch's path reads (``torch.optim.adamw.AdamW``, ``torch.optim.lr_scheduler.LinearLR``): ``type(opt).__module__``
+    and a pickle name the placed module, and ``inspect.getsource`` still finds the class (``_give_source``)."""
+    package = importlib.import_module(package_name)
+    module = _submodule(package, name)
+    defined_in = {}
+    for cls in classes.split():
+        found = getattr(module, cls, None) or getattr(package, cls)
+        setattr(module, cls, found)
+        if found.__module__ != module.__name__:
+            defined_in[cls] = sys.modules[found.__module__].__file__
+            found.__module__ = module.__name__
+    _give_source(module, defined_in)

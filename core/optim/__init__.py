@@ -5,6 +5,7 @@ modules PyTorch leaves there; the modules the classes are defined in are importa
 (``dir(torch.optim)`` is printed by tutorials, and it must read the same).
 """
 
+from core.nn import _module_paths
 from core.optim import _functional as _functional
 from core.optim import _stateless as _stateless
 from core.optim import lr_scheduler, swa_utils
@@ -26,3 +27,14 @@ __all__ = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD"
 
 del adam, adam_variants, adaptive, lbfgs, optimizer, rprop_asgd, sgd, sparse_adam  # type: ignore[name-defined] # noqa: F821
 del _flat_adam, _flat_adaptive, _hooks, _optimizer_helpers, _pointwise, _strong_wolfe, lr_scheduler_more  # type: ignore[name-defined] # noqa: F821
+
+# PyTorch's class paths (torch.optim.adamw.AdamW, torch.optim.lr_scheduler.LinearLR): core groups them by family
+for _name, _classes in (("adadelta", "Adadelta"), ("adagrad", "Adagrad"), ("adamax", "Adamax"), ("adamw", "AdamW"),
+                        ("asgd", "ASGD"), ("nadam", "NAdam"), ("radam", "RAdam"), ("rmsprop", "RMSprop"),
+                        ("rprop", "Rprop"),
+                        ("lr_scheduler", "ChainedScheduler ConstantLR CosineAnnealingWarmRestarts CyclicLR LinearLR "
+                                         "MultiplicativeLR PolynomialLR SequentialLR")):
+    _module_paths.place_classes(__name__, _name, _classes)
+    if _name != "lr_scheduler":  # importable (torch.optim.adamw), not an attribute: dir() reads as torch's
+        del globals()[_name]
+del _name, _classes, _module_paths
