@@ -7,10 +7,19 @@ names). ``import_here`` must give a graph that saves, loads back and runs, or re
 ``CodeImportError`` whose line is the snippet's; never another exception.
 """
 
-import pytest
+import builtins
 
-import core.nodegraph.model.nodes  # noqa: F401 - the node types graphs are built from
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import core
+import core.nodegraph.model.nodes  # the node types graphs are built from
 from core.nodegraph.files.code_import import CodeImportError, check_syntax, import_here
+from core.nodegraph.model import code_trace
+from core.nodegraph.run.session import Session
+from tests.nodegraph.fuzz_checks import runs_without_raising
 
 TIME_LIMIT = 5.0
 
@@ -23,3 +32,87 @@ def test_an_expression_too_deep_for_pythons_compiler_is_refused_with_one_code_im
         check_syntax(text)
     with pytest.raises(CodeImportError, match="RecursionError: the snippet nests too deeply"):
         import_here(text, time_limit=TIME_LIMIT)
+
+
+# ----- snippets from the chapter's grammar ------------------------------------------------------------------------
+NAMES = ["x", "w", "b", "y", "z", "loss", "h", "λ", "xé", "ｗ", "数据"]
+NUMBERS = ["0", "1", "2", "-1", "0.5", "3.0", "1e-3", "1e308", "1e999", "10 ** 400", "float('nan')", "float('inf')",
+           "True", "9" * 40]
+SHAPES = ["2", "3", "2, 3", "3, 2", "1, 3", "(2, 3)", "[3]", "0", "-1", "2, 3, 4", "10 ** 12"]
+FACTORIES = ["torch.ones({s})", "torch.zeros({s})", "torch.full(({s}), 0.5)", "torch.arange(6.0)",
+             "torch.tensor([1.0, -2.0, 3.0])", "torch.tensor([[1.0, 2.0], [3.0, 4.0]])", "torch.eye(3)",
+             "torch.linspace(-1, 1, 3)", "torch.ones({s}, requires_grad=True)", "torch.tensor(2.0, requires_grad=True)"]
+UNARY = ["torch.relu", "torch.exp", "torch.tanh", "torch.sigmoid", "torch.sum", "torch.mean", "torch.abs",
+         "torch.log", "torch.sqrt", "torch.softmax", "torch.t", "torch.flatten", "torch.nope"]
+BINARY = ["torch.add", "torch.mul", "torch.matmul", "torch.maximum", "torch.where", "torch.cat", "torch.stack"]
+METHODS = [".sum()", ".mean()", ".sum(dim=0)", ".sum(dim=5)", ".view(-1)", ".view(4, 4)", ".reshape(3, 2)", ".t()",
+           ".relu()", ".exp()", ".pow(2)", ".softmax(dim=-1)", ".unsqueeze(0)", ".squeeze()", ".detach()",
+           ".clone()", ".abs()", "[0]", "[:, 1]", "[..., ::2]", ".T", ".float()", ".long()", ".max()", ".nope()"]
+OPERATORS = [" + ", " - ", " * ", " / ", " @ ", " ** ", " > "]
+STATEMENTS = ["class A:\n    pass", "with torch.no_grad():\n    {n} = {e}", "global {n}", "del {n}",
+              "try:\n    {n} = {e}\nexcept Exception:\n    pass", "assert {n} is not None",
+              "if {n} is not None:\n    {n} = {e}",
+              "for i in range(2):\n    {n} = {e}", "print({e})", "{n}.backward()", "{n}.sum().backward()",
+              "import math", "lambda: 0", "{n} = (lambda t: t * 2)({e})", "yield {n}", "return {n}", "pass"]
+
+
+def _expressions(names: list[str]):
+    leaf = st.one_of(
+        st.sampled_from(names), st.sampled_from(NUMBERS),
+        st.builds(lambda f, s: f.format(s=s), st.sampled_from(FACTORIES), st.sampled_from(SHAPES)))
+    leaf = st.one_of(st.sampled_from(names), leaf)  # mostly the snippet's own tensors
+    return st.recursive(leaf, lambda e: st.one_of(
+        st.builds(lambda f, a: f"{f}({a})", st.sampled_from(UNARY), e),
+        st.builds(lambda f, a, c, k: f"{f}({a}, {c})" if k else f"{f}({a}, bogus={c})",  # wrong arity, keyword
+                  st.sampled_from(UNARY), e, e, st.booleans()),
+        st.builds(lambda f, a, c: f"{f}([{a}, {c}])" if f in ("torch.cat", "torch.stack") else f"{f}({a}, {c})",
+                  st.sampled_from(BINARY), e, e),
+        st.builds(lambda a, m: f"({a}){m}", e, st.sampled_from(METHODS)),
+        st.builds(lambda a, o, c: f"({a}{o}{c})", e, st.sampled_from(OPERATORS), e),
+    ), max_leaves=6)
+
+
+@st.composite
+def grammar_snippets(draw) -> str:
+    first = draw(st.sampled_from(FACTORIES)).format(s=draw(st.sampled_from(SHAPES[:6])))
+    lines, names = ["import torch", f"x = {first}"], ["x"]
+    for _ in range(draw(st.integers(1, 6))):
+        name = draw(st.sampled_from(NAMES))
+        expr = draw(_expressions(names))
+        if draw(st.integers(0, 4)) == 0:
+            lines.append(draw(st.sampled_from(STATEMENTS)).format(n=draw(st.sampled_from(names)), e=expr))
+        else:
+            lines.append(f"{name} = {expr}")
+        names.append(name)
+    return "\n".join(lines) + "\n"
+
+
+def _run_as_code(text: str) -> dict[str, object]:
+    """The snippet's variables after running it with ``import torch`` giving core, as the import runs it."""
+    env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": code_trace._import}}
+    exec(compile(text, "<snippet>", "exec"), env)
+    return env
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=grammar_snippets())
+def test_grammar_snippets_import_as_a_graph_that_evaluates_as_the_code_does_or_are_refused(text):
+    try:
+        g = import_here(text, time_limit=TIME_LIMIT).graph
+    except CodeImportError as exc:
+        assert exc.message and len(str(exc)) < 3000, str(exc)[:300]
+        assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1, (exc.line, str(exc)[:200])
+        return
+    runs_without_raising(g)
+    env = _run_as_code(text)
+    s = Session(g)
+    s.forward()
+    titles = [node.title for node in g.nodes.values()]
+    for nid, node in g.nodes.items():
+        value = env.get(node.title or "")
+        if not isinstance(value, core.Tensor) or nid in s.errors or titles.count(node.title) > 1 \
+                or not text.splitlines()[-1].startswith(f"{node.title} = "):
+            continue  # the last line's name only: an earlier name may since have been rebound
+        got = s.value(nid)
+        assert isinstance(got, core.Tensor) and got.shape == value.shape, (node.title, got, value)
+        assert np.allclose(got.detach().numpy(), value.detach().numpy(), equal_nan=True), (node.title, got, value)
