@@ -74,6 +74,9 @@ class FittingScroll(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setWidget(widget)
         self.setMinimumSize(120, 80)
+        # the fields inside take the keyboard, the area never: Tab stopped on it with no mark of the focus anywhere
+        # (the empty Inspector's), and before the first field of any panel; a field Tabbed to is scrolled into view
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         widget.installEventFilter(self)
 
     def fit(self) -> None:

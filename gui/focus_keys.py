@@ -43,6 +43,8 @@ def focus(target: QWidget) -> None:
         inner = panel.widget() if isinstance(panel, QScrollArea) else panel  # the Inspector scrolls in its dock
         start = getattr(inner, "keyboard_start", None)  # a panel may name where typing starts (the Inspector)
         target = start() if callable(start) else first_field(panel)
+        if target in (panel, inner):  # no field to type in (the Inspector with no node): the dock in front shows
+            return  # its hint, the keyboard stays where it was (given to the panel, no widget showed it)
     target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
 

@@ -29,6 +29,7 @@ CANVAS_KEYS = [
     ("Add a node (the palette)", "Tab or a double-click on empty canvas"),
     ("Edit a node in the Inspector (its first field)", "Double-click on the node"),
     ("Select the node nearest the middle, then the next one that way", "Arrow keys"),
+    ("Leave the canvas for the field before it", "Shift+Tab"),
     ("Connect two ports", "Drag from a port to a port"),
     ("Zoom around the mouse", "Mouse wheel or a pinch"),
 ]

@@ -378,6 +378,8 @@ class GraphView(QGraphicsView):
             self.zoom(1 / 1.2)
         elif key == Qt.Key.Key_Tab:
             self.palette_requested.emit(self.new_node_point())
+        elif key == Qt.Key.Key_Backtab:
+            self._focus_previous()
         elif key == Qt.Key.Key_Escape and self.graph_scene.wire.cancel():
             pass  # Esc dropped the wire being drawn: the release connects nothing and offers no palette
         elif (step := key_select.DIRECTIONS.get(int(key))) is not None \
@@ -385,6 +387,17 @@ class GraphView(QGraphicsView):
             pass
         else:
             super().keyPressEvent(event)
+
+    def _focus_previous(self) -> None:
+        """Shift+Tab leaves the canvas for the previous field in the window's tab order that a user can see (Tab
+        opens the palette, so the canvas was a trap for the keyboard: nothing but Ctrl+2..4 got out of it)."""
+        w = self.previousInFocusChain()
+        while w is not None and w is not self:
+            if not self.isAncestorOf(w) and w.window() is self.window() and w.isEnabled() and w.isVisible() \
+                    and w.focusPolicy() & Qt.FocusPolicy.TabFocus and not w.visibleRegion().isEmpty():
+                w.setFocus(Qt.FocusReason.BacktabFocusReason)
+                return
+            w = w.previousInFocusChain()
 
     def _select_by_key(self, direction: tuple[float, float]) -> bool:
         """An arrow key: select the next node that way (``gui.canvas.key_select``) and bring it into view; False

@@ -229,8 +229,9 @@ RECIPES += [
              xfail="BackPACK's converter finds torch.flatten calls in a traced graph by their text ('<built-in method "
              "flatten' in str(node.target)): torch's flatten is a builtin whose str says so, core's is a Python "
              "function ('<function flatten at 0x...>'), so in core the call to it in torchvision's ResNet-18 stays a "
-             "call_function node where torch's run gets an nn.Flatten module (print_tabular shows it), the converted "
-             "model warns that second-order extensions may break and stops at DiagGGNExact"),
+             "call_function node where torch's run gets an nn.Flatten module (print_tabular shows it), and DiagGGNExact "
+             "through the converted model raises at it ('Difference in dimension must be 1', [5, 4, 512] against [4, "
+             "512, 1, 1]) where torch's run compares the diagonals"),
     _example("rnn", "use_cases/example_rnn", [("self.hidden_dim = 64", "self.hidden_dim = 16")]),
     _example("subsampling", "use_cases/example_subsampling", [("X, y = load_one_batch_mnist(", "X, y = " + ONE_BATCH[1])]),
     _example("trace_estimation", "use_cases/example_trace_estimation",
