@@ -166,11 +166,26 @@ class NativeBatchNorm(Function):
         elif ctx.training:
             xhat, invstd = _recompute(x, dims, ctx.eps)
             gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
+            if ctx.__dict__.get("kernel"):  # float32 under create_graph: the kernel's values, the formula's graph
+                return _kernel_values(ctx, x, weight, g, (gx, *_affine_grads(ctx, g, xhat, (-1,), dims)))
         else:
             invstd = Tensor._wrap(ctx.invstd)
             xhat = (x - Tensor._wrap(ctx.mean)) * invstd
             gx = gxhat * invstd if ctx.needs_input_grad[0] else None
         return (gx, *_affine_grads(ctx, g, xhat, (-1,), dims))
+
+
+def _kernel_values(ctx, x, weight, g, formula):
+    """Batch norm's gradients under ``create_graph=True`` as PyTorch's: ``NativeBatchNormBackward0`` computes the
+    first-order values with ``native_batch_norm_backward``'s kernel even while recording (its double backward comes
+    from its own formula), so each is ``(f - f.detach()) + kernel``: exactly the kernel's value (``f - f`` is 0),
+    with the formula ``f``'s graph (higher's and learn2learn's MAML meta-gradients read both)."""
+    gsum = None if g._data.flags.c_contiguous else g.sum(ctx.dims)._data
+    exact = batch_norm_backward(x._data, g._data, None if weight is None else weight._data, ctx.mean, ctx.invstd, gsum)
+    if exact is None:
+        return formula
+    return tuple(None if f is None else (f - f.detach()) + Tensor._wrap(value.reshape(f.shape))
+                 for f, value in zip(formula, exact))
 
 
 @computes_in_float32
