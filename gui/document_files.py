@@ -84,7 +84,7 @@ class DocumentFiles(_Window):
         status_label: StatusLine
         _edit_index: int
 
-        def show_message(self, text: str) -> None: ...
+        def show_message(self, text: str, as_written: bool = False, notice: bool = False) -> None: ...
         def refresh_session_view(self) -> None: ...
         def is_modified(self) -> bool: ...
         def _update_title(self) -> None: ...
@@ -160,7 +160,7 @@ class DocumentFiles(_Window):
 
     def _refuse(self, error: object) -> bool:
         """A file that can't be opened: its name and the loader's message (``error``), the document kept."""
-        self.show_message(str(error))
+        self.show_message(str(error), notice=True)
         QMessageBox.warning(self, "Can't open file", sentence(str(error)))
         return False
 
@@ -229,7 +229,7 @@ class DocumentFiles(_Window):
         path = file_ops.save_path(self, path, chosen or "(*.png)")
         if path:
             error = file_ops.export_image(self.scene, path)
-            self.show_message(error or f"Exported {path}")
+            self.show_message(error or f"Exported {path}", notice=bool(error))
             if error:
                 QMessageBox.warning(self, "Can't export", error)
 

@@ -42,6 +42,7 @@ from gui.node_library_panel import NodeLibraryPanel
 from gui.palette import NodePalette
 from gui.run_commands import RunCommands
 from gui.status_details import StatusDetails
+from gui.status_expiry import StatusExpiry
 from gui.step_runner import StepRunner
 from gui.tab_keys import HiddenDockTabs
 from gui.training.controls import TrainingControls
@@ -81,6 +82,9 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self._pending_end: PortEnd | None = None  # the dropped edge end it connects to
         self._subwindows: list[MainWindow] = []
         self.status_label = StatusLine("", objectName="stepStatus")  # a long error elided, whole in its tooltip
+        self.status_expiry = StatusExpiry(self.status_label, lambda: self.show_message(""),  # no stale message
+                                          lambda: bool(self.bridge.session is not None and self.bridge.session.errors),
+                                          self)
         self._build_panels()
         self.named_actions, self.menus, self.run_toolbar = action_table.build(self)
         self._make_recent_menu()
@@ -275,12 +279,14 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
             self.history_dock.raise_()
 
     # ----- status, title, selection -------------------------------------------------------------------
-    def show_message(self, text: str, as_written: bool = False) -> None:
+    def show_message(self, text: str, as_written: bool = False, notice: bool = False) -> None:
         """Say ``text`` in the status bar, as a sentence (``gui.format.sentence``) unless ``as_written``: an edit's
-        name starts with the node's title as the canvas draws it ("xw: dtype set to float64", not "Xw: …")."""
+        name starts with the node's title as the canvas draws it ("xw: dtype set to float64", not "Xw: …"). A
+        ``notice`` (a refusal that changed nothing) goes after a while (``gui.status_expiry``)."""
         text = text if as_written else sentence(text)
         self._message = text  # a running pass's count covers it for a while (_pass_progress)
         self.status_label.setText(text)
+        self.status_expiry.said(text, notice)
         if text:  # a button's hover tip hides the line until the pointer leaves: what just happened comes first
             self.statusBar().clearMessage()
 
@@ -377,15 +383,16 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
 
     def paste(self) -> list[str]:
         """Insert the clipboard's nodes, checked as a file is (``files.loads_fragment``); a refusal is shown."""
-        data = QApplication.clipboard().mimeData()
-        raw: bytes | str = bytes(data.data(FRAGMENT_MIME).data()) if data.hasFormat(FRAGMENT_MIME) else data.text()
+        data = QApplication.clipboard().mimeData()  # None while nothing was ever copied (a traceback on Ctrl+V)
+        raw: bytes | str = "" if data is None else bytes(data.data(FRAGMENT_MIME).data()) \
+            if data.hasFormat(FRAGMENT_MIME) else data.text()
         if raw.lstrip()[:1] not in (b"{", "{"):
-            self.show_message("The clipboard holds no Nodegrad nodes")
+            self.show_message("The clipboard holds no Nodegrad nodes", notice=True)
             return []
         try:
             fragment = loads_fragment(raw)
         except LoadError as exc:
-            self.show_message(f"Nothing pasted: {exc}")
+            self.show_message(f"Nothing pasted: {exc}", notice=True)
             return []
         return self.scene.paste_fragment(fragment)
 

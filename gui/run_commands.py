@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gui.canvas.view import GraphView
     from gui.inspector import Inspector
     from gui.session_bridge import SessionBridge
+    from gui.status_expiry import StatusExpiry
     from gui.step_runner import StepRunner
     from gui.training.controls import TrainingControls
     from gui.training.status_line import StatusLine
@@ -54,13 +55,14 @@ class RunCommands(_Window):
         inspector: Inspector
         training: TrainingControls
         status_label: StatusLine
+        status_expiry: StatusExpiry
         named_actions: dict[str, QAction]
         highlight: str | None
         _pass_marks: bool
         _refreshed_at: float
         _message: str
 
-        def show_message(self, text: str) -> None: ...
+        def show_message(self, text: str, as_written: bool = False, notice: bool = False) -> None: ...
         def _alive(self) -> bool: ...
 
     def toggle_breakpoint(self) -> None:
@@ -84,7 +86,7 @@ class RunCommands(_Window):
         if action in ("forward", "backward"):
             if not self.graph.nodes:  # no pass to start: the status bar said nothing at all, as if the click was lost
                 self.show_message("Nothing to run: the graph is empty — add a node with Tab on the canvas or from "
-                                  "the Nodes tab")  # as the empty canvas's own hint names them
+                                  "the Nodes tab", notice=True)  # as the empty canvas's own hint names them
                 return
             self._pass_marks = bool(marks)
             self.stepper.start(action, marks, background=background)
@@ -128,7 +130,7 @@ class RunCommands(_Window):
     def run_to_selected(self) -> None:
         ids = self.scene.selected_node_ids()
         if not ids:
-            self.show_message("Select the node to run to")
+            self.show_message("Select the node to run to", notice=True)
             return
         self._pass_marks = True  # the node run to stays highlighted
         self.stepper.start("forward", until=ids[0], background=True)
@@ -160,6 +162,7 @@ class RunCommands(_Window):
         if last is not None and last.phase == "backward" and self.highlight is not None:
             active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
         self.scene.set_displays(nodes, edges, active)
+        self.status_expiry.recheck()  # an error message whose error is gone goes
         self.view.keep_document_framed()  # grown nodes stay in view while the opened document is followed
         for nid in self.bridge.breakpoints & set(self.scene.node_items):  # a rebuilt node item keeps its mark
             self.scene.node_items[nid].set_breakpoint(True)
