@@ -409,6 +409,19 @@ class GraphScene(QGraphicsScene):
         """Drop the wire at ``scene_pos`` (``WireDrag.finish``), as the release does."""
         self.wire.finish(scene_pos, screen_pos)
 
+    def cancel_moves(self) -> bool:
+        """Esc while nodes are dragged: they go back to their document positions and the drag ends (the release
+        that follows moves nothing); False when no node was being dragged."""
+        grabber = self.mouseGrabberItem()
+        if not isinstance(grabber, NodeItem):
+            return False
+        grabber.ungrabMouse()
+        for nid, item in self.node_items.items():
+            x, y = self.graph.node(nid).position
+            if (item.pos().x(), item.pos().y()) != (x, y):
+                item.setPos(x, y)
+        return True
+
     def commit_moves(self) -> None:
         """One MoveNodes command for every node whose item was dragged away from its document position."""
         moved: dict[str, layout.Point] = {}

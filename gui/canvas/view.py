@@ -380,8 +380,8 @@ class GraphView(QGraphicsView):
             self.palette_requested.emit(self.new_node_point())
         elif key == Qt.Key.Key_Backtab:
             self._focus_previous()
-        elif key == Qt.Key.Key_Escape and self.graph_scene.wire.cancel():
-            pass  # Esc dropped the wire being drawn: the release connects nothing and offers no palette
+        elif key == Qt.Key.Key_Escape and (self.graph_scene.wire.cancel() or self.graph_scene.cancel_moves()):
+            pass  # Esc dropped the wire being drawn, or put dragged nodes back: the release does nothing
         elif (step := key_select.DIRECTIONS.get(int(key))) is not None \
                 and event.modifiers() == Qt.KeyboardModifier.NoModifier and self._select_by_key(step):
             pass
