@@ -335,6 +335,8 @@ def can_cast(from_, to) -> _builtins.bool:
 class finfo:
     """``torch.finfo``: machine limits of a floating dtype."""
 
+    __module__ = "core"  # PyTorch's class path (torch.finfo)
+
     def __init__(self, type=None):  # PyTorch's name
         d = _default if type is None else type if getattr(type, "name", None) in _SHELL else to_dtype(type)
         d = d.to_real()  # a complex dtype's limits are its parts', as in PyTorch
@@ -364,6 +366,8 @@ class finfo:
 
 class iinfo:
     """``torch.iinfo``: limits of an integer dtype."""
+
+    __module__ = "core"  # PyTorch's class path (torch.iinfo)
 
     def __init__(self, type):
         d = type if getattr(type, "name", None) in _SHELL else to_dtype(type)

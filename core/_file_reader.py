@@ -14,6 +14,8 @@ __all__ = ["PyTorchFileReader"]
 class PyTorchFileReader:
     """The zip archive at a path (or in a binary file object) that ``torch.save`` wrote."""
 
+    __module__ = "core"  # PyTorch's class path (torch.PyTorchFileReader)
+
     def __init__(self, file) -> None:
         if isinstance(file, (str, os.PathLike)) and not os.path.exists(file):
             raise RuntimeError(f"open file failed because of errno 2 on fopen: No such file or directory, "

@@ -22,6 +22,8 @@ __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_la
 class memory_format:
     """A memory format, printed as PyTorch prints it (``torch.channels_last``)."""
 
+    __module__ = "core"  # PyTorch's class path (torch.memory_format)
+
     def __init__(self, name: str):
         self.name = name
 

@@ -145,6 +145,8 @@ def _seed_value(seed) -> int:
 class Generator:
     """``torch.Generator``: an independent stream of random numbers, PyTorch's on the CPU."""
 
+    __module__ = "core._C"  # PyTorch's class path (torch._C.Generator)
+
     def __repr__(self) -> str:  # torch's class lives in its C extension: a notebook's torch.manual_seed(42) shows it
         return f"<torch._C.Generator object at {id(self):#x}>"
 

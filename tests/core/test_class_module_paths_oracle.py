@@ -57,3 +57,16 @@ def test_a_pickled_optimizer_class_loads_in_a_fresh_process():
     code = "import pickle, sys; print([c.__module__ for c in pickle.loads(sys.stdin.buffer.read())])"
     out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, check=True).stdout
     assert out.decode().strip() == "['core.optim.nadam', 'core.optim.lr_scheduler', 'core.nn.parameter']"
+
+
+@pytest.mark.parametrize("name", ["finfo", "iinfo", "memory_format", "Generator", "PyTorchFileReader"])
+def test_a_top_level_class_names_torchs_path(torch, name):
+    ours, theirs = getattr(core, name), getattr(torch, name)
+    assert repr(ours) == repr(theirs).replace("torch", "core", 1)
+    assert pickle.loads(pickle.dumps(ours)) is ours
+
+
+def test_top_level_objects_pickle_and_copy():
+    assert pickle.loads(pickle.dumps(core.channels_last)) is core.channels_last
+    assert type(pickle.loads(pickle.dumps(core.Generator().manual_seed(3)))) is core.Generator
+    assert pickle.loads(pickle.dumps(core.finfo(core.float32))).eps == core.finfo(core.float32).eps
