@@ -195,6 +195,12 @@ CPU_DEPENDENT = {
     # the same since session 28's MKL routes for narrow products on two threads and 2-11-output heads (7eaceb29,
     # bcfa22ff, f2af0b0a): matches torch on the AMD EPYC Zen 4 (1-in-8 corpus sample at 3dd5ed4a)
     "skrl_example_pendulumnovel_td3_rnn": None,
+    # the same since session 29's float32 dot in MKL sdot's alignment-dependent order (cc8f2156: TRPO's conjugate
+    # gradient): they match torch on the AMD EPYC Zen 4 (1-in-16 corpus sample at 4edb73a5)
+    "skrl_example_pendulum_trpo": None,
+    "skrl_example_pendulumnovel_trpo": None,
+    "skrl_example_pendulumnovel_trpo_gru": None,
+    "skrl_example_pendulumnovel_trpo_rnn": None,
     # equal to torch's on the Intel development machines of earlier sessions; on the AMD EPYC Zen 4 of 2026-12-06
     # they differ, with the same numbers at that session's start (0c77f9ee) and end: not its changes. The first
     # differing op, traced with tests/external/first_diff.py (session 25), is in each reason
