@@ -204,6 +204,11 @@ RECIPES += [
           "from test.core.derivatives.problem import make_test_problems"),
     _test("kfac", "extensions/secondorder/hbp/test_kfac", AUTO, "-m", "not montecarlo"),  # (as its CI runs it)
     _test("kflr", "extensions/secondorder/hbp/test_kflr", AUTO),
+    _test("derivatives_jac_t_mat_prod", "core/derivatives/derivatives_test", "from contextlib import nullcontext",
+          "-m", "not montecarlo", "-k", "test_jac_t_mat_prod"),  # (302 of its 1690 cases: each module's VJPs)
+    _test("derivatives_jac_mat_prod", "core/derivatives/derivatives_test", "from contextlib import nullcontext",
+          "-m", "not montecarlo", "-k", "test_jac_mat_prod or test_weight_jac_mat_prod or test_bias_jac_mat_prod "
+          "or test_param_mjp"),
 ]
 
 # The documentation's examples: MNIST batches from ``corpus_backpack``'s seeded stand-in (BackPACK's helpers download
