@@ -4,10 +4,15 @@ Hypothesis writes snippets line by line from what the chapter's code is made of 
 names, numbers, operators, torch functions and methods called with right and wrong arity or keywords, shapes
 that may not broadcast, nested calls, lambdas, statements the graph does not hold, huge literals, unicode
 names). ``import_here`` must give a graph that saves, loads back and runs, or refuse with ONE
-``CodeImportError`` whose line is the snippet's; never another exception.
+``CodeImportError`` whose line is the snippet's; never another exception. A graph imported without errors exports
+(``export_script``, core) to a script that prints the values the session computes.
 """
 
 import builtins
+import contextlib
+import io
+import json
+import sys
 
 import numpy as np
 import pytest
@@ -16,6 +21,7 @@ from hypothesis import strategies as st
 
 import core
 import core.nodegraph.model.nodes  # the node types graphs are built from
+from core.nodegraph.export.script import export_script
 from core.nodegraph.files.code_import import CodeImportError, check_syntax, import_here
 from core.nodegraph.model import code_trace
 from core.nodegraph.run.session import Session
@@ -116,3 +122,39 @@ def test_grammar_snippets_import_as_a_graph_that_evaluates_as_the_code_does_or_a
         got = s.value(nid)
         assert isinstance(got, core.Tensor) and got.shape == value.shape, (node.title, got, value)
         assert np.allclose(got.detach().numpy(), value.detach().numpy(), equal_nan=True), (node.title, got, value)
+
+
+def _exported_values(g) -> dict[str, object]:
+    """The values the graph's exported core script prints (``--json``: exact, keyed node.port)."""
+    out = io.StringIO()
+    argv = sys.argv
+    sys.argv = ["exported.py", "--json"]
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(export_script(g), "<exported>", "exec"), {"__name__": "__main__"})
+    finally:
+        sys.argv = argv
+    values = {}
+    for line in out.getvalue().splitlines():
+        kind, key, text = line.split(" ", 2)
+        if kind == "value":
+            values[key] = json.loads(text)
+    return values
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=grammar_snippets())
+def test_an_imported_snippet_exports_to_a_script_that_computes_the_graphs_values(text):
+    try:
+        g = import_here(text, time_limit=TIME_LIMIT).graph
+    except CodeImportError:
+        return
+    s = Session(g)
+    s.forward()
+    if s.errors:
+        return  # the graph shows an error on a node: its script stops there too
+    for key, value in _exported_values(g).items():
+        nid, port = key.split(".", 1)
+        got = s.value(nid, port)
+        want = got.detach().numpy() if isinstance(got, core.Tensor) else got
+        assert np.allclose(np.asarray(value, dtype=float), np.asarray(want, dtype=float), equal_nan=True), key

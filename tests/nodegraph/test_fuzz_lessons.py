@@ -34,14 +34,14 @@ def _edit(run: LessonRun, kind: str, pick: int) -> bool:
     return False
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lesson=st.sampled_from(LESSONS), data=st.data())
 def test_lesson_steps_in_any_order_with_edits_between_never_raise_but_a_lesson_error(lesson, data):
     run = LessonRun(lesson)
     checklist = Checklist(lesson, run.graph)
     deleted = False
     n = len(lesson.steps)
-    for _ in range(data.draw(st.integers(1, n + 2))):
+    for _ in range(data.draw(st.integers(1, 4))):  # a lesson trains hundreds of steps: a few steps an example
         step = lesson.steps[data.draw(st.integers(0, n - 1))]
         deleted |= _edit(run, data.draw(st.sampled_from(["none", "none", "delete", "disconnect", "reset"])),
                          data.draw(st.integers(0, 99)))
