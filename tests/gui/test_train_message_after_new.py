@@ -4,13 +4,15 @@ had cleared the dock's lines). The status bar says that training stopped, where 
 
 from PySide6.QtCore import Qt
 
-from tests.gui.real_input import click, press, show_dock, shown
+from tests.gui.real_input import click, press, show_dock, shown, type_text
 from tests.gui.scenarios.test_lessons_by_their_links import open_example
 
 
 def _train_a_few_steps(qtbot, w) -> None:
     panel, trainer = w.training.panel, w.training.trainer
     show_dock(qtbot, w, w.training.docks["train"])
+    type_text(qtbot, panel.steps, "100000")  # still training when the next document opens (100 steps took < 1 s)
+    qtbot.waitUntil(lambda: w.graph.training.get("steps") == 100000)
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: trainer.state == "training" and trainer.done >= 2, timeout=60_000)
 
