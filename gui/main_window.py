@@ -104,6 +104,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.status_details = StatusDetails(self.status_label)  # the whole message, when the line cuts it
         self.statusBar().addPermanentWidget(self.status_details)
+        self.statusBar().messageChanged.connect(self.status_details.set_covered)  # hidden under a hover tip
         self.refresh_session_view()
         self.resize(1280, 720)
         self._update_title()

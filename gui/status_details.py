@@ -3,7 +3,7 @@
 The status line elides what does not fit (``gui.training.status_line.StatusLine``); its tooltip holds the whole
 text, but a user only finds that by chance. While the line is cut this button shows at the bar's right end; a
 click opens the whole message, wrapped and selectable (to copy it), in a popup above the bar (Esc or a click
-elsewhere closes it).
+elsewhere closes it). While a button's hover tip covers the line, the button hides with it.
 """
 
 from __future__ import annotations
@@ -39,8 +39,18 @@ class StatusDetails(QToolButton):
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         QVBoxLayout(self.popup).addWidget(self.message)
         self.clicked.connect(self.show_details)
-        line.cut_changed.connect(self.setVisible)
+        self._covered = False  # a hover tip stands over the line (QStatusBar's temporary message)
+        line.cut_changed.connect(lambda _cut: self._show())
         self.setVisible(False)
+
+    def set_covered(self, message: str) -> None:
+        """The status bar's temporary ``message`` (a button's hover tip) hides the line, "" when it went: the button
+        hides meanwhile (it stayed beside "Zoom to show every node", and opened the hidden error)."""
+        self._covered = bool(message)
+        self._show()
+
+    def _show(self) -> None:
+        self.setVisible(self.line.is_cut() and not self._covered)
 
     def show_details(self) -> None:
         """The whole message in the popup, its bottom right corner at the button's top right."""

@@ -48,3 +48,24 @@ def test_an_error_message_goes_once_the_session_has_no_error(qtbot):
     line.setText("MulBackward0: sent grad [2., 3.] to w")  # a step's description is no error message
     expiry.recheck()
     assert line.text() == "MulBackward0: sent grad [2., 3.] to w"
+
+
+def test_details_hides_while_a_buttons_hover_tip_covers_the_error_and_comes_back_after(qtbot, window):
+    from PySide6.QtTest import QTest
+
+    from tests.gui.real_input import toolbar_button
+
+    w = shown(qtbot, window)
+    z = w.scene.node_items["n6"]
+    click_toolbar(w, "forward")
+    qtbot.waitUntil(lambda: z.display.value != "")
+    for _ in range(2):
+        click_toolbar(w, "backward")
+    qtbot.waitUntil(lambda: w.status_label.text().startswith("Error at z") and w.status_details.isVisible())
+    QTest.mouseMove(w.view.viewport())
+    QTest.mouseMove(toolbar_button(w, "fit_all"))  # its hover tip stands over the error
+    qtbot.waitUntil(lambda: w.statusBar().currentMessage() == "Zoom to show every node")
+    assert not w.status_details.isVisible(), "Details… stayed beside the hover tip (and would open the error)"
+    QTest.mouseMove(w.view.viewport())  # the pointer leaves: the error and its Details… come back
+    qtbot.waitUntil(lambda: w.statusBar().currentMessage() == "")
+    qtbot.waitUntil(w.status_details.isVisible)
