@@ -369,17 +369,27 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
 
     # ----- clipboard ---------------------------------------------------------------------------------------
     def copy(self) -> dict[str, Any]:
+        """The selected nodes to the clipboard as graph JSON; with nothing selected, the status bar says how to
+        select (Ctrl+C and Ctrl+X said nothing then, as if they had worked)."""
+        return self._to_clipboard("copied")
+
+    def _to_clipboard(self, verb: str) -> dict[str, Any]:
         fragment = self.scene.fragment()
-        if fragment["nodes"]:
-            data = QMimeData()
-            text = json.dumps(fragment, indent=1)
-            data.setData(FRAGMENT_MIME, text.encode())
-            data.setText(text)
-            QApplication.clipboard().setMimeData(data)
+        count = len(fragment["nodes"])
+        if not count:
+            self.show_message(f"Nothing {verb}: select nodes first (click one, or drag a box around several)",
+                              notice=True)
+            return fragment
+        data = QMimeData()
+        text = json.dumps(fragment, indent=1)
+        data.setData(FRAGMENT_MIME, text.encode())
+        data.setText(text)
+        QApplication.clipboard().setMimeData(data)
+        self.show_message(f"{verb.capitalize()} {count} node{'' if count == 1 else 's'}: Ctrl+V pastes them")
         return fragment
 
     def cut(self) -> None:
-        if self.copy()["nodes"]:
+        if self._to_clipboard("cut")["nodes"]:
             self.scene.delete_selected()
 
     def paste(self) -> list[str]:
