@@ -69,6 +69,11 @@ def with_key(tip: str, action: QAction) -> str:
     return f"{tip} ({key})" if key else tip
 
 
+# Keys that also trigger an action, beside its standard one: Ctrl+= is Ctrl++ without Shift on most keyboards,
+# and zoomed only while the canvas had the focus (its own key handling), not from a dock.
+SECOND_KEYS = {"zoom_in": ("Ctrl+=",)}
+
+
 def build(window: QMainWindow) -> tuple[dict[str, QAction], dict[str, QMenu], QToolBar]:
     """Create every action on ``window``, its menus (File, Edit, Run, View, Help) and the Run toolbar; returns
     the actions and the menus by name, and the toolbar."""
@@ -78,7 +83,7 @@ def build(window: QMainWindow) -> tuple[dict[str, QAction], dict[str, QMenu], QT
         act = QAction(f"{text}\t{MENU_KEYS[name]}" if name in MENU_KEYS else text, window)  # "\t": the key column
         act.setObjectName(f"action_{name}")
         if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
+            act.setShortcuts([QKeySequence(shortcut), *map(QKeySequence, SECOND_KEYS.get(name, ()))])
         act.setToolTip(with_key(tip, act))  # a toolbar button's tip teaches its key (F10), the status bar the words
         act.setStatusTip(tip)
         act.setCheckable(name in CHECKABLE)
