@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QRectF, QSettings, QSize, QTimer
@@ -152,6 +154,27 @@ def export_image(scene: QGraphicsScene, path: str) -> str | None:
             pass
     except OSError as exc:
         return f"Can't export {path}: {exc.strerror or exc}"
+    with _unselected(scene):
+        return _render(scene, path)
+
+
+@contextmanager
+def _unselected(scene: QGraphicsScene) -> Iterator[None]:
+    """The scene drawn as the document, not as the editing state: the selection's frames and dashed wires are left
+    out of an exported image, and the selection (and the Inspector, whose signals are held) is back afterwards."""
+    chosen = scene.selectedItems()
+    was_blocked = scene.blockSignals(True)
+    try:
+        for item in chosen:
+            item.setSelected(False)
+        yield
+    finally:
+        for item in chosen:
+            item.setSelected(True)
+        scene.blockSignals(was_blocked)
+
+
+def _render(scene: QGraphicsScene, path: str) -> str | None:
     rect = scene.itemsBoundingRect().adjusted(-40, -40, 40, 40)
     if path.lower().endswith(".svg"):
         try:
