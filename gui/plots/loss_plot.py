@@ -41,7 +41,8 @@ MARKER_ROWS = (0.85, 0.35)  # heights of markers' labels (fraction of the plot),
 # a few steps apart (an lr change, then the stop it caused) sit on two rows instead of over each other, apart by more
 # than a label's height even in a 1366x768 window's loss plot (70 px high)
 EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
-NO_ACCURACY = "no accuracy: not a classifier"  # the loss plot's title says it when steps of another loss hid accuracy
+# the loss plot's title says it when steps of another loss hid accuracy
+NO_ACCURACY = "no accuracy plot (not a classification loss)"
 PLOTS = (("loss", "loss"), ("accuracy", "accuracy"), ("lr", "learning rate"), ("grad_norm", "gradient norm"),
          ("update_ratio", "update / weight"))
 # where each plot sits (row, column, columns spanned), in two rows (a third row left each plot too short to read), or
