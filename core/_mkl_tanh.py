@@ -127,14 +127,7 @@ def _steps(x: np.ndarray, out: np.ndarray) -> None:
 
 
 def vtanh(x: np.ndarray) -> np.ndarray:
-    """MKL's float32 SSE vector tanh on an AMD CPU of a float32 NumPy array (module docstring), C-ordered.
-
-    NOTE: a C-contiguous array of one block (a small layer's activations, twice a training step) goes to the steps
-    without ``blockwise``'s flatten and reshape (~1 us a call)."""
-    if x.flags.c_contiguous and 0 < x.size <= _BLOCK:
-        out = np.empty(x.shape, _F32)
-        _steps(x.reshape(-1), out.reshape(-1))
-        return out
+    """MKL's float32 SSE vector tanh on an AMD CPU of a float32 NumPy array (module docstring), C-ordered."""
     return _mkl_vml.blockwise(x, _steps, block=_BLOCK)
 
 

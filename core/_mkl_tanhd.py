@@ -193,10 +193,6 @@ def _steps(x: np.ndarray, out: np.ndarray) -> None:
 
 def vtanh(x: np.ndarray) -> np.ndarray:
     """MKL's float64 SSE vector tanh on an AMD CPU of a float64 NumPy array (module docstring), C-ordered."""
-    if x.flags.c_contiguous and 0 < x.size <= _BLOCK:
-        out = np.empty(x.shape, _F64)
-        _steps(x.reshape(-1), out.reshape(-1))
-        return out
     return _mkl_vml.blockwise(x, _steps, block=_BLOCK)
 
 

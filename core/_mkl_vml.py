@@ -117,7 +117,14 @@ def _f32(bits: int) -> np.ndarray:
 def blockwise(x: np.ndarray, steps, *args, block: int = _BLOCK) -> np.ndarray:
     """``steps(block, out_block, *args)`` over ``x`` in C order, ``block`` elements at a time (the temporaries stay
     in cache); a new C-ordered array of ``x``'s shape and dtype. Every vector kernel here and in its siblings
-    (``core._mkl_trig``, ``_mkl_erf``, ``_mkl_asin``, ``_mkl_atan``, ``_mkl_tanh``) runs its steps so."""
+    (``core._mkl_trig``, ``_mkl_erf``, ``_mkl_asin``, ``_mkl_atan``, ``_mkl_tanh``) runs its steps so.
+
+    NOTE: a C-contiguous array of one block (a small layer's activations, twice a training step) goes to the steps
+    without the flatten and reshape (~1 us a call)."""
+    if x.flags.c_contiguous and 0 < x.size <= block:
+        out = np.empty(x.shape, x.dtype)
+        steps(x.reshape(-1), out.reshape(-1), *args)
+        return out
     flat = np.ascontiguousarray(x).reshape(-1)
     out = np.empty(flat.size, flat.dtype)
     if flat.size <= block:  # (one block: no slicing)

@@ -76,8 +76,9 @@ def _run(n: int, block, errors: dict) -> None:
         list(pool.map(lambda i: blocks(cuts[i], cuts[i + 1]), range(workers)))
 
 
-def _ranges(n: int, block, errors: dict) -> None:
-    """``_run`` over the vector loop's part ``[0, n - n % 32)``, then ``block`` on the tail by itself.
+def _ranges(n: int, block, errors: dict, tail=None) -> None:
+    """``_run`` over the vector loop's part ``[0, n - n % 32)``, then ``tail`` (default ``block``) on the tail by
+    itself (the forwards' tails take the C library's exp, as torch's scalar loop).
 
     NOTE: as ``vector_loop`` called each form: where two NaNs meet, NumPy's loops return one or the other by
     position in the call (a tail multiplied inside a longer call gave the other NaN's sign than by itself)."""
@@ -85,14 +86,13 @@ def _ranges(n: int, block, errors: dict) -> None:
     _run(cut, block, errors)
     if cut < n:
         with np.errstate(**errors):
-            block(cut, n)
+            (tail or block)(cut, n)
 
 
 def silu_forward(a: np.ndarray) -> tuple:
     """``(x / (1 + exp(-x)), 1 + exp(-x))`` of a ``plain`` array: silu's kernel and its denominator."""
     flat = a.reshape(-1)
     n = flat.size
-    cut = n - n % _PAIR
     out, den = np.empty(n, _F32), np.empty(n, _F32)
 
     def block(start, stop):
@@ -100,12 +100,12 @@ def silu_forward(a: np.ndarray) -> tuple:
         expf_u10(flat[start:stop], negate=True, out=d)
         np.add(d, _ONE, out=d)
         np.divide(flat[start:stop], d, out=out[start:stop])
-    _run(cut, block, {"over": "ignore", "invalid": "ignore"})  # (-inf / inf: NaN, as torch, without a warning)
-    if cut < n:
-        tail = flat[cut:]
-        with np.errstate(over="ignore", invalid="ignore"):
-            den[cut:] = 1 + glibc.expf(-tail)
-            out[cut:] = tail / den[cut:]
+
+    def tail(start, stop):
+        x = flat[start:stop]
+        den[start:stop] = 1 + glibc.expf(-x)
+        out[start:stop] = x / den[start:stop]
+    _ranges(n, block, {"over": "ignore", "invalid": "ignore"}, tail)  # (-inf / inf: NaN, as torch, no warning)
     return out.reshape(a.shape), den
 
 
@@ -132,7 +132,6 @@ def softplus_forward(a: np.ndarray, beta, threshold) -> tuple:
     b, t = _F32(beta), _F32(threshold)
     flat = a.reshape(-1)
     n = flat.size
-    cut = n - n % _PAIR
     out, exp = np.empty(n, _F32), np.empty(n, _F32)
 
     def block(start, stop):
@@ -140,13 +139,13 @@ def softplus_forward(a: np.ndarray, beta, threshold) -> tuple:
         z = v * b
         e = expf_u10(z, out=exp[start:stop])
         out[start:stop] = select(z > t, v, log1pf_u10(e) / b)
-    _run(cut, block, {"over": "ignore"})
-    if cut < n:
-        with np.errstate(over="ignore"):
-            v = flat[cut:]
-            z = v * b
-            exp[cut:] = glibc.expf(z)
-            out[cut:] = select(z > t, v, glibc.log1pf(exp[cut:]) / b)
+
+    def tail(start, stop):
+        v = flat[start:stop]
+        z = v * b
+        exp[start:stop] = glibc.expf(z)
+        out[start:stop] = select(z > t, v, glibc.log1pf(exp[start:stop]) / b)
+    _ranges(n, block, {"over": "ignore"}, tail)
     return out.reshape(a.shape), exp
 
 
