@@ -104,6 +104,19 @@ def test_a_wrong_promise_is_reported_with_the_actual_value():
     assert "expected z = 2.5" in str(failure)
 
 
+def test_a_step_on_a_deleted_node_reports_a_failure_and_skips_its_action_without_raising():
+    lesson = LESSONS[KEYS.index("04-autograd-graph")]
+    run = LessonRun(lesson)
+    run.graph.remove_node("n6")  # z, which the step sets and reads
+    text = "# t\n## s\nz is 2.5\n```steps\ndo: set node=z param=value value=1\ndo: forward\nexpect: z = 2.5\n" \
+        "expect: s = 1.5\n```\n"
+    step = parse_lesson(text)[2][0]
+    (failure,) = run.run_step(step)  # the set is skipped, forward runs, z can't be read, s still can
+    assert failure.expectation.ref == "z"
+    assert "no single node with id or title 'z'" in str(failure.actual)
+    assert run.session.value("n5", "out") is not None
+
+
 def test_lesson_four_is_the_chapter_graph_the_app_opens_first():
     from core.nodegraph.files.examples import default_graph
 

@@ -5,7 +5,9 @@
 ``Session`` on it (with ``Diagnostics`` when that module is available). ``run_step(step)`` performs the step's ``do:``
 actions and checks its ``expect:`` lines in written order; ``perform(action)`` runs one action (what an action link
 does headless); ``resolve(ref)`` reads a ref (see ``core.nodegraph.lessons.texts``). A failed expectation is
-reported as a ``Failure`` with the actual value, never raised, so a test can list them all.
+reported as a ``Failure`` with the actual value, never raised, so a test can list them all; so is one whose ref
+can't be read (a node deleted or renamed since the lesson was written: the actual value is the reason), and an
+action on such a node is skipped, as the app's action link skips it.
 ``python -m core.nodegraph.lessons.runner [KEY ...]`` runs lessons from the command line (exit 1 if a
 promise is broken), for whoever writes or edits a lesson.
 """
@@ -238,15 +240,20 @@ class LessonRun(SessionRefs):
 
     # ----- steps ----------------------------------------------------------------------------------
     def run_step(self, step: Step) -> list[Failure]:
-        """Perform the step's actions and check its expectations in written order; the failures."""
+        """Perform the step's actions and check its expectations in written order; the failures. Never raises for a
+        node the session's document no longer has: an action on it is skipped (the app's link does nothing then)
+        and an expectation that reads it is a Failure whose actual value says which node is missing."""
         failures = []
         for _, item in step.program:  # ("do", Action) or ("expect", Expectation)
-            if isinstance(item, Action):
-                self.perform(item)
-            else:
+            try:
+                if isinstance(item, Action):
+                    self.perform(item)
+                    continue
                 f = self.check(step.title, item)
-                if f is not None:
-                    failures.append(f)
+            except LessonError as exc:  # a ref or node= that names no node now (deleted, renamed)
+                f = None if isinstance(item, Action) else Failure(step.title, item, str(exc))
+            if f is not None:
+                failures.append(f)
         return failures
 
     def run(self) -> list[Failure]:
