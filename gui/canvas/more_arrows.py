@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect, QRectF, Qt, QTimer
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QGraphicsItem, QToolButton
 
+from gui.canvas.edge_item import EdgeLabel
 from gui.canvas.node_item import NodeItem
 
 if TYPE_CHECKING:
@@ -30,6 +31,14 @@ TOOLTIP = ("More of the graph lies this way: click to scroll there. The minimap 
 STYLE = ("QToolButton { background: rgba(44, 62, 80, 215); color: #ecf0f1; border: 1px solid #5d6d7e;"
          " border-radius: 9px; padding: 3px 9px; font-weight: bold; }"
          " QToolButton:hover { background: rgba(52, 152, 219, 230); }")
+
+
+def _in_the_way(item: QGraphicsItem) -> bool:
+    """Whether a button must keep off ``item``: a node, or an edge's shape label with text ('▲ more' sat over the
+    chapter's '() scalar', half of it hidden)."""
+    if isinstance(item, NodeItem):
+        return True
+    return isinstance(item, EdgeLabel) and item.isVisible() and bool(item.text())
 
 
 class MoreArrows:
@@ -82,8 +91,9 @@ class MoreArrows:
         return [side for side in SIDES if out[side] > slack]
 
     def place(self) -> None:
-        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node or
-        the minimap is drawn there, at the nearest spot along the edge clear of them (else in the middle, over it)."""
+        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node, an
+        edge's shape label or the minimap is drawn there, at the nearest spot along the edge clear of them (else in
+        the middle, over it)."""
         room = self.view.viewport().rect()
         hidden = self.hidden_sides()
         for side, button in self.buttons.items():
@@ -97,7 +107,7 @@ class MoreArrows:
             y = {"up": INSET, "down": room.height() - h - INSET}.get(side, (room.height() - h) // 2)
             strip = QRect(x, 0, w, room.height()) if along else QRect(0, y, room.width(), h)
             nodes = [self.view.mapFromScene(item.sceneBoundingRect()).boundingRect()  # only those on the strip
-                     for item in self.view.items(strip) if isinstance(item, NodeItem)]
+                     for item in self.view.items(strip) if _in_the_way(item)]
             minimap = self.view.minimap
             if minimap.isVisible():  # nor over the minimap in its corner ('more ▼' sat on its edge at 1366x768)
                 nodes.append(minimap.geometry().translated(-self.view.viewport().pos()))
