@@ -156,7 +156,12 @@ _EXPD_BLOCK = 16384  # elements per block of a large expd_u10 (each block ~200 N
 
 
 def _expd_block(d: np.ndarray) -> np.ndarray:
-    """``expd_u10``'s steps on one array."""
+    """``expd_u10``'s steps on one array.
+
+    NOTE: every fma but the reduction's has ``|c| >= |a b|`` (|s| <= ln2 / 2, each coefficient's term dominates the
+    next's), so its sum's error is Fast2Sum's (``_fma_larger_c``: 3 passes for TwoSum's 6, the same exact error);
+    below ``_STACK`` elements the five fmas of ``s`` with constants are one 2-D Dekker step with the constants' splits
+    made at import (a ``daxpy`` call costs ~15 us of Python and ctypes there: NumPy's passes are cheaper)."""
     with np.errstate(over="ignore", invalid="ignore"):
         finite = np.fmax(np.fmin(d, 800.0), -1100.0)  # (fmin/fmax take the number beside a NaN)
         u = np.rint(finite * _R_LN2_D)
@@ -168,29 +173,46 @@ def _expd_block(d: np.ndarray) -> np.ndarray:
         s4 = s2 * s2
         s8 = s4 * s4
         split_s = _split(s)
-
-        def by_s(c1, c0):  # c1 s + c0
-            out = np.full(s.shape, c0)
-            if _daxpy.daxpy_(out, s, c1):
-                return out
-            return _fma_split(s, *split_s, c1, *_EXPD_SPLITS[c1], c0)
-
-        def fma(a, b, c, split_a=None):  # (b a vector of its own)
-            return _fma_split(a, *(split_a or _split(a)), b, *_split(b), c)
-
-        c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _EXPD_POLY
-        split_s2 = _split(s2)
-        low = fma(s2, by_s(c3, c2), by_s(c1, c0), split_s2)
-        high = fma(s2, by_s(c7, c6), by_s(c5, c4), split_s2)
-        u = fma(s8, by_s(c9, c8), fma(s4, high, low))
-        u = _fma_split(u, *_split(u), s, *split_s, 0.5)
-        u = _fma_split(u, *_split(u), s, *split_s, 1.0)
-        u = _fma_split(u, *_split(u), s, *split_s, 1.0)
-        half = q >> 1
-        u = np.ldexp(np.ldexp(u, half), q - half)
+        leaves = _leaves(s, split_s)  # c9 s + c8, c7 s + c6, c5 s + c4, c3 s + c2, c1 s + c0
+        low_high = _fma_larger_c(s2, *_split(s2), leaves[3:0:-2], *_split(leaves[3:0:-2]), leaves[4:1:-2])
+        mid = _fma_larger_c(s4, *_split(s4), low_high[1], *_split(low_high[1]), low_high[0])
+        u = _fma_larger_c(s8, *_split(s8), leaves[0], *_split(leaves[0]), mid)
+        u = _fma_larger_c(u, *_split(u), s, *split_s, 0.5)
+        u = _fma_larger_c(u, *_split(u), s, *split_s, 1.0)
+        u = _fma_larger_c(u, *_split(u), s, *split_s, 1.0)
+        u = np.ldexp(u, q)  # (SLEEF's two scalings: the first is exact, u 2^(q >> 1) being normal, so one rounding)
+        if d.size and _MIN(d, None) >= -1000 and _MAX(d, None) <= _EXPD_MAX:  # (False with a NaN)
+            return u
         u = np.where(d < -1000, 0.0, u)
-        u = np.where(d > 709.78271289338399678773454114191, np.inf, u)
+        u = np.where(d > _EXPD_MAX, np.inf, u)
         return np.where(np.isnan(d), d, u)
+
+
+_EXPD_MAX = 709.78271289338399678773454114191
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+_STACK = 4096  # elements below which the constants' fmas are one 2-D Dekker step (``_expd_block``)
+
+
+def _leaves(s, split_s):
+    """The five ``c_odd s + c_even`` of Estrin's scheme as rows of a (5, n) array, each rounded once."""
+    if s.size >= _STACK and s.ndim == 1 and _daxpy.available():
+        rows = np.empty((5, s.size))
+        rows[:] = _EXPD_PAIRS[3]
+        for row, c1 in zip(rows, _EXPD_PAIRS[0].ravel()):
+            _daxpy.daxpy_(row, s, float(c1))
+        return rows.reshape(5, *s.shape)
+    column = (5, *(1,) * s.ndim)
+    c1, c1h, c1l, c0 = (k.reshape(column) for k in _EXPD_PAIRS)
+    return _fma_larger_c(c1, c1h, c1l, s, *split_s, c0)
+
+
+def _fma_larger_c(a, ah, al, b, bh, bl, c):
+    """``a * b + c`` rounded once where ``|c| >= |a b|`` (or c is 0): ``_fma_split``'s value, its sum's exact error
+    by Fast2Sum (``c`` the larger addend) where TwoSum takes twice the passes."""
+    p = a * b
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = c + p
+    return s + ((p - (s - c)) + e)
 
 
 def _split(a):
@@ -212,6 +234,10 @@ def _fma_split(a, ah, al, b, bh, bl, c):
 
 
 _EXPD_SPLITS = {c: _split(np.float64(c)) for c in _EXPD_POLY}
+# the odd coefficients (c9, c7, ..., c1), their splits and the even ones (c8, ..., c0), as (5, 1) columns
+_EXPD_PAIRS = tuple(np.array(k).reshape(5, 1) for k in (_EXPD_POLY[0::2], *zip(*(_EXPD_SPLITS[c] for c in
+                                                                               _EXPD_POLY[0::2])),
+                                                        _EXPD_POLY[1::2]))
 
 
 class _Flavour:
