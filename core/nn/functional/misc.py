@@ -113,6 +113,25 @@ def _weight_gemm(ga, xa):
     return _gemm(ga.T, xa) if out is None else out
 
 
+def linear_arrays(xa, wa, ba=None):
+    """``xa @ wa + ba`` on arrays (``wa``: Wᵀ), rounded as PyTorch's ``linear`` (``Linear2dNoBias``' forward; the
+    recurrent layers' fused steps call it on each step's state)."""
+    if xa.dtype == F16 and type(xa) is np.ndarray:  # float16: PyTorch's GEMM, the bias added before rounding
+        out = gemm_float16(xa, wa)
+        return (out if ba is None else out + ba.astype(np.float32)).astype(xa.dtype)
+    out = mkl_gemm(xa, wa, ba)  # a small product in PyTorch's GEMM order
+    if out is not None:
+        return out
+    if ba is not None and xa.dtype == _F32 and wa.shape[0] <= 2 and type(xa) is np.ndarray:
+        out = _short_gemm_bias(xa, wa, ba)
+        if out is not None:
+            return out
+    out = _forward_gemm(xa, wa)
+    if ba is not None:
+        out += ba
+    return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
+
+
 class Linear2dNoBias(Function):
     """y = x Wᵀ for a 2-d x, given Wᵀ (``weight.t()``, a TBackward0 view as in PyTorch's graph): one node
     (PyTorch's MmBackward0, edges x then Wᵀ)."""
@@ -124,22 +143,7 @@ class Linear2dNoBias(Function):
         needs = ctx.needs_input_grad
         if needs:  # NOTE: as PyTorch, x only for Wᵀ's gradient and Wᵀ only for x's (save_factors' rule)
             ctx.save_for_backward(x if needs[-1] else None, wt if needs[-2] else None)
-        xa = x._data
-        if xa.dtype == F16 and type(xa) is np.ndarray:  # float16: PyTorch's GEMM, the bias added before rounding
-            out = gemm_float16(xa, wt._data)
-            return (out if b is None else out + b._data.astype(np.float32)).astype(xa.dtype)
-        wa = wt._data
-        out = mkl_gemm(xa, wa, None if b is None else b._data)  # a small product in PyTorch's GEMM order
-        if out is not None:
-            return out
-        if b is not None and xa.dtype == _F32 and wa.shape[0] <= 2 and type(xa) is np.ndarray:
-            out = _short_gemm_bias(xa, wa, b._data)
-            if out is not None:
-                return out
-        out = _forward_gemm(xa, wa)
-        if b is not None:
-            out += b._data
-        return out if out.dtype is xa.dtype else out.astype(xa.dtype)  # bfloat16's comes as float32
+        return linear_arrays(x._data, wt._data, None if b is None else b._data)
 
     @staticmethod
     def backward(ctx, g):

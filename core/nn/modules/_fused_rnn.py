@@ -23,10 +23,13 @@ import numpy as np
 
 import core
 from core import _torch_function
+from core._small_gemm import mkl_gemm
 from core.autograd import forward_ad as _forward_ad
 from core.autograd.function import Function, capturing
-from core.nn import functional as F
+from core.nn.functional.misc import linear_arrays
 from core.nn.modules import _rnn_loops
+from core.ops import math_unary
+from core.ops._util import quiet
 from core.ops.activation_backward import tanh_grad_arrays
 from core.ops.math_unary import _sigmoid_grad_arrays
 
@@ -58,19 +61,17 @@ def steps_wanted() -> bool:
                                                          for mode in _torch_function.mode_stack())
 
 
-# Forward steps: the composite steps of ``rnn`` op for op, also returning what backward needs (arrays). A gate
-# is sliced out of the gates as ``chunk`` would (the same view, made without chunk's cost); where it gives the
-# same values (``_whole_vectors``), one sigmoid call covers several gates.
+# Forward steps: the composite steps of ``rnn`` op for op on arrays (each op's own array kernel: ``linear_arrays``,
+# the unary ops' ``compute``), also returning what backward needs. A gate is the column slice ``chunk`` would
+# give; where it gives the same values (``_whole_vectors``), one sigmoid call covers several gates.
 
-def _gates(t, k: int) -> tuple:
-    size = t.shape[1] // k
-    return tuple(t[:, j * size:(j + 1) * size] for j in range(k))
+_sigmoid, _tanh, _relu = math_unary.Sigmoid.compute, math_unary.Tanh.compute, math_unary.Relu.compute
 
 
 def _rnn_step(act):
-    def step(gi, state, whh, bhh):
-        h = act(gi + F.linear(state[0], whh, bhh))
-        return (h,), (h._data,)
+    def step(gi, state, wt, b):
+        h = act(np, gi + linear_arrays(state[0], wt, b))
+        return (h,), (h,)
     return step
 
 
@@ -78,46 +79,51 @@ def _whole_vectors(t, hidden: int) -> bool:
     """True when core's float32 sigmoid (``core._sleef.vector_loop``) takes every element of each gate and of the
     gates together through its vector form, so one call on them all gives each gate's values bit for bit: the
     gate width a multiple of its 32-element step."""
-    return t.dtype == core.float32 and hidden % 32 == 0
+    return t.dtype == np.float32 and hidden % 32 == 0
 
 
-def _lstm_step(gi, state, whh, bhh):
+def _lstm_step(gi, state, wt, b):
     h, c = state
-    gates = gi + F.linear(h, whh, bhh)
-    i, f, g, o = _gates(gates, 4)
-    if _whole_vectors(gates, h.shape[1]):  # one sigmoid call instead of three (g's share unused)
-        si, sf, _, so = _gates(core.sigmoid(gates), 4)
-        tg = core.tanh(g)
+    k = h.shape[1]
+    gates = gi + linear_arrays(h, wt, b)
+    if _whole_vectors(gates, k):  # one sigmoid call instead of three (g's share unused)
+        s = _sigmoid(np, gates)
+        si, sf, so = s[:, :k], s[:, k:2 * k], s[:, 3 * k:]
+        tg = _tanh(np, gates[:, 2 * k:3 * k])
     else:
-        sf, si, tg, so = core.sigmoid(f), core.sigmoid(i), core.tanh(g), core.sigmoid(o)
+        sf, si = _sigmoid(np, gates[:, k:2 * k]), _sigmoid(np, gates[:, :k])
+        tg, so = _tanh(np, gates[:, 2 * k:3 * k]), _sigmoid(np, gates[:, 3 * k:])
     c_new = sf * c + si * tg
-    tc = core.tanh(c_new)
-    return (so * tc, c_new), (si._data, sf._data, tg._data, so._data, tc._data, c._data)
+    tc = _tanh(np, c_new)
+    return (so * tc, c_new), (si, sf, tg, so, tc, c)
 
 
-def _gru_step(gi, state, whh, bhh):
-    h, hidden = state[0], state[0].shape[1]
-    hh = F.linear(h, whh, bhh)
-    h_n = hh[:, 2 * hidden:]
-    rz = gi[:, :2 * hidden] + hh[:, :2 * hidden]
-    if _whole_vectors(h, hidden):  # r and z in one sigmoid call
-        r, z = _gates(core.sigmoid(rz), 2)
+def _gru_step(gi, state, wt, b):
+    h = state[0]
+    k = h.shape[1]
+    hh = linear_arrays(h, wt, b)
+    h_n = hh[:, 2 * k:]
+    rz = gi[:, :2 * k] + hh[:, :2 * k]
+    if _whole_vectors(h, k):  # r and z in one sigmoid call
+        s = _sigmoid(np, rz)
+        r, z = s[:, :k], s[:, k:]
     else:  # each gate's rows a strided view, as PyTorch's in-place sigmoid_ on its gates' chunks (see rnn._gru_step)
-        r, z = core.sigmoid(rz[:, :hidden]), core.sigmoid(rz[:, hidden:])
-    n = core.tanh(gi[:, 2 * hidden:] + r * h_n)
-    return ((h - n) * z + n,), (r._data, z._data, n._data, h_n._data, h._data)
+        r, z = _sigmoid(np, rz[:, :k]), _sigmoid(np, rz[:, k:])
+    n = _tanh(np, gi[:, 2 * k:] + r * h_n)
+    return ((h - n) * z + n,), (r, z, n, h_n, h)
 
 
-_FORWARD = {"RNN_TANH": _rnn_step(core.tanh), "RNN_RELU": _rnn_step(core.relu), "LSTM": _lstm_step,
-            "GRU": _gru_step}
+_FORWARD = {"RNN_TANH": _rnn_step(_tanh), "RNN_RELU": _rnn_step(_relu), "LSTM": _lstm_step, "GRU": _gru_step}
 
 
 # Backward steps: from the gradient of the new state (dh, dc) to the gate pre-activations' gradients for the
 # input share ``dgi`` and the hidden share ``dgh`` (n, gates) and the gradient of the previous state.
 
 def _mm(a, b):
-    """``a @ b`` as the composite's ``addmm`` backward computes it (core's mm: MKL's order), as an array."""
-    return core.mm(core.from_numpy(a), core.from_numpy(b))._data
+    """``a @ b`` as the composite's ``addmm`` backward computes it (core's mm on float arrays: MKL's order, else
+    NumPy's product)."""
+    out = mkl_gemm(a, b)
+    return np.matmul(a, b) if out is None else out
 
 
 def _rnn_tanh_back(saved, dh, dc, whh):
@@ -159,18 +165,20 @@ def _gru_back(saved, dh, dc, whh):
 _BACKWARD = {"RNN_TANH": _rnn_tanh_back, "RNN_RELU": _rnn_relu_back, "LSTM": _lstm_back, "GRU": _gru_back}
 
 
-def _forward_steps(step, gi, batch_sizes, state, whh, bhh, reverse):
-    """The composite's time loop (``_rnn_loops``) with the fused steps: step outputs, final state, and per step
-    (in processing order) the arrays backward needs and the hidden state it started from."""
+def _forward_steps(step, gi, batch_sizes, state, wt, b, reverse):
+    """The composite's time loop (``_rnn_loops``) with the fused steps on arrays: step outputs, final state, and per
+    step (in processing order) the arrays backward needs and the hidden state it started from."""
     saved, h_in = [], []
 
     def recorded(gates, st):
-        h_in.append(st[0]._data)
-        new, kept = step(gates, st, whh, bhh)
+        h_in.append(st[0])
+        new, kept = step(gates, st, wt, b)
         saved.append(kept)
         return new
 
-    outs, final = (_rnn_loops.run_reverse if reverse else _rnn_loops.run_forward)(recorded, gi, batch_sizes, state)
+    run = _rnn_loops.run_reverse if reverse else _rnn_loops.run_forward
+    with quiet():
+        outs, final = run(recorded, gi, batch_sizes, state, np.concatenate)
     return outs, final, saved, h_in
 
 
@@ -179,12 +187,14 @@ class _Layer(Function):
 
     @staticmethod
     def forward(ctx, gi, whh, bhh, *state0, mode, batch_sizes, reverse, shape, onednn=False):
-        outs, final, saved, h_in = _forward_steps(_FORWARD[mode], gi, batch_sizes, state0, whh, bhh, reverse)
-        out = core.stack(outs) if shape is not None else core.cat(outs)
+        states = tuple(s._data for s in state0)
+        outs, final, saved, h_in = _forward_steps(_FORWARD[mode], gi._data, batch_sizes, states, whh._data.T,
+                                                  None if bhh is None else bhh._data, reverse)
+        out = np.stack(outs) if shape is not None else np.concatenate(outs)
         ctx.mode, ctx.batch_sizes, ctx.reverse, ctx.steps, ctx.h_in = mode, batch_sizes, reverse, saved, h_in
         ctx.onednn = onednn
         ctx.save_for_backward(gi, whh, bhh, *state0)
-        return (out._data, *(s._data for s in final))
+        return (out, *final)
 
     @staticmethod
     def backward(ctx, grad_out, *grad_final):
@@ -197,7 +207,8 @@ class _Layer(Function):
         dstate = [g._data.copy() for g in grad_final]  # rows of every sequence, updated as steps are undone
         offsets, n_steps = _rnn_loops.step_offsets(batch_sizes), len(batch_sizes)
         order = range(n_steps) if ctx.reverse else range(n_steps - 1, -1, -1)
-        dgi, dgh = np.empty(gi.shape, gi._data.dtype), np.empty(gi.shape, gi._data.dtype)
+        dgi = np.empty(gi.shape, gi._data.dtype)
+        dgh = dgi if mode != "GRU" else np.empty(gi.shape, gi._data.dtype)  # (the two shares differ in a GRU only)
         need, wrap = ctx.needs_input_grad, core.from_numpy
         dw = db = late = None
         h_in = np.empty((gi.shape[0], whh.shape[1]), gi._data.dtype) if ctx.onednn else None
@@ -212,7 +223,9 @@ class _Layer(Function):
                 dh += late
             d_in, d_hid, prev, *rest = back(ctx.steps[k], dh, dstate[1][:n] if mode == "LSTM" else None, w)
             late = rest[0] if rest else None
-            dgi[rows], dgh[rows] = d_in, d_hid
+            dgi[rows] = d_in
+            if dgh is not dgi:
+                dgh[rows] = d_hid
             # NOTE: W_hh's and b_hh's gradients add up step by step, the last step's first, as PyTorch's engine adds
             # each step's addmm gradients (h^T dgh, dgh summed over the batch) into them; one product over all steps
             # rounds differently (snnTorch's LeakyParallel printed b_hh's gradient an ulp off). oneDNN's LSTM
@@ -220,7 +233,7 @@ class _Layer(Function):
             if ctx.onednn:
                 h_in[rows] = ctx.h_in[k]
             elif need[1]:
-                part = core.mm(wrap(d_hid).t(), wrap(ctx.h_in[k]))._data  # (addmm's mat2 W_hh^T, column-major)
+                part = _mm(d_hid.T, ctx.h_in[k])  # (addmm's mat2 W_hh^T, column-major)
                 dw = part if dw is None else dw + part
             if need[2] and not ctx.onednn:
                 part = d_hid.sum(0)

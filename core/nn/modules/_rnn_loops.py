@@ -20,8 +20,9 @@ def step_offsets(batch_sizes) -> list:
     return offsets
 
 
-def run_forward(step, gi, batch_sizes, state):
-    """Steps 0..T-1 over the gates' rows ``gi``: each step's output and the final state."""
+def run_forward(step, gi, batch_sizes, state, cat=core.cat):
+    """Steps 0..T-1 over the gates' rows ``gi``: each step's output and the final state (``cat``: how the rows
+    of finished sequences join the final state: ``core.cat`` for tensors, ``numpy.concatenate`` for arrays)."""
     offsets, done, outs = step_offsets(batch_sizes), [], []
     for t, n in enumerate(batch_sizes):
         if n < state[0].shape[0]:
@@ -29,19 +30,20 @@ def run_forward(step, gi, batch_sizes, state):
             state = tuple(s[:n] for s in state)
         state = step(gi[offsets[t]:offsets[t] + n], state)
         outs.append(state[0])
-    final = tuple(core.cat([s] + [d[k] for d in reversed(done)]) if done else s for k, s in enumerate(state))
+    final = tuple(cat([s] + [d[k] for d in reversed(done)]) if done else s for k, s in enumerate(state))
     return outs, final
 
 
-def run_reverse(step, gi, batch_sizes, state0):
-    """Steps T-1..0 over the gates' rows ``gi``: each step's output (in time order) and the final state."""
+def run_reverse(step, gi, batch_sizes, state0, cat=core.cat):
+    """Steps T-1..0 over the gates' rows ``gi``: each step's output (in time order) and the final state (``cat``
+    as ``run_forward``'s, for the sequences that join)."""
     offsets = step_offsets(batch_sizes)
     state = tuple(s[:batch_sizes[-1]] for s in state0)
     outs = []
     for t in range(len(batch_sizes) - 1, -1, -1):
         n, have = batch_sizes[t], state[0].shape[0]
         if n > have:
-            state = tuple(core.cat([s, s0[have:n]]) for s, s0 in zip(state, state0))
+            state = tuple(cat([s, s0[have:n]]) for s, s0 in zip(state, state0))
         state = step(gi[offsets[t]:offsets[t] + n], state)
         outs.append(state[0])
     outs.reverse()
