@@ -31,7 +31,6 @@ from core.nn.modules import _rnn_loops
 from core.ops import math_unary
 from core.ops._util import quiet
 from core.ops.activation_backward import tanh_grad_arrays
-from core.ops.math_unary import _sigmoid_grad_arrays
 
 __all__ = ["enabled", "applies", "run_direction"]
 
@@ -66,6 +65,7 @@ def steps_wanted() -> bool:
 # give; where it gives the same values (``_whole_vectors``), one sigmoid call covers several gates.
 
 _sigmoid, _tanh, _relu = math_unary.Sigmoid.compute, math_unary.Tanh.compute, math_unary.Relu.compute
+_sigmoid_grad_arrays = math_unary.Sigmoid.raw  # (g * (1 - o) * o: sigmoid_backward on arrays)
 
 
 def _rnn_step(act):
@@ -143,8 +143,8 @@ def _lstm_back(saved, dh, dc, whh):
     # mkldnn off), as for the GRU below: tanh_backward and sigmoid_backward of each gate's Mul gradient
     si, sf, tg, so, tc, c_prev = saved
     dc = dc + tanh_grad_arrays(np, dh * so, tc)
-    d = np.concatenate([_sigmoid_grad_arrays(dc * tg, si), _sigmoid_grad_arrays(dc * c_prev, sf),
-                        tanh_grad_arrays(np, dc * si, tg), _sigmoid_grad_arrays(dh * tc, so)], 1)
+    d = np.concatenate([_sigmoid_grad_arrays(np, dc * tg, si), _sigmoid_grad_arrays(np, dc * c_prev, sf),
+                        tanh_grad_arrays(np, dc * si, tg), _sigmoid_grad_arrays(np, dh * tc, so)], 1)
     return d, d, (_mm(d, whh), dc * sf)
 
 
@@ -155,9 +155,9 @@ def _gru_back(saved, dh, dc, whh):
     # adds after that step's output gradient, in the order PyTorch's engine receives them
     r, z, n, h_n, h_prev = saved
     dsub = dh * z
-    dz = _sigmoid_grad_arrays(dh * (h_prev - n), z)
+    dz = _sigmoid_grad_arrays(np, dh * (h_prev - n), z)
     dn = tanh_grad_arrays(np, dh - dsub, n)
-    dr = _sigmoid_grad_arrays(dn * h_n, r)
+    dr = _sigmoid_grad_arrays(np, dn * h_n, r)
     dgh = np.concatenate([dr, dz, dn * r], 1)
     return np.concatenate([dr, dz, dn], 1), dgh, (dsub,), _mm(dgh, whh)
 

@@ -1,5 +1,6 @@
 """``core.nn.modules._fused_rnn`` as it stood before the thirtieth session's cut (commit 5e310623), kept verbatim below
-this docstring but for this paragraph, as the reference of ``test_fused_rnn_unchanged.py``: its forward steps called
+this docstring (but its import of ``_sigmoid_grad_arrays``, which moved: the same ``g * (1 - o) * o`` through
+``Sigmoid.raw``), as the reference of ``test_fused_rnn_unchanged.py``: its forward steps called
 core ops on tensors (``F.linear``, ``core.sigmoid``, ``core.tanh``...) and its backward ``core.mm``; now both run
 the same kernels on arrays.
 """
@@ -14,7 +15,12 @@ from core.autograd.function import Function, capturing
 from core.nn import functional as F
 from core.nn.modules import _rnn_loops
 from core.ops.activation_backward import tanh_grad_arrays
-from core.ops.math_unary import _sigmoid_grad_arrays
+from core.ops.math_unary import Sigmoid
+
+
+def _sigmoid_grad_arrays(g, o):  # (math_unary's array form of sigmoid_backward, since moved)
+    return Sigmoid.raw(np, g, o)
+
 
 __all__ = ["enabled", "applies", "run_direction"]
 
