@@ -1,0 +1,180 @@
+"""Stand-ins for Neuromatch Academy's Deep Learning course notebooks (``recipes_nma.py``; our code, committed).
+
+``install()`` (the first line of each notebook's script) puts what the notebooks import for their videos, feedback
+gadgets and sliders in ``sys.modules``: ``ipywidgets``, ``vibecheck``, ``evaltools.airtable`` and ``datatops`` are
+``Gadget``s, which accept any call, attribute, ``with`` block or decorator and draw nothing (a decorated slider
+function is not called, as in a notebook nobody touches). They are not installed, so no other script's import of
+them changes. It first empties the script's folder of what an earlier run wrote there. The data stand-ins below
+replace the course's downloads with seeded noise of the same shapes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import types
+
+import numpy as np
+import torch  # the runner's torch: core under the alias, or PyTorch
+from corpus_support import FakeCIFAR10, FakeFashionMNIST, FakeMNIST
+
+
+class Gadget:
+    """A widget, video player or feedback form: every attribute and call is another Gadget; it prints nothing."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Gadget()
+
+    def __call__(self, *args, **kwargs):
+        if len(args) == 1 and callable(args[0]) and not kwargs:  # ``@widgets.interact`` on a function
+            return args[0]
+        return Gadget()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self) -> str:
+        return "Gadget()"
+
+
+class _GadgetModule(types.ModuleType):
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Gadget
+
+
+def install() -> None:
+    _clean_folder()
+    for name in ("ipywidgets", "ipywidgets.widgets", "vibecheck", "evaltools", "evaltools.airtable", "datatops"):
+        if name not in sys.modules:
+            module = _GadgetModule(name)
+            module.__path__ = []
+            sys.modules[name] = module
+    sys.modules["ipywidgets"].widgets = sys.modules["ipywidgets.widgets"]
+    sys.modules["ipywidgets"].interact = sys.modules["ipywidgets"].interactive = _interact
+
+
+def _clean_folder() -> None:
+    """Empty the script's folder but for ``script.py``: the notebooks' download cells open their files before the
+    download fails (``requests`` is a stub), and a file one run left would send the other run down the cell's
+    already-downloaded branch (core's run is first, torch's second)."""
+    here = os.getcwd()
+    if not os.path.basename(here).startswith("nma_") or not os.path.isfile("script.py"):
+        return
+    for entry in os.listdir(here):
+        if entry != "script.py":
+            path = os.path.join(here, entry)
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+
+
+def _interact(*args, **kwargs):
+    """``@widgets.interact(...)``: the decorated function is returned uncalled (nobody moves the slider)."""
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return args[0]
+    return lambda function: function
+
+
+class FakeEMNIST(FakeMNIST):
+    """EMNIST's ``letters`` split: 28x28 images, labels 1-26 (its class 0, 'N/A', is never a label)."""
+
+    classes = ["N/A", *"abcdefghijklmnopqrstuvwxyz"]
+
+    def __init__(self, root=None, split="letters", train=True, transform=None, download=False, **kwargs):
+        super().__init__(root, train, transform, download, **kwargs)
+        self.targets = self.targets % 26 + 1
+        self.split = split
+
+
+class FakeImageFolder:
+    """``torchvision.datasets.ImageFolder`` over one of the course's image sets, as seeded noise: the animal faces
+    (``afhq*``: cat, dog, wild at 32x32, 14630 train and 1500 val images as the tutorials' ``random_split`` sizes
+    need) or a small 3-class set of 64x64 images for any other folder. Items are ``(3xHxW float tensor in [-1, 1],
+    label)``, what ``ToTensor`` and ``Normalize(0.5, 0.5)`` give; each is drawn from a generator seeded by its
+    index, so a dataset of thousands costs nothing until read. The transform (a stub) is not applied."""
+
+    def __init__(self, root, transform=None, target_transform=None, **kwargs):
+        root = str(root)
+        afhq = "afhq" in root
+        self.classes = ["cat", "dog", "wild"] if afhq else ["class_a", "class_b", "class_c"]
+        self.class_to_idx = {name: i for i, name in enumerate(self.classes)}
+        self.size = 32 if afhq else 64
+        n = (1500 if root.rstrip("/").endswith("val") else 14630) if afhq else 60
+        self.seed = 3 if root.rstrip("/").endswith("val") else 4
+        self.targets = [i % len(self.classes) for i in range(n)]
+        self.samples = self.imgs = [(f"{root}/{self.classes[t]}/{i}.png", t) for i, t in enumerate(self.targets)]
+        self.root, self.transform, self.target_transform = root, transform, target_transform
+
+    def __len__(self) -> int:
+        return len(self.targets)
+
+    def __getitem__(self, i):
+        rng = np.random.default_rng((self.seed, int(i)))
+        image = torch.from_numpy(rng.random((3, self.size, self.size), dtype=np.float32) * 2 - 1)
+        label = self.targets[i]
+        return image, (self.target_transform(label) if self.target_transform else label)
+
+
+DATASETS = types.SimpleNamespace(MNIST=FakeMNIST, CIFAR10=FakeCIFAR10, FashionMNIST=FakeFashionMNIST,
+                                 EMNIST=FakeEMNIST, ImageFolder=FakeImageFolder)
+"""``torchvision.datasets`` as the notebooks use it: the seeded stand-ins of ``corpus_support`` and the above."""
+
+
+YELP_WORDS = ("the food was great and the service slow but friendly we will come back again never "
+              "terrible rude staff loved pizza burger price cheap expensive clean dirty place").split()
+
+
+def yelp_dataset(train: int = 64, test: int = 32) -> dict:
+    """The Yelp review set's two splits as seeded stand-in reviews of 5-20 words with labels 0-4 (a dict of
+    ``{'text': [...], 'label': [...]}`` per split, read as the notebooks read ``DATASET['test']['text'][28]``)."""
+    rng = np.random.default_rng(5)
+    splits = {}
+    for name, n in (("train", train), ("test", test)):
+        texts = [" ".join(rng.choice(YELP_WORDS, size=rng.integers(5, 21))) for _ in range(n)]
+        splits[name] = {"text": texts, "label": [int(v) for v in rng.integers(0, 5, size=n)]}
+    return splits
+
+
+def yelp_loaders(dataset: dict, vocab_size: int = 28996, max_length: int = 128, batch_size: int = 32):
+    """``load_yelp_data(DATASET, tokenizer)``'s loaders with a stand-in tokenizer: each review's words as seeded ids
+    below BERT's cased vocabulary size, padded with 0 to ``max_length`` (BERT's 512, shortened), batches of
+    ``{'input_ids', 'label'}``; returns what the notebook's function returns, its ``max_len`` and ``num_classes``
+    (the batch's length, as the notebook computes them) included."""
+    ids = {word: 1000 + 97 * i for i, word in enumerate(YELP_WORDS)}
+    loaders = []
+    for name in ("train", "test"):
+        items = []
+        for text, label in zip(dataset[name]["text"], dataset[name]["label"]):
+            tokens = [101, *(ids[w] for w in text.split()), 102][:max_length]
+            tokens += [0] * (max_length - len(tokens))
+            items.append({"input_ids": torch.tensor(tokens), "label": torch.tensor(label)})
+        loaders.append(torch.utils.data.DataLoader(items, batch_size=batch_size))
+    max_len = next(iter(loaders[0]))["input_ids"].shape[0]
+    num_classes = next(iter(loaders[0]))["label"].shape[0]
+    return loaders[0], loaders[1], max_len, vocab_size, num_classes
+
+
+class trange:  # tqdm's name
+    """``tqdm.notebook.trange``: ``range(*args)`` that draws no bar; ``set_description`` and the rest do nothing (the
+    runner's tqdm stub has no ``trange``, and its stand-in would iterate two stubs)."""
+
+    def __init__(self, *args, **kwargs):
+        self.range = range(*args)
+
+    def __iter__(self):
+        return iter(self.range)
+
+    def __len__(self) -> int:
+        return len(self.range)
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None

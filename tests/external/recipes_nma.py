@@ -1,0 +1,108 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Neuromatch Academy's Deep Learning course (corpus helper s30 NMA, 2026-12-07): the instructor notebooks (their
+exercise cells filled in) of NeuromatchAcademy/course-content-dl at 566c388 (2026-04-29, "Merge pull request
+#1027"; code BSD-3-Clause, text CC-BY-4.0). Each runs as Jupyter runs it (``keep_going``): a cell that fails prints
+its error and the next one runs. ``corpus_nma.install()`` comes first: the videos', feedback gadgets' and
+sliders' modules as stand-ins that draw nothing.
+"""
+
+from __future__ import annotations
+
+from recipe_kit import _r
+
+RECIPES: list[dict] = []
+
+NMA = ("NeuromatchAcademy/course-content-dl", "566c38870350401be9f50224d4178e66e2b172bc", "BSD-3-Clause")
+INSTALL = ("# @title Tutorial slides\n", "__import__('corpus_nma').install()\n# @title Tutorial slides\n")
+
+
+def _nma(name, folder, notebook, edits=(), **kw):
+    return _r(f"nma_{name}", NMA, f"tutorials/{folder}/instructor/{notebook}.ipynb", [INSTALL, *edits],
+              keep_going=True, **kw)
+
+
+def _project(name, path, first, edits=(), **kw):
+    """A project template notebook (``projects/``): ``install()`` goes before its ``first`` line."""
+    return _r(f"nma_project_{name}", NMA, f"projects/{path}.ipynb",
+              [(first, f"__import__('corpus_nma').install()\n{first}"), *edits], keep_going=True, **kw)
+
+
+CIFAR_SMALL = "__import__('corpus_support').fake_cifar10_small("  # 32 training and 8 test images: ResNet-18 in core
+NO_WORKERS = ("num_workers = multiprocessing.cpu_count()", "num_workers = 0  # the machine's cores, in the loaders")
+
+
+DATASETS = "datasets = __import__('corpus_nma').DATASETS  # seeded stand-ins of the downloads\n"
+IMAGE_FOLDER = ("from torchvision.datasets import ImageFolder\n",
+                "ImageFolder = __import__('corpus_nma').FakeImageFolder  # the course's image sets as seeded noise\n")
+TORCHVISION_DATASETS = ("import torchvision.datasets as datasets\n", DATASETS)
+
+NOT_INSTALLED = [(f"{line}\n", "") for line in (  # imported for the word-embedding and BERT cells only
+    "import fasttext", "from nltk.corpus import brown", "from sklearn.manifold import TSNE",
+    "from sklearn.metrics.pairwise import cosine_similarity",
+    "from transformers import AutoTokenizer, BertTokenizer, BertModel, BertForMaskedLM")]
+
+TRANGE = "from corpus_nma import trange  # tqdm's stub has none\n"
+
+
+def _trange(imports):
+    """``from tqdm.notebook import <imports>`` (with ``trange``) with corpus_nma's ``trange``."""
+    rest = ", ".join(name for name in imports.split(", ") if name != "trange")
+    return (f"from tqdm.notebook import {imports}\n", f"from tqdm.notebook import {rest}\n{TRANGE}")
+
+
+RECIPES += [
+    _nma("w1d1_pytorch", "W1D1_BasicsAndPytorch", "W1D1_Tutorial1",
+         [("from torchvision import datasets\n", DATASETS)] * 2 + [
+          ("z = torch.empty(1, 1, 5)", "z = torch.zeros(1, 1, 5)  # empty's memory is arbitrary"),
+          ("dim = 10000\n", "dim = 200\n"),  # two 10000x10000 products
+          ("t_total += end - start", "t_total += 0  # a wall-clock time"),
+          ('X_orig = data[["x0", "x1"]].to_numpy()', "X_orig = X  # pandas is a stub: the CSV it wrote, read back"),
+          ('y_orig = data["y"].to_numpy()', "y_orig = y"),
+          ("epochs = 15000", "epochs = 3000")]),
+    _nma("w1d2_gradients_autograd", "W1D2_LinearDeepLearning", "W1D2_Tutorial1"),
+    _nma("w1d2_deep_linear_nets", "W1D2_LinearDeepLearning", "W1D2_Tutorial3"),
+    _nma("w1d3_mlp_biological", "W1D3_MultiLayerPerceptrons", "W1D3_Tutorial1"),
+    _nma("w1d3_deep_mlps", "W1D3_MultiLayerPerceptrons", "W1D3_Tutorial2", [IMAGE_FOLDER]),
+    _nma("w1d4_optimization", "W1D4_Optimization", "W1D4_Tutorial1",
+         [TORCHVISION_DATASETS, ("[50000, 10000]", "[250, 50]")]),  # the stand-in has 300 training images
+    _nma("w2d1_regularization1", "W2D1_Regularization", "W2D1_Tutorial1",
+         [IMAGE_FOLDER, ("max_epochs = 10000", "max_epochs = 1000")]),
+    _nma("w2d1_regularization2", "W2D1_Regularization", "W2D1_Tutorial2",
+         [IMAGE_FOLDER, *[("max_epochs = 10000", "max_epochs = 1000")] * 2]),
+    _nma("w2d2_convnets", "W2D2_ConvnetsAndDlThinking", "W2D2_Tutorial1", [TORCHVISION_DATASETS, _trange("tqdm, trange")]),
+    _nma("w2d3_modern_convnets", "W2D3_ModernConvnets", "W2D3_Tutorial1", [IMAGE_FOLDER]),
+    _nma("w2d3_facial_recognition", "W2D3_ModernConvnets", "W2D3_Tutorial2", [IMAGE_FOLDER]),
+    _nma("w2d4_vae", "W2D4_GenerativeModels", "W2D4_Tutorial1",
+         [("from torchvision import datasets, transforms\n", "from torchvision import transforms\n" + DATASETS),
+          ("from pytorch_pretrained_biggan import one_hot_from_names\n", ""),  # for its BigGAN cells only
+          _trange("tqdm, trange")]),
+    _nma("w2d4_diffusion", "W2D4_GenerativeModels", "W2D4_Tutorial2", [_trange("trange, tqdm")]),
+    _nma("w2d4_diffusion_unet", "W2D4_GenerativeModels", "W2D4_Tutorial3",
+         [("from torchvision.datasets import MNIST\n", "MNIST = __import__('corpus_nma').DATASETS.MNIST\n"),
+          _trange("trange, tqdm")]),
+    _nma("w2d5_attention", "W2D5_AttentionAndTransformers", "W2D5_Tutorial1",
+         [*NOT_INSTALLED, ("if not os.path.exists(fname):\n  print('Dataset is being downloading...')",
+                           "if False:  # no download: corpus_nma's stand-in reviews\n  print('Dataset')"),
+          ('DATASET = datasets.load_dataset("yelp_review_full",\n                                download_mode='
+           '"reuse_dataset_if_exists",\n                                cache_dir=\'data/\')',
+           "DATASET = __import__('corpus_nma').yelp_dataset()"),
+          ("tokenizer = AutoTokenizer.from_pretrained('bert-base-cased', cache_dir='data/')\ntrain_loader, "
+           "test_loader, max_len, vocab_size, num_classes = load_yelp_data(DATASET, tokenizer)",
+           "train_loader, test_loader, max_len, vocab_size, num_classes = "
+           "__import__('corpus_nma').yelp_loaders(DATASET)"),
+          ("if DEVICE != 'cpu':\n  train_loss, test_loss = train(", "if True:  # on the CPU too (64 reviews)\n"
+           "  train_loss, test_loss = train(")]),
+    _nma("w3d1_time_series_nlp", "W3D1_TimeSeriesAndNaturalLanguageProcessing", "W3D1_Tutorial1"),
+    _nma("w3d3_ssl", "W3D3_UnsupervisedAndSelfSupervisedLearning", "W3D3_Tutorial1"),
+    _nma("w3d5_rl_games", "W3D5_ReinforcementLearningForGamesAndDlThinking3", "W3D5_Tutorial1"),
+    _nma("w3d5_rl_games3", "W3D5_ReinforcementLearningForGamesAndDlThinking3", "W3D5_Tutorial3"),
+    _project("data_augmentation", "ComputerVision/data_augmentation", "# @title Install dependencies\n",
+             [("torchvision.datasets.CIFAR10(", CIFAR_SMALL)] * 2 + [
+              NO_WORKERS, ("end_apochs = 15", "end_apochs = 2")]),
+    _project("transfer_learning", "ComputerVision/transfer_learning", "# imports\n",
+             [("torchvision.datasets.CIFAR100(", CIFAR_SMALL)] * 2 + [("torchvision.datasets.CIFAR10(", CIFAR_SMALL)] * 2
+             + [NO_WORKERS] * 2 + [("max_epochs = 15", "max_epochs = 2"), ("max_epochs_target = 10", "max_epochs_target = 2"),
+                ("checkpointPath = '/content/checkpoint/pretrain.t7'",  # where its pretraining cell saved it
+                 "checkpointPath = './checkpoint/pretrain.t7'")]),
+]
