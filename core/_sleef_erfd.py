@@ -19,8 +19,11 @@ go through their own steps here, with numbers for coefficients: their fmas with 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from core import _daxpy
 from core._sleef_logd import _scaled_fma
 from core._sleef_powd import _expk, _product_error, _split
 from core._sleef_powd import _fma as _fma_split
@@ -49,21 +52,51 @@ _TWO_OVER_SQRT_PI = 1.12837916709551262756245475959
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
 
 
-def _poly21(x, c):
+def _poly21(x, c, low: bool):
     """SLEEF's ``POLY21`` (Estrin's scheme, each step an fma) with the numbers ``c[0]`` (x^20) ... ``c[20]``; ``x`` the
     powers x, x2, x4, x8, x16 with their splits. A number times a power is the BLAS's fused ``daxpy``
-    (``core._sleef_logd._scaled_fma``: one pass for Dekker's ~20)."""
-    (x1, _), (x2, s2), (x4, s4), (x8, s8), (x16, s16) = x
-
-    def poly4(a3, a2, a1, a0):
-        return _fma_split(x2, _scaled_fma(x1, a3, a2), _scaled_fma(x1, a1, a0), s2)
-
-    def poly8(k):  # c[k] ... c[k + 7]
-        return _fma_split(x4, poly4(*c[k:k + 4]), poly4(*c[k + 4:k + 8]), s4)
-
-    poly5 = _scaled_fma(x4, c[0], poly4(*c[1:5]))
-    poly16 = _fma_split(x8, poly8(5), poly8(13), s8)
+    (``core._sleef_logd._scaled_fma``: one pass for Dekker's ~20) from ``_STACK`` elements, Dekker's with the
+    number's split made once below (``_numbers_fma``; above 2.5, where infinities and NaN pass, always the
+    ``daxpy``); the independent fmas of each level are one 2-D step."""
+    (x1, s1), (x2, s2), (x4, s4), (x8, s8), (x16, s16) = x
+    leaves = _numbers_fma(x1, s1, c[1::2], c[2::2], low)               # c1 x + c2, c3 x + c4, ..., c19 x + c20
+    quads = _fma_split(x2, leaves[0::2], leaves[1::2], s2)        # poly4(c1..c4), poly4(c5..c8), ..., poly4(c17..c20)
+    octs = _fma_split(x4, quads[1::2], quads[2::2], s4)           # poly8(c5..c12), poly8(c13..c20)
+    poly5 = _number_fma(x4, s4, c[0], quads[0], low)
+    poly16 = _fma_split(x8, octs[0], octs[1], s8)
     return _fma_split(x16, poly5, poly16, s16)
+
+
+_STACK = 2048  # elements from which a number's fma is a daxpy call (~12 us of Python and ctypes each)
+
+
+def _numbers_fma(x, sx, c1: tuple, c0: tuple, stack: bool = True):
+    """The rows ``c1[i] x + c0[i]`` (numbers, c1's nonzero), each rounded once: a (len(c1), x.size) array; ``x`` 1-D,
+    finite where ``stack`` and it has fewer than ``_STACK`` elements."""
+    if (x.size >= _STACK or not stack) and _daxpy.available():
+        rows = np.empty((len(c1), x.size))
+        rows[:] = np.array(c0).reshape(-1, 1)
+        for row, c in zip(rows, c1):
+            _daxpy.daxpy_(row, x, c)
+        return rows
+    a, split_a, b = _columns(c1, c0)
+    return _fma_split(a, x, b, sa=split_a, sb=sx)
+
+
+def _number_fma(x, sx, c: float, y, stack: bool = True):
+    """``c x + y`` rounded once, ``c`` a nonzero number and ``y`` an array that may be overwritten (``stack``: as
+    ``_numbers_fma``'s)."""
+    if (x.size >= _STACK or not stack) and y.flags.c_contiguous and _daxpy.daxpy_(y, x, c):
+        return y
+    a, split_a, _ = _columns((c,), (0.0,))
+    return _fma_split(a[0], x, y, sa=(split_a[0][0], split_a[1][0]), sb=sx)
+
+
+@functools.cache
+def _columns(c1: tuple, c0: tuple):
+    """``c1`` and ``c0`` as (k, 1) columns, with ``c1``'s split."""
+    a = np.array(c1).reshape(-1, 1)
+    return a, _split(a), np.array(c0).reshape(-1, 1)
 
 
 def _dd_mul_d(xx, xy, y, sy, finite: bool = False):
@@ -74,10 +107,14 @@ def _dd_mul_d(xx, xy, y, sy, finite: bool = False):
     return s, _fma_split(y, xy, inner, sy)
 
 
-def _dd_mul_numbers(cx: float, cy: float, y):
-    """``ddmul_vd2_vd2_vd``: the pair of numbers (cx, cy) times the array ``y``."""
+def _dd_mul_numbers(cx: float, cy: float, y, sy, low: bool):
+    """``ddmul_vd2_vd2_vd``: the pair of numbers (cx, cy) times the array ``y`` (split ``sy``; its elements finite
+    where ``low``: there, below ``_STACK``, ``fma(y, cx, -s)`` is the product's error)."""
     s = cx * y
-    return s, _scaled_fma(y, cy, _scaled_fma(y, cx, -s))
+    if y.size >= _STACK or not low:
+        return s, _scaled_fma(y, cy, _scaled_fma(y, cx, -s))
+    a, split_a, _ = _columns((cx,), (0.0,))
+    return s, _number_fma(y, sy, cy, _product_error(a[0], y, s, (split_a[0][0], split_a[1][0]), sy))
 
 
 def _dd_add(xx, xy, yx, yy):
@@ -101,14 +138,14 @@ def _steps(x: np.ndarray, low: bool) -> np.ndarray:
         powers.append(powers[-1] * powers[-1])
     powers = [(p, _split(p)) for p in powers]
     (_, sx), (x2, s2) = powers[0], powers[1]
-    t = _poly21(powers, _LOW if low else _HIGH)
+    t = _poly21(powers, _LOW if low else _HIGH, low)
     (c2x, c2y), (c1x, c1y), (c0x, c0y) = _DD_LOW if low else _DD_HIGH
     mx = t * x                                                    # ddmul((t, 0), x): fma(0, x, e) is e + 0 x
     if low:  # (finite operands: fma(a, b, -(a b)) is the product's error)
         ax, ay = _dd_add(c2x, c2y, mx, _product_error(x, t, mx, sx) + 0.0 * x)  # poly2dd(x, t, C2)
     else:
         ax, ay = _dd_add(c2x, c2y, mx, _fma_split(x, t, -mx, sx) + 0.0 * x)
-    bx, by = _dd_add(c0x, c0y, *_dd_mul_numbers(c1x, c1y, x))     # poly2dd_b(x, C1, C0)
+    bx, by = _dd_add(c0x, c0y, *_dd_mul_numbers(c1x, c1y, x, sx, low))     # poly2dd_b(x, C1, C0)
     tx, ty = _dd_add(bx, by, *_dd_mul_d(ax, ay, x2, s2, low))     # ddmla(x^2, a, b)
     if low:
         mx, my = _dd_mul_d(tx, ty, x, sx, True)
