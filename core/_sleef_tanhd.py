@@ -7,7 +7,8 @@ gives inside kernels such as float64 mish's and GELU's tanh form (2026-12-06, fr
     1 beyond 18.714973875, the sign of x; a NaN comes out with all bits set
 
 each ``fma`` rounded once: Dekker's product and TwoSum, or OpenBLAS's fused ``daxpy`` where the multiplier is a
-number (``core._sleef_logd._scaled_fma``). Cost (CPU, load ~1): 512x512 ~40 ms, 200 elements ~0.3 ms
+number (``core._sleef_logd._scaled_fma``; below 2,048 elements Dekker's with the number split once), an
+``fma(a, b, -(a b))`` Dekker's error term alone. Cost (CPU, load ~10): 512x512 ~55 ms, 200 elements ~0.3 ms
 (``test_sleef_tanhd_unchanged``: the bits of the first port, whose every fma split both operands: 111 ms, 0.73 ms).
 """
 
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._sleef_logd import _scaled_fma
+from core._sleef_erfd import _columns, _number_fma, _numbers_fma
+from core._sleef_powd import _fma, _product_error, _split
 
 __all__ = ["tanhd_u10"]
 
@@ -29,25 +31,7 @@ _EXPK2_POLY = (0.1602472219709932072e-9, 0.2092255183563157007e-8, 0.25052300237
 _SIXTH = 0.1666666666666666574e+0
 _ALL_ONES = np.array(0xFFFFFFFFFFFFFFFF, np.uint64).view(np.float64)
 _BLOCK = 8192  # elements a step: its ~500 temporaries stay in cache
-
-
-def _split(a):
-    """Veltkamp's split of float64 ``a`` into 26- and 27-bit halves (``a`` well inside the range)."""
-    c = 134217729.0 * a  # 2**27 + 1
-    hi = c - (c - a)
-    return a, hi, a - hi
-
-
-def _fma(a, b, c):
-    """``a b + c`` rounded once, ``a`` and ``b`` as ``_split`` gives them (the value and its halves): Dekker's
-    product and TwoSum, ``core._sleef_logd._fma``'s operations."""
-    a, ah, al = a
-    b, bh, bl = b
-    p = a * b
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    z = s - p
-    return s + (((p - (s - z)) + (c - z)) + e)
+_MAX = np.maximum.reduce
 
 
 def _add2(xx, xy, y):
@@ -63,19 +47,18 @@ def _add_scalar(x, yx, yy):
     return s, ((x - s) + yx) + yy
 
 
-def _squ(sx, y):
-    """``ddsqu`` of (x, y), ``sx`` x's split: (x^2, its low word)."""
-    x = sx[0]
+def _squ(x, sx, y):
+    """``ddsqu`` of (x, y), ``sx`` x's split: (x^2, its low word). (2 x's split is twice x's: Veltkamp's steps
+    scale exactly by 2; ``fma(x, x, -x^2)`` is the product's error: every operand here is finite.)"""
     s = x * x
-    return s, _fma(_split(x + x), _split(y), _fma(sx, sx, -s))
+    return s, _fma(x + x, y, _product_error(x, x, s, sx, sx), sa=(sx[0] + sx[0], sx[1] + sx[1]))
 
 
-def _mul2(xx, xy, sy, yy):
+def _mul2(xx, xy, y, sy, yy):
     """``ddmul`` of (xx, xy) and (y, yy), ``sy`` y's split."""
-    y = sy[0]
     s = xx * y
     sxx = _split(xx)
-    return s, _fma(sxx, _split(yy), _fma(_split(xy), sy, _fma(sxx, sy, -s)))
+    return s, _fma(xx, yy, _fma(xy, y, _product_error(xx, y, s, sxx, sy), sb=sy), sa=sxx)
 
 
 def _expk2(y):
@@ -85,46 +68,46 @@ def _expk2(y):
     sx, sy = _add2(y, 0.0, dq * -_L2U)
     sx, sy = _add2(sx, sy, dq * -_L2L)
     ssx = _split(sx)
-    s2x, s2y = _squ(ssx, sy)
+    s2x, s2y = _squ(sx, ssx, sy)
     ss2 = _split(s2x)
-    s4x, s4y = _squ(ss2, s2y)
+    s4x, s4y = _squ(s2x, ss2, s2y)
     ss4 = _split(s4x)
     s8 = s4x * s4x
-    c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _EXPK2_POLY
-
-    def poly4(a3, a2, a1, a0):
-        return _fma(ss2, _split(_scaled_fma(sx, a3, a2)), _scaled_fma(sx, a1, a0))
-    u = _fma(_split(s8), _split(_scaled_fma(sx, c9, c8)),
-             _fma(ss4, _split(poly4(c7, c6, c5, c4)), poly4(c3, c2, c1, c0)))
+    leaves = _numbers_fma(sx, ssx, _EXPK2_POLY[0::2], _EXPK2_POLY[1::2])  # c9 s + c8, c7 s + c6, ..., c1 s + c0
+    quads = _fma(s2x, leaves[1::2], leaves[2::2], sa=ss2)                # poly4(c7..c4), poly4(c3..c0)
+    u = _fma(s8, leaves[0], _fma(s4x, quads[0], quads[1], sa=ss4))
     mx = sx * _SIXTH
-    tx, ty = _add_scalar(0.5, mx, _scaled_fma(sy, _SIXTH, _scaled_fma(sx, _SIXTH, -mx)))
-    tx, ty = _add_scalar(1.0, *_mul2(tx, ty, ssx, sy))
-    tx, ty = _add_scalar(1.0, *_mul2(tx, ty, ssx, sy))
+    a, split_a, _ = _columns((_SIXTH,), (0.0,))
+    split_a = (split_a[0][0], split_a[1][0])
+    tx, ty = _add_scalar(0.5, mx, _number_fma(sy, _split(sy), _SIXTH, _product_error(sx, a[0], mx, ssx, split_a)))
+    tx, ty = _add_scalar(1.0, *_mul2(tx, ty, sx, ssx, sy))
+    tx, ty = _add_scalar(1.0, *_mul2(tx, ty, sx, ssx, sy))
     su = _split(u)
     mx = s4x * u
-    my = _fma(_split(s4y), su, _fma(ss4, su, -mx))
+    my = _fma(s4y, u, _product_error(s4x, u, mx, ss4, su), sb=su)
     r = tx + mx
     ty = (((tx - r) + mx) + ty) + my
-    half = q >> 1
-    return np.ldexp(np.ldexp(r, half), q - half), np.ldexp(np.ldexp(ty, half), q - half)
+    return np.ldexp(r, q), np.ldexp(ty, q)  # (SLEEF's two scalings by 2^(q/2): each exact here, so one)
 
 
 def _steps(x: np.ndarray) -> np.ndarray:
     """``xtanh`` of a 1-D block (module docstring)."""
-    y = np.minimum(np.abs(x), 19.0)  # (beyond 18.71 the result is 1: no overflow in between)
+    ax = np.abs(x)
+    y = np.minimum(ax, 19.0)  # (beyond 18.71 the result is 1: no overflow in between)
     dx, dy = _expk2(y)
     ex = 1.0 / dx                                         # ddrec
-    sex, sdx = _split(ex), _split(-dx)
-    ey = ex * _fma(_split(-dy), sex, _fma(sdx, sex, 1.0))
+    sex = _split(ex)
+    ey = ex * _fma(-dy, ex, _fma(-dx, ex, 1.0, sb=sex), sb=sex)
     nx, ny = _add2(dx, dy - ey, -ex)                      # ddadd2(d, -e): the lows summed first
     mx, my = _add2(dx, dy + ey, ex)
     t = 1.0 / mx                                          # dddiv
     st = _split(t)
     s = nx * t
-    qy = _fma(_split(s), _split(_fma(_split(-my), st, _fma(_split(-mx), st, 1.0))),
-              _fma(_split(ny), st, _fma(st, _split(nx), -s)))
+    qy = _fma(s, _fma(-my, t, _fma(-mx, t, 1.0, sb=st), sb=st), _fma(ny, t, _product_error(t, nx, s, st), sb=st))
     r = s + qy
-    r = np.where((np.abs(x) > 18.714973875) | np.isnan(r), 1.0, r)
+    if x.size and _MAX(ax, None) <= 18.714973875:  # (False with a NaN): no selection takes
+        return np.copysign(r, x)
+    r = np.where((ax > 18.714973875) | np.isnan(r), 1.0, r)
     r = np.copysign(r, x)
     return np.where(np.isnan(x), _ALL_ONES, r)
 
