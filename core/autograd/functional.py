@@ -20,8 +20,12 @@ __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 
 # ----- argument plumbing -------------------------------------------------------------------------
-def _as_tuple(value, what: str, fn: str):
-    """``(was_a_tuple, tuple_of_tensors)``; anything but a tensor or a tuple of tensors is a TypeError."""
+def _as_tuple(value, what: str | None = None, fn: str | None = None):
+    """``(was_a_tuple, tuple_of_tensors)``; anything but a tensor or a tuple of tensors is a TypeError. Without
+    ``what`` and ``fn`` (PyTorch's private helper as libraries call it) the value is only wrapped: a tuple as it is,
+    a list as a tuple, anything else in a 1-tuple, unchecked."""
+    if what is None and fn is None:
+        return value if isinstance(value, tuple) else tuple(value) if isinstance(value, list) else (value,)
     is_tuple = isinstance(value, tuple)
     items = value if is_tuple else (value,)
     for i, el in enumerate(items):
@@ -333,3 +337,35 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
     res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize,
                    strategy=outer_jacobian_strategy)
     return _unpack(res, in_tuple, in_tuple)
+
+
+# ----- PyTorch's private helpers that libraries import (pytorch-minimize's ScipyMinimizer) -------------------------
+def _tuple_postprocess(res, to_unpack):
+    """Undo ``_as_tuple``: ``to_unpack`` is whether the user passed a tuple, or ``(outer, inner)`` for nested ones."""
+    if isinstance(to_unpack, tuple):
+        if len(to_unpack) != 2:
+            raise AssertionError("Expected to_unpack tuple to have exactly 2 elements")
+        return _unpack(res, to_unpack[0], to_unpack[1])
+    return _unpack(res, to_unpack)
+
+
+def _grad_postprocess(inputs, create_graph: bool):
+    """Detach results unless ``create_graph`` (nested tuples too): ``_finish`` under PyTorch's name."""
+    return _finish(inputs, create_graph)
+
+
+def _construct_standard_basis_for(tensors, tensor_numels):
+    """The N x N identity (N the sum of ``tensor_numels``) split into column chunks, one per tensor, each of its
+    tensor's dtype and device: the rows of ``jacobian(..., vectorize=True)``'s grad_outputs."""
+    if len(tensors) != len(tensor_numels):
+        raise AssertionError(f"Expected tensors and tensor_numels to have the same length, "
+                             f"but got {len(tensors)} and {len(tensor_numels)}")
+    if len(tensors) == 0:
+        raise AssertionError("Expected at least one tensor")
+    total = sum(tensor_numels)
+    chunks = tuple(t.new_zeros(total, n) for t, n in zip(tensors, tensor_numels))
+    start = 0
+    for chunk, n in zip(chunks, tensor_numels):
+        chunk.diagonal(start).fill_(1)
+        start -= n
+    return chunks
