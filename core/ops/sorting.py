@@ -153,7 +153,9 @@ def _head_order(x, dim: int, largest: bool, m: int):
     counts = below.sum(axis=1)
     head = np.empty((len(rows), m), np.intp)
     untied = counts == m
-    part = np.nonzero(below[untied])[1].reshape(-1, m)
+    # NOTE: the columns of the 1-d nonzero (flat positions mod n, row-major as the 2-d one's): NumPy's 2-d
+    # nonzero walks the mask ~25x slower (a 1024x1024 mask 5.1 -> 0.2 ms)
+    part = (np.flatnonzero(below[untied]) % n).reshape(-1, m)
     head_keys = np.take_along_axis(key[untied], part, 1)
     head[untied] = np.take_along_axis(part, np.argsort(head_keys, axis=1, kind="stable"), 1)
     tied = np.flatnonzero(~untied)
