@@ -19,13 +19,10 @@ go through their own steps here, with numbers for coefficients: their fmas with 
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from core import _daxpy
 from core._sleef_logd import _scaled_fma
-from core._sleef_powd import _expk, _product_error, _split
+from core._sleef_powd import _STACK, _columns, _expk, _number_fma, _numbers_fma, _product_error, _split
 from core._sleef_powd import _fma as _fma_split
 
 __all__ = ["erfd_u10"]
@@ -65,38 +62,6 @@ def _poly21(x, c, low: bool):
     poly5 = _number_fma(x4, s4, c[0], quads[0], low)
     poly16 = _fma_split(x8, octs[0], octs[1], s8)
     return _fma_split(x16, poly5, poly16, s16)
-
-
-_STACK = 2048  # elements from which a number's fma is a daxpy call (~12 us of Python and ctypes each)
-
-
-def _numbers_fma(x, sx, c1: tuple, c0: tuple, stack: bool = True):
-    """The rows ``c1[i] x + c0[i]`` (numbers, c1's nonzero), each rounded once: a (len(c1), x.size) array; ``x`` 1-D,
-    finite where ``stack`` and it has fewer than ``_STACK`` elements."""
-    if (x.size >= _STACK or not stack) and _daxpy.available():
-        rows = np.empty((len(c1), x.size))
-        rows[:] = np.array(c0).reshape(-1, 1)
-        for row, c in zip(rows, c1):
-            _daxpy.daxpy_(row, x, c)
-        return rows
-    a, split_a, b = _columns(c1, c0)
-    return _fma_split(a, x, b, sa=split_a, sb=sx)
-
-
-def _number_fma(x, sx, c: float, y, stack: bool = True):
-    """``c x + y`` rounded once, ``c`` a nonzero number and ``y`` an array that may be overwritten (``stack``: as
-    ``_numbers_fma``'s)."""
-    if (x.size >= _STACK or not stack) and y.flags.c_contiguous and _daxpy.daxpy_(y, x, c):
-        return y
-    a, split_a, _ = _columns((c,), (0.0,))
-    return _fma_split(a[0], x, y, sa=(split_a[0][0], split_a[1][0]), sb=sx)
-
-
-@functools.cache
-def _columns(c1: tuple, c0: tuple):
-    """``c1`` and ``c0`` as (k, 1) columns, with ``c1``'s split."""
-    a = np.array(c1).reshape(-1, 1)
-    return a, _split(a), np.array(c0).reshape(-1, 1)
 
 
 def _dd_mul_d(xx, xy, y, sy, finite: bool = False):

@@ -27,9 +27,11 @@ bases with integer exponents, results near overflow and underflow, every pair of
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from core import _glibc
+from core import _daxpy, _glibc
 from core._sleef import vector_loop
 from core._sleef_logd import _scaled_fma
 from core._sleef_pow import kernel_split
@@ -73,6 +75,39 @@ def _fma(a, b, c, sa=None, sb=None):
     s = p + c
     z = s - p
     return s + (((p - (s - z)) + (c - z)) + e)
+
+
+_STACK = 512  # elements from which a number's fma is a daxpy call (~12 us of Python and ctypes each)
+
+
+def _numbers_fma(x, sx, c1: tuple, c0: tuple, stack: bool = True):
+    """The rows ``c1[i] x + c0[i]`` (numbers, c1's nonzero), each rounded once: a (len(c1), x.size) array; ``x`` 1-D.
+    Below ``_STACK`` elements and with ``stack``, Dekker's product and TwoSum (a non-finite lane's NaN may differ
+    from the ``daxpy``'s: callers whose such lanes reach their result pass ``stack=False``)."""
+    if (x.size >= _STACK or not stack) and _daxpy.available():
+        rows = np.empty((len(c1), x.size))
+        rows[:] = np.array(c0).reshape(-1, 1)
+        for row, c in zip(rows, c1):
+            _daxpy.daxpy_(row, x, c)
+        return rows
+    a, split_a, b = _columns(c1, c0)
+    return _fma(a, x, b, sa=split_a, sb=sx)
+
+
+def _number_fma(x, sx, c: float, y, stack: bool = True):
+    """``c x + y`` rounded once, ``c`` a nonzero number and ``y`` an array that may be overwritten (``stack``: as
+    ``_numbers_fma``'s)."""
+    if (x.size >= _STACK or not stack) and y.flags.c_contiguous and _daxpy.daxpy_(y, x, c):
+        return y
+    a, split_a, _ = _columns((c,), (0.0,))
+    return _fma(a[0], x, y, sa=(split_a[0][0], split_a[1][0]), sb=sx)
+
+
+@functools.lru_cache(maxsize=256)
+def _columns(c1: tuple, c0: tuple):
+    """``c1`` and ``c0`` as (k, 1) columns, with ``c1``'s split."""
+    a = np.array(c1).reshape(-1, 1)
+    return a, _split(a), np.array(c0).reshape(-1, 1)
 
 
 def _fma_number(x, alpha: float, y):

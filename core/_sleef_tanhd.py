@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._sleef_erfd import _columns, _number_fma, _numbers_fma
-from core._sleef_powd import _fma, _product_error, _split
+from core._sleef_powd import _columns, _fma, _number_fma, _numbers_fma, _product_error, _split
 
 __all__ = ["tanhd_u10"]
 
