@@ -2,7 +2,9 @@
 
 import pytest
 
-from core.nodegraph.model import commands, layout
+import core.nodegraph.model.nodes  # noqa: F401 - the node types code import builds
+from core.nodegraph.files.code_import import import_here
+from core.nodegraph.model import commands, edge_routes, layout
 from core.nodegraph.model.document import Edge, Graph, Node
 
 
@@ -76,3 +78,34 @@ def test_align_refuses_an_unknown_alignment_and_ignores_a_single_node(diamond):
         layout.align(diamond, ["a", "b"], "diagonal")
     assert layout.align(diamond, ["a"], "left") == {}
     assert layout.layered(Graph()) == {}
+
+
+def _long_sum(term: str, n: int) -> str:
+    return "import torch\nx = torch.randn(3, requires_grad=True)\nw = torch.randn(3)\ny = " + " + ".join([term] * n)
+
+
+@pytest.mark.parametrize("term", ["x*w", "x"])
+def test_a_long_one_liner_reusing_a_variable_keeps_lanes_linear_in_its_terms(term):
+    """``x*w + x*w + ...`` stacks its n terms in one column, each with an edge to its own sum up to n columns away;
+    ``x + x + ...`` sends x to every sum: a lane in every column passed was n^2/2 column entries (a minute to lay out
+    900 terms). A port's edges share their lanes, kept near the edges' ends only."""
+    n = 300
+    graph = import_here(_long_sum(term, n)).graph
+    edges = list(graph.edges)
+    columns = layout._columns(graph, list(graph.nodes), [(e.src, e.dst) for e in edges])
+    hops = layout._with_lanes(columns, [(e.src, e.dst, 0, 0) for e in edges])
+    entries = sum(len(c) for c in columns)
+    assert len(graph.nodes) <= entries <= len(graph.nodes) + 2 * (2 * layout.LANE_REACH + 1) * n
+    assert len(hops) <= entries + len(edges)
+
+
+def test_a_long_sum_of_products_opens_with_no_edge_through_a_node_and_a_height_linear_in_its_terms():
+    """The terms of ``x*w + x*w + ...`` stand in one column, the sums step down beside them; every term's edge
+    runs level to its sum (so the picture is a term tall per term, no taller) and through no node."""
+    n = 150
+    graph = import_here(_long_sum("x*w", n)).graph
+    size = {nid: layout.node_size(node) for nid, node in graph.nodes.items()}
+    tops = [node.position[1] for node in graph.nodes.values()]
+    row = max(h for _, h in size.values()) + layout.HEAT_ROOM + layout.GAP[1]
+    assert max(tops) - min(tops) <= n * row
+    assert edge_routes.crossings(graph, size.__getitem__) == []

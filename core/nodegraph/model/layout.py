@@ -3,7 +3,8 @@
 Every arranging function takes a Graph and the ids to arrange (all nodes when empty) and returns
 ``{node id: (x, y)}`` for the nodes that should move; it never changes the document. ``layered`` puts
 each node one column right of its deepest input (within the selection) and a source one column left of its
-nearest consumer, gives an edge that skips columns a lane in each column it passes, orders the columns by
+nearest consumer, gives an edge that skips columns a lane in the columns it passes near its ends (the edges from
+one port share theirs, so the entries stay linear in the edges), orders the columns by
 their neighbours' rows (sweeping both ways) so edges cross less, sets each node level with its inputs where
 its column has room, and pushes a node down where an edge's curve (``edge_routes``) would run through it:
 no two laid-out nodes overlap and no edge between them crosses one. The align and distribute functions line
@@ -18,7 +19,7 @@ or drawn smaller than the model, takes the model's size, so a later Forward does
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Collection, Container, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,7 @@ def _ids(graph: Graph, node_ids: Collection[str]) -> list[str]:
 
 
 LANE = 24.0  # the room a long edge keeps in each column it passes, between the nodes there
+LANE_REACH = 8  # columns: a long edge keeps lanes this near its ends (a port's bus, near each of its consumers)
 
 
 def _columns(graph: Graph, ids: list[str], links: list[tuple[str, str]]) -> list[list[str]]:
@@ -102,19 +104,44 @@ def _is_lane(entry: str) -> bool:
     return entry.startswith("\0")
 
 
+def _lane(src: str, out_row: int, column: int) -> str:
+    """The id of the lane that the edges from ``src``'s output port in row ``out_row`` share in ``column``."""
+    return f"\0{src}\0{out_row}\0{column}"
+
+
+def _lane_source(lane: str) -> tuple[str, int]:
+    """The node whose edges a lane carries, and the row of its output port."""
+    _, src, row, _ = lane.split("\0")
+    return src, int(row)
+
+
 def _with_lanes(columns: list[list[str]], links: list[Hop]) -> list[Hop]:
     """Break each link that skips columns into one hop per column through lanes (ids starting with a NUL, added to
-    the columns they pass), so the ordering keeps room for it; links are (src, dst, src row, dst row)."""
+    the columns they pass), so the ordering keeps room for it; links are (src, dst, src row, dst row). The links
+    from one output port share its lanes (a bus up to its farthest consumer, each consumer leaving it in the column
+    before its own): one lane per port and column, so a variable used by n terms of a long sum adds n lanes, not
+    n^2/2. A port keeps lanes only within LANE_REACH columns of itself or of a consumer further on: the terms of
+    ``x*w + x*w + ...``, stacked in one column, each with an edge to its own sum n columns away, took n^2/2 lanes
+    (the ordering then ran for a minute); where a lane is left out, the next one starts a new run (no hop into it)."""
     where = {nid: c for c, column in enumerate(columns) for nid in column}
+    ends: dict[tuple[str, int], list[int]] = {}
+    for src, dst, out_row, _ in links:
+        ends.setdefault((src, out_row), []).append(where[dst])
     hops: list[Hop] = []
-    for i, (src, dst, out_row, in_row) in enumerate(links):
-        prev, row = src, out_row
-        for c in range(where[src] + 1, where[dst]):
-            lane = f"\0{i}:{c}"
+    for (src, out_row), consumers in ends.items():
+        prev, row, start, kept = src, out_row, where[src], set()
+        for d in sorted(set(consumers)):
+            kept.update(range(max(start + 1, d - LANE_REACH), d))
+        kept.update(range(start + 1, min(start + LANE_REACH + 1, max(consumers))))
+        for c in sorted(kept):
+            lane = _lane(src, out_row, c)
             columns[c].append(lane)
-            hops.append((prev, lane, row, 0))
+            if c - 1 == start or c - 1 in kept:
+                hops.append((prev, lane, row, 0))
             prev, row = lane, 0
-        hops.append((prev, dst, row, in_row))
+    for src, dst, out_row, in_row in links:
+        c = where[dst] - 1
+        hops.append((src, dst, out_row, in_row) if c == where[src] else (_lane(src, out_row, c), dst, 0, in_row))
     return hops
 
 
@@ -127,11 +154,24 @@ def hop_crossings(columns: list[list[str]], hops: list[Hop]) -> int:
     for src, dst, out_row, in_row in hops:
         (c, i), (_, j) = where[src], where[dst]
         by_gap.setdefault(c, []).append(((i, out_row), (j, in_row)))
+    # sorted by their left ends, two hops cross when the later one's right end is strictly higher (hops with the
+    # same left end are sorted by their right ends, so they never count): the inversions, counted with a Fenwick
+    # tree over the right ends' ranks in n log n (a pair loop was quadratic in the hops of a gap)
     count = 0
     for ends in by_gap.values():
         ends.sort()
-        for k, (a1, b1) in enumerate(ends):
-            count += sum(1 for a2, b2 in ends[k + 1:] if a2 != a1 and b2 < b1)
+        rank = {b: r for r, b in enumerate(sorted({b for _, b in ends}), 1)}
+        tree = [0] * (len(rank) + 1)
+        for seen, (_, b) in enumerate(ends):
+            r, at_most = rank[b], 0
+            while r:  # how many earlier hops end at or above b
+                at_most += tree[r]
+                r -= r & -r
+            count += seen - at_most
+            r = rank[b]
+            while r < len(tree):
+                tree[r] += 1
+                r += r & -r
     return count
 
 
@@ -245,15 +285,15 @@ def _arrange(graph: Graph, ids: list[str], columns: list[list[str]], links: list
     fed = {dst for _, dst, _, _ in links}
 
     def computed(entry: str) -> bool:  # a node with inputs, or a lane of an edge from one: part of a chain
-        return (links[int(entry[1:].partition(":")[0])][0] if _is_lane(entry) else entry) in fed
+        return (_lane_source(entry)[0] if _is_lane(entry) else entry) in fed
 
     # each entry level with its inputs' ports, else under the one above; a node fed by one chain and otherwise by
     # sources (h @ w + b) level with the chain, so a long chain runs straight along a row with its weights and
     # biases beside it (levelled with all its inputs, a 3-layer MLP stepped down a row a layer, twice as tall)
     for column in columns:
         floor = -float("inf")
-        for nid in column:
-            ins = into.get(nid, ())
+        for nid in column:  # a lane that starts a run (see _with_lanes) level with its edge's port
+            ins = into.get(nid) or ([(*_lane_source(nid), 0)] if _is_lane(nid) else ())
             wanted = [top[s] + port_y(s, out_row) - port_y(nid, in_row) for s, out_row, in_row in ins]
             chained = [w for w, (s, _, _) in zip(wanted, ins) if computed(s)]
             if len(chained) == 1 and len(wanted) > 1:
@@ -269,7 +309,7 @@ def _arrange(graph: Graph, ids: list[str], columns: list[list[str]], links: list
             lefts[nid] = x
         x += max((size(n)[0] for n in column if not _is_lane(n)), default=NODE_WIDTH) + gap[0]
     positions = {nid: (lefts[nid], top[nid]) for nid in ids}
-    crossed = not _clear_edges(graph, columns, positions, size, gap, edges, sides)
+    crossed = not _clear_edges(graph, columns, positions, size, gap, edges, [link[2] for link in links], sides)
     return crossed, max(p[1] for p in positions.values()) - min(p[1] for p in positions.values()), positions
 
 
@@ -283,13 +323,13 @@ def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, g
     size = _sizer(graph, sizes)
     chosen = set(ids)
     edges = [e for e in graph.edges if e.src in chosen and e.dst in chosen]
-    columns = _columns(graph, ids, [(e.src, e.dst) for e in edges])
 
     def row(nid: str, port: str, is_output: bool) -> int:
         names = graph.port_names(nid)[1 if is_output else 0]
         return names.index(port) if port in names else 0
 
     links = [(e.src, e.dst, row(e.src, e.src_port, True), row(e.dst, e.dst_port, False)) for e in edges]
+    columns = _columns(graph, ids, [(e.src, e.dst) for e in edges])
     # a long edge's curve does not follow its lane: where it would cross a node, the node is pushed down; of the
     # orders that put lanes with, above or under their ties, the one with no edge through a node wins, then the one
     # with the fewest edges crossing each other as drawn, the least tall and the least slanted edges, weighed
@@ -320,13 +360,13 @@ CLEARING_PASSES = 12  # at most this many rounds of pushes (a large graph's last
 
 
 def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Point], size: Callable[[str], Point],
-                 gap: Point, edges: list[Edge], sides: bool = True) -> bool:
+                 gap: Point, edges: list[Edge], out_rows: list[int], sides: bool = True) -> bool:
     """Move laid-out nodes that an edge runs through off its curve, round after round until no edge runs through one
     (or CLEARING_PASSES rounds); whether none does. A node the edge's lane passes under (in the column's order, see
     ``_with_lanes``) goes up above the curve with the nodes over it in its column, one the lane passes over goes down
     below it with the nodes under it: the curve then keeps to the side the ordering gave it, so it crosses no edge the
     ordering kept it clear of. Only an edge that skips columns can run through a node: one into the next column stays
-    in the gap between the two."""
+    in the gap between the two. ``out_rows`` are the edges' source ports' rows (which lane each edge shares)."""
     from core.nodegraph.model import edge_routes  # it takes its sizes from here
 
     column_of = {nid: c for c, column in enumerate(columns) for nid in column if nid in positions}
@@ -336,7 +376,21 @@ def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Po
     sizes = {nid: size(nid) for nid in positions}
     spans = [(min((positions[n][0] for n in stack), default=0.0),
               max((positions[n][0] + sizes[n][0] for n in stack), default=0.0)) for stack in stacks]
-    curves: dict[Edge, tuple[Point, Point, list[Point], list[float]]] = {}  # samples by x, while its ends stay put
+    filled = [c for c, stack in enumerate(stacks) if stack]  # columns with nodes, left to right
+    lefts = [spans[c][0] for c in filled]
+    Passing = tuple[int, float, float, list[Point]]  # a column, the lowest and highest y there, the samples there
+    curves: dict[Edge, tuple[Point, Point, list[Passing]]] = {}  # its samples by column, while its ends stay put
+
+    def by_column(edge: Edge, samples: list[Point]) -> list[Passing]:
+        """The curve's samples strictly inside the columns the edge passes, by column. NOTE: each sample finds its
+        column by bisection: an edge over many columns scanned in each of them was quadratic in a long sum."""
+        found: dict[int, list[Point]] = {}
+        first, last = column_of[edge.src], column_of[edge.dst]
+        for px, py in samples:
+            k = bisect_right(lefts, px) - 1
+            if k >= 0 and first < filled[k] < last and px < spans[filled[k]][1] and px > lefts[k]:
+                found.setdefault(filled[k], []).append((px, py))
+        return [(c, min(p[1] for p in here), max(p[1] for p in here), here) for c, here in sorted(found.items())]
     for _ in range(CLEARING_PASSES if long else 0):
         downs: dict[str, float] = {}
         ups: dict[str, float] = {}
@@ -344,17 +398,10 @@ def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Po
             ends = positions[edge.src], positions[edge.dst]
             known = curves.get(edge)
             if known is None or known[:2] != ends:
-                samples = sorted(edge_routes.curve_samples(
-                    edge_routes.curve_points(*edge_routes.edge_ends(graph, edge, positions)), 64))
-                known = curves[edge] = (*ends, samples, [px for px, _ in samples])
-            samples, xs = known[2], known[3]
-            for c in range(column_of[edge.src] + 1, column_of[edge.dst]):
-                left, right = spans[c]  # NOTE: the samples strictly inside, found by bisection: an edge over many
-                here = samples[bisect_right(xs, left):bisect_left(xs, right)]  # columns, in each, was cubic
-                if not here:
-                    continue
-                low, high = min(p[1] for p in here), max(p[1] for p in here)
-                lane = place.get(f"\0{i}:{c}", -1)
+                samples = edge_routes.curve_samples(
+                    edge_routes.curve_points(*edge_routes.edge_ends(graph, edge, positions)), 64)
+                known = curves[edge] = (*ends, by_column(edge, samples))
+            for c, low, high, here in known[2]:
                 for nid in stacks[c]:
                     (x, y), (w, h) = positions[nid], sizes[nid]
                     if y >= high or y + h <= low:
@@ -362,7 +409,10 @@ def _clear_edges(graph: Graph, columns: list[list[str]], positions: dict[str, Po
                     passing = [py for px, py in here if x < px < x + w]
                     if not any(y < py < y + h for py in passing):
                         continue
-                    if sides and lane > place[nid]:
+                    # where the edge keeps no lane (far from its ends), the node goes the nearer way off the curve
+                    lane = place.get(_lane(edge.src, out_rows[i], c))
+                    under = lane > place[nid] if lane is not None else y + h / 2 < sum(passing) / len(passing)
+                    if sides and under:
                         ups[nid] = max(ups.get(nid, 0.0), y + h - min(passing) + gap[1] / 2)
                     else:
                         downs[nid] = max(downs.get(nid, 0.0), max(passing) + gap[1] / 2 - y)
