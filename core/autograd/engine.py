@@ -21,6 +21,7 @@ from core._warn_once import warn_once
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd import grad_adopt as _grad_adopt
+from core.autograd._gradient_edge import GradientEdge
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
 from core.autograd.grad_adopt import adopted
 from core.autograd.grad_dtype import cast_incoming
@@ -58,6 +59,8 @@ def _as_tuple(x):
     ``nn.ParameterList`` from ``parameters()``)."""
     if x is None:
         return ()
+    if isinstance(x, GradientEdge):  # (a named tuple: one edge, not its fields)
+        return (x,)
     if isinstance(x, (tuple, list)):
         return tuple(x)
     if isinstance(x, _ITERABLES):  # (a tensor iterates too: never taken apart)
@@ -780,6 +783,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     slots: dict = {}
     try:
         for i, t in enumerate(inputs):
+            if isinstance(t, GradientEdge):  # NOTE: the engine captures by (node, output_nr): an edge is the key
+                if materialize_grads:
+                    raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
+                capture.setdefault((t.node, t.output_nr), i)
+                slots[i] = capture[(t.node, t.output_nr)]
+                continue
             if not t._requires_grad:
                 _make_roots(outputs, grad_outputs)  # NOTE: torch checks the outputs first (their errors win)
                 raise RuntimeError("One of the differentiated Tensors does not require grad")

@@ -29,6 +29,8 @@ Tensors (``Tensor.data``, ``.grad``, ``._version`` and ``.numpy()`` are PyTorch'
   elements, shared, not copied. Read it; never write it (autograd would not see the change).
 - ``array_module(x)``: NumPy or CuPy for a tensor or a backend array.
 - ``from_array(arr)``: a fresh tensor that owns a backend array (no copy), as ``torch.as_tensor``.
+- ``get_gradient_edge(t)``: PyTorch's ``GradientEdge(node, output_nr)`` where ``t``'s gradient arrives (its
+  ``grad_fn`` and output number, or a leaf's ``AccumulateGrad`` and 0); ``autograd.grad`` takes edges as inputs.
 - ``grad_of(t)``: ``t.grad`` without the warning a non-leaf's ``.grad`` gives; ``output_nr(t)``:
   which output of its ``grad_fn`` the tensor is.
 - ``tensor_state(t)`` / ``restore_tensor_state(t, state)``: a copy of a tensor's elements, version
@@ -42,6 +44,7 @@ from typing import NamedTuple
 
 from core._backend import xp_of as _xp_of
 from core.autograd import function as _function
+from core.autograd._gradient_edge import GradientEdge
 from core.autograd.function import AccumulateGrad, Node
 from core.autograd.function import accumulate_node as _accumulate_node
 from core.autograd.function import shown_per_input as _shown_per_input
@@ -58,7 +61,8 @@ __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumul
            "saved_state", "set_saved_state", "array_of", "array_module", "from_array", "grad_of", "output_nr",
            "TensorState", "tensor_state", "restore_tensor_state", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "_MultiHandle",
-           "allow_mutation_on_saved_tensors", "region_activation_memory_budget", "increment_version"]
+           "allow_mutation_on_saved_tensors", "region_activation_memory_budget", "increment_version",
+           "GradientEdge", "get_gradient_edge"]
 
 
 def _root(t) -> Node:
@@ -245,3 +249,16 @@ def region_activation_memory_budget(budget):
     if _function._capture_state.recorder is None:
         raise RuntimeError(f"{name} can only be used inside a torch.compile region; it has no effect in eager mode.")
     return contextlib.nullcontext()
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """Get the gradient edge for computing the gradient of the given Tensor.
+
+    In particular, it is equivalent to call
+    ``g = autograd.grad(loss, input)`` and ``g = autograd.grad(loss, get_gradient_edge(input))``.
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    if tensor.grad_fn is not None:
+        return GradientEdge(tensor.grad_fn, tensor.output_nr)
+    return GradientEdge(_accumulate_node(tensor), 0)
