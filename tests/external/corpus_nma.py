@@ -10,6 +10,7 @@ replace the course's downloads with seeded noise of the same shapes.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import sys
@@ -102,13 +103,15 @@ class FakeImageFolder:
     label)``, what ``ToTensor`` and ``Normalize(0.5, 0.5)`` give; each is drawn from a generator seeded by its
     index, so a dataset of thousands costs nothing until read. The transform (a stub) is not applied."""
 
+    sizes = (14630, 1500)  # the animal faces' training and validation images
+
     def __init__(self, root, transform=None, target_transform=None, **kwargs):
         root = str(root)
         afhq = "afhq" in root
         self.classes = ["cat", "dog", "wild"] if afhq else ["class_a", "class_b", "class_c"]
         self.class_to_idx = {name: i for i, name in enumerate(self.classes)}
         self.size = 32 if afhq else 64
-        n = (1500 if root.rstrip("/").endswith("val") else 14630) if afhq else 60
+        n = self.sizes[root.rstrip("/").endswith("val")] if afhq else 60
         self.seed = 3 if root.rstrip("/").endswith("val") else 4
         self.targets = [i % len(self.classes) for i in range(n)]
         self.samples = self.imgs = [(f"{root}/{self.classes[t]}/{i}.png", t) for i, t in enumerate(self.targets)]
@@ -122,6 +125,13 @@ class FakeImageFolder:
         image = torch.from_numpy(rng.random((3, self.size, self.size), dtype=np.float32) * 2 - 1)
         label = self.targets[i]
         return image, (self.target_transform(label) if self.target_transform else label)
+
+
+class SmallImageFolder(FakeImageFolder):
+    """``FakeImageFolder`` with 600 training and 200 validation animal faces, for a tutorial that trains on them all
+    (and needs no ``random_split`` of the full set's size)."""
+
+    sizes = (600, 200)
 
 
 DATASETS = types.SimpleNamespace(MNIST=FakeMNIST, CIFAR10=FakeCIFAR10, FashionMNIST=FakeFashionMNIST,
@@ -178,3 +188,46 @@ class trange:  # tqdm's name
 
     def __getattr__(self, name):
         return lambda *args, **kwargs: None
+
+
+MOVI_JOINTS = ["Pelvis", "LeftHip", "RightHip", "Spine1", "LeftKnee", "RightKnee", "Spine2", "LeftAnkle", "RightAnkle",
+               "Spine3", "LeftFoot", "RightFoot", "Neck", "LeftCollar", "RightCollar", "Head", "LeftShoulder",
+               "RightShoulder", "LeftElbow", "RightElbow", "LeftWrist", "RightWrist", "LeftHand", "RightHand"]
+MOVI_MOVES = ["crawling", "throw/catch", "walking", "running_in_spot", "cross_legged_sitting", "hand_clapping",
+              "scratching_head", "kicking", "phone_talking", "sitting_down", "checking_watch", "pointing",
+              "hand_waving", "taking_photo"]
+
+
+def movi_response():
+    """The example project's ``requests.get`` of its MoVi joint-angle file: a response whose ``content`` is an
+    ``.npz`` with the file's arrays and shapes (1032 training and 172 test moves, 48 channels for 24 joints, 75
+    frames, 14 labels) as seeded noise."""
+    rng = np.random.default_rng(6)
+    buffer = io.BytesIO()
+    np.savez(buffer, train_moves=rng.standard_normal((1032, 48, 75)), train_labels=np.arange(1032) % 14,
+             test_moves=rng.standard_normal((172, 48, 75)), test_labels=np.arange(172) % 14,
+             label_names=np.array(MOVI_MOVES), joint_names=np.array(MOVI_JOINTS))
+    return types.SimpleNamespace(status_code=200, content=buffer.getvalue())
+
+
+def shuffle(*arrays):
+    """``sklearn.utils.shuffle`` (scikit-learn is not installed): the arrays indexed by one permutation from NumPy's
+    global generator (scikit-learn's recipe, not its numbers)."""
+    order = np.random.permutation(len(arrays[0]))
+    shuffled = [array[order] for array in arrays]
+    return shuffled if len(shuffled) > 1 else shuffled[0]
+
+
+def correlate2d(in1, in2, mode="valid"):
+    """``scipy.signal.correlate2d`` in its ``valid`` mode, the one the convnets tutorial checks against (SciPy is not
+    installed): each output is the sum of the kernel times the window it covers."""
+    if mode != "valid":
+        raise NotImplementedError("the stand-in has only mode='valid'")
+    in1, in2 = np.asarray(in1), np.asarray(in2)
+    rows, cols = in1.shape[0] - in2.shape[0] + 1, in1.shape[1] - in2.shape[1] + 1
+    return np.array([[(in1[i:i + in2.shape[0], j:j + in2.shape[1]] * in2).sum() for j in range(cols)]
+                     for i in range(rows)])
+
+
+SCIPY = types.SimpleNamespace(signal=types.SimpleNamespace(correlate2d=correlate2d))
+"""``scipy`` as the convnets tutorial imports it: ``scipy.signal.correlate2d``."""
