@@ -31,6 +31,7 @@ import numpy as np
 
 from core import _glibc
 from core._fused import fma
+from core._mkl_tanhd import one_minus_square
 from core._sleef import vector_loop
 from core._sleef_erfd import erfd_u10
 from core._sleef_logd import _fma
@@ -63,9 +64,16 @@ def _forward(tanh):
 def _backward(tanh):
     def form(v, dy):
         t = tanh(_inner(v))
-        right = 0.5 * v * fma(np, -t, t, 1.0) * (_BETA * fma(np, 3 * _KAPPA, v * v, 1.0))
+        right = 0.5 * v * _one_minus_square(t) * (_BETA * fma(np, 3 * _KAPPA, v * v, 1.0))
         return dy * (0.5 * (1 + t) + right)
     return form
+
+
+def _one_minus_square(t):
+    """``fma(-t, t, 1)``: ``core._mkl_tanhd.one_minus_square`` (~2x fewer passes, the same bits) for a tanh's
+    output, ``core._fused.fma`` where an element lies outside [-1, 1] (NaN)."""
+    factor = one_minus_square(t) if type(t) is np.ndarray else None
+    return fma(np, -t, t, 1.0) if factor is None else factor
 
 
 def gelu_tanh_double(x: np.ndarray) -> np.ndarray:
