@@ -110,3 +110,22 @@ def test_random_bit_patterns_a_dense_sweep_and_shapes_give_the_first_ports_bits(
     _same(np.linspace(-3.0, 3.0, 200 * 150).reshape(200, 150).T)  # (a transposed one)
     _same(np.array(0.75))
     _same(np.zeros((0, 3)))
+
+
+def test_tiny_values_among_others_are_computed_again_with_the_first_ports_bits():
+    rng = np.random.default_rng(12)
+    x = np.concatenate([rng.uniform(-1, 1, 3000) * 1e-15, rng.standard_normal(3000), np.zeros(50), -np.zeros(50)])
+    _same(rng.permutation(x))
+    _same(np.concatenate([rng.uniform(-1, 1, 20_000) * 1e-14, rng.uniform(-19, 19, 20_000)]))  # (in blocks)
+
+
+def test_the_first_pass_moves_only_low_words_and_by_less_than_its_check_allows():
+    from core import _sleef_tanhd
+    from core._sleef_powd import _fma as exact
+
+    rng = np.random.default_rng(13)
+    y = np.abs(np.concatenate([rng.uniform(-19, 19, 100_000), rng.standard_normal(100_000) * 1e-3]))
+    s1, qy1, _ = _sleef_tanhd._quotient(y, _sleef_tanhd._unfused)
+    s2, qy2, _ = _sleef_tanhd._quotient(y, exact)
+    assert np.array_equal(s1, s2)
+    assert np.abs(qy1 - qy2).max() <= 2.0 ** -100  # (the check allows 2^-96 + 2^-90 r)
