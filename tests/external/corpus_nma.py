@@ -11,6 +11,7 @@ replace the course's downloads with seeded noise of the same shapes.
 from __future__ import annotations
 
 import io
+import math
 import os
 import shutil
 import sys
@@ -231,3 +232,52 @@ def correlate2d(in1, in2, mode="valid"):
 
 SCIPY = types.SimpleNamespace(signal=types.SimpleNamespace(correlate2d=correlate2d))
 """``scipy`` as the convnets tutorial imports it: ``scipy.signal.correlate2d``."""
+
+
+class multivariate_normal:  # scipy.stats' name
+    """``scipy.stats.multivariate_normal(mean, cov)`` for the diffusion tutorial's Gaussian mixture (SciPy is not
+    installed): ``pdf`` by its formula and ``rvs(n)`` from NumPy's global generator, as SciPy draws them."""
+
+    def __init__(self, mean, cov):
+        self.mean, self.cov = np.asarray(mean, dtype=float), np.asarray(cov, dtype=float)
+        self.prec = np.linalg.inv(self.cov)
+        self.norm = 1.0 / np.sqrt((2 * np.pi) ** len(self.mean) * np.linalg.det(self.cov))
+
+    def pdf(self, x):
+        d = np.asarray(x, dtype=float) - self.mean
+        return self.norm * np.exp(-0.5 * np.einsum("...i,ij,...j->...", d, self.prec, d))
+
+    def rvs(self, size=1):
+        return np.random.multivariate_normal(self.mean, self.cov, size)
+
+
+def report(namespace: dict) -> None:
+    """Our last cell (a driver): every ``nn.Module`` and floating tensor the notebook left in its globals, in name
+    order, each parameter or tensor as its shape, the exact sum of its values (``math.fsum`` in float64) and its
+    first three values in full, so a difference in the last bit of any trained weight shows (the notebooks print
+    rounded metrics). Modules are reported once, under their first name."""
+    seen = set()
+    for name in sorted(namespace):
+        value = namespace[name]
+        if name.startswith("_") or id(value) in seen:
+            continue
+        if isinstance(value, torch.nn.Module):
+            seen.add(id(value))
+            print(f"report {name}: {type(value).__name__}")
+            for key, tensor in list(value.named_parameters()) + list(value.named_buffers()):
+                _print_tensor(f"  {key}", tensor)
+        elif isinstance(value, torch.Tensor) and value.is_floating_point():
+            seen.add(id(value))
+            _print_tensor(f"report {name}", value)
+
+
+def _print_tensor(label: str, tensor) -> None:
+    values = tensor.detach().reshape(-1).tolist()
+    if not tensor.is_floating_point():
+        print(f"{label} {tuple(tensor.shape)} {tensor.dtype} sum {sum(values)}")
+        return
+    try:
+        total = repr(math.fsum(values))
+    except (ValueError, OverflowError):  # inf and -inf, or nan
+        total = repr(sum(values))
+    print(f"{label} {tuple(tensor.shape)} {tensor.dtype} fsum {total} first {values[:3]!r}")

@@ -42,6 +42,7 @@ NOT_INSTALLED = [(f"{line}\n", "") for line in (  # imported for the word-embedd
     "from sklearn.metrics.pairwise import cosine_similarity",
     "from transformers import AutoTokenizer, BertTokenizer, BertModel, BertForMaskedLM")]
 
+SEABORN = ("import seaborn as sns\n", "sns = __import__('corpus_nma').Gadget()  # seaborn (not installed) draws\n")
 TRANGE = "from corpus_nma import trange  # tqdm's stub has none\n"
 
 
@@ -80,13 +81,19 @@ RECIPES += [
     _nma("w2d2_convnets", "W2D2_ConvnetsAndDlThinking", "W2D2_Tutorial1", [TORCHVISION_DATASETS, _trange("tqdm, trange"), *[("validation_loader, 20)", "validation_loader, 3)")] * 3,
           ("import scipy.signal\n", "scipy = __import__('corpus_nma').SCIPY  # SciPy is not installed\n"),
           ("from scipy.signal import correlate2d\n", "from corpus_nma import correlate2d\n")]),
-    _nma("w2d3_modern_convnets", "W2D3_ModernConvnets", "W2D3_Tutorial1", [IMAGE_FOLDER]),
+    _nma("w2d3_modern_convnets", "W2D3_ModernConvnets", "W2D3_Tutorial1",
+         [IMAGE_FOLDER, ('state_dict = torch.hub.load_state_dict_from_url("https://osf.io/9dzeu/download")',
+                         "raise ConnectionError('no download: the pretrained AlexNet cell fails as offline')")]),
     _nma("w2d3_facial_recognition", "W2D3_ModernConvnets", "W2D3_Tutorial2", [IMAGE_FOLDER]),
     _nma("w2d4_vae", "W2D4_GenerativeModels", "W2D4_Tutorial1",
          [("from torchvision import datasets, transforms\n", "from torchvision import transforms\n" + DATASETS),
           ("from pytorch_pretrained_biggan import one_hot_from_names\n", ""),  # for its BigGAN cells only
+          ("mnist = datasets.MNIST('./mnist/',", "mnist = datasets.MNIST('./mnist/', size=500,"),  # batches of 250
+          ("cifar10 = datasets.CIFAR10('./cifar10/',", "cifar10 = datasets.CIFAR10('./cifar10/', size=500,"),
           _trange("tqdm, trange")]),
-    _nma("w2d4_diffusion", "W2D4_GenerativeModels", "W2D4_Tutorial2", [_trange("trange, tqdm")]),
+    _nma("w2d4_diffusion", "W2D4_GenerativeModels", "W2D4_Tutorial2",
+         [_trange("trange, tqdm"), SEABORN, ("from scipy.stats import multivariate_normal\n",
+                                             "from corpus_nma import multivariate_normal  # SciPy's\n")]),
     _nma("w2d4_diffusion_unet", "W2D4_GenerativeModels", "W2D4_Tutorial3",
          [("from torchvision.datasets import MNIST\n", "MNIST = __import__('corpus_nma').DATASETS.MNIST\n"),
           _trange("trange, tqdm"), ("n_epochs = 12", "n_epochs = 2"), ("n_epochs = 10", "n_epochs = 2"),
@@ -121,3 +128,67 @@ RECIPES += [
               ("r = requests.get(zip_file_url)\nz = zipfile.ZipFile(io.BytesIO(r.content))\n__shown = (z.extractall())",
                "__shown = __import__('corpus_text').eng_fra_data()  # data.zip's eng-fra.txt: corpus_text's pairs")]),
 ]
+
+# the end of each script (after the edits above): our report cell goes after it (corpus_nma.report)
+LAST = {
+    'w1d1_pytorch':
+        ').interactive())\nif __shown is not None:\n    print(repr(__shown))',
+    'w1d2_gradients_autograd':
+        '__shown = (content_review(f"{feedback_prefix}_Tutorial_1_WrapUp_Video"))\n'
+        'if __shown is not None:\n    print(repr(__shown))',
+    'w1d2_deep_linear_nets':
+        '__shown = (content_review(f"{feedback_prefix}_Linear_Regression_Discussion_Video'
+        '"))\nif __shown is not None:\n    print(repr(__shown))',
+    'w1d3_mlp_biological':
+        '__shown = (content_review(f"{feedback_prefix}_Real_and_Artificial_neuron_similar'
+        'ities_Bonus_Discussion"))\nif __shown is not None:\n    print(repr(__shown))',
+    'w1d3_deep_mlps':
+        '__shown = (plt.show())\nif __shown is not None:\n    print(repr(__shown))',
+    'w1d4_optimization':
+        "__shown = (print(f'Train Accuracy {100*train_accuracy:.3f}% / Test Accuracy {100"
+        "*test_accuracy:.3f}%'))\nif __shown is not None:\n    print(repr(__shown))",
+    'w2d1_regularization1':
+        '__shown = (content_review(f"{feedback_prefix}_Early_Stopping_Generalization_Bonu'
+        's_Discussion"))\nif __shown is not None:\n    print(repr(__shown))',
+    'w2d1_regularization2':
+        '__shown = (content_review(f"{feedback_prefix}_Adversarial_Attacks_Bonus_Video"))'
+        '\nif __shown is not None:\n    print(repr(__shown))',
+    'w2d2_convnets':
+        '__shown = (content_review(f"{feedback_prefix}_Data_Augmentation_Bonus_Discussion'
+        '"))\nif __shown is not None:\n    print(repr(__shown))',
+    'w2d3_modern_convnets':
+        '__shown = (content_review(f"{feedback_prefix}_Speed_and_accuracy_correlation_Exe'
+        'rcise"))\nif __shown is not None:\n    print(repr(__shown))',
+    'w2d3_facial_recognition':
+        '__shown = (print(f"White female embedding WSS: {np.round(wss(white_female_embedd'
+        'ings).item(), 2)}"))\nif __shown is not None:\n    print(repr(__shown))',
+    'w2d4_vae':
+        '__shown = (content_review(f"{feedback_prefix}_SOTA_VAEs_and_WrapUp_Video"))\n'
+        'if __shown is not None:\n    print(repr(__shown))',
+    'w2d4_diffusion':
+        'plt.legend(handles=handles)\n__shown = (plt.show())\nif __shown is not None:\n'
+        '    print(repr(__shown))',
+    'w2d4_diffusion_unet':
+        '__shown = (torch.cuda.empty_cache())\nif __shown is not None:\n'
+        '    print(repr(__shown))',
+    'w2d5_attention':
+        '__shown = (content_review(f"{feedback_prefix}_Biases_of_using_these_models_in_ot'
+        'her_fields_Discussion"))\nif __shown is not None:\n    print(repr(__shown))',
+    'w3d1_time_series_nlp':
+        '__shown = (print(f"This is a {ag_news_label[predict(ex_text_str)]} news"))\n'
+        'if __shown is not None:\n    print(repr(__shown))',
+    'project_data_augmentation':
+        '__shown = (plt.show())\nif __shown is not None:\n    print(repr(__shown))',
+    'project_transfer_learning':
+        '__shown = (plt.show())\nif __shown is not None:\n    print(repr(__shown))',
+    'project_example_dl_project':
+        '  print(f"median performance: {(np.median(performances)):.2f}%")',
+    'project_machine_translation':
+        '                                      pairs[-i][0],\n'
+        '                                      input_lang,\n'
+        "                                      output_lang)))\n  print('*' * 40)",
+}
+REPORT = "\n\n# ---- next notebook cell ----\n\n__import__('corpus_nma').report(globals())\n"  # CELL_BREAK, our cell
+for recipe in RECIPES:
+    end = LAST[recipe["name"].removeprefix("nma_")]
+    recipe["edits"].append((end, end + REPORT))
