@@ -186,10 +186,12 @@ class _Layer(Function):
     """All steps of one layer and direction: ``(gi, W_hh, b_hh, *state0) -> (steps' outputs, *final state)``."""
 
     @staticmethod
-    def forward(ctx, gi, whh, bhh, *state0, mode, batch_sizes, reverse, shape, onednn=False):
-        states = tuple(s._data for s in state0)
-        outs, final, saved, h_in = _forward_steps(_FORWARD[mode], gi._data, batch_sizes, states, whh._data.T,
-                                                  None if bhh is None else bhh._data, reverse)
+    def forward(ctx, gi, whh, bhh, *state0, mode, batch_sizes, reverse, shape, onednn=False, done=None):
+        if done is None:  # (``done``: the steps' results, run already beside the other direction's: ``_rnn_pair``)
+            states = tuple(s._data for s in state0)
+            done = _forward_steps(_FORWARD[mode], gi._data, batch_sizes, states, whh._data.T,
+                                  None if bhh is None else bhh._data, reverse)
+        outs, final, saved, h_in = done
         out = np.stack(outs) if shape is not None else np.concatenate(outs)
         ctx.mode, ctx.batch_sizes, ctx.reverse, ctx.steps, ctx.h_in = mode, batch_sizes, reverse, saved, h_in
         ctx.onednn = onednn
@@ -274,10 +276,11 @@ def _layer_cls(node_name: str) -> type:
 
 
 def run_direction(mode: str, gi, batch_sizes: list, state0: tuple, w, reverse: bool, node_name: str, padded: bool,
-                  onednn: bool = False):
+                  onednn: bool = False, done=None):
     """The fused layer over packed rows' gates ``gi``: the outputs, ``(steps, batch, hidden)`` with ``padded`` or
-    packed rows otherwise, and the final state tuple (``onednn``: PyTorch runs the layer on oneDNN)."""
+    packed rows otherwise, and the final state tuple (``onednn``: PyTorch runs the layer on oneDNN; ``done``: the
+    steps' results, computed beside the other direction's by ``_rnn_pair``)."""
     shape = (len(batch_sizes), batch_sizes[0]) if padded else None
     res = _layer_cls(node_name).apply(gi, w.hh, w.b_hh, *state0, mode=mode, batch_sizes=list(batch_sizes),
-                                      reverse=reverse, shape=shape, onednn=onednn)
+                                      reverse=reverse, shape=shape, onednn=onednn, done=done)
     return res[0], tuple(res[1:])

@@ -24,7 +24,7 @@ from core._warn_once import warn_once
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
-from core.nn.modules import _fused_rnn, _rnn_loops, _rnn_output
+from core.nn.modules import _fused_rnn, _rnn_loops, _rnn_output, _rnn_pair
 from core.nn.modules.linear import empty_param
 from core.nn.utils.rnn import PackedSequence
 from core.ops.rnn_forms import rnn_relu, rnn_tanh
@@ -112,6 +112,22 @@ def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padd
         return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded, onednn)
     outs, final = composite_direction(mode, gi, batch_sizes, state, w, reverse)
     return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
+
+
+def _run_pair(stack, x, batch_sizes: list, state: tuple, layer: int, padded: bool, onednn: bool):
+    """Both directions of a bidirectional layer side by side (``_rnn_pair``), or None where it doesn't apply."""
+    ws = stack.weights[2 * layer:2 * layer + 2]
+    if any(_expanded(w) for w in ws):
+        return None
+    if not _rnn_pair.applies(stack.mode, x, batch_sizes, state, ws):
+        return None
+    states = [tuple(s[k] for s in state) for k in (2 * layer, 2 * layer + 1)]
+    gis = []
+    for w in ws:
+        gi = F.linear(x, w.ih, w.b_ih)
+        gis.append(gi.reshape(-1, gi.size(-1)) if gi.dim() == 3 else gi)
+    name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
+    return _rnn_pair.run_pair(stack.mode, gis, batch_sizes, states, ws, name, padded, onednn)
 
 
 def _expanded(w: _Weights) -> bool:
@@ -240,10 +256,11 @@ def _run(stack: _Stack, data, batch_sizes: list, state: tuple, padded: bool = Fa
     finals, x = [], data
     for layer in range(stack.num_layers):
         outs, last = [], padded and layer == stack.num_layers - 1
+        paired = _run_pair(stack, x, batch_sizes, state, layer, last, onednn) if directions == 2 else None
         for direction in range(directions):
             k = layer * directions + direction
-            out, final = _run_direction(stack.mode, x, batch_sizes, tuple(s[k] for s in state), stack.weights[k],
-                                        direction == 1, last, onednn)
+            out, final = paired[direction] if paired else _run_direction(
+                stack.mode, x, batch_sizes, tuple(s[k] for s in state), stack.weights[k], direction == 1, last, onednn)
             outs.append(out)
             finals.append(final)
         if last:
