@@ -104,3 +104,29 @@ def test_the_scripts_docstring_counts_its_nodes_in_words():
     g.add_node(Node("r", "source.randn"))
     assert export_script(g, "core").startswith('"""Exported from Nodegrad (core): 1 node; runs forward.')
     assert "): 6 nodes; " in export_script(_z_graph(), "core").splitlines()[0]
+
+
+def test_a_node_that_fails_in_the_session_has_a_note_above_the_script_line_that_raises_the_same_error(tmp_path):
+    """Lesson 3's b_view is ``b.view(12)`` on a transposed b: the session shows RuntimeError on it, the script
+    raises it at that line, and the comment above the line says so (the lesson's point, not a broken export)."""
+    lesson = next(lesson for lesson in list_lessons() if lesson.key == "03-views")
+    graph = files.load(lesson.file)
+    session = Session(graph)
+    session.forward()
+    error = session.errors["n4"]
+    text = export_script(graph)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("b_view = "))
+    note = []
+    for line in reversed(lines[:at]):
+        if not line.strip().startswith("#"):
+            break
+        note.insert(0, line.strip().removeprefix("# "))
+    assert " ".join(note) == f"NOTE: the next line raises, as node 'b_view' does in Nodegrad: {error}"
+    assert sum(line.strip().startswith("# NOTE: the next line raises") for line in lines) == 1  # only b_view fails
+    path = tmp_path / "exported.py"
+    path.write_text(text)
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    assert done.returncode != 0
+    assert f'line {at + 1}, in forward' in done.stderr and error.message in done.stderr

@@ -23,6 +23,9 @@ from a fresh session, so both APIs start equal); random sources draw from the sa
 the session in ``core`` scripts (exact match), while ``torch`` scripts, whose generators differ, replay the
 values the session drew, recorded per step. Floats are written exactly (repr, or ``.npy`` bytes in base64).
 
+A node whose forward fails in a fresh session (lesson 3's ``b.view(12)``) raises at its line of the script too:
+a ``# NOTE:`` comment above the line says so, with the node's name and the error the app shows on it.
+
 A subgraph node becomes a function of its inputs whose inner random nodes are seeded like
 ``core.nodegraph.model.evaluate`` seeds them; inner nodes that own parameters, and inner random nodes in torch
 scripts, are refused (expand the subgraph first). Formula nodes are inlined as one expression.
@@ -34,6 +37,7 @@ import builtins
 import keyword
 import os
 import re
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -409,7 +413,7 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
     for nid, issues in validate(graph).items():
         raise ExportError(f"{'the training settings' if nid == 'training' else f'node {nid!r}'}: {issues[0].message}")
     order = graph.topological_order()
-    lines = {nid: ex.node_lines(nid) for nid in order}
+    lines = {nid: _failing_note(ex, nid) + ex.node_lines(nid) for nid in order}
     body = [line for nid in order for line in lines[nid]]
     mode, loss = _mode(graph, ex)
     probes = [(f"{nid}.out", f"{e.src}.{e.src_port}") for nid in order if graph.nodes[nid].type == PROBE_TYPE
@@ -440,6 +444,20 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
              _main(ex, mode, loss, probes, labels, bool(val_loss)),
              'if __name__ == "__main__":\n    main()']
     return "\n\n\n".join(p.strip("\n") for p in parts if p) + "\n"
+
+
+NOTE_WIDTH = 100  # characters of a comment line that says why the next line raises
+
+
+def _failing_note(ex: _Exporter, nid: str) -> list[str]:
+    """Comment lines for a node whose forward fails in a fresh session (lesson 3's ``b.view(12)``): the script's line
+    raises the same error, so it says so above that line, with the node's name and the error as the app shows it."""
+    error = ex._fresh_forward()[1].get(nid)
+    if error is None or error.phase != "forward" or error.origin not in (None, nid):
+        return []
+    name = node_label(ex.graph, nid)
+    text = f"NOTE: the next line raises, as node {name!r} does in Nodegrad: {error}"
+    return [f"# {line}" for line in textwrap.wrap(text, NOTE_WIDTH, break_long_words=False, break_on_hyphens=False)]
 
 
 def _docstring(summary: str, val: bool) -> str:
