@@ -151,3 +151,23 @@ def test_random_bit_patterns_sweeps_and_shapes_give_the_earlier_ports_bits():
     _same(np.linspace(-3.0, 3.0, 200 * 150).reshape(200, 150).T)
     _same(np.array(0.75))
     _same(np.zeros((0, 3)))
+
+
+def test_values_near_a_rounding_boundary_are_computed_again_with_the_earlier_ports_bits():
+    near = [float.fromhex(h) for h in ("0x1.b044189340590p-26", "0x1.815177c05ddabp-26", "0x1.81504638d3524p-26")]
+    rng = np.random.default_rng(6)
+    x = rng.permutation(np.concatenate([near, -np.array(near), rng.uniform(-2.5, 2.5, 1000)]))
+    _same(x)
+    _same(np.exp(rng.uniform(np.log(1e-8), np.log(2.5), 60_000)))  # (small values: a few flagged in blocks)
+
+
+def test_the_first_pass_moves_only_the_reciprocals_low_word_and_by_less_than_its_check_allows():
+    from core import _sleef_erfd
+    from core._sleef_powd import _unfused
+
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.uniform(1e-8, 2.5, 100_000), np.exp(rng.uniform(np.log(1e-8), np.log(2.5), 100_000))])
+    s1, w1, ry1 = _sleef_erfd._branch(x, True, _unfused)
+    s2, w2, ry2 = _sleef_erfd._branch(x, True)
+    assert np.array_equal(s1, s2) and np.array_equal(w1, w2)
+    assert np.abs(ry1 - ry2).max() <= 2.0 ** -96  # (the check allows 2^-92)
