@@ -16,8 +16,9 @@ import pytest
 import core
 from core.nodegraph.export.script import export_script
 from core.nodegraph.files import io as files
-from core.nodegraph.files.code_import import CodeImportError, import_here
+from core.nodegraph.files.code_import import MAX_SOURCE, TOO_LONG, CodeImportError, import_here
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
+from core.nodegraph.model.document import Edge, Graph, Node
 from core.nodegraph.run.session import Session
 
 EXAMPLES = sorted(p.stem for p in EXAMPLES_DIR.glob("*.json"))
@@ -147,3 +148,22 @@ def test_the_gradcheck_example_comes_back_with_its_formulas_parameters_and_print
         assert back[title].params == node.params
     assert "check = True\ncheck_wrong = False\n" in result.output
     assert {n.type for n in result.graph.nodes.values()} == {"source.tensor", "check.gradcheck"}
+
+
+def test_a_large_random_tensor_exported_imported_and_exported_again_is_refused_with_what_to_do():
+    """An imported snippet's own ``torch.randn(...)`` is kept as the values it drew (the seed is not in the graph):
+    a 500 x 500 one re-exports to a script over the import's size limit, and the refusal says what to do."""
+    g = Graph()
+    g.add_node(Node("n1", "source.randn", {"shape": [500, 500], "seed": 3}, title="x"))
+    g.add_node(Node("n2", "reduce.sum", {}, title="s"))
+    g.connect(Edge("n1", "out", "n2", "x"))
+    first = export_script(g)
+    assert len(first) < 10_000  # a seeded random source is exported as the call, not its values
+    imported = import_here(first).graph
+    assert [n.type for n in imported.nodes.values()] == ["source.tensor", "reduce.sum"]  # x kept as its values
+    again = export_script(imported)
+    assert len(again) > MAX_SOURCE
+    with pytest.raises(CodeImportError) as refused:
+        import_here(again)
+    assert str(refused.value) == TOO_LONG
+    assert "open the graph's saved file" in TOO_LONG and "torch.randn node with a seed" in TOO_LONG

@@ -43,6 +43,13 @@ TIME_LIMIT = 30.0  # seconds a snippet may run
 STARTUP_LIMIT = 120.0  # seconds the child may take to start Python and import core before the snippet runs
 MEMORY_LIMIT = 4 * 2 ** 30  # bytes of address space the child may use
 MAX_SOURCE = 1_000_000  # characters of a snippet
+# NOTE: what makes a script this long is mostly a large tensor written out as its values: an exported graph that
+# holds one, such as a snippet's own torch.randn(...) (the import keeps the values it drew, not the call: the
+# seed is not in the graph), re-exports to megabytes (lesson 1's imported script: 25 MB)
+TOO_LONG = (f"the snippet is longer than {MAX_SOURCE} characters. A script exported from Nodegrad gets this long when "
+            "it writes a large tensor out as its values (an imported snippet's own torch.randn(...) is kept as the "
+            "values it drew): open the graph's saved file instead of its script, or replace that tensor's node with "
+            "a torch.randn node with a seed before exporting, so the script draws it")
 _POLL_S = 0.05  # seconds between looks at a running child (import_code)
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(core.__file__)))  # the folder that holds core/
 
@@ -66,7 +73,7 @@ def _check_source(text: object) -> str:
     if not isinstance(text, str):
         raise CodeImportError("the snippet must be text")
     if len(text) > MAX_SOURCE:
-        raise CodeImportError(f"the snippet is longer than {MAX_SOURCE} characters")
+        raise CodeImportError(TOO_LONG)
     return text
 
 
