@@ -19,12 +19,14 @@ from core._mkl_tanhd import one_minus_square
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._fastpath import relu_grad
+from core.ops._float32_compute import BF16 as _BF16
 from core.ops._float32_compute import is_reduced
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import le, where
+from core.ops.elementwise import AddByNumber, MulByNumber
 
-__all__ = ["tanh_backward", "tanh_grad_arrays", "threshold_backward", "softmax_backward_data",
-           "log_softmax_backward_data"]
+__all__ = ["tanh_backward", "tanh_grad_arrays", "sigmoid_backward", "sigmoid_grad_arrays", "threshold_backward",
+           "softmax_backward_data", "log_softmax_backward_data"]
 
 
 _ONE64 = np.array(1.0)  # (a 0-d array: a ufunc converts a Python or NumPy scalar operand on every call)
@@ -92,6 +94,64 @@ def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
         except RuntimeError:
             return grad_output * (1 - output * output)
     return TanhBackward.apply(grad_output, output)
+
+
+def sigmoid_grad_arrays(g, o):
+    """``g * (1 - o) * o`` on arrays (PyTorch's order of the products); bfloat16's in float32, rounded once
+    (sigmoid_backward's kernel; float16's rounds each step)."""
+    if o.dtype == _BF16:
+        return sigmoid_grad_arrays(g.astype(np.float32), o.astype(np.float32)).astype(o.dtype)
+    return g * (1 - o) * o
+
+
+class SigmoidBackward(Function):
+    """``sigmoid_backward(grad_output, output)``: the gradient of ``sigmoid`` as an op of its own, recorded under
+    ``create_graph=True`` as PyTorch's ``SigmoidBackwardBackward0``."""
+
+    node_name = "SigmoidBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, out):
+        ctx.save_for_backward(g, out)
+        token = quiet_on()
+        try:
+            return xp_of(out._data).asarray(sigmoid_grad_arrays(g._data, out._data))
+        finally:
+            quiet_off(token)
+
+    @staticmethod
+    def backward(ctx, gg):
+        g, out = ctx.saved_tensors
+        # NOTE: derivatives.yaml's: d/d grad_output is sigmoid_backward itself, d/d output is
+        # grad * grad_output * (-2 * output + 1) (MulBackward1, AddBackward1 as C++ records the scalars)
+        return (sigmoid_backward(gg, out) if ctx.needs_input_grad[0] else None,
+                gg * g * _one_minus_twice(out) if ctx.needs_input_grad[1] else None)
+
+    @staticmethod
+    def jvp(ctx, tg, tout):
+        g, out = ctx.inputs
+        total = None if tg is None else sigmoid_backward(tg, out)
+        if tout is not None:
+            extra = tout * g * _one_minus_twice(out)
+            total = extra if total is None else total + extra
+        return zeros_like(g) if total is None else total
+
+
+def _one_minus_twice(out: Tensor) -> Tensor:
+    """``-2 * out + 1`` as C++ records it: MulBackward1, AddBackward1."""
+    return AddByNumber.apply(MulByNumber.apply(out, -2), 1)
+
+
+def sigmoid_backward(grad_output: Tensor, output: Tensor) -> Tensor:
+    """``torch.ops.aten.sigmoid_backward``: ``grad_output * (1 - output) * output``, differentiable again."""
+    if grad_output.dtype != output.dtype or grad_output.dim() < output.dim():
+        return grad_output * (1 - output) * output  # mixed dtypes or broadcasting: the composite rule
+    if grad_output.shape != output.shape:  # a batch of tangents in front (jacfwd): the op on each
+        try:
+            output = output.expand(grad_output.shape)
+        except RuntimeError:
+            return grad_output * (1 - output) * output
+    return SigmoidBackward.apply(grad_output, output)
 
 
 class ThresholdBackward(Function):

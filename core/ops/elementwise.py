@@ -273,6 +273,13 @@ class MulByNumber(Mul):
     edgeless_inputs = (1,)  # the number
 
 
+class AddByNumber(Add):
+    """``a + number`` recorded as PyTorch's C++ formulas add a Scalar: ``<AddBackward1>``."""
+
+    node_name = "AddBackward1"
+    edgeless_inputs = (1,)  # the number
+
+
 class DivByNumber(Div):
     """``a / number`` recorded as PyTorch's C++ formulas divide by a Scalar: ``<DivBackward1>``."""
 

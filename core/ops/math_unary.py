@@ -26,13 +26,19 @@ from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops import _special
 from core.ops._fastpath import relu_grad
-from core.ops._float32_compute import BF16, F16
+from core.ops._float32_compute import F16
 from core.ops._recorded import recorded
 from core.ops._util import quiet_off, quiet_on, xp_of
-from core.ops.activation_backward import tanh_backward, tanh_grad_arrays, threshold_backward
+from core.ops.activation_backward import (
+    sigmoid_backward,
+    sigmoid_grad_arrays,
+    tanh_backward,
+    tanh_grad_arrays,
+    threshold_backward,
+)
 from core.ops.comparison import eq, gt, isfinite, lt, where
 from core.ops.complex_ops import conj, real
-from core.ops.elementwise import _TYPE_NAMES, _out
+from core.ops.elementwise import _TYPE_NAMES, AddByNumber, _out
 from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
 
 __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
@@ -223,16 +229,10 @@ def _rsqrt_grad(ctx, g, x, out):
 
 
 def _sigmoid_grad(ctx, g, x, out):
-    if g._data.dtype == BF16:  # sigmoid_backward's bfloat16 kernel computes in float32, rounds once (float16's
-        return _sigmoid_grad(ctx, g.float(), x, out.float()).to(g.dtype)  # rounds each step)
-    return g * (1 - out) * out  # NOTE: PyTorch's order of the products, so float32 rounds as in torch
+    return sigmoid_backward(g, out)  # NOTE: an op of its own, recorded as PyTorch's SigmoidBackwardBackward0
 
 
-def _sigmoid_grad_arrays(g, o):
-    """``g * (1 - o) * o`` on arrays; bfloat16's in float32, rounded once (sigmoid_backward's kernel)."""
-    if o.dtype == BF16:
-        return _sigmoid_grad_arrays(g.astype(np.float32), o.astype(np.float32)).astype(o.dtype)
-    return g * (1 - o) * o
+_sigmoid_grad_arrays = sigmoid_grad_arrays  # (the fused RNN cells' name for it)
 
 
 def _tanh_grad(ctx, g, x, out):
@@ -348,7 +348,8 @@ Exp2 = _op("exp2", "Exp2Backward0", _exp2.exp2, lambda c, g, x, o: g * o * _LN2,
 Log = _op("log", "LogBackward0", _mkl_vml.log, lambda c, g, x, o: g / x, "x")  # MKL's on an AMD CPU
 Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c, g, x, o: g / (x * _LN2), "x")
 Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / (x * _LN10), "x")
-Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: _log1p(xp, x), lambda c, g, x, o: g / (x + 1), "x")
+Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: _log1p(xp, x),  # NOTE: torch's g / (self + 1), its + 1 a Scalar
+            lambda c, g, x, o: g / AddByNumber.apply(x, 1), "x")  # (AddBackward1)
 Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
 Sqrt = _op("sqrt", "SqrtBackward0", _mkl_vml.sqrt, lambda c, g, x, o: g / (o * 2), "o")  # MKL's on some CPUs
 # NOTE: a half type's sqrt, exp and log are ATen's own float32 loops (correctly rounded), never MKL's (core._mkl_vml)
@@ -375,7 +376,7 @@ Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
 Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
 Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: _sigmoid(xp, x), _sigmoid_grad, "o",
-              raw=lambda xp, g, o: _sigmoid_grad_arrays(g, o))
+              raw=lambda xp, g, o: sigmoid_grad_arrays(g, o))
 Relu = _op("relu", "ReluBackward0", lambda xp, x: _relu(xp, x), _relu_grad, "o", "keep",
            bool_error=(RuntimeError, _NO_BOOL), raw=relu_grad)
 Sign = _op("sign", "SignBackward0", _sign_compute, ints="keep")

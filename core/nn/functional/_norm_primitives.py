@@ -19,6 +19,7 @@ from core._memory_format import contiguous_format, format_of, in_suggested_forma
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
+from core.nn._fused_names import ignored_output
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
 from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
@@ -150,29 +151,41 @@ class NativeBatchNorm(Function):
     @staticmethod
     def backward(ctx, g):
         x, weight = ctx.saved_tensors
-        dims, shape = ctx.dims, ctx.shape
-        if ctx.__dict__.get("kernel") and not is_grad_enabled():  # float32 training, a plain backward
-            gsum = None if g._data.flags.c_contiguous else g.sum(dims)._data  # (ATen's generic path sums g so)
-            exact = batch_norm_backward(x._data, g._data, None if weight is None else weight._data, ctx.mean,
-                                        ctx.invstd, gsum)
-            if exact is not None:
-                need = ctx.needs_input_grad
-                return tuple(Tensor._wrap(a) if n else None for a, n in zip(exact, need))
-        gxhat = g if weight is None else g * weight.reshape(shape)
-        if ctx.training and "saved_stats" in ctx.__dict__:  # bfloat16: the batch statistics it normalised with
-            invstd = Tensor._wrap(ctx.invstd)
-            xhat = (x - Tensor._wrap(ctx.mean)) * invstd
-            gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
-        elif ctx.training:
-            xhat, invstd = _recompute(x, dims, ctx.eps)
-            gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
-            if ctx.__dict__.get("kernel"):  # float32 under create_graph: the kernel's values, the formula's graph
-                return _kernel_values(ctx, x, weight, g, (gx, *_affine_grads(ctx, g, xhat, (-1,), dims)))
-        else:
-            invstd = Tensor._wrap(ctx.invstd)
-            xhat = (x - Tensor._wrap(ctx.mean)) * invstd
-            gx = gxhat * invstd if ctx.needs_input_grad[0] else None
-        return (gx, *_affine_grads(ctx, g, xhat, (-1,), dims))
+        grads = _batch_norm_grads(ctx, g, x, weight)
+        if not is_grad_enabled():
+            return grads
+        # NOTE: recorded, PyTorch's native_batch_norm_backward is one node of grad_out, input and weight: each
+        # gradient it gives requires grad, the bias's (g's sum) too where g does not (no gradient flows back there);
+        # its edges as torch's: (grad_out, input, weight, save_mean, save_invstd), the value in grad_out's place
+        return tuple(r if r is None or r.requires_grad else
+                     ignored_output(r, (x, weight, None, None), "NativeBatchNormBackwardBackward0") for r in grads)
+
+
+def _batch_norm_grads(ctx, g, x, weight):
+    """``NativeBatchNorm``'s ``(grad_input, grad_weight, grad_bias)``."""
+    dims, shape = ctx.dims, ctx.shape
+    if ctx.__dict__.get("kernel") and not is_grad_enabled():  # float32 training, a plain backward
+        gsum = None if g._data.flags.c_contiguous else g.sum(dims)._data  # (ATen's generic path sums g so)
+        exact = batch_norm_backward(x._data, g._data, None if weight is None else weight._data, ctx.mean,
+                                    ctx.invstd, gsum)
+        if exact is not None:
+            need = ctx.needs_input_grad
+            return tuple(Tensor._wrap(a) if n else None for a, n in zip(exact, need))
+    gxhat = g if weight is None else g * weight.reshape(shape)
+    if ctx.training and "saved_stats" in ctx.__dict__:  # bfloat16: the batch statistics it normalised with
+        invstd = Tensor._wrap(ctx.invstd)
+        xhat = (x - Tensor._wrap(ctx.mean)) * invstd
+        gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
+    elif ctx.training:
+        xhat, invstd = _recompute(x, dims, ctx.eps)
+        gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
+        if ctx.__dict__.get("kernel"):  # float32 under create_graph: the kernel's values, the formula's graph
+            return _kernel_values(ctx, x, weight, g, (gx, *_affine_grads(ctx, g, xhat, (-1,), dims)))
+    else:
+        invstd = Tensor._wrap(ctx.invstd)
+        xhat = (x - Tensor._wrap(ctx.mean)) * invstd
+        gx = gxhat * invstd if ctx.needs_input_grad[0] else None
+    return (gx, *_affine_grads(ctx, g, xhat, (-1,), dims))
 
 
 def _kernel_values(ctx, x, weight, g, formula):

@@ -35,7 +35,7 @@ from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
 from core.ops import _special
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
-from core.ops.elementwise import _out, check_inplace, write_inplace
+from core.ops.elementwise import AddByNumber, _out, check_inplace, write_inplace
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "elu", "selu", "celu", "gelu", "silu", "mish",
            "softplus", "sigmoid", "tanh", "hardtanh", "hardsigmoid", "hardswish", "logsigmoid", "softsign",
@@ -191,13 +191,19 @@ def relu_(input: Tensor) -> Tensor:
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    return slope_activation(LeakyRelu, input, negative_slope, inplace)
+
+
+def slope_activation(op, input: Tensor, negative_slope: float, inplace: bool) -> Tensor:
+    """leaky_relu recorded by ``op`` (``LeakyRelu``, or a subclass named as another of PyTorch's nodes: rrelu's
+    eval mode is ``rrelu_with_noise``)."""
     _float_check(input, "leaky_relu_cpu")
 
     def fn(a):  # (the slope picked in the input's dtype by a branch-free select: no float64 array between)
         dt, xp = a.dtype.type, xp_of(a)
         slope = (select if xp is np else xp.where)(a > 0, dt(1), dt(negative_slope))
         return a * slope, slope.astype(a.dtype, copy=False)
-    return _apply(LeakyRelu, input, inplace, fn=fn)
+    return _apply(op, input, inplace, fn=fn)
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -526,6 +532,11 @@ class Silu(Function):
             with np.errstate(over="ignore"):
                 return new_tensor(vector_loop(b, form(vec), form(scalar), a))
         s = core.sigmoid(x)
+        if core.is_grad_enabled():  # create_graph: FunctionsManual's infinitely_differentiable_silu_backward, as
+            # C++ records 1.0 + t and 1.0 - t; NOTE: the right operand first, as GCC evaluates it, so the nodes
+            # are created (and their gradients later added) in PyTorch's order
+            right = AddByNumber.apply(x * (core.full_like(s, 1) - s), 1.0)
+            return g * s * right
         return g * (s * (1 + x * (1 - s)))
 
 

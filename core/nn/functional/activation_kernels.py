@@ -64,6 +64,12 @@ class Mish(Function):
             with np.errstate(over="ignore"):
                 return new_tensor(vector_loop(a, _mish_grad_form(expd_u10, log1pd_u10, tanhd_u10, np.float64),
                                               _mish_grad_form(glibc.exp, glibc.log1p, glibc.tanh, np.float64), d))
+        if core.is_grad_enabled():  # create_graph: FunctionsManual's infinitely_differentiable_mish_backward
+            # NOTE: its operands in the order GCC evaluates them (right to left), so the nodes are created, and
+            # their gradients later added, in PyTorch's order
+            sigmoid, tanh_softplus = x.sigmoid(), x.exp().log1p().tanh()
+            one_minus = core.full_like(x, 1) - tanh_softplus * tanh_softplus
+            return g * (tanh_softplus + x * sigmoid * one_minus)
         t = core.tanh(core.nn.functional.softplus(x))
         return g * (t + x * core.sigmoid(x) * (1 - t * t))
 
@@ -204,16 +210,79 @@ class Glu(Function):
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        a, b = core.chunk(x, 2, ctx.dim)
-        if x._data.dtype == np.float32 and g._data.dtype == np.float32 and not core.is_grad_enabled():
-            s = core.sigmoid(b)._data  # glu_backward_cpu: sigmoid of the second half, then
-            d, first = g._data, a._data  # (1 - s) s a grad for it and s grad for the first
-            low = ctx.__dict__.get("half_dtype")  # a half input's sigmoid is a tensor of its dtype (rounded)
-            if low is not None:
-                s = s.astype(low.np).astype(np.float32)
-            return new_tensor(np.concatenate([s * d, (1 - s) * s * first * d], axis=ctx.dim))
-        s = core.sigmoid(b)
-        return core.cat([g * s, g * a * s * (1 - s)], ctx.dim)
+        low = ctx.__dict__.get("half_dtype")
+        if core.is_grad_enabled() and g.dtype == x.dtype and g.dim() == x.dim():  # create_graph: torch's node
+            return GluBackward.apply(g, x, dim=ctx.dim, low=low)
+        return _glu_grad(g, x, ctx.dim, low)
+
+
+_KERNEL_TYPES = (np.float32, np.float64)
+
+
+def _glu_grad(g, x, dim, low):
+    """``glu_backward(g, x, dim)``: PyTorch's kernel for float32 and float64 NumPy arrays (``low``: the half type whose
+    sigmoid, a tensor of that dtype, is rounded to it), else the formula with core ops."""
+    a, b = core.chunk(x, 2, dim)
+    if x._data.dtype in _KERNEL_TYPES and g._data.dtype == x._data.dtype and not core.is_grad_enabled():
+        s = core.sigmoid(b)._data  # glu_backward_cpu: sigmoid of the second half, then
+        d, first = g._data, a._data  # (1 - s) s a grad for it and s grad for the first
+        if low is not None:
+            s = s.astype(low.np).astype(np.float32)
+        return new_tensor(np.concatenate([s * d, (1 - s) * s * first * d], axis=dim))
+    s = core.sigmoid(b)
+    return core.cat([g * s, g * a * s * (1 - s)], dim)
+
+
+class GluBackward(Function):
+    """``glu_backward(grad_output, self, dim)`` as an op of its own, recorded under ``create_graph=True`` as
+    PyTorch's ``GluBackwardBackward0``; its derivatives are FunctionsManual's ``glu_double_backward_grad_output``
+    and ``glu_double_backward``, term for term."""
+
+    node_name = "GluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, x, *, dim, low):
+        ctx.dim, ctx.low = dim, low
+        ctx.save_for_backward(g, x)
+        return _glu_grad(g, x, dim, low)._data
+
+    @staticmethod
+    def backward(ctx, gg):
+        g, x = ctx.saved_tensors
+        return (_glu_double_grad_output(gg, x, ctx.dim, ctx.low) if ctx.needs_input_grad[0] else None,
+                _glu_double(gg, g, x, ctx.dim) if ctx.needs_input_grad[1] else None)
+
+    @staticmethod
+    def jvp(ctx, tg, tx):
+        g, x = ctx.inputs
+        dim, low = ctx.kw["dim"], ctx.kw["low"]
+        total = None if tg is None else GluBackward.apply(tg, x, dim=dim, low=low)
+        if tx is not None:  # (the Hessian of <g, glu(x)> is symmetric: the VJP's formula is the JVP's)
+            extra = _glu_double(tx, g, x, dim)
+            total = extra if total is None else total + extra
+        return core.zeros_like(x) if total is None else total
+
+
+def _glu_double_grad_output(gg, x, dim, low):
+    """``tmp = gg * glu_backward(ones, x)``, its two halves added."""
+    half = x.shape[dim] // 2
+    ones = core.ones(x.shape[:dim] + (half,) + x.shape[dim + 1:], dtype=x.dtype, device=x.device)
+    tmp = gg * GluBackward.apply(ones, x, dim=dim, low=low)
+    return tmp.narrow(dim, 0, half) + tmp.narrow(dim, half, half)
+
+
+def _glu_double(gg, g, x, dim):
+    half = x.shape[dim] // 2
+    first, second = x.narrow(dim, 0, half), x.narrow(dim, half, half)
+    sig = second.sigmoid()
+    one_sub_sig = core.full_like(sig, 1) - sig  # (C++'s 1 - t: SubBackward0 of a filled tensor)
+    sig_one_sub_sig = sig * one_sub_sig
+    gg_first, gg_second = gg.narrow(dim, 0, half), gg.narrow(dim, half, half)
+    gg_second_times_first = gg_second * first
+    gi_first = gg_second * g * sig_one_sub_sig
+    second_order = sig_one_sub_sig * one_sub_sig - sig * sig_one_sub_sig
+    gi_second = gg_second_times_first * g * second_order + gg_first * g * sig_one_sub_sig
+    return core.cat([gi_first, gi_second], dim)
 
 
 class _Shrink(Function):

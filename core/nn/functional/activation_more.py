@@ -7,9 +7,17 @@ import numpy as np
 
 import core
 from core.autograd.function import Function
-from core.nn._fused_names import fused_name
 from core.nn.functional import activation_kernels as kernels
-from core.nn.functional.activation import LeakyRelu, _float_check, _Inplace, leaky_relu, nn_out, softmax
+from core.nn.functional.activation import (
+    LeakyRelu,
+    _float_check,
+    _grad_op,
+    _Inplace,
+    leaky_relu,
+    nn_out,
+    slope_activation,
+    softmax,
+)
 from core.ops._util import xp_of
 from core.ops.elementwise import check_inplace, write_inplace
 
@@ -66,6 +74,14 @@ class _RreluWithNoiseInplace(Function):
         return g * noise, None
 
 
+class _RreluEval(LeakyRelu):
+    """``rrelu`` in eval: leaky_relu with the mean slope, as PyTorch's ``rrelu_with_noise`` node (a recorded
+    backward: its ``rrelu_with_noise_backward`` op, d/d self zeros as leaky_relu_backward's)."""
+
+    node_name = "RreluWithNoiseBackward0"
+    grad_op = _grad_op("RreluWithNoiseBackwardBackward0")
+
+
 class _RreluEvalInplace(_Inplace):
     """``rrelu_`` in eval: leaky_relu_ with the mean slope, under PyTorch's rrelu_with_noise_ node."""
 
@@ -89,8 +105,9 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
                 slope = xp_of(a).where(a > 0, 1, mid).astype(a.dtype)
                 return a * slope, slope
             return _RreluEvalInplace.apply(input, fn=fn)
-        out = leaky_relu(input, (lower + upper) / 2, inplace=inplace)
-        return out if inplace else fused_name(out, "RreluWithNoiseBackward0")
+        if inplace:
+            return leaky_relu(input, (lower + upper) / 2, inplace=True)
+        return slope_activation(_RreluEval, input, (lower + upper) / 2, False)
     if inplace:
         check_inplace(input)
     # NOTE: as PyTorch's CPU kernel: one float64 draw (lower + u * (upper - lower)) per element <= 0, in memory order,
