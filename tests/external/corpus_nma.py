@@ -87,14 +87,24 @@ def _interact(*args, **kwargs):
 
 
 class FakeEMNIST(FakeMNIST):
-    """EMNIST's ``letters`` split: 28x28 images, labels 1-26 (its class 0, 'N/A', is never a label)."""
+    """EMNIST's ``letters`` split: 28x28 images, labels 1-26 in turn (its class 0, 'N/A', is never a label), so the
+    tutorial's X-versus-O subset (labels 24 and 15) has images."""
 
     classes = ["N/A", *"abcdefghijklmnopqrstuvwxyz"]
 
     def __init__(self, root=None, split="letters", train=True, transform=None, download=False, **kwargs):
         super().__init__(root, train, transform, download, **kwargs)
-        self.targets = self.targets % 26 + 1
+        self.targets = torch.arange(len(self.targets)) % 26 + 1
         self.split = split
+
+
+class BalancedFashionMNIST(FakeFashionMNIST):
+    """``corpus_support``'s Fashion-MNIST with labels 0-9 in turn: the tutorial keeps T-shirts and shirts (0 and 6)
+    and splits the test images 80/20, which needs a count of them divisible by 5, as the real set's 2000 is."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.targets = torch.arange(len(self.targets)) % 10
 
 
 class FakeImageFolder:
@@ -135,7 +145,7 @@ class SmallImageFolder(FakeImageFolder):
     sizes = (600, 200)
 
 
-DATASETS = types.SimpleNamespace(MNIST=FakeMNIST, CIFAR10=FakeCIFAR10, FashionMNIST=FakeFashionMNIST,
+DATASETS = types.SimpleNamespace(MNIST=FakeMNIST, CIFAR10=FakeCIFAR10, FashionMNIST=BalancedFashionMNIST,
                                  EMNIST=FakeEMNIST, ImageFolder=FakeImageFolder)
 """``torchvision.datasets`` as the notebooks use it: the seeded stand-ins of ``corpus_support`` and the above."""
 
