@@ -48,7 +48,10 @@ def tanh_grad_arrays(xp, g, o):
         return tanh_grad_arrays(xp, g.astype(np.float32), o.astype(np.float32)).astype(o.dtype)
     if o.dtype == np.float64 and xp is np:  # NOTE: the kernel's compiled ``1 - o * o`` is one fma in float64 too, in
         factor = one_minus_square(o)  # its vector and scalar loops (NumPy's two roundings differed in ~55%); a
-        return g * (fma(np, -o, o, _ONE64) if factor is None else factor)  # tanh's output (|o| <= 1): ~2x cheaper
+        factor = fma(np, -o, o, _ONE64) if factor is None else factor  # tanh's output (|o| <= 1): ~2x cheaper
+        if np.isnan(np.add.reduce(factor, axis=None)):  # NOTE: the FMA instruction passes a NaN ``o`` on with its
+            factor = np.where(np.isnan(o), o, factor)  # sign (the product's negation leaves a NaN as it is)
+        return g * factor  # (1 - o² is never +inf: its sum is NaN only where an element is)
     return g * (1 - o * o)
 
 
