@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from core import _cpu, _dtype, _factories
+from core import _cpu, _dtype, _factories, _lapack_gelsy
 from core._user_warning import warn_in_core
 from core._warn_once import warn_once
 from core.autograd.function import Function
@@ -315,7 +315,8 @@ def matrix_exp(A):
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
-    """``(solution, residuals, rank, singular_values)`` of min ||A X - B||, through the pseudo-inverse.
+    """``(solution, residuals, rank, singular_values)`` of min ||A X - B||: gelsy's solution and rank for the default
+    driver (``_gelsy``), else through the pseudo-inverse.
 
     As on PyTorch's CPU: ``rank`` for the gelsy/gelsd/gelss drivers, singular values for gelsd/gelss, and
     residuals (squared column norms) when m > n, A has full rank and the driver is not gelsy."""
@@ -334,6 +335,9 @@ def lstsq(A, B, rcond=None, *, driver=None):
     solution = matmul(pinv(A, rtol=rtol), rhs)
     s = np.linalg.svd(np.asarray(A.detach().cpu().numpy()), compute_uv=False)
     rank = (s > rtol * s[..., :1]).sum(-1)
+    exact = _gelsy(A, rhs, solution, rtol) if driver == "gelsy" and _lapack_gelsy.available() else None
+    if exact is not None:
+        solution, rank = exact
     from core.nn._fused_names import fused_name, ignored_output  # (core.nn builds on the ops)
 
     node = "LinalgLstsqBackward0"  # (PyTorch's one node for the solution and residuals, even empty ones)
@@ -346,6 +350,28 @@ def lstsq(A, B, rcond=None, *, driver=None):
     rank_t = new_tensor(rank.astype(np.int64)) if driver != "gels" else _factories.empty(0, dtype=_dtype.int64)
     values = new_tensor(s.astype(empty._data.dtype)) if driver in ("gelsd", "gelss") else empty
     return _lstsq(fused_name(solution.squeeze(-1) if vector else solution, node), residuals, rank_t, values)
+
+
+def _gelsy(A, rhs, solution, rcond):
+    """``(solution, rank)`` as PyTorch's CPU driver gives them, or None for an empty or non-finite system (the
+    pseudo-inverse's stay): LAPACK's gelsy (``core._lapack_gelsy``), whose rank decision and solution at that rank
+    differ from the pseudo-inverse's where A is rank-deficient.
+
+    NOTE: the values are gelsy's; the gradient is the pseudo-inverse product's (``solution``), as PyTorch's
+    ``linalg_lstsq_backward`` is pinv's: ``(solution - solution.detach()) + values`` is exactly the values."""
+    a = np.asarray(A.detach().cpu().numpy())
+    b = np.asarray(rhs.detach().cpu().numpy())
+    if not (a.size and b.size and np.isfinite(a).all() and np.isfinite(b).all()) or b.dtype != a.dtype \
+            or not _lapack_gelsy.supports(a.dtype):
+        return None
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    values, rank = _lapack_gelsy.gelsy(np.broadcast_to(a, batch + a.shape[-2:]),
+                                       np.broadcast_to(b, batch + b.shape[-2:]), rcond)
+    exact = new_tensor(values.astype(a.dtype, copy=False)).to(A.device)
+    if solution.requires_grad:
+        exact = (solution - solution.detach()) + exact
+    rank = rank[(0,) * (len(batch) - (a.ndim - 2))]  # (the rank has A's batch shape: the first of a broadcast B's)
+    return exact, rank[tuple(slice(0, 1) if size == 1 else slice(None) for size in a.shape[:-2])]
 
 
 def _refuse_nan(name, A, rhs, driver) -> None:
