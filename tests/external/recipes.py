@@ -92,3 +92,4 @@ RECIPES += __import__("recipes_meta").RECIPES  # higher and learn2learn: MAML, d
 RECIPES += __import__("recipes_courses3").RECIPES  # Deep Learning Wizard, Kaixhin's Rainbow, girafe-ai's course (helper s29 COURSES)
 RECIPES += __import__("recipes_backpack").RECIPES  # BackPACK: extensions, curvature products, its tests (helper s29 BPK)
 RECIPES += __import__("recipes_geomloss").RECIPES  # GeomLoss: Sinkhorn, kernel and Hausdorff losses, tensorized (helper s29 BPK)
+RECIPES += __import__("recipes_nma").RECIPES  # Neuromatch Academy's Deep Learning course notebooks (helper s30 NMA)
