@@ -391,12 +391,18 @@ def _fetched_packages(folder: str):
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
     if "zuko" in present:  # recipes_zuko's tutorials plot with matplotlib: the stand-ins stay (zuko probes none)
         kept += tuple({name.partition(".")[0] for name in _STAND_INS})
+    if "piq" in present:  # piq's perceptual module imports torchvision's models: the stand-ins stay (piq probes none)
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS})
+    if "kan" in present:  # pykan plots with matplotlib: the stand-ins stay, but tqdm, sklearn (fake_kan_deps')
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"tqdm", "sklearn"})
     if "deepxde" in present:  # DeepXDE imports matplotlib at module level: the stand-ins stay, but its fakes'
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy", "sklearn"})  # (fake_deepxde_deps)
     if "tensorly" in present:  # recipes_tensorly's examples plot with matplotlib: the stand-ins stay, but SciPy
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_tensorly_deps')
     if "kymatio" in present:  # recipes_kymatio's example plots with matplotlib: the stand-ins stay, but SciPy
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # (fake_sci_deps')
+    if {"torchmin", "torchjd", "julius"} & set(present):  # pytorch-minimize's examples plot, TorchJD's tests import
+        kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # torchvision (SciPy: fake_pmin)
     if {"higher", "learn2learn"} & set(present):  # recipes_meta: the stand-ins stay (tqdm, requests, lightning
         kept += tuple({name.partition(".")[0] for name in _STAND_INS} - {"scipy"})  # for learn2learn) but SciPy's
     if "botorch" in present:  # recipes_botorch's SciPy is fake_botorch_deps' (pyro's branch keeps the stub's)
@@ -457,10 +463,16 @@ def _fetched_packages(folder: str):
         deps.update(importlib.import_module("fake_deepxde_deps").modules())
     if "tensorly" in present:  # recipes_tensorly's: SciPy's special, optimize, linalg and io (fake_tensorly_deps)
         deps.update(importlib.import_module("fake_tensorly_deps").modules())
+    if "piq" in present:  # recipes_piq's: scikit-image's imread and PSNR, TensorFlow unused (fake_piq_deps)
+        deps.update(importlib.import_module("fake_piq_deps").modules())
+    if "kan" in present:  # recipes_kan's: yaml, tqdm, scikit-learn's regressions and clustering (fake_kan_deps)
+        deps.update(importlib.import_module("fake_kan_deps").modules())
     if {"torchode", "kymatio"} & set(present):  # torchtyping, SciPy's fft and sph_harm (fake_sci_deps)
         deps.update(importlib.import_module("fake_sci_deps").modules())
     if {"higher", "learn2learn"} & set(present):  # parameterized, learn2learn's Cython and downloads (fake_meta_deps)
         deps.update(importlib.import_module("fake_meta_deps").modules())
+    if {"torchmin", "torchjd", "julius"} & set(present):  # SciPy's names, qpsolvers' solve_qp, resampy (fake_pmin_deps)
+        deps.update(importlib.import_module("fake_pmin_deps").modules())
     if "sentence_transformers" in present:  # recipes_sbert's: tqdm, SciPy's and sklearn's few names, transformers'
         deps.update({**importlib.import_module("fake_sbert_deps").modules(), **_pil_without_images()})  # Trainer
         for name in _PIL_PARTS:  # (transformers' import_utils asks find_spec("PIL"))
@@ -519,8 +531,10 @@ _FETCHED_PACKAGES += ("MEGABYTE_pytorch",)  # recipes_lucidrains2's MEGABYTE (be
 _FETCHED_PACKAGES += ("torchode", "kymatio")  # recipes_torchode's, recipes_kymatio's (fake_sci_deps)
 _FETCHED_PACKAGES += ("sentence_transformers",)  # recipes_sbert's (transformers: _real_transformers)
 _FETCHED_PACKAGES += ("higher", "learn2learn")  # recipes_meta's (parameterized, Cython parts: fake_meta_deps)
+_FETCHED_PACKAGES += ("torchmin", "torchjd", "julius")  # recipes_pmin's, _torchjd's, _julius' (fake_pmin_deps)
 _FETCHED_PACKAGES += ("xlstm", "pytorch_tcn", "torchdyn")  # recipes_seq's (torchdyn's deps: fake_seq_deps)
 _FETCHED_PACKAGES += ("backpack", "unfoldNd", "geomloss")  # recipes_backpack's, recipes_geomloss' (fake_backpack_deps)
+_FETCHED_PACKAGES += ("piq", "kan")  # recipes_piq's (fake_piq_deps), recipes_kan's (fake_kan_deps)
 
 
 def _reset(lib) -> None:
