@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import shutil
 import sys
 import types
@@ -291,3 +292,97 @@ def _print_tensor(label: str, tensor) -> None:
     except (ValueError, OverflowError):  # inf and -inf, or nan
         total = repr(sum(values))
     print(f"{label} {tuple(tensor.shape)} {tensor.dtype} fsum {total} first {values[:3]!r}")
+
+
+AG_NEWS_LABELS = ["World", "Sports", "Business", "Sci/Tech"]
+AG_NEWS_WORDS = [  # a few words for each class, and words of the tutorial's own example text
+    "government minister election war president talks peace", "team game season win coach players match",
+    "company shares market profit oil prices stocks", "software internet computer space study research web",
+    "the a of to in and on for with at four days ago was his way which round wind better lead tour"]
+
+
+def fasttext_vec(path: str, dim: int = 300) -> None:
+    """fastText's ``wiki.simple.vec`` as the NLP tutorial reads it (a header line, then a word and ``dim`` values a
+    line, a final newline), for the stand-in vocabulary with seeded vectors."""
+    rng = np.random.default_rng(7)
+    words = sorted({word for group in AG_NEWS_WORDS for word in group.split()})
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"{len(words)} {dim}\n")
+        for word in words:
+            f.write(word + " " + " ".join(f"{v:.4f}" for v in rng.standard_normal(dim)) + "\n")
+
+
+class _Encoding:
+    def __init__(self, ids):
+        self.ids = ids
+
+
+class _WordLevel:
+    def __init__(self, vocab, unk_token):
+        self.vocab, self.unk = vocab, vocab[unk_token]
+
+
+class _Tokenizer:
+    """Hugging Face ``tokenizers.Tokenizer`` over a ``WordLevel`` model, with the BERT normalizer (lower case) and
+    pre-tokenizer (words and punctuation apart) the tutorial sets: ``encode(text).ids``, ``encode_batch``."""
+
+    def __init__(self, model):
+        self.model, self.normalizer, self.pre_tokenizer = model, None, None
+
+    def encode(self, text):
+        words = re.findall(r"\w+|[^\w\s]", text.lower())
+        return _Encoding([self.model.vocab.get(word, self.model.unk) for word in words])
+
+    def encode_batch(self, texts):
+        return [self.encode(text) for text in texts]
+
+
+TOKENIZERS = types.SimpleNamespace(
+    Tokenizer=_Tokenizer, models=types.SimpleNamespace(WordLevel=_WordLevel),
+    normalizers=types.SimpleNamespace(BertNormalizer=Gadget),
+    pre_tokenizers=types.SimpleNamespace(BertPreTokenizer=Gadget))
+"""The Hugging Face ``tokenizers`` names the NLP tutorial uses (the package is not installed)."""
+
+
+class _Rows:
+    """A Hugging Face ``Dataset`` as the NLP tutorial uses it: rows as dicts, ``map(f, batched=True)`` adding f's
+    columns, ``features['label'].names``, ``train_test_split(train_size, seed)`` (a NumPy permutation: the recipe,
+    not Hugging Face's numbers)."""
+
+    def __init__(self, columns: dict):
+        self.columns = columns
+        self.features = {"label": types.SimpleNamespace(names=AG_NEWS_LABELS)}
+
+    def __len__(self) -> int:
+        return len(self.columns["label"])
+
+    def __getitem__(self, i):
+        return {name: values[i] for name, values in self.columns.items()}
+
+    def map(self, function, batched=False):
+        return _Rows({**self.columns, **function(self.columns)})
+
+    def select(self, indices):
+        return _Rows({name: [values[i] for i in indices] for name, values in self.columns.items()})
+
+    def train_test_split(self, train_size=0.7, seed=None):
+        order = np.random.default_rng(seed).permutation(len(self))
+        cut = int(train_size * len(self))
+        return {"train": self.select(order[:cut].tolist()), "test": self.select(order[cut:].tolist())}
+
+
+class _Splits(dict):
+    def map(self, function, batched=False):
+        return _Splits({name: rows.map(function, batched) for name, rows in self.items()})
+
+
+def ag_news(train: int = 256, test: int = 64) -> dict:
+    """AG News' two splits as seeded headlines of 6-16 words, most from their class's words (label 0-3)."""
+    rng = np.random.default_rng(8)
+    groups = [group.split() for group in AG_NEWS_WORDS]
+    splits = _Splits()
+    for name, n in (("train", train), ("test", test)):
+        labels = [int(v) for v in rng.integers(0, 4, size=n)]
+        texts = [" ".join(rng.choice(groups[label] + groups[4], size=rng.integers(6, 17))) for label in labels]
+        splits[name] = _Rows({"text": texts, "label": labels})
+    return splits

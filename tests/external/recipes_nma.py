@@ -110,7 +110,16 @@ RECIPES += [
            "__import__('corpus_nma').yelp_loaders(DATASET)"),
           ("if DEVICE != 'cpu':\n  train_loss, test_loss = train(", "if True:  # on the CPU too (64 reviews)\n"
            "  train_loss, test_loss = train(")]),
-    _nma("w3d1_time_series_nlp", "W3D1_TimeSeriesAndNaturalLanguageProcessing", "W3D1_Tutorial1"),
+    _nma("w3d1_time_series_nlp", "W3D1_TimeSeriesAndNaturalLanguageProcessing", "W3D1_Tutorial1",
+         [("import fasttext\n", ""), ("from nltk.corpus import brown\n", ""),  # the word-embedding cells' only
+          ("import tokenizers\n", "tokenizers = __import__('corpus_nma').TOKENIZERS  # Hugging Face's\n"),
+          ('fname = "fasttext.simple.300d"\n\nprint(\'Downloading Started...\')\n# Downloading the file by sending the '
+           "request to the URL\nr = requests.get(url, stream=True)\n\n# Writing the file to the local file system\n"
+           "with open(fname, 'wb') as f:\n  f.write(r.content)",
+           'fname = "fasttext.simple.300d"\n__import__(\'corpus_nma\').fasttext_vec(fname)  # wiki.simple.vec\'s stand-in'),
+          ("  dataset = datasets.load_dataset(dataset_name)\n",
+           "  dataset = __import__('corpus_nma').ag_news()  # AG News' stand-in\n"),
+          ("time.time() - epoch_start_time,", "0,  # a wall-clock time")]),
     _project("data_augmentation", "ComputerVision/data_augmentation", "# @title Install dependencies\n",
              [("torchvision.datasets.CIFAR10(", CIFAR_SMALL)] * 2 + [
               NO_WORKERS, ("end_apochs = 15", "end_apochs = 2")]),
