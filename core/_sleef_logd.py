@@ -37,7 +37,7 @@ def _scaled_fma(x, alpha: float, y):
     """``fma(alpha, x, y)`` for a float64 array ``x`` and a number ``alpha``: OpenBLAS's fused ``daxpy`` on ``y``
     (a fresh array, a number filled out to ``x``'s shape) where ``core._daxpy`` has one, else Dekker's form."""
     if type(x) is np.ndarray:  # (a 0-d x's steps give NumPy scalars)
-        y = np.full(x.shape, y) if np.ndim(y) == 0 else y
+        y = y if type(y) is np.ndarray and y.ndim else np.full(x.shape, y)
         if _daxpy.daxpy_(y, x, alpha):
             return y
     return _fma(x, alpha, y)

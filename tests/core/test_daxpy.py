@@ -46,3 +46,22 @@ def test_daxpy_refuses_what_it_can_not_take_and_changes_nothing(case):
         alpha = 0.0
     assert not _daxpy.daxpy_(y, x, alpha)
     assert not y.any()
+
+
+@pytest.mark.parametrize("size", [1, 7, 200, 10_001])
+def test_daxpy_reads_offset_and_read_only_operands_at_their_own_addresses(size):
+    if not _daxpy.available():
+        pytest.skip("no fusing daxpy in this NumPy's BLAS: callers keep their NumPy route")
+    rng = np.random.default_rng(size)
+    base = rng.standard_normal(size + 5)
+    x = base[3:size + 3]  # (a view starting inside another array)
+    frozen = x.copy()
+    frozen.flags.writeable = False  # (its address through ndarray.ctypes)
+    for operand in (x, frozen):
+        y_base = rng.standard_normal(size + 2)
+        edges = y_base[[0, -1]].copy()
+        y = y_base[1:size + 1]
+        expected = fma(operand, 0.75, y.copy())
+        assert _daxpy.daxpy_(y, operand, 0.75)
+        assert np.array_equal(y.view(np.uint64), expected.view(np.uint64))
+        assert np.array_equal(y_base[[0, -1]], edges)  # (the neighbours untouched)
