@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QResizeEvent
+from PySide6.QtGui import QAction, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -154,6 +154,20 @@ def tab_titles_width(docks: list[QDockWidget], font: QFont | None = None) -> int
     width = bar.sizeHint().width()
     bar.deleteLater()
     return width
+
+
+# Each dock's entry in the View menu with its Alt key: unique among the View menu's entries (Fit all, Zoom in,
+# Presentation mode... took other letters so that every dock keeps its first one where it can)
+MENU_TEXTS = {"Nodes": "&Nodes", "Inspector": "&Inspector", "Lesson": "&Lesson", "Train": "&Train", "Plots": "&Plots",
+              "Data": "&Data", "Autograd": "A&utograd", "Diagnostics": "Dia&gnostics", "Watch": "&Watch"}
+
+
+def menu_toggle(dock: QDockWidget) -> QAction:
+    """``dock``'s show/hide entry for the View menu, its text with the dock's Alt key (``MENU_TEXTS``); Qt's own
+    toggle action carries the bare title, so Alt+V reached no dock by a letter."""
+    action = dock.toggleViewAction()
+    action.setText(MENU_TEXTS.get(dock.windowTitle(), dock.windowTitle()))
+    return action
 
 
 def make_dock(title: str, name: str, widget: QWidget, parent: QWidget | None = None) -> QDockWidget:

@@ -4,7 +4,7 @@ the node palette, so Tab can't leave it).
 ``make_actions(parent, targets)`` makes one action per ``(name, text, key, target)``: the target is the canvas
 view (it takes the focus) or a dock (shown, brought to the front of its tabs, and its first field that takes Tab
 gets the focus, or the field its panel's ``keyboard_start()`` names; the dock's panel itself when none does). The
-window lists them in its View menu, where the keys show beside the entries.
+window lists them in View ▸ Keyboard focus, where the keys show beside the entries.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def make_actions(parent: QObject, targets: list[tuple[str, str, str, QWidget]]) 
         act = QAction(text, parent)
         act.setObjectName(f"action_{name}")
         act.setShortcut(QKeySequence(key))
-        act.setStatusTip(f"Move the keyboard focus to the {text.replace('&', '').removeprefix('Focus ')} ({key})")
+        where = f"{text.replace('&', '')} dock" if isinstance(target, QDockWidget) else "canvas"
+        act.setStatusTip(f"Move the keyboard focus to the {where} ({key})")
         act.triggered.connect(lambda _checked=False, t=target: focus(t))
         actions[name] = act
     return actions

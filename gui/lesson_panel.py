@@ -45,8 +45,9 @@ from core.nodegraph.lessons.texts import (
     parse_steps,
 )
 from core.nodegraph.model import commands
-from gui.dock_layout import make_dock, tab_titles_width
+from gui.dock_layout import make_dock, menu_toggle, tab_titles_width
 from gui.lessons_dialog import LessonsDialog
+from gui.menu_letters import with_letters
 from gui.toolbar_fit import ToolbarFit
 
 if TYPE_CHECKING:
@@ -282,13 +283,13 @@ class LessonController:
         help_action.setObjectName("action_lessons")
         help_action.triggered.connect(self.show_lessons_dialog)
         window.menus["Help"].insertAction(window.named_actions["shortcuts"], help_action)  # first; About stays last
-        window.menus["View"].addAction(self.dock.toggleViewAction())
+        window.menus["View"].addAction(menu_toggle(self.dock))
         self._normal_font: QFont | None = None
         self.toolbar_fit = ToolbarFit(window.run_toolbar)  # presenting: every toolbar button in view
-        self.presentation = self._action("presentation", "&Presentation mode", "Ctrl+Shift+P", self.set_presentation,
+        self.presentation = self._action("presentation", "Presentation &mode", "Ctrl+Shift+P", self.set_presentation,
                                          checkable=True)
-        self._action("lesson_next", "Next lesson step", QKeySequence.StandardKey.MoveToNextPage, self.next_step)
-        self._action("lesson_previous", "Previous lesson step", QKeySequence.StandardKey.MoveToPreviousPage,
+        self._action("lesson_next", "Ne&xt lesson step", QKeySequence.StandardKey.MoveToNextPage, self.next_step)
+        self._action("lesson_previous", "Pre&vious lesson step", QKeySequence.StandardKey.MoveToPreviousPage,
                      self.previous_step)
 
     def _trainer(self) -> Trainer:
@@ -367,9 +368,9 @@ class LessonController:
 
     def fill_menu(self) -> None:
         self.menu.clear()
-        for lesson in list_lessons():
-            self.menu.addAction(lesson.title, partial(self.open, lesson)).setObjectName(
-                f"example_{lesson.key}")
+        lessons = list_lessons()
+        for lesson, text in zip(lessons, with_letters(lesson.title for lesson in lessons)):
+            self.menu.addAction(text, partial(self.open, lesson)).setObjectName(f"example_{lesson.key}")
 
     def show_lessons_dialog(self) -> LessonsDialog:
         """Help ▸ Lessons: the titled list of lessons (``gui.lessons_dialog``), the open one selected."""

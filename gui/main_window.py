@@ -37,6 +37,7 @@ from gui.format import sentence
 from gui.inspector import Inspector
 from gui.lesson_panel import LessonController
 from gui.menu_keys import MenuKeys
+from gui.menu_letters import numbered
 from gui.node_library import NodeLibrary
 from gui.node_library_panel import NodeLibraryPanel
 from gui.palette import NodePalette
@@ -133,7 +134,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.menus["File"].aboutToShow.connect(self._offer_revert)
         self.menus["View"].addSeparator()
         for dock in (self.library_dock, self.inspector_dock):
-            self.menus["View"].addAction(dock.toggleViewAction())
+            self.menus["View"].addAction(dock_layout.menu_toggle(dock))
 
     def _add_canvas_menus(self) -> None:
         for name, act in comments.make_actions(self.comments, self).items():
@@ -157,14 +158,16 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.run_toolbar.addSeparator()
         self.run_toolbar.addWidget(t.device)
         for dock in t.docks.values():
-            self.menus["View"].addAction(dock.toggleViewAction())
+            self.menus["View"].addAction(dock_layout.menu_toggle(dock))
         self.menus["View"].addSeparator()
+        focus_menu = self.menus["View"].addMenu("&Keyboard focus")  # its own letters: the docks' took the View menu's
+        focus_menu.setObjectName("menuKeyboardFocus")
         for name, act in focus_keys.make_actions(self, [
-                ("focus_canvas", "Focus &canvas", "Ctrl+1", self.view),
-                ("focus_inspector", "Focus Inspec&tor", "Ctrl+2", self.inspector_dock),
-                ("focus_train", "Focus T&rain", "Ctrl+3", t.docks["train"]),
-                ("focus_nodes", "Focus &Nodes", "Ctrl+4", self.library_dock)]).items():
-            self.menus["View"].addAction(act)
+                ("focus_canvas", "&Canvas", "Ctrl+1", self.view),
+                ("focus_inspector", "&Inspector", "Ctrl+2", self.inspector_dock),
+                ("focus_train", "&Train", "Ctrl+3", t.docks["train"]),
+                ("focus_nodes", "&Nodes", "Ctrl+4", self.library_dock)]).items():
+            focus_menu.addAction(act)
             self.named_actions[name] = act
         t.node_chosen.connect(self.select_and_frame)
         t.message.connect(self.show_message)
@@ -215,7 +218,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
         paths = file_ops.recent_files()
-        for p, label in zip(paths, file_ops.recent_labels(paths)):
+        for p, label in zip(paths, numbered(file_ops.recent_labels(paths))):
             self.recent_menu.addAction(label, partial(recent_files.open_recent, self, p)).setToolTip(p)
 
     def _wire(self) -> None:

@@ -91,7 +91,7 @@ class TrainingControls(QObject):
         actions = {}
         for name, text, slot, key in (("train", "&Train", self.panel.train, "Ctrl+T"),
                                       ("pause_training", "&Pause training", self.trainer.pause, "F6"),
-                                      ("reset_training", "Reset &training (new run)", self.trainer.reset, None)):
+                                      ("reset_training", "Reset training (ne&w run)", self.trainer.reset, None)):
             act = QAction(text, self)
             act.setObjectName(f"action_{name}")
             if key:

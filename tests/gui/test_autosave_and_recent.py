@@ -96,7 +96,7 @@ def test_the_recent_menu_lists_saved_files_and_opens_them(window, files, tmp_pat
     other = make_window(qtbot)
     other.recent_menu.aboutToShow.emit()
     entries = other.recent_menu.actions()
-    assert [a.text() for a in entries] == ["r.json"]
+    assert [a.text() for a in entries] == ["&1 r.json"]  # Alt+F, R, 1 opens it
     entries[0].trigger()
     assert other.path == path and len(other.graph.nodes) == 6
 

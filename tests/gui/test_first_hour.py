@@ -52,7 +52,7 @@ def test_open_recent_lists_a_file_once_however_it_was_opened_and_names_the_folde
     menu = w.recent_menu
     qtbot.waitUntil(menu.isVisible)
     labels = [a.text() for a in menu.actions()]
-    assert labels == [f"g.json ({tmp_path / 'a'})", f"g.json ({tmp_path / 'b'})"]
+    assert labels == [f"&1 g.json ({tmp_path / 'a'})", f"&2 g.json ({tmp_path / 'b'})"]
     click(menu, menu.actionGeometry(menu.actions()[1]).center())
     qtbot.waitUntil(lambda: w.path == str(tmp_path / "b" / "g.json"))
 

@@ -190,15 +190,14 @@ def test_ctrl_digits_move_the_keyboard_focus_between_canvas_and_docks(window, qt
 
 
 def test_the_view_menu_lists_the_focus_keys_and_they_are_nobody_elses(window):
-    """View ▸ Focus canvas / Inspector / Train / Nodes show Ctrl+1..4 beside them, and no other action has those keys
-    (Qt ignores a key two actions share)."""
+    """View ▸ Keyboard focus ▸ Canvas / Inspector / Train / Nodes show Ctrl+1..4 beside them, and no other action has
+    those keys (Qt ignores a key two actions share)."""
     from PySide6.QtGui import QAction
 
     from tests.gui.scenarios.driver import menu_entry
 
-    view = menu_entry(window.menuBar(), "View").menu()
-    for text, key in (("Focus canvas", "Ctrl+1"), ("Focus Inspector", "Ctrl+2"), ("Focus Train", "Ctrl+3"),
-                      ("Focus Nodes", "Ctrl+4")):
+    view = menu_entry(menu_entry(window.menuBar(), "View").menu(), "Keyboard focus").menu()
+    for text, key in (("Canvas", "Ctrl+1"), ("Inspector", "Ctrl+2"), ("Train", "Ctrl+3"), ("Nodes", "Ctrl+4")):
         assert menu_entry(view, text).shortcut().toString() == key
         owners = [a for a in window.findChildren(QAction) if any(s.toString() == key for s in a.shortcuts())]
         assert owners == [menu_entry(view, text)]

@@ -61,7 +61,7 @@ def test_save_undo_redo_close_reopen_from_recent_and_refuse_a_broken_file(qtbot,
     again = d.start(qtbot, screen)  # the app started again
     try:
         assert x_value(again) == [2.0, 3.0]
-        d.click_menu(qtbot, again, "File", "Open recent", "chapter.json")
+        d.click_menu(qtbot, again, "File", "Open recent", "1 chapter.json")
         qtbot.waitUntil(lambda: again.windowTitle().startswith("chapter.json —"))
         assert x_value(again) == [4.0, 5.0]
 
