@@ -31,7 +31,8 @@ import threading
 import core
 from core import _dtype
 
-__all__ = ["Refusal", "Unbatchable", "call", "current", "grads", "is_batched", "physical_chain", "broadcast_entered"]
+__all__ = ["Refusal", "Unbatchable", "batched_vjp", "call", "current", "grads", "is_batched", "physical_chain",
+           "broadcast_entered"]
 
 
 class Unbatchable(BaseException):
@@ -1047,6 +1048,26 @@ def refuse(*values) -> None:
     for v in values:
         if is_batched(v) or isinstance(v, (tuple, list)) and any(is_batched(t) for t in v):
             raise Unbatchable("autograd on a batched tensor outside core.func")
+
+
+def batched_vjp(batched_grad, outputs, inputs, grad_outputs, **kwargs):
+    """``vmap`` over ``autograd.grad(outputs, inputs, v)`` where only ``v`` is batched (plain outputs and inputs, one
+    level): PyTorch's batched backward, one vector-Jacobian product per sample. ``batched_grad`` (the engine's
+    ``is_grads_batched`` path) runs them on the physical grad_outputs, an unbatched one expanded, keeping the graph
+    until the last sample, so ``retain_graph=False`` frees it once as PyTorch's single backward does (the loop would
+    call ``grad`` per sample and find the graph freed at the second). None where the case is not this one."""
+    if _class is None or grad_outputs is None:
+        return None
+    if any(is_batched(t) for t in (*outputs, *inputs)):
+        return None
+    levels = {g._level for g in grad_outputs if is_batched(g)}
+    if len(levels) != 1:
+        return None
+    level = levels.pop()
+    size = next(g._phys.shape[0] for g in grad_outputs if is_batched(g))
+    phys = [g if g is None else g._phys if is_batched(g) else g.expand(size, *g.shape) for g in grad_outputs]
+    found = batched_grad(outputs, inputs, phys, **kwargs)
+    return tuple(None if g is None else _wrap(g, level) for g in found)
 
 
 def grads(engine_grad, outputs, inputs, grad_outputs, **kwargs):
