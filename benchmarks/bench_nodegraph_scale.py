@@ -13,11 +13,25 @@ Run: ``PYTHONPATH=. python benchmarks/bench_nodegraph_scale.py [--repeats 3] [--
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_growth import build_chain
 
 import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+from core.nodegraph.export.script import export_script
+from core.nodegraph.files import io as files
 from core.nodegraph.files.code_import import import_here
+from core.nodegraph.model import commands as cmd
 from core.nodegraph.model import layout
+from core.nodegraph.model.document import Graph
+from core.nodegraph.run.session import Session
+
+MARK_S = 1.0  # an operation slower than this on a 2,000-node document is SLOW
 
 
 def long_sum(term: str, n: int) -> str:
@@ -54,14 +68,65 @@ def bench_imports(terms: list[int], repeats: int) -> None:
             print(f"  {term:>4} x {n:4d} terms  {best[2]:5d} nodes  import {best[0]:6.2f} s  layout {best[1]:6.2f} s")
 
 
+def big_documents(n: int) -> dict[str, Callable[[], Graph]]:
+    """Two ~n-node documents: a chain built with commands (bench_growth's: mul, tanh, add, a grad-requiring leaf
+    every four nodes, summed) and an imported ``x*w + x*w + ...`` of n/2 terms (its sum the loss)."""
+    return {"chain (commands)": lambda: build_chain(n), "x*w sum (imported)": lambda: _imported(n // 2)}
+
+
+def _imported(terms: int) -> Graph:
+    return import_here(long_sum("x*w", terms) + "\ny.sum().backward()\n", time_limit=None).graph
+
+
+def _timed(times: dict[str, list[float]], name: str, fn: Callable[[], object]) -> object:
+    start = time.perf_counter()
+    out = fn()
+    times.setdefault(name, []).append(time.perf_counter() - start)
+    return out
+
+
+def operations(graph: Graph, times: dict[str, list[float]]) -> None:
+    """Each user operation on ``graph`` once, as the app does them: a session listening to the document."""
+    session = Session(graph)
+    _timed(times, "forward (Session + forward)", session.forward)
+    assert not session.errors, list(session.errors.items())[:3]
+    _timed(times, "backward", session.backward)
+    text = _timed(times, "save (files.dumps)", lambda: files.dumps(graph))
+    _timed(times, "load (files.loads)", lambda: files.loads(text))
+    leaf = next(nid for nid, node in graph.nodes.items() if node.type.startswith("source."))
+    edit = cmd.SetNodeAttr(leaf, "title", "edited")
+    _timed(times, "edit + undo + redo (a title)", lambda: (edit.do(graph), edit.undo(graph), edit.do(graph)))
+    middle = list(graph.nodes)[len(graph.nodes) // 2]
+    delete = cmd.RemoveNodes([middle])
+    _timed(times, "delete a node", lambda: delete.do(graph))
+    _timed(times, "undo the delete", lambda: delete.undo(graph))
+    _timed(times, "forward after the edits", session.forward)
+    _timed(times, "export to a core script", lambda: export_script(graph))
+    session.close()
+
+
+def bench_big(n: int, repeats: int) -> None:
+    for name, build in big_documents(n).items():
+        times: dict[str, list[float]] = {}
+        for _ in range(repeats):
+            graph = _timed(times, "build", build)
+            operations(graph, times)
+        print(f"{name}: {len(graph.nodes)} nodes, {len(graph.edges)} edges (best of {repeats})")
+        for op, spent in times.items():
+            best = min(spent)
+            print(f"  {op:32s} {best:7.3f} s  {'ok' if best <= MARK_S or op == 'build' else 'SLOW'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--terms", default="100,200,400,900")
     parser.add_argument("--skip-import", action="store_true")
+    parser.add_argument("--nodes", type=int, default=2000)
     args = parser.parse_args()
     if not args.skip_import:
         bench_imports([int(t) for t in args.terms.split(",")], args.repeats)
+    bench_big(args.nodes, args.repeats)
 
 
 if __name__ == "__main__":

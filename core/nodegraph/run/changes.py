@@ -41,6 +41,7 @@ class ChangeJournal:
         _gen_state: core.Tensor | None
         _journal: dict[str, tuple[Any, ...]] | None
         _step_tensors: list[core.Tensor]
+        _evaluated: str | None
         _freed: list[tuple[Any, Any]]
         _done: dict[str, None]
         _cursor: int
@@ -89,14 +90,20 @@ class ChangeJournal:
     def forget_changes(self, keep: bool = True) -> None:
         """Start what ``take_changes`` reports afresh; ``keep`` False stops keeping changes (no history now)."""
         self._journal = {} if keep else None
-        self._step_tensors, self._freed = [], []
+        self._step_tensors, self._freed, self._evaluated = [], [], None
         self.ledger.forget_changes(keep)
 
-    def step_tensors(self, phase: str) -> list[core.Tensor] | None:
+    def step_tensors(self, phase: str, node: str | None = None) -> list[core.Tensor] | None:
         """The tensors a ``forward``/``backward`` step may have changed (its node's inputs, outputs, leaves; the
-        leaf it accumulated into); None for any other step (every tracked tensor is checked)."""
+        leaf it accumulated into), or an ``error`` step that is the evaluation of ``node`` just run (``_run_keys``);
+        None for any other step (every tracked tensor is checked). NOTE: an edit that cut a long chain re-ran the
+        nodes after the cut, each an ``error`` step that checked every tensor of the session: quadratic (deleting
+        a node in the middle of a 2,000-node chain took 50 s)."""
         found, self._step_tensors = self._step_tensors, []
-        return found if phase in ("forward", "backward") else None
+        evaluated, self._evaluated = self._evaluated, None
+        if phase in ("forward", "backward") or (phase == "error" and node is not None and node == evaluated):
+            return found
+        return None
 
     def undo_changes(self, changes: tuple[Any, ...]) -> None:
         """Undo a ``take_changes()`` (the session must be as those changes left it)."""

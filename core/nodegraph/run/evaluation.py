@@ -105,8 +105,11 @@ class NodeEvaluation:
         ctx.device, ctx.training, ctx.generator, ctx.step = self.device, self.training, self.generator, self.step_count
         store = self._store
         store.outputs = self.values
-        store.errors = {k: EvalError(k, e.message, e.type) for k, e in self.errors.items()
-                        if e.phase == "forward"} if self.errors else {}  # (evaluate_node skips the nodes they feed)
+        # the inputs' forward errors (evaluate_node skips a node they feed); NOTE: only the inputs', as every error
+        # of the session made re-running the nodes after a cut in a long chain, each failing, quadratic
+        errors = self.errors
+        store.errors = {e.src: EvalError(e.src, bad.message, bad.type) for e in incoming.values()
+                        if (bad := errors.get(e.src)) is not None and bad.phase == "forward"} if errors else {}
         params = self._checked_params(nid, checked)
         if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
                          ports=None if params is None else checked[2]):

@@ -141,7 +141,7 @@ class History:
         session = self.session
         state = session.capture()
         changes: tuple[Any, ...] | None = session.take_changes()
-        tensors = session.step_tensors(label[0])
+        tensors = session.step_tensors(*label)
         if tensors is None:
             tensors = session.tracked_tensors()
         found = self._tracker.changes(tensors)

@@ -59,6 +59,7 @@ __all__ = ["Session"]
 Listener = Callable[[SessionEvent], None]
 
 _STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node_changed", "reset")
+_LOOKS = ("title", "color")  # node attributes that change nothing a node computes (a rename re-ran its descendants)
 
 
 class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
@@ -113,6 +114,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         self._journal: dict[str, tuple[Any, ...]] | None = None  # per node touched since the last snapshot: its
         # entries before (see _touch)
         self._step_tensors: list[core.Tensor] = []  # the tensors the steps since the last snapshot may have changed
+        self._evaluated: str | None = None  # the node _run_keys evaluated last, until the next snapshot
         self._freed: list[tuple[Any, Any]] = []  # (autograd node, what it saved) freed since the last snapshot
         self._order: list[str] | None = None
         self.ownership = Ownership()  # which node made which autograd node and leaf (core.nodegraph.run.ownership)
@@ -236,7 +238,9 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
 
     def _run_keys(self, nid: str) -> list[str]:
         """Evaluate one node (``run_node``); the ``"node.port"`` keys it changed."""
-        return [f"{nid}.{p}" for p in (self.run_node(nid) or ())]
+        changed = [f"{nid}.{p}" for p in (self.run_node(nid) or ())]
+        self._evaluated = nid  # its error step's tensors are the ones it noted (step_tensors)
+        return changed
 
     # ----- leaves and autograd ownership (core.nodegraph.run.ownership) ------------------------------
     def owner_of(self, autograd_node: Any) -> str | None:
@@ -425,6 +429,9 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
 
     # ----- graph edits ------------------------------------------------------------------------------
     def _on_graph_event(self, event: GraphEvent) -> None:
+        if event.kind == "node_changed" and event.detail in _LOOKS and event.node_id in self.graph.nodes and not any(
+                e.dst in self.errors for e in self.graph.outputs_of(event.node_id)):
+            return  # (a consumer's error names its input's node: it runs again, to say the new name)
         if event.kind in _STRUCTURAL:
             self._order = None
             self.abandon_backward()
