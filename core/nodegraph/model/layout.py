@@ -129,7 +129,8 @@ def _with_lanes(columns: list[list[str]], links: list[Hop]) -> list[Hop]:
         ends.setdefault((src, out_row), []).append(where[dst])
     hops: list[Hop] = []
     for (src, out_row), consumers in ends.items():
-        prev, row, start, kept = src, out_row, where[src], set()
+        prev, row, start = src, out_row, where[src]
+        kept: set[int] = set()
         for d in sorted(set(consumers)):
             kept.update(range(max(start + 1, d - LANE_REACH), d))
         kept.update(range(start + 1, min(start + LANE_REACH + 1, max(consumers))))
