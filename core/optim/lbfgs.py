@@ -8,6 +8,7 @@ from core._backend import xp_of
 from core._fused import scaled_add, scaled_add_
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
+from core.optim._lbfgs_functions import _cubic_interpolate, _strong_wolfe  # noqa: F401 - torch's, libraries import
 from core.optim._strong_wolfe import strong_wolfe
 from core.optim.optimizer import Optimizer
 
