@@ -445,14 +445,17 @@ def _apply(cls, *args, **kwargs):
     if recording and not fresh:  # views made in forward (grad mode off there) are views made with it on
         _regrade_views(outs, args, Tensor)
     dirty = ctx._dirty
+    early = None
     if dirty:
+        if flags is not None:
+            early = _read_views(args, flags, dirty)
         for t in dirty:
             t._vc[0] += 1
     if flags is not None:
         if not dirty and not fresh and _returns_an_input(outs, args):
             outs = tuple([o._alias(o._data) if isinstance(o, Tensor) and any(o is a for a in args) else o
                           for o in outs])
-        _record(ctx, args, flags, outs)
+        _record(ctx, args, flags, outs, early)
     elif ctx._saved is not None:
         ctx._saved = None
     if recorder is not None:
@@ -699,12 +702,31 @@ def _as_output(o, Tensor):
 _UNSET_OUTPUT = object()
 
 
-def _record(ctx: Node, args, flags, outs) -> None:
-    """Wire ``ctx`` into the graph: edges to the inputs, grad_fn of the outputs, saved tensors."""
-    edges, meta = [], []
+_NO_EARLY = itertools.repeat(None)
+
+
+def _read_views(args, flags, dirty) -> list | None:
+    """The grad_fn of each input view an in-place op reads but does not write, read before the write bumps the
+    version its base shares (None for the other inputs): ATen collects the edges before the op runs, so ``out[:1]
+    .copy_(out[4:])`` keeps the source's SliceBackward0 (read after the write it would be regenerated, an
+    AsStridedBackward0)."""
+    nodes, found = [], False
     for a, f in zip(args, flags):
+        if f and a._base is not None and not any(a is t for t in dirty):
+            nodes.append(a.grad_fn)
+            found = True
+        else:
+            nodes.append(None)
+    return nodes if found else None
+
+
+def _record(ctx: Node, args, flags, outs, early=None) -> None:
+    """Wire ``ctx`` into the graph: edges to the inputs, grad_fn of the outputs, saved tensors (``early``: nodes of
+    input views read before an in-place write, ``_read_views``)."""
+    edges, meta = [], []
+    for a, f, read in zip(args, flags, _NO_EARLY if early is None else early):
         if f:
-            fn = a._grad_fn if a._base is None else a.grad_fn  # a view may need its grad_fn regenerated
+            fn = a._grad_fn if a._base is None else read if read is not None else a.grad_fn  # (a view: regenerated)
             if fn is None:
                 if a._creation is not None and a._base._requires_grad and a._creation != "multi_output":
                     edges.append(None)  # a no-grad view requires grad through its base, but leads nowhere

@@ -102,7 +102,7 @@ def tensordot(a, b, dims=2, out=None):
     ca, cb = _contraction_dims(a, b, dims)
     for i, j in zip(ca, cb):  # a size-1 dim contracts with any size: the other side is summed first, as PyTorch's
         i, j = normalize_dim(i, a.ndim), normalize_dim(j, b.ndim)
-        if b._data.shape[j] == 1 and a._data.shape[i] != 1:
+        if b._data.shape[j] == 1:  # (a's too where both are 1: SumBackward1 in the graph, as torch's)
             a = a.sum(i, keepdim=True)
         elif a._data.shape[i] == 1 and b._data.shape[j] != 1:
             b = b.sum(j, keepdim=True)
@@ -116,11 +116,23 @@ def tensordot(a, b, dims=2, out=None):
     fa = [i for i in range(a.ndim) if i not in ca]
     fb = [j for j in range(b.ndim) if j not in cb]
     k = math.prod(sa[i] for i in ca)
-    if a.ndim == b.ndim == 1:  # NOTE: PyTorch's tensordot (so inner) of two vectors is a dot and a view:
-        return reshape(dot(a, b), ())  # MKL's sdot order, ViewBackward0 over DotBackward0 (not mm's GEMM)
+    if not fa and not fb:
+        return reshape(_full_contraction(permute(a, ca), permute(b, cb), k), ())
     left = reshape(permute(a, fa + ca), (math.prod(sa[i] for i in fa), k))
     right = reshape(permute(b, cb + fb), (k, math.prod(sb[j] for j in fb)))
     return reshape(mm(left, right), tuple(sa[i] for i in fa) + tuple(sb[j] for j in fb))
+
+
+def _full_contraction(pa: Tensor, pb: Tensor, k: int) -> Tensor:
+    """PyTorch's tensordot over every dim (so ``inner`` of two vectors), on the permuted operands: a ``dot`` (MKL's
+    sdot order; DotBackward0, not mm's GEMM) of the vectors, or of both flattened where both are contiguous (a
+    view each); otherwise, as a flattening would copy, the sum of the squeezed operands' product (SumBackward0
+    over MulBackward0)."""
+    if pa.ndim == 1:
+        return dot(pa, pb)
+    if pa.is_contiguous() and pb.is_contiguous():
+        return dot(reshape(pa, (k,)), reshape(pb, (k,)))
+    return mul(pa.squeeze(), pb.squeeze()).sum()
 
 
 def kron(input, other):

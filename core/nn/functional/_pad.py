@@ -15,6 +15,7 @@ import numpy as np
 from core._memory_format import in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.grad_mode import is_grad_enabled
 from core.nn.functional._bilinear_kernel import scatter_backward
 from core.ops._util import xp_of
 
@@ -198,10 +199,41 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
             maps.append((axis, _index_map(n, left, right, mode)))
     if not maps:
         return input.clone() if hasattr(input, "clone") else input
+    if mode == "circular" and input.requires_grad and is_grad_enabled():
+        return _pad_circular(input, [int(p) for p in pad])
     cls = Pad if mode == "constant" else _mode_class(mode, len(pad) // 2)
     wraps = tuple((input.ndim - 1 - i, int(pad[2 * i]), int(pad[2 * i + 1])) for i in range(len(pad) // 2)) \
         if mode == "circular" else None
     return cls.apply(input, maps=tuple(maps), value=0 if value is None else value, wraps=wraps)
+
+
+def _pad_circular(input: Tensor, pad) -> Tensor:
+    """Circular padding recorded as PyTorch records it: ATen's ``_pad_circular`` is a composite that copies the
+    input (sliced: a negative pad crops) into the middle of an empty output, then, the last dim first, fills each
+    left pad from the output's right end and each right pad from its left end (so corners are written twice), each
+    copy a ``CopySlices`` node over slices. Only where a graph is recorded: otherwise the values are the same
+    single gather's (``CircularPad``)."""
+    k = len(pad) // 2
+    shape = list(input.shape)
+    for i in range(k):  # (the pads of the last dim first)
+        shape[-1 - i] += pad[2 * i] + pad[2 * i + 1]
+    out = input.new_empty(shape)
+    out_slice, in_slice = out, input
+    for i in range(k):
+        dim, left, right = input.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+        start, stop = max(left, 0), shape[dim] - max(right, 0)
+        out_slice = out_slice.narrow(dim, start, stop - start)
+        start, stop = max(-left, 0), input.shape[dim] - max(-right, 0)
+        in_slice = in_slice.narrow(dim, start, stop - start)
+    out_slice.copy_(in_slice)
+    for i in range(k):
+        dim, left, right = input.ndim - 1 - i, pad[2 * i], pad[2 * i + 1]
+        size = shape[dim]
+        if left > 0:
+            out.narrow(dim, 0, left).copy_(out.narrow(dim, size - left - max(right, 0), left))
+        if right > 0:
+            out.narrow(dim, size - right, right).copy_(out.narrow(dim, max(left, 0), right))
+    return out
 
 
 _MODES = {}
