@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from core import _torch_function
+from core._errors import _LinAlgError  # noqa: F401 (torch._C's: torch.linalg.LinAlgError)
 from core._file_reader import PyTorchFileReader  # noqa: F401 (torch._C's, torch.PyTorchFileReader)
 from core._jit_types import *  # noqa: F403 (torch._C's TorchScript types, torch.TensorType...)
 from core._random import Generator

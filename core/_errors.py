@@ -18,3 +18,9 @@ class AcceleratorError(RuntimeError):
     """An accelerator reported an error."""
 
     __module__ = "core"
+
+
+class _LinAlgError(RuntimeError):
+    """PyTorch's ``torch.linalg.LinAlgError`` (named like its C++ class, ``_LinAlgError``)."""
+
+    __module__ = "core._C"  # PyTorch's path (torch._C._LinAlgError): printed, and found there by a pickle

@@ -113,6 +113,7 @@ class _Layout:
 
     __slots__ = ()
     __qualname__ = "layout"  # PyTorch's class name (torch.typename, type annotations printing it)
+    __module__ = "core"  # (torch.layout: core.layout is this class)
 
     def __repr__(self) -> str:
         return "torch.strided"

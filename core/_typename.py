@@ -14,9 +14,6 @@ from core._tensor import Tensor
 # (core module, torch module): the classes of that core module which PyTorch keeps in that torch module
 _MOVED = {
     ("core._dtype", "torch"): "finfo iinfo",
-    ("core._tensor", "torch"): "layout",
-    ("core.distributions.straight_through", "torch.distributions.one_hot_categorical"):
-        "OneHotCategoricalStraightThrough",
     ("core.distributions.transforms_more", "torch.distributions.transforms"): "CatTransform CorrCholeskyTransform "
         "CumulativeDistributionTransform LowerCholeskyTransform PositiveDefiniteTransform StackTransform",
     ("core.nn.functional.linear_cross_entropy", "torch.nn.modules.linear_cross_entropy_options"):
@@ -28,7 +25,6 @@ _MOVED = {
     ("core.nn.modules.pooling_3d_more", "torch.nn.modules.normalization"): "CrossMapLRN2d",
     ("core.nn.modules.pooling_3d_more", "torch.nn.modules.pooling"): "AdaptiveMaxPool3d FractionalMaxPool2d "
                                                                      "FractionalMaxPool3d",
-    ("core.optim._muon", "torch.optim"): "Muon",
     ("core._memory_format", "torch"): "memory_format",
     ("core._random", "torch._C"): "Generator",
     ("core.autograd.anomaly", "torch.autograd.anomaly_mode"): "detect_anomaly set_detect_anomaly",
@@ -72,7 +68,6 @@ _MOVED = {
     ("core.nn.modules.volumetric", "torch.nn.modules.dropout"): "Dropout3d",
     ("core.nn.modules.volumetric", "torch.nn.modules.instancenorm"): "InstanceNorm3d",
     ("core.nn.modules.volumetric", "torch.nn.modules.pooling"): "AdaptiveAvgPool3d AvgPool3d MaxPool3d",
-    ("core.optim._adafactor", "torch.optim"): "Adafactor",
     ("core.optim.adam", "torch.optim.adamw"): "AdamW",
     ("core.optim.adam_variants", "torch.optim.adamax"): "Adamax",
     ("core.optim.adam_variants", "torch.optim.nadam"): "NAdam",

@@ -18,6 +18,8 @@ class GradientEdge(NamedTuple):
     you can do ``edge = autograd.graph.get_gradient_edge(tensor)``.
     """
 
+    __module__ = "core.autograd.graph"  # PyTorch's module name
+
     node: object
     output_nr: int
     # This token can be used to ensure the graph stays alive when it cannot be

@@ -54,6 +54,8 @@ class Node(NodeApi):
     the ``ctx`` of an op that records nothing costs one allocation.
     """
 
+    __module__ = "core.autograd.graph"  # PyTorch's (torch.autograd.graph.Node; its subclasses keep their own)
+
     _edges = ()
     _in_meta = ()
     _out_meta = ()

@@ -15,6 +15,7 @@ class FunctionCtx:
     annotations). The ctx methods themselves (``save_for_backward``...) live on the node class."""
 
     __slots__ = ()
+    __module__ = "core.autograd.function"  # PyTorch's module name
 
 
 class CallableNode:
@@ -32,6 +33,8 @@ class CallableNode:
 class BackwardCFunction(FunctionCtx):
     """A custom Function's node (PyTorch's ``BackwardCFunction``): not callable, but ``apply(*grad_outputs)`` runs
     the Function's ``backward`` with this node as its ctx and returns what it returns."""
+
+    __module__ = "core.autograd.function"  # PyTorch's module name
 
     def apply(self, *grad_outputs):
         return self._forward_cls.backward(self, *grad_outputs)

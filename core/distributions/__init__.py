@@ -49,12 +49,11 @@ from core.distributions.multinomial import Multinomial
 from core.distributions.multivariate_normal import MultivariateNormal
 from core.distributions.negative_binomial import NegativeBinomial
 from core.distributions.normal import Normal
-from core.distributions.one_hot_categorical import OneHotCategorical
+from core.distributions.one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from core.distributions.pareto import Pareto
 from core.distributions.poisson import Poisson
 from core.distributions.relaxed_bernoulli import RelaxedBernoulli
 from core.distributions.relaxed_categorical import RelaxedOneHotCategorical
-from core.distributions.straight_through import OneHotCategoricalStraightThrough
 from core.distributions.studentT import StudentT
 from core.distributions.transformed_distribution import TransformedDistribution
 from core.distributions.transforms import *  # noqa: F403

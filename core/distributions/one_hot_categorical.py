@@ -7,7 +7,7 @@ from core.distributions import constraints
 from core.distributions.categorical import Categorical
 from core.distributions.distribution import Distribution
 
-__all__ = ["OneHotCategorical"]
+__all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
 
 
 def _one_hot(indices, like):
@@ -74,3 +74,15 @@ class OneHotCategorical(Distribution):
         values = core.eye(n, dtype=self._param.dtype, device=self._param.device)
         values = values.view((n,) + (1,) * len(self.batch_shape) + (n,))
         return values.expand((n,) + tuple(self.batch_shape) + (n,)) if expand else values
+
+
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A one-hot categorical whose ``rsample`` passes gradients straight through to the probabilities (Bengio et
+    al., 2013): the sample's value, the probabilities' gradient."""
+
+    has_rsample = True
+
+    def rsample(self, sample_shape=()):
+        samples = self.sample(sample_shape)
+        probs = self._categorical.probs
+        return samples + (probs - probs.detach())

@@ -1,20 +1,8 @@
-"""``OneHotCategoricalStraightThrough``: one-hot draws whose ``rsample`` passes gradients to the probabilities by
-the straight-through estimator (Bengio et al., 2013): the sample's value, the probabilities' gradient."""
+"""Where core defined ``OneHotCategoricalStraightThrough`` before it moved to ``one_hot_categorical``, PyTorch's module
+for it (so ``type(d).__module__`` and a pickle name PyTorch's path); older pickles naming this module still load."""
 
 from __future__ import annotations
 
-from core.distributions.one_hot_categorical import OneHotCategorical
+from core.distributions.one_hot_categorical import OneHotCategoricalStraightThrough
 
 __all__ = ["OneHotCategoricalStraightThrough"]
-
-
-class OneHotCategoricalStraightThrough(OneHotCategorical):
-    """A one-hot categorical whose ``rsample`` passes gradients straight through to the probabilities (Bengio et
-    al., 2013): the sample's value, the probabilities' gradient."""
-
-    has_rsample = True
-
-    def rsample(self, sample_shape=()):
-        samples = self.sample(sample_shape)
-        probs = self._categorical.probs
-        return samples + (probs - probs.detach())

@@ -282,6 +282,7 @@ def annotate(the_type, the_value):
 class Attribute(_NamedTuple):
     """A module attribute's value with its TorchScript type, ``Attribute(value=0, type=<class 'int'>)``."""
 
+    __module__ = "core.jit._script"  # PyTorch's module (its printed class, a pickle's lookup)
     value: object
     type: object
 

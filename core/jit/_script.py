@@ -8,4 +8,8 @@ def __getattr__(name: str):
 
     if name in ("ScriptModule", "RecursiveScriptModule"):
         return getattr(_jit_script, name)
+    if name == "Attribute":  # (defined with core.jit's other names, printed as PyTorch's torch.jit._script.Attribute)
+        from core.jit import Attribute
+
+        return Attribute
     raise AttributeError(f"module 'core.jit._script' has no attribute '{name}'")

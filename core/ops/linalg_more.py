@@ -14,6 +14,7 @@ import numpy as np
 from core import _dtype, _factories
 from core._arg_types import require_tensors, tp_name
 from core._cascade_sum import in_order
+from core._errors import _LinAlgError
 from core._norm_order import two_norm
 from core._sleef_pow import c_powf
 from core._tensor import Tensor
@@ -27,10 +28,6 @@ from core.ops.views import clone, permute, reshape, transpose, unsqueeze
 
 __all__ = ["tensordot", "kron", "cross", "det", "slogdet", "logdet", "inverse", "matrix_power", "solve",
            "vector_norm", "LinAlgError"]
-
-
-class _LinAlgError(RuntimeError):
-    """PyTorch's ``torch.linalg.LinAlgError`` (named like its C++ class, ``_LinAlgError``)."""
 
 
 LinAlgError = _LinAlgError

@@ -17,6 +17,7 @@ __all__ = ["Adafactor"]
 
 
 class Adafactor(Optimizer):
+    __module__ = "core.optim"  # NOTE: PyTorch's (torch.optim.Adafactor): repr, pickles
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0, weight_decay=0.0, *,
                  foreach=None, maximize=False):
         if isinstance(lr, Tensor) and lr.numel() != 1:

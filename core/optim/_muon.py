@@ -71,6 +71,8 @@ def _adjust_lr(lr: float, adjust_lr_fn, param_shape) -> float:
 class Muon(Optimizer):
     """Muon for 2-D parameters; biases, embeddings and the rest belong to another optimizer (AdamW)."""
 
+    __module__ = "core.optim"  # NOTE: PyTorch's (torch.optim.Muon): repr, pickles
+
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(DEFAULT_A, DEFAULT_B, DEFAULT_C), eps=EPS, ns_steps=DEFAULT_NS_STEPS,
                  adjust_lr_fn=None):

@@ -13,8 +13,17 @@ from core.backends import cuda as _cuda_flags
 __all__ = ["SDPBackend", "sdpa_kernel"]
 
 
-class SDPBackend(_enum.Enum):
+class _BoundEnumType(_enum.EnumType):
+    """Prints an enum class as PyTorch prints its C++-bound ones (``<class 'torch.nn.attention._SDPBackend'>``)."""
+
+    def __repr__(cls):
+        return f"<class '{cls.__module__}.{cls.__qualname__}'>"
+
+
+class SDPBackend(_enum.Enum, metaclass=_BoundEnumType):
     """The attention implementations PyTorch can pick from (``<SDPBackend.MATH: 0>``)."""
+
+    __qualname__ = "_SDPBackend"  # NOTE: PyTorch's class is its C++ binding's, named so
 
     ERROR = -1
     MATH = 0
