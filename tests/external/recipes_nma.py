@@ -28,6 +28,11 @@ def _project(name, path, first, edits=(), **kw):
               [(first, f"__import__('corpus_nma').install()\n{first}"), *edits], keep_going=True, **kw)
 
 
+RESNET_CONVS = ("float32 conv2d summation order: torch runs the CIFAR ResNet-18's 3x3 convolutions through oneDNN, "
+                "core through its im2col GEMM (a 64-to-64 3x3 conv on 32 images of 32x32 differs in the last bit of 91% "
+                "of its outputs, and by the order in float64 too); two epochs of SGD through its 20 batch norms grow "
+                "that to the report's 3rd-4th digit (conv1.weight's sum -0.7120179 core, -0.7136888 torch), while the "
+                "printed losses and accuracies agree")
 CIFAR_SMALL = "__import__('corpus_support').fake_cifar10_small("  # 32 training and 8 test images: ResNet-18 in core
 NO_WORKERS = ("num_workers = multiprocessing.cpu_count()", "num_workers = 0  # the machine's cores, in the loaders")
 
@@ -122,7 +127,7 @@ RECIPES += [
           ("time.time() - epoch_start_time,", "0,  # a wall-clock time")]),
     _project("data_augmentation", "ComputerVision/data_augmentation", "# @title Install dependencies\n",
              [("torchvision.datasets.CIFAR10(", CIFAR_SMALL)] * 2 + [
-              NO_WORKERS, ("end_apochs = 15", "end_apochs = 2")]),
+              NO_WORKERS, ("end_apochs = 15", "end_apochs = 2")], xfail=RESNET_CONVS),
     _project("transfer_learning", "ComputerVision/transfer_learning", "# imports\n",
              [("torchvision.datasets.CIFAR100(", CIFAR_SMALL)] * 2 + [("torchvision.datasets.CIFAR10(", CIFAR_SMALL)] * 2
              + [NO_WORKERS] * 2 + [("max_epochs = 15", "max_epochs = 2"), ("max_epochs_target = 10", "max_epochs_target = 2"),
