@@ -764,10 +764,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     from core import _vmap_batched  # (it imports core, which imports this module)
 
     if not is_grads_batched and not isinstance(inputs, dict):  # vmap over a vector-Jacobian product (TorchJD's)
+        # NOTE: each iterable read once, here (``model.parameters()`` is a generator: the probe emptied it)
+        outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+        grad_outputs = None if grad_outputs is None else _as_tuple(grad_outputs)
         found = _vmap_batched.batched_vjp(
-            _batched_grad, _as_tuple(outputs), _as_tuple(inputs), None if grad_outputs is None else
-            _as_tuple(grad_outputs), retain_graph=retain_graph, create_graph=create_graph, allow_unused=allow_unused,
-            materialize_grads=materialize_grads)
+            _batched_grad, outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
+            allow_unused=allow_unused, materialize_grads=materialize_grads)
         if found is not None:
             return found
     _vmap_batched.refuse(outputs, inputs, grad_outputs)
