@@ -48,6 +48,15 @@ EMPTY_HINT = ("An empty graph. Press Tab or double-click here to add a node, dra
               "type a formula with Edit ▸ Insert expression (Ctrl+E).")
 
 
+def update_mode(pixel_ratio: float) -> QGraphicsView.ViewportUpdateMode:
+    """How the canvas repaints: only what changed, except on a screen scaled by a fraction (QT_SCALE_FACTOR=1.25
+    or 1.5, a laptop's 125 %), where Qt's partial repaints round to whole logical pixels and left one-pixel lines
+    of old frames on the canvas (a node's old right edge, a line across it); there the whole canvas repaints."""
+    if pixel_ratio != round(pixel_ratio):
+        return QGraphicsView.ViewportUpdateMode.FullViewportUpdate
+    return QGraphicsView.ViewportUpdateMode.SmartViewportUpdate
+
+
 class GraphView(QGraphicsView):
     palette_requested = Signal(object)  # QPointF in scene coordinates
     block_opened = Signal(str)  # a subgraph node double-clicked: show its inside
@@ -61,7 +70,7 @@ class GraphView(QGraphicsView):
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setViewportUpdateMode(update_mode(self.devicePixelRatioF()))
         self.setAcceptDrops(True)
         self.setSceneRect(QRectF(-SCROLL_ROOM, -SCROLL_ROOM, 2 * SCROLL_ROOM, 2 * SCROLL_ROOM))
         scene.sceneRectChanged.connect(self._take_in)
