@@ -95,6 +95,9 @@ RECIPES += [
           ("from pytorch_pretrained_biggan import one_hot_from_names\n", ""),  # for its BigGAN cells only
           ("mnist = datasets.MNIST('./mnist/',", "mnist = datasets.MNIST('./mnist/', size=500,"),  # batches of 250
           ("cifar10 = datasets.CIFAR10('./cifar10/',", "cifar10 = datasets.CIFAR10('./cifar10/', size=500,"),
+          ("def train_autoencoder(autoencoder, dataset, device, epochs=20,",
+           "def train_autoencoder(autoencoder, dataset, device, epochs=3,"),
+          ("def train_vae(vae, dataset, epochs=10,", "def train_vae(vae, dataset, epochs=3,"),
           _trange("tqdm, trange")]),
     _nma("w2d4_diffusion", "W2D4_GenerativeModels", "W2D4_Tutorial2",
          [_trange("trange, tqdm"), SEABORN, ("from scipy.stats import multivariate_normal\n",
@@ -102,7 +105,10 @@ RECIPES += [
     _nma("w2d4_diffusion_unet", "W2D4_GenerativeModels", "W2D4_Tutorial3",
          [("from torchvision.datasets import MNIST\n", "MNIST = __import__('corpus_nma').DATASETS.MNIST\n"),
           _trange("trange, tqdm"), ("n_epochs = 12", "n_epochs = 2"), ("n_epochs = 10", "n_epochs = 2"),
-          *[("num_steps = 250", "num_steps = 20")] * 2, *[("sample_batch_size = 64", "sample_batch_size = 8")] * 2]),
+          *[("num_steps = 250", "num_steps = 20")] * 2, *[("sample_batch_size = 64", "sample_batch_size = 8")] * 2],
+         xfail="float32 conv2d summation order: torch runs the score U-Net's convolutions through oneDNN, core through "
+               "its im2col GEMM (a 3x3 conv differs in the last bit of most outputs, by the order in float64 too); "
+               "the first epoch's average loss prints 6672.542969 (core) vs 6672.542480 (torch)"),
     _nma("w2d5_attention", "W2D5_AttentionAndTransformers", "W2D5_Tutorial1",
          [*NOT_INSTALLED, ("if not os.path.exists(fname):\n  print('Dataset is being downloading...')",
                            "if False:  # no download: corpus_nma's stand-in reviews\n  print('Dataset')"),
@@ -135,7 +141,8 @@ RECIPES += [
                  "checkpointPath = './checkpoint/pretrain.t7'")]),
     _project("example_dl_project", "modelingsteps/Example_Deep_Learning_Project", "# Imports\n",
              [("r = requests.get('https://osf.io/mnqb7/download')", "r = __import__('corpus_nma').movi_response()"),
-              ("num_epochs = 500", "num_epochs = 100"), ("num_epochs = 500,", "num_epochs = 5,"),
+              ("num_epochs = 500", "num_epochs = 20"), ("if (epoch + 1) % 100 == 0:", "if (epoch + 1) % 10 == 0:"),
+              ("num_epochs = 500,", "num_epochs = 5,"),
               ("for repeat in range(6):", "for repeat in range(1):")],
              xfail="float32 conv1d summation order: torch runs the MoVi network's Conv1d(48, 56, 5, stride=2) on a "
                    "batch of 516 through oneDNN, core through its im2col GEMM; 348407 of the 520128 first-layer "
