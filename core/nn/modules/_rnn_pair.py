@@ -5,13 +5,14 @@ Why: an LSTM step of a batch of 16 spends ~130 of its ~150 µs in SLEEF's exp (t
 whose ~30 NumPy passes cost nearly the same for twice the elements. The forward direction's step ``t`` and the
 reverse direction's step ``T - 1 - t`` are independent, so their gates go into the rows of one array (forward
 first) and every elementwise step runs once on both. The values are ``_fused_rnn``'s bit for bit: every op is
-elementwise, and the stacking changes no element's route through the kernels (a gate width of whole 32-element
-vectors, as ``_fused_rnn._whole_vectors`` needs for its one-call sigmoid; the tanh has no vector/tail split); each
-direction's ``h W_hh^T`` stays its own product on its own rows (a row-block of the stacked state, at an address
-of the same alignment). Each direction is still its own ``_fused_rnn._Layer`` node with its own backward.
+elementwise, and the stacking changes no element's route through the kernels (the sigmoid's split between SLEEF's
+and glibc's exp goes by each gate's row, ``_fused_rnn._gates_sigmoid``, the same for every row; the tanh has no
+such split); each direction's ``h W_hh^T`` stays its own product on its own rows, a row-block of the stacked state
+at an address of the same alignment mod 16 bytes (a hidden size of a multiple of 4: MKL's one-row product follows
+the state's address). Each direction is still its own ``_fused_rnn._Layer`` node with its own backward.
 
-``applies`` keeps this to padded batches (one batch size throughout) of float32 with whole vectors, where
-``_fused_rnn`` applies to both directions.
+``applies`` keeps this to padded batches (one batch size throughout) of float32 with a hidden size of a multiple of
+4, where ``_fused_rnn`` applies to both directions.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 import core
 from core.nn.functional.misc import linear_arrays
 from core.nn.modules import _fused_rnn
-from core.nn.modules._fused_rnn import _relu, _sigmoid, _tanh
+from core.nn.modules._fused_rnn import _gates_sigmoid, _relu, _sigmoid, _tanh
 from core.ops._util import quiet
 
 __all__ = ["applies", "run_pair"]
@@ -29,9 +30,9 @@ __all__ = ["applies", "run_pair"]
 
 def applies(mode: str, x, batch_sizes: list, state: tuple, ws: list) -> bool:
     """True when ``run_pair`` gives both directions' values: float32 input ``x`` (its rows' dtype and type are the
-    gates'), one batch size, a hidden size of whole 32-element vectors, and the fused layer for each direction
+    gates'), one batch size, a hidden size of a multiple of 4, and the fused layer for each direction
     (``state``: the stacked initial states, whose dtype and type are each direction's)."""
-    if x.dtype != core.float32 or len(set(batch_sizes)) != 1 or ws[0].hh.shape[1] % 32:
+    if x.dtype != core.float32 or len(set(batch_sizes)) != 1 or ws[0].hh.shape[1] % 4:
         return False
     return all(_fused_rnn.applies(mode, x, state, w) for w in ws)
 
@@ -42,8 +43,12 @@ def _lstm(gis, st, wts, bs, halves):
     gates = np.empty((h.shape[0], 4 * k), h.dtype)
     for gi, wt, b, rows in zip(gis, wts, bs, halves):
         np.add(gi, linear_arrays(h[rows], wt, b), out=gates[rows])
-    s = _sigmoid(np, gates)  # (whole vectors: one call, as _fused_rnn._lstm_step's)
-    si, sf, so = s[:, :k], s[:, k:2 * k], s[:, 3 * k:]
+    if k % 32 == 0:  # whole vectors: one call, as _fused_rnn._lstm_step's
+        s = _sigmoid(np, gates)
+        si, sf, so = s[:, :k], s[:, k:2 * k], s[:, 3 * k:]
+    else:  # each gate's rows as its own call gives them (the same rule for every row of both directions)
+        s = _gates_sigmoid(np.concatenate((gates[:, :2 * k], gates[:, 3 * k:]), 1), k)
+        si, sf, so = s[:, :k], s[:, k:2 * k], s[:, 2 * k:]
     tg = _tanh(np, gates[:, 2 * k:3 * k])
     c_new = sf * c + si * tg
     tc = _tanh(np, c_new)
@@ -58,7 +63,7 @@ def _gru(gis, st, wts, bs, halves):
     for gi, part, rows in zip(gis, hh, halves):
         np.add(gi[:, :2 * k], part[:, :2 * k], out=rz[rows])
         h_n[rows] = part[:, 2 * k:]
-    s = _sigmoid(np, rz)
+    s = _sigmoid(np, rz) if k % 32 == 0 else _gates_sigmoid(rz, k)
     r, z = s[:, :k], s[:, k:]
     pre = r * h_n
     for gi, rows in zip(gis, halves):

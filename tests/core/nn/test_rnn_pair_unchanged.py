@@ -3,7 +3,8 @@ the other (``_fused_rnn`` per direction, itself the old layer's bits: ``test_fus
 
 Whole modules, RNN (tanh and ReLU), LSTM and GRU, one or two layers, batch first or not, with or without biases and
 a given state, batches of 1 to 5 (one row: MKL's one-row product, whose order follows the state's address), hidden
-sizes 32 and 64: outputs, final states and every gradient (input, state, parameters) compared bit for bit.
+sizes with and without whole 32-element vectors (4, 20, 32, 36, 64, 100): outputs, final states and every gradient
+(input, state, parameters) compared bit for bit.
 """
 
 import numpy as np
@@ -32,8 +33,8 @@ def _run(module, x, hx, grads, paired):
     return [out, *finals], [t.grad for t in leaves]
 
 
-@settings(max_examples=40, deadline=None)
-@given(kind=st.sampled_from(["RNN", "RNN_RELU", "LSTM", "GRU"]), hidden=st.sampled_from([32, 64]),
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(["RNN", "RNN_RELU", "LSTM", "GRU"]), hidden=st.sampled_from([4, 20, 32, 36, 64, 100]),
        batch=st.integers(1, 5), steps=st.integers(1, 6), layers=st.integers(1, 2), batch_first=st.booleans(),
        bias=st.booleans(), given_state=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
 def test_paired_directions_give_the_one_at_a_time_bits(kind, hidden, batch, steps, layers, batch_first, bias,
@@ -61,7 +62,7 @@ def test_paired_directions_give_the_one_at_a_time_bits(kind, hidden, batch, step
 
 
 @pytest.mark.parametrize("kind", ["LSTM", "GRU"])
-def test_pair_applies_only_to_whole_vectors_of_float32_in_one_batch_size(kind):
+def test_pair_applies_only_to_float32_in_one_batch_size_and_hidden_sizes_of_fours(kind):
     module = getattr(core.nn, kind)(3, 32, bidirectional=True)
     x = core.randn(4, 2, 3)
     w = [module._flat_weights[:4], module._flat_weights[4:]]
@@ -71,3 +72,6 @@ def test_pair_applies_only_to_whole_vectors_of_float32_in_one_batch_size(kind):
     assert _rnn_pair.applies(module.mode, x.reshape(8, 3), [2] * 4, state, ws)
     assert not _rnn_pair.applies(module.mode, x.reshape(8, 3), [2, 2, 1, 1], state, ws)
     assert not _rnn_pair.applies(module.mode, x.reshape(8, 3).double(), [2] * 4, state, ws)
+    odd = getattr(core.nn, kind)(3, 30, bidirectional=True)
+    odd_ws = [rnn._Weights(*odd._flat_weights[:4]), rnn._Weights(*odd._flat_weights[4:])]
+    assert not _rnn_pair.applies(module.mode, x.reshape(8, 3), [2] * 4, state, odd_ws)
