@@ -89,7 +89,6 @@ RECIPES += [
     _nma("w2d3_modern_convnets", "W2D3_ModernConvnets", "W2D3_Tutorial1",
          [IMAGE_FOLDER, ('state_dict = torch.hub.load_state_dict_from_url("https://osf.io/9dzeu/download")',
                          "raise ConnectionError('no download: the pretrained AlexNet cell fails as offline')")]),
-    _nma("w2d3_facial_recognition", "W2D3_ModernConvnets", "W2D3_Tutorial2", [IMAGE_FOLDER]),
     _nma("w2d4_vae", "W2D4_GenerativeModels", "W2D4_Tutorial1",
          [("from torchvision import datasets, transforms\n", "from torchvision import transforms\n" + DATASETS),
           ("from pytorch_pretrained_biggan import one_hot_from_names\n", ""),  # for its BigGAN cells only
@@ -185,9 +184,6 @@ LAST = {
     'w2d3_modern_convnets':
         '__shown = (content_review(f"{feedback_prefix}_Speed_and_accuracy_correlation_Exe'
         'rcise"))\nif __shown is not None:\n    print(repr(__shown))',
-    'w2d3_facial_recognition':
-        '__shown = (print(f"White female embedding WSS: {np.round(wss(white_female_embedd'
-        'ings).item(), 2)}"))\nif __shown is not None:\n    print(repr(__shown))',
     'w2d4_vae':
         '__shown = (content_review(f"{feedback_prefix}_SOTA_VAEs_and_WrapUp_Video"))\n'
         'if __shown is not None:\n    print(repr(__shown))',
