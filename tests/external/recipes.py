@@ -97,3 +97,4 @@ RECIPES += __import__("recipes_kan").RECIPES  # pykan: KANs, splines, grid updat
 RECIPES += __import__("recipes_nma").RECIPES  # Neuromatch Academy's Deep Learning course notebooks (helper s30 NMA)
 RECIPES += __import__("recipes_pmin").RECIPES  # pytorch-minimize: BFGS, Newton, trust regions, least squares, its tests (helper s30 PMIN)
 RECIPES += __import__("recipes_torchjd").RECIPES  # TorchJD: Jacobian descent, aggregators, autojac, autogram, its tests (helper s30 TJD)
+RECIPES += __import__("recipes_julius").RECIPES  # julius: resampling, filters, FFT convolution, its tests (helper s30 JUL)
