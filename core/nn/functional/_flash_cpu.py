@@ -161,7 +161,7 @@ def _expd_block(d: np.ndarray) -> np.ndarray:
     NOTE: every fma but the reduction's has ``|c| >= |a b|`` (|s| <= ln2 / 2, each coefficient's term dominates the
     next's), so its sum's error is Fast2Sum's (``_fma_larger_c``: 3 passes for TwoSum's 6, the same exact error);
     below ``_STACK`` elements the five fmas of ``s`` with constants are one 2-D Dekker step with the constants' splits
-    made at import (a ``daxpy`` call costs ~15 us of Python and ctypes there: NumPy's passes are cheaper)."""
+    made at import (fewer calls where a ``daxpy`` call's ~5 us of Python and ctypes outweighs its passes)."""
     with np.errstate(over="ignore", invalid="ignore"):
         finite = np.fmax(np.fmin(d, 800.0), -1100.0)  # (fmin/fmax take the number beside a NaN)
         u = np.rint(finite * _R_LN2_D)
@@ -190,7 +190,8 @@ def _expd_block(d: np.ndarray) -> np.ndarray:
 
 _EXPD_MAX = 709.78271289338399678773454114191
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
-_STACK = 4096  # elements below which the constants' fmas are one 2-D Dekker step (``_expd_block``)
+_STACK = 512  # elements below which the constants' fmas are one 2-D Dekker step (``_expd_block``; a daxpy call
+# costs ~5 us of Python and ctypes)
 
 
 def _leaves(s, split_s):
