@@ -146,8 +146,8 @@ RECIPES += [
              xfail="float32 conv1d summation order: torch runs the MoVi network's Conv1d(48, 56, 5, stride=2) on a "
                    "batch of 516 through oneDNN, core through its im2col GEMM; 348407 of the 520128 first-layer "
                    "outputs differ in the last bit at the first step (in float64 too, 1e-11 relative: the order, not "
-                   "a formula), and 100 Adam epochs on the seeded noise grow that to a printed loss of 0.0565 (core) "
-                   "vs 0.0613 (torch)"),
+                   "a formula), and 10 Adam epochs on the seeded noise grow that to a printed batch accuracy of "
+                   "36.05% (core) vs 36.24% (torch), 20 to a loss of 1.4208 vs 1.4210"),
     _project("machine_translation", "NaturalLanguageProcessing/machine_translation", "# Imports\n",
              [("from sklearn.utils import shuffle\n", "from corpus_nma import shuffle  # scikit-learn's\n"),
               ("r = requests.get(zip_file_url)\nz = zipfile.ZipFile(io.BytesIO(r.content))\n__shown = (z.extractall())",
