@@ -73,7 +73,8 @@ RECIPES += [
          [(IMAGE_FOLDER[0], "ImageFolder = __import__('corpus_nma').SmallImageFolder  # 600 seeded animal faces\n"),
           ("num_epochs=30, device=DEVICE)", "num_epochs=2, device=DEVICE)"),
           ("num_epochs=100, device=device)", "num_epochs=10, device=device)"),
-          ("num_epochs=100, device=DEVICE)", "num_epochs=10, device=DEVICE)")]),
+          ("num_epochs=100, device=DEVICE)", "num_epochs=10, device=DEVICE)"),
+          ("max_poly_degree = 50", "max_poly_degree = 10"), ("N = 10  # Number of trials", "N = 3  # Number of trials")]),
     _nma("w1d4_optimization", "W1D4_Optimization", "W1D4_Tutorial1",
          [TORCHVISION_DATASETS, ("[50000, 10000]", "[250, 50]")]),  # the stand-in has 300 training images
     _nma("w2d1_regularization1", "W2D1_Regularization", "W2D1_Tutorial1",
