@@ -43,12 +43,9 @@ def _lstm(gis, st, wts, bs, halves):
     gates = np.empty((h.shape[0], 4 * k), h.dtype)
     for gi, wt, b, rows in zip(gis, wts, bs, halves):
         np.add(gi, linear_arrays(h[rows], wt, b), out=gates[rows])
-    if k % 32 == 0:  # whole vectors: one call, as _fused_rnn._lstm_step's
-        s = _sigmoid(np, gates)
-        si, sf, so = s[:, :k], s[:, k:2 * k], s[:, 3 * k:]
-    else:  # each gate's rows as its own call gives them (the same rule for every row of both directions)
-        s = _gates_sigmoid(np.concatenate((gates[:, :2 * k], gates[:, 3 * k:]), 1), k)
-        si, sf, so = s[:, :k], s[:, k:2 * k], s[:, 2 * k:]
+    # (each gate's rows as its own call gives them, _fused_rnn._lstm_step's: the same rule for every row of both)
+    s = _gates_sigmoid(np.concatenate((gates[:, :2 * k], gates[:, 3 * k:]), 1), k)
+    si, sf, so = s[:, :k], s[:, k:2 * k], s[:, 2 * k:]
     tg = _tanh(np, gates[:, 2 * k:3 * k])
     c_new = sf * c + si * tg
     tc = _tanh(np, c_new)
