@@ -455,10 +455,15 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
                 self.values.pop(nid, None)
                 self.errors.pop(nid, None)
         self._cursor = 0
-        if event.kind == "node_removed" and event.node_id is not None:
-            self.states.pop(event.node_id, None)
-            self._touch(event.node_id)
-            self.ownership.forget(event.node_id)
+        if event.kind == "node_removed" and event.node_id is not None:  # what the session kept of it goes too (an
+            # error of an undone Add stayed in ``errors``: a node no longer in the document showed as failing)
+            removed = event.node_id
+            self.states.pop(removed, None)
+            self._touch(removed)
+            self.values.pop(removed, None)
+            self.errors.pop(removed, None)
+            self._done.pop(removed, None)
+            self.ownership.forget(removed)
         if self.auto_recompute and was_done and self.history.at_head:
             for nid in [n for n in self.order if n in was_done]:
                 if not self._inputs_done(nid) or not self._quick(nid):  # a large one waits for the next step

@@ -1,0 +1,308 @@
+"""Fuzzing the session's incremental shortcuts: after any sequence of edits and runs, the live session shows what a
+FRESH session of the same document shows.
+
+The live session re-runs only what an edit touched (a rename or recolour runs nothing unless a consumer's error
+names the node, a delete re-runs what depended on it, each failing re-run reads only its inputs' errors); stale
+values and stale error messages would hide there. A hypothesis state machine edits one document (add, connect,
+disconnect, delete, rename, recolour, set a parameter, undo, redo) and runs its session (forward, one forward
+step, backward, zero_grad, a training step). Its ``matches_a_fresh_session`` rule finishes the live pass (without
+starting a new one: the values the shortcuts kept are the ones compared) and compares every node's values and
+errors with a session built from the document's saved file (trained values with it) and run forward; then both
+run backward and every gradient and error is compared. ``the_export_reproduces_the_fresh_session`` runs the
+exported core script of the reached document and compares its values with the fresh session's.
+
+Random sources carry a seed: a node without one draws from the session's generator, whose position depends on
+the order nodes ran in (a live session's re-runs draw where a fresh one does not, by design).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
+
+import core
+import core.nodegraph.model.nodes  # registers the built-in node types
+from core.autograd.graph import grad_of
+from core.nodegraph.export.script import ExportError, export_script
+from core.nodegraph.files import io as files
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph, GraphError
+from core.nodegraph.model.numtext import parse
+from core.nodegraph.model.spec import ParamError, get_spec
+from core.nodegraph.run.session import Session
+from tests.nodegraph.test_fuzz_export_nodes import _run_script
+
+REFUSED = (GraphError, ParamError)
+# cheap kinds that chain and fail in readable ways (log of a negative is NaN, a reshape or mse of the wrong size
+# fails with a message naming its inputs)
+NODES = [
+    {"type": "source.randn", "params": {"shape": [2, 3], "seed": 1, "requires_grad": True}},
+    {"type": "source.randn", "params": {"shape": [3], "seed": 2}},
+    {"type": "source.tensor", "params": {"tensor": [1.0, -2.0, 3.0], "requires_grad": True}},
+    {"type": "source.ones"},
+    {"type": "param.parameter", "params": {"shape": [2, 3], "seed": 3}},
+    {"type": "layer.linear", "params": {"in_features": 3, "out_features": 2, "seed": 4}},
+    {"type": "math.add"}, {"type": "math.mul"}, {"type": "math.exp"}, {"type": "math.log"}, {"type": "nn.relu"},
+    {"type": "reduce.sum"}, {"type": "reduce.mean"}, {"type": "shape.reshape", "params": {"shape": [6]}},
+    {"type": "loss.mse"}, {"type": "expr.expression", "params": {"formula": "(x * w).sum()", "inputs": "x, w"}},
+]
+TEXTS = ["0", "1", "[2, 3]", "[3]", "[6]", "[-1]", "[2, 2]", "abc", "x * w", "(x", "x, w", "-1", "True", "[]"]
+TITLES = ["x", "w", "loss", "a b", "é", None]
+COLORS = ["#ff0000", "#00ff00", None]
+
+
+def same_value(a: object, b: object) -> bool:
+    """Two port values are the same: tensors of one shape, dtype and values (NaN equal to NaN), else equal."""
+    if isinstance(a, core.Tensor) or isinstance(b, core.Tensor):
+        if not (isinstance(a, core.Tensor) and isinstance(b, core.Tensor)):
+            return False
+        if tuple(a.shape) != tuple(b.shape) or a.dtype != b.dtype or a.requires_grad != b.requires_grad:
+            return False
+        return bool(np.array_equal(a.detach().numpy(), b.detach().numpy(), equal_nan=a.is_floating_point()))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return type(a) is type(b) and (a == b if not isinstance(a, (list, tuple, dict)) else repr(a) == repr(b))
+
+
+def errors_of(s: Session, phases: tuple[str, ...] = ("forward", "backward")) -> dict[str, tuple[str, str, str]]:
+    return {nid: (e.phase, e.type, e.message) for nid, e in s.errors.items() if e.phase in phases}
+
+
+def assert_same_values(live: Session, fresh: Session, graph: Graph) -> None:
+    # (a backward error stays on the loss node until its next backward: only the forward errors are the pass's)
+    assert errors_of(live, ("forward",)) == errors_of(fresh), "the live session's errors differ from a fresh one's"
+    for nid in graph.nodes:
+        got, want = live.values.get(nid) or {}, fresh.values.get(nid) or {}
+        assert sorted(got) == sorted(want), f"{nid}: ports {sorted(got)} live, {sorted(want)} fresh"
+        for port in want:
+            assert same_value(got[port], want[port]), f"{nid}.{port}: {got[port]!r} live, {want[port]!r} fresh"
+        lp, fp = live.node_parameters(nid), fresh.node_parameters(nid)
+        assert sorted(lp) == sorted(fp), nid
+        for name in fp:
+            assert same_value(lp[name], fp[name]), f"{nid}.{name}: the parameter differs"
+
+
+def assert_same_grads(live: Session, fresh: Session, graph: Graph) -> None:
+    assert errors_of(live) == errors_of(fresh), "after backward, the live session's errors differ from a fresh one's"
+    for nid in graph.nodes:
+        pairs = [(p, live.value(nid, p), fresh.value(nid, p)) for p in (fresh.values.get(nid) or {})]
+        pairs += [(n, live.node_parameters(nid).get(n), t) for n, t in fresh.node_parameters(nid).items()]
+        for name, a, b in pairs:
+            ga = grad_of(a) if isinstance(a, core.Tensor) else None
+            gb = grad_of(b) if isinstance(b, core.Tensor) else None
+            assert (ga is None) == (gb is None), f"{nid}.{name}: grad {ga!r} live, {gb!r} fresh"
+            if ga is not None:
+                assert same_value(ga, gb), f"{nid}.{name}: grad {ga!r} live, {gb!r} fresh"
+
+
+def fresh_session(live: Session, graph: Graph) -> Session:
+    """A session of the document's saved file (the live session's trained values with it), run forward."""
+    fresh = Session(files.loads(files.dumps(graph, trained=live.trained_values() or None)))
+    fresh.forward()
+    return fresh
+
+
+class LiveAgainstFresh(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.graph = Graph()
+        self.session = Session(self.graph)
+        self.undo_stack: list[cmd.Command] = []
+        self.redo_stack: list[cmd.Command] = []
+        self.stepped = False  # the optimizer changed parameters after the values of the pass were computed
+        self.freed = False  # a backward ran through this pass's graph (a second one needs a new pass)
+
+    def teardown(self) -> None:
+        self.session.close()
+
+    # ----- edits ------------------------------------------------------------------------------------------------
+    def _edit(self, command: cmd.Command) -> None:
+        before = files.dumps(self.graph)
+        try:
+            command.do(self.graph)
+        except REFUSED:
+            return
+        if files.dumps(self.graph) != before:
+            self.undo_stack.append(command)
+            self.redo_stack.clear()
+
+    def _node(self, data: st.DataObject) -> str | None:
+        return data.draw(st.sampled_from(sorted(self.graph.nodes))) if self.graph.nodes else None
+
+    @rule(node=st.sampled_from(NODES))
+    def add_node(self, node: dict) -> None:
+        self._edit(cmd.AddNode(dict(node)))
+
+    @rule(data=st.data())
+    def delete_node(self, data: st.DataObject) -> None:
+        nid = self._node(data)
+        if nid is not None:
+            self._edit(cmd.RemoveNodes([nid]))
+
+    @rule(data=st.data())
+    def connect(self, data: st.DataObject) -> None:
+        src, dst = self._node(data), self._node(data)
+        if src is None or dst is None:
+            return
+        outs, ins = self.graph.port_names(src)[1], self.graph.port_names(dst)[0]
+        if outs and ins:
+            self._edit(cmd.Connect(src, data.draw(st.sampled_from(outs)), dst, data.draw(st.sampled_from(ins))))
+
+    @rule(data=st.data())
+    def disconnect(self, data: st.DataObject) -> None:
+        if self.graph.edges:
+            self._edit(cmd.Disconnect(*data.draw(st.sampled_from(list(self.graph.edges)))))
+
+    @rule(data=st.data(), title=st.sampled_from(TITLES))
+    def rename(self, data: st.DataObject, title: str | None) -> None:
+        """Any node, or one whose consumer shows an error (its message names this node)."""
+        failing_inputs = sorted({e.src for e in self.graph.edges if e.dst in self.session.errors})
+        pick = data.draw(st.sampled_from(failing_inputs)) if failing_inputs and data.draw(st.booleans()) else None
+        nid = pick or self._node(data)
+        if nid is not None:
+            self._edit(cmd.SetNodeAttr(nid, "title", title))
+
+    @rule(data=st.data(), color=st.sampled_from(COLORS))
+    def recolour(self, data: st.DataObject, color: str | None) -> None:
+        nid = self._node(data)
+        if nid is not None:
+            self._edit(cmd.SetNodeAttr(nid, "color", color))
+
+    @rule(data=st.data(), text=st.sampled_from(TEXTS))
+    def set_param(self, data: st.DataObject, text: str) -> None:
+        nid = self._node(data)
+        if nid is None:
+            return
+        params = [p for p in get_spec(self.graph.nodes[nid].type).params if p.name not in ("seed", "device")]
+        if not params:
+            return
+        param = data.draw(st.sampled_from(params))
+        try:
+            value = param.validate(parse(param, text))
+        except REFUSED:
+            return
+        self._edit(cmd.SetParam(nid, param.name, value))
+
+    @precondition(lambda self: self.undo_stack)
+    @rule()
+    def undo(self) -> None:
+        command = self.undo_stack.pop()
+        command.undo(self.graph)
+        self.redo_stack.append(command)
+
+    @precondition(lambda self: self.redo_stack)
+    @rule()
+    def redo(self) -> None:
+        command = self.redo_stack.pop()
+        command.do(self.graph)
+        self.undo_stack.append(command)
+
+    # ----- runs -------------------------------------------------------------------------------------------------
+    @rule()
+    def forward(self) -> None:
+        if self.session.forward_complete:
+            self.stepped = self.freed = False  # forward() starts a new pass
+        self.session.forward()
+
+    @rule()
+    def forward_step(self) -> None:
+        if self.session.forward_complete:
+            self.stepped = self.freed = False
+        self.session.forward_step()
+
+    @rule()
+    def backward(self) -> None:
+        self.session.backward()
+        self.freed = True
+
+    @rule()
+    def zero_grad(self) -> None:
+        self.session.zero_grad()
+
+    @rule()
+    def training_step(self) -> None:
+        for _ in self.session.train(1):
+            pass
+        self.stepped = self.freed = True
+
+    # ----- the invariant ----------------------------------------------------------------------------------------
+    @rule()
+    def matches_a_fresh_session(self) -> None:
+        live, g = self.session, self.graph
+        if self.stepped:  # the values shown are the step's forward, before the optimizer moved the parameters
+            live.new_pass()
+            self.stepped = self.freed = False
+        if not live.forward_complete:
+            live.forward()  # the rest of this pass: what the edits kept is compared, not recomputed
+        fresh = fresh_session(live, g)
+        try:
+            assert_same_values(live, fresh, g)
+            if self.freed:  # a second backward through this pass's graph fails in PyTorch too: a new pass first
+                live.new_pass()
+                live.forward()
+                self.freed = False
+            live.zero_grad()
+            live.backward()
+            self.freed = True
+            fresh.backward()
+            assert_same_grads(live, fresh, g)
+        finally:
+            fresh.close()
+
+    @rule()
+    def the_export_reproduces_the_fresh_session(self) -> None:
+        g = self.graph
+        if not g.nodes:
+            return
+        fresh = fresh_session(self.session, g)
+        try:
+            try:
+                text = export_script(files.loads(files.dumps(g, trained=self.session.trained_values() or None)))
+            except ExportError:
+                return
+            try:
+                values = _run_script(text)
+            except Exception:
+                assert fresh.errors, "the exported script raised where a fresh session shows no error"
+                return
+            assert not any(e.phase == "forward" for e in fresh.errors.values()), "the script ran past an error"
+            for key, value in values.items():
+                nid, port = key.split(".", 1)
+                want = fresh.value(nid, port)
+                want = want.detach().numpy() if isinstance(want, core.Tensor) else want
+                assert np.array_equal(np.asarray(value, dtype=float), np.asarray(want, dtype=float),
+                                      equal_nan=True), f"{key}: the script's value differs from a fresh session's"
+        finally:
+            fresh.close()
+
+
+LiveAgainstFresh.TestCase.settings = settings(max_examples=25, stateful_step_count=30, deadline=None,
+                                              suppress_health_check=[HealthCheck.too_slow])
+TestLiveAgainstFresh = LiveAgainstFresh.TestCase
+
+
+# ----- escapes the machine found ---------------------------------------------------------------------------------
+def test_undoing_the_add_of_a_failing_node_leaves_no_error_in_the_session():
+    g = Graph()
+    s = Session(g)
+    add = cmd.AddNode({"type": "layer.linear"})  # its input is not connected: it fails
+    add.do(g)
+    s.forward()
+    assert set(s.errors) == {add.node["id"]}
+    add.undo(g)
+    assert s.errors == {} and s.values == {}
+    assert_same_values(s, fresh_session(s, g), g)
+
+
+def test_deleting_a_node_drops_its_value_from_the_session():
+    g = Graph()
+    s = Session(g)
+    add = cmd.AddNode({"type": "source.ones"})
+    add.do(g)
+    s.forward()
+    cmd.RemoveNodes([add.node["id"]]).do(g)
+    assert add.node["id"] not in s.values and s.forward_complete
