@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from core.nodegraph.model.document import Edge, Graph
     from core.nodegraph.model.events import SessionEvent
     from core.nodegraph.run.inspection import PortInfo
+    from gui.canvas.comments import CommentLayer
     from gui.canvas.scene import GraphScene
     from gui.canvas.view import GraphView
     from gui.inspector import Inspector
@@ -49,6 +50,7 @@ class RunCommands(_Window):
     if TYPE_CHECKING:  # what it uses of MainWindow (set in MainWindow.__init__)
         graph: Graph
         scene: GraphScene
+        comments: CommentLayer
         view: GraphView
         bridge: SessionBridge
         stepper: StepRunner
@@ -162,6 +164,7 @@ class RunCommands(_Window):
         if last is not None and last.phase == "backward" and self.highlight is not None:
             active = {e for e in self.graph.edges if e.src == self.highlight}  # the gradient arrives along these
         self.scene.set_displays(nodes, edges, active)
+        self.comments.fit_members()  # a group's backdrop holds its nodes grown with their values
         self.status_expiry.recheck()  # an error message whose error is gone goes
         self.view.keep_document_framed()  # grown nodes stay in view while the opened document is followed
         for nid in self.bridge.breakpoints & set(self.scene.node_items):  # a rebuilt node item keeps its mark

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 TITLE_H = 26.0
 GRIP = 14.0
 MIN_SIZE = (80.0, 50.0)
+MEMBER_MARGIN = 12.0  # scene units between a grown member node and the backdrop's edge
 FILL = QColor(90, 110, 140, 60)
 STRIP = QColor(90, 110, 140, 150)
 
@@ -47,21 +48,41 @@ class CommentItem(QGraphicsItem):
         self.text, self.members = comment.text, list(comment.nodes)
         self.prepareGeometryChange()
         self.size: tuple[float, float] = (float(w), float(h))
+        self.shown = self.size  # as drawn: the size, or more where a member node grew past it (fit_members)
         self._syncing = True
         self.setPos(x, y)
         self._syncing = False
         self.setToolTip(comment.text or "comment")
+        self.fit_members()
         self.update()
+
+    def fit_members(self) -> None:
+        """Draw the backdrop big enough for the member nodes that start inside it: a node grows with its value (lesson
+        3's base, a (2, 3) heatmap after Forward all, hung out of its group's bottom edge). Only the drawing grows;
+        the document's rectangle stays (a node dragged out of the group does not stretch it)."""
+        w, h = self.size
+        inside = QRectF(0, 0, *self.size)
+        for nid in self.members:
+            item = self.node_item(nid)
+            if item is None or not item.isVisible():
+                continue
+            box = item.sceneBoundingRect().translated(-self.pos())
+            if inside.contains(box.topLeft()):
+                w, h = max(w, box.right() + MEMBER_MARGIN), max(h, box.bottom() + MEMBER_MARGIN)
+        if (w, h) != self.shown:
+            self.prepareGeometryChange()
+            self.shown = (w, h)
+            self.update()
 
     def rect(self) -> tuple[float, float, float, float]:
         """The rectangle the item shows now, as the document stores it: (x, y, w, h)."""
         return (self.pos().x(), self.pos().y(), *self.size)
 
     def boundingRect(self) -> QRectF:  # Qt override
-        return QRectF(-2, -2, self.size[0] + 4, self.size[1] + 4)
+        return QRectF(-2, -2, self.shown[0] + 4, self.shown[1] + 4)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        w, h = self.size
+        w, h = self.shown
         painter.setPen(QPen(QColor("#ffffff"), 2, Qt.PenStyle.DashLine) if self.isSelected() else QPen(STRIP, 1))
         painter.setBrush(QBrush(FILL))
         painter.drawRoundedRect(QRectF(0, 0, w, h), 8, 8)
@@ -87,7 +108,7 @@ class CommentItem(QGraphicsItem):
 
     # ----- resizing with the bottom-right grip -----------------------------------------------------
     def _on_grip(self, pos: QPointF) -> bool:
-        return pos.x() >= self.size[0] - GRIP and pos.y() >= self.size[1] - GRIP
+        return pos.x() >= self.shown[0] - GRIP and pos.y() >= self.shown[1] - GRIP
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
         # Qt override: grabbed by the title strip or the grip
@@ -116,5 +137,6 @@ class CommentItem(QGraphicsItem):
 
     def resize_to(self, w: float, h: float) -> None:
         self.prepareGeometryChange()
-        self.size = (max(MIN_SIZE[0], w), max(MIN_SIZE[1], h))
+        self.size = self.shown = (max(MIN_SIZE[0], w), max(MIN_SIZE[1], h))
+        self.fit_members()
         self.update()

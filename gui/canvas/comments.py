@@ -68,6 +68,11 @@ class CommentLayer(QObject):
         elif event.kind == "reset":
             self._rebuild()
 
+    def fit_members(self) -> None:
+        """Every backdrop drawn big enough for its member nodes as they are now (they grow with their values)."""
+        for item in self.items.values():
+            item.fit_members()
+
     # ----- edits ----------------------------------------------------------------------------------
     def group_selection(self, text: str = "Group") -> str | None:
         """A backdrop around the selected nodes that carries them; returns its id (None if nothing selected)."""
