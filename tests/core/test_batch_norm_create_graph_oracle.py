@@ -60,3 +60,28 @@ def test_a_maml_inner_step_through_batch_norm_matches_torch_bitwise(torch):
         adapted.append([(p - 0.1 * g).detach().numpy() for p, g in zip(net.parameters(), grads, strict=True)])
     for c, t in zip(*adapted, strict=True):
         np.testing.assert_array_equal(c, t)
+
+
+def _graph(fn, depth=0):
+    if fn is None or "AccumulateGrad" in fn.name() or depth > 3:
+        return None if fn is None else fn.name()
+    return fn.name(), tuple(_graph(f, depth + 1) for f, _ in fn.next_functions)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_batch_norm_second_order_gradients_match_torch_bitwise(torch, shape):
+    """The three gradients are one NativeBatchNormBackwardBackward0 node whose backward is PyTorch's
+    batchnorm_double_backward: second-order gradients w.r.t. the input, the weight and the incoming gradient
+    bit for bit (MAML's meta-gradients through a BatchNorm layer)."""
+    rng = np.random.default_rng(len(shape) * 10 + shape[1])
+    x = (rng.standard_normal(shape) * 2 + 0.5).astype(np.float32)
+    gy = rng.standard_normal(shape).astype(np.float32)
+    results = []
+    for lib in (core, torch):
+        bn = _layer(lib, shape[1], len(shape))
+        xi, gyi = lib.tensor(x, requires_grad=True), lib.tensor(gy, requires_grad=True)
+        grads = lib.autograd.grad(bn(xi), (xi, bn.weight, bn.bias), gyi, create_graph=True)
+        weights = [lib.linspace(-1, 1, g.numel()).reshape(g.shape) for g in grads]
+        second = lib.autograd.grad(grads, (xi, bn.weight, gyi), weights)
+        results.append(([_graph(g.grad_fn) for g in grads], [s.numpy().tobytes() for s in second]))
+    assert results[0] == results[1]

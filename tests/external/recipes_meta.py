@@ -155,13 +155,7 @@ RECIPES += [
     _l2l("functional_updates", "l2l_functional_updates()"),
     _l2l("utils", "l2l_utils()"),
     _l2l("nn", "l2l_nn()"),
-    _l2l("vision_small", "l2l_vision('omniglot_fc')", "l2l_vision('omniglot_cnn')", "l2l_vision('cnn4')",
-         xfail="batch_norm's gradient under create_graph=True: torch takes native_batch_norm_backward's kernel for the "
-               "first-order values even while recording (double backward from its own formula), core's recording "
-               "branch composes them from ops; OmniglotFC's BatchNorm1d(16) weight meta-gradient is the first to "
-               "differ (an ulp in its elements; their exact sum, near zero by cancellation, is -1.1e-08 in core and "
-               "-1.8e-09 in torch; a bare BatchNorm1d's input, weight and bias gradients differ so with "
-               "create_graph, not without)"),
+    _l2l("vision_small", "l2l_vision('omniglot_fc')", "l2l_vision('omniglot_cnn')", "l2l_vision('cnn4')"),
     _l2l("vision_mini_imagenet", "l2l_vision('mini_imagenet_cnn')",
          xfail="a discontinuity amplifies the last bit: MiniImagenetCNN's first Conv2d(3, 8, 3, padding=1) on 84x84 "
                "images (oneDNN's order in torch) differs from core's in the last bit, and the second task's query "

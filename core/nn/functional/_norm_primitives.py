@@ -21,6 +21,7 @@ from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.nn._fused_names import ignored_output
 from core.nn.functional import _layer_norm_kernel as ln_kernel
+from core.nn.functional._batch_norm_double import recorded_gradients
 from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
 from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
 from core.ops._float32_compute import BF16, computes_in_float32
@@ -177,6 +178,10 @@ def _batch_norm_grads(ctx, g, x, weight):
         xhat = (x - Tensor._wrap(ctx.mean)) * invstd
         gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
     elif ctx.training:
+        if ctx.__dict__.get("kernel") and weight is not None:  # float32 under create_graph: PyTorch's node
+            found = _recorded_kernel(ctx, x, weight, g)
+            if found is not None:
+                return found
         xhat, invstd = _recompute(x, dims, ctx.eps)
         gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
         if ctx.__dict__.get("kernel"):  # float32 under create_graph: the kernel's values, the formula's graph
@@ -186,6 +191,17 @@ def _batch_norm_grads(ctx, g, x, weight):
         xhat = (x - Tensor._wrap(ctx.mean)) * invstd
         gx = gxhat * invstd if ctx.needs_input_grad[0] else None
     return (gx, *_affine_grads(ctx, g, xhat, (-1,), dims))
+
+
+def _recorded_kernel(ctx, x, weight, g):
+    """The kernel's three gradients through one ``NativeBatchNormBackwardBackward0`` node whose backward is
+    PyTorch's ``batchnorm_double_backward`` (core/nn/functional/_batch_norm_double.py); None where the kernel does
+    not cover the arrays."""
+    gsum = None if g._data.flags.c_contiguous else g.sum(ctx.dims)._data
+    exact = batch_norm_backward(x._data, g._data, weight._data, ctx.mean, ctx.invstd, gsum)
+    if exact is None:
+        return None
+    return recorded_gradients(g, x, weight, ctx.mean, ctx.invstd, exact)
 
 
 def _kernel_values(ctx, x, weight, g, formula):
