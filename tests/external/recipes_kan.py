@@ -5,8 +5,8 @@ pykan on core (2026-12-07, corpus helper s30 KAN, second library): KindXiaoming/
 ``torch.linalg.lstsq``, symbolic fitting through SymPy, pruning, its own LBFGS), its package fetched beside each
 script and loaded in both runs (``runner._fetched_packages``); yaml, tqdm and scikit-learn's ``LinearRegression`` are
 ``fake_kan_deps.py``'s, matplotlib the runner's stub (``plot`` draws nothing). Two kinds of script:
-- ``kan_tutorial_*``: its tutorial notebooks (``tutorials/API_demo``, ``Example``, ``Interp``), run cell by cell,
-  each training shortened to a few steps (edits listed per recipe); a KAN saves checkpoints in the script's folder
+- ``kan_tutorial_*``: ten of its tutorial notebooks (``tutorials/API_demo``, ``Interp``), run cell by cell, each
+  training shortened to a few steps (edits listed per recipe); a KAN saves checkpoints in the script's folder
   (``./model``) as it does for its users;
 - ``kan_drive_*``: ``kan/__init__.py`` run as a script beside the package with drivers of ours (``corpus_kan.py``):
   B-spline bases, ``curve2coef``, KANLayer's outputs and gradients, grid updates and refinement, each regulariser,
@@ -36,32 +36,25 @@ def _tut(name, path, edits=(), xfail=None):
               keep_going=True, xfail=xfail)
 
 
+# (measured on the AMD EPYC Zen 4 of 2026-12-07) every KANLayer starts from curve2coef's torch.linalg.lstsq on
+# B-spline bases: gelsy, MKL's in torch and OpenBLAS's in core (600bdfd4), which round the full-rank solutions apart
+LSTSQ = ("KANLayer's initial spline coefficients come from linalg.lstsq's gelsy (curve2coef), MKL's in torch and "
+         "OpenBLAS's in core: the same rank and zeros, but solutions rounded apart in the last bits (a coefficient "
+         "-2.0900628e-05 vs -2.0892563e-05 beside ones of 0.07: the residual's cancellation), so every KAN's "
+         "outputs, gradients and training losses drift from the first step")
 S20 = ("steps=20", "steps=3")
+# (its other tutorials (Example_*, training_hyperparameter, pruning, device...) take minutes of core each here: left
+# out this session, as the corpus runs 250 scripts a process in 30 minutes)
 RECIPES += [
     _tut("indexing", "API_demo/API_1_indexing"),
-    _tut("plotting", "API_demo/API_2_plotting", [S20]),
+    _tut("plotting", "API_demo/API_2_plotting", [S20], xfail=LSTSQ),
     _tut("extract_activations", "API_demo/API_3_extract_activations"),
     _tut("initialization", "API_demo/API_4_initialization"),
     _tut("grid", "API_demo/API_5_grid"),
-    _tut("training_hyperparameter", "API_demo/API_6_training_hyperparameter", _n(*S20, 6)),
-    _tut("pruning", "API_demo/API_7_pruning", [*_n(*S20, 2), ("steps=6", "steps=3")]),
-    _tut("regularization", "API_demo/API_8_regularization", [S20]),
-    _tut("device", "API_demo/API_10_device", _n("steps=50", "steps=5", 2)),
+    _tut("regularization", "API_demo/API_8_regularization", [S20], xfail=LSTSQ),
     _tut("create_dataset", "API_demo/API_11_create_dataset"),
-    _tut("checkpoint", "API_demo/API_12_checkpoint_save_load_model", [S20]),
-    _tut("function_fitting", "Example/Example_1_function_fitting",
-         [*_n(*S20, 2), ("steps = 200", "steps = 3"), ("[3,5,10,20,50,100]", "[3,5,10]")]),
-    _tut("deep_formula", "Example/Example_3_deep_formula", [*_n(*S20, 2), *_n("steps=50", "steps=3", 2)]),
-    _tut("classification", "Example/Example_4_classfication", _n(*S20, 2)),
-    _tut("special_functions", "Example/Example_5_special_functions", _n(*S20, 2)),
-    _tut("singularity", "Example/Example_9_singularity", [*_n(*S20, 3), *_n("steps=1000", "steps=5", 2)]),
-    _tut("relativity", "Example/Example_10_relativity-addition", [*_n(*S20, 2), ("steps=2000", "steps=5")]),
-    _tut("encouraging_linear", "Example/Example_11_encouraing_linear", _n(*S20, 2)),
-    _tut("unsupervised", "Example/Example_12_unsupervised_learning", [("steps=50", "steps=3")]),
-    _tut("phase_transition", "Example/Example_13_phase_transition", [("steps=50", "steps=3")]),
-    _tut("continual_learning", "Example/Example_8_continual_learning", [("steps=100", "steps=3")]),
-    _tut("pde_interpretation", "Example/Example_6_PDE_interpretation", [("steps = 20", "steps = 3")]),
-    _tut("hessian", "Interp/Interp_10_hessian"),
+    _tut("checkpoint", "API_demo/API_12_checkpoint_save_load_model", [S20], xfail=LSTSQ),
+    _tut("hessian", "Interp/Interp_10_hessian", xfail=LSTSQ),
     _tut("sparse_init", "Interp/Interp_11_sparse_init"),
 ]
 
@@ -77,18 +70,19 @@ def _drive(name, *calls, xfail=None):
 
 
 RECIPES += [
-    _drive("splines", "splines(kan)"),
+    _drive("splines", "splines(kan)", xfail=LSTSQ),
     _drive("layer", "layer(kan)", "layer(kan, base_fun=torch.nn.Tanh(), sp_trainable=False, sb_trainable=False)",
-           "layer(kan, sparse_init=True, grid_eps=1.0)"),
-    _drive("model", "model(kan)", "model(kan, width=(3, 4, 2), base_fun='identity')"),
-    _drive("train_lbfgs", "train(kan)", "train(kan, lamb=0.01, update_grid=False)"),
+           "layer(kan, sparse_init=True, grid_eps=1.0)", xfail=LSTSQ),
+    _drive("model", "model(kan)", "model(kan, width=(3, 4, 2), base_fun='identity')", xfail=LSTSQ),
+    _drive("train_lbfgs", "train(kan)", "train(kan, lamb=0.01, update_grid=False)", xfail=LSTSQ),
     _drive("train_adam", "train(kan, opt='Adam', steps=10, lr=0.01)",
-           "train(kan, opt='Adam', steps=6, lr=0.01, lamb=0.001, reg_metric='edge_backward', batch=64)"),
+           "train(kan, opt='Adam', steps=6, lr=0.01, lamb=0.001, reg_metric='edge_backward', batch=64)", xfail=LSTSQ),
     _drive("train_losses", "train(kan, steps=3, lamb=0.01, lamb_coef=1.0, lamb_coefdiff=1.0)",
-           "train(kan, steps=3, loss_fn=torch.nn.SmoothL1Loss())", "train(kan, steps=3, singularity_avoiding=True)"),
-    _drive("grids", "grids(kan)"),
-    _drive("symbolic", "symbolic(kan)"),
-    _drive("prune", "prune(kan)"),
-    _drive("mult", "mult(kan)"),
+           "train(kan, steps=3, loss_fn=torch.nn.SmoothL1Loss())", "train(kan, steps=3, singularity_avoiding=True)",
+           xfail=LSTSQ),
+    _drive("grids", "grids(kan)", xfail=LSTSQ),
+    _drive("symbolic", "symbolic(kan)", xfail=LSTSQ),
+    _drive("prune", "prune(kan)", xfail=LSTSQ),
+    _drive("mult", "mult(kan)", xfail=LSTSQ),
     _drive("hessian", "hessian(kan)"),
 ]
