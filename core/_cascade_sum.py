@@ -43,7 +43,7 @@ ILP = 4
 LEVELS = 4
 LIMIT = 32767  # most elements of a sum to one value in PyTorch's order: larger ones are split among its threads
 ONE_THREAD_LIMIT = 1 << 24  # most elements of a sum to one value in one thread's order (~0.3 ns an element)
-HUGE = 1 << 24  # larger arrays keep NumPy's sum
+HUGE = 1 << 24  # larger arrays keep NumPy's sum, but for a contiguous sum over leading dims (``_huge_batch``)
 _F32 = np.float32
 _ORDERED_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _F32_DTYPE, _F64_DTYPE, _F16_DTYPE = (*_ORDERED_TYPES, np.dtype(np.float16))  # (identity tests: see ordered_sum)
@@ -480,7 +480,8 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
     PyTorch's iterator drops dims of size 1 and merges neighbouring dims that are both reduced or both kept (the
     input is contiguous), so the order depends only on what is left: one reduced run (a row, a batch, columns
     between kept dims) or a kept run between reduced ones (``_outer_and_inner``)."""
-    if type(x) is not np.ndarray or x.dtype not in _ORDERED_TYPES or x.size < 4 or x.size > HUGE:
+    if type(x) is not np.ndarray or x.dtype not in _ORDERED_TYPES or x.size < 4 or x.size > HUGE and \
+            not _huge_batch(x, axes):
         return None
     limit = LIMIT if get_num_threads() > 1 else ONE_THREAD_LIMIT  # one thread adds any size in one cascade
     if not x.flags.c_contiguous:
@@ -507,6 +508,13 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
         return None  # one output after all
     res = _coalesced_sum(x, dims, reduced, vector)
     return None if res is None else res.reshape(out)
+
+
+def _huge_batch(x: np.ndarray, axes: tuple) -> bool:
+    """Whether a sum of more than ``HUGE`` elements still takes PyTorch's order: a C-contiguous array summed over
+    its leading dims into two or more outputs, one ``batch_sums`` (a few reduces a level, about NumPy's speed; e.g.
+    a VAE tutorial's (250, 784, 784) batch of outer products summed over the batch, 1.5e8 elements)."""
+    return x.flags.c_contiguous and 0 < len(axes) < x.ndim and tuple(sorted(axes)) == tuple(range(len(axes)))
 
 
 GRAIN = 32768  # ATen's GRAIN_SIZE: a sum to one value of more elements is split among the threads
