@@ -98,7 +98,12 @@ RECIPES += [
           ("def train_autoencoder(autoencoder, dataset, device, epochs=20,",
            "def train_autoencoder(autoencoder, dataset, device, epochs=3,"),
           ("def train_vae(vae, dataset, epochs=10,", "def train_vae(vae, dataset, epochs=3,"),
-          _trange("tqdm, trange")]),
+          _trange("tqdm, trange")],
+         xfail="float32 conv2d summation order in the convolutional autoencoders (oneDNN in torch, core's im2col "
+               "GEMM: their 3-epoch losses differ in the 7th digit) and torch.svd_lowrank of the 784x784 pixel "
+               "covariance, whose QR and small SVD run in MKL's LAPACK in torch and NumPy's in core: one of the 20 "
+               "components comes back with the other sign (the PCA code's sum -5.58 core, 1.60 torch; the "
+               "reconstruction agrees to 7 digits)"),
     _nma("w2d4_diffusion", "W2D4_GenerativeModels", "W2D4_Tutorial2",
          [_trange("trange, tqdm"), SEABORN, ("from scipy.stats import multivariate_normal\n",
                                              "from corpus_nma import multivariate_normal  # SciPy's\n")],
