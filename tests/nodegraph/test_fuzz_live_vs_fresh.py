@@ -137,6 +137,33 @@ class LiveAgainstFresh(RuleBasedStateMachine):
     def add_node(self, node: dict) -> None:
         self._edit(cmd.AddNode(dict(node)))
 
+    @rule(node=st.sampled_from(NODES), data=st.data())
+    def add_wired_node(self, node: dict, data: st.DataObject) -> None:
+        """A node whose every input is fed by an existing node's output (chains grow this way)."""
+        sources = sorted(self.graph.nodes)
+        add = cmd.AddNode(dict(node))
+        self._edit(add)
+        nid = add.node["id"]
+        if nid not in self.graph.nodes or not sources:
+            return
+        for port in self.graph.port_names(nid)[0]:
+            src = data.draw(st.sampled_from(sources))
+            outs = self.graph.port_names(src)[1]
+            if outs:
+                self._edit(cmd.Connect(src, outs[0], nid, port))
+
+    @rule()
+    def add_chain(self) -> None:
+        """x * w summed: a loss with a leaf and a parameter behind it."""
+        ids = []
+        for spec in (NODES[0], NODES[4], {"type": "math.mul"}, {"type": "reduce.sum"}):
+            add = cmd.AddNode(dict(spec))
+            self._edit(add)
+            ids.append(add.node["id"])
+        x, w, mul, total = ids
+        for src, dst, port in ((x, mul, "a"), (w, mul, "b"), (mul, total, "x")):
+            self._edit(cmd.Connect(src, "out", dst, port))
+
     @rule(data=st.data())
     def delete_node(self, data: st.DataObject) -> None:
         nid = self._node(data)
@@ -306,3 +333,17 @@ def test_deleting_a_node_drops_its_value_from_the_session():
     s.forward()
     cmd.RemoveNodes([add.node["id"]]).do(g)
     assert add.node["id"] not in s.values and s.forward_complete
+
+
+def test_renaming_a_trained_parameter_keeps_its_values_in_the_saved_file():
+    g = Graph()
+    s = Session(g)
+    cmd.AddNode({"id": "p", "type": "param.parameter", "params": {"shape": [2, 3], "seed": 3}}).do(g)
+    cmd.AddNode({"id": "total", "type": "reduce.sum"}).do(g)
+    cmd.Connect("p", "out", "total", "x").do(g)
+    for _ in s.train(1):
+        pass
+    s.forward()
+    cmd.SetParam("p", "name", "v").do(g)  # the parameter node runs again: its tensor is kept, named v
+    assert list(s.node_parameters("p")) == ["v"] and list(s.parameters()) == ["p.v"]
+    assert_same_values(s, fresh_session(s, g), g)  # the saved file's trained values are under the new name

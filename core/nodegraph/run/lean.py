@@ -132,7 +132,7 @@ def _node_parameters_fn() -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 
 class ParameterCache:
-    """Per node, its trainable tensors; found again only when its module/tensor, build key or device changed."""
+    """Per node, its trainable tensors; found again only when its module/tensor, build key, device or name changed."""
 
     def __init__(self) -> None:
         self._found: dict[str, tuple[tuple[Any, ...], dict[str, Any], Any]] = {}
@@ -145,8 +145,10 @@ class ParameterCache:
         if not state or "module" not in state and "tensor" not in state and "inner" not in state:
             return {}  # what node_parameters gives such a state (a dataset's, a source's), without the checks
         inner = state.get("inner")
+        # NOTE: a parameter node's name is part of it: renaming it keeps the tensor (same build key), and the
+        # cached {old name: tensor} named it in parameters(), the optimizer and the saved trained values
         ident = (id(state.get("module")), id(state.get("tensor")), state.get("key"), state.get("device"),
-                 None if inner is None else _state_ident(state))
+                 state.get("name"), None if inner is None else _state_ident(state))
         hit = self._found.get(nid)
         if hit is not None and hit[0] == ident and hit[2] is state.get("module", state.get("tensor")):
             return hit[1]
