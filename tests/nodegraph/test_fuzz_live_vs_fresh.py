@@ -347,3 +347,17 @@ def test_renaming_a_trained_parameter_keeps_its_values_in_the_saved_file():
     cmd.SetParam("p", "name", "v").do(g)  # the parameter node runs again: its tensor is kept, named v
     assert list(s.node_parameters("p")) == ["v"] and list(s.parameters()) == ["p.v"]
     assert_same_values(s, fresh_session(s, g), g)  # the saved file's trained values are under the new name
+
+
+def test_renaming_a_parameter_right_after_a_training_step_saves_its_trained_values_under_the_new_name():
+    g = Graph()
+    s = Session(g)
+    cmd.AddNode({"id": "p", "type": "param.parameter", "params": {"shape": [2, 3], "seed": 3}}).do(g)
+    cmd.AddNode({"id": "total", "type": "reduce.sum"}).do(g)
+    cmd.Connect("p", "out", "total", "x").do(g)
+    for _ in s.train(1):
+        pass
+    cmd.SetParam("p", "name", "v").do(g)  # no forward since the step: the node has not run again
+    assert list(s.trained_values()["p"]) == ["v"]
+    fresh = fresh_session(s, g)
+    assert same_value(fresh.node_parameters("p")["v"], s.node_parameters("p")["v"])  # trained, not initial

@@ -438,6 +438,11 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
             dirty = self._dirty_from(event)
         elif event.kind == "param_changed" and event.node_id is not None:
             self.abandon_backward()
+            state = self.states.get(event.node_id)
+            if event.detail == "name" and state and "tensor" in state:  # NOTE: a parameter node keeps its tensor
+                # under a new name; renamed now, as its next run would (after a training step the pass is not done
+                # and it waits: trained_values saved it under the old name, and the reopened file lost the values)
+                state["name"] = self.graph.nodes[event.node_id].params["name"]
             dirty = {event.node_id} | self.graph.descendants(event.node_id)
         else:
             return
