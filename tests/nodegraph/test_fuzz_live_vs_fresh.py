@@ -285,10 +285,13 @@ class LiveAgainstFresh(RuleBasedStateMachine):
         g = self.graph
         if not g.nodes:
             return
-        fresh = fresh_session(self.session, g)
+        # the script starts from the parameters' initial values (export.script's docstring), as a session of the
+        # document without trained values does
+        fresh = Session(files.loads(files.dumps(g)))
+        fresh.forward()
         try:
             try:
-                text = export_script(files.loads(files.dumps(g, trained=self.session.trained_values() or None)))
+                text = export_script(g)
             except ExportError:
                 return
             try:
@@ -310,6 +313,67 @@ class LiveAgainstFresh(RuleBasedStateMachine):
 LiveAgainstFresh.TestCase.settings = settings(max_examples=25, stateful_step_count=30, deadline=None,
                                               suppress_health_check=[HealthCheck.too_slow])
 TestLiveAgainstFresh = LiveAgainstFresh.TestCase
+
+
+# ----- the edits the brief names, each compared with a fresh session -----------------------------------------------
+def _chain() -> tuple[Graph, Session]:
+    """x (a leaf) * w (a parameter) -> exp -> sum, run forward."""
+    g = Graph()
+    for nid, spec in (("x", NODES[0]), ("w", NODES[4]), ("xw", {"type": "math.mul"}), ("e", {"type": "math.exp"}),
+                      ("total", {"type": "reduce.sum"})):
+        cmd.AddNode({"id": nid, **spec}).do(g)
+    for src, dst, port in (("x", "xw", "a"), ("w", "xw", "b"), ("xw", "e", "x"), ("e", "total", "x")):
+        cmd.Connect(src, "out", dst, port).do(g)
+    s = Session(g)
+    s.forward()
+    return g, s
+
+
+def _matches_fresh(s: Session, g: Graph) -> None:
+    if not s.forward_complete:
+        s.forward()
+    fresh = fresh_session(s, g)
+    assert_same_values(s, fresh, g)
+    s.zero_grad()
+    s.backward()
+    fresh.backward()
+    assert_same_grads(s, fresh, g)
+
+
+def test_renaming_the_input_of_a_failing_node_and_undoing_it_gives_a_fresh_sessions_message():
+    g, s = _chain()
+    cmd.AddNode({"id": "r", "type": "shape.reshape", "params": {"shape": [4]}}).do(g)  # 6 elements: fails
+    cmd.Connect("e", "out", "r", "x").do(g)
+    s.forward()
+    rename = cmd.SetNodeAttr("e", "title", "expo")
+    for step in (rename.do, rename.undo, rename.do):
+        step(g)
+        fresh = fresh_session(s, g)
+        assert errors_of(s) == errors_of(fresh) and "r" in s.errors
+        fresh.close()
+    _matches_fresh(s, g)
+
+
+def test_deleting_the_middle_of_a_chain_and_undoing_it_gives_a_fresh_sessions_values_and_gradients():
+    g, s = _chain()
+    s.backward()
+    remove = cmd.RemoveNodes(["xw"])
+    remove.do(g)
+    assert errors_of(s, ("forward",)) == errors_of(fresh_session(s, g))  # exp fails: its input is gone
+    remove.undo(g)
+    _matches_fresh(s, g)
+
+
+def test_a_rename_with_undo_and_redo_after_training_gives_a_fresh_sessions_values():
+    g, s = _chain()
+    for _ in s.train(2):
+        pass
+    rename = cmd.SetNodeAttr("w", "title", "weight")
+    rename.do(g)
+    rename.undo(g)
+    rename.do(g)  # redo
+    s.new_pass()
+    _matches_fresh(s, g)
 
 
 # ----- escapes the machine found ---------------------------------------------------------------------------------
