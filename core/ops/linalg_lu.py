@@ -265,13 +265,36 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
         order = int(info[info > 0][0]) if info.ndim else int(info)
         raise _LinAlgError(f"linalg.cholesky_ex: The factorization could not be completed because the input is not "
                            f"positive-definite (the leading minor of order {order} is not positive-definite).")
-    # NOTE: PyTorch leaves LAPACK's partial factor in L; core gives zeros where the factorisation failed (the
-    # batch's other matrices get their factor, as in PyTorch)
-    L = _factories.zeros_like(A)
+    # NOTE: where the factorisation failed L holds LAPACK's partial factor, as PyTorch's (pytorch-minimize's
+    # trust-exact reads its failed pivot and the row above it); the batch's other matrices get their factor
+    a = np.asarray(A.detach().cpu().numpy())
+    flat, bad = a.reshape((-1,) + a.shape[-2:]), np.asarray(info).reshape(-1)
+    out = np.stack([_partial_cholesky(m, int(k)) for m, k in zip(flat, bad)]) if flat.size else flat.copy()
+    L = new_tensor(out.reshape(a.shape)).to(A.device)
     factored = new_tensor(info == 0).to(A.device)
     if info.ndim and bool(factored.any()):
-        L[factored] = cholesky(A[factored], upper=upper)
-    return _cholesky_ex(L, new_tensor(info).to(A.device))
+        L[factored] = cholesky(A[factored], upper=False)
+    if upper:
+        L = L.mH
+    return _cholesky_ex(L.contiguous() if upper else L, new_tensor(info).to(A.device))
+
+
+def _partial_cholesky(m, k: int):
+    """LAPACK potrf's lower factor left where the pivot of order ``k`` (1-based) is not positive: the first k - 1
+    columns factored, the failed pivot ``a_kk - |l_k|^2`` in place, the rest of the lower triangle as given, zeros
+    above (PyTorch zeroes them). ``k`` 0: zeros (the caller puts the factor)."""
+    out = np.zeros_like(m)
+    if k == 0:
+        return out
+    out[:] = np.tril(m)
+    for c in range(k):  # potf2's columns: the pivot, then the column below it scaled by the pivot's reciprocal
+        pivot = m[c, c] - out[c, :c] @ out[c, :c]
+        if c == k - 1:
+            out[c, c] = pivot
+            break
+        out[c, c] = pivot = np.sqrt(pivot)
+        out[c + 1:, c] = (m[c + 1:, c] - out[c + 1:, :c] @ out[c, :c]) * (1 / pivot)
+    return out
 
 
 def _has_cholesky(mat) -> bool:
