@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
@@ -127,10 +128,19 @@ def normal_zoom(window) -> None:
 
 
 def main(repeats: int = 30, n: int = 500) -> None:
+    """Run every timing in a temporary folder that also holds the window's settings, so the benchmark's graph
+    never reaches the user's Open recent list or window geometry, and nothing is left behind."""
+    with tempfile.TemporaryDirectory() as folder:
+        QSettings.setDefaultFormat(QSettings.IniFormat)
+        for scope_format in (QSettings.IniFormat, QSettings.NativeFormat):
+            QSettings.setPath(scope_format, QSettings.UserScope, os.path.join(folder, "settings"))
+        run_timings(os.path.join(folder, "big.json"), repeats, n)
+
+
+def run_timings(path: str, repeats: int, n: int) -> None:
     app = QApplication.instance() or QApplication([])
     from gui.main_window import MainWindow
 
-    path = os.path.join(tempfile.mkdtemp(), "big.json")
     files.save(big_graph(n), path)
     start = time.perf_counter()
     window = MainWindow()
