@@ -52,9 +52,14 @@ def _drive(name, *calls, xfail=None):
     return _r(f"jul_drive_{name}", JULIUS, "julius/__init__.py", edits, support=JULIUS_PACKAGE, xfail=xfail)
 
 
+CONV_FFT = ("float32 conv1d summation order and FFTs: julius' sinc filters run through F.conv1d with kernels of 40 to "
+            "400 taps, which torch computes with oneDNN and core with its im2col GEMM (the last bits of most outputs "
+            "differ from the first filter, in float64 too by the order), and its fft=True paths, fft_conv1d and "
+            "split_bands through torch.fft's rfft/irfft, MKL's DFTI in torch and NumPy's pocketfft in core (as "
+            "recipes_kymatio notes)")
 RECIPES += [
     _drive("resample", "resample(julius, torch.float32)", "resample(julius, torch.float64)"),
-    _drive("filters", "filters(julius, torch.float32)", "filters(julius, torch.float64)"),
-    _drive("fftconv", "fftconv(julius, torch.float32)", "fftconv(julius, torch.float64)"),
-    _drive("bands", "bands(julius)"),
+    _drive("filters", "filters(julius, torch.float32)", "filters(julius, torch.float64)", xfail=CONV_FFT),
+    _drive("fftconv", "fftconv(julius, torch.float32)", "fftconv(julius, torch.float64)", xfail=CONV_FFT),
+    _drive("bands", "bands(julius)", xfail=CONV_FFT),
 ]
