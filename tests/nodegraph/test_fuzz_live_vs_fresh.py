@@ -80,6 +80,8 @@ def assert_same_values(live: Session, fresh: Session, graph: Graph) -> None:
         assert sorted(got) == sorted(want), f"{nid}: ports {sorted(got)} live, {sorted(want)} fresh"
         for port in want:
             assert same_value(got[port], want[port]), f"{nid}.{port}: {got[port]!r} live, {want[port]!r} fresh"
+        if nid in fresh.errors:  # a failing node keeps the tensors it built before (a disconnect loses no training)
+            continue
         lp, fp = live.node_parameters(nid), fresh.node_parameters(nid)
         assert sorted(lp) == sorted(fp), nid
         for name in fp:
@@ -310,7 +312,7 @@ class LiveAgainstFresh(RuleBasedStateMachine):
             fresh.close()
 
 
-LiveAgainstFresh.TestCase.settings = settings(max_examples=25, stateful_step_count=30, deadline=None,
+LiveAgainstFresh.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None,
                                               suppress_health_check=[HealthCheck.too_slow])
 TestLiveAgainstFresh = LiveAgainstFresh.TestCase
 
