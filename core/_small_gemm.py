@@ -47,18 +47,23 @@ M % 4 rows one at a time with a peel by the vector's address (``_gemv`` says the
 feature) are the in-order chain up to ``GEMV_LIMIT`` too (measured: 18 shapes, K 10..2000, M 7..200), and so is one row
 times one untransposed column (a ``Linear(1, 1)``'s weight gradient), float32 and float64, from the bias.
 
-**MKL's kernel for N of 5, 6, 7, 9, 10 or 11** (``_remainder_rows``): float32, ``b`` untransposed (``x @ W`` with W
-of such a width, a 10-class head written by hand), 2 or more rows, K >= 6, ``a`` either way: the in-order chain above
-(from the bias), except some of the first columns, chosen by the row's index mod 4, q (N = 5: the rows q = 3, one
-column; N = 9: the first 4 - q columns of the rows q = 1..3; N % 4 = 2: the odd rows, two columns; 3: the first q
-columns), which take the products in blocks of 4 from k = 0:
-an even-numbered block's 4 products added in order to the running sum, an odd-numbered block's 4 summed in order
-apart and that sum added, then the last K % 4 products in order. Measured bit for bit against torch 2.13: 600
-random products with N of 6 or 10 and 328 with 5, 7 or 11 (M 2..100, K 6..2000 up to ``LIMIT``, ``a`` row-major,
-transposed, at an offset or a strided view, ``b`` at an offset, with and without a bias); the order was read from
-sums of ones beside one 2^24 (which partial sums meet before it); N = 9 from 30 random (8, 37) @ (37, 9) products
-(each output against the chain and the block orders), then 300 random products (M 2..99, K 6..2000 up to ``LIMIT``,
-``a`` row-major or transposed, ``b`` at offsets 0..3 floats, with and without a bias), all bit for bit.
+**MKL's kernel for N of 5, 6, 7, 9, 10 or 11, and 2 or 3 rows of N >= 13 not a multiple of 4** (``_remainder_rows``):
+float32, ``b`` untransposed (``x @ W`` with W of such a width, a 10-class head written by hand), 2 or more rows, K >= 6,
+``a`` either way: the in-order chain above (from the bias), except some of the first columns, chosen by the row's index
+mod 4, q (N = 5: the rows q = 3, one column; N = 9: the first 4 - q columns of the rows q = 1..3; N % 4 = 2: the odd
+rows, two columns; 3: the first q columns), which take the products in blocks of 4 from k = 0: an even-numbered block's
+4 products added in order to the running sum, an odd-numbered block's 4 summed in order apart and that sum added, then
+the last K % 4 products in order. Measured bit for bit against torch 2.13: 600 random products with N of 6 or 10 and 328
+with 5, 7 or 11 (M 2..100, K 6..2000 up to ``LIMIT``, ``a`` row-major, transposed, at an offset or a strided view, ``b``
+at an offset, with and without a bias); the order was read from sums of ones beside one 2^24 (which partial sums meet
+before it); N = 9 from 30 random (8, 37) @ (37, 9) products (each output against the chain and the block orders), then
+300 random products (M 2..99, K 6..2000 up to ``LIMIT``, ``a`` row-major or transposed, ``b`` at offsets 0..3 floats,
+with and without a bias), all bit for bit. 2 or 3 rows with N of 13 or more, not a multiple of 4 (a ``Linear(N, 2)``'s
+weight gradient ``g.T @ x``), are the same kernel with N = 9, 10 or 11's columns (N % 4 = 1: the row 1's first 3 columns
+and the row 2's first 2; 2: the row 1's first 2; 3: the row 1's first column and the row 2's first 2), up to
+``CHAIN_LIMIT`` (measured: per element against the chain and the block order for N 13..22, K 301 and 1000, then 120
+random products, M 2..3, K 6..2000, N 13..130, ``a`` row-major or transposed, with and without a bias, one and two
+threads, all bit for bit).
 
 **MKL's blocked FMA kernel** (``_fma_blocks``): float32 with M >= 4 and N >= 12, any K, any layout, up to
 ``FMA_BLOCKS_LIMIT`` multiply-adds (larger products keep NumPy's one GEMM, for speed: their bits are NumPy's).
@@ -445,17 +450,23 @@ def _transposed_copy(p):
 
 def _remainder_region(m, k, n, b_transposed, size) -> bool:
     """Whether this float32 product takes MKL's kernel for N of 5, 6, 7, 9, 10 or 11 with ``b`` untransposed: 2 or more
-    rows, K of 6 or more, at most ``LIMIT`` multiply-adds (module docstring: ``_remainder_rows``)."""
-    return size == 4 and not b_transposed and n in (5, 6, 7, 9, 10, 11) and m >= 2 and k >= 6 and m * n * k <= LIMIT
+    rows, K of 6 or more, at most ``LIMIT`` multiply-adds; or 2 or 3 rows with N of 13 or more not a multiple of 4, up
+    to ``CHAIN_LIMIT`` (module docstring: ``_remainder_rows``)."""
+    if size != 4 or b_transposed or m < 2 or k < 6:
+        return False
+    if m < 4 and n > 12 and n % 4 != 0:  # (a Linear(N, 2)'s weight gradient g.T @ x: past LIMIT too)
+        return m * n * k <= CHAIN_LIMIT
+    return n in (5, 6, 7, 9, 10, 11) and m * n * k <= LIMIT
 
 
 def _remainder_rows(a, b, c):
-    """``a @ b`` (+ ``c``) for N of 5, 6, 7, 9, 10 or 11, ``b`` untransposed, as MKL adds it (module docstring): the
-    in-order chain (``_chain``, from the bias), but some of the first columns take the products k in blocks of
-    4 from k = 0, an even block's 4 added in order to the running sum, an odd block's summed in order apart and that
-    sum added, then the last K % 4 in order. Which ones follows the row's index mod 4, q: for N = 5 the rows q = 3
-    (one column), for N = 9 the first 4 - q columns of the rows q = 1..3; for N % 4 = 2 the odd rows, both columns;
-    for 3 the first q columns. A new C-contiguous (M, N) array.
+    """``a @ b`` (+ ``c``) for N of 5, 6, 7, 9, 10 or 11 (2 or 3 rows: any N >= 13 not a multiple of 4), ``b``
+    untransposed, as MKL adds it (module docstring): the in-order chain (``_chain``, from the bias), but some of the
+    first columns take the products k in blocks of 4 from k = 0, an even block's 4 added in order to the running sum,
+    an odd block's summed in order apart and that sum added, then the last K % 4 in order. Which ones follows the
+    row's index mod 4, q: for N = 5 the rows q = 3 (one column), for N = 9 (13, 17, ...) the first 4 - q columns of
+    the rows q = 1..3; for N % 4 = 2 the odd rows, both columns; for 3 the first q columns. A new C-contiguous (M, N)
+    array.
 
     NOTE: the running sum's steps are laid out as slabs (the even blocks' products, the odd blocks' sums, the tail)
     and added in order (``in_order``), each kind of row (q) in one go."""
