@@ -4,7 +4,10 @@ columns of the rows 1 and 2 in blocks of 4): a ``Linear(N, 2)`` or ``Linear(N, 3
 ``g.t().mm(x)``.
 
 Oracle tests: the same random products in core and torch on one thread, compared bitwise, ``a`` row-major or a
-transposed view, with and without addmm's bias."""
+transposed view, with and without addmm's bias; 4 to 7 rows too (``_fma_blocks``, its last M % 4 rows included).
+
+NOTE: both libraries on one thread: with core on two and torch on one, products of 5..11 rows differ in the last
+M % 4 rows (MKL on two threads hands them to its few-row kernels, ``_split_blocks``), which is not a bug."""
 
 import numpy as np
 import pytest
@@ -29,7 +32,7 @@ def one_thread():
 
 def _random_shape(rng):
     n = int(rng.integers(12, 131))
-    return int(rng.integers(2, 4)), int(rng.integers(6, 2001)), n + 1 if n % 4 == 0 else n
+    return int(rng.integers(2, 8)), int(rng.integers(6, 2001)), n + 1 if n % 4 == 0 else n
 
 
 @pytest.mark.parametrize("seed", range(6))
