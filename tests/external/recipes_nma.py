@@ -107,11 +107,9 @@ RECIPES += [
     _nma("w2d4_diffusion", "W2D4_GenerativeModels", "W2D4_Tutorial2",
          [_trange("trange, tqdm"), SEABORN, ("from scipy.stats import multivariate_normal\n",
                                              "from corpus_nma import multivariate_normal  # SciPy's\n")],
-         xfail="float32 GEMM order of a 2-row product: the score network's Linear(50, 2) weight gradient, "
-               "grad_output.T (2 x 10000) @ hidden (10000 x 50), is added in another order than MKL's sgemm (core's "
-               "small-GEMM routes give MKL's bits for 1 and 4+ rows, not for 2 or 3: 51 of its 100 elements differ "
-               "at the first Adam step); 500 steps grow that to the report's 7th digit (the last bias 0.00054294651 "
-               "core, 0.00054296985 torch) while the printed losses agree"),
+         # matches torch since core._small_gemm follows MKL for 2 and 3 rows (80e9cad8): its Linear(50, 2)
+         # weight gradient, grad_output.T (2 x 10000) @ hidden (10000 x 50), was the xfail's cause
+         ),
     _nma("w2d4_diffusion_unet", "W2D4_GenerativeModels", "W2D4_Tutorial3",
          [("from torchvision.datasets import MNIST\n", "MNIST = __import__('corpus_nma').DATASETS.MNIST\n"),
           _trange("trange, tqdm"), ("n_epochs = 12", "n_epochs = 2"), ("n_epochs = 10", "n_epochs = 2"),
