@@ -36,7 +36,7 @@ class _Layout:
     def __repr__(self) -> str: ...
     def __reduce__(self): ...
 
-strided: _Layout
+strided: Any
 
 _grad_state: Any
 
@@ -166,7 +166,7 @@ class Tensor(TensorBase):
     def data_ptr(self) -> builtins.int: ...
     def is_contiguous(self, memory_format=...) -> builtins.bool: ...
     def is_floating_point(self) -> builtins.bool: ...
-    layout: _Layout
+    layout: Any
     is_sparse: builtins.bool
     is_quantized: builtins.bool
     is_mkldnn: builtins.bool
