@@ -56,7 +56,7 @@ class Select(Function):
     @staticmethod
     def backward(ctx, g):
         shape, dim, index = ctx.args
-        return ViewScatter.apply(g, shape=shape, key=(slice(None),) * dim + (index,), view=(Select, dim, index))
+        return SelectBackward.apply(g, shape=shape, key=(slice(None),) * dim + (index,), view=(Select, dim, index))
 
     jvp = linear_jvp
 
@@ -89,7 +89,7 @@ class Slice(Function):
     def backward(ctx, g):
         shape, dim, start, stop, step = ctx.args
         key = (slice(None),) * dim + (slice(start, stop, step),)
-        return ViewScatter.apply(g, shape=shape, key=key, view=(Slice, dim, start, stop, step))
+        return SliceBackward.apply(g, shape=shape, key=key, view=(Slice, dim, start, stop, step))
 
     jvp = linear_jvp
 
@@ -119,6 +119,18 @@ class ViewScatter(Function):
         return Slice.apply(gg, dim=dim, start=rest[0], stop=rest[1], step=rest[2])
 
     jvp = linear_jvp
+
+
+class SelectBackward(ViewScatter):
+    """A select's backward as an op of its own: recorded under create_graph as torch's ``select_backward``."""
+
+    node_name = "SelectBackwardBackward0"
+
+
+class SliceBackward(ViewScatter):
+    """A slice's backward as an op of its own: recorded under create_graph as torch's ``slice_backward``."""
+
+    node_name = "SliceBackwardBackward0"
 
 
 class Alias(Function):

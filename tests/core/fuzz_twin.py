@@ -176,8 +176,8 @@ class Twin:
         assert ours.requires_grad == theirs.requires_grad, f"{path}: requires_grad {ours.requires_grad}"
         assert ours.is_leaf == theirs.is_leaf, f"{path}: is_leaf {ours.is_leaf}"
         their_fn, our_fn = _fn_name(theirs), _fn_name(ours)
-        # NOTE: a view's gradient made with create_graph records core's own nodes (SliceScatterBackward0, CopySlices)
-        # where torch's are the view's backward ops (SelectBackwardBackward0, AsStridedBackward0): see the README
+        # NOTE: a view's gradient made with create_graph may record core's own nodes (CopySlices) where torch's are
+        # the view's backward ops (AsStridedBackward0): see the README
         double = path.startswith("G") and their_fn is not None and (
             their_fn.endswith("BackwardBackward0") or their_fn == "AsStridedBackward0")
         assert our_fn == their_fn or double, f"{path}: grad_fn {our_fn}, torch {their_fn}"
