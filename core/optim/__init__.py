@@ -26,7 +26,8 @@ __all__ = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD"
            "swap_in_optimizer_params_and_state", "swa_utils"]
 
 del adam, adam_variants, adaptive, lbfgs, optimizer, rprop_asgd, sgd, sparse_adam  # type: ignore[name-defined] # noqa: F821
-del _flat_adam, _flat_adaptive, _hooks, _lbfgs_functions, _optimizer_helpers, _pointwise, _strong_wolfe, lr_scheduler_more  # type: ignore[name-defined] # noqa: F821
+del _flat_adam, _flat_adaptive, _hooks, _optimizer_helpers, _pointwise, _strong_wolfe, lr_scheduler_more  # type: ignore[name-defined] # noqa: F821
+del _lbfgs_functions  # type: ignore[name-defined] # noqa: F821
 
 # PyTorch's class paths (torch.optim.adamw.AdamW, torch.optim.lr_scheduler.LinearLR): core groups them by family
 for _name, _classes in (("adadelta", "Adadelta"), ("adagrad", "Adagrad"), ("adamax", "Adamax"), ("adamw", "AdamW"),
