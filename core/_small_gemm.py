@@ -125,6 +125,9 @@ def _measured_cpu() -> bool:
 ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
 _BROADCAST_LANES = 16  # lanes from which _chain's products are one broadcast multiply
+# NOTE: lanes (M N) up to which _chain's long rows (M < N, no start) are summed by einsum's C core: ~30 ns a slab less
+# than ``np.add.reduce`` (2 x 50 lanes, K = 10000: 0.83 -> 0.73 ms); no faster from ~400 lanes (3 x 130, 8 x 200)
+_EINSUM_LANES = 256
 _FEW_GROUPS = 6  # groups of lanes added one call each rather than by one reduction
 _FMA_BLOCK = 192  # k per block of MKL's float32 FMA kernel (M >= 4, N >= 12)
 # NOTE: multiply-adds above which a float32 product keeps NumPy's one GEMM rather than MKL's blocks: the blocks are
@@ -469,28 +472,49 @@ def _remainder_rows(a, b, c):
     array.
 
     NOTE: the running sum's steps are laid out as slabs (the even blocks' products, the odd blocks' sums, the tail)
-    and added in order (``in_order``), each kind of row (q) in one go."""
+    and added in order (``in_order``), each kind of row (q) in one go; the slabs are written into one array a
+    pair of blocks at a time, k along each lane's row (``_block_slabs``), not gathered from a list of per-block pieces
+    (2 rows, K = 10000, N = 50: 2.6 -> 1.2 ms with ``_chain``'s einsum, the same bits: NumPy's GEMM 0.15 ms;
+    ``test_small_gemm_remainder_rows_unchanged``)."""
     out = _chain(a, b, c)
-    r, k = b.shape[1] % 4, a.shape[1]
+    r = b.shape[1] % 4
     for q in range(1, 4):
         cols = {1: int(q == 3) if b.shape[1] == 5 else 4 - q, 2: 2 * (q % 2), 3: q}[r]
         rows = a[q::4]
         if not cols or not rows.shape[0]:
             continue
-        products = np.multiply(np.ascontiguousarray(rows.T)[:, :, None], b[:, None, :cols])  # (k, rows, cols)
-        blocks = k // 4
-        grouped = products[:blocks * 4].reshape(blocks, 4, *products.shape[1:])
-        odd = grouped[1::2]
-        sums = odd[:, 0] + odd[:, 1]
-        sums += odd[:, 2]
-        sums += odd[:, 3]
-        steps = [grouped[i] if i % 2 == 0 else sums[i // 2, None] for i in range(blocks)] + [products[blocks * 4:]]
-        slabs = np.concatenate(steps).reshape(-1, rows.shape[0] * cols)
+        slabs = _block_slabs(rows, b[:, :cols]).T  # (steps, rows * cols): a view of the lanes' rows
         if c is not None:
             slabs[0] += np.tile(c[:cols], rows.shape[0])
         total = in_order(slabs) if c is not None else in_order(slabs) + 0  # NOTE: from +0 without a bias, as _chain
         out[q::4, :cols] = total.reshape(-1, cols)
     return out
+
+
+def _block_slabs(rows, cols):
+    """The steps of ``_remainder_rows``' running sum of ``rows`` (R, K) times ``cols`` (K, C), in order, one row per
+    lane (r C + c): each even-numbered block of 4 products as its 4 steps, each odd-numbered one as one step, the sum of
+    its 4 in order, then the last K % 4 products. A new C-contiguous (R C, steps) array.
+
+    NOTE: k runs along each lane's row (the products as one (R, C, K) multiply), so every call below has long inner
+    loops; laid out (K, R, C) as the kernel adds them, the few lanes made each inner loop 2 or 3 elements long."""
+    k = rows.shape[1]
+    products = np.multiply(rows[:, None, :], cols.T[None, :, :]).reshape(-1, k)  # (lanes, k)
+    lanes, blocks = products.shape[0], k // 4
+    pairs, lone = blocks // 2, blocks % 2
+    grouped = products[:, :blocks * 4].reshape(lanes, blocks, 4)
+    slabs = np.empty((lanes, 5 * pairs + 4 * lone + k % 4), products.dtype)
+    paired = slabs[:, :5 * pairs].reshape(lanes, pairs, 5)
+    paired[:, :, :4] = grouped[:, 0:2 * pairs:2]
+    odd = grouped[:, 1::2]
+    sums = paired[:, :, 4]
+    np.add(odd[:, :, 0], odd[:, :, 1], out=sums)
+    sums += odd[:, :, 2]
+    sums += odd[:, :, 3]
+    if lone:
+        slabs[:, 5 * pairs:5 * pairs + 4] = grouped[:, blocks - 1]
+    slabs[:, 5 * pairs + 4 * lone:] = products[:, blocks * 4:]
+    return slabs
 
 
 def _dot_region(m, k, n, a, size) -> bool:
@@ -767,7 +791,8 @@ def _chain(a, b, start):
     after the other, in order (``core._cascade_sum.in_order`` explains; it handles a single lane). A long row of
     lanes (``_BROADCAST_LANES`` or more) is one broadcast multiply into (K, N, M) or (K, M, N), whichever puts the
     longer of M and N last, added along k by one reduction straight into the result (its transpose for (K, N, M));
-    without ``start`` from ``initial=0``, so products that are all -0 give +0 as MKL's. M and N both short (a small
+    without ``start`` from +0, so products that are all -0 give +0 as MKL's (``initial=0``, or einsum's C core as
+    below up to ``_EINSUM_LANES`` lanes with M < N). M and N both short (a small
     layer's weight gradient): two operands repeated out and one flat multiply into (K, M, N) (NumPy's broadcast
     multiply of a (200,) by an (8,) runs its inner loop 8 elements at a time, 7-20 µs here; the repeats and a flat
     multiply ~3 µs), summed into the result as it lies: without ``start`` by einsum's C core (one operand), which
@@ -796,6 +821,8 @@ def _chain(a, b, start):
         target[...] = in_order(products) if start is not None else in_order(products) + 0
     elif start is not None:
         np.add.reduce(products, 0, out=target)
+    elif m < n and m * n <= _EINSUM_LANES:  # NOTE: einsum's C core as above (the target is the result as it lies)
+        _einsum(products, _KMN, _MN, out=out)
     else:
         np.add.reduce(products, 0, out=target, initial=0)
     return out
