@@ -48,7 +48,6 @@ from core.nodegraph.model import commands
 from gui.dock_layout import make_dock, menu_toggle, tab_titles_width
 from gui.lessons_dialog import LessonsDialog
 from gui.menu_letters import with_letters
-from gui.toolbar_fit import ToolbarFit
 
 if TYPE_CHECKING:
     from core.nodegraph.lessons.texts import Action, Lesson, Step
@@ -285,7 +284,7 @@ class LessonController:
         window.menus["Help"].insertAction(window.named_actions["shortcuts"], help_action)  # first; About stays last
         window.menus["View"].addAction(menu_toggle(self.dock))
         self._normal_font: QFont | None = None
-        self.toolbar_fit = ToolbarFit(window.run_toolbar)  # presenting: every toolbar button in view
+        self.toolbar_fit = window.toolbar_fit  # presenting: every toolbar button in view, in the larger font
         self.presentation = self._action("presentation", "Presentation &mode", "Ctrl+Shift+P", self.set_presentation,
                                          checkable=True)
         self._action("lesson_next", "Ne&xt lesson step", QKeySequence.StandardKey.MoveToNextPage, self.next_step)
@@ -488,8 +487,8 @@ class LessonController:
             w.setWindowState(w.windowState() | Qt.WindowState.WindowFullScreen)
             w.view.set_magnification(PRESENTATION_SCALE)  # the nodes' text grows with the lesson's
         elif not on and self._normal_font is not None:
-            self.toolbar_fit.stop()
             w.setFont(self._normal_font)
+            self.toolbar_fit.usual()
             self._normal_font = None
             # the window's font, as before: zoomOut(4) from the enlarged font left the lesson half as big again
             self.panel.browser.setFont(w.font())

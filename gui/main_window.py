@@ -46,6 +46,7 @@ from gui.status_details import StatusDetails
 from gui.status_expiry import StatusExpiry
 from gui.step_runner import StepRunner
 from gui.tab_keys import HiddenDockTabs
+from gui.toolbar_fit import ToolbarFit
 from gui.training.controls import TrainingControls
 from gui.training.status_line import StatusLine
 
@@ -88,6 +89,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
                                           self)
         self._build_panels()
         self.named_actions, self.menus, self.run_toolbar = action_table.build(self)
+        self.toolbar_fit = ToolbarFit(self.run_toolbar)  # every button in view, at 125 % scaling too
         self._make_recent_menu()
         self.comments = CommentLayer(self.scene, self.view)  # backdrops on the canvas
         self._add_canvas_menus()  # Edit > Group selection / Add comment, View > Arrange
@@ -97,6 +99,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         self.code = CodeImports(self)  # File > Open code, New graph from code, the Code dock (hidden until code)
         self._wire()
         self._add_training()
+        self.toolbar_fit.usual()
         self.menu_keys = MenuKeys(self, [self.named_actions["insert_expression"]])  # Ctrl+E from a field too
         self.hidden_dock_tabs = HiddenDockTabs(self)  # Tab passes over the docks tabbed out of sight
         self.autosaver = autosave.Autosaver(self)

@@ -1,4 +1,4 @@
-"""Presentation mode's toolbar: every button in view, in the largest font that fits between two sizes.
+"""The Run toolbar: every button in view, in the largest font that fits between two sizes.
 
 A teacher presenting at 1366x768 saw the Run toolbar, in the presentation font, cut at Create graph: Fit all,
 Undo, Redo and the device box hid behind "»", where a class can't see what is pressed. ``ToolbarFit(toolbar)``
@@ -7,6 +7,10 @@ gives the toolbar, while ``start(largest, smallest)`` holds, the largest point s
 screen), and ``stop()`` gives it back the window's font. At 1920x1080 it keeps the presentation size; at 1366x768
 it takes about 1.3 times the usual one. Below ``smallest`` it stops shrinking (the usual size never overflowed
 at 1366x768; a narrower window gets the "»" it always had).
+
+Outside presentation, ``usual()`` fits between the window's font and USUAL_FLOOR of it: at 1366x768 with
+QT_SCALE_FACTOR=1.25 (a laptop's 125 % setting) the usual font left the device box, Redo and Undo behind "»";
+a slightly smaller toolbar font shows them all, and where the window is wide enough it stays the window's font.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from PySide6.QtWidgets import QToolBar
 __all__ = ["ToolbarFit"]
 
 STEP_PT = 0.5  # how much smaller each try is
+USUAL_FLOOR = 0.8  # outside presentation, the toolbar's font shrinks to no less than this part of the window's
 
 
 class ToolbarFit(QObject):
@@ -44,6 +49,13 @@ class ToolbarFit(QObject):
         self._sizes = None
         self.toolbar.removeEventFilter(self)
         self.toolbar.setFont(QFont())  # nothing set: inherited from the window again
+
+    def usual(self) -> None:
+        """The window's font, or down to USUAL_FLOOR of it where the buttons would not fit in that (from now on)."""
+        self.stop()
+        size = self.toolbar.font().pointSizeF()
+        if size > 0:  # a font set in pixels has no point size: it keeps it, as before
+            self.start(size, size * USUAL_FLOOR)
 
     def needed_width(self) -> int:
         """The width the toolbar's buttons take in its current font, laid out in one row."""
