@@ -10,11 +10,12 @@ act on the window: ``action:`` links run the window's own Run actions (or, for l
 undoable commands and session calls the rest of the window uses), ``node:`` links select and centre a node. The
 panel computes nothing: the session and the document do.
 
-Each step's promises (its ``expect:`` lines) show as a checklist in plain language ("☐ x.grad is [1.5, -0.5]")
-that ticks (☑) as they come true in the window's own session: ``core.nodegraph.lessons.checklist`` checks them
-(training figures from the Train dock's current run) after each action a link or Page Down runs (one Page Down
-may run two: what the first made true counts although the second changes it), once the session settles after a
-step or a pass from the toolbar, or when training stops, never on every training step; the text is redrawn on a
+Each step's promises (its ``expect:`` lines) show as a checklist in plain language ("☐ x.grad is [ 1.5000,
+-0.5000]", the tensor as the canvas prints it) that ticks (☑) as they come true in the window's own session:
+``core.nodegraph.lessons.checklist`` checks them (training figures from the Train dock's current run) after each
+action a link or Page Down runs (one Page Down may run two: what the first made true counts although the second
+changes it), once the session settles after a step or a pass
+from the toolbar, or when training stops, never on every training step; the text is redrawn on a
 later event-loop pass, never inside the browser's own link handler.
 """
 

@@ -73,7 +73,7 @@ def test_a_set_loss_link_is_an_undoable_edit(window):
 def test_steps_blocks_are_shown_as_a_checklist_of_what_to_expect_in_plain_language():
     shown = display_markdown("## s\ntext\n```steps\ndo: forward\nexpect: z = 1.6\nexpect: x.is_leaf = true\n```\n")
     assert "```" not in shown and "do: forward" not in shown and "expect:" not in shown
-    assert "☐ z is 1.6  \n☐ x is a leaf\n" in shown
+    assert "☐ z is 1.6000  \n☐ x is a leaf\n" in shown
 
 
 def test_the_first_start_shows_lesson_four_once(window, tmp_path):

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
+import core
+import core.nodegraph.model.nodes  # registers the node types
 from core.nodegraph.files import io as files
 from core.nodegraph.lessons.checklist import Checklist, metrics_of_run, promise_text, promises
 from core.nodegraph.lessons.runner import LessonRun, SessionRefs
 from core.nodegraph.lessons.texts import Action, list_lessons, parse_lesson
+from core.nodegraph.model.numtext import printed
 from core.nodegraph.run.session import Session
 from core.nodegraph.training.runs import RunHistory
 
@@ -22,7 +24,7 @@ def _expect(line: str):
 
 
 @pytest.mark.parametrize(("line", "text"), [
-    ("x.grad = [1.5, -0.5]", "x.grad is [1.5, -0.5]"),
+    ("x.grad = [1.5, -0.5]", "x.grad is [ 1.5000, -0.5000]"),
     ("b.grad = None", "b.grad is None"),
     ("step = z", "the last step ran z"),
     ("xw.grad_fn = MulBackward0", "xw.grad_fn is MulBackward0"),
@@ -47,8 +49,29 @@ def test_a_promise_reads_as_plain_language(line, text):
 
 def test_a_promise_naming_a_node_by_id_is_phrased_with_its_title():
     graph = files.load(LESSONS["04-autograd-graph"].file)
-    assert promise_text(_expect("n1.grad = [1.5, -0.5]"), graph) == "x.grad is [1.5, -0.5]"
+    assert promise_text(_expect("n1.grad = [1.5, -0.5]"), graph) == "x.grad is [ 1.5000, -0.5000]"
     assert promise_text(_expect("step = n6"), graph) == "the last step ran z"
+
+
+def test_a_promised_tensor_reads_as_the_canvas_prints_the_value_it_checks():
+    """The checklist wrote [2.0, 3.0] beside a node printing [2., 3.]: each shipped promise of a tensor's value or
+    gradient now reads as core prints the value it is checked against (PyTorch's style), at the point it is checked."""
+    seen, differ = 0, []
+    for key, lesson in LESSONS.items():
+        run = LessonRun(lesson)
+        for step in lesson.steps:
+            for kind, item in step.program:
+                if kind == "do":
+                    run.perform(item)
+                    continue
+                actual = run.resolve(item.ref)
+                if not isinstance(actual, core.Tensor) or item.value is None:
+                    continue
+                seen += 1
+                text, want = promise_text(item), printed(actual).replace("\n", "")
+                if not text.endswith(f" is {want}"):
+                    differ.append((key, step.title, text, want))
+    assert seen >= 10 and differ == []
 
 
 def test_a_promise_that_cannot_be_phrased_is_hidden():
@@ -69,8 +92,8 @@ def test_promises_say_whether_each_holds_in_a_session_that_is_not_the_lessons_ow
     assert [p.holds for p in promises(first, session)][:6] == [False] * 6  # nothing computed yet
     node = session.forward_step()
     shown = promises(first, session, last_node=node)
-    assert [(p.text, p.holds) for p in shown[:3]] == [("the last step ran x", True), ("x is [2.0, 3.0]", True),
-                                                      ("z is 1.6", False)]
+    assert [(p.text, p.holds) for p in shown[:3]] == [("the last step ran x", True), ("x is [2., 3.]", True),
+                                                      ("z is 1.6000", False)]
     session.forward()
     assert all(p.holds for p in promises(first, session)[2:])
 
@@ -210,7 +233,7 @@ def test_backward_all_at_once_ticks_lesson_four_to_the_end_saying_how_to_see_wha
     assert "b.grad is None (passed in one go: Step back 5 times to see it)" in texts
     assert "x.grad is None (passed in one go: Step back 4 times to see it)" in texts  # step 3, after b
     assert "x.grad is None (passed in one go: Step back twice to see it)" not in texts
-    assert "x.grad is [1.5, -0.5]" in texts and "w.grad is [2.0, 3.0]" in texts  # held at the end: plain ticks
+    assert "x.grad is [ 1.5000, -0.5000]" in texts and "w.grad is [2., 3.]" in texts  # held at the end: plain ticks
     for _ in range(5):
         assert run.session.history.step_back()
         checklist.update(SessionRefs(run.session, ran=ran))
@@ -218,7 +241,7 @@ def test_backward_all_at_once_ticks_lesson_four_to_the_end_saying_how_to_see_wha
 
 
 def test_a_promise_that_is_not_passed_through_still_waits():
-    """Forward steps that stop at x pass nothing: step 1's 'z is 1.6' stays open (x was the last step run)."""
+    """Forward steps that stop at x pass nothing: step 1's 'z is 1.6000' stays open (x was the last step run)."""
     run, checklist, ran = _learner_with_steps(LESSONS["04-autograd-graph"])
     run.perform(Action("forward_step"))
     checklist.update(SessionRefs(run.session, ran=ran))

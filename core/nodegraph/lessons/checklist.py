@@ -38,9 +38,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import core
 from core.nodegraph.lessons.runner import HintSource, SessionRefs, StepMetrics, matches
 from core.nodegraph.lessons.texts import Action, Expectation, Lesson, Step
 from core.nodegraph.model.names import node_label
+from core.nodegraph.model.numtext import printed
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
@@ -116,7 +118,7 @@ def promise_text(e: Expectation, graph: Graph | None = None) -> str | None:
     if e.ref in ("step", "losses.count", "hints") or e.ref in _FIGURES:
         return _special_text(e, graph)
     subject, attr = _subject(e.ref, graph)
-    value = "None" if e.value is None else e.text
+    value = "None" if e.value is None else _tensor_text(e) if attr in (None, "grad") else e.text
     if attr in _YES_NO:
         return _bool_text(e, *(f"{subject} {t}" for t in _YES_NO[attr]))
     if attr == "hints":
@@ -133,6 +135,26 @@ def promise_text(e: Expectation, graph: Graph | None = None) -> str | None:
     if isinstance(e.value, bool) and e.op in ("=", "!="):
         return f"{subject}{'.' + attr if attr else ''} is {'true' if e.value == (e.op == '=') else 'false'}"
     return f"{subject}{'.' + attr if attr else ''} {_OPS[e.op]} {value}"
+
+
+def _numbers(value: object) -> bool:
+    """Whether ``value`` is a number or a (nested, non-empty) list of numbers: a tensor's values."""
+    if isinstance(value, list):
+        return bool(value) and all(_numbers(v) for v in value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _tensor_text(e: Expectation) -> str:
+    """A promised tensor value as the canvas prints that tensor (core's print, PyTorch's style: ``[2., 3.]``,
+    ``[ 1.5000, -0.5000]``, ``1.6000``, a matrix's rows on one line), so the checklist reads as the node beside
+    it; the promise's text as written when it is no tensor (text, a ragged list)."""
+    if not _numbers(e.value):
+        return e.text
+    try:
+        t = core.tensor(e.value)
+    except (TypeError, ValueError):  # ragged nesting: no tensor to print
+        return e.text
+    return printed(t).replace("\n", "")
 
 
 _PHASES = {"forward_step": "forward", "forward": "forward", "backward_step": "backward", "backward": "backward"}
