@@ -6,7 +6,7 @@ The widget polls the history on its own timer (``REFRESH_MS``), so it redraws at
 fast training runs; each (run, series) is one plot item updated with ``setData`` on min/max-decimated
 data (``core.nodegraph.training.runs.decimate``), and finished runs are not redrawn. Runs are told apart by
 colour with a legend entry carrying their hyperparameters (under the loss plot's title, right of its curves, never
-over them, the newest run first), parameters by colour, named in a legend beside the gradient norm plot's curves;
+over them, the newest run first), parameters by colour, named in a legend beside each parameter plot's curves;
 a model that is not a classifier gets no accuracy plot once it has stepped (the loss plot takes its room, its title
 says why); markers (hyperparameter changes, stop messages) are vertical lines.
 Hovering shows the step and values under the cursor; the plots can be frozen, zoomed (following the latest step
@@ -40,6 +40,7 @@ MARKER_CHARS = 32  # a marker's label on the plot; its tooltip has the whole tex
 MARKER_ROWS = (0.85, 0.35)  # heights of markers' labels (fraction of the plot), taken in turn: the labels of markers
 # a few steps apart (an lr change, then the stop it caused) sit on two rows instead of over each other, apart by more
 # than a label's height even in a 1366x768 window's loss plot (70 px high)
+PARAM_PLOTS = ("grad_norm", "update_ratio")  # plots of a curve per parameter, each with its legend of them
 EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
 # the loss plot's title says it when steps of another loss hid accuracy
 NO_ACCURACY = "no accuracy plot (not a classification loss)"
@@ -104,10 +105,13 @@ class LossPlot(QWidget):
                 p.getAxis(side).setStyle(maxTickLevel=0)
             self.plots[name] = p
         self.legend = add_legend_beside(self.plots["loss"])  # beside the curves, never over them, under its title
-        # which curve is which parameter: the colours are the same in every run and in the update / weight plot
-        # (small and tight: a 1366x768 window's plot row is about 100 px high, and a 2-layer MLP has four entries)
-        self.param_legend = add_legend_beside(self.plots["grad_norm"], labelTextSize="7pt", verSpacing=-8)
-        self._params_named: tuple[int, tuple[str, ...]] | None = None  # (run, parameters) the param legend names
+        # which curve is which parameter, beside each parameter plot (the update / weight plot had none: a learner
+        # looked for its colours in the plot beside it); small and tight: a 1366x768 window's plot row is about
+        # 100 px high, and a 2-layer MLP has four entries
+        self.param_legends = {plot: add_legend_beside(self.plots[plot], labelTextSize="7pt", verSpacing=-8)
+                              for plot in PARAM_PLOTS}
+        self.param_legend = self.param_legends["grad_norm"]
+        self._params_named: dict[str, tuple[int, tuple[str, ...]]] = {}  # plot: (run, its series the legend names)
         self.accuracy_shown = True  # False once steps of a loss that is not a classifier's left it nothing to show
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse)
         layout = QVBoxLayout(self)
@@ -233,8 +237,9 @@ class LossPlot(QWidget):
         for line in self._markers.values():
             self.plots["loss"].removeItem(line)
         self.legend.clear()
-        self.param_legend.clear()
-        self._params_named = None
+        for legend in self.param_legends.values():
+            legend.clear()
+        self._params_named = {}
         self.items, self._drawn, self._markers = {}, {}, {}
         self._accuracy_runs.clear()
         self.show_accuracy(True)
@@ -299,19 +304,22 @@ class LossPlot(QWidget):
                 self._markers[(run.number, k)] = line
 
     def _name_params(self, run: Run, params: list[str]) -> None:
-        """The gradient norm plot's legend names the parameters of the newest run drawn (``w_cut``, ``mlp.0.weight``,
+        """Each parameter plot's legend names the parameters of the newest run drawn (``w_cut``, ``mlp.0.weight``,
         by ``labels``), one entry a curve, in the colours both parameter plots use."""
-        named = (run.number, tuple(params))
-        last = self._params_named
-        if not params or (last is not None and (last[0] > run.number or last == named)):  # an older run, or named
+        if not params:
             return
-        if any((run.number, name) not in self.items for name in params):
-            return  # a refresh that leaves the gradient norm plot alone
-        self._params_named = named
-        self.param_legend.clear()
-        labels = self.labels([name.split("/", 1)[1] for name in params])
-        for name in params:
-            self.param_legend.addItem(self.items[(run.number, name)], labels[name.split("/", 1)[1]])
+        names = [name.split("/", 1)[1] for name in params]
+        for plot, legend in self.param_legends.items():
+            series = tuple(f"{plot}/{name}" for name in names)
+            last = self._params_named.get(plot)
+            if (last is not None and (last[0] > run.number or last == (run.number, series))) \
+                    or any((run.number, s) not in self.items for s in series):
+                continue  # an older run, named already, or a refresh that leaves this plot alone
+            self._params_named[plot] = (run.number, series)
+            legend.clear()
+            labels = self.labels(names)
+            for name, s in zip(names, series):
+                legend.addItem(self.items[(run.number, s)], labels[name])
 
     def _draw_validation(self, run: Run) -> None:
         """The sparse val series (steps that measured them) dashed in the run's colour, once there are any."""

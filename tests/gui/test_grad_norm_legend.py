@@ -1,6 +1,7 @@
 """The gradient norm plot names its curves: a legend beside them (never over them, as the loss plot's) lists each
 parameter of the classifier playground in its curve's colour, the one the update / weight plot uses too, and a new
-run (Reset, Step) names its own curves."""
+run (Reset, Step) names its own curves. The update / weight plot has its own legend of the same names, beside its
+own curves (a learner looked for its colours in the plot beside it)."""
 
 import pytest
 
@@ -57,6 +58,16 @@ def test_the_gradient_norm_legend_names_each_parameter_in_its_curves_colour(qtbo
     assert grad_plot.sceneBoundingRect().contains(legend_box.center())  # in the plot's own box...
     assert legend_box.left() >= grad_plot.vb.sceneBoundingRect().right() - 1  # ...right of the curves, not over them
 
+    ratio_plot, ratio_legend = plot.plots["update_ratio"], plot.param_legends["update_ratio"]
+    qtbot.waitUntil(lambda: len(ratio_legend.items) == len(entries))
+    assert [(text, item) for text, item in _entries(ratio_legend)] == [
+        (text, plot.items[(run.number, f"update_ratio/{param}")]) for param, (text, _item) in zip(params, entries)]
+    qtbot.waitUntil(lambda: ratio_legend.sceneBoundingRect().width() > widest)
+    ratio_box = ratio_legend.sceneBoundingRect()
+    assert ratio_plot.sceneBoundingRect().contains(ratio_box.center())  # in the ratio plot's own box...
+    assert ratio_box.left() >= ratio_plot.vb.sceneBoundingRect().right() - 1  # ...right of its curves
+    assert not ratio_box.intersects(legend_box)
+
     click(w.training.panel.buttons["Reset"])
     qtbot.waitUntil(lambda: w.training.trainer.history.current is not run or w.training.trainer.done == 0)
     _step(qtbot, w, 1)
@@ -64,6 +75,8 @@ def test_the_gradient_norm_legend_names_each_parameter_in_its_curves_colour(qtbo
     qtbot.waitUntil(lambda: all(item is plot.items.get((newest, f"grad_norm/{param}"))
                                 for param, (_text, item) in zip(params, _entries(plot.param_legend))))
     assert [text for text, _item in _entries(plot.param_legend)] == [text for text, _item in entries]
+    qtbot.waitUntil(lambda: all(item is plot.items.get((newest, f"update_ratio/{param}"))
+                                for param, (_text, item) in zip(params, _entries(ratio_legend))))
 
 
 def test_a_parameter_nodes_curve_is_named_by_the_nodes_title_not_title_dot_tensor_name(qtbot, node_types, monkeypatch):
