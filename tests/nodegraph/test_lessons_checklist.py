@@ -39,6 +39,8 @@ def _expect(line: str):
     ("x.contributions = 2", "x.grad has 2 contributions since zero_grad"),
     ("critic.0.weight.grad.shape = [8, 2]", "critic.0.weight.grad.shape is [8, 2]"),
     ("losses.last < 0.1", "the last loss is below 0.1"),
+    ("check.max_error < 1e-6", "check.max_error is below 1e-6"),  # a bound, not a tensor: as written
+    ("check_wrong.max_error > 0.1", "check_wrong.max_error is above 0.1"),
     ("losses.count = 200", "200 losses were recorded"),
     ("val_accuracy.last > 0.95", "the validation accuracy is above 0.95"),
     ("x.device = cpu", "x is on cpu"),

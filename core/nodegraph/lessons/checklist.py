@@ -118,7 +118,8 @@ def promise_text(e: Expectation, graph: Graph | None = None) -> str | None:
     if e.ref in ("step", "losses.count", "hints") or e.ref in _FIGURES:
         return _special_text(e, graph)
     subject, attr = _subject(e.ref, graph)
-    value = "None" if e.value is None else _tensor_text(e) if attr in (None, "grad") else e.text
+    value = "None" if e.value is None else _tensor_text(e) if attr in (None, "grad") and e.op in ("=", "!=") \
+        else e.text  # a bound (max_error < 1e-6) is no tensor: as written
     if attr in _YES_NO:
         return _bool_text(e, *(f"{subject} {t}" for t in _YES_NO[attr]))
     if attr == "hints":
