@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from core import _cpu
 from core._glibc import expf as glibc_expf
 from core._numpy_c import copyto as _copyto
 
@@ -209,7 +210,10 @@ def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool, 
     u[nan] = carried
 
 
-_PAIR = 32  # float32 elements of the two AVX-512 vectors each step of PyTorch's vectorised loops takes
+# NOTE: float32 elements of one step of PyTorch's vectorised loops, two of its vectors: 32 in its AVX-512 build, 16 in
+# its AVX2 one (``core._cpu.vector_bytes``; on an AVX2 CPU, 32 sent the last n % 32 of 16..31 elements to glibc's exp
+# where torch's vector loop takes them: sigmoid, silu, softplus and mish of 17..31 values were an ulp off)
+_PAIR = 2 * _cpu.vector_bytes() // 4
 _GRAIN = 32768  # elements above which PyTorch splits an elementwise loop among its threads
 
 
@@ -271,16 +275,17 @@ def exp_neg_abs_and_neg(x: np.ndarray) -> tuple:
     return both[0].reshape(x.shape), both[1].reshape(x.shape)
 
 
-def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = 32) -> np.ndarray:
+def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = _PAIR) -> np.ndarray:
     """``cpu_kernel_vec``'s split of float32 arrays between its two forms of an elementwise op: contiguous
     operands' elements in steps of two vectors through ``vec``, the last ``n % 32`` through ``scalar`` (the C
     library's functions); operands whose rows are contiguous but not adjacent, row by row so; a strided operand,
     or fewer than 32 elements, all through ``scalar``. Both forms take ``x`` and the ``more`` operands (same shape,
     or 0-d: a broadcast scalar such as a loss's incoming gradient, which keeps the loop vectorised) and return an
     array of ``x``'s shape and dtype (float32, or float64 whose steps hold half as many elements). ``pair``: the
-    float32 elements of one step, two AVX-512 vectors (32) where torch registers the kernel's AVX-512 build, two
-    AVX2 vectors (16) where it keeps its AVX2 one (REGISTER_DISPATCH without ALSO_REGISTER_AVX512_DISPATCH: the
-    pointwise loss backwards, softshrink).
+    float32 elements of one step, two of torch's vectors (``_PAIR``: 32 on an AVX-512 CPU, 16 on an AVX2 one) where
+    torch registers the kernel's AVX-512 build, two AVX2 vectors (16) where it keeps its AVX2 one (REGISTER_DISPATCH
+    without ALSO_REGISTER_AVX512_DISPATCH: the pointwise loss backwards, softshrink). The ``n % 32`` above is
+    ``n % pair``.
 
     NOTE: above ``_GRAIN`` elements PyTorch's threads each take a range with its own tail, which depends on the
     thread count: those arrays take ``vec`` but for the last ``n % 32`` (the one-thread split)."""

@@ -24,12 +24,11 @@ import numpy as np
 from core import _fused as fused
 from core import _glibc as glibc
 from core._select import where as select
-from core._sleef import _workers, expf_u10, log1pf_u10
+from core._sleef import _PAIR, _workers, expf_u10, log1pf_u10
 
 __all__ = ["plain", "silu_forward", "silu_backward", "softplus_forward", "softplus_backward", "keep", "kept"]
 
 _F32 = np.float32
-_PAIR = 32  # float32 elements of one step of the vector loop (two AVX-512 vectors)
 # NOTE: elements per block, as ``core._sleef``'s: SLEEF's float64 scratch for one block stays in a core's L2
 _BLOCK = 16384
 _ONE = np.array(1, _F32)

@@ -24,7 +24,7 @@ import numpy as np
 import core
 from core import _torch_function
 from core._glibc import expf as glibc_expf
-from core._sleef import expf_u10
+from core._sleef import _PAIR, expf_u10
 from core._small_gemm import mkl_gemm
 from core.autograd import forward_ad as _forward_ad
 from core.autograd.function import Function, capturing
@@ -81,18 +81,18 @@ def _rnn_step(act):
 def _whole_vectors(t, hidden: int) -> bool:
     """True when core's float32 sigmoid (``core._sleef.vector_loop``) takes every element of each gate and of the
     gates together through its vector form, so one call on them all gives each gate's values bit for bit: the
-    gate width a multiple of its 32-element step."""
-    return t.dtype == np.float32 and hidden % 32 == 0
+    gate width a multiple of its step (``_PAIR``: 32 elements on an AVX-512 CPU, 16 on an AVX2 one)."""
+    return t.dtype == np.float32 and hidden % _PAIR == 0
 
 
 def _gates_sigmoid(p, k: int):
     """float32 sigmoid of the ``k``-wide gates side by side in the rows of C-contiguous ``p``, each gate's values as
     core's sigmoid gives them on that gate's own strided view (``_sleef.vector_loop``'s split): row by row, SLEEF's
-    exp for the first ``k - k % 32`` of a gate's row, glibc's for the rest (for all of it below 32), then
-    ``1 / (1 + e)`` in float32. One SLEEF call (and one glibc call) for all the gates, not two for each: both exps
+    exp for the first ``k - k % 32`` of a gate's row, glibc's for the rest (for all of it below 32), then ``1 / (1
+    + e)`` in float32. One SLEEF call (and one glibc call) for all the gates, not two for each: both exps
     are elementwise, so the tail elements are recomputed by glibc's over SLEEF's values (an LSTM of hidden size 50:
-    three gates ~3x faster)."""
-    tail = k % 32 if k >= 32 else k
+    three gates ~3x faster). (32: ``_PAIR``, 16 on an AVX2 CPU.)"""
+    tail = k % _PAIR if k >= _PAIR else k
     if tail == k:
         e = glibc_expf(-p)
     else:

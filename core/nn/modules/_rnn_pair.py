@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._sleef import _PAIR
 from core.nn.functional.misc import linear_arrays
 from core.nn.modules import _fused_rnn
 from core.nn.modules._fused_rnn import _gates_sigmoid, _relu, _sigmoid, _tanh
@@ -60,7 +61,7 @@ def _gru(gis, st, wts, bs, halves):
     for gi, part, rows in zip(gis, hh, halves):
         np.add(gi[:, :2 * k], part[:, :2 * k], out=rz[rows])
         h_n[rows] = part[:, 2 * k:]
-    s = _sigmoid(np, rz) if k % 32 == 0 else _gates_sigmoid(rz, k)
+    s = _sigmoid(np, rz) if k % _PAIR == 0 else _gates_sigmoid(rz, k)
     r, z = s[:, :k], s[:, k:]
     pre = r * h_n
     for gi, rows in zip(gis, halves):
