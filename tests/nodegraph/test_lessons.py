@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 
 import pytest
 
@@ -69,6 +70,15 @@ def test_every_promised_value_is_written_in_the_prose_of_its_step(key):
     lesson = LESSONS[KEYS.index(key)]
     missing = {s.title: check_prose(s) for s in lesson.steps if check_prose(s)}
     assert missing == {}
+
+
+def test_no_inline_code_in_a_lesson_pads_with_runs_of_spaces():
+    """Lesson 2 wrote b's shape as `(   4)` to line it up under `(3, 1)`; in running text it read as a gap in the
+    Lesson panel. Inline code holds code as typed, never layout."""
+    padded = [(lesson.key, code) for lesson in LESSONS
+              for code in re.findall(r"`([^`\n]+)`", lesson.file.with_suffix(".md").read_text(encoding="utf-8"))
+              if "  " in code]
+    assert padded == []
 
 
 @pytest.mark.parametrize("key", KEYS)
