@@ -68,3 +68,58 @@ def test_every_key_of_every_sign_gives_the_old_steps_bits():
     x = (keys[:, None] + np.array([0, 1, 0x0FFFFF, 0x1FFFFF], np.uint32)).reshape(-1).view(np.float32)
     old, new = _both(x)
     np.testing.assert_array_equal(new, old)
+
+
+def _previous_steps(x, out):
+    """``_steps`` as it stood before its scratch was kept per thread (commit d30c5504), verbatim."""
+    c = _mkl_tanh._by_key().take(np.right_shift(x.view(_U32), _mkl_tanh._SHIFT), axis=1, mode="clip")
+    a = np.absolute(x, dtype=np.float64)
+    rare = not np.maximum.reduce(a) < _mkl_tanh._FAR
+    with np.errstate(invalid="ignore") if rare else contextlib.nullcontext():  # (inf * 0 in inf's lanes)
+        p = np.multiply(c[0], a)
+        for j in range(1, 6):
+            np.add(p, c[j], out=p)
+            np.multiply(p, a, out=p)
+        np.add(p, c[6], out=p)
+        np.copyto(out, p, casting="same_kind")  # (p carries x's sign: MKL's or of it onto p >= 0)
+    if rare:
+        at = (x.view(_U32) & _U32(0x7FFFFFFF)) >= _mkl_tanh._RARE
+        xr = x[at]
+        out[at] = np.where(np.isnan(xr), xr + xr, np.copysign(np.float32(1), xr))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 7, 200, 1600, 2048, 5000, 8192, 9000]), st.integers(0, 2 ** 32 - 1),
+                          st.sampled_from([0.1, 2.0, 12.0]), st.lists(st.sampled_from(_SPECIAL), max_size=3)),
+                min_size=1, max_size=6))
+def test_the_kept_scratch_gives_the_previous_steps_bits_call_after_call(calls):
+    """Calls of kept and fresh sizes one after another (a kept scratch reused with other values, special values
+    among them) each give the bits of the steps before the scratch was kept."""
+    for n, seed, scale, specials in calls:
+        rng = np.random.default_rng(seed)
+        x = (rng.standard_normal(n) * scale).astype(np.float32)
+        for bits in specials:
+            x.view(_U32)[rng.integers(n)] = bits | (0x80000000 if rng.random() < 0.5 else 0)
+        before, old, new = x.copy(), np.empty_like(x), np.empty_like(x)
+        _previous_steps(x, old)
+        _mkl_tanh._steps(x, new)
+        np.testing.assert_array_equal(new.view(_U32), old.view(_U32))
+        np.testing.assert_array_equal(x.view(_U32), before.view(_U32))
+
+
+def test_threads_with_their_own_scratch_give_the_previous_steps_bits():
+    from concurrent.futures import ThreadPoolExecutor
+
+    xs = [(np.random.default_rng(i).standard_normal(1600) * 3).astype(np.float32) for i in range(16)]
+
+    def run(x):
+        out = np.empty_like(x)
+        for _ in range(20):
+            _mkl_tanh._steps(x, out)
+        return out
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(run, xs))
+    for x, out in zip(xs, outs):
+        old = np.empty_like(x)
+        _previous_steps(x, old)
+        np.testing.assert_array_equal(out.view(_U32), old.view(_U32))
