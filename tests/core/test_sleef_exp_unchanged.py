@@ -184,7 +184,7 @@ def _values(draw_sizes, seed, scale, specials, dtype, strided):
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.one_of(st.integers(1, 70), st.integers(71, 3000), st.sampled_from([_BLOCK - 1, _BLOCK, _BLOCK + 5])),
+@given(st.one_of(st.integers(1, 70), st.integers(71, 5000), st.sampled_from([_BLOCK - 1, _BLOCK, _BLOCK + 5])),
        st.integers(0, 2**32 - 1), st.sampled_from([0.5, 3.0, 30.0, 60.0, 200.0]),
        st.lists(st.sampled_from(_EDGES), max_size=5), st.booleans(), st.sampled_from([_F32, _F64]), st.booleans(),
        st.booleans())
