@@ -49,6 +49,7 @@ from core.nodegraph.model import commands
 from gui.dock_layout import make_dock, menu_toggle, tab_titles_width
 from gui.lessons_dialog import LessonsDialog
 from gui.menu_letters import with_letters
+from gui.toolbar_fit import USUAL_FLOOR
 
 if TYPE_CHECKING:
     from core.nodegraph.lessons.texts import Action, Lesson, Step
@@ -474,8 +475,9 @@ class LessonController:
             font = w.font()
             font.setPointSizeF(font.pointSizeF() * PRESENTATION_SCALE)
             w.setFont(font)
-            if font.pointSizeF() > 0:  # the toolbar in the largest font that shows every button, down to the usual
-                self.toolbar_fit.start(font.pointSizeF(), self._normal_font.pointSizeF())
+            if font.pointSizeF() > 0:  # the toolbar in the largest font that shows every button, down to the
+                # usual one's least (at 125 % scaling the usual font itself had no room)
+                self.toolbar_fit.start(font.pointSizeF(), self._normal_font.pointSizeF() * USUAL_FLOOR)
             self.panel.browser.setFont(font)  # set, not inherited: leaving presentation sets the normal one back
             self.panel.browser.zoomIn(4)
             self.panel.redraw()  # inline code keeps the size it was set in: set again, it grows with the text
