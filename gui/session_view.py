@@ -182,7 +182,8 @@ def describe(event: SessionEvent, session: Session, graph: Graph) -> str:
     name = title_of(graph, nid) if nid else ""
     if event.phase == "forward":
         out = (session.values.get(nid) if nid is not None else None) or {}
-        return f"Forward: {name} = {_value_text(out['out']) if 'out' in out else ''}"
+        return f"Forward: {name} = {_value_text(out['out']) if 'out' in out else ''}" + _failed_elsewhere(
+            session, graph, nid)
     if event.phase == "error":
         return _describe_error(session, graph, nid, name, d.get("error"))
     if event.phase == "backward":
@@ -225,6 +226,22 @@ def _describe_error(session: Session, graph: Graph, nid: str | None, name: str, 
     if skipped:
         text += f"; {skipped} later node{'s' if skipped != 1 else ''} skipped"
     return text
+
+
+FAILED_EARLIER = "; failed earlier: "  # a forward message that also names a node failed before it (see below)
+
+
+def _failed_elsewhere(session: Session, graph: Graph, nid: str | None) -> str:
+    """A forward step that ran although another node failed in the same pass (another branch: lesson 2's a_plus_b
+    with b's shape [5, 4], then Forward all ending on loss_fixed) names the first such node and PyTorch's message,
+    so the status bar no longer reads as a pass without errors: ``; failed earlier: a_plus_b: RuntimeError: ...``
+    ("and N more" after it); '' when no other node failed."""
+    failed = [n for n in session.order if n != nid and (e := session.errors.get(n)) is not None
+              and getattr(e, "phase", None) == "forward" and e.type != "Skipped"]
+    if not failed:
+        return ""
+    more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+    return f"{FAILED_EARLIER}{title_of(graph, failed[0])}: {session.errors[failed[0]]}{more}"
 
 
 def _failed_and_skipped(session: Session, graph: Graph, nid: str | None) -> tuple[str | None, int]:

@@ -4,8 +4,8 @@ A step's description ("MulBackward0: sent grad [2., 3.] to w"), an edit's name a
 next thing happens (a learner reads them beside the lesson, for as long as they like). Two kinds went stale:
 
 - an error the session no longer has ("Error at z: ..." after Retain graph and a new pass, "Forward stopped at
-  mse: ..." after the shape was fixed and the graph ran again): it goes as soon as the session view is refreshed
-  without that error (``recheck``);
+  mse: ..." after the shape was fixed and the graph ran again, a step's "...; failed earlier: a_plus_b: ..."): it
+  goes as soon as the session view is refreshed without that error (``recheck``);
 - a refusal of a command that changed nothing ("Can't open damaged.json: ...", "The clipboard holds no Nodegrad
   nodes"): it stayed over every later click that said nothing, minutes later; it goes after ``NOTICE_S`` seconds
   (``said(text, notice=True)``) unless another message took its place.
@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
+from gui.session_view import FAILED_EARLIER
 from gui.training.status_line import StatusLine
 
 __all__ = ["StatusExpiry", "NOTICE_S", "ERROR_STARTS"]
@@ -51,7 +52,7 @@ class StatusExpiry(QObject):
     def recheck(self) -> None:
         """The session view was refreshed: an error message whose error is gone goes."""
         text = self.line.text()
-        if text.startswith(ERROR_STARTS) and not self._has_errors():
+        if (text.startswith(ERROR_STARTS) or FAILED_EARLIER in text) and not self._has_errors():
             self._clear()
 
     def _expire(self) -> None:
