@@ -1,10 +1,11 @@
 """``Linear(1, n)`` and ``Linear(2, n)`` on a batch round as PyTorch's MKL kernel does.
 
 Regression tutorials start with ``nn.Linear(1, hidden)``, 2-D classification ones with ``nn.Linear(2, hidden)``.
-With one input feature PyTorch's sgemm adds the bias to the exact product and rounds once (with one row or one output
-it rounds the product first, NumPy's order); with two features and 12 or more rows and outputs it rounds
-``fma(x1, w1, x0 w0)`` and then adds the bias. NumPy's order differs in the last bit on a few percent of elements,
-which training then amplifies (the backward GEMMs still sum in NumPy's order)."""
+With one input feature PyTorch's sgemm adds the bias to the exact product and rounds once on Intel CPUs (with one
+row or one output, or on an AMD CPU, Zen 3 or Zen 4, it rounds the product first, NumPy's order); with two features
+and 12 or more rows and outputs it rounds ``fma(x1, w1, x0 w0)`` and then adds the bias. NumPy's order differs in
+the last bit on a few percent of elements, which training then amplifies (the backward GEMMs still sum in NumPy's
+order)."""
 
 import numpy as np
 import pytest

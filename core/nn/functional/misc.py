@@ -12,7 +12,7 @@ import numpy as np
 
 import core
 from core import _blas_threads as _blas
-from core import _dtype, _sampling
+from core import _cpu, _dtype, _sampling
 from core._arg_types import require_tensors
 from core._backend import xp_for
 from core._cascade_sum import sum_over_batch
@@ -48,11 +48,11 @@ def _short_gemm_bias(x, w, b):
     of shapes); None where NumPy's order is already torch's or no rule is known (small batches of two features).
 
     NOTE: a float32 fused multiply-add is computed in float64, where the product of two float32 values is exact.
-    - one feature, several rows and outputs: ``fma(x, w, b)``, one rounding (one row or one output: the product is
-      rounded first, then the bias added, which is NumPy's order);
+    - one feature, several rows and outputs: ``fma(x, w, b)``, one rounding, on Intel CPUs (one row or one output,
+      or any AMD CPU: the product is rounded first, then the bias added, which is NumPy's order);
     - two features, 12 or more rows and outputs: ``fma(x1, w1, x0 w0)``, then the bias added."""
     m, (k, n) = x.shape[0], w.shape
-    if k == 1 and m > 1 and n > 1 and not small_gemm_cpu:  # (on AMD Zen 4 MKL rounds the product first)
+    if k == 1 and m > 1 and n > 1 and not _PRODUCT_FIRST:
         return (x.astype(_F64) @ w.astype(_F64) + b).astype(_F32)
     if k == 2 and m >= 12 and n >= 12:
         first = np.multiply.outer(x[:, 0], w[0])  # float32: rounded
@@ -62,6 +62,9 @@ def _short_gemm_bias(x, w, b):
     return None
 
 
+# NOTE: on AMD CPUs MKL rounds a one-feature product first and then adds the bias (measured on an EPYC Zen 4 with
+# AVX-512 and an EPYC Zen 3 with AVX2 only); the fused rounding is its kernel's on the Intel development machines
+_PRODUCT_FIRST = small_gemm_cpu or _cpu.VENDOR == "AuthenticAMD"
 _ONE_THREAD_GEMM = 1 << 26  # multiply-adds up to which a Linear's GEMM runs on one BLAS thread
 _BLAS_ALONE = 65536 * 4  # multiply-adds up to which OpenBLAS runs a GEMM on one thread by itself (SMP_THRESHOLD_MIN
 #                          times GEMM_MULTITHREAD_THRESHOLD in its interface/gemm.c)
