@@ -18,6 +18,7 @@ from core._memory_format import laid_out_like_operands
 from core._select import where as select
 from core._sparse_coo_ops import sparse_function
 from core._tensor import Tensor, new_tensor
+from core._warn_once import warn_once
 from core.autograd.function import Function
 from core.ops._recorded import recorded
 from core.ops._util import as_array, broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
@@ -374,7 +375,11 @@ def where(condition, input=None, other=None, *, out=None):
     """``condition ? input : other`` with promotion and broadcasting; ``where(c)`` is ``nonzero(c, as_tuple=True)``."""
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
-    if condition.dtype is not _dtype.bool:
+    if condition.dtype is _dtype.uint8:  # NOTE: deprecated, still taken (pytorch-crf 0.7.2 masks with uint8)
+        warn_once("where uint8", "where received a uint8 condition tensor. This behavior is deprecated and will be "
+                  "removed in a future version of PyTorch. Use a boolean condition instead.")
+        condition = condition.bool()
+    elif condition.dtype is not _dtype.bool:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{_TYPE_NAMES[condition.dtype.name]}")
     _numbers_fit(input, other)
