@@ -14,7 +14,8 @@ from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
-__all__ = ["strided_array", "contiguous_strides", "strided_scatter", "copy_preserving_layout", "extent", "dense"]
+__all__ = ["strided_array", "contiguous_strides", "strided_scatter", "copy_preserving_layout", "extent", "dense",
+           "SliceBackward", "SelectBackward", "DiagonalBackward", "UnfoldBackward"]
 
 
 class _Interface:
@@ -97,6 +98,37 @@ class StridedScatter(Function):
         return as_strided(gg, size, stride, gg.storage_offset() + offset)
 
     jvp = linear_jvp
+
+
+class ViewBackward(StridedScatter):
+    """A view's gradient (zeros of the input's shape with ``g`` at the view's places) as torch's own backward op, so
+    that ``create_graph=True`` records ``SliceBackwardBackward0``/``SelectBackwardBackward0``/... as torch does (the
+    generic ``AsStridedScatterBackward0`` did); differentiated again it is the view of ``gg``, as torch's formula."""
+
+    @staticmethod
+    def forward(ctx, g, *, view, args, shape, size, stride, offset):
+        ctx.view, ctx.view_args = view, args
+        return StridedScatter.forward(ctx, g, shape=shape, size=size, stride=stride, offset=offset)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return ctx.view.apply(gg, **ctx.view_args)
+
+
+class SliceBackward(ViewBackward):
+    node_name = "SliceBackwardBackward0"
+
+
+class SelectBackward(ViewBackward):
+    node_name = "SelectBackwardBackward0"
+
+
+class DiagonalBackward(ViewBackward):
+    node_name = "DiagonalBackwardBackward0"
+
+
+class UnfoldBackward(ViewBackward):
+    node_name = "UnfoldBackwardBackward0"
 
 
 def strided_scatter(g: Tensor, shape, size, stride, offset) -> Tensor:

@@ -19,6 +19,7 @@ from core.autograd.node_api import SavedFromCtx
 from core.autograd.view_meta import mark_multi_output
 from core.autograd.view_meta import refuse as refuse_view_write
 from core.ops import views as _v
+from core.ops._strided import DiagonalBackward, SelectBackward, SliceBackward, UnfoldBackward
 from core.ops._util import broadcast_shapes as _broadcast_shapes
 from core.ops._util import normalize_dim, xp_of
 from core.ops.complex_ops import conj
@@ -50,17 +51,23 @@ class _GeometryView(Function):
         shape, strides, offset = cls.geometry(a._data.shape, a.stride(), a.storage_offset(), **args)
         return make_view(a, shape, strides, offset)
 
+    scatter = None  # the backward as an op of its own (a ViewBackward subclass): torch's ``<view>_backward``
+
     @classmethod
     def backward(cls, ctx, g):
         shape = ctx.in_shape
         size, stride, offset = cls.geometry(shape, contiguous_strides(shape), 0, **ctx.args)
-        return strided_scatter(g, shape, size, stride, offset)
+        if cls.scatter is None:
+            return strided_scatter(g, shape, size, stride, offset)
+        return cls.scatter.apply(g, view=cls, args=ctx.args, shape=tuple(shape), size=tuple(size),
+                                 stride=tuple(stride), offset=offset)
 
     jvp = linear_jvp
 
 
 class Slice(_GeometryView):
     node_name = "SliceBackward0"
+    scatter = SliceBackward
     _saved_dim = SavedFromCtx(lambda c: c["args"]["dim"])
     _saved_start = SavedFromCtx(lambda c: c["args"]["start"])
     _saved_end = SavedFromCtx(lambda c: c["args"]["start"] + c["args"]["length"])
@@ -76,6 +83,7 @@ class Slice(_GeometryView):
 
 class StepSlice(_GeometryView):
     node_name = "SliceBackward0"
+    scatter = SliceBackward
     _saved_dim = SavedFromCtx(lambda c: c["args"]["dim"])
     _saved_start = SavedFromCtx(lambda c: c["args"]["start"])
     _saved_end = SavedFromCtx(lambda c: c["args"]["end"])
@@ -92,6 +100,7 @@ class StepSlice(_GeometryView):
 
 class Select(_GeometryView):
     node_name = "SelectBackward0"
+    scatter = SelectBackward
     _saved_dim = SavedFromCtx(lambda c: c["args"]["dim"])
     _saved_index = SavedFromCtx(lambda c: c["args"]["index"])
     _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
@@ -103,6 +112,7 @@ class Select(_GeometryView):
 
 class Diagonal(_GeometryView):
     node_name = "DiagonalBackward0"
+    scatter = DiagonalBackward
 
     @staticmethod
     def geometry(shape, strides, offset, *, off, d1, d2):
@@ -119,6 +129,7 @@ class Diagonal(_GeometryView):
 
 class Unfold(_GeometryView):
     node_name = "UnfoldBackward0"
+    scatter = UnfoldBackward
 
     @staticmethod
     def geometry(shape, strides, offset, *, dim, size, step):

@@ -12,7 +12,7 @@ from core._arg_types import is_index, require_input, tp_name
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
-from core.ops._strided import dense
+from core.ops._strided import DiagonalBackward, dense
 from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
 from core.ops.elementwise import check_inplace, write_inplace
 from core.ops.reduction import sum as _sum
@@ -356,8 +356,12 @@ class DiagonalCopy(Function):
 
     @staticmethod
     def backward(ctx, g):
+        from core.ops.movement import Diagonal  # movement re-exports this module
+
         size, stride, off = _diagonal_geometry(ctx.in_shape, ctx.offset, 0, 1)
-        return _v.strided_scatter(g, ctx.in_shape, size, stride, off)
+        # NOTE: torch's diagonal_backward, recorded as DiagonalBackwardBackward0 (its own gradient a diagonal view)
+        return DiagonalBackward.apply(g, view=Diagonal, args={"off": ctx.offset, "d1": 0, "d2": 1},
+                                      shape=tuple(ctx.in_shape), size=tuple(size), stride=tuple(stride), offset=off)
 
 
 def diag(input: Tensor, diagonal=0):
