@@ -27,9 +27,9 @@ from core._printing import tensor_repr
 from core._tensor_deepcopy import deepcopy_tensor
 from core._user_warning import warn_in_core, warn_user
 from core._warn_once import warn_once
+from core.autograd import _transform_guard, grad_mode, view_meta
 from core.autograd import engine as _engine
 from core.autograd import grad_dtype as _grad_dtype
-from core.autograd import grad_mode, view_meta
 from core.autograd.function import note_value_read
 from core.autograd.hooks import register_post_accumulate_grad_hook, register_tensor_hook
 from core.autograd.inference import VERSION as _INFERENCE_VERSION
@@ -886,6 +886,8 @@ class Tensor(TensorBase):
         self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if _transform_guard._depth.value:  # NOTE: refused inside a core.func transform's function, as functorch's
+            _transform_guard.check_requires_grad_()
         return self._set_requires_grad(requires_grad, "only Tensors of floating point dtype can require gradients")
 
     def _set_requires_grad(self, requires_grad, message: str = _FACTORY_GRAD_ERROR) -> Tensor:
@@ -969,6 +971,7 @@ class Tensor(TensorBase):
     def retain_grad(self) -> None:
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        _transform_guard.check_retain_grad()  # (after the check above, as PyTorch's order)
         if self.grad_fn is None or self._retains_grad:
             return
         node = self.grad_fn

@@ -28,6 +28,7 @@ import functools
 
 import core
 from core import _random, _vmap_batched
+from core.autograd import _transform_guard as transform_guard
 from core.utils._pytree import tree_flatten, tree_unflatten
 
 __all__ = ["vmap"]
@@ -42,22 +43,28 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
-        name = _name(func)
-        leaves, spec = tree_flatten(args)
-        dims = _leaf_dims(in_dims, args, name)
-        size = _batch_size(leaves, dims, in_dims, name)
-        try:
-            return _vmap_batched.call(func, args, kwargs, leaves, spec, dims, size,
-                                      lambda first: _out_dims_of(first, out_dims, name))
-        except _vmap_batched.Refusal as refusal:
-            raise refusal.error from None
-        except (Exception, _vmap_batched.Unbatchable):
-            pass  # NOTE: the loop runs func again and gives its results, or its error
-        if size == 0:
-            return _empty_results(func, args, kwargs, leaves, spec, dims, randomness, out_dims, name)
-        return _stack_results(_run(func, args, kwargs, leaves, spec, dims, size, randomness), out_dims, name)
+        with transform_guard.transforming():  # retain_grad(), requires_grad_(), backward() refused inside, as torch's
+            return _mapped(func, args, kwargs, in_dims, out_dims, randomness)
 
     return wrapped
+
+
+def _mapped(func, args, kwargs, in_dims, out_dims, randomness):
+    """One call of ``vmap(func)``: batched where every op has a rule, else a loop over the mapped dimension."""
+    name = _name(func)
+    leaves, spec = tree_flatten(args)
+    dims = _leaf_dims(in_dims, args, name)
+    size = _batch_size(leaves, dims, in_dims, name)
+    try:
+        return _vmap_batched.call(func, args, kwargs, leaves, spec, dims, size,
+                                  lambda first: _out_dims_of(first, out_dims, name))
+    except _vmap_batched.Refusal as refusal:
+        raise refusal.error from None
+    except (Exception, _vmap_batched.Unbatchable):
+        pass  # NOTE: the loop runs func again and gives its results, or its error
+    if size == 0:
+        return _empty_results(func, args, kwargs, leaves, spec, dims, randomness, out_dims, name)
+    return _stack_results(_run(func, args, kwargs, leaves, spec, dims, size, randomness), out_dims, name)
 
 
 def batched_only(func, batch, chunk_size=None):

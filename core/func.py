@@ -28,6 +28,7 @@ import core as _core
 from core import _random, _vmap, _vmap_batched
 from core._func_more import functionalize, linearize, replace_all_batch_norm_modules_
 from core._vmap import vmap
+from core.autograd import _transform_guard
 from core.autograd import forward_ad as _forward_ad
 from core.autograd.engine import grad as _autograd_grad
 from core.autograd.function import AccumulateGrad as _AccumulateGrad
@@ -149,6 +150,13 @@ def _engine_grad(outputs, inputs, grad_outputs, **kwargs) -> list:
     return list(_autograd_grad(outputs, inputs, grad_outputs, allow_unused=True, **kwargs))
 
 
+def _run(func, args, kwargs=None):
+    """``func(*args, **kwargs)`` as a transform runs it: inside, ``retain_grad()``, ``requires_grad_()`` and
+    ``backward()`` are refused as functorch refuses them (``core.autograd._transform_guard``)."""
+    with _transform_guard.transforming():
+        return func(*args, **kwargs) if kwargs else func(*args)
+
+
 def _split_aux(output, has_aux: bool, api: str):
     if not has_aux:
         return output, None
@@ -168,7 +176,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         scope = _Scope()
         with _core.enable_grad():
             args, diff = _enter_args(scope, args, argnums)
-            output, aux = _split_aux(func(*args, **kwargs), has_aux, "grad_and_value(f)(*args)")
+            output, aux = _split_aux(_run(func, args, kwargs), has_aux, "grad_and_value(f)(*args)")
             if not isinstance(output, _core.Tensor):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, "
                                    f"got {type(output)}")
@@ -199,7 +207,7 @@ def vjp(func, *primals, has_aux=False):
     scope = _Scope()
     with _core.enable_grad():
         entered = _tree_map(scope.enter, primals)
-        output, aux = _split_aux(func(*entered), has_aux, "vjp(f, *primals)")
+        output, aux = _split_aux(_run(func, entered), has_aux, "vjp(f, *primals)")
         flat_out, out_spec = _tree_flatten(output)
         _check_outputs(flat_out, "vjp(f, *primals)")
         for o in flat_out:
@@ -280,7 +288,7 @@ def _forward_jacobian(func, argnums, has_aux, args, kwargs):
         _forward_ad._enter_level(n, nested=True)
         try:
             entered = _with_batched_duals(args, leaves, sizes)
-            output, aux = _split_aux(func(*entered, **kwargs), has_aux, "jvp(f, primals, tangents)")
+            output, aux = _split_aux(_run(func, entered, kwargs), has_aux, "jvp(f, primals, tangents)")
             flat_out, out_spec = _tree_flatten(output)
             _check_outputs(flat_out, "jvp(f, primals, tangents)")
             unpacked = [_vmap_batched.unpack_dual(o) if _vmap_batched.is_batched(o) else _forward_ad.unpack_dual(o)
@@ -321,7 +329,7 @@ def _jacobian_transform(func, argnums, has_aux, api, chunk_size=None):
         scope = _Scope()
         with _core.enable_grad():
             args, diff = _enter_args(scope, args, argnums)
-            output, aux = _split_aux(func(*args, **kwargs), has_aux, "vjp(f, *primals)")
+            output, aux = _split_aux(_run(func, args, kwargs), has_aux, "vjp(f, *primals)")
             flat_out, out_spec = _tree_flatten(output)
             _check_outputs(flat_out, "vjp(f, *primals)" if api == "jacrev" else "jvp(f, primals, tangents)")
             leaves, spec = _tree_flatten(diff)
@@ -350,7 +358,7 @@ def _batched_blocks(func, args, kwargs, argnums, has_aux, flat_out, leaves, spec
         new, diff = list(args), _tree_unflatten(list(new_leaves), spec)
         for i, d in ([(picked, diff)] if isinstance(picked, int) else zip(picked, diff)):
             new[i] = d
-        output, _ = _split_aux(func(*new, **kwargs), has_aux, "vjp(f, *primals)")
+        output, _ = _split_aux(_run(func, new, kwargs), has_aux, "vjp(f, *primals)")
         return tuple(_tree_flatten(output)[0])
 
     blocks = []
@@ -444,7 +452,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     scope = _Scope()
     with _core.enable_grad():
         leaves = [scope.enter(p) for p in flat_p]
-        output, aux = _split_aux(func(*_tree_unflatten(leaves, p_spec)), has_aux, _JVP)
+        output, aux = _split_aux(_run(func, _tree_unflatten(leaves, p_spec)), has_aux, _JVP)
         flat_out, out_spec = _tree_flatten(output)
         _check_outputs(flat_out, _JVP)
         tangents_out = _double_vjp(flat_out, leaves, flat_t, strict)

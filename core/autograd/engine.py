@@ -22,6 +22,7 @@ from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd import grad_adopt as _grad_adopt
 from core.autograd._gradient_edge import GradientEdge
+from core.autograd._transform_guard import check_backward
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
 from core.autograd.grad_adopt import adopted
 from core.autograd.grad_dtype import cast_incoming
@@ -687,6 +688,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
     With ``inputs``, only those tensors (leaves or not) receive ``.grad``.
     """
+    check_backward()  # refused inside a core.func transform's function, as functorch refuses it
     if grad_variables is not None and grad_tensors is None:
         grad_tensors = grad_variables
     if inputs is not None:
