@@ -22,7 +22,7 @@ import math
 import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, rule
 
 import core
 import core.nodegraph.model.nodes  # registers the built-in node types
@@ -30,13 +30,11 @@ from core.autograd.graph import grad_of
 from core.nodegraph.export.script import ExportError, export_script
 from core.nodegraph.files import io as files
 from core.nodegraph.model import commands as cmd
-from core.nodegraph.model.document import Graph, GraphError
-from core.nodegraph.model.numtext import parse
-from core.nodegraph.model.spec import ParamError, get_spec
+from core.nodegraph.model.document import Graph
 from core.nodegraph.run.session import Session
+from tests.nodegraph.fuzz_checks import EditRules
 from tests.nodegraph.test_fuzz_export_nodes import _run_script
 
-REFUSED = (GraphError, ParamError)
 # cheap kinds that chain and fail in readable ways (log of a negative is NaN, a reshape or mse of the wrong size
 # fails with a message naming its inputs)
 NODES = [
@@ -108,13 +106,17 @@ def fresh_session(live: Session, graph: Graph) -> Session:
     return fresh
 
 
-class LiveAgainstFresh(RuleBasedStateMachine):
+class LiveAgainstFresh(EditRules, RuleBasedStateMachine):
+    """One document edited (the shared edits in fuzz_checks.EditRules and those below) and its live session."""
+
+    PARAM_TEXTS = tuple(TEXTS)
+    FIXED_PARAMS = ("seed", "device")  # a seedless source draws where the nodes ran: live and fresh would differ
+
     def __init__(self) -> None:
         super().__init__()
         self.graph = Graph()
         self.session = Session(self.graph)
-        self.undo_stack: list[cmd.Command] = []
-        self.redo_stack: list[cmd.Command] = []
+        self.reset_edits()
         self.stepped = False  # the optimizer changed parameters after the values of the pass were computed
         self.freed = False  # a backward ran through this pass's graph (a second one needs a new pass)
 
@@ -122,19 +124,6 @@ class LiveAgainstFresh(RuleBasedStateMachine):
         self.session.close()
 
     # ----- edits ------------------------------------------------------------------------------------------------
-    def _edit(self, command: cmd.Command) -> None:
-        before = files.dumps(self.graph)
-        try:
-            command.do(self.graph)
-        except REFUSED:
-            return
-        if files.dumps(self.graph) != before:
-            self.undo_stack.append(command)
-            self.redo_stack.clear()
-
-    def _node(self, data: st.DataObject) -> str | None:
-        return data.draw(st.sampled_from(sorted(self.graph.nodes))) if self.graph.nodes else None
-
     @rule(node=st.sampled_from(NODES))
     def add_node(self, node: dict) -> None:
         self._edit(cmd.AddNode(dict(node)))
@@ -166,26 +155,6 @@ class LiveAgainstFresh(RuleBasedStateMachine):
         for src, dst, port in ((x, mul, "a"), (w, mul, "b"), (mul, total, "x")):
             self._edit(cmd.Connect(src, "out", dst, port))
 
-    @rule(data=st.data())
-    def delete_node(self, data: st.DataObject) -> None:
-        nid = self._node(data)
-        if nid is not None:
-            self._edit(cmd.RemoveNodes([nid]))
-
-    @rule(data=st.data())
-    def connect(self, data: st.DataObject) -> None:
-        src, dst = self._node(data), self._node(data)
-        if src is None or dst is None:
-            return
-        outs, ins = self.graph.port_names(src)[1], self.graph.port_names(dst)[0]
-        if outs and ins:
-            self._edit(cmd.Connect(src, data.draw(st.sampled_from(outs)), dst, data.draw(st.sampled_from(ins))))
-
-    @rule(data=st.data())
-    def disconnect(self, data: st.DataObject) -> None:
-        if self.graph.edges:
-            self._edit(cmd.Disconnect(*data.draw(st.sampled_from(list(self.graph.edges)))))
-
     @rule(data=st.data(), title=st.sampled_from(TITLES))
     def rename(self, data: st.DataObject, title: str | None) -> None:
         """Any node, or one whose consumer shows an error (its message names this node)."""
@@ -200,35 +169,6 @@ class LiveAgainstFresh(RuleBasedStateMachine):
         nid = self._node(data)
         if nid is not None:
             self._edit(cmd.SetNodeAttr(nid, "color", color))
-
-    @rule(data=st.data(), text=st.sampled_from(TEXTS))
-    def set_param(self, data: st.DataObject, text: str) -> None:
-        nid = self._node(data)
-        if nid is None:
-            return
-        params = [p for p in get_spec(self.graph.nodes[nid].type).params if p.name not in ("seed", "device")]
-        if not params:
-            return
-        param = data.draw(st.sampled_from(params))
-        try:
-            value = param.validate(parse(param, text))
-        except REFUSED:
-            return
-        self._edit(cmd.SetParam(nid, param.name, value))
-
-    @precondition(lambda self: self.undo_stack)
-    @rule()
-    def undo(self) -> None:
-        command = self.undo_stack.pop()
-        command.undo(self.graph)
-        self.redo_stack.append(command)
-
-    @precondition(lambda self: self.redo_stack)
-    @rule()
-    def redo(self) -> None:
-        command = self.redo_stack.pop()
-        command.do(self.graph)
-        self.undo_stack.append(command)
 
     # ----- runs -------------------------------------------------------------------------------------------------
     @rule()
@@ -427,3 +367,4 @@ def test_renaming_a_parameter_right_after_a_training_step_saves_its_trained_valu
     assert list(s.trained_values()["p"]) == ["v"]
     fresh = fresh_session(s, g)
     assert same_value(fresh.node_parameters("p")["v"], s.node_parameters("p")["v"])  # trained, not initial
+

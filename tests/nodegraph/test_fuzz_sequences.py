@@ -22,17 +22,17 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import core.nodegraph.model.nodes  # noqa: F401 - registers the built-in node types
 from core.nodegraph.files import io as files
 from core.nodegraph.files.code_import import CodeImportError, import_here
 from core.nodegraph.model import commands as cmd
 from core.nodegraph.model.document import Graph, GraphError
-from core.nodegraph.model.numtext import parse
-from core.nodegraph.model.spec import ParamError, all_specs, get_spec
+from core.nodegraph.model.spec import all_specs
 from core.nodegraph.run.session import Session
 from core.nodegraph.training.runs import RunHistory
+from tests.nodegraph.fuzz_checks import EditRules, message_of
 
 # cheap node kinds that wire into training graphs: sources, parameters, elementwise maths, reductions, losses
 TYPES = ["source.randn", "source.tensor", "source.ones", "param.parameter", "math.add", "math.mul", "math.exp",
@@ -56,17 +56,12 @@ SNIPPETS = [
     "import torch\nx = torch.randn(3)\ny = x @ torch.randn(4)\n",  # refused: shapes
     "import torch\nx = undefined_name + 1\n",  # refused: NameError
 ]
-REFUSED = (GraphError, ParamError)
 
 
-def _message_of(exc: Exception) -> str:
-    text = str(exc)
-    assert text and len(text) < 2000, f"{type(exc).__name__} with an empty or huge message"
-    return text
-
-
-class DocumentAndSession(RuleBasedStateMachine):
+class DocumentAndSession(EditRules, RuleBasedStateMachine):
     """One open document, its session, the undo and redo stacks of the commands done, and the plotted runs."""
+
+    PARAM_TEXTS = tuple(TEXTS)
 
     def __init__(self) -> None:
         super().__init__()
@@ -81,67 +76,13 @@ class DocumentAndSession(RuleBasedStateMachine):
         if hasattr(self, "session"):
             self.session.close()
         self.graph, self.session = graph, Session(graph)
-        self.undo_stack: list[tuple[cmd.Command, str, str]] = []  # (command, saved form before, after)
-        self.redo_stack: list[tuple[cmd.Command, str, str]] = []
+        self.reset_edits()
         self.runs = RunHistory()
-        self.saved = files.dumps(graph)
 
-    # ----- edits: done and pushed, or refused with the document unchanged ----------------------------------------
-    def _edit(self, command: cmd.Command) -> None:
-        before = files.dumps(self.graph)
-        try:
-            command.do(self.graph)
-        except REFUSED as exc:
-            _message_of(exc)
-            assert files.dumps(self.graph) == before, f"a refused {type(command).__name__} changed the document"
-            return
-        self.saved = files.dumps(self.graph)
-        if self.saved != before:
-            self.undo_stack.append((command, before, self.saved))
-            self.redo_stack.clear()
-
-    def _node(self, data: st.DataObject) -> str | None:
-        return data.draw(st.sampled_from(sorted(self.graph.nodes))) if self.graph.nodes else None
-
+    # ----- edits (the shared ones in fuzz_checks.EditRules): done, or refused with the document unchanged ---------
     @rule(type_id=st.sampled_from(TYPES) | st.sampled_from(ANY_TYPE))
     def add_node(self, type_id: str) -> None:
         self._edit(cmd.AddNode({"type": type_id}))
-
-    @rule(data=st.data())
-    def remove_node(self, data: st.DataObject) -> None:
-        nid = self._node(data)
-        if nid is not None:
-            self._edit(cmd.RemoveNodes([nid]))
-
-    @rule(data=st.data())
-    def connect(self, data: st.DataObject) -> None:
-        src, dst = self._node(data), self._node(data)
-        if src is None or dst is None:
-            return
-        outs, ins = self.graph.port_names(src)[1], self.graph.port_names(dst)[0]
-        if outs and ins:
-            self._edit(cmd.Connect(src, data.draw(st.sampled_from(outs)), dst, data.draw(st.sampled_from(ins))))
-
-    @rule(data=st.data())
-    def disconnect(self, data: st.DataObject) -> None:
-        if self.graph.edges:
-            self._edit(cmd.Disconnect(*data.draw(st.sampled_from(list(self.graph.edges)))))
-
-    @rule(data=st.data(), text=st.sampled_from(TEXTS))
-    def set_param(self, data: st.DataObject, text: str) -> None:
-        nid = self._node(data)
-        if nid is None:
-            return
-        params = get_spec(self.graph.nodes[nid].type).params
-        if not params:
-            return
-        param = data.draw(st.sampled_from(params))
-        try:
-            value = param.validate(parse(param, text))
-        except REFUSED as exc:  # the Inspector's field refuses it
-            _message_of(exc)
-            return
-        self._edit(cmd.SetParam(nid, param.name, value))
 
     @rule(setting=st.sampled_from(SETTINGS), data=st.data())
     def set_training(self, setting: tuple[str, object], data: st.DataObject) -> None:
@@ -198,24 +139,6 @@ class DocumentAndSession(RuleBasedStateMachine):
                 history.goto(0)
         else:
             getattr(history, how)()
-
-    @precondition(lambda self: self.undo_stack)
-    @rule()
-    def undo(self) -> None:
-        command, before, after = self.undo_stack.pop()
-        command.undo(self.graph)
-        assert files.dumps(self.graph) == before, f"undo of {command.text!r} did not restore the document"
-        self.redo_stack.append((command, before, after))
-        self.saved = before
-
-    @precondition(lambda self: self.redo_stack)
-    @rule()
-    def redo(self) -> None:
-        command, before, after = self.redo_stack.pop()
-        command.do(self.graph)
-        assert files.dumps(self.graph) == after, f"redo of {command.text!r} did not re-apply it"
-        self.undo_stack.append((command, before, after))
-        self.saved = after
 
     # ----- runs: never raise, never change the document ------------------------------------------------------------
     @rule(how=st.sampled_from(["forward", "forward_step", "backward", "backward_step", "zero_grad",
@@ -275,7 +198,7 @@ class DocumentAndSession(RuleBasedStateMachine):
         try:
             result = import_here(snippet)
         except CodeImportError as exc:
-            _message_of(exc)
+            message_of(exc)
             return
         self._open(result.graph)
 
