@@ -8,11 +8,10 @@ Spotlight's ``layers`` and ``cross_validation`` import scikit-learn's ``murmurha
 
 from __future__ import annotations
 
-import importlib.machinery
 import sys
-import types
 
 import numpy as np
+from fake_stand_ins import module as _module
 
 _M32 = 0xFFFFFFFF
 
@@ -96,13 +95,6 @@ def rankdata(a):
     ranks = np.empty(len(a))
     ranks[order] = average[group]
     return ranks
-
-
-def _module(name):
-    """A module with a spec (``importlib.util.find_spec`` on it answers, as it does for an installed one)."""
-    module = types.ModuleType(name)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
-    return module
 
 
 def install():

@@ -24,6 +24,7 @@ import sys
 import types
 
 import numpy as np
+from fake_stand_ins import AttrDict
 
 
 def _not_installed(name):
@@ -34,17 +35,8 @@ def _not_installed(name):
     return refuse
 
 
-class OptimizeResult(dict):
+class OptimizeResult(AttrDict):
     """SciPy's result: a dict whose keys read as attributes."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError as exc:
-            raise AttributeError(name) from exc
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
 
 
 class Bounds:

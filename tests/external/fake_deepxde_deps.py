@@ -17,10 +17,8 @@ Both runs (core and torch) get the same ones, which is all the comparison needs.
 
 from __future__ import annotations
 
-import importlib.machinery
-import types
-
 import numpy as np
+from fake_stand_ins import module
 
 
 def _refuse(module):
@@ -34,12 +32,8 @@ def _refuse(module):
 
 
 def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__getattr__ = _refuse(name)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
-    module.__path__ = []
-    return module
+    """A package whose names it lacks refuse when called (``_refuse``)."""
+    return module(name, package=True, __path__=[], **attributes, __getattr__=_refuse(name))
 
 
 def _primes(count):

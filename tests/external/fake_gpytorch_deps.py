@@ -21,6 +21,7 @@ import sys
 import types
 
 import numpy as np
+from fake_stand_ins import Bar
 
 
 def _loadmat(path, *args, **kwargs):
@@ -45,35 +46,6 @@ class _NearestNeighbors:
         return (distance, index) if return_distance else index
 
 
-class _Bar:
-    """A progress bar that draws nothing."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable = iterable
-
-    def __iter__(self):
-        return iter(self.iterable)
-
-    def __len__(self):
-        return len(self.iterable)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def set_postfix(self, *args, **kwargs):
-        pass
-
-    set_description = update = close = refresh = set_postfix
-
-
-def _trange(*args, **kwargs):
-    """``trange(n)``: a bar over ``range(n)``."""
-    return _Bar(range(*args))
-
-
 def modules() -> dict:
     """The stand-in modules by name, those not in ``sys.modules`` yet."""
     scipy = types.ModuleType("scipy")
@@ -91,11 +63,11 @@ def modules() -> dict:
     made["sklearn.neighbors"].NearestNeighbors = _NearestNeighbors
     tqdm = made["tqdm"] = types.ModuleType("tqdm")
     tqdm.__path__ = []
-    tqdm.tqdm = tqdm.tqdm_notebook = _Bar
-    tqdm.trange = _trange
+    tqdm.tqdm = tqdm.tqdm_notebook = Bar
+    tqdm.trange = Bar.trange
     for part in ("auto", "notebook"):
         made[f"tqdm.{part}"] = types.ModuleType(f"tqdm.{part}")
-        made[f"tqdm.{part}"].tqdm, made[f"tqdm.{part}"].trange = _Bar, _trange
+        made[f"tqdm.{part}"].tqdm, made[f"tqdm.{part}"].trange = Bar, Bar.trange
         setattr(tqdm, part, made[f"tqdm.{part}"])
     for name, module in made.items():  # (torch asks importlib.util.find_spec whether some packages exist)
         module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=hasattr(module, "__path__"))

@@ -17,9 +17,10 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.machinery
-import types
 
 import numpy as np
+from fake_stand_ins import PrintingBar
+from fake_stand_ins import module as _module
 
 
 def dump(data, stream=None, **kwargs):
@@ -34,31 +35,6 @@ def dump(data, stream=None, **kwargs):
 def safe_load(stream):
     """``yaml.safe_load`` of what ``dump`` wrote."""
     return ast.literal_eval(stream if isinstance(stream, str) else stream.read())
-
-
-class _Bar:
-    """``tqdm``'s bar over an iterable: iterates, prints each ``set_description`` text."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable = iterable if iterable is not None else []
-
-    def __iter__(self):
-        return iter(self.iterable)
-
-    def __len__(self):
-        return len(self.iterable)
-
-    def set_description(self, text="", refresh=True):
-        print(text)
-
-    def set_postfix(self, *args, **kwargs):
-        print(*args, *(f"{k}={v}" for k, v in kwargs.items()))
-
-    def update(self, n=1):
-        pass
-
-    def close(self):
-        pass
 
 
 class LinearRegression:
@@ -87,19 +63,12 @@ class AgglomerativeClustering:
         raise NotImplementedError("AgglomerativeClustering is not available in the corpus (a stand-in)")
 
 
-def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
-    return module
-
-
 def modules() -> dict:
     """The stand-ins, by module name, for ``runner._fetched_packages``."""
     linear = _module("sklearn.linear_model", LinearRegression=LinearRegression)
     cluster = _module("sklearn.cluster", AgglomerativeClustering=AgglomerativeClustering)
-    tqdm = _module("tqdm", tqdm=_Bar, trange=lambda *args, **kwargs: _Bar(range(*args)))
-    auto = _module("tqdm.auto", tqdm=_Bar)
+    tqdm = _module("tqdm", tqdm=PrintingBar, trange=PrintingBar.trange)
+    auto = _module("tqdm.auto", tqdm=PrintingBar)
     tqdm.auto = auto
     datasets = importlib.import_module("fake_sklearn")
     return {"yaml": _module("yaml", dump=dump, safe_load=safe_load, load=safe_load),

@@ -15,6 +15,8 @@ from __future__ import annotations
 import inspect
 import random
 
+from fake_stand_ins import AttrDict
+
 __version__ = "2.4.0"
 
 
@@ -28,16 +30,8 @@ def seed_everything(seed=None, workers=False):
     return seed
 
 
-class AttributeDict(dict):
+class AttributeDict(AttrDict):
     """Lightning's ``hparams``: a dict read as attributes."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError as exc:
-            raise AttributeError(name) from exc
-
-    __setattr__ = dict.__setitem__
 
 
 class _Logger:

@@ -23,6 +23,8 @@ import importlib.machinery
 import sys
 import types
 
+from fake_stand_ins import module as _module
+
 
 def _dump(data, stream=None, **kwargs):
     items = data.items() if isinstance(data, dict) else [("value", data)]
@@ -66,13 +68,6 @@ class _Tqdm:
     @staticmethod
     def format_num(n):
         return f"{n:.3g}"
-
-
-def _module(name, **attrs):
-    module = types.ModuleType(name)
-    module.__dict__.update(attrs)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)  # find_spec("tqdm") asks for it
-    return module
 
 
 def modules(accelerate: bool = False) -> dict:

@@ -16,8 +16,8 @@ The runner's other stand-ins (torchvision's stub, whose datasets the recipes rep
 
 from __future__ import annotations
 
-import importlib.machinery
-import types
+from fake_stand_ins import PrintingBar
+from fake_stand_ins import module as _module
 
 
 class frozendict(dict):
@@ -30,31 +30,6 @@ class frozendict(dict):
 def _fire(component, *args, **kwargs):
     """``fire.Fire(fn)`` without command-line arguments: ``fn()``."""
     return component() if callable(component) else component
-
-
-class _Bar:
-    """``tqdm``'s bar over ``range(n)``: iterates, prints each ``set_description`` text."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable = iterable if iterable is not None else []
-
-    def __iter__(self):
-        return iter(self.iterable)
-
-    def __len__(self):
-        return len(self.iterable)
-
-    def set_description(self, text="", refresh=True):
-        print(text)
-
-    def set_postfix(self, *args, **kwargs):
-        print(*args, *(f"{k}={v}" for k, v in kwargs.items()))
-
-    def update(self, n=1):
-        pass
-
-    def close(self):
-        pass
 
 
 class _Logger:
@@ -70,21 +45,10 @@ class _Logger:
         self._log("INFO", message, *args, **kwargs)
 
 
-def _trange(*args, **kwargs):
-    return _Bar(range(*args), **kwargs)
-
-
-def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)  # (torch's imports ask find_spec("tqdm"))
-    return module
-
-
 def modules() -> dict:
     """The stand-in modules by name."""
-    auto = _module("tqdm.auto", tqdm=_Bar, trange=_trange)
+    auto = _module("tqdm.auto", tqdm=PrintingBar, trange=PrintingBar.trange)
     return {"frozendict": _module("frozendict", frozendict=frozendict),
             "fire": _module("fire", Fire=_fire), "loguru": _module("loguru", logger=_Logger()),
             "beartype": _module("beartype", beartype=lambda fn: fn),
-            "tqdm": _module("tqdm", tqdm=_Bar, trange=_trange, auto=auto), "tqdm.auto": auto}
+            "tqdm": _module("tqdm", tqdm=PrintingBar, trange=PrintingBar.trange, auto=auto), "tqdm.auto": auto}

@@ -11,11 +11,11 @@
 
 from __future__ import annotations
 
-import importlib.machinery
 import struct
 import types
 
 import numpy as np
+from fake_stand_ins import module as _module
 
 
 def _read_bmp(data: bytes) -> np.ndarray:
@@ -125,17 +125,10 @@ class _Unused(types.ModuleType):
         raise RuntimeError(f"{self.__name__}.{name} is not available in the corpus (a stand-in module)")
 
 
-def _module(name, cls=types.ModuleType, **attributes):
-    module = cls(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
-    return module
-
-
 def modules() -> dict:
     """The stand-ins, by module name, for ``runner._fetched_packages``."""
     io = _module("skimage.io", imread=imread)
     metrics = _module("skimage.metrics", peak_signal_noise_ratio=peak_signal_noise_ratio)
     skimage = _module("skimage", io=io, metrics=metrics)
     return {"skimage": skimage, "skimage.io": io, "skimage.metrics": metrics,
-            "tensorflow": _module("tensorflow", _Unused)}
+            "tensorflow": _module("tensorflow", cls=_Unused)}

@@ -21,24 +21,14 @@ Both runs use these, so a script's numbers never depend on the stand-ins' last b
 
 from __future__ import annotations
 
-import importlib.machinery
 import itertools
-import types
 
 import numpy as np
+from fake_stand_ins import AttrDict, module
 
 
-class OptimizeResult(dict):
+class OptimizeResult(AttrDict):
     """SciPy's result: a dict whose keys read as attributes, printed one ``key: value`` a line, keys aligned."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError as e:
-            raise AttributeError(name) from e
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
 
     def __repr__(self):
         if not self:
@@ -157,10 +147,7 @@ def solve_qp(P, q, G=None, h=None, A=None, b=None, lb=None, ub=None, solver=None
 
 
 def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
-    return module
+    return module(name, package=True, **attributes)
 
 
 def modules() -> dict:

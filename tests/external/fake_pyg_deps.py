@@ -17,9 +17,9 @@ A name already in ``sys.modules`` is left as it is (the runner calls this with i
 from __future__ import annotations
 
 import hashlib
-import importlib.machinery
 import sys
-import types
+
+from fake_stand_ins import module as _module
 
 
 class _Tqdm:
@@ -58,13 +58,6 @@ class _Xxh64:
 
     def intdigest(self) -> int:
         return int.from_bytes(hashlib.blake2b(self._data, digest_size=8).digest(), "little")
-
-
-def _module(name, **attrs):
-    module = types.ModuleType(name)
-    module.__dict__.update(attrs)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)  # find_spec asks for it
-    return module
 
 
 def modules() -> dict:

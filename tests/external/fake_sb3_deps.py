@@ -17,12 +17,11 @@ Gymnasium and cloudpickle are pure Python and fetched beside each script with SB
 from __future__ import annotations
 
 import csv
-import importlib.machinery
 import io
 import json
-import types
 
 import numpy as np
+from fake_stand_ins import module
 
 
 def _column(values: list) -> np.ndarray:
@@ -104,11 +103,8 @@ def concat(frames):
     return frame
 
 
-def _module(name, **attrs):
-    module = types.ModuleType(name)
-    module.__dict__.update(attrs)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package="." not in name)
-    return module
+def _module(name, **attributes):
+    return module(name, package="." not in name, **attributes)
 
 
 def modules() -> dict:

@@ -47,49 +47,17 @@ import enum
 import importlib
 import importlib.machinery
 import sys
-import types
 
 import numpy as np
+from fake_stand_ins import Bar, module
 
 
-class _Bar:
-    """A tqdm bar that draws nothing: iterates what it wraps, takes ``update``/``set_postfix``/``close``."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable = iterable if iterable is not None else []
-        self.n, self.total = 0, kwargs.get("total")
-
-    def __iter__(self):
-        return iter(self.iterable)
-
-    def __len__(self):
-        return len(self.iterable)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def update(self, n=1):
-        self.n += n
-
-    def set_postfix(self, *args, **kwargs):
-        pass
-
-    def set_description(self, *args, **kwargs):
-        pass
-
-    def close(self):
-        pass
+class _Bar(Bar):
+    """A tqdm bar that draws nothing, with ``tqdm.write``."""
 
     @staticmethod
     def write(text, file=None, end="\n", nolock=False):
         """``tqdm.write``, through which ``LoggingHandler`` logs (time-stamped lines): not printed."""
-
-
-def _trange(*args, **kwargs):
-    return _Bar(range(*args), **kwargs)
 
 
 def _rank(a):
@@ -299,11 +267,7 @@ def _not_here(name):
 
 
 def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
-    module.__path__ = []
-    return module
+    return module(name, package=True, __path__=[], **attributes)
 
 
 class AddedToken:
@@ -366,9 +330,9 @@ def _mt5_placeholders() -> None:
 def modules() -> dict:
     """The stand-in modules by name (already in ``sys.modules``: transformers, imported for its placeholders, needs
     them; the runner installs the same modules again)."""
-    auto = _module("tqdm.auto", tqdm=_Bar, trange=_trange)
-    notebook = _module("tqdm.autonotebook", tqdm=_Bar, trange=_trange)
-    tqdm = _module("tqdm", tqdm=_Bar, trange=_trange, auto=auto, autonotebook=notebook, __version__="4.67.1")
+    auto = _module("tqdm.auto", tqdm=_Bar, trange=_Bar.trange)
+    notebook = _module("tqdm.autonotebook", tqdm=_Bar, trange=_Bar.trange)
+    tqdm = _module("tqdm", tqdm=_Bar, trange=_Bar.trange, auto=auto, autonotebook=notebook, __version__="4.67.1")
     stats = _module("scipy.stats", pearsonr=pearsonr, spearmanr=spearmanr)
     sparse = _module("scipy.sparse", coo_matrix=coo_matrix)
     scipy = _module("scipy", stats=stats, sparse=sparse, __version__="1.16.3")

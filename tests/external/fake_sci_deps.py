@@ -15,12 +15,11 @@ here (our text).
 
 from __future__ import annotations
 
-import importlib.machinery
 import math
 import sys
-import types
 
 import numpy as np
+from fake_stand_ins import module as _module
 
 
 class TensorType:
@@ -91,13 +90,6 @@ def _refuse(name):
         raise NotImplementedError(f"fake {name} is not implemented")
 
     return refused
-
-
-def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
-    return module
 
 
 def modules() -> dict:

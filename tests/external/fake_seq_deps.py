@@ -16,7 +16,8 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import sys
-import types
+
+from fake_stand_ins import module as _module
 
 
 def _refuse(name):
@@ -24,13 +25,6 @@ def _refuse(name):
         raise NotImplementedError(f"{name} is a stand-in (fake_seq_deps): not needed by the corpus scripts")
 
     return refused
-
-
-def _module(name, **attrs):
-    module = types.ModuleType(name)
-    module.__dict__.update(attrs)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)  # (torch asks find_spec("sklearn"))
-    return module
 
 
 def _attrs_s(cls=None, **options):

@@ -10,33 +10,7 @@
 
 from __future__ import annotations
 
-import importlib.machinery
-import types
-
-
-class _Tqdm:
-    """``tqdm.tqdm`` over an iterable: iterates, counts nothing, draws nothing."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable = iterable if iterable is not None else []
-
-    def __iter__(self):
-        return iter(self.iterable)
-
-    def __len__(self):
-        return len(self.iterable)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def update(self, n=1):
-        pass
-
-    def close(self):
-        pass
+from fake_stand_ins import Bar, module
 
 
 class _Value:
@@ -79,15 +53,12 @@ class EventFileWriter:
 
 
 def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)  # (torch asks find_spec("tqdm"))
-    return module
+    return module(name, package=True, **attributes)  # (torch asks find_spec("tqdm"))
 
 
 def modules() -> dict:
     """The stand-in modules by name."""
-    found = {"tqdm": _module("tqdm", tqdm=_Tqdm, trange=lambda *a, **kw: _Tqdm(range(*a), **kw), __version__="4.67.1"),
+    found = {"tqdm": _module("tqdm", tqdm=Bar, trange=Bar.trange, __version__="4.67.1"),
              "tensorboard": _module("tensorboard", __version__="2.18.0"),
              "tensorboard.compat": _module("tensorboard.compat"),
              "tensorboard.compat.proto": _module("tensorboard.compat.proto"),
@@ -97,8 +68,8 @@ def modules() -> dict:
              "tensorboard.summary.writer": _module("tensorboard.summary.writer"),
              "tensorboard.summary.writer.event_file_writer": _module("tensorboard.summary.writer.event_file_writer",
                                                                      EventFileWriter=EventFileWriter)}
-    for name, module in found.items():  # (``import a.b.c`` binds ``b`` on ``a``)
+    for name, made in found.items():  # (``import a.b.c`` binds ``b`` on ``a``)
         parent, _, child = name.rpartition(".")
         if parent:
-            setattr(found[parent], child, module)
+            setattr(found[parent], child, made)
     return found

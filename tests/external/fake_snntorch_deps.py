@@ -12,44 +12,19 @@ counter's bar chart) is the runner's stub too.
 
 from __future__ import annotations
 
-import importlib.machinery
 import sys
-import types
+
+from fake_stand_ins import Bar, module
 
 
-class _Bar:
-    """``tqdm.trange(n)``'s bar: iterates ``range(n)``, a context manager, prints each ``set_postfix``."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable = iterable if iterable is not None else []
-
-    def __iter__(self):
-        return iter(self.iterable)
-
-    def __len__(self):
-        return len(self.iterable)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
+class _Bar(Bar):
+    """``tqdm.trange(n)``'s bar: prints each ``set_postfix`` and ``set_description``, named."""
 
     def set_postfix(self, *args, **kwargs):
         print("postfix", *args, *(f"{k}={v}" for k, v in kwargs.items()))
 
     def set_description(self, text="", refresh=True):
         print("description", text)
-
-    def update(self, n=1):
-        pass
-
-    def close(self):
-        pass
-
-
-def _trange(*args, **kwargs):
-    return _Bar(range(*args), **kwargs)
 
 
 def modules() -> dict:
@@ -58,8 +33,5 @@ def modules() -> dict:
     made = {}
     for name in ("matplotlib.gridspec", "matplotlib.figure", "matplotlib.artist"):
         made[name] = stub(name)
-    tqdm = types.ModuleType("tqdm")
-    tqdm.tqdm, tqdm.trange = _Bar, _trange
-    tqdm.__spec__ = importlib.machinery.ModuleSpec("tqdm", None)  # (torch's imports ask find_spec("tqdm"))
-    made["tqdm"] = tqdm
+    made["tqdm"] = module("tqdm", tqdm=_Bar, trange=_Bar.trange)
     return made

@@ -15,11 +15,10 @@ Both runs use these, so a script's numbers never depend on SciPy's.
 
 from __future__ import annotations
 
-import importlib.machinery
 import itertools
-import types
 
 import numpy as np
+from fake_stand_ins import module
 
 
 def _refuse(name):
@@ -81,10 +80,7 @@ def svd(a, full_matrices=True, compute_uv=True, **kwargs):
 
 
 def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package="." not in name)
-    return module
+    return module(name, package="." not in name, **attributes)
 
 
 def modules() -> dict:

@@ -28,17 +28,9 @@ import importlib.machinery
 import logging
 import pickle
 import time
-import types
 
 import numpy as np
-
-
-def _module(name, **attrs):
-    module = types.ModuleType(name)
-    module.__dict__.update(attrs)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
-    module.__path__ = []
-    return module
+from fake_stand_ins import module
 
 
 def njit(*args, **kwargs):
@@ -160,6 +152,10 @@ class _Tqdm:
 class _GitStatus:
     commit = None
     has_unstaged_changes = None
+
+
+def _module(name, **attributes):
+    return module(name, package=True, __path__=[], **attributes)
 
 
 def modules() -> dict:

@@ -13,24 +13,14 @@ Both runs use these, so a script's numbers never depend on SciPy's.
 
 from __future__ import annotations
 
-import importlib.machinery
 import numbers
-import types
 
 import numpy as np
+from fake_stand_ins import AttrDict, module
 
 
-class OptimizeResult(dict):
+class OptimizeResult(AttrDict):
     """SciPy's result: a dict whose keys read as attributes."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError as e:
-            raise AttributeError(name) from e
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
 
 
 def minimize(*args, **kwargs):
@@ -56,10 +46,7 @@ class _Norm:
 
 
 def _module(name, **attributes):
-    module = types.ModuleType(name)
-    module.__dict__.update(attributes)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package="." not in name)
-    return module
+    return module(name, package="." not in name, **attributes)
 
 
 def modules() -> dict:
