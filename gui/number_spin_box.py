@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QValidator
@@ -35,6 +35,10 @@ REFUSED_RED = "#e74c3c"  # the Inspector's refusal red
 REFUSED_FRAME = f"border: 1px solid {REFUSED_RED};"  # a line edit's refusal frame (a spin box paints its own)
 
 SpinBox = QSpinBox | QDoubleSpinBox  # refusal reads any of Qt's; the fields here are FloatSpinBox and IntSpinBox
+if TYPE_CHECKING:  # what _RefusingBox overrides, for mypy (at run time a plain mixin)
+    _SpinBase = QAbstractSpinBox
+else:
+    _SpinBase = object
 Reason = Callable[[str], str | None]  # why a typed text is refused, in the caller's words; None: the caller took it
 
 
@@ -189,19 +193,46 @@ def settle(box: FloatSpinBox | IntSpinBox) -> bool:
     return True
 
 
-class FloatSpinBox(QDoubleSpinBox):
+class _RefusingBox(_SpinBase):
+    """What both boxes do with typed text (see the module): keep a refusal, take Escape from a shortcut, refuse on
+    Return and on leaving the field, paint the red frame. Put before the Qt class in a box's bases: Qt calls these
+    overrides through it (each box keeps its own ``refused``/``refusal_changed`` signals and ``valueFromText``)."""
+
+    refusal: _Refusal
+
+    def keep_refused_text(self, reason: Reason | None = None) -> None:
+        self.refusal.keeps, self.refusal.reason = True, reason
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        return _state(self, super().validate(text, pos)[0], text), text, pos  # type: ignore[arg-type]
+
+    def event(self, event: QEvent) -> bool:
+        return self.refusal.claims(event) or super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.refusal.escape(event):
+            return
+        refused = _refuse_typed(self, event)  # type: ignore[arg-type]
+        super().keyPressEvent(event)
+        self.refusal.keep(refused)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        refused = _refuse_typed(self)  # type: ignore[arg-type]
+        super().focusOutEvent(event)
+        self.refusal.keep(refused)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        super().paintEvent(event)
+        self.refusal.paint_frame()
+
+
+class FloatSpinBox(_RefusingBox, QDoubleSpinBox):
     refused = Signal(str)
     refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.refusal = _Refusal(self)
-
-    def keep_refused_text(self, reason: Reason | None = None) -> None:
-        self.refusal.keeps, self.refusal.reason = True, reason
-
-    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        return _state(self, super().validate(text, pos)[0], text), text, pos
 
     def valueFromText(self, text: str) -> float:
         value = _taken(self, text)
@@ -213,27 +244,8 @@ class FloatSpinBox(QDoubleSpinBox):
         text = f"{value:.{self.decimals()}f}".rstrip("0")
         return text + "0" if text.endswith(".") else text
 
-    def event(self, event: QEvent) -> bool:
-        return self.refusal.claims(event) or super().event(event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.refusal.escape(event):
-            return
-        refused = _refuse_typed(self, event)
-        super().keyPressEvent(event)
-        self.refusal.keep(refused)
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        refused = _refuse_typed(self)
-        super().focusOutEvent(event)
-        self.refusal.keep(refused)
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
-        super().paintEvent(event)
-        self.refusal.paint_frame()
-
-
-class IntSpinBox(QSpinBox):
+class IntSpinBox(_RefusingBox, QSpinBox):
     refused = Signal(str)
     refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
 
@@ -241,31 +253,6 @@ class IntSpinBox(QSpinBox):
         super().__init__(parent)
         self.refusal = _Refusal(self)
 
-    def keep_refused_text(self, reason: Reason | None = None) -> None:
-        self.refusal.keeps, self.refusal.reason = True, reason
-
-    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        return _state(self, super().validate(text, pos)[0], text), text, pos
-
     def valueFromText(self, text: str) -> int:
         value = _taken(self, text)
         return int(value) if value is not None else super().valueFromText(text)
-
-    def event(self, event: QEvent) -> bool:
-        return self.refusal.claims(event) or super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.refusal.escape(event):
-            return
-        refused = _refuse_typed(self, event)
-        super().keyPressEvent(event)
-        self.refusal.keep(refused)
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        refused = _refuse_typed(self)
-        super().focusOutEvent(event)
-        self.refusal.keep(refused)
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
-        super().paintEvent(event)
-        self.refusal.paint_frame()
