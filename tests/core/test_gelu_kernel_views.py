@@ -9,13 +9,6 @@ import core
 from tests.core.oracle import check
 
 
-@pytest.fixture
-def avx512_torch(torch):
-    if torch.backends.cpu.get_cpu_capability() != "AVX512":
-        pytest.skip("GeluKernel's vector steps hold 16 floats in its AVX2 build (core follows the AVX-512 one)")
-    return torch
-
-
 def _samples(shape, scale, seed=7):
     rng = np.random.default_rng(seed)
     x = (rng.standard_normal(shape) * scale).astype(np.float32)
@@ -34,14 +27,14 @@ VIEWS = {
 @pytest.mark.parametrize("shape", [(2, 4, 84), (3, 130), (5, 7, 66), (2, 200)])
 @pytest.mark.parametrize("view", sorted(VIEWS))
 @pytest.mark.parametrize("scale", [1e-3, 1.0, 4.0])
-def test_float32_gelu_of_a_view_is_torchs_bit_for_bit(avx512_torch, shape, view, scale):
-    check(lambda lib, t: lib.nn.functional.gelu(VIEWS[view](t)), [_samples(shape, scale)], avx512_torch,
+def test_float32_gelu_of_a_view_is_torchs_bit_for_bit(torch, shape, view, scale):
+    check(lambda lib, t: lib.nn.functional.gelu(VIEWS[view](t)), [_samples(shape, scale)], torch,
           rtol=0, atol=0)
 
 
 @pytest.mark.parametrize("shape", [(2, 4, 84), (3, 130), (2, 200)])
 @pytest.mark.parametrize("view", sorted(VIEWS))
-def test_float32_gelu_gradient_through_a_view_is_torchs_bit_for_bit(avx512_torch, shape, view):
+def test_float32_gelu_gradient_through_a_view_is_torchs_bit_for_bit(torch, shape, view):
     x = _samples(shape, 2.0)
     w = np.random.default_rng(8).standard_normal(tuple(VIEWS[view](core.tensor(x)).shape)).astype(np.float32)
 
@@ -49,10 +42,12 @@ def test_float32_gelu_gradient_through_a_view_is_torchs_bit_for_bit(avx512_torch
         t.requires_grad_(True)
         lib.nn.functional.gelu(VIEWS[view](t)).backward(g)
         return t.grad
-    check(grad, [x, w], avx512_torch, rtol=0, atol=0)
+    check(grad, [x, w], torch, rtol=0, atol=0)
 
 
-def test_geglu_module_output_and_gradients_match_torch_bit_for_bit(avx512_torch):
+def test_geglu_module_output_and_gradients_match_torch_bit_for_bit(torch):
+    if torch.backends.cpu.get_cpu_capability() != "AVX512":  # (the GELU itself matches: the tests above)
+        pytest.skip("the projection's float32 GEMM takes MKL's AVX2 sgemm order, which core does not reproduce")
     x = _samples((2, 15, 16), 1.0)
 
     def geglu(lib, t):
@@ -63,7 +58,7 @@ def test_geglu_module_output_and_gradients_match_torch_bit_for_bit(avx512_torch)
         out = h * lib.nn.functional.gelu(gate)
         out.pow(2).sum().backward()
         return out, t.grad, proj.weight.grad
-    check(geglu, [x], avx512_torch, rtol=0, atol=0)
+    check(geglu, [x], torch, rtol=0, atol=0)
 
 
 def test_gelu_of_a_view_double_backward_still_matches_torch(torch):

@@ -31,7 +31,7 @@ from core.nn.functional._gelu_double import (
     gelu_tanh_double,
     gelu_tanh_grad_double,
 )
-from core.nn.functional._gelu_onednn import gelu_erf_f32, gelu_erf_grad_f32
+from core.nn.functional._gelu_onednn import gelu_erf_grad_f32, gelu_erf_onednn_f32
 from core.ops import _special
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
@@ -329,7 +329,7 @@ class Gelu(Function):
         ctx.save_for_backward(x)
         ctx.approximate, ctx.onednn, ctx.half_step = approximate, onednn, half_step
         if onednn:  # PyTorch's route for a contiguous float32 CPU tensor (see _gelu_onednn)
-            return gelu_erf_f32(x._data)
+            return gelu_erf_onednn_f32(x._data)
         if half_step:  # a half type's GeluKernel (float32 values here; see _gelu_half_step)
             return vector_loop(x._data, _gelu_erf_vec, _gelu_erf_scalar, pair=half_step)
         if approximate == "none" and x._data.dtype == np.float32 and type(x._data) is np.ndarray:
