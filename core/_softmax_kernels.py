@@ -2,7 +2,7 @@
 
 PyTorch's ``SoftMaxKernel.cpp`` computes, for float32 NumPy arrays here:
 
-- over the last dim (16 AVX-512 lanes, ``core._lane_sum``): softmax's exps with SLEEF's ``expf_u10``
+- over the last dim (16 AVX-512 lanes, 8 AVX2 ones: ``core._lane_sum``): softmax's exps with SLEEF's ``expf_u10``
   (``core._sleef``, not the correctly rounded ``torch.exp``); softmax's backward as ``(g - sum(g * y)) * y``
   with the products rounded and added in lane order; log_softmax's backward as ``g - exp(y) * sum(g)``, the
   sum in lane order and the last two steps one fused multiply-add, with SLEEF's exp; log_softmax's log of
@@ -194,7 +194,7 @@ def log_softmax_backward(g: np.ndarray, y: np.ndarray, axis: int):
         return None
     axis %= y.ndim
     if axis == y.ndim - 1:
-        return _fused_last_dim(g, y, lane_row_sum(g))
+        return _fused_last_dim(g, y, _row_total(g))
     else:
         g3 = _three(g, axis)
         total = in_order(g3, axis=1)[:, None].reshape(_kept(y.shape, axis))
@@ -204,15 +204,17 @@ def log_softmax_backward(g: np.ndarray, y: np.ndarray, axis: int):
 
 def _lane_dot(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Each row's ``sum(g * y)`` (keepdims) as softmax's backward over the last dim adds it (``map2_reduce_all``):
-    the products rounded and added into 16 lane accumulators, but for a row's last ``n % 16``.
+    the products rounded and added into ``LANES`` lane accumulators, but for a row's last ``n % LANES``.
 
-    NOTE: the compiled kernel fuses the product and the add of that partial last vector into one fused
+    NOTE: ATen's AVX-512 build fuses the product and the add of that partial last vector into one fused
     multiply-add (the full vectors' stay two roundings): rounding it as two steps differed from torch on ~1% of
-    rows with a tail (e.g. 0.4% of the elements of 4096 x 65 logits' gradient)."""
+    rows with a tail (e.g. 0.4% of the elements of 4096 x 65 logits' gradient; an AMD Zen 4). Its AVX2 build
+    rounds the tail's products too (an AMD Zen 3, 2026-12-07: fused, 39-247 of 64 x n elements differed for n =
+    10, 15, 20, 37, 70; unfused none)."""
     n = y.shape[-1]
     full, rest = divmod(n, LANES)
-    if not full or not rest:
-        return lane_row_sum(g * y)
+    if not full or not rest or _cpu.capability() != "AVX512":
+        return _row_total(g * y)
     cut = full * LANES
     acc = in_order(np.moveaxis((g[..., :cut] * y[..., :cut]).reshape(*y.shape[:-1], full, LANES), -2, 0))
     acc[..., :rest] = acc[..., :rest] + g[..., cut:].astype(_F64) * y[..., cut:]
@@ -220,7 +222,23 @@ def _lane_dot(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     while half:  # lane i + lane i ^ half, as in ``lane_row_sum``
         acc = acc[..., :half] + acc[..., half:2 * half]
         half //= 2
-    return acc
+    return _keep_negative_zero(acc, g * y)
+
+
+def _row_total(a: np.ndarray) -> np.ndarray:
+    """``lane_row_sum(a)`` with a row of -0s summing to -0, as ATen's reduction (started from the first vector)."""
+    return _keep_negative_zero(lane_row_sum(a), a)
+
+
+def _keep_negative_zero(total: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``total`` (a's row sums, keepdims) with -0 where all of a row is -0 (then, and only then, is a float sum -0).
+
+    NOTE: ``in_order``'s adds start from +0, so a row of two or more vectors of -0 gradients summed to +0, which
+    flips the sign of every zero its backward gives (with 8 AVX2 lanes, rows of 16 and 20: an AMD Zen 3)."""
+    zero = total == 0
+    if zero.any():
+        total = np.where(zero & np.all((a == 0) & np.signbit(a), axis=-1, keepdims=True), _F32.type(-0.0), total)
+    return total
 
 
 _ROWS_BLOCK = 16384  # elements of the rows ``_fused_last_dim`` takes at a time
