@@ -11,6 +11,28 @@ from core.nn.modules.linear import empty_param
 __all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "LayerNorm", "GroupNorm", "RMSNorm"]
 
 
+def _affine_parameters(norm: Module, affine: bool, bias: bool, shape: tuple[int, ...], device, dtype) -> None:
+    """A norm's learnable scale and shift: ``weight`` and ``bias`` of ``shape`` when ``affine`` (``bias`` None
+    without ``bias``), else both registered as None; in PyTorch's order, which ``parameters()`` and state dicts keep."""
+    if affine:
+        norm.weight = empty_param(*shape, device=device, dtype=dtype)
+        if bias:
+            norm.bias = empty_param(*shape, device=device, dtype=dtype)
+        else:
+            norm.register_parameter("bias", None)
+    else:
+        norm.register_parameter("weight", None)
+        norm.register_parameter("bias", None)
+
+
+def _reset_affine(norm: Module, affine: bool) -> None:
+    """PyTorch's initial affine parameters: scale 1, shift 0."""
+    if affine:
+        init.ones_(norm.weight)
+        if norm.bias is not None:
+            init.zeros_(norm.bias)
+
+
 class _NormBase(Module):
     """What batch and instance norms share (PyTorch's ``nn.modules.batchnorm._NormBase``): the affine parameters, the
     running statistics and their state-dict versions; ``_BatchNorm`` and ``_InstanceNorm`` each add their forward."""
@@ -23,15 +45,7 @@ class _NormBase(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = empty_param(num_features, device=device, dtype=dtype)
-            if bias:
-                self.bias = empty_param(num_features, device=device, dtype=dtype)
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, (num_features,), device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", core.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", core.ones(num_features, device=device, dtype=dtype))
@@ -50,10 +64,7 @@ class _NormBase(Module):
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def _check_input_dim(self, input) -> None:
         raise NotImplementedError
@@ -147,22 +158,11 @@ class LayerNorm(Module):
         super().__init__()
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
-        if elementwise_affine:
-            self.weight = empty_param(*shape, device=device, dtype=dtype)
-            if bias:
-                self.bias = empty_param(*shape, device=device, dtype=dtype)
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, bias, shape, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.elementwise_affine)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -181,22 +181,11 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = empty_param(num_channels, device=device, dtype=dtype)
-            if bias:
-                self.bias = empty_param(num_channels, device=device, dtype=dtype)
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, (num_channels,), device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self, self.affine)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
