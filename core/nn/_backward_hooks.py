@@ -30,6 +30,8 @@ def _replace(results, grads, what: str):
 
 
 class _HookInputs(Function):
+    """The identity on a module's inputs, whose backward runs the module's full backward hooks."""
+
     node_name = "BackwardHookFunctionBackward"
 
     @staticmethod
@@ -45,13 +47,10 @@ class _HookInputs(Function):
         return grads
 
 
-class _HookOutputs(Function):
-    node_name = "BackwardHookFunctionBackward"
+class _HookOutputs(_HookInputs):
+    """The identity on a module's outputs (the same forward), whose backward runs its backward pre-hooks."""
 
-    @staticmethod
-    def forward(ctx, *args, state):
-        ctx.state = state
-        return tuple(Tensor._wrap(a._data) for a in args)
+    node_name = "BackwardHookFunctionBackward"  # (the metaclass reads a class's own, never its base's)
 
     @staticmethod
     def backward(ctx, *grads):
