@@ -320,6 +320,8 @@ def _apply(func, args, kwargs):
         # torch's jagged attention on the CPU (its math kernel) wants each input contiguous once its ragged dim is
         # back in front, and has no causal mask
         raise RuntimeError("No viable backend for scaled_dot_product_attention was found.")
+    if base == "softmax" and _over_ragged(first, args, kwargs):
+        return _softmax_over_ragged(func, first, args, kwargs)
     changes = {}
     if base in _SHAPE_OPS:
         args, kwargs = _shape_args(first, args, kwargs)
@@ -347,6 +349,20 @@ def _apply(func, args, kwargs):
     if name.endswith("_") and not name.startswith("_") and isinstance(args[0], NestedTensor):
         return args[0]
     return _like(first, results, **changes)
+
+
+def _over_ragged(nt, args, kwargs) -> bool:
+    """Whether a softmax of the jagged ``nt`` (``args[0]``) is over its ragged dim (given, in range)."""
+    dim = _argument(args, kwargs, 1, "dim", None) if args and args[0] is nt and nt._layout is jagged else None
+    return isinstance(dim, int) and -nt.dim() <= dim < nt.dim() and dim % nt.dim() == nt._ragged_idx
+
+
+def _softmax_over_ragged(func, nt, args, kwargs):
+    """softmax over the ragged dim as torch's jagged kernel: one softmax of the rows padded with -inf, cut back (its
+    vector steps span rows: on an AMD Zen 3, each row alone differed from torch in 4 of 80 elements of test_nested)."""
+    out = func(nt.to_padded_tensor(float("-inf")), *args[1:], **kwargs)
+    r = nt._ragged_idx - 1
+    return _like(nt, [out[i].narrow(r, 0, p.shape[r]) for i, p in enumerate(nt._parts)])
 
 
 def _argument(args, kwargs, position, name, default):
