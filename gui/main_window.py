@@ -342,6 +342,10 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
         if not self._alive():
             return
         ids = self.scene.selected_node_ids()
+        if len(ids) == 1 and self.view.isVisible():
+            # NOTE: painted now, not after the Inspector has worked out a big tensor's figures (seconds for lesson
+            # 1's batch of images, while the canvas showed nothing and a learner clicked the node a second time)
+            self.view.viewport().repaint()
         self.inspector.show_selection(ids)
 
     def select_all(self) -> None:

@@ -53,6 +53,7 @@ SMALL_PRINT_BELOW = 0.5  # from here down to SIMPLE_BELOW: frame, title and port
 TEXT_KEPT_FROM = 0.6  # from here down to SMALL_PRINT_BELOW a node's text grows in the scene to keep this zoom's size
 LABELS_BELOW = SMALL_PRINT_BELOW  # edge labels go from here down; above it up to TEXT_KEPT_FROM they keep its size
 SELECTED = QColor("#ffffff")
+SELECTION_RING = 1.5  # pen width of the selection ring outside a highlighted or failed node's frame
 MIDDLE_LEFT = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
 
 
@@ -335,13 +336,23 @@ class NodeItem(QGraphicsItem):
         if self.painted_preview:  # smaller, port names and previews would be an unreadable smudge
             self._paint_port_names(painter, w)
             self._paint_preview(painter, w, scale)
-        painter.setPen(self._frame_pen())
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(body)
+        self._paint_frame(painter, body)
         if self.breakpoint:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(style.ERROR))
             painter.drawEllipse(QRectF(w - 18, 6, 12, 12))
+
+    def _paint_frame(self, painter: QPainter, body: QPainterPath) -> None:
+        """The frame in ``_frame_pen``'s colour; a selected node whose frame shows its step or its error gets a white
+        ring outside it as well, so selecting it is seen."""
+        painter.setPen(self._frame_pen())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(body)
+        if self.isSelected() and (self.display.error or self.display.highlight):
+            # NOTE: the step's (or the error's) frame wins over the selection's, so clicking the node just stepped
+            # changed nothing on it: a newcomer took that first click as lost and clicked again
+            painter.setPen(QPen(SELECTED, SELECTION_RING))
+            painter.drawRoundedRect(self._body.adjusted(-3, -3, 3, 3), 8, 8)
 
     def _paint_port_names(self, painter: QPainter, w: float) -> None:
         painter.setPen(QColor("#bdc3c7"))
