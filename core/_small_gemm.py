@@ -78,8 +78,8 @@ block's chain when ``a`` is column-major (its products with a row-major ``a`` an
 forward, are another order for small M * N * K: 10-20% of elements equal), so ``a`` is copied to column-major.
 float64 (dgemm) follows the chain's rule in the same regions but N = 3 (its vectors hold 4); its blocked kernel
 is not measured (products outside the regions keep NumPy's). MKL chooses its kernels by CPU: the route is taken
-only on the kind of CPU it was measured on (``ACTIVE``); on an AMD Zen 3 (AVX2) only the in-order chain's and the
-gemv kernels' routes are, where they were measured to hold there too (``PARTIAL``).
+only on the kinds of CPU it was measured on (``ACTIVE``: the AMD Zen 4 with AVX-512 and the AMD Zen 3 with AVX2), the
+blocked FMA kernel on the Zen 4 only (``FMA_BLOCKS``: MKL's AVX2 kernel is another order).
 
 Stacks: PyTorch's ``bmm`` above its own small-product loop (``matmul`` of stacks too) calls the GEMM per matrix
 (``mkl_gemm_stack``), and ``addbmm`` is ``addmm_`` per matrix into the running result (``mkl_addbmm``). A matrix
@@ -111,38 +111,26 @@ except ImportError:
     _einsum = np.einsum
 _KMN, _MN, _KM, _M = [0, 1, 2], [1, 2], [0, 1], [1]  # (einsum's subscripts: sums over the first axis)
 
-__all__ = ["ACTIVE", "PARTIAL", "LIMIT", "mkl_gemm", "mkl_gemm_stack", "mkl_gemv", "mkl_sdot", "mkl_addbmm"]
+__all__ = ["ACTIVE", "FMA_BLOCKS", "LIMIT", "mkl_gemm", "mkl_gemm_stack", "mkl_gemv", "mkl_sdot", "mkl_addbmm"]
 
 def _measured_cpu() -> bool:
-    """Whether this machine is the kind the region was measured on: an AMD CPU of family 25 (Zen 4) with AVX-512.
+    """Whether this machine is the kind the regions were measured on: an AMD CPU of family 25 (Zen 3 or Zen 4).
 
     NOTE: MKL picks its small-GEMM kernels by CPU vendor and instruction set. On the machine an earlier rule was
     measured on (``Linear(1, n)``'s bias fused into the product, in ``core.nn.functional.misc``), torch 2.13
-    rounds differently from this one, so elsewhere core keeps NumPy's GEMM rather than guess. (The CPU is read
+    rounds differently from this one, so elsewhere core keeps NumPy's GEMM rather than guess. The chain, the dot
+    kernels, gemv and the remainder rows were measured on a Zen 4 (AVX-512) and hold on a Zen 3 (AVX2, family 25
+    model 1: 600 random products, M 1..79, K 1..399, N 1..13, with and without a bias, ``b`` either way, one and two
+    threads, all bit for bit, 2026-12-07); the blocked FMA kernel does not (``FMA_BLOCKS``). (The CPU is read
     once, in ``core._cpu``.)"""
-    return _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and "avx512f" in _cpu.FLAGS
+    return _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and {"avx2", "fma"} <= _cpu.FLAGS
 
 
 ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
-
-
-def _partly_measured_cpu() -> bool:
-    """Whether this machine is an AMD Zen 3 (family 25 with AVX2, without AVX-512), where MKL's in-order chain and
-    gemv kernels were measured to be the Zen 4's (``mkl_gemm`` and ``mkl_gemv`` take only those routes there).
-
-    NOTE: measured against torch 2.13 on an AMD EPYC Zen 3, one and two threads: 3,500 random products in
-    ``_in_order_region`` (M 1..120, K 1..400, N 1..16, float32 and float64, ``a`` and ``b`` either way, with and
-    without a bias), 600 one-row and one-column chains up to ``GEMV_LIMIT``, 1,000 gemv products (``x @ W.T`` of a
-    ``Linear(K, 1)``, one row times ``W.T``, M or N 2..300, K 2..2000, x at offsets 0..3 floats, with and without a
-    bias) and 259 stacks through ``bmm``, all bit for bit; ``test_small_gemm_bits.py`` and
-    ``test_small_gemm_gemv_bits.py`` pass here with every route on. The dot kernels, the remainder rows and the
-    blocked FMA kernel do not (``test_small_gemm_dot_bits``, ``_few_rows_wide_bits``, ``_remainder_rows_bits``,
-    ``test_gemm_fma_blocks_bits``: 38 failures): they keep NumPy's GEMM here."""
-    return _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and "avx512f" not in _cpu.FLAGS \
-        and "avx2" in _cpu.FLAGS
-
-
-PARTIAL = not ACTIVE and _partly_measured_cpu()  # whether mkl_gemm/mkl_gemv take only the chain and gemv routes
+# NOTE: whether MKL's float32 kernel for M >= 4, N >= 12 is ``_fma_blocks``: on the Zen 4 (AVX-512) it was measured
+# on. On a Zen 3 (AVX2) MKL's AVX2 kernel adds in another order (K <= 5 matched; K = 8..1000: 60-75% of elements,
+# by their row and column in its register tiles), not reproduced: there core keeps NumPy's GEMM for that region
+FMA_BLOCKS = ACTIVE and "avx512f" in _cpu.FLAGS
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
 _BROADCAST_LANES = 16  # lanes from which _chain's products are one broadcast multiply
 # NOTE: lanes (M N) up to which _chain's long rows (M < N, no start) are summed by einsum's C core: ~30 ns a slab less
@@ -198,7 +186,7 @@ def mkl_gemm(a, b, c=None, *, nested=False):
     if takes_bf16_order(a, b) and a.ndim == 2 and b.ndim == 2 \
             and (c is None or type(c) is np.ndarray and c.dtype is a.dtype and c.shape == b.shape[1:]):
         return gemm_bf16(a, b, c)  # bfloat16: oneDNN's order (core._bf16_gemm)
-    if not (ACTIVE or PARTIAL) or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
+    if not ACTIVE or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
             or a.dtype not in _DTYPES or a.ndim != 2 or b.ndim != 2:
         return None
     (m, k), n = a.shape, b.shape[1]
@@ -227,9 +215,9 @@ def mkl_gemm(a, b, c=None, *, nested=False):
         # (one row times x, a Linear(K, 1)'s weight gradient, and g.T times a column, a Linear(1, N)'s or an
         # LSTM's of one input feature: the chain past LIMIT too, from the bias)
         return _chain(a, b, c)
+    if m >= 4 and n >= 12 and size == 4 and not FMA_BLOCKS:
+        return None  # (MKL's AVX2 kernel: not reproduced, FMA_BLOCKS)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
-        if PARTIAL:  # (the blocked FMA kernel is another order on a Zen 3)
-            return None
         if not nested and _split_rows(m, k, n) \
                 and (not b_transposed or a.strides[1] == size and a.strides[0] >= k * size):
             return _split_blocks(a, b, c, b_transposed)
@@ -240,8 +228,6 @@ def mkl_gemm(a, b, c=None, *, nested=False):
         return _chain_by_rows(a, b, c)
     if k > LIMIT // (m * n or LIMIT) \
             or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
-        if PARTIAL:  # (the remainder rows and dot kernels are other orders on a Zen 3)
-            return None
         if _remainder_region(m, k, n, b_transposed, size):
             return _remainder_rows(a, b, c)
         if not (b_transposed and _dot_region(m, k, n, a, size)):
@@ -263,7 +249,7 @@ def mkl_gemv(a, v):
     (measured: M 10..1000, K 7..500); otherwise where MKL adds each row's products in order without FMA: K <= 4, or
     M <= 3 with K <= 11 (measured: 40-60 random products per shape, M 1..200, ``a`` transposed or at offsets 0..3
     floats). None elsewhere: the caller keeps NumPy's."""
-    if not (ACTIVE or PARTIAL) or type(a) is not np.ndarray or type(v) is not np.ndarray or a.dtype is not v.dtype \
+    if not ACTIVE or type(a) is not np.ndarray or type(v) is not np.ndarray or a.dtype is not v.dtype \
             or a.dtype != np.float32 or a.ndim != 2 or v.ndim != 1:
         return None
     m, k = a.shape

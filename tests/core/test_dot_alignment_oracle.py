@@ -8,8 +8,8 @@ import pytest
 import core
 from core import _small_gemm
 
-pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's sdot order was measured on AMD Zen 4 with "
-                                "AVX-512 only; on other CPUs core keeps NumPy's dot (core/_small_gemm.py)")
+pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's sdot order was measured on AMD Zen 4 and "
+                                "Zen 3 only; on other CPUs core keeps NumPy's dot (core/_small_gemm.py)")
 LENGTHS = [1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 24, 31, 40, 100, 257, 1000, 4099, 8191, 8192, 8193, 30001]
 
 

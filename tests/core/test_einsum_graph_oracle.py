@@ -45,7 +45,7 @@ def _same_bits(ours, theirs):
     """Equal float32 bits where core follows MKL's GEMM order (the CPU core._small_gemm measured), else close."""
     ours, theirs = ours.detach().numpy(), theirs.detach().numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
-    if _small_gemm.ACTIVE:
+    if _small_gemm.FMA_BLOCKS:
         assert_float32_bits(ours, theirs)
 
 

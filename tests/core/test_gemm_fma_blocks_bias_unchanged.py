@@ -17,7 +17,7 @@ from core import _small_gemm
 from tests.core.oracle import assert_float32_bits
 from tests.core.test_gemm_fma_blocks_by_columns import _old_fma_blocks
 
-pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="the blocks are taken on the AMD Zen 4 only")
+pytestmark = pytest.mark.skipif(not _small_gemm.FMA_BLOCKS, reason="the blocks are taken on the AMD Zen 4 only")
 
 _SPECIALS = st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -3e38])
 

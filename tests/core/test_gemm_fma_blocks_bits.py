@@ -10,10 +10,9 @@ import torch
 
 import core
 from core import _small_gemm
+from tests.core.reference_cpu import blocked_sgemm_measured
 
-pytestmark = [pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM order was measured on AMD Zen 4 with "
-                                 "AVX-512 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)"),
-              pytest.mark.usefixtures("one_thread")]
+pytestmark = [blocked_sgemm_measured, pytest.mark.usefixtures("one_thread")]
 # (rows, K, columns): one block, two halves (K even and odd), blocks of 192 with a shorter last one
 SHAPES = [(4, 64, 12), (16, 128, 16), (8, 192, 32), (5, 193, 17), (16, 256, 256), (6, 301, 40), (12, 384, 13),
           (4, 385, 12), (32, 784, 64), (7, 1000, 100)]
@@ -159,7 +158,6 @@ def test_short_float32_dot_matches_torch_bitwise(n):
 def test_a_product_beyond_the_blocks_limit_keeps_numpys_one_gemm():
     """Above ``FMA_BLOCKS_LIMIT`` multiply-adds a float32 product is NumPy's one GEMM (MKL's blocks, one GEMM each
     and a sum, took 1.7x its time on a 1024-cube product: issue #23's matmul row), so its bits are NumPy's."""
-    from core import _small_gemm
 
     m, k, n = 512, 512, 520
     assert m * k * n > _small_gemm.FMA_BLOCKS_LIMIT

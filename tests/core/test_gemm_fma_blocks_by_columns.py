@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from core import _small_gemm
 
-pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="the blocks are taken on the AMD Zen 4 only")
+pytestmark = pytest.mark.skipif(not _small_gemm.FMA_BLOCKS, reason="the blocks are taken on the AMD Zen 4 only")
 
 
 def _old_fma_blocks(a, b, c):

@@ -9,7 +9,7 @@ import pytest
 import core
 from core import _blas_threads, _small_gemm
 
-pytestmark = pytest.mark.skipif(not (_small_gemm.ACTIVE and _blas_threads.available()),
+pytestmark = pytest.mark.skipif(not (_small_gemm.FMA_BLOCKS and _blas_threads.available()),
                                 reason="the blocks are taken on the AMD Zen 4 only, and the BLAS's thread count must "
                                 "be settable (OpenBLAS) to run them on two")
 

@@ -9,10 +9,9 @@ import pytest
 import torch
 
 import core
-from core import _small_gemm
+from tests.core.reference_cpu import blocked_sgemm_measured
 
-pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM order was measured on AMD Zen 4 with "
-                                "AVX-512 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
+pytestmark = blocked_sgemm_measured
 
 
 @pytest.fixture

@@ -9,9 +9,10 @@ import pytest
 
 import core
 from core import _small_gemm
+from tests.core.reference_cpu import blocked_sgemm_measured
 
-pytestmark = [pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM order was measured on AMD Zen 4 with "
-                                 "AVX-512 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)"),
+pytestmark = [pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM order was measured on AMD Zen 4 and "
+                                 "Zen 3 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)"),
               pytest.mark.usefixtures("one_thread")]
 
 SHAPES = [(8, 2, 40, 40, 24), (8, 2, 48, 48, 24), (4, 3, 25, 25, 12), (2, 4, 16, 16, 32)]
@@ -32,6 +33,7 @@ def _attention(lib, shape, values_view, seed):
 
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("values_view", [False, True])
+@blocked_sgemm_measured
 def test_no_grad_batched_matmul_is_torchs_per_matrix_gemm(shape, values_view, torch):
     with core.no_grad():
         ours = core.matmul(*_attention(core, shape, values_view, 2)).numpy()

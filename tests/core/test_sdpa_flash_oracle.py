@@ -287,7 +287,7 @@ def test_small_head_dims_forward_is_torchs_bit_for_bit(shape, causal):
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
 
 
-@pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's GEMM orders core._small_gemm knows were "
+@pytest.mark.skipif(not _small_gemm.FMA_BLOCKS, reason="MKL's GEMM orders core._small_gemm knows were "
                     "measured on an AMD Zen 4 with AVX-512")
 @pytest.mark.parametrize("shape", [(2, 2, 8, 8), (2, 4, 16, 8), (1, 2, 32, 8), (2, 2, 16, 32), (4, 4, 32, 32),
                                    (2, 2, 12, 32), (2, 2, 16, 4), (2, 2, 48, 8), (2, 2, 64, 32), (1, 1, 600, 8)],

@@ -44,7 +44,7 @@ def _same(ours, theirs):
     """Bit for bit where core follows MKL's GEMM order (the CPU core._small_gemm measured), else close."""
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
-        if _small_gemm.ACTIVE:
+        if _small_gemm.FMA_BLOCKS:
             np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
 
 

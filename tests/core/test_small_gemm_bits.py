@@ -11,9 +11,8 @@ import torch
 import core
 from core import _small_gemm
 
-pytestmark = pytest.mark.skipif(not (_small_gemm.ACTIVE or _small_gemm.PARTIAL),
-                                reason="MKL's small-GEMM order was measured on AMD Zen 4 with AVX-512 (and these "
-                                "routes on Zen 3); on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
+pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's small-GEMM order was measured on AMD Zen 4 "
+                                "and Zen 3 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
 # (M, K, N) inside the region of core._small_gemm, for each layout
 PLAIN = [(1, 7, 5), (1, 64, 20), (3, 16, 12), (5, 9, 2), (8, 8, 8), (16, 33, 3), (64, 8, 4), (7, 200, 8),
          (10, 5, 7), (33, 4, 11), (2, 40, 16), (100, 3, 6)]

@@ -1,6 +1,5 @@
 """Two course notebooks' gradient products bit for bit as PyTorch's CPU BLAS (MKL) computes them, on the CPUs whose
-MKL orders ``core._small_gemm`` follows (``ACTIVE``, or ``PARTIAL``: the in-order chain and gemv routes on an AMD
-Zen 3, where they were measured to be the Zen 4's).
+MKL orders ``core._small_gemm`` follows (``ACTIVE``: an AMD Zen 4 or Zen 3).
 
 - a one-feature linear regression (Treviso's PyTorch lecture, corpus ``c4_pl_linear_regression``): its input comes
   from a float64 NumPy array in Fortran order (``torch.from_numpy(X).float()`` keeps the column-major strides), so
@@ -17,7 +16,7 @@ import torch
 import core
 from core import _small_gemm
 
-pytestmark = pytest.mark.skipif(not (_small_gemm.ACTIVE or _small_gemm.PARTIAL),
+pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE,
                                 reason="MKL's GEMM orders are followed only on the CPUs they were measured on")
 
 

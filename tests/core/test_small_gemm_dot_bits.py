@@ -8,9 +8,10 @@ import torch
 
 import core
 from core import _small_gemm
+from tests.core.reference_cpu import blocked_sgemm_measured
 
 pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's small-GEMM order was measured on AMD Zen 4 "
-                                "with AVX-512 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
+                                "and Zen 3 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
 # (batch, in_features, out_features): outputs in groups of 4 and a remainder, K past the in-order region
 SHAPES = [(2, 6, 5), (4, 10, 2), (32, 784, 10), (8, 7, 3), (3, 33, 11), (16, 17, 4), (5, 100, 8), (64, 9, 6),
           (2, 50, 40), (3, 12, 100), (7, 6, 7), (20, 64, 9)]
@@ -87,6 +88,7 @@ def test_folded_batch_linear_matches_torch_bitwise():
     _same_bits(core.nn.functional.linear(cx, cw, cb), torch.nn.functional.linear(tx, tw, tb))
 
 
+@blocked_sgemm_measured
 def test_small_classifier_training_losses_match_torch_bitwise():
     """A 20-16-3 tanh MLP (the 16 -> 3 head in the dot kernels, the 20 -> 16 layer in NumPy's FMA chain)
     trained 15 SGD steps on a batch of 24."""

@@ -15,9 +15,10 @@ import torch
 
 import core
 from core import _small_gemm
+from tests.core.reference_cpu import blocked_sgemm_measured
 
 pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's small-GEMM order was measured on AMD Zen 4 "
-                                "with AVX-512 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
+                                "and Zen 3 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
 
 
 @pytest.fixture
@@ -36,6 +37,7 @@ def _random_shape(rng):
 
 
 @pytest.mark.parametrize("seed", range(6))
+@blocked_sgemm_measured
 def test_few_rows_times_wide_w_matches_torch_bitwise(one_thread, seed):
     rng = np.random.default_rng(seed)
     for case in range(8):

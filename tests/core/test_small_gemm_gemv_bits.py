@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 import core
 from core import _small_gemm
 
-pytestmark = pytest.mark.skipif(not (_small_gemm.ACTIVE or _small_gemm.PARTIAL),
-                                reason="MKL's small-GEMM order was measured on AMD Zen 4 with AVX-512 (and these "
-                                "routes on Zen 3); on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
+pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's small-GEMM order was measured on AMD Zen 4 "
+                                "and Zen 3 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
 
 _rows = st.integers(1, 300)
 _inner = st.one_of(st.integers(1, 40), st.integers(41, 2000))
@@ -113,7 +112,7 @@ def test_issue_19_regression_heads_match_torch_bitwise(batch, features):
 
 
 @pytest.mark.parametrize("batch,outputs", [(900, 200), (2000, 64), (500, 7)])
-@pytest.mark.skipif(not _small_gemm.ACTIVE, reason="the layers' forward (K = 1, 12 or more outputs) is the blocked FMA "
+@pytest.mark.skipif(not _small_gemm.FMA_BLOCKS, reason="the layers' forward (K = 1, 12 or more outputs) is the blocked FMA "
                     "kernel's region, measured on the AMD Zen 4 only")
 def test_weight_gradient_of_one_input_feature_matches_torch_bitwise(batch, outputs):
     """``g.T @ x`` with x one column (a ``Linear(1, N)``'s, or an ``LSTM(input_size=1)``'s input weights): the

@@ -11,9 +11,10 @@ import torch
 
 import core
 from core import _small_gemm
+from tests.core.reference_cpu import blocked_sgemm_measured
 
 pytestmark = pytest.mark.skipif(not _small_gemm.ACTIVE, reason="MKL's small-GEMM order was measured on AMD Zen 4 "
-                                "with AVX-512 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
+                                "and Zen 3 only; on other CPUs core keeps NumPy's GEMM (core/_small_gemm.py)")
 
 # (M, K, N): odd and even M, K below, at and past the blocks of 4 and 8, up to the chain's limit of multiply-adds
 SHAPES = [(2, 6, 6), (2, 8, 10), (3, 13, 6), (4, 16, 10), (5, 23, 6), (8, 100, 10), (64, 100, 10), (17, 385, 6),
@@ -87,6 +88,7 @@ def _two_layer_losses(lib, autograd, steps=40):
 
 
 @pytest.mark.parametrize("autograd", [False, True])
+@blocked_sgemm_measured
 def test_learning_pytorch_with_examples_two_layer_net_matches_torch_bitwise(autograd):
     core_losses, core_w2 = _two_layer_losses(core, autograd)
     torch_losses, torch_w2 = _two_layer_losses(torch, autograd)

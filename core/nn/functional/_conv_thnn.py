@@ -27,7 +27,7 @@ __all__ = ["takes_thnn", "thnn_forward", "thnn_input_grad", "thnn_weight_grad"]
 def takes_thnn(x, w, spec) -> bool:
     """Whether PyTorch 2.13 runs this convolution of 4-d float32 NumPy arrays through ``slow_conv2d`` (module
     docstring), where core knows MKL's order."""
-    if not _small_gemm.ACTIVE or type(x) is not np.ndarray or type(w) is not np.ndarray or x.dtype != np.float32 \
+    if not _small_gemm.FMA_BLOCKS or type(x) is not np.ndarray or type(w) is not np.ndarray or x.dtype != np.float32 \
             or w.dtype != np.float32 or not x.size or not w.size or format_of(x) is channels_last \
             or format_of(w) is channels_last:
         return False
@@ -56,7 +56,7 @@ def _sgemm_from_bias(a, b, bias):
     if bias is None:
         return _small_gemm.mkl_gemm(a, b)
     if m >= 4 and n >= 12:
-        if m * n * k > _small_gemm.FMA_BLOCKS_LIMIT:
+        if m * n * k > _small_gemm.FMA_BLOCKS_LIMIT or not _small_gemm.FMA_BLOCKS and k > 1:
             return None
         if k == 1:  # (one product each, rounded, then added; a (1, N) b is also "column-major" to _fma_blocks)
             return bias[:, None] + a * b
@@ -121,6 +121,8 @@ def thnn_weight_grad(x, g, wshape, spec):
                 product = gt * cols.T
                 total = product if total is None else total + product
                 continue
+            if not _small_gemm.FMA_BLOCKS:
+                return None  # (MKL's AVX2 kernel, not reproduced: _small_gemm.FMA_BLOCKS)
             total = _small_gemm._fma_blocks(gt, np.ascontiguousarray(cols.T), total)
             continue
         product = _small_gemm.mkl_gemm(gt, cols.T)  # (a transposed b: the running sum added after the product)

@@ -11,8 +11,8 @@ from tests.core.oracle import check
 
 @pytest.fixture
 def one_thread(torch):
-    if not core._small_gemm.ACTIVE:
-        pytest.skip("MKL's GEMM order is followed only on the CPU it was measured on (core._small_gemm.ACTIVE)")
+    if not core._small_gemm.FMA_BLOCKS:
+        pytest.skip("MKL's GEMM order is followed only on the CPU it was measured on (core._small_gemm.FMA_BLOCKS)")
     before = torch.get_num_threads(), core.get_num_threads()
     torch.set_num_threads(1)
     core.set_num_threads(1)

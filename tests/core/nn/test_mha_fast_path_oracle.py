@@ -54,7 +54,7 @@ def _same(ours, theirs, bits=True):
     ours, theirs = ours.numpy(), theirs.numpy()
     assert ours.shape == theirs.shape
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6 if bits else 1e-5)
-    if bits and _small_gemm.ACTIVE:  # (the projections' GEMMs in MKL's order: core._small_gemm)
+    if bits and _small_gemm.FMA_BLOCKS:  # (the projections' GEMMs in MKL's order: core._small_gemm)
         assert_float32_bits(ours, theirs)
 
 
