@@ -1,9 +1,10 @@
 """Sums in the order of PyTorch's vectorised CPU softmax kernels, for float32 (``softmax_sum``).
 
 PyTorch's ``softmax``/``log_softmax`` over the last dim sum each row's exponentials with its SIMD reduction
-(``vec::map_reduce_all``): a row shorter than one vector (16 float32 lanes with AVX-512) is summed left to
-right; a longer one is summed into 16 lane accumulators chunk by chunk (the partial last chunk into the first
-lanes), and the lanes are combined as a tree (lane i with lane i+8, then +4, +2, +1). NumPy's pairwise sum
+(``vec::map_reduce_all``): a row shorter than one vector (``LANES``: 16 float32 lanes with AVX-512, 8 with AVX2,
+``core._cpu.vector_bytes()``) is summed left to right; a longer one is summed into ``LANES`` lane accumulators
+chunk by chunk (the partial last chunk into the first lanes), and the lanes are combined as a tree (lane i with
+lane i + LANES / 2, then down to +1). NumPy's pairwise sum
 rounds differently on 10–50% of rows, and a classifier's loss carries that into every step. Reproducing the
 order costs a few vectorised adds per chunk of 16 columns; it applies to float32 only (float64 rows keep
 NumPy's sum, whose error is far below what prints). Over another dim, PyTorch's kernel vectorises across the
@@ -14,11 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from core import _cpu
 from core._cascade_sum import in_order
 
 __all__ = ["lane_row_sum", "softmax_sum", "row_max"]
 
-LANES = 16  # float32 lanes of an AVX-512 register, what PyTorch's CPU build uses on this machine
+# NOTE: float32 lanes of one ``Vectorized<float>`` on this CPU: 16 on ATen's AVX-512 build (an AMD Zen 4), 8 on its
+# AVX2 build (measured on an AMD Zen 3, 2026-12-07: with 16, 42 nll_loss/cross_entropy cases differed in the last bit)
+LANES = _cpu.vector_bytes() // 4
+# NOTE: lanes of the bfloat16 and float16 softmax's sums: 16 on both builds (measured: a (64, 300) bfloat16 softmax
+# on an AMD Zen 3 with AVX2 gives torch's bits with 16, not with 8; on a Zen 4 with 16)
+HALF_LANES = 16
 
 
 def _to_front(a: np.ndarray, axis: int) -> np.ndarray:
@@ -58,34 +65,35 @@ def row_max(x: np.ndarray) -> np.ndarray:
     return np.maximum.reduce(x, axis=-1, keepdims=True)
 
 
-def lane_row_sum(e: np.ndarray) -> np.ndarray:
-    """Sums of ``e``'s rows along the last axis, keepdims, in PyTorch's vectorised order (float32 NumPy arrays)."""
+def lane_row_sum(e: np.ndarray, lanes: int = LANES) -> np.ndarray:
+    """Sums of ``e``'s rows along the last axis, keepdims, in PyTorch's vectorised order (float32 NumPy arrays) over
+    ``lanes`` lanes."""
     n = e.shape[-1]
-    if n < LANES:  # NOTE: shorter than a vector: left to right from the first element, as ``np.cumsum`` adds
+    if n < lanes:  # NOTE: shorter than a vector: left to right from the first element, as ``np.cumsum`` adds
         # (one call, no transposed copy; ``in_order``'s einsum started from +0, so a row of -0s gave +0, not -0);
         # many rows: along axis 0 of their transposed copy (the NOTE above), the same adds in the same order
         if e.ndim > 1 and _short_rows(e):  # (from -0, which NumPy's add would take as +0: -0 + x is x, -0 included)
             return np.add.reduce(_columns(e), axis=0, initial=_NEGATIVE_ZERO).reshape(*e.shape[:-1], 1)
         return np.add.accumulate(e, axis=-1)[..., -1:]  # (np.cumsum without its Python wrapper)
-    full, rest = divmod(n, LANES)
-    acc = in_order(_to_front(e[..., :full * LANES].reshape(*e.shape[:-1], full, LANES), -2))
+    full, rest = divmod(n, lanes)
+    acc = in_order(_to_front(e[..., :full * lanes].reshape(*e.shape[:-1], full, lanes), -2))
     if rest:
-        acc[..., :rest] += e[..., full * LANES:]
-    # NOTE: the tree adds lane i and lane i ^ half for half = 8, 4, 2, 1; lane 0's result needs only the lower
+        acc[..., :rest] += e[..., full * lanes:]
+    # NOTE: the tree adds lane i and lane i ^ half for half = LANES / 2 .. 1; lane 0's result needs only the lower
     # half at each step, with the same operands in the same order (lane i first): four adds of slices
-    half = LANES // 2
+    half = lanes // 2
     while half:
         acc = acc[..., :half] + acc[..., half:2 * half]
         half //= 2
     return acc
 
 
-def softmax_sum(e: np.ndarray, axis: int) -> np.ndarray:
+def softmax_sum(e: np.ndarray, axis: int, lanes: int = LANES) -> np.ndarray:
     """``e.sum(axis, keepdims=True)`` in the order PyTorch's softmax kernels add (float32 NumPy arrays with a
     non-empty ``axis``; other arrays take NumPy's sum)."""
     if e.dtype != np.float32 or type(e) is not np.ndarray or e.ndim == 0 or e.shape[axis] == 0:
         return e.sum(axis=axis, keepdims=True)
     axis %= e.ndim
     if axis == e.ndim - 1:
-        return lane_row_sum(e)
+        return lane_row_sum(e, lanes)
     return np.expand_dims(in_order(np.moveaxis(e, axis, 0)), axis)

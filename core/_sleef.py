@@ -276,21 +276,23 @@ def exp_neg_abs_and_neg(x: np.ndarray) -> tuple:
     return both[0].reshape(x.shape), both[1].reshape(x.shape)
 
 
-def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int = _PAIR) -> np.ndarray:
+def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int | None = None) -> np.ndarray:
     """``cpu_kernel_vec``'s split of float32 arrays between its two forms of an elementwise op: contiguous
-    operands' elements in steps of two vectors through ``vec``, the last ``n % 32`` through ``scalar`` (the C
+    operands' elements in steps of two vectors through ``vec``, the last ``n % pair`` through ``scalar`` (the C
     library's functions); operands whose rows are contiguous but not adjacent, row by row so; a strided operand,
-    or fewer than 32 elements, all through ``scalar``. Both forms take ``x`` and the ``more`` operands (same shape,
-    or 0-d: a broadcast scalar such as a loss's incoming gradient, which keeps the loop vectorised) and return an
+    or fewer than ``pair`` elements, all through ``scalar``. Both forms take ``x`` and the ``more`` operands (same
+    shape, or 0-d: a broadcast scalar such as a loss's incoming gradient, which keeps the loop vectorised) and return an
     array of ``x``'s shape and dtype (float32, or float64 whose steps hold half as many elements). ``pair``: the
-    float32 elements of one step, two of torch's vectors (``_PAIR``: 32 on an AVX-512 CPU, 16 on an AVX2 one) where
-    torch registers the kernel's AVX-512 build, two AVX2 vectors (16) where it keeps its AVX2 one (REGISTER_DISPATCH
-    without ALSO_REGISTER_AVX512_DISPATCH: the pointwise loss backwards, softshrink). The ``n % 32`` above is
-    ``n % pair``.
+    float32 elements of one step, by default two of this CPU's vectors (``_PAIR``: 32 with AVX-512, 16 with AVX2;
+    a float16 or bfloat16 array 32, as measured on both), or two AVX2 vectors (16) where torch keeps the kernel's
+    AVX2 build also on AVX-512 CPUs (REGISTER_DISPATCH without ALSO_REGISTER_AVX512_DISPATCH: the pointwise loss
+    backwards, softshrink).
 
     NOTE: above ``_GRAIN`` elements PyTorch's threads each take a range with its own tail, which depends on the
-    thread count: those arrays take ``vec`` but for the last ``n % 32`` (the one-thread split)."""
+    thread count: those arrays take ``vec`` but for the last ``n % pair`` (the one-thread split)."""
     n = x.size
+    if pair is None:
+        pair = _PAIR if x.dtype == _F32 or x.dtype == np.float64 else 32
     if x.dtype == np.float64:  # a vector holds half as many doubles
         pair //= 2
     # an operand expanded from one value (a sum's incoming gradient, all strides 0) is TensorIterator's scalar

@@ -53,6 +53,7 @@ _BLOCK = 128 * 1024  # bytes of the non-last-dim kernels' working block
 
 
 _DOUBLE_LANES = 8  # float64 lanes of an AVX-512 vector
+_AVX512 = _cpu.capability() == "AVX512"
 
 
 def _double_last(a: np.ndarray, axis: int) -> bool:
@@ -173,13 +174,14 @@ def kernel_log(total):
     return precise(xp_of(total).log, total)
 
 
-def softmax_backward(g: np.ndarray, y: np.ndarray, axis: int):
-    """Softmax's input gradient from the incoming ``g`` and the output ``y`` (same shape), or None."""
+def softmax_backward(g: np.ndarray, y: np.ndarray, axis: int, lanes: int = LANES):
+    """Softmax's input gradient from the incoming ``g`` and the output ``y`` (same shape), or None; ``lanes``: the
+    lanes of the sums over the last dim (``core._lane_sum``'s ``HALF_LANES`` for a bfloat16 or float16 softmax)."""
     if not _covered(g, y) or g.shape != y.shape:
         return None
     axis %= y.ndim
     if axis == y.ndim - 1:
-        return (g - _lane_dot(g, y)) * y
+        return (g - _lane_dot(g, y, lanes)) * y
     g3, y3 = _three(g, axis), _three(y, axis)
     acc = np.zeros((g3.shape[0], g3.shape[2]), _F64)
     for k in range(g3.shape[1]):  # acc = fma(g, y, acc), one slice of the dim after another
@@ -202,32 +204,43 @@ def log_softmax_backward(g: np.ndarray, y: np.ndarray, axis: int):
     return (g - e.astype(_F64) * total).astype(_F32)  # fused: one rounding of g - e * total
 
 
-def _lane_dot(g: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Each row's ``sum(g * y)`` (keepdims) as softmax's backward over the last dim adds it (``map2_reduce_all``):
-    the products rounded and added into ``LANES`` lane accumulators, but for a row's last ``n % LANES``.
+def _fused_tail() -> bool:
+    """Whether softmax's backward fuses the product and the add of a row's partial last vector (``_lane_dot``): on
+    ATen's AVX-512 build (Zen 4) always; on its AVX2 build on one thread only (measured on an AMD Zen 3, 2026-12-07:
+    (4096, 65), (600, 5291), (100, 37), (64, 65), bit for bit fused on one thread and unfused on two, 94-99% the
+    other way)."""
+    from core._threads import get_num_threads  # (at call time: a set_num_threads applies)
 
-    NOTE: ATen's AVX-512 build fuses the product and the add of that partial last vector into one fused
-    multiply-add (the full vectors' stay two roundings): rounding it as two steps differed from torch on ~1% of
-    rows with a tail (e.g. 0.4% of the elements of 4096 x 65 logits' gradient; an AMD Zen 4). Its AVX2 build
-    rounds the tail's products too (an AMD Zen 3, 2026-12-07: fused, 39-247 of 64 x n elements differed for n =
-    10, 15, 20, 37, 70; unfused none)."""
+    return _AVX512 or get_num_threads() == 1
+
+
+def _lane_dot(g: np.ndarray, y: np.ndarray, lanes: int) -> np.ndarray:
+    """Each row's ``sum(g * y)`` (keepdims) as softmax's backward over the last dim adds it (``map2_reduce_all``):
+    the products rounded and added into ``lanes`` lane accumulators, but for a row's last ``n % lanes``.
+
+    NOTE: ATen's AVX-512 build (and its AVX2 build on one thread: ``_fused_tail``) fuses the product and the add of
+    that partial last vector into one fused multiply-add (the full vectors' stay two roundings): rounding it as two
+    steps differed from torch on ~1% of rows with a tail (e.g. 0.4% of the elements of 4096 x 65 logits' gradient;
+    an AMD Zen 4). Its AVX2 build on two or more threads rounds the tail's products too (an AMD Zen 3, 2026-12-07:
+    fused, 39-247 of 64 x n elements differed for n = 10, 15, 20, 37, 70; unfused none)."""
     n = y.shape[-1]
-    full, rest = divmod(n, LANES)
-    if not full or not rest or _cpu.capability() != "AVX512":
-        return _row_total(g * y)
-    cut = full * LANES
-    acc = in_order(np.moveaxis((g[..., :cut] * y[..., :cut]).reshape(*y.shape[:-1], full, LANES), -2, 0))
+    full, rest = divmod(n, lanes)
+    if not full or not rest or not _fused_tail():
+        return _row_total(g * y, lanes)
+    cut = full * lanes
+    acc = in_order(np.moveaxis((g[..., :cut] * y[..., :cut]).reshape(*y.shape[:-1], full, lanes), -2, 0))
     acc[..., :rest] = acc[..., :rest] + g[..., cut:].astype(_F64) * y[..., cut:]
-    half = LANES // 2
+    half = lanes // 2
     while half:  # lane i + lane i ^ half, as in ``lane_row_sum``
         acc = acc[..., :half] + acc[..., half:2 * half]
         half //= 2
     return _keep_negative_zero(acc, g * y)
 
 
-def _row_total(a: np.ndarray) -> np.ndarray:
-    """``lane_row_sum(a)`` with a row of -0s summing to -0, as ATen's reduction (started from the first vector)."""
-    return _keep_negative_zero(lane_row_sum(a), a)
+def _row_total(a: np.ndarray, lanes: int = LANES) -> np.ndarray:
+    """``lane_row_sum(a, lanes)`` with a row of -0s summing to -0, as ATen's reduction (started from the first
+    vector)."""
+    return _keep_negative_zero(lane_row_sum(a, lanes), a)
 
 
 def _keep_negative_zero(total: np.ndarray, a: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ from core._arg_types import (
 )
 from core._cascade_sum import in_order, ordered_sum
 from core._factories import ones_like
-from core._lane_sum import row_max, softmax_sum
+from core._lane_sum import HALF_LANES, LANES, row_max, softmax_sum
 from core._norm_order import two_norm
 from core._precise import precise
 from core._tensor import Tensor
@@ -618,7 +618,8 @@ class Softmax(Function):
         with quiet():  # NOTE: np.errstate's cost at a third (~3 µs a call: the hot path of every loss's softmax)
             _, e = _shifted(x, dim)
             if x.dtype == np.float32 and x.ndim:  # PyTorch's kernels: their order of adds; over the last dim,
-                total = softmax_sum(e, dim)  # times the reciprocal of the sum
+                lanes = HALF_LANES if getattr(ctx, "half_dtype", None) else LANES  # (a bfloat16/float16 input)
+                total = softmax_sum(e, dim, lanes)  # times the reciprocal of the sum
                 last = dim % x.ndim == x.ndim - 1
                 if type(e) is np.ndarray and e.size:  # (a fresh array: scaled in place)
                     out = wrap(np.multiply(e, np.float32(1) / total, out=e) if last else np.divide(e, total, out=e))
@@ -636,7 +637,8 @@ class Softmax(Function):
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
         if not grad_mode._state.enabled:  # a plain backward: PyTorch's kernel's roundings (core._softmax_kernels)
-            out = softmax_kernels.softmax_backward(g._data, y._data, ctx.dim)
+            lanes = HALF_LANES if getattr(ctx, "half_dtype", None) else LANES  # (a bfloat16/float16 input)
+            out = softmax_kernels.softmax_backward(g._data, y._data, ctx.dim, lanes)
             if out is not None:
                 return wrap(out)
         return softmax_backward_data(g, y, ctx.dim)  # NOTE: an op of its own, as PyTorch records it

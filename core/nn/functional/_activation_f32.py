@@ -1,11 +1,11 @@
 """float32 silu and softplus of a C-contiguous array as PyTorch's vectorised CPU loops compute them, a cache-sized
 block at a time, with the forward's exponentials kept for the backward.
 
-Both kernels go through ``core._sleef.vector_loop``'s split: the first ``n - n % 32`` elements take SLEEF's
-``expf_u10`` (and ``log1pf_u10``), the last ``n % 32`` the C library's. Here that split is taken on the flat array
-as ``vector_loop``'s common case does, but each step runs ``_BLOCK`` elements at a time, so SLEEF's float64
-temporaries stay in cache (every step is elementwise: the same bits as the whole-array forms in
-``core.nn.functional.activation``).
+Both kernels go through ``core._sleef.vector_loop``'s split: the first ``n - n % _PAIR`` elements (32 with AVX-512,
+16 with AVX2) take SLEEF's ``expf_u10`` (and ``log1pf_u10``), the last ``n % _PAIR`` the C library's. Here that
+split is taken on the flat array as ``vector_loop``'s common case does, but each step runs ``_BLOCK`` elements at
+a time, so SLEEF's float64 temporaries stay in cache (every step is elementwise: the same bits as the whole-array
+forms in ``core.nn.functional.activation``).
 
 The backward of each needs the forward's exponential again (silu: ``1 + exp(-x)``, softplus: ``exp(beta x)``):
 the forward returns it, ``keep`` stores it on the node where a gradient is recorded, and ``kept`` hands it to the
@@ -76,7 +76,7 @@ def _run(n: int, block, errors: dict) -> None:
 
 
 def _ranges(n: int, block, errors: dict, tail=None) -> None:
-    """``_run`` over the vector loop's part ``[0, n - n % 32)``, then ``tail`` (default ``block``) on the tail by
+    """``_run`` over the vector loop's part ``[0, n - n % _PAIR)``, then ``tail`` (default ``block``) on the tail by
     itself (the forwards' tails take the C library's exp, as torch's scalar loop).
 
     NOTE: as ``vector_loop`` called each form: where two NaNs meet, NumPy's loops return one or the other by
