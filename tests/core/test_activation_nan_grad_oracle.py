@@ -67,3 +67,17 @@ def test_a_diverged_network_has_nan_weight_gradients(torch):
         grads.append(model[0].weight.grad)
     assert_same(grads[0], grads[1])
     assert bool(grads[0].isnan().all())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [4, 8, 16, 33, 64])
+def test_elus_gradient_at_a_nan_follows_the_kernels_vector_split_as_in_torch(torch, dtype, size):
+    """elu_backward's vector form tests ``x > 0`` and its scalar form ``x <= 0``: a nan in the vector loop gets nan,
+    one in the tail ``g * scale``; which elements are which depends on the CPU's vector width (core._cpu)."""
+    points = np.resize(POINTS, size).astype(dtype)
+    grads = []
+    for lib in (core, torch):
+        x = lib.tensor(points, requires_grad=True)
+        lib.nn.functional.elu(x).backward(lib.full_like(x, 2.0))
+        grads.append(x.grad)
+    assert_same(grads[0], grads[1])
