@@ -112,8 +112,8 @@ def test_issue_19_regression_heads_match_torch_bitwise(batch, features):
 
 
 @pytest.mark.parametrize("batch,outputs", [(900, 200), (2000, 64), (500, 7)])
-@pytest.mark.skipif(not _small_gemm.FMA_BLOCKS, reason="the layers' forward (K = 1, 12 or more outputs) is the blocked FMA "
-                    "kernel's region, measured on the AMD Zen 4 only")
+@pytest.mark.skipif(not _small_gemm.FMA_BLOCKS, reason="the layers' forward (K = 1, 12 or more outputs) is the "
+                    "blocked FMA kernel's region, measured on the AMD Zen 4 only")
 def test_weight_gradient_of_one_input_feature_matches_torch_bitwise(batch, outputs):
     """``g.T @ x`` with x one column (a ``Linear(1, N)``'s, or an ``LSTM(input_size=1)``'s input weights): the
     in-order chain, also past the small products' limit of multiply-adds; and addmm of it from a bias."""
