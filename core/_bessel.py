@@ -126,9 +126,20 @@ class I1(Function):
     @staticmethod
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        zero = x == 0
-        safe = core.where(zero, core.ones_like(x), x)
-        return grad * core.where(zero, core.full_like(x, 0.5), i0(x) - result / safe)
+        big, safe = _safe(x)  # NOTE: torch's i1_backward op for op (its graph under create_graph, its values)
+        return grad * core.where(big, i0(safe) - result * safe.reciprocal(), _full(x, 0.5))
+
+
+def _full(x, value):
+    """``at::full({}, value, self.options())``: a 0-d tensor (an edgeless operand of a where)."""
+    return core.full((), value, dtype=x.dtype, device=x.device)
+
+
+def _safe(x):
+    """torch's i1/i1e backward's ``self.abs() > eps`` and ``where(that, self, eps)`` (eps the dtype's epsilon)."""
+    eps = core.finfo(x.dtype).eps
+    big = x.abs() > eps
+    return big, core.where(big, x, _full(x, eps))
 
 
 class I1e(Function):
@@ -143,9 +154,8 @@ class I1e(Function):
     @staticmethod
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        zero = x == 0
-        safe = core.where(zero, core.ones_like(x), x)
-        return grad * core.where(zero, core.full_like(x, 0.5), i0e(x) - result * (core.sgn(x) + 1 / safe))
+        big, safe = _safe(x)  # NOTE: torch's i1e_backward op for op
+        return grad * core.where(big, i0e(safe) - result * (safe.sgn() + safe.reciprocal()), _full(x, 0.5))
 
 
 def _floating(x):

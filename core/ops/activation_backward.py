@@ -24,6 +24,7 @@ from core.ops._float32_compute import is_reduced
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import le, where
 from core.ops.elementwise import AddByNumber, MulByNumber
+from core.ops.scalar_forms import mul_s
 
 __all__ = ["tanh_backward", "tanh_grad_arrays", "sigmoid_backward", "sigmoid_grad_arrays", "threshold_backward",
            "softmax_backward_data", "log_softmax_backward_data"]
@@ -73,7 +74,7 @@ class TanhBackward(Function):
     def backward(ctx, gg):
         g, out = ctx.saved_tensors
         # NOTE: PyTorch's formulas: d/d grad_output is tanh_backward itself, d/d output is gg * (-2 * out * g)
-        return tanh_backward(gg, out), gg * (-2 * out * g)
+        return tanh_backward(gg, out), gg * (mul_s(out, -2) * g)  # (-2 * out: MulBackward1)
 
     @staticmethod
     def jvp(ctx, tg, tout):

@@ -272,6 +272,13 @@ class MulByNumber(Mul):
     node_name = "MulBackward1"
     edgeless_inputs = (1,)  # the number
 
+    @staticmethod
+    def backward(ctx, g):
+        if not _grad_state.enabled:
+            return Mul.backward(ctx, g)
+        number = ctx.scalars[0]  # NOTE: torch's grad * Scalar: recorded again as MulBackward1
+        return MulByNumber.apply(g, number.conjugate() if g._data.dtype.kind == "c" else number), None
+
 
 class AddByNumber(Add):
     """``a + number`` recorded as PyTorch's C++ formulas add a Scalar: ``<AddBackward1>``."""
@@ -284,6 +291,20 @@ class DivByNumber(Div):
     """``a / number`` recorded as PyTorch's C++ formulas divide by a Scalar: ``<DivBackward1>``."""
 
     node_name = "DivBackward1"
+    edgeless_inputs = (1,)  # the number
+
+    @staticmethod
+    def backward(ctx, g):
+        if not _grad_state.enabled:
+            return Div.backward(ctx, g)
+        number = ctx.scalars[0]  # NOTE: torch's grad / Scalar: recorded again as DivBackward1
+        return DivByNumber.apply(g, number.conjugate() if g._data.dtype.kind == "c" else number), None
+
+
+class SubByNumber(Sub):
+    """``a - number`` recorded as PyTorch's C++ formulas subtract a Scalar: ``<SubBackward1>``."""
+
+    node_name = "SubBackward1"
     edgeless_inputs = (1,)  # the number
 
 

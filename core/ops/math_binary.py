@@ -33,6 +33,7 @@ from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
 from core.ops.complex_ops import conj_of, refuse_complex
 from core.ops.elementwise import DivByNumber, _out
 from core.ops.math_unary import log, not_implemented
+from core.ops.scalar_forms import mul_s, sub_s
 from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
 
 __all__ = ["pow", "float_power", "clamp", "clip", "clamp_min", "clamp_max", "minimum", "maximum", "fmax", "fmin"]
@@ -227,11 +228,12 @@ class Pow(Function):
                 finally:
                     quiet_off(token)
                 return new_tensor(res if type(res) is type(xa) else xp_of(xa).asarray(res)), None
-            return g * (e * pow(x, e - 1)), None
+            e = float(e) if type(e) is int else e  # NOTE: torch's pow_backward: exp * self.pow(exp - 1), exp a double
+            return g * mul_s(pow(x, e - 1), e), None  # (MulBackward1 over PowBackward0 under create_graph)
         gx = gy = None
         if ctx.needs_input_grad[0]:  # NOTE: torch's pow_backward_self: a zero exponent gives zero gradient, even at
             # x = 0, where the other branch holds 0 * inf: its double backward is NaN there, as torch's
-            gx = where(eq(e, 0), 0, g * (e * pow(x, e - 1)))
+            gx = where(eq(e, 0), 0, g * (e * pow(x, sub_s(e, 1))))
         if ctx.needs_input_grad[1]:  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
             if isinstance(x, Tensor):
                 gy = _pow_exponent_grad(g, x, e, pow(x, e))
@@ -344,9 +346,9 @@ class PowScalarBase(Function):
     def backward(ctx, g):
         x, e = _operands(ctx)  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
         result = ctx.saved_tensors[2]
-        if x == 0:
-            return g * where(ge(e, 0), 0.0, result * -math.inf)
-        return g * (result * _log_scalar(x))
+        if x == 0:  # NOTE: torch's result * log(base), the log a Scalar (MulBackward1)
+            return g * where(ge(e, 0), 0.0, mul_s(result, -math.inf))
+        return g * mul_s(result, _log_scalar(x))
 
     @staticmethod
     def jvp(ctx, te):

@@ -16,10 +16,11 @@ from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import is_reduced
-from core.ops.comparison import eq, le, masked_fill, where
+from core.ops.comparison import eq, le, masked_fill
 from core.ops.elementwise import _out, div
 from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
-from core.ops.math_unary import exp, not_implemented, sign
+from core.ops.math_unary import exp, not_implemented
+from core.ops.scalar_forms import add_s
 
 __all__ = ["floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "logaddexp",
            "copysign", "heaviside"]
@@ -276,10 +277,12 @@ class Xlogy(Function):
 
 class XlogyScalarSelf(Xlogy):
     node_name = "XlogyBackward1"
+    edgeless_inputs = (0,)  # the number
 
 
 class XlogyScalarOther(Xlogy):
     node_name = "XlogyBackward2"
+    edgeless_inputs = (1,)  # the number
 
 
 class Logaddexp(Function):
@@ -299,8 +302,9 @@ class Logaddexp(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = _operands(ctx)
-        ga = g / (1 + exp(b - a)) if ctx.needs_input_grad[0] else None
-        gb = g / (1 + exp(a - b)) if ctx.needs_input_grad[1] else None
+        # NOTE: torch's grad / (1 + exp(other - self)), its 1 + a Scalar (AddBackward1)
+        ga = g / add_s(exp(b - a), 1) if ctx.needs_input_grad[0] else None
+        gb = g / add_s(exp(a - b), 1) if ctx.needs_input_grad[1] else None
         return ga, gb
 
 
@@ -316,13 +320,16 @@ class Copysign(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = _operands(ctx)
-        ga = where(eq(a, 0), 0, g * sign(a) * sign(copysign(a, b))) if ctx.needs_input_grad[0] else None
+        ga = None
+        if ctx.needs_input_grad[0]:  # NOTE: torch's copysign_tensor_self_backward: grad * (result / self), 0 at self 0
+            ga = g * masked_fill(copysign(a, b) / a, eq(a, 0), 0)
         gb = zeros_like(b) if len(ctx.needs_input_grad) > 1 and ctx.needs_input_grad[1] else None
         return ga, gb
 
 
 class CopysignScalar(Copysign):
     node_name = "CopysignBackward1"
+    edgeless_inputs = (1,)  # the number
 
 
 class Heaviside(Function):

@@ -36,9 +36,10 @@ from core.ops.activation_backward import (
     tanh_grad_arrays,
     threshold_backward,
 )
-from core.ops.comparison import eq, gt, isfinite, lt, where
+from core.ops.comparison import eq, ge, gt, isfinite, le, lt, where
 from core.ops.complex_ops import conj, real
-from core.ops.elementwise import _TYPE_NAMES, AddByNumber, _out
+from core.ops.elementwise import _TYPE_NAMES, _out
+from core.ops.scalar_forms import add_s, mul_s, rsub_s, sub_s
 from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
 
 __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
@@ -50,7 +51,7 @@ __all__ = ["abs", "absolute", "exp", "exp2", "log", "log2", "log10", "log1p", "e
 
 _builtin_abs = abs
 _grad_state = grad_mode._state
-_LN2, _LN10 = math.log(2.0), math.log(10.0)
+_LN2, _LN10 = 0.6931471805599453, 2.3025850929940456  # NOTE: derivatives.yaml's literals (math.log(10) is 1 ulp off)
 
 
 def not_implemented(kernel: str, dt: _dtype.dtype):
@@ -225,7 +226,7 @@ def _rsqrt_grad(ctx, g, x, out):
     if out._data.dtype == F16:  # float16's pow(3) is x * x * x in float32, rounded once (bfloat16's rounds twice)
         wide = out.float()
         return -0.5 * g * (wide * wide * wide).to(out.dtype)
-    return -0.5 * g * (out * out * out)  # NOTE: torch's -0.5 * grad * result.pow(3), and pow(3) is x * x * x
+    return mul_s(g, -0.5) * out.pow(3)  # NOTE: torch's -0.5 * grad * result.pow(3) (MulBackward1, PowBackward0)
 
 
 def _sigmoid_grad(ctx, g, x, out):
@@ -266,30 +267,38 @@ def _sgn_grad(ctx, g, x, out):
     return where(eq(r, 0), 0, d)
 
 
+# NOTE: the rules below are derivatives.yaml's formulas op for op, a C++ Scalar as core.ops.scalar_forms records it,
+# so that create_graph=True records torch's nodes (and rounds as torch's)
 def _acosh_grad(ctx, g, x, out):
-    return g * rsqrt(x * x - 1)
+    return g * rsqrt(sub_s(x * x, 1))
 
 
 def _asin_grad(ctx, g, x, out):
-    return g * rsqrt(1 - x * x)
+    return g * rsqrt(add_s(-x * x, 1))
 
 
 def _acos_grad(ctx, g, x, out):
-    return -g * rsqrt(1 - x * x)
+    return g * -rsqrt(add_s(-x * x, 1))
 
 
 def _erfinv_grad(ctx, g, x, out):
-    return g * (math.sqrt(math.pi) / 2) * exp(out * out)
+    return mul_s(exp(out.pow(2)), 0.5 * math.sqrt(math.pi)) * g
 
 
 def _sinc_grad(ctx, g, x, out):
-    px = x * math.pi
-    d = (px * cos(px) - sin(px)) / (px * x)
-    return where(eq(x, 0), 0, d * g)
+    """torch's sinc_backward: ``grad * ((x pi cos(x pi) - sin(x pi)) / (x x pi))``, 0 where ``x x pi`` is 0."""
+    self_pi, squared_pi = mul_s(x, math.pi), mul_s(x * x, math.pi)
+    return where(eq(squared_pi, 0.0), 0, g * ((self_pi * cos(self_pi) - sin(self_pi)) / squared_pi))
 
 
 def _logit_grad(ctx, g, x, out):
+    """torch's logit backward: recording, ``infinitely_differentiable_logit_backward`` (a where over
+    ``lo <= x <= hi``); else its kernel's ``x < lo or x > hi`` (a NaN input's NaN passes there)."""
     eps = ctx.kw.get("eps")
+    if _grad_state.enabled:
+        lo, hi = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+        inside = ge(x, lo) & le(x, hi)
+        return where(inside, g / (x * rsub_s(1.0, x)), x.new_full((), math.nan if eps is None else 0.0))
     d = g / (x * (1 - x))
     if eps is None:
         return where(lt(x, 0) | gt(x, 1), math.nan, d)
@@ -344,14 +353,15 @@ Abs = _op("abs", "AbsBackward0", lambda xp, x: xp.abs(x), _abs_grad, "x", "keep"
           bool_error=(NotImplementedError, "\"abs_cpu\" not implemented for 'Bool'"))
 Abs.real_result = True
 Exp = _op("exp", "ExpBackward0", _mkl_vml.exp, _exp_grad, "o", raw=lambda xp, g, o: g * o)  # MKL's on an AMD CPU
-Exp2 = _op("exp2", "Exp2Backward0", _exp2.exp2, lambda c, g, x, o: g * o * _LN2, "o")  # SLEEF's and glibc's (float32)
+Exp2 = _op("exp2", "Exp2Backward0", _exp2.exp2,  # SLEEF's and glibc's (float32)
+           lambda c, g, x, o: mul_s(g * o, _LN2), "o")
 Log = _op("log", "LogBackward0", _mkl_vml.log, lambda c, g, x, o: g / x, "x")  # MKL's on an AMD CPU
-Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c, g, x, o: g / (x * _LN2), "x")
-Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / (x * _LN10), "x")
+Log2 = _op("log2", "Log2Backward0", lambda xp, x: precise(xp.log2, x), lambda c, g, x, o: g / mul_s(x, _LN2), "x")
+Log10 = _op("log10", "Log10Backward0", lambda xp, x: precise(xp.log10, x), lambda c, g, x, o: g / mul_s(x, _LN10), "x")
 Log1p = _op("log1p", "Log1PBackward0", lambda xp, x: _log1p(xp, x),  # NOTE: torch's g / (self + 1), its + 1 a Scalar
-            lambda c, g, x, o: g / AddByNumber.apply(x, 1), "x")  # (AddBackward1)
-Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * (o + 1), "o")
-Sqrt = _op("sqrt", "SqrtBackward0", _mkl_vml.sqrt, lambda c, g, x, o: g / (o * 2), "o")  # MKL's on some CPUs
+            lambda c, g, x, o: g / add_s(x, 1), "x")  # (AddBackward1)
+Expm1 = _op("expm1", "Expm1Backward0", lambda xp, x: precise(xp.expm1, x), lambda c, g, x, o: g * add_s(o, 1), "o")
+Sqrt = _op("sqrt", "SqrtBackward0", _mkl_vml.sqrt, lambda c, g, x, o: g / mul_s(o, 2), "o")  # MKL's on some CPUs
 # NOTE: a half type's sqrt, exp and log are ATen's own float32 loops (correctly rounded), never MKL's (core._mkl_vml)
 Sqrt.half_forms, Sqrt.half_vector = True, staticmethod(lambda xp, v: xp.sqrt(v))
 Sqrt.half_scalar = staticmethod(lambda xp, v, low: xp.sqrt(v))
@@ -363,18 +373,19 @@ Rsqrt = _op("rsqrt", "RsqrtBackward0", lambda xp, x: 1 / xp.sqrt(x), _rsqrt_grad
 Rsqrt.half_forms = True
 Rsqrt.half_scalar = staticmethod(lambda xp, v, low: 1 / np.sqrt(v).astype(low).astype(np.float32))  # 1 / sqrt(half)
 Sin = _op("sin", "SinBackward0", _mkl_trig.sin, lambda c, g, x, o: g * cos(x), "x")  # MKL's (float32)
-Cos = _op("cos", "CosBackward0", _mkl_trig.cos, lambda c, g, x, o: -g * sin(x), "x")  # MKL's (float32)
-Tan = _op("tan", "TanBackward0", _mkl_trig.tan, lambda c, g, x, o: g * (1 + o * o), "o")  # MKL's on an AMD CPU
+Cos = _op("cos", "CosBackward0", _mkl_trig.cos, lambda c, g, x, o: g * -sin(x), "x")  # MKL's (float32)
+Tan = _op("tan", "TanBackward0", _mkl_trig.tan, lambda c, g, x, o: g * add_s(o.pow(2), 1), "o")  # MKL's on an AMD CPU
 Asin = _op("asin", "AsinBackward0", _mkl_asin.asin, _asin_grad, "x")  # MKL's on AMD Zen 4 (float32)
 Acos = _op("acos", "AcosBackward0", _mkl_asin.acos, _acos_grad, "x")  # MKL's on AMD Zen 4 (float32)
-Atan = _op("atan", "AtanBackward0", _mkl_atan.atan, lambda c, g, x, o: g / (1 + x * x), "x")  # MKL's on AMD Zen 4
+Atan = _op("atan", "AtanBackward0", _mkl_atan.atan, lambda c, g, x, o: g / add_s(x * x, 1), "x")  # MKL's on AMD Zen 4
 Sinh = _op("sinh", "SinhBackward0", lambda xp, x: precise(xp.sinh, x), lambda c, g, x, o: g * cosh(x), "x")
 Cosh = _op("cosh", "CoshBackward0", lambda xp, x: precise(xp.cosh, x), lambda c, g, x, o: g * sinh(x), "x")
 Tanh = _op("tanh", "TanhBackward0", _mkl_tanhd.tanh, _tanh_grad, "o", raw=tanh_grad_arrays)  # MKL's on an AMD CPU
 Asinh = _op("asinh", "AsinhBackward0", lambda xp, x: precise(xp.arcsinh, x),
-            lambda c, g, x, o: g * rsqrt(x * x + 1), "x")
+            lambda c, g, x, o: g * rsqrt(add_s(x.pow(2), 1)), "x")
 Acosh = _op("acosh", "AcoshBackward0", lambda xp, x: precise(xp.arccosh, x), _acosh_grad, "x")
-Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x), lambda c, g, x, o: g / (1 - x * x), "x")
+Atanh = _op("atanh", "AtanhBackward0", lambda xp, x: precise(xp.arctanh, x),  # NOTE: torch's grad * 1 / (1 - x²)
+            lambda c, g, x, o: mul_s(g, 1) / rsub_s(1, x.pow(2)), "x")
 Sigmoid = _op("sigmoid", "SigmoidBackward0", lambda xp, x: _sigmoid(xp, x), _sigmoid_grad, "o",
               raw=lambda xp, g, o: sigmoid_grad_arrays(g, o))
 Relu = _op("relu", "ReluBackward0", lambda xp, x: _relu(xp, x), _relu_grad, "o", "keep",
@@ -395,10 +406,10 @@ RoundZeroDecimals = _op("round", "RoundBackward1", _round_compute, ints="raise",
 Frac = _op("frac", "FracBackward0", lambda xp, x: x - xp.trunc(x), lambda c, g, x, o: g, ints="raise")
 Reciprocal = _op("reciprocal", "ReciprocalBackward0", lambda xp, x: 1 / x, lambda c, g, x, o: -g * (o * o), "o")
 Erf = _op("erf", "ErfBackward0", lambda xp, x: _mkl_erf.erf(x, _special.erf),  # MKL's on an AMD CPU (float32)
-          lambda c, g, x, o: exp(-(x * x)) * (2 / math.sqrt(math.pi)) * g, "x")  # NOTE: torch's order
+          lambda c, g, x, o: mul_s(exp(-(x.pow(2))), 2.0 / math.sqrt(math.pi)) * g, "x")  # NOTE: torch's order
 Erf.half_forms, Erf.half_vector = True, staticmethod(lambda xp, v: _special.erf_vector_form(v))
 Erfc = _op("erfc", "ErfcBackward0", lambda xp, x: _special.erfc(x),
-           lambda c, g, x, o: exp(-(x * x)) * (-2 / math.sqrt(math.pi)) * g, "x")
+           lambda c, g, x, o: mul_s(exp(-(x.pow(2))), -2.0 / math.sqrt(math.pi)) * g, "x")
 Erfinv = _op("erfinv", "ErfinvBackward0", lambda xp, x: _special.erfinv(x), _erfinv_grad, "o")
 Lgamma = _op("lgamma", "LgammaBackward0", lambda xp, x: _special.lgamma(x), lambda c, g, x, o: g * digamma(x), "x")
 Digamma = _op("digamma", "DigammaBackward0", lambda xp, x: _special.digamma(x),
@@ -408,10 +419,11 @@ Polygamma = _op("polygamma", "PolygammaBackward0", lambda xp, x, n: _special.pol
 Logit = _op("logit", "LogitBackward0", _logit_compute, _logit_grad, "x")
 Sinc = _op("sinc", "SincBackward0", lambda xp, x: xp.sinc(x), _sinc_grad, "x")
 Deg2rad = _op("deg2rad", "Deg2RadBackward0", lambda xp, x: x * x.dtype.type(math.pi / 180),
-              lambda c, g, x, o: g * (math.pi / 180))
+              lambda c, g, x, o: mul_s(g, math.pi / 180))
 Rad2deg = _op("rad2deg", "Rad2DegBackward0", lambda xp, x: x * x.dtype.type(180 / math.pi),
-              lambda c, g, x, o: g * (180 / math.pi))
-Square = _op("square", "PowBackward0", lambda xp, x: x * x, lambda c, g, x, o: g * x * 2, "x", "keep")
+              lambda c, g, x, o: mul_s(g, 180 / math.pi))
+Square = _op("square", "PowBackward0", lambda xp, x: x * x,  # NOTE: torch's pow(x, 2)'s pow_backward
+             lambda c, g, x, o: g * mul_s(x.pow(1.0), 2.0), "x", "keep")
 
 _NO_COMPLEX = "is not supported for complex inputs"
 for _cls, _error in ((Relu, "clamp is not supported for complex types"), (Floor, f"floor {_NO_COMPLEX}"),
