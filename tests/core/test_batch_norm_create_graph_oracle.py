@@ -85,3 +85,32 @@ def test_batch_norm_second_order_gradients_match_torch_bitwise(torch, shape):
         second = lib.autograd.grad(grads, (xi, bn.weight, gyi), weights)
         results.append(([_graph(g.grad_fn) for g in grads], [s.numpy().tobytes() for s in second]))
     assert results[0] == results[1]
+
+
+NO_AFFINE = {
+    "BatchNorm_affine_False": lambda lib, x: _layer(lib, x.shape[1], x.ndim, affine=False)(x),
+    "F.batch_norm_weight_None": lambda lib, x: lib.nn.functional.batch_norm(x, None, None, training=True),
+    "F.batch_norm_running_stats": lambda lib, x: lib.nn.functional.batch_norm(
+        x, lib.zeros(x.shape[1]), lib.ones(x.shape[1]), training=True),
+    "InstanceNorm1d": lambda lib, x: lib.nn.InstanceNorm1d(x.shape[1])(x),
+}
+
+
+@pytest.mark.parametrize("shape", [(16, 8), (4, 3, 7), (8, 4, 5, 5)], ids=str)
+@pytest.mark.parametrize("name", list(NO_AFFINE))
+def test_batch_norm_without_affine_records_one_node_and_torchs_second_order_bits(torch, name, shape):
+    """Without affine parameters (BatchNorm's affine=False, F.batch_norm's weight=None, InstanceNorm's default) the
+    gradient under create_graph is torch's one NativeBatchNormBackwardBackward0 (weight edge empty), and the
+    gradients of that gradient w.r.t. the input and the incoming gradient are torch's bits."""
+    if name == "InstanceNorm1d" and len(shape) != 3:
+        shape = (4, 3, 7)
+    rng = np.random.default_rng(len(shape) * 10 + shape[1])
+    x = (rng.standard_normal(shape) * 2 + 0.5).astype(np.float32)
+    gy = rng.standard_normal(shape).astype(np.float32)
+    results = []
+    for lib in (core, torch):
+        xi, gyi = lib.tensor(x, requires_grad=True), lib.tensor(gy, requires_grad=True)
+        (g,) = lib.autograd.grad(NO_AFFINE[name](lib, xi), xi, gyi, create_graph=True)
+        second = lib.autograd.grad(g, (xi, gyi), lib.linspace(-1, 1, g.numel()).reshape(g.shape))
+        results.append((_graph(g.grad_fn), g.detach().numpy().tobytes(), [s.numpy().tobytes() for s in second]))
+    assert results[0] == results[1]

@@ -39,8 +39,9 @@ def _expand_as_dim1(src: Tensor, target: Tensor) -> Tensor:
 
 
 def _double_backward(x, gamma, ggI, ggG, ggB, gO, mean, invstd):
-    """FunctionsManual's ``batchnorm_double_backward`` (training, affine): ``(gI, gG, ggO)``."""
-    gamma_expanded = _expand_as_dim1(gamma, x)
+    """FunctionsManual's ``batchnorm_double_backward`` (training): ``(gI, gG, ggO)``; without affine parameters
+    (``gamma`` None) its ``gamma_expanded`` is a 0-d one and there is no ``gG``."""
+    gamma_expanded = x.new_ones(()) if gamma is None else _expand_as_dim1(gamma, x)
     ggG_expanded = None if ggG is None else _expand_as_dim1(ggG, x)
     ggB_expanded = None if ggB is None else _expand_as_dim1(ggB, x)
     m = x.shape[0]
@@ -77,7 +78,8 @@ def _double_backward(x, gamma, ggI, ggG, ggB, gO, mean, invstd):
 
     gG = ggO = None
     if ggI is not None:
-        gG = _sum_exclude_dim1(ggI * first_back_grad_input(gO, x.new_ones(())), False)
+        if gamma is not None:
+            gG = _sum_exclude_dim1(ggI * first_back_grad_input(gO, x.new_ones(())), False)
         ggO = first_back_grad_input(ggI, gamma_expanded)
     if ggG is not None:
         term = ggG_expanded * input_sub_mu * sigma2_eps_neg_1_2
@@ -109,7 +111,7 @@ class NativeBatchNormBackward(Function):
         return (ggO if need[0] else None, gI if need[1] else None, gG if need[2] else None, None, None)
 
 
-def recorded_gradients(g: Tensor, x: Tensor, weight: Tensor, mean, invstd, values) -> tuple | None:
+def recorded_gradients(g: Tensor, x: Tensor, weight: Tensor | None, mean, invstd, values) -> tuple | None:
     """``values`` (the kernel's three gradients, arrays) through ``NativeBatchNormBackward``'s node; ``mean`` and
     ``invstd`` the forward's float32 statistics per channel (arrays). None under forward-mode AD with a dual
     operand (the node has no tangent rule: the caller's composite formula has)."""

@@ -178,7 +178,7 @@ def _batch_norm_grads(ctx, g, x, weight):
         xhat = (x - Tensor._wrap(ctx.mean)) * invstd
         gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
     elif ctx.training:
-        if ctx.__dict__.get("kernel") and weight is not None:  # float32 under create_graph: PyTorch's node
+        if ctx.__dict__.get("kernel"):  # float32 under create_graph: PyTorch's node (with affine or without)
             found = _recorded_kernel(ctx, x, weight, g)
             if found is not None:
                 return found
@@ -198,7 +198,8 @@ def _recorded_kernel(ctx, x, weight, g):
     PyTorch's ``batchnorm_double_backward`` (core/nn/functional/_batch_norm_double.py); None where the kernel does
     not cover the arrays."""
     gsum = None if g._data.flags.c_contiguous else g.sum(ctx.dims)._data
-    exact = batch_norm_backward(x._data, g._data, weight._data, ctx.mean, ctx.invstd, gsum)
+    exact = batch_norm_backward(x._data, g._data, None if weight is None else weight._data, ctx.mean, ctx.invstd,
+                                gsum)
     if exact is None:
         return None
     return recorded_gradients(g, x, weight, ctx.mean, ctx.invstd, exact)
