@@ -11,6 +11,7 @@ import pytest
 
 import core
 from tests.core.oracle import to_numpy
+from tests.core.reference_cpu import ZEN4_AVX512, assert_ulp_close
 
 
 def _numpy_state(module):
@@ -89,7 +90,11 @@ def test_qat_with_conv_bn_trains_freezes_and_converts_as_torchs(torch, backend):
     for key in theirs[3]:
         np.testing.assert_allclose(ours[3][key], theirs[3][key], rtol=1e-5, atol=1e-6, err_msg=key)
     assert ours[5] == theirs[5]
-    np.testing.assert_allclose(ours[4], theirs[4], atol=theirs[6])
+    # NOTE: within one quantization step on the AMD Zen 4 the bits were measured on; on an AMD Zen 3 (AVX2) the
+    # float32 training ends a last bit off in some weights and observer ranges, and qnnpack's requantized output
+    # then moves up to 4 steps (x86's stays within one)
+    steps = 1 if ZEN4_AVX512 or backend == "x86" else 4
+    np.testing.assert_allclose(ours[4], theirs[4], rtol=0, atol=steps * theirs[6] * 1.0001)  # (steps in float32)
 
 
 def test_qat_conv_bn_modules_construct_print_and_freeze_as_torchs(torch):
@@ -407,9 +412,12 @@ def test_det_and_slogdet_bits_from_mkls_lu(torch, dtype, n):
         x = lib.tensor(a).to(getattr(lib, dtype))
         sign, logabs = lib.linalg.slogdet(x)
         results.append([to_numpy(v) for v in (lib.linalg.det(x), lib.det(x[0]), sign, logabs)])
-    for ours, theirs in zip(results[1], results[0]):
+    for i, (ours, theirs) in enumerate(zip(results[1], results[0])):
         assert ours.dtype == theirs.dtype
-        assert np.array_equal(ours, theirs)  # (logabsdet's logs: MKL's vector log, core._mkl_vml's on an AMD CPU)
+        if i == 3 and dtype == "float64" and not ZEN4_AVX512:  # MKL's float64 log is correctly rounded (core's) on
+            assert_ulp_close(ours, theirs, max_ulp=1)  # Zen 4, not on an AMD Zen 3 (42 of 100,000 logs an ulp off)
+        else:
+            assert np.array_equal(ours, theirs)  # (logabsdet's logs: MKL's vector log, core._mkl_vml's on an AMD CPU)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

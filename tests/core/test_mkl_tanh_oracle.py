@@ -11,6 +11,7 @@ import pytest
 import core
 from core import _cpu, _mkl_tanh
 from tests.core.oracle import assert_float32_bits
+from tests.core.reference_cpu import assert_bits_on_zen4
 
 amd = pytest.mark.skipif(not _cpu.mkl_vml_sse(), reason="torch's float32 tanh here is not MKL's SSE kernel "
                          "(core._cpu.mkl_vml_sse): core keeps its correctly rounded one")
@@ -83,12 +84,12 @@ def test_a_tanh_mlps_training_steps_give_torchs_bits(torch):
     for lib in (core, torch):
         lib.manual_seed(0)
         model = lib.nn.Sequential(lib.nn.Linear(4, 32), lib.nn.Tanh(), lib.nn.Linear(32, 32), lib.nn.Tanh(),
-                                  lib.nn.Linear(32, 16))  # (16 outputs: core's GEMM gives torch's bits here)
+                                  lib.nn.Linear(32, 16))  # (16 outputs: core's GEMM gives torch's bits on Zen 4)
         opt = lib.optim.SGD(model.parameters(), lr=0.1)
         for _ in range(3):
             opt.zero_grad()
             lib.nn.functional.mse_loss(model(lib.from_numpy(x)), lib.from_numpy(target)).backward()
             opt.step()
         params.append([p.detach().numpy().copy() for p in model.parameters()])
-    for got, want in zip(*params):
-        assert_float32_bits(got, want)
+    for got, want in zip(*params):  # (elsewhere the (64, 32) @ (32, 32) layer takes MKL's AVX2 sgemm order: within
+        assert_bits_on_zen4(got, want, max_ulp=1, of_largest=True)  # an ulp of each parameter's largest, Zen 3)
