@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import core
+from tests.core.reference_cpu import xfail_off_zen4
 
 pytestmark = pytest.mark.cpu_only  # bfloat16 is ml_dtypes' NumPy type: CPU only
 
@@ -198,7 +199,13 @@ def differing(dtype, name, shape_name, backward=False) -> list:
             for a, b in zip(ours, theirs)]
 
 
-CASES = [(name, dt) for name in OPS for dt in DTYPES if (dt, name) not in KNOWN]
+# NOTE: torch hands a bfloat16 convolution to oneDNN only where oneDNN takes bfloat16 (AVX-512 core:
+# core._cpu.onednn_takes_half), as on the AMD Zen 4 core follows; on an AMD Zen 3 (AVX2) it takes its slow im2col
+# route, whose bfloat16 input gradient rounds otherwise (measured: 40-60% of the elements differ; forwards equal)
+_OFF_ZEN4 = {("bfloat16", "conv1d"): "bfloat16 conv's gradient: torch's non-oneDNN route without AVX-512",
+             ("bfloat16", "conv2d"): "bfloat16 conv's gradient: torch's non-oneDNN route without AVX-512"}
+CASES = [pytest.param(name, dt, marks=xfail_off_zen4(_OFF_ZEN4[dt, name])) if (dt, name) in _OFF_ZEN4 else (name, dt)
+         for name in OPS for dt in DTYPES if (dt, name) not in KNOWN]
 
 
 @pytest.mark.parametrize("shape_name", list(SHAPES))
