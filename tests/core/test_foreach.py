@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import core
+from tests.core.reference_cpu import ZEN4_AVX512, assert_ulp_close
 
 SHAPES = [(3, 4), (5,)]
 UNARY = ["abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "expm1", "floor", "frac",
@@ -109,10 +110,24 @@ OUT_OF_PLACE = _params(CASES) + _params(OUT_OF_PLACE_ONLY)
 IN_PLACE = [p for op in INPLACE for p in _params({op: CASES[op]}, "_")] + _params(INPLACE_ONLY)
 
 
-def _assert_equal(ours, theirs, exact=True):
+# NOTE: float64 kernels whose bits core follows on the AMD Zen 4 with AVX-512 only (tests.core.reference_cpu): on an
+# AMD Zen 3 (AVX2) torch's float64 asin, expm1, log10, log1p and log2 differ from core's in 1 of 12 elements by at
+# most ``_AVX2_FLOAT64_ULP`` (measured 2026-12-07)
+_AVX2_FLOAT64 = {"asin", "expm1", "log10", "log1p", "log2"}
+_AVX2_FLOAT64_ULP = 1
+
+
+def _exact_here(op, dtype) -> bool:
+    """Whether this op's bits are claimed on this CPU (else ``_assert_equal`` asserts ulp-closeness)."""
+    return ZEN4_AVX512 or dtype is not np.float64 or op.removeprefix("_foreach_").rstrip("_") not in _AVX2_FLOAT64
+
+
+def _assert_equal(ours, theirs, exact=True, here=True):
     a, b = np.asarray(ours.detach()._data), np.asarray(theirs.detach().numpy())
     assert str(ours.dtype).removeprefix("torch.") == str(theirs.dtype).removeprefix("torch.") and a.shape == b.shape
-    if exact:
+    if exact and not here:
+        assert_ulp_close(a, b, _AVX2_FLOAT64_ULP)
+    elif exact:
         np.testing.assert_array_equal(a, b)
     else:
         np.testing.assert_allclose(a, b, rtol=1e-6 if a.dtype == np.float32 else 1e-14, atol=1e-12)
@@ -140,7 +155,7 @@ def test_out_of_place_foreach_equals_torch_bit_for_bit(torch, op, build, exact, 
     theirs, _, _ = _run(torch, op, build, dtype)
     assert isinstance(ours, tuple) and len(ours) == len(theirs)
     for o, t in zip(ours, theirs):
-        _assert_equal(o, t, exact)
+        _assert_equal(o, t, exact, _exact_here(op, dtype))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -150,7 +165,7 @@ def test_in_place_foreach_updates_each_tensor_as_torch_does(torch, op, build, ex
     _, theirs, _ = _run(torch, op, build, dtype)
     assert returned is args[0]
     for o, t in zip(ours, theirs):
-        _assert_equal(o, t, exact)
+        _assert_equal(o, t, exact, _exact_here(op, dtype))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
