@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core import _cpu
 from core._backend import to_numpy_array
 from core._quantized import (
     QuantizedTensor,
@@ -210,7 +211,11 @@ class Conv2d(Module):
             raise NotImplementedError("core's quantized Conv2d pads with zeros only")
         a = Tensor._wrap(np.asarray(x._data).astype(np.float64) - x.q_zero_point())
         w = Tensor._wrap(np.asarray(self._weight._data).astype(np.float64))
-        acc = to_numpy_array(F.conv2d(a, w, None, self.stride, self.padding, self.dilation, self.groups)._data)
+        if _VNNI:
+            acc = to_numpy_array(F.conv2d(a, w, None, self.stride, self.padding, self.dilation, self.groups)._data)
+        else:
+            acc = _conv_saturating_acc(np.asarray(x._data), np.asarray(self._weight._data), x.q_zero_point(),
+                                       self.stride, self.padding, self.dilation, self.groups)
         w_scale, _ = weight_scales(self._weight)
         out = _requantize(acc, x.q_scale(), w_scale, self._bias, self.scale, self.zero_point, self._relu, 1)
         return _make(out, quint8, per_tensor_affine, self.scale, self.zero_point)
@@ -271,7 +276,9 @@ class Linear(OutputQParams, PackedWeightBias, Module):
         a = np.asarray(x._data).astype(np.float64).reshape(-1, self.in_features) - x.q_zero_point()
         w = np.asarray(self.weight()._data).astype(np.float64)
         w_scale, _ = weight_scales(self.weight())
-        out = _requantize(a @ w.T, x.q_scale(), w_scale, self.bias(), self.scale, self.zero_point, self._relu, 1)
+        acc = a @ w.T if _VNNI else _saturating_acc(np.asarray(x._data).reshape(-1, self.in_features),
+                                                    np.asarray(self.weight()._data), x.q_zero_point())
+        out = _requantize(acc, x.q_scale(), w_scale, self.bias(), self.scale, self.zero_point, self._relu, 1)
         return _make(out.reshape(*x.shape[:-1], self.out_features), quint8, per_tensor_affine, self.scale,
                      self.zero_point)
 
@@ -298,3 +305,47 @@ class LinearReLU(Linear):
     """``QuantizedLinearReLU``: the linear layer with its ReLU fused into the requantization's clamp."""
 
     _relu = True
+
+
+_VNNI = "avx512_vnni" in _cpu.FLAGS or "avx_vnni" in _cpu.FLAGS
+
+
+def _saturating_acc(xq: np.ndarray, wq: np.ndarray, x_zp: int) -> np.ndarray:
+    """FBGEMM's int8 accumulators without VNNI (``vpmaddubsw``): each pair of adjacent products of the uint8 input and
+    the int8 weight summed and saturated to int16, then the pairs summed, less ``x_zp`` times the weight's row sums."""
+    m, k = xq.shape
+    x, w = xq.astype(np.int64), wq.astype(np.int64)
+    if k % 2:
+        x, w = np.pad(x, ((0, 0), (0, 1))), np.pad(w, ((0, 0), (0, 1)))
+    acc = np.empty((m, w.shape[0]), np.float64)
+    step = max(1, 4_000_000 // (w.size or 1))  # rows at a time: each takes (out, k) int64 products
+    for r in range(0, m, step):
+        prod = x[r:r + step, None, :] * w[None, :, :]
+        pairs = np.clip(prod.reshape(prod.shape[0], w.shape[0], -1, 2).sum(-1), -32768, 32767)
+        acc[r:r + step] = pairs.sum(-1)
+    return acc - x_zp * w.sum(1)
+
+
+def _pair(v) -> tuple:
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+def _conv_saturating_acc(xq, wq, x_zp: int, stride, padding, dilation, groups: int) -> np.ndarray:
+    """``_saturating_acc`` of a convolution as FBGEMM's im2col reads it (NHWC: each output's row of kernel height,
+    width, then input channels), the padding filled with ``x_zp``; (N, C_out, H_out, W_out) float64."""
+    (sh, sw), (ph, pw), (dh, dw) = _pair(stride), _pair(padding), _pair(dilation)
+    n, c, _, _ = xq.shape
+    o, cg, kh, kw = wq.shape
+    x = np.pad(xq.astype(np.int64), ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=x_zp)
+    ho, wo = (x.shape[2] - dh * (kh - 1) - 1) // sh + 1, (x.shape[3] - dw * (kw - 1) - 1) // sw + 1
+    cols = np.empty((n, ho, wo, kh, kw, c), np.int64)
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, :, i * dh:i * dh + sh * (ho - 1) + 1:sh, j * dw:j * dw + sw * (wo - 1) + 1:sw]
+            cols[:, :, :, i, j, :] = patch.transpose(0, 2, 3, 1)
+    og, out = o // groups, np.empty((n, o, ho, wo), np.float64)
+    for g in range(groups):
+        col = cols[..., g * cg:(g + 1) * cg].reshape(n * ho * wo, kh * kw * cg)
+        w = wq[g * og:(g + 1) * og].astype(np.int64).transpose(0, 2, 3, 1).reshape(og, kh * kw * cg)
+        out[:, g * og:(g + 1) * og] = _saturating_acc(col, w, x_zp).reshape(n, ho, wo, og).transpose(0, 3, 1, 2)
+    return out
