@@ -126,6 +126,7 @@ class LessonPanel(QWidget):
         self.step_index = -1
         self.done_steps: set[int] = set()  # steps whose actions Page Down already did
         self._press: QPoint | None = None  # where the last mouse press in the text was (the clicked link's step)
+        self._link_top: int | None = None  # the clicked link's line (text coordinates) until a scroll to a tick
         self.browser = QTextBrowser(self)
         self.browser.setObjectName("lessonText")
         self.browser.setOpenLinks(False)
@@ -156,7 +157,9 @@ class LessonPanel(QWidget):
     def redraw(self) -> None:
         """Redraw the text with the checklist's ticks, where the reader had scrolled to; a promise that just came
         true out of view (below the fold, after a toolbar button stepped on) is scrolled into view, so the learner
-        sees the lesson follow them."""
+        sees the lesson follow them; after a link, no further than keeps that link in view (one Forward all ticks
+        lesson 2's promises of every step: scrolled to the last, the text jumped from the link the learner clicked,
+        and the paragraph they were reading, to the lesson's end)."""
         if self.lesson is None:
             return
         bar = self.browser.verticalScrollBar()
@@ -166,7 +169,8 @@ class LessonPanel(QWidget):
         bar.setValue(at)
         newest = self._newest_tick()
         if newest is not None:
-            self._bring_into_view(newest)
+            self._bring_into_view(newest, self._link_top)
+            self._link_top = None
 
     def _newest_tick(self) -> str | None:
         """The text of the last promise ticked since the text was last drawn (None if none was)."""
@@ -182,15 +186,16 @@ class LessonPanel(QWidget):
                     newest = checklist.items(i)[k][0]
         return newest
 
-    def _bring_into_view(self, text: str) -> None:
-        """Scroll the least that shows the checklist line holding ``text`` whole."""
+    def _bring_into_view(self, text: str, most: int | None = None) -> None:
+        """Scroll the least that shows the checklist line holding ``text`` whole, down to ``most`` at the most."""
         found = self.browser.document().find(text)
         if found.isNull():
             return
         box = self.browser.document().documentLayout().blockBoundingRect(found.block())
         bar, height = self.browser.verticalScrollBar(), self.browser.viewport().height()
         if box.bottom() > bar.value() + height:
-            bar.setValue(int(box.bottom() - height + box.height()))
+            down = int(box.bottom() - height + box.height())
+            bar.setValue(min(down, max(most, bar.value())) if most is not None else down)
         elif box.top() < bar.value():
             bar.setValue(int(box.top() - box.height()))
 
@@ -205,6 +210,8 @@ class LessonPanel(QWidget):
         if self.lesson is None:
             return None
         at = self.browser.cursorForPosition(self._press) if self._press is not None else self.browser.textCursor()
+        if self._press is not None:
+            self._link_top = self.browser.cursorRect(at).top() + self.browser.verticalScrollBar().value()
         self._press = None
         block, heads = self.browser.document().findBlock(at.position()), -1
         while block.isValid():
