@@ -240,6 +240,9 @@ CPU_DEPENDENT = {
 }
 
 
+CPU_DEPENDENT.update(__import__("recipes_libs3").CPU_DEPENDENT)  # its small-GEMM/acos reasons (AMD Zen 3 vs Zen 4)
+
+
 def _param_list():
     for r in RECIPES:
         marks = []
