@@ -516,3 +516,34 @@ def muon_training(muon):
         for key, p in net.named_parameters():
             show(f"  {key}", p)
 
+
+
+def vicreg_training(vic):
+    """VICReg's model and loss (main_vicreg.py, one process: no gather) on a small MLP backbone registered beside
+    its ResNets, trained 10 steps by its LARS (biases and norms excluded from decay and adaptation) under its
+    warm-up/cosine schedule, losses, learning rates and weights printed; ``off_diagonal`` on a seeded matrix."""
+    import argparse
+
+    torch.manual_seed(0)
+    vic.resnet.__dict__["mlp_backbone"] = lambda **kwargs: (torch.nn.Sequential(
+        torch.nn.Flatten(), torch.nn.Linear(48, 32), torch.nn.ReLU(), torch.nn.Linear(32, 24)), 24)
+    args = argparse.Namespace(arch="mlp_backbone", mlp="32-32-16", batch_size=16, sim_coeff=25.0, std_coeff=25.0,
+                              cov_coeff=1.0, base_lr=0.2, epochs=4, wd=1e-6)
+    model = vic.VICReg(args)
+    opt = vic.LARS(model.parameters(), lr=0, weight_decay=args.wd, weight_decay_filter=vic.exclude_bias_and_norm,
+                   lars_adaptation_filter=vic.exclude_bias_and_norm)
+    loader = [None] * 2  # (adjust_learning_rate reads the loader's length: two steps an epoch)
+    images = torch.randn(16, 3, 4, 4)
+    for step in range(10):
+        x = images + 0.1 * torch.randn_like(images)
+        y = images.flip(-1) + 0.1 * torch.randn_like(images)
+        lr = vic.adjust_learning_rate(args, opt, loader, step)
+        loss = model(x, y)
+        opt.zero_grad()
+        loss.backward()
+        print("step", step, "lr", lr, "loss", loss.item())
+        opt.step()
+    grads("vicreg", model)
+    for key, p in model.named_parameters():
+        show(f"  {key}", p)
+    show("off_diagonal", vic.off_diagonal(torch.arange(16.0).reshape(4, 4)))

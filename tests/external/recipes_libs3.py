@@ -213,3 +213,17 @@ RECIPES += [_muon("newton_schulz", "muon_newton_schulz"), _muon("training", "muo
 # their differences follow this machine's MKL kernels (the reasons above): xfail, not strict (test_corpus'
 # CPU_DEPENDENT), since on the AMD Zen 4 the small-GEMM and acos rules were measured on they may well pass
 CPU_DEPENDENT: dict = {r["name"]: None for r in RECIPES if r["xfail"] and r["xfail"].startswith(ZEN3)}
+
+# facebookresearch/vicreg at its newest commit (no releases), MIT: VICReg's self-supervised loss and LARS
+VICREG = ("facebookresearch/vicreg", "4e12602fd495af83efd1631fbe82523e6db092e0", "MIT")
+VICREG_MAIN = ("if __name__ == \"__main__\":\n    parser = argparse.ArgumentParser('VICReg training script', "
+               "parents=[get_arguments()])\n    args = parser.parse_args()\n    main(args)")
+RECIPES += [
+    _r("l3_vicreg_training", VICREG, "main_vicreg.py",
+       [*((f"{v} = torch.cat(FullGatherLayer.apply({v}), dim=0)", f"{v} = torch.cat([{v}], dim=0)  # (one process)")
+          for v in "xy"),
+        (VICREG_MAIN, f"{DRIVERS}.vicreg_training(sys.modules[__name__])")],
+       support=[(f"{m}.py",) * 2 for m in ("resnet", "augmentations", "distributed")],
+       xfail=SMALL_GEMM + "the first differing op is the backbone's Linear(48, 32) on 16 rows (238 of 512 outputs)"),
+]
+CPU_DEPENDENT["l3_vicreg_training"] = None  # (its reason above)
