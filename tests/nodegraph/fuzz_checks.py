@@ -96,8 +96,10 @@ class EditRules:
     def set_param(self, data: st.DataObject) -> None:
         """A value typed in the Inspector: a field that refuses it sets nothing."""
         nid = self._node(data)
-        if nid is None:
-            return
+        if nid is not None:
+            self._set_param_of(nid, data)
+
+    def _set_param_of(self, nid: str, data: st.DataObject) -> None:
         params = [p for p in get_spec(self.graph.nodes[nid].type).params if p.name not in self.FIXED_PARAMS]
         if not params:
             return

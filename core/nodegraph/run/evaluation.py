@@ -36,6 +36,35 @@ __all__ = ["NodeEvaluation", "Plan"]
 Plan = tuple[EvalContext, dict[str, Edge], list[Any]]  # a node's context, input edges and checked parameters
 
 
+_BUILT_FOR = "built_for"  # a node state's entry: the parameter values its module or tensor was built for
+
+
+def _built(state: dict[str, Any]) -> tuple[Any, Any]:
+    """What a node state holds that it built (a layer's module, a parameter node's tensor)."""
+    return state.get("module"), state.get("tensor")
+
+
+def _note_build(state: dict[str, Any], raw: dict[str, Any], before: tuple[Any, Any], ok: bool) -> None:
+    """After a node's run, keep with its state the parameters its module or tensor belongs to; forget what it
+    built when it failed with other parameters without building again.
+
+    NOTE: a node refused before its evaluate ran (invalid parameters, over the memory budget) or failing with
+    new parameters keeps no weights built for the old ones, as a fresh session of the saved file builds none:
+    they went into ``parameters()``, the optimizer and the saved trained values with the wrong shape. A node
+    that fails with the parameters it was built for (an input disconnected or failing) keeps its trained
+    weights: a disconnect loses no training.
+    """
+    now = _built(state)
+    if now == (None, None):
+        return
+    if ok or now[0] is not before[0] or now[1] is not before[1]:  # it ran, or built again for these parameters
+        state[_BUILT_FOR] = (tuple(raw), tuple(raw.values()))
+        return
+    kept = state.get(_BUILT_FOR)
+    if kept is None or kept[0] != tuple(raw) or not all(map(is_, kept[1], raw.values())):
+        state.clear()
+
+
 class NodeEvaluation:
     """Evaluating one node of the session's graph (``Session`` inherits it)."""
 
@@ -111,8 +140,11 @@ class NodeEvaluation:
         store.errors = {e.src: EvalError(e.src, bad.message, bad.type) for e in incoming.values()
                         if (bad := errors.get(e.src)) is not None and bad.phase == "forward"} if errors else {}
         params = self._checked_params(nid, checked)
-        if evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
-                         ports=None if params is None else checked[2]):
+        built = _built(ctx.state)
+        ok = evaluate_node(self.graph, nid, store, ctx, incoming, params=params,
+                           ports=None if params is None else checked[2])
+        _note_build(ctx.state, self.graph.nodes[nid].params, built, ok)
+        if ok:
             out = self.values[nid]
             self._retain_grads(nid, out)
             self.ownership.register_leaves(nid, self._found_leaves(nid, out))

@@ -7,7 +7,7 @@ Most node types are a thin wrapper around one ``core`` call; ``op_node`` turns a
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import core
 from core.nodegraph.model.spec import CodeHook, EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
@@ -18,6 +18,21 @@ DTYPE_CHOICES = ("default",) + DTYPES
 DEVICES = ("cpu", "cuda", "context")
 DEVICE_NOTES = (("context", "the toolbar's device"),)  # the session's device, which the app's toolbar picks
 REDUCTIONS = ("mean", "sum", "none")
+
+
+Built = TypeVar("Built")
+
+
+def build_for(state: dict[str, Any], build: Callable[[], Built]) -> Built:
+    """``build()`` (a node's module or trainable tensor for its current parameters); when it fails, ``state`` is
+    emptied before the error goes on: what the node built for other parameters is no longer its own, and a fresh
+    session of the saved file, which never built it, shows none (``Session.node_parameters``, the optimizer and the
+    saved trained values would otherwise hold weights of another shape)."""
+    try:
+        return build()
+    except Exception:
+        state.clear()
+        raise
 
 
 def default_dtype_name() -> str:

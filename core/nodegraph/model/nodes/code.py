@@ -22,7 +22,7 @@ import numpy as np
 
 import core
 from core.nodegraph.model import code_ops, tensor_store
-from core.nodegraph.model.nodes._common import DEVICE_NOTES, DEVICES, DTYPE_NOTES, device_of, dtype_of
+from core.nodegraph.model.nodes._common import DEVICE_NOTES, DEVICES, DTYPE_NOTES, build_for, device_of, dtype_of
 from core.nodegraph.model.spec import CodeGen, EvalContext, NamedValues, NodeSpec, Param, ParamError, Port, register
 
 MAX_INPUTS = 16
@@ -116,18 +116,22 @@ register(NodeSpec(
     code=_op_code))
 
 
+def _parameter_of(ctx: EvalContext, p: NamedValues) -> core.nn.Parameter:
+    """The trainable tensor of a values parameter node, from its ``tensor`` literal."""
+    # a saved or imported literal of more than INLINE_MAX values is a TensorValue, not a list (a 16 x 16
+    # weight opened from code failed: "cannot reshape array of size 256 into shape ()")
+    t = core.tensor(tensor_store.literal(p["tensor"]), dtype=dtype_of(p["dtype"]), device=device_of(ctx, p["device"]))
+    if not t.is_floating_point():
+        raise ParamError(f"parameter 'tensor': a parameter must hold floating point values, got {t.dtype}")
+    return core.nn.Parameter(t)
+
+
 def _values(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     if ctx.state.get("params") is not p or "tensor" not in ctx.state:
         arr = np.asarray(p["tensor"])
         key = (arr.shape, arr.dtype.str, arr.tobytes(), p["dtype"])
         if ctx.state.get("key") != key or "tensor" not in ctx.state:
-            # a saved or imported literal of more than INLINE_MAX values is a TensorValue, not a list (a 16 x 16
-            # weight opened from code failed: "cannot reshape array of size 256 into shape ()")
-            t = core.tensor(tensor_store.literal(p["tensor"]), dtype=dtype_of(p["dtype"]),
-                            device=device_of(ctx, p["device"]))
-            if not t.is_floating_point():
-                raise ParamError(f"parameter 'tensor': a parameter must hold floating point values, got {t.dtype}")
-            ctx.state["tensor"], ctx.state["key"] = core.nn.Parameter(t), key
+            ctx.state["tensor"], ctx.state["key"] = build_for(ctx.state, lambda: _parameter_of(ctx, p)), key
         ctx.state["params"] = p
     device = device_of(ctx, p["device"])
     if ctx.state["tensor"].device != core.device(device):  # moved, keeping its trained values

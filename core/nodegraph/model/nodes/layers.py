@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import core
 from core import nn
-from core.nodegraph.model.nodes._common import require
+from core.nodegraph.model.nodes._common import build_for, require
 from core.nodegraph.model.spec import EvalContext, EvalFn, NamedValues, NodeSpec, Param, Port, register
 
 Make = Callable[[NamedValues], nn.Module]  # the validated parameters -> a fresh module
@@ -55,7 +55,7 @@ def _layer(make: Make) -> EvalFn:
         if ctx.state.get("params") is not p or "module" not in ctx.state:
             key = tuple(sorted(p.items()))
             if ctx.state.get("key") != key or "module" not in ctx.state:
-                ctx.state["module"] = _build(make, p, ctx.device)
+                ctx.state["module"] = build_for(ctx.state, lambda: _build(make, p, ctx.device))
                 ctx.state["key"], ctx.state["device"] = key, ctx.device
             ctx.state["params"] = p
         module = ctx.state["module"]

@@ -20,6 +20,7 @@ from core.nodegraph.model.nodes._common import (
     DTYPE_CHOICES,
     DTYPE_NOTES,
     INFERRED_DTYPE_NOTES,
+    build_for,
     device_of,
     dtype_of,
     finish_source,
@@ -169,7 +170,8 @@ def init_tensor(shape: Sequence[int], init: str, seed: int | None, dtype: core.d
 def _parameter(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     key, device = (p["shape"], p["init"], p["seed"], p["dtype"]), device_of(ctx, p["device"])
     if ctx.state.get("key") != key:
-        ctx.state["tensor"] = core.nn.Parameter(init_tensor(*key[:3], dtype_of(p["dtype"]), device))
+        ctx.state["tensor"] = build_for(
+            ctx.state, lambda: core.nn.Parameter(init_tensor(*key[:3], dtype_of(p["dtype"]), device)))
         ctx.state["key"] = key
     elif ctx.state["tensor"].device != core.device(device):  # moved, keeping its trained values
         ctx.state["tensor"] = core.nn.Parameter(ctx.state["tensor"].detach().to(device))
