@@ -443,3 +443,14 @@ def test_a_layer_whose_input_is_disconnected_keeps_its_trained_weights():
     s.forward()
     assert s.errors["m"].type == "MissingInput"
     assert all(same_value(s.node_parameters("m")[k].detach(), t) for k, t in trained.items())
+
+
+def test_zero_grad_clears_the_gradients_of_a_failing_layers_kept_weights():
+    g, s = _trained_layer(LAYERS[1])
+    assert all(t.grad is not None for t in s.node_parameters("m").values())
+    cmd.Disconnect(*next(e for e in g.edges if e.dst == "m")).do(g)
+    s.forward()  # it fails: its kept weights are no leaves of this pass
+    s.zero_grad()
+    assert all(t.grad is None for t in s.node_parameters("m").values())  # the optimizer would step with them
+    s.backward()
+    assert_same_grads(s, fresh_session(s, g), g)

@@ -374,6 +374,8 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         changed = [k for k, t in self.leaves().items() if t.grad is not None] if emit else ()
         for t, _, _ in self.ownership.leaves.values():
             t.grad = None
+        for t in self.parameters().values():  # NOTE: a failing node's kept weights too (its leaves are forgotten
+            t.grad = None  # while it fails): their last gradient showed, and the optimizer stepped with it again
         self.ledger.clear()
         if emit:
             self.emit("zero_grad", None, changed)
