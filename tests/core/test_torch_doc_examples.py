@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from tests.core import doc_examples
+from tests.core.reference_cpu import xfail_off_zen4
 
 try:
     EXAMPLES = doc_examples.collect()
@@ -36,6 +37,9 @@ CPU_MODEL = ("a float rounding residue of MKL's LAPACK/BLAS, whose kernels diffe
 CPU_DEPENDENT = {name: CPU_MODEL for name in (
     "torch.cholesky", "torch.linalg.cholesky_ex", "torch.linalg.lu_solve", "torch.linalg.norm", "torch.linalg.solve",
     "torch.linalg.solve_triangular")}  # (solve_triangular: the same print on an AMD EPYC Zen 4, a residue elsewhere)
+
+# The same print on the AMD Zen 4 with AVX-512 core's kernels follow, a residue elsewhere (measured on an AMD Zen 3).
+OFF_ZEN4 = {"torch.conv1d": "a float32 rounding residue of the convolution's summation order on AVX2, printed"}
 
 # Outputs compared with their numbers masked.
 MASKED = {name: UNINITIALISED for name in (
@@ -100,6 +104,8 @@ def _params():
         marks = [pytest.mark.xfail(strict=True, reason=KNOWN[name])] if name in KNOWN else []
         if name in CPU_DEPENDENT:
             marks = [pytest.mark.xfail(strict=False, reason=CPU_DEPENDENT[name])]
+        if name in OFF_ZEN4:
+            marks = [xfail_off_zen4(OFF_ZEN4[name])]
         yield pytest.param(name, marks=marks, id=name)
 
 
