@@ -43,12 +43,12 @@ from core.nodegraph.model import commands
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.numtext import magnitudes, tensor_values
 from core.nodegraph.model.spec import ParamError, category_title
-from core.nodegraph.model.statistics import tensor_stats
 from gui import format as fmt
 from gui.escape_puts_back import EscapePutsBack
 from gui.number_spin_box import FloatSpinBox, IntSpinBox
 from gui.param_widgets import make_editor, parse_text, show_text, text_of
 from gui.refusal_note import add_line_refusal_row, add_refusal_row
+from gui.stats_lines import StatsLines
 from gui.undo_keys import DocumentUndoKeys
 from gui.watch_buttons import WatchButtons, watchable_ports
 
@@ -130,6 +130,8 @@ class Inspector(QWidget):
         self.value_view.setReadOnly(True)
         self.value_view.setWordWrapMode(QTextOption.WrapMode.WordWrap)  # at spaces only: a matrix row stays whole
         self.heatmap: Heatmap | None = None  # created on first use (pyqtgraph loads only when a 2-D value is shown)
+        self.stats = StatsLines(self)  # a large tensor's statistics come from a worker thread, then render again
+        self.stats.arrived.connect(self._show_values_text)
         self.watch_buttons = WatchButtons()
         self.watch_buttons.watch_requested.connect(self.watch_requested)
         self.layout_ = QVBoxLayout(self)
@@ -176,6 +178,7 @@ class Inspector(QWidget):
             self.name_row.hide()
             self.watch_buttons.set_ports(None, [])
             self.value_view.setPlainText("")
+            self.stats.cancel()  # a large tensor's statistics still being computed are no longer wanted
             self.value_view.hide()  # an empty box says nothing
             self._show_heatmap()  # hides the last node's colour table: under "No node selected" it read as this one's
             return
@@ -374,10 +377,17 @@ class Inspector(QWidget):
         self.watch_buttons.set_ports(self.node_id, watchable_ports(node, self.session),
                                      node_label(self.graph, self.node_id) if node is not None else None)
         self._order_tabs()
+        self._show_values_text()
+        self._show_heatmap()
+
+    def _show_values_text(self) -> None:
+        """Render the values text again (also when a large tensor's statistics arrive), keeping the scroll place."""
+        bar = self.value_view.verticalScrollBar()
+        place = bar.value()
         # NOTE: PyTorch pads "[ 1.5000" for the sign; a no-break space keeps a wrapped line from breaking after the
         # bracket (toPlainText and copying give a plain space back)
         self.value_view.setPlainText(self.values_text().replace("[ ", "[\u00a0"))
-        self._show_heatmap()
+        bar.setValue(place)
 
     def _show_heatmap(self) -> None:
         """A colour table of the node's first 2-D-or-more output (its gradient once there is one)."""
@@ -401,7 +411,16 @@ class Inspector(QWidget):
         self.heatmap.show()
 
     def values_text(self) -> str:
-        """The node's outputs: numbers (small) or summary statistics, the gradient and its history."""
+        """The node's outputs: numbers (small) or summary statistics, the gradient and its history. A large tensor's
+        statistics read "computing statistics…" until the worker is done (``gui.stats_lines``)."""
+        s = self.session
+        self.stats.begin((id(s), s.event_count) if s is not None else None)
+        try:
+            return self._values_lines()
+        finally:
+            self.stats.finish()
+
+    def _values_lines(self) -> str:
         s, nid = self.session, self.node_id
         if nid is None:
             return ""  # nothing selected: nothing to compute either
@@ -418,10 +437,10 @@ class Inspector(QWidget):
                              f"{'contiguous' if info.contiguous else 'non-contiguous'}, requires_grad="
                              f"{info.requires_grad}, is_leaf={info.is_leaf}, grad_fn={info.grad_fn}, "
                              f"version={info.version}")
-                lines.append("  " + _stats_line(info.value))
+                lines.append("  " + self.stats.line(info.value))
             if info.grad is not None:
                 lines.append(_numbers(f"{port}.grad = ", info.grad))
-                lines.append("  " + _stats_line(info.grad))
+                lines.append("  " + self.stats.line(info.grad))
             history = s.ledger.contributions(info.key) if info.grad is not None else ()  # the .grad's own history
             note = fmt.grad_note(len({c.backward_call for c in history}))
             if note:
@@ -438,17 +457,6 @@ def _numbers(prefix: str, t: object) -> str:
     """``out = [[1., 2.],`` with the next rows under the first, as PyTorch aligns them under ``tensor(``; its spaces
     are no-break spaces, so a row wider than the Inspector stays whole (scrolled to, never wrapped mid-row)."""
     return (prefix + fmt.full_text(t).replace("\n", "\n" + " " * len(prefix))).replace(" ", "\u00a0")
-
-
-def _stats_line(t: object) -> str:
-    """``min -2.179  max 1.541  ...  NaN 0``, each name joined to its number by a no-break space: a narrow Inspector
-    wraps between the pairs, never between 'norm' and its number."""
-    st = tensor_stats(t)
-    if st is None or st.min is None:
-        return f"NaN: {st.nan}" if st is not None else ""
-    pairs = (("min", fmt.number(st.min)), ("max", fmt.number(st.max)), ("mean", fmt.number(st.mean)),
-             ("std", fmt.number(st.std)), ("norm", fmt.number(st.norm)), ("NaN", str(st.nan)))
-    return "  ".join(f"{name}\u00a0{value}" for name, value in pairs)
 
 
 def _array_text(a: object) -> str:

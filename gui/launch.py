@@ -67,6 +67,7 @@ def screenshot(window: MainWindow, args: argparse.Namespace) -> int:
     loss = window.graph.training.get("loss")
     window.inspector.show_node(next(iter(window.graph.nodes), None) if getattr(args, "backward", False) else loss)
     window.view.show_document()
+    window.inspector.stats.wait()  # a large tensor's statistics are in the picture, not "computing"
     QApplication.processEvents()
     ok = window.grab().save(args.screenshot)
     window.undo_stack.setClean()

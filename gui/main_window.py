@@ -535,6 +535,7 @@ class MainWindow(RunCommands, DocumentFiles, QMainWindow):
             self.training.close()  # a closed window trains no more
             self.code.close()  # nor runs a code import
             self.bridge.close()
+            self.inspector.stats.shutdown()  # no statistics worker left running Python while the window goes
             for obj in (self.scene, self.undo_stack, self.bridge):  # no signals into a window being torn down
                 obj.blockSignals(True)
             event.accept()

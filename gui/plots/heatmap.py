@@ -19,9 +19,10 @@ MAX_TILES = 16
 
 
 def tile(a: np.ndarray) -> np.ndarray:
-    """A 2-D array as is; a 3-D/4-D one as its 2-D slices tiled in a grid with one-pixel NaN gaps."""
+    """A 2-D array as float64; a 3-D/4-D one as its first 2-D slices tiled in a grid with one-pixel NaN gaps (only
+    those are read: a 32x64x112x112 tensor's 25 million values were converted first, 2.4 s on the GUI thread)."""
     if a.ndim == 2:
-        return a
+        return np.asarray(a, dtype=np.float64)
     slices = a.reshape(-1, *a.shape[-2:])[:MAX_TILES]
     cols = int(np.ceil(np.sqrt(len(slices))))
     rows = int(np.ceil(len(slices) / cols))
@@ -55,7 +56,7 @@ class Heatmap(QWidget):
     def set_array(self, a: np.ndarray) -> None:
         """Show ``a`` (2-D, or 3-D/4-D tiled); rows go down, columns across, like the printed tensor, each cell
         on its row and column index."""
-        self.data = tile(np.asarray(a, dtype=np.float64))
+        self.data = tile(np.asarray(a))
         finite = self.data[np.isfinite(self.data)]
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
         self.image.setImage(self.data.T, autoLevels=False)

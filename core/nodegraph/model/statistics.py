@@ -36,8 +36,8 @@ def tensor_stats(t: object) -> TensorStats | None:
         x = t.detach()
         x = (x.abs() if x.is_complex() else x).to(core.float64).reshape(-1)
         nan = core.isnan(x)
-        finite = x[~nan]
         stats = TensorStats(numel=int(x.numel()), nan=int(nan.sum().item()))
+        finite = x[~nan] if stats.nan else x  # the same elements in the same order: no copy (0.6 s of 25M elements)
         if finite.numel() == 0:
             return stats
         std = finite.std().item() if finite.numel() > 1 else 0.0
