@@ -95,7 +95,11 @@ def shape_of(data) -> list:
 
 def warn_grad_scalar() -> None:
     """PyTorch's TORCH_WARN_ONCE when a tensor that requires grad becomes a Python number (``float(t)``,
-    ``complex(t)``, ``torch.tensor([t])``): once per process."""
+    ``complex(t)``, ``torch.tensor([t])``): once per process, and only while grad mode is on (LBFGS takes
+    ``float()`` of its loss under ``no_grad``: PyTorch says nothing there, nor uses up its one warning)."""
+    from core.autograd import grad_mode  # (core.autograd imports this module)
+    if not grad_mode.is_grad_enabled():
+        return
     warn_once("grad scalar", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
               "behavior.\nConsider using tensor.detach() first.")
 

@@ -9,6 +9,8 @@ loss with ``torch.Tensor([avg_cost])``.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -55,3 +57,29 @@ def test_a_scalar_from_a_tensor_that_requires_grad_warns_once(how, warns, monkey
             convert(a)
         messages = [str(w.message) for w in seen if "requires_grad=True to a scalar" in str(w.message)]
         assert len(messages) == (1 if warns and _ == 0 else 0)
+
+
+_GRAD_OFF_SCRIPT = """
+import warnings, {lib} as L
+t = L.ones(1, requires_grad=True)
+def told(fn):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        fn()
+    return sum("requires_grad=True to a scalar" in str(w.message) for w in seen)
+with {mode}:
+    off = told(lambda: {convert})
+print(off, told(lambda: {convert}))
+"""
+
+
+@pytest.mark.parametrize("mode", ["L.no_grad()", "L.inference_mode()", "L.set_grad_enabled(False)"])
+@pytest.mark.parametrize("convert", ["float(t)", "complex(t)", "L.tensor([t])"])
+def test_no_warning_while_grad_mode_is_off_and_the_one_warning_is_kept(torch, mode, convert):
+    """LBFGS converts its loss with ``float()`` inside ``no_grad``: torch neither warns there nor spends its
+    once-per-process warning, so the first conversion with grad on still warns (each library in a fresh process)."""
+    def run(lib):
+        script = _GRAD_OFF_SCRIPT.format(lib=lib, mode=mode, convert=convert)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+        return done.stdout.split()
+    assert run("core") == run("torch") == ["0", "1"]
