@@ -42,6 +42,7 @@ MARKER_ROWS = (0.85, 0.35)  # heights of markers' labels (fraction of the plot),
 # than a label's height even in a 1366x768 window's loss plot (70 px high)
 PARAM_PLOTS = ("grad_norm", "update_ratio")  # plots of a curve per parameter, each with its legend of them
 EMPTY_RANGE = (0.0, 1.0)  # pyqtgraph's range for a view with nothing drawn yet
+FLAT = 1e-6  # a series whose values span less than this fraction of their size is flat (float32 rounding at most)
 # the loss plot's title says it when steps of another loss hid accuracy
 NO_ACCURACY = "no accuracy plot (not a classification loss)"
 PLOTS = (("loss", "loss"), ("accuracy", "accuracy"), ("lr", "learning rate"), ("grad_norm", "gradient norm"),
@@ -119,11 +120,17 @@ class LossPlot(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.canvas, 1)
 
+    def _log_loss(self, on: bool) -> None:
+        """The loss on a log axis (or back): a flat loss's range is set again in the axis's units."""
+        self.plots["loss"].setLogMode(y=on)
+        self.plots["loss"].enableAutoRange(axis="y", enable=self.follow_box.isChecked())
+        self._flat_range("loss")
+
     def _build_bar(self) -> QHBoxLayout:
         """The row above the plots: log, follow and pause boxes, the export buttons and the hover readout."""
         bar = QHBoxLayout()
         self.log_box = QCheckBox("log loss")
-        self.log_box.toggled.connect(lambda on: self.plots["loss"].setLogMode(y=on))
+        self.log_box.toggled.connect(self._log_loss)
         self.follow_box = QCheckBox("follow")
         self.follow_box.setChecked(True)
         self.follow_box.toggled.connect(self._follow)
@@ -172,6 +179,7 @@ class LossPlot(QWidget):
         if self.freeze_box.isChecked():
             return
         names = tuple(self.plots) if plots is None else tuple(plots)
+        changed: set[str] = set()
         for run in self.history.runs:
             state = (len(run), len(run.markers))
             todo = {p for p in names if self._drawn.get((run.number, p)) != state}
@@ -184,8 +192,9 @@ class LossPlot(QWidget):
                 self._only = None
             for p in todo:
                 self._drawn[(run.number, p)] = state
-            if "lr" in todo:
-                self._flat_lr_range()
+            changed |= todo
+        for name in changed:
+            self._flat_range(name)
         if "accuracy" in names:
             self._title_accuracy()
 
@@ -248,24 +257,28 @@ class LossPlot(QWidget):
             plot.setRange(xRange=EMPTY_RANGE, yRange=EMPTY_RANGE, padding=0)
             plot.enableAutoRange(enable=self.follow_box.isChecked())
 
-    def _flat_lr_range(self) -> None:
-        """A constant learning rate gets a range of ±50% around it (pyqtgraph would centre a flat line in a
-        range of about ±0.3 whatever its size, so 0.05 sat on an axis from -0.2 to 0.4); a schedule that
-        moves it gets the automatic range back."""
+    def _flat_range(self, name: str) -> None:
+        """A flat series (a constant learning rate; lesson 10's loss stuck at 1.2858) gets a range of ±50% around
+        its value, or half a decade each way on a log axis: pyqtgraph centred a flat line in a range of about ±0.3
+        whatever its size (0.05 sat on an axis from -0.2 to 0.4), or of ±4e-15 when the values differ in their last
+        bits, whose ticks read 1.285831451416018. A series that moves gets the automatic range back."""
+        plot = self.plots[name]
         if not self.follow_box.isChecked():
             return
-        plot = self.plots["lr"]
         ys = [item.yData for item in plot.listDataItems() if item.yData is not None and len(item.yData)]
         y = np.concatenate(ys) if ys else np.empty(0)
-        y = y[np.isfinite(y)]
+        log = bool(plot.getAxis("left").logMode)
+        y = y[np.isfinite(y) & (y > 0)] if log else y[np.isfinite(y)]
         if not len(y):
             return
         lo, hi = float(y.min()), float(y.max())
-        if hi - lo > 1e-9 * max(abs(hi), abs(lo)):
+        if hi - lo > FLAT * max(abs(hi), abs(lo)):
             plot.enableAutoRange(axis="y", enable=True)
-            return
-        pad = abs(hi) * 0.5 or 0.5
-        plot.setYRange(lo - pad, hi + pad, padding=0)
+        elif log:
+            plot.setYRange(np.log10(lo) - 0.5, np.log10(hi) + 0.5, padding=0)
+        else:
+            pad = abs(hi) * 0.5 or 0.5
+            plot.setYRange(lo - pad, hi + pad, padding=0)
 
     def _draw_run(self, run: Run) -> None:
         i = run.number - 1
