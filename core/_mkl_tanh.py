@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import base64
 import functools
-import threading
 
 import numpy as np
 
 from core import _cpu, _mkl_vml
 from core._numpy_c import copyto as _copyto
 from core._precise import precise
+from core._thread_scratch import kept_per_thread
 
 __all__ = ["vtanh", "tanh"]
 
@@ -139,27 +139,16 @@ def _horner(c: np.ndarray, a: np.ndarray, p: np.ndarray, out: np.ndarray) -> Non
     _copyto(out, p, casting="same_kind")
 
 
+def _new_scratch(size: int) -> tuple:
+    """``(c, a, p)``: float64 scratch of (7, size), (size,) and (size,) for ``_steps``."""
+    return np.empty((7, size)), np.empty(size), np.empty(size)
+
+
 # NOTE: a block's scratch (the 7 gathered coefficient rows, |x| and Horner's value: 72 bytes an element) kept per
-# thread for the last ``_KEPT_SIZES`` sizes up to a whole block (576 KiB each at most, 2.3 MiB a thread); kept only
-# up to 2,048 elements, a (64, 256) tanh (two blocks of fresh scratch) took ~4% longer than allocating as before
-_KEPT_UP_TO, _KEPT_SIZES = _BLOCK, 4
-_kept = threading.local()
-
-
-def _scratch(size: int) -> tuple:
-    """``(c, a, p)``: float64 scratch of (7, size), (size,) and (size,) for this thread (``_steps`` is not
-    reentrant); fresh arrays above ``_KEPT_UP_TO`` elements."""
-    if size > _KEPT_UP_TO:
-        return np.empty((7, size)), np.empty(size), np.empty(size)
-    kept = getattr(_kept, "by_size", None)
-    if kept is None:
-        kept = _kept.by_size = {}
-    scratch = kept.get(size)
-    if scratch is None:
-        if len(kept) >= _KEPT_SIZES:
-            kept.pop(next(iter(kept)))
-        scratch = kept[size] = (np.empty((7, size)), np.empty(size), np.empty(size))
-    return scratch
+# thread (``core._thread_scratch``) for the last 4 sizes up to a whole block (576 KiB each at most, 2.3 MiB a
+# thread); kept only up to 2,048 elements, a (64, 256) tanh (two blocks of fresh scratch) took ~4% longer than
+# allocating as before. ``_steps`` is not reentrant on a thread.
+_scratch = kept_per_thread(_new_scratch, up_to=_BLOCK, sizes=4)
 
 
 def vtanh(x: np.ndarray) -> np.ndarray:

@@ -11,7 +11,6 @@ binade is known, rounded once to float32's grid inside float64 (the NOTE at ``_G
 
 from __future__ import annotations
 
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -19,6 +18,7 @@ import numpy as np
 from core import _cpu
 from core._glibc import expf as glibc_expf
 from core._numpy_c import copyto as _copyto
+from core._thread_scratch import kept_per_thread
 
 __all__ = ["expf_u10", "logf_u10", "log1pf_u10", "tanhf_u10", "loop_exp", "loop_sigmoid", "exp_neg_abs_and_neg"]
 
@@ -128,27 +128,10 @@ class _Scratch:
         return q[:size], s[:size], s64[:size], t[:size], self.index[:size]
 
 
-# NOTE: a small array's scratch is kept per thread and size (the last ``_KEPT_SIZES`` sizes up to ``_KEPT_UP_TO``
+# NOTE: a small array's scratch is kept per thread and size (``core._thread_scratch``: the last 8 sizes up to 4,096
 # elements, 128 KiB each at most): two ``np.empty`` and an object a call cost ~1 µs of a 200-element exp's ~25, and
 # the kept buffers are in cache (an LSTM's three gates of 16 x 64: 3,072 values 47 -> 44 µs)
-_KEPT_UP_TO, _KEPT_SIZES = 4096, 8
-_kept = threading.local()
-
-
-def _scratch(size: int) -> _Scratch:
-    """A ``_Scratch`` of ``size`` elements for this thread (one call at a time uses it: ``expf_u10`` is not
-    reentrant)."""
-    if size > _KEPT_UP_TO:
-        return _Scratch(size)
-    kept = getattr(_kept, "by_size", None)
-    if kept is None:
-        kept = _kept.by_size = {}
-    scratch = kept.get(size)
-    if scratch is None:
-        if len(kept) >= _KEPT_SIZES:
-            kept.pop(next(iter(kept)))
-        scratch = kept[size] = _Scratch(size)
-    return scratch
+_scratch = kept_per_thread(_Scratch, up_to=4096, sizes=8)  # (``expf_u10`` is not reentrant on a thread)
 
 
 def _exp_block(x: np.ndarray, u: np.ndarray, scratch: _Scratch, in_range: bool, negate: bool = False,
