@@ -23,7 +23,9 @@ from core.nn._fused_names import ignored_output
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_double import recorded_gradients
 from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
+from core.nn.functional._group_norm_grad import group_norm_gradients
 from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
+from core.nn.functional._layer_norm_double import recorded_gradients as recorded_layer_norm
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._util import xp_of
 
@@ -234,7 +236,7 @@ class NativeLayerNorm(Function):
         arr = x._data
         dims = tuple(range(arr.ndim - k, arr.ndim))
         ctx.dims, ctx.eps, ctx.lead, ctx.kernel = dims, eps, tuple(range(arr.ndim - k)), None
-        ctx.save_for_backward(x, weight)
+        ctx.save_for_backward(x, weight, bias)
         params = [None if t is None else t._data.reshape(-1) for t in (weight, bias)]
         if arr.size and ln_kernel.supported(arr, *params):
             rows = np.ascontiguousarray(arr).reshape(-1, math.prod(arr.shape[arr.ndim - k:]))
@@ -257,16 +259,22 @@ class NativeLayerNorm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, weight = ctx.saved_tensors
+        x, weight, bias = ctx.saved_tensors
         wshape = tuple(x.shape[x.ndim - len(ctx.dims):])
-        if ctx.kernel is not None and not is_grad_enabled() and type(g._data) is np.ndarray \
-                and g._data.dtype == x._data.dtype:
+        if ctx.kernel is not None and type(g._data) is np.ndarray and g._data.dtype == x._data.dtype:
             rows, mean, rstd = ctx.kernel
             dy = np.ascontiguousarray(g._data).reshape(rows.shape)
             w = None if weight is None else weight._data.reshape(-1)
             grads = ln_kernel.layer_norm_backward(dy, rows, mean, rstd, w, ctx.needs_input_grad)
             shapes = (x.shape, wshape, wshape)
-            return tuple(None if a is None else Tensor._wrap(a.reshape(s)) for a, s in zip(grads, shapes))
+            grads = tuple(None if a is None else a.reshape(s) for a, s in zip(grads, shapes))
+            if not is_grad_enabled():
+                return tuple(None if a is None else Tensor._wrap(a) for a in grads)
+            # NOTE: recorded, PyTorch's native_layer_norm_backward is one node: the kernel's values, its double
+            # backward layer_norm_double_backward (core/nn/functional/_layer_norm_double.py)
+            found = recorded_layer_norm(g, x, weight, bias, mean, rstd, len(ctx.dims), grads)
+            if found is not None:
+                return found
         xhat, invstd = _recompute(x, ctx.dims, ctx.eps)
         gxhat = g if weight is None else g * weight
         gx = _normalized_grad(xhat, gxhat, invstd, ctx.dims) if ctx.needs_input_grad[0] else None
@@ -287,32 +295,43 @@ class NativeGroupNorm(Function):
 
     @staticmethod
     def forward(ctx, x, weight, bias, *, groups, eps):
+        """``(y, mean, rstd)`` as ``native_group_norm``'s: the statistics ``(N, G)`` in the input's dtype are
+        differentiable outputs of this node (its formula's gradient flows through them at second order)."""
         arr = x._data
         shape = [1] * arr.ndim
         shape[1] = arr.shape[1]
-        ctx.groups, ctx.eps, ctx.shape, ctx.stats = groups, eps, shape, None
+        ctx.groups, ctx.eps, ctx.shape, ctx.kernel = groups, eps, shape, False
         ctx.save_for_backward(x, weight)
+        ctx.set_materialize_grads(False)  # (the statistics' gradients arrive only when something used them)
         kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps)
         if kernel is not None:  # float32: PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
-            ctx.stats = kernel[1:]
-            return in_suggested_format(kernel[0], arr)  # NOTE: a channels-last input gives a channels-last output
+            ctx.stats, ctx.kernel = kernel[1:], True
+            # NOTE: a channels-last input gives a channels-last output
+            return in_suggested_format(kernel[0], arr), *ctx.stats
         grouped = arr.reshape(arr.shape[0], groups, _group_size(arr.shape, groups))
         mean, _, invstd = _stats(grouped, (2,), eps)
+        ctx.stats = tuple(a.reshape(arr.shape[0], groups).astype(arr.dtype) for a in (mean, invstd))
         out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
-        return in_suggested_format(_affine(out.reshape(arr.shape), weight, bias, shape), arr)
+        return in_suggested_format(_affine(out.reshape(arr.shape), weight, bias, shape), arr), *ctx.stats
 
     @staticmethod
-    def backward(ctx, g):
+    def backward(ctx, g, dmean, drstd):
         x, weight = ctx.saved_tensors
+        if dmean is not None or drstd is not None or is_grad_enabled():
+            # NOTE: PyTorch's infinitely_differentiable_native_group_norm_backward, op for op (its graph, its roundings)
+            mean, rstd = (_saved_output(ctx, a, nr) for nr, a in ((1, ctx.stats[0]), (2, ctx.stats[1])))
+            return group_norm_gradients(g, dmean, drstd, x, mean, rstd, weight, ctx.groups, ctx.eps,
+                                        ctx.needs_input_grad)
+        if g is None:
+            return None, None, None
         low = ctx.__dict__.get("half_dtype")
-        if low is not None and not is_grad_enabled() and type(x._data) is np.ndarray:
+        if low is not None and type(x._data) is np.ndarray:
             grads = _group_norm_backward_half(g._data, x._data, weight, ctx.groups, ctx.eps, low.np)
             return tuple(None if a is None or not need else Tensor._wrap(a)
                          for a, need in zip(grads, ctx.needs_input_grad))
-        if low is None and ctx.stats is not None and not is_grad_enabled() \
-                and format_of(x._data) is contiguous_format:  # float32, a plain backward: PyTorch's kernel
+        if low is None and ctx.kernel and format_of(x._data) is contiguous_format:
             grads = group_norm_backward(g._data, x._data, *ctx.stats, None if weight is None else weight._data,
-                                        ctx.groups, ctx.needs_input_grad)
+                                        ctx.groups, ctx.needs_input_grad)  # float32, a plain backward: the kernel
             if grads is not None:
                 return tuple(None if a is None else Tensor._wrap(a) for a in grads)
         n, size = x.shape[0], _group_size(tuple(x.shape), ctx.groups)
@@ -321,6 +340,16 @@ class NativeGroupNorm(Function):
         gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
         dims = tuple(d for d in range(x.ndim) if d != 1)
         return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
+
+
+def _saved_output(node, arr, nr: int) -> Tensor:
+    """The forward's output ``nr`` (a statistic PyTorch saves as ``result1``/``result2``) as its backward formula
+    reads it: those values with ``node`` as grad_fn, so a graph built from it leads back here, as torch's saved
+    outputs do."""
+    out = Tensor._wrap(arr)
+    if is_grad_enabled():
+        out.grad_fn, out._requires_grad, out._output_nr = node, True, nr
+    return out
 
 
 def _group_size(shape, groups: int) -> int:

@@ -132,7 +132,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
                                f"got {name} of shape {[0] if weight is None else list(weight.shape)} and input of "
                                f"shape {shape}")
     _check_mixed_dtypes(input, weight, bias)
-    return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)
+    return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)[0]
 
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
