@@ -4,7 +4,8 @@ the window fits a 1366x768 screen as well as a 1920x1080 one.
 - Left: Lesson, Nodes (the node library), Autograd (the autograd graph) and Diagnostics share one column of
   tabs; right: Inspector, Train and History. Each column starts at about a fifth of the window's width
   (``side_widths``); the left one widens, up to ``LEFT_MAX_SHARE`` of the window, until its tab titles show
-  whole (``tab_titles_width``).
+  whole (``tab_titles_width``); in a narrow window the right one gives up width, down to ``RIGHT_MIN``, until
+  both take at most ``SIDES_MAX_SHARE`` of it.
 - Bottom: Plots (with Watch as a tab) and Data have nothing to show before training, so they stay hidden
   until the window's first training run or a port pinned to the Watch list
   (``DockArrangement.reveal_training``), or until the user opens them from the View menu; then they take a
@@ -132,14 +133,21 @@ def compact(widget: QWidget) -> None:
 
 
 LEFT_MAX_SHARE = 0.28  # of the window's width: more would squeeze the canvas, the biggest thing on screen
+SIDES_MAX_SHARE = 0.45  # of the window's width for both columns: at 125 % on a 1366x768 laptop (1089 px) their
+# floors took 53 % and left the canvas 496 px; the right one gives up width first (a 1366 px window keeps its widths)
+RIGHT_MIN = 256  # px: the right column's least start width (the Inspector's device box and margins need it)
+SQUEEZE_FROM = 1000  # px: a window at least this wide is a real one on a screen (a window under construction is
+# narrower: its columns keep their floors, and one made narrower later is _KeepCanvasShare's)
 
 
 def side_widths(width: int, left_tabs: int = 0) -> tuple[int, int]:
     """The left and right dock columns' widths for a window ``width`` wide (the canvas gets the rest); ``left_tabs``
     is what the left column's tab titles need to show unelided."""
-    left = int(min(max(0.2 * width, 250, min(left_tabs, LEFT_MAX_SHARE * width)), 380))
-    right = int(min(max(0.22 * width, 280), 420))
-    return left, right
+    left = min(max(0.2 * width, 250, min(left_tabs, LEFT_MAX_SHARE * width)), 380)
+    right = min(max(0.22 * width, 280), 420)
+    if width >= SQUEEZE_FROM:
+        right = min(right, max(SIDES_MAX_SHARE * width - left, RIGHT_MIN))
+    return int(left), int(right)
 
 
 def tab_titles_width(docks: list[QDockWidget], font: QFont | None = None) -> int:

@@ -2,7 +2,9 @@
 the offscreen screen's size are read when the application starts). Starts as ``app.py`` does (lesson 4's graph and
 its lesson, the window placed on the screen), then prints, as JSON, what a newcomer sees: the Run toolbar's buttons
 out of view (behind "»"), whether every node of the lesson lies in the canvas's view, whether a click on the device
-box opens its list, and, after a click on Forward all, whether every node (now with its value) is still in view."""
+box opens its list, and, after a click on Forward all, whether every node (now with its value) is still in view,
+the canvas's share of the window's width, and whether the Inspector, showing w after a click on it, fits its
+column without sideways scrolling."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import json
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -62,6 +64,13 @@ def main() -> None:
     session = window.bridge.session
     _wait(app, lambda: session is not None and all(session.value(n) is not None for n in window.graph.nodes))
     out["whole_after_forward"] = _wait(app, view.all_nodes_shown)
+    out["canvas_share"] = view.width() / window.width()
+    item = window.scene.node_items["n2"]  # w: its dtype and device boxes are the Inspector's widest fields
+    at = view.mapFromScene(item.mapToScene(item.boundingRect().topLeft() + QPoint(30, 8)))
+    QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    inspector = window.inspector
+    _wait(app, lambda: inspector.node_id == "n2" and "dtype" in inspector.editors)
+    out["inspector_fits"] = inspector.node_id == "n2" and inspector.minimumSizeHint().width() <= inspector.width()
     print(json.dumps(out))
     window.undo_stack.setClean()
     window.bridge.mark_saved()

@@ -2,7 +2,9 @@
 device box, Redo and Undo behind "»", and lesson 4 opened on its first nodes with z out of view behind "more ▶" (its
 margins made it 2 % too wide to frame whole). Now every toolbar button shows (the toolbar's font a little smaller
 where it must be) and the device box opens by a click; the lesson's whole graph is in view, before and after Forward
-all. Runs in its own process on an offscreen screen of that size (the scale and the screen are read at start)."""
+all; the canvas keeps more of the window's width (the side columns took 53 % at 125 %, leaving it 496 px), and the
+Inspector shows its fields without sideways scrolling. Runs in its own process on an offscreen screen of that size
+(the scale and the screen are read at start)."""
 
 import json
 import os
@@ -35,3 +37,5 @@ def test_the_first_start_shows_every_toolbar_button_and_the_whole_lesson_graph(t
     assert seen["device_list"], "a click on the device box opens its list"
     assert seen["whole"], "every node of lesson 4 in view on opening"
     assert seen["whole_after_forward"], "and after Forward all, with its values"
+    assert seen["canvas_share"] >= 0.47, "the canvas keeps more of the width (at 125 % the columns took 53 %)"
+    assert seen["inspector_fits"], "the narrower right column still shows the Inspector's fields without scrolling"
