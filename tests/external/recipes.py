@@ -100,3 +100,4 @@ RECIPES += __import__("recipes_torchjd").RECIPES  # TorchJD: Jacobian descent, a
 RECIPES += __import__("recipes_julius").RECIPES  # julius: resampling, filters, FFT convolution, its tests (helper s30 JUL)
 RECIPES += __import__("recipes_courses4").RECIPES  # STAT 479 (2019) and other course notebooks (helper s31 COURSES)
 RECIPES += __import__("recipes_libs3").RECIPES  # flow_matching, pytorch-crf, pytorch-struct, cooper, Muon, VICReg: their tests, drivers (helper s31 LIBS)
+RECIPES += __import__("recipes_courses5").RECIPES  # pytorch/examples fx, Morvan, UDL and other course material (helper s32 COURSES)

@@ -1,0 +1,157 @@
+"""Corpus recipes: see recipe_kit for what a recipe holds and tests/external/README.md for the table.
+
+Course and tutorial material not yet covered (2026-12-07, corpus helper s32 COURSES), prefix ``c5_``:
+- ``c5_fx_*``: pytorch/examples' ``fx`` folder (at the commit ``recipe_kit.EXAMPLES`` pins): custom tracers, inlining,
+  inverting a function, a module-path tracer, primitive libraries, profiler ranges, graphs built from proxies,
+  replacing ops, the subgraph rewriter and wrapping an output; each prints the code FX generates;
+- ``c5_morvan_*``: the rest of Morvan Zhou's PyTorch-Tutorial (a CNN and an LSTM on MNIST, an autoencoder, a DQN on
+  CartPole, a conditional GAN, the dynamic-graph RNN, the GPU lesson on the CPU).
+"""
+
+from __future__ import annotations
+
+from recipe_kit import EXAMPLES, MORVAN, _r
+
+RECIPES: list[dict] = []
+
+MNIST = ("torchvision.datasets.MNIST(", "__import__('corpus_support').fake_mnist(")
+DSETS_MNIST = ("dsets.MNIST(", "__import__('corpus_support').fake_mnist(")
+
+
+def _fx(name, edits=(), **kw):
+    """pytorch/examples' ``fx/<name>.py``."""
+    return _r(f"c5_fx_{name}", EXAMPLES, f"fx/{name}.py", edits, **kw)
+
+
+RECIPES += [
+    _fx("custom_tracer", [("default_traced.graph.print_tabular()", "print(default_traced.graph)"),  # tabulate is not
+                          ("custom_traced_graph.print_tabular()", "print(custom_traced_graph)")]),  # installed
+    _fx("inline_function", [("            m.graph.erase_node(node)\n",
+                             "            m.graph.erase_node(node)\nm.recompile()\nprint(m.code)\n"
+                             "print(m(torch.linspace(-2, 2, 5)))\n")]),
+    _fx("invert"),
+    _fx("module_tracer", [("rn18 = models.resnet18()", "rn18 = __import__('corpus_courses5').tiny_resnet()")]),
+    _fx("primitive_library"),
+    _fx("proxy_based_graph_creation", [("mod = GraphModule(torch.nn.Module(), graph)",
+                                        "mod = GraphModule(torch.nn.Module(), graph)\nprint(mod.code)\n"
+                                        "print(mod(torch.linspace(-1, 1, 3), torch.linspace(0, 2, 3)))")]),
+    _fx("replace_op", [("traced.recompile()", "traced.recompile()\nprint(traced.code)\n"
+                                              "print(traced(torch.tensor([3, 5]), torch.tensor([6, 3])))")]),
+    _fx("subgraph_rewriter_basic_use", [("replace_pattern(traced, pattern, replacement)",
+                                         "replace_pattern(traced, pattern, replacement)\nprint(traced.code)")]),
+    _fx("wrap_output_dynamically", [("torch.testing.assert_close(new_output, torch.nn.LeakyReLU()(orig_output))",
+                                     "torch.testing.assert_close(new_output, torch.nn.LeakyReLU()(orig_output))\n"
+                                     "print(traced.code)\nprint(orig_output, new_output)")]),
+]
+
+
+def _morvan(name, path, edits=(), **kw):
+    """Morvan Zhou's ``tutorial-contents/<path>.py``, seeded."""
+    return _r(f"c5_morvan_{name}", MORVAN, f"tutorial-contents/{path}.py",
+              [("import torch\n", "import torch\ntorch.manual_seed(1)\n"), *edits], **kw)
+
+
+RECIPES += [
+    _morvan("401_cnn", "401_CNN", [MNIST, MNIST, ("if HAS_SK:", "if False:  # t-SNE plots")]),
+    _morvan("402_rnn_classifier", "402_RNN_classifier", [DSETS_MNIST, DSETS_MNIST, ("if step % 50 == 0:", "if step % 2 == 0:")]),
+    _morvan("404_autoencoder", "404_autoencoder", [MNIST, ("EPOCH = 10", "EPOCH = 2"),
+                                                   ("if step % 100 == 0:", "if step % 2 == 0:")]),
+    # its D step updated D's weights in place before G_loss.backward() reached them (an error since PyTorch 1.5):
+    # the G step's backward now runs first, as 406_GAN.py's own fix orders it
+    _morvan("406_conditional_gan", "406_conditional_GAN",
+            [("for step in range(10000):", "for step in range(30):"),
+             ("    opt_D.step()\n\n    opt_G.zero_grad()\n    G_loss.backward()\n",
+              "    opt_G.zero_grad()\n    G_loss.backward()\n    opt_D.step()\n"),
+             ("    if step % 200 == 0:  # plotting", "    print(step, D_loss.item(), G_loss.item())\n"
+                                                   "    if step % 200 == 0:  # plotting")]),
+    _morvan("501_dynamic_graph", "501_why_torch_dynamic_graph",
+            [("    optimizer.step()                        # apply gradients\n",
+              "    optimizer.step()                        # apply gradients\n    print(loss.item())\n")]),
+    _morvan("502_gpu", "502_GPU", [MNIST, MNIST, *[(".cuda()", "")] * 7]),  # on the CPU
+    _morvan("405_dqn", "405_DQN_Reinforcement_learning",
+            [("import gym\n", "import corpus_rl_more as gym  # the old gym API: a stand-in\n"),
+             ("env = env.unwrapped\n", "env = env.unwrapped\nenv.x_threshold, env.theta_threshold_radians = "
+                                       "env.env.x_limit, env.env.theta_limit  # CartPole's limits\n"),
+             ("MEMORY_CAPACITY = 2000", "MEMORY_CAPACITY = 200"), ("for i_episode in range(400):",
+                                                                  "for i_episode in range(25):")]),
+]
+
+# udlbook/udlbook: Understanding Deep Learning's notebooks that use PyTorch and are not in recipes_courses2, and the
+# practicals of Simon Prince's CM20315 course at Bath (2022, 2023) that the book's repository holds, with their data
+UDL = ("udlbook/udlbook", "a8fe82b5e155cb4f42415d2461ffa23224b1173b", "CC-BY-NC-ND-4.0")
+MNIST1D = ("import mnist1d", "mnist1d = __import__('corpus_courses2').fake_mnist1d")
+CM_DATA = [(f"CM20315/Data/{name}.npy", f"{name}.npy")
+           for name in ("train_data_x", "train_data_y", "val_data_x", "val_data_y")]
+
+
+def _udl(name, path, edits=(), **kw):
+    """A notebook of the book or the course, run cell by cell."""
+    return _r(f"c5_udl_{name}", UDL, path, edits, keep_going=True, **kw)
+
+
+EPOCHS_50 = ("n_epoch = 50", "n_epoch = 2")
+FULL_BATCH = [MNIST1D, *[("n_epoch=200000", "n_epoch=12")] * 3, ("n_epoch=500000", "n_epoch=12"),
+              ('display("Epoch %d, errors_train %3.3f"', 'print("Epoch %d, errors_train %3.3f"'),  # IPython's display
+              ("  return errors_train", "  print(loss.item())\n  return errors_train")]
+
+RECIPES += [
+    _udl("8_3_double_descent", "Notebooks/Chap08/8_3_Double_Descent.ipynb",
+         [MNIST1D, ("hidden_variables = np.array([2,4,6,8,10,14,18,22,26,30,35,40,45,50,55,60,70,80,90,100,120,140,160,"
+                    "180,200,250,300,400])", "hidden_variables = np.array([2,10,50])"), ("n_epoch = 1000", "n_epoch = 2")]),
+    _udl("20_2_full_batch", "Notebooks/Chap20/20_2_Full_Batch_Gradient_Descent.ipynb", FULL_BATCH),
+    _udl("cm_convolution_1", "CM20315/CM20315_Convolution_I.ipynb"),
+    _udl("cm_convolution_3", "CM20315/CM20315_Convolution_III.ipynb", [MNIST, MNIST, ("n_epochs = 3", "n_epochs = 1")]),
+    _udl("cm_coursework_1", "CM20315/CM20315_Coursework_I.ipynb", [EPOCHS_50], support=CM_DATA),
+    _udl("cm23_coursework_2", "CM20315_2023/CM20315_Coursework_II.ipynb", [EPOCHS_50], support=CM_DATA),
+]
+
+# higgsfield/RL-Adventure-2 (policy-gradient notebooks, 2018, no licence stated): on corpus_courses5's old-API gym
+# (corpus_rl_more's CartPole-v0 and Pendulum-v0) and its one-process stand-in for baselines' SubprocVecEnv; each plot
+# prints its frame and rewards; frames cut to a few hundred. 8.gail reads the expert trajectories 3.ppo saves: left out
+RLADV2 = ("higgsfield/RL-Adventure-2", "277966f7a7a852899a98e989f32b2732646c0704", "none stated")
+RLADV2_EDITS = [("import gym\n", "gym = __import__('corpus_courses5').gym  # the old gym API: a stand-in\n")]
+VEC_ENV = ("from common.multiprocessing_env import SubprocVecEnv",
+           "from corpus_courses5 import DummyVecEnv as SubprocVecEnv  # one process")
+PLOT_TITLE = "    plt.title('frame %s. reward: %s' % (frame_idx, rewards[-1]))"
+PLOT = (PLOT_TITLE, f"    print('frame %s. reward: %s' % (frame_idx, rewards[-1]))\n{PLOT_TITLE}")
+
+
+def _rladv2(name, path, edits=(), **kw):
+    return _r(f"c5_rladv2_{name}", RLADV2, path, [*RLADV2_EDITS, *edits], keep_going=True, **kw)
+
+
+RECIPES += [
+    _rladv2("1_actor_critic", "1.actor-critic.ipynb",
+            [VEC_ENV, PLOT, ("max_frames   = 20000", "max_frames   = 200"), ("if frame_idx % 1000 == 0:",
+                                                                          "if frame_idx % 50 == 0:")]),
+    _rladv2("2_gae", "2.gae.ipynb", [VEC_ENV, PLOT, ("max_frames   = 100000", "max_frames   = 100"),
+                                     ("if frame_idx % 1000 == 0:", "if frame_idx % 50 == 0:")]),
+    _rladv2("3_ppo", "3.ppo.ipynb", [VEC_ENV, PLOT, ("max_frames = 15000", "max_frames = 100"),
+                                     ("if frame_idx % 1000 == 0:", "if frame_idx % 50 == 0:"),
+                                     ("max_expert_num = 50000", "max_expert_num = 400")]),
+    _rladv2("4_acer", "4.acer.ipynb", [PLOT, ("max_frames   = 10000", "max_frames   = 300")]),
+    _rladv2("5_ddpg", "5.ddpg.ipynb", [PLOT, ("max_frames  = 12000", "max_frames  = 300"),
+                                       ("frame_idx % max(1000, max_steps + 1) == 0", "frame_idx % 250 == 0")]),
+    _rladv2("6_td3", "6.td3.ipynb", [PLOT, ("max_frames  = 10000", "max_frames  = 300"),
+                                     ("if frame_idx % 1000 == 0:", "if frame_idx % 250 == 0:")]),
+    _rladv2("7_soft_actor_critic", "7.soft actor-critic.ipynb",
+            [PLOT, ("max_frames  = 40000", "max_frames  = 300"), ("max_frames  = 40000", "max_frames  = 300"),
+             ("if frame_idx % 1000 == 0:", "if frame_idx % 250 == 0:")]),
+    # torch 0.3's ``loss.data[0]`` (an IndexError on a 0-d tensor since 0.4) is ``loss.item()``
+    _rladv2("9_her", "9.her.ipynb", [
+        *[("max_frames = 200000", "max_frames = 600"), ("losses.append(loss.data[0])", "losses.append(loss.item())")] * 2,
+        ("if frame_idx % 1000 == 0:", "if frame_idx % 100 == 0:"), ("if frame_idx % 10000 == 0:", "if frame_idx % 100 == 0:"),
+        ("    plt.title('Mean Reward: %s. frame: %s' % (rewards[-1], frame_idx))",
+         "    print('Mean Reward: %s. frame: %s' % (rewards[-1], frame_idx), losses[-1:])\n"
+         "    plt.title('Mean Reward: %s. frame: %s' % (rewards[-1], frame_idx))")]),
+]
+
+# rasbt/machine-learning-book ch. 19 (the recipe_books pin): its DQN on CartPole, on corpus_rl_more's old-API
+# CartPole-v0 (the script's gym 0.20 API; CartPole-v1 differs only in its 500-step limit), 200 → 8 episodes
+MLBOOK = ("rasbt/machine-learning-book", "35ab3774e8e249c43a98209d8efd94c060102003", "MIT")
+RECIPES += [
+    _r("c5_mlbook_ch19_cartpole", MLBOOK, "ch19/cartpole/main.py",
+       [("import gym\n", "import corpus_rl_more as gym  # the old gym API: a stand-in\n"),
+        ("env = gym.make('CartPole-v1')", "env = gym.make('CartPole-v0')"), ("EPISODES = 200", "EPISODES = 8"),
+        ("    plot_learning_history(total_rewards)", "    print(losses[-3:])\n    plot_learning_history(total_rewards)")]),
+]
