@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from gui.canvas.scene import GraphScene
     from gui.canvas.view import GraphView
     from gui.inspector import Inspector
-    from gui.lesson_panel import LessonController
+    from gui.lesson_controller import LessonController
     from gui.session_bridge import SessionBridge
     from gui.training.controls import TrainingControls
     from gui.training.status_line import StatusLine

@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from gui.main_window import FRAGMENT_MIME
+from gui.edit_commands import FRAGMENT_MIME
 from tests.gui.real_input import shown
 
 
