@@ -5,9 +5,10 @@
 ``torchvision.models.resnet18()``: torchvision is the runner's stub, and what the script shows is which module each
 traced node comes from.
 
-``gym`` is the old gym API of higgsfield's RL-Adventure-2 notebooks (2018): ``corpus_rl_more.make``'s CartPole-v0 and
-Pendulum-v0 with an ``ActionWrapper`` whose ``step`` maps the action through the subclass's ``_action`` (gym 0.10's
-spelling). ``DummyVecEnv`` stands in for their ``common.multiprocessing_env.SubprocVecEnv`` (OpenAI baselines' worker
+``gym`` is the old gym API of higgsfield's RL-Adventure-2 and bentrevett's pytorch-rl notebooks (2018-2020):
+``corpus_rl_more.make``'s CartPole-v0 and Pendulum-v0, CartPole-v1 (v0 with a 500-step limit), and an
+``ActionWrapper`` whose ``step`` maps the action through the subclass's ``_action`` (gym 0.10's spelling).
+``DummyVecEnv`` stands in for RL-Adventure-2's ``common.multiprocessing_env.SubprocVecEnv`` (OpenAI baselines' worker
 processes) in one process with the same contract: ``step(actions)`` steps each environment, resets one that is done
 and returns the stacked observations, rewards and dones.
 """
@@ -78,7 +79,16 @@ class ActionWrapper:
         return getattr(self.env, name)
 
 
-gym = types.SimpleNamespace(make=corpus_rl_more.make, ActionWrapper=ActionWrapper, spaces=corpus_rl_more.spaces)
+def make(name: str, max_episode_steps: int | None = None):
+    """``corpus_rl_more.make``, and CartPole-v1: v0's dynamics with v1's 500-step limit and 475 reward threshold."""
+    if name == "CartPole-v1":
+        env = corpus_rl_more.make("CartPole-v0", max_episode_steps or 500)
+        env.spec.reward_threshold = 475.0
+        return env
+    return corpus_rl_more.make(name, max_episode_steps)
+
+
+gym = types.SimpleNamespace(make=make, ActionWrapper=ActionWrapper, spaces=corpus_rl_more.spaces)
 
 
 class DummyVecEnv:

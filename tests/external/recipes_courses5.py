@@ -5,7 +5,11 @@ Course and tutorial material not yet covered (2026-12-07, corpus helper s32 COUR
   inverting a function, a module-path tracer, primitive libraries, profiler ranges, graphs built from proxies,
   replacing ops, the subgraph rewriter and wrapping an output; each prints the code FX generates;
 - ``c5_morvan_*``: the rest of Morvan Zhou's PyTorch-Tutorial (a CNN and an LSTM on MNIST, an autoencoder, a DQN on
-  CartPole, a conditional GAN, the dynamic-graph RNN, the GPU lesson on the CPU).
+  CartPole, a conditional GAN, the dynamic-graph RNN, the GPU lesson on the CPU);
+- ``c5_udl_*``: Understanding Deep Learning's double-descent and full-batch notebooks and Bath's CM20315 practicals;
+- ``c5_rladv2_*``, ``c5_pyrl_*``: higgsfield's RL-Adventure-2 and Ben Trevett's pytorch-rl policy-gradient notebooks
+  on an old-API gym stand-in; ``c5_mlbook_ch19_cartpole``: Python Machine Learning's DQN;
+- ``c5_pyic_*``: Ben Trevett's image-classification notebooks (MLP, LeNet on MNIST).
 """
 
 from __future__ import annotations
@@ -154,4 +158,59 @@ RECIPES += [
        [("import gym\n", "import corpus_rl_more as gym  # the old gym API: a stand-in\n"),
         ("env = gym.make('CartPole-v1')", "env = gym.make('CartPole-v0')"), ("EPISODES = 200", "EPISODES = 8"),
         ("    plot_learning_history(total_rewards)", "    print(losses[-3:])\n    plot_learning_history(total_rewards)")]),
+]
+
+# bentrevett/pytorch-rl (2020, MIT): its CartPole notebooks on corpus_courses5's old-API gym (CartPole-v1 at v0's
+# dynamics, 500 steps); 500 → 30 episodes (printed every 5, with the last losses), the multi-run comparisons 2 runs
+# of 15 episodes, each episode's rewards and loss printed. Left out: its gym introduction and the LunarLander copies
+# (Atari and Box2D environments), the n-step A2C (an empty notebook), dqn_working (gym's Monitor, tensorboard, argparse)
+PYRL = ("bentrevett/pytorch-rl", "7f43f3df8042e687daaad728b07b7e35d4e27415", "MIT")
+PYRL_GYM = ("import gym\n", "gym = __import__('corpus_courses5').gym  # the old gym API: a stand-in\n")
+
+
+def _pyrl(name, path, losses="policy_loss, value_loss", **kw):
+    """A numbered notebook: its training loop cut to 30 episodes, printing every 5 with ``losses``."""
+    return _r(f"c5_pyrl_{name}", PYRL, f"{path}.ipynb",
+              [PYRL_GYM, ("MAX_EPISODES = 500", "MAX_EPISODES = 30"), ("PRINT_EVERY = 10", "PRINT_EVERY = 5"),
+               ("    if episode % PRINT_EVERY == 0:\n",
+                f"    if episode % PRINT_EVERY == 0:\n        print({losses})\n")], keep_going=True, **kw)
+
+
+def _pyrl_runs(name, path, episodes, runs, **kw):
+    """A comparison notebook: ``runs`` runs of ``episodes`` (its own counts) cut to 2 of 15, each episode printed."""
+    return _r(f"c5_pyrl_{name}", PYRL, f"{path}.ipynb",
+              [PYRL_GYM, (runs, "n_runs = 2"), (episodes, episodes.split("=")[0] + "= 15"),
+               ("        test_rewards[run][episode] = test_reward\n",
+                "        test_rewards[run][episode] = test_reward\n"
+                "        print(run, episode, loss, train_reward, test_reward)\n")], keep_going=True, **kw)
+
+
+RECIPES += [
+    _pyrl("1_reinforce", "1 - Vanilla Policy Gradient (REINFORCE) [CartPole]", "loss"),
+    _pyrl("2_actor_critic", "2 - Actor Critic [CartPole]"),
+    _pyrl("3_a2c", "3 - Advantage Actor Critic (A2C) [CartPole]"),
+    _pyrl("4_gae", "4 - Generalized Advantage Estimation (GAE) [CartPole]"),
+    _pyrl("5_ppo", "5 - Proximal Policy Optimization (PPO) [CartPole]"),
+    _pyrl_runs("policy_gradient", "1_policy_gradient", "max_episodes = 300", "n_runs = 5"),
+    _pyrl_runs("q_learning", "2_q_learning", "n_episodes = 500", "n_runs = 10"),
+    _pyrl_runs("advantage_actor_critic", "3_advantage_actor_critic", "max_episodes = 300", "n_runs = 5"),
+]
+
+# bentrevett/pytorch-image-classification (2021, MIT): its MLP and LeNet notebooks on corpus_support's MNIST; its
+# t-SNE/PCA and confusion-matrix cells need scikit-learn (not in the runner's fake_sklearn: their imports are
+# dropped and those cells fail alike); 10/20 → 2 epochs, 50000 → 50 steps of imagine_digit's gradient ascent
+PYIC = ("bentrevett/pytorch-image-classification", "33c9cfdb9097bc65b5800c1996f199f0ba520888", "MIT")
+NO_TSNE = ("from sklearn import decomposition\nfrom sklearn import manifold\n", "")
+TRANGE = "trange = lambda n, **kwargs: range(n)  # no bars"
+IMAGINE = ("def imagine_digit(model, digit, device, n_iterations=50_000):",  # gradient ascent on an input image
+           "def imagine_digit(model, digit, device, n_iterations=50):")
+PYIC_DATA = [*[("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 3]
+RECIPES += [
+    _r("c5_pyic_1_mlp", PYIC, "1_mlp.ipynb",
+       [NO_TSNE, ("from tqdm.notebook import trange, tqdm", f"from tqdm.notebook import tqdm\n{TRANGE}"), *PYIC_DATA,
+        ("EPOCHS = 10", "EPOCHS = 2"), IMAGINE], keep_going=True),
+    _r("c5_pyic_2_lenet", PYIC, "2_lenet.ipynb",
+       [NO_TSNE, ("from sklearn.metrics import confusion_matrix\nfrom sklearn.metrics import ConfusionMatrixDisplay\n", ""),
+        ("from tqdm.notebook import tqdm, trange", f"from tqdm.notebook import tqdm\n{TRANGE}"), *PYIC_DATA,
+        ("EPOCHS = 20", "EPOCHS = 2"), IMAGINE], keep_going=True),
 ]
