@@ -435,7 +435,7 @@ class MaskedFill(Function):
     @staticmethod
     def backward(ctx, g):
         (mask,) = ctx.saved_tensors
-        ga = where(mask, 0, g) if ctx.needs_input_grad[0] else None
+        ga = masked_fill(g, mask, 0) if ctx.needs_input_grad[0] else None  # (torch's grad.masked_fill(mask, 0))
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
             return ga, None, _sum(where(mask, g, 0))
         return ga, None, None

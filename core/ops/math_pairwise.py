@@ -302,9 +302,10 @@ class Logaddexp(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = _operands(ctx)
-        # NOTE: torch's grad / (1 + exp(other - self)), its 1 + a Scalar (AddBackward1)
-        ga = g / add_s(exp(b - a), 1) if ctx.needs_input_grad[0] else None
+        # NOTE: torch's grad / (1 + exp(other - self)), its 1 + a Scalar (AddBackward1); the other's gradient first,
+        # as torch's generated code computes them (derivatives in the sorted order of their names)
         gb = g / add_s(exp(a - b), 1) if ctx.needs_input_grad[1] else None
+        ga = g / add_s(exp(b - a), 1) if ctx.needs_input_grad[0] else None
         return ga, gb
 
 

@@ -288,7 +288,10 @@ def _erfinv_grad(ctx, g, x, out):
 def _sinc_grad(ctx, g, x, out):
     """torch's sinc_backward: ``grad * ((x pi cos(x pi) - sin(x pi)) / (x x pi))``, 0 where ``x x pi`` is 0."""
     self_pi, squared_pi = mul_s(x, math.pi), mul_s(x * x, math.pi)
-    return where(eq(squared_pi, 0.0), 0, g * ((self_pi * cos(self_pi) - sin(self_pi)) / squared_pi))
+    # NOTE: C++ evaluates an overloaded operator's operands right to left here (GCC): sin(x pi) is recorded before
+    # cos(x pi), which sets the order a second backward runs them in and adds their gradients in
+    sin_pi = sin(self_pi)
+    return where(eq(squared_pi, 0.0), 0, g * ((self_pi * cos(self_pi) - sin_pi) / squared_pi))
 
 
 def _logit_grad(ctx, g, x, out):

@@ -14,6 +14,7 @@ import numpy as np
 from core import _dtype, _factories
 from core._arg_types import require_tensors
 from core._tensor import Size, Tensor
+from core.autograd.function import Function
 from core.ops import (
     comparison,
     cumulative,
@@ -27,6 +28,8 @@ from core.ops import (
     views,
 )
 from core.ops._recorded import recorded
+from core.ops.math_unary import not_implemented
+from core.ops.scalar_forms import add_s, mul_s
 
 __all__ = ["renorm", "logaddexp2", "diagflat", "gcd", "lcm", "ldexp", "is_same_size", "is_neg",
            "resolve_neg"]
@@ -109,18 +112,59 @@ def cumprod_(self, dim, *, dtype=None):
     return inplace.copy_(self, cumulative.cumprod(self, dim, dtype=self.dtype if dtype is None else dtype))
 
 
-def logaddexp2(input, other):
+_INV_LN2 = 1.0 / math.log(2.0)
+
+
+def _logaddexp2_value(input, other):
     """``log2(2**input + 2**other)``, computed stably around the larger argument (half types in float32, rounded
     once, as PyTorch's kernel)."""
     dt = _dtype.result_type(input, other)
     if dt is _dtype.float16 or dt is _dtype.bfloat16:
-        return logaddexp2(input.to(_dtype.float32), other.to(_dtype.float32)).to(dt)
+        return _logaddexp2_value(input.to(_dtype.float32), other.to(_dtype.float32)).to(dt)
     big = math_binary.maximum(input, other)
     small = math_binary.minimum(input, other)
-    out = elementwise.add(big, elementwise.div(math_unary.log1p(math_unary.exp2(elementwise.sub(small, big))),
-                                               math.log(2.0)))
+    # NOTE: the kernel's m + log1p(exp2(-|a - b|)) * inv_log_2, a product by 1 / ln 2; PyTorch's float32 CPU
+    # build contracts it to one fused multiply-add (rounded once: an exact float64 product plus m, then float32)
+    tail = math_unary.log1p(math_unary.exp2(elementwise.sub(small, big)))
+    if dt is _dtype.float32 and type(tail._data) is np.ndarray:
+        fused = tail._data.astype(np.float64) * float(np.float32(_INV_LN2)) + big._data.astype(np.float64)
+        out = Tensor._wrap(fused.astype(np.float32))
+    else:
+        out = elementwise.add(big, elementwise.mul(tail, _INV_LN2))
     # NOTE: equal infinities give themselves (inf - inf would be nan)
     return comparison.where(comparison.isinf(big) & comparison.eq(big, small), big, out)
+
+
+class Logaddexp2(Function):
+    """``logaddexp2`` as one node, PyTorch's ``Logaddexp2Backward0``, with derivatives.yaml's formula."""
+
+    node_name = "Logaddexp2Backward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _logaddexp2_value(a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        # NOTE: grad / (1 + pow(2, other - self)): C++'s Scalar base (PowBackward2) and 1 + t (AddBackward1); the
+        # other's gradient first, as torch's generated code (derivatives in the sorted order of their names), so the
+        # nodes of a create_graph run run in torch's order at the next backward
+        gb = elementwise.div(g, add_s(math_binary.pow(2, elementwise.sub(a, b)), 1)) if ctx.needs_input_grad[1] \
+            else None
+        ga = elementwise.div(g, add_s(math_binary.pow(2, elementwise.sub(b, a)), 1)) if ctx.needs_input_grad[0] \
+            else None
+        return ga, gb
+
+
+def logaddexp2(input, other):
+    """``log2(2**input + 2**other)``: floating dtypes only, as PyTorch's kernel."""
+    require_tensors("logaddexp2", input=(1, input), other=(2, other))
+    dt = _dtype.result_type(input, other)
+    if not dt.is_floating_point:
+        raise not_implemented("logaddexp2_cpu", dt)
+    return Logaddexp2.apply(input, other)
 
 
 def diagflat(input, offset=0):
@@ -157,6 +201,28 @@ def lcm_(input, other):
     return inplace.copy_(input, lcm(input, other))
 
 
+class Ldexp(Function):
+    """``ldexp`` as one node, PyTorch's ``LdexpBackward0``: ``self * pow(2, other)``, its gradients
+    derivatives.yaml's (``grad * pow(2, other)``, ``grad * result * ln 2``)."""
+
+    node_name = "LdexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, *, dt):
+        out = elementwise.mul(a.to(dt), math_unary.exp2(b.to(dt)))
+        ctx.save_for_backward(b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        b, out = ctx.saved_tensors
+        # NOTE: pow(2, other) is C++'s Scalar base on the exponent as it is: an integer exponent gives an integer
+        # power, so 2**-1 is 0 and the gradient there is 0, as torch's
+        gb = mul_s(elementwise.mul(g, out), math.log(2.0)) if ctx.needs_input_grad[1] else None  # (other first)
+        ga = elementwise.mul(g, math_binary.pow(2, b)) if ctx.needs_input_grad[0] else None
+        return ga, gb
+
+
 def ldexp(input, other):
     """``input * 2**other`` in the operands' floating dtype (the default dtype for integers), as PyTorch's."""
     require_tensors("ldexp", input=(1, input), other=(2, other))
@@ -165,7 +231,7 @@ def ldexp(input, other):
         dt = _dtype.get_default_dtype()
     elif dt.is_floating_point and other.dtype is _dtype.bool:  # (no bool kernel for the exponent)
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
-    return elementwise.mul(input.to(dt), math_unary.exp2(other.to(dt)))
+    return Ldexp.apply(input, other, dt=dt)
 
 
 def ldexp_(input, other):

@@ -6,9 +6,13 @@ gradient) is compared with torch's, and the values: the first-order gradient bit
 result is torch's bits on this CPU (MKL's float32 sqrt/sinh/cosh, float64 erfinv/digamma/lgamma/i0 are not, here),
 the second-order ones closely.
 
-Not yet torch's (and so not listed): sinc's and copysign's second-order graphs, atan2/maximum/minimum/fmax/fmin/
-copysign/xlogy's second-order graphs w.r.t. both operands (the engine adds a twice-used input's gradients in another
-order), ldexp and logaddexp2 (composites in core, one node in torch), xlogy with a number first.
+sinc's second-order graph depends on the order torch's C++ evaluates ``x pi cos(x pi) - sin(x pi)`` in (right to
+left: sin is recorded first); copysign's on masked_fill's gradient being ``grad.masked_fill(mask, 0)``; ldexp and
+logaddexp2 are one node each (``LdexpBackward0``, ``Logaddexp2Backward0``), whose generated code computes the other
+operand's gradient first (derivatives in the sorted order of their names), as logaddexp's.
+
+Not yet torch's (and so not listed): atan2/maximum/minimum/fmax/fmin/xlogy's second-order graphs w.r.t. both
+operands, xlogy with a number first.
 """
 
 import numpy as np
@@ -19,7 +23,7 @@ import core
 UNARY = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "deg2rad", "digamma", "erf", "erfc",
          "erfinv", "exp", "exp2", "expm1", "i0", "lgamma", "log", "log10", "log1p", "log2", "logit", "neg", "rad2deg",
          "reciprocal", "rsqrt", "sigmoid", "sin", "sinh", "sqrt", "square", "tan", "tanh", "relu", "frac", "floor",
-         "round", "trunc", "sign", "ceil", "positive"]
+         "round", "trunc", "sign", "ceil", "positive", "sinc"]
 EXPRESSIONS = {
     "number_plus": "2.5 + x", "number_minus": "2.5 - x", "number_times": "2.5 * x", "number_over": "2.5 / x",
     "number_pow": "2.5 ** x", "int_pow": "2 ** x", "pow_float": "x ** 2.5", "pow_2": "x ** 2", "pow_3": "x ** 3",
@@ -28,7 +32,8 @@ EXPRESSIONS = {
     "float_power": "lib.float_power(x, 2.5)", "xlogy_number": "lib.xlogy(x, 2.5)", "clamp": "x.clamp(0.5, 1.5)",
     "where_number": "lib.where(x > 1, x, 0.0)",
 }
-BINARY = ["add", "sub", "mul", "div", "true_divide", "pow", "float_power", "fmod", "remainder", "hypot", "logaddexp"]
+BINARY = ["add", "sub", "mul", "div", "true_divide", "pow", "float_power", "fmod", "remainder", "hypot", "logaddexp",
+          "logaddexp2", "ldexp", "copysign"]
 FIRST_ORDER_ONLY = {"sinc": "lib.sinc(x)", "copysign_number": "lib.copysign(x, -2.0)"}
 
 
