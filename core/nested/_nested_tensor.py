@@ -461,6 +461,19 @@ def _flatten_args(nt, args, kwargs):
     return [args[0], start - 1, end - 1], ({"ragged_idx": ragged} if ragged is not None else {})
 
 
+def _check_softmax_dims(nt, name, dims, ragged) -> None:
+    """torch's refusals for a softmax over the batch dim (each layout's message) and a log_softmax over the jagged
+    ragged dim (torch's jagged kernel runs softmax there, not log_softmax)."""
+    if name not in ("softmax", "log_softmax"):
+        return
+    if 0 in dims:
+        if nt._layout is not jagged:
+            raise RuntimeError("Cannot apply softmax across nested dimension 0")
+        raise RuntimeError(f"{name}(): not supported when reducing across the batch dimension for NestedTensor")
+    if name == "log_softmax" and ragged in dims:
+        raise RuntimeError("log_softmax(): not supported when reducing along the ragged dimension for NestedTensor")
+
+
 def _dim_args(nt, name, args, kwargs):
     pos, key = _DIM_OPS[name]
     if key in kwargs:
@@ -477,13 +490,14 @@ def _dim_args(nt, name, args, kwargs):
         raise RuntimeError(f"{name}(): dim must be given for a nested tensor")
     many = isinstance(dim, (tuple, list))
     dims = [_norm_dim(d, nt.dim() + (1 if name == "unsqueeze" else 0)) for d in (dim if many else [dim])]
+    ragged = nt._ragged_idx if nt._layout is jagged else None
+    _check_softmax_dims(nt, name, dims, ragged)
     if 0 in dims:
         raise RuntimeError(f"{name}(): not supported for NestedTensor on dim=0")
-    ragged = nt._ragged_idx if nt._layout is jagged else None
     changes: dict = {}
     if ragged in dims and name in _REDUCING:
         changes["dense"] = True  # reducing over the ragged dim: one dense row per constituent
-    elif ragged in dims and name not in ("unsqueeze", "softmax", "log_softmax"):
+    elif ragged in dims and name not in ("unsqueeze", "softmax"):
         raise RuntimeError(f"{name}(): not supported for NestedTensor on ragged dim")
     shifted = [d - 1 for d in dims]
     new = shifted if many else shifted[0]
