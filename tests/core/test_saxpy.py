@@ -7,6 +7,8 @@ bits, on tie-making inputs, every tail length and start offset, and the corner c
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import core
 from core import _cpu, _fused, _saxpy
@@ -115,6 +117,80 @@ def test_the_probe_refuses_a_saxpy_that_rounds_twice():
     assert not _saxpy._fuses(emulated(lambda a, x, y: y + a * x))  # float32, two roundings
     assert not _saxpy._fuses(emulated(lambda a, x, y: (np.float64(a) * x + y).astype(np.float32)))  # via float64
     assert _saxpy._fuses(emulated(lambda a, x, y: _fused.fma(np, a, x, y)))
+
+
+def _emulated_axpy(rounding):
+    """A ctypes-style ``axpy(n, alpha, px, incx, py, incy)`` computing ``y = rounding(alpha, x, y)`` in NumPy."""
+    import ctypes
+
+    def axpy(n, alpha, px, incx, py, incy):
+        px = px if isinstance(px, int) else ctypes.addressof(px._obj)  # (saxpy_ passes byref() of a c_char)
+        py = py if isinstance(py, int) else ctypes.addressof(py._obj)
+        x = np.ctypeslib.as_array(ctypes.cast(px, ctypes.POINTER(ctypes.c_float)), (n,))
+        y = np.ctypeslib.as_array(ctypes.cast(py, ctypes.POINTER(ctypes.c_float)), (n,))
+        a = np.float32(alpha.value if hasattr(alpha, "value") else alpha)
+        y[...] = rounding(a, x, y)
+    return axpy
+
+
+def _haswell_like(a, x, y):
+    """OpenBLAS's Haswell saxpy as measured on the AMD Zen 3: whole blocks of 32 fused, the tail rounded twice."""
+    body = x.size // 32 * 32
+    out = (y + a * x).astype(np.float32)
+    out[:body] = _fused.fma(np, a, x[:body], y[:body])
+    return out
+
+
+def test_a_kernel_that_fuses_only_whole_blocks_of_32_passes_the_block_probe_only():
+    """The Zen 3's kernel: fused in its vector body, not in its tail; the whole-length probe refuses it, the probe
+    on multiples of 32 accepts it (and refuses a kernel that rounds twice everywhere)."""
+    haswell = _emulated_axpy(_haswell_like)
+    assert not _saxpy._fuses(haswell)
+    assert _saxpy._fuses(haswell, 32)
+    assert not _saxpy._fuses(_emulated_axpy(lambda a, x, y: y + a * x), 32)
+
+
+def _float64_route(x, y, alpha):
+    """The reference: ``x + alpha * y`` in float64, the ties mended, rounded once (the callers' own route)."""
+    t = y.astype(np.float64) * np.float64(alpha)
+    t += x
+    return _fused.single_rounding(t, y, np.float64(alpha), x).astype(np.float32)
+
+
+_SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1.1754944e-38, 3.4028235e38, 1.0],
+                    np.float32)
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(1, 200), offset=st.integers(0, 15), seed=st.integers(0, 2 ** 32 - 1),
+       specials=st.integers(0, 8), kernel=st.sampled_from(["loaded", "haswell"]))
+def test_saxpy_gives_the_float64_routes_bits_at_every_length_offset_and_special_value(n, offset, seed, specials,
+                                                                                     kernel):
+    """``saxpy_`` (whole blocks through the kernel, the tail through a padded block, here at any length) against the
+    float64 route, bit for bit (NaN where it gives NaN), on tie-making updates with special values mixed in, every
+    length and start offset; with this machine's kernel where it fuses, and with the Haswell-like one emulated."""
+    if kernel == "loaded":
+        if not _saxpy.available():
+            return
+        state = {"axpy": _saxpy._state["axpy"], "ready": True, "block": _saxpy._state["block"]}
+    else:
+        state = {"axpy": _emulated_axpy(_haswell_like), "ready": True, "block": 32}
+    c, g, lr = _tie_update(n + 5, seed=seed % 1000)
+    rng = np.random.default_rng(seed)
+    for arr in (c, g):
+        arr[rng.integers(0, n + 5, specials)] = rng.choice(_SPECIAL, specials)
+    alpha = np.float32(-lr)
+    x = np.empty(n + offset, np.float32)[offset:]
+    x[...] = c[:n]
+    want = _float64_route(c[:n], g[:n], alpha)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_saxpy, "_state", state)
+        assert _saxpy.saxpy_(x.copy(), g[:n], alpha) == (n % state["block"] == 0)  # (a short tail: the caller's)
+        patch.setattr(_saxpy, "_PADDED_FROM", 0)  # every tail through the padded block, short or long
+        assert _saxpy.saxpy_(x, g[:n], alpha)
+    assert np.array_equal(np.isnan(x), np.isnan(want))
+    keep = ~np.isnan(want)
+    np.testing.assert_array_equal(x[keep].view(np.uint32), want[keep].view(np.uint32))
 
 
 @pytest.mark.parametrize("n", [511, 512, 1000, 70000])
