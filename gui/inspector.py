@@ -431,15 +431,17 @@ class Inspector(QWidget):
         if err is not None:
             lines.append(f"ERROR {err}")
         for port, info in s.inspector.node_info(nid).items():
-            lines.append(_numbers(f"{port} = ", info.value))
+            numbers = fmt.full_text(info.value)
+            lines.append(_numbers(f"{port} = ", numbers))
             if info.shape is not None:
-                lines.append(f"  {fmt.badge(info.value)}, strides {info.strides}, "
+                said = numbers == fmt.badge(info.value)  # a big tensor's first line is its badge already: not twice
+                lines.append(f"  {'' if said else fmt.badge(info.value) + ', '}strides {info.strides}, "
                              f"{'contiguous' if info.contiguous else 'non-contiguous'}, requires_grad="
                              f"{info.requires_grad}, is_leaf={info.is_leaf}, grad_fn={info.grad_fn}, "
                              f"version={info.version}")
                 lines.append("  " + self.stats.line(info.value))
             if info.grad is not None:
-                lines.append(_numbers(f"{port}.grad = ", info.grad))
+                lines.append(_numbers(f"{port}.grad = ", fmt.full_text(info.grad)))
                 lines.append("  " + self.stats.line(info.grad))
             history = s.ledger.contributions(info.key) if info.grad is not None else ()  # the .grad's own history
             note = fmt.grad_note(len({c.backward_call for c in history}))
@@ -453,10 +455,10 @@ class Inspector(QWidget):
         return "\n".join(lines)
 
 
-def _numbers(prefix: str, t: object) -> str:
+def _numbers(prefix: str, text: str) -> str:
     """``out = [[1., 2.],`` with the next rows under the first, as PyTorch aligns them under ``tensor(``; its spaces
     are no-break spaces, so a row wider than the Inspector stays whole (scrolled to, never wrapped mid-row)."""
-    return (prefix + fmt.full_text(t).replace("\n", "\n" + " " * len(prefix))).replace(" ", "\u00a0")
+    return (prefix + text.replace("\n", "\n" + " " * len(prefix))).replace(" ", "\u00a0")
 
 
 def _array_text(a: object) -> str:

@@ -55,6 +55,7 @@ def test_clicking_a_large_tensor_answers_at_once_and_its_statistics_arrive_match
     qtbot.waitUntil(lambda: COMPUTING not in _text(w), timeout=60_000)
     expected = _core_line(w.bridge.session.values["x"]["out"])
     assert "  " + expected in _text(w).splitlines()
+    assert _text(w).count("(32, 3, 224, 224) float32 cpu") == 1, "its badge once: the numbers' line is the badge"
 
 
 def test_closing_the_window_while_statistics_are_computed_does_not_crash(big, qtbot):
