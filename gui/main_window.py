@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.model.document import Graph
@@ -29,6 +29,7 @@ from gui.canvas import arrange, comments
 from gui.canvas.comments import CommentLayer
 from gui.canvas.scene import GraphScene
 from gui.canvas.view import GraphView
+from gui.canvas_only import CanvasOnly
 from gui.code_import_dialog import CodeImports
 from gui.document_files import DocumentFiles
 from gui.edit_commands import EditCommands
@@ -99,6 +100,8 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         self.hidden_dock_tabs = HiddenDockTabs(self)  # Tab passes over the docks tabbed out of sight
         self.autosaver = autosave.Autosaver(self)
         self.arrangement = self._arrange_docks()  # two tabbed side columns; Plots and Data wait for training
+        self.canvas_only = CanvasOnly(self, self.arrangement.size_columns, self.show_message)  # docks step aside
+        self._add_view_entry(self.canvas_only.action, after="zoom_out")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
         self.status_details = StatusDetails(self.status_label)  # the whole message, when the line cuts it
@@ -173,6 +176,16 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         t.trainer.state_changed.connect(lambda _state: self._update_cancel())
         t.trainer.progress.connect(lambda _info: self._clean_changed(False))  # trained: the title's asterisk
         self.inspector.watch_requested.connect(t.pin)
+
+    def _add_view_entry(self, action: QAction, after: str) -> None:
+        """Put ``action`` in the View menu right after ``named_actions[after]`` (and name it)."""
+        entries = self.menus["View"].actions()
+        at = entries.index(self.named_actions[after]) + 1
+        if at < len(entries):
+            self.menus["View"].insertAction(entries[at], action)
+        else:
+            self.menus["View"].addAction(action)
+        self.named_actions[action.objectName().removeprefix("action_")] = action
 
     def _saving_start_path(self, name: str = "") -> str:
         """Where the training exports' save dialogs start: the document's folder, never the examples'."""
