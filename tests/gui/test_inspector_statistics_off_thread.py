@@ -7,6 +7,7 @@ import pytest
 from gui.stats_lines import COMPUTING
 from tests.gui.conftest import make_window
 from tests.gui.real_input import click_node, click_toolbar, shown
+from tests.gui.waiting import event_loop_turns
 
 BIG = [32, 3, 224, 224]  # the chapter's image batch (4.8 million elements)
 
@@ -49,7 +50,7 @@ def test_clicking_a_large_tensor_answers_at_once_and_its_statistics_arrive_match
     click_node(qtbot, w, "w")  # the window keeps answering: another node is shown while the worker runs
     assert "out = " in _text(w) and COMPUTING not in _text(w) and not w.inspector.stats.busy
     qtbot.waitUntil(lambda: not w.inspector.stats.running)
-    qtbot.wait(0)  # (a stale result is a queued event: one event loop turn delivers it)
+    event_loop_turns(qtbot, 3)  # (a stale result is a queued event: an event loop turn delivers it)
     assert w.inspector.node_id == "w" and "(2, 3) float32" in _text(w) and "(32, 3, 224, 224)" not in _text(w)
     click_node(qtbot, w, "x")
     qtbot.waitUntil(lambda: COMPUTING not in _text(w), timeout=60_000)
@@ -66,3 +67,17 @@ def test_closing_the_window_while_statistics_are_computed_does_not_crash(big, qt
     w.bridge.mark_saved()
     assert w.close()
     assert not w.inspector.stats.running and not w.inspector.stats.busy
+
+
+def test_deleting_the_node_while_its_statistics_are_computed_drops_them(big, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    w = big
+    click_node(qtbot, w, "x")
+    assert w.inspector.stats.busy
+    QTest.keyClick(w.view.viewport(), Qt.Key_Delete)  # the selected node goes while the worker holds its tensor
+    qtbot.waitUntil(lambda: "x" not in w.graph.nodes and w.inspector.node_id is None)
+    qtbot.waitUntil(lambda: not w.inspector.stats.running)
+    event_loop_turns(qtbot, 3)  # (the stale result, a queued event, is delivered and dropped)
+    assert not w.inspector.stats.busy and _text(w) == ""
