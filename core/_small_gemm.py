@@ -79,7 +79,10 @@ forward, are another order for small M * N * K: 10-20% of elements equal), so ``
 float64 (dgemm) follows the chain's rule in the same regions but N = 3 (its vectors hold 4); its blocked kernel
 is not measured (products outside the regions keep NumPy's). MKL chooses its kernels by CPU: the route is taken
 only on the kinds of CPU it was measured on (``ACTIVE``: the AMD Zen 4 with AVX-512 and the AMD Zen 3 with AVX2), the
-blocked FMA kernel on the Zen 4 only (``FMA_BLOCKS``: MKL's AVX2 kernel is another order).
+blocked FMA kernel where NumPy's BLAS gives its chains (``FMA_BLOCKS``). On the Zen 3 MKL's blocked kernel is the same
+order (measured bit for bit: 390 random products, M 4..299, N 12..699, K 1..1299, the three layouts, with and
+without a bias, one and two threads, and the shapes of ``benchmarks/probe_avx2_sgemm.py``), but OpenBLAS's Haswell
+kernel is not every block's chain: each block is then one GEMM of padded operands (``core._openblas_chains``).
 
 Stacks: PyTorch's ``bmm`` above its own small-product loop (``matmul`` of stacks too) calls the GEMM per matrix
 (``mkl_gemm_stack``), and ``addbmm`` is ``addmm_`` per matrix into the running result (``mkl_addbmm``). A matrix
@@ -100,7 +103,7 @@ import math
 
 import numpy as np
 
-from core import _blas_threads, _cpu
+from core import _blas_threads, _cpu, _openblas_chains
 from core._bf16_gemm import gemm_bf16, takes_bf16_order
 from core._cascade_sum import in_order
 from core._threads import get_num_threads
@@ -121,16 +124,18 @@ def _measured_cpu() -> bool:
     rounds differently from this one, so elsewhere core keeps NumPy's GEMM rather than guess. The chain, the dot
     kernels, gemv and the remainder rows were measured on a Zen 4 (AVX-512) and hold on a Zen 3 (AVX2, family 25
     model 1: 600 random products, M 1..79, K 1..399, N 1..13, with and without a bias, ``b`` either way, one and two
-    threads, all bit for bit, 2026-12-07); the blocked FMA kernel does not (``FMA_BLOCKS``). (The CPU is read
+    threads, all bit for bit, 2026-12-07), and so does the blocked FMA kernel (``FMA_BLOCKS``). (The CPU is read
     once, in ``core._cpu``.)"""
     return _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and {"avx2", "fma"} <= _cpu.FLAGS
 
 
 ACTIVE = _measured_cpu()  # whether mkl_gemm follows MKL here (else it always answers None)
-# NOTE: whether MKL's float32 kernel for M >= 4, N >= 12 is ``_fma_blocks``: on the Zen 4 (AVX-512) it was measured
-# on. On a Zen 3 (AVX2) MKL's AVX2 kernel adds in another order (K <= 5 matched; K = 8..1000: 60-75% of elements,
-# by their row and column in its register tiles), not reproduced: there core keeps NumPy's GEMM for that region
-FMA_BLOCKS = ACTIVE and "avx512f" in _cpu.FLAGS
+# NOTE: whether MKL's float32 kernel for M >= 4, N >= 12 is ``_fma_blocks``: on the Zen 4 (AVX-512) and the Zen 3
+# (AVX2) MKL takes the same order; on the Zen 3 NumPy's OpenBLAS (its Haswell kernel) computes the blocks' chains
+# only for padded operands (``core._openblas_chains``, which checks it once: else NumPy's GEMM is kept)
+_AVX512 = "avx512f" in _cpu.FLAGS
+FMA_BLOCKS = ACTIVE and (_AVX512 or _openblas_chains.chains_hold())
+PADDED_CHAINS = FMA_BLOCKS and not _AVX512  # (NumPy's float32 FMA chains come from padded operands here)
 LIMIT = 1 << 16  # multiply-adds above which a product keeps NumPy's GEMM (the chain costs ~1 ns each, BLAS far less)
 _BROADCAST_LANES = 16  # lanes from which _chain's products are one broadcast multiply
 # NOTE: lanes (M N) up to which _chain's long rows (M < N, no start) are summed by einsum's C core: ~30 ns a slab less
@@ -216,7 +221,7 @@ def mkl_gemm(a, b, c=None, *, nested=False):
         # LSTM's of one input feature: the chain past LIMIT too, from the bias)
         return _chain(a, b, c)
     if m >= 4 and n >= 12 and size == 4 and not FMA_BLOCKS:
-        return None  # (MKL's AVX2 kernel: not reproduced, FMA_BLOCKS)
+        return None  # (NumPy's BLAS does not give the blocks' chains here: FMA_BLOCKS)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
         if not nested and _split_rows(m, k, n) \
                 and (not b_transposed or a.strides[1] == size and a.strides[0] >= k * size):
@@ -361,6 +366,8 @@ def _fma_blocks(a, b, c):
         blocks, last = [(0, half), (half, 2 * half)], (2 * half if k % 2 else None)
     else:
         blocks, last = [(s, min(s + _FMA_BLOCK, k)) for s in range(0, k, _FMA_BLOCK)], None
+    if not _AVX512:  # (OpenBLAS's Haswell kernel: the chains of padded operands, core._openblas_chains)
+        return _openblas_chains.fma_blocks(a, b, c, blocks, last)
     if 2 * a.shape[0] <= b.shape[1] and a.flags.c_contiguous and b.flags.f_contiguous:
         return _fma_blocks_by_columns(a, b, c, blocks, last)
     a = np.asfortranarray(a)

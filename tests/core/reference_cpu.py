@@ -3,9 +3,11 @@
 torch 2.13's CPU kernels pick their code by the CPU they run on (``core._cpu``): ATen's vector width, MKL's GEMM
 and vector-math kernels, oneDNN's. core reproduces many of them bit for bit as they run on an AMD EPYC Zen 4 with
 AVX-512 (``ZEN4_AVX512``); some of those kernels take other orders elsewhere (an AMD EPYC Zen 3 with AVX2: MKL's
-blocked float32 sgemm for M >= 4, N >= 12), which core does not reproduce. A test of such a kernel stays bit-exact
-on Zen 4 and, elsewhere, asserts the strongest closeness that holds (``assert_bits_on_zen4``: within ``max_ulp``
-units in the last place, the smallest count measured to hold); ``xfail_off_zen4`` marks what no closeness describes.
+vector log, oneDNN's bfloat16 routes), which core does not reproduce. A test of such a kernel stays bit-exact on Zen 4
+and, elsewhere, asserts the strongest closeness that holds (``assert_bits_on_zen4``: within ``max_ulp`` units in the
+last place, the smallest count measured to hold); ``xfail_off_zen4`` marks what no closeness describes. MKL's
+blocked float32 sgemm (M >= 4, N >= 12) core follows on the Zen 3 too (``core._openblas_chains``): its tests ask
+``blocked_sgemm_measured`` and ``assert_bits_where_blocked``, which say where core follows it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from core import _cpu, _small_gemm
 from tests.core.oracle import assert_float32_bits
 
 __all__ = ["ZEN4_AVX512", "blocked_sgemm_measured", "ulp_distance", "assert_ulp_close", "assert_bits_on_zen4",
-           "xfail_off_zen4"]
+           "assert_bits_where_blocked", "xfail_off_zen4"]
 
 ZEN4_AVX512: bool = _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and _cpu.capability() == "AVX512"
 
@@ -67,6 +69,15 @@ def assert_bits_on_zen4(ours, theirs, max_ulp: int, of_largest: bool = False) ->
         assert_ulp_close(ours, theirs, max_ulp, of_largest)
 
 
+def assert_bits_where_blocked(ours, theirs, max_ulp: int, of_largest: bool = False) -> None:
+    """float32 ``ours`` is ``theirs`` bit for bit where core follows MKL's blocked float32 sgemm
+    (``core._small_gemm.FMA_BLOCKS``: the AMD Zen 4 and Zen 3); elsewhere ``assert_ulp_close`` with ``max_ulp``."""
+    if _small_gemm.FMA_BLOCKS:
+        assert_float32_bits(ours, theirs)
+    else:
+        assert_ulp_close(ours, theirs, max_ulp, of_largest)
+
+
 def xfail_off_zen4(reason: str):
     """A mark for a bit-for-bit test that no closeness describes off the AMD Zen 4 with AVX-512 (``reason`` says which
     kernel differs there): it still runs everywhere and must pass on Zen 4."""
@@ -74,8 +85,8 @@ def xfail_off_zen4(reason: str):
 
 
 # NOTE: a mark for a test of MKL's blocked float32 sgemm (M >= 4, N >= 12, ``core._small_gemm._fma_blocks``), which core
-# follows only on the AMD Zen 4 with AVX-512 it was measured on (``core._small_gemm.FMA_BLOCKS``); on an AMD Zen 3
-# (AVX2) MKL's kernel adds in another order and core keeps NumPy's GEMM there, so no bit-for-bit claim is made
+# follows on the AMD Zen 4 (AVX-512) and Zen 3 (AVX2) it was measured on (``core._small_gemm.FMA_BLOCKS``); elsewhere
+# core keeps NumPy's GEMM there, so no bit-for-bit claim is made
 blocked_sgemm_measured = pytest.mark.skipif(
-    not _small_gemm.FMA_BLOCKS, reason="MKL's blocked float32 sgemm (M >= 4, N >= 12) is followed on AMD Zen 4 with "
-    "AVX-512 only; its AVX2 kernel adds in another order (core._small_gemm.FMA_BLOCKS)")
+    not _small_gemm.FMA_BLOCKS, reason="MKL's blocked float32 sgemm (M >= 4, N >= 12) is followed on the AMD Zen 4 "
+    "and Zen 3 only, where NumPy's BLAS gives its chains (core._small_gemm.FMA_BLOCKS)")

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from core import _blas_threads
-from tests.core.reference_cpu import assert_bits_on_zen4
+from tests.core.reference_cpu import assert_bits_where_blocked
 
-# NOTE: on the AMD Zen 4 with AVX-512 (tests.core.reference_cpu) OpenBLAS's products are the same bits in either
-# orientation and on any thread count; on an AMD Zen 3 (AVX2) its Haswell kernels round (W @ x.T).T and multithreaded
-# products otherwise: measured within 6 ulps of each array's largest magnitude (4 of these 7 shapes differ)
+# NOTE: where core follows MKL's blocked sgemm (tests.core.reference_cpu: the AMD Zen 4 and Zen 3) these products are
+# its bits in either orientation and on any thread count; elsewhere NumPy's, whose kernels (OpenBLAS's Haswell ones,
+# measured on a Zen 3) round (W @ x.T).T and multithreaded products otherwise: within 6 ulps of each array's largest
+# magnitude (4 of these 7 shapes differ)
 OPENBLAS_AVX2_ULP = 6
 
 
@@ -60,7 +61,8 @@ def test_run_single_threaded_calls_on_one_thread_and_restores_the_count():
 
 def _one_thread_product(a, b, c=None):
     """``a @ b`` (+ ``c``) as core computes it on one thread: ``core._small_gemm``'s MKL order where its route
-    holds on this CPU (the AMD Zen 4's blocked FMA kernel for 4+ rows and 12+ columns), else NumPy's GEMM."""
+    holds on this CPU (the AMD Zen 4's and Zen 3's blocked FMA kernel for 4+ rows and 12+ columns), else NumPy's
+    GEMM."""
     from core import _small_gemm
 
     with _blas_threads.single_threaded():
@@ -85,7 +87,7 @@ def test_a_small_linear_gives_the_one_thread_blas_bits_whatever_the_thread_count
     out = core.nn.functional.linear(xt, wt)
     out.backward(core.tensor(g))
     for got, expected in zip((out, xt.grad, wt.grad), want):
-        assert_bits_on_zen4(got.detach().numpy(), expected, OPENBLAS_AVX2_ULP, of_largest=True)
+        assert_bits_where_blocked(got.detach().numpy(), expected, OPENBLAS_AVX2_ULP, of_largest=True)
 
 
 @pytest.mark.parametrize("m, k, n", [(64, 784, 256), (32, 784, 256), (1, 5, 7), (1, 300, 6), (65, 100, 128),
@@ -102,9 +104,9 @@ def test_a_linear_forward_gives_numpys_bits_in_either_gemm_orientation(m, k, n):
     want = _one_thread_product(x, w.T)
     got = core.nn.functional.linear(core.tensor(x), core.tensor(w), core.tensor(b)).numpy()
     assert got.flags.c_contiguous
-    assert_bits_on_zen4(got, _one_thread_product(x, w.T, b), OPENBLAS_AVX2_ULP, of_largest=True)
-    assert_bits_on_zen4(core.nn.functional.linear(core.tensor(x), core.tensor(w)).numpy(), want, OPENBLAS_AVX2_ULP,
-                        of_largest=True)
+    assert_bits_where_blocked(got, _one_thread_product(x, w.T, b), OPENBLAS_AVX2_ULP, of_largest=True)
+    assert_bits_where_blocked(core.nn.functional.linear(core.tensor(x), core.tensor(w)).numpy(), want,
+                              OPENBLAS_AVX2_ULP, of_largest=True)
 
 
 def test_set_num_threads_sets_numpys_blas_count_as_torchs_sets_its_own(torch):

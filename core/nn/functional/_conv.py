@@ -32,7 +32,7 @@ from core._meta import is_meta, meta_array
 from core._threads import get_num_threads
 from core.autograd.function import Function
 from core.nn.functional._conv_dw import depthwise_forward
-from core.nn.functional._conv_thnn import takes_thnn, thnn_forward, thnn_input_grad, thnn_weight_grad
+from core.nn.functional._conv_thnn import takes_thnn, thnn_columns, thnn_forward, thnn_input_grad, thnn_weight_grad
 from core.ops._float32_compute import computes_in_float32
 from core.ops._util import xp_of
 
@@ -289,8 +289,9 @@ def _from_phases(grid, in_hw, pads, stride, xp):
     return out
 
 
-def conv_input_grad(gy, w, in_hw, spec: Spec):
-    """The adjoint of conv in x: per batch chunk, one stacked GEMM W^T @ gy, then col2im onto a phase grid."""
+def conv_input_grad(gy, w, in_hw, spec: Spec, gemm=None):
+    """The adjoint of conv in x: per batch chunk, one stacked GEMM W^T @ gy (``gemm``, with ``np.matmul``'s
+    arguments, where given: ``_conv_thnn.thnn_columns``), then col2im onto a phase grid."""
     xp = xp_of(gy)
     o, cg, kh, kw = w.shape
     g = spec.groups
@@ -305,7 +306,7 @@ def conv_input_grad(gy, w, in_hw, spec: Spec):
         for sl in slices:
             m = sl.stop - sl.start
             cols = flat[:m * g * kdim * length].reshape(m, g, kdim, length)
-            matmul(wt, gm[sl], out=cols)
+            (gemm or matmul)(wt, gm[sl], out=cols)
             col2im(cols.reshape(m, g * cg, kh, kw, oh, ow), grid[sl], (kh, kw), (oh, ow), spec)
 
     _run_chunks(xp, n, g * kdim * length, gy.dtype, work)
@@ -391,7 +392,7 @@ class ConvInput(Function):
         hw = (1,) + tuple(in_hw) if spec.one_d else tuple(in_hw)
         ga, wa = _to2d(g._data, spec), _to2d(w._data, spec)
         out = thnn_input_grad(ga, wa, hw, spec) if thnn else None  # (a convolution's backward in slow_conv2d's order)
-        out = conv_input_grad(ga, wa, hw, spec) if out is None else out
+        out = conv_input_grad(ga, wa, hw, spec, thnn_columns if thnn else None) if out is None else out
         if b is not None:
             out = out + b._data.reshape(1, -1, 1, 1)
         out = _from2d(out, spec)

@@ -8,8 +8,9 @@ larger than 3 in both directions, with one group, of at most 20480 elements; tho
 shapes it covers; from a bias it is the in-order chain or the blocked FMA kernel). Its backward: the weight
 gradient is each sample's ``grad (O, OH*OW) @ columns.T`` added to the running sum in sample order (beta = 1: after
 the product in MKL's dot kernels, the starting value of its FMA blocks), the input gradient of a 1x1 kernel at
-stride 1 without padding each sample's ``weight.T @ grad`` (other kernels' col2im is left to core's). Measured bit
-for bit: a lambda-network's 1x1 layers and head (8 -> 3 channels, 36 pixels), and the oracle tests' shapes.
+stride 1 without padding each sample's ``weight.T @ grad`` (other kernels: those columns, ``thnn_columns``, then
+core's col2im). Measured bit for bit: a lambda-network's 1x1 layers and head (8 -> 3 channels, 36 pixels), and the
+oracle tests' shapes.
 Everything else keeps ``core.nn.functional._conv``'s NumPy GEMM.
 """
 
@@ -21,7 +22,7 @@ from core import _small_gemm
 from core._memory_format import channels_last, format_of
 from core._threads import get_num_threads
 
-__all__ = ["takes_thnn", "thnn_forward", "thnn_input_grad", "thnn_weight_grad"]
+__all__ = ["takes_thnn", "thnn_columns", "thnn_forward", "thnn_input_grad", "thnn_weight_grad"]
 
 
 def takes_thnn(x, w, spec) -> bool:
@@ -122,7 +123,7 @@ def thnn_weight_grad(x, g, wshape, spec):
                 total = product if total is None else total + product
                 continue
             if not _small_gemm.FMA_BLOCKS:
-                return None  # (MKL's AVX2 kernel, not reproduced: _small_gemm.FMA_BLOCKS)
+                return None  # (NumPy's BLAS does not give the blocks' chains here: _small_gemm.FMA_BLOCKS)
             total = _small_gemm._fma_blocks(gt, np.ascontiguousarray(cols.T), total)
             continue
         product = _small_gemm.mkl_gemm(gt, cols.T)  # (a transposed b: the running sum added after the product)
@@ -148,3 +149,19 @@ def thnn_input_grad(g, w, in_hw, spec):
             return None
         out[t] = y
     return out.reshape(n, wt.shape[0], *g.shape[2:])
+
+
+def thnn_columns(wt, gm, out):
+    """The input gradient's columns of ``slow_conv2d`` for any kernel (one group): each sample's ``weight.T @ grad``
+    as PyTorch's MKL sgemm adds it (``weight.T`` a transposed view, as PyTorch passes it), into ``out`` (m, 1, K, L)
+    for ``wt`` (1, K, O) and ``gm`` (m, 1, O, L): ``core.nn.functional._conv.conv_input_grad``'s GEMM, whose col2im
+    then adds the columns as PyTorch's does. NumPy's where ``core._small_gemm`` does not know MKL's order.
+
+    NOTE: on the AMD Zen 4 NumPy's stacked GEMM gave these bits too (its OpenBLAS kernel is MKL's FMA chain); on a
+    Zen 3 its Haswell kernel is another order for some tiles (measured: 3x3 kernels' input gradients 5-10% an ulp
+    off), so the products go through ``_small_gemm`` one sample at a time."""
+    weight_t = np.ascontiguousarray(wt[0].T).T
+    for i in range(gm.shape[0]):
+        y = _small_gemm.mkl_gemm(weight_t, gm[i, 0])
+        out[i, 0] = np.matmul(weight_t, gm[i, 0]) if y is None else y
+    return out

@@ -302,8 +302,12 @@ def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarra
     (``b`` transposed: the scores ``Q K^T``); with beta 1 onto a running sum ``c`` (a second query block's ``dK``, a
     second key block's ``acc``) the in-order kernel's chain starts at ``c`` and the blocked kernel adds its blocks
     to ``c`` in turn (``_blocked_chain``). None elsewhere (measured: forward and backward of (B, H, 8..600, 8, 16 or
-    32), causal or not, bit for bit; the head dims 8 and 32's gradients were 40-90% an ulp off before)."""
-    if not _small_gemm.FMA_BLOCKS or a.dtype != _F32 or b.dtype != _F32 or min(a.shape[-2:]) < 2 or b.shape[-1] < 2:
+    32), causal or not, bit for bit; the head dims 8 and 32's gradients were 40-90% an ulp off before). On the AMD
+    Zen 4 only: on a Zen 3 (``_small_gemm.PADDED_CHAINS``), with ``_chain`` made the FMA chain there too, the output
+    and gradients still differed in up to 87% of elements (measured (2, 2, 8, 8), (2, 2, 16, 32), (1, 1, 600, 8); not
+    traced further), so NumPy's products are kept."""
+    if not _small_gemm.FMA_BLOCKS or _small_gemm.PADDED_CHAINS or a.dtype != _F32 or b.dtype != _F32 \
+            or min(a.shape[-2:]) < 2 or b.shape[-1] < 2:
         return None
     m, n = a.shape[-2], b.shape[-1]
     transposed = b.strides[-2] == b.itemsize and b.strides[-1] != b.itemsize

@@ -85,9 +85,11 @@ def test_a_small_batchs_layer_adds_its_bias_to_the_transposed_product_made_conti
     """A batch of at most half the output features is computed as ``(W @ xᵀ)ᵀ``, made contiguous, then the bias
     added (NOTE: adding it in the same pass as the transposing copy was slower: NumPy's add walks the transposed
     operand less well than its copy); the bits of that form (signed zeros, infs and nans in the bias included),
-    whether a graph is recorded or not. (Shapes outside ``core._small_gemm``'s regions, where core keeps NumPy's
-    GEMM on every CPU: fewer than 4 rows, or fewer than 12 outputs, take MKL's dot kernels' order on the AMD CPU; 5..11
-    rows on two threads MKL's split, ``core._small_gemm._split_blocks``.)"""
+    whether a graph is recorded or not. (Where ``core._small_gemm`` follows MKL's blocked kernel, 4+ rows and 12+
+    outputs on the AMD Zen 4 and Zen 3, the product is that route's, which gives the transposed form's bits on the
+    Zen 4 and MKL's, not NumPy's, on the Zen 3: fewer than 4 rows, or fewer than 12 outputs, take MKL's dot kernels'
+    order on the AMD CPU; 5..11 rows on two threads MKL's split, ``core._small_gemm._split_blocks``.)"""
+    from core import _small_gemm
     from core.nn.functional import misc
 
     rng = np.random.default_rng(batch)
@@ -95,7 +97,9 @@ def test_a_small_batchs_layer_adds_its_bias_to_the_transposed_product_made_conti
     w = rng.standard_normal((features, 30)).astype(np.float32)
     b = rng.standard_normal(features).astype(np.float32)
     b[:4] = [-0.0, np.inf, -np.inf, np.nan][: min(4, features)]
-    expected = np.ascontiguousarray(misc._gemm(w, x.T).T) if 2 * batch <= features else misc._gemm(x, w.T)
+    expected = _small_gemm.mkl_gemm(x, w.T)
+    if expected is None:
+        expected = np.ascontiguousarray(misc._gemm(w, x.T).T) if 2 * batch <= features else misc._gemm(x, w.T)
     expected += b
     for grad in (True, False):
         out = core.nn.functional.linear(core.tensor(x), core.tensor(w, requires_grad=grad), core.tensor(b))

@@ -1,0 +1,155 @@
+"""In-order float32 FMA chains from NumPy's OpenBLAS on an AVX2 CPU: the blocks of MKL's blocked sgemm off AVX-512.
+
+MKL's float32 kernel for M >= 4, N >= 12 (``core._small_gemm._fma_blocks``) makes each output an in-order chain of
+fused multiply-adds over a block of k, the blocks added in order. On an AMD Zen 3 (AVX2) torch 2.13's MKL takes that
+same order as on the Zen 4 (AVX-512): measured bit for bit against an exact emulation of the chains (each step one
+rounding of ``a * b + acc``), 60 random products (M 4..39, N 12..79, K 1..899, ``a`` row-major or transposed, ``b``
+row-major or W.T, with and without a bias, one thread) and the shapes of ``benchmarks/probe_avx2_sgemm.py``.
+
+What differs is NumPy's side. On the Zen 4 OpenBLAS's SkylakeX kernel computes each block's chain; on an AVX2 CPU its
+Haswell kernel (``sgemm_kernel_8x4_haswell_2.c``, OpenBLAS's ZEN and HASWELL cores) does for most tiles but not all:
+with C = A @ B seen column-major (OpenBLAS's m = our N columns, its n = our M rows), its 8-wide tiles at the edges of
+a panel (``COMPUTE_H_m8n6``, ``COMPUTE_T_m8n6``: the first 8 columns of the first 6 of each 12 rows, the last 8
+columns of one half; and ``COMPUTE_m8n4``: rows in groups of 4 past the groups of 12) keep two accumulators, the
+even k in one and the odd k in the other, added at the end. So each block here is one GEMM of operands padded so that
+those tiles hold only zeros: the rows to a multiple of 12 (every kernel call then has groups of 12 rows, never 4), 8
+zero columns before the real ones and 8 or more after (the panel's first and last 8 columns), at most ``_PANEL``
+columns a call (OpenBLAS's ``SGEMM_DEFAULT_P`` on Zen: a wider B is cut into panels of that width, each with its own
+edge tiles), one BLAS thread (OpenBLAS's threads split the columns into panels of their own). Measured bit for bit
+against the emulated chains: 450 random products (M 1..79, N 1..299, K 1..192) and (M, N) up to (700, 50),
+(12, 304); 312 columns and more in one call are 2% off, as the rule says. ``chains_hold()`` checks the rule once
+against the emulation, so a NumPy with another BLAS or kernel keeps NumPy's GEMM rather than guess.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+
+import numpy as np
+
+from core import _blas_threads
+
+__all__ = ["fma_blocks", "chains_hold"]
+
+_ROWS = 12  # rows of the kernel's widest tiles (n12): padded to a multiple of it, no 4-row groups are left
+_EDGE = 8  # columns of a panel's first and last tiles (m8), padded with zeros on both sides
+_PANEL = 320  # columns of one kernel panel (OpenBLAS's SGEMM_DEFAULT_P on Zen): one GEMM's padded width at most
+_WIDTH = _PANEL - 2 * _EDGE - 8  # real columns of one GEMM (with up to 7 more to round to 8 and the last edge)
+_ROW_CHUNK = _ROWS * 1024  # rows of one GEMM (OpenBLAS cuts more into GEMM_R panels that need not be 12s)
+_KEPT = 16  # zero-padded buffers kept per thread (``_zeroed``)
+_KEPT_FLOATS = 1 << 20  # floats (4 MiB) above which a buffer is not kept
+_buffers = threading.local()
+
+
+def fma_blocks(a, b, c, blocks, last):
+    """``a @ b`` (+ ``c``, broadcast to the result) for float32 2-d ``a`` (M, K) and ``b`` (K, N): each block
+    ``(start, stop)`` of k an in-order FMA chain, the blocks added in order to ``c`` (or to the first block), then
+    the product of k = ``last`` (when not None) rounded and added. A new C-contiguous (M, N) array."""
+    m, n = a.shape[0], b.shape[1]
+    start = None if c is None else np.broadcast_to(c, (m, n))
+    if m <= _ROW_CHUNK and n <= _WIDTH:
+        with _blas_threads.single_threaded():
+            out = np.ascontiguousarray(_panel(_padded_rows(a), m, b, start, blocks))
+    else:
+        out = np.empty((m, n), np.float32)
+        with _blas_threads.single_threaded():
+            for row in range(0, m, _ROW_CHUNK):
+                rows = slice(row, min(row + _ROW_CHUNK, m))
+                padded = _padded_rows(a[rows])
+                for col in range(0, n, _WIDTH):
+                    cols = slice(col, min(col + _WIDTH, n))
+                    out[rows, cols] = _panel(padded, rows.stop - row, b[:, cols],
+                                             None if start is None else start[rows, cols], blocks)
+    if last is not None:
+        out += a[:, last, None] * b[last]  # NOTE: an odd K's last product, rounded, then added: not fused
+    return out
+
+
+def _padded_rows(a):
+    """``a`` with rows to a multiple of ``_ROWS`` (zeros below) where 4 or more are past the last 12, C-contiguous:
+    a kernel call's last 1..3 rows take its one- and two-row tiles, chains too (a single row is padded to two)."""
+    m = a.shape[0]
+    if 1 < m and m % _ROWS < 4 and a.flags.c_contiguous:
+        return a
+    rows = -(-m // _ROWS) * _ROWS if m % _ROWS >= 4 else max(m, 2)  # (one row would take OpenBLAS's gemv)
+    padded = _zeroed(("rows", m, a.shape[1]), (rows, a.shape[1]))
+    padded[:m] = a
+    return padded
+
+
+def _panel(padded, m, b, start, blocks):
+    """The blocks' chains of ``padded`` (rows padded) times ``b`` (at most ``_WIDTH`` columns), added in order to
+    ``start`` (the bias's (M, N) part: the first block's sum is ``c + part``, as MKL's) or to the first block: a
+    view of the result's M real rows.
+
+    NOTE: ``b`` goes into a zeroed buffer kept for its shape, its ``_EDGE`` zero columns on each side: a W.T (rows
+    of W contiguous) as W's rows, one contiguous copy (a transposed copy takes ~3x the time); the products are
+    added where they lie (contiguous) and only the result is cut out of them."""
+    k, n = b.shape
+    width = _EDGE + -(-n // 8) * 8 + _EDGE
+    if b.strides[0] == 4 and b.strides[1] != 4:
+        wide = _zeroed(("W", n, k), (width, k))
+        wide[_EDGE:_EDGE + n] = b.T
+        wide = wide.T
+    else:
+        wide = _zeroed(("b", k, n), (k, width))
+        wide[:, _EDGE:_EDGE + n] = b
+    acc = None
+    for first, stop in blocks:
+        part = padded[:, first:stop] @ wide[first:stop]
+        if acc is None:
+            acc = part
+            if start is not None:
+                real = acc[:m, _EDGE:_EDGE + n]
+                np.add(start, real, out=real)
+        else:
+            acc += part
+    return acc[:m, _EDGE:_EDGE + n]
+
+
+def _zeroed(key, shape):
+    """A float32 array of ``shape`` kept for this thread under ``key`` (the region callers write): zeros outside
+    that region, so a product's padding is zero without a new zeroed buffer (~100 µs of page faults for a 784 x
+    272 one). At most ``_KEPT`` are kept, the oldest dropped; one over ``_KEPT_FLOATS`` is a new one each time."""
+    if shape[0] * shape[1] > _KEPT_FLOATS:
+        return np.zeros(shape, np.float32)
+    kept = getattr(_buffers, "kept", None)
+    if kept is None:
+        kept = _buffers.kept = {}
+    key = (key, shape)
+    buffer = kept.get(key)
+    if buffer is None:
+        if len(kept) >= _KEPT:
+            del kept[next(iter(kept))]
+        buffer = kept[key] = np.zeros(shape, np.float32)
+    return buffer
+
+
+def _emulated_chains(a, b):
+    """``a @ b`` as in-order float32 FMA chains from +0, each step ``a * b + acc`` rounded once: the float64
+    product is exact, the float64 sum rounds to odd (its error by TwoSum), so its rounding to float32 is the
+    fused one (53 >= 24 + 2 bits)."""
+    acc = np.zeros((a.shape[0], b.shape[1]), np.float64)
+    for i in range(a.shape[1]):
+        p = a[:, i, None].astype(np.float64) * b[i].astype(np.float64)
+        s = p + acc
+        back = s - p
+        err = (p - (s - back)) + (acc - back)
+        bits = s.view(np.int64)
+        even = (err != 0) & ((bits & 1) == 0)
+        bits = np.where(even, bits + np.where((err > 0) == (s > 0), 1, -1), bits)
+        acc = bits.view(np.float64).astype(np.float32).astype(np.float64)
+    return acc.astype(np.float32)
+
+
+@functools.cache
+def chains_hold() -> bool:
+    """Whether NumPy's GEMM gives ``fma_blocks`` its chains here: one product with every kind of edge tile above
+    (13 rows, two panels of columns, K = 20: the kernel's loop of 8 k and its tail) against the emulated chains,
+    bit for bit (~3 ms, once)."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((13, 20)).astype(np.float32)
+    b = rng.standard_normal((20, _WIDTH + 21)).astype(np.float32)
+    got = fma_blocks(a, b, None, [(0, 20)], None)
+    return bool((got.view(np.int32) == _emulated_chains(a, b).view(np.int32)).all())
