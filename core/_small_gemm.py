@@ -106,6 +106,7 @@ import numpy as np
 from core import _blas_threads, _cpu, _openblas_chains
 from core._bf16_gemm import gemm_bf16, takes_bf16_order
 from core._cascade_sum import in_order
+from core._numpy_c import data_address
 from core._threads import get_num_threads
 
 try:  # NOTE: np.einsum's Python wrapper costs ~0.7 µs a call (``core._cascade_sum`` calls its C core the same way)
@@ -306,8 +307,8 @@ def _sdot_one(x, y):
     if x.strides[0] != 4 or y.strides[0] != 4:
         return _sdot_chain(None, p)
     # the first (16 - y's address mod 16) / 4 products (a peel to y's 16-byte boundary) go in order into lane 0
-    peel = min(-(y.__array_interface__["data"][0] % 16 // 4) % 4, n)
-    if (x.__array_interface__["data"][0] + 4 * peel) % 16 == 0:
+    peel = min(-(data_address(y) % 16 // 4) % 4, n)
+    if (data_address(x) + 4 * peel) % 16 == 0:
         return _sdot_aligned(p, peel)
     return _sdot_unaligned(p, peel)
 
@@ -560,7 +561,7 @@ def _dot_kernels(a, b):
     n = b.shape[1]
     if a.strides[0] == 0:
         a = np.ascontiguousarray(a)  # (a fresh buffer starts on a 16-byte boundary, as PyTorch's copy)
-    start, step = a.__array_interface__["data"][0] // 4, a.strides[0] // 4
+    start, step = data_address(a) // 4, a.strides[0] // 4
     if not step % 4 and (not n % 4 or n < 4):  # (one kind of row, one kernel: the usual Linear)
         peel = min(-start % 4, k)
         if k - peel < (4 if n >= 4 else 8):
@@ -715,7 +716,7 @@ def _gemv(x, v, c):
     out = np.empty(m, np.float32)
     blocks = m // 4 * 4
     if blocks:
-        phase = x.__array_interface__["data"][0] // 4 % 4
+        phase = data_address(x) // 4 % 4
         out[:blocks] = _gemv_blocks(x[:blocks], v[:, 0], min((x.strides[0] // 4 - phase - 1) % 4 + 1, k))
     if blocks < m:
         _gemv_last_rows(x, v, blocks, out)
@@ -728,7 +729,7 @@ def _gemv_last_rows(x, v, blocks, out):
     """``_gemv``'s last M % 4 rows, from row ``blocks``, into ``out``: one at a time, the peel by the vector's
     address, 8 lanes for the 1st and 3rd, 4 for the 2nd (``_gemv`` says the order)."""
     m, k = x.shape
-    peel = min(4 - v.__array_interface__["data"][0] // 4 % 4, k)
+    peel = min(4 - data_address(v) // 4 % 4, k)
     cut = peel + (k - peel) // 8 * 8
     for first, lanes in ((blocks, 8), (blocks + 1, 4)):  # (the 1st and 3rd of the last rows, then the 2nd)
         rows = slice(first, m, 2) if lanes == 8 else slice(first, min(first + 1, m))
