@@ -10,6 +10,11 @@ NOTE: as ``core._saxpy``, the loaded kernel is probed before it is used (``_fuse
 unfused one; a kernel that fails anywhere is never used and ``daxpy_`` answers False (the caller keeps its
 NumPy route). The BLAS runs it single-threaded (``_blas_threads.run_single_threaded``) above OpenBLAS's own
 one-thread size.
+
+NOTE: OpenBLAS's Haswell ``daxpy`` (AVX2 CPUs, the AMD Zen 3) fuses only whole blocks of 16 doubles, its C tail
+rounds twice (measured as ``core._saxpy``'s 32 floats: every length 1-300 and 1,000-20,031 at start offsets 0-15, one
+thread); as there, the probe then runs on multiples of 16 (``_state["block"]``) and ``daxpy_`` hands the kernel the
+whole blocks and the tail padded to one block (``core._saxpy.padded_tail``): every element the fused kernel's value.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from core import _blas_threads, _saxpy
 __all__ = ["daxpy_", "available"]
 
 _SYMBOLS = ("scipy_cblas_daxpy64_", "cblas_daxpy64_")  # (the ILP64 names: int64 is certain from the name)
-_state: dict = {"axpy": None, "ready": False}
+_state: dict = {"axpy": None, "ready": False, "block": 1}
+_BLOCKS = (1, 16)  # doubles the kernel fuses in whole blocks of (module NOTE: 1, every length; 16, Haswell)
 _ALONE = 10000  # elements up to which OpenBLAS's ?axpy runs on one thread itself (interface/axpy.c)
 
 
@@ -32,10 +38,11 @@ def _find():
     return _saxpy.find_axpy(_SYMBOLS, ctypes.c_double)
 
 
-def _fuses(axpy) -> bool:
+def _fuses(axpy, block: int = 1) -> bool:
     """Whether ``axpy`` rounds ``alpha * x + y`` once at every position: ``(1 + 2^-30)^2 - (1 + 2^-29)`` is
-    ``2^-60`` fused and 0 with the product rounded first; each length 1-160 at each start offset 0-15 in a row of
-    its own (elements outside the range left alone), and one long length (20,000)."""
+    ``2^-60`` fused and 0 with the product rounded first; each length 1-160 (``block``: its first 20 multiples) at
+    each start offset 0-15 in a row of its own (elements outside the range left alone), and one long length (20,000,
+    a multiple of 16)."""
     alpha, big = 1 + 2.0 ** -30, 20000
     minus, fused = -(1 + 2.0 ** -29), 2.0 ** -60
     x = np.full(big, alpha)
@@ -43,16 +50,16 @@ def _fuses(axpy) -> bool:
     axpy(big, alpha, x.ctypes.data, 1, long.ctypes.data + 8, 1)
     if long[0] != minus or not (long[1:] == fused).all():
         return False
-    return _saxpy.fused_at_every_offset(axpy, alpha, x, minus, fused)
+    return _saxpy.fused_at_every_offset(axpy, alpha, x, minus, fused, block)
 
 
 def available() -> bool:
     """True when ``daxpy_`` can update in place (a fusing ``daxpy`` found and probed; the first call probes)."""
     if not _state["ready"]:
         axpy = _find()
-        if axpy is not None and not _blas_threads.run_single_threaded(_fuses, axpy):
-            axpy = None
-        _state["axpy"], _state["ready"] = axpy, True
+        block = next((b for b in _BLOCKS if axpy is not None and _blas_threads.run_single_threaded(_fuses, axpy, b)),
+                     None)
+        _state["axpy"], _state["block"], _state["ready"] = None if block is None else axpy, block or 1, True
     return _state["axpy"] is not None
 
 
@@ -67,10 +74,14 @@ def daxpy_(y, x, alpha: float) -> bool:
                             and y.flags.aligned and x.flags.aligned and x.size == y.size
                             and x.dtype == y.dtype == np.float64):
         return False
-    if y.size <= _ALONE:
-        axpy(y.size, alpha, _address(x), 1, _address(y), 1)
-    else:
-        _blas_threads.run_single_threaded(axpy, y.size, alpha, x.ctypes.data, 1, y.ctypes.data, 1)
+    n = y.size
+    body = n - n % _state["block"]  # (the kernel's fused blocks: every element where the block is 1)
+    if body > _ALONE:
+        _blas_threads.run_single_threaded(axpy, body, alpha, x.ctypes.data, 1, y.ctypes.data, 1)
+    elif body:
+        axpy(body, alpha, _address(x), 1, _address(y), 1)
+    if body < n:  # (the tail through one padded block: module NOTE)
+        _saxpy.padded_tail(axpy, y.reshape(-1)[body:], x.reshape(-1)[body:], alpha, _state["block"])
     return True
 
 
