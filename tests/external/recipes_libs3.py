@@ -52,8 +52,10 @@ def _flow_test(name, path):
 
 
 ZEN3 = "on the AMD EPYC Zen 3 (AVX2) of 2026-12-07, "
-SMALL_GEMM = (ZEN3 + "torch's MKL sgemm takes small-product kernels that core._small_gemm follows only on the AMD Zen 4 "
-              "with AVX-512 it was measured on (its ACTIVE), so core keeps NumPy's order here: ")
+# NOTE: they print torch's output on the Zen 3 since core follows MKL's blocked sgemm there (core/_openblas_chains.py,
+# 2026-12-07); kept not strict (CPU_DEPENDENT) as they were not run on a Zen 4
+SMALL_GEMM = (ZEN3 + "matching torch since core follows MKL's blocked float32 sgemm there (core/_openblas_chains.py); "
+              "before, with NumPy's order: ")
 XFAIL_DISCRETE = SMALL_GEMM + ("the first differing op is the posterior model's Linear(80, 32) on 16 rows (262 of 512 "
                                "outputs, last bit); not run on a Zen 4")
 XFAIL_SCHEDULE = SMALL_GEMM + "the first differing op is the velocity MLP's Linear(16, 2) on 5 rows (2 of 10 outputs)"
