@@ -67,13 +67,18 @@ def fma_blocks(a, b, c, blocks, last):
 
 
 def _padded_rows(a):
-    """``a`` with rows to a multiple of ``_ROWS`` (zeros below) where 4 or more are past the last 12, C-contiguous:
-    a kernel call's last 1..3 rows take its one- and two-row tiles, chains too (a single row is padded to two)."""
-    m = a.shape[0]
-    if 1 < m and m % _ROWS < 4 and a.flags.c_contiguous:
+    """``a`` with rows to a multiple of ``_ROWS`` (zeros below) where 4 or more are past the last 12, row- or
+    column-major as it lies (``g.T`` stays column-major: a contiguous copy, the same chains): a kernel call's last
+    1..3 rows take its one- and two-row tiles, chains too (a single row is padded to two)."""
+    m, k = a.shape
+    column_major = a.flags.f_contiguous and not a.flags.c_contiguous
+    if 1 < m and m % _ROWS < 4 and (a.flags.c_contiguous or column_major):
         return a
     rows = -(-m // _ROWS) * _ROWS if m % _ROWS >= 4 else max(m, 2)  # (one row would take OpenBLAS's gemv)
-    padded = _zeroed(("rows", m, a.shape[1]), (rows, a.shape[1]))
+    if column_major:
+        padded = _zeroed(("columns", m, k), (k, rows)).T
+    else:
+        padded = _zeroed(("rows", m, k), (rows, k))
     padded[:m] = a
     return padded
 
