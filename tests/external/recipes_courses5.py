@@ -9,7 +9,9 @@ Course and tutorial material not yet covered (2026-12-07, corpus helper s32 COUR
 - ``c5_udl_*``: Understanding Deep Learning's double-descent and full-batch notebooks and Bath's CM20315 practicals;
 - ``c5_rladv2_*``, ``c5_pyrl_*``: higgsfield's RL-Adventure-2 and Ben Trevett's pytorch-rl policy-gradient notebooks
   on an old-API gym stand-in; ``c5_mlbook_ch19_cartpole``: Python Machine Learning's DQN;
-- ``c5_pyic_*``: Ben Trevett's image-classification notebooks (MLP, LeNet on MNIST).
+- ``c5_pyic_*``: Ben Trevett's image-classification notebooks (MLP, LeNet on MNIST);
+- ``c5_lucid_*``: six of lucidrains' single-file models driven by ``corpus_lucid_c5`` (four xfail: torch's
+  convolution orders).
 """
 
 from __future__ import annotations
@@ -214,3 +216,55 @@ RECIPES += [
         ("from tqdm.notebook import tqdm, trange", f"from tqdm.notebook import tqdm\n{TRANGE}"), *PYIC_DATA,
         ("EPOCHS = 20", "EPOCHS = 2"), IMAGINE], keep_going=True),
 ]
+
+# lucidrains' single-file models (MIT), each at its newest release tag (the repositories' heads): gMLP 0.1.5, ResMLP
+# 0.0.6, Nyström attention 0.0.14, axial attention 0.6.1 (torch only), BottleStack 0.1.4 and Conformer 0.3.2, their
+# package fetched beside the script with einops' (recipes_books5's pin); the package's __init__.py runs as the script
+# with corpus_lucid_c5's driver appended: a tiny model's output and three Adam steps, every loss and gradient printed
+EINOPS = ("arogozhnikov/einops", "ccb89f27599f26d7140a1bd2703305309fe3a3bd", "MIT")
+EINOPS_PACKAGE = [(*EINOPS[:2], f"einops/{m}.py", f"einops/{m}.py") for m in (
+    "__init__", "_backends", "_torch_specific", "einops", "packing", "parsing", "array_api",
+    "layers/__init__", "layers/_einmix", "layers/torch")]
+
+
+ZEN3 = "on the AMD EPYC Zen 3 (AVX2) of 2026-12-07, "
+CONV = ZEN3 + ("torch's CPU convolution kernels (oneDNN, its depthwise paths) add in an order core's im2col "
+               "products do not reproduce; the first differing op is ")
+
+def _lucid(name, repo, commit, package, modules, last, xfail, einops=True):
+    """``<package>/__init__.py`` beside its ``modules``, ``corpus_lucid_c5.<name>`` called on it after ``last``."""
+    files = [(f"{package}/{m}.py", f"{package}/{m}.py") for m in ("__init__", *modules)]
+    return _r(f"c5_lucid_{name}", (f"lucidrains/{repo}", commit, "MIT"), f"{package}/__init__.py",
+              [(last, f"{last}\nimport {package}\n__import__('corpus_lucid_c5').{name}({package})\n")],
+              support=[*(EINOPS_PACKAGE if einops else ()), *files], xfail=xfail)
+
+
+RECIPES += [
+    _lucid("gmlp", "g-mlp-pytorch", "970966c10c10770b2098b8f88c7d1f86efbf611b", "g_mlp_pytorch",
+           ("g_mlp_pytorch", "autoregressive_wrapper"),
+           "from g_mlp_pytorch.g_mlp_pytorch import gMLP, gMLPVision, gMLPBlock, SpatialGatingUnit", None),
+    _lucid("resmlp", "res-mlp-pytorch", "562814a406cc418bdb4710aa3bdc569206ac171b", "res_mlp_pytorch",
+           ("res_mlp_pytorch",), "from res_mlp_pytorch.res_mlp_pytorch import ResMLP", None),
+    _lucid("nystrom", "nystrom-attention", "fbe9ebad6bae24143d7930d6c2b82d6a12d68f76", "nystrom_attention",
+           ("nystrom_attention",), "Nystromer = Nystromformer",
+           CONV + "the backward of res_conv, a depthwise Conv2d(4, 4, (33, 1), groups=4) on 2x4x56x8 (its input's "
+           "gradient: 2153 of 3584 elements, last bit; the weight's: 126 of 132)"),
+    _lucid("axial", "axial-attention", "eff2c10c2e76c735a70a6b995b571213adffbbb7", "axial_attention",
+           ("axial_attention", "reversible"),
+           "from axial_attention.axial_attention import AxialAttention, AxialPositionalEmbedding, "
+           "AxialImageTransformer, SelfAttention",
+           CONV + "the reversible transformer's feed-forward Conv2d(8, 32, 3, padding=1) on 2x8x6x6 (1929 of 2304 "
+           "outputs, last bit)", einops=False),
+    _lucid("botnet", "bottleneck-transformer-pytorch", "440fbdc6cc31cef318cc6c10a466c408138065fa",
+           "bottleneck_transformer_pytorch", ("bottleneck_transformer_pytorch",),
+           "from bottleneck_transformer_pytorch.bottleneck_transformer_pytorch import BottleStack, BottleBlock",
+           CONV + "the shortcut's 3x3 stride-2 conv2d, 16 to 32 channels on 2x8x8 (900 of 1024 outputs)"),
+    _lucid("conformer", "conformer", "fc70d518d3770788d17a5d9799e08d23ad19c525", "conformer", ("conformer",),
+           "from conformer.conformer import ConformerConvModule, ConformerBlock, Conformer",
+           CONV + "the backward of DepthWiseConv1d, a Conv1d(32, 32, 7, groups=32) on 2x32x26 (its input's "
+           "gradient: 648 of 1664 elements, last bit; the weight's: 156 of 224; the bias': 23 of 32)"),
+]
+
+# their differences follow torch's convolution kernels (the reasons above): xfail, not strict (test_corpus'
+# CPU_DEPENDENT), as the other CPU-dependent rows are
+CPU_DEPENDENT: dict = {r["name"]: None for r in RECIPES if r["xfail"] and r["xfail"].startswith(ZEN3)}
