@@ -8,6 +8,7 @@ while ``runner.py`` runs).
 from __future__ import annotations
 
 import importlib.machinery
+import sys
 import types
 
 
@@ -35,39 +36,70 @@ class AttrDict(dict):
 
 
 class Bar:
-    """``tqdm``'s bar over an iterable that draws nothing: iterates what it wraps (nothing without it), is a context
-    manager, counts ``update``s in ``n``; ``set_description``, ``set_postfix``, ``refresh`` and ``close`` do nothing."""
+    """``tqdm.tqdm`` that draws nothing, for every way the corpus calls it: over an iterable (``tqdm(loader)``,
+    ``trange(n)``), or with ``total=`` only and moved by hand (``bar.update(k)``, ``bar.n = x``), bare or as a
+    context manager. As tqdm's, it counts in ``n`` (each item iterated, each ``update``), takes its ``total`` from
+    the iterable's length unless given (``bar.total = k`` later too), and its ``len`` is that total; descriptions,
+    postfixes, ``refresh``, ``clear``, ``reset`` and ``close`` draw nothing (a real bar draws on stderr, which the
+    runs do not compare). ``Bar.write`` writes its message to stdout or ``file``, as ``tqdm.write`` does."""
 
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable = iterable if iterable is not None else []
-        self.n, self.total = 0, kwargs.get("total")
+    def __init__(self, iterable=None, desc=None, total=None, *args, initial=0, **kwargs):
+        if total is None and iterable is not None:
+            try:
+                total = len(iterable)
+            except (TypeError, AttributeError):  # (a generator, ``enumerate``...)
+                total = None
+        self.iterable, self.desc, self.total, self.n = iterable, desc or "", total, initial
 
     def __iter__(self):
-        return iter(self.iterable)
+        for item in self.iterable if self.iterable is not None else ():
+            yield item
+            self.n += 1
 
     def __len__(self):
-        return len(self.iterable)
+        if self.iterable is None or self.total is not None:
+            return self.total
+        return len(self.iterable)  # (raises for an iterable without a length, as tqdm's does)
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        self.close()
         return False
 
     def update(self, n=1):
         self.n += n
 
-    def set_description(self, *args, **kwargs):
-        pass
+    def set_description(self, desc=None, refresh=True):
+        self.desc = desc or ""
+
+    set_description_str = set_description
 
     def set_postfix(self, *args, **kwargs):
+        pass
+
+    def set_postfix_str(self, *args, **kwargs):
         pass
 
     def refresh(self, *args, **kwargs):
         pass
 
+    def clear(self, *args, **kwargs):
+        pass
+
+    def reset(self, total=None):
+        self.n = 0
+        if total is not None:
+            self.total = total
+
     def close(self):
         pass
+
+    @staticmethod
+    def write(s, file=None, end="\n", nolock=False):
+        """``tqdm.write``: the message on ``file`` (stdout by default), which the runs compare."""
+        (file or sys.stdout).write(f"{s}{end}")
 
     @classmethod
     def trange(cls, *args, **kwargs):

@@ -103,39 +103,6 @@ def _to_tensor(pic):
     return image.to(dtype=torch.get_default_dtype()).div(255) if array.dtype == np.uint8 else image
 
 
-class _Bar:
-    """A tqdm bar that draws nothing: iterates what it wraps, is a context manager (``with tqdm(range(n)) as bar``),
-    and takes ``update``, ``set_postfix``... as no-ops."""
-
-    def __init__(self, iterable):
-        self.iterable = iterable
-
-    def __iter__(self):
-        return iter(self.iterable)
-
-    def __len__(self):
-        return len(self.iterable)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _StubObject()
-
-
-def _tqdm(iterable=None, *args, **kwargs):
-    """``tqdm.tqdm``/``tqdm.auto.tqdm``: the iterable itself (the real bar draws on stderr, which is not compared),
-    or a ``_Bar`` when used as a context manager: a ``range`` is wrapped (``with tqdm(range(n)) as bar``)."""
-    if isinstance(iterable, range):
-        return _Bar(iterable)
-    return iterable if iterable is not None else _StubObject()
-
-
 def _install_stubs() -> None:
     for name in ("matplotlib", "matplotlib.pyplot", "matplotlib.cm", "matplotlib.animation", "matplotlib.ticker",
                  "torchvision", "torchvision.transforms", "torchvision.datasets", "torchvision.utils",
@@ -174,7 +141,9 @@ def _install_stubs() -> None:
     sys.modules["torchvision"].__version__ = "0.28.0+cpu"  # course notebooks print it (the stub has no metadata)
     sys.modules["tqdm.auto"] = _Stub("tqdm.auto")
     sys.modules["tqdm.notebook"] = _Stub("tqdm.notebook")  # the UvA notebooks' progress bars
-    sys.modules["tqdm"].tqdm = sys.modules["tqdm.auto"].tqdm = sys.modules["tqdm.notebook"].tqdm = _tqdm
+    bar = importlib.import_module("fake_stand_ins").Bar  # draws nothing; iterates, counts, and ``write`` prints
+    for name in ("tqdm", "tqdm.auto", "tqdm.notebook"):
+        sys.modules[name].tqdm, sys.modules[name].trange = bar, bar.trange
     sys.modules["tqdm"].auto, sys.modules["tqdm"].notebook = sys.modules["tqdm.auto"], sys.modules["tqdm.notebook"]
     colors = sys.modules["matplotlib.colors"]  # a colour is a tuple of floats (the UvA notebooks make tensors of it)
     colors.to_rgba, colors.to_rgb = (lambda c, alpha=None: (0.0, 0.0, 0.0, 1.0)), (lambda c: (0.0, 0.0, 0.0))
