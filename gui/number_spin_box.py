@@ -200,6 +200,10 @@ class _RefusingBox(_SpinBase):
 
     refusal: _Refusal
 
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.refusal = _Refusal(self)  # type: ignore[arg-type]
+
     def keep_refused_text(self, reason: Reason | None = None) -> None:
         self.refusal.keeps, self.refusal.reason = True, reason
 
@@ -230,10 +234,6 @@ class FloatSpinBox(_RefusingBox, QDoubleSpinBox):
     refused = Signal(str)
     refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.refusal = _Refusal(self)
-
     def valueFromText(self, text: str) -> float:
         value = _taken(self, text)
         return float(value) if value is not None else super().valueFromText(text)
@@ -248,10 +248,6 @@ class FloatSpinBox(_RefusingBox, QDoubleSpinBox):
 class IntSpinBox(_RefusingBox, QSpinBox):
     refused = Signal(str)
     refusal_changed = Signal(str)  # a kept refusal's message, "" when it is gone
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.refusal = _Refusal(self)
 
     def valueFromText(self, text: str) -> int:
         value = _taken(self, text)
