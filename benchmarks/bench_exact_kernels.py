@@ -47,42 +47,34 @@ def _module_at(rev: str, module) -> object:
     return old
 
 
-def _cases(tanh, sleef, gemm) -> dict:
-    """Name -> (closure, number of calls a run): the kernels of ``tanh``, ``sleef`` and ``gemm`` (modules)."""
+def _kernels(tanh, exp, sigmoid, log1p, gemm) -> dict:
+    """Name -> (closure, number of calls a run): each kernel (a function of arrays) on the playground's operands."""
     rng = np.random.default_rng(0)
     cases = {}
     for shape in ((200, 8), (200, 1), (64, 256)):
         x = rng.standard_normal(shape).astype(_F32) * _F32(2)
         label = "x".join(map(str, shape))
         calls = 200 if shape[1] < 256 else 40
-        cases[f"tanh {label}"] = (lambda x=x: tanh.vtanh(x), calls)
-        cases[f"exp {label}"] = (lambda x=x: sleef.expf_u10(x), calls)
-        cases[f"sigmoid {label}"] = (lambda x=x: sleef.loop_sigmoid(x), calls)
+        cases[f"tanh {label}"] = (lambda x=x: tanh(x), calls)
+        cases[f"exp {label}"] = (lambda x=x: exp(x), calls)
+        cases[f"sigmoid {label}"] = (lambda x=x: sigmoid(x), calls)
         small = np.exp(-np.abs(x))
-        cases[f"log1p(exp(-|x|)) {label}"] = (lambda small=small: sleef.log1pf_u10(small), calls)
+        cases[f"log1p(exp(-|x|)) {label}"] = (lambda small=small: log1p(small), calls)
     a = rng.standard_normal((2, 10000)).astype(_F32)
     b = rng.standard_normal((10000, 50)).astype(_F32)
-    cases["gemm (2,10000)@(10000,50)"] = (lambda: gemm._remainder_rows(a, b, None), 5)
+    cases["gemm (2,10000)@(10000,50)"] = (lambda: gemm(a, b), 5)
     return cases
+
+
+def _cases(tanh, sleef, gemm) -> dict:
+    """The bit-exact kernels of ``tanh``, ``sleef`` and ``gemm`` (modules: this tree's or another commit's)."""
+    return _kernels(tanh.vtanh, sleef.expf_u10, sleef.loop_sigmoid, sleef.log1pf_u10,
+                    lambda a, b: gemm._remainder_rows(a, b, None))
 
 
 def _floor() -> dict:
     """NumPy's own ops on the same operands: what NumPy alone costs (other bits)."""
-    rng = np.random.default_rng(0)
-    cases = {}
-    for shape in ((200, 8), (200, 1), (64, 256)):
-        x = rng.standard_normal(shape).astype(_F32) * _F32(2)
-        label = "x".join(map(str, shape))
-        calls = 200 if shape[1] < 256 else 40
-        cases[f"tanh {label}"] = (lambda x=x: np.tanh(x), calls)
-        cases[f"exp {label}"] = (lambda x=x: np.exp(x), calls)
-        cases[f"sigmoid {label}"] = (lambda x=x: 1 / (1 + np.exp(-x)), calls)
-        small = np.exp(-np.abs(x))
-        cases[f"log1p(exp(-|x|)) {label}"] = (lambda small=small: np.log1p(small), calls)
-    a = rng.standard_normal((2, 10000)).astype(_F32)
-    b = rng.standard_normal((10000, 50)).astype(_F32)
-    cases["gemm (2,10000)@(10000,50)"] = (lambda: a @ b, 5)
-    return cases
+    return _kernels(np.tanh, np.exp, lambda x: 1 / (1 + np.exp(-x)), np.log1p, np.matmul)
 
 
 def _time(fn, calls: int) -> float:
