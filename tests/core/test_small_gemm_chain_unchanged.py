@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from core import _small_gemm
 from core._cascade_sum import in_order
 from tests.core.oracle import assert_float32_bits
+from tests.core.small_gemm_operands import FILLS, LAYOUTS, SEEDS, SPECIALS, layout_operands
 
 
 def _old_chain(a, b, start):
@@ -42,9 +43,6 @@ def _old_chain(a, b, start):
     return out
 
 
-_specials = st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -1e-45, 1e-30])
-
-
 def _same_bits(new, old):
     if new.dtype == np.float32:
         assert_float32_bits(new, old)
@@ -56,25 +54,11 @@ def _same_bits(new, old):
 
 @settings(max_examples=400, deadline=None)
 @given(st.integers(1, 20), st.one_of(st.integers(1, 8), st.integers(9, 400)), st.integers(1, 20),
-       st.sampled_from(["float32", "float64"]), st.sampled_from(["rows", "transposed", "strided"]),
-       st.sampled_from(["none", "values", "zeros"]), st.sampled_from(["normal", "zeros", "scaled"]),
-       st.integers(0, 2**32 - 1), st.lists(_specials, max_size=6))
-def test_chain_gives_the_bits_of_the_old_layout(m, k, n, dtype, layout, start_kind, values, seed, specials):
-    rng = np.random.default_rng(seed)
-    if layout == "rows":
-        a = rng.standard_normal((m, k))
-    elif layout == "transposed":  # (a weight gradient's g.T)
-        a = rng.standard_normal((k, m)).T
-    else:
-        a = rng.standard_normal((m, 2 * k + 1))[:, 1::2]
-    a, b = a.astype(dtype), rng.standard_normal((k, n)).astype(dtype)
-    if values == "zeros":  # every product a signed zero: +0 from the empty start, the start's sign with one
-        a[...] = np.where(rng.random(a.shape) < 0.5, -0.0, 0.0)
-    elif values == "scaled":  # partial sums that round at every step
-        a *= np.exp2(rng.integers(-30, 30, a.shape)).astype(dtype)
-    for i, value in enumerate(specials):
-        target = a if i % 2 else b
-        target[rng.integers(target.shape[0]), rng.integers(target.shape[1])] = value
+       st.sampled_from(["float32", "float64"]), LAYOUTS, st.sampled_from(["none", "values", "zeros"]), FILLS, SEEDS,
+       st.lists(SPECIALS, max_size=6))
+def test_chain_gives_the_bits_of_the_old_layout(m, k, n, dtype, layout, start_kind, fill, seed, specials):
+    # (fill "zeros": every product a signed zero, +0 from the empty start, the start's sign with one)
+    a, b, rng = layout_operands(m, k, n, layout, fill, seed, specials, np.dtype(dtype))
     start = None if start_kind == "none" else rng.standard_normal(n).astype(dtype)
     if start_kind == "zeros":
         start[...] = -0.0

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from core import _small_gemm
 from core._cascade_sum import in_order
 from tests.core.oracle import assert_float32_bits
+from tests.core.small_gemm_operands import SEEDS, SPECIALS, scatter
 
 
 def _old_gemv_blocks(x, v, peel):
@@ -60,21 +61,19 @@ def _old_gemv(x, v, c):
     return out
 
 
-_values = st.one_of(st.floats(-4, 4, width=32), st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -1e-45]))
+_values = st.one_of(st.floats(-4, 4, width=32), SPECIALS)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 300), st.one_of(st.integers(1, 40), st.integers(41, 900)), st.integers(1, 4),
-       st.integers(0, 5), st.booleans(), st.integers(0, 2**32 - 1), st.lists(_values, min_size=1, max_size=8))
+       st.integers(0, 5), st.booleans(), SEEDS, st.lists(_values, min_size=1, max_size=8))
 def test_gemv_blocks_gives_the_bits_of_the_old_order(m, k, peel, pad, one_column, seed, specials):
     rng = np.random.default_rng(seed)
     peel = min(peel, k)  # (a single column: peel 1)
     width = 1 if one_column else k
     base = rng.standard_normal((m, width + pad)).astype(np.float32)
     vector = rng.standard_normal(width).astype(np.float32)
-    for i, value in enumerate(specials):  # a few special values at random places in x and the vector
-        target = base if i % 2 else vector[None]
-        target[rng.integers(target.shape[0]), rng.integers(width)] = value
+    scatter(rng, specials, base, vector[None], width)  # (within x's columns)
     x, before = base[:, :width], base.copy()
     new = _small_gemm._gemv_blocks(x, vector, peel if width > 1 else 1)
     old = _old_gemv_blocks(x, vector, peel if width > 1 else 1)
@@ -85,15 +84,13 @@ def test_gemv_blocks_gives_the_bits_of_the_old_order(m, k, peel, pad, one_column
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 40), st.one_of(st.integers(1, 40), st.integers(41, 900)), st.integers(0, 3), st.integers(0, 3),
-       st.integers(0, 5), st.booleans(), st.integers(0, 2**32 - 1), st.lists(_values, max_size=6))
+       st.integers(0, 5), st.booleans(), SEEDS, st.lists(_values, max_size=6))
 def test_gemv_gives_the_bits_of_the_old_order(m, k, x_at, v_at, pad, bias, seed, specials):
     rng = np.random.default_rng(seed)
     base = rng.standard_normal(x_at + m * (k + pad)).astype(np.float32)
     x = base[x_at:].reshape(m, k + pad)[:, :k]  # (x's address and row stride set the blocks' peel)
     vector = rng.standard_normal(v_at + k).astype(np.float32)[v_at:, None]  # (its address, the last rows' peel)
-    for i, value in enumerate(specials):
-        target = x if i % 2 else vector
-        target[rng.integers(target.shape[0]), rng.integers(target.shape[1])] = value
+    scatter(rng, specials, x, vector)
     c = rng.standard_normal(m).astype(np.float32) if bias else None
     new, old = _small_gemm._gemv(x, vector, c), _old_gemv(x, vector, c)
     assert new.dtype == old.dtype == np.float32 and new.shape == old.shape == (m,)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import _small_gemm
+from tests.core.small_gemm_operands import SEEDS, values
 
 _FEW_GROUPS = 6
 _CONTIGUOUS_FROM = 1024
@@ -65,22 +66,14 @@ def _old_dot_lanes(x, b, peel, lanes):
     return total
 
 
-def _values(rng, shape, kind):
-    if kind == 0:
-        return rng.standard_normal(shape).astype(np.float32)
-    if kind == 1:  # small integers and signed zeros: exact sums, ties and -0 results
-        return (rng.integers(-3, 4, shape) * rng.choice([1.0, -0.0], shape)).astype(np.float32)
-    return (rng.standard_normal(shape) * 2.0 ** rng.integers(-30, 30, shape)).astype(np.float32)
-
-
 @settings(max_examples=300, deadline=None)
 @given(m=st.integers(2, 40), k=st.integers(1, 70), n=st.integers(2, 11), offset=st.integers(0, 3),
-       extra=st.integers(0, 5), kind=st.integers(0, 2), seed=st.integers(0, 2 ** 32 - 1))
+       extra=st.integers(0, 5), kind=st.integers(0, 2), seed=SEEDS)
 def test_dot_kernels_give_the_old_routes_bits(m, k, n, offset, extra, kind, seed):
     rng = np.random.default_rng(seed)
-    buf = _values(rng, offset + m * (k + extra) + 4, kind)
+    buf = values(rng, offset + m * (k + extra) + 4, kind)
     x = np.lib.stride_tricks.as_strided(buf[offset:], (m, k), ((k + extra) * 4, 4))  # rows at any phase
-    w = _values(rng, (n, k), kind)
+    w = values(rng, (n, k), kind)
     new, old = _small_gemm._dot_kernels(x, w.T), _old_dot_kernels(x, w.T)
     assert new.flags.c_contiguous and new.shape == (m, n)
     assert np.array_equal(new.view(np.uint32), old.view(np.uint32))

@@ -16,6 +16,7 @@ from core import _small_gemm
 from core._cascade_sum import in_order
 from core._small_gemm import _BROADCAST_LANES, _KMN, _MN, _einsum
 from tests.core.oracle import assert_float32_bits
+from tests.core.small_gemm_operands import FILLS, LAYOUTS, SEEDS, SPECIALS, layout_operands
 
 
 def _old_chain(a, b, start):
@@ -71,38 +72,15 @@ def _old_remainder_rows(a, b, c):
     return out
 
 
-_specials = st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -1e-45, 1e-30])
-
-
-def _operands(m, k, n, layout, values, seed, specials):
-    rng = np.random.default_rng(seed)
-    if layout == "rows":
-        a = rng.standard_normal((m, k))
-    elif layout == "transposed":  # (a weight gradient's g.T)
-        a = rng.standard_normal((k, m)).T
-    else:
-        a = rng.standard_normal((m, 2 * k + 1))[:, 1::2]
-    a, b = a.astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
-    if values == "zeros":  # every product a signed zero
-        a[...] = np.where(rng.random(a.shape) < 0.5, -0.0, 0.0)
-    elif values == "scaled":  # partial sums that round at every step
-        a *= np.exp2(rng.integers(-30, 30, a.shape)).astype(np.float32)
-    for i, value in enumerate(specials):
-        target = a if i % 2 else b
-        target[rng.integers(target.shape[0]), rng.integers(target.shape[1])] = value
-    return a, b, rng
-
-
 _shapes = (st.integers(2, 9), st.one_of(st.integers(6, 40), st.integers(41, 700)),
            st.one_of(st.sampled_from([5, 6, 7, 9, 10, 11]), st.integers(13, 70).filter(lambda n: n % 4)))
-_values = (st.sampled_from(["rows", "transposed", "strided"]), st.sampled_from(["none", "values", "zeros"]),
-           st.sampled_from(["normal", "zeros", "scaled"]), st.integers(0, 2**32 - 1), st.lists(_specials, max_size=6))
+_values = (LAYOUTS, st.sampled_from(["none", "values", "zeros"]), FILLS, SEEDS, st.lists(SPECIALS, max_size=6))
 
 
 @settings(max_examples=300, deadline=None)
 @given(*_shapes, *_values)
-def test_remainder_rows_give_the_bits_of_the_old_slabs(m, k, n, layout, bias, values, seed, specials):
-    a, b, rng = _operands(m, k, n, layout, values, seed, specials)
+def test_remainder_rows_give_the_bits_of_the_old_slabs(m, k, n, layout, bias, fill, seed, specials):
+    a, b, rng = layout_operands(m, k, n, layout, fill, seed, specials)
     c = None if bias == "none" else rng.standard_normal(n).astype(np.float32)
     if bias == "zeros":
         c[...] = -0.0
@@ -115,8 +93,8 @@ def test_remainder_rows_give_the_bits_of_the_old_slabs(m, k, n, layout, bias, va
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 40), st.integers(1, 600), st.integers(1, 70), *_values)
-def test_chain_without_a_start_gives_the_bits_of_the_reduction(m, k, n, layout, _bias, values, seed, specials):
-    a, b, _ = _operands(m, k, n, layout, values, seed, specials)
+def test_chain_without_a_start_gives_the_bits_of_the_reduction(m, k, n, layout, _bias, fill, seed, specials):
+    a, b, _ = layout_operands(m, k, n, layout, fill, seed, specials)
     new, old = _small_gemm._chain(a, b, None), _old_chain(a, b, None)
     assert new.shape == old.shape == (m, n) and new.flags.c_contiguous
     assert_float32_bits(new, old)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from core import _small_gemm
 from tests.core.oracle import assert_float32_bits
+from tests.core.small_gemm_operands import SEEDS, SPECIALS, scatter, values
 
 
 def _old_dot_kernels(a, b):
@@ -38,31 +39,18 @@ def _old_dot_kernels(a, b):
     return out
 
 
-_SPECIALS = st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 3e38, -3e38, 1e-45, -1e-45])
-
-
-def _values(rng, shape, kind):
-    if kind == 0:
-        return rng.standard_normal(shape).astype(np.float32)
-    if kind == 1:  # small integers and signed zeros: exact sums, ties and -0 results
-        return (rng.integers(-3, 4, shape) * rng.choice([1.0, -0.0], shape)).astype(np.float32)
-    return (rng.standard_normal(shape) * 2.0 ** rng.integers(-30, 30, shape)).astype(np.float32)
-
-
 @settings(max_examples=300, deadline=None)
 @given(m=st.integers(2, 80), k=st.one_of(st.integers(1, 40), st.integers(41, 400)),
        n=st.sampled_from([5, 6, 7, 9, 10, 11, 13, 18, 30]), offset=st.integers(0, 3),
-       extra=st.sampled_from([0, 4, 8, 12]), kind=st.integers(0, 2), seed=st.integers(0, 2 ** 32 - 1),
-       specials=st.lists(_SPECIALS, max_size=6))
+       extra=st.sampled_from([0, 4, 8, 12]), kind=st.integers(0, 2), seed=SEEDS,
+       specials=st.lists(SPECIALS, max_size=6))
 def test_two_kernels_give_the_old_routes_bits(m, k, n, offset, extra, kind, seed, specials):
     rng = np.random.default_rng(seed)
     width = -(-k // 4) * 4 + extra  # (a row stride of a multiple of 4 floats: every row at one peel)
-    buf = _values(rng, offset + m * width + 4, kind)
+    buf = values(rng, offset + m * width + 4, kind)
     x = np.lib.stride_tricks.as_strided(buf[offset:], (m, k), (width * 4, 4))
-    w = _values(rng, (n, k), kind)
-    for i, value in enumerate(specials):  # a few special values at random places in x and W
-        target = x if i % 2 else w
-        target[rng.integers(target.shape[0]), rng.integers(k)] = value
+    w = values(rng, (n, k), kind)
+    scatter(rng, specials, x, w)
     before = buf.copy(), w.copy()
     with np.errstate(all="ignore"):
         new, old = _small_gemm._dot_kernels(x, w.T), _old_dot_kernels(x, w.T)
