@@ -25,6 +25,7 @@ from core._threads import get_num_threads
 from core._user_warning import warn_user
 from core._warn_once import warn_once
 from core.autograd import grad_mode
+from core.autograd._transform_guard import set_requires_grad
 from core.autograd.function import note_value_read
 from core.autograd.inference import InferenceCounter, mark
 from core.autograd.shortcuts import state as _shortcuts
@@ -218,11 +219,11 @@ def _asarray_tensor(obj, dtype, device, copy, requires_grad) -> Tensor:
         src = obj.detach() if requires_grad is False else obj
         out = src.to(device=device, dtype=dtype) if converted else src.clone()
     elif requires_grad is False and obj.requires_grad:
-        out = obj.requires_grad_(False) if obj.is_leaf else obj.detach()
+        out = set_requires_grad(obj, False) if obj.is_leaf else obj.detach()
     else:
         out = obj
     if requires_grad and out.is_leaf and not out.requires_grad:
-        out.requires_grad_(True)
+        set_requires_grad(out)
     return out
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from core import _backend, _dtype
 from core._tensor import Tensor
+from core.autograd._transform_guard import set_requires_grad
 
 __all__ = ["out_dtype", "into_out"]
 
@@ -46,5 +47,5 @@ def into_out(arr, out: Tensor, requires_grad: bool = False, shape=None, warn_res
         out._data[...] = _backend.to_numpy_array(arr) if dev.type == "cpu" else _backend.to_device_array(arr, dev)
         out._bump_version()
     if requires_grad:
-        out.requires_grad_(True)
+        set_requires_grad(out)
     return out

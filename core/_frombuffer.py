@@ -12,6 +12,7 @@ import numpy as np
 from core import _dtype
 from core._factories import sharing_ndarray
 from core._warn_once import warn_once
+from core.autograd._transform_guard import set_requires_grad
 
 __all__ = ["frombuffer"]
 
@@ -49,4 +50,4 @@ def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad
     if view.readonly:
         arr.flags.writeable = False
     out = sharing_ndarray(arr)
-    return out.requires_grad_(True) if requires_grad else out
+    return set_requires_grad(out) if requires_grad else out

@@ -21,6 +21,7 @@ from core._backend import to_numpy_array
 from core._sparse_compressed_checks import infer_size, invariant_checks_enabled, validate, validate_indices
 from core._tensor import Tensor, _Layout, _object_new, strided
 from core._warn_once import warn_once
+from core.autograd._transform_guard import set_requires_grad
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 
@@ -620,7 +621,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
         validate_indices(layout, c_arr, p_arr, vals, shape)
     out = _from_values(layout, c_arr.copy(), p_arr.copy(), vals, shape)
     if requires_grad:
-        out.requires_grad_(True)
+        set_requires_grad(out)
     return out
 
 

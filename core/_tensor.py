@@ -886,7 +886,7 @@ class Tensor(TensorBase):
         self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        if _transform_guard._depth.value:  # NOTE: refused inside a core.func transform's function, as functorch's
+        if _transform_guard._state.depth:  # NOTE: refused inside a core.func transform's function, as functorch's
             _transform_guard.check_requires_grad_()
         return self._set_requires_grad(requires_grad, "only Tensors of floating point dtype can require gradients")
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from core import _dtype, _pickled
 from core._typename import torch_module
+from core.autograd._transform_guard import set_requires_grad
 
 __all__ = ["is_torch_file", "load"]
 
@@ -91,7 +92,7 @@ def _rebuild_tensor_v2(storage, offset, size, stride, requires_grad=False, backw
                            f"outside its storage of {flat.numel()} elements (a corrupt file)") from None
     except TypeError:  # NOTE: NumPy's array interface can't name ml_dtypes' float8: a copy of its window
         t = _copy_of(storage.array, int(offset), size, stride)
-    return t.requires_grad_(True) if requires_grad else t
+    return set_requires_grad(t) if requires_grad else t
 
 
 def _copy_of(flat: np.ndarray, offset: int, size: tuple, stride: tuple):

@@ -15,6 +15,7 @@ import numpy as _np
 from core import _c_namespaces, _dtype
 from core._tensor import Tensor
 from core._tensor import new_tensor as _new_tensor
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 from core.autograd.function import Function as _Function
 from core.ops import out_arg as _out_arg
 from core.ops.complex_ops import conj as _conj
@@ -311,7 +312,7 @@ def _frequencies(k, n, d, dtype, device, requires_grad):
     values = _new_tensor(k.astype(dt.np)) * (1.0 / (n * d))
     if device is not None:
         values = values.to(device)
-    return values.requires_grad_(requires_grad) if requires_grad else values
+    return _set_requires_grad(values) if requires_grad else values
 
 
 def fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False):

@@ -90,7 +90,7 @@ class _Scope:
             return t.view_as(t)
         if not (t.is_floating_point() or t.is_complex()):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")  # torch.func's words
-        leaf = t.detach().requires_grad_()
+        leaf = _transform_guard.set_requires_grad(t.detach())  # (torch's enable_inplace_requires_grad)
         for held in _vmap_batched.physical_chain(leaf):  # (a batched leaf's graph ends at its physical tensors)
             self.leaves.add(id(held))
             self._owned.append(held)

@@ -36,6 +36,7 @@ from core._factories import tensor as _tensor
 from core._tensor import Tensor as _Tensor
 from core._tensor import cache_slotnames as _cache_slotnames
 from core._tensor import new_tensor as _new_tensor
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 from core.ops._strided import strided_array as _strided_array
 from core.storage import TypedStorage as _TypedStorage
 from core.storage import UntypedStorage as _UntypedStorage
@@ -468,6 +469,6 @@ def _decode_tensor(node, arrays, map_location, storages):
 
         return Parameter(t, requires_grad=bool(node.get("requires_grad")))
     if node.get("requires_grad"):
-        t.requires_grad_(True)
+        _set_requires_grad(t)
     return t
 

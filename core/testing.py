@@ -320,5 +320,5 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     if exclude_zero:
         result[result == 0] = 1 if name in _INTEGERS or name == "bool" else _core.finfo(dtype).tiny
     if name in _FLOATS:
-        result.requires_grad_(requires_grad)
+        result.requires_grad = requires_grad  # (the attribute, as torch's: allowed inside a torch.func transform)
     return result

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 from core.autograd import forward_batch as _forward_batch
 from core.autograd import shortcuts as _shortcuts
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
 
@@ -457,7 +458,7 @@ def _jvp_from_backward(cls, args, kwargs, tangents, rng, before):
     dual = [(i, t) for i, t in enumerate(tangents) if t is not None]
     graph = grad_mode.is_grad_enabled() and any(getattr(x, "requires_grad", False) for x in (*args, *tangents))
     copies = list(args)
-    leaves = {i: before[i] if before[i].requires_grad else before[i].requires_grad_() for i, _ in dual}
+    leaves = {i: before[i] if before[i].requires_grad else _set_requires_grad(before[i]) for i, _ in dual}
     for i, _ in dual:
         copies[i] = leaves[i].clone()  # NOTE: not the leaf itself, which an in-place op may not modify
     after = _random.default_generator.get_state()
@@ -472,7 +473,7 @@ def _jvp_from_backward(cls, args, kwargs, tangents, rng, before):
     res = [None if o is None or not o.is_floating_point() else zeros_like(o) for o in outs]
     if live:
         with grad_mode.enable_grad():
-            us = [zeros_like(outs[i]).requires_grad_() for i in live]
+            us = [_set_requires_grad(zeros_like(outs[i])) for i in live]
             gs = grad([outs[i] for i in live], [leaves[i] for i, _ in dual], us, create_graph=True, allow_unused=True)
             pairs = [(g * t).sum() for g, (_, t) in zip(gs, dual) if g is not None]
             total = pairs[0] if pairs else None

@@ -11,6 +11,7 @@ import warnings
 
 from core._factories import empty
 from core._tensor import Tensor
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 
 __all__ = ["Variable"]
 
@@ -28,7 +29,7 @@ class _VariableMeta(type):
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         out = data.detach()
-        return out.requires_grad_(requires_grad) if requires_grad else out
+        return _set_requires_grad(out) if requires_grad else out
 
 
 class Variable(metaclass=_VariableMeta):

@@ -30,6 +30,7 @@ import core
 from core import _torch_function
 from core._tensor import Tensor
 from core._user_warning import warn_in_core
+from core.autograd._transform_guard import set_requires_grad
 from core.masked import _mask_grad, _printing, _sparse_mt
 
 __all__ = ["MaskedTensor", "is_masked_tensor", "masked_tensor", "as_masked_tensor"]
@@ -137,7 +138,7 @@ class MaskedTensor:
         self._masked_mask = mask.clone()
         self._grad_mask, self._mask_parents = None, ()
         if requires_grad:
-            self._masked_data.requires_grad_(True)
+            set_requires_grad(self._masked_data)
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):

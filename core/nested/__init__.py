@@ -8,6 +8,7 @@ switches on core's ``__torch_function__`` dispatch, so ``torch.*`` and ``F.*`` f
 import core
 from core._user_warning import warn_in_core as _warn_in_core
 from core._warn_once import warn_once as _warn_once
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 from core.nested._nested_tensor import NestedTensor as _NestedTensor
 from core.nested._nested_tensor import jagged as _jagged_layout
 from core.nested._nested_tensor import wrap_components as _wrap_components
@@ -47,7 +48,7 @@ def _jagged(parts, requires_grad):
                            "dim and all dims other than the first must be the same size")
     values = core.cat([p.detach() for p in parts], 0)
     if requires_grad:
-        values.requires_grad_(True)
+        _set_requires_grad(values)
     lengths = [p.shape[0] for p in parts]
     offsets = core.tensor([0] + lengths, dtype=core.int64).cumsum(0)
     return _NestedTensor.from_values(values, offsets)
@@ -62,7 +63,7 @@ def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None, requires
     _warn_once("nested prototype", _STRIDED_WARNING, _warn_in_core)  # (PyTorch's TORCH_WARN_ONCE)
     if len({p.dim() for p in parts}) > 1:
         raise RuntimeError("When constructing a nested tensor, all tensors in list must have the same dim")
-    copies = [p.detach().clone().requires_grad_(requires_grad) for p in parts]
+    copies = [_set_requires_grad(p.detach().clone(), requires_grad) for p in parts]
     return _wrap_components(copies, core.strided)
 
 

@@ -17,6 +17,7 @@ import itertools
 import core
 from core import _torch_function
 from core._tensor import _Layout
+from core.autograd._transform_guard import set_requires_grad
 
 
 class _JaggedLayout(_Layout):
@@ -216,7 +217,7 @@ class NestedTensor:
                     else "requires_grad=True, " if self.requires_grad else "")
             return (f"NestedTensor(size=({size}), offsets={self.offsets()!r}, {grad}"
                     f"contiguous={self.is_contiguous()})")
-        shown = [p.detach().requires_grad_(True) if p.requires_grad else p for p in self._parts]  # (as torch's)
+        shown = [set_requires_grad(p.detach()) if p.requires_grad else p for p in self._parts]  # (as torch's)
         body = ",\n".join("  " + repr(p).replace("\n", "\n  ") for p in shown)
         grad = (f", grad_fn=<{type(self.grad_fn).__name__}>" if self.grad_fn is not None
                 else ", requires_grad=True" if self.requires_grad else "")

@@ -13,6 +13,7 @@ import core
 from core._arg_types import require_tensors
 from core._backend import to_numpy_array, xp_of
 from core._dtype import SCALAR_NAMES
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 from core.autograd.function import Function
 from core.ops.counting import histogram_range
 from core.ops.reduction import _return_type
@@ -165,4 +166,4 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
         raise RuntimeError("Dimension out of range")
     stored = core.empty([size[d] for d in order], dtype=dtype, device=device)
     inverse = [order.index(d) for d in builtin_range(len(size))]
-    return stored.permute(inverse).requires_grad_(requires_grad)
+    return _set_requires_grad(stored.permute(inverse), requires_grad)

@@ -16,6 +16,7 @@ import core
 from core._tensor import new_tensor
 from core._user_warning import warn_user
 from core._warn_once import warn_once
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 from core.ops.reduction import _return_type
 
 __all__ = ["range", "triangular_solve", "solve", "lstsq", "symeig", "eig", "matrix_rank"]
@@ -72,7 +73,7 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
     dtype = core.get_default_dtype() if dtype is None else dtype
     values = start + np.arange(size, dtype=np.float64) * step
     result = new_tensor(values).to(dtype=dtype, device=device)
-    result.requires_grad_(requires_grad)
+    _set_requires_grad(result, requires_grad)
     if out is not None:
         out.resize_(result.shape)
         out.copy_(result)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from core import _dtype, _torch_function
 from core._meta import contiguous_strides
 from core._tensor import no_cpu_kernel
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 from core.ops import complex_ops, linalg_addmm
 
 __all__: list = []
@@ -252,7 +253,7 @@ def _make_wrapper_subclass(cls, size, strides=None, storage_offset=None, memory_
     out._data, out._root, out._vc = made._data, made._root, made._vc
     out.__dict__["_wrapper_subclass"] = True  # (Tensor.__init__, which Python calls next, leaves it alone)
     if requires_grad:
-        out.requires_grad_(True)
+        _set_requires_grad(out)
     return out
 
 

@@ -1,7 +1,10 @@
 """Inside a function that ``torch.func``'s transforms run, ``retain_grad()``, ``requires_grad_()`` and ``backward()``
 raise torch's RuntimeError (functorch's checks), with its message; what torch allows there (setting the
 ``requires_grad`` attribute, a factory's ``requires_grad=True``, ``autograd.grad``, reading ``.grad``, building an
-``nn.Linear``) still runs, and the same calls work again once the transform has returned."""
+``nn.Linear``) still runs, and the same calls work again once the transform has returned. Library code decides as
+torch's does: ``torch.autograd.functional``'s APIs, ``nn.Module.requires_grad_``, ``nn.Buffer`` and
+``stack_module_state`` call ``requires_grad_()`` and are refused; ``testing.make_tensor(..., requires_grad=True)``,
+``Variable``, ``nn.Embedding`` and the factories set the flag as torch's C++ does and run."""
 
 import pytest
 
@@ -41,16 +44,43 @@ def _body(kind, lib, x):
     return x.sum()
 
 
+def _make_tensor(lib, x):
+    lib.manual_seed(0)
+    made = lib.testing.make_tensor(x.shape, dtype=lib.float32, device="cpu", low=1, high=2, requires_grad=True)
+    return (x * made).sum()
+
+
+F = "autograd.functional."
+LIBRARY_CALLS = {  # name -> (lib, x) -> a scalar: library code that calls requires_grad_ or sets the flag
+    F + "jacobian": lambda lib, x: lib.autograd.functional.jacobian(lambda y: y.sin(), x).sum(),
+    F + "vjp": lambda lib, x: lib.autograd.functional.vjp(lambda y: y.sin().sum(), x)[1].sum(),
+    F + "jvp": lambda lib, x: lib.autograd.functional.jvp(lambda y: y.sin(), x, lib.ones_like(x))[1].sum(),
+    F + "hessian": lambda lib, x: lib.autograd.functional.hessian(lambda y: y.sin().sum(), x).sum(),
+    F + "hvp": lambda lib, x: lib.autograd.functional.hvp(lambda y: y.sin().sum(), x, lib.ones_like(x))[1].sum(),
+    F + "vhp": lambda lib, x: lib.autograd.functional.vhp(lambda y: y.sin().sum(), x, lib.ones_like(x))[1].sum(),
+    "testing.make_tensor": _make_tensor,
+    "Module.requires_grad_": lambda lib, x: x.sum() + len(list(lib.nn.Identity().requires_grad_(False).parameters())),
+    "nn.Buffer": lambda lib, x: (x * lib.nn.Buffer(lib.ones(()))).sum(),
+    "func.stack_module_state": lambda lib, x: x.sum() + len(lib.func.stack_module_state([lib.nn.Flatten()])[0]),
+    "autograd.Variable": lambda lib, x: (x * lib.autograd.Variable(lib.ones(()), requires_grad=True)).sum(),
+    "nn.Embedding": lambda lib, x: x.sum() + lib.nn.Embedding(2, 1, _weight=lib.ones(2, 1)).weight.requires_grad,
+    "factories": lambda lib, x: (x * lib.tensor(2.0, requires_grad=True) + lib.zeros_like(x, requires_grad=True)
+                                 + lib.fft.fftfreq(1, requires_grad=True)).sum(),
+}
+
+
 def _outcome(lib, transform, kind):
     x = lib.arange(6.0).reshape(2, 3)
+    body = LIBRARY_CALLS.get(kind, lambda lib, t: _body(kind, lib, t))
     try:
-        result = TRANSFORMS[transform](lib, lambda t: _body(kind, lib, t), x)
+        result = TRANSFORMS[transform](lib, lambda t: body(lib, t), x)
     except RuntimeError as error:
         return "RuntimeError", str(error)
     return "ok", result.tolist()
 
 
-KINDS = ["retain_grad", "retain_grad_on_input", "requires_grad_", "requires_grad_false", "backward", "allowed"]
+KINDS = ["retain_grad", "retain_grad_on_input", "requires_grad_", "requires_grad_false", "backward", "allowed",
+         *LIBRARY_CALLS]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import core
+from core.autograd._transform_guard import set_requires_grad as _set_requires_grad
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
@@ -140,7 +141,7 @@ class Embedding(Module):
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
             self.weight = empty_param(num_embeddings, embedding_dim, device=device, dtype=dtype)
-            self.weight.requires_grad_(not _freeze)
+            _set_requires_grad(self.weight, not _freeze)  # (torch's Parameter(..., requires_grad=not _freeze))
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
