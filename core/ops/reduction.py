@@ -543,25 +543,25 @@ class MinAll(MaxAll):
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False):
-    refuse_bool_dim("amax", dim, "tuple of ints")
-    try:
-        refuse_complex(input, NotImplementedError, "\"max_values_cpu\" not implemented for '{dtype}'")
-        dims = reduce_dims(input, dim)
-    except AttributeError:
-        return _tensor_like(amax, input, dim == () and not keepdim, dim, keepdim)
-    _check_nonempty(input, dims, "amax", len(dims) == input.ndim and not dim)
-    return Amax.apply(input, dims=dims, keepdim=bool(keepdim))
+    return _extreme_values(amax, Amax, "max", input, dim, keepdim)
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False):
-    refuse_bool_dim("amin", dim, "tuple of ints")
+    return _extreme_values(amin, Amin, "min", input, dim, keepdim)
+
+
+def _extreme_values(public_api, node, kernel: str, input, dim, keepdim):
+    """``amax``/``amin`` (``public_api``) through ``node``, with torch's checks in its order; ``kernel`` "max" or
+    "min" names torch's CPU kernel in the complex refusal."""
+    name = public_api.__name__
+    refuse_bool_dim(name, dim, "tuple of ints")
     try:
-        refuse_complex(input, NotImplementedError, "\"min_values_cpu\" not implemented for '{dtype}'")
+        refuse_complex(input, NotImplementedError, f"\"{kernel}_values_cpu\" not implemented for '{{dtype}}'")
         dims = reduce_dims(input, dim)
     except AttributeError:
-        return _tensor_like(amin, input, dim == () and not keepdim, dim, keepdim)
-    _check_nonempty(input, dims, "amin", len(dims) == input.ndim and not dim)
-    return Amin.apply(input, dims=dims, keepdim=bool(keepdim))
+        return _tensor_like(public_api, input, dim == () and not keepdim, dim, keepdim)
+    _check_nonempty(input, dims, name, len(dims) == input.ndim and not dim)
+    return node.apply(input, dims=dims, keepdim=bool(keepdim))
 
 
 class MaxDim(Function):
