@@ -261,6 +261,23 @@ def _closed_form(scheduler) -> list:
     return scheduler._get_closed_form_lr() if hasattr(scheduler, "_get_closed_form_lr") else scheduler.get_lr()
 
 
+def _combined_state_dict(scheduler) -> dict:
+    """A ``SequentialLR``'s or ``ChainedScheduler``'s state: its own attributes but the optimizer, and each of its
+    schedulers' ``state_dict()`` under ``_schedulers`` (as torch's)."""
+    state = {k: v for k, v in scheduler.__dict__.items() if k not in ("optimizer", "_schedulers")}
+    state["_schedulers"] = [s.state_dict() for s in scheduler._schedulers]
+    return state
+
+
+def _load_combined_state_dict(scheduler, state_dict: dict) -> None:
+    """What ``_combined_state_dict`` saved, back into this scheduler and each of its schedulers."""
+    state_dict = dict(state_dict)
+    saved = state_dict.pop("_schedulers")
+    scheduler.__dict__.update(state_dict)
+    for s, sd in zip(scheduler._schedulers, saved):
+        s.load_state_dict(sd)
+
+
 class SequentialLR(LRScheduler):
     """Hand over from one scheduler to the next at each milestone (the next starts from epoch 0)."""
 
@@ -314,16 +331,10 @@ class SequentialLR(LRScheduler):
         self._last_lr = scheduler.get_last_lr()
 
     def state_dict(self) -> dict:
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state
+        return _combined_state_dict(self)
 
     def load_state_dict(self, state_dict: dict) -> None:
-        state_dict = dict(state_dict)
-        saved = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        for s, sd in zip(self._schedulers, saved):
-            s.load_state_dict(sd)
+        _load_combined_state_dict(self, state_dict)
 
 
 class ChainedScheduler(LRScheduler):
@@ -348,13 +359,7 @@ class ChainedScheduler(LRScheduler):
         self._last_lr = _lrs(self._schedulers[-1])
 
     def state_dict(self) -> dict:
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-        return state
+        return _combined_state_dict(self)
 
     def load_state_dict(self, state_dict: dict) -> None:
-        state_dict = dict(state_dict)
-        saved = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        for s, sd in zip(self._schedulers, saved):
-            s.load_state_dict(sd)
+        _load_combined_state_dict(self, state_dict)

@@ -150,3 +150,30 @@ def test_legacy_lr_scheduler_base_is_subclassed_as_in_torch(torch):
             lrs.append(sched.get_last_lr()[0])
         return lrs, [c.__name__ for c in type(sched).__mro__]
     assert run(core) == run(torch)
+
+
+@pytest.mark.parametrize("name", ["sequential", "chained"])
+def test_combined_schedulers_save_and_resume_as_torchs(torch, name):
+    """SequentialLR's and ChainedScheduler's state_dict holds their own attributes and each scheduler's state, as
+    torch's; loaded into a fresh one, it resumes the learning rates where the saved one was."""
+    results = []
+    for lib in (core, torch):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+        sched = BUILDS[name](lib, opt)
+        for _ in range(4):
+            opt.step()
+            sched.step()
+        state = sched.state_dict()
+        fresh_opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+        fresh = BUILDS[name](lib, fresh_opt)
+        fresh.load_state_dict(state)
+        fresh_opt.load_state_dict(opt.state_dict())
+        lrs = []
+        for _ in range(4):
+            for s in (sched, fresh):
+                s.optimizer.step()
+                s.step()
+            lrs.append((sched.get_last_lr(), fresh.get_last_lr()))
+        results.append((sorted(state), [sorted(s) for s in state["_schedulers"]], lrs))
+    assert results[0] == results[1]
+    assert all(saved == resumed for saved, resumed in results[0][2])
