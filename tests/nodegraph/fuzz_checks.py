@@ -4,10 +4,12 @@ share, with what an edit promises."""
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from core.nodegraph.files import io as files
+from core.nodegraph.files.schema import SESSION_KEY
 from core.nodegraph.model import commands as cmd
 from core.nodegraph.model.document import Graph, GraphError
 from core.nodegraph.model.numtext import parse
@@ -47,17 +49,40 @@ class EditRules:
 
     graph: Graph
     saved: str
-    undo_stack: list[tuple[cmd.Command, str, str]]  # (command, saved form before, after)
-    redo_stack: list[tuple[cmd.Command, str, str]]
+    # (command, saved form before, after, what the session had trained before: trained_form)
+    undo_stack: list[tuple[cmd.Command, str, str, object]]
+    redo_stack: list[tuple[cmd.Command, str, str, object]]  # (..., what it had trained before the undo)
     PARAM_TEXTS: tuple[str, ...] = ()
     FIXED_PARAMS: tuple[str, ...] = ()
+    UNDONE_AT_ONCE: tuple[str, ...] = ("remove_node", "set_param", "disconnect")  # rules taking ``data`` only
 
     def reset_edits(self) -> None:
         self.undo_stack, self.redo_stack = [], []
         self.saved = files.dumps(self.graph)
 
+    def trained_form(self) -> object:
+        """What the machine's session has trained that an undo or redo must give back exactly (``trained_form``
+        below); None for a machine without a session."""
+        return None
+
+    def training_moved_on(self) -> None:
+        """The session trained: what an undo or redo gives back is no longer what it had before the edit."""
+        self.undo_stack = [(c, before, after, None) for c, before, after, _ in self.undo_stack]
+        self.redo_stack = [(c, before, after, None) for c, before, after, _ in self.redo_stack]
+
+    def _gives_back(self, want: object, what: str) -> None:
+        """After an undo or redo: every node's trained values it had and the optimizer's state are as they were."""
+        if want is None:
+            return
+        got = self.trained_form()
+        assert isinstance(want, dict) and isinstance(got, dict)
+        assert got["optimizer"] == want["optimizer"], f"{what} did not give back the optimizer's state"
+        for nid in want["ran"]:
+            assert got["params"].get(nid) == want["params"][nid], f"{what} did not give back {nid}'s trained values"
+
     def _edit(self, command: cmd.Command) -> None:
         before = files.dumps(self.graph)
+        trained = self.trained_form()
         try:
             command.do(self.graph)
         except REFUSED as exc:
@@ -66,7 +91,7 @@ class EditRules:
             return
         self.saved = files.dumps(self.graph)
         if self.saved != before:
-            self.undo_stack.append((command, before, self.saved))
+            self.undo_stack.append((command, before, self.saved, trained))
             self.redo_stack.clear()
 
     def _node(self, data: st.DataObject) -> str | None:
@@ -111,20 +136,64 @@ class EditRules:
             return
         self._edit(cmd.SetParam(nid, param.name, value))
 
+    def run_after_edit(self) -> None:
+        """What a machine's session runs between an edit and its undo (``edit_and_undo_at_once``): nothing here."""
+
+    @rule(data=st.data(), run=st.booleans())
+    def edit_and_undo_at_once(self, data: st.DataObject, run: bool) -> None:
+        """An edit (one of ``UNDONE_AT_ONCE``) undone at once, after a forward pass or not: the undo gives back the
+        document and what the session had trained (a layer resized and rebuilt, or deleted, then undone)."""
+        done = len(self.undo_stack)
+        getattr(self, data.draw(st.sampled_from(self.UNDONE_AT_ONCE)))(data)
+        if len(self.undo_stack) > done:
+            if run:
+                self.run_after_edit()
+            self.undo()
+
     @precondition(lambda self: self.undo_stack)
     @rule()
     def undo(self) -> None:
-        command, before, after = self.undo_stack.pop()
+        command, before, after, trained = self.undo_stack.pop()
+        undone = self.trained_form()
         command.undo(self.graph)
         assert files.dumps(self.graph) == before, f"undo of {command.text!r} did not restore the document"
-        self.redo_stack.append((command, before, after))
+        self._gives_back(trained, f"undo of {command.text!r}")
+        self.redo_stack.append((command, before, after, undone))
         self.saved = before
 
     @precondition(lambda self: self.redo_stack)
     @rule()
     def redo(self) -> None:
-        command, before, after = self.redo_stack.pop()
+        command, before, after, trained = self.redo_stack.pop()
+        redone = self.trained_form()
         command.do(self.graph)
         assert files.dumps(self.graph) == after, f"redo of {command.text!r} did not re-apply it"
-        self.undo_stack.append((command, before, after))
+        self._gives_back(trained, f"redo of {command.text!r}")
+        self.undo_stack.append((command, before, after, redone))
         self.saved = after
+
+
+def trained_form(session: Session) -> dict[str, object]:
+    """What ``session`` has trained, comparable with ``==``: ``{"params": {node: {name: (dtype, shape, bytes)}},
+    "optimizer": its state as a file keeps it, "ran": the nodes that ran since their last edit}`` (the generator's
+    position, which a forward pass moves, left out).
+
+    An undo or redo gives back the values of the nodes that had run (``ran``): a node whose parameters were set
+    since keeps its old weights until its next run drops them, whichever edit comes between; the undo of the edit
+    that set them gives them back, not the undo of an edit made meanwhile."""
+    values = session.trained_values()
+    position = values.pop(SESSION_KEY, None) or {}
+    return {"params": {nid: {k: _plain(v) for k, v in arrays.items()} for nid, arrays in values.items()},
+            "optimizer": _plain(position.get("optimizer")),
+            "ran": {nid for nid in values if nid in session.values or nid in session.errors}}
+
+
+def _plain(value: object) -> object:
+    """Arrays as (dtype, shape, bytes) (NaN equal to NaN), containers walked."""
+    if isinstance(value, np.ndarray):
+        return str(value.dtype), value.shape, value.tobytes()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

@@ -24,14 +24,29 @@ __all__ = ["Command", "AddNode", "RemoveNodes", "Connect", "Disconnect", "SetPar
 
 
 class Command:
-    """Base class: ``do(graph)`` applies the edit, ``undo(graph)`` reverts it; ``text`` names it."""
+    """Base class: ``do(graph)`` applies the edit (again: a redo), ``undo(graph)`` reverts it; ``text`` names it.
+
+    A command's events carry its mark (``Graph.editing``: one stamp for the command, done or undone), so a
+    session can give back on undo and redo what the edit made it drop (a layer's trained weights, the optimizer's
+    state: ``core.nodegraph.run.kept_states``). Subclasses write the edit in ``_do`` and ``_undo``."""
 
     text = "Edit"
+    _stamp: int | None = None  # given by the document at the first do that succeeded
 
     def do(self, graph: Graph) -> None:
-        raise NotImplementedError
+        with graph.editing(self._stamp) as stamp:
+            self._do(graph)
+        if self._stamp is None:
+            self._stamp = stamp
 
     def undo(self, graph: Graph) -> None:
+        with graph.editing(self._stamp, undo=True):
+            self._undo(graph)
+
+    def _do(self, graph: Graph) -> None:
+        raise NotImplementedError
+
+    def _undo(self, graph: Graph) -> None:
         raise NotImplementedError
 
 
@@ -53,7 +68,7 @@ class AddNode(Command):
         self.distinct = distinct
         self.text = f"Add {node.get('title') or node['type']}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         if not self.node.get("id"):
             self.node["id"] = graph.new_id()
         node = Node.from_dict(self.node)
@@ -65,7 +80,7 @@ class AddNode(Command):
         self.node = graph.node(self.node["id"]).to_dict()
         self.text = f"Add {node_label(graph, self.node['id'])}"
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.remove_node(self.node["id"])
 
 
@@ -76,7 +91,7 @@ class RemoveNodes(Command):
         self.node_ids = list(node_ids)
         self.text = f"Delete {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         for n in self.node_ids:
             graph.node(n)
         if len(self.node_ids) == 1:
@@ -94,7 +109,7 @@ class RemoveNodes(Command):
         if removing.intersection(lines) and graph.code is not None:
             self.code = graph.set_code({**graph.code, "lines": {k: v for k, v in lines.items() if k not in removing}})
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         for index, nd in self.saved:
             graph.add_node(Node.from_dict(nd), index)
         for i, ed in self.edges:
@@ -112,7 +127,7 @@ class Connect(Command):
         self.edge = Edge(src, src_port, dst, dst_port)
         self.text = f"Connect {self.edge}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         self.replaced = graph.edge_into(self.edge.dst, self.edge.dst_port)
         self.index = None
         if self.replaced is not None:
@@ -128,7 +143,7 @@ class Connect(Command):
         if self.replaced is not None:  # the input's old edge went: say which, the canvas only shows the new one
             self.text += f" (in place of {key_label(graph, f'{self.replaced.src}.{self.replaced.src_port}')})"
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.disconnect(self.edge)
         if self.replaced is not None:
             graph.connect(self.replaced, self.index)
@@ -139,12 +154,12 @@ class Disconnect(Command):
         self.edge = Edge(src, src_port, dst, dst_port)
         self.text = f"Disconnect {self.edge}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         self.index = graph.edges.index(self.edge) if self.edge in graph.edges else None
         graph.disconnect(self.edge)
         self.text = f"Disconnect {_edge_text(graph, self.edge)}"
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.connect(self.edge, self.index)
 
 
@@ -155,13 +170,13 @@ class SetParam(Command):
         self.node_id, self.name, self.value = node_id, name, copy.deepcopy(value)
         self.text = f"{name} set to {param_text(value)}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         node = graph.node(self.node_id)
         self.had = self.name in node.params
         self.old = graph.set_param(self.node_id, self.name, self.value)
         self.text = f"{node_label(graph, self.node_id)}: {self.name} set to {param_text(node.params.get(self.name))}"
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         if self.had:
             graph.set_param(self.node_id, self.name, self.old)
         else:
@@ -178,7 +193,7 @@ class SetNodeAttr(Command):
         self.node_id, self.attr, self.value = node_id, attr, copy.deepcopy(value)
         self.text = {"title": "Rename node", "color": "Set node colour"}.get(attr, "Edit subgraph")
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         before = node_label(graph, self.node_id)
         if self.attr == "title" and self.value and self.value != before and any(
                 node_label(graph, nid) == self.value for nid in graph.nodes if nid != self.node_id):
@@ -188,7 +203,7 @@ class SetNodeAttr(Command):
         if self.attr == "title":
             self.text = f"Rename {before} to {node_label(graph, self.node_id)}"
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.set_node_attr(self.node_id, self.attr, self.old)
 
 
@@ -199,13 +214,13 @@ class MoveNodes(Command):
         self.positions = {k: (float(v[0]), float(v[1])) for k, v in positions.items()}
         self.text = f"Move {len(self.positions)} node{'s' if len(self.positions) != 1 else ''}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         for n, p in self.positions.items():  # all checked before any moves
             graph.node(n)
             checked_position(p)
         self.old = {n: graph.move_node(n, p) for n, p in self.positions.items()}
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         for n, p in self.old.items():
             graph.move_node(n, p)
 
@@ -215,12 +230,12 @@ class AddComment(Command):
         self.comment = copy.deepcopy(comment)
         self.text = "Add comment" if not comment.get("nodes") else "Group nodes"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         if not self.comment.get("id"):
             self.comment["id"] = graph.new_id("c")
         graph.add_comment(Comment.from_dict(self.comment))
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.remove_comment(self.comment["id"])
 
 
@@ -229,12 +244,12 @@ class RemoveComment(Command):
         self.comment_id = comment_id
         self.text = "Delete comment"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         ids = list(graph.comments)
         self.saved = graph.remove_comment(self.comment_id).to_dict()  # GraphError for an unknown id
         self.index = ids.index(self.comment_id)
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.add_comment(Comment.from_dict(self.saved))
         items = list(graph.comments.items())
         items.insert(self.index, items.pop())
@@ -246,10 +261,10 @@ class UpdateComment(Command):
         self.comment_id, self.changes = comment_id, copy.deepcopy(changes)
         self.text = "Edit comment"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         self.old = graph.update_comment(self.comment_id, **self.changes)
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.update_comment(self.comment_id, **self.old)
 
 
@@ -261,12 +276,12 @@ class SetTraining(Command):
         self.key, self.value = key, copy.deepcopy(value)
         self.text = f"Training: {key} set to {param_text(value)}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         self.old_params = copy.deepcopy(graph.training.get("optimizer_params"))  # a switch of optimizer drops some
         self.old = graph.set_training(self.key, self.value)
         self.text = f"Training: {_training_change(graph, self.key, self.old, self.value)}"
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         graph.set_training(self.key, self.old)
         if self.key == "optimizer" and graph.training.get("optimizer_params") != self.old_params:
             graph.set_training("optimizer_params", self.old_params)
@@ -300,7 +315,7 @@ class Paste(Command):
         count = len(self.fragment.get("nodes", ()))
         self.text = f"{verb}{':' if ' ' in verb else ''} {count} node{'' if count == 1 else 's'}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         mapping, added = {}, []
         taken = {n.title for n in graph.nodes.values() if n.title}
         try:
@@ -323,7 +338,7 @@ class Paste(Command):
             raise GraphError(f"can't paste: {exc}") from None
         self.mapping = mapping
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         for n in reversed(list(self.mapping.values())):
             graph.remove_node(n)
 
@@ -351,7 +366,7 @@ class Macro(Command):
     def __init__(self, text: str, commands: Iterable[Command]) -> None:
         self.text, self.commands = text, list(commands)
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         done = []
         try:
             for c in self.commands:
@@ -362,7 +377,7 @@ class Macro(Command):
                 c.undo(graph)
             raise
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         for c in reversed(self.commands):
             c.undo(graph)
 
@@ -374,7 +389,7 @@ class Collapse(Command):
         self.node_ids, self.title = list(dict.fromkeys(node_ids)), title
         self.text = f"Collapse {len(self.node_ids)} node{'s' if len(self.node_ids) != 1 else ''}"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         from core.nodegraph.model.subgraph import collapse_plan  # subgraph registers a node type
 
         node, edges = collapse_plan(graph, self.node_ids, self.title)
@@ -395,7 +410,7 @@ class Collapse(Command):
         if self.loss in self.node_ids:
             graph.set_training("loss", self.node_id)
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         if self.loss in self.node_ids:
             graph.set_training("loss", self.loss)
         graph.remove_node(self.node_id)
@@ -409,7 +424,7 @@ class Expand(Command):
         self.node_id = node_id
         self.text = "Expand subgraph"
 
-    def do(self, graph: Graph) -> None:
+    def _do(self, graph: Graph) -> None:
         from core.nodegraph.model.subgraph import expand_plan
 
         nodes, edges = expand_plan(graph, self.node_id)  # GraphError unless the node is a subgraph
@@ -437,7 +452,7 @@ class Expand(Command):
         if self.loss_moved:
             graph.set_training("loss", loss_inner)
 
-    def undo(self, graph: Graph) -> None:
+    def _undo(self, graph: Graph) -> None:
         if self.loss_moved:
             graph.set_training("loss", self.node_id)
         for n in reversed(self.added):

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -23,8 +24,8 @@ from core.nodegraph.model import training_settings as _training_settings
 from core.nodegraph.model.edge_index import EdgeIndex as _EdgeIndex
 from core.nodegraph.model.edge_index import EdgeList as _EdgeList
 
-__all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "SUBGRAPH_TYPE", "DEFAULT_TRAINING",
-           "OPTIONAL_TRAINING", "TENSOR_KINDS", "checked_position"]
+__all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "EditMark", "SUBGRAPH_TYPE",
+           "DEFAULT_TRAINING", "OPTIONAL_TRAINING", "TENSOR_KINDS", "checked_position"]
 
 SUBGRAPH_TYPE = "graph.subgraph"
 DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
@@ -186,16 +187,27 @@ class Comment:
                    list(d.get("nodes", [])))
 
 
+class EditMark(NamedTuple):
+    """Which user edit an event belongs to: the command's ``stamp`` (one per command, the same when it is undone
+    and redone) and whether it is being undone. A session sets aside what an edit made it drop under its mark,
+    and an undo (or redo) takes back what its counterpart set aside (``core.nodegraph.run.kept_states``)."""
+
+    stamp: int
+    undo: bool
+
+
 @dataclass(frozen=True)
 class GraphEvent:
     """What changed: ``kind`` (node_added, node_removed, edge_added, edge_removed, param_changed,
     node_changed, node_moved, comment_added, comment_removed, comment_changed, training_changed,
-    view_changed, code_changed, reset) and the ids involved."""
+    view_changed, code_changed, reset) and the ids involved; ``edit`` marks the command whose ``do`` or ``undo``
+    emitted it (``Graph.editing``), None outside commands."""
 
     kind: str
     node_id: str | None = None
     edge: Edge | None = None
     detail: Any = None
+    edit: EditMark | None = None
 
 
 class Graph:
@@ -220,6 +232,8 @@ class Graph:
         # copy saved elsewhere reopens with its lesson beside it; kept in the file's ``lesson`` field
         self.lesson: str | None = None
         self._listeners: list[Callable[[GraphEvent], None]] = []
+        self._edit: EditMark | None = None  # the command being done or undone (editing)
+        self._stamps = 0  # the last stamp given to a command
         self._size_band = (0, _gc_spacing.LARGE)  # node counts the collector's spacing needn't hear of (gc_spacing)
 
     @property
@@ -254,8 +268,30 @@ class Graph:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
+    @contextmanager
+    def editing(self, stamp: int | None, undo: bool = False) -> Iterator[int]:
+        """Mark the events emitted inside as one command's (``stamp``; None: a new one) ``do`` or ``undo`` and yield
+        the stamp. Inside another command (a macro's parts) the outer stamp stays, and an undo there (a failed
+        macro's rollback) is marked as one: it takes back what the parts done before set aside."""
+        outer = self._edit
+        if outer is not None:
+            self._edit = EditMark(outer.stamp, outer.undo or undo)
+            try:
+                yield outer.stamp
+            finally:
+                self._edit = outer
+            return
+        if stamp is None:
+            self._stamps += 1
+            stamp = self._stamps
+        self._edit = EditMark(stamp, undo)
+        try:
+            yield stamp
+        finally:
+            self._edit = None
+
     def _emit(self, kind: str, node_id: str | None = None, edge: Edge | None = None, detail: Any = None) -> None:
-        event = GraphEvent(kind, node_id, edge, detail)
+        event = GraphEvent(kind, node_id, edge, detail, self._edit)
         for listener in list(self._listeners):
             listener(event)
 

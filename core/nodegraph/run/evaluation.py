@@ -61,8 +61,17 @@ def _note_build(state: dict[str, Any], raw: dict[str, Any], before: tuple[Any, A
         state[_BUILT_FOR] = (tuple(raw), tuple(raw.values()))
         return
     kept = state.get(_BUILT_FOR)
-    if kept is None or kept[0] != tuple(raw) or not all(map(is_, kept[1], raw.values())):
+    if kept is None or kept[0] != tuple(raw) or not all(map(_same, kept[1], raw.values())):
         state.clear()
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The parameter value a state was built for and the node's: the very object, or an equal one (an undone
+    delete puts back copies: run.kept_states gives the node its weights back, a failing input must not drop them)."""
+    try:
+        return a is b or bool(type(a) is type(b) and a == b)
+    except (TypeError, ValueError):  # a value without one truth (an array)
+        return False
 
 
 class NodeEvaluation:

@@ -24,13 +24,14 @@ from core.nodegraph.run import training_state
 from core.nodegraph.run.stepnorms import StepNorms
 from core.optim.lr_scheduler import LRScheduler
 
-__all__ = ["OptimizerSlot", "save_optimizer", "restore_optimizer"]
+__all__ = ["OptimizerSlot", "Parked", "save_optimizer", "restore_optimizer"]
 
 Params = dict[str, core.Tensor]  # parameter key -> tensor
 Settings = dict[str, Any]  # a document's ``graph.training``
 Key = tuple[tuple[int, ...], Any, str, str]  # what an optimizer was built for (``_key``)
 Entry = tuple[Key, optim.Optimizer, LRScheduler | None]  # (key, optimizer, scheduler)
 Saved = tuple[optim.Optimizer, dict[Any, dict[str, Any]], list[Any], dict[str, Any] | None]  # save_optimizer
+Parked = tuple[Entry, list[str], Saved | None, Saved | None]  # OptimizerSlot.park: entry, names, saved, loaded
 
 
 class OptimizerSlot:
@@ -64,6 +65,18 @@ class OptimizerSlot:
             if pending is not None and training_state.load_optimizer_state(opt, self.entry[2], self.names, pending):
                 self.loaded = self.saved = save_optimizer(self.entry)
         return self.entry[1]
+
+    def park(self) -> Parked | None:
+        """The optimizer in use with what the slot keeps of it (None before the first), for an undo to bring back
+        (``core.nodegraph.run.kept_states``): the object itself, which an edit that rebuilds it no longer steps."""
+        if self.entry is None:
+            return None
+        return self.entry, list(self.names), self.saved, self.loaded
+
+    def unpark(self, parked: Parked) -> None:
+        """Use a parked optimizer again, its state as it was (``get`` keeps it while the parameters are its own)."""
+        self.entry, names, self.saved, self.loaded = parked
+        self.names = list(names)
 
     def file_state(self) -> dict[str, Any] | None:
         """The optimizer's state as a file keeps it (``training_state.optimizer_state``): the live optimizer's

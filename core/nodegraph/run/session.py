@@ -46,6 +46,7 @@ from core.nodegraph.run.device_move import move_session
 from core.nodegraph.run.evaluation import NodeEvaluation, Plan
 from core.nodegraph.run.history import History
 from core.nodegraph.run.inspection import PortInspector
+from core.nodegraph.run.kept_states import KeptStates
 from core.nodegraph.run.ledger import GradLedger
 from core.nodegraph.run.optimizer_slot import OptimizerSlot
 from core.nodegraph.run.ownership import Ownership
@@ -121,6 +122,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         self._bw: BackwardRun | None = None
         self._trace = True
         self._opt = OptimizerSlot()  # the optimizer, its schedule and its state kept for time travel
+        self._kept = KeptStates()  # what edits made it drop, for their undo and redo (run.kept_states)
         self._static.clear()
         self._no_gradient: list[str] = []
 
@@ -431,6 +433,8 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
 
     # ----- graph edits ------------------------------------------------------------------------------
     def _on_graph_event(self, event: GraphEvent) -> None:
+        if event.edit is not None and self._kept.note(event, self.states, self._trained_pending, self._opt):
+            self.trained_revision += 1  # an undo or redo gave a node back its trained weights
         if event.kind == "node_changed" and event.detail in _LOOKS and event.node_id in self.graph.nodes and not any(
                 e.dst in self.errors for e in self.graph.outputs_of(event.node_id)):
             return  # (a consumer's error names its input's node: it runs again, to say the new name)
@@ -498,6 +502,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         """Compute on ``device`` from now on, keeping values, gradients, step count and optimizer state: every
         tensor the session holds moves (``core.nodegraph.run.device_move``). Returns the session."""
         move_session(self, device)
+        self._kept.clear()  # what edits set aside stayed where it was
         return self
 
     def switch_device(self, device: str) -> None:
