@@ -184,6 +184,16 @@ def _in_order_region(m: int, k: int, n: int, a_transposed: bool, b_transposed: b
     return m == 1 or n in (2, 3) or n % 4 == 0 or k <= 5
 
 
+def blas_ready(p):
+    """An operand as ATen's addmm hands it to BLAS: an expanded one (a zero stride over more than one element, a
+    sum's gradient) has no valid leading dimension, so PyTorch copies it contiguous first (a fresh, aligned buffer,
+    whose address and layout MKL's order follows)."""
+    if type(p) is np.ndarray and p.ndim == 2 \
+            and (p.strides[0] == 0 and p.shape[0] > 1 or p.strides[1] == 0 and p.shape[1] > 1):
+        return np.ascontiguousarray(p)
+    return p
+
+
 def mkl_gemm(a, b, c=None, *, nested=False):
     """``a @ b`` (+ ``c``, a bias broadcast to the result, as ``addmm`` with beta = alpha = 1) for 2-d NumPy
     arrays of one float dtype, added in MKL's order; None where that order is not known (module docstring): the
@@ -192,6 +202,7 @@ def mkl_gemm(a, b, c=None, *, nested=False):
     if takes_bf16_order(a, b) and a.ndim == 2 and b.ndim == 2 \
             and (c is None or type(c) is np.ndarray and c.dtype is a.dtype and c.shape == b.shape[1:]):
         return gemm_bf16(a, b, c)  # bfloat16: oneDNN's order (core._bf16_gemm)
+    a, b = blas_ready(a), blas_ready(b)
     if not ACTIVE or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
             or a.dtype not in _DTYPES or a.ndim != 2 or b.ndim != 2:
         return None

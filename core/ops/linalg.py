@@ -16,7 +16,7 @@ import numpy as np
 
 from core import _blas_threads as _blas
 from core import _dtype
-from core._small_gemm import mkl_gemm, mkl_gemm_stack, mkl_gemv, mkl_sdot
+from core._small_gemm import blas_ready, mkl_gemm, mkl_gemm_stack, mkl_gemv, mkl_sdot
 from core._tensor import Tensor, new_tensor
 from core._threads import get_num_threads
 from core.amp import _casting as _autocast
@@ -158,11 +158,12 @@ class Mm(Function):
     @staticmethod
     def forward(ctx, a, b):
         save_factors(ctx, a, b)
-        out = mkl_gemm(a._data, b._data)  # a small product in PyTorch's GEMM order (core._small_gemm)
-        if out is None and a._data.dtype == np.float16:
-            out = mm_float16(a._data, b._data)  # ATen's own float16 GEMM's order
+        x, y = blas_ready(a._data), blas_ready(b._data)  # (an expanded operand: a contiguous copy, as ATen's)
+        out = mkl_gemm(x, y)  # a small product in PyTorch's GEMM order (core._small_gemm)
+        if out is None and x.dtype == np.float16:
+            out = mm_float16(x, y)  # ATen's own float16 GEMM's order
         if out is None:
-            out = xp_of(a._data).matmul(a._data, b._data)
+            out = xp_of(x).matmul(x, y)
         return out if out.dtype is a._data.dtype else out.astype(a._data.dtype)  # bfloat16's comes as float32
 
     @staticmethod

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import math
 import types
 
 import numpy as np
@@ -136,11 +135,12 @@ def expand_reduced(g: Tensor, in_shape, dims, keepdim: bool, *, whole: bool = Fa
     Recorded as PyTorch's ``sum_backward``: unsqueezes then ``expand``; ``whole`` (a reduction without dim,
     ``SumBackward0``/``MeanBackward0``) expands the 0-d gradient directly."""
     if not is_grad_enabled():  # a plain backward: a stride-0 view without recording (autograd's hot path)
+        # NOTE: a view, as PyTorch's gradient is the expanded tensor, which a hook sees (strides 0, not contiguous,
+        # an in-place write refused); AccumulateGrad copies it. One element: NumPy's constructor over its memory
+        # (~0.5 µs, broadcast_to ~5)
         arr = g._data
-        if arr.size == 1 and math.prod(in_shape) <= 4096:  # NOTE: filling a small array beats building a view
-            out = xp_of(arr).empty(in_shape, dtype=arr.dtype)
-            out[...] = arr if arr.ndim == 0 else arr.reshape(())  # (a 0-d gradient as it is: ~0.5 µs less)
-            return new_tensor(out)
+        if arr.size == 1 and type(arr) is np.ndarray and in_shape:
+            return new_tensor(np.ndarray(in_shape, arr.dtype, arr, 0, (0,) * len(in_shape)))
         shape = [1 if i in dims else s for i, s in enumerate(in_shape)] if not keepdim and dims else arr.shape
         return new_tensor(xp_of(arr).broadcast_to(arr.reshape(shape), in_shape))
     if not whole:
