@@ -255,8 +255,14 @@ class Div(Function):
         num = a if a is not None else sa
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus, as Mul's
             den, num = conj_of(den), conj_of(num)
+        # NOTE: PyTorch's order: the other's gradient first (its generated code takes the derivatives in the sorted
+        # order of their names), and in -grad * ((self / other) / other) the quotient before -grad (C++ evaluates the
+        # operator's operands right to left); it sets the order a second backward runs these nodes in
+        gb = None
+        if ctx.needs_input_grad[1]:
+            q = (num / den) / den
+            gb = -g * q
         ga = g / den if ctx.needs_input_grad[0] else None
-        gb = -g * ((num / den) / den) if ctx.needs_input_grad[1] else None  # NOTE: PyTorch's order
         return ga, gb
 
     @staticmethod

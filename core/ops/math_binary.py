@@ -303,9 +303,12 @@ class PowTensor(Pow):
     def backward(ctx, g):
         if g._data.dtype.kind == "c" or not ctx.needs_input_grad[1]:
             return Pow.backward(ctx, g)
-        gx = Pow.backward(ctx, g)[0] if ctx.needs_input_grad[0] else None
+        # NOTE: the exponent's gradient first, as torch's generated code (derivatives in the sorted order of their
+        # names): it sets the order a second backward runs their nodes in, and so adds x.pow(x)'s two in
         x, e = _operands(ctx)
-        return gx, _pow_exponent_grad(g, x, e, ctx.saved_tensors[2])
+        ge = _pow_exponent_grad(g, x, e, ctx.saved_tensors[2])
+        gx = Pow.backward(ctx, g)[0] if ctx.needs_input_grad[0] else None
+        return gx, ge
 
 
 class PowScalar(Pow):

@@ -266,12 +266,12 @@ class Xlogy(Function):
     def backward(ctx, g):
         a, b = _operands(ctx)
         ga = gb = None
+        if ctx.needs_input_grad[1]:  # (the other's first, as torch's generated code: sorted by name)
+            gb = g * a / b
         if ctx.needs_input_grad[0]:  # NOTE: zero where x == 0 and y <= 0, as PyTorch
             ga = xlogy(g, b)
             if isinstance(b, Tensor) or b <= 0:  # (PyTorch's masked_fill: a C-contiguous gradient then)
                 ga = masked_fill(ga, eq(a, 0) & le(b, 0) if isinstance(b, Tensor) else eq(a, 0), 0)
-        if ctx.needs_input_grad[1]:
-            gb = g * a / b
         return ga, gb
 
 

@@ -15,6 +15,7 @@ from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
 from core.ops.elementwise import _out
 from core.ops.math_unary import not_implemented
+from core.ops.scalar_forms import mul_s, rdiv_s, rsub_s
 
 __all__ = ["lerp", "addcmul", "addcdiv"]
 
@@ -88,8 +89,11 @@ class Lerp(Function):
         if isinstance(w, Tensor):
             start, end, w = ctx.saved_tensors
         need = ctx.needs_input_grad
-        gs = g * (1 - w) if need[0] else None
-        ge = g * w if need[1] else None
+        # NOTE: derivatives.yaml's formulas in its generated code's order (end, self, weight: sorted by name), a
+        # number weight as C++'s Scalar (MulBackward1) and 1 - weight as C++'s fill-and-sub (SubBackward0)
+        scalar = not isinstance(w, Tensor)
+        ge = (mul_s(g, w) if scalar else g * w) if need[1] else None
+        gs = (mul_s(g, 1 - w) if scalar else g * rsub_s(1, w)) if need[0] else None
         gw = g * (end - start) if len(need) > 2 and need[2] else None
         return gs, ge, gw
 
@@ -128,12 +132,18 @@ class Addcmul(Function):
         t1, t2 = ctx.saved_tensors
         v = ctx.value
         need = ctx.needs_input_grad
+        # NOTE: derivatives.yaml's formulas as C++ records them: value a Scalar (value * t: MulBackward1; value / t:
+        # a fill-and-div, DivBackward0 with an empty first edge), a binary operator's right operand evaluated first
+        g1 = g2 = None
         if cls.divide:
-            g1 = g * v / t2 if need[1] else None
-            g2 = -g * v * t1 / (t2 * t2) if need[2] else None
+            if need[1]:
+                g1 = g * rdiv_s(v, t2)
+            if need[2]:
+                square = t2 * t2
+                g2 = -g * (mul_s(t1, v) / square)
         else:
-            g1 = g * v * t2 if need[1] else None
-            g2 = g * v * t1 if need[2] else None
+            g1 = g * mul_s(t2, v) if need[1] else None
+            g2 = g * mul_s(t1, v) if need[2] else None
         return (g if need[0] else None), g1, g2
 
 
