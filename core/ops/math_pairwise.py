@@ -20,7 +20,7 @@ from core.ops.comparison import eq, le, masked_fill
 from core.ops.elementwise import _out, div
 from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
 from core.ops.math_unary import exp, not_implemented
-from core.ops.scalar_forms import add_s
+from core.ops.scalar_forms import add_s, mul_s
 
 __all__ = ["floor_divide", "trunc_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "logaddexp",
            "copysign", "heaviside"]
@@ -267,7 +267,7 @@ class Xlogy(Function):
         a, b = _operands(ctx)
         ga = gb = None
         if ctx.needs_input_grad[1]:  # (the other's first, as torch's generated code: sorted by name)
-            gb = g * a / b
+            gb = (g * a if isinstance(a, Tensor) else mul_s(g, a)) / b  # (a number self: C++'s Scalar, MulBackward1)
         if ctx.needs_input_grad[0]:  # NOTE: zero where x == 0 and y <= 0, as PyTorch
             ga = xlogy(g, b)
             if isinstance(b, Tensor) or b <= 0:  # (PyTorch's masked_fill: a C-contiguous gradient then)

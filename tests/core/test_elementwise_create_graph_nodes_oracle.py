@@ -11,8 +11,7 @@ left: sin is recorded first); copysign's on masked_fill's gradient being ``grad.
 logaddexp2 are one node each (``LdexpBackward0``, ``Logaddexp2Backward0``), whose generated code computes the other
 operand's gradient first (derivatives in the sorted order of their names), as logaddexp's.
 
-Not yet torch's (and so not listed): atan2/maximum/minimum/fmax/fmin/xlogy's second-order graphs w.r.t. both
-operands, xlogy with a number first.
+xlogy with a number first multiplies by that number as C++'s Scalar (MulBackward1).
 """
 
 import numpy as np
@@ -30,10 +29,10 @@ EXPRESSIONS = {
     "pow_negative": "x ** -1.5", "pow_half": "x ** 0.5", "pow_0": "x ** 0", "pow_1": "x ** 1", "over_number": "x / 2.5",
     "minus_number": "x - 2.5", "plus_number": "x + 2.5", "times_number": "x * 2.5", "sqrt_method": "x.sqrt()",
     "float_power": "lib.float_power(x, 2.5)", "xlogy_number": "lib.xlogy(x, 2.5)", "clamp": "x.clamp(0.5, 1.5)",
-    "where_number": "lib.where(x > 1, x, 0.0)",
+    "where_number": "lib.where(x > 1, x, 0.0)", "number_xlogy": "lib.xlogy(2.5, x)",
 }
 BINARY = ["add", "sub", "mul", "div", "true_divide", "pow", "float_power", "fmod", "remainder", "hypot", "logaddexp",
-          "logaddexp2", "ldexp", "copysign"]
+          "logaddexp2", "ldexp", "copysign", "atan2", "maximum", "minimum", "fmax", "fmin", "xlogy"]
 FIRST_ORDER_ONLY = {"sinc": "lib.sinc(x)", "copysign_number": "lib.copysign(x, -2.0)"}
 
 
