@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core import _torch_function
+from core import _torch_function, _torch_function_args
 from core._errors import _LinAlgError  # noqa: F401 (torch._C's: torch.linalg.LinAlgError)
 from core._file_reader import PyTorchFileReader  # noqa: F401 (torch._C's, torch.PyTorchFileReader)
 from core._jit_types import *  # noqa: F403 (torch._C's TorchScript types, torch.TensorType...)
@@ -39,7 +39,7 @@ class _NN:
                 non_blocking, memory_format)
 
     def __getattr__(self, name: str):
-        for functional, torch_name in _torch_function.TORCH_C_FUNCTIONAL.items():
+        for functional, torch_name in _torch_function_args.TORCH_C_FUNCTIONAL.items():
             if torch_name == f"torch._C._nn.{name}":
                 import core.nn.functional
 

@@ -202,7 +202,7 @@ def load(f, map_location=None, weights_only=True, **kwargs):
 
 torch = _sys.modules[__name__]  # torch.torch is torch (its __init__ imports itself): kornia writes torch.torch.Tensor
 
-from core._torch_function import watch_tensor_like_classes as _watch_tensor_like_classes
+from core._torch_function_tensor_likes import watch_tensor_like_classes as _watch_tensor_like_classes
 
 _watch_tensor_like_classes()  # a tensor-like class defined from here on turns dispatch on (core._torch_function)
 del _watch_tensor_like_classes

@@ -20,16 +20,6 @@ arguments, subclasses before their bases, until one answers something other than
 ``DisableTorchFunctionSubclass`` turns argument dispatch off (Tensor's default ``__torch_function__`` runs
 the op under it); ``DisableTorchFunction`` turns modes off too.
 
-A function keeps its identity, as torch's do: ``activate()`` turns the function object itself into the
-wrapper (it takes the dispatching code, ``_DISPATCHING_BODY``, and calls a private copy of the op), so a
-``from torch import add`` taken before, a ``{torch.lt: ...}`` table or an fx node's target still is
-``torch.add`` and dispatches. core's own modules call the ops as before: the names they imported from the
-modules that define the ops are pointed at the copies, so an op's implementation does not hand its inner
-calls to handlers (torch's C++ ops do not either). The module that defines a function keeps it under its
-name, where ``pickle`` looks it up, so calls within that module take the dispatch check. A function object
-that serves two public names (``torch.abs`` and ``torch.absolute``, ``torch.abs_`` and ``Tensor.abs_``)
-stays the first name's; the others get wrappers of their own, as torch's are distinct functions.
-
 Tensor properties dispatch as torch's do: once active, reading ``x.shape``, ``x.T``, ``x.grad``... of an
 overriding tensor hands ``Tensor.shape.__get__`` (a bound method of the property, equal to but not the same
 object at each access, as torch's method-wrapper) the call ``func(x)``; writing ``x.grad``, ``x.data`` or
@@ -37,6 +27,13 @@ object at each access, as torch's method-wrapper) the call ``func(x)``; writing 
 The fields ``_base``, ``_grad`` and ``_grad_fn`` (class defaults, set in the instance's ``__dict__``) dispatch
 as torch's do once active (``DispatchingField``); core's own reads of a subclass's field then reach its handler
 unless they run under the default handler's ``DisableTorchFunctionSubclass``.
+
+Which names dispatch is listed in ``_torch_function_names``, how handlers receive a call's arguments in
+``_torch_function_args``, copying an op and re-pointing core's modules at the copies in ``_torch_function_in_place``,
+and tensor-like classes turn dispatch on from ``_torch_function_tensor_likes``. What stays here is what runs between
+a call and its handler (state, ``dispatch``, the wrappers and the dispatching code they run, the properties and
+fields): frame walks skip this module by name as dispatch plumbing (``core._user_warning._WRAPPERS``) and this
+file by name (``core.export``'s ``_MACHINERY``), and ``core._tensor`` sets ``_INSTANCE_DICT`` here.
 """
 
 from __future__ import annotations
@@ -50,6 +47,21 @@ import warnings
 
 from core import _torch_dispatch
 from core._c_namespaces import PREFIXES, register
+from core._torch_function_args import _hands_defaults
+from core._torch_function_in_place import _copy, _point_at_ops
+from core._torch_function_names import (
+    _NAMESPACES,
+    _NOWRAP,
+    _OPERATOR_FUNCS,
+    _PROPERTIES,
+    _SAME_METHODS,
+    _SETTERS,
+    _TYPE_ERROR_NOT_IMPLEMENTED,
+    _WRAPPER_NAMES,
+    _namespace_functions,
+    _tensor_methods,
+    overridable_functions,
+)
 from core._user_warning import warn_in_core, warn_user
 
 __all__ = ["DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchingProperty", "activate", "check_subclass",
@@ -76,47 +88,8 @@ _classmethod_types: set = set()  # types whose __torch_function__ was seen not t
 _modes_entered = 0  # modes entered in all threads: while 0, the wrappers skip the mode check
 _mode_count = [0]  # the same, boxed for the dispatching code, whose globals are its op module's
 _plain_types = {type(None), int, float, bool, complex, str}  # types that never take part (core.Tensor joins)
-_NAMESPACES = ("core", "core.nn.functional", "core.linalg", "core.fft", "core.special")
-_OP_MODULES = ("core._C._linalg", "core._C._fft", "core._C._special",  # (core._c_namespaces)
-               "core.ops", "core._factories", "core._random_factories", "core.functional", "core._stft",
-               "core.nn.functional", "core.linalg", "core.fft", "core.special", "core._special_api",
-               "core._special_polynomials")
-# torch passes these methods for Python's operators (a + b: Tensor.add); the others pass themselves
-_OPERATOR_FUNCS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul", "__rmul__": "mul",
-                   "__truediv__": "div", "__mod__": "remainder", "__lt__": "lt", "__le__": "le", "__gt__": "gt",
-                   "__ge__": "ge", "__ne__": "ne", "__neg__": "neg", "__pos__": "positive", "__abs__": "abs",
-                   "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
-                   "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
-                   "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__str__": "__repr__",
-                   "__matmul__": "matmul", "__idiv__": "div_"}
-# names torch/_tensor.py binds to another method (``__neg__ = _C.TensorBase.neg``, ``__rtruediv__ = __rdiv__``): one
-# function under both names, before activation and after, so a mode's ``func is Tensor.neg`` holds for ``-x``
-_SAME_METHODS = {"__neg__": "neg", "__pos__": "positive", "__abs__": "abs", "__rtruediv__": "__rdiv__",
-                 "__itruediv__": "__idiv__"}
-# torch's Python wrappers of its C ``pow``/``pow_`` keep the wrapped names (a mode sees ``func.__name__ == "pow"``)
-_WRAPPER_NAMES = {"__pow__": "pow", "__ipow__": "pow_"}
-_DUNDERS = frozenset(_OPERATOR_FUNCS) | {
-    "__rsub__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__rmod__", "__pow__", "__rpow__", "__ipow__",
-    "__matmul__", "__rmatmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rlshift__", "__rshift__",
-    "__rrshift__", "__eq__", "__invert__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
-    "__float__", "__int__", "__index__", "__bool__", "__complex__", "__len__", "__contains__", "__format__",
-    "__reversed__", "__array__", "__getitem__", "__setitem__", "__repr__", "__dlpack__", "__rdiv__"}
-# the operators whose TypeError, a handler's too, becomes NotImplemented in torch (its C methods'
-# TypeError_to_NotImplemented_, its Python ones' _handle_torch_function_and_wrap_type_error_to_not_implemented), so
-# Python asks the other operand: a MetaTensor > ndarray falls to the array's reflected comparison and MONAI's
-# __array_ufunc__
-_TYPE_ERROR_NOT_IMPLEMENTED = frozenset({
-    "__add__", "__radd__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__sub__", "__isub__", "__div__",
-    "__truediv__", "__floordiv__", "__idiv__", "__ifloordiv__", "__mod__", "__imod__", "__eq__", "__ne__", "__lt__",
-    "__le__", "__gt__", "__ge__", "__rand__", "__ror__", "__rxor__", "__matmul__", "__rsub__", "__rdiv__",
-    "__rtruediv__", "__pow__", "__ipow__", "__rmod__", "__rpow__", "__rfloordiv__", "__rlshift__", "__rrshift__",
-    "__rmatmul__"})
-_NOT_DISPATCHED = frozenset({"as_subclass"})
-# public functions torch writes in Python without handing the call to __torch_function__: a mode never sees them
-_PLAIN_FUNCTIONS = frozenset({"broadcast_shapes", "assert_int_or_pair"})
-# ... and those of one namespace: torch's F.sigmoid and F.tanh are ``input.sigmoid()``, ``input.tanh()``, so a mode
-# sees ``Tensor.sigmoid`` (torch.sigmoid dispatches as itself)
-_PLAIN_IN = {"core.nn.functional": frozenset({"sigmoid", "tanh"})}
+
+
 _PLAIN_METHOD = ("Defining your `__torch_function__` as a plain method is deprecated and will be an error in future, "
                  "please define it as a classmethod.")
 
@@ -348,50 +321,6 @@ def undispatched(fn):
     return fn.__wrapped__ if getattr(fn, "dispatches", False) else fn
 
 
-# torch.nn.functional's functions that are C functions in torch (torch.conv2d, torch._C._nn.linear): their
-# handlers get only the arguments the call gave; the others are Python functions that spell out every keyword
-TORCH_C_FUNCTIONAL = {
-    **{name: f"torch.{name}" for name in (
-        "adaptive_avg_pool1d", "avg_pool1d", "bilinear", "celu_", "channel_shuffle", "conv1d", "conv2d", "conv3d",
-        "conv_tbc", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "hardshrink",
-        "native_channel_shuffle", "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "prelu",
-        "relu_", "rrelu_", "selu_", "threshold_")},
-    **{name: f"torch._C._nn.{name}" for name in (
-        "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear", "one_hot",
-        "scaled_dot_product_attention", "softplus", "softshrink")},
-    "logsigmoid": "torch._C._nn.log_sigmoid",
-}
-
-
-def _hands_defaults(module: str, name: str, qualname: str):
-    """How a function's arguments reach the handlers, where torch's function is written in Python: nn.functional's
-    and Tensor.backward hand every argument (``_spelled_out``), ``split`` its size and ``dim=`` (``_split_layout``);
-    None: as the call spelled them."""
-    if qualname in ("split", "Tensor.split") and module == "core":
-        return _split_layout
-    if (module == "core.nn.functional" and name not in TORCH_C_FUNCTIONAL) or qualname == "Tensor.backward":
-        return _spelled_out
-    return None
-
-
-def _split_layout(function, args, kwargs) -> tuple[tuple, dict]:
-    """``torch.split`` and ``Tensor.split`` (Python functions in torch) call ``handle_torch_function(split, (t,),
-    t, size, dim=dim)``: the tensor and the size positionally, ``dim`` as a keyword, 0 when not given."""
-    rest = dict(kwargs)
-    if not 1 <= len(args) <= 3:
-        return args, kwargs
-    if len(args) >= 2:
-        size = args[1]
-    elif len(rest) and ("split_size_or_sections" in rest) != ("split_size" in rest):
-        size = rest.pop("split_size_or_sections") if "split_size_or_sections" in rest else rest.pop("split_size")
-    else:
-        return args, kwargs
-    if len(args) == 3:
-        if "dim" in rest:
-            return args, kwargs
-        rest["dim"] = args[2]
-    return (args[0], size), {"dim": rest.pop("dim", 0), **rest}
-
 
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
     """A new dispatching function for ``original`` (a second public name of a function that dispatches in place)."""
@@ -419,6 +348,7 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
     dispatching.__name__, dispatching.__qualname__ = name, qualname
     dispatching.torch_namespace = module  # where resolve_name finds it: core.nn.functional.relu
     return dispatching
+
 
 
 # The code an op function takes at activation: ``_function_wrapper``'s, reading what it needs from a hidden
@@ -459,16 +389,6 @@ def _dispatching_code(cells: int) -> types.CodeType:
     return code
 
 
-def _copy(fn: types.FunctionType) -> types.FunctionType:
-    """A second function object running ``fn``'s code: the op once ``fn`` itself dispatches."""
-    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-    copy.__kwdefaults__ = dict(fn.__kwdefaults__) if fn.__kwdefaults__ else None
-    copy.__dict__.update(fn.__dict__)
-    copy.__qualname__, copy.__module__, copy.__doc__ = fn.__qualname__, fn.__module__, fn.__doc__
-    copy.__annotations__ = fn.__annotations__
-    return copy
-
-
 def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualname: str, public=None) -> None:
     """Make ``fn`` itself ``_function_wrapper``'s wrapper of ``op`` (its copy): references to ``fn`` taken
     before still name the function, which now dispatches."""
@@ -497,84 +417,6 @@ def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualn
     fn.torch_namespace = module
 
 
-_KEYWORD_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-
-
-# how many leading arguments torch's nn.functional functions hand their handlers as positionals (the rest go as
-# keywords: ``F.layer_norm(x, (3,), w)`` arrives as ``layer_norm(x, (3,), weight=w, bias=None, eps=1e-05)``)
-_TORCH_POSITIONALS = {
-    **dict.fromkeys((
-        "alpha_dropout", "celu", "dropout", "dropout1d", "dropout2d", "dropout3d", "elu", "feature_alpha_dropout",
-        "glu", "gumbel_softmax", "hardsigmoid", "hardswish", "hardtanh", "instance_norm", "leaky_relu",
-        "log_softmax", "mish", "normalize", "relu", "relu6", "rrelu", "selu", "silu", "softmax", "softmin",
-        "softsign", "tanhshrink"), 1),
-    **dict.fromkeys((
-        "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d_with_indices",
-        "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "affine_grid", "binary_cross_entropy",
-        "binary_cross_entropy_with_logits", "cross_entropy", "embedding", "embedding_bag",
-        "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices", "grid_sample", "group_norm",
-        "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "layer_norm", "local_response_norm",
-        "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices", "mse_loss",
-        "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss", "nll_loss", "poisson_nll_loss",
-        "rms_norm", "smooth_l1_loss", "soft_margin_loss", "unfold"), 2),
-    **dict.fromkeys((
-        "_threshold", "threshold", "batch_norm", "cosine_embedding_loss", "fold", "gaussian_nll_loss",
-        "linear_cross_entropy", "lp_pool1d", "lp_pool2d", "lp_pool3d", "margin_ranking_loss", "max_unpool1d",
-        "max_unpool2d", "max_unpool3d", "triplet_margin_loss", "triplet_margin_with_distance_loss"), 3),
-    "ctc_loss": 4, "multi_head_attention_forward": 13,
-}
-
-
-def _spelled_out(function, args, kwargs) -> tuple[tuple, dict]:
-    """``args`` and ``kwargs`` as torch's ``nn.functional`` functions hand them to their handlers: every argument
-    (``F.relu(x)`` arrives as ``relu(x, inplace=False)``), those after the function's leading positionals as
-    keywords (``_TORCH_POSITIONALS``)."""
-    try:
-        signature = inspect.signature(function)
-        bound = signature.bind_partial(*args, **kwargs).arguments
-    except (TypeError, ValueError):
-        return args, kwargs
-    keep = _TORCH_POSITIONALS.get(function.__name__, len(args))
-    positional = [n for n, p in signature.parameters.items() if p.kind in _KEYWORD_KINDS[:1]]
-    if keep >= len(args) or len(positional) < len(args):  # (a function taking *args keeps them)
-        keep = len(args)
-    moved = {positional[i]: args[i] for i in range(keep, len(args))}
-    spelled = {}  # in the signature's order, as torch's handle_torch_function calls list them
-    for n, p in signature.parameters.items():
-        if p.kind not in _KEYWORD_KINDS or (n.startswith("_") and n != "_stacklevel"):
-            continue  # (torch's softmax, log_softmax and softmin pass their _stacklevel on)
-        if n in moved:
-            spelled[n] = moved[n]
-        elif n in kwargs:
-            spelled[n] = kwargs[n]
-        elif n not in bound and p.default is not inspect.Parameter.empty:
-            spelled[n] = p.default
-    return tuple(args[:keep]), {**spelled, **kwargs}
-
-
-def _namespace_functions(module):
-    """``(name, function)`` of a namespace's functions that dispatch (ops or, once active, their wrappers)."""
-    plain = _PLAIN_IN.get(module.__name__, ())
-    for name in dir(module):
-        obj = getattr(module, name)
-        if not name.startswith("_") and isinstance(obj, types.FunctionType) and obj.__module__.startswith(_OP_MODULES) \
-                and name not in _PLAIN_FUNCTIONS and name not in plain:
-            yield name, obj
-
-
-def _tensor_methods(Tensor) -> dict:
-    return {name: obj for name, obj in vars(Tensor).items() if isinstance(obj, types.FunctionType)
-            and (name in _DUNDERS or not name.startswith("_")) and name not in _NOT_DISPATCHED}
-
-
-# torch's Tensor properties whose reading dispatches (its C getset descriptors); writing dispatches for _SETTERS
-_PROPERTIES = ("H", "T", "_backward_hooks", "_cdata", "_post_accumulate_grad_hooks", "_version", "data", "device",
-               "dtype", "grad", "grad_dtype", "grad_fn", "imag", "is_cpu", "is_cuda", "is_ipu", "is_leaf", "is_maia",
-               "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized", "is_sparse", "is_sparse_csr",
-               "is_vulkan", "is_xla", "is_xpu", "itemsize", "layout", "mH", "mT", "name", "nbytes", "ndim",
-               "output_nr", "real", "requires_grad", "retains_grad", "shape", "volatile")
-_SETTERS = frozenset({"grad", "data", "requires_grad"})
-_NOWRAP = frozenset({"grad"})  # torch.overrides.get_default_nowrap_functions(): Tensor.grad.__get__ and the like
 
 
 # TensorBase's ``__dict__`` slot descriptor (core._tensor sets it): a tensor's real dictionary, where its fields
@@ -778,68 +620,3 @@ def activate() -> None:
         setattr(Tensor, name, method)
     _dispatching_properties(Tensor)
     _point_at_ops(ops)
-
-
-def _point_at_ops(ops: dict) -> None:
-    """core's modules (but the public namespaces) call the ops they imported, as before activation: their
-    names for a function that now dispatches name its op copy. The module that defines a function keeps it
-    under its own name, where ``pickle`` looks it up (``core.ops.math_unary.tanh`` for ``torch.tanh``)."""
-    for module_name, module in list(sys.modules.items()):
-        if not (module_name == "core" or module_name.startswith("core.")) or module_name in _NAMESPACES:
-            continue
-        names = getattr(module, "__dict__", None)
-        if not isinstance(names, dict):
-            continue
-        for name, value in list(names.items()):
-            entry = ops.get(id(value)) if type(value) is types.FunctionType else None
-            if entry is not None and entry[0] is value and (name, module_name) != (value.__qualname__,
-                                                                                   value.__module__):
-                names[name] = entry[1]
-
-
-def overridable_functions() -> dict:
-    """``{namespace: [function, ...]}`` of what dispatches: the ops themselves, or their wrappers once active."""
-    import importlib
-
-    from core._tensor import Tensor
-
-    found = {}
-    for namespace in _NAMESPACES:
-        module = importlib.import_module(namespace)
-        found[module] = [obj for _, obj in _namespace_functions(module)]
-    found[Tensor] = list(_tensor_methods(Tensor).values())
-    return found
-
-
-# ----- tensor-likes: a class outside core that defines __torch_function__ and is no Tensor turns dispatch on ------
-def _is_tensor_like_class(cls) -> bool:
-    """A class whose instances torch hands to their ``__torch_function__`` from every public function (GPyTorch's
-    LinearOperator, kornia's TensorWrapper): no Tensor (``Tensor.__init_subclass__`` sees those), no mode (entering
-    one turns dispatch on), not core's own."""
-    from core._tensor import Tensor
-    from core.overrides import TorchFunctionMode
-
-    impl = cls.__dict__.get("__torch_function__")
-    module = cls.__dict__.get("__module__") or ""
-    return (impl is not None and impl is not disabled_torch_function_impl and module.split(".")[0] != "core"
-            and not issubclass(cls, (Tensor, TorchFunctionMode)))
-
-
-def watch_tensor_like_classes() -> None:
-    """torch's argument parser hands a tensor-like argument of any public function to its ``__torch_function__``;
-    core's functions do that once dispatch is active, so the ``class`` statement that defines a tensor-like class
-    turns it on, as defining a Tensor subclass does (a hook on ``builtins.__build_class__``, put back at activation:
-    until then each class statement pays one dictionary lookup)."""
-    import builtins
-
-    build = builtins.__build_class__
-
-    def build_class(func, name, *bases, **kwargs):
-        cls = build(func, name, *bases, **kwargs)
-        if isinstance(cls, type) and "__torch_function__" in cls.__dict__ and _is_tensor_like_class(cls):
-            activate()
-        if _active and builtins.__build_class__ is build_class:
-            builtins.__build_class__ = build
-        return cls
-
-    builtins.__build_class__ = build_class

@@ -15,7 +15,7 @@ import sys
 import types
 from typing import Any, Callable
 
-from core._torch_function import TORCH_C_FUNCTIONAL
+from core._torch_function_args import TORCH_C_FUNCTIONAL
 
 __all__ = ["Argument", "Node", "Target", "has_side_effect", "map_arg", "map_aggregate"]
 
