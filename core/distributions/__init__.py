@@ -81,10 +81,12 @@ __all__ = [
 # PyTorch's class paths (torch.distributions.transforms.StackTransform...): core keeps some in its own files
 _module_paths.place_classes(__name__, "transforms", "CatTransform CorrCholeskyTransform "
                             "CumulativeDistributionTransform LowerCholeskyTransform PositiveDefiniteTransform "
-                            "StackTransform")
+                            "StackTransform ExpTransform PowerTransform SigmoidTransform SoftplusTransform "
+                            "TanhTransform AbsTransform AffineTransform SoftmaxTransform StickBreakingTransform")
 del _module_paths
 
 # dir() lists torch.distributions' names: core's extra files stay out of it
 __dir__ = _hiding_submodules(__name__, (
     "kl_continuous_bernoulli", "kl_mixed", "kl_more", "kl_pareto", "straight_through", "transforms_more",
+    "_transforms_elementwise", "_transforms_simplex",
 ))

@@ -5,9 +5,13 @@ transform (made once, held weakly back), and ``log_abs_det_jacobian(x, y)`` is `
 nothing (elementwise transforms) or over the event dims of the transform. With ``cache_size=1`` a
 transform remembers its last ``(x, y)`` pair so the inverse of a sample returns the very tensor drawn.
 ``TransformedDistribution`` pushes a base distribution through a list of these.
+
+This module holds the base class, its inverse, and the transforms that combine others (``ComposeTransform``,
+``IndependentTransform``) or reshape (``ReshapeTransform``); the elementwise transforms are in
+``_transforms_elementwise``, the simplex ones in ``_transforms_simplex``, more in ``transforms_more``, all
+importable from here under PyTorch's module path.
 """
 
-import math
 import weakref as _weakref
 
 import core
@@ -321,279 +325,17 @@ class ReshapeTransform(Transform):
         return tuple(shape[:len(shape) - len(self.out_shape)]) + tuple(self.in_shape)
 
 
-class ExpTransform(Transform):
-    """``y = exp(x)``."""
-
-    domain, codomain, bijective, sign = constraints.real, constraints.positive, True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, ExpTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        return x.exp()
-
-    def _inverse(self, y):
-        return y.log()
-
-    def log_abs_det_jacobian(self, x, y):
-        return x
-
-
-class PowerTransform(Transform):
-    """``y = x ** exponent`` on positive numbers."""
-
-    domain, codomain, bijective = constraints.positive, constraints.positive, True
-
-    def __init__(self, exponent, cache_size=0):
-        super().__init__(cache_size=cache_size)
-        (self.exponent,) = core.broadcast_tensors(exponent if isinstance(exponent, core.Tensor)
-                                                  else core.tensor(exponent))
-
-    def with_cache(self, cache_size=1):
-        return self if self._cache_size == cache_size else PowerTransform(self.exponent, cache_size=cache_size)
-
-    @property
-    def sign(self):
-        return self.exponent.sign()
-
-    def __eq__(self, other):
-        return isinstance(other, PowerTransform) and bool(self.exponent.eq(other.exponent).all())
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        return x.pow(self.exponent)
-
-    def _inverse(self, y):
-        return y.pow(1 / self.exponent)
-
-    def log_abs_det_jacobian(self, x, y):
-        return (self.exponent * y / x).abs().log()
-
-    def forward_shape(self, shape):
-        return core.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
-
-    inverse_shape = forward_shape
-
-
-class SigmoidTransform(Transform):
-    """``y = sigmoid(x)``, clamped away from 0 and 1 as PyTorch does."""
-
-    domain, codomain, bijective, sign = constraints.real, constraints.unit_interval, True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, SigmoidTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        finfo = core.finfo(x.dtype)
-        return x.sigmoid().clamp(min=finfo.tiny, max=1.0 - finfo.eps)
-
-    def _inverse(self, y):
-        finfo = core.finfo(y.dtype)
-        y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
-        return y.log() - (-y).log1p()
-
-    def log_abs_det_jacobian(self, x, y):
-        return -core.nn.functional.softplus(-x) - core.nn.functional.softplus(x)
-
-
-class SoftplusTransform(Transform):
-    """``y = log(1 + exp(x))``."""
-
-    domain, codomain, bijective, sign = constraints.real, constraints.positive, True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, SoftplusTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        return core.nn.functional.softplus(x)
-
-    def _inverse(self, y):
-        return (-y).expm1().neg().log() + y
-
-    def log_abs_det_jacobian(self, x, y):
-        return -core.nn.functional.softplus(-x)
-
-
-class TanhTransform(Transform):
-    """``y = tanh(x)``; its log-det-Jacobian uses the stable ``2 (log 2 - x - softplus(-2x))``."""
-
-    domain, codomain, bijective, sign = constraints.real, constraints.interval(-1.0, 1.0), True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, TanhTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        return x.tanh()
-
-    def _inverse(self, y):
-        return core.atanh(y)
-
-    def log_abs_det_jacobian(self, x, y):
-        return 2.0 * (math.log(2.0) - x - core.nn.functional.softplus(-2.0 * x))
-
-
-class AbsTransform(Transform):
-    """``y = |x|`` (not injective)."""
-
-    domain, codomain = constraints.real, constraints.positive
-
-    def __eq__(self, other):
-        return isinstance(other, AbsTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        return x.abs()
-
-    def _inverse(self, y):
-        return y
-
-
-class AffineTransform(Transform):
-    """``y = loc + scale * x`` over ``event_dim`` rightmost dims."""
-
-    bijective = True
-
-    def __init__(self, loc, scale, event_dim=0, cache_size=0):
-        super().__init__(cache_size=cache_size)
-        self.loc, self.scale, self._event_dim = loc, scale, event_dim
-
-    @property
-    def event_dim(self):
-        return self._event_dim
-
-    @constraints.dependent_property(is_discrete=False)
-    def domain(self):
-        return constraints.real if self.event_dim == 0 else constraints.independent(constraints.real, self.event_dim)
-
-    @constraints.dependent_property(is_discrete=False)
-    def codomain(self):
-        return constraints.real if self.event_dim == 0 else constraints.independent(constraints.real, self.event_dim)
-
-    def with_cache(self, cache_size=1):
-        if self._cache_size == cache_size:
-            return self
-        return AffineTransform(self.loc, self.scale, self.event_dim, cache_size=cache_size)
-
-    def __eq__(self, other):
-        if not isinstance(other, AffineTransform):
-            return False
-        for a, b in ((self.loc, other.loc), (self.scale, other.scale)):
-            same = (a == b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) else \
-                bool((core.as_tensor(a) == core.as_tensor(b)).all())
-            if not same:
-                return False
-        return True
-
-    __hash__ = object.__hash__
-
-    @property
-    def sign(self):
-        if isinstance(self.scale, (int, float)):
-            return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
-        return self.scale.sign()
-
-    def _call(self, x):
-        return self.loc + self.scale * x
-
-    def _inverse(self, y):
-        return (y - self.loc) / self.scale
-
-    def log_abs_det_jacobian(self, x, y):
-        shape = x.shape
-        scale = self.scale
-        if isinstance(scale, (int, float)):
-            result = core.full_like(x, math.log(abs(scale)))
-        else:
-            result = scale.abs().log()
-        if self.event_dim:
-            result_size = tuple(result.shape[:result.dim() - self.event_dim]) + (-1,)
-            result = result.view(result_size).sum(-1)
-            shape = shape[:len(shape) - self.event_dim]
-        return result.expand(shape)
-
-    def forward_shape(self, shape):
-        return core.broadcast_shapes(shape, getattr(self.loc, "shape", ()), getattr(self.scale, "shape", ()))
-
-    inverse_shape = forward_shape
-
-
-class SoftmaxTransform(Transform):
-    """Unconstrained vectors to the simplex by ``exp`` and normalisation (not bijective)."""
-
-    domain, codomain = constraints.real_vector, constraints.simplex
-
-    def __eq__(self, other):
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        probs = (x - x.max(-1, keepdim=True)[0]).exp()
-        return probs / probs.sum(-1, keepdim=True)
-
-    def _inverse(self, y):
-        return y.log()
-
-    def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return shape
-
-    inverse_shape = forward_shape
-
-
-class StickBreakingTransform(Transform):
-    """R^(K-1) to the K-simplex by stick breaking (bijective), as used by ``biject_to(simplex)``."""
-
-    domain, codomain, bijective = constraints.real_vector, constraints.simplex, True
-
-    def __eq__(self, other):
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = object.__hash__
-
-    def _offset(self, n, like):
-        return (n + 1) - like.new_ones(n).cumsum(-1)
-
-    def _call(self, x):
-        finfo = core.finfo(x.dtype)
-        z = (x - self._offset(x.shape[-1], x).log()).sigmoid().clamp(min=finfo.tiny, max=1.0 - finfo.eps)
-        z_cumprod = (1 - z).cumprod(-1)
-        return core.nn.functional.pad(z, [0, 1], value=1) * core.nn.functional.pad(z_cumprod, [1, 0], value=1)
-
-    def _inverse(self, y):
-        y_crop = y[..., :-1]
-        offset = self._offset(y.shape[-1] - 1, y)
-        sf = 1 - y_crop.cumsum(-1)
-        sf = core.clamp(sf, min=core.finfo(y.dtype).tiny)
-        return y_crop.log() - sf.log() + offset.log()
-
-    def log_abs_det_jacobian(self, x, y):
-        offset = self._offset(x.shape[-1], x)
-        x = x - offset.log()
-        return (-x + core.nn.functional.logsigmoid(x) + y[..., :-1].log()).sum(-1)
-
-    def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return tuple(shape[:-1]) + (shape[-1] + 1,)
-
-    def inverse_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return tuple(shape[:-1]) + (shape[-1] - 1,)
-
-
+# the elementwise and simplex transforms subclass Transform (above): imported after it
+from core.distributions._transforms_elementwise import (  # noqa: E402
+    AbsTransform,
+    AffineTransform,
+    ExpTransform,
+    PowerTransform,
+    SigmoidTransform,
+    SoftplusTransform,
+    TanhTransform,
+)
+from core.distributions._transforms_simplex import SoftmaxTransform, StickBreakingTransform  # noqa: E402
 from core.distributions.transforms_more import *  # noqa: E402,F403 - CatTransform, CorrCholeskyTransform, ...
 from core.distributions.transforms_more import __all__ as _MORE  # noqa: E402
 
