@@ -2,7 +2,10 @@
 
 ``tensor`` copies (data parsing lives in ``core._from_data``), ``as_tensor``/``from_numpy`` share
 NumPy memory when they can, and every factory takes ``dtype=``, ``device=`` and ``requires_grad=``.
-Random factories are in ``core._random_factories``; they are re-exported here.
+Random factories are in ``core._random_factories``; they are re-exported here. The argument checks and
+``finish`` live in ``core._factory_args``, the values of ``arange``/``linspace``/``logspace`` in
+``core._factory_ranges``; the public factories stay defined here, so their ``__module__``, pickles and the names
+``core._factories.<factory>`` that core's modules call are as before.
 """
 
 from __future__ import annotations
@@ -13,147 +16,26 @@ import math
 import numpy as np
 
 from core import _backend, _default_device, _dtype
-from core._arange_values import float_arange, fma  # PyTorch's float arange and an exact fma
 from core._device import CPU, canonical
 from core._device import device as _device_cls
+from core._factory_args import _arg_type as _arg_type  # (re-exported: core.ops._shape_args reads these two here)
+from core._factory_args import _index_like as _index_like
+from core._factory_args import _int_arg, device_arg, dtype_arg, finish, size_arg
 from core._factory_out import into_out, out_dtype
-from core._from_data import _C_TYPE, _check_leaf, check_scalar_fits, python_array
+from core._factory_ranges import _arange_values, _number, _real_logspace, _spaced, _spaced_number
+from core._from_data import _check_leaf, check_scalar_fits, python_array
 from core._memory_format import copy_in, empty_in, empty_strided_array, format_strides, preserved_strides
-from core._meta import META_XP
-from core._tensor import Tensor, new_tensor, tensor_keeping_strides
-from core._threads import get_num_threads
+from core._tensor import Tensor, tensor_keeping_strides
 from core._user_warning import warn_user
 from core._warn_once import warn_once
-from core.autograd import grad_mode
 from core.autograd._transform_guard import set_requires_grad
 from core.autograd.function import note_value_read
-from core.autograd.inference import InferenceCounter, mark
-from core.autograd.shortcuts import state as _shortcuts
+from core.autograd.inference import mark
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "full", "empty", "arange",
            "linspace", "logspace", "eye", "zeros_like", "ones_like", "full_like", "empty_like",
            "scalar_tensor", "empty_strided",
            "rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like"]
-
-
-def finish(arr, requires_grad: bool) -> Tensor:
-    """The new tensor; an empty array gets PyTorch's contiguous strides (NumPy reports zeros)."""
-    if not arr.size and arr.ndim and not any(arr.strides):
-        arr = _backend.xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, _empty_strides(arr))
-    t = new_tensor(arr)
-    if not _shortcuts.ok and _grad_state.inference:  # made in inference mode (core/autograd/inference.py)
-        t._vc = InferenceCounter(t._vc)  # NOTE: the mode blocks the shortcuts: one plain flag read otherwise
-    if requires_grad:
-        t._set_requires_grad(True)
-    return t
-
-
-_grad_state = grad_mode._state
-
-
-def _empty_strides(arr) -> tuple:
-    strides, acc = [], arr.itemsize
-    for size in reversed(arr.shape):
-        strides.append(acc)
-        acc *= max(size, 1)
-    return tuple(reversed(strides))
-
-
-def dtype_arg(dtype, fn: str):
-    """A core dtype from a ``dtype=`` argument (None stays None); a TypeError like PyTorch's otherwise."""
-    if dtype is None or isinstance(dtype, _dtype.dtype):
-        return dtype
-    if dtype in (builtins.float, builtins.int, builtins.bool):
-        return _dtype.to_dtype(dtype)
-    raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
-
-
-def device_arg(device, fn: str):
-    """The concrete device of a ``device=`` argument, with its array module (CuPy only when asked)."""
-    if device is None:
-        device = _default_device.current
-        if device is None:
-            return CPU, np
-    if not isinstance(device, (str, _device_cls, int)) or isinstance(device, bool):
-        raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {type(device).__name__}")
-    dev = canonical(device)
-    if dev.type == "meta":
-        return dev, META_XP  # shapes and dtypes only
-    return dev, _backend.xp_for(dev)
-
-
-def _int_arg(value, fn: str, name: str, pos: int) -> int:
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return int(value)
-    if isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point():
-        return int(value)
-    raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be int, not {type(value).__name__}")
-
-
-_RANDOM_SIGNATURES = (
-    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
-    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
-    " * (tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
-    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
-
-
-def _index_like(value) -> bool:
-    """What PyTorch's argument parser takes for a size list's first element: an int that is not a bool (NumPy's
-    included) or a one-element integer tensor."""
-    if isinstance(value, (int, np.integer)):
-        return not isinstance(value, (bool, np.bool_))
-    return isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point()
-
-
-def _arg_type(value) -> str:
-    """A value's type as PyTorch's parser names it: ``Tensor``, ``float``, ``numpy.float64``."""
-    if isinstance(value, Tensor):
-        return "Tensor"
-    kind = type(value)
-    if kind.__name__ == "Size" and kind.__module__ == "core":  # torch.Size is a C type: its tp_name is qualified
-        return "torch.Size"
-    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
-
-
-def size_arg(size: tuple, fn: str, keyword: bool = False) -> tuple:
-    """Sizes given as ints, a tuple, a list or a ``Size``; PyTorch's errors for anything else.
-
-    NOTE: PyTorch's parser decides from the first element alone whether it has a list of ints (a float size from
-    ``channels / 4`` fails there, with its own message); a bad later element fails while the list is unpacked. Sizes
-    given one by one count as a list only when the first is an int: otherwise they are too many arguments. Given as
-    ``size=`` (``keyword``), a mismatch names no position and the argument's own type."""
-    if not size:
-        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
-    if len(size) > 1 and type(size[0]) is not int and not _index_like(size[0]):
-        if fn in ("rand", "randn"):
-            got = ", ".join(_arg_type(s) for s in size)
-            raise TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but expected one "
-                            f"of:\n{_RANDOM_SIGNATURES}")
-        raise TypeError(f"{fn}() takes 1 positional argument but {len(size)} were given")
-    if len(size) == 1 and not (isinstance(size[0], (int, np.integer, Tensor)) and not isinstance(size[0], bool)):
-        where = "" if keyword else " (position 1)"
-        if not isinstance(size[0], (tuple, list)):
-            raise TypeError(f"{fn}(): argument 'size'{where} must be tuple of ints, not {_arg_type(size[0])}")
-        given, size = size[0], tuple(size[0])
-        if size and type(size[0]) is not int and not _index_like(size[0]):
-            if keyword:
-                raise TypeError(f"{fn}(): argument 'size' must be tuple of ints, not {type(given).__name__}")
-            raise TypeError(f"{fn}(): argument 'size' (position 1) must be tuple of ints, but found element of type "
-                            f"{_arg_type(size[0])} at pos 0")
-    out = []
-    for i, s in enumerate(size):
-        if isinstance(s, Tensor) and s.numel() == 1 and not s.is_floating_point():
-            s = int(s)
-        if not isinstance(s, (int, np.integer)):
-            raise TypeError(f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
-                            f"\"type must be tuple of ints,but got {_arg_type(s)}\"")
-        out.append(int(s))
-    if any(s < 0 for s in out):
-        if fn == "zeros":
-            raise RuntimeError("zeros: Dimension size must be non-negative.")
-        neg = next(s for s in out if s < 0)
-        raise RuntimeError(f"Trying to create tensor with negative dimension {neg}: {out}")
-    return tuple(out)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
@@ -360,15 +242,6 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     return full((), s, dtype=dtype or _dtype.get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
-def _number(x, name: str, pos: int):
-    if isinstance(x, Tensor):
-        return x.item()
-    if isinstance(x, np.generic):
-        return x.item()
-    if not isinstance(x, (int, builtins.float)):
-        raise TypeError(f"arange(): argument '{name}' (position {pos}) must be Number, not {type(x).__name__}")
-    return x
-
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive); ints give int64, any float the default dtype."""
@@ -392,108 +265,6 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if out is not None:
         return into_out(arr, out, requires_grad, warn_resize=True)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
-
-
-def _arange_values(start, end, step, dt) -> np.ndarray:
-    """PyTorch's values: floats in double precision; int64 truncates all three bounds first; other
-    integer dtypes count elements from the real bounds, then step from the truncated start."""
-    if all(isinstance(v, int) for v in (start, end, step)):
-        return np.arange(start, end, step, dtype=np.int64).astype(dt.np)
-    if dt.is_floating_point:
-        return float_arange(start, end, step, dt.np, get_num_threads())
-    if dt is _dtype.int64:
-        start, end, step = int(start), int(end), int(step)
-        if step == 0:
-            raise ValueError("step must be nonzero")
-        return np.arange(start, end, step, dtype=np.int64)
-    n = math.ceil((end - start) / step)
-    with np.errstate(over="ignore"):
-        return (int(start) + np.arange(n, dtype=np.int64) * int(step)).astype(dt.np)
-
-
-def _linspace_values(start, end, steps: int, np_dt, fused: bool = True) -> np.ndarray:
-    """PyTorch's kernel: from ``start`` for the first half, from ``end`` for the rest, with fused
-    multiply-adds (emulated in extended precision so the last bits match) for float results."""
-    if steps == 1:
-        return np.array([start], dtype=np_dt)
-    ld = np.longdouble if fused else np_dt.type
-    first, last = np_dt.type(start), np_dt.type(end)
-    step = np_dt.type((last - first) / np_dt.type(steps - 1))
-    idx = np.arange(steps)
-    if fused and np_dt == np.float64:  # NOTE: extended precision rounds twice here: an exact fma
-        low, high = fma(step, idx, first), fma(-step, steps - idx - 1, last)
-        return np.where(idx < steps // 2, low, high)
-    low = ld(first) + ld(step) * idx.astype(ld)
-    high = ld(last) - ld(step) * (steps - idx - 1).astype(ld)
-    return np.where(idx < steps // 2, low, high).astype(np_dt)
-
-
-def _check_spaced_types(fn: str, start, end, steps) -> None:
-    """PyTorch's parser: start and end a Tensor or a Number, steps an int (or an integral one-element tensor); a
-    tensor start or end must be 0-dimensional."""
-    numbers = (int, builtins.float, builtins.complex, np.number, Tensor)
-    integral_tensor = isinstance(steps, Tensor) and steps.numel() == 1 and not steps.is_floating_point()
-    int_steps = isinstance(steps, (int, np.integer)) and not isinstance(steps, bool) or integral_tensor
-    if not (isinstance(start, numbers) and isinstance(end, numbers) and int_steps):
-        from core._arg_types import spaced_arguments_error  # (it imports Tensor's module)
-        raise spaced_arguments_error(fn, start, end, steps)
-    for name, value in (("start", start), ("end", end)):
-        if isinstance(value, Tensor) and value.ndim:
-            raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but got {name} with "
-                               f"{value.ndim} dimension(s).")
-
-
-def _spaced(fn: str, start, end, steps, dtype, device):
-    """Shared by ``linspace``/``logspace``: checked arguments and the evenly spaced exponents/values.
-
-    Integer dtypes convert ``start``/``end`` first (PyTorch's overflow errors), then step in double."""
-    _check_spaced_types(fn, start, end, steps)
-    steps = _int_arg(steps, fn, "steps", 3)
-    start, end = (_spaced_number(v, name, pos) for v, name, pos in ((start, "start", 1), (end, "end", 2)))
-    dt = dtype_arg(dtype, fn)
-    if isinstance(start, complex) or isinstance(end, complex):  # PyTorch infers a complex dtype from them
-        inferred = _dtype.get_default_dtype().to_complex()
-        if dt is not None and not dt.is_complex:
-            raise RuntimeError(f"torch.{fn}(): inferred dtype {_C_TYPE[inferred.name]} can't be safely cast to "
-                               f"passed dtype {_dtype.SCALAR_NAMES[dt.name]}")
-        dt = dt or inferred
-    dt = dt or _dtype.get_default_dtype()
-    dev, _ = device_arg(device, fn)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    if dt is _dtype.bool and steps > 1:  # (one step is start itself: no kernel runs)
-        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for 'Bool'")
-    if dt.is_complex:
-        return _complex_spaced(start, end, steps, dt), dt, dev
-    if dt is _dtype.bool:
-        return np.array([start] * steps, dtype=np.float64), dt, dev
-    if not dt.is_floating_point:
-        for v in (start, end):
-            if dt is not _dtype.bool and not isinstance(v, bool):
-                _check_leaf(v, dt)
-        start, end = int(start), int(end)
-    with np.errstate(all="ignore"):
-        # NOTE: float16 is spaced in float32 (close to PyTorch's half kernel, not always bit-equal).
-        work = np.dtype(np.float32) if dt is _dtype.float16 else dt.np if dt.is_floating_point else np.dtype(np.float64)
-        values = _linspace_values(start, end, steps, work, fused=dt.is_floating_point)
-    return values, dt, dev
-
-
-def _spaced_number(x, name: str, pos: int):
-    """``start``/``end`` of linspace/logspace: a Python number (complex ones too) from a number or a 0-d tensor."""
-    value = x.item() if isinstance(x, (Tensor, np.generic)) else x
-    return value if isinstance(value, complex) else _number(value, name, pos)
-
-
-def _complex_spaced(start, end, steps: int, dt) -> np.ndarray:
-    """A complex dtype's spacing: PyTorch's kernel steps the real and imaginary parts alike (complex minus,
-    divided by a real count), so each part is the real spacing of its own bounds."""
-    part = np.dtype(np.float32) if dt is _dtype.complex64 else np.dtype(np.float64)
-    start, end = complex(start), complex(end)
-    with np.errstate(all="ignore"):
-        real = _linspace_values(start.real, end.real, steps, part)
-        imag = _linspace_values(start.imag, end.imag, steps, part)
-    return (real + 1j * imag.astype(dt.np)).astype(dt.np) if steps else np.zeros(0, dt.np)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
@@ -528,32 +299,6 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     if out is not None:
         return into_out(arr, out, requires_grad)
     return finish(arr if dev is CPU else _backend.to_device_array(arr, dev), requires_grad)
-
-
-def _c_pow(base: float, v: float) -> float:
-    """``std::pow`` of two doubles: the C library's (``math.pow``); NumPy's where that raises (an overflow's inf,
-    a negative base's NaN)."""
-    try:
-        return math.pow(base, v)
-    except (OverflowError, ValueError):
-        with np.errstate(all="ignore"):
-            return float(np.power(np.float64(base), np.float64(v)))
-
-
-def _real_logspace(start, end, steps: int, base: float, np_dtype) -> np.ndarray:
-    """PyTorch's CPU ``logspace`` of a floating dtype: ``start``/``end`` in the dtype, ``step = double(end - start)
-    / (steps - 1)``, the exponent ``start + step * i`` in double for the first half and ``end - step * (steps - 1 -
-    i)`` for the rest (each product rounded: not fused), ``std::pow(double, double)`` (the C library's, correctly
-    rounded: NumPy's float64 ``power`` is not) and the double result stored in the dtype (through float for the
-    half types, as c10's conversions go). NumPy's float32 exponents differed from torch in most float32 elements."""
-    s, e = np_dtype.type(start), np_dtype.type(end)
-    step = float(np_dtype.type(e - s)) / (steps - 1)
-    i = np.arange(steps, dtype=np.float64)
-    exponent = np.where(i < steps // 2, float(s) + step * i, float(e) - step * (steps - i - 1))
-    powers = np.fromiter((_c_pow(base, v) for v in exponent.tolist()), np.float64, count=steps)
-    if np_dtype.itemsize < 4:
-        powers = powers.astype(np.float32)
-    return powers.astype(np_dtype)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
