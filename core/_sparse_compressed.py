@@ -10,6 +10,10 @@ is compressed (``* scalar``, ``neg``, ``transpose`` of like dims) give a compres
 Autograd: a compressed tensor made from ``values`` that require grad is recorded as PyTorch records it
 (``SparseCompressedTensorBackward0``), and its gradient is the incoming gradient read at the specified entries
 (PyTorch's masked gradient); a compressed leaf that requires grad gets the dense gradient of the ops using it.
+
+This module holds the layouts, the tensor class, where the entries are, building, transposing, saving and
+printing; the autograd nodes are in ``core._sparse_compressed_autograd`` and the conversions and constructors in
+``core._sparse_compressed_convert``, both imported at the end of this module, which re-exports what others import.
 """
 
 from __future__ import annotations
@@ -17,12 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype, _printing
-from core._backend import to_numpy_array
-from core._sparse_compressed_checks import infer_size, invariant_checks_enabled, validate, validate_indices
 from core._tensor import Tensor, _Layout, _object_new, strided
 from core._warn_once import warn_once
-from core.autograd._transform_guard import set_requires_grad
-from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 
 __all__ = ["sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed_tensor", "sparse_csr_tensor",
@@ -365,123 +365,6 @@ def _fill(dense: np.ndarray, layout, compressed, plain, values) -> None:
         np.add.at(np.transpose(dense.reshape(tiled), _blocked_order(nb, dense_dim)), index, flat)
 
 
-class _FromValues(Function):
-    """A compressed tensor made from ``values``: its gradient is the incoming one read at the entries."""
-
-    node_name = "SparseCompressedTensorBackward0"
-
-    @staticmethod
-    def forward(ctx, values, layout, compressed, plain, shape):
-        out = _build(layout, compressed, plain, to_numpy_array(values._data), shape)
-        ctx.positions = out._sc_positions()
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        return _gather(g, *ctx.positions), None, None, None, None
-
-
-def _grad_pattern(t) -> tuple:
-    """What a gradient of compressed ``t`` needs: its layout, indices and shape, and whether torch would refuse it
-    (a CSC, BSR or BSC leaf: ``_pattern_grad``)."""
-    return t._sc_layout, t._sc_compressed, t._sc_plain, tuple(t.shape), t.grad_fn is None and t._sc_layout is not \
-        sparse_csr
-
-
-def _pattern_grad(pattern: tuple, values: np.ndarray) -> SparseCompressedTensor:
-    """The gradient of a compressed tensor: one of its layout and indices holding ``values`` (a CSR leaf's ``.grad``
-    is CSR, as torch's).
-
-    NOTE: torch's AccumulateGrad refuses a CSC, BSR or BSC gradient for a leaf ("Sparse CSC tensors do not have
-    is_contiguous"); the nodes raise that error where their input is such a leaf (a tensor made from values that
-    need grad passes the gradient on to them, as torch's)."""
-    layout, compressed, plain, shape, refused = pattern
-    if refused:
-        raise RuntimeError(f"Sparse {layout.enum[6:].upper()} tensors do not have is_contiguous")
-    return _build(layout, compressed, plain, values, shape)
-
-
-class _Values(Function):
-    """``values()`` of a compressed tensor that needs grad, torch's ``ValuesBackward0``: the entries; their gradient
-    is the compressed tensor of the incoming values (``_pattern_grad``)."""
-
-    node_name = "ValuesBackward0"
-
-    @staticmethod
-    def forward(ctx, t):
-        ctx.args = _grad_pattern(t)
-        return t._sc_alias(t._sc_values, base=t)  # a view of the entries, as torch's (COO's too)
-
-    @staticmethod
-    def backward(ctx, g):
-        return _pattern_grad(ctx.args, to_numpy_array(g._data))
-
-
-class _ToDense(Function):
-    """``to_dense()`` of a sparse tensor (compressed or COO) that needs grad: the dense gradient passes through (the
-    sparse tensor's own node takes each value's entry of it)."""
-
-    node_name = "ToDenseBackward0"
-
-    @staticmethod
-    def forward(ctx, t):
-        return t._data.copy()
-
-    @staticmethod
-    def backward(ctx, g):
-        return g
-
-
-class _CompressedToDense(_ToDense):
-    """``to_dense()`` of a compressed tensor that needs grad: the dense gradient read at the entries, a compressed
-    tensor (``_pattern_grad``: torch's ``ToDenseBackward0`` masks it to the tensor's pattern)."""
-
-    node_name = "ToDenseBackward0"
-
-    @staticmethod
-    def forward(ctx, t):
-        ctx.args = (_grad_pattern(t), t._sc_positions())
-        return t._data.copy()
-
-    @staticmethod
-    def backward(ctx, g):
-        pattern, positions = ctx.args
-        return _pattern_grad(pattern, _gather(np.asarray(to_numpy_array(g._data)), *positions))
-
-
-class _SparseMm(Function):
-    """``torch.sparse.mm`` of a CSR matrix and a dense one: the CSR operand's gradient keeps its pattern (masked)."""
-
-    node_name = "SparseAddmmBackward0"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a._data @ b._data
-
-    @staticmethod
-    def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        ga = gb = None
-        if ctx.needs_input_grad[0]:
-            ga = _from_values(a._sc_layout, a._sc_compressed, a._sc_plain, _gather(g @ b.t(), *a._sc_positions()),
-                              a.shape)
-        if ctx.needs_input_grad[1]:
-            gb = a.to_dense().t() @ g
-        return ga, gb
-
-
-def sparse_mm(a, b) -> Tensor:
-    """``torch.sparse.mm(csr, dense)``: recorded as PyTorch's ``SparseAddmmBackward0``."""
-    return _SparseMm.apply(a, b)
-
-
-def _from_values(layout, compressed, plain, values: Tensor, shape) -> SparseCompressedTensor:
-    if not values.requires_grad:
-        return _build(layout, compressed, plain, to_numpy_array(values._data), tuple(shape))
-    return _FromValues.apply(values, layout, compressed, plain, tuple(shape))
-
-
 def _transpose(t: SparseCompressedTensor, dim0: int, dim1: int):
     n = t.dim()
     d0, d1 = dim0 % n, dim1 % n  # (PyTorch's range error comes from the dense path for bad dims)
@@ -505,157 +388,17 @@ def _transpose(t: SparseCompressedTensor, dim0: int, dim1: int):
     return t._sc_with_values(values, layout=_TRANSPOSED[t._sc_layout], shape=shape)
 
 
-# ----- conversions --------------------------------------------------------------------------------------------
-def _pattern(arr: np.ndarray, layout, block, dense_dim):
-    """Compressed and plain indices of the nonzero blocks of a dense array, in PyTorch's order."""
-    blocked, nb = _blocked_shape(arr.shape, block, dense_dim)
-    tiles = np.transpose(arr.reshape(blocked), _blocked_order(nb, dense_dim)) != 0
-    mask = tiles.reshape(tiles.shape[:nb + 2] + (-1,)).any(-1)
-    flat = mask.reshape((-1,) + mask.shape[-2:])
-    comps, plains = [], []
-    for m in flat:
-        m = m if layout.rows else m.T
-        major, minor = np.nonzero(m)
-        comps.append(np.concatenate(([0], np.cumsum(np.bincount(major, minlength=m.shape[0])))).astype(np.int64))
-        plains.append(minor.astype(np.int64))
-    counts = {len(p) for p in plains}
-    if len(counts) > 1:
-        raise RuntimeError("Expect the same number of specified elements per batch.")
-    nnz = counts.pop() if counts else 0
-    compressed = np.stack(comps).reshape(mask.shape[:nb] + (-1,)) if comps else np.zeros(mask.shape[:nb] + (1,),
-                                                                                         np.int64)
-    plain = np.stack(plains).reshape(mask.shape[:nb] + (nnz,)) if plains else np.zeros(mask.shape[:nb] + (0,),
-                                                                                        np.int64)
-    return compressed, plain
-
-
-def _check(funcname, t, layout_to, blocksize, dense_dim):
-    """PyTorch's ``_to_sparse_check_arguments`` for a conversion to a compressed layout."""
-    frm, to = layout_enum(t.layout), layout_to.enum
-    if isinstance(t, SparseCompressedTensor) or frm == "Sparse":
-        if dense_dim is not None:
-            raise RuntimeError(f"{funcname}: conversion from {frm} to {to} with dense_dim argument given is not "
-                               "supported")
-    if frm == "Sparse" and t.sparse_dim() != 2:
-        raise RuntimeError(f"{funcname}: conversion from {frm} to {to} for input tensors with sparse_dim()!=2 is not "
-                           "supported")
-    if blocksize is not None:
-        if len(blocksize) != 2:
-            raise RuntimeError(f"{funcname}: blocksize needs to be a tuple of size 2, but got {len(blocksize)}")
-        if blocksize[0] <= 0 or blocksize[1] <= 0:
-            raise RuntimeError(f"{funcname}: blocksize needs to be positive, but got [{blocksize[0]}, {blocksize[1]}]")
-        if not layout_to.blocked:
-            raise RuntimeError(f"{funcname}: conversion from {frm} to {to} with blocksize argument given is not "
-                               "supported")
-        dd = dense_dim or 0 if not isinstance(t, SparseCompressedTensor) else t.dense_dim()
-        rows, cols = t.shape[-(dd + 2)], t.shape[-(dd + 1)]
-        if rows % blocksize[0] or cols % blocksize[1]:
-            raise RuntimeError(f"{funcname}: tensor sparse size ({rows},{cols}) must be divisible by given "
-                               f"blocksize ({blocksize[0]},{blocksize[1]})")
-    elif layout_to.blocked:
-        raise RuntimeError(f"{funcname}: conversion from {frm} to {to} without blocksize argument given is not "
-                           "supported")
-    if dense_dim is not None and not 0 <= dense_dim <= t.dim() - 2:
-        raise RuntimeError(f"{funcname}: dense_dim argument must be in [0,{t.dim() - 2}] range, but {dense_dim} is "
-                           "given")
-    if t.dim() < 2:
-        raise IndexError(f"select(): index 1 out of range for tensor of size [{t.dim() and t.shape[0]}, 1] at "
-                         "dimension 1" if t.dim() else "Dimension specified as -2 but tensor has no dimensions")
-
-
-def convert(t: Tensor, layout, blocksize=None, dense_dim=None, *, sparse_dim=None, funcname="to_sparse"):
-    """``t.to_sparse(layout=...)`` and ``to_sparse_csr/csc/bsr/bsc``: a copy in ``layout``."""
-    from core._sparse_coo import sparse_coo, to_sparse  # COO is a sibling module
-
-    if layout is None or layout is sparse_coo:
-        if isinstance(t, SparseCompressedTensor):
-            return to_sparse(t.detach().to_dense(), sparse_dim if sparse_dim is not None else 2)
-        return to_sparse(t, sparse_dim)
-    if layout not in LAYOUTS:
-        raise RuntimeError(f"{funcname}: {layout_enum(t.layout)} to {layout!r} conversion not supported")
-    if isinstance(blocksize, int):
-        blocksize = (blocksize, blocksize)
-    blocksize = None if blocksize is None else tuple(int(b) for b in blocksize)
-    if isinstance(t, SparseCompressedTensor):
-        funcname = funcname.replace("dense_", "")  # (PyTorch's sparse_compressed_to_* checks name the method)
-    if t.layout is sparse_coo:
-        funcname = funcname.replace("dense_", "coo_")
-    _check(funcname, t, layout, blocksize, dense_dim)
-    if t.layout is sparse_coo:  # a hybrid COO tensor's dense dimensions stay dense (a values row per entry)
-        dense_dim = t.dense_dim()
-    if isinstance(t, SparseCompressedTensor):
-        if t.layout is layout and (blocksize is None or blocksize == t._sc_block):
-            return t
-        if t._sc_layout.blocked and blocksize is not None and blocksize != t._sc_block:
-            raise RuntimeError(f"{funcname}: conversion from {t._sc_layout.enum} to {layout.enum} with blocksize "
-                               f"changed from [{t._sc_block[0]}, {t._sc_block[1]}] to [{blocksize[0]}, "
-                               f"{blocksize[1]}] is not supported")
-        dense_dim = t.dense_dim()
-    block = blocksize or (1, 1)
-    dense_dim = dense_dim or 0
-    source = t.to_dense() if isinstance(t, SparseCompressedTensor) or t.layout is sparse_coo else t
-    compressed, plain = _pattern(to_numpy_array(source.detach()._data), layout, block, dense_dim)
-    positions = _sc_positions(layout, compressed, plain, block, dense_dim, source.shape)
-    values = _gather(source, *positions)
-    return _from_values(layout, compressed, plain, values, source.shape)
-
-
-def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=None, *, dtype=None, layout=None,
-                             device=None, pin_memory=False, requires_grad=False, check_invariants=None):
-    """``torch.sparse_compressed_tensor``: a CSR/CSC/BSR/BSC tensor from its indices and values (checked as PyTorch
-    checks them; the index contents only with ``check_invariants=True``)."""
-    from core._factories import tensor  # factories import Tensor
-
-    if layout not in LAYOUTS:
-        raise RuntimeError(f"sparse_compressed_tensor expected sparse compressed tensor layout but got "
-                           f"{layout_enum(layout) if layout is not None else 'none'}")
-    ci = compressed_indices if isinstance(compressed_indices, Tensor) else tensor(compressed_indices)
-    pi = plain_indices if isinstance(plain_indices, Tensor) else tensor(plain_indices)
-    vals = values if isinstance(values, Tensor) else tensor(values)
-    if dtype is not None:
-        vals = vals.to(dtype)
-    c_arr, p_arr = to_numpy_array(ci.detach()._data), to_numpy_array(pi.detach()._data)
-    shape = tuple(int(s) for s in size) if size is not None else infer_size(layout, c_arr, p_arr, vals)
-    validate(layout, c_arr, p_arr, vals, shape, ci.dtype, pi.dtype)
-    if check_invariants if check_invariants is not None else invariant_checks_enabled():
-        validate_indices(layout, c_arr, p_arr, vals, shape)
-    out = _from_values(layout, c_arr.copy(), p_arr.copy(), vals, shape)
-    if requires_grad:
-        set_requires_grad(out)
-    return out
-
-
-def _constructor(layout):
-    """``torch.sparse_<layout>_tensor``, whose index arguments have the layout's names (``crow_indices=``,
-    ``col_indices=`` for CSR; ``ccol_indices=``, ``row_indices=`` for CSC), positional or by keyword."""
-    a, b = layout.index_names
-    options = ("dtype", "device", "pin_memory", "requires_grad", "check_invariants")
-
-    def construct(*args, **kwargs):
-        name = f"{layout.name}_tensor()"
-        if len(args) > 4:
-            raise TypeError(f"{name} takes from 3 to 4 positional arguments but {len(args)} were given")
-        bound = dict(zip((a, b, "values", "size"), args))
-        for key in (a, b, "values", "size"):
-            if key in kwargs:
-                if key in bound:
-                    raise TypeError(f"{name} got multiple values for argument '{key}'")
-                bound[key] = kwargs.pop(key)
-        unknown = [key for key in kwargs if key not in options]
-        if unknown:
-            raise TypeError(f"{name} got an unexpected keyword argument '{unknown[0]}'")
-        missing = [key for key in (a, b, "values") if key not in bound]
-        if missing:
-            raise TypeError(f"{name} missing required argument '{missing[0]}'")
-        return sparse_compressed_tensor(bound[a], bound[b], bound["values"], bound.get("size"), layout=layout,
-                                        **kwargs)
-
-    construct.__name__ = construct.__qualname__ = f"{layout.name}_tensor"
-    construct.__doc__ = f"``torch.{layout.name}_tensor({a}, {b}, values, size=None, ...)``: a {layout.enum} tensor."
-    return construct
-
-
-sparse_csr_tensor, sparse_csc_tensor, sparse_bsr_tensor, sparse_bsc_tensor = (_constructor(lay) for lay in LAYOUTS)
+# the autograd nodes and the conversions build on the above: imported after it
+from core._sparse_compressed_autograd import _CompressedToDense, _from_values, _Values  # noqa: E402
+from core._sparse_compressed_autograd import _ToDense as _ToDense  # noqa: E402  (core._sparse_coo's base)
+from core._sparse_compressed_convert import (  # noqa: E402
+    convert,
+    sparse_bsc_tensor,
+    sparse_bsr_tensor,
+    sparse_compressed_tensor,
+    sparse_csc_tensor,
+    sparse_csr_tensor,
+)
 
 
 # ----- core.save ----------------------------------------------------------------------------------------------

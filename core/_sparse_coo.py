@@ -14,19 +14,19 @@ too) stay sparse and record torch's node. A sparse leaf's gradient through ``to_
 ``torch.sparse.sum`` is a COO tensor over its entries, as torch's. ``values()`` hands out the entries themselves: a
 write through it moves the version counter, and the dense mirror is rebuilt from the entries when next read
 (``_DenseMirror``).
+
+This module holds the layout, the tensor class and ``_make``; making COO tensors (``sparse_coo_tensor``,
+``to_sparse``, ``stack``, ``sparse_mask``, ``spmm``) is in ``core._sparse_coo_make`` and their autograd nodes in
+``core._sparse_coo_autograd``, both imported at the end of this module, which re-exports what others import here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from core import _backend, _dtype, _printing
+from core import _dtype, _printing
 from core._backend import to_numpy_array
-from core._device import device as _device
-from core._sparse_compressed import _ToDense
-from core._sparse_compressed_checks import invariant_checks_enabled
 from core._tensor import Tensor, _Layout, _object_new, new_tensor
-from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled, no_grad
 
 __all__ = ["sparse_coo", "sparse_coo_tensor", "to_sparse", "spmm", "dsmm"]
@@ -437,301 +437,8 @@ def _make(indices: np.ndarray, values: np.ndarray, size, coalesced: bool) -> Spa
     return t
 
 
-def stack(tensors, dim: int):
-    """``torch.stack`` of COO tensors of one shape along a sparse dim (``dim`` at most their sparse dims): each
-    tensor's entries with its position as the new index row, in order, marked uncoalesced (PyTorch's cat of
-    unsqueezed tensors); ``None`` where the dense route applies (autograd recording, a dense dim)."""
-    sparse = tensors[0]._sp_indices.shape[0]
-    if dim > sparse or any(t._sp_indices.shape[0] != sparse for t in tensors) \
-            or any(t.requires_grad for t in tensors) and is_grad_enabled():
-        return None
-    indices = np.concatenate([np.insert(t._sp_indices, dim, k, axis=0) for k, t in enumerate(tensors)], axis=1)
-    values = np.concatenate([t._sp_values for t in tensors])
-    shape = tensors[0]._data.shape
-    return _make(indices, values, shape[:dim] + (len(tensors),) + shape[dim:], False)
-
-
-def sparse_mask(self: Tensor, mask) -> SparseCooTensor:
-    """``dense.sparse_mask(mask)``: a sparse COO tensor with ``mask``'s indices and this tensor's values there."""
-    if not getattr(mask, "is_sparse", False):  # (PyTorch has no kernel for a strided mask)
-        raise NotImplementedError("Could not run 'aten::sparse_mask' with arguments from the 'CPU' backend.")
-    if tuple(mask.shape) != tuple(self.shape):
-        raise RuntimeError("sparse_mask(): operands have incompatible sizes; self has size "
-                           f"{list(self.shape)} but mask has size {list(mask.shape)}")
-    values = np.asarray(to_numpy_array(self.detach()._data))[tuple(mask._sp_indices)]
-    return _make(mask._sp_indices.copy(), values, mask._data.shape, mask._sp_coalesced)
-
-
 def _rebuild_sparse(indices, values, size, coalesced) -> SparseCooTensor:
     return _make(indices, values, size, coalesced)
-
-
-def to_sparse(t: Tensor, sparse_dim: int | None = None) -> SparseCooTensor:
-    """``t.to_sparse(sparse_dim)``: the entries of ``t`` whose slice over the dense dims holds a nonzero."""
-    arr = to_numpy_array(t._data)
-    sd = arr.ndim if sparse_dim is None else sparse_dim
-    if not 0 <= sd <= arr.ndim:
-        raise RuntimeError(f"sparse_dim argument must be in [0, {arr.ndim}] range, but {sd} is given")
-    mask = arr != 0 if sd == arr.ndim else (arr != 0).reshape(arr.shape[:sd] + (-1,)).any(-1)
-    indices = np.stack(np.nonzero(mask)).astype(np.int64).reshape(sd, -1)
-    return _make(indices, arr[tuple(indices)], arr.shape, coalesced=True)
-
-
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
-                      requires_grad=False, check_invariants=None, is_coalesced=None) -> SparseCooTensor:
-    """``torch.sparse_coo_tensor``: entries ``values[k]`` at ``indices[:, k]`` (duplicates add up when used)."""
-    from core._factories import tensor  # factories import Tensor
-
-    if requires_grad:
-        raise NotImplementedError("core's sparse tensors do not take part in autograd")
-    if device is not None and _device(device).type == "cuda":  # core's sparse tensors are NumPy arrays
-        if not _backend.cuda_available():
-            raise RuntimeError("PyTorch is not linked with support for cuda devices")  # PyTorch's CPU build
-        raise NotImplementedError("core's sparse COO tensors live on the CPU")
-    idx = indices if isinstance(indices, Tensor) else tensor(indices)
-    vals = values if isinstance(values, Tensor) else tensor(values)
-    if dtype is not None:
-        vals = vals.to(dtype)
-    idx_arr = to_numpy_array(idx._data)
-    if idx_arr.ndim != 2:
-        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(idx_arr.shape)}")
-    idx_arr = idx_arr.astype(np.int64)
-    val_arr = to_numpy_array(vals._data)
-    if size is None:
-        size = tuple(int(m) + 1 for m in idx_arr.max(1)) if idx_arr.shape[1] else (0,) * idx_arr.shape[0]
-        size += val_arr.shape[1:]
-    size = tuple(int(s) for s in size)
-    if check_invariants is None:
-        invariant_checks_enabled()  # (reading the unset flag gives PyTorch's one-time note)
-    _check_index_bounds(idx_arr, size)  # NOTE: even unchecked: core's dense mirror cannot hold an index outside size
-    if vals.requires_grad and is_grad_enabled():
-        return _SparseFromValues.apply(vals, indices=idx_arr, size=size, coalesced=bool(is_coalesced))
-    return _make(idx_arr, val_arr, size, coalesced=bool(is_coalesced))
-
-
-class _SparseFromValues(Function):
-    """``sparse_coo_tensor`` of values that need grad: the gradient of each value is the (dense) incoming
-    gradient at its index, duplicates each getting it in full (their sum is the entry), as PyTorch's
-    ``sparse_constructor_values_backward`` gives it."""
-
-    node_name = "SparseCooTensorWithDimsAndTensorsBackward0"
-
-    @staticmethod
-    def forward(ctx, values, *, indices, size, coalesced):
-        ctx.args = indices
-        return _make(indices, to_numpy_array(values._data), size, coalesced)
-
-    @staticmethod
-    def backward(ctx, g):
-        grad = g.to_dense() if getattr(g, "is_sparse", False) else g
-        return new_tensor(np.ascontiguousarray(np.asarray(to_numpy_array(grad._data))[tuple(ctx.args)]))
-
-
-class _Values(Function):
-    """``values()`` of a COO tensor that needs grad: each value's gradient goes back to its entry (duplicates of an
-    index add up there), a dense gradient of the sparse tensor's shape, as the constructor's backward takes it."""
-
-    node_name = "ValuesBackward0"
-
-    @staticmethod
-    def forward(ctx, t):
-        ctx.args = (t._sp_indices, t._data.shape)
-        return t._sp_values_alias(base=t)  # a view of the entries, as torch's
-
-    @staticmethod
-    def backward(ctx, g):  # torch's values_backward: a COO gradient over the same indices (not marked coalesced)
-        indices, shape = ctx.args
-        return _make(indices, np.array(to_numpy_array(g._data)), shape, coalesced=False)
-
-
-def _masked_grad(g, indices: np.ndarray, shape, coalesced: bool) -> SparseCooTensor:
-    """A COO gradient with ``indices`` (a coalesced input's) and the incoming gradient ``g`` (dense or sparse, of
-    ``shape``) there, as torch's backward of ``to_dense``/``sparse.sum`` gives a sparse leaf (marked coalesced where
-    torch's is: a gradient from ``to_dense`` or ``sparse.sum(s, dim)`` is not, so ``.grad.values()`` refuses)."""
-    arr = np.broadcast_to(np.asarray(to_numpy_array(g._data)), tuple(shape))  # (the sparse mirror is dense)
-    return _make(indices, np.ascontiguousarray(arr[tuple(indices)]), shape, coalesced)
-
-
-def _coalesced_indices(t: SparseCooTensor) -> np.ndarray:
-    return t._sp_indices if t._sp_coalesced else t._sp_coalesce()._sp_indices
-
-
-class _CooToDense(_ToDense):
-    """``to_dense()`` of a COO tensor that needs grad: the gradient is the incoming one at the tensor's entries, a COO
-    tensor (torch's ``to_dense_backward`` masks it with the input)."""
-
-    node_name = "ToDenseBackward0"  # (a Function's node is named from its own class body)
-
-    @staticmethod
-    def forward(ctx, t):
-        ctx.args = (_coalesced_indices(t), t._data.shape)
-        return t._data.copy()
-
-    @staticmethod
-    def backward(ctx, g):
-        return _masked_grad(g, *ctx.args, coalesced=False)
-
-
-def sparse_sum(input: SparseCooTensor, dims: list | None, left: int = 0, dtype=None):
-    """``torch.sparse.sum(s, dim)`` of a COO tensor: the sum over ``dims``, sparse where ``left`` sparse dims remain
-    (all of them, ``dims=None``: a dense 0-d sum); of one that needs grad with torch's node (``SparseSumBackward0``,
-    ``SumBackward0`` for all dims) giving a COO gradient over the input's entries."""
-    node = _SparseSum if dims is not None else _SparseSumAll
-    dims = tuple(range(input.dim())) if dims is None else tuple(dims)
-    if input.requires_grad and is_grad_enabled():
-        return node.apply(input, dims=dims, left=left, dtype=dtype, coalesced_grad=node is _SparseSumAll)
-    return _SparseSum._sum(input, dims, left, dtype)
-
-
-class _SparseSum(Function):
-    node_name = "SparseSumBackward0"
-
-    @staticmethod
-    def _sum(t, dims, left, dtype):
-        dense = new_tensor(t._data.copy())
-        out = (dense if dtype is None else dense.to(dtype)).sum(list(dims))
-        return to_sparse(out, left) if left else out
-
-    @staticmethod
-    def forward(ctx, t, *, dims, left, dtype, coalesced_grad):
-        ctx.args = (_coalesced_indices(t), t._data.shape, sorted(dims), t._data.dtype, coalesced_grad)
-        return _SparseSum._sum(t, dims, left, dtype)
-
-    @staticmethod
-    def backward(ctx, g):
-        indices, shape, dims, dt, coalesced = ctx.args
-        arr = np.asarray(to_numpy_array(g._data)).astype(dt, copy=False)
-        for d in dims:
-            arr = np.expand_dims(arr, d)
-        return _masked_grad(new_tensor(arr), indices, shape, coalesced)
-
-
-class _SparseSumAll(_SparseSum):
-    node_name = "SumBackward0"
-
-
-class _SparseScaled(Function):
-    """``sparse * 2``, ``2 * sparse``, ``sparse / 2``, ``-sparse`` of a COO tensor that needs grad: a COO result
-    whose entries are ``fn`` of the input's; the gradient is ``fn`` of the incoming one (dense), as the map is
-    linear (torch's MulBackward0, DivBackward0, NegBackward0)."""
-
-    @staticmethod
-    def forward(ctx, t, *, fn):
-        ctx.args = fn
-        values = fn(t._values())
-        return _make(t._sp_indices, to_numpy_array(values._data), t._data.shape, t._sp_coalesced)
-
-    @staticmethod
-    def backward(ctx, g):
-        return ctx.args(g)  # (a COO gradient stays one: the map of its entries)
-
-
-class _SparseMul(_SparseScaled):
-    node_name = "MulBackward0"
-
-
-class _SparseDiv(_SparseScaled):
-    node_name = "DivBackward0"
-
-
-class _SparseNeg(_SparseScaled):
-    node_name = "NegBackward0"
-
-
-class _SparseToCopy(Function):
-    """``s.to(dtype)`` of a COO tensor that needs grad: the gradient cast back to the input's dtype (sparse stays)."""
-
-    node_name = "ToCopyBackward0"
-
-    @staticmethod
-    def _cast(t, dtype) -> SparseCooTensor:
-        values = t._sp_values_alias().to(dtype)  # (core's cast of the entries)
-        return _make(t._sp_indices, to_numpy_array(values._data), t._data.shape, t._sp_coalesced)
-
-    @staticmethod
-    def forward(ctx, t, *, dtype):
-        ctx.args = t.dtype
-        return _SparseToCopy._cast(t, dtype)
-
-    @staticmethod
-    def backward(ctx, g):
-        return g.to(ctx.args)
-
-
-class _SparseDivRounding(_SparseScaled):
-    """``s.div(2, rounding_mode=...)``: a step function, whose gradient torch gives as a COO tensor with no entries."""
-
-    node_name = "DivBackward2"
-
-    @staticmethod
-    def forward(ctx, t, *, fn):
-        out = _SparseScaled.forward(ctx, t, fn=fn)
-        ctx.args = (t.sparse_dim(), t._sp_values.shape[1:], t._data.shape)
-        return out
-
-    @staticmethod
-    def backward(ctx, g):
-        sparse_dim, dense_shape, shape = ctx.args
-        dt = np.asarray(to_numpy_array(g._data)).dtype
-        return _make(np.zeros((sparse_dim, 0), np.int64), np.zeros((0,) + dense_shape, dt), shape, coalesced=True)
-
-
-class _Coalesce(Function):
-    """``coalesce()`` of a COO tensor that needs grad: the same matrix, so its gradient passes through (dense)."""
-
-    node_name = "CoalesceBackward0"
-
-    @staticmethod
-    def forward(ctx, t):
-        return t._sp_coalesce()
-
-    @staticmethod
-    def backward(ctx, g):
-        return g
-
-
-class _MarkCoalesced(Function):
-    """``_coalesced_`` on a non-leaf that needs grad: torch's node (``NotImplemented``), which has no derivative."""
-
-    node_name = "NotImplemented"
-
-    @staticmethod
-    def forward(ctx, t, *, coalesced):
-        t._sp_coalesced = coalesced
-        ctx.mark_dirty(t)
-        return t
-
-    @staticmethod
-    def backward(ctx, g):
-        raise RuntimeError("derivative for aten::_coalesced_ is not implemented")
-
-
-def _check_index_bounds(idx_arr: np.ndarray, size: tuple) -> None:
-    """PyTorch's ``_validate_sparse_coo_tensor_args`` with invariant checks on: every index within its dim's size,
-    negative ones reported first. PyTorch skips it when checks are off (and may crash later); core always checks."""
-    if not idx_arr.shape[1]:
-        return
-    lows, highs = idx_arr.min(1), idx_arr.max(1)
-    for d, low in enumerate(lows):
-        if low < 0:
-            raise RuntimeError(f"found negative index {low} for dim {d}")
-    for d, high in enumerate(highs):
-        if high >= size[d]:
-            raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is {size[d]} but found index "
-                               f"{high}")
-
-
-def spmm(input: Tensor, mat2: Tensor) -> Tensor:
-    """``torch.spmm``: a sparse (or dense) matrix times a dense matrix, a dense result."""
-    from core.ops.linalg import mm  # ops import tensors
-
-    return mm(input, mat2)
-
-
-def dsmm(input: Tensor, mat2: Tensor) -> Tensor:
-    """``torch.dsmm``: the older name of the same product (``mm``'s autograd, checks and errors; linear_operator's
-    batched sparse interpolation calls it)."""
-    return spmm(input, mat2)
 
 
 def _sparse_repr(t: SparseCooTensor) -> str:
@@ -752,7 +459,22 @@ def _sparse_repr(t: SparseCooTensor) -> str:
     return _printing._add_suffixes(body, suffixes[1:], indent)
 
 
+# making COO tensors and their autograd nodes build on the class and _make above: imported after them
 from core import _sparse_coo_ops as _ops  # noqa: E402  (its ops build their results with _make from here)
+from core._sparse_coo_autograd import (  # noqa: E402
+    _Coalesce,
+    _CooToDense,
+    _MarkCoalesced,
+    _SparseDiv,
+    _SparseDivRounding,
+    _SparseMul,
+    _SparseNeg,
+    _SparseToCopy,
+    _Values,
+)
+from core._sparse_coo_make import dsmm, sparse_coo_tensor, spmm, to_sparse  # noqa: E402
+from core._sparse_coo_make import sparse_mask as sparse_mask  # noqa: E402  (core.ops reads these two here)
+from core._sparse_coo_make import stack as stack  # noqa: E402
 
 for _name in _ops.UNARY:
     setattr(SparseCooTensor, _name, _ops.unary_method(_name))

@@ -1348,7 +1348,7 @@ class Tensor(TensorBase):
     def hash_tensor(self, dim=..., *, keepdim: builtins.bool = ..., mode: builtins.int = ...) -> Tensor:
         """``core.ops.hashing.hash_tensor`` with ``self`` as its first argument."""
     def sparse_mask(self, mask):
-        """``dense.sparse_mask(mask)``: a sparse COO tensor with ``mask``'s indices and this tensor's values there. (core._sparse_coo.sparse_mask)"""
+        """``dense.sparse_mask(mask)``: a sparse COO tensor with ``mask``'s indices and this tensor's values there. (core._sparse_coo_make.sparse_mask)"""
     def __dlpack__(self, *, stream=..., max_version=..., dl_device=..., copy=...):
         """``Tensor.__dlpack__``: the array's capsule (PyTorch's BufferError for a tensor that requires grad). (core._dlpack.dlpack)"""
     def __dlpack_device__(self) -> tuple:

@@ -6,9 +6,9 @@ from core import _sparse_compressed_checks as _checks
 from core import _sparse_coo_ops as _coo_ops
 from core._sparse_coo import SparseCooTensor as _SparseCooTensor
 from core._sparse_coo import sparse_coo_tensor as _sparse_coo_tensor
-from core._sparse_coo import sparse_sum as _sparse_sum
 from core._sparse_coo import spmm as _spmm
 from core._sparse_coo import to_sparse as _to_sparse
+from core._sparse_coo_autograd import sparse_sum as _sparse_sum
 from core._tensor import strided as _strided
 from core.autograd import grad_mode as _grad_mode
 
@@ -20,7 +20,8 @@ def mm(mat1, mat2, reduce="sum"):
     """``torch.sparse.mm``: a sparse matrix times a dense one (a dense result, as PyTorch's for these inputs; a CSR
     matrix's gradient keeps its pattern, as PyTorch's). ``reduce`` other than "sum" combines each row's products
     by "mean", "amax" or "amin" instead (a CSR matrix only, as PyTorch's CPU kernel)."""
-    from core._sparse_compressed import sparse_csr, sparse_mm
+    from core._sparse_compressed import sparse_csr
+    from core._sparse_compressed_autograd import sparse_mm
 
     if reduce != "sum":
         return _mm_reduce(mat1, mat2, reduce)[0]
@@ -34,7 +35,7 @@ def mm(mat1, mat2, reduce="sum"):
 
 def softmax(input, dim, *, dtype=None):  # PyTorch's names
     """``torch.sparse.softmax``: along ``dim`` over the specified entries only (the others count as -inf), a COO
-    result (``core._sparse_coo_ops.sparse_softmax``)."""
+    result (``core._sparse_coo_graph_ops.sparse_softmax``)."""
     return _coo_ops.sparse_softmax(input, dim, dtype)
 
 
@@ -78,7 +79,7 @@ def _mm_reduce(mat1, mat2, reduce):
 def sum(input, dim=None, dtype=None):  # PyTorch's name
     """``torch.sparse.sum``: a dense 0-d sum of all entries, or a sum over ``dim`` that stays sparse in the sparse
     dims left (entries summing to exactly 0 are dropped here, where PyTorch keeps them); of a COO tensor that needs
-    grad with torch's node and a COO gradient (``core._sparse_coo.sparse_sum``)."""
+    grad with torch's node and a COO gradient (``core._sparse_coo_autograd.sparse_sum``)."""
     dense = input.to_dense() if isinstance(input, _SparseCooTensor) else input
     if dtype is not None:
         dense = dense.to(dtype)
