@@ -144,10 +144,7 @@ def _refuse_read(func, level, args, kwargs):
 
 # ----- the wrapper -----------------------------------------------------------------------------------------------
 def _batched_class():
-    """The BatchedTensor class, made at the first batched call.
-
-    NOTE: the class, ``_per_sample`` and ``_metadata`` stay in this module: ``core.autograd._transform_guard`` skips
-    its frames as dispatch plumbing when it looks for the caller of ``requires_grad_``."""
+    """The BatchedTensor class, made at the first batched call (``_vmap_level`` holds it)."""
     return _vmap_level.batched_class(_make_batched_class)
 
 
