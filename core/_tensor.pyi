@@ -1246,7 +1246,7 @@ class Tensor(TensorBase):
     def cumprod_(self, dim, *, dtype=...):
         """In-place ``cumprod`` (in ``self``'s dtype: a bool tensor has no kernel). (core.ops.tensor_more.cumprod_)"""
     def logaddexp2(self, other):
-        """``log2(2**input + 2**other)``, computed stably around the larger argument (half types in float32, rounded (core.ops.tensor_more.logaddexp2)"""
+        """``log2(2**input + 2**other)``: floating dtypes only, as PyTorch's kernel. (core.ops.tensor_more.logaddexp2)"""
     def diagflat(self, offset=...):
         """A 2-D tensor with the flattened input on its ``offset`` diagonal. (core.ops.tensor_more.diagflat)"""
     def gcd(self, other):
