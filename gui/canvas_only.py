@@ -15,9 +15,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-__all__ = ["BACK", "CanvasOnly"]
+__all__ = ["BACK", "RETURNED", "CanvasOnly"]
 
 BACK = "Canvas only: Ctrl+Shift+F (View ▸ Canvas only) brings the panels back"
+RETURNED = "The panels are back (Ctrl+Shift+F hides them again)"  # replaces BACK, which would read stale
 
 
 class CanvasOnly(QObject):
@@ -59,6 +60,7 @@ class CanvasOnly(QObject):
                 for dock in self._front:
                     dock.raise_()
                 self.hidden, self._front = [], []
+                self.say(RETURNED)
         finally:
             self._busy = False
         if not on:

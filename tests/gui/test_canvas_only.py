@@ -11,7 +11,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt
 
-from gui.canvas_only import BACK
+from gui.canvas_only import BACK, RETURNED
 from tests.gui.real_input import press, shown
 from tests.gui.scenarios import driver as d
 
@@ -33,6 +33,7 @@ def test_canvas_only_gives_the_canvas_the_window_and_the_same_key_brings_the_doc
     press(w, Qt.Key_F, Qt.ControlModifier | Qt.ShiftModifier)
     qtbot.waitUntil(lambda: _front(w.lessons.dock) and _front(w.inspector_dock))
     assert not _front(w.library_dock)  # the Nodes tab stays behind the Lesson, as it was
+    assert w.status_label.text() == RETURNED  # the status bar no longer says how to bring them back
     qtbot.waitUntil(lambda: abs(w.view.width() - before) <= 30)
 
 
