@@ -412,3 +412,10 @@ def test_a_gradcheck_of_a_function_over_other_names_is_kept_as_a_value_and_the_n
     result = import_here(text)
     assert not [n for n in result.graph.nodes.values() if n.type == "check.gradcheck"]
     assert any(n.startswith("line 4: autograd.gradcheck: the checked function uses 'w'") for n in result.notes)
+
+
+def test_a_constant_no_tensor_node_can_hold_is_refused_at_its_line():
+    # (found by the code-grammar fuzz test with more examples: the graph's refusal escaped as a GraphError)
+    with pytest.raises(CodeImportError) as caught:
+        import_here("import torch\nx = torch.ones(2)\nx = torch.add(x, 9999999999999999999999999999999999999999)\n")
+    assert "line 3" in str(caught.value) and "the constant 99999" in str(caught.value)

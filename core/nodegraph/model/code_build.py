@@ -28,7 +28,7 @@ import core
 from core.nodegraph.model import code_ops, layout, training_settings
 from core.nodegraph.model.code_map import Mapped, map_call
 from core.nodegraph.model.code_trace import Call, SnippetError, Trace
-from core.nodegraph.model.document import Edge, Graph, Node
+from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 from core.nodegraph.model.nodes.code import MAX_INPUTS, OP_TYPE, OUTPUTS, VALUES_TYPE
 from core.nodegraph.model.numtext import tensor_values
 from core.nodegraph.model.spec import ParamError, get_spec
@@ -112,7 +112,11 @@ class _Builder:
         if isinstance(value, complex):  # a constant node's value is a JSON number, as a tensor node's values are
             raise SnippetError(f"the complex number {value!r}: the graph's constants and tensor nodes hold real, "
                                "integer and bool values only (a complex tensor's .real and .imag are real)", line)
-        nid = self.add("source.tensor", {"tensor": value}, None, line)
+        try:
+            nid = self.add("source.tensor", {"tensor": value}, None, line)
+        except GraphError as exc:  # e.g. an int beyond 64 bits (the tracer's core took it; no tensor holds it)
+            shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
+            raise SnippetError(f"the constant {shown}: {str(exc).split('): ', 1)[-1]}", line) from None
         self.g.set_node_attr(nid, "title", repr(value))
         return nid, "out"
 
