@@ -419,3 +419,40 @@ def test_a_constant_no_tensor_node_can_hold_is_refused_at_its_line():
     with pytest.raises(CodeImportError) as caught:
         import_here("import torch\nx = torch.ones(2)\nx = torch.add(x, 9999999999999999999999999999999999999999)\n")
     assert "line 3" in str(caught.value) and "the constant 99999" in str(caught.value)
+
+
+def test_code_without_backward_takes_its_last_scalar_as_the_loss_never_a_non_scalar():
+    """Without ``backward()`` in the code the last result is the graph's loss only when it is a scalar:
+    ``backward()`` of a non-scalar raises in PyTorch, so Backward would fail in the app and the exported script
+    would stop with a traceback (found by the code-grammar fuzz test with more examples)."""
+    from core.nodegraph.export.script import export_script
+
+    vector = import_here("import torch\nx = torch.ones(2, requires_grad=True)\nx = torch.relu(x)\n").graph
+    assert vector.training["loss"] is None
+    scalar = import_here("import torch\nx = torch.ones(2, requires_grad=True)\ny = torch.relu(x).sum()\n").graph
+    assert scalar.nodes[scalar.training["loss"]].title == "y"
+    s = Session(scalar)
+    s.forward()
+    s.backward()
+    assert not s.errors and s.value(scalar.training["loss"], "out").item() == 2.0
+    for graph in (vector, scalar):
+        exec(compile(export_script(graph), "<exported>", "exec"), {"__name__": "__main__"})  # runs to its end
+
+
+def test_an_infinite_constant_exports_in_the_default_dtype_the_session_used():
+    """``torch.add(x, 1e999)``: the constant node holds inf in the default dtype (float32); its exported script
+    wrote it as float64 .npy bytes, so ``torch.matmul(x, ...)`` raised a dtype mismatch the session never saw
+    (found by the code-grammar fuzz test)."""
+    import contextlib
+    import io
+
+    from core.nodegraph.export.script import export_script
+
+    graph = import_here("import torch\nx = torch.ones(2)\ny = torch.matmul(x, torch.add(x, 1e999))\n").graph
+    s = Session(graph)
+    s.forward()
+    assert not s.errors
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(export_script(graph), "<exported>", "exec"), {"__name__": "__main__"})
+    assert "inf" in out.getvalue()

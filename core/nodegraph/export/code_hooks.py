@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -42,9 +43,13 @@ def npy_base64(arr: np.ndarray) -> str:
 
 
 def array_text(arr: np.ndarray) -> str:
-    """Python text for an array's values: an inline list when small and finite, else ``_arr(<npy base64>)``."""
+    """Python text for an array's values: an inline list when small (``float('inf')`` for a real non-finite
+    value, so ``torch.tensor(...)`` without a dtype still makes the default dtype the session made, not the
+    float64 of the .npy bytes), else ``_arr(<npy base64>)``."""
     if arr.size <= INLINE_MAX and (arr.dtype.kind not in "fc" or np.isfinite(arr).all()):
         return repr(arr.tolist())
+    if arr.size <= INLINE_MAX and arr.dtype.kind == "f":
+        return re.sub(r"\b(inf|nan)\b", r"float('\1')", repr(arr.tolist()))  # (a list's repr: numbers only)
     return f"_arr({npy_base64(arr)!r})"
 
 

@@ -235,8 +235,10 @@ def build_graph(tr: Trace, source: str = "", name: str = "snippet.py") -> Graph:
     for call in tr.calls:
         b.call(call)
     loss = b.current.get(id(tr.loss)) if tr.loss is not None else None
-    if loss is None and tr.calls:
-        loss = next((b.current[id(t)] for t in reversed(_outputs(tr.calls[-1])) if id(t) in b.current), None)
+    if loss is None and tr.calls:  # no backward() in the code: its last scalar result is the graph's loss
+        # (a non-scalar one is not: backward() of it raises, so Backward would fail and the export would crash)
+        loss = next((b.current[id(t)] for t in reversed(_outputs(tr.calls[-1]))
+                     if id(t) in b.current and t.numel() == 1), None)
     _training(b, loss[0] if loss else None)
     b.notes.extend(_fresh_in_loop(tr))
     tall = {nid: (layout.NODE_WIDTH, layout.node_size(b.g.nodes[nid])[1] + layout.HEAT_ROOM) for nid in b.tables}
