@@ -28,7 +28,7 @@ import threading
 
 import numpy as np
 
-from core import _blas_threads
+from core import _blas_threads, _fused
 
 __all__ = ["fma_blocks", "chains_hold"]
 
@@ -132,20 +132,12 @@ def _zeroed(key, shape):
 
 
 def _emulated_chains(a, b):
-    """``a @ b`` as in-order float32 FMA chains from +0, each step ``a * b + acc`` rounded once: the float64
-    product is exact, the float64 sum rounds to odd (its error by TwoSum), so its rounding to float32 is the
-    fused one (53 >= 24 + 2 bits)."""
-    acc = np.zeros((a.shape[0], b.shape[1]), np.float64)
+    """``a @ b`` as in-order float32 FMA chains from +0, each step ``a * b + acc`` rounded once
+    (``core._fused.fma``, the exact fused multiply-add the elementwise kernels use)."""
+    acc = np.zeros((a.shape[0], b.shape[1]), np.float32)
     for i in range(a.shape[1]):
-        p = a[:, i, None].astype(np.float64) * b[i].astype(np.float64)
-        s = p + acc
-        back = s - p
-        err = (p - (s - back)) + (acc - back)
-        bits = s.view(np.int64)
-        even = (err != 0) & ((bits & 1) == 0)
-        bits = np.where(even, bits + np.where((err > 0) == (s > 0), 1, -1), bits)
-        acc = bits.view(np.float64).astype(np.float32).astype(np.float64)
-    return acc.astype(np.float32)
+        acc = _fused.fma(np, a[:, i, None], b[i], acc)
+    return acc
 
 
 @functools.cache
