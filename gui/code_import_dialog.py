@@ -42,7 +42,9 @@ from PySide6.QtWidgets import (
 
 from gui import file_ops
 from gui.code_pane import CodePane
-from gui.dock_layout import make_dock, size_columns, tab_titles_width
+from gui.dock_columns import tab_titles_width
+from gui.dock_panels import make_dock
+from gui.window_placement import size_columns
 
 if TYPE_CHECKING:
     from core.nodegraph.files.code_import import ImportResult, ImportRun

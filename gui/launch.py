@@ -11,7 +11,7 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
-from gui import autosave, dock_layout
+from gui import autosave, window_placement
 from gui.main_window import MainWindow
 
 
@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot and path and not window.open_path(path):
         return 1
     window.show()
-    dock_layout.place_on_screen(window)  # where it was last closed, or most of the screen on a first start
+    window_placement.place_on_screen(window)  # where it was last closed, or most of the screen on a first start
     if path and not args.screenshot:
         window.open_path(path)  # once shown: a refused file's message stands over the window, not an empty screen
     if not args.screenshot and not autosave.offer(window) and not path:

@@ -31,7 +31,8 @@ from core.nodegraph.lessons.checklist import TRAINED, metrics_of_run
 from core.nodegraph.lessons.runner import SessionRefs
 from core.nodegraph.lessons.texts import EXAMPLES_DIR, LessonError, bundled_lesson, links, list_lessons, load_lesson
 from core.nodegraph.model import commands
-from gui.dock_layout import make_dock, menu_toggle, tab_titles_width
+from gui.dock_columns import tab_titles_width
+from gui.dock_panels import make_dock, menu_toggle
 from gui.lesson_panel import LessonPanel
 from gui.lessons_dialog import LessonsDialog
 from gui.menu_letters import with_letters

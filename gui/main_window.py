@@ -24,7 +24,17 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox, QUndoView
 
 from core.nodegraph.model.document import Graph
 from gui import actions as action_table
-from gui import autosave, dock_layout, file_ops, focus_keys, recent_files, session_bridge, session_view
+from gui import (
+    autosave,
+    dock_layout,
+    dock_panels,
+    file_ops,
+    focus_keys,
+    recent_files,
+    session_bridge,
+    session_view,
+    window_placement,
+)
 from gui.canvas import arrange, comments
 from gui.canvas.comments import CommentLayer
 from gui.canvas.scene import GraphScene
@@ -116,16 +126,16 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
     def _build_panels(self) -> None:
         self.library = NodeLibrary()
         self.library_panel = NodeLibraryPanel(self.library)  # a filter field above the tree
-        self.library_dock = dock_layout.make_dock("Nodes", "libraryDock", self.library_panel, self)
+        self.library_dock = dock_panels.make_dock("Nodes", "libraryDock", self.library_panel, self)
         self.inspector = Inspector(self.scene.edit)
         self.inspector.set_context(self.graph, None)
         self.inspector.undo_requested.connect(self.undo_stack.undo)  # Ctrl+Z in a field that keeps the focus
         self.inspector.redo_requested.connect(self.undo_stack.redo)
-        self.inspector_dock = dock_layout.make_dock("Inspector", "inspectorDock", self.inspector, self)
+        self.inspector_dock = dock_panels.make_dock("Inspector", "inspectorDock", self.inspector, self)
         self.history_view = QUndoView(self.undo_stack)
         self.history_view.setObjectName("historyView")
         self.history_view.setEmptyLabel("As opened (click to undo every edit)")  # Qt's own reads "<empty>"
-        self.history_dock = dock_layout.make_dock("History", "historyDock", self.history_view, self)
+        self.history_dock = dock_panels.make_dock("History", "historyDock", self.history_view, self)
 
     def _make_recent_menu(self) -> None:
         self.recent_menu = self.menus["File"].addMenu("Open &recent")
@@ -135,7 +145,7 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         self.menus["File"].aboutToShow.connect(self._offer_revert)
         self.menus["View"].addSeparator()
         for dock in (self.library_dock, self.inspector_dock):
-            self.menus["View"].addAction(dock_layout.menu_toggle(dock))
+            self.menus["View"].addAction(dock_panels.menu_toggle(dock))
 
     def _add_canvas_menus(self) -> None:
         for name, act in comments.make_actions(self.comments, self).items():
@@ -159,7 +169,7 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         self.run_toolbar.addSeparator()
         self.run_toolbar.addWidget(t.device)
         for dock in t.docks.values():
-            self.menus["View"].addAction(dock_layout.menu_toggle(dock))
+            self.menus["View"].addAction(dock_panels.menu_toggle(dock))
         self.menus["View"].addSeparator()
         focus_menu = self.menus["View"].addMenu("&Keyboard focus")  # its own letters: the docks' took the View menu's
         focus_menu.setObjectName("menuKeyboardFocus")
@@ -398,7 +408,7 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if self.maybe_save():
-            dock_layout.save_geometry(self)  # the next start opens where this window was
+            window_placement.save_geometry(self)  # the next start opens where this window was
             self.autosaver.discard()
             self.training.close()  # a closed window trains no more
             self.code.close()  # nor runs a code import

@@ -186,7 +186,7 @@ def _isolate_settings() -> None:
 def render(name: str, size: tuple, out: Path, app=None) -> Path:
     """Render screen ``name`` at ``size`` (width, height) into ``out``; returns the PNG's path."""
     from core.nodegraph.files.examples import default_graph
-    from gui import dock_layout
+    from gui import window_placement
     from gui.main_window import MainWindow
 
     app = app or _app()
@@ -194,7 +194,7 @@ def render(name: str, size: tuple, out: Path, app=None) -> Path:
     try:
         window.resize(*size)
         window.show()
-        dock_layout.size_columns(window)  # as app.py sizes them for the screen
+        window_placement.size_columns(window)  # as app.py sizes them for the screen
         settle(app, 0.2)
         SCREENS[name][1](app, window)
         settle(app, 0.8, until=lambda: window.size().toTuple() == size)

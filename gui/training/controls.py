@@ -25,7 +25,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from core.nodegraph.model.names import parameter_labels
-from gui import dock_layout
+from gui import dock_panels
 from gui import format as fmt
 from gui.autograd_view import AutogradView
 from gui.canvas.scene import GraphScene
@@ -78,7 +78,7 @@ class TrainingControls(QObject):
         self.port_menu = PortWatchMenu(scene, self.watch)
         self.device = DeviceSelector()
         self.device.setObjectName("toolbarDeviceSelector")
-        self.docks: dict[str, QDockWidget] = {key: dock_layout.make_dock(title, name, getattr(self, widget), parent)
+        self.docks: dict[str, QDockWidget] = {key: dock_panels.make_dock(title, name, getattr(self, widget), parent)
                                               for key, title, name, widget in DOCKS}
         self.actions = self._make_actions()
         self.preview_timer = QTimer(self)

@@ -40,7 +40,7 @@ from core.nodegraph.model.training_settings import RANGES
 from core.nodegraph.training import holdout
 from core.nodegraph.training.runs import StopConditions
 from gui import format as fmt
-from gui.dock_layout import FittingScroll, compact
+from gui.dock_panels import FittingScroll, compact
 from gui.format import sentence
 from gui.number_spin_box import FloatSpinBox, IntSpinBox, select_whole, settle
 from gui.refusal_note import add_refusal_row

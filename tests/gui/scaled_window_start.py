@@ -40,13 +40,13 @@ def _hidden_buttons(window) -> list[str]:
 def main() -> None:
     app = QApplication([])
     from core.nodegraph.files.examples import default_graph
-    from gui import dock_layout
+    from gui import window_placement
     from gui.main_window import MainWindow
     from tests.gui.real_input import toolbar_button
 
     window = MainWindow(default_graph())
     window.show()
-    dock_layout.place_on_screen(window)  # as gui.launch.run: most of the screen on a first start
+    window_placement.place_on_screen(window)  # as gui.launch.run: most of the screen on a first start
     window.lessons.first_start()  # lesson 4's graph and its lesson
     app.processEvents()
     window.view.show_document()

@@ -193,7 +193,7 @@ def test_a_first_start_size_fills_most_of_any_screen(screen):
     never more than it, frame included."""
     from PySide6.QtCore import QSize
 
-    from gui.dock_layout import first_size
+    from gui.window_placement import first_size
 
     frame = QSize(4, 30)  # a window manager's borders and title bar
     size = first_size(QSize(*screen), frame)

@@ -140,7 +140,7 @@ def test_a_window_snapped_to_half_a_laptop_screen_keeps_the_canvas_the_widest_pa
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QDockWidget
 
-    from gui.dock_layout import CANVAS_MIN_SHARE
+    from gui.dock_columns import CANVAS_MIN_SHARE
     from tests.gui.real_input import click_node
 
     w = shown(qtbot, window)

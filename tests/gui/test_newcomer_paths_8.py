@@ -117,15 +117,15 @@ def test_file_new_after_imported_code_gives_the_canvas_back_the_codes_width(qtbo
     narrower. It now goes back to the column's share of the window, as on a start."""
     from PySide6.QtCore import Qt
 
-    from gui import dock_layout
+    from gui import dock_columns
     from tests.gui.real_input import press
     from tests.gui.test_code_pane import SNIPPET, open_code
 
     path = tmp_path / "z.py"
     path.write_text(SNIPPET.replace("x = ", "a_long_name_for_the_input_tensor = x = "))
     w = shown(qtbot, window)
-    docks = [w.arrangement.docks[name] for name in dock_layout.LEFT if name in w.arrangement.docks]
-    share = dock_layout.side_widths(w.width(), dock_layout.tab_titles_width(docks))[0]  # the column's, 1366 wide
+    docks = [w.arrangement.docks[name] for name in dock_columns.LEFT if name in w.arrangement.docks]
+    share = dock_columns.side_widths(w.width(), dock_columns.tab_titles_width(docks))[0]  # the column's, 1366 wide
     open_code(qtbot, w, monkeypatch, path)
     qtbot.waitUntil(lambda: w.graph.code is not None and w.code.dock.isVisible(), timeout=30_000)
     qtbot.waitUntil(lambda: w.code.dock.width() > share + 40)

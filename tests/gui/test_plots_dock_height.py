@@ -7,7 +7,7 @@ from PySide6.QtTest import QTest
 
 from core.nodegraph.files import io as files
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
-from gui import dock_layout
+from gui import window_placement
 from gui.canvas.view import READABLE_ZOOM
 from gui.main_window import MainWindow
 from tests.gui.real_input import click, show_dock, shown
@@ -80,7 +80,7 @@ def test_the_height_the_learner_drags_the_plots_to_is_kept_for_the_next_document
     _train_once(qtbot, w)  # ...and open again at the learner's height
     qtbot.waitUntil(lambda: abs(plots.height() - dragged) <= 4)
 
-    dock_layout.save_geometry(w)  # as closing the window does
+    window_placement.save_geometry(w)  # as closing the window does
     w.undo_stack.clear()
     other = _window(qtbot, monkeypatch)
     _train_once(qtbot, other)

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication, QDockWidget, QTabBar
 
-from gui import dock_layout
+from gui import window_placement
 from tests.gui.real_input import click, click_toolbar, shown
 
 SIZES = [(1366, 768), (1920, 1080)]
@@ -16,7 +16,7 @@ TITLE_AND_PANEL = 60  # a window manager's title bar and a desktop panel take th
 def active(qtbot, window, size):
     """Shown as app.py shows it on a screen of ``size`` (fitted to the screen, frame included), and active."""
     shown(qtbot, window, size)
-    dock_layout.fit_to_screen(window, QRect(0, 0, *size))
+    window_placement.fit_to_screen(window, QRect(0, 0, *size))
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     qtbot.waitUntil(lambda: QRect(0, 0, *size).contains(window.frameGeometry()))
@@ -217,7 +217,7 @@ def test_a_frame_added_after_the_first_start_fit_shrinks_the_window_back_onto_th
     filled the whole screen, so the title bar pushed the status bar below it. Once the frame shows (a move or
     resize event reports it), the window is fitted again, frame included."""
     screen = QRect(0, 0, *size)
-    dock_layout.fit_to_screen(window, screen)  # no frame yet, as under a window manager right after show()
+    window_placement.fit_to_screen(window, screen)  # no frame yet, as under a window manager right after show()
     filled = window.size() == screen.size()  # a laptop's whole screen; a bigger one has room to spare
 
     window.show()  # the offscreen platform's frame comes now, as a window manager's does

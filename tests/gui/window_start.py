@@ -21,15 +21,15 @@ def _wait(app: QApplication, done, seconds: float = 10.0) -> None:
 def main(argv: list[str]) -> None:
     app = QApplication([])
     from core.nodegraph.files.examples import default_graph
-    from gui import dock_layout
+    from gui import window_placement
     from gui.main_window import MainWindow
 
     window = MainWindow(default_graph())
     window.show()
-    dock_layout.place_on_screen(window)
+    window_placement.place_on_screen(window)
     _wait(app, lambda: window.frameGeometry().size() != window.geometry().size()
-          and window.findChild(dock_layout._MoveWhenFramed) is None
-          and window.findChild(dock_layout._RefitWhenFramed) is None)
+          and window.findChild(window_placement._MoveWhenFramed) is None
+          and window.findChild(window_placement._RefitWhenFramed) is None)
     for _ in range(20):  # the window manager's answers to the last move
         app.processEvents()
     if argv[:1] == ["--move"]:
