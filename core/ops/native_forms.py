@@ -100,14 +100,14 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
 
 
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
-    """``(group_norm(input), mean, rstd)`` with the statistics shaped (N, group)."""
-    out = _functional().group_norm(input, group, weight, bias, eps)
-    from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
+    """``(group_norm(input), mean, rstd)`` with the statistics shaped (N, group), all three from PyTorch's CPU
+    kernel arithmetic (float64 included: whoever asks for the statistics compares them) and one
+    ``NativeGroupNormBackward0`` node. As ATen, the input is read as (N, C, HxW) whatever its shape."""
+    from core.nn.functional.norm import native_group_norm_outputs  # (core.nn builds on the ops)
 
-    x = input.reshape(N, group, C // group * HxW)  # (not -1: N may be 0)
-    # (PyTorch's mean and rstd come out of its NativeGroupNormBackward0 node too, which differentiates them)
-    mean, rstd = x.mean(-1), (x.var(-1, unbiased=False) + eps).rsqrt()
-    return out, fused_name(mean, "NativeGroupNormBackward0"), fused_name(rstd, "NativeGroupNormBackward0")
+    x = input if input.dim() >= 2 and tuple(input.shape[:2]) == (N, C) else input.reshape(N, C, HxW)
+    out, mean, rstd = native_group_norm_outputs(x, group, weight, bias, eps, exact64=True)
+    return (out if x is input else out.reshape(input.shape)), mean, rstd
 
 
 def native_channel_shuffle(input, groups):

@@ -71,3 +71,44 @@ def test_group_norm_gradients_match_torch_bit_for_bit(torch_on_two_threads, shap
 
     for ours, theirs in zip(grads(core), grads(torch_on_two_threads), strict=True):
         np.testing.assert_array_equal(ours, theirs)
+
+
+def _bits(t):
+    return t.detach().numpy().view(np.uint8)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, groups, affine", [
+    ((2, 4, 3, 3), 2, (False, False)), ((3, 6, 5), 3, (True, True)), ((2, 8, 17, 13), 4, (True, False)),
+    ((4, 32, 7, 7), 8, (False, True)), ((1, 3, 1000), 1, (True, True)), ((2, 4), 2, (False, False))])
+def test_native_group_norm_output_mean_and_rstd_match_torch_bit_for_bit(torch, dtype, shape, groups, affine):
+    """mean and rstd are the kernel's RowwiseMoments statistics (float64 too), not a mean and a variance."""
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(shape) * 3 + 1.5
+    w, b = (rng.standard_normal(shape[1]) if on else None for on in affine)
+    hxw = int(np.prod(shape[2:]))
+
+    def run(lib):
+        args = [None if a is None else lib.tensor(a, dtype=getattr(lib, dtype)) for a in (x, w, b)]
+        return lib.native_group_norm(*args, shape[0], shape[1], hxw, groups, 1e-5)
+
+    for ours, theirs in zip(run(core), run(torch)):
+        np.testing.assert_array_equal(_bits(ours), _bits(theirs))
+
+
+@pytest.mark.parametrize("shape", [(2, 6, 2), (2, 12)])
+def test_native_group_norm_statistics_come_from_its_node_and_carry_gradients(torch, shape):
+    """The three outputs share one NativeGroupNormBackward0 node (for an (N, C, *) input), through which the
+    statistics' gradients flow; ATen reads any input as (N, C, HxW) (a flat one: the output keeps its shape)."""
+    x = np.random.default_rng(3).standard_normal(shape)
+
+    def run(lib):
+        t = lib.tensor(x, requires_grad=True)
+        out, mean, rstd = lib.native_group_norm(t, None, None, 2, 6, 2, 3, 1e-5)
+        (out.sum() * 0.5 + mean.sum() * 2 + rstd.sum() * 1e-3).backward()
+        same = out.grad_fn is mean.grad_fn is rstd.grad_fn if len(shape) == 3 else None
+        return mean.grad_fn.name(), rstd.grad_fn is mean.grad_fn, same, tuple(out.shape), _bits(t.grad)
+
+    ours, theirs = run(core), run(torch)
+    assert ours[:4] == theirs[:4]
+    np.testing.assert_array_equal(ours[4], theirs[4])

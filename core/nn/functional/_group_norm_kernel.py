@@ -5,7 +5,8 @@ Each (sample, group) row of ``C / G * H * W`` elements takes its moments as laye
 computed in double (``eps`` is the kernel's double argument) and rounded once. Without weight and bias the output
 is ``(x - mean) * rstd``; with either, per channel ``scale = rstd * weight``, ``shift = fma(-scale, mean, bias)``
 and ``y = fma(scale, x, shift)`` (the compiler's contractions, measured against torch 2.13). NumPy's
-double-precision statistics differed from torch in the last bit of a third of the outputs.
+double-precision statistics differed from torch in the last bit of a third of the outputs. float64 takes the same
+steps at 4 lanes (its fma the exact two-product), bit for bit with torch, where asked (``group_norm_forward``).
 
 The backward (``GroupNormBackwardKernelImplInternal``, contiguous inputs; its AVX2 build, 8 lanes, also on
 AVX-512 machines: the kernel registers no AVX-512 variant) was measured the same way: per (sample, channel)
@@ -24,33 +25,40 @@ import numpy as np
 
 from core._cascade_sum import in_order
 from core._numpy_c import copyto as _copyto
+from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._layer_norm_kernel import _fma, _lane_sum, _moments
 
 __all__ = ["group_norm_forward", "group_norm_backward"]
 
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
 
-def group_norm_forward(arr, weight, bias, groups: int, eps: float):
-    """``(y, mean, rstd)`` (mean and rstd: (N, G) float32) as PyTorch's kernel computes them, for float32 NumPy
-    arrays with at least one element per group; None for anything else."""
+def group_norm_forward(arr, weight, bias, groups: int, eps: float, exact64: bool = False):
+    """``(y, mean, rstd)`` (mean and rstd: (N, G) in the input's dtype) as PyTorch's kernel computes them, for
+    float32 NumPy arrays with at least one element per group (float64 too with ``exact64`` or layer_norm's
+    ``EXACT_FLOAT64``: the kernel's double arithmetic costs ~10x NumPy's double statistics); None otherwise."""
     present = [a for a in (arr, weight, bias) if a is not None]
-    if any(type(a) is not np.ndarray or a.dtype != _F32 for a in present) or arr.ndim < 2 or not arr.size:
+    dt = arr.dtype
+    wanted = dt == _F32 or (dt == _F64 and (exact64 or ln_kernel.EXACT_FLOAT64))
+    if not wanted or any(type(a) is not np.ndarray or a.dtype != dt for a in present) or arr.ndim < 2 or not arr.size:
         return None
     n, c = arr.shape[:2]
     rows = np.ascontiguousarray(arr).reshape(n * groups, -1)
     mean, var = _moments(rows)
-    rstd = (1.0 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(_F32)
+    rstd = (1.0 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(dt)
     if weight is None and bias is None:
         y = (rows - mean[:, None]) * rstd[:, None]
     else:
         per = c // groups
         x4 = rows.reshape(n, groups, per, -1)
-        w = (np.ones(c, _F32) if weight is None else weight.reshape(-1)).reshape(1, groups, per, 1)
-        b = (np.zeros(c, _F32) if bias is None else bias.reshape(-1)).reshape(1, groups, per, 1)
+        w = (np.ones(c, dt) if weight is None else weight.reshape(-1)).reshape(1, groups, per, 1)
+        b = (np.zeros(c, dt) if bias is None else bias.reshape(-1)).reshape(1, groups, per, 1)
         scale = rstd.reshape(n, groups, 1, 1) * w
         shift = _fma(-scale, mean.reshape(n, groups, 1, 1), b)
-        if _finite(scale, shift):  # NOTE: a sample at a time through one float64 buffer (in cache), as _fma
+        if dt == _F64:  # (float64's fma: the exact two-product, core._fused)
+            y = _fma(scale, x4, shift)
+        elif _finite(scale, shift):  # NOTE: a sample at a time through one float64 buffer (in cache), as _fma
             y = np.empty(x4.shape, _F32)
             t = np.empty(x4.shape[1:])
             scale64, shift64 = scale.astype(np.float64), shift.astype(np.float64)

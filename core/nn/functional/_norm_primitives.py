@@ -294,17 +294,19 @@ class NativeGroupNorm(Function):
     node_name = "NativeGroupNormBackward0"
 
     @staticmethod
-    def forward(ctx, x, weight, bias, *, groups, eps):
+    def forward(ctx, x, weight, bias, *, groups, eps, exact64=False):
         """``(y, mean, rstd)`` as ``native_group_norm``'s: the statistics ``(N, G)`` in the input's dtype are
-        differentiable outputs of this node (its formula's gradient flows through them at second order)."""
+        differentiable outputs of this node (its formula's gradient flows through them at second order);
+        ``exact64``: float64 takes PyTorch's kernel arithmetic too (``group_norm_forward``)."""
         arr = x._data
         shape = [1] * arr.ndim
         shape[1] = arr.shape[1]
         ctx.groups, ctx.eps, ctx.shape, ctx.kernel = groups, eps, shape, False
         ctx.save_for_backward(x, weight)
         ctx.set_materialize_grads(False)  # (the statistics' gradients arrive only when something used them)
-        kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps)
-        if kernel is not None:  # float32: PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
+        kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps,
+                                    exact64)
+        if kernel is not None:  # PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
             ctx.stats, ctx.kernel = kernel[1:], True
             # NOTE: a channels-last input gives a channels-last output
             return in_suggested_format(kernel[0], arr), *ctx.stats
