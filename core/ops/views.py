@@ -13,7 +13,7 @@ from core import _dtype, _torch_dispatch
 from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input, tp_name
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
-from core._small_gemm import _transposed_copy
+from core._small_gemm_blocks import _transposed_copy
 from core._tensor import Size, Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -596,7 +596,7 @@ squeeze_method.__name__ = squeeze_method.__qualname__ = "squeeze"  # (PyTorch's 
 
 def _contiguous_copy(x, xp):
     """A new C-contiguous copy of ``x``, copied once (``ascontiguousarray`` then ``copy`` copied twice); a
-    transposed matrix by blocks of its rows (``_small_gemm._transposed_copy``: NumPy's copy walks it down its
+    transposed matrix by blocks of its rows (``_small_gemm_blocks._transposed_copy``: NumPy's copy walks it down its
     columns, ~2x slower from 256x512 up)."""
     if xp is np and x.ndim == 2 and x.flags.f_contiguous and not x.flags.c_contiguous:
         return _transposed_copy(x.T)

@@ -1,5 +1,5 @@
-"""``core._small_gemm._chain`` with short rows of lanes laid out (K, M, N) and summed by einsum's C core gives the bits
-of the version it replaced (issue #23).
+"""``core._small_gemm_chain._chain`` with short rows of lanes laid out (K, M, N) and summed by einsum's C core gives the
+bits of the version it replaced (issue #23).
 
 The reference below is ``_chain`` as it stood before the cut (commit fc22d715), kept verbatim: the products laid out
 with the longer of M and N last and added along k by ``np.add.reduce`` (from ``initial=0`` without a start).
@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import _small_gemm
+from core import _small_gemm_chain
 from core._cascade_sum import in_order
 from tests.core.oracle import assert_float32_bits
 from tests.core.small_gemm_operands import FILLS, LAYOUTS, SEEDS, SPECIALS, layout_operands
@@ -25,7 +25,7 @@ def _old_chain(a, b, start):
     out = np.empty((m, n), a.dtype)
     rows, lanes, target = (b, a.T, out.T) if m >= n else (a.T, b, out)  # (k, outer), (k, inner), (outer, inner)
     outer, inner = target.shape
-    if inner >= _small_gemm._BROADCAST_LANES:
+    if inner >= _small_gemm_chain._BROADCAST_LANES:
         products = np.empty((k, outer, inner), a.dtype)
         np.multiply(rows[:, :, None], np.ascontiguousarray(lanes)[:, None, :], out=products)
     else:
@@ -63,7 +63,7 @@ def test_chain_gives_the_bits_of_the_old_layout(m, k, n, dtype, layout, start_ki
     if start_kind == "zeros":
         start[...] = -0.0
     a_before, b_before = a.copy(), b.copy()
-    new, old = _small_gemm._chain(a, b, start), _old_chain(a, b, start)
+    new, old = _small_gemm_chain._chain(a, b, start), _old_chain(a, b, start)
     assert new.dtype == old.dtype == a.dtype and new.shape == old.shape == (m, n) and new.flags.c_contiguous
     _same_bits(new, old)
     assert np.array_equal(a, a_before, equal_nan=True) and np.array_equal(b, b_before, equal_nan=True)

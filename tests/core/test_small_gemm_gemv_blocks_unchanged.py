@@ -1,4 +1,4 @@
-"""``core._small_gemm._gemv_blocks`` with the products laid out as x is and their groups of 4 transposed as 16-byte
+"""``core._small_gemm_gemv._gemv_blocks`` with the products laid out as x is and their groups of 4 transposed as 16-byte
 items gives the bits of the version it replaced (issue #23).
 
 The reference below is ``_gemv_blocks`` as it stood before the cut (commit cc4079cd), kept verbatim: x's transpose
@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import _small_gemm
+from core import _small_gemm_blocks, _small_gemm_dot, _small_gemm_gemv
 from core._cascade_sum import in_order
 from tests.core.oracle import assert_float32_bits
 from tests.core.small_gemm_operands import SEEDS, SPECIALS, scatter
@@ -18,7 +18,7 @@ from tests.core.small_gemm_operands import SEEDS, SPECIALS, scatter
 
 def _old_gemv_blocks(x, v, peel):
     k = x.shape[1]
-    products = _small_gemm._transposed_copy(x) if x.flags.c_contiguous else x.T
+    products = _small_gemm_blocks._transposed_copy(x) if x.flags.c_contiguous else x.T
     if np.may_share_memory(products, x):  # (x.T of a single column or a column-major x is a view: not in place)
         products = products * v[:, None]
     else:
@@ -52,7 +52,7 @@ def _old_gemv(x, v, c):
         rows = slice(first, m, 2) if lanes == 8 else slice(first, min(first + 1, m))
         if first >= m:
             continue
-        total = _small_gemm._dot_lanes(x[rows, :cut], v[:cut], peel, lanes)[0]
+        total = _small_gemm_dot._dot_lanes(x[rows, :cut], v[:cut], peel, lanes)[0]
         for i in range(cut, k):  # (at most 7)
             total += x[rows, i] * v[i, 0]
         out[rows] = total
@@ -75,7 +75,7 @@ def test_gemv_blocks_gives_the_bits_of_the_old_order(m, k, peel, pad, one_column
     vector = rng.standard_normal(width).astype(np.float32)
     scatter(rng, specials, base, vector[None], width)  # (within x's columns)
     x, before = base[:, :width], base.copy()
-    new = _small_gemm._gemv_blocks(x, vector, peel if width > 1 else 1)
+    new = _small_gemm_gemv._gemv_blocks(x, vector, peel if width > 1 else 1)
     old = _old_gemv_blocks(x, vector, peel if width > 1 else 1)
     assert new.dtype == old.dtype == np.float32 and new.shape == old.shape == (m,)
     assert_float32_bits(new, old)  # (a NaN's sign may differ: inf * 0 met in another order)
@@ -92,6 +92,6 @@ def test_gemv_gives_the_bits_of_the_old_order(m, k, x_at, v_at, pad, bias, seed,
     vector = rng.standard_normal(v_at + k).astype(np.float32)[v_at:, None]  # (its address, the last rows' peel)
     scatter(rng, specials, x, vector)
     c = rng.standard_normal(m).astype(np.float32) if bias else None
-    new, old = _small_gemm._gemv(x, vector, c), _old_gemv(x, vector, c)
+    new, old = _small_gemm_gemv._gemv(x, vector, c), _old_gemv(x, vector, c)
     assert new.dtype == old.dtype == np.float32 and new.shape == old.shape == (m,)
     assert_float32_bits(new, old)  # (a NaN's sign may differ: inf * 0 met in another order)

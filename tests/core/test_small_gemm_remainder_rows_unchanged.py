@@ -1,4 +1,4 @@
-"""``core._small_gemm._remainder_rows`` with its running sum's steps built lane by lane (``_block_slabs``), and
+"""``core._small_gemm_chain._remainder_rows`` with its running sum's steps built lane by lane (``_block_slabs``), and
 ``_chain`` summing long rows of lanes by einsum's C core, give the bits of the versions they replaced (issue #23).
 
 The references below are ``_remainder_rows`` and ``_chain`` as they stood before the cut (commit b4c7e0f5), kept
@@ -12,9 +12,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import _small_gemm
+from core import _small_gemm_chain
 from core._cascade_sum import in_order
-from core._small_gemm import _BROADCAST_LANES, _KMN, _MN, _einsum
+from core._small_gemm_chain import _BROADCAST_LANES, _KMN, _MN, _einsum
 from tests.core.oracle import assert_float32_bits
 from tests.core.small_gemm_operands import FILLS, LAYOUTS, SEEDS, SPECIALS, layout_operands
 
@@ -85,7 +85,7 @@ def test_remainder_rows_give_the_bits_of_the_old_slabs(m, k, n, layout, bias, fi
     if bias == "zeros":
         c[...] = -0.0
     a_before, b_before = a.copy(), b.copy()
-    new, old = _small_gemm._remainder_rows(a, b, c), _old_remainder_rows(a, b, c)
+    new, old = _small_gemm_chain._remainder_rows(a, b, c), _old_remainder_rows(a, b, c)
     assert new.shape == old.shape == (m, n) and new.dtype == np.float32 and new.flags.c_contiguous
     assert_float32_bits(new, old)
     assert np.array_equal(a, a_before, equal_nan=True) and np.array_equal(b, b_before, equal_nan=True)
@@ -95,7 +95,7 @@ def test_remainder_rows_give_the_bits_of_the_old_slabs(m, k, n, layout, bias, fi
 @given(st.integers(1, 40), st.integers(1, 600), st.integers(1, 70), *_values)
 def test_chain_without_a_start_gives_the_bits_of_the_reduction(m, k, n, layout, _bias, fill, seed, specials):
     a, b, _ = layout_operands(m, k, n, layout, fill, seed, specials)
-    new, old = _small_gemm._chain(a, b, None), _old_chain(a, b, None)
+    new, old = _small_gemm_chain._chain(a, b, None), _old_chain(a, b, None)
     assert new.shape == old.shape == (m, n) and new.flags.c_contiguous
     assert_float32_bits(new, old)
 
@@ -104,4 +104,4 @@ def test_the_two_row_weight_gradient_of_a_wide_layer_keeps_its_bits():
     """The product the issue timed, a Linear(50, 2)'s weight gradient g.T @ x on 10,000 samples (2.6 -> 1.2 ms)."""
     rng = np.random.default_rng(7)
     g, x = rng.standard_normal((10000, 2)).astype(np.float32), rng.standard_normal((10000, 50)).astype(np.float32)
-    assert_float32_bits(_small_gemm._remainder_rows(g.T, x, None), _old_remainder_rows(g.T, x, None))
+    assert_float32_bits(_small_gemm_chain._remainder_rows(g.T, x, None), _old_remainder_rows(g.T, x, None))

@@ -1,5 +1,5 @@
-"""``core._small_gemm._dot_kernels`` of rows at one peel with N > 4 not a multiple of 4 (a 10-class head, ``x @ W.T``)
-from one (N, K, M) multiply gives the bits of the route it replaced (issue #23).
+"""``core._small_gemm_dot._dot_kernels`` of rows at one peel with N > 4 not a multiple of 4 (a 10-class head,
+``x @ W.T``) from one (N, K, M) multiply gives the bits of the route it replaced (issue #23).
 
 The reference below is the general branch of ``_dot_kernels`` as it stood before the cut (commit 71808ed6), kept
 verbatim: each of W's two kernels (4 lanes, then 8) through ``_dot_lanes`` (unchanged) on its own columns. hypothesis
@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import _small_gemm
+from core import _small_gemm_chain, _small_gemm_dot
 from tests.core.oracle import assert_float32_bits
 from tests.core.small_gemm_operands import SEEDS, SPECIALS, scatter, values
 
@@ -30,12 +30,12 @@ def _old_dot_kernels(a, b):
     four = n // 4 * 4
     groups = [(cols, lanes) for cols, lanes in ((slice(0, four), 4), (slice(four, n), 8)) if cols.start < cols.stop]
     if all(k - min(peels) < lanes for _, lanes in groups):
-        return _small_gemm._chain(a, b, None)
+        return _small_gemm_chain._chain(a, b, None)
     out = np.empty((m, n), np.float32)
     for row, peel in enumerate(peels):
         rows = slice(row, None, period)
         for cols, lanes in groups:
-            out[rows, cols] = _small_gemm._dot_lanes(a[rows], b[:, cols], peel, lanes).T
+            out[rows, cols] = _small_gemm_dot._dot_lanes(a[rows], b[:, cols], peel, lanes).T
     return out
 
 
@@ -53,7 +53,7 @@ def test_two_kernels_give_the_old_routes_bits(m, k, n, offset, extra, kind, seed
     scatter(rng, specials, x, w)
     before = buf.copy(), w.copy()
     with np.errstate(all="ignore"):
-        new, old = _small_gemm._dot_kernels(x, w.T), _old_dot_kernels(x, w.T)
+        new, old = _small_gemm_dot._dot_kernels(x, w.T), _old_dot_kernels(x, w.T)
     assert new.dtype == old.dtype == np.float32 and new.flags.c_contiguous and new.shape == old.shape == (m, n)
     assert_float32_bits(new, old)
     assert np.array_equal(buf.view(np.uint32), before[0].view(np.uint32))  # the operands are left as they were
@@ -64,13 +64,13 @@ def test_a_ten_class_head_takes_the_one_multiply_route(monkeypatch):
     rng = np.random.default_rng(0)
     x, w = rng.standard_normal((64, 128)).astype(np.float32), rng.standard_normal((10, 128)).astype(np.float32)
     calls = []
-    original = _small_gemm._lane_sums
+    original = _small_gemm_dot._lane_sums
 
     def counted(products, peel, lanes, total):
         calls.append((products.shape, lanes))
         return original(products, peel, lanes, total)
 
-    monkeypatch.setattr(_small_gemm, "_lane_sums", counted)
-    new = _small_gemm._dot_kernels(x, w.T)
+    monkeypatch.setattr(_small_gemm_dot, "_lane_sums", counted)
+    new = _small_gemm_dot._dot_kernels(x, w.T)
     assert calls == [((8, 128, 64), 4), ((2, 128, 64), 8)]
     assert_float32_bits(new, _old_dot_kernels(x, w.T))

@@ -18,7 +18,8 @@ from core._backend import xp_for
 from core._cascade_sum import sum_over_batch
 from core._memory_format import empty_strided_array, preserved_strides
 from core._small_gemm import ACTIVE as small_gemm_cpu
-from core._small_gemm import _transposed_copy, mkl_gemm  # (_transposed_copy: a blocked p.T)
+from core._small_gemm import mkl_gemm
+from core._small_gemm_blocks import _transposed_copy  # (a blocked p.T)
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.amp import _casting as _autocast
