@@ -527,64 +527,6 @@ def log1pf_u10(d: np.ndarray) -> np.ndarray:
 _PLAIN_LOW, _PLAIN_HIGH = _F32(2.0 ** -36), _F32(1e38)
 
 
-def _log1pf_plain(d: np.ndarray) -> np.ndarray:
-    """``log1pf_u10`` of float32 values in [2^-36, 1e38]: the same float32 steps on the same values in fewer and
-    cheaper NumPy calls (no ufunc mixing dtypes), with no NaN, infinity, zero or -1 to mend and no floating-point flag
-    raised.
-
-    NOTE: a hot path (``binary_cross_entropy_with_logits``' ``log1p(exp(-|x|))``: a training step's loss, where
-    each NumPy call costs more than its ~200 elements). What makes it cheaper, each giving the same bits:
-    ufuncs on one dtype (a float32 operand cast inside a float64 call, ``np.multiply(a, b, dtype=float64)``, costs
-    ~3x a float64 call on copies made first: the casts are exact, so the products are too); the constants as 0-d
-    arrays; the exponent's ``(sx, sy)``, ``2^-e`` and ``2^-e - 1`` looked up in tables their own float32 steps made
-    (``_LN2_E``, ``_POW2_NEG_E``); ``2 + m``'s error by Fast2Sum (|m| < 1 <= 2: exact, as TwoSum's six operations
-    are, and both give +0 for an exact sum); the operands that meet the same float64 multiply laid in rows of one
-    array; and, as in ``logf_u10``, ``fms(r, m, q)`` (the error of the product q = m r, normal here) and
-    ``fnma(dx, r, 1)`` (the residual of the reciprocal r = 1 / dx) exact in float32, so their float64 values go on
-    into the next fma without the round trip. All checked against the general route on every float32 in
-    [2^-14, 8) (every ``dx`` there is) and on random ones up to 1e38."""
-    shape, flat = d.shape, d.reshape(-1)
-    n = flat.size
-    scaled = np.add(flat, _K_ONE)
-    np.multiply(scaled, _K_R_075, out=scaled)
-    _, ex = np.frexp(scaled)  # vgetexp((1 + d) / 0.75) is ex - 1
-    ex += _LN2_E_AT
-    sx, sy = _LN2_E.take(ex, axis=1)
-    t, t_less_one = _POW2_NEG_E.take(ex, axis=1)  # (float64: exact)
-    wide = flat.astype(_F64)  # m = fma(d, 2^-e, 2^-e - 1)
-    np.multiply(wide, t, out=wide)
-    np.add(wide, t_less_one, out=wide)
-    rows = np.empty((3, n), _F32)  # m, dx = 2 + m and dy = its error
-    m, dx, dy = rows
-    np.copyto(m, wide, casting="same_kind")
-    np.add(m, _K_TWO, out=dx)
-    np.subtract(dx, _K_TWO, out=dy)
-    np.subtract(m, dy, out=dy)
-    r = np.divide(_K_ONE, dx)
-    pair = np.empty((2, n), _F32)  # q = m / dx and xy, doubled together below
-    q = np.multiply(m, r, out=pair[0])
-    products = rows.astype(_F64)  # r m, r dx, r dy: exact
-    np.multiply(products, r.astype(_F64), out=products)
-    q64 = q.astype(_F64)
-    u = np.subtract(products[0], q64)  # fms(r, m, q): a product's error, exact in float32 (see the NOTE)
-    c = np.subtract(_K_ONE64, products[1])  # fnma(dx, r, 1): the reciprocal's residual, exact in float32
-    np.subtract(c, products[2], out=c)  # v = fnma(dy, r, .), rounded
-    w64 = c.astype(_F32).astype(_F64)  # xy = fma(q, v, u)
-    np.multiply(w64, q64, out=w64)
-    np.add(w64, u, out=w64)
-    np.copyto(pair[1], w64, casting="same_kind")
-    xx = q
-    x2 = xx * xx
-    x2_64 = x2.astype(_F64)  # poly = fma(fma(c0, x2, c1), x2, c2)
-    p64 = np.multiply(x2_64, _K_LOG_POLY64[0])
-    np.add(p64, _K_LOG_POLY64[1], out=p64)
-    np.copyto(p64, p64.astype(_F32))
-    np.multiply(p64, x2_64, out=p64)
-    np.add(p64, _K_LOG_POLY64[2], out=p64)
-    poly = p64.astype(_F32)
-    return _log_finish(pair, sx, sy, xx, x2, poly).reshape(shape)
-
-
 def _pow2_neg_exponents():
     """``2^-e`` and ``2^-e - 1`` as ``log1pf_u10`` computes them in float32 (the second rounded there), for the
     exponents ``_LN2_E`` covers, in float64 (exactly): ``inf`` where float32 overflows (no exponent that
@@ -595,8 +537,6 @@ def _pow2_neg_exponents():
         return np.stack([t, t - _F32(1)]).astype(_F64)
 
 
-_K_R_075 = np.array(_R_075)
-_K_LOG_POLY64 = [np.array(c, _F64) for c in _LOG_POLY]
 
 
 # NOTE: float32 fused multiply-adds as one float64 multiply-add rounded once more (the product of two float32
@@ -703,3 +643,6 @@ _E_FIRST = -199
 _LN2_E = _ln2_times_exponents()
 _LN2_E_AT = -1 - _E_FIRST  # ``frexp``'s exponent (e + 1) plus this indexes ``_LN2_E``
 _POW2_NEG_E = _pow2_neg_exponents()
+
+# NOTE: (at the end: it reads this module's tables when first called) the plain values' route, in few NumPy calls
+from core._sleef_log1pf import log1pf_plain as _log1pf_plain  # noqa: E402
