@@ -24,11 +24,11 @@ against the emulation, so a NumPy with another BLAS or kernel keeps NumPy's GEMM
 from __future__ import annotations
 
 import functools
-import threading
 
 import numpy as np
 
 from core import _blas_threads, _fused
+from core._thread_scratch import kept_per_thread
 
 __all__ = ["fma_blocks", "chains_hold"]
 
@@ -39,7 +39,6 @@ _WIDTH = _PANEL - 2 * _EDGE - 8  # real columns of one GEMM (with up to 7 more t
 _ROW_CHUNK = _ROWS * 1024  # rows of one GEMM (OpenBLAS cuts more into GEMM_R panels that need not be 12s)
 _KEPT = 16  # zero-padded buffers kept per thread (``_zeroed``)
 _KEPT_FLOATS = 1 << 20  # floats (4 MiB) above which a buffer is not kept
-_buffers = threading.local()
 
 
 def fma_blocks(a, b, c, blocks, last):
@@ -116,19 +115,13 @@ def _panel(padded, m, b, start, blocks):
 def _zeroed(key, shape):
     """A float32 array of ``shape`` kept for this thread under ``key`` (the region callers write): zeros outside
     that region, so a product's padding is zero without a new zeroed buffer (~100 µs of page faults for a 784 x
-    272 one). At most ``_KEPT`` are kept, the oldest dropped; one over ``_KEPT_FLOATS`` is a new one each time."""
-    if shape[0] * shape[1] > _KEPT_FLOATS:
-        return np.zeros(shape, np.float32)
-    kept = getattr(_buffers, "kept", None)
-    if kept is None:
-        kept = _buffers.kept = {}
-    key = (key, shape)
-    buffer = kept.get(key)
-    if buffer is None:
-        if len(kept) >= _KEPT:
-            del kept[next(iter(kept))]
-        buffer = kept[key] = np.zeros(shape, np.float32)
-    return buffer
+    272 one). At most ``_KEPT`` are kept, the oldest dropped; one over ``_KEPT_FLOATS`` is a new one each time
+    (``core._thread_scratch``)."""
+    return _kept_zeros((key, shape))
+
+
+_kept_zeros = kept_per_thread(lambda key: np.zeros(key[1], np.float32), up_to=_KEPT_FLOATS, sizes=_KEPT,
+                              size_of=lambda key: key[1][0] * key[1][1])
 
 
 def _emulated_chains(a, b):

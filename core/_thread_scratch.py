@@ -7,34 +7,40 @@ cold. ``kept_per_thread(make, up_to, sizes)`` gives a function ``scratch(size)``
 the same object again for a size this thread asked for lately: the last ``sizes`` sizes up to ``up_to`` elements
 are kept (the oldest size is dropped first), larger ones are made fresh each call. Each thread has its own, so
 kernels running on several threads never share one; a kernel that holds one must not be reentered on its thread.
+
+With ``size_of``, the argument is any hashable key (``core._openblas_chains``' zero-padded GEMM operands are kept
+by their use and shape) and ``size_of(key)`` is what ``up_to`` bounds; ``sizes`` then counts keys.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Callable, TypeVar
+from typing import Callable, Hashable, TypeVar
 
 __all__ = ["kept_per_thread"]
 
+K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 
 
-def kept_per_thread(make: Callable[[int], T], up_to: int, sizes: int) -> Callable[[int], T]:
-    """``scratch(size)``: ``make(size)`` kept per thread for the last ``sizes`` sizes of at most ``up_to``
-    elements (module docstring); a plain function (a closure), as cheap to call as the kernels' own were."""
+def kept_per_thread(make: Callable[[K], T], up_to: int, sizes: int,
+                    size_of: Callable[[K], int] | None = None) -> Callable[[K], T]:
+    """``scratch(key)``: ``make(key)`` kept per thread for the last ``sizes`` keys whose size (the key itself, an
+    int, or ``size_of(key)``) is at most ``up_to`` (module docstring); a plain function (a closure), as cheap to
+    call as the kernels' own were."""
     kept = threading.local()
 
-    def scratch(size: int) -> T:
-        if size > up_to:
-            return make(size)
-        by_size = getattr(kept, "by_size", None)
-        if by_size is None:
-            by_size = kept.by_size = {}
-        made = by_size.get(size)
+    def scratch(key: K) -> T:
+        if (key if size_of is None else size_of(key)) > up_to:
+            return make(key)
+        by_key = getattr(kept, "by_key", None)
+        if by_key is None:
+            by_key = kept.by_key = {}
+        made = by_key.get(key)
         if made is None:
-            if len(by_size) >= sizes:
-                by_size.pop(next(iter(by_size)))
-            made = by_size[size] = make(size)
+            if len(by_key) >= sizes:
+                by_key.pop(next(iter(by_key)))
+            made = by_key[key] = make(key)
         return made
 
     return scratch

@@ -52,3 +52,12 @@ def test_another_thread_gets_its_own_scratch():
     worker.start()
     worker.join()
     assert theirs[0] == mine and theirs[0] is not mine
+
+
+def test_keys_with_a_size_are_kept_by_key_and_bounded_by_their_size():
+    made, make = _counting()
+    scratch = kept_per_thread(make, up_to=100, sizes=2, size_of=lambda key: key[1])
+    assert scratch(("rows", 10)) is scratch(("rows", 10))
+    assert scratch(("columns", 10)) is not scratch(("rows", 10))
+    assert scratch(("rows", 101)) is not scratch(("rows", 101))
+    assert made == [("rows", 10), ("columns", 10), ("rows", 101), ("rows", 101)]
