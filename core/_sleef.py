@@ -404,76 +404,6 @@ def logf_u10(d: np.ndarray) -> np.ndarray:
 
 _TINY = np.finfo(_F32).tiny
 _NO_SCALED_OVERFLOW = _F32(2.0 ** 127)  # below this ``d / 0.75``, rounded, stays finite (with room to spare)
-_K_075, _K_TWO, _K_ONE64 = np.array(0.75, _F32), np.array(2, _F32), np.array(1, _F64)
-_K_MINUS_PLUS_ONE = np.array([[-1], [1]], _F32)  # m - 1 and m + 1 in one call
-_K_LOG_POLY = [np.array(c) for c in _LOG_POLY]
-
-
-def _logf_normal(d: np.ndarray) -> np.ndarray:
-    """``logf_u10`` of positive normal float32 values below ``_NO_SCALED_OVERFLOW``: the same float32 operations
-    on the same values, in fewer NumPy calls (~40 against ~50), no NaN, infinity or zero to mend, so no floating-
-    point flags to silence either.
-
-    NOTE: a hot path (the log of log_softmax's row sums: a training step's loss takes it on a batch of 64 values,
-    where each NumPy call costs more than its elements). The calls are cut by laying operands that take the same
-    operation side by side: ``m - 1`` and ``m + 1`` as one broadcast add into rows of one array, with ``dy`` in a
-    third row, so one float64 multiply gives ``t nx``, ``t dx`` and ``t dy`` (the products of float32 values,
-    exact in float64 either way); ``s`` and its error part ``xy`` in two rows doubled by one multiply; the table's
-    ``(sx, sy)`` by one ``take`` along its columns; ``m``'s doubling below 0.75 as ``ldexp`` by 1 (exact)."""
-    shape, flat = d.shape, d.reshape(-1)
-    n = flat.size
-    _, ex = np.frexp(np.multiply(flat, _R_075))  # vgetexp(d / 0.75) is ex - 1
-    frac, _ = np.frexp(flat)  # vgetmant(d) into [0.75, 1.5): frac in [0.5, 1), doubled below 0.75 (exact)
-    m = np.ldexp(frac, np.less(frac, _K_075).view(np.int8))
-    ex += _LN2_E_AT  # (ln 2 hi, lo) * e, looked up (``_LN2_E``)
-    sx, sy = _LN2_E.take(ex, axis=1)
-    rows = np.empty((3, n), _F32)  # m - 1, m + 1, and dy (see logf_u10's NOTE on these shortcuts)
-    np.add(m, _K_MINUS_PLUS_ONE, out=rows[:2])
-    nx, dx, dy = rows
-    np.subtract(dx, _K_ONE, out=dy)
-    np.subtract(m, dy, out=dy)
-    t = np.divide(_K_ONE, dx)
-    pair = np.empty((2, n), _F32)  # s and xy, doubled together below
-    s = np.multiply(nx, t, out=pair[0])
-    products = np.multiply(rows, t, dtype=_F64)  # t nx, t dx, t dy: exact
-    u = np.subtract(products[0], s)
-    c = np.subtract(_K_ONE64, products[1])
-    np.subtract(c, products[2], out=c)
-    v = c.astype(_F32)  # fnma(dy, t, fnma(dx, t, 1))
-    w64 = np.multiply(s, v, dtype=_F64)
-    w64 += u
-    np.copyto(pair[1], w64, casting="same_kind")  # xy
-    xx, xy = pair
-    x2 = xx * xx
-    p64 = np.multiply(_K_LOG_POLY[0], x2, dtype=_F64)
-    p64 += _K_LOG_POLY[1]
-    poly = p64.astype(_F32)
-    np.multiply(poly, x2, out=p64, dtype=_F64)
-    p64 += _K_LOG_POLY[2]
-    poly = p64.astype(_F32)
-    return _log_finish(pair, sx, sy, xx, x2, poly).reshape(shape)
-
-
-def _log_finish(pair, sx, sy, xx, x2, poly):
-    """The last steps SLEEF's ``logf_u10`` and ``log1pf_u10`` share: ``e ln 2`` as the double-float ``(sx, sy)``,
-    plus ``2 x`` (``pair`` holds ``x`` and its error part, doubled by one multiply), plus ``x2 x poly``, summed as
-    its double-float additions do and rounded once."""
-    a, b = np.multiply(pair, _K_TWO)  # s += 2 x, then s += x2 x poly
-    s0 = sx + a
-    s1 = sx - s0
-    s1 += a
-    s1 += sy
-    s1 += b
-    w = x2 * xx
-    w *= poly
-    r0 = s0 + w
-    s0 -= r0
-    s0 += w
-    s0 += s1
-    r0 += s0
-    return r0
-
-
 _R_075 = _F32(1 / 0.75)
 _ALL_ONES = np.array(0xFFFFFFFF, np.uint32).view(_F32)
 
@@ -645,4 +575,5 @@ _LN2_E_AT = -1 - _E_FIRST  # ``frexp``'s exponent (e + 1) plus this indexes ``_L
 _POW2_NEG_E = _pow2_neg_exponents()
 
 # NOTE: (at the end: it reads this module's tables when first called) the plain values' route, in few NumPy calls
-from core._sleef_log1pf import log1pf_plain as _log1pf_plain  # noqa: E402
+from core._sleef_logf import log1pf_plain as _log1pf_plain  # noqa: E402
+from core._sleef_logf import logf_normal as _logf_normal  # noqa: E402

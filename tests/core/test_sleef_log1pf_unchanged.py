@@ -1,4 +1,4 @@
-"""SLEEF's float32 log1p of plain values (``core._sleef_log1pf``: the exponent by a shift, one table lookup, m in two
+"""SLEEF's float32 log1p of plain values (``core._sleef_logf``: the exponent by a shift, one table lookup, m in two
 float32 steps, the rows in scratch) gives the bits of the route it replaced (issue #23).
 
 The reference below is ``core._sleef._log1pf_plain`` and ``_log_finish`` as they stood before the cut (commit
@@ -13,12 +13,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core._sleef import _K_ONE, _K_TWO, _LN2_E, _LN2_E_AT, _POW2_NEG_E, log1pf_u10
-from core._sleef_log1pf import log1pf_plain
+from core._sleef import _K_ONE, _LN2_E, _LN2_E_AT, _POW2_NEG_E, log1pf_u10
+from core._sleef_logf import log1pf_plain
 
 _F32, _F64 = np.float32, np.float64
 _K_R_075 = np.array(_F32(1 / 0.75))
-_K_ONE64 = np.array(1, _F64)
+_K_ONE64, _K_TWO = np.array(1, _F64), np.array(2, _F32)
 _K_LOG_POLY64 = [np.array(c, _F64) for c in (_F32(0.3027294874), _F32(0.3996108174), _F32(0.6666694880))]
 
 
