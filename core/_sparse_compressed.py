@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype, _printing
+from core._sparse_mirror import DENSE_SLOT, DenseMirror, same
 from core._tensor import Tensor, _Layout, _object_new, strided
 from core._warn_once import warn_once
 from core.autograd.grad_mode import is_grad_enabled
@@ -61,34 +62,12 @@ def layout_enum(layout) -> str:
     return getattr(layout, "enum", None) or ("Sparse" if repr(layout) == "torch.sparse_coo" else "Strided")
 
 
-_DENSE_SLOT = Tensor.__dict__["_data"]
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-
-
-class _DenseMirror:
-    """``_data`` of a compressed tensor: the dense array its entries make, brought up to date first when a write
-    moved the version counter (``SparseCompressedTensor._sc_sync``)."""
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        if obj._vc[0] != obj._sc_synced:
-            obj._sc_sync()
-        return _DENSE_SLOT.__get__(obj, cls)
-
-    def __set__(self, obj, value) -> None:
-        _DENSE_SLOT.__set__(obj, value)
-
-
 class SparseCompressedTensor(Tensor):
     """A CSR/CSC/BSR/BSC tensor: indices and values, plus their dense array for the ops (see the module)."""
 
     is_sparse = False
 
-    _data = _DenseMirror()
+    _data = DenseMirror("_sc_synced", "_sc_sync")
     _sc_synced = 0
     _sc_snapshot = None
 
@@ -109,10 +88,10 @@ class SparseCompressedTensor(Tensor):
         op on this tensor itself (``mul_``) wrote the dense array, whose entries the values then take."""
         arrays = (self._sc_vals, self._sc_compressed, self._sc_plain)
         snapshot, self._sc_synced = self._sc_snapshot, self._vc[0]
-        dense = _DENSE_SLOT.__get__(self)
-        if snapshot is not None and all(_same(a, b) for a, b in zip(arrays, snapshot)):
+        dense = DENSE_SLOT.__get__(self)
+        if snapshot is not None and all(same(a, b) for a, b in zip(arrays, snapshot)):
             entries = _gather(dense, *self._sc_positions())
-            if _same(entries, self._sc_vals):
+            if same(entries, self._sc_vals):
                 return
             self._sc_vals[...] = entries
         _fill(dense, self._sc_layout, self._sc_compressed, self._sc_plain, self._sc_vals)
@@ -219,7 +198,7 @@ class SparseCompressedTensor(Tensor):
         the autograd engine adds two gradients of one tensor so); anything else adds densely."""
         if isinstance(other, SparseCompressedTensor) and other._sc_layout is self._sc_layout and \
                 other.dtype is self.dtype and tuple(other.shape) == tuple(self.shape) and \
-                _same(other._sc_compressed, self._sc_compressed) and _same(other._sc_plain, self._sc_plain):
+                same(other._sc_compressed, self._sc_compressed) and same(other._sc_plain, self._sc_plain):
             return self._sc_with_values(self.values() + other.values())
         return super().__add__(other)
 

@@ -13,7 +13,7 @@ index (peft's SHiRA adapter trains its values so: ``dense_weight += sparse_delta
 too) stay sparse and record torch's node. A sparse leaf's gradient through ``to_dense``, ``values()`` and
 ``torch.sparse.sum`` is a COO tensor over its entries, as torch's. ``values()`` hands out the entries themselves: a
 write through it moves the version counter, and the dense mirror is rebuilt from the entries when next read
-(``_DenseMirror``).
+(``core._sparse_mirror``).
 
 This module holds the layout, the tensor class and ``_make``; making COO tensors (``sparse_coo_tensor``,
 ``to_sparse``, ``stack``, ``sparse_mask``, ``spmm``) is in ``core._sparse_coo_make`` and their autograd nodes in
@@ -26,6 +26,7 @@ import numpy as np
 
 from core import _dtype, _printing
 from core._backend import to_numpy_array
+from core._sparse_mirror import DENSE_SLOT, DenseMirror, same
 from core._tensor import Tensor, _Layout, _object_new, new_tensor
 from core.autograd.grad_mode import is_grad_enabled, no_grad
 
@@ -49,35 +50,13 @@ sparse_coo = _SparseCooLayout()
 _UNCOALESCED = "Cannot get {} on an uncoalesced tensor, please call .coalesce() first"
 
 
-_DENSE_SLOT = Tensor.__dict__["_data"]
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-
-
-class _DenseMirror:
-    """``_data`` of a COO tensor: the dense array its entries make, which the ops compute with, brought up to date
-    first when a write moved the version counter (``SparseCooTensor._sp_sync``)."""
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        if obj._vc[0] != obj._sp_synced:
-            obj._sp_sync()
-        return _DENSE_SLOT.__get__(obj, cls)
-
-    def __set__(self, obj, value) -> None:
-        _DENSE_SLOT.__set__(obj, value)
-
-
 class SparseCooTensor(Tensor):
     """A COO tensor: indices and values, plus their dense array for the ops (see the module's docstring)."""
 
     layout = sparse_coo
     is_sparse = True
 
-    _data = _DenseMirror()
+    _data = DenseMirror("_sp_synced", "_sp_sync")
     _sp_synced = 0
     _sp_snapshot = None
 
@@ -101,7 +80,7 @@ class SparseCooTensor(Tensor):
 
     def _sp_values_alias(self, base=None) -> Tensor:
         """A tensor over the values array sharing this tensor's version counter, so that a write through it reaches
-        the dense mirror (``_DenseMirror``); ``base`` makes it a view of this tensor, as ``values()`` is."""
+        the dense mirror (``DenseMirror``); ``base`` makes it a view of this tensor, as ``values()`` is."""
         out = _object_new(Tensor)
         out._data = out._root = self._sp_values  # (brought in step first)
         out._vc = self._vc
@@ -115,16 +94,16 @@ class SparseCooTensor(Tensor):
         tensor itself wrote the dense array, whose entries a coalesced tensor's values then take."""
         if self._vc[0] == self._sp_synced and self._sp_snapshot is not None:
             return
-        dense = _DENSE_SLOT.__get__(self)
+        dense = DENSE_SLOT.__get__(self)
         values, indices = self._sp_vals, tuple(self._sp_indices)
         snapshot = self._sp_snapshot
-        if snapshot is not None and not _same(values, snapshot):
+        if snapshot is not None and not same(values, snapshot):
             dense[...] = 0
             if self._sp_indices.shape[1]:
                 np.add.at(dense, indices, values)
         elif snapshot is not None and self._sp_coalesced and self._sp_indices.shape[1]:
             entries = dense[indices]
-            if not _same(entries, values):
+            if not same(entries, values):
                 values[...] = entries
                 dense[...] = 0  # (what was written off the entries, a -0.0 among them, is not this tensor's)
                 np.add.at(dense, indices, values)
@@ -347,9 +326,9 @@ class SparseCooTensor(Tensor):
     def _sp_take(self, other: SparseCooTensor) -> SparseCooTensor:
         """This tensor becomes ``other``'s entries (an in-place result with new indices), its version moved."""
         self._sp_indices, self._sp_vals, self._sp_coalesced = other._sp_indices, other._sp_vals, other._sp_coalesced
-        dense = _DENSE_SLOT.__get__(other)
+        dense = DENSE_SLOT.__get__(other)
         self._root = dense
-        _DENSE_SLOT.__set__(self, dense)
+        DENSE_SLOT.__set__(self, dense)
         self._vc[0] += 1
         self._sp_snapshot, self._sp_synced = self._sp_vals.copy(), self._vc[0]
         return self
