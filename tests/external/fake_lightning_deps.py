@@ -7,7 +7,7 @@ The runner installs these (``modules()``) in both runs while a script whose fold
   accelerate too; ``dump`` writes ``key: repr(value)`` lines and ``safe_load``/``full_load`` read them back with
   ``ast.literal_eval`` (the hparams files the corpus writes hold numbers, strings, lists and dicts of them), not YAML.
 - ``tqdm``: Lightning's ``TQDMProgressBar`` subclasses ``tqdm.tqdm`` at import; the scripts turn the bar off
-  (``enable_progress_bar=False``), so the class only needs to exist.
+  (``enable_progress_bar=False``), so the class only needs to exist: ``fake_stand_ins.Bar``.
 - ``psutil``: accelerate imports it for ``virtual_memory`` (memory checks) and ``cpu_count``; fixed numbers.
 - ``huggingface_hub`` and ``safetensors``: accelerate imports them; ``fake_hf_hub``'s stand-ins (offline), unless a
   script's folder holds transformers, whose loader has put them in already.
@@ -23,6 +23,7 @@ import importlib.machinery
 import sys
 import types
 
+from fake_stand_ins import Bar
 from fake_stand_ins import module as _module
 
 
@@ -41,41 +42,12 @@ def _load(stream, *args, **kwargs):
     return {key: ast.literal_eval(value) for key, _, value in pairs}
 
 
-class _Tqdm:
-    """``tqdm.tqdm`` to subclass: iterates what it wraps, draws nothing."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable, self.n, self.total = iterable, 0, kwargs.get("total")
-
-    def __iter__(self):
-        return iter(self.iterable if self.iterable is not None else ())
-
-    def update(self, n=1):
-        self.n += n
-
-    def close(self):
-        pass
-
-    def refresh(self, *args, **kwargs):
-        pass
-
-    def set_postfix(self, *args, **kwargs):
-        pass
-
-    def set_description(self, *args, **kwargs):
-        pass
-
-    @staticmethod
-    def format_num(n):
-        return f"{n:.3g}"
-
-
 def modules(accelerate: bool = False) -> dict:
     """The stand-in modules by name, those not in ``sys.modules`` yet (the Hub's for ``accelerate``)."""
     yaml = _module("yaml", dump=_dump, safe_dump=_dump, full_load=_load, safe_load=_load, load=_load,
                    YAMLError=type("YAMLError", (Exception,), {}), __version__="6.0.2")
-    tqdm = _module("tqdm", tqdm=_Tqdm, __version__="4.67.1")
-    tqdm.auto = _module("tqdm.auto", tqdm=_Tqdm)
+    tqdm = _module("tqdm", tqdm=Bar, __version__="4.67.1")
+    tqdm.auto = _module("tqdm.auto", tqdm=Bar)
     memory = types.SimpleNamespace(total=16 * 2**30, available=8 * 2**30, percent=50.0)
     psutil = _module("psutil", virtual_memory=lambda: memory, cpu_count=lambda logical=True: 2,
                      __version__="7.0.0")

@@ -6,8 +6,8 @@ dataset I/O) are installed with torch and load as they are.
 
 - ``xxhash``: ``hash_tensor.py`` imports it at module level and hashes string keys with ``xxh64(...).intdigest()``;
   here a 64-bit BLAKE2 digest, the same in both runs (not xxHash's numbers).
-- ``tqdm``: imported at module level by ``BasicGNN`` (``inference``), ``data.summary`` and the datasets; ``tqdm``
-  iterates what it wraps and draws nothing, ``trange`` is ``range``.
+- ``tqdm``: imported at module level by ``BasicGNN`` (``inference``), ``data.summary`` and the datasets;
+  ``fake_stand_ins.Bar``, which iterates what it wraps and draws nothing (``trange`` over a ``range``).
 - ``psutil``: ``loader/mixin.py`` imports it for CPU affinity, which the scripts do not set.
 - ``requests``: ``datasets/molecule_gpt_dataset.py`` imports it at module level; nothing calls it (no downloads).
 
@@ -19,35 +19,8 @@ from __future__ import annotations
 import hashlib
 import sys
 
+from fake_stand_ins import Bar
 from fake_stand_ins import module as _module
-
-
-class _Tqdm:
-    """``tqdm.tqdm``: iterates what it wraps, draws nothing."""
-
-    def __init__(self, iterable=None, *args, **kwargs):
-        self.iterable, self.n, self.total = iterable, 0, kwargs.get("total")
-
-    def __iter__(self):
-        return iter(self.iterable if self.iterable is not None else ())
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def update(self, n=1):
-        self.n += n
-
-    def close(self):
-        pass
-
-    def set_description(self, *args, **kwargs):
-        pass
-
-    def set_postfix(self, *args, **kwargs):
-        pass
 
 
 class _Xxh64:
@@ -62,8 +35,8 @@ class _Xxh64:
 
 def modules() -> dict:
     """The stand-in modules by name, those not in ``sys.modules`` yet."""
-    tqdm = _module("tqdm", tqdm=_Tqdm, trange=lambda *args, **kwargs: range(*args), __version__="4.67.1")
-    tqdm.auto = _module("tqdm.auto", tqdm=_Tqdm, trange=tqdm.trange)
+    tqdm = _module("tqdm", tqdm=Bar, trange=Bar.trange, __version__="4.67.1")
+    tqdm.auto = _module("tqdm.auto", tqdm=Bar, trange=Bar.trange)
     psutil = _module("psutil", cpu_count=lambda logical=True: 2, __version__="7.0.0")
     made = {"xxhash": _module("xxhash", xxh64=_Xxh64), "tqdm": tqdm, "tqdm.auto": tqdm.auto, "psutil": psutil,
             "requests": _module("requests")}

@@ -41,7 +41,8 @@ class Bar:
     context manager. As tqdm's, it counts in ``n`` (each item iterated, each ``update``), takes its ``total`` from
     the iterable's length unless given (``bar.total = k`` later too), and its ``len`` is that total; descriptions,
     postfixes, ``refresh``, ``clear``, ``reset`` and ``close`` draw nothing (a real bar draws on stderr, which the
-    runs do not compare). ``Bar.write`` writes its message to stdout or ``file``, as ``tqdm.write`` does."""
+    runs do not compare). ``Bar.write`` writes its message to stdout or ``file``, as ``tqdm.write`` does;
+    ``Bar.format_num`` formats a number in 3 significant digits (Lightning's ``Tqdm`` subclass calls it)."""
 
     def __init__(self, iterable=None, desc=None, total=None, *args, initial=0, **kwargs):
         if total is None and iterable is not None:
@@ -100,6 +101,11 @@ class Bar:
     def write(s, file=None, end="\n", nolock=False):
         """``tqdm.write``: the message on ``file`` (stdout by default), which the runs compare."""
         (file or sys.stdout).write(f"{s}{end}")
+
+    @staticmethod
+    def format_num(n):
+        """``tqdm.format_num``: ``n`` in 3 significant digits."""
+        return f"{n:.3g}"
 
     @classmethod
     def trange(cls, *args, **kwargs):

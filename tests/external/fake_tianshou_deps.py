@@ -17,7 +17,7 @@ them out afterwards. Tianshou 1.2.0 and Gymnasium are pure Python and fetched be
   ``AECEnv``/``BaseWrapper``: names to import (no script writes HDF5 files or reads event files); ``networkx`` is
   ``fake_networkx`` (Tianshou's test environments and Batch tests hold ``nx.Graph`` objects).
 - ``pandas.isnull`` (``Batch.isnull``/``hasnull``/``dropnull``): True where a value is None or NaN.
-- ``tqdm.tqdm``: the trainers' progress bars, a context manager that counts and draws nothing.
+- ``tqdm.tqdm``: the trainers' progress bars, a context manager that counts and draws nothing (``fake_stand_ins.Bar``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import pickle
 import time
 
 import numpy as np
-from fake_stand_ins import module
+from fake_stand_ins import Bar, module
 
 
 def njit(*args, **kwargs):
@@ -121,34 +121,6 @@ def DeepDiff(first, second, **kwargs) -> dict:  # (the package's name)
     return {"values_changed": True} if _differs(first, second) else {}
 
 
-class _Tqdm:
-    """``tqdm.tqdm`` as the trainers use it: a context manager and iterator that counts and draws nothing."""
-
-    def __init__(self, iterable=None, *args, total=None, **kwargs):
-        self.iterable, self.n, self.total = iterable, 0, total
-
-    def __iter__(self):
-        return iter(self.iterable if self.iterable is not None else ())
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-    def update(self, n=1):
-        self.n += n
-
-    def close(self):
-        pass
-
-    def set_postfix(self, *args, **kwargs):
-        pass
-
-    def set_description(self, *args, **kwargs):
-        pass
-
-
 class _GitStatus:
     commit = None
     has_unstaged_changes = None
@@ -198,7 +170,7 @@ def modules() -> dict:
     add("pettingzoo.utils")
     add("pettingzoo.utils.env", AECEnv=type("AECEnv", (), {"__module__": "pettingzoo.utils.env"}))
     add("pettingzoo.utils.wrappers", BaseWrapper=type("BaseWrapper", (), {"__module__": "pettingzoo.utils.wrappers"}))
-    add("tqdm", tqdm=_Tqdm, trange=lambda *args, **kw: _Tqdm(range(*args), **kw), __version__="4.67.1")
+    add("tqdm", tqdm=Bar, trange=Bar.trange, __version__="4.67.1")
     made["networkx"] = importlib.import_module("fake_networkx")  # (Tianshou's test environments build graphs)
     importlib.invalidate_caches()
     return made

@@ -1,11 +1,14 @@
 """The corpus runs' tqdm stand-in (``fake_stand_ins.Bar``): every way the corpus scripts call tqdm works and draws
-nothing, and ``tqdm.write`` prints. Needs no fetched scripts."""
+nothing, ``tqdm.write`` prints, and the fakes that hand out tqdm hand out this bar. Needs no fetched scripts."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import sys
+
+import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -62,3 +65,31 @@ def test_write_prints_the_message_on_stdout_or_the_file_given(capsys):
     file = io.StringIO()
     Bar.write("to a file", file=file)
     assert file.getvalue() == "to a file\n"
+
+
+def test_format_num_gives_three_significant_digits_as_lightnings_bar_asks():
+    class Tqdm(Bar):  # (Lightning's TQDMProgressBar subclasses tqdm.tqdm so)
+        @staticmethod
+        def format_num(n):
+            return Bar.format_num(n) if not isinstance(n, str) else n
+
+    assert (Tqdm.format_num(0.123456), Tqdm.format_num(1234567), Tqdm.format_num("x")) == ("0.123", "1.23e+06", "x")
+
+
+@pytest.mark.parametrize("fake", ["fake_lightning_deps", "fake_pyg_deps", "fake_tianshou_deps", "fake_pyro_deps"])
+def test_the_fakes_hand_out_the_bar_as_tqdm(fake, monkeypatch):
+    for name in ("tqdm", "tqdm.auto"):  # (the fakes that leave an imported tqdm as it is make theirs)
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    made = importlib.import_module(fake).modules()
+    assert made["tqdm"].tqdm is Bar
+    assert getattr(made["tqdm"], "auto", made["tqdm"]).tqdm is Bar
+
+
+def test_a_trainer_bar_of_a_total_counts_to_it_inside_with():
+    steps = 0
+    with Bar(total=5, desc="Epoch #1", position=1) as t:  # (Tianshou's trainers)
+        while t.n < t.total:
+            t.update(2)
+            t.set_postfix(loss="0.1")
+            steps += 1
+    assert (steps, t.n) == (3, 6)
