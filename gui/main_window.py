@@ -35,6 +35,7 @@ from gui import (
     session_view,
     window_placement,
 )
+from gui.busy_guard import BusyGuard
 from gui.canvas import arrange, comments
 from gui.canvas.comments import CommentLayer
 from gui.canvas.scene import GraphScene
@@ -269,6 +270,8 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         self.stepper.active_changed.connect(lambda _on: self._update_cancel())
         self.stepper.progress.connect(self._pass_progress)
         self.stepper.finished.connect(self._pass_finished)
+        self.busy_guard = BusyGuard(self, self.view)  # while a step computes on the worker: no edits
+        self.stepper.busy_changed.connect(self.busy_guard.set_busy)
         self.bridge.document_changed.connect(self.stepper.stop)
         a["retain_graph"].toggled.connect(lambda on: setattr(self.bridge, "retain_graph", on))
         a["create_graph"].toggled.connect(lambda on: setattr(self.bridge, "create_graph", on))
@@ -407,7 +410,9 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
             self.open_path(paths[0])
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
+        self.stepper.settle()  # a step computing on the worker first comes in: saving reads the session
         if self.maybe_save():
+            self.stepper.shutdown()
             window_placement.save_geometry(self)  # the next start opens where this window was
             self.autosaver.discard()
             self.training.close()  # a closed window trains no more

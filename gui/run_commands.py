@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QSignalBlocker
 
 from gui import session_view
+from gui.step_runner import STEPS
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QAction
@@ -82,7 +83,9 @@ class RunCommands(_Window):
 
     def run_step(self, action: str, background: bool = False) -> None:
         """One Run action. Forward all and Backward all go through the step runner: from the window's actions
-        (``background``) a long pass runs on in slices and Esc cancels it; called from code it completes here."""
+        (``background``) a long pass runs on in slices and Esc cancels it; called from code it completes here.
+        Forward step and Backward step from the window's actions go through it too, as a pass of one step, so a
+        long one computes off the GUI thread."""
         marks = self.bridge.breakpoints
         marks &= set(self.graph.nodes)
         if action in ("forward", "backward"):
@@ -94,6 +97,10 @@ class RunCommands(_Window):
             self.stepper.start(action, marks, background=background)
             return
         self.stepper.stop()  # another step: a running pass stays where it is
+        if background and action in STEPS:  # from the window: a long step computes on the worker (gui.step_runner)
+            self._pass_marks = True  # the node stepped stays highlighted after it
+            self.stepper.start(action, background=True)
+            return
         self.bridge.run(action)
         self._after_run()
 
@@ -105,7 +112,7 @@ class RunCommands(_Window):
         self.status_label.setText(text)
         self.statusBar().clearMessage()  # over the hover tip of the button that started the pass
         now = time.perf_counter()
-        if now - self._refreshed_at > 0.5:
+        if now - self._refreshed_at > 0.5 and not self.stepper.busy:  # busy: the worker holds the session
             self._refreshed_at = now
             self._after_run()
 

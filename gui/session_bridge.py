@@ -8,6 +8,10 @@ The run options (retain_graph, create_graph, breakpoints) belong to the document
 (New, Open, a lesson) puts them back to their defaults and emits ``document_changed``, on which the
 toolbar and the training views start over. The session for a document computes on the document's device
 with its seed, as the command line and the exported scripts do.
+
+While the step runner pulls steps on its worker thread (``gui.step_runner``), the bridge ``hold``s what it would
+emit: the session's events and the messages of a pass are kept in order and emitted by ``release`` on the GUI
+thread once the worker is done, so every view sees them as after a step run here, and no Qt signal leaves a worker.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ class SessionBridge(QObject):
         self.setObjectName("sessionBridge")
         self.session: Session | None = None
         self.graph = graph
+        self._held: list[tuple[str, object]] | None = None  # what hold() kept back: ("stepped" | "message", payload)
         self._saved_revision = 0  # the session's trained_revision the document's file holds (a new one's: 0)
         self._reset_options()
 
@@ -106,7 +111,24 @@ class SessionBridge(QObject):
 
     def _on_event(self, event: SessionEvent) -> None:
         self.last_event = event
-        self.stepped.emit(event)
+        self._emit("stepped", event)
+
+    def _emit(self, name: str, payload: object) -> None:
+        """``stepped`` or ``message`` now, or once ``release`` comes while the bridge is held."""
+        if self._held is not None:
+            self._held.append((name, payload))
+        else:
+            getattr(self, name).emit(payload)
+
+    def hold(self) -> None:
+        """Keep back the events and messages of the steps about to run on a worker thread (``release`` emits them)."""
+        self._held = []
+
+    def release(self) -> None:
+        """On the GUI thread, after the worker is done: emit what ``hold`` kept back, in order."""
+        held, self._held = self._held or [], None
+        for name, payload in held:
+            getattr(self, name).emit(payload)
 
     def forward_to(self, breakpoints: Container[str]) -> None:
         """Forward all, pausing before a node with a breakpoint (the first step always runs)."""
@@ -134,7 +156,7 @@ class SessionBridge(QObject):
             nxt = s.next_node if not s.forward_complete else (s.order[0] if s.order else None)
             if nxt is None or (not first and nxt in breakpoints):
                 if nxt is not None:
-                    self.message.emit(f"Paused before the breakpoint at {node_label(self.graph, nxt)}")
+                    self._emit("message", f"Paused before the breakpoint at {node_label(self.graph, nxt)}")
                 return
             s.forward_step()
             first = False
@@ -157,8 +179,13 @@ class SessionBridge(QObject):
             if not s.backward_in_progress:
                 return
             if nid in breakpoints:
-                self.message.emit(f"Paused at the breakpoint at {node_label(self.graph, nid)}")
+                self._emit("message", f"Paused at the breakpoint at {node_label(self.graph, nid)}")
                 return
+
+    def one_step(self, action: str) -> Generator[str, None, None]:
+        """``run(action)`` for Forward step or Backward step, as a pass of one step for the step runner."""
+        self.run(action)
+        yield "backward" if action == "backward_step" else "forward"
 
     def run(self, action: str) -> None:
         """One of forward_step, forward, backward_step, backward, zero_grad, optimizer_step, reset, step_back."""
@@ -171,8 +198,8 @@ class SessionBridge(QObject):
                 pass
             elif action == "step_back":
                 if not s.history.step_back():
-                    self.message.emit("Nothing to step back to")
+                    self._emit("message", "Nothing to step back to")
             else:
                 getattr(s, action)()
         except Exception as exc:  # a step must never take the window down
-            self.message.emit(f"{type(exc).__name__}: {exc}")
+            self._emit("message", f"{type(exc).__name__}: {exc}")
