@@ -153,6 +153,7 @@ class StepRunner(QObject):
             self._timer.stop()
             self._poll.start()
             self.busy_changed.emit(True)
+            self.progress.emit(self._progress_text())  # the status line says what the busy cursor waits for
             return
         self._settled(future)
 
@@ -212,14 +213,17 @@ class StepRunner(QObject):
             self.progress.emit(self._progress_text())
 
     def _progress_text(self) -> str:
+        """The status line while steps are left; while busy it says that the next steps compute (the count is of
+        the steps already in)."""
         more = len(self.queued)
         then = f", then {more} more pass{'es' if more > 1 else ''}" if more else ""
+        now = ", computing…" if self._pulling is not None else ""
         if self.kind in STEPS:
             return f"{STEPS[self.kind]}: computing…"
         if self.counts["backward"]:
-            return f"Backward all: {self.counts['backward']} steps{then} (Esc cancels)"
+            return f"Backward all: {self.counts['backward']} steps{now}{then} (Esc cancels)"
         return f"{'Forward' if self.kind == 'forward' else 'Backward'} all: {self.counts['forward']} of " \
-               f"{self.total} nodes{then} (Esc cancels)"
+               f"{self.total} nodes{now}{then} (Esc cancels)"
 
     def cancel(self) -> bool:
         """Stop after the step that ran last (while busy: after the step in flight); False when nothing was

@@ -46,7 +46,8 @@ def test_the_window_answers_keys_while_a_step_computes_and_the_pass_then_finishe
     w = shown(qtbot, make_window(qtbot, graph))
     click_toolbar(w, "forward")
     qtbot.waitUntil(lambda: w.stepper.busy)  # the held step computes on the worker; the click has returned
-    assert QApplication.overrideCursor() is not None  # busy: the cursor says so
+    assert QApplication.overrideCursor() is not None  # busy: the cursor says so, and the status line
+    assert w.status_label.text() == "Forward all: 0 of 3 nodes, computing… (Esc cancels)"  # a is in with held
     assert not w.named_actions["delete"].isEnabled() and not w.inspector.isEnabled()  # no edit meanwhile
     scale = w.view.transform().m11()
     press(w.view, Qt.Key_Equal, Qt.ControlModifier)  # Ctrl+= zooms in: handled now, not after the step
