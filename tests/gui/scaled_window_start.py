@@ -1,10 +1,10 @@
 """The first start on a laptop scaled to 125 % (run by ``test_scaled_window``, in its own process: QT_SCALE_FACTOR and
 the offscreen screen's size are read when the application starts). Starts as ``app.py`` does (lesson 4's graph and
 its lesson, the window placed on the screen), then prints, as JSON, what a newcomer sees: the Run toolbar's buttons
-out of view (behind "»"), whether every node of the lesson lies in the canvas's view, whether a click on the device
-box opens its list, and, after a click on Forward all, whether every node (now with its value) is still in view,
-the canvas's share of the window's width, and whether the Inspector, showing w after a click on it, fits its
-column without sideways scrolling."""
+out of view (behind "»"), the left column's tab titles drawn elided, whether every node of the lesson lies in the
+canvas's view, whether a click on the device box opens its list, and, after a click on Forward all, whether every
+node (now with its value) is still in view, the canvas's share of the window's width, and whether the Inspector,
+showing w after a click on it, fits its column without sideways scrolling."""
 
 from __future__ import annotations
 
@@ -37,6 +37,18 @@ def _hidden_buttons(window) -> list[str]:
             and not bar.widgetForAction(a).isVisible()]
 
 
+def _cut_tabs(window) -> list[str]:
+    """The left column's tab titles drawn narrower than they need (elided), or all of them when it shows no tabs."""
+    from PySide6.QtWidgets import QTabBar
+
+    bars = [b for b in window.findChildren(QTabBar) if b.isVisible()
+            and "Lesson" in [b.tabText(i) for i in range(b.count())]]
+    if not bars:
+        return ["no tab bar with Lesson"]
+    bar = bars[0]
+    return [bar.tabText(i) for i in range(bar.count()) if bar.tabRect(i).width() < bar.tabSizeHint(i).width()]
+
+
 def main() -> None:
     app = QApplication([])
     from core.nodegraph.files.examples import default_graph
@@ -54,6 +66,7 @@ def main() -> None:
     out: dict[str, object] = {"ratio": window.devicePixelRatioF(), "lesson": window.lessons.dock.isVisible()}
     out["toolbar_fits"] = _wait(app, lambda: not _hidden_buttons(window))
     out["hidden"] = _hidden_buttons(window)
+    out["left_tabs"] = _wait(app, lambda: _cut_tabs(window) == []), _cut_tabs(window)
     out["whole"] = _wait(app, view.all_nodes_shown)
     device = window.training.device
     _click(device)

@@ -34,6 +34,7 @@ def test_the_first_start_shows_every_toolbar_button_and_the_whole_lesson_graph(t
     seen = _start(tmp_path, factor)
     assert seen["ratio"] == float(factor) and seen["lesson"]
     assert seen["hidden"] == [], f"behind '»': {seen['hidden']}"
+    assert seen["left_tabs"] == [True, []], "Lesson, Nodes, Autograd and Diagnostics read whole, none elided"
     assert seen["device_list"], "a click on the device box opens its list"
     assert seen["whole"], "every node of lesson 4 in view on opening"
     assert seen["whole_after_forward"], "and after Forward all, with its values"
