@@ -104,6 +104,15 @@ class _PlacedSource:
         return "".join(parts)
 
 
+def _defining_file(cls: type) -> str:
+    """The file that defines ``cls``: its module's import origin, not its ``__file__``, which ``_give_source`` may
+    already have made a placed source's name (``linear.py (placed)``: Embedding is defined in linear.py, placed in
+    ``nn.modules.sparse`` after ``nn.modules.linear`` got Identity and Bilinear from other files). linecache reads
+    such a name only through its module's loader, so ``_PlacedSource`` would find no class there."""
+    module = sys.modules[cls.__module__]
+    return getattr(module.__spec__, "origin", None) or module.__file__
+
+
 def _give_source(module: types.ModuleType, classes: dict[str, str]) -> None:
     """Make ``inspect.getsource`` find the classes placed in ``module`` (name -> defining file)."""
     own = getattr(module, "__file__", None)
@@ -132,7 +141,7 @@ def place(nn_name: str) -> None:
             found = getattr(module, cls, None)
             if isinstance(found, type) and found.__module__.startswith(f"{nn_name}.") and found.__qualname__ == cls:
                 if found.__module__ != module.__name__:
-                    defined_in[cls] = sys.modules[found.__module__].__file__
+                    defined_in[cls] = _defining_file(found)
                 found.__module__ = module.__name__  # NOTE: printed as PyTorch's (<class '...batchnorm.BatchNorm2d'>)
         _give_source(module, defined_in)
     # NOTE: imported here, after core.nn's star import of core.nn.modules, so that core.nn.utils stays nn's utils
@@ -160,6 +169,6 @@ def place_classes(package_name: str, name: str, classes: str) -> None:
         found = getattr(module, cls, None) or getattr(package, cls)
         setattr(module, cls, found)
         if found.__module__ != module.__name__:
-            defined_in[cls] = sys.modules[found.__module__].__file__
+            defined_in[cls] = _defining_file(found)
             found.__module__ = module.__name__
     _give_source(module, defined_in)
