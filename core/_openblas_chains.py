@@ -44,24 +44,32 @@ _KEPT_FLOATS = 1 << 20  # floats (4 MiB) above which a buffer is not kept
 def fma_blocks(a, b, c, blocks, last):
     """``a @ b`` (+ ``c``, broadcast to the result) for float32 2-d ``a`` (M, K) and ``b`` (K, N): each block
     ``(start, stop)`` of k an in-order FMA chain, the blocks added in order to ``c`` (or to the first block), then
-    the product of k = ``last`` (when not None) rounded and added. A new C-contiguous (M, N) array."""
+    the product of k = ``last`` (when not None) rounded and added. A new C-contiguous (M, N) array.
+
+    NOTE: the GEMMs run on one BLAS thread through ``run_single_threaded``: where NumPy's BLAS started on one
+    (``OPENBLAS_NUM_THREADS=1``, as the benchmarks and torch's one-thread comparisons run) no lock and no two calls
+    into the BLAS a product (~3.5 µs of a (64, 128) @ (128, 256)'s ~80, seven such products a 784-256-128-10 step)."""
+    out = _blas_threads.run_single_threaded(_blocks, a, b, c, blocks)
+    if last is not None:
+        out += a[:, last, None] * b[last]  # NOTE: an odd K's last product, rounded, then added: not fused
+    return out
+
+
+def _blocks(a, b, c, blocks):
+    """``fma_blocks`` but for the last odd k, on the BLAS thread(s) as called: one padded panel where the product
+    fits one, else panels of ``_ROW_CHUNK`` rows and ``_WIDTH`` columns."""
     m, n = a.shape[0], b.shape[1]
     start = None if c is None else np.broadcast_to(c, (m, n))
     if m <= _ROW_CHUNK and n <= _WIDTH:
-        with _blas_threads.single_threaded():
-            out = np.ascontiguousarray(_panel(_padded_rows(a), m, b, start, blocks))
-    else:
-        out = np.empty((m, n), np.float32)
-        with _blas_threads.single_threaded():
-            for row in range(0, m, _ROW_CHUNK):
-                rows = slice(row, min(row + _ROW_CHUNK, m))
-                padded = _padded_rows(a[rows])
-                for col in range(0, n, _WIDTH):
-                    cols = slice(col, min(col + _WIDTH, n))
-                    out[rows, cols] = _panel(padded, rows.stop - row, b[:, cols],
-                                             None if start is None else start[rows, cols], blocks)
-    if last is not None:
-        out += a[:, last, None] * b[last]  # NOTE: an odd K's last product, rounded, then added: not fused
+        return np.ascontiguousarray(_panel(_padded_rows(a), m, b, start, blocks))
+    out = np.empty((m, n), np.float32)
+    for row in range(0, m, _ROW_CHUNK):
+        rows = slice(row, min(row + _ROW_CHUNK, m))
+        padded = _padded_rows(a[rows])
+        for col in range(0, n, _WIDTH):
+            cols = slice(col, min(col + _WIDTH, n))
+            out[rows, cols] = _panel(padded, rows.stop - row, b[:, cols],
+                                     None if start is None else start[rows, cols], blocks)
     return out
 
 
