@@ -88,48 +88,48 @@ def _rows() -> np.ndarray:
 @functools.cache
 def _by_key() -> np.ndarray:
     """``_rows()``'s column for each key of x's own bits >> 21, sign bit included: (7, 2048), one gather per block
-    with no ``abs`` or interval lookup first. The upper 1024 keys (x < 0 or -0) hold the lower ones' coefficients
-    negated, so Horner's steps on |x| give -p: each step rounds to nearest, which commutes with negation."""
+    with no ``abs`` or interval lookup first. The upper 1024 keys (x < 0 or -0) hold the coefficient of x^k times
+    (-1)^(k+1), so Horner's steps on x itself (not |x|) give -p(|x|): each step rounds to nearest, which commutes with
+    negation, and every partial value is the one at |x| with the sign (-1)^(k+1) (``_steps``' NOTE). The keys of
+    |x| >= 1.25 * 2^127, inf and NaN (``_RARE`` and up, either sign) hold NaN: their p is NaN, found by one ``max``,
+    and MKL's scalar path is taken there."""
     table = _rows()[:, np.tile(_interval(), 2)]
-    table[:, 1 << 10:] *= -1
+    power = np.arange(6, -1, -1)[:, None]  # (the rows run from C6 down to C0)
+    table[:, 1 << 10:] *= np.where(power % 2 == 1, 1.0, -1.0)
+    rare = (np.arange(1 << 11) & 0x3FF) >= (0x7F200000 >> 21)
+    table[:, rare] = np.nan
     return np.ascontiguousarray(table)
-
-
-_FAR = np.array(np.float64(np.uint32(0x7F200000).view(np.float32)))  # |x| from here (and NaN): MKL's scalar path
 
 
 def _steps(x: np.ndarray, out: np.ndarray) -> None:
     """MKL's SSE tanh (module docstring) of a float32 block into ``out`` (not ``x`` itself).
 
     NOTE: the coefficients come from x's bits in one gather (``_by_key``, ``mode="clip"``: an 11-bit key can't be
-    out of range), ``a`` is |x| in float64 in one call, and rare values are found by a's max (NaN compares False
-    with ``_FAR``): 200 elements 12.2 -> 12.0 us, 1600 25.5 -> 24.1, 8192 245 -> 217 against the gathers through
-    the interval table (load 6), the same bits (``test_mkl_tanh_steps_unchanged``). x's sign goes onto the float32
-    result (p >= 0 rounds to float32 as -p does, ties to even), not onto p in float64: a copysign with one dtype,
-    where the float64 one cast x through NumPy's buffers (1600 elements 25.0 -> 24.2 us). Since then x's sign
-    comes with its coefficients (``_by_key``'s negated upper half: -p exactly, so float32(-p) = -float32(p)), and
-    the copysign is gone: (200, 8) 34.3 -> 30.2 us, (64, 256) 210 -> 179 (CPU time, alternating, load 7); -0
-    still gives -0 (interval 0's C0 is +0: the last step adds -0 to -0), and each of the 2^31 negative float32
-    bit patterns gave the positive one's result with the sign bit set (NaN: x + x), as the copysign did.
-    Since then the gather, |x| and Horner's steps write into scratch kept per thread and size (``_scratch``: no
-    allocation, and the buffers stay in cache from one call to the next), and the common case takes no context
-    manager: (200, 8) 35.7 -> 32.4 us, (200, 1) 20.0 -> 18.5, (64, 256) 200 -> 199 (CPU time, alternating, load 9)."""
-    c, a, p = _scratch(x.size)
-    _by_key().take(np.right_shift(x.view(_U32), _SHIFT), axis=1, mode="clip", out=c)
-    np.absolute(x, out=a)
-    if np.maximum.reduce(a) < _FAR:  # (NaN compares False)
-        _horner(c, a, p, out)
+    out of range). x's sign goes with its coefficients, and the history of that: first a copysign of p in float64,
+    then of the float32 result (1600 elements 25.0 -> 24.2 us); then the upper half of the table negated, Horner's
+    steps on |x| giving -p exactly ((200, 8) 34.3 -> 30.2 us, (64, 256) 210 -> 179); now the coefficient of x^k
+    times (-1)^(k+1) and Horner's steps on x itself: at -a each partial value is (-1)^(k+1) times the one at a
+    (by induction: its product with -a and the sum with (-1)^k c_k are those at a negated, and rounding to nearest
+    commutes with negation), so p comes out as -p(a), and x goes to float64 by a plain copy where |x| took a cast
+    through NumPy's buffers; -0 still gives -0 (p's last step is x c1 + (-0) with c1 > 0: -0 + -0), +0 gives +0.
+    The rare keys' NaN coefficients leave NaN in their p alone (no floating-point flag: inf times NaN raises none),
+    so one ``max`` of p finds them, with no ``errstate`` around the steps. The gather, x, Horner's steps and the key
+    write into scratch kept per thread and size (``_scratch``: no allocation, the buffers stay in cache)."""
+    c, rows, a, p, key = _scratch(x.size)
+    np.right_shift(x.view(_U32), _SHIFT, out=key)
+    _by_key().take(key, axis=1, mode="clip", out=c)
+    _copyto(a, x)
+    _horner(rows, a, p, out)
+    if np.maximum.reduce(p) < 2:  # (|p| <= 1 but for the rare keys' NaN, which compares False)
         return
-    with np.errstate(invalid="ignore"):  # (inf * 0 in inf's lanes)
-        _horner(c, a, p, out)
     at = (x.view(_U32) & _U32(0x7FFFFFFF)) >= _RARE
     xr = x[at]
     out[at] = np.where(np.isnan(xr), xr + xr, np.copysign(np.float32(1), xr))
 
 
-def _horner(c: np.ndarray, a: np.ndarray, p: np.ndarray, out: np.ndarray) -> None:
-    """Horner's steps on the gathered coefficients ``c`` (C6 first) and |x| ``a`` in float64, each rounded, into ``p``;
-    ``p`` rounded to float32 into ``out`` (it carries x's sign: MKL's or of it onto p >= 0)."""
+def _horner(c: tuple, a: np.ndarray, p: np.ndarray, out: np.ndarray) -> None:
+    """Horner's steps on the gathered coefficients' rows ``c`` (C6 first) and x ``a`` in float64, each rounded, into
+    ``p``; ``p`` rounded to float32 into ``out`` (it carries x's sign: MKL's or of it onto p >= 0)."""
     mul, add = np.multiply, np.add
     mul(c[0], a, out=p)
     for j in range(1, 6):
@@ -140,11 +140,13 @@ def _horner(c: np.ndarray, a: np.ndarray, p: np.ndarray, out: np.ndarray) -> Non
 
 
 def _new_scratch(size: int) -> tuple:
-    """``(c, a, p)``: float64 scratch of (7, size), (size,) and (size,) for ``_steps``."""
-    return np.empty((7, size)), np.empty(size), np.empty(size)
+    """``(c, rows, a, p, key)``: float64 scratch of (7, size) with its rows' views made once (~0.1 µs each a call),
+    (size,) and (size,), and the keys' (size,) for ``_steps``."""
+    c = np.empty((7, size))
+    return c, tuple(c), np.empty(size), np.empty(size), np.empty(size, _U32)
 
 
-# NOTE: a block's scratch (the 7 gathered coefficient rows, |x| and Horner's value: 72 bytes an element) kept per
+# NOTE: a block's scratch (the 7 gathered coefficient rows, x, Horner's value and the key: 76 bytes an element) kept per
 # thread (``core._thread_scratch``) for the last 4 sizes up to a whole block (576 KiB each at most, 2.3 MiB a
 # thread); kept only up to 2,048 elements, a (64, 256) tanh (two blocks of fresh scratch) took ~4% longer than
 # allocating as before. ``_steps`` is not reentrant on a thread.

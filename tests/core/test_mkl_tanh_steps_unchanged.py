@@ -1,8 +1,11 @@
 """``core._mkl_tanh``'s steps with one gather by x's own bits give the bits of the steps they replaced (issue #23).
 
-The reference below is ``_steps`` as it stood before the cut (commit 2e8bf282), kept verbatim: |x|, its key, the
-interval, then the coefficients. hypothesis draws float32 bit patterns (every sign, exponent and special value)
-and block sizes, and both must agree bit for bit; the torch oracle tests are ``test_mkl_tanh_oracle.py``."""
+The references below are ``_steps`` as it stood before the cut (commit 2e8bf282), kept verbatim: |x|, its key, the
+interval, then the coefficients; and as it stood before its scratch was kept per thread (d30c5504), whose table
+negated the coefficients of x < 0 and ran Horner's steps on |x| (since then on x, the table's signs alternating,
+NaN for the rare keys). hypothesis draws float32 bit patterns (every sign, exponent and special value), sizes
+(0, 1, 7, 8, 9, 16, 1600, 1e5 among them, through ``vtanh``'s blocks) and block sizes, and both must agree bit for
+bit; the torch oracle tests are ``test_mkl_tanh_oracle.py``."""
 
 import contextlib
 
@@ -70,11 +73,22 @@ def test_every_key_of_every_sign_gives_the_old_steps_bits():
     np.testing.assert_array_equal(new, old)
 
 
+def _old_by_key():
+    """``_by_key`` as it stood at commit d30c5504: the upper half (x < 0) the lower half's coefficients negated."""
+    table = _mkl_tanh._rows()[:, np.tile(_mkl_tanh._interval(), 2)]
+    table[:, 1 << 10:] *= -1
+    return np.ascontiguousarray(table)
+
+
+_FAR = np.array(np.float64(np.uint32(0x7F200000).view(np.float32)))  # |x| from here (and NaN): MKL's scalar path
+
+
 def _previous_steps(x, out):
-    """``_steps`` as it stood before its scratch was kept per thread (commit d30c5504), verbatim."""
-    c = _mkl_tanh._by_key().take(np.right_shift(x.view(_U32), _mkl_tanh._SHIFT), axis=1, mode="clip")
+    """``_steps`` as it stood before its scratch was kept per thread (commit d30c5504), verbatim but for
+    ``_old_by_key`` and ``_FAR`` (since then the signed table and the NaN check of p)."""
+    c = _old_by_key().take(np.right_shift(x.view(_U32), _mkl_tanh._SHIFT), axis=1, mode="clip")
     a = np.absolute(x, dtype=np.float64)
-    rare = not np.maximum.reduce(a) < _mkl_tanh._FAR
+    rare = not np.maximum.reduce(a) < _FAR
     with np.errstate(invalid="ignore") if rare else contextlib.nullcontext():  # (inf * 0 in inf's lanes)
         p = np.multiply(c[0], a)
         for j in range(1, 6):
@@ -123,3 +137,27 @@ def test_threads_with_their_own_scratch_give_the_previous_steps_bits():
         old = np.empty_like(x)
         _previous_steps(x, old)
         np.testing.assert_array_equal(out.view(_U32), old.view(_U32))
+
+
+_BOUNDARIES = [0x3DE00000, 0x3E000000, 0x3F800000, 0x41200000, 0x7F1FFFFF, 0x7F200000, 0x00000000, 0x00000001,
+               0x007FFFFF]  # 0.109375 (interval 0's end), 0.125, 1, 10 (the last interval), the rare bound, subnormals
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from([0, 1, 7, 8, 9, 16, 1600, 8192, 8193, 100_000]), st.integers(0, 2 ** 32 - 1),
+       st.sampled_from([0.05, 1.0, 4.0, 30.0]), st.lists(st.sampled_from(_SPECIAL + _BOUNDARIES), max_size=4),
+       st.booleans())
+def test_vtanh_of_any_size_gives_the_previous_steps_bits(n, seed, scale, specials, negative):
+    """``vtanh`` over sizes from 0 to 1e5 (one block, several, a last short one), ordinary values with special ones
+    and the intervals' boundaries (and their neighbours) of either sign, against the previous steps block by block."""
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal(n) * scale).astype(np.float32)
+    for bits in specials:
+        if n:
+            at = rng.integers(n)
+            x.view(_U32)[at] = bits | (0x80000000 if negative else 0)
+            x.view(_U32)[(at + 1) % n] = (bits + 1) & 0xFFFFFFFF
+    old = np.empty_like(x)
+    for start in range(0, n, _mkl_tanh._BLOCK):
+        _previous_steps(x[start:start + _mkl_tanh._BLOCK], old[start:start + _mkl_tanh._BLOCK])
+    np.testing.assert_array_equal(_mkl_tanh.vtanh(x).view(_U32), old.view(_U32))
