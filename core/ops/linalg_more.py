@@ -429,47 +429,55 @@ class LinalgVectorNorm(Function):
         # NOTE: half precision accumulates in float32 (as PyTorch does), so squares do not overflow.
         x = a._data.astype(np.float32 if dt is _dtype.float16 or dt is _dtype.bfloat16 else dt.np, copy=False)
         xp = xp_of(x)
-        with np.errstate(all="ignore"):
-            out = _norm_array(xp, x, xp.abs(x), ord, dims)
+        with np.errstate(all="ignore"):  # (the 0- and 2-norms read no |x|: the Inspector's norm of 25M elements)
+            out = _norm_array(xp, x, x if ord in (0.0, 2.0) else xp.abs(x), ord, dims)
         ctx.ord, ctx.dims, ctx.keepdim = ord, dims, keepdim
         x, out = x.astype(dt.np, copy=False), out.astype(dt.np, copy=False)
-        ctx.sign = xp.sign(x)
-        if ord in (math.inf, -math.inf):
-            mask = (xp.abs(x) == out).astype(x.dtype)
-            ctx.mask = mask / mask.sum(axis=dims, keepdims=True)
-        ctx.zero = (out == 0).astype(x.dtype)
+        ctx.x, ctx.out = x, out  # backward's sign, mask and zero come from them (under no_grad: never made)
         ctx.save_for_backward(a)
         kept = tuple(s for i, s in enumerate(out.shape) if i not in dims)
         return new_tensor(out) if keepdim else new_tensor(out.reshape(kept))
 
     @staticmethod
+    def parts(ctx):
+        """sign(x), the share of each max (min) element for the inf-norms, and where the norm is 0: what backward
+        needs, made from the forward's arrays only when a backward (or forward-mode AD) runs."""
+        x, out, xp = ctx.x, ctx.out, xp_of(ctx.x)
+        mask = None
+        if ctx.ord in (math.inf, -math.inf):
+            mask = (xp.abs(x) == out).astype(x.dtype)
+            mask = mask / mask.sum(axis=ctx.dims, keepdims=True)
+        return xp.sign(x), mask, (out == 0).astype(x.dtype)
+
+    @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
+        sign, mask, zero_mask = LinalgVectorNorm.parts(ctx)
         dt = _dtype.from_numpy_dtype(g._data.dtype)
         a = a if a.dtype is dt else a.to(dt)
         if not ctx.keepdim:
-            g = reshape(g, ctx.zero.shape)
+            g = reshape(g, zero_mask.shape)
         const = Tensor._wrap
         p = ctx.ord
         if p == 0:  # NOTE: PyTorch returns no gradient at all (the leaf's .grad stays None)
             return None
         if p == 1:
-            return mul(g, const(ctx.sign))
+            return mul(g, const(sign))
         if p in (math.inf, -math.inf):
-            return mul(g, const(ctx.sign * ctx.mask))
+            return mul(g, const(sign * mask))
         norm = vector_norm(a, p, ctx.dims, True)
-        zero = const(ctx.zero)
+        zero = const(zero_mask)
         if p == 2:  # NOTE: torch's norm_backward: grad * (self / norm).masked_fill_(norm == 0, 0)
             return mul(g, a / (norm + zero) * (1 - zero))
-        absx = mul(a, const(ctx.sign))
+        absx = mul(a, const(sign))
         if p < 1:  # NOTE: torch's norm_backward: sgn(x) |x|^(p-1) (0 where x is 0) * grad * norm^(1-p)
             powered = where(a == 0, 0.0, absx.pow(p - 1))
-            return mul(mul(const(ctx.sign), powered), g * norm.pow(1 - p))
+            return mul(mul(const(sign), powered), g * norm.pow(1 - p))
         # NOTE: torch's norm_backward: scale_v = grad / norm^(p-1), masked to 0 where the norm is 0 (here the norm
         # is 1 there, then the scale times 0), times sgn(x) |x|^(p-1) (p < 2) or x |x|^(p-2)
         scale = g / (norm + zero).pow(p - 1) * (1 - zero)
         if p < 2:  # (no 0 * inf where an element is 0)
-            return mul(mul(const(ctx.sign), absx.pow(p - 1)), scale)
+            return mul(mul(const(sign), absx.pow(p - 1)), scale)
         return mul(mul(a, absx.pow(p - 2)), scale)
 
     @staticmethod

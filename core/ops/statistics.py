@@ -242,7 +242,9 @@ class Var(Function):
         with np.errstate(divide="ignore", invalid="ignore"):
             mu = xp.sum(w, axis=ax, keepdims=True) / w.dtype.type(n)
             d = w - mu
-            out = xp.sum(d * d, axis=ax, keepdims=keepdim) / w.dtype.type(n - correction if n > correction else 0)
+            # the squares written over the deviations (a fresh array): one temporary of the input's size, not two
+            sq = xp.multiply(d, d, out=d) if isinstance(d, xp.ndarray) and d.ndim else d * d
+            out = xp.sum(sq, axis=ax, keepdims=keepdim) / w.dtype.type(n - correction if n > correction else 0)
         ctx.save_for_backward(a)
         mu = xp.asarray(mu if keepdim else mu.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
         return cls.finish(ctx, a, xp.asarray(out, dtype=w.dtype), mu.astype(x.dtype, copy=False))

@@ -40,3 +40,27 @@ def test_one_element_has_std_zero_and_integers_are_summarised_as_numbers():
 
 def test_non_tensors_and_empty_tensors_have_no_statistics():
     assert tensor_stats(3.0) is None and tensor_stats(None) is None and tensor_stats(core.zeros(0)) is None
+
+
+def test_statistics_of_a_large_tensor_are_core_torch_named_ops_bit_for_bit():
+    """The Inspector's numbers for a big batch are what ``x.std()``, ``torch.linalg.vector_norm(x)``... give over the
+    elements that are not NaN, to the last bit (computed with fewer temporaries under no_grad, not another way)."""
+    a = np.random.default_rng(1).normal(size=(1000, 1000))
+    a[5, 7] = a[999, 0] = np.nan
+    x = core.tensor(a, requires_grad=True)
+    st = tensor_stats(x)
+    kept = x.detach()[~core.isnan(x.detach())]
+    expected = (kept.min(), kept.max(), kept.mean(), kept.std(), core.linalg.vector_norm(kept))
+    assert (st.numel, st.nan) == (1_000_000, 2)
+    assert [st.min, st.max, st.mean, st.std, st.norm] == [v.item() for v in expected]
+    assert st.std == kept.var().sqrt().item()  # std is the square root of the same variance
+
+
+def test_the_norm_and_std_record_the_same_gradients_after_a_no_grad_call(torch):
+    a = np.random.default_rng(2).normal(size=(7, 9))
+    tensor_stats(core.tensor(a))  # no_grad: the norm keeps nothing for backward
+    for name in ("norm", "std"):
+        x, t = core.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+        (core.linalg.vector_norm(x) if name == "norm" else x.std()).backward()
+        (torch.linalg.vector_norm(t) if name == "norm" else t.std()).backward()
+        assert np.array_equal(x.grad.numpy(), t.grad.numpy()), name
