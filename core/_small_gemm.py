@@ -44,7 +44,7 @@ import math
 
 import numpy as np
 
-from core import _blas_threads
+from core import _blas_threads, _small_gemm_zen3
 from core._bf16_gemm import gemm_bf16, takes_bf16_order
 from core._cascade_sum import in_order
 from core._small_gemm_blocks import _fma_blocks, _split_blocks
@@ -129,6 +129,8 @@ def mkl_gemm(a, b, c=None, *, nested=False):
         return _fma_blocks(a, b, c)
     if size == 4 and not b_transposed and n in _NARROW and m >= 2 and LIMIT < m * n * k <= CHAIN_LIMIT:
         return _chain_by_rows(a, b, c)
+    if size == 4 and _small_gemm_zen3.remainder_past_limit(m, k, n, b_transposed):
+        return _small_gemm_zen3.remainder_rows(a, b, c)  # (N of 5..11 past LIMIT: measured on the Zen 3)
     if k > LIMIT // (m * n or LIMIT) \
             or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
         if _remainder_region(m, k, n, b_transposed, size):
@@ -175,12 +177,15 @@ def mkl_gemm_stack(a, b):
     matrix added in MKL's order as ``mkl_gemm`` adds one: PyTorch's ``bmm`` above its own small-product loop calls
     MKL's GEMM per matrix (measured: (32, 10, 5) @ (32, 5, 10), (3, 12, 8) @ (3, 8, 8), (5, 6, 7) @ (5, 7, 4) all
     match the per-matrix chain bit for bit, NumPy's matmul 42-50% an ulp off). Both operands' rows contiguous
-    only (a transposed stack was not measured); None elsewhere, and the caller keeps NumPy's matmul."""
+    only (a transposed stack was not measured); None elsewhere, and the caller keeps NumPy's matmul. float32 on the
+    AMD Zen 3: MKL's batched sgemm, every layout (``core._small_gemm_zen3.gemm_batch``)."""
     if takes_bf16_order(a, b) and a.ndim >= 3 and b.ndim >= 3 and a.shape[-1] == b.shape[-2]:
         try:
             return gemm_bf16(a, b)  # bfloat16: oneDNN's order, matrix by matrix (core._bf16_gemm)
         except ValueError:
             return None  # batch dims that do not broadcast
+    if (batched := _small_gemm_zen3.gemm_batch(a, b)) is not None:
+        return batched  # (float32 on the Zen 3: MKL's batched sgemm, measured there)
     if not ACTIVE or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
             or a.dtype not in _DTYPES or a.ndim < 3 or b.ndim < 3:
         return None

@@ -133,9 +133,14 @@ def _block_slabs(rows, cols):
 
     NOTE: k runs along each lane's row (the products as one (R, C, K) multiply), so every call below has long inner
     loops; laid out (K, R, C) as the kernel adds them, the few lanes made each inner loop 2 or 3 elements long."""
-    k = rows.shape[1]
-    products = np.multiply(rows[:, None, :], cols.T[None, :, :]).reshape(-1, k)  # (lanes, k)
-    lanes, blocks = products.shape[0], k // 4
+    products = np.multiply(rows[:, None, :], cols.T[None, :, :]).reshape(-1, rows.shape[1])  # (lanes, k)
+    return _slabs_of(products)
+
+
+def _slabs_of(products):
+    """``_block_slabs`` of products laid out (lanes, K), each lane's products in order of k (a stack's lanes too:
+    ``core._small_gemm_zen3``). A new C-contiguous (lanes, steps) array."""
+    (lanes, k), blocks = products.shape, products.shape[1] // 4
     pairs, lone = blocks // 2, blocks % 2
     grouped = products[:, :blocks * 4].reshape(lanes, blocks, 4)
     slabs = np.empty((lanes, 5 * pairs + 4 * lone + k % 4), products.dtype)

@@ -7,7 +7,8 @@ vector log, oneDNN's bfloat16 routes), which core does not reproduce. A test of 
 and, elsewhere, asserts the strongest closeness that holds (``assert_bits_on_zen4``: within ``max_ulp`` units in the
 last place, the smallest count measured to hold); ``xfail_off_zen4`` marks what no closeness describes. MKL's
 blocked float32 sgemm (M >= 4, N >= 12) core follows on the Zen 3 too (``core._openblas_chains``): its tests ask
-``blocked_sgemm_measured`` and ``assert_bits_where_blocked``, which say where core follows it.
+``blocked_sgemm_measured`` and ``assert_bits_where_blocked``, which say where core follows it. Orders measured on the
+Zen 3 only (``ZEN3_AVX2``: ``core._small_gemm_zen3``) are marked ``xfail_off_zen3``.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from core import _cpu, _small_gemm
 from tests.core.oracle import assert_float32_bits
 
 __all__ = ["ZEN4_AVX512", "blocked_sgemm_measured", "ulp_distance", "assert_ulp_close", "assert_bits_on_zen4",
-           "assert_bits_where_blocked", "xfail_off_zen4"]
+           "assert_bits_where_blocked", "xfail_off_zen4", "ZEN3_AVX2", "xfail_off_zen3"]
 
 ZEN4_AVX512: bool = _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and _cpu.capability() == "AVX512"
+ZEN3_AVX2: bool = _cpu.VENDOR == "AuthenticAMD" and _cpu.FAMILY == "25" and _cpu.capability() == "AVX2"
 
 _INTS = {np.dtype(np.float16): np.int16, np.dtype(np.float32): np.int32, np.dtype(np.float64): np.int64}
 
@@ -82,6 +84,12 @@ def xfail_off_zen4(reason: str):
     """A mark for a bit-for-bit test that no closeness describes off the AMD Zen 4 with AVX-512 (``reason`` says which
     kernel differs there): it still runs everywhere and must pass on Zen 4."""
     return pytest.mark.xfail(not ZEN4_AVX512, strict=False, reason=reason)
+
+
+def xfail_off_zen3(reason: str):
+    """A mark for a bit-for-bit test of a kernel order measured on the AMD Zen 3 with AVX2 only (``reason`` says
+    which; ``core._small_gemm_zen3``): it still runs everywhere and must pass on the Zen 3."""
+    return pytest.mark.xfail(not ZEN3_AVX2, strict=False, reason=reason)
 
 
 # NOTE: a mark for a test of MKL's blocked float32 sgemm (M >= 4, N >= 12, ``core._small_gemm._fma_blocks``), which core
