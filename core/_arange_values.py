@@ -12,6 +12,7 @@ in the last bit of about one element in five).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -35,12 +36,61 @@ def _split(a):
 
 
 def fma(a, b, c):
-    """``a * b + c`` with one rounding (to double), for float64 arrays."""
-    p, e = _two_product(np.asarray(a, np.float64), np.asarray(b, np.float64))
+    """``a * b + c`` with one rounding (to double), for float64 arrays.
+
+    Boldo and Melquiond's emulation: Dekker's exact product ``p + e``, TwoSum ``p + c = s + t``, then ``s`` plus
+    ``t + e`` rounded to odd (where that matters). NOTE: ``t + e`` rounded to nearest made a double rounding where
+    ``s + t`` fell on a tie and ``e`` tipped the exact sum off it (``fma(1 + 2^-52, 1 - 2^-53, 2^53)`` gave
+    ``2^53``, not ``2^53 + 2``). Dekker's product is exact only while its partial products stay normal: a product below
+    ``2^-968`` (a subnormal result's neighbourhood) is rounded exactly from fractions, element by element."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    p, e = _two_product(a, b)
     s = p + c
     z = s - p
     t = (p - (s - z)) + (c - z)  # TwoSum: p + c == s + t exactly
-    return s + (t + e)
+    v = np.asarray(t + e)
+    # NOTE: only where s + v is a tie does rounding v to odd change the result, and then v is a power of two
+    # (a subnormal v is exact: t and e share its grid); so the odd neighbour is taken only there
+    powers = v.view(np.int64) & _SIGNIFICAND == 0
+    powers &= v != 0
+    if powers.any():
+        lost = _two_sum_error(t, e, v)
+        powers &= lost != 0
+        v = np.where(powers, np.nextafter(v, np.copysign(np.inf, lost)), v)
+    out = s + v
+    p = np.abs(p)
+    if p.size and p.min() < _DEKKER_MIN:  # (a zero operand too: then the finer test)
+        with np.errstate(invalid="ignore"):
+            tiny = (p < _DEKKER_MIN) & (a != 0) & (b != 0) & np.isfinite(out + a + b)
+        if tiny.any():
+            out = _exact_where(np.array(out, np.float64), tiny, a, b, c)
+    return out
+
+
+def _two_sum_error(t, e, v):
+    """TwoSum's exact error of ``v = t + e`` (fewer temporaries than the formula)."""
+    w = v - t
+    lost = v - w
+    np.subtract(t, lost, out=lost)
+    np.subtract(e, w, out=w)
+    lost += w
+    return lost
+
+
+_SIGNIFICAND = (1 << 52) - 1  # a float64's stored significand bits
+_DEKKER_MIN = 2.0 ** -968  # products from which Dekker's partial products keep every bit (2^-1074 * 2^106)
+
+
+def _exact_where(out, where, a, b, c):
+    """``out`` with ``a * b + c`` rounded once from exact fractions where ``where`` (a few tiny products)."""
+    shape = out.shape
+    operands = np.broadcast_arrays(a, b, np.asarray(c, np.float64))
+    for index in zip(*np.nonzero(np.broadcast_to(where, shape))):
+        x, y, z = (float(o[index]) for o in operands)
+        exact = Fraction(x) * Fraction(y) + Fraction(z)
+        # (Python's int division rounds once, to nearest even, subnormals included; a zero keeps its side's sign)
+        out[index] = math.copysign(float(exact), exact) if exact else x * y + z
+    return out
 
 
 def _chunk(start: float, step: float, lo: int, hi: int, np_dt) -> np.ndarray:
