@@ -77,3 +77,59 @@ def test_objects_someone_else_froze_stay_frozen(collector_on):
         assert gc.get_freeze_count() >= frozen + len(made)  # the block's objects wait with the others
     finally:
         gc.unfreeze()
+
+
+class _Clock:
+    """A monotonic clock the test moves by hand (the throttle is read against it, never waited for)."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def memory_reads(monkeypatch, collector_on):
+    """Counts the reads of the resident memory, on a hand-moved clock, from a fresh throttle."""
+    from core.nodegraph.model import gc_pause
+
+    reads = []
+    clock = _Clock()
+    sizes = [100 * 1024 ** 2]
+    monkeypatch.setattr(gc_pause, "_monotonic", clock)
+    monkeypatch.setattr(gc_pause, "_next_check", [0.0])
+    monkeypatch.setattr(gc_pause, "_base", [])
+    monkeypatch.setattr(gc_pause, "resident_bytes", lambda: reads.append(clock.now) or sizes[0])
+    monkeypatch.setattr(gc_pause, "_trim", lambda: None)
+    return reads, clock, sizes
+
+
+def test_a_loop_of_small_batches_reads_the_resident_memory_once_an_interval(memory_reads):
+    from core.nodegraph.model.gc_pause import CHECK_INTERVAL
+
+    reads, clock, _ = memory_reads
+    for _ in range(50):
+        with gc_paused():
+            pass
+    assert len(reads) == 1  # not one read of /proc/self/statm per batch
+    clock.now += CHECK_INTERVAL
+    with gc_paused():
+        pass
+    assert len(reads) == 2
+
+
+def test_growth_seen_after_the_interval_starts_a_full_collection(memory_reads):
+    from core.nodegraph.model.gc_pause import CHECK_INTERVAL, MIN_GROWTH, collect_if_grown
+
+    reads, clock, sizes = memory_reads
+    assert not collect_if_grown()  # the first read: the base
+    a, b = Cell(), Cell()
+    a.other, b.other = b, a
+    ref = weakref.ref(a)
+    del a, b
+    sizes[0] += 2 * MIN_GROWTH
+    assert not collect_if_grown() and ref() is not None  # within the interval: not read yet
+    clock.now += CHECK_INTERVAL
+    assert collect_if_grown() and ref() is None
+    assert collect_if_grown(force=True) is False and len(reads) == 4  # force reads at once (no new growth)

@@ -25,6 +25,13 @@ a batch, when the resident memory grew by more than ``GROWTH_SHARE`` (half) of w
 collection here (and at least ``MIN_GROWTH``), a full collection runs (``collect_if_grown``), and on Linux the C
 library gives what it freed back to the system. Its cost is a walk of the heap per such growth, amortized over
 the allocation that caused it.
+
+NOTE: reading the resident memory opens and parses ``/proc/self/statm`` (~14 µs, more than a small graph's whole
+``gc_paused`` block), so ``collect_if_grown`` reads it at most once every ``CHECK_INTERVAL`` seconds of the
+monotonic clock (~0.05 µs to ask) and returns at once in between: a loop of small batches (``Session.forward`` of
+a lesson graph, stepping backward) pays one read per interval instead of one per batch. Memory only becomes
+resident as its pages are written (``MIN_GROWTH`` of ones took 45-80 ms on the Zen 3), so a growth that would
+start a collection is seen at most one interval (and about one ``MIN_GROWTH``) late.
 """
 
 from __future__ import annotations
@@ -32,14 +39,18 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["gc_paused", "collect_if_grown", "resident_bytes", "MIN_GROWTH", "GROWTH_SHARE"]
+__all__ = ["gc_paused", "collect_if_grown", "resident_bytes", "MIN_GROWTH", "GROWTH_SHARE", "CHECK_INTERVAL"]
 
 MIN_GROWTH = 256 * 1024 ** 2  # the least growth of resident memory that starts a full collection
 GROWTH_SHARE = 0.5  # ... and the least as a share of the resident memory after the last one
+CHECK_INTERVAL = 0.02  # seconds between two reads of the resident memory (see the NOTE above)
 _base: list[int] = []  # the resident bytes after the last full collection collect_if_grown ran (or first seen)
+_next_check = [0.0]  # the monotonic time before which collect_if_grown does not read the resident memory again
+_monotonic = time.monotonic
 
 
 @contextmanager
@@ -79,9 +90,14 @@ def resident_bytes() -> int | None:
     return int(peak) if sys.platform == "darwin" else int(peak) * 1024  # bytes on macOS, KiB elsewhere
 
 
-def collect_if_grown() -> bool:
+def collect_if_grown(force: bool = False) -> bool:
     """Run a full collection when the resident memory grew by more than half (and ``MIN_GROWTH``) since the last one
-    run here; True when it ran. Cyclic garbage holding large arrays (a closed session's tensors) goes then."""
+    run here; True when it ran. Cyclic garbage holding large arrays (a closed session's tensors) goes then. The
+    memory is read at most once every ``CHECK_INTERVAL`` seconds (``force``: now, whenever it was last read)."""
+    clock = _monotonic()
+    if clock < _next_check[0] and not force:
+        return False
+    _next_check[0] = clock + CHECK_INTERVAL
     now = resident_bytes()
     if now is None:
         return False
