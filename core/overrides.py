@@ -25,6 +25,7 @@ __all__ = ["BaseTorchFunctionMode", "TorchFunctionMode", "enable_reentrant_dispa
 
 
 _PUBLIC_PACKAGES = ("core.nn.functional", "core.nn.init", "core.linalg", "core.fft", "core.special")
+_C_MODULES = {f"core._C._{prefix}": package for package, prefix in _PREFIXES.items()}  # where their functions live
 
 
 def _overrides(obj) -> bool:
@@ -71,6 +72,7 @@ def resolve_name(f) -> str | None:
     if qualname.startswith("Tensor."):
         return f"torch.{qualname}"
     module = getattr(f, "torch_namespace", None) or getattr(f, "__module__", None) or ""  # (a dispatching wrapper's)
+    module = _C_MODULES.get(module, module)  # torch.linalg.inv is core._C._linalg.linalg_inv while dispatch is off
     if module != "core" and not module.startswith("core."):
         return None  # not a torch function (torch's answer for one of the user's)
     package = next((p for p in _PUBLIC_PACKAGES if module == p or module.startswith(p + ".")), "core")

@@ -283,6 +283,18 @@ def test_defining_a_class_without_torch_function_leaves_dispatch_off():
     assert out.strip() == "False"
 
 
+def test_importing_pytorch_after_core_leaves_dispatch_off(torch):
+    """PyTorch's own classes with a ``__torch_function__`` (``torch.Tensor``, ``Parameter``...) are no tensor-likes of
+    core's: importing torch beside core (a benchmark, an oracle comparison) leaves core's ops on their plain path,
+    whichever was imported first."""
+    code = ("import sys, core, core._torch_function as tf\n"
+            "import torch, torch.masked, torch.nn\n"
+            "print(tf._active, 'torch' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__)))).stdout
+    assert out.strip() == "False True"
+
+
 @pytest.mark.parametrize("upper", [False, True])
 def test_cholesky_inverse_gives_the_factor_the_whole_matrix_gradient(torch, upper):
     rng = np.random.default_rng(2)
