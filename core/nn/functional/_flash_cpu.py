@@ -43,7 +43,7 @@ import math
 import numpy as np
 
 from core import _blas_threads as _blas
-from core import _cpu, _daxpy, _libm, _small_gemm
+from core import _cpu, _daxpy, _libm, _openblas_chains, _small_gemm
 from core._cascade_sum import in_order
 from core._fused import fma as _fma
 from core._fused import single_rounding
@@ -242,12 +242,13 @@ _EXPD_PAIRS = tuple(np.array(k).reshape(5, 1) for k in (_EXPD_POLY[0::2], *zip(*
 
 
 class _Flavour:
-    """What the kernel's steps are for one dtype: the vector width (64-byte AVX-512 registers), the vector exp,
-    the scalar exp (``std::exp``: glibc's), ``std::log`` and the vectorised ``exp`` of the backward."""
+    """What the kernel's steps are for one dtype: the vector width (ATen's ``Vectorized<T>``: 64-byte AVX-512
+    registers, 32-byte on an AVX2 CPU), the vector exp, the scalar exp (``std::exp``: glibc's), ``std::log`` and the
+    vectorised ``exp`` of the backward."""
 
     def __init__(self, dtype):
         self.dtype = np.dtype(dtype)
-        self.lanes = 64 // self.dtype.itemsize
+        self.lanes = _cpu.vector_bytes() // self.dtype.itemsize
         if self.dtype == _F32:
             self.vec_exp, self.backward_exp = exp_u20, expf_u10
             self.tail_exp = _float32_exp  # (measured: correctly rounded)
@@ -286,12 +287,26 @@ def _chain(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     m, n = a.shape[-2], b.shape[-1]
     if a.shape[-1] == 0:
         return np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (m, n), a.dtype)
+    if _small_gemm.PADDED_CHAINS and a.dtype == _F32:
+        return _padded_chains(a, b)
     if m == 1:
         a = np.concatenate([a, np.zeros_like(a)], -2)
     if n == 1:
         b = np.concatenate([b, np.zeros_like(b)], -1)
     out = np.matmul(_fortran_stack(a), np.ascontiguousarray(b))
     return out[..., :m, :n]
+
+
+def _padded_chains(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``_chain`` of float32 stacks where OpenBLAS's Haswell kernel (an AVX2 CPU) keeps two accumulators in some
+    tiles: each matrix one GEMM of padded operands whose tiles are all chains (``core._openblas_chains``)."""
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = np.broadcast_to(a, lead + a.shape[-2:]), np.broadcast_to(b, lead + b.shape[-2:])
+    out = np.empty(lead + (a.shape[-2], b.shape[-1]), _F32)
+    for index in np.ndindex(*lead):
+        out[index] = _openblas_chains.fma_blocks(np.ascontiguousarray(a[index]), np.ascontiguousarray(b[index]),
+                                                 None, [(0, a.shape[-1])], None)
+    return out
 
 
 def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarray | None:
@@ -302,11 +317,11 @@ def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarra
     (``b`` transposed: the scores ``Q K^T``); with beta 1 onto a running sum ``c`` (a second query block's ``dK``, a
     second key block's ``acc``) the in-order kernel's chain starts at ``c`` and the blocked kernel adds its blocks
     to ``c`` in turn (``_blocked_chain``). None elsewhere (measured: forward and backward of (B, H, 8..600, 8, 16 or
-    32), causal or not, bit for bit; the head dims 8 and 32's gradients were 40-90% an ulp off before). On the AMD
-    Zen 4 only: on a Zen 3 (``_small_gemm.PADDED_CHAINS``), with ``_chain`` made the FMA chain there too, the output
-    and gradients still differed in up to 87% of elements (measured (2, 2, 8, 8), (2, 2, 16, 32), (1, 1, 600, 8); not
-    traced further), so NumPy's products are kept."""
-    if not _small_gemm.FMA_BLOCKS or _small_gemm.PADDED_CHAINS or a.dtype != _F32 or b.dtype != _F32 \
+    32), causal or not, bit for bit; the head dims 8 and 32's gradients were 40-90% an ulp off before). The AMD Zen 3
+    (AVX2) takes the same orders: with ATen's 8-lane vectors (``_Flavour``) and ``_chain``'s padded chains
+    (``_padded_chains``) its output and gradients were bit for bit on (B, H, L, S, E) of (1..2, 1..2, 8..600,
+    8..600, 8..32), causal or not (up to 87% of elements differed with 16 lanes and NumPy's products)."""
+    if not _small_gemm.FMA_BLOCKS or a.dtype != _F32 or b.dtype != _F32 \
             or min(a.shape[-2:]) < 2 or b.shape[-1] < 2:
         return None
     m, n = a.shape[-2], b.shape[-1]
