@@ -55,12 +55,7 @@ def _fuses(axpy, block: int = 1) -> bool:
 
 def available() -> bool:
     """True when ``daxpy_`` can update in place (a fusing ``daxpy`` found and probed; the first call probes)."""
-    if not _state["ready"]:
-        axpy = _find()
-        block = next((b for b in _BLOCKS if axpy is not None and _blas_threads.run_single_threaded(_fuses, axpy, b)),
-                     None)
-        _state["axpy"], _state["block"], _state["ready"] = None if block is None else axpy, block or 1, True
-    return _state["axpy"] is not None
+    return _saxpy.probe_once(_state, _find, _fuses, _BLOCKS)
 
 
 def daxpy_(y, x, alpha: float) -> bool:

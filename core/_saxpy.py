@@ -91,12 +91,19 @@ def _fuses(axpy, block: int = 1) -> bool:
 
 def available() -> bool:
     """True when ``saxpy_`` can update in place (a fusing ``saxpy`` found and probed; the first call probes)."""
-    if not _state["ready"]:
-        axpy = _find()
-        block = next((b for b in _BLOCKS if axpy is not None and _blas_threads.run_single_threaded(_fuses, axpy, b)),
+    return probe_once(_state, _find, _fuses, _BLOCKS)
+
+
+def probe_once(state: dict, find, fuses, blocks) -> bool:
+    """``available()`` of ``saxpy_`` and ``core._daxpy.daxpy_``: on the first call ``find()`` the kernel and keep it
+    in ``state`` with the first of ``blocks`` it ``fuses`` at (on one BLAS thread), or no kernel where it fuses at
+    none; True when a kernel is kept."""
+    if not state["ready"]:
+        axpy = find()
+        block = next((b for b in blocks if axpy is not None and _blas_threads.run_single_threaded(fuses, axpy, b)),
                      None)
-        _state["axpy"], _state["block"], _state["ready"] = None if block is None else axpy, block or 1, True
-    return _state["axpy"] is not None
+        state["axpy"], state["block"], state["ready"] = None if block is None else axpy, block or 1, True
+    return state["axpy"] is not None
 
 
 def saxpy_(x, y, alpha) -> bool:

@@ -237,11 +237,7 @@ class LambdaLR(LRScheduler):
     """The base rate times ``lr_lambda(epoch)`` (one function, or one per group)."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch: int = -1):
-        n = len(optimizer.param_groups)
-        lambdas = list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else [lr_lambda] * n
-        if len(lambdas) != n:
-            raise ValueError(f"Expected {n} lr_lambdas, but got {len(lambdas)}")
-        self.lr_lambdas = lambdas
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
@@ -253,6 +249,16 @@ class LambdaLR(LRScheduler):
 
     def load_state_dict(self, state_dict: dict) -> None:
         _load_lambdas_state_dict(self, state_dict)
+
+
+def _lr_lambdas(optimizer, lr_lambda) -> list:
+    """``lr_lambda`` for each parameter group (LambdaLR's and MultiplicativeLR's): one function for all, or a list
+    or tuple of one per group (PyTorch's ValueError for another count)."""
+    n = len(optimizer.param_groups)
+    lambdas = list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else [lr_lambda] * n
+    if len(lambdas) != n:
+        raise ValueError(f"Expected {n} lr_lambdas, but got {len(lambdas)}")
+    return lambdas
 
 
 def _lambdas_state_dict(scheduler) -> dict:

@@ -18,6 +18,7 @@ from core.optim.lr_scheduler import (
     LRScheduler,
     _lambdas_state_dict,
     _load_lambdas_state_dict,
+    _lr_lambdas,
     _lrs,
     _per_group,
     _set_lr,
@@ -79,11 +80,7 @@ class MultiplicativeLR(LRScheduler):
     """Multiply the rate by ``lr_lambda(epoch)`` every epoch after the first."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        n = len(optimizer.param_groups)
-        lambdas = list(lr_lambda) if isinstance(lr_lambda, (list, tuple)) else [lr_lambda] * n
-        if len(lambdas) != n:
-            raise ValueError(f"Expected {n} lr_lambdas, but got {len(lambdas)}")
-        self.lr_lambdas = lambdas
+        self.lr_lambdas = _lr_lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
