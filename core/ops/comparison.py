@@ -24,7 +24,7 @@ from core.ops._recorded import recorded
 from core.ops._util import as_array, broadcast_shapes, check_same_device, needs_grad, operand_arrays, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.elementwise import _TYPE_NAMES, _out, check_inplace, write_inplace
-from core.ops.indexing import nonzero
+from core.ops.indexing import masked_select, nonzero
 from core.ops.reduction import sum as _sum
 from core.overrides import handle_torch_function, has_torch_function_variadic
 
@@ -437,7 +437,10 @@ class MaskedFill(Function):
         (mask,) = ctx.saved_tensors
         ga = masked_fill(g, mask, 0) if ctx.needs_input_grad[0] else None  # (torch's grad.masked_fill(mask, 0))
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
-            return ga, None, _sum(where(mask, g, 0))
+            # NOTE: FunctionsManual's masked_fill_backward, grad.masked_select(mask).sum(): its graph (SumBackward0 on
+            # MaskedSelectBackward0) and its sum's order over the selected elements (a where's 0s summed in place
+            # changed float32 and float64 bits)
+            return ga, None, _sum(masked_select(g, mask))
         return ga, None, None
 
 
