@@ -11,6 +11,7 @@ from hypothesis.stateful import precondition, rule
 from core.nodegraph.files import io as files
 from core.nodegraph.files.schema import SESSION_KEY
 from core.nodegraph.model import commands as cmd
+from core.nodegraph.model import tensor_store
 from core.nodegraph.model.document import Graph, GraphError
 from core.nodegraph.model.numtext import parse
 from core.nodegraph.model.spec import ParamError, get_spec
@@ -186,6 +187,36 @@ def trained_form(session: Session) -> dict[str, object]:
     return {"params": {nid: {k: _plain(v) for k, v in arrays.items()} for nid, arrays in values.items()},
             "optimizer": _plain(position.get("optimizer")),
             "ran": {nid for nid in values if nid in session.values or nid in session.errors}}
+
+
+def saved_text(session: Session) -> str:
+    """What Save writes now for ``session``'s document: the recipe and what the session trained."""
+    return files.dumps(session.graph, trained=session.trained_values() or None)
+
+
+def assert_a_step_matches_a_fresh_load(session: Session) -> None:
+    """Saved now and reopened, the document trains the step the live session trains next: the same loss, then the
+    same weights and optimizer state (a layer whose seed or size was set since it last ran is built anew by both,
+    its old weights and momentum in neither)."""
+    fresh = Session(files.loads(saved_text(session)))
+    try:
+        live_metrics, fresh_metrics = list(session.train(1)), list(fresh.train(1))
+        assert [m.get("error") for m in live_metrics] == [m.get("error") for m in fresh_metrics], \
+            "a training step fails live and not reopened, or the other way"
+        assert [repr(m.get("loss")) for m in live_metrics] == [repr(m.get("loss")) for m in fresh_metrics], \
+            "the step's loss differs live and reopened"
+        live, reopened = trained_form(session), trained_form(fresh)
+        assert _as_saved(session) == _as_saved(fresh), "after a step the weights differ live and reopened"
+        assert live["optimizer"] == reopened["optimizer"], "after a step the optimizer state differs live and reopened"
+    finally:
+        fresh.close()
+
+
+def _as_saved(session: Session) -> dict[str, dict[str, str]]:
+    """Each node's trained values as its file writes them (a small array as a list of numbers, whatever its dtype:
+    a node of a reopened file that has not run yet holds the file's float64 values, the same numbers)."""
+    return {nid: {name: repr(tensor_store.encode(np.asarray(v), None)) for name, v in arrays.items()}
+            for nid, arrays in session.trained_values().items() if nid != SESSION_KEY}
 
 
 def _plain(value: object) -> object:

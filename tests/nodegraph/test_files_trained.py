@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from core.nodegraph.files import io as files
+from core.nodegraph.files.schema import SESSION_KEY
 from core.nodegraph.model.document import Edge, Graph, Node
 from core.nodegraph.run.session import Session
+from tests.nodegraph.fuzz_checks import assert_a_step_matches_a_fresh_load
 from tests.nodegraph.session_graphs import node_types  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.usefixtures("node_types")
@@ -132,3 +134,53 @@ def test_a_damaged_trained_section_is_refused_naming_the_field(tmp_path, trained
     data["trained"] = trained
     with pytest.raises(files.LoadError, match=reason.replace(".", r"\.").replace("[", r"\[")):
         files.loads(json.dumps(data))
+
+
+# ----- a layer edited after training and saved before it ran again --------------------------------------------------
+def _trained_then_reseeded() -> tuple[Graph, Session]:
+    """The teacher graph trained three Adam steps, then its layer's seed set (the layer has not run since)."""
+    g = _teacher_graph()
+    g.training.update(optimizer="Adam", optimizer_params={"lr": 0.01})
+    s = Session(g)
+    for _ in s.train(3):
+        pass
+    g.set_param("lin", "seed", 5)
+    return g, s
+
+
+def test_a_layer_reseeded_after_training_reopens_with_the_weights_its_next_run_builds():
+    g, s = _trained_then_reseeded()
+    reopened = Session(files.loads(files.dumps(g, trained=s.trained_values())))
+    untrained = Session(files.loads(files.dumps(g)))
+    for session in (s, reopened, untrained):
+        session.new_pass()
+        session.forward()
+    for name, weight in s.node_parameters("lin").items():  # the seed's weights, live and reopened
+        assert np.array_equal(weight.detach().numpy(), untrained.node_parameters("lin")[name].detach().numpy())
+        assert np.array_equal(weight.detach().numpy(), reopened.node_parameters("lin")[name].detach().numpy())
+    trained_scale = s.node_parameters("scale")["scale"].detach().numpy()  # the parameter not edited stays trained
+    assert np.array_equal(reopened.node_parameters("scale")["scale"].detach().numpy(), trained_scale)
+    assert not np.array_equal(untrained.node_parameters("scale")["scale"].detach().numpy(), trained_scale)
+
+
+def test_a_layer_reseeded_after_training_trains_on_as_its_reopened_file_with_the_other_parameters_momentum():
+    g, s = _trained_then_reseeded()
+    assert_a_step_matches_a_fresh_load(s)  # the same loss, weights and optimizer state after the next step
+    state = s.trained_values()[SESSION_KEY]["optimizer"]["state"]
+    assert float(state["scale.scale"]["step"]) == 4  # Adam's moments of the scale carried on; the layer's restarted
+    assert float(state["lin.weight"]["step"]) == 1
+
+
+def test_a_reopened_layer_that_fails_on_its_input_keeps_the_files_trained_values_in_the_next_save():
+    g = _teacher_graph()
+    s = Session(g)
+    for _ in s.train(3):
+        pass
+    saved = s.trained_values()["lin"]
+    reopened = Session(files.loads(files.dumps(g, trained=s.trained_values())))
+    reopened.graph.set_param("x", "shape", (16, 3))  # the layer is built, then its matmul fails
+    reopened.forward()
+    assert "lin" in reopened.errors and reopened.node_parameters("lin")
+    for name, values in reopened.trained_values()["lin"].items():  # not its seed's values
+        assert np.array_equal(values, saved[name])
+        assert np.array_equal(reopened.node_parameters("lin")[name].detach().numpy(), saved[name])

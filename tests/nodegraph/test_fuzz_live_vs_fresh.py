@@ -34,13 +34,15 @@ from core.nodegraph.model import commands as cmd
 from core.nodegraph.model.document import Graph
 from core.nodegraph.model.spec import get_spec
 from core.nodegraph.run.session import Session
-from tests.nodegraph.fuzz_checks import EditRules, trained_form
+from tests.nodegraph.fuzz_checks import EditRules, assert_a_step_matches_a_fresh_load, saved_text, trained_form
 from tests.nodegraph.test_fuzz_export_nodes import _run_script
 
 LAYERS = [{"type": "layer.linear", "params": {"in_features": 3, "out_features": 2, "seed": 4}},
           {"type": "layer.mlp", "params": {"sizes": [3, 4, 2], "seed": 5}}]  # sizes [3] fail the MLP's build
-LAYER_SIZES = [("in_features", 3), ("in_features", 1_000_000), ("out_features", 2), ("out_features", 1_000_000),
-               ("sizes", (3, 4, 2)), ("sizes", (3,)), ("sizes", (2, 4)), ("sizes", (3, 0))]
+# a layer's sizes, seed and bias (each rebuilds its weights on its next run)
+LAYER_PARAMS = [("in_features", 3), ("in_features", 1_000_000), ("out_features", 2), ("out_features", 1_000_000),
+                ("sizes", (3, 4, 2)), ("sizes", (3,)), ("sizes", (2, 4)), ("sizes", (3, 0)), ("seed", 4), ("seed", 9),
+                ("bias", False), ("bias", True)]
 # cheap kinds that chain and fail in readable ways (log of a negative is NaN, a reshape or mse of the wrong size
 # fails with a message naming its inputs)
 NODES = [
@@ -207,14 +209,15 @@ class LiveAgainstFresh(EditRules, RuleBasedStateMachine):
 
     @rule(data=st.data())
     def set_layer_param(self, data: st.DataObject) -> None:
-        """A layer's size set: it builds for it, or its build fails (one size for an MLP, a Linear's weight over the
-        memory budget) and then it keeps no weights built for the old size, as a fresh session has none."""
+        """A layer's size, seed or bias set: it builds for it on its next run, or its build fails (one size for an
+        MLP, a Linear's weight over the memory budget) and then it keeps no weights built for the old size, as a
+        fresh session has none; saved before that run, the file holds none of its old weights either."""
         layers = sorted(nid for nid, node in self.graph.nodes.items() if node.type.startswith("layer."))
         if not layers:
             return
         nid = data.draw(st.sampled_from(layers))
         names = {p.name for p in get_spec(self.graph.nodes[nid].type).params}
-        name, value = data.draw(st.sampled_from([(n, v) for n, v in LAYER_SIZES if n in names]))
+        name, value = data.draw(st.sampled_from([(n, v) for n, v in LAYER_PARAMS if n in names]))
         self._edit(cmd.SetParam(nid, name, value))
 
     @rule(name=st.sampled_from(["SGD", "Adam", "RMSprop"]))
@@ -253,14 +256,23 @@ class LiveAgainstFresh(EditRules, RuleBasedStateMachine):
 
     # ----- the invariant ----------------------------------------------------------------------------------------
     @rule()
+    def a_training_step_matches_a_fresh_load(self) -> None:
+        """Saved now (edits not run since included) and reopened: the next training step is the live one's."""
+        assert_a_step_matches_a_fresh_load(self.session)
+        self.stepped = self.freed = True
+        self.training_moved_on()
+
+    @rule()
     def matches_a_fresh_session(self) -> None:
         live, g = self.session, self.graph
+        text = saved_text(live)  # saved before the live pass runs what was edited since
         if self.stepped:  # the values shown are the step's forward, before the optimizer moved the parameters
             live.new_pass()
             self.stepped = self.freed = False
         if not live.forward_complete:
             live.forward()  # the rest of this pass: what the edits kept is compared, not recomputed
-        fresh = fresh_session(live, g)
+        fresh = Session(files.loads(text))
+        fresh.forward()
         try:
             assert_same_values(live, fresh, g)
             if self.freed:  # a second backward through this pass's graph fails in PyTorch too: a new pass first

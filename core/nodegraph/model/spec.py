@@ -312,6 +312,11 @@ class NodeSpec:
     # the input expressions by port name and the repr of each parameter value, or a callable code(cg) -> str | dict
     # given the exporter's NodeCode (inputs, params, api, literal(), setup()...); see core.nodegraph.export.script.
     code: str | CodeHook | None = None
+    # Optional, for a node that builds what it trains (a layer's module, a parameter's tensor) and keeps in
+    # ``ctx.state["key"]`` what it built it for: build_key(validated params) -> that key, the same function its
+    # evaluate compares. A parameter set that changes the key rebuilds on the next run, so a session saving before
+    # that run knows the weights it holds are no longer the node's (``Session.stale_nodes``, run.saved_training)
+    build_key: Callable[[NamedValues], Any] | None = None
 
     def input_ports(self, params: NamedValues | None = None) -> tuple[Port, ...]:
         """The input ports for these parameter values: ``dynamic_inputs(params)`` when set, else ``inputs``.

@@ -167,6 +167,8 @@ class NodeEvaluation:
             err = store.errors[nid]
             self.errors[nid] = NodeError("forward", err.type, err.message)
             out = None
+            if nid in self._trained_pending and self.node_parameters(nid):  # NOTE: built, then failed on its input:
+                self._restore_trained(nid)  # it holds the file's trained values, not its seed's (a save kept those)
         self._done[nid] = None
         if self._journal is not None:
             self._note_tensors(nid, incoming, out)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import math
 from collections import defaultdict
+from collections.abc import Collection
 from typing import Any
 
 import core
@@ -59,12 +60,39 @@ class OptimizerSlot:
                                    "and layer nodes make them, after Forward; a tensor node is not trained)")
             opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
                                                                      **(settings.get("optimizer_params") or {}))
+            carried = self._carried(params, key)
             self.entry = (key, opt, _scheduler(opt, settings.get("schedule")))
             self.names = list(params)
             pending, self.pending = self.pending, None
+            if pending is None:
+                pending = carried
             if pending is not None and training_state.load_optimizer_state(opt, self.entry[2], self.names, pending):
                 self.loaded = self.saved = save_optimizer(self.entry)
         return self.entry[1]
+
+    def _carried(self, params: Params, key: Key) -> dict[str, Any] | None:
+        """What an optimizer built again for another parameter set (same settings) takes from the one it replaces:
+        its state as a file keeps it, without the parameters that are not among ``params`` (a layer rebuilt for new
+        sizes or seed, a node deleted). A session of the file saved just before (``file_state``) starts from the
+        same state: an edit that adds or rebuilds one node loses no other parameter's momentum, live or reopened.
+        None with other settings (another optimizer or schedule starts afresh) or before the first step."""
+        if self.entry is None or self.entry[0][1:] != key[1:] or self.saved is None and self.loaded is None:
+            return None
+        return self._state_for(params, ())
+
+    def _state_for(self, params: Params, drop: Collection[str]) -> dict[str, Any]:
+        """The live optimizer's ``optimizer_state``, each parameter named by its key in ``params`` now (a renamed
+        parameter node's tensor under its new name), without the state of the keys in ``drop`` nor of the tensors no
+        longer in ``params``."""
+        assert self.entry is not None
+        _, opt, scheduler = self.entry
+        now = {id(t): k for k, t in params.items()}
+        tensors = [p for g in opt.param_groups for p in g["params"]]
+        names = [now.get(id(t), old) for t, old in zip(tensors, self.names)]
+        gone = {*drop, *(old for t, old in zip(tensors, self.names) if id(t) not in now)}
+        out = training_state.optimizer_state(opt, scheduler, names)
+        out["state"] = {k: v for k, v in out["state"].items() if k not in gone}
+        return out
 
     def park(self) -> Parked | None:
         """The optimizer in use with what the slot keeps of it (None before the first), for an undo to bring back
@@ -78,13 +106,18 @@ class OptimizerSlot:
         self.entry, names, self.saved, self.loaded = parked
         self.names = list(names)
 
-    def file_state(self) -> dict[str, Any] | None:
+    def file_state(self, params: Params, settings: Settings, stale: Collection[str] = ()) -> dict[str, Any] | None:
         """The optimizer's state as a file keeps it (``training_state.optimizer_state``): the live optimizer's
-        once it stepped, else the file's not yet used; None when there is none."""
+        once it stepped, else the file's not yet used; None when there is none.
+
+        It is the state the session's next step starts from: each parameter under its key in ``params`` now, none
+        for the keys in ``stale`` (a node whose next run builds its weights anew), and none at all when
+        ``settings`` name another optimizer or schedule (the next step builds one afresh)."""
         if self.pending is not None or self.entry is None or self.saved is None and self.loaded is None:
             return self.pending
-        _, opt, scheduler = self.entry
-        return training_state.optimizer_state(opt, scheduler, self.names)
+        if self.entry[0][1:] != _key({}, settings)[1:]:
+            return None
+        return self._state_for(params, stale)
 
     def retune(self, params: Params, settings: Settings) -> bool:
         """Put ``settings``' ``optimizer_params`` on the live optimizer's param groups, keeping its state, and keep

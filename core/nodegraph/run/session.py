@@ -285,7 +285,10 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         evaluated yet, and under ``"@session"`` where training stood (``training_position``). Empty for a graph
         that never trained: its file holds only the recipe."""
         out = {nid: v for nid, v in self._trained_pending.items() if nid in self.graph.nodes}
+        stale = self.stale_nodes()
         for nid in self.order:
+            if nid in stale:  # its next run builds it anew: the saved file does not give it the old weights
+                continue
             if self.step_count or nid in self._trained_restored:
                 params = self.node_parameters(nid)
                 if params:
@@ -310,7 +313,8 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
             out["history"] = history
         if watch:
             out["watch"] = watch
-        opt = self._opt.file_state()
+        stale = [f"{nid}.{name}" for nid in self.stale_nodes() for name in self.node_parameters(nid)]
+        opt = self._opt.file_state(self.parameters(), self.graph.training, stale)
         if opt is not None:
             out["optimizer"] = opt
         buffers: dict[str, dict[str, Any]] = dict(self._buffers_pending)
@@ -320,6 +324,25 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
                 buffers.setdefault(nid, {})[port] = _position.array_of(t)
         if buffers:
             out["buffers"] = buffers
+        return out
+
+    def stale_nodes(self) -> set[str]:
+        """The nodes holding weights built for other parameters than theirs (a layer's seed or size set since it
+        last ran): their next run builds them anew (``NodeSpec.build_key``), so what a save writes leaves their old
+        weights and optimizer state out, as the live session drops them."""
+        out = set()
+        for nid, state in self.states.items():
+            node = self.graph.nodes.get(nid)
+            spec = None if node is None else node.spec
+            if node is None or spec is None or spec.build_key is None or "key" not in state:
+                continue
+            try:
+                key = spec.build_key(spec.validate_params(node.params))
+            except Exception:  # parameters it can't run with: its run fails and keeps no weights (_note_build)
+                out.add(nid)
+                continue
+            if key != state["key"]:
+                out.add(nid)
         return out
 
     def _resume(self, saved: dict[str, Any]) -> None:

@@ -126,10 +126,15 @@ def _parameter_of(ctx: EvalContext, p: NamedValues) -> core.nn.Parameter:
     return core.nn.Parameter(t)
 
 
+def _values_key(p: NamedValues) -> tuple:
+    """What a values parameter's tensor is built for: its values and dtype (not its name or device)."""
+    arr = np.asarray(p["tensor"])
+    return arr.shape, arr.dtype.str, arr.tobytes(), p["dtype"]
+
+
 def _values(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
     if ctx.state.get("params") is not p or "tensor" not in ctx.state:
-        arr = np.asarray(p["tensor"])
-        key = (arr.shape, arr.dtype.str, arr.tobytes(), p["dtype"])
+        key = _values_key(p)
         if ctx.state.get("key") != key or "tensor" not in ctx.state:
             ctx.state["tensor"], ctx.state["key"] = build_for(ctx.state, lambda: _parameter_of(ctx, p)), key
         ctx.state["params"] = p
@@ -148,4 +153,4 @@ register(NodeSpec(
             Param("dtype", "choice", "default", choices=("default", "float32", "float64", "float16", "bfloat16"),
                   choice_notes=DTYPE_NOTES),
             Param("device", "choice", "context", choices=DEVICES, choice_notes=DEVICE_NOTES)),
-    code=lambda cg: cg.parameter()))
+    code=lambda cg: cg.parameter(), build_key=_values_key))

@@ -47,13 +47,18 @@ def _build(make: Make, p: NamedValues, device: str) -> nn.Module:
     return module.to(device)
 
 
+def build_key(p: NamedValues) -> tuple:
+    """What a layer's module is built for: every parameter (its sizes, bias and seed); another key rebuilds it."""
+    return tuple(sorted(p.items()))
+
+
 def _layer(make: Make) -> EvalFn:
     """An evaluate that keeps ``make(params)`` in ctx.state and applies it to input ``x``."""
     def evaluate(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
         # a session hands over the same dict of validated parameters while nothing changed: the build key is
         # compared only when another dict comes
         if ctx.state.get("params") is not p or "module" not in ctx.state:
-            key = tuple(sorted(p.items()))
+            key = build_key(p)
             if ctx.state.get("key") != key or "module" not in ctx.state:
                 ctx.state["module"] = build_for(ctx.state, lambda: _build(make, p, ctx.device))
                 ctx.state["key"], ctx.state["device"] = key, ctx.device
@@ -97,7 +102,7 @@ def _features(name: str, default: int) -> Param:
 register(NodeSpec("layer.linear", "layer", "Linear", "x @ W.T + b with its own weights", _layer(
     lambda p: nn.Linear(p["in_features"], p["out_features"], bias=p["bias"])), inputs=(Port("x"),),
     params=(_features("in_features", 2), _features("out_features", 1), BIAS, SEED),
-    code=lambda cg: cg.module("torch.nn.Linear({in_features}, {out_features}, bias={bias})")))
+    code=lambda cg: cg.module("torch.nn.Linear({in_features}, {out_features}, bias={bias})"), build_key=build_key))
 register(NodeSpec("layer.conv2d", "layer", "Conv2d", "2-d convolution with its own kernels", _layer(
     lambda p: nn.Conv2d(p["in_channels"], p["out_channels"], p["kernel_size"], stride=p["stride"],
                         padding=p["padding"], groups=p["groups"], bias=p["bias"])), inputs=(Port("x"),),
@@ -105,9 +110,9 @@ register(NodeSpec("layer.conv2d", "layer", "Conv2d", "2-d convolution with its o
             Param("stride", "int", 1, 1, 64), Param("padding", "int", 0, 0, 64), Param("groups", "int", 1, 1),
             BIAS, SEED),
     code=lambda cg: cg.module("torch.nn.Conv2d({in_channels}, {out_channels}, {kernel_size}, stride={stride}, "
-                              "padding={padding}, groups={groups}, bias={bias})")))
+                              "padding={padding}, groups={groups}, bias={bias})"), build_key=build_key))
 register(NodeSpec("layer.mlp", "layer", "MLP", "Linear layers of the given sizes with an activation between",
                   _layer(_mlp), inputs=(Port("x"),),
                   params=(Param("sizes", "shape", (2, 8, 8, 1), doc="layer widths, input first"),
                           Param("activation", "choice", "relu", choices=tuple(ACTIVATIONS)), BIAS, SEED),
-                  code=lambda cg: cg.module(_mlp_code(cg.params))))
+                  code=lambda cg: cg.module(_mlp_code(cg.params)), build_key=build_key))

@@ -167,8 +167,13 @@ def init_tensor(shape: Sequence[int], init: str, seed: int | None, dtype: core.d
     return core.nn.init.kaiming_uniform_(t, a=math.sqrt(5), generator=g)
 
 
+def _parameter_key(p: NamedValues) -> tuple[tuple[int, ...], str, int | None, str]:
+    """What a parameter node's tensor is built for (its name and device are not: a rename or a move keeps it)."""
+    return p["shape"], p["init"], p["seed"], p["dtype"]
+
+
 def _parameter(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> core.Tensor:
-    key, device = (p["shape"], p["init"], p["seed"], p["dtype"]), device_of(ctx, p["device"])
+    key, device = _parameter_key(p), device_of(ctx, p["device"])
     if ctx.state.get("key") != key:
         ctx.state["tensor"] = build_for(
             ctx.state, lambda: core.nn.Parameter(init_tensor(*key[:3], dtype_of(p["dtype"]), device)))
@@ -187,5 +192,5 @@ register(NodeSpec(
             Param("seed", "seed", 0, doc="seed of the initialiser"),
             Param("dtype", "choice", "default", choices=("default", "float32", "float64"), choice_notes=DTYPE_NOTES),
             DEVICE),
-    code=lambda cg: cg.parameter()))
+    code=lambda cg: cg.parameter(), build_key=_parameter_key))
 
