@@ -7,25 +7,39 @@ tensor-like kinds (tensor, scalar, parameter, gradient) and ``any`` feed each ot
 The document holds no computed values:
 running it is a session's job. Every mutator checks, stores, then emits a ``GraphEvent`` that
 views listen to; user edits go through the undoable commands in ``core.nodegraph.model.commands``.
+
+The items (``Node``, ``Edge``, ``Comment``, ``GraphError``) live in ``document_items`` and the events
+(``GraphEvent``, ``EditMark``) in ``document_events``; every name is given here too, where the rest imports them.
 """
 
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from core.nodegraph.model import gc_spacing as _gc_spacing
+from core.nodegraph.model import graph_order as _order
 from core.nodegraph.model import spec as _spec
 from core.nodegraph.model import training_settings as _training_settings
+from core.nodegraph.model.document_events import EditMark, GraphEvent
+from core.nodegraph.model.document_items import (
+    MAX_TEXT,
+    Comment,
+    Edge,
+    GraphError,
+    Node,
+    check_text,
+    checked_position,
+    checked_rect,
+    plain_copy,
+)
 from core.nodegraph.model.edge_index import EdgeIndex as _EdgeIndex
 from core.nodegraph.model.edge_index import EdgeList as _EdgeList
 
 __all__ = ["Node", "Edge", "Comment", "Graph", "GraphEvent", "GraphError", "EditMark", "SUBGRAPH_TYPE",
-           "DEFAULT_TRAINING", "OPTIONAL_TRAINING", "TENSOR_KINDS", "checked_position"]
+           "DEFAULT_TRAINING", "OPTIONAL_TRAINING", "TENSOR_KINDS", "checked_position", "plain_copy"]
 
 SUBGRAPH_TYPE = "graph.subgraph"
 DEFAULT_TRAINING = {"loss": None, "optimizer": "SGD", "optimizer_params": {"lr": 0.01}, "schedule": None,
@@ -35,179 +49,6 @@ OPTIONAL_TRAINING = {"val_every": 10, "stop": None}  # saved only once set (None
 
 
 TENSOR_KINDS = frozenset({"tensor", "scalar", "parameter", "gradient"})  # port kinds that may feed each other
-
-
-_ATOMS = (str, int, float, bool, type(None))
-# the longest texts a file holds (core.nodegraph.files.schema): an edit past them would save a file that won't reopen
-_MAX_TEXT = {"title": 1000, "color": 100, "text": 100_000}
-
-
-def _check_text(value: object, what: str, limit: int, optional: bool = True) -> None:
-    """GraphError unless ``value`` is text a file holds (or None when ``optional``)."""
-    if value is None and optional:
-        return
-    if not isinstance(value, str):
-        raise GraphError(f"{what} must be text{' or None' if optional else ''}, got {type(value).__name__}")
-    if len(value) > limit:
-        raise GraphError(f"{what} is longer than {limit} characters ({len(value)})")
-    if not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise GraphError(f"{what} holds a lone surrogate, which a UTF-8 file can't hold")
-
-
-def _finite(values: object, n: int, what: str) -> tuple[float, ...]:
-    """``values`` as ``n`` finite floats, else GraphError (a file holds no NaN or infinite coordinate)."""
-    try:
-        nums = tuple(float(v) for v in values)  # type: ignore[attr-defined]
-    except (TypeError, ValueError, OverflowError):
-        raise GraphError(f"{what} must be {n} numbers, got {str(values)[:60]}") from None
-    if len(nums) != n or not all(math.isfinite(v) for v in nums):
-        raise GraphError(f"{what} must be {n} finite numbers, got {str(values)[:60]}")
-    return nums
-
-
-def checked_position(position: object) -> tuple[float, float]:
-    """A node's position as two finite floats, else GraphError."""
-    x, y = _finite(position, 2, "a node's position")
-    return x, y
-
-
-def plain_copy(value: Any) -> Any:
-    """A deep copy of plain data (dicts, lists, tuples of numbers and text) several times faster than
-    ``copy.deepcopy``, which it falls back to for anything else (a tensor value copies itself)."""
-    t = type(value)
-    if t in _ATOMS:
-        return value
-    if t is dict:
-        return {k: v if type(v) in _ATOMS else plain_copy(v) for k, v in value.items()}
-    if t is list:
-        return [v if type(v) in _ATOMS else plain_copy(v) for v in value]
-    if t is tuple:
-        return tuple(plain_copy(v) for v in value)
-    return copy.deepcopy(value)
-
-
-class GraphError(ValueError):
-    """An edit the document refuses (cycle, occupied port, unknown id...); the message says why."""
-
-
-class Edge(NamedTuple):
-    """Output ``src.src_port`` feeds input ``dst.dst_port``."""
-
-    src: str
-    src_port: str
-    dst: str
-    dst_port: str
-
-    def to_dict(self) -> dict[str, list[str]]:
-        return {"from": [self.src, self.src_port], "to": [self.dst, self.dst_port]}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Edge:
-        (src, sp), (dst, dp) = d["from"], d["to"]
-        return cls(src, sp, dst, dp)
-
-    def __str__(self) -> str:
-        return f"{self.src}.{self.src_port} -> {self.dst}.{self.dst_port}"
-
-
-@dataclass
-class Node:
-    """One node: type id, parameter values, position; ``graph`` holds a subgraph's inner document dict.
-
-    ``extra`` keeps any unknown fields of a loaded node (placeholders keep their data this way).
-    """
-
-    id: str
-    type: str
-    params: dict[str, Any] = field(default_factory=dict)
-    position: tuple[float, float] = (0.0, 0.0)
-    title: str | None = None
-    color: str | None = None
-    graph: dict[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def spec(self) -> _spec.NodeSpec | None:
-        """The node's spec, or None for an unknown type (a placeholder)."""
-        return _spec._REGISTRY.get(self.type)
-
-    def input_names(self) -> list[str]:
-        if self.graph is not None:
-            return [p["name"] for p in self.graph.get("inputs", ())]
-        s = self.spec
-        return [p.name for p in s.input_ports(self.params)] if s is not None else []
-
-    def output_names(self) -> list[str]:
-        if self.graph is not None:
-            return [p["name"] for p in self.graph.get("outputs", ())]
-        s = self.spec
-        return [p.name for p in s.outputs] if s is not None else []
-
-    def port_kind(self, name: str, is_output: bool) -> str | None:
-        """The kind of input or output ``name`` (a subgraph's ports are tensors); None when there is no such port."""
-        if name not in (self.output_names() if is_output else self.input_names()):
-            return None
-        s = self.spec if self.graph is None else None
-        ports = () if s is None else (s.outputs if is_output else s.input_ports(self.params))
-        return next((p.kind for p in ports if p.name == name), "tensor")
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"id": self.id, "type": self.type, "params": plain_copy(self.params),
-             "position": [float(self.position[0]), float(self.position[1])], "title": self.title, "color": self.color}
-        if self.graph is not None:
-            d["graph"] = plain_copy(self.graph)
-        if self.extra:
-            d.update(plain_copy(self.extra))
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Node:
-        known = {"id", "type", "params", "position", "title", "color", "graph"}
-        pos = d.get("position", (0.0, 0.0))
-        return cls(d["id"], d["type"], plain_copy(d.get("params", {})), (float(pos[0]), float(pos[1])),
-                   d.get("title"), d.get("color"), plain_copy(d.get("graph")),
-                   {k: plain_copy(v) for k, v in d.items() if k not in known})
-
-
-@dataclass
-class Comment:
-    """A comment or group backdrop: text, a rectangle, and the nodes it carries when moved."""
-
-    id: str
-    text: str = ""
-    rect: tuple[float, ...] = (0.0, 0.0, 200.0, 100.0)  # x, y, width, height
-    nodes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, "rect": [float(v) for v in self.rect], "nodes": list(self.nodes)}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Comment:
-        return cls(d["id"], d.get("text", ""), tuple(float(v) for v in d.get("rect", (0, 0, 200, 100))),
-                   list(d.get("nodes", [])))
-
-
-class EditMark(NamedTuple):
-    """Which user edit an event belongs to: the command's ``stamp`` (one per command, the same when it is undone
-    and redone) and whether it is being undone. A session sets aside what an edit made it drop under its mark,
-    and an undo (or redo) takes back what its counterpart set aside (``core.nodegraph.run.kept_states``)."""
-
-    stamp: int
-    undo: bool
-
-
-@dataclass(frozen=True)
-class GraphEvent:
-    """What changed: ``kind`` (node_added, node_removed, edge_added, edge_removed, param_changed,
-    node_changed, node_moved, comment_added, comment_removed, comment_changed, training_changed,
-    view_changed, code_changed, reset) and the ids involved; ``edit`` marks the command whose ``do`` or ``undo``
-    emitted it (``Graph.editing``), None outside commands."""
-
-    kind: str
-    node_id: str | None = None
-    edge: Edge | None = None
-    detail: Any = None
-    edit: EditMark | None = None
 
 
 class Graph:
@@ -403,8 +244,8 @@ class Graph:
         """Set ``title``, ``color`` or ``graph`` of a node; returns the old value."""
         if attr not in ("title", "color", "graph"):
             raise GraphError(f"can't set node attribute '{attr}'")
-        if attr in _MAX_TEXT:
-            _check_text(value, f"the node's {attr}", _MAX_TEXT[attr])
+        if attr in MAX_TEXT:
+            check_text(value, f"the node's {attr}", MAX_TEXT[attr])
         node = self.node(node_id)
         old = getattr(node, attr)
         setattr(node, attr, copy.deepcopy(value))
@@ -496,8 +337,8 @@ class Graph:
             raise GraphError(f"duplicate id '{comment.id}'")
         for n in comment.nodes:
             self.node(n)
-        _check_text(comment.text, "a comment's text", _MAX_TEXT["text"], optional=False)
-        _finite(comment.rect, 4, "a comment's rectangle")
+        check_text(comment.text, "a comment's text", MAX_TEXT["text"], optional=False)
+        checked_rect(comment.rect)
         self.comments[comment.id] = comment
         self._emit("comment_added", detail=comment.id)
         return comment
@@ -520,9 +361,9 @@ class Graph:
             if key not in ("text", "rect", "nodes"):
                 raise GraphError(f"can't set comment attribute '{key}'")
         if "text" in changes:
-            _check_text(changes["text"], "a comment's text", _MAX_TEXT["text"], optional=False)
+            check_text(changes["text"], "a comment's text", MAX_TEXT["text"], optional=False)
         if "rect" in changes:
-            _finite(changes["rect"], 4, "a comment's rectangle")
+            checked_rect(changes["rect"])
         for n in changes.get("nodes", ()):
             self.node(n)
         for key, value in changes.items():
@@ -608,39 +449,14 @@ class Graph:
         return self._reachable(node_id, downstream=False)
 
     def _reachable(self, node_id: str, downstream: bool) -> set[str]:
-        """Nodes reachable along edges (or against them), iteratively: O(what is reached), from the edge index."""
+        """Nodes reachable along edges (or against them): O(what is reached), from the edge index."""
         index = self._edge_index()
-        step = index.targets if downstream else index.sources
-        seen: set[str] = set()
-        stack = [node_id]
-        while stack:
-            for nxt in step(stack.pop()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        return seen
+        return _order.reachable(node_id, index.targets if downstream else index.sources)
 
     def topological_order(self) -> list[str]:
-        """Node ids, each after all its inputs; ties keep document order (Kahn's algorithm)."""
-        indeg = {n: 0 for n in self.nodes}
-        out_edges: dict[str, list[str]] = {}
-        for e in self.edges:
-            indeg[e.dst] += 1
-            out_edges.setdefault(e.src, []).append(e.dst)
-        position = {n: i for i, n in enumerate(self.nodes)}
-        import heapq  # only here
-
-        ready = [(position[n], n) for n, d in indeg.items() if d == 0]
-        heapq.heapify(ready)
-        order: list[str] = []
-        while ready:
-            _, n = heapq.heappop(ready)
-            order.append(n)
-            for m in out_edges.get(n, ()):
-                indeg[m] -= 1
-                if indeg[m] == 0:
-                    heapq.heappush(ready, (position[m], m))
-        if len(order) != len(self.nodes):
+        """Node ids, each after all its inputs; ties keep document order (Kahn's algorithm); GraphError on a cycle."""
+        order = _order.topological_order(self.nodes, self.edges)
+        if order is None:
             raise GraphError("the graph has a cycle")
         return order
 
