@@ -3,8 +3,9 @@
 An edit that rebuilds a node's parameters (a layer's size, seed or bias set, a parameter node's shape or dtype,
 a build that fails, the node deleted) drops the module or tensor the node had trained, and a changed parameter
 set makes the optimizer be built again, without the state (momentum buffers, Adam's moments and step counts) of
-the parameters it dropped (``OptimizerSlot.get``). The document's undo puts the recipe back; from the events' ``EditMark`` (the command's stamp,
-done or undone: ``core.nodegraph.model.document.Graph.editing``) the session puts back what was trained:
+the parameters it dropped (``OptimizerSlot.get``). The document's undo puts the recipe back; from the events'
+``EditMark`` (the command's stamp, done or undone: ``core.nodegraph.model.document.Graph.editing``) the session
+puts back what was trained:
 
 - at each event of command ``k`` being done (or undone) that may drop a node's state (a parameter set, the node
   removed), ``KeptStates.note`` pushes the node's state as the event found it (a shallow copy of its state dict:

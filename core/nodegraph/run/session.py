@@ -14,12 +14,13 @@ Its helpers are composed, not mixed: ``history`` (``core.nodegraph.run.history.H
 only its public methods. One route evaluates a node: ``run_node`` (its ``lean`` and ``reuse`` options are
 what a training step uses, ``core.nodegraph.run.lean``).
 
-The session's own code spans four modules, one concern each, over one per-run state: this one (events, forward
-stepping, values and parameters, the optimizer, graph edits, device, reset), ``evaluation.NodeEvaluation`` (the
-route that evaluates a node), ``backward_stepping.BackwardStepping`` (the stepped backward call) and
-``changes.ChangeJournal`` (what ``History`` reads and puts back). ``Session`` inherits those three: they read and
-write the same values, errors, done set and journal, which separate objects could only share by reaching into
-each other.
+The session's own code spans six modules, one concern each, over one per-run state: this one (events, forward
+stepping, values and parameters, the optimizer, device, reset), ``evaluation.NodeEvaluation`` (the route that
+evaluates a node), ``backward_stepping.BackwardStepping`` (the stepped backward call), ``changes.ChangeJournal``
+(what ``History`` reads and puts back), ``saved_training.SavedTraining`` (what a save writes and a file gives back)
+and ``edit_following.EditFollowing`` (what a document edit drops and re-runs). ``Session`` inherits those five:
+they read and write the same values, errors, done set and journal, which separate objects could only share by
+reaching into each other.
 """
 
 from __future__ import annotations
@@ -31,18 +32,16 @@ import core
 from core.autograd.graph import grad_of
 from core.nodegraph.explain.chain_rule import ChainLog
 from core.nodegraph.files.schema import SESSION_KEY
-from core.nodegraph.model.budget import quick
-from core.nodegraph.model.document import Graph, GraphEvent
+from core.nodegraph.model.document import Graph
 from core.nodegraph.model.evaluate import Values
 from core.nodegraph.model.events import NodeError, SessionEvent
 from core.nodegraph.model.gc_pause import gc_paused
 from core.nodegraph.run import lean as _lean
-from core.nodegraph.run import trained as _trained
-from core.nodegraph.run import training_state as _position
 from core.nodegraph.run.backward_run import BackwardRun
 from core.nodegraph.run.backward_stepping import BackwardStepping
 from core.nodegraph.run.changes import ChangeJournal
 from core.nodegraph.run.device_move import move_session
+from core.nodegraph.run.edit_following import EditFollowing
 from core.nodegraph.run.evaluation import NodeEvaluation, Plan
 from core.nodegraph.run.history import History
 from core.nodegraph.run.inspection import PortInspector
@@ -50,6 +49,7 @@ from core.nodegraph.run.kept_states import KeptStates
 from core.nodegraph.run.ledger import GradLedger
 from core.nodegraph.run.optimizer_slot import OptimizerSlot
 from core.nodegraph.run.ownership import Ownership
+from core.nodegraph.run.saved_training import SavedTraining
 from core.nodegraph.run.step_owners import StepMarks, mark
 from core.nodegraph.training.runs import RunHistory
 from core.nodegraph.training.trainer import Training
@@ -59,11 +59,9 @@ __all__ = ["Session"]
 
 Listener = Callable[[SessionEvent], None]
 
-_STRUCTURAL = ("node_added", "node_removed", "edge_added", "edge_removed", "node_changed", "reset")
-_LOOKS = ("title", "color")  # node attributes that change nothing a node computes (a rename re-ran its descendants)
 
 
-class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
+class Session(NodeEvaluation, BackwardStepping, ChangeJournal, SavedTraining, EditFollowing):
     """Runs ``graph`` on ``device``; ``seed`` seeds the generator random nodes draw from."""
 
     def __init__(self, graph: Graph, device: str = "cpu", seed: int = 0, history_limit: int = 100) -> None:
@@ -279,100 +277,6 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
                 out[f"{nid}.{name}"] = t
         return out
 
-    def trained_values(self) -> dict[str, dict[str, Any]]:
-        """The parameter values to save with the document (``files.io.save``'s ``trained``): each node's current
-        ones once the optimizer stepped or when they came from the file, and the file's own for the nodes not
-        evaluated yet, and under ``"@session"`` where training stood (``training_position``). Empty for a graph
-        that never trained: its file holds only the recipe."""
-        out = {nid: v for nid, v in self._trained_pending.items() if nid in self.graph.nodes}
-        stale = self.stale_nodes()
-        for nid in self.order:
-            if nid in stale:  # its next run builds it anew: the saved file does not give it the old weights
-                continue
-            if self.step_count or nid in self._trained_restored:
-                params = self.node_parameters(nid)
-                if params:
-                    out[nid] = _trained.values_of(params)
-        position = self.training_position() if SESSION_KEY not in self.graph.nodes else {}
-        if position:
-            out[SESSION_KEY] = position
-        return out
-
-    def training_position(self) -> dict[str, Any]:
-        """Where training stands, to save beside the parameter values (``core.nodegraph.run.training_state``):
-        ``{"step", "generator", "optimizer", "buffers", "history", "watch"}`` (``history``: ``run_history``'s runs,
-        what the plots drew; ``watch``: the attached watch list's points); empty before the first step, only
-        ``history`` after a reset that left runs drawn."""
-        history = self.run_history.state()
-        watch = self.watch_list.state() if self.watch_list is not None else {}
-        if not self.step_count:  # after a reset: the runs still drawn, nothing else
-            return {"history": history} if history["runs"] else {}
-        out: dict[str, Any] = {"step": self.step_count,
-                               "generator": _position.array_of(self.generator.get_state())}
-        if history["runs"]:
-            out["history"] = history
-        if watch:
-            out["watch"] = watch
-        stale = [f"{nid}.{name}" for nid in self.stale_nodes() for name in self.node_parameters(nid)]
-        opt = self._opt.file_state(self.parameters(), self.graph.training, stale)
-        if opt is not None:
-            out["optimizer"] = opt
-        buffers: dict[str, dict[str, Any]] = dict(self._buffers_pending)
-        for nid, port in _position.running_stat_sources(self.graph):
-            t = self.values.get(nid, {}).get(port)
-            if isinstance(t, core.Tensor):
-                buffers.setdefault(nid, {})[port] = _position.array_of(t)
-        if buffers:
-            out["buffers"] = buffers
-        return out
-
-    def stale_nodes(self) -> set[str]:
-        """The nodes holding weights built for other parameters than theirs (a layer's seed or size set since it
-        last ran): their next run builds them anew (``NodeSpec.build_key``), so what a save writes leaves their old
-        weights and optimizer state out, as the live session drops them."""
-        out = set()
-        for nid, state in self.states.items():
-            node = self.graph.nodes.get(nid)
-            spec = None if node is None else node.spec
-            if node is None or spec is None or spec.build_key is None or "key" not in state:
-                continue
-            try:
-                key = spec.build_key(spec.validate_params(node.params))
-            except Exception:  # parameters it can't run with: its run fails and keeps no weights (_note_build)
-                out.add(nid)
-                continue
-            if key != state["key"]:
-                out.add(nid)
-        return out
-
-    def _resume(self, saved: dict[str, Any]) -> None:
-        """Start where a file's training stood (``training_position``): step count, generator, the optimizer's
-        state for when it is built, the running statistics for when their nodes first run."""
-        self.step_count = int(saved.get("step") or 0)
-        gen = saved.get("generator")
-        if gen is not None:
-            try:
-                self.generator.set_state(_position.tensor_like(gen))
-            except (RuntimeError, ValueError, TypeError):  # another generator's state: the seed's stays
-                pass
-        self._opt.pending = saved.get("optimizer")
-        self._buffers_pending = {nid: dict(ports) for nid, ports in (saved.get("buffers") or {}).items()
-                                 if nid in self.graph.nodes}
-        self.run_history.restore(saved.get("history"))
-
-    def _restore_buffers(self, nid: str, out: dict[str, Any]) -> None:
-        """Put a file's running statistics into node ``nid``'s fresh outputs, in place (a batch norm updates them)."""
-        with core.no_grad():
-            for port, arr in self._buffers_pending.pop(nid).items():
-                t = out.get(port)
-                if isinstance(t, core.Tensor) and tuple(t.shape) == tuple(arr.shape):
-                    t.copy_(_position.tensor_like(arr, t).to(t.dtype))
-
-    def _restore_trained(self, nid: str) -> bool:
-        """Put the file's trained values into node ``nid``'s parameters (after its first evaluation made them)."""
-        self._trained_restored.add(nid)
-        return _trained.restore(self.node_parameters(nid), self._trained_pending.pop(nid))
-
     def leaves(self) -> dict[str, core.Tensor]:
         """Every leaf that requires grad and that a node made or owns (parameters and grad-enabled sources)."""
         return {f"{nid}.{name}": t for t, nid, name in self.ownership.leaves.values()}
@@ -453,72 +357,6 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal):
         """``trainer.train(n, zero_grad)`` (``core.nodegraph.training.trainer.Training``): yields one metrics dict per
         step; ``zero_grad=False`` runs the loop that forgets ``optimizer.zero_grad()``."""
         return self.trainer.train(n, zero_grad)
-
-    # ----- graph edits ------------------------------------------------------------------------------
-    def _on_graph_event(self, event: GraphEvent) -> None:
-        if event.edit is not None and self._kept.note(event, self.states, self._trained_pending, self._opt):
-            self.trained_revision += 1  # an undo or redo gave a node back its trained weights
-        if event.kind == "node_changed" and event.detail in _LOOKS and event.node_id in self.graph.nodes and not any(
-                e.dst in self.errors for e in self.graph.outputs_of(event.node_id)):
-            return  # (a consumer's error names its input's node: it runs again, to say the new name)
-        if event.kind in _STRUCTURAL:
-            self._order = None
-            self.abandon_backward()
-            dirty = self._dirty_from(event)
-        elif event.kind == "param_changed" and event.node_id is not None:
-            self.abandon_backward()
-            state = self.states.get(event.node_id)
-            if event.detail == "name" and state and "tensor" in state:  # NOTE: a parameter node keeps its tensor
-                # under a new name; renamed now, as its next run would (after a training step the pass is not done
-                # and it waits: trained_values saved it under the old name, and the reopened file lost the values)
-                state["name"] = self.graph.nodes[event.node_id].params["name"]
-            dirty = {event.node_id} | self.graph.descendants(event.node_id)
-        else:
-            return
-        self._static.clear()
-        self.trainer.forget_plans()
-        if event.kind in _STRUCTURAL:
-            self._plans = {}
-        for nid in dirty:
-            self._plans.pop(nid, None)
-        was_done = {n for n in dirty if n in self._done}
-        for nid in dirty:
-            if nid in self._done or nid in self.values or nid in self.errors:
-                self._touch(nid)
-                self._done.pop(nid, None)
-                self.values.pop(nid, None)
-                self.errors.pop(nid, None)
-        self._cursor = 0
-        if event.kind == "node_removed" and event.node_id is not None:  # what the session kept of it goes too (an
-            # error of an undone Add stayed in ``errors``: a node no longer in the document showed as failing)
-            removed = event.node_id
-            self.states.pop(removed, None)
-            self._touch(removed)
-            self.values.pop(removed, None)
-            self.errors.pop(removed, None)
-            self._done.pop(removed, None)
-            self.ownership.forget(removed)
-        if self.auto_recompute and was_done and self.history.at_head:
-            for nid in [n for n in self.order if n in was_done]:
-                if not self._inputs_done(nid) or not self._quick(nid):  # a large one waits for the next step
-                    continue
-                changed = self._run_keys(nid)
-                self.emit("error" if nid in self.errors else "forward", nid, changed, {"recompute": True})
-
-    def _quick(self, nid: str) -> bool:
-        """Whether ``nid`` is small enough to re-run on an edit (``core.nodegraph.model.budget.quick``)."""
-        node = self.graph.nodes[nid]
-        inputs = {port: self.values.get(e.src, {}).get(e.src_port) for port, e in self.graph.inputs_of(nid).items()}
-        return quick(node.type, inputs, node.params)
-
-    def _inputs_done(self, nid: str) -> bool:
-        return all(e.src in self._done for e in self.graph.inputs_of(nid).values())
-
-    def _dirty_from(self, event: GraphEvent) -> set[str]:
-        nid = event.node_id or (event.edge.dst if event.edge is not None else None)
-        if nid is None or nid not in self.graph.nodes:
-            return set(self._done) if event.kind == "reset" else set()
-        return {nid} | self.graph.descendants(nid)
 
     # ----- device -------------------------------------------------------------------------------
     def to(self, device: str | core.device) -> Session:
