@@ -297,8 +297,18 @@ def _nested_args(args, kwargs):
             if isinstance(a, NestedTensor)]
 
 
+# Python composites torch's jagged __torch_function__ runs as written (its fallback: the function under
+# DisableTorchFunctionSubclass, whose ops then reach the nested tensor's kernels): by name, what core runs instead
+_COMPOSITES = {"special_softmax": lambda: core.softmax, "special_log_softmax": lambda: core.log_softmax}
+
+
 def _apply(func, args, kwargs):
     name = getattr(func, "__name__", str(func))
+    if name in _COMPOSITES:  # torch.special's aliases: the op they name
+        func, name = _COMPOSITES[name](), name.removeprefix("special_")
+    elif name == "softmin" and getattr(func, "__module__", "").startswith("core.nn.functional"):
+        with _torch_function.DisableTorchFunctionSubclass():  # F.softmin's body: (-input).softmax(dim), methods
+            return func(*args, **kwargs)
     base = name[:-1] if name.endswith("_") and not name.startswith("_") else name
     nts = _nested_args(args, kwargs)
     first = nts[0]
