@@ -415,10 +415,26 @@ def log1pf_u10(d: np.ndarray) -> np.ndarray:
 
     ``1 + d = m' 2^e`` with ``e`` the exponent of ``(1 + d) / 0.75``; ``m = d 2^-e + (2^-e - 1)`` (one fused
     multiply-add, without rounding ``1 + d``); ``log1p d = e ln 2 + 2 atanh(m / (2 + m))`` in double-float, as in
-    ``logf_u10``. Above 1e38 it is ``logf_u10(d)``, below -1 nan, at -1 -inf, and -0 stays -0."""
+    ``logf_u10``. Above 1e38 it is ``logf_u10(d)``, below -1 nan, at -1 -inf, and -0 stays -0.
+
+    Arrays of values in [2^-125, 1e38] (a loss's ``log1p(exp(-|x|))``) take ``_log1pf_plain``; those under 2^-36
+    there (a logit beyond ~25) are d itself (``_SELF``'s NOTE); the rest ``_log1pf_general``."""
     d = np.asarray(d, _F32)
-    if d.size and _MIN(d, axis=None) >= _PLAIN_LOW and _MAX(d, axis=None) <= _PLAIN_HIGH:  # (nan: False)
-        return _log1pf_plain(d)
+    if d.size:
+        low, high = _MIN(d, None), _MAX(d, None)
+        if low >= _PLAIN_LOW and high <= _PLAIN_HIGH:  # (nan: False)
+            return _log1pf_plain(d)
+        if low >= _SELF and high <= _PLAIN_HIGH:
+            with np.errstate(all="ignore"):  # (the tiny values' steps underflow: their results are replaced)
+                out = _log1pf_plain(d)
+            tiny = d < _PLAIN_LOW
+            out[tiny] = d[tiny]
+            return out
+    return _log1pf_general(d)
+
+
+def _log1pf_general(d: np.ndarray) -> np.ndarray:
+    """``log1pf_u10`` of any float32 array (its docstring), special values mended at the end."""
     with np.errstate(all="ignore"):
         scaled = (d + _F32(1)) * _R_075
         _, ex = np.frexp(scaled)
@@ -455,6 +471,9 @@ def log1pf_u10(d: np.ndarray) -> np.ndarray:
 # NOTE: ``_log1pf_plain``'s inputs: positive values with no special case to mend, none so small that a step
 # underflows (the cube of x = m / (2 + m) ~ d / 2 stays normal above 2^-36) or so large that 1 + d overflows
 _PLAIN_LOW, _PLAIN_HIGH = _F32(2.0 ** -36), _F32(1e38)
+# NOTE: from here up to 2^-36 log1pf is d itself: the general route gives each of those float32 back unchanged (all
+# of them checked, 2026-12-07); below, half the subnormals and of [2^-126, 2^-125) it does not (m / 2 rounds there)
+_SELF = _F32(2.0 ** -125)
 
 
 def _pow2_neg_exponents():

@@ -91,3 +91,17 @@ def test_a_training_steps_logits_loss_equals_torchs(torch, one_thread):
         results.append((loss.detach().numpy(), x.grad.numpy()))
     _same_bits(results[0][0], results[1][0])
     _same_bits(results[0][1], results[1][1])
+
+
+# positive values from 2^-125 up with some below 2^-36 (a confident logit's exp(-|x|)): the plain route, d itself there
+TINY_AND_PLAIN = np.concatenate([np.exp(RNG.uniform(-86, -25, 500)), PLAIN[:1500],
+                                 [2.0 ** -125, 2.0 ** -36, 1e-30]]).astype(np.float32)
+
+
+@pytest.mark.parametrize("size", [TINY_AND_PLAIN.size, 200, 33])
+def test_log1p_of_tiny_values_beside_plain_ones_equals_torchs(torch, one_thread, size):
+    x = TINY_AND_PLAIN[-size:].copy()
+    x[::5] = TINY_AND_PLAIN[: x[::5].size]
+    _same_bits(core.log1p(core.tensor(x)).numpy(), torch.log1p(torch.tensor(x)).numpy())
+    _same_bits(core.nn.functional.logsigmoid(core.tensor(-np.log(x))).numpy(),
+               torch.nn.functional.logsigmoid(torch.tensor(-np.log(x))).numpy())

@@ -5,15 +5,16 @@ The reference below is ``core._sleef._log1pf_plain`` and ``_log_finish`` as they
 fd5497b3), verbatim but for their names (``_old`` in front). hypothesis draws sizes (0, 1, 7, 8, 9, 16, 1600, up to
 1e5 and past the 8192-element block), values from every range the route tells apart (its bounds 2^-36 and 1e38, the
 exponent boundaries of (1 + d) / 0.75 and their neighbours, where 2^-e and 2^-e - 1 change, tiny values whose e is 0,
-huge ones) and, through ``log1pf_u10``, special values that send an array to the general route (zeros of both
-signs, -1, below -1, subnormals, infinities, NaN); old and new agree bit for bit. torch's oracle tests of these bits
+huge ones) and, through ``log1pf_u10``, special values that sent an array to the general route (zeros of both
+signs, -1, below -1, subnormals and values below 2^-36, infinities, NaN: those from 2^-125 to 2^-36 now take the
+plain route and come back as themselves); old and new agree bit for bit. torch's oracle tests of these bits
 are in ``test_log1p_sleef_oracle.py`` and ``test_bce_logits_kept_exp_oracle.py``."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core._sleef import _K_ONE, _LN2_E, _LN2_E_AT, _POW2_NEG_E, log1pf_u10
+from core._sleef import _K_ONE, _LN2_E, _LN2_E_AT, _POW2_NEG_E, _log1pf_general, log1pf_u10
 from core._sleef_logf import log1pf_plain
 
 _F32, _F64 = np.float32, np.float64
@@ -112,7 +113,8 @@ def _boundaries() -> np.ndarray:
 
 
 _EDGES = _boundaries()
-_SPECIAL = np.array([0.0, -0.0, -1.0, -1.5, np.inf, -np.inf, np.nan, 1e-45, 1e-40, 2.0 ** -37, 3e38], _F32)
+_SPECIAL = np.array([0.0, -0.0, -1.0, -1.5, np.inf, -np.inf, np.nan, 1e-45, 1e-40, 2.0 ** -126, 2.0 ** -125, 1e-30,
+                     2.0 ** -37, 1e-12, 3e38], _F32)
 
 
 def _bits(x):
@@ -139,22 +141,40 @@ def test_log1pf_plain_gives_the_old_bits(n, seed, scale):
     assert np.array_equal(_bits(log1pf_plain(x)), _bits(_old_log1pf_plain(x)))
 
 
-@settings(max_examples=80, deadline=None)
+def _old_log1pf_u10(x):
+    """``log1pf_u10``'s routing before: the plain route for values in [2^-36, 1e38], else the general one."""
+    if x.size and x.min() >= _F32(2.0 ** -36) and x.max() <= _F32(1e38):
+        return _old_log1pf_plain(x)
+    return _log1pf_general(x)
+
+
+@settings(max_examples=120, deadline=None)
 @given(_SIZES, st.integers(0, 2**32 - 1), st.lists(st.sampled_from(list(_SPECIAL)), max_size=3),
        st.sampled_from([(200,), (25, 8), (4, 50, 1)]))
 def test_log1pf_u10_routes_as_before(n, seed, specials, shape):
-    """Arrays with a special value take the general route (unchanged); the others the plain one; a shaped array
-    keeps its shape."""
+    """Arrays with a special value (a tiny one among them: now the plain route, d itself from 2^-125 to 2^-36) give
+    the bits they gave; a shaped array keeps its shape."""
     x = _plain_values(np.random.default_rng(seed), n, 87.5)
     if specials and n:
         x[: len(specials)] = specials[:n]
-    old = _old_log1pf_plain(x) if n and x.min() >= 2.0 ** -36 and x.max() <= 1e38 else None
-    new = log1pf_u10(x)
-    if old is not None:
-        assert np.array_equal(_bits(new), _bits(old))
+    assert np.array_equal(_bits(log1pf_u10(x)), _bits(_old_log1pf_u10(x)))
     shaped = _plain_values(np.random.default_rng(seed), int(np.prod(shape)), 20.0).reshape(shape)
+    shaped.reshape(-1)[:: 7] = specials[0] if specials else _F32(1e-20)
     assert log1pf_u10(shaped).shape == shape
-    assert np.array_equal(_bits(log1pf_u10(shaped)), _bits(_old_log1pf_plain(shaped)))
+    assert np.array_equal(_bits(log1pf_u10(shaped)), _bits(_old_log1pf_u10(shaped)))
+
+
+def test_values_below_the_plain_range_give_the_general_routes_bits():
+    """Every 997th float32 from 2^-125 to 2^-36 beside plain values: d itself, as the general route gives them (all
+    of them were checked once: ``core._sleef``'s NOTE at ``_SELF``); below 2^-125, with zeros, subnormals and the
+    first normal binade, the general route (where it is not d itself)."""
+    low, high = int(_bits(_F32(2.0 ** -125))), int(_bits(_F32(2.0 ** -36)))
+    tiny = np.arange(low, high, 997, dtype=np.uint32).view(_F32)
+    x = np.concatenate([tiny, [2.0 ** -125, np.nextafter(_F32(2.0 ** -36), _F32(0))], _EDGES]).astype(_F32)
+    assert np.array_equal(_bits(log1pf_u10(x)), _bits(_log1pf_general(x)))
+    assert np.array_equal(_bits(log1pf_u10(x[:-_EDGES.size])), _bits(x[:-_EDGES.size]))
+    lower = np.concatenate([np.arange(0, low, 4099, dtype=np.uint32).view(_F32), [-0.0, 0.0, 1e-45], _EDGES])
+    assert np.array_equal(_bits(log1pf_u10(lower.astype(_F32))), _bits(_log1pf_general(lower.astype(_F32))))
 
 
 def test_every_boundary_and_a_dense_sweep_give_the_old_bits():
