@@ -62,10 +62,10 @@ def remainder_past_limit(m: int, k: int, n: int, b_transposed: bool) -> bool:
 
 
 def remainder_rows(a, b, c, phase: int = 0):
-    """``a @ b`` (+ ``c``, a bias of N) for float32 2-d ``a`` (M, K) and untransposed ``b`` (K, N) in MKL's
-    remainder kernel's order, the result's first row starting ``phase`` floats past a 16-byte boundary: the chain
-    from the bias, some first columns of each row in blocks of 4 (``_peel``). A block of rows at a time (each
-    ``_ROW_BLOCK`` products or fewer, a multiple of 4 rows). A new C-contiguous (M, N) array."""
+    """``a @ b`` (+ ``c``: a bias of N, or an (M, N) start) for float32 2-d ``a`` (M, K) and untransposed ``b``
+    (K, N) in MKL's remainder kernel's order, the result's first row starting ``phase`` floats past a 16-byte
+    boundary: the chain from ``c``, some first columns of each row in blocks of 4 (``_peel``). A block of rows at a
+    time (each ``_ROW_BLOCK`` products or fewer, a multiple of 4 rows). A new C-contiguous (M, N) array."""
     (m, k), n = a.shape, b.shape[1]
     rows = max(4, _ROW_BLOCK // max(1, n * k) // 4 * 4)
     if rows >= m:
@@ -86,7 +86,12 @@ def _peel(p: int, n: int) -> int:
 def _peeled(a, b, c, phase):
     """``remainder_rows`` of one block of rows: the chain, then each kind of row (index mod 4) whose row starts off a
     16-byte boundary has its peeled columns' sums replaced by the blocks-of-4 order (``_block_slabs``)."""
-    out = _chain(a, b, c)
+    if c is not None and c.ndim == 2:  # (a beta-1 accumulator, flash attention's: the chain starts at it)
+        products = np.multiply(a.T[:, :, None], b[:, None, :])  # (K, M, N)
+        products[0] += c
+        out = in_order(products)
+    else:
+        out = _chain(a, b, c)
     n = b.shape[1]
     for first in range(min(4, a.shape[0])):
         cols = _peel((phase + first * n) % 4, n)
@@ -94,8 +99,8 @@ def _peeled(a, b, c, phase):
             continue
         rows = a[first::4]
         slabs = _block_slabs(rows, b[:, :cols]).T  # (steps, rows * cols)
-        if c is not None:
-            slabs[0] += np.tile(c[:cols], rows.shape[0])
+        if c is not None:  # (a bias of N, or a start of (M, N): a beta-1 accumulator)
+            slabs[0] += c[first::4, :cols].reshape(-1) if c.ndim == 2 else np.tile(c[:cols], rows.shape[0])
         total = in_order(slabs) if c is not None else in_order(slabs) + 0  # NOTE: from +0 without a bias, as _chain
         out[first::4, :cols] = total.reshape(-1, cols)
     return out

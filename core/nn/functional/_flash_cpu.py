@@ -50,6 +50,7 @@ from core._fused import single_rounding
 from core._glibc import expf as glibc_expf
 from core._glibc import logf as glibc_logf
 from core._sleef import expf_u10
+from core.nn.functional import _flash_zen3
 
 __all__ = ["exp_u20", "expd_u10", "sgemm", "forward", "backward"]
 
@@ -456,6 +457,8 @@ def _gemv_rows(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
     (element 0's product seeds lane 1), the lanes as a tree, then the elements left after whole 16-wide chunks
     into 8 lanes (seeded with that sum in lane 1; the first chunk fused, later ones added), again a tree. A key
     left over after the groups of four takes MKL's one-column kernel (``_dot_one``)."""
+    if _flash_zen3.ACTIVE and x.dtype == _F32:
+        return _flash_zen3.gemv_rows(x, keys)
     x = x[..., 0, :]
     S = keys.shape[-2]
     main = S - S % 4
@@ -719,8 +722,11 @@ def _block_exp(s: np.ndarray, kind: _Flavour) -> np.ndarray:
     return e
 
 
-def _values_product(e: np.ndarray, v_blk: np.ndarray, acc, q_split: int) -> np.ndarray:
-    """``acc + e @ v_blk`` with every query block's rounding: a last block of a single row is MKL's sgemv."""
+def _values_product(e: np.ndarray, v_blk: np.ndarray, acc, q_split: int, kv_split: int) -> np.ndarray:
+    """``acc + e @ v_blk`` with every query block's rounding: a last block of a single row is MKL's sgemv (on the
+    AMD Zen 3 its remainder kernel, into the kernel's buffer: ``_flash_zen3``)."""
+    if _flash_zen3.ACTIVE and e.dtype == _F32:
+        return _flash_zen3.values_product(e, v_blk, acc, q_split, kv_split, sgemm)
     L = e.shape[-2]
     if L == 1 or L % q_split != 1 or e.dtype != _F32:
         return sgemm(e, v_blk, acc)
@@ -788,7 +794,7 @@ def _forward(q, k, v, mask, causal: bool, scale):
         row_max = np.where(dead, row_max, new_max)
         if acc is not None:
             acc = np.where(dead[..., None], acc, acc * carry[..., None])
-        acc = _values_product(e, v[..., n:stop, :], acc, q_split)
+        acc = _values_product(e, v[..., n:stop, :], acc, q_split, min(S, _KV_SPLIT))
     if acc is None:
         acc = np.zeros((B, H, L, v.shape[-1]), kind.dtype)
     row_max = np.where(row_max == -np.inf, zero, row_max)

@@ -1,0 +1,76 @@
+"""The float32 flash-attention kernel's products as MKL computes them on the AMD Zen 3 (AVX2), where they differ from
+the Zen 4's (``core.nn.functional._flash_cpu``): a single query row's scores, and ``acc += e V``.
+
+Measured against torch 2.13 on an AMD EPYC Zen 3, 2026-12-07, one thread, output bit for bit:
+
+- **A one-row score block** (L = 1, and the last block of L = 32k + 1 or 64k + 1): MKL's sgemv as ``torch.mm`` of one
+  row by ``K.T`` takes it (``core._small_gemm.mkl_gemm``'s gemv), alpha applied to the finished dots; the Zen 4's
+  16-lane kernel (``_flash_cpu._gemv_rows``) matched 6-30% of them here.
+- **``acc += e V``** of fewer than 4 query rows or a head dim under 12 is MKL's remainder kernel
+  (``core._small_gemm_zen3``: the in-order chain from the accumulator, a row's first columns in blocks of 4 when the
+  row of C starts off a 16-byte boundary). C is the kernel's per-thread buffer ``dst``, after the score block and
+  the running max and sum: ``qSplit kvSplit + 2 qSplit`` floats past its 64-byte-aligned start (qSplit = min(q block,
+  L), kvSplit = min(512, S)), so with a head dim of 8 an odd L peels two columns of every row (13-17% of outputs
+  differed). Larger blocks keep the blocked FMA kernel (``_flash_cpu.sgemm``). On more threads each thread has its
+  own buffer, ``qSplit (kvSplit + 2 + E)`` floats after the last (``_dst_phases``).
+
+Measured: (B, H, L, S, E) of (1, 1, 1, 16, 16), (2, 2, 1, 7, 8), (2, 2, 1, 40, 64), (2, 2, 1, 300, 20), (2, 2, 1, 12,
+48), (1, 1..3, 5..15, 16, 8), (1, 1, 15, 15, 8), (2, 2, 33, 40, 16), (1, 1, 3, 16, 32), (1, 1, 2, 9, 16), causal or
+not. The backward's buffers are laid out otherwise and were not measured.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core._small_gemm_zen3 import ACTIVE, remainder_rows
+
+__all__ = ["ACTIVE", "gemv_rows", "values_product"]
+
+
+def gemv_rows(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``x @ keys^T`` for one row ``x`` (..., 1, E) and ``keys`` (..., S, E), each matrix as ``torch.mm`` adds it."""
+    from core._small_gemm import mkl_gemm  # (imported here: core._small_gemm imports the flash kernel's callers)
+
+    lead = np.broadcast_shapes(x.shape[:-2], keys.shape[:-2])
+    x, keys = np.broadcast_to(x, lead + x.shape[-2:]), np.broadcast_to(keys, lead + keys.shape[-2:])
+    out = np.empty(lead + (1, keys.shape[-2]), np.float32)
+    for index in np.ndindex(*lead):
+        out[index] = mkl_gemm(x[index], keys[index].T, nested=True)
+    return out
+
+
+def values_product(e: np.ndarray, v_blk: np.ndarray, acc, q_split: int, kv_split: int, blocked) -> np.ndarray:
+    """``acc + e @ v_blk`` for (..., L, S) weights ``e`` and (..., S, E) values, query block by block: fewer than 4
+    rows or E < 12 MKL's remainder kernel into the kernel's ``dst`` buffer (module docstring), else ``blocked``
+    (``_flash_cpu.sgemm``)."""
+    L, E = e.shape[-2], v_blk.shape[-1]
+    lead = np.broadcast_shapes(e.shape[:-2], v_blk.shape[:-2])
+    e, v_blk = np.broadcast_to(e, lead + e.shape[-2:]), np.broadcast_to(v_blk, lead + v_blk.shape[-2:])
+    blocks = -(-L // q_split)
+    phases = _dst_phases(int(np.prod(lead)), blocks, min(q_split, L), kv_split, E).reshape(lead + (blocks,))
+    out = np.empty(lead + (L, E), np.float32)
+    for block, m in enumerate(range(0, L, q_split)):
+        rows = slice(m, min(L, m + q_split))
+        start = None if acc is None else acc[..., rows, :]
+        if rows.stop - m >= 4 and E >= 12:
+            out[..., rows, :] = blocked(e[..., rows, :], v_blk, start)
+            continue
+        for index in np.ndindex(*lead):
+            out[index + (rows,)] = remainder_rows(np.ascontiguousarray(e[index + (rows,)]),
+                                                  np.ascontiguousarray(v_blk[index]),
+                                                  None if start is None else start[index], phases[index + (block,)])
+    return out
+
+
+def _dst_phases(heads: int, blocks: int, q_rows: int, kv_split: int, head_dim: int) -> np.ndarray:
+    """The floats past a 16-byte boundary at which each (head, query block)'s ``dst`` starts: PyTorch's parallel loop
+    over heads x blocks gives thread t the t-th run of ``ceil(items / threads)`` of them, and thread t's buffer starts
+    ``t (qSplit kvSplit + 2 qSplit + qSplit E)`` floats into one 64-byte-aligned allocation."""
+    from core._threads import get_num_threads
+
+    items = heads * blocks
+    threads = max(1, min(get_num_threads(), items))
+    per_thread = q_rows * kv_split + 2 * q_rows + q_rows * head_dim
+    thread = np.arange(items) // -(-items // threads)
+    return (thread * per_thread + q_rows * kv_split + 2 * q_rows) % 4
