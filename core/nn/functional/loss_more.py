@@ -8,19 +8,9 @@ import math
 import core
 from core.nn._fused_names import fused_name
 from core.nn.functional.activation import logsigmoid
-from core.nn.functional.loss import _check_reduction, legacy_reduction
+from core.nn.functional.loss import _check_reduction, _reduce, legacy_reduction
 
 __all__ = ["gaussian_nll_loss", "multilabel_soft_margin_loss", "multi_margin_loss"]
-
-
-def _reduce(loss, reduction):
-    if reduction == "none":
-        return loss
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 def _gaussian_var(input, var):
