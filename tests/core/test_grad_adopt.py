@@ -194,3 +194,25 @@ def test_a_compiled_steps_gradients_match_torch_and_stay_separate():
     x.grad.zero_()
     np.testing.assert_array_equal(w.grad.numpy(), tw.grad.numpy())
     np.testing.assert_array_equal(x.detach().numpy(), tx.detach().numpy())
+
+
+def test_a_small_leafs_first_grad_is_a_copy_laid_out_as_the_leaf_as_torchs():
+    """Gradients under ``ADOPT_MIN`` elements (the engine's short route for a first ``.grad``): a copy of the
+    gradient the caller passed (writing into ``.grad`` leaves it alone), a transposed leaf's strides, torch's values;
+    a leaf given a ``grad_dtype`` still gets its gradient in that dtype."""
+    a = np.random.default_rng(3).standard_normal((3, 5)).astype(np.float32)
+    g = np.random.default_rng(4).standard_normal((5, 3)).astype(np.float32)
+    found = []
+    for lib in (core, torch):
+        leaf = lib.tensor(a).t().detach().requires_grad_()
+        given = lib.tensor(g)
+        (leaf * 2).backward(given)
+        leaf.grad.add_(1)
+        found.append((leaf.grad.stride(), leaf.grad.numpy().copy(), given.numpy().copy()))
+        wide = lib.tensor(a, requires_grad=True)
+        wide.grad_dtype = lib.float64
+        wide.sum().backward()
+        found.append(str(wide.grad.dtype).rpartition(".")[2])
+    assert found[0][0] == found[2][0] and found[1] == found[3] == "float64"
+    np.testing.assert_array_equal(found[0][1], found[2][1])
+    np.testing.assert_array_equal(found[0][2], g)
