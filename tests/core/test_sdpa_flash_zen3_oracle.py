@@ -1,7 +1,7 @@
 """float32 scaled_dot_product_attention bit for bit as torch's CPU flash kernel computes it on the AMD Zen 3 (AVX2):
-a query of one row (decoding with a KV cache), a last query block of one to three rows, and head dims under 12
-with an odd number of query rows, whose ``acc += e V`` lands in the kernel's per-thread buffer off a 16-byte boundary
-(``core.nn.functional._flash_zen3``). Marked ``xfail_off_zen3``: measured there only."""
+a query of one row (decoding with a KV cache), a last query block of one to three rows, score blocks of few keys,
+and head dims under 12 with an odd number of query rows, whose ``acc += e V`` lands in the kernel's per-thread
+buffer off a 16-byte boundary (``core.nn.functional._flash_zen3``). Marked ``xfail_off_zen3``: measured there only."""
 
 import numpy as np
 import pytest
@@ -13,7 +13,10 @@ from tests.core.reference_cpu import xfail_off_zen3
 
 SHAPES = [(2, 2, 1, 40, 64), (2, 2, 1, 7, 8), (2, 2, 1, 300, 20), (1, 1, 1, 64, 32), (2, 2, 1, 12, 48),
           (1, 1, 15, 16, 8), (1, 3, 15, 16, 8), (1, 1, 13, 16, 8), (1, 1, 7, 16, 8), (1, 1, 15, 15, 8),
-          (2, 2, 33, 40, 16), (1, 1, 3, 16, 32), (1, 1, 2, 9, 16)]
+          (2, 2, 33, 40, 16), (1, 1, 3, 16, 32), (1, 1, 2, 9, 16),
+          # a last query block of 2 or 3 rows against long heads, and score blocks of few keys
+          (2, 2, 35, 40, 96), (1, 2, 34, 65, 40), (2, 2, 66, 19, 40), (1, 2, 33, 4, 4), (1, 1, 56, 11, 8),
+          (1, 2, 60, 3, 16), (2, 1, 64, 3, 40)]
 
 
 @pytest.fixture(params=[1, 2], ids=["one_thread", "two_threads"])

@@ -671,6 +671,10 @@ def _scores(q: np.ndarray, k_blk: np.ndarray, q_split: int, alpha=None) -> np.nd
     scaled_k = None
     for m in range(0, L, q_split):
         rows = min(q_split, L - m)
+        if _flash_zen3.ACTIVE and q.dtype == _F32 and rows > 1 \
+                and (part := _mkl_products(q[..., m:m + rows, :], k_t, alpha)) is not None:
+            out[..., m:m + rows, :] = part  # NOTE: on the AMD Zen 3 every block of 2+ rows (_flash_zen3)
+            continue
         if q.dtype == _F64 and (kv == 1 or rows == 1):  # MKL's dgemv (one key: over the query rows)
             part = np.swapaxes(_ddot_rows(k_blk, q[..., m:m + rows, :]), -1, -2) if kv == 1 \
                 else _ddot_rows(q[..., m:m + 1, :], k_blk)

@@ -6,6 +6,10 @@ Measured against torch 2.13 on an AMD EPYC Zen 3, 2026-12-07, one thread, output
 - **A one-row score block** (L = 1, and the last block of L = 32k + 1 or 64k + 1): MKL's sgemv as ``torch.mm`` of one
   row by ``K.T`` takes it (``core._small_gemm.mkl_gemm``'s gemv), alpha applied to the finished dots; the Zen 4's
   16-lane kernel (``_flash_cpu._gemv_rows``) matched 6-30% of them here.
+- **A score block of 2 or more query rows**, each block as ``torch.mm`` adds it (``_flash_cpu._mkl_products``: the
+  dot kernels for ``Q K^T``, the blocked FMA kernel from 4 rows and 12 keys): the Zen 4's 16-lane kernels for few
+  keys or rows (``_lane_dot``, ``_quad_lane_dot``) matched 40-97% here (a last block of 2 or 3 rows with head dims of
+  16 to 96; 3, 4 or 11 keys).
 - **``acc += e V``** of fewer than 4 query rows or a head dim under 12 is MKL's remainder kernel
   (``core._small_gemm_zen3``: the in-order chain from the accumulator, a row's first columns in blocks of 4 when the
   row of C starts off a 16-byte boundary). C is the kernel's per-thread buffer ``dst``, after the score block and
@@ -16,7 +20,8 @@ Measured against torch 2.13 on an AMD EPYC Zen 3, 2026-12-07, one thread, output
 
 Measured: (B, H, L, S, E) of (1, 1, 1, 16, 16), (2, 2, 1, 7, 8), (2, 2, 1, 40, 64), (2, 2, 1, 300, 20), (2, 2, 1, 12,
 48), (1, 1..3, 5..15, 16, 8), (1, 1, 15, 15, 8), (2, 2, 33, 40, 16), (1, 1, 3, 16, 32), (1, 1, 2, 9, 16), causal or
-not. The backward's buffers are laid out otherwise and were not measured.
+not; and (1, 1..3, 33..66, 3..107, 4..96) with the score blocks above. The backward's buffers are laid out
+otherwise and were not measured.
 """
 
 from __future__ import annotations
