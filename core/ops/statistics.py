@@ -548,9 +548,13 @@ class Dist(Function):
     @staticmethod
     def backward(ctx, g):
         a, b, res = ctx.saved_tensors
-        d = a - b
-        gd = norm_backward(g, d, res, ctx.p, tuple(range(d.ndim)), False)
-        return gd, (None if gd is None else -gd)
+        dims = tuple(range(res.ndim, max(a.ndim, b.ndim)))
+        # NOTE: derivatives.yaml's two formulas, each its own norm_backward(grad, self - other, p, result) (other's
+        # negated), other's first as torch's generated code runs them: so a create_graph run records torch's nodes
+        gb = norm_backward(g, a - b, res, ctx.p, dims, False) if ctx.needs_input_grad[1] else None
+        gb = None if gb is None else -gb  # (None: p = 0, whose gradient PyTorch leaves undefined)
+        ga = norm_backward(g, a - b, res, ctx.p, dims, False) if ctx.needs_input_grad[0] else None
+        return ga, gb
 
 
 def dist(input: Tensor, other: Tensor, p=2):
