@@ -16,7 +16,9 @@ SHAPES = [(2, 2, 1, 40, 64), (2, 2, 1, 7, 8), (2, 2, 1, 300, 20), (1, 1, 1, 64, 
           (2, 2, 33, 40, 16), (1, 1, 3, 16, 32), (1, 1, 2, 9, 16),
           # a last query block of 2 or 3 rows against long heads, and score blocks of few keys
           (2, 2, 35, 40, 96), (1, 2, 34, 65, 40), (2, 2, 66, 19, 40), (1, 2, 33, 4, 4), (1, 1, 56, 11, 8),
-          (1, 2, 60, 3, 16), (2, 1, 64, 3, 40)]
+          (1, 2, 60, 3, 16), (2, 1, 64, 3, 40),
+          # a last key block of one key
+          (1, 2, 40, 513, 16), (2, 1, 70, 1025, 12)]
 
 
 @pytest.fixture(params=[1, 2], ids=["one_thread", "two_threads"])

@@ -15,13 +15,15 @@ Measured against torch 2.13 on an AMD EPYC Zen 3, 2026-12-07, one thread, output
   row of C starts off a 16-byte boundary). C is the kernel's per-thread buffer ``dst``, after the score block and
   the running max and sum: ``qSplit kvSplit + 2 qSplit`` floats past its 64-byte-aligned start (qSplit = min(q block,
   L), kvSplit = min(512, S)), so with a head dim of 8 an odd L peels two columns of every row (13-17% of outputs
-  differed). Larger blocks keep the blocked FMA kernel (``_flash_cpu.sgemm``). On more threads each thread has its
-  own buffer, ``qSplit (kvSplit + 2 + E)`` floats after the last (``_dst_phases``).
+  differed); so is a key block of one key (S = 512k + 1), each product rounded then added to ``acc``, where the Zen 4
+  fuses it (``_flash_cpu.sgemm``'s rank-1 update). Larger blocks keep the blocked FMA kernel (``_flash_cpu.sgemm``).
+  On more threads each thread has its own buffer, ``qSplit (kvSplit + 2 + E)`` floats after the last
+  (``_dst_phases``).
 
 Measured: (B, H, L, S, E) of (1, 1, 1, 16, 16), (2, 2, 1, 7, 8), (2, 2, 1, 40, 64), (2, 2, 1, 300, 20), (2, 2, 1, 12,
 48), (1, 1..3, 5..15, 16, 8), (1, 1, 15, 15, 8), (2, 2, 33, 40, 16), (1, 1, 3, 16, 32), (1, 1, 2, 9, 16), causal or
-not; and (1, 1..3, 33..66, 3..107, 4..96) with the score blocks above. The backward's buffers are laid out
-otherwise and were not measured.
+not; (1, 1..3, 33..66, 3..107, 4..96) with the score blocks above; and (1..2, 1..2, 1..200, 513 or 1025, 8..64),
+one and two threads. The backward's buffers are laid out otherwise and were not measured.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def gemv_rows(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 def values_product(e: np.ndarray, v_blk: np.ndarray, acc, q_split: int, kv_split: int, blocked) -> np.ndarray:
     """``acc + e @ v_blk`` for (..., L, S) weights ``e`` and (..., S, E) values, query block by block: fewer than 4
-    rows or E < 12 MKL's remainder kernel into the kernel's ``dst`` buffer (module docstring), else ``blocked``
+    rows, E < 12 or one key MKL's remainder kernel into the kernel's ``dst`` buffer (module docstring), else ``blocked``
     (``_flash_cpu.sgemm``)."""
     L, E = e.shape[-2], v_blk.shape[-1]
     lead = np.broadcast_shapes(e.shape[:-2], v_blk.shape[:-2])
@@ -58,7 +60,7 @@ def values_product(e: np.ndarray, v_blk: np.ndarray, acc, q_split: int, kv_split
     for block, m in enumerate(range(0, L, q_split)):
         rows = slice(m, min(L, m + q_split))
         start = None if acc is None else acc[..., rows, :]
-        if rows.stop - m >= 4 and E >= 12:
+        if rows.stop - m >= 4 and E >= 12 and e.shape[-1] > 1:
             out[..., rows, :] = blocked(e[..., rows, :], v_blk, start)
             continue
         for index in np.ndindex(*lead):
