@@ -28,12 +28,15 @@ _installed = {"apply": None}
 class FunctionEvent:
     """One timed op or span: ``name``/``key``, start and end (µs), self time, input shapes."""
 
-    def __init__(self, name: str, start_us: float, shapes=None):
+    def __init__(self, name: str, start_us: float, shapes=None, parent=None):
         self.name = self.key = name
         self.start_us, self.end_us = start_us, start_us
         self.child_us = 0.0
         self.input_shapes = shapes or []
         self.count = 1
+        self.cpu_parent, self.cpu_children = parent, []  # (PyTorch's: the enclosing event and the nested ones)
+        if parent is not None:
+            parent.cpu_children.append(self)
 
     @property
     def cpu_time_total(self) -> float:
@@ -149,7 +152,7 @@ def _now_us() -> float:
 
 
 def _open(name: str, shapes=None) -> FunctionEvent:
-    event = FunctionEvent(name, _now_us(), shapes)
+    event = FunctionEvent(name, _now_us(), shapes, _stack[-1] if _stack else None)
     _stack.append(event)
     return event
 
@@ -176,6 +179,10 @@ def op_name(cls) -> str:
     return "aten::" + _CAMEL.sub("_", base).lower()
 
 
+# ATen ops that run another op inside (a child event in PyTorch's profile): relu is clamp_min(self, 0)
+_CALLS = {"aten::relu": ("aten::clamp_min",), "aten::relu_": ("aten::clamp_min_",)}
+
+
 def _shapes(args) -> list:
     return [list(a.shape) if hasattr(a, "shape") and hasattr(a, "_data") else [] for a in args]
 
@@ -187,11 +194,13 @@ def _install() -> None:
 
     def timed_apply(cls, *args, **kwargs):
         shapes = _shapes(args) if any(p.record_shapes for p in _recording) else None
-        event = _open(op_name(cls), shapes)
+        name = op_name(cls)
+        events = [_open(name, shapes)] + [_open(child, shapes) for child in _CALLS.get(name, ())]
         try:
             return run(cls, *args, **kwargs)
         finally:
-            _close(event)
+            for event in reversed(events):
+                _close(event)
 
     Function.apply = classmethod(timed_apply)
 
@@ -315,3 +324,43 @@ class emit_itt(emit_nvtx):
 
     def __enter__(self):
         return self
+
+
+# ----- torch.ops.profiler ------------------------------------------------------------------------------
+_handles: dict = {}  # a handle tensor's id -> its open record_function
+_defined = {"library": None}
+
+
+def define_profiler_ops() -> None:
+    """``torch.ops.profiler._record_function_enter(name, args=None) -> Tensor`` and ``_record_function_exit(handle)``:
+    the ops record_function's span runs as (FX's profiling tracer emits them into a graph). The handle is an empty
+    tensor, made inside the span (PyTorch's profile shows its ``aten::empty`` under the span's name)."""
+    if _defined["library"] is not None:
+        return
+    import core
+
+    lib = core.library.Library("profiler", "DEF")
+    lib.define("_record_function_enter(str name, str? args=None) -> Tensor")
+    lib.define("_record_function_exit(Tensor handle) -> ()")
+    lib.impl("_record_function_enter", _record_function_enter, "CompositeExplicitAutograd")
+    lib.impl("_record_function_exit", _record_function_exit, "CompositeExplicitAutograd")
+    _defined["library"] = lib
+
+
+def _record_function_enter(name, args=None):
+    import core
+
+    span = record_function(name, args)
+    span.__enter__()
+    event = _open("aten::empty") if _recording else None
+    handle = core.empty(0)
+    if event is not None:
+        _close(event)
+    _handles[id(handle)] = (handle, span)
+    return handle
+
+
+def _record_function_exit(handle) -> None:
+    _, span = _handles.pop(id(handle), (None, None))
+    if span is not None:
+        span.__exit__(None, None, None)

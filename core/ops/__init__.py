@@ -65,6 +65,10 @@ def __getattr__(name):
         from core._aten_ops import aten
 
         return aten
+    if name == "profiler":  # (its two ops: defined by core.autograd.profiler when first asked for)
+        from core.autograd import profiler
+
+        profiler.define_profiler_ops()
     from core._library.custom_ops import namespace  # torch.ops.<ns> of operators torch.library defined
 
     found = namespace(name, create=not name.startswith("__"))  # torchaudio's torch.ops.torchaudio.forced_align
