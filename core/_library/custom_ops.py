@@ -409,6 +409,9 @@ class OpOverloadPacket:
         return found
 
     def __call__(self, *args, **kwargs):
+        relevant = core.utils._pytree.tree_leaves((args, kwargs))
+        if core.overrides.has_torch_function(relevant):  # NOTE: torch hands a mode or FX's Proxy the packet called
+            return core.overrides.handle_torch_function(self, relevant, *args, **kwargs)  # (the overload: called so)
         return self.default(*args, **kwargs)
 
     def __repr__(self) -> str:

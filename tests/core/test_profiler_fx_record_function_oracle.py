@@ -63,3 +63,18 @@ def test_profiler_ops_open_and_close_a_span(torch):
         return [(e.name, e.cpu_parent.name if e.cpu_parent is not None else None) for e in prof.function_events]
 
     assert run(core) == run(torch)
+
+
+def test_profiler_tracer_records_the_called_op_packets_as_targets(torch):
+    """Calling ``torch.ops.profiler._record_function_exit`` on a Proxy records the packet called, as torch's
+    Proxy gets it (not its ``.default`` overload)."""
+    def targets(lib):
+        class Foo(lib.nn.Module):
+            def forward(self, x):
+                with lib.profiler.record_function("foo"):
+                    return lib.relu(x)
+
+        graph = _profiler_traced(lib, Foo()).graph
+        return [(n.name, type(n.target).__name__, str(n.target)) for n in graph.nodes if "record" in n.name]
+
+    assert targets(core) == targets(torch)
