@@ -29,6 +29,7 @@ from core._norm_order import two_norm
 from core._precise import precise
 from core._tensor import Tensor
 from core._user_warning import warn_user
+from core._var_all import var_all
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps, is_reduced, log_softmax_bfloat16
@@ -223,19 +224,32 @@ def _complex_var(input: Tensor, dims: tuple, keepdim, correction):
             + Var.apply(input.imag, dims=dims, keepdim=bool(keepdim), correction=correction))
 
 
+def _reduces_all(input: Tensor, dims: tuple) -> bool:
+    """Whether PyTorch's CPU var/std takes ``std_var_all_cpu`` (``core._var_all``): a float32/float64 input whose
+    kept dimensions all have size 1 (TensorIterator coalesces them away: every dimension left is reduced)."""
+    x = input._data
+    return x.dtype in (np.float32, np.float64) and builtins.all(s == 1 for i, s in enumerate(x.shape)
+                                                               if i not in axes(dims, x.ndim))
+
+
 @computes_in_float32
 class Var(Function):
     node_name = "VarBackward0"
     op = "var"
 
     @classmethod
-    def forward(cls, ctx, a, *, dims, keepdim, correction, whole=False):
+    def forward(cls, ctx, a, *, dims, keepdim, correction, whole=False, all_cpu=False):
         x = a._data
         xp = xp_of(x)
         ax = axes(dims, x.ndim)
         n = int(np.prod([x.shape[d] for d in ax]))
         ctx.in_shape, ctx.dims, ctx.keepdim, ctx.whole = x.shape, dims, keepdim, whole or x.ndim == 0
         ctx.factor = 2.0 / (n - correction) if n - correction > 0 else _INF
+        if all_cpu and xp is np and x.size:  # var/std of everything: PyTorch's std_var_all_cpu (core._var_all)
+            out = np.full([1 if i in ax else s for i, s in enumerate(x.shape)] if keepdim else
+                          [s for i, s in enumerate(x.shape) if i not in ax], var_all(x, correction))
+            ctx.save_for_backward(a)
+            return cls.finish(ctx, a, out, None)
         # NOTE: PyTorch's CPU kernels carry a float32 or float16 variance in double (Welford's, or two passes over
         # everything) and round the variance, its square root and the mean once at the end; so does core
         w = x.astype(np.float64) if x.dtype.itemsize < 8 and x.dtype.kind == "f" and xp is np else x
@@ -352,14 +366,16 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     dims, c, whole = _var_args("var", input, dim, unbiased, correction)
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c)
-    return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole)
+    return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
+                     all_cpu=_reduces_all(input, dims))
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     dims, c, whole = _var_args("std", input, dim, unbiased, correction)
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c).sqrt()
-    return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole)
+    return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
+                     all_cpu=_reduces_all(input, dims))
 
 
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
