@@ -19,6 +19,7 @@ from core.nodegraph.lessons import texts as lessons
 from core.nodegraph.model import commands as cmd
 from core.nodegraph.model import layout
 from core.nodegraph.model.document import GraphError
+from core.nodegraph.model.document_items import MAX_COORD
 from core.nodegraph.model.expression import ExpressionError, expand
 from tests.nodegraph.fuzz_checks import runs_without_raising
 from tests.nodegraph.test_fuzz_file_mutations import NASTY, _paths
@@ -85,3 +86,29 @@ def test_any_formula_inserts_and_runs_or_is_refused_with_one_expression_error(fo
         assert str(exc) and len(str(exc)) < 1000
         return
     _paste_into(fragment, where, f"Insert {formula}")
+
+
+# ----- escapes the fuzz tests found ----------------------------------------------------------------------------
+def test_a_clipboard_node_far_out_on_the_canvas_is_refused_with_a_message_naming_its_position():
+    data = copy.deepcopy(FRAGMENTS[0])
+    data["nodes"][-1]["position"] = [720.0, -1.3407809248245042e154]  # finite, but the layout's squares overflowed
+    try:
+        files.loads_fragment(json.dumps(data))
+    except LoadError as exc:
+        assert f"nodes[{len(data['nodes']) - 1}].position[1]" in str(exc) and "canvas coordinate" in str(exc)
+    else:
+        raise AssertionError("a position of -1.3e154 was taken in")
+
+
+def test_a_paste_placed_beyond_the_canvas_is_refused_with_the_document_unchanged():
+    g = files.loads(TEXTS[0])
+    before = files.dumps(g)
+    fragment = files.loads_fragment(json.dumps(FRAGMENTS[0]))
+    paste = cmd.Paste(fragment, (MAX_COORD, 0.0))
+    try:
+        paste.do(g)
+    except GraphError as exc:
+        assert "position" in str(exc)
+    else:
+        raise AssertionError("nodes were pasted where the saved file would not reopen")
+    assert files.dumps(g) == before

@@ -20,6 +20,7 @@ import numpy as np
 from core.nodegraph.model import spec as _spec
 from core.nodegraph.model import tensor_store, training_settings
 from core.nodegraph.model.document import SUBGRAPH_TYPE, Comment, Node
+from core.nodegraph.model.document_items import MAX_COORD
 
 __all__ = ["LESSON_ID", "LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "SESSION_KEY", "check_document",
            "check_fragment", "check_lesson_id", "check_names", "decode_npy", "decode_tensor", "what"]
@@ -121,6 +122,15 @@ def _nums(v: object, n: int, path: str) -> list[float]:
     return [_num(x, f"{path}[{i}]") for i, x in enumerate(v)]
 
 
+def _coords(v: object, n: int, path: str) -> list[float]:
+    """``n`` canvas coordinates (a position, a rectangle, the view's centre): finite and within ``MAX_COORD``."""
+    nums = _nums(v, n, path)
+    for i, x in enumerate(nums):
+        if not -MAX_COORD <= x <= MAX_COORD:
+            _fail(f"{path}[{i}]", f"must be within ±{MAX_COORD:g} (a canvas coordinate), got {x:g}")
+    return nums
+
+
 def _pair(v: object, path: str) -> list[str]:
     if not isinstance(v, list) or len(v) != 2:
         _fail(path, f"must be [node id, port name], got {what(v)}")
@@ -188,7 +198,7 @@ def _check_node(nd: object, path: str, level: int) -> dict[str, Any]:
     out["id"] = _id(_required(node, "id", path + "."), f"{path}.id")
     out["type"] = _id(_required(node, "type", path + "."), f"{path}.type")
     out["params"] = dict(_obj(node.get("params", {}), f"{path}.params"))
-    out["position"] = _nums(node.get("position", [0.0, 0.0]), 2, f"{path}.position")
+    out["position"] = _coords(node.get("position", [0.0, 0.0]), 2, f"{path}.position")
     out["title"] = _opt_str(node.get("title"), f"{path}.title", max_len=1000)
     out["color"] = _opt_str(node.get("color"), f"{path}.color", max_len=100)
     spec = _spec._REGISTRY.get(out["type"])
@@ -327,7 +337,7 @@ def _check_comments(raw: object, ids: set[str]) -> list[dict[str, Any]]:
             _fail(f"{p}.id", f"duplicate id '{cid}'")
         ids.add(cid)
         text = _str(c.get("text", ""), f"{p}.text")
-        rect = _nums(c.get("rect", [0.0, 0.0, 200.0, 100.0]), 4, f"{p}.rect")
+        rect = _coords(c.get("rect", [0.0, 0.0, 200.0, 100.0]), 4, f"{p}.rect")
         members = [_id(n, f"{p}.nodes[{j}]") for j, n in enumerate(_list(c.get("nodes", []), f"{p}.nodes"))]
         for j, n in enumerate(members):
             if n not in ids:
@@ -351,7 +361,7 @@ def _check_view(raw: object) -> dict[str, Any]:
     if "zoom" in v and _num(v["zoom"], "view.zoom") <= 0:
         _fail("view.zoom", "must be positive")
     if "center" in v:
-        v["center"] = _nums(v["center"], 2, "view.center")
+        v["center"] = _coords(v["center"], 2, "view.center")
     return v
 
 

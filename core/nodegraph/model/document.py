@@ -171,6 +171,7 @@ class Graph:
             raise GraphError(f"duplicate id '{node.id}'")
         if node.type == SUBGRAPH_TYPE and not isinstance(node.graph, dict):  # its file would not reopen
             raise GraphError("a subgraph node carries its inner graph: select nodes and collapse them to make one")
+        node.position = checked_position(node.position)  # (a pasted one, offset past MAX_COORD, would not reopen)
         s = node.spec
         if s is not None and node.graph is None:
             try:

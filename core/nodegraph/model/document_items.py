@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 
 from core.nodegraph.model import spec as _spec
 
-__all__ = ["Node", "Edge", "Comment", "GraphError", "MAX_TEXT", "check_text", "checked_position", "checked_rect",
-           "plain_copy"]
+__all__ = ["Node", "Edge", "Comment", "GraphError", "MAX_COORD", "MAX_TEXT", "check_text", "checked_position",
+           "checked_rect", "plain_copy"]
 
 _ATOMS = (str, int, float, bool, type(None))
 # the longest texts a file holds (core.nodegraph.files.schema): an edit past them would save a file that won't reopen
@@ -31,14 +31,22 @@ def check_text(value: object, what: str, limit: int, optional: bool = True) -> N
         raise GraphError(f"{what} holds a lone surrogate, which a UTF-8 file can't hold")
 
 
+# the farthest a canvas coordinate (a position, a rectangle's corner or size) may lie from 0: a pasted fragment at
+# 1e154 made the layout's squared distances overflow (an OverflowError escaped a Paste)
+MAX_COORD = 1e9
+
+
 def _finite(values: object, n: int, what: str) -> tuple[float, ...]:
-    """``values`` as ``n`` finite floats, else GraphError (a file holds no NaN or infinite coordinate)."""
+    """``values`` as ``n`` finite floats within ``MAX_COORD``, else GraphError (a file holds no NaN or infinite
+    coordinate, nor one so far out that the layout's squared distances overflow)."""
     try:
         nums = tuple(float(v) for v in values)  # type: ignore[attr-defined]
     except (TypeError, ValueError, OverflowError):
         raise GraphError(f"{what} must be {n} numbers, got {str(values)[:60]}") from None
     if len(nums) != n or not all(math.isfinite(v) for v in nums):
         raise GraphError(f"{what} must be {n} finite numbers, got {str(values)[:60]}")
+    if not all(-MAX_COORD <= v <= MAX_COORD for v in nums):
+        raise GraphError(f"{what} must be {n} finite numbers within ±{MAX_COORD:g}, got {str(values)[:60]}")
     return nums
 
 
