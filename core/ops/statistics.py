@@ -29,7 +29,7 @@ from core._norm_order import two_norm
 from core._precise import precise
 from core._tensor import Tensor
 from core._user_warning import warn_user
-from core._var_all import var_all
+from core._var_all import var_all, welford, welford_fits
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps, is_reduced, log_softmax_bfloat16
@@ -224,12 +224,16 @@ def _complex_var(input: Tensor, dims: tuple, keepdim, correction):
             + Var.apply(input.imag, dims=dims, keepdim=bool(keepdim), correction=correction))
 
 
+def _exact(input: Tensor) -> bool:
+    """Whether PyTorch's CPU kernel for ``input`` rounds once from double (float32/float64, not the half types)."""
+    return input._data.dtype in (np.float32, np.float64)
+
+
 def _reduces_all(input: Tensor, dims: tuple) -> bool:
     """Whether PyTorch's CPU var/std takes ``std_var_all_cpu`` (``core._var_all``): a float32/float64 input whose
     kept dimensions all have size 1 (TensorIterator coalesces them away: every dimension left is reduced)."""
     x = input._data
-    return x.dtype in (np.float32, np.float64) and builtins.all(s == 1 for i, s in enumerate(x.shape)
-                                                               if i not in axes(dims, x.ndim))
+    return _exact(input) and builtins.all(s == 1 for i, s in enumerate(x.shape) if i not in axes(dims, x.ndim))
 
 
 @computes_in_float32
@@ -238,7 +242,7 @@ class Var(Function):
     op = "var"
 
     @classmethod
-    def forward(cls, ctx, a, *, dims, keepdim, correction, whole=False, all_cpu=False):
+    def forward(cls, ctx, a, *, dims, keepdim, correction, whole=False, all_cpu=False, welford_ok=False):
         x = a._data
         xp = xp_of(x)
         ax = axes(dims, x.ndim)
@@ -250,6 +254,10 @@ class Var(Function):
                           [s for i, s in enumerate(x.shape) if i not in ax], var_all(x, correction))
             ctx.save_for_backward(a)
             return cls.finish(ctx, a, out, None)
+        if welford_ok and xp is np and x.ndim and x.size and welford_fits(x, ax):  # PyTorch's WelfordOps
+            out, mu = welford(x, ax, correction, keepdim)
+            ctx.save_for_backward(a)
+            return cls.finish(ctx, a, out, mu.astype(x.dtype))
         # NOTE: PyTorch's CPU kernels carry a float32 or float16 variance in double (Welford's, or two passes over
         # everything) and round the variance, its square root and the mean once at the end; so does core
         w = x.astype(np.float64) if x.dtype.itemsize < 8 and x.dtype.kind == "f" and xp is np else x
@@ -367,7 +375,7 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c)
     return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
-                     all_cpu=_reduces_all(input, dims))
+                     all_cpu=_reduces_all(input, dims), welford_ok=_exact(input))
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -375,7 +383,7 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c).sqrt()
     return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
-                     all_cpu=_reduces_all(input, dims))
+                     all_cpu=_reduces_all(input, dims), welford_ok=_exact(input))
 
 
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -383,7 +391,8 @@ def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
     dims, c, whole = _var_args("var_mean", input, dim, unbiased, correction)
     if input.is_complex():  # a real variance (var's), the complex mean
         return _complex_var(input, dims, keepdim, c), mean(input, dims, keepdim=bool(keepdim))
-    return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
+    return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
+                           welford_ok=_exact(input)))
 
 
 def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -391,7 +400,8 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
     dims, c, whole = _var_args("std_mean", input, dim, unbiased, correction)
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c).sqrt(), mean(input, dims, keepdim=bool(keepdim))
-    return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole))
+    return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
+                           welford_ok=_exact(input)))
 
 
 # ----- norm, dist --------------------------------------------------------------------------------
