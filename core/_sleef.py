@@ -11,13 +11,12 @@ binade is known, rounded once to float32's grid inside float64 (the NOTE at ``_G
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from core import _cpu
 from core._glibc import expf as glibc_expf
 from core._numpy_c import copyto as _copyto
+from core._pool import pool_map
 from core._thread_scratch import kept_per_thread
 
 __all__ = ["expf_u10", "logf_u10", "log1pf_u10", "tanhf_u10", "loop_exp", "loop_sigmoid", "exp_neg_abs_and_neg"]
@@ -85,9 +84,8 @@ def expf_u10(d: np.ndarray, *, negate: bool = False, out: np.ndarray | None = No
         _exp_blocks(flat, res, in_range, table)
     else:  # contiguous runs of blocks, one per thread (NumPy's ufuncs release the GIL): the same values
         cuts = [(n // _BLOCK) * i // workers * _BLOCK for i in range(workers)] + [n]
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(lambda i: _exp_blocks(flat[cuts[i]:cuts[i + 1]], res[cuts[i]:cuts[i + 1]], in_range,
-                                                table), range(workers)))
+        pool_map(lambda i: _exp_blocks(flat[cuts[i]:cuts[i + 1]], res[cuts[i]:cuts[i + 1]], in_range, table),
+                 range(workers))
     return res.reshape(shape)
 
 

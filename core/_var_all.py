@@ -16,11 +16,10 @@ its iteration, which this module does not follow (the result is then within roun
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from core._cascade_sum import ordered_sum
+from core._pool import pool_map
 from core._threads import get_num_threads
 
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
@@ -52,8 +51,7 @@ def var_all(x: np.ndarray, correction: float) -> np.float64:
         mean = np.float64(ordered_sum(flat, (0,), False) / flat.dtype.type(n))  # self.mean() in the input's dtype
         runs = run_bounds(n, get_num_threads())
         if len(runs) > 1 and n >= THREADED:  # a Python thread a run (NumPy's ufuncs release the GIL): same sums
-            with ThreadPoolExecutor(len(runs)) as pool:
-                sums = list(pool.map(lambda r: _run_sum(flat, r[0], r[1], mean), runs))
+            sums = pool_map(lambda r: _run_sum(flat, r[0], r[1], mean), runs)
         else:
             sums = [_run_sum(flat, b, e, mean) for b, e in runs]
         total = np.float64(0.0)

@@ -10,12 +10,12 @@ in sibling ``linalg_*`` modules and are re-exported here so ``core.ops`` picks t
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from core import _blas_threads as _blas
 from core import _dtype
+from core._pool import pool_map
 from core._small_gemm import blas_ready, mkl_gemm, mkl_gemm_stack, mkl_gemv, mkl_sdot
 from core._tensor import Tensor, new_tensor
 from core._threads import get_num_threads
@@ -224,8 +224,8 @@ def _stacked_matmul(x, y):
     def part(i):
         np.matmul(x[bounds[i]:bounds[i + 1]], y[bounds[i]:bounds[i + 1]], out=out[bounds[i]:bounds[i + 1]])
 
-    with _blas.single_threaded(), ThreadPoolExecutor(workers) as pool:
-        list(pool.map(part, range(workers)))
+    with _blas.single_threaded():
+        pool_map(part, range(workers))
     return out
 
 

@@ -17,12 +17,11 @@ save the input alone).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from core import _fused as fused
 from core import _glibc as glibc
+from core._pool import pool_map
 from core._select import where as select
 from core._sleef import _PAIR, _workers, expf_u10, log1pf_u10
 
@@ -71,8 +70,7 @@ def _run(n: int, block, errors: dict) -> None:
         blocks(0, n)
         return
     cuts = [(n // _BLOCK) * i // workers * _BLOCK for i in range(workers)] + [n]
-    with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(lambda i: blocks(cuts[i], cuts[i + 1]), range(workers)))
+    pool_map(lambda i: blocks(cuts[i], cuts[i + 1]), range(workers))
 
 
 def _ranges(n: int, block, errors: dict, tail=None) -> None:

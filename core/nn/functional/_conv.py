@@ -21,7 +21,6 @@ the chunk size is done a band of output rows at a time; both keep the whole GEMM
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as _np
@@ -29,6 +28,7 @@ import numpy as _np
 from core import _blas_threads as _blas
 from core._memory_format import channels_last, format_of, in_format
 from core._meta import is_meta, meta_array
+from core._pool import pool_map
 from core._threads import get_num_threads
 from core.autograd.function import Function
 from core.nn.functional._conv_dw import depthwise_forward
@@ -120,14 +120,14 @@ def _column_runs(rows: int, inner: int, cols: int, nw: int) -> list:
     return [(0, cols)]
 
 
-def _split_matmul(pool, nw: int):
+def _split_matmul(nw: int):
     """``matmul(a, b, out=)`` whose columns (the last axis of ``b`` and ``out``) are cut into up to ``nw``
-    runs (``_column_runs``), one per pool thread; each run is a plain strided BLAS call."""
+    runs (``_column_runs``), one per pool thread (``core._pool``); each run is a plain strided BLAS call."""
     def matmul(a, b, out):
         runs = _column_runs(out.shape[-2], a.shape[-1], out.shape[-1], nw)
         if len(runs) == 1:
             return _np.matmul(a, b, out=out)
-        list(pool.map(lambda r: _np.matmul(a, b[..., r[0]:r[1]], out=out[..., r[0]:r[1]]), runs))
+        pool_map(lambda r: _np.matmul(a, b[..., r[0]:r[1]], out=out[..., r[0]:r[1]]), runs)
         return out
     return matmul
 
@@ -150,13 +150,12 @@ def _run_chunks(xp, n: int, per_sample_elems: int, dtype, work) -> list:
         split = _split_workers(xp, total)
         if split == 1:
             return [work(slices, flat, xp.matmul)]
-        with _blas.single_threaded(), ThreadPoolExecutor(split) as pool:
-            return [work(slices, flat, _split_matmul(pool, split))]
+        with _blas.single_threaded():
+            return [work(slices, flat, _split_matmul(split))]
     bounds = [len(slices) * i // nw for i in range(nw + 1)]
     runs = [slices[bounds[i]:bounds[i + 1]] for i in range(nw)]
-    with _blas.single_threaded(), ThreadPoolExecutor(nw) as pool:
-        return list(pool.map(lambda run: work(run, xp.empty(per_sample_elems * step, dtype=dtype), xp.matmul),
-                             runs))
+    with _blas.single_threaded():
+        return pool_map(lambda run: work(run, xp.empty(per_sample_elems * step, dtype=dtype), xp.matmul), runs)
 
 
 def _out_hw(hw, khw, spec: Spec):
@@ -214,8 +213,8 @@ def _forward_in_bands(xpad, wm, out, b, khw, spec: Spec, out_hw) -> bool:
         work(items)
         return True
     cuts = [len(items) * i // nw for i in range(nw + 1)]
-    with _blas.single_threaded(), ThreadPoolExecutor(nw) as pool:
-        list(pool.map(work, [items[cuts[i]:cuts[i + 1]] for i in range(nw)]))
+    with _blas.single_threaded():
+        pool_map(work, [items[cuts[i]:cuts[i + 1]] for i in range(nw)])
     return True
 
 
