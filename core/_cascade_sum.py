@@ -484,6 +484,11 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
             not _huge_batch(x, axes):
         return None
     limit = LIMIT if get_num_threads() > 1 else ONE_THREAD_LIMIT  # one thread adds any size in one cascade
+    if not x.flags.c_contiguous and len(axes) == x.ndim and x.ndim > 1 and min(x.strides) >= 0:
+        flat = _dense_order(x)  # NOTE: a dense view (x.T, a permutation) to one value: PyTorch's iterator coalesces
+        if flat is not None:  # it into its memory order, one contiguous row (NumPy's pairwise sum rounded otherwise)
+            res = _ordered(flat, (0,), False, vector)
+            return res if res is None or not keepdim else res.reshape((1,) * x.ndim)
     if not x.flags.c_contiguous:
         if x.size > limit and x.size == math.prod([x.shape[a] for a in axes]) or min(x.strides) < 0:
             return None
@@ -508,6 +513,16 @@ def _ordered(x, axes: tuple, keepdim: bool, vector: int | None = None):
         return None  # one output after all
     res = _coalesced_sum(x, dims, reduced, vector)
     return None if res is None else res.reshape(out)
+
+
+def _dense_order(x: np.ndarray) -> np.ndarray | None:
+    """``x``'s elements in memory order as a C-contiguous view of the same shape's size (1-d), where ``x`` fills its
+    memory without gaps or overlaps in some order of its dims (``x.T``, a permutation); else None."""
+    order = sorted(range(x.ndim), key=lambda d: -x.strides[d])
+    view = np.transpose(x, order)
+    if not view.flags.c_contiguous:
+        return None
+    return view.reshape(-1)
 
 
 def _huge_batch(x: np.ndarray, axes: tuple) -> bool:

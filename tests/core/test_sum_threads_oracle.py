@@ -50,3 +50,16 @@ def test_a_vae_sized_loss_reduction_matches_torch_bitwise(torch, threads, reduct
         results.append((loss, xi.grad))
     for c, t in zip(*results, strict=True):
         _same(c, t)
+
+
+@pytest.mark.parametrize("shape, perm", [((64, 1000), (1, 0)), ((1000, 64), (1, 0)), ((8, 300, 20), (2, 0, 1)),
+                                         ((100, 10), (1, 0)), ((3, 11000), (1, 0))], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_permuted_tensors_sum_and_mean_to_one_value_add_in_memory_order_as_torch(torch, threads, shape, perm, dtype):
+    """``x.T.mean()``: PyTorch's iterator coalesces a dense permuted view into one contiguous row, so its sum to one
+    value is the contiguous tensor's (core added a long one as NumPy's pairwise sum)."""
+    a = np.random.default_rng(shape[0]).standard_normal(shape).astype(dtype) * 3 + 1.5
+    c, t = core.tensor(a).permute(*perm), torch.tensor(a).permute(*perm)
+    _same(c.sum(), t.sum())
+    _same(c.mean(), t.mean())
+    _same(c.sum(dim=tuple(range(c.ndim)), keepdim=True), t.sum(dim=tuple(range(t.ndim)), keepdim=True))
