@@ -31,7 +31,7 @@ def __getattr__(name):
 
 # dir() lists torch.autograd's names: core's own submodules (the engine, graph capture...) stay out of it
 __dir__ = _hiding_submodules(__name__, (
-    "anomaly", "capture", "capture_codegen", "capture_plan", "engine", "engine_modes", "forward_batch", "grad_adopt",
-    "grad_dtype", "grad_layout", "gradcheck_forward", "hooks", "inference", "multi_grad_hook", "node_api",
-    "node_call", "saved_hooks", "shortcuts", "view_meta", "zero_grad", "inplace", "sparse_grad",
+    "anomaly", "capture", "capture_codegen", "capture_plan", "engine", "engine_modes", "engine_tree", "forward_batch",
+    "grad_adopt", "grad_dtype", "grad_layout", "gradcheck_forward", "hooks", "inference", "multi_grad_hook",
+    "node_api", "node_call", "saved_hooks", "shortcuts", "view_meta", "zero_grad", "inplace", "sparse_grad",
 ))

@@ -711,7 +711,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             if t.grad_fn is not None:
                 t.retain_grad()  # as PyTorch does: a non-leaf input gets (and keeps) a retained .grad
     elif grad_tensors is None and not create_graph and type(tensors) is _function._TENSOR and \
-            _straight_to_leaves(tensors, retain_graph):
+            (_straight_to_leaves(tensors, retain_graph) or tree_backward(tensors, retain_graph)):
         return
     if create_graph:  # (PyTorch's engine, once a process)
         warn_once("backward create_graph", _CREATE_GRAPH_CYCLE)
@@ -855,3 +855,7 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
     rows = [grad(outputs, inputs, [None if g is None else g[i] for g in gos], keep or i < batch - 1, create_graph,
                  allow_unused=allow_unused, materialize_grads=materialize_grads) for i in range(batch)]
     return tuple(None if col[0] is None else stack(list(col)) for col in zip(*rows))
+
+
+# NOTE: (at the end: it reads this module's functions) a plain backward over a tree, without the general bookkeeping
+from core.autograd.engine_tree import tree_backward  # noqa: E402
