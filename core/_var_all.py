@@ -9,9 +9,13 @@ left to right, and divides by ``max(0, n - correction)``; the square root (``std
 come last. ``np.add.accumulate`` adds left to right, so NumPy gives the same bits, vectorised; a long
 input's runs go to that many Python threads, as ATen's to its threads.
 
-It promises those bits for an input that is dense in some order of its dimensions (contiguous, transposed,
-permuted); for others (a strided slice, an expanded tensor) ATen restarts its partial sum at each row block of
-its iteration, which this module does not follow (the result is then within rounding, not bit for bit).
+The elements are taken in TensorIterator's order (``core._strided_sum._iteration_dims``: dims sorted by stride,
+neighbours that stride as one merged, a broadcast stride-0 dim left where the sort leaves it). A dense input
+(contiguous, transposed, permuted) is one row; for others (a strided slice, an expanded tensor) ATen's loop
+restarts its partial sum at each of its 2-d calls (``DimCounter::max_2d_step``: the rest of a row, the rest of a
+plane of the two innermost dims, whole planes, whole rows, the rest), adding each call's sum to the thread's
+(``_strided_run_sum``). The mean is ``core._cascade_sum.ordered_sum``'s, PyTorch's order but for a strided
+input of more than 32,767 elements on several threads (NumPy's sum there: within rounding).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import numpy as np
 
 from core._cascade_sum import ordered_sum
 from core._pool import pool_map
+from core._strided_sum import _iteration_dims
 from core._threads import get_num_threads
 
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
@@ -45,12 +50,14 @@ def run_bounds(n: int, threads: int) -> list[tuple[int, int]]:
 
 def var_all(x: np.ndarray, correction: float) -> np.float64:
     """The variance of all of float32/float64 ``x`` (non-empty) as a double, in ``std_var_all_cpu``'s order."""
-    flat = memory_order(x)
+    flat, inner, plane = _iteration(x)
     n = flat.size
     with np.errstate(invalid="ignore", over="ignore"):
-        mean = np.float64(ordered_sum(flat, (0,), False) / flat.dtype.type(n))  # self.mean() in the input's dtype
+        mean = np.float64(ordered_sum(x, tuple(range(x.ndim)), False) / x.dtype.type(n))  # self.mean(), its dtype
         runs = run_bounds(n, get_num_threads())
-        if len(runs) > 1 and n >= THREADED:  # a Python thread a run (NumPy's ufuncs release the GIL): same sums
+        if plane < n:  # a strided or expanded input: the loop's 2-d calls each start a sum of their own
+            sums = [_strided_run_sum(flat, b, e, mean, inner, plane) for b, e in runs]
+        elif len(runs) > 1 and n >= THREADED:  # a Python thread a run (NumPy's ufuncs release the GIL): same sums
             sums = pool_map(lambda r: _run_sum(flat, r[0], r[1], mean), runs)
         else:
             sums = [_run_sum(flat, b, e, mean) for b, e in runs]
@@ -59,6 +66,41 @@ def var_all(x: np.ndarray, correction: float) -> np.float64:
             total += s
     with np.errstate(divide="ignore", invalid="ignore"):
         return total / np.float64(max(0.0, n - correction))
+
+
+def _iteration(x: np.ndarray):
+    """(``x``'s elements in TensorIterator's order as a 1-d array, the innermost dim's size, the size of the plane
+    of the two innermost dims): a view of a dense ``x`` (one dim, so one plane of every element), else a copy."""
+    if min(x.strides, default=0) < 0:
+        x = np.ascontiguousarray(x)
+    sizes, strides, _ = _iteration_dims(x, tuple(range(x.ndim)))
+    if sizes[1] == 1 and len(sizes) == 2:  # dense: one dim
+        return memory_order(x), x.size, x.size
+    view = np.lib.stride_tricks.as_strided(x, sizes[::-1], [s * x.itemsize for s in strides[::-1]],
+                                           writeable=False)
+    return view.reshape(-1), sizes[0], sizes[0] * sizes[1]
+
+
+def _strided_run_sum(flat: np.ndarray, begin: int, end: int, mean: np.float64, inner: int, plane: int):
+    """One thread's sum over ``flat[begin:end]`` as ``std_var_all_cpu``'s loop adds it over a strided iteration:
+    each 2-d call (rows of ``inner`` elements, planes of ``plane``) sums its squares left to right from 0, and the
+    thread adds the calls' sums in order."""
+    sums, at = [], begin
+    for stop in (min(end, -(-at // inner) * inner), None):  # the rest of a row, then the rest of the plane's rows
+        stop = stop if stop is not None else min(end // inner * inner, -(-at // plane) * plane)
+        if stop > at:
+            sums.append(_run_sum(flat, at, stop, mean))
+            at = stop
+    whole = at + (end - at) // plane * plane
+    if whole > at:  # whole planes: one sum each
+        d = flat[at:whole].astype(np.float64).reshape(-1, plane) - mean
+        sums.extend(np.add.accumulate(np.multiply(d, d, out=d), axis=1)[:, -1])
+        at = whole
+    for stop in (at + (end - at) // inner * inner, end):  # whole rows, then the rest of a row
+        if stop > at:
+            sums.append(_run_sum(flat, at, stop, mean))
+            at = stop
+    return np.add.accumulate(np.array([0.0, *sums]))[-1]
 
 
 def _run_sum(flat: np.ndarray, begin: int, end: int, mean: np.float64) -> np.float64:

@@ -55,3 +55,33 @@ def test_std_of_everything_keeps_torchs_gradient(torch):
     t.std().backward()
     c.std().backward()
     np.testing.assert_array_equal(c.grad.numpy(), t.grad.numpy())
+
+
+def _views(lib, a):
+    """Strided and expanded views whose iteration has two or more dims (so ATen's loop restarts its partial sum
+    at each 2-d call), none past 32,767 elements (their mean is a strided sum in torch's order on any threads)."""
+    t = lib.from_numpy(a) if lib is not core else lib.tensor(a)
+    return [t.reshape(8, 8, 1000)[:, ::2, :999], t[0].expand(20, 1000), t[:3, None, :].expand(3, 10, 1000),
+            t.reshape(4, 16, 10, 100)[:, ::3, :, ::2], t[:, 3], t.T[::3], t[::2, 1::3]]
+
+
+def _long_views(lib, a):
+    """Longer strided and expanded views (on one thread PyTorch's mean of any size follows one order)."""
+    t = lib.from_numpy(a) if lib is not core else lib.tensor(a)
+    return [t.reshape(4, 16, 1000)[:, ::2, 1:].expand(3, 4, 8, 999), t[:2, None, :].expand(2, 40, 1000)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_std_and_var_of_a_strided_or_expanded_view_match_torch_bit_for_bit(torch, dtype, threads):
+    """std_var_all_cpu over a view that does not coalesce to one dim: each 2-d call of ATen's loop sums on its
+    own and the thread adds the calls' sums; a broadcast dim stays where TensorIterator's sort leaves it."""
+    a = (np.random.default_rng(9).standard_normal((64, 1000)) * 3 + 1.5).astype(dtype)
+    torch.set_num_threads(threads)
+    core.set_num_threads(threads)
+    views = [*zip(_views(torch, a), _views(core, a))]
+    if threads == 1:
+        views += [*zip(_long_views(torch, a), _long_views(core, a))]
+    for t, c in views:
+        for theirs, ours in zip(_forms(torch, t), _forms(core, c)):
+            np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
