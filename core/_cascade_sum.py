@@ -1,4 +1,5 @@
-"""Float sums in the order PyTorch's CPU kernels add them: ``sum``/``mean`` and ``nll_loss``'s reduction.
+"""Float sums in the order PyTorch's CPU kernels add them: ``sum``/``mean`` (``nll_loss``'s reduction has its own
+cascade: ``core._nll_sum``; a bias gradient's batch sum its fast path: ``core._batch_sum``).
 
 PyTorch's ``cascade_sum`` (ATen's SumKernel, dispatched with 8 float32 lanes: the AVX2 build of the kernel,
 also on AVX-512 machines) adds a contiguous row as follows, and NumPy's pairwise sum rounds differently on
@@ -36,7 +37,7 @@ import numpy as np
 
 from core._threads import get_num_threads
 
-__all__ = ["LIMIT", "batch_sums", "column_sums", "sum_over_batch", "in_order", "nll_total", "ordered_sum", "row_sums"]
+__all__ = ["LIMIT", "batch_sums", "column_sums", "in_order", "ordered_sum", "row_sums"]
 
 LANES = 8
 ILP = 4
@@ -299,82 +300,6 @@ def _interleaved_rows(y: np.ndarray) -> np.ndarray:
     return _add_reduce(partials, 0)  # ((p0 + p1) + p2) + p3
 
 
-def sum_over_batch(x):
-    """``x.sum(0)`` of a 2-d array in PyTorch's order: ``ordered_sum(x, (0,), False)`` without its general checks.
-
-    NOTE: the hot path of every Linear layer's bias gradient (``nn.functional.misc``): a C-contiguous float32
-    NumPy array of a small batch of several columns takes its shape's plan (``_batch_plan``), other float32 batches
-    of several columns ``batch_sums``, one column ``row_sums`` (PyTorch coalesces a (rows, 1) sum into one row);
-    anything else ``ordered_sum``."""
-    if type(x) is np.ndarray and x.dtype == _F32 and x.flags.c_contiguous and x.shape[0] > 1:
-        rows, cols = x.shape
-        if cols == 1:
-            if LANES <= rows < _SHORT * LANES:  # (float32: 8 lanes)
-                return (_short_vector_sum(x.reshape(rows), rows // LANES) + _ZERO).reshape(1)
-            if 4 <= rows <= LIMIT:
-                return row_sums(x.reshape(rows)).reshape(1) + _ZERO
-            return ordered_sum(x, (0,), False)
-        plan = _BATCH_PLANS.get(x.shape)
-        if plan is None:
-            if len(_BATCH_PLANS) >= _MAX_PLANS:
-                _BATCH_PLANS.clear()
-            plan = _BATCH_PLANS[x.shape] = _batch_plan(rows, cols)
-        if plan:
-            return _planned_sum(x, *plan)
-        if x.size <= HUGE:
-            return batch_sums(x) + _ZERO
-    return ordered_sum(x, (0,), False)
-
-
-_BATCH_PLANS: dict = {}  # (rows, cols) -> ``_batch_plan``'s answer (a training loop has a handful of shapes)
-_MAX_PLANS = 4096  # shapes kept (cleared when full: a plan costs a few microseconds to make again)
-_FEW_ITEMS = 16 * 16  # items of a cascade below which it has two levels: blocks of 16, then the blocks' sums
-
-
-def _batch_plan(rows: int, cols: int) -> tuple:
-    """How ``sum_over_batch`` adds a float32 (rows, cols) batch in few NumPy calls, or () for the general route.
-
-    ``(kind, items, width, blocks, groups_end, rows)``: ``batch_sums``'s small route (2 or more columns) with fewer
-    than ``_FEW_ITEMS`` items, so its cascade has two levels: "cascade" adds whole rows (``items`` = rows, ``width``
-    = cols), "interleaved" groups of 4 rows laid side by side (``items`` groups of ``width`` = 4 cols, the rows from
-    ``groups_end`` on added to partial 0 after); ``blocks`` full blocks of 16 items."""
-    if rows * cols > _SMALL_BATCH:
-        return ()
-    block = ILP * LANES if cols >= LANES else ILP
-    if cols % block == 0:
-        kind, items, width = "cascade", rows, cols
-    elif cols < block:
-        kind, items, width = "interleaved", rows // ILP, ILP * cols
-    else:
-        return ()
-    if not 2 <= items < _FEW_ITEMS:
-        return ()
-    return kind, items, width, items // 16, items * ILP, rows
-
-
-def _planned_sum(x, kind, items, width, blocks, groups_end, rows):
-    """``sum_over_batch`` by its shape's plan (``_batch_plan``); the same adds as ``batch_sums``'s
-    ``_cascade_rows`` and ``_interleaved_rows``, their level-by-level loop unrolled for two levels."""
-    z = x.reshape(items, width) if kind == "cascade" or groups_end == rows else \
-        x[:groups_end].reshape(items, width)
-    cut = blocks * 16
-    if blocks:
-        sums = _einsum(z[:cut].reshape(blocks, 16, width), _BLOCK_DIMS, _SUM_DIMS)  # see in_order's NOTE
-        if kind == "cascade" and blocks > 1 and cut == items:
-            return _add_reduce(sums, 0, initial=_ZERO)  # (see _ZERO's NOTE)
-        total = sums[0] if blocks == 1 else _add_reduce(sums, 0)
-        if cut < items:
-            total = _add_reduce(z[cut:], 0) + total  # level 0's rest first, then level 1's
-    else:
-        total = _add_reduce(z, 0)
-    if kind == "cascade":
-        return total + _ZERO
-    partials = total.reshape(ILP, width // ILP)
-    for i in range(groups_end, rows):
-        partials[0] += x[i]
-    return _add_reduce(partials, 0, initial=_ZERO)  # ((p0 + p1) + p2) + p3, from +0 (see _ZERO's NOTE)
-
-
 _ZERO = _F32(0)  # PyTorch's output starts at 0: 0 + a zero sum is +0
 # NOTE: a last sequential add.reduce may start from it instead (``initial``: one pass and one array less per bias
 # gradient): 0 + p0 differs from p0 only for p0 = -0, and the partial sums then differ only in the sign of a zero
@@ -595,100 +520,3 @@ def _outer_and_inner(x: np.ndarray, at: list) -> np.ndarray:
     kept = [d for d in range(sums.ndim) if d not in outer]
     grouped = np.transpose(sums, outer + kept).reshape(math.prod(sums.shape[d] for d in outer), -1)
     return in_order(grouped, 0)
-
-
-NLL_LEVELS = 8
-
-
-def nll_total(picked: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
-    """The sum of a 1-D float32 (or bfloat16: each add rounded, as the kernel's bfloat16 partial sums) array in the
-    order of PyTorch's ``nll_loss`` (its own 8-level cascade).
-
-    The kernel adds sample 0 and carries it straight to the top level (the carry test ``i & mask == 0`` holds
-    at i = 0 for every level); samples 1..step, step+1..2 step, ... form level 0's blocks, ``step`` blocks form
-    a level-1 block, and so on; at the end the levels are added bottom to top, starting from 0. ``kept``: False
-    for ignored samples (``ignore_index``), which the kernel skips before its carry test, so their carries are
-    not made (``_skipping_total``)."""
-    size = picked.shape[0]
-    if size == 0:
-        return np.zeros((), picked.dtype)
-    power = max(4, _ceil_log2(size) // NLL_LEVELS)
-    if kept is not None and not kept.all():
-        return _skipping_total(picked, np.flatnonzero(kept), power)
-    step = 1 << power
-    if picked.dtype == _F32_NLL and size <= _SMALL_NLL:
-        return _small_total(picked, step)
-    level, rests = picked[1:], []
-    for _ in range(NLL_LEVELS - 1):
-        if not level.shape[0]:  # NOTE: the levels above hold 0, and ``total + 0`` is ``total`` (never -0: it
-            break  # starts at +0), so a small batch (64 samples: 2 levels of 7) skips their empty sums
-        blocks = level.shape[0] // step
-        rests.append(in_order(level[blocks * step:]))
-        level = in_order(level[:blocks * step].reshape(blocks, step), axis=1) if blocks else level[:0]
-    rests.append(in_order(np.concatenate([picked[:1], level])) if level.shape[0] else picked[0])  # the top level:
-    # sample 0, then carries
-    total = np.zeros((), picked.dtype)
-    for rest in rests:
-        total = total + rest
-    return total
-
-
-_F32_NLL = np.dtype(np.float32)
-_SMALL_NLL = 4096  # samples up to which a float32 ``nll_total`` takes ``_small_total``
-
-
-def _small_total(picked: np.ndarray, step: int):
-    """``nll_total``'s sum of a small float32 batch, the same adds in the same order in fewer NumPy calls.
-
-    NOTE: the hot path of a training step's loss (a batch of 64: ~25 µs in ``in_order``'s general layout logic and
-    0-d arrays for ~10 adds). ``np.cumsum`` adds in order, each add rounded in float32, starting from the first
-    element (as ``in_order``); level sums are added to the running total as they come, in the order the general
-    loop adds its ``rests``, and an empty remainder (``in_order``'s +0) is skipped: the total starts at +0 and
-    ``t + 0`` is ``t`` for every t, a +0 total included (so it is never -0). Float32 NumPy scalars round as 0-d
-    arrays do."""
-    total, level = np.float32(0), picked[1:]
-    for _ in range(NLL_LEVELS - 1):
-        n = level.shape[0]
-        if not n:
-            break
-        cut = n - n % step
-        if cut < n:
-            total = total + _accumulate(level[cut:])[-1]
-        level = _accumulate(level[:cut].reshape(-1, step), axis=1)[:, -1] if cut else level[:0]
-    top = _accumulate(np.concatenate([picked[:1], level]))[-1] if level.shape[0] else picked[0]
-    return total + top
-
-
-_accumulate = np.add.accumulate  # NOTE: np.cumsum of a float32 array without its Python wrapper (~1 µs a call)
-
-
-def _skipping_total(picked: np.ndarray, kept_at: np.ndarray, power: int) -> np.ndarray:
-    """``nll_total`` when some samples are ignored: each kept sample ``i`` carries its level's partial sum up one
-    level per level whose mask ``i`` clears (``i`` a multiple of ``2**(power * (j + 1))``), in sample order; each
-    level's partial sums are then runs of its incoming values added in order (``_runs_in_order``)."""
-    items = picked[kept_at]
-    with np.errstate(divide="ignore"):
-        zeros = np.where(kept_at == 0, 64, np.log2(kept_at & -kept_at).astype(np.int64))  # trailing zero bits
-    carries = np.minimum(zeros // power, NLL_LEVELS - 1)
-    rests = []
-    for level in range(NLL_LEVELS - 1):
-        closes = carries > level
-        runs = _runs_in_order(items, np.cumsum(closes) - closes, int(closes.sum()) + 1)
-        rests.append(runs[-1])  # what is left at this level after its last carry
-        items, carries = runs[:-1], carries[closes]
-    rests.append(in_order(items))  # the top level keeps everything carried to it
-    total = np.zeros((), picked.dtype)
-    for rest in rests:
-        total = total + rest
-    return total
-
-
-def _runs_in_order(items: np.ndarray, run_of: np.ndarray, runs: int) -> np.ndarray:
-    """Per run (``run_of``: each item's run, non-decreasing), its items added in order from 0; empty runs are 0."""
-    if not items.shape[0]:
-        return np.zeros(runs, items.dtype)
-    starts = np.searchsorted(run_of, np.arange(runs))
-    at = np.arange(items.shape[0]) - starts[run_of]
-    table = np.zeros((runs, int(at.max()) + 1), items.dtype)
-    table[run_of, at] = items
-    return in_order(table, axis=1)

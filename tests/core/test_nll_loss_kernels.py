@@ -43,7 +43,7 @@ def test_small_float32_batches_add_in_the_general_cascades_order(monkeypatch):
     """``nll_total``'s small-batch route (``_small_total``: cumsums and float32 scalars) gives the general level
     loop's bits for every batch size up to past two levels and at the route's edge, on values whose order of adds
     matters (wide magnitudes, cancellations), signed zeros, infs and nans."""
-    from core import _cascade_sum
+    from core import _nll_sum
 
     rng = np.random.default_rng(3)
     sizes = list(range(1, 300)) + [4095, 4096]
@@ -55,10 +55,10 @@ def test_small_float32_batches_add_in_the_general_cascades_order(monkeypatch):
         special = x.copy()
         special[rng.integers(0, n, 2)] = rng.choice(np.array([np.inf, -np.inf, np.nan, -0.0], np.float32), 2)
         batches.append(special)
-    fast = [_cascade_sum.nll_total(b) for b in batches]
-    monkeypatch.setattr(_cascade_sum, "_SMALL_NLL", 0)  # every batch through the general loop
+    fast = [_nll_sum.nll_total(b) for b in batches]
+    monkeypatch.setattr(_nll_sum, "_SMALL_NLL", 0)  # every batch through the general loop
     for b, got in zip(batches, fast):
-        want = _cascade_sum.nll_total(b)
+        want = _nll_sum.nll_total(b)
         assert np.asarray(got).dtype == np.float32
         assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), b.size
 

@@ -46,7 +46,8 @@ def test_the_batch_route_gives_the_general_column_route_values_on_every_branch()
 
 @pytest.mark.parametrize("shape", [(1, 5), (2, 1), (3, 1), (5, 1), (200, 1), (40000, 1), (2, 3), (200, 8), (64, 256)])
 def test_a_bias_gradients_sum_takes_the_general_orders_values(shape):
-    from core._cascade_sum import ordered_sum, sum_over_batch
+    from core._batch_sum import sum_over_batch
+    from core._cascade_sum import ordered_sum
 
     x = _data(shape, 4)
     ours, general = sum_over_batch(x), ordered_sum(x, (0,), False)
@@ -64,7 +65,7 @@ def test_a_small_batchs_planned_sum_equals_torchs_bit_for_bit_signed_zeros_too(t
     x = _data(shape, 5)
     x[:, ::2] = -0.0  # a column of negative zeros sums to +0 in torch (its output starts at 0)
     x[1::3, 1::2] = 0.0
-    from core._cascade_sum import sum_over_batch  # (a bias's gradient: Linear's backward calls it)
+    from core._batch_sum import sum_over_batch  # (a bias's gradient: Linear's backward calls it)
 
     theirs = torch.tensor(x).sum(0).numpy()
     for ours in (core.tensor(x).sum(0).numpy(), sum_over_batch(x)):

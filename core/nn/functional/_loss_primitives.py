@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 import core
-from core._cascade_sum import nll_total, ordered_sum
+from core._cascade_sum import ordered_sum
 from core._memory_format import empty_strided_array, iterator_strides
+from core._nll_sum import nll_total
 from core._precise import precise
 from core._sleef import exp_neg_abs_and_neg, expf_u10, log1pf_u10, loop_sigmoid
 from core._tensor import Tensor, new_tensor
@@ -314,13 +315,13 @@ def _mean_divided(grad, count):
 
 
 def _nll_ordered(x) -> bool:
-    """Whether ``nll_loss``'s sums over a batch take the kernel's order (``core._cascade_sum.nll_total``)."""
+    """Whether ``nll_loss``'s sums over a batch take the kernel's order (``core._nll_sum.nll_total``)."""
     return (x.dtype == np.float32 or is_reduced(x.dtype)) and type(x) is np.ndarray and x.ndim == 2
 
 
 def _nll_reduced(x, index, weight, keep, reduction: str):
     """A float32 (bfloat16, float16) batch's summed or mean loss added in the order of PyTorch's ``nll_loss`` kernel
-    (``core._cascade_sum.nll_total``; ignored samples add nothing); None for other cases (no batch dim, other
+    (``core._nll_sum.nll_total``; ignored samples add nothing); None for other cases (no batch dim, other
     dtypes)."""
     if reduction == "none" or not _nll_ordered(x):
         return None

@@ -15,7 +15,7 @@ from core import _blas_threads as _blas
 from core import _cpu, _dtype, _sampling
 from core._arg_types import require_tensors
 from core._backend import xp_for
-from core._cascade_sum import sum_over_batch
+from core._batch_sum import sum_over_batch
 from core._memory_format import empty_strided_array, preserved_strides
 from core._small_gemm import ACTIVE as small_gemm_cpu
 from core._small_gemm import mkl_gemm
