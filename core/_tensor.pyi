@@ -594,13 +594,13 @@ class Tensor(TensorBase):
     def true_divide_(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.true_divide_`` with ``self`` as its first argument."""
     def clamp(self, min=..., max=...):
-        """``core.ops.math_binary.clamp`` with ``self`` as its first argument."""
+        """``core.ops.math_clamp.clamp`` with ``self`` as its first argument."""
     def clip(self, min=..., max=...):
-        """``clamp`` under NumPy's name (an argument error names ``clip``). (core.ops.math_binary.clip)"""
+        """``clamp`` under NumPy's name (an argument error names ``clip``). (core.ops.math_clamp.clip)"""
     def clamp_min(self, min):
-        """``core.ops.math_binary.clamp_min`` with ``self`` as its first argument."""
+        """``core.ops.math_clamp.clamp_min`` with ``self`` as its first argument."""
     def clamp_max(self, max):
-        """``core.ops.math_binary.clamp_max`` with ``self`` as its first argument."""
+        """``core.ops.math_clamp.clamp_max`` with ``self`` as its first argument."""
     def minimum(self, other):
         """``core.ops.math_binary.minimum`` with ``self`` as its first argument."""
     def maximum(self, other):

@@ -1,5 +1,5 @@
-"""Elementwise binary math, part one: pow, float_power, clamp and minimum/maximum/fmax/fmin, with the
-operand plumbing the other binary ops (math_pairwise) share.
+"""Elementwise binary math, part one: pow, float_power and minimum/maximum/fmax/fmin, and the family's clamp,
+clip, clamp_min and clamp_max (``math_clamp``); the operand plumbing the binary ops share is ``_binary_operands``.
 
 Result dtypes follow ``torch.result_type`` (computed here, never by NumPy); integer overflow wraps;
 integer division by zero raises PyTorch's "ZeroDivisionError". Backward formulas use core ops and
@@ -14,10 +14,8 @@ import math
 import numpy as np
 
 from core import _cpu, _dtype, _mkl_vml
-from core._arg_types import require_tensor_input, tp_name
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
-from core._memory_format import laid_out_like_operands
 from core._precise import precise
 from core._sleef import vector_loop
 from core._sleef_pow import pow_float32, powf_u10
@@ -27,71 +25,20 @@ from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
+from core.ops._binary_operands import _arrays, _operands, _result, _save
 from core.ops._float32_compute import F16, is_reduced, with_number
-from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, quiet_off, quiet_on, xp_of
+from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
-from core.ops.complex_ops import conj_of, refuse_complex
+from core.ops.complex_ops import conj_of
 from core.ops.elementwise import DivByNumber, _out
-from core.ops.math_unary import log, not_implemented
+from core.ops.math_clamp import clamp, clamp_max, clamp_min, clip
+from core.ops.math_unary import log
 from core.ops.scalar_forms import mul_s, sub_s
 from core.overrides import _given_out, handle_torch_function, has_torch_function_unary
 
 __all__ = ["pow", "float_power", "clamp", "clip", "clamp_min", "clamp_max", "minimum", "maximum", "fmax", "fmin"]
 
 _grad_state = grad_mode._state
-
-
-def _shape(x):
-    return x._data.shape if isinstance(x, Tensor) else ()
-
-
-def _arrays(a, b, dt=None):
-    """Both operands broadcast-checked, on one device, cast to ``dt`` (default: their promotion)."""
-    broadcast_shapes(_shape(a), _shape(b))
-    x, y, dt = operand_arrays(a, b, dt)
-    return x, y, dt, xp_of(x)
-
-
-def _result(res, dt, *operands):
-    """``res`` as an array of ``dt``; given the operand arrays, in the strides PyTorch's TensorIterator gives it."""
-    res = xp_of(res).asarray(res) if not isinstance(res, np.generic) else np.asarray(res)
-    if operands and res.ndim > 1:
-        res = laid_out_like_operands(res, *operands)
-    return res if res.dtype == dt.np else res.astype(dt.np)
-
-
-def _save(ctx, a, b):
-    ctx.save_for_backward(a if isinstance(a, Tensor) else None, b if isinstance(b, Tensor) else None)
-    ctx.scalars = (a, b)
-
-
-def _operands(ctx):
-    a, b = ctx.saved_tensors[:2]
-    sa, sb = ctx.scalars
-    return (a if a is not None else sa), (b if b is not None else sb)
-
-
-def _float_of(a, b) -> _dtype.dtype:
-    dt = _dtype.result_type(a, b)
-    return dt if dt.is_floating_point else _dtype.get_default_dtype()
-
-
-def _floats_only(kernel, a, b) -> _dtype.dtype:
-    dt = _dtype.result_type(a, b)
-    if not dt.is_floating_point:
-        raise not_implemented(kernel, dt)
-    return dt
-
-
-def _no_bool(kernel, dt):
-    """PyTorch's rounding divisions and remainders have no bool (and no complex) kernel."""
-    if dt is _dtype.bool or dt.is_complex:
-        raise not_implemented(kernel, dt)
-
-
-def _check_int_zero(x, y, dt):
-    if not dt.is_floating_point and x.size and bool((y == 0).any()):
-        raise RuntimeError("ZeroDivisionError")
 
 
 # ----- pow ---------------------------------------------------------------------------------------
@@ -389,216 +336,6 @@ def float_power(input, exponent, *, out=None):
     a = input.to(dt) if isinstance(input, Tensor) else number(input)
     b = exponent.to(dt) if isinstance(exponent, Tensor) else number(exponent)
     return _out(pow(a, b), out, input, exponent)
-
-
-# ----- clamp -------------------------------------------------------------------------------------
-def _bounds_dtype(a, lo, hi) -> _dtype.dtype:
-    return _dtype.result_type(a, *(v for v in (lo, hi) if v is not None))
-
-
-def _refuse_bool_clamp(lo, hi) -> None:
-    """PyTorch's clamp kernels have no bool version; only a lone tensor bound (``maximum``/``minimum``) takes one."""
-    tensors = isinstance(lo, Tensor) + isinstance(hi, Tensor)
-    if lo is not None and hi is not None:
-        name = "clamp_cpu" if tensors == 2 else "clamp_scalar_cpu"
-    elif tensors:
-        return
-    else:
-        name = "clamp_min_scalar_cpu" if lo is not None else "clamp_max_scalar_cpu"
-    raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
-
-
-def _clamp_arrays(a, lo, hi):
-    dt = _bounds_dtype(a, lo, hi)
-    if dt is _dtype.bool:
-        _refuse_bool_clamp(lo, hi)
-    for bound in (lo, hi):  # a number bound must fit the result dtype (c10's overflow error: clamp(min=1e300))
-        if bound is not None and not isinstance(bound, Tensor) and not dt.is_complex:
-            check_scalar_fits(bound, dt)
-    shapes = [_shape(v) for v in (a, lo, hi) if v is not None]
-    broadcast_shapes(*shapes)
-    check_same_device(a, lo, hi)
-    x, _, _ = operand_arrays(a, a, dt)
-    xp = xp_of(x)
-    bounds = [operand_arrays(v, a, dt)[0] for v in (lo, hi) if v is not None]
-    res = x
-    if _clips(x, lo, hi):  # (NumPy's clip: maximum then minimum in one pass, the same bits)
-        with np.errstate(all="ignore"):
-            return _result(np.clip(x, bounds[0], bounds[1]), dt, x, *bounds)
-    with np.errstate(all="ignore"):
-        if lo is not None:
-            res = _keep_ties(xp, res, xp.maximum(res, bounds[0]), lo)
-        if hi is not None:
-            res = _keep_ties(xp, res, xp.minimum(res, bounds[-1]), hi)
-    return _result(res, dt, x, *bounds)
-
-
-def _clips(x, lo, hi) -> bool:
-    """Both bounds numbers other than 0 (no ties to keep) and NaN (whose payload clip gives where x is NaN too) on a
-    float32/float64 NumPy array: ``np.clip``'s one pass gives ``minimum(maximum(x, lo), hi)``'s bits."""
-    return (type(x) is np.ndarray and x.dtype in (np.float32, np.float64) and lo is not None and hi is not None
-            and not isinstance(lo, Tensor) and not isinstance(hi, Tensor) and lo != 0 and hi != 0
-            and lo == lo and hi == hi)
-
-
-def _keep_ties(xp, before, after, bound):
-    """PyTorch's clamp keeps the input where it equals a bound, so ``-0.`` clamped at ``0.`` stays ``-0.``
-    (NumPy's maximum may give the bound's zero); only a zero bound of a float dtype can tie with another value."""
-    if after.dtype.kind != "f" or (not isinstance(bound, Tensor) and bound != 0):
-        return after
-    return xp.where(after == before, before, after)  # (self, min, max: TensorIterator's operand order)
-
-
-class Clamp(Function):
-    """Clamp by numbers: gradient passes where ``min <= x <= max`` (inclusive)."""
-
-    node_name = "ClampBackward1"
-
-    @staticmethod
-    def forward(ctx, a, lo=None, hi=None):
-        ctx.bounds = (lo, hi)
-        ctx.save_for_backward(a)
-        return _clamp_arrays(a, lo, hi)
-
-    @staticmethod
-    def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        lo, hi = ctx.bounds
-        keep = ge(x, lo) if lo is not None else None
-        if hi is not None:
-            keep = le(x, hi) if keep is None else keep & le(x, hi)
-        return (where(keep, g, 0),) + (None,) * (len(ctx.needs_input_grad) - 1)
-
-    @staticmethod
-    def jvp(ctx, t, *bounds):
-        x = ctx.inputs[0]
-        lo, hi = ctx.bounds
-        keep = ge(x, lo) if lo is not None else None
-        if hi is not None:
-            keep = le(x, hi) if keep is None else keep & le(x, hi)
-        return where(keep, t, 0)  # NOTE: PyTorch's clamp jvp: the tangent where x lies within the bounds
-
-
-class ClampMin(Clamp):
-    node_name = "ClampMinBackward0"
-
-
-class ClampMax(Clamp):
-    node_name = "ClampMaxBackward0"
-
-
-class ClampTensor(Function):
-    """Clamp by tensors (PyTorch's clamp_backward_min_max masks)."""
-
-    node_name = "ClampBackward0"
-
-    @staticmethod
-    def forward(ctx, a, lo, hi):
-        ctx.save_for_backward(a, lo, hi)
-        return _clamp_arrays(a, lo, hi)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, lo, hi = ctx.saved_tensors
-        need = ctx.needs_input_grad
-        gx = glo = ghi = None
-        if lo is not None and hi is not None:
-            gx = where(ge(x, lo) & le(x, hi), g, 0) if need[0] else None
-            glo = where(lt(x, lo) & lt(lo, hi), g, 0) if need[1] else None
-            ghi = where(gt(x, hi) | gt(lo, hi), g, 0) if need[2] else None
-        elif lo is not None:
-            gx = where(ge(x, lo), g, 0) if need[0] else None
-            glo = where(lt(x, lo), g, 0) if need[1] else None
-        else:
-            gx = where(le(x, hi), g, 0) if need[0] else None
-            ghi = where(gt(x, hi), g, 0) if need[2] else None
-        return gx, glo, ghi
-
-
-class ClampMinTensor(ClampTensor):
-    node_name = "ClampMinBackward1"
-
-
-class ClampMaxTensor(ClampTensor):
-    node_name = "ClampMaxBackward1"
-
-
-def check_bounds(name, lo, hi):
-    """PyTorch's clamp takes two numbers or two tensors (or None), never one of each."""
-    if (lo is not None and not isinstance(lo, Tensor)) or (hi is not None and not isinstance(hi, Tensor)):
-        refuse_bounds(name, lo, hi, always=True)
-
-
-def refuse_bounds(name, lo, hi, always=False) -> None:
-    """PyTorch's parser error for bounds neither overload of clamp takes (a str, a list; with ``always``, any mix
-    the caller found): both overloads listed, the bounds given named by type (a trailing None is no bound given).
-    A method's and a keyword's form come from ``method_args.translating`` on the way out."""
-    bounds = [lo, hi] if hi is not None else [lo]
-    if not always and all(v is None or isinstance(v, (Tensor, bool, int, float, complex, np.generic)) for v in bounds):
-        return
-    got = ", ".join("Tensor" if isinstance(v, Tensor) else tp_name(v) for v in bounds)
-    raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, {got}), but expected one "
-                    "of:\n" + "\n".join(_CLAMP_OVERLOADS) + "\n")
-
-
-def number_bounds(lo, hi):
-    """The bounds, a 0-d tensor read as a number when the other bound is a number (PyTorch's argument parser
-    takes a 0-d tensor for a Number, so ``clamp(torch.tensor(0.), 1)`` is the numbers overload)."""
-    if lo is not None and hi is not None and isinstance(lo, Tensor) != isinstance(hi, Tensor):
-        lo, hi = (v.item() if isinstance(v, Tensor) and not v._data.ndim else v for v in (lo, hi))
-    return lo, hi
-
-
-_CLAMP_OVERLOADS = (" * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)",
-                    " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)")
-
-
-def clamp(input, min=None, max=None, *, out=None):  # PyTorch's names
-    require_tensor_input("clamp", input, min if min is not None else max, _CLAMP_OVERLOADS)
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    lo, hi = number_bounds(min, max)
-    refuse_complex(input, NotImplementedError, "clamp is not supported for complex types")
-    if isinstance(lo, Tensor) or isinstance(hi, Tensor):
-        check_bounds("clamp", min, max)
-        return _out(ClampTensor.apply(input, lo, hi), out, input, lo, hi)
-    try:
-        return _out(Clamp.apply(input, lo=lo, hi=hi), out, input, lo, hi)
-    except TypeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where a plain one failed
-        if not has_torch_function_unary(input):
-            refuse_bounds("clamp", min, max)  # (a str bound: the parser's words)
-            raise
-        return handle_torch_function(clamp, (input,), input, lo, hi, **_given_out(out))
-
-
-def clip(input, min=None, max=None, *, out=None):
-    """``clamp`` under NumPy's name (an argument error names ``clip``)."""
-    try:
-        return clamp(input, min, max, out=out)
-    except TypeError as error:
-        raise renamed(error, "clamp", "clip") from None
-
-
-def renamed(error: TypeError, name: str, alias_name: str) -> TypeError:
-    """``error`` raised by op ``name``, its message naming ``alias_name`` (the op the user called) instead."""
-    message = str(error)
-    return TypeError(alias_name + message[len(name):]) if message.startswith(name + "()") else error
-
-
-def clamp_min(input, min, *, out=None):
-    require_tensor_input("clamp_min", input, min, (" * (Tensor input, Tensor min, *, Tensor out = None)",
-                                                   " * (Tensor input, Number min, *, Tensor out = None)"))
-    if isinstance(min, Tensor):
-        return _out(ClampMinTensor.apply(input, min, None), out, input, min)
-    return _out(ClampMin.apply(input, lo=min), out, input, min)
-
-
-def clamp_max(input, max, *, out=None):
-    require_tensor_input("clamp_max", input, max, (" * (Tensor input, Tensor max, *, Tensor out = None)",
-                                                   " * (Tensor input, Number max, *, Tensor out = None)"))
-    if isinstance(max, Tensor):
-        return _out(ClampMaxTensor.apply(input, None, max), out, input, max)
-    return _out(ClampMax.apply(input, hi=max), out, input, max)
 
 
 # ----- minimum / maximum -----------------------------------------------------------------------------

@@ -13,7 +13,9 @@ from core._alias import alias
 from core._arg_types import require_tensors
 from core._tensor import Tensor
 from core.autograd.function import Function, capturing
+from core.ops import _binary_operands as operands
 from core.ops import math_binary as mb
+from core.ops import math_clamp as mc
 from core.ops import math_pairwise as mp
 from core.ops import math_ternary as mt
 from core.ops import math_unary as mu
@@ -189,16 +191,16 @@ def float_power_(self, exponent):
 def clamp_(self, min=None, max=None):  # PyTorch's names
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    lo, hi = mb.number_bounds(min, max)
+    lo, hi = mc.number_bounds(min, max)
     refuse_complex(self, NotImplementedError, "clamp is not supported for complex types")
     try:
-        dt = mb._bounds_dtype(self, lo, hi)
+        dt = mc._bounds_dtype(self, lo, hi)
         if isinstance(lo, Tensor) or isinstance(hi, Tensor):
-            mb.check_bounds("clamp_", min, max)
-            return run_inplace(mb.ClampTensor, self, lo, hi, dt=dt)
-        return run_inplace(mb.Clamp, self, dt=dt, lo=lo, hi=hi)
+            mc.check_bounds("clamp_", min, max)
+            return run_inplace(mc.ClampTensor, self, lo, hi, dt=dt)
+        return run_inplace(mc.Clamp, self, dt=dt, lo=lo, hi=hi)
     except TypeError:
-        mb.refuse_bounds("clamp_", min, max)  # (a str bound: the parser's words)
+        mc.refuse_bounds("clamp_", min, max)  # (a str bound: the parser's words)
         raise
 
 
@@ -207,19 +209,19 @@ def clip_(self, min=None, max=None):
     try:
         return clamp_(self, min, max)
     except TypeError as error:
-        raise mb.renamed(error, "clamp_", "clip_") from None
+        raise mc.renamed(error, "clamp_", "clip_") from None
 
 
 def clamp_min_(self, min):
     if isinstance(min, Tensor):
-        return run_inplace(mb.ClampMinTensor, self, min, None, dt=mb._bounds_dtype(self, min, None))
-    return run_inplace(mb.ClampMin, self, dt=mb._bounds_dtype(self, min, None), lo=min)
+        return run_inplace(mc.ClampMinTensor, self, min, None, dt=mc._bounds_dtype(self, min, None))
+    return run_inplace(mc.ClampMin, self, dt=mc._bounds_dtype(self, min, None), lo=min)
 
 
 def clamp_max_(self, max):
     if isinstance(max, Tensor):
-        return run_inplace(mb.ClampMaxTensor, self, None, max, dt=mb._bounds_dtype(self, None, max))
-    return run_inplace(mb.ClampMax, self, dt=mb._bounds_dtype(self, None, max), hi=max)
+        return run_inplace(mc.ClampMaxTensor, self, None, max, dt=mc._bounds_dtype(self, None, max))
+    return run_inplace(mc.ClampMax, self, dt=mc._bounds_dtype(self, None, max), hi=max)
 
 
 def remainder_(self, other):
@@ -247,7 +249,7 @@ def div_rounding_(self, other, rounding_mode):
 
 def atan2_(self, other):
     require_tensors("atan2_", other=(1, other))
-    return run_inplace(mp.Atan2, self, other, dt=mb._float_of(self, other))
+    return run_inplace(mp.Atan2, self, other, dt=operands._float_of(self, other))
 
 
 arctan2_ = atan2_
@@ -255,7 +257,7 @@ arctan2_ = atan2_
 
 def hypot_(self, other):
     require_tensors("hypot_", other=(1, other))
-    return run_inplace(mp.Hypot, self, other, dt=mb._floats_only("hypot_cpu", self, other))
+    return run_inplace(mp.Hypot, self, other, dt=operands._floats_only("hypot_cpu", self, other))
 
 
 def xlogy_(self, other):
@@ -264,13 +266,13 @@ def xlogy_(self, other):
                            f"desired output type {_TYPE_NAMES[self.dtype.name]}")
     mp.refuse_complex_kernel("xlogy", self, other)
     cls = mp.Xlogy if isinstance(other, Tensor) else mp.XlogyScalarOther
-    return run_inplace(cls, self, other, dt=mb._float_of(self, other))
+    return run_inplace(cls, self, other, dt=operands._float_of(self, other))
 
 
 def copysign_(self, other):
     mp.refuse_complex_kernel("copysign", self, other)
     cls = mp.Copysign if isinstance(other, Tensor) else mp.CopysignScalar
-    return run_inplace(cls, self, other, dt=mb._float_of(self, other))
+    return run_inplace(cls, self, other, dt=operands._float_of(self, other))
 
 
 def heaviside_(self, values):

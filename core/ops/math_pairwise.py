@@ -15,10 +15,19 @@ from core._arg_types import require_one_tensor, require_tensor_input, require_te
 from core._factories import zeros_like
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.ops._binary_operands import (
+    _arrays,
+    _check_int_zero,
+    _float_of,
+    _floats_only,
+    _no_bool,
+    _operands,
+    _result,
+    _save,
+)
 from core.ops._float32_compute import is_reduced
 from core.ops.comparison import eq, le, masked_fill
 from core.ops.elementwise import _out, div
-from core.ops.math_binary import _arrays, _check_int_zero, _float_of, _floats_only, _no_bool, _operands, _result, _save
 from core.ops.math_unary import exp, not_implemented
 from core.ops.scalar_forms import add_s, mul_s
 

@@ -1,9 +1,9 @@
 """clamp(min=number, max=number) through ``np.clip`` (the twenty-eighth session) gives the bits of maximum-then-minimum.
 
-Before (commit 5a65a8d4) ``core.ops.math_binary._clamp_arrays`` took ``np.maximum`` and then ``np.minimum``, two
-passes; with both bounds numbers other than 0 (no ties to keep) it now takes NumPy's one-pass ``clip``. Both routes run
-on the same random bit patterns (NaN payloads, infinities, subnormals, -0), bounds (NaN, inf, lo > hi) and layouts,
-and must give the same bytes, dtype and strides.
+Before (commit 5a65a8d4) ``_clamp_arrays`` (then in ``core.ops.math_binary``, now ``core.ops.math_clamp``) took
+``np.maximum`` and then ``np.minimum``, two passes; with both bounds numbers other than 0 (no ties to keep) it now
+takes NumPy's one-pass ``clip``. Both routes run on the same random bit patterns (NaN payloads, infinities,
+subnormals, -0), bounds (NaN, inf, lo > hi) and layouts, and must give the same bytes, dtype and strides.
 """
 
 import sys
@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import core
-import core.ops.math_binary
+import core.ops.math_clamp
 
-_MB = sys.modules["core.ops.math_binary"]
+_MB = sys.modules["core.ops.math_clamp"]
 _BOUNDS = st.sampled_from([-0.5, 0.5, 1.0, -1.0, 3, -2, float("inf"), float("-inf"), float("nan"), 1e-40, -1e30,
                            1e300, 2.5])
 
