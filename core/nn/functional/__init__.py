@@ -42,7 +42,7 @@ def assert_int_or_pair(arg, arg_name: str, message: str) -> None:
 
 # dir() lists torch.nn.functional's names: the files core groups the functions in stay out of it
 __dir__ = _hiding_submodules(__name__, (
-    "activation", "activation_kernels", "activation_more", "attention", "bags", "conv", "ctc", "extra",
-    "extra_kernels", "fractional_pool", "grid", "inplace_forms", "linear_cross_entropy", "loss", "loss_more", "misc",
-    "multilabel", "norm", "pooling", "pooling_3d", "pooling_more", "sliding", "upsampling", "volumetric",
+    "activation", "activation_gelu", "activation_kernels", "activation_more", "attention", "bags", "conv", "ctc",
+    "extra", "extra_kernels", "fractional_pool", "grid", "inplace_forms", "linear_cross_entropy", "loss", "loss_more",
+    "misc", "multilabel", "norm", "pooling", "pooling_3d", "pooling_more", "sliding", "upsampling", "volumetric",
 ))
