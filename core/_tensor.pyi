@@ -924,21 +924,21 @@ class Tensor(TensorBase):
     def prod(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.prod`` with ``self`` as its first argument."""
     def max(self, dim=..., keepdim: builtins.bool = ..., *extra, other=...):
-        """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum). (core.ops.reduction.max)"""
+        """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum). (core.ops.reduction_extremes.max)"""
     def min(self, dim=..., keepdim: builtins.bool = ..., *extra, other=...):
-        """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum). (core.ops.reduction.min)"""
+        """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum). (core.ops.reduction_extremes.min)"""
     def amax(self, dim=..., keepdim: builtins.bool = ...):
-        """``core.ops.reduction.amax`` with ``self`` as its first argument."""
+        """``core.ops.reduction_extremes.amax`` with ``self`` as its first argument."""
     def amin(self, dim=..., keepdim: builtins.bool = ...):
-        """``core.ops.reduction.amin`` with ``self`` as its first argument."""
+        """``core.ops.reduction_extremes.amin`` with ``self`` as its first argument."""
     def argmax(self, dim=..., keepdim: builtins.bool = ...):
-        """``core.ops.reduction.argmax`` with ``self`` as its first argument."""
+        """``core.ops.reduction_extremes.argmax`` with ``self`` as its first argument."""
     def argmin(self, dim=..., keepdim: builtins.bool = ...):
-        """``core.ops.reduction.argmin`` with ``self`` as its first argument."""
+        """``core.ops.reduction_extremes.argmin`` with ``self`` as its first argument."""
     def nansum(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``core.ops.reduction.nansum`` with ``self`` as its first argument."""
     def aminmax(self, *, dim=..., keepdim: builtins.bool = ...):
-        """``core.ops.reduction.aminmax`` with ``self`` as its first argument."""
+        """``core.ops.reduction_extremes.aminmax`` with ``self`` as its first argument."""
     def nanmean(self, dim=..., keepdim: builtins.bool = ..., *, dtype=...):
         """``nansum / count of non-NaN``, composed like PyTorch's (its grad_fn is DivBackward0). (core.ops.reduction.nanmean)"""
     def var(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):

@@ -16,8 +16,9 @@ from core.autograd.function import Function
 from core.ops._std_order import torch_mode_index
 from core.ops._util import normalize_dim, xp_of
 from core.ops.cumulative import running
-from core.ops.reduction import MaxDim, _check_nonempty, accept_numpy_names, const, return_types
+from core.ops.reduction import accept_numpy_names, const, return_types
 from core.ops.reduction import sum as _sum
+from core.ops.reduction_extremes import MaxDim, _check_nonempty
 from core.ops.views import reshape
 
 __all__ = ["median", "nanmedian", "mode", "kthvalue", "quantile", "nanquantile"]
