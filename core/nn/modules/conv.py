@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 from core.nn import functional as F
-from core.nn import init
 from core.nn.module import Module
-from core.nn.modules.linear import empty_param, uniform_bias
+from core.nn.modules.linear import empty_param, kaiming_reset, register_bias
 
 __all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
@@ -71,16 +68,11 @@ class _ConvNd(Module):
         self._reversed_padding_repeated_twice = _reversed_padding(padding, dilation, kernel_size)
         shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
         self.weight = empty_param(*shape, *kernel_size, device=device, dtype=dtype)
-        if bias:
-            self.bias = empty_param(out_channels, device=device, dtype=dtype)
-        else:
-            self.register_parameter("bias", None)
+        register_bias(self, bias, out_channels, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            uniform_bias(self.bias, init._calculate_fan_in_and_fan_out(self.weight)[0])
+        kaiming_reset(self.weight, self.bias)
 
     def extra_repr(self) -> str:
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"

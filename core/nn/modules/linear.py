@@ -23,6 +23,20 @@ def uniform_bias(bias, fan_in: int) -> None:
     init.uniform_(bias, -bound, bound)
 
 
+def register_bias(module: Module, bias: bool, size: int, device=None, dtype=None) -> None:
+    """``module``'s ``bias`` parameter of ``size`` elements (uninitialised), or a registered None without one, as
+    PyTorch's layers set it up (a None bias is still a named entry: ``named_parameters`` skips it)."""
+    module.register_parameter("bias", empty_param(size, device=device, dtype=dtype) if bias else None)
+
+
+def kaiming_reset(weight, bias) -> None:
+    """PyTorch's default init of Linear and conv layers: ``weight`` kaiming-uniform with a=sqrt(5), then ``bias``
+    (if any) uniform in +-1/sqrt(fan_in); the same draws in the same order as theirs."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        uniform_bias(bias, init._calculate_fan_in_and_fan_out(weight)[0])
+
+
 class Identity(Module):
     def __init__(self, *args, **kwargs):
         super().__init__()
@@ -41,16 +55,11 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         self.weight = empty_param(out_features, in_features, device=device, dtype=dtype)
-        if bias:
-            self.bias = empty_param(out_features, device=device, dtype=dtype)
-        else:
-            self.register_parameter("bias", None)
+        register_bias(self, bias, out_features, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            uniform_bias(self.bias, init._calculate_fan_in_and_fan_out(self.weight)[0])
+        kaiming_reset(self.weight, self.bias)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)
@@ -67,10 +76,7 @@ class Bilinear(Module):
         super().__init__()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
         self.weight = empty_param(out_features, in1_features, in2_features, device=device, dtype=dtype)
-        if bias:
-            self.bias = empty_param(out_features, device=device, dtype=dtype)
-        else:
-            self.register_parameter("bias", None)
+        register_bias(self, bias, out_features, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
