@@ -133,7 +133,7 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
 
 def _cell(step_name: str, input, state: tuple, w_ih, w_hh, b_ih, b_hh) -> tuple:
     """One step of ``nn``'s recurrent cells (the same step functions the RNN layers run)."""
-    rnn = importlib.import_module("core.nn.modules.rnn")
+    rnn = importlib.import_module("core.nn.modules._rnn_layers")
     gi = _F().linear(input, w_ih, b_ih)
     return getattr(rnn, step_name)(gi, state, rnn._Weights(w_ih, w_hh, b_ih, b_hh))
 

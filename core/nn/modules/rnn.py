@@ -5,18 +5,17 @@ Parameter names, shapes, registration order and initialisation are PyTorch's (``
 the backward direction; every parameter drawn from U(-1/sqrt(hidden), 1/sqrt(hidden)) in
 registration order), so a PyTorch state dict loads as is. The recurrences are composed from core
 ops (``linear``, ``sigmoid``, ``tanh``, slicing, ``cat``), so autograd differentiates them like any
-other graph. Inputs are run in packed form: padded input is a packed sequence whose batch never
-shrinks, and a ``PackedSequence`` drops finished sequences from the batch step by step.
+other graph (the steps and the layer loop: ``_rnn_layers``). Inputs are run in packed form: padded input is
+a packed sequence whose batch never shrinks, and a ``PackedSequence`` drops finished sequences from the batch
+step by step.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import sys
 import warnings
 import weakref
-from typing import NamedTuple
 
 import core
 from core._user_warning import warn_in_core
@@ -24,7 +23,8 @@ from core._warn_once import warn_once
 from core.nn import functional as F
 from core.nn import init
 from core.nn.module import Module
-from core.nn.modules import _fused_rnn, _rnn_loops, _rnn_output, _rnn_pair
+from core.nn.modules import _fused_rnn, _rnn_output
+from core.nn.modules._rnn_layers import _STEPS, _run, _Stack, _Weights
 from core.nn.modules.linear import empty_param
 from core.nn.utils.rnn import PackedSequence
 from core.ops.rnn_forms import rnn_relu, rnn_tanh
@@ -46,112 +46,6 @@ def apply_permutation(tensor, permutation, dim: int = 1):
     return _apply_permutation(tensor, permutation, dim)
 
 
-class _Weights(NamedTuple):
-    ih: core.Tensor
-    hh: core.Tensor
-    b_ih: core.Tensor | None
-    b_hh: core.Tensor | None
-    hr: core.Tensor | None = None
-
-
-# One time step of each cell: ``gi`` is the input's share of the gates (x W_ih^T + b_ih), ``state`` a tuple
-# (h,) or (h, c); each returns the new state tuple, whose first item is the step's output.
-
-def _rnn_tanh_step(gi, state, w: _Weights) -> tuple:
-    return (core.tanh(gi + F.linear(state[0], w.hh, w.b_hh)),)
-
-
-def _rnn_relu_step(gi, state, w: _Weights) -> tuple:
-    return (core.relu(gi + F.linear(state[0], w.hh, w.b_hh)),)
-
-
-def _lstm_step(gi, state, w: _Weights) -> tuple:
-    h, c = state
-    i, f, g, o = (gi + F.linear(h, w.hh, w.b_hh)).chunk(4, 1)
-    c = core.sigmoid(f) * c + core.sigmoid(i) * core.tanh(g)
-    h = core.sigmoid(o) * core.tanh(c)
-    if w.hr is not None:
-        h = F.linear(h, w.hr)
-    return h, c
-
-
-def _gru_step(gi, state, w: _Weights) -> tuple:
-    h = state[0]
-    hidden = h.shape[1]
-    hh = F.linear(h, w.hh, w.b_hh)
-    # NOTE: PyTorch's CPU cell takes sigmoid_ in place on chunks of its hidden gates, each row of a gate a strided
-    # run of ``hidden`` elements; its vectorised kernel rounds such a run's tail as core's sigmoid does on the same
-    # strided view, not as on a contiguous (batch, hidden) sum (hidden 16: outputs differed in the last bit)
-    rz = gi[:, :2 * hidden] + hh[:, :2 * hidden]
-    r, z = core.sigmoid(rz[:, :hidden]), core.sigmoid(rz[:, hidden:])
-    n = core.tanh(gi[:, 2 * hidden:] + r * hh[:, 2 * hidden:])
-    return ((h - n) * z + n,)
-
-
-_STEPS = {"RNN_TANH": _rnn_tanh_step, "RNN_RELU": _rnn_relu_step, "LSTM": _lstm_step, "GRU": _gru_step}
-
-
-def composite_direction(mode, gi, batch_sizes, state, w: _Weights, reverse: bool):
-    """The composed steps of one layer and direction from the gates' input share ``gi``: each step's output (in
-    time order) and the final state (``_fused_rnn`` differentiates it again under ``create_graph``)."""
-    step = _STEPS[mode]
-    run = _rnn_loops.run_reverse if reverse else _rnn_loops.run_forward
-    return run(lambda gates, st: step(gates, st, w), gi, batch_sizes, state)
-
-
-def _run_direction(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padded: bool, onednn: bool):
-    """One layer in one direction over packed rows ``x``: its output (``(steps, batch, hidden)`` with ``padded``,
-    packed rows otherwise) and the final state; one fused node where ``_fused_rnn`` applies, else composed steps."""
-    if _expanded(w):  # Expanded Weights: steps of linear calls, whose per-sample gradients add up
-        return _run_direction_expanded(mode, x, batch_sizes, state, w, reverse, padded, onednn)
-    gi = F.linear(x, w.ih, w.b_ih)  # the input's share of every step's gates, in one matmul
-    if gi.dim() == 3:  # the first layer's (steps, batch, features) input, as PyTorch's projects it
-        gi = gi.reshape(-1, gi.size(-1))
-    if _fused_rnn.applies(mode, gi, state, w):
-        name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
-        return _fused_rnn.run_direction(mode, gi, batch_sizes, state, w, reverse, name, padded, onednn)
-    outs, final = composite_direction(mode, gi, batch_sizes, state, w, reverse)
-    return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
-
-
-def _run_pair(stack, x, batch_sizes: list, state: tuple, layer: int, padded: bool, onednn: bool):
-    """Both directions of a bidirectional layer side by side (``_rnn_pair``), or None where it doesn't apply."""
-    ws = stack.weights[2 * layer:2 * layer + 2]
-    if any(_expanded(w) for w in ws):
-        return None
-    if not _rnn_pair.applies(stack.mode, x, batch_sizes, state, ws):
-        return None
-    states = [tuple(s[k] for s in state) for k in (2 * layer, 2 * layer + 1)]
-    gis = []
-    for w in ws:
-        gi = F.linear(x, w.ih, w.b_ih)
-        gis.append(gi.reshape(-1, gi.size(-1)) if gi.dim() == 3 else gi)
-    name = _rnn_output.node_name(onednn) if padded else "CatBackward0"
-    return _rnn_pair.run_pair(stack.mode, gis, batch_sizes, states, ws, name, padded, onednn)
-
-
-def _expanded(w: _Weights) -> bool:
-    """Whether the weights are ``ExpandedWeight``s (``call_for_per_sample_grads``; none exist before its module is
-    imported)."""
-    module = sys.modules.get("core.nn.utils._expanded_weights")
-    return module is not None and any(isinstance(t, module.ExpandedWeight) for t in w)
-
-
-def _run_direction_expanded(mode, x, batch_sizes, state, w: _Weights, reverse: bool, padded: bool, onednn: bool):
-    """``_run_direction`` with Expanded Weights, as torch's RNN decompositions run it: the input projection step by
-    step on that step's rows (batch first, so each linear's per-sample gradient is the step's; a packed sequence's
-    smaller batches allowed), then the composed steps (their hidden linear likewise)."""
-    weights = [t for t in w if t is not None]
-    for t in weights:
-        t.set_allow_smaller_batches(True)
-    try:
-        rows = x.reshape(-1, x.size(-1))
-        gi = core.cat([F.linear(step, w.ih, w.b_ih) for step in rows.split(list(batch_sizes))])
-        outs, final = composite_direction(mode, gi, batch_sizes, state, w, reverse)
-    finally:
-        for t in weights:
-            t.set_allow_smaller_batches(False)
-    return (_rnn_output.stacked_steps(outs, onednn) if padded else core.cat(outs)), final
 
 
 def _check_config(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size) -> None:
@@ -226,15 +120,6 @@ def _layer_weights(module, names: list) -> _Weights:
                     params.get("weight_hr"))
 
 
-class _Stack(NamedTuple):
-    """What the layer loop runs: the recurrence, the weights of each layer and direction (layer-major), and the
-    dropout between layers. A module makes it from its parameters, ``torch.lstm`` & co. from their flat list."""
-    mode: str
-    num_layers: int
-    bidirectional: bool
-    weights: list
-    dropout: float
-    training: bool
 
 
 def _module_stack(module) -> _Stack:
@@ -242,34 +127,6 @@ def _module_stack(module) -> _Stack:
                   [_layer_weights(module, names) for names in module._all_weights], module.dropout, module.training)
 
 
-def _run(stack: _Stack, data, batch_sizes: list, state: tuple, padded: bool = False) -> tuple:
-    """All layers and directions over packed rows (or, padded, the ``(steps, batch, features)`` input, whose rows
-    the first layer's projection reads as PyTorch's does): the last layer's output and the final states.
-
-    The output is packed rows, or with ``padded`` the ``(steps, batch, features)`` tensor built as PyTorch
-    builds it (see ``_rnn_output``).
-    """
-    if not batch_sizes:
-        raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-    directions = 2 if stack.bidirectional else 1
-    onednn = _rnn_output.uses_onednn(stack.mode, int(stack.weights[0].hr is not None), data)
-    finals, x = [], data
-    for layer in range(stack.num_layers):
-        outs, last = [], padded and layer == stack.num_layers - 1
-        paired = _run_pair(stack, x, batch_sizes, state, layer, last, onednn) if directions == 2 else None
-        for direction in range(directions):
-            k = layer * directions + direction
-            out, final = paired[direction] if paired else _run_direction(
-                stack.mode, x, batch_sizes, tuple(s[k] for s in state), stack.weights[k], direction == 1, last, onednn)
-            outs.append(out)
-            finals.append(final)
-        if last:
-            x = _rnn_output.time_major_output(outs)
-            break
-        x = outs[0] if directions == 1 else core.cat(outs, 1)
-        if stack.dropout > 0 and stack.training and layer < stack.num_layers - 1:
-            x = F.dropout(x, stack.dropout, True)
-    return x, tuple(core.stack([f[i] for f in finals]) for i in range(len(state)))
 
 
 def _warn_at_forward(message: str) -> None:

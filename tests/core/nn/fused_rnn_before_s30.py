@@ -230,7 +230,7 @@ class _Layer(Function):
 
 def _composite_grads(ctx, inputs, grads):
     """The gradients of the composite recurrence at the saved inputs, recorded (double backward)."""
-    from core.nn.modules import rnn
+    from core.nn.modules import _rnn_layers as rnn  # (it imports this module)
 
     gi, whh, bhh, *state0 = inputs
     w = rnn._Weights(None, whh, None, bhh)
