@@ -131,7 +131,7 @@ def _train(s: Session, n: int, out: TextIO) -> int:
 
 def _steps(s: Session, n: int, out: TextIO) -> Iterator[dict[str, Any]]:
     """Train ``n`` steps, printing each; the document's stop conditions end it early, like the Train button."""
-    from core.nodegraph.training.runs import StopConditions
+    from core.nodegraph.training.stop import StopConditions
 
     stop = StopConditions.from_settings(s.graph.training.get("stop"))
     for m in s.train(n):
