@@ -222,7 +222,10 @@ def run_subgraph(ctx: _spec.EvalContext, inputs: dict[str, Any]) -> dict[str, An
         if port["name"] in inputs:
             for dst, dst_port in port.get("to", ()):
                 feeds[(dst, dst_port)] = inputs[port["name"]]
-    values = evaluate(g, ctx.device, ctx.seed, ctx.state.setdefault("inner", {}), ctx.training, feeds)
+    states = ctx.state.setdefault("inner", {})
+    for gone in [nid for nid in states if nid not in g.nodes]:  # an inner node the edited inner graph dropped: its
+        del states[gone]  # weights are no longer the subgraph's (a fresh session never built them)
+    values = evaluate(g, ctx.device, ctx.seed, states, ctx.training, feeds)
     out: dict[str, Any] = {}
     for port in inner.get("outputs", ()):
         src, src_port = port["from"]

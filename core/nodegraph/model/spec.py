@@ -315,7 +315,8 @@ class NodeSpec:
     # Optional, for a node that builds what it trains (a layer's module, a parameter's tensor) and keeps in
     # ``ctx.state["key"]`` what it built it for: build_key(validated params) -> that key, the same function its
     # evaluate compares. A parameter set that changes the key rebuilds on the next run, so a session saving before
-    # that run knows the weights it holds are no longer the node's (``Session.stale_nodes``, run.saved_training)
+    # that run knows the weights it holds are no longer the node's (``Session.stale_parameters``,
+    # run.saved_training; a subgraph's inner nodes are judged by their own keys: model.nodes.stale_parameters)
     build_key: Callable[[NamedValues], Any] | None = None
 
     def input_ports(self, params: NamedValues | None = None) -> tuple[Port, ...]:

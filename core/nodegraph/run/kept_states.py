@@ -8,9 +8,10 @@ the parameters it dropped (``OptimizerSlot.get``). The document's undo puts the 
 puts back what was trained:
 
 - at each event of command ``k`` being done (or undone) that may drop a node's state (a parameter set, the node
-  removed), ``KeptStates.note`` pushes the node's state as the event found it (a shallow copy of its state dict:
-  the very module or tensor) with the file's trained values still waiting for the node, on a stack for (``k``,
-  done or undone, node); the first event of ``k`` also parks the optimizer the session had;
+  removed, a subgraph's inner graph replaced), ``KeptStates.note`` pushes the node's state as the event found it
+  (a shallow copy of its state dict: the very module or tensor; a subgraph's inner states copied likewise) with
+  the file's trained values still waiting for the node, on a stack for (``k``, done or undone, node); the first
+  event of ``k`` also parks the optimizer the session had;
 - at each event that reverts one (a parameter set back, the node added back) it pops the counterpart's stack: an
   undo's events come in the reverse order of the do's, a redo's in the same order, so the state the node had
   before the reverted event comes back, whatever it was built for (a parameter set without a run since kept the
@@ -37,6 +38,7 @@ __all__ = ["KeptStates", "LIMIT", "MEMORY_SHARE"]
 LIMIT = 64  # edits whose dropped states are kept
 MEMORY_SHARE = 0.25  # of the memory budget the set-aside weights may keep alive
 _NODE_EVENTS = ("param_changed", "node_removed", "node_added")
+_INNER_EDIT = ("node_changed", "graph")  # a subgraph's inner graph replaced: like a parameter set, for its inner nodes
 
 
 @dataclass
@@ -74,11 +76,11 @@ class KeptStates:
             return False
         self._note_optimizer(mark, EditMark(mark.stamp, not mark.undo), slot)
         nid = event.node_id
-        if event.kind not in _NODE_EVENTS or nid is None:
+        if event.kind not in _NODE_EVENTS and (event.kind, event.detail) != _INNER_EDIT or nid is None:
             return False
         if event.kind != "node_added":
             state = states.get(nid)
-            kept = _Kept(None if state is None else dict(state), pending.get(nid), _state_bytes(state))
+            kept = _Kept(None if state is None else _snapshot(state), pending.get(nid), _state_bytes(state))
             self._nodes.setdefault(mark, {}).setdefault(nid, []).append(kept)
             self._grew(mark, kept.nbytes)
         if event.kind == "node_removed":
@@ -128,10 +130,24 @@ class KeptStates:
             self._optimizers.pop(old, None)
 
 
+def _snapshot(state: dict[str, Any]) -> dict[str, Any]:
+    """A node's state as it is now: a shallow copy (the very module or tensor), and for a subgraph a copy of each
+    inner node's state too (its next run replaces an inner layer's module in the inner state dict, in place)."""
+    out = dict(state)
+    inner = out.get("inner")
+    if isinstance(inner, dict):
+        out["inner"] = {nid: _snapshot(sub) for nid, sub in inner.items()}
+    return out
+
+
 def _state_bytes(state: dict[str, Any] | None) -> int:
-    """The bytes a set-aside state keeps alive: its module's parameters and buffers, or its tensor."""
+    """The bytes a set-aside state keeps alive: its module's parameters and buffers, or its tensor (a subgraph:
+    its inner nodes')."""
     if not state:
         return 0
+    inner = state.get("inner")
+    if isinstance(inner, dict):
+        return sum(_state_bytes(sub) for sub in inner.values())
     module = state.get("module")
     if module is not None:
         return sum(bytes_held(t) for t in (*module.parameters(), *module.buffers()))

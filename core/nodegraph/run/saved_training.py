@@ -4,7 +4,7 @@ A file's ``trained`` section (``core.nodegraph.files.io``) holds each node's tra
 (``core.nodegraph.run.trained``) and, under ``"@session"``, where training stood (``core.nodegraph.run.training_state``:
 step count, generator, optimizer state, running statistics, the plotted runs, the watch list's points).
 ``trained_values`` gives what a save writes: the state the session's next step starts from, so a reopened file
-trains on as the live session would (a node whose parameters were set since it last ran, ``stale_nodes``, is built
+trains on as the live session would (a node whose parameters were set since it last ran, ``stale_parameters``, is built
 anew by both). A new session takes a file's position back at once (``_resume``) and each node's values when the
 node first builds its parameters (``_restore_trained``, ``_restore_buffers``, called by the evaluation route).
 
@@ -58,12 +58,11 @@ class SavedTraining:
         evaluated yet, and under ``"@session"`` where training stood (``training_position``). Empty for a graph
         that never trained: its file holds only the recipe."""
         out = {nid: v for nid, v in self._trained_pending.items() if nid in self.graph.nodes}
-        stale = self.stale_nodes()
+        stale = self.stale_parameters()
         for nid in self.order:
-            if nid in stale:  # its next run builds it anew: the saved file does not give it the old weights
-                continue
             if self.step_count or nid in self._trained_restored:
-                params = self.node_parameters(nid)
+                # a tensor whose next run builds it anew: the saved file does not give it the old weights
+                params = {name: t for name, t in self.node_parameters(nid).items() if f"{nid}.{name}" not in stale}
                 if params:
                     out[nid] = _trained.values_of(params)
         position = self.training_position() if SESSION_KEY not in self.graph.nodes else {}
@@ -86,8 +85,7 @@ class SavedTraining:
             out["history"] = history
         if watch:
             out["watch"] = watch
-        stale = [f"{nid}.{name}" for nid in self.stale_nodes() for name in self.node_parameters(nid)]
-        opt = self._opt.file_state(self.parameters(), self.graph.training, stale)
+        opt = self._opt.file_state(self.parameters(), self.graph.training, self.stale_parameters())
         if opt is not None:
             out["optimizer"] = opt
         buffers: dict[str, dict[str, Any]] = dict(self._buffers_pending)
@@ -99,23 +97,18 @@ class SavedTraining:
             out["buffers"] = buffers
         return out
 
-    def stale_nodes(self) -> set[str]:
-        """The nodes holding weights built for other parameters than theirs (a layer's seed or size set since it
-        last ran): their next run builds them anew (``NodeSpec.build_key``), so what a save writes leaves their old
-        weights and optimizer state out, as the live session drops them."""
-        out = set()
+    def stale_parameters(self) -> set[str]:
+        """The parameters (``"node.name"``, as ``parameters()`` names them) built for other parameters than their
+        node's now (a layer's seed or size set since it last ran, also inside a subgraph): their next run builds
+        them anew (``NodeSpec.build_key``), so what a save writes leaves their old values and optimizer state out,
+        as the live session drops them."""
+        from core.nodegraph.model.nodes import stale_parameters  # registers every node type on first use
+
+        out: set[str] = set()
         for nid, state in self.states.items():
             node = self.graph.nodes.get(nid)
-            spec = None if node is None else node.spec
-            if node is None or spec is None or spec.build_key is None or "key" not in state:
-                continue
-            try:
-                key = spec.build_key(spec.validate_params(node.params))
-            except Exception:  # parameters it can't run with: its run fails and keeps no weights (_note_build)
-                out.add(nid)
-                continue
-            if key != state["key"]:
-                out.add(nid)
+            if node is not None and state:
+                out.update(f"{nid}.{name}" for name in stale_parameters(node.type, node.params, node.graph, state))
         return out
 
     def _resume(self, saved: dict[str, Any]) -> None:

@@ -38,8 +38,9 @@ from core.nodegraph.model.nodes import (  # noqa: F401 - imported for their regi
     shape,
     sources,
 )
+from core.nodegraph.model.spec import get_spec, has_spec
 
-__all__ = ["node_parameters"]
+__all__ = ["node_parameters", "stale_parameters"]
 
 
 def node_parameters(state: dict) -> dict:
@@ -58,3 +59,31 @@ def node_parameters(state: dict) -> dict:
         return {f"{nid}.{name}": t for nid, inner in state["inner"].items()
                 for name, t in node_parameters(inner).items()}
     return {}
+
+
+def stale_parameters(type_id: str, params: dict, inner: dict | None, state: dict) -> list[str]:
+    """The names (as ``node_parameters(state)`` gives them) of the trainable tensors in ``state`` built for other
+    parameters than the node's now (``type_id``, ``params``; ``inner``: a subgraph's inner graph): its next run
+    builds them anew (``NodeSpec.build_key``), so a save must not write them nor their optimizer state.
+
+    A ``graph.subgraph`` node has no key of its own: each inner node is judged by its own parameters (an edit of one
+    inner layer rebuilds that layer only), its names prefixed ``"inner_id."`` as ``node_parameters`` gives them.
+    Parameters that can't be validated count as stale (the node's run fails and keeps no weights).
+    """
+    if "inner" in state:
+        nodes = {nd.get("id"): nd for nd in (inner or {}).get("nodes", ()) if isinstance(nd, dict)}
+        out = []
+        for nid, sub in state["inner"].items():
+            nd = nodes.get(nid)
+            names = (node_parameters(sub) if nd is None else
+                     stale_parameters(nd.get("type", ""), nd.get("params") or {}, nd.get("graph"), sub))
+            out += [f"{nid}.{name}" for name in names]
+        return out
+    if "key" not in state or not has_spec(type_id) or get_spec(type_id).build_key is None:
+        return []
+    spec = get_spec(type_id)
+    try:
+        key = spec.build_key(spec.validate_params(params))  # type: ignore[misc]
+    except Exception:  # parameters it can't run with
+        return list(node_parameters(state))
+    return [] if key == state["key"] else list(node_parameters(state))
