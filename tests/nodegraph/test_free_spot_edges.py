@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.nodegraph.model import edge_routes, layout
+from core.nodegraph.model import edge_routes, layout, placement
 from core.nodegraph.model.document import Edge, Graph, Node
 
 SIZE = (190.0, 80.0)
@@ -44,7 +44,7 @@ def test_a_node_wanted_on_an_edge_moves_off_its_curve_but_stays_near(test_types)
     x, y = layout.free_spot(layout.occupied(g), SIZE, near, curves=edge_routes.edge_curves(g))
     assert not _meets(curve, (x, y, *SIZE))
     assert abs(x - near[0]) + abs(y - near[1]) < 200  # the nearest free place, not somewhere else on the canvas
-    assert not any(layout._overlaps((x, y, *SIZE), r, (30.0, 30.0)) for r in layout.occupied(g))
+    assert not any(placement._overlaps((x, y, *SIZE), r, (30.0, 30.0)) for r in layout.occupied(g))
 
 
 def test_without_curves_the_wanted_point_on_an_edge_is_kept(test_types):
@@ -69,7 +69,7 @@ def test_a_free_spot_keeps_off_every_curve_and_node(test_types, x, y):
     spot = layout.free_spot(layout.occupied(g), SIZE, (x, y), curves=curves)
     room = (spot[0] - 11.9, spot[1] - 11.9, SIZE[0] + 23.8, SIZE[1] + 23.8)  # CURVE_GAP, less rounding
     assert not any(_meets(c, room) for c in curves)
-    assert not any(layout._overlaps((*spot, *SIZE), r, (29.99, 29.99)) for r in layout.occupied(g))
+    assert not any(placement._overlaps((*spot, *SIZE), r, (29.99, 29.99)) for r in layout.occupied(g))
 
 
 @pytest.mark.parametrize("segment, rect, meets", [
@@ -79,4 +79,4 @@ def test_a_free_spot_keeps_off_every_curve_and_node(test_types, x, y):
     ([(0.0, 100.0), (100.0, 0.0)], (0.0, 0.0, 20.0, 20.0), False),  # the box meets, the line misses the corner
 ])
 def test_a_curve_meets_a_rect_where_a_segment_enters_it(segment, rect, meets):
-    assert layout._curve_meets(segment, rect) == meets
+    assert placement._curve_meets(segment, rect) == meets

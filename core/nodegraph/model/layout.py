@@ -7,69 +7,57 @@ nearest consumer, gives an edge that skips columns a lane in the columns it pass
 one port share theirs, so the entries stay linear in the edges), orders the columns by
 their neighbours' rows (sweeping both ways) so edges cross less, sets each node level with its inputs where
 its column has room, and pushes a node down where an edge's curve (``edge_routes``) would run through it:
-no two laid-out nodes overlap and no edge between them crosses one. The align and distribute functions line
-the nodes up by their top-left corners. ``free_spot`` and ``free_offset`` find room for new nodes and pasted fragments
-next to a wanted point, clear of the nodes already there.
+no two laid-out nodes overlap and no edge between them crosses one.
 
-Sizes: ``node_size`` is the size model the canvas shares (its node items are ``NODE_WIDTH`` wide, a
-``TITLE_H`` title bar and a ``PORT_ROW`` per port row, plus the value, gradient, note and flag lines a session adds).
-Callers that know the drawn sizes pass them as ``sizes`` ({id: (width, height)}); a node missing there,
-or drawn smaller than the model, takes the model's size, so a later Forward does not make nodes collide.
+The size model (``node_size``, the drawn ``sizes`` callers pass) is ``model.node_sizes``'; room for new nodes and
+pasted fragments (``free_spot``, ``free_offset``) and the align and distribute functions are ``model.placement``'s.
+Both are re-exported here.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Collection, Container, Mapping
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
+from core.nodegraph.model.node_sizes import (
+    COLUMN,
+    GAP,
+    HEAT_ROOM,
+    NODE_WIDTH,
+    PORT_ROW,
+    PREVIEW_ROOM,
+    TITLE_H,
+    Point,
+    Rect,
+    Sizes,
+    chosen_ids,
+    node_size,
+    sizer,
+)
+from core.nodegraph.model.placement import (
+    ALIGNMENTS,
+    CURVE_GAP,
+    Polyline,
+    align,
+    clear_of_others,
+    free_offset,
+    free_spot,
+    occupied,
+    search_area,
+)
+
 if TYPE_CHECKING:
-    from core.nodegraph.model.document import Edge, Graph, Node
+    from core.nodegraph.model.document import Edge, Graph
 
-__all__ = ["ALIGNMENTS", "COLUMN", "GAP", "HEAT_ROOM", "NODE_WIDTH", "PORT_ROW", "TITLE_H", "align", "clear_of_others",
-           "LANE", "fragment_layered", "free_offset", "free_spot", "hop_crossings", "layered", "node_size", "occupied",
-           "CURVE_GAP", "Polyline", "search_area"]
+# the size model (model.node_sizes) and the placement functions (model.placement) are re-exported: callers found
+# them here before the split
+__all__ = ["ALIGNMENTS", "COLUMN", "CURVE_GAP", "GAP", "HEAT_ROOM", "LANE", "LANE_REACH", "NODE_WIDTH", "PORT_ROW",
+           "PREVIEW_ROOM", "TITLE_H", "Point", "Polyline", "Rect", "Sizes", "align", "clear_of_others",
+           "fragment_layered", "free_offset", "free_spot", "hop_crossings", "layered", "node_size", "occupied",
+           "search_area"]
 
-NODE_WIDTH = 190.0  # a node on the canvas
-TITLE_H = 24.0
-PORT_ROW = 20.0
-# under the ports: a leaf's value, gradient, accumulation note ("sum of 2 backward calls") and flags ("leaf,
-# requires_grad") lines (16 each) and the bottom margin (8); with only value and gradient counted, a column of leaves
-# stepped twice backward grew into the 40 between them and their badges sat on the node above
-PREVIEW_ROOM = 72.0
-HEAT_ROOM = 52.0  # a 2-D value's small colour table under a node's lines, where the caller knows one will come
-GAP = (56.0, 40.0)  # room between columns: a straight edge's shape label ("() scalar", "(64, 16)", 45 px) fits in it
-COLUMN = NODE_WIDTH + GAP[0]  # the column pitch of nodes of the usual width
-
-Point = tuple[float, float]  # (x, y); also a size (w, h) and a gap (dx, dy)
-Rect = tuple[float, float, float, float]  # (x, y, w, h)
-Sizes = Mapping[str, Point] | None  # drawn sizes by node id
 Hop = tuple[str, str, int, int]  # (src, dst, src's port row, dst's port row) between neighbouring columns
-
-
-def node_size(node: Node) -> Point:
-    """The size model of a node on the canvas: (width, height) with room for its value and gradient lines."""
-    rows = max(len(node.input_names()), len(node.output_names()), 1)
-    return NODE_WIDTH, TITLE_H + PORT_ROW * rows + PREVIEW_ROOM
-
-
-def _sizer(graph: Graph, sizes: Sizes) -> Callable[[str], Point]:
-    """A function id -> (w, h): the given size, never smaller than the model's."""
-    given_sizes = sizes or {}
-
-    def size(nid: str) -> Point:
-        model = node_size(graph.node(nid))
-        given = given_sizes.get(nid, model)
-        return max(given[0], model[0]), max(given[1], model[1])
-    return size
-
-
-def _ids(graph: Graph, node_ids: Collection[str]) -> list[str]:
-    """The chosen ids in document order (unknown ids are a KeyError through ``graph.node``)."""
-    chosen = set(node_ids or graph.nodes)
-    for nid in chosen:
-        graph.node(nid)
-    return [nid for nid in graph.nodes if nid in chosen]
 
 
 LANE = 24.0  # the room a long edge keeps in each column it passes, between the nodes there
@@ -318,10 +306,10 @@ def layered(graph: Graph, node_ids: Collection[str] = (), sizes: Sizes = None, g
     """Left-to-right layered layout, anchored at the selection's top-left corner: columns by depth, ordered so
     edges cross less, each node level with its inputs where the column has room, long edges keeping a lane in the
     columns they pass; no two nodes overlap, and no edge runs through a node (nodes pushed down where one would)."""
-    ids = _ids(graph, node_ids)
+    ids = chosen_ids(graph, node_ids)
     if not ids:
         return {}
-    size = _sizer(graph, sizes)
+    size = sizer(graph, sizes)
     chosen = set(ids)
     edges = [e for e in graph.edges if e.src in chosen and e.dst in chosen]
 
@@ -443,155 +431,3 @@ def fragment_layered(fragment: dict[str, Any]) -> dict[str, Any]:
     positions = layered(graph)
     nodes = [dict(n, position=list(positions[n["id"]])) for n in fragment["nodes"]]
     return dict(fragment, nodes=nodes)
-
-
-# ----- room for new nodes ------------------------------------------------------------------------------
-def _overlaps(a: Rect, b: Rect, gap: Point) -> bool:
-    """Whether rects (x, y, w, h) ``a`` and ``b`` come closer than ``gap`` = (dx, dy)."""
-    return (a[0] < b[0] + b[2] + gap[0] and b[0] < a[0] + a[2] + gap[0]
-            and a[1] < b[1] + b[3] + gap[1] and b[1] < a[1] + a[3] + gap[1])
-
-
-def occupied(graph: Graph, sizes: Sizes = None, exclude: Container[str] = ()) -> list[Rect]:
-    """The rects (x, y, w, h) the document's nodes take, but those in ``exclude``."""
-    size = _sizer(graph, sizes)
-    return [(n.position[0], n.position[1], *size(nid)) for nid, n in graph.nodes.items() if nid not in exclude]
-
-
-Polyline = list[Point]  # an edge's curve as points along it (``edge_routes.edge_curves``)
-CURVE_GAP = 12.0  # room a new node keeps from an edge's curve (the curve's pen and a bit of air)
-SEARCH_STEP = 20.0  # pitch of the extra candidate places tried around the wanted point when curves are to be avoided
-SEARCH_RINGS = 20  # how many pitches out from the wanted point they go
-
-
-def free_spot(rects: list[Rect], size: Point, near: Point, gap: Point = (30.0, 30.0),
-              curves: Collection[Polyline] = ()) -> Point:
-    """The top-left corner nearest to ``near`` where a ``size`` rect keeps ``gap`` from every rect in ``rects``
-    (and ``CURVE_GAP`` from every curve in ``curves``: a node dropped on an edge sat on its line).
-
-    Candidates are ``near`` itself and the places just beside, above and below each rect (lined up with
-    ``near`` or with that rect's edges), and with curves a grid around ``near``; the nearest free one wins, and
-    below everything always is."""
-    w, h = size
-    nx, ny = near
-    ordered = sorted(rects, key=lambda r: (r[0] - nx) ** 2 + (r[1] - ny) ** 2)
-    candidates = {(nx, ny)}
-    for x, y, rw, rh in rects:
-        right, left, below, above = x + rw + gap[0], x - w - gap[0], y + rh + gap[1], y - h - gap[1]
-        candidates.update({(right, ny), (left, ny), (nx, below), (nx, above), (right, y), (left, y), (x, below),
-                           (x, above)})
-    lines: list[Polyline] = []
-    if curves:
-        area = search_area(size, near)
-        lines = [c for c in curves if _curve_meets(c, area)]  # only the curves near enough to matter
-        candidates.update((nx + i * SEARCH_STEP, ny + j * SEARCH_STEP) for i in range(-SEARCH_RINGS, SEARCH_RINGS + 1)
-                          for j in range(-SEARCH_RINGS, SEARCH_RINGS + 1))
-    for cx, cy in sorted(candidates, key=lambda p: ((p[0] - nx) ** 2 + (p[1] - ny) ** 2, p)):
-        if any(_overlaps((cx, cy, w, h), r, gap) for r in ordered):
-            continue
-        room = (cx - CURVE_GAP, cy - CURVE_GAP, w + 2 * CURVE_GAP, h + 2 * CURVE_GAP)
-        if not any(_curve_meets(c, room) for c in lines):
-            return cx, cy
-    return nx, max((r[1] + r[3] for r in rects), default=ny) + gap[1]
-
-
-def search_area(size: Point, near: Point) -> Rect:
-    """The rect (x, y, w, h) within which ``free_spot`` looks at curves for a ``size`` node wanted at ``near``."""
-    pad = SEARCH_STEP * SEARCH_RINGS + CURVE_GAP
-    return near[0] - pad, near[1] - pad, size[0] + 2 * pad, size[1] + 2 * pad
-
-
-def _curve_meets(curve: Polyline, r: Rect) -> bool:
-    """Whether the polyline ``curve`` has a point in rect ``r`` (x, y, w, h) or a segment across it."""
-    left, top, right, bottom = r[0], r[1], r[0] + r[2], r[1] + r[3]
-    if len(curve) == 1:
-        return left <= curve[0][0] <= right and top <= curve[0][1] <= bottom
-    for (ax, ay), (bx, by) in zip(curve, curve[1:]):
-        if max(ax, bx) < left or min(ax, bx) > right or max(ay, by) < top or min(ay, by) > bottom:
-            continue  # the segment's box misses the rect
-        if left <= ax <= right and top <= ay <= bottom or left <= bx <= right and top <= by <= bottom:
-            return True
-        t0, t1, dx, dy = 0.0, 1.0, bx - ax, by - ay  # Liang-Barsky: clip the segment to the rect
-        for p, q in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
-            if p == 0:
-                if q < 0:
-                    break
-                continue
-            t = q / p
-            if p < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-        else:
-            if t0 <= t1:
-                return True
-    return False
-
-
-def _block(boxes: list[Rect]) -> Rect:
-    """The rect (x, y, w, h) around rects (x, y, w, h)."""
-    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    return left, top, max(b[0] + b[2] for b in boxes) - left, max(b[1] + b[3] for b in boxes) - top
-
-
-def free_offset(graph: Graph, fragment: dict[str, Any], wanted: Point = (0.0, 0.0), sizes: Sizes = None,
-                gap: Point = (30.0, 30.0)) -> Point:
-    """The offset nearest to ``wanted`` that puts a fragment's nodes (moved as a block) clear of the
-    document's nodes."""
-    from core.nodegraph.model.document import Node  # the document imports nothing from here
-
-    if not fragment.get("nodes"):
-        return wanted
-    boxes: list[Rect] = []
-    for nd in fragment["nodes"]:
-        x, y = nd.get("position", (0.0, 0.0))
-        boxes.append((float(x), float(y), *node_size(Node.from_dict(nd))))
-    left, top, width, height = _block(boxes)
-    x, y = free_spot(occupied(graph, sizes), (width, height), (left + wanted[0], top + wanted[1]), gap)
-    return x - left, y - top
-
-
-def clear_of_others(graph: Graph, positions: dict[str, Point], sizes: Sizes = None,
-                    gap: Point = (30.0, 30.0)) -> dict[str, Point]:
-    """``positions`` (some nodes' new places) moved together by the least shift that keeps their block
-    clear of the nodes not among them."""
-    if not positions:
-        return {}
-    size = _sizer(graph, sizes)
-    left, top, width, height = _block([(x, y, *size(n)) for n, (x, y) in positions.items()])
-    x, y = free_spot(occupied(graph, sizes, exclude=positions), (width, height), (left, top), gap)
-    return {n: (px + x - left, py + y - top) for n, (px, py) in positions.items()}
-
-
-def _distribute(coords: dict[str, Point], axis: int) -> dict[str, Point]:
-    ids = sorted(coords, key=lambda n: coords[n][axis])
-    lo, hi = coords[ids[0]][axis], coords[ids[-1]][axis]
-    step = (hi - lo) / max(len(ids) - 1, 1)
-    out: dict[str, Point] = {}
-    for i, nid in enumerate(ids):
-        x, y = coords[nid]
-        out[nid] = (lo + i * step, y) if axis == 0 else (x, lo + i * step)
-    return out
-
-
-ALIGNMENTS = ("left", "top", "distribute_horizontally", "distribute_vertically")
-
-
-def align(graph: Graph, node_ids: Collection[str], how: str) -> dict[str, Point]:
-    """Line up by the left or top edge, or spread evenly between the outermost nodes along x or y."""
-    if how not in ALIGNMENTS:
-        raise ValueError(f"unknown alignment '{how}' (expected one of {', '.join(ALIGNMENTS)})")
-    coords: dict[str, Point] = {}
-    for nid in _ids(graph, node_ids):
-        px, py = graph.node(nid).position
-        coords[nid] = (px, py)
-    if len(coords) < 2:
-        return {}
-    if how == "left":
-        x = min(p[0] for p in coords.values())
-        return {nid: (x, p[1]) for nid, p in coords.items()}
-    if how == "top":
-        y = min(p[1] for p in coords.values())
-        return {nid: (p[0], y) for nid, p in coords.items()}
-    return _distribute(coords, 0 if how == "distribute_horizontally" else 1)
-
