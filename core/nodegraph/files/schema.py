@@ -5,168 +5,47 @@ Each check raises ``LoadError`` with the field path (``nodes[3].params``, ``edge
 return normalised plain data (validated parameter values, float positions) ready for
 ``Graph.from_dict``. Unknown fields of a node are kept (placeholders keep their data); unknown
 top-level fields are ignored.
+
+The limits, ``LoadError`` and the one-field checks are ``files.schema_fields``'; the ``trained`` section's checks
+are ``files.schema_trained``'s (``check_document`` calls ``check_trained``).
 """
 
 from __future__ import annotations
 
-import base64
-import io
-import math
-import re
-from typing import Any, NoReturn
+from typing import Any
 
-import numpy as np
-
+from core.nodegraph.files.schema_fields import (
+    LESSON_ID,
+    MAX_DEPTH,
+    MAX_ID,
+    MAX_SUBGRAPH_DEPTH,
+    SESSION_KEY,
+    LoadError,
+    _coords,
+    _fail,
+    _id,
+    _int,
+    _list,
+    _num,
+    _obj,
+    _opt_str,
+    _pair,
+    _required,
+    _str,
+    decode_npy,
+    decode_tensor,
+    what,
+)
+from core.nodegraph.files.schema_trained import check_session_state, check_trained
 from core.nodegraph.model import spec as _spec
 from core.nodegraph.model import tensor_store, training_settings
 from core.nodegraph.model.document import SUBGRAPH_TYPE, Comment, Node
-from core.nodegraph.model.document_items import MAX_COORD
 
+# the field checks (files.schema_fields) and the trained section's (files.schema_trained) are re-exported: callers
+# found them here before the split
 __all__ = ["LESSON_ID", "LoadError", "MAX_DEPTH", "MAX_SUBGRAPH_DEPTH", "SESSION_KEY", "check_document",
-           "check_fragment", "check_lesson_id", "check_names", "decode_npy", "decode_tensor", "what"]
-
-MAX_DEPTH = 64  # JSON nesting deeper than this is refused before any recursive walk
-MAX_SUBGRAPH_DEPTH = 12
-MAX_ID = 200
-# the ``trained`` section's entry that holds where training stood (step count, generator, optimizer state,
-# running statistics: ``check_session_state``) rather than a node's parameters; a node with this id keeps its
-# parameters under it as before, and its file then has no such entry
-SESSION_KEY = "@session"
-LESSON_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # a bundled lesson's file name, without its .json
-MAX_SETTING_LIST = 10_000  # numbers in one list of an optimizer's or schedule's settings
-
-
-class LoadError(ValueError):
-    """A file the loader refuses; the message names the field path and the reason."""
-
-
-def what(value: object) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
-             int: "an integer", float: "a number"}
-    return names.get(type(value), type(value).__name__)
-
-
-def _fail(path: str, reason: str) -> NoReturn:
-    raise LoadError(f"{path}: {reason}")
-
-
-def _obj(v: object, path: str) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        _fail(path, f"must be an object, got {what(v)}")
-    return v
-
-
-def _list(v: object, path: str) -> list[Any]:
-    if not isinstance(v, list):
-        _fail(path, f"must be a list, got {what(v)}")
-    return v
-
-
-def _two(v: object, path: str, names: str) -> list[Any]:
-    """A two-item list (``names`` says what the two are, for the message)."""
-    items = _list(v, path)
-    if len(items) != 2:
-        _fail(path, f"must be [{names}]")
-    return items
-
-
-def _required(d: dict[str, Any], key: str, path: str) -> Any:
-    if key not in d:
-        _fail(f"{path}{key}", "missing field")
-    return d[key]
-
-
-def _str(v: object, path: str, max_len: int = 100_000, optional: bool = False) -> str:
-    if not isinstance(v, str):
-        _fail(path, f"must be a string{' or null' if optional else ''}, got {what(v)}")
-    if len(v) > max_len:
-        _fail(path, f"longer than {max_len} characters")
-    return v
-
-
-def _opt_str(v: object, path: str, max_len: int) -> str | None:
-    """A string or null."""
-    return None if v is None else _str(v, path, max_len, optional=True)
-
-
-def _id(v: object, path: str) -> str:
-    text = _str(v, path, max_len=MAX_ID)
-    if not text:
-        _fail(path, "must not be empty")
-    return text
-
-
-def _int(v: object, path: str, lo: int = 0, hi: int = 2 ** 63) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        _fail(path, f"must be an integer, got {what(v)}")
-    if not lo <= v < hi:
-        _fail(path, f"must be in [{lo}, {hi}), got {_spec.quote(v)}")
-    return v
-
-
-def _num(v: object, path: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        _fail(path, f"must be a number, got {what(v)}")
-    try:
-        f = float(v)
-    except OverflowError:
-        f = math.inf
-    if not math.isfinite(f):
-        _fail(path, f"must be a finite number, got {str(v)[:40]}")
-    return f
-
-
-def _nums(v: object, n: int, path: str) -> list[float]:
-    if not isinstance(v, list) or len(v) != n:
-        _fail(path, f"must be a list of {n} numbers, got {what(v)}")
-    return [_num(x, f"{path}[{i}]") for i, x in enumerate(v)]
-
-
-def _coords(v: object, n: int, path: str) -> list[float]:
-    """``n`` canvas coordinates (a position, a rectangle, the view's centre): finite and within ``MAX_COORD``."""
-    nums = _nums(v, n, path)
-    for i, x in enumerate(nums):
-        if not -MAX_COORD <= x <= MAX_COORD:
-            _fail(f"{path}[{i}]", f"must be within ±{MAX_COORD:g} (a canvas coordinate), got {x:g}")
-    return nums
-
-
-def _pair(v: object, path: str) -> list[str]:
-    if not isinstance(v, list) or len(v) != 2:
-        _fail(path, f"must be [node id, port name], got {what(v)}")
-    return [_id(v[0], f"{path}[0]"), _id(v[1], f"{path}[1]")]
-
-
-def decode_tensor(value: dict[str, Any], path: str) -> tensor_store.TensorValue:
-    """A stored tensor literal (``{"npy_base64"}`` or a sidecar reference) as a ``TensorValue``."""
-    if tensor_store.is_reference(value):
-        return tensor_store.read_reference(value, path, _fail)
-    return decode_npy(value, path)
-
-
-def decode_npy(value: dict[str, Any], path: str) -> tensor_store.TensorValue:
-    """``{"npy_base64": ...}`` to a ``TensorValue``, checking dtype and size from the header before reading data
-    (the array is a view of the decoded bytes: no copy)."""
-    if not isinstance(value.get("npy_base64"), str) or len(value) != 1:
-        _fail(path, 'a stored tensor must be {"npy_base64": "..."}')
-    try:
-        raw = base64.b64decode(value["npy_base64"], validate=True)
-        buf = io.BytesIO(raw)
-        major, _ = np.lib.format.read_magic(buf)
-        if major not in (1, 2):
-            _fail(path, f"unsupported .npy format version {major}")
-        read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
-        shape, fortran, dtype = read_header(buf)
-        if dtype.kind not in "biuf" or math.prod(shape) > _spec.MAX_NUMEL:
-            _fail(path, f"stored tensor of dtype {dtype} and shape {_spec.quote(list(shape))} is not allowed")
-        if len(raw) - buf.tell() != math.prod(shape) * dtype.itemsize:
-            _fail(path, "damaged tensor data (its size doesn't match its header)")
-        flat = np.frombuffer(raw, dtype=dtype, offset=buf.tell())
-        return tensor_store.TensorValue(flat.reshape(shape, order="F" if fortran else "C"))
-    except LoadError:
-        raise
-    except Exception as exc:  # NumPy's header parser raises many types (tokenize, ast...)
-        _fail(path, f"damaged tensor data ({str(exc)[:120]})")
+           "check_fragment", "check_lesson_id", "check_names", "check_session_state", "check_trained", "decode_npy",
+           "decode_tensor", "what"]
 
 
 # ----- nodes and edges --------------------------------------------------------------------------------
@@ -418,171 +297,6 @@ def check_document(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]
     if data.get("trained") is not None:
         doc["trained"] = check_trained(data["trained"], ids)
     return doc, file_types
-
-
-def _trained_array(v: object, path: str) -> np.ndarray:
-    """One saved parameter: a list of numbers (any nesting, rectangular) or a stored tensor, as a float array."""
-    if isinstance(v, dict):
-        arr = decode_tensor(v, path).array
-    elif isinstance(v, (list, int, float)) and not isinstance(v, bool):
-        try:
-            arr = np.asarray(v, dtype=np.float64)
-        except (TypeError, ValueError):
-            _fail(path, "must be a rectangular list of numbers")
-    else:
-        _fail(path, f"must be a list of numbers or a stored tensor, got {what(v)}")
-    if arr.dtype.kind != "f" or arr.size > _spec.MAX_NUMEL:
-        _fail(path, f"must hold at most {_spec.MAX_NUMEL} floating-point numbers")
-    return arr
-
-
-def check_trained(raw: object, ids: set[str]) -> dict[str, dict[str, Any]]:
-    """The ``trained`` section: ``{node id: {parameter name: values}}``, the parameter values a session had when
-    the file was saved (a node the file lacks is refused, as a dangling edge is)."""
-    out: dict[str, dict[str, Any]] = {}
-    for nid, params in _obj(raw, "trained").items():
-        if nid == SESSION_KEY and nid not in ids:
-            out[nid] = check_session_state(params, f"trained.{SESSION_KEY}", ids)
-            continue
-        if nid not in ids:
-            _fail(f"trained.{nid[:60]}", "no node has this id")
-        out[nid] = {_str(name, f"trained.{nid}", max_len=200): _trained_array(v, f"trained.{nid}.{name}")
-                    for name, v in _obj(params, f"trained.{nid}").items()}
-    return out
-
-
-def _stored(v: object, path: str) -> np.ndarray:
-    """A stored tensor (``{"npy_base64"}`` or a sidecar reference) as its array, dtype and all."""
-    return decode_tensor(_obj(v, path), path).array
-
-
-def _setting(v: object, path: str) -> Any:
-    """An optimizer's or schedule's setting: a number, boolean, text, null or a list of them."""
-    if isinstance(v, list):
-        if len(v) > MAX_SETTING_LIST:
-            _fail(path, f"longer than {MAX_SETTING_LIST} items")
-        if any(isinstance(x, (list, dict)) for x in v):
-            _fail(path, "must be a flat list")
-        return [_setting(x, f"{path}[{i}]") for i, x in enumerate(v)]
-    if v is None or isinstance(v, (bool, int, float)):
-        return v
-    if isinstance(v, str):
-        return _str(v, path, max_len=200)
-    _fail(path, f"must be a number, boolean, text, null or a list of them, got {what(v)}")
-
-
-def _check_optimizer_state(raw: object, path: str) -> dict[str, Any]:
-    """An optimizer's ``state_dict()`` with its parameters named (``"node.name"``) instead of numbered."""
-    obj = _obj(raw, path)
-    groups = []
-    for i, g in enumerate(_list(_required(obj, "param_groups", f"{path}."), f"{path}.param_groups")):
-        gpath = f"{path}.param_groups[{i}]"
-        g = _obj(g, gpath)
-        groups.append({k: [_str(n, f"{gpath}.params", max_len=MAX_ID * 2) for n in _list(v, f"{gpath}.params")]
-                       if k == "params" else _setting(v, f"{gpath}.{k}") for k, v in g.items()})
-    state: dict[str, dict[str, Any]] = {}
-    for name, entries in _obj(obj.get("state", {}), f"{path}.state").items():
-        epath = f"{path}.state.{name[:60]}"
-        state[name] = {k: _stored(v, f"{epath}.{k}") if isinstance(v, dict) else _setting(v, f"{epath}.{k}")
-                       for k, v in _obj(entries, epath).items()}
-    out = {"type": _str(_required(obj, "type", f"{path}."), f"{path}.type", max_len=100), "param_groups": groups,
-           "state": state}
-    if obj.get("schedule") is not None:
-        out["schedule"] = {k: _setting(v, f"{path}.schedule.{k}")
-                           for k, v in _obj(obj["schedule"], f"{path}.schedule").items()}
-    return out
-
-
-def check_session_state(raw: object, path: str, ids: set[str]) -> dict[str, Any]:
-    """Where training stood when the file was saved (``core.nodegraph.run.training_state``): ``step`` (the step
-    count), ``generator`` (the session generator's state), ``optimizer`` (``_check_optimizer_state``) and
-    ``buffers`` (``{node id: {port: stored tensor}}``, running statistics a training step updated in place) and
-    ``history`` (``{"runs": [_check_run...]}``, what the plots drew; files saved before it have none) and ``watch``
-    (``{"node.port": _check_watched...}``, the Watch dock's recorded points)."""
-    obj = _obj(raw, path)
-    out: dict[str, Any] = {}
-    if obj.get("step") is not None:
-        out["step"] = _int(obj["step"], f"{path}.step")
-    if obj.get("generator") is not None:
-        out["generator"] = _stored(obj["generator"], f"{path}.generator")
-        if out["generator"].dtype != np.uint8 or out["generator"].ndim != 1:
-            _fail(f"{path}.generator", "must be a 1-d uint8 tensor")
-    if obj.get("optimizer") is not None:
-        out["optimizer"] = _check_optimizer_state(obj["optimizer"], f"{path}.optimizer")
-    if obj.get("buffers") is not None:
-        buffers: dict[str, dict[str, np.ndarray]] = {}
-        for nid, ports in _obj(obj["buffers"], f"{path}.buffers").items():
-            if nid not in ids:
-                _fail(f"{path}.buffers.{nid[:60]}", "no node has this id")
-            buffers[nid] = {_str(port, f"{path}.buffers.{nid}", max_len=200): _stored(v, f"{path}.buffers.{nid}.{port}")
-                            for port, v in _obj(ports, f"{path}.buffers.{nid}").items()}
-        out["buffers"] = buffers
-    if obj.get("watch") is not None:
-        out["watch"] = {_str(key, f"{path}.watch", max_len=400): _check_watched(v, f"{path}.watch.{key[:60]}")
-                        for key, v in _obj(obj["watch"], f"{path}.watch").items()}
-    if obj.get("history") is not None:
-        out["history"] = {"runs": [_check_run(run, f"{path}.history.runs[{i}]") for i, run in
-                                   enumerate(_list(_obj(obj["history"], f"{path}.history").get("runs", []),
-                                                   f"{path}.history.runs"))]}
-    return out
-
-
-def _check_watched(raw: object, path: str) -> dict[str, Any]:
-    """A watched port's recorded points (``core.nodegraph.training.watch.WatchList.state``): ``points`` (n, 3) of
-    step, value and gradient, the ``stride`` they are kept apart, the two ``kinds`` of number."""
-    obj = _obj(raw, path)
-    points = _stored(_required(obj, "points", f"{path}."), f"{path}.points")
-    if points.ndim != 2 or points.shape[1] != 3 or points.dtype.kind not in "iuf":
-        _fail(f"{path}.points", "must be an (n, 3) tensor of numbers")
-    kinds = _two(obj.get("kinds", ["", ""]), f"{path}.kinds", "value kind, gradient kind")
-    return {"points": points.astype(np.float64), "stride": _int(obj.get("stride", 1), f"{path}.stride", lo=1),
-            "kinds": [_str(k, f"{path}.kinds", max_len=20) for k in kinds]}
-
-
-def _series(v: object, path: str, n: int | None = None) -> np.ndarray:
-    """A stored 1-d series of numbers (``n`` of them where given), as float64."""
-    arr = _stored(v, path)
-    if arr.ndim != 1 or arr.dtype.kind not in "iuf" or (n is not None and len(arr) != n):
-        _fail(path, "must be a 1-d tensor of numbers" + (f", {n} long" if n is not None else ""))
-    return arr.astype(np.float64)
-
-
-def _check_run(raw: object, path: str) -> dict[str, Any]:
-    """One plotted training run (``core.nodegraph.training.runs.Run.state``): its step axis, series as long as it,
-    the sparse validation series as (rows, values), markers ``[step, text]`` and optimizers ``[rows, settings]``."""
-    obj = _obj(raw, path)
-    steps = _series(_required(obj, "steps", f"{path}."), f"{path}.steps")
-    n = len(steps)
-    series = {_str(name, f"{path}.series", max_len=200): _series(v, f"{path}.series.{name[:60]}", n)
-              for name, v in _obj(obj.get("series", {}), f"{path}.series").items()}
-    val: dict[str, list[np.ndarray]] = {}
-    for name, pair in _obj(obj.get("val", {}), f"{path}.val").items():
-        vpath = f"{path}.val.{name[:60]}"
-        items = _two(pair, vpath, "rows, values")
-        rows = _series(items[0], f"{vpath}[0]")
-        if len(rows) and (rows.min() < 0 or rows.max() >= n or np.any(rows != np.round(rows))):
-            _fail(f"{vpath}[0]", f"rows must be whole numbers below {n}")
-        val[_str(name, f"{path}.val", max_len=200)] = [rows, _series(items[1], f"{vpath}[1]", len(rows))]
-    markers = []
-    for i, m in enumerate(_list(obj.get("markers", []), f"{path}.markers")):
-        mpath = f"{path}.markers[{i}]"
-        m = _two(m, mpath, "step, text")
-        markers.append([_int(m[0], f"{mpath}[0]"), _str(m[1], f"{mpath}[1]", max_len=1000)])
-    optimizers = []
-    for i, o in enumerate(_list(obj.get("optimizers", []), f"{path}.optimizers")):
-        opath = f"{path}.optimizers[{i}]"
-        o = _two(o, opath, "rows, settings")
-        settings = _obj(o[1], f"{opath}[1]")
-        kept: dict[str, Any] = {}
-        if settings.get("optimizer") is not None:
-            kept["optimizer"] = _str(settings["optimizer"], f"{opath}[1].optimizer", max_len=100)
-        if settings.get("optimizer_params") is not None:
-            kept["optimizer_params"] = {k: _setting(v, f"{opath}[1].optimizer_params.{k[:60]}")
-                                        for k, v in _obj(settings["optimizer_params"],
-                                                         f"{opath}[1].optimizer_params").items()}
-        optimizers.append([_int(o[0], f"{opath}[0]", hi=n + 1), kept])
-    return {"number": _int(_required(obj, "number", f"{path}."), f"{path}.number", lo=1), "steps": steps,
-            "series": series, "val": val, "markers": markers, "optimizers": optimizers}
 
 
 def check_fragment(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, list[str]]]]:
