@@ -41,13 +41,13 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import core
-import core.nn.functional as F  # PyTorch's usual name
 from core.nodegraph.model import code_gradcheck, code_ops
+from core.nodegraph.model.code_patch import patched
 
 __all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "compile_snippet", "trace"]
 
@@ -132,7 +132,10 @@ def _is_inplace(name: str) -> bool:
     return attr in _IN_PLACE_DUNDERS or (attr.endswith("_") and not attr.endswith("__"))
 
 
-class _Recorder:
+class Recorder:
+    """One snippet's run being recorded: the ``Trace`` it fills, the wrappers ``code_patch.patched`` puts on core's ops
+    and hooks, and the trace function that names tensors and enforces the time limit."""
+
     def __init__(self, filename: str, deadline: float | None, cancel: threading.Event | None, source: str = ""):
         self.filename, self.deadline, self.cancel, self.source = filename, deadline, cancel, source
         self.trace = Trace()
@@ -348,95 +351,11 @@ def _loop_of(opt: core.optim.Optimizer, line: int | None) -> TrainingLoop:
     return TrainingLoop(type(opt).__name__, settings, params, 0, line)
 
 
-# ----- patching ---------------------------------------------------------------------------------------------
-_PATCH_LOCK = threading.Lock()
-
-
-def _targets() -> Iterator[tuple[Any, str, str]]:
-    """``(owner, attribute, registry name)`` of every function the recorder wraps."""
-    table = code_ops.op_table()
-    owners = (("", core), ("F.", F), ("linalg.", core.linalg), ("special.", core.special))
-    for prefix, owner in owners:
-        for attr in list(vars(owner)):
-            current = getattr(owner, attr)  # the op, or core's __torch_function__ wrapper of it
-            if prefix + attr in table and table[prefix + attr] in code_ops.wrapped_chain(current):
-                yield from _named(owner, attr, table[prefix + attr])
-    yield core.autograd, "grad", "autograd.grad"
-    for name, fn in table.items():
-        if name.startswith("Tensor."):
-            yield from _named(core.Tensor, name[len("Tensor."):], fn)
-
-
-def _named(owner: Any, attr: str, fn: Fn) -> Iterator[tuple[Any, str, str]]:
-    name = code_ops.name_of(fn)
-    if name is not None:  # always: every function of the op table has a registry name
-        yield owner, attr, name
-
-
-@contextlib.contextmanager
-def _patched(rec: _Recorder) -> Iterator[None]:
-    saved: list[tuple[Any, str, Any]] = []
-    known = _subclasses(core.optim.Optimizer)
-    stepping = {cls for cls in known if "step" in cls.__dict__}
-    with _PATCH_LOCK:
-        try:
-            for owner, attr, name in _targets():
-                fn = owner.__dict__[attr] if isinstance(owner, type) else getattr(owner, attr)
-                saved.append((owner, attr, fn))
-                setattr(owner, attr, rec.wrap(name, fn))
-            hooks: list[tuple[Any, str, Callable[[Fn], Fn]]] = [
-                (core.Tensor, "backward", rec.wrap_backward), (core.optim.Optimizer, "zero_grad", rec.wrap_zero_grad),
-                (core.autograd, "gradcheck", rec.wrap_gradcheck),
-                *((cls, "step", rec.wrap_step) for cls in _optimizers())]
-            for owner, attr, wrap in hooks:
-                saved.append((owner, attr, owner.__dict__[attr]))
-                setattr(owner, attr, wrap(owner.__dict__[attr]))
-            for cls, attr, name, fn in _module_ops():
-                saved.append((cls, attr, cls.__dict__[attr]))
-                setattr(cls, attr, staticmethod(rec.wrap(name, fn)))
-            yield
-        finally:
-            for owner, attr, fn in reversed(saved):
-                setattr(owner, attr, fn)
-            # NOTE: an optimizer class's first instance wraps the class's step for its hooks (PyTorch's
-            # _patch_step_function); made during the run, that wrapper holds this run's recorder: dropped, so the
-            # class's next instance wraps the restored step again (a class the snippet defined keeps its own)
-            for cls in known:
-                if "step" in cls.__dict__ and cls not in stepping:
-                    delattr(cls, "step")
-
-
 def _outside_optim(frame: types.FrameType | None) -> types.FrameType | None:
     """The first frame up from ``frame`` outside ``core.optim``: who called an optimizer's ``step``."""
     while frame is not None and frame.f_code.co_filename.startswith(_OPTIM_DIR):
         frame = frame.f_back
     return frame
-
-
-def _subclasses(root: type) -> list[type]:
-    seen: list[type] = []
-    stack = [root]
-    while stack:
-        cls = stack.pop()
-        if cls not in seen:
-            seen.append(cls)
-            stack.extend(cls.__subclasses__())
-    return seen
-
-
-def _module_ops() -> Iterator[tuple[type, str, str, Fn]]:
-    """``(class, attribute, registry name, function)`` of ops that modules hold as class attributes
-    (``nn.Tanh._fn = staticmethod(F.tanh)``): bound when the class was made, so patching ``F`` misses them."""
-    for cls in _subclasses(core.nn.Module):
-        for attr, value in list(vars(cls).items()):
-            if isinstance(value, staticmethod):
-                name = code_ops.name_of(value.__func__)
-                if name is not None:
-                    yield cls, attr, name, value.__func__
-
-
-def _optimizers() -> list[type]:
-    return [cls for cls in _subclasses(core.optim.Optimizer) if "step" in cls.__dict__]
 
 
 def _import(name: str, globals: Mapping[str, object] | None = None, locals: Mapping[str, object] | None = None,
@@ -503,12 +422,12 @@ def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = 
     """Run ``source`` and record it (see the module docstring); SnippetError names the snippet's line."""
     code = compile_snippet(source, filename)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    rec = _Recorder(filename, deadline, cancel, source)
+    rec = Recorder(filename, deadline, cancel, source)
     env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": _import}}
     out = io.StringIO()
     previous = sys.gettrace()
     try:
-        with _patched(rec), contextlib.redirect_stdout(out):
+        with patched(rec), contextlib.redirect_stdout(out):
             sys.settrace(rec.global_trace)
             try:
                 exec(code, env)  # running the user's own code is what import means (explicit action)
