@@ -128,7 +128,7 @@ class Autosaver(QObject):
         written = (id(w.graph), w.undo_stack.index(), w.bridge.trained_revision)  # an edit or a training step
         if self._written_index == written and os.path.exists(self.path):
             return False
-        if w.stepper.busy:  # a step computes on the worker: the session's values are not to be read now (next time)
+        if w.stepper.worker.in_flight:  # a step computes on the worker: the session is not to be read now (next time)
             return False
         error = self._write()
         if error is not None:

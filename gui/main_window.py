@@ -81,6 +81,7 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         self.bridge = session_bridge.SessionBridge(self.graph, self)
         self.stepper = StepRunner(self.bridge, self)  # Forward/Backward all in slices; Esc cancels
         self._pass_marks = False  # the running pass pauses at breakpoints
+        self._pausing = False  # Esc asked training to pause after a long step in flight
         self._refreshed_at = 0.0
         self._message = ""
         self._edit_index = 0  # the undo stack's index the status bar last spoke of
@@ -101,7 +102,7 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         self.comments = CommentLayer(self.scene, self.view)  # backdrops on the canvas
         self._add_canvas_menus()  # Edit > Group selection / Add comment, View > Arrange
         self.training = TrainingControls(self.bridge, self.scene, self,  # its PNG and CSV exports are saved files
-                                         start_path=self._saving_start_path)
+                                         start_path=self._saving_start_path, worker=self.stepper.worker)
         self.lessons = LessonController(self, self.training)  # File > Examples, Help > Lessons, the Lesson dock
         self.code = CodeImports(self)  # File > Open code, New graph from code, the Code dock (hidden until code)
         self._wire()
@@ -184,7 +185,7 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         t.node_chosen.connect(self.select_and_frame)
         t.message.connect(self.show_message)
         t.canvas_stale.connect(self.refresh_session_view)
-        t.trainer.state_changed.connect(lambda _state: self._update_cancel())
+        t.trainer.state_changed.connect(self._training_state)
         t.trainer.progress.connect(lambda _info: self._clean_changed(False))  # trained: the title's asterisk
         self.inspector.watch_requested.connect(t.pin)
 
@@ -270,7 +271,8 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
         self.stepper.active_changed.connect(lambda _on: self._update_cancel())
         self.stepper.progress.connect(self._pass_progress)
         self.stepper.finished.connect(self._pass_finished)
-        self.busy_guard = BusyGuard(self, self.view)  # while a step computes on the worker: no edits
+        self.busy_guard = BusyGuard(self, self.view,  # while a step or training computes on the worker: no edits
+                                    keep=[self.training.panel.buttons["Pause"]])  # but Pause, as Esc
         self.stepper.busy_changed.connect(self.busy_guard.set_busy)
         self.bridge.document_changed.connect(self.stepper.stop)
         a["retain_graph"].toggled.connect(lambda on: setattr(self.bridge, "retain_graph", on))
@@ -410,12 +412,12 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
             self.open_path(paths[0])
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
-        self.stepper.settle()  # a step computing on the worker first comes in: saving reads the session
+        self.stepper.worker.settle()  # a step or training slice on the worker first comes in: saving reads the session
         if self.maybe_save():
+            self.training.close()  # a closed window trains no more (a slice computing on the worker comes in first)
             self.stepper.shutdown()
             window_placement.save_geometry(self)  # the next start opens where this window was
             self.autosaver.discard()
-            self.training.close()  # a closed window trains no more
             self.code.close()  # nor runs a code import
             self.bridge.close()
             self.inspector.stats.shutdown()  # no statistics worker left running Python while the window goes

@@ -129,7 +129,20 @@ class RunCommands(_Window):
         trainer = self.training.trainer
         if trainer.state == "training":
             trainer.pause()
+            if trainer.state == "training":  # a long step computes on the worker: it pauses once that is in
+                self.show_message("Pausing training after the step in progress…")
+                self._pausing = True  # _training_state says where it paused
+                return
             self.show_message(f"Training paused after {trainer.done} of {trainer.target} steps")
+
+    def _training_state(self, state: str) -> None:
+        """Esc's own while training; after an Esc that waited for a long step, where training paused."""
+        self._update_cancel()
+        if self._pausing and state != "training":
+            self._pausing = False
+            trainer = self.training.trainer
+            if state == "paused":
+                self.show_message(f"Training paused after {trainer.done} of {trainer.target} steps")
 
     def _update_cancel(self) -> None:
         """Esc is the window's only while something runs; otherwise the focused widget gets it."""

@@ -13,31 +13,28 @@ after the other, as ``loss.backward()`` written twice does (the gradients accumu
 with PyTorch's message without Retain graph). Restarting the running pass instead would continue it from where it
 was, and the second click would be lost. Esc, an error, another step or another document drop the waiting passes.
 
-A slice's steps are pulled on the runner's one worker thread while the GUI thread waits for them up to ``WAIT_S``
-(the bridge ``hold``s their events and messages and ``release``s them here after, so views update on the GUI thread
-as before). A slice done by then is applied at once, as a slice run here would be. One still computing after
-``WAIT_S`` (lesson 1's 32x3x224x224 convolution took seconds in one step) leaves the GUI thread to the event loop:
-``busy_changed(True)`` (the window shows a busy cursor and disables what would edit the graph or touch the session
-meanwhile; zooming, Esc and queueing another pass stay), a timer polls the worker, and the slice is applied when it
-is done. Esc then stops the pass after that step; another step, another document or closing the window first waits
-for it (``stop``), so the session is only ever touched by one thread at a time. The cyclic garbage collector is off
-while a worker slice runs, so it never frees a Qt object on the worker. Why a worker only for the step in flight
-and not for whole passes: between slices the session is at rest and the window may edit the graph, as in training
-(``gui.training.trainer``); a worker that ran on would need the window locked for the whole pass.
+A slice's steps are pulled on the window's one worker thread (``gui.worker_slices``, shared with training) while the
+GUI thread waits for them up to ``WorkerSlices.WAIT_S``. A slice done by then is applied at once, as a slice run here
+would be. One still computing after that (lesson 1's 32x3x224x224 convolution took seconds in one step) leaves the
+GUI thread to the event loop: ``busy_changed(True)`` (the window shows a busy cursor and disables what would edit
+the graph or touch the session meanwhile; zooming, Esc and queueing another pass stay), and the slice is applied
+when it is done. Esc then stops the pass after that step; another step, another document or closing the window
+first waits for it (``stop``), so the session is only ever touched by one thread at a time. Why a worker only for a
+slice and not for whole passes: between slices the session is at rest and the window may edit the graph, as in
+training (``gui.training.trainer``); a worker that ran on would need the window locked for the whole pass.
 
 The runner computes nothing; it only decides when the next step is pulled and on which thread.
 """
 
 from __future__ import annotations
 
-import gc
-import threading
 import time
 from collections.abc import Container, Generator
-from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
+
+from gui.worker_slices import WorkerSlices
 
 STEPS = {"forward_step": "Forward step", "backward_step": "Backward step"}  # one step, run as a pass of one
 _Pulled = tuple[dict[str, int], str | None]  # a worker slice's step counts, and how it ended (None: steps are left)
@@ -59,15 +56,13 @@ class StepRunner(QObject):
     FIRST_S = 0.04  # the slice run inside start(): a small graph never waits for the event loop
     SLICE_S = 0.015  # the later slices: the event loop waits at most this long plus one step
     WALL_S = 0.03  # a slice also ends after this much wall time (steps that wait rather than compute)
-    WAIT_S = 0.1  # the GUI thread waits this much CPU time for a worker slice; a longer one lets the window answer
-    WAIT_WALL_S = 1.0  # ... and at most this much wall time
-    POLL_MS = 10  # how often a busy window looks whether the worker is done
     finished = Signal(str)
     progress = Signal(str)
     active_changed = Signal(bool)
     busy_changed = Signal(bool)
 
-    def __init__(self, bridge: SessionBridge, parent: QObject | None = None) -> None:
+    def __init__(self, bridge: SessionBridge, parent: QObject | None = None,
+                 worker: WorkerSlices | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("stepRunner")
         self.bridge = bridge
@@ -81,15 +76,10 @@ class StepRunner(QObject):
         self._timer.setObjectName("stepRunnerTimer")
         self._timer.setInterval(0)
         self._timer.timeout.connect(lambda: self._slice(self.SLICE_S))
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nodegrad-step")
-        self._pulling: Future[_Pulled] | None = None  # the worker slice in flight while the event loop runs
-        self._halt = threading.Event()  # Esc while busy: the worker pulls no step after the one in flight
+        self.worker = worker if worker is not None else WorkerSlices(bridge, self)  # the window's one worker
+        self.worker.busy_changed.connect(self.busy_changed)
+        self._pulling = False  # a slice of ours computes on the worker while the event loop runs
         self._cancel_asked = False
-        self._gc_was_on = False
-        self._poll = QTimer(self)
-        self._poll.setObjectName("stepRunnerPoll")
-        self._poll.setInterval(self.POLL_MS)
-        self._poll.timeout.connect(self._look)
 
     @property
     def active(self) -> bool:
@@ -98,7 +88,7 @@ class StepRunner(QObject):
     @property
     def busy(self) -> bool:
         """True while a step computes on the worker and the window's event loop runs meanwhile."""
-        return self._pulling is not None
+        return self._pulling
 
     def start(self, kind: str, breakpoints: Container[str] = frozenset(), until: str | None = None,
               background: bool = True) -> None:
@@ -135,44 +125,28 @@ class StepRunner(QObject):
         """Pull steps for ``budget`` seconds: here when the caller waits for the whole pass (``inf``), else on the
         worker (see the module's docstring)."""
         steps = self._steps
-        if steps is None or self._pulling is not None:
+        if steps is None or self._pulling:
             return
         if self.bridge.session is not self._session:  # another document (or the session was closed)
             self._end("")
             return
-        self._halt.clear()
         if budget == float("inf"):
+            self.worker.settle()
+            self.worker.halt.clear()
             self._apply(self._pull(steps, budget))
             return
-        self.bridge.hold()
-        self._gc_was_on = gc.isenabled()
-        gc.disable()  # NOTE: a collection on the worker could free a Qt object there, off its thread
-        future = self._worker.submit(self._pull, steps, budget)
-        if not self._wait(future):
-            self._pulling = future
+        if not self.worker.run(lambda: self._pull(steps, budget), self._settled):
+            self._pulling = True
             self._timer.stop()
-            self._poll.start()
-            self.busy_changed.emit(True)
             self.progress.emit(self._progress_text())  # the status line says what the busy cursor waits for
-            return
-        self._settled(future)
-
-    def _wait(self, future: Future[_Pulled]) -> bool:
-        """Wait for the worker slice while it has used under ``WAIT_S`` of CPU time (a loaded machine gives it less
-        per second: a step a test or a user sees done at once on an idle one is done at once there too) and under
-        ``WAIT_WALL_S`` of wall time (a step that waits rather than computes); True when it is done."""
-        cpu_end, wall_end = time.process_time() + self.WAIT_S, time.perf_counter() + self.WAIT_WALL_S
-        while not wait([future], timeout=0.01).done:
-            if time.process_time() > cpu_end or time.perf_counter() > wall_end:
-                return False
-        return True
 
     def _pull(self, steps: Generator[str, None, None], budget: float) -> _Pulled:
         """Steps for about ``budget`` seconds (on the worker, or here for a whole pass); touches no Qt object."""
         counts = {"forward": 0, "backward": 0}
         cpu_end, wall_end = time.process_time() + budget, time.perf_counter() + max(budget, self.WALL_S)
+        halt = self.worker.halt
         try:
-            while not self._halt.is_set():
+            while not halt.is_set():
                 counts[next(steps)] += 1
                 if time.process_time() > cpu_end or time.perf_counter() > wall_end:
                     break
@@ -182,21 +156,10 @@ class StepRunner(QObject):
             return counts, f"{type(exc).__name__}: {exc}"
         return counts, None
 
-    def _look(self) -> None:
-        """The poll while busy: apply the worker's slice once it is done."""
-        if self._pulling is not None and self._pulling.done():
-            self._settled(self._pulling)
-
-    def _settled(self, future: Future[_Pulled]) -> None:
-        """The worker slice is done: the event loop may touch the session again; apply what it did."""
-        was_busy, self._pulling = self._pulling is not None, None
-        self._poll.stop()
-        if self._gc_was_on:
-            gc.enable()
-        self.bridge.release()
-        if was_busy:
-            self.busy_changed.emit(False)
-        self._apply(future.result())
+    def _settled(self, pulled: _Pulled) -> None:
+        """A worker slice is done (the session is at rest): apply what it did."""
+        was_busy, self._pulling = self._pulling, False
+        self._apply(pulled)
         if self._cancel_asked:
             self._cancel_asked = False
             self.cancel()
@@ -217,7 +180,7 @@ class StepRunner(QObject):
         the steps already in)."""
         more = len(self.queued)
         then = f", then {more} more pass{'es' if more > 1 else ''}" if more else ""
-        now = ", computing…" if self._pulling is not None else ""
+        now = ", computing…" if self._pulling else ""
         if self.kind in STEPS:
             return f"{STEPS[self.kind]}: computing…"
         if self.counts["backward"]:
@@ -230,12 +193,12 @@ class StepRunner(QObject):
         running."""
         if not self.active:
             return False
-        if self.kind in STEPS and self._pulling is None:  # the one step is done: nothing left to cancel
+        if self.kind in STEPS and not self._pulling:  # the one step is done: nothing left to cancel
             self._end("")
             return True
-        if self._pulling is not None:
+        if self._pulling:
             self._cancel_asked = True
-            self._halt.set()
+            self.worker.halt.set()
             self.progress.emit("Cancelling after the step in progress…")
             return True
         if self.counts["backward"]:
@@ -250,15 +213,13 @@ class StepRunner(QObject):
 
     def settle(self) -> None:
         """Wait for the step in flight on the worker, if any, and apply it (the session is at rest after)."""
-        if self._pulling is not None:
-            self._halt.set()
-            wait([self._pulling])
-            self._settled(self._pulling)
+        if self._pulling:
+            self.worker.settle()
 
     def shutdown(self) -> None:
         """The window closes: no step left running on the worker, and the worker's thread ends."""
         self.stop()
-        self._worker.shutdown(wait=True)
+        self.worker.shutdown()
 
     def stop(self) -> None:
         """Stop without a message (another step, another document); a step in flight on the worker is waited for."""

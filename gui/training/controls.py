@@ -39,6 +39,7 @@ from gui.training.train_panel import TIPS, TrainPanel
 from gui.training.trainer import Trainer
 from gui.watch_menu import PortWatchMenu
 from gui.watch_panel import WatchPanel
+from gui.worker_slices import WorkerSlices
 
 __all__ = ["TrainingControls"]
 
@@ -63,11 +64,11 @@ class TrainingControls(QObject):
     watch_requested = Signal(str)  # a port was pinned (or asked to be): the window reveals the Watch dock
 
     def __init__(self, bridge: SessionBridge, scene: GraphScene, parent: QWidget | None = None,
-                 start_path: Callable[[str], str] | None = None):
+                 start_path: Callable[[str], str] | None = None, worker: WorkerSlices | None = None):
         super().__init__(parent)
         self.setObjectName("trainingControls")
         self.bridge, self.scene = bridge, scene
-        self.trainer = Trainer(bridge, self)
+        self.trainer = Trainer(bridge, self, worker)  # its slices compute on the window's worker
         self.panel = TrainPanel(self.trainer, scene.edit)
         self.plot = LossPlot(self.trainer.history, start_path=start_path,
                              labels=lambda keys: parameter_labels(self.bridge.graph, keys))  # w_cut, mlp.0.weight
@@ -187,4 +188,4 @@ class TrainingControls(QObject):
 
     def close(self) -> None:
         """The window closes: it trains no more."""
-        self.trainer.pause()
+        self.trainer.pause(wait=True)  # a slice computing on the worker first comes in

@@ -4,7 +4,9 @@ Out of training each view polls on its own timer. While training, those timers s
 ``frame`` signal (emitted between slices at a rate the trainer adapts to what frames cost) redraws ONE
 view per frame: the visible one most overdue for its own period. One view per frame keeps each pause of
 training short (the event loop's latency is one slice plus one redraw), and hidden views (a tab behind
-another, a closed dock) cost nothing.
+another, a closed dock) cost nothing. When the steps are long (``Trainer.long_steps``: a slice of them computed while
+the window was busy), each frame follows a step of a second or more and redraws every visible view: a redraw is cheap
+beside such a step, and the plots show each step as it comes in.
 
 Views of one widget (the five training plots) form a ``group``: when one of them redraws, the others of
 its group that are due redraw in the same frame. Their paint is one paint of the widget, the part that
@@ -44,6 +46,7 @@ class FramePacer:
     def __init__(self, trainer: Trainer) -> None:
         self.views: list[_View] = []
         self.redraws: dict[str, int] = {}  # name -> redraws during training (for tests and the benchmark)
+        self.trainer = trainer
         trainer.frame.connect(self.on_frame)
         trainer.state_changed.connect(self.on_state)
 
@@ -67,6 +70,11 @@ class FramePacer:
 
     def on_frame(self) -> None:
         now = time.perf_counter()
+        if self.trainer.long_steps:  # a frame after a long step (seconds, on the worker): every visible view shows it
+            for view in self.views:
+                if view.visible():
+                    self._redraw(view, now)
+            return
         due = [(now - v.last) / v.period for v in self.views]
         order = sorted(range(len(self.views)), key=lambda i: -due[i])
         for i in order:

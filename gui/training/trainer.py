@@ -1,11 +1,13 @@
-"""Drives a session's training from the GUI thread in short slices, so the window never freezes.
+"""Drives a session's training in short slices on the window's worker, so the window never freezes.
 
-Why slices and not a worker thread: the session is plain Python, so a worker would share the GIL with
-the GUI (every redraw would still stop training, and the GUI thread would wait up to the interpreter's
-switch interval for each Python call it makes), and the GUI could not read the session while the worker
-mutates it. In slices, the session is only ever touched by one thread and is at rest whenever the event
-loop runs: Pause, Step, Reset, a hyperparameter or device change and graph edits all apply between two
-steps, and views read consistent data.
+Why slices: between two slices the session is at rest and the event loop runs with the whole window usable: Pause,
+Step, Reset, a hyperparameter or device change and graph edits all apply between two steps, and views read consistent
+data. Each slice computes on the window's one worker thread (``gui.worker_slices``, shared with the step runner's
+Forward/Backward all), and the GUI thread waits for it as long as a short slice takes: a toy step is done when the
+slice returns, as it was when slices ran here. A slice still computing after ``WorkerSlices.WAIT_S`` (a step of lesson
+1's 32x3x224x224 convolution, a wide MLP) hands the GUI thread back to the event loop: the window goes busy (the
+graph's edits and the Train dock greyed but its Pause; zoom, Esc and the plots keep answering), and stays busy from one
+such slice to the next until training pauses or stops. Pause or Esc then stops after the step in flight.
 
 Each slice pulls whole steps (zero_grad, forward, backward, optimizer) from one live ``Session.train``
 generator (so a step costs what it costs headless) for about ``SLICE_S`` seconds, appends their metrics
@@ -27,7 +29,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -35,6 +37,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from core.nodegraph.run.training_state import saved_history
 from core.nodegraph.training.runs import Metrics, Run, RunHistory, StopConditions, StopInfo
 from core.nodegraph.training.trainview import retune
+from gui.worker_slices import WorkerSlices
 
 if TYPE_CHECKING:
     from core.nodegraph.model.events import SessionEvent
@@ -42,6 +45,9 @@ if TYPE_CHECKING:
     from gui.session_bridge import SessionBridge
 
 __all__ = ["Trainer"]
+
+# a slice's steps done, its last metrics, its last good metrics, and the stop it hit
+_Pulled = tuple[int, "Metrics | None", "Metrics | None", "StopInfo | None"]
 
 
 class Trainer(QObject):
@@ -67,10 +73,15 @@ class Trainer(QObject):
     history_cleared = Signal()
     history_restored = Signal()  # an opened document's file saved the runs its plots drew: they are back
 
-    def __init__(self, bridge: SessionBridge, parent: QObject | None = None) -> None:
+    def __init__(self, bridge: SessionBridge, parent: QObject | None = None,
+                 worker: WorkerSlices | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("trainer")
         self.bridge = bridge
+        self.worker = worker if worker is not None else WorkerSlices(bridge, self)  # the window's one worker
+        self._in_flight = False  # a slice of ours computes on the worker while the event loop runs
+        self._pause_asked = False  # Pause while it did: training pauses once that slice is in
+        self.long_steps = False  # the last slice went long (computed while the window was busy)
         self.history = RunHistory()
         self.stop_conditions = StopConditions()
         self.state = "idle"
@@ -129,6 +140,9 @@ class Trainer(QObject):
         if state != self.state:
             self.state = state
             _collect_young_only(self, state == "training")
+            if state != "training":
+                self.long_steps = False
+                self.worker.keep_busy(self, False)
             self.state_changed.emit(state)
 
     # ----- actions ---------------------------------------------------------------------------------------
@@ -147,9 +161,15 @@ class Trainer(QObject):
         self._set_state("training")
         self._timer.start()
 
-    def pause(self) -> None:
-        """Stop after the step in progress. After a replayed step one more step runs, eagerly, so the paused
+    def pause(self, wait: bool = False) -> None:
+        """Stop after the step in progress: at once, or, while a long slice computes on the worker, once it is in
+        (``wait``: wait for it here). After a replayed step one more step runs, eagerly, so the paused
         session shows the per-node autograd graph and a finished pass (``Training.finish``)."""
+        if self._in_flight and not wait:
+            self._pause_asked = self.state == "training"
+            self.worker.halt.set()  # the worker pulls no step after the one in flight
+            return
+        self._settle()
         if self.state == "training":
             self._timer.stop()
             if self._steps is not None and self.session.trainer.replayed:
@@ -162,18 +182,25 @@ class Trainer(QObject):
             self.progress.emit(self.progress_info())  # the count and loss where it paused, not a frame's older ones
 
     def step(self) -> Metrics | None:
-        """One full iteration now (training stays paused); it runs eagerly, as the last step of a call does."""
-        self.pause()
+        """One full iteration (training stays paused); it runs eagerly, as the last step of a call does, on the
+        worker: its metrics are returned when it was done at once, else None (``progress`` says when it is in)."""
+        self.pause(wait=True)
         self._zero_grad = True
         self.session.trainer.finish()
-        metrics = self._one_step()
-        self._close_steps()
-        self.progress.emit(self.progress_info())
-        return metrics
+        out: list[Metrics | None] = []
+
+        def stepped(metrics: Metrics | None) -> None:
+            self._close_steps()
+            self.progress.emit(self.progress_info())
+            out.append(metrics)
+
+        self._advance(0.0, 1, stepped)
+        return out[0] if out else None
 
     def reset(self) -> None:
         """Stop, re-initialise the parameters from their seeds and begin a new run on the next step."""
         self._timer.stop()
+        self._settle()
         self._close_steps()
         self.bridge.run("reset")  # the session's reset event starts the new run (_begin_new_run)
         self._set_state("idle")
@@ -191,6 +218,7 @@ class Trainer(QObject):
         goes on with the last one, where the file's training stopped."""
         was_training = self.state == "training"
         self._timer.stop()
+        self._settle()
         self._close_steps()
         self.history.runs.clear()
         self.history_cleared.emit()
@@ -205,6 +233,7 @@ class Trainer(QObject):
 
     def retune(self, text: str) -> None:
         """The document's hyperparameters changed: apply them to the live optimizer, mark the plots."""
+        self._settle()
         if self.bridge.session is not None:
             retune(self.bridge.session)
         if self.history.current is not None and not self._new_run:
@@ -213,6 +242,7 @@ class Trainer(QObject):
     def switch_optimizer(self) -> None:
         """The document's optimizer changed: the next step builds it; the current run marks the switch and its
         legend names both (``Run.switch_optimizer``)."""
+        self._settle()
         if self.bridge.session is not None:
             retune(self.bridge.session)
         if self.history.current is not None and not self._new_run:
@@ -221,6 +251,7 @@ class Trainer(QObject):
     def set_device(self, device: str) -> None:
         """Compute on ``device`` from the next step on: the session moves every tensor it holds and keeps its
         values, gradients, step count and optimizer state (``Session.to``)."""
+        self._settle()
         if self.bridge.session is not None and self.bridge.session.device != device:
             self._close_steps()
             self.bridge.session.to(device)
@@ -255,77 +286,129 @@ class Trainer(QObject):
             self._steps = (session, session.train(max(self.target - self.done, 1), self._zero_grad))
         return self._steps
 
+    def _settle(self) -> None:
+        """Wait for a slice of ours computing on the worker and apply it: the session is at rest after."""
+        if self._in_flight:
+            self.worker.settle()
+
     def _one_step(self) -> Metrics | None:
-        return self._advance(0.0, 1)
+        """One step here on the GUI thread (the step after a replay that Pause runs eagerly)."""
+        self._settle()
+        out: list[Metrics | None] = []
+        self._advance(0.0, 1, out.append, here=True)
+        return out[0] if out else None
 
-    def _run_slice(self, budget: float) -> None:
-        if self.state == "training" and self.done < self.target:
-            self._advance(budget, self.target - self.done)
-
-    def _advance(self, budget: float, left: int) -> Metrics | None:
-        """Up to ``left`` steps for about ``budget`` seconds (one at least); returns the last step's metrics (an
-        error dict when an error ended them, None when the session had no step to give). The loop keeps what it
-        needs in locals and calls nothing per step but the session's generator, ``Run.add`` and the stop check
-        (a toy step is ~350 us: every us counts)."""
-        end = time.perf_counter() + budget
+    def _advance(self, budget: float, left: int, then: Callable[[Metrics | None], None], here: bool = False) -> None:
+        """Up to ``left`` steps for about ``budget`` seconds (one at least) on the window's worker (``here``: on this
+        thread), then ``then`` with the last step's metrics (an error dict when an error ended them, None when the
+        session had no step to give) on the GUI thread."""
         live = self._live_steps()
         if live is None:
-            return None
-        (session, steps), listener = live, self.bridge._on_event
-        run, stop_info, times, clock = self.run, self.stop_conditions.stop_info, self._times, time.perf_counter
+            then(None)
+            return
+        session, steps = live
+        run, listener = self.run, self.bridge._on_event
         run.use_optimizer(session.graph.training)  # what these steps' optimizer is built or retuned from
-        done, stop, metrics, good = 0, None, None, None
         session.unsubscribe(listener)  # one train event per step would flood the window: views poll instead
         self._stepping = True
-        try:
-            while done < left:
-                metrics = next(steps, None)
-                if metrics is None or "error" in metrics:
-                    break
-                run.add(metrics)
-                good = metrics
-                done += 1
-                now = clock()
-                times.append(now)
-                stop = stop_info(metrics, session)
-                if stop is not None or now > end:
-                    break
-        finally:
-            self._stepping = False
-            self.done += done
-            if good is not None:
-                self.last_loss = good.get("loss")
-            session.subscribe(listener)
+
+        def done(pulled: _Pulled) -> None:
+            self._in_flight = False
+            self._pulled(session, pulled, then)
+
+        if here:
+            self.worker.halt.clear()
+            done(self._pull(session, steps, run, budget, left))
+            return
+        self._in_flight = True
+        self.worker.run(lambda: self._pull(session, steps, run, budget, left), done)
+
+    def _pull(self, session: Session, steps: Generator[Metrics, None, None], run: Run, budget: float,
+              left: int) -> _Pulled:
+        """The steps themselves, on the worker; touches no Qt object. The loop keeps what it needs in locals and
+        calls nothing per step but the session's generator, ``Run.add`` and the stop check (a toy step is ~350 us:
+        every us counts)."""
+        end = time.perf_counter() + budget
+        stop_info, times, clock, halt = self.stop_conditions.stop_info, self._times, time.perf_counter, self.worker.halt
+        done, stop, metrics, good = 0, None, None, None
+        while done < left:
+            metrics = next(steps, None)
+            if metrics is None or "error" in metrics:
+                break
+            run.add(metrics)
+            good = metrics
+            done += 1
+            now = clock()
+            times.append(now)
+            stop = stop_info(metrics, session)
+            if stop is not None or now > end or halt.is_set():
+                break
+        return done, metrics, good, stop
+
+    def _pulled(self, session: Session, pulled: _Pulled, then: Callable[[Metrics | None], None]) -> None:
+        """Back on the GUI thread after a slice: count its steps, say a stop, then ``then``."""
+        done, metrics, good, stop = pulled
+        self._stepping = False
+        self.done += done
+        if good is not None:
+            self.last_loss = good.get("loss")
+        session.subscribe(self.bridge._on_event)
         if metrics is None or "error" in metrics:  # no step to give, or an error: no step for the run or the count
             self._close_steps()
             if metrics is not None:
-                times.append(clock())
-                stop = stop_info(metrics, session)
+                self._times.append(time.perf_counter())
+                stop = self.stop_conditions.stop_info(metrics, session)
             elif self.state == "training":
                 self._finish(None)
         if stop is not None:
             self._finish(stop)
-        return metrics
+        then(metrics)
 
     def _slice(self) -> None:
+        """The timer's slice of training: on the worker, so a long step leaves the window answering."""
+        if self._in_flight:
+            return
         cpu = time.process_time()  # CPU time: the load of other processes on the machine is not ours
         if self._slice_end is not None:  # what the event loop did since the last slice: redraws, paints...
             self._outside += cpu - self._slice_end
             self.cpu["gui"] += cpu - self._slice_end
-        self._run_slice(self.SLICE_S)
+        if self.state == "training" and self.done < self.target:
+            self._timer.stop()  # no zero-interval turns while the worker computes (it would wait in line for them)
+            self._advance(self.SLICE_S, self.target - self.done, lambda _m: self._slice_done(cpu))
+        else:
+            self._slice_done(cpu)
+
+    def _slice_done(self, cpu: float) -> None:
         self._slice_end = time.process_time()
         self.cpu["steps"] += self._slice_end - cpu
         if self.state == "training" and self.done >= self.target:
             self._finish(None)
+        if self._pause_asked:  # Pause or Esc while the slice computed: now it is in
+            self._pause_asked = False
+            self.pause()
         if self.state != "training":
             self.progress.emit(self.progress_info())
-        elif self._slice_end >= self._next_frame:
+            return
+        self.long_steps = self.worker.late  # the steps are long: each slice is drawn whole (``FramePacer``)
+        self.worker.keep_busy(self, self.long_steps)  # and the window stays busy from one to the next
+        if self.long_steps:
+            self.progress.emit(self.progress_info())  # which opens the Plots dock after the first step:
+            QTimer.singleShot(0, self._long_frame)  # the frame once it is laid out, then the next slice
+            return
+        self._timer.start()
+        if self._slice_end >= self._next_frame:
             self._pace(self._slice_end)
             self.frame.emit()
             now = time.perf_counter()
             if now - self._progress_at >= self.PROGRESS_S:  # progress is a redraw too: a few times a second
                 self._progress_at = now
                 self.progress.emit(self.progress_info())
+
+    def _long_frame(self) -> None:
+        """After a long slice: every view shows it, then the next slice computes."""
+        if self.state == "training" and not self._in_flight:
+            self.frame.emit()
+            self._timer.start()
 
     def _pace(self, now: float) -> None:
         """Space the next frame so that all the GUI's work since the last one (this frame's redraws, the paints
