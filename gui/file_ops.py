@@ -2,7 +2,8 @@
 
 The loader's ``LoadError`` message is shown after the file's name; a failed load never replaces the open document.
 The window's file dialogs go through ``open_file_name`` and ``save_file_name`` (Qt's static dialogs, sized so their
-names and types read: Qt's own dialog at 1366x768 cut the type column to "JSO…ent").
+names and types read: Qt's own dialog at 1366x768 cut the type column to "JSO…ent"), and its dates written
+year-month-day (``IsoDates``: under the C locale Qt's own wrote "7 12 2026", which reads as July or December).
 """
 
 from __future__ import annotations
@@ -13,11 +14,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QRectF, QSettings, QSize, QTimer
+from PySide6.QtCore import (
+    QIdentityProxyModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRectF,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
+    QFileSystemModel,
     QGraphicsScene,
     QHeaderView,
     QMessageBox,
@@ -45,6 +57,25 @@ def save_file_name(parent: QWidget, caption: str, start: str, filters: str) -> t
     return QFileDialog.getSaveFileName(parent, caption, start, filters)
 
 
+DATE_COLUMN = 3  # Qt's own file dialog's "Date Modified"
+DATE_FORMAT = "yyyy-MM-dd HH:mm"  # the same whatever the locale: "7 12 2026" (C locale) read as July or December
+
+
+class IsoDates(QIdentityProxyModel):
+    """Qt's own file dialog's entries with their modification dates as ``DATE_FORMAT`` (the rest as they are)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("isoDates")
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        source = self.sourceModel()
+        if index.column() == DATE_COLUMN and role == Qt.ItemDataRole.DisplayRole and \
+                isinstance(source, QFileSystemModel):
+            return source.lastModified(self.mapToSource(index)).toString(DATE_FORMAT)
+        return super().data(index, role)
+
+
 def fit_file_dialog() -> None:
     """Give the open file dialog (Qt's own, where the platform has no native one) room to read: at least
     ``FILE_DIALOG_SIZE`` within its screen, the detail view's size, type and date columns as wide as their texts
@@ -60,6 +91,8 @@ def fit_file_dialog() -> None:
     if not room.contains(frame):  # grown past the screen's edge: back inside it
         frame.moveCenter(room.center())
         dialog.move(frame.topLeft())
+    if dialog.proxyModel() is None:
+        dialog.setProxyModel(IsoDates(dialog))
     view = dialog.findChild(QTreeView)
     if view is not None:
         header = view.header()

@@ -46,3 +46,26 @@ def test_the_open_dialogs_columns_show_whole_names_and_types(qtbot, window):
     press(w, Qt.Key_O, Qt.ControlModifier)  # File > Open
     qtbot.waitUntil(lambda: bool(answered), timeout=20_000)
     assert any("JSON" in t for t in seen["types"]) and seen["inside"]
+
+
+def test_the_open_dialogs_dates_read_year_month_day_whatever_the_locale(qtbot, window):
+    """Under LANG=C(.UTF-8) Qt's own dialog wrote "7 12 2026 13:45" (July or December?); it now reads 2026-12-07."""
+    import re
+
+    w = shown(qtbot, window)
+    seen: list[str] = []
+
+    def read_dates(dialog) -> None:
+        try:
+            view = dialog.findChild(QTreeView)
+            qtbot.waitUntil(lambda: view.model().rowCount(view.rootIndex()) >= 13)  # the examples are listed
+            model, root = view.model(), view.rootIndex()
+            seen.extend(str(model.index(r, 3, root).data()) for r in range(model.rowCount(root)))
+        finally:
+            QTest.keyClick(dialog, Qt.Key_Escape)
+
+    assert w.open_path(str(EXAMPLES_DIR / "04-autograd-graph.json"))  # the dialog starts in the examples folder
+    answered = answer_dialog(qtbot, QFileDialog, read_dates)
+    press(w, Qt.Key_O, Qt.ControlModifier)  # File > Open
+    qtbot.waitUntil(lambda: bool(answered), timeout=20_000)
+    assert seen and all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", text) for text in seen), seen
