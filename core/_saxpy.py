@@ -30,7 +30,7 @@ import numpy as np
 
 from core import _blas_threads
 
-__all__ = ["saxpy_", "available", "padded_tail"]
+__all__ = ["saxpy_", "available", "padded_tail", "fused_block"]
 
 # only the ILP64 names, whose integer width (int64) is certain from the name
 _SYMBOLS = ("scipy_cblas_saxpy64_", "cblas_saxpy64_")
@@ -92,6 +92,12 @@ def _fuses(axpy, block: int = 1) -> bool:
 def available() -> bool:
     """True when ``saxpy_`` can update in place (a fusing ``saxpy`` found and probed; the first call probes)."""
     return probe_once(_state, _find, _fuses, _BLOCKS)
+
+
+def fused_block() -> int:
+    """Elements the fusing ``saxpy`` fuses in whole blocks of (1: every length; 32: OpenBLAS's Haswell kernel), or 0
+    where there is none (the first call probes)."""
+    return _state["block"] if available() else 0
 
 
 def probe_once(state: dict, find, fuses, blocks) -> bool:
