@@ -22,9 +22,9 @@ import numpy as np
 import core
 from core import _pool, _sleef, _var_all
 from core.nn.functional import _activation_f32, _conv
-from core.ops import linalg
+from core.ops import _stack_products
 
-_USERS = (_var_all, _sleef, _activation_f32, _conv, linalg)
+_USERS = (_var_all, _sleef, _activation_f32, _conv, _stack_products)
 
 
 def _per_call_map(fn, items) -> list:
@@ -52,7 +52,7 @@ def _cases() -> list:
             ("expf_u10 2^18", lambda: _sleef.expf_u10(x16)),
             ("expf_u10 2^20", lambda: _sleef.expf_u10(x64)),
             ("silu f32 2^18", lambda: _activation_f32.silu_forward(x16)[0]),
-            ("bmm 64x(64x32@32x64)", lambda: linalg._stacked_matmul(q, k)),
+            ("bmm 64x(64x32@32x64)", lambda: _stack_products._stacked_matmul(q, k)),
             ("conv2d 8x64x56x56 3x3", lambda: core.nn.functional.conv2d(img, w, padding=1).numpy())]
 
 

@@ -5,7 +5,7 @@ rounds differently from NumPy's OpenBLAS in the last bit; the drift then grows o
 against torch 2.13 (MKL 2024.2, AMD EPYC Zen 4 with AVX-512, one and two threads, operands at several storage
 offsets, thousands of random shapes), a product ``a @ b`` of an (M, K) ``a`` and a (K, N) ``b`` is, in these
 regions, an **in-order multiply-add chain without FMA**: each product rounded, then added to the accumulator
-for k = 0..K-1 (the same rule as PyTorch's own small ``bmm`` loop, ``core.ops.linalg._naive_bmm``):
+for k = 0..K-1 (the same rule as PyTorch's own small ``bmm`` loop, ``core.ops._stack_products._naive_bmm``):
 
 - ``b`` with contiguous rows (PyTorch passes it untransposed; ``a`` either way): N in (2, 3) or a multiple
   of 4, or M = 1, or K <= 5; except M >= 4 with N >= 12. ``addmm``'s bias (beta = alpha = 1) is the chain's

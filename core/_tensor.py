@@ -936,7 +936,7 @@ class Tensor(TensorBase):
                                    "size")
             allowed = self.dtype if "_grad_dtype" not in _INSTANCE_DICT.__get__(self) else _grad_dtype.allowed(self)
             if allowed is not None and value.dtype is not allowed:
-                from core.ops.linalg import _C_NAMES  # lazy: core.ops imports this module
+                from core.ops._linalg_checks import _C_NAMES  # lazy: core.ops imports this module
 
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_C_NAMES[value.dtype.name]}' to a tensor with "

@@ -406,7 +406,7 @@ def _numbers_fit(input, other) -> None:
 
 def _check_mask(mask, value):
     if mask.dtype is not _dtype.bool:
-        from core.ops.linalg import _C_NAMES  # torch names the mask's C type (``unsigned char`` for uint8)
+        from core.ops._linalg_checks import _C_NAMES  # torch names the mask's C type (``unsigned char`` for uint8)
 
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_C_NAMES.get(mask.dtype.name, mask.dtype.name)}")

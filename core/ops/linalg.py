@@ -13,107 +13,35 @@ import math
 
 import numpy as np
 
-from core import _blas_threads as _blas
-from core import _dtype
-from core._pool import pool_map
 from core._small_gemm import blas_ready, mkl_gemm, mkl_gemm_stack, mkl_gemv, mkl_sdot
 from core._tensor import Tensor, new_tensor
-from core._threads import get_num_threads
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
 from core.autograd.forward_ad import bilinear_jvp, linear_jvp
 from core.autograd.function import Function
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._float32_compute import bmm_float16, computes_in_float32, mm_float16
+from core.ops._linalg_checks import (
+    _check_dot_shapes,
+    _check_matmul_shapes,
+    _check_mm_shapes,
+    _check_mv_shapes,
+    _check_same_dtype,
+    _check_tensors,
+    _no_bool_kernel,
+    _tensor_like,
+    _type_name,
+)
+from core.ops._stack_products import _gemm_per_matrix, _naive_bmm, _naive_bmm_applies, _stacked_matmul
 from core.ops._strided import dense
-from core.ops._util import broadcast_shapes, check_same_device, xp_of
+from core.ops._util import broadcast_shapes, xp_of
 from core.ops.complex_ops import conj_of
 from core.ops.elementwise import _out, mul
 from core.ops.views import UnsafeView, contiguous, expand, reshape, transpose, unsqueeze
 from core.ops.views import t as _t
-from core.overrides import _given_out, handle_torch_function, has_torch_function_variadic
+from core.overrides import _given_out, handle_torch_function
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "inner", "outer", "ger"]
-
-_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
-            "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char", "bool": "bool",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-_TYPE_NAMES = _dtype.SCALAR_NAMES
-
-
-def _type_name(t: Tensor) -> str:
-    return _TYPE_NAMES[t.dtype.name]
-
-
-def _dims(shape) -> str:
-    return "x".join(str(s) for s in shape)
-
-
-def _check_tensors(name: str, *args) -> None:
-    for i, (arg_name, a) in enumerate(args):
-        if not isinstance(a, Tensor):
-            raise TypeError(f"{name}(): argument '{arg_name}' (position {i + 1}) must be Tensor, "
-                            f"not {type(a).__name__}")
-    check_same_device(*(a for _, a in args))
-
-
-def _tensor_like(a, b) -> bool:
-    """An argument that is no Tensor but overrides ``__torch_function__`` (GPyTorch's LinearOperator): torch's
-    argument parser hands the call to it instead of refusing the argument."""
-    return not (isinstance(a, Tensor) and isinstance(b, Tensor)) and has_torch_function_variadic(a, b)
-
-
-def _check_same_dtype(a: Tensor, b: Tensor) -> None:
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_C_NAMES[a.dtype.name]} != "
-                           f"{_C_NAMES[b.dtype.name]}")
-    if a._data.dtype == np.bool_:
-        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
-
-
-def _no_bool_kernel(kernel: str, t: Tensor) -> None:
-    """PyTorch's CPU products (BLAS or its own loops) have no bool kernel."""
-    if t._data.dtype == np.bool_:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-
-
-def _check_mm_shapes(sa, sb) -> None:
-    if sa[1] != sb[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(sa)} and {_dims(sb)})")
-
-
-def _check_mv_shapes(sa, sv) -> None:
-    if sa[1] != sv[0]:
-        raise RuntimeError(f"size mismatch, got input ({sa[0]}), mat ({_dims(sa)}), vec ({sv[0]})")
-
-
-def _check_dot_shapes(sa, sb) -> None:
-    if sa[0] != sb[0]:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] to have the "
-                           f"same number of elements, but got {sa[0]} and {sb[0]} elements respectively")
-
-
-def _check_bmm_shapes(batch, n_k, m_p) -> None:
-    if n_k[1] != m_p[0]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, {n_k[1]}] "
-                           f"but got: [{batch}, {m_p[0]}].")
-
-
-def _check_matmul_shapes(sa, sb) -> None:
-    """PyTorch's message for each of matmul's dispatch paths."""
-    da, db = len(sa), len(sb)
-    if da == 1 and db == 1:
-        _check_dot_shapes(sa, sb)
-    elif db == 1 and da >= 2:
-        _check_mv_shapes((math.prod(sa[:-1]), sa[-1]), sb)
-    elif da == 1 and db == 2:
-        _check_mm_shapes((1, sa[0]), sb)
-    elif db == 2 and da >= 2:
-        _check_mm_shapes((math.prod(sa[:-1]), sa[-1]), sb)
-    else:
-        batch = broadcast_shapes(sa[:-2], sb[:-2])
-        _check_bmm_shapes(math.prod(batch), sa[-2:] if da > 1 else (1, sa[0]), sb[-2:])
-
 
 # ----- primitives -------------------------------------------------------------------------------
 
@@ -174,102 +102,6 @@ class Mm(Function):
         return mm_grads(g, a, b, ctx.needs_input_grad[0], ctx.needs_input_grad[1], ctx.column_major)
 
     jvp = bilinear_jvp
-
-
-_SMALL_GEMM = 1 << 21  # multiply-adds per matrix below which a stack's GEMMs run one thread each
-_SMALL_STACK = 1 << 22  # multiply-adds of the whole stack above which threads pay for themselves
-
-
-def _gemm_per_matrix(x, y):
-    """``bmm`` as PyTorch's CPU bmm computes it above its small loop, MKL's GEMM per matrix (measured: torch.bmm
-    equals torch.mm of each matrix bit for bit), where ``mkl_gemm`` knows each matrix's order and the stack routes
-    do not (a transposed operand, the FMA-blocked kernel of M >= 4, N >= 12: einsum's and attention's products
-    with a transposed gradient); None elsewhere. Each matrix is a Python call: small stacks only."""
-    if type(x) is not np.ndarray or type(y) is not np.ndarray or x.ndim != 3 \
-            or math.prod(x.shape) * y.shape[-1] > _PER_MATRIX_LIMIT:
-        return None
-    out = []
-    for a, b in zip(x, y):
-        if (product := mkl_gemm(a, b)) is None:
-            return None
-        out.append(product)
-    return np.stack(out) if out else None
-
-
-_PER_MATRIX_LIMIT = 1 << 20  # multiply-adds of a stack done per matrix (~0.4 ms; NumPy's one matmul above)
-
-
-def _stacked_matmul(x, y):
-    """``np.matmul`` of two (B, n, k) @ (B, k, m) NumPy stacks; a stack of small products splits its batch over
-    ``core.get_num_threads()`` Python threads with NumPy's BLAS single-threaded meanwhile.
-
-    NOTE: OpenBLAS threads each product above ~2.6e5 multiply-adds itself; an attention step's 128 products of
-    128x32x128 then synchronise 128 times, and when another process holds a core each sync waits for a time
-    slice (q @ k^T went from ~10 ms to 0.2-1.5 s on the shared 2-core machine). Every product is still one
-    GEMM call with the same arguments, and OpenBLAS splits rows and columns (never the inner sum) between its
-    threads, so the bits are those of the threaded call (as in ``core.nn.functional._conv``)."""
-    batch, n, k = x.shape
-    m = y.shape[-1]
-    if k == 1 and x.dtype is y.dtype and x.dtype in _NAIVE_DTYPES:
-        return _outer_products(x, y)
-    workers = min(get_num_threads(), batch)
-    if workers < 2 or not _SMALL_STACK <= batch * n * k * m or n * k * m >= _SMALL_GEMM or y.shape[0] != batch \
-            or not _blas.available():
-        return np.matmul(x, y)
-    out = np.empty((batch, n, m), np.result_type(x, y))
-    if out.dtype.kind not in "fc":
-        return np.matmul(x, y)
-    bounds = [batch * i // workers for i in range(workers + 1)]
-
-    def part(i):
-        np.matmul(x[bounds[i]:bounds[i + 1]], y[bounds[i]:bounds[i + 1]], out=out[bounds[i]:bounds[i + 1]])
-
-    with _blas.single_threaded():
-        pool_map(part, range(workers))
-    return out
-
-
-def _outer_products(x, y):
-    """A stack of (n, 1) @ (1, m) products as one broadcast multiplication: NumPy's matmul takes its element loop
-    when a size-1 dim's stride is not the item size (the transposed input of a per-sample weight gradient under
-    vmap: 13 ms for 64 samples of 784x128, against 2 ms here). Same bits: each element is one rounded product,
-    plus +0 as the loop's and a GEMM's sum start (a -0 product gives +0, as PyTorch's bmm)."""
-    out = np.multiply(x, y)
-    out += 0
-    return out
-
-
-_NAIVE_BMM = 400  # contraction * rows * cols below which PyTorch's CPU bmm runs its own loop instead of a GEMM
-_NAIVE_DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64))  # complex: c10::complex's own rounding
-
-
-def _naive_bmm_applies(x, y) -> bool:
-    """Whether PyTorch's CPU ``bmm`` of these NumPy stacks (..., n, k) @ (..., k, m) takes its small-product loop."""
-    return type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and x.dtype in _NAIVE_DTYPES \
-        and x.shape[-2] * x.shape[-1] * y.shape[-1] < _NAIVE_BMM
-
-
-def _naive_bmm(x, y):
-    """PyTorch's small-product ``bmm``/``baddbmm`` kernel (``baddbmm_cpu_kernel``, taken when n*k*m < 400): each
-    output element adds its k products in k order, rounding each product and each sum to the dtype (no FMA), where
-    a GEMM (NumPy's BLAS) blocks and vectorises the sum and rounds differently in the last bit. The stacks
-    broadcast over their batch dims: one NumPy step per k for a short k, else ``np.add.accumulate`` of all the
-    products (it adds along k one element after the other, where ``sum`` would add pairwise)."""
-    if x.shape[-1] == 0:  # an empty sum: +0 (the backward of an op on empty matrices gets here)
-        batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-        return np.zeros(batch + (x.shape[-2], y.shape[-1]), dtype=np.result_type(x, y))
-    if x.shape[-1] <= 32:
-        # NOTE: order "C": PyTorch writes a new contiguous result; NumPy's default ("K") follows the operands'
-        # memory order, so a permuted operand (einsum's bmm of a permuted view) gave permuted strides, which a later
-        # reduction (mse_loss's mean) sums in another order
-        acc = np.multiply(x[..., :, 0, None], y[..., None, 0, :], order="C")
-        for k in range(1, x.shape[-1]):
-            acc += x[..., :, k, None] * y[..., None, k, :]
-    else:
-        products = x[..., :, :, None] * y[..., None, :, :]  # (..., n, k, m), each product rounded once
-        acc = np.ascontiguousarray(np.add.accumulate(products, axis=-2)[..., -1, :])
-    acc += 0  # NOTE: PyTorch's sum starts at +0, so products that are all -0 give +0
-    return acc
 
 
 class Bmm(Function):

@@ -14,17 +14,13 @@ from core._tensor import Tensor
 from core.amp import _casting as _autocast
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32
+from core.ops._linalg_checks import _C_NAMES, _check_mm_shapes, _check_tensors, _type_name
+from core.ops._stack_products import _naive_bmm, _naive_bmm_applies
 from core.ops._util import xp_of
 from core.ops.complex_ops import conj_of
 from core.ops.deprecated_overloads import addmm_scalars_first
 from core.ops.elementwise import _out, check_inplace
 from core.ops.linalg import (
-    _C_NAMES,
-    _check_mm_shapes,
-    _check_tensors,
-    _naive_bmm,
-    _naive_bmm_applies,
-    _type_name,
     bmm,
     matmul,
     mm_grads,

@@ -15,11 +15,12 @@ from core import _dtype
 from core._factories import eye, ones_like, zeros, zeros_like
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._linalg_checks import _type_name
 from core.ops._util import new_tensor, xp_of
 from core.ops.comparison import where
 from core.ops.cumulative import cumprod
 from core.ops.joining import cat
-from core.ops.linalg import _type_name, matmul
+from core.ops.linalg import matmul
 from core.ops.linalg_more import _check_float, _check_square, _LinAlgError, _mH, _mT, inverse, solve
 from core.ops.linalg_svd import linalg_svd, svdvals
 from core.ops.math_binary import clamp_min

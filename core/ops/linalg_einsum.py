@@ -25,10 +25,11 @@ from core._memory_format import copy_preserving
 from core._tensor import Tensor
 from core.autograd.function import Function, _capture_state
 from core.autograd.grad_mode import is_grad_enabled, no_grad
+from core.ops._linalg_checks import _TYPE_NAMES, _type_name
 from core.ops._strided import strided_array
 from core.ops._util import check_same_device, xp_of
 from core.ops.complex_ops import conj_of
-from core.ops.linalg import _TYPE_NAMES, _type_name, bmm
+from core.ops.linalg import bmm
 from core.ops.views import compute_view_strides, expand, reshape
 
 __all__ = ["einsum"]

@@ -19,11 +19,12 @@ from core._norm_order import two_norm
 from core._sleef_pow import c_powf
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._linalg_checks import _type_name
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
 from core.ops.comparison import where
 from core.ops.complex_ops import conj_of
 from core.ops.elementwise import add, mul
-from core.ops.linalg import _type_name, dot, matmul, mm
+from core.ops.linalg import dot, matmul, mm
 from core.ops.views import clone, permute, reshape, transpose, unsqueeze
 
 __all__ = ["tensordot", "kron", "cross", "det", "slogdet", "logdet", "inverse", "matrix_power", "solve",

@@ -7,8 +7,8 @@ from core._arg_types import conv_arguments_error
 from core._tensor import Tensor
 from core.amp import _casting as _autocast
 from core.nn.functional._conv import Conv, ConvInput, Spec
+from core.ops._linalg_checks import _C_NAMES
 from core.ops._util import check_same_device
-from core.ops.linalg import _C_NAMES
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"]
 
