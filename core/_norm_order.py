@@ -20,8 +20,10 @@ from fractions import Fraction
 import numpy as np
 
 from core._cascade_sum import _ORDERED_TYPES, _lanes, in_order
+from core._glibc import pow_number
+from core._sleef_pow import c_powf
 
-__all__ = ["two_norm"]
+__all__ = ["two_norm", "p_norm"]
 
 LANES = 8
 _SMALL = 2.0**-480  # smaller |t| may have an inexact square error (its low bits underflow)
@@ -142,3 +144,29 @@ def two_norm(x: np.ndarray, axes, keepdims: bool):
     with np.errstate(over="ignore", invalid="ignore"):
         out = _row_norms(rows).reshape(kept)
     return out.reshape(kept + (1,) * k) if keepdims else out
+
+
+GRAIN_SIZE = 32768  # ATen's internal::GRAIN_SIZE: a longer single reduction is split among the threads
+
+
+def p_norm(ab: np.ndarray, p: float, dims):
+    """The p-norm (p not 0, 1, 2 or +-inf) of ``ab`` = |x| over ``dims``, dims kept, as PyTorch's CPU ``NormOps``
+    reduction rounds it: ``acc + pow(|x|, p)`` one term after another in memory order (not vectorised), then
+    ``pow(acc, 1 / p)``, with the C library's ``powf`` (float32) or ``pow`` (float64). NumPy's pairwise sum (and
+    its own power) differed in the last bit of a quarter to half of the norms, in float64 too (``dist(x, y, 0.5)``),
+    which a double backward then carried into every element. ``None`` for anything else (a CuPy array, an empty
+    one, more than ``GRAIN_SIZE`` elements: PyTorch may then split a reduction among its threads)."""
+    if type(ab) is not np.ndarray or ab.dtype not in (np.float32, np.float64) or not 0 < ab.size <= GRAIN_SIZE \
+            or not ab.ndim:
+        return None
+    dims = tuple(sorted({d % ab.ndim for d in dims}))
+    moved = np.moveaxis(ab, dims, tuple(range(ab.ndim - len(dims), ab.ndim)))
+    kept = moved.shape[:ab.ndim - len(dims)]
+    rows = np.ascontiguousarray(moved).reshape(math.prod(kept), -1)
+    with np.errstate(all="ignore"):
+        if ab.dtype == np.float32:
+            total = in_order(c_powf(rows, _F32(p)), axis=1)
+            out = c_powf(total, _F32(1) / _F32(p))
+        else:
+            out = pow_number(in_order(pow_number(rows, p), axis=1), 1.0 / p)
+    return np.expand_dims(out.reshape(kept), dims)

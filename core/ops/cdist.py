@@ -23,7 +23,8 @@ from core._norm_order import two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes
-from core.ops.statistics import _vector_norm, norm_backward
+from core.ops.norm_backward import norm_backward
+from core.ops.statistics import _vector_norm
 
 __all__ = ["cdist"]
 
@@ -99,7 +100,7 @@ class Cdist(Function):
         if ctx.p == 2:  # NOTE: ATen's cdist backward kernel: (grad * diff) / dist, 0 where dist is 0
             g = ((grad.unsqueeze(-1) * diff) / res.unsqueeze(-1)).masked_fill((res == 0).unsqueeze(-1), 0)
         else:
-            g = norm_backward(grad, diff, res, ctx.p, (diff.ndim - 1,), False)
+            g = norm_backward(grad, diff, ctx.p, res, (diff.ndim - 1,), False)
         if g is None:  # p = 0: PyTorch's gradient is zero
             return core.zeros_like(x1), core.zeros_like(x2)
         # x2's terms are x1's negated (x2[i] - x1[j] = -(x1[j] - x2[i]) exactly), so its sum is theirs negated

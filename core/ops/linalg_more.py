@@ -15,8 +15,7 @@ from core import _dtype, _factories
 from core._arg_types import require_tensors, tp_name
 from core._cascade_sum import in_order
 from core._errors import _LinAlgError
-from core._norm_order import two_norm
-from core._sleef_pow import c_powf
+from core._norm_order import p_norm, two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._linalg_checks import _type_name
@@ -25,6 +24,7 @@ from core.ops.comparison import where
 from core.ops.complex_ops import conj_of
 from core.ops.elementwise import add, mul
 from core.ops.linalg import dot, matmul, mm
+from core.ops.norm_backward import norm_backward
 from core.ops.views import clone, permute, reshape, transpose, unsqueeze
 
 __all__ = ["tensordot", "kron", "cross", "det", "slogdet", "logdet", "inverse", "matrix_power", "solve",
@@ -426,78 +426,35 @@ class LinalgVectorNorm(Function):
     node_name = "LinalgVectorNormBackward0"
 
     @staticmethod
-    def forward(ctx, a, *, ord, dims, keepdim, dt):
+    def forward(ctx, a, *, ord, dims, keepdim, dt, named):
         # NOTE: half precision accumulates in float32 (as PyTorch does), so squares do not overflow.
         x = a._data.astype(np.float32 if dt is _dtype.float16 or dt is _dtype.bfloat16 else dt.np, copy=False)
         xp = xp_of(x)
         with np.errstate(all="ignore"):  # (the 0- and 2-norms read no |x|: the Inspector's norm of 25M elements)
             out = _norm_array(xp, x, x if ord in (0.0, 2.0) else xp.abs(x), ord, dims)
-        ctx.ord, ctx.dims, ctx.keepdim = ord, dims, keepdim
-        x, out = x.astype(dt.np, copy=False), out.astype(dt.np, copy=False)
-        ctx.x, ctx.out = x, out  # backward's sign, mask and zero come from them (under no_grad: never made)
-        ctx.save_for_backward(a)
+        ctx.ord, ctx.dims, ctx.keepdim, ctx.named = ord, dims, keepdim, named  # (named: the dims the caller gave)
+        out = out.astype(dt.np, copy=False)
         kept = tuple(s for i, s in enumerate(out.shape) if i not in dims)
-        return new_tensor(out) if keepdim else new_tensor(out.reshape(kept))
-
-    @staticmethod
-    def parts(ctx):
-        """sign(x), the share of each max (min) element for the inf-norms, and where the norm is 0: what backward
-        needs, made from the forward's arrays only when a backward (or forward-mode AD) runs."""
-        x, out, xp = ctx.x, ctx.out, xp_of(ctx.x)
-        mask = None
-        if ctx.ord in (math.inf, -math.inf):
-            mask = (xp.abs(x) == out).astype(x.dtype)
-            mask = mask / mask.sum(axis=ctx.dims, keepdims=True)
-        return xp.sign(x), mask, (out == 0).astype(x.dtype)
+        res = new_tensor(out) if keepdim else new_tensor(out.reshape(kept))
+        ctx.save_for_backward(a, res)  # (the result: torch's norm_backward reads it, a node of the double backward)
+        return res
 
     @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        sign, mask, zero_mask = LinalgVectorNorm.parts(ctx)
-        dt = _dtype.from_numpy_dtype(g._data.dtype)
-        a = a if a.dtype is dt else a.to(dt)
-        if not ctx.keepdim:
-            g = reshape(g, zero_mask.shape)
-        const = Tensor._wrap
-        p = ctx.ord
-        if p == 0:  # NOTE: PyTorch returns no gradient at all (the leaf's .grad stays None)
-            return None
-        if p == 1:
-            return mul(g, const(sign))
-        if p in (math.inf, -math.inf):
-            return mul(g, const(sign * mask))
-        norm = vector_norm(a, p, ctx.dims, True)
-        zero = const(zero_mask)
-        if p == 2:  # NOTE: torch's norm_backward: grad * (self / norm).masked_fill_(norm == 0, 0)
-            return mul(g, a / (norm + zero) * (1 - zero))
-        absx = mul(a, const(sign))
-        if p < 1:  # NOTE: torch's norm_backward: sgn(x) |x|^(p-1) (0 where x is 0) * grad * norm^(1-p)
-            powered = where(a == 0, 0.0, absx.pow(p - 1))
-            return mul(mul(const(sign), powered), g * norm.pow(1 - p))
-        # NOTE: torch's norm_backward: scale_v = grad / norm^(p-1), masked to 0 where the norm is 0 (here the norm
-        # is 1 there, then the scale times 0), times sgn(x) |x|^(p-1) (p < 2) or x |x|^(p-2)
-        scale = g / (norm + zero).pow(p - 1) * (1 - zero)
-        if p < 2:  # (no 0 * inf where an element is 0)
-            return mul(mul(const(sign), absx.pow(p - 1)), scale)
-        return mul(mul(a, absx.pow(p - 2)), scale)
+        a, norm = ctx.saved_tensors
+        if a.dtype is not norm.dtype:  # (a dtype= norm: the gradient is taken in the norm's dtype)
+            a = a.to(norm.dtype)
+        return norm_backward(g, a, ctx.ord, norm, ctx.named, ctx.keepdim)
 
     @staticmethod
     def jvp(ctx, t):
         """The tangent summed against d norm / d x (backward's formula with a unit gradient)."""
-        slope = LinalgVectorNorm.backward(_Primal(ctx), _factories.ones_like(ctx.output))
+        a, norm = ctx.inputs[0], ctx.output
+        slope = norm_backward(_factories.ones_like(norm), a if a.dtype is norm.dtype else a.to(norm.dtype),
+                              ctx.ord, norm, ctx.named, ctx.keepdim)
         if slope is None:  # the 0 "norm" counts non-zeros: a zero tangent
             return _factories.zeros_like(ctx.output)
         return (slope * t).sum(ctx.dims, keepdim=ctx.keepdim) if ctx.dims else slope * t
-
-
-class _Primal:
-    """What ``LinalgVectorNorm.backward`` reads from its ctx, for forward mode (which saves nothing)."""
-
-    def __init__(self, ctx):
-        self._ctx, self.saved_tensors = ctx, (ctx.inputs[0],)
-
-    def __getattr__(self, name):
-        return getattr(self._ctx, name)
 
 
 _SERIAL_NORM = 32768  # elements up to which PyTorch's reduction runs on one thread (its GRAIN_SIZE)
@@ -529,16 +486,9 @@ def _norm_array(xp, x, ax, ord, dims):
     if ord == 2:
         out = two_norm(x, dims, True)  # float32 over trailing dims: PyTorch's order
         return xp.sqrt((x * x).sum(axis=dims, keepdims=True)) if out is None else out
-    if xp is np and x.dtype == np.float32 and x.size <= _SERIAL_NORM:
-        # NOTE: PyTorch's NormOps reduction in float: |x|^p by the C library's powf, added one after another in
-        # memory order (one thread up to its grain size), then powf(sum, 1f / p); NumPy's pairwise sum and float32
-        # power differed in a quarter of the norms and so in their gradients
-        moved = np.moveaxis(ax, dims, tuple(range(ax.ndim - len(dims), ax.ndim)))
-        kept = moved.shape[:moved.ndim - len(dims)]
-        terms = c_powf(np.ascontiguousarray(moved).reshape(math.prod(kept), -1), np.float32(ord))
-        total = in_order(terms, axis=1) if terms.shape[1] else np.zeros(terms.shape[0], np.float32)
-        out = c_powf(total, np.float32(1) / np.float32(ord)).reshape(kept)
-        return np.expand_dims(out, tuple(sorted(dims))) if dims else out
+    out = p_norm(ax, ord, dims) if dims else None  # (PyTorch's in-order NormOps sum, float32 and float64)
+    if out is not None:
+        return out
     return (ax ** ord).sum(axis=dims, keepdims=True) ** (1.0 / ord)
 
 
@@ -557,4 +507,5 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if (ord < 0 or ord == math.inf) and any(x.shape[d] == 0 for d in dims):
         raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because "
                            "the operation does not have an identity")
-    return LinalgVectorNorm.apply(x, ord=ord, dims=dims, keepdim=bool(keepdim), dt=dt)
+    named = () if dim is None or isinstance(dim, (tuple, list)) and not dim else dims
+    return LinalgVectorNorm.apply(x, ord=ord, dims=dims, keepdim=bool(keepdim), dt=dt, named=named)

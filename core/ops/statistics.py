@@ -25,7 +25,7 @@ from core._arg_types import (
 from core._cascade_sum import in_order, ordered_sum
 from core._factories import ones_like
 from core._lane_sum import HALF_LANES, LANES, row_max, softmax_sum
-from core._norm_order import two_norm
+from core._norm_order import p_norm, two_norm
 from core._precise import precise
 from core._tensor import Tensor
 from core._user_warning import warn_user
@@ -42,8 +42,8 @@ from core.ops.conversion import to
 from core.ops.cumulative import *  # noqa: F403 - one family for users
 from core.ops.cumulative import __all__ as _cumulative_all
 from core.ops.elementwise import MulByNumber
-from core.ops.math_binary import pow
 from core.ops.math_unary import exp, log
+from core.ops.norm_backward import norm_backward
 from core.ops.reduction import (
     accept_numpy_names,
     axes,
@@ -427,8 +427,19 @@ def _vector_norm(x, p, ax, keepdim):
             if out is None:
                 out = xp.sqrt(xp.sum(ab * ab, axis=ax, keepdims=keepdim))
         else:
-            out = xp.sum(ab ** x.dtype.type(p), axis=ax, keepdims=keepdim) ** x.dtype.type(1.0 / p)
+            out = _p_norm_in_order(ab, p, ax, keepdim)
+            if out is None:
+                out = xp.sum(ab ** x.dtype.type(p), axis=ax, keepdims=keepdim) ** x.dtype.type(1.0 / p)
     return xp.asarray(out, dtype=x.dtype)
+
+
+def _p_norm_in_order(ab, p, ax, keepdim):
+    """``core._norm_order.p_norm`` (PyTorch's in-order ``NormOps`` sum) over ``ax``, ``None`` where it declines."""
+    dims = tuple(range(ab.ndim)) if ax is None else ((ax,) if isinstance(ax, (int, np.integer)) else tuple(ax))
+    out = p_norm(ab, p, dims) if dims else None
+    if out is None or keepdim:
+        return out
+    return out.reshape([s for i, s in enumerate(out.shape) if i not in {d % ab.ndim for d in dims}])
 
 
 _GRAIN_SIZE = 32768  # ATen's internal::GRAIN_SIZE: a longer full reduction is split among the threads
@@ -460,46 +471,17 @@ def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
                            "does not have an identity")
 
 
-def norm_backward(g: Tensor, a: Tensor, res: Tensor, p: float, dims, keepdim: bool):
-    """Gradient of a vector p-norm; 0 where the norm is 0, split evenly among ties for +-inf."""
-    x = a._data
-    xp = xp_of(x)
-    if p == 0:
-        return None  # PyTorch leaves the gradient undefined
-    if p == 2:  # NOTE: PyTorch's grad * (self / norm).masked_fill_(norm == 0, 0), grad and norm unsqueezed
-        if g.ndim:
-            g, res = unsqueeze_reduced(g, x.shape, dims, keepdim), unsqueeze_reduced(res, x.shape, dims, keepdim)
-        return g * masked_fill(a / res, wrap(res._data == 0), 0)
-    g = expand_reduced(g, x.shape, dims, keepdim)
-    r = expand_reduced(res, x.shape, dims, keepdim)
-    sign = xp.sign(x)
-    if p == 1:
-        return g * const(sign, a)
-    if abs(p) == _INF:
-        mask = xp.abs(x) == r._data
-        with np.errstate(invalid="ignore", divide="ignore"):
-            w = sign * mask / mask.sum(axis=axes(dims, x.ndim), keepdims=True)
-        return g * const(w, a)
-    rz = r._data == 0
-    r_safe = r + const(rz, a)
-    xz = x == 0
-    abs_safe = a * const(sign, a) + const(xz, a)
-    if p < 1:
-        scaled = const(sign, a) * pow(abs_safe, p - 1) * const(~xz, a)
-        return scaled * g * pow(r_safe, 1 - p) * const(~rz, a)
-    return a * pow(abs_safe, p - 2) * (g / pow(r_safe, p - 1)) * const(~rz, a)
-
-
 @computes_in_float32
 class LinalgVectorNorm(Function):
     node_name = "LinalgVectorNormBackward0"
 
     @staticmethod
-    def forward(ctx, a, *, p, dims, keepdim):
+    def forward(ctx, a, *, p, dims, keepdim, named=None):
         x = a._data
         ax = axes(dims, x.ndim)
         _check_norm_input(x, p, ax)
-        ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
+        # (named: the dims the caller gave, () for none, which norm_backward leaves out when it unsqueezes)
+        ctx.p, ctx.dims, ctx.keepdim, ctx.named = p, dims, keepdim, dims if named is None else named
         res = wrap(_vector_norm(x, p, ax, keepdim))
         ctx.save_for_backward(a, res)
         return res
@@ -508,12 +490,12 @@ class LinalgVectorNorm(Function):
     def backward(ctx, g):
         a, res = ctx.saved_tensors
         g, a, res = half_steps(ctx, g, a, res)  # a half input: torch's norm_backward rounds each of its ops
-        return norm_backward(g, a, res, ctx.p, ctx.dims, ctx.keepdim)
+        return norm_backward(g, a, ctx.p, res, ctx.named, ctx.keepdim)
 
     @staticmethod
     def jvp(ctx, t):
         a, res = ctx.inputs[0], ctx.output
-        slope = norm_backward(ones_like(res), a, res, ctx.p, ctx.dims, ctx.keepdim)  # d norm / d a
+        slope = norm_backward(ones_like(res), a, ctx.p, res, ctx.named, ctx.keepdim)  # d norm / d a
         return sum(slope * t, ctx.dims, keepdim=ctx.keepdim)
 
 
@@ -551,7 +533,9 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
     p = 2.0 if p is None or p == "fro" else float(p)
     if not input.dtype.is_floating_point:  # (torch checks the dtype before the dims)
         _check_norm_input(input._data, p, ())
-    return LinalgVectorNorm.apply(input, p=p, dims=reduce_dims(input, dim), keepdim=bool(keepdim))
+    dims = reduce_dims(input, dim)
+    named = () if dim is None or isinstance(dim, (tuple, list)) and not dim else dims
+    return LinalgVectorNorm.apply(input, p=p, dims=dims, keepdim=bool(keepdim), named=named)
 
 
 class Dist(Function):
@@ -575,12 +559,12 @@ class Dist(Function):
     @staticmethod
     def backward(ctx, g):
         a, b, res = ctx.saved_tensors
-        dims = tuple(range(res.ndim, max(a.ndim, b.ndim)))
         # NOTE: derivatives.yaml's two formulas, each its own norm_backward(grad, self - other, p, result) (other's
-        # negated), other's first as torch's generated code runs them: so a create_graph run records torch's nodes
-        gb = norm_backward(g, a - b, res, ctx.p, dims, False) if ctx.needs_input_grad[1] else None
+        # negated), other's first as torch's generated code runs them: so a create_graph run records torch's nodes;
+        # that norm_backward overload reduces over every dim with keepdim (nothing unsqueezed)
+        gb = norm_backward(g, a - b, ctx.p, res, (), True) if ctx.needs_input_grad[1] else None
         gb = None if gb is None else -gb  # (None: p = 0, whose gradient PyTorch leaves undefined)
-        ga = norm_backward(g, a - b, res, ctx.p, dims, False) if ctx.needs_input_grad[0] else None
+        ga = norm_backward(g, a - b, ctx.p, res, (), True) if ctx.needs_input_grad[0] else None
         return ga, gb
 
 
