@@ -105,9 +105,11 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     ``NativeGroupNormBackward0`` node. As ATen, the input is read as (N, C, HxW) whatever its shape."""
     from core.nn.functional.norm import native_group_norm_outputs  # (core.nn builds on the ops)
 
-    x = input if input.dim() >= 2 and tuple(input.shape[:2]) == (N, C) else input.reshape(N, C, HxW)
-    out, mean, rstd = native_group_norm_outputs(x, group, weight, bias, eps, exact64=True)
-    return (out if x is input else out.reshape(input.shape)), mean, rstd
+    flat = None if input.dim() >= 2 and tuple(input.shape[:2]) == (N, C) else (N, C, HxW)
+    if flat is not None and input.numel() != N * C * HxW:  # (the view's error, as before)
+        input.reshape(flat)
+    # NOTE: another shape is read as (N, C, HxW) inside the node, as ATen does: no view node before it
+    return native_group_norm_outputs(input, group, weight, bias, eps, exact64=True, flat=flat)
 
 
 def native_channel_shuffle(input, groups):

@@ -39,12 +39,12 @@ def _input_grad(dY, X, ds, db, mean, rstd, rstd_cube, gamma_t, s):
 
 
 def group_norm_gradients(dY, dmean, drstd, X: Tensor, mean: Tensor, rstd: Tensor, gamma, groups: int, eps: float,
-                         need) -> tuple:
+                         need, channels=None) -> tuple:
     """``(dX, dgamma, dbeta)`` (None where ``need`` says not or nothing flows) for the gradients ``dY``, ``dmean``,
     ``drstd`` (None where none arrived) of ``native_group_norm(X, gamma, ...)`` whose outputs ``mean`` and ``rstd``
-    are ``(N, G)``."""
-    n, c = X.shape[0], X.shape[1]
-    d, hxw = c // groups, math.prod(X.shape[2:])
+    are ``(N, G)``; ``channels``: C of an ``X`` not shaped (N, C, ...), read as (N, C, HxW) as ATen does."""
+    n, c = X.shape[0], X.shape[1] if channels is None else channels
+    d, hxw = c // groups, math.prod(X.shape[1:]) // c
     s = 1.0 / (d * hxw)
     X4 = X.reshape(n, groups, d, hxw)
     mean4, rstd4 = mean.reshape(n, groups, 1, 1), rstd.reshape(n, groups, 1, 1)

@@ -294,54 +294,76 @@ class NativeGroupNorm(Function):
     node_name = "NativeGroupNormBackward0"
 
     @staticmethod
-    def forward(ctx, x, weight, bias, *, groups, eps, exact64=False):
+    def forward(ctx, x, weight, bias, *, groups, eps, exact64=False, flat=None):
         """``(y, mean, rstd)`` as ``native_group_norm``'s: the statistics ``(N, G)`` in the input's dtype are
         differentiable outputs of this node (its formula's gradient flows through them at second order);
-        ``exact64``: float64 takes PyTorch's kernel arithmetic too (``group_norm_forward``)."""
-        arr = x._data
-        shape = [1] * arr.ndim
-        shape[1] = arr.shape[1]
-        ctx.groups, ctx.eps, ctx.shape, ctx.kernel = groups, eps, shape, False
+        ``exact64``: float64 takes PyTorch's kernel arithmetic too (``group_norm_forward``); ``flat``: the
+        (N, C, HxW) shape ATen reads an input of another shape as, inside the node (torch records no view)."""
+        ctx.flat = flat
         ctx.save_for_backward(x, weight)
-        ctx.set_materialize_grads(False)  # (the statistics' gradients arrive only when something used them)
-        kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps,
-                                    exact64)
-        if kernel is not None:  # PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
-            ctx.stats, ctx.kernel = kernel[1:], True
-            # NOTE: a channels-last input gives a channels-last output
-            return in_suggested_format(kernel[0], arr), *ctx.stats
-        grouped = arr.reshape(arr.shape[0], groups, _group_size(arr.shape, groups))
-        mean, _, invstd = _stats(grouped, (2,), eps)
-        ctx.stats = tuple(a.reshape(arr.shape[0], groups).astype(arr.dtype) for a in (mean, invstd))
-        out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
-        return in_suggested_format(_affine(out.reshape(arr.shape), weight, bias, shape), arr), *ctx.stats
+        if flat is not None:
+            y, *stats = _group_norm_forward(ctx, x._data.reshape(flat), weight, bias, groups, eps, exact64)
+            return y.reshape(x._data.shape), *stats
+        return _group_norm_forward(ctx, x._data, weight, bias, groups, eps, exact64)
 
     @staticmethod
     def backward(ctx, g, dmean, drstd):
         x, weight = ctx.saved_tensors
-        if dmean is not None or drstd is not None or is_grad_enabled():
-            # NOTE: PyTorch's infinitely_differentiable_native_group_norm_backward, op for op (its graph, its roundings)
+        if ctx.flat is None:
+            return _group_norm_backward(ctx, g, dmean, drstd, x, weight)
+        if dmean is not None or drstd is not None or is_grad_enabled():  # (torch's formula reads X as (N, C, HxW))
             mean, rstd = (_saved_output(ctx, a, nr) for nr, a in ((1, ctx.stats[0]), (2, ctx.stats[1])))
             return group_norm_gradients(g, dmean, drstd, x, mean, rstd, weight, ctx.groups, ctx.eps,
-                                        ctx.needs_input_grad)
-        if g is None:
-            return None, None, None
-        low = ctx.__dict__.get("half_dtype")
-        if low is not None and type(x._data) is np.ndarray:
-            grads = _group_norm_backward_half(g._data, x._data, weight, ctx.groups, ctx.eps, low.np)
-            return tuple(None if a is None or not need else Tensor._wrap(a)
-                         for a, need in zip(grads, ctx.needs_input_grad))
-        if low is None and ctx.kernel and format_of(x._data) is contiguous_format:
-            grads = group_norm_backward(g._data, x._data, *ctx.stats, None if weight is None else weight._data,
-                                        ctx.groups, ctx.needs_input_grad)  # float32, a plain backward: the kernel
-            if grads is not None:
-                return tuple(None if a is None else Tensor._wrap(a) for a in grads)
-        n, size = x.shape[0], _group_size(tuple(x.shape), ctx.groups)
-        xhat, invstd = _recompute(x.reshape(n, ctx.groups, size), (2,), ctx.eps)
-        gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, size)
-        gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
-        dims = tuple(d for d in range(x.ndim) if d != 1)
-        return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
+                                        ctx.needs_input_grad, ctx.flat[1])
+        grads = _group_norm_backward(ctx, None if g is None else g.reshape(ctx.flat), dmean, drstd,
+                                     x.reshape(ctx.flat), weight)
+        return (None if grads[0] is None else grads[0].reshape(x.shape), *grads[1:])
+
+
+def _group_norm_forward(ctx, arr, weight, bias, groups, eps, exact64):
+    """``NativeGroupNorm``'s forward of an (N, C, *) array."""
+    shape = [1] * arr.ndim
+    shape[1] = arr.shape[1]
+    ctx.groups, ctx.eps, ctx.shape, ctx.kernel = groups, eps, shape, False
+    ctx.set_materialize_grads(False)  # (the statistics' gradients arrive only when something used them)
+    kernel = group_norm_forward(arr, *(None if t is None else t._data for t in (weight, bias)), groups, eps,
+                                exact64)
+    if kernel is not None:  # PyTorch's kernel's roundings (core.nn.functional._group_norm_kernel)
+        ctx.stats, ctx.kernel = kernel[1:], True
+        # NOTE: a channels-last input gives a channels-last output
+        return in_suggested_format(kernel[0], arr), *ctx.stats
+    grouped = arr.reshape(arr.shape[0], groups, _group_size(arr.shape, groups))
+    mean, _, invstd = _stats(grouped, (2,), eps)
+    ctx.stats = tuple(a.reshape(arr.shape[0], groups).astype(arr.dtype) for a in (mean, invstd))
+    out = ((grouped - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
+    return in_suggested_format(_affine(out.reshape(arr.shape), weight, bias, shape), arr), *ctx.stats
+
+
+def _group_norm_backward(ctx, g, dmean, drstd, x, weight):
+    """``NativeGroupNorm``'s backward for an (N, C, *) input."""
+    if dmean is not None or drstd is not None or is_grad_enabled():
+        # NOTE: PyTorch's infinitely_differentiable_native_group_norm_backward, op for op (its graph, its roundings)
+        mean, rstd = (_saved_output(ctx, a, nr) for nr, a in ((1, ctx.stats[0]), (2, ctx.stats[1])))
+        return group_norm_gradients(g, dmean, drstd, x, mean, rstd, weight, ctx.groups, ctx.eps,
+                                    ctx.needs_input_grad)
+    if g is None:
+        return None, None, None
+    low = ctx.__dict__.get("half_dtype")
+    if low is not None and type(x._data) is np.ndarray:
+        grads = _group_norm_backward_half(g._data, x._data, weight, ctx.groups, ctx.eps, low.np)
+        return tuple(None if a is None or not need else Tensor._wrap(a)
+                     for a, need in zip(grads, ctx.needs_input_grad))
+    if low is None and ctx.kernel and format_of(x._data) is contiguous_format:
+        grads = group_norm_backward(g._data, x._data, *ctx.stats, None if weight is None else weight._data,
+                                    ctx.groups, ctx.needs_input_grad)  # float32, a plain backward: the kernel
+        if grads is not None:
+            return tuple(None if a is None else Tensor._wrap(a) for a in grads)
+    n, size = x.shape[0], _group_size(tuple(x.shape), ctx.groups)
+    xhat, invstd = _recompute(x.reshape(n, ctx.groups, size), (2,), ctx.eps)
+    gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, size)
+    gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
+    dims = tuple(d for d in range(x.ndim) if d != 1)
+    return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
 
 
 def _saved_output(node, arr, nr: int) -> Tensor:

@@ -124,10 +124,12 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
     return native_group_norm_outputs(input, num_groups, weight, bias, eps)[0]
 
 
-def native_group_norm_outputs(input: Tensor, num_groups: int, weight, bias, eps: float, exact64: bool = False):
+def native_group_norm_outputs(input: Tensor, num_groups: int, weight, bias, eps: float, exact64: bool = False,
+                              flat=None):
     """``(output, mean, rstd)`` of ATen's ``native_group_norm`` after its input checks (in its order), all three
-    outputs of one ``NativeGroupNormBackward0`` node; ``exact64``: float64 in the kernel's arithmetic too."""
-    c, shape = input.shape[1], list(input.shape)
+    outputs of one ``NativeGroupNormBackward0`` node; ``exact64``: float64 in the kernel's arithmetic too; ``flat``:
+    the (N, C, HxW) shape an input of another shape is read as."""
+    c, shape = (input.shape[1] if flat is None else flat[1]), list(input.shape)
     if num_groups <= 0:  # (then ATen's check_group_norm_inputs, in its order)
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if c % num_groups:
@@ -139,7 +141,7 @@ def native_group_norm_outputs(input: Tensor, num_groups: int, weight, bias, eps:
                                f"got {name} of shape {[0] if weight is None else list(weight.shape)} and input of "
                                f"shape {shape}")
     _check_mixed_dtypes(input, weight, bias)
-    return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps, exact64=exact64)
+    return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps, exact64=exact64, flat=flat)
 
 
 def instance_norm(input: Tensor, running_mean=None, running_var=None, weight=None, bias=None,
