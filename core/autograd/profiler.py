@@ -171,12 +171,16 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def op_name(cls) -> str:
-    """PyTorch's profiler name of a primitive: ``MmBackward0`` -> ``aten::mm``."""
+    """PyTorch's profiler name of a primitive: ``MmBackward0`` -> ``aten::mm``; an in-place form (a class with
+    ``writes_self``, which records the out-of-place op's node) ``aten::relu_``; else its ``profile_name``."""
+    name = getattr(cls, "profile_name", None)
+    if name is not None:
+        return name
     node = getattr(cls, "node_name", None) or cls.__name__
     base = re.sub(r"Backward\d*$", "", node)
     if base in ("NotImplemented", ""):
         base = cls.__name__
-    return "aten::" + _CAMEL.sub("_", base).lower()
+    return "aten::" + _CAMEL.sub("_", base).lower() + ("_" if getattr(cls, "writes_self", False) else "")
 
 
 # ATen ops that run another op inside (a child event in PyTorch's profile): relu is clamp_min(self, 0)

@@ -476,6 +476,7 @@ def masked_fill(input, mask, value):
 
 class MaskedFillInplace(Function):
     node_name = "MaskedFillBackward0"
+    writes_self = True  # (the profiler's name: aten::masked_fill_)
     edgeless_inputs = (1, 2)
 
     @staticmethod

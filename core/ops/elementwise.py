@@ -564,6 +564,7 @@ class _InplaceBinary(Function):
     """``self.op_(other)``: the out-of-place primitive's backward, with ``self`` marked dirty."""
 
     outplace = None
+    writes_self = True  # (the profiler's name: aten::add_)
 
     @classmethod
     def forward(cls, ctx, self, other, **extra):

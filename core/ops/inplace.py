@@ -43,6 +43,7 @@ _TYPE = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Ch
 
 class Copy(Function):
     node_name = "CopyBackwards"
+    profile_name = "aten::copy_"
 
     @staticmethod
     def forward(ctx, self, src):
@@ -88,6 +89,7 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
 
 class Zero(Function):
     node_name = "ZeroBackward0"
+    writes_self = True  # (the profiler's name: aten::zero_)
 
     @staticmethod
     def forward(ctx, self):
@@ -120,6 +122,7 @@ def _fill_array(self: Tensor, value, checked: bool = True) -> None:
 
 class FillScalar(Function):
     node_name = "FillBackward2"
+    writes_self = True
 
     @staticmethod
     def forward(ctx, self, *, value):
@@ -134,6 +137,7 @@ class FillScalar(Function):
 
 class FillTensor(Function):
     node_name = "FillBackward3"
+    writes_self = True
 
     @staticmethod
     def forward(ctx, self, value):

@@ -50,6 +50,7 @@ class _Inplace(Function):
     """``self.op_(...)``: the out-of-place primitive's forward and backward, with ``self`` dirty."""
 
     outplace = None
+    writes_self = True  # (the profiler's name: aten::exp_)
 
     @classmethod
     def forward(cls, ctx, self, *args, old=None, **kw):

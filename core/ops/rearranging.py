@@ -252,6 +252,7 @@ class Triu(Tril):
 
 class _TriangleInplace(Function):
     outplace = Tril
+    writes_self = True  # (the profiler's name: aten::tril_)
 
     @classmethod
     def forward(cls, ctx, a, *, diagonal):

@@ -112,6 +112,7 @@ class _Inplace(Function):
     """``op_(x)``: the out-of-place primitive on a copy of x, written back into x (marked dirty)."""
 
     inner = None
+    writes_self = True  # (the profiler's name: aten::leaky_relu_)
 
     @classmethod
     def forward(cls, ctx, x, **kw):
