@@ -333,7 +333,11 @@ class Tensor(TensorBase):
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         """The default: ``func`` runs with argument dispatch off and tensor results become ``cls``
-        (``core._torch_function``: core's functions dispatch only once some subclass or mode needs it)."""
+        (``core._torch_function``: core's functions dispatch only once some subclass or mode needs it). A real
+        PyTorch function (a core tensor handed to torch by mistake) is not handled: torch then raises its own
+        TypeError, where running it here came back to this handler until a RecursionError."""
+        if _torch_function.is_torchs_op(func):
+            return NotImplemented
         return _torch_function.default_torch_function(cls, func, types, args, kwargs)
 
     def __init_subclass__(cls, **kwargs):

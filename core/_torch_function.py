@@ -151,7 +151,26 @@ def mode_stack() -> list:
 
 def _overrides(kind) -> bool:
     impl = getattr(kind, "__torch_function__", None)
-    return impl is not None and impl is not disabled_torch_function_impl
+    return impl is not None and impl is not disabled_torch_function_impl and not is_torchs_default(impl)
+
+
+def is_torchs_op(func) -> bool:
+    """Whether ``func`` belongs to the real PyTorch package (``torch.add``, ``torch.Tensor.__radd__``)."""
+    fn = getattr(func, "__func__", func)
+    module = getattr(fn, "__module__", None) or getattr(getattr(fn, "__objclass__", None), "__module__", None) or ""
+    return module == "torch" or module.startswith("torch.")
+
+
+def is_torchs_default(impl) -> bool:
+    """Whether ``impl`` is PyTorch's own default handler (``torch.Tensor.__torch_function__``) or its disabled one
+    (``torch.nn.Parameter``'s): a real torch tensor handed to core by mistake. Those run ``func`` under torch's
+    ``DisableTorchFunctionSubclass``, which core's dispatch never sees, so the call came straight back here
+    (``core.add(torch_t, torch_t)``: a RecursionError); such an argument overrides nothing, and the op refuses
+    it as it refuses any non-Tensor (``must be Tensor, not Tensor``), as PyTorch refuses a core tensor."""
+    fn = getattr(impl, "__func__", impl)
+    module, name = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
+    return (module == "torch._tensor" and name == "Tensor.__torch_function__") or \
+        (module == "torch._C" and name == "_disabled_torch_function_impl")
 
 
 def overloaded_args(values) -> list:

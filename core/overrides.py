@@ -33,7 +33,8 @@ def _overrides(obj) -> bool:
     if kind is _Tensor or not _torch_function.is_enabled():
         return False
     impl = getattr(kind, "__torch_function__", None)
-    return impl is not None and impl is not _torch_function.disabled_torch_function_impl
+    return impl is not None and impl is not _torch_function.disabled_torch_function_impl and \
+        not _torch_function.is_torchs_default(impl)
 
 
 def _mode_on() -> bool:
