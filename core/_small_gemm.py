@@ -108,7 +108,7 @@ def mkl_gemm(a, b, c=None, *, nested=False):
         x, v = (b.T, a.T) if m == 1 else (a, b)
         if _gemv_region(x, v):
             out = _gemv(x, v, c)
-            return out[None] if m == 1 else out[:, None]
+            return out.reshape(1, -1) if m == 1 else out.reshape(-1, 1)  # (torch's strides: [None] made a 0)
     if m == n == 1 and not b_transposed and k <= GEMV_LIMIT:
         # NOTE: one row times one column (a Linear(1, 1)'s weight gradient, x.view(1, k) @ y.view(k, 1)): the chain
         # from the bias, float32 and float64, at any address or row/column stride (measured: 240 random products, K
