@@ -107,16 +107,22 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
+def _require_tuple_int(size) -> None:
+    """Raise torch's TypeError unless ``size`` is a tuple or list of ints (Unflatten's check)."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"unflattened_size must be a tuple of ints, but found type {type(size).__name__}")
+    for idx, elem in enumerate(size):
+        if not isinstance(elem, int):
+            raise TypeError("unflattened_size must be tuple of ints, "
+                            f"but found element of type {type(elem).__name__} at pos {idx}")
+
+
 class Unflatten(Module):
     __constants__ = ["dim", "unflattened_size"]
 
     def __init__(self, dim, unflattened_size):
         super().__init__()
-        if isinstance(dim, int):
-            if not isinstance(unflattened_size, (tuple, list)) or \
-                    not all(isinstance(s, int) for s in unflattened_size):
-                raise TypeError("unflattened_size must be tuple of ints, but found type "
-                                f"{type(unflattened_size).__name__}")
+        _require_tuple_int(unflattened_size)  # torch 2.13 checks this for named dims too
         self.dim = dim
         self.unflattened_size = unflattened_size
 
