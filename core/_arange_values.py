@@ -48,16 +48,7 @@ def fma(a, b, c):
     s = p + c
     z = s - p
     t = (p - (s - z)) + (c - z)  # TwoSum: p + c == s + t exactly
-    v = np.asarray(t + e)
-    # NOTE: only where s + v is a tie does rounding v to odd change the result, and then v is a power of two
-    # (a subnormal v is exact: t and e share its grid); so the odd neighbour is taken only there
-    powers = v.view(np.int64) & _SIGNIFICAND == 0
-    powers &= v != 0
-    if powers.any():
-        lost = _two_sum_error(t, e, v)
-        powers &= lost != 0
-        v = np.where(powers, np.nextafter(v, np.copysign(np.inf, lost)), v)
-    out = s + v
+    out = fma_sum(s, t, e)
     p = np.abs(p)
     if p.size and p.min() < _DEKKER_MIN:  # (a zero operand too: then the finer test)
         with np.errstate(invalid="ignore"):
@@ -67,14 +58,24 @@ def fma(a, b, c):
     return out
 
 
-def _two_sum_error(t, e, v):
-    """TwoSum's exact error of ``v = t + e`` (fewer temporaries than the formula)."""
-    w = v - t
-    lost = v - w
-    np.subtract(t, lost, out=lost)
-    np.subtract(e, w, out=w)
-    lost += w
-    return lost
+def fma_sum(s, t, e):
+    """``s + (t + e)`` rounded once, where ``s + t`` is an exact TwoSum (or Fast2Sum) of a product's leading part
+    and the addend and ``e`` the product's exact error: the last step of an emulated fma. ``fma`` ends with it and
+    so do the kernels that split their operands once for several products (``core._sleef_powd``,
+    ``core.nn.functional._flash_cpu``, ``core._mkl_tanhd``): one rounding rule for all of them.
+
+    NOTE: only where ``s + v`` (``v = t + e`` rounded) is a tie does rounding ``v`` to odd change the result, and
+    then ``v`` is a power of two (a subnormal ``v`` is exact: ``t`` and ``e`` share its grid); so the odd neighbour
+    is taken only there (``t + e`` rounded to nearest made a double rounding there)."""
+    v = np.asarray(t + e)
+    powers = v.view(np.int64) & _SIGNIFICAND == 0
+    powers &= v != 0
+    if powers.any():
+        w = v - t  # TwoSum's exact error of v = t + e
+        lost = (t - (v - w)) + (e - w)
+        powers &= lost != 0
+        v = np.where(powers, np.nextafter(v, np.copysign(np.inf, lost)), v)
+    return s + v
 
 
 _SIGNIFICAND = (1 << 52) - 1  # a float64's stored significand bits

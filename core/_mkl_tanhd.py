@@ -34,6 +34,7 @@ import functools
 import numpy as np
 
 from core import _cpu, _mkl_tanh, _mkl_vml
+from core._arange_values import fma_sum
 
 __all__ = ["vtanh", "tanh"]
 
@@ -230,7 +231,8 @@ def one_minus_square(o: np.ndarray) -> np.ndarray | None:
 
 def _one_minus_square(o: np.ndarray) -> np.ndarray:
     """``one_minus_square``'s steps on a 1-D block: ``p = o o``; ``e = -(o o - p)`` exactly (Dekker's, written
-    as ``-o`` times ``o``'s steps give it); ``s = 1 - p`` and its error ``t``; ``s + (t + e)``."""
+    as ``-o`` times ``o``'s steps give it); ``s = 1 - p`` and its error ``t``; ``s + (t + e)``, rounded once by
+    ``core._arange_values.fma_sum``."""
     p = o * o
     c = o * 134217729.0  # Veltkamp's split (2**27 + 1)
     hi = c - (c - o)
@@ -243,8 +245,7 @@ def _one_minus_square(o: np.ndarray) -> np.ndarray:
     s = np.subtract(_ONE, p)
     z = s - _ONE
     z += p                              # -t: Fast2Sum's error of 1 + (-p), negated
-    z -= e                              # -(t + e)
-    return np.subtract(s, z, out=s)
+    return fma_sum(s, np.negative(z, out=z), e)
 
 
 _ONE = np.array(1.0)

@@ -32,6 +32,7 @@ import functools
 import numpy as np
 
 from core import _daxpy, _glibc
+from core._arange_values import fma_sum
 from core._sleef import vector_loop
 from core._sleef_logd import _scaled_fma
 from core._sleef_pow import kernel_split
@@ -69,12 +70,13 @@ def _product_error(a, b, p, sa=None, sb=None):
 
 
 def _fma(a, b, c, sa=None, sb=None):
-    """``a b + c`` rounded once: Dekker's product and TwoSum (``core._arange_values.fma``'s steps)."""
+    """``a b + c`` rounded once: Dekker's product and TwoSum, ended by ``core._arange_values.fma_sum`` (its
+    steps: ``fma``'s, given the splits)."""
     p = a * b
     e = _product_error(a, b, p, sa, sb)
     s = p + c
     z = s - p
-    return s + (((p - (s - z)) + (c - z)) + e)
+    return fma_sum(s, (p - (s - z)) + (c - z), e)
 
 
 _STACK = 512  # elements from which a number's fma is a daxpy call (~12 us of Python and ctypes each)

@@ -87,3 +87,41 @@ def test_the_fused_daxpy_agrees_on_ties_and_tiny_products_where_there_is_one():
         np.testing.assert_array_equal(fma(x, alpha, y).view(np.uint64), out.view(np.uint64))
     else:
         _assert_fma_exact(x[::16], alpha, y[::16])
+
+
+def _split_entries(a, b, c):
+    """The kernels' own entries to the emulation, which split their operands once for several products: each must
+    round as ``fma`` does (they share its last step, ``fma_sum``)."""
+    from core._mkl_tanhd import one_minus_square
+    from core._sleef_powd import _fma as powd_fma
+    from core.nn.functional._flash_cpu import _fma_larger_c, _fma_split, _split
+
+    yield "sleef_powd", powd_fma(a, b, c)
+    yield "flash _fma_split", _fma_split(a, *_split(a), b, *_split(b), c)
+    larger = np.abs(c) >= np.abs(a * b) * 2  # (Fast2Sum's condition, with room for the product's rounding)
+    if larger.all():
+        yield "flash _fma_larger_c", _fma_larger_c(a, *_split(a), b, *_split(b), c)
+    if (a == -b).all() and (c == 1.0).all() and (np.abs(b) <= 1).all():
+        yield "mkl_tanhd", one_minus_square(b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ties, min_size=1, max_size=8), st.sampled_from([1.0, 2.0 ** 60]))
+def test_the_kernels_split_fmas_round_ties_once(cases, scale):
+    """The tie cases (``c`` scaled up so the larger-addend entry applies too) through each kernel's entry."""
+    a = np.array([(1 + i * 2.0 ** -52) * 2.0 ** k for i, _, k, _, _ in cases])
+    b = np.array([1 - j * 2.0 ** -53 for _, j, _, _, _ in cases])
+    c = np.array([sign * m * 2.0 ** (53 + k) * scale for _, _, k, m, sign in cases])
+    want = np.array([_exact(*abc) for abc in zip(a.tolist(), b.tolist(), c.tolist())])
+    for name, got in _split_entries(a, b, c):
+        assert got.view(np.uint64).tolist() == want.view(np.uint64).tolist(), name
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(min_value=-1.0, max_value=1.0), min_size=1, max_size=16))
+def test_one_minus_a_square_rounds_once(values):
+    """``1 - o²`` of a tanh's output (``core._mkl_tanhd``), including ``o`` near 1 where the sum is near a tie."""
+    o = np.array(values + [1 - 2.0 ** -27, 1 - 3 * 2.0 ** -28, (1 + 2.0 ** -26) / 2])
+    want = np.array([_exact(-x, x, 1.0) for x in o.tolist()])
+    for name, got in _split_entries(-o, o, np.ones_like(o)):
+        assert got.view(np.uint64).tolist() == want.view(np.uint64).tolist(), name

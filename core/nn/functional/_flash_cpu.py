@@ -44,6 +44,7 @@ import numpy as np
 
 from core import _blas_threads as _blas
 from core import _cpu, _daxpy, _libm, _openblas_chains, _small_gemm
+from core._arange_values import fma_sum
 from core._cascade_sum import in_order
 from core._fused import fma as _fma
 from core._fused import single_rounding
@@ -214,7 +215,7 @@ def _fma_larger_c(a, ah, al, b, bh, bl, c):
     p = a * b
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     s = c + p
-    return s + ((p - (s - c)) + e)
+    return fma_sum(s, p - (s - c), e)
 
 
 def _split(a):
@@ -226,13 +227,13 @@ def _split(a):
 
 def _fma_split(a, ah, al, b, bh, bl, c):
     """``a * b + c`` rounded once, for float64 operands split as ``_split`` splits them: the operations of
-    ``core._arange_values.fma`` (Dekker's product, TwoSum), in the same order, so the same bits; no overflow."""
+    ``core._arange_values.fma`` (Dekker's product, TwoSum, its ``fma_sum``), in the same order, so the same bits;
+    no overflow."""
     p = a * b
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     s = p + c
     z = s - p
-    t = (p - (s - z)) + (c - z)
-    return s + (t + e)
+    return fma_sum(s, (p - (s - z)) + (c - z), e)
 
 
 _EXPD_SPLITS = {c: _split(np.float64(c)) for c in _EXPD_POLY}
