@@ -25,7 +25,8 @@ from core.autograd.function import Function
 __all__ = ["qint8", "quint8", "qint32", "quint4x2", "quint2x4", "qscheme", "per_tensor_affine",
            "per_channel_affine", "per_tensor_symmetric", "per_channel_symmetric", "per_channel_affine_float_qparams",
            "quantize_per_tensor", "quantize_per_channel", "fake_quantize_per_tensor_affine",
-           "fake_quantize_per_channel_affine", "dequantize"]
+           "fake_quantize_per_channel_affine", "dequantize", "int_repr", "q_scale", "q_zero_point",
+           "q_per_channel_scales", "q_per_channel_zero_points", "q_per_channel_axis"]
 
 
 class _QuantizedDtype(_dtype.dtype):
@@ -335,6 +336,24 @@ def dequantize(input):
     if isinstance(input, (list, tuple)):
         return [dequantize(t) for t in input]
     return input.dequantize()
+
+
+def _tensor_method_as_function(name: str):
+    """``torch.<name>(input)``: the tensor method of that name as a function (PyTorch exposes both; a float tensor
+    raises PyTorch's missing-kernel error through the method)."""
+    def function(input):
+        return getattr(input, name)()
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}(input)``: ``input.{name}()``."
+    return function
+
+
+int_repr = _tensor_method_as_function("int_repr")
+q_scale = _tensor_method_as_function("q_scale")
+q_zero_point = _tensor_method_as_function("q_zero_point")
+q_per_channel_scales = _tensor_method_as_function("q_per_channel_scales")
+q_per_channel_zero_points = _tensor_method_as_function("q_per_channel_zero_points")
+q_per_channel_axis = _tensor_method_as_function("q_per_channel_axis")
 
 
 # ----- fake quantization ----------------------------------------------------------------------------------------

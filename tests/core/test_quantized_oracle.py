@@ -238,3 +238,33 @@ def test_save_and_load_keep_a_quantized_tensor_as_torch(torch, make, tmp_path):
             lib.save([make(lib)], path)
             loaded.append(repr(lib.load(path)[0]))
     assert loaded[0] == loaded[1]
+
+
+@pytest.mark.parametrize("per_channel", [False, True], ids=["per_tensor", "per_channel"])
+def test_quantizer_members_as_torch_functions_give_the_methods_results(torch, per_channel):
+    """``torch.int_repr(q)``, ``torch.q_scale(q)``... (a quantization notebook prints ``torch.int_repr(w)``)."""
+    def make(lib):
+        x = lib.tensor(RANDOM)
+        if per_channel:
+            return lib.quantize_per_channel(x, lib.tensor(np.linspace(0.05, 0.3, 7)), lib.arange(7) - 3, 0, lib.qint8)
+        return lib.quantize_per_tensor(x, 0.05, -3, lib.qint8)
+
+    ours, theirs = _both(torch, make)
+    assert_same(core.int_repr(ours), torch.int_repr(theirs))
+    names = (["q_per_channel_scales", "q_per_channel_zero_points", "q_per_channel_axis"] if per_channel
+             else ["q_scale", "q_zero_point"])
+    for name in names:
+        a, b = getattr(core, name)(ours), getattr(torch, name)(theirs)
+        if isinstance(b, torch.Tensor):
+            assert_same(a, b)
+        else:
+            assert (type(a), a) == (type(b), b)
+    wrong = ["q_scale"] if per_channel else ["q_per_channel_scales", "q_per_channel_axis"]
+    for name in wrong:
+        ours_fn, theirs_fn = getattr(core, name), getattr(torch, name)
+        assert raised(lambda: ours_fn(ours)) == raised(lambda: theirs_fn(theirs))  # noqa: B023 (called at once)
+
+
+def test_int_repr_of_a_float_tensor_raises_torchs_missing_kernel_error(torch):
+    ours, theirs = raised(lambda: core.int_repr(core.ones(2))), raised(lambda: torch.int_repr(torch.ones(2)))
+    assert ours[0] == theirs[0] and theirs[1].startswith(ours[1])  # (torch's goes on to list its dispatch keys)

@@ -141,6 +141,23 @@ def test_state_dict_has_torchs_keys_and_loads_torchs_file(torch, flows):
     assert type(ours[3].state_dict()["fc._packed_params._packed_params"]) is tuple
 
 
+def test_converted_biases_are_the_float_parameters_and_saved_files_have_torchs_size(torch, flows):
+    """Quantized Linear and Conv keep the float module's bias Parameter (torch's from_float passes it as it is): its
+    ``bias()`` requires grad, and a saved state dict pickles it as a Parameter, the same bytes long as torch's file (a
+    quantization notebook prints that size)."""
+    ours, theirs, _ = flows
+    for name in ("conv2", "fc", "fc2"):
+        b_c, b_t = getattr(ours[3], name).bias(), getattr(theirs[3], name).bias()
+        assert (type(b_c).__name__, b_c.requires_grad) == (type(b_t).__name__, b_t.requires_grad)
+        assert type(getattr(ours[3], name)._weight_bias()) is tuple
+    sizes = []
+    for lib, model in ((core, ours[3]), (torch, theirs[3])):
+        buffer = io.BytesIO()
+        lib.save(model.state_dict(), buffer)
+        sizes.append(len(buffer.getvalue()))
+    assert sizes[0] == sizes[1]
+
+
 def test_uncalibrated_lenet_converts_as_in_the_pocket_reference(torch):
     """get_default_qconfig('fbgemm'), prepare and convert without calibration: torch's default qparams."""
     def lenet(lib):

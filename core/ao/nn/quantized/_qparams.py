@@ -37,6 +37,9 @@ class OutputQParams:
 class PackedWeightBias:
     """``weight()``, ``bias()`` and ``set_weight_bias`` of a quantized Linear, read from its ``_packed_params``."""
 
+    def _weight_bias(self):
+        return self._packed_params._weight_bias()
+
     def weight(self):
         return self._packed_params._weight_bias()[0]
 

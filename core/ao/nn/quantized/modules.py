@@ -171,6 +171,9 @@ class Conv2d(Module):
     def set_weight_bias(self, w, b) -> None:
         self.__dict__["_weight"], self.__dict__["_bias"] = w, b  # (packed, not parameters nor buffers)
 
+    def _weight_bias(self):
+        return self._weight, self._bias
+
     def weight(self):
         return self._weight
 
@@ -235,8 +238,7 @@ class Conv2d(Module):
             conv.qconfig = mod.qconfig
         qconv = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride, conv.padding,
                     conv.dilation, conv.groups, conv.bias is not None, conv.padding_mode)
-        qconv.set_weight_bias(_quantized_weight(conv.weight, _weight_observer(conv)),
-                              None if conv.bias is None else conv.bias.detach().float())
+        qconv.set_weight_bias(_quantized_weight(conv.weight, _weight_observer(conv)), conv.bias)  # (as Linear's)
         qconv.scale, qconv.zero_point = _act_qparams(activation)
         return qconv
 
@@ -295,8 +297,9 @@ class Linear(OutputQParams, PackedWeightBias, Module):
         if linear is not mod:
             linear.qconfig = mod.qconfig
         qlinear = cls(linear.in_features, linear.out_features, linear.bias is not None)
-        qlinear.set_weight_bias(_quantized_weight(linear.weight, _weight_observer(linear)),
-                                None if linear.bias is None else linear.bias.detach().float())
+        # NOTE: the float module's bias Parameter itself, as torch's from_float passes it (bias() and a saved
+        # state_dict then hold a Parameter that requires grad, as torch's do)
+        qlinear.set_weight_bias(_quantized_weight(linear.weight, _weight_observer(linear)), linear.bias)
         qlinear.scale, qlinear.zero_point = _act_qparams(activation)
         return qlinear
 
