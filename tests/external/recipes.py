@@ -101,3 +101,4 @@ RECIPES += __import__("recipes_julius").RECIPES  # julius: resampling, filters, 
 RECIPES += __import__("recipes_courses4").RECIPES  # STAT 479 (2019) and other course notebooks (helper s31 COURSES)
 RECIPES += __import__("recipes_libs3").RECIPES  # flow_matching, pytorch-crf, pytorch-struct, cooper, Muon, VICReg: their tests, drivers (helper s31 LIBS)
 RECIPES += __import__("recipes_courses5").RECIPES  # pytorch/examples fx, Morvan, UDL and other course material (helper s32 COURSES)
+RECIPES += __import__("recipes_learners").RECIPES  # xiaotudui, bpesquet and other learner material (helper s34 CORPUS)

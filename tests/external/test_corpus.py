@@ -248,6 +248,7 @@ CPU_DEPENDENT = {
 
 CPU_DEPENDENT.update(__import__("recipes_libs3").CPU_DEPENDENT)  # its small-GEMM/acos reasons (AMD Zen 3 vs Zen 4)
 CPU_DEPENDENT.update(__import__("recipes_courses5").CPU_DEPENDENT)  # its small-GEMM/conv reasons (AMD Zen 3)
+CPU_DEPENDENT.update(__import__("recipes_learners").CPU_DEPENDENT)  # its conv reasons (AMD Zen 3)
 
 
 def _param_list():
