@@ -470,6 +470,7 @@ def masked_fill(input, mask, value):
     _check_mask(mask, value)
     check_same_device(input, mask)
     _check_fill_number(input, value)
+    broadcast_shapes(mask._data.shape, input._data.shape)  # torch expands (mask, self): its message's "a" is the mask
     cls = MaskedFillTensor if isinstance(value, Tensor) else MaskedFill
     return cls.apply(input, mask, value)
 

@@ -252,6 +252,7 @@ class ScatterValue(Scatter):
 
 
 def _scatter(what, input, dim, index, src, value, reduce, inplace):
+    # NOTE: torch's messages name every scatter variant (in place, add, reduce) "scatter()"; so does ``what``
     if reduce not in (None, "add", "multiply"):
         raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
     if src is not None and not isinstance(src, Tensor):
@@ -271,7 +272,7 @@ def scatter(input: Tensor, dim, index: Tensor, src=None, *, value=None, reduce=N
 
 
 def scatter_(input: Tensor, dim, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
-    return _scatter("scatter_", input, dim, index, src, value, reduce, True)
+    return _scatter("scatter", input, dim, index, src, value, reduce, True)
 
 
 class ScatterAdd(Function):
@@ -306,11 +307,11 @@ def _scatter_add(what, input, dim, index, src, inplace):
 
 
 def scatter_add(input: Tensor, dim, index: Tensor, src: Tensor) -> Tensor:
-    return _scatter_add("scatter_add", input, dim, index, src, False)
+    return _scatter_add("scatter", input, dim, index, src, False)
 
 
 def scatter_add_(input: Tensor, dim, index: Tensor, src: Tensor) -> Tensor:
-    return _scatter_add("scatter_add_", input, dim, index, src, True)
+    return _scatter_add("scatter", input, dim, index, src, True)
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim=None) -> Tensor:
@@ -457,8 +458,8 @@ def _scatter_reduce(what, input, dim, index, src, reduce, include_self, inplace)
 
 
 def scatter_reduce(input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
-    return _scatter_reduce("scatter_reduce", input, dim, index, src, reduce, include_self, False)
+    return _scatter_reduce("scatter", input, dim, index, src, reduce, include_self, False)
 
 
 def scatter_reduce_(input: Tensor, dim, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
-    return _scatter_reduce("scatter_reduce_", input, dim, index, src, reduce, include_self, True)
+    return _scatter_reduce("scatter", input, dim, index, src, reduce, include_self, True)

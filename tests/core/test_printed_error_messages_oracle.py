@@ -1,0 +1,182 @@
+"""What learners' mistakes raise and warn, as PyTorch 2.13 says it (#19): each snippet runs once with torch and
+once with core; the exception's type and str(e), the warnings' categories and texts and anything printed must be
+the same (tests/core/printed_twin.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+import core
+from tests.core.printed_twin import shown
+
+# matmul/mm/bmm/linear/conv/cat/stack/view/reshape/expand/broadcast and dim errors
+SHAPE_MISMATCHES = [
+    'torch.ones(2,3) @ torch.ones(2,3)',
+    'torch.mm(torch.ones(2,3), torch.ones(2,3))',
+    'torch.bmm(torch.ones(2,2,3), torch.ones(2,2,3))',
+    'torch.bmm(torch.ones(2,3), torch.ones(2,3))',
+    'torch.matmul(torch.ones(3), torch.ones(4))',
+    'torch.matmul(torch.ones(2,3,4), torch.ones(5,6))',
+    'F.linear(torch.ones(2,3), torch.ones(4,5))',
+    'nn.Linear(3,4)(torch.ones(2,5))',
+    'nn.Conv2d(3,8,3)(torch.ones(1,4,10,10))',
+    'nn.Conv2d(3,8,3)(torch.ones(4,10,10,3,3))',
+    'nn.Conv2d(3,8,5)(torch.ones(1,3,2,2))',
+    'torch.cat([torch.ones(2,3), torch.ones(3,2)])',
+    'torch.cat([torch.ones(2,3), torch.ones(3)])',
+    'torch.stack([torch.ones(2,3), torch.ones(3,2)])',
+    'torch.ones(2,3).view(4)',
+    'torch.ones(2,3).t().view(6)',
+    'torch.ones(2,3).reshape(4, -1)',
+    'torch.ones(2,3).reshape(-1, -1)',
+    'torch.ones(2,3).expand(3,3)',
+    'torch.ones(2,3).expand(3)',
+    'torch.ones(2,3) + torch.ones(3,2)',
+    'torch.ones(2,3) * torch.ones(4)',
+    'a=torch.ones(2,3); a += torch.ones(4,2,3)',
+    'torch.ones(3).sum(dim=2)',
+    'torch.ones(3).transpose(0, 2)',
+    'torch.ones(2,3).permute(0)',
+    'torch.ones(2,3).squeeze(3)',
+    'torch.ones(2,3).unsqueeze(5)',
+    'torch.ones(2).view(-1, 3)',
+    'torch.arange(6).view(2,3).float().sum(dim=(0,0))',
+    'torch.randn(2,3).max(dim=3)',
+    'torch.ones(2,3).split(0)',
+    'torch.ones(2, 3).flatten(2)',
+    'torch.ones(6).chunk(0)',
+    'torch.ones(3).repeat(2)',
+    'torch.ones(2,3).repeat(2)',
+    'torch.ones(3).narrow(0, 2, 3)',
+    'torch.ones(3)[None, None, None, None, ..., ...]',
+]
+
+# Long against Float in matmul/linear/conv, where/index/scatter dtypes, integer division
+DTYPE_MISMATCHES = [
+    'nn.Linear(3,4)(torch.ones(2,3, dtype=torch.long))',
+    'torch.ones(2,3, dtype=torch.long) @ torch.ones(3,2)',
+    'torch.mm(torch.ones(2,3, dtype=torch.float64), torch.ones(3,2))',
+    'nn.Conv2d(3,8,3)(torch.ones(1,3,10,10, dtype=torch.float64))',
+    'torch.where(torch.ones(2) > 0, torch.ones(2), torch.ones(2, dtype=torch.float64) )',
+    'torch.gather(torch.ones(2,3), 1, torch.tensor([[0.,1.]]))',
+    'torch.ones(2,3).index_select(0, torch.tensor([0.]))',
+    'torch.ones(3).scatter_(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64))',
+    'torch.ones(3).scatter_(0, torch.tensor([0.]), torch.ones(1))',
+    'torch.ones(3).scatter_add_(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64))',
+    'torch.ones(3).scatter_add(0, torch.tensor([0.]), torch.ones(1))',
+    "torch.ones(3).scatter_reduce_(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64), 'sum')",
+    "torch.ones(3).scatter_reduce(0, torch.tensor([0.]), torch.ones(1), 'amax')",
+    'torch.ones(2,2, dtype=torch.long).mean()',
+    'torch.randint(0, 3, (2,)).float().long().requires_grad_()',
+    "torch.ones(3) < 'a'",
+    'torch.tensor([1,2]) / torch.tensor([0,0])',
+    'torch.tensor([1,2]) // torch.tensor([0,0])',
+    'torch.ones(2).long().div_(2)',
+    'a=torch.ones(2); a.add_(torch.ones(2, dtype=torch.float64)); print(a)',
+    'b=torch.ones(2, dtype=torch.long); b.add_(torch.ones(2))',
+]
+
+# losses with a wrong target dtype or shape (and mse_loss's size warning), layers fed the wrong input
+LOSS_AND_LAYER_MISUSE = [
+    'F.cross_entropy(torch.randn(3,5), torch.tensor([1.,2.,3.]))',
+    'F.cross_entropy(torch.randn(3,5), torch.tensor([1,2]))',
+    'F.cross_entropy(torch.randn(3,5), torch.tensor([1,2,7]))',
+    'F.cross_entropy(torch.randn(3,5), torch.tensor([[1,2,3]]))',
+    'F.nll_loss(torch.randn(3,5), torch.tensor([1.,2.,3.]))',
+    'print(F.mse_loss(torch.randn(3,1), torch.randn(3)))',
+    'print(F.l1_loss(torch.randn(3,1), torch.randn(3)))',
+    'F.mse_loss(torch.randn(3,2), torch.randn(3))',
+    'F.binary_cross_entropy(torch.rand(3), torch.rand(3,1))',
+    'F.binary_cross_entropy(torch.rand(3)*3, torch.rand(3))',
+    'F.binary_cross_entropy_with_logits(torch.rand(3), torch.rand(4))',
+    'nn.CrossEntropyLoss()(torch.randn(3,5), torch.tensor([1,2,3], dtype=torch.int32))',
+    'F.softmax(torch.ones(3))',
+    'nn.Softmax()(torch.ones(3))',
+    'F.embedding(torch.tensor([5]), torch.ones(3,2))',
+    'nn.Embedding(3,2)(torch.tensor([1.,2.]))',
+    'nn.BatchNorm1d(3)(torch.ones(1,3))',
+    'nn.BatchNorm1d(3)(torch.ones(2,4))',
+    'nn.LSTM(3,4)(torch.ones(2,2,5))',
+    'nn.LSTM(3,4)(torch.ones(2,5))',
+    'nn.LayerNorm(3)(torch.ones(2,4))',
+    'nn.MaxPool2d(2)(torch.ones(1,1,1,1))',
+    'torch.linalg.inv(torch.zeros(2,2))',
+    'torch.nn.functional.one_hot(torch.tensor([1.,2.]))',
+    'torch.nn.functional.one_hot(torch.tensor([1,5]), 3)',
+]
+
+# float and out-of-range indices, masks
+INDEXING = [
+    'torch.ones(3)[torch.tensor([0.,1.])]',
+    'torch.ones(3)[1.5]',
+    'torch.ones(3)[5]',
+    'torch.ones(2,3)[1, 3]',
+    'torch.ones(3)[torch.tensor([5])]',
+    'torch.ones(3).masked_fill(torch.ones(3), 0.)',
+    'torch.ones(3).masked_fill(torch.ones(2, dtype=torch.bool), 0.)',
+    'torch.ones(3).masked_fill_(torch.ones(2, dtype=torch.bool), 0.)',
+    'torch.masked_fill(torch.ones(2,3), torch.ones(4,1, dtype=torch.bool), torch.tensor(0.))',
+    'torch.ones(3).masked_fill_(torch.ones(2,3, dtype=torch.bool), 0.)',
+]
+
+# in place on a leaf, backward twice, grad of non-scalar, .numpy() on requires_grad, item(), the non-leaf .grad warning
+AUTOGRAD = [
+    'torch.ones(3, requires_grad=True).add_(1)',
+    'a=torch.ones(3, requires_grad=True); a[0]=2',
+    'a=torch.ones(3, requires_grad=True); b=(a*a).sum(); b.backward(); b.backward()',
+    'a=torch.ones(3, requires_grad=True); (a*2).backward()',
+    'torch.ones(3).sum().backward()',
+    'torch.ones(3, requires_grad=True).numpy()',
+    'torch.ones(3).item()',
+    'torch.tensor([]).item()',
+    'a=torch.ones(2, requires_grad=True); b=a*2; print(b.grad)',
+    'a=torch.ones(2, requires_grad=True); torch.autograd.grad((a*2).sum(), [a, torch.ones(2)])',
+    'a=torch.ones(2, requires_grad=True); b=a*2; b.backward(torch.ones(3))',
+    'x=torch.ones(2,3); x.T',
+    'x=torch.ones(2,3,4); print(x.T.shape)',
+    'torch.tensor([1,2], requires_grad=True)',
+    'print(torch.ones(3, requires_grad=True).tolist()); float(torch.ones(3))',
+    'int(torch.ones(2))',
+    'bool(torch.ones(2))',
+    'len(torch.tensor(1.))',
+    'iter(torch.tensor(1.))',
+    'torch.tensor(1.).backward();',
+    'x=torch.ones(2, requires_grad=True); y=x.exp(); y.sum().backward(); x.grad.zero_(); y.sum().backward()',
+    'x=torch.ones(2, requires_grad=True); y=x*2; y.add_(1); z = x.exp(); z.mul_(2); z.sum().backward()',
+    'x=torch.ones(2, requires_grad=True)\nwith torch.no_grad(): y = x*2\ny.sum().backward()',
+    'x=torch.ones(2, requires_grad=True).detach(); x.sum().backward()',
+]
+
+# wrong argument types and values, optimizers and modules misused
+WRONG_ARGUMENTS = [
+    "torch.zeros('a')",
+    'torch.ones(2, 3.0)',
+    "torch.tensor([1,2]) + 'a'",
+    'torch.tensor([[1,2],[3]])',
+    "torch.tensor('abc')",
+    'torch.tensor([1,2]).mean()',
+    'nn.Linear(3,4)(torch.ones(3,3).numpy())',
+    'torch.ones(3).clamp()',
+    'torch.optim.SGD(nn.Linear(2,2).parameters())',
+    'torch.optim.SGD([], lr=0.1)',
+    'torch.optim.Adam(nn.Linear(2,2).parameters(), lr=-1)',
+    'torch.optim.SGD(nn.Linear(2,2).parameters(), lr=0.1, nesterov=True)',
+    'torch.optim.SGD(torch.ones(2), lr=0.1)',
+    "nn.Linear(2,2).load_state_dict({'weight': torch.ones(3,3)})",
+    "nn.Linear(2,2).load_state_dict({'weight': torch.ones(2,2), 'bias': torch.ones(2), 'x': torch.ones(1)})",
+    "m=nn.Module(); m.x = 3; m.register_buffer('x', torch.ones(1))",
+    'nn.Module()(torch.ones(1))',
+    'nn.Sequential(nn.Linear(2,2))[3]',
+    'nn.Linear(2,2).foo',
+    'torch.ones(3).foo',
+    'torch.ones(3).size(2)',
+    'torch.ones(3).resize_(2)',
+    'torch.linalg.cholesky(-torch.eye(2))',
+]
+
+SNIPPETS = SHAPE_MISMATCHES + DTYPE_MISMATCHES + LOSS_AND_LAYER_MISUSE + INDEXING + AUTOGRAD + WRONG_ARGUMENTS
+
+
+@pytest.mark.parametrize("source", SNIPPETS, ids=str)
+def test_raised_and_warned_text_is_torchs(source, torch):
+    assert shown(core, source) == shown(torch, source)
