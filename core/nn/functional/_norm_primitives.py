@@ -18,7 +18,7 @@ import numpy as np
 from core._memory_format import contiguous_format, format_of, in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.autograd.grad_mode import is_grad_enabled
+from core.autograd.grad_mode import is_grad_enabled, no_grad
 from core.nn._fused_names import ignored_output
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_double import recorded_gradients
@@ -273,6 +273,16 @@ class NativeLayerNorm(Function):
             # NOTE: recorded, PyTorch's native_layer_norm_backward is one node: the kernel's values, its double
             # backward layer_norm_double_backward (core/nn/functional/_layer_norm_double.py)
             found = recorded_layer_norm(g, x, weight, bias, mean, rstd, len(ctx.dims), grads)
+            if found is not None:
+                return found
+        elif is_grad_enabled() and type(x._data) is np.ndarray and x._data.dtype == np.float64:
+            # NOTE: recorded float64 (no kernel here): torch's one NativeLayerNormBackwardBackward0 node too, its
+            # values this composite's, its double backward layer_norm_double_backward with the double statistics
+            with no_grad():
+                grads = NativeLayerNorm.backward(ctx, g.detach())
+            mean, _, rstd = _stats(x._data, ctx.dims, ctx.eps)
+            found = recorded_layer_norm(g, x, weight, bias, mean, rstd, len(ctx.dims),
+                                        [None if t is None else t._data for t in grads])
             if found is not None:
                 return found
         xhat, invstd = _recompute(x, ctx.dims, ctx.eps)
