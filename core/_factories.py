@@ -42,14 +42,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """A new tensor that copies ``data`` (numbers, nested sequences, arrays or tensors)."""
     dt = dtype_arg(dtype, "tensor")
     if isinstance(data, Tensor):
-        warn_user("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
-                  "or sourceTensor.detach().clone().requires_grad_(True), rather than "
-                  "torch.tensor(sourceTensor).")
-        dev, _ = device_arg(device if device is not None else data.device, "tensor")
-        note_value_read()  # a copy of the values: core.compile's capture can't replay it
-        src = data.detach()
-        arr = _dtype.through_float(src._data, (dt or src.dtype).np).astype((dt or src.dtype).np, copy=True)
-        return finish(_backend.to_device_array(arr, dev) if dev is not src.device else arr, requires_grad)
+        return copy_construct(data, dt, device, requires_grad, "torch.tensor(sourceTensor)")
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
     dev, _ = device_arg(device, "tensor")
@@ -69,6 +62,18 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         out = mark(tensor_keeping_strides(arr))
         return out._set_requires_grad(True) if requires_grad else out
     return finish(arr, requires_grad)
+
+
+def copy_construct(data: Tensor, dt, device, requires_grad: bool, called: str) -> Tensor:
+    """A detached copy of the tensor ``data``, with PyTorch's warning naming how it was ``called``
+    (``torch.tensor(sourceTensor)`` or ``tensor.new_tensor(sourceTensor)``, as torch's two messages do)."""
+    warn_user("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+              f"or sourceTensor.detach().clone().requires_grad_(True), rather than {called}.")
+    dev, _ = device_arg(device if device is not None else data.device, "tensor")
+    note_value_read()  # a copy of the values: core.compile's capture can't replay it
+    src = data.detach()
+    arr = _dtype.through_float(src._data, (dt or src.dtype).np).astype((dt or src.dtype).np, copy=True)
+    return finish(_backend.to_device_array(arr, dev) if dev is not src.device else arr, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:

@@ -1102,7 +1102,12 @@ class Tensor(TensorBase):
         return self.to(other.dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        from core._factories import tensor  # factories import Tensor
+        from core._factories import copy_construct, tensor  # factories import Tensor
+        from core._factory_args import dtype_arg
+        dtype = dtype_arg(dtype, "new_tensor")
+        if isinstance(data, Tensor):  # (torch's warning names new_tensor here, not torch.tensor)
+            return copy_construct(data, dtype or self.dtype, device or self.device,
+                                  requires_grad, "tensor.new_tensor(sourceTensor)")
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                       requires_grad=requires_grad)
 

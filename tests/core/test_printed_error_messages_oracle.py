@@ -174,7 +174,116 @@ WRONG_ARGUMENTS = [
     'torch.linalg.cholesky(-torch.eye(2))',
 ]
 
-SNIPPETS = SHAPE_MISMATCHES + DTYPE_MISMATCHES + LOSS_AND_LAYER_MISUSE + INDEXING + AUTOGRAD + WRONG_ARGUMENTS
+# deprecated names and copy-construct warnings, argument checks of layers and data loading, common results
+WARNINGS_AND_RESULTS = [
+    'print(F.sigmoid(torch.zeros(1))); print(F.tanh(torch.zeros(1)))',
+    'nn.init.normal(torch.zeros(2))',
+    'nn.init.xavier_uniform(torch.zeros(2,2))',
+    'print(torch.range(0, 3))',
+    'print(nn.MSELoss(size_average=False)); print(nn.CrossEntropyLoss(reduce=False))',
+    'print(F.mse_loss(torch.ones(2), torch.zeros(2), size_average=True))',
+    'print(torch.autograd.Variable(torch.ones(2), requires_grad=True))',
+    'x = torch.ones(2, requires_grad=True); x.data.add_(1); print(x)',
+    (
+        'torch.set_default_tensor_type(torch.DoubleTensor); '
+        'print(torch.ones(1).dtype); '
+        'torch.set_default_tensor_type(torch.FloatTensor)'
+    ),
+    'print(torch.FloatTensor([1,2]), torch.LongTensor(2).shape, torch.Tensor([1]))',
+    'print(torch.norm(torch.ones(3)), torch.ones(3).norm(p=1))',
+    'print(nn.utils.clip_grad_norm_([nn.Parameter(torch.ones(2))], 1.0))',
+    'p = nn.Parameter(torch.ones(2)); p.grad = torch.ones(2); print(nn.utils.clip_grad_norm(p, 1.0))',
+    'print(F.upsample(torch.ones(1,1,2,2), scale_factor=2))',
+    "print(F.interpolate(torch.ones(1,1,2,2), scale_factor=2, mode='bilinear'))",
+    'print(torch.nn.functional.softmax(torch.ones(2,2)))',
+    'print(F.log_softmax(torch.ones(2)))',
+    'x = torch.ones(3); print(x.new_tensor(torch.ones(2)))',
+    'print(torch.tensor(torch.ones(2)))',
+    'import numpy as np; print(torch.tensor([np.ones(2), np.ones(2)]))',
+    'ds = torch.utils.data.TensorDataset(torch.ones(4,2), torch.zeros(4)); print(len(ds), ds[0])',
+    (
+        'dl = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(6.).view(3,2)), batch_size=2); '
+        'print(list(dl)); '
+        'print(len(dl))'
+    ),
+    'torch.utils.data.DataLoader([1,2,3], batch_size=0)',
+    'torch.utils.data.random_split(range(10), [3, 3])',
+    (
+        'print(torch.utils.data.random_split(range(10), [0.5, 0.5], '
+        'generator=torch.Generator().manual_seed(0))[0].indices)'
+    ),
+    'print(nn.Dropout(1.5))',
+    'nn.Linear(2, -1)',
+    'nn.Conv2d(3, 8, 3, groups=2)',
+    "nn.Conv2d(4, 8, 3, padding='same', stride=2)",
+    'nn.LSTM(3, 4, dropout=0.5)',
+    'nn.MultiheadAttention(10, 3)',
+    'nn.TransformerEncoderLayer(10, 3)',
+    'nn.Embedding(3, 2, padding_idx=5)',
+    "nn.Upsample(scale_factor=2, mode='foo')(torch.ones(1,1,2,2))",
+    'F.interpolate(torch.ones(1,1,2,2), size=3, scale_factor=2)',
+    "F.pad(torch.ones(1,1,2,2), (1,1), mode='reflect', value=1.)",
+    "F.pad(torch.ones(1,2,2), (3,3), mode='reflect')",
+    'F.dropout(torch.ones(2), p=2)',
+    'nn.BatchNorm2d(3)(torch.ones(2,3,4))',
+    'nn.Flatten()(torch.ones(3)).shape; print(nn.Flatten()(torch.ones(2,3,4)).shape)',
+    'torch.manual_seed(0); m = nn.Linear(2,2); print(m.weight, m.bias); print(list(m.parameters()))',
+    (
+        'torch.manual_seed(0); '
+        'm = nn.Sequential(nn.Linear(2,2), nn.ReLU()); '
+        'print(dict(m.named_modules())); '
+        'print(m.state_dict())'
+    ),
+    (
+        'x = torch.ones(2, requires_grad=True); '
+        'y = x * 2; '
+        'y.retain_grad(); '
+        'y.sum().backward(); '
+        'print(y.grad, x.grad, y.is_leaf, x.is_leaf, y.requires_grad)'
+    ),
+    (
+        'x = torch.ones(2, requires_grad=True); '
+        'y=x.detach(); '
+        'print(y, y.requires_grad); '
+        'print(x.clone(), x.to(torch.float64), x.double())'
+    ),
+    'with torch.no_grad(): print(torch.ones(2, requires_grad=True) * 2)',
+    'print(torch.inference_mode()(lambda: torch.ones(1)*2)())',
+    'x = torch.randn(3, 4); print(x.max(dim=1)); print(x.sort()); print(x.topk(2)); print(x.min(0))',
+    (
+        'x = torch.tensor([[1.,2.],[3.,4.]]); '
+        'print(torch.linalg.eig(x)); '
+        'print(torch.linalg.qr(x)); '
+        'print(torch.linalg.slogdet(x)); '
+        'print(torch.linalg.svd(x))'
+    ),
+    (
+        'print(torch.unique(torch.tensor([3,1,3]), return_counts=True)); '
+        'print(torch.ones(4).split(3)); '
+        'print(torch.histc(torch.ones(3), bins=2))'
+    ),
+    (
+        'print(torch.ones(2).__repr__(), torch.ones(2).__str__()); '
+        "print('%s' % torch.ones(1)); "
+        "print('{}'.format(torch.ones(1)))"
+    ),
+    "print(torch.ones(2, 3).__format__('')); print(f'{torch.tensor(1.5):>10}')",
+    'print(f"{torch.tensor([1.5]):.1f}")',
+    'x = torch.ones(3); print(x.new_tensor(torch.ones(2)))',
+    'x = torch.ones(3, dtype=torch.float64); print(x.new_tensor(torch.ones(2, dtype=torch.int64)))',
+    (
+        'x = torch.ones(3, dtype=torch.float64); '
+        'print(x.new_tensor(torch.ones(2, requires_grad=True), dtype=torch.float16, requires_grad=True))'
+    ),
+    "x = torch.ones(3); print(x.new_tensor(torch.ones(2), dtype='a'))",
+    'x = torch.ones(3); print(x.new_tensor([1, 2]), x.new_tensor(torch.tensor(1)))',
+    'print(torch.tensor(torch.ones(2, requires_grad=True)))',
+    "x = torch.ones(3); print(x.new_tensor([1,2], dtype='a'))",
+    "x = torch.ones(3); print(x.new_tensor([1,2], dtype=torch.int8), x.new_tensor(3, device='cpu'))",
+]
+
+SNIPPETS = (SHAPE_MISMATCHES + DTYPE_MISMATCHES + LOSS_AND_LAYER_MISUSE + INDEXING + AUTOGRAD + WRONG_ARGUMENTS
+            + WARNINGS_AND_RESULTS)
 
 
 @pytest.mark.parametrize("source", SNIPPETS, ids=str)
