@@ -6,6 +6,8 @@ or removed, a reset) or a parameter set then drops the values, errors and plans 
 everything downstream, and abandons an unfinished backward; a rename or recolour drops nothing unless a consumer's
 error names the node. When the edited nodes had run in this pass and the session is at the head of its history,
 the small ones run again at once (``auto_recompute``), each with its own event; a large one waits for the next step.
+An undone delete counts as such an edit for the nodes it dropped after they had run (``run.returning``): the node
+comes back with its edges and runs again, and its consumers after it, so the canvas shows what it showed before.
 
 It is a mixin rather than a separate object because it drops the session's own per-run state (values, errors,
 the done set, the journal of changes) as the evaluation route writes it. The members it uses of ``Session`` are
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from core.nodegraph.run.lean import StaticOutputs
     from core.nodegraph.run.optimizer_slot import OptimizerSlot
     from core.nodegraph.run.ownership import Ownership
+    from core.nodegraph.run.returning import Returning
     from core.nodegraph.training.trainer import Training
 
 __all__ = ["EditFollowing"]
@@ -56,6 +59,7 @@ class EditFollowing:
         _plans: dict[str, Plan]
         _static: StaticOutputs
         _kept: KeptStates
+        _returning: Returning
         _opt: OptimizerSlot
         _trained_pending: dict[str, dict[str, Any]]
 
@@ -94,6 +98,8 @@ class EditFollowing:
         for nid in dirty:
             self._plans.pop(nid, None)
         was_done = {n for n in dirty if n in self._done}
+        gone = {event.node_id} if event.kind == "node_removed" and event.node_id in self._done else set()
+        was_done |= self._returning.follow(event, was_done | gone, dirty)  # an undone delete's nodes run again
         for nid in dirty:
             if nid in self._done or nid in self.values or nid in self.errors:
                 self._touch(nid)

@@ -49,6 +49,7 @@ from core.nodegraph.run.kept_states import KeptStates
 from core.nodegraph.run.ledger import GradLedger
 from core.nodegraph.run.optimizer_slot import OptimizerSlot
 from core.nodegraph.run.ownership import Ownership
+from core.nodegraph.run.returning import Returning
 from core.nodegraph.run.saved_training import SavedTraining
 from core.nodegraph.run.step_owners import StepMarks, mark
 from core.nodegraph.training.runs import RunHistory
@@ -121,6 +122,7 @@ class Session(NodeEvaluation, BackwardStepping, ChangeJournal, SavedTraining, Ed
         self._trace = True
         self._opt = OptimizerSlot()  # the optimizer, its schedule and its state kept for time travel
         self._kept = KeptStates()  # what edits made it drop, for their undo and redo (run.kept_states)
+        self._returning = Returning()  # the nodes that had run before an edit dropped them, for its undo
         self._static.clear()
         self._no_gradient: list[str] = []
 
