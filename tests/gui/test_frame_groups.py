@@ -11,12 +11,14 @@ from gui.training.frames import FramePacer
 class FakeTrainer(QObject):
     frame = Signal()
     state_changed = Signal(str)
+    long_steps = False  # the last slice of steps computed while the window was busy (seconds a step)
 
 
-def _pace(monkeypatch, views, frame_times):
+def _pace(monkeypatch, views, frame_times, long_steps=False):
     clock = {"now": 0.0}
     monkeypatch.setattr(frames_module.time, "perf_counter", lambda: clock["now"])
     trainer = FakeTrainer()
+    trainer.long_steps = long_steps
     pacer = FramePacer(trainer)
     for name, period, group in views:
         pacer.add(name, period, lambda: None, group=group)
@@ -45,3 +47,9 @@ def test_views_outside_a_group_still_take_their_turns(monkeypatch):
 def test_a_group_member_that_is_not_due_waits(monkeypatch):
     redraws = _pace(monkeypatch, [("loss", 0.25, "plots"), ("lr", 2.0, "plots")], [0.3, 0.6, 0.9])
     assert redraws == {"loss": 3}
+
+
+def test_after_long_steps_every_view_redraws_on_each_frame(monkeypatch):
+    """A step of seconds (lesson 1's convolution) makes each frame rare: each one shows the step in every view."""
+    redraws = _pace(monkeypatch, PLOTS, [0.01 * k for k in range(1, 4)], long_steps=True)
+    assert redraws == {name: 3 for name, _period, _group in PLOTS}
