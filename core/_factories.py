@@ -266,6 +266,14 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    # NOTE: PyTorch counts the elements in double precision and refuses a count past int64's range (a step of
+    # 1e-320 over [0, 10) counted infinity: OverflowError here; 1e-300 NumPy's ValueError)
+    try:
+        size = (builtins.float(end) - builtins.float(start)) / builtins.float(step)
+    except OverflowError:
+        size = math.inf
+    if not size <= 9.223372036854775807e18:
+        raise RuntimeError("invalid size, possible overflow?")
     arr = _arange_values(start, end, step, dt)
     if out is not None:
         return into_out(arr, out, requires_grad, warn_resize=True)

@@ -293,8 +293,10 @@ def test_arange_counts_float_steps_like_pytorch():
     assert core.arange(lib_scalar := core.tensor(3)).tolist() == [0, 1, 2] and lib_scalar.item() == 3
 
 
-@pytest.mark.parametrize("args", [(0, 5, 0), (0, 5, -1), (5, 0, 1), (inf,), (nan,), ("a",), (0, 10, nan)],
-                         ids=["zero_step", "wrong_sign", "wrong_sign_up", "inf", "nan", "str", "nan_step"])
+@pytest.mark.parametrize("args", [(0, 5, 0), (0, 5, -1), (5, 0, 1), (inf,), (nan,), ("a",), (0, 10, nan),
+                                  (0, 10, 1e-320), (0, 10, 1e-300), (-1e308, 1e308, 1.0), (0, 10 ** 19)],
+                         ids=["zero_step", "wrong_sign", "wrong_sign_up", "inf", "nan", "str", "nan_step",
+                              "subnormal_step", "tiny_step", "count_overflows", "count_past_int64"])
 def test_bad_arange_raises_like_pytorch(args, torch):
     check_error(lambda lib: lib.arange(*args), [], torch)
 

@@ -59,3 +59,31 @@ def test_layers_within_the_budget_still_train():
         values = evaluate(graph)
         assert values.ok("l") and not values.errors
         assert list(Session(graph).train(1))
+
+
+@pytest.mark.parametrize("type_id,x,params,made", [
+    ("nn.adaptive_avg_pool1d", ("source.randn", {"shape": [3, 3]}), {"output_size": 2 ** 31},
+     "adaptive_avg_pool1d would make a 3x2147483648 float32 tensor (24 GiB)"),
+    ("nn.adaptive_avg_pool2d", ("source.randn", {"shape": [1, 3, 3]}), {"output_size": [4096, 4096]},
+     "adaptive_avg_pool2d would make a 1x4096x4096 float32 tensor (64 MiB)"),
+    ("nn.one_hot", ("source.arange", {"end": 4.0, "dtype": "int64"}), {"num_classes": 10 ** 6},
+     "one_hot would make a 4x1000000 int64 tensor (31 MiB)"),
+])
+def test_an_output_sized_by_a_parameter_over_the_budget_is_refused_before_it_allocates(type_id, x, params, made):
+    # an adaptive pool's output_size of 2**31 allocated 16 GiB of indices (the app was killed for memory)
+    core.nodegraph.set_memory_budget(1024 * 1024)
+    g = build([("x", *x), ("p", type_id, params)], [("x", "out", "p", "x")])
+    values = evaluate(g)
+    assert values.errors["p"].type == "BudgetError" and values.errors["p"].message.startswith(made)
+
+
+def test_an_arange_whose_count_overflows_is_an_error_on_its_node_in_a_training_step_as_in_torch(torch):
+    # its estimate raised OverflowError out of Session.train (the lean route checks the budget before the node runs)
+    g = build([("r", "source.arange", {"end": 10.0, "step": 1e-320})], [])
+    g.training["loss"] = "r"
+    with pytest.raises(RuntimeError) as want:
+        torch.arange(0.0, 10.0, 1e-320)
+    steps = list(Session(g).train(2))
+    assert len(steps) == 1 and steps[0]["error"].type == "RuntimeError"
+    assert steps[0]["error"].message.endswith(str(want.value))
+    assert evaluate(g).errors["r"].message == str(want.value)

@@ -252,7 +252,9 @@ def estimate(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
         return None
     try:
         return rule(type_id, inputs, params)
-    except (TypeError, ValueError, RuntimeError, IndexError, AttributeError):  # inputs the op will refuse itself
+    # inputs the op will refuse itself (OverflowError: an arange whose count is infinite, which escaped a training
+    # step, whose lean route checks the budget before the node's own try)
+    except (TypeError, ValueError, RuntimeError, IndexError, AttributeError, OverflowError):
         return None
 
 
@@ -452,6 +454,21 @@ def _conv(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     return _result(max(made, key=_numel), dtype, flops)
 
 
+def _sized_output(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
+    """An adaptive pool or ``one_hot``, whose output's size a parameter sets: an ``output_size`` of 2**31 made
+    16 GiB of indices before failing (the app was killed for memory)."""
+    x = inputs.get("x")
+    if not isinstance(x, core.Tensor) or x.dim() == 0:
+        return None
+    if type_id == "nn.one_hot":
+        classes = int(params.get("num_classes", -1))
+        return _result((*x.shape, classes), core.int64, 0.0) if classes > 0 else None
+    n = 2 if type_id.endswith("2d") else 1
+    shape = (*x.shape[:-n], *_sizes(params.get("output_size"), n))
+    dtype = x.dtype if x.is_floating_point() else core.get_default_dtype()
+    return _result(shape, dtype, float(_numel(x.shape)))
+
+
 def _linear_layer(type_id: str, inputs: ByName, params: ByName) -> Estimate | None:
     """``layer.linear`` and ``layer.mlp``: the largest weight or output they make, and the products' cost."""
     x = inputs.get("x")
@@ -477,7 +494,8 @@ _RULES: dict[str, Rule] = {
     **{f"shape.{n}": _copy for n in ("contiguous", "reshape", "flatten")},
     "join.cat": _join, "join.stack": _join,
     "nn.conv1d": _conv, "nn.conv2d": _conv, "layer.conv2d": _conv, "layer.linear": _linear_layer,
-    "layer.mlp": _linear_layer,
+    "layer.mlp": _linear_layer, **{f"nn.{n}": _sized_output for n in ("adaptive_avg_pool1d", "adaptive_avg_pool2d",
+                                                                       "one_hot")},
     **{f"source.{n}": _source for n in ("zeros", "ones", "full", "rand", "randn", "eye", "arange")},
 }
 _NOT_SAME_SIZE = {"adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d",
