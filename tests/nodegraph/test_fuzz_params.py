@@ -186,3 +186,22 @@ def test_a_very_long_bad_input_name_is_refused_with_a_short_message():
     with pytest.raises(GraphError, match=r"is not a valid input name") as err:
         cmd.SetParam("e", "inputs", "x, w, " + "1" * 5000).do(g)
     assert len(str(err.value)) < 300 and "(5000 characters)" in str(err.value)
+
+
+INT_FIELDS = [(t, p) for t, p in FIELDS if p.kind in ("int", "dims", "shape")]
+
+
+@pytest.mark.parametrize("type_id,param", INT_FIELDS, ids=[f"{t}.{p.name}" for t, p in INT_FIELDS])
+@pytest.mark.parametrize("text", ["99999999999999999999999", "1e308", "[0, 99999999999999999999999]",
+                                  "-9223372036854775809"])
+def test_an_integer_past_64_bits_is_refused_at_its_field_as_torch_refuses_it(type_id, param, text, torch):
+    # 1e23 typed as a dim, a k, a groups or a correction ran (an IndexError on the node, or silently: std's
+    # correction, diff's n, matrix_power's n, cross_entropy's ignore_index) where torch refuses the argument
+    with pytest.raises((ValueError, TypeError, OverflowError, RuntimeError)):
+        torch.sum(torch.ones(2), dim=10 ** 23)
+    try:
+        value = parse(param, text)
+    except ParamError:
+        return  # (a list where the field takes one integer)
+    with pytest.raises(ParamError, match=f"parameter '{param.name}'"):  # (or a list, a negative size: its message)
+        param.validate(value)

@@ -133,9 +133,22 @@ def _bounded(p: Param, v: _Number) -> _Number:
     return v
 
 
+INT64 = (-2 ** 63, 2 ** 63 - 1)  # the integers torch's ops take (a larger one: "Overflow when unpacking long long")
+
+
+def _int64(p: Param, values: Iterable[int]) -> None:
+    """Refuse an integer torch could not take (a dim of 10**23 or 1e308 typed in a field), naming the parameter."""
+    lo, hi = INT64
+    bad = next((v for v in values if not lo <= v <= hi), None)
+    if bad is not None:
+        raise ParamError(f"parameter '{p.name}' must be a 64-bit integer (-2**63 to 2**63 - 1, what torch takes), "
+                         f"got {quote(bad)}")
+
+
 def _int(p: Param, v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int) and not (isinstance(v, float) and v.is_integer()):
         raise ParamError(f"parameter '{p.name}' must be an integer, got {quote(v)}")
+    _int64(p, (int(v),))
     return _bounded(p, int(v))
 
 
@@ -169,6 +182,7 @@ def _shape(p: Param, v: Any) -> tuple[int, ...]:
         raise ParamError(f"parameter '{p.name}' must be a list of integers, got {quote(v)}")
     if any(s < 0 for s in v):
         raise ParamError(f"parameter '{p.name}' has a negative size: {quote(list(v))}")
+    _int64(p, v)  # (a zero-size shape passes the element count)
     if len(v) > 8 or math.prod(v) > MAX_NUMEL:
         raise ParamError(f"parameter '{p.name}' is too large: {quote(list(v))} (at most 8 dims and {MAX_NUMEL} "
                          "elements)")
@@ -179,9 +193,11 @@ def _dims(p: Param, v: object) -> int | tuple[int, ...] | None:
     if v is None:
         return None
     if isinstance(v, int) and not isinstance(v, bool):
+        _int64(p, (v,))
         return v
     if not isinstance(v, (list, tuple)) or any(isinstance(s, bool) or not isinstance(s, int) for s in v):
         raise ParamError(f"parameter '{p.name}' must be an integer, a list of integers or null, got {quote(v)}")
+    _int64(p, v)
     return tuple(v)
 
 
