@@ -46,7 +46,17 @@ import core
 import core.nodegraph.model.nodes  # registers the node types and their code
 from core.nodegraph.export import ddp as export_ddp
 from core.nodegraph.export import holdout as export_holdout
-from core.nodegraph.export.code_hooks import ExportError, NodeCode, as_numpy, npy_base64
+from core.nodegraph.export.code_hooks import ExportError, NodeCode, as_numpy
+from core.nodegraph.export.script_text import (
+    HELPERS,
+    IMPORTS,
+    Recorded,
+    RecordedHeldOut,
+    docstring,
+    forward_function,
+    optimizer_lines,
+    recorded_text,
+)
 from core.nodegraph.model.document import Graph, Node
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.spec import get_spec
@@ -59,8 +69,6 @@ if TYPE_CHECKING:
 __all__ = ["ExportError", "NodeCode", "export_script", "write_script", "node_code", "APIS"]
 
 APIS = ("core", "torch")
-_IMPORTS = {"core": "import core as torch\nimport core.nn.functional as F",
-            "torch": "import torch\nimport torch.nn.functional as F"}
 PROBE_TYPE = "probe.gradient"
 # Names a node's variable never takes: the script's own globals, Python's keywords and builtins.
 _TAKEN = frozenset({"torch", "F", "np", "io", "json", "base64", "sys", "DEVICE", "SEED", "STEPS", "TRAINING", "PARAMS",
@@ -68,43 +76,7 @@ _TAKEN = frozenset({"torch", "F", "np", "io", "json", "base64", "sys", "DEVICE",
                     "backward", "validation_loss"}) | frozenset(keyword.kwlist) | frozenset(dir(builtins))
 
 
-HELPERS = '''
-def _arr(text):
-    return np.load(io.BytesIO(base64.b64decode(text)), allow_pickle=False)
-
-
-def _rec(key, step):
-    values = _REC[key]
-    return torch.tensor(values[min(step, len(values) - 1)]).to(DEVICE)
-
-
-def _load(module, weights):
-    with torch.no_grad():
-        for name, p in module.named_parameters():
-            p.copy_(weights[name])
-
-
-def _probe(x):
-    if isinstance(x, torch.Tensor) and x.requires_grad and not x.is_leaf:
-        x.retain_grad()
-    return x.grad
-
-
-def _show(kind, key, t):
-    if not isinstance(t, (torch.Tensor, bool, int, float)):
-        return
-    if not JSON:
-        print(LABELS.get(key, key) + ('.grad' if kind == 'grad' else ''), '=', repr(t))
-    elif isinstance(t, torch.Tensor):
-        print(kind, key, json.dumps(t.detach().cpu().tolist()))
-    else:
-        print(kind, key, json.dumps(t))
-'''
-
-
 _CodeResult = str | dict[str, str]  # what a node's code gives: an expression, or expressions by output port
-_Recorded = dict[str, list[np.ndarray]]  # recorded key -> its values per step (one when they never change)
-_RecordedHeldOut = dict[str, dict[int | None, np.ndarray]]  # key -> step -> held-out values (None: every step)
 # A fresh session's first forward: (parameters (copies), errors, {node: {port: value}}).
 _Fresh = tuple[dict[str, core.Tensor], dict[str, "NodeError"], dict[str, dict[str, Any]]]
 
@@ -195,7 +167,7 @@ class _Exporter:
             raise ExportError(f"node '{nid}': its parameters could not be created{why}")
         return found
 
-    def record(self, mode: str, val: bool = False) -> tuple[_Recorded, _RecordedHeldOut]:
+    def record(self, mode: str, val: bool = False) -> tuple[Recorded, RecordedHeldOut]:
         """Run the session the script mirrors and keep the values of the recorded ports: ``({key: [per step]},
         {key: {step: held-out values}})``, the latter for the steps that measure the validation rows (``val``);
         values the same at every step are kept once (under step None for the held-out ones)."""
@@ -213,7 +185,7 @@ class _Exporter:
             s.forward()
             steps.append(self._recorded_values(s))
         out = {key: _once([st[key] for st in steps]) for key in self.recorded}
-        out_val: _RecordedHeldOut = {}
+        out_val: RecordedHeldOut = {}
         for key in {k for values in held.values() for k in values}:
             by_step = {step: values[key] for step, values in held.items() if key in values}
             same = len(_once(list(by_step.values()))) == 1
@@ -327,23 +299,6 @@ def _mode(graph: Graph, ex: _Exporter) -> tuple[str, str | None]:
     return ("train" if loss and ex.has_params else "forward"), loss
 
 
-def _forward_function(ex: _Exporter, order: list[str], body: list[str]) -> str:
-    """``forward(step)``: the node lines, returning every output by ``node.port``."""
-    values = ", ".join(f"{nid + '.' + p!r}: {v}" for nid in order for p, v in ex.outputs[nid].items())
-    return "def forward(step):\n" + "".join(f"    {line}\n" for line in body) + f"    return {{{values}}}\n"
-
-
-def _optimizer_lines(ex: _Exporter) -> str:
-    """``opt = ...`` and ``sched = ...`` lines of ``main()`` from the graph's training settings."""
-    t = ex.training
-    sched = t.get("schedule")
-    sched_args = {k: v for k, v in sched.items() if k != "type"} if sched else {}
-    sched_line = "None" if not sched else f"torch.optim.lr_scheduler.{sched['type']}(opt, **{sched_args!r})"
-    return (f"    opt = torch.optim.{t.get('optimizer') or 'SGD'}(list(PARAMS.values()), "
-            f"**{dict(t.get('optimizer_params') or {})!r})\n"
-            f"    sched = {sched_line}\n")
-
-
 def _main(ex: _Exporter, mode: str, loss: str | None, probes: list[tuple[str, str]], labels: dict[str, str],
           val: bool = False) -> str:
     """``main()``: train or run forward (and backward), then show the values, gradients and parameters."""
@@ -353,9 +308,9 @@ def _main(ex: _Exporter, mode: str, loss: str | None, probes: list[tuple[str, st
             raise ExportError("--ddp exports a training script: the graph needs a loss and trainable parameters")
         unused = export_ddp.unused_parameters(ex.graph, loss, ex._initial[0] if ex._initial else ())
         due = export_holdout.due_text(ex) if val else None
-        return export_ddp.main_code(_optimizer_lines(ex), loss_key, due, unused)
+        return export_ddp.main_code(optimizer_lines(ex.training), loss_key, due, unused)
     if mode == "train":
-        run = (_optimizer_lines(ex)
+        run = (optimizer_lines(ex.training)
                + "    values = {}\n"
                "    for step in range(STEPS):\n"
                "        for p in PARAMS.values():\n"
@@ -427,12 +382,12 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
     if ddp:
         export_ddp.check(graph, mode, loss, ExportError)
         ex.helpers.append(export_ddp.HELPERS)  # last: it joins the process group before the setup lines run
-    rec_text = _recorded_text(*ex.record(mode, bool(val_loss)), bool(val_loss))
+    rec_text = recorded_text(*ex.record(mode, bool(val_loss)), bool(val_loss))
     what = f"trains for {ex.steps} steps" if mode == "train" else "runs forward" + (" and backward" if loss else "")
     what += " with DistributedDataParallel: torchrun --nproc_per_node=N SCRIPT" if ddp else ""
     count = f"{len(order)} node{'' if len(order) == 1 else 's'}"
-    parts = [_docstring(f"Exported from Nodegrad ({api}): {count}; {what}.", bool(val_loss)),
-             f"import base64\nimport io\nimport json\nimport sys\n\nimport numpy as np\n\n{_IMPORTS[api]}",
+    parts = [docstring(f"Exported from Nodegrad ({api}): {count}; {what}.", bool(val_loss)),
+             f"import base64\nimport io\nimport json\nimport sys\n\nimport numpy as np\n\n{IMPORTS[api]}",
              f"DEVICE = {ex.training.get('device') or 'cpu'!r}\nSEED = {int(ex.training.get('seed') or 0)!r}\n"
              f"STEPS = {ex.steps!r}\nTRAINING = True\nPARAMS = {{}}\n"
              "JSON = '--json' in sys.argv[1:]  "
@@ -441,7 +396,7 @@ def export_script(graph: Graph, api: str = "core", steps: int | None = None, ddp
              + (export_holdout.constants(ex, val_loss) if val_loss else ""),
              HELPERS.strip() + "\n\n" + "\n\n".join(h.strip() for h in ex.helpers),
              f"_REC = {rec_text}\ngen = torch.Generator().manual_seed(SEED)\n" + "\n".join(ex.setup),
-             _forward_function(ex, order, body),
+             forward_function(ex.outputs, order, body),
              export_holdout.validation_function(ex, val_loss, lines) if val_loss else "",
              _main(ex, mode, loss, probes, labels, bool(val_loss)),
              'if __name__ == "__main__":\n    main()']
@@ -460,24 +415,6 @@ def _failing_note(ex: _Exporter, nid: str) -> list[str]:
     name = node_label(ex.graph, nid)
     text = f"NOTE: the next line raises, as node {name!r} does in Nodegrad: {error}"
     return [f"# {line}" for line in textwrap.wrap(text, NOTE_WIDTH, break_long_words=False, break_on_hyphens=False)]
-
-
-def _docstring(summary: str, val: bool) -> str:
-    """The script's docstring: what it does and what it prints."""
-    return (f'"""{summary}\n\n'
-            'Prints "value <node.port> <json>", "grad ...", "param ..." and, when training, "loss <step> <value>"'
-            + (' (and "val_loss <step> <value>", "val_accuracy <step> <value>" for classifiers, on the steps that'
-               ' measure the held-out rows)' if val else "")
-            + '.\n"""')
-
-
-def _recorded_text(rec: _Recorded, rec_val: _RecordedHeldOut, val: bool) -> str:
-    """The ``_REC`` dict's text and, when the script validates (``val``), the ``_REC_VAL`` line after it."""
-    text = "{" + ", ".join(f"{k!r}: [{', '.join(f'_arr({npy_base64(a)!r})' for a in v)}]" for k, v in rec.items()) + "}"
-    if val:
-        splits = {k: ", ".join(f"{s!r}: _arr({npy_base64(a)!r})" for s, a in v.items()) for k, v in rec_val.items()}
-        text += "\n_REC_VAL = {" + ", ".join(f"{k!r}: {{{v}}}" for k, v in splits.items()) + "}"
-    return text
 
 
 def node_code(type_id: str, params: dict[str, Any] | None = None, inputs: dict[str, str] | None = None,
