@@ -2,12 +2,17 @@
 steps the session measures it, on the same rows, and the printed values equal the session's (exactly for
 ``core``; closely for ``torch``, which replays the held-out rows and random draws the session used)."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 
 from core.nodegraph.export.script import export_script
+from core.nodegraph.files import io as files
 from core.nodegraph.model.document import Edge, Node
 from core.nodegraph.run.session import Session
-from tests.nodegraph.test_export import _graph, assert_close, session_run
+from tests.nodegraph.test_export import ROOT, _graph, assert_close, session_run
 from tests.nodegraph.test_export import classifier_graph as export_graph
 from tests.nodegraph.test_validation_split import run_exported
 
@@ -130,3 +135,16 @@ def test_a_regression_scripts_validation_prints_no_accuracy(tmp_path):
     text = export_script(g, "core")
     _, val, acc = run_exported(text, tmp_path, accuracy=True)
     assert val == measured(g) and acc == [] and "ACC_KIND = None" in text
+
+
+def test_a_torch_script_that_validates_is_the_same_text_in_every_run_of_the_app(tmp_path):
+    # its _REC_VAL entries came in a set's order, which Python's string hashing changes from one process to the next
+    path = tmp_path / "split.json"
+    files.save(split_graph(), path)
+    code = ("import core.nodegraph.model.nodes\nfrom core.nodegraph.files import io\n"
+            "from core.nodegraph.export.script import export_script\n"
+            f"print(export_script(io.load({str(path)!r}), 'torch'))")
+    texts = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed}).stdout
+             for seed in ("1", "2", "3", "4")}
+    assert len(texts) == 1 and "_REC_VAL = {" in next(iter(texts))

@@ -186,7 +186,8 @@ class _Exporter:
             steps.append(self._recorded_values(s))
         out = {key: _once([st[key] for st in steps]) for key in self.recorded}
         out_val: RecordedHeldOut = {}
-        for key in {k for values in held.values() for k in values}:
+        for key in dict.fromkeys(k for values in held.values() for k in values):  # (a set: _REC_VAL's order, and the
+            # exported text, changed from one run of the app to the next)
             by_step = {step: values[key] for step, values in held.items() if key in values}
             same = len(_once(list(by_step.values()))) == 1
             out_val[key] = {None: by_step[min(by_step)]} if same else {st: a for st, a in by_step.items()}
