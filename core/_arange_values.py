@@ -75,7 +75,10 @@ def fma_sum(s, t, e):
         lost = (t - (v - w)) + (e - w)
         powers &= lost != 0
         v = np.where(powers, np.nextafter(v, np.copysign(np.inf, lost)), v)
-    return s + v
+    out = s + v
+    if not np.all(out):  # NOTE: an exact zero keeps the sign of s (IEEE's rule for the product plus c: -0 only from
+        out = np.where((out == 0) & (s == 0), s, out)  # -0 + -0); s + v made fma(0, -0, -0) +0
+    return out
 
 
 _SIGNIFICAND = (1 << 52) - 1  # a float64's stored significand bits

@@ -35,6 +35,16 @@ def test_a_tie_tipped_by_the_products_error_rounds_once():
     _assert_fma_exact([1 + 2.0 ** -52, -(1 + 2.0 ** -52)], [1 - 2.0 ** -53, 1 - 2.0 ** -53], [2.0 ** 53, -2.0 ** 53])
 
 
+def test_an_exact_zero_keeps_the_sign_rule_of_a_product_plus_c():
+    """``fma(0, -0, -0)`` is -0 (a -0 product plus -0), an exact cancellation +0: the emulation's last add gave +0."""
+    zeros = [0.0, -0.0]
+    cases = [(a, b, c) for a in zeros for b in zeros for c in zeros] + [(1.0, -1.0, 1.0), (-3.0, 0.5, 1.5)]
+    _assert_fma_exact(*zip(*cases))
+    for name, got in _split_entries(*(np.array(v) for v in zip(*cases))):
+        want = np.array([_exact(*abc) for abc in cases])
+        assert got.view(np.uint64).tolist() == want.view(np.uint64).tolist(), name
+
+
 _ties = st.tuples(st.integers(1, 2 ** 26), st.integers(1, 2 ** 26), st.integers(-60, 60), st.integers(1, 2 ** 20),
                   st.sampled_from([1.0, -1.0]))
 
