@@ -41,18 +41,20 @@ def test_port_tooltip_shows_shape_dtype_and_autograd_facts(window):
     assert "is_leaf=False" in tip and "contiguous" in tip
 
 
-def test_run_to_selected_node_stops_there(window):
+def test_run_to_selected_node_stops_there(window, qtbot):
     window.scene.node_items["n4"].setSelected(True)
     window.named_actions["run_to_node"].trigger()
+    qtbot.waitUntil(lambda: not window.stepper.active)  # a loaded machine gets its first slice past the click
     assert window.scene.node_items["n4"].display.value == "[ 3.0000, -1.5000]"
     assert window.scene.node_items["n6"].display.value == ""
 
 
-def test_default_graph_collapsed_still_steps(window):
+def test_default_graph_collapsed_still_steps(window, qtbot):
     for nid in ("n4", "n5"):
         window.scene.node_items[nid].setSelected(True)
     window.named_actions["collapse"].trigger()
     window.named_actions["backward"].trigger()
+    qtbot.waitUntil(lambda: not window.stepper.active)
     assert window.scene.node_items["n1"].display.grad == "[ 1.5000, -0.5000]"
     assert default_graph().nodes["n1"].params == window.graph.nodes["n1"].params
 
