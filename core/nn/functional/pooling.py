@@ -30,6 +30,22 @@ def _as4d(input: Tensor, name: str):
     return input, False
 
 
+def _pool2d_input(input: Tensor, fn: str):
+    """max_pool2d's and avg_pool2d's input checks in PyTorch's words, then ``_as4d``: avg_pool2d reads
+    ``size(-3)`` first (an IndexError below 3 dims); max_pool2d refuses other ranks without naming the shape; both
+    refuse an empty channel, height or width (a 0 batch is allowed)."""
+    nd = input.ndim
+    if fn == "avg_pool2d" and nd < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, {max(nd, 1) - 1}], "
+                         "but got -3)")
+    if fn == "max_pool2d" and nd not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if nd not in (3, 4) or 0 in input.shape[-3:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+                           f"but got:{list(input.shape)}")
+    return _as4d(input, "")
+
+
 def _two(fn: str, name: str, value, kind: str = "be either") -> tuple:
     """A 2-d pooling's size as two ints (one int repeated), else PyTorch's RuntimeError for that argument."""
     if isinstance(value, (list, tuple)) and len(value) not in (1, 2):
@@ -65,7 +81,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         from core._quantized_ops import quantized_max_pool2d
 
         return quantized_max_pool2d(input, kernel_size, stride or (), padding, dilation, ceil_mode)
-    x, unbatched = _as4d(input, "")
+    x, unbatched = _pool2d_input(input, "max_pool2d")
     geo = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
     ctx_out = MaxPool.apply(x, geo=geo)
     out = ctx_out.squeeze(0) if unbatched else ctx_out
@@ -89,7 +105,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     require_tensors("avg_pool2d", input=(1, input))
     kernel_size, stride, padding = _sizes("avg_pool2d", ("kernel_size", "stride", "padding"),
                                           (kernel_size, stride, padding))
-    x, unbatched = _as4d(input, "")
+    x, unbatched = _pool2d_input(input, "avg_pool2d")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     geo = _geometry(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
@@ -120,8 +136,9 @@ def adaptive_avg_pool2d(input, output_size):
 
 def _pool1d(fn, input, *args, **kwargs):
     """A 1-d pooling as the 2-d one over a height of 1."""
-    if input.ndim not in (2, 3):
-        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input, but got: {list(input.shape)}")
+    if input.ndim not in (2, 3):  # (PyTorch's checkDimRange, naming the 1-d function)
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for {fn.__name__.replace('2d', '1d')})")
     out = fn(input.unsqueeze(-2), *args, **kwargs)
     if isinstance(out, tuple):
         return tuple(o.squeeze(-2) for o in out)
