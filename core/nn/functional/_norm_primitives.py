@@ -184,6 +184,10 @@ def _batch_norm_grads(ctx, g, x, weight):
             found = _recorded_kernel(ctx, x, weight, g)
             if found is not None:
                 return found
+        elif is_grad_enabled() and type(x._data) is np.ndarray and x._data.dtype == np.float64:
+            found = _recorded_float64(ctx, x, weight, g)  # (the same node: torch's graph, the composite's values)
+            if found is not None:
+                return found
         xhat, invstd = _recompute(x, dims, ctx.eps)
         gx = _normalized_grad(xhat, gxhat, invstd, dims) if ctx.needs_input_grad[0] else None
         if ctx.__dict__.get("kernel"):  # float32 under create_graph: the kernel's values, the formula's graph
@@ -205,6 +209,21 @@ def _recorded_kernel(ctx, x, weight, g):
     if exact is None:
         return None
     return recorded_gradients(g, x, weight, ctx.mean, ctx.invstd, exact)
+
+
+def _recorded_float64(ctx, x, weight, g):
+    """A float64 training batch norm's gradients under ``create_graph=True`` through the same one
+    ``NativeBatchNormBackwardBackward0`` node as float32's (torch's graph; its second order batchnorm_double_backward),
+    the first-order values the composite formula's, computed without recording."""
+    with no_grad():
+        values = _batch_norm_grads(ctx, g.detach(), x, weight)
+    n = ctx.mean.size
+    values = [np.zeros(n) if v is None else v._data for v in values[:1]] + \
+        [np.zeros(n) if v is None else v._data.reshape(-1) for v in values[1:]]
+    found = recorded_gradients(g, x, weight, ctx.mean, ctx.invstd, values)
+    if found is None:
+        return None
+    return tuple(r if n else None for r, n in zip(found, ctx.needs_input_grad))
 
 
 def _kernel_values(ctx, x, weight, g, formula):
