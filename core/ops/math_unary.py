@@ -212,13 +212,8 @@ def _sigmoid_double(x: np.ndarray) -> np.ndarray:
 
 
 def _log1p(xp, x):
-    """log1p as PyTorch's kernel computes it: float32 and float64 with SLEEF's ``log1pf_u10``/``log1pd_u10`` on
-    every element (its VML map takes the tail and a strided input as a padded vector too), other dtypes rounded
-    once from float64 (float64's correctly rounded values differed from torch's in ~7% of elements in [-0.9, 10])."""
-    if type(x) is np.ndarray and x.dtype == np.float64:
-        from core._sleef_logd import log1pd_u10  # (it imports core.nn lazily)
-
-        return log1pd_u10(x).reshape(x.shape)
+    """log1p as PyTorch's kernel computes it: float32 with SLEEF's ``log1pf_u10`` on every element (its VML map
+    takes the tail and a strided input as a padded vector too), other dtypes rounded once from float64."""
     return log1pf_u10(x) if x.dtype == np.float32 and type(x) is np.ndarray else precise(xp.log1p, x)
 
 
