@@ -152,15 +152,21 @@ def scatter_to_maxima(g: Tensor, idx, in_shape, dims: int) -> Tensor:
     return scatter_add(base, -1, new_tensor(idx).reshape(flat_g.shape), flat_g).reshape(in_shape)
 
 
+def _check_not_empty(name: str, input: Tensor) -> None:
+    """PyTorch's adaptive max pools refuse an empty dim after the first (dim 0 may be empty, batched or not)."""
+    empty = [d for d in range(1, input.ndim) if input.shape[d] == 0]
+    if empty:
+        raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch dimensions, "
+                           f"but input has sizes {list(input.shape)} with dimension {empty[0]} being empty")
+
+
 def adaptive_max_pool_with_indices(cls, input: Tensor, output_size, dims: int, sizes):
     """``cls`` (an adaptive max pool over the last ``dims`` dims) applied with PyTorch's checks: ``(out, indices)``;
     ``sizes(output_size, in_size)`` reads the output size once the input passed them."""
     name = f"adaptive_max_pool{dims}d()"
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(f"{name}: Expected {dims + 1}D or {dims + 2}D tensor, but got: {list(input.shape)}")
-    if 0 in input.shape[-dims:]:
-        raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch dimensions, "
-                           f"but input has sizes {list(input.shape)} with dimension {input.ndim - 1} being empty")
+    _check_not_empty(name, input)
     found: list = []  # the indices leave through ``found``: they have no gradient
     out = cls.apply(input, out_size=sizes(output_size, tuple(input.shape[-dims:])), found=found)
     return out, new_tensor(found[0])
@@ -177,7 +183,7 @@ class AdaptiveMaxPool2d(Function):
         h, w = xa.shape[2:]
         (rows, rvalid), (cols, cvalid) = _windows(h, out_hw[0], xp), _windows(w, out_hw[1], xp)
         win = xa[:, :, rows[:, :, None, None], cols[None, None, :, :]]  # (N, C, OH, KH, OW, KW)
-        win = win.transpose(0, 1, 2, 4, 3, 5).reshape(xa.shape[:2] + out_hw + (-1,))
+        win = win.transpose(0, 1, 2, 4, 3, 5).reshape(xa.shape[:2] + out_hw + (rows.shape[1] * cols.shape[1],))
         valid = (rvalid[:, None, :, None] & cvalid[None, :, None, :]).reshape(out_hw + (-1,))
         out, arg = window_max(win, valid, xp)
         kw = cols.shape[1]
@@ -220,6 +226,7 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices:
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
                            f"'self' (while checking arguments for adaptive_max_pool1d)")
     size = adaptive_output_size("adaptive_max_pool1d", input, output_size, 1, with_default=False)[0]
+    _check_not_empty("adaptive_max_pool1d()", input)
     out, idx = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, size))
     return out.squeeze(-2), idx.squeeze(-2)
 
