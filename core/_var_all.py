@@ -118,3 +118,49 @@ def _run_sum(flat: np.ndarray, begin: int, end: int, mean: np.float64) -> np.flo
         d[0] += carry
         carry = np.add.accumulate(d, out=d)[-1]
     return carry
+
+
+def welford_fits(x: np.ndarray, ax: tuple) -> bool:
+    """Whether ``welford`` is cheap for a reduction of ``x`` over ``ax``: one NumPy step per reduced element, each
+    over all outputs, so a few reduced elements (64), or no more of them than outputs where each step reads a
+    contiguous row (the reduced dims outermost; a transposing copy first cost ~4x the two-pass route)."""
+    r = 1
+    for d in ax:
+        r *= x.shape[d]
+    if r <= 64:
+        return r > 0  # (so never one output of GRAIN_SIZE elements: see welford's NOTE)
+    return r <= x.size // r and _steps(x, ax, flat=False).flags.c_contiguous
+
+
+def _steps(x: np.ndarray, ax: tuple, flat: bool = True) -> np.ndarray:
+    """``x`` as (reduced elements in TensorIterator's order, *kept dims): its reduced dims outer to inner by
+    stride, flattened in front of the kept ones (``flat=False``: the transposed view, not flattened)."""
+    red = sorted(ax, key=lambda d: -abs(x.strides[d]))
+    kept = [d for d in range(x.ndim) if d not in ax]
+    view = np.transpose(x, red + kept)
+    return view.reshape(-1, *[x.shape[d] for d in kept]) if flat else view
+
+
+def welford(x: np.ndarray, ax: tuple, correction: float, keepdim: bool):
+    """(variance, mean) in double over axes ``ax`` of float32/float64 ``x``, as PyTorch's CPU ``WelfordOps``
+    (``std_var_kernel_impl``, and var_mean/std_mean): each output's elements in the input's memory order over
+    the reduced dims, one at a time: ``delta = x - mean; mean += delta / n; m2 += delta * (x - mean)``.
+
+    NOTE: a loop over the reduced elements, vectorised over the outputs (``welford_fits`` says when that is
+    cheap); one output of ``GRAIN_SIZE`` elements or more ATen splits among threads and combines (Chan's
+    formula), which this does not follow (``welford_fits`` leaves it out)."""
+    steps = _steps(x, ax)
+    mean = np.zeros(steps.shape[1:], np.float64)
+    m2 = np.zeros_like(mean)
+    delta, step = np.empty_like(mean), np.empty_like(mean)
+    for i, row in enumerate(steps):
+        np.subtract(row, mean, out=delta, dtype=np.float64)
+        np.add(mean, delta / np.float64(i + 1), out=mean)
+        np.subtract(row, mean, out=step, dtype=np.float64)
+        m2 += np.multiply(delta, step, out=step)
+    n = steps.shape[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / np.float64(n - correction if n > correction else 0)
+    if keepdim:
+        var, mean = (np.expand_dims(v, tuple(ax)) for v in (var, mean))
+    return var, mean

@@ -29,8 +29,7 @@ from core._norm_order import p_norm, two_norm
 from core._precise import precise
 from core._tensor import Tensor
 from core._user_warning import warn_user
-from core._var_all import var_all
-from core._welford import welford, welford_fits
+from core._var_all import var_all, welford, welford_fits
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps, is_reduced, log_softmax_bfloat16
