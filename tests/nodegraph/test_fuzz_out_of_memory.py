@@ -44,3 +44,23 @@ def test_no_memory_for_the_optimizers_state_ends_the_step_with_an_error_not_an_e
     steps = list(s.train(3))
     assert len(steps) == 1 and steps[0]["error"].type == "MemoryError"
     assert list(Session(regression).train(1))[0].get("error") is None  # a session with memory trains
+
+
+def test_no_memory_to_copy_the_optimizers_state_after_training_keeps_the_steps_and_training_goes_on(regression,
+                                                                                                   monkeypatch):
+    # the copy kept for time travel after the last step raised MemoryError out of Session.train (found by
+    # injecting MemoryError at each NumPy allocation of a training step)
+    from core.nodegraph.run import optimizer_slot
+
+    regression.training.update(optimizer="Adam", optimizer_params={"lr": 0.01})
+    s, plain = Session(regression), Session(regression)
+    real = optimizer_slot._clone
+
+    def no_memory(value):
+        raise MemoryError("Unable to allocate 2 GiB for a copy of Adam's moments")
+
+    monkeypatch.setattr(optimizer_slot, "_clone", no_memory)
+    steps = list(s.train(3))
+    monkeypatch.setattr(optimizer_slot, "_clone", real)
+    want = [m["loss"] for m in plain.train(5)]
+    assert [m["loss"] for m in steps] + [m["loss"] for m in s.train(2)] == want

@@ -153,8 +153,15 @@ class OptimizerSlot:
         return info
 
     def keep_state(self) -> None:
-        """Copy the optimizer's state now (after a step: the snapshots share it until the next one)."""
-        self.saved = save_optimizer(self.entry)
+        """Copy the optimizer's state now (after a step: the snapshots share it until the next one).
+
+        NOTE: with no memory for the copy (Adam's moments of a large model) the snapshots share the live state
+        instead: stepping back over a later optimizer step keeps its moments. The MemoryError escaped
+        ``Session.train`` after its last step (found by injecting MemoryError at each allocation of a step)."""
+        try:
+            self.saved = save_optimizer(self.entry)
+        except MemoryError:
+            self.saved = save_optimizer(self.entry, clone=False)
 
     def restore_state(self, saved: Saved | None) -> None:
         """Put back a state ``keep_state`` copied (None: before the first step, so the file's if it gave one)."""
@@ -180,14 +187,15 @@ def _clone(value: Any) -> Any:
     return value.detach().clone() if isinstance(value, core.Tensor) else copy.deepcopy(value)
 
 
-def save_optimizer(entry: Entry | None) -> Saved | None:
+def save_optimizer(entry: Entry | None, clone: bool = True) -> Saved | None:
     """A copy of the optimizer's state (momentum buffers, step counts), learning rates and schedule, taken after
-    an optimizer step; snapshots share it until the next one (it only changes there)."""
+    an optimizer step; snapshots share it until the next one (it only changes there). Without ``clone`` the state
+    holds the optimizer's own tensors (no memory for copies)."""
     if entry is None:
         return None
     _, opt, scheduler = entry
     with core.no_grad():
-        state = {p: {k: _clone(v) for k, v in st.items()} for p, st in opt.state.items()}
+        state = {p: {k: _clone(v) if clone else v for k, v in st.items()} for p, st in opt.state.items()}
     lrs = [g.get("lr") for g in opt.param_groups]
     return opt, state, lrs, None if scheduler is None else copy.deepcopy(scheduler.state_dict())
 
