@@ -8,10 +8,12 @@ next call) when ``set_num_threads`` changes that count, and dropped in a forked 
 has no threads.
 
 It promises what the per-call executors did: ``pool_map(fn, items)`` returns ``[fn(item) for item in items]`` in
-order, every item run on a worker thread (a fresh NumPy error state, as a new thread's), and the first exception
-raised again in the caller. The callers choose the split, so the values are the same bits as before. A call
-from one of the pool's own workers runs its items in that thread, one after another (a worker waiting on its
-own pool could otherwise wait forever).
+order, every item run on a worker thread, and the first exception raised again in the caller. NumPy's error state is
+per thread and the caller's does not carry over: each worker starts with the one ``core`` sets on import (every
+floating-point error ignored, as torch's kernels return inf/nan silently), and an item must leave it so
+(``np.errstate`` as a context manager, never ``np.seterr``), since the workers are kept. The callers choose the
+split, so the values are the same bits as before. A call from one of the pool's own workers runs its items in that
+thread, one after another (a worker waiting on its own pool could otherwise wait forever).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
 
 from core._threads import get_num_threads
 
@@ -29,8 +33,10 @@ _state: dict = {"pool": None, "size": 0}
 _worker = threading.local()
 
 
-def _mark_worker() -> None:
+def _start_worker() -> None:
+    """Marks the thread as the pool's and gives it core's NumPy error state (see the module's docstring)."""
     _worker.active = True
+    np.seterr(all="ignore")
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -41,7 +47,7 @@ def _pool() -> ThreadPoolExecutor:
         if pool is None or _state["size"] != size:
             if pool is not None:
                 pool.shutdown(wait=False)  # (its idle workers exit; running tasks finish first)
-            pool = ThreadPoolExecutor(size, thread_name_prefix="core-intraop", initializer=_mark_worker)
+            pool = ThreadPoolExecutor(size, thread_name_prefix="core-intraop", initializer=_start_worker)
             _state["pool"], _state["size"] = pool, size
         return pool
 

@@ -32,6 +32,23 @@ def test_an_exception_in_an_item_is_raised_in_the_caller():
         _pool.pool_map(fail, range(4))
 
 
+def test_workers_ignore_floating_point_errors_as_core_does_on_the_importing_thread():
+    """A kernel split over the pool overflows quietly, as it does unsplit (torch warns about none of these)."""
+    import warnings
+
+    import numpy as np
+
+    def overflow(_):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            np.exp(np.float32(100.0)) * np.float32(0.0)
+        return np.geterr(), len(caught)
+
+    for state, warned in _pool.pool_map(overflow, range(4)):
+        assert state == np.geterr()
+        assert warned == 0
+
+
 def test_the_pool_is_kept_between_calls_and_sized_by_the_thread_count():
     core.set_num_threads(2)
     _pool.pool_map(abs, [1])
