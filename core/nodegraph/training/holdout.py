@@ -25,6 +25,7 @@ import core
 from core.autograd.graph import array_of
 from core.nodegraph.model.evaluate import Values, evaluate_node, node_seed
 from core.nodegraph.model.spec import EvalContext
+from core.nodegraph.training.session_view import SessionView
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
@@ -35,14 +36,10 @@ __all__ = ["DEFAULT_VAL_EVERY", "HoldoutSession", "after_step", "due", "has_spli
 DEFAULT_VAL_EVERY = 10
 
 
-class HoldoutSession(Protocol):
-    """What validation reads of ``core.nodegraph.run.session.Session`` (run sits above training, so the session is
-    described here rather than imported): its graph and order, its nodes' states, device, seed and step count."""
+class HoldoutSession(SessionView, Protocol):
+    """What validation reads of the session (see ``session_view``): besides its graph, order and loss node, its
+    nodes' states, device, seed and step count."""
 
-    @property
-    def graph(self) -> Graph: ...
-    @property
-    def order(self) -> list[str]: ...
     @property
     def states(self) -> dict[str, dict[str, Any]]: ...
     @property
@@ -51,7 +48,6 @@ class HoldoutSession(Protocol):
     def seed(self) -> int: ...
     @property
     def step_count(self) -> int: ...
-    def loss_node(self) -> str | None: ...
 
 
 def val_every(graph: Graph) -> int:

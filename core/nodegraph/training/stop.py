@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.numtext import scalar
+from core.nodegraph.training.session_view import SessionView
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph, GraphEvent
@@ -30,18 +31,12 @@ class StopInfo(TypedDict):
     node: str | None
 
 
-class StopSession(Protocol):
-    """What the stop conditions use of ``core.nodegraph.run.session.Session`` (run sits above training, so the
-    session is described here rather than imported); ``first_non_finite`` reads its values through the
-    diagnostics' ``Context``."""
+class StopSession(SessionView, Protocol):
+    """What the stop conditions use of the session (see ``session_view``); ``first_non_finite`` reads its values
+    through the diagnostics' ``Context``."""
 
     @property
-    def graph(self) -> Graph: ...
-    @property
-    def order(self) -> list[str]: ...
-    @property
     def values(self) -> dict[str, dict[str, Any]]: ...
-    def loss_node(self) -> str | None: ...
     def parameters(self) -> dict[str, Any]: ...
 
 

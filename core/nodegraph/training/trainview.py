@@ -23,6 +23,7 @@ import core
 from core.datasets import GeneratedDataset
 from core.nodegraph.explain.autograd_rows import autograd_graph
 from core.nodegraph.model.spec import EvalContext
+from core.nodegraph.training.session_view import SessionView
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph, Node
@@ -32,14 +33,10 @@ __all__ = ["ViewedSession", "prediction_view", "image_selection", "autograd_grap
 View = dict[str, Any]  # what prediction_view returns (see there)
 
 
-class ViewedSession(Protocol):
-    """What the views read of ``core.nodegraph.run.session.Session`` (run sits above training, so the session is
-    described here rather than imported); ``retune`` also asks it to retune its optimizer."""
+class ViewedSession(SessionView, Protocol):
+    """What the views read of the session (see ``session_view``); ``retune`` also asks it to retune its
+    optimizer."""
 
-    @property
-    def graph(self) -> Graph: ...
-    @property
-    def order(self) -> list[str]: ...
     @property
     def values(self) -> dict[str, dict[str, Any]]: ...
     @property
@@ -48,7 +45,6 @@ class ViewedSession(Protocol):
     def device(self) -> str: ...
     @property
     def step_count(self) -> int: ...
-    def loss_node(self) -> str | None: ...
     def retune_optimizer(self) -> bool: ...
 
 
