@@ -5,8 +5,9 @@ A graph too big to read whole opens at a legible zoom framed on its start (``Gra
 minimap shows the rest small, but a newcomer read the first three columns of a twelve-column MLP as the whole
 graph (the mouse wheel zooms, and nothing at the edge said there was more). A button shows on each side (left,
 right, top, bottom) beyond which some node lies, in the middle of that edge or the nearest spot along it clear of
-nodes; a click scrolls three quarters of the canvas that way, and the buttons follow as the view moves. The view's
-scroll bars show on the same rule (``GraphView.check_scroll_bars``): only when some node lies out of view.
+nodes, never on a port, a shape label or the minimap; a click scrolls three quarters of the canvas that way, and
+the buttons follow as the view moves. The view's scroll bars show on the same rule
+(``GraphView.check_scroll_bars``): only when some node lies out of view.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QToolButton
 
 from gui.canvas.edge_item import EdgeLabel
 from gui.canvas.node_item import NodeItem
+from gui.canvas.port_item import PortItem
 
 if TYPE_CHECKING:
     from gui.canvas.view import GraphView
@@ -33,11 +35,12 @@ STYLE = ("QToolButton { background: rgba(44, 62, 80, 215); color: #ecf0f1; borde
          " QToolButton:hover { background: rgba(52, 152, 219, 230); }")
 
 
-def _in_the_way(item: QGraphicsItem) -> bool:
-    """Whether a button must keep off ``item``: a node, or an edge's shape label with text ('▲ more' sat over the
-    chapter's '() scalar', half of it hidden)."""
-    if isinstance(item, NodeItem):
-        return True
+def _never_covered(item: QGraphicsItem) -> bool:
+    """Whether a button must never sit on ``item``, not even where no spot along its edge is clear: a port (its dot
+    sticks out of its node's box, by 10 px at 5x, and a button beside the box hid it) or an edge's shape label with
+    text ('▲ more' sat over the chapter's '() scalar', half of it hidden)."""
+    if isinstance(item, PortItem):
+        return item.isVisible()
     return isinstance(item, EdgeLabel) and item.isVisible() and bool(item.text())
 
 
@@ -91,9 +94,10 @@ class MoreArrows:
         return [side for side in SIDES if out[side] > slack]
 
     def place(self) -> None:
-        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node, an
-        edge's shape label or the minimap is drawn there, at the nearest spot along the edge clear of them (else in
-        the middle, over it)."""
+        """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node, a
+        port, an edge's shape label or the minimap is drawn there, at the nearest spot along the edge clear of them;
+        where none is, at the nearest spot clear of all but the nodes' boxes (ports, labels and the map stay in
+        sight), else in the middle."""
         room = self.view.viewport().rect()
         hidden = self.hidden_sides()
         for side, button in self.buttons.items():
@@ -102,25 +106,39 @@ class MoreArrows:
                 continue
             button.adjustSize()
             w, h = button.width(), button.height()
-            along = side in ("left", "right")  # the button slides along the edge: y for a side edge, x for top/bottom
             x = {"left": INSET, "right": room.width() - w - INSET}.get(side, (room.width() - w) // 2)
             y = {"up": INSET, "down": room.height() - h - INSET}.get(side, (room.height() - h) // 2)
-            strip = QRect(x, 0, w, room.height()) if along else QRect(0, y, room.width(), h)
-            nodes = [self.view.mapFromScene(item.sceneBoundingRect()).boundingRect()  # only those on the strip
-                     for item in self.view.items(strip) if _in_the_way(item)]
-            minimap = self.view.minimap
-            if minimap.isVisible():  # nor over the minimap in its corner ('more ▼' sat on its edge at 1366x768)
-                nodes.append(minimap.geometry().translated(-self.view.viewport().pos()))
-            length, size = (room.height(), h) if along else (room.width(), w)
-            for shift in (k * sign * size for k in range(length // (2 * size) + 1) for sign in (1, -1)):
-                spot = QRect(x, y + shift, w, h) if along else QRect(x + shift, y, w, h)
-                if room.contains(spot) and not any(spot.intersects(n) for n in nodes):
-                    x, y = spot.x(), spot.y()
-                    break
-            button.move(x, y)
+            spot = self._clear_spot(QRect(x, y, w, h), side in ("left", "right"))
+            button.move(spot.topLeft())
             button.show()
             button.raise_()
         self.view.check_scroll_bars()  # scroll bars only where there is something to scroll to
+
+    def _clear_spot(self, middle: QRect, along_y: bool) -> QRect:
+        """The spot nearest ``middle`` along its edge (y for a side edge, x for the top or bottom) clear of nodes,
+        ports, shape labels and the minimap, else clear of all but the nodes, else ``middle`` itself."""
+        room = self.view.viewport().rect()
+        strip = QRect(middle.x(), 0, middle.width(), room.height()) if along_y \
+            else QRect(0, middle.y(), room.width(), middle.height())
+        nodes: list[QRect] = []  # only what is on the strip (a pixel more: rounding): a large graph scrolls quickly
+        never: list[QRect] = []
+        for item in self.view.items(strip.adjusted(-2, -2, 2, 2), Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            if isinstance(item, NodeItem) or _never_covered(item):
+                (nodes if isinstance(item, NodeItem) else never).append(
+                    self.view.mapFromScene(item.sceneBoundingRect()).boundingRect())
+        minimap = self.view.minimap
+        if minimap.isVisible():  # nor over the minimap in its corner ('more ▼' sat on its edge at 1366x768)
+            never.append(minimap.geometry().translated(-self.view.viewport().pos()))
+        length, size = (room.height(), middle.height()) if along_y else (room.width(), middle.width())
+        step = max(size // 4, 1)  # fine enough to fit between two ports a node's height apart
+        shifts = [k * sign * step for k in range(length // (2 * step) + 1) for sign in (1, -1)]
+        spots = [middle.translated(0, s) if along_y else middle.translated(s, 0) for s in shifts]
+        spots = [spot for spot in spots if room.contains(spot)]
+        for obstacles in (nodes + never, never):
+            spot = next((s for s in spots if not any(s.intersects(o) for o in obstacles)), None)
+            if spot is not None:
+                return spot
+        return middle
 
     def scroll(self, dx: int, dy: int) -> None:
         """Scroll three quarters of the canvas that way (the view no longer follows the opened document's frame)."""
