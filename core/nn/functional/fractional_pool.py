@@ -75,6 +75,15 @@ def _tuple(value, n: int):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
 
+def _too_large(name: str, nd: int, d: int, kernel, sizes) -> str:
+    """torch 2.13's refusal of a window that doesn't fit: the 2-d one names the dimension; the 3-d one always names
+    the time dimension's pool and input sizes, whichever dimension failed."""
+    if nd == 3:
+        return f"{name}_out(): pool time {kernel[0]} too large relative to input time {sizes[0]}"
+    dim = ("height", "width")[d]
+    return f"{name}(): pool {dim} {kernel[d]} too large relative to input {dim} {sizes[d]}"
+
+
 def _with_indices(name, nd, input, kernel_size, output_size, output_ratio, _random_samples):
     if input.dim() not in (nd + 1, nd + 2):
         raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {list(input.shape)}")
@@ -82,14 +91,14 @@ def _with_indices(name, nd, input, kernel_size, output_size, output_ratio, _rand
         raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
     kernel = _tuple(kernel_size, nd)
     if output_size is None:
+        if nd == 2 and len(output_ratio) > 2:  # (torch's len(): a bare float is its TypeError)
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single Int or tuple of Ints.")
         ratio = _tuple(output_ratio, nd)
         output_size = [int(input.size(d - nd) * ratio[d]) for d in range(nd)]
     out_size = _tuple(output_size, nd)
     for d in range(nd):
         if out_size[d] + kernel[d] - 1 > input.size(d - nd):
-            raise RuntimeError(f"{name}_out(): pool {'height' if d == nd - 2 else 'width' if d == nd - 1 else 'time'} "
-                               f"{kernel[d]} too large relative to input {input.size(d - nd)} and output "
-                               f"{out_size[d]}")
+            raise RuntimeError(_too_large(name, nd, d, kernel, input.shape[-nd:]))
     if _random_samples is None:
         n_batch = 1 if input.dim() == nd + 1 else input.size(0)
         _random_samples = core.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype, device=input.device)

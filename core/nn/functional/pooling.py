@@ -14,6 +14,7 @@ from core.nn.functional._pool import (
     divisor_map,
     indices_of,
 )
+from core.nn.functional._pool_checks import pool2d_shape_check, pool_output_size
 from core.nn.functional.conv import pair
 from core.ops._util import xp_of
 
@@ -58,18 +59,9 @@ def _geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode, fn: 
     s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else \
         _two(fn, "stride", stride, "either be omitted,")
     p, d = _two(fn, "padding", padding, "either be"), _two(fn, "dilation", dilation)
-    for i in range(2):
-        if p[i] < 0:
-            raise RuntimeError(f"pad must be non-negative, but got pad: {p[i]}")
-        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
-                               f"kernel_size={k[i]} and dilation={d[i]}")
-    geo = Geometry(tuple(x.shape[2:]), k, s, p, d, ceil_mode)
-    if min(geo.out_hw) <= 0:
-        c, h, w = x.shape[1:]
-        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{geo.out_hw[0]}x"
-                           f"{geo.out_hw[1]}). Output size is too small")
-    return geo
+    out = [pool_output_size(x.shape[2 + i], k[i], p[i], s[i], d[i], ceil_mode) for i in range(2)]
+    pool2d_shape_check(k, s, p, d, x.shape[1], x.shape[2:], out)
+    return Geometry(tuple(x.shape[2:]), k, s, p, d, ceil_mode)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -170,20 +162,18 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     kernel_size, stride, padding, dilation = _sizes(fn, ("kernel_size", "stride", "padding", "dilation"),
                                                     (kernel_size, stride, padding, dilation))
     if not return_indices:  # (with indices, max_pool2d's checks speak, as in PyTorch)
-        _check_max_pool1d(input, kernel_size, stride, padding, dilation)
+        _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     k = _single(kernel_size, False, lambda n: f"expected kernel_size to be a single int, got {n} values")
     s = _single(stride, True, lambda n: f"expected stride to be a single int, got {n} values")
     p = _single(padding, False, lambda n: f"expected padding to be a single int, got {n} values")
     d = _single(dilation, False, lambda n: f"expected dilation to be a single int, got {n} values")
-    if p < 0:
-        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
     return _pool1d(max_pool2d, input, (1, k), None if s is None else (1, s), (0, p), (1, d), ceil_mode,
                    return_indices)
 
 
-def _check_max_pool1d(input, kernel_size, stride, padding, dilation) -> None:
+def _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode) -> None:
     """PyTorch's ``max_pool1d`` checks: a (C, L) or (N, C, L) input with C, L > 0, one size each (an empty stride
-    too), sizes greater than zero."""
+    too), sizes greater than zero, a padding from 0 to half the kernel, at least one window."""
     if input.ndim not in (2, 3) or 0 in input.shape[-2:]:
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
                            f"input, but got:{list(input.shape)}")
@@ -197,6 +187,16 @@ def _check_max_pool1d(input, kernel_size, stride, padding, dilation) -> None:
         v = _single(value, True, None)
         if v is not None and v <= 0:
             raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {v}")
+    k, p = _single(kernel_size, False, None), _single(padding, False, None)
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+                           f"kernel_size={k}")
+    s = _single(stride, True, None)
+    out = pool_output_size(input.shape[-1], k, p, k if s is None else s, _single(dilation, False, None), ceil_mode)
+    if out <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):

@@ -19,6 +19,7 @@ from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.nn.functional._pool import AdaptiveAvgPool3D, adaptive_output_size
+from core.nn.functional._pool_checks import pool3d_shape_check, pool_output_size
 from core.nn.functional.conv import _check_dtypes, pair
 from core.nn.functional.misc import _channel_dropout
 from core.nn.functional.sliding import scatter_to_maxima, window_max
@@ -139,23 +140,9 @@ def _pool_geometry(x: Tensor, kernel_size, stride, padding, dilation, ceil_mode,
     k = _three(fn, "kernel_size", kernel_size)
     s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else _three(fn, "stride", stride)
     p, d = _three(fn, "padding", padding), _three(fn, "dilation", dilation)
-    out, extra = [], []
-    for i in range(3):
-        eff = d[i] * (k[i] - 1) + 1
-        if p[i] < 0:
-            raise RuntimeError(f"pad must be non-negative, but got pad: {p[i]}")
-        if p[i] > eff // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p[i]}, "
-                               f"kernel_size={k[i]} and dilation={d[i]}")
-        span = x.shape[2 + i] + 2 * p[i] - eff
-        o = (-(-span // s[i]) if ceil_mode else span // s[i]) + 1
-        if ceil_mode and (o - 1) * s[i] >= x.shape[2 + i] + p[i]:
-            o -= 1
-        out.append(o)
-        extra.append(max(0, (o - 1) * s[i] + eff - x.shape[2 + i] - 2 * p[i]))
-    if min(out) <= 0:
-        raise RuntimeError(f"Given input size: ({'x'.join(map(str, x.shape[1:]))}). Calculated output size: "
-                           f"({x.shape[1]}x{'x'.join(map(str, out))}). Output size is too small")
+    out = [pool_output_size(x.shape[2 + i], k[i], p[i], s[i], d[i], ceil_mode) for i in range(3)]
+    pool3d_shape_check(k, s, p, d, x.shape[1], x.shape[2:], out, fn == "avg_pool3d")
+    extra = [max(0, (out[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 - x.shape[2 + i] - 2 * p[i]) for i in range(3)]
     return k, s, p, d, out, extra
 
 
