@@ -470,22 +470,32 @@ class TrainPanel(QWidget):
             _say(self.message, "")
 
     def show_progress(self, info: dict[str, Any]) -> None:
-        if not info["total"]:  # a new run (Reset) or another document: nothing trained yet
+        """Train's bar and "37 / 100 steps · loss 0.5 · ...", Step's "Step 3 · loss 0.5" (the run's steps: it left
+        the line empty), nothing after Reset or another document."""
+        stepped = not info["total"] and info["done"] > 0  # Step on its own, no Train's count
+        if not info["total"] and not stepped:  # a new run (Reset) or another document: nothing trained yet
             self.progress_bar.reset()
             self.progress_bar.setVisible(False)
             for line in (self.progress_label, self.step_mode, self.message):
                 _say(line, "")
             return
+        loss = info.get("loss")  # the latest step's, from the session
+        shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
+        if stepped:
+            self.progress_bar.setVisible(False)  # no steps asked for: nothing to fill
+            _say(self.progress_label, f"Step {info.get('run_steps') or info['done']}{shown}")
+        else:
+            self._show_count(info, shown)
+        ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming
+        _say(self.step_mode, step_mode_words(info["step_mode"]) if ran else "")
+
+    def _show_count(self, info: dict[str, Any], shown: str) -> None:
+        """Train's bar and line: steps done of those asked for, the loss ``shown``, the rate and the time left."""
         total = max(info["total"], 1)
-        if self.progress_bar.isHidden():
-            self.progress_bar.setVisible(True)
+        self.progress_bar.setVisible(True)  # (a change of visibility only when hidden)
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(min(info["done"], total))
         eta = info["eta"]
         left = "" if info.get("state", "training") != "training" else (  # paused or done: no time left to tell
             f" · {eta:.1f} s left" if eta is not None else " · —")
-        loss = info.get("loss")  # the latest step's, from the session
-        shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
         _say(self.progress_label, f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s{left}")
-        ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming
-        _say(self.step_mode, step_mode_words(info["step_mode"]) if ran else "")

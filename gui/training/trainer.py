@@ -185,6 +185,8 @@ class Trainer(QObject):
         """One full iteration (training stays paused); it runs eagerly, as the last step of a call does, on the
         worker: its metrics are returned when it was done at once, else None (``progress`` says when it is in)."""
         self.pause(wait=True)
+        if self.state != "paused":  # a step of its own, no Train's count to advance: the progress line says
+            self.done = self.target = 0  # "step n · loss" (a paused Train's step counts towards its steps)
         self._zero_grad = True
         self.session.trainer.finish()
         out: list[Metrics | None] = []
@@ -439,7 +441,9 @@ class Trainer(QObject):
             rate = (len(self._times) - 1) / (self._times[-1] - self._times[0])
         left = max(self.target - self.done, 0)
         session = self.bridge.session
+        run = self.current_run
         return {"done": self.done, "total": self.target, "rate": rate, "loss": self.last_loss,
+                "run_steps": 0 if run is None else len(run),  # the current run's steps, Train's and Step's
                 "eta": left / rate if rate > 0 else None, "state": self.state,
                 "step_mode": "" if session is None else session.trainer.step_mode}  # captured or eager, and why
 
