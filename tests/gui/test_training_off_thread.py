@@ -155,3 +155,34 @@ def test_closing_the_window_while_a_long_training_step_computes_waits_for_it(qtb
     w.maybe_save = lambda: True  # no question about the unsaved training
     w.close()
     assert not w.isVisible() and trainer.state != "training" and not trainer.worker.in_flight
+
+
+def test_a_second_train_click_or_ctrl_t_while_a_long_step_computes_starts_nothing(qtbot, gate):
+    w = shown(qtbot, make_window(qtbot, _graph(3)))
+    trainer = w.training.trainer
+    click(_train_button(w))
+    qtbot.waitUntil(lambda: trainer.worker.busy)
+    click(_train_button(w))  # greyed: the click does nothing
+    press(w, Qt.Key_T, Qt.ControlModifier)  # nor does Run ▸ Train's key
+    assert trainer.state == "training" and trainer.target == 3 and len(trainer.history.runs) == 1
+    gate.open()
+    qtbot.waitUntil(lambda: trainer.state == "idle")
+    assert len(trainer.history.runs) == 1 and trainer.done == 3
+    assert trainer.history.current.series("loss").tolist() == _headless_losses(3)  # one run of 3 steps, not more
+
+
+def test_train_after_pausing_a_long_step_goes_on_with_the_same_run_to_its_steps(qtbot, gate):
+    w = shown(qtbot, make_window(qtbot, _graph(3)))
+    trainer = w.training.trainer
+    click(_train_button(w))
+    qtbot.waitUntil(lambda: trainer.worker.busy)
+    press(w, Qt.Key_Escape)
+    gate.let_one_step_through(qtbot)
+    qtbot.waitUntil(lambda: trainer.state == "paused" and not trainer.worker.busy)
+    assert trainer.done == 1
+    click(_train_button(w))  # goes on: 2 more steps in the same run
+    gate.open()
+    qtbot.waitUntil(lambda: trainer.state == "idle")
+    assert len(trainer.history.runs) == 1 and trainer.done == 3
+    assert trainer.history.current.series("loss").tolist() == _headless_losses(3)
+    qtbot.waitUntil(lambda: w.training.panel.progress_label.text().startswith("3 / 3 steps · loss "))
