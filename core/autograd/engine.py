@@ -513,6 +513,10 @@ def _call_backward(node, grad_outputs, check: bool = True):
     """The node's backward, checked: one gradient per edge, each of its input's shape and dtype (``check=False``:
     the gradients as the backward returns them, as a tuple)."""
     if len(grad_outputs) != 1 or grad_outputs[0] is None:
+        if not node._repr_module and all(g is None for g in grad_outputs):
+            # NOTE: PyTorch's generated nodes send undefined gradients on when none arrived (``any_grad_defined``),
+            # so a leaf behind ``vector_norm(y, ord=0)`` keeps ``.grad`` None; a custom Function's materialize
+            return (None,) * len(node._edges)
         grad_outputs = _materialize(node, grad_outputs)
     try:
         grads = _dispatch_backward(node, grad_outputs) if _torch_dispatch.live else None
