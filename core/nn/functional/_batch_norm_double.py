@@ -1,4 +1,4 @@
-"""Training-mode batch norm's gradients under ``create_graph=True`` as one node, PyTorch's
+"""Batch norm's gradients under ``create_graph=True`` as one node, PyTorch's
 ``NativeBatchNormBackwardBackward0``: its forward gives ``native_batch_norm_backward``'s kernel values (PyTorch
 computes the first-order gradients with the kernel even while recording), its backward is FunctionsManual's
 ``batchnorm_double_backward`` term for term, with core ops, so second-order gradients (MAML's meta-gradients through
@@ -89,6 +89,26 @@ def _double_backward(x, gamma, ggI, ggG, ggB, gO, mean, invstd):
     return gI, gG, ggO
 
 
+def _eval_double_backward(x, gamma, ggI, ggG, ggB, gO, mean, sigma):
+    """``batchnorm_double_backward``'s evaluation-mode branches: the first backward is ``gO * sigma * gamma`` with
+    the running statistics (``sigma`` their ``(var + eps) ** -0.5``), linear in ``gO``, so ``x`` gets only the
+    gamma term's gradient and ``gO`` the input's."""
+    sigma = _unsqueeze_dim1(sigma, x)
+    gI = gG = ggO = None
+    if gamma is not None and ggG is not None:
+        gI = _expand_as_dim1(ggG, x) * sigma * gO
+    if gamma is not None and ggI is not None:
+        gG = _sum_exclude_dim1(ggI * gO * sigma, False)
+    if ggI is not None:
+        ggO = ggI * sigma * (x.new_ones(()) if gamma is None else _expand_as_dim1(gamma, x))
+    if ggG is not None:
+        term = _expand_as_dim1(ggG, x) * (x - _unsqueeze_dim1(mean, x)) * sigma
+        ggO = term if ggO is None else ggO + term
+    if ggB is not None:
+        ggO = _expand_as_dim1(ggB, x) if ggO is None else ggO + _expand_as_dim1(ggB, x)
+    return gI, gG, ggO
+
+
 class NativeBatchNormBackward(Function):
     """``native_batch_norm_backward(grad_out, input, weight, ..., save_mean, save_invstd)``: the kernel's
     ``(grad_input, grad_weight, grad_bias)``, differentiable by ``batchnorm_double_backward``."""
@@ -96,8 +116,9 @@ class NativeBatchNormBackward(Function):
     node_name = "NativeBatchNormBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, g, x, weight, mean, invstd, *, values):
+    def forward(ctx, g, x, weight, mean, invstd, *, values, eps=None):
         ctx.save_for_backward(g, x, weight, mean, invstd)
+        ctx.eval_eps = eps  # evaluation mode: ``mean`` and ``invstd`` are the running mean and variance
         ctx.set_materialize_grads(False)  # (a gradient that does not arrive is None: its terms are left out)
         return values
 
@@ -106,16 +127,22 @@ class NativeBatchNormBackward(Function):
         g, x, weight, mean, invstd = ctx.saved_tensors
         if ggI is None and ggG is None and ggB is None:
             return None, None, None, None, None
-        gI, gG, ggO = _double_backward(x, weight, ggI, ggG, ggB, g, mean, invstd)
+        if ctx.eval_eps is None:
+            gI, gG, ggO = _double_backward(x, weight, ggI, ggG, ggB, g, mean, invstd)
+        else:
+            sigma = invstd.add(ctx.eval_eps).pow(-0.5)
+            gI, gG, ggO = _eval_double_backward(x, weight, ggI, ggG, ggB, g, mean, sigma)
         need = ctx.needs_input_grad
         return (ggO if need[0] else None, gI if need[1] else None, gG if need[2] else None, None, None)
 
 
-def recorded_gradients(g: Tensor, x: Tensor, weight: Tensor | None, mean, invstd, values) -> tuple | None:
+def recorded_gradients(g: Tensor, x: Tensor, weight: Tensor | None, mean, invstd, values,
+                       eps: float | None = None) -> tuple | None:
     """``values`` (the kernel's three gradients, arrays) through ``NativeBatchNormBackward``'s node; ``mean`` and
-    ``invstd`` the forward's float32 statistics per channel (arrays). None under forward-mode AD with a dual
-    operand (the node has no tangent rule: the caller's composite formula has)."""
+    ``invstd`` the forward's float32 statistics per channel (arrays), or with ``eps`` (evaluation mode) the running
+    mean and variance. None under forward-mode AD with a dual operand (the node has no tangent rule: the caller's
+    composite formula has)."""
     if forward_ad._state.token is not None and forward_ad.has_dual((g, x, weight)):
         return None
     stats = (Tensor._wrap(mean.reshape(-1)), Tensor._wrap(invstd.reshape(-1)))
-    return NativeBatchNormBackward.apply(g, x, weight, *stats, values=tuple(values))
+    return NativeBatchNormBackward.apply(g, x, weight, *stats, values=tuple(values), eps=eps)

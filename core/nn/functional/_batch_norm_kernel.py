@@ -31,7 +31,7 @@ import numpy as np
 from core._cascade_sum import in_order
 from core._threads import get_num_threads
 
-__all__ = ["batch_norm_forward", "batch_norm_backward"]
+__all__ = ["batch_norm_forward", "batch_norm_backward", "batch_norm_eval_backward"]
 
 _F32, _F64 = np.float32, np.float64
 
@@ -156,7 +156,8 @@ def batch_norm_backward(arr, g, weight, mean, invstd, grad_sum=None):
     return _contiguous_backward(arr, g, w, mean, invstd)
 
 
-def _channels_last_backward(x, dy, w, mean, invstd, shape):
+def _channels_last_sums(x, dy, mean):
+    """``(x - mean, sum of dy, sum of (x - mean) * dy)`` per column as the channels-last path adds them."""
     n, channels = x.shape
     threads = get_num_threads()
     chunk = -(-n // threads) if n > threads else n
@@ -168,7 +169,12 @@ def _channels_last_backward(x, dy, w, mean, invstd, shape):
         for xr, dr in zip(xm[start:start + chunk], dy[start:start + chunk]):
             acc = _fma(xr, dr, acc)
         dot += acc
-    total, dot = total.astype(_F32), dot.astype(_F32)
+    return xm, total.astype(_F32), dot.astype(_F32)
+
+
+def _channels_last_backward(x, dy, w, mean, invstd, shape):
+    n, channels = x.shape
+    xm, total, dot = _channels_last_sums(x, dy, mean)
     count = _F32(n)
     k = dot * invstd * invstd / count
     centred = dy - total / count
@@ -190,6 +196,31 @@ def _contiguous_backward(arr, g, w, mean, invstd):
     gx = _fma(np.negative(xm, out=xm), k[:, None], dy - grad_mean[:, None])
     gx *= invstd[:, None]
     gx *= w[:, None]
+    return gx.reshape(arr.shape), (dot * invstd).astype(_F32), total.astype(_F32)
+
+
+def batch_norm_eval_backward(arr, g, weight, running_mean, running_var, eps: float):
+    """``(grad_input, grad_weight, grad_bias)`` of evaluation-mode batch norm as PyTorch's CPU kernel rounds them:
+    ``invstd = 1 / sqrt(running_var + eps)`` in double, rounded to float32, ``dx = dy * (invstd * w)``, the sums
+    of ``dy`` and ``(x - running_mean) * dy`` as the training kernel adds them; ``grad_weight = dotp * invstd``.
+    C-contiguous float32 NumPy arrays (None otherwise)."""
+    if not all(type(a) is np.ndarray and a.dtype == _F32 for a in (arr, g, running_mean, running_var)) or \
+            not arr.flags.c_contiguous or not g.flags.c_contiguous or arr.shape != g.shape or arr.ndim < 2 or \
+            not arr.size:
+        return None
+    n, channels = arr.shape[:2]
+    w = np.ones(channels, _F32) if weight is None else weight.reshape(-1).astype(_F32, copy=False)
+    invstd = (1.0 / np.sqrt(running_var.reshape(-1).astype(_F64) + eps)).astype(_F32)
+    mean = running_mean.reshape(-1)
+    if arr.size // (n * channels) == 1:  # (N, C): the channels-last path
+        _, total, dot = _channels_last_sums(arr.reshape(-1, channels), g.reshape(-1, channels), mean)
+        gx = g.reshape(-1, channels) * invstd * w
+        return gx.reshape(arr.shape), (dot.astype(_F64) * invstd).astype(_F32), total
+    dy = g.reshape(n, channels, -1)
+    xm = arr.reshape(n, channels, -1) - mean[:, None]
+    total = np.cumsum(_lane_sum(dy).astype(_F64), axis=0)[-1]  # planes added in double, in order
+    dot = np.cumsum(_lane_sum(xm, dy).astype(_F64), axis=0)[-1]
+    gx = dy * invstd[:, None] * w[:, None]  # NOTE: (dy * invstd) * w, two roundings, as the kernel's vec::map
     return gx.reshape(arr.shape), (dot * invstd).astype(_F32), total.astype(_F32)
 
 

@@ -22,7 +22,7 @@ from core.autograd.grad_mode import is_grad_enabled, no_grad
 from core.nn._fused_names import ignored_output
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_double import recorded_gradients
-from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_forward
+from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_norm_eval_backward, batch_norm_forward
 from core.nn.functional._group_norm_grad import group_norm_gradients
 from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
 from core.nn.functional._layer_norm_double import recorded_gradients as recorded_layer_norm
@@ -97,6 +97,8 @@ class NativeBatchNorm(Function):
         """Normalise with the batch's statistics (training: the running ones move toward them, in place, as
         PyTorch's kernel does) or with the running statistics."""
         arr = x._data
+        if not training:  # (a backward under create_graph=True records torch's node with them)
+            ctx.running = (running_mean, running_var)
         exact = _float32_kernel(arr, weight, bias, running_mean, running_var, training, momentum, eps)
         if exact is not None:  # PyTorch's float32 arithmetic step for step (core/nn/functional/_batch_norm_kernel.py)
             out, mean, invstd, new_mean, new_var = exact
@@ -174,6 +176,11 @@ def _batch_norm_grads(ctx, g, x, weight):
         if exact is not None:
             need = ctx.needs_input_grad
             return tuple(Tensor._wrap(a) if n else None for a, n in zip(exact, need))
+    if "running" in ctx.__dict__ and not is_grad_enabled():  # evaluation mode: PyTorch's kernel, float32
+        exact = batch_norm_eval_backward(x._data, g._data, None if weight is None else weight._data,
+                                         *(t._data for t in ctx.running), ctx.eps)
+        if exact is not None:
+            return tuple(Tensor._wrap(a) if n else None for a, n in zip(exact, ctx.needs_input_grad))
     gxhat = g if weight is None else g * weight.reshape(shape)
     if ctx.training and "saved_stats" in ctx.__dict__:  # bfloat16: the batch statistics it normalised with
         invstd = Tensor._wrap(ctx.invstd)
@@ -185,7 +192,7 @@ def _batch_norm_grads(ctx, g, x, weight):
             if found is not None:
                 return found
         elif is_grad_enabled() and type(x._data) is np.ndarray and x._data.dtype == np.float64:
-            found = _recorded_float64(ctx, x, weight, g)  # (the same node: torch's graph, the composite's values)
+            found = _recorded_composite(ctx, x, weight, g)  # (the same node: torch's graph, the composite's values)
             if found is not None:
                 return found
         xhat, invstd = _recompute(x, dims, ctx.eps)
@@ -193,6 +200,10 @@ def _batch_norm_grads(ctx, g, x, weight):
         if ctx.__dict__.get("kernel"):  # float32 under create_graph: the kernel's values, the formula's graph
             return _kernel_values(ctx, x, weight, g, (gx, *_affine_grads(ctx, g, xhat, (-1,), dims)))
     else:
+        if is_grad_enabled() and "running" in ctx.__dict__:  # evaluation mode under create_graph: torch's node
+            found = _recorded_composite(ctx, x, weight, g, eval_mode=True)
+            if found is not None:
+                return found
         invstd = Tensor._wrap(ctx.invstd)
         xhat = (x - Tensor._wrap(ctx.mean)) * invstd
         gx = gxhat * invstd if ctx.needs_input_grad[0] else None
@@ -211,16 +222,21 @@ def _recorded_kernel(ctx, x, weight, g):
     return recorded_gradients(g, x, weight, ctx.mean, ctx.invstd, exact)
 
 
-def _recorded_float64(ctx, x, weight, g):
-    """A float64 training batch norm's gradients under ``create_graph=True`` through the same one
-    ``NativeBatchNormBackwardBackward0`` node as float32's (torch's graph; its second order batchnorm_double_backward),
-    the first-order values the composite formula's, computed without recording."""
+def _recorded_composite(ctx, x, weight, g, eval_mode: bool = False):
+    """A float64 training batch norm's gradients under ``create_graph=True`` (or any evaluation-mode one's) through
+    the same one ``NativeBatchNormBackwardBackward0`` node as float32's (torch's graph; its second order
+    batchnorm_double_backward, evaluation mode's with the running statistics), the first-order values the
+    composite formula's, computed without recording."""
     with no_grad():
         values = _batch_norm_grads(ctx, g.detach(), x, weight)
     n = ctx.mean.size
     values = [np.zeros(n) if v is None else v._data for v in values[:1]] + \
         [np.zeros(n) if v is None else v._data.reshape(-1) for v in values[1:]]
-    found = recorded_gradients(g, x, weight, ctx.mean, ctx.invstd, values)
+    if eval_mode:
+        running_mean, running_var = (t._data for t in ctx.running)
+        found = recorded_gradients(g, x, weight, running_mean, running_var, values, eps=ctx.eps)
+    else:
+        found = recorded_gradients(g, x, weight, ctx.mean, ctx.invstd, values)
     if found is None:
         return None
     return tuple(r if n else None for r, n in zip(found, ctx.needs_input_grad))
