@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from core._memory_format import channels_last, contiguous_format, format_of, in_format
+from core._memory_format import channels_last, channels_last_3d, contiguous_format, format_of, in_format
 from core._meta import is_meta, meta_array
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
@@ -284,7 +284,7 @@ def _window_sums(a, bins):
     flat = xp.concatenate([a.reshape(lead + (n,)), xp.zeros(lead + (1,), a.dtype)], axis=-1)
     outs = tuple(len(starts) for starts, _ in bins)
     acc = xp.zeros(lead + (math.prod(outs),), a.dtype)
-    for offsets in itertools.product(*(range(int(lens.max())) for _, lens in bins)):
+    for offsets in itertools.product(*(range(int(lens.max(initial=0))) for _, lens in bins)):
         pos, valid = np.zeros((1,) * k, np.int64), np.ones((1,) * k, bool)
         for d, ((starts, lens), off) in enumerate(zip(bins, offsets)):
             shape = [1] * k
@@ -405,3 +405,23 @@ def adaptive_output_size(fn: str, input, output_size, nd: int, with_default: boo
         raise RuntimeError(f"{fn}(): internal error: output_size.size() must be {nd}" if "max" in fn
                            else f"{fn}: output_size must be {nd}")
     return tuple(size)
+
+
+def mean_over_image(input, k: int):
+    """torch's adaptive average pool for an all-ones output size: the mean over the last ``k`` dims, kept, with no
+    rank or emptiness check (torch takes this shortcut before them); a channels-last batch gets torch's strides
+    (C, 1, C, C[, C]) by its in-place ``as_strided`` (so the node on top is AsStridedBackward1, as torch's)."""
+    out = input.mean(tuple(range(-1, -k - 1, -1)), keepdim=True)
+    if input.ndim == k + 2 and format_of(input._data) in (channels_last, channels_last_3d):
+        n, c = input.shape[:2]
+        out.as_strided_((n, c) + (1,) * k, (c, 1) + (c,) * k)
+    return out
+
+
+def check_image_not_empty(fn: str, input, k: int) -> None:
+    """torch's adaptive average pools refuse an empty spatial dim (2-d: the last two dims; 3-d: every dim after
+    the first), naming the first empty one."""
+    for dim in range(input.ndim - k if k == 2 else 1, input.ndim):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {list(input.shape)} with dimension {dim} being empty")

@@ -11,8 +11,10 @@ from core.nn.functional._pool import (
     Geometry,
     MaxPool,
     adaptive_output_size,
+    check_image_not_empty,
     divisor_map,
     indices_of,
+    mean_over_image,
 )
 from core.nn.functional._pool_checks import pool2d_shape_check, pool_output_size
 from core.nn.functional.conv import pair
@@ -114,12 +116,13 @@ def adaptive_avg_pool2d(input, output_size):
 
         return quantized_adaptive_avg_pool2d(input, output_size)
     oh, ow = adaptive_output_size("adaptive_avg_pool2d", input, output_size, 2)
-    x, _ = _as4d(input, "adaptive_avg_pool2d")
     if oh < 0 or ow < 0:
         raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
                            f"received {{{oh}, {ow}}}")
     if (oh, ow) == (1, 1):  # NOTE: PyTorch's kernel takes the mean over H and W here (its sum order, MeanBackward1)
-        return input.mean((-1, -2), keepdim=True)
+        return mean_over_image(input, 2)
+    x, _ = _as4d(input, "adaptive_avg_pool2d")
+    check_image_not_empty("adaptive_avg_pool2d", input, 2)
     if not x.is_floating_point():
         name = x.dtype.name
         raise NotImplementedError(f"\"adaptive_avg_pool2d\" not implemented for '{SCALAR_NAMES.get(name, name)}'")

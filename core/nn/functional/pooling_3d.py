@@ -12,7 +12,13 @@ import numpy as np
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.nn.functional._pool import adaptive_output_size
-from core.nn.functional.sliding import _windows, adaptive_max_pool_with_indices, scatter_to_maxima, window_max
+from core.nn.functional.sliding import (
+    _no_windows,
+    _windows,
+    adaptive_max_pool_with_indices,
+    scatter_to_maxima,
+    window_max,
+)
 from core.ops._util import xp_of
 
 __all__ = ["adaptive_max_pool3d", "adaptive_max_pool3d_with_indices"]
@@ -27,6 +33,8 @@ class AdaptiveMaxPool3d(Function):
         xa = x._data[None] if unbatched else x._data
         xp = xp_of(xa)
         d, h, w = xa.shape[2:]
+        if xa.size == 0 or 0 in out_size:
+            return _no_windows(ctx, x, xa.shape[:2] + tuple(out_size), found, unbatched)
         (dd, dv), (rr, rv), (cc, cv) = (_windows(n, o, xp) for n, o in zip((d, h, w), out_size))
         flat = (dd[:, None, None, :, None, None] * h + rr[None, :, None, None, :, None]) * w \
             + cc[None, None, :, None, None, :]  # (OD, OH, OW, KD, KH, KW) flat positions
@@ -49,10 +57,7 @@ def _output_size(output_size, in_size):
     size = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,) * 3
     if len(size) != 3:
         raise RuntimeError(f"adaptive_max_pool3d(): internal error: output_size.size() must be 3, got {len(size)}")
-    out = tuple(in_size[i] if size[i] is None else int(size[i]) for i in range(3))
-    if min(out) < 0:  # (PyTorch's error, from allocating its output)
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: {list(out)}")
-    return out
+    return tuple(in_size[i] if size[i] is None else int(size[i]) for i in range(3))
 
 
 def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = True):

@@ -13,6 +13,7 @@ import numpy as np
 
 from core._arg_types import require_int_list
 from core._factories import zeros
+from core._memory_format import format_of, in_format
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.nn.functional._pool import Geometry, adaptive_output_size
@@ -125,7 +126,7 @@ def _windows(size: int, out: int, xp):
     """PyTorch's adaptive windows [floor(i*n/o), ceil((i+1)*n/o)) as a padded (out, K) index grid + mask."""
     i = np.arange(out)
     start, end = (i * size) // out, -((-(i + 1) * size) // out)
-    k = int((end - start).max())
+    k = int((end - start).max(initial=0))  # (no window at all for an output size of 0)
     grid = start[:, None] + np.arange(k)
     valid = grid < end[:, None]
     return xp.asarray(np.minimum(grid, size - 1)), xp.asarray(valid)
@@ -168,7 +169,12 @@ def adaptive_max_pool_with_indices(cls, input: Tensor, output_size, dims: int, s
         raise RuntimeError(f"{name}: Expected {dims + 1}D or {dims + 2}D tensor, but got: {list(input.shape)}")
     _check_not_empty(name, input)
     found: list = []  # the indices leave through ``found``: they have no gradient
-    out = cls.apply(input, out_size=sizes(output_size, tuple(input.shape[-dims:])), found=found)
+    out_size = sizes(output_size, tuple(input.shape[-dims:]))
+    for o in out_size:
+        if o < 0:  # (PyTorch's error, from allocating its output)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {o}: "
+                               f"{list(input.shape[:-dims]) + list(out_size)}")
+    out = cls.apply(input, out_size=out_size, found=found)
     return out, new_tensor(found[0])
 
 
@@ -181,6 +187,8 @@ class AdaptiveMaxPool2d(Function):
         xa, unbatched = _batched(x._data)
         xp = xp_of(xa)
         h, w = xa.shape[2:]
+        if xa.size == 0 or 0 in out_hw:
+            return _no_windows(ctx, x, xa.shape[:2] + tuple(out_hw), found, unbatched)
         (rows, rvalid), (cols, cvalid) = _windows(h, out_hw[0], xp), _windows(w, out_hw[1], xp)
         win = xa[:, :, rows[:, :, None, None], cols[None, None, :, :]]  # (N, C, OH, KH, OW, KW)
         win = win.transpose(0, 1, 2, 4, 3, 5).reshape(xa.shape[:2] + out_hw + (rows.shape[1] * cols.shape[1],))
@@ -189,7 +197,8 @@ class AdaptiveMaxPool2d(Function):
         kw = cols.shape[1]
         row = rows[xp.arange(out_hw[0])[:, None], arg // kw]
         col = cols[xp.arange(out_hw[1]), arg % kw]
-        idx = (row * w + col).astype(np.int64)
+        fmt = format_of(xa)  # (a channels-last image gives channels-last values and indices, as torch's kernel)
+        out, idx = in_format(out, fmt), in_format((row * w + col).astype(np.int64), fmt)
         ctx.idx, ctx.in_shape = idx, x._data.shape
         found.append(idx[0] if unbatched else idx)  # the indices leave through ``found``: they have no gradient
         return out[0] if unbatched else out
@@ -199,15 +208,22 @@ class AdaptiveMaxPool2d(Function):
         return scatter_to_maxima(g, ctx.idx, ctx.in_shape, 2)
 
 
+def _no_windows(ctx, x, shape, found, unbatched: bool):
+    """An adaptive max pool with nothing to pool (an empty batch or channel dim, or an output size of 0): an empty
+    output and empty indices of torch's shapes."""
+    xp = xp_of(x._data)
+    idx = xp.zeros(shape, np.int64)
+    ctx.idx, ctx.in_shape = idx, x._data.shape
+    found.append(idx[0] if unbatched else idx)
+    out = xp.empty(shape, x._data.dtype)
+    return out[0] if unbatched else out
+
+
 def _adaptive_size(output_size, in_hw):
     size = pair(output_size, 2, "output_size") if not isinstance(output_size, (tuple, list)) else tuple(output_size)
     if len(size) != 2:
         raise RuntimeError(f"adaptive_max_pool2d: internal error: output_size.size() must be 2, got {len(size)}")
-    out = tuple(in_hw[i] if size[i] is None else int(size[i]) for i in range(2))
-    for o in out:
-        if o < 0:  # (PyTorch's error, from allocating its output)
-            raise RuntimeError(f"Trying to create tensor with negative dimension {o}: {list(out)}")
-    return out
+    return tuple(in_hw[i] if size[i] is None else int(size[i]) for i in range(2))
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = True):

@@ -18,7 +18,7 @@ from core._arg_types import conv_arguments_error, require_int_list
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.autograd.function import Function
-from core.nn.functional._pool import AdaptiveAvgPool3D, adaptive_output_size
+from core.nn.functional._pool import AdaptiveAvgPool3D, adaptive_output_size, check_image_not_empty, mean_over_image
 from core.nn.functional._pool_checks import pool3d_shape_check, pool_output_size
 from core.nn.functional.conv import _check_dtypes, pair
 from core.nn.functional.misc import _channel_dropout
@@ -253,19 +253,14 @@ def adaptive_avg_pool3d(input, output_size):
     """The average of each adaptive window of the last three dims (``AdaptiveAvgPool3D``, PyTorch's kernel's sums
     and divisions); a 1x1x1 output is the mean over them, as PyTorch takes it."""
     size = adaptive_output_size("adaptive_avg_pool3d", input, output_size, 3)
-    if input.ndim not in (4, 5):
-        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
-    if len(size) != 3:
-        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
     if any(o < 0 for o in size):
         raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but "
                            "received {" + ",".join(str(o) for o in size) + "}")
-    for dim in range(input.ndim - 4, input.ndim):
-        if input.shape[dim] == 0:
-            raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch "
-                               f"dimensions, but input has sizes {list(input.shape)} with dimension {dim} being empty")
     if tuple(size) == (1, 1, 1):
-        return input.mean((-1, -2, -3), keepdim=True)  # as PyTorch's adaptive_avg_pool3d does for a 1x1x1 output
+        return mean_over_image(input, 3)  # as PyTorch's adaptive_avg_pool3d does for a 1x1x1 output
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(input.shape)}")
+    check_image_not_empty("adaptive_avg_pool3d", input, 3)
     if not input.is_floating_point():
         name = input.dtype.name
         raise NotImplementedError(f"\"adaptive_avg_pool3d_cpu\" not implemented for '{SCALAR_NAMES.get(name, name)}'")
