@@ -83,10 +83,10 @@ def infer_size(shape, numel: int) -> tuple:
         else:
             known *= s
     if infer is not None:
-        if known == 0:
+        if known == 0 and numel == 0:  # (a non-empty input with a 0 in the shape is merely invalid, below)
             raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
                                "unspecified dimension size -1 can be any value and is ambiguous")
-        if numel % known == 0:
+        if known and numel % known == 0:
             return shape[:infer] + (numel // known,) + shape[infer + 1:]
     elif known == numel:
         return shape

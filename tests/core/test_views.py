@@ -365,6 +365,17 @@ def test_view_errors_match_torch(torch, fn, match):
     check_error(fn, [arr], torch, match=match)
 
 
+@pytest.mark.parametrize(("numel", "shape"), [(3584, (-1, 0, 14)), (6, (-1, 0)), (0, (-1, 0, 14)), (0, (0, -1)),
+                                            (5, (-1, 2)), (0, (-1,)), (6, (-1, 6))])
+def test_reshape_with_a_zero_and_an_inferred_dim_says_what_torch_says(torch, numel, shape):
+    """A non-empty input into a shape holding a 0 is an invalid shape for its size (tonyduan/normalizing-flows'
+    1-D coupling spline, a script of the corpus), only an empty one is ambiguous: torch's words, exactly."""
+    theirs = raised(lambda: torch.zeros(numel).reshape(shape))
+    assert raised(lambda: core.zeros(numel).reshape(shape)) == theirs
+    if theirs is None:
+        assert tuple(core.zeros(numel).reshape(shape).shape) == tuple(torch.zeros(numel).reshape(shape).shape)
+
+
 def test_broadcast_shapes_is_public_and_returns_a_size(torch):
     assert core.broadcast_shapes((3, 1), (4,), 1) == torch.broadcast_shapes((3, 1), (4,), 1)
     assert isinstance(core.broadcast_shapes((2,)), core.Size)
