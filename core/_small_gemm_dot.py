@@ -22,15 +22,21 @@ for K 6..33; the last ``N % 4`` outputs' kernel was not found, 58-73% at best); 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
+from core._cascade_sum import in_order
 from core._numpy_c import data_address
 from core._small_gemm_chain import _chain
 
-_FEW_GROUPS = 6  # groups of lanes added one call each rather than by one reduction
-_CONTIGUOUS_FROM = 1024  # elements of x from which the dot kernels multiply a contiguous copy of x.T
+try:  # NOTE: np.einsum's Python wrapper costs ~0.7 µs a call (``core._small_gemm_chain`` calls its C core the same way)
+    from numpy._core._multiarray_umath import c_einsum as _einsum
+except ImportError:
+    _einsum = np.einsum
+
+_FEW_GROUPS = 6  # groups of lanes added one call each rather than by one reduction (``_lane_sums``)
 _DOT_BLOCK = 1 << 20  # products (a float32 each) of one block of x's rows in the dot kernels (in cache)
 
 
@@ -54,7 +60,8 @@ def _dot_kernels(a, b):
         peel = min(-start % 4, k)
         if k - peel < (4 if n >= 4 else 8):
             return _chain(a, b, None)
-        return np.ascontiguousarray(_dot_lanes(a, b, peel, 4 if n >= 4 else 8).T)
+        return np.ascontiguousarray(_lane_chains(np.ascontiguousarray(a.T), np.ascontiguousarray(b), peel,
+                                                 4 if n >= 4 else 8))
     if not step % 4:  # (one kind of row, both kernels: a 10-class head)
         peel = min(-start % 4, k)
         return _chain(a, b, None) if k - peel < 4 else _two_kernels(a, b, peel)
@@ -139,35 +146,84 @@ def _lane_sums(products, peel, lanes, total):
 
 def _dot_lanes(x, b, peel, lanes):
     """One kind of row's dots (the rows of ``x`` start ``peel`` elements before a 16-byte boundary) with the
-    columns of ``b``, in ``lanes`` lanes as ``_dot_kernels`` says: an (N, M) array.
+    columns of ``b``, in ``lanes`` lanes as ``_dot_kernels`` says: an (N, M) array."""
+    return _lane_chains(np.ascontiguousarray(x.T), np.ascontiguousarray(b), peel, lanes).T
 
-    NOTE: the products are laid out (K, N, M), C-contiguous (a broadcast multiply without ``out`` lays them
-    out as its operands are, K last), so the lanes' sums over k are in-order sums of whole blocks (one reduction
-    over the first axis past a few blocks, as ``_chain``'s)."""
-    (m, k), n = x.shape, b.shape[1]
-    products = np.empty((k, n, m), np.float32)
-    if k * m >= _CONTIGUOUS_FROM:  # (x.T's rows contiguous: its strided multiply took 37 µs for 64x128x8, 24)
-        x = np.ascontiguousarray(x.T).T
-    np.multiply(b[:, :, None], x.T[:, None, :], out=products)
+
+def _lane_chains(xt, wt, peel, lanes):
+    """The dot kernels' sums (module docstring) of ``xt`` (K, M) and ``wt`` (K, N), both C-contiguous: an (M, N)
+    array (a transposed view where N > M). Lane 0 adds the ``peel`` first products, then every ``lanes``-th from
+    there; lane j the others in turn; the lanes are added in halves, then the tail in order, then +0.
+
+    NOTE: each lane's products are rounded and added in order by one two-operand ``einsum`` (``_einsum_lanes``) over
+    the operands laid out (steps, lanes, rows), the products never stored (they were laid out (K, N, M) by one
+    broadcast multiply, then reduced: MEASURED). The peel is lane 0's first steps, zeros in the other lanes there
+    (0 x 0 adds +0, which can change only the sign of a zero sum; the last + 0 makes that +0 either way).
+    ``_two_kernels`` keeps its one multiply: there the einsum's inner loops of M took as long as its passes."""
+    (k, m), n = xt.shape, wt.shape[1]
     body = (k - peel) // lanes
-    total = products[0].copy() if peel or not body else None
-    for i in range(1, peel):
-        total += products[i]
-    if body:
-        if peel:
-            products[peel] += total  # lane 0 starts at the peeled products' sum
-        groups = products[peel:peel + body * lanes].reshape(body, lanes, n, m)
-        if body > _FEW_GROUPS:
-            acc = np.add.reduce(groups.reshape(body, -1), 0).reshape(groups.shape[1:])  # in order (_chain)
-        else:
-            acc = groups[0] + groups[1] if body > 1 else groups[0]
-            for i in range(2, body):
-                acc += groups[i]
+    if not body:  # (all in order: the peel, then the tail)
+        total = _einsum_lanes(xt[:, None], wt[:, None])[0] if k else np.zeros((m, n), np.float32)
+    else:
+        acc = _einsum_lanes(_lanes_of(xt, peel, body, lanes), _lanes_of(wt, peel, body, lanes))
         if lanes == 8:
             acc = acc[:4] + acc[4:]
         acc = acc[:2] + acc[2:]  # (lanes 0 + 2 and 1 + 3 in one call)
         total = acc[0] + acc[1]
-    for i in range(peel + body * lanes if body or peel else 1, k):
-        total += products[i]
+    for i in range(peel + body * lanes if body else k, k):
+        total += np.multiply.outer(xt[i], wt[i])  # (each product rounded, then added)
     total += 0  # NOTE: each lane starts at +0, so products that are all -0 give +0
     return total
+
+
+def _lanes_of(t, peel, body, lanes):
+    """``t`` (K, L) as (peel + body, lanes, L): first the ``peel`` rows in lane 0 (zeros in the others), then the
+    next ``body * lanes`` rows ``lanes`` a step (a view where there is no peel)."""
+    if not peel:
+        return t[:body * lanes].reshape(body, lanes, t.shape[1])
+    out = np.zeros((peel + body, lanes, t.shape[1]), t.dtype)
+    out[:peel, 0] = t[:peel]
+    out[peel:] = t[peel:peel + body * lanes].reshape(body, lanes, t.shape[1])
+    return out
+
+
+def _einsum_lanes(xs, ws):
+    """``sum over s of xs[s, j, m] ws[s, j, n]`` for each lane j, as (lanes, M, N) (a transposed view where N > M):
+    each product rounded, then added in order of s from +0.
+
+    NOTE: NumPy's two-operand ``einsum`` (C core, no optimisation) multiplies then adds with its baseline SIMD, which
+    on x86-64 has no fused multiply-add, over an inner loop along the longer of M and N (that operand contiguous,
+    the other one value), the step axis outermost (its strides are the largest in both operands and the result has
+    none); ``einsum_holds()`` checks that once, and where it fails the products are formed by one multiply and added
+    by ``in_order``, as they are for a single output (its only axis is then the sum, which einsum adds in SIMD lanes:
+    a 6-step sum differed)."""
+    if xs.shape[1] * xs.shape[2] * ws.shape[2] < 2 or not einsum_holds():
+        return in_order(xs[:, :, :, None] * ws[:, :, None, :])  # NOTE: one output's einsum is a SIMD dot product
+    return _einsum_pair(xs, ws)
+
+
+def _einsum_pair(xs, ws):
+    """``_einsum_lanes``' einsum, its inner loop along the longer of M and N."""
+    if xs.shape[2] >= ws.shape[2]:
+        return _einsum(ws, _SJN, xs, _SJM, _JNM).transpose(0, 2, 1)
+    return _einsum(xs, _SJM, ws, _SJN, _JMN)
+
+
+_SJM, _SJN, _JNM, _JMN = [0, 1, 2], [0, 1, 3], [1, 3, 2], [1, 2, 3]  # (einsum's subscripts: s, j, m, n)
+
+
+@functools.cache
+def einsum_holds() -> bool:
+    """Whether NumPy's two-operand ``einsum`` adds rounded products in order of the step axis (``_einsum_lanes``):
+    one product of each inner layout, with sums that round at every step, against products added one step at a
+    time (~0.1 ms, once)."""
+    rng = np.random.default_rng(0)
+    for m, n in ((19, 3), (3, 21)):
+        xs = (rng.standard_normal((9, 4, m)) * 2.0 ** rng.integers(-20, 20, (9, 4, m))).astype(np.float32)
+        ws = rng.standard_normal((9, 4, n)).astype(np.float32)
+        want = np.zeros((4, m, n), np.float32)
+        for s in range(9):
+            want += xs[s, :, :, None] * ws[s, :, None, :]
+        if not np.array_equal(_einsum_pair(xs, ws).view(np.int32), want.view(np.int32)):
+            return False
+    return True
