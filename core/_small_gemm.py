@@ -84,66 +84,144 @@ def mkl_gemm(a, b, c=None, *, nested=False):
     """``a @ b`` (+ ``c``, a bias broadcast to the result, as ``addmm`` with beta = alpha = 1) for 2-d NumPy
     arrays of one float dtype, added in MKL's order; None where that order is not known (module docstring): the
     caller then keeps NumPy's GEMM. ``nested``: a call from inside one of PyTorch's parallel loops (its flash
-    attention's), where MKL runs on one thread whatever the thread count."""
+    attention's), where MKL runs on one thread whatever the thread count.
+
+    NOTE: a hot path (a small model's training step makes eight of these a step): which route a product takes
+    follows only its operands' shapes, strides and dtypes, the bias's dtype and shape and ``nested`` (the routes
+    read the addresses themselves), so the route found for a layout is kept (``_PLANS``) and a product of a layout
+    seen before skips the ~25 checks and calls of ``_plan`` (~3-5 µs of a 200x8x8 product's ~15-25). The routes
+    that also ask the thread count (MKL's blocks) and operands ``blas_ready`` copies are planned on every call."""
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        key = (a.shape, a.strides, a.dtype, b.shape, b.strides, b.dtype, a.dtype is b.dtype, nested,
+               _bias_key(a, c))
+        run = _PLANS.get(key)
+        if run is None:
+            run, kept = _plan(a, b, c, nested)
+            if kept:
+                if len(_PLANS) >= _MAX_PLANS:
+                    _PLANS.clear()
+                _PLANS[key] = run
+        return run(a, b, c)
+    return _plan(a, b, c, nested)[0](a, b, c)
+
+
+_PLANS: dict = {}  # a layout's key (``mkl_gemm``) -> the route its products take
+_MAX_PLANS = 4096  # layouts kept at most (emptied past it: a program of many shapes plans them again)
+
+
+def _bias_key(a, c):
+    """The part of ``mkl_gemm``'s key that the bias decides: whether there is one, an array of ``a``'s dtype object,
+    and its shape."""
+    if c is None:
+        return None
+    if type(c) is not np.ndarray:
+        return type(c)
+    return c.dtype is a.dtype, c.shape
+
+
+def _plan(a, b, c, nested):
+    """``(route, kept)``: the function ``route(a, b, c)`` that computes ``mkl_gemm(a, b, c, nested=nested)`` (None
+    where MKL's order is not known), and whether it holds for every product of this layout (``mkl_gemm``'s NOTE)."""
     if takes_bf16_order(a, b) and a.ndim == 2 and b.ndim == 2 \
             and (c is None or type(c) is np.ndarray and c.dtype is a.dtype and c.shape == b.shape[1:]):
-        return gemm_bf16(a, b, c)  # bfloat16: oneDNN's order (core._bf16_gemm)
-    a, b = blas_ready(a), blas_ready(b)
+        return _bf16, False  # bfloat16: oneDNN's order (core._bf16_gemm)
+    if blas_ready(a) is not a or blas_ready(b) is not b:
+        return lambda a, b, c: _copied_operands(a, b, c, nested), False
     if not ACTIVE or type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype is not b.dtype \
             or a.dtype not in _DTYPES or a.ndim != 2 or b.ndim != 2:
-        return None
+        return _unknown, True
     (m, k), n = a.shape, b.shape[1]
     if not (1 if c is None else 0) < k or b.shape[0] != k:
-        return None  # (K = 1 without a bias: one rounded product each, NumPy's too)
+        return _unknown, True  # (K = 1 without a bias: one rounded product each, NumPy's too)
     size = a.itemsize
     a_transposed = a.strides[1] != size and a.strides[0] == size and m > 1
     # (a column b counts as transposed, W.T, only beside an untransposed a: with a transposed a the chain starts
     # at the bias, as measured)
     b_transposed = b.strides[1] != size and b.strides[0] == size and (n > 1 or k > 1 and not a_transposed)
     if c is not None and (type(c) is not np.ndarray or c.dtype is not a.dtype or c.shape != (n,)):
-        return None
+        return _unknown, True
     if size == 4 and (n == 1 and m > 1 or m == 1 and b_transposed) and m * n * k <= GEMV_LIMIT:
         # NOTE: one row times W.T is W's row(s) times x's row, also for one output (one row times a contiguous
         # column is another order, not found: measured 7 of 16 address pairs either way)
-        x, v = (b.T, a.T) if m == 1 else (a, b)
-        if _gemv_region(x, v):
-            out = _gemv(x, v, c)
-            return out.reshape(1, -1) if m == 1 else out.reshape(-1, 1)  # (torch's strides: [None] made a 0)
+        if _gemv_region(*((b.T, a.T) if m == 1 else (a, b))):
+            return (_gemv_row if m == 1 else _gemv_column), True  # (torch's strides: [None] made a 0)
     if m == n == 1 and not b_transposed and k <= GEMV_LIMIT:
         # NOTE: one row times one column (a Linear(1, 1)'s weight gradient, x.view(1, k) @ y.view(k, 1)): the chain
         # from the bias, float32 and float64, at any address or row/column stride (measured: 240 random products, K
         # 2..100000, one and two threads; NumPy's dot differed in up to 95%)
-        return _chain(a, b, c)
+        return _chain, True
     if size == 4 and (m == 1 and n > 1 and not b_transposed or n == 1 and a_transposed) and m * n * k <= GEMV_LIMIT:
         # (one row times x, a Linear(K, 1)'s weight gradient, and g.T times a column, a Linear(1, N)'s or an
         # LSTM's of one input feature: the chain past LIMIT too, from the bias)
-        return _chain(a, b, c)
+        return _chain, True
     if m >= 4 and n >= 12 and size == 4 and not FMA_BLOCKS:
-        return None  # (NumPy's BLAS does not give the blocks' chains here: FMA_BLOCKS)
+        return _unknown, True  # (NumPy's BLAS does not give the blocks' chains here: FMA_BLOCKS)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
-        if not nested and _split_rows(m, k, n) \
-                and (not b_transposed or a.strides[1] == size and a.strides[0] >= k * size):
-            return _split_blocks(a, b, c, b_transposed)
-        if m * n * k <= _ONE_THREAD_BLOCKS:
-            return _blas_threads.run_single_threaded(_fma_blocks, a, b, c)
-        return _fma_blocks(a, b, c)
+        return _blocks_route(a, b, nested, b_transposed), False  # (the thread count decides: planned each call)
     if size == 4 and not b_transposed and n in _NARROW and m >= 2 and LIMIT < m * n * k <= CHAIN_LIMIT:
-        return _chain_by_rows(a, b, c)
+        return _chain_by_rows, True
     if size == 4 and _small_gemm_zen3.remainder_past_limit(m, k, n, b_transposed):
-        return _small_gemm_zen3.remainder_rows(a, b, c)  # (N of 5..11 past LIMIT: measured on the Zen 3)
+        return _small_gemm_zen3.remainder_rows, True  # (N of 5..11 past LIMIT: measured on the Zen 3)
     if k > LIMIT // (m * n or LIMIT) \
             or not _in_order_region(m, k, n, a_transposed, b_transposed, a.itemsize == 8, c is not None):
         if _remainder_region(m, k, n, b_transposed, size):
-            return _remainder_rows(a, b, c)
+            return _remainder_rows, True
         if not (b_transposed and _dot_region(m, k, n, a, size)):
-            return None
-        out = _dot_kernels(a, b) if m * n * k <= DOT_LIMIT else _dot_kernels_by_rows(a, b)
-        if c is not None:
-            out += c
-        return out
-    start = c if c is not None and not b_transposed else None
-    out = _chain(a, b, start)
-    if c is not None and b_transposed:
+            return _unknown, True
+        return (_dots if m * n * k <= DOT_LIMIT else _dots_by_rows), True
+    return (_chain_then_bias if b_transposed else _chain), True
+
+
+def _blocks_route(a, b, nested, b_transposed):
+    """MKL's blocked FMA kernel's route for this call (``_split_blocks`` where MKL splits the rows among threads)."""
+    (m, k), n = a.shape, b.shape[1]
+    if not nested and _split_rows(m, k, n) \
+            and (not b_transposed or a.strides[1] == a.itemsize and a.strides[0] >= k * a.itemsize):
+        return lambda a, b, c: _split_blocks(a, b, c, b_transposed)
+    if m * n * k <= _ONE_THREAD_BLOCKS:
+        return lambda a, b, c: _blas_threads.run_single_threaded(_fma_blocks, a, b, c)
+    return _fma_blocks
+
+
+def _unknown(a, b, c):
+    return None
+
+
+def _bf16(a, b, c):
+    return gemm_bf16(a, b, c)
+
+
+def _copied_operands(a, b, c, nested):
+    """An expanded operand copied contiguous first, as ATen's addmm does (``blas_ready``), then its route."""
+    a, b = blas_ready(a), blas_ready(b)
+    return _plan(a, b, c, nested)[0](a, b, c)
+
+
+def _gemv_row(a, b, c):
+    return _gemv(b.T, a.T, c).reshape(1, -1)
+
+
+def _gemv_column(a, b, c):
+    return _gemv(a, b, c).reshape(-1, 1)
+
+
+def _dots(a, b, c):
+    out = _dot_kernels(a, b)
+    if c is not None:
+        out += c
+    return out
+
+
+def _dots_by_rows(a, b, c):
+    out = _dot_kernels_by_rows(a, b)
+    if c is not None:
+        out += c
+    return out
+
+
+def _chain_then_bias(a, b, c):
+    out = _chain(a, b, None)
+    if c is not None:
         out += c
     return out
 
