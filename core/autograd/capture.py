@@ -133,6 +133,8 @@ def capture(fn, args: tuple, kwargs: dict):
             plan = Plan(recorder.calls, inputs, result)
         except NotReplayable as exc:
             reason = str(exc)
+    if plan is not None and grad_mode._state.enabled:
+        plan.adopt(result, args)
     return unshell(result, inputs, args), plan, reason
 
 

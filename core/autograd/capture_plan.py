@@ -41,6 +41,11 @@ class _Compiled(Function):
 
 
 _Compiled._backward_cls._checked_grads = True  # Plan.backward checked each recorded node's gradients once
+# NOTE: PyTorch's node is a Python Function's (AOTAutograd's CompiledFunction): it prints as
+# <torch.autograd.function.CompiledFunctionBackward ...> and, as any custom Function, gets zeros for a gradient
+# that did not arrive
+_Compiled._backward_cls.__module__ = "core.autograd.function"
+_Compiled._backward_cls._repr_module = "core.autograd.function."
 
 
 class NotReplayable(Exception):
@@ -105,9 +110,13 @@ class Plan:
                     if o._base is None:
                         fresh_roots.add(id(o._root))
         self._shell_ids = {id(s) for s in shells.values()}
+        # NOTE: the replays' own stand-ins for the arguments: the first call's graph saved the capture's, which
+        # must keep that call's arrays while replays point theirs at each new call's (its backward may run later)
+        own = {id(s): _copy_tensor(s) for s in inputs if isinstance(s, Tensor)}
 
         def replace(t):
-            return shells.get(id(t), t)
+            shell = shells.get(id(t))
+            return own.get(id(t), t) if shell is None else shell
 
         steps = []
         constants: dict = {}
@@ -117,7 +126,7 @@ class Plan:
             if node._tensor_hooks or node._retained or node._pre_hooks or node._post_hooks:
                 raise NotReplayable("a hook is registered on its graph")
             node._edges = tuple(None if e is None else (nodes.get(id(e[0]), e[0]), e[1]) for e in node._edges)
-            outs = tuple(None if o is None else shells.get(id(o), o) for o in outs)
+            outs = tuple(None if o is None else replace(o) for o in outs)
             for o in outs:
                 if o is not None and id(o) in self._shell_ids and id(o._grad_fn) in nodes:
                     o._grad_fn = nodes[id(o._grad_fn)]
@@ -128,6 +137,8 @@ class Plan:
         self._fixed_views = _fixed_views(self._steps, constants, self._shell_ids)
         self._constants = [(t, t._requires_grad, t._data.shape, t._data.dtype) for t in constants.values()]
         self._matches = _codegen.matches_function(self._constants)
+        self._inputs = [own.get(id(s), s) for s in inputs]
+        self._input_pos = {id(s): i for i, s in enumerate(self._inputs) if isinstance(s, Tensor)}
         self._result = map_tensors(result, replace)
         self._outputs: list = []
         map_tensors(self._result, self._outputs.append)
@@ -234,6 +245,30 @@ class Plan:
         node = _new_node(self, args) if grad_enabled and self._order else None
         result = self._fresh_result(node)
         return unshell(result, self._inputs, args) if self._returns_inputs else result
+
+    def adopt(self, result, args) -> None:
+        """Give the recorded (first) call's ``result`` the ``CompiledFunctionBackward`` a replay would, as PyTorch's
+        first compiled call shows. Its backward runs the plan's program over copies of the recorded nodes taken
+        now, which hold this call's own saved values, so later replays neither wait for it nor overwrite what it
+        needs. A result that returns an argument or a view keeps its eager graph."""
+        eager: list = []
+        map_tensors(result, eager.append)
+        if self._returns_inputs or len(eager) != len(self._outputs) or not self._order:
+            return
+        pairs = [(i, t) for i, (t, shell) in enumerate(zip(eager, self._outputs))
+                 if id(shell) in self._shell_ids and shell._requires_grad]
+        if not pairs or any(t._base is not None or t.grad_fn is None for _, t in pairs):
+            return
+        frozen = object.__new__(Plan)
+        frozen.__dict__.update(self.__dict__)
+        frozen._program = [(_copy_node(n), *rest) for n, *rest in self._program]
+        frozen._checked, frozen._run_backward, frozen._generation = [False] * len(self._program), None, 0
+        node = _new_node(frozen, args)
+        adopted: set = set()
+        for i, t in pairs:
+            if id(t) not in adopted:
+                adopted.add(id(t))
+                t._grad_fn, t._output_nr = node, i
 
     def _run_steps(self, args) -> None:
         """The forward program, interpreted: what ``capture_codegen.forward_function`` generates, step by step."""

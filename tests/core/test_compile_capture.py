@@ -152,7 +152,8 @@ def test_the_replayed_loss_has_one_compiled_grad_fn_and_keeps_its_value_after_th
             p.add_(1.0)
     third = fn(x, y)
     assert second.item() == kept and third.item() != kept
-    assert first.grad_fn.name() != "CompiledFunctionBackward"  # the first call ran eagerly, with its own graph
+    assert first.grad_fn.name() == "CompiledFunctionBackward"  # the first call too, as PyTorch's (with its own
+    assert first.grad_fn is not second.grad_fn  # values: test_compiled_grad_fn_oracle)
 
 
 def test_a_new_shape_or_a_frozen_parameter_captures_again():
