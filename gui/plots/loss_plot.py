@@ -80,6 +80,7 @@ class LossPlot(QWidget):
         self._drawn: dict[tuple[int, str], tuple[int, int]] = {}  # (run number, plot) -> (steps, markers) drawn
         self._markers: dict[tuple[int, int], pg.InfiniteLine] = {}  # (run number, marker index) -> its line
         self._accuracy_runs: set[int] = set()  # runs that reported an accuracy (a classifier's loss)
+        self._dotted: set[pg.PlotDataItem] = set()  # curves of one point, drawn as a dot until they have a line
         self._only: set[str] | None = None  # the plots the current refresh draws (None: all)
         self.start_path = start_path  # name -> where the export dialog starts (the window's document folder)
         # a run's parameter keys (n2.0.weight, n9.w_cut) -> what the learner reads (mlp.0.weight, w_cut)
@@ -251,6 +252,7 @@ class LossPlot(QWidget):
         self._params_named = {}
         self.items, self._drawn, self._markers = {}, {}, {}
         self._accuracy_runs.clear()
+        self._dotted.clear()
         self.show_accuracy(True)
         self.hover.setText("")
         for plot in self.plots.values():  # the axes of no run, not the old document's (nor its hand zoom)
@@ -364,6 +366,16 @@ class LossPlot(QWidget):
         points = min(self.MAX_POINTS, max(200, int(3 * width)))  # more than the pixels can show is wasted paint
         dx, dy = decimate(x, y, points)
         item.setData(dx, dy)
+        if len(dx) == 1 and item.opts.get("symbol") is None:  # one step (Step on its own): a line of one point
+            colour = pg.mkPen(item.opts["pen"]).color()  # draws nothing, the plot looked empty
+            item.setSymbol("o")
+            item.setSymbolSize(6)
+            item.setSymbolPen(pg.mkPen(colour))
+            item.setSymbolBrush(colour)
+            self._dotted.add(item)
+        elif len(dx) > 1 and item in self._dotted:  # the line shows it now (validation's own dots stay)
+            item.setSymbol(None)
+            self._dotted.discard(item)
 
     def _follow(self, on: bool) -> None:
         for p in self.plots.values():

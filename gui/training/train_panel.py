@@ -470,7 +470,7 @@ class TrainPanel(QWidget):
             _say(self.message, "")
 
     def show_progress(self, info: dict[str, Any]) -> None:
-        """Train's bar and "37 / 100 steps · loss 0.5 · ...", Step's "Step 3 · loss 0.5" (the run's steps: it left
+        """Train's bar and "37 / 100 steps · loss 0.5 · ...", Step's "3 steps · loss 0.5" (the run's steps: it left
         the line empty), nothing after Reset or another document."""
         stepped = not info["total"] and info["done"] > 0  # Step on its own, no Train's count
         if not info["total"] and not stepped:  # a new run (Reset) or another document: nothing trained yet
@@ -483,7 +483,8 @@ class TrainPanel(QWidget):
         shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
         if stepped:
             self.progress_bar.setVisible(False)  # no steps asked for: nothing to fill
-            _say(self.progress_label, f"Step {info.get('run_steps') or info['done']}{shown}")
+            n = info.get("run_steps") or info["done"]  # a count, as Train's (the plots number steps from 0)
+            _say(self.progress_label, f"{n} step{'s' if n != 1 else ''}{shown}")
         else:
             self._show_count(info, shown)
         ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming

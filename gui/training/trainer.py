@@ -185,8 +185,8 @@ class Trainer(QObject):
         """One full iteration (training stays paused); it runs eagerly, as the last step of a call does, on the
         worker: its metrics are returned when it was done at once, else None (``progress`` says when it is in)."""
         self.pause(wait=True)
-        if self.state != "paused":  # a step of its own, no Train's count to advance: the progress line says
-            self.done = self.target = 0  # "step n · loss" (a paused Train's step counts towards its steps)
+        if self.state != "paused" and self.target:  # a step of its own after a Train: no Train's count to advance
+            self.done = self.target = 0  # ("n steps · loss"); a paused Train's step counts towards its steps
         self._zero_grad = True
         self.session.trainer.finish()
         out: list[Metrics | None] = []
