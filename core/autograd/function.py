@@ -28,7 +28,7 @@ from core.autograd.hooks import RemovableHandle
 from core.autograd.inference import SAVED as _INFERENCE_SAVED
 from core.autograd.inference import InferenceCounter as _InferenceCounter
 from core.autograd.node_api import NodeApi, RawSaved, SavedFromCtx
-from core.autograd.node_call import BackwardCFunction, CallableNode, FunctionCtx, call_accumulate_grad
+from core.autograd.node_call import BackwardCFunction, CallableNode, FunctionCtx, _builtin_saved, call_accumulate_grad
 from core.autograd.shortcuts import state as _shortcuts
 
 __all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable", "FunctionCtx"]
@@ -262,6 +262,8 @@ class AccumulateGrad(Node):
     __module__ = "builtins"  # PyTorch's C++ class prints as <class 'AccumulateGrad'>
 
     _seq = float("inf")
+    saved_tensors = _builtin_saved("saved_tensors")  # (none outside core, as PyTorch's C++ node)
+    saved_variables = _builtin_saved("saved_variables")
 
     def __init__(self, variable):
         self._variable = weakref.ref(variable)
