@@ -28,17 +28,20 @@ class _Weights(NamedTuple):
 # One time step of each cell: ``gi`` is the input's share of the gates (x W_ih^T + b_ih), ``state`` a tuple
 # (h,) or (h, c); each returns the new state tuple, whose first item is the step's output.
 
+# NOTE: the hidden state's product comes first and the gates split with unsafe_chunk, as ATen's cells
+# (``linear_hh(hx).add_(input gates)``, ``gates.unsafe_chunk(4, 1)``): the graph's AddBackward0 lists the hh product's
+# edge first and the gates come from UnsafeSplitBackward0 (torchviz's drawing of an LSTMCell); the sums are the same.
 def _rnn_tanh_step(gi, state, w: _Weights) -> tuple:
-    return (core.tanh(gi + F.linear(state[0], w.hh, w.b_hh)),)
+    return (core.tanh(F.linear(state[0], w.hh, w.b_hh) + gi),)
 
 
 def _rnn_relu_step(gi, state, w: _Weights) -> tuple:
-    return (core.relu(gi + F.linear(state[0], w.hh, w.b_hh)),)
+    return (core.relu(F.linear(state[0], w.hh, w.b_hh) + gi),)
 
 
 def _lstm_step(gi, state, w: _Weights) -> tuple:
     h, c = state
-    i, f, g, o = (gi + F.linear(h, w.hh, w.b_hh)).chunk(4, 1)
+    i, f, g, o = (F.linear(h, w.hh, w.b_hh) + gi).unsafe_chunk(4, 1)
     c = core.sigmoid(f) * c + core.sigmoid(i) * core.tanh(g)
     h = core.sigmoid(o) * core.tanh(c)
     if w.hr is not None:
