@@ -49,3 +49,48 @@ def scipy_stand_in():
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
+
+
+class Digraph:
+    """graphviz's ``Digraph`` as torchviz's ``make_dot`` builds it (``node``, ``edge``, ``body``, ``graph_attr``),
+    drawing nothing: its repr (what a notebook shows) lists the nodes and edges in the order they were added, with
+    the ``id()`` numbers torchviz names them by replaced by their order of first appearance (``n0``, ``n1``...), so
+    the same graph prints the same text in both runs."""
+
+    def __init__(self, name=None, node_attr=None, graph_attr=None, **kwargs):
+        self.node_attr, self.graph_attr = dict(node_attr or {}), dict(graph_attr or {})
+        self.body: list = []
+        self._names: dict = {}
+
+    def _name(self, ident) -> str:
+        return self._names.setdefault(str(ident), f"n{len(self._names)}")
+
+    def node(self, name, label=None, **attrs):
+        label = "" if label is None else label.replace("\n", "\\n")
+        self.body.append(f"{self._name(name)} [label=\"{label}\"{''.join(f' {k}={v}' for k, v in attrs.items())}]")
+
+    def edge(self, tail, head, **attrs):
+        self.body.append(f"{self._name(tail)} -> {self._name(head)}{''.join(f' {k}={v}' for k, v in attrs.items())}")
+
+    @property
+    def source(self) -> str:
+        return "digraph {\n" + "".join(f"\t{line}\n" for line in self.body) + f"}} size={self.graph_attr.get('size')}"
+
+    def __repr__(self) -> str:
+        return self.source
+
+
+@contextlib.contextmanager
+def graphviz_stand_in():
+    """``graphviz`` (not installed here) as a module holding ``Digraph`` while the ``with`` body imports torchviz."""
+    saved = sys.modules.get("graphviz")
+    module = types.ModuleType("graphviz")
+    module.Digraph = Digraph
+    sys.modules["graphviz"] = module
+    try:
+        yield
+    finally:
+        if saved is None:
+            sys.modules.pop("graphviz", None)
+        else:
+            sys.modules["graphviz"] = saved
