@@ -376,6 +376,9 @@ class LossPlot(QWidget):
         elif len(dx) > 1 and item in self._dotted:  # the line shows it now (validation's own dots stay)
             item.setSymbol(None)
             self._dotted.discard(item)
+            for legend in (self.legend, *self.param_legends.values()):  # their samples drew the dot still
+                for sample, _label in legend.items:
+                    sample.update()
 
     def _follow(self, on: bool) -> None:
         for p in self.plots.values():
