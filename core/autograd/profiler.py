@@ -5,8 +5,8 @@ wrapped to time each op under PyTorch's name for it (``MmBackward0`` is ``aten::
 removed when the last profile closes, so profiling costs nothing when off. ``record_function(name)``
 adds a named span. ``key_averages().table()`` prints PyTorch's table (self and total CPU time, calls).
 
-NOTE: ops that take a no-grad fast path before reaching ``Function.apply`` (``a + b`` on tensors that
-need no gradient) are not seen; nor is the backward pass.
+NOTE: while a profile is open, ops that need no gradient take ``Function.apply`` too (core's fast paths are
+blocked, as for ``core.compile``'s capture), so an optimizer's step is seen; the backward pass is not.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import re
 import time
 from collections import OrderedDict
 
+from core.autograd import shortcuts as _shortcuts
 from core.autograd.function import Function
+from core.ops._recorded import _GradientFreeCall
 
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg", "emit_nvtx", "emit_itt"]
 
@@ -186,6 +188,58 @@ def op_name(cls) -> str:
 # ATen ops that run another op inside (a child event in PyTorch's profile): relu is clamp_min(self, 0)
 _CALLS = {"aten::relu": ("aten::clamp_min",), "aten::relu_": ("aten::clamp_min_",)}
 
+# Children PyTorch's profile shows before an op's work, each a (name, its own children) tree: a clone allocates
+# and copies; abs_ runs abs into self; a Python-number operand of an arithmetic op is wrapped as a double (int64,
+# bool) tensor that ``to`` casts to the result's dtype when they differ; clamp's and pow's scalars are cast too
+_TO_COPY = (("aten::to", (("aten::_to_copy", (("aten::empty_strided", ()), ("aten::copy_", ()))),)),)
+_PREPARED = {"aten::clone": (("aten::empty_strided", ()), ("aten::copy_", ())), "aten::abs_": (("aten::abs", ()),),
+             "aten::select": (("aten::as_strided", ()),)}
+_ARITHMETIC = frozenset(f"aten::{op}{tail}" for op in ("add", "sub", "mul", "div") for tail in ("", "_"))
+_COMPARISONS = frozenset(f"aten::{op}" for op in ("eq", "ne", "lt", "le", "gt", "ge"))
+_WRAPPED = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}  # a wrapped number's dtype
+_CLAMPS, _POWS = frozenset(("aten::clamp", "aten::clamp_")), frozenset(("aten::pow", "aten::pow_"))
+
+
+def _prepared(name: str, cls, args, kwargs) -> tuple:
+    """The children PyTorch's profile shows under ``name`` before its work (``_PREPARED`` and the scalars' casts)."""
+    if name in _ARITHMETIC or name in _COMPARISONS:
+        scalar = args[1] if len(args) > 1 else None
+        if type(scalar) in _WRAPPED and hasattr(args[0], "_data"):
+            from core._dtype import result_type
+
+            return _TO_COPY if str(result_type(args[0], scalar)).rpartition(".")[2] != _WRAPPED[type(scalar)] else ()
+        return ()
+    if name in _CLAMPS:
+        scalar = any(isinstance(kwargs.get(k), (int, float)) for k in ("lo", "hi"))
+        return (("aten::to", ()),) if scalar else ()
+    if name in _POWS and cls.__name__.startswith("PowScalar"):
+        return ("aten::result_type", ()), ("aten::to", ())
+    return _PREPARED.get(name, ())
+
+
+def _instant(children) -> None:
+    """Record ``children`` (trees) as events inside the innermost open one."""
+    for child, grandchildren in children:
+        event = _open(child)
+        _instant(grandchildren)
+        _close(event)
+
+
+def open_ahead(cls, name: str | None = None):
+    """Open ``cls``'s event (or one called ``name``) before the op's own preparation runs (an in-place op's clone
+    of the old ``self``, as PyTorch's kernel makes it inside the op): ``cls``'s next apply records inside it,
+    without an event of its own. None when not profiling; pass the result to ``close_ahead`` once the op ran."""
+    if not _recording:
+        return None
+    event = _open(name or op_name(cls))
+    event.ahead = cls
+    return event
+
+
+def close_ahead(event) -> None:
+    if event is not None:
+        _close(event)
+
 
 def _shapes(args) -> list:
     return [list(a.shape) if hasattr(a, "shape") and hasattr(a, "_data") else [] for a in args]
@@ -198,8 +252,13 @@ def _install() -> None:
 
     def timed_apply(cls, *args, **kwargs):
         shapes = _shapes(args) if any(p.record_shapes for p in _recording) else None
-        name = op_name(cls)
-        events = [_open(name, shapes)] + [_open(child, shapes) for child in _CALLS.get(name, ())]
+        name = op_name(cls) if cls is not _GradientFreeCall else "aten::" + kwargs["op"].__name__
+        ahead = _stack[-1] if _stack and getattr(_stack[-1], "ahead", None) is cls else None
+        if ahead is not None:  # (open_ahead's event: its caller closes it)
+            ahead.ahead, ahead.input_shapes = None, shapes or []
+        events = ([] if ahead is not None else [_open(name, shapes)])
+        _instant(_prepared(name, cls, args, kwargs))
+        events += [_open(child, shapes) for child in _CALLS.get(name, ())]
         try:
             return run(cls, *args, **kwargs)
         finally:
@@ -238,12 +297,14 @@ class profile:  # PyTorch's name
         self._events = []
         if not _recording:
             _install()
+            _shortcuts.block()  # NOTE: ops without grad (an optimizer's step) take Function.apply too, to be seen
         _recording.append(self)
 
     def _stop(self) -> None:
         if self in _recording:
             _recording.remove(self)
             if not _recording:
+                _shortcuts.unblock()
                 _uninstall()
         self.function_events = EventList(sorted(self._events, key=lambda e: e.start_us))
 

@@ -12,6 +12,7 @@ from core import _dtype
 from core._alias import alias
 from core._arg_types import require_tensors
 from core._tensor import Tensor
+from core.autograd import profiler as _profiler
 from core.autograd.function import Function, capturing
 from core.ops import _binary_operands as operands
 from core.ops import math_binary as mb
@@ -92,9 +93,15 @@ def run_inplace(outplace, self: Tensor, *args, dt: _dtype.dtype, **kw) -> Tensor
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
     if needs_grad(self, *args) or capturing():  # the recorded route: core.compile's capture sees the write
-        # NOTE: a backward that reads the old self gets a differentiable clone, so double backward sees it
-        old = clone(self) if "x" in getattr(outplace, "saves", "x") and self._requires_grad else None
-        return _inplace_class(outplace).apply(self, *args, old=old, **kw)
+        # NOTE: a backward that reads the old self gets a differentiable clone, so double backward sees it; a
+        # profile shows that clone inside the op, as PyTorch's kernel makes it
+        cls = _inplace_class(outplace)
+        ahead = _profiler.open_ahead(cls) if _profiler._recording else None
+        try:
+            old = clone(self) if "x" in getattr(outplace, "saves", "x") and self._requires_grad else None
+            return cls.apply(self, *args, old=old, **kw)
+        finally:
+            _profiler.close_ahead(ahead)
     res = outplace.forward(outplace._backward_cls(), self, *args, **kw)
     write_inplace(self, res._data if isinstance(res, Tensor) else res)
     return self

@@ -3,9 +3,8 @@
 ``x.zero_()`` ``aten::zero_``, ``x.copy_(y)`` ``aten::copy_`` (core said ``aten::copy_backwards``). A user reading
 ``key_averages().table()`` to find the in-place ops of a model sees the same rows in core as in torch.
 
-NOTE: where torch's in-place op saves a clone of the old value (``clamp_``, ``abs_``, ``pow_``), core still records
-that ``aten::clone`` before the op instead of under it, and scalar operands' ``aten::to`` children are not
-recorded; those ops are checked here for the op's own name only."""
+The ops below checked for their own name only (their clones and scalar casts, ``aten::to``, are compared as whole
+trees in test_profiler_inplace_trees_oracle.py) keep that check."""
 
 import pytest
 

@@ -19,6 +19,7 @@ from core._sleef import expf_u10, log1pf_u10, vector_loop
 from core._sleef_logd import log1pd_u10
 from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
+from core.autograd import profiler as _profiler
 from core.autograd.function import Function
 from core.nn.functional import _activation_f32 as f32
 from core.nn.functional import _activation_grads as grads
@@ -145,8 +146,12 @@ def _apply(cls, input: Tensor, inplace: bool, **kw) -> Tensor:
             name = _INPLACE_NODES.get(cls.node_name, cls.node_name)
             _INPLACE[cls] = type(cls.__name__ + "Inplace", (_Inplace,), {"inner": cls, "node_name": name})
         return _INPLACE[cls].apply(input, **kw)
-    with core.no_grad():
-        out = cls.apply(input, **kw)
+    ahead = _profiler.open_ahead(cls, _profiler.op_name(cls) + "_") if _profiler._recording else None
+    try:  # (a profile shows PyTorch's in-place name, aten::silu_)
+        with core.no_grad():
+            out = cls.apply(input, **kw)
+    finally:
+        _profiler.close_ahead(ahead)
     write_inplace(input, out._data)
     return input
 
