@@ -52,8 +52,9 @@ class _InstanceNorm(_NormBase):
     _dims = 3
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
-                 track_running_stats: bool = False, device=None, dtype=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device, dtype=dtype)
+                 track_running_stats: bool = False, device=None, dtype=None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device, dtype=dtype,
+                         bias=bias)
 
     def _check_input_dim(self, input) -> None:
         if input.dim() not in (self._dims - 1, self._dims):

@@ -248,12 +248,14 @@ class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
 
 
 class _LazyNormMixin(LazyModuleMixin):
-    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None, *,
+                 bias=True):
         super().__init__(0, eps, momentum, False, False)
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:
             self.weight = UninitializedParameter(device=device, dtype=dtype)
-            self.bias = UninitializedParameter(device=device, dtype=dtype)
+            if bias:  # (without it ``bias`` stays the None the base registered, as PyTorch's)
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
         if track_running_stats:
             # NOTE: straight into _buffers: register_buffer detaches a Buffer, which would drop the placeholder
             self._buffers["running_mean"] = UninitializedBuffer(device=device, dtype=dtype)

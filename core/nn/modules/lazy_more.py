@@ -33,8 +33,9 @@ class LazyInstanceNorm1d(_LazyNormMixin, InstanceNorm1d):
     cls_to_become = InstanceNorm1d
     _unbatched_2d = False
 
-    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
-        super().__init__(eps, momentum, affine, track_running_stats, device, dtype)
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None, *,
+                 bias=True):
+        super().__init__(eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
 
 class LazyInstanceNorm2d(LazyInstanceNorm1d, InstanceNorm2d):

@@ -90,6 +90,11 @@ class _NormBase(Module):
 class _BatchNorm(_NormBase):
     """Batch norm's forward: each channel normalised over the batch (and spatial dims), updating running stats."""
 
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device=None, dtype=None, *, bias: bool = True) -> None:
+        # NOTE: its own __init__, as PyTorch's: ``nn.BatchNorm1d()`` names ``_BatchNorm.__init__()`` in its TypeError
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+
     def forward(self, input):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
