@@ -111,3 +111,13 @@ def unravel_index(indices, shape):
         out.append(idx.remainder(size))
         idx = idx.div(size, rounding_mode="floor")
     return tuple(reversed(out))
+
+
+def __getattr__(name: str):
+    """``torch.functional.F``: torch's module imports ``torch.nn.functional as F`` at its top, and learners' code
+    calls ``torch.functional.F.sigmoid``; core's is looked up on first use (core.nn imports after this module)."""
+    if name == "F":
+        import core.nn.functional as F
+
+        return F
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
