@@ -375,6 +375,10 @@ def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None)
     if a.shape[-2] == 1 or k == 1:
         if alpha is not None:  # (MKL's gemv and rank-1 update scale that operand first, rounded)
             a = a * alpha
+        if _flash_zen3.ACTIVE and a.dtype == _F32:  # NOTE: the AMD Zen 3's sgemv and rank-1 update (_flash_zen3)
+            product = _flash_zen3.single_row_product(a, b, c)
+            if product is not None:
+                return product
         if k == 1:  # a rank-1 update: one fused multiply-add an element
             return _fma(np, a, b, np.zeros((), a.dtype) if c is None else c)
         if a.dtype == _F32:

@@ -32,7 +32,31 @@ import numpy as np
 
 from core._small_gemm_zen3 import ACTIVE, remainder_rows
 
-__all__ = ["ACTIVE", "gemv_rows", "values_product"]
+__all__ = ["ACTIVE", "gemv_rows", "values_product", "single_row_product"]
+
+
+def single_row_product(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray | None:
+    """The backward's ``a @ b`` (+ ``c``) of float32 stacks where ``a`` is one row (``dQ += scale dS K`` of a
+    one-row query block: MKL's sgemv, alpha already in ``a``) or the inner dim is one (``dK``/``dV`` of such a
+    block: a rank-1 update, each product rounded then added to ``c``, not fused as on the Zen 4), as ``torch.mm``
+    computes it on the Zen 3; None where not measured (a gemv onto a running sum)."""
+    from core._small_gemm import mkl_gemm  # (imported here: core._small_gemm imports the flash kernel's callers)
+
+    if a.shape[-1] == 1:
+        product = a * b
+        return product if c is None else c + product
+    running = c is not None and c.any()
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = np.broadcast_to(a, lead + a.shape[-2:]), np.broadcast_to(b, lead + b.shape[-2:])
+    if running:
+        c = np.broadcast_to(c, lead + c.shape[-2:])
+    out = np.empty(lead + (1, b.shape[-1]), np.float32)
+    for index in np.ndindex(*lead):
+        product = remainder_rows(a[index], b[index], c[index]) if running else mkl_gemm(a[index], b[index], nested=True)
+        if product is None:
+            return None
+        out[index] = product
+    return out
 
 
 def gemv_rows(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
