@@ -20,7 +20,12 @@ Learner material not yet covered, second batch (2026-12-07, corpus helper s35 CO
   notebooks (tensor tutorials, ``torch.nn``'s modules and losses, autograd, 2022);
 - ``l2_de_*``: Dennis Müller's German Python course (Hochschule Niederrhein, 2024), lesson 8: tensors, devices, a
   three-layer sigmoid network's forward and backward by hand, ``nn.Linear`` layers updated by hand and with SGD, an
-  LSTM module.
+  LSTM module;
+- ``l2_pt_*``: Roberto Lotufo's Portuguese notebooks for UNICAMP's neural-network course (rnap): matrices, arrays
+  and tensors, variables and gradients, autograd exercises, activations and their derivatives, batch norm's
+  basics, embeddings, a first CNN, linear and logistic regression on Iris (the sklearn stand-in's), a two-layer
+  network and datasets and loaders, cell by cell as Jupyter runs them (their CUDA, Colab and graphviz cells fail
+  alike in both runs).
 """
 
 from __future__ import annotations
@@ -169,4 +174,13 @@ RECIPES += [
     _dmu("pytorch11", [("N = 10000", "N = 2001")]),
     _dmu("pytorch12", [TEN_THOUSAND]),
     _dmu("pytorch14", [TEN_THOUSAND]),
+]
+
+RNAP = ("robertoalotufo/rnap", "c79380eff40110dacc0e4ddd196f8684df95b8d4", "none stated")
+RECIPES += [
+    _r(f"l2_pt_rnap_{name.lower().replace('-', '_')}", RNAP, f"PyTorch/{name}.ipynb", keep_going=True)
+    for name in ("Matrizes_Arrays_Tensores", "PyTorch_Variaveis_Gradientes", "Exercicio_PyTorch_Autograd",
+                 "Activations_pytorch", "batch_norm_basics_pytorch", "embedding-basics-pytorch", "Introducao-CNN-PyTorch",
+                 "LinearRegressionIris-Tensor-Solucao", "LinearRegressionIrisOptimizer", "LinearRegressionIrisPyTorch",
+                 "LogisticRegressionIris", "Iris-dataset_2layers_exercise", "datasets-e-dataloaders")
 ]
