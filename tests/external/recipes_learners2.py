@@ -24,8 +24,8 @@ Learner material not yet covered, second batch (2026-12-07, corpus helper s35 CO
 - ``l2_pt_*``: Roberto Lotufo's Portuguese notebooks for UNICAMP's neural-network course (rnap): matrices, arrays
   and tensors, variables and gradients, autograd exercises, activations and their derivatives, batch norm's
   basics, embeddings, a first CNN, linear and logistic regression on Iris (the sklearn stand-in's), a two-layer
-  network and datasets and loaders, cell by cell as Jupyter runs them (their CUDA, Colab and graphviz cells fail
-  alike in both runs).
+  network, datasets and loaders, and MNIST's logistic regression and multi-layer exercise (the stand-in), cell by
+  cell as Jupyter runs them (their CUDA, Colab and graphviz cells fail alike in both runs).
 """
 
 from __future__ import annotations
@@ -183,4 +183,12 @@ RECIPES += [
                  "Activations_pytorch", "batch_norm_basics_pytorch", "embedding-basics-pytorch", "Introducao-CNN-PyTorch",
                  "LinearRegressionIris-Tensor-Solucao", "LinearRegressionIrisOptimizer", "LinearRegressionIrisPyTorch",
                  "LogisticRegressionIris", "Iris-dataset_2layers_exercise", "datasets-e-dataloaders")
+]
+RNAP_MNIST = ("from torchvision.datasets import MNIST", "from corpus_support import fake_mnist as MNIST")
+RECIPES += [
+    _r("l2_pt_rnap_logisticregressionmnist_sgd", RNAP, "PyTorch/LogisticRegressionMNIST-SGD.ipynb",
+       [RNAP_MNIST, ("random_split(dataset_train, [1000,59000])", "random_split(dataset_train, [250,50])")],
+       keep_going=True),  # (the stand-in has 300 training images)
+    _r("l2_pt_rnap_exercicio_mnist_varias_camadas_gabarito", RNAP, "PyTorch/Exercicio-MNIST-varias-camadas-Gabarito.ipynb",
+       [RNAP_MNIST, ("epochs = 100", "epochs = 5")], keep_going=True),
 ]
