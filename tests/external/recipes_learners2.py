@@ -10,7 +10,9 @@ Learner material not yet covered, second batch (2026-12-07, corpus helper s35 CO
   models, gradient descent and backpropagation by hand, ``nn.Linear`` regression with each optimizer, logistic
   regression, the diabetes classifier with ``Dataset``/``DataLoader``, softmax MNIST, basic CNNs, GoogLeNet's
   Inception and ResNet blocks, RNN cells, embeddings, LSTM and GRU on "hello" -> "ohlol" (the MNIST
-  stand-in, fewer epochs; its Titanic and Otto scripts need pandas' CSV reader, and its DenseNet file does not parse: left out);
+  stand-in, fewer epochs; its Titanic and Otto scripts need pandas' CSV reader, and its DenseNet file does not parse: left out),
+  and Li Zhuofan's code for the same course (2026: backpropagation, logistic regression, the diabetes classifier
+  with and without ``Dataset``/``DataLoader``, ``RNNCell`` on one-hot "hello"), ``l2_liuer2_*``;
 - ``l2_ja_*``: Japanese learners' notebooks: Yuji Okamoto's 2020 Introduction of PyTorch (tensor operators; fitting
   a line with Adam and by hand-written gradient steps) and kahiro213's PyTorch 学習ログ (tensor basics, 2025);
 - ``l2_es_*``: Spanish courses: Fernando Carazo's Curso de PyTorch y Redes Neuronales (2024: fundamentals, linear
@@ -191,4 +193,21 @@ RECIPES += [
        keep_going=True),  # (the stand-in has 300 training images)
     _r("l2_pt_rnap_exercicio_mnist_varias_camadas_gabarito", RNAP, "PyTorch/Exercicio-MNIST-varias-camadas-Gabarito.ipynb",
        [RNAP_MNIST, ("epochs = 100", "epochs = 5")], keep_going=True),
+]
+
+LIZHUOFAN = ("lizhuofan-curry/LiuErDaRenPyTorch", "ad55f8dfa95f82d9161bc5ddee7ac632f3817c86", "MIT")
+LZF_DIABETES = ("datasets/diabetes.csv.gz", "diabetes.csv.gz")
+RECIPES += [
+    _r("l2_liuer2_backpropagation_quadratic", LIZHUOFAN, "Chapter04_BackPropagation/backpropagation_quadratic.py"),
+    _r("l2_liuer2_backpropagation_y_wx", LIZHUOFAN, "Chapter04_BackPropagation/backpropagation_y_wx.py"),
+    _r("l2_liuer2_logistic_regression", LIZHUOFAN, "Chapter06_LogisticRegression/logistic_regression.py"),
+    _r("l2_liuer2_diabetes_binary_classification", LIZHUOFAN,
+       "Chapter07_MultipleDimensionInput/diabetes_binary_classification.py",
+       [('Path(__file__).resolve().parents[1] / "datasets" / "diabetes.csv.gz"', 'Path("diabetes.csv.gz")')],
+       support=[LZF_DIABETES]),
+    _r("l2_liuer2_dataset_and_dataloader", LIZHUOFAN,
+       "Chapter08_DatasetAndDataloader/DiabetesBinaryClassification/dataset_and_dataloader.py",
+       [('Path(__file__).resolve().parents[2] / "datasets" / "diabetes.csv.gz"', 'Path("diabetes.csv.gz")'),
+        ("EPOCHS = 1000", "EPOCHS = 100")], support=[LZF_DIABETES]),
+    _r("l2_liuer2_rnncell_onehot", LIZHUOFAN, "Chapter12_BasicRNN/RNNCell + Onehot.py"),
 ]
