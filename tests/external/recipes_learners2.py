@@ -13,6 +13,9 @@ Learner material not yet covered, second batch (2026-12-07, corpus helper s35 CO
   stand-in, fewer epochs; its Titanic and Otto scripts need pandas' CSV reader, and its DenseNet file does not parse: left out),
   and Li Zhuofan's code for the same course (2026: backpropagation, logistic regression, the diabetes classifier
   with and without ``Dataset``/``DataLoader``, ``RNNCell`` on one-hot "hello"), ``l2_liuer2_*``;
+- ``l2_cn_demo_*``: Monster880's pytorch_py (Chinese, 2021): one small script per tensor topic (creation, attributes,
+  broadcasting, comparison, concatenation, splitting, reshaping, selection and indexing, statistics, norms,
+  trigonometry, clamping, random sampling, arithmetic; its model files print nothing: left out);
 - ``l2_ja_*``: Japanese learners' notebooks: Yuji Okamoto's 2020 Introduction of PyTorch (tensor operators; fitting
   a line with Adam and by hand-written gradient steps) and kahiro213's PyTorch 学習ログ (tensor basics, 2025);
 - ``l2_es_*``: Spanish courses: Fernando Carazo's Curso de PyTorch y Redes Neuronales (2024: fundamentals, linear
@@ -211,3 +214,14 @@ RECIPES += [
         ("EPOCHS = 1000", "EPOCHS = 100")], support=[LZF_DIABETES]),
     _r("l2_liuer2_rnncell_onehot", LIZHUOFAN, "Chapter12_BasicRNN/RNNCell + Onehot.py"),
 ]
+
+MONSTER = ("Monster880/pytorch_py", "9c5ac5974f48edb5ea3d897a1100a63d488c61d9", "MIT")
+RECIPES += [
+    _r(f"l2_cn_demo_{name.removeprefix('demo_')}", MONSTER, f"{name}.py")
+    for name in ("clamp", "demo_attribute", "demo_broadcast", "demo_compare", "demo_concat", "demo_full",
+                 "demo_function", "demo_norm", "demo_op", "demo_op_2", "demo_reshape", "demo_select_index",
+                 "demo_split", "demo_statistic", "demo_trigon", "random_sample")
+]
+# torch.Tensor(2, 3) is uninitialised memory, which the script prints: zeros instead
+RECIPES.append(_r("l2_cn_demo_create", MONSTER, "demo_create.py",
+                  [("a = torch.Tensor(2,3)", "a = torch.zeros(2,3)")]))
