@@ -1,8 +1,8 @@
 """Batch norm under ``create_graph=True`` records PyTorch's one ``NativeBatchNormBackwardBackward0`` node in training
 and in evaluation mode, with affine parameters or without, float32 or float64 (evaluation mode recorded a Mul/View
 composite before), and evaluation mode's double backward is ``batchnorm_double_backward``'s running-statistics
-branch. Float32 evaluation-mode gradients take the CPU kernel's arithmetic (``(dy * invstd) * w``, its sums), so
-first- and second-order values are torch's bit for bit."""
+branch. Evaluation-mode gradients take the CPU kernel's arithmetic (``(dy * invstd) * w``, its sums; float32 and
+float64), so first- and second-order values are torch's bit for bit."""
 
 import numpy as np
 import pytest
@@ -44,10 +44,11 @@ def test_batch_norm_under_create_graph_records_torchs_node(torch, dtype, trainin
     assert edges == their_edges
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 @pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
-def test_float32_eval_batch_norm_first_and_second_order_match_torch_bitwise(torch, shape, affine):
-    (_, _, (first, second)), (_, _, (their_first, their_second)) = (_run(lib, np.float32, False, affine, shape)
+def test_eval_batch_norm_first_and_second_order_match_torch_bitwise(torch, shape, affine, dtype):
+    (_, _, (first, second)), (_, _, (their_first, their_second)) = (_run(lib, dtype, False, affine, shape)
                                                                     for lib in (core, torch))
     for ours, theirs in zip(first + second, their_first + their_second, strict=True):
         assert (ours is None) == (theirs is None)
@@ -66,3 +67,4 @@ def test_eval_double_backward_towards_input_weight_and_grad_out_matches_torch(to
         assert (ours is None) == (want is None)
         if ours is not None:
             assert ours.tobytes() == want.tobytes()
+

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from core._cascade_sum import in_order
+from core._fused import fma as _exact_fma
 from core._threads import get_num_threads
 
 __all__ = ["batch_norm_forward", "batch_norm_backward", "batch_norm_eval_backward"]
@@ -203,7 +204,10 @@ def batch_norm_eval_backward(arr, g, weight, running_mean, running_var, eps: flo
     """``(grad_input, grad_weight, grad_bias)`` of evaluation-mode batch norm as PyTorch's CPU kernel rounds them:
     ``invstd = 1 / sqrt(running_var + eps)`` in double, rounded to float32, ``dx = dy * (invstd * w)``, the sums
     of ``dy`` and ``(x - running_mean) * dy`` as the training kernel adds them; ``grad_weight = dotp * invstd``.
-    C-contiguous float32 NumPy arrays (None otherwise)."""
+    C-contiguous float32 NumPy arrays, or float64 ones with spatial dims (4-lane sums, their lanes added in
+    order; ``invstd`` stays double); None otherwise."""
+    if arr.dtype == _F64:
+        return _eval_backward64(arr, g, weight, running_mean, running_var, eps)
     if not all(type(a) is np.ndarray and a.dtype == _F32 for a in (arr, g, running_mean, running_var)) or \
             not arr.flags.c_contiguous or not g.flags.c_contiguous or arr.shape != g.shape or arr.ndim < 2 or \
             not arr.size:
@@ -222,6 +226,56 @@ def batch_norm_eval_backward(arr, g, weight, running_mean, running_var, eps: flo
     dot = np.cumsum(_lane_sum(xm, dy).astype(_F64), axis=0)[-1]
     gx = dy * invstd[:, None] * w[:, None]  # NOTE: (dy * invstd) * w, two roundings, as the kernel's vec::map
     return gx.reshape(arr.shape), (dot * invstd).astype(_F32), total.astype(_F32)
+
+
+def _eval_backward64(arr, g, weight, running_mean, running_var, eps: float):
+    """``batch_norm_eval_backward`` of float64 arrays: ``dx = (dy * invstd) * w``; with spatial dims each plane's
+    sums in ``vec::reduce_all``'s 4-lane order (the partial last vector's products fused into the lanes, the lanes
+    added left to right), the planes added in order; an (N, C) batch's per thread chunk of rows, ``dotp`` fused,
+    the chunks added in order (the channels-last path)."""
+    if not all(type(a) is np.ndarray and a.dtype == _F64 for a in (arr, g, running_mean, running_var)) or \
+            not arr.flags.c_contiguous or not g.flags.c_contiguous or arr.shape != g.shape or arr.ndim < 2 or \
+            not arr.size:
+        return None
+    n, channels = arr.shape[:2]
+    w = np.ones(channels) if weight is None else weight.reshape(-1).astype(_F64, copy=False)
+    invstd = 1.0 / np.sqrt(running_var.reshape(-1) + eps)
+    if arr.size // (n * channels) == 1:
+        rows, dy = arr.reshape(-1, channels), g.reshape(-1, channels)
+        chunk = -(-len(rows) // get_num_threads()) if len(rows) > get_num_threads() else len(rows)
+        total, dot = np.zeros(channels), np.zeros(channels)
+        xm = rows - running_mean.reshape(-1)
+        for start in range(0, len(rows), chunk):
+            total += np.add.reduce(dy[start:start + chunk], axis=0)
+            acc = np.zeros(channels)
+            for xr, dr in zip(xm[start:start + chunk], dy[start:start + chunk]):
+                acc = _exact_fma(np, xr, dr, acc)
+            dot += acc
+        return (dy * invstd * w).reshape(arr.shape), dot * invstd, total
+    dy = g.reshape(n, channels, -1)
+    xm = arr.reshape(n, channels, -1) - running_mean.reshape(-1)[:, None]
+    total = np.cumsum(_lane_sum64(dy), axis=0)[-1]
+    dot = np.cumsum(_lane_sum64(xm, dy), axis=0)[-1]
+    gx = dy * invstd[:, None] * w[:, None]
+    return gx.reshape(arr.shape), dot * invstd, total
+
+
+def _lane_sum64(a, b=None, lanes: int = 4):
+    """Float64 sums over the last axis of ``a`` (or the products ``a * b``) in 4 lanes, lanes added in order."""
+    p = a if b is None else a * b
+    size = p.shape[-1]
+    if size < lanes:
+        return np.take(np.cumsum(p, axis=-1), -1, axis=-1)
+    full, rest = divmod(size, lanes)
+    acc = np.add.reduce(p[..., :full * lanes].reshape(*p.shape[:-1], full, lanes), axis=-2)
+    if rest:
+        tail = slice(full * lanes, None)
+        acc[..., :rest] = p[..., tail] + acc[..., :rest] if b is None else _exact_fma(np, a[..., tail], b[..., tail],
+                                                                                        acc[..., :rest])
+    total = acc[..., 0].copy()
+    for lane in range(1, lanes):
+        total += acc[..., lane]
+    return total
 
 
 def _strided_backward(arr, g, w, mean, invstd, grad_sum):
