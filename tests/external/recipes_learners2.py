@@ -26,6 +26,9 @@ Learner material not yet covered, second batch (2026-12-07, corpus helper s35 CO
 - ``l2_de_*``: Dennis Müller's German Python course (Hochschule Niederrhein, 2024), lesson 8: tensors, devices, a
   three-layer sigmoid network's forward and backward by hand, ``nn.Linear`` layers updated by hand and with SGD, an
   LSTM module;
+- ``l2_fr_*``: François-David Collin's French course on deep learning for sequential data (Montpellier, 2020):
+  gradient descent, SGD in theory and practice (with mini-batches and ``torch.optim``), a cheat sheet on the last
+  layer's activations and losses, and RNN basics, cell by cell;
 - ``l2_pt_*``: Roberto Lotufo's Portuguese notebooks for UNICAMP's neural-network course (rnap): matrices, arrays
   and tensors, variables and gradients, autograd exercises, activations and their derivatives, batch norm's
   basics, embeddings, a first CNN, linear and logistic regression on Iris (the sklearn stand-in's), a two-layer
@@ -225,3 +228,15 @@ RECIPES += [
 # torch.Tensor(2, 3) is uninitialised memory, which the script prints: zeros instead
 RECIPES.append(_r("l2_cn_demo_create", MONSTER, "demo_create.py",
                   [("a = torch.Tensor(2,3)", "a = torch.zeros(2,3)")]))
+
+FRADAV = ("fradav/Cours-Deep-Learning", "3e4daceecb97f57d1d5df6fb174eef117967e17c", "MIT")
+RECIPES += [
+    # torch.empty's values are whatever the memory held (the notebook prints them): zeros instead
+    _r("l2_fr_descente_de_gradient", FRADAV, "1_Descente de gradient.ipynb",
+       [("torch.empty(2, requires_grad=True)", "torch.zeros(2, requires_grad=True)")], keep_going=True),
+    _r("l2_fr_sgd_theorie_et_pratique", FRADAV, "3_SGD Théorie et Pratique-2020.ipynb",
+       [("nepoch=10000))", "nepoch=500))")] * 2 + [("nepoch=50))", "nepoch=5))")] * 2,
+       keep_going=True),  # 10,000 epochs of plain SGD, and 50 of 200 mini-batches, each twice
+    _r("l2_fr_pense_bete_derniere_couche", FRADAV, "NLP/2_Pense-bête dernière couche.ipynb", keep_going=True),
+    _r("l2_fr_rnn", FRADAV, "NLP/3_RNN.ipynb", keep_going=True),
+]
