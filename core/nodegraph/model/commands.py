@@ -438,8 +438,8 @@ class Expand(Command):
         self.remove.do(graph)
         self.added = []
         try:
-            for i, nd in enumerate(nodes):
-                graph.add_node(Node.from_dict(nd), index + i)
+            for i, (nd, old) in enumerate(zip(nodes, old_ids)):
+                graph.add_node(Node.from_dict(nd), index + i, origin=(self.node_id, old))
                 self.added.append(nd["id"])
             for e in edges:
                 graph.connect(e)

@@ -165,8 +165,9 @@ class Graph:
             raise GraphError(f"no node with id '{node_id}'") from None
 
     # ----- nodes --------------------------------------------------------------------------------
-    def add_node(self, node: Node, index: int | None = None) -> Node:
-        """Insert ``node`` (at ``index`` in the node order, default last); its params are validated."""
+    def add_node(self, node: Node, index: int | None = None, origin: tuple[str, str] | None = None) -> Node:
+        """Insert ``node`` (at ``index`` in the node order, default last); its params are validated. ``origin``
+        (``(subgraph id, inner id)``: an expanded node) rides on the event, so a session moves its state along."""
         if node.id in self.nodes or node.id in self.comments:
             raise GraphError(f"duplicate id '{node.id}'")
         if node.type == SUBGRAPH_TYPE and not isinstance(node.graph, dict):  # its file would not reopen
@@ -185,7 +186,7 @@ class Graph:
             items.insert(index, (node.id, node))
             self.nodes = dict(items)
         self._note_size()
-        self._emit("node_added", node.id)
+        self._emit("node_added", node.id, detail=origin)
         return node
 
     def remove_node(self, node_id: str) -> tuple[Node, int, list[Edge]]:

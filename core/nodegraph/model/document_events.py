@@ -24,7 +24,8 @@ class EditMark(NamedTuple):
 class GraphEvent:
     """What changed: ``kind`` (node_added, node_removed, edge_added, edge_removed, param_changed,
     node_changed, node_moved, comment_added, comment_removed, comment_changed, training_changed,
-    view_changed, code_changed, reset) and the ids involved; ``edit`` marks the command whose ``do`` or ``undo``
+    view_changed, code_changed, reset) and the ids involved (a node_added's ``detail``: ``(subgraph id, inner id)``
+    when an expand brought it out of a subgraph, else None); ``edit`` marks the command whose ``do`` or ``undo``
     emitted it (``Graph.editing``), None outside commands."""
 
     kind: str

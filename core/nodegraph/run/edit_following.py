@@ -1,9 +1,10 @@
 """How a session follows its document's edits: ``EditFollowing``, a part of ``Session``.
 
 Every ``GraphEvent`` reaches ``_on_graph_event``. An edit first lets ``core.nodegraph.run.kept_states`` set aside
-what it may make the session drop (or, undone or redone, give it back). A structural change (a node or edge added
-or removed, a reset) or a parameter set then drops the values, errors and plans of the node it touched and of
-everything downstream, and abandons an unfinished backward; a rename or recolour drops nothing unless a consumer's
+what it may make the session drop (or, undone or redone, give it back), and ``core.nodegraph.run.regrouping`` moves
+the trained state of the nodes a collapse or expand moves into or out of a subgraph. A structural change (a node or
+edge added or removed, a reset) or a parameter set then drops the values, errors and plans of the node it touched and
+of everything downstream, and abandons an unfinished backward; a rename or recolour drops nothing unless a consumer's
 error names the node. When the edited nodes had run in this pass and the session is at the head of its history,
 the small ones run again at once (``auto_recompute``), each with its own event; a large one waits for the next step.
 An undone delete counts as such an edit for the nodes it dropped after they had run (``run.returning``): the node
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.nodegraph.model.budget import quick
+from core.nodegraph.run.regrouping import carry
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -62,6 +64,7 @@ class EditFollowing:
         _returning: Returning
         _opt: OptimizerSlot
         _trained_pending: dict[str, dict[str, Any]]
+        _trained_restored: set[str]
 
         @property
         def order(self) -> list[str]: ...
@@ -74,6 +77,9 @@ class EditFollowing:
     def _on_graph_event(self, event: GraphEvent) -> None:
         if event.edit is not None and self._kept.note(event, self.states, self._trained_pending, self._opt):
             self.trained_revision += 1  # an undo or redo gave a node back its trained weights
+        elif event.kind == "node_added" and carry(event, self.graph, self._kept, self.states, self._trained_pending,
+                                                  self._trained_restored, self._opt):
+            self.trained_revision += 1  # a collapse or expand moved trained weights into or out of a subgraph
         if event.kind == "node_changed" and event.detail in _LOOKS and event.node_id in self.graph.nodes and not any(
                 e.dst in self.errors for e in self.graph.outputs_of(event.node_id)):
             return  # (a consumer's error names its input's node: it runs again, to say the new name)

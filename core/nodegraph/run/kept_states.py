@@ -103,6 +103,15 @@ class KeptStates:
             pending[nid] = back.pending
         return True
 
+    def removed(self, mark: EditMark, nid: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """``(state, trained values waiting)`` node ``nid`` had when an event of ``mark`` removed it last (both None
+        when it did not): what a collapse or expand moves into or out of a subgraph (``run.regrouping``)."""
+        stack = self._nodes.get(mark, {}).get(nid)
+        if not stack:
+            return None, None
+        top = stack[-1]
+        return None if top.state is None else _snapshot(top.state), top.pending
+
     def _note_optimizer(self, mark: EditMark, back: EditMark, slot: OptimizerSlot) -> None:
         """The optimizer in use parked under ``mark`` (at its first event), and the one ``back`` parked put back when
         it is not the one in use (an edit that rebuilt it is being undone or redone)."""
