@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from core.nodegraph.model.events import NodeError
     from core.nodegraph.run.backward_run import BackwardRun
     from core.nodegraph.run.ledger import GradLedger
-    from core.nodegraph.run.optimizer_slot import OptimizerSlot
+    from core.nodegraph.run.optimizer_slot import Copies, OptimizerSlot
     from core.nodegraph.run.ownership import Ownership
 
 __all__ = ["ChangeJournal"]
@@ -65,16 +65,22 @@ class ChangeJournal:
                 "bw": None if bw is None else (bw.start_index, bw.done, bw.retain_graph), "opt": self._opt.saved,
                 "cursor": (self._order, self._cursor)}
 
-    def restore(self, state: dict[str, Any]) -> None:
-        """Put back a ``capture()``: generator, step count, optimizer state. The per-node entries, the ledger and
-        the tensors are put back by ``undo_changes``/``redo_changes`` (``History``'s part)."""
+    def restore_copies(self, state: dict[str, Any]) -> Copies:
+        """The copies ``restore(state)`` needs (the optimizer's state), made before time travel changes anything:
+        MemoryError here leaves the session as it was."""
+        return self._opt.copies_for(state["opt"])
+
+    def restore(self, state: dict[str, Any], copies: Copies = None) -> None:
+        """Put back a ``capture()``: generator, step count, optimizer state (``copies``: ``restore_copies(state)``,
+        else made here). The per-node entries, the ledger and the tensors are put back by
+        ``undo_changes``/``redo_changes`` (``History``'s part)."""
         self.abandon_backward()
         if state["step_count"] != self.step_count:
             self.trained_revision += 1  # the parameters are those of another step
         self.generator.set_state(state["gen"])
         self._gen_state = state["gen"]
         self.step_count, self._no_gradient = state["step_count"], state["no_gradient"]
-        self._opt.restore_state(state["opt"])
+        self._opt.restore_state(state["opt"], copies)
         order, cursor = state["cursor"]
         self._cursor = cursor if order is self._order else 0
         self.forget_changes()

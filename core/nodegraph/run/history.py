@@ -201,8 +201,15 @@ class History:
 
     def restore(self, index: int) -> None:
         """Put the session back as it was after step ``index`` and tell its listeners (a ``history`` event): undo
-        (or redo) the steps between, one at a time."""
+        (or redo) the steps between, one at a time. The optimizer's state is copied first: with no memory for the
+        copy a MemoryError says so and the session is left as it was (its weights, optimizer and position)."""
         session = self.session
+        snap = self.snapshots[index]
+        try:
+            copies = session.restore_copies(snap.state)  # before anything changes: no memory leaves all as it was
+        except MemoryError as exc:
+            raise MemoryError(f"no memory to copy the optimizer's state (momentum, Adam's moments) of history entry "
+                              f"{index}: the session stays at entry {self.position}, nothing changed ({exc})") from None
         session.abandon_backward()
         while self.position > index:
             self._undo(self.snapshots[self.position])
@@ -210,8 +217,7 @@ class History:
         while self.position < index:
             self.position += 1
             self._redo(self.snapshots[self.position])
-        snap = self.snapshots[index]
-        session.restore(snap.state)
+        session.restore(snap.state, copies)
         session.notify(SessionEvent("history", snap.label[1], (), {"label": snap.label}, index))
 
     def _undo(self, snap: Snapshot) -> None:

@@ -33,6 +33,7 @@ Key = tuple[tuple[int, ...], Any, str, str]  # what an optimizer was built for (
 Entry = tuple[Key, optim.Optimizer, LRScheduler | None]  # (key, optimizer, scheduler)
 Saved = tuple[optim.Optimizer, dict[Any, dict[str, Any]], list[Any], dict[str, Any] | None]  # save_optimizer
 Parked = tuple[Entry, list[str], Saved | None, Saved | None]  # OptimizerSlot.park: entry, names, saved, loaded
+Copies = tuple[dict[Any, dict[str, Any]], dict[str, Any] | None] | None  # OptimizerSlot.copies_for
 
 
 class OptimizerSlot:
@@ -163,10 +164,16 @@ class OptimizerSlot:
         except MemoryError:
             self.saved = save_optimizer(self.entry, clone=False)
 
-    def restore_state(self, saved: Saved | None) -> None:
-        """Put back a state ``keep_state`` copied (None: before the first step, so the file's if it gave one)."""
+    def copies_for(self, saved: Saved | None) -> Copies:
+        """The copies ``restore_state(saved)`` puts into the optimizer, made before anything changes: time travel
+        asks for them first, so that with no memory for them (a MemoryError here) the session is left as it was."""
+        return _copies(self.entry, saved if saved is not None else self.loaded)
+
+    def restore_state(self, saved: Saved | None, copies: Copies = None) -> None:
+        """Put back a state ``keep_state`` copied (None: before the first step, so the file's if it gave one);
+        ``copies``: what ``copies_for(saved)`` gave (else they are made here)."""
         self.saved = saved
-        restore_optimizer(self.entry, saved if saved is not None else self.loaded)
+        restore_optimizer(self.entry, saved if saved is not None else self.loaded, copies)
 
 
 def _key(params: Params, settings: Settings) -> Key:
@@ -200,17 +207,27 @@ def save_optimizer(entry: Entry | None, clone: bool = True) -> Saved | None:
     return opt, state, lrs, None if scheduler is None else copy.deepcopy(scheduler.state_dict())
 
 
-def restore_optimizer(entry: Entry | None, saved: Saved | None) -> None:
-    """Put the optimizer back as ``saved`` (None: before its first step, so no state); a rebuilt one is left."""
+def _copies(entry: Entry | None, saved: Saved | None) -> Copies:
+    """Copies of ``saved``'s per-parameter state and schedule, for ``restore_optimizer`` (None: nothing to copy)."""
+    if entry is None or saved is None or saved[0] is not entry[1]:
+        return None
+    with core.no_grad():
+        state = {p: {k: _clone(v) for k, v in st.items()} for p, st in saved[1].items()}
+    return state, None if saved[3] is None else copy.deepcopy(saved[3])
+
+
+def restore_optimizer(entry: Entry | None, saved: Saved | None, copies: Copies = None) -> None:
+    """Put the optimizer back as ``saved`` (None: before its first step, so no state); a rebuilt one is left.
+    ``copies``: ``_copies(entry, saved)`` made beforehand (else made here)."""
     if entry is None or (saved is not None and saved[0] is not entry[1]):
         return
     opt, scheduler = entry[1], entry[2]
     if saved is None:
         opt.state = defaultdict(dict)
         return
-    with core.no_grad():
-        opt.state = defaultdict(dict, {p: {k: _clone(v) for k, v in st.items()} for p, st in saved[1].items()})
+    state, schedule = copies if copies is not None else _copies(entry, saved) or ({}, None)
+    opt.state = defaultdict(dict, state)
     for g, lr in zip(opt.param_groups, saved[2]):
         g["lr"] = lr
-    if scheduler is not None and saved[3] is not None:
-        scheduler.load_state_dict(copy.deepcopy(saved[3]))
+    if scheduler is not None and schedule is not None:
+        scheduler.load_state_dict(schedule)
