@@ -5,19 +5,15 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import core
+from tests import hypothesis_profiles
 
-# Property tests: enough examples to find shape bugs, few enough to keep the suite fast on 2 cores.
-settings.register_profile("nodegrad", max_examples=40, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-# CI (.ci/run): the same examples every run, so a green run on a clean clone is the run CI makes; a developer's
-# runs draw new examples (the fuzz tests in tests/nodegraph find new escapes that way)
-settings.register_profile("ci", parent=settings.get_profile("nodegrad"), derandomize=True, database=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "nodegrad"))
+# Property tests: the profile HYPOTHESIS_PROFILE names governs how many examples each draws (nodegrad by default,
+# ci in .ci/run, deep for ten times as many): tests/hypothesis_profiles.py
+hypothesis_profiles.load(os.environ.get("HYPOTHESIS_PROFILE", "nodegrad"))
 
 try:
     import torch as _torch

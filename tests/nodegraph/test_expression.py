@@ -1,7 +1,7 @@
 """The safe expression parser: evaluation, expansion into a graph fragment, and refusals."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import core
@@ -10,6 +10,7 @@ from core.nodegraph.model.commands import Paste
 from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 from core.nodegraph.model.expression import ExpressionError, evaluate, expand, free_names
 from core.nodegraph.model.spec import EvalContext, get_spec
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.nodes_helpers import assert_same, run
 
 CHAPTER = {"x": core.tensor([2.0, 3.0]), "w": core.tensor([1.5, -0.5]), "b": core.tensor(0.1)}
@@ -198,7 +199,7 @@ def test_a_graph_connects_to_the_dynamic_ports_of_an_expression_node():
 _FORMULA_CHARS = "xwb0123456789.+-*/%@()[]{}:,<>=!~&|^ _abcdefghijklmnopqrstuvwxyzT'\"\\\n"
 
 
-@settings(max_examples=300, deadline=None)
+@fuzz_settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=_FORMULA_CHARS, max_size=60))
 def test_any_text_parses_or_is_refused_with_an_expression_error(text):
     try:
@@ -208,7 +209,7 @@ def test_any_text_parses_or_is_refused_with_an_expression_error(text):
     assert tree is not None
 
 
-@settings(max_examples=100, deadline=None)
+@fuzz_settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(["+", "-", "*", "/", "@"]), min_size=1, max_size=8),
        st.lists(st.sampled_from(["x", "w", "b", "2", "x.sum()", "exp(w)", "w.T"]), min_size=9, max_size=9))
 def test_random_formulas_evaluate_to_what_their_expansion_evaluates_to(ops, leaves):

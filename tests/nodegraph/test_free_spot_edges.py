@@ -3,11 +3,12 @@ new node on the edge's line; now it goes to the nearest place clear of both (``l
 the curves where the canvas draws them: ``edge_routes.edge_curves``)."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from core.nodegraph.model import edge_routes, layout, placement
 from core.nodegraph.model.document import Edge, Graph, Node
+from tests.hypothesis_profiles import fuzz_settings
 
 SIZE = (190.0, 80.0)
 
@@ -59,7 +60,7 @@ def test_curves_far_from_the_wanted_point_are_not_sampled(test_types):
     assert len(edge_routes.edge_curves(g, within=layout.search_area(SIZE, _on_the_edge(g)))) == 1
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@fuzz_settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.floats(-300, 1400), st.floats(-300, 500))
 def test_a_free_spot_keeps_off_every_curve_and_node(test_types, x, y):
     g = _two_far_nodes()

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core
@@ -25,6 +25,7 @@ from core.nodegraph.export.script import export_script
 from core.nodegraph.files.code_import import CodeImportError, check_syntax, import_here
 from core.nodegraph.model import code_trace
 from core.nodegraph.run.session import Session
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import runs_without_raising
 
 TIME_LIMIT = 5.0
@@ -111,7 +112,7 @@ def _run_as_code(text: str) -> dict[str, object]:
     return env
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=grammar_snippets())
 def test_grammar_snippets_import_as_a_graph_that_evaluates_as_the_code_does_or_are_refused(text):
     try:
@@ -154,7 +155,7 @@ def _exported_values(g) -> dict[str, object]:
     return values
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=grammar_snippets())
 def test_an_imported_snippet_exports_to_a_script_that_computes_the_graphs_values(text):
     try:

@@ -10,12 +10,13 @@ limit. The subprocess route (``import_code``) is checked once for each guard: ti
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - the node types graphs are built from
 from core.nodegraph.files import io as files
 from core.nodegraph.files.code_import import CodeImportError, import_code, import_here
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import runs_without_raising
 from tests.nodegraph.test_code_import import AUTOGRAD, HIGHER, TRAINING
 
@@ -89,7 +90,7 @@ def _imports_or_refuses(text: str):
         return None
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=snippets())
 def test_mutated_chapter_snippets_import_and_run_or_are_refused_with_one_code_import_error(text):
     g = _imports_or_refuses(text)

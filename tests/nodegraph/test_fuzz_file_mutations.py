@@ -13,19 +13,20 @@ import math
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types the examples use
 from core.nodegraph.files import io as files
 from core.nodegraph.files.io import LoadError
 from core.nodegraph.lessons import texts as lessons
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import runs_without_raising
 
 PATHS = sorted(lessons.EXAMPLES_DIR.glob("*.json"))
 TEXTS = [p.read_text(encoding="utf-8") for p in PATHS]
 DATAS = [json.loads(t) for t in TEXTS]
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+FUZZ = fuzz_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                        HealthCheck.data_too_large])
 
 

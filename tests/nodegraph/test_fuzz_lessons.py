@@ -7,7 +7,7 @@ on the graph as the lesson left it never raises (a broken promise is a ``Failure
 its node).
 """
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - the node types lessons are built from
@@ -16,6 +16,7 @@ from core.nodegraph.lessons.checklist import Checklist, promises
 from core.nodegraph.lessons.runner import LessonRun
 from core.nodegraph.lessons.texts import LessonError, list_lessons
 from core.nodegraph.model import commands as cmd
+from tests.hypothesis_profiles import fuzz_settings
 
 LESSONS = list_lessons()
 
@@ -34,7 +35,7 @@ def _edit(run: LessonRun, kind: str, pick: int) -> bool:
     return False
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lesson=st.sampled_from(LESSONS), data=st.data())
 def test_lesson_steps_in_any_order_with_edits_between_never_raise_but_a_lesson_error(lesson, data):
     run = LessonRun(lesson)

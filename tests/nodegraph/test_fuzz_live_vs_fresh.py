@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
@@ -34,6 +34,7 @@ from core.nodegraph.model import commands as cmd
 from core.nodegraph.model.document import Graph
 from core.nodegraph.model.spec import get_spec
 from core.nodegraph.run.session import Session
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import EditRules, assert_a_step_matches_a_fresh_load, saved_text, trained_form
 from tests.nodegraph.test_fuzz_export_nodes import _run_script
 
@@ -317,7 +318,7 @@ class LiveAgainstFresh(EditRules, RuleBasedStateMachine):
             fresh.close()
 
 
-LiveAgainstFresh.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None,
+LiveAgainstFresh.TestCase.settings = fuzz_settings(max_examples=40, stateful_step_count=30, deadline=None,
                                               suppress_health_check=[HealthCheck.too_slow])
 # NOTE: pytest makes core's warnings errors (pyproject's filterwarnings): an mse of a [6] input against a scalar
 # target, which warns as PyTorch does, failed in the session and ran in the exported script (run by exec, its

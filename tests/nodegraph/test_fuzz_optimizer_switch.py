@@ -6,7 +6,7 @@ holds such an argument is refused with a LoadError naming it."""
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types of the example
@@ -15,6 +15,7 @@ from core.nodegraph.files.schema import LoadError
 from core.nodegraph.lessons import texts as lessons
 from core.nodegraph.model import commands as cmd
 from core.nodegraph.model.document import GraphError
+from tests.hypothesis_profiles import fuzz_settings
 
 EXAMPLE = (lessons.EXAMPLES_DIR / "06-training-step.json").read_text(encoding="utf-8")
 OPTIMIZERS = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam", "ASGD", "Rprop", "Adadelta"]
@@ -60,7 +61,7 @@ def test_a_file_holding_an_argument_its_optimizer_does_not_take_is_refused_namin
         files.loads(json.dumps(data))
 
 
-@settings(max_examples=60, deadline=None)
+@fuzz_settings(max_examples=60, deadline=None)
 @given(first=st.sampled_from(OPTIMIZERS), params=ARGUMENTS, then=st.sampled_from(OPTIMIZERS))
 def test_any_switch_of_optimizer_is_made_or_refused_and_the_file_always_reopens(first, params, then):
     g = files.loads(EXAMPLE)

@@ -9,7 +9,7 @@ step with every error kept on a node or in the step's metrics, never raised.
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - registers the built-in node types
@@ -19,6 +19,7 @@ from core.nodegraph.model import commands as cmd
 from core.nodegraph.model.document import Graph, GraphError
 from core.nodegraph.model.numtext import parse
 from core.nodegraph.model.spec import ParamError, all_specs
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import runs_without_raising
 
 FIELDS = [(s.type_id, p) for s in all_specs() if not s.type_id.startswith(("test.", "tt.")) for p in s.params]
@@ -64,7 +65,7 @@ def _graph_with(type_id: str) -> tuple[Graph, str]:
 
 
 @pytest.mark.parametrize("type_id,param", FIELDS, ids=[f"{t}.{p.name}" for t, p in FIELDS])
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=TYPED)
 def test_any_text_in_any_parameter_is_set_or_refused_with_the_document_unchanged(type_id, param, text):
     g, nid = _graph_with(type_id)
@@ -154,7 +155,7 @@ SETTING_VALUES = st.one_of(
     st.integers(), st.text(max_size=10))
 
 
-@settings(max_examples=60, deadline=None)
+@fuzz_settings(max_examples=60, deadline=None)
 @given(key=st.sampled_from(TRAINING_KEYS), value=SETTING_VALUES)
 def test_any_training_setting_is_set_or_refused_and_the_document_always_reopens(key, value):
     g = files.loads(EXAMPLES["06-training-step"])

@@ -9,7 +9,7 @@ What goes in saves, loads back and runs forward, backward and a training step wi
 import copy
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types
@@ -21,12 +21,13 @@ from core.nodegraph.model import layout
 from core.nodegraph.model.document import GraphError
 from core.nodegraph.model.document_items import MAX_COORD
 from core.nodegraph.model.expression import ExpressionError, expand
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import runs_without_raising
 from tests.nodegraph.test_fuzz_file_mutations import NASTY, _paths
 
 TEXTS = [p.read_text(encoding="utf-8") for p in sorted(lessons.EXAMPLES_DIR.glob("*.json"))]
 FRAGMENTS = [json.loads(files.dumps_fragment(g, list(g.nodes))) for g in map(files.loads, TEXTS)]
-FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = fuzz_settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite

@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - the node types the examples use
@@ -20,6 +20,7 @@ from core.nodegraph.lessons import texts as lessons
 from core.nodegraph.model import tensor_store
 from core.nodegraph.model.document import Graph, Node
 from core.nodegraph.model.tensor_store import TensorValue
+from tests.hypothesis_profiles import fuzz_settings
 
 EXAMPLES = sorted(lessons.EXAMPLES_DIR.glob("*.json"))
 BIG = tensor_store.SIDECAR_MIN // 4 + 1000  # float32 elements: just enough for a sidecar
@@ -64,7 +65,7 @@ def _snapshot(folder) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@fuzz_settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(which=st.integers(0, len(EXAMPLES)), nth=st.integers(0, 1), at=st.floats(0, 1, exclude_max=True),
        error=ERRORS)
 def test_a_save_interrupted_at_any_byte_leaves_the_previous_file_and_sidecar(tmp_path_factory, which, nth, at,

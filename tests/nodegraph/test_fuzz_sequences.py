@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -32,6 +32,7 @@ from core.nodegraph.model.document import Graph, GraphError
 from core.nodegraph.model.spec import all_specs
 from core.nodegraph.run.session import Session
 from core.nodegraph.training.runs import RunHistory
+from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import EditRules, message_of
 
 # cheap node kinds that wire into training graphs: sources, parameters, elementwise maths, reductions, losses
@@ -207,7 +208,7 @@ class DocumentAndSession(EditRules, RuleBasedStateMachine):
         assert files.dumps(self.graph) == self.saved, "running or refusing changed the document"
 
 
-DocumentAndSession.TestCase.settings = settings(max_examples=30, stateful_step_count=25, deadline=None,
+DocumentAndSession.TestCase.settings = fuzz_settings(max_examples=30, stateful_step_count=25, deadline=None,
                                                 suppress_health_check=[HealthCheck.too_slow])
 TestDocumentAndSession = DocumentAndSession.TestCase
 

@@ -11,7 +11,7 @@ plotted run holds every step that ran, in order, and the document still saves an
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types of the examples
@@ -22,6 +22,7 @@ from core.nodegraph.model.document import GraphError
 from core.nodegraph.model.spec import ParamError
 from core.nodegraph.run.session import Session
 from core.nodegraph.training.runs import RunHistory, StopConditions
+from tests.hypothesis_profiles import fuzz_settings
 
 EXAMPLES = {name: (lessons.EXAMPLES_DIR / f"{name}.json").read_text(encoding="utf-8")
             for name in ("06-training-step", "playground-regression", "playground-classifier")}
@@ -61,7 +62,7 @@ def _command(g, edit, value):
     return cmd.RemoveNodes([loss]) if loss in g.nodes else None
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@fuzz_settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(EXAMPLES)), edits=st.lists(EDITS, min_size=1, max_size=3),
        every=st.integers(1, 3))
 def test_bad_values_between_training_steps_are_refused_or_end_training_with_a_message(name, edits, every):

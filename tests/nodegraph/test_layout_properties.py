@@ -1,13 +1,14 @@
 """Properties of arranging and placing nodes, over random DAGs: laid-out nodes never overlap, and new
 nodes find room clear of the nodes already there."""
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from core.nodegraph.model import layout
 from core.nodegraph.model.document import Edge, Graph, Node
+from tests.hypothesis_profiles import fuzz_settings
 
-FIXTURE_OK = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FIXTURE_OK = fuzz_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @st.composite
