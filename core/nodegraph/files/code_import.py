@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
 
 __all__ = ["CodeImportError", "ImportResult", "ImportRun", "check_syntax", "import_code", "import_here", "import_path",
-           "TIME_LIMIT", "MEMORY_LIMIT", "MAX_SOURCE"]
+           "read_script", "TIME_LIMIT", "MEMORY_LIMIT", "MAX_SOURCE", "NO_GRAPH"]
 
 TIME_LIMIT = 30.0  # seconds a snippet may run
 STARTUP_LIMIT = 120.0  # seconds the child may take to start Python and import core before the snippet runs
@@ -69,12 +69,40 @@ class ImportResult:
     output: str = ""  # what the snippet printed
 
 
+NO_GRAPH = ("the snippet made no graph: a graph is drawn from the operations on torch tensors the snippet runs "
+            "(x * w, x.sum()...), and it ran none that a graph records")
+
+
 def _check_source(text: object) -> str:
+    """``text`` without a leading byte order mark (some editors write one; Python reads such files), or a
+    CodeImportError: not text, too long, or holding a character no UTF-8 file holds (a lone surrogate)."""
     if not isinstance(text, str):
         raise CodeImportError("the snippet must be text")
     if len(text) > MAX_SOURCE:
         raise CodeImportError(TOO_LONG)
+    text = text.removeprefix("\ufeff")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise CodeImportError(f"the snippet holds a character no text file can hold (a lone surrogate "
+                                  f"\\u{ord(text[exc.start]):04x}): delete it", text.count("\n", 0, exc.start) + 1) \
+                from None
     return text
+
+
+def _decoded(data: bytes, name: str) -> str:
+    """A script file's bytes as text (UTF-8, a byte order mark dropped), or a CodeImportError that says where the
+    first byte that is not UTF-8 is."""
+    if len(data) > 4 * MAX_SOURCE:  # at most 4 bytes a character: longer than any snippet
+        raise CodeImportError(TOO_LONG)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise CodeImportError(f"can't read {name!r}: it is not UTF-8 text (byte 0x{data[exc.start]:02x} at line "
+                              f"{line}, column {column}); save the script as UTF-8") from None
 
 
 def check_syntax(text: str) -> None:
@@ -103,6 +131,8 @@ def import_here(text: str, name: str = "snippet.py", time_limit: float | None = 
         graph = build_graph(tr, text, name)
     except SnippetError as exc:  # a value the graph can't hold (a complex tensor), at its line
         raise CodeImportError(exc.message, exc.line) from None
+    if not graph.nodes and not _notes(graph):  # (an empty canvas replaced the open document, and nothing said why)
+        raise CodeImportError(NO_GRAPH)
     return ImportResult(graph, _notes(graph), tr.output)
 
 
@@ -110,14 +140,20 @@ def _notes(graph: Graph) -> list[str]:
     return list((graph.code or {}).get("notes", []))
 
 
-def import_path(path: str | os.PathLike[str], **limits: Any) -> ImportResult:
-    """``import_code`` of a file's text (UTF-8), named after the file."""
+def read_script(path: str | os.PathLike[str]) -> str:
+    """A script file's text (UTF-8; a byte order mark dropped), or a CodeImportError that says why not: it can't
+    be read, it is not UTF-8 (where its first other byte is), it is longer than a snippet may be."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(MAX_SOURCE + 1)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CodeImportError(f"can't read {os.fspath(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    return import_code(text, name=os.path.basename(os.fspath(path)), **limits)
+        with open(path, "rb") as f:
+            data = f.read(4 * MAX_SOURCE + 1)
+    except OSError as exc:
+        raise CodeImportError(f"can't read {os.fspath(path)!r}: {exc.strerror or exc}") from None
+    return _check_source(_decoded(data, os.fspath(path)))
+
+
+def import_path(path: str | os.PathLike[str], **limits: Any) -> ImportResult:
+    """``import_code`` of a script file's text (``read_script``), named after the file."""
+    return import_code(read_script(path), name=os.path.basename(os.fspath(path)), **limits)
 
 
 def import_code(text: str, name: str = "snippet.py", time_limit: float = TIME_LIMIT,
@@ -224,8 +260,8 @@ class ImportRun:
                     err = f.read().strip().splitlines()
             except OSError:
                 err = []
-            raise CodeImportError(f"the import stopped without a result ({err[-1][:300] if err else 'no message'})") \
-                from None
+            why = err[-1][:300] if err else _ended(self._proc.returncode if self._proc is not None else None)
+            raise CodeImportError(f"the import stopped without a result ({why})") from None
         if not result.get("ok"):
             raise CodeImportError(str(result.get("message", "failed"))[:2000], result.get("line"))
         try:
@@ -233,6 +269,13 @@ class ImportRun:
         except files.LoadError as exc:
             raise CodeImportError(f"the imported graph was refused: {exc}") from None
         return ImportResult(graph, _notes(graph), str(result.get("output", "")))
+
+
+def _ended(status: int | None) -> str:
+    """How the import's Python ended when it wrote no result and no message."""
+    if status is not None and status < 0:
+        return f"Python was killed by signal {-status}; did the snippet crash it?"
+    return f"Python exited with status {status} and no message; did the snippet call os._exit()?"
 
 
 def _limit_memory(limit: int) -> None:

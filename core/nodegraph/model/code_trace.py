@@ -367,6 +367,24 @@ def _import(name: str, globals: Mapping[str, object] | None = None, locals: Mapp
     return builtins.__import__(name, globals, locals, fromlist, level)
 
 
+_NO_MESSAGE = {"MemoryError": "the snippet ran out of memory"}  # what an exception raised without a message means
+
+
+def _failure(exc: BaseException, filename: str) -> SnippetError | None:
+    """What the snippet raised as one message with its line; None for an exit with status 0 (``exit()``,
+    ``sys.exit()``: a script that ends there, the graph holds what ran). A KeyboardInterrupt or GeneratorExit the
+    snippet raised is its error too (it escaped the import as a traceback)."""
+    line = _snippet_line(exc, filename)
+    if isinstance(exc, _Stop):
+        return SnippetError(str(exc), line)
+    if isinstance(exc, SystemExit):
+        if exc.code in (None, 0):
+            return None
+        return SnippetError(f"SystemExit: the snippet exited with status {str(exc.code)[:200]}", line)
+    name = type(exc).__name__
+    return SnippetError(f"{name}: {str(exc) or _NO_MESSAGE.get(name, 'raised without a message')}", line)
+
+
 def _snippet_line(exc: BaseException, filename: str) -> int | None:
     line = None
     tb = exc.__traceback__
@@ -425,7 +443,7 @@ def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = 
     rec = Recorder(filename, deadline, cancel, source)
     env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": _import}}
     out = io.StringIO()
-    previous = sys.gettrace()
+    previous, limit = sys.gettrace(), sys.getrecursionlimit()
     try:
         with patched(rec), contextlib.redirect_stdout(out):
             sys.settrace(rec.global_trace)
@@ -433,14 +451,11 @@ def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = 
                 exec(code, env)  # running the user's own code is what import means (explicit action)
             finally:
                 sys.settrace(previous)
-    except _Stop as exc:
-        raise SnippetError(str(exc), _snippet_line(exc, filename)) from None
-    except SystemExit as exc:  # exit(), quit(), sys.exit(): a script that ends there; the graph holds what ran
-        if exc.code not in (None, 0):
-            raise SnippetError(f"SystemExit: the snippet exited with status {str(exc.code)[:200]}",
-                               _snippet_line(exc, filename)) from None
-    except Exception as exc:  # any error of the snippet becomes one message with its line
-        raise SnippetError(f"{type(exc).__name__}: {exc}", _snippet_line(exc, filename)) from None
+                sys.setrecursionlimit(limit)  # a snippet's sys.setrecursionlimit(10) broke building its graph
+    except (Exception, _Stop, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
+        failure = _failure(exc, filename)
+        if failure is not None:
+            raise failure from None
     rec.trace.output = out.getvalue()
     loop = rec.trace.training
     rec.trace.notes.extend(control_flow_notes(source, loop))
