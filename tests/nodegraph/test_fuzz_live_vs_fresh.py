@@ -4,12 +4,12 @@ FRESH session of the same document shows.
 The live session re-runs only what an edit touched (a rename or recolour runs nothing unless a consumer's error
 names the node, a delete re-runs what depended on it, each failing re-run reads only its inputs' errors); stale
 values and stale error messages would hide there. A hypothesis state machine edits one document (add, connect,
-disconnect, delete, rename, recolour, set a parameter, undo, redo) and runs its session (forward, one forward
-step, backward, zero_grad, a training step). Its ``matches_a_fresh_session`` rule finishes the live pass (without
-starting a new one: the values the shortcuts kept are the ones compared) and compares every node's values and
-errors with a session built from the document's saved file (trained values with it) and run forward; then both
-run backward and every gradient and error is compared. ``the_export_reproduces_the_fresh_session`` runs the
-exported core script of the reached document and compares its values with the fresh session's.
+disconnect, delete, rename, recolour, set a parameter, collapse, expand, undo, redo) and runs its session (forward,
+one forward step, backward, zero_grad, a training step). Its ``matches_a_fresh_session`` rule finishes the live pass
+(without starting a new one: the values the shortcuts kept are the ones compared) and compares every node's values
+and errors with a session built from the document's saved file (trained values with it) and run forward; then both
+run backward and every gradient and error is compared. ``the_export_reproduces_the_fresh_session`` runs the exported
+core script of the reached document and compares its values with the fresh session's.
 
 Random sources carry a seed: a node without one draws from the session's generator, whose position depends on
 the order nodes ran in (a live session's re-runs draw where a fresh one does not, by design).
@@ -124,7 +124,7 @@ class LiveAgainstFresh(EditRules, RuleBasedStateMachine):
 
     PARAM_TEXTS = tuple(TEXTS)
     FIXED_PARAMS = ("seed", "device")  # a seedless source draws where the nodes ran: live and fresh would differ
-    UNDONE_AT_ONCE = (*EditRules.UNDONE_AT_ONCE, "set_layer_param")
+    UNDONE_AT_ONCE = (*EditRules.UNDONE_AT_ONCE, "set_layer_param", "collapse", "expand")
 
     def __init__(self) -> None:
         super().__init__()
@@ -220,6 +220,21 @@ class LiveAgainstFresh(EditRules, RuleBasedStateMachine):
         names = {p.name for p in get_spec(self.graph.nodes[nid].type).params}
         name, value = data.draw(st.sampled_from([(n, v) for n, v in LAYER_PARAMS if n in names]))
         self._edit(cmd.SetParam(nid, name, value))
+
+    @rule(data=st.data())
+    def collapse(self, data: st.DataObject) -> None:
+        """Some nodes collapsed into a subgraph: a trained layer or parameter inside keeps its weights and the
+        optimizer's state, as the saved file does (a selection an outside path re-enters is refused)."""
+        if self.graph.nodes:
+            nodes = st.lists(st.sampled_from(sorted(self.graph.nodes)), min_size=1, max_size=4, unique=True)
+            self._edit(cmd.Collapse(data.draw(nodes)))
+
+    @rule(data=st.data())
+    def expand(self, data: st.DataObject) -> None:
+        """A subgraph expanded back into its nodes, which keep what they trained inside."""
+        subgraphs = sorted(nid for nid, node in self.graph.nodes.items() if node.graph is not None)
+        if subgraphs:
+            self._edit(cmd.Expand(data.draw(st.sampled_from(subgraphs))))
 
     @rule(name=st.sampled_from(["SGD", "Adam", "RMSprop"]))
     def choose_optimizer(self, name: str) -> None:
