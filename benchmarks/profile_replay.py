@@ -176,7 +176,7 @@ KERNELS = [
     ("core.nn.functional.misc", "_transposed_copy", "transposed product made contiguous"),
     ("core._softmax_kernels", "expf_u10", "SLEEF exp (log_softmax forward and backward)"),
     ("core._softmax_kernels", "logf_u10", "SLEEF log (log_softmax forward)"),
-    ("core.ops.statistics", "softmax_sum", "row sums in torch's order (log_softmax)"),
+    ("core.ops.softmax_ops", "softmax_sum", "row sums in torch's order (log_softmax)"),
     ("core._softmax_kernels", "lane_row_sum", "row sums in torch's order (log_softmax)"),
     ("core.nn.functional._loss_primitives", "nll_total", "nll_loss's cascade sum"),
     ("core.nn.functional.misc", "sum_over_batch", "bias gradients' sums in torch's order"),

@@ -946,21 +946,21 @@ class Tensor(TensorBase):
     def std(self, dim=..., unbiased=..., keepdim: builtins.bool = ..., *, correction=...):
         """``core.ops.statistics.std`` with ``self`` as its first argument."""
     def logsumexp(self, dim, keepdim: builtins.bool = ...):
-        """``core.ops.statistics.logsumexp`` with ``self`` as its first argument."""
+        """``core.ops.logsumexp_reduction.logsumexp`` with ``self`` as its first argument."""
     def norm(self, p=..., dim=..., keepdim: builtins.bool = ..., dtype=...):
-        """``torch.norm``: a vector norm (any float p; 'fro' over at most two dims), else ``linalg.matrix_norm`` (core.ops.statistics.norm)"""
+        """``torch.norm``: a vector norm (any float p; 'fro' over at most two dims), else ``linalg.matrix_norm`` (core.ops.vector_norms.norm)"""
     def all(self, dim=..., keepdim: builtins.bool = ...):
-        """``x.all(dim)``: ``all``, its argument errors in the method's form. (core.ops.statistics.all)"""
+        """``x.all(dim)``: ``all``, its argument errors in the method's form. (core.ops.logical_reductions.all)"""
     def any(self, dim=..., keepdim: builtins.bool = ...):
-        """``x.any(dim)``: ``any``, its argument errors in the method's form. (core.ops.statistics.any)"""
+        """``x.any(dim)``: ``any``, its argument errors in the method's form. (core.ops.logical_reductions.any)"""
     def softmax(self, dim=..., dtype=..., *, _stacklevel=...):
-        """``core.ops.statistics.softmax`` with ``self`` as its first argument."""
+        """``core.ops.softmax_ops.softmax`` with ``self`` as its first argument."""
     def log_softmax(self, dim=..., dtype=..., *, _stacklevel=...):
-        """``core.ops.statistics.log_softmax`` with ``self`` as its first argument."""
+        """``core.ops.softmax_ops.log_softmax`` with ``self`` as its first argument."""
     def count_nonzero(self, dim=...):
-        """``x.count_nonzero(dim)``: ``count_nonzero``, its argument errors in the method's form. (core.ops.statistics.count_nonzero)"""
+        """``x.count_nonzero(dim)``: ``count_nonzero``, its argument errors in the method's form. (core.ops.logical_reductions.count_nonzero)"""
     def dist(self, other: Tensor, p=...):
-        """``core.ops.statistics.dist`` with ``self`` as its first argument."""
+        """``core.ops.vector_norms.dist`` with ``self`` as its first argument."""
     def cumsum(self, dim, *, dtype=...):
         """``core.ops.cumulative.cumsum`` with ``self`` as its first argument."""
     def cumprod(self, dim, *, dtype=...):

@@ -42,7 +42,11 @@ from core.ops.removed_ops import *  # range, triangular_solve and the removed so
 from core.ops.reduction import *
 from core.ops.segment_reduce import *
 from core.ops.sorting import *
+from core.ops.logical_reductions import *
+from core.ops.logsumexp_reduction import *
+from core.ops.softmax_ops import *
 from core.ops.statistics import *
+from core.ops.vector_norms import *
 from core.ops.numerical_gradient import *
 from core.ops.tensor_gaps import *
 from core.ops.tensor_more import *

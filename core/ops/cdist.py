@@ -24,7 +24,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._util import broadcast_shapes
 from core.ops.norm_backward import norm_backward
-from core.ops.statistics import _vector_norm
+from core.ops.vector_norms import _vector_norm
 
 __all__ = ["cdist"]
 

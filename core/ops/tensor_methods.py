@@ -35,6 +35,8 @@ from core.ops import (
     linalg_lu,
     linalg_more,
     linalg_svd,
+    logical_reductions,
+    logsumexp_reduction,
     math_binary,
     math_inplace,
     math_pairwise,
@@ -52,11 +54,13 @@ from core.ops import (
     reduction,
     removed_ops,
     scatter,
+    softmax_ops,
     sorting,
     statistics,
     tensor_gaps,
     tensor_internals,
     tensor_more,
+    vector_norms,
     views,
 )
 from core.overrides import handle_torch_function, has_torch_function_unary
@@ -234,11 +238,11 @@ TENSOR_METHODS = {
     "sum": reduction.sum, "mean": reduction.mean, "prod": reduction.prod, "max": reduction.max, "min": reduction.min,
     "amax": reduction.amax, "amin": reduction.amin, "argmax": reduction.argmax, "argmin": reduction.argmin,
     "nansum": reduction.nansum, "aminmax": reduction.aminmax, "nanmean": reduction.nanmean,
-    # statistics
-    "var": statistics.var, "std": statistics.std, "logsumexp": statistics.logsumexp, "norm": statistics.norm,
-    "all": statistics.all_method, "any": statistics.any_method, "softmax": statistics.softmax,
-    "log_softmax": statistics.log_softmax,
-    "count_nonzero": statistics.count_nonzero_method, "dist": statistics.dist,
+    # statistics, logical reductions, logsumexp, vector norms, softmax
+    "var": statistics.var, "std": statistics.std, "logsumexp": logsumexp_reduction.logsumexp,
+    "norm": vector_norms.norm, "all": logical_reductions.all_method, "any": logical_reductions.any_method,
+    "softmax": softmax_ops.softmax, "log_softmax": softmax_ops.log_softmax,
+    "count_nonzero": logical_reductions.count_nonzero_method, "dist": vector_norms.dist,
     # cumulative
     "cumsum": cumulative.cumsum, "cumprod": cumulative.cumprod, "logcumsumexp": cumulative.logcumsumexp,
     "cummax": cumulative.cummax, "cummin": cumulative.cummin, "diff": cumulative.diff,

@@ -32,7 +32,7 @@ from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 from core.ops.reduction import reduce_dims
 from core.ops.scatter import ufunc_at
-from core.ops.statistics import LinalgVectorNorm
+from core.ops.vector_norms import LinalgVectorNorm
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "alpha_dropout", "embedding", "one_hot",
            "pad", "normalize", "pairwise_distance"]
