@@ -200,6 +200,11 @@ def load(f, map_location=None, weights_only=True, **kwargs):
     return _load(f, map_location=map_location, weights_only=weights_only, **kwargs)
 
 
+from core._noargs_methods import refuse_arguments_as_torch as _refuse_arguments_as_torch
+
+_refuse_arguments_as_torch(Tensor)  # t.data_ptr(1): TensorBase's TypeError, as PyTorch's C methods give it
+del _refuse_arguments_as_torch
+
 torch = _sys.modules[__name__]  # torch.torch is torch (its __init__ imports itself): kornia writes torch.torch.Tensor
 
 from core._torch_function_tensor_likes import watch_tensor_like_classes as _watch_tensor_like_classes
