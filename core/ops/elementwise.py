@@ -17,6 +17,7 @@ from core._arg_types import tp_name
 from core._fused import fma
 from core._memory_format import _non_overlapping_and_dense, laid_out_like_operands
 from core._meta import MetaArray
+from core._scalar_fit import check_scalar_fits
 from core._sparse_coo import SparseCooTensor, is_scalar_factor, refuse_tensor_divisor
 from core._sparse_coo_ops import add as sparse_coo_add
 from core._sparse_coo_ops import takes_sum
@@ -354,6 +355,8 @@ def add(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
         res = binary_no_grad(_np_add, input, other)
         if res is not None:
             return res
+    if not plain and isinstance(input, Tensor):
+        check_scalar_fits(alpha, _dtype.result_type(input, other))
     try:
         res = Add.apply(input, other) if plain else Add.apply(input, other, alpha=alpha)
     except TypeError as error:  # NOTE: only here, where a non-Tensor argument failed, may a tensor-like take it
@@ -368,6 +371,8 @@ def sub(input, other, deprecated_other=NOT_GIVEN, *, alpha=1, out=None):
         other, alpha = scalar_first("sub", other, deprecated_other, keyword="alpha", keyword_value=alpha)
     if type(input) is not Tensor and out is None and isinstance(input, SparseCooTensor) and takes_sum(other):
         return sparse_coo_add(input, other, alpha, name="sub")  # (a dense tensor: one identity test)
+    if isinstance(input, Tensor) and not (type(alpha) is int and alpha == 1):
+        check_scalar_fits(alpha, _dtype.result_type(input, other))
     try:
         return _out(Sub.apply(input, other, alpha=alpha), out, input, other, deprecated_other)
     except TypeError as error:
@@ -628,13 +633,19 @@ def inplace_binary(cls, self: Tensor, other, result_dtype, **extra) -> Tensor:
 def add_(self, other, deprecated_other=NOT_GIVEN, *, alpha=1):
     if deprecated_other is not NOT_GIVEN:  # add_(alpha, other): ``p.data.add_(-lr, p.grad.data)``
         other, alpha = scalar_first("add_", other, deprecated_other, keyword="alpha", keyword_value=alpha)
-    return inplace_binary(AddInplace, self, other, _dtype.result_type(self, other), alpha=alpha)
+    dt = _dtype.result_type(self, other)
+    if type(alpha) is not int or alpha != 1:
+        check_scalar_fits(alpha, dt)
+    return inplace_binary(AddInplace, self, other, dt, alpha=alpha)
 
 
 def sub_(self, other, deprecated_other=NOT_GIVEN, *, alpha=1):
     if deprecated_other is not NOT_GIVEN:  # sub_(alpha, other)
         other, alpha = scalar_first("sub_", other, deprecated_other, keyword="alpha", keyword_value=alpha)
-    return inplace_binary(SubInplace, self, other, _dtype.result_type(self, other), alpha=alpha)
+    dt = _dtype.result_type(self, other)
+    if type(alpha) is not int or alpha != 1:
+        check_scalar_fits(alpha, dt)
+    return inplace_binary(SubInplace, self, other, dt, alpha=alpha)
 
 
 def mul_(self, other):

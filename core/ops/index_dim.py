@@ -10,6 +10,7 @@ import numpy as np
 
 from core import _dtype
 from core._factories import zeros
+from core._scalar_fit import check_scalar_fits
 from core._tensor import Tensor
 from core.autograd.function import Function, note_untracked
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
@@ -196,10 +197,12 @@ def _index_fill(input, dim, index, value, inplace):
 
 
 def index_fill(input: Tensor, dim, index: Tensor, value) -> Tensor:
+    check_scalar_fits(value, input.dtype)
     return _index_fill(input, dim, index, value, False)
 
 
 def index_fill_(input: Tensor, dim, index: Tensor, value) -> Tensor:
+    check_scalar_fits(value, input.dtype)
     return _index_fill(input, dim, index, value, True)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from core import _dtype
 from core._alias import alias
 from core._arg_types import require_tensors
+from core._scalar_fit import check_scalar_fits
 from core._tensor import Tensor
 from core.autograd import profiler as _profiler
 from core.autograd.function import Function, capturing
@@ -291,6 +292,8 @@ def heaviside_(self, values):
 
 def lerp_(self, end, weight):
     mt._check_lerp(self, end, weight)
+    if not isinstance(weight, Tensor):
+        check_scalar_fits(weight, self.dtype, opmath=True)
     return run_inplace(mt.LerpTensor if isinstance(weight, Tensor) else mt.Lerp, self, end, weight, dt=self.dtype)
 
 
@@ -301,7 +304,9 @@ def addcmul_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
     require_tensors("addcmul_", tensor1=(1, tensor1), tensor2=(2, tensor2))
     if _dtype.result_type(self, tensor1, tensor2) is _dtype.bool:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
-    return run_inplace(mt.Addcmul, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
+    dt = _dtype.result_type(self, tensor1, tensor2)
+    check_scalar_fits(value, dt, opmath=True)
+    return run_inplace(mt.Addcmul, self, tensor1, tensor2, dt=dt, value=value)
 
 
 def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
@@ -311,7 +316,9 @@ def addcdiv_(self, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1):
     require_tensors("addcdiv_", tensor1=(1, tensor1), tensor2=(2, tensor2))
     if tensor1.dtype.category < 2 and tensor2.dtype.category < 2:  # (bool or integer: complex divides)
         raise RuntimeError(mt._ADDCDIV_INT)
-    return run_inplace(mt.Addcdiv, self, tensor1, tensor2, dt=_dtype.result_type(self, tensor1, tensor2), value=value)
+    dt = _dtype.result_type(self, tensor1, tensor2)
+    check_scalar_fits(value, dt, opmath=True)
+    return run_inplace(mt.Addcdiv, self, tensor1, tensor2, dt=dt, value=value)
 
 
 subtract_ = sub_

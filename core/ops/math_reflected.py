@@ -10,6 +10,8 @@ through their scalar-first overloads, whose nodes have one edge: the tensor's.
 from __future__ import annotations
 
 from core._arg_types import require_tensor_input
+from core._dtype import result_type as _result_dtype
+from core._scalar_fit import check_scalar_fits
 from core._tensor import Tensor
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
@@ -63,6 +65,7 @@ def rsub(input, other, *, alpha=1):
     require_tensor_input("rsub", input, other, (" * (Tensor input, Tensor other, *, Number alpha = 1)",
                                                 " * (Tensor input, Number other, Number alpha = 1)"))
     if isinstance(other, Tensor):
+        check_scalar_fits(alpha, _result_dtype(input, other))
         return Rsub.apply(input, other, alpha=alpha)
     return RsubScalar.apply(input, other=other, alpha=alpha)
 

@@ -8,6 +8,7 @@ from core import _dtype
 from core._arg_types import require_tensors
 from core._fused import fma
 from core._memory_format import laid_out_like_operands
+from core._scalar_fit import check_scalar_fits
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, is_reduced
@@ -105,6 +106,8 @@ class LerpTensor(Lerp):
 
 def lerp(input, end, weight, *, out=None):
     _check_lerp(input, end, weight)
+    if not isinstance(weight, Tensor):
+        check_scalar_fits(weight, input.dtype, opmath=True)
     return _out((LerpTensor if isinstance(weight, Tensor) else Lerp).apply(input, end, weight), out, input, end, weight)
 
 
@@ -177,6 +180,7 @@ def addcmul(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, o
     require_tensors("addcmul", input=(1, input), tensor1=(2, tensor1), tensor2=(3, tensor2))
     if _dtype.result_type(input, tensor1, tensor2) is _dtype.bool:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+    check_scalar_fits(value, _dtype.result_type(input, tensor1, tensor2), opmath=True)
     return _out(Addcmul.apply(*_half_widened(input, tensor1, tensor2), value=value), out,
                 input, tensor1, tensor2)
 
@@ -188,5 +192,6 @@ def addcdiv(input, tensor1, tensor2, deprecated_tensor2=NOT_GIVEN, *, value=1, o
     require_tensors("addcdiv", input=(1, input), tensor1=(2, tensor1), tensor2=(3, tensor2))
     if tensor1.dtype.category < 2 and tensor2.dtype.category < 2:  # (bool or integer: complex divides)
         raise RuntimeError(_ADDCDIV_INT)
+    check_scalar_fits(value, _dtype.result_type(input, tensor1, tensor2), opmath=True)
     return _out(Addcdiv.apply(*_half_widened(input, tensor1, tensor2), value=value), out,
                 input, tensor1, tensor2)

@@ -14,6 +14,7 @@ from core import _glibc as glibc
 from core._arg_types import number_arg
 from core._dtype import SCALAR_NAMES
 from core._precise import precise
+from core._scalar_fit import check_scalar_fits
 from core._select import where as select
 from core._sleef import expf_u10, log1pf_u10, vector_loop
 from core._sleef_logd import log1pd_u10
@@ -174,6 +175,7 @@ def slope_activation(op, input: Tensor, negative_slope: float, inplace: bool) ->
     """leaky_relu recorded by ``op`` (``LeakyRelu``, or a subclass named as another of PyTorch's nodes: rrelu's
     eval mode is ``rrelu_with_noise``)."""
     _float_check(input, "leaky_relu_cpu")
+    check_scalar_fits(negative_slope, input.dtype, opmath=True)
 
     def fn(a):  # (the slope picked in the input's dtype by a branch-free select: no float64 array between)
         dt, xp = a.dtype.type, xp_of(a)
@@ -192,6 +194,8 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
         raise ValueError("min_val cannot be greater than max_val")
     if input.dtype is core.bool:
         raise RuntimeError("Bool inputs not supported for hardtanh")
+    check_scalar_fits(min_val, input.dtype)
+    check_scalar_fits(max_val, input.dtype)
 
     def fn(a):
         xp = xp_of(a)
@@ -208,6 +212,8 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     threshold, value = number_arg("threshold", "threshold", 2, threshold), number_arg("threshold", "value", 3, value)
     if input.dtype is core.bool:
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    check_scalar_fits(threshold, input.dtype, opmath=True)
+    check_scalar_fits(value, input.dtype, opmath=True)
 
     def fn(a):
         keep = ~(a <= threshold)  # NOTE: torch's test, x <= threshold ? value : x: a nan stays, and passes g
@@ -290,6 +296,7 @@ def _vector_nan(x: Tensor, g: Tensor):
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _float_check(input, "elu_cpu")
+    check_scalar_fits(alpha, input.dtype, opmath=True)
     return _apply(Elu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0)
 
 
@@ -316,6 +323,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
     _float_check(input, "elu_cpu")
+    check_scalar_fits(alpha, input.dtype, opmath=True)
     return _apply(Celu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
@@ -454,6 +462,8 @@ def nn_out(result: Tensor, out, input: Tensor) -> Tensor:
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0, *, out=None) -> Tensor:
     _float_check(input, "softplus_cpu")
     beta, threshold = number_arg("softplus", "beta", 2, beta), number_arg("softplus", "threshold", 3, threshold)
+    check_scalar_fits(beta, input.dtype, opmath=True)
+    check_scalar_fits(threshold, input.dtype, opmath=True)
     return nn_out(Softplus.apply(input, beta=beta, threshold=threshold), out, input)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import core
+from core._scalar_fit import check_scalar_fits
 from core.autograd.function import Function
 from core.nn.functional import activation_kernels as kernels
 from core.nn.functional.activation import (
@@ -27,7 +28,17 @@ __all__ = ["hardshrink", "softshrink", "rrelu", "rrelu_", "gumbel_softmax"]
 def hardshrink(input, lambd=0.5, *, out=None):
     """``x`` where ``|x| > lambd``, else 0."""
     _float_check(input, "hardshrink_cpu")
+    check_scalar_fits(lambd, input.dtype)
     return nn_out(kernels.Hardshrink.apply(input, lambd=lambd), out, input)
+
+
+def _check_lambda_fits(lambd, dtype) -> None:
+    """torch's softshrink refuses a lambda past its input dtype's largest value, in its own words."""
+    limits = {"float32": (3.4028234663852886e38, "Float"), "float16": (65504.0, "Half"),
+              "bfloat16": (3.3895313892515355e38, "BFloat16")}
+    if dtype.name in limits and isinstance(lambd, (int, float)) and lambd > limits[dtype.name][0]:
+        top, name = limits[dtype.name]
+        raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {name}, but found {lambd:g}")
 
 
 def softshrink(input, lambd=0.5, *, out=None):
@@ -35,6 +46,7 @@ def softshrink(input, lambd=0.5, *, out=None):
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     _float_check(input, "softshrink_check")
+    _check_lambda_fits(lambd, input.dtype)
     return nn_out(kernels.Softshrink.apply(input, lambd=lambd), out, input)
 
 
