@@ -277,11 +277,24 @@ def promote_types(a, b) -> dtype:
     return _PROMOTE[(a, b)]
 
 
+_INT64_END, _UINT64_END = 2**63, 2**64
+
+
+def int_scalar_overflow(value: int):
+    """torch's parser's refusal of a Python int no Scalar holds: from 2**64 up (an int64 or a uint64 below), or
+    below -2**63 (after int64 overflowed, it tries an unsigned conversion, which refuses a negative)."""
+    if value < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    raise OverflowError("int too big to convert")
+
+
 def scalar_dtype(value) -> dtype:
     """The dtype a Python number takes as a wrapped scalar in promotion."""
     if isinstance(value, builtins_bool):
         return bool
     if isinstance(value, builtins_int):
+        if not -_INT64_END <= value < _UINT64_END:
+            int_scalar_overflow(value)
         return int64
     if isinstance(value, builtins_float):
         return _default

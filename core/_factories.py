@@ -260,6 +260,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         is_float = any(isinstance(v, builtins.float) for v in (start, end, step))
         dt = _dtype.get_default_dtype() if is_float else _dtype.int64
     dev, _ = device_arg(device, "arange")
+    if dt is _dtype.int64 and any(type(v) is int and v >= 2**63 for v in (start, end, step)):  # (a uint64 Scalar)
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):

@@ -68,6 +68,8 @@ def device_arg(device, fn: str):
 
 def _int_arg(value, fn: str, name: str, pos: int) -> int:
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        if not -2**63 <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
         return int(value)
     if isinstance(value, Tensor) and value.numel() == 1 and not value.is_floating_point():
         return int(value)
@@ -97,6 +99,12 @@ def _arg_type(value) -> str:
     if kind.__name__ == "Size" and kind.__module__ == "core":  # torch.Size is a C type: its tp_name is qualified
         return "torch.Size"
     return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+
+
+def long_long_overflow(fn: str, name: str, pos: int) -> str:
+    """torch's parser's words for an int past int64 inside an ``int[]`` argument (its C++ trace left out)."""
+    return (f"{fn}(): argument '{name}' failed to unpack the object at pos {pos} with error \"Overflow when unpacking "
+            "long long\"")
 
 
 def size_arg(size: tuple, fn: str, keyword: bool = False) -> tuple:
@@ -132,6 +140,8 @@ def size_arg(size: tuple, fn: str, keyword: bool = False) -> tuple:
             raise TypeError(f"{fn}(): argument 'size' failed to unpack the object at pos {i + 1} with error "
                             f"\"type must be tuple of ints,but got {_arg_type(s)}\"")
         out.append(int(s))
+        if not -2**63 <= out[-1] < 2**63:
+            raise TypeError(long_long_overflow(fn, "size", i + 1))
     if any(s < 0 for s in out):
         if fn == "zeros":
             raise RuntimeError("zeros: Dimension size must be non-negative.")

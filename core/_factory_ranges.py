@@ -26,6 +26,8 @@ def _number(x, name: str, pos: int):
         return x.item()
     if not isinstance(x, (int, builtins.float)):
         raise TypeError(f"arange(): argument '{name}' (position {pos}) must be Number, not {type(x).__name__}")
+    if type(x) is int and not -2**63 <= x < 2**64:  # (no Scalar holds it: torch's parser refuses)
+        _dtype.int_scalar_overflow(x)
     return x
 
 

@@ -150,6 +150,8 @@ def check_scalar_fits(value, dt) -> None:
     """PyTorch's check of a Python number stored into a tensor (``fill_``, ``full``): a RuntimeError outside the
     dtype's range (c10's ``overflows``: a negative int may wrap into uint8 from -255, a float may not; inf and nan
     fit a floating dtype)."""
+    if type(value) is int and not -2**63 <= value < 2**64:  # (no Scalar holds it: the parser's refusal)
+        _dtype.int_scalar_overflow(value)
     if dt is _dtype.bool or isinstance(value, bool):
         return
     if dt.is_complex:

@@ -1299,5 +1299,7 @@ def _dim(dim, ndim: int) -> int:
     except AttributeError:
         raise TypeError(f"dim must be an int, got {type(dim).__name__}") from None
     if d < lo or d > hi:
+        if not -2**63 <= d < 2**63:  # (torch's parser refuses it before any range check)
+            raise ValueError("Overflow when unpacking long long")
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
     return 0 if ndim == 0 else (d + ndim if d < 0 else d)

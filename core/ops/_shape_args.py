@@ -18,6 +18,7 @@ import numpy as np
 
 from core._factories import _arg_type as _type_name
 from core._factories import _index_like
+from core._factory_args import long_long_overflow
 from core._tensor import Tensor
 
 __all__ = ["view_sizes", "reshape_sizes"]
@@ -29,7 +30,7 @@ def _sizes(args: tuple, fn: str, arg: str) -> tuple:
     """``fn``'s sizes as a tuple (ints given one by one or as one tuple, list or ``Size``); ``arg``: its name."""
     seq = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
     for s in seq:
-        if type(s) is not int:
+        if type(s) is not int or not -2**63 <= s < 2**63:
             return _checked(args, seq, fn, arg)
     return tuple(seq)
 
@@ -75,6 +76,8 @@ def _checked(args: tuple, seq, fn: str, name: str) -> tuple:
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos {i + 1} with error "
                             f"\"type must be tuple of ints,but got {_type_name(s)}\"")
         out.append(int(s))
+        if not -2**63 <= out[-1] < 2**63:
+            raise TypeError(long_long_overflow(fn, name, i + 1))
     return tuple(out)
 
 

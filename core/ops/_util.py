@@ -160,6 +160,8 @@ def as_array(x, dt: _dtype.dtype, like=None):
 
 def _number_array(value, np_dtype):
     """A 0-d NumPy array of a Python number in ``np_dtype`` (silently inf when out of range, as PyTorch)."""
+    if type(value) is int and not -2**63 <= value < 2**64:
+        _dtype.int_scalar_overflow(value)
     token = quiet_on()
     try:
         return np.array(value, dtype=np_dtype)

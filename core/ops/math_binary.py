@@ -54,6 +54,9 @@ def _int_pow(xp, x, y):
 
 
 def _pow_dtype(a, b) -> _dtype.dtype:
+    for v in (a, b):
+        if type(v) is int and not -2**63 <= v < 2**64:  # (no Scalar holds it: torch's parser refuses)
+            _dtype.int_scalar_overflow(v)
     dt = _dtype.result_type(a, b)
     if dt is _dtype.bool and (isinstance(b, Tensor) or not isinstance(a, Tensor)):
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
