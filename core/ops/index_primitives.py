@@ -15,6 +15,7 @@ import numpy as np
 from core import _backend
 from core._arg_types import tp_name
 from core._factories import tensor, zeros, zeros_like
+from core._memory_format import _broadcast_strides, empty_strided_array, iterator_strides
 from core._tensor import Tensor
 from core._user_warning import warn_user
 from core.autograd.forward_ad import linear_jvp
@@ -342,19 +343,61 @@ def _result_shape(shape, adv) -> tuple:
 
 # ----- index / index_put --------------------------------------------------------------------------
 
+def _gathered(ctx, a, adv):
+    """The indexed elements as a C-contiguous array of the result's shape (ctx keeps what backward needs)."""
+    key = _key(a, adv)
+    ctx.adv = tuple((d, key[d]) for d, _ in adv)
+    ctx.in_shape = a._data.shape
+    shape = _result_shape(a._data.shape, adv)
+    if 0 in shape:  # indices may be out of range here (torch reads nothing, so checks nothing)
+        return xp_of(a._data).empty(shape, dtype=a._data.dtype)
+    # NOTE: reshaped: a 0-d index reads a NumPy scalar, which ascontiguousarray makes 1-d (take(x, tensor(2)))
+    return xp_of(a._data).ascontiguousarray(a._data[key]).reshape(shape)
+
+
+def _iterator_layout(res, src, adv):
+    """``res`` (an advanced-indexing result) in the strides PyTorch's index kernel gives it: its TensorIterator
+    sees the input restrided to the result's shape (stride 0 across the indexed dims, which move to the front when
+    they are not adjacent) and each index broadcast there, and lays the output out in the dim order they agree
+    on (a transposed or channels-last input gives a transposed or channels-last result); size-1 dims get
+    PyTorch's strides. A copy only when NumPy's layout differs."""
+    if not res.size or res.ndim == 0 or getattr(res, "elem_strides", None) is not None:  # (a meta array: as is)
+        return res
+    dims = [d for d, _ in adv]
+    st = [s // src.itemsize for s in src.strides]
+    first, last = dims[0], dims[-1] + 1
+    if dims != list(range(first, last)):  # (torch's transposeToFront)
+        st = [st[d] for d in dims] + [s for d, s in enumerate(st) if d not in dims]
+        first, last = 0, len(dims)
+    bshape = np.broadcast_shapes(*[a.shape for _, a in adv])
+    shape, n = res.shape, len(bshape)
+    operands = [(shape, tuple(st[:first]) + (0,) * n + tuple(st[last:]))]
+    for _, arr in adv:
+        inner = _broadcast_strides(bshape, arr.shape, [s // arr.itemsize for s in arr.strides])
+        operands.append((shape, (0,) * first + tuple(inner) + (0,) * (len(shape) - first - n)))
+    want = iterator_strides(shape, operands) or contiguous_strides(shape)
+    if tuple(s // res.itemsize for s in res.strides) == want:
+        return res
+    out = empty_strided_array(xp_of(res), shape, want, res.dtype)
+    out[...] = res
+    return out
+
+
+def contiguous_strides(shape) -> tuple:
+    """PyTorch's contiguous strides (a size-1 dim's stride is the product of the sizes inside it)."""
+    out, acc = [0] * len(shape), 1
+    for d in range(len(shape) - 1, -1, -1):
+        out[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(out)
+
+
 class Index(Function):
     node_name = "IndexBackward0"
 
     @staticmethod
     def forward(ctx, a, *, adv):
-        key = _key(a, adv)
-        ctx.adv = tuple((d, key[d]) for d, _ in adv)
-        ctx.in_shape = a._data.shape
-        shape = _result_shape(a._data.shape, adv)
-        if 0 in shape:  # indices may be out of range here (torch reads nothing, so checks nothing)
-            return xp_of(a._data).empty(shape, dtype=a._data.dtype)
-        # NOTE: reshaped: a 0-d index reads a NumPy scalar, which ascontiguousarray makes 1-d (take(x, tensor(2)))
-        return xp_of(a._data).ascontiguousarray(a._data[key]).reshape(shape)
+        return _iterator_layout(_gathered(ctx, a, adv), a._data, adv)
 
     @staticmethod
     def backward(ctx, g):

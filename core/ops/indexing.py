@@ -28,6 +28,7 @@ from core.ops.index_primitives import (
     Alias,
     Index,
     IndexPut,
+    _gathered,
     apply_basic,
     classify,
     parse_index,
@@ -277,7 +278,13 @@ def _flat_index(input: Tensor, index: Tensor, what: str):
 
 
 class Take(Index):
+    """``take``: the elements at flat positions, in a fresh contiguous tensor of the index's shape (torch's)."""
+
     node_name = "TakeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, *, adv):
+        return _gathered(ctx, a, adv)
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
@@ -328,9 +335,10 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):  # (out=: core.ops.out_ar
     idx = xp.nonzero(x.reshape(1) if x.ndim == 0 else x)
     if as_tuple:
         return tuple(wrap(i.astype(np.int64)) for i in idx)
+    # NOTE: PyTorch's (n, ndim) result is column-major, strides (1, n): one index list per column in memory
     if x.ndim == 0:
-        return wrap(xp.zeros((idx[0].size, 0), dtype=np.int64))
-    return wrap(xp.stack(idx, axis=1).astype(np.int64) if idx else xp.zeros((0, 0), dtype=np.int64))
+        return wrap(xp.zeros((0, idx[0].size), dtype=np.int64).T)
+    return wrap(xp.stack(idx, axis=0).astype(np.int64).T if idx else xp.zeros((0, 0), dtype=np.int64))
 
 
 @data_dependent
