@@ -18,6 +18,10 @@ Learner material not yet covered, second batch (2026-12-07, corpus helper s35 CO
   trigonometry, clamping, random sampling, arithmetic; its model files print nothing: left out);
 - ``l2_ja_*``: Japanese learners' notebooks: Yuji Okamoto's 2020 Introduction of PyTorch (tensor operators; fitting
   a line with Adam and by hand-written gradient steps) and kahiro213's PyTorch 学習ログ (tensor basics, 2025);
+- ``l2_ja_tokitsu_*``: Tokitsu Kotaro's PytorchLesson (2023), its answer notebooks (tensors, autograd, tensor
+  functions, a model's implementation and training on MNIST, here the stand-in, activations, losses and optimizers,
+  torchvision's models), cell by cell; and ``l2_ja_ishii_*``: Ishii Yuto's tensor study scripts (2026: autograd by
+  hand, a linear model's training loop);
 - ``l2_es_*``: Spanish courses: Fernando Carazo's Curso de PyTorch y Redes Neuronales (2024: fundamentals, linear
   regression from scratch and with ``nn.Linear``, logistic regression on MNIST, here the stand-in);
 - ``l2_ko_*``: Korean course notebooks: TEAMLAB's (Gachon University) PyTorch example codes (2025), Kim Kyunghyun's
@@ -240,3 +244,20 @@ RECIPES += [
     _r("l2_fr_pense_bete_derniere_couche", FRADAV, "NLP/2_Pense-bête dernière couche.ipynb", keep_going=True),
     _r("l2_fr_rnn", FRADAV, "NLP/3_RNN.ipynb", keep_going=True),
 ]
+
+TOKITSU = ("TokitsuKotaro/PytorchLesson", "b8ba3bd75433a707c60077d3a65bf595e536e550", "none stated")
+TOKITSU_MNIST = [  # its download helper (six's urllib, not installed here) and MNIST: the seeded stand-in
+    ("from six.moves import urllib\nopener = urllib.request.build_opener()\n"
+     "opener.addheaders = [('User-agent', 'Mozilla/5.0')]\nurllib.request.install_opener(opener)\n", ""),
+    *[("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2]
+RECIPES += [
+    _r(f"l2_ja_tokitsu_{tag}", TOKITSU, f"{name}_解答例.ipynb", edits, keep_going=True)
+    for tag, name, edits in (
+        ("1_tensor", "1_Tensor", ()), ("2_tensor", "2_Tensor", ()), ("3_tensor", "3_Tensor", ()),
+        ("5_model", "5_モテ\u3099ルの実装", ()),  # (its file name is in decomposed form)
+        ("6_training", "6_モデルの学習", TOKITSU_MNIST + [("num_workers=2", "num_workers=0")] * 2),
+        ("7_features1", "7_pytorchの様々な機能1", ()), ("8_features2", "8_pytorchの様々な機能2", ()))
+]
+ISHII = ("ISHIIYUTO11235/pythorch_study", "1274e68b0eb75dd407587cc6e3dc969f9fb9bf1c", "none stated")
+RECIPES += [_r(f"l2_ja_ishii_{name}", ISHII, f"{name}.py") for name in (
+    "hello_tensor", "tensor_sampl_01", "tensor_sample_02", "tensor_sample_03", "tensor_sample_04", "tensor_sample_05")]
