@@ -107,6 +107,13 @@ def long_long_overflow(fn: str, name: str, pos: int) -> str:
             "long long\"")
 
 
+def check_int64_list(values, fn: str, name: str) -> None:
+    """An ``int[]`` argument's ints must each fit int64, else torch's parser's TypeError naming the first."""
+    for i, v in enumerate(values):
+        if type(v) is int and not -2**63 <= v < 2**63:
+            raise TypeError(long_long_overflow(fn, name, i + 1))
+
+
 def size_arg(size: tuple, fn: str, keyword: bool = False) -> tuple:
     """Sizes given as ints, a tuple, a list or a ``Size``; PyTorch's errors for anything else.
 

@@ -269,6 +269,8 @@ def apply_basic(t: Tensor, items, keep_full: bool):
         if kind == "int":
             size = out._data.shape[dim]
             if not -size <= val < size:  # NOTE: PyTorch names the index's position in the tuple, not the dim
+                if not -2**63 <= val < 2**63:  # (torch's parser refuses it first)
+                    raise ValueError("Overflow when unpacking long long")
                 raise IndexError(f"index {val} is out of bounds for dimension {position} with size {size}")
             out = Select.apply(out, dim=dim, index=val)
         elif kind == "slice":

@@ -128,7 +128,7 @@ def _fast_view(t: Tensor, index):
             return None
     try:
         arr = t._data[items + (Ellipsis,)]  # the Ellipsis keeps a 0-d result an array, not a scalar
-    except IndexError:
+    except (IndexError, OverflowError):
         return None  # the general path raises PyTorch's message
     return t._alias(arr) if arr.size else None  # NumPy's offset of an empty slice differs from torch's
 

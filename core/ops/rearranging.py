@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from core import _dtype
 from core._arg_types import is_index, require_input, tp_name
+from core._factory_args import check_int64_list
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
@@ -60,7 +61,9 @@ def repeat(input: Tensor, *sizes, repeats=None):
     sizes = (repeats,) if repeats is not None else sizes
     if not sizes:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
-    return Repeat.apply(input, repeats=_sizes_arg(sizes))
+    repeats = _sizes_arg(sizes)
+    check_int64_list(repeats, "repeat", "repeats")
+    return Repeat.apply(input, repeats=repeats)
 
 
 def tile(input: Tensor, *args, dims=None):

@@ -11,6 +11,7 @@ import numpy as np
 
 from core import _dtype, _torch_dispatch
 from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input, tp_name
+from core._factory_args import check_int64_list
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
 from core._small_gemm_blocks import _transposed_copy
@@ -492,8 +493,9 @@ class Expand(Function):
 
 
 def expand(input: Tensor, *sizes, size=None):
-    sizes = (size,) if size is not None else sizes
-    return Expand.apply(input, sizes=_shape_arg(sizes))
+    sizes = _shape_arg((size,) if size is not None else sizes)
+    check_int64_list(sizes, "expand", "size")
+    return Expand.apply(input, sizes=sizes)
 
 
 def expand_as(input: Tensor, other: Tensor):

@@ -56,6 +56,14 @@ SNIPPETS = [
     'torch.eye(2**63)',
     'torch.tensor(2**63)',
     'torch.tensor(-2**63-1)',
+    'torch.ones(3).expand(2, 2**63)',
+    'torch.ones(3).expand((2**63, 3))',
+    'torch.ones(3).repeat(1, 2**64)',
+    'torch.ones(3).repeat([-2**63-1])',
+    'torch.ones(3)[2**63]',
+    'torch.ones(3)[2**64]',
+    'torch.ones(2, 3)[0, -2**63-1]',
+    'torch.ones(3, requires_grad=True)[2**63]',
 ]
 
 
