@@ -15,7 +15,6 @@ import itertools
 import threading
 import traceback
 import warnings
-import weakref
 
 import numpy as np
 
@@ -24,264 +23,17 @@ from core.autograd import anomaly as _anomaly
 from core.autograd import forward_ad as _forward_ad
 from core.autograd import grad_mode
 from core.autograd import saved_hooks as _saved_hooks
-from core.autograd.hooks import RemovableHandle
 from core.autograd.inference import SAVED as _INFERENCE_SAVED
 from core.autograd.inference import InferenceCounter as _InferenceCounter
-from core.autograd.node_api import NodeApi, RawSaved, SavedFromCtx
-from core.autograd.node_call import BackwardCFunction, CallableNode, FunctionCtx, _builtin_saved, call_accumulate_grad
+from core.autograd.node import AccumulateGrad, Node, accumulate_node, shown_per_input  # noqa: F401 - re-exported
+from core.autograd.node_api import RawSaved, SavedFromCtx
+from core.autograd.node_call import BackwardCFunction, CallableNode, FunctionCtx
+from core.autograd.saved_tensors import _FREED, _modified_message, _SavedByName, _unpack  # noqa: F401 - re-exported
 from core.autograd.shortcuts import state as _shortcuts
 
 __all__ = ["Function", "Node", "AccumulateGrad", "once_differentiable", "FunctionCtx"]
 
 _sequence = itertools.count()
-_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
-          "after they have already been freed). Saved intermediate values of the graph are freed "
-          "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-          "backward through the graph a second time or if you need to access saved tensors after "
-          "calling backward.")
-
-
-# PyTorch's hand-written C++ nodes (not generated from derivatives.yaml): their name() is the demangled C++ class
-# name, torch::autograd::AccumulateGrad, while their type prints as <class 'AccumulateGrad'>
-_CPP_NODES = frozenset(("AccumulateGrad", "CopySlices", "CopyBackwards", "NotImplemented", "DelayedError", "Error",
-                        "GraphRoot", "UndefinedGrad", "UndefinedGradBackward", "Identity"))
-
-
-class Node(NodeApi):
-    """A node of the backward graph. ``next_functions`` are its edges towards the inputs.
-
-    Every field defaults at class level and is stored on the instance only when set, so making
-    the ``ctx`` of an op that records nothing costs one allocation.
-    """
-
-    __module__ = "core.autograd.graph"  # PyTorch's (torch.autograd.graph.Node; its subclasses keep their own)
-
-    _edges = ()
-    _in_meta = ()
-    _out_meta = ()
-    _saved = None
-    _released = False
-    _seq = 0
-    _pre_hooks = None
-    _post_hooks = None
-    _tensor_hooks = None
-    _retained = None
-    _dirty = ()
-    _non_diff = ()
-    _forward_saved = None  # ``save_for_forward``'s tensors, for jvp
-    _materialize = True
-    _trace = None
-    _checked_grads = False  # its backward's gradients always match its edges (a replayed plan's node: see _Compiled)
-    _edgeless = ()  # inputs PyTorch's node has no edge for (its Function's ``edgeless_inputs``)
-    _repr_module = ""  # a custom Function's node: "core.autograd.function.", as PyTorch shows its Python class
-    needs_input_grad = ()
-    _raw_names_kept = False  # a class with ``_raw_saved_*`` names remembers, when freed, which entries were tensors
-    _freed_tensors = ()
-
-    def name(self) -> str:
-        name = type(self).__name__
-        return f"torch::autograd::{name}" if name in _CPP_NODES else name
-
-    def __repr__(self) -> str:
-        return f"<{self._repr_module}{type(self).__name__} object at {hex(id(self))}>"
-
-    @property
-    def next_functions(self) -> tuple:
-        edges = self._edges
-        if self._edgeless:
-            edges = shown_per_input(self, edges)
-        return tuple((e[0], e[1]) if e is not None else (None, 0) for e in edges)
-
-    @property
-    def metadata(self) -> dict:
-        return self.__dict__.setdefault("_metadata", {})
-
-    @property
-    def is_released(self) -> bool:
-        """True once a backward without ``retain_graph`` freed the saved tensors."""
-        return self._released
-
-    def register_hook(self, fn) -> RemovableHandle:
-        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
-        if self._post_hooks is None:
-            self._post_hooks = {}
-        return RemovableHandle(self._post_hooks, fn)
-
-    def register_prehook(self, fn) -> RemovableHandle:
-        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
-        if self._pre_hooks is None:
-            self._pre_hooks = {}
-        return RemovableHandle(self._pre_hooks, fn)
-
-    # ----- the ctx API of custom Functions ------------------------------------------------------
-    def save_for_backward(self, *tensors) -> None:
-        self._saved = tensors
-
-    @property
-    def saved_variables(self) -> tuple:
-        """``saved_tensors``' pre-0.4 name, deprecated in PyTorch but still answered."""
-        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
-        return self.saved_tensors
-
-    @property
-    def saved_tensors(self) -> tuple:
-        if self._released:
-            raise RuntimeError(_FREED)
-        saved = self._saved
-        if saved is None:
-            return ()
-        if type(saved) is tuple:  # not yet packed: we are still inside forward
-            return saved
-        out = []
-        for entry in saved:
-            t = entry[0]
-            if t is None or entry[2] < 0 and t._vc[0] == entry[1]:
-                out.append(t)  # the common case of _unpack: an unmodified input
-            else:
-                out.append(_unpack(self, entry))
-        return tuple(out)
-
-    def save_for_forward(self, *tensors) -> None:
-        """Tensors for the Function's ``jvp``, where ``ctx.saved_tensors`` answers them (``forward_ad.DualContext``),
-        as PyTorch's ``ctx.save_for_forward``."""
-        self._forward_saved = tensors
-
-    def mark_dirty(self, *tensors) -> None:
-        self._dirty = tensors
-
-    def mark_non_differentiable(self, *tensors) -> None:
-        self._non_diff = tensors
-
-    def set_materialize_grads(self, value: bool) -> None:
-        self._materialize = bool(value)
-
-    def _release(self) -> None:
-        saved = self._saved
-        if saved is not None:
-            if type(saved) is not tuple and self._raw_names_kept:  # which entries were tensors (``_raw_saved_*``)
-                self._freed_tensors = tuple([e[0] is not None for e in saved])
-            self._saved = None
-            self._released = True
-
-    def _run_backward(self, grads):
-        return type(self)._forward_cls.backward(self, *grads)
-
-
-def _unpack(node: Node, entry):
-    """Rebuild a saved tensor; check that no in-place op changed it since it was saved."""
-    tensor, version, output_nr = entry
-    if tensor is None:
-        return None
-    if version is _saved_hooks.HOOKED:  # packed by a saved_tensors_hooks pack_hook
-        tensor, output_nr = tensor.unpack(), tensor.output_nr
-    elif tensor._vc[0] != version:
-        raise RuntimeError(_modified_message(node, tensor, version, output_nr))
-    if output_nr >= 0:  # an output of this node, kept detached: re-attach it to this node
-        out = tensor._alias(tensor._data, base=False)
-        out._base = tensor._base
-        out.grad_fn = node
-        out._requires_grad = True
-        out._output_nr = output_nr
-        if _forward_ad._state.token is not None and "_fw_grad" in tensor.__dict__:  # its tangent, when made in a
-            # forward-AD level (tangents are cleared on leaving it; the check first spares ~1 µs of t.__dict__)
-            out._fw_grad = tensor._fw_grad
-        return out
-    return tensor
-
-
-def _wrapped_number(value):
-    """A number operand as PyTorch saves it: a 0-d tensor of int64, float64, complex128 or bool."""
-    if value is None or hasattr(value, "_data"):
-        return value
-    dtype = {bool: _np.bool_, int: _np.int64, float: _np.float64, complex: _np.complex128}[type(value)]
-    return (_TENSOR or _tensor_cls())._wrap(_np.asarray(value, dtype=dtype))
-
-
-class _SavedByName:
-    """``grad_fn._saved_<name>`` (``_saved_self``, ``_saved_other``, ``_saved_result``...): what the node saved
-    under PyTorch's name, for the ops whose Function lists ``saved_names``; a number operand is kept in
-    ``scalars``. The metaclass puts one on each node class, for each name.
-
-    NOTE: a descriptor instead of ``Node.__getattr__``: a class with ``__getattr__`` makes every attribute read of
-    its instances take CPython's slower lookup (``ctx._saved``, ``node._edges``: ~2x each, on every op and node).
-    It defines only ``__get__``, so a value set on the instance wins, as it did with ``__getattr__``.
-    """
-
-    __slots__ = ("index", "as_number")
-
-    def __init__(self, index: int, name: str):
-        self.index = index
-        self.as_number = name in ("self", "other")  # a number operand reads back as PyTorch's 0-d tensor
-
-    def __get__(self, node, owner=None):
-        if node is None:
-            return self
-        value = _saved_by_name(node, self.index)
-        return _wrapped_number(value) if self.as_number else value
-
-
-def _saved_by_name(node: Node, i: int):
-    if node._released:
-        raise RuntimeError(_FREED)
-    saved = node._saved or ()
-    entry = saved[i] if i < len(saved) else None
-    value = _unpack(node, entry) if entry is not None and type(saved) is not tuple else (
-        saved[i] if type(saved) is tuple and i < len(saved) else None)
-    if value is None and node.__dict__.get("scalars") is not None:  # a number operand (x * 2, x ** 2)
-        return node.scalars[i]
-    return value
-
-
-def _op_name(node: Node) -> str:
-    """The forward op a node records, as PyTorch names it in this message: ``ExpBackward0`` -> ``Exp``, but
-    ``PowBackward1`` -> ``Pow1`` (the overload's number stays when it is not 0)."""
-    name = node.name()
-    stem = name.rstrip("0123456789")
-    if not stem.endswith("Backward"):
-        return name
-    number = name[len(stem):]
-    return stem[:-len("Backward")] + ("" if number == "0" else number)
-
-
-def _modified_message(node: Node, tensor, version: int, output_nr: int) -> str:
-    if output_nr >= 0:
-        producer = f", which is output {output_nr} of {_op_name(node)},"
-    elif tensor.grad_fn is not None:
-        producer = f", which is output {tensor._output_nr} of {_op_name(tensor.grad_fn)},"
-    else:
-        producer = ""
-    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
-            f"[{tensor.type()} {list(tensor.shape)}]{producer} is at version {tensor._vc[0]}; expected version "
-            f"{version} instead. Hint: enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-
-
-class AccumulateGrad(Node):
-    """The sink of a leaf tensor: adds incoming gradients into ``variable.grad``."""
-
-    __module__ = "builtins"  # PyTorch's C++ class prints as <class 'AccumulateGrad'>
-
-    _seq = float("inf")
-    saved_tensors = _builtin_saved("saved_tensors")  # (none outside core, as PyTorch's C++ node)
-    saved_variables = _builtin_saved("saved_variables")
-
-    def __init__(self, variable):
-        self._variable = weakref.ref(variable)
-
-    __call__ = call_accumulate_grad
-
-    @property
-    def variable(self):
-        return self._variable()
-
-
-def accumulate_node(t) -> AccumulateGrad:
-    """The (cached) AccumulateGrad node of a leaf that requires grad."""
-    node = t._accum
-    if node is None:
-        node = AccumulateGrad(t)
-        t._accum = node
-    return node
 
 
 def _no_setup_context(ctx, inputs, output):
@@ -337,13 +89,6 @@ def _refuse_under_vmap(cls, old_style: bool) -> None:
         raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please override "
                            "and implement the vmap staticmethod or set generate_vmap_rule=True. For more details, "
                            f"please see {url}")
-
-
-def shown_per_input(node: Node, items) -> tuple:
-    """``items`` (one per input of ``node``) without the inputs PyTorch's node has no edge for: a loss's target,
-    a mask, a number (``edgeless_inputs``), when nothing flows to them (an input that requires grad stays)."""
-    hidden = node._edgeless
-    return tuple(item for i, (item, edge) in enumerate(zip(items, node._edges)) if edge is not None or i not in hidden)
 
 
 class _FunctionMeta(type):
@@ -630,7 +375,6 @@ class Function(_SingleLevelFunction):
     @staticmethod
     def _compiled_autograd_key(ctx):
         return (id(ctx._forward_cls),)
-
 
 
 _ONE_INPUT = (True,)
