@@ -189,11 +189,12 @@ def op_name(cls) -> str:
 _CALLS = {"aten::relu": ("aten::clamp_min",), "aten::relu_": ("aten::clamp_min_",)}
 
 # Children PyTorch's profile shows before an op's work, each a (name, its own children) tree: a clone allocates
-# and copies; abs_ runs abs into self; a Python-number operand of an arithmetic op is wrapped as a double (int64,
-# bool) tensor that ``to`` casts to the result's dtype when they differ; clamp's and pow's scalars are cast too
+# and copies; abs_ runs abs into self, abs into an empty tensor; a Python-number operand of an arithmetic op is
+# wrapped as a double (int64, bool) tensor that ``to`` casts to the result's dtype when they differ; clamp's and
+# pow's scalars are cast too
 _TO_COPY = (("aten::to", (("aten::_to_copy", (("aten::empty_strided", ()), ("aten::copy_", ()))),)),)
 _PREPARED = {"aten::clone": (("aten::empty_strided", ()), ("aten::copy_", ())), "aten::abs_": (("aten::abs", ()),),
-             "aten::select": (("aten::as_strided", ()),)}
+             "aten::select": (("aten::as_strided", ()),), "aten::abs": (("aten::empty", ()), ("aten::abs", ()))}
 _ARITHMETIC = frozenset(f"aten::{op}{tail}" for op in ("add", "sub", "mul", "div") for tail in ("", "_"))
 _COMPARISONS = frozenset(f"aten::{op}" for op in ("eq", "ne", "lt", "le", "gt", "ge"))
 _WRAPPED = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}  # a wrapped number's dtype

@@ -99,7 +99,9 @@ def run_inplace(outplace, self: Tensor, *args, dt: _dtype.dtype, **kw) -> Tensor
         cls = _inplace_class(outplace)
         ahead = _profiler.open_ahead(cls) if _profiler._recording else None
         try:
-            old = clone(self) if "x" in getattr(outplace, "saves", "x") and self._requires_grad else None
+            wanted = "x" in getattr(outplace, "saves", "x") and self._requires_grad
+            needs_old = getattr(outplace, "needs_old", None)  # (LerpTensor: only for its weight's gradient)
+            old = clone(self) if wanted and (needs_old is None or needs_old(*args)) else None
             return cls.apply(self, *args, old=old, **kw)
         finally:
             _profiler.close_ahead(ahead)

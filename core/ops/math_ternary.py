@@ -71,6 +71,7 @@ class Lerp(Function):
 
     node_name = "LerpBackward0"
     edgeless_inputs = (2,)  # a number weight (LerpBackward0 is torch's Scalar-weight node)
+    saves = ""  # (lerp_ keeps no clone of the old self: a number weight's backward reads no tensor)
 
     @staticmethod
     def forward(ctx, start, end, weight):
@@ -102,6 +103,11 @@ class Lerp(Function):
 class LerpTensor(Lerp):
     node_name = "LerpBackward1"
     edgeless_inputs = ()
+    saves = "x"  # (its weight's gradient reads the old self: lerp_ clones it when the weight requires grad)
+
+    @staticmethod
+    def needs_old(end, weight) -> bool:
+        return weight.requires_grad
 
 
 def lerp(input, end, weight, *, out=None):
@@ -117,6 +123,7 @@ class Addcmul(Function):
 
     node_name = "AddcmulBackward0"
     divide = False
+    saves = ""  # (addcmul_/addcdiv_ keep no clone of the old self: the backward reads tensor1 and tensor2 only)
 
     @classmethod
     def forward(cls, ctx, a, t1, t2, *, value=1):

@@ -33,6 +33,10 @@ OPS = {
     "x * 2.0": lambda lib, x, y: x * 2.0,
     "x.clamp(0, 1)": lambda lib, x, y: x.clamp(0, 1),
     "x ** 2": lambda lib, x, y: x ** 2,
+    "lerp_(y, 0.3)": lambda lib, x, y: x.lerp_(y, 0.3),
+    "lerp_(y, w)": lambda lib, x, y: x.lerp_(y, y.sigmoid()),
+    "addcmul_": lambda lib, x, y: x.addcmul_(y, y, value=0.5),
+    "addcdiv_": lambda lib, x, y: x.addcdiv_(y, y.abs() + 1, value=-0.1),
 }
 NO_GRAD_ONLY = {"silu_": lambda lib, x, y: lib.nn.functional.silu(x, inplace=True)}
 
