@@ -1,6 +1,8 @@
 """Stand-ins and drivers for ``recipes_autograd_material.py`` (our code, committed).
 
-- ``scipy_stand_in()``: tonyduan/normalizing-flows imports SciPy at module level for two calls, ``scipy.linalg.qr``
+- ``scipy_stand_in()``: xitorch imports ``scipy.sparse.linalg``'s ``LinearOperator`` and ``gmres`` at module level
+  for its SciPy-backed solver (its tests take the other methods: the stand-in's ``gmres`` raises);
+  tonyduan/normalizing-flows imports SciPy at module level for two calls, ``scipy.linalg.qr``
   and ``scipy.linalg.lu`` (its invertible 1x1 convolution's initial weight, in NumPy), and its 1-D example imports
   ``scipy.stats`` for a plot's kernel density; SciPy is not installed here. The stand-in gives NumPy's QR and a
   partial-pivoting LU (``A = P @ L @ U``, SciPy's convention) while the script imports, then leaves ``sys.modules``
@@ -30,17 +32,29 @@ def _lu(a):
     return perm.T, low + np.eye(n), np.triu(u)
 
 
+class _SciPyLinearOperator:
+    """``scipy.sparse.linalg.LinearOperator``, which xitorch imports to offer its operators to SciPy (unused here)."""
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
+
+
+def _gmres(*args, **kwargs):
+    raise NotImplementedError("scipy.sparse.linalg.gmres: SciPy is not installed (corpus_autograd's stand-in)")
+
+
 @contextlib.contextmanager
 def scipy_stand_in():
     """``scipy``, ``scipy.linalg`` (qr, lu) and ``scipy.stats`` (a kernel density that plots nothing) while the
     ``with`` body imports; the previous modules (none, or the runner's stubs) come back afterwards."""
-    names = ("scipy", "scipy.linalg", "scipy.stats")
+    names = ("scipy", "scipy.linalg", "scipy.stats", "scipy.sparse", "scipy.sparse.linalg")
     saved = {name: sys.modules.get(name) for name in names}
-    scipy, linalg, stats = (types.ModuleType(name) for name in names)
+    scipy, linalg, stats, sparse, sparse_linalg = (types.ModuleType(name) for name in names)
     linalg.qr, linalg.lu = np.linalg.qr, _lu
     stats.gaussian_kde = lambda data: (lambda points: np.zeros(len(points)))
-    scipy.linalg, scipy.stats = linalg, stats
-    sys.modules.update(zip(names, (scipy, linalg, stats)))
+    sparse_linalg.LinearOperator, sparse_linalg.gmres = _SciPyLinearOperator, _gmres
+    scipy.linalg, scipy.stats, scipy.sparse, sparse.linalg = linalg, stats, sparse, sparse_linalg
+    sys.modules.update(zip(names, (scipy, linalg, stats, sparse, sparse_linalg)))
     try:
         yield
     finally:
@@ -94,3 +108,9 @@ def graphviz_stand_in():
             sys.modules.pop("graphviz", None)
         else:
             sys.modules["graphviz"] = saved
+
+
+def run_pytest_without_scipy(path, *args):
+    """``corpus_pruning.run_pytest`` with ``scipy_stand_in`` while pytest imports and runs the module (xitorch)."""
+    with scipy_stand_in():
+        __import__("corpus_pruning").run_pytest(path, *args)
