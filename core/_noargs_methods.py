@@ -1,4 +1,5 @@
-"""Tensor methods that PyTorch defines in C as taking no arguments, and its TypeError when they get some.
+"""Tensor methods that PyTorch defines in C as taking no arguments (or only keyword arguments), and its TypeError
+when they get some.
 
 ``t.data_ptr(1)`` or ``t.exp(x=1)`` in PyTorch is CPython's refusal of a no-argument method of ``TensorBase``
 ("TensorBase.data_ptr() takes no arguments (1 given)", "... takes no keyword arguments"). Core's methods are
@@ -56,17 +57,36 @@ def _refusing(fn, name: str):
     return method
 
 
+KEYWORDS_ONLY = ("is_contiguous", "contiguous", "clone", "numpy", "cpu")  # (torch: ``*, memory_format``...)
+
+
+def _keywords_only(fn, name: str):
+    """``fn`` refusing positional arguments as torch's argument parser refuses them for a method whose arguments
+    are all keyword-only (``t.contiguous(torch.channels_last)``: "contiguous() takes 0 positional arguments but 1
+    was given"; core's ``is_contiguous(1)`` was an AttributeError)."""
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        if args:
+            raise TypeError(f"{name}() takes 0 positional arguments but {len(args)} "
+                            f"{'was' if len(args) == 1 else 'were'} given")
+        return fn(self, **kwargs)
+
+    return method
+
+
 def refuse_arguments_as_torch(cls) -> None:
     """Wrap each of ``cls``'s own no-argument methods named in ``NO_ARGUMENTS`` (once); another name bound to the
     same function (``__neg__`` is ``neg``, as in torch) is bound to the wrapper too, so it stays the same object."""
     first: dict = {}  # id of a wrapped function -> the wrapper made for its first name
-    for name in NO_ARGUMENTS:
-        fn = vars(cls).get(name)
-        if inspect.isfunction(fn) and not getattr(fn, "refuses_arguments", False) and _takes_only_self(fn):
-            method = _refusing(fn, name)  # (one per name: t.absolute(1) names absolute, t.abs(1) abs)
-            method.refuses_arguments = True
-            first.setdefault(id(fn), (fn, method))
-            setattr(cls, name, method)
+    for names, wrap, fits in ((NO_ARGUMENTS, _refusing, _takes_only_self), (KEYWORDS_ONLY, _keywords_only, bool)):
+        for name in names:
+            fn = vars(cls).get(name)
+            if inspect.isfunction(fn) and not getattr(fn, "refuses_arguments", False) and fits(fn):
+                method = wrap(fn, name)  # (one per name: t.absolute(1) names absolute, t.abs(1) abs)
+                method.refuses_arguments = True
+                first.setdefault(id(fn), (fn, method))
+                setattr(cls, name, method)
     for name, value in list(vars(cls).items()):
-        if name not in NO_ARGUMENTS and id(value) in first and first[id(value)][0] is value:
+        if name not in (*NO_ARGUMENTS, *KEYWORDS_ONLY) and id(value) in first and first[id(value)][0] is value:
             setattr(cls, name, first[id(value)][1])

@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 import core
-from core._noargs_methods import NO_ARGUMENTS
+from core._noargs_methods import KEYWORDS_ONLY, NO_ARGUMENTS
 
 
 def _refusal(tensor, name: str, *args, **kwargs) -> str:
@@ -50,3 +50,17 @@ def test_a_no_argument_method_refuses_arguments_as_torch(name, torch):
 def test_a_no_argument_method_still_answers_without_arguments():
     t = core.zeros(2, 3)
     assert (t.dim(), t.numel(), t.t().shape, t.exp().tolist()[0][0], t.sum().item()) == (2, 6, (3, 2), 1.0, 0.0)
+
+
+@pytest.mark.parametrize("name", KEYWORDS_ONLY)
+def test_a_keyword_only_method_refuses_positional_arguments_as_torch(name, torch):
+    a, b = core.ones(2), torch.ones(2)
+    assert _refusal(a, name, 1) == _refusal(b, name, 1)
+    assert _refusal(a, name, 1, 2) == _refusal(b, name, 1, 2)
+
+
+def test_keyword_only_methods_still_take_their_keywords():
+    t = core.ones(1, 2, 2, 2)
+    fmt = core.channels_last
+    assert t.contiguous(memory_format=fmt).is_contiguous(memory_format=fmt)
+    assert t.clone(memory_format=fmt).stride() == (8, 1, 4, 2) and t.cpu() is t and t.numpy().shape == (1, 2, 2, 2)
