@@ -24,6 +24,10 @@ Learner material not yet covered, second batch (2026-12-07, corpus helper s35 CO
   hand, a linear model's training loop);
 - ``l2_es_*``: Spanish courses: Fernando Carazo's Curso de PyTorch y Redes Neuronales (2024: fundamentals, linear
   regression from scratch and with ``nn.Linear``, logistic regression on MNIST, here the stand-in);
+- ``l2_es_bdf_*``: Francisco Rodríguez's Spanish notes on PyTorch (bigdatafran, 2023, after Deep Learning with
+  PyTorch Step-by-Step): computing derivatives, optimizers and classification on moons (the sklearn stand-in's),
+  cell by cell (its tensor-operations notebook prints ``id(points.storage()) == id(points_t.storage())``, an answer
+  of CPython's allocator about two temporaries, True in torch's run and False in core's: left out);
 - ``l2_ko_*``: Korean course notebooks: TEAMLAB's (Gachon University) PyTorch example codes (2025), Kim Kyunghyun's
   딥러닝 기초 정리 (tensors, autograd, a backpropagation check, a small network, 2025) and crosstar1228's study
   notebooks (tensor tutorials, ``torch.nn``'s modules and losses, autograd, 2022);
@@ -261,3 +265,9 @@ RECIPES += [
 ISHII = ("ISHIIYUTO11235/pythorch_study", "1274e68b0eb75dd407587cc6e3dc969f9fb9bf1c", "none stated")
 RECIPES += [_r(f"l2_ja_ishii_{name}", ISHII, f"{name}.py") for name in (
     "hello_tensor", "tensor_sampl_01", "tensor_sample_02", "tensor_sample_03", "tensor_sample_04", "tensor_sample_05")]
+
+BDF = ("bigdatafran/pytorch", "1e96c9f527fc45e785d9724c7a02554fd4cee9f6", "none stated")
+RECIPES += [
+    _r(f"l2_es_bdf_{name.lower()}", BDF, f"_sources/jupyters/{name}.ipynb", keep_going=True)
+    for name in ("Calcularderivadas", "OptimizadoresPyTorch", "Tema_3_clasificacion")
+]
