@@ -4,6 +4,9 @@
 and what it sent; ``backward`` and ``grad`` exhaust it, so stepping gives exactly the state that
 ``backward()`` leaves. Nodes run when every consumer has contributed (a diamond sums its
 gradients); among ready nodes the most recently created runs first, as in PyTorch.
+
+What it checks of each node's gradients is in ``engine_checks``; how a gradient reaches a leaf's ``.grad``, in
+``leaf_accumulation`` (both re-exported here).
 """
 
 from __future__ import annotations
@@ -15,20 +18,17 @@ from sys import getrefcount as _refcount
 
 from core import _torch_dispatch
 from core._backend import xp_for, xp_of
-from core._dtype import from_numpy_dtype
-from core._memory_format import _non_overlapping_and_dense, contiguous_format
+from core._memory_format import contiguous_format
 from core._warn_once import warn_once
 from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
-from core.autograd import grad_adopt as _grad_adopt
+from core.autograd import leaf_accumulation as _leaf_accumulation
 from core.autograd._gradient_edge import GradientEdge
 from core.autograd._transform_guard import check_backward
+from core.autograd.engine_checks import _checked, passes_checks  # (re-exported: capture_plan, capture_codegen)
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
-from core.autograd.grad_adopt import adopted
 from core.autograd.grad_dtype import cast_incoming
-from core.autograd.grad_layout import grad_copy, is_grad_layout_enforcement_enabled
-from core.autograd.inference import mark
-from core.autograd.shortcuts import state as _shortcuts
+from core.autograd.leaf_accumulation import _accumulate, _accumulate_leaf, _new_tensor  # (re-exported: engine_tree...)
 
 __all__ = ["backward", "grad", "backward_steps", "BackwardStep"]
 
@@ -96,31 +96,6 @@ def _dispatch_backward(node, grad_outputs):
     from core._aten_derivatives import backward
 
     return backward(node, grad_outputs)
-
-
-def _dispatch_accumulated(g, leaf):
-    from core._aten_derivatives import accumulated
-
-    return accumulated(g, leaf)
-
-
-def _dispatch_add_(grad, g):
-    from core._aten_ops import aten
-
-    aten.add_.Tensor(grad, g)
-
-
-def _new_tensor(arr):
-    """A fresh tensor owning ``arr`` (what ``core._tensor.new_tensor`` does, without importing it)."""
-    t = _object_new(_function._TENSOR or _tensor_cls())
-    t._data = arr
-    t._root = arr
-    t._vc = [0]
-    return t
-
-
-_object_new = object.__new__
-_ndarray = _function._ndarray
 
 
 def _make_roots(tensors, grad_tensors):
@@ -440,7 +415,7 @@ def _capture(node, grad_outputs, run) -> None:
         if slot is not None and g is not None:
             if type(node) is AccumulateGrad:  # a leaf given a grad_dtype: its gradient in that dtype
                 leaf = node._variable()
-                if leaf is not None and "_grad_dtype" in _instance_dict(leaf):
+                if leaf is not None and "_grad_dtype" in _leaf_accumulation._instance_dict(leaf):
                     g = cast_incoming(leaf, g)
             capture["__results__"][slot] = g if run.create_graph else g.detach()
 
@@ -531,171 +506,6 @@ def _call_backward(node, grad_outputs, check: bool = True):
     if not check or (not anomaly._enabled and (node._checked_grads or passes_checks(node, grads))):
         return grads
     return _checked(node, grads)
-
-
-def passes_checks(node, grads: tuple) -> bool:
-    """``grads`` is what ``_call_backward`` hands on unchanged: one gradient per edge, each None or a tensor of its
-    input's shape and dtype sent along an edge (anything else takes ``_checked``).
-
-    NOTE: the common case of every node's backward, checked without copying.
-    """
-    edges = node._edges
-    if len(grads) != len(edges):
-        return False
-    Tensor = _function._TENSOR
-    for g, e, meta in zip(grads, edges, node._in_meta):
-        if g is not None and (e is None or type(g) is not Tensor or g._data.shape != meta[0]
-                              or g._data.dtype != meta[1]):
-            return False
-    return True
-
-
-def _checked(node, grads) -> tuple:
-    """``grads`` made right, or refused: trailing Nones dropped, gradients without an edge dropped, the rest
-    summed back from a broadcast and cast to their input's dtype (``_validate``), nan checked in anomaly mode."""
-    edges = node._edges
-    n = len(edges)
-    if len(grads) != n:
-        if len(grads) > n and all(g is None for g in grads[n:]):
-            grads = grads[:n]
-        else:
-            raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
-                               f"(expected {n}, got {len(grads)})")
-    Tensor = _function._TENSOR
-    metas = node._in_meta
-    out = list(grads)
-    for i in range(n):
-        g = out[i]
-        if g is None:
-            continue
-        if edges[i] is None:
-            out[i] = None
-        elif type(g) is not Tensor or g._data.shape != metas[i][0] or g._data.dtype != metas[i][1]:
-            out[i] = _validate(node, i, g, metas[i])  # the rare case: sum a broadcast back, cast, or refuse
-    if anomaly._enabled and anomaly._check_nan:
-        _check_nan(node, out)
-    return tuple(out)
-
-
-def _validate(node, i, g, meta):
-    """A gradient of the input's shape and dtype (broadcast gradients are summed back)."""
-    if not isinstance(g, _function._TENSOR or _tensor_cls()):
-        raise TypeError(f"expected Tensor or None as gradient {i} of {node.name()}, got {type(g).__name__}")
-    shape, dt = meta
-    arr = g._data
-    if arr.shape != shape:
-        from core.ops._util import sum_to  # ops import the tensor layer, which imports the engine
-
-        try:
-            g = sum_to(g, shape)
-        except RuntimeError:
-            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - "
-                               f"got {list(arr.shape)} but expected shape compatible with {list(shape)}") from None
-    if arr.dtype != dt:
-        if arr.dtype.kind == "c" and dt.kind != "c":  # NOTE: a real input's gradient is the real part (PyTorch's
-            g = g.real  # handle_r_to_c), never a cast that drops the imaginary part with NumPy's warning
-        g = g.to(from_numpy_dtype(dt))
-    return g
-
-
-def _check_nan(node, grads):
-    for i, g in enumerate(grads):
-        if g is not None and g.is_floating_point() and bool(xp_of(g._data).isnan(g._data).any()):
-            anomaly.warn_forward_trace(node)
-            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
-
-
-def _instance_dict(t) -> dict:
-    """``t``'s instance dictionary, where core keeps a tensor's fields (``t.__dict__`` is a property that shows only
-    the attributes a user set, ~1 µs a test: every leaf's accumulation asks for ``_grad_dtype``).
-
-    NOTE: replaces itself on its first call by the dictionary slot's own getter (the tensor layer imports this
-    module, so it is looked up then), ~0.1 µs a call."""
-    global _instance_dict
-    from core._tensor import _INSTANCE_DICT
-
-    _instance_dict = _INSTANCE_DICT.__get__
-    return _instance_dict(t)
-
-
-def _accumulate_leaf(node, grads_in, create_graph, direct: bool = False):
-    """A hook-free AccumulateGrad's work in a plain run: its gradient into the leaf's ``.grad``; the leaf, or None
-    when it is gone. ``direct``: a run without steps, where nothing outside the engine sees ``grads_in`` (the
-    input buffer's list, the gradient's one reference above ``_accumulate``: see grad_adopt)."""
-    leaf = node._variable()
-    if leaf is not None and grads_in is not None and grads_in[0] is not None:
-        _accumulate(leaf, grads_in[0], create_graph, 1 if direct else 0)
-    return leaf
-
-
-def _accumulate(leaf, g, create_graph, held: int = 0):
-    """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place).
-
-    ``held``: the references to ``g`` the calling frames hold, where the caller counted them (the engine's hot
-    paths): a first ``.grad`` then takes ``g``'s array itself when nothing else can reach it (``grad_adopt``).
-
-    NOTE: the hot path first: a leaf's first ``.grad`` from a small dense gradient (a plain Tensor over a NumPy
-    array: not sparse, not a dispatch subclass) outside create_graph, dispatch modes and inference mode, with no
-    ``grad_dtype`` given, is what the general route below makes of it (a copy laid out as the leaf, never adopted
-    under ``ADOPT_MIN``), without its other checks (~0.3 µs of each leaf's ~1.5)."""
-    if leaf._grad is None and type(g) is _function._TENSOR and not create_graph and not _torch_dispatch.live \
-            and _shortcuts.ok:
-        # (no local for the array: the general route's adoption counts its references)
-        if type(g._data) is _ndarray and g._data.size < _grad_adopt.ADOPT_MIN \
-                and "_grad_dtype" not in _instance_dict(leaf):
-            leaf._grad = _new_tensor(grad_copy(g._data, leaf._data))
-            return None
-    if g.is_sparse:  # nn.Embedding(sparse=True)'s weight gradient
-        from core.autograd.sparse_grad import accumulate_sparse
-
-        return accumulate_sparse(leaf, g)
-    if g.is_sparse_csr and leaf._grad is None:  # torch.sparse.mm's masked gradient of a CSR leaf: kept CSR
-        leaf._grad = g if create_graph else g.detach()
-        return None
-    if "_grad_dtype" in _instance_dict(leaf):  # a leaf given a grad_dtype: its gradient in that dtype
-        g = cast_incoming(leaf, g)
-        held = 0  # (the references the caller counted were to the gradient before the cast)
-    if leaf._grad is None:
-        if _torch_dispatch.live and not create_graph:  # a TorchDispatchMode sees torch's detach (or copy)
-            g, held = _dispatch_accumulated(g, leaf), 0
-            if type(g) is not _function._TENSOR and _torch_dispatch.is_dispatch_type(type(g)):
-                leaf._grad = g  # a wrapper subclass's gradient: its values are behind the wrapper, not in _data
-                return None
-        if create_graph:
-            leaf._grad = _graph_copy(leaf, g)
-        else:
-            variable = leaf._data
-            # NOTE: a small gradient (a bias; every gradient of a small model) is copied without asking ``adopted``,
-            # which declines it (no local holds the array here: ``adopted`` counts its references)
-            small = type(g._data) is _ndarray and g._data.size < _grad_adopt.ADOPT_MIN
-            arr = None if small else adopted(g, held, variable)
-            leaf._grad = _new_tensor(grad_copy(g._data, variable) if arr is None else arr)
-        if not _shortcuts.ok and not create_graph:  # perhaps inference mode (it blocks the shortcuts), where the
-            mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
-    elif _torch_dispatch.live and not create_graph and _torch_dispatch.is_dispatch_type(type(leaf._grad)):
-        _dispatch_add_(leaf._grad, g)  # a wrapper subclass's .grad: torch's in-place add_, through its handler
-    elif create_graph or leaf._grad._requires_grad:
-        leaf._grad = leaf._grad + g
-    else:
-        leaf._grad._data += g._data
-        leaf._grad._vc[0] += 1
-
-
-def _graph_copy(leaf, g):
-    """A new ``.grad`` under create_graph, as PyTorch's ``clone_obey_contract``: the gradient copied into a tensor
-    laid out as the leaf (``copy_``, so its grad_fn is ``CopyBackwards``), never the incoming gradient itself.
-
-    NOTE: the incoming gradient may be a view (a bias's gradient, summed over the batch and reshaped), and a
-    library's ``p.grad.detach_()`` (Adahessian) must not meet a view there."""
-    if g.layout is not leaf.layout or g.is_nested:
-        return g
-    from core import empty_strided  # (core imports this module)
-
-    with grad_mode.enable_grad():
-        dense = _non_overlapping_and_dense(tuple(leaf.shape), tuple(leaf.stride()))
-        if not dense or not is_grad_layout_enforcement_enabled():
-            return g.clone()
-        return empty_strided(tuple(leaf.shape), tuple(leaf.stride()), dtype=leaf.dtype, device=leaf.device).copy_(g)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
