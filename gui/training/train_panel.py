@@ -38,6 +38,7 @@ from core.nodegraph.model import commands
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.training_settings import RANGES
 from core.nodegraph.training import holdout
+from core.nodegraph.training.captured import LAST_STEP
 from core.nodegraph.training.runs import StopConditions
 from gui import format as fmt
 from gui.dock_panels import FittingScroll, compact
@@ -73,17 +74,18 @@ TIPS = {  # what each training control does, for the status bar and the Train pa
 
 
 STEP_MODES = {  # Training.step_mode's states in a learner's words, short enough for the Train dock's line
-    "captured (replaying)": "fast replay (same numbers)",
-    "captured (recording)": "full, recording for fast replay",
-    "captured (checked against eager)": "fast replay, checked",
+    "captured (replaying)": "replayed (recorded once, same numbers)",
+    "captured (recording)": "step by step, recording it for replay",
+    "captured (checked against eager)": "replayed, checked against step by step",
+    f"eager — {LAST_STEP}": "step by step (every node ran)",
 }
 
 
 def step_mode_words(mode: str) -> str:
-    """The Train panel's line for ``Training.step_mode``: ``"Training step: fast replay (same numbers)"`` or, for an
-    eager step, ``"Training step: full (<why>)"`` (every node runs, as when you step)."""
+    """The Train panel's line for ``Training.step_mode``: ``"Training step: replayed (recorded once, same numbers)"``
+    or, for an eager step, ``"Training step: step by step, every node ran (<why>)"`` (a lone Step: no why)."""
     kind, _, why = mode.partition(" — ")
-    words = STEP_MODES.get(mode) or (f"full ({why})" if kind == "eager" and why else mode)
+    words = STEP_MODES.get(mode) or (f"step by step, every node ran ({why})" if kind == "eager" and why else mode)
     return f"Training step: {words}"
 
 
@@ -234,10 +236,10 @@ class TrainPanel(QWidget):
         # changes tensors as it runs", was cut even 1920 wide); they change a few times a run, a relayout each
         self.step_mode = _named(QLabel(""), "trainStepMode")
         self.step_mode.setWordWrap(True)
-        self.step_mode.setToolTip("Fast replay: after the first steps, each step replays the ops the forward pass "
+        self.step_mode.setToolTip("Replayed: after the first steps, each step replays the ops the forward pass "
                                   "recorded (core.compile, a captured step) instead of running every node's Python "
-                                  "again; the numbers are the same, bit for bit. Full: every node runs as it does "
-                                  "when you step (an eager step), for the reason in brackets.")
+                                  "again; the numbers are the same, bit for bit. Step by step: every node runs (an "
+                                  "eager step), as a single Step and a run's last step always do.")
         settings = _named(QWidget(), "trainSettings")
         settings.setLayout(more)
         more.setContentsMargins(0, 0, 0, 0)

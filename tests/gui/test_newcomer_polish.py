@@ -56,10 +56,12 @@ def test_the_train_docks_step_mode_line_shows_an_eager_steps_reason_whole(qtbot,
     click(panel.buttons["Train"])
     qtbot.waitUntil(lambda: w.training.trainer.state == "idle" and w.training.trainer.done == 3, timeout=60_000)
     line = panel.step_mode
-    qtbot.waitUntil(lambda: line.text() == "Training step: full (an in-place node changes tensors as it runs)")
+    qtbot.waitUntil(lambda: line.text() == "Training step: step by step, every node ran (an in-place node changes "
+                                        "tensors as it runs)")
     qtbot.waitUntil(lambda: line.isVisible() and line.height() >= line.heightForWidth(line.width()))
     assert line.wordWrap() and line.width() <= panel.width()
-    assert "Fast replay" in line.toolTip()  # what the two paths are, on hovering the line
+    tip = line.toolTip()
+    assert "Replayed" in tip and "Step by step" in tip  # what the two paths are, on hovering the line
     w.undo_stack.setClean()
 
 

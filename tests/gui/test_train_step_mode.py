@@ -1,5 +1,6 @@
-"""The Train panel says which path the training steps took, in a learner's words: the fast replay of the captured
-forward pass, or a full (eager) step and why (it said "Step: captured (replaying)", the code's state names)."""
+"""The Train panel says which path the training steps took, in a learner's words: the replay of the captured
+forward pass, or a step by step (eager) one and why (it said "Step: captured (replaying)", the code's state names;
+then "fast replay" even after a Step, which runs every node)."""
 
 import pytest
 from PySide6.QtCore import Qt
@@ -26,7 +27,8 @@ def test_the_train_panel_labels_captured_steps_after_training(qtbot, window):
     panel = window.training.panel
     QTest.mouseClick(panel.buttons["Train"], Qt.LeftButton)
     qtbot.waitUntil(lambda: window.training.trainer.state == "idle", timeout=60_000)
-    qtbot.waitUntil(lambda: panel.step_mode.text() == "Training step: fast replay (same numbers)", timeout=10_000)
+    qtbot.waitUntil(lambda: panel.step_mode.text() == "Training step: replayed (recorded once, same numbers)",
+                    timeout=10_000)
     assert window.training.trainer.session.trainer.compiled.replays > 0
 
 
@@ -35,4 +37,16 @@ def test_the_train_panel_says_why_steps_ran_eagerly(qtbot, window):
     window.graph.training["steps"] = 5
     panel = window.training.panel
     QTest.mouseClick(panel.buttons["Train"], Qt.LeftButton)
-    qtbot.waitUntil(lambda: panel.step_mode.text() == "Training step: full (capture is off)", timeout=60_000)
+    expected = "Training step: step by step, every node ran (capture is off)"
+    qtbot.waitUntil(lambda: panel.step_mode.text() == expected, timeout=60_000)
+
+
+def test_a_step_after_a_replaying_train_says_every_node_ran(qtbot, window):
+    window.graph.training["steps"] = 30
+    panel = window.training.panel
+    QTest.mouseClick(panel.buttons["Train"], Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.training.trainer.state == "idle", timeout=60_000)
+    qtbot.waitUntil(lambda: panel.step_mode.text() == "Training step: replayed (recorded once, same numbers)",
+                    timeout=10_000)
+    QTest.mouseClick(panel.buttons["Step"], Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.step_mode.text() == "Training step: step by step (every node ran)", timeout=30_000)

@@ -13,6 +13,7 @@ from core.nodegraph.files import io
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
 from core.nodegraph.model.document import Edge, Node
 from core.nodegraph.run.session import Session
+from core.nodegraph.training.captured import LAST_STEP
 
 EXAMPLES = sorted(p.name for p in EXAMPLES_DIR.glob("*.json"))
 MLP_EXAMPLES = ("playground-classifier.json", "playground-regression.json")
@@ -114,6 +115,16 @@ def test_step_mode_says_why_a_step_ran_eagerly():
     random = Session(io.load(EXAMPLES_DIR / "06-training-step.json"))
     list(random.train(4))
     assert random.trainer.step_mode == "eager — a node draws random numbers from the session's generator"
+
+
+def test_a_single_step_after_a_replaying_train_says_every_node_ran():
+    session = Session(classifier_graph(batch_size=200))
+    list(session.train(6))
+    assert session.trainer.step_mode == "captured (replaying)"  # the call replayed; its last step ran eagerly
+    replays = session.trainer.compiled.replays
+    list(session.train(1))  # the GUI's Step: one call of one step, eager as every call's last step
+    assert session.trainer.compiled.replays == replays
+    assert session.trainer.step_mode == f"eager — {LAST_STEP}"
 
 
 def test_a_reset_records_the_pass_again_with_the_new_parameters():

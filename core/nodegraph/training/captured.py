@@ -24,7 +24,9 @@ When it applies, and what runs eagerly instead (``mode`` says which path the las
   op, runs a backward of its own), a node drawing from the session's generator, in-place nodes, retained
   non-leaf gradients and forward errors keep the graph eager until the next change;
 - the last step of a ``train`` call runs eagerly, so the session afterwards holds exactly the eager state
-  (the autograd view's per-node graph, the finished pass).
+  (the autograd view's per-node graph, the finished pass). After a call whose steps replayed, ``mode`` keeps
+  ``"captured (replaying)"`` (that call's path); a call of one step (the GUI's Step) or one whose previous step did
+  not replay says ``"eager — " + LAST_STEP``: the label is true of the step that ran last.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from typing import Any
 import core
 from core.autograd.graph import array_module, array_of
 
-__all__ = ["CapturedForward"]
+__all__ = ["CapturedForward", "LAST_STEP"]
 
 Slot = tuple[str, str]  # (node id, output port)
+LAST_STEP = "the last step of a run runs every node"  # why a lone Step, or a call's last after no replay, is eager
 FEED_TYPES = ("data.dataset",)  # node types whose outputs change per step without an op (refreshed per replay)
 
 
@@ -69,7 +72,7 @@ class CapturedForward:
     def run(self, last: bool) -> None:
         """Evaluate every node for a training step (``session.values`` holds this step's outputs after)."""
         s = self.session
-        self.replayed = False
+        previous_replayed, self.replayed = self.replayed, False
         key = self._state_key()
         if key != self._key:
             if self._key is not None:
@@ -78,7 +81,7 @@ class CapturedForward:
         why = self._why_eager(last)
         if why is not None:
             s.run_forward()
-            if not (last and self._checked and self.compiled is not None):  # a run's last step keeps its label
+            if not (last and previous_replayed):  # a replaying call's eager last step keeps that call's label
                 self.mode = f"eager — {why}"
             if not self._warm and not s.errors:
                 self._warm = True
@@ -104,7 +107,7 @@ class CapturedForward:
         if not self._warm:
             return "first step after a change (the next one is recorded)"
         if last:
-            return "the last step of a train call runs eagerly"
+            return LAST_STEP
         return None
 
     def _body(self) -> list | None:
