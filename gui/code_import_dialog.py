@@ -65,6 +65,9 @@ POLL_MS = 30
 TITLE_ROOM = 200  # px beside the progress dialog's title for the window manager's icon and buttons
 INDENT = "    "  # what Tab types in the snippet box: Python's usual indent (a tab beside pasted spaces is a TabError)
 ERROR_LINE = QColor(231, 76, 60, 60)  # the band on the line a failed import points at
+ERROR_STYLE = "color: #e74c3c"  # the message of the text as it failed
+STALE_STYLE = "color: gray"  # the same message once the text was edited: it may no longer hold
+STALE = "Before your edit: "  # what the message starts with once the text it names was edited
 
 
 class SnippetEdit(QPlainTextEdit):
@@ -133,11 +136,12 @@ class CodeInputDialog(QDialog):
         label.setWordWrap(True)
         self.error_label = QLabel(error)
         self.error_label.setObjectName("codeInputError")
-        self.error_label.setStyleSheet("color: #e74c3c")
+        self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setWordWrap(True)
         self.error_label.setVisible(bool(error))
         if error and line:
             self.edit.mark_line(line)
+        self.edit.textChanged.connect(self._stale_error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.setObjectName("codeInputButtons")
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
@@ -165,9 +169,18 @@ class CodeInputDialog(QDialog):
         else:  # "Save the changes?" answered Cancel: nothing typed is lost
             self.edit.setFocus()
 
+    def _stale_error(self) -> None:
+        """The first edit after a failed import greys the message and says it was about the text before the edit:
+        it stayed, red, above the corrected code until the next import, as if the fix had not worked."""
+        text = self.error_label.text()
+        if not self.error_label.isHidden() and text and not text.startswith(STALE):
+            self.error_label.setText(STALE + text)
+            self.error_label.setStyleSheet(STALE_STYLE)
+
     def show_error(self, error: str, line: int | None) -> None:
         """Say why the snippet can't be imported above it, the cursor on the ``line`` it names."""
         self.error_label.setText(error)
+        self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.show()
         if line:
             self.edit.mark_line(line)

@@ -51,3 +51,26 @@ def test_a_snippet_with_a_syntax_error_is_refused_in_its_box_before_any_save_que
     qtbot.waitUntil(lambda: w.graph is not before and not _boxes(w), timeout=60_000)
     types = sorted(n.type for n in w.graph.nodes.values())
     assert types == ["math.mul", "reduce.sum", "source.tensor", "source.tensor"]
+
+
+def test_editing_the_snippet_after_a_syntax_error_marks_the_message_stale(qtbot, window):
+    """The error's message stayed, red, above the corrected code until the next import; the first keystroke now
+    greys it and says it was about the text before the edit."""
+    w = shown(qtbot, window)
+    click_menu_action(qtbot, w, "insert_code")
+    qtbot.waitUntil(lambda: len(_boxes(w)) == 1)
+    box = _boxes(w)[0]
+    _type_lines(box.edit, BAD)
+    click(box.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))
+    qtbot.waitUntil(lambda: box.error_label.isVisible())
+    error = box.error_label.text()
+    assert error == "snippet.py: line 2: SyntaxError: invalid syntax" and "gray" not in box.error_label.styleSheet()
+    QTest.keyClicks(box.edit, "z = 1; ")  # typed at the start of line 2, which stays wrong
+    assert box.error_label.text() == f"Before your edit: {error}" and "gray" in box.error_label.styleSheet()
+    QTest.keyClicks(box.edit, "w = 2; ")  # said once, not once per keystroke
+    assert box.error_label.text() == f"Before your edit: {error}"
+    click(box.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok))  # still line 2's error: red and fresh again
+    qtbot.waitUntil(lambda: box.error_label.text() == error)
+    assert "gray" not in box.error_label.styleSheet()
+    QTest.keyClick(box, Qt.Key_Escape)
+    qtbot.waitUntil(lambda: not _boxes(w))
