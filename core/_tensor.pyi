@@ -994,19 +994,19 @@ class Tensor(TensorBase):
     def reshape_as(self, other: Tensor):
         """``core.ops.views.reshape_as`` with ``self`` as its first argument."""
     def transpose(self, dim0, dim1):
-        """``core.ops.views.transpose`` with ``self`` as its first argument."""
+        """``core.ops.views_transpose.transpose`` with ``self`` as its first argument."""
     def t(self):
-        """``core.ops.views.t`` with ``self`` as its first argument."""
+        """``core.ops.views_transpose.t`` with ``self`` as its first argument."""
     def permute(self, *args, dims=...):
-        """``core.ops.views.permute`` with ``self`` as its first argument."""
+        """``core.ops.views_transpose.permute`` with ``self`` as its first argument."""
     def squeeze(self, dim=...):
-        """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form. (core.ops.views.squeeze)"""
+        """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form. (core.ops.views_expand_squeeze.squeeze)"""
     def unsqueeze(self, dim):
-        """``x.unsqueeze(dim)``: ``unsqueeze`` with the method's argument positions in its error (self not counted). (core.ops.views.unsqueeze)"""
+        """``x.unsqueeze(dim)``: ``unsqueeze`` with the method's argument positions in its error (self not counted). (core.ops.views_expand_squeeze.unsqueeze)"""
     def expand(self, *sizes, size=...):
-        """``core.ops.views.expand`` with ``self`` as its first argument."""
+        """``core.ops.views_expand_squeeze.expand`` with ``self`` as its first argument."""
     def expand_as(self, other: Tensor):
-        """``core.ops.views.expand_as`` with ``self`` as its first argument."""
+        """``core.ops.views_expand_squeeze.expand_as`` with ``self`` as its first argument."""
     def as_strided(self, size, stride, storage_offset=...):
         """``core.ops.views.as_strided`` with ``self`` as its first argument."""
     def contiguous(self, memory_format=...):
@@ -1014,9 +1014,9 @@ class Tensor(TensorBase):
     def clone(self, *, memory_format=...):
         """``core.ops.views.clone`` with ``self`` as its first argument."""
     def swapaxes(self, axis0, axis1):
-        """``transpose`` under NumPy's name, its dims named as NumPy's: ``torch.swapaxes(input=x, axis0=0, axis1=1)`` (core.ops.views.swapaxes)"""
+        """``transpose`` under NumPy's name, its dims named as NumPy's: ``torch.swapaxes(input=x, axis0=0, axis1=1)`` (core.ops.views_transpose.swapaxes)"""
     def swapdims(self, dim0, dim1):
-        """``transpose`` under its other name (an argument error names ``swapdims``). (core.ops.views.swapdims)"""
+        """``transpose`` under its other name (an argument error names ``swapdims``). (core.ops.views_transpose.swapdims)"""
     def flatten(self, start_dim=..., end_dim=...):
         """``core.ops.movement.flatten`` with ``self`` as its first argument."""
     def unflatten(self, dim, sizes):

@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype, _torch_dispatch
-from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input, tp_name
-from core._factory_args import check_int64_list
+from core._arg_types import require_input, tp_name
 from core._memory_format import contiguous_format as _CONTIGUOUS
 from core._memory_format import copy_in, copy_preserving
 from core._small_gemm_blocks import _transposed_copy
@@ -20,10 +19,9 @@ from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.autograd.node_api import SavedFromCtx
-from core.ops._fastpath import transposed_no_grad
 from core.ops._shape_args import reshape_sizes, view_sizes
 from core.ops._strided import contiguous_strides, copy_preserving_layout, dense, extent, strided_array, strided_scatter
-from core.ops._util import normalize_dim, normalize_dims, sum_to, xp_of
+from core.ops._util import xp_of
 
 __all__ = ["clone", "as_strided", "view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes",
            "swapdims", "t", "permute", "expand", "expand_as", "unsqueeze", "squeeze", "contiguous",
@@ -308,294 +306,6 @@ def as_strided(input: Tensor, size, stride, storage_offset=None):
     return AsStrided.apply(input, size=tuple(size), stride=tuple(stride), storage_offset=int(storage_offset))
 
 
-class Transpose(Function):
-    node_name = "TransposeBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *, d0, d1):
-        nd = a._data.ndim
-        d0, d1 = normalize_dim(d0, nd), normalize_dim(d1, nd)
-        ctx.dims = (d0, d1)
-        if nd == 0:  # (dims 0 and -1 of a 0-d tensor name no dim: itself, as a view)
-            return make_view(a, (), ())
-        perm = list(range(nd))
-        perm[d0], perm[d1] = d1, d0
-        fast = _permuted(a, perm)
-        if fast is not None:
-            return fast
-        shape, strides = list(a._data.shape), list(a.stride())
-        shape[d0], shape[d1] = shape[d1], shape[d0]
-        strides[d0], strides[d1] = strides[d1], strides[d0]
-        return make_view(a, shape, strides)
-
-    @staticmethod
-    def backward(ctx, g):
-        return transpose(g, *ctx.dims)
-
-    jvp = linear_jvp
-
-
-class T(Function):
-    node_name = "TBackward0"
-
-    @staticmethod
-    def forward(ctx, a):
-        if a._data.ndim > 2:
-            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D")
-        fast = _permuted(a, None)  # NumPy's transpose reverses the dims, as t() does for <= 2 of them
-        if fast is not None:
-            return fast
-        if a._data.ndim < 2:
-            return make_view(a, a._data.shape, a.stride())
-        return make_view(a, a._data.shape[::-1], a.stride()[::-1])
-
-    @staticmethod
-    def backward(ctx, g):
-        return t(g)
-
-    jvp = linear_jvp
-
-
-def transpose(input: Tensor, dim0, dim1):
-    require_input("transpose", input)
-    if type(input) is not Tensor and (input.is_quantized or input.is_sparse):  # (a dense tensor: one identity test)
-        return input.transpose(dim0, dim1)  # quantized: its integers transposed (ShuffleNet's shuffle); COO: its own
-    if dim0.__class__ is bool or dim1.__class__ is bool:  # (an int to NumPy, not to PyTorch's parser)
-        refuse_non_int_dims("transpose", ("dim0", dim0), ("dim1", dim1))
-    try:
-        return Transpose.apply(input, d0=dim0, d1=dim1)
-    except TypeError:
-        refuse_non_int_dims("transpose", ("dim0", dim0), ("dim1", dim1))
-        raise
-
-
-def refuse_non_int_dims(name: str, *named) -> None:
-    """PyTorch's parser error for the first of ``named`` (``(argument name, value)`` pairs, from position 2) that is
-    not an int, ``transpose(): argument 'dim0' (position 2) must be int, not float`` (a method's position and a
-    keyword's none: ``method_args.translating``); nothing for ints. Called once a dim was refused (the error path)."""
-    for position, (arg, value) in enumerate(named, 2):
-        if not hasattr(type(value), "__index__") or isinstance(value, (Tensor, bool)):
-            raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be int, not {tp_name(value)}")
-
-
-def swapaxes(input: Tensor, axis0, axis1):
-    """``transpose`` under NumPy's name, its dims named as NumPy's: ``torch.swapaxes(input=x, axis0=0, axis1=1)``
-    (snnTorch's regression tutorial calls it so); ``swapdims`` keeps ``dim0`` and ``dim1``."""
-    require_input("swapaxes", input)
-    try:
-        return transpose(input, axis0, axis1)
-    except TypeError:
-        refuse_non_int_dims("swapaxes", ("axis0", axis0), ("axis1", axis1))
-        raise
-
-
-def swapdims(input: Tensor, dim0, dim1):
-    """``transpose`` under its other name (an argument error names ``swapdims``)."""
-    try:
-        return transpose(input, dim0, dim1)
-    except TypeError:
-        refuse_non_int_dims("swapdims", ("dim0", dim0), ("dim1", dim1))
-        raise
-
-
-def t(input: Tensor):
-    require_input("t", input)
-    if type(input) is not Tensor and input.is_sparse:  # a COO tensor's own (a dense tensor: one identity test)
-        return input.t()
-    fast = transposed_no_grad(input)
-    return fast if fast is not None else T.apply(input)
-
-
-class Permute(Function):
-    node_name = "PermuteBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *, dims):
-        nd = a._data.ndim
-        if len(dims) != nd:
-            raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
-                               f"the length of the desired ordering of dimensions i.e. input.dim() = {nd} is "
-                               f"not equal to len(dims) = {len(dims)}")
-        dims = tuple(normalize_dim(d, nd) for d in dims)
-        if len(set(dims)) != nd:
-            raise RuntimeError("permute(): duplicate dims are not allowed.")
-        ctx.dims = dims
-        fast = _permuted(a, dims)
-        if fast is not None:
-            return fast
-        shape, strides = a._data.shape, a.stride()
-        return make_view(a, [shape[d] for d in dims], [strides[d] for d in dims])
-
-    @staticmethod
-    def backward(ctx, g):
-        inv = [0] * len(ctx.dims)
-        for i, d in enumerate(ctx.dims):
-            inv[d] = i
-        return permute(g, inv)
-
-    jvp = linear_jvp
-
-
-def permute(input: Tensor, *args, dims=None):
-    require_input("permute", input)
-    if dims is None and not args:
-        raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = (dims,) if dims is not None else args
-    if input.is_quantized:
-        return input.permute(*dims)
-    return Permute.apply(input, dims=_shape_arg(dims))
-
-
-class Expand(Function):
-    node_name = "ExpandBackward0"
-    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
-
-    @staticmethod
-    def forward(ctx, a, *, sizes):
-        ctx.in_shape = a._data.shape
-        shape, strides = a._data.shape, a.stride()
-        nd, ns = len(shape), len(sizes)
-        if ns < nd:
-            raise RuntimeError(f"expand({a.type()}{{{list(shape)}}}, size=[{', '.join(map(str, sizes))}]): the number "
-                               f"of sizes provided ({ns}) must be greater or equal to the number of dimensions "
-                               f"in the tensor ({nd})")
-        out_shape, out_strides = [], []
-        for i in range(ns - 1, -1, -1):
-            j = i - (ns - nd)
-            want = int(sizes[i])
-            if j >= 0:
-                have, st = shape[j], strides[j]
-                if want == -1:
-                    want = have
-                if have != want:
-                    if have != 1:
-                        raise RuntimeError(f"The expanded size of the tensor ({want}) must match the existing "
-                                           f"size ({have}) at non-singleton dimension {i}.  Target sizes: "
-                                           f"[{', '.join(map(str, sizes))}].  "
-                                           f"Tensor sizes: [{', '.join(map(str, shape))}]")
-                    st = 0
-            else:
-                if want < 0:
-                    raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a leading, "
-                                       f"non-existing dimension {i}")
-                # NOTE: a new leading dim of size 1 gets the stride a contiguous layout would give it.
-                st = out_shape[-1] * out_strides[-1] if want == 1 and out_shape else 0
-            out_shape.append(want)
-            out_strides.append(st)
-        return make_view(a, out_shape[::-1], out_strides[::-1])
-
-    @staticmethod
-    def backward(ctx, g):
-
-        return sum_to(g, ctx.in_shape)
-
-    jvp = linear_jvp
-
-
-def expand(input: Tensor, *sizes, size=None):
-    sizes = _shape_arg((size,) if size is not None else sizes)
-    check_int64_list(sizes, "expand", "size")
-    return Expand.apply(input, sizes=sizes)
-
-
-def expand_as(input: Tensor, other: Tensor):
-    _require_other("expand_as", other)
-    return Expand.apply(input, sizes=tuple(other.shape))
-
-
-class Unsqueeze(Function):
-    node_name = "UnsqueezeBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *, dim):
-        nd = a._data.ndim
-        d = normalize_dim(dim, nd + 1)
-        ctx.dim = d
-        shape, strides = list(a._data.shape), list(a.stride())
-        new_stride = 1 if d >= nd else shape[d] * strides[d]
-        shape.insert(d, 1)
-        strides.insert(d, new_stride)
-        return make_view(a, shape, strides)
-
-    @staticmethod
-    def backward(ctx, g):
-        return squeeze(g, ctx.dim)
-
-    jvp = linear_jvp
-
-
-def unsqueeze(input: Tensor, dim):
-    require_input("unsqueeze", input)
-    if type(dim) is not int:  # (a bool is no int to PyTorch's parser: torch.unsqueeze(x, True) is refused)
-        refuse_bool_dim("unsqueeze", dim)
-    return Unsqueeze.apply(input, dim=dim)
-
-
-def unsqueeze_method(self: Tensor, dim):
-    """``x.unsqueeze(dim)``: ``unsqueeze`` with the method's argument positions in its error (self not counted)."""
-    if type(dim) is not int:
-        refuse_bool_dim("unsqueeze", dim, position=1)
-    return Unsqueeze.apply(self, dim=dim)
-
-
-unsqueeze_method.__name__ = unsqueeze_method.__qualname__ = "unsqueeze"  # (PyTorch's method name)
-
-
-class Squeeze(Function):
-    node_name = "SqueezeBackward0"
-
-    @staticmethod
-    def forward(ctx, a, *, dims):
-        nd = a._data.ndim
-        ctx.in_shape = a._data.shape
-        if dims is None:
-            keep = [i for i in range(nd) if a._data.shape[i] != 1]
-        else:
-            drop = set(normalize_dims(dims, nd)) if dims else set()
-            keep = [i for i in range(nd) if not (i in drop and a._data.shape[i] == 1)]
-        shape, strides = a._data.shape, a.stride()
-        return make_view(a, [shape[i] for i in keep], [strides[i] for i in keep])
-
-    @staticmethod
-    def backward(ctx, g):
-        return reshape(g, ctx.in_shape)
-
-    jvp = linear_jvp
-
-
-class SqueezeDim(Squeeze):
-    node_name = "SqueezeBackward1"
-
-
-class SqueezeDims(Squeeze):
-    node_name = "SqueezeBackward2"
-
-
-def squeeze(input: Tensor, dim=None):
-    require_input("squeeze", input)
-    if dim is None:
-        return Squeeze.apply(input, dims=None)
-    if isinstance(dim, (tuple, list)):
-        return SqueezeDims.apply(input, dims=tuple(dim))
-    if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: torch.squeeze(x, True) squeezes no dim 1)
-        raise dim_overloads_error("squeeze", dim, method=False)
-    return SqueezeDim.apply(input, dims=(dim,))
-
-
-def squeeze_method(self: Tensor, dim=None):
-    """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form."""
-    if dim is None:
-        return Squeeze.apply(self, dims=None)
-    if isinstance(dim, (tuple, list)):
-        return SqueezeDims.apply(self, dims=tuple(dim))
-    if isinstance(dim, (bool, float)):
-        raise dim_overloads_error("squeeze", dim, method=True)
-    return SqueezeDim.apply(self, dims=(dim,))
-
-
-squeeze_method.__name__ = squeeze_method.__qualname__ = "squeeze"  # (PyTorch's method name)
-
-
 def _contiguous_copy(x, xp):
     """A new C-contiguous copy of ``x``, copied once (``ascontiguousarray`` then ``copy`` copied twice); a
     transposed matrix by blocks of its rows (``_small_gemm_blocks._transposed_copy``: NumPy's copy walks it down its
@@ -639,3 +349,30 @@ def contiguous(input: Tensor, memory_format=_CONTIGUOUS):
     if memory_format.name == "preserve_format":
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     return Clone.apply(input, memory_format=memory_format)
+
+
+# the transposing and size-one-dim views, re-exported (defined after the helpers they import from here)
+from core.ops.views_expand_squeeze import (  # noqa: E402, F401
+    Expand,
+    Squeeze,
+    SqueezeDim,
+    SqueezeDims,
+    Unsqueeze,
+    expand,
+    expand_as,
+    squeeze,
+    squeeze_method,
+    unsqueeze,
+    unsqueeze_method,
+)
+from core.ops.views_transpose import (  # noqa: E402, F401
+    Permute,
+    T,
+    Transpose,
+    permute,
+    refuse_non_int_dims,
+    swapaxes,
+    swapdims,
+    t,
+    transpose,
+)
