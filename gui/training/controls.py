@@ -125,9 +125,11 @@ class TrainingControls(QObject):
         """The views that redraw on the trainer's frames while training, with their periods in seconds."""
         frames = FramePacer(self.trainer)
         plot, watch = self.plot, self.watch
-        for name, period in PLOT_PERIODS.items():  # the plots that are due redraw together (one paint)
+        # the plots that are due redraw together (one paint), and all of them on a run's first frame: the lr plot
+        # (every 2 s) waited its period with no point
+        for name, period in PLOT_PERIODS.items():
             frames.add(f"plot:{name}", period, partial(plot.refresh, (name,)), _shown(plot), plot.timer,
-                       group="plots")
+                       group="plots", at_start=True)
         frames.add("data", 0.5, self.data.refresh, _shown(self.data), self.data.timer)
         frames.add("canvas", 0.5, lambda: self.preview(autograd=False), timer=self.preview_timer)
         frames.add("autograd", 2.0, self.autograd.refresh, _shown(self.autograd))

@@ -12,6 +12,9 @@ Views of one widget (the five training plots) form a ``group``: when one of them
 its group that are due redraw in the same frame. Their paint is one paint of the widget, the part that
 costs (all five plots 10-14 ms, the loss plot alone 8-10 ms); drawn one per frame, the learning-rate,
 gradient-norm and update plots waited behind the loss plot and showed nothing until training paused.
+
+A view added with ``at_start`` (the plots) is due on the first frame of a run, then keeps its period: the
+learning-rate plot (every 2 s) stayed empty for the first 2 s of training.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class _View:
     visible: Callable[[], bool]
     timer: QTimer | None = None
     group: str | None = None
+    at_start: bool = False  # due on a run's first frame (its first points show at once), then every period
     last: float = field(default=0.0)
 
 
@@ -51,16 +55,17 @@ class FramePacer:
         trainer.state_changed.connect(self.on_state)
 
     def add(self, name: str, period: float, redraw: Callable[[], object], visible: Callable[[], bool] = lambda: True,
-            timer: QTimer | None = None, group: str | None = None) -> None:
+            timer: QTimer | None = None, group: str | None = None, at_start: bool = False) -> None:
         """``redraw()`` at most every ``period`` seconds while ``visible()``; ``timer`` (the view's own poll)
-        is stopped during training; views of one ``group`` that are due redraw together."""
-        self.views.append(_View(name, period, redraw, visible, timer, group))
+        is stopped during training; views of one ``group`` that are due redraw together; an ``at_start`` view
+        redraws on the first frame after training starts too."""
+        self.views.append(_View(name, period, redraw, visible, timer, group, at_start))
 
     def on_state(self, state: str) -> None:
         now = time.perf_counter()
         for view in self.views:
-            if state == "training":
-                view.last = now  # each view drew on its own before: its next redraw is a period away
+            if state == "training":  # each view drew on its own before: its next redraw is a period away, but
+                view.last = now - view.period if view.at_start else now  # an at_start one's comes at once
             if view.timer is None:
                 continue
             if state == "training":

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.nodegraph.lessons.texts import EXAMPLES_DIR
-from tests.gui.real_input import click_link, click_toolbar, press, show_dock, shown
+from tests.gui.real_input import click, click_link, click_toolbar, press, show_dock, shown
 
 CLASSIFIER = str(EXAMPLES_DIR / "playground-classifier.json")
 
@@ -53,6 +53,32 @@ def test_every_plot_follows_training_while_it_runs(qtbot, window):
     qtbot.waitUntil(lambda: all(_points(t.plot, s) for s in series), timeout=30_000)
     assert t.trainer.state == "training"  # drawn by the frames during training, not by Pause
     t.trainer.pause()
+
+
+def test_the_lr_plot_shows_the_first_steps_at_once_then_keeps_its_period(qtbot, node_types, monkeypatch):
+    """The learning-rate plot refreshed every 2 s from the start, so it stayed empty for the first 2 s of a run. With
+    a period longer than the test, its point can only come from the run's first frame, and no later one."""
+    from core.nodegraph.files.io import load
+    from gui.training import controls
+    from tests.gui.conftest import make_window
+
+    monkeypatch.setitem(controls.PLOT_PERIODS, "lr", 3600.0)
+    graph = load(CLASSIFIER)
+    graph.training["steps"] = 1_000_000  # it trains until paused
+    w = shown(qtbot, make_window(qtbot, graph))
+    t = w.training
+    show_dock(qtbot, w, t.docks["train"])
+    click(t.panel.buttons["Train"])
+    qtbot.waitUntil(lambda: t.docks["plots"].isVisible())  # the Plots dock opens at the first step
+    show_dock(qtbot, w, t.docks["plots"])
+    qtbot.waitUntil(lambda: _points(t.plot, "lr") > 0, timeout=30_000)
+    assert t.trainer.state == "training"  # drawn by a frame during training, not by a pause or the end
+    first = _points(t.plot, "lr")
+    qtbot.waitUntil(lambda: _points(t.plot, "loss") > first, timeout=30_000)  # the loss plot goes on
+    assert _points(t.plot, "lr") == first  # and the lr plot keeps its period
+    t.trainer.pause()
+    w.undo_stack.setClean()
+    w.bridge.mark_saved()
 
 
 def test_reset_starts_a_new_run_with_its_own_legend_entry_and_empties_progress_and_boundary(lesson, qtbot):

@@ -14,14 +14,14 @@ class FakeTrainer(QObject):
     long_steps = False  # the last slice of steps computed while the window was busy (seconds a step)
 
 
-def _pace(monkeypatch, views, frame_times, long_steps=False):
+def _pace(monkeypatch, views, frame_times, long_steps=False, at_start=False):
     clock = {"now": 0.0}
     monkeypatch.setattr(frames_module.time, "perf_counter", lambda: clock["now"])
     trainer = FakeTrainer()
     trainer.long_steps = long_steps
     pacer = FramePacer(trainer)
     for name, period, group in views:
-        pacer.add(name, period, lambda: None, group=group)
+        pacer.add(name, period, lambda: None, group=group, at_start=at_start)
     trainer.state_changed.emit("training")
     for t in frame_times:
         clock["now"] = t
@@ -47,6 +47,13 @@ def test_views_outside_a_group_still_take_their_turns(monkeypatch):
 def test_a_group_member_that_is_not_due_waits(monkeypatch):
     redraws = _pace(monkeypatch, [("loss", 0.25, "plots"), ("lr", 2.0, "plots")], [0.3, 0.6, 0.9])
     assert redraws == {"loss": 3}
+
+
+def test_at_start_plots_draw_on_a_runs_first_frame_then_keep_their_period(monkeypatch):
+    """The learning-rate plot (every 2 s) stayed empty for the first 2 s of training."""
+    redraws = _pace(monkeypatch, [("loss", 0.25, "plots"), ("lr", 2.0, "plots")], [0.05, 0.3, 0.6, 0.9, 1.2],
+                    at_start=True)
+    assert redraws == {"loss": 5, "lr": 1}
 
 
 def test_after_long_steps_every_view_redraws_on_each_frame(monkeypatch):
