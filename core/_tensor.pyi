@@ -370,25 +370,25 @@ class Tensor(TensorBase):
     def __radd__(self, other):
         """``core.ops.math_reflected.radd`` with ``self`` as its first argument."""
     def __iadd__(self, other, deprecated_other=..., *, alpha=...):
-        """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.add_`` with ``self`` as its first argument."""
     def __sub__(self, other, deprecated_other=..., *, alpha=..., out=...):
         """``core.ops.elementwise.sub`` with ``self`` as its first argument."""
     def __rsub__(self, other):
         """``core.ops.math_reflected.rsub_op`` with ``self`` as its first argument."""
     def __isub__(self, other, deprecated_other=..., *, alpha=...):
-        """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.sub_`` with ``self`` as its first argument."""
     def __mul__(self, other, *, out=...):
         """``core.ops._fastpath.mul`` with ``self`` as its first argument."""
     def __rmul__(self, other):
         """``core.ops.math_reflected.rmul`` with ``self`` as its first argument."""
     def __imul__(self, other):
-        """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.mul_`` with ``self`` as its first argument."""
     def __truediv__(self, other, *, rounding_mode=..., out=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def __rtruediv__(self, other):
         """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators.__rdiv__)"""
     def __itruediv__(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.__idiv__`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.__idiv__`` with ``self`` as its first argument."""
     def __floordiv__(self, other, *, out=...):
         """``input // other``: floors (Python's rule), with PyTorch's promotion. (core.ops.math_pairwise.floor_divide)"""
     def __rfloordiv__(self, other):
@@ -578,21 +578,21 @@ class Tensor(TensorBase):
     def true_divide(self, other, *, rounding_mode=...):
         """``core.ops.elementwise.true_divide`` with ``self`` as its first argument."""
     def add_(self, other, deprecated_other=..., *, alpha=...):
-        """``core.ops.elementwise.add_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.add_`` with ``self`` as its first argument."""
     def sub_(self, other, deprecated_other=..., *, alpha=...):
-        """``core.ops.elementwise.sub_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.sub_`` with ``self`` as its first argument."""
     def mul_(self, other):
-        """``core.ops.elementwise.mul_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.mul_`` with ``self`` as its first argument."""
     def div_(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.div_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.div_`` with ``self`` as its first argument."""
     def subtract_(self, other, deprecated_other=..., *, alpha=...):
-        """``core.ops.elementwise.subtract_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.subtract_`` with ``self`` as its first argument."""
     def multiply_(self, other):
-        """``core.ops.elementwise.multiply_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.multiply_`` with ``self`` as its first argument."""
     def divide_(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.divide_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.divide_`` with ``self`` as its first argument."""
     def true_divide_(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.true_divide_`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.true_divide_`` with ``self`` as its first argument."""
     def clamp(self, min=..., max=...):
         """``core.ops.math_clamp.clamp`` with ``self`` as its first argument."""
     def clip(self, min=..., max=...):
@@ -1526,7 +1526,7 @@ class Tensor(TensorBase):
     def __div__(self, other, *, rounding_mode=..., out=...):
         """``core.ops.elementwise.div`` with ``self`` as its first argument."""
     def __idiv__(self, other, *, rounding_mode=...):
-        """``core.ops.elementwise.__idiv__`` with ``self`` as its first argument."""
+        """``core.ops.elementwise_inplace.__idiv__`` with ``self`` as its first argument."""
     def __rdiv__(self, other):
         """``other / t``: PyTorch's ``t.reciprocal() * other`` (two roundings; an array ``other`` too). (core.ops.python_operators.__rdiv__)"""
     def __nonzero__(self) -> builtins.bool:
