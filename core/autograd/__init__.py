@@ -33,5 +33,6 @@ def __getattr__(name):
 __dir__ = _hiding_submodules(__name__, (
     "anomaly", "capture", "capture_codegen", "capture_plan", "engine", "engine_modes", "engine_tree", "forward_batch",
     "grad_adopt", "grad_dtype", "grad_layout", "gradcheck_forward", "hooks", "inference", "multi_grad_hook",
-    "node_api", "node_call", "saved_hooks", "shortcuts", "view_meta", "zero_grad", "inplace", "sparse_grad",
+    "node_api", "node_call", "saved_hooks", "shortcuts", "view_meta", "zero_grad", "inplace", "sparse_grad", "node",
+    "saved_tensors", "engine_checks", "leaf_accumulation",
 ))
