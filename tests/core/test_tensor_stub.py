@@ -38,10 +38,10 @@ def test_checked_in_tensor_stub_is_what_the_generator_writes_now():
 
 def _op_of(method):
     """The op function behind a Tensor method: a no-argument method is held in the wrapper that refuses arguments
-    in PyTorch's words (``core._noargs_methods``), and it wraps the op itself."""
-    if getattr(method, "refuses_arguments", False):
+    in PyTorch's words (``core._noargs_methods``), and once dispatch is on, in the dispatching wrapper too."""
+    while getattr(method, "refuses_arguments", False) or getattr(method, "dispatches", False):
         method = method.__wrapped__
-    return undispatched(method)
+    return method
 
 
 def test_every_table_entry_is_an_op_function_set_on_tensor_as_it_is():
