@@ -209,11 +209,15 @@ class CodeImports:
             self.open_path(path)
 
     def open_path(self, path: str) -> None:
+        """Import the script at ``path``, read as ``core.nodegraph`` reads scripts (a byte order mark dropped; not
+        UTF-8: the line and column of the first other byte; too long for a snippet: its size)."""
+        from core.nodegraph.files.code_import import CodeImportError, read_script  # only when code is imported
+
         try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            QMessageBox.warning(self.window, "Can't open code", f"Can't read {path}: {getattr(exc, 'strerror', exc)}")
+            text = read_script(path)
+        except CodeImportError as exc:
+            why = str(exc)
+            QMessageBox.warning(self.window, "Can't open code", why[:1].upper() + why[1:])
             return
         self.start(text, os.path.basename(path), source=path)
 
