@@ -14,6 +14,7 @@ import types
 
 import core
 from core._library.schema import FunctionSchema, bind
+from core.autograd.node import Node
 
 _OPS: dict = {}  # "ns::name.overload" -> OpEntry
 _NAMESPACES: dict = {}  # "ns" -> _OpNamespace
@@ -299,6 +300,10 @@ def _generated(entry: OpEntry):
     name = f"GeneratedBackwardFor_{ns}_{opname}_{overload}"
     entry._generated = type(name, (core.autograd.Function,),
                             {"forward": staticmethod(forward), "backward": staticmethod(backward)})
+    # the user's backward reads its ctx as a custom Function's (``ctx.saved_tensors``): torch's generated class is
+    # a Python Function, whose node answers it to any code, where core's built-in nodes answer only core's own
+    node = entry._generated._backward_cls
+    node.saved_tensors, node.saved_variables = Node.saved_tensors, Node.saved_variables
     return entry._generated
 
 

@@ -134,8 +134,8 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
 def nonzero_static(input, *, size, fill_value=-1):
     """``nonzero()`` cut or padded (with ``fill_value`` rows) to exactly ``size`` rows."""
     found = core.nonzero(input)
-    if found.shape[0] >= size:
-        return found[:size].clone()
+    if found.shape[0] >= size:  # (row-major, as torch's: nonzero() itself is column-major)
+        return found[:size].clone(memory_format=core.contiguous_format)
     pad = core.full((size - found.shape[0], input.dim()), fill_value, dtype=core.int64, device=input.device)
     return core.cat([found, pad])
 
