@@ -56,14 +56,15 @@ def carry(event: GraphEvent, graph: Graph, kept: KeptStates, states: dict[str, d
             states[node.id] = moved[inner_id]
     elif node.graph is not None:
         moved, found = {}, {}
-        for iid in _inner_order(node.graph):
+        order = _inner_order(node.graph)  # builds a Graph of the inner nodes: once per collapse
+        for iid in order:
             state, waiting = kept.removed(mark, iid)
             if state:
                 moved[iid] = state
             found.update({f"{iid}.{k}": v for k, v in (waiting or {}).items()})
             if iid in restored:
                 restored.add(node.id)
-        renames = {f"{iid}.": f"{node.id}.{iid}." for iid in _inner_order(node.graph)}
+        renames = {f"{iid}.": f"{node.id}.{iid}." for iid in order}
         if moved:
             states[node.id] = {"inner": moved}
     else:
@@ -76,11 +77,10 @@ def carry(event: GraphEvent, graph: Graph, kept: KeptStates, states: dict[str, d
 
 def _inner_order(inner: dict[str, Any]) -> list[str]:
     """The inner node ids in the order a run builds their states (topological; document order if it has none)."""
-    nodes = [nd["id"] for nd in inner.get("nodes", ()) if isinstance(nd, dict) and isinstance(nd.get("id"), str)]
     try:
         return Graph.from_dict({"nodes": inner.get("nodes", ()), "edges": inner.get("edges", ())}).topological_order()
     except (GraphError, KeyError, TypeError, ValueError):
-        return nodes
+        return [nd["id"] for nd in inner.get("nodes", ()) if isinstance(nd, dict) and isinstance(nd.get("id"), str)]
 
 
 def _unprefixed(values: dict[str, Any] | None, prefix: str) -> dict[str, Any]:
