@@ -14,11 +14,11 @@ lists (positions, shapes, edges) stay on one line. Tensor literal parameters are
 the file, written atomically with it (``core.nodegraph.model.tensor_store``); in a document they are
 ``TensorValue``s.
 
-Loading parses the JSON (nesting depth bounded), checks the header, migrates older versions through
-``core.nodegraph.files.migrations``, validates every field against the schema (types, missing fields, dangling
-edges, duplicate ids, one edge per input, cycles, parameters through their specs, which also bound
-shapes by ``spec.MAX_NUMEL``) and refuses bad input with ONE ``LoadError`` naming the field path and the
-reason. Unknown node types load as placeholders that keep all their data and save back unchanged.
+Loading parses the JSON (nesting depth bounded, each key once per object: ``json_keys``), checks the header,
+migrates older versions through ``core.nodegraph.files.migrations``, validates every field against the schema
+(types, missing fields, dangling edges, duplicate ids, one edge per input, cycles, parameters through their specs,
+which also bound shapes by ``spec.MAX_NUMEL``) and refuses bad input with ONE ``LoadError`` naming the field path
+and the reason. Unknown node types load as placeholders that keep all their data and save back unchanged.
 Nothing in a file is ever executed: formulas are strings, tensors are plain numbers.
 """
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from core.nodegraph.files import migrations, schema
+from core.nodegraph.files import json_keys, migrations, schema
 from core.nodegraph.files.schema import MAX_DEPTH, LoadError, what
 from core.nodegraph.model import spec as _spec
 from core.nodegraph.model import subgraph as _subgraph  # noqa: F401 - registers graph.subgraph for loading
@@ -227,7 +227,8 @@ def loads(text: FileText) -> Graph:
 
 
 def _parse(text: FileText) -> Any:
-    """JSON text (str or UTF-8 bytes) to data, or LoadError: bad encoding, empty, damaged, too deep."""
+    """JSON text (str or UTF-8 bytes) to data, or LoadError: bad encoding, empty, damaged, a key repeated in an
+    object (``json_keys``: json would keep the last silently), too deep."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
@@ -239,7 +240,9 @@ def _parse(text: FileText) -> Any:
     if not text.strip():
         raise LoadError("empty file")
     try:
-        data = json.loads(text)
+        data = json_keys.loads_unique(text)
+    except json_keys.DuplicateKey as exc:
+        raise LoadError(str(exc)) from None
     except json.JSONDecodeError as exc:
         # NOTE: json's "Unterminated string starting at" ends in "at" itself: one "at" before the line
         raise LoadError(f"not valid JSON (truncated or damaged file?): {exc.msg.removesuffix(' at')} at line "
