@@ -5,9 +5,9 @@ A graph too big to read whole opens at a legible zoom framed on its start (``Gra
 minimap shows the rest small, but a newcomer read the first three columns of a twelve-column MLP as the whole
 graph (the mouse wheel zooms, and nothing at the edge said there was more). A button shows on each side (left,
 right, top, bottom) beyond which some node lies, in the middle of that edge or the nearest spot along it clear of
-nodes, never on a port, a shape label or the minimap; a click scrolls three quarters of the canvas that way, and
-the buttons follow as the view moves. The view's scroll bars show on the same rule
-(``GraphView.check_scroll_bars``): only when some node lies out of view.
+nodes (else moved in a little from the edge, else off the nodes' text), never on a port, a shape label or the
+minimap; a click scrolls three quarters of the canvas that way, and the buttons follow as the view moves. The
+view's scroll bars show on the same rule (``GraphView.check_scroll_bars``): only when some node lies out of view.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ SIDES = {"left": ("◀ more", -1, 0), "right": ("more ▶", 1, 0), "up": ("▲ m
 SLACK = 24.0  # px on screen of a node out of view that do not count (a margin's worth, not a hidden node)
 STEP = 0.75  # of the canvas's width or height scrolled by a click
 INSET = 6  # px from the canvas's edge
+INWARD = 0.25  # of the canvas's width or height a button may move in from its edge to a spot clear of nodes
 TOOLTIP = ("More of the graph lies this way: click to scroll there. The minimap in the corner shows it all (click "
            "it to go to a place), Space+drag or the middle mouse button pans, and View ▸ Fit all (F) shows it whole.")
 STYLE = ("QToolButton { background: rgba(44, 62, 80, 215); color: #ecf0f1; border: 1px solid #5d6d7e;"
@@ -95,9 +96,7 @@ class MoreArrows:
 
     def place(self) -> None:
         """Show the buttons of the sides with nodes beyond them, each in the middle of its edge or, where a node, a
-        port, an edge's shape label or the minimap is drawn there, at the nearest spot along the edge clear of them;
-        where none is, at the nearest spot clear of all but the nodes' boxes (ports, labels and the map stay in
-        sight), else in the middle."""
+        port, an edge's shape label or the minimap is drawn there, at the nearest clear spot (``_clear_spot``)."""
         room = self.view.viewport().rect()
         hidden = self.hidden_sides()
         for side, button in self.buttons.items():
@@ -108,37 +107,57 @@ class MoreArrows:
             w, h = button.width(), button.height()
             x = {"left": INSET, "right": room.width() - w - INSET}.get(side, (room.width() - w) // 2)
             y = {"up": INSET, "down": room.height() - h - INSET}.get(side, (room.height() - h) // 2)
-            spot = self._clear_spot(QRect(x, y, w, h), side in ("left", "right"))
+            _text, dx, dy = SIDES[side]
+            spot = self._clear_spot(QRect(x, y, w, h), -dx, -dy)
             button.move(spot.topLeft())
             button.show()
             button.raise_()
         self.view.check_scroll_bars()  # scroll bars only where there is something to scroll to
 
-    def _clear_spot(self, middle: QRect, along_y: bool) -> QRect:
-        """The spot nearest ``middle`` along its edge (y for a side edge, x for the top or bottom) clear of nodes,
-        ports, shape labels and the minimap, else clear of all but the nodes, else ``middle`` itself."""
+    def _clear_spot(self, middle: QRect, inward_x: int, inward_y: int) -> QRect:
+        """The spot for a button whose place is ``middle`` on an edge (``inward_*``: the way into the canvas), the
+        first of: the nearest spot along the edge clear of nodes, ports, shape labels and the minimap; that, moved
+        inward by up to INWARD of the canvas (a row of nodes along the edge, lesson 10's at 1920x1080); along the
+        edge over a node's body but clear of its text; clear of all but the nodes; ``middle`` itself."""
         room = self.view.viewport().rect()
-        strip = QRect(middle.x(), 0, middle.width(), room.height()) if along_y \
-            else QRect(0, middle.y(), room.width(), middle.height())
-        nodes: list[QRect] = []  # only what is on the strip (a pixel more: rounding): a large graph scrolls quickly
-        never: list[QRect] = []
-        for item in self.view.items(strip.adjusted(-2, -2, 2, 2), Qt.ItemSelectionMode.IntersectsItemBoundingRect):
-            if isinstance(item, NodeItem) or _never_covered(item):
-                (nodes if isinstance(item, NodeItem) else never).append(
-                    self.view.mapFromScene(item.sceneBoundingRect()).boundingRect())
-        minimap = self.view.minimap
-        if minimap.isVisible():  # nor over the minimap in its corner ('more ▼' sat on its edge at 1366x768)
-            never.append(minimap.geometry().translated(-self.view.viewport().pos()))
+        along_y = bool(inward_x)
+        depth = int((room.width() if along_y else room.height()) * INWARD)
+        band = middle.adjusted(min(inward_x * depth, 0), min(inward_y * depth, 0),
+                               max(inward_x * depth, 0), max(inward_y * depth, 0))
+        band = QRect(band.x(), 0, band.width(), room.height()) if along_y \
+            else QRect(0, band.y(), room.width(), band.height())
+        nodes, texts, never = self._obstacles(band)
         length, size = (room.height(), middle.height()) if along_y else (room.width(), middle.width())
         step = max(size // 4, 1)  # fine enough to fit between two ports a node's height apart
         shifts = [k * sign * step for k in range(length // (2 * step) + 1) for sign in (1, -1)]
-        spots = [middle.translated(0, s) if along_y else middle.translated(s, 0) for s in shifts]
-        spots = [spot for spot in spots if room.contains(spot)]
-        for obstacles in (nodes + never, never):
+        deep = max(min(middle.width(), middle.height()) // 2, 1)
+        rows = [[middle.translated(inward_x * d, inward_y * d).translated(0 if along_y else s, s if along_y else 0)
+                 for s in shifts] for d in range(0, depth + 1, deep)]
+        rows = [[spot for spot in row if room.contains(spot)] for row in rows]
+        tries = [(row, nodes + never) for row in rows] + [(rows[0], texts + never), (rows[0], never)]
+        for spots, obstacles in tries:
             spot = next((s for s in spots if not any(s.intersects(o) for o in obstacles)), None)
             if spot is not None:
                 return spot
         return middle
+
+    def _obstacles(self, band: QRect) -> tuple[list[QRect], list[QRect], list[QRect]]:
+        """On ``band`` of the viewport (a pixel more: rounding), in viewport pixels: the nodes' boxes, the text
+        drawn on them, and what a button never covers (ports, shape labels, the minimap). Only what is on the band
+        is measured: a large graph scrolls quickly."""
+        nodes: list[QRect] = []
+        texts: list[QRect] = []
+        never: list[QRect] = []
+        for item in self.view.items(band.adjusted(-2, -2, 2, 2), Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+            if isinstance(item, NodeItem):
+                nodes.append(self.view.mapFromScene(item.sceneBoundingRect()).boundingRect())
+                texts.extend(self.view.mapFromScene(item.mapRectToScene(r)).boundingRect() for r in item.text_rects())
+            elif _never_covered(item):
+                never.append(self.view.mapFromScene(item.sceneBoundingRect()).boundingRect())
+        minimap = self.view.minimap
+        if minimap.isVisible():  # nor over the minimap in its corner ('more ▼' sat on its edge at 1366x768)
+            never.append(minimap.geometry().translated(-self.view.viewport().pos()))
+        return nodes, texts, never
 
     def scroll(self, dx: int, dy: int) -> None:
         """Scroll three quarters of the canvas that way (the view no longer follows the opened document's frame)."""

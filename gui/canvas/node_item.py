@@ -162,6 +162,7 @@ class NodeItem(QGraphicsItem):
         self.breakpoint = False
         self.painted_simple: bool | None = None
         self.painted_preview = False
+        self._painted_scale = 1.0  # text_scale at the last paint (the port names' size in the scene)
         self.painted_value = ""  # the value line as the last paint drew it (elided where it had no room)
         self._param_lines: list[str] = []  # the display's parameter summary laid out in lines (pack_params)
         self._badge_lines: list[list[str]] = []  # each badge's lines: the summary's, the others word-wrapped
@@ -245,6 +246,22 @@ class NodeItem(QGraphicsItem):
         """The node's box (without the selection margin), in item coordinates."""
         return self._body
 
+    def text_rects(self) -> list[QRectF]:
+        """Where the last paint drew text, in item coordinates: the title bar, each port's name and, below the
+        ports, the value, gradient, badge and error lines with the heat map (the canvas's edge buttons keep off
+        them: 'more ▼' sat on lesson 10's h_cut value line at 1920x1080)."""
+        w = style.NODE_WIDTH
+        rects = [QRectF(0, 0, w, style.TITLE_H)]
+        if not self.painted_preview:
+            return rects
+        for (name, is_output), item in self.ports.items():
+            width = small_metrics().horizontalAdvance(name) * self._painted_scale
+            rects.append(QRectF(w - 10 - width if is_output else 10, item.pos().y() - 8, width, 16))
+        top = style.TITLE_H + style.PORT_ROW * self._rows
+        if self._preview_lines() or self.display.heat:
+            rects.append(QRectF(0, top, w, self._h - top))
+        return rects
+
     def set_display(self, display: NodeDisplay) -> None:
         if display == self.display:
             return  # a refresh sets every node's display, most of them unchanged (20,000 on a large graph)
@@ -323,7 +340,7 @@ class NodeItem(QGraphicsItem):
         title.addRoundedRect(QRectF(0, 0, w, style.TITLE_H), 6, 6)
         painter.fillPath(title, QBrush(self._color))
         painter.setPen(style.NODE_TEXT)
-        scale = text_scale(lod)
+        scale = self._painted_scale = text_scale(lod)
         bold = QFont(painter.font())
         bold.setBold(True)
         if scale > 1.0:
