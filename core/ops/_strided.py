@@ -15,7 +15,7 @@ from core.autograd.function import Function
 from core.ops._util import xp_of
 
 __all__ = ["strided_array", "contiguous_strides", "strided_scatter", "copy_preserving_layout", "extent", "dense",
-           "SliceBackward", "SelectBackward", "DiagonalBackward", "UnfoldBackward"]
+           "row_major", "in_layout_of", "SliceBackward", "SelectBackward", "DiagonalBackward", "UnfoldBackward"]
 
 
 class _Interface:
@@ -55,6 +55,36 @@ def dense(arr):
         return arr
     strides = tuple(s * arr.itemsize for s in contiguous_strides(arr.shape))
     return arr if arr.strides == strides else xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)
+
+
+def row_major(arr):
+    """``arr`` with PyTorch's contiguous strides, size-1 dims' included: the layout of ops whose CPU kernels
+    allocate their result contiguous whatever the input's (``amax``, ``prod``, ``all``, ``cumsum``, ``softmax``),
+    where NumPy's keep the input's order. A copy only where ``arr`` is not C-contiguous."""
+    if type(arr) is MetaArray or not arr.size or (1 not in arr.shape and arr.flags.c_contiguous):
+        return arr  # (the hot path; empty arrays: new_tensor's ``dense``)
+    strides = tuple(s * arr.itemsize for s in contiguous_strides(arr.shape))
+    if arr.strides == strides:
+        return arr
+    if not arr.flags.c_contiguous:
+        arr = xp_of(arr).ascontiguousarray(arr)
+        if arr.strides == strides:
+            return arr
+    return xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)  # (only size-1 dims' strides differ)
+
+
+def in_layout_of(arr, ref):
+    """``arr`` (of ``ref``'s shape) laid out as ``copy_preserving_layout`` would copy ``ref``: torch's
+    ``empty_like`` result of ops such as ``sort``, whose values and indices keep a permuted or channels-last
+    input's stride order. ``arr`` itself where it already is in that order."""
+    if type(arr) is MetaArray or arr.ndim < 2 or not arr.size or ref.flags.c_contiguous:
+        return arr
+    broadcast = any(st == 0 and sz > 1 for sz, st in zip(ref.shape, ref.strides))
+    out = xp_of(arr).empty_like(ref, dtype=arr.dtype, order="C" if broadcast else "K")
+    if out.strides == arr.strides:
+        return arr
+    out[...] = arr
+    return out
 
 
 def _overlaps(size, stride) -> bool:

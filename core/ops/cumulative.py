@@ -15,6 +15,7 @@ from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, is_reduced
+from core.ops._strided import row_major
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.comparison import logical_xor
 from core.ops.elementwise import _out
@@ -58,11 +59,13 @@ def _accumulated(scan, x, dim: int, dt):
     and a bfloat16 or float16 one in float32 (``acc_type``), rounding each output once, so core does too (NumPy's
     float32 scan rounds every step in float32, as the half types' accumulator does)."""
     if dt == np.float32 and x.dtype.kind == "f":
-        return (_scan_float64(scan, x, dim) if type(x) is np.ndarray
-                else scan(x, axis=dim, dtype=np.float64)).astype(dt)
-    if is_reduced(np.dtype(dt)) and x.dtype == dt:
-        return scan(x.astype(np.float32), axis=dim, dtype=np.float32).astype(dt)
-    return scan(x, axis=dim, dtype=dt)
+        out = (_scan_float64(scan, x, dim) if type(x) is np.ndarray
+               else scan(x, axis=dim, dtype=np.float64)).astype(dt)
+    elif is_reduced(np.dtype(dt)) and x.dtype == dt:
+        out = scan(x.astype(np.float32), axis=dim, dtype=np.float32).astype(dt)
+    else:
+        out = scan(x, axis=dim, dtype=dt)
+    return row_major(out)  # (torch's scans write a contiguous result whatever the input's layout)
 
 
 _ROW_SCAN_MAX, _ROW_MIN = 4096, 64  # scans run as a loop over rows: at most 4096 rows of at least 64 elements
@@ -186,7 +189,7 @@ class Logcumsumexp(Function):
                 out = running("logaddexp", x.astype(np.float64), dim)  # (torch's acc_type of float: double)
             else:
                 out = running("logaddexp", x, dim)
-        res = wrap(xp.asarray(out, dtype=x.dtype))
+        res = wrap(row_major(xp.asarray(out, dtype=x.dtype)))
         ctx.save_for_backward(a, res)
         return res
 
@@ -242,7 +245,7 @@ class Cummax(Function):
         idx = running("maximum", xp.where(hit, pos, 0), dim).astype(np.int64)
         ctx.indices = idx
         ctx.in_shape = x.shape
-        return values, idx
+        return row_major(values), row_major(idx)
 
     @staticmethod
     def backward(ctx, g, _gi):

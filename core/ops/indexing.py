@@ -14,7 +14,7 @@ from core import _dtype
 from core._arg_types import tp_name
 from core._factories import arange, tensor, zeros
 from core._from_data import check_scalar_fits
-from core._tensor import Tensor
+from core._tensor import Tensor, tensor_keeping_strides
 from core.autograd.function import Function, _capture_state, _dual_state
 from core.autograd.grad_mode import is_grad_enabled
 from core.autograd.shortcuts import state as _shortcuts
@@ -337,8 +337,12 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):  # (out=: core.ops.out_ar
         return tuple(wrap(i.astype(np.int64)) for i in idx)
     # NOTE: PyTorch's (n, ndim) result is column-major, strides (1, n): one index list per column in memory
     if x.ndim == 0:
-        return wrap(xp.zeros((0, idx[0].size), dtype=np.int64).T)
-    return wrap(xp.stack(idx, axis=0).astype(np.int64).T if idx else xp.zeros((0, 0), dtype=np.int64))
+        out = xp.zeros((0, idx[0].size), dtype=np.int64).T
+    else:
+        out = xp.stack(idx, axis=0).astype(np.int64).T if idx else xp.zeros((0, 0), dtype=np.int64)
+    if out.shape[0] == 0 and out.ndim == 2 and type(out) is np.ndarray:  # no hits: torch's strides (1, 0) too
+        return tensor_keeping_strides(np.lib.stride_tricks.as_strided(out, out.shape, (out.itemsize, 0)))
+    return wrap(out)
 
 
 @data_dependent

@@ -19,6 +19,7 @@ from core._norm_order import p_norm, two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._linalg_checks import _type_name
+from core.ops._strided import row_major
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
 from core.ops.comparison import where
 from core.ops.complex_ops import conj_of
@@ -435,7 +436,7 @@ class LinalgVectorNorm(Function):
         ctx.ord, ctx.dims, ctx.keepdim, ctx.named = ord, dims, keepdim, named  # (named: the dims the caller gave)
         out = out.astype(dt.np, copy=False)
         kept = tuple(s for i, s in enumerate(out.shape) if i not in dims)
-        res = new_tensor(out) if keepdim else new_tensor(out.reshape(kept))
+        res = new_tensor(row_major(out if keepdim else out.reshape(kept)))  # (torch's result: contiguous)
         ctx.save_for_backward(a, res)  # (the result: torch's norm_backward reads it, a node of the double backward)
         return res
 

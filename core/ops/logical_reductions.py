@@ -13,6 +13,7 @@ import numpy as np
 from core._arg_types import dim_overloads_error, is_index, tp_name
 from core._tensor import Tensor
 from core.ops._recorded import recorded
+from core.ops._strided import row_major
 from core.ops._util import wrap, xp_of
 from core.ops.reduction import accept_numpy_names, axes, reduce_dims
 from core.overrides import handle_torch_function, has_torch_function_unary
@@ -27,7 +28,7 @@ def _logical(input: Tensor, dim, keepdim, fn: str):
         out = x != 0                                 # dim=() still means every dim)
         return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
     dims = reduce_dims(input, dim)
-    out = xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim)))
+    out = row_major(xp.asarray(getattr(xp, fn)(x, axis=axes(dims, x.ndim), keepdims=bool(keepdim))))
     return wrap(out.astype(np.uint8) if x.dtype == np.uint8 else out)
 
 
@@ -90,7 +91,7 @@ def _count_nonzero(input: Tensor, dim):
     x = input._data
     xp = xp_of(x)
     dims = reduce_dims(input, dim)
-    return wrap(xp.asarray(xp.sum(x != 0, axis=axes(dims, x.ndim)), dtype=np.int64))
+    return wrap(row_major(xp.asarray(xp.sum(x != 0, axis=axes(dims, x.ndim)), dtype=np.int64)))
 
 
 _LOGICAL_OVERLOADS = ("()", "(tuple of ints dim = None, bool keepdim = False)", "(int dim, bool keepdim = False)")

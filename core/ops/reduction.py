@@ -22,6 +22,7 @@ from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.ops._float32_compute import computes_in_float32
 from core.ops._prod_order import GRAIN, LANES, row_products
+from core.ops._strided import row_major
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.elementwise import DivByNumber, _out
@@ -384,7 +385,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     dims = reduce_dims(input, dim)
     x = input._data
     count = xp_of(x).sum(~xp_of(x).isnan(x), axis=axes(dims, x.ndim), keepdims=keepdim)
-    return nansum(input, dim, keepdim, dtype=dtype) / wrap(xp_of(x).asarray(count))
+    return nansum(input, dim, keepdim, dtype=dtype) / wrap(row_major(xp_of(x).asarray(count)))  # (torch's layout)
 
 
 # ----- prod --------------------------------------------------------------------------------------
@@ -397,7 +398,8 @@ class Prod(Function):
     def forward(ctx, a, *, dim, keepdim, dt):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dim, ctx.keepdim = x.shape, x.dtype, dim, keepdim
-        res = wrap(Prod.products(x.astype(dt.np, copy=False), None if dim is None or x.ndim == 0 else dim, keepdim))
+        axis = None if dim is None or x.ndim == 0 else dim
+        res = wrap(row_major(Prod.products(x.astype(dt.np, copy=False), axis, keepdim)))  # (torch's: contiguous)
         ctx.save_for_backward(a, res)
         return res
 

@@ -14,6 +14,7 @@ from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
 from core.ops import reduction
 from core.ops._recorded import recorded
+from core.ops._strided import row_major
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.elementwise import _out
@@ -61,7 +62,9 @@ class Amax(Function):
             if cls.nan_aware and bool(xp.isnan(out).any()):
                 ctx.mask = xp.isnan(x)  # PyTorch's evenly_distribute_backward: NaNs take the gradient
             ctx.count = ctx.mask.sum(axis=ax, keepdims=True)
-        result = new_tensor(out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax]))
+        # NOTE: torch allocates the result contiguous whatever the input's layout (NumPy's keeps the input's order)
+        kept = out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax])
+        result = new_tensor(row_major(kept))
         ctx.save_for_backward(result)  # (PyTorch saves the result: a write to it before backward is refused)
         return result
 

@@ -17,6 +17,7 @@ from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, is_reduced, log_softmax_bfloat16
+from core.ops._strided import row_major
 from core.ops._util import normalize_dim, quiet, wrap, xp_of
 from core.ops.activation_backward import log_softmax_backward_data, softmax_backward_data
 from core.ops.conversion import to
@@ -83,14 +84,14 @@ class Softmax(Function):
                 total = softmax_sum(e, dim, lanes)  # times the reciprocal of the sum
                 last = dim % x.ndim == x.ndim - 1
                 if type(e) is np.ndarray and e.size:  # (a fresh array: scaled in place)
-                    out = wrap(np.multiply(e, np.float32(1) / total, out=e) if last else np.divide(e, total, out=e))
+                    out = np.multiply(e, np.float32(1) / total, out=e) if last else np.divide(e, total, out=e)
                 else:
-                    out = wrap(e * (np.float32(1) / total) if last else e / total)
+                    out = e * (np.float32(1) / total) if last else e / total
             else:  # float64 over the last dim (AVX-512): PyTorch's order of adds too (core._softmax_kernels)
                 out = softmax_kernels.softmax_double(e, dim)
                 if out is None:
                     out = (e / (e.sum(axis=dim, keepdims=True) if x.ndim else e)).astype(x.dtype, copy=False)
-                out = wrap(out)
+            out = wrap(row_major(out))  # (torch's kernel writes a contiguous result whatever the input's layout)
         ctx.save_for_backward(out)
         return out
 
@@ -119,13 +120,13 @@ class LogSoftmax(Function):
         x = a._data
         ctx.dim = dim
         if is_reduced(x.dtype):  # bfloat16, float16: PyTorch's kernel rounds twice (core.ops._float32_compute)
-            out = wrap(log_softmax_bfloat16(x, dim))
+            out = wrap(row_major(log_softmax_bfloat16(x, dim)))
             ctx.save_for_backward(out.float())  # backward computes in float32 from the rounded values
             return out
         with quiet():  # (as in Softmax.forward)
             s, e = _shifted(x, dim, log=True)
             total = softmax_kernels.log_softmax_sum(e, dim) if x.ndim else e  # PyTorch's order of adds
-            out = wrap((s - softmax_kernels.kernel_log(total)).astype(x.dtype, copy=False))
+            out = wrap(row_major((s - softmax_kernels.kernel_log(total)).astype(x.dtype, copy=False)))
         ctx.save_for_backward(out)
         return out
 

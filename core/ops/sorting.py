@@ -18,6 +18,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._recorded import data_dependent, recorded
 from core.ops._std_order import rows_with_ties, torch_sort_rows, torch_topk_rows
+from core.ops._strided import in_layout_of, row_major
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.order_stats import *  # noqa: F403 - one family for users
@@ -50,8 +51,8 @@ class Sort(Function):
         idx = sort_indices(x, dim, descending).astype(np.int64)
         if not stable and xp is np:
             idx = _unstable_order(x, idx, dim, descending)
-        ctx.indices = idx
-        return xp.take_along_axis(x, idx, axis=dim), idx
+        idx = ctx.indices = in_layout_of(idx, x)  # (torch's values and indices keep the input's stride order)
+        return in_layout_of(xp.take_along_axis(x, idx, axis=dim), x), idx
 
     @staticmethod
     def backward(ctx, g, _gi):
@@ -101,7 +102,7 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool
     idx = sort_indices(x, d, bool(descending)).astype(np.int64)
     if not stable and xp_of(x) is np:
         idx = _unstable_order(x, idx, d, bool(descending))
-    return wrap(idx)
+    return wrap(in_layout_of(idx, x))  # (sort's indices: the input's stride order)
 
 
 def msort(input: Tensor):
@@ -128,7 +129,7 @@ class Topk(Function):
             idx = _cpu_order(x, head, k, dim, largest, sorted)
         else:
             idx = xp.take(sort_indices(x, dim, largest).astype(np.int64), xp.arange(k), axis=dim)
-        ctx.indices = idx
+        idx = ctx.indices = row_major(idx)  # (torch's topk results are contiguous)
         return xp.take_along_axis(x, idx, axis=dim), idx
 
     @staticmethod

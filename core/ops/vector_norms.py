@@ -18,6 +18,7 @@ from core._norm_order import p_norm, two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
+from core.ops._strided import row_major
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.norm_backward import norm_backward
@@ -102,7 +103,7 @@ class LinalgVectorNorm(Function):
         _check_norm_input(x, p, ax)
         # (named: the dims the caller gave, () for none, which norm_backward leaves out when it unsqueezes)
         ctx.p, ctx.dims, ctx.keepdim, ctx.named = p, dims, keepdim, dims if named is None else named
-        res = wrap(_vector_norm(x, p, ax, keepdim))
+        res = wrap(row_major(_vector_norm(x, p, ax, keepdim)))  # (torch's result: contiguous)
         ctx.save_for_backward(a, res)
         return res
 
