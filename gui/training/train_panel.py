@@ -38,7 +38,6 @@ from core.nodegraph.model import commands
 from core.nodegraph.model.names import node_label
 from core.nodegraph.model.training_settings import RANGES
 from core.nodegraph.training import holdout
-from core.nodegraph.training.captured import LAST_STEP
 from core.nodegraph.training.runs import StopConditions
 from gui import format as fmt
 from gui.dock_panels import FittingScroll, compact
@@ -47,6 +46,7 @@ from gui.number_spin_box import FloatSpinBox, IntSpinBox, select_whole, settle
 from gui.refusal_note import add_refusal_row
 from gui.training.device_selector import DeviceSelector
 from gui.training.status_line import StatusLine
+from gui.training.step_mode import step_mode_words
 from gui.undo_keys import DocumentUndoKeys
 
 if TYPE_CHECKING:
@@ -71,22 +71,6 @@ TIPS = {  # what each training control does, for the status bar and the Train pa
     "step": "One training step now: zero_grad, forward, loss, backward, optimizer step",
     "reset_training": "Re-initialise the parameters and start a new run (the plots keep the old one)",
 }
-
-
-STEP_MODES = {  # Training.step_mode's states in a learner's words, short enough for the Train dock's line
-    "captured (replaying)": "replayed (recorded once, same numbers)",
-    "captured (recording)": "step by step, recording it for replay",
-    "captured (checked against eager)": "replayed, checked against step by step",
-    f"eager — {LAST_STEP}": "step by step (every node ran)",
-}
-
-
-def step_mode_words(mode: str) -> str:
-    """The Train panel's line for ``Training.step_mode``: ``"Training step: replayed (recorded once, same numbers)"``
-    or, for an eager step, ``"Training step: step by step, every node ran (<why>)"`` (a lone Step: no why)."""
-    kind, _, why = mode.partition(" — ")
-    words = STEP_MODES.get(mode) or (f"step by step, every node ran ({why})" if kind == "eager" and why else mode)
-    return f"Training step: {words}"
 
 
 def _say(line: QLabel | StatusLine, text: str) -> None:
@@ -490,7 +474,7 @@ class TrainPanel(QWidget):
         else:
             self._show_count(info, shown)
         ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming
-        _say(self.step_mode, step_mode_words(info["step_mode"]) if ran else "")
+        _say(self.step_mode, step_mode_words(info["step_mode"], info.get("replayed_before", (0, 0))) if ran else "")
 
     def _show_count(self, info: dict[str, Any], shown: str) -> None:
         """Train's bar and line: steps done of those asked for, the loss ``shown``, the rate and the time left."""

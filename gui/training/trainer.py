@@ -445,7 +445,8 @@ class Trainer(QObject):
         return {"done": self.done, "total": self.target, "rate": rate, "loss": self.last_loss,
                 "run_steps": 0 if run is None else len(run),  # the current run's steps, Train's and Step's
                 "eta": left / rate if rate > 0 else None, "state": self.state,
-                "step_mode": "" if session is None else session.trainer.step_mode}  # captured or eager, and why
+                "step_mode": "" if session is None else session.trainer.step_mode,  # captured or eager, and why
+                "replayed_before": (0, 0) if session is None else session.trainer.replayed_before_last}
 
 
 _TRAINING: set[int] = set()  # ids of the trainers training now (several windows may train at once)

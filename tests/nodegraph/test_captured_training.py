@@ -65,7 +65,9 @@ def test_every_example_trains_to_the_same_numbers_with_and_without_capture(name)
 def test_the_plain_mlp_examples_replay_their_captured_steps(name):
     session, metrics, _ = _train(io.load(EXAMPLES_DIR / name), True, 6)
     assert session.trainer.compiled.replays > 0
-    assert session.trainer.step_mode == "captured (replaying)"
+    assert session.trainer.step_mode == f"eager — {LAST_STEP}"  # a call's last step runs every node
+    # the first replay is checked against the eager pass, and that step uses the eager values: it counts as eager
+    assert session.trainer.replayed_before_last == (session.trainer.compiled.replays - 1, 5)
     assert all(m["error"] is None for m in metrics)
 
 
@@ -90,7 +92,7 @@ def test_editing_a_parameter_between_train_calls_records_the_pass_again():
 
     captured = _train(classifier_graph(batch_size=200), True, 5, 5, edit=edit)
     _assert_same(captured, _train(classifier_graph(batch_size=200), False, 5, 5, edit=edit))
-    assert captured[0].trainer.step_mode == "captured (replaying)"
+    assert captured[0].trainer.replayed_before_last[0] > 0  # the second call replayed too
 
 
 def test_adding_a_node_between_train_calls_records_the_pass_again():
@@ -120,11 +122,42 @@ def test_step_mode_says_why_a_step_ran_eagerly():
 def test_a_single_step_after_a_replaying_train_says_every_node_ran():
     session = Session(classifier_graph(batch_size=200))
     list(session.train(6))
-    assert session.trainer.step_mode == "captured (replaying)"  # the call replayed; its last step ran eagerly
+    assert session.trainer.step_mode == f"eager — {LAST_STEP}"  # the call replayed; its last step ran eagerly
     replays = session.trainer.compiled.replays
+    assert session.trainer.replayed_before_last == (replays - 1, 5) and replays > 1  # (the checked one: eager)
     list(session.train(1))  # the GUI's Step: one call of one step, eager as every call's last step
     assert session.trainer.compiled.replays == replays
     assert session.trainer.step_mode == f"eager — {LAST_STEP}"
+    assert session.trainer.replayed_before_last == (0, 0)
+
+
+def test_an_edit_before_a_calls_last_step_leaves_no_replayed_label():
+    """Steps replayed, then an edit (a parameter typed while training) invalidated the capture just before the last
+    step (Pause ends a call with one more step): that step ran eagerly, but the label said 'captured (replaying)'."""
+    session = Session(classifier_graph(batch_size=200))
+    steps = session.train(8)
+    for _ in range(6):
+        next(steps)
+    assert session.trainer.replayed and session.trainer.step_mode == "captured (replaying)"
+    replays = session.trainer.compiled.replays
+    session.graph.set_param("one", "tensor", 0.5)
+    session.trainer.finish()  # as the GUI's Pause: one more step, the call's last
+    assert len(list(steps)) == 1
+    assert session.trainer.step_mode.startswith("eager — first step after a change")
+    assert not session.trainer.replayed
+    assert session.trainer.replayed_before_last == (replays - 1, 6)  # (the checked replay's step used eager values)
+
+
+def test_a_cancelled_call_leaves_no_count_for_the_next_step():
+    session = Session(classifier_graph(batch_size=200))
+    steps = session.train(8)
+    for _ in range(6):
+        next(steps)
+    session.trainer.cancel()
+    assert list(steps) == []
+    list(session.train(1))
+    assert session.trainer.step_mode == f"eager — {LAST_STEP}"
+    assert session.trainer.replayed_before_last == (0, 0)
 
 
 def test_a_reset_records_the_pass_again_with_the_new_parameters():

@@ -24,9 +24,11 @@ When it applies, and what runs eagerly instead (``mode`` says which path the las
   op, runs a backward of its own), a node drawing from the session's generator, in-place nodes, retained
   non-leaf gradients and forward errors keep the graph eager until the next change;
 - the last step of a ``train`` call runs eagerly, so the session afterwards holds exactly the eager state
-  (the autograd view's per-node graph, the finished pass). After a call whose steps replayed, ``mode`` keeps
-  ``"captured (replaying)"`` (that call's path); a call of one step (the GUI's Step) or one whose previous step did
-  not replay says ``"eager — " + LAST_STEP``: the label is true of the step that ran last.
+  (the autograd view's per-node graph, the finished pass).
+
+``mode`` is always true of the step that ran last: after a call it says ``"eager — " + LAST_STEP`` (or the reason
+that came first), and ``before_last`` says how many of the call's earlier steps replayed, of how many (the Train
+dock said 'replayed' for a call whose last steps ran eagerly after an edit).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class CapturedForward:
         self.enabled = True
         self.mode = "eager — not trained yet"  # the path the last step's forward took (Training.step_mode)
         self.replayed = False  # the last step's forward was a replay (not the eager pass's autograd graph)
+        self.before_last = (0, 0)  # (replayed, ran): the steps of the latest call before its last one
+        self._call_steps = [0, 0]  # the same, counted in the call under way
         self.invalidate()
 
     def invalidate(self) -> None:
@@ -69,10 +73,25 @@ class CapturedForward:
         graph = s.graph
         return id(s.values), s.device, s.training, getattr(graph.edges, "version", None), len(graph.nodes)
 
+    def begin_call(self) -> None:
+        """A ``train`` call starts: its steps are counted afresh (a cancelled call ran no last step to end its
+        count)."""
+        self.before_last, self._call_steps = (0, 0), [0, 0]
+
     def run(self, last: bool) -> None:
         """Evaluate every node for a training step (``session.values`` holds this step's outputs after)."""
+        self.replayed = False
+        if last:
+            self.before_last, self._call_steps = (self._call_steps[0], self._call_steps[1]), [0, 0]
+        else:
+            self._call_steps[1] += 1
+        self._forward(last)
+        if self.replayed:
+            self._call_steps[0] += 1
+
+    def _forward(self, last: bool) -> None:
+        """``run``'s forward: eagerly (``mode`` says why), or recorded, checked or replayed by ``core.compile``."""
         s = self.session
-        previous_replayed, self.replayed = self.replayed, False
         key = self._state_key()
         if key != self._key:
             if self._key is not None:
@@ -81,8 +100,7 @@ class CapturedForward:
         why = self._why_eager(last)
         if why is not None:
             s.run_forward()
-            if not (last and previous_replayed):  # a replaying call's eager last step keeps that call's label
-                self.mode = f"eager — {why}"
+            self.mode = f"eager — {why}"
             if not self._warm and not s.errors:
                 self._warm = True
             self._key = self._state_key()

@@ -150,6 +150,13 @@ class Training:
         return self._captured.mode
 
     @property
+    def replayed_before_last(self) -> tuple[int, int]:
+        """``(replayed, ran)``: how many of the latest ``train`` call's steps before its last one replayed the
+        captured pass, of how many; with ``step_mode`` (which is about the last step only) it tells a call that
+        replayed and then ran its last step eagerly from one that never replayed."""
+        return self._captured.before_last
+
+    @property
     def replayed(self) -> bool:
         """Whether the last step replayed the captured pass: the session holds that step's numbers (the same as
         eager, bit for bit) but not the eager pass's bookkeeping (a finished forward, the per-node autograd graph).
@@ -193,6 +200,7 @@ class Training:
         self._cancelled = False
         session.abandon_backward()
         session.history.clear()
+        self._captured.begin_call()
         try:
             for i in range(n):
                 if self._cancelled:
