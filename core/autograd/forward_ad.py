@@ -263,7 +263,11 @@ def apply_dual(cls, args, kwargs):
     fallback = cls.jvp is None and cls.__module__.startswith("core.")
     try:
         rng = _generator_state() if fallback else None  # the rerun of a random op must draw the same numbers
-        before = [None if t is None or not fallback else _kept_copy(a) for a, t in zip(args, tangents)]
+        # NOTE: an in-place op's ``self`` is copied even without a tangent (``y.mul_(dual)``): the rule's rerun
+        # reads its old value and writes into the copy, not into ``self`` a second time
+        writes = fallback and getattr(cls, "writes_self", False)
+        before = [_kept_copy(a) if fallback and (t is not None or writes and i == 0 and hasattr(a, "_data")) else None
+                  for i, (a, t) in enumerate(zip(args, tangents))]
         keep = _state.keep = []  # NOTE: after the clones above, so that the op's own ctx comes first
         out = cls.apply(*args, **kwargs)
         _state.keep = None
@@ -461,6 +465,9 @@ def _jvp_from_backward(cls, args, kwargs, tangents, rng, before):
     leaves = {i: before[i] if before[i].requires_grad else _set_requires_grad(before[i]) for i, _ in dual}
     for i, _ in dual:
         copies[i] = leaves[i].clone()  # NOTE: not the leaf itself, which an in-place op may not modify
+    for i, kept in enumerate(before):
+        if kept is not None and i not in leaves:  # an in-place op's ``self`` without a tangent, as it was
+            copies[i] = kept
     after = _random.default_generator.get_state()
     _random.default_generator.set_state(rng)
     try:
