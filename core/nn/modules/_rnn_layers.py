@@ -51,15 +51,17 @@ def _lstm_step(gi, state, w: _Weights) -> tuple:
 
 def _gru_step(gi, state, w: _Weights) -> tuple:
     h = state[0]
-    hidden = h.shape[1]
-    hh = F.linear(h, w.hh, w.b_hh)
-    # NOTE: PyTorch's CPU cell takes sigmoid_ in place on chunks of its hidden gates, each row of a gate a strided
-    # run of ``hidden`` elements; its vectorised kernel rounds such a run's tail as core's sigmoid does on the same
-    # strided view, not as on a contiguous (batch, hidden) sum (hidden 16: outputs differed in the last bit)
-    rz = gi[:, :2 * hidden] + hh[:, :2 * hidden]
-    r, z = core.sigmoid(rz[:, :hidden]), core.sigmoid(rz[:, hidden:])
-    n = core.tanh(gi[:, 2 * hidden:] + r * hh[:, 2 * hidden:])
-    return ((h - n) * z + n,)
+    # NOTE: ATen's GRUCell, op for op: both products split by unsafe_chunk, the hidden gates' chunks summed and
+    # squashed in place (``hg[0].add_(ig[0]).sigmoid_()``), so the graph is torch's (AddBackward0 over two
+    # UnsafeSplitBackward0, the hidden product's first). Each gate's rows are then a strided run of ``hidden``
+    # elements, which PyTorch's vectorised sigmoid_ rounds as core's sigmoid_ does on the same view (a contiguous
+    # (batch, hidden) sum rounded its tail otherwise: hidden 16 differed in the last bit)
+    ig = gi.unsafe_chunk(3, 1)
+    hg = F.linear(h, w.hh, w.b_hh).unsafe_chunk(3, 1)
+    r = hg[0].add_(ig[0]).sigmoid_()
+    z = hg[1].add_(ig[1]).sigmoid_()
+    n = ig[2].add(hg[2].mul_(r)).tanh_()
+    return ((h - n).mul_(z).add_(n),)
 
 
 _STEPS = {"RNN_TANH": _rnn_tanh_step, "RNN_RELU": _rnn_relu_step, "LSTM": _lstm_step, "GRU": _gru_step}
