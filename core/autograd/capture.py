@@ -130,7 +130,7 @@ def capture(fn, args: tuple, kwargs: dict):
     plan = None
     if reason is None:
         try:
-            plan = Plan(recorder.calls, inputs, result)
+            plan = Plan(recorder.calls, inputs, result, _named_tensors(fn))
         except NotReplayable as exc:
             reason = str(exc)
     if plan is not None and grad_mode._state.enabled:
@@ -165,6 +165,34 @@ def _run_recorded(fn, args, kwargs: dict, recorder):
         state.recorder = None
     recorder.finish()
     return result
+
+
+def _named_tensors(fn) -> set:
+    """The ids of the tensors ``fn`` can name without making them: a module's parameters and buffers, the tensors
+    (and modules' tensors) among a function's globals and closure. A compiled graph lists them as inputs."""
+    Tensor = _function._TENSOR
+    owner = getattr(fn, "__self__", fn)
+    found: list = [owner]
+    code = getattr(fn, "__func__", fn)
+    found += list(getattr(code, "__globals__", {}).values())
+    found += [c.cell_contents for c in getattr(code, "__closure__", None) or () if _filled(c)]
+    ids: set = set()
+    for value in found:
+        if isinstance(value, Tensor):
+            ids.add(id(value))
+        elif not isinstance(value, type) and callable(getattr(value, "named_buffers", None)) \
+                and callable(getattr(value, "parameters", None)):  # (a module: duck-typed, core.nn is above us)
+            ids.update(id(t) for t in value.parameters())
+            ids.update(id(t) for _, t in value.named_buffers())
+    return ids
+
+
+def _filled(cell) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:  # (an empty cell)
+        return False
+    return True
 
 
 def _stand_in(t):

@@ -93,11 +93,12 @@ class Plan:
     call's eager result keeps its own graph; each replay points the shells at new arrays.
     """
 
-    def __init__(self, calls, inputs, result):
+    def __init__(self, calls, inputs, result, known=frozenset()):
         Tensor = _function._TENSOR
         _check_result(result)
         self._inputs = inputs
         self._input_pos = {id(s): i for i, s in enumerate(inputs) if isinstance(s, Tensor)}
+        self._graph_inputs = _graph_inputs(calls, self._input_pos, known)
         nodes: dict = {}  # id(recorded ctx) -> the plan's copy
         shells: dict = {}  # id(recorded output) -> the plan's shell for it
         fresh_roots = set()
@@ -182,9 +183,11 @@ class Plan:
                     heapq.heappush(heap, (-nxt._seq, counter, nxt))
                     counter += 1
         self._order = order
-        self._exit_edges = tuple(exits)  # (node, input_nr) pairs: the compiled node's edges
+        edges, metas = _in_torchs_order(self._graph_inputs, exits, metas)
+        exits = {e: k for k, e in enumerate(edges) if e is not None}
+        self._graph_inputs = None  # (the tensors themselves are not kept)
+        self._exit_edges = tuple(edges)  # (node, input_nr) pairs, None for an input without grad: the node's edges
         self._out_meta = tuple((t._data.shape, t._data.dtype, t.device) for t in self._outputs)
-        self._exit_index = exits
         self._exit_meta = tuple(metas)
         stand_ins = {id(s._grad_fn): i for i, s in enumerate(self._inputs)
                      if isinstance(s, _function._TENSOR) and s._requires_grad}
@@ -209,7 +212,7 @@ class Plan:
             program.append((n, n._forward_cls.backward, base[n], len(n._out_meta) or 1, routes))
         self._program = program
         self._n_slots = n_slots
-        self._all_slots = n_slots + len(exits)
+        self._all_slots = n_slots + len(self._exit_edges)
         self._seeds = [None if id(t) not in self._shell_ids or not t._requires_grad or t._grad_fn not in base
                        else base[t._grad_fn] + t._output_nr for t in self._outputs]
         self._checked = [False] * len(program)  # the node's gradients came out right once: call it directly
@@ -449,6 +452,48 @@ def _point(shell, raw) -> None:
         return
     t = _function._as_output(raw, _function._TENSOR)
     shell._data, shell._root, shell._vc = t._data, t._root, t._vc
+
+
+def _graph_inputs(calls, input_pos: dict, known) -> list:
+    """The compiled region's inputs as torch.compile's graph lists them: each tensor argument and each tensor from
+    outside the call (a parameter, a buffer, a global) in the order the calls first read them (dynamo lifts an
+    input when the code first uses it, a module's attribute when it is read: ``Linear`` reads its weight in ``t``
+    before ``addmm`` reads the bias and the input). A tensor from outside that needs no grad counts only when it is
+    one the function can name (``known``: a module's buffers, a global), not one made inside the call."""
+    made: set = set()
+    for _cls, _ctx, _args, _kwargs, outs in calls:
+        made.update(id(o) for o in outs if o is not None)
+    seen: dict = {}
+    for _cls, _ctx, args, kwargs, outs in calls:
+        for t in tensors_in((args, kwargs)):
+            key = id(t)
+            if key in seen or key in made and key not in input_pos:
+                continue
+            if key in input_pos or t._requires_grad or key in known:
+                seen[key] = t
+        made.update(id(o) for o in outs if o is not None)
+    return list(seen.values())
+
+
+def _in_torchs_order(graph_inputs: list, exits: dict, metas: list) -> tuple:
+    """The compiled node's edges, one per graph input in order (None where it needs no grad), then any exit no
+    input accounts for; and their metadata."""
+    edges, out_metas, placed = [], [], set()
+    for t in graph_inputs:
+        fn = t._grad_fn if t._base is None else t.grad_fn
+        edge = (fn, t._output_nr) if fn is not None else (t._accum, 0) if t._accum is not None else None
+        if edge in exits and edge not in placed:
+            placed.add(edge)
+            edges.append(edge)
+            out_metas.append(metas[exits[edge]])
+        elif not t._requires_grad:
+            edges.append(None)
+            out_metas.append(None)
+    for edge, k in exits.items():
+        if edge not in placed:
+            edges.append(edge)
+            out_metas.append(metas[k])
+    return edges, out_metas
 
 
 def _check_args(args, shells, input_pos, fresh_roots, constants) -> None:
