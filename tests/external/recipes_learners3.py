@@ -12,12 +12,18 @@ Learner and course material not yet covered, third batch (2026-12-07, corpus hel
   its public repository): continual learning on permuted MNIST (naive fine-tuning, rehearsal and EWC on the seeded
   stand-in) and the mixture-of-experts coding question, cell by cell;
 - ``ln3_kind_*``: Gunho Choi's Kind PyTorch Tutorial (Korean, 2017): tensor basics, ``Variable`` and autograd, linear
-  regression, a character RNN, in 2017's API (what torch now refuses, core refuses alike).
+  regression, a character RNN, in 2017's API (what torch now refuses, core refuses alike);
+- ``ln3_es_mx_*``: Rodrigo Bernal's Spanish translation of PyTorch's Learn the Basics (pytorch-mx, 2025): quickstart,
+  tensors, datasets, transforms, building a model, autograd and the optimization loop on the seeded Fashion-MNIST
+  stand-in (epochs shortened), cell by cell;
+- ``ln3_zh_immc_*``: IMMC Lab's Chinese translation of PyTorch's tutorials (2023): Learn the Basics and the
+  Introduction to PyTorch video series' pages (tensors in depth, autograd, models, the training loop), with the
+  edits the English pages have in ``recipes_tutorials.py`` (seeded stand-ins, ``empty`` as zeros, shorter reports).
 """
 
 from __future__ import annotations
 
-from recipe_kit import _r
+from recipe_kit import FASHION, _r
 
 RECIPES: list[dict] = []
 
@@ -87,4 +93,49 @@ RECIPES += [
        _zeroed("Tensor(3,4)", "FloatTensor(3,4)", "FloatTensor(3,4)"), keep_going=True),
     _r("ln3_kind_linear_regression", KIND, "03_Linear_Regression/Linear_Regression.ipynb", keep_going=True),
     _r("ln3_kind_simple_char_rnn", KIND, "08_Simple_Char_RNN/Simple_Char_RNN.py"),
+]
+
+MX = ("rbernalc/pytorch-mx", "6c16dc27e57da4e70cbd55ff7fc8fde87138de16", "MIT")
+RECIPES += [
+    _r("ln3_es_mx_quickstart", MX, "tutorials/basic/0_quickstart_tutorial.ipynb",
+       [FASHION, FASHION, ("epochs = 5", "epochs = 2")], keep_going=True),
+    _r("ln3_es_mx_tensors", MX, "tutorials/basic/1_tensors_tutorial.ipynb", keep_going=True),
+    _r("ln3_es_mx_data", MX, "tutorials/basic/2_data_tutorial.ipynb", [FASHION, FASHION], keep_going=True),
+    _r("ln3_es_mx_transforms", MX, "tutorials/basic/3_transforms_tutorial.ipynb", [FASHION], keep_going=True),
+    _r("ln3_es_mx_buildmodel", MX, "tutorials/basic/4_buildmodel_tutorial.ipynb", keep_going=True),
+    _r("ln3_es_mx_autogradqs", MX, "tutorials/basic/5_autogradqs_tutorial.ipynb", keep_going=True),
+    _r("ln3_es_mx_optimization", MX, "tutorials/basic/6_optimization_tutorial.ipynb",
+       [FASHION, FASHION, ("epochs = 5", "epochs = 1"), ("epochs = 10", "epochs = 2")], keep_going=True),
+]
+
+IMMC = ("immc-lab/PyTorch-Tutorials-in-Chinese", "c139419fd60a9a6e909c4237f0c19594bc6876e5", "none stated")
+IMMC_BASICS = "Learn the Basics/"
+IMMC_YT = "Introduction to PyTorch/"
+RECIPES += [
+    _r("ln3_zh_immc_quickstart", IMMC, IMMC_BASICS + "quickstart_tutorial.py",
+       [FASHION, FASHION, ("epochs = 5", "epochs = 2")]),
+    _r("ln3_zh_immc_tensorqs", IMMC, IMMC_BASICS + "tensorqs_tutorial.py"),
+    _r("ln3_zh_immc_data", IMMC, IMMC_BASICS + "data_tutorial.py", [FASHION, FASHION]),
+    _r("ln3_zh_immc_transforms", IMMC, IMMC_BASICS + "transforms_tutorial.py",
+       [FASHION, ("target_transform = Lambda(", "print(ds[0][1], ds[1][1])\ntarget_transform = Lambda(")]),
+    _r("ln3_zh_immc_buildmodel", IMMC, IMMC_BASICS + "buildmodel_tutorial.py"),
+    _r("ln3_zh_immc_autogradqs", IMMC, IMMC_BASICS + "autogradqs_tutorial.py"),
+    _r("ln3_zh_immc_optimization", IMMC, IMMC_BASICS + "optimization_tutorial.py",
+       [FASHION, FASHION, ("epochs = 10", "epochs = 2")]),
+    _r("ln3_zh_immc_yt_autograd", IMMC, IMMC_YT + "autogradyt_tutorial.py",
+       [("print(prf.key_averages().table(sort_by='self_cpu_time_total'))",  # timings vary
+         "prf.key_averages().table(sort_by='self_cpu_time_total')")]),
+    _r("ln3_zh_immc_yt_tensors", IMMC, IMMC_YT + "tensors_deeper_tutorial.py",  # empty's memory is arbitrary: zeros
+       [("x = torch.empty(3, 4)", "x = torch.zeros(3, 4)"), ("x = torch.empty(2, 2, 3)", "x = torch.zeros(2, 2, 3)"),
+        ("empty_like_x = torch.empty_like(x)", "empty_like_x = torch.zeros_like(x)")]),
+    _r("ln3_zh_immc_yt_intro", IMMC, IMMC_YT + "introyt1_tutorial.py",  # the first CIFAR10( is in a comment
+       [("torchvision.datasets.CIFAR10(", "__import__('corpus_support').fake_cifar10(")] * 4
+       + [("num_workers=2", "num_workers=0")] * 3
+       + [("if i % 2000 == 1999:", "if i % 25 == 24:"), ("running_loss / 2000", "running_loss / 25")]),
+    _r("ln3_zh_immc_yt_training", IMMC, IMMC_YT + "trainingyt.py",
+       [("torchvision.datasets.FashionMNIST(", "__import__('corpus_support').fake_mnist(")] * 2
+       + [("EPOCHS = 5", "EPOCHS = 2"),  # 300 images: report every 25 batches
+          ("if i % 1000 == 999:\n            last_loss = running_loss / 1000",
+           "if i % 25 == 24:\n            last_loss = running_loss / 25")]),
+    _r("ln3_zh_immc_yt_models", IMMC, IMMC_YT + "modelsyt_tutorial.py"),
 ]
