@@ -190,7 +190,8 @@ BAD_FILES = [
     (_doc(training={"batch_size": -1}), "training.batch_size: must be in [0,"),
     (_doc(view={"zoom": -1}), "view.zoom: must be positive"),
     (_doc(node_types={"tt.add": 5}), "node_types.tt.add: the file uses version 5 of this node type"),
-    ('{"format": "nodegrad-graph", "version": 2, "nodes": [' + "9" * 5000 + "]}", "not valid JSON"),
+    ('{"format": "nodegrad-graph", "version": 2, "nodes": [' + "9" * 5000 + "]}",
+     "nodes[0]: a number with 5000 digits at line 1 column 54 (at most 4300"),
     (_with_node(type="graph.subgraph", params={}), "nodes[0].graph: missing field"),
 ]
 

@@ -228,7 +228,7 @@ def loads(text: FileText) -> Graph:
 
 def _parse(text: FileText) -> Any:
     """JSON text (str or UTF-8 bytes) to data, or LoadError: bad encoding, empty, damaged, a key repeated in an
-    object (``json_keys``: json would keep the last silently), too deep."""
+    object (``json_keys``: json would keep the last silently), an integer too long to read, too deep."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
@@ -241,7 +241,7 @@ def _parse(text: FileText) -> Any:
         raise LoadError("empty file")
     try:
         data = json_keys.loads_unique(text)
-    except json_keys.DuplicateKey as exc:
+    except (json_keys.DuplicateKey, json_keys.LongInteger) as exc:
         raise LoadError(str(exc)) from None
     except json.JSONDecodeError as exc:
         # NOTE: json's "Unterminated string starting at" ends in "at" itself: one "at" before the line
@@ -329,11 +329,11 @@ def _check_header(data: Any) -> int:
         raise LoadError("version: missing field")
     if isinstance(version, bool) or not isinstance(version, int):
         raise LoadError(f"version: must be an integer, got {what(version)}")
-    if version > migrations.CURRENT_VERSION:
-        raise LoadError(f"version: file version {version} is newer than this app reads "
+    if version > migrations.CURRENT_VERSION:  # quoted short: a 4000-digit version is no message to show
+        raise LoadError(f"version: file version {_spec.quote(version)} is newer than this app reads "
                         f"(up to {migrations.CURRENT_VERSION}); update Nodegrad")
     if version not in migrations.MIGRATIONS and version != migrations.CURRENT_VERSION:
-        raise LoadError(f"version: unknown file version {version}")
+        raise LoadError(f"version: unknown file version {_spec.quote(version)}")
     return version
 
 

@@ -206,8 +206,11 @@ def _port_head(raw: object, path: str, names: set[str]) -> tuple[str, str]:
 
 
 # ----- comments, training, view, the whole document --------------------------------------------------
-def _check_comments(raw: object, ids: set[str]) -> list[dict[str, Any]]:
+def _check_comments(raw: object, nodes: set[str]) -> list[dict[str, Any]]:
+    """Comments and groups; a group carries nodes only (``Graph.add_comment`` refuses any other member, so a group
+    that named itself or another group loaded and then broke the undo of its deletion)."""
     out = []
+    ids = set(nodes)
     for i, c in enumerate(_list(raw, "comments")):
         p = f"comments[{i}]"
         c = _obj(c, p)
@@ -219,7 +222,11 @@ def _check_comments(raw: object, ids: set[str]) -> list[dict[str, Any]]:
         rect = _coords(c.get("rect", [0.0, 0.0, 200.0, 100.0]), 4, f"{p}.rect")
         members = [_id(n, f"{p}.nodes[{j}]") for j, n in enumerate(_list(c.get("nodes", []), f"{p}.nodes"))]
         for j, n in enumerate(members):
-            if n not in ids:
+            if n == cid:
+                _fail(f"{p}.nodes[{j}]", f"a group can't hold itself ('{n}'): a group holds nodes")
+            if n in ids and n not in nodes:
+                _fail(f"{p}.nodes[{j}]", f"'{n}' is a group, not a node: a group holds nodes, not other groups")
+            if n not in nodes:
                 _fail(f"{p}.nodes[{j}]", f"no node '{n}'")
         out.append(Comment(cid, text, tuple(rect), members).to_dict())
     return out

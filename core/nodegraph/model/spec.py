@@ -210,12 +210,31 @@ def _tensor(p: Param, v: object) -> object:
     try:
         arr = np.asarray(v)
     except ValueError:  # rows of different lengths: said as torch.tensor says it, not in NumPy's words
-        raise ParamError(f"parameter '{p.name}' must be a rectangular list of numbers: {_ragged(v)}") from None
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        arr = None
+    if arr is None or arr.dtype == object or arr.dtype.kind not in "biuf":
+        leaf = _not_a_number(v)  # named first: torch calls ["1.5", [2.0]] "too many dimensions 'str'"
+        if leaf is not None:
+            raise ParamError(f"parameter '{p.name}' must be a number or a list of numbers, got {leaf}")
+        if arr is None:
+            raise ParamError(f"parameter '{p.name}' must be a rectangular list of numbers: {_ragged(v)}")
         raise ParamError(f"parameter '{p.name}' must be a number or a rectangular list of numbers")
     if arr.size > MAX_NUMEL:
         raise ParamError(f"parameter '{p.name}' is too large ({arr.size} elements)")
     return v
+
+
+def _not_a_number(v: object) -> str | None:
+    """The first leaf of a nested list that JSON could hold but no tensor can (text, null, an object), said with
+    where it is (``a string at [1][0]``), or None."""
+    stack: list[tuple[object, str]] = [(v, "")]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, (list, tuple)):
+            stack.extend((item, f"{at}[{i}]") for i, item in reversed(list(enumerate(value))))
+        elif isinstance(value, (str, dict)) or value is None:
+            kind = "a string" if isinstance(value, str) else "an object" if isinstance(value, dict) else "null"
+            return f"{kind} at {at}" if at else kind
+    return None
 
 
 def _ragged(v: object) -> str:
