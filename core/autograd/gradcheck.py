@@ -6,6 +6,11 @@ at a time, the quotient taken in float64) must be ``allclose`` to the analytical
 ``autograd.grad`` per output element, run twice to check that backward is reentrant). Backward
 must also scale with ``grad_output`` and treat undefined output gradients as zeros.
 ``fast_mode`` compares one random projection ``vᵀ J u`` instead of the whole matrix.
+
+Complex inputs and outputs are checked as torch checks them: a complex output's imaginary part, then its real
+part, as real outputs of their own (a mismatch says which: "While considering the imaginary part of complex
+outputs only, ..."); a complex input's Jacobian column is ``ds/dx + i ds/dy`` (its real part and its imaginary
+part perturbed in turn), which is what backward's conjugate Wirtinger gradient of a real output gives.
 """
 
 from __future__ import annotations
@@ -51,14 +56,16 @@ def _diff_inputs(inputs) -> list:
 
 
 def _host(t) -> np.ndarray:
-    return _backend.to_numpy_array(t._data).astype(np.float64)
+    """``t`` on the host in float64, or complex128 where it is complex (a complex input's gradient)."""
+    arr = _backend.to_numpy_array(t._data)
+    return arr.astype(np.complex128 if arr.dtype.kind == "c" else np.float64)
 
 
 def _check_inputs(inputs) -> None:
     any_grad = False
     for idx, inp in enumerate(inputs):
         if _is_tensor(inp) and inp.requires_grad:
-            if inp.dtype.name != "float64":
+            if inp.dtype.name not in ("float64", "complex128"):
                 warn_in_core(f"Input #{idx} requires gradient and is not a double precision floating point or "
                              "complex. This check will likely fail if all the inputs are not of double precision "
                              "floating point or complex. ")  # (torch's names its gradcheck.py)
@@ -83,16 +90,18 @@ def _numerical_jacobians(func, inputs, eps, out_sizes) -> list:
     jacobians = []
     for inp in _diff_inputs(inputs):
         arr = inp._data
-        cols = [np.zeros((arr.size, n)) for n in out_sizes]
+        steps = (eps, eps * 1j) if arr.dtype.kind == "c" else (eps,)  # (a complex input: ds/dx + i ds/dy)
+        cols = [np.zeros((arr.size, n), dtype=np.complex128 if len(steps) == 2 else np.float64) for n in out_sizes]
         for k, idx in enumerate(np.ndindex(arr.shape)):
             orig = arr[idx].copy()
-            arr[idx] = orig - eps
-            minus = _evaluate(func, inputs)
-            arr[idx] = orig + eps
-            plus = _evaluate(func, inputs)
-            arr[idx] = orig
-            for j, (p, m) in enumerate(zip(plus, minus)):
-                cols[j][k] = ((p - m) / (2 * eps)).reshape(-1)
+            for step, unit in zip(steps, (1, 1j)):
+                arr[idx] = orig - step
+                minus = _evaluate(func, inputs)
+                arr[idx] = orig + step
+                plus = _evaluate(func, inputs)
+                arr[idx] = orig
+                for j, (p, m) in enumerate(zip(plus, minus)):
+                    cols[j][k] += unit * ((p - m) / (2 * eps)).reshape(-1)
         jacobians.append(cols)
     return jacobians
 
@@ -104,7 +113,7 @@ def _vjp(output, diff_inputs, grad_output):
 def _analytical_jacobian(output, diff_inputs, check_grad_dtypes) -> list:
     """``J[input]`` of shape (input.numel(), output.numel()): one vjp per output element."""
     n = output.numel()
-    jac = [np.zeros((x.numel(), n)) for x in diff_inputs]
+    jac = [np.zeros((x.numel(), n), dtype=np.complex128 if x.is_complex() else np.float64) for x in diff_inputs]
     for j in range(n):
         flat = _backend.xp_of(output._data).zeros(n, dtype=output._data.dtype)
         flat[j] = 1  # NOTE: a fresh contiguous buffer; reshape(-1) of a strided one would be a copy
@@ -124,12 +133,47 @@ def _as_core(arr):
     return tensor(arr)
 
 
-def _mismatch(analytical, numerical, out_idx, in_idx) -> str:
-    return (f"Jacobian mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
-            f"numerical:{_as_core(numerical)!r}\nanalytical:{_as_core(analytical)!r}\n")
+def _mismatch(analytical, numerical, out_idx, in_idx, part=None, fast=False) -> str:
+    """torch's message; ``part`` ("real"/"imaginary") where the output is the part of a complex one; fast mode's
+    quantities are numbers, as torch prints them."""
+    prefix = f"While considering the {part} part of complex outputs only, " if part else ""
+    shown = (numerical, analytical) if fast else (repr(_as_core(numerical)), repr(_as_core(analytical)))
+    return (f"{prefix}Jacobian mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
+            f"numerical:{shown[0]}\nanalytical:{shown[1]}\n")
 
 
-def _slow_check(func, inputs, outputs, eps, atol, rtol, nondet_tol, check_grad_dtypes) -> None:
+_FAST_FAIL_SLOW_OK = """
+Fast gradcheck failed but element-wise differences are small. This means that the
+test might've passed in slow_mode!
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck:
+
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `fast_mode=False` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_fast_mode=False`
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_fast_mode=False`
+""".strip()
+
+
+def _slow_mode_note(func, inputs, output, out_pos, in_idx, eps, atol, rtol) -> str:
+    """torch's tail of a fast-mode failure: the pair's Jacobians recomputed in slow mode, their largest difference,
+    and the hint that slow mode would have passed where it would."""
+    sizes = [o.numel() for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
+    numerical = _numerical_jacobians(func, inputs, eps, sizes)[in_idx][out_pos]
+    analytical = _analytical_jacobian(output, _diff_inputs(inputs), False)[in_idx]
+    note = ("\nThe above quantities relating the numerical and analytical jacobians are computed \n"
+            "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more background \n"
+            "about fast mode. Below, we recompute numerical and analytical jacobians in slow mode:\n\n"
+            f"Numerical:\n {_as_core(numerical)}\nAnalytical:\n{_as_core(analytical)}\n\n"
+            f"The max per-element difference (slow mode) is: {_as_core(np.abs(numerical - analytical).max())}.\n")
+    return note + (_FAST_FAIL_SLOW_OK if np.allclose(analytical, numerical, rtol, atol) else "")
+
+
+def _slow_check(func, inputs, outputs, eps, atol, rtol, nondet_tol, check_grad_dtypes, parts=()) -> None:
     diff_inputs = _diff_inputs(inputs)
     all_outputs = [o for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
     numerical = _numerical_jacobians(func, inputs, eps, [o.numel() for o in all_outputs])
@@ -148,33 +192,41 @@ def _slow_check(func, inputs, outputs, eps, atol, rtol, nondet_tol, check_grad_d
         for j, a in enumerate(first):
             n = numerical[j][diff_idx[i]]
             if not np.allclose(a, n, rtol=rtol, atol=atol):
-                raise GradcheckError(_mismatch(a, n, i, j))
+                raise GradcheckError(_mismatch(a, n, i, j, parts[i] if parts else None))
 
 
-def _fast_check(func, inputs, diff_idx, outputs, eps, atol, rtol) -> None:
+def _fast_check(func, inputs, diff_idx, outputs, eps, atol, rtol, parts=()) -> None:
     """Per (output, input) pair compare ``vᵀ J u`` for a random unit ``u`` and a random ``v``."""
     rng = np.random.default_rng(0)
     diff_inputs = _diff_inputs(inputs)
-    vs = [rng.standard_normal(o.numel()) for o in outputs]
+    vs = [_unit(rng.random(o.numel())) for o in outputs]  # (torch's: uniform in [0, 1), normalised)
     grads = [_vjp(o, diff_inputs, tensor(v.reshape(tuple(o.shape)), dtype=o.dtype, device=o.device))
              for o, v in zip(outputs, vs)]
     for j, x in enumerate(diff_inputs):
-        u = rng.standard_normal(x.numel())
-        u /= np.linalg.norm(u) or 1.0
+        u = _unit(rng.random(x.numel()))
         orig = x._data.copy()
-        step = (eps * u).reshape(orig.shape).astype(orig.dtype)
-        x._data[...] = orig + step
-        plus = _evaluate(func, inputs)
-        x._data[...] = orig - step
-        minus = _evaluate(func, inputs)
-        x._data[...] = orig
-        for i, k in enumerate(diff_idx):
-            n = float(((plus[k] - minus[k]) / (2 * eps)).reshape(-1) @ vs[i])
+        units = (1, 1j) if orig.dtype.kind == "c" else (1,)  # (a complex input: along u, then along i u)
+        n = np.zeros(len(outputs), dtype=np.complex128 if len(units) == 2 else np.float64)
+        for unit in units:
+            step = (unit * eps * u).reshape(orig.shape).astype(orig.dtype)
+            x._data[...] = orig + step
+            plus = _evaluate(func, inputs)
+            x._data[...] = orig - step
+            minus = _evaluate(func, inputs)
+            x._data[...] = orig
+            n += [unit * (((plus[k] - minus[k]) / (2 * eps)).reshape(-1) @ vs[i]) for i, k in enumerate(diff_idx)]
+        for i in range(len(diff_idx)):
             g = grads[i][j]
-            a = 0.0 if g is None else float(_host(g).reshape(-1) @ u)
-            if not np.isclose(a, n, rtol=rtol, atol=atol):
-                raise GradcheckError(_mismatch(np.float64(a), np.float64(n), i, j)
-                                     + "(fast mode compares vᵀJu for random vectors u and v)\n")
+            flat = np.zeros(1) if g is None else _host(g).reshape(-1)
+            a = flat.real @ u + (1j * (flat.imag @ u) if len(units) == 2 else 0)
+            # NOTE: torch's _adjusted_atol: atol of every element summed through vᵀ J u
+            if not np.isclose(a, n[i], rtol=rtol, atol=atol * u.sum() * vs[i].sum()):
+                raise GradcheckError(_mismatch(a.item(), n[i].item(), i, j, parts[i] if parts else None, fast=True)
+                                     + _slow_mode_note(func, inputs, outputs[i], diff_idx[i], j, eps, atol, rtol))
+
+
+def _unit(vec: np.ndarray) -> np.ndarray:
+    return vec / (np.linalg.norm(vec) or 1.0)
 
 
 def _check_mul_by_grad_output(outputs, inputs) -> None:
@@ -259,16 +311,34 @@ def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined
     _check_inputs(inputs)
     func_out = [o for o in _as_tuple(func(*inputs)) if _is_tensor(o)]
     outputs = _differentiable_outputs(func_out)
-    if fast_mode and outputs:
-        diff_idx = [k for k, o in enumerate(func_out) if o.requires_grad]
-        _fast_check(func, inputs, diff_idx, outputs, eps, atol, rtol)
-    else:
-        _slow_check(func, inputs, outputs, eps, atol, rtol, nondet_tol, check_grad_dtypes)
+    complex_out = {i for i, o in enumerate(outputs) if o.is_complex()}
+    checks = [(func, ())]
+    if any(o.is_complex() for o in func_out):  # torch's order: the imaginary parts, then the real ones
+        checks = [(_complex_parts(func, "imag"), ["imaginary" if i in complex_out else None for i in range(
+            len(outputs))]), (_complex_parts(func, "real"), ["real" if i in complex_out else None
+                                                             for i in range(len(outputs))])]
+    for part_fn, parts in checks:
+        part_out = [o for o in _as_tuple(part_fn(*inputs)) if _is_tensor(o)]
+        part_diff = _differentiable_outputs(part_out)
+        if fast_mode and part_diff:
+            diff_idx = [k for k, o in enumerate(part_out) if o.requires_grad]
+            _fast_check(part_fn, inputs, diff_idx, part_diff, eps, atol, rtol, parts)
+        else:
+            _slow_check(part_fn, inputs, part_diff, eps, atol, rtol, nondet_tol, check_grad_dtypes, parts)
     if outputs:
         _check_mul_by_grad_output(outputs, inputs)
         if check_undefined_grad:
             _check_undefined_grad(func, inputs)
     return True
+
+
+def _complex_parts(func, part: str):
+    """``func`` with the real or imaginary part (``part``) taken of each complex output: torch's
+    ``_real_and_imag_output``, whose outputs gradcheck checks as real ones."""
+    def wrapped(*inputs):
+        return tuple(getattr(o, part) if _is_tensor(o) and o.is_complex() else o for o in _as_tuple(func(*inputs)))
+
+    return wrapped
 
 
 def _forward_check(func, inputs, eps, atol, rtol) -> None:
@@ -314,7 +384,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
 
 def _random_like(x, non_contiguous: bool):
     """A random tensor like ``x`` in [-1, 1) that requires grad (float64 for non-float outputs)."""
-    dt = x.dtype if x.is_floating_point() else float64
+    dt = x.dtype if x.is_floating_point() or x.is_complex() else float64
     with grad_mode.no_grad():
         if non_contiguous and x.numel() > 1:  # every other element of a buffer twice as big
             buf = rand(2 * x.numel(), dtype=dt, device=x.device) * 2 - 1
