@@ -55,6 +55,9 @@ SNIPPET_FILE = "<snippet>"
 _NN_DIR = os.path.dirname(core.nn.__file__)
 _OPTIM_DIR = os.path.dirname(core.optim.__file__)
 _MODULE_FRAMES = ("forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
+# NOTE: x.T, x.mT, x.H and x.mH are properties, not ops: their permute/transpose/conj are the snippet's calls (x.T
+# was recorded as a constant leaf, so 'x @ x.T' lost x's gradient through the transpose: x.grad half of torch's)
+_PROPERTY_CODES = frozenset(vars(core.Tensor)[name].fget.__code__ for name in ("T", "mT", "H", "mH"))
 _IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
                      "__ipow__"}
 
@@ -150,13 +153,15 @@ class Recorder:
 
     # ----- which calls are the snippet's ---------------------------------------------------------------
     def user_chain(self, frame: types.FrameType | None) -> bool:
-        """The caller chain up to the snippet's top level is snippet code or nn.Module forwards."""
+        """The caller chain up to the snippet's top level is snippet code, nn.Module forwards or the Tensor's
+        transpose properties."""
         while frame is not None:
             code = frame.f_code
             if code.co_filename == self.filename:
                 if code.co_name == "<module>":
                     return True
-            elif not (code.co_filename.startswith(_NN_DIR) and code.co_name in _MODULE_FRAMES):
+            elif not (code.co_filename.startswith(_NN_DIR) and code.co_name in _MODULE_FRAMES
+                      or code in _PROPERTY_CODES):
                 return False
             frame = frame.f_back
         return False
