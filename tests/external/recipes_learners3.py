@@ -18,12 +18,16 @@ Learner and course material not yet covered, third batch (2026-12-07, corpus hel
   stand-in (epochs shortened), cell by cell;
 - ``ln3_zh_immc_*``: IMMC Lab's Chinese translation of PyTorch's tutorials (2023): Learn the Basics and the
   Introduction to PyTorch video series' pages (tensors in depth, autograd, models, the training loop), with the
-  edits the English pages have in ``recipes_tutorials.py`` (seeded stand-ins, ``empty`` as zeros, shorter reports).
+  edits the English pages have in ``recipes_tutorials.py`` (seeded stand-ins, ``empty`` as zeros, shorter reports);
+- ``ln3_drl_*``: Han-Adam's DRL-Pytorch-Tutorial (2024): DQN, Double, Dueling and D3QN, prioritised replay, noisy
+  networks, DRQN, policy gradient (REINFORCE) and actor-critic on CartPole-v1, on Gymnasium's own package
+  (``recipes_sb3``'s pin, for the old ``gym`` name), each episode's reset seeded, 20 episodes.
 """
 
 from __future__ import annotations
 
 from recipe_kit import FASHION, _r
+from recipes_sb3 import _GYMNASIUM_MODULES, GYMNASIUM, _files
 
 RECIPES: list[dict] = []
 
@@ -138,4 +142,25 @@ RECIPES += [
           ("if i % 1000 == 999:\n            last_loss = running_loss / 1000",
            "if i % 25 == 24:\n            last_loss = running_loss / 25")]),
     _r("ln3_zh_immc_yt_models", IMMC, IMMC_YT + "modelsyt_tutorial.py"),
+]
+
+DRL = ("Han-Adam/DRL-Pytorch-Tutorial", "2a2dd37e0d40fc203b4941abe3014fe63d859ab9", "none stated")
+DRL_GYMNASIUM = [(*GYMNASIUM[:2], p, p) for p in _files(_GYMNASIUM_MODULES)]
+
+
+def _drl(name, folder, modules=("Agent", "Network", "ReplayBuffer")):
+    """One of the CartPole agents: its ``main.py`` on Gymnasium (its ``gym`` calls are Gymnasium's API), each
+    episode's reset seeded with its number (an unseeded reset draws fresh entropy), 20 episodes."""
+    return _r(f"ln3_drl_{name}", DRL, f"{folder}/main.py",
+              [("import gym\n", "import gymnasium as gym\n"), ("s, _ = env.reset()", "s, _ = env.reset(seed=episode)"),
+               ("MAX_EPISODE = 300 ", "MAX_EPISODE = 20 ")],
+              support=[*((f"{folder}/{m}.py", f"{m}.py") for m in modules), *DRL_GYMNASIUM])
+
+
+NO_BUFFER = ("Agent", "Network")
+RECIPES += [
+    _drl("dqn", "1.1 DQN"), _drl("double_dqn", "1.2 DoubleDQN"), _drl("dueling_dqn", "1.3 DuelingDQN"),
+    _drl("d3qn", "1.4 D3QN"), _drl("dqn_per", "1.5 DQN_PER"), _drl("noisy_dqn", "1.6 Noise_DQN"),
+    _drl("policy_gradient", "2.1 PolicyGradient", NO_BUFFER), _drl("actor_critic", "2.2 ActorCritic", NO_BUFFER),
+    _drl("drqn", "7.1 DRQN"),  # (A2C and GAE left out: their unwrapped CartPole episodes, once balanced, never end)
 ]
