@@ -94,7 +94,7 @@ def _sum_to(g, meta):
 
 
 def _saved(node):
-    return node.saved_tensors
+    return node._unpacked
 
 
 def _unpacked_output(node):

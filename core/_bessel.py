@@ -82,7 +82,7 @@ class I0(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return grad * i1(x)
 
 
@@ -110,7 +110,7 @@ class I0e(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, result = ctx.saved_tensors
+        x, result = ctx._unpacked
         return grad * (i1e(x) - core.sgn(x) * result)
 
 
@@ -125,7 +125,7 @@ class I1(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, result = ctx.saved_tensors
+        x, result = ctx._unpacked
         big, safe = _safe(x)  # NOTE: torch's i1_backward op for op (its graph under create_graph, its values)
         return grad * core.where(big, i0(safe) - result * safe.reciprocal(), _full(x, 0.5))
 
@@ -153,7 +153,7 @@ class I1e(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, result = ctx.saved_tensors
+        x, result = ctx._unpacked
         big, safe = _safe(x)  # NOTE: torch's i1e_backward op for op
         return grad * core.where(big, i0e(safe) - result * (safe.sgn() + safe.reciprocal()), _full(x, 0.5))
 

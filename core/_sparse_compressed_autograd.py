@@ -110,7 +110,7 @@ class _SparseMm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         ga = gb = None
         if ctx.needs_input_grad[0]:
             ga = _from_values(a._sc_layout, a._sc_compressed, a._sc_plain, _gather(g @ b.t(), *a._sc_positions()),

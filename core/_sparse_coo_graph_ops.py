@@ -145,7 +145,7 @@ class _SparseMM(Function):
 
     @staticmethod
     def backward(ctx, g):
-        s, m = ctx.saved_tensors
+        s, m = ctx._unpacked
         gs = gm = None
         with no_grad():
             if ctx.needs_input_grad[0]:

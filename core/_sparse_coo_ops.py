@@ -177,7 +177,7 @@ class _SparseMulTensors(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         a_dtype, a_shape, b_dtype, b_shape = ctx.args
         ga = gb = None
         g = _flagged(g)

@@ -220,7 +220,7 @@ class _Erfcx(_Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, result = ctx.saved_tensors
+        x, result = ctx._unpacked
         return grad * (2 * x * result - 2 / _math.sqrt(_math.pi))
 
 
@@ -242,7 +242,7 @@ class _LogNdtr(_Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x, result = ctx.saved_tensors
+        x, result = ctx._unpacked
         return grad / _SQRT_2PI * core.exp(-(result + x * x / 2))
 
 
@@ -280,7 +280,7 @@ class _Ndtri(_Function):
 
     @staticmethod
     def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
+        (result,) = ctx._unpacked
         return grad * _SQRT_2PI * core.exp(result * result / 2)
 
 

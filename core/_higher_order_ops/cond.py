@@ -29,7 +29,7 @@ class CondAutogradOp(Function):
     def backward(ctx, *grads):
         import core
 
-        operands = list(ctx.saved_tensors)  # (themselves: a create_graph backward differentiates through them)
+        operands = list(ctx._unpacked)  # (themselves: a create_graph backward differentiates through them)
         wanted = [x for x in operands if x.requires_grad]
         with core.enable_grad():
             out = ctx.branch(*operands)

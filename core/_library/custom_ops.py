@@ -15,6 +15,7 @@ import types
 import core
 from core._library.schema import FunctionSchema, bind
 from core.autograd.node import Node
+from core.autograd.node_call import BackwardCFunction
 
 _OPS: dict = {}  # "ns::name.overload" -> OpEntry
 _NAMESPACES: dict = {}  # "ns" -> _OpNamespace
@@ -300,11 +301,13 @@ def _generated(entry: OpEntry):
     name = f"GeneratedBackwardFor_{ns}_{opname}_{overload}"
     entry._generated = type(name, (core.autograd.Function,),
                             {"forward": staticmethod(forward), "backward": staticmethod(backward)})
-    # the user's backward reads its ctx as a custom Function's (``ctx.saved_tensors``): torch's generated class is
-    # a Python Function, whose node answers it to any code, where core's built-in nodes answer only core's own
-    node = entry._generated._backward_cls
-    node.saved_tensors, node.saved_variables = Node.saved_tensors, Node.saved_variables
-    return entry._generated
+    # torch's generated class is a Python Function: its node is a custom Function's (``ctx.saved_tensors``, read by
+    # the user's backward; ``apply``, not callable), where one made in core would be a built-in node
+    generated = entry._generated
+    generated._backward_cls = type(generated._backward_cls.__name__, (BackwardCFunction, Node),
+                                   {"_forward_cls": generated, "_repr_module": "core.autograd.function.",
+                                    "__module__": "core.autograd.function"})
+    return generated
 
 
 def returned_mutated(entry: OpEntry):

@@ -8,12 +8,11 @@ there. ``function`` re-exports these names (``core.autograd.graph.Node`` is this
 
 from __future__ import annotations
 
-import warnings
 import weakref
 
 from core.autograd.hooks import RemovableHandle
 from core.autograd.node_api import NodeApi
-from core.autograd.node_call import _builtin_saved, call_accumulate_grad
+from core.autograd.node_call import call_accumulate_grad
 from core.autograd.saved_tensors import _FREED, _unpack
 
 # PyTorch's hand-written C++ nodes (not generated from derivatives.yaml): their name() is the demangled C++ class
@@ -93,13 +92,14 @@ class Node(NodeApi):
         self._saved = tensors
 
     @property
-    def saved_variables(self) -> tuple:
-        """``saved_tensors``' pre-0.4 name, deprecated in PyTorch but still answered."""
-        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
-        return self.saved_tensors
+    def _unpacked(self) -> tuple:
+        """What the node saved, unpacked: the tensors core's built-in backwards read (``ctx._unpacked``) and a custom
+        Function's ``ctx.saved_tensors`` answers; a tensor that an in-place op changed since it was saved raises
+        PyTorch's "modified by an inplace operation" error, a freed node PyTorch's "backward through the graph a
+        second time".
 
-    @property
-    def saved_tensors(self) -> tuple:
+        NOTE: private, so that a built-in node has no ``saved_tensors`` (PyTorch's C++ nodes have none; torchviz's
+        ``make_dot`` asks ``hasattr``): only a custom Function's node (``node_call.BackwardCFunction``) answers it."""
         if self._released:
             raise RuntimeError(_FREED)
         saved = self._saved
@@ -155,8 +155,6 @@ class AccumulateGrad(Node):
     __module__ = "builtins"  # PyTorch's C++ class prints as <class 'AccumulateGrad'>
 
     _seq = float("inf")
-    saved_tensors = _builtin_saved("saved_tensors")  # (none outside core, as PyTorch's C++ node)
-    saved_variables = _builtin_saved("saved_variables")
 
     def __init__(self, variable):
         self._variable = weakref.ref(variable)

@@ -194,4 +194,4 @@ def _has_saved(node, name: str) -> bool:
 _PRIVATE = frozenset(("_raw_names_kept", "_freed_tensors", "_checked_grads", "_dirty", "_edgeless", "_edges",
                       "_forward_cls", "_in_meta", "_materialize", "_non_diff", "_out_meta", "_post_hooks",
                       "_pre_hooks", "_release", "_released", "_repr_module", "_retained", "_run_backward", "_saved",
-                      "_seq", "_tensor_hooks", "_trace", "_forward_saved", "__slots__"))
+                      "_seq", "_tensor_hooks", "_trace", "_forward_saved", "_unpacked", "__slots__"))

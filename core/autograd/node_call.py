@@ -7,7 +7,7 @@ Textbooks call them to show what backward does one step at a time. The mixins he
 
 from __future__ import annotations
 
-import sys
+import warnings
 
 __all__ = ["CallableNode", "FunctionCtx", "BackwardCFunction", "call_accumulate_grad"]
 
@@ -20,33 +20,10 @@ class FunctionCtx:
     __module__ = "core.autograd.function"  # PyTorch's module name
 
 
-def _inside_core(depth: int = 2) -> bool:
-    """Whether the code reading an attribute (``depth`` frames up) is core's own."""
-    return sys._getframe(depth).f_globals.get("__name__", "").startswith("core.")
-
-
-def _builtin_saved(name: str) -> property:
-    """``saved_tensors``/``saved_variables`` of a built-in node: core's backwards read their ctx's through them, but
-    PyTorch's C++ nodes have no such attribute, so to any other code the node says so (``hasattr`` is False, as
-    torchviz's ``make_dot`` asks before drawing a custom Function's saved tensors).
-
-    NOTE: decided by the reading frame's module (one frame look-up, on built-in nodes only) rather than by renaming
-    the ctx attribute in the 60 op families whose backwards read it."""
-    def get(self):
-        if not _inside_core():
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        return getattr(super(CallableNode, self) if isinstance(self, CallableNode) else super(type(self), self), name)
-
-    return property(get)
-
-
 class CallableNode:
     """A built-in node (``MulBackward0``): calling it with one gradient per output returns its backward's result,
     one gradient per input (None where an input needs none), the tensor itself when there is one input. Grad mode
     stays as it is, so the gradients record a graph when their inputs need grad, as in PyTorch."""
-
-    saved_tensors = _builtin_saved("saved_tensors")
-    saved_variables = _builtin_saved("saved_variables")
 
     def __call__(self, *grad_outputs):
         from core.autograd.engine import _call_backward
@@ -63,6 +40,18 @@ class BackwardCFunction(FunctionCtx):
 
     def apply(self, *grad_outputs):
         return self._forward_cls.backward(self, *grad_outputs)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """What ``ctx.save_for_backward`` saved, each checked against in-place changes since (``Node._unpacked``).
+        Only a custom Function's node has it, as in PyTorch: a built-in node's saved values are its ``_saved_*``."""
+        return self._unpacked
+
+    @property
+    def saved_variables(self) -> tuple:
+        """``saved_tensors``' pre-0.4 name, deprecated in PyTorch but still answered."""
+        warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2)
+        return self._unpacked
 
 
 def call_accumulate_grad(node, *grad_outputs) -> tuple:

@@ -1,4 +1,5 @@
-"""Saved tensors read back: what ``ctx.saved_tensors`` and ``grad_fn._saved_<name>`` unpack, and their errors.
+"""Saved tensors read back: what ``ctx._unpacked`` (a custom Function's ``ctx.saved_tensors``) and
+``grad_fn._saved_<name>`` unpack, and their errors.
 
 Apart from ``Function`` (``core.autograd.function``) and the node classes (``core.autograd.node``) because this is
 where a saved tensor's version is checked against the one it was saved at (PyTorch's "modified by an inplace

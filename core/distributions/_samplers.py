@@ -158,7 +158,7 @@ class _StandardGamma(Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, grad):
-        concentration, x = ctx.saved_tensors
+        concentration, x = ctx._unpacked
         return grad * standard_gamma_grad(concentration, x), None
 
 
@@ -181,7 +181,7 @@ class _Dirichlet(Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, grad):
-        concentration, x = ctx.saved_tensors
+        concentration, x = ctx._unpacked
         total = concentration.sum(-1, True).expand_as(concentration)
         marginal = dirichlet_grad(x, concentration, total)
         return marginal * (grad - (x * grad).sum(-1, True)), None
@@ -203,7 +203,7 @@ class _GammaCdf(Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, grad):
-        a, x = ctx.saved_tensors
+        a, x = ctx._unpacked
         an, xn = np.broadcast_arrays(_host(a), _host(x))
         h = 1e-5 * an
         da = (gammainc(an + h, xn) - gammainc(an - h, xn)) / (2 * h)

@@ -42,7 +42,7 @@ def _save(ctx, a, b):
 
 
 def _operands(ctx):
-    a, b = ctx.saved_tensors[:2]
+    a, b = ctx._unpacked[:2]
     sa, sb = ctx.scalars
     return (a if a is not None else sa), (b if b is not None else sb)
 

@@ -72,7 +72,7 @@ class TanhBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, out = ctx.saved_tensors
+        g, out = ctx._unpacked
         # NOTE: PyTorch's formulas: d/d grad_output is tanh_backward itself, d/d output is gg * (-2 * out * g)
         return tanh_backward(gg, out), gg * (mul_s(out, -2) * g)  # (-2 * out: MulBackward1)
 
@@ -125,7 +125,7 @@ class SigmoidBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, out = ctx.saved_tensors
+        g, out = ctx._unpacked
         # NOTE: derivatives.yaml's: d/d grad_output is sigmoid_backward itself, d/d output is
         # grad * grad_output * (-2 * output + 1) (MulBackward1, AddBackward1 as C++ records the scalars)
         return (sigmoid_backward(gg, out) if ctx.needs_input_grad[0] else None,
@@ -176,7 +176,7 @@ class ThresholdBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        (out,) = ctx.saved_tensors
+        (out,) = ctx._unpacked
         # NOTE: PyTorch's formulas: d/d grad_output is threshold_backward itself, d/d self is zeros_like(grad)
         return threshold_backward(gg, out), zeros_like(gg)
 
@@ -212,7 +212,7 @@ class SoftmaxBackwardData(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, y = ctx.saved_tensors
+        g, y = ctx._unpacked
         d = ctx.dim  # NOTE: PyTorch's softmax_double_backward for the output
         gy = g * gg - (y * g).sum(d, keepdim=True) * gg - g * (y * gg).sum(d, keepdim=True)
         return softmax_backward_data(gg, y, d), gy
@@ -247,7 +247,7 @@ class LogSoftmaxBackwardData(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, y = ctx.saved_tensors
+        g, y = ctx._unpacked
         d = ctx.dim  # NOTE: PyTorch's formulas: gg - sum(gg * exp(y)) and -sum(g) * exp(y) * gg
         return gg - (gg * y.exp()).sum(d, keepdim=True), -g.sum(d, keepdim=True) * y.exp() * gg
 

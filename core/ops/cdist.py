@@ -71,7 +71,7 @@ class EuclideanDist(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x1, x2, res = ctx.saved_tensors
+        x1, x2, res = ctx._unpacked
         ratio = (grad / res).masked_fill(res == 0, 0)  # the subgradient 0 where two rows coincide
         return (x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2),
                 x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1))
@@ -95,7 +95,7 @@ class Cdist(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        x1, x2, res = ctx.saved_tensors
+        x1, x2, res = ctx._unpacked
         diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
         if ctx.p == 2:  # NOTE: ATen's cdist backward kernel: (grad * diff) / dist, 0 where dist is 0
             g = ((grad.unsqueeze(-1) * diff) / res.unsqueeze(-1)).masked_fill((res == 0).unsqueeze(-1), 0)

@@ -361,7 +361,7 @@ class Where(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (cond,) = ctx.saved_tensors
+        (cond,) = ctx._unpacked
         ga = where(cond, g, 0) if ctx.needs_input_grad[0] else None
         gb = where(cond, 0, g) if ctx.needs_input_grad[1] else None
         return ga, gb
@@ -434,7 +434,7 @@ class MaskedFill(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (mask,) = ctx.saved_tensors
+        (mask,) = ctx._unpacked
         ga = masked_fill(g, mask, 0) if ctx.needs_input_grad[0] else None  # (torch's grad.masked_fill(mask, 0))
         if len(ctx.needs_input_grad) > 2 and ctx.needs_input_grad[2]:
             # NOTE: FunctionsManual's masked_fill_backward, grad.masked_select(mask).sum(): its graph (SumBackward0 on

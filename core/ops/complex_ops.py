@@ -208,7 +208,7 @@ class Angle(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (z,) = ctx.saved_tensors
+        (z,) = ctx._unpacked
         if not z.is_complex():
             return g * 0
         # d angle = (-y dx + x dy) / |z|^2, so z's gradient is g * i z / |z|^2 (0 at z = 0, as PyTorch's)

@@ -141,7 +141,7 @@ class Cumprod(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, out = ctx.saved_tensors
+        a, out = ctx._unpacked
         if g._data.ndim == 0:
             return _cast_back(g, ctx)
         if a.is_complex():  # PyTorch's convention: the gradient times the conjugate derivative
@@ -195,7 +195,7 @@ class Logcumsumexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, out = ctx.saved_tensors
+        a, out = ctx._unpacked
         if g._data.ndim == 0:
             return g
         return logcumsumexp_backward(g, a, out, ctx.dim)

@@ -179,7 +179,7 @@ class Mul(Function):
 
     @staticmethod
     def backward(ctx, g):
-        b, a = ctx.saved_tensors
+        b, a = ctx._unpacked
         sb, sa = ctx.scalars
         other_b = b if b is not None else sb
         other_a = a if a is not None else sa
@@ -246,7 +246,7 @@ class Div(Function):
 
     @staticmethod
     def backward(ctx, g):
-        b, a = ctx.saved_tensors
+        b, a = ctx._unpacked
         sb, sa = ctx.scalars
         den = b if b is not None else sb
         num = a if a is not None else sa

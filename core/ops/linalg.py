@@ -96,7 +96,7 @@ class Mm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
             a, b = conj_of(a), conj_of(b)
         return mm_grads(g, a, b, ctx.needs_input_grad[0], ctx.needs_input_grad[1], ctx.column_major)
@@ -127,7 +127,7 @@ class Bmm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
             a, b = conj_of(a), conj_of(b)
         ga = bmm(g, transpose(b, 1, 2)) if ctx.needs_input_grad[0] else None
@@ -149,7 +149,7 @@ class Mv(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, v = ctx.saved_tensors
+        a, v = ctx._unpacked
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
             a, v = conj_of(a), conj_of(v)
         ga = outer(g, v) if ctx.needs_input_grad[0] else None
@@ -172,7 +172,7 @@ class Dot(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: g @ B^H, A^H @ g
             a, b = conj_of(a), conj_of(b)
         return (g * b if ctx.needs_input_grad[0] else None), (g * a if ctx.needs_input_grad[1] else None)
@@ -194,7 +194,7 @@ class Vdot(Dot):
 
     @staticmethod
     def backward(ctx, g):  # NOTE: PyTorch's derivatives.yaml: self: grad.conj() * other, other: self * grad
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         return (conj_of(g) * b if ctx.needs_input_grad[0] else None), (a * g if ctx.needs_input_grad[1] else None)
 
 

@@ -58,7 +58,7 @@ class _AddProduct(Function):
 
     @classmethod
     def backward(cls, ctx, g):
-        m1, m2 = ctx.saved_tensors
+        m1, m2 = ctx._unpacked
         need = ctx.needs_input_grad
         beta, alpha = ctx.beta, ctx.alpha
         if g._data.dtype.kind == "c":  # NOTE: conjugate Wirtinger calculus: each factor's gradient takes the other's

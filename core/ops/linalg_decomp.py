@@ -73,7 +73,7 @@ class LinalgCholeskyEx(Function):
     def backward(ctx, g):
         # NOTE: Murray (2016): gA = L^-T Phi(L^T gL) L^-1, Phi = lower triangle with a halved diagonal.
 
-        (low,) = ctx.saved_tensors
+        (low,) = ctx._unpacked
         if ctx.upper:
             g = _mH(g)
         ga = tril(matmul(_mH(low), g))  # (conjugate transposes: PyTorch's complex formula, the same for real)
@@ -121,7 +121,7 @@ class LinalgEigh(Function):
 
         if gL is None and gV is None:
             return None
-        L, V = ctx.saved_tensors
+        L, V = ctx._unpacked
         n = L.shape[-1]
         inner = diag_embed(gL) if gL is not None else None
         if gV is not None:
@@ -213,7 +213,7 @@ class LinalgPinv(Function):
     @staticmethod
     def backward(ctx, grad):
         # NOTE: gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P A) with P = A+, grouped as K = G^H P.
-        A, P = ctx.saved_tensors
+        A, P = ctx._unpacked
         Ph, Gh = _mH(P), _mH(grad)
         K = matmul(Gh, P)
         KPh = matmul(K, Ph)
@@ -368,7 +368,7 @@ class LinalgQr(Function):
 
     @staticmethod
     def backward(ctx, gQ, gR):
-        a, Q, R = ctx.saved_tensors
+        a, Q, R = ctx._unpacked
         m, n = a.shape[-2], a.shape[-1]
         if ctx.mode == "r":
             raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "

@@ -61,7 +61,7 @@ class LinalgEig(Function):
     def backward(ctx, gL, gV):
         if gL is None and gV is None:
             return None
-        L, V = ctx.saved_tensors
+        L, V = ctx._unpacked
         Vh = V.mH
         if gV is not None:
             VhgV = matmul(Vh, gV)

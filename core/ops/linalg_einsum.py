@@ -54,7 +54,7 @@ class Einsum(Function):
 
     @staticmethod
     def backward(ctx, g):
-        operands = ctx.saved_tensors
+        operands = ctx._unpacked
         return tuple(_operand_grad(ctx, g, operands, k) if need else None
                      for k, need in enumerate(ctx.needs_input_grad))
 

@@ -312,7 +312,7 @@ class LOBPCGAutogradFunction(Function):
 
     @staticmethod
     def backward(ctx, D_grad, U_grad):
-        A, B, D, U = ctx.saved_tensors
+        A, B, D, U = ctx._unpacked
         if A.is_sparse or (B is not None and B.is_sparse and ctx.needs_input_grad[2]):
             raise ValueError("lobpcg.backward does not support sparse input yet. Note that lobpcg.forward does though.")
         if A.is_complex() or (B is not None and B.is_complex()):

@@ -129,7 +129,7 @@ class LinalgLuFactorEx(Function):
     def backward(ctx, g):
         # NOTE: PyTorch's lu_factor_ex_backward: gL = tril(g[..., :k], -1), gU = triu(g[..., :k, :]) through its
         # linalg_lu_backward; square: gA = P L^-H (tril(L^H gL, -1) + triu(gU U^H)) U^-H
-        (packed,) = ctx.saved_tensors
+        (packed,) = ctx._unpacked
         m, n = packed.shape[-2:]
         k = min(m, n)
         _, low, up = lu_unpack(packed, new_tensor(ctx.pivots))

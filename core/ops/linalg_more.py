@@ -161,7 +161,7 @@ class LinalgCross(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         ga = _cross(b, g, ctx.dim) if ctx.needs_input_grad[0] else None
         gb = _cross(g, a, ctx.dim) if ctx.needs_input_grad[1] else None
         return ga, gb
@@ -213,7 +213,7 @@ class LinalgDet(Function):
     def backward(ctx, g):
         # NOTE: d det(A) = det(A) * inv(A)^T. A singular matrix gets a zero gradient, as PyTorch gives
         # (its LU-based first-order formula); it is swapped for I so the inverse exists.
-        (a,) = ctx.saved_tensors
+        (a,) = ctx._unpacked
         d = det(a)
         singular = d._data == 0
         if bool(singular.any()):
@@ -280,7 +280,7 @@ class LinalgSlogdet(Function):
     @staticmethod
     def backward(ctx, g_sign, g_logabs):
         # NOTE: the sign is piecewise constant: only logabsdet carries a gradient, g * inv(A)^T.
-        (a,) = ctx.saved_tensors
+        (a,) = ctx._unpacked
         return mul(unsqueeze(unsqueeze(g_logabs, -1), -1), _mT(inverse(a)))
 
 
@@ -333,7 +333,7 @@ class LinalgInvEx(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (inv,) = ctx.saved_tensors
+        (inv,) = ctx._unpacked
         inv_t = _mH(inv)
         return -matmul(matmul(inv_t, g), inv_t)
 
@@ -365,7 +365,7 @@ class LinalgSolveEx(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, x = ctx.saved_tensors
+        a, x = ctx._unpacked
         gb = solve(_mH(a), g)
         if not ctx.needs_input_grad[0]:
             return None, gb
@@ -442,7 +442,7 @@ class LinalgVectorNorm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, norm = ctx.saved_tensors
+        a, norm = ctx._unpacked
         if a.dtype is not norm.dtype:  # (a dtype= norm: the gradient is taken in the norm's dtype)
             a = a.to(norm.dtype)
         return norm_backward(g, a, ctx.ord, norm, ctx.named, ctx.keepdim)

@@ -63,7 +63,7 @@ class LinalgSvd(Function):
     def backward(ctx, gU, gS, gVh):  # the math's names
         if gU is None and gS is None and gVh is None:
             return None
-        U, S, Vh = ctx.saved_tensors
+        U, S, Vh = ctx._unpacked
         k = S.shape[-1]
         if ctx.full:  # only the first k columns of U / rows of Vh depend on A
             U, Vh = U[..., :k], Vh[..., :k, :]

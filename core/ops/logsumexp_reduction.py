@@ -42,7 +42,7 @@ class Logsumexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, res = ctx.saved_tensors  # NOTE: PyTorch's grad * (self - result).exp(), both unsqueezed and broadcast
+        a, res = ctx._unpacked  # NOTE: PyTorch's grad * (self - result).exp(), both unsqueezed and broadcast
         lse = unsqueeze_reduced(res, ctx.in_shape, ctx.dims, ctx.keepdim)
         return unsqueeze_reduced(g, ctx.in_shape, ctx.dims, ctx.keepdim) * exp(a - lse)
 

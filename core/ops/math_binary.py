@@ -256,7 +256,7 @@ class PowTensor(Pow):
         # NOTE: the exponent's gradient first, as torch's generated code (derivatives in the sorted order of their
         # names): it sets the order a second backward runs their nodes in, and so adds x.pow(x)'s two in
         x, e = _operands(ctx)
-        ge = _pow_exponent_grad(g, x, e, ctx.saved_tensors[2])
+        ge = _pow_exponent_grad(g, x, e, ctx._unpacked[2])
         gx = Pow.backward(ctx, g)[0] if ctx.needs_input_grad[0] else None
         return gx, ge
 
@@ -298,7 +298,7 @@ class PowScalarBase(Function):
     @staticmethod
     def backward(ctx, g):
         x, e = _operands(ctx)  # NOTE: 0 ** e with e >= 0 gives zero exponent gradient
-        result = ctx.saved_tensors[2]
+        result = ctx._unpacked[2]
         if x == 0:  # NOTE: torch's result * log(base), the log a Scalar (MulBackward1)
             return g * where(ge(e, 0), 0.0, mul_s(result, -math.inf))
         return g * mul_s(result, _log_scalar(x))
@@ -386,7 +386,7 @@ class Maximum(Function):
 
     @classmethod
     def backward(cls, ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         first, second = cls.masks(a, b)
         # NOTE: torch's formula, node for node (MaskedFillBackward0 <- WhereBackward0 <- DivBackward1 in a double
         # backward): ties split the gradient half and half, the smaller operand's share is masked out
@@ -417,7 +417,7 @@ class Fmax(Maximum):
 
     @classmethod
     def backward(cls, ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         to_a = cls.first(a, b) | isnan(b)
         ga = g.masked_fill(~to_a, 0) if ctx.needs_input_grad[0] else None  # (torch's: MaskedFillBackward0)
         gb = g.masked_fill(to_a, 0) if ctx.needs_input_grad[1] else None

@@ -92,7 +92,7 @@ class Clamp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         lo, hi = ctx.bounds
         keep = ge(x, lo) if lo is not None else None
         if hi is not None:
@@ -129,7 +129,7 @@ class ClampTensor(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, lo, hi = ctx.saved_tensors
+        x, lo, hi = ctx._unpacked
         need = ctx.needs_input_grad
         gx = glo = ghi = None
         if lo is not None and hi is not None:

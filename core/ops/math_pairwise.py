@@ -244,7 +244,7 @@ class Hypot(Function):
     @staticmethod
     def backward(ctx, g):
         a, b = _operands(ctx)
-        out = ctx.saved_tensors[2]
+        out = ctx._unpacked[2]
         return (g * a / out if ctx.needs_input_grad[0] else None), (g * b / out if ctx.needs_input_grad[1] else None)
 
 

@@ -89,7 +89,7 @@ class Lerp(Function):
     def backward(ctx, g):
         w = ctx.weight
         if isinstance(w, Tensor):
-            start, end, w = ctx.saved_tensors
+            start, end, w = ctx._unpacked
         need = ctx.needs_input_grad
         # NOTE: derivatives.yaml's formulas in its generated code's order (end, self, weight: sorted by name), a
         # number weight as C++'s Scalar (MulBackward1) and 1 - weight as C++'s fill-and-sub (SubBackward0)
@@ -139,7 +139,7 @@ class Addcmul(Function):
 
     @classmethod
     def backward(cls, ctx, g):
-        t1, t2 = ctx.saved_tensors
+        t1, t2 = ctx._unpacked
         v = ctx.value
         need = ctx.needs_input_grad
         # NOTE: derivatives.yaml's formulas as C++ records them: value a Scalar (value * t: MulBackward1; value / t:

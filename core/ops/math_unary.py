@@ -129,7 +129,7 @@ class _Unary(Function):
 
     @classmethod
     def backward(cls, ctx, g):
-        x, out = ctx.saved_tensors
+        x, out = ctx._unpacked
         if g._data.dtype.kind == "c" and cls.holomorphic:  # NOTE: z's gradient is g conj(f'(z)) = conj(conj(g) f'(z))
             return conj(cls.grad(ctx, conj(g), x, out))
         raw = cls.raw
@@ -540,7 +540,7 @@ class NanToNum(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return where(isfinite(x), g, 0), None, None, None  # NOTE: nan and +-inf positions get no gradient
 
 

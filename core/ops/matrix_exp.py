@@ -169,7 +169,7 @@ class MatrixExp(Function):
         from core.ops.joining import cat
         from core.ops.linalg_more import _mH
 
-        (a,) = ctx.saved_tensors
+        (a,) = ctx._unpacked
         n = a.shape[-1]
         ah = _mH(a)
         top = cat([ah, g], -1)

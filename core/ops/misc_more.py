@@ -60,7 +60,7 @@ class _Igamma(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        a, x = ctx.saved_tensors
+        a, x = ctx._unpacked
         if ctx.needs_input_grad[0]:
             raise RuntimeError(f"the derivative for '{'igammac' if ctx.upper else 'igamma'}: input' is not "
                                "implemented.")

@@ -122,7 +122,7 @@ class CholeskySolve(Function):
 
     @staticmethod
     def backward(ctx, g):
-        L, X, B = ctx.saved_tensors
+        L, X, B = ctx._unpacked
         if core.is_grad_enabled():  # create_graph: the solution again, as a function of B and L for the 2nd order
             X = cholesky_solve(B, L, ctx.upper)
         gB = cholesky_solve(g, L, ctx.upper)
@@ -154,7 +154,7 @@ class CholeskyInverse(Function):
 
     @staticmethod
     def backward(ctx, g):
-        L, X = ctx.saved_tensors
+        L, X = ctx._unpacked
         if core.is_grad_enabled():  # create_graph: the inverse again, as a function of L for the 2nd order
             X = cholesky_inverse(L, ctx.upper)
         gI = cholesky_solve(g, L, ctx.upper)

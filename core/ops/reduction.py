@@ -415,7 +415,7 @@ class Prod(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, res = ctx.saved_tensors
+        a, res = ctx._unpacked
         if a.is_complex():  # PyTorch's convention: the gradient times the conjugate derivative
             a, res = a.conj_physical(), res.conj_physical()
         if not a._data.ndim:  # a 0-d input: the product of no other elements is 1

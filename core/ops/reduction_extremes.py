@@ -70,7 +70,7 @@ class Amax(Function):
 
     @staticmethod
     def backward(ctx, g):
-        _ = ctx.saved_tensors  # (the version check of the saved result)
+        _ = ctx._unpacked  # (the version check of the saved result)
         # NOTE: PyTorch's scale_grad_by_count: the gradient viewed back to the kept dims, divided by the number
         # of ties, times the mask (DivBackward0, MulBackward0)
         if g.shape != ctx.kept_shape:
@@ -97,7 +97,7 @@ class MaxAll(Amax):
     @staticmethod
     def backward(ctx, g):
         # NOTE: PyTorch's evenly_distribute_backward: zeros with the ties filled with grad / count
-        _ = ctx.saved_tensors  # (the version check of the saved result)
+        _ = ctx._unpacked  # (the version check of the saved result)
         from core.ops.comparison import masked_fill  # (core.ops.comparison builds on this module)
         zero = wrap(xp_of(g._data).zeros(ctx.in_shape, dtype=g._data.dtype))
         return masked_fill(zero, wrap(ctx.mask), g / wrap(ctx.count.reshape(())))

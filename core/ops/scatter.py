@@ -390,7 +390,7 @@ class ScatterReduce(Function):
             gself = gg * mask
             gsrc = Gather.apply(gg, dim=dim, idx=idx)
         else:
-            self_, src = ctx.saved_tensors
+            self_, src = ctx._unpacked
             gself, gsrc = _minmax_prod_grads(ctx, g, self_, src, mask)
         return gself, _embed(gsrc, src_shape)
 

@@ -61,7 +61,7 @@ class SegmentReduce(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (data,) = ctx.saved_tensors
+        (data,) = ctx._unpacked
         x = to_numpy_array(data._data)
         flat = x.reshape(ctx.lens.shape[0], ctx.axis_len, -1)
         go = to_numpy_array(g._data).reshape(ctx.out.shape)

@@ -97,7 +97,7 @@ class Softmax(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (y,) = ctx.saved_tensors
+        (y,) = ctx._unpacked
         if not grad_mode._state.enabled:  # a plain backward: PyTorch's kernel's roundings (core._softmax_kernels)
             lanes = HALF_LANES if getattr(ctx, "half_dtype", None) else LANES  # (a bfloat16/float16 input)
             out = softmax_kernels.softmax_backward(g._data, y._data, ctx.dim, lanes)
@@ -132,7 +132,7 @@ class LogSoftmax(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (y,) = ctx.saved_tensors
+        (y,) = ctx._unpacked
         if not grad_mode._state.enabled:
             out = softmax_kernels.log_softmax_backward(g._data, y._data, ctx.dim)
             if out is not None:

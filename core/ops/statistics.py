@@ -127,7 +127,7 @@ class Var(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
+        (a,) = ctx._unpacked
         return var_backward(ctx, g, a)
 
     @classmethod
@@ -169,7 +169,7 @@ class Std(Var):
 
     @staticmethod
     def backward(ctx, g):
-        a, res = ctx.saved_tensors
+        a, res = ctx._unpacked
         g, res = half_steps(ctx, g, res)
         return var_backward(ctx, std_to_var_grad(g, res), a)
 
@@ -185,7 +185,7 @@ class VarMean(Var):
 
     @staticmethod
     def backward(ctx, g_var, g_mean):
-        (a,) = ctx.saved_tensors
+        (a,) = ctx._unpacked
         return var_backward(ctx, g_var, a) + expand_reduced(g_mean, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count
 
     @staticmethod
@@ -209,7 +209,7 @@ class StdMean(Var):
 
     @staticmethod
     def backward(ctx, g_std, g_mean):
-        a, res = ctx.saved_tensors
+        a, res = ctx._unpacked
         g = var_backward(ctx, std_to_var_grad(g_std, res), a)
         return g + expand_reduced(g_mean, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count
 

@@ -151,7 +151,7 @@ class Logaddexp2(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b = ctx._unpacked
         # NOTE: grad / (1 + pow(2, other - self)): C++'s Scalar base (PowBackward2) and 1 + t (AddBackward1); the
         # other's gradient first, as torch's generated code (derivatives in the sorted order of their names), so the
         # nodes of a create_graph run run in torch's order at the next backward
@@ -219,7 +219,7 @@ class Ldexp(Function):
 
     @staticmethod
     def backward(ctx, g):
-        b, out = ctx.saved_tensors
+        b, out = ctx._unpacked
         # NOTE: pow(2, other) is C++'s Scalar base on the exponent as it is: an integer exponent gives an integer
         # power, so 2**-1 is 0 and the gradient there is 0, as torch's
         gb = mul_s(elementwise.mul(g, out), math.log(2.0)) if ctx.needs_input_grad[1] else None  # (other first)

@@ -109,7 +109,7 @@ class LinalgVectorNorm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, res = ctx.saved_tensors
+        a, res = ctx._unpacked
         g, a, res = half_steps(ctx, g, a, res)  # a half input: torch's norm_backward rounds each of its ops
         return norm_backward(g, a, ctx.p, res, ctx.named, ctx.keepdim)
 
@@ -179,7 +179,7 @@ class Dist(Function):
 
     @staticmethod
     def backward(ctx, g):
-        a, b, res = ctx.saved_tensors
+        a, b, res = ctx._unpacked
         # NOTE: derivatives.yaml's two formulas, each its own norm_backward(grad, self - other, p, result) (other's
         # negated), other's first as torch's generated code runs them: so a create_graph run records torch's nodes;
         # that norm_backward overload reduces over every dim with keepdim (nothing unsqueezed)

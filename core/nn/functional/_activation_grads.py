@@ -32,7 +32,7 @@ class _ActivationGrad(Function):
 
     @classmethod
     def backward(cls, ctx, gg):
-        g, x = ctx.saved_tensors
+        g, x = ctx._unpacked
         return (recorded(cls, ctx.first, ctx.double, gg, x, *ctx.params) if ctx.needs_input_grad[0] else None,
                 ctx.double(gg, g, x, *ctx.params) if ctx.needs_input_grad[1] else None)
 

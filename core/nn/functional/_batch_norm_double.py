@@ -124,7 +124,7 @@ class NativeBatchNormBackward(Function):
 
     @staticmethod
     def backward(ctx, ggI, ggG, ggB):
-        g, x, weight, mean, invstd = ctx.saved_tensors
+        g, x, weight, mean, invstd = ctx._unpacked
         if ggI is None and ggG is None and ggB is None:
             return None, None, None, None, None
         if ctx.eval_eps is None:

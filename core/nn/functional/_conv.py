@@ -368,7 +368,7 @@ class Conv(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, w = ctx.saved_tensors
+        x, w = ctx._unpacked
         spec = ctx.spec
         need = ctx.needs_input_grad
         thnn = takes_thnn(_to2d(x._data, spec), _to2d(w._data, spec), spec)  # (PyTorch's slow_conv2d: its order)
@@ -401,7 +401,7 @@ class ConvInput(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, w = ctx.saved_tensors
+        g, w = ctx._unpacked
         spec = ctx.spec
         need = ctx.needs_input_grad
         dg = _cropped(Conv.apply(gg, w, None, spec=spec), g.shape) if need[0] else None
@@ -436,7 +436,7 @@ class ConvWeight(Function):
 
     @staticmethod
     def backward(ctx, gw2):
-        x, g = ctx.saved_tensors
+        x, g = ctx._unpacked
         spec = ctx.spec
         need = ctx.needs_input_grad
         dx = ConvInput.apply(g, gw2, None, spec=spec, in_hw=x.shape[2:]) if need[0] else None

@@ -147,7 +147,7 @@ class GridSampler2DCubic(Function):
 
     @staticmethod
     def backward(ctx, g):
-        input, grid = ctx.saved_tensors
+        input, grid = ctx._unpacked
         n, c, h, w = input.shape
         need = ctx.needs_input_grad
         ac, xp = ctx.align_corners, xp_of(input._data)

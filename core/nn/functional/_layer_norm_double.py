@@ -102,7 +102,7 @@ class NativeLayerNormBackward(Function):
 
     @staticmethod
     def backward(ctx, ggI, ggG, ggB):
-        g, x, mean, rstd, weight = ctx.saved_tensors
+        g, x, mean, rstd, weight = ctx._unpacked
         if ggI is None and ggG is None and ggB is None:
             return (None,) * 6
         gI, gG, ggO = _double_backward(x, weight, ggI, ggG, ggB, g, mean, rstd, ctx.k)

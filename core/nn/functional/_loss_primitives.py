@@ -120,7 +120,7 @@ class MseLoss(Function):
 
     @staticmethod
     def backward(ctx, g):
-        input, target = ctx.saved_tensors
+        input, target = ctx._unpacked
         need = ctx.needs_input_grad
         norm = _mse_norm(ctx.reduction, input.numel())
         if recording():
@@ -225,7 +225,7 @@ class BinaryCrossEntropyWithLogits(Function):
 
     @staticmethod
     def backward(ctx, g):
-        input, target = ctx.saved_tensors
+        input, target = ctx._unpacked
         need = ctx.needs_input_grad
         w, pw = ctx.w, ctx.pw
         if recording():

@@ -70,7 +70,7 @@ class BinaryCrossEntropy(Function):
 
     @staticmethod
     def backward(ctx, g):
-        input, target = ctx.saved_tensors
+        input, target = ctx._unpacked
         need, w, n = ctx.needs_input_grad, ctx.w, input.numel()
         if recording():
             gx = g * (input - target) / core.clamp((1 - input) * input, min=_EPSILON)
@@ -112,7 +112,7 @@ class _PiecewiseLoss(Function):
 
     @classmethod
     def backward(cls, ctx, g):
-        input, target = ctx.saved_tensors
+        input, target = ctx._unpacked
         c, need = ctx.c, ctx.needs_input_grad
         x, t, go = input._data, target._data, g._data
         low = x.dtype if is_reduced(x.dtype) and x.dtype == t.dtype == go.dtype else None
@@ -258,7 +258,7 @@ class SoftMarginLoss(Function):
 
     @staticmethod
     def backward(ctx, g):
-        input, target = ctx.saved_tensors
+        input, target = ctx._unpacked
         need = ctx.needs_input_grad
         if recording():
             e = core.exp(-target * input)

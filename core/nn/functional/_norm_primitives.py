@@ -155,7 +155,7 @@ class NativeBatchNorm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, weight = ctx.saved_tensors
+        x, weight = ctx._unpacked
         grads = _batch_norm_grads(ctx, g, x, weight)
         if not is_grad_enabled():
             return grads
@@ -294,7 +294,7 @@ class NativeLayerNorm(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, weight, bias = ctx.saved_tensors
+        x, weight, bias = ctx._unpacked
         wshape = tuple(x.shape[x.ndim - len(ctx.dims):])
         if ctx.kernel is not None and type(g._data) is np.ndarray and g._data.dtype == x._data.dtype:
             rows, mean, rstd = ctx.kernel
@@ -353,7 +353,7 @@ class NativeGroupNorm(Function):
 
     @staticmethod
     def backward(ctx, g, dmean, drstd):
-        x, weight = ctx.saved_tensors
+        x, weight = ctx._unpacked
         if ctx.flat is None:
             return _group_norm_backward(ctx, g, dmean, drstd, x, weight)
         if dmean is not None or drstd is not None or is_grad_enabled():  # (torch's formula reads X as (N, C, HxW))

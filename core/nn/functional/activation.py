@@ -57,7 +57,7 @@ class _SlopeGrad(Function):
 
     @classmethod
     def backward(cls, ctx, gg):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return cls.apply(gg, x, slope=ctx.slope), core.zeros_like(gg)  # NOTE: d/d self is zeros, as PyTorch's
 
     @classmethod
@@ -81,7 +81,7 @@ class _Slope(Function):
 
     @classmethod
     def backward(cls, ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         if core.is_grad_enabled() and cls.grad_op is not None and g.dtype == x.dtype and g.shape == x.shape:
             return cls.grad_op.apply(g, x, slope=ctx.slope)
         slope = new_tensor(ctx.slope)
@@ -245,7 +245,7 @@ class Elu(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return elu_backward(g, x, *ctx.params)
 
 
@@ -314,7 +314,7 @@ class Celu(Elu):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         alpha, scale, _ = ctx.params  # NOTE: derivatives.yaml's input_scale is 1.0 / alpha.toFloat(): float32's alpha
         return elu_backward(g, x, alpha, scale, 1.0 / float(np.float32(alpha)))
 
@@ -348,7 +348,7 @@ class Silu(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         b, a = x._data, g._data
         if _plain_float32(x, g) and (den := f32.kept(ctx, b, a)) is not None:
             return new_tensor(f32.silu_backward(b, a, den))
@@ -409,7 +409,7 @@ class Softplus(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         if _plain_float32(x, g) and (exp := f32.kept(ctx, x._data, g._data)) is not None:
             return new_tensor(f32.softplus_backward(x._data, g._data, exp, *ctx.params))
         return grads.recorded(_SOFTPLUS_GRAD, _softplus_grad, grads.softplus_double, g, x, *ctx.params)

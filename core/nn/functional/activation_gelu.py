@@ -61,7 +61,7 @@ class Gelu(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return grads.recorded(_GELU_GRAD, _gelu_grad, grads.gelu_double, g, x, ctx.approximate, ctx.onednn,
                               ctx.half_step)
 

@@ -52,7 +52,7 @@ class Mish(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         a, d = x._data, g._data
         if (a.dtype == np.float32 and d.dtype == np.float32 and type(a) is np.ndarray and type(d) is np.ndarray
                 and a.shape == d.shape and not core.is_grad_enabled()):
@@ -101,7 +101,7 @@ class Hardswish(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return grads.recorded(_HARDSWISH_GRAD, _hardswish_grad, grads.hardswish_double, g, x)
 
 
@@ -129,7 +129,7 @@ class Hardsigmoid(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return grads.recorded(_NOT_IMPLEMENTED, _hardsigmoid_grad, _HARDSIGMOID_DOUBLE, g, x)
 
 
@@ -165,7 +165,7 @@ class LogSigmoid(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return grads.recorded(_LOGSIGMOID_GRAD, _logsigmoid_grad, grads.logsigmoid_double, g, x,
                               ctx.__dict__.get("half_dtype"))
 
@@ -209,7 +209,7 @@ class Glu(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         low = ctx.__dict__.get("half_dtype")
         if core.is_grad_enabled() and g.dtype == x.dtype and g.dim() == x.dim():  # create_graph: torch's node
             return GluBackward.apply(g, x, dim=ctx.dim, low=low)
@@ -248,7 +248,7 @@ class GluBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, x = ctx.saved_tensors
+        g, x = ctx._unpacked
         return (_glu_double_grad_output(gg, x, ctx.dim, ctx.low) if ctx.needs_input_grad[0] else None,
                 _glu_double(gg, g, x, ctx.dim) if ctx.needs_input_grad[1] else None)
 
@@ -310,7 +310,7 @@ class _Shrink(Function):
 
     @classmethod
     def backward(cls, ctx, g):
-        (x,) = ctx.saved_tensors
+        (x,) = ctx._unpacked
         return grads.recorded(cls.grad_op, _shrink_grad, grads.zero_double, g, x, ctx.lambd)
 
 

@@ -64,7 +64,7 @@ class _RreluWithNoise(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (noise,) = ctx.saved_tensors
+        (noise,) = ctx._unpacked
         return g * noise, None
 
 
@@ -82,7 +82,7 @@ class _RreluWithNoiseInplace(Function):
 
     @staticmethod
     def backward(ctx, g):
-        (noise,) = ctx.saved_tensors
+        (noise,) = ctx._unpacked
         return g * noise, None
 
 

@@ -166,7 +166,7 @@ class FlashAttentionCPU(Function):
 
     @staticmethod
     def backward(ctx, g):
-        query, key, value = ctx.saved_tensors
+        query, key, value = ctx._unpacked
         out, lse, mask, causal, scale = ctx.flash
         grads = _flash_cpu.backward(np.ascontiguousarray(g._data), query._data, key._data, value._data, out, lse,
                                     mask, causal, scale)

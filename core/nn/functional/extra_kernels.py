@@ -25,7 +25,7 @@ class PreluKernel(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, w = ctx.saved_tensors
+        x, w = ctx._unpacked
         positive = x > 0
         grad_x = core.where(positive, g, w * g) if ctx.needs_input_grad[0] else None
         grad_w = None

@@ -152,7 +152,7 @@ class GridSampler2D(Function):
 
     @staticmethod
     def backward(ctx, g):
-        input, ix, iy = ctx.saved_tensors
+        input, ix, iy = ctx._unpacked
         n, c, h, w = input.shape
         need = ctx.needs_input_grad
         flat, gf = input.reshape(n, c, h * w), g.reshape(n, c, -1)
@@ -213,7 +213,7 @@ class GridSampler3D(Function):
 
     @staticmethod
     def backward(ctx, g):
-        input, ix, iy, iz = ctx.saved_tensors
+        input, ix, iy, iz = ctx._unpacked
         n, c, d, h, w = input.shape
         need = ctx.needs_input_grad
         flat, gf = input.reshape(n, c, d * h * w), g.reshape(n, c, -1)

@@ -151,7 +151,7 @@ class Linear2dNoBias(Function):
 
     @staticmethod
     def backward(ctx, g):
-        x, wt = ctx.saved_tensors
+        x, wt = ctx._unpacked
         need = ctx.needs_input_grad
         nx, nw = need[-2:]
         ga = g._data
@@ -374,7 +374,7 @@ class Embedding(Function):
 
     @staticmethod
     def backward(ctx, g):
-        ctx.saved_tensors  # noqa: B018 - a second backward through a freed graph raises PyTorch's error here
+        ctx._unpacked  # noqa: B018 - a second backward through a freed graph raises PyTorch's error here
         if ctx.sparse:
             from core.autograd.sparse_grad import embedding_sparse_grad
 

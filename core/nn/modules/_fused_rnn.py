@@ -226,7 +226,7 @@ class _Layer(Function):
 
     @staticmethod
     def backward(ctx, grad_out, *grad_final):
-        gi, whh, bhh, *state0 = ctx.saved_tensors
+        gi, whh, bhh, *state0 = ctx._unpacked
         if core.is_grad_enabled():  # create_graph: gradients that can be differentiated again
             return _composite_grads(ctx, (gi, whh, bhh, *state0), (grad_out, *grad_final))
         mode, batch_sizes = ctx.mode, ctx.batch_sizes

@@ -97,7 +97,7 @@ class _CrossMapLRN2d(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        input, out, scale = ctx.saved_tensors
+        input, out, scale = ctx._unpacked
         channels, size = input.shape[1], ctx.size
         start = int(size - (size - 1) / 2)
         window = np.zeros((channels, channels))  # channel c sums the ratios of [c - start, c - start + size - 1]

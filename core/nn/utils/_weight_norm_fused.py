@@ -96,7 +96,7 @@ class WeightNormFused(Function):
 
     @staticmethod
     def backward(ctx, grad_w):
-        v, g = ctx.saved_tensors
+        v, g = ctx._unpacked
         first, norm = ctx.first, ctx.norm
         if is_grad_enabled():  # create_graph: the formula in differentiable ops
             return _differentiable_backward(grad_w, v, g, Tensor._wrap(norm), first)
