@@ -27,7 +27,7 @@ import numpy as np
 import core
 from core.nodegraph.model import code_ops, layout, training_settings
 from core.nodegraph.model.code_map import Mapped, map_call
-from core.nodegraph.model.code_trace import Call, SnippetError, Trace
+from core.nodegraph.model.code_trace import CHANGED, Call, SnippetError, Trace
 from core.nodegraph.model.document import Edge, Graph, GraphError, Node
 from core.nodegraph.model.nodes.code import MAX_INPUTS, OP_TYPE, OUTPUTS, VALUES_TYPE
 from core.nodegraph.model.numtext import tensor_values
@@ -55,6 +55,7 @@ class _Builder:
         self.trained = {id(p) for p in (tr.training.params if tr.training else ())}
         self.notes: list[str] = []
         self.tables: set[str] = set()  # nodes whose (first) value is 2-D: the canvas draws its colour table under it
+        self.changed: dict[int, tuple[core.Tensor, int | None]] = {}  # id -> (values, line): see changed_outside
 
     # ----- nodes ---------------------------------------------------------------------------------------------
     def title(self, base: str | None) -> str | None:
@@ -84,6 +85,8 @@ class _Builder:
     def leaf(self, t: core.Tensor) -> Port:
         leaf = self.tr.leaves.get(id(t))
         value, line = (leaf.value, leaf.line) if leaf else (t.detach().clone(), self.tr.lines.get(id(t)))
+        if id(t) in self.changed:  # changed outside the graph since: its values from then on
+            value, line = self.changed.pop(id(t))
         if value.is_complex():  # a tensor node's values are JSON numbers: real, integer or bool
             name = self.tr.names.get(id(t))
             raise SnippetError(f"{name + ' is a' if name else 'A'} {_dtype_name(value)} tensor: the graph's tensor "
@@ -121,7 +124,23 @@ class _Builder:
         return nid, "out"
 
     # ----- calls ------------------------------------------------------------------------------------------
+    def changed_outside(self, call: Call) -> None:
+        """A ``CHANGED`` call: the tensor's node no longer holds its values; its next use reads a new node that
+        holds them (and the notes say so), as eager code reads the changed tensor."""
+        t = call.args[0]
+        if self.current.pop(id(t), None) is None and id(t) not in self.tr.leaves:
+            return  # not in the graph yet: its first use reads its values then
+        self.changed[id(t)] = (call.result, call.line)
+        name = self.tr.names.get(id(t))
+        note = (f"line {call.line}: {name or 'a tensor'} is changed in place outside autograd (torch.no_grad or "
+                ".data); the graph's later uses of it read its new values from a new node")
+        if note not in self.notes:  # once for a loop's every pass
+            self.notes.append(note)
+
     def call(self, call: Call) -> None:
+        if call.name == CHANGED:
+            self.changed_outside(call)
+            return
         outs = _outputs(call)
         title = None
         if outs:
@@ -235,9 +254,10 @@ def build_graph(tr: Trace, source: str = "", name: str = "snippet.py") -> Graph:
     for call in tr.calls:
         b.call(call)
     loss = b.current.get(id(tr.loss)) if tr.loss is not None else None
-    if loss is None and tr.calls:  # no backward() in the code: its last scalar result is the graph's loss
+    ops = [c for c in tr.calls if c.name != CHANGED]
+    if loss is None and ops:  # no backward() in the code: its last scalar result is the graph's loss
         # (a non-scalar one is not: backward() of it raises, so Backward would fail and the export would crash)
-        loss = next((b.current[id(t)] for t in reversed(_outputs(tr.calls[-1]))
+        loss = next((b.current[id(t)] for t in reversed(_outputs(ops[-1]))
                      if id(t) in b.current and t.numel() == 1), None)
     _training(b, loss[0] if loss else None)
     b.notes.extend(_fresh_in_loop(tr))

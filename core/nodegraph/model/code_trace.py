@@ -23,6 +23,11 @@ Names come from the snippet's frames: a trace function scans the local variables
 frames on every line and on return, and names each tensor after the first variable that held it. The same
 trace function enforces ``time_limit`` and ``cancel``.
 
+An in-place op the recorder does not record (under ``torch.no_grad``, or on ``w.data``) that changes a tensor the
+graph holds (or one sharing its storage) is written to the trace as a ``CHANGED`` call holding the new values: the
+builder gives the ops after it a new node with those values, so ``w -= lr * w.grad`` then ``w * 2`` reads the
+updated ``w`` as the snippet did.
+
 A training loop (``zero_grad`` / forward / loss / ``backward`` / ``step``) is recognised at the first
 ``optimizer.step()`` called from the snippet: the ops recorded up to it are the loop's body, traced once;
 later ops are not recorded, and the number of ``step()`` calls becomes the training's steps.
@@ -49,7 +54,8 @@ import core
 from core.nodegraph.model import code_gradcheck, code_ops
 from core.nodegraph.model.code_patch import patched
 
-__all__ = ["SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "compile_snippet", "trace"]
+__all__ = ["CHANGED", "SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "compile_snippet",
+           "trace"]
 
 SNIPPET_FILE = "<snippet>"
 _NN_DIR = os.path.dirname(core.nn.__file__)
@@ -63,6 +69,14 @@ _IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itrue
 
 Fn = Callable[..., Any]  # an op, method or hook the recorder wraps
 Tracer = Callable[[types.FrameType, str, Any], Any]  # what sys.settrace takes (returns the local tracer or None)
+
+
+CHANGED = "@changed"  # a Call's name: its tensor (args[0]) was changed outside the graph; result: its new values
+
+
+def _unchanged(t: core.Tensor) -> core.Tensor:
+    """The ``fn`` of a ``CHANGED`` call (never run: the builder reads its result)."""
+    return t
 
 
 class SnippetError(Exception):
@@ -150,6 +164,7 @@ class Recorder:
         self.prev_line: dict[types.FrameType, int] = {}
         self.bound: set[tuple[str, int]] = set()  # (variable, id(tensor)) pairs seen by scan
         self.top_modules: set[int] = set()  # ids of modules named by a top-level variable of the snippet
+        self.storages: dict[int, list[int]] = {}  # storage address -> ids of the held tensors on it
 
     # ----- which calls are the snippet's ---------------------------------------------------------------
     def user_chain(self, frame: types.FrameType | None) -> bool:
@@ -175,6 +190,8 @@ class Recorder:
 
     def hold(self, obj: object) -> None:
         self.trace.keep[id(obj)] = obj
+        if isinstance(obj, core.Tensor):  # kept alive, so no other storage takes its address
+            self.storages.setdefault(obj.untyped_storage().data_ptr(), []).append(id(obj))
 
     # ----- recording -------------------------------------------------------------------------------------
     def wrap(self, name: str, fn: Fn) -> Fn:
@@ -188,7 +205,10 @@ class Recorder:
             if not core.is_grad_enabled() or rec.initialises(name, args):
                 if not core.is_grad_enabled() and line not in rec.no_grad_lines:
                     rec.no_grad_lines.append(line)
-                return rec.quiet(fn, args, kwargs)
+                result = rec.quiet(fn, args, kwargs)
+                if _is_inplace(name) and args and isinstance(args[0], core.Tensor):
+                    rec.changed_outside(args[0], line)
+                return result
             rec.capture_leaves((args, kwargs), line)
             result = rec.quiet(fn, args, kwargs)
             rec.record(Call(name, fn, args, kwargs, result, line))
@@ -228,6 +248,15 @@ class Recorder:
             self.produced.add(id(t))
             self.trace.lines.setdefault(id(t), call.line)
         self.trace.calls.append(call)
+
+    def changed_outside(self, t: core.Tensor, line: int | None) -> None:
+        """An in-place op the graph does not record (under ``torch.no_grad``, or on ``w.data``) changed ``t``: every
+        tensor the graph holds that shares its storage gets a ``CHANGED`` call with its new values, so later ops
+        read those (``w -= lr * w.grad`` then ``w * 2``), not the values the graph had for it."""
+        for tid in dict.fromkeys(self.storages.get(t.untyped_storage().data_ptr(), ())):
+            held = self.trace.keep[tid]
+            if isinstance(held, core.Tensor) and (tid in self.produced or tid in self.trace.leaves):
+                self.trace.calls.append(Call(CHANGED, _unchanged, (held,), {}, held.detach().clone(), line))
 
     @staticmethod
     def outputs(call: Call) -> list[core.Tensor]:

@@ -59,6 +59,8 @@ def _op(ctx: EvalContext, inputs: NamedValues, p: NamedValues) -> dict[str, Any]
     tensors = [inputs.get(f"in{i}") for i in range(p["tensors"])]
     args, kwargs = _decoded(p, tensors)
     result = fn(*args, **kwargs)
+    if result is None and p["op"].endswith("__setitem__") and args:  # y[0] = 5.0: its output is y, changed
+        result = args[0]
     values = list(result) if isinstance(result, (tuple, list)) else [result]
     return {name: (values[i] if i < len(values) else None) for i, name in enumerate(OUTPUTS)}
 
@@ -75,6 +77,8 @@ def _op_code(cg: CodeGen) -> dict[str, str]:
     for head, module in prefix.items():
         if name.startswith(head):
             call = f"{module}{name[len(head):]}({text})"
+    if name.endswith("__setitem__") and args:  # returns None: the node's output is the tensor it changed
+        call = f"({call}, {_text(args[0])})[1]"
     r = f"_r_{cg.var}"  # the call's result, bound once by the first output and indexed by the others
     outs = {"out": f"({r}[0] if isinstance({r} := {call}, (tuple, list)) else {r})"}
     outs.update({port: f"({r}[{i}] if isinstance({r}, (tuple, list)) and len({r}) > {i} else None)"
