@@ -203,8 +203,13 @@ class CodeImports:
 
     # ----- import ----------------------------------------------------------------------------------------
     def open_dialog(self) -> None:
-        path, _ = file_ops.open_file_name(self.window, "Open code", self.window.start_path(),
-                                          "Python code (*.py);;All files (*)")
+        """File ▸ Open code…: the dialog starts where the last script came from, else where File ▸ Open would but
+        never in the app's examples folder (it started there after a lesson, where the only script is the tool that
+        rewrites the lessons' files); Cancel changes nothing."""
+        start = file_ops.code_folder() or self.window.start_path(saving=True)  # (saving: never the examples folder)
+        path, _ = file_ops.open_file_name(self.window, "Open code", start, "Python code (*.py);;All files (*)")
+        if path:
+            file_ops.remember_code_folder(path)
         if path and self.progress is None and self.window.maybe_save():  # ask first, as File ▸ Open does
             self.open_path(path)
 

@@ -153,6 +153,20 @@ def save_path(parent: QWidget, path: str, chosen_filter: str) -> str:
     return full
 
 
+def code_folder() -> str:
+    """The folder File ▸ Open code… last opened a script from, where it exists and is not the app's examples folder
+    (package data: its only script rebuilds the lesson files); '' before the first."""
+    value = QSettings("Nodegrad", "Nodegrad").value("codeFolder", "")
+    if not isinstance(value, str) or not os.path.isdir(value) or is_bundled_example(os.path.join(value, "x.py")):
+        return ""
+    return value
+
+
+def remember_code_folder(path: str) -> None:
+    """Open code… starts in the folder of ``path`` (a script the user chose) next time."""
+    QSettings("Nodegrad", "Nodegrad").setValue("codeFolder", os.path.dirname(os.path.abspath(path)))
+
+
 def recent_files() -> list:
     value = QSettings("Nodegrad", "Nodegrad").value("recentFiles", [])
     return [v for v in (value if isinstance(value, list) else [value]) if v]

@@ -51,6 +51,27 @@ def test_the_build_script_reproduces_the_committed_graph_files_exactly():
         assert (EXAMPLES_DIR / name).read_text(encoding="utf-8") == text, f"{name} is stale: run build_examples.py"
 
 
+def test_the_build_script_stays_out_of_a_wheel_and_the_graphs_and_texts_go_in():
+    """build_examples.py is a tool of the checkout (it rewrites the files beside it): installed, it was the one
+    script File ▸ Open code… found in the examples folder. The examples folder is no package, and the package data
+    globs take its graphs and texts, not its script (a wheel built from this configuration holds 26 files there)."""
+    import tomllib
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    setuptools = config["setuptools"]
+    assert any(fnmatch("core.nodegraph.assets.examples", p) for p in setuptools["packages"]["find"]["exclude"])
+
+    def shipped(name: str) -> bool:
+        path = f"assets/examples/{name}"
+        return any(fnmatch(path, g) for g in setuptools["package-data"]["core.nodegraph"]) and \
+            not any(fnmatch(path, g) for g in setuptools["exclude-package-data"]["core.nodegraph"])
+
+    assert not shipped("build_examples.py")
+    assert all(shipped(p.name) for p in EXAMPLES_DIR.iterdir() if p.suffix in (".json", ".md"))
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_every_example_loads_and_validates_without_issues(key):
     graph = files.load(EXAMPLES_DIR / f"{key}.json")

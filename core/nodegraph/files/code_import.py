@@ -10,6 +10,9 @@ sends back the graph as file text, which is loaded through the same checks as an
 is the same run started and polled (the GUI's event loop polls it: no thread waits).
 ``import_here(text)`` does the same in this process (no memory limit; the time limit and cancel are
 checked on every line of the snippet), for tests and for the child itself.
+The child also refuses every write into the app's own files (``write_guard``; ``import_here`` has no such guard):
+a script opened from the package's folder, or one that computes a path into it, can't change the lessons or the
+code under the user.
 
 Errors are ``CodeImportError`` whose message points at the snippet's line: ``line 3: NameError: name 'q'
 is not defined``. ``ImportResult.notes`` says what the graph does not show as written (a loop traced once,
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import core
 from core.nodegraph.files import io as files
+from core.nodegraph.files import write_guard
 from core.nodegraph.model.code_build import build_graph
 from core.nodegraph.model.code_trace import SnippetError, compile_snippet, trace
 
@@ -297,6 +301,7 @@ def _child(argv: list[str]) -> int:
     _limit_memory(memory)
     with open(out + ".started", "w", encoding="utf-8"):
         pass  # the parent's time limit starts now (_wait)
+    write_guard.guard(write_guard.own_roots(_ROOT))  # the snippet writes anywhere but into the app itself
     try:
         result = import_here(text, name, time_limit)
         data: dict[str, object] = {"ok": True, "graph": files.dumps(result.graph), "output": result.output[-20_000:]}
