@@ -12,7 +12,7 @@ import numpy as np
 
 from core import _backend, _default_device, _dtype, _from_data, storage
 from core._factories import empty, from_numpy, tensor
-from core._tensor import Size, Tensor
+from core._tensor import Size, Tensor, _adopt, _init_from
 from core._user_warning import warn_in_core
 from core._warn_once import warn_once
 
@@ -85,6 +85,35 @@ def legacy_shares_numpy(data, dt, device) -> bool:
     """Whether a legacy constructor (``torch.Tensor(array)``, ``torch.LongTensor(array)``) shares ``data``'s memory:
     PyTorch's does for a NumPy array of the tensor's dtype (it is then ``from_numpy``'s tensor), and copies others."""
     return type(data) is np.ndarray and data.dtype == dt.np and (device is None or str(device) == "cpu")
+
+
+def build_legacy(t: Tensor, args: tuple, kwargs: dict, device, dtype) -> None:
+    """``Tensor.__init__``'s legacy forms, ``torch.Tensor(data)`` / ``torch.Tensor(*sizes)`` (or ``size=``, ``data=``,
+    ``other=``, ``storage=``), built into ``t``: a float tensor of the default dtype."""
+    if dtype is not None:
+        raise TypeError("new() received an invalid combination of arguments - got an unexpected "
+                        "keyword argument 'dtype'")
+    dt = _dtype.get_default_dtype()
+    if kwargs:
+        kind, value = keyword_args(args, kwargs)
+        if kind == "size":
+            return _adopt(t, empty(tuple(value), dtype=dt, device=device))
+        if kind == "data":
+            return _adopt(t, tensor(value, dtype=dt, device=device))
+        args = (value,)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        _init_from(t, args[0]._data, root=args[0]._root)
+        t._vc = args[0]._vc
+        return
+    if len(args) == 1 and not isinstance(args[0], (int, Size)):
+        if storage.is_storage(args[0]):
+            return storage.over_storage(t, args[0], dt)
+        if legacy_shares_numpy(args[0], dt, device):  # an array of the default dtype: its memory, as from_numpy
+            return _adopt(t, from_numpy(args[0]))
+        src = tensor(args[0], dtype=dt, device=device)
+    else:
+        src = empty(*(args or (0,)), dtype=dt, device=device)
+    _adopt(t, src)
 
 
 def _is_int(a) -> bool:

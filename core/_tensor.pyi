@@ -5,10 +5,24 @@ Regenerate with ``python tools/gen_tensor_stub.py``.
 """
 
 import builtins
-import collections.abc
 from typing import Any
 
-__all__: list[str]
+def no_cpu_kernel(op: str):
+    """PyTorch's error for an op with no kernel for strided CPU tensors (a sparse, quantized or nested one)."""
+
+def _dim(dim, ndim: int) -> int:
+    """Wrap a possibly negative dim; IndexError in PyTorch's words when out of range."""
+
+def data_ptr_of(arr) -> int: ...
+
+def mark_shared(t: Tensor) -> None:
+    """Record ``t``'s memory (its root array) as shared, for ``share_memory_``."""
+
+def cache_slotnames(obj) -> None:
+    """What pickling a tensor leaves on its class in PyTorch: its ``__reduce_ex__`` asks the object's state"""
+
+def subclass_state(t):
+    """What torch pickles of a tensor beyond its data (``torch._utils._get_obj_state``): a class's own"""
 
 class Size(tuple[builtins.int, ...]):
     """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
@@ -26,11 +40,6 @@ class Size(tuple[builtins.int, ...]):
     def __setattr__(self, name, value): ...
     def __delattr__(self, name): ...
 
-def _size_attribute_error(error): ...
-
-def _size(shape) -> Size:
-    """A ``Size`` of a backend array's shape (already ints: no checks on this hot path)."""
-
 class _Layout:
     """``torch.strided``: the only memory layout core has (its class is ``torch.layout``)."""
     def __repr__(self) -> str: ...
@@ -38,34 +47,11 @@ class _Layout:
 
 strided: Any
 
+__all__: list[str]
+
 _grad_state: Any
 
-_FACTORY_GRAD_ERROR: str
-
-_NO_NUMPY: tuple
-
 _NONLEAF_GRAD_WARNING: str
-
-_T_ND_WARNING: str
-
-_T_0D_WARNING: str
-
-_INTERNALS: frozenset
-
-_INTERNAL_PREFIXES: tuple
-
-def cache_slotnames(obj) -> None:
-    """What pickling a tensor leaves on its class in PyTorch: its ``__reduce_ex__`` asks the object's state"""
-
-def subclass_state(t):
-    """What torch pickles of a tensor beyond its data (``torch._utils._get_obj_state``): a class's own"""
-
-def _strided_layout_error(name: str, want: str): ...
-
-def no_cpu_kernel(op: str):
-    """PyTorch's error for an op with no kernel for strided CPU tensors (a sparse, quantized or nested one)."""
-
-def data_ptr_of(arr) -> int: ...
 
 class _TensorMeta(type):
     """Tensor's metaclass, as PyTorch's ``torch._C._TensorMeta``: ``dir(torch.Tensor)`` (and ``dir(nn.Parameter)``)"""
@@ -76,24 +62,6 @@ class TensorBase:
     """``torch._C.TensorBase``, Tensor's base: it holds the instance dictionary, where core keeps a tensor's"""
 
 _INSTANCE_DICT: Any
-
-class _UserAttributes(collections.abc.MutableMapping):
-    """A tensor's ``__dict__`` as PyTorch shows it: the attributes a user (or a library) set, not core's autograd"""
-    _real: Any
-    def __init__(self, real: dict): ...
-    def __getitem__(self, key): ...
-    def __setitem__(self, key, value) -> None: ...
-    def __delitem__(self, key) -> None: ...
-    def __iter__(self): ...
-    def __len__(self) -> int: ...
-    def __repr__(self) -> str: ...
-    def __eq__(self, other) -> bool: ...
-    def copy(self) -> dict: ...
-    def __copy__(self) -> dict: ...
-    def __deepcopy__(self, memo) -> dict: ...
-    def __reduce__(self): ...
-
-def _is_internal(key) -> bool: ...
 
 class _SubclassData:
     """``_data`` on a Tensor subclass that declares an attribute of that name (``_data: Tensor``: PyTorch Geometric's"""
@@ -1540,11 +1508,6 @@ class Tensor(TensorBase):
     def ipu(self, device=..., non_blocking: builtins.bool = ..., memory_format=...):
         """``core.ops.python_operators._ipu`` with ``self`` as its first argument."""
 
-_HIDDEN_STATE: frozenset
-
-def _real_part(value, c_type: str):
-    """A complex element's real part, as ``float(t)``/``int(t)`` convert one in PyTorch (a non-zero imaginary part"""
-
 _LEGACY_NAMES: dict[str, str]
 
 def _has_data(t: Tensor) -> bool:
@@ -1555,9 +1518,6 @@ def _init_from(t: Tensor, arr, root=...) -> None: ...
 def _adopt(t: Tensor, src: Tensor) -> None:
     """``t`` takes over the fresh tensor ``src``: its array and its version counter (an inference tensor's)."""
 
-def mark_shared(t: Tensor) -> None:
-    """Record ``t``'s memory (its root array) as shared, for ``share_memory_``."""
-
 def new_tensor(arr) -> Tensor:
     """The fast constructor: a fresh tensor that owns the new array ``arr``."""
 
@@ -1567,6 +1527,3 @@ def tensor_keeping_strides(arr) -> Tensor:
 _object_new: Any
 
 def _rebuild(arr, device, requires_grad): ...
-
-def _dim(dim, ndim: int) -> int:
-    """Wrap a possibly negative dim; IndexError in PyTorch's words when out of range."""

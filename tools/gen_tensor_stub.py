@@ -2,7 +2,8 @@
 
 Most of ``Tensor``'s methods are op functions set on the class from the table in
 ``core/ops/tensor_methods.py``, so the class body alone does not list them. The stub does: every
-name ``core/_tensor.py`` defines, then each table entry as a method with the op's signature (its
+name ``core/_tensor.py`` defines or re-exports from the modules it was split into (``from core._tensor_size import
+Size as Size``), then each table entry as a method with the op's signature (its
 first parameter becomes ``self``) and a one-line docstring that names the function it is. IDEs read
 a ``.pyi`` next to its module, so "go to definition" on ``x.sum`` lands on the stub's ``sum``.
 
@@ -193,26 +194,47 @@ def _body_names(node: ast.ClassDef, cls) -> list:
     return seen
 
 
-def render() -> str:
-    """The stub's text for the ``core`` now importable (call from the repository root or tests)."""
-    from core import _tensor  # only the generator needs core
-    from core.ops.tensor_methods import TENSOR_METHODS
+def _module_lines(nodes, table: dict, names=None) -> list:
+    """Stub lines of the classes, functions and assignments among ``nodes`` (a module's body) that ``core._tensor``
+    holds, those in ``names`` only when given."""
+    from core import _tensor
 
-    tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
-    lines = [_HEADER]
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
+    lines: list = []
+    for node in nodes:
+        if isinstance(node, ast.ClassDef) and (names is None or node.name in names):
             cls = vars(_tensor)[node.name]
-            table = TENSOR_METHODS if cls is _tensor.Tensor else {}
-            lines += ["", *_class(cls, _body_names(node, cls), table), ""]
-        elif isinstance(node, ast.FunctionDef):
+            lines += ["", *_class(cls, _body_names(node, cls), table if cls is _tensor.Tensor else {}), ""]
+        elif isinstance(node, ast.FunctionDef) and (names is None or node.name in names):
             lines += ["", *_def(node.name, vars(_tensor)[node.name], "", set())]
         elif isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name) and isinstance(vars(_tensor)[target.id], types.BuiltinFunctionType):
+                if not isinstance(target, ast.Name) or (names is not None and target.id not in names):
+                    continue
+                if isinstance(vars(_tensor)[target.id], types.BuiltinFunctionType):
                     lines += ["", f"{target.id}: Any"]
-                elif isinstance(target, ast.Name):
+                else:
                     lines += ["", _attribute(target.id, vars(_tensor)[target.id], "")]
+        elif isinstance(node, ast.ImportFrom) and names is None and (node.module or "").startswith("core._tensor_"):
+            lines += _reexported_lines(node)
+    return lines
+
+
+def _reexported_lines(node: ast.ImportFrom) -> list:
+    """Stub lines of the names ``core/_tensor.py`` re-exports (``from core._tensor_size import Size as Size``) from
+    the modules its contents were split into, as they would read defined there."""
+    names = {alias.name for alias in node.names if alias.asname == alias.name}
+    if not names:
+        return []
+    path = ROOT / (node.module.replace(".", "/") + ".py")
+    return _module_lines(ast.parse(path.read_text(encoding="utf-8")).body, {}, names)
+
+
+def render() -> str:
+    """The stub's text for the ``core`` now importable (call from the repository root or tests)."""
+    from core.ops.tensor_methods import TENSOR_METHODS  # only the generator needs core
+
+    tree = ast.parse(SOURCE.read_text(encoding="utf-8"))
+    lines = [_HEADER, *_module_lines(tree.body, TENSOR_METHODS)]
     imports = "".join(f"import {module}\n" for module in sorted(_IMPORTED_MODULES))
     text = "\n".join(lines).replace("import builtins\n", f"import builtins\n{imports}", 1)
     while "\n\n\n" in text:
