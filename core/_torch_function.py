@@ -30,7 +30,9 @@ unless they run under the default handler's ``DisableTorchFunctionSubclass``.
 
 Which names dispatch is listed in ``_torch_function_names``, how handlers receive a call's arguments in
 ``_torch_function_args``, copying an op and re-pointing core's modules at the copies in ``_torch_function_in_place``,
-and tensor-like classes turn dispatch on from ``_torch_function_tensor_likes``. What stays here is what runs between
+and tensor-like classes turn dispatch on from ``_torch_function_tensor_likes``; ``activate`` puts the wrappers in
+place with ``_torch_function_activate``, and ``_torch_function_identity`` tells torch's own functions and handlers,
+a wrapper's op and a Tensor subclass apart (re-exported here). What stays here is what runs between
 a call and its handler (state, ``dispatch``, the wrappers and the dispatching code they run, the properties and
 fields): frame walks skip this module by name as dispatch plumbing (``core._user_warning._WRAPPERS``) and this
 file by name (``core.export``'s ``_MACHINERY``), and ``core._tensor`` sets ``_INSTANCE_DICT`` here.
@@ -46,20 +48,15 @@ import types
 import warnings
 
 from core import _torch_dispatch
-from core._c_namespaces import PREFIXES, register
 from core._torch_function_args import _hands_defaults
-from core._torch_function_in_place import _copy, _point_at_ops
+from core._torch_function_identity import check_subclass as check_subclass
+from core._torch_function_identity import is_torchs_default as is_torchs_default
+from core._torch_function_identity import is_torchs_op as is_torchs_op
+from core._torch_function_identity import undispatched as undispatched
 from core._torch_function_names import (
-    _NAMESPACES,
     _NOWRAP,
-    _OPERATOR_FUNCS,
-    _PROPERTIES,
-    _SAME_METHODS,
     _SETTERS,
     _TYPE_ERROR_NOT_IMPLEMENTED,
-    _WRAPPER_NAMES,
-    _namespace_functions,
-    _tensor_methods,
     overridable_functions,
 )
 from core._user_warning import warn_in_core, warn_user
@@ -152,25 +149,6 @@ def mode_stack() -> list:
 def _overrides(kind) -> bool:
     impl = getattr(kind, "__torch_function__", None)
     return impl is not None and impl is not disabled_torch_function_impl and not is_torchs_default(impl)
-
-
-def is_torchs_op(func) -> bool:
-    """Whether ``func`` belongs to the real PyTorch package (``torch.add``, ``torch.Tensor.__radd__``)."""
-    fn = getattr(func, "__func__", func)
-    module = getattr(fn, "__module__", None) or getattr(getattr(fn, "__objclass__", None), "__module__", None) or ""
-    return module == "torch" or module.startswith("torch.")
-
-
-def is_torchs_default(impl) -> bool:
-    """Whether ``impl`` is PyTorch's own default handler (``torch.Tensor.__torch_function__``) or its disabled one
-    (``torch.nn.Parameter``'s): a real torch tensor handed to core by mistake. Those run ``func`` under torch's
-    ``DisableTorchFunctionSubclass``, which core's dispatch never sees, so the call came straight back here
-    (``core.add(torch_t, torch_t)``: a RecursionError); such an argument overrides nothing, and the op refuses
-    it as it refuses any non-Tensor (``must be Tensor, not Tensor``), as PyTorch refuses a core tensor."""
-    fn = getattr(impl, "__func__", impl)
-    module, name = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
-    return (module == "torch._tensor" and name == "Tensor.__torch_function__") or \
-        (module == "torch._C" and name == "_disabled_torch_function_impl")
 
 
 def overloaded_args(values) -> list:
@@ -310,17 +288,6 @@ def convert(ret, cls):
     return ret
 
 
-def check_subclass(cls) -> None:
-    """``as_subclass`` and ``_make_subclass`` take Tensor subclasses only (torch's TypeErrors)."""
-    from core._tensor import Tensor
-
-    if not isinstance(cls, type):
-        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
-    if not issubclass(cls, Tensor):
-        raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not possible. "
-                        "Make sure your class inherits from Tensor.")
-
-
 def default_torch_function(cls, func, types, args=(), kwargs=None):
     """``Tensor.__torch_function__``: run ``func`` with argument dispatch off and give tensor results the
     class ``cls``; ``NotImplemented`` when some overriding type is not a base of ``cls``. (torch's default
@@ -335,10 +302,6 @@ def default_torch_function(cls, func, types, args=(), kwargs=None):
 
 
 # ----- activation: the public names become dispatching wrappers ------------------------------------------------
-def undispatched(fn):
-    """The op behind a dispatching wrapper (``fn`` itself when it is none): what identity checks compare."""
-    return fn.__wrapped__ if getattr(fn, "dispatches", False) else fn
-
 
 
 def _function_wrapper(original, module: str, name: str, qualname: str, public=None):
@@ -367,7 +330,6 @@ def _function_wrapper(original, module: str, name: str, qualname: str, public=No
     dispatching.__name__, dispatching.__qualname__ = name, qualname
     dispatching.torch_namespace = module  # where resolve_name finds it: core.nn.functional.relu
     return dispatching
-
 
 
 # The code an op function takes at activation: ``_function_wrapper``'s, reading what it needs from a hidden
@@ -434,8 +396,6 @@ def _dispatch_in_place(fn: types.FunctionType, op, module: str, name: str, qualn
     fn.dispatches = True
     fn.__name__, fn.__qualname__ = name, qualname
     fn.torch_namespace = module
-
-
 
 
 # TensorBase's ``__dict__`` slot descriptor (core._tensor sets it): a tensor's real dictionary, where its fields
@@ -572,70 +532,12 @@ def _warn_nonleaf_grad(obj, caller) -> None:
         warn_in_core(_NONLEAF_GRAD_WARNING)
 
 
-def _dispatching_properties(Tensor) -> None:
-    """Put a ``DispatchingProperty`` in place of each of torch's dispatching properties ``Tensor`` defines."""
-    for name in _PROPERTIES:
-        inner = vars(Tensor).get(name, _NO_ATTRIBUTE)
-        if inner is _NO_ATTRIBUTE or not (isinstance(inner, property) or isinstance(inner, (bool, type(None)))
-                                          or type(inner).__name__ == "_Layout"):
-            continue
-        setattr(Tensor, name, DispatchingProperty(name, inner))
-    aliases = {"_base": None, "_grad": vars(Tensor)["grad"], "_grad_fn": vars(Tensor)["grad_fn"]}
-    for name, alias in aliases.items():
-        default = vars(Tensor).get(name, _NO_ATTRIBUTE)
-        if default is None or type(default) is UnsetGrad:  # (a class default: the value is in the instance's dict)
-            field = _GradField if name == "_grad" else DispatchingField
-            setattr(Tensor, name, field(name, alias, dispatch_set=name != "_base"))
-
-
-_NO_ATTRIBUTE = object()
-
-
 def activate() -> None:
-    """Make the public functions and Tensor methods dispatch (once)."""
+    """Make the public functions and Tensor methods dispatch (once: ``core._torch_function_activate``)."""
     global _active
     if _active:
         return
     _active = True
-    import importlib
+    from core._torch_function_activate import install_dispatch  # (it imports this module)
 
-    from core._tensor import Tensor
-
-    _plain_types.add(Tensor)
-    ops: dict = {}  # id(function made to dispatch in place) -> (the function, its op copy)
-
-    def install(obj, module: str, name: str, qualname: str, public=None):
-        if id(obj) in ops:  # the function already is another public name: a wrapper of its own
-            return _function_wrapper(ops[id(obj)][1], module, name, qualname, public)
-        op = _copy(obj)
-        ops[id(obj)] = (obj, op)
-        _dispatch_in_place(obj, op, module, name, qualname, public)
-        return obj
-
-    found = [(namespace, name, obj) for namespace in _NAMESPACES
-             for name, obj in _namespace_functions(importlib.import_module(namespace))
-             if not hasattr(obj, "dispatches")]
-    found.sort(key=lambda entry: entry[1] != entry[2].__name__)  # (stable) torch.abs keeps abs, torch.absolute not
-    for namespace, name, obj in found:
-        prefix = PREFIXES.get(namespace)  # (torch.linalg.inv is linalg_inv: core._c_namespaces)
-        public = install(obj, namespace, f"{prefix}_{name}" if prefix else name, f"{prefix}_{name}" if prefix else name)
-        if prefix:
-            register(prefix, public)
-        setattr(importlib.import_module(namespace), name, public)
-    originals = _tensor_methods(Tensor)
-    same = {alias: name for alias, name in _SAME_METHODS.items()
-            if alias in originals and originals.get(name) is originals[alias]}
-    methods = {name: install(obj, "core", name, f"Tensor.{name}") for name, obj in originals.items()
-               if name not in _OPERATOR_FUNCS and name not in same}
-    for name, obj in originals.items():
-        if name in _OPERATOR_FUNCS and name not in same:
-            methods[name] = install(obj, "core", name, f"Tensor.{name}", public=methods.get(_OPERATOR_FUNCS[name]))
-    for alias, name in same.items():
-        methods[alias] = methods[name]
-    for name, torch_name in _WRAPPER_NAMES.items():
-        if name in methods:
-            methods[name].__name__ = torch_name
-    for name, method in methods.items():
-        setattr(Tensor, name, method)
-    _dispatching_properties(Tensor)
-    _point_at_ops(ops)
+    install_dispatch()
