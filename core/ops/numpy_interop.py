@@ -6,7 +6,8 @@ into a tensor sharing its memory, with bool results as ``uint8`` (its old workar
 operators return ``NotImplemented`` for an ndarray operand, so Python hands ``t - a`` to NumPy, which computes with
 NumPy's promotion (``float32 - float64 array`` is float64) and wraps the result the same way; the reflected
 ``a - t`` then fails with Python's ``TypeError``, and a tensor that requires grad refuses ``__array__``.
-``Tensor.__array_wrap__`` is in ``core/_tensor.py``; ``install`` wraps the operators in ``Tensor``'s method table.
+``Tensor.__array_wrap__`` is in ``core/_tensor_python.py``; ``install`` wraps the operators in ``Tensor``'s method
+table.
 """
 
 from __future__ import annotations
