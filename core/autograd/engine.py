@@ -24,6 +24,7 @@ from core.autograd import anomaly, grad_mode
 from core.autograd import function as _function
 from core.autograd import leaf_accumulation as _leaf_accumulation
 from core.autograd._gradient_edge import GradientEdge
+from core.autograd._profiling import recording as _profiling
 from core.autograd._transform_guard import check_backward
 from core.autograd.engine_checks import _checked, passes_checks  # (re-exported: capture_plan, capture_codegen)
 from core.autograd.function import AccumulateGrad, _tensor_cls, accumulate_node
@@ -76,6 +77,8 @@ _ITERABLES = (collections.abc.Iterator, collections.abc.Set, collections.abc.Val
 
 
 def _ones_like(t):
+    if _profiling:
+        _profiler().seed()
     if _torch_dispatch.live:  # a TorchDispatchMode sees torch's seed, aten.ones_like
         seeded = _dispatch_seed(t)
         if seeded is not None:
@@ -84,6 +87,12 @@ def _ones_like(t):
     if arr.ndim == 0:  # the usual root, a scalar loss: skip ``ones``' Python-level wrapper
         return _new_tensor(xp_of(arr).array(1, dtype=arr.dtype))
     return _new_tensor(xp_of(arr).ones(arr.shape, dtype=arr.dtype))
+
+
+def _profiler():
+    from core.autograd import profiler  # (it imports the ops, which import this module)
+
+    return profiler
 
 
 def _dispatch_seed(t):
@@ -265,7 +274,7 @@ def _loop(run, ready, buffers, deps, steps: bool = True):
     state = grad_mode._state
     prev_mode = state.enabled
     pop = heapq.heappop
-    plain = run.capture is None and run.needed is None and run.accumulate_into is None
+    plain = run.capture is None and run.needed is None and run.accumulate_into is None and not _profiling
     release = not run.retain_graph
     create_graph = run.create_graph
     run.direct = plain and not steps
@@ -278,7 +287,10 @@ def _loop(run, ready, buffers, deps, steps: bool = True):
             leaf = None
             if not plain or grads_in is None or node._tensor_hooks or node._retained or node._pre_hooks or \
                     node._post_hooks:
-                grads_in, grads, leaf = _execute(node, grads_in, run)
+                if _profiling:  # (PyTorch's evaluate_function events around the node)
+                    grads_in, grads, leaf = _profiler().evaluate(node, _execute, grads_in, run)
+                else:
+                    grads_in, grads, leaf = _execute(node, grads_in, run)
             elif type(node) is AccumulateGrad:  # NOTE: what _execute does for a hook-free node, in short
                 grads = ()
                 leaf = _accumulate_leaf(node, grads_in, create_graph, run.direct)
@@ -524,7 +536,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t in inputs:
             if t.grad_fn is not None:
                 t.retain_grad()  # as PyTorch does: a non-leaf input gets (and keeps) a retained .grad
-    elif grad_tensors is None and not create_graph and type(tensors) is _function._TENSOR and \
+    elif grad_tensors is None and not create_graph and type(tensors) is _function._TENSOR and not _profiling and \
             (_straight_to_leaves(tensors, retain_graph) or tree_backward(tensors, retain_graph)):
         return
     if create_graph:  # (PyTorch's engine, once a process)

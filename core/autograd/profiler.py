@@ -16,13 +16,14 @@ import re
 import time
 from collections import OrderedDict
 
+from core.autograd import _profiler_trees as _trees
 from core.autograd import shortcuts as _shortcuts
+from core.autograd._profiling import recording as _recording
 from core.autograd.function import Function
 from core.ops._recorded import _GradientFreeCall
 
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg", "emit_nvtx", "emit_itt"]
 
-_recording: list = []  # the open profiles
 _stack: list = []  # the open events, innermost last
 _installed = {"apply": None}
 
@@ -130,7 +131,7 @@ def _table(events, sort_by, row_limit, name_width, header, input_shapes: bool = 
         rows.sort(key=lambda e: getattr(e, key), reverse=True)
     rows = rows[:row_limit] if row_limit and row_limit > 0 else rows
     self_total = sum(e.self_cpu_time_total for e in events) or 1e-9
-    width = min(max([len(e.key) for e in rows] + [4]) + 4, name_width)
+    width = min(max([len(e.key) for e in events] + [0]) + 4, name_width)  # (PyTorch's: every event, not the rows)
     heads = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls"]
     widths = [width] + [12] * 6
     if input_shapes:  # (PyTorch's width: the longest shapes of all the events, plus 4, at most 80)
@@ -140,7 +141,7 @@ def _table(events, sort_by, row_limit, name_width, header, input_shapes: bool = 
     fmt = lambda cells: "".join(str(c).rjust(w) + "  " for c, w in zip(cells, widths))  # noqa: E731
     out = ([header] if header else []) + [line, fmt(heads), line]
     for e in rows:
-        name = e.key if len(e.key) <= width - 3 else e.key[:width - 6] + "..."
+        name = e.key if len(e.key) < name_width - 3 else e.key[:name_width - 3] + "..."  # (PyTorch's cut)
         out.append(fmt([name, f"{e.self_cpu_time_total / self_total * 100:.2f}%", _format_time(e.self_cpu_time_total),
                         f"{e.cpu_time_total / self_total * 100:.2f}%", _format_time(e.cpu_time_total),
                         _format_time(e.cpu_time_total / max(e.count, 1)), e.count, str(e.input_shapes)]))
@@ -169,6 +170,61 @@ def _close(event: FunctionEvent) -> None:
         p._events.append(event)
 
 
+_quiet = [0]  # > 0 while a backward node or an optimizer whose events come from ``_profiler_trees`` runs
+
+
+def evaluate(node, call, *args):
+    """Run ``call(node, *args)`` (the engine's step for ``node``) inside PyTorch's events for it: ``autograd::engine::
+    evaluate_function: <name>`` around the node's own; inside, the ATen calls PyTorch's formula makes where
+    ``_profiler_trees`` knows them (core's own ops quiet), else core's ops as they run."""
+    name = node.name()
+    trees = _trees.backward_children(node, name)
+    outer = _open("autograd::engine::evaluate_function: " + name)
+    inner = _open(name)
+    try:
+        if trees is None:
+            return call(node, *args)
+        _instant(trees[0])
+        _quiet[0] += 1
+        try:
+            return call(node, *args)
+        finally:
+            _quiet[0] -= 1
+    finally:
+        _close(inner)
+        if trees is not None:
+            _instant(trees[1])
+        _close(outer)
+
+
+def seed() -> None:
+    """The implicit gradient of ``loss.backward()``, as PyTorch's engine makes it (``aten::ones_like``)."""
+    _instant((_trees.ONES_LIKE,))
+
+
+class optimizer_span:
+    """``Optimizer.step#SGD.step`` (or ``zero_grad``) around an optimizer's work, with the per-parameter events of
+    PyTorch's CPU implementation (``_profiler_trees.optimizer_trees``) in place of core's array updates where it
+    knows them (else core's own ops, if any, as they run)."""
+
+    def __init__(self, optimizer, what: str):
+        self.name = f"Optimizer.{what}#{type(optimizer).__name__}.{what}"
+        self.trees = _trees.optimizer_trees(optimizer) if what == "step" else ()
+
+    def __enter__(self):
+        self.event = _open(self.name)
+        _instant(self.trees)
+        if self.trees:
+            _quiet[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        if self.trees:
+            _quiet[0] -= 1
+        _close(self.event)
+        return False
+
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -194,6 +250,7 @@ _CALLS = {"aten::relu": ("aten::clamp_min",), "aten::relu_": ("aten::clamp_min_"
 # pow's scalars are cast too
 _TO_COPY = (("aten::to", (("aten::_to_copy", (("aten::empty_strided", ()), ("aten::copy_", ()))),)),)
 _PREPARED = {"aten::clone": (("aten::empty_strided", ()), ("aten::copy_", ())), "aten::abs_": (("aten::abs", ()),),
+             "aten::t": (("aten::transpose", _trees.AS_STRIDED),),
              "aten::select": (("aten::as_strided", ()),), "aten::abs": (("aten::empty", ()), ("aten::abs", ()))}
 _ARITHMETIC = frozenset(f"aten::{op}{tail}" for op in ("add", "sub", "mul", "div") for tail in ("", "_"))
 _COMPARISONS = frozenset(f"aten::{op}" for op in ("eq", "ne", "lt", "le", "gt", "ge"))
@@ -215,6 +272,12 @@ def _prepared(name: str, cls, args, kwargs) -> tuple:
         return (("aten::to", ()),) if scalar else ()
     if name in _POWS and cls.__name__.startswith("PowScalar"):
         return ("aten::result_type", ()), ("aten::to", ())
+    if name == "aten::addmm" and len(args) == 3 and hasattr(args[0], "_data"):  # the bias broadcast into the result
+        full = args[0].dim() == 2 and args[0].shape[0] == args[1].shape[0]
+        return ((() if full else (("aten::expand", _trees.AS_STRIDED),)) + (("aten::copy_", ()),)
+                + (("aten::resolve_conj", ()), ("aten::resolve_conj", ())))
+    if name == "aten::mean" and args[0]._data.dtype.kind == "f":  # ATen's mean: a sum, divided in place
+        return ("aten::sum", (("aten::as_strided", ()), ("aten::fill_", ()))), ("aten::div_", (_trees.TO_COPY,))
     return _PREPARED.get(name, ())
 
 
@@ -252,6 +315,8 @@ def _install() -> None:
     _installed["apply"] = original
 
     def timed_apply(cls, *args, **kwargs):
+        if _quiet[0]:  # (inside an event whose children _profiler_trees gives)
+            return run(cls, *args, **kwargs)
         shapes = _shapes(args) if any(p.record_shapes for p in _recording) else None
         name = op_name(cls) if cls is not _GradientFreeCall else "aten::" + kwargs["op"].__name__
         ahead = _stack[-1] if _stack and getattr(_stack[-1], "ahead", None) is cls else None

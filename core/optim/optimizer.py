@@ -15,6 +15,8 @@ from typing import Any, Self
 
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
+from core.autograd import profiler as _profiler
+from core.autograd._profiling import recording as _profiling
 from core.autograd.shortcuts import state as _shortcuts
 from core.autograd.zero_grad import zero_grads
 from core.optim import _hooks
@@ -166,6 +168,10 @@ class Optimizer:
         return _hooks.register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
+        if _profiling:  # (PyTorch's record_function span: Optimizer.zero_grad#SGD.zero_grad)
+            with _profiler.optimizer_span(self, "zero_grad"):
+                zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
+            return
         zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
@@ -178,13 +184,18 @@ class Optimizer:
         if _shortcuts.ok or not state.inference:  # NOTE: ``with no_grad()``'s own fast path, inlined (every
             prev, state.enabled = state.enabled, False  # training step: four Python calls less)
             try:
-                self._update_groups()
+                self._update_groups() if not _profiling else self._profiled_update()
             finally:
                 state.enabled = prev
         else:
             with grad_mode.no_grad():
-                self._update_groups()
+                self._update_groups() if not _profiling else self._profiled_update()
         return loss
+
+    def _profiled_update(self) -> None:
+        """``_update_groups`` inside PyTorch's span and per-parameter events (a profile is open)."""
+        with _profiler.optimizer_span(self, "step"):
+            self._update_groups()
 
     def _update_groups(self) -> None:
         """Each group's checks, preparation and update, in order (grad mode off)."""

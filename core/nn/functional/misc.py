@@ -24,6 +24,7 @@ from core._tensor import Tensor, new_tensor
 from core._user_warning import warn_caller
 from core.amp import _casting as _autocast
 from core.autograd import grad_mode
+from core.autograd._profiling import recording as _profiling
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.autograd.inference import mark
@@ -214,7 +215,16 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
 
     As PyTorch's ``at::linear``: with a bias, a contiguous input of another rank is flattened to 2-d, goes
     through the same one-node path and is viewed back (its ``grad_fn`` is ``ViewBackward0``); otherwise a
-    matmul and an addition."""
+    matmul and an addition. A profile shows it as ``aten::linear`` around those ops, as PyTorch's."""
+    if _profiling:
+        from core.autograd.profiler import record_function
+
+        with record_function("aten::linear"):
+            return _linear(input, weight, bias)
+    return _linear(input, weight, bias)
+
+
+def _linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)) or not (bias is None or isinstance(bias, Tensor)):
         require_tensors("linear", ("bias",), input=(1, input), weight=(2, weight), bias=(3, bias))
     if _autocast.regions:  # inside torch.autocast('cpu'): PyTorch's per-op cast (core.amp._casting)
