@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import core
-from core.nodegraph.files.code_import import import_here
+from core.nodegraph.files.code_import import CodeImportError, import_here
 from core.nodegraph.run.session import Session
 from tests.nodegraph.code_snippets import SNIPPETS
 
@@ -123,3 +123,40 @@ def test_an_item_assignment_node_outputs_the_tensor_it_changed_and_exports_so():
     env: dict = {"__name__": "exported"}
     exec(export_script(result.graph, "core"), env)  # the exported script computes it too (its forward(seed))
     assert env["forward"](0)[f"{z}.out"].tolist() == [10.0, 2.0, 4.0, 6.0]
+
+
+H = "import torch\nimport torch.nn as nn\n\n"
+UNRECORDED = {  # modules that compute in helpers the recorder does not see: (snippet, what the refusal names)
+    "nn.LSTM": ("lstm = nn.LSTM(3, 4, batch_first=True)\nx = torch.randn(2, 5, 3)\nout, (h, c) = lstm(x)\n", "lstm"),
+    "nn.GRU": ("gru = nn.GRU(3, 4)\nx = torch.randn(5, 2, 3)\nout, h = gru(x)\n", "gru"),
+    "nn.MultiheadAttention": ("mha = nn.MultiheadAttention(4, 2)\nx = torch.randn(3, 1, 4)\ny, w = mha(x, x, x)\n",
+                              "mha"),
+}
+
+
+@pytest.mark.parametrize("kind", UNRECORDED)
+def test_a_snippet_whose_only_module_is_not_recorded_is_refused_at_its_call_naming_the_module(kind):
+    text, var = UNRECORDED[kind]
+    with pytest.raises(CodeImportError) as info:
+        import_here(H + text)
+    assert info.value.line == 6  # the module's call
+    assert str(info.value).startswith(f"line 6: {var} ({kind}) is not supported by code import")
+
+
+def test_an_unrecorded_modules_outputs_used_later_are_values_and_the_notes_say_so():
+    text, _ = UNRECORDED["nn.LSTM"]
+    result = import_here(H + text + "loss = out.sum()\n")
+    assert [n.type for n in result.graph.nodes.values()] == ["source.tensor", "reduce.sum"]
+    assert any(n.startswith("line 6: lstm (nn.LSTM) is not supported by code import") for n in result.notes)
+
+
+def test_a_model_called_only_under_no_grad_is_not_said_to_be_unsupported():
+    text = H + "m = nn.Linear(2, 1)\nx = torch.randn(3, 2)\nwith torch.no_grad():\n    p = m(x)\nq = p * 2\n"
+    notes = import_here(text).notes
+    assert notes and not any("not supported" in n for n in notes)
+
+
+@pytest.mark.parametrize("name", SNIPPETS)
+def test_no_learner_snippet_is_said_to_use_an_unsupported_module(name):
+    core.manual_seed(0)
+    assert not any("not supported" in n for n in import_here(SNIPPETS[name]).notes)

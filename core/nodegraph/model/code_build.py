@@ -17,6 +17,7 @@ importer's notes.
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 from collections.abc import Sequence
@@ -248,6 +249,40 @@ def _fresh_in_loop(tr: Trace) -> list[str]:
             if key not in trained and not leaf.parameter and leaf.line and span[0] <= leaf.line <= span[1]]
 
 
+def _calls_of(source: str) -> dict[str, int]:
+    """Name -> line of its first call in ``source`` (``lstm(x)``, ``self.lstm(x)``: both ``lstm``)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    lines: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name is not None and node.lineno < lines.get(name, node.lineno + 1):
+                lines[name] = node.lineno
+    return lines
+
+
+def _unrecorded_modules(tr: Trace, source: str) -> list[tuple[int, str]]:
+    """Modules the snippet called whose parameters no recorded op read: ``nn.LSTM``, ``nn.GRU``,
+    ``nn.MultiheadAttention`` compute in helpers the recorder does not see, so their outputs reach the graph as
+    values. ``(line of the first call, what to say)`` for each, so the notes (or the refusal) name it."""
+    calls = _calls_of(source)
+    span = tr.training.span if tr.training else None
+    out = []
+    for name, module in tr.modules.values():
+        params = [id(p) for p in module.parameters()]
+        line = calls.get(name.rsplit(".", 1)[-1])
+        if not params or line is None or any(p in tr.leaves for p in params) or (span and line > span[1]) \
+                or any(note.startswith(f"line {line}: ops run without gradient") for note in tr.notes):
+            continue  # read by the graph, never called, or called where nothing is recorded (and said so)
+        out.append((line, f"{name} (nn.{type(module).__name__}) is not supported by code import: it computes in "
+                          "steps the import does not record"))
+    return sorted(out)
+
+
 def build_graph(tr: Trace, source: str = "", name: str = "snippet.py") -> Graph:
     """The graph of a trace; ``graph.code`` holds ``source``, each node's line and the notes."""
     b = _Builder(tr)
@@ -261,6 +296,11 @@ def build_graph(tr: Trace, source: str = "", name: str = "snippet.py") -> Graph:
                      if id(t) in b.current and t.numel() == 1), None)
     _training(b, loss[0] if loss else None)
     b.notes.extend(_fresh_in_loop(tr))
+    unrecorded = _unrecorded_modules(tr, source)
+    if unrecorded and not b.g.nodes:  # nothing else to show: say which call made nothing, at its line
+        raise SnippetError(f"{unrecorded[0][1]}, and nothing else in the snippet makes a graph", unrecorded[0][0])
+    b.notes.extend(f"line {line}: {what}; its outputs are kept as values and its parameters are not in the graph"
+                   for line, what in unrecorded)
     tall = {nid: (layout.NODE_WIDTH, layout.node_size(b.g.nodes[nid])[1] + layout.HEAT_ROOM) for nid in b.tables}
     for nid, pos in layout.layered(b.g, sizes=tall).items():  # room for the colour tables a forward pass will draw
         b.g.move_node(nid, pos)

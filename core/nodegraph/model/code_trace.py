@@ -60,7 +60,7 @@ __all__ = ["CHANGED", "SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "
 SNIPPET_FILE = "<snippet>"
 _NN_DIR = os.path.dirname(core.nn.__file__)
 _OPTIM_DIR = os.path.dirname(core.optim.__file__)
-_MODULE_FRAMES = ("forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
+_MODULE_FRAMES = ("forward", "_conv_forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
 # NOTE: x.T, x.mT, x.H and x.mH are properties, not ops: their permute/transpose/conj are the snippet's calls (x.T
 # was recorded as a constant leaf, so 'x @ x.T' lost x's gradient through the transpose: x.grad half of torch's)
 _PROPERTY_CODES = frozenset(vars(core.Tensor)[name].fget.__code__ for name in ("T", "mT", "H", "mH"))
