@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
 
 from core.nodegraph.model import commands, edge_routes, layout
 from core.nodegraph.model.document import Node
+from core.nodegraph.model.names import free_label
 from gui import style
 from gui.canvas import overview, stacking
 from gui.canvas.edge_item import EdgeItem, EdgeLabel
@@ -250,7 +251,8 @@ class GraphScene(QGraphicsScene):
         new = self.graph.new_id()
         link = (nid, port, new, ports[0]) if is_output else (new, ports[0], nid, port)
         x, y = self.room_for({"type": type_id}, pos)
-        cmd = commands.Macro(f"Add {spec.title} and connect", [
+        label = free_label(self.graph, spec.title)  # the title AddNode(distinct=True) gives it (randn_2)
+        cmd = commands.Macro(f"Add node {label} and connect", [
             commands.AddNode({"id": new, "type": type_id, "position": [x, y]}, distinct=True), commands.Connect(*link)])
         return None if self.edit(cmd) else self._select_only(new)
 

@@ -73,7 +73,7 @@ def test_dropping_an_edge_on_empty_canvas_offers_compatible_nodes_and_connects(w
     qtbot.keyClick(palette.search_edit, Qt.Key_Return)
     new = [n for n in window.graph.nodes.values() if n.type == "math.exp"][0]
     assert window.graph.edge_into(new.id, "x").src == "n6"
-    assert window.undo_stack.undoText() == "Add exp and connect"
+    assert window.undo_stack.undoText() == "Add node exp and connect"
     window.undo_stack.undo()
     assert new.id not in window.graph.nodes
 

@@ -38,7 +38,7 @@ def test_two_nodes_of_one_type_added_by_the_library_and_tab_read_apart(qtbot, em
     qtbot.waitUntil(lambda: second in w.scene.node_items)
     assert [w.scene.node_items[n].title for n in (first, second)] == ["randn", "randn_2"]
     qtbot.waitUntil(lambda: "randn_2" in w.status_label.text())
-    assert w.undo_stack.text(w.undo_stack.index() - 1) == "Add randn_2"
+    assert w.undo_stack.text(w.undo_stack.index() - 1) == "Add node randn_2"
 
     click(w.view.viewport())
     third = add_by_tab(qtbot, w, "randn")

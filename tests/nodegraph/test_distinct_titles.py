@@ -21,7 +21,7 @@ def test_a_second_node_of_a_type_is_titled_with_the_next_free_label():
     labels = [node_label(g, c.node["id"]) for c in (first, second, third)]
     assert labels == ["randn", "randn_2", "randn_3"]
     assert g.node(first.node["id"]).title is None
-    assert second.text == "Add randn_2"
+    assert second.text == "Add node randn_2"
 
 
 def test_a_label_taken_by_a_title_counts_and_a_given_title_is_kept():
@@ -59,3 +59,20 @@ def test_the_titles_survive_a_save_and_load_and_name_the_exported_variables():
     assert [node_label(loaded, n) for n in loaded.nodes] == ["randn", "randn_2"]
     script = export_script(loaded)
     assert "randn = " in script and "randn_2 = " in script
+
+
+def test_adding_a_node_of_any_kind_is_named_add_node_and_its_label():
+    """The history and the status bar said "Add add" for an add node (and "Add mul", "Add sum"...): the word node
+    now sets the label apart, for every kind the library offers."""
+    from core.nodegraph.model.spec import all_specs
+    from core.nodegraph.model.subgraph import SUBGRAPH_SPEC
+
+    texts = {}
+    for spec in all_specs():
+        if spec is SUBGRAPH_SPEC:  # not in the library: a block is made by collapsing nodes, with its inside
+            continue
+        g = Graph()
+        cmd = _add(g, spec.type_id)
+        texts[spec.type_id] = (cmd.text, f"Add node {node_label(g, cmd.node['id'])}")
+    assert len(texts) > 100 and texts["math.add"][0] == "Add node add"
+    assert all(text == expected for text, expected in texts.values())

@@ -66,7 +66,7 @@ class AddNode(Command):
     def __init__(self, node: dict[str, Any], distinct: bool = False) -> None:
         self.node = plain_copy(node)  # several times faster than deepcopy: scripts add nodes by the thousand
         self.distinct = distinct
-        self.text = f"Add {node.get('title') or node['type']}"
+        self.text = f"Add node {node.get('title') or node['type']}"  # "Add node add" ("Add add" read as a stutter)
 
     def _do(self, graph: Graph) -> None:
         if not self.node.get("id"):
@@ -78,7 +78,7 @@ class AddNode(Command):
                 node.title = title
         graph.add_node(node)
         self.node = graph.node(self.node["id"]).to_dict()
-        self.text = f"Add {node_label(graph, self.node['id'])}"
+        self.text = f"Add node {node_label(graph, self.node['id'])}"
 
     def _undo(self, graph: Graph) -> None:
         graph.remove_node(self.node["id"])
