@@ -6,9 +6,9 @@ lists what PyTorch's lists.
 API, ``variable`` for an ``AccumulateGrad`` and the node's ``_saved_*`` values: core's bookkeeping (``_edges``,
 ``_saved``...) and the ctx API of custom Functions, which PyTorch's C++ nodes do not have, are left out (they
 exist, so nothing listed is missing). A custom Function's node keeps Python's full listing, as PyTorch's does,
-less core's private fields. PyTorch also lists ``_raw_saved_*`` (its ``SavedTensor`` handles); of its saved ints and
-sizes, core keeps the shape ops' (``SavedFromCtx``: ``_saved_dim``, ``_saved_split_sizes``,
-``_saved_self_sym_sizes``...).
+less core's private fields. PyTorch also lists ``_raw_saved_*`` (its ``SavedTensor`` handles); of its saved ints,
+sizes, flags and numbers, core shows those of the shape ops and the common nodes (products, reductions, softmax,
+layer norm, convolution, embedding, losses: ``SavedFromCtx``/``SavedFromNode``, read from what the node keeps).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from core.autograd.hooks import RemovableHandle
 from core.autograd.saved_hooks import HOOKED, Hooked
 
-__all__ = ["InputMetadata", "NodeApi", "SavedTensor", "RawSaved", "SavedFromCtx"]
+__all__ = ["InputMetadata", "NodeApi", "SavedTensor", "RawSaved", "SavedFromCtx", "SavedFromNode"]
 
 _API = ("__call__", "_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_sequence_nr", "metadata", "name",
         "next_functions", "register_hook", "register_prehook", "requires_grad")
@@ -104,10 +104,10 @@ class _SavedCtxNumber:
 
 
 class SavedFromCtx:
-    """``grad_fn._saved_<name>`` for a saved int or size that PyTorch's node keeps (``_saved_dim``,
-    ``_saved_split_sizes``, ``_saved_self_sym_sizes``...): ``read(ctx_dict)`` of what the node's ctx kept; a
-    negative int shows as PyTorch shows it, wrapped to an unsigned 64-bit value. Torch-Pruning reads them to map
-    channels through splits, slices and concatenations."""
+    """``grad_fn._saved_<name>`` for a saved int, size, flag or number that PyTorch's node keeps (``_saved_dim``,
+    ``_saved_split_sizes``, ``_saved_self_sym_sizes``, ``_saved_keepdim``...): ``read(ctx_dict)`` of what the node's
+    ctx kept; shown as PyTorch shows it (``_shown``). Torch-Pruning reads them to map channels through splits,
+    slices and concatenations; torchviz's ``make_dot(show_attrs=True)`` draws them."""
 
     __slots__ = ("read",)
 
@@ -121,9 +121,33 @@ class SavedFromCtx:
             value = self.read(node.__dict__)
         except KeyError:
             raise AttributeError("_saved_") from None
-        if isinstance(value, tuple):
-            return tuple(_unsigned(int(v)) for v in value)
-        return _unsigned(int(value))
+        return _shown(value)
+
+
+class SavedFromNode(SavedFromCtx):
+    """``grad_fn._saved_<name>`` that ``read(node)`` derives from what the node already keeps (a saved tensor's or an
+    input's sizes and strides, ``_saved_self_sym_sizes`` of a product): nothing more is saved for it."""
+
+    __slots__ = ()
+
+    def __get__(self, node, owner=None):
+        if node is None:
+            return self
+        try:
+            value = self.read(node)
+        except KeyError:
+            raise AttributeError("_saved_") from None
+        return _shown(value)
+
+
+def _shown(value):
+    """A saved value as PyTorch's node shows it: an int (a negative one wrapped to an unsigned 64-bit value, as its
+    C++ ``int64_t`` read back as ``uint64_t``), a tuple of them, a bool, a float, a string, None or a tensor."""
+    if value is None or isinstance(value, (bool, float, str)) or hasattr(value, "_data"):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(_unsigned(int(v)) for v in value)
+    return _unsigned(int(value))
 
 
 def _unsigned(value: int) -> int:

@@ -32,6 +32,7 @@ from core.ops._linalg_checks import (
     _tensor_like,
     _type_name,
 )
+from core.ops._saved_attrs import factor_layout
 from core.ops._stack_products import _gemm_per_matrix, _naive_bmm, _naive_bmm_applies, _stacked_matmul
 from core.ops._strided import dense
 from core.ops._util import broadcast_shapes, xp_of
@@ -82,6 +83,9 @@ def mm_grads(g, a, b, need_a: bool, need_b: bool, column_major=None):
 
 class Mm(Function):
     node_name = "MmBackward0"
+    saved_names = ("self", "mat2")  # grad_fn._saved_self / _saved_mat2 (each saved for the other's gradient)
+    _saved_self_sym_sizes, _saved_self_sym_strides = factor_layout(0, 0)
+    _saved_mat2_sym_sizes, _saved_mat2_sym_strides = factor_layout(1, 1)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -106,6 +110,7 @@ class Mm(Function):
 
 class Bmm(Function):
     node_name = "BmmBackward0"
+    saved_names = ("self", "mat2")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -140,6 +145,7 @@ class Bmm(Function):
 @computes_in_float32
 class Mv(Function):
     node_name = "MvBackward0"
+    saved_names = ("self", "vec")
 
     @staticmethod
     def forward(ctx, a, v):

@@ -15,6 +15,7 @@ from core.amp import _casting as _autocast
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32
 from core.ops._linalg_checks import _C_NAMES, _check_mm_shapes, _check_tensors, _type_name
+from core.ops._saved_attrs import factor_layout
 from core.ops._stack_products import _naive_bmm, _naive_bmm_applies
 from core.ops._util import xp_of
 from core.ops.complex_ops import conj_of
@@ -75,6 +76,9 @@ class _AddProduct(Function):
 @computes_in_float32
 class Addmm(_AddProduct):
     node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")  # grad_fn._saved_mat1 / _saved_mat2 (each saved for the other's gradient)
+    _saved_mat1_sym_sizes, _saved_mat1_sym_strides = factor_layout(0, 1)
+    _saved_mat2_sym_sizes, _saved_mat2_sym_strides = factor_layout(1, 2)
     product = staticmethod(lambda xp, x, y: xp.matmul(x, y))
 
     @classmethod

@@ -216,6 +216,8 @@ def _check_sortable(input: Tensor, op: str, when: bool = True) -> None:
 def _selecting(cls, name, input, dim, keepdim, op=None, **kw):
     d = normalize_dim(dim, input._data.ndim)
     _check_nonempty(input, (d,), op or name, False)
+    if d != dim:
+        kw["raw_dim"] = dim  # (the node's ``_saved_dim``: the dim as the call gave it, as PyTorch's)
     values, indices = cls.apply(input, dim=d, keepdim=bool(keepdim), **kw)
     return getattr(return_types, name)(values, indices)
 
@@ -257,7 +259,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
         raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    return _selecting(KthvalueDim, "kthvalue", input, d, keepdim, k=int(k))
+    return _selecting(KthvalueDim, "kthvalue", input, dim, keepdim, k=int(k))
 
 
 # ----- quantile, nanquantile ---------------------------------------------------------------------

@@ -20,8 +20,10 @@ from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
+from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import computes_in_float32
 from core.ops._prod_order import GRAIN, LANES, row_products
+from core.ops._saved_attrs import dims_as_given, numel_of_input
 from core.ops._strided import row_major
 from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.conversion import to
@@ -176,11 +178,14 @@ def _int_promoted(a: Tensor, dtype) -> _dtype.dtype:
 
 class Sum(Function):
     node_name = "SumBackward0"
+    _saved_self_sym_sizes = SavedFromCtx(lambda ctx: ctx["in_shape"])
 
     @staticmethod
-    def forward(ctx, a, *, dims, keepdim, dt):
+    def forward(ctx, a, *, dims, keepdim, dt, raw_dim=ALL_DIMS):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
+        if raw_dim is not ALL_DIMS:  # (the dim overload's ``_saved_dim``: the dims as the call gave them, None
+            ctx.raw_dim = raw_dim  # for dim=None, where ``dims`` has them normalized)
         ax = axes(dims, x.ndim)  # a float32 sum adds in PyTorch's order (core._cascade_sum)
         if x.dtype != dt.np and dt.is_floating_point and x.dtype.kind in "fV":
             x = x.astype(dt.np)  # sum(dtype=float32) of a half tensor: torch's cast, then its float32 sum's order
@@ -200,6 +205,13 @@ class Sum(Function):
 class SumDim(Sum):
     node_name = "SumBackward1"
     whole = False
+    _saved_dim = dims_as_given()
+    _saved_keepdim = SavedFromCtx(lambda ctx: ctx["keepdim"])
+
+
+def _given_dim(dim):
+    """A dim overload's ``dim`` as PyTorch's node keeps it (``_saved_dim``): None when no dim was given."""
+    return None if dim is ALL_DIMS else dim
 
 
 def _tensor_like(public_api, input, whole: bool, *dim_args):
@@ -278,7 +290,7 @@ def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=N
         dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
     except AttributeError:
         return _tensor_like(sum, input, dim is ALL_DIMS and not keepdim and dtype is None, dim, keepdim, dtype)
-    return SumDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
+    return SumDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt, raw_dim=_given_dim(dim))
 
 
 class Nansum(Function):
@@ -327,11 +339,15 @@ def _float_dtype(input: Tensor, dtype, op: str) -> _dtype.dtype:
 @computes_in_float32
 class Mean(Function):
     node_name = "MeanBackward0"
+    _saved_self_sym_sizes = SavedFromCtx(lambda ctx: ctx["in_shape"])
+    _saved_self_sym_numel = numel_of_input()
 
     @staticmethod
-    def forward(ctx, a, *, dims, keepdim, dt):
+    def forward(ctx, a, *, dims, keepdim, dt, raw_dim=ALL_DIMS):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dims, ctx.keepdim = x.shape, x.dtype, dims, keepdim
+        if raw_dim is not ALL_DIMS:
+            ctx.raw_dim = raw_dim
         ax = axes(dims, x.ndim)
         count = 1
         for d in ax:
@@ -357,6 +373,8 @@ class Mean(Function):
 class MeanDim(Mean):
     node_name = "MeanBackward1"
     whole = False
+    _saved_dim = dims_as_given()
+    _saved_keepdim = SavedFromCtx(lambda ctx: ctx["keepdim"])
 
 
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):
@@ -372,7 +390,7 @@ def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=
         dims = reduce_dims(input, None if dim is ALL_DIMS else dim)
     except AttributeError:
         return _tensor_like(mean, input, dim is ALL_DIMS and not keepdim and dtype is None, dim, keepdim, dtype)
-    return MeanDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt)
+    return MeanDim.apply(input, dims=dims, keepdim=bool(keepdim), dt=dt, raw_dim=_given_dim(dim))
 
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):

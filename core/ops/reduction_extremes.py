@@ -12,8 +12,10 @@ from core._arg_types import refuse_bool_dim, require_input, require_tensor_input
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
+from core.autograd.node_api import SavedFromCtx, SavedFromNode
 from core.ops import reduction
 from core.ops._recorded import recorded
+from core.ops._saved_attrs import dims_as_given
 from core.ops._strided import row_major
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
@@ -49,11 +51,16 @@ def _check_nonempty(input: Tensor, dims, op: str, full: bool, exc=RuntimeError) 
 class Amax(Function):
     node_name = "AmaxBackward0"
     reducer, nan_aware = "max", False
+    saved_names = ("self", "result")  # (PyTorch saves both: a write to either before backward is refused)
+    _saved_dim = dims_as_given("raw_dim", fallback="dims")
+    _saved_keepdim = SavedFromCtx(lambda ctx: ctx["keepdim"])
 
     @classmethod
-    def forward(cls, ctx, a, *, dims, keepdim):
+    def forward(cls, ctx, a, *, dims, keepdim, raw_dim=None):
         x = a._data
         xp = xp_of(x)
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim  # (``_saved_dim``: the dims as the call gave them, where they differ from ``dims``)
         ax = axes(dims, x.ndim)
         out = xp.asarray(getattr(xp, cls.reducer)(x, axis=ax, keepdims=True))
         ctx.in_shape, ctx.dims, ctx.keepdim, ctx.kept_shape = x.shape, dims, keepdim, out.shape
@@ -65,7 +72,7 @@ class Amax(Function):
         # NOTE: torch allocates the result contiguous whatever the input's layout (NumPy's keeps the input's order)
         kept = out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax])
         result = new_tensor(row_major(kept))
-        ctx.save_for_backward(result)  # (PyTorch saves the result: a write to it before backward is refused)
+        ctx.save_for_backward(a, result)  # (as PyTorch's: a write to either before backward is refused)
         return result
 
     @staticmethod
@@ -93,6 +100,7 @@ class Amin(Amax):
 class MaxAll(Amax):
     node_name = "MaxBackward1"
     nan_aware = True
+    _saved_dim = _saved_keepdim = None  # (the whole tensor's: only self and result)
 
     @staticmethod
     def backward(ctx, g):
@@ -127,7 +135,8 @@ def _extreme_values(public_api, node, kernel: str, input, dim, keepdim):
     except AttributeError:
         return _tensor_like(public_api, input, dim == () and not keepdim, dim, keepdim)
     _check_nonempty(input, dims, name, len(dims) == input.ndim and not dim)
-    return node.apply(input, dims=dims, keepdim=bool(keepdim))
+    same = dim == dims or (dim,) == dims  # (the dims as given, kept only where normalizing changed them)
+    return node.apply(input, dims=dims, keepdim=bool(keepdim), **({} if same else {"raw_dim": dim}))
 
 
 class MaxDim(Function):
@@ -137,16 +146,22 @@ class MaxDim(Function):
     """
 
     node_name = "MaxBackward0"
+    _saved_dim = SavedFromCtx(lambda ctx: ctx.get("raw_dim", ctx["dim"]))  # the dim as the call gave it
+    _saved_keepdim = SavedFromCtx(lambda ctx: ctx["keepdim"])
+    _saved_self_sym_sizes = SavedFromCtx(lambda ctx: ctx["in_shape"])
+    _saved_indices = SavedFromNode(lambda node: _picked_indices(node.__dict__))
 
     @staticmethod
     def pick(x, dim, **kw):
         return xp_of(x).argmax(x, axis=dim)
 
     @classmethod
-    def forward(cls, ctx, a, *, dim, keepdim, **kw):
+    def forward(cls, ctx, a, *, dim, keepdim, raw_dim=None, **kw):
         x = a._data
         xp = xp_of(x)
         ctx.in_shape, ctx.dim, ctx.keepdim = x.shape, dim, keepdim
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim
         if x.ndim == 0:
             ctx.onehot = xp.ones((), dtype=bool)
             return x.copy(), xp.zeros((), dtype=np.int64)
@@ -170,6 +185,14 @@ class MaxDim(Function):
         # where PyTorch's scatter leaves +0.0 (snnTorch's ce_max_membrane_loss's input gradient printed -0.0)
         g = expand_reduced(g, ctx.in_shape, (ctx.dim,), ctx.keepdim)._data
         return wrap(xp_of(g).where(ctx.onehot, g, xp_of(g).zeros((), dtype=g.dtype)))
+
+
+def _picked_indices(ctx: dict):
+    """``_saved_indices``: the indices the forward returned, from the positions its ctx kept (int64, the output's
+    shape)."""
+    index = ctx["index"] if "index" in ctx else ctx["onehot"].astype(np.int64) * 0  # (a 0-d input: index 0)
+    return wrap(index.astype(np.int64) if ctx["keepdim"] or index.ndim == 0 else index.squeeze(ctx["dim"]).astype(
+        np.int64))
 
 
 class MinDim(MaxDim):
@@ -203,7 +226,7 @@ def _extreme(input, dim, keepdim, other, name, full_cls, dim_cls, binary, out=No
         return result if out is None else _into(result, out)
     d = normalize_dim(dim, input._data.ndim)
     _check_nonempty(input, (d,), name, False)
-    values, indices = dim_cls.apply(input, dim=d, keepdim=bool(keepdim))
+    values, indices = dim_cls.apply(input, dim=d, keepdim=bool(keepdim), **({} if d == dim else {"raw_dim": dim}))
     if out is None:
         return getattr(return_types, name)(values, indices)
     if not (isinstance(out, (tuple, list)) and len(out) == 2):

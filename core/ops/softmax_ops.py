@@ -16,6 +16,7 @@ from core._precise import precise
 from core._tensor import Tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import computes_in_float32, is_reduced, log_softmax_bfloat16
 from core.ops._strided import row_major
 from core.ops._util import normalize_dim, quiet, wrap, xp_of
@@ -72,11 +73,15 @@ def _shifted(x, dim, log=False):
 @computes_in_float32
 class Softmax(Function):
     node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
+    _saved_dim = SavedFromCtx(lambda ctx: ctx.get("raw_dim", ctx["dim"]))  # the dim as the call gave it
 
     @staticmethod
-    def forward(ctx, a, *, dim):
+    def forward(ctx, a, *, dim, raw_dim=None):
         x = a._data
         ctx.dim = dim
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim
         with quiet():  # NOTE: np.errstate's cost at a third (~3 µs a call: the hot path of every loss's softmax)
             _, e = _shifted(x, dim)
             if x.dtype == np.float32 and x.ndim:  # PyTorch's kernels: their order of adds; over the last dim,
@@ -114,11 +119,15 @@ class Softmax(Function):
 @computes_in_float32(forward=False)
 class LogSoftmax(Function):
     node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
+    _saved_dim = SavedFromCtx(lambda ctx: ctx.get("raw_dim", ctx["dim"]))  # the dim as the call gave it
 
     @staticmethod
-    def forward(ctx, a, *, dim):
+    def forward(ctx, a, *, dim, raw_dim=None):
         x = a._data
         ctx.dim = dim
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim
         if is_reduced(x.dtype):  # bfloat16, float16: PyTorch's kernel rounds twice (core.ops._float32_compute)
             out = wrap(row_major(log_softmax_bfloat16(x, dim)))
             ctx.save_for_backward(out.float())  # backward computes in float32 from the rounded values
@@ -146,12 +155,12 @@ class LogSoftmax(Function):
 
 def softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
     input, d = _softmax_input(input, dim, dtype, "softmax")
-    return Softmax.apply(input, dim=d)
+    return Softmax.apply(input, dim=d) if d == dim else Softmax.apply(input, dim=d, raw_dim=dim)
 
 
 def log_softmax(input: Tensor, dim=None, dtype=None, *, _stacklevel=3):
     input, d = _softmax_input(input, dim, dtype, "log_softmax")
-    return LogSoftmax.apply(input, dim=d)
+    return LogSoftmax.apply(input, dim=d) if d == dim else LogSoftmax.apply(input, dim=d, raw_dim=dim)
 
 
 accept_numpy_names(globals(), __all__)

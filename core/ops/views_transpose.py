@@ -11,6 +11,7 @@ from core._arg_types import require_input, tp_name
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._fastpath import transposed_no_grad
 from core.ops._util import normalize_dim
 from core.ops.views import _permuted, _shape_arg, make_view
@@ -20,12 +21,14 @@ __all__ = ["transpose", "swapaxes", "swapdims", "t", "permute"]
 
 class Transpose(Function):
     node_name = "TransposeBackward0"
+    _saved_dim0 = SavedFromCtx(lambda ctx: ctx["dims"][0])
+    _saved_dim1 = SavedFromCtx(lambda ctx: ctx["dims"][1])
 
     @staticmethod
     def forward(ctx, a, *, d0, d1):
         nd = a._data.ndim
+        ctx.dims = (d0, d1)  # as the call gave them (PyTorch's ``_saved_dim0``; backward's transpose takes them so)
         d0, d1 = normalize_dim(d0, nd), normalize_dim(d1, nd)
-        ctx.dims = (d0, d1)
         if nd == 0:  # (dims 0 and -1 of a 0-d tensor name no dim: itself, as a view)
             return make_view(a, (), ())
         perm = list(range(nd))

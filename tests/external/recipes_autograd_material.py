@@ -216,16 +216,11 @@ VIZ_PACKAGE = [(f"torchviz/{m}.py",) * 2 for m in ("__init__", "dot")]
 VIZ_IMPORT = ("from torchviz import make_dot, make_dot_from_trace",
               "with __import__('corpus_autograd').graphviz_stand_in():  # (graphviz is not installed)\n"
               "    from torchviz import make_dot, make_dot_from_trace")
-VIZ_XFAIL = ("two graph details differ from torch's: (1) with show_attrs a Linear's AddmmBackward0 lists no saved "
-             "attributes in core (torch's _saved_alpha, _saved_beta, _saved_mat1/_mat2 and their _sym_sizes and "
-             "_sym_strides); (2) the double backward of a convolution records ConvolutionBackward0 nodes in core where "
-             "torch records ConvolutionBackwardBackward0 (its convolution_backward is one differentiable op)")
 RECIPES += [  # torchviz walks grad_fn graphs: next_functions, AccumulateGrad's variable, saved tensors and attributes
     _r("ag_viz_examples", VIZ, "examples.ipynb", [
         VIZ_IMPORT, ("from torchvision.models import AlexNet\n\nmodel = AlexNet()",  # (torchvision's models: a stub)
                      "model = __import__('corpus_courses5').tiny_resnet()"),
-        ("torch.randn(1, 3, 227, 227)", "torch.randn(1, 3, 32, 32)")], support=VIZ_PACKAGE, keep_going=True,
-       xfail=VIZ_XFAIL),
+        ("torch.randn(1, 3, 227, 227)", "torch.randn(1, 3, 32, 32)")], support=VIZ_PACKAGE, keep_going=True),
     _r("ag_viz_test", VIZ, "test/test.py", [_pytest_first("import unittest"), VIZ_IMPORT], support=VIZ_PACKAGE),
 ]
 

@@ -31,6 +31,7 @@ from core._meta import is_meta, meta_array
 from core._pool import pool_map
 from core._threads import get_num_threads
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.nn.functional._conv_dw import depthwise_forward
 from core.nn.functional._conv_thnn import takes_thnn, thnn_columns, thnn_forward, thnn_input_grad, thnn_weight_grad
 from core.ops._float32_compute import computes_in_float32
@@ -352,17 +353,32 @@ def _in_conv_format(out, x, w):
     return out
 
 
+def _per_dim(spec: Spec, values) -> tuple:
+    """A geometry entry per spatial dim, as PyTorch keeps it (a 1-d convolution's, without the 2-d row core adds)."""
+    return tuple(values)[1:] if spec.one_d else tuple(values)
+
+
 @computes_in_float32
 class Conv(Function):
     """y = conv(x, w) + b."""
 
     node_name = "ConvolutionBackward0"
+    saved_names = ("input", "weight")
+    _saved_stride = SavedFromCtx(lambda ctx: _per_dim(ctx["spec"], ctx["spec"].stride))
+    _saved_padding = SavedFromCtx(lambda ctx: _per_dim(ctx["spec"], [p[0] for p in ctx["spec"].padding]))
+    _saved_dilation = SavedFromCtx(lambda ctx: _per_dim(ctx["spec"], ctx["spec"].dilation))
+    _saved_groups = SavedFromCtx(lambda ctx: ctx["spec"].groups)
+    _saved_transposed = SavedFromCtx(lambda ctx: False)
+    _saved_output_padding = SavedFromCtx(lambda ctx: (0,) * len(_per_dim(ctx["spec"], ctx["spec"].stride)))
+    _saved_bias_sym_sizes_opt = SavedFromCtx(lambda ctx: (ctx.get("bias_size", 0),))
 
     @staticmethod
     def forward(ctx, x, w, b, *, spec: Spec):
         xa, wa = _to2d(x._data, spec), _to2d(w._data, spec)
         ctx.save_for_backward(x, w)
         ctx.spec = spec
+        if b is not None:
+            ctx.bias_size = b.shape[0]  # (``_saved_bias_sym_sizes_opt``; (0,) without a bias, as PyTorch's)
         out = _from2d(conv_forward(xa, wa, spec, None if b is None else b._data), spec)
         return out if spec.one_d or is_meta(out) else _in_conv_format(out, x._data, w._data)
 
@@ -372,7 +388,7 @@ class Conv(Function):
         spec = ctx.spec
         need = ctx.needs_input_grad
         thnn = takes_thnn(_to2d(x._data, spec), _to2d(w._data, spec), spec)  # (PyTorch's slow_conv2d: its order)
-        gx = ConvInput.apply(g, w, None, spec=spec, in_hw=x.shape[2:], thnn=thnn) if need[0] else None
+        gx = ConvInputGrad.apply(g, x, w, spec=spec, in_hw=x.shape[2:], thnn=thnn) if need[0] else None
         gw = ConvWeight.apply(x, g, spec=spec, wshape=tuple(w.shape), thnn=thnn) if need[1] else None
         gb = g.sum((0, 2) if spec.one_d else (0, 2, 3)) if len(need) > 2 and need[2] else None
         return gx, gw, gb
@@ -386,18 +402,7 @@ class ConvInput(Function):
 
     @staticmethod
     def forward(ctx, g, w, b, *, spec: Spec, in_hw, transposed=False, thnn=False):
-        ctx.save_for_backward(g, w)
-        ctx.spec = spec
-        hw = (1,) + tuple(in_hw) if spec.one_d else tuple(in_hw)
-        ga, wa = _to2d(g._data, spec), _to2d(w._data, spec)
-        out = thnn_input_grad(ga, wa, hw, spec) if thnn else None  # (a convolution's backward in slow_conv2d's order)
-        out = conv_input_grad(ga, wa, hw, spec, thnn_columns if thnn else None) if out is None else out
-        if b is not None:
-            out = out + b._data.reshape(1, -1, 1, 1)
-        out = _from2d(out, spec)
-        if transposed and not spec.one_d and not is_meta(out):  # conv_transpose2d: laid out as a convolution's
-            return _in_conv_format(out, g._data, w._data)
-        return out
+        return _input_grad_forward(ctx, g, w, b, spec, in_hw, transposed, thnn)
 
     @staticmethod
     def backward(ctx, gg):
@@ -408,6 +413,44 @@ class ConvInput(Function):
         dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape)) if need[1] else None
         db = gg.sum((0, 2) if spec.one_d else (0, 2, 3)) if need[2] else None
         return dg, dw, db
+
+
+def _input_grad_forward(ctx, g, w, b, spec: Spec, in_hw, transposed: bool, thnn: bool):
+    ctx.save_for_backward(g, w)
+    ctx.spec = spec
+    hw = (1,) + tuple(in_hw) if spec.one_d else tuple(in_hw)
+    ga, wa = _to2d(g._data, spec), _to2d(w._data, spec)
+    out = thnn_input_grad(ga, wa, hw, spec) if thnn else None  # (a convolution's backward in slow_conv2d's order)
+    out = conv_input_grad(ga, wa, hw, spec, thnn_columns if thnn else None) if out is None else out
+    if b is not None:
+        out = out + b._data.reshape(1, -1, 1, 1)
+    out = _from2d(out, spec)
+    if transposed and not spec.one_d and not is_meta(out):  # conv_transpose2d: laid out as a convolution's
+        return _in_conv_format(out, g._data, w._data)
+    return out
+
+
+@computes_in_float32
+class ConvInputGrad(Function):
+    """A convolution's input gradient as its backward records it under ``create_graph``: PyTorch's node of the
+    differentiable ``convolution_backward``, ``ConvolutionBackwardBackward0``, with its edges (the gradient, the
+    convolution's input, its weight; torchviz draws them). The input only adds the edge: the input gradient does
+    not depend on it (None flows to it, as PyTorch's zero)."""
+
+    node_name = "ConvolutionBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, x, w, *, spec: Spec, in_hw, thnn=False):
+        return _input_grad_forward(ctx, g, w, None, spec, in_hw, False, thnn)
+
+    @staticmethod
+    def backward(ctx, gg):
+        g, w = ctx._unpacked
+        spec = ctx.spec
+        need = ctx.needs_input_grad
+        dg = _cropped(Conv.apply(gg, w, None, spec=spec), g.shape) if need[0] else None
+        dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape)) if need[2] else None
+        return dg, None, dw
 
 
 def _cropped(t, shape):

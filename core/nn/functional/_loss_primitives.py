@@ -23,7 +23,9 @@ from core._sleef import exp_neg_abs_and_neg, expf_u10, log1pf_u10, loop_sigmoid
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromNode
 from core.ops._float32_compute import computes_in_float32, is_reduced, with_number
+from core.ops._saved_attrs import reduction_code
 from core.ops._util import quiet, xp_of
 
 __all__ = ["MseLoss", "BinaryCrossEntropyWithLogits", "NllLoss", "recording", "laid_out", "contiguous"]
@@ -107,6 +109,8 @@ class MseLoss(Function):
     """mean/sum/none of (input - target)^2; the gradient is 2 (input - target) g (/ numel)."""
 
     node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
+    _saved_reduction = reduction_code()
 
     @staticmethod
     def forward(ctx, input, target, *, reduction):
@@ -418,6 +422,11 @@ class NllLoss(Function):
 
     node_name = "NllLossBackward0"
     edgeless_inputs = (1, 2)  # target and weight: torch's node has the input's edge only
+    # (what PyTorch's node saves, read from the arguments kept for a TorchDispatchMode and the total weight)
+    _saved_self, _saved_target, _saved_weight, _saved_ignore_index = (
+        SavedFromNode(lambda node, i=i: node.aten_args[i]) for i in range(4))
+    _saved_reduction = reduction_code()
+    _saved_total_weight = SavedFromNode(lambda node: Tensor._wrap(np.asarray(node.total, dtype=node.coef.dtype)))
 
     @staticmethod
     def forward(ctx, input, target, weight, *, ignore_index, reduction):

@@ -19,6 +19,7 @@ from core._memory_format import contiguous_format, format_of, in_suggested_forma
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled, no_grad
+from core.autograd.node_api import SavedFromNode
 from core.nn._fused_names import ignored_output
 from core.nn.functional import _layer_norm_kernel as ln_kernel
 from core.nn.functional._batch_norm_double import recorded_gradients
@@ -27,6 +28,7 @@ from core.nn.functional._group_norm_grad import group_norm_gradients
 from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
 from core.nn.functional._layer_norm_double import recorded_gradients as recorded_layer_norm
 from core.ops._float32_compute import BF16, computes_in_float32
+from core.ops._saved_attrs import operand_shape
 from core.ops._util import xp_of
 
 
@@ -255,6 +257,17 @@ def _kernel_values(ctx, x, weight, g, formula):
                  for f, value in zip(formula, exact))
 
 
+def _layer_norm_stat(node, i: int):
+    """``_saved_result1``/``_saved_result2`` (mean, rstd) of a layer norm, from the kernel's rows (per sample,
+    viewed as PyTorch saves them: the input's lead dims, then size-1 dims); only where the kernel ran."""
+    kernel = node.__dict__.get("kernel")
+    if kernel is None:
+        raise KeyError(i)
+    shape = operand_shape(node, 0, 0)
+    lead = shape[:len(shape) - len(node.dims)]
+    return Tensor._wrap(kernel[i].reshape(lead + (1,) * len(node.dims)))
+
+
 @computes_in_float32
 class NativeLayerNorm(Function):
     """Normalisation over the last ``k`` dims of each sample.
@@ -265,6 +278,10 @@ class NativeLayerNorm(Function):
     with double statistics and core ops."""
 
     node_name = "NativeLayerNormBackward0"
+    saved_names = ("input", "weight", "bias")
+    _saved_normalized_shape = SavedFromNode(lambda node: operand_shape(node, 0, 0)[-len(node.dims):])
+    _saved_result1 = SavedFromNode(lambda node: _layer_norm_stat(node, 1))  # the mean and rstd, kept by the
+    _saved_result2 = SavedFromNode(lambda node: _layer_norm_stat(node, 2))  # float32 kernel (PyTorch's shape)
 
     @staticmethod
     def forward(ctx, x, weight, bias, *, k, eps):

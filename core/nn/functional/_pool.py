@@ -106,11 +106,13 @@ class MaxPool(Function):
         win = geo.windows(geo.padded(xa, fill))
         out, arg = _window_max(win, xp, xa.dtype.kind in "fV" and bool(xp.isnan(xa).any()))  # NaN-free: no isnan
         ctx.arg, ctx.geo, ctx.in_shape = arg, geo, xa.shape
+        ctx.save_for_backward(x)  # (as PyTorch's node: its double backward has an edge to the input)
         return out
 
     @staticmethod
     def backward(ctx, g):
-        return MaxPoolBackward.apply(g, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
+        saved = ctx._unpacked  # (none on the meta device)
+        return MaxPoolBackward.apply(g, saved[0] if saved else None, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
 
 
 def indices_of(arg, geo: Geometry, xp):
@@ -152,7 +154,8 @@ class MaxPoolBackward(Function):
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, g, *, arg, geo, in_shape):
+    def forward(ctx, g, x, *, arg, geo, in_shape):
+        """``x``: the pooled input, only an edge (PyTorch's node has one; the gradient does not depend on it)."""
         ga = g._data
         ctx.arg, ctx.geo = arg, geo
         if _inside(geo) and type(ga) is np.ndarray and ga.dtype.kind == "f" and len(in_shape) == 4:
@@ -163,7 +166,7 @@ class MaxPoolBackward(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        return _MaxSelect.apply(gg, arg=ctx.arg, geo=ctx.geo)
+        return _MaxSelect.apply(gg, arg=ctx.arg, geo=ctx.geo), None
 
 
 class _MaxSelect(Function):
@@ -180,7 +183,7 @@ class _MaxSelect(Function):
 
     @staticmethod
     def backward(ctx, g):
-        return MaxPoolBackward.apply(g, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
+        return MaxPoolBackward.apply(g, None, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
 
 
 @computes_in_float32  # PyTorch's half kernel: the window's sum and the division in float32, rounded once

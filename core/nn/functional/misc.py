@@ -28,7 +28,9 @@ from core.autograd._profiling import recording as _profiling
 from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.autograd.inference import mark
+from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import F16, gemm_float16, is_reduced, with_number
+from core.ops._saved_attrs import factor_layout
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 from core.ops.reduction import reduce_dims
@@ -142,6 +144,9 @@ class Linear2dNoBias(Function):
     (PyTorch's MmBackward0, edges x then Wᵀ)."""
 
     node_name = "MmBackward0"
+    saved_names = ("self", "mat2")  # x saved for Wᵀ's gradient, Wᵀ for x's, as PyTorch's
+    _saved_self_sym_sizes, _saved_self_sym_strides = factor_layout(0, 0)
+    _saved_mat2_sym_sizes, _saved_mat2_sym_strides = factor_layout(1, 1, column_major=True)  # (weight.t())
 
     @staticmethod
     def forward(ctx, x, wt, b=None):
@@ -186,6 +191,11 @@ class Linear2d(Linear2dNoBias):
     bias first (``loss.grad_fn.next_functions[0][0]`` is the bias's AccumulateGrad in both), then x and Wᵀ."""
 
     node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+    _saved_mat1_sym_sizes, _saved_mat1_sym_strides = factor_layout(0, 1)
+    _saved_mat2_sym_sizes, _saved_mat2_sym_strides = factor_layout(1, 2, column_major=True)
+    _saved_self_sym_sizes = _saved_self_sym_strides = None  # (Mm's names: not this node's)
+    _saved_alpha = _saved_beta = SavedFromCtx(lambda ctx: 1)  # linear's bias and product are added as they are
 
     @staticmethod
     def forward(ctx, b, x, wt):
@@ -375,6 +385,10 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
 class Embedding(Function):
     node_name = "EmbeddingBackward0"
     saved_names = ("indices",)  # grad_fn._saved_indices, freed by a backward as PyTorch's
+    _saved_padding_idx = SavedFromCtx(lambda ctx: -1 if ctx["padding_idx"] is None else ctx["padding_idx"])
+    _saved_scale_grad_by_freq = SavedFromCtx(lambda ctx: ctx["scale"] is not None)
+    _saved_sparse = SavedFromCtx(lambda ctx: ctx["sparse"])
+    _saved_weight_sym_argsize_0 = SavedFromCtx(lambda ctx: ctx["num"])
 
     @staticmethod
     def forward(ctx, weight, *, idx, padding_idx, scale=None, sparse=False):

@@ -1,0 +1,87 @@
+"""``grad_fn._saved_<name>`` values that several op families read the same way from what their nodes already keep:
+a product's operand sizes and strides (``_saved_self_sym_sizes``, ``_saved_mat2_sym_strides``), a reduction's dims
+as the call gave them (``_saved_dim``) and a tensor's element count.
+
+Nothing here is saved on the forward path: each is a descriptor (``SavedFromNode``/``SavedFromCtx``) a Function
+class lists in its body, which the node reads when a user (torchviz's ``make_dot(show_attrs=True)``) asks.
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.autograd.node_api import SavedFromCtx, SavedFromNode
+from core.autograd.saved_hooks import HOOKED
+from core.autograd.saved_tensors import _FREED
+
+__all__ = ["factor_layout", "dims_as_given", "numel_of_input", "operand_shape", "reduction_code"]
+
+
+def _saved_operand(node, slot: int):
+    """The tensor saved in ``slot``, without unpacking it (no version check, no unpack hook), or None."""
+    saved = node._saved
+    if saved is None or slot >= len(saved):
+        return None
+    entry = saved[slot]
+    if type(saved) is tuple:  # (still inside forward)
+        return entry
+    return None if entry[1] is HOOKED else entry[0]
+
+
+def operand_shape(node, slot: int, edge: int) -> tuple:
+    """The shape of input ``edge``, saved in ``slot``: from the node's input metadata, else the saved tensor."""
+    meta = node._in_meta[edge] if edge < len(node._in_meta) else None
+    if meta is not None:
+        return tuple(meta[0])
+    t = _saved_operand(node, slot)
+    if t is None:
+        raise RuntimeError(_FREED) if node._released else KeyError(slot)
+    return tuple(t.shape)
+
+
+def _operand_strides(node, slot: int, edge: int, column_major: bool) -> tuple:
+    """PyTorch keeps an operand's strides only when it needs a gradient (else ``()``). NOTE: where core did not
+    save the operand (the other one needs no gradient), its strides are told from its layout flag (row-major or
+    column-major, what the product's backward reads), so a sliced operand shows a dense one's strides."""
+    if not node.needs_input_grad[edge]:
+        return ()
+    t = _saved_operand(node, slot)
+    if t is not None:
+        return tuple(t.stride())
+    shape = operand_shape(node, slot, edge)
+    if len(shape) != 2:
+        return tuple(math.prod(shape[i + 1:]) for i in range(len(shape)))
+    layouts = node.__dict__.get("column_major")
+    column = layouts[slot] if layouts is not None else column_major
+    return (1, shape[0]) if column else (shape[1], 1)
+
+
+def factor_layout(slot: int, edge: int, column_major: bool = False) -> tuple:
+    """``(_saved_<name>_sym_sizes, _saved_<name>_sym_strides)`` of a product's operand saved in ``slot`` and
+    received as input ``edge`` (``column_major``: its layout when the node kept no flags, ``weight.t()``'s)."""
+    return (SavedFromNode(lambda node: operand_shape(node, slot, edge)),
+            SavedFromNode(lambda node: _operand_strides(node, slot, edge, column_major)))
+
+
+def dims_as_given(key: str = "raw_dim", fallback: str | None = None) -> SavedFromCtx:
+    """``_saved_dim`` of a reduction over dims, as the call gave them (PyTorch's ``IntArrayRef?``): a tuple (an int
+    becomes a one-element tuple), None for ``dim=None``; ``fallback``: the ctx's key where the call's dims were
+    already normalized (kept under ``key`` only when they differ)."""
+    def read(ctx: dict):
+        raw = ctx[key] if fallback is None or key in ctx else ctx[fallback]
+        return None if raw is None else ((raw,) if isinstance(raw, int) else tuple(raw))
+
+    return SavedFromCtx(read)
+
+
+def numel_of_input(key: str = "in_shape") -> SavedFromCtx:
+    """``_saved_self_sym_numel``: the element count of the shape the ctx kept under ``key``."""
+    return SavedFromCtx(lambda ctx: math.prod(ctx[key]))
+
+
+_REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}  # PyTorch's at::Reduction enum
+
+
+def reduction_code(key: str = "reduction") -> SavedFromCtx:
+    """``_saved_reduction`` of a loss: the number PyTorch keeps for the ``reduction`` string its ctx kept."""
+    return SavedFromCtx(lambda ctx: _REDUCTION_CODES[ctx[key]])

@@ -1,0 +1,124 @@
+"""A built-in grad_fn's ``_saved_<name>`` attributes, as PyTorch's C++ nodes show them: the same names in
+``dir(grad_fn)`` and the same values (tensors element for element, ints, sizes, flags, None). torchviz's
+``make_dot(show_attrs=True)`` draws every ``_saved_`` attribute it finds in ``dir`` (#19)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import core
+
+
+def _cases(lib) -> dict:
+    """Name -> a tensor whose grad_fn is the node compared; every input is made from the same seeded arrays."""
+    F = lib.nn.functional
+    rng = np.random.default_rng(0)
+
+    def t(*shape, grad=True):
+        return lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=grad)
+
+    x, y, m, b, w = t(2, 3), t(2, 3), t(3, 4), t(4), t(4, 3)
+    batch, batch2, img, kernel = t(2, 3, 4), t(2, 4, 5), t(1, 2, 5, 5), t(3, 2, 3, 3)
+    frozen_x, frozen_m = t(2, 3, grad=False), t(3, 4, grad=False)
+    pos = lib.tensor(rng.random((2, 3)).astype(np.float32) + 0.5, requires_grad=True)
+    target = lib.tensor([0, 2])
+    return {
+        "mul": x * y, "mul_number": x * 2, "div": x / y, "pow_number": x ** 2, "pow_tensor": pos ** y,
+        "add_alpha": lib.add(x, y, alpha=3), "sub_alpha": lib.sub(x, y, alpha=2),
+        "addmm": lib.addmm(b, x, m), "addmm_frozen_mat1": lib.addmm(b, frozen_x, m),
+        "addmm_frozen_mat2": lib.addmm(b, x, frozen_m), "mm": x.mm(m), "mm_frozen": frozen_x.mm(m),
+        "matmul": x.matmul(m), "matmul_vector": x.matmul(lib.ones(3)), "bmm": batch.bmm(batch2),
+        "linear": F.linear(x, w, b), "linear_no_bias": F.linear(x, w), "linear_frozen_input": F.linear(frozen_x, w, b),
+        "linear_frozen_weight": F.linear(x, w.detach(), b),
+        "tanh": x.tanh(), "sigmoid": x.sigmoid(), "exp": x.exp(), "log": pos.log(), "relu": x.relu(),
+        "sum": x.sum(), "sum_dim": x.sum(-1), "sum_dims_keepdim": x.sum((1, 0), keepdim=True),
+        "sum_none_keepdim": x.sum(None, keepdim=True), "mean": x.mean(), "mean_dim": x.mean(-1, keepdim=True),
+        "view": x.view(3, 2), "reshape": x.reshape(6), "t": x.t(), "transpose": batch.transpose(-1, 0),
+        "expand": b.expand(2, 4),
+        "layer_norm": F.layer_norm(x, (3,)),
+        "layer_norm_affine": F.layer_norm(batch, (4,), lib.ones(4, requires_grad=True),
+                                          lib.zeros(4, requires_grad=True)),
+        "conv2d": F.conv2d(img, kernel), "conv2d_bias": F.conv2d(img, kernel, t(3), stride=2, padding=1),
+        "conv1d": F.conv1d(t(1, 2, 7), t(3, 2, 3), dilation=2),
+        "embedding": F.embedding(lib.tensor([[0, 2], [1, 3]]), t(4, 3)),
+        "embedding_padding": F.embedding(lib.tensor([0, 2]), t(4, 3), padding_idx=-1),
+        "softmax": F.softmax(x, 1), "log_softmax": F.log_softmax(x, -1),
+        "nll_loss": F.nll_loss(F.log_softmax(x, 1), target),
+        "cross_entropy_sum": F.cross_entropy(x, target, reduction="sum"),
+        "mse_loss": F.mse_loss(x, y), "mse_loss_none": F.mse_loss(x, y, reduction="none"),
+        "max": x.max(), "min": x.min(), "max_dim": x.max(-1)[0], "min_dim_keepdim": x.min(0, keepdim=True)[0],
+        "amax": x.amax(1), "amax_negative": batch.amax(-1), "amin_dims": batch.amin([-1, 0], keepdim=True),
+        "sum_no_dims": x.sum(dim=[]), "kthvalue": x.kthvalue(2, -1)[0],
+    }
+
+
+def _saved(fn) -> dict:
+    return {name: getattr(fn, name) for name in dir(fn) if name.startswith("_saved_")}
+
+
+def _comparable(value):
+    if hasattr(value, "detach"):
+        return ("tensor", tuple(value.shape), str(value.dtype).split(".")[-1], value.requires_grad,
+                type(value.grad_fn).__name__, value.detach().numpy().tolist())
+    return (type(value).__name__, value)
+
+
+@pytest.fixture(scope="module")
+def both():
+    import torch  # (the oracle; the module is skipped without it below)
+
+    return _cases(core), _cases(torch)
+
+
+@pytest.mark.parametrize("case", list(_cases(core)))
+def test_builtin_node_lists_and_answers_torchs_saved_attributes(torch, both, case):
+    ours, theirs = both[0][case].grad_fn, both[1][case].grad_fn
+    assert type(ours).__name__ == type(theirs).__name__
+    mine, torchs = _saved(ours), _saved(theirs)
+    assert sorted(mine) == sorted(torchs)
+    assert {k: _comparable(v) for k, v in mine.items()} == {k: _comparable(v) for k, v in torchs.items()}
+
+
+def test_saved_inputs_and_results_are_the_tensors_torch_returns(torch):
+    for lib in (core, torch):
+        x = lib.ones(2, 3, requires_grad=True)
+        m = lib.ones(3, 4, requires_grad=True)
+        product, tanh = x.mm(m), x.tanh()
+        assert product.grad_fn._saved_self is x and product.grad_fn._saved_mat2 is m
+        assert tanh.grad_fn._saved_result is not tanh and tanh.grad_fn._saved_result.grad_fn is tanh.grad_fn
+
+
+def test_sizes_stay_readable_after_backward_as_torchs(torch):
+    results = []
+    for lib in (core, torch):
+        x = lib.ones(2, 3, requires_grad=True)
+        total = x.sum(-1)
+        total.sum().backward()
+        results.append((total.grad_fn._saved_self_sym_sizes, total.grad_fn._saved_dim, total.grad_fn._saved_keepdim))
+    assert results[0] == results[1]
+
+
+def test_convolution_double_backward_records_torchs_node_and_edges(torch):
+    graphs = []
+    for lib in (core, torch):
+        lib.manual_seed(0)
+        x = lib.ones(1, 1, 6, 6, requires_grad=True)
+        w = lib.full((2, 1, 3, 3), 0.5, requires_grad=True)
+        (grad,) = lib.autograd.grad(lib.nn.functional.conv2d(x, w).tanh().sum(), x, create_graph=True)
+        node = grad.grad_fn
+        graphs.append((node.name(), [None if f is None else f.name() for f, _ in node.next_functions],
+                       grad.detach().numpy().tolist()))
+    assert graphs[0] == graphs[1]
+
+
+def test_max_pool_double_backward_has_an_edge_to_the_pooled_input_as_torchs(torch):
+    graphs = []
+    for lib in (core, torch):
+        x = lib.arange(16.0).reshape(1, 1, 4, 4).requires_grad_()
+        h = x.tanh()
+        (grad,) = lib.autograd.grad(lib.nn.functional.max_pool2d(h, 2).pow(2).sum(), h, create_graph=True)
+        node = grad.grad_fn
+        graphs.append((node.name(), [None if f is None else f.name() for f, _ in node.next_functions],
+                       grad.detach().numpy().tolist()))
+    assert graphs[0] == graphs[1]
