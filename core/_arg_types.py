@@ -16,7 +16,7 @@ from core._tensor import Tensor
 __all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
            "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error", "is_index",
            "require_int_list", "number_arg", "dim_overloads_error",
-           "keyword_dim_error", "dim_error", "reworded", "std_dim_error"]
+           "keyword_dim_error", "dim_error", "reworded", "std_dim_error", "int64"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
 
@@ -331,3 +331,11 @@ def dim_overloads_error(fn: str, dim, method: bool, keyword: bool = False) -> Ty
         elif why == "keyword":
             lines.append("      didn't match because some of the keywords were incorrect: dim")
     return dim_error("\n".join(lines) + "\n", fn, dim, method, keyword)
+
+
+def int64(value: int) -> int:
+    """``value`` where it fits torch's ``int64_t`` argument; past it (``narrow(0, 0, 2**63)``, ``topk(2**64)``),
+    torch's parser's ValueError."""
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    return value

@@ -154,4 +154,15 @@ def size_arg(size: tuple, fn: str, keyword: bool = False) -> tuple:
             raise RuntimeError("zeros: Dimension size must be non-negative.")
         neg = next(s for s in out if s < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {neg}: {out}")
+    check_storage_size(out)
     return tuple(out)
+
+
+def check_storage_size(sizes) -> None:
+    """torch's refusal of a shape whose element count overflows int64 (``empty(2**62, 2**62)``), where NumPy would
+    raise its own ValueError or MemoryError."""
+    n = 1
+    for s in sizes:
+        n *= s
+    if n >= 2 ** 63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(sizes)}")

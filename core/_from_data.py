@@ -247,8 +247,9 @@ def _plain_array(data):
         if not all(builtins.type(x) in (list, tuple) for x in level):
             return None
         level = list(itertools.chain.from_iterable(level))
-    if not set(map(builtins.type, level)) <= _PLAIN:
-        return None
+    kinds = set(map(builtins.type, level))
+    if not kinds <= _PLAIN or (arr.dtype.kind == "f" and float not in kinds):
+        return None  # (ints only that NumPy made float: an int64 beside a uint64-only int, [[1], [2**63]])
     inferred = _NP_INFERRED[arr.dtype]
     return arr, _dtype.get_default_dtype() if inferred == "float" else inferred
 

@@ -453,6 +453,8 @@ class Tensor(TensorBase):
                     _factories.size_arg((kwargs["size"],), "new_" + name, keyword=True)
                 else:
                     _factories.size_arg(size, "new_" + name)
+            elif size and isinstance(size[0], (tuple, list)):  # (new_full(size, fill_value): its size's errors)
+                _factories.size_arg(size[:1], "new_full")
             return getattr(_factories, name)(*size, dtype=dtype or self.dtype,
                                              device=device or self.device,
                                              requires_grad=requires_grad, **kwargs)

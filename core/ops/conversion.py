@@ -84,6 +84,8 @@ def _parse(args, kwargs):
 
 
 def to(input: Tensor, *args, **kwargs) -> Tensor:
+    if len(args) > 4:  # (torch's longest form: to(device, dtype, non_blocking, copy))
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were given")
     dt, dev, copy = _parse(args, dict(kwargs))
     dt = input.dtype if dt is None else _dtype.to_dtype(dt)
     dev = input.device if dev is None else canonical(dev)

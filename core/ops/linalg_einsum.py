@@ -434,12 +434,18 @@ def _pairwise_dtype(inputs, out, operands):
     return dtype
 
 
-def einsum(equation, *operands):
+_NO_EQUATION = object()  # (einsum() with nothing: torch's ValueError, not Python's TypeError)
+
+
+def einsum(equation=_NO_EQUATION, *operands):
     """The einsum of ``operands``, which may come as one list (the old interface) or interleaved with their
     subscript lists. Like torch's Python ``einsum``, the call is handed to ``__torch_function__`` only once
     normalised, as ``einsum(equation, *operands)``: an ``fx`` graph traced through opt_einsum's torch backend (which
     passes the operands as a tuple) has einsum nodes with the operands as arguments, which opt_einsum_fx reads."""
     tf = _torch_function
+    if equation is _NO_EQUATION:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at least one "
+                         "operand and its subscripts list")
     if not isinstance(equation, str):
         if not isinstance(equation, Tensor) and (tf._modes_entered or tf._overloading((equation, *operands))):
             return tf.dispatch(einsum, None, (equation, *operands), {}, python_level=True)  # (a Proxy: no Tensor)

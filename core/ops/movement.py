@@ -10,7 +10,7 @@ differentiable. The copying rearrangements (flip, roll, repeat, tril...) live in
 from __future__ import annotations
 
 from core._alias import alias
-from core._arg_types import require_input, tp_name
+from core._arg_types import int64, require_input, tp_name
 from core._tensor import Size, Tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
@@ -34,7 +34,8 @@ __all__ = ["narrow", "select", "unbind", "split", "chunk", "tensor_split", "hspl
 
 
 def _index(x) -> int:
-    return x.__index__() if not isinstance(x, Tensor) else int(x.item())
+    """An int argument as torch's parser reads it: past int64 is its "Overflow when unpacking long long"."""
+    return int64(x.__index__() if not isinstance(x, Tensor) else int(x.item()))
 
 
 class _GeometryView(Function):
@@ -281,6 +282,8 @@ def split_with_sizes(input: Tensor, split_sizes, dim=0):
 def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None):
     if split_size_or_sections is None:
         split_size_or_sections = split_size
+        if split_size is None:  # (torch's Python split; the method's parameter is split_size)
+            raise TypeError("split() missing 1 required positional argument: 'split_size_or_sections'")
     if tensor.is_quantized:
         return tensor.split(split_size_or_sections, dim)
     if isinstance(split_size_or_sections, (list, tuple)):

@@ -8,8 +8,8 @@ differentiable ops so double backward works.
 from __future__ import annotations
 
 from core import _dtype
-from core._arg_types import is_index, require_input, tp_name
-from core._factory_args import check_int64_list
+from core._arg_types import int64, is_index, require_input, tp_name
+from core._factory_args import check_int64_list, check_storage_size
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
@@ -39,8 +39,10 @@ class Repeat(Function):
                                "of tensor")
         padded = (1,) * (len(repeats) - nd) + a._data.shape
         out_shape = [r * s for r, s in zip(repeats, padded)]
-        if any(r < 0 for r in repeats):
-            raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: {out_shape}")
+        if any(s < 0 for s in out_shape):  # (torch's empty of the result refuses it: its first negative size)
+            neg = next(s for s in out_shape if s < 0)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {neg}: {out_shape}")
+        check_storage_size(out_shape)
         ctx.in_shape, ctx.padded, ctx.repeats = a._data.shape, padded, repeats
         xp = xp_of(a._data)
         if not repeats:
@@ -108,6 +110,8 @@ flip_method.__name__ = flip_method.__qualname__ = "flip"  # (PyTorch's method na
 
 
 def _flip(input: Tensor, args: tuple, dims, position: int):
+    if dims is None and not args:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')  # (torch's parser's words)
     if dims is not None:
         given, position = dims, None  # (PyTorch names no position for a keyword argument)
     else:
@@ -166,7 +170,7 @@ class Roll(Function):
 
 def roll(input: Tensor, shifts, dims=None):
     shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
-    shifts = tuple(int(s) for s in shifts)
+    shifts = tuple(int64(int(s)) for s in shifts)
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")

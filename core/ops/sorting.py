@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from core._arg_types import dim_overloads_error, tp_name
+from core._arg_types import dim_overloads_error, int64, tp_name
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -79,7 +79,7 @@ def _unstable_order(x, idx, dim: int, descending: bool):
     return np.moveaxis(rows_i.reshape(np.moveaxis(idx, dim, -1).shape), -1, dim)
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, stable=None):
+def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable=None):
     """Values and indices in order; without ``stable``, equal values come as PyTorch's CPU ``std::sort`` leaves
     them."""
     if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: x.sort(True) sorts along no dim 1; the
@@ -190,7 +190,7 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     if x.dtype == np.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
     size = x.shape[d] if x.ndim else 1
-    if k < 0 or k > size:
+    if int64(k) < 0 or k > size:
         raise RuntimeError("selected index k out of range")
     values, indices = Topk.apply(input, k=int(k), dim=d, largest=bool(largest), sorted=bool(sorted))
     return return_types.topk(values, indices)

@@ -66,6 +66,8 @@ class Expand(Function):
 
 
 def expand(input: Tensor, *sizes, size=None):
+    if size is None and not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')  # (torch's parser's words)
     sizes = _shape_arg((size,) if size is not None else sizes)
     check_int64_list(sizes, "expand", "size")
     return Expand.apply(input, sizes=sizes)
@@ -155,8 +157,11 @@ def squeeze(input: Tensor, dim=None):
     return SqueezeDim.apply(input, dims=(dim,))
 
 
-def squeeze_method(self: Tensor, dim=None):
-    """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form."""
+def squeeze_method(self: Tensor, dim=None, *more):
+    """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form; ``x.squeeze(0, 2)`` squeezes both
+    dims, as torch's method takes its dims as varargs."""
+    if more:
+        dim = (dim, *more)
     if dim is None:
         return Squeeze.apply(self, dims=None)
     if isinstance(dim, (tuple, list)):
