@@ -192,18 +192,28 @@ class EditCommands(_Window):
         return window
 
     def collapse_selected(self) -> None:
+        """Collapse the selection into one block, which becomes the selection (Ctrl+Shift+G expands it again)."""
         from core.nodegraph.model.commands import Collapse
 
         ids = self.scene.selected_node_ids()
         if ids:
-            self.scene.edit(Collapse(ids))
+            command = Collapse(ids)
+            if self.scene.edit(command) is None:
+                self.scene.select_nodes([command.node_id])
 
     def expand_selected(self) -> None:
+        """Replace each selected block by its inside; the nodes that came out are the selection (the block's
+        frame, gone with it, left nothing selected)."""
         from core.nodegraph.model.commands import Expand
 
+        added: list[str] = []
         for nid in self.scene.selected_node_ids():
             if self.graph.node(nid).graph is not None:
-                self.scene.edit(Expand(nid))
+                command = Expand(nid)
+                if self.scene.edit(command) is None:
+                    added += command.added
+        if added:
+            self.scene.select_nodes(added)
 
 
 def _has_inputs(spec: NodeSpec) -> bool:

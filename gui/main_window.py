@@ -344,6 +344,7 @@ class MainWindow(RunCommands, DocumentFiles, EditCommands, QMainWindow):
             self._say_edit(index)
         self._update_title()
         self.inspector.sync_params()
+        self.drop_stale_highlight()
         self.refresh_session_view()
 
     def _say_edit(self, index: int) -> None:

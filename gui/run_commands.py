@@ -175,6 +175,14 @@ class RunCommands(_Window):
         if s is not None:
             self.show_message(session_view.describe(event, s, self.graph))
 
+    def drop_stale_highlight(self) -> None:
+        """After an edit: the last step's frame stays on its node while the session holds what that step showed (its
+        value or its error). An edit that removed the node or left it unrun takes the frame away: a collapse and an
+        expand bring the same ids back unrun, and the matmul the last step ran kept its frame, as if current."""
+        nid, session = self.highlight, self.bridge.session
+        if nid is not None and (session is None or (nid not in session.values and nid not in session.errors)):
+            self.highlight = None
+
     def refresh_session_view(self) -> None:
         panel = self.training.diagnostics  # its list badges the nodes
         hints = panel.refresh(force=True) if self.bridge.session is not None else None

@@ -258,11 +258,17 @@ class GraphScene(QGraphicsScene):
 
     def _select_only(self, nid: str) -> str:
         """Make ``nid`` the selection (a node just added); returns it."""
-        self.clearSelection()
-        item = self.node_items.get(nid)
-        if item is not None:
-            item.setSelected(True)
+        self.select_nodes([nid])
         return nid
+
+    def select_nodes(self, node_ids: Collection[str]) -> None:
+        """Make the nodes ``node_ids`` (those drawn) the selection: what an edit just made, such as a block's inside
+        after Expand, is what the user works on next."""
+        self.clearSelection()
+        for nid in node_ids:
+            item = self.node_items.get(nid)
+            if item is not None:
+                item.setSelected(True)
 
     def refusal(self, src: str, src_port: str, dst: str, dst_port: str) -> str | None:
         """Why an edge can't be made (None when it can); an occupied input is fine (it is replaced)."""
