@@ -497,6 +497,10 @@ def _update_in_place(t, tangent, level) -> None:
     """The new tangent of a tensor an in-place op changed: written into its old tangent (a view's tangent is a
     view of its base's, so the base sees it), or attached when it had none."""
     old = tangent_of(t, level)
+    base = t._base
+    if old is None and base is not None and level.batch is None and tangent_of(base, level) is None \
+            and base.is_floating_point():
+        old = _base_tangent(t, base, level)
     if old is None or old.shape != tangent.shape:
         _attach(t, tangent, level)
         return
@@ -504,3 +508,19 @@ def _update_in_place(t, tangent, level) -> None:
 
     with grad_mode.no_grad():
         old.copy_(tangent)
+
+
+def _base_tangent(view, base, level):
+    """A view without a tangent written in place with a dual: its base gets a zero tangent laid out as the base,
+    and the view the same view of it (PyTorch's base then carries the view's tangent); the view's part, for the
+    caller to fill."""
+    from core import _factories
+    from core.autograd import grad_mode
+
+    with grad_mode.no_grad():
+        whole = _factories.empty_strided(base.shape, base.stride(), dtype=base.dtype, device=base.device).zero_()
+        part = whole.as_strided(view.shape, view.stride(), view.storage_offset() - base.storage_offset()
+                                + whole.storage_offset())
+    _attach(base, whole, level)
+    _attach(view, part, level)
+    return part

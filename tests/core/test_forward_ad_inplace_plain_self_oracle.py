@@ -1,7 +1,8 @@
 """An in-place op whose ``self`` has no tangent but whose operand does (``y.mul_(dual)``, ``w.add_(dual).sigmoid_()``)
 gives PyTorch's primal and tangent: the rule's rerun reads ``self``'s old value and writes into a copy. Core wrote
 ``self`` twice (``y.mul_(d)`` held y * d * d), took the tangent from the new value and left a reverse-mode
-``grad_fn`` on the primal; ATen's GRUCell runs such steps on a zero initial state under ``jvp``."""
+``grad_fn`` on the primal; ATen's GRUCell runs such steps on a zero initial state under ``jvp``. A view of such
+a tensor written in place gives the tensor a tangent too (zero outside the view), as PyTorch's; core gave none."""
 
 from __future__ import annotations
 
@@ -22,7 +23,11 @@ def _steps(y, d, op):
         return y.add_(d).sigmoid_()
     if op == "sub_tanh_":
         return y.sub_(d, alpha=2).tanh_()
-    return y.div_(d + 3)
+    if op == "div_":
+        return y.div_(d + 3)
+    if op == "view_mul_":  # a view of self written in place: self's tangent holds the view's
+        return y.unsqueeze(0).mul_(d).squeeze(0)
+    return y[1].add_(d[0])  # a row of self: the other row's tangent is zero
 
 
 def _run(lib, op):
@@ -35,7 +40,7 @@ def _run(lib, op):
         return primal.numpy(), tangent.numpy(), primal.grad_fn is None, fwAD.unpack_dual(y).tangent.numpy()
 
 
-@pytest.mark.parametrize("op", ["mul_", "add_sigmoid_", "sub_tanh_", "div_"])
+@pytest.mark.parametrize("op", ["mul_", "add_sigmoid_", "sub_tanh_", "div_", "view_mul_", "row_add_"])
 def test_in_place_op_on_a_plain_tensor_with_a_dual_operand_is_torchs(torch, op):
     ours, theirs = _run(core, op), _run(torch, op)
     assert ours[2] == theirs[2]
