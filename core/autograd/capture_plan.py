@@ -460,12 +460,12 @@ def _graph_inputs(calls, input_pos: dict, known) -> list:
     input when the code first uses it, a module's attribute when it is read: ``Linear`` reads its weight in ``t``
     before ``addmm`` reads the bias and the input). A tensor from outside that needs no grad counts only when it is
     one the function can name (``known``: a module's buffers, a global), not one made inside the call."""
-    made: set = set()
-    for _cls, _ctx, _args, _kwargs, outs in calls:
-        made.update(id(o) for o in outs if o is not None)
+    made: set = set()  # (the outputs of the calls so far)
     seen: dict = {}
     for _cls, _ctx, args, kwargs, outs in calls:
-        for t in tensors_in((args, kwargs)):
+        # NOTE: an op's keyword tensors first: BatchNorm reads its running stats (core's op takes them by keyword)
+        # before its weight and bias, as torch's module does
+        for t in tensors_in((kwargs, args)):
             key = id(t)
             if key in seen or key in made and key not in input_pos:
                 continue

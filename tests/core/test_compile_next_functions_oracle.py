@@ -33,6 +33,16 @@ def _mlp(lib, x_grad: bool):
     return out, names
 
 
+def _batch_norm_model(lib):
+    """A model whose BatchNorm reads buffers: num_batches_tracked, running_mean, running_var (None each)."""
+    lib.manual_seed(0)
+    m = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4), lib.nn.ReLU(), lib.nn.Linear(4, 2))
+    names = {id(p): n for n, p in m.named_parameters()}
+    x = lib.randn(5, 3, requires_grad=True)
+    names[id(x)] = "x"
+    return lib.compile(m, backend="aot_eager")(x), names
+
+
 def _functions(lib, which: str):
     lib.manual_seed(1)
     w, c = lib.randn(3, requires_grad=True), lib.randn(3)
@@ -52,6 +62,10 @@ def _functions(lib, which: str):
 @pytest.mark.parametrize("x_grad", [True, False])
 def test_compiled_mlps_edges_are_its_graph_inputs_in_torchs_order(torch, x_grad):
     assert _labels(*_mlp(core, x_grad)) == _labels(*_mlp(torch, x_grad))
+
+
+def test_compiled_batch_norms_buffers_come_before_its_weight_and_bias(torch):
+    assert _labels(*_batch_norm_model(core)) == _labels(*_batch_norm_model(torch))
 
 
 @pytest.mark.parametrize("which", ["f", "g", "g_view"])
