@@ -468,7 +468,8 @@ def _out(result, out, *inputs):
     if isinstance(out, Tensor):
         for src in inputs:
             check_no_partial_overlap(out, src)
-    if isinstance(result, Tensor) and result.requires_grad:  # recorded: an input requires grad, grad mode is on
+    if isinstance(result, Tensor) and result.requires_grad or (  # recorded: an input requires grad (or out does:
+            isinstance(out, Tensor) and out.requires_grad and _grad_state.enabled):  # torch's check comes first)
         raise RuntimeError(f"{_out_op_name()}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
 

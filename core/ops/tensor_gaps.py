@@ -32,6 +32,9 @@ def _rebind(self, other) -> Tensor:
     """``self`` now looks at ``other``'s memory (same storage, version counter and geometry)."""
     if self.requires_grad and self.is_leaf and grad_mode.is_grad_enabled():
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    base = self._base
+    if base is not None and base.requires_grad and base.is_leaf and grad_mode.is_grad_enabled():
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     self._data, self._root, self._vc = other._data, other._root, other._vc
     return self
 

@@ -151,8 +151,13 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
 
 
 def _check_target(input: Tensor, target: Tensor) -> None:
+    """nll_loss's checks in torch's order: the shapes (nll_loss_nd, the kernel's meta), then the target's dtype."""
+    _check_target_shape(input, target)
     if target.dtype not in (core.int64, core.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_NAMES.get(target.dtype.name)}")
+
+
+def _check_target_shape(input: Tensor, target: Tensor) -> None:
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     if input.ndim == 1:
@@ -260,7 +265,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     if target.shape == input.shape:
         return _prob_target(logp, target, weight, reduction, label_smoothing, class_dim, n_classes)
     if target.is_floating_point():
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_NAMES[target.dtype.name]}")
+        _check_target(input, target)  # (torch's nll_loss_nd: a wrong shape is named before the dtype)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
