@@ -62,7 +62,8 @@ __all__ = ["Node", "AccumulateGrad", "topological_nodes", "edges", "grad_accumul
            "TensorState", "tensor_state", "restore_tensor_state", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "_MultiHandle",
            "allow_mutation_on_saved_tensors", "region_activation_memory_budget", "increment_version",
-           "GradientEdge", "get_gradient_edge"]
+           "GradientEdge", "get_gradient_edge", "set_warn_on_accumulate_grad_stream_mismatch",
+           "set_override_stale_capture_stream"]
 
 
 def _root(t) -> Node:
@@ -110,6 +111,27 @@ def increment_version(tensor) -> None:
 
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
         t._bump_version()
+
+
+_STREAM_FLAGS = {"warn_on_accumulate_grad_stream_mismatch": True, "override_stale_capture_stream": False}
+
+
+def _set_stream_flag(name: str, enabled) -> None:
+    if type(enabled) is not bool:
+        raise RuntimeError(f"enabled must be a bool, but got {type(enabled).__name__}")
+    _STREAM_FLAGS[name] = enabled
+
+
+def set_warn_on_accumulate_grad_stream_mismatch(enabled: bool) -> None:
+    """Whether to warn when a leaf's gradient arrives on another CUDA stream than its AccumulateGrad's: kept, as
+    PyTorch keeps it; core's CUDA work runs on one stream, so it never warns."""
+    _set_stream_flag("warn_on_accumulate_grad_stream_mismatch", enabled)
+
+
+def set_override_stale_capture_stream(enabled: bool) -> None:
+    """What autograd does with a stale stream during CUDA graph capture: kept, as PyTorch keeps it; core captures
+    no CUDA graphs, so nothing reads it."""
+    _set_stream_flag("override_stale_capture_stream", enabled)
 
 
 # ----- nodes -------------------------------------------------------------------------------------
