@@ -63,9 +63,15 @@ def row_major(arr):
     where NumPy's keep the input's order. A copy only where ``arr`` is not C-contiguous."""
     if type(arr) is MetaArray or not arr.size or (1 not in arr.shape and arr.flags.c_contiguous):
         return arr  # (the hot path; empty arrays: new_tensor's ``dense``)
+    if arr.flags.c_contiguous:  # NOTE: a keepdim result: only size-1 dims' strides can differ from torch's
+        step = arr.itemsize
+        for size, stride in zip(arr.shape[::-1], arr.strides[::-1]):
+            if stride != step:
+                break
+            step *= size
+        else:
+            return arr
     strides = tuple(s * arr.itemsize for s in contiguous_strides(arr.shape))
-    if arr.strides == strides:
-        return arr
     if not arr.flags.c_contiguous:
         arr = xp_of(arr).ascontiguousarray(arr)
         if arr.strides == strides:
