@@ -4,7 +4,8 @@ the map would cover some of it) and the canvas is big enough for it not to hide 
 the graph: it sits in the first corner of the canvas (bottom right, bottom left, top right, top left) where no
 node, edge or shape label is drawn, else in the first where no node is; when every corner has a node it hides,
 unless most of the graph is out of view (a big graph, where the map is how one finds the rest): then it stays in
-its corner while no node is under it, else moves to the first corner without one, else sits bottom right.
+its corner while no node is under it, else moves to the first corner without one, else sits bottom right (on a
+canvas narrower than ``COVER_WIDTH`` map widths it hides instead: there it covered a third of the canvas's width).
 Where it does cover part of the graph it is drawn translucent, so the edges under it still show. Its shape
 follows the graph's (a long row of nodes gets a low, wide map). In presentation mode (the canvas magnified for a
 class) it hides: its small print reads on no projector and at 1366x768 it covered the enlarged graph's nodes;
@@ -48,6 +49,8 @@ MIN_SIDE = 50
 MARGIN = 8  # from the canvas's edges
 MOSTLY_OUT = 0.5  # the share of the graph's area out of view above which the map may cover a node
 TRANSLUCENT = 0.7  # the map's opacity where it covers part of the graph
+COVER_WIDTH = 3  # the map may sit over a node (a big graph, every corner taken) only on a canvas this many map widths
+# wide: with the docks dragged wider (a canvas ~450 px) it sat over lesson 3's group and lessons 8 and 9's nodes
 MAX_SHARE = 0.15  # of the canvas's area: on a smaller canvas (a small window, the training docks open) the map
 # would hide too much of the graph it maps, so it stays hidden
 
@@ -153,6 +156,8 @@ class Minimap(QGraphicsView):
                 nodes, edges = self._covers(corner)
                 if not nodes:
                     return corner, edges
+            if self.main_view.viewport().width() < COVER_WIDTH * self.width():  # a narrow canvas: no map over nodes
+                return None, False
             return corners[0], True  # a node in every corner: bottom right, translucent
         spot: QRect | None = None
         for corner in corners:  # the first clear corner, else the first without a node
