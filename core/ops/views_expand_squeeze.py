@@ -80,12 +80,15 @@ def expand_as(input: Tensor, other: Tensor):
 
 class Unsqueeze(Function):
     node_name = "UnsqueezeBackward0"
+    _saved_dim = SavedFromCtx(lambda ctx: ctx.get("raw_dim", ctx["dim"]))  # the dim as the call gave it
 
     @staticmethod
     def forward(ctx, a, *, dim):
         nd = a._data.ndim
         d = normalize_dim(dim, nd + 1)
         ctx.dim = d
+        if d != dim:
+            ctx.raw_dim = dim
         shape, strides = list(a._data.shape), list(a.stride())
         new_stride = 1 if d >= nd else shape[d] * strides[d]
         shape.insert(d, 1)
@@ -118,11 +121,12 @@ unsqueeze_method.__name__ = unsqueeze_method.__qualname__ = "unsqueeze"  # (PyTo
 
 class Squeeze(Function):
     node_name = "SqueezeBackward0"
+    _saved_self_sym_sizes = SavedFromCtx(lambda ctx: ctx["in_shape"])
 
     @staticmethod
     def forward(ctx, a, *, dims):
         nd = a._data.ndim
-        ctx.in_shape = a._data.shape
+        ctx.in_shape, ctx.dims = a._data.shape, dims  # (the dims as the call gave them: ``_saved_dim``)
         if dims is None:
             keep = [i for i in range(nd) if a._data.shape[i] != 1]
         else:
@@ -140,10 +144,12 @@ class Squeeze(Function):
 
 class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
+    _saved_dim = SavedFromCtx(lambda ctx: ctx["dims"][0])
 
 
 class SqueezeDims(Squeeze):
     node_name = "SqueezeBackward2"
+    _saved_dim = SavedFromCtx(lambda ctx: ctx["dims"])
 
 
 def squeeze(input: Tensor, dim=None):

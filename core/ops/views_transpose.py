@@ -121,9 +121,11 @@ def t(input: Tensor):
 
 class Permute(Function):
     node_name = "PermuteBackward0"
+    _saved_dims = SavedFromCtx(lambda ctx: ctx.get("raw_dims", ctx["dims"]))  # the dims as the call gave them
 
     @staticmethod
     def forward(ctx, a, *, dims):
+        raw = dims
         nd = a._data.ndim
         if len(dims) != nd:
             raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
@@ -133,6 +135,8 @@ class Permute(Function):
         if len(set(dims)) != nd:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         ctx.dims = dims
+        if dims != raw:
+            ctx.raw_dims = raw
         fast = _permuted(a, dims)
         if fast is not None:
             return fast
