@@ -69,7 +69,7 @@ def _accumulate_leaf(node, grads_in, create_graph, direct: bool = False):
 
 
 def _accumulate(leaf, g, create_graph, held: int = 0):
-    """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place).
+    """Add a gradient into a leaf's ``.grad`` (out of place with create_graph, else in place, as PyTorch's).
 
     ``held``: the references to ``g`` the calling frames hold, where the caller counted them (the engine's hot
     paths): a first ``.grad`` then takes ``g``'s array itself when nothing else can reach it (``grad_adopt``).
@@ -114,8 +114,11 @@ def _accumulate(leaf, g, create_graph, held: int = 0):
             mark(leaf._grad)  # new .grad is an inference tensor, as PyTorch's
     elif _torch_dispatch.live and not create_graph and _torch_dispatch.is_dispatch_type(type(leaf._grad)):
         _dispatch_add_(leaf._grad, g)  # a wrapper subclass's .grad: torch's in-place add_, through its handler
-    elif create_graph or leaf._grad._requires_grad:
+    elif create_graph:
         leaf._grad = leaf._grad + g
+    # NOTE: outside create_graph a ``.grad`` that itself requires grad (made by an earlier create_graph backward) is
+    # added to in place too, as PyTorch's AccumulateGrad does whenever grad mode is off: a reference to it taken
+    # before (``g = x.grad; g.backward()``, the second derivative of a scalar) sees the sum, its grad_fn kept
     else:
         leaf._grad._data += g._data
         leaf._grad._vc[0] += 1
