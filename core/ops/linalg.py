@@ -32,6 +32,7 @@ from core.ops._linalg_checks import (
     _tensor_like,
     _type_name,
 )
+from core.ops._mm_outer import _mm_gemm, _signed_outer
 from core.ops._saved_attrs import factor_layout
 from core.ops._stack_products import _gemm_per_matrix, _naive_bmm, _naive_bmm_applies, _stacked_matmul
 from core.ops._strided import dense
@@ -91,7 +92,9 @@ class Mm(Function):
     def forward(ctx, a, b):
         save_factors(ctx, a, b)
         x, y = blas_ready(a._data), blas_ready(b._data)  # (an expanded operand: a contiguous copy, as ATen's)
-        out = mkl_gemm(x, y)  # a small product in PyTorch's GEMM order (core._small_gemm)
+        out = _signed_outer(x, y)
+        if out is None:
+            out = mkl_gemm(x, y)  # a small product in PyTorch's GEMM order (core._small_gemm)
         if out is None and x.dtype == np.float16:
             out = mm_float16(x, y)  # ATen's own float16 GEMM's order
         if out is None:
@@ -374,7 +377,7 @@ def _small_product(x, y):
         return mkl_sdot(x, y)  # (PyTorch's dot)
     if y.ndim != 2 or x.shape[-1] != y.shape[0]:
         return None
-    gemm = mm_float16 if x.dtype == np.float16 else mkl_gemm  # (float16: ATen's own GEMM's order)
+    gemm = mm_float16 if x.dtype == np.float16 else _mm_gemm  # (float16: ATen's own GEMM's order)
     if x.ndim <= 2:
         out = gemm(x if x.ndim == 2 else x[None], y)
         return out if out is None or x.ndim == 2 else out[0]
