@@ -21,7 +21,10 @@ Learner and course material not yet covered, third batch (2026-12-07, corpus hel
   edits the English pages have in ``recipes_tutorials.py`` (seeded stand-ins, ``empty`` as zeros, shorter reports);
 - ``ln3_drl_*``: Han-Adam's DRL-Pytorch-Tutorial (2024): DQN, Double, Dueling and D3QN, prioritised replay, noisy
   networks, DRQN, policy gradient (REINFORCE) and actor-critic on CartPole-v1, on Gymnasium's own package
-  (``recipes_sb3``'s pin, for the old ``gym`` name), each episode's reset seeded, 20 episodes.
+  (``recipes_sb3``'s pin, for the old ``gym`` name), each episode's reset seeded, 20 episodes;
+- ``ln3_arkeo_*``: arkeodev's pytorch-tutorial notebooks (2024): dynamic computation graphs, learning-rate schedulers
+  (step, exponential, cosine, plateau, one-cycle...) and mixed-precision training (its CUDA scaler off on CPU, the
+  seeded MNIST stand-in), cell by cell.
 """
 
 from __future__ import annotations
@@ -163,4 +166,14 @@ RECIPES += [
     _drl("d3qn", "1.4 D3QN"), _drl("dqn_per", "1.5 DQN_PER"), _drl("noisy_dqn", "1.6 Noise_DQN"),
     _drl("policy_gradient", "2.1 PolicyGradient", NO_BUFFER), _drl("actor_critic", "2.2 ActorCritic", NO_BUFFER),
     _drl("drqn", "7.1 DRQN"),  # (A2C and GAE left out: their unwrapped CartPole episodes, once balanced, never end)
+]
+
+ARKEO = ("arkeodev/pytorch-tutorial", "af6bba2446cf3d6c3e72cba51cb9860edb90ba64", "MIT")
+RECIPES += [
+    _r("ln3_arkeo_dynamic_graphs", ARKEO, "Dynamic_Computation_Graphs/pytorch_dynamic_computation_graphs.ipynb",
+       keep_going=True),
+    _r("ln3_arkeo_lr_schedulers", ARKEO, "Learning_Rate_Schedulers/pytorch_lr_schedulers.ipynb", keep_going=True),
+    _r("ln3_arkeo_mixed_precision", ARKEO, "Mixed_Precision/pytorch_mixed_precision_training.ipynb",
+       [("datasets.MNIST(", "__import__('corpus_support').fake_mnist("),
+        ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")], keep_going=True),
 ]
