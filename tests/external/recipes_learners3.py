@@ -24,7 +24,10 @@ Learner and course material not yet covered, third batch (2026-12-07, corpus hel
   (``recipes_sb3``'s pin, for the old ``gym`` name), each episode's reset seeded, 20 episodes;
 - ``ln3_arkeo_*``: arkeodev's pytorch-tutorial notebooks (2024): dynamic computation graphs, learning-rate schedulers
   (step, exponential, cosine, plateau, one-cycle...) and mixed-precision training (its CUDA scaler off on CPU, the
-  seeded MNIST stand-in), cell by cell.
+  seeded MNIST stand-in), cell by cell;
+- ``ln3_udemy_*``: zhiyuan8's scripts after Daniel Bourke's Udemy PyTorch course (2024): tensor fundamentals (its
+  commented-out demonstrations run too), a linear model and the circles classifier (scikit-learn's ``make_circles``:
+  ``fake_sklearn``'s).
 """
 
 from __future__ import annotations
@@ -176,4 +179,15 @@ RECIPES += [
     _r("ln3_arkeo_mixed_precision", ARKEO, "Mixed_Precision/pytorch_mixed_precision_training.ipynb",
        [("datasets.MNIST(", "__import__('corpus_support').fake_mnist("),
         ("datasets.MNIST(", "__import__('corpus_support').fake_mnist(")], keep_going=True),
+]
+
+UDEMY = ("zhiyuan8/Pytorch-tutorial", "47f05246acfaa1f6d72a5598d86b419a3d73f07c", "none stated")
+RECIPES += [
+    _r("ln3_udemy_fundamentals", UDEMY, "pytorch-udemy-course/fundementals/test_pytorch_fundementals.py",
+       [(f"    # {f}()", f"    {f}()") for f in ("create_basic_tensors", "create_random_tensors",
+                                                 "create_zeros_ones_tensors", "demonstrate_tensor_datatypes",
+                                                 "tensor_arithmetic_operations", "tensor_aggregation",
+                                                 "reshape_squeeze_tensors")]),
+    _r("ln3_udemy_simple_model", UDEMY, "pytorch-udemy-course/fundementals/test_pytorch_simple_model.py"),
+    _r("ln3_udemy_classification", UDEMY, "pytorch-udemy-course/2_test_pytorch_classification_model.py"),
 ]
