@@ -63,7 +63,9 @@ _OPTIM_DIR = os.path.dirname(core.optim.__file__)
 _MODULE_FRAMES = ("forward", "_conv_forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
 # NOTE: x.T, x.mT, x.H and x.mH are properties, not ops: their permute/transpose/conj are the snippet's calls (x.T
 # was recorded as a constant leaf, so 'x @ x.T' lost x's gradient through the transpose: x.grad half of torch's)
-_PROPERTY_CODES = frozenset(vars(core.Tensor)[name].fget.__code__ for name in ("T", "mT", "H", "mH"))
+# (with dispatch on, each is a dispatching property whose ``undispatched`` is the plain one: the same getter runs)
+_PROPERTY_CODES = frozenset(getattr(vars(core.Tensor)[name], "undispatched", vars(core.Tensor)[name]).fget.__code__
+                            for name in ("T", "mT", "H", "mH"))
 _IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
                      "__ipow__"}
 
