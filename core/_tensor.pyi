@@ -967,8 +967,8 @@ class Tensor(TensorBase):
         """``core.ops.views_transpose.t`` with ``self`` as its first argument."""
     def permute(self, *args, dims=...):
         """``core.ops.views_transpose.permute`` with ``self`` as its first argument."""
-    def squeeze(self, dim=...):
-        """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form. (core.ops.views_expand_squeeze.squeeze)"""
+    def squeeze(self, dim=..., *more):
+        """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form; ``x.squeeze(0, 2)`` squeezes both (core.ops.views_expand_squeeze.squeeze)"""
     def unsqueeze(self, dim):
         """``x.unsqueeze(dim)``: ``unsqueeze`` with the method's argument positions in its error (self not counted). (core.ops.views_expand_squeeze.unsqueeze)"""
     def expand(self, *sizes, size=...):
@@ -1161,7 +1161,7 @@ class Tensor(TensorBase):
         """``core.ops.indexing.argwhere`` with ``self`` as its first argument."""
     def put(self, index: Tensor, source: Tensor, accumulate: builtins.bool = ...) -> Tensor:
         """``core.ops.indexing.put`` with ``self`` as its first argument."""
-    def sort(self, dim: builtins.int = ..., descending: builtins.bool = ..., stable=...):
+    def sort(self, dim: builtins.int = ..., descending: builtins.bool = ..., *, stable=...):
         """Values and indices in order; without ``stable``, equal values come as PyTorch's CPU ``std::sort`` leaves (core.ops.sorting.sort)"""
     def argsort(self, dim: builtins.int = ..., descending: builtins.bool = ..., stable: builtins.bool = ...):
         """``core.ops.sorting.argsort`` with ``self`` as its first argument."""
