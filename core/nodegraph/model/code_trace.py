@@ -63,9 +63,23 @@ _OPTIM_DIR = os.path.dirname(core.optim.__file__)
 _MODULE_FRAMES = ("forward", "_conv_forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
 # NOTE: x.T, x.mT, x.H and x.mH are properties, not ops: their permute/transpose/conj are the snippet's calls (x.T
 # was recorded as a constant leaf, so 'x @ x.T' lost x's gradient through the transpose: x.grad half of torch's)
-# (with dispatch on, each is a dispatching property whose ``undispatched`` is the plain one: the same getter runs)
-_PROPERTY_CODES = frozenset(getattr(vars(core.Tensor)[name], "undispatched", vars(core.Tensor)[name]).fget.__code__
-                            for name in ("T", "mT", "H", "mH"))
+_PROPERTY_CODES: dict[type, frozenset] = {}  # the getters' codes (and, with dispatch on, its property's frames)
+
+
+def _property_codes() -> frozenset:
+    """With dispatch on each is a dispatching property whose ``undispatched`` is the plain one: the same getter
+    runs, called through the dispatching property's ``__get__`` and ``_read``."""
+    kind = type(vars(core.Tensor)["T"])
+    if kind not in _PROPERTY_CODES:
+        props = [vars(core.Tensor)[name] for name in ("T", "mT", "H", "mH")]
+        codes = {getattr(p, "undispatched", p).fget.__code__ for p in props}
+        if kind is not property:
+            codes |= {code for f in (getattr(kind, "__get__", None), getattr(kind, "_read", None))
+                      if (code := getattr(f, "__code__", None)) is not None}
+        _PROPERTY_CODES[kind] = frozenset(codes)
+    return _PROPERTY_CODES[kind]
+
+
 _IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
                      "__ipow__"}
 
@@ -172,13 +186,14 @@ class Recorder:
     def user_chain(self, frame: types.FrameType | None) -> bool:
         """The caller chain up to the snippet's top level is snippet code, nn.Module forwards or the Tensor's
         transpose properties."""
+        properties = _property_codes()
         while frame is not None:
             code = frame.f_code
             if code.co_filename == self.filename:
                 if code.co_name == "<module>":
                     return True
             elif not (code.co_filename.startswith(_NN_DIR) and code.co_name in _MODULE_FRAMES
-                      or code in _PROPERTY_CODES):
+                      or code in properties):
                 return False
             frame = frame.f_back
         return False
