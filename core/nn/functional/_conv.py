@@ -406,13 +406,20 @@ class ConvInput(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, w = ctx._unpacked
-        spec = ctx.spec
         need = ctx.needs_input_grad
-        dg = _cropped(Conv.apply(gg, w, None, spec=spec), g.shape) if need[0] else None
-        dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape)) if need[1] else None
-        db = gg.sum((0, 2) if spec.one_d else (0, 2, 3)) if need[2] else None
+        dg, dw = _input_grad_backward(ctx, gg, need[0], need[1])
+        db = gg.sum((0, 2) if ctx.spec.one_d else (0, 2, 3)) if need[2] else None
         return dg, dw, db
+
+
+def _input_grad_backward(ctx, gg, need_g: bool, need_w: bool):
+    """The gradients of an input gradient ``conv^T(g, w)`` for its ``g`` and ``w`` (ConvInput's and ConvInputGrad's
+    backward: the nodes differ in their edges only)."""
+    g, w = ctx._unpacked
+    spec = ctx.spec
+    dg = _cropped(Conv.apply(gg, w, None, spec=spec), g.shape) if need_g else None
+    dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape)) if need_w else None
+    return dg, dw
 
 
 def _input_grad_forward(ctx, g, w, b, spec: Spec, in_hw, transposed: bool, thnn: bool):
@@ -445,11 +452,8 @@ class ConvInputGrad(Function):
 
     @staticmethod
     def backward(ctx, gg):
-        g, w = ctx._unpacked
-        spec = ctx.spec
         need = ctx.needs_input_grad
-        dg = _cropped(Conv.apply(gg, w, None, spec=spec), g.shape) if need[0] else None
-        dw = ConvWeight.apply(gg, g, spec=spec, wshape=tuple(w.shape)) if need[2] else None
+        dg, dw = _input_grad_backward(ctx, gg, need[0], need[2])
         return dg, None, dw
 
 
