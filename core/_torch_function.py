@@ -416,15 +416,16 @@ class DispatchingProperty:
         self.nowrap = name in _NOWRAP
         self._dispatch_set = name in _SETTERS
 
-    def _read(self, obj):
+    def read(self, obj):
+        """The property's plain read, without dispatch (what ``__torch_function__`` is handed as ``func``'s body)."""
         return self._constant if self._property is None else self._property.fget(obj)
 
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
         if not _modes_entered and (type(obj) in _plain_types or not _overloading(obj)):
-            return self._read(obj)  # NOTE: the hot path: a plain tensor reads the property
-        return dispatch(self.__get__, self._read, (obj,), {})
+            return self.read(obj)  # NOTE: the hot path: a plain tensor reads the property
+        return dispatch(self.__get__, self.read, (obj,), {})
 
     def __set__(self, obj, value):
         if self._property is None:  # a class constant: the instance's own value (as before, in its __dict__)

@@ -68,13 +68,13 @@ _PROPERTY_CODES: dict[type, frozenset] = {}  # the getters' codes (and, with dis
 
 def _property_codes() -> frozenset:
     """With dispatch on each is a dispatching property whose ``undispatched`` is the plain one: the same getter
-    runs, called through the dispatching property's ``__get__`` and ``_read``."""
+    runs, called through the dispatching property's ``__get__`` and ``read``."""
     kind = type(vars(core.Tensor)["T"])
     if kind not in _PROPERTY_CODES:
         props = [vars(core.Tensor)[name] for name in ("T", "mT", "H", "mH")]
         codes = {getattr(p, "undispatched", p).fget.__code__ for p in props}
         if kind is not property:
-            codes |= {code for f in (getattr(kind, "__get__", None), getattr(kind, "_read", None))
+            codes |= {code for f in (getattr(kind, "__get__", None), getattr(kind, "read", None))
                       if (code := getattr(f, "__code__", None)) is not None}
         _PROPERTY_CODES[kind] = frozenset(codes)
     return _PROPERTY_CODES[kind]
