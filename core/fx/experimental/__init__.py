@@ -1,4 +1,5 @@
-"""``torch.fx.experimental``: only ``optimization`` (conv/linear-batchnorm fusion, dropout removal) so far."""
+"""``torch.fx.experimental``: ``optimization`` (conv/linear-batchnorm fusion, dropout removal) here; ``symbolic_shapes``
+(export's data-dependent guard errors) loads on import, as torch's does."""
 
 from core.fx.experimental import optimization
 
