@@ -57,14 +57,16 @@ def param_display(graph: Graph, nid: str, highlight: bool = False) -> NodeDispla
 
 
 def node_display(session: Session | None, graph: Graph, nid: str, highlight: bool = False) -> NodeDisplay:
-    if session is None or (nid not in session.values and not session.states.get(nid) and nid not in session.errors):
+    """A node's face from the session: the value the session says is its output (``PortInspector.face_info``:
+    nothing for a layer or a collapsed block that has not run, so it shows its parameters like any node not run
+    yet), its gradient, badges and error."""
+    info = session.inspector.face_info(nid) if session is not None else None
+    err = session.errors.get(nid) if session is not None else None
+    if session is None or (info is None and err is None):
         return param_display(graph, nid, highlight)
     d = NodeDisplay(highlight=highlight)
-    err = session.errors.get(nid)
     if err is not None:
         d.error = str(err)
-    infos = session.inspector.node_info(nid) if nid in session.values or session.states.get(nid) else {}
-    info = infos.get("out") or next(iter(infos.values()), None)
     d.spent = session.inspector.freed(nid)
     if info is None:
         return _error_tip(d)

@@ -95,6 +95,22 @@ class PortInspector:
         names = list(session.values.get(nid) or {}) + list(session.node_parameters(nid))
         return {p: self.port_info(nid, p, storages) for p in dict.fromkeys(names)}
 
+    def face_info(self, nid: str) -> PortInfo | None:
+        """What a node shows as its value on the canvas: its ``out`` port (else its first) once it ran; before it
+        ran, only a tensor that is its output as well (a parameter node's own tensor), else None. A layer's weights
+        or a collapsed block's inner parameters are not its output: shown as its value, they read as a result that
+        no step computed (a block collapsed after a forward showed an inner layer's weight shape)."""
+        session = self.session
+        outputs = session.values.get(nid)
+        if nid in session.values:
+            port = "out" if outputs and "out" in outputs else next(iter(outputs or {}), None)
+            if port is None:  # ran and gave nothing: what it owns, as before
+                port = next(iter(session.node_parameters(nid)), None)
+            return None if port is None else self.port_info(nid, port)
+        state = session.states.get(nid) or {}
+        owned = session.node_parameters(nid) if "tensor" in state and "module" not in state else {}
+        return self.port_info(nid, next(iter(owned))) if len(owned) == 1 else None
+
     def info(self) -> dict[str, dict[str, PortInfo]]:
         """``{node: {port: PortInfo}}`` for every node that has values."""
         session = self.session

@@ -1,0 +1,79 @@
+"""What a node shows as its value (``PortInspector.face_info``): its output once it ran, never a parameter it owns
+as if that were its output.
+
+A block collapsed after a forward holds its inner layers' trained weights but has not run: it showed an inner
+``Linear``'s weight as its value (``(2, 3) float32``, badged "parameter"), which reads as the block's result.
+"""
+
+from __future__ import annotations
+
+import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types
+from core.nodegraph.model import commands as cmd
+from core.nodegraph.model.document import Graph
+from core.nodegraph.run.session import Session
+
+GROUP = ["lin", "w", "mul"]  # a layer, a parameter node and what joins them
+
+
+def model() -> Graph:
+    """x [8, 3] -> Linear(3, 2) -> * w (a parameter [2]) -> MSE against y."""
+    g = Graph()
+    for node in ({"id": "x", "type": "source.randn", "params": {"shape": [8, 3], "seed": 1}},
+                 {"id": "y", "type": "source.randn", "params": {"shape": [8, 2], "seed": 2}},
+                 {"id": "lin", "type": "layer.linear", "params": {"in_features": 3, "out_features": 2, "seed": 4}},
+                 {"id": "w", "type": "param.parameter", "params": {"shape": [2], "seed": 3}},
+                 {"id": "mul", "type": "math.mul"}, {"id": "loss", "type": "loss.mse"}):
+        cmd.AddNode(node).do(g)
+    for edge in (("x", "out", "lin", "x"), ("lin", "out", "mul", "a"), ("w", "out", "mul", "b"),
+                 ("mul", "out", "loss", "input"), ("y", "out", "loss", "target")):
+        cmd.Connect(*edge).do(g)
+    return g
+
+
+def collapsed_after_forward() -> tuple[Session, str]:
+    g = model()
+    s = Session(g)
+    s.forward()
+    collapse = cmd.Collapse(GROUP)
+    collapse.do(g)
+    return s, collapse.node_id
+
+
+def test_a_block_collapsed_after_a_forward_shows_no_inner_parameter_as_its_value():
+    s, block = collapsed_after_forward()
+    assert s.node_parameters(block)  # it holds the inner layer's weights...
+    assert block not in s.values
+    assert s.inspector.face_info(block) is None  # ...but no output yet
+
+
+def test_a_block_shows_its_output_once_it_ran():
+    s, block = collapsed_after_forward()
+    s.forward()
+    info = s.inspector.face_info(block)
+    assert info is not None and info.port == "out"
+    assert info.value is s.value(block, "out")
+    assert not info.is_parameter
+
+
+def test_a_layer_brought_out_of_a_block_shows_no_weight_as_its_value_before_it_runs():
+    s, block = collapsed_after_forward()
+    cmd.Expand(block).do(s.graph)
+    assert s.node_parameters("lin") and "lin" not in s.values
+    assert s.inspector.face_info("lin") is None
+
+
+def test_a_parameter_node_shows_its_own_tensor_which_is_its_output():
+    s, block = collapsed_after_forward()
+    cmd.Expand(block).do(s.graph)
+    info = s.inspector.face_info("w")
+    assert info is not None and info.is_parameter
+    s.forward()
+    assert s.value("w", "out") is info.value
+
+
+def test_a_node_that_ran_shows_its_out_port():
+    s = Session(model())
+    s.forward()
+    for nid in ("x", "lin", "w", "mul", "loss"):
+        info = s.inspector.face_info(nid)
+        assert info is not None and info.port == "out" and info.value is s.value(nid, "out")
