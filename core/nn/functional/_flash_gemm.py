@@ -76,14 +76,17 @@ def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarra
         return None
     m, n = a.shape[-2], b.shape[-1]
     transposed = b.strides[-2] == b.itemsize and b.strides[-1] != b.itemsize
+    few_rows = _flash_zen3.ACTIVE and m < 4  # NOTE: the Zen 3's 2 or 3 rows: alpha on a, or on the dots (b.T)
     after = alpha
     if alpha is not None:
         if m >= 4 and n >= 12:
             b, after = np.multiply(b, alpha, order="K"), None  # (order K: a transposed b stays transposed)
-        elif not transposed and n in (2, 3, 4, 8):
+        elif not transposed and (n in (2, 3, 4, 8) or few_rows):
             a, after = np.multiply(a, alpha, order="K"), None
-        elif not transposed or n >= 12:
+        elif not transposed or n >= 12 and not few_rows:
             return None
+    if few_rows and not transposed:
+        return _flash_zen3.remainder_stack(a, b, c)  # (alpha is in a)
     if c is not None:
         if m >= 4 and n >= 12:
             return _blocked_chain(a, b, c)  # (alpha is in b)

@@ -23,7 +23,14 @@ Measured against torch 2.13 on an AMD EPYC Zen 3, 2026-12-07, one thread, output
 Measured: (B, H, L, S, E) of (1, 1, 1, 16, 16), (2, 2, 1, 7, 8), (2, 2, 1, 40, 64), (2, 2, 1, 300, 20), (2, 2, 1, 12,
 48), (1, 1..3, 5..15, 16, 8), (1, 1, 15, 15, 8), (2, 2, 33, 40, 16), (1, 1, 3, 16, 32), (1, 1, 2, 9, 16), causal or
 not; (1, 1..3, 33..66, 3..107, 4..96) with the score blocks above; and (1..2, 1..2, 1..200, 513 or 1025, 8..64),
-one and two threads. The backward's buffers are laid out otherwise and were not measured.
+one and two threads.
+
+The backward (measured 2026-12-08 against ``torch.addmm(c, a, b, alpha=scale)``, the kernel's MKL call, and then the
+gradients of (1, 1, 1..70, 1..70, 8..64) and (2, 2, 1..67, 1..40, 12..96), causal or not, bit for bit): a product of
+2 or 3 rows with ``b`` untransposed (``dQ += scale dS K`` of a last query block of 2 or 3 rows, ``dK``/``dV`` of a key
+block of 2 or 3 keys) is the remainder kernel with alpha on ``a`` (``remainder_stack``), and the scores ``scale Q
+K^T`` of 2 or 3 rows take alpha on the finished dots. Its buffers are the gradients themselves; head dims that are
+not a multiple of 4 (rows off a 16-byte boundary) were not reproduced (6 and 10: dQ up to ~30% an ulp off).
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import numpy as np
 
 from core._small_gemm_zen3 import ACTIVE, remainder_rows
 
-__all__ = ["ACTIVE", "gemv_rows", "values_product", "single_row_product"]
+__all__ = ["ACTIVE", "gemv_rows", "remainder_stack", "values_product", "single_row_product"]
 
 
 def single_row_product(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray | None:
@@ -56,6 +63,23 @@ def single_row_product(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray | Non
         if product is None:
             return None
         out[index] = product
+    return out
+
+
+def remainder_stack(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
+    """``a @ b`` (+ ``c``, beta 1) of float32 stacks whose matrices have 2 or 3 rows (``a`` either layout, ``b``
+    untransposed), as MKL's remainder kernel adds them (``remainder_rows``), alpha already in ``a``: the backward's
+    ``dQ += scale dS K`` of a last query block of 2 or 3 rows and ``dK += scale dS^T Q``, ``dV += P^T dO`` of a key
+    block of 2 or 3 keys (measured against ``torch.addmm(c, a, b, alpha=scale)``, the kernel's call, for every
+    inner dim 1..70 and head dim 8..64, from zero and onto a running sum). Each result row is taken to start on a
+    16-byte boundary (a head dim that is a multiple of 4: the peeled columns were not measured otherwise)."""
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = np.broadcast_to(a, lead + a.shape[-2:]), np.broadcast_to(b, lead + b.shape[-2:])
+    if c is not None:
+        c = np.broadcast_to(c, lead + c.shape[-2:])
+    out = np.empty(lead + (a.shape[-2], b.shape[-1]), np.float32)
+    for index in np.ndindex(*lead):
+        out[index] = remainder_rows(np.ascontiguousarray(a[index]), b[index], None if c is None else c[index])
     return out
 
 
