@@ -26,7 +26,7 @@ from core.autograd import saved_hooks as _saved_hooks
 from core.autograd.inference import SAVED as _INFERENCE_SAVED
 from core.autograd.inference import InferenceCounter as _InferenceCounter
 from core.autograd.node import AccumulateGrad, Node, accumulate_node, shown_per_input  # noqa: F401 - re-exported
-from core.autograd.node_api import RawSaved, SavedFromCtx
+from core.autograd.node_api import RawDerived, RawSaved, SavedFromCtx
 from core.autograd.node_call import BackwardCFunction, CallableNode, FunctionCtx
 from core.autograd.saved_tensors import _FREED, _modified_message, _SavedByName, _unpack  # noqa: F401 - re-exported
 from core.autograd.shortcuts import state as _shortcuts
@@ -111,11 +111,14 @@ class _FunctionMeta(type):
         for key, value in kept.items():
             if value is not None:
                 setattr(cls._backward_cls, key, value)
+                if value.tensor:  # (a tensor PyTorch saves: its SavedVariable handle too)
+                    setattr(cls._backward_cls, "_raw" + key, RawDerived(key))
         names = getattr(cls, "saved_names", ())
         for name in dict.fromkeys(names):
             if name:  # (an unused slot is "")
                 setattr(cls._backward_cls, f"_saved_{name}", _SavedByName(names.index(name), name))
-                setattr(cls._backward_cls, f"_raw_saved_{name}", RawSaved(names.index(name)))
+                if name not in getattr(cls, "saved_numbers", ()):  # (PyTorch's Scalar: no SavedVariable handle)
+                    setattr(cls._backward_cls, f"_raw_saved_{name}", RawSaved(names.index(name)))
                 cls._backward_cls._raw_names_kept = True
         if cls.__module__ != __name__ or name not in ("_SingleLevelFunction", "Function"):
             cls._core_forward = staticmethod(_forward_with_ctx(cls))  # (the base classes are never applied)

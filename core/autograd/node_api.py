@@ -16,7 +16,7 @@ from __future__ import annotations
 from core.autograd.hooks import RemovableHandle
 from core.autograd.saved_hooks import HOOKED, Hooked
 
-__all__ = ["InputMetadata", "NodeApi", "SavedTensor", "RawSaved", "SavedFromCtx", "SavedFromNode"]
+__all__ = ["InputMetadata", "NodeApi", "SavedTensor", "RawSaved", "SavedFromCtx", "SavedFromNode", "RawDerived"]
 
 _API = ("__call__", "_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_sequence_nr", "metadata", "name",
         "next_functions", "register_hook", "register_prehook", "requires_grad")
@@ -51,10 +51,14 @@ class SavedTensor:
         from core.autograd.function import _FREED, _unpack  # function imports this module
 
         node = self._node
-        if node._released:
+        freed = node._freed_tensors
+        if node._released and self._index < len(freed) and freed[self._index]:
             raise RuntimeError(_FREED)
-        saved = list(node._saved)
-        entry = saved[self._index]
+        saved = node._saved
+        entry = None if node._released or not saved or self._index >= len(saved) else saved[self._index]
+        if entry is None or entry[0] is None:  # (nothing saved here: the operand needed no gradient, a number)
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        saved = list(saved)
         if entry[1] is HOOKED:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
                                "one pair of hooks is allowed at a time.")
@@ -64,7 +68,9 @@ class SavedTensor:
 
 
 class RawSaved:
-    """The ``_raw_saved_<name>`` descriptor of a node class: a ``SavedTensor`` where a tensor was saved."""
+    """The ``_raw_saved_<name>`` descriptor of a node class: a ``SavedTensor``, also where nothing was saved (the
+    other operand needs no gradient, a number operand), as PyTorch's undefined ``SavedVariable``; only inside the
+    forward or once freed by a backward is there none."""
 
     __slots__ = ("index",)
 
@@ -79,10 +85,8 @@ class RawSaved:
                 from core.autograd.function import _FREED  # function imports this module
 
                 raise RuntimeError(_FREED)
+        elif type(node._saved) is tuple:  # (still inside forward)
             raise AttributeError("no tensor was saved under this name")
-        saved = node._saved
-        if type(saved) is tuple or not saved or self.index >= len(saved) or saved[self.index][0] is None:
-            raise AttributeError("no tensor was saved under this name")  # (a number operand: PyTorch has none)
         return SavedTensor(node, self.index)
 
 
@@ -107,12 +111,16 @@ class SavedFromCtx:
     """``grad_fn._saved_<name>`` for a saved int, size, flag or number that PyTorch's node keeps (``_saved_dim``,
     ``_saved_split_sizes``, ``_saved_self_sym_sizes``, ``_saved_keepdim``...): ``read(ctx_dict)`` of what the node's
     ctx kept; shown as PyTorch shows it (``_shown``). Torch-Pruning reads them to map channels through splits,
-    slices and concatenations; torchviz's ``make_dot(show_attrs=True)`` draws them."""
+    slices and concatenations; torchviz's ``make_dot(show_attrs=True)`` draws them. ``tensor=True``: a tensor that
+    PyTorch saves (a ``_raw_saved_<name>`` handle goes with it, ``RawDerived``)."""
 
-    __slots__ = ("read",)
+    __slots__ = ("read", "tensor", "name")
 
-    def __init__(self, read):
-        self.read = read
+    def __init__(self, read, tensor: bool = False):
+        self.read, self.tensor, self.name = read, tensor, ""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
 
     def __get__(self, node, owner=None):
         if node is None:
@@ -121,7 +129,7 @@ class SavedFromCtx:
             value = self.read(node.__dict__)
         except KeyError:
             raise AttributeError("_saved_") from None
-        return _shown(value)
+        return _hooked(node, self, _shown(value))
 
 
 class SavedFromNode(SavedFromCtx):
@@ -137,7 +145,50 @@ class SavedFromNode(SavedFromCtx):
             value = self.read(node)
         except KeyError:
             raise AttributeError("_saved_") from None
-        return _shown(value)
+        return _hooked(node, self, _shown(value))
+
+
+def _hooked(node, saved: SavedFromCtx, value):
+    """``value``, or its unpack hook's answer where ``register_hooks`` was called on its ``_raw_saved_`` handle."""
+    if saved.tensor:
+        hooks = node.__dict__.get("_derived_hooks")
+        if hooks is not None and saved.name in hooks:
+            packed, unpack_hook = hooks[saved.name]
+            return unpack_hook(packed)
+    return value
+
+
+class DerivedSaved:
+    """``grad_fn._raw_saved_<name>`` of a tensor core's node derives when asked (``SavedFromNode(tensor=True)``: a
+    max's indices, a loss's total weight) instead of saving it: ``register_hooks`` packs it now and unpacks it on
+    each read of ``_saved_<name>``. NOTE: the node's backward reads what it kept, not the unpacked value."""
+
+    __slots__ = ("_node", "_name")
+
+    def __init__(self, node, name: str):
+        self._node, self._name = node, name
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        value = getattr(self._node, self._name)  # (the freed error after a backward, as a saved tensor's)
+        if value is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        hooks = self._node.__dict__.setdefault("_derived_hooks", {})
+        if self._name in hooks:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+                               "one pair of hooks is allowed at a time.")
+        hooks[self._name] = (pack_hook(value), unpack_hook)
+
+
+class RawDerived:
+    """The ``_raw_saved_<name>`` descriptor that goes with a ``SavedFromCtx(tensor=True)`` one."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, node, owner=None):
+        return self if node is None else DerivedSaved(node, self.name)
 
 
 def _shown(value):
@@ -203,7 +254,8 @@ class NodeApi:
 
 
 def _has_saved(node, name: str) -> bool:
-    """Not a saved value's name, or one this node has (a number operand has no ``_raw_saved_``; alpha is optional)."""
+    """Not a saved value's name, or one this node has (alpha is optional; a ``_raw_saved_`` handle exists but
+    inside forward)."""
     if not name.startswith(("_saved_", "_raw_saved_")):
         return not name.startswith("_saved")
     try:
@@ -215,7 +267,7 @@ def _has_saved(node, name: str) -> bool:
     return True
 
 
-_PRIVATE = frozenset(("_raw_names_kept", "_freed_tensors", "_checked_grads", "_dirty", "_edgeless", "_edges",
-                      "_forward_cls", "_in_meta", "_materialize", "_non_diff", "_out_meta", "_post_hooks",
+_PRIVATE = frozenset(("_raw_names_kept", "_derived_hooks", "_freed_tensors", "_checked_grads", "_dirty", "_edgeless",
+                      "_edges", "_forward_cls", "_in_meta", "_materialize", "_non_diff", "_out_meta", "_post_hooks",
                       "_pre_hooks", "_release", "_released", "_repr_module", "_retained", "_run_backward", "_saved",
                       "_seq", "_tensor_hooks", "_trace", "_forward_saved", "_unpacked", "__slots__"))

@@ -14,7 +14,7 @@ from core.autograd.node_api import SavedFromCtx, SavedFromNode
 from core.autograd.saved_hooks import HOOKED
 from core.autograd.saved_tensors import _FREED
 
-__all__ = ["factor_layout", "dims_as_given", "numel_of_input", "operand_shape", "reduction_code"]
+__all__ = ["factor_layout", "dims_as_given", "numel_of_input", "operand_shape", "reduction_code", "kept"]
 
 
 def _saved_operand(node, slot: int):
@@ -85,3 +85,9 @@ _REDUCTION_CODES = {"none": 0, "mean": 1, "sum": 2}  # PyTorch's at::Reduction e
 def reduction_code(key: str = "reduction") -> SavedFromCtx:
     """``_saved_reduction`` of a loss: the number PyTorch keeps for the ``reduction`` string its ctx kept."""
     return SavedFromCtx(lambda ctx: _REDUCTION_CODES[ctx[key]])
+
+
+def kept(key: str, index: int | None = None) -> SavedFromCtx:
+    """``_saved_<name>`` of a number or flag the ctx kept under ``key`` (item ``index`` of a tuple kept there), as
+    the call gave it: PyTorch's ``Scalar`` keeps an int an int (``relu6``'s ``_saved_max_val`` is ``6``)."""
+    return SavedFromCtx((lambda ctx: ctx[key]) if index is None else (lambda ctx: ctx[key][index]))

@@ -346,6 +346,7 @@ class Where(Function):
     """``where(cond, a, b)``: the condition is no input of the node (two edges, as in PyTorch)."""
 
     node_name = "WhereBackward0"
+    saved_names = ("condition",)
 
     @staticmethod
     def forward(ctx, a, b, *, cond):

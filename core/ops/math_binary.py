@@ -27,6 +27,7 @@ from core.autograd.forward_ad import total
 from core.autograd.function import Function
 from core.ops._binary_operands import _arrays, _operands, _result, _save
 from core.ops._float32_compute import F16, is_reduced, with_number
+from core.ops._saved_attrs import kept
 from core.ops._util import quiet_off, quiet_on, xp_of
 from core.ops.comparison import eq, ge, gt, isnan, le, lt, where
 from core.ops.complex_ops import conj_of
@@ -131,6 +132,7 @@ class Pow(Function):
 
     node_name = "PowBackward0"
     saved_names = ("self", "exponent")  # grad_fn._saved_self / _saved_exponent, as PyTorch names them
+    saved_numbers = ("exponent",)  # (a number: no _raw_saved_exponent)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -242,6 +244,7 @@ class PowTensor(Pow):
 
     node_name = "PowBackward1"
     saved_names = ("self", "exponent", "result")
+    saved_numbers = ()
 
     @staticmethod
     def forward(ctx, a, b):
@@ -286,9 +289,11 @@ class PowScalarBase(Function):
     node_name = "PowBackward2"
 
     saved_names = ("", "exponent", "result")
+    _saved_self = kept("base")  # (the number, as torch's Scalar self)
 
     @staticmethod
     def forward(ctx, e, *, base):
+        ctx.base = base
         res = Pow.forward(ctx, base, e)
         # NOTE: PyTorch allocates number ** tensor's output contiguous (pow_Scalar's meta gives no strides)
         out = new_tensor(res if res.ndim < 2 else xp_of(res).ascontiguousarray(res))
@@ -375,6 +380,7 @@ def _zero_ties(x, y, res, vector_second: bool):
 
 class Maximum(Function):
     node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
     ufunc = "maximum"
     vector_second = True  # (fmax/fmin: False, see _zero_ties)
 

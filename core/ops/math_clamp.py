@@ -13,6 +13,7 @@ from core._from_data import check_scalar_fits
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._binary_operands import _result, _shape
+from core.ops._saved_attrs import kept
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, xp_of
 from core.ops.comparison import ge, gt, le, lt, where
 from core.ops.complex_ops import refuse_complex
@@ -83,6 +84,8 @@ class Clamp(Function):
     """Clamp by numbers: gradient passes where ``min <= x <= max`` (inclusive)."""
 
     node_name = "ClampBackward1"
+    saved_names = ("self",)
+    _saved_min, _saved_max = kept("bounds", 0), kept("bounds", 1)
 
     @staticmethod
     def forward(ctx, a, lo=None, hi=None):
@@ -111,16 +114,19 @@ class Clamp(Function):
 
 class ClampMin(Clamp):
     node_name = "ClampMinBackward0"
+    _saved_max = None
 
 
 class ClampMax(Clamp):
     node_name = "ClampMaxBackward0"
+    _saved_min = None
 
 
 class ClampTensor(Function):
     """Clamp by tensors (PyTorch's clamp_backward_min_max masks)."""
 
     node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
 
     @staticmethod
     def forward(ctx, a, lo, hi):
@@ -147,10 +153,12 @@ class ClampTensor(Function):
 
 class ClampMinTensor(ClampTensor):
     node_name = "ClampMinBackward1"
+    saved_names = ("self", "min")
 
 
 class ClampMaxTensor(ClampTensor):
     node_name = "ClampMaxBackward1"
+    saved_names = ("self", "", "max")
 
 
 def check_bounds(name, lo, hi):

@@ -149,7 +149,7 @@ class MaxDim(Function):
     _saved_dim = SavedFromCtx(lambda ctx: ctx.get("raw_dim", ctx["dim"]))  # the dim as the call gave it
     _saved_keepdim = SavedFromCtx(lambda ctx: ctx["keepdim"])
     _saved_self_sym_sizes = SavedFromCtx(lambda ctx: ctx["in_shape"])
-    _saved_indices = SavedFromNode(lambda node: _picked_indices(node.__dict__))
+    _saved_indices = SavedFromNode(lambda node: _picked_indices(node.__dict__), tensor=True)
 
     @staticmethod
     def pick(x, dim, **kw):

@@ -52,11 +52,34 @@ def _cases(lib) -> dict:
         "max": x.max(), "min": x.min(), "max_dim": x.max(-1)[0], "min_dim_keepdim": x.min(0, keepdim=True)[0],
         "amax": x.amax(1), "amax_negative": batch.amax(-1), "amin_dims": batch.amin([-1, 0], keepdim=True),
         "sum_no_dims": x.sum(dim=[]), "kthvalue": x.kthvalue(2, -1)[0],
+        **_activation_cases(lib, x, y, pos),
+    }
+
+
+def _activation_cases(lib, x, y, pos) -> dict:
+    """Activations, clamps, maximum/minimum, where and number ** tensor: the input saved as ``_saved_self``, the
+    call's numbers as it gave them (an int stays an int: relu6's bounds, elu's scales)."""
+    F = lib.nn.functional
+    return {
+        "leaky_relu": F.leaky_relu(x, 0.2), "hardtanh": F.hardtanh(x), "relu6": F.relu6(x),
+        "threshold": F.threshold(x, 0.1, 20.0), "elu": F.elu(x), "selu": F.selu(x), "celu": F.celu(x, 0.5),
+        "silu": F.silu(x), "softplus": F.softplus(x, beta=2, threshold=10), "mish": F.mish(x),
+        "hardsigmoid": F.hardsigmoid(x), "hardswish": F.hardswish(x), "gelu": F.gelu(x),
+        "gelu_tanh": F.gelu(x, approximate="tanh"),
+        "clamp": x.clamp(-0.5, 0.5), "clamp_min": x.clamp(min=0.1), "clamp_min_fn": lib.clamp_min(x, 0.1),
+        "clamp_max_fn": lib.clamp_max(x, 1), "clamp_tensors": x.clamp(y, y + 1), "clamp_min_tensor": x.clamp(min=y),
+        "clamp_max_tensor_fn": lib.clamp_max(x, y), "maximum": lib.maximum(x, y), "minimum": lib.minimum(x, y),
+        "fmax": lib.fmax(x, y), "where": lib.where(x > 0, x, y), "pow_number_base": 2 ** x,
+        "pow_float_base": 2.5 ** pos, "mul_frozen": x * y.detach(), "div_number": x / 3,
     }
 
 
 def _saved(fn) -> dict:
     return {name: getattr(fn, name) for name in dir(fn) if name.startswith("_saved_")}
+
+
+def _raw_names(fn) -> list:
+    return sorted(name for name in dir(fn) if name.startswith("_raw_saved_"))
 
 
 def _comparable(value):
@@ -80,6 +103,7 @@ def test_builtin_node_lists_and_answers_torchs_saved_attributes(torch, both, cas
     mine, torchs = _saved(ours), _saved(theirs)
     assert sorted(mine) == sorted(torchs)
     assert {k: _comparable(v) for k, v in mine.items()} == {k: _comparable(v) for k, v in torchs.items()}
+    assert _raw_names(ours) == _raw_names(theirs)
 
 
 def test_saved_inputs_and_results_are_the_tensors_torch_returns(torch):
@@ -124,3 +148,17 @@ def test_max_pool_double_backward_has_an_edge_to_the_pooled_input_as_torchs(torc
         graphs.append((node.name(), [None if f is None else f.name() for f, _ in node.next_functions],
                        grad.detach().numpy().tolist()))
     assert graphs[0] == graphs[1]
+
+
+def test_raw_saved_handles_where_nothing_or_a_kept_index_was_saved_behave_as_torchs(torch):
+    seen = []
+    for lib in (core, torch):
+        x = lib.tensor([[1.0, 5.0, 2.0], [4.0, 0.5, 3.0]], requires_grad=True)
+        with pytest.raises(RuntimeError) as none:
+            (x * 3).grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+        node = x.max(1)[0].grad_fn
+        node._raw_saved_indices.register_hooks(lambda t: t + 1, lambda t: t * 10)
+        with pytest.raises(RuntimeError) as twice:
+            node._raw_saved_indices.register_hooks(lambda t: t, lambda t: t)
+        seen.append((str(none.value), str(twice.value), node._saved_indices.tolist()))
+    assert seen[0] == seen[1]

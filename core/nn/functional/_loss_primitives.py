@@ -424,9 +424,10 @@ class NllLoss(Function):
     edgeless_inputs = (1, 2)  # target and weight: torch's node has the input's edge only
     # (what PyTorch's node saves, read from the arguments kept for a TorchDispatchMode and the total weight)
     _saved_self, _saved_target, _saved_weight, _saved_ignore_index = (
-        SavedFromNode(lambda node, i=i: node.aten_args[i]) for i in range(4))
+        SavedFromNode(lambda node, i=i: node.aten_args[i], tensor=i < 3) for i in range(4))
     _saved_reduction = reduction_code()
-    _saved_total_weight = SavedFromNode(lambda node: Tensor._wrap(np.asarray(node.total, dtype=node.coef.dtype)))
+    _saved_total_weight = SavedFromNode(lambda node: Tensor._wrap(np.asarray(node.total, dtype=node.coef.dtype)),
+                                        tensor=True)
 
     @staticmethod
     def forward(ctx, input, target, weight, *, ignore_index, reduction):

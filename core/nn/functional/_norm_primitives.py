@@ -280,8 +280,8 @@ class NativeLayerNorm(Function):
     node_name = "NativeLayerNormBackward0"
     saved_names = ("input", "weight", "bias")
     _saved_normalized_shape = SavedFromNode(lambda node: operand_shape(node, 0, 0)[-len(node.dims):])
-    _saved_result1 = SavedFromNode(lambda node: _layer_norm_stat(node, 1))  # the mean and rstd, kept by the
-    _saved_result2 = SavedFromNode(lambda node: _layer_norm_stat(node, 2))  # float32 kernel (PyTorch's shape)
+    _saved_result1 = SavedFromNode(lambda node: _layer_norm_stat(node, 1), True)  # the mean and rstd, kept by
+    _saved_result2 = SavedFromNode(lambda node: _layer_norm_stat(node, 2), True)  # the float32 kernel (torch's shape)
 
     @staticmethod
     def forward(ctx, x, weight, bias, *, k, eps):

@@ -29,6 +29,7 @@ from core.nn.functional._activation_checks import _float_check, _plain_float32, 
 from core.nn.functional._flash_cpu import expd_u10
 from core.nn.functional.activation_gelu import gelu
 from core.ops._float32_compute import computes_in_float32
+from core.ops._saved_attrs import kept
 from core.ops._util import xp_of
 from core.ops.elementwise import AddByNumber, _out, check_inplace, write_inplace
 
@@ -71,11 +72,12 @@ class _Slope(Function):
     backward through ``grad_op``, PyTorch's ``*_backward`` op, which depends on the input too)."""
 
     grad_op = None
+    saved_names = ("self",)  # grad_fn._saved_self; the call's numbers (``keep``) under the subclass's names
 
     @staticmethod
-    def forward(ctx, x, *, fn):
+    def forward(ctx, x, *, fn, keep=()):
         out, slope = fn(x._data)
-        ctx.slope = slope
+        ctx.slope, ctx.keep = slope, keep
         ctx.save_for_backward(x)
         return out
 
@@ -98,16 +100,19 @@ def _grad_op(name):
 class LeakyRelu(_Slope):
     node_name = "LeakyReluBackward0"
     grad_op = _grad_op("LeakyReluBackwardBackward0")
+    _saved_negative_slope = kept("keep", 0)
 
 
 class Hardtanh(_Slope):
     node_name = "HardtanhBackward0"
     grad_op = _grad_op("HardtanhBackwardBackward0")
+    _saved_min_val, _saved_max_val = kept("keep", 0), kept("keep", 1)
 
 
 class Threshold(_Slope):
     node_name = "ThresholdBackward0"
     grad_op = _grad_op("ThresholdBackwardBackward0")
+    _saved_threshold = kept("keep", 0)
 
 
 class _Inplace(Function):
@@ -181,7 +186,7 @@ def slope_activation(op, input: Tensor, negative_slope: float, inplace: bool) ->
         dt, xp = a.dtype.type, xp_of(a)
         slope = (select if xp is np else xp.where)(a > 0, dt(1), dt(negative_slope))
         return a * slope, slope.astype(a.dtype, copy=False)
-    return _apply(op, input, inplace, fn=fn)
+    return _apply(op, input, inplace, fn=fn, keep=(negative_slope,))
 
 
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -201,11 +206,11 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
         xp = xp_of(a)
         # NOTE: hardtanh_backward passes g unless a <= min or a >= max: a nan input passes it
         return xp.clip(a, min_val, max_val).astype(a.dtype), (~((a <= min_val) | (a >= max_val))).astype(a.dtype)
-    return _apply(Hardtanh, input, inplace, fn=fn)
+    return _apply(Hardtanh, input, inplace, fn=fn, keep=(min_val, max_val))
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return hardtanh(input, 0, 6, inplace)  # (ints, as torch's relu6 calls it: grad_fn._saved_max_val is 6)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
@@ -218,12 +223,14 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     def fn(a):
         keep = ~(a <= threshold)  # NOTE: torch's test, x <= threshold ? value : x: a nan stays, and passes g
         return xp_of(a).where(keep, a, value).astype(a.dtype), keep.astype(a.dtype)
-    return _apply(Threshold, input, inplace, fn=fn)
+    return _apply(Threshold, input, inplace, fn=fn, keep=(threshold,))
 
 
 @computes_in_float32
 class Elu(Function):
     node_name = "EluBackward0"
+    saved_names = ("self",)
+    _saved_alpha, _saved_scale, _saved_input_scale = kept("params", 0), kept("params", 1), kept("params", 2)
 
     @staticmethod
     def forward(ctx, x, *, alpha, scale, input_scale):
@@ -297,7 +304,7 @@ def _vector_nan(x: Tensor, g: Tensor):
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _float_check(input, "elu_cpu")
     check_scalar_fits(alpha, input.dtype, opmath=True)
-    return _apply(Elu, input, inplace, alpha=alpha, scale=1.0, input_scale=1.0)
+    return _apply(Elu, input, inplace, alpha=alpha, scale=1, input_scale=1)  # (torch's int defaults)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -306,11 +313,12 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     _float_check(input, "elu_cpu")
-    return _apply(Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1.0)
+    return _apply(Elu, input, inplace, alpha=_SELU_ALPHA, scale=_SELU_SCALE, input_scale=1)
 
 
 class Celu(Elu):
     node_name = "CeluBackward0"  # PyTorch's celu is elu with input_scale 1 / alpha, under its own node
+    _saved_scale = _saved_input_scale = None  # (torch's node keeps alpha only)
 
     @staticmethod
     def backward(ctx, g):
@@ -330,6 +338,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 @computes_in_float32
 class Silu(Function):
     node_name = "SiluBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -385,6 +394,8 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 @computes_in_float32
 class Softplus(Function):
     node_name = "SoftplusBackward0"
+    saved_names = ("self",)
+    _saved_beta, _saved_threshold = kept("params", 0), kept("params", 1)
 
     @staticmethod
     def forward(ctx, x, *, beta, threshold):

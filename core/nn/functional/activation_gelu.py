@@ -31,6 +31,7 @@ from core.nn.functional._gelu_double import (
 from core.nn.functional._gelu_onednn import gelu_erf_grad_f32, gelu_erf_onednn_f32
 from core.ops import _special
 from core.ops._float32_compute import computes_in_float32
+from core.ops._saved_attrs import kept
 
 __all__ = ["gelu"]
 
@@ -38,6 +39,8 @@ __all__ = ["gelu"]
 @computes_in_float32
 class Gelu(Function):
     node_name = "GeluBackward0"
+    saved_names = ("self",)
+    _saved_approximate = kept("approximate")
 
     @staticmethod
     def forward(ctx, x, *, approximate, onednn=False, half_step=0):

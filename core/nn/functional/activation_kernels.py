@@ -33,6 +33,7 @@ __all__ = ["Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "Glu", "Softshrink"
 @computes_in_float32
 class Mish(Function):
     node_name = "MishBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -91,6 +92,7 @@ def _mish_grad_form(exp, log1p, tanh, dtype=np.float32):
 @computes_in_float32
 class Hardswish(Function):
     node_name = "HardswishBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -119,6 +121,7 @@ _ONE_SIXTH = float(np.float32(1 / 6))  # PyTorch's kernel: grad * (1.0f / 6.0f),
 @computes_in_float32
 class Hardsigmoid(Function):
     node_name = "HardsigmoidBackward0"
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, x):

@@ -92,6 +92,7 @@ class _RreluEval(LeakyRelu):
 
     node_name = "RreluWithNoiseBackward0"
     grad_op = _grad_op("RreluWithNoiseBackwardBackward0")
+    _saved_negative_slope = None  # (torch's node keeps lower, upper, training and its noise buffer instead)
 
 
 class _RreluEvalInplace(_Inplace):
