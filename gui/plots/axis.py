@@ -3,7 +3,7 @@
 pyqtgraph always draws its major tick level and puts at least two intervals on an axis, so a value axis
 40 pixels high got four or five labels drawn over each other. ``CompactAxis`` keeps pyqtgraph's choice of
 spacing when its labels fit and otherwise widens it along 1, 2, 5, 10, ... until neighbouring labels are
-a label and a half apart.
+a label and a half apart (a value axis) or a label's width and a gap apart (a step axis).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ __all__ = ["CompactAxis", "IndexAxis", "compact_axes", "wider_spacing"]
 
 TICK_POINTS = 8
 LABEL_ROOM = 1.5  # a value label needs this many line heights of axis
+LABEL_GAP = 0.5  # and a step label this many line heights of room beside its text
 
 
 def wider_spacing(spacing: float) -> float:
@@ -36,16 +37,30 @@ class CompactAxis(pg.AxisItem):
         font = QFont()
         font.setPointSize(TICK_POINTS)
         self.setStyle(tickFont=font, maxTickLevel=0)
-        self._line = QFontMetricsF(font).height()
+        self._metrics = QFontMetricsF(font)
+        self._line = self._metrics.height()
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:  # pyqtgraph override
         levels = super().tickSpacing(minVal, maxVal, size)
-        if not levels or self.orientation not in ("left", "right") or self._tickSpacing is not None:
+        if not levels or self._tickSpacing is not None or size <= 0:
             return levels
         span, spacing = abs(maxVal - minVal), levels[0][0]
-        while spacing * size / span < self._line * LABEL_ROOM:  # neighbours closer than a label and a half
+        while spacing * size / span < self._room(minVal, maxVal, spacing):
             spacing = wider_spacing(spacing)
         return [(spacing, 0.0)]
+
+    def _room(self, lo: float, hi: float, spacing: float) -> float:
+        """Pixels from one tick to the next that its label needs: a label and a half of height on a value axis;
+        on a step axis half of two neighbouring labels' widths plus a gap of half a line (a 100 px step axis read
+        ``0 200400600800``)."""
+        if self.orientation in ("left", "right"):
+            return self._line * LABEL_ROOM
+        lo, hi = min(lo, hi), max(lo, hi)
+        first, last = math.ceil(lo / spacing) * spacing, math.floor(hi / spacing) * spacing
+        ticks = [first, first + spacing, last - spacing, last]  # the neighbours at either end: the widest labels
+        widths = [self._metrics.horizontalAdvance(t)
+                  for t in self.tickStrings(ticks, self.autoSIPrefixScale * self.scale, spacing)]
+        return max(widths[0] + widths[1], widths[2] + widths[3]) / 2 + self._line * LABEL_GAP
 
 
 def compact_axes() -> dict[str, pg.AxisItem]:

@@ -54,3 +54,33 @@ def test_the_watch_plot_value_axes_keep_labels_apart(qtbot):
 
 def test_tick_spacing_widens_along_one_two_five():
     assert [wider_spacing(s) for s in (0.1, 0.2, 0.5, 1.0, 20.0)] == pytest.approx([0.2, 0.5, 1.0, 2.0, 50.0])
+
+
+
+def gaps(rects) -> list[float]:
+    """The room between neighbouring labels of a step axis, left to right."""
+    rects = sorted(rects, key=lambda r: r.left())
+    return [b.left() - a.right() for a, b in zip(rects, rects[1:])]
+
+
+@pytest.mark.parametrize("width", [100, 130, 200, 400])
+@pytest.mark.parametrize("steps", [95, 820, 12_000])
+def test_step_axes_of_the_small_plots_keep_labels_apart(qtbot, width, steps):
+    """After 800 steps, the gradient-norm and update/weight plots of a 1366x768 window (about 100 px wide beside
+    their legends) read ``0 200400600800``: their step labels stood edge to edge. Neighbours keep half a label's
+    height between them, and an axis 130 px wide or more draws two labels at least."""
+    import pyqtgraph as pg
+
+    from gui.plots.axis import compact_axes
+
+    plot = pg.PlotWidget(axisItems=compact_axes())
+    qtbot.addWidget(plot)
+    plot.resize(width + 40, 100)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.setXRange(0, steps, padding=0)
+    axis = plot.getPlotItem().getAxis("bottom")
+    qtbot.waitUntil(lambda: axis.width() > 0)
+    labels = drawn_labels(axis)
+    assert len(labels) >= (2 if width >= 130 else 1), f"{len(labels)} step labels on a {axis.width():.0f} px axis"
+    assert min(gaps(labels), default=width) >= labels[0].height() / 2, f"labels touch on a {axis.width():.0f} px axis"
