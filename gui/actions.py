@@ -6,6 +6,8 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
 
+from gui.undo_keys import redo_on_ctrl_y
+
 # name, menu, text, shortcut, tooltip
 ACTIONS: list[tuple[str, str, str, QKeySequence.StandardKey | str | None, str]] = [
     ("new", "File", "&New", QKeySequence.StandardKey.New, "Start an empty graph"),
@@ -94,6 +96,7 @@ def build(window: QMainWindow) -> tuple[dict[str, QAction], dict[str, QMenu], QT
         menus[menu].addAction(act)
         if name in ("export_python", "revert", "history", "select_all", "optimizer_step", "reset", "zoom_out"):
             menus[menu].addSeparator()
+    redo_on_ctrl_y(window, actions["redo"])  # Edit > Redo's second key, but a text field's own redo in a field
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("runToolbar")
     for entry in TOOLBAR:

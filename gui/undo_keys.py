@@ -6,6 +6,10 @@ had the focus: the keys undid the typing in the field, not the edit in the docum
 is an event filter for such fields: while ``applied(field)`` says the field shows the applied value, it
 claims the keys and calls ``undo``/``redo``; with typed text not yet applied, the keys keep their
 text-editing meaning (so a first Ctrl+Z takes back the typing, the next one the document's last edit).
+
+``redo_on_ctrl_y(window, redo)`` makes Ctrl+Y redo everywhere else in the window too, as Ctrl+Shift+Z (Edit > Redo)
+does: on the canvas it did nothing, though it is redo on Windows and in many apps. In a text field or editor that
+holds typing of its own, it redoes that typing, as Ctrl+Shift+Z does there, never the document behind it.
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QWidget
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
-__all__ = ["DocumentUndoKeys"]
+__all__ = ["DocumentUndoKeys", "redo_on_ctrl_y"]
 
 _CTRL = Qt.KeyboardModifier.ControlModifier
 _CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -66,3 +70,20 @@ class DocumentUndoKeys(QObject):
         else:
             self.actions[which]()
         return True
+
+
+def redo_on_ctrl_y(window: QWidget, redo: QAction) -> QShortcut:
+    """Ctrl+Y in ``window``: the focused text field's own redo, else ``redo`` (Edit > Redo) when it is enabled. A
+    field that shows its applied value claims the key first (``DocumentUndoKeys``) and redoes the document."""
+
+    def activated() -> None:
+        field = QApplication.focusWidget()
+        if isinstance(field, (QLineEdit, QPlainTextEdit, QTextEdit)) and not field.isReadOnly():
+            field.redo()
+        elif redo.isEnabled():
+            redo.trigger()
+
+    shortcut = QShortcut(QKeySequence("Ctrl+Y"), window)
+    shortcut.setObjectName("shortcut_redo_ctrl_y")
+    shortcut.activated.connect(activated)
+    return shortcut
