@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 
+from core._tensor import Tensor
 from core.autograd.node_api import SavedFromCtx, SavedFromNode
 from core.autograd.saved_hooks import HOOKED
 from core.autograd.saved_tensors import _FREED
 
-__all__ = ["factor_layout", "dims_as_given", "numel_of_input", "operand_shape", "reduction_code", "kept"]
+__all__ = ["factor_layout", "dims_as_given", "numel_of_input", "operand_shape", "reduction_code", "kept",
+           "given", "index_tensor"]
 
 
 def _saved_operand(node, slot: int):
@@ -91,3 +93,23 @@ def kept(key: str, index: int | None = None) -> SavedFromCtx:
     """``_saved_<name>`` of a number or flag the ctx kept under ``key`` (item ``index`` of a tuple kept there), as
     the call gave it: PyTorch's ``Scalar`` keeps an int an int (``relu6``'s ``_saved_max_val`` is ``6``)."""
     return SavedFromCtx((lambda ctx: ctx[key]) if index is None else (lambda ctx: ctx[key][index]))
+
+
+def given(pos: int, fallback=None, tensor: bool = False) -> SavedFromCtx:
+    """``_saved_<name>`` of what the public call gave (item ``pos`` of the ``given`` tuple its ``apply`` passed: the
+    dim before normalizing, the index tensor itself), else ``fallback(ctx)`` (a node a backward made): PyTorch shows
+    a negative dim as given (wrapped to 64 bits) and keeps the caller's index tensor."""
+    def read(ctx: dict):
+        args = ctx.get("given")
+        if args is None:
+            if fallback is None:
+                raise KeyError(pos)
+            return fallback(ctx)
+        return args[pos]
+
+    return SavedFromCtx(read, tensor)
+
+
+def index_tensor(array) -> Tensor:
+    """An index array a node kept, as the int64 tensor PyTorch would have saved."""
+    return Tensor._wrap(array.astype("int64", copy=False))

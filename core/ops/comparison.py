@@ -418,6 +418,7 @@ def _check_mask(mask, value):
 
 class MaskedFill(Function):
     node_name = "MaskedFillBackward0"
+    saved_names = ("mask",)
     edgeless_inputs = (1, 2)  # the mask and the number
 
     @classmethod
@@ -478,6 +479,7 @@ def masked_fill(input, mask, value):
 
 class MaskedFillInplace(Function):
     node_name = "MaskedFillBackward0"
+    saved_names = ("mask",)
     writes_self = True  # (the profiler's name: aten::masked_fill_)
     edgeless_inputs = (1, 2)
 

@@ -14,6 +14,7 @@ from core._arg_types import refuse_bool_dim
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._strided import row_major
 from core.ops._util import normalize_dim, wrap, xp_of
@@ -89,11 +90,14 @@ def _scan_float64(scan, x: np.ndarray, dim: int) -> np.ndarray:
 
 class Cumsum(Function):
     node_name = "CumsumBackward0"
+    _saved_dim = SavedFromCtx(lambda c: c.get("raw_dim", c["dim"]))  # (as the call gave it)
 
     @staticmethod
-    def forward(ctx, a, *, dim, dt):
+    def forward(ctx, a, *, dim, dt, raw_dim=None):
         x = a._data
         ctx.dim, ctx.in_dtype = dim, x.dtype
+        if isinstance(raw_dim, int) and raw_dim != dim:
+            ctx.raw_dim = raw_dim
         if x.ndim == 0:
             return x.astype(dt.np, copy=True)
         out = _accumulated(xp_of(x).cumsum, x, dim, dt.np)
@@ -124,7 +128,8 @@ def cumsum(input: Tensor, dim, *, dtype=None, out=None):
     refuse_bool_dim("cumsum", dim)
     if dtype is None and isinstance(out, Tensor):  # out's dtype is the one summed in, as torch's
         dtype = out.dtype
-    result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumsum"))
+    result = Cumsum.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumsum"),
+                          raw_dim=dim)
     return result if out is None else _out(result, out, input)
 
 

@@ -13,6 +13,8 @@ from core._factories import zeros
 from core._scalar_fit import check_scalar_fits
 from core._tensor import Tensor
 from core.autograd.function import Function, note_untracked
+from core.autograd.node_api import SavedFromCtx
+from core.ops._saved_attrs import given, index_tensor
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
 from core.ops.elementwise import check_inplace, check_no_partial_overlap
 from core.ops.reduction import sum as _sum
@@ -65,12 +67,35 @@ def _axis_key(ndim: int, dim: int, idx) -> tuple:
 
 # ----- index_select / index_add / index_fill / index_copy ----------------------------------------
 
+_SAVED_DIM = given(0, lambda c: c["dim"])  # (the dim and the index tensor as the call gave them)
+_SAVED_INDEX = given(1, lambda c: index_tensor(c["idx"]), tensor=True)
+_SAVED_SOURCE = given(2, lambda c: None, tensor=True)
+_SAVED_SOURCE_DIM = given(3)
+
+
+def _shown(dim, index, source=None) -> tuple:
+    """What a node of this family shows as ``_saved_dim``/``_index``/``_source``/``_source_dim`` (torch keeps the
+    source only where it needs a gradient)."""
+    return dim, index, source if source is not None and source.requires_grad else None, \
+        None if source is None else source.dim()
+
+
+def _index_for_source(ctx: dict):
+    """index_add's ``_saved_index``: torch keeps it for the source's gradient only (else None)."""
+    shown = ctx.get("given")
+    if shown is None:
+        return index_tensor(ctx["idx"])
+    return None if shown[2] is None else shown[1]
+
+
 class IndexSelect(Function):
     node_name = "IndexSelectBackward0"
+    _saved_dim, _saved_index = _SAVED_DIM, _SAVED_INDEX
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["args"][0])
 
     @staticmethod
-    def forward(ctx, a, *, dim, idx):
-        ctx.args = (a._data.shape, dim, idx)
+    def forward(ctx, a, *, dim, idx, given=None):
+        ctx.args, ctx.dim, ctx.idx, ctx.given = (a._data.shape, dim, idx), dim, idx, given
         x = a._data.reshape(1) if a._data.ndim == 0 else a._data
         out = xp_of(x).take(x, idx, axis=dim)
         return out.reshape(()) if a._data.ndim == 0 else out
@@ -83,19 +108,24 @@ class IndexSelect(Function):
 
 
 def index_select(input: Tensor, dim, index: Tensor) -> Tensor:
+    shown = _shown(dim, index)
     dim = normalize_dim(dim, input._data.ndim)
     idx = _index_1d("index_select", index)
     check_same_device(input, index)
     size = input._data.shape[dim] if input._data.ndim else 1
-    return IndexSelect.apply(input, dim=dim, idx=_wrap_checked(idx, size, None, False))
+    return IndexSelect.apply(input, dim=dim, idx=_wrap_checked(idx, size, None, False), given=shown)
 
 
 class IndexAdd(Function):
     node_name = "IndexAddBackward0"
+    _saved_dim, _saved_source = _SAVED_DIM, _SAVED_SOURCE
+    _saved_source_dim = _SAVED_SOURCE_DIM
+    _saved_alpha = SavedFromCtx(lambda c: c["args"][2])
+    _saved_index = SavedFromCtx(lambda c: _index_for_source(c), tensor=True)
 
     @staticmethod
-    def forward(ctx, a, source, *, dim, idx, alpha, inplace):
-        ctx.args = (dim, idx, alpha)
+    def forward(ctx, a, source, *, dim, idx, alpha, inplace, given=None):
+        ctx.args, ctx.dim, ctx.idx, ctx.given = (dim, idx, alpha), dim, idx, given
         target = a._data if inplace else a._data.copy()
         src = source._data.astype(target.dtype, copy=False)
         if alpha != 1:
@@ -143,22 +173,25 @@ def _index_args(what: str, input: Tensor, dim, index, source=None):
 
 
 def index_add(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    shown = _shown(dim, index, source)
     dim, idx = _index_args("index_add", input, dim, index, source)
-    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=False)
+    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=False, given=shown)
 
 
 def index_add_(input: Tensor, dim, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    shown = _shown(dim, index, source)
     dim, idx = _index_args("index_add_", input, dim, index, source)
     check_inplace(input)
-    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=True)
+    return IndexAdd.apply(input, source, dim=dim, idx=idx, alpha=alpha, inplace=True, given=shown)
 
 
 class IndexFill(Function):
     node_name = "IndexFillBackward0"
+    _saved_dim, _saved_index = _SAVED_DIM, _SAVED_INDEX
 
     @staticmethod
-    def forward(ctx, a, *value, dim, idx, fill, inplace):
-        ctx.args = (dim, idx)
+    def forward(ctx, a, *value, dim, idx, fill, inplace, given=None):
+        ctx.args, ctx.dim, ctx.idx, ctx.given = (dim, idx), dim, idx, given
         target = a._data if inplace else a._data.copy()
         v = value[0]._data.item() if value else fill
         t2 = target.reshape(1) if target.ndim == 0 else target
@@ -185,6 +218,7 @@ class IndexFillTensor(IndexFill):
 
 def _index_fill(input, dim, index, value, inplace):
     what = "index_fill_" if inplace else "index_fill"
+    shown = _shown(dim, index)
     dim, idx = _index_args(what, input, dim, index)
     if inplace:
         check_inplace(input)
@@ -192,8 +226,8 @@ def _index_fill(input, dim, index, value, inplace):
         if value._data.ndim:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value._data.ndim} dimension(s).")
-        return IndexFillTensor.apply(input, value, dim=dim, idx=idx, fill=None, inplace=inplace)
-    return IndexFill.apply(input, dim=dim, idx=idx, fill=value, inplace=inplace)
+        return IndexFillTensor.apply(input, value, dim=dim, idx=idx, fill=None, inplace=inplace, given=shown)
+    return IndexFill.apply(input, dim=dim, idx=idx, fill=value, inplace=inplace, given=shown)
 
 
 def index_fill(input: Tensor, dim, index: Tensor, value) -> Tensor:
@@ -208,10 +242,12 @@ def index_fill_(input: Tensor, dim, index: Tensor, value) -> Tensor:
 
 class IndexCopy(Function):
     node_name = "IndexCopyBackward0"
+    _saved_dim, _saved_index, _saved_source = _SAVED_DIM, _SAVED_INDEX, _SAVED_SOURCE
+    _saved_source_dim = _SAVED_SOURCE_DIM
 
     @staticmethod
-    def forward(ctx, a, source, *, dim, idx, inplace):
-        ctx.args = (dim, idx)
+    def forward(ctx, a, source, *, dim, idx, inplace, given=None):
+        ctx.args, ctx.dim, ctx.idx, ctx.given = (dim, idx), dim, idx, given
         target = a._data if inplace else a._data.copy()
         t2 = target.reshape(1) if target.ndim == 0 else target
         s2 = source._data.reshape(1) if source._data.ndim == 0 else source._data
@@ -230,15 +266,17 @@ class IndexCopy(Function):
 
 
 def index_copy(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
+    shown = _shown(dim, index, source)
     dim, idx = _index_args("index_copy", input, dim, index, source)
-    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=False)
+    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=False, given=shown)
 
 
 def index_copy_(input: Tensor, dim, index: Tensor, source: Tensor) -> Tensor:
+    shown = _shown(dim, index, source)
     dim, idx = _index_args("index_copy_", input, dim, index, source)
     check_inplace(input)
     check_no_partial_overlap(input, source, same_is_fine=False)  # torch's assert_no_overlap
-    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=True)
+    return IndexCopy.apply(input, source, dim=dim, idx=idx, inplace=True, given=shown)
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Tensor:

@@ -102,9 +102,15 @@ class StepSlice(_GeometryView):
 class Select(_GeometryView):
     node_name = "SelectBackward0"
     scatter = SelectBackward
-    _saved_dim = SavedFromCtx(lambda c: c["args"]["dim"])
-    _saved_index = SavedFromCtx(lambda c: c["args"]["index"])
+    _saved_dim = SavedFromCtx(lambda c: c["raw"][0] if "raw" in c else c["args"]["dim"])  # (as the call gave them)
+    _saved_index = SavedFromCtx(lambda c: c["raw"][1] if "raw" in c else c["args"]["index"])
     _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
+
+    @classmethod
+    def forward(cls, ctx, a, *, raw=None, **args):
+        if raw is not None:
+            ctx.raw = raw
+        return super().forward(ctx, a, **args)
 
     @staticmethod
     def geometry(shape, strides, offset, *, dim, index):
@@ -172,13 +178,15 @@ def select(input: Tensor, dim, index):
     nd = input._data.ndim
     if nd == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = normalize_dim(dim, nd)
+    raw_dim, dim = dim, normalize_dim(dim, nd)
     size = input._data.shape[dim]
     index = _index(index)
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at "
                          f"dimension {dim}")
-    return Select.apply(input, dim=dim, index=index % size)
+    wrapped = index % size
+    raw = None if raw_dim == dim and index == wrapped else (int(raw_dim), index)
+    return Select.apply(input, dim=dim, index=wrapped, raw=raw)
 
 
 def diagonal(input: Tensor, offset=0, dim1=0, dim2=1):

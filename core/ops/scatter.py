@@ -14,6 +14,7 @@ from core import _dtype
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.ops._saved_attrs import given, index_tensor
 from core.ops._util import broadcast_shapes, check_same_device, normalize_dim, xp_of
 from core.ops.elementwise import _out, check_inplace, check_no_partial_overlap
 from core.ops.out_arg import check_out_dtypes
@@ -164,10 +165,13 @@ def _check_gather(what: str, input: Tensor, dim, index, src=None):
 
 class Gather(Function):
     node_name = "GatherBackward0"
+    _saved_dim = given(0, lambda c: c["args"][1])
+    _saved_index = given(1, lambda c: index_tensor(c["args"][2]), tensor=True)
+    _saved_self, _saved_sparse_grad = given(2, tensor=True), given(3)
 
     @staticmethod
-    def forward(ctx, a, *, dim, idx, shape=None):
-        ctx.args = (a._data.shape, dim, idx)
+    def forward(ctx, a, *, dim, idx, shape=None, given=None):
+        ctx.args, ctx.given = (a._data.shape, dim, idx), given
         x = a._data.reshape(1) if a._data.ndim == 0 else a._data
         if not idx.size:  # (of any number of dims: an empty index takes nothing)
             return xp_of(x).empty(idx.shape if shape is None else shape, dtype=x.dtype)
@@ -184,9 +188,10 @@ class Gather(Function):
 
 
 def gather(input: Tensor, dim, index: Tensor, *, sparse_grad: bool = False, out=None) -> Tensor:
+    given_dim = dim
     dim, idx = _check_gather("gather", input, dim, index)
     shape = None if input._data.ndim and index.ndim else tuple(index.shape)
-    result = Gather.apply(input, dim=dim, idx=idx, shape=shape)
+    result = Gather.apply(input, dim=dim, idx=idx, shape=shape, given=(given_dim, index, input, sparse_grad))
     if out is None:
         return result
     check_out_dtypes(result, out)
@@ -218,10 +223,12 @@ def _embed(g: Tensor, shape) -> Tensor:
 
 class Scatter(Function):
     node_name = "ScatterBackward0"
+    _saved_dim = given(0, lambda c: c["args"][0])
+    _saved_index = given(1, lambda c: index_tensor(c["args"][1]), tensor=True)
 
     @staticmethod
-    def forward(ctx, a, *src, dim, idx, value, reduce, inplace):
-        ctx.args = (dim, idx, src[0]._data.shape if src else None)
+    def forward(ctx, a, *src, dim, idx, value, reduce, inplace, given=None):
+        ctx.args, ctx.given = (dim, idx, src[0]._data.shape if src else None), given
         target = a._data if inplace else a._data.copy()
         t2 = target.reshape(1) if target.ndim == 0 else target
         key = _gather_key(idx, dim)
@@ -257,14 +264,15 @@ def _scatter(what, input, dim, index, src, value, reduce, inplace):
         raise RuntimeError(f"reduce argument must be either add or multiply. Got {reduce}")
     if src is not None and not isinstance(src, Tensor):
         src, value = None, src
+    shown = (dim, index)  # (grad_fn._saved_dim/_saved_index: as the call gave them)
     dim, idx = _check_gather(what, input, dim, index, src)
     if isinstance(src, Tensor) and src.dtype is not input.dtype:
         raise RuntimeError(f"{what}(): Expected self.dtype to be equal to src.dtype")
     if inplace:
         check_inplace(input)
     if src is None:
-        return ScatterValue.apply(input, dim=dim, idx=idx, value=value, reduce=reduce, inplace=inplace)
-    return Scatter.apply(input, src, dim=dim, idx=idx, value=None, reduce=reduce, inplace=inplace)
+        return ScatterValue.apply(input, dim=dim, idx=idx, value=value, reduce=reduce, inplace=inplace, given=shown)
+    return Scatter.apply(input, src, dim=dim, idx=idx, value=None, reduce=reduce, inplace=inplace, given=shown)
 
 
 def scatter(input: Tensor, dim, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
@@ -277,10 +285,12 @@ def scatter_(input: Tensor, dim, index: Tensor, src=None, *, value=None, reduce=
 
 class ScatterAdd(Function):
     node_name = "ScatterAddBackward0"
+    _saved_dim = given(0, lambda c: c["args"][0])
+    _saved_index = given(1, lambda c: index_tensor(c["args"][1]), tensor=True)
 
     @staticmethod
-    def forward(ctx, a, src, *, dim, idx, inplace):
-        ctx.args = (dim, idx, src._data.shape)
+    def forward(ctx, a, src, *, dim, idx, inplace, given=None):
+        ctx.args, ctx.given = (dim, idx, src._data.shape), given
         target = a._data if inplace else a._data.copy()
         t2 = target.reshape(1) if target.ndim == 0 else target
         v = _src_part(src._data, idx).astype(target.dtype, copy=False)
@@ -298,12 +308,13 @@ class ScatterAdd(Function):
 
 
 def _scatter_add(what, input, dim, index, src, inplace):
+    shown = (dim, index)
     dim, idx = _check_gather(what, input, dim, index, src)
     if src.dtype is not input.dtype:
         raise RuntimeError(f"{what}(): Expected self.dtype to be equal to src.dtype")
     if inplace:
         check_inplace(input)
-    return ScatterAdd.apply(input, src, dim=dim, idx=idx, inplace=inplace)
+    return ScatterAdd.apply(input, src, dim=dim, idx=idx, inplace=inplace, given=shown)
 
 
 def scatter_add(input: Tensor, dim, index: Tensor, src: Tensor) -> Tensor:

@@ -52,7 +52,25 @@ def _cases(lib) -> dict:
         "max": x.max(), "min": x.min(), "max_dim": x.max(-1)[0], "min_dim_keepdim": x.min(0, keepdim=True)[0],
         "amax": x.amax(1), "amax_negative": batch.amax(-1), "amin_dims": batch.amin([-1, 0], keepdim=True),
         "sum_no_dims": x.sum(dim=[]), "kthvalue": x.kthvalue(2, -1)[0],
-        **_activation_cases(lib, x, y, pos),
+        **_activation_cases(lib, x, y, pos), **_index_cases(lib, x, y),
+    }
+
+
+def _index_cases(lib, x, y) -> dict:
+    """Select, gather, scatter, index_* and masked_fill: the dim and the index tensor as the call gave them (a
+    negative dim wrapped to 64 bits), the source only where it needs a gradient."""
+    idx, col = lib.tensor([1, 0]), lib.tensor([[0], [1]])
+    return {
+        "select_negative": x.select(-1, -1), "index_negative": x[:, -1], "select": x.select(0, 1),
+        "gather": x.gather(1, lib.tensor([[0, 1], [2, 0]])), "gather_negative": x.gather(-1, lib.tensor([[2], [0]])),
+        "index_select": x.index_select(-1, idx), "scatter": x.scatter(1, col, y[:, :1]),
+        "scatter_value": x.scatter(-1, col, 2.0), "scatter_add": x.scatter_add(-1, col, y[:, :1]),
+        "index_fill": x.index_fill(-1, idx[:1], 0.5), "index_fill_tensor": x.index_fill(1, idx, lib.tensor(2.0)),
+        "index_add": x.index_add(-1, idx, y[:, :2], alpha=2),
+        "index_add_frozen": x.index_add(1, idx, y.detach()[:, 1:]),
+        "index_copy": x.index_copy(1, idx, y[:, :2]), "cumsum": x.cumsum(-1), "cumsum_dim": x.cumsum(0),
+        "masked_fill": x.masked_fill(x > 0, 1.0), "masked_fill_tensor": x.masked_fill(x > 0, lib.tensor(1.0)),
+        "masked_fill_inplace": (x * 1).masked_fill_(x > 0, 1.0),
     }
 
 
