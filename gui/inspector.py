@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.nodegraph.model import commands
-from core.nodegraph.model.names import node_label
+from core.nodegraph.model.names import node_label, port_label
 from core.nodegraph.model.numtext import magnitudes, tensor_values
 from core.nodegraph.model.spec import ParamError, category_title
 from gui import format as fmt
@@ -374,8 +374,12 @@ class Inspector(QWidget):
 
     def refresh_values(self) -> None:
         node = self.graph.nodes.get(self.node_id) if self.node_id is not None and self.graph is not None else None
-        self.watch_buttons.set_ports(self.node_id, watchable_ports(node, self.session),
-                                     node_label(self.graph, self.node_id) if node is not None else None)
+        ports = watchable_ports(node, self.session)
+        if node is None:
+            self.watch_buttons.set_ports(self.node_id, ports)
+        else:
+            self.watch_buttons.set_ports(node.id, ports, node_label(self.graph, node.id),
+                                         {p: port_label(self.graph, node.id, p) for p in ports})
         self._order_tabs()
         self._show_values_text()
         self._show_heatmap()
@@ -430,9 +434,12 @@ class Inspector(QWidget):
         err = s.errors.get(nid)
         if err is not None:
             lines.append(f"ERROR {err}")
+        if nid not in s.values and err is None:  # a layer or block holds its weights before it ran: not its output
+            lines.append("Not computed yet: step forward to see the value. It holds:")
         for port, info in s.inspector.node_info(nid).items():
+            label = port_label(s.graph, nid, port)  # a block's inner n4.weight reads model.weight
             numbers = fmt.full_text(info.value)
-            lines.append(_numbers(f"{port} = ", numbers))
+            lines.append(_numbers(f"{label} = ", numbers))
             if info.shape is not None:
                 said = numbers == fmt.badge(info.value)  # a big tensor's first line is its badge already: not twice
                 lines.append(f"  {'' if said else fmt.badge(info.value) + ', '}strides {info.strides}, "
@@ -441,12 +448,12 @@ class Inspector(QWidget):
                              f"version={info.version}")
                 lines.append("  " + self.stats.line(info.value))
             if info.grad is not None:
-                lines.append(_numbers(f"{port}.grad = ", fmt.full_text(info.grad)))
+                lines.append(_numbers(f"{label}.grad = ", fmt.full_text(info.grad)))
                 lines.append("  " + self.stats.line(info.grad))
             history = s.ledger.contributions(info.key) if info.grad is not None else ()  # the .grad's own history
             note = fmt.grad_note(len({c.backward_call for c in history}))
             if note:
-                lines.append(f"  {port}.grad is the {note} since the last zero_grad:")
+                lines.append(f"  {label}.grad is the {note} since the last zero_grad:")
             for i, c in enumerate(history):
                 path = " → ".join(node_label(s.graph, nid) for nid in c.path)  # titles, not ids (#18)
                 # the first contribution is the whole .grad; a later one is added to what was there

@@ -45,27 +45,32 @@ class WatchButtons(QWidget):
         self.node_id: str | None = None
         self.ports: list[str] = []
         self.name: str | None = None
+        self.labels: dict[str, str] = {}
         self.buttons: dict[str, QPushButton] = {}
         self.flow = FlowLayout(self)
         self.flow.addWidget(QLabel("Watch:"))
         self.hide()
 
-    def set_ports(self, node_id: str | None, ports: list[str], name: str | None = None) -> None:
-        """One button per port of ``node_id`` (rebuilt only when the node, its ports or its ``name``, the title
-        the tooltips say, changed)."""
-        if node_id == self.node_id and ports == self.ports and name == self.name:
+    def set_ports(self, node_id: str | None, ports: list[str], name: str | None = None,
+                  labels: dict[str, str] | None = None) -> None:
+        """One button per port of ``node_id`` (rebuilt only when the node, its ports, its ``name``, the title
+        the tooltips say, or the ``labels`` the buttons read changed: a block's inner ``n4.weight`` reads
+        ``model.weight``)."""
+        labels = labels or {}
+        if node_id == self.node_id and ports == self.ports and name == self.name and labels == self.labels:
             return
-        self.node_id, self.ports, self.name = node_id, list(ports), name
+        self.node_id, self.ports, self.name, self.labels = node_id, list(ports), name, dict(labels)
         for button in self.buttons.values():
             self.flow.removeWidget(button)
             button.hide()
             button.deleteLater()
         self.buttons = {}
         for port in self.ports:
-            button = QPushButton(port)
+            text = labels.get(port, port)
+            button = QPushButton(text)
             button.setObjectName(f"inspectorWatch_{port}")
             shown = name or node_id
-            button.setToolTip(f"Watch {shown if port == 'out' else f'{shown}.{port}'}: plot its value and gradient "
+            button.setToolTip(f"Watch {shown if port == 'out' else f'{shown}.{text}'}: plot its value and gradient "
                               "over steps (Watch dock)")
             button.clicked.connect(lambda _=False, p=port: self.watch_requested.emit(f"{self.node_id}.{p}"))
             self.flow.addWidget(button)

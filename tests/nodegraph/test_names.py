@@ -2,7 +2,7 @@
 
 import core.nodegraph.model.nodes  # noqa: F401 - registers the node types
 from core.nodegraph.model.document import Graph, Node
-from core.nodegraph.model.names import key_label, node_label, parameter_labels, split_key
+from core.nodegraph.model.names import key_label, node_label, parameter_labels, port_label, split_key
 
 
 def _graph():
@@ -67,3 +67,52 @@ def test_a_parameter_is_named_by_its_nodes_title_unless_the_node_owns_several():
                                          "n3.0.bias": "mlp.0.bias", "gone.w": "gone.w"}
     assert parameter_labels(g, ["n3.0.weight"]) == {"n3.0.weight": "mlp"}  # the one tensor of the layer named
     assert parameter_labels(None, ["n9.w_cut"]) == {"n9.w_cut": "n9.w_cut"}
+
+
+def _block():
+    """A layer titled model, a Parameter node titled w_cut and an untitled mul, collapsed after a forward into a
+    block (the block's parameters carry the inner ids: ``n4.lin.weight``, ``n4.w.w``)."""
+    from core.nodegraph.model import commands as cmd
+    from core.nodegraph.run.session import Session
+
+    g = Graph()
+    for node in ({"id": "x", "type": "source.randn", "params": {"shape": [8, 3]}},
+                 {"id": "lin", "type": "layer.linear", "title": "model",
+                  "params": {"in_features": 3, "out_features": 2}},
+                 {"id": "w", "type": "param.parameter", "title": "w_cut", "params": {"shape": [2]}},
+                 {"id": "mul", "type": "math.mul"}):
+        cmd.AddNode(node).do(g)
+    for edge in (("x", "out", "lin", "x"), ("lin", "out", "mul", "a"), ("w", "out", "mul", "b")):
+        cmd.Connect(*edge).do(g)
+    s = Session(g)
+    s.forward()
+    collapse = cmd.Collapse(["lin", "w", "mul"], title="block")
+    collapse.do(g)
+    return g, s, collapse.node_id
+
+
+def test_a_blocks_inner_parameters_read_by_their_inner_nodes_titles_not_their_ids():
+    g, s, block = _block()
+    assert sorted(port_label(g, block, p) for p in s.node_parameters(block)) == [
+        "model.bias", "model.weight", "w_cut"]
+    assert sorted(parameter_labels(g, s.parameters()).values()) == ["block.model.bias", "block.model.weight",
+                                                                     "block.w_cut"]
+    assert key_label(g, f"{block}.lin.weight") == "block.model.weight"
+
+
+def test_a_blocks_own_port_and_an_unknown_inner_id_read_as_they_are():
+    g, _s, block = _block()
+    assert port_label(g, block, "out") == "out"
+    assert port_label(g, block, "gone.weight") == "gone.weight"
+    assert port_label(g, "x", "out") == "out"
+
+
+def test_a_nested_blocks_parameters_read_through_every_level():
+    from core.nodegraph.model import commands as cmd
+
+    g, s, block = _block()
+    outer = cmd.Collapse([block, "x"], title="outer")
+    outer.do(g)
+    s.forward()
+    assert sorted(port_label(g, outer.node_id, p) for p in s.node_parameters(outer.node_id)) == [
+        "block.model.bias", "block.model.weight", "block.w_cut"]

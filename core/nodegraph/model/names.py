@@ -5,7 +5,8 @@ Ids (``n1``, ``n3.out``) are the document's stable references; messages, narrati
 ``key_label`` turns a ``"node.port"`` or ``"node.param.name"`` key into the node's label followed by the port,
 leaving out the usual ``out`` port (``"n1.out"`` -> ``"x"``); ``parameter_labels`` names trainable tensors
 (``"n9.w_cut"`` -> ``"w_cut"``: a node's title alone where it owns one of them, ``mlp.0.weight`` where it owns
-several); ``free_label`` is the first of ``randn``,
+several); a collapsed block's inner node reads by its title too (``block.model.weight``, not ``block.n4.weight``:
+``port_label``); ``free_label`` is the first of ``randn``,
 ``randn_2``, ``randn_3``... that no node reads yet (a node added beside another of its type). An id the graph does
 not hold is returned as it is, and so is every id when there is no graph (a watch list not attached to a document).
 """
@@ -16,10 +17,12 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from core.nodegraph.model.spec import get_spec, has_spec
+
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
 
-__all__ = ["node_label", "key_label", "parameter_labels", "split_key", "free_label"]
+__all__ = ["node_label", "key_label", "port_label", "parameter_labels", "split_key", "free_label"]
 
 
 def node_label(graph: Graph | None, node_id: object) -> str:
@@ -56,7 +59,36 @@ def key_label(graph: Graph | None, key: str) -> str:
     if nid is None:
         return key
     label = node_label(graph, nid)
-    return label if rest in ("", "out") else f"{label}.{rest}"
+    return label if rest in ("", "out") else f"{label}.{port_label(graph, nid, rest)}"
+
+
+def port_label(graph: Graph | None, node_id: str, port: str) -> str:
+    """A port or owned parameter of node ``node_id`` as a learner reads it: as it is, but on a collapsed block an
+    inner node's id is its title (``n4.weight`` -> ``model.weight``, through nested blocks; a Parameter node's
+    ``w_cut.w_cut`` -> ``w_cut``)."""
+    node = graph.nodes.get(node_id) if graph is not None else None
+    return _inner_rest(node.graph if node is not None else None, port)
+
+
+def _inner_rest(inner: object, rest: str) -> str:
+    """``rest`` with its leading inner node id (the longest that is one: ids may hold dots) read by its title."""
+    if not isinstance(inner, dict) or not rest:
+        return rest
+    nodes = {n.get("id"): n for n in inner.get("nodes", ()) if isinstance(n, dict)}
+    parts = rest.split(".")
+    for i in range(len(parts), 0, -1):
+        node = nodes.get(".".join(parts[:i]))
+        if node is not None:
+            title = node.get("title") or _type_title(node.get("type"))
+            tail = _inner_rest(node.get("graph"), ".".join(parts[i:]))
+            params = node.get("params")
+            own = params.get("name") if isinstance(params, dict) else None  # a Parameter node's tensor: its title
+            return title if tail in ("", title, own) else f"{title}.{tail}"
+    return rest
+
+
+def _type_title(type_id: object) -> str:
+    return get_spec(type_id).title if isinstance(type_id, str) and has_spec(type_id) else str(type_id)
 
 
 def parameter_labels(graph: Graph | None, keys: Iterable[str]) -> dict[str, str]:
