@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -46,3 +47,62 @@ def device(request):
 def _seed():
     core.manual_seed(0)
     yield
+
+
+# Tests that turn core's ``__torch_function__`` dispatch on (a Tensor subclass, a mode, a tensor-like class): turning
+# it on is for the rest of the process (core rewrites its public functions once), so they run last, and every other
+# test runs core as a user's script does, with dispatch off (a bug of the plain path hid behind it once).
+_TURNS_DISPATCH_ON = re.compile(r"__torch_function__|__torch_dispatch__|TorchFunctionMode|TorchDispatchMode"
+                                r"|class \w+\((?:[\w.]*\.)?(?:Tensor|Parameter|Buffer)\b|as_subclass"
+                                r"|_make_subclass|make_wrapper_subclass|\bfx\b|\.export\b|vmap|masked|nested|flop_counter"
+                                r"|flex_attention|overrides|_SUBMODULES|jacrev|jacfwd|hessian")
+_turns_dispatch_on: dict = {}
+
+
+def _dispatching_file(item) -> bool:
+    path = item.path
+    if path not in _turns_dispatch_on:
+        _turns_dispatch_on[path] = bool(_TURNS_DISPATCH_ON.search(path.read_text(encoding="utf-8")))
+    return _turns_dispatch_on[path]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The tests of files that turn dispatch on run after all others (a stable sort: each keeps its order)."""
+    items.sort(key=_dispatching_file)
+    from core import _torch_function
+
+    if _torch_function._active and not all(map(_dispatching_file, items)):
+        raise pytest.UsageError("collecting the tests turned core's __torch_function__ dispatch on (a test module "
+                                "activates it at import): activate it inside the tests, not at import")
+
+
+_running_plain: list = [False]  # whether the running test's file is one that must keep dispatch off
+
+
+def _refuse_activation_in_plain_tests() -> None:
+    """A test of an unclassified file that turns dispatch on fails at once, naming the fix, instead of leaving
+    dispatch on for every later test (the ordering above only holds if the pattern knows each activator)."""
+    from core import _torch_function, _torch_function_tensor_likes
+
+    activate = _torch_function.activate
+
+    def guarded_activate() -> None:
+        if _running_plain[0] and not _torch_function._active:
+            raise RuntimeError("this test turns core's __torch_function__ dispatch on: add its file to "
+                               "_TURNS_DISPATCH_ON in tests/conftest.py so that it runs after the others")
+        activate()
+
+    _torch_function.activate = guarded_activate
+    _torch_function_tensor_likes.activate = guarded_activate
+
+
+_refuse_activation_in_plain_tests()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    _running_plain[0] = not _dispatching_file(item)
+    try:
+        yield
+    finally:
+        _running_plain[0] = False

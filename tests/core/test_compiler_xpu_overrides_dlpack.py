@@ -88,25 +88,8 @@ def test_compiler_compile_is_torch_compile():
     assert x.grad.tolist() == [0.0, 2.0, 4.0]
 
 
-class _Declines:
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return NotImplemented
-
-
-class _Answers:
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return ("handled", func.__name__, [t.__name__ for t in types], len(args), sorted(kwargs or {}))
-
-
-class _AnswersToo(_Answers):
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return ("subclass first", [t.__name__ for t in types])
-
-
 def test_overrides_detect_tensor_likes_as_torch_does(torch):
+    from tests.core.tensor_likes import _Answers
     for lib in (core, torch):
         o = lib.overrides
         t = lib.ones(2)
@@ -117,6 +100,7 @@ def test_overrides_detect_tensor_likes_as_torch_does(torch):
 
 
 def test_handle_torch_function_hands_the_call_over_as_torch_does(torch):
+    from tests.core.tensor_likes import _Answers, _AnswersToo, _Declines
     outcomes = []
     for lib in (core, torch):
         o = lib.overrides

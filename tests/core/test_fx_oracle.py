@@ -8,7 +8,6 @@ too (the other transforms: ``test_fx_transforms_oracle.py``).
 from __future__ import annotations
 
 import copy
-import importlib.util
 
 import numpy as np
 import pytest
@@ -17,19 +16,10 @@ import core
 from tests.core.oracle import assert_same, to_numpy
 
 
-def _scaled_sum(x, y):
-    return x * 2 + y
-
-
-core.fx.wrap("_scaled_sum")
-if importlib.util.find_spec("torch") is not None:
-    import torch as _torch_module
-
-    _torch_module.fx.wrap("_scaled_sum")
-
-
 def _models(lib):
     """``{name: (module class, input shape)}`` of the models both libraries trace."""
+    from tests.core import fx_wrapped  # (fx.wrap's module, imported when a test traces)
+
     nn, F = lib.nn, lib.nn.functional
 
     class MLP(nn.Module):
@@ -81,7 +71,7 @@ def _models(lib):
 
         def forward(self, x, mask=None):
             y = self.layers(x).transpose(1, 2).contiguous()
-            return _scaled_sum(y, y.sum(-1, keepdim=True))[:, 0]
+            return fx_wrapped._scaled_sum(y, y.sum(-1, keepdim=True))[:, 0]
 
     return {"mlp": (MLP, (2, 6)), "conv_bn_relu": (ConvBnRelu, (2, 3, 5, 5)), "flatten": (Flatten, (2, 2, 4, 4)),
             "cat_residual": (CatResidual, (3, 4)), "transpose": (Transpose, (2, 3, 5))}

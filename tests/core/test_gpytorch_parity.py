@@ -97,24 +97,13 @@ def test_cholesky_ex_info_names_the_first_leading_minor_that_fails(torch, bad_at
         np.testing.assert_allclose(ours.L[1].numpy(), theirs.L[1].numpy())
 
 
-class _LinearOperatorLike:
-    """GPyTorch's LinearOperator as torch sees it: no Tensor, a ``__torch_function__`` classmethod."""
-
-    def __init__(self, dense):
-        self.dense = dense
-
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        unwrapped = [a.dense if isinstance(a, cls) else a for a in args]
-        return "handled", func.__name__, func(*unwrapped, **(kwargs or {}))
-
-
 @pytest.mark.parametrize("name, shapes", [("matmul", ((2, 3), (3, 2))), ("mm", ((2, 3), (3, 2))),
                                           ("bmm", ((2, 2, 3), (2, 3, 2))), ("mv", ((2, 3), (3,))),
                                           ("dot", ((3,), (3,)))])
 @pytest.mark.parametrize("wrapped", [0, 1])
 def test_products_hand_a_tensor_like_argument_to_its_torch_function(torch, name, shapes, wrapped):
     """``torch.matmul(linear_operator, x)``: the tensor-like's handler answers, as torch's argument parser asks it."""
+    from tests.core.tensor_likes import _LinearOperatorLike
     rng = np.random.default_rng(0)
     arrays = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
     results = []
@@ -127,14 +116,6 @@ def test_products_hand_a_tensor_like_argument_to_its_torch_function(torch, name,
     np.testing.assert_allclose(results[0][2], results[1][2], rtol=1e-6)
 
 
-class _Recorder:
-    """A tensor-like that answers which function and keyword arguments torch handed it."""
-
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return func.__name__, sorted(kwargs or {})
-
-
 @pytest.mark.parametrize("call", [lambda lib, x: lib.abs(x), lambda lib, x: lib.exp(x), lambda lib, x: lib.add(x, 1.0),
                                   lambda lib, x: lib.sub(x, 1.0), lambda lib, x: lib.pow(x, 2),
                                   lambda lib, x: lib.matmul(x, lib.ones(2)), lambda lib, x: lib.mm(x, lib.ones(2, 2)),
@@ -142,6 +123,7 @@ class _Recorder:
 def test_tensor_like_is_handed_what_torch_hands_it(torch, call):
     """No ``out=None`` the caller never gave (``LinearOperator.abs(self)`` takes none), and ``t @ x`` passes
     ``Tensor.matmul`` (LinearOperator answers it with its ``__rmatmul__``)."""
+    from tests.core.tensor_likes import _Recorder
     assert call(core, _Recorder()) == call(torch, _Recorder())
 
 
@@ -154,14 +136,6 @@ def test_cholesky_ex_reports_nan_pivots_as_failed_minors(torch):
     np.testing.assert_allclose(ours.L[2].numpy(), theirs.L[2].numpy(), rtol=1e-6)
 
 
-class _Identity:
-    """A tensor-like that answers the function it was handed, the keyword arguments and how many positional ones."""
-
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return func, sorted(kwargs or {}), len(args)
-
-
 @pytest.mark.parametrize("call, public", [
     (lambda lib, x: lib.linalg.eigh(x), lambda lib: lib.linalg.eigh),
     (lambda lib, x: lib.linalg.solve_triangular(x, lib.ones(2, 2), upper=False),
@@ -172,6 +146,7 @@ class _Identity:
     (lambda lib, x: lib.cholesky_solve(x, lib.ones(2, 2), upper=True), lambda lib: lib.cholesky_solve)])
 def test_linear_algebra_hands_a_tensor_like_the_public_function(torch, call, public):
     """GPyTorch's variational strategies call ``torch.linalg.eigh(linear_operator)``, its solves ``cholesky_solve``."""
+    from tests.core.tensor_likes import _Identity
     ours, theirs = call(core, _Identity()), call(torch, _Identity())
     assert ours[0] is public(core) and theirs[0] is public(torch)
     assert ours[1:] == theirs[1:]

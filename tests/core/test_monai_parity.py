@@ -121,18 +121,6 @@ class Tagged(torch.Tensor):
     """A torch subclass with attributes (pickled by reference: a module-level class)."""
 
 
-class CoreTagged(core.Tensor):
-    """core's counterpart of ``Tagged``."""
-
-
-class WithState(core.Tensor):
-    def __getstate__(self):
-        return {"from_getstate": 1}
-
-    def __setstate__(self, state):
-        self.restored = state
-
-
 @pytest.mark.parametrize("how", ["pickle", "save", "copy"])
 def test_subclass_attributes_survive_pickling_as_torch(how):
     """MONAI's MetaTensor keeps its metadata in private attributes (_meta...): torch pickles a subclass's whole
@@ -140,6 +128,8 @@ def test_subclass_attributes_survive_pickling_as_torch(how):
     import copy
     import io
     import pickle
+
+    from tests.core.tensor_likes import CoreTagged, WithState
 
     def roundtrip(lib, t):
         if how == "pickle":

@@ -37,12 +37,7 @@ def test_a_value_that_is_not_a_tensor_raises_torchs_type_error(torch, name, valu
     assert raised(_calls(core, value)[name]) == raised(_calls(torch, value)[name])
 
 
-class TensorLike:
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return "handled"
-
-
 def test_a_tensor_like_is_handed_to_its_torch_function(torch):
+    from tests.core.tensor_likes import TensorLike
     core.add(TensorLike(), 1)  # (core's dispatch turns on at its first elementwise call: README, "Still missing")
     assert core.unsqueeze(TensorLike(), 0) == torch.unsqueeze(TensorLike(), 0) == "handled"
