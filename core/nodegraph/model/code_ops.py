@@ -34,6 +34,7 @@ Fn = Callable[..., Any]  # a recordable op
 Json = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
 _TABLE: dict[str, Fn] = {}
 _NAMES: dict[object, str] = {}  # function -> its first registry name
+_LEARNT: list[object] = [None]  # what ``core.add`` wrapped when _NAMES last learnt the wrapped functions
 
 
 class OpError(ValueError):
@@ -50,24 +51,62 @@ def _public_functions(module: ModuleType, origins: tuple[str, ...]) -> Iterator[
 
 
 def op_table() -> dict[str, Fn]:
-    """``{registry name: function}`` of every recordable op (built once)."""
+    """``{registry name: function}`` of every recordable op (built once; the functions they wrap learnt again when
+    core's dispatch turns on later: ``_learn_wrapped``)."""
     if not _TABLE:
-        for prefix, module, origins in _MODULES:
-            for attr, fn in _public_functions(module, origins):
-                _TABLE[prefix + attr] = fn
-                _NAMES.setdefault(fn, prefix + attr)
-                # NOTE: once a Tensor subclass, mode or MaskedTensor exists, core's functions are __torch_function__
-                # wrappers of the ops (functools.wraps): the op under one answers to the same name
-                for inner in wrapped_chain(fn)[1:]:
-                    _NAMES.setdefault(inner, prefix + attr)
-        _TABLE["autograd.grad"] = core.autograd.grad
-        _NAMES.setdefault(core.autograd.grad, "autograd.grad")
-        for attr, fn in {**TENSOR_METHODS, "detach": core.Tensor.detach}.items():
-            _TABLE["Tensor." + attr] = fn
-            # an operator with its own hot path (``a + b``) records as the op it wraps (``add``)
-            inner = next((_NAMES[g] for g in wrapped_chain(fn)[1:] if g in _NAMES), None)
-            _NAMES.setdefault(fn, inner or "Tensor." + attr)
+        _build()
+    if getattr(_TABLE["add"], "__wrapped__", None) is not _LEARNT[0]:  # dispatch turned on since
+        _adopt_alias_wrappers()
+        _learn_wrapped()
     return _TABLE
+
+
+def _build() -> None:
+    """The table, and each function's first registry name."""
+    for prefix, module, origins in _MODULES:
+        for attr, fn in _public_functions(module, origins):
+            _TABLE[prefix + attr] = fn
+            _NAMES.setdefault(fn, prefix + attr)
+    _TABLE["autograd.grad"] = core.autograd.grad
+    _NAMES.setdefault(core.autograd.grad, "autograd.grad")
+    _learn_wrapped()
+    for attr, fn in {**TENSOR_METHODS, "detach": core.Tensor.detach}.items():
+        _TABLE["Tensor." + attr] = fn
+        # an operator with its own hot path (``a + b``) records as the op it wraps (``add``)
+        inner = next((_NAMES[g] for g in wrapped_chain(fn)[1:] if g in _NAMES), None)
+        _NAMES.setdefault(fn, inner or "Tensor." + attr)
+    _learn_wrapped()
+
+
+def _learn_wrapped() -> None:
+    """The functions that the table's functions wrap answer to their names (down to the next one in the table).
+
+    NOTE: once a Tensor subclass, mode or tensor-like exists, core's public functions are ``__torch_function__``
+    wrappers of the ops: activation turns each function, in place, into a wrapper of a new copy of its op
+    (``__wrapped__``), which ``inspect.unwrap`` and core's own modules hand out. Names learnt before it miss the
+    copies (after a test module's subclass, ``gradcheck(torch.sin, ...)`` got no ``sin(x)`` formula), so they are
+    learnt again then: the names are the same whether the table was read before dispatch turned on or after."""
+    functions = {id(fn) for fn in _TABLE.values()}
+    for fn in _TABLE.values():
+        for inner in wrapped_chain(fn)[1:]:
+            if id(inner) in functions:
+                break
+            _NAMES.setdefault(inner, _NAMES[fn])
+    _LEARNT[0] = getattr(_TABLE["add"], "__wrapped__", None)
+
+
+def _adopt_alias_wrappers() -> None:
+    """A name that shared another name's function before dispatch turned on (``grid_sampler_2d`` was
+    ``grid_sampler``) stands for the wrapper that activation gave it, as in a table built after: the recorder
+    patches what the module holds now (the recorder's own wrapper of a function, which holds it, is not adopted)."""
+    for prefix, module, _origins in _MODULES:
+        for attr, current in list(vars(module).items()):
+            fn = _TABLE.get(prefix + attr)
+            if fn is None or fn in wrapped_chain(current):
+                continue
+            if getattr(fn, "__wrapped__", None) in wrapped_chain(current)[1:]:
+                _TABLE[prefix + attr] = current
+                _NAMES.setdefault(current, prefix + attr)
 
 
 def name_of(fn: object) -> str | None:
