@@ -133,16 +133,15 @@ class RunCommands(_Window):
                 self.show_message("Pausing training after the step in progress…")
                 self._pausing = True  # _training_state says where it paused
                 return
-            self.show_message(f"Training paused after {trainer.done} of {trainer.target} steps")
+            self.show_message(self.training.paused_message())
 
     def _training_state(self, state: str) -> None:
         """Esc's own while training; after an Esc that waited for a long step, where training paused."""
         self._update_cancel()
         if self._pausing and state != "training":
             self._pausing = False
-            trainer = self.training.trainer
             if state == "paused":
-                self.show_message(f"Training paused after {trainer.done} of {trainer.target} steps")
+                self.show_message(self.training.paused_message())
 
     def _update_cancel(self) -> None:
         """Esc is the window's only while something runs; otherwise the focused widget gets it."""

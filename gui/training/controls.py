@@ -173,9 +173,16 @@ class TrainingControls(QObject):
         t = self.trainer
         loss = f", loss {fmt.scalar(t.last_loss)}" if t.last_loss is not None else ""
         if state == "paused":
-            self.message.emit(f"Training paused after {t.done} of {t.target} steps{loss}: Train goes on, Step runs one")
+            self.message.emit(self.paused_message())
         elif state == "idle" and t.target and t.done >= t.target:
             self.message.emit(f"Trained {t.done} step{'' if t.done == 1 else 's'}{loss}")
+
+    def paused_message(self) -> str:
+        """Where paused training stands and what goes on from there: the Pause button's and Esc's words alike (Esc
+        said only 'Training paused after 710 of 3000 steps', without the loss or what Train and Step do next)."""
+        t = self.trainer
+        loss = f", loss {fmt.scalar(t.last_loss)}" if t.last_loss is not None else ""
+        return f"Training paused after {t.done} of {t.target} steps{loss}: Train goes on, Step runs one"
 
     def preview(self, force: bool = False, autograd: bool = True) -> None:
         """Keep the panels on the current document; while training (or ``force``), refresh the canvas previews."""

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 import core
 from core.nodegraph.files.toy import classifier_graph
 from core.nodegraph.model.spec import NodeSpec, Port, register, unregister
+from gui import format as fmt
 from tests.gui.conftest import make_window
 from tests.gui.real_input import press, shown
 from tests.nodegraph.graph_helpers import build
@@ -113,5 +114,7 @@ def test_esc_pauses_training(qtbot, node_types):
     qtbot.waitUntil(lambda: trainer.state == "training" and trainer.done > 0)
     press(w, Qt.Key_Escape)
     qtbot.waitUntil(lambda: trainer.state == "paused")
-    assert w.status_label.text().startswith("Training paused after ")
+    # the Pause button's words: the loss and what Train and Step do next (Esc said only where it paused)
+    assert w.status_label.text() == f"Training paused after {trainer.done} of 100000 steps, loss " \
+        f"{fmt.scalar(trainer.last_loss)}: Train goes on, Step runs one"
     w.undo_stack.setClean()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from core.nodegraph.model.spec import NodeSpec, Port, register, unregister
 from core.nodegraph.run.session import Session
+from gui import format as fmt
 from tests.gui.conftest import make_window
 from tests.gui.real_input import click, press, shown
 from tests.nodegraph.graph_helpers import build
@@ -130,7 +131,9 @@ def test_esc_while_a_long_step_computes_pauses_training_after_it(qtbot, gate):
     assert w.status_label.text() == "Pausing training after the step in progress…"
     gate.open()
     qtbot.waitUntil(lambda: trainer.state == "paused")
-    assert trainer.done == 1 and w.status_label.text() == "Training paused after 1 of 5 steps"
+    assert trainer.done == 1
+    assert w.status_label.text() == f"Training paused after 1 of 5 steps, loss {fmt.scalar(trainer.last_loss)}: " \
+        "Train goes on, Step runs one"
 
 
 def test_the_step_button_with_a_long_step_computes_it_on_the_worker(qtbot, gate):
