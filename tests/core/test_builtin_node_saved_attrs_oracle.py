@@ -52,7 +52,26 @@ def _cases(lib) -> dict:
         "max": x.max(), "min": x.min(), "max_dim": x.max(-1)[0], "min_dim_keepdim": x.min(0, keepdim=True)[0],
         "amax": x.amax(1), "amax_negative": batch.amax(-1), "amin_dims": batch.amin([-1, 0], keepdim=True),
         "sum_no_dims": x.sum(dim=[]), "kthvalue": x.kthvalue(2, -1)[0],
-        **_activation_cases(lib, x, y, pos), **_index_cases(lib, x, y),
+        **_activation_cases(lib, x, y, pos), **_index_cases(lib, x, y), **_norm_pool_cases(lib, t(4, 3), img),
+    }
+
+
+def _norm_pool_cases(lib, x, img) -> dict:
+    """Batch norm (the batch's mean and invstd while training, empty tensors in eval, the running buffers) and the
+    2-d poolings (sizes as the call gave them: an int twice, no stride as ())."""
+    F = lib.nn.functional
+
+    def bn(data, training, stats=True):
+        c = data.shape[1]
+        mean, var = (lib.zeros(c, dtype=data.dtype), lib.ones(c, dtype=data.dtype)) if stats else (None, None)
+        return F.batch_norm(data, mean, var, lib.ones(c, dtype=data.dtype, requires_grad=True),
+                            lib.zeros(c, dtype=data.dtype, requires_grad=True), training=training)
+    return {
+        "batch_norm": bn(x, True), "batch_norm_eval": bn(x, False), "batch_norm_no_stats": bn(x, True, False),
+        "batch_norm_2d": bn(img, True),  # (float64's invstd differs from torch's in a last bit: not compared)
+        "max_pool2d": F.max_pool2d(img, 2), "max_pool2d_args": F.max_pool2d(img, (3, 2), [1, 2], 1, ceil_mode=True),
+        "avg_pool2d": F.avg_pool2d(img, 2), "avg_pool2d_divisor": F.avg_pool2d(img, 2, divisor_override=3),
+        "avg_pool2d_args": F.avg_pool2d(img, 3, stride=1, padding=1, count_include_pad=False),
     }
 
 

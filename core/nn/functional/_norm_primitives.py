@@ -27,6 +27,7 @@ from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_nor
 from core.nn.functional._group_norm_grad import group_norm_gradients
 from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
 from core.nn.functional._layer_norm_double import recorded_gradients as recorded_layer_norm
+from core.nn.functional._norm_saved import BATCH_NORM_SAVED, layer_norm_stat
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._saved_attrs import operand_shape
 from core.ops._util import xp_of
@@ -93,12 +94,16 @@ class NativeBatchNorm(Function):
     """Per-channel normalisation over the batch and spatial dims (batch statistics when training)."""
 
     node_name = "NativeBatchNormBackward0"
+    saved_names = ("input", "weight")
+    _saved_result1, _saved_result2, _saved_running_mean, _saved_running_var, _saved_eps, _saved_training = \
+        BATCH_NORM_SAVED
 
     @staticmethod
     def forward(ctx, x, weight, bias, *, running_mean, running_var, training, momentum, eps):
         """Normalise with the batch's statistics (training: the running ones move toward them, in place, as
         PyTorch's kernel does) or with the running statistics."""
         arr = x._data
+        ctx.buffers = (running_mean, running_var)
         if not training:  # (a backward under create_graph=True records torch's node with them)
             ctx.running = (running_mean, running_var)
         exact = _float32_kernel(arr, weight, bias, running_mean, running_var, training, momentum, eps)
@@ -257,17 +262,6 @@ def _kernel_values(ctx, x, weight, g, formula):
                  for f, value in zip(formula, exact))
 
 
-def _layer_norm_stat(node, i: int):
-    """``_saved_result1``/``_saved_result2`` (mean, rstd) of a layer norm, from the kernel's rows (per sample,
-    viewed as PyTorch saves them: the input's lead dims, then size-1 dims); only where the kernel ran."""
-    kernel = node.__dict__.get("kernel")
-    if kernel is None:
-        raise KeyError(i)
-    shape = operand_shape(node, 0, 0)
-    lead = shape[:len(shape) - len(node.dims)]
-    return Tensor._wrap(kernel[i].reshape(lead + (1,) * len(node.dims)))
-
-
 @computes_in_float32
 class NativeLayerNorm(Function):
     """Normalisation over the last ``k`` dims of each sample.
@@ -280,8 +274,8 @@ class NativeLayerNorm(Function):
     node_name = "NativeLayerNormBackward0"
     saved_names = ("input", "weight", "bias")
     _saved_normalized_shape = SavedFromNode(lambda node: operand_shape(node, 0, 0)[-len(node.dims):])
-    _saved_result1 = SavedFromNode(lambda node: _layer_norm_stat(node, 1), True)  # the mean and rstd, kept by
-    _saved_result2 = SavedFromNode(lambda node: _layer_norm_stat(node, 2), True)  # the float32 kernel (torch's shape)
+    _saved_result1 = SavedFromNode(lambda node: layer_norm_stat(node, 1), True)  # the mean and rstd, kept by
+    _saved_result2 = SavedFromNode(lambda node: layer_norm_stat(node, 2), True)  # the float32 kernel (torch's shape)
 
     @staticmethod
     def forward(ctx, x, weight, bias, *, k, eps):

@@ -14,8 +14,11 @@ import numpy as np
 
 from core._memory_format import channels_last, channels_last_3d, contiguous_format, format_of, in_format
 from core._meta import is_meta, meta_array
+from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromNode
 from core.ops._float32_compute import computes_in_float32, half_steps
+from core.ops._saved_attrs import given
 from core.ops._util import xp_of
 
 __all__ = ["Geometry", "MaxPool", "AvgPool", "AdaptiveAvgPool", "AdaptiveAvgPool3D", "adaptive_bins", "check_sizes_fit",
@@ -94,9 +97,14 @@ def _window_max(win, xp, nans: bool):
 
 class MaxPool(Function):
     node_name = "MaxPool2DWithIndicesBackward0"
+    saved_names = ("self",)
+    # (kernel_size, stride, padding, dilation and ceil_mode as the call gave them; the indices it returns)
+    _saved_kernel_size, _saved_stride, _saved_padding, _saved_dilation, _saved_ceil_mode = (given(i) for i in range(5))
+    _saved_result1 = SavedFromNode(lambda node: Tensor._wrap(indices_of(node.arg, node.geo, xp_of(node.arg))), True)
 
     @staticmethod
-    def forward(ctx, x, *, geo: Geometry):
+    def forward(ctx, x, *, geo: Geometry, given=None):
+        ctx.given = given
         xa = x._data
         xp = xp_of(xa)
         if is_meta(xa):  # the meta device: shapes only
@@ -189,9 +197,14 @@ class _MaxSelect(Function):
 @computes_in_float32  # PyTorch's half kernel: the window's sum and the division in float32, rounded once
 class AvgPool(Function):
     node_name = "AvgPool2DBackward0"
+    # (kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override as the call gave them, the input)
+    _saved_kernel_size, _saved_stride, _saved_padding, _saved_ceil_mode, _saved_count_include_pad, \
+        _saved_divisor_override = (given(i) for i in range(6))
+    _saved_self = given(6, tensor=True)
 
     @staticmethod
-    def forward(ctx, x, *, geo: Geometry, divisor):
+    def forward(ctx, x, *, geo: Geometry, divisor, given=None):
+        ctx.given = given
         xa = x._data
         win = geo.windows(geo.padded(xa, 0))
         ctx.geo, ctx.divisor, ctx.in_shape = geo, divisor, xa.shape

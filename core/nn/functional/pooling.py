@@ -77,7 +77,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         return quantized_max_pool2d(input, kernel_size, stride or (), padding, dilation, ceil_mode)
     x, unbatched = _pool2d_input(input, "max_pool2d")
     geo = _geometry(x, kernel_size, stride, padding, dilation, ceil_mode)
-    ctx_out = MaxPool.apply(x, geo=geo)
+    ctx_out = MaxPool.apply(x, geo=geo, given=(*map(_as_given, (kernel_size, stride, padding, dilation)), ceil_mode))
     out = ctx_out.squeeze(0) if unbatched else ctx_out
     if not return_indices:
         return out
@@ -106,7 +106,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     div = divisor_map(geo, count_include_pad, divisor_override, xp_of(x._data))
     if not isinstance(div, int):
         div = div.astype(x._data.dtype) if x.is_floating_point() else div
-    out = AvgPool.apply(x, geo=geo, divisor=div)
+    shown = (*map(_as_given, (kernel_size, stride, padding)), ceil_mode, count_include_pad, divisor_override, x)
+    out = AvgPool.apply(x, geo=geo, divisor=div, given=shown)
     return out.squeeze(0) if unbatched else out
 
 
@@ -138,6 +139,11 @@ def _pool1d(fn, input, *args, **kwargs):
     if isinstance(out, tuple):
         return tuple(o.squeeze(-2) for o in out)
     return out.squeeze(-2)
+
+
+def _as_given(size) -> tuple:
+    """A 2-d pooling's size as PyTorch's node keeps it (``_saved_kernel_size``...): an int twice, None as ()."""
+    return () if size is None else (size, size) if isinstance(size, int) else tuple(size)
 
 
 def _sizes(fn: str, names: tuple, values: tuple) -> list:
