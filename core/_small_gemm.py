@@ -90,7 +90,8 @@ def mkl_gemm(a, b, c=None, *, nested=False):
     follows only its operands' shapes, strides and dtypes, the bias's dtype and shape and ``nested`` (the routes
     read the addresses themselves), so the route found for a layout is kept (``_PLANS``) and a product of a layout
     seen before skips the ~25 checks and calls of ``_plan`` (~3-5 µs of a 200x8x8 product's ~15-25). The routes
-    that also ask the thread count (MKL's blocks) and operands ``blas_ready`` copies are planned on every call."""
+    that also ask the thread count (MKL's blocks of 5..11 rows, ``_split_rows``) and operands ``blas_ready`` copies
+    are planned on every call."""
     if type(a) is np.ndarray and type(b) is np.ndarray:
         key = (a.shape, a.strides, a.dtype, b.shape, b.strides, b.dtype, a.dtype is b.dtype, nested,
                _bias_key(a, c))
@@ -157,7 +158,8 @@ def _plan(a, b, c, nested):
     if m >= 4 and n >= 12 and size == 4 and not FMA_BLOCKS:
         return _unknown, True  # (NumPy's BLAS does not give the blocks' chains here: FMA_BLOCKS)
     if m >= 4 and n >= 12 and size == 4 and m * n * k <= FMA_BLOCKS_LIMIT:
-        return _blocks_route(a, b, nested, b_transposed), False  # (the thread count decides: planned each call)
+        # (where MKL may split the rows among threads, 5..11 rows, the thread count decides: planned each call)
+        return _blocks_route(a, b, nested, b_transposed), not 4 < m < 12 or not m % 4
     if size == 4 and not b_transposed and n in _NARROW and m >= 2 and LIMIT < m * n * k <= CHAIN_LIMIT:
         return _chain_by_rows, True
     if size == 4 and _small_gemm_zen3.remainder_past_limit(m, k, n, b_transposed):
