@@ -45,3 +45,11 @@ def test_bench_op_sweep_runs_one_op_at_its_smallest_size():
     done = _run("benchmarks/bench_op_sweep.py", "--only", "leaky_relu", "--sizes", "S", "--repeat", "1")
     assert done.returncode == 0, done.stderr
     assert "leaky_relu bwd" in done.stdout and "core/torch" in done.stdout
+
+
+def test_profile_mlp_step_runs_a_few_steps_and_prints_the_exact_against_plain_table():
+    pytest.importorskip("torch")
+    done = _run("benchmarks/profile_mlp_step.py", "--steps", "5", "--calls", "1")
+    assert done.returncode == 0, done.stderr
+    assert "fwd AddmmBackward0" in done.stdout and "x.T @ gh1" in done.stdout
+    assert "exact (torch bits) vs plain NumPy" in done.stdout and "log_softmax (64, 10)" in done.stdout
