@@ -150,9 +150,14 @@ class _Refusal:
         """Escape puts the field's value back when it shows anything else; True when it did."""
         if not self.reverts(event):
             return False
+        self.revert()
+        return True
+
+    def revert(self) -> None:
+        """Show the box's value and drop a kept refusal: Escape's, and a new document's (its settings replace
+        what was typed for the last one)."""
         self.box.lineEdit().setText(_value_text(self.box))
         self.clear()
-        return True
 
     def claims(self, event: QEvent) -> bool:
         """A shortcut override for an Escape the field uses (Run ▸ Cancel's Esc would take it first)."""

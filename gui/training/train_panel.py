@@ -282,6 +282,8 @@ class TrainPanel(QWidget):
         self.graph = graph
         graph.subscribe(self._on_graph_event)
         self.sync()
+        for box in self.refusals:  # refused for the last document: "-1 is outside" stood under the next one's 0.01
+            box.refusal.revert()
 
     def _on_graph_event(self, event: GraphEvent) -> None:
         if event.kind == "training_changed":
