@@ -135,11 +135,15 @@ def cumsum(input: Tensor, dim, *, dtype=None, out=None):
 
 class Cumprod(Function):
     node_name = "CumprodBackward0"
+    saved_names = ("self", "result")
+    _saved_dim = SavedFromCtx(lambda c: c.get("raw_dim", c["dim"]))  # (as the call gave it)
 
     @staticmethod
-    def forward(ctx, a, *, dim, dt):
+    def forward(ctx, a, *, dim, dt, raw_dim=None):
         x = a._data
         ctx.dim, ctx.in_dtype = dim, x.dtype
+        if isinstance(raw_dim, int) and raw_dim != dim:
+            ctx.raw_dim = raw_dim
         out = wrap(x.astype(dt.np, copy=True) if x.ndim == 0 else _accumulated(xp_of(x).cumprod, x, dim, dt.np))
         ctx.save_for_backward(a, out)
         return out
@@ -175,7 +179,8 @@ def cumprod_backward(g: Tensor, a: Tensor, out: Tensor, dim: int) -> Tensor:
 
 def cumprod(input: Tensor, dim, *, dtype=None):
     refuse_bool_dim("cumprod", dim)
-    return Cumprod.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumprod"))
+    return Cumprod.apply(input, dim=normalize_dim(dim, input._data.ndim), dt=_cumulative_dtype(input, dtype, "cumprod"),
+                         raw_dim=dim)
 
 
 @computes_in_float32  # (PyTorch's half kernel accumulates in float32 and rounds each output once)

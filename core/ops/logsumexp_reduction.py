@@ -13,6 +13,8 @@ from core._arg_types import refuse_bool_dim
 from core._cascade_sum import ordered_sum
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
+from core.ops._saved_attrs import dims_as_given
 from core.ops._util import wrap, xp_of
 from core.ops.math_unary import exp, log
 from core.ops.reduction import accept_numpy_names, axes, const, expand_reduced, reduce_dims, sum, unsqueeze_reduced
@@ -22,13 +24,17 @@ __all__ = ["logsumexp"]
 
 class Logsumexp(Function):
     node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+    _saved_dim, _saved_keepdim = dims_as_given("raw_dim", fallback="dims"), SavedFromCtx(lambda c: c["keepdim"])
 
     @staticmethod
-    def forward(ctx, a, *, dims, keepdim, dt):
+    def forward(ctx, a, *, dims, keepdim, dt, raw_dim=None):
         x = a._data.astype(dt.np, copy=False)
         xp = xp_of(x)
         ax = axes(dims, x.ndim)
         ctx.in_shape, ctx.dims, ctx.keepdim = x.shape, dims, keepdim
+        if raw_dim is not None:
+            ctx.raw_dim = raw_dim  # (grad_fn._saved_dim: as the call gave it)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             if x.size == 0:
                 out = xp.log(xp.sum(xp.exp(x), axis=ax, keepdims=True))
@@ -59,7 +65,7 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False):
     if input.is_complex():
         return _complex_logsumexp(input, reduce_dims(input, dim), bool(keepdim))
     dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()
-    return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt)
+    return Logsumexp.apply(input, dims=reduce_dims(input, dim), keepdim=bool(keepdim), dt=dt, raw_dim=dim)
 
 
 def _complex_logsumexp(input: Tensor, dims, keepdim: bool) -> Tensor:

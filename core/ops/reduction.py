@@ -411,11 +411,14 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
 
 class Prod(Function):
     node_name = "ProdBackward0"
+    saved_names = ("self", "result")
 
     @staticmethod
-    def forward(ctx, a, *, dim, keepdim, dt):
+    def forward(ctx, a, *, dim, keepdim, dt, raw_dim=None):
         x = a._data
         ctx.in_shape, ctx.in_dtype, ctx.dim, ctx.keepdim = x.shape, x.dtype, dim, keepdim
+        if isinstance(raw_dim, int) and raw_dim != dim:
+            ctx.raw_dim = raw_dim  # (grad_fn._saved_dim: as the call gave it)
         axis = None if dim is None or x.ndim == 0 else dim
         res = wrap(row_major(Prod.products(x.astype(dt.np, copy=False), axis, keepdim)))  # (torch's: contiguous)
         ctx.save_for_backward(a, res)
@@ -449,6 +452,8 @@ class Prod(Function):
 
 class ProdDim(Prod):
     node_name = "ProdBackward1"
+    _saved_dim = SavedFromCtx(lambda c: c.get("raw_dim", c["dim"]))
+    _saved_keepdim = SavedFromCtx(lambda c: c["keepdim"])
 
 
 def prod_backward(g: Tensor, a: Tensor, dim: int) -> Tensor:
@@ -481,7 +486,7 @@ def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     try:
         if dim is None:
             return Prod.apply(input, dim=None, keepdim=False, dt=dt)
-        return ProdDim.apply(input, dim=normalize_dim(dim, input._data.ndim), keepdim=bool(keepdim), dt=dt)
+        return ProdDim.apply(input, dim=normalize_dim(dim, input._data.ndim), keepdim=bool(keepdim), dt=dt, raw_dim=dim)
     except AttributeError:
         return _tensor_like(prod, input, dim is None and not keepdim and dtype is None, dim, keepdim, dtype)
 

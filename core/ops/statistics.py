@@ -19,7 +19,9 @@ from core._tensor import Tensor
 from core._user_warning import warn_user
 from core._var_all import var_all, welford, welford_fits
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import computes_in_float32, half_steps
+from core.ops._saved_attrs import dims_as_given
 from core.ops._util import wrap, xp_of
 from core.ops.comparison import masked_fill
 from core.ops.cumulative import *  # noqa: F403 - one family for users
@@ -90,9 +92,15 @@ def _reduces_all(input: Tensor, dims: tuple) -> bool:
 class Var(Function):
     node_name = "VarBackward0"
     op = "var"
+    saved_names = ("self",)
+    # (the dims as the call gave them, its correction: None where it gave neither dims nor unbiased nor correction)
+    _saved_dim, _saved_correction = dims_as_given("given", fallback="dims"), SavedFromCtx(lambda c: c["shown"])
+    _saved_keepdim = SavedFromCtx(lambda c: c["keepdim"])
 
     @classmethod
-    def forward(cls, ctx, a, *, dims, keepdim, correction, whole=False, all_cpu=False, welford_ok=False):
+    def forward(cls, ctx, a, *, dims, keepdim, correction, whole=False, all_cpu=False, welford_ok=False,
+                given=None, shown=None):
+        ctx.given, ctx.shown = given, shown
         x = a._data
         xp = xp_of(x)
         ax = axes(dims, x.ndim)
@@ -160,6 +168,7 @@ def std_to_var_grad(g: Tensor, res: Tensor) -> Tensor:
 class Std(Var):
     node_name = "StdBackward0"
     op = "std"
+    saved_names = ("self", "result")
 
     @staticmethod
     def finish(ctx, a, out, mu):
@@ -199,6 +208,7 @@ class VarMean(Var):
 class StdMean(Var):
     node_name = "StdMeanBackward0"
     op = "std"
+    saved_names = ("self", "result0")
 
     @staticmethod
     def finish(ctx, a, out, mu):
@@ -220,12 +230,23 @@ class StdMean(Var):
         return var_t / (2 * ctx.output[0]), mean(t, ctx.dims, keepdim=ctx.keepdim)
 
 
+def _shown(dim, unbiased, correction) -> dict:
+    """What var's/std's node shows as ``_saved_dim`` and ``_saved_correction``: the dims as given, and the
+    correction PyTorch's overload passes (``x.var()`` passes none; NOTE: ``x.var(None)``, which torch shows as 1,
+    cannot be told from it here)."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if correction is None and (unbiased is not None or dim is not None):
+        correction = 1 if unbiased is None or unbiased else 0
+    return {"given": dim, "shown": correction}
+
+
 def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     dims, c, whole = _var_args("var", input, dim, unbiased, correction)
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c)
     return Var.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
-                     all_cpu=_reduces_all(input, dims), welford_ok=_exact(input))
+                     all_cpu=_reduces_all(input, dims), welford_ok=_exact(input), **_shown(dim, unbiased, correction))
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -233,7 +254,7 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c).sqrt()
     return Std.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
-                     all_cpu=_reduces_all(input, dims), welford_ok=_exact(input))
+                     all_cpu=_reduces_all(input, dims), welford_ok=_exact(input), **_shown(dim, unbiased, correction))
 
 
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -242,7 +263,7 @@ def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
     if input.is_complex():  # a real variance (var's), the complex mean
         return _complex_var(input, dims, keepdim, c), mean(input, dims, keepdim=bool(keepdim))
     return tuple(VarMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
-                           welford_ok=_exact(input)))
+                               welford_ok=_exact(input), **_shown(dim, unbiased, correction)))
 
 
 def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -251,7 +272,7 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c).sqrt(), mean(input, dims, keepdim=bool(keepdim))
     return tuple(StdMean.apply(input, dims=dims, keepdim=bool(keepdim), correction=c, whole=whole,
-                           welford_ok=_exact(input)))
+                               welford_ok=_exact(input), **_shown(dim, unbiased, correction)))
 
 
 accept_numpy_names(globals(), ["var", "std", "var_mean", "std_mean"])

@@ -53,6 +53,26 @@ def _cases(lib) -> dict:
         "amax": x.amax(1), "amax_negative": batch.amax(-1), "amin_dims": batch.amin([-1, 0], keepdim=True),
         "sum_no_dims": x.sum(dim=[]), "kthvalue": x.kthvalue(2, -1)[0],
         **_activation_cases(lib, x, y, pos), **_index_cases(lib, x, y), **_norm_pool_cases(lib, t(4, 3), img),
+        **_loss_reduction_cases(lib, x, y, pos),
+    }
+
+
+def _loss_reduction_cases(lib, x, y, pos) -> dict:
+    """BCE (its weight expanded to the input, as torch's function does), BCE with logits, smooth L1 and Huber; prod,
+    cumprod, logsumexp, var and std (dims as given, var's correction None where the call gave no dim, unbiased or
+    correction), std_mean/var_mean."""
+    F, ones = lib.nn.functional, lib.ones(2, 3)
+    return {
+        "bce": F.binary_cross_entropy(pos.sigmoid(), ones), "bce_weight": F.binary_cross_entropy(
+            pos.sigmoid(), ones, weight=lib.full((3,), 2.0), reduction="sum"),
+        "bce_logits": F.binary_cross_entropy_with_logits(x, ones), "bce_logits_weights": (
+            F.binary_cross_entropy_with_logits(x, ones, weight=lib.full((3,), 2.0), pos_weight=lib.ones(3))),
+        "smooth_l1": F.smooth_l1_loss(x, y, beta=0.5), "huber": F.huber_loss(x, y.detach(), delta=2, reduction="none"),
+        "prod": x.prod(), "prod_dim": x.prod(-1, keepdim=True), "cumprod": x.cumprod(-1),
+        "logsumexp": x.logsumexp(-1), "logsumexp_dims": x.logsumexp((0, 1), keepdim=True), "var": x.var(),
+        "var_dim": x.var(-1, unbiased=False), "var_correction": x.var(correction=0), "var_list": x.var([0, 1]),
+        "std": x.std(), "std_dim": x.std(0, keepdim=True), "std_mean": lib.std_mean(x, 1)[0],
+        "var_mean": lib.var_mean(x, -1)[0],
     }
 
 

@@ -23,7 +23,7 @@ from core._sleef import exp_neg_abs_and_neg, expf_u10, log1pf_u10, loop_sigmoid
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
-from core.autograd.node_api import SavedFromNode
+from core.autograd.node_api import SavedFromCtx, SavedFromNode
 from core.ops._float32_compute import computes_in_float32, is_reduced, with_number
 from core.ops._saved_attrs import reduction_code
 from core.ops._util import quiet, xp_of
@@ -202,6 +202,10 @@ class BinaryCrossEntropyWithLogits(Function):
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     edgeless_inputs = (2, 3)  # weight and pos_weight (torch's node: input and target)
+    saved_names = ("self", "target")
+    _saved_reduction = reduction_code()
+    _saved_weight = SavedFromCtx(lambda c: None if c["w"] is None else Tensor._wrap(c["w"]), tensor=True)
+    _saved_pos_weight = SavedFromCtx(lambda c: None if c["pw"] is None else Tensor._wrap(c["pw"]), tensor=True)
 
     @staticmethod
     def forward(ctx, input, target, weight, pos_weight, *, reduction):

@@ -17,8 +17,10 @@ from core._precise import precise
 from core._sleef import vector_loop
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromNode
 from core.nn.functional._loss_primitives import _reduced, _result, _scale, contiguous, laid_out, recording
 from core.ops._float32_compute import is_reduced
+from core.ops._saved_attrs import kept, operand_shape, reduction_code
 from core.ops._util import quiet, xp_of
 
 __all__ = ["BinaryCrossEntropy", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss"]
@@ -32,6 +34,13 @@ _C_LIBRARY_LOGS = 4096
 _F32 = np.float32
 
 
+def _expanded_weight(node):
+    """BCE's ``_saved_weight``: the weight the node kept, expanded to the input's shape as PyTorch's function expands
+    it before its kernel (None where none was given)."""
+    w = node.w
+    return None if w is None else Tensor._wrap(xp_of(w).broadcast_to(w, operand_shape(node, 0, 0)))
+
+
 def _grads(gx, need):
     """(input grad, target grad = -input grad) as the backward returns them."""
     return (gx if need[0] else None), (-gx if need[1] else None)
@@ -42,6 +51,8 @@ class BinaryCrossEntropy(Function):
 
     node_name = "BinaryCrossEntropyBackward0"
     edgeless_inputs = (2,)  # the weight (torch's node: input and target)
+    saved_names = ("self", "target")
+    _saved_reduction, _saved_weight = reduction_code(), SavedFromNode(lambda node: _expanded_weight(node), tensor=True)
 
     @staticmethod
     def forward(ctx, input, target, weight, *, reduction):
@@ -97,6 +108,8 @@ class _PiecewiseLoss(Function):
     """Smooth L1 and Huber: quadratic for |x - t| < c, linear beyond; ``scale`` weighs the two (1/beta, delta)."""
 
     half_steps = None  # ``f(x, t, g, norm, c)``: a half type's input gradient where its kernel rounds each step
+    saved_names = ("self", "target")
+    _saved_reduction = reduction_code()
 
     @classmethod
     def forward(cls, ctx, input, target, *, reduction, c):
@@ -153,6 +166,7 @@ class SmoothL1Loss(_PiecewiseLoss):
     """0.5 z^2 / beta for z = |x - t| < beta, z - 0.5 beta beyond."""
 
     node_name = "SmoothL1LossBackward0"
+    _saved_beta = kept("c")
 
     @staticmethod
     def _inner(z, c):
@@ -195,6 +209,7 @@ class HuberLoss(_PiecewiseLoss):
     """0.5 z^2 for z = |x - t| < delta, delta (z - 0.5 delta) beyond."""
 
     node_name = "HuberLossBackward0"
+    _saved_delta = kept("c")
 
     @staticmethod
     def _inner(z, c):
