@@ -15,7 +15,7 @@ from core._tensor import Tensor
 
 __all__ = ["tp_name", "require_tensors", "require_input", "require_tensor_input", "require_one_tensor",
            "conv_arguments_error", "random_factory_kwargs_error", "spaced_arguments_error", "is_index",
-           "require_int_list", "number_arg", "dim_overloads_error",
+           "require_int_list", "number_arg", "dim_overloads_error", "require_bool", "require_int",
            "keyword_dim_error", "dim_error", "reworded", "std_dim_error", "int64"]
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python, whose tp_name is its bare name
@@ -86,6 +86,27 @@ def refuse_bool_dim(fn: str, dim, kind: str = "int", position: int = 2) -> None:
     is no sum along dim 1, as Python's ``bool`` subclassing ``int`` would make it; core has no named dims)."""
     if isinstance(dim, (bool, float, str)):
         raise TypeError(f"{fn}(): argument 'dim' (position {position}) must be {kind}, not {tp_name(dim)}")
+
+
+def require_bool(fn: str, name: str, position: int | None, value) -> None:
+    """PyTorch's TypeError for a ``bool`` parameter given anything but a bool (``x.sum(0, 1)``, ``keepdim=1``): its
+    parser takes no int, None or NumPy bool there, where Python's truthiness would. ``position`` None: keyword-only.
+    Worded for the function; a method's position (one less) comes from ``core.ops.method_args``."""
+    if value is not True and value is not False:
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {tp_name(value)}")
+
+
+def require_int(fn: str, name: str, position: int, value, kind: str = "int") -> None:
+    """PyTorch's TypeError for an ``int`` (or, ``kind``, ``tuple of ints``) parameter given no int: a float, None, a
+    str, a bool (``x.tril(1.5)``, ``x.chunk(None)``), where ``__index__`` or ``int()`` would fail in other words or
+    truncate. ``position`` counts the input, as the function's parser does; the error carries ``input_counted`` so
+    that a method (``core.ops.arity_words``) says one less."""
+    if isinstance(value, (bool, float, str)) or value is None or not (hasattr(value, "__index__")
+                                                                      or isinstance(value, Tensor)):
+        error = TypeError(f"{fn}(): argument '{name}' (position {position}) must be {kind}, not {tp_name(value)}")
+        error.input_counted = True  # type: ignore[attr-defined]
+        raise error
 
 
 def is_index(value) -> bool:

@@ -23,11 +23,13 @@ class Size(tuple):
         return tuple.__new__(cls, (s.__index__() for s in items))
 
     def __repr__(self) -> str:
+        _unpacked(self)
         return f"torch.Size([{', '.join(str(s if getattr(s, '_is_nested_int', False) else int(s)) for s in self)}])"
 
     __str__ = __repr__
 
     def numel(self) -> int:
+        _unpacked(self)
         n = 1
         for s in self:
             n *= s
@@ -75,6 +77,14 @@ def _size_attribute_error(error: AttributeError) -> AttributeError:
 def _size(shape) -> Size:
     """A ``Size`` of a backend array's shape (already ints: no checks on this hot path)."""
     return tuple.__new__(Size, shape)
+
+
+def _unpacked(size: Size) -> None:
+    """PyTorch's Size holds any int but reads each as an int64 to print it or count its elements: past int64,
+    ``repr`` and ``numel`` raise its ValueError (``torch.Size([2**63])`` itself is made)."""
+    for s in size:
+        if type(s) is int and not -2**63 <= s < 2**63:
+            raise ValueError("Overflow when unpacking long long")
 
 
 class _Layout:

@@ -20,6 +20,7 @@ from core._factories import _arg_type as _type_name
 from core._factories import _index_like
 from core._factory_args import long_long_overflow
 from core._tensor import Tensor
+from core.ops.arity_words import arity_error
 
 __all__ = ["view_sizes", "reshape_sizes"]
 
@@ -28,6 +29,8 @@ _VIEW_SIGNATURES = (" * (torch.dtype dtype)", " * (tuple of ints size)")
 
 def _sizes(args: tuple, fn: str, arg: str) -> tuple:
     """``fn``'s sizes as a tuple (ints given one by one or as one tuple, list or ``Size``); ``arg``: its name."""
+    if not args:  # (x.view(): no size at all, which the parser refuses before anything runs)
+        raise arity_error(fn, (), {}) or TypeError(f"{fn}() missing 1 required positional arguments: \"{arg}\"")
     seq = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
     for s in seq:
         if type(s) is not int or not -2**63 <= s < 2**63:

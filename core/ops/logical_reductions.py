@@ -10,7 +10,7 @@ import builtins
 
 import numpy as np
 
-from core._arg_types import dim_overloads_error, is_index, tp_name
+from core._arg_types import dim_overloads_error, is_index, require_bool, tp_name
 from core._tensor import Tensor
 from core.ops._recorded import recorded
 from core.ops._strided import row_major
@@ -36,6 +36,7 @@ def _logical(input: Tensor, dim, keepdim, fn: str):
 def all(input: Tensor, dim=None, keepdim: bool = False):  # PyTorch's name
     if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: torch.all(x, True) is no all over dim 1)
         raise dim_overloads_error("all", dim, method=False)
+    require_bool("all", "keepdim", 3, keepdim)
     try:
         return _logical(input, dim, keepdim, "all")
     except AttributeError:  # NOTE: a tensor-like (MaskedTensor) takes the call only where a plain one failed
@@ -49,6 +50,7 @@ def all(input: Tensor, dim=None, keepdim: bool = False):  # PyTorch's name
 def any(input: Tensor, dim=None, keepdim: bool = False):
     if isinstance(dim, (bool, float)):
         raise dim_overloads_error("any", dim, method=False)
+    require_bool("any", "keepdim", 3, keepdim)
     return _logical(input, dim, keepdim, "any")
 
 
@@ -57,6 +59,7 @@ def all_method(self: Tensor, dim=None, keepdim: bool = False):
     """``x.all(dim)``: ``all``, its argument errors in the method's form."""
     if isinstance(dim, (bool, float)):
         raise dim_overloads_error("all", dim, method=True)
+    require_bool("all", "keepdim", 3, keepdim)
     return _logical(self, dim, keepdim, "all")
 
 
@@ -65,6 +68,7 @@ def any_method(self: Tensor, dim=None, keepdim: bool = False):
     """``x.any(dim)``: ``any``, its argument errors in the method's form."""
     if isinstance(dim, (bool, float)):
         raise dim_overloads_error("any", dim, method=True)
+    require_bool("any", "keepdim", 3, keepdim)
     return _logical(self, dim, keepdim, "any")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _dtype, _mkl_vml
-from core._arg_types import refuse_bool_dim
+from core._arg_types import refuse_bool_dim, require_bool
 from core._cascade_sum import ordered_sum
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -62,6 +62,7 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False):
     if dim is None:
         raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     refuse_bool_dim("logsumexp", dim, "tuple of ints")
+    require_bool("logsumexp", "keepdim", 3, keepdim)
     if input.is_complex():
         return _complex_logsumexp(input, reduce_dims(input, dim), bool(keepdim))
     dt = input.dtype if input.dtype.is_floating_point else _dtype.get_default_dtype()

@@ -13,16 +13,17 @@ import re
 
 from core._arg_types import tp_name
 from core._dtype import dtype
+from core.ops.arity_words import arity_error, binding_failed, typed_error
 
 __all__ = ["parser_form", "only_plausible", "translating", "named_as", "TRANSLATED"]
 
 # the methods whose functions refuse a bool dim (core._arg_types.refuse_bool_dim) and take no out= (those that do
 # are wrapped by method_out, which translates too)
-TRANSLATED = ("softmax", "log_softmax", "cummax", "cummin", "cumprod", "logcumsumexp", "logsumexp", "argmax",
-              "argmin", "amax", "amin", "nansum", "nanmean", "median", "nanmedian", "mode", "cumsum", "sum", "mean",
-              "prod", "topk", "transpose", "transpose_", "swapaxes", "swapaxes_", "swapdims", "swapdims_", "clamp",
-              "clip", "clamp_", "clip_")  # (topk: a bool or float k; transpose and its names: a dim that is no int;
-# clamp: a str bound)
+TRANSLATED = ("kthvalue", "softmax", "log_softmax", "cummax", "cummin", "cumprod", "logcumsumexp", "logsumexp",
+              "argmax", "argmin", "amax", "amin", "nansum", "nanmean", "median", "nanmedian", "mode", "cumsum",
+              "sum", "mean", "prod", "topk", "transpose", "transpose_", "swapaxes", "swapaxes_", "swapdims",
+              "swapdims_", "clamp", "clip", "clamp_", "clip_")  # (topk: a bool or float k; transpose and its
+# names: a dim that is no int; clamp: a str bound; kthvalue: a float k)
 _CLAMPS = ("clamp", "clip", "clamp_", "clip_")
 
 _POSITIONAL = re.compile(r"^(\w+)\(\): argument '(\w+)' \(position (\d+)\) (must be .*)$", re.S)
@@ -106,11 +107,16 @@ def translating(fn, name: str):
         try:
             return fn(*args, **kwargs)
         except TypeError as error:
+            worded = (arity_error(name, args[1:], kwargs) if binding_failed(error, fn)
+                      else typed_error(error, name, args[1:], kwargs))
+            if worded is not None:  # (a count, keyword or type no signature takes: the parser's words)
+                raise worded from None
             translated = parser_form(error, name, args, kwargs, method=True)
             if translated is None:
                 raise
             raise translated from None
 
+    method.arity_worded = True  # type: ignore[attr-defined]
     return named_as(method, fn)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 
+from core.ops.arity_words import arity_error, binding_failed, typed_error
 from core.ops.method_args import TRANSLATED, named_as, parser_form
 
 __all__ = ["refuse_out"]
@@ -44,6 +45,10 @@ def _refusing(fn, message: str, params: dict):
         try:  # NOTE: no cost unless it raises; then the op's argument errors take the method's wording
             return fn(*args, **kwargs)
         except TypeError as error:
+            worded = (arity_error(name, args[1:], kwargs) if binding_failed(error, fn)
+                      else typed_error(error, name, args[1:], kwargs))
+            if worded is not None:  # (a count, keyword or type no signature takes: the parser's words)
+                raise worded from None
             if name not in _REWORDED:
                 raise
             translated = parser_form(error, name, args, kwargs, method=True)
@@ -52,6 +57,7 @@ def _refusing(fn, message: str, params: dict):
             raise translated from None
 
     named_as(method, fn)
+    method.arity_worded = True  # type: ignore[attr-defined]
     method.__signature__ = inspect.Signature([p for name, p in params.items() if name != "out"])  # (the stub's)
     return method
 

@@ -10,7 +10,7 @@ differentiable. The copying rearrangements (flip, roll, repeat, tril...) live in
 from __future__ import annotations
 
 from core._alias import alias
-from core._arg_types import int64, require_input, tp_name
+from core._arg_types import int64, require_input, require_int, tp_name
 from core._tensor import Size, Tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
@@ -296,8 +296,10 @@ def split(tensor: Tensor, split_size_or_sections=None, dim=0, *, split_size=None
         return tensor.split(split_size_or_sections, dim)
     if isinstance(split_size_or_sections, (list, tuple)):
         return split_with_sizes(tensor, split_size_or_sections, dim)
-    if isinstance(split_size_or_sections, Tensor) and split_size_or_sections.numel() != 1:  # torch's Tensor.split
-        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not Tensor")
+    if isinstance(split_size_or_sections, Tensor) and split_size_or_sections.numel() != 1 or isinstance(
+            split_size_or_sections, (bool, float, str)):  # torch's Tensor.split: no int, so a list of sizes
+        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not "
+                        f"{tp_name(split_size_or_sections)}")
     raw = dim if type(dim) is int else None
     dim = _split_dim(tensor, dim)
     size = tensor._data.shape[dim]
@@ -320,6 +322,7 @@ def chunk(input: Tensor, chunks, dim=0):
     require_input("chunk", input)
     if input.is_quantized:  # quantized parts sharing the quantizer (quantizable ShuffleNet's halves)
         return input.chunk(chunks, dim)
+    require_int("chunk", "chunks", 2, chunks)
     chunks = _index(chunks)
     if input._data.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")

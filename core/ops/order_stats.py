@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from core import _backend, _dtype
-from core._arg_types import refuse_bool_dim
+from core._arg_types import refuse_bool_dim, require_bool
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._std_order import torch_mode_index
@@ -228,6 +228,7 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
         _check_sortable(input, "median_cpu", input._data.size > 0)
         return Median.apply(input)
     refuse_bool_dim("median", dim)
+    require_bool("median", "keepdim", 3, keepdim)
     _check_sortable(input, "median_out")
     return _selecting(MedianDim, "median", input, dim, keepdim)
 
@@ -238,12 +239,14 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
         _check_sortable(input, "median_cpu", input._data.size > 0)
         return Nanmedian.apply(input)
     refuse_bool_dim("nanmedian", dim)
+    require_bool("nanmedian", "keepdim", 3, keepdim)
     _check_sortable(input, "median_out")
     return _selecting(NanmedianDim, "nanmedian", input, dim, keepdim, op="median")
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     refuse_bool_dim("mode", dim)
+    require_bool("mode", "keepdim", 3, keepdim)
     if input.is_complex():
         _check_sortable(input, "mode_cpu")
     return _selecting(ModeDim, "mode", input, dim, keepdim)
@@ -251,6 +254,9 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest element (1-based) along ``dim``, and its index."""
+    if isinstance(k, (bool, float)):  # (no int to PyTorch's parser)
+        raise TypeError(f"kthvalue(): argument 'k' (position 2) must be int, not {type(k).__name__}")
+    require_bool("kthvalue", "keepdim", 4, keepdim)
     x = input._data
     _check_sortable(input, "kthvalue_cpu", x.ndim > 0)
     d = normalize_dim(dim, x.ndim)

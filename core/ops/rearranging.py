@@ -8,7 +8,7 @@ differentiable ops so double backward works.
 from __future__ import annotations
 
 from core import _dtype
-from core._arg_types import int64, is_index, require_input, tp_name
+from core._arg_types import int64, is_index, require_input, require_int, tp_name
 from core._factory_args import check_int64_list, check_storage_size
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -63,6 +63,10 @@ def repeat(input: Tensor, *sizes, repeats=None):
     sizes = (repeats,) if repeats is not None else sizes
     if not sizes:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
+    if len(sizes) == 1 and not isinstance(sizes[0], (tuple, list)):  # (x.repeat(1.5): no int list at all)
+        require_int("repeat", "repeats", 1, sizes[0], "tuple of ints")
+    elif not isinstance(sizes[0], (tuple, list)) and not is_index(sizes[0]) and not isinstance(sizes[0], Tensor):
+        raise TypeError(f"repeat() takes 1 positional argument but {len(sizes)} were given")  # (ints only as varargs)
     repeats = _sizes_arg(sizes)
     check_int64_list(repeats, "repeat", "repeats")
     return Repeat.apply(input, repeats=repeats)
@@ -283,11 +287,13 @@ class TriuInplace(_TriangleInplace):
 
 
 def tril(input: Tensor, diagonal=0):
+    require_int("tril", "diagonal", 2, diagonal)
     _check_2d("tril", input)
     return Tril.apply(input, diagonal=int(diagonal))
 
 
 def triu(input: Tensor, diagonal=0):
+    require_int("triu", "diagonal", 2, diagonal)
     _check_2d("triu", input)
     return Triu.apply(input, diagonal=int(diagonal))
 
@@ -373,6 +379,7 @@ class DiagonalCopy(Function):
 
 
 def diag(input: Tensor, diagonal=0):
+    require_int("diag", "diagonal", 2, diagonal)
     nd = input._data.ndim
     if nd == 1:
         return DiagEmbed.apply(input, offset=int(diagonal), d1=0, d2=1)

@@ -14,7 +14,7 @@ import types
 import numpy as np
 
 from core import _dtype
-from core._arg_types import refuse_bool_dim, tp_name
+from core._arg_types import refuse_bool_dim, require_bool, tp_name
 from core._cascade_sum import ordered_sum
 from core._tensor import Tensor, new_tensor
 from core.autograd.forward_ad import linear_jvp
@@ -274,6 +274,8 @@ def _refuse_keepdim_without_dim(name: str, args: tuple, kwargs: dict, overloads:
 def sum(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):  # PyTorch's name
     if isinstance(dim, (bool, float, str)):
         _refuse_bool_dim("sum", dim, _SUM_OVERLOADS, (keepdim is not False) + (dtype is not None) + (out is not None))
+    if keepdim is not False and keepdim is not True:
+        require_bool("sum", "keepdim", 3, keepdim)
     if out is not None:  # only the dim overload takes out=, as PyTorch's
         if dim is ALL_DIMS:
             raise TypeError("sum() got an unexpected keyword argument 'out'")
@@ -317,6 +319,7 @@ class Nansum(Function):
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     refuse_bool_dim("nansum", dim, "tuple of ints")
+    require_bool("nansum", "keepdim", 3, keepdim)
     dims = reduce_dims(input, dim)
     if input._data.dtype.kind == "c" and input.device.type == "cpu":
         raise RuntimeError("nansum on CPU does not support complex inputs")
@@ -380,6 +383,8 @@ class MeanDim(Mean):
 def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=None):
     if isinstance(dim, (bool, float, str)):
         _refuse_bool_dim("mean", dim, _MEAN_OVERLOADS, (keepdim is not False) + (dtype is not None) + (out is not None))
+    if keepdim is not False and keepdim is not True:
+        require_bool("mean", "keepdim", 3, keepdim)
     if out is not None:
         _fill_shared_out(out, input, 0)
         return _out(mean(input, dim, keepdim, dtype=dtype), out)
@@ -396,6 +401,7 @@ def mean(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None, out=
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     """``nansum / count of non-NaN``, composed like PyTorch's (its grad_fn is DivBackward0)."""
     refuse_bool_dim("nanmean", dim, "tuple of ints")
+    require_bool("nanmean", "keepdim", 3, keepdim)
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
                            f"{type_name(input.dtype)}")
@@ -476,6 +482,7 @@ def prod_backward(g: Tensor, a: Tensor, dim: int) -> Tensor:
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
     if isinstance(dim, (bool, float, str)):
         _refuse_bool_dim("prod", dim, _PROD_OVERLOADS, (keepdim is not False) + (dtype is not None))
+    require_bool("prod", "keepdim", 3, keepdim)
     try:
         dt = _int_promoted(input, dtype)
     except AttributeError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._arg_types import refuse_bool_dim, require_input, require_tensor_input, tp_name
+from core._arg_types import refuse_bool_dim, require_bool, require_input, require_tensor_input, tp_name
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
@@ -117,10 +117,12 @@ class MinAll(MaxAll):
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False):
+    require_bool("amax", "keepdim", 3, keepdim)
     return _extreme_values(amax, Amax, "max", input, dim, keepdim)
 
 
 def amin(input: Tensor, dim=(), keepdim: bool = False):
+    require_bool("amin", "keepdim", 3, keepdim)
     return _extreme_values(amin, Amin, "min", input, dim, keepdim)
 
 
@@ -264,6 +266,8 @@ def _check_extreme_args(name: str, dim, keepdim, extra: tuple) -> None:
         raise TypeError(f"{name}() takes from 2 to 3 positional arguments but 4 were given")
     bad_dim = dim is not None and not isinstance(dim, Tensor) and (
         isinstance(dim, bool) or not hasattr(type(dim), "__index__"))
+    if dim is not None and not bad_dim and not extra and not isinstance(dim, Tensor):
+        require_bool(name, "keepdim", 3, keepdim)
     if extra or bad_dim:
         given = [dim] + ([] if keepdim is False and not extra else [keepdim]) + list(extra)
         raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
@@ -309,6 +313,7 @@ class Aminmax(Function):
 
 
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
+    require_bool("aminmax", "keepdim", None, keepdim)
     x = input._data
     if dim is None:
         dims = tuple(range(x.ndim))
@@ -352,6 +357,7 @@ def _arg(input: Tensor, dim, keepdim, name: str):
 
 @recorded
 def argmax(input: Tensor, dim=None, keepdim: bool = False):
+    require_bool("argmax", "keepdim", 3, keepdim)
     try:
         return _arg(input, dim, keepdim, "argmax")
     except AttributeError:
@@ -360,6 +366,7 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False):
 
 @recorded
 def argmin(input: Tensor, dim=None, keepdim: bool = False):
+    require_bool("argmin", "keepdim", 3, keepdim)
     try:
         return _arg(input, dim, keepdim, "argmin")
     except AttributeError:

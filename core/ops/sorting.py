@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from core._arg_types import dim_overloads_error, int64, tp_name
+from core._arg_types import dim_overloads_error, int64, require_bool, tp_name
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -84,6 +84,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable=None)
     them."""
     if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: x.sort(True) sorts along no dim 1; the
         raise dim_overloads_error("sort", dim, method=True)  # function form rewords it: out_arg)
+    require_bool("sort", "descending", 3, descending)
     refuse_complex(input, RuntimeError, " Sort does not support complex dtypes on CPU")
     d = normalize_dim(dim, input._data.ndim)
     cls = Sort if stable is None else SortStable
@@ -95,6 +96,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable=None)
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     if isinstance(dim, (bool, float)):
         raise dim_overloads_error("argsort", dim, method=True)
+    require_bool("argsort", "descending", 3, descending)
     x = input._data
     d = normalize_dim(dim, x.ndim)
     if x.ndim == 0:
@@ -184,6 +186,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     results) come in the order PyTorch's CPU kernel gives them."""
     if isinstance(k, (bool, float)):  # (no int to torch's parser: topk(x, True) is no top-1; the method's
         raise TypeError(f"topk(): argument 'k' (position 2) must be int, not {tp_name(k)}")  # words: method_args)
+    require_bool("topk", "largest", 4, largest)
+    require_bool("topk", "sorted", 5, sorted)
     refuse_complex(input, RuntimeError, " topk does not support complex dtypes on CPU")
     x = input._data
     d = normalize_dim(dim, x.ndim)

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from core._arg_types import std_dim_error, tp_name
+from core._arg_types import require_bool, std_dim_error, tp_name
 from core._tensor import Tensor
 from core._user_warning import warn_user
 from core._var_all import var_all, welford, welford_fits
@@ -54,6 +54,8 @@ def _var_args(op: str, input: Tensor, dim, unbiased, correction):
     elif isinstance(dim, (float, str)):  # (no int to PyTorch's parser; the method's words for var/std, whose function
         more = () if unbiased is None else (tp_name(unbiased),)  # (the arguments after it, as the parser lists them)
         raise std_dim_error(op, dim, method=op in ("var", "std"), keyword=False, more=more)  # form rewords it: out_arg)
+    if unbiased is not None:
+        require_bool(op, "unbiased", 3, unbiased)
     if unbiased is not None and correction is not None:
         raise TypeError(f"{op}() received an invalid combination of arguments - got both unbiased and correction")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
@@ -242,6 +244,7 @@ def _shown(dim, unbiased, correction) -> dict:
 
 
 def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    require_bool("var", "keepdim", 4, keepdim)
     dims, c, whole = _var_args("var", input, dim, unbiased, correction)
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c)
@@ -250,6 +253,7 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
 
 
 def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    require_bool("std", "keepdim", 4, keepdim)
     dims, c, whole = _var_args("std", input, dim, unbiased, correction)
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c).sqrt()
@@ -259,6 +263,7 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
 
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(var, mean)`` as a plain tuple, like PyTorch."""
+    require_bool("var_mean", "keepdim", 4, keepdim)
     dims, c, whole = _var_args("var_mean", input, dim, unbiased, correction)
     if input.is_complex():  # a real variance (var's), the complex mean
         return _complex_var(input, dims, keepdim, c), mean(input, dims, keepdim=bool(keepdim))
@@ -268,6 +273,7 @@ def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
 
 def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """``(std, mean)`` as a plain tuple, like PyTorch."""
+    require_bool("std_mean", "keepdim", 4, keepdim)
     dims, c, whole = _var_args("std_mean", input, dim, unbiased, correction)
     if input.is_complex():
         return _complex_var(input, dims, keepdim, c).sqrt(), mean(input, dims, keepdim=bool(keepdim))

@@ -19,6 +19,7 @@ from core._alias import alias
 from core._tensor import Tensor
 from core.ops import (
     _fastpath,
+    arity_words,
     comparison,
     complex_ops,
     conversion,
@@ -356,6 +357,7 @@ def install(cls) -> None:
     for name, function in unwrapped.items():  # (refuse_out's wrappers translate the method's argument errors too)
         if TENSOR_METHODS[name] is function:
             TENSOR_METHODS[name] = method_args.translating(function, name)
+    arity_words.install(TENSOR_METHODS)  # a wrong count or keyword in the parser's words (the error path only)
     python_operators.install(TENSOR_METHODS)  # binary operators answer NotImplemented to operands they cannot take
     TENSOR_METHODS["sum"] = _fastpath.whole_sum(TENSOR_METHODS["sum"], reduction.Sum)  # (t.sum(): the hot path)
     for name, function in TENSOR_METHODS.items():

@@ -7,7 +7,7 @@ re-exports them.
 
 from __future__ import annotations
 
-from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input
+from core._arg_types import dim_overloads_error, refuse_bool_dim, require_input, require_int
 from core._factory_args import check_int64_list
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
@@ -68,6 +68,8 @@ class Expand(Function):
 def expand(input: Tensor, *sizes, size=None):
     if size is None and not sizes:
         raise TypeError('expand() missing 1 required positional arguments: "size"')  # (torch's parser's words)
+    if len(sizes) == 1 and not isinstance(sizes[0], (tuple, list)):  # (x.expand(1.5): no int list at all)
+        require_int("expand", "size", 1, sizes[0], "tuple of ints")
     sizes = _shape_arg((size,) if size is not None else sizes)
     check_int64_list(sizes, "expand", "size")
     return Expand.apply(input, sizes=sizes)

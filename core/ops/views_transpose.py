@@ -7,7 +7,7 @@ re-exports them.
 
 from __future__ import annotations
 
-from core._arg_types import require_input, tp_name
+from core._arg_types import require_input, require_int, tp_name
 from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
@@ -158,6 +158,8 @@ def permute(input: Tensor, *args, dims=None):
     if dims is None and not args:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = (dims,) if dims is not None else args
+    if len(dims) == 1 and not isinstance(dims[0], (tuple, list)):  # (x.permute(1.5): no int list at all)
+        require_int("permute", "dims", 2, dims[0], "tuple of ints")
     if input.is_quantized:
         return input.permute(*dims)
     return Permute.apply(input, dims=_shape_arg(dims))
