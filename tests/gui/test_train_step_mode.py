@@ -70,3 +70,12 @@ def test_a_step_after_a_replaying_train_says_every_node_ran(qtbot, window):
     qtbot.waitUntil(lambda: AFTER_REPLAYS.fullmatch(panel.step_mode.text()) is not None, timeout=10_000)
     QTest.mouseClick(panel.buttons["Step"], Qt.LeftButton)
     qtbot.waitUntil(lambda: panel.step_mode.text() == "Training step: step by step (every node ran)", timeout=30_000)
+
+
+def test_a_first_step_says_why_it_ran_every_node_without_nested_brackets(qtbot, window):
+    """The Step button on a document just opened: the line read '... every node ran (first step after a change (the
+    next one is recorded))', brackets in brackets."""
+    panel = window.training.panel
+    QTest.mouseClick(panel.buttons["Step"], Qt.LeftButton)
+    expected = "Training step: step by step, every node ran (first step after a change; the next one is recorded)"
+    qtbot.waitUntil(lambda: panel.step_mode.text() == expected, timeout=60_000)

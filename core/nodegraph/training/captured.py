@@ -123,7 +123,7 @@ class CapturedForward:
         if self.refused is not None:
             return self.refused
         if not self._warm:
-            return "first step after a change (the next one is recorded)"
+            return "first step after a change; the next one is recorded"
         if last:
             return LAST_STEP
         return None
