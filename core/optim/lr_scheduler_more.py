@@ -253,11 +253,6 @@ class CyclicLR(LRScheduler):
         self._init_scale_fn()
 
 
-def _closed_form(scheduler) -> list:
-    """PyTorch's ``_get_closed_form_lr`` where it has one, else ``get_lr`` (used at a milestone)."""
-    return scheduler._get_closed_form_lr() if hasattr(scheduler, "_get_closed_form_lr") else scheduler.get_lr()
-
-
 def _combined_state_dict(scheduler) -> dict:
     """A ``SequentialLR``'s or ``ChainedScheduler``'s state: its own attributes but the optimizer, and each of its
     schedulers' ``state_dict()`` under ``_schedulers`` (as torch's)."""
@@ -301,8 +296,7 @@ class SequentialLR(LRScheduler):
             _set_lr(group, group["initial_lr"])
         self.recursive_undo()
         first = self._schedulers[bisect_right(self._milestones, 0)]
-        first._step_count = 0
-        first.step()
+        first._initial_step()  # NOTE: a constructor's step, which keeps the rates (ExponentialLR would multiply)
         self._last_lr = first.get_last_lr()
 
     def recursive_undo(self, sched=None) -> None:
@@ -319,10 +313,7 @@ class SequentialLR(LRScheduler):
         idx = bisect_right(self._milestones, self.last_epoch)
         scheduler = self._schedulers[idx]
         if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
-            scheduler.last_epoch = 0
-            for group, lr in zip(self.optimizer.param_groups, _closed_form(scheduler)):
-                _set_lr(group, lr)
-            scheduler._last_lr = _lrs(scheduler)
+            scheduler._update_lr(0)  # its epoch 0, in closed form where it has one
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()

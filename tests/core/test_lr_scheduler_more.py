@@ -43,6 +43,9 @@ BUILDS = {
     "sequential-3": lambda lib, o: _s(lib).SequentialLR(
         o, [_s(lib).ConstantLR(o, factor=0.3, total_iters=4), _s(lib).StepLR(o, step_size=3, gamma=0.5),
             _s(lib).CosineAnnealingLR(o, T_max=6)], milestones=[4, 12]),
+    # ExponentialLR first: SequentialLR's constructor step keeps the rate (it multiplied by gamma once too often)
+    "sequential-exponential-first": lambda lib, o: _s(lib).SequentialLR(
+        o, [_s(lib).ExponentialLR(o, gamma=0.9), _s(lib).StepLR(o, step_size=10, gamma=0.1)], milestones=[20]),
     "chained": lambda lib, o: _s(lib).ChainedScheduler(
         [_s(lib).ConstantLR(o, factor=0.1, total_iters=2), _s(lib).ExponentialLR(o, gamma=0.9)]),
 }
