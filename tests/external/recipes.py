@@ -105,3 +105,4 @@ RECIPES += __import__("recipes_learners").RECIPES  # xiaotudui, bpesquet and oth
 RECIPES += __import__("recipes_autograd_material").RECIPES  # autograd as the subject: Hessian-free, hyperoptimizers, flows (helper s35 corpus2)
 RECIPES += __import__("recipes_learners2").RECIPES  # jinkyukim-me and other learner material, second batch (helper s35 CORPUS)
 RECIPES += __import__("recipes_learners3").RECIPES  # Meric0918 and other learner/course material, third batch (helper s36 corpus36)
+RECIPES += __import__("recipes_learners4").RECIPES  # eat_pytorch_in_20_days and other learner material, fourth batch (helper s37 corpus37)
