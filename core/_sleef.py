@@ -15,6 +15,7 @@ import numpy as np
 
 from core import _cpu
 from core._glibc import expf as glibc_expf
+from core._memory_format import laid_out_like_operands
 from core._numpy_c import copyto as _copyto
 from core._pool import pool_map
 from core._thread_scratch import kept_per_thread
@@ -309,8 +310,11 @@ def vector_loop(x: np.ndarray, vec, scalar, *more: np.ndarray, pair: int | None 
             if cut < inner:
                 out[..., cut:] = scalar(*(part(r, np.s_[..., cut:]) for r in rows))
             return out.reshape(x.shape)
-    if order is None or n < pair:
-        return np.asarray(scalar(*arrays), x.dtype)
+    if order is None or n < pair:  # NOTE: TensorIterator lays the result out as the operands (``x.t()``'s is ``.t()``)
+        if order == "F":  # (a transposed matrix's: computed on the C-ordered transposes, no copy after)
+            return np.asarray(scalar(*(a.T for a in arrays)), x.dtype).T
+        res = np.asarray(scalar(*arrays), x.dtype)
+        return res if res.ndim < 2 or order == "C" else laid_out_like_operands(res, *arrays)
     flats = [a if not a.ndim else (a.reshape(-1) if order == "C" else a.T.reshape(-1)) for a in arrays]
     cut = n - n % pair
     out = np.empty(n, x.dtype)

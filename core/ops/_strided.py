@@ -15,7 +15,8 @@ from core.autograd.function import Function
 from core.ops._util import xp_of
 
 __all__ = ["strided_array", "contiguous_strides", "strided_scatter", "copy_preserving_layout", "extent", "dense",
-           "row_major", "in_layout_of", "SliceBackward", "SelectBackward", "DiagonalBackward", "UnfoldBackward"]
+           "row_major", "relaid", "relaid_row_major", "in_layout_of", "SliceBackward", "SelectBackward",
+           "DiagonalBackward", "UnfoldBackward"]
 
 
 class _Interface:
@@ -77,6 +78,19 @@ def row_major(arr):
         if arr.strides == strides:
             return arr
     return xp_of(arr).lib.stride_tricks.as_strided(arr, arr.shape, strides)  # (only size-1 dims' strides differ)
+
+
+def relaid(t: Tensor, arr) -> Tensor:
+    """``t``, a fresh result that no view shares yet, holding ``arr``: its values in the layout of the torch kernel
+    that core composes from other ops, whose results are laid out otherwise (``renorm``, layer norm's gradient)."""
+    if arr is not t._data:
+        t._data = t._root = arr
+    return t
+
+
+def relaid_row_major(t: Tensor) -> Tensor:
+    """``relaid`` with ``t``'s array ``row_major``: a torch kernel's contiguous output."""
+    return relaid(t, row_major(t._data))
 
 
 def in_layout_of(arr, ref):

@@ -15,6 +15,7 @@ import numpy as np
 from core import _softmax_kernels as softmax_kernels
 from core._factories import zeros_like
 from core._fused import fma
+from core._memory_format import laid_out_like_operands
 from core._mkl_tanhd import one_minus_square
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -52,7 +53,8 @@ def tanh_grad_arrays(xp, g, o):
         factor = fma(np, -o, o, _ONE64) if factor is None else factor  # tanh's output (|o| <= 1): ~2x cheaper
         if np.isnan(np.add.reduce(factor, axis=None)):  # NOTE: the FMA instruction passes a NaN ``o`` on with its
             factor = np.where(np.isnan(o), o, factor)  # sign (the product's negation leaves a NaN as it is)
-        return g * factor  # (1 - o² is never +inf: its sum is NaN only where an element is)
+        res = g * factor  # (1 - o² is never +inf: its sum is NaN only where an element is)
+        return res if res.ndim < 2 else laid_out_like_operands(res, g, o)  # (one_minus_square's is C-ordered)
     return g * (1 - o * o)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from core import _dtype
 from core._arg_types import require_tensors
+from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._util import xp_of
@@ -241,8 +242,8 @@ class Complex(Function):
     def forward(ctx, re, im):
         x, y = re._data, im._data
         out = xp_of(x).empty(np.broadcast_shapes(x.shape, y.shape), dtype=re.dtype.to_complex().np)
-        out.real, out.imag = x, y
-        return new_tensor(out)
+        out.real, out.imag = x, y  # NOTE: torch's kernel is a TensorIterator: a permuted pair's result is permuted so
+        return new_tensor(out if out.ndim < 2 else laid_out_like_operands(out, x, y))
 
     @staticmethod
     def backward(ctx, g):

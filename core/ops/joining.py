@@ -172,13 +172,25 @@ class Stack(Function):
         if raw_dim is not None:
             ctx.raw_dim = raw_dim
         xp = xp_of(tensors[0]._data)
-        return dense(xp.ascontiguousarray(xp.stack([cast_array(t._data, dt) for t in tensors], axis=dim)))
+        arrays = [cast_array(t._data, dt) for t in tensors]
+        if dim < arrays[0].ndim and arrays[0].size and (fmt := _cat_format(arrays)) is not contiguous_format:
+            return _split_dim(in_format(xp.concatenate(arrays, axis=dim), fmt), dim, len(arrays))
+        return dense(xp.ascontiguousarray(xp.stack(arrays, axis=dim)))
 
     @staticmethod
     def backward(ctx, g):
         return tuple(select(g, ctx.dim, i) if need else None for i, need in enumerate(ctx.needs_input_grad))
 
     jvp = joint_linear_jvp
+
+
+def _split_dim(arr, dim: int, n: int):
+    """``arr`` viewed with its dim ``dim`` split into (``n``, the rest): torch's stack along a dim the inputs have
+    is their cat viewed so, which keeps channels-last inputs' layout (``x.view(...)`` of a dense dim)."""
+    size, stride = arr.shape[dim], arr.strides[dim]
+    shape = arr.shape[:dim] + (n, size // n) + arr.shape[dim + 1:]
+    strides = arr.strides[:dim] + (stride * (size // n), stride) + arr.strides[dim + 1:]
+    return xp_of(arr).lib.stride_tricks.as_strided(arr, shape, strides)
 
 
 def stack(tensors, dim=0, *, out=None):

@@ -157,7 +157,8 @@ class LinalgCross(Function):
         x, y = a._data, b._data
         shape = broadcast_shapes(x.shape, y.shape)
         xp = xp_of(x)
-        return xp.cross(xp.broadcast_to(x, shape), xp.broadcast_to(y, shape), axis=dim)
+        # NOTE: torch's linalg_cross allocates its output contiguous (NumPy's moves ``dim`` last and back)
+        return row_major(xp.cross(xp.broadcast_to(x, shape), xp.broadcast_to(y, shape), axis=dim))
 
     @staticmethod
     def backward(ctx, g):

@@ -16,6 +16,7 @@ import numpy as np
 from core import _cpu, _dtype, _mkl_vml
 from core._factories import zeros_like
 from core._from_data import check_scalar_fits
+from core._memory_format import laid_out_like
 from core._precise import precise
 from core._sleef import vector_loop
 from core._sleef_pow import pow_float32, powf_u10
@@ -107,7 +108,7 @@ def _float_pow_steps(x, e):
             return (1 / x.astype(np.float32) ** 0.5).astype(x.dtype)
         return 1 / x ** 0.5  # rsqrt
     if e == 0.5 and x.dtype in (np.float32, np.float64):  # PyTorch's pow takes its sqrt: MKL's on some CPUs
-        return _mkl_vml.sqrt(xp_of(x), x)
+        return laid_out_like(_mkl_vml.sqrt(xp_of(x), x), x)  # (MKL's result is C-ordered; torch's keeps x's layout)
     if e in (2, -1, 0.5, 1, 0):  # NumPy's power takes the exact route PyTorch takes for these (x*x, 1/x, sqrt...)
         return x ** e
     if x.dtype == np.float32:  # PyTorch's float kernel: its vector loop takes the exponent as a float (SLEEF's

@@ -31,7 +31,8 @@ def norm_backward(grad: Tensor, self: Tensor, p: float, norm: Tensor, dims, keep
     if p == 1:
         return self.sgn() * grad
     if p == 2:
-        return grad * (self / norm).masked_fill(norm == 0, 0)
+        return grad * (self / norm).masked_fill_(norm == 0, 0)  # NOTE: in place, as torch's: a broadcast mask's
+        # out-of-place masked_fill is contiguous, where this keeps self's layout (x.t().norm()'s gradient is .t())
     if math.isinf(p):
         # NOTE: the derivative of amax(|self|) respecting NaNs: a tie shares the gradient, a NaN counts as a max
         self_abs = self.abs()
@@ -39,9 +40,9 @@ def norm_backward(grad: Tensor, self: Tensor, p: float, norm: Tensor, dims, keep
         counts = mask.sum(tuple(dims) if dims else tuple(range(self.ndim)), True)
         return self.sgn() * ((grad / counts) * mask)
     if p < 1:
-        self_scaled = self.sgn() * self.abs().pow(p - 1).masked_fill(self == 0, 0)
+        self_scaled = self.sgn() * self.abs().pow(p - 1).masked_fill_(self == 0, 0)
         return self_scaled * grad * norm.pow(1 - p)
     # NOTE: p < 2 scales sgn(x)|x|^(p-1), p > 2 x|x|^(p-2): the same value, but neither 0 * inf at x = 0
     self_scaled = self.sgn() * self.abs().pow(p - 1) if p < 2 else self * self.abs().pow(p - 2)
-    scale_v = (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
+    scale_v = (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0)
     return self_scaled * scale_v

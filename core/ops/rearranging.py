@@ -10,6 +10,7 @@ from __future__ import annotations
 from core import _dtype
 from core._arg_types import int64, is_index, require_input, require_int, tp_name
 from core._factory_args import check_int64_list, check_storage_size
+from core._memory_format import in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops import views as _v
@@ -165,7 +166,7 @@ class Roll(Function):
         x = a._data
         if dims is None:
             return dense(xp.roll(xp.ascontiguousarray(x).reshape(-1), shifts[0]).reshape(x.shape))
-        return dense(xp.ascontiguousarray(xp.roll(x, shifts, axis=dims)))
+        return dense(in_suggested_format(xp.roll(x, shifts, axis=dims), x))  # (torch: a channels-last image stays so)
 
     @staticmethod
     def backward(ctx, g):

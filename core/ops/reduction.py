@@ -190,7 +190,8 @@ class Sum(Function):
         if x.dtype != dt.np and dt.is_floating_point and x.dtype.kind in "fV":
             x = x.astype(dt.np)  # sum(dtype=float32) of a half tensor: torch's cast, then its float32 sum's order
         res = ordered_sum(x, ax, keepdim) if x.dtype == dt.np and x.dtype.kind not in "biu" else \
-            x.sum(axis=ax, keepdims=keepdim, dtype=dt.np)  # (NumPy widens a small integer sum unless told its dtype)
+            row_major(x.sum(axis=ax, keepdims=keepdim, dtype=dt.np))  # (NumPy widens a small integer sum unless told
+        # its dtype; it keeps a permuted input's order where torch allocates the result contiguous)
         return res if type(res) is type(x) else xp_of(x).asarray(res)
 
     whole = True  # no dim: the gradient expands as it is (PyTorch's SumBackward0)

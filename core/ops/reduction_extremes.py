@@ -68,7 +68,8 @@ class Amax(Function):
             ctx.mask = x == out
             if cls.nan_aware and bool(xp.isnan(out).any()):
                 ctx.mask = xp.isnan(x)  # PyTorch's evenly_distribute_backward: NaNs take the gradient
-            ctx.count = ctx.mask.sum(axis=ax, keepdims=True)
+            ctx.count = row_major(ctx.mask.sum(axis=ax, keepdims=True))  # (torch's mask.sum: contiguous, which lays
+            # the gradient out as torch's: g / count leads the iterator's order)
         # NOTE: torch allocates the result contiguous whatever the input's layout (NumPy's keeps the input's order)
         kept = out if keepdim else out.reshape([s for i, s in enumerate(x.shape) if i not in ax])
         result = new_tensor(row_major(kept))

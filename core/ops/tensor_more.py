@@ -28,6 +28,7 @@ from core.ops import (
     views,
 )
 from core.ops._recorded import recorded
+from core.ops._strided import relaid_row_major
 from core.ops.math_unary import not_implemented
 from core.ops.scalar_forms import add_s, mul_s
 
@@ -51,7 +52,8 @@ def renorm(input, p, dim, maxnorm):
     factor = comparison.where(norm > maxnorm, elementwise.div(maxnorm, elementwise.add(norm, 1e-7)), 1.0)
     from core.nn._fused_names import fused_name  # (core.nn builds on the ops)
 
-    return fused_name(elementwise.mul(input, factor.to(input.dtype)), "RenormBackward0")
+    # NOTE: torch's renorm writes into a contiguous output whatever the input's layout (its meta gives no strides)
+    return fused_name(relaid_row_major(elementwise.mul(input, factor.to(input.dtype))), "RenormBackward0")
 
 
 def renorm_(input, p, dim, maxnorm):

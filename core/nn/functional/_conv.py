@@ -345,12 +345,15 @@ def conv_weight_grad(x, gy, wshape, spec: Spec):
     return gw.reshape(wshape)
 
 
+def _suggests_channels_last(x, w) -> bool:
+    """Whether a 2-d convolution of the arrays ``x`` and ``w`` runs channels-last (PyTorch's CPU convolutions'
+    ``suggest_memory_format`` rule: either suggests it); its output and both gradients are laid out so then."""
+    return format_of(x) is channels_last or format_of(w) is channels_last
+
+
 def _in_conv_format(out, x, w):
-    """A 2-d convolution's output channels-last when its input or weight suggests channels-last (PyTorch's CPU
-    convolutions' ``suggest_memory_format`` rule), else as computed (contiguous)."""
-    if format_of(x) is channels_last or format_of(w) is channels_last:
-        return in_format(out, channels_last)
-    return out
+    """A 2-d convolution's output channels-last when ``_suggests_channels_last``, else as computed (contiguous)."""
+    return in_format(out, channels_last) if _suggests_channels_last(x, w) else out
 
 
 def _per_dim(spec: Spec, values) -> tuple:
@@ -389,7 +392,8 @@ class Conv(Function):
         need = ctx.needs_input_grad
         thnn = takes_thnn(_to2d(x._data, spec), _to2d(w._data, spec), spec)  # (PyTorch's slow_conv2d: its order)
         gx = ConvInputGrad.apply(g, x, w, spec=spec, in_hw=x.shape[2:], thnn=thnn) if need[0] else None
-        gw = ConvWeight.apply(x, g, spec=spec, wshape=tuple(w.shape), thnn=thnn) if need[1] else None
+        cl = not spec.one_d and not is_meta(w._data) and _suggests_channels_last(x._data, w._data)
+        gw = ConvWeight.apply(x, g, spec=spec, wshape=tuple(w.shape), thnn=thnn, cl=cl) if need[1] else None
         gb = g.sum((0, 2) if spec.one_d else (0, 2, 3)) if len(need) > 2 and need[2] else None
         return gx, gw, gb
 
@@ -448,7 +452,8 @@ class ConvInputGrad(Function):
 
     @staticmethod
     def forward(ctx, g, x, w, *, spec: Spec, in_hw, thnn=False):
-        return _input_grad_forward(ctx, g, w, None, spec, in_hw, False, thnn)
+        out = _input_grad_forward(ctx, g, w, None, spec, in_hw, False, thnn)  # NOTE: laid out as the convolution's
+        return out if spec.one_d or is_meta(out) else _in_conv_format(out, x._data, w._data)  # output (torch's)
 
     @staticmethod
     def backward(ctx, gg):
@@ -472,14 +477,15 @@ class ConvWeight(Function):
     node_name = "ConvolutionBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, x, g, *, spec: Spec, wshape, thnn=False):
+    def forward(ctx, x, g, *, spec: Spec, wshape, thnn=False, cl=False):
+        """``cl``: the convolution ran channels-last (its input or weight suggested it): so is the gradient."""
         ctx.save_for_backward(x, g)
         ctx.spec = spec
         shape2d = (wshape[0], wshape[1], 1, wshape[2]) if spec.one_d else wshape
         xa, ga = _to2d(x._data, spec), _to2d(g._data, spec)
         gw = thnn_weight_grad(xa, ga, shape2d, spec) if thnn else None  # (slow_conv2d's order: _conv_thnn)
         gw = conv_weight_grad(xa, ga, shape2d, spec) if gw is None else gw
-        return gw.reshape(wshape)
+        return in_format(gw.reshape(wshape), channels_last) if cl else gw.reshape(wshape)
 
     @staticmethod
     def backward(ctx, gw2):

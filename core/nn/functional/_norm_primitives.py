@@ -30,6 +30,7 @@ from core.nn.functional._layer_norm_double import recorded_gradients as recorded
 from core.nn.functional._norm_saved import BATCH_NORM_SAVED, layer_norm_stat
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._saved_attrs import operand_shape
+from core.ops._strided import relaid, relaid_row_major, row_major
 from core.ops._util import xp_of
 
 
@@ -334,13 +335,15 @@ class NativeLayerNorm(Function):
         xhat, invstd = _recompute(x, ctx.dims, ctx.eps)
         gxhat = g if weight is None else g * weight
         gx = _normalized_grad(xhat, gxhat, invstd, ctx.dims) if ctx.needs_input_grad[0] else None
+        gx = None if gx is None else relaid_row_major(gx)  # (torch's layer_norm_backward: a contiguous dX)
         return (gx, *_affine_grads(ctx, g, xhat, wshape, ctx.lead))
 
 
 def _layer_norm_in_double(arr, weight, bias, dims, eps):
     mean, _, invstd = _stats(arr, dims, eps)
     out = ((arr - mean.astype(arr.dtype)) * invstd.astype(arr.dtype)).astype(arr.dtype, copy=False)
-    return _affine(out, weight, bias, arr.shape[arr.ndim - len(dims):])
+    # NOTE: torch's layer_norm writes into a contiguous output whatever the input's layout (as its float32 kernel)
+    return row_major(_affine(out, weight, bias, arr.shape[arr.ndim - len(dims):]))
 
 
 @computes_in_float32
@@ -418,6 +421,7 @@ def _group_norm_backward(ctx, g, dmean, drstd, x, weight):
     xhat, invstd = _recompute(x.reshape(n, ctx.groups, size), (2,), ctx.eps)
     gxhat = (g if weight is None else g * weight.reshape(ctx.shape)).reshape(n, ctx.groups, size)
     gx = _normalized_grad(xhat, gxhat, invstd, (2,)).reshape(x.shape) if ctx.needs_input_grad[0] else None
+    gx = None if gx is None else relaid(gx, in_suggested_format(gx._data, x._data))  # (torch's: a channels-last dX)
     dims = tuple(d for d in range(x.ndim) if d != 1)
     return (gx, *_affine_grads(ctx, g, xhat.reshape(x.shape), (-1,), dims))
 

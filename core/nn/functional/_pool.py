@@ -12,7 +12,14 @@ import math
 
 import numpy as np
 
-from core._memory_format import channels_last, channels_last_3d, contiguous_format, format_of, in_format
+from core._memory_format import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    format_of,
+    in_format,
+    in_suggested_format,
+)
 from core._meta import is_meta, meta_array
 from core._tensor import Tensor
 from core.autograd.function import Function
@@ -100,7 +107,8 @@ class MaxPool(Function):
     saved_names = ("self",)
     # (kernel_size, stride, padding, dilation and ceil_mode as the call gave them; the indices it returns)
     _saved_kernel_size, _saved_stride, _saved_padding, _saved_dilation, _saved_ceil_mode = (given(i) for i in range(5))
-    _saved_result1 = SavedFromNode(lambda node: Tensor._wrap(indices_of(node.arg, node.geo, xp_of(node.arg))), True)
+    _saved_result1 = SavedFromNode(lambda node: Tensor._wrap(_in(indices_of(node.arg, node.geo, xp_of(node.arg)),
+                                                                 getattr(node, "fmt", contiguous_format))), True)
 
     @staticmethod
     def forward(ctx, x, *, geo: Geometry, given=None):
@@ -113,14 +121,15 @@ class MaxPool(Function):
         fill = -np.inf if xa.dtype.kind in "fV" else np.iinfo(xa.dtype).min  # ("V": bfloat16)
         win = geo.windows(geo.padded(xa, fill))
         out, arg = _window_max(win, xp, xa.dtype.kind in "fV" and bool(xp.isnan(xa).any()))  # NaN-free: no isnan
-        ctx.arg, ctx.geo, ctx.in_shape = arg, geo, xa.shape
+        ctx.arg, ctx.geo, ctx.in_shape, ctx.fmt = arg, geo, xa.shape, format_of(xa)
         ctx.save_for_backward(x)  # (as PyTorch's node: its double backward has an edge to the input)
-        return out
+        return in_suggested_format(out, xa)  # (torch: a channels-last image's pooling is channels-last)
 
     @staticmethod
     def backward(ctx, g):
         saved = ctx._unpacked  # (none on the meta device)
-        return MaxPoolBackward.apply(g, saved[0] if saved else None, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape)
+        return MaxPoolBackward.apply(g, saved[0] if saved else None, arg=ctx.arg, geo=ctx.geo, in_shape=ctx.in_shape,
+                                     fmt=getattr(ctx, "fmt", contiguous_format))
 
 
 def indices_of(arg, geo: Geometry, xp):
@@ -156,21 +165,27 @@ def _scatter_at_argmax(ga, arg, geo: Geometry, in_shape):
     return out
 
 
+def _in(arr, fmt):
+    """A pooling gradient ``arr`` (C-ordered) in the format ``fmt`` its input suggested, as torch allocates it."""
+    return arr if fmt is contiguous_format else in_format(arr, fmt)
+
+
 class MaxPoolBackward(Function):
     """Routes each output gradient to its window's argmax (linear in g)."""
 
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, g, x, *, arg, geo, in_shape):
-        """``x``: the pooled input, only an edge (PyTorch's node has one; the gradient does not depend on it)."""
+    def forward(ctx, g, x, *, arg, geo, in_shape, fmt=contiguous_format):
+        """``x``: the pooled input, only an edge (PyTorch's node has one; the gradient does not depend on it).
+        ``fmt``: the format the input suggested, torch's gradient's (a channels-last image's is channels-last)."""
         ga = g._data
         ctx.arg, ctx.geo = arg, geo
         if _inside(geo) and type(ga) is np.ndarray and ga.dtype.kind == "f" and len(in_shape) == 4:
-            return _scatter_at_argmax(ga, arg, geo, in_shape)
+            return _in(_scatter_at_argmax(ga, arg, geo, in_shape), fmt)
         kw = geo.kernel[1]
         xp = xp_of(ga)  # (where, not ga * mask: an inf or NaN gradient reaches the argmax only, as in torch)
-        return geo.scatter(lambda i, j: xp.where(arg == i * kw + j, ga, 0), in_shape, ga.dtype, xp)
+        return _in(geo.scatter(lambda i, j: xp.where(arg == i * kw + j, ga, 0), in_shape, ga.dtype, xp), fmt)
 
     @staticmethod
     def backward(ctx, gg):
@@ -207,13 +222,13 @@ class AvgPool(Function):
         ctx.given = given
         xa = x._data
         win = geo.windows(geo.padded(xa, 0))
-        ctx.geo, ctx.divisor, ctx.in_shape = geo, divisor, xa.shape
-        return (_window_sum(win) / divisor).astype(xa.dtype, copy=False)
+        ctx.geo, ctx.divisor, ctx.in_shape, ctx.fmt = geo, divisor, xa.shape, format_of(xa)
+        return in_suggested_format((_window_sum(win) / divisor).astype(xa.dtype, copy=False), xa)
 
     @staticmethod
     def backward(ctx, g):
         (g,) = half_steps(ctx, g)  # (a half gradient's share is divided in its dtype, as PyTorch's backward kernel)
-        return AvgPoolBackward.apply(g, geo=ctx.geo, divisor=ctx.divisor, in_shape=ctx.in_shape)
+        return AvgPoolBackward.apply(g, geo=ctx.geo, divisor=ctx.divisor, in_shape=ctx.in_shape, fmt=ctx.fmt)
 
 
 def _window_sum(win):
@@ -233,11 +248,11 @@ class AvgPoolBackward(Function):
     node_name = "AvgPool2DBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, g, *, geo, divisor, in_shape):
+    def forward(ctx, g, *, geo, divisor, in_shape, fmt=contiguous_format):
         ga = g._data
         ctx.geo, ctx.divisor = geo, divisor
         share = (ga / divisor).astype(ga.dtype, copy=False)
-        return geo.scatter(lambda i, j: share, in_shape, ga.dtype, xp_of(ga))
+        return _in(geo.scatter(lambda i, j: share, in_shape, ga.dtype, xp_of(ga)), fmt)  # (the input's format)
 
     @staticmethod
     def backward(ctx, gg):

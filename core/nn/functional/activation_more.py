@@ -19,6 +19,7 @@ from core.nn.functional.activation import (
     slope_activation,
     softmax,
 )
+from core.ops._strided import row_major
 from core.ops._util import xp_of
 from core.ops.elementwise import check_inplace, write_inplace
 
@@ -93,6 +94,10 @@ class _RreluEval(LeakyRelu):
     node_name = "RreluWithNoiseBackward0"
     grad_op = _grad_op("RreluWithNoiseBackwardBackward0")
     _saved_negative_slope = None  # (torch's node keeps lower, upper, training and its noise buffer instead)
+
+    @staticmethod
+    def forward(ctx, x, *, fn, keep=()):  # NOTE: torch's kernel writes into a contiguous output (LEGACY_CONTIGUOUS
+        return row_major(LeakyRelu.forward(ctx, x, fn=fn, keep=keep))  # empty_like)
 
 
 class _RreluEvalInplace(_Inplace):

@@ -6,6 +6,7 @@ Their backward passes are written with core ops (so they differentiate again).
 from __future__ import annotations
 
 import core
+from core._memory_format import in_suggested_format
 from core.autograd.function import Function
 from core.ops._util import xp_of
 
@@ -60,7 +61,7 @@ class PixelShuffle(Function):
     @staticmethod
     def forward(ctx, x, *, r):
         ctx.r = r
-        return shuffle_array(x._data, r)
+        return in_suggested_format(shuffle_array(x._data, r), x._data)  # (torch: a channels-last image stays so)
 
     @staticmethod
     def backward(ctx, g):
@@ -73,7 +74,7 @@ class PixelUnshuffle(Function):
     @staticmethod
     def forward(ctx, x, *, r):
         ctx.r = r
-        return unshuffle_array(x._data, r)
+        return in_suggested_format(unshuffle_array(x._data, r), x._data)  # (torch: a channels-last image stays so)
 
     @staticmethod
     def backward(ctx, g):

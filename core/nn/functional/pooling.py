@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core._arg_types import require_int_list, require_tensors
 from core._dtype import SCALAR_NAMES
+from core._memory_format import in_suggested_format
 from core._tensor import Tensor, new_tensor
 from core.nn.functional._pool import (
     AdaptiveAvgPool,
@@ -83,7 +84,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         return out
     node = ctx_out.grad_fn
     arg = node.arg if node is not None else _argmax(x, geo)
-    idx = new_tensor(indices_of(arg, geo, xp_of(x._data)))
+    idx = new_tensor(in_suggested_format(indices_of(arg, geo, xp_of(x._data)), x._data))
     return out, (idx.squeeze(0) if unbatched else idx)
 
 
