@@ -32,8 +32,9 @@ def wider_spacing(spacing: float) -> float:
 class CompactAxis(pg.AxisItem):
     """A plot axis with major ticks only, as many as have room for their labels (value axes), in 8 pt."""
 
-    def __init__(self, orientation: str, **kwargs: Any) -> None:
+    def __init__(self, orientation: str, whole: bool = False, **kwargs: Any) -> None:
         super().__init__(orientation, **kwargs)
+        self.whole = whole  # ticks 1 apart at least: a step axis (one point's read 99.6 99.8 100.0 100.2 steps)
         font = QFont()
         font.setPointSize(TICK_POINTS)
         self.setStyle(tickFont=font, maxTickLevel=0)
@@ -45,6 +46,8 @@ class CompactAxis(pg.AxisItem):
         if not levels or self._tickSpacing is not None or size <= 0:
             return levels
         span, spacing = abs(maxVal - minVal), levels[0][0]
+        if self.whole:
+            spacing = max(spacing, 1.0)
         while spacing * size / span < self._room(minVal, maxVal, spacing):
             spacing = wider_spacing(spacing)
         return [(spacing, 0.0)]
@@ -64,8 +67,8 @@ class CompactAxis(pg.AxisItem):
 
 
 def compact_axes() -> dict[str, pg.AxisItem]:
-    """``axisItems`` for a small plot: compact left and bottom axes."""
-    return {"left": CompactAxis("left"), "bottom": CompactAxis("bottom")}
+    """``axisItems`` for a small plot: a compact value axis on the left and a compact step axis (whole steps) below."""
+    return {"left": CompactAxis("left"), "bottom": CompactAxis("bottom", whole=True)}
 
 
 class IndexAxis(CompactAxis):

@@ -84,3 +84,35 @@ def test_step_axes_of_the_small_plots_keep_labels_apart(qtbot, width, steps):
     labels = drawn_labels(axis)
     assert len(labels) >= (2 if width >= 130 else 1), f"{len(labels)} step labels on a {axis.width():.0f} px axis"
     assert min(gaps(labels), default=width) >= labels[0].height() / 2, f"labels touch on a {axis.width():.0f} px axis"
+
+
+def drawn_texts(axis) -> list[str]:
+    """The tick labels' texts the axis draws now."""
+    image = QImage(10, 10, QImage.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [text for _rect, _flags, text in specs[2]] if specs else []
+
+
+@pytest.mark.parametrize("steps", [(99.5, 100.5), (0, 3), (0, 820)])
+def test_step_axes_name_whole_steps_only(qtbot, steps):
+    """A watched value after one step of a run at step 100 is one point: its step axis read 99.6 99.8 100.0 100.2
+    100.4, steps that never happen. A step axis labels whole steps only."""
+    import pyqtgraph as pg
+
+    from gui.plots.axis import compact_axes
+
+    plot = pg.PlotWidget(axisItems=compact_axes())
+    qtbot.addWidget(plot)
+    plot.resize(700, 150)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.setXRange(*steps, padding=0)
+    axis = plot.getPlotItem().getAxis("bottom")
+    qtbot.waitUntil(lambda: axis.width() > 0)
+    texts = drawn_texts(axis)
+    assert texts, "no step labels at all"
+    assert all(float(t) == int(float(t)) and "." not in t for t in texts), texts
