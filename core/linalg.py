@@ -103,7 +103,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     if isinstance(dim, int):
         dim = (dim,)
     if ord is None:
-        return vector_norm(A, 2, dim, keepdim, dtype=dtype)
+        return vector_norm(A, 2.0, dim, keepdim, dtype=dtype)  # (2.0: torch's grad_fn._saved_ord)
     if isinstance(ord, str) or (dim is not None and len(dim) == 2) or (dim is None and A.ndim == 2):
         return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
     if dim is None and A.ndim != 1:

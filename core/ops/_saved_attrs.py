@@ -16,7 +16,8 @@ from core.autograd.saved_hooks import HOOKED
 from core.autograd.saved_tensors import _FREED
 
 __all__ = ["factor_layout", "dims_as_given", "numel_of_input", "operand_shape", "reduction_code", "kept",
-           "given", "index_tensor"]
+           "given", "index_tensor",
+           "NORM_SAVED", "dims_shown"]
 
 
 def _saved_operand(node, slot: int):
@@ -113,3 +114,13 @@ def given(pos: int, fallback=None, tensor: bool = False) -> SavedFromCtx:
 def index_tensor(array) -> Tensor:
     """An index array a node kept, as the int64 tensor PyTorch would have saved."""
     return Tensor._wrap(array.astype("int64", copy=False))
+
+
+def dims_shown(dim):
+    """A reduction's dims as PyTorch's node keeps an ``int[1]?`` argument: None, or a tuple (an int in one)."""
+    return None if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+
+
+# LinalgVectorNormBackward0's _saved_ord, _saved_dim (as the call gave them: ``shown``), _saved_keepdim
+NORM_SAVED = (SavedFromCtx(lambda ctx: ctx["shown"][0]), SavedFromCtx(lambda ctx: ctx["shown"][1]),
+              SavedFromCtx(lambda ctx: ctx["keepdim"]))

@@ -19,6 +19,7 @@ from core._norm_order import p_norm, two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._linalg_checks import _type_name
+from core.ops._saved_attrs import NORM_SAVED, dims_shown
 from core.ops._strided import row_major
 from core.ops._util import broadcast_shapes, check_same_device, new_tensor, normalize_dim, normalize_dims, xp_of
 from core.ops.comparison import where
@@ -426,9 +427,12 @@ def matrix_power(input, n):
 
 class LinalgVectorNorm(Function):
     node_name = "LinalgVectorNormBackward0"
+    saved_names = ("self", "result")
+    _saved_ord, _saved_dim, _saved_keepdim = NORM_SAVED
 
     @staticmethod
-    def forward(ctx, a, *, ord, dims, keepdim, dt, named):
+    def forward(ctx, a, *, ord, dims, keepdim, dt, named, shown=None):
+        ctx.shown = (ord, dims) if shown is None else shown  # (the ord and dims as the call gave them)
         # NOTE: half precision accumulates in float32 (as PyTorch does), so squares do not overflow.
         x = a._data.astype(np.float32 if dt is _dtype.float16 or dt is _dtype.bfloat16 else dt.np, copy=False)
         xp = xp_of(x)
@@ -502,6 +506,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     dt = _dtype.to_dtype(dtype) if dtype is not None else x.dtype
     if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: no norm over dim 1)
         raise TypeError(f"linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, not {tp_name(dim)}")
+    shown = (ord, dims_shown(dim))
     if isinstance(dim, int):
         dim = (dim,)
     dims = normalize_dims(dim, x.ndim) if x.ndim else ()
@@ -510,4 +515,4 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because "
                            "the operation does not have an identity")
     named = () if dim is None or isinstance(dim, (tuple, list)) and not dim else dims
-    return LinalgVectorNorm.apply(x, ord=ord, dims=dims, keepdim=bool(keepdim), dt=dt, named=named)
+    return LinalgVectorNorm.apply(x, ord=ord, dims=dims, keepdim=bool(keepdim), dt=dt, named=named, shown=shown)

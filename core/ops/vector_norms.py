@@ -18,6 +18,7 @@ from core._norm_order import p_norm, two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.ops._float32_compute import computes_in_float32, half_steps
+from core.ops._saved_attrs import NORM_SAVED, dims_shown
 from core.ops._strided import row_major
 from core.ops._util import broadcast_shapes, check_same_device, operand_arrays, wrap, xp_of
 from core.ops.conversion import to
@@ -95,9 +96,12 @@ def _check_norm_input(x, p, ax, op="linalg.vector_norm"):
 @computes_in_float32
 class LinalgVectorNorm(Function):
     node_name = "LinalgVectorNormBackward0"
+    saved_names = ("self", "result")
+    _saved_ord, _saved_dim, _saved_keepdim = NORM_SAVED
 
     @staticmethod
-    def forward(ctx, a, *, p, dims, keepdim, named=None):
+    def forward(ctx, a, *, p, dims, keepdim, named=None, shown=None):
+        ctx.shown = (p, dims) if shown is None else shown  # (the ord and dims as the call gave them)
         x = a._data
         ax = axes(dims, x.ndim)
         _check_norm_input(x, p, ax)
@@ -142,6 +146,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
         getattr(input, "layout")  # noqa: B009 AttributeError there (TensorLy's PyTorch backend given an array: tl.norm(ndarray))
     if dim is not None and type(dim) is not int:
         _refuse_norm_dim(dim)  # (nothing for a sequence of ints)
+    given_p, given_dim = p, dim
     if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
         from core.linalg import matrix_norm  # (core.linalg builds on this module)
         return matrix_norm(input, p, tuple(range(input.ndim)) if dim is None else dim, keepdim, dtype=dtype)
@@ -156,7 +161,8 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
         _check_norm_input(input._data, p, ())
     dims = reduce_dims(input, dim)
     named = () if dim is None or isinstance(dim, (tuple, list)) and not dim else dims
-    return LinalgVectorNorm.apply(input, p=p, dims=dims, keepdim=bool(keepdim), named=named)
+    shown = (2 if given_p is None or given_p == "fro" else given_p, dims_shown(given_dim))
+    return LinalgVectorNorm.apply(input, p=p, dims=dims, keepdim=bool(keepdim), named=named, shown=shown)
 
 
 class Dist(Function):

@@ -60,7 +60,7 @@ def _cases(lib) -> dict:
 def _loss_reduction_cases(lib, x, y, pos) -> dict:
     """BCE (its weight expanded to the input, as torch's function does), BCE with logits, smooth L1 and Huber; prod,
     cumprod, logsumexp, var and std (dims as given, var's correction None where the call gave no dim, unbiased or
-    correction), std_mean/var_mean."""
+    correction), std_mean/var_mean; vector norms (the ord as given: x.norm()'s 2, linalg.norm's 2.0)."""
     F, ones = lib.nn.functional, lib.ones(2, 3)
     return {
         "bce": F.binary_cross_entropy(pos.sigmoid(), ones), "bce_weight": F.binary_cross_entropy(
@@ -72,7 +72,9 @@ def _loss_reduction_cases(lib, x, y, pos) -> dict:
         "logsumexp": x.logsumexp(-1), "logsumexp_dims": x.logsumexp((0, 1), keepdim=True), "var": x.var(),
         "var_dim": x.var(-1, unbiased=False), "var_correction": x.var(correction=0), "var_list": x.var([0, 1]),
         "std": x.std(), "std_dim": x.std(0, keepdim=True), "std_mean": lib.std_mean(x, 1)[0],
-        "var_mean": lib.var_mean(x, -1)[0],
+        "var_mean": lib.var_mean(x, -1)[0], "norm": x.norm(), "norm_dim": x.norm(p=1, dim=-1),
+        "vector_norm": lib.linalg.vector_norm(x, 3, dim=(0, -1), keepdim=True), "linalg_norm": lib.linalg.norm(x),
+        "torch_norm": lib.norm(x, 2.5), "normalize": F.normalize(x),
     }
 
 
