@@ -61,18 +61,20 @@ def remainder_past_limit(m: int, k: int, n: int, b_transposed: bool) -> bool:
         and LIMIT < m * n * k <= CHAIN_LIMIT
 
 
-def remainder_rows(a, b, c, phase: int = 0):
+def remainder_rows(a, b, c, phase: int = 0, row_stride: int | None = None):
     """``a @ b`` (+ ``c``: a bias of N, or an (M, N) start) for float32 2-d ``a`` (M, K) and untransposed ``b``
     (K, N) in MKL's remainder kernel's order, the result's first row starting ``phase`` floats past a 16-byte
-    boundary: the chain from ``c``, some first columns of each row in blocks of 4 (``_peel``). A block of rows at a
-    time (each ``_ROW_BLOCK`` products or fewer, a multiple of 4 rows). A new C-contiguous (M, N) array."""
+    boundary and each next one ``row_stride`` floats on (MKL's ldc; N by default): the chain from ``c``, some first
+    columns of each row in blocks of 4 (``_peel``). A block of rows at a time (each ``_ROW_BLOCK`` products or fewer,
+    a multiple of 4 rows). A new C-contiguous (M, N) array."""
     (m, k), n = a.shape, b.shape[1]
+    ldc = n if row_stride is None else row_stride
     rows = max(4, _ROW_BLOCK // max(1, n * k) // 4 * 4)
     if rows >= m:
-        return _peeled(a, b, c, phase)
+        return _peeled(a, b, c, phase, ldc)
     out = np.empty((m, n), np.float32)
     for start in range(0, m, rows):
-        out[start:start + rows] = _peeled(a[start:start + rows], b, c, (phase + start * n) % 4)
+        out[start:start + rows] = _peeled(a[start:start + rows], b, c, (phase + start * ldc) % 4, ldc)
     return out
 
 
@@ -83,7 +85,7 @@ def _peel(p: int, n: int) -> int:
     return cols if n - cols >= 4 else 0
 
 
-def _peeled(a, b, c, phase):
+def _peeled(a, b, c, phase, ldc):
     """``remainder_rows`` of one block of rows: the chain, then each kind of row (index mod 4) whose row starts off a
     16-byte boundary has its peeled columns' sums replaced by the blocks-of-4 order (``_block_slabs``)."""
     if c is not None and c.ndim == 2:  # (a beta-1 accumulator, flash attention's: the chain starts at it)
@@ -94,7 +96,7 @@ def _peeled(a, b, c, phase):
         out = _chain(a, b, c)
     n = b.shape[1]
     for first in range(min(4, a.shape[0])):
-        cols = _peel((phase + first * n) % 4, n)
+        cols = _peel((phase + first * ldc) % 4, n)
         if not cols:
             continue
         rows = a[first::4]

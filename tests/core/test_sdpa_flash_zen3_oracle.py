@@ -48,7 +48,8 @@ def test_flash_attention_output_is_torchs(shape, causal, threads):
 # The backward's dQ of a one-row query block (MKL's sgemv, from zero or onto the running sum of an earlier key
 # block), and dK, dV of a one-key block (rank-1 updates, each product rounded then added); a last query block of 2 or
 # 3 rows and a key block of 2 or 3 keys (MKL's remainder kernel, alpha on dS; the scores' alpha on the finished dots).
-# Head dims that are not a multiple of 4 are not reproduced yet (6, 10: dQ up to ~30% an ulp off).
+# Head dims that are not a multiple of 4 peel columns by the gradient rows' addresses (torch's (B, L, H, E) buffers):
+# bit for bit with one head; with more heads not yet (the kernels also follow the operands' addresses there).
 BACKWARD_SHAPES = [(2, 2, 1, 40, 64), (2, 2, 1, 7, 8), (2, 2, 1, 300, 20), (1, 1, 1, 64, 32), (2, 2, 1, 12, 48),
                    (1, 3, 1, 40, 96), (1, 1, 1, 513, 16), (1, 1, 1, 600, 32), (1, 1, 1, 1025, 8),
                    (1, 3, 15, 16, 8), (2, 2, 33, 40, 16), (1, 2, 33, 40, 32), (1, 1, 65, 70, 16), (1, 2, 97, 33, 24),
@@ -56,7 +57,9 @@ BACKWARD_SHAPES = [(2, 2, 1, 40, 64), (2, 2, 1, 7, 8), (2, 2, 1, 300, 20), (1, 1
                    # 2 or 3 query rows in the last block, 2 or 3 keys
                    (1, 1, 3, 16, 32), (2, 2, 35, 40, 96), (1, 2, 60, 3, 16), (1, 1, 2, 70, 64), (2, 2, 2, 2, 16),
                    (1, 2, 34, 17, 40), (2, 1, 67, 64, 32), (1, 1, 66, 33, 8), (1, 1, 5, 3, 64), (2, 2, 33, 2, 24),
-                   (1, 1, 195, 40, 32), (1, 1, 3, 515, 16)]
+                   (1, 1, 195, 40, 32), (1, 1, 3, 515, 16),
+                   # head dims of 5..11 (MKL's remainder kernel) or 2 mod 4, one head
+                   (2, 1, 5, 40, 6), (2, 1, 2, 17, 10), (1, 1, 34, 3, 14), (2, 1, 67, 40, 7), (1, 1, 40, 2, 18)]
 
 
 @xfail_off_zen3("the flash backward's sgemv and rank-1 products measured on the AMD Zen 3 (AVX2) only")

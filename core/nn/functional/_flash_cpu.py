@@ -300,14 +300,17 @@ def _backward(grad_out, q, k, v, out, lse, mask, causal: bool, scale):
 
     for g in range(G):
         grads = _head_backward(group(grad_out, g), group(q, g), k, v, group(lse, g),
-                               None if mask is None else group(mask, g), group(dsum, g), causal, scale, dk, dv)
+                               None if mask is None else group(mask, g), group(dsum, g), causal, scale, dk, dv,
+                               (g, G))
         group(dq, g)[...] = grads
     return dq, dk, dv
 
 
-def _head_backward(grad_out, q, k, v, lse, mask, dsum, causal: bool, scale, dk, dv):
-    """``dq`` of one query head per key/value head, adding its ``dk`` and ``dv`` contributions into those."""
+def _head_backward(grad_out, q, k, v, lse, mask, dsum, causal: bool, scale, dk, dv, group=(0, 1)):
+    """``dq`` of one query head per key/value head (query head ``g`` of each group of ``G``: ``group``), adding its
+    ``dk`` and ``dv`` contributions into those."""
     B, H, L, E = q.shape
+    g, G = group
     S = k.shape[-2]
     kind = _flavour(q.dtype)
     sc = kernel_scale(E, scale, kind.dtype)
@@ -326,18 +329,28 @@ def _head_backward(grad_out, q, k, v, lse, mask, dsum, causal: bool, scale, dk, 
                 p = kind.backward_exp(np.ascontiguousarray(attn - lse[..., rows, None]))
             if causal:
                 p = np.where(_causal_allowed(L, n, stop)[rows], p, kind.dtype.type(0))
-            dv[..., n:stop, :] = sgemm(np.swapaxes(p, -1, -2), g_blk, dv[..., n:stop, :])
+            kv_rows = _gradient_layout(B, H, S, n, E, np.arange(H))  # (grad_k and grad_v: (B, S, H_kv, E))
+            dv[..., n:stop, :] = sgemm(np.swapaxes(p, -1, -2), g_blk, dv[..., n:stop, :], layout=kv_rows)
             ds = p * (_scores(g_blk, v_blk, q_split) - dsum[..., rows, None])
             # gemm(N, N, E, rows, kv, scale, K, dS) and gemm(N, T, E, kv, rows, scale, Q, dS)
+            q_rows = _gradient_layout(B, H * G, L, m, E, np.arange(H) * G + g)  # (torch's grad_q: (B, L, H, E))
             if _packs_scaled(E, ds.shape[-2], ds.shape[-1], False):
-                dq[..., rows, :] = sgemm(ds, k_blk * sc, dq[..., rows, :])
+                dq[..., rows, :] = sgemm(ds, k_blk * sc, dq[..., rows, :], layout=q_rows)
             else:
-                dq[..., rows, :] = sgemm(ds, k_blk, dq[..., rows, :], sc)
+                dq[..., rows, :] = sgemm(ds, k_blk, dq[..., rows, :], sc, q_rows)
             if _packs_scaled(E, ds.shape[-1], ds.shape[-2], False):
-                dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk * sc, dk[..., n:stop, :])
+                dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk * sc, dk[..., n:stop, :], layout=kv_rows)
             else:
-                dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk, dk[..., n:stop, :], sc)
+                dk[..., n:stop, :] = sgemm(np.swapaxes(ds, -1, -2), q_blk, dk[..., n:stop, :], sc, kv_rows)
     return dq
+
+
+def _gradient_layout(batch: int, heads: int, seq: int, start: int, head_dim: int, head_index: np.ndarray):
+    """``(bases, ldc)`` of the rows ``start..`` of each (batch, head) matrix in a gradient that torch's flash backward
+    lays out (B, seq, heads, E) (measured: the Zen 3 remainder kernel's peeled columns follow those addresses),
+    for ``_flash_zen3.remainder_stack``: where each matrix starts, in floats, and its row stride."""
+    b = np.arange(batch)[:, None]
+    return ((b * seq + start) * heads + head_index[None, :]) * head_dim, heads * head_dim
 
 
 def _dot_rows(a: np.ndarray, b: np.ndarray, lanes: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from core.nn.functional import _flash_zen3
 from core.nn.functional._flash_exp import _f32fma
 
 _F32 = np.dtype(np.float32)
+_REMAINDER_COLUMNS = (5, 6, 7, 9, 10, 11)  # columns of MKL's remainder kernel on the Zen 3 (core._small_gemm_zen3)
 _LANES = 16  # float32 lanes of an AVX-512 vector: PyTorch's kernel build on this machine
 _K_BLOCK = 384  # MKL's sgemm sums at most this many products in one chain; a longer inner dim splits in halves
 _AMD_K_BLOCK = 192  # on an AMD CPU: at most this many, in blocks of 192 above 384 (``_k_parts``)
@@ -59,7 +60,7 @@ def _padded_chains(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarray | None:
+def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None, layout=None) -> np.ndarray | None:
     """``alpha (a @ b)`` of float32 stacks (2+ rows, inner dim and columns) per matrix as ``core._small_gemm``
     knows MKL's order on the AMD CPU (one thread: the kernel calls MKL inside its parallel loop), alpha where MKL
     applies it: while packing its ``A`` (our ``b``) in the blocked FMA kernel (4+ rows, 12+ columns), on our ``a``
@@ -76,7 +77,8 @@ def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarra
         return None
     m, n = a.shape[-2], b.shape[-1]
     transposed = b.strides[-2] == b.itemsize and b.strides[-1] != b.itemsize
-    few_rows = _flash_zen3.ACTIVE and m < 4  # NOTE: the Zen 3's 2 or 3 rows: alpha on a, or on the dots (b.T)
+    # NOTE: the Zen 3's remainder kernel (2 or 3 rows, or 5..11 columns): alpha on a, or on the dots (b.T)
+    few_rows = _flash_zen3.ACTIVE and (m < 4 or n in _REMAINDER_COLUMNS and not transposed)
     after = alpha
     if alpha is not None:
         if m >= 4 and n >= 12:
@@ -86,7 +88,7 @@ def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarra
         elif not transposed or n >= 12 and not few_rows:
             return None
     if few_rows and not transposed:
-        return _flash_zen3.remainder_stack(a, b, c)  # (alpha is in a)
+        return _flash_zen3.remainder_stack(a, b, c, layout)  # (alpha is in a)
     if c is not None:
         if m >= 4 and n >= 12:
             return _blocked_chain(a, b, c)  # (alpha is in b)
@@ -108,19 +110,20 @@ def _mkl_products(a: np.ndarray, b: np.ndarray, alpha=None, c=None) -> np.ndarra
     return out
 
 
-def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None) -> np.ndarray:
+def sgemm(a: np.ndarray, b: np.ndarray, c: np.ndarray | None = None, alpha=None, layout=None) -> np.ndarray:
     """``a @ b`` (+ ``c``: beta 1) of float32 (or float64) stacks, rounded as MKL's ``sgemm`` (``dgemm``) rounds
     the kernel's block products: per element an fma chain over k (``_chain``), added to ``c``; an inner dim over
     384 in parts of ``ceil(k / parts)``, each part's chain added to the result in turn (measured, both dtypes:
     k = 385..512 splits in two halves, the first the larger, and with beta 1 ``(c + part1) + part2``). On the AMD
-    CPU, from a zero ``c``, ``core._small_gemm``'s orders where it knows them (``_mkl_products``)."""
+    CPU, from a zero ``c``, ``core._small_gemm``'s orders where it knows them (``_mkl_products``; ``layout``: where
+    ``c``'s matrices lie in torch's gradient, ``_flash_zen3.remainder_stack``)."""
     k = a.shape[-1]
     if c is None or not c.any():
-        product = _mkl_products(a, b, alpha)
+        product = _mkl_products(a, b, alpha, None, layout)
         if product is not None:
             return product if c is None else c + product
     else:
-        product = _mkl_products(a, b, alpha, c)
+        product = _mkl_products(a, b, alpha, c, layout)
         if product is not None:
             return product
     if a.shape[-2] == 1 or k == 1:

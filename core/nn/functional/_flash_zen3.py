@@ -29,8 +29,11 @@ The backward (measured 2026-12-08 against ``torch.addmm(c, a, b, alpha=scale)``,
 gradients of (1, 1, 1..70, 1..70, 8..64) and (2, 2, 1..67, 1..40, 12..96), causal or not, bit for bit): a product of
 2 or 3 rows with ``b`` untransposed (``dQ += scale dS K`` of a last query block of 2 or 3 rows, ``dK``/``dV`` of a key
 block of 2 or 3 keys) is the remainder kernel with alpha on ``a`` (``remainder_stack``), and the scores ``scale Q
-K^T`` of 2 or 3 rows take alpha on the finished dots. Its buffers are the gradients themselves; head dims that are
-not a multiple of 4 (rows off a 16-byte boundary) were not reproduced (6 and 10: dQ up to ~30% an ulp off).
+K^T`` of 2 or 3 rows take alpha on the finished dots; so is a product of head dims of 5..11 columns. Its C is the
+gradient itself, laid out (B, L, H, E) inside the kernel (measured: that layout's row addresses decide the peeled
+columns, ``_flash_cpu._gradient_layout``), so a head dim that is not a multiple of 4 peels by those addresses: bit
+for bit with one head; with more heads the kernels also follow the operands' addresses (not reproduced; a sweep of
+(2, 2, L, S, 6 or 10) went from 160,003 to 38,872 differing gradient elements).
 """
 
 from __future__ import annotations
@@ -66,20 +69,23 @@ def single_row_product(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray | Non
     return out
 
 
-def remainder_stack(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
-    """``a @ b`` (+ ``c``, beta 1) of float32 stacks whose matrices have 2 or 3 rows (``a`` either layout, ``b``
-    untransposed), as MKL's remainder kernel adds them (``remainder_rows``), alpha already in ``a``: the backward's
-    ``dQ += scale dS K`` of a last query block of 2 or 3 rows and ``dK += scale dS^T Q``, ``dV += P^T dO`` of a key
-    block of 2 or 3 keys (measured against ``torch.addmm(c, a, b, alpha=scale)``, the kernel's call, for every
-    inner dim 1..70 and head dim 8..64, from zero and onto a running sum). Each result row is taken to start on a
-    16-byte boundary (a head dim that is a multiple of 4: the peeled columns were not measured otherwise)."""
+def remainder_stack(a: np.ndarray, b: np.ndarray, c=None, layout=None) -> np.ndarray:
+    """``a @ b`` (+ ``c``, beta 1) of float32 stacks with ``b`` untransposed, as MKL's remainder kernel adds each
+    matrix (``remainder_rows``), alpha already in ``a``: the backward's products of 2 or 3 rows (``dQ += scale dS K``
+    of a last query block of 2 or 3 rows, ``dK``/``dV`` of a key block of 2 or 3 keys) and of head dims of 5, 6, 7,
+    9, 10 or 11 (measured against ``torch.addmm(c, a, b, alpha=scale)``, the kernel's call, for every inner dim 1..70
+    and head dims 5..64, from zero and onto a running sum, C at each offset 0..3 floats past a 16-byte boundary).
+    ``layout``: ``(bases, ldc)``, where each matrix's C starts (floats, an int array of the stack's lead shape) and
+    its row stride in torch's gradient (``_flash_cpu._gradient_layout``); None: fresh, row-major, aligned."""
     lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a, b = np.broadcast_to(a, lead + a.shape[-2:]), np.broadcast_to(b, lead + b.shape[-2:])
     if c is not None:
         c = np.broadcast_to(c, lead + c.shape[-2:])
+    bases, ldc = (np.zeros(lead, np.int64), None) if layout is None else layout
     out = np.empty(lead + (a.shape[-2], b.shape[-1]), np.float32)
     for index in np.ndindex(*lead):
-        out[index] = remainder_rows(np.ascontiguousarray(a[index]), b[index], None if c is None else c[index])
+        out[index] = remainder_rows(np.ascontiguousarray(a[index]), b[index], None if c is None else c[index],
+                                    int(bases[index]) % 4, ldc)
     return out
 
 
