@@ -171,6 +171,7 @@ class Mv(Function):
 @computes_in_float32
 class Dot(Function):
     node_name = "DotBackward0"
+    saved_names = ("self", "tensor")  # (each saved for the other's gradient)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -194,6 +195,7 @@ class Vdot(Dot):
     """``sum(conj(a) * b)``: the first argument is conjugated (a no-op on real tensors)."""
 
     node_name = "VdotBackward0"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):

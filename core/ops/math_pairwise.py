@@ -206,6 +206,7 @@ def _rounded_once(f, x, y):
 
 class Atan2(Function):
     node_name = "Atan2Backward0"
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):

@@ -11,6 +11,7 @@ from core._memory_format import laid_out_like_operands
 from core._scalar_fit import check_scalar_fits
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import computes_in_float32, is_reduced
 from core.ops._util import as_array, broadcast_shapes, check_same_device, scalar_array, xp_of
 from core.ops.deprecated_overloads import NOT_GIVEN, scalar_first
@@ -123,6 +124,8 @@ class Addcmul(Function):
 
     node_name = "AddcmulBackward0"
     divide = False
+    saved_names = ("tensor1", "tensor2")
+    _saved_value = SavedFromCtx(lambda c: c["value"])
     saves = ""  # (addcmul_/addcdiv_ keep no clone of the old self: the backward reads tensor1 and tensor2 only)
 
     @classmethod
@@ -133,7 +136,9 @@ class Addcmul(Function):
         v = scalar_array(value if dt.category >= 2 else int(value), dt, x)  # (complex keeps a fraction too)
         with np.errstate(all="ignore"):  # PyTorch's CPU kernels: self + (v * t1) / t2, and fma(v * t1, t2, self)
             res = x + (v * y) / z if cls.divide else fma(xp, v * y, z, x)
-        ctx.save_for_backward(t1, t2)
+        need = ctx.needs_input_grad or (False,) * 3  # (as PyTorch's: tensor1 for tensor2's gradient, tensor2 for
+        ctx.save_for_backward(t1 if need[2] else None,  # tensor1's, and for tensor2's too where it divides)
+                              t2 if need[1] or (need[2] and cls.divide) else None)
         ctx.value = value
         return _laid_out(xp.asarray(res.astype(dt.np)), x, y, z)
 

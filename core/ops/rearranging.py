@@ -13,6 +13,7 @@ from core._factory_args import check_int64_list, check_storage_size
 from core._memory_format import in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops import views as _v
 from core.ops._strided import DiagonalBackward, dense
 from core.ops._util import needs_grad, normalize_dim, normalize_dims, xp_of
@@ -31,6 +32,7 @@ def _sizes_arg(sizes) -> tuple:
 
 class Repeat(Function):
     node_name = "RepeatBackward0"
+    _saved_repeats, _saved_self_sym_sizes = SavedFromCtx(lambda c: c["repeats"]), SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def forward(ctx, a, *, repeats):
@@ -89,10 +91,13 @@ def _copy_k(xp, arr):
 
 class Flip(Function):
     node_name = "FlipBackward0"
+    _saved_dims = SavedFromCtx(lambda c: c.get("raw_dims", c["dims"]))  # (as the call gave them)
 
     @staticmethod
-    def forward(ctx, a, *, dims):
+    def forward(ctx, a, *, dims, raw_dims=None):
         ctx.dims = dims
+        if raw_dims is not None and raw_dims != dims:
+            ctx.raw_dims = raw_dims
         xp = xp_of(a._data)
         return _copy_k(xp, xp.flip(a._data, axis=dims) if dims else a._data)
 
@@ -128,8 +133,8 @@ def _flip(input: Tensor, args: tuple, dims, position: int):
         if type(d) is not int and not is_index(d) and not (i and isinstance(d, bool)):
             _refuse_dims(given, position, i)  # (PyTorch's parser matches on the first; a later bool unpacks as int)
     nd = input._data.ndim
-    dims = normalize_dims(dims, nd) if dims else ()
-    return Flip.apply(input, dims=dims if nd else ())
+    raw, dims = tuple(int(d) for d in dims), normalize_dims(dims, nd) if dims else ()
+    return Flip.apply(input, dims=dims if nd else (), raw_dims=raw if nd else None)
 
 
 def _refuse_dims(given, position, bad: int) -> None:
@@ -158,10 +163,14 @@ def flipud(input: Tensor):
 
 class Roll(Function):
     node_name = "RollBackward0"
+    _saved_shifts = SavedFromCtx(lambda c: c["shifts"])
+    _saved_dims = SavedFromCtx(lambda c: c.get("raw_dims", () if c["dims"] is None else c["dims"]))
 
     @staticmethod
-    def forward(ctx, a, *, shifts, dims):
+    def forward(ctx, a, *, shifts, dims, raw_dims=None):
         ctx.shifts, ctx.dims = shifts, dims
+        if raw_dims is not None and raw_dims != dims:
+            ctx.raw_dims = raw_dims  # (grad_fn._saved_dims: as the call gave them)
         xp = xp_of(a._data)
         x = a._data
         if dims is None:
@@ -186,7 +195,8 @@ def roll(input: Tensor, shifts, dims=None):
     nd = input._data.ndim
     if nd == 0:
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
-    return Roll.apply(input, shifts=shifts, dims=tuple(normalize_dim(d, nd) for d in dims))
+    return Roll.apply(input, shifts=shifts, dims=tuple(normalize_dim(d, nd) for d in dims),
+                      raw_dims=tuple(int(d) for d in dims))
 
 
 class Rot90(Function):
@@ -246,6 +256,7 @@ def _check_2d(name, input):
 class Tril(Function):
     node_name = "TrilBackward0"
     lower = True
+    _saved_diagonal = SavedFromCtx(lambda c: c["diagonal"])
 
     @classmethod
     def forward(cls, ctx, a, *, diagonal):
@@ -265,6 +276,7 @@ class Triu(Tril):
 class _TriangleInplace(Function):
     outplace = Tril
     writes_self = True  # (the profiler's name: aten::tril_)
+    _saved_diagonal = SavedFromCtx(lambda c: c["diagonal"])
 
     @classmethod
     def forward(cls, ctx, a, *, diagonal):
@@ -391,6 +403,7 @@ def diag(input: Tensor, diagonal=0):
 
 class Trace(Function):
     node_name = "TraceBackward0"
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def forward(ctx, a):

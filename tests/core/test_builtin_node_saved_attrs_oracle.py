@@ -53,7 +53,7 @@ def _cases(lib) -> dict:
         "amax": x.amax(1), "amax_negative": batch.amax(-1), "amin_dims": batch.amin([-1, 0], keepdim=True),
         "sum_no_dims": x.sum(dim=[]), "kthvalue": x.kthvalue(2, -1)[0],
         **_activation_cases(lib, x, y, pos), **_index_cases(lib, x, y), **_norm_pool_cases(lib, t(4, 3), img),
-        **_loss_reduction_cases(lib, x, y, pos),
+        **_loss_reduction_cases(lib, x, y, pos), **_shape_product_cases(lib, x, y, pos),
     }
 
 
@@ -75,6 +75,19 @@ def _loss_reduction_cases(lib, x, y, pos) -> dict:
         "var_mean": lib.var_mean(x, -1)[0], "norm": x.norm(), "norm_dim": x.norm(p=1, dim=-1),
         "vector_norm": lib.linalg.vector_norm(x, 3, dim=(0, -1), keepdim=True), "linalg_norm": lib.linalg.norm(x),
         "torch_norm": lib.norm(x, 2.5), "normalize": F.normalize(x),
+    }
+
+
+def _shape_product_cases(lib, x, y, pos) -> dict:
+    """flip/roll (dims as given), repeat, tril/triu (in place too), trace; dot, vdot, atan2 and addcmul/addcdiv
+    (each factor saved only for the other's gradient, as torch's)."""
+    return {
+        "flip": x.flip(-1), "roll": x.roll(-1, -1), "roll_flat": x.roll(1), "roll_dims": x.roll((1, 2), (0, 1)),
+        "repeat": x.repeat(2, 1, 1), "tril": x.tril(), "triu": x.triu(-1), "tril_inplace": (x * 1).tril_(1),
+        "trace": x[:, :2].trace(), "dot": lib.dot(x[0], y[0]), "dot_frozen": lib.dot(x[0], y[0].detach()),
+        "vdot": lib.vdot(x[0], y[0]), "atan2": lib.atan2(x, y), "addcmul": lib.addcmul(x, x, y),
+        "addcmul_frozen": lib.addcmul(x, x, y.detach(), value=2), "addcdiv": lib.addcdiv(x, x, pos, value=0.5),
+        "addcdiv_frozen": lib.addcdiv(x, x.detach(), pos),
     }
 
 
