@@ -23,6 +23,7 @@ from core import optim
 from core.autograd.graph import array_of
 from core.nodegraph.run import training_state
 from core.nodegraph.run.stepnorms import StepNorms
+from core.nodegraph.training.trainer import NO_PARAMETERS
 from core.optim.lr_scheduler import LRScheduler
 
 __all__ = ["OptimizerSlot", "Parked", "save_optimizer", "restore_optimizer"]
@@ -57,8 +58,7 @@ class OptimizerSlot:
         key = _key(params, settings)
         if self.entry is None or self.entry[0] != key:
             if not params:
-                raise RuntimeError("optimizer got an empty parameter list: the graph has no parameters (Parameter "
-                                   "and layer nodes make them, after Forward; a tensor node is not trained)")
+                raise RuntimeError(NO_PARAMETERS)
             opt = getattr(optim, settings.get("optimizer") or "SGD")(list(params.values()),
                                                                      **(settings.get("optimizer_params") or {}))
             carried = self._carried(params, key)

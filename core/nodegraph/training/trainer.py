@@ -23,16 +23,19 @@ import numpy as np
 from core.autograd.graph import array_module, array_of
 from core.nodegraph.model.events import NodeError
 from core.nodegraph.model.names import node_label
-from core.nodegraph.model.spec import quote
+from core.nodegraph.model.spec import get_spec, has_spec, quote
 from core.nodegraph.training import holdout
 from core.nodegraph.training.captured import CapturedForward
 
 if TYPE_CHECKING:
     from core.nodegraph.model.document import Graph
 
-__all__ = ["Training", "CLASSIFICATION_LOSSES", "accuracy_of", "accuracy_plan"]
+__all__ = ["Training", "CLASSIFICATION_LOSSES", "NO_PARAMETERS", "accuracy_of", "accuracy_plan", "may_own_parameters"]
 
 CLASSIFICATION_LOSSES = ("loss.cross_entropy", "loss.nll", "loss.bce_with_logits", "loss.bce")
+NO_PARAMETERS = ("optimizer got an empty parameter list: the graph has no parameters (Parameter and layer nodes make "
+                 "them, after Forward; a tensor node is not trained)")
+_OWNING_CATEGORIES = ("param", "layer")  # the node categories whose nodes make trainable tensors (node_parameters)
 
 Array = Any  # a NumPy or CuPy array
 Metrics = dict[str, Any]  # one step's metrics (see Training.train)
@@ -122,6 +125,17 @@ def accuracy_plan(graph: Graph, loss_id: str) -> AccuracyPlan | None:
     return node.type, (ins["input"].src, ins["input"].src_port), (ins["target"].src, ins["target"].src_port)
 
 
+def may_own_parameters(type_id: str, inner: Any = None) -> bool:
+    """Whether a node of type ``type_id`` (``inner``: a subgraph node's inner graph dict) can make a trainable tensor
+    when it runs: a Parameter or layer node, a subgraph holding one, or a type this app does not know. False means
+    the graph's training can be refused before any forward runs (a forward and backward would put gradients back
+    after Zero grad only for the optimizer to refuse the empty parameter list)."""
+    if isinstance(inner, dict):
+        return any(isinstance(nd, dict) and may_own_parameters(str(nd.get("type", "")), nd.get("graph"))
+                   for nd in inner.get("nodes", ()))
+    return not has_spec(type_id) or get_spec(type_id).category in _OWNING_CATEGORIES
+
+
 class Training:
     """The ``train`` loop over ``session`` (and ``cancel``)."""
 
@@ -197,6 +211,10 @@ class Training:
         """
         session = self.session
         n = session.graph.training.get("steps", 100) if n is None else n
+        refused = self._refusal()
+        if refused is not None:
+            yield refused
+            return
         self._cancelled = False
         session.abandon_backward()
         session.history.clear()
@@ -215,6 +233,16 @@ class Training:
         finally:  # the steps after training go back to this optimizer state at most
             self._finishing = False
             session.keep_optimizer_state()
+
+    def _refusal(self) -> Metrics | None:
+        """The error dict that ends a ``train`` call before anything runs (no zero_grad, forward or backward, so the
+        session's values and gradients stay as they were): a graph with nodes none of which can make a trainable
+        tensor (``may_own_parameters``) gets the optimizer's own refusal of an empty parameter list."""
+        nodes = self.session.graph.nodes.values()
+        if not nodes or any(may_own_parameters(node.type, node.graph) for node in nodes):
+            return None
+        error = NodeError.from_exception("optimizer", RuntimeError(NO_PARAMETERS))
+        return {"step": self.session.step_count, "error": error, "node": None}
 
     def step(self, last: bool = True, zero_grad: bool = True) -> Metrics:
         """One step: zero_grad (unless ``zero_grad`` is False), forward, ``loss.backward()``, ``optimizer.step()``;
