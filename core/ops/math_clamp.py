@@ -154,11 +154,13 @@ class ClampTensor(Function):
 class ClampMinTensor(ClampTensor):
     node_name = "ClampMinBackward1"
     saved_names = ("self", "min")
+    edgeless_inputs = (2,)  # (the absent max: torch's node has two edges)
 
 
 class ClampMaxTensor(ClampTensor):
     node_name = "ClampMaxBackward1"
     saved_names = ("self", "", "max")
+    edgeless_inputs = (1,)  # (the absent min)
 
 
 def check_bounds(name, lo, hi):

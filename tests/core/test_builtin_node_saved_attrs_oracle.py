@@ -234,3 +234,14 @@ def test_raw_saved_handles_where_nothing_or_a_kept_index_was_saved_behave_as_tor
             node._raw_saved_indices.register_hooks(lambda t: t, lambda t: t)
         seen.append((str(none.value), str(twice.value), node._saved_indices.tolist()))
     assert seen[0] == seen[1]
+
+
+def test_clamp_by_one_tensor_bound_has_torchs_two_edges_and_gradients(torch):
+    seen = []
+    for lib in (core, torch):
+        x, bound = lib.tensor([1.0, -2.0, 3.0], requires_grad=True), lib.tensor([0.0, 0.0, 5.0], requires_grad=True)
+        nodes = [lib.clamp_min(x, bound), lib.clamp_max(x, bound)]
+        edges = [[None if f is None else f.name() for f, _ in n.grad_fn.next_functions] for n in nodes]
+        sum(n * lib.arange(3.0) for n in nodes).sum().backward()
+        seen.append((edges, x.grad.tolist(), bound.grad.tolist()))
+    assert seen[0] == seen[1]
