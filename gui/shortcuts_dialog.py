@@ -3,12 +3,14 @@ newcomer who wants them without opening each menu.
 
 The list is read from the window's menus at the moment it opens (``shortcut_rows``), so it names exactly the keys
 the menus have, those added by other parts of the window (the lesson's presentation mode, the focus keys) included,
-plus the keys the canvas answers without a menu entry (``CANVAS_KEYS``).
+plus the keys the canvas answers without a menu entry (``CANVAS_KEYS``). An entry lists every key that triggers
+it: all of its action's shortcuts and the window's ``QShortcut`` objects that stand in for it (their ``"action"``
+property names the action's object name, as Edit ▸ Redo's Ctrl+Y does), so Redo reads "Ctrl+Shift+Z, Ctrl+Y".
 """
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -35,9 +37,25 @@ CANVAS_KEYS = [
 ]
 
 
-def _key(action: QAction) -> str:
-    """The action's key as its menu shows it: its shortcut, or the key a widget answers (after a tab in its text)."""
-    key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+Extra = dict[str, list[str]]  # an action's object name -> the keys of the QShortcuts that stand in for it
+
+
+def _extra_keys(window: QMainWindow) -> Extra:
+    """The keys of the window's ``QShortcut`` objects, by the object name of the action each stands in for."""
+    extra: Extra = {}
+    for shortcut in window.findChildren(QShortcut):
+        name = shortcut.property("action")
+        if name and shortcut.isEnabled():
+            extra.setdefault(str(name), []).append(shortcut.key().toString(QKeySequence.SequenceFormat.NativeText))
+    return extra
+
+
+def _key(action: QAction, extra: Extra) -> str:
+    """Every key of the action as the table shows it ("Ctrl+Shift+Z, Ctrl+Y"): its shortcuts and the QShortcuts
+    that stand in for it, or the key a widget answers (after a tab in its text)."""
+    keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()]
+    keys += [k for k in extra.get(action.objectName(), ()) if k not in keys]
+    key = ", ".join(k for k in keys if k)
     if not key and "\t" in action.text():
         key = action.text().split("\t", 1)[1]
     return key
@@ -49,22 +67,23 @@ def _submenu(action: QAction) -> QMenu | None:
     return menu if isinstance(menu, QMenu) else None
 
 
-def _walk(menu: QMenu, path: str, rows: list[tuple[str, str, str]]) -> None:
+def _walk(menu: QMenu, path: str, rows: list[tuple[str, str, str]], extra: Extra) -> None:
     for action in menu.actions():
         sub = _submenu(action)
         if sub is not None:
-            _walk(sub, f"{path} ▸ {sub.title().replace('&', '')}", rows)
-        elif not action.isSeparator() and _key(action):
-            rows.append((path, action.text().split("\t", 1)[0].replace("&", ""), _key(action)))
+            _walk(sub, f"{path} ▸ {sub.title().replace('&', '')}", rows, extra)
+        elif not action.isSeparator() and _key(action, extra):
+            rows.append((path, action.text().split("\t", 1)[0].replace("&", ""), _key(action, extra)))
 
 
 def shortcut_rows(window: QMainWindow) -> list[tuple[str, str, str]]:
     """``[(menu, command, key)]``: each menu entry with a key, in menu order, then the canvas's own keys."""
     rows: list[tuple[str, str, str]] = []
+    extra = _extra_keys(window)
     for top in window.menuBar().actions():
         menu = _submenu(top)
         if menu is not None:
-            _walk(menu, menu.title().replace("&", ""), rows)
+            _walk(menu, menu.title().replace("&", ""), rows, extra)
     rows.extend(("Canvas", what, key) for what, key in CANVAS_KEYS)
     return rows
 

@@ -85,5 +85,6 @@ def redo_on_ctrl_y(window: QWidget, redo: QAction) -> QShortcut:
 
     shortcut = QShortcut(QKeySequence("Ctrl+Y"), window)
     shortcut.setObjectName("shortcut_redo_ctrl_y")
+    shortcut.setProperty("action", redo.objectName())  # Help ▸ Keyboard shortcuts lists Ctrl+Y beside Redo's key
     shortcut.activated.connect(activated)
     return shortcut
