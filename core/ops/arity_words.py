@@ -221,8 +221,8 @@ def _method_position(entry: list, param: str) -> int | None:
 
 def binding_failed(error: TypeError, fn) -> bool:
     """Whether ``error`` is Python's refusal to bind a call's arguments to ``fn`` (in Python's words for ``fn``'s
-    name, raised in a caller's frame: ``fn`` itself or a wrapper on the way, such as ``reduction``'s NumPy-names
-    one), not a TypeError from inside an op of another name."""
+    name, raised in a caller's frame: a wrapper on the way, such as ``reduction``'s NumPy-names one), not a
+    TypeError from inside the op's body or an op of another name."""
     name, message, tb = fn.__name__, str(error), error.__traceback__
     if tb is None or not message.startswith((f"{name}()", f"{fn.__qualname__}()")):
         return False
@@ -230,7 +230,8 @@ def binding_failed(error: TypeError, fn) -> bool:
         return False
     while tb.tb_next is not None:
         tb = tb.tb_next
-    return tb.tb_frame.f_code.co_name != name
+    return tb.tb_frame.f_code is not inspect.unwrap(fn).__code__  # (raised in a caller of the op's body: its
+    # wrappers', or __torch_function__'s dispatching frame once a subclass turned dispatch on)
 
 
 def wording_arity(fn, name: str):

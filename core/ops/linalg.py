@@ -219,8 +219,8 @@ def mm(input, mat2, *, out=None):
         raise RuntimeError("self must be a matrix")
     if mat2._data.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    _check_same_dtype(input, mat2)
-    _check_mm_shapes(input._data.shape, mat2._data.shape)
+    _check_mm_shapes(input._data.shape, mat2._data.shape)  # (the shapes first, as torch: a.mm(b.double()) with
+    _check_same_dtype(input, mat2)                          # mismatched shapes names the shapes)
     return _out(Mm.apply(input, mat2), out)
 
 
@@ -234,13 +234,13 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError("batch1 must be a 3D tensor")
     if mat2._data.ndim != 3:
         raise RuntimeError("batch2 must be a 3D tensor")
+    sa, sb = input._data.shape, mat2._data.shape
+    if sa[0] != sb[0] or sa[2] != sb[1]:  # (the shapes before the dtypes, as torch checks them)
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
+                           f"but got: [{sb[0]}, {sb[1]}].")
     if input._data.dtype != mat2._data.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(mat2)}")
     _no_bool_kernel("bmm", input)
-    sa, sb = input._data.shape, mat2._data.shape
-    if sa[0] != sb[0] or sa[2] != sb[1]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
-                           f"but got: [{sb[0]}, {sb[1]}].")
     return _out(Bmm.apply(input, mat2), out)
 
 
@@ -250,11 +250,11 @@ def mv(input, vec, *, out=None):
     _check_tensors("mv", ("input", input), ("vec", vec))
     if input._data.ndim != 2 or vec._data.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, {vec._data.ndim}")
+    _check_mv_shapes(input._data.shape, vec._data.shape)  # (the shapes before the dtypes, as torch checks them)
     if input._data.dtype != vec._data.dtype:
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_type_name(vec)}, "
                            f"{_type_name(input)}, and {_type_name(vec)}")
     _no_bool_kernel("addmv_impl_cpu", input)
-    _check_mv_shapes(input._data.shape, vec._data.shape)
     return _out(Mv.apply(input, vec), out)
 
 

@@ -208,6 +208,14 @@ def _add_product(cls, name, input, m1, m2, beta, alpha, out_shape, inplace=False
     return _INPLACE[cls].apply(input, m1, m2, beta=beta, alpha=alpha)
 
 
+def _dtypes_before_shapes(input, mat1, mat2) -> None:
+    """addmm's dtype error where the matrices' shapes do not fit either: torch compares the dtypes first
+    (``torch.addmm(c, a, b.double())`` names the dtypes, mm names the shapes)."""
+    if isinstance(input, Tensor) and isinstance(mat1, Tensor) and isinstance(mat2, Tensor) \
+            and mat1._data.ndim == 2 == mat2._data.ndim:
+        check_product_dtypes("addmm", input, mat1, mat2)
+
+
 def _addmm_shape(mat1, mat2):
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if hasattr(m, "_data") and m._data.ndim != 2:
@@ -252,6 +260,7 @@ def addmm(input, mat1, mat2, *deprecated, beta=1, alpha=1, out=None):
         input, mat1, mat2 = _autocast.lower(input, mat1, mat2)
     if deprecated or not isinstance(input, Tensor):  # addmm(beta, [alpha,] mat1, mat2), self or input after beta
         input, mat1, mat2, beta, alpha = addmm_scalars_first("addmm", (input, mat1, mat2, *deprecated), beta, alpha)
+    _dtypes_before_shapes(input, mat1, mat2)
     return _out(_add_product(Addmm, "addmm", input, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2)), out,
                 input, mat1, mat2)
 
@@ -259,6 +268,7 @@ def addmm(input, mat1, mat2, *deprecated, beta=1, alpha=1, out=None):
 def addmm_(self, mat1, mat2, *deprecated, beta=1, alpha=1):
     if deprecated:  # addmm_(beta, [alpha,] mat1, mat2)
         self, mat1, mat2, beta, alpha = addmm_scalars_first("addmm_", (self, mat1, mat2, *deprecated), beta, alpha)
+    _dtypes_before_shapes(self, mat1, mat2)
     return _add_product(Addmm, "addmm", self, mat1, mat2, beta, alpha, _addmm_shape(mat1, mat2), True)
 
 

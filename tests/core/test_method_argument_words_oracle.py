@@ -87,3 +87,15 @@ def test_the_sweep_of_common_methods_with_bad_arguments_matches_torch(snippet, t
     import core
 
     assert _outcome(core, snippet) == _outcome(torch, snippet)
+
+
+@pytest.mark.parametrize("snippet", ["x.add(1, 2, 3, 4)", "x.transpose(0)", "x.sum(0, True, 1, 2)", "x.eq()",
+                                     "x.sort(0, stable=True)", "x.view()", "x.gather(None)", "x.sum(0, 1)"])
+def test_the_words_hold_once_a_tensor_subclass_turned_dispatch_on(snippet, torch):
+    """A Tensor subclass (a user's, another test module's) makes every method dispatch, a frame deeper."""
+    import core
+
+    class Marked(core.Tensor):  # (defining it turns __torch_function__ dispatch on for the process)
+        pass
+
+    assert _outcome(core, snippet) == _outcome(torch, snippet)
