@@ -152,10 +152,18 @@ def _hooked(node, saved: SavedFromCtx, value):
     """``value``, or its unpack hook's answer where ``register_hooks`` was called on its ``_raw_saved_`` handle."""
     if saved.tensor:
         hooks = node.__dict__.get("_derived_hooks")
-        if hooks is not None and saved.name in hooks:
-            packed, unpack_hook = hooks[saved.name]
-            return unpack_hook(packed)
+        if hooks is not None and type(value) is tuple:  # (a tuple of tensors, IndexBackward0's indices: one each)
+            return tuple(_unpacked(hooks, (saved.name, i), v) for i, v in enumerate(value))
+        if hooks is not None:
+            return _unpacked(hooks, saved.name, value)
     return value
+
+
+def _unpacked(hooks: dict, key, value):
+    if key not in hooks:
+        return value
+    packed, unpack_hook = hooks[key]
+    return unpack_hook(packed)
 
 
 class DerivedSaved:
@@ -163,20 +171,23 @@ class DerivedSaved:
     max's indices, a loss's total weight) instead of saving it: ``register_hooks`` packs it now and unpacks it on
     each read of ``_saved_<name>``. NOTE: the node's backward reads what it kept, not the unpacked value."""
 
-    __slots__ = ("_node", "_name")
+    __slots__ = ("_node", "_name", "_item")
 
-    def __init__(self, node, name: str):
-        self._node, self._name = node, name
+    def __init__(self, node, name: str, item: int | None = None):
+        self._node, self._name, self._item = node, name, item  # (item: its place in a tuple of saved tensors)
 
     def register_hooks(self, pack_hook, unpack_hook) -> None:
         value = getattr(self._node, self._name)  # (the freed error after a backward, as a saved tensor's)
+        key = self._name if self._item is None else (self._name, self._item)
+        if self._item is not None:
+            value = value[self._item]
         if value is None:
             raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
         hooks = self._node.__dict__.setdefault("_derived_hooks", {})
-        if self._name in hooks:
+        if key in hooks:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
                                "one pair of hooks is allowed at a time.")
-        hooks[self._name] = (pack_hook(value), unpack_hook)
+        hooks[key] = (pack_hook(value), unpack_hook)
 
 
 class RawDerived:
@@ -188,7 +199,12 @@ class RawDerived:
         self.name = name
 
     def __get__(self, node, owner=None):
-        return self if node is None else DerivedSaved(node, self.name)
+        if node is None:
+            return self
+        value = getattr(node, self.name)
+        if type(value) is tuple:  # (a tuple of saved tensors: a tuple of handles, as PyTorch's)
+            return tuple(DerivedSaved(node, self.name, i) for i in range(len(value)))
+        return DerivedSaved(node, self.name)
 
 
 def _shown(value):
@@ -197,7 +213,7 @@ def _shown(value):
     if value is None or isinstance(value, (bool, float, str)) or hasattr(value, "_data"):
         return value
     if isinstance(value, (tuple, list)):
-        return tuple(_unsigned(int(v)) for v in value)
+        return tuple(v if v is None or hasattr(v, "_data") else _unsigned(int(v)) for v in value)  # (tensors stay)
     return _unsigned(int(value))
 
 

@@ -21,6 +21,7 @@ from core._user_warning import warn_user
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.node_api import SavedFromCtx
+from core.ops._saved_attrs import index_tensor
 from core.ops._util import check_same_device, sum_to, xp_of
 from core.ops.elementwise import _TYPE_NAMES
 from core.ops.scatter import ufunc_at
@@ -394,8 +395,20 @@ def contiguous_strides(shape) -> tuple:
     return tuple(out)
 
 
+def _index_tensors(ctx: dict) -> tuple:
+    """``IndexBackward0._saved_indices``: one index tensor per indexed dim, None for a dim before the last indexed one
+    that no index took (``x[:, i]``: ``(None, i)``), as torch's node keeps them. NOTE: a bool mask shows as the int64
+    positions it selects, one tensor per dim it covers (torch's node keeps the mask itself)."""
+    shown = [None] * (max(d for d, _ in ctx["adv"]) + 1)
+    for d, arr in ctx["adv"]:
+        shown[d] = index_tensor(arr)
+    return tuple(shown)
+
+
 class Index(Function):
     node_name = "IndexBackward0"
+    _saved_indices = SavedFromCtx(_index_tensors, tensor=True)
+    _saved_self_sym_sizes = SavedFromCtx(lambda c: c["in_shape"])
 
     @staticmethod
     def forward(ctx, a, *, adv):

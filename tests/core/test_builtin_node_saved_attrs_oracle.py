@@ -124,7 +124,8 @@ def _index_cases(lib, x, y) -> dict:
         "index_add_frozen": x.index_add(1, idx, y.detach()[:, 1:]),
         "index_copy": x.index_copy(1, idx, y[:, :2]), "cumsum": x.cumsum(-1), "cumsum_dim": x.cumsum(0),
         "masked_fill": x.masked_fill(x > 0, 1.0), "masked_fill_tensor": x.masked_fill(x > 0, lib.tensor(1.0)),
-        "masked_fill_inplace": (x * 1).masked_fill_(x > 0, 1.0),
+        "masked_fill_inplace": (x * 1).masked_fill_(x > 0, 1.0), "index": x[idx], "index_columns": x[:, idx],
+        "index_list": x[[0, 1]], "index_two": x.unsqueeze(0)[[0, 0], :, idx],  # (a bool mask: see _index_tensors)
     }
 
 
@@ -158,6 +159,8 @@ def _comparable(value):
     if hasattr(value, "detach"):
         return ("tensor", tuple(value.shape), str(value.dtype).split(".")[-1], value.requires_grad,
                 type(value.grad_fn).__name__, value.detach().numpy().tolist())
+    if isinstance(value, tuple):  # (ints, or tensors and None: IndexBackward0's indices)
+        return ("tuple", tuple(_comparable(v) for v in value))
     return (type(value).__name__, value)
 
 
@@ -232,7 +235,13 @@ def test_raw_saved_handles_where_nothing_or_a_kept_index_was_saved_behave_as_tor
         node._raw_saved_indices.register_hooks(lambda t: t + 1, lambda t: t * 10)
         with pytest.raises(RuntimeError) as twice:
             node._raw_saved_indices.register_hooks(lambda t: t, lambda t: t)
-        seen.append((str(none.value), str(twice.value), node._saved_indices.tolist()))
+        index = x[:, lib.tensor([2, 0])].grad_fn
+        handles = index._raw_saved_indices
+        handles[1].register_hooks(lambda t: t - 1, lambda t: t * 3)
+        with pytest.raises(RuntimeError) as empty:
+            handles[0].register_hooks(lambda t: t, lambda t: t)
+        seen.append((str(none.value), str(twice.value), node._saved_indices.tolist(), len(handles), str(empty.value),
+                     [None if i is None else i.tolist() for i in index._saved_indices]))
     assert seen[0] == seen[1]
 
 
