@@ -72,3 +72,14 @@ def test_an_unpacked_wheel_finds_its_lessons_from_another_directory(wheel, tmp_p
     assert out.returncode == 0, out.stderr
     count = len(list(EXAMPLES_DIR.glob("*.md")))
     assert out.stdout.split() == [str(count), str(count), "04-autograd-graph"]
+
+
+def test_the_wheel_carries_every_data_file_core_reads(wheel):
+    """A data table core loads at run time (ATen's names, torch's method signatures, Sobol' directions...) left out of
+    package-data works in the checkout and breaks an installed wheel: every non-Python file under core/ ships."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    data = {p.relative_to(ROOT).as_posix() for p in (ROOT / "core").rglob("*")
+            if p.is_file() and p.suffix not in (".py", ".pyi", ".pyc") and "__pycache__" not in p.parts
+            and not p.name.startswith(".")}
+    assert {"core/_method_signatures.json.gz", "core/_aten_overloads.txt.gz"} <= data
+    assert data <= names, sorted(data - names)
