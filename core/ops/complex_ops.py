@@ -17,6 +17,7 @@ from core._arg_types import require_tensors
 from core._memory_format import laid_out_like_operands
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.ops._strided import row_major
 from core.ops._util import xp_of
 
 __all__ = ["real", "imag", "view_as_real", "view_as_complex", "conj", "conj_physical", "resolve_conj",
@@ -205,7 +206,8 @@ class Angle(Function):
         if x.dtype.kind in "biu":  # (NumPy's angle of int8 or uint8 is float16: pi to three digits)
             x = x.astype(_angle_dtype(a).np)
         out = xp_of(x).asarray(xp_of(x).angle(x))  # (a real x: 0 for x >= 0, pi below, nan kept, as PyTorch's)
-        return new_tensor(out.astype(_angle_dtype(a).np, copy=False))
+        out = out.astype(_angle_dtype(a).np, copy=False)  # NOTE: a complex x's angle is copied out of a complex
+        return new_tensor(row_major(out) if x.dtype.kind == "c" else out)  # result: contiguous, as torch's
 
     @staticmethod
     def backward(ctx, g):

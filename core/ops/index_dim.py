@@ -15,6 +15,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function, note_untracked
 from core.autograd.node_api import SavedFromCtx
 from core.ops._saved_attrs import given, index_tensor
+from core.ops._strided import copy_preserving_layout
 from core.ops._util import check_same_device, normalize_dim, wrap, xp_of
 from core.ops.elementwise import check_inplace, check_no_partial_overlap
 from core.ops.reduction import sum as _sum
@@ -192,7 +193,7 @@ class IndexFill(Function):
     @staticmethod
     def forward(ctx, a, *value, dim, idx, fill, inplace, given=None):
         ctx.args, ctx.dim, ctx.idx, ctx.given = (dim, idx), dim, idx, given
-        target = a._data if inplace else a._data.copy()
+        target = a._data if inplace else copy_preserving_layout(a._data)  # (torch: clone(Preserve).index_fill_)
         v = value[0]._data.item() if value else fill
         t2 = target.reshape(1) if target.ndim == 0 else target
         t2[_axis_key(t2.ndim, dim, idx)] = np.asarray(v).astype(target.dtype)[()]  # a NumPy scalar: CuPy takes it too

@@ -22,6 +22,7 @@ from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.node_api import SavedFromCtx
 from core.ops._saved_attrs import index_tensor
+from core.ops._strided import copy_preserving_layout
 from core.ops._util import check_same_device, sum_to, xp_of
 from core.ops.elementwise import _TYPE_NAMES
 from core.ops.scatter import ufunc_at
@@ -431,7 +432,7 @@ class IndexPut(Function):
         ctx.adv = tuple((d, key[d]) for d, _ in adv)
         ctx.accumulate = accumulate
         ctx.values_shape = values._data.shape
-        target = self._data if inplace else self._data.copy()
+        target = self._data if inplace else copy_preserving_layout(self._data)  # (torch: clone(Preserve).index_put_)
         v = _values_for(values, target, _result_shape(target.shape, adv))
         if v.size:
             _write(target, key, v, accumulate)

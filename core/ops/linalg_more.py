@@ -27,7 +27,7 @@ from core.ops.complex_ops import conj_of
 from core.ops.elementwise import add, mul
 from core.ops.linalg import dot, matmul, mm
 from core.ops.norm_backward import norm_backward
-from core.ops.views import clone, permute, reshape, transpose, unsqueeze
+from core.ops.views import clone, permute, reshape, transpose, unsqueeze, view
 
 __all__ = ["tensordot", "kron", "cross", "det", "slogdet", "logdet", "inverse", "matrix_power", "solve",
            "vector_norm", "LinAlgError"]
@@ -143,7 +143,9 @@ def kron(input, other):
     sb = (1,) * (nd - other.ndim) + tuple(other.shape)
     a = reshape(input, tuple(x for s in sa for x in (s, 1)))
     b = reshape(other, tuple(x for s in sb for x in (1, s)))
-    return reshape(mul(a, b), tuple(x * y for x, y in zip(sa, sb)))
+    # NOTE: torch's KronImpl _unsafe_views the product, laid out as its operands: a transposed input's refuses the
+    # merge with view's error (torch.kron(x.t(), ones(2, 1)) raises in torch 2.13), a contiguous one's is a view
+    return view(mul(a, b), tuple(x * y for x, y in zip(sa, sb)))
 
 
 # ----- cross ------------------------------------------------------------------------------------

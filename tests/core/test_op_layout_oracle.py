@@ -3,9 +3,10 @@ channels-last inputs: ``.stride()`` is torch's, values element for element.
 
 torch's elementwise kernels (TensorIterator) lay a result out as its operands (``x.t().exp()`` is transposed, a
 channels-last image's ``relu`` channels-last); kernels that allocate their own output give it another layout
-(``renorm``, ``cross``, ``layer_norm`` and out-of-place ``masked_fill``: contiguous; pooling, ``pixel_shuffle``,
-``roll`` and ``stack``: channels-last for a channels-last image). A stride decides what ``view`` accepts
-afterwards, so a learner's ``x.t().gelu().view(-1)`` must raise or pass as in torch; a gradient's layout is what
+(``renorm``, ``cross``, ``layer_norm``, ``one_hot`` and out-of-place ``masked_fill``: contiguous; pooling,
+``pixel_shuffle``, ``channel_shuffle``, ``roll``, ``stack``, ``batch_norm`` and ``rms_norm``: the input's suggested
+format, channels-last for a channels-last image, contiguous for a transposed one). A stride decides what ``view``
+accepts afterwards, so a learner's ``x.t().gelu().view(-1)`` must raise or pass as in torch; a gradient's layout is what
 ``autograd.grad`` returns and what ``.grad`` holds.
 """
 
@@ -115,6 +116,24 @@ OPS = {
     "frexp": lambda lib, x: tuple(x.frexp()), "int_floor_div": lambda lib, x: (x * 3).long() // 2,
     "int_true_div": lambda lib, x: (x * 3).long() / 2, "bool_add": lambda lib, x: (x > 0) + (x < 1),
     "layer_norm": lambda lib, x: lib.nn.functional.layer_norm(x, x.shape[-1:]),
+    "rms_norm": lambda lib, x: lib.nn.functional.rms_norm(x, x.shape[-1:]),
+    "batch_norm": lambda lib, x: lib.nn.functional.batch_norm(x, None, None, training=True),
+    "index_put": lambda lib, x: x.index_put((lib.tensor([0]),), lib.tensor(1.0)),
+    "index_fill": lambda lib, x: x.index_fill(0, lib.tensor([0]), 1.0),
+    "one_hot": lambda lib, x: lib.nn.functional.one_hot((x.abs() * 2).long() % 3),
+    "angle_complex": lambda lib, x: (x * (1 + 1j)).angle(), "abs_complex": lambda lib, x: (x * (1 + 1j)).abs(),
+    "mm": lambda lib, x: x.reshape(x.shape[0], -1) @ lib.ones(x[0].numel(), 2),
+    "linear": lambda lib, x: lib.nn.functional.linear(x, lib.ones(2, x.shape[-1]), lib.ones(2)),
+    "var_keepdim": lambda lib, x: x.var(-1, keepdim=True), "logsumexp0": lambda lib, x: x.logsumexp(0),
+    "argmax_keepdim": lambda lib, x: x.argmax(-1, keepdim=True), "kthvalue": lambda lib, x: tuple(x.kthvalue(1, -1)),
+    "topk_last": lambda lib, x: tuple(x.topk(2, -1)), "cumprod0": lambda lib, x: x.cumprod(0),
+    "tile": lambda lib, x: x.tile(2), "repeat_interleave": lambda lib, x: x.repeat_interleave(2, 0),
+    "scatter": lambda lib, x: x.scatter(0, lib.zeros(x.shape, dtype=lib.int64), 1.0),
+    "masked_select": lambda lib, x: x.masked_select(x > 0), "rot90": lambda lib, x: x.rot90(1, (0, 1)),
+    "cosine_similarity": lambda lib, x: lib.nn.functional.cosine_similarity(x, x + 1, dim=0),
+    "pad": lambda lib, x: lib.nn.functional.pad(x, (1, 1)), "kron": lambda lib, x: lib.kron(x, lib.ones(2, 1)),
+    "embedding": lambda lib, x: lib.nn.functional.embedding((x.abs() * 2).long() % 3, lib.ones(3, 2)),
+    "hstack": lambda lib, x: lib.hstack([x, x]), "unique_dim0": lambda lib, x: x.unique(dim=0),
 }
 RANDOM = {  # values differ by design or by generator: strides only
     "empty_like": lambda lib, x: lib.empty_like(x), "rand_like": lambda lib, x: lib.rand_like(x),
@@ -149,6 +168,7 @@ IMAGE_OPS = {
     "pad_reflect": lambda lib, x: lib.nn.functional.pad(x, (1, 1, 1, 1), mode="reflect"),
     "pixel_shuffle": lambda lib, x: lib.nn.functional.pixel_shuffle(lib.cat([x, x[:, :1]], 1), 2),
     "pixel_unshuffle": lambda lib, x: lib.nn.functional.pixel_unshuffle(x, 2),
+    "channel_shuffle": lambda lib, x: lib.nn.functional.channel_shuffle(lib.cat([x, x], 1), 2),
     "roll_channels": lambda lib, x: x.roll(1, 1), "stack": lambda lib, x: lib.stack([x, x], 2),
     "relu": lambda lib, x: lib.nn.functional.relu(x), "softmax_channels": lambda lib, x: x.softmax(1),
 }
@@ -164,6 +184,8 @@ GRADS = {  # the loss of a leaf ``x``: x's gradient is compared
     "mse": lambda lib, x: lib.nn.functional.mse_loss(x, x.detach() * 0.5), "cumsum": lambda lib, x: x.cumsum(0).sum(),
     "layer_norm": lambda lib, x: (lib.nn.functional.layer_norm(x, x.shape[-1:]) * x.detach()).sum(),
     "normalize": lambda lib, x: lib.nn.functional.normalize(x, dim=-1).sum(),
+    "rms_norm": lambda lib, x: lib.nn.functional.rms_norm(x, x.shape[-1:]).pow(2).sum(),
+    "batch_norm": lambda lib, x: (lib.nn.functional.batch_norm(x, None, None, training=True) * x.detach()).sum(),
 }
 
 IMAGE_GRADS = {

@@ -120,7 +120,7 @@ class NativeBatchNorm(Function):
             for running, new in ((running_mean, new_mean), (running_var, new_var)):  # NOTE: no version bump,
                 if running is not None and new is not None:  # as PyTorch's kernel writes them
                     running._data[...] = new
-            return out
+            return in_suggested_format(out, arr)  # (torch's: in the input's suggested format, a transposed one's
         mean, var, invstd = batch_norm_stats(x, running_mean, running_var, training, eps)
         ctx.dims = tuple(d for d in range(arr.ndim) if d != 1)
         ctx.shape, ctx.training, ctx.eps = mean.shape, training, eps
@@ -133,7 +133,7 @@ class NativeBatchNorm(Function):
                 update_running(running_mean, mean, momentum, bump=False)
             if running_var is not None:
                 update_running(running_var, var * (count / (count - 1)), momentum, bump=False)
-        return _affine(out, weight, bias, ctx.shape)
+        return in_suggested_format(_affine(out, weight, bias, ctx.shape), arr)  # contiguous)
 
     @staticmethod
     def reduced_result(ctx, args, kwargs, out):
@@ -159,14 +159,15 @@ class NativeBatchNorm(Function):
             y = step(y * weight._data.astype(np.float32).reshape(ctx.shape))
         if bias is not None:
             y = y + bias._data.astype(np.float32).reshape(ctx.shape)
-        return y.astype(low)
+        return in_suggested_format(y.astype(low), x._data)
 
     @staticmethod
     def backward(ctx, g):
         x, weight = ctx._unpacked
         grads = _batch_norm_grads(ctx, g, x, weight)
-        if not is_grad_enabled():
-            return grads
+        if not is_grad_enabled():  # (torch's grad_input: in the input's suggested format, a transposed one's: C)
+            return grads if grads[0] is None else (relaid(grads[0], in_suggested_format(grads[0]._data, x._data)),
+                                                   *grads[1:])
         # NOTE: recorded, PyTorch's native_batch_norm_backward is one node of grad_out, input and weight: each
         # gradient it gives requires grad, the bias's (g's sum) too where g does not (no gradient flows back there);
         # its edges as torch's: (grad_out, input, weight, save_mean, save_invstd), the value in grad_out's place

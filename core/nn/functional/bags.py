@@ -11,9 +11,11 @@ import numpy as np
 
 import core
 from core._alias import alias
+from core._memory_format import in_suggested_format
 from core._tensor import Tensor, new_tensor
 from core.nn._fused_names import fused_name
 from core.nn.functional.misc import embedding
+from core.ops._strided import relaid
 
 __all__ = ["embedding_bag", "pdist", "channel_shuffle", "native_channel_shuffle", "feature_alpha_dropout"]
 
@@ -131,7 +133,8 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
                            f"groups.")
     n, rest = input.shape[0], tuple(input.shape[2:])
     grouped = input.reshape((n, groups, channels // groups) + rest)
-    return fused_name(grouped.transpose(1, 2).contiguous().reshape(input.shape), "ChannelShuffleBackward0")
+    out = fused_name(grouped.transpose(1, 2).contiguous().reshape(input.shape), "ChannelShuffleBackward0")
+    return relaid(out, in_suggested_format(out._data, input._data))  # (torch's: a channels-last image's stays so)
 
 
 native_channel_shuffle = alias(channel_shuffle, "native_channel_shuffle")

@@ -31,6 +31,7 @@ from core.autograd.inference import mark
 from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import F16, gemm_float16, is_reduced, with_number
 from core.ops._saved_attrs import factor_layout
+from core.ops._strided import row_major
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 from core.ops.reduction import reduce_dims
@@ -493,7 +494,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("Class values must be non-negative.")
     if arr.size and int(arr.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return mark(new_tensor((arr[..., None] == xp.arange(num_classes)).astype(np.int64)))  # inference mode: marked
+    return mark(new_tensor(row_major((arr[..., None] == xp.arange(num_classes)).astype(np.int64))))  # (contiguous)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None) -> Tensor:

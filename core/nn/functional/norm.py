@@ -10,12 +10,14 @@ import math
 
 import core
 from core._arg_types import require_int_list
+from core._memory_format import format_of
 from core._tensor import Tensor
 from core._warn_once import warn_once
 from core.autograd.function import note_untracked
 from core.nn.functional._norm_primitives import NativeBatchNorm, NativeGroupNorm, NativeLayerNorm
 from core.nn.functional._pad import pad
 from core.nn.functional.pooling import avg_pool2d
+from core.ops.scalar_forms import add_s
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"]
 
@@ -100,13 +102,16 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
     x = input.float() if input.dtype in (core.bfloat16, core.float16) else input
     if eps is None:
         eps = core.finfo(x.dtype).eps
-    out = x * core.rsqrt((x * x).mean(dims, keepdim=True) + eps)
+    out = x * core.rsqrt(add_s(x.pow(2).mean(dims, keepdim=True), eps))  # (C++'s add of a Scalar: AddBackward1)
     if weight is not None:
         if weight.dtype != input.dtype:  # (PyTorch's fallback from its fused kernel, which then casts back)
             warn_once("rms_norm dtypes", f"Mismatch dtype between input and weight: input dtype = "
                       f"{_CPP_NAMES.get(input.dtype, input.dtype)}, weight dtype = "
                       f"{_CPP_NAMES.get(weight.dtype, weight.dtype)}, Cannot dispatch to fused implementation.")
         out = out * weight
+    # NOTE: as PyTorch's composite, the result in the input's suggested format (a CloneBackward0 where that copies:
+    # a transposed input's result is contiguous, a channels-last image's stays channels-last), then cast back
+    out = out.contiguous(memory_format=format_of(input._data))
     return out if out.dtype == input.dtype else out.to(input.dtype)
 
 
