@@ -66,14 +66,26 @@ def _dispatching_file(item) -> bool:
     return _turns_dispatch_on[path]
 
 
+_activated_by: list = []  # the collected file whose import turned dispatch on, if one did
+
+
+def pytest_collectreport(report):
+    """Notes the first collected file after which dispatch is on, for the usage error below to name it."""
+    from core import _torch_function
+
+    if _torch_function._active and not _activated_by:
+        _activated_by.append(report.nodeid or "conftest.py or a plugin")
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The tests of files that turn dispatch on run after all others (a stable sort: each keeps its order)."""
     items.sort(key=_dispatching_file)
     from core import _torch_function
 
     if _torch_function._active and not all(map(_dispatching_file, items)):
-        raise pytest.UsageError("collecting the tests turned core's __torch_function__ dispatch on (a test module "
-                                "activates it at import): activate it inside the tests, not at import")
+        raise pytest.UsageError(f"collecting {_activated_by[0] if _activated_by else 'the tests'} turned core's "
+                                "__torch_function__ dispatch on (importing core.fx, a Tensor subclass or a mode at a "
+                                "module's top): do that inside the tests, not at import")
 
 
 _running_plain: list = [False]  # whether the running test's file is one that must keep dispatch off
