@@ -13,7 +13,9 @@ Learner and course material not yet covered, fourth batch (2026-12-07, corpus he
 - ``ln4_mo_*``: Jan Krepl's mildlyoverfitted mini-tutorials (MIT, 2024): Rosenbrock minimised by Adam, SGD and a custom
   ``Optimizer`` subclass under ``clip_grad_norm_``, a BatchNorm's buffers, forward hooks;
 - ``ln4_pt_*``: Alex Torres' Portuguese Introdução ao PyTorch notebooks (MIT, 2019): tensors, data as tensors,
-  ``Variable``, ``Dataset``/``DataLoader`` (MNIST: the seeded stand-in), linear regression, a first model.
+  ``Variable``, ``Dataset``/``DataLoader`` (MNIST: the seeded stand-in), linear regression, a first model;
+- ``ln4_sb_*``: Shirish Bahirat's PyTorch study scripts (2022): autograd by hand and by ``backward``, gradient
+  descent, linear, polynomial and logistic regression, softmax and cross-entropy, small networks and a GAN.
 """
 
 from __future__ import annotations
@@ -148,3 +150,14 @@ RECIPES += [
         ("Tensores", []), ("data", []), ("Variaveis", []), ("Linear", []), ("simple_model", []),
         ("loading_data", [("dset.MNIST(", "__import__('corpus_support').fake_mnist(")] * 2))
 ]
+
+SB = ("shirishbahirat/pytorch", "5625182aeea134f77a60fb29185919b2ec4a382b", "none stated")
+SB_FILES = """loss poly tx grad quad auto_grad pytorch_lin lin_regession linear_regression te log_regession ta tb tc td tensor
+tm la bc torch_grad tg logistic torch_grad_class tz ty cross_entrophy linreg bd be lin_reg gra grad_opti lin-reg
+neural_operator to softmax grad_model pinnn pytorch_basic lin-reg-nn auto_encod gan_t pytrch_dl""".split()
+SB_NAMES = {"lin-reg": "lin_reg_2", "lin-reg-nn": "lin_reg_nn"}  # (lin_reg.py is another script)
+SB_EDITS = {"gan_t": [("num_epochs = 5000", "num_epochs = 50"),  # (its GAN in 50 lines)
+                      ("print_interval = 100", "print_interval = 10")],
+            "logistic": [("range(10000)", "range(1000)")],  # (each prints its loss at every step)
+            **{f: [("range(5000)", "range(500)")] for f in ("neural_operator", "to", "pinnn")}}
+RECIPES += [_r(f"ln4_sb_{SB_NAMES.get(f, f)}", SB, f"{f}.py", SB_EDITS.get(f, ())) for f in SB_FILES]
