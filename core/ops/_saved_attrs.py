@@ -17,7 +17,8 @@ from core.autograd.saved_tensors import _FREED
 
 __all__ = ["factor_layout", "dims_as_given", "numel_of_input", "operand_shape", "reduction_code", "kept",
            "given", "index_tensor",
-           "NORM_SAVED", "dims_shown"]
+           "NORM_SAVED", "dims_shown",
+           "DIM_AS_GIVEN"]
 
 
 def _saved_operand(node, slot: int):
@@ -124,3 +125,8 @@ def dims_shown(dim):
 # LinalgVectorNormBackward0's _saved_ord, _saved_dim (as the call gave them: ``shown``), _saved_keepdim
 NORM_SAVED = (SavedFromCtx(lambda ctx: ctx["shown"][0]), SavedFromCtx(lambda ctx: ctx["shown"][1]),
               SavedFromCtx(lambda ctx: ctx["keepdim"]))
+
+
+# ``_saved_dim`` of a node whose ctx keeps the normalized ``dim`` and, where the call gave another (a negative one),
+# that one as ``raw_dim``
+DIM_AS_GIVEN = SavedFromCtx(lambda ctx: ctx.get("raw_dim", ctx["dim"]))

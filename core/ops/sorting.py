@@ -16,7 +16,9 @@ from core._arg_types import dim_overloads_error, int64, require_bool, tp_name
 from core._factories import zeros
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._recorded import data_dependent, recorded
+from core.ops._saved_attrs import DIM_AS_GIVEN, index_tensor
 from core.ops._std_order import rows_with_ties, torch_sort_rows, torch_topk_rows
 from core.ops._strided import in_layout_of, row_major
 from core.ops._util import normalize_dim, wrap, xp_of
@@ -39,12 +41,16 @@ def scatter_back(g: Tensor, indices, dim: int, in_shape) -> Tensor:
 
 class Sort(Function):
     node_name = "SortBackward0"
+    _saved_dim, _saved_self_sym_sizes = DIM_AS_GIVEN, SavedFromCtx(lambda c: c["in_shape"])
+    _saved_indices = SavedFromCtx(lambda c: index_tensor(c["indices"]), tensor=True)
 
     @staticmethod
-    def forward(ctx, a, *, dim, descending, stable=True):
+    def forward(ctx, a, *, dim, descending, stable=True, raw_dim=None):
         x = a._data
         xp = xp_of(x)
         ctx.dim, ctx.in_shape = dim, x.shape
+        if raw_dim is not None and raw_dim != dim:
+            ctx.raw_dim = raw_dim  # (grad_fn._saved_dim: as the call gave it)
         if x.ndim == 0:
             ctx.indices = xp.zeros((), dtype=np.int64)
             return x.copy(), ctx.indices
@@ -88,7 +94,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *, stable=None)
     refuse_complex(input, RuntimeError, " Sort does not support complex dtypes on CPU")
     d = normalize_dim(dim, input._data.ndim)
     cls = Sort if stable is None else SortStable
-    values, indices = cls.apply(input, dim=d, descending=bool(descending), stable=bool(stable))
+    values, indices = cls.apply(input, dim=d, descending=bool(descending), stable=bool(stable),
+                                raw_dim=dim if isinstance(dim, int) else None)
     return return_types.sort(values, indices)
 
 
@@ -113,12 +120,15 @@ def msort(input: Tensor):
 
 class Topk(Function):
     node_name = "TopkBackward0"
+    _saved_dim, _saved_self_sym_sizes, _saved_indices = Sort._saved_dim, Sort._saved_self_sym_sizes, Sort._saved_indices
 
     @staticmethod
-    def forward(ctx, a, *, k, dim, largest, sorted=True):
+    def forward(ctx, a, *, k, dim, largest, sorted=True, raw_dim=None):
         x = a._data
         xp = xp_of(x)
         ctx.dim, ctx.in_shape = dim, x.shape
+        if raw_dim is not None and raw_dim != dim:
+            ctx.raw_dim = raw_dim
         if x.ndim == 0:
             ctx.indices = xp.zeros((), dtype=np.int64)
             return x.copy(), ctx.indices
@@ -196,7 +206,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     size = x.shape[d] if x.ndim else 1
     if int64(k) < 0 or k > size:
         raise RuntimeError("selected index k out of range")
-    values, indices = Topk.apply(input, k=int(k), dim=d, largest=bool(largest), sorted=bool(sorted))
+    values, indices = Topk.apply(input, k=int(k), dim=d, largest=bool(largest), sorted=bool(sorted),
+                                 raw_dim=dim if isinstance(dim, int) else None)
     return return_types.topk(values, indices)
 
 

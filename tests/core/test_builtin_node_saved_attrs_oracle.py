@@ -80,14 +80,17 @@ def _loss_reduction_cases(lib, x, y, pos) -> dict:
 
 def _shape_product_cases(lib, x, y, pos) -> dict:
     """flip/roll (dims as given), repeat, tril/triu (in place too), trace; dot, vdot, atan2 and addcmul/addcdiv
-    (each factor saved only for the other's gradient, as torch's)."""
+    (each factor saved only for the other's gradient, as torch's); sort/topk/glu (dims as given), pixel_shuffle."""
     return {
         "flip": x.flip(-1), "roll": x.roll(-1, -1), "roll_flat": x.roll(1), "roll_dims": x.roll((1, 2), (0, 1)),
         "repeat": x.repeat(2, 1, 1), "tril": x.tril(), "triu": x.triu(-1), "tril_inplace": (x * 1).tril_(1),
         "trace": x[:, :2].trace(), "dot": lib.dot(x[0], y[0]), "dot_frozen": lib.dot(x[0], y[0].detach()),
         "vdot": lib.vdot(x[0], y[0]), "atan2": lib.atan2(x, y), "addcmul": lib.addcmul(x, x, y),
         "addcmul_frozen": lib.addcmul(x, x, y.detach(), value=2), "addcdiv": lib.addcdiv(x, x, pos, value=0.5),
-        "addcdiv_frozen": lib.addcdiv(x, x.detach(), pos),
+        "addcdiv_frozen": lib.addcdiv(x, x.detach(), pos), "sort": x.sort().values,
+        "sort_stable": x.sort(stable=True, dim=0).values, "topk": x.topk(2).values, "topk_dim": x.topk(1, 0).values,
+        "glu": lib.nn.functional.glu(x.reshape(3, 2)), "glu_dim": lib.nn.functional.glu(x.reshape(2, 3), 0),
+        "pixel_shuffle": lib.nn.functional.pixel_shuffle(lib.cat([x, y]).reshape(1, 4, 1, 3), 2),
     }
 
 

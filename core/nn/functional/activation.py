@@ -542,4 +542,4 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
     _float_check(input, "glu_cpu")
-    return kernels.Glu.apply(input, dim=dim % input.ndim)
+    return kernels.Glu.apply(input, dim=dim % input.ndim, raw_dim=dim)

@@ -22,6 +22,7 @@ from core.autograd.function import Function
 from core.nn.functional import _activation_grads as grads
 from core.nn.functional._flash_cpu import expd_u10
 from core.ops._float32_compute import computes_in_float32
+from core.ops._saved_attrs import DIM_AS_GIVEN
 from core.ops._util import xp_of
 
 _ALL_ONES = np.array(0xFFFFFFFF, np.uint32).view(np.float32)  # the NaN of a float32 mask of ones
@@ -196,11 +197,15 @@ def _logsigmoid_grad(g, x, low):
 @computes_in_float32
 class Glu(Function):
     node_name = "GluBackward0"
+    saved_names = ("self",)
+    _saved_dim = DIM_AS_GIVEN
 
     @staticmethod
-    def forward(ctx, x, *, dim):
+    def forward(ctx, x, *, dim, raw_dim=None):
         ctx.save_for_backward(x)
         ctx.dim = dim
+        if raw_dim is not None and raw_dim != dim:
+            ctx.raw_dim = raw_dim  # (grad_fn._saved_dim: as the call gave it)
         xp = xp_of(x._data)
         a, b = xp.split(x._data, 2, axis=dim)
         with np.errstate(over="ignore"):

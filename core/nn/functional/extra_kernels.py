@@ -8,6 +8,7 @@ from __future__ import annotations
 import core
 from core._memory_format import in_suggested_format
 from core.autograd.function import Function
+from core.ops._saved_attrs import kept
 from core.ops._util import xp_of
 
 __all__ = ["PreluKernel", "PixelShuffle", "PixelUnshuffle", "shuffle_array", "unshuffle_array"]
@@ -57,6 +58,7 @@ def unshuffle_array(a, r: int):
 
 class PixelShuffle(Function):
     node_name = "PixelShuffleBackward0"
+    _saved_upscale_factor = kept("r")
 
     @staticmethod
     def forward(ctx, x, *, r):
