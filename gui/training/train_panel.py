@@ -215,7 +215,7 @@ class TrainPanel(QWidget):
             buttons.addWidget(b)
             self.buttons[name] = b
         self.progress_bar = _named(QProgressBar(), "trainProgress")
-        self.progress_label = StatusLine(objectName="trainProgressLabel")  # a QLabel would relayout the window
+        self.progress_label = StatusLine(objectName="trainProgressLabel", wrap=True)  # a QLabel: relayouts
         # which path the steps took, captured or eager: words that wrap (an eager step's reason, "an in-place node
         # changes tensors as it runs", was cut even 1920 wide); they change a few times a run, a relayout each
         self.step_mode = _named(QLabel(""), "trainStepMode")

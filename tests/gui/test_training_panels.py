@@ -227,8 +227,9 @@ def test_progress_updates_repaint_the_line_without_relaying_out_the_window(qtbot
             return False
 
     spy = Spy()
-    # the first update shows the line (empty, it is hidden: no blank band in the dock), a layout once per run
-    panel.show_progress({"done": 0, "total": 100, "rate": 0.0, "eta": None, "state": "training"})
+    # the first update shows the line (empty, it is hidden: no blank band in the dock), a layout once per run; a
+    # text too wide for the dock takes a second line, one more layout when the number of lines changes
+    panel.show_progress({"done": 0, "total": 100, "rate": 1234.0, "eta": 0.5, "state": "training"})
     wait_until_layouts_settle(qtbot, (w, panel, w.training.docks["train"]))  # the window's own first layouts
     QApplication.instance().installEventFilter(spy)
     try:
