@@ -19,6 +19,7 @@ from core.autograd.function import Function, _capture_state, _dual_state
 from core.autograd.grad_mode import is_grad_enabled
 from core.autograd.shortcuts import state as _shortcuts
 from core.ops._recorded import data_dependent
+from core.ops._saved_attrs import given as shown_as_given
 from core.ops._util import broadcast_shapes, check_same_device, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.elementwise import check_inplace
@@ -281,15 +282,18 @@ class Take(Index):
     """``take``: the elements at flat positions, in a fresh contiguous tensor of the index's shape (torch's)."""
 
     node_name = "TakeBackward0"
+    _saved_indices = _saved_self_sym_sizes = None  # (Index's: torch's TakeBackward0 keeps the index and self)
+    _saved_index, _saved_self = shown_as_given(0, tensor=True), shown_as_given(1, tensor=True)
 
     @staticmethod
-    def forward(ctx, a, *, adv):
+    def forward(ctx, a, *, adv, given=None):
+        ctx.given = given
         return _gathered(ctx, a, adv)
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
     flat = _flat_index(input, index, "take")
-    return Take.apply(reshape(input, -1), adv=[(0, flat)])
+    return Take.apply(reshape(input, -1), adv=[(0, flat)], given=(index, input))
 
 
 class Put(IndexPut):

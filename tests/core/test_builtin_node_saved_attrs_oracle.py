@@ -91,6 +91,7 @@ def _shape_product_cases(lib, x, y, pos) -> dict:
         "sort_stable": x.sort(stable=True, dim=0).values, "topk": x.topk(2).values, "topk_dim": x.topk(1, 0).values,
         "glu": lib.nn.functional.glu(x.reshape(3, 2)), "glu_dim": lib.nn.functional.glu(x.reshape(2, 3), 0),
         "pixel_shuffle": lib.nn.functional.pixel_shuffle(lib.cat([x, y]).reshape(1, 4, 1, 3), 2),
+        "take": x.take(lib.tensor([[0, 5]])), "pairwise_distance": lib.nn.functional.pairwise_distance(x, y, p=1),
     }
 
 

@@ -35,6 +35,7 @@ from core.ops._strided import row_major
 from core.ops._util import xp_of
 from core.ops.linalg_addmm import check_product_dtypes
 from core.ops.reduction import reduce_dims
+from core.ops.scalar_forms import add_s
 from core.ops.scatter import ufunc_at
 from core.ops.vector_norms import LinalgVectorNorm
 
@@ -507,11 +508,12 @@ class _Norm(LinalgVectorNorm):
     """The vector norm as PyTorch's C++ ``at::norm`` records it (pairwise_distance): ``grad_fn=<NormBackward1>``."""
 
     node_name = "NormBackward1"
+    _saved_ord, _saved_p = None, LinalgVectorNorm._saved_ord  # (at::norm's node names its order p)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     require_tensors("pairwise_distance", x1=(1, x1), x2=(2, x2))
-    d = x1 - x2 + eps
+    d = add_s(x1 - x2, eps)  # (C++'s add of a Scalar: AddBackward1, as torch's graph)
     return _Norm.apply(d, p=float(p), dims=reduce_dims(d, (-1,)), keepdim=bool(keepdim))
 
 
