@@ -116,3 +116,16 @@ def test_a_nested_blocks_parameters_read_through_every_level():
     s.forward()
     assert sorted(port_label(g, outer.node_id, p) for p in s.node_parameters(outer.node_id)) == [
         "block.model.bias", "block.model.weight", "block.w_cut"]
+
+
+def test_an_untitled_parameter_node_in_a_block_written_without_its_defaults_reads_by_its_shown_title():
+    """A block's inner Parameter node written without its ``name`` (its default ``w``), untitled: the canvas calls
+    it Parameter, so its tensor reads ``block.Parameter``, not ``block.Parameter.w``."""
+    g, s, block = _block()
+    inner = g.nodes[block].graph
+    for node in inner["nodes"]:
+        if node["type"] == "param.parameter":
+            node["title"] = None
+            node["params"] = {k: v for k, v in node["params"].items() if k != "name"}
+    assert port_label(g, block, "w.w") == "Parameter"
+    assert parameter_labels(g, s.parameters())[f"{block}.w.w"] == "block.Parameter"

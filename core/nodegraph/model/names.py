@@ -81,10 +81,21 @@ def _inner_rest(inner: object, rest: str) -> str:
         if node is not None:
             title = node.get("title") or _type_title(node.get("type"))
             tail = _inner_rest(node.get("graph"), ".".join(parts[i:]))
-            params = node.get("params")
-            own = params.get("name") if isinstance(params, dict) else None  # a Parameter node's tensor: its title
+            own = _own_name(node)  # a Parameter node's tensor: its title
             return title if tail in ("", title, own) else f"{title}.{tail}"
     return rest
+
+
+def _own_name(node: dict) -> object:
+    """The ``name`` a Parameter node (an inner node's dict) gives its tensor: its ``name`` parameter, else that
+    parameter's default (a node written without its defaults, by hand or by an older version, names it ``w``: an
+    untitled one read ``Parameter.w`` instead of its title, ``Parameter``); None for a type without one."""
+    params = node.get("params")
+    if isinstance(params, dict) and "name" in params:
+        return params["name"]
+    type_id = node.get("type")
+    spec = get_spec(type_id) if isinstance(type_id, str) and has_spec(type_id) else None
+    return next((p.default for p in spec.params if p.name == "name"), None) if spec is not None else None
 
 
 def _type_title(type_id: object) -> str:
