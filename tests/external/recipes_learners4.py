@@ -15,7 +15,13 @@ Learner and course material not yet covered, fourth batch (2026-12-07, corpus he
 - ``ln4_pt_*``: Alex Torres' Portuguese Introdução ao PyTorch notebooks (MIT, 2019): tensors, data as tensors,
   ``Variable``, ``Dataset``/``DataLoader`` (MNIST: the seeded stand-in), linear regression, a first model;
 - ``ln4_sb_*``: Shirish Bahirat's PyTorch study scripts (2022): autograd by hand and by ``backward``, gradient
-  descent, linear, polynomial and logistic regression, softmax and cross-entropy, small networks and a GAN.
+  descent, linear, polynomial and logistic regression, softmax and cross-entropy, small networks and a GAN;
+- ``ln4_nyu18_regression``: Yunfei Teng's PyTorch recitation for NYU's EL-9133 (Spring 2018): polynomial regression in
+  2018's API (``loss.data[0]`` on a 0-dim loss, which torch now refuses: core refuses alike);
+- ``ln4_dlfs_*``: BrenchCC's Deep-Learning-From-Scratch-PyTorch (Chinese, Apache-2.0, 2026): dimension operations with
+  their strides and contiguity, SGD and AdamW written as ``Optimizer`` subclasses, batch/layer/RMS norms by hand
+  against torch's, label smoothing and other regularisers, an LSTM's shapes; their ``logging`` lines sent to stdout
+  without a clock.
 """
 
 from __future__ import annotations
@@ -161,3 +167,19 @@ SB_EDITS = {"gan_t": [("num_epochs = 5000", "num_epochs = 50"),  # (its GAN in 5
             "logistic": [("range(10000)", "range(1000)")],  # (each prints its loss at every step)
             **{f: [("range(5000)", "range(500)")] for f in ("neural_operator", "to", "pinnn")}}
 RECIPES += [_r(f"ln4_sb_{SB_NAMES.get(f, f)}", SB, f"{f}.py", SB_EDITS.get(f, ())) for f in SB_FILES]
+
+NYU18 = ("yunfei-teng/PyTorch-Tutorial-Spring-2018", "49ecdf9869ecaa31975929116af723125937c1b8", "none stated")
+RECIPES += [_r("ln4_nyu18_regression", NYU18, "recitation1/regression/regression.py")]
+
+DLFS = ("BrenchCC/Deep-Learning-From-Scratch-PyTorch", "484f0664af24010f83297a1e2fe405152cceb1ad", "Apache-2.0")
+DLFS_LOG = [("format = '%(asctime)s - %(name)s - %(levelname)s - %(message)s'",  # (a clock, on stderr)
+             "format = '%(name)s - %(levelname)s - %(message)s'"),
+            ("handlers = [logging.StreamHandler()]", "handlers = [logging.StreamHandler(sys.stdout)], force = True")]
+RECIPES += [_r(f"ln4_dlfs_{name}", DLFS, path, DLFS_LOG) for name, path in (
+    ("dim_transform", "chapter_01_tensor_autograd/dim_transform_torch.py"),
+    ("optimizers", "chapter_03_optimization_regularization/optimizers.py"),
+    ("normalization", "chapter_03_optimization_regularization/normalization.py"),
+    ("regularization", "chapter_03_optimization_regularization/regularization.py"))]
+DLFS_UTILS = [(f"utils/{m}.py", f"utils/{m}.py") for m in ("__init__", "data_presets", "device", "file_io_util",
+                                                             "logging_util", "model_summary", "seed", "timer", "train_loop")]
+RECIPES += [_r("ln4_dlfs_lstm_easy_demo", DLFS, "chapter_06_rnn_lstm_seq/examples/easy_demo.py", support=DLFS_UTILS)]
