@@ -12,8 +12,9 @@ import numpy as np
 
 from core import _dtype
 from core._arg_types import tp_name
-from core._factories import arange, tensor, zeros
+from core._factories import arange, empty_strided, tensor, zeros
 from core._from_data import check_scalar_fits
+from core._memory_format import preserved_strides
 from core._tensor import Tensor, tensor_keeping_strides
 from core.autograd.function import Function, _capture_state, _dual_state
 from core.autograd.grad_mode import is_grad_enabled
@@ -369,11 +370,13 @@ class MaskedSelect(Function):
         m = xp.broadcast_to(mask._data, shape)
         ctx.shape = shape
         ctx.adv = tuple(enumerate(xp.nonzero(m)))
-        return xp.broadcast_to(a._data, shape)[m]
+        wide = xp.broadcast_to(a._data, shape)  # NOTE: torch's gradient is zeros_like(the broadcast input, preserve)
+        ctx.strides = preserved_strides(shape, [st // wide.itemsize for st in wide.strides])
+        return wide[m]
 
     @staticmethod
     def backward(ctx, g):
-        base = zeros(ctx.shape, dtype=g.dtype, device=g.device)
+        base = empty_strided(ctx.shape, ctx.strides, dtype=g.dtype, device=g.device).zero_()
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=False, inplace=False) if ctx.adv else base
 
 

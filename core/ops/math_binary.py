@@ -397,8 +397,9 @@ class Maximum(Function):
         first, second = cls.masks(a, b)
         # NOTE: torch's formula, node for node (MaskedFillBackward0 <- WhereBackward0 <- DivBackward1 in a double
         # backward): ties split the gradient half and half, the smaller operand's share is masked out
-        ga = where(eq(a, b), DivByNumber.apply(g, 2), g).masked_fill(first, 0) if ctx.needs_input_grad[0] else None
-        gb = where(eq(a, b), DivByNumber.apply(g, 2), g).masked_fill(second, 0) if ctx.needs_input_grad[1] else None
+        # NOTE: masked_fill_ in place, as torch's formula: the where's layout stays (out of place it is contiguous)
+        ga = where(eq(a, b), DivByNumber.apply(g, 2), g).masked_fill_(first, 0) if ctx.needs_input_grad[0] else None
+        gb = where(eq(a, b), DivByNumber.apply(g, 2), g).masked_fill_(second, 0) if ctx.needs_input_grad[1] else None
         return ga, gb
 
     @staticmethod

@@ -185,6 +185,9 @@ GRADS = {  # the loss of a leaf ``x``: x's gradient is compared
     "layer_norm": lambda lib, x: (lib.nn.functional.layer_norm(x, x.shape[-1:]) * x.detach()).sum(),
     "normalize": lambda lib, x: lib.nn.functional.normalize(x, dim=-1).sum(),
     "rms_norm": lambda lib, x: lib.nn.functional.rms_norm(x, x.shape[-1:]).pow(2).sum(),
+    "glu": lambda lib, x: lib.nn.functional.glu(x, -1 if x.shape[-1] % 2 == 0 else 0).pow(2).sum(),
+    "maximum": lambda lib, x: (lib.maximum(x, -x) * x.detach().sin()).sum(),
+    "masked_select": lambda lib, x: x.masked_select(x > 0).pow(2).sum(),
     "batch_norm": lambda lib, x: (lib.nn.functional.batch_norm(x, None, None, training=True) * x.detach()).sum(),
 }
 

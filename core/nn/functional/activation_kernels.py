@@ -23,6 +23,7 @@ from core.nn.functional import _activation_grads as grads
 from core.nn.functional._flash_cpu import expd_u10
 from core.ops._float32_compute import computes_in_float32
 from core.ops._saved_attrs import DIM_AS_GIVEN
+from core.ops._strided import row_major
 from core.ops._util import xp_of
 
 _ALL_ONES = np.array(0xFFFFFFFF, np.uint32).view(np.float32)  # the NaN of a float32 mask of ones
@@ -236,7 +237,8 @@ def _glu_grad(g, x, dim, low):
         d, first = g._data, a._data  # (1 - s) s a grad for it and s grad for the first
         if low is not None:
             s = s.astype(low.np).astype(np.float32)
-        return new_tensor(np.concatenate([s * d, (1 - s) * s * first * d], axis=dim))
+        return new_tensor(row_major(np.concatenate([s * d, (1 - s) * s * first * d], axis=dim)))  # (contiguous, as
+        # glu_backward_cpu's output: NumPy's concatenate keeps a transposed input's order)
     s = core.sigmoid(b)
     return core.cat([g * s, g * a * s * (1 - s)], dim)
 
