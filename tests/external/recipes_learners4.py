@@ -21,7 +21,9 @@ Learner and course material not yet covered, fourth batch (2026-12-07, corpus he
 - ``ln4_dlfs_*``: BrenchCC's Deep-Learning-From-Scratch-PyTorch (Chinese, Apache-2.0, 2026): dimension operations with
   their strides and contiguity, SGD and AdamW written as ``Optimizer`` subclasses, batch/layer/RMS norms by hand
   against torch's, label smoothing and other regularisers, an LSTM's shapes; their ``logging`` lines sent to stdout
-  without a clock.
+  without a clock;
+- ``ln4_zzy_*``: ZZy979's pytorch-tutorial study code (Chinese, 2021): retyped beginner pages (a two-layer net, the
+  blitz's LeNet) and Deep Learning Wizard's linear regression.
 """
 
 from __future__ import annotations
@@ -183,3 +185,8 @@ RECIPES += [_r(f"ln4_dlfs_{name}", DLFS, path, DLFS_LOG) for name, path in (
 DLFS_UTILS = [(f"utils/{m}.py", f"utils/{m}.py") for m in ("__init__", "data_presets", "device", "file_io_util",
                                                              "logging_util", "model_summary", "seed", "timer", "train_loop")]
 RECIPES += [_r("ln4_dlfs_lstm_easy_demo", DLFS, "chapter_06_rnn_lstm_seq/examples/easy_demo.py", support=DLFS_UTILS)]
+
+ZZY = ("ZZy979/pytorch-tutorial", "61d33441b15521bc7f0fc83244594c672af8de9e", "none stated")
+RECIPES += [_r(f"ln4_zzy_{name}", ZZY, path) for name, path in (
+    ("two_layer_net", "beginner/two_layer_net.py"), ("neural_networks", "beginner/neural_networks_tutorial.py"),
+    ("dlwizard_linear_regression", "dlwizard/linear_regression.py"))]
