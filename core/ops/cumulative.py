@@ -16,6 +16,7 @@ from core._tensor import Tensor
 from core.autograd.function import Function
 from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import computes_in_float32, is_reduced
+from core.ops._saved_attrs import DIM_AS_GIVEN
 from core.ops._strided import row_major
 from core.ops._util import normalize_dim, wrap, xp_of
 from core.ops.comparison import logical_xor
@@ -186,12 +187,16 @@ def cumprod(input: Tensor, dim, *, dtype=None):
 @computes_in_float32  # (PyTorch's half kernel accumulates in float32 and rounds each output once)
 class Logcumsumexp(Function):
     node_name = "LogcumsumexpBackward0"
+    saved_names = ("self", "result")
+    _saved_dim = DIM_AS_GIVEN
 
     @staticmethod
-    def forward(ctx, a, *, dim):
+    def forward(ctx, a, *, dim, raw_dim=None):
         x = a._data
         xp = xp_of(x)
         ctx.dim = dim
+        if isinstance(raw_dim, int) and raw_dim != dim:
+            ctx.raw_dim = raw_dim  # (grad_fn._saved_dim: as the call gave it)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             if x.ndim == 0:
                 out = x.copy()
@@ -233,7 +238,7 @@ def logcumsumexp(input: Tensor, dim):
     refuse_bool_dim("logcumsumexp", dim)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{type_name(input.dtype)}\'')
-    return Logcumsumexp.apply(input, dim=normalize_dim(dim, input._data.ndim))
+    return Logcumsumexp.apply(input, dim=normalize_dim(dim, input._data.ndim), raw_dim=dim)
 
 
 class Cummax(Function):

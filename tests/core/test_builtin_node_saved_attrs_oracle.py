@@ -92,6 +92,7 @@ def _shape_product_cases(lib, x, y, pos) -> dict:
         "glu": lib.nn.functional.glu(x.reshape(3, 2)), "glu_dim": lib.nn.functional.glu(x.reshape(2, 3), 0),
         "pixel_shuffle": lib.nn.functional.pixel_shuffle(lib.cat([x, y]).reshape(1, 4, 1, 3), 2),
         "take": x.take(lib.tensor([[0, 5]])), "pairwise_distance": lib.nn.functional.pairwise_distance(x, y, p=1),
+        "logcumsumexp": x.logcumsumexp(-1), "logcumsumexp_dim": x.logcumsumexp(0),
     }
 
 
