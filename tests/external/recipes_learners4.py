@@ -117,7 +117,10 @@ RECIPES += [
     *_ctb("bn_in_123_dim", "6_regularization/bn_in_123_dim.py", flag=(1, 3)),
     *_ctb("dropout_in_torch", "6_regularization/dropout_in_torch.py"),
     *_ctb("norm_layers", "6_regularization/norm_layers.py", flag=(4, 5)),
-    *_ctb("model_save_load", "7_utilities/model_save_load.py", flag=(3, 4), support=CTB_MODELS),
+    *[_r(f"ln4_ctb_model_save_load_{k}", CTB, "codes/7_utilities/model_save_load.py",
+         [("\nflag = 3\n", f"\nflag = {k}\n"), ("if flag == 0:", f"if flag in (0, {k}):"),  # (section 0 saves)
+          ("'output/model.pkl'", "'model.pkl'"), ("'output/state_dict.pkl'", "'state_dict.pkl'")],  # (no output/)
+         support=[*CTB_TOOLS, *CTB_MODELS]) for k in range(4)],
 ]
 
 GP = ("swyoon/pytorch-minimal-gaussian-process", "4cf44e69bafb38c3275a03ba63570f247deb6531", "none stated")
