@@ -251,8 +251,10 @@ class EdgeItem(QGraphicsPathItem):
         """At the curve's middle, or the spot along it nearest the middle that no node, no curve (its own included)
         and no other edge's label (with a little space around it) covers: just above the curve, else under it, else
         beside a steep stretch, else farther off it (an edge shorter than its label, lesson 6's true_w -> yb, whose
-        S-curve crossed ``(4, 1)`` at the usual distance); failing that, a spot clear of nodes only; else (an edge
-        that runs behind nodes all the way) on a node, drawn on a patch of the canvas's colour, still off the other
+        S-curve crossed ``(4, 1)`` at the usual distance); failing that, a spot clear of nodes only, by the curve or
+        up to 80 pixels off it (an edge shorter than its label between two nodes side by side, diff -> sq's
+        ``(32, 32)`` in lesson 2: on the nodes it covered their borders, so it goes above or below them); else (an
+        edge that runs behind nodes all the way) on a node, drawn on a patch of the canvas's colour, still off the other
         labels. An edge that enters its node below a sibling from the same output (``x`` into both inputs of a
         ``mul``) tries under its curve first, so the two parallel curves' labels sit apart. (Lesson 9's x -> grads
         runs behind critic and score: its label would print over critic -> score's in the one gap between them, and
@@ -267,10 +269,13 @@ class EdgeItem(QGraphicsPathItem):
         centred = [(-width / 2, dy) for dy in near]
         beside = [(6.0, -7.0), (-width - 6.0, -7.0)]  # right, left of a steep stretch
         points = [path.pointAtPercent(t) for t in self._LABEL_AT]
-        around = _Obstacles.around(self, path.boundingRect().adjusted(-width - 24.0, -48.0, width + 24.0, 48.0))
-        local = [around.near((p.x() - width - 24.0, p.y() - 48.0, p.x() + width + 24.0, p.y() + 48.0)) for p in points]
+        off = [(-width / 2, dy + (8.0 if dy > 0 else -8.0) * k) for k in range(3, 9) for dy in near]  # past a node
+        reach = 24.0 + 8.0 * 8 + 14.0  # the obstacles a spot as far as the farthest of ``off`` can meet
+        around = _Obstacles.around(self, path.boundingRect().adjusted(-width - 24.0, -reach, width + 24.0, reach))
+        local = [around.near((p.x() - width - 24.0, p.y() - reach, p.x() + width + 24.0, p.y() + reach))
+                 for p in points]
         for on_nodes, clean, offsets in ((False, True, centred + beside + [(-width / 2, dy) for dy in farther]),
-                                         (False, False, centred), (True, False, centred)):
+                                         (False, False, centred), (False, False, off), (True, False, centred)):
             for dx, dy in offsets:
                 for p, obstacles in zip(points, local):
                     rect = QRectF(p.x() + dx, p.y() + dy, width, 14)

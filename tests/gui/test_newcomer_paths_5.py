@@ -222,9 +222,10 @@ def test_the_loss_a_stop_watches_is_read_whole_in_the_train_dock(window, qtbot, 
     w.undo_stack.setClean()
 
 
-def test_a_shape_label_that_must_sit_on_a_node_gets_a_patch_of_canvas_behind_it(window, qtbot):
-    """xw dragged right up against x: the edge between them is shorter than its label ``(2,)``, which then sits on a
-    node's frame and is drawn on a patch of the canvas's colour; dragged away again it sits free on its edge."""
+def test_a_shape_label_too_wide_for_its_edge_sits_off_the_nodes_and_back_on_its_edge_when_there_is_room(window, qtbot):
+    """xw dragged right up against x: the edge between them is shorter than its label ``(2,)``, which then sits
+    above or below the two nodes, over neither node's frame (on them, on a patch of the canvas's colour, it covered
+    their borders); dragged away again it sits free on its edge."""
     from PySide6.QtCore import QPointF
 
     from tests.gui.real_input import click_toolbar
@@ -246,9 +247,17 @@ def test_a_shape_label_that_must_sit_on_a_node_gets_a_patch_of_canvas_behind_it(
         qtbot.waitUntil(lambda: w.graph.nodes["n4"].position != before)
 
     x_right = x.sceneBoundingRect().right()
+    def off_nodes() -> bool:
+        box = edge.label.text_box()
+        return not edge.label.boxed and not any(box.intersects(n.sceneBoundingRect()) for n in (x, mul))
+
+    def by_its_curve() -> bool:
+        middle = edge.mapToScene(edge.path().pointAtPercent(0.5))
+        return abs(edge.label.text_box().center().y() - middle.y()) < 24
+
     drag_mul_by(x_right + 6 - mul.sceneBoundingRect().left(), x.scenePos().y() - mul.scenePos().y())
-    qtbot.waitUntil(lambda: edge.label.boxed)
+    qtbot.waitUntil(lambda: off_nodes() and not by_its_curve())
     assert edge.label.isVisible() and edge.label.text() == "(2,)"
     drag_mul_by(200, 0)
-    qtbot.waitUntil(lambda: not edge.label.boxed)
+    qtbot.waitUntil(lambda: off_nodes() and by_its_curve())
     w.undo_stack.setClean()
