@@ -73,6 +73,12 @@ TIPS = {  # what each training control does, for the status bar and the Train pa
 }
 
 
+def _never_started(info: dict[str, Any]) -> bool:
+    """A Train that ended before its first step (refused: no parameters; or that step failed): no progress to
+    show, "0 / 100 steps · 0 steps/s" and an empty bar above the refusal read as a run that began and stalled."""
+    return info.get("state") == "idle" and info["total"] > 0 and info["done"] == 0
+
+
 def _say(line: QLabel | StatusLine, text: str) -> None:
     """Set a progress or message line, shown only while it says something (empty, it left a blank band)."""
     line.setText(text)
@@ -469,10 +475,10 @@ class TrainPanel(QWidget):
             return
         loss = info.get("loss")  # the latest step's, from the session
         shown = f" · loss {fmt.scalar(loss)}" if loss is not None else ""  # as the canvas writes it
-        if stepped:
-            self.progress_bar.setVisible(False)  # no steps asked for: nothing to fill
+        if stepped or _never_started(info):  # a Train refused or failing at once shows no progress, only why
+            self.progress_bar.setVisible(False)  # no steps asked for, or none done: nothing to fill
             n = info.get("run_steps") or info["done"]  # a count, as Train's (the plots number steps from 0)
-            _say(self.progress_label, f"{n} step{'s' if n != 1 else ''}{shown}")
+            _say(self.progress_label, f"{n} step{'s' if n != 1 else ''}{shown}" if n else "")
         else:
             self._show_count(info, shown)
         ran = info.get("step_mode") and info["done"] > 0  # a run whose first step failed took no path worth naming
