@@ -23,7 +23,7 @@ import core
 import core.nodegraph.model.nodes  # the node types graphs are built from
 from core.nodegraph.export.script import export_script
 from core.nodegraph.files.code_import import CodeImportError, check_syntax, import_here
-from core.nodegraph.model import code_trace
+from core.nodegraph.model import code_snippet
 from core.nodegraph.run.session import Session
 from tests.hypothesis_profiles import fuzz_settings
 from tests.nodegraph.fuzz_checks import runs_without_raising
@@ -107,7 +107,7 @@ def grammar_snippets(draw) -> str:
 
 def _run_as_code(text: str) -> dict[str, object]:
     """The snippet's variables after running it with ``import torch`` giving core, as the import runs it."""
-    env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": code_trace._import}}
+    env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": code_snippet.torch_import}}
     exec(compile(text, "<snippet>", "exec"), env)
     return env
 

@@ -31,6 +31,9 @@ updated ``w`` as the snippet did.
 A training loop (``zero_grad`` / forward / loss / ``backward`` / ``step``) is recognised at the first
 ``optimizer.step()`` called from the snippet: the ops recorded up to it are the loop's body, traced once;
 later ops are not recorded, and the number of ``step()`` calls becomes the training's steps.
+
+Compiling the snippet, its ``import torch`` and turning what it raised into a ``SnippetError`` live in
+``code_snippet`` (``SnippetError``, ``compile_snippet`` and ``SNIPPET_FILE`` stay importable from here).
 """
 
 from __future__ import annotations
@@ -39,25 +42,24 @@ import ast
 import builtins
 import contextlib
 import functools
-import importlib
 import io
 import os
 import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import core
 from core.nodegraph.model import code_gradcheck, code_ops
 from core.nodegraph.model.code_patch import patched
+from core.nodegraph.model.code_snippet import SNIPPET_FILE, SnippetError, Stop, compile_snippet, failure, torch_import
 
 __all__ = ["CHANGED", "SNIPPET_FILE", "Call", "Leaf", "TrainingLoop", "Trace", "SnippetError", "compile_snippet",
            "trace"]
 
-SNIPPET_FILE = "<snippet>"
 _NN_DIR = os.path.dirname(core.nn.__file__)
 _OPTIM_DIR = os.path.dirname(core.optim.__file__)
 _MODULE_FRAMES = ("forward", "_conv_forward", "_call_impl", "wrapped_call_impl", "wrap_call", "__call__")
@@ -93,18 +95,6 @@ CHANGED = "@changed"  # a Call's name: its tensor (args[0]) was changed outside 
 def _unchanged(t: core.Tensor) -> core.Tensor:
     """The ``fn`` of a ``CHANGED`` call (never run: the builder reads its result)."""
     return t
-
-
-class SnippetError(Exception):
-    """The snippet raised, ran out of time or was cancelled; ``line`` is the snippet's line (or None)."""
-
-    def __init__(self, message: str, line: int | None = None):
-        super().__init__(f"line {line}: {message}" if line else message)
-        self.line, self.message = line, message
-
-
-class _Stop(BaseException):
-    """Raised inside the snippet to stop it (time limit or cancel); not catchable by ``except Exception``."""
 
 
 @dataclass
@@ -366,9 +356,9 @@ class Recorder:
 
     def check_time(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
-            raise _Stop("cancelled")
+            raise Stop("cancelled")
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise _Stop("stopped: the snippet ran longer than its time limit")
+            raise Stop("stopped: the snippet ran longer than its time limit")
 
     def global_trace(self, frame: types.FrameType, event: str, arg: Any) -> Tracer | None:
         if frame.f_code.co_filename != self.filename:
@@ -409,43 +399,6 @@ def _outside_optim(frame: types.FrameType | None) -> types.FrameType | None:
     return frame
 
 
-def _import(name: str, globals: Mapping[str, object] | None = None, locals: Mapping[str, object] | None = None,
-            fromlist: Sequence[str] = (), level: int = 0) -> types.ModuleType:
-    """``import torch...`` gives ``core...``; every other import is Python's."""
-    if level == 0 and (name == "torch" or name.startswith("torch.")):
-        module = importlib.import_module("core" + name[len("torch"):])
-        return module if fromlist else core
-    return builtins.__import__(name, globals, locals, fromlist, level)
-
-
-_NO_MESSAGE = {"MemoryError": "the snippet ran out of memory"}  # what an exception raised without a message means
-
-
-def _failure(exc: BaseException, filename: str) -> SnippetError | None:
-    """What the snippet raised as one message with its line; None for an exit with status 0 (``exit()``,
-    ``sys.exit()``: a script that ends there, the graph holds what ran). A KeyboardInterrupt or GeneratorExit the
-    snippet raised is its error too (it escaped the import as a traceback)."""
-    line = _snippet_line(exc, filename)
-    if isinstance(exc, _Stop):
-        return SnippetError(str(exc), line)
-    if isinstance(exc, SystemExit):
-        if exc.code in (None, 0):
-            return None
-        return SnippetError(f"SystemExit: the snippet exited with status {str(exc.code)[:200]}", line)
-    name = type(exc).__name__
-    return SnippetError(f"{name}: {str(exc) or _NO_MESSAGE.get(name, 'raised without a message')}", line)
-
-
-def _snippet_line(exc: BaseException, filename: str) -> int | None:
-    line = None
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
-
-
 def control_flow_notes(source: str, loop: TrainingLoop | None) -> list[str]:
     """Notes for the snippet's if/for/while statements: traced as the path that ran (one loop: the training), and
     for code after the training loop (not recorded); sets ``loop.span`` to the lines of the loop statement around
@@ -474,25 +427,13 @@ def control_flow_notes(source: str, loop: TrainingLoop | None) -> list[str]:
     return sorted(notes, key=lambda n: int(n.split(":")[0][5:]))
 
 
-def compile_snippet(source: str, filename: str = SNIPPET_FILE) -> types.CodeType:
-    """``source`` compiled, or SnippetError: a syntax error at its line, or an expression nested too deeply for
-    Python's compiler (``x + x + ...`` a few thousand times raises RecursionError, not SyntaxError)."""
-    try:
-        return compile(source, filename, "exec")
-    except SyntaxError as exc:
-        raise SnippetError(f"SyntaxError: {exc.msg}", exc.lineno) from None
-    except (RecursionError, MemoryError) as exc:  # NOTE: CPython's compiler has no line for these
-        raise SnippetError(f"{type(exc).__name__}: the snippet nests too deeply for Python to compile "
-                           "(split the long expression over several lines)") from None
-
-
 def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = None,
           cancel: threading.Event | None = None) -> Trace:
     """Run ``source`` and record it (see the module docstring); SnippetError names the snippet's line."""
     code = compile_snippet(source, filename)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     rec = Recorder(filename, deadline, cancel, source)
-    env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": _import}}
+    env = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": torch_import}}
     out = io.StringIO()
     previous, limit = sys.gettrace(), sys.getrecursionlimit()
     try:
@@ -503,10 +444,10 @@ def trace(source: str, filename: str = SNIPPET_FILE, time_limit: float | None = 
             finally:
                 sys.settrace(previous)
                 sys.setrecursionlimit(limit)  # a snippet's sys.setrecursionlimit(10) broke building its graph
-    except (Exception, _Stop, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
-        failure = _failure(exc, filename)
-        if failure is not None:
-            raise failure from None
+    except (Exception, Stop, SystemExit, KeyboardInterrupt, GeneratorExit) as exc:
+        error = failure(exc, filename)
+        if error is not None:
+            raise error from None
     rec.trace.output = out.getvalue()
     loop = rec.trace.training
     rec.trace.notes.extend(control_flow_notes(source, loop))
