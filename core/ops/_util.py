@@ -17,7 +17,7 @@ from core.autograd.shortcuts import state as _shortcuts
 
 __all__ = ["new_tensor", "wrap", "normalize_dim", "normalize_dims", "broadcast_shapes", "sum_to",
            "operand_arrays", "check_same_device", "needs_grad", "scalar_array", "as_array",
-           "to_tensor", "cast_array", "xp_of", "quiet_on", "quiet_off", "quiet"]
+           "to_tensor", "cast_array", "xp_of", "quiet_on", "quiet_off", "quiet", "ALL_DIMS"]
 
 xp_of = _backend.xp_of
 
@@ -232,3 +232,16 @@ def sum_to(g: Tensor, shape) -> Tensor:
 
         out = reshape(out, shape)
     return out
+
+
+class _AllDims:
+    """The default ``dim`` of ``sum``/``mean``/``max``/``prod``/``median``/``squeeze``: no dim given (PyTorch's overload
+    without dim), where an explicit None is the parser's TypeError for most of them. Prints as None."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+ALL_DIMS = _AllDims()

@@ -14,7 +14,7 @@ from core._arg_types import refuse_bool_dim, require_bool
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
 from core.ops._std_order import torch_mode_index
-from core.ops._util import normalize_dim, xp_of
+from core.ops._util import ALL_DIMS, normalize_dim, xp_of
 from core.ops.cumulative import running
 from core.ops.reduction import accept_numpy_names, const, return_types
 from core.ops.reduction import sum as _sum
@@ -222,9 +222,14 @@ def _selecting(cls, name, input, dim, keepdim, op=None, **kw):
     return getattr(return_types, name)(values, indices)
 
 
-def median(input: Tensor, dim=None, keepdim: bool = False):
-    """The lower median; with ``dim`` a ``(values, indices)`` pair. NaN propagates."""
+def median(input: Tensor, dim=ALL_DIMS, keepdim: bool = False):
+    """The lower median; with ``dim`` a ``(values, indices)`` pair. NaN propagates. ``median(x, None)`` and
+    ``median(x, keepdim=True)`` are PyTorch's TypeErrors (its overload without dim takes neither)."""
+    if dim is ALL_DIMS and keepdim is not False:
+        raise TypeError('median() missing 1 required positional arguments: "dim"')
     if dim is None:
+        raise TypeError("median(): argument 'dim' (position 2) must be int, not NoneType")
+    if dim is ALL_DIMS:
         _check_sortable(input, "median_cpu", input._data.size > 0)
         return Median.apply(input)
     refuse_bool_dim("median", dim)

@@ -25,7 +25,7 @@ from core.ops._float32_compute import computes_in_float32
 from core.ops._prod_order import GRAIN, LANES, row_products
 from core.ops._saved_attrs import dims_as_given, numel_of_input
 from core.ops._strided import row_major
-from core.ops._util import normalize_dim, normalize_dims, wrap, xp_of
+from core.ops._util import ALL_DIMS, normalize_dim, normalize_dims, wrap, xp_of
 from core.ops.conversion import to
 from core.ops.elementwise import DivByNumber, _out
 from core.ops.method_args import only_plausible, parser_form
@@ -90,17 +90,6 @@ def accept_numpy_names(namespace: dict, names, checks=None) -> None:
 
         namespace[name] = functools.wraps(fn)(op)
 
-
-class _AllDims:
-    """The default ``dim`` of ``sum``/``mean``: no dim given (PyTorch's overload without dim). Prints as None."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "None"
-
-
-ALL_DIMS = _AllDims()
 
 
 def reduce_dims(input: Tensor, dim) -> tuple:
@@ -480,23 +469,23 @@ def prod_backward(g: Tensor, a: Tensor, dim: int) -> Tensor:
     return g * (before * after)
 
 
-def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None):
-    if isinstance(dim, (bool, float, str)):
+def prod(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *, dtype=None):
+    if isinstance(dim, (bool, float, str)) or dim is None:  # (None: the parser's refusal, as max's)
         _refuse_bool_dim("prod", dim, _PROD_OVERLOADS, (keepdim is not False) + (dtype is not None))
     require_bool("prod", "keepdim", 3, keepdim)
     try:
         dt = _int_promoted(input, dtype)
     except AttributeError:
-        return _tensor_like(prod, input, dim is None and not keepdim and dtype is None, dim, keepdim, dtype)
+        return _tensor_like(prod, input, dim is ALL_DIMS and not keepdim and dtype is None, dim, keepdim, dtype)
     if isinstance(dim, (tuple, list)):
         raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected "
                         "(int dim, bool keepdim = False, *, torch.dtype dtype = None)")
     try:
-        if dim is None:
+        if dim is ALL_DIMS:
             return Prod.apply(input, dim=None, keepdim=False, dt=dt)
         return ProdDim.apply(input, dim=normalize_dim(dim, input._data.ndim), keepdim=bool(keepdim), dt=dt, raw_dim=dim)
     except AttributeError:
-        return _tensor_like(prod, input, dim is None and not keepdim and dtype is None, dim, keepdim, dtype)
+        return _tensor_like(prod, input, dim is ALL_DIMS and not keepdim and dtype is None, dim, keepdim, dtype)
 
 
 # max, min and their kin build on the helpers above (and take NumPy's argument names there)

@@ -17,7 +17,7 @@ from core.ops import reduction
 from core.ops._recorded import recorded
 from core.ops._saved_attrs import dims_as_given
 from core.ops._strided import row_major
-from core.ops._util import normalize_dim, wrap, xp_of
+from core.ops._util import ALL_DIMS, normalize_dim, wrap, xp_of
 from core.ops.complex_ops import refuse_complex
 from core.ops.elementwise import _out
 from core.ops.reduction import (
@@ -276,20 +276,36 @@ def _check_extreme_args(name: str, dim, keepdim, extra: tuple) -> None:
                         + "\n".join(_EXTREME_OVERLOADS) + "\n")
 
 
-def max(input: Tensor, dim=None, keepdim: bool = False, *extra, other=None, out=None):  # PyTorch's name
+def _given_dim(name: str, dim, keepdim):
+    """``dim`` as the op reads it (None: no dim given), or PyTorch's TypeError for the calls no overload of max/min
+    takes: ``x.max(None)``, ``x.max(keepdim=True)`` (keepdim only with a dim), ``x.max(x, True)`` (no keepdim with
+    ``other``), where Python's defaults would take them as the maximum of all elements or ``maximum``."""
+    if dim is ALL_DIMS and keepdim is False:
+        return None
+    if dim is not None and dim is not ALL_DIMS and (keepdim is False or not isinstance(dim, Tensor)):
+        return dim
+    given = ["Tensor"] + ([] if dim is ALL_DIMS else [tp_name(dim)])
+    given += [] if keepdim is False else ["keepdim=bool" if dim is ALL_DIMS else tp_name(keepdim)]
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({', '.join(given)}), but expected "
+                    "one of:\n" + "\n".join(_EXTREME_OVERLOADS) + "\n")
+
+
+def max(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *extra, other=None, out=None):  # PyTorch's name
     """``max(x)`` (a tensor), ``max(x, dim)`` (values, indices) or ``max(x, other)`` (= maximum).
 
     ``out``: a tensor, or ``(values, indices)`` with ``dim``."""
+    dim = _given_dim("max", dim, keepdim)
     _require_tensor(input, dim, "max")
     _check_extreme_args("max", dim, keepdim, extra)
     _refuse_complex_extreme(input, dim, "max")
     return _extreme(input, dim, keepdim, other, "max", MaxAll, MaxDim, "maximum", out)
 
 
-def min(input: Tensor, dim=None, keepdim: bool = False, *extra, other=None, out=None):
+def min(input: Tensor, dim=ALL_DIMS, keepdim: bool = False, *extra, other=None, out=None):
     """``min(x)``, ``min(x, dim)`` (values, indices) or ``min(x, other)`` (= minimum).
 
     ``out``: as ``max``'s."""
+    dim = _given_dim("min", dim, keepdim)
     _require_tensor(input, dim, "min")
     _check_extreme_args("min", dim, keepdim, extra)
     _refuse_complex_extreme(input, dim, "min")

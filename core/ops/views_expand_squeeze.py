@@ -13,7 +13,7 @@ from core._tensor import Tensor
 from core.autograd.forward_ad import linear_jvp
 from core.autograd.function import Function
 from core.autograd.node_api import SavedFromCtx
-from core.ops._util import normalize_dim, normalize_dims, sum_to
+from core.ops._util import ALL_DIMS, normalize_dim, normalize_dims, sum_to
 from core.ops.views import _require_other, _shape_arg, make_view, reshape
 
 __all__ = ["expand", "expand_as", "unsqueeze", "squeeze"]
@@ -154,27 +154,28 @@ class SqueezeDims(Squeeze):
     _saved_dim = SavedFromCtx(lambda ctx: ctx["dims"])
 
 
-def squeeze(input: Tensor, dim=None):
+def squeeze(input: Tensor, dim=ALL_DIMS):
     require_input("squeeze", input)
-    if dim is None:
+    if dim is ALL_DIMS:
         return Squeeze.apply(input, dims=None)
     if isinstance(dim, (tuple, list)):
         return SqueezeDims.apply(input, dims=tuple(dim))
-    if isinstance(dim, (bool, float)):  # (no int to PyTorch's parser: torch.squeeze(x, True) squeezes no dim 1)
+    if isinstance(dim, (bool, float)) or dim is None:  # (no int to PyTorch's parser: torch.squeeze(x, True) squeezes
+        # no dim 1; None is no "squeeze all" either)
         raise dim_overloads_error("squeeze", dim, method=False)
     return SqueezeDim.apply(input, dims=(dim,))
 
 
-def squeeze_method(self: Tensor, dim=None, *more):
+def squeeze_method(self: Tensor, dim=ALL_DIMS, *more):
     """``x.squeeze(dim)``: ``squeeze``, its argument errors in the method's form; ``x.squeeze(0, 2)`` squeezes both
     dims, as torch's method takes its dims as varargs."""
     if more:
         dim = (dim, *more)
-    if dim is None:
+    if dim is ALL_DIMS:
         return Squeeze.apply(self, dims=None)
     if isinstance(dim, (tuple, list)):
         return SqueezeDims.apply(self, dims=tuple(dim))
-    if isinstance(dim, (bool, float)):
+    if isinstance(dim, (bool, float)) or dim is None:
         raise dim_overloads_error("squeeze", dim, method=True)
     return SqueezeDim.apply(self, dims=(dim,))
 

@@ -34,12 +34,19 @@ FIXED = [
     "x.expand(None)", "x.split(1.5)", "x.eq(None)", "x.pow(None)", "x.fill_(None)", "x.add(None)", "x.mm(1.5)",
     "x.matmul(None)", "x.cumsum(None)", "x.flatten(1.5)", "x.unbind(1.5)", "x.unsqueeze(None)", "x.softmax(None)",
     "x.sort(None)", "x.argsort(None)", "x.kthvalue(None)", "x.topk(None)", "x.transpose(1.5)", "x.mode(None)",
+    # a None dim, or keepdim without a dim, is no "all elements" to the parser (Python's defaults took them)
+    "x.max(None)", "x.min(None)", "x.median(None)", "x.prod(None)", "x.squeeze(None)", "x.max(dim=None)",
+    "torch.max(x, None)", "torch.min(x, None)", "torch.median(x, None)", "torch.prod(x, None)",
+    "torch.squeeze(x, None)", "x.max(keepdim=True)", "torch.max(x, keepdim=True)", "x.median(keepdim=True)",
+    "x.max(x, True)", "x.min(x, True)", "torch.max(x, x, True)",
 ]
 ALREADY = [
     "x.sort(0, True)", "x.sort(stable=True, dim=0)", "x.sort(stable=False, dim=0, descending=True)",
     "x.sort(stable=None)", "x.argsort(stable=True, dim=0)", "x.argsort(0, True)", "x.topk(2, 1, True, True)",
     "x.topk(2, dim=1, largest=False, sorted=True)", "x.topk(k=2)", "torch.topk(x, 2, 1, False)", "x.max(1, True)",
-    "x.max(dim=1)", "x.min(1, keepdim=True)", "torch.max(x, 1, True)", "x.max(x)", "x.max(other=x)",
+    "x.max(dim=1)", "x.min(1, keepdim=True)",
+    "x.max()", "torch.min(x)", "x.median()", "x.prod()", "x.squeeze()", "torch.max(x, 1, True)", "x.max(x)",
+    "x.max(other=x)",
     "x.median(1, True)", "x.median(dim=1)", "x.kthvalue(2, 1, True)", "x.kthvalue(k=2, dim=1, keepdim=True)",
     "x.mode(dim=1, keepdim=True)", "x.nanmedian(1, True)", "x.cummax(dim=1)", "x.aminmax(0)", "torch.Size([-2**63])",
     "torch.Size([2**63 - 1])", "torch.Size([1.5])", "x.squeeze(0, 1, 2)", "x.flatten(0, 1, 2)", "x.permute()",
@@ -56,8 +63,8 @@ FORMS = ("()", "(1, 1, 1, 1, 1, 1, 1)", "(bogus=1)", "(None)", "(1.5)")
 # or a float shift where torch's parser refuses them; Python-level methods torch names Tensor.norm, Tensor.split,
 # Tensor.unflatten; to()'s own parsing)
 DIFFERENT = set("""
-x.max(None) x.median(None) x.min(None) x.norm(1,1,1,1,1,1,1) x.norm(bogus=1) x.prod(None) x.roll(1.5)
-x.split() x.split(1,1,1,1,1,1,1) x.split(None) x.split(bogus=1) x.squeeze(None) x.to(1,1,1,1,1,1,1) x.to(1.5)
+x.norm(1,1,1,1,1,1,1) x.norm(bogus=1) x.roll(1.5)
+x.split() x.split(1,1,1,1,1,1,1) x.split(None) x.split(bogus=1) x.to(1,1,1,1,1,1,1) x.to(1.5)
 x.to(bogus=1) x.unflatten() x.unflatten(1,1,1,1,1,1,1) x.unflatten(1.5) x.unflatten(None)
 x.unflatten(bogus=1)""".split())
 SWEEP = [f"x.{name}{form}" for name in SWEPT for form in FORMS if f"x.{name}{form}".replace(" ", "") not in DIFFERENT]
