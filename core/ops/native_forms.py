@@ -62,7 +62,7 @@ def native_dropout(input, p, train):
     """``(output, mask)``: PyTorch's dropout draws; not training (``train`` False) keeps everything."""
     if train is not None and not train:
         return input.clone(), core.ones_like(input, dtype=core.bool)
-    from core.nn.functional.misc import _keep_mask  # the dropout noise, drawn as F.dropout draws it
+    from core.nn.functional._dropout import _keep_mask  # the dropout noise, drawn as F.dropout draws it
 
     noise = _keep_mask(tuple(input.shape), p, input)
     return input * noise, (noise != 0).expand(tuple(input.shape)).clone()

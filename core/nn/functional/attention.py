@@ -23,9 +23,9 @@ from core.autograd.function import Function
 from core.backends import cuda as _sdp_flags
 from core.nn._fused_names import fused_name
 from core.nn.functional import _flash_cpu
+from core.nn.functional._dropout import dropout
 from core.nn.functional._pad import pad
 from core.nn.functional.activation import softmax
-from core.nn.functional.misc import dropout
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 

@@ -18,10 +18,10 @@ from core._arg_types import conv_arguments_error, require_int_list
 from core._dtype import SCALAR_NAMES
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.nn.functional._dropout import _channel_dropout
 from core.nn.functional._pool import AdaptiveAvgPool3D, adaptive_output_size, check_image_not_empty, mean_over_image
 from core.nn.functional._pool_checks import pool3d_shape_check, pool_output_size
 from core.nn.functional.conv import _check_dtypes, pair
-from core.nn.functional.misc import _channel_dropout
 from core.nn.functional.sliding import scatter_to_maxima, window_max
 from core.ops._util import xp_of
 
