@@ -114,6 +114,7 @@ class TrainingControls(QObject):
         self.trainer.history_cleared.connect(self.plot.clear)
         self.trainer.history_cleared.connect(lambda: self.data.refresh(force=True))  # hidden too: no stale boundary
         self.trainer.state_changed.connect(self._on_state)
+        self.trainer.progress.connect(self._on_progress)
         self.preview_timer.timeout.connect(lambda: self.preview())
         self.watch.message.connect(self.message)
         self.panel.train_refused.connect(self.message)
@@ -166,6 +167,11 @@ class TrainingControls(QObject):
         if state != "training":
             self.preview(force=True)
         self._say_state(state)
+
+    def _on_progress(self, _info: object) -> None:
+        """A Step while paused moves the count and the loss: the status bar follows (it kept the pause's older ones)."""
+        if self.trainer.state == "paused" and self.trainer.target:  # (a Reset from paused sets it to 0 first)
+            self.message.emit(self.paused_message())
 
     def _say_state(self, state: str) -> None:
         """The status bar says how training ended (it kept the last edit's 'Set training steps'); a stop condition's

@@ -493,4 +493,5 @@ class TrainPanel(QWidget):
         eta = info["eta"]
         left = "" if info.get("state", "training") != "training" else (  # paused or done: no time left to tell
             f" · {eta:.1f} s left" if eta is not None else " · —")
-        _say(self.progress_label, f"{info['done']} / {info['total']} steps{shown} · {info['rate']:.0f} steps/s{left}")
+        rate = f" · {info['rate']:.0f} steps/s" if info["rate"] or info.get("state", "training") == "training" else ""
+        _say(self.progress_label, f"{info['done']} / {info['total']} steps{shown}{rate}{left}")

@@ -188,6 +188,7 @@ class Trainer(QObject):
         if self.state != "paused" and self.target:  # a step of its own after a Train: no Train's count to advance
             self.done = self.target = 0  # ("n steps · loss"); a paused Train's step counts towards its steps
         self._zero_grad = True
+        self._times.clear()  # a step by hand has no rate: the time since Pause made "7 steps/s" of a 140 steps/s run
         self.session.trainer.finish()
         out: list[Metrics | None] = []
 
