@@ -362,9 +362,11 @@ def _check_mask(mask, what: str) -> None:
 
 class MaskedSelect(Function):
     node_name = "MaskedSelectBackward0"
+    saved_names = ("self", "mask")
 
     @staticmethod
     def forward(ctx, a, *, mask):
+        ctx.save_for_backward(a, mask)  # (PyTorch saves both: a write to either before backward is refused)
         xp = xp_of(a._data)
         shape = broadcast_shapes(a._data.shape, mask._data.shape)
         m = xp.broadcast_to(mask._data, shape)
@@ -376,6 +378,7 @@ class MaskedSelect(Function):
 
     @staticmethod
     def backward(ctx, g):
+        _ = ctx._unpacked  # (the version checks of the saved input and mask)
         base = empty_strided(ctx.shape, ctx.strides, dtype=g.dtype, device=g.device).zero_()
         return IndexPut.apply(base, g, adv=ctx.adv, accumulate=False, inplace=False) if ctx.adv else base
 

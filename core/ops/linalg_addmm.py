@@ -136,6 +136,7 @@ class Addbmm(_AddProduct):
 @computes_in_float32
 class Baddbmm(_AddProduct):
     node_name = "BaddbmmBackward0"
+    saved_names = ("batch1", "batch2")  # (each saved for the other's gradient)
     product = staticmethod(lambda xp, x, y: _naive_bmm(x, y) if _naive_bmm_applies(x, y) else xp.matmul(x, y))
 
     @staticmethod

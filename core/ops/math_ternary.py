@@ -73,6 +73,7 @@ class Lerp(Function):
     node_name = "LerpBackward0"
     edgeless_inputs = (2,)  # a number weight (LerpBackward0 is torch's Scalar-weight node)
     saves = ""  # (lerp_ keeps no clone of the old self: a number weight's backward reads no tensor)
+    _saved_weight = SavedFromCtx(lambda c: c["weight"])  # (the number as the call gave it: an int stays an int)
 
     @staticmethod
     def forward(ctx, start, end, weight):
@@ -104,6 +105,8 @@ class Lerp(Function):
 class LerpTensor(Lerp):
     node_name = "LerpBackward1"
     edgeless_inputs = ()
+    saved_names = ("self", "end", "weight")
+    _saved_weight = None  # (the tensor saved in slot 2 instead)
     saves = "x"  # (its weight's gradient reads the old self: lerp_ clones it when the weight requires grad)
 
     @staticmethod

@@ -24,6 +24,7 @@ from core._sparse_coo_ops import sparse_function
 from core._tensor import Tensor, new_tensor
 from core.autograd import grad_mode
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops import _special
 from core.ops._fastpath import relu_grad
 from core.ops._float32_compute import F16
@@ -152,9 +153,10 @@ class _Unary(Function):
         return cls.grad(ctx, t, ctx.inputs[0], ctx.output)  # NOTE: a diagonal Jacobian: the vjp rule is the jvp rule
 
 
-def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_error=None, raw=None):
-    """A ``_Unary`` subclass named after PyTorch's grad_fn, from its forward and gradient rules."""
-    ns = {"node_name": node, "compute": staticmethod(compute), "saves": saves, "ints": ints,
+def _op(name, node, compute, grad=None, saves="", ints="float", kernel="", bool_error=None, raw=None, shown=None):
+    """A ``_Unary`` subclass named after PyTorch's grad_fn, from its forward and gradient rules (``shown``: more
+    ``_saved_<name>`` attributes its node lists, as PyTorch's)."""
+    ns = {**(shown or {}), "node_name": node, "compute": staticmethod(compute), "saves": saves, "ints": ints,
           "kernel": kernel or f"{name}_cpu", "bool_error": bool_error, "raw": raw and staticmethod(raw),
           "saved_names": ("self" if "x" in saves else "", "result" if "o" in saves else "")}
     if grad is not None:
@@ -426,7 +428,8 @@ Deg2rad = _op("deg2rad", "Deg2RadBackward0", lambda xp, x: x * x.dtype.type(math
 Rad2deg = _op("rad2deg", "Rad2DegBackward0", lambda xp, x: x * x.dtype.type(180 / math.pi),
               lambda c, g, x, o: mul_s(g, 180 / math.pi))
 Square = _op("square", "PowBackward0", lambda xp, x: x * x,  # NOTE: torch's pow(x, 2)'s pow_backward
-             lambda c, g, x, o: g * mul_s(x.pow(1.0), 2.0), "x", "keep")
+             lambda c, g, x, o: g * mul_s(x.pow(1.0), 2.0), "x", "keep",
+             shown={"_saved_exponent": SavedFromCtx(lambda ctx: 2)})  # (pow(x, 2)'s int exponent)
 
 _NO_COMPLEX = "is not supported for complex inputs"
 for _cls, _error in ((Relu, "clamp is not supported for complex types"), (Floor, f"floor {_NO_COMPLEX}"),

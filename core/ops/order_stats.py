@@ -163,6 +163,8 @@ class ModeDim(MaxDim):
 class _EvenlyDistributed(Function):
     """A full reduction to one picked value; ties (or NaNs) share the gradient evenly."""
 
+    saved_names = ("result", "self")
+
     @classmethod
     def forward(cls, ctx, a):
         x = a._data
@@ -174,7 +176,8 @@ class _EvenlyDistributed(Function):
                 mask = xp.isnan(x) if bool(xp.isnan(out)) and cls.nan_wins else x == out
                 ctx.weights = mask / mask.sum()
             result = new_tensor(xp.asarray(out).astype(x.dtype))  # an empty int input gives NaN cast, as PyTorch
-        ctx.save_for_backward(result)  # (PyTorch saves the result: a write to it before backward is refused)
+        # (PyTorch saves the input and the result: a write to either before backward is refused)
+        ctx.save_for_backward(result, a)
         return result
 
     @staticmethod
