@@ -102,7 +102,9 @@ def _shape_product_cases(lib, x, y, pos) -> dict:
 
 def _norm_pool_cases(lib, x, img) -> dict:
     """Batch norm (the batch's mean and invstd while training, empty tensors in eval, the running buffers) and the
-    2-d poolings (sizes as the call gave them: an int twice, no stride as ())."""
+    2-d poolings (sizes as the call gave them: an int twice, no stride as ()); group norm (its mean and rstd outputs
+    with the node as grad_fn, N, C, HxW, the groups and eps); pads as given (a negative one wrapped
+    to 64 bits) and reflection's saved input; upsampling's sizes, scales (None where computed) and align_corners."""
     F = lib.nn.functional
 
     def bn(data, training, stats=True):
@@ -116,6 +118,16 @@ def _norm_pool_cases(lib, x, img) -> dict:
         "max_pool2d": F.max_pool2d(img, 2), "max_pool2d_args": F.max_pool2d(img, (3, 2), [1, 2], 1, ceil_mode=True),
         "avg_pool2d": F.avg_pool2d(img, 2), "avg_pool2d_divisor": F.avg_pool2d(img, 2, divisor_override=3),
         "avg_pool2d_args": F.avg_pool2d(img, 3, stride=1, padding=1, count_include_pad=False),
+        "pad": F.pad(x, (1, -1)), "pad_reflect": F.pad(img, [1, 0, 2, 1], mode="reflect"),
+        "pad_replicate": F.pad(img[0], (1, 2), mode="replicate"),
+        "upsample_nearest": F.interpolate(img, scale_factor=2), "upsample_size": F.interpolate(img, size=(3, 7)),
+        "upsample_bilinear": F.interpolate(img, scale_factor=(2, 1.5), mode="bilinear"),
+        "upsample_recomputed": F.interpolate(img, scale_factor=1.5, mode="bilinear", align_corners=True,
+                                             recompute_scale_factor=True),
+        "upsample_linear": F.interpolate(img[0], scale_factor=2, mode="linear"),
+        "group_norm": F.group_norm(img, 1), "group_norm_affine": F.group_norm(
+            img, 2, lib.ones(2, requires_grad=True), lib.zeros(2, requires_grad=True), eps=1e-3),
+        "group_norm_3d": F.group_norm(x.reshape(2, 2, 3, 1)[..., 0], 2), "group_norm_2d": F.group_norm(x, 3),
     }
 
 
@@ -140,7 +152,8 @@ def _index_cases(lib, x, y) -> dict:
 
 def _activation_cases(lib, x, y, pos) -> dict:
     """Activations, clamps, maximum/minimum, where and number ** tensor: the input saved as ``_saved_self``, the
-    call's numbers as it gave them (an int stays an int: relu6's bounds, elu's scales)."""
+    call's numbers as it gave them (an int stays an int: relu6's bounds, elu's scales); prelu's weight as the view
+    its kernel reads, logsigmoid's ``_saved_buffer`` (its kernel's exp(-|x|), element for element)."""
     F = lib.nn.functional
     return {
         "leaky_relu": F.leaky_relu(x, 0.2), "hardtanh": F.hardtanh(x), "relu6": F.relu6(x),
@@ -153,6 +166,9 @@ def _activation_cases(lib, x, y, pos) -> dict:
         "clamp_max_tensor_fn": lib.clamp_max(x, y), "maximum": lib.maximum(x, y), "minimum": lib.minimum(x, y),
         "fmax": lib.fmax(x, y), "where": lib.where(x > 0, x, y), "pow_number_base": 2 ** x,
         "pow_float_base": 2.5 ** pos, "mul_frozen": x * y.detach(), "div_number": x / 3,
+        "prelu": F.prelu(x, lib.tensor([0.25], requires_grad=True)),
+        "prelu_channels": F.prelu(x.reshape(1, 2, 3), lib.tensor([0.25, -0.5], requires_grad=True)),
+        "logsigmoid": F.logsigmoid(x), "logsigmoid_double": F.logsigmoid(x.double()),
     }
 
 

@@ -27,7 +27,7 @@ from core.nn.functional._batch_norm_kernel import batch_norm_backward, batch_nor
 from core.nn.functional._group_norm_grad import group_norm_gradients
 from core.nn.functional._group_norm_kernel import group_norm_backward, group_norm_forward
 from core.nn.functional._layer_norm_double import recorded_gradients as recorded_layer_norm
-from core.nn.functional._norm_saved import BATCH_NORM_SAVED, layer_norm_stat
+from core.nn.functional._norm_saved import BATCH_NORM_SAVED, GROUP_NORM_SAVED, layer_norm_stat
 from core.ops._float32_compute import BF16, computes_in_float32
 from core.ops._saved_attrs import operand_shape
 from core.ops._strided import relaid, relaid_row_major, row_major
@@ -352,6 +352,8 @@ class NativeGroupNorm(Function):
     """Normalisation over each group of channels (and the spatial dims) of each sample."""
 
     node_name = "NativeGroupNormBackward0"
+    saved_names = ("input", "weight")
+    _saved_result1, _saved_result2, _saved_N, _saved_C, _saved_HxW, _saved_group, _saved_eps = GROUP_NORM_SAVED
 
     @staticmethod
     def forward(ctx, x, weight, bias, *, groups, eps, exact64=False, flat=None):

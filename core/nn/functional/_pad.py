@@ -16,6 +16,7 @@ from core._memory_format import in_suggested_format
 from core._tensor import Tensor
 from core.autograd.function import Function
 from core.autograd.grad_mode import is_grad_enabled
+from core.autograd.node_api import SavedFromCtx
 from core.nn.functional._bilinear_kernel import scatter_backward
 from core.ops._util import xp_of
 
@@ -71,12 +72,17 @@ def _added_in_raster_order(g, maps, in_shape):
 class Pad(Function):
     node_name = "ConstantPadNdBackward0"
     keeps_format = True  # NOTE: PyTorch's kernel allocates its output in the input's suggested memory format
+    _saved_pad = SavedFromCtx(lambda c: c["pad"])  # (the pads as the call gave them)
 
     @classmethod
-    def forward(cls, ctx, x, *, maps, value, wraps=None):
+    def forward(cls, ctx, x, *, maps, value, wraps=None, pad=None):
         a = source = x._data
         xp = xp_of(a)
         ctx.maps, ctx.in_shape, ctx.wraps = maps, a.shape, wraps
+        if pad is not None:
+            ctx.pad = pad
+        if getattr(cls, "saved_names", ()):  # (reflection/replication save their input: a write before backward fails)
+            ctx.save_for_backward(x)
         runs = _runs(maps, a.shape) if a.size else None
         if runs is not None:  # the fill, then the source's run copied in (one pass each, no gather)
             shape = list(a.shape)
@@ -100,6 +106,7 @@ class Pad(Function):
 
     @staticmethod
     def backward(ctx, g):  # (circular padding is a composite in PyTorch: its gradient adds in another order)
+        _ = ctx._unpacked  # (the version check of a saved input)
         raster = ctx._forward_cls.node_name.startswith(("Reflection", "Replication"))
         return PadBackward.apply(g, maps=ctx.maps, in_shape=ctx.in_shape, raster=raster, wraps=ctx.wraps)
 
@@ -204,7 +211,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     cls = Pad if mode == "constant" else _mode_class(mode, len(pad) // 2)
     wraps = tuple((input.ndim - 1 - i, int(pad[2 * i]), int(pad[2 * i + 1])) for i in range(len(pad) // 2)) \
         if mode == "circular" else None
-    return cls.apply(input, maps=tuple(maps), value=0 if value is None else value, wraps=wraps)
+    return cls.apply(input, maps=tuple(maps), value=0 if value is None else value, wraps=wraps,
+                     pad=tuple(int(p) for p in pad))
 
 
 def _pad_circular(input: Tensor, pad) -> Tensor:
@@ -244,5 +252,8 @@ def _mode_class(mode: str, nd: int):
     key = (mode, nd)
     if key not in _MODES:
         name = f"{_NAMES[mode]}{nd}D"
-        _MODES[key] = type(name, (Pad,), {"node_name": f"{name}Backward0", "keeps_format": mode != "circular"})
+        shown = {"saved_names": ("self",), "_saved_pad": None, "_saved_padding": SavedFromCtx(lambda c: c["pad"])} \
+            if mode != "circular" else {}  # (PyTorch's reflection/replication nodes: the pads and the input)
+        _MODES[key] = type(name, (Pad,), {"node_name": f"{name}Backward0", "keeps_format": mode != "circular",
+                                          **shown})
     return _MODES[key]

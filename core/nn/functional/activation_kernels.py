@@ -17,8 +17,9 @@ from core._precise import precise
 from core._sleef import _f32fma, expf_u10, log1pf_u10, tanhf_u10, vector_loop
 from core._sleef_logd import log1pd_u10
 from core._sleef_tanhd import tanhd_u10
-from core._tensor import new_tensor
+from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.nn.functional import _activation_grads as grads
 from core.nn.functional._flash_cpu import expd_u10
 from core.ops._float32_compute import computes_in_float32
@@ -151,6 +152,9 @@ def _hardsigmoid_grad(g, x):
 @computes_in_float32
 class LogSigmoid(Function):
     node_name = "LogSigmoidBackward0"
+    saved_names = ("self",)
+    # (PyTorch's CPU kernel keeps exp(-|x|), its forward's intermediate, for the backward: shown, not read)
+    _saved_buffer = SavedFromCtx(lambda c: Tensor._wrap(c["buffer"]), tensor=True)
 
     @staticmethod
     def forward(ctx, x):
@@ -160,12 +164,16 @@ class LogSigmoid(Function):
         if a.dtype in (np.float32, np.float64) and type(a) is np.ndarray:  # NOTE: the kernel's vectorised form
             exp, log1p = (expf_u10, log1pf_u10) if a.dtype == np.float32 else (expd_u10, log1pd_u10)  # takes every
             with np.errstate(over="ignore", invalid="ignore"):  # element (a tail as a padded vector): SLEEF's exp
-                out = np.minimum(a, a.dtype.type(0)) - log1p(exp(-np.abs(a).reshape(-1))).reshape(a.shape)  # and
-                out = np.asarray(out)  # log1p (on a 1-d view: a 0-d one's steps would give NumPy scalars)
+                z = np.asarray(exp(-np.abs(a).reshape(-1))).reshape(a.shape)
+                out = np.minimum(a, a.dtype.type(0)) - log1p(z.reshape(-1)).reshape(a.shape)  # and log1p (on a
+                out = np.asarray(out)  # 1-d view: a 0-d one's steps would give NumPy scalars)
+            low = ctx.__dict__.get("half_dtype")
+            ctx.buffer = z if low is None else z.astype(low.np)
             if np.isnan(out).any():  # NOTE: Vectorized's minimum ors an all-ones mask into a NaN: its sign bit is set
                 out[np.isnan(a)] = _ALL_ONES if a.dtype == np.float32 else _ALL_ONES_64
             return out
         z = precise(xp.exp, -xp.abs(a))  # min(x, 0) - log1p(exp(-|x|)), as PyTorch's kernel
+        ctx.buffer = z.astype(a.dtype)
         return (xp.minimum(a, 0) - precise(xp.log1p, z)).astype(a.dtype)
 
     @staticmethod

@@ -18,6 +18,7 @@ class PreluKernel(Function):
     """``x > 0 ? x : w * x``, ``w`` of one element or shaped (1, C, 1, ...) to broadcast against ``x``."""
 
     node_name = "PreluKernelBackward0"
+    saved_names = ("self", "weight")
 
     @staticmethod
     def forward(ctx, x, w):

@@ -22,6 +22,7 @@ from core._memory_format import channels_last, channels_last_3d, in_suggested_fo
 from core._threads import get_num_threads
 from core._user_warning import warn_caller
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.nn.functional import _bilinear_kernel
 from core.nn.functional._antialias import check_aa_dtype, interpolate_aa, interpolate_uint8
 from core.nn.functional.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
@@ -67,8 +68,10 @@ class Resample(Function):
     """Resample the trailing spatial axes; ``taps`` holds one (idx, weights, input size) per axis."""
 
     @staticmethod
-    def forward(ctx, x, *, taps, transposed=False):
+    def forward(ctx, x, *, taps, transposed=False, shown=None):
         ctx.taps, ctx.transposed = taps, transposed
+        if shown is not None:  # (the call's output size, scales and align_corners: grad_fn._saved_*)
+            ctx.shown = (tuple(x.shape),) + shown
         data, xp = x._data, xp_of(x._data)
         exact = _aten_kernel(ctx, data, taps, transposed)
         if exact is not None:
@@ -115,15 +118,33 @@ def _aten_kernel(ctx, data, taps, transposed):
 _CLASSES = {}
 
 
-def _resample(x, taps, base, transposed=False):
+def _resample(x, taps, base, transposed=False, shown=None):
+    """``x`` resampled by a node named as PyTorch's (``shown``: (output size, scales, align_corners) of the call)."""
     key = (base, len(taps), transposed)
     cls = _CLASSES.get(key)
     if cls is None:
         name = f"{base}{len(taps)}D" + ("Backward" if transposed else "")  # (its node: ...BackwardBackward0)
-        cls = type(name, (Resample,), {"node_name": f"{name}Backward0"})
+        cls = type(name, (Resample,), {"node_name": f"{name}Backward0", **_saved_attrs(base, len(taps))})
         cls._backward_cls.node_base = base
         _CLASSES[key] = cls
-    return cls.apply(x, taps=taps, transposed=transposed)
+    return cls.apply(x, taps=taps, transposed=transposed, shown=shown)
+
+
+def _saved_attrs(base: str, nd: int) -> dict:
+    """PyTorch's ``Upsample*Backward0`` attributes: the input's sizes, the output size, one scale per spatial dim
+    (None where the call gave a size) and, for the linear and cubic modes, ``align_corners``."""
+    def item(i):
+        return SavedFromCtx(lambda c: c["shown"][i])
+
+    def scale(axis):
+        return SavedFromCtx(lambda c: c["shown"][2][axis])
+
+    names = ("scales",) if nd == 1 else ("scales_d", "scales_h", "scales_w")[3 - nd:]
+    attrs = {"_saved_self_sym_sizes": item(0), "_saved_output_size": item(1),
+             **{f"_saved_{n}": scale(i) for i, n in enumerate(names)}}
+    if not base.startswith("UpsampleNearest"):
+        attrs["_saved_align_corners"] = item(3)
+    return attrs
 
 
 def _scale(in_size, out_size, scale, align_corners, np_dtype):
@@ -348,7 +369,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     xp = xp_of(input._data)
     taps = tuple(_axis_taps(mode, n, o, s, align_corners, dtype, xp)
                  for n, o, s in zip(input.shape[2:], out, scales))
-    return _resample(input, taps, _NAMES[mode])
+    return _resample(input, taps, _NAMES[mode], shown=(tuple(out), tuple(scales), align_corners))
 
 
 def _area(input, out):
