@@ -244,14 +244,21 @@ def logcumsumexp(input: Tensor, dim):
 class Cummax(Function):
     node_name = "CummaxBackward0"
     ufunc = "maximum"
+    saved_names = ("self",)
+    _saved_dim = DIM_AS_GIVEN
+    _saved_indices = SavedFromCtx(lambda c: Tensor._wrap(c["indices"]), tensor=True)
 
     @classmethod
-    def forward(cls, ctx, a, *, dim):
+    def forward(cls, ctx, a, *, dim, raw_dim=None):
         x = a._data
         xp = xp_of(x)
         ctx.dim = dim
+        if isinstance(raw_dim, int) and raw_dim != dim:
+            ctx.raw_dim = raw_dim  # (grad_fn._saved_dim: as the call gave it)
+        ctx.save_for_backward(a)  # (PyTorch saves the input: a write to it before backward is refused)
         if x.ndim == 0:
-            return x.copy(), xp.zeros((), dtype=np.int64)
+            ctx.indices = xp.zeros((), dtype=np.int64)
+            return x.copy(), ctx.indices.copy()
         with np.errstate(invalid="ignore"):
             values = running(cls.ufunc, x, dim)
         # the latest index holding the running extreme (PyTorch's tie rule); a NaN wins from where it is
@@ -264,6 +271,7 @@ class Cummax(Function):
 
     @staticmethod
     def backward(ctx, g, _gi):
+        _ = ctx._unpacked  # (the version check of the saved input)
         if g._data.ndim == 0:
             return g
         base = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
@@ -283,14 +291,14 @@ def _refuse_complex(input: Tensor, op: str) -> None:
 def cummax(input: Tensor, dim):
     refuse_bool_dim("cummax", dim)
     _refuse_complex(input, "cummax_cpu")
-    values, indices = Cummax.apply(input, dim=normalize_dim(dim, input._data.ndim))
+    values, indices = Cummax.apply(input, dim=normalize_dim(dim, input._data.ndim), raw_dim=dim)
     return return_types.cummax(values, indices)
 
 
 def cummin(input: Tensor, dim):
     refuse_bool_dim("cummin", dim)
     _refuse_complex(input, "cummin_cpu")
-    values, indices = Cummin.apply(input, dim=normalize_dim(dim, input._data.ndim))
+    values, indices = Cummin.apply(input, dim=normalize_dim(dim, input._data.ndim), raw_dim=dim)
     return return_types.cummin(values, indices)
 
 
