@@ -193,6 +193,8 @@ def typed_error(error: Exception, name: str, args: tuple, kwargs: dict) -> TypeE
     the op refused them (``error``, from inside it): the parser's refusal where no signature takes the call (it
     comes before anything runs: ``x.std(0, 1)``, ``x.gather(None)``), else the op's own words with the position a
     method's parser gives (one less than the function's); None to keep ``error``."""
+    if hasattr(error, "method_words"):  # (the op worded the method's form itself: narrow's lists)
+        return TypeError(error.method_words)
     entry = _table().get(name)
     message = str(error)
     if entry is None or message.startswith(f"{name}()") and _WORDED.match(message):  # (the op's own parser words:

@@ -10,7 +10,7 @@ differentiable. The copying rearrangements (flip, roll, repeat, tril...) live in
 from __future__ import annotations
 
 from core._alias import alias
-from core._arg_types import int64, require_input, require_int, tp_name
+from core._arg_types import int64, is_index, require_input, require_int, tp_name
 from core._tensor import Size, Tensor
 from core.autograd import grad_mode
 from core.autograd.forward_ad import linear_jvp
@@ -150,6 +150,24 @@ class Unfold(_GeometryView):
         return shape, strides, offset
 
 
+def _narrow_types_error(dim, start, length) -> TypeError:
+    """PyTorch's parser error for ``narrow(x, 0, 0.0, 1)``: a start or length that is no int (nor a tensor start);
+    ``method_words`` is the method's (``x.narrow(0, 0.0, 1)``: no input in its lists), for ``arity_words``."""
+    given = [tp_name(v) for v in (dim, start, length)]
+    marked = ", ".join(f"!{g}!" if not (is_index(v) or isinstance(v, Tensor) and i == 1) else g
+                       for i, (g, v) in enumerate(zip(given, (dim, start, length))))
+
+    def words(first: str, params: str) -> str:
+        why = f"      didn't match because some of the arguments have invalid types: ({first}{marked})\n"
+        return (f"narrow() received an invalid combination of arguments - got ({first}{', '.join(given)}), but "
+                f"expected one of:\n * ({params}int dim, Tensor start, int length)\n{why}"
+                f" * ({params}int dim, int start, int length)\n{why}")
+
+    error = TypeError(words("Tensor, ", "Tensor input, "))
+    error.method_words = words("", "")  # type: ignore[attr-defined]
+    return error
+
+
 def _narrow_args(input: Tensor, dim, start, length) -> dict:
     """Validated (dim, start, length) of ``narrow``, with PyTorch's errors."""
     nd = input._data.ndim
@@ -157,7 +175,10 @@ def _narrow_args(input: Tensor, dim, start, length) -> dict:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = normalize_dim(dim, nd)
     size = input._data.shape[dim]
-    start, length = _index(start), _index(length)
+    try:
+        start, length = _index(start), _index(length)
+    except AttributeError:  # (a float or None: no int to the parser, whose refusal comes first)
+        raise _narrow_types_error(dim, start, length) from None
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     if not -size <= start <= size:

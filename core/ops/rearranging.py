@@ -182,8 +182,29 @@ class Roll(Function):
         return Roll.apply(g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims)
 
 
+def _check_shifts(given, shifts: tuple) -> None:
+    """PyTorch's errors for shifts that are no ints (``x.roll(1.5)``, ``x.roll([1.5])``, ``x.roll(True)``: int()
+    would truncate) or are -2**63, which its SymInt arguments cannot hold (a RuntimeError)."""
+    if not isinstance(given, (tuple, list)):
+        require_int("roll", "shifts", 2, given, "tuple of ints")
+    for pos, s in enumerate(shifts):
+        if not is_index(s) and not isinstance(s, Tensor):
+            if pos and isinstance(given, (list, tuple)):  # (the parser's other words past the first element of a list)
+                raise TypeError(f"roll(): argument 'shifts' failed to unpack the object at pos {pos + 1} with error "
+                                f"\"type must be tuple of ints,but got {tp_name(s)}\"")
+            error = TypeError(f"roll(): argument 'shifts' (position 2) must be tuple of ints, but found element of "
+                              f"type {tp_name(s)} at pos {pos}")
+            error.input_counted = True  # type: ignore[attr-defined]
+            raise error
+    if any(is_index(s) and int(s) == -2 ** 63 for s in shifts):
+        raise RuntimeError("SymIntArrayRef expected to contain only concrete integers")
+
+
 def roll(input: Tensor, shifts, dims=None):
-    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    """``input`` rolled by ``shifts`` along ``dims`` (flattened without ``dims``)."""
+    given, shifts = shifts, tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    if not all(type(s) is int and s != -2 ** 63 for s in shifts):  # (the one cheap test: checks off the common path)
+        _check_shifts(given, shifts)
     shifts = tuple(int64(int(s)) for s in shifts)
     if dims is None:
         if len(shifts) != 1:

@@ -39,6 +39,12 @@ FIXED = [
     "torch.max(x, None)", "torch.min(x, None)", "torch.median(x, None)", "torch.prod(x, None)",
     "torch.squeeze(x, None)", "x.max(keepdim=True)", "torch.max(x, keepdim=True)", "x.median(keepdim=True)",
     "x.max(x, True)", "x.min(x, True)", "torch.max(x, x, True)",
+    # a float shift, start or length is no int to the parser (int() truncated it, or __index__ was missing)
+    "x.roll(1.5)", "x.roll(1.5, 0)", "torch.roll(x, 1.5)", "x.roll([1.5])", "x.roll((1.5,))", "x.roll(True)",
+    "x.roll([1, 1.5], [0, 1])", "x.roll((1, 1.5), (0, 1))", "torch.roll(x, [1, 2, 1.5], [0, 1, 1])",
+    "x.roll(torch.tensor(1))", "x.roll((1, 1), (0, 1))", "x.narrow(0, 0.0, 1)", "x.narrow(0, 0, 1.0)",
+    "x.narrow(0, None, 1)", "torch.narrow(x, 0, 0.0, 1)", "torch.narrow(x, 0, 0, None)",
+    "x.narrow(0, torch.tensor(1), 1)",
 ]
 ALREADY = [
     "x.sort(0, True)", "x.sort(stable=True, dim=0)", "x.sort(stable=False, dim=0, descending=True)",
@@ -63,7 +69,7 @@ FORMS = ("()", "(1, 1, 1, 1, 1, 1, 1)", "(bogus=1)", "(None)", "(1.5)")
 # or a float shift where torch's parser refuses them; Python-level methods torch names Tensor.norm, Tensor.split,
 # Tensor.unflatten; to()'s own parsing)
 DIFFERENT = set("""
-x.norm(1,1,1,1,1,1,1) x.norm(bogus=1) x.roll(1.5)
+x.norm(1,1,1,1,1,1,1) x.norm(bogus=1)
 x.split() x.split(1,1,1,1,1,1,1) x.split(None) x.split(bogus=1) x.to(1,1,1,1,1,1,1) x.to(1.5)
 x.to(bogus=1) x.unflatten() x.unflatten(1,1,1,1,1,1,1) x.unflatten(1.5) x.unflatten(None)
 x.unflatten(bogus=1)""".split())
@@ -87,6 +93,15 @@ def test_a_method_given_wrong_arguments_raises_torchs_error(snippet, torch):
     import core
 
     assert _outcome(core, snippet) == _outcome(torch, snippet)
+
+
+@pytest.mark.parametrize("snippet", ["torch.roll(x, -2**63)", "x.roll(-2**63)", "torch.roll(x, [1, -2**63], [0, 1])"])
+def test_a_shift_of_minus_two_to_the_63_is_torchs_runtime_error(snippet, torch):
+    """-2**63 fits int64 but no SymInt (torch reserves it); torch's message starts with its build's source path."""
+    import core
+
+    (kind, words), (torch_kind, torch_words) = _outcome(core, snippet), _outcome(torch, snippet)
+    assert (kind, torch_kind) == ("RuntimeError", "RuntimeError") and torch_words.endswith(": " + words)
 
 
 @pytest.mark.parametrize("snippet", SWEEP)
