@@ -359,10 +359,14 @@ def _diagonal_geometry(shape, offset, d1, d2):
 
 class DiagEmbed(Function):
     node_name = "DiagEmbedBackward0"
+    # (offset and dims as the call gave them: a negative one wrapped to 64 bits; diag's are diag_embed's -2, -1)
+    _saved_offset, _saved_dim1, _saved_dim2 = (SavedFromCtx(lambda c, i=i: c["given"][i]) for i in range(3))
 
     @staticmethod
-    def forward(ctx, a, *, offset, d1, d2):
+    def forward(ctx, a, *, offset, d1, d2, given=None):
         ctx.args = (offset, d1, d2)
+        if given is not None:
+            ctx.given = given
         x = a._data
         n = (x.shape[-1] if x.ndim else 1) + abs(offset)
         rest = list(x.shape[:-1])
@@ -386,7 +390,7 @@ def diag_embed(input: Tensor, offset=0, dim1=-2, dim2=-1):
     d1, d2 = normalize_dim(dim1, nd), normalize_dim(dim2, nd)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return DiagEmbed.apply(input, offset=int(offset), d1=d1, d2=d2)
+    return DiagEmbed.apply(input, offset=int(offset), d1=d1, d2=d2, given=(int(offset), int(dim1), int(dim2)))
 
 
 class DiagonalCopy(Function):
@@ -416,7 +420,7 @@ def diag(input: Tensor, diagonal=0):
     require_int("diag", "diagonal", 2, diagonal)
     nd = input._data.ndim
     if nd == 1:
-        return DiagEmbed.apply(input, offset=int(diagonal), d1=0, d2=1)
+        return DiagEmbed.apply(input, offset=int(diagonal), d1=0, d2=1, given=(int(diagonal), -2, -1))
     if nd == 2:
         return DiagonalCopy.apply(input, offset=int(diagonal))
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")

@@ -17,6 +17,7 @@ from core._factories import ones_like
 from core._norm_order import p_norm, two_norm
 from core._tensor import Tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.ops._float32_compute import computes_in_float32, half_steps
 from core.ops._saved_attrs import NORM_SAVED, dims_shown
 from core.ops._strided import row_major
@@ -167,10 +168,14 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None):
 
 class Dist(Function):
     node_name = "DistBackward0"
+    saved_names = ("self", "other", "result")
+    _saved_p = SavedFromCtx(lambda c: c.get("given_p", c["p"]))  # (the p as the call gave it: an int stays an int)
 
     @staticmethod
-    def forward(ctx, a, b, *, p):
+    def forward(ctx, a, b, *, p, given_p=None):
         check_same_device(a, b)
+        if given_p is not None:
+            ctx.given_p = given_p
 
         x, y, _ = operand_arrays(a, b)
         with np.errstate(invalid="ignore", over="ignore"):
@@ -203,7 +208,7 @@ def dist(input: Tensor, other: Tensor, p=2):
     if input.is_complex() or other.is_complex():  # the norm of the difference's magnitudes (a real result)
         d = (input - other).abs()
         return LinalgVectorNorm.apply(d, p=float(p), dims=tuple(range(d.ndim)), keepdim=False)
-    return Dist.apply(input, other, p=float(p))
+    return Dist.apply(input, other, p=float(p), given_p=p)
 
 
 accept_numpy_names(globals(), __all__)

@@ -82,7 +82,7 @@ def _shape_product_cases(lib, x, y, pos) -> dict:
     """flip/roll (dims as given), repeat, tril/triu (in place too), trace; dot, vdot, atan2, addcmul/addcdiv and
     baddbmm (each factor saved only for the other's gradient, as torch's); sort/topk/glu (dims as given),
     pixel_shuffle; square's int exponent, lerp's number weight as given; median's and masked_select's inputs;
-    cummax/cummin (the dim as given, the input and the indices)."""
+    cummax/cummin (the dim as given, the input and the indices), diag_embed's offset and dims as given; dist's p as given."""
     return {
         "flip": x.flip(-1), "roll": x.roll(-1, -1), "roll_flat": x.roll(1), "roll_dims": x.roll((1, 2), (0, 1)),
         "repeat": x.repeat(2, 1, 1), "tril": x.tril(), "triu": x.triu(-1), "tril_inplace": (x * 1).tril_(1),
@@ -95,6 +95,8 @@ def _shape_product_cases(lib, x, y, pos) -> dict:
         "pixel_shuffle": lib.nn.functional.pixel_shuffle(lib.cat([x, y]).reshape(1, 4, 1, 3), 2),
         "take": x.take(lib.tensor([[0, 5]])), "pairwise_distance": lib.nn.functional.pairwise_distance(x, y, p=1),
         "logcumsumexp": x.logcumsumexp(-1), "logcumsumexp_dim": x.logcumsumexp(0), "square": x.square(),
+        "diag": lib.diag(x[0]), "diag_offset": lib.diag(x[0], -1), "diag_embed": lib.diag_embed(x, 1, -1, 0),
+        "dist": lib.dist(x, y), "dist_p": lib.dist(x, y.detach(), 1.5), "dist_inf": lib.dist(x, y, float("inf")),
         "cummax": x.cummax(-1).values, "cummin": x.cummin(0).values, "cummax_0d": x[0, 0].cummax(0).values,
         "lerp": lib.lerp(x, y, 0.3), "lerp_int": lib.lerp(x, y, 1), "lerp_tensor": lib.lerp(x, y, pos),
         "median": x.median(), "nanmedian": x.nanmedian(), "masked_select": x.masked_select(x > 0),
