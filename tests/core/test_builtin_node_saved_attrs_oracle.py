@@ -82,7 +82,8 @@ def _shape_product_cases(lib, x, y, pos) -> dict:
     """flip/roll (dims as given), repeat, tril/triu (in place too), trace; dot, vdot, atan2, addcmul/addcdiv and
     baddbmm (each factor saved only for the other's gradient, as torch's); sort/topk/glu (dims as given),
     pixel_shuffle; square's int exponent, lerp's number weight as given; median's and masked_select's inputs;
-    cummax/cummin (the dim as given, the input and the indices), diag_embed's offset and dims as given; dist's p as given."""
+    cummax/cummin (the dim as given, the input and the indices), diag_embed's offset and dims as given; dist's p
+    as given."""
     return {
         "flip": x.flip(-1), "roll": x.roll(-1, -1), "roll_flat": x.roll(1), "roll_dims": x.roll((1, 2), (0, 1)),
         "repeat": x.repeat(2, 1, 1), "tril": x.tril(), "triu": x.triu(-1), "tril_inplace": (x * 1).tril_(1),
