@@ -45,6 +45,10 @@ FIXED = [
     "x.roll(torch.tensor(1))", "x.roll((1, 1), (0, 1))", "x.narrow(0, 0.0, 1)", "x.narrow(0, 0, 1.0)",
     "x.narrow(0, None, 1)", "torch.narrow(x, 0, 0.0, 1)", "torch.narrow(x, 0, 0, None)",
     "x.narrow(0, torch.tensor(1), 1)",
+    # unique's flags are bools to the parser of the op it calls (truthiness took 1 and 0)
+    "x.unique(sorted=1)", "x.unique(sorted=0)", "torch.unique(x, sorted=1)", "x.unique(return_inverse=1)",
+    "x.unique(return_counts=1)", "x.unique(True, 1)", "x.unique(dim=0, sorted=1)", "x.unique(sorted=None)",
+    "x.unique(sorted=False)", "torch.unique(x, True, True, True)",
 ]
 ALREADY = [
     "x.sort(0, True)", "x.sort(stable=True, dim=0)", "x.sort(stable=False, dim=0, descending=True)",
