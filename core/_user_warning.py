@@ -16,7 +16,8 @@ __all__ = ["user_stacklevel", "warn_user", "warn_caller", "warn_in_core"]
 
 # the wrappers that stand between a public function and its caller: ``__torch_function__``'s dispatching ones (on
 # once a Tensor subclass or mode is seen) and ``out=``'s
-_WRAPPERS = frozenset({"core._torch_function", "core.ops.out_arg", "core.ops.method_out"})
+_WRAPPERS = frozenset({"core._torch_function", "core._torch_function_default", "core.ops.out_arg",
+                       "core.ops.method_out"})
 
 
 def _is_core(frame) -> bool:

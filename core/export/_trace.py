@@ -42,7 +42,8 @@ __all__ = ["trace"]
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _MACHINERY = tuple(os.path.join(os.path.dirname(_HERE), f) for f in ("_torch_function.py", "overrides.py",
                                                                   os.path.join("fx", "node.py"), "library.py",
-                                                                  os.path.join("_library", "custom_ops.py")))
+                                                                  os.path.join("_library", "custom_ops.py"),
+                                                                  "_torch_function_default.py"))
 
 
 def _caller_frame():
