@@ -130,6 +130,8 @@ def _norm_pool_cases(lib, x, img) -> dict:
         "upsample_recomputed": F.interpolate(img, scale_factor=1.5, mode="bilinear", align_corners=True,
                                              recompute_scale_factor=True),
         "upsample_linear": F.interpolate(img[0], scale_factor=2, mode="linear"),
+        "adaptive_max_pool2d": F.adaptive_max_pool2d(img, 2),
+        "adaptive_max_pool2d_3d": F.adaptive_max_pool2d(img[0], 3),
         "group_norm": F.group_norm(img, 1), "group_norm_affine": F.group_norm(
             img, 2, lib.ones(2, requires_grad=True), lib.zeros(2, requires_grad=True), eps=1e-3),
         "group_norm_3d": F.group_norm(x.reshape(2, 2, 3, 1)[..., 0], 2), "group_norm_2d": F.group_norm(x, 3),

@@ -16,6 +16,7 @@ from core._factories import zeros
 from core._memory_format import format_of, in_format
 from core._tensor import Tensor, new_tensor
 from core.autograd.function import Function
+from core.autograd.node_api import SavedFromCtx
 from core.nn.functional._pool import Geometry, adaptive_output_size
 from core.nn.functional.conv import pair
 from core.ops._util import xp_of
@@ -180,9 +181,12 @@ def adaptive_max_pool_with_indices(cls, input: Tensor, output_size, dims: int, s
 
 class AdaptiveMaxPool2d(Function):
     node_name = "AdaptiveMaxPool2DBackward0"
+    saved_names = ("self",)
+    _saved_result1 = SavedFromCtx(lambda c: Tensor._wrap(c["result1"]), tensor=True)  # (the indices it returned)
 
     @staticmethod
     def forward(ctx, x, *, out_size, found):
+        ctx.save_for_backward(x)  # (PyTorch saves the input: a write to it before backward is refused)
         out_hw = out_size  # (OH, OW)
         xa, unbatched = _batched(x._data)
         xp = xp_of(xa)
@@ -201,10 +205,12 @@ class AdaptiveMaxPool2d(Function):
         out, idx = in_format(out, fmt), in_format((row * w + col).astype(np.int64), fmt)
         ctx.idx, ctx.in_shape = idx, x._data.shape
         found.append(idx[0] if unbatched else idx)  # the indices leave through ``found``: they have no gradient
+        ctx.result1 = found[-1]
         return out[0] if unbatched else out
 
     @staticmethod
     def backward(ctx, g):
+        _ = ctx._unpacked  # (the version check of the saved input)
         return scatter_to_maxima(g, ctx.idx, ctx.in_shape, 2)
 
 
@@ -215,6 +221,7 @@ def _no_windows(ctx, x, shape, found, unbatched: bool):
     idx = xp.zeros(shape, np.int64)
     ctx.idx, ctx.in_shape = idx, x._data.shape
     found.append(idx[0] if unbatched else idx)
+    ctx.result1 = found[-1]
     out = xp.empty(shape, x._data.dtype)
     return out[0] if unbatched else out
 
