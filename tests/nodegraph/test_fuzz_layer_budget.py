@@ -78,8 +78,9 @@ def test_an_output_sized_by_a_parameter_over_the_budget_is_refused_before_it_all
 
 
 def test_an_arange_whose_count_overflows_is_an_error_on_its_node_in_a_training_step_as_in_torch(torch):
-    # its estimate raised OverflowError out of Session.train (the lean route checks the budget before the node runs)
-    g = build([("r", "source.arange", {"end": 10.0, "step": 1e-320})], [])
+    # its estimate raised OverflowError out of Session.train (the lean route checks the budget before the node runs);
+    # a parameter beside it, since a graph without one is refused before anything runs (as torch's empty optimizer)
+    g = build([("r", "source.arange", {"end": 10.0, "step": 1e-320}), ("p", "param.parameter", {"shape": [2]})], [])
     g.training["loss"] = "r"
     with pytest.raises(RuntimeError) as want:
         torch.arange(0.0, 10.0, 1e-320)
