@@ -1044,7 +1044,7 @@ class Tensor(TensorBase):
     def flip(self, *args, dims=...):
         """``x.flip(dims)``: ``flip`` with the method's argument positions in its error (self not counted). (core.ops.rearranging.flip)"""
     def roll(self, shifts, dims=...):
-        """``core.ops.rearranging.roll`` with ``self`` as its first argument."""
+        """``input`` rolled by ``shifts`` along ``dims`` (flattened without ``dims``). (core.ops.rearranging.roll)"""
     def tril(self, diagonal=...):
         """``core.ops.rearranging.tril`` with ``self`` as its first argument."""
     def triu(self, diagonal=...):

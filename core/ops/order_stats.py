@@ -226,8 +226,10 @@ def _selecting(cls, name, input, dim, keepdim, op=None, **kw):
 
 
 def median(input: Tensor, dim=ALL_DIMS, keepdim: bool = False):
-    """The lower median; with ``dim`` a ``(values, indices)`` pair. NaN propagates. ``median(x, None)`` and
-    ``median(x, keepdim=True)`` are PyTorch's TypeErrors (its overload without dim takes neither)."""
+    """The lower median; with ``dim`` a ``(values, indices)`` pair. NaN propagates.
+
+    ``median(x, None)`` and ``median(x, keepdim=True)`` are PyTorch's TypeErrors (its overload without dim takes
+    neither)."""
     if dim is ALL_DIMS and keepdim is not False:
         raise TypeError('median() missing 1 required positional arguments: "dim"')
     if dim is None:

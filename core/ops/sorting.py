@@ -260,8 +260,10 @@ class UniqueDim(Unique):
 @data_dependent
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim=None):
-    """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch. Its flags are
-    bools to the parser of the op torch.unique calls (``unique(sorted=1)`` is a TypeError there, not truthiness)."""
+    """Sorted unique elements (or slices along ``dim``); every NaN counts as distinct, like PyTorch.
+
+    Its flags are bools to the parser of the op torch.unique calls (``unique(sorted=1)`` is a TypeError there, not
+    truthiness)."""
     if not type(sorted) is type(return_inverse) is type(return_counts) is bool:  # (the one test of a plain call)
         for flag, value in (("sorted", sorted), ("return_inverse", return_inverse), ("return_counts", return_counts)):
             require_bool("_unique2" if dim is None else "unique_dim", flag, None, value)
