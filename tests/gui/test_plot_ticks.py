@@ -6,15 +6,20 @@ from PySide6.QtGui import QImage, QPainter
 from gui.plots.axis import wider_spacing
 
 
-def drawn_labels(axis) -> list:
-    """The rects of the tick labels the axis draws now (pyqtgraph's own drawing plan)."""
+def _text_specs(axis) -> list:
+    """The (rect, flags, text) of each tick label the axis draws now (pyqtgraph's own drawing plan)."""
     image = QImage(10, 10, QImage.Format_ARGB32)
     painter = QPainter(image)
     try:
         specs = axis.generateDrawSpecs(painter)
     finally:
         painter.end()
-    return [rect for rect, _flags, _text in specs[2]] if specs else []
+    return list(specs[2]) if specs else []
+
+
+def drawn_labels(axis) -> list:
+    """The rects of the tick labels the axis draws now."""
+    return [rect for rect, _flags, _text in _text_specs(axis)]
 
 
 def overlapping(rects) -> list:
@@ -88,13 +93,7 @@ def test_step_axes_of_the_small_plots_keep_labels_apart(qtbot, width, steps):
 
 def drawn_texts(axis) -> list[str]:
     """The tick labels' texts the axis draws now."""
-    image = QImage(10, 10, QImage.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _rect, _flags, text in specs[2]] if specs else []
+    return [text for _rect, _flags, text in _text_specs(axis)]
 
 
 @pytest.mark.parametrize("steps", [(99.5, 100.5), (0, 3), (0, 820)])

@@ -12,8 +12,8 @@ pytest.importorskip("pytestqt")
 W = "n2"  # the default graph's w
 
 
-@pytest.mark.parametrize("redo", [(Qt.Key_Y, Qt.ControlModifier), (Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)])
-def test_ctrl_y_and_ctrl_shift_z_redo_a_deleted_node_on_the_canvas(qtbot, window, redo):
+def _deleted_then_undone(qtbot, window):
+    """The shown window after w was deleted by Delete and brought back by Ctrl+Z (so Redo has a step to redo)."""
     w = shown(qtbot, window)
     w.view.fit_all()
     click_node(qtbot, w, W)
@@ -21,6 +21,12 @@ def test_ctrl_y_and_ctrl_shift_z_redo_a_deleted_node_on_the_canvas(qtbot, window
     qtbot.waitUntil(lambda: W not in w.graph.nodes)
     press(qtbot, w, Qt.Key_Z, Qt.ControlModifier)
     qtbot.waitUntil(lambda: W in w.graph.nodes and W in w.scene.node_items)
+    return w
+
+
+@pytest.mark.parametrize("redo", [(Qt.Key_Y, Qt.ControlModifier), (Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)])
+def test_ctrl_y_and_ctrl_shift_z_redo_a_deleted_node_on_the_canvas(qtbot, window, redo):
+    w = _deleted_then_undone(qtbot, window)
     press(qtbot, w, *redo)
     qtbot.waitUntil(lambda: W not in w.graph.nodes and W not in w.scene.node_items)
     assert w.undo_stack.canUndo() and not w.undo_stack.canRedo()
@@ -33,13 +39,7 @@ def test_ctrl_y_in_a_field_with_unapplied_typing_leaves_the_document_alone(qtbot
     from tests.gui.real_input import show_dock
     from tests.gui.scenarios.driver import type_into
 
-    w = shown(qtbot, window)
-    w.view.fit_all()
-    click_node(qtbot, w, W)
-    press(qtbot, w, Qt.Key_Delete)
-    qtbot.waitUntil(lambda: W not in w.graph.nodes)
-    press(qtbot, w, Qt.Key_Z, Qt.ControlModifier)
-    qtbot.waitUntil(lambda: W in w.graph.nodes and W in w.scene.node_items)
+    w = _deleted_then_undone(qtbot, window)
     click_node(qtbot, w, W)
     show_dock(qtbot, w, w.inspector_dock)
     qtbot.waitUntil(lambda: w.inspector.node_id == W and "tensor" in w.inspector.editors)

@@ -9,25 +9,9 @@ from __future__ import annotations
 
 import core.nodegraph.model.nodes  # noqa: F401 - the built-in node types
 from core.nodegraph.model import commands as cmd
-from core.nodegraph.model.document import Graph
 from core.nodegraph.run.session import Session
-
-GROUP = ["lin", "w", "mul"]  # a layer, a parameter node and what joins them
-
-
-def model() -> Graph:
-    """x [8, 3] -> Linear(3, 2) -> * w (a parameter [2]) -> MSE against y."""
-    g = Graph()
-    for node in ({"id": "x", "type": "source.randn", "params": {"shape": [8, 3], "seed": 1}},
-                 {"id": "y", "type": "source.randn", "params": {"shape": [8, 2], "seed": 2}},
-                 {"id": "lin", "type": "layer.linear", "params": {"in_features": 3, "out_features": 2, "seed": 4}},
-                 {"id": "w", "type": "param.parameter", "params": {"shape": [2], "seed": 3}},
-                 {"id": "mul", "type": "math.mul"}, {"id": "loss", "type": "loss.mse"}):
-        cmd.AddNode(node).do(g)
-    for edge in (("x", "out", "lin", "x"), ("lin", "out", "mul", "a"), ("w", "out", "mul", "b"),
-                 ("mul", "out", "loss", "input"), ("y", "out", "loss", "target")):
-        cmd.Connect(*edge).do(g)
-    return g
+from tests.nodegraph.test_subgraph_keeps_training import GROUP  # a layer, a parameter node and what joins them
+from tests.nodegraph.test_subgraph_keeps_training import layered_graph as model  # x -> Linear -> * w -> MSE
 
 
 def collapsed_after_forward() -> tuple[Session, str]:

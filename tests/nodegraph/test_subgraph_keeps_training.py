@@ -19,8 +19,8 @@ from core.nodegraph.run.session import Session
 GROUP = ["lin", "w", "mul"]  # a layer, a parameter node and what joins them
 
 
-def model() -> Graph:
-    """x [8, 3] -> Linear(3, 2) -> * w (a parameter [2]) -> MSE against y, trained with Adam."""
+def layered_graph() -> Graph:
+    """x [8, 3] -> Linear(3, 2) -> * w (a parameter [2]) -> MSE against y (no training settings)."""
     g = Graph()
     for node in ({"id": "x", "type": "source.randn", "params": {"shape": [8, 3], "seed": 1}},
                  {"id": "y", "type": "source.randn", "params": {"shape": [8, 2], "seed": 2}},
@@ -31,6 +31,12 @@ def model() -> Graph:
     for edge in (("x", "out", "lin", "x"), ("lin", "out", "mul", "a"), ("w", "out", "mul", "b"),
                  ("mul", "out", "loss", "input"), ("y", "out", "loss", "target")):
         cmd.Connect(*edge).do(g)
+    return g
+
+
+def model() -> Graph:
+    """``layered_graph`` trained with Adam."""
+    g = layered_graph()
     for key, value in (("loss", "loss"), ("optimizer", "Adam"), ("optimizer_params", {"lr": 0.05})):
         cmd.SetTraining(key, value).do(g)
     return g
